@@ -1,0 +1,22 @@
+/**
+ * Every wait in Loop Lab — backoff, Retry-After, the stream watchdog, a simulated stall —
+ * goes through a Clock, so the same run can play in real time, in scaled real time, or on
+ * a virtual clock that jumps straight to the next deadline.
+ */
+export interface Clock {
+  readonly kind: 'real' | 'virtual';
+  /** Wall time per unit of run time (1 on the virtual clock). */
+  readonly timeScale: number;
+  /** Milliseconds of run time since the clock started. */
+  now(): number;
+  /**
+   * Resolves after `ms` of run time; rejects with the signal's reason when aborted first.
+   * A non-positive `ms` still yields once, so callers never spin.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The error a sleep rejects with when its signal aborts without a reason of its own. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}

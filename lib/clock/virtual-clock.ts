@@ -1,0 +1,91 @@
+import { abortReason, type Clock } from './clock';
+
+interface Timer {
+  deadline: number;
+  order: number;
+  resolve: () => void;
+}
+
+/** Macrotask hops to wait before deciding nothing else can run and time may jump. */
+const QUIET_HOPS = 3;
+
+/**
+ * Discrete-event time: when every runnable piece of work has run (the microtask queue and a
+ * few macrotask hops are empty of progress), jump to the earliest deadline and wake it.
+ * Ten minutes of backoff and stalls complete in milliseconds, with the same events and the
+ * same timestamps, run after run. Timers with equal deadlines wake in the order they were set.
+ */
+export class VirtualClock implements Clock {
+  readonly kind = 'virtual' as const;
+  readonly timeScale = 1;
+  private current = 0;
+  private order = 0;
+  private timers: Timer[] = [];
+  private advancing = false;
+
+  now(): number {
+    return this.current;
+  }
+
+  /** Timers waiting to fire (for tests and deadlock diagnostics). */
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(abortReason(signal));
+      const timer: Timer = {
+        deadline: this.current + Math.max(0, ms),
+        order: this.order++,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = (): void => {
+        this.timers = this.timers.filter((t) => t !== timer);
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.insert(timer);
+      this.scheduleAdvance();
+    });
+  }
+
+  private insert(timer: Timer): void {
+    let i = this.timers.length;
+    while (i > 0) {
+      const prev = this.timers[i - 1]!;
+      if (prev.deadline < timer.deadline || (prev.deadline === timer.deadline && prev.order < timer.order)) break;
+      i--;
+    }
+    this.timers.splice(i, 0, timer);
+  }
+
+  private scheduleAdvance(): void {
+    if (this.advancing) return;
+    this.advancing = true;
+    const seenOrder = this.order;
+    let hops = 0;
+    const hop = (): void => {
+      // Work that set a new timer during the hops is still running: wait for it to settle.
+      if (this.order !== seenOrder && hops < QUIET_HOPS) {
+        this.advancing = false;
+        this.scheduleAdvance();
+        return;
+      }
+      if (++hops < QUIET_HOPS) {
+        setImmediate(hop);
+        return;
+      }
+      this.advancing = false;
+      const next = this.timers.shift();
+      if (!next) return;
+      this.current = Math.max(this.current, next.deadline);
+      next.resolve();
+      if (this.timers.length > 0) this.scheduleAdvance();
+    };
+    setImmediate(hop);
+  }
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { FaultPlanSchema } from './faults';
+import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+
+/** Where a run's model traffic goes. Simulated vendors need no key and no network. */
+export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'anthropic', 'openai', 'openai-compatible']);
+export type Vendor = z.infer<typeof VendorSchema>;
+
+/** Which wire format a vendor speaks. */
+export type Dialect = 'anthropic' | 'openai';
+export function dialectOf(vendor: Vendor): Dialect {
+  return vendor === 'sim-anthropic' || vendor === 'anthropic' ? 'anthropic' : 'openai';
+}
+export function isSimulated(vendor: Vendor): boolean {
+  return vendor === 'sim-anthropic' || vendor === 'sim-openai';
+}
+
+export const ProviderConfigSchema = z
+  .object({
+    vendor: VendorSchema,
+    /** Empty: the vendor's default model. */
+    model: z.string().max(200).default(''),
+    /** Overrides the SDK's base URL (and ANTHROPIC_BASE_URL / OPENAI_BASE_URL). */
+    baseUrl: z.string().url().optional(),
+    /**
+     * Where the key comes from. The key itself is never part of a config: a key sent with
+     * a run request is held in memory for that run only.
+     */
+    keySource: z.enum(['env', 'request']).default('env'),
+    /** Ask for extended thinking where the vendor supports it. */
+    thinking: z.boolean().default(true),
+  })
+  .strict();
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+export const SimPolicyIdSchema = z.enum([
+  'worker',
+  'repeat-on-failure',
+  'hallucinate-tool',
+  'bad-args',
+  'ignore-truncation',
+  'long-output',
+]);
+export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
+
+export const BudgetsSchema = z
+  .object({
+    maxIterations: z.number().int().min(1).max(500).default(30),
+    maxCostUsd: z.number().min(0).max(1000).default(1),
+  })
+  .strict();
+
+export const RunConfigSchema = z
+  .object({
+    provider: ProviderConfigSchema,
+    /** A scenario id from lib/tools/scenarios. */
+    scenario: z.string().min(1).max(100).default('fix-failing-test'),
+    /** Replaces the scenario's task text. */
+    task: z.string().min(1).max(20_000).optional(),
+    /** Replaces the scenario's simulated model policy (simulated vendors only). */
+    policy: SimPolicyIdSchema.optional(),
+    system: z.string().max(20_000).optional(),
+    preset: PresetIdSchema.default('codesmith'),
+    recovery: RecoveryOverridesSchema.default({}),
+    faults: FaultPlanSchema.default({ rules: [], tools: [] }),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    /** Real clock only: wall time per unit of run time (0.05 shows a 120 s wait in 6 s). */
+    timeScale: z.number().min(0.001).max(10).default(1),
+    clock: z.enum(['real', 'virtual']).default('real'),
+    maxOutputTokens: z.number().int().min(16).max(200_000).default(8192),
+    budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1 }),
+  })
+  .strict();
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+/** What a caller may send: defaults filled in by parsing. */
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+
+/** Turns zod issues into lines a person can act on: `provider.vendor: expected one of …`. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return `${path}: ${issue.message}`;
+  });
+}

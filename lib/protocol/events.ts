@@ -1,0 +1,261 @@
+import { z } from 'zod';
+import { RunConfigSchema } from './config';
+import { FaultPlanSchema } from './faults';
+import { MessageSchema } from './messages';
+import { RecoveryConfigSchema } from './recovery';
+
+/**
+ * The run event union (DESIGN.md §1): everything a run does is one of these, appended to
+ * its log with `seq` contiguous from 0 and `ts` in the run's clock (ms since run start).
+ * Field names follow the plain tracer where they overlap (run_id, iteration, ts, event,
+ * input_tokens, output_tokens, usd_so_far, stop_reason, latency_ms, tool, args,
+ * result_chars, is_error, reason, complete). Every other type is inferred from here.
+ */
+
+const base = {
+  run_id: z.string(),
+  seq: z.number().int().min(0),
+  ts: z.number().min(0),
+};
+const turn = { ...base, iteration: z.number().int().min(0) };
+const attempt = { ...turn, attempt: z.number().int().min(1) };
+
+export const ErrorCategorySchema = z.enum([
+  'network',
+  'authentication',
+  'authorization',
+  'rate_limit',
+  'overloaded',
+  'timeout',
+  'context_length',
+  'invalid_input',
+  'parse',
+  'tool',
+  'state',
+  'internal',
+  'unknown',
+]);
+export type ErrorCategory = z.infer<typeof ErrorCategorySchema>;
+
+export const TerminateReasonSchema = z.enum([
+  'end_turn',
+  'max_iterations',
+  'cost_budget',
+  'aborted',
+  'abandoned',
+  'model_error',
+  'retries_exhausted',
+  'tool_halt',
+  'refusal',
+  'max_tokens',
+  'internal_error',
+  'imported',
+]);
+export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
+
+export const ToolCallStatusSchema = z.enum([
+  'ok',
+  'error',
+  'invalid_args',
+  'unknown_tool',
+  'timeout',
+  'short_circuit',
+  'blocked',
+  'disabled',
+  'refused_truncated',
+]);
+export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+
+export const RunEventSchema = z.discriminatedUnion('event', [
+  z.object({
+    ...base,
+    event: z.literal('run_start'),
+    config: RunConfigSchema,
+    recovery: RecoveryConfigSchema,
+    scenario: z.object({ id: z.string(), title: z.string(), task: z.string() }),
+    tools: z.array(z.string()),
+    vendor: z.string(),
+    model: z.string(),
+    clock: z.enum(['real', 'virtual']),
+    time_scale: z.number(),
+  }),
+  z.object({ ...turn, event: z.literal('iteration_start') }),
+  z.object({
+    ...attempt,
+    event: z.literal('model_request'),
+    request_no: z.number().int().min(1),
+    vendor: z.string(),
+    model: z.string(),
+    message_count: z.number().int(),
+    input_tokens_est: z.number().int(),
+    max_tokens: z.number().int(),
+    background: z.boolean(),
+    /** The request body as sent to the vendor (no key, no headers). */
+    body: z.unknown().optional(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('stream_open'),
+    response_id: z.string(),
+    model: z.string(),
+    ttfb_ms: z.number(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('content_delta'),
+    index: z.number().int(),
+    kind: z.enum(['text', 'thinking', 'tool_args']),
+    text: z.string(),
+    call_id: z.string().optional(),
+    tool: z.string().optional(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('llm_call'),
+    attempt: z.number().int().min(1).optional(),
+    vendor: z.string().optional(),
+    model: z.string().optional(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    usd: z.number().optional(),
+    usd_so_far: z.number(),
+    stop_reason: z.string(),
+    vendor_stop_reason: z.string().optional(),
+    latency_ms: z.number(),
+    /** Kept content of a response cut short (the watchdog's Partial outcome). */
+    partial: z.boolean().optional(),
+    message: MessageSchema.optional(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('model_error'),
+    message: z.string(),
+    status: z.number().int().optional(),
+    vendor_type: z.string().optional(),
+    category: ErrorCategorySchema,
+    /** Which classifier rule decided the category. */
+    rule: z.string(),
+    retryable: z.boolean(),
+    /** Did any content arrive before the failure? */
+    partial: z.boolean(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('retry_scheduled'),
+    /** The attempt that will follow the wait. */
+    next_attempt: z.number().int(),
+    max_attempts: z.number().int(),
+    category: ErrorCategorySchema,
+    rung: z.enum(['silent_retry', 'degrade', 'surface']),
+    computed_delay_ms: z.number(),
+    retry_after_ms: z.number().optional(),
+    wait_ms: z.number(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('watchdog_armed'),
+    window_ms: z.number(),
+  }),
+  z.object({
+    ...attempt,
+    event: z.literal('watchdog_fired'),
+    window_ms: z.number(),
+    outcome: z.enum(['empty', 'partial']),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('fallback'),
+    from_model: z.string(),
+    to_model: z.string(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('fault_injected'),
+    iteration: z.number().int().min(0).optional(),
+    request_no: z.number().int().optional(),
+    rule_id: z.string(),
+    action: z.string(),
+    label: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('control'),
+    iteration: z.number().int().min(0).optional(),
+    action: z.enum(['abort', 'set_faults', 'pause', 'resume']),
+    detail: z.string().optional(),
+    faults: FaultPlanSchema.optional(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('tool_start'),
+    call_id: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('tool_call'),
+    call_id: z.string().optional(),
+    tool: z.string(),
+    args: z.unknown(),
+    result: z.string().optional(),
+    result_chars: z.number().int(),
+    is_error: z.boolean(),
+    latency_ms: z.number(),
+    status: ToolCallStatusSchema.optional(),
+    truncated_chars: z.number().int().optional(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('tool_guard'),
+    tool: z.string(),
+    kind: z.enum(['warning', 'blocked', 'short_circuit', 'disabled', 'halt']),
+    reason: z.string(),
+    consecutive_failures: z.number().int().optional(),
+    budget_left: z.number().int().optional(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('log'),
+    iteration: z.number().int().min(0).optional(),
+    level: z.enum(['info', 'warn', 'error']),
+    message: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('terminate'),
+    iteration: z.number().int().min(0).optional(),
+    reason: TerminateReasonSchema,
+    complete: z.boolean(),
+    message: z.string().optional(),
+    usd_so_far: z.number(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+  }),
+]);
+
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunEventType = RunEvent['event'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { event: T }>;
+
+/** An event before the log stamps it with run_id, seq and ts. */
+export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent
+  ? Omit<T, 'run_id' | 'seq' | 'ts'>
+  : never;
+
+/**
+ * Parses one event at the edge without throwing: the browser skips an event it does not
+ * know rather than crashing.
+ */
+export function safeParseEvent(value: unknown): { ok: true; event: RunEvent } | { ok: false; error: string } {
+  const result = RunEventSchema.safeParse(value);
+  if (result.success) return { ok: true, event: result.data };
+  return { ok: false, error: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+}
+
+/** Exhaustiveness check for switches over the event union. */
+export function checkNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * A fault plan: rules applied beneath the vendor SDK, at the fetch level, to simulated
+ * and real vendors alike (lib/faults). Tool faults are applied by the tool executor.
+ */
+
+/** Which model requests a rule hits. Request numbers count every HTTP attempt from 1. */
+export const FaultWhenSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('always') }),
+  z.object({ kind: z.literal('requests'), numbers: z.array(z.number().int().min(1)).min(1) }),
+  z.object({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
+  /** The next N requests after the rule was added (or from the start of the run). */
+  z.object({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),
+]);
+export type FaultWhen = z.infer<typeof FaultWhenSchema>;
+
+export const HttpErrorStatusSchema = z.union([
+  z.literal(400), z.literal(401), z.literal(403), z.literal(404), z.literal(408),
+  z.literal(409), z.literal(413), z.literal(429), z.literal(500), z.literal(502),
+  z.literal(503), z.literal(504), z.literal(529),
+]);
+
+export const FaultActionSchema = z.discriminatedUnion('type', [
+  /** An HTTP error with the vendor's own body and headers. */
+  z.object({
+    type: z.literal('http_error'),
+    status: HttpErrorStatusSchema,
+    retryAfterSec: z.number().min(0).max(86_400 * 7).optional(),
+    retryAfterMs: z.number().int().min(0).max(86_400_000 * 7).optional(),
+  }),
+  /** A non-JSON body from a proxy in front of the vendor. */
+  z.object({
+    type: z.literal('proxy_error'),
+    status: z.number().int().min(400).max(599),
+    body: z.enum(['html', 'text']),
+  }),
+  /** The connection fails before any response headers. */
+  z.object({ type: z.literal('connection'), mode: z.enum(['refused', 'reset']) }),
+  /** Headers (and afterEvents records) arrive, then silence until aborted. */
+  z.object({ type: z.literal('stall'), afterEvents: z.number().int().min(0) }),
+  /** Every record is delayed by delayMs. */
+  z.object({ type: z.literal('slow_drip'), delayMs: z.number().int().min(1).max(600_000) }),
+  /** The connection drops after afterEvents records, or inside the first block of a kind. */
+  z.object({
+    type: z.literal('drop'),
+    afterEvents: z.number().int().min(0).optional(),
+    during: z.enum(['text', 'tool_args', 'thinking']).optional(),
+  }),
+  /** The vendor's own in-stream error event after afterEvents records. */
+  z.object({
+    type: z.literal('sse_error'),
+    afterEvents: z.number().int().min(0),
+    errorType: z.enum(['overloaded_error', 'api_error', 'rate_limit_error']),
+  }),
+  /** A record whose JSON is cut short, after afterEvents records. */
+  z.object({ type: z.literal('malformed'), afterEvents: z.number().int().min(0) }),
+  /** Keepalives (pings or comment lines) every intervalMs, never any content. */
+  z.object({
+    type: z.literal('keepalive_only'),
+    intervalMs: z.number().int().min(10).max(600_000),
+    style: z.enum(['ping', 'comment']),
+  }),
+]);
+export type FaultAction = z.infer<typeof FaultActionSchema>;
+
+export const FaultRuleSchema = z.object({
+  id: z.string().min(1).max(64),
+  label: z.string().max(200).optional(),
+  enabled: z.boolean().default(true),
+  when: FaultWhenSchema,
+  action: FaultActionSchema,
+});
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+export const ToolFaultSchema = z.object({
+  id: z.string().min(1).max(64),
+  /** Tool name, or '*' for every tool. */
+  tool: z.string().min(1),
+  enabled: z.boolean().default(true),
+  kind: z.enum(['throw', 'flaky', 'slow', 'huge']),
+  /** flaky: probability of failure per call under the run's seed. */
+  p: z.number().min(0).max(1).optional(),
+  /** slow: how long the tool takes. */
+  delayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** huge: size of the output in characters. */
+  chars: z.number().int().min(1).max(2_000_000).optional(),
+});
+export type ToolFault = z.infer<typeof ToolFaultSchema>;
+
+export const FaultPlanSchema = z.object({
+  rules: z.array(FaultRuleSchema).default([]),
+  tools: z.array(ToolFaultSchema).default([]),
+});
+export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

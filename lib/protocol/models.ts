@@ -1,0 +1,55 @@
+import type { Dialect, Vendor } from './config';
+
+/**
+ * What Loop Lab knows about models: context window, output cap and price. Simulated models
+ * have small windows so a demo can reach them; their prices mirror real ones so costs read
+ * plausibly.
+ */
+export interface ModelInfo {
+  id: string;
+  label: string;
+  dialect: Dialect;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** USD per million tokens. */
+  inputPrice: number;
+  outputPrice: number;
+  /** Emits thinking (Anthropic) or reasoning_content (OpenAI-compatible). */
+  reasoning: boolean;
+}
+
+export const SIM_MODELS: readonly ModelInfo[] = [
+  { id: 'claude-sim-sonnet', label: 'Claude Sim Sonnet', dialect: 'anthropic', contextWindow: 32_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, reasoning: true },
+  { id: 'claude-sim-haiku', label: 'Claude Sim Haiku', dialect: 'anthropic', contextWindow: 12_000, maxOutputTokens: 8_192, inputPrice: 1, outputPrice: 5, reasoning: true },
+  { id: 'gpt-sim-4o', label: 'GPT Sim 4o', dialect: 'openai', contextWindow: 32_000, maxOutputTokens: 16_384, inputPrice: 2.5, outputPrice: 10, reasoning: false },
+  { id: 'gpt-sim-mini', label: 'GPT Sim mini', dialect: 'openai', contextWindow: 12_000, maxOutputTokens: 16_384, inputPrice: 0.15, outputPrice: 0.6, reasoning: false },
+];
+
+export const REAL_MODELS: readonly ModelInfo[] = [
+  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, reasoning: true },
+  { id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 1, outputPrice: 5, reasoning: true },
+  { id: 'gpt-4o', label: 'GPT-4o', dialect: 'openai', contextWindow: 128_000, maxOutputTokens: 16_384, inputPrice: 2.5, outputPrice: 10, reasoning: false },
+  { id: 'gpt-4o-mini', label: 'GPT-4o mini', dialect: 'openai', contextWindow: 128_000, maxOutputTokens: 16_384, inputPrice: 0.15, outputPrice: 0.6, reasoning: false },
+];
+
+/** Each vendor's default model and its fallback (used by the fallback-model mechanism). */
+export const VENDOR_DEFAULTS: Record<Vendor, { model: string; fallback: string }> = {
+  'sim-anthropic': { model: 'claude-sim-sonnet', fallback: 'claude-sim-haiku' },
+  'sim-openai': { model: 'gpt-sim-4o', fallback: 'gpt-sim-mini' },
+  anthropic: { model: 'claude-sonnet-4-5', fallback: 'claude-haiku-4-5' },
+  openai: { model: 'gpt-4o', fallback: 'gpt-4o-mini' },
+  'openai-compatible': { model: 'deepseek-chat', fallback: 'deepseek-chat' },
+};
+
+const ALL = [...SIM_MODELS, ...REAL_MODELS];
+
+export function findModel(id: string): ModelInfo | undefined {
+  return ALL.find((m) => m.id === id);
+}
+
+/** Cost of one call; unknown models are priced at zero rather than guessed. */
+export function costUsd(model: string, inputTokens: number, outputTokens: number): number {
+  const info = findModel(model);
+  if (!info) return 0;
+  return (inputTokens * info.inputPrice + outputTokens * info.outputPrice) / 1_000_000;
+}

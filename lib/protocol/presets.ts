@@ -1,0 +1,124 @@
+import type { PresetId, RecoveryConfig, RecoveryOverrides } from './recovery';
+
+/**
+ * The presets reproduce their sources (DESIGN.md §4). Pure data, shared by the engine
+ * (to run) and the browser (to show each parameter's default).
+ */
+
+const OFF_TOOLS: RecoveryConfig['tools'] = {
+  safeExecutor: false,
+  failureBudget: 3,
+  shortCircuitRepeats: false,
+  timeoutMs: 30_000,
+  truncateChars: 0,
+  loopGuard: false,
+  blockRepeatAt: 3,
+  warnAfterFailures: 3,
+  haltAfterFailures: 8,
+};
+
+const OFF_CONTEXT: RecoveryConfig['context'] = {
+  oldResultCompaction: false,
+  oldResultMinChars: 1000,
+  keepRecentIterations: 2,
+};
+
+/** CodeSmith: whitelist retry, 1 s doubling to 60 s ±10 %, watchdog, loop guard. */
+const codesmith: RecoveryConfig = {
+  sdkMaxRetries: 0,
+  retry: {
+    enabled: true,
+    maxRetries: 3,
+    baseDelayMs: 1_000,
+    maxDelayMs: 60_000,
+    jitterMode: 'symmetric',
+    jitterRatio: 0.1,
+    honorRetryAfter: true,
+    retryAfterCapMs: 86_400_000,
+  },
+  background: { enabled: true, maxRetries: 1, baseDelayMs: 500 },
+  watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
+  fallback: { enabled: false, afterOverloads: 3, model: '' },
+  tools: { ...OFF_TOOLS, loopGuard: true },
+  context: OFF_CONTEXT,
+};
+
+/** learn-claude-code s11: min(500·2ⁿ, 32000) ms + 0–25 %, 10 retries, fallback after 3 overloads. */
+const s11: RecoveryConfig = {
+  sdkMaxRetries: 0,
+  retry: {
+    enabled: true,
+    maxRetries: 10,
+    baseDelayMs: 500,
+    maxDelayMs: 32_000,
+    jitterMode: 'additive',
+    jitterRatio: 0.25,
+    honorRetryAfter: true,
+    retryAfterCapMs: 86_400_000,
+  },
+  background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
+  watchdog: { enabled: false, baseMs: 120_000, perRetryMs: 0, streamErrorCap: 0 },
+  fallback: { enabled: true, afterOverloads: 3, model: '' },
+  tools: OFF_TOOLS,
+  context: OFF_CONTEXT,
+};
+
+/** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
+const course: RecoveryConfig = {
+  sdkMaxRetries: 0,
+  retry: { ...codesmith.retry, enabled: false },
+  background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
+  watchdog: { ...codesmith.watchdog, enabled: false },
+  fallback: { enabled: false, afterOverloads: 3, model: '' },
+  tools: {
+    ...OFF_TOOLS,
+    safeExecutor: true,
+    shortCircuitRepeats: true,
+    truncateChars: 4_000,
+  },
+  context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
+};
+
+/** No recovery at all: the first error ends the run. */
+const naive: RecoveryConfig = {
+  sdkMaxRetries: 0,
+  retry: { ...codesmith.retry, enabled: false, maxRetries: 0 },
+  background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
+  watchdog: { ...codesmith.watchdog, enabled: false, streamErrorCap: 0 },
+  fallback: { enabled: false, afterOverloads: 3, model: '' },
+  tools: OFF_TOOLS,
+  context: OFF_CONTEXT,
+};
+
+/** The vendor SDK's own retries (2, its default), nothing else. */
+const sdkDefault: RecoveryConfig = { ...naive, sdkMaxRetries: 2 };
+
+export const PRESETS: Record<PresetId, RecoveryConfig> = {
+  codesmith,
+  s11,
+  course,
+  naive,
+  'sdk-default': sdkDefault,
+};
+
+export const PRESET_LABELS: Record<PresetId, string> = {
+  codesmith: 'CodeSmith',
+  s11: 'learn-claude-code s11',
+  course: 'course SafeExecutor',
+  naive: 'naive (no recovery)',
+  'sdk-default': 'SDK default',
+};
+
+/** The effective configuration: a preset with overrides laid over it, field by field. */
+export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides = {}): RecoveryConfig {
+  const base = PRESETS[preset];
+  return {
+    sdkMaxRetries: overrides.sdkMaxRetries ?? base.sdkMaxRetries,
+    retry: { ...base.retry, ...overrides.retry },
+    background: { ...base.background, ...overrides.background },
+    watchdog: { ...base.watchdog, ...overrides.watchdog },
+    fallback: { ...base.fallback, ...overrides.fallback },
+    tools: { ...base.tools, ...overrides.tools },
+    context: { ...base.context, ...overrides.context },
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * Recovery configuration: every mechanism of DESIGN.md §4 with its parameters, each
+ * switchable on its own so a lesson can show the same fault with and without it.
+ */
+
+export const RetryConfigSchema = z.object({
+  enabled: z.boolean(),
+  /** Retries after the first attempt (the budget of one foreground call). */
+  maxRetries: z.number().int().min(0).max(50),
+  baseDelayMs: z.number().int().min(0).max(600_000),
+  maxDelayMs: z.number().int().min(0).max(3_600_000),
+  /** symmetric: delay × (1 ± ratio); additive: delay × (1 + [0, ratio]). */
+  jitterMode: z.enum(['symmetric', 'additive']),
+  jitterRatio: z.number().min(0).max(1),
+  honorRetryAfter: z.boolean(),
+  /** Longest server-requested wait that is honoured as asked. */
+  retryAfterCapMs: z.number().int().min(0).max(86_400_000),
+});
+
+export const BackgroundRetryConfigSchema = z.object({
+  enabled: z.boolean(),
+  maxRetries: z.number().int().min(0).max(10),
+  baseDelayMs: z.number().int().min(0).max(60_000),
+});
+
+export const WatchdogConfigSchema = z.object({
+  enabled: z.boolean(),
+  /** Deadline for the next stream content event on the first attempt. */
+  baseMs: z.number().int().min(100).max(3_600_000),
+  /** Added to the window for every retry already spent on this call. */
+  perRetryMs: z.number().int().min(0).max(600_000),
+  /** Consecutive stream errors after which the call fails (0 = no cap). */
+  streamErrorCap: z.number().int().min(0).max(50),
+});
+
+export const FallbackConfigSchema = z.object({
+  enabled: z.boolean(),
+  afterOverloads: z.number().int().min(1).max(20),
+  /** Model to switch to; empty means the vendor's configured fallback. */
+  model: z.string(),
+});
+
+export const ToolRecoveryConfigSchema = z.object({
+  safeExecutor: z.boolean(),
+  failureBudget: z.number().int().min(1).max(100),
+  shortCircuitRepeats: z.boolean(),
+  timeoutMs: z.number().int().min(10).max(600_000),
+  truncateChars: z.number().int().min(0).max(1_000_000),
+  loopGuard: z.boolean(),
+  blockRepeatAt: z.number().int().min(2).max(100),
+  warnAfterFailures: z.number().int().min(1).max(100),
+  haltAfterFailures: z.number().int().min(1).max(1000),
+});
+
+export const ContextConfigSchema = z.object({
+  oldResultCompaction: z.boolean(),
+  oldResultMinChars: z.number().int().min(0),
+  keepRecentIterations: z.number().int().min(0).max(100),
+});
+
+export const RecoveryConfigSchema = z.object({
+  /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
+  sdkMaxRetries: z.number().int().min(0).max(10),
+  retry: RetryConfigSchema,
+  background: BackgroundRetryConfigSchema,
+  watchdog: WatchdogConfigSchema,
+  fallback: FallbackConfigSchema,
+  tools: ToolRecoveryConfigSchema,
+  context: ContextConfigSchema,
+});
+export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
+
+/** Overrides on top of a preset: any mechanism, any field. */
+export const RecoveryOverridesSchema = z
+  .object({
+    sdkMaxRetries: RecoveryConfigSchema.shape.sdkMaxRetries.optional(),
+    retry: RetryConfigSchema.partial().strict().optional(),
+    background: BackgroundRetryConfigSchema.partial().strict().optional(),
+    watchdog: WatchdogConfigSchema.partial().strict().optional(),
+    fallback: FallbackConfigSchema.partial().strict().optional(),
+    tools: ToolRecoveryConfigSchema.partial().strict().optional(),
+    context: ContextConfigSchema.partial().strict().optional(),
+  })
+  .strict();
+export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;
+
+export const PresetIdSchema = z.enum(['codesmith', 's11', 'course', 'naive', 'sdk-default']);
+export type PresetId = z.infer<typeof PresetIdSchema>;

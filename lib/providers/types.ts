@@ -1,0 +1,61 @@
+import type { Dialect, Message, StopReason, Vendor } from '@/lib/protocol';
+
+/** A tool as the model sees it: name, description and a JSON Schema for its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** One model call in neutral terms; adapters render it to the vendor's request. */
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  /** Ask for extended thinking / reasoning where the vendor supports it. */
+  thinking: boolean;
+}
+
+/**
+ * What an adapter yields while a response streams. Only adapters know vendor JSON; the
+ * engine sees these parts and nothing else. `index` is the content block position.
+ */
+export type StreamPart =
+  | { type: 'response-start'; id: string; model: string; inputTokens?: number }
+  | { type: 'text-delta'; index: number; text: string }
+  | { type: 'thinking-delta'; index: number; text: string }
+  | { type: 'thinking-signature'; index: number; signature: string }
+  | { type: 'redacted-thinking'; index: number; data: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argsText: string }
+  | { type: 'block-stop'; index: number }
+  | { type: 'usage'; inputTokens?: number; outputTokens?: number }
+  | { type: 'finish'; stopReason: StopReason; vendorStopReason: string };
+
+export interface StreamOptions {
+  /** Aborting it aborts the HTTP request underneath the SDK (the watchdog uses this). */
+  signal: AbortSignal;
+  /** Called with the exact JSON body the adapter sends, for the trace (never headers). */
+  onRequestBody?: (body: unknown) => void;
+}
+
+export interface ProviderAdapter {
+  readonly vendor: Vendor;
+  readonly dialect: Dialect;
+  /** Streams one response. SDK errors propagate unchanged for the classifier. */
+  stream(request: ModelRequest, options: StreamOptions): AsyncIterable<StreamPart>;
+}
+
+export interface ProviderOptions {
+  vendor: Vendor;
+  /** Base URL; defaults to the SDK's environment variable or the vendor's own. */
+  baseUrl?: string;
+  /** The key for this run; never logged, stored or echoed. */
+  apiKey?: string;
+  /** The transport: a simulated vendor or the global fetch, under the fault wrapper. */
+  fetch: typeof fetch;
+  /** The SDK's own retries (0 unless the sdk-default preset asks for them). */
+  maxRetries: number;
+}

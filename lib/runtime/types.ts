@@ -1,0 +1,23 @@
+import type { FaultPlan, RunConfig, RunEvent } from '@/lib/protocol';
+
+/** Control messages, applied by the engine at the next request boundary (abort: at once). */
+export type ControlMessage =
+  | { action: 'abort'; reason?: 'aborted' | 'abandoned' }
+  | { action: 'set_faults'; faults: FaultPlan };
+
+export interface LaunchOptions {
+  runId: string;
+  /** A parsed, valid config (RunConfigSchema.parse). */
+  config: RunConfig;
+  /** A key for this run only; held in memory, never stored or emitted. */
+  apiKey?: string;
+  /** Called with every event, in seq order, synchronously as it is appended. */
+  onEvent: (event: RunEvent) => void;
+}
+
+export interface RunHandle {
+  readonly runId: string;
+  control(message: ControlMessage): void;
+  /** Resolves after the terminate event has been emitted. Never rejects. */
+  readonly done: Promise<void>;
+}

@@ -1,0 +1,2 @@
+// Stands in for 'server-only' under vitest and the CLI, where there is no client bundle to guard.
+export {};

@@ -1,0 +1,38 @@
+import type { SimPolicyId } from '@/lib/protocol';
+import type { Workspace } from './types';
+
+/** What a scenario's check reports: did the workspace's test pass, and its output. */
+export interface CheckResult {
+  passed: boolean;
+  output: string;
+}
+
+/**
+ * A scenario is data: a task, a workspace, a check, the default simulated model policy and
+ * the hints that policy follows to do the work for real (DESIGN.md §7).
+ */
+export interface Scenario {
+  id: string;
+  title: string;
+  /** One line for pickers. */
+  summary: string;
+  task: string;
+  /** The initial workspace: path → content. */
+  files: Record<string, string>;
+  /** Runs the scenario's test against the workspace (no shell, no disk). */
+  check(workspace: Workspace): CheckResult;
+  policy: SimPolicyId;
+  /** What the simulated worker policy needs to know to solve the task. */
+  hints: ScenarioHints;
+}
+
+export interface ScenarioHints {
+  /** Files worth reading first, in order. */
+  read: string[];
+  /** A pattern worth searching for. */
+  search?: string;
+  /** The fix: replace `find` with `replace` in `path`. */
+  fix?: { path: string; find: string; replace: string };
+  /** The final answer once the check passes. */
+  summary: string;
+}

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { Clock } from '@/lib/clock';
+import type { Random } from '@/lib/clock';
+
+/** What a tool returns. The executor never throws: failures come back with isError. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+export interface ToolContext {
+  workspace: Workspace;
+  clock: Clock;
+  random: Random;
+  signal: AbortSignal;
+}
+
+/** A tool declares a zod input schema; arguments are validated before it runs. */
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<I>;
+  run(args: I, ctx: ToolContext): Promise<ToolResult> | ToolResult;
+}
+
+/** The virtual workspace: an in-memory file tree, one per run. Nothing touches the disk. */
+export interface Workspace {
+  list(dir?: string): string[];
+  read(path: string): string | undefined;
+  write(path: string, content: string): void;
+  exists(path: string): boolean;
+  paths(): string[];
+}
