@@ -1,0 +1,54 @@
+import type { EventOf, TerminateReason } from '@/lib/protocol';
+import { errorCause, formatMs } from './format';
+import type { ErrorView, RunStatus } from './run-view-state';
+
+/** Plain-language reasons for the run header ("waiting 4.1 s: 529 overloaded, retry 2 of 3"). */
+
+const TERMINATE_TEXT: Record<TerminateReason, string> = {
+  end_turn: 'the model finished its task',
+  max_iterations: 'stopped: iteration budget reached',
+  cost_budget: 'stopped: cost budget reached',
+  aborted: 'aborted on request',
+  abandoned: 'abandoned: nobody was watching',
+  model_error: 'failed: the model call could not be recovered',
+  retries_exhausted: 'failed: retry budget exhausted',
+  tool_halt: 'halted: too many consecutive tool failures',
+  refusal: 'stopped: the model refused',
+  max_tokens: 'stopped at the output cap',
+  internal_error: 'failed: internal error in the loop',
+  imported: 'imported trace',
+};
+
+export function terminateStatus(event: EventOf<'terminate'>): RunStatus {
+  if (event.complete) return 'done';
+  if (event.reason === 'aborted' || event.reason === 'abandoned') return 'aborted';
+  if (event.reason === 'imported') return 'done';
+  return 'failed';
+}
+
+export function terminateText(event: EventOf<'terminate'>): string {
+  const base = TERMINATE_TEXT[event.reason];
+  return event.message ? `${base} — ${event.message}` : base;
+}
+
+export function waitingReason(event: EventOf<'retry_scheduled'>, error: ErrorView | undefined): string {
+  const cause = errorCause(error, event.category);
+  const retryNo = Math.max(1, event.next_attempt - 1);
+  const of = Math.max(retryNo, event.max_attempts - 1);
+  const asked = event.retry_after_ms !== undefined ? `, server asked ${formatMs(event.retry_after_ms)}` : '';
+  const rung = event.rung === 'silent_retry' ? '' : ` [${event.rung}]`;
+  return `waiting ${formatMs(event.wait_ms)}: ${cause}, retry ${retryNo} of ${of}${asked}${rung}`;
+}
+
+export function watchdogReason(event: EventOf<'watchdog_fired'>): string {
+  const what =
+    event.outcome === 'empty'
+      ? 'Empty — retrying transparently'
+      : 'Partial — keeping what arrived, no retry';
+  return `watchdog fired: no content for ${formatMs(event.window_ms)} (${what})`;
+}
+
+export function errorReason(event: EventOf<'model_error'>): string {
+  const cause = errorCause({ status: event.status, category: event.category });
+  return event.retryable ? `${cause} on attempt ${event.attempt}: recovering` : `${cause}: not retryable`;
+}

@@ -1,0 +1,71 @@
+import type { ErrorCategory } from '@/lib/protocol';
+
+/** Short human durations: 850 ms, 4.1 s, 2 m 05 s, 1 h 02 m. */
+export function formatMs(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '–';
+  const abs = Math.abs(ms);
+  const sign = ms < 0 ? '-' : '';
+  if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
+  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 ? 1 : 0)} s`;
+  if (abs < 3_600_000) {
+    const m = Math.floor(abs / 60_000);
+    const s = Math.floor((abs % 60_000) / 1000);
+    return `${sign}${m} m ${String(s).padStart(2, '0')} s`;
+  }
+  const h = Math.floor(abs / 3_600_000);
+  const m = Math.floor((abs % 3_600_000) / 60_000);
+  return `${sign}${h} h ${String(m).padStart(2, '0')} m`;
+}
+
+/** A run clock reading: 0:04.1, 12:30.0. */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, ms) / 1000;
+  const m = Math.floor(total / 60);
+  const s = total - m * 60;
+  return `${m}:${s.toFixed(1).padStart(4, '0')}`;
+}
+
+export function formatTokens(n: number | undefined): string {
+  if (n === undefined) return '–';
+  if (n < 10_000) return n.toLocaleString('en-US');
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+export function formatUsd(n: number | undefined): string {
+  if (n === undefined) return '–';
+  if (n === 0) return '$0';
+  if (n < 0.01) return `$${n.toFixed(4)}`;
+  return `$${n.toFixed(n < 1 ? 3 : 2)}`;
+}
+
+const CATEGORY_LABELS: Record<ErrorCategory, string> = {
+  network: 'network error',
+  authentication: 'authentication failed',
+  authorization: 'permission denied',
+  rate_limit: 'rate limited',
+  overloaded: 'overloaded',
+  timeout: 'timeout',
+  context_length: 'context too long',
+  invalid_input: 'invalid request',
+  parse: 'unparseable response',
+  tool: 'tool error',
+  state: 'state error',
+  internal: 'server error',
+  unknown: 'unknown error',
+};
+
+export function categoryLabel(category: ErrorCategory): string {
+  return CATEGORY_LABELS[category];
+}
+
+/** "529 overloaded", "rate limited", "stream stalled". */
+export function errorCause(error: { status?: number; category: ErrorCategory } | undefined, category?: ErrorCategory): string {
+  if (!error) return category ? categoryLabel(category) : 'error';
+  const label = categoryLabel(error.category);
+  return error.status !== undefined ? `${error.status} ${label}` : label;
+}
+
+export function truncateText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

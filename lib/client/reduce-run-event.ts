@@ -1,0 +1,409 @@
+import { checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
+import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
+import type { AttemptView, MarkerView, RunViewState, ToolCallView, TurnView } from './run-view-state';
+import { appendDelta, findAttemptIndex, latestAttempt, updateAttempt, updateTurn } from './turn-updates';
+
+/**
+ * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
+ * an event whose seq was already folded (a replay after reconnect) returns the same state.
+ */
+export function reduceRunEvent(state: RunViewState, event: RunEvent): RunViewState {
+  if (event.seq <= state.lastSeq) return state;
+  const s: RunViewState = {
+    ...state,
+    lastSeq: event.seq,
+    eventCount: state.eventCount + 1,
+    clockTs: Math.max(state.clockTs, event.ts),
+    runId: state.runId ?? event.run_id,
+  };
+  return foldBody(s, event);
+}
+
+/** Parses and folds a raw value; anything the protocol does not know is counted and skipped. */
+export function reduceRawEvent(state: RunViewState, raw: unknown): RunViewState {
+  const parsed = safeParseEvent(raw);
+  if (!parsed.ok) {
+    const seq = typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown }).seq : undefined;
+    if (typeof seq !== 'number') return { ...state, skippedCount: state.skippedCount + 1 };
+    if (seq <= state.lastSeq) return state;
+    return { ...state, lastSeq: seq, skippedCount: state.skippedCount + 1 };
+  }
+  return reduceRunEvent(state, parsed.event);
+}
+
+export function foldRawEvents(state: RunViewState, raws: readonly unknown[]): RunViewState {
+  let s = state;
+  for (const raw of raws) s = reduceRawEvent(s, raw);
+  return s;
+}
+
+function turnLabel(iteration: number): string {
+  return `turn ${iteration}`;
+}
+
+function addMarker(s: RunViewState, marker: MarkerView): readonly MarkerView[] {
+  return [...s.markers, marker];
+}
+
+function foldBody(s: RunViewState, e: RunEvent): RunViewState {
+  switch (e.event) {
+    case 'run_start':
+      return {
+        ...s,
+        config: e.config,
+        recovery: e.recovery,
+        scenario: e.scenario,
+        tools: e.tools,
+        vendor: e.vendor,
+        model: e.model,
+        clock: e.clock,
+        timeScale: e.time_scale,
+        faults: e.config.faults,
+        status: 'running',
+        reason: `starting: ${e.scenario.title}`,
+      };
+    case 'iteration_start':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => t),
+        status: 'running',
+        reason: `${turnLabel(e.iteration)}: preparing the request`,
+      };
+    case 'model_request':
+      return foldModelRequest(s, e);
+    case 'stream_open':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) =>
+          updateAttempt(t, e.attempt, (a) => ({
+            ...a,
+            openTs: e.ts,
+            ttfbMs: e.ttfb_ms,
+            responseId: e.response_id,
+            outcome: 'streaming',
+          })),
+        ),
+        status: 'running',
+        reason: `${turnLabel(e.iteration)}: streaming from ${e.model}`,
+      };
+    case 'content_delta': {
+      const turns = updateTurn(s, e.iteration, e.ts, (t) =>
+        updateAttempt(t, e.attempt, (a) =>
+          appendDelta(a, { ts: e.ts, index: e.index, kind: e.kind, text: e.text, callId: e.call_id, tool: e.tool }),
+        ),
+      );
+      const reason = `${turnLabel(e.iteration)}: streaming ${e.kind === 'tool_args' ? `${e.tool ?? 'tool'} arguments` : e.kind}`;
+      return s.status === 'running' && s.reason === reason ? { ...s, turns } : { ...s, turns, status: 'running', reason };
+    }
+    case 'llm_call':
+      return foldLlmCall(s, e);
+    case 'model_error':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) =>
+          updateAttempt(t, e.attempt, (a) => ({
+            ...a,
+            endTs: a.endTs ?? e.ts,
+            outcome: a.outcome === 'watchdog' ? 'watchdog' : 'error',
+            error: {
+              ts: e.ts,
+              message: e.message,
+              status: e.status,
+              vendorType: e.vendor_type,
+              category: e.category,
+              rule: e.rule,
+              retryable: e.retryable,
+              partial: e.partial,
+            },
+          })),
+        ),
+        status: 'recovering',
+        reason: `${turnLabel(e.iteration)}: ${errorReason(e)}`,
+      };
+    case 'retry_scheduled': {
+      let error: AttemptView['error'];
+      const turns = updateTurn(s, e.iteration, e.ts, (t) =>
+        updateAttempt(t, e.attempt, (a) => {
+          error = a.error;
+          return {
+            ...a,
+            endTs: a.endTs ?? e.ts,
+            retry: {
+              ts: e.ts,
+              nextAttempt: e.next_attempt,
+              maxAttempts: e.max_attempts,
+              category: e.category,
+              rung: e.rung,
+              computedDelayMs: e.computed_delay_ms,
+              retryAfterMs: e.retry_after_ms,
+              waitMs: e.wait_ms,
+              reason: e.reason,
+            },
+          };
+        }),
+      );
+      return { ...s, turns, status: 'waiting', reason: waitingReason(e, error) };
+    }
+    case 'watchdog_armed':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) =>
+          updateAttempt(t, e.attempt, (a) => ({
+            ...a,
+            watchdog: { windowMs: e.window_ms, armedTs: e.ts, lastResetTs: e.ts },
+          })),
+        ),
+      };
+    case 'watchdog_fired':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) =>
+          updateAttempt(t, e.attempt, (a) => ({
+            ...a,
+            endTs: e.ts,
+            outcome: 'watchdog',
+            watchdog: {
+              windowMs: e.window_ms,
+              armedTs: a.watchdog?.armedTs ?? e.ts - e.window_ms,
+              lastResetTs: a.watchdog?.lastResetTs ?? e.ts - e.window_ms,
+              fired: { ts: e.ts, outcome: e.outcome },
+            },
+          })),
+        ),
+        status: 'recovering',
+        reason: `${turnLabel(e.iteration)}: ${watchdogReason(e)}`,
+      };
+    case 'fallback':
+      return {
+        ...s,
+        model: e.to_model,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => ({
+          ...t,
+          fallbacks: [...t.fallbacks, { ts: e.ts, fromModel: e.from_model, toModel: e.to_model, reason: e.reason }],
+        })),
+        status: 'recovering',
+        reason: `falling back ${e.from_model} → ${e.to_model}: ${e.reason}`,
+      };
+    case 'fault_injected':
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'fault',
+          label: e.label,
+          detail: `rule ${e.rule_id}: ${e.action}${e.request_no !== undefined ? ` (request ${e.request_no})` : ''}`,
+          iteration: e.iteration,
+        }),
+      };
+    case 'control':
+      return foldControl(s, e);
+    case 'tool_start': {
+      const call: ToolCallView = {
+        key: e.call_id,
+        callId: e.call_id,
+        tool: e.tool,
+        args: e.args,
+        startTs: e.ts,
+        status: 'running',
+      };
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => ({ ...t, toolCalls: [...t.toolCalls, call] })),
+        status: 'running',
+        reason: `${turnLabel(e.iteration)}: running ${e.tool}`,
+      };
+    }
+    case 'tool_call':
+      return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => finishToolCall(t, e)) };
+    case 'tool_guard': {
+      const disabled = e.kind === 'disabled' && !s.disabledTools.includes(e.tool);
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => ({
+          ...t,
+          guards: [
+            ...t.guards,
+            {
+              ts: e.ts,
+              tool: e.tool,
+              kind: e.kind,
+              reason: e.reason,
+              consecutiveFailures: e.consecutive_failures,
+              budgetLeft: e.budget_left,
+            },
+          ],
+        })),
+        disabledTools: disabled ? [...s.disabledTools, e.tool] : s.disabledTools,
+        toolBudgets: e.budget_left !== undefined ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
+        reason: e.kind === 'halt' ? `loop guard halted the run: ${e.reason}` : s.reason,
+      };
+    }
+    case 'log':
+      return {
+        ...s,
+        markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'log', label: e.message, level: e.level, iteration: e.iteration }),
+      };
+    case 'terminate':
+      return {
+        ...s,
+        status: terminateStatus(e),
+        reason: terminateText(e),
+        totals: { inputTokens: e.input_tokens, outputTokens: e.output_tokens, usd: e.usd_so_far },
+        terminate: { ts: e.ts, reason: e.reason, complete: e.complete, message: e.message },
+      };
+    default:
+      return checkNever(e);
+  }
+}
+
+function foldModelRequest(s: RunViewState, e: EventOf<'model_request'>): RunViewState {
+  const attempt: AttemptView = {
+    attempt: e.attempt,
+    requestNo: e.request_no,
+    vendor: e.vendor,
+    model: e.model,
+    background: e.background,
+    messageCount: e.message_count,
+    inputTokensEst: e.input_tokens_est,
+    maxTokens: e.max_tokens,
+    body: e.body,
+    startTs: e.ts,
+    contentSpans: [],
+    blocks: [],
+    outcome: 'pending',
+  };
+  const turns = updateTurn(s, e.iteration, e.ts, (t) => {
+    let attempts = t.attempts;
+    // The wait that led here: close the previous attempt's retry with the measured wait.
+    const prevIndex = findAttemptIndex(t, e.attempt - 1);
+    const prev = prevIndex >= 0 ? attempts[prevIndex] : undefined;
+    if (prev?.retry && prev.retry.actualWaitMs === undefined && prev.background === e.background) {
+      attempts = attempts.slice();
+      attempts[prevIndex] = { ...prev, retry: { ...prev.retry, actualWaitMs: e.ts - prev.retry.ts } };
+    }
+    return { ...t, attempts: [...attempts, attempt] };
+  });
+  const what = e.background ? 'background call' : 'requesting';
+  const retry = e.attempt > 1 ? ` (attempt ${e.attempt})` : '';
+  return {
+    ...s,
+    turns,
+    vendor: e.background ? s.vendor : e.vendor,
+    model: e.background ? s.model : e.model,
+    status: 'running',
+    reason: `${turnLabel(e.iteration)}: ${what} ${e.model}${retry}`,
+  };
+}
+
+function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewState {
+  const result = {
+    ts: e.ts,
+    stopReason: e.stop_reason,
+    vendorStopReason: e.vendor_stop_reason,
+    inputTokens: e.input_tokens,
+    outputTokens: e.output_tokens,
+    usd: e.usd,
+    latencyMs: e.latency_ms,
+    partial: e.partial ?? false,
+    vendor: e.vendor,
+    model: e.model,
+    message: e.message,
+  };
+  let background = false;
+  const turns = updateTurn(s, e.iteration, e.ts, (t) => {
+    const updated = updateAttempt(t, e.attempt, (a) => {
+      background = a.background;
+      return { ...a, endTs: a.endTs ?? e.ts, outcome: result.partial ? 'cut' : 'ok', result };
+    });
+    return background ? updated : { ...updated, result: { ...result, attempt: e.attempt } };
+  });
+  const next =
+    e.stop_reason === 'tool_use'
+      ? 'the model asked for tools'
+      : result.partial
+        ? 'kept the partial response'
+        : `response ended (${e.stop_reason})`;
+  return {
+    ...s,
+    turns,
+    vendor: background ? s.vendor : (e.vendor ?? s.vendor),
+    model: background ? s.model : (e.model ?? s.model),
+    totals: {
+      inputTokens: s.totals.inputTokens + e.input_tokens,
+      outputTokens: s.totals.outputTokens + e.output_tokens,
+      usd: Math.max(s.totals.usd, e.usd_so_far),
+    },
+    status: 'running',
+    reason: `${turnLabel(e.iteration)}: ${next}`,
+  };
+}
+
+function foldControl(s: RunViewState, e: EventOf<'control'>): RunViewState {
+  const labels: Record<EventOf<'control'>['action'], string> = {
+    abort: 'abort requested',
+    set_faults: 'faults changed',
+    pause: 'paused',
+    resume: 'resumed',
+  };
+  const marker: MarkerView = {
+    seq: e.seq,
+    ts: e.ts,
+    kind: 'control',
+    label: labels[e.action],
+    detail: e.detail,
+    iteration: e.iteration,
+  };
+  const terminal = s.terminate !== undefined;
+  return {
+    ...s,
+    markers: addMarker(s, marker),
+    faults: e.action === 'set_faults' && e.faults ? e.faults : s.faults,
+    reason: !terminal && (e.action === 'abort' || e.action === 'pause') ? labels[e.action] : s.reason,
+  };
+}
+
+function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
+  const status = e.status ?? (e.is_error ? 'error' : 'ok');
+  const done = {
+    status,
+    result: e.result,
+    resultChars: e.result_chars,
+    isError: e.is_error,
+    latencyMs: e.latency_ms,
+    truncatedChars: e.truncated_chars,
+    endTs: e.ts,
+  };
+  let index = -1;
+  for (let i = t.toolCalls.length - 1; i >= 0; i--) {
+    const c = t.toolCalls[i]!;
+    if (c.status !== 'running') continue;
+    if (e.call_id !== undefined ? c.callId === e.call_id : c.tool === e.tool) {
+      index = i;
+      break;
+    }
+  }
+  if (index === -1) {
+    const call: ToolCallView = {
+      key: e.call_id ?? `seq-${e.seq}`,
+      callId: e.call_id,
+      tool: e.tool,
+      args: e.args,
+      startTs: Math.max(0, e.ts - e.latency_ms),
+      ...done,
+    };
+    return { ...t, toolCalls: [...t.toolCalls, call] };
+  }
+  const toolCalls = t.toolCalls.slice();
+  toolCalls[index] = { ...toolCalls[index]!, ...done };
+  return { ...t, toolCalls };
+}
+
+/** The attempt the header's watchdog bar follows: the latest one, if it is still open. */
+export function openAttempt(state: RunViewState): AttemptView | undefined {
+  if (state.terminate) return undefined;
+  const latest = latestAttempt(state);
+  if (!latest) return undefined;
+  const a = latest.attempt;
+  return a.endTs === undefined ? a : undefined;
+}

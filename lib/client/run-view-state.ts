@@ -1,0 +1,218 @@
+import type {
+  ErrorCategory,
+  FaultPlan,
+  Message,
+  RecoveryConfig,
+  RunConfig,
+  TerminateReason,
+  ToolCallStatus,
+} from '@/lib/protocol';
+
+/**
+ * The browser's view of one run: everything the pages draw, folded from the event log by
+ * `reduceRunEvent`. Updated with structural sharing: an event replaces only the objects on
+ * its path (state → turns → turn → attempt), so selectors of untouched slices keep their
+ * references and their components do not re-render.
+ */
+
+export type RunStatus = 'idle' | 'running' | 'waiting' | 'recovering' | 'done' | 'failed' | 'aborted';
+
+/** One content block of a streamed response, assembled from its deltas. */
+export interface BlockView {
+  index: number;
+  kind: 'text' | 'thinking' | 'tool_args';
+  text: string;
+  callId?: string;
+  tool?: string;
+}
+
+export interface ErrorView {
+  ts: number;
+  message: string;
+  status?: number;
+  vendorType?: string;
+  category: ErrorCategory;
+  rule: string;
+  retryable: boolean;
+  partial: boolean;
+}
+
+export interface RetryView {
+  ts: number;
+  nextAttempt: number;
+  maxAttempts: number;
+  category: ErrorCategory;
+  rung: 'silent_retry' | 'degrade' | 'surface';
+  computedDelayMs: number;
+  retryAfterMs?: number;
+  waitMs: number;
+  reason: string;
+  /** Measured when the next attempt's request goes out. */
+  actualWaitMs?: number;
+}
+
+export interface WatchdogView {
+  windowMs: number;
+  armedTs: number;
+  /** Last time content arrived (the window restarts from here). */
+  lastResetTs: number;
+  fired?: { ts: number; outcome: 'empty' | 'partial' };
+}
+
+/** What llm_call reported for an attempt that produced a response. */
+export interface CallResultView {
+  ts: number;
+  stopReason: string;
+  vendorStopReason?: string;
+  inputTokens: number;
+  outputTokens: number;
+  usd?: number;
+  latencyMs: number;
+  partial: boolean;
+  vendor?: string;
+  model?: string;
+  message?: Message;
+}
+
+export type AttemptOutcome = 'pending' | 'streaming' | 'ok' | 'error' | 'watchdog' | 'cut';
+
+/** One HTTP attempt of one model call. */
+export interface AttemptView {
+  attempt: number;
+  requestNo: number;
+  vendor: string;
+  model: string;
+  background: boolean;
+  messageCount: number;
+  inputTokensEst: number;
+  maxTokens: number;
+  body?: unknown;
+  startTs: number;
+  openTs?: number;
+  ttfbMs?: number;
+  responseId?: string;
+  /** Run-time spans in which content arrived (close deltas merged). */
+  contentSpans: ReadonlyArray<readonly [number, number]>;
+  blocks: readonly BlockView[];
+  endTs?: number;
+  outcome: AttemptOutcome;
+  error?: ErrorView;
+  retry?: RetryView;
+  watchdog?: WatchdogView;
+  result?: CallResultView;
+}
+
+export type ToolCallViewStatus = ToolCallStatus | 'running';
+
+export interface ToolCallView {
+  key: string;
+  callId?: string;
+  tool: string;
+  args: unknown;
+  startTs: number;
+  endTs?: number;
+  status: ToolCallViewStatus;
+  result?: string;
+  resultChars?: number;
+  isError?: boolean;
+  latencyMs?: number;
+  truncatedChars?: number;
+}
+
+export interface GuardView {
+  ts: number;
+  tool: string;
+  kind: 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
+  reason: string;
+  consecutiveFailures?: number;
+  budgetLeft?: number;
+}
+
+export interface FallbackView {
+  ts: number;
+  fromModel: string;
+  toModel: string;
+  reason: string;
+}
+
+export interface TurnView {
+  iteration: number;
+  startTs: number;
+  /** Last event time seen in this turn. */
+  lastTs: number;
+  attempts: readonly AttemptView[];
+  toolCalls: readonly ToolCallView[];
+  guards: readonly GuardView[];
+  fallbacks: readonly FallbackView[];
+  /** The foreground response the loop kept for this turn. */
+  result?: CallResultView & { attempt?: number };
+}
+
+/** Something marked on the timeline at the moment it took effect. */
+export interface MarkerView {
+  seq: number;
+  ts: number;
+  kind: 'fault' | 'control' | 'log';
+  label: string;
+  detail?: string;
+  iteration?: number;
+  level?: 'info' | 'warn' | 'error';
+}
+
+export interface TerminateView {
+  ts: number;
+  reason: TerminateReason;
+  complete: boolean;
+  message?: string;
+}
+
+export interface RunViewState {
+  runId?: string;
+  /** Highest seq folded; events at or below it are replays and are skipped. */
+  lastSeq: number;
+  eventCount: number;
+  skippedCount: number;
+  status: RunStatus;
+  reason: string;
+  /** Run time of the latest event (ms). */
+  clockTs: number;
+  clock: 'real' | 'virtual';
+  timeScale: number;
+  config?: RunConfig;
+  recovery?: RecoveryConfig;
+  scenario?: { id: string; title: string; task: string };
+  tools: readonly string[];
+  vendor?: string;
+  model?: string;
+  totals: { inputTokens: number; outputTokens: number; usd: number };
+  turns: readonly TurnView[];
+  markers: readonly MarkerView[];
+  faults?: FaultPlan;
+  disabledTools: readonly string[];
+  toolBudgets: Readonly<Record<string, number>>;
+  terminate?: TerminateView;
+}
+
+export function initialRunViewState(): RunViewState {
+  return {
+    lastSeq: -1,
+    eventCount: 0,
+    skippedCount: 0,
+    status: 'idle',
+    reason: 'not started',
+    clockTs: 0,
+    clock: 'real',
+    timeScale: 1,
+    tools: [],
+    totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
+    turns: [],
+    markers: [],
+    disabledTools: [],
+    toolBudgets: {},
+  };
+}
+
+/** The status word people read ("done" reads as "completed"). */
+export function statusWord(status: RunStatus): string {
+  return status === 'done' ? 'completed' : status;
+}
