@@ -21,6 +21,8 @@ export interface Scenario {
   files: Record<string, string>;
   /** Runs the scenario's test against the workspace (no shell, no disk). */
   check(workspace: Workspace): CheckResult;
+  /** What the check runs, in a few words (shown in run_check's description). */
+  checkLabel?: string;
   policy: SimPolicyId;
   /** What the simulated worker policy needs to know to solve the task. */
   hints: ScenarioHints;

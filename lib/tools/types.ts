@@ -29,5 +29,9 @@ export interface Workspace {
   read(path: string): string | undefined;
   write(path: string, content: string): void;
   exists(path: string): boolean;
+  /** True for the root and any folder that holds a file. */
+  isDir(path: string): boolean;
   paths(): string[];
+  /** Bumped by every write: an answer given before a write may differ after it. */
+  revision(): number;
 }

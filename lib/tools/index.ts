@@ -1,0 +1,14 @@
+export type { Tool, ToolContext, ToolResult, Workspace } from './types';
+export type { CheckResult, Scenario, ScenarioHints } from './scenario';
+export { createWorkspace, MemoryWorkspace } from './workspace';
+export { normalizePath, nearestPaths } from './paths';
+export { createToolbox, type AnyTool, type Toolbox } from './registry';
+export { toInputSchema, toToolSpec } from './tool-spec';
+export { listFilesTool } from './tools/list-files';
+export { readFileTool, DEFAULT_READ_LIMIT } from './tools/read-file';
+export { searchTool, DEFAULT_MAX_RESULTS } from './tools/search';
+export { editFileTool } from './tools/edit-file';
+export { writeFileTool } from './tools/write-file';
+export { createRunCheckTool } from './tools/run-check';
+export { runNodeTests } from './check/run-node-tests';
+export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
