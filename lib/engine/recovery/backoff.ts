@@ -1,0 +1,70 @@
+import type { Random } from '@/lib/clock';
+import type { RecoveryConfig } from '@/lib/protocol';
+
+type RetryConfig = RecoveryConfig['retry'];
+
+type RetrySettings = Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
+type WaitSettings = Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
+
+/**
+ * Exponential backoff with jitter; the jitter spreads a crowd of clients so they do not
+ * retry in lockstep (the thundering herd). `attempt` is n in base·2ⁿ: 0 for the first retry.
+ *   symmetric (CodeSmith): min(base·2ⁿ, max) × (1 ± ratio), e.g. 1 s, 2 s, 4 s ±10 %
+ *   additive (s11):        min(base·2ⁿ, max) × (1 + [0, ratio]), e.g. 500 ms … 32 s +0–25 %
+ * Jitter is applied after the cap, as both sources do. Exactly one draw per call.
+ */
+export function computeBackoff(options: {
+  attempt: number;
+  config: RetrySettings;
+  random: Random;
+}): { computedMs: number; jitteredMs: number } {
+  const { attempt, config, random } = options;
+  const n = Math.max(0, Math.floor(attempt));
+  const computedMs = Math.min(config.baseDelayMs * 2 ** n, config.maxDelayMs);
+  const r = random.next();
+  const factor =
+    config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
+  return { computedMs, jitteredMs: Math.round(computedMs * factor) };
+}
+
+/**
+ * How long to wait before the next attempt: the server's Retry-After when present and
+ * honoured (capped: a hint of "a week" must not park a run for a week), else the backoff.
+ */
+export function decideWait(options: {
+  computedMs: number;
+  retryAfterMs?: number | undefined;
+  config: WaitSettings;
+}): { waitMs: number; honoured: boolean; reason: string } {
+  const { computedMs, retryAfterMs, config } = options;
+  if (retryAfterMs === undefined) {
+    return { waitMs: computedMs, honoured: false, reason: `backoff ${formatMs(computedMs)}` };
+  }
+  if (!config.honorRetryAfter) {
+    return {
+      waitMs: computedMs,
+      honoured: false,
+      reason: `backoff ${formatMs(computedMs)}; Retry-After ${formatMs(retryAfterMs)} ignored (not honoured by config)`,
+    };
+  }
+  if (retryAfterMs > config.retryAfterCapMs) {
+    return {
+      waitMs: config.retryAfterCapMs,
+      honoured: true,
+      reason: `Retry-After ${formatMs(retryAfterMs)} capped at ${formatMs(config.retryAfterCapMs)}`,
+    };
+  }
+  return { waitMs: retryAfterMs, honoured: true, reason: `Retry-After ${formatMs(retryAfterMs)} honoured` };
+}
+
+/** "850 ms", "1.5 s", "2 min", "24 h": short enough for a timeline label. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${trim(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${trim(ms / 60_000)} min`;
+  return `${trim(ms / 3_600_000)} h`;
+}
+
+function trim(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
