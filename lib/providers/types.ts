@@ -1,22 +1,8 @@
-import type { Dialect, Message, StopReason, Vendor } from '@/lib/protocol';
+import type { Dialect, StopReason, Vendor } from '@/lib/protocol';
+import type { ModelRequest, RenderReport } from '@/lib/trajectory';
 
-/** A tool as the model sees it: name, description and a JSON Schema for its input. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
-
-/** One model call in neutral terms; adapters render it to the vendor's request. */
-export interface ModelRequest {
-  model: string;
-  system: string;
-  messages: Message[];
-  tools: ToolSpec[];
-  maxTokens: number;
-  /** Ask for extended thinking / reasoning where the vendor supports it. */
-  thinking: boolean;
-}
+/** The neutral request lives with the renderers (lib/trajectory); adapters take it as is. */
+export type { ModelRequest, ToolSpec } from '@/lib/trajectory';
 
 /**
  * What an adapter yields while a response streams. Only adapters know vendor JSON; the
@@ -39,6 +25,8 @@ export interface StreamOptions {
   signal: AbortSignal;
   /** Called with the exact JSON body the adapter sends, for the trace (never headers). */
   onRequestBody?: (body: unknown) => void;
+  /** Called with what rendering converted or dropped (credentials, unparsable args), for swap events. */
+  onRenderReport?: (report: RenderReport) => void;
 }
 
 export interface ProviderAdapter {

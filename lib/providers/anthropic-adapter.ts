@@ -1,0 +1,36 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { renderAnthropic } from '@/lib/trajectory';
+import { createAnthropicTranslator } from './anthropic-events';
+import { SDK_TIMEOUT_MS, type ClientConfig } from './client-config';
+import { translateStream } from './translate-stream';
+import type { ProviderAdapter, ProviderOptions } from './types';
+
+/** An adapter over the real Anthropic SDK; the transport is whatever fetch it is given. */
+export function createAnthropicAdapter(options: {
+  provider: ProviderOptions;
+  client: ClientConfig;
+}): ProviderAdapter {
+  const { provider, client: config } = options;
+  const vendor = provider.vendor;
+  const client = new Anthropic({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    fetch: provider.fetch,
+    maxRetries: provider.maxRetries,
+    timeout: SDK_TIMEOUT_MS,
+  });
+  return {
+    vendor,
+    dialect: 'anthropic',
+    stream(request, { signal, onRequestBody, onRenderReport }) {
+      const { params, report } = renderAnthropic({ request, vendor });
+      onRenderReport?.(report);
+      onRequestBody?.(params);
+      return translateStream({
+        open: () => client.messages.create(params, { signal }),
+        translator: createAnthropicTranslator(),
+        signal,
+      });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { StreamPart } from './types';
+import { mapAnthropicStopReason } from './stop-reasons';
+
+export interface EventTranslator<Event> {
+  /** The parts one vendor event stands for (often none). */
+  push(event: Event): StreamPart[];
+  /** What is still owed once the stream ends cleanly: the finish, if the vendor sent one. */
+  end(): StreamPart[];
+}
+
+/**
+ * Turns Anthropic raw stream events into stream parts. The finish is held until
+ * `message_stop` (or the end of the stream) so it is always the last part, after usage.
+ */
+export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessageStreamEvent> {
+  let finish: StreamPart | undefined;
+  const takeFinish = (): StreamPart[] => {
+    const parts = finish ? [finish] : [];
+    finish = undefined;
+    return parts;
+  };
+
+  return {
+    push(event) {
+      switch (event.type) {
+        case 'message_start': {
+          const { id, model, usage } = event.message;
+          // No cache_control is sent, but count cached input too: it fills the window all the same.
+          const input = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+          return [{ type: 'response-start', id, model, inputTokens: input }];
+        }
+        case 'content_block_start':
+          return blockStart(event);
+        case 'content_block_delta':
+          return blockDelta(event);
+        case 'content_block_stop':
+          return [{ type: 'block-stop', index: event.index }];
+        case 'message_delta': {
+          const usage: StreamPart = { type: 'usage', outputTokens: event.usage.output_tokens };
+          if (event.usage.input_tokens != null) usage.inputTokens = event.usage.input_tokens;
+          const reason = event.delta.stop_reason;
+          if (reason != null) {
+            finish = { type: 'finish', stopReason: mapAnthropicStopReason({ stopReason: reason }), vendorStopReason: reason };
+          }
+          return [usage];
+        }
+        case 'message_stop':
+          return takeFinish();
+        default:
+          return [];
+      }
+    },
+    end: takeFinish,
+  };
+}
+
+function blockStart(event: Anthropic.RawContentBlockStartEvent): StreamPart[] {
+  const { index, content_block: block } = event;
+  switch (block.type) {
+    case 'text':
+      return block.text ? [{ type: 'text-delta', index, text: block.text }] : [];
+    case 'thinking': {
+      const parts: StreamPart[] = [];
+      if (block.thinking) parts.push({ type: 'thinking-delta', index, text: block.thinking });
+      if (block.signature) parts.push({ type: 'thinking-signature', index, signature: block.signature });
+      return parts;
+    }
+    case 'redacted_thinking':
+      return [{ type: 'redacted-thinking', index, data: block.data }];
+    case 'tool_use':
+      return [{ type: 'tool-call-start', index, id: block.id, name: block.name }];
+    default:
+      // Server tools and their results are not requested; nothing of theirs reaches the engine.
+      return [];
+  }
+}
+
+function blockDelta(event: Anthropic.RawContentBlockDeltaEvent): StreamPart[] {
+  const { index, delta } = event;
+  switch (delta.type) {
+    case 'text_delta':
+      return delta.text ? [{ type: 'text-delta', index, text: delta.text }] : [];
+    case 'thinking_delta':
+      return delta.thinking ? [{ type: 'thinking-delta', index, text: delta.thinking }] : [];
+    case 'signature_delta':
+      return [{ type: 'thinking-signature', index, signature: delta.signature }];
+    case 'input_json_delta':
+      // The first fragment is usually "": it carries nothing.
+      return delta.partial_json ? [{ type: 'tool-call-delta', index, argsText: delta.partial_json }] : [];
+    default:
+      return [];
+  }
+}

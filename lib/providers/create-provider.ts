@@ -1,0 +1,21 @@
+import { dialectOf } from '@/lib/protocol';
+import { createAnthropicAdapter } from './anthropic-adapter';
+import { resolveClientConfig } from './client-config';
+import { createOpenAIAdapter } from './openai-adapter';
+import type { ProviderAdapter, ProviderOptions } from './types';
+
+/**
+ * The adapter for a vendor. Throws ProviderConfigError when a real vendor has no key or
+ * an OpenAI-compatible one no base URL; the message names what to set and never a key.
+ */
+export function createProvider(options: ProviderOptions): ProviderAdapter {
+  const client = resolveClientConfig({
+    vendor: options.vendor,
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    env: process.env,
+  });
+  return dialectOf(options.vendor) === 'anthropic'
+    ? createAnthropicAdapter({ provider: options, client })
+    : createOpenAIAdapter({ provider: options, client });
+}

@@ -1,0 +1,40 @@
+import OpenAI from 'openai';
+import { renderOpenAI } from '@/lib/trajectory';
+import { SDK_TIMEOUT_MS, type ClientConfig } from './client-config';
+import { createOpenAITranslator } from './openai-chunks';
+import { translateStream } from './translate-stream';
+import type { ProviderAdapter, ProviderOptions } from './types';
+
+/** An adapter over the real OpenAI SDK, for OpenAI, its simulator and compatible servers. */
+export function createOpenAIAdapter(options: {
+  provider: ProviderOptions;
+  client: ClientConfig;
+}): ProviderAdapter {
+  const { provider, client: config } = options;
+  const vendor = provider.vendor;
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    fetch: provider.fetch,
+    maxRetries: provider.maxRetries,
+    timeout: SDK_TIMEOUT_MS,
+    // The SDK would otherwise send these from the environment to any server, simulated or not.
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+  });
+  return {
+    vendor,
+    dialect: 'openai',
+    stream(request, { signal, onRequestBody, onRenderReport }) {
+      const { params, report } = renderOpenAI({ request, vendor });
+      onRenderReport?.(report);
+      onRequestBody?.(params);
+      return translateStream({
+        open: () => client.chat.completions.create(params, { signal }),
+        translator: createOpenAITranslator(),
+        signal,
+      });
+    },
+  };
+}

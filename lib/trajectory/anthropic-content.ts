@@ -1,0 +1,76 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Message, Part, Vendor } from '@/lib/protocol';
+import { describeMinter, isMintedBy, redactedMinter } from './credentials';
+import { parseToolArgs } from './parse-tool-args';
+import type { ReportBuilder } from './render-report';
+
+type Role = Message['role'];
+
+/** One rendered block and the role of the message it must travel in. */
+export interface PlacedBlock {
+  role: Role;
+  block: Anthropic.ContentBlockParam;
+}
+
+interface PartContext {
+  role: Role;
+  vendor: Vendor;
+  model: string;
+  report: ReportBuilder;
+}
+
+/**
+ * Renders one neutral part as an Anthropic block, or drops it with a report entry. Tool
+ * results always travel in a user message, whatever message held them.
+ */
+export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlock | undefined {
+  const { role, vendor, model, report } = context;
+  const target = describeMinter({ vendor, model });
+  switch (part.type) {
+    case 'text':
+      // The API rejects empty text blocks; an empty one carries nothing worth reporting.
+      if (part.text === '') return undefined;
+      return { role, block: { type: 'text', text: part.text } };
+    case 'thinking': {
+      const credential = part.credential;
+      if (credential && isMintedBy({ credential, vendor, model })) {
+        report.count('thinking block passed back with its signature');
+        return { role, block: { type: 'thinking', thinking: part.text, signature: credential.signature } };
+      }
+      const detail = credential
+        ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${target}`
+        : `thinking block without a credential dropped: ${target} accepts only thinking it signed`;
+      report.drop('thinking', detail);
+      return undefined;
+    }
+    case 'redacted_thinking': {
+      const minter = redactedMinter(part);
+      if (isMintedBy({ credential: minter, vendor, model })) {
+        report.count('redacted thinking block passed back unchanged');
+        return { role, block: { type: 'redacted_thinking', data: part.data } };
+      }
+      report.drop(
+        'redacted_thinking',
+        `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${target}`,
+      );
+      return undefined;
+    }
+    case 'tool_call': {
+      const input = part.args ?? parseToolArgs(part.argsText);
+      if (!input) {
+        report.drop(
+          'tool_args',
+          `arguments of tool call ${part.name} (${part.id}) are not a JSON object; sent as {} (original text kept in the trajectory)`,
+        );
+      }
+      report.count('tool call rendered as a tool_use block');
+      return { role: 'assistant', block: { type: 'tool_use', id: part.id, name: part.name, input: input ?? {} } };
+    }
+    case 'tool_result':
+      report.count('tool result rendered as a tool_result block in a user message');
+      return {
+        role: 'user',
+        block: { type: 'tool_result', tool_use_id: part.callId, content: part.content, is_error: part.isError },
+      };
+  }
+}

@@ -1,0 +1,126 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Vendor } from '@/lib/protocol';
+import type { ModelRequest, ToolSpec } from './model-request';
+import { renderAnthropicPart, type PlacedBlock } from './anthropic-content';
+import { describeMinter } from './credentials';
+import { createReportBuilder, type RenderReport, type ReportBuilder } from './render-report';
+import { modelReasons, thinkingBudget } from './thinking-budget';
+
+export interface RenderAnthropicOptions {
+  request: ModelRequest;
+  vendor: Vendor;
+}
+
+export interface RenderedAnthropic {
+  params: Anthropic.MessageCreateParamsStreaming;
+  report: RenderReport;
+}
+
+/**
+ * Renders a neutral request as an Anthropic Messages request. Credentials go back only to
+ * their minter; everything dropped or converted on the way is in the report.
+ */
+export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthropic {
+  const { request, vendor } = options;
+  const report = createReportBuilder();
+  const placed: PlacedBlock[] = [];
+  for (const message of request.messages) {
+    for (const part of message.parts) {
+      const block = renderAnthropicPart(part, { role: message.role, vendor, model: request.model, report });
+      if (block) placed.push(block);
+    }
+  }
+  const messages = mergeByRole(placed);
+
+  const params: Anthropic.MessageCreateParamsStreaming = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages,
+    stream: true,
+  };
+  if (request.system !== '') params.system = request.system;
+  if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
+  const thinking = thinkingConfig({ request, vendor, messages, report });
+  if (thinking) params.thinking = thinking;
+  return { params, report: report.build() };
+}
+
+/**
+ * Joins consecutive blocks of one role into one message: the API wants roles to
+ * alternate, and tool results for one assistant turn in the single user message after it.
+ * Within a user message tool results come first, as the API requires.
+ */
+function mergeByRole(placed: PlacedBlock[]): Anthropic.MessageParam[] {
+  const groups: { role: PlacedBlock['role']; blocks: Anthropic.ContentBlockParam[] }[] = [];
+  for (const { role, block } of placed) {
+    const last = groups[groups.length - 1];
+    if (last && last.role === role) last.blocks.push(block);
+    else groups.push({ role, blocks: [block] });
+  }
+  return groups.map(({ role, blocks }) => ({
+    role,
+    content: role === 'user' ? toolResultsFirst(blocks) : blocks,
+  }));
+}
+
+function toolResultsFirst(blocks: Anthropic.ContentBlockParam[]): Anthropic.ContentBlockParam[] {
+  const results = blocks.filter((b) => b.type === 'tool_result');
+  return results.length === 0 ? blocks : [...results, ...blocks.filter((b) => b.type !== 'tool_result')];
+}
+
+function renderTool(tool: ToolSpec): Anthropic.Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: { type: 'object', ...tool.inputSchema } as Anthropic.Tool.InputSchema,
+  };
+}
+
+/**
+ * Extended thinking, when asked for and possible. It stays off for one request when the
+ * tool round in progress began without a thinking block this model signed (after a switch
+ * or a fallback): the API rejects such a request with thinking on, and accepts it off.
+ */
+function thinkingConfig(options: {
+  request: ModelRequest;
+  vendor: Vendor;
+  messages: Anthropic.MessageParam[];
+  report: ReportBuilder;
+}): Anthropic.ThinkingConfigEnabled | undefined {
+  const { request, vendor, messages, report } = options;
+  if (!request.thinking) return undefined;
+  if (!modelReasons({ model: request.model })) {
+    report.drop('thinking_config', `extended thinking not requested: ${request.model} is not known to support it`);
+    return undefined;
+  }
+  const budget = thinkingBudget({ maxTokens: request.maxTokens });
+  if (budget === undefined) {
+    report.drop(
+      'thinking_config',
+      `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`,
+    );
+    return undefined;
+  }
+  if (toolRoundLacksThinking(messages)) {
+    report.drop(
+      'thinking_config',
+      `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${describeMinter({ vendor, model: request.model })}`,
+    );
+    return undefined;
+  }
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+/** True when the request ends in tool results answering an assistant turn with no leading thinking. */
+function toolRoundLacksThinking(messages: Anthropic.MessageParam[]): boolean {
+  const last = messages[messages.length - 1];
+  const previous = messages[messages.length - 2];
+  if (!last || !previous || last.role !== 'user' || previous.role !== 'assistant') return false;
+  if (!hasBlock(last.content, 'tool_result')) return false;
+  const first = Array.isArray(previous.content) ? previous.content[0] : undefined;
+  return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
+}
+
+function hasBlock(content: Anthropic.MessageParam['content'], type: string): boolean {
+  return Array.isArray(content) && content.some((b) => b.type === type);
+}
