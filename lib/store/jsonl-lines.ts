@@ -1,0 +1,59 @@
+import type { RunEvent } from '@/lib/protocol';
+
+/** One non-blank line of a JSONL file, parsed, with its 1-based line number. */
+export interface JsonlLine {
+  line: number;
+  value: Record<string, unknown>;
+}
+
+/** Parse outcome for an import: events ready to store, or every problem found, by line. */
+export type ParsedTrace =
+  | { ok: true; events: RunEvent[] }
+  | { ok: false; errors: string[] };
+
+/** Enough errors to fix a file without flooding the response. */
+export const MAX_LINE_ERRORS = 20;
+
+/** Splits JSONL text into parsed objects; blank lines are skipped, bad ones reported. */
+export function splitJsonl(text: string): { lines: JsonlLine[]; errors: string[] } {
+  const lines: JsonlLine[] = [];
+  const errors: string[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    const trimmed = raw.trim();
+    if (trimmed === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      errors.push(`line ${line}: not valid JSON (${(error as Error).message})`);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      errors.push(`line ${line}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+      return;
+    }
+    lines.push({ line, value: value as Record<string, unknown> });
+  });
+  return { lines, errors };
+}
+
+/** Caps an error list, saying how many more there were. */
+export function capErrors(errors: string[]): string[] {
+  if (errors.length <= MAX_LINE_ERRORS) return errors;
+  return [...errors.slice(0, MAX_LINE_ERRORS), `… and ${errors.length - MAX_LINE_ERRORS} more`];
+}
+
+/** Token and cost totals of a log, for a terminate event the importer has to add. */
+export function totalsOf(events: readonly RunEvent[]): { input: number; output: number; usd: number } {
+  let input = 0;
+  let output = 0;
+  let usd = 0;
+  for (const event of events) {
+    if (event.event !== 'llm_call') continue;
+    input += event.input_tokens;
+    output += event.output_tokens;
+    usd = event.usd_so_far;
+  }
+  return { input, output, usd };
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { RunEvent } from '@/lib/protocol';
+import { splitJsonl, capErrors, type ParsedTrace } from './jsonl-lines';
+import { parseOwnEvents } from './parse-own-events';
+import { importedConfig, parseTracerLines } from './parse-tracer-lines';
+import type { RunStore } from './run-store';
+
+export type { ParsedTrace } from './jsonl-lines';
+
+/** One event a line, exactly as stored: greppable, diffable, and importable again. */
+export function toJsonl(events: readonly RunEvent[]): string {
+  return events.map((event) => `${JSON.stringify(event)}\n`).join('');
+}
+
+export interface ExportRunOptions {
+  store: RunStore;
+  runId: string;
+}
+
+/** A run's log as JSONL, or undefined when the store has no such run. */
+export function exportRunJsonl({ store, runId }: ExportRunOptions): string | undefined {
+  if (!store.getRun(runId)) return undefined;
+  return toJsonl(store.readEvents({ runId }));
+}
+
+export interface ParseJsonlOptions {
+  text: string;
+  /** The id the imported run gets. */
+  runId: string;
+}
+
+/**
+ * Reads either format without touching the store: Loop Lab's own log (its first line is a
+ * run_start with a seq) or a plain tracer's lines. Errors name their line.
+ */
+export function parseJsonl({ text, runId }: ParseJsonlOptions): ParsedTrace {
+  const { lines, errors } = splitJsonl(text);
+  if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
+  if (lines.length === 0) return { ok: false, errors: ['the file is empty: expected one JSON object a line'] };
+  const head = lines[0]!.value;
+  const own = head.event === 'run_start' && typeof head.seq === 'number';
+  return own ? parseOwnEvents({ lines, runId }) : parseTracerLines({ lines, runId });
+}
+
+export interface ImportJsonlOptions {
+  store: RunStore;
+  text: string;
+  /** Epoch ms; defaults to now. */
+  createdAt?: number;
+}
+
+export type ImportResult = { ok: true; id: string } | { ok: false; errors: string[] };
+
+/** Parses a JSONL file and stores it as a new, imported run (all or nothing). */
+export function importJsonl({ store, text, createdAt }: ImportJsonlOptions): ImportResult {
+  const id = randomUUID();
+  const parsed = parseJsonl({ text, runId: id });
+  if (!parsed.ok) return parsed;
+  const start = parsed.events[0];
+  const config = start?.event === 'run_start' ? start.config : importedConfig();
+  store.createRun({ id, config, createdAt, imported: true });
+  store.appendEvents({ runId: id, events: parsed.events });
+  return { ok: true, id };
+}

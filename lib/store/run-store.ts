@@ -1,0 +1,77 @@
+import type { RunConfig, RunEvent, TerminateReason } from '@/lib/protocol';
+
+/** Where a run stands, derived from its log: no terminate yet means running. */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
+
+/** What the run list shows: cheap to read, kept up to date as events are appended. */
+export interface RunSummary {
+  id: string;
+  /** ISO 8601 wall-clock time the run was created (or imported). */
+  createdAt: string;
+  status: RunStatus;
+  terminateReason: TerminateReason | null;
+  complete: boolean | null;
+  vendor: string;
+  model: string;
+  scenario: string;
+  iterations: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** The run clock's ts of the last event (ms since run start). */
+  durationMs: number;
+  eventCount: number;
+  imported: boolean;
+}
+
+export interface RunRecord {
+  summary: RunSummary;
+  config: RunConfig;
+}
+
+export interface CreateRunOptions {
+  id: string;
+  config: RunConfig;
+  /** Epoch ms; defaults to now. */
+  createdAt?: number;
+  imported?: boolean;
+}
+
+export interface AppendEventsOptions {
+  runId: string;
+  /** Events in seq order; the first must follow the last stored one (no gap, no repeat). */
+  events: readonly RunEvent[];
+}
+
+export interface ReadEventsOptions {
+  runId: string;
+  /** Return events with seq greater than this (a resume point); omit for the whole log. */
+  afterSeq?: number;
+}
+
+export interface ListRunsOptions {
+  /** Newest first; at most this many (default 200). */
+  limit?: number;
+}
+
+/**
+ * The run store (DESIGN.md §6, §8): a run is its config plus its event log. Small on
+ * purpose, so a server database can stand behind it when one machine is not enough.
+ */
+export interface RunStore {
+  createRun(options: CreateRunOptions): void;
+  appendEvents(options: AppendEventsOptions): void;
+  readEvents(options: ReadEventsOptions): RunEvent[];
+  getRun(id: string): RunRecord | undefined;
+  listRuns(options?: ListRunsOptions): RunSummary[];
+  close(): void;
+}
+
+/** Maps a terminate reason to the status a person scans for in the run list. */
+export function statusOf(reason: TerminateReason, complete: boolean): RunStatus {
+  if (complete) return 'completed';
+  if (reason === 'aborted' || reason === 'abandoned') return 'aborted';
+  // A trace imported without a terminate line ended without saying why: not a failure we saw.
+  if (reason === 'imported') return 'completed';
+  return 'failed';
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunConfig } from '@/lib/protocol';
+import { DB_FILE_NAME, createSqliteRunStore } from './sqlite-run-store';
+import type { RunStore } from './run-store';
+import { sampleConfig, sampleRunEvents } from './sample-run';
+
+let dir: string;
+let store: RunStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-store-'));
+  store = createSqliteRunStore({ dir });
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sqlite run store', () => {
+  it('appends events and reads them back from a seq', () => {
+    const events = sampleRunEvents({ runId: 'r1' });
+    store.createRun({ id: 'r1', config: sampleConfig(), createdAt: 1000 });
+    store.appendEvents({ runId: 'r1', events: events.slice(0, 3) });
+    store.appendEvents({ runId: 'r1', events: events.slice(3) });
+    expect(store.readEvents({ runId: 'r1' })).toEqual(events);
+    expect(store.readEvents({ runId: 'r1', afterSeq: 4 }).map((e) => e.seq)).toEqual([5, 6]);
+    expect(store.readEvents({ runId: 'r1', afterSeq: 6 })).toEqual([]);
+  });
+
+  it('refuses a batch that would leave a gap or repeat a seq, and changes nothing', () => {
+    const events = sampleRunEvents({ runId: 'r1' });
+    store.createRun({ id: 'r1', config: sampleConfig() });
+    store.appendEvents({ runId: 'r1', events: events.slice(0, 2) });
+    expect(() => store.appendEvents({ runId: 'r1', events: events.slice(3, 4) })).toThrow(/continue the log at seq 2/);
+    expect(() => store.appendEvents({ runId: 'r1', events: events.slice(1, 3) })).toThrow(/seq 2, got seq 1/);
+    expect(() => store.appendEvents({ runId: 'nope', events: events.slice(0, 1) })).toThrow(/does not exist/);
+    expect(store.getRun('r1')?.summary.eventCount).toBe(2);
+  });
+
+  it('keeps a summary derived from the events', () => {
+    const events = sampleRunEvents({ runId: 'r1' });
+    store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
+    store.appendEvents({ runId: 'r1', events: events.slice(0, 4) });
+    const mid = store.getRun('r1')!.summary;
+    expect(mid).toMatchObject({ status: 'running', terminateReason: null, iterations: 1, inputTokens: 1000, costUsd: 0.0045 });
+    store.appendEvents({ runId: 'r1', events: events.slice(4) });
+    const record = store.getRun('r1')!;
+    expect(record.config).toEqual(sampleConfig());
+    expect(record.summary).toEqual({
+      id: 'r1',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      status: 'completed',
+      terminateReason: 'end_turn',
+      complete: true,
+      vendor: 'sim-anthropic',
+      model: 'claude-sim-sonnet',
+      scenario: 'fix-failing-test',
+      iterations: 2,
+      inputTokens: 2200,
+      outputTokens: 150,
+      costUsd: 0.0088,
+      durationMs: 2500,
+      eventCount: 7,
+      imported: false,
+    });
+  });
+
+  it('lists runs newest first and marks imported ones', () => {
+    store.createRun({ id: 'old', config: sampleConfig(), createdAt: 1000 });
+    store.createRun({ id: 'new', config: sampleConfig(), createdAt: 3000, imported: true });
+    store.createRun({ id: 'mid', config: sampleConfig(), createdAt: 2000 });
+    const runs = store.listRuns();
+    expect(runs.map((r) => r.id)).toEqual(['new', 'mid', 'old']);
+    expect(runs.map((r) => r.imported)).toEqual([true, false, false]);
+    expect(store.listRuns({ limit: 1 })).toHaveLength(1);
+    expect(store.getRun('missing')).toBeUndefined();
+  });
+
+  it('derives aborted and failed statuses from the terminate reason', () => {
+    for (const [id, reason] of [['a', 'abandoned'], ['f', 'retries_exhausted']] as const) {
+      store.createRun({ id, config: sampleConfig() });
+      const start = sampleRunEvents({ runId: id })[0]!;
+      store.appendEvents({
+        runId: id,
+        events: [start, { run_id: id, seq: 1, ts: 5, event: 'terminate', reason, complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }],
+      });
+    }
+    expect(store.getRun('a')?.summary.status).toBe('aborted');
+    expect(store.getRun('f')?.summary.status).toBe('failed');
+  });
+
+  it('never writes a key to the database file', () => {
+    const key = 'sk-ant-api03-SAMPLEKEYdonotstore0123456789';
+    // Defensive: even a config or event that somehow carries a key-like field is stripped.
+    const config = { ...sampleConfig(), apiKey: key, provider: { ...sampleConfig().provider, api_key: key } } as unknown as RunConfig;
+    store.createRun({ id: 'k', config });
+    const events = sampleRunEvents({ runId: 'k' });
+    events[3] = { ...events[3]!, args: { path: 'x', authorization: `Bearer ${key}` } } as (typeof events)[number];
+    store.appendEvents({ runId: 'k', events });
+    expect(JSON.stringify(store.getRun('k'))).not.toContain(key);
+    store.close();
+    const bytes = fs
+      .readdirSync(dir)
+      .filter((name) => name.startsWith(DB_FILE_NAME))
+      .map((name) => fs.readFileSync(path.join(dir, name)).toString('latin1'))
+      .join('');
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(bytes).not.toContain(key);
+    expect(bytes).not.toContain('SAMPLEKEY');
+    store = createSqliteRunStore({ dir });
+  });
+
+  it('reopens an existing file at the current schema version', () => {
+    store.createRun({ id: 'r1', config: sampleConfig() });
+    store.close();
+    store = createSqliteRunStore({ dir });
+    expect(store.getRun('r1')).toBeDefined();
+  });
+});

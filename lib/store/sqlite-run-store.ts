@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { RunConfigSchema, type RunEvent, type TerminateReason } from '@/lib/protocol';
+import type {
+  AppendEventsOptions,
+  CreateRunOptions,
+  ListRunsOptions,
+  ReadEventsOptions,
+  RunRecord,
+  RunStatus,
+  RunStore,
+  RunSummary,
+} from './run-store';
+import { migrate } from './sqlite-schema';
+import { stringifyWithoutSecrets } from './strip-secrets';
+import { summarizeEvents } from './summarize-events';
+
+export const DB_FILE_NAME = 'loop-lab.db';
+
+interface RunRow {
+  id: string;
+  created_at: number;
+  config: string;
+  imported: number;
+  status: string;
+  terminate_reason: string | null;
+  complete: number | null;
+  vendor: string;
+  model: string;
+  scenario: string;
+  iterations: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  duration_ms: number;
+  event_count: number;
+}
+
+const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, vendor, model,
+  scenario, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count`;
+
+function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
+  return {
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    status: row.status as RunStatus,
+    terminateReason: row.terminate_reason as TerminateReason | null,
+    complete: row.complete === null ? null : row.complete === 1,
+    vendor: row.vendor,
+    model: row.model,
+    scenario: row.scenario,
+    iterations: row.iterations,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    costUsd: row.cost_usd,
+    durationMs: row.duration_ms,
+    eventCount: row.event_count,
+    imported: row.imported === 1,
+  };
+}
+
+export interface SqliteRunStoreOptions {
+  /** The data folder; created when missing. The file inside is DB_FILE_NAME. */
+  dir: string;
+}
+
+/**
+ * The embedded run store: one SQLite file in WAL mode (readers never block the writer),
+ * prepared statements, each append batch in one transaction with its summary update.
+ */
+export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  const insertRun = db.prepare(
+    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario)
+     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario)`,
+  );
+  const insertEvent = db.prepare(
+    'INSERT INTO events (run_id, seq, type, ts, body) VALUES (@runId, @seq, @type, @ts, @body)',
+  );
+  // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing.
+  const updateSummary = db.prepare(`
+    UPDATE runs SET
+      event_count = event_count + @count,
+      duration_ms = MAX(duration_ms, @maxTs),
+      iterations = iterations + @iterations,
+      input_tokens = COALESCE(@totalInput, input_tokens + @inputAdd),
+      output_tokens = COALESCE(@totalOutput, output_tokens + @outputAdd),
+      cost_usd = COALESCE(@usd, cost_usd),
+      vendor = COALESCE(@vendor, vendor),
+      model = COALESCE(@model, model),
+      scenario = COALESCE(@scenario, scenario),
+      status = COALESCE(@status, status),
+      terminate_reason = COALESCE(@reason, terminate_reason),
+      complete = COALESCE(@complete, complete)
+    WHERE id = @id AND event_count = @firstSeq`);
+  const selectEvents = db.prepare<[string, number], { body: string }>(
+    'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
+  );
+  const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS}, config FROM runs WHERE id = ?`);
+  const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
+    'SELECT event_count, status FROM runs WHERE id = ?',
+  );
+  const selectRuns = db.prepare<[number], Omit<RunRow, 'config'>>(
+    `SELECT ${SUMMARY_COLUMNS} FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+
+  const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
+    const delta = summarizeEvents(events);
+    const changed = updateSummary.run({
+      id: runId,
+      ...delta,
+      complete: delta.complete === null ? null : delta.complete ? 1 : 0,
+    }).changes;
+    if (changed === 0) {
+      const state = selectRunState.get(runId);
+      if (!state) throw new Error(`run ${runId} does not exist in the store`);
+      throw new Error(
+        `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
+      );
+    }
+    events.forEach((event, index) => {
+      if (event.seq !== delta.firstSeq + index) {
+        throw new Error(`run ${runId}: seq ${event.seq} breaks the contiguous batch at index ${index}`);
+      }
+      if (event.run_id !== runId) throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
+      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: stringifyWithoutSecrets(event) });
+    });
+  });
+
+  return {
+    createRun({ id, config, createdAt = Date.now(), imported = false }: CreateRunOptions): void {
+      insertRun.run({
+        id,
+        createdAt,
+        config: stringifyWithoutSecrets(config),
+        imported: imported ? 1 : 0,
+        vendor: config.provider.vendor,
+        model: config.provider.model,
+        scenario: config.scenario,
+      });
+    },
+    appendEvents({ runId, events }: AppendEventsOptions): void {
+      if (events.length > 0) append(runId, events);
+    },
+    readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
+      return selectEvents.all(runId, afterSeq).map((row) => JSON.parse(row.body) as RunEvent);
+    },
+    getRun(id: string): RunRecord | undefined {
+      const row = selectRun.get(id);
+      if (!row) return undefined;
+      // Parsing fills defaults added to the schema since the run was stored.
+      const config = RunConfigSchema.parse(JSON.parse(row.config));
+      return { summary: toSummary(row), config };
+    },
+    listRuns({ limit = 200 }: ListRunsOptions = {}): RunSummary[] {
+      return selectRuns.all(limit).map(toSummary);
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}

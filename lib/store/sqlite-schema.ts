@@ -1,0 +1,56 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
+ * Append a new entry to change the schema; never edit one that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    imported INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'running',
+    terminate_reason TEXT,
+    complete INTEGER,
+    vendor TEXT NOT NULL DEFAULT '',
+    model TEXT NOT NULL DEFAULT '',
+    scenario TEXT NOT NULL DEFAULT '',
+    iterations INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    duration_ms REAL NOT NULL DEFAULT 0,
+    event_count INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX runs_by_created ON runs (created_at DESC);
+  CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    ts REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database up to SCHEMA_VERSION; refuses a file written by a newer version. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `run store schema version ${current} is newer than this build understands (${SCHEMA_VERSION}); ` +
+        'use a newer Loop Lab or point LOOP_LAB_DATA_DIR at another folder',
+    );
+  }
+  for (let version = current; version < SCHEMA_VERSION; version += 1) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,75 @@
+import type { RunEvent, TerminateReason } from '@/lib/protocol';
+import { statusOf, type RunStatus } from './run-store';
+
+/**
+ * What a batch of events changes in a run's summary row. Computed in memory so appending
+ * costs one UPDATE per batch instead of a re-scan of the log: fields are null when the
+ * batch says nothing about them.
+ */
+export interface SummaryDelta {
+  count: number;
+  firstSeq: number;
+  maxTs: number;
+  iterations: number;
+  inputAdd: number;
+  outputAdd: number;
+  /** Totals from a terminate event, which override the running sums. */
+  totalInput: number | null;
+  totalOutput: number | null;
+  usd: number | null;
+  vendor: string | null;
+  model: string | null;
+  scenario: string | null;
+  status: RunStatus | null;
+  reason: TerminateReason | null;
+  complete: boolean | null;
+}
+
+export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
+  const delta: SummaryDelta = {
+    count: events.length,
+    firstSeq: events[0]?.seq ?? 0,
+    maxTs: 0,
+    iterations: 0,
+    inputAdd: 0,
+    outputAdd: 0,
+    totalInput: null,
+    totalOutput: null,
+    usd: null,
+    vendor: null,
+    model: null,
+    scenario: null,
+    status: null,
+    reason: null,
+    complete: null,
+  };
+  for (const event of events) {
+    delta.maxTs = Math.max(delta.maxTs, event.ts);
+    switch (event.event) {
+      case 'run_start':
+        delta.vendor = event.vendor;
+        delta.model = event.model;
+        delta.scenario = event.scenario.id;
+        break;
+      case 'iteration_start':
+        delta.iterations += 1;
+        break;
+      case 'llm_call':
+        delta.inputAdd += event.input_tokens;
+        delta.outputAdd += event.output_tokens;
+        delta.usd = event.usd_so_far;
+        break;
+      case 'terminate':
+        delta.totalInput = event.input_tokens;
+        delta.totalOutput = event.output_tokens;
+        delta.usd = event.usd_so_far;
+        delta.reason = event.reason;
+        delta.complete = event.complete;
+        delta.status = statusOf(event.reason, event.complete);
+        break;
+      default:
+        break;
+    }
+  }
+  return delta;
+}
