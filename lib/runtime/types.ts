@@ -21,3 +21,10 @@ export interface RunHandle {
   /** Resolves after the terminate event has been emitted. Never rejects. */
   readonly done: Promise<void>;
 }
+
+/**
+ * The composition root's entry point (lib/runtime/launch-run.ts):
+ *   launchRun(options: LaunchOptions): RunHandle
+ * It builds the clock, the transport (simulated vendor or global fetch) under the fault
+ * wrapper, the provider adapter, the workspace and tools, then runs the engine loop.
+ */

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { RunEvent } from '@/lib/protocol';
+import { launchRun } from '@/lib/runtime/launch-run';
+import { validateRunConfig } from '@/lib/runtime/validate-config';
+import { CliInputError, parseCliArgs, USAGE } from './parse-args';
+import { describeEvent } from './print-event';
+
+/**
+ * `npm run loop -- …`: the same engine as the playground, in a terminal. Prints the run as
+ * it goes and a summary; exit 0 when the run completed, 1 when it ended incomplete, 2 on bad
+ * input.
+ */
+async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseCliArgs(argv);
+  } catch (error) {
+    if (error instanceof CliInputError) {
+      console.error(`loop: ${error.lines.join('\n      ')}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const problems = validateRunConfig({ config: options.config });
+  if (problems.length > 0) {
+    console.error(`loop: ${problems.join('\n      ')}`);
+    return 2;
+  }
+
+  const out = options.out ? createWriteStream(options.out) : undefined;
+  let last: RunEvent | undefined;
+  let turns = 0;
+  const handle = launchRun({
+    runId: randomUUID(),
+    config: options.config,
+    onEvent: (event) => {
+      last = event;
+      if (event.event === 'llm_call') turns += 1;
+      out?.write(`${JSON.stringify(event)}\n`);
+      if (!options.quiet) {
+        const line = describeEvent(event);
+        if (line) console.log(line);
+      }
+    },
+  });
+  const stop = (): void => handle.control({ action: 'abort' });
+  process.once('SIGINT', stop);
+  await handle.done;
+  process.off('SIGINT', stop);
+  if (out) await new Promise<void>((resolve) => out.end(resolve));
+
+  if (last?.event !== 'terminate') {
+    console.error('loop: the run ended without a terminate event (a bug: please report it)');
+    return 1;
+  }
+  console.log(
+    `\n${last.complete ? 'completed' : 'incomplete'}: ${last.reason}${last.message ? ` (${last.message})` : ''}\n` +
+      `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${(last.ts / 1000).toFixed(1)} s run time` +
+      (options.out ? `\n  trace written to ${options.out}` : ''),
+  );
+  return last.complete ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`loop: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { describeIssues, RunConfigSchema, type RunConfig } from '@/lib/protocol';
+
+export const USAGE = `Usage: npm run loop -- [options]
+
+  --provider P     sim-anthropic (default) | sim-openai | anthropic | openai | openai-compatible
+  --model M        model id (default: the vendor's default)
+  --task TEXT      a task of your own instead of the scenario's
+  --scenario ID    scenario id (default: fix-failing-test)
+  --preset NAME    codesmith (default) | s11 | course | naive | sdk-default
+  --config FILE    a JSON run config (the same schema as POST /api/runs); flags override it
+  --seed N         seed for every random choice (default 1)
+  --time-scale X   wall time per unit of run time on the real clock (0.05 = 20x faster)
+  --clock C        real (default) | virtual (simulated vendors only: instant, same timestamps)
+  --out FILE       write the run's events as JSONL
+  --quiet          print only the summary
+  --help           this text
+
+Real vendors read ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL or OPENAI_API_KEY / OPENAI_BASE_URL.
+Exit status: 0 the run completed, 1 it ended incomplete, 2 bad input.`;
+
+export interface CliOptions {
+  config: RunConfig;
+  out?: string;
+  quiet: boolean;
+}
+
+/** A problem with what the user typed: printed with the usage, exit status 2. */
+export class CliInputError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+  }
+}
+
+/** Turns argv into a validated run config (file first, flags over it). */
+export function parseCliArgs(argv: string[]): CliOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        task: { type: 'string' },
+        scenario: { type: 'string' },
+        preset: { type: 'string' },
+        config: { type: 'string' },
+        seed: { type: 'string' },
+        'time-scale': { type: 'string' },
+        clock: { type: 'string' },
+        out: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliInputError([error instanceof Error ? error.message : String(error)]);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+
+  const base = v.config ? readConfigFile(v.config) : {};
+  const input: Record<string, unknown> = { ...base };
+  const provider: Record<string, unknown> = { vendor: 'sim-anthropic', ...(base.provider as object | undefined) };
+  if (v.provider) provider.vendor = v.provider;
+  if (v.model) provider.model = v.model;
+  input.provider = provider;
+  if (v.task) input.task = v.task;
+  if (v.scenario) input.scenario = v.scenario;
+  if (v.preset) input.preset = v.preset;
+  if (v.clock) input.clock = v.clock;
+  if (v.seed !== undefined) input.seed = toNumber('--seed', v.seed);
+  if (v['time-scale'] !== undefined) input.timeScale = toNumber('--time-scale', v['time-scale']);
+
+  const result = RunConfigSchema.safeParse(input);
+  if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
+  return { config: result.data, ...(v.out ? { out: v.out } : {}), quiet: v.quiet ?? false };
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliInputError([`--config: cannot read ${path}: ${(error as Error).message}`]);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new CliInputError([`--config: ${path} is not a JSON run config: ${(error as Error).message}`]);
+  }
+}
+
+function toNumber(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new CliInputError([`${flag}: expected a number, got "${text}"`]);
+  return n;
+}

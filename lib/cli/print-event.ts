@@ -1,0 +1,36 @@
+import type { RunEvent } from '@/lib/protocol';
+
+/** One readable line for the events a person follows in a terminal; undefined for the rest. */
+export function describeEvent(event: RunEvent): string | undefined {
+  const t = `${(event.ts / 1000).toFixed(1).padStart(7)}s`;
+  switch (event.event) {
+    case 'run_start':
+      return `${t}  run ${event.run_id} · ${event.vendor} ${event.model} · ${event.scenario.title} · preset ${event.config.preset} · seed ${event.config.seed}`;
+    case 'llm_call':
+      return `${t}  #${event.iteration} ${event.model ?? ''} ${event.stop_reason}${event.partial ? ' (partial)' : ''} · ${event.input_tokens}→${event.output_tokens} tok · ${event.latency_ms} ms · $${event.usd_so_far.toFixed(4)}`;
+    case 'tool_call':
+      return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}`;
+    case 'model_error':
+      return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
+    case 'retry_scheduled':
+      return `${t}  #${event.iteration}   ${event.rung.replace('_', ' ')}: attempt ${event.next_attempt} of ${event.max_attempts} in ${(event.wait_ms / 1000).toFixed(1)} s (${event.reason})`;
+    case 'watchdog_fired':
+      return `${t}  #${event.iteration}   watchdog fired after ${(event.window_ms / 1000).toFixed(0)} s idle: ${event.outcome}`;
+    case 'fallback':
+      return `${t}  #${event.iteration}   fallback ${event.from_model} → ${event.to_model} (${event.reason})`;
+    case 'fault_injected':
+      return `${t}  fault: ${event.label}`;
+    case 'tool_guard':
+      return `${t}  #${event.iteration}   guard ${event.kind} ${event.tool}: ${event.reason}`;
+    case 'control':
+      return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
+    case 'terminate':
+      return `${t}  terminate: ${event.reason} · complete ${event.complete}${event.message ? ` · ${event.message}` : ''}`;
+    default:
+      return undefined;
+  }
+}
+
+function short(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

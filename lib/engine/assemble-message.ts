@@ -1,0 +1,116 @@
+import type { Message, Part } from '@/lib/protocol';
+import type { StreamPart } from '@/lib/providers/types';
+
+type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'redacted'; data: string }
+  | { kind: 'tool'; id: string; name: string; argsText: string };
+
+/**
+ * Folds stream parts into the neutral assistant message, block by block. It can be read at
+ * any moment: a response cut short yields exactly what had arrived.
+ */
+export class MessageAssembler {
+  private readonly blocks = new Map<number, Block>();
+
+  constructor(
+    private readonly vendor: string,
+    private model: string,
+  ) {}
+
+  /** The model that actually answered (the response may name a dated variant). */
+  setModel(model: string): void {
+    this.model = model;
+  }
+
+  add(part: StreamPart): void {
+    switch (part.type) {
+      case 'text-delta': {
+        const block = this.block(part.index, () => ({ kind: 'text', text: '' }));
+        if (block.kind === 'text') block.text += part.text;
+        return;
+      }
+      case 'thinking-delta': {
+        const block = this.block(part.index, () => ({ kind: 'thinking', text: '' }));
+        if (block.kind === 'thinking') block.text += part.text;
+        return;
+      }
+      case 'thinking-signature': {
+        const block = this.block(part.index, () => ({ kind: 'thinking', text: '' }));
+        if (block.kind === 'thinking') block.signature = part.signature;
+        return;
+      }
+      case 'redacted-thinking':
+        this.blocks.set(part.index, { kind: 'redacted', data: part.data });
+        return;
+      case 'tool-call-start':
+        this.blocks.set(part.index, { kind: 'tool', id: part.id, name: part.name, argsText: '' });
+        return;
+      case 'tool-call-delta': {
+        const block = this.blocks.get(part.index);
+        if (block?.kind === 'tool') block.argsText += part.argsText;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Whether any content (not just headers) has arrived: the watchdog's Empty/Partial line. */
+  get hasContent(): boolean {
+    return this.blocks.size > 0;
+  }
+
+  /**
+   * The message so far. With `dropIncompleteTools`, tool calls whose arguments never
+   * finished are left out: a half-sent call cannot be run or resent.
+   */
+  message(options: { dropIncompleteTools?: boolean } = {}): Message {
+    const parts: Part[] = [];
+    for (const index of [...this.blocks.keys()].sort((a, b) => a - b)) {
+      const block = this.blocks.get(index)!;
+      const part = this.toPart(block, options.dropIncompleteTools ?? false);
+      if (part) parts.push(part);
+    }
+    return { role: 'assistant', parts };
+  }
+
+  private toPart(block: Block, dropIncompleteTools: boolean): Part | undefined {
+    switch (block.kind) {
+      case 'text':
+        return block.text.length > 0 ? { type: 'text', text: block.text } : undefined;
+      case 'thinking':
+        return {
+          type: 'thinking',
+          text: block.text,
+          ...(block.signature ? { credential: { vendor: this.vendor, model: this.model, signature: block.signature } } : {}),
+        };
+      case 'redacted':
+        return { type: 'redacted_thinking', data: block.data, vendor: this.vendor, model: this.model };
+      case 'tool': {
+        const args = parseObject(block.argsText.trim() === '' ? '{}' : block.argsText);
+        if (dropIncompleteTools && !args) return undefined;
+        return { type: 'tool_call', id: block.id, name: block.name, argsText: block.argsText, ...(args ? { args } : {}) };
+      }
+    }
+  }
+
+  private block(index: number, create: () => Block): Block {
+    let block = this.blocks.get(index);
+    if (!block) {
+      block = create();
+      this.blocks.set(index, block);
+    }
+    return block;
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,128 @@
+import type { Clock } from '@/lib/clock';
+import type { StopReason } from '@/lib/protocol';
+import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
+import { MessageAssembler } from './assemble-message';
+import type { Emit } from './event-log';
+import { IdleWatchdog, StreamIdleTimeout } from './idle-watchdog';
+
+/** A stream that ended cleanly but before the vendor's end marker. */
+export class IncompleteStreamError extends Error {
+  override readonly name = 'IncompleteStreamError';
+  constructor() {
+    super('stream ended before the vendor finished the response (connection terminated early)');
+  }
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type StreamOutcome =
+  | {
+      kind: 'complete';
+      assembler: MessageAssembler;
+      usage: Usage;
+      stopReason: StopReason;
+      vendorStopReason: string;
+      model: string;
+    }
+  | {
+      kind: 'failed';
+      error: unknown;
+      assembler: MessageAssembler;
+      usage: Usage;
+      model: string;
+      /** Response headers arrived: the failure happened inside the stream. */
+      opened: boolean;
+      watchdogFired: boolean;
+    };
+
+export interface ConsumeOptions {
+  provider: ProviderAdapter;
+  request: ModelRequest;
+  clock: Clock;
+  emit: Emit;
+  signal: AbortSignal;
+  iteration: number;
+  attempt: number;
+  /** Stream idle window; undefined when the watchdog is off. */
+  watchdogMs?: number;
+}
+
+/**
+ * Streams one attempt: every part becomes an event as it arrives, the message is assembled
+ * as it goes, and the idle watchdog aborts the request through the same signal the SDK was
+ * given, so a stalled body really stops. Never throws: a failure is an outcome.
+ */
+export async function consumeStream(options: ConsumeOptions): Promise<StreamOutcome> {
+  const { provider, request, clock, emit, iteration, attempt } = options;
+  const controller = new AbortController();
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const assembler = new MessageAssembler(provider.vendor, request.model);
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const started = clock.now();
+  const toolByIndex = new Map<number, { id: string; name: string }>();
+  let model = request.model;
+  let opened = false;
+  let finish: { stopReason: StopReason; vendorStopReason: string } | undefined;
+  const watchdog =
+    options.watchdogMs === undefined
+      ? undefined
+      : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
+
+  try {
+    for await (const part of provider.stream(request, { signal })) {
+      watchdog?.touch();
+      switch (part.type) {
+        case 'response-start':
+          opened = true;
+          model = part.model || model;
+          assembler.setModel(model);
+          if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+          emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: clock.now() - started });
+          break;
+        case 'text-delta':
+          assembler.add(part);
+          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'text', text: part.text });
+          break;
+        case 'thinking-delta':
+          assembler.add(part);
+          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'thinking', text: part.text });
+          break;
+        case 'tool-call-start':
+          assembler.add(part);
+          toolByIndex.set(part.index, { id: part.id, name: part.name });
+          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: '', call_id: part.id, tool: part.name });
+          break;
+        case 'tool-call-delta': {
+          assembler.add(part);
+          const tool = toolByIndex.get(part.index);
+          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: part.argsText, call_id: tool?.id, tool: tool?.name });
+          break;
+        }
+        case 'thinking-signature':
+        case 'redacted-thinking':
+          assembler.add(part);
+          break;
+        case 'usage':
+          if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+          if (part.outputTokens !== undefined) usage.outputTokens = part.outputTokens;
+          break;
+        case 'finish':
+          finish = { stopReason: part.stopReason, vendorStopReason: part.vendorStopReason };
+          break;
+        case 'block-stop':
+          break;
+      }
+    }
+    if (!finish) throw new IncompleteStreamError();
+    return { kind: 'complete', assembler, usage, model, ...finish };
+  } catch (error) {
+    const watchdogFired = watchdog?.hasFired ?? false;
+    const cause = watchdogFired ? new StreamIdleTimeout(options.watchdogMs ?? 0) : error;
+    return { kind: 'failed', error: cause, assembler, usage, model, opened, watchdogFired };
+  } finally {
+    watchdog?.stop();
+  }
+}

@@ -1,0 +1,38 @@
+import type { Clock } from '@/lib/clock';
+import type { EventBody, RunEvent } from '@/lib/protocol';
+
+export type Emit = (body: EventBody) => RunEvent;
+
+/**
+ * The run's log: stamps each event with run_id, a contiguous seq and the run clock's ts,
+ * then hands it to the sink. Nothing about a run exists outside this log and its config.
+ */
+export class EventLog {
+  private seq = 0;
+  private terminated = false;
+
+  constructor(
+    private readonly runId: string,
+    private readonly clock: Clock,
+    private readonly sink: (event: RunEvent) => void,
+  ) {}
+
+  /** Appends one event. After terminate nothing more is written: the log is closed. */
+  readonly emit: Emit = (body) => {
+    const event = { ...body, run_id: this.runId, seq: this.seq, ts: roundTs(this.clock.now()) } as RunEvent;
+    if (this.terminated) return event;
+    this.seq += 1;
+    if (event.event === 'terminate') this.terminated = true;
+    this.sink(event);
+    return event;
+  };
+
+  get closed(): boolean {
+    return this.terminated;
+  }
+}
+
+/** Timestamps to a tenth of a millisecond: enough for a waterfall, stable in JSON. */
+function roundTs(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

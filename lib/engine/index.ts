@@ -1,0 +1,3 @@
+export { EventLog, type Emit } from './event-log';
+export { runLoop, RunAborted, type LoopOptions, type ToolRunner } from './run-loop';
+export { estimateTokens } from './model-call';

@@ -1,0 +1,181 @@
+import type { Clock, Random } from '@/lib/clock';
+import type { Message, RecoveryConfig, RunConfig, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import { costUsd } from '@/lib/protocol';
+import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
+import { compactOldResults } from './context/compact-old-results';
+import type { Emit } from './event-log';
+import { callModel, ModelCallFailed, type CallState } from './model-call';
+
+/** What the loop needs of a tool executor (lib/tools provides the safe one). */
+export interface ToolRunner {
+  execute(
+    call: ToolCallPart,
+    ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean },
+  ): Promise<{ result: ToolResultPart; halt?: string }>;
+}
+
+export interface LoopOptions {
+  config: RunConfig;
+  recovery: RecoveryConfig;
+  provider: ProviderAdapter;
+  model: string;
+  fallbackModel: string;
+  system: string;
+  task: string;
+  tools: ToolSpec[];
+  executor: ToolRunner;
+  clock: Clock;
+  random: Random;
+  emit: Emit;
+  signal: AbortSignal;
+  /** Applies queued control messages; called at every request boundary. */
+  beforeRequest?: (iteration: number) => void;
+  /** The iteration now running, for events raised outside the loop (fault injections). */
+  onIteration?: (iteration: number) => void;
+}
+
+interface Totals {
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
+}
+
+const CONTINUE_AFTER_PARTIAL =
+  '[Your previous response was cut off by a connection problem after partial output. Continue from where you stopped; do not repeat what you already said.]';
+
+/**
+ * The plain agent loop: request → stream → tool calls → results → next request, until the
+ * model ends its turn, a budget is spent, or the run is aborted. Every step is an event, and
+ * whatever happens the log ends with exactly one terminate event.
+ */
+export async function runLoop(options: LoopOptions): Promise<void> {
+  const { emit, signal } = options;
+  const totals: Totals = { inputTokens: 0, outputTokens: 0, usd: 0 };
+  let iteration = 0;
+  const terminate = (reason: TerminateReason, complete: boolean, message?: string): void => {
+    emit({
+      event: 'terminate',
+      iteration,
+      reason,
+      complete,
+      ...(message ? { message } : {}),
+      usd_so_far: round6(totals.usd),
+      input_tokens: totals.inputTokens,
+      output_tokens: totals.outputTokens,
+    });
+  };
+
+  try {
+    const outcome = await iterate(options, totals, (n) => {
+      iteration = n;
+      options.onIteration?.(n);
+    });
+    terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
+  } catch (error) {
+    if (signal.aborted) {
+      const reason = signal.reason instanceof RunAborted ? signal.reason.reason : 'aborted';
+      terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
+    } else if (error instanceof ModelCallFailed) {
+      terminate(error.exhausted ? 'retries_exhausted' : 'model_error', false, error.message);
+    } else {
+      terminate('internal_error', false, error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+async function iterate(
+  options: LoopOptions,
+  totals: Totals,
+  setIteration: (n: number) => void,
+): Promise<{ reason: TerminateReason; message?: string }> {
+  const { config, recovery, emit, signal, clock } = options;
+  const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
+  const state: CallState = { model: options.model, fallbackModel: options.fallbackModel, consecutiveOverloads: 0, requestNo: 0 };
+
+  for (let iteration = 1; iteration <= config.budgets.maxIterations; iteration++) {
+    setIteration(iteration);
+    if (signal.aborted) throw signal.reason;
+    options.beforeRequest?.(iteration);
+    emit({ event: 'iteration_start', iteration });
+
+    const sent = recovery.context.oldResultCompaction
+      ? compactOldResults({ messages, minChars: recovery.context.oldResultMinChars, keepIterations: recovery.context.keepRecentIterations }).messages
+      : messages;
+    const result = await callModel({
+      provider: options.provider,
+      request: { system: options.system, messages: sent, tools: options.tools, maxTokens: config.maxOutputTokens, thinking: config.provider.thinking },
+      recovery,
+      state,
+      clock,
+      random: options.random,
+      emit,
+      signal,
+      iteration,
+    });
+
+    const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
+    totals.inputTokens += result.usage.inputTokens;
+    totals.outputTokens += result.usage.outputTokens;
+    totals.usd += usd;
+    emit({
+      event: 'llm_call',
+      iteration,
+      attempt: result.attempt,
+      vendor: options.provider.vendor,
+      model: result.model,
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      usd: round6(usd),
+      usd_so_far: round6(totals.usd),
+      stop_reason: result.stopReason,
+      vendor_stop_reason: result.vendorStopReason,
+      latency_ms: Math.round(result.latencyMs),
+      ...(result.partial ? { partial: true } : {}),
+      message: result.message,
+    });
+    if (result.message.parts.length > 0) messages.push(result.message);
+    if (totals.usd >= config.budgets.maxCostUsd) {
+      return { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` };
+    }
+
+    const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+    if (calls.length === 0) {
+      if (result.partial) {
+        messages.push({ role: 'user', parts: [{ type: 'text', text: CONTINUE_AFTER_PARTIAL }] });
+        continue;
+      }
+      if (result.stopReason === 'max_tokens') return { reason: 'max_tokens', message: 'the response hit the output token cap' };
+      if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
+      return { reason: 'end_turn' };
+    }
+
+    const results: ToolResultPart[] = [];
+    for (const call of calls) {
+      if (signal.aborted) throw signal.reason;
+      const { result: toolResult, halt } = await options.executor.execute(call, {
+        iteration,
+        signal,
+        truncatedRound: result.stopReason === 'max_tokens',
+      });
+      results.push(toolResult);
+      if (halt) {
+        messages.push({ role: 'user', parts: results });
+        return { reason: 'tool_halt', message: halt };
+      }
+    }
+    messages.push({ role: 'user', parts: results });
+  }
+  return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
+}
+
+/** The reason a run's signal is aborted with, so the terminate event can say who stopped it. */
+export class RunAborted extends Error {
+  constructor(readonly reason: 'aborted' | 'abandoned') {
+    super(reason === 'abandoned' ? 'run abandoned: nobody was watching' : 'run aborted');
+    this.name = 'AbortError';
+  }
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}

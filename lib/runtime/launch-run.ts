@@ -1,0 +1,149 @@
+import { createClock, createRandom } from '@/lib/clock';
+import { EventLog, runLoop, RunAborted } from '@/lib/engine';
+import { withFaults } from '@/lib/faults';
+import { dialectOf, isSimulated, resolveRecovery, type FaultPlan } from '@/lib/protocol';
+import { createProvider } from '@/lib/providers';
+import { createPolicy, createSimAnthropic, createSimOpenAI } from '@/lib/sim';
+import { createToolbox, createToolExecutor, createWorkspace, getScenario } from '@/lib/tools';
+import type { ControlMessage, LaunchOptions, RunHandle } from './types';
+import { effectiveModel, fallbackModelFor } from './validate-config';
+
+const DEFAULT_SYSTEM =
+  'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
+  'and run the check. When the work is done, finish with a short summary of what you changed and why.';
+
+/**
+ * The composition root: builds the clock, the transport (a simulated vendor, or the global
+ * fetch for real ones) under the fault wrapper, the provider adapter over the real SDK, the
+ * workspace and its tools, then runs the loop. The simulated path and the real path differ
+ * only in which fetch sits under the fault wrapper.
+ */
+export function launchRun(options: LaunchOptions): RunHandle {
+  const { runId, config } = options;
+  const clock = createClock({ kind: config.clock, timeScale: config.timeScale });
+  const random = createRandom(config.seed);
+  const log = new EventLog(runId, clock, options.onEvent);
+  const abort = new AbortController();
+  const pending: ControlMessage[] = [];
+  let faults: FaultPlan = config.faults;
+  let iteration = 0;
+
+  const run = async (): Promise<void> => {
+    const scenario = getScenario(config.scenario);
+    if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
+    const recovery = resolveRecovery(config.preset, config.recovery);
+    const vendor = config.provider.vendor;
+    const model = effectiveModel(config);
+    const workspace = createWorkspace({ files: scenario.files });
+    const toolbox = createToolbox({ scenario });
+    const task = config.task ?? scenario.task;
+
+    const dialect = dialectOf(vendor);
+    const transport = isSimulated(vendor)
+      ? (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({
+          clock,
+          random: random.fork('sim'),
+          policy: createPolicy(config.policy ?? scenario.policy, scenario),
+        })
+      : globalThis.fetch;
+    const faulted = withFaults({
+      fetch: transport,
+      dialect,
+      plan: () => faults,
+      clock,
+      random: random.fork('faults'),
+      onInject: ({ requestNo, rule, label }) =>
+        log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
+    });
+    const provider = createProvider({
+      vendor,
+      ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      fetch: faulted,
+      maxRetries: recovery.sdkMaxRetries,
+    });
+    const executor = createToolExecutor({
+      toolbox,
+      workspace,
+      clock,
+      random: random.fork('tools'),
+      config: recovery.tools,
+      faults: () => faults.tools,
+      emit: log.emit,
+    });
+
+    log.emit({
+      event: 'run_start',
+      config,
+      recovery,
+      scenario: { id: scenario.id, title: scenario.title, task },
+      tools: toolbox.specs().map((t) => t.name),
+      vendor,
+      model,
+      clock: clock.kind,
+      time_scale: clock.timeScale,
+    });
+
+    await runLoop({
+      config,
+      recovery,
+      provider,
+      model,
+      fallbackModel: fallbackModelFor(config),
+      system: config.system ?? DEFAULT_SYSTEM,
+      task,
+      tools: toolbox.specs(),
+      executor,
+      clock,
+      random: random.fork('engine'),
+      emit: log.emit,
+      signal: abort.signal,
+      onIteration: (n) => {
+        iteration = n;
+      },
+      beforeRequest: (n) => {
+        for (const message of pending.splice(0)) {
+          if (message.action === 'set_faults') {
+            faults = message.faults;
+            log.emit({ event: 'control', iteration: n, action: 'set_faults', faults, detail: describeFaults(faults) });
+          }
+        }
+      },
+    });
+  };
+
+  const done = run().catch((error: unknown) => {
+    log.emit({
+      event: 'terminate',
+      iteration,
+      reason: 'internal_error',
+      complete: false,
+      message: error instanceof Error ? error.message : String(error),
+      usd_so_far: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+    });
+  });
+
+  return {
+    runId,
+    done,
+    control(message) {
+      if (log.closed) return;
+      if (message.action === 'abort') {
+        const reason = message.reason ?? 'aborted';
+        log.emit({ event: 'control', iteration, action: 'abort', detail: reason });
+        abort.abort(new RunAborted(reason));
+        return;
+      }
+      pending.push(message);
+    },
+  };
+}
+
+function describeFaults(plan: FaultPlan): string {
+  const rules = plan.rules.filter((r) => r.enabled).map((r) => r.label ?? r.id);
+  const tools = plan.tools.filter((t) => t.enabled).map((t) => `${t.kind} ${t.tool}`);
+  const all = [...rules, ...tools];
+  return all.length === 0 ? 'no faults' : all.join(', ');
+}
