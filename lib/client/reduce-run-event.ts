@@ -274,15 +274,15 @@ function foldModelRequest(s: RunViewState, e: EventOf<'model_request'>): RunView
     outcome: 'pending',
   };
   const turns = updateTurn(s, e.iteration, e.ts, (t) => {
-    let attempts = t.attempts;
+    const attempts = t.attempts.slice();
     // The wait that led here: close the previous attempt's retry with the measured wait.
     const prevIndex = findAttemptIndex(t, e.attempt - 1);
     const prev = prevIndex >= 0 ? attempts[prevIndex] : undefined;
     if (prev?.retry && prev.retry.actualWaitMs === undefined && prev.background === e.background) {
-      attempts = attempts.slice();
       attempts[prevIndex] = { ...prev, retry: { ...prev.retry, actualWaitMs: e.ts - prev.retry.ts } };
     }
-    return { ...t, attempts: [...attempts, attempt] };
+    attempts.push(attempt);
+    return { ...t, attempts };
   });
   const what = e.background ? 'background call' : 'requesting';
   const retry = e.attempt > 1 ? ` (attempt ${e.attempt})` : '';

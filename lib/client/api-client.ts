@@ -1,0 +1,106 @@
+import type { FaultPlan, RunConfig, RunConfigInput } from '@/lib/protocol';
+
+/** The browser's only way to the server: typed fetches over the HTTP API. */
+
+export type RunSummaryStatus = 'running' | 'completed' | 'failed' | 'aborted';
+
+/** One row of GET /api/runs. Fields may be missing on older or imported runs. */
+export interface RunSummary {
+  id: string;
+  created_at?: string | number;
+  status?: RunSummaryStatus;
+  reason?: string;
+  vendor?: string;
+  model?: string;
+  scenario?: string;
+  iterations?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  usd?: number;
+  duration_ms?: number;
+  event_count?: number;
+  imported?: boolean;
+}
+
+export interface ScenarioInfo {
+  id: string;
+  title: string;
+  summary: string;
+  task: string;
+}
+
+export interface RunDetail {
+  summary: RunSummary;
+  config?: RunConfig;
+}
+
+export type ControlAction = { action: 'abort' } | { action: 'set_faults'; faults: FaultPlan };
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(`network error: ${error instanceof Error ? error.message : String(error)}`, 0);
+  }
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const b = (body ?? {}) as { error?: unknown; details?: unknown };
+    const message = typeof b.error === 'string' ? b.error : `${response.status} ${response.statusText}`;
+    const details = Array.isArray(b.details) ? b.details.map(String) : [];
+    throw new ApiError(message, response.status, details);
+  }
+  return body as T;
+}
+
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+const enc = encodeURIComponent;
+
+export function eventsUrl(id: string): string {
+  return `/api/runs/${enc(id)}/events`;
+}
+
+export function traceUrl(id: string): string {
+  return `/api/runs/${enc(id)}/trace`;
+}
+
+export const api = {
+  listScenarios: () => request<ScenarioInfo[]>('/api/scenarios'),
+  listRuns: async (): Promise<RunSummary[]> => {
+    const rows = await request<unknown>('/api/runs');
+    return Array.isArray(rows) ? (rows as RunSummary[]).filter((r) => typeof r?.id === 'string') : [];
+  },
+  getRun: (id: string) => request<RunDetail>(`/api/runs/${enc(id)}`),
+  /** The key travels with this one request only; it is never stored in the browser. */
+  createRun: (config: RunConfigInput, apiKey?: string) =>
+    request<{ id: string }>('/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  control: (id: string, action: ControlAction) => request<unknown>(`/api/runs/${enc(id)}/control`, json(action)),
+  importTrace: (jsonl: string) =>
+    request<{ id: string }>('/api/runs/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: jsonl,
+    }),
+};

@@ -1,0 +1,93 @@
+import type { FaultPlan, FaultRule, ToolFault } from '@/lib/protocol';
+
+/**
+ * The fault toggles the control panel offers, each one a rule of the fault plan. Toggling
+ * one during a run sends the whole plan with set_faults.
+ */
+
+export type FaultGroup = 'HTTP errors' | 'Stream faults' | 'Connection' | 'Tool faults';
+
+export interface FaultToggle {
+  id: string;
+  group: FaultGroup;
+  label: string;
+  /** One line: what the loop will see. */
+  meaning: string;
+  rule?: FaultRule;
+  tool?: ToolFault;
+}
+
+const next1 = { kind: 'next', count: 1 } as const;
+
+function model(id: string, group: FaultGroup, label: string, meaning: string, rule: Omit<FaultRule, 'id' | 'label' | 'enabled'>): FaultToggle {
+  return { id, group, label, meaning, rule: { id, label, enabled: true, ...rule } };
+}
+
+function tool(id: string, label: string, meaning: string, fault: Omit<ToolFault, 'id' | 'enabled' | 'tool'>): FaultToggle {
+  return { id, group: 'Tool faults', label, meaning, tool: { id, tool: '*', enabled: true, ...fault } };
+}
+
+export const FAULT_TOGGLES: readonly FaultToggle[] = [
+  model('overloaded-x3', 'HTTP errors', 'overloaded ×3', 'the next 3 requests answer 529 overloaded', {
+    when: { kind: 'next', count: 3 },
+    action: { type: 'http_error', status: 529 },
+  }),
+  model('rate-limit-7s', 'HTTP errors', '429 with Retry-After 7 s', 'rate limited once; the server asks for a 7 s wait', {
+    when: next1,
+    action: { type: 'http_error', status: 429, retryAfterSec: 7 },
+  }),
+  model('proxy-502-html', 'HTTP errors', '502 from proxy (HTML)', 'a proxy answers with an HTML error page, not JSON', {
+    when: next1,
+    action: { type: 'proxy_error', status: 502, body: 'html' },
+  }),
+  model('bad-key', 'HTTP errors', 'bad key (401)', 'every request is rejected as unauthenticated', {
+    when: { kind: 'always' },
+    action: { type: 'http_error', status: 401 },
+  }),
+  model('stall-after-first', 'Stream faults', 'stall after first event', 'headers and one event arrive, then silence', {
+    when: next1,
+    action: { type: 'stall', afterEvents: 1 },
+  }),
+  model('keepalive-only', 'Stream faults', 'keepalive pings only', 'pings every 5 s, never any content', {
+    when: next1,
+    action: { type: 'keepalive_only', intervalMs: 5_000, style: 'ping' },
+  }),
+  model('drop-mid-tool-call', 'Stream faults', 'drop mid-tool-call', 'the connection drops inside tool-call arguments', {
+    when: next1,
+    action: { type: 'drop', during: 'tool_args' },
+  }),
+  model('mid-stream-overloaded', 'Stream faults', 'mid-stream overloaded', 'an overloaded_error event after 3 records', {
+    when: next1,
+    action: { type: 'sse_error', afterEvents: 3, errorType: 'overloaded_error' },
+  }),
+  model('malformed-json', 'Stream faults', 'malformed record', 'a stream record whose JSON is cut short', {
+    when: next1,
+    action: { type: 'malformed', afterEvents: 2 },
+  }),
+  model('connection-reset', 'Connection', 'connection reset', 'the connection resets before any headers', {
+    when: next1,
+    action: { type: 'connection', mode: 'reset' },
+  }),
+  tool('tool-throw', 'tools throw', 'every tool call fails', { kind: 'throw' }),
+  tool('tool-flaky', 'tools flaky (30 %)', 'each tool call fails with p = 0.3', { kind: 'flaky', p: 0.3 }),
+  tool('tool-slow', 'tools slow (5 s)', 'every tool call takes 5 s', { kind: 'slow', delayMs: 5_000 }),
+  tool('tool-huge', 'tools huge output', 'every tool returns 50,000 characters', { kind: 'huge', chars: 50_000 }),
+];
+
+export const FAULT_GROUPS: readonly FaultGroup[] = ['HTTP errors', 'Stream faults', 'Connection', 'Tool faults'];
+
+/** The plan for a set of enabled toggles. */
+export function faultPlanFor(enabled: readonly string[]): FaultPlan {
+  const on = FAULT_TOGGLES.filter((t) => enabled.includes(t.id));
+  return {
+    rules: on.flatMap((t) => (t.rule ? [t.rule] : [])),
+    tools: on.flatMap((t) => (t.tool ? [t.tool] : [])),
+  };
+}
+
+/** Which toggles a plan (e.g. from a run's config) has on. */
+export function togglesInPlan(plan: FaultPlan | undefined): string[] {
+  if (!plan) return [];
+  const ids = new Set([...plan.rules.filter((r) => r.enabled).map((r) => r.id), ...plan.tools.filter((t) => t.enabled).map((t) => t.id)]);
+  return FAULT_TOGGLES.filter((t) => ids.has(t.id)).map((t) => t.id);
+}

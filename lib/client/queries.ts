@@ -1,0 +1,45 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RunConfigInput } from '@/lib/protocol';
+import { api, type ControlAction } from './api-client';
+
+/** react-query bindings over the API client: lists are cached, mutations refresh them. */
+
+export function useScenarios() {
+  return useQuery({ queryKey: ['scenarios'], queryFn: api.listScenarios, staleTime: 60_000 });
+}
+
+export function useRuns() {
+  return useQuery({
+    queryKey: ['runs'],
+    queryFn: api.listRuns,
+    refetchInterval: (query) => (query.state.data?.some((r) => r.status === 'running') ? 2_000 : 10_000),
+  });
+}
+
+export function useRunDetail(id: string) {
+  return useQuery({ queryKey: ['run', id], queryFn: () => api.getRun(id), retry: 1 });
+}
+
+export function useCreateRun() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ config, apiKey }: { config: RunConfigInput; apiKey?: string }) => api.createRun(config, apiKey),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['runs'] }),
+  });
+}
+
+export function useControlRun() {
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: ControlAction }) => api.control(id, action),
+  });
+}
+
+export function useImportRun() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (jsonl: string) => api.importTrace(jsonl),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['runs'] }),
+  });
+}

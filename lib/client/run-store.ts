@@ -1,0 +1,66 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { safeParseEvent, type RunEvent } from '@/lib/protocol';
+import { reduceRawEvent, reduceRunEvent } from './reduce-run-event';
+import { initialRunViewState, type RunViewState } from './run-view-state';
+
+/** What the inspector shows; one item at a time. */
+export type Selection =
+  | { kind: 'turn'; iteration: number }
+  | { kind: 'attempt'; iteration: number; requestNo: number }
+  | { kind: 'tool'; iteration: number; key: string }
+  | { kind: 'marker'; seq: number };
+
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error';
+
+export interface RunStoreState {
+  view: RunViewState;
+  /**
+   * The raw log, append-only. Mutated in place (pushing is O(1)); read on demand by the
+   * inspector, never selected reactively — `view.eventCount` tells when it grew.
+   */
+  log: RunEvent[];
+  /** Wall time (ms) when the latest batch was folded: anchors the live run clock. */
+  receivedAt: number;
+  connection: ConnectionState;
+  selection?: Selection;
+  inspectorOpen: boolean;
+  applyEvents: (raws: readonly unknown[]) => void;
+  setConnection: (connection: ConnectionState) => void;
+  select: (selection: Selection | undefined) => void;
+  setInspectorOpen: (open: boolean) => void;
+}
+
+export type RunStore = StoreApi<RunStoreState>;
+
+/**
+ * A run store per page (the zustand Next.js guide's pattern, never a module global): the
+ * view changes only by folding events through the pure reducer.
+ */
+export function createRunStore(initial: RunViewState = initialRunViewState()): RunStore {
+  return createStore<RunStoreState>()((set, get) => ({
+    view: initial,
+    log: [],
+    receivedAt: 0,
+    connection: 'idle',
+    selection: undefined,
+    inspectorOpen: false,
+    applyEvents: (raws) => {
+      if (raws.length === 0) return;
+      const { log } = get();
+      let view = get().view;
+      for (const raw of raws) {
+        const parsed = safeParseEvent(raw);
+        if (parsed.ok && parsed.event.seq > view.lastSeq) {
+          log.push(parsed.event);
+          view = reduceRunEvent(view, parsed.event);
+        } else if (!parsed.ok) {
+          view = reduceRawEvent(view, raw);
+        }
+      }
+      if (view !== get().view) set({ view, receivedAt: Date.now() });
+    },
+    setConnection: (connection) => set({ connection }),
+    select: (selection) => set({ selection }),
+    setInspectorOpen: (inspectorOpen) => set({ inspectorOpen }),
+  }));
+}
