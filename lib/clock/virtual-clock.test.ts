@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from './virtual-clock';
+import { RealClock } from './real-clock';
+import { createRandom } from './random';
+
+describe('VirtualClock', () => {
+  it('jumps straight to each deadline, waking timers in deadline order', async () => {
+    const clock = new VirtualClock();
+    const woke: Array<[string, number]> = [];
+    await Promise.all([
+      clock.sleep(120_000).then(() => woke.push(['watchdog', clock.now()])),
+      clock.sleep(1_000).then(() => woke.push(['backoff', clock.now()])),
+      clock.sleep(1_000).then(() => woke.push(['second at same deadline', clock.now()])),
+    ]);
+    expect(woke).toEqual([
+      ['backoff', 1_000],
+      ['second at same deadline', 1_000],
+      ['watchdog', 120_000],
+    ]);
+  });
+
+  it('lets a chain of waits add up in run time while taking no wall time', async () => {
+    const clock = new VirtualClock();
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) await clock.sleep(60_000);
+    expect(clock.now()).toBe(600_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('rejects an aborted sleep with the signal reason and never wakes it', async () => {
+    const clock = new VirtualClock();
+    const controller = new AbortController();
+    const stalled = clock.sleep(10_000, controller.signal);
+    await clock.sleep(5);
+    controller.abort(new Error('watchdog'));
+    await expect(stalled).rejects.toThrow('watchdog');
+    expect(clock.pending).toBe(0);
+  });
+
+  it('races a stream against a deadline the same way every time', async () => {
+    const race = async (): Promise<string[]> => {
+      const clock = new VirtualClock();
+      const order: string[] = [];
+      const producer = (async () => {
+        for (let i = 0; i < 3; i++) {
+          await clock.sleep(40);
+          order.push(`chunk@${clock.now()}`);
+        }
+      })();
+      const deadline = clock.sleep(100).then(() => order.push(`deadline@${clock.now()}`));
+      await Promise.all([producer, deadline]);
+      return order;
+    };
+    const first = await race();
+    expect(first).toEqual(['chunk@40', 'chunk@80', 'deadline@100', 'chunk@120']);
+    expect(await race()).toEqual(first);
+  });
+});
+
+describe('RealClock', () => {
+  it('reports run time divided by the time scale', async () => {
+    const clock = new RealClock(0.01);
+    const before = performance.now();
+    await clock.sleep(2_000); // 20 ms of wall time
+    const wall = performance.now() - before;
+    expect(wall).toBeLessThan(1_000);
+    expect(clock.now()).toBeGreaterThanOrEqual(1_900);
+  });
+});
+
+describe('createRandom', () => {
+  it('repeats its sequence for a seed and keeps forks independent', () => {
+    const a = createRandom(42);
+    const b = createRandom(42);
+    expect([a.next(), a.next(), a.int(1, 6)]).toEqual([b.next(), b.next(), b.int(1, 6)]);
+    const forkA = createRandom(42).fork('faults');
+    const forkB = createRandom(42).fork('faults');
+    const other = createRandom(42).fork('jitter');
+    const seqA = [forkA.next(), forkA.next()];
+    expect([forkB.next(), forkB.next()]).toEqual(seqA);
+    expect([other.next(), other.next()]).not.toEqual(seqA);
+  });
+});
