@@ -1,0 +1,46 @@
+/**
+ * The course's SafeExecutor ledger, kept per run: failures per tool (a spent budget
+ * disables the tool) and the exact calls that failed (a repeat is answered without running).
+ */
+export class FailureBudget {
+  private readonly failures = new Map<string, number>();
+  private readonly disabled = new Set<string>();
+  private readonly failedCalls = new Set<string>();
+
+  constructor(private readonly budget: number) {}
+
+  isDisabled(tool: string): boolean {
+    return this.disabled.has(tool);
+  }
+
+  failedBefore(key: string): boolean {
+    return this.failedCalls.has(key);
+  }
+
+  /** Books one failure; says whether this one spent the budget. */
+  record(options: { tool: string; key?: string }): { disabledNow: boolean; left: number } {
+    const count = (this.failures.get(options.tool) ?? 0) + 1;
+    this.failures.set(options.tool, count);
+    if (options.key !== undefined) this.failedCalls.add(options.key);
+    const disabledNow = count >= this.budget && !this.disabled.has(options.tool);
+    if (disabledNow) this.disabled.add(options.tool);
+    return { disabledNow, left: Math.max(0, this.budget - count) };
+  }
+
+  left(tool: string): number {
+    return Math.max(0, this.budget - (this.failures.get(tool) ?? 0));
+  }
+
+  failureCount(tool: string): number {
+    return this.failures.get(tool) ?? 0;
+  }
+
+  disabledTools(): string[] {
+    return [...this.disabled];
+  }
+
+  /** After a workspace write a failed call may now succeed: stop short-circuiting it. */
+  forgetFailedCalls(): void {
+    this.failedCalls.clear();
+  }
+}

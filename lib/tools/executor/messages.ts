@@ -1,0 +1,53 @@
+import type { ToolCallPart } from '@/lib/protocol';
+import { similarity } from '../paths';
+
+/** The texts the executor answers with: each says what happened and what to do instead. */
+
+export function unknownTool(name: string, names: string[]): string {
+  const near = names
+    .map((n) => ({ n, s: similarity(name.toLowerCase(), n) }))
+    .sort((a, b) => b.s - a.s)[0];
+  const hint = near && near.s >= 0.5 ? ` Did you mean ${near.n}?` : '';
+  return `Error: there is no tool named "${name}". Available tools: ${names.join(', ')}.${hint} Call one of those.`;
+}
+
+export function refusedTruncated(call: ToolCallPart): string {
+  return (
+    `Error: the call to ${call.name} was not run: your previous response hit the output length limit and its arguments ` +
+    `were cut off (${call.argsText.length} chars received, not valid JSON). Resend the call with complete arguments; ` +
+    'keep them short (edit a small region, or split a large write into several edits).'
+  );
+}
+
+export function disabled(name: string, failures: number): string {
+  return `Error: ${name} is disabled for the rest of this run after ${failures} failures. Use a different tool or approach.`;
+}
+
+export function disabledNow(name: string, failures: number): string {
+  return `${name} has now failed ${failures} times and is disabled for the rest of this run. Use a different tool or approach.`;
+}
+
+export function shortCircuit(name: string): string {
+  return (
+    `Error: you already made this exact ${name} call and it failed; it was not run again. ` +
+    'Do not repeat it: change the arguments or try another approach.'
+  );
+}
+
+export function blockedReason(name: string, count: number): string {
+  return `call #${count} of ${name} with the same arguments`;
+}
+
+export function blocked(name: string, count: number): string {
+  return (
+    `Error: blocked — this is call #${count} of ${name} with exactly the same arguments, which looks like a loop. ` +
+    'The answer will not change; use what you already have, or change the arguments or approach.'
+  );
+}
+
+export function warning(name: string, consecutive: number, haltAt: number): string {
+  return (
+    `Warning: ${name} has failed ${consecutive} times in a row; the run stops at ${haltAt}. ` +
+    'Step back: re-read the errors, check names and arguments, or try a different tool.'
+  );
+}
