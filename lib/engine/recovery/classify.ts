@@ -34,8 +34,7 @@ const VENDOR_CODES: Record<string, Omit<Verdict, 'rule'>> = {
   invalid_encrypted_content: { category: 'invalid_input' },
 };
 
-/** Vendor error types (Anthropic `error.type`, OpenAI `type`). `invalid_request_error` is
- * deliberately absent: it covers context overflow and plain bad input alike. */
+/** Vendor error types (Anthropic `error.type`, OpenAI `type`) that decide on their own. */
 const VENDOR_TYPES: Record<string, Omit<Verdict, 'rule'>> = {
   overloaded_error: { category: 'overloaded' },
   rate_limit_error: { category: 'rate_limit' },
@@ -44,19 +43,29 @@ const VENDOR_TYPES: Record<string, Omit<Verdict, 'rule'>> = {
   billing_error: { category: 'rate_limit', permanent: true },
   insufficient_quota: { category: 'rate_limit', permanent: true },
   timeout_error: { category: 'timeout' },
-  api_error: { category: 'internal' },
-  server_error: { category: 'internal' },
   not_found_error: { category: 'invalid_input' },
   request_too_large: { category: 'invalid_input' },
   conflict_error: { category: 'state' },
+};
+
+/**
+ * Catch-all vendor types: they cover several conditions (an OpenAI 503 overload is a
+ * `server_error`; a context overflow is an `invalid_request_error`), so the status and the
+ * text are asked first and these decide only when neither did.
+ */
+const GENERIC_TYPES: Record<string, ErrorCategory> = {
+  api_error: 'internal',
+  server_error: 'internal',
+  invalid_request_error: 'invalid_input',
 };
 
 const SPEND_CAP = /spend limit|usage limit|credit balance|billing|exceeded your current quota|request too large/;
 
 /**
  * The one place that decides what an error is and whether retrying can help (STYLE 4).
- * Order: the caller's own abort/timeout, vendor code, vendor type, context-overflow text
- * (a 400 is too generic to decide alone), HTTP status, socket codes, then text heuristics.
+ * Order: the caller's own abort/timeout, specific vendor code or type, context-overflow
+ * text (a 400 is too generic to decide alone), HTTP status, socket codes, generic vendor
+ * type, then text heuristics.
  * Whitelist retry: only authentication/authorization, context overflow (its own recovery
  * channel), invalid input and exhausted quota are final; everything else is retried.
  */
@@ -89,6 +98,7 @@ function decide(facts: ErrorFacts): Verdict {
     byContextText(facts) ??
     byStatus(facts) ??
     bySocketCode(facts) ??
+    byGenericType(facts) ??
     byName(facts) ??
     byText(facts) ?? { category: 'unknown', rule: 'no rule matched' }
   );
@@ -169,6 +179,17 @@ function bySocketCode(facts: ErrorFacts): Verdict | undefined {
   if (timeout) return { category: 'timeout', rule: `code ${timeout}` };
   const socket = facts.codes.find((c) => SOCKET_CODES.has(c));
   return socket ? { category: 'network', rule: `code ${socket}` } : undefined;
+}
+
+function byGenericType(facts: ErrorFacts): Verdict | undefined {
+  const { vendorType } = facts;
+  const category = vendorType ? GENERIC_TYPES[vendorType] : undefined;
+  if (!category || !vendorType) return undefined;
+  const rule = `vendor type ${vendorType}`;
+  if (category === 'internal' && facts.text.includes('overloaded')) {
+    return { category: 'overloaded', rule: `${rule} + text: 'overloaded'` };
+  }
+  return { category, rule };
 }
 
 /** A SyntaxError from JSON.parse is a record the SDK could not read: a cut or garbled stream. */

@@ -1,0 +1,117 @@
+import { abortReason, type Clock, type Random } from '@/lib/clock';
+import type { Dialect, FaultPlan, FaultRule } from '@/lib/protocol';
+import { describeFault } from './describe-fault';
+import { httpErrorResponse, proxyErrorResponse } from './error-responses';
+import { faultedBody } from './faulted-body';
+import { keepaliveBody } from './keepalive-body';
+import { RuleMatcher } from './rule-matcher';
+import { fetchFailed } from './undici-errors';
+
+export interface FaultInjection {
+  /** The wrapper's own request count, from 1: every HTTP attempt through it. */
+  requestNo: number;
+  rule: FaultRule;
+  label: string;
+}
+
+export interface WithFaultsOptions {
+  fetch: typeof fetch;
+  dialect: Dialect;
+  /** Read at every request, so a live toggle applies from the next request on. */
+  plan: () => FaultPlan;
+  clock: Clock;
+  random: Random;
+  onInject: (info: FaultInjection) => void;
+}
+
+/**
+ * Faults at the transport: a fetch that answers some requests the way a bad day does — a
+ * vendor error, a proxy page, a refused socket — or passes them on and corrupts the SSE
+ * body that comes back. The SDK above it parses the faulted bytes exactly as it would in
+ * production. Every wait runs on the clock and honours the request's signal.
+ */
+export function withFaults(options: WithFaultsOptions): typeof fetch {
+  const { dialect, clock } = options;
+  const matcher = new RuleMatcher(options.random.fork('when'));
+  const ids = options.random.fork('request-ids');
+  let requestCount = 0;
+
+  const faulted = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const requestNo = ++requestCount;
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    if (signal?.aborted) throw abortReason(signal);
+
+    const rule = matcher.match({ plan: options.plan(), requestNo });
+    if (!rule) return options.fetch(input, init);
+    const { action } = rule;
+    const inject = (): void =>
+      options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
+    const model = modelOf(init?.body);
+
+    switch (action.type) {
+      case 'http_error':
+        inject();
+        return httpErrorResponse({ dialect, action, requestId: requestId({ dialect, random: ids }), model });
+      case 'proxy_error':
+        inject();
+        return proxyErrorResponse({ action });
+      case 'connection': {
+        inject();
+        const url = urlOf(input);
+        throw fetchFailed({ mode: action.mode, host: url.hostname, port: portOf(url) });
+      }
+      case 'keepalive_only': {
+        inject();
+        const body = keepaliveBody({ dialect, style: action.style, intervalMs: action.intervalMs, clock, signal });
+        const headers = new Headers({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+        headers.set(dialect === 'anthropic' ? 'request-id' : 'x-request-id', requestId({ dialect, random: ids }));
+        return new Response(body, { status: 200, headers });
+      }
+      default: {
+        const response = await options.fetch(input, init);
+        // Only a streaming success has records to corrupt; anything else passes untouched.
+        const type = response.headers.get('content-type') ?? '';
+        if (!response.ok || !response.body || !type.includes('text/event-stream')) return response;
+        inject();
+        const framing = urlOf(input).pathname.endsWith('/responses') ? 'responses' : 'chat';
+        const body = faultedBody({ body: response.body, action, dialect, framing, model, clock, signal });
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        return new Response(body, { status: response.status, statusText: response.statusText, headers });
+      }
+    }
+  };
+  return faulted as typeof fetch;
+}
+
+function urlOf(input: RequestInfo | URL): URL {
+  if (input instanceof URL) return input;
+  return new URL(typeof input === 'string' ? input : input.url);
+}
+
+function portOf(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'http:' ? 80 : 443;
+}
+
+/** The model named in a JSON request body, for the vendor messages that quote it. */
+function modelOf(body: BodyInit | null | undefined): string {
+  if (typeof body !== 'string') return 'unknown-model';
+  try {
+    const parsed = JSON.parse(body) as { model?: unknown };
+    return typeof parsed.model === 'string' ? parsed.model : 'unknown-model';
+  } catch {
+    return 'unknown-model';
+  }
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Request ids in each vendor's shape (`req_011C…` base62, `req_…` hex), from the seeded RNG. */
+function requestId(options: { dialect: Dialect; random: Random }): string {
+  const { dialect, random } = options;
+  if (dialect === 'anthropic') {
+    return `req_011C${Array.from({ length: 20 }, () => BASE62[random.int(0, 61)]).join('')}`;
+  }
+  return `req_${Array.from({ length: 32 }, () => random.int(0, 15).toString(16)).join('')}`;
+}
