@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom, VirtualClock } from '@/lib/clock';
+import { createToolbox } from '../registry';
+import { createWorkspace } from '../workspace';
+import { getScenario, listScenarios } from './index';
+
+function toolCtx(files: Record<string, string>) {
+  return { workspace: createWorkspace({ files }), clock: new VirtualClock(), random: createRandom(1), signal: new AbortController().signal };
+}
+
+describe('scenarios', () => {
+  it('finds scenarios by id, default first', () => {
+    expect(listScenarios()[0]?.id).toBe('fix-failing-test');
+    expect(getScenario('fix-failing-test')?.policy).toBe('worker');
+    expect(getScenario('nope')).toBeUndefined();
+  });
+
+  for (const scenario of listScenarios()) {
+    describe(scenario.id, () => {
+      it('fails its check before the fix and passes after hints.fix through edit_file', async () => {
+        const ctx = toolCtx(scenario.files);
+        const toolbox = createToolbox({ scenario });
+        const before = await toolbox.get('run_check')!.run({}, ctx);
+        expect(before.content).toMatch(/^FAIL\n/);
+        expect(before.isError).toBe(false);
+        const fix = scenario.hints.fix!;
+        const edit = await toolbox.get('edit_file')!.run({ path: fix.path, old_string: fix.find, new_string: fix.replace }, ctx);
+        expect(edit.isError).toBe(false);
+        const after = await toolbox.get('run_check')!.run({}, ctx);
+        expect(after.content).toMatch(/^PASS\n/);
+      });
+
+      it('has hints that point at real files and a search that matches', async () => {
+        const ctx = toolCtx(scenario.files);
+        for (const path of scenario.hints.read) {
+          expect(ctx.workspace.read(path), path).toBeDefined();
+        }
+        if (scenario.hints.search) {
+          const found = await createToolbox({ scenario }).get('search')!.run({ pattern: scenario.hints.search }, ctx);
+          expect(found.content).not.toMatch(/^No matches/);
+        }
+      });
+    });
+  }
+
+  it('fix-failing-test: the check really executes the code', () => {
+    const scenario = getScenario('fix-failing-test')!;
+    const ws = createWorkspace({ files: scenario.files });
+    const before = scenario.check(ws);
+    expect(before.output).toContain('✗ joins every word, not just the first two');
+    expect(before.output).toContain('expected "loop-lab-agent-loops-that-recover", got "loop-lab: agent loops that recover"');
+    ws.write('src/slugify.js', 'while (true) {}');
+    expect(scenario.check(ws).output).toMatch(/timed out/);
+    ws.write('src/slugify.js', 'module.exports = { slugify: () => this.constructor.constructor("return process")() };');
+    expect(scenario.check(ws).output).toMatch(/process is not defined/);
+    ws.write('src/slugify.js', 'module.exports = { slugify: (');
+    expect(scenario.check(ws).output).toMatch(/could not load test\/slugify\.test\.js: SyntaxError/);
+  });
+});
