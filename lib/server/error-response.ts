@@ -1,0 +1,31 @@
+import 'server-only';
+import { ZodError } from 'zod';
+import { describeIssues } from '@/lib/protocol';
+import { HttpError } from './http-error';
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: string;
+  details?: string[];
+}
+
+export function jsonError({ status, error, details }: { status: number } & ErrorBody): Response {
+  const body: ErrorBody = details && details.length > 0 ? { error, details } : { error };
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/**
+ * Turns anything a handler threw into a JSON response: HttpError as it says, a zod error as
+ * a 400 naming each bad field, anything else as a 500 whose cause stays in the server log.
+ */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof HttpError) {
+    return jsonError({ status: error.status, error: error.message, details: error.details });
+  }
+  if (error instanceof ZodError) {
+    return jsonError({ status: 400, error: 'The request is invalid', details: describeIssues(error) });
+  }
+  // Only the message and stack: request bodies (which may hold a key) are never logged.
+  console.error('[loop-lab] unhandled error in a route handler:', error instanceof Error ? error.stack ?? error.message : String(error));
+  return jsonError({ status: 500, error: 'Internal server error; the server log has the details' });
+}

@@ -1,0 +1,70 @@
+import type { RunEvent } from '@/lib/protocol';
+import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
+import { sampleRunEvents } from '@/lib/store/sample-run';
+
+export interface FakeLaunchOptions {
+  /** Events between run_start and terminate (content deltas), one per tick. */
+  steps?: number;
+  tickMs?: number;
+  /** Hold the run after this many steps until `release()` or an abort. */
+  holdAt?: number;
+}
+
+export interface FakeLaunch {
+  launch: (options: LaunchOptions) => RunHandle;
+  controls: ControlMessage[];
+  apiKeys: (string | undefined)[];
+  release: () => void;
+}
+
+/**
+ * A stand-in for launchRun with its contract (events in seq order, synchronous onEvent,
+ * always ending with terminate) and a controllable pace, for registry and SSE tests.
+ */
+export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchOptions = {}): FakeLaunch {
+  const controls: ControlMessage[] = [];
+  const apiKeys: (string | undefined)[] = [];
+  const releases: (() => void)[] = [];
+  const launch = ({ runId, onEvent, apiKey }: LaunchOptions): RunHandle => {
+    apiKeys.push(apiKey);
+    let seq = 0;
+    let stopped: string | undefined;
+    let wake: (() => void) | undefined;
+    const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq * 10 } as RunEvent);
+    const sample = sampleRunEvents({ runId });
+    emit(sample[0]!);
+    const sleep = (ms: number) => new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms);
+    });
+    const done = (async () => {
+      for (let step = 0; step < steps && !stopped; step += 1) {
+        if (step === holdAt) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            releases.push(resolve);
+          });
+          if (stopped) break;
+        }
+        await sleep(tickMs);
+        if (stopped) break;
+        emit({ event: 'content_delta', iteration: 0, attempt: 1, index: 0, kind: 'text', text: `chunk ${step} ${apiKey ?? ''}`.trim() });
+      }
+      const reason = stopped ?? 'end_turn';
+      emit({ event: 'terminate', reason, complete: !stopped, usd_so_far: 0, input_tokens: 0, output_tokens: 0 });
+    })();
+    return {
+      runId,
+      done,
+      control(message) {
+        controls.push(message);
+        if (message.action === 'abort' && !stopped) {
+          stopped = message.reason ?? 'aborted';
+          emit({ event: 'control', action: 'abort', detail: stopped });
+          wake?.();
+        }
+      },
+    };
+  };
+  return { launch, controls, apiKeys, release: () => releases.splice(0).forEach((r) => r()) };
+}

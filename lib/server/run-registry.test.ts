@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '@/lib/protocol';
+import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
+import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run';
+import { createFakeLaunch } from './fake-launch';
+import { HttpError } from './http-error';
+import { createRunRegistry, type RunListener } from './run-registry';
+
+let dir: string;
+let store: RunStore;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-registry-'));
+  store = createSqliteRunStore({ dir });
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function collector(): RunListener & { events: RunEvent[]; ended: boolean } {
+  const c = {
+    events: [] as RunEvent[],
+    ended: false,
+    onEvent: (event: RunEvent) => c.events.push(event),
+    onEnd: () => {
+      c.ended = true;
+    },
+  };
+  return c;
+}
+
+function expectContiguous(events: readonly RunEvent[], from: number, to: number): void {
+  expect(events.map((e) => e.seq)).toEqual(Array.from({ length: to - from + 1 }, (_, i) => from + i));
+}
+
+const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('run registry', () => {
+  it('stores a run and serves subscribers that join mid-run with no gap and no duplicate', async () => {
+    const fake = createFakeLaunch({ steps: 30, tickMs: 1 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    const first = collector();
+    registry.subscribe({ runId: id, listener: first });
+    while (first.events.length < 12) await tick(1);
+    // A reconnect that had seen up to seq 7, and a fresh subscriber joining now.
+    const resumed = collector();
+    registry.subscribe({ runId: id, afterSeq: 7, listener: resumed });
+    const late = collector();
+    registry.subscribe({ runId: id, listener: late });
+    await registry.whenFinished(id);
+
+    const total = 32; // run_start + 30 deltas + terminate
+    expectContiguous(first.events, 0, total - 1);
+    expectContiguous(resumed.events, 8, total - 1);
+    expectContiguous(late.events, 0, total - 1);
+    expect([first.ended, resumed.ended, late.ended]).toEqual([true, true, true]);
+    expect(store.readEvents({ runId: id })).toEqual(first.events);
+    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', eventCount: total });
+    expect(registry.isLive(id)).toBe(false);
+  });
+
+  it('replays from the store when the resume point is older than the in-memory tail', async () => {
+    const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    const watcher = collector();
+    registry.subscribe({ runId: id, listener: watcher });
+    while (watcher.events.length < 651) await tick(1);
+    const fromStart = collector();
+    const fromTen = collector();
+    const nearEdge = collector();
+    registry.subscribe({ runId: id, afterSeq: -1, listener: fromStart });
+    registry.subscribe({ runId: id, afterSeq: 10, listener: fromTen });
+    registry.subscribe({ runId: id, afterSeq: 600, listener: nearEdge });
+    fake.release();
+    await registry.whenFinished(id);
+    expectContiguous(fromStart.events, 0, 701);
+    expectContiguous(fromTen.events, 11, 701);
+    expectContiguous(nearEdge.events, 601, 701);
+  });
+
+  it('serves a finished run from the store, from any resume point', async () => {
+    const registry = createRunRegistry({ store, launch: createFakeLaunch({ steps: 5 }).launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    await registry.whenFinished(id);
+    const all = collector();
+    const tail = collector();
+    const none = collector();
+    registry.subscribe({ runId: id, listener: all });
+    registry.subscribe({ runId: id, afterSeq: 4, listener: tail });
+    registry.subscribe({ runId: id, afterSeq: 6, listener: none });
+    expectContiguous(all.events, 0, 6);
+    expectContiguous(tail.events, 5, 6);
+    expect(none.events).toEqual([]);
+    expect([all.ended, tail.ended, none.ended]).toEqual([true, true, true]);
+    expect(() => registry.subscribe({ runId: 'nope', listener: collector() })).toThrow(HttpError);
+  });
+
+  it('passes control messages to a live run and refuses them for finished or unknown runs', async () => {
+    const fake = createFakeLaunch({ steps: 10, holdAt: 2 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    registry.control({ runId: id, message: { action: 'set_faults', faults: { rules: [], tools: [] } } });
+    registry.control({ runId: id, message: { action: 'abort' } });
+    await registry.whenFinished(id);
+    expect(fake.controls.map((c) => c.action)).toEqual(['set_faults', 'abort']);
+    expect(store.getRun(id)?.summary).toMatchObject({ status: 'aborted', terminateReason: 'aborted' });
+    const finished = (() => {
+      try {
+        registry.control({ runId: id, message: { action: 'abort' } });
+      } catch (error) {
+        return error as HttpError;
+      }
+    })();
+    expect(finished?.status).toBe(409);
+    expect(finished?.message).toMatch(/already finished \(aborted\)/);
+    expect(() => registry.control({ runId: 'nope', message: { action: 'abort' } })).toThrow(/No run with id "nope"/);
+  });
+
+  it('abandons a run nobody watches, counting from the last unsubscribe', async () => {
+    const fake = createFakeLaunch({ steps: 10, holdAt: 1 });
+    const registry = createRunRegistry({ store, launch: fake.launch, unwatchedMs: 40 });
+    const unwatched = registry.startRun({ config: sampleConfig() });
+    const watched = registry.startRun({ config: sampleConfig() });
+    const unsubscribe = registry.subscribe({ runId: watched.id, listener: collector() });
+    await registry.whenFinished(unwatched.id);
+    expect(store.getRun(unwatched.id)?.summary).toMatchObject({ status: 'aborted', terminateReason: 'abandoned' });
+    expect(registry.isLive(watched.id)).toBe(true);
+    unsubscribe();
+    await registry.whenFinished(watched.id);
+    expect(store.getRun(watched.id)?.summary.terminateReason).toBe('abandoned');
+    expect(fake.controls).toEqual([{ action: 'abort', reason: 'abandoned' }, { action: 'abort', reason: 'abandoned' }]);
+  });
+
+  it('hands the key to launch only and redacts it from events and the store', async () => {
+    const key = 'sk-test-0123456789abcdefSECRET';
+    const fake = createFakeLaunch({ steps: 3 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig(), apiKey: key });
+    const watcher = collector();
+    registry.subscribe({ runId: id, listener: watcher });
+    await registry.whenFinished(id);
+    expect(fake.apiKeys).toEqual([key]);
+    expect(JSON.stringify(watcher.events)).not.toContain(key);
+    expect(JSON.stringify(watcher.events)).toContain('[redacted]');
+    store.close();
+    const bytes = fs.readdirSync(dir).filter((n) => n.startsWith(DB_FILE_NAME)).map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1')).join('');
+    expect(bytes).not.toContain(key);
+    store = createSqliteRunStore({ dir });
+  });
+
+  it('ends the log with terminate when launch throws or the engine stops without one', async () => {
+    const registry = createRunRegistry({
+      store,
+      launch: () => {
+        throw new Error('unknown scenario "x"');
+      },
+    });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    expect(store.readEvents({ runId: id })).toEqual([
+      expect.objectContaining({ seq: 0, event: 'terminate', reason: 'internal_error', message: 'the run could not start: unknown scenario "x"' }),
+    ]);
+    const silent = createRunRegistry({
+      store,
+      launch: ({ runId, onEvent }) => {
+        onEvent(sampleRunEvents({ runId })[0]!);
+        return { runId, control: () => {}, done: Promise.resolve() };
+      },
+    });
+    const second = silent.startRun({ config: sampleConfig() });
+    await silent.whenFinished(second.id);
+    expect(store.readEvents({ runId: second.id }).map((e) => e.event)).toEqual(['run_start', 'terminate']);
+    expect(store.getRun(second.id)?.summary.status).toBe('failed');
+  });
+
+  it('closes a run left running by an earlier server process when someone asks for it', () => {
+    store.createRun({ id: 'orphan', config: sampleConfig() });
+    store.appendEvents({ runId: 'orphan', events: sampleRunEvents({ runId: 'orphan' }).slice(0, 3) });
+    const registry = createRunRegistry({ store, launch: createFakeLaunch().launch });
+    const watcher = collector();
+    registry.subscribe({ runId: 'orphan', afterSeq: 1, listener: watcher });
+    expect(watcher.events.map((e) => e.event)).toEqual(['llm_call', 'terminate']);
+    expect(watcher.events[1]).toMatchObject({ seq: 3, reason: 'internal_error', input_tokens: 1000 });
+    expect(watcher.ended).toBe(true);
+    expect(store.getRun('orphan')?.summary.status).toBe('failed');
+  });
+});

@@ -1,0 +1,248 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { RunConfig, RunEvent } from '@/lib/protocol';
+import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
+import type { RunStore } from '@/lib/store';
+import { HttpError } from './http-error';
+import { redactSecret } from './redact-secret';
+
+/** Receives a run's events in seq order, then onEnd once after the terminate event. */
+export interface RunListener {
+  onEvent(event: RunEvent): void;
+  onEnd(): void;
+}
+
+export interface StartRunOptions {
+  config: RunConfig;
+  /** For this run only: handed to launch, never stored, emitted or logged. */
+  apiKey?: string;
+}
+export interface SubscribeOptions {
+  runId: string;
+  /** Replay events with seq greater than this (a Last-Event-ID); omit for the whole log. */
+  afterSeq?: number;
+  listener: RunListener;
+}
+export interface ControlOptions {
+  runId: string;
+  message: ControlMessage;
+}
+
+export interface RunRegistry {
+  startRun(options: StartRunOptions): { id: string };
+  /** Throws HttpError 404 for an unknown run. Returns the unsubscribe function. */
+  subscribe(options: SubscribeOptions): () => void;
+  /** Throws HttpError 404 (unknown) or 409 (already finished). */
+  control(options: ControlOptions): void;
+  isLive(runId: string): boolean;
+  /** Resolves once the run's terminate event is stored (at once when it is not live). */
+  whenFinished(runId: string): Promise<void>;
+}
+
+export interface RunRegistryOptions {
+  store: RunStore;
+  launch: (options: LaunchOptions) => RunHandle;
+  /** A run nobody has watched for this long is aborted as abandoned. */
+  unwatchedMs?: number;
+}
+
+/** Recent events kept in memory so a reconnect near the live edge needs no database read. */
+const TAIL_SIZE = 512;
+/** Past this many unwritten events a batch is written at once rather than next tick. */
+const FLUSH_BATCH = 256;
+
+interface LiveRun {
+  id: string;
+  apiKey: string | undefined;
+  handle: RunHandle | undefined;
+  pending: RunEvent[];
+  tail: RunEvent[];
+  lastSeq: number;
+  lastTs: number;
+  totals: { input: number; output: number; usd: number };
+  subscribers: Set<RunListener>;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+  flushScheduled: boolean;
+  finished: () => void;
+  done: Promise<void>;
+}
+
+/**
+ * Runs execute here, not inside an HTTP response (DESIGN.md §6): events go to the store and
+ * to whoever subscribes, and a reconnect replays from the store with no gap and no repeat.
+ * Everything between reading the replay and joining the live fan-out is synchronous (the
+ * store is synchronous too), so no event can slip in between.
+ */
+export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRegistryOptions): RunRegistry {
+  const live = new Map<string, LiveRun>();
+
+  const flush = (run: LiveRun): void => {
+    run.flushScheduled = false;
+    if (run.pending.length === 0) return;
+    const events = run.pending;
+    run.pending = [];
+    try {
+      store.appendEvents({ runId: run.id, events });
+    } catch (error) {
+      console.error(`[loop-lab] run ${run.id}: could not store events ${events[0]?.seq}…${events.at(-1)?.seq}:`, (error as Error).message);
+    }
+  };
+
+  const armIdleTimer = (run: LiveRun): void => {
+    clearTimeout(run.idleTimer);
+    run.idleTimer = setTimeout(() => run.handle?.control({ action: 'abort', reason: 'abandoned' }), unwatchedMs);
+    run.idleTimer.unref?.();
+  };
+
+  const finish = (run: LiveRun): void => {
+    flush(run);
+    clearTimeout(run.idleTimer);
+    live.delete(run.id);
+    run.apiKey = undefined;
+    for (const listener of run.subscribers) safely(() => listener.onEnd());
+    run.subscribers.clear();
+    run.finished();
+  };
+
+  const accept = (run: LiveRun, raw: RunEvent): void => {
+    if (!live.has(run.id)) return; // after terminate (or a synthesized one) nothing more is logged
+    const event = redactSecret({ value: raw, secret: run.apiKey });
+    run.pending.push(event);
+    run.tail.push(event);
+    if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
+    run.lastSeq = event.seq;
+    run.lastTs = event.ts;
+    if (event.event === 'llm_call') {
+      run.totals = { input: run.totals.input + event.input_tokens, output: run.totals.output + event.output_tokens, usd: event.usd_so_far };
+    }
+    for (const listener of run.subscribers) {
+      if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
+    }
+    if (event.event === 'terminate') finish(run);
+    else if (run.pending.length >= FLUSH_BATCH) flush(run);
+    else if (!run.flushScheduled) {
+      run.flushScheduled = true;
+      setImmediate(() => flush(run));
+    }
+  };
+
+  /** Ends a log the engine left open, so every stored run ends with terminate. */
+  const terminateFor = (run: LiveRun, message: string): void => {
+    accept(run, {
+      run_id: run.id,
+      seq: run.lastSeq + 1,
+      ts: run.lastTs,
+      event: 'terminate',
+      reason: 'internal_error',
+      complete: false,
+      message,
+      usd_so_far: run.totals.usd,
+      input_tokens: run.totals.input,
+      output_tokens: run.totals.output,
+    });
+  };
+
+  /** A run marked running in the store but not live here was cut off by a server restart. */
+  const closeOrphan = (runId: string): void => {
+    const record = store.getRun(runId);
+    if (!record || record.summary.status !== 'running' || live.has(runId)) return;
+    const { summary } = record;
+    store.appendEvents({
+      runId,
+      events: [{
+        run_id: runId,
+        seq: summary.eventCount,
+        ts: summary.durationMs,
+        event: 'terminate',
+        reason: 'internal_error',
+        complete: false,
+        message: 'the server stopped while this run was in flight',
+        usd_so_far: summary.costUsd,
+        input_tokens: summary.inputTokens,
+        output_tokens: summary.outputTokens,
+      }],
+    });
+  };
+
+  return {
+    startRun({ config, apiKey }) {
+      const id = randomUUID();
+      store.createRun({ id, config });
+      let finished!: () => void;
+      const done = new Promise<void>((resolve) => (finished = resolve));
+      const run: LiveRun = {
+        id, apiKey, handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
+        totals: { input: 0, output: 0, usd: 0 }, subscribers: new Set(), idleTimer: undefined,
+        flushScheduled: false, finished, done,
+      };
+      live.set(id, run);
+      armIdleTimer(run);
+      try {
+        run.handle = launch({ runId: id, config, ...(apiKey ? { apiKey } : {}), onEvent: (event) => accept(run, event) });
+        void run.handle.done.then(() => {
+          if (live.has(id)) terminateFor(run, 'the engine stopped without a terminate event');
+        });
+      } catch (error) {
+        terminateFor(run, `the run could not start: ${(error as Error).message}`);
+      }
+      return { id };
+    },
+
+    subscribe({ runId, afterSeq = -1, listener }) {
+      const run = live.get(runId);
+      if (!run) {
+        if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
+        closeOrphan(runId);
+        for (const event of store.readEvents({ runId, afterSeq })) listener.onEvent(event);
+        listener.onEnd();
+        return () => {};
+      }
+      const first = run.tail[0];
+      let replay: RunEvent[];
+      if (first && first.seq <= afterSeq + 1) replay = run.tail.filter((event) => event.seq > afterSeq);
+      else {
+        flush(run);
+        replay = store.readEvents({ runId, afterSeq });
+      }
+      for (const event of replay) listener.onEvent(event);
+      run.subscribers.add(listener);
+      clearTimeout(run.idleTimer);
+      return () => {
+        if (!run.subscribers.delete(listener)) return;
+        if (run.subscribers.size === 0 && live.has(runId)) armIdleTimer(run);
+      };
+    },
+
+    control({ runId, message }) {
+      const run = live.get(runId);
+      if (run?.handle) {
+        run.handle.control(message);
+        return;
+      }
+      const record = store.getRun(runId);
+      if (!record) throw new HttpError(404, `No run with id "${runId}"`);
+      closeOrphan(runId);
+      const reason = store.getRun(runId)?.summary.terminateReason ?? 'unknown';
+      throw new HttpError(409, `Run "${runId}" has already finished (${reason}); start a new run instead`);
+    },
+
+    isLive(runId) {
+      return live.has(runId);
+    },
+
+    whenFinished(runId) {
+      return live.get(runId)?.done ?? Promise.resolve();
+    },
+  };
+}
+
+/** Runs a subscriber callback; a subscriber that throws is dropped, never the run. */
+function safely(fn: () => void): boolean {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    console.error('[loop-lab] a run subscriber failed and was removed:', (error as Error).message);
+    return false;
+  }
+}
