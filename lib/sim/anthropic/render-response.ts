@@ -1,0 +1,105 @@
+import type { OutputPlan } from '../output-plan';
+import type { BodyFrame } from '../paced-body';
+import type { ResponsePacing } from '../pacing';
+
+/** Everything decided about one response before its bytes are written. */
+export interface AnthropicResponseInput {
+  id: string;
+  model: string;
+  plan: OutputPlan;
+  inputTokens: number;
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'model_context_window_exceeded';
+  /** One toolu_ id per tool_call block, in order. */
+  toolIds: string[];
+  /** One signature per thinking block, in order. */
+  signatures: string[];
+  pacing: ResponsePacing;
+}
+
+function record(type: string, data: unknown): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** Recorded traffic serializes ping with a space after the colon; the other events are compact. */
+const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
+
+function usage(inputTokens: number, outputTokens: number): Record<string, number> {
+  return { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
+}
+
+/** The SSE records of a streamed Message, each with its pacing delay (wire-formats §1). */
+export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator<BodyFrame> {
+  const { plan, pacing } = input;
+  yield {
+    delayMs: 0,
+    text: record('message_start', {
+      type: 'message_start',
+      message: {
+        id: input.id, type: 'message', role: 'assistant', model: input.model, content: [],
+        stop_reason: null, stop_sequence: null, usage: usage(input.inputTokens, 1),
+      },
+    }),
+  };
+  let toolIndex = 0;
+  let thinkingIndex = 0;
+  for (const [index, block] of plan.blocks.entries()) {
+    const firstDelay = index === 0 ? pacing.firstTokenMs : 0;
+    const skeleton =
+      block.kind === 'thinking' ? { type: 'thinking', thinking: '', signature: '' }
+      : block.kind === 'text' ? { type: 'text', text: '' }
+      : { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: {} };
+    yield { delayMs: firstDelay, text: record('content_block_start', { type: 'content_block_start', index, content_block: skeleton }) };
+    if (index === 0) yield { delayMs: 0, text: PING };
+    for (const chunk of block.chunks) {
+      const delta =
+        block.kind === 'thinking' ? { type: 'thinking_delta', thinking: chunk.text }
+        : block.kind === 'text' ? { type: 'text_delta', text: chunk.text }
+        : { type: 'input_json_delta', partial_json: chunk.text };
+      yield { delayMs: pacing.forTokens(chunk.tokens), text: record('content_block_delta', { type: 'content_block_delta', index, delta }) };
+    }
+    if (block.kind === 'thinking') {
+      const signature = input.signatures[thinkingIndex++];
+      yield { delayMs: 0, text: record('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }) };
+    }
+    yield { delayMs: 0, text: record('content_block_stop', { type: 'content_block_stop', index }) };
+  }
+  if (plan.blocks.length === 0) yield { delayMs: pacing.firstTokenMs, text: PING };
+  yield {
+    delayMs: 0,
+    text: record('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: input.stopReason, stop_sequence: null },
+      usage: usage(input.inputTokens, Math.max(1, plan.outputTokens)),
+    }),
+  };
+  yield { delayMs: 0, text: record('message_stop', { type: 'message_stop' }) };
+}
+
+function parseInput(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The same response as one JSON Message (`stream: false`). */
+export function anthropicMessageBody(input: AnthropicResponseInput): string {
+  let toolIndex = 0;
+  let thinkingIndex = 0;
+  const content = input.plan.blocks.map((block) => {
+    if (block.kind === 'thinking') return { type: 'thinking', thinking: block.text, signature: input.signatures[thinkingIndex++] };
+    if (block.kind === 'text') return { type: 'text', text: block.text };
+    return { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: parseInput(block.text) };
+  });
+  return JSON.stringify({
+    id: input.id, type: 'message', role: 'assistant', model: input.model, content,
+    stop_reason: input.stopReason, stop_sequence: null, usage: usage(input.inputTokens, Math.max(1, input.plan.outputTokens)),
+  });
+}
+
+/** Run time the whole response takes to generate (a non-streamed reply waits it out first). */
+export function totalGenerationMs(input: AnthropicResponseInput): number {
+  return input.pacing.firstTokenMs + input.pacing.forTokens(input.plan.outputTokens);
+}

@@ -1,0 +1,105 @@
+import { abortReason } from '@/lib/clock';
+import { SIM_MODELS } from '@/lib/protocol';
+import { makeId } from '../ids';
+import { planOutput } from '../output-plan';
+import { pacedBody } from '../paced-body';
+import { drawPacing } from '../pacing';
+import { readFetchInput } from '../fetch-input';
+import { VendorRejection } from '../rejection';
+import { countRequestTokens } from '../request-tokens';
+import { DEFAULT_SIGNING_KEY, signThinking } from '../signature';
+import type { SimVendorOptions } from '../types';
+import { anthropicErrorResponse } from './errors';
+import { parseAnthropicRequest } from './parse-request';
+import { anthropicMessageBody, anthropicStreamFrames, totalGenerationMs, type AnthropicResponseInput } from './render-response';
+import { validateAnthropicConversation } from './validate-conversation';
+
+function checkAuth(headers: Headers, expected: string | undefined): void {
+  const bearer = headers.get('authorization')?.replace(/^Bearer\s+/i, '');
+  const key = headers.get('x-api-key') ?? bearer ?? '';
+  if (key.trim().length === 0) {
+    throw new VendorRejection({ status: 401, type: 'authentication_error', message: 'x-api-key header is required' });
+  }
+  if (expected !== undefined && key !== expected) {
+    throw new VendorRejection({ status: 401, type: 'authentication_error', message: 'invalid x-api-key' });
+  }
+}
+
+/**
+ * A strict simulated Anthropic Messages API as a `fetch`: the real SDK talks to it unchanged.
+ * Requests are validated as the vendor does and refused with its own bodies; responses are
+ * decided by the policy and streamed through the clock.
+ */
+export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
+  const signingKey = options.signingKey ?? DEFAULT_SIGNING_KEY;
+  let served = 0;
+
+  const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = await readFetchInput({ input, init });
+    const { signal } = request;
+    if (signal?.aborted) throw abortReason(signal);
+    const random = options.random.fork(`anthropic-request-${served++}`);
+    const requestId = makeId({ random: random.fork('request-id'), kind: 'req' });
+    const pacing = drawPacing({ random: random.fork('pacing'), pacing: options.pacing });
+    await options.clock.sleep(pacing.headersMs, signal);
+
+    try {
+      if (request.method !== 'POST' || request.path !== '/v1/messages') {
+        throw new VendorRejection({ status: 404, type: 'not_found_error', message: 'Not Found' });
+      }
+      checkAuth(request.headers, options.apiKey);
+      const parsed = parseAnthropicRequest({ body: request.body });
+      const model = SIM_MODELS.find((m) => m.id === parsed.model && m.dialect === 'anthropic');
+      if (!model) throw new VendorRejection({ status: 404, type: 'not_found_error', message: `model: ${parsed.model}` });
+      if (parsed.maxTokens > model.maxOutputTokens) {
+        throw new VendorRejection({
+          status: 400, type: 'invalid_request_error',
+          message: `max_tokens: ${parsed.maxTokens} > ${model.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model.id}`,
+        });
+      }
+      validateAnthropicConversation({ messages: parsed.messages, model: model.id, thinking: parsed.thinking, signingKey });
+      const inputTokens = countRequestTokens(parsed);
+      if (inputTokens > model.contextWindow) {
+        throw new VendorRejection({ status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${model.contextWindow} maximum` });
+      }
+
+      const thinking = parsed.thinking && model.reasoning;
+      const turn = options.policy(
+        { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens: parsed.maxTokens, thinking },
+        random.fork('policy'),
+      );
+      const room = model.contextWindow - inputTokens;
+      const cap = Math.min(parsed.maxTokens, room);
+      const plan = planOutput({ turn: thinking ? turn : { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
+      const hasTools = plan.blocks.some((b) => b.kind === 'tool_call');
+      const stopReason = plan.cut ? (room < parsed.maxTokens ? 'model_context_window_exceeded' : 'max_tokens') : hasTools ? 'tool_use' : 'end_turn';
+      const ids = random.fork('ids');
+      const response: AnthropicResponseInput = {
+        id: makeId({ random: ids, kind: 'msg' }),
+        model: model.id,
+        plan,
+        inputTokens,
+        stopReason,
+        toolIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => makeId({ random: ids, kind: 'toolu' })),
+        signatures: plan.blocks.flatMap((b) => (b.kind === 'thinking' ? [signThinking({ key: signingKey, model: model.id, thinking: b.text })] : [])),
+        pacing,
+      };
+
+      if (!parsed.stream) {
+        await options.clock.sleep(totalGenerationMs(response), signal);
+        return new Response(anthropicMessageBody(response), {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'request-id': requestId },
+        });
+      }
+      return new Response(pacedBody({ frames: anthropicStreamFrames(response), clock: options.clock, signal }), {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId },
+      });
+    } catch (error) {
+      if (error instanceof VendorRejection) return anthropicErrorResponse({ rejection: error, requestId });
+      throw error;
+    }
+  };
+  return respond as typeof fetch;
+}

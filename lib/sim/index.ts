@@ -1,0 +1,17 @@
+/** Simulated vendors (as `fetch`) and the scripted model policies behind them. */
+export { createSimAnthropic } from './anthropic/sim-anthropic';
+export { createSimOpenAI } from './openai/sim-openai';
+export { startSimServer, type SimServer } from './http-server';
+export { createPolicy } from './policies/create-policy';
+export { countRequestTokens } from './request-tokens';
+export { signThinking, verifyThinking, DEFAULT_SIGNING_KEY } from './signature';
+export {
+  DEFAULT_PACING,
+  type Pacing,
+  type Policy,
+  type PolicyRequest,
+  type PolicyTool,
+  type PolicyToolCall,
+  type PolicyTurn,
+  type SimVendorOptions,
+} from './types';

@@ -1,0 +1,27 @@
+import type { SimPolicyId } from '@/lib/protocol';
+import type { Scenario } from '@/lib/tools/scenario';
+import type { Policy } from '../types';
+import { createBadArgsPolicy } from './bad-args';
+import { createHallucinateToolPolicy } from './hallucinate-tool';
+import { createIgnoreTruncationPolicy } from './ignore-truncation';
+import { createLongOutputPolicy } from './long-output';
+import { createRepeatOnFailurePolicy } from './repeat-on-failure';
+import { createWorkerPolicy } from './worker';
+
+/** The simulated model a scenario (or a run config override) names. */
+export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
+  switch (id) {
+    case 'worker':
+      return createWorkerPolicy({ scenario });
+    case 'repeat-on-failure':
+      return createRepeatOnFailurePolicy({ scenario });
+    case 'hallucinate-tool':
+      return createHallucinateToolPolicy({ scenario });
+    case 'bad-args':
+      return createBadArgsPolicy({ scenario });
+    case 'ignore-truncation':
+      return createIgnoreTruncationPolicy({ scenario });
+    case 'long-output':
+      return createLongOutputPolicy({ scenario });
+  }
+}
