@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { QueryProvider } from '@/lib/client/query-provider';
+import { THEME_SCRIPT, ThemeToggle } from '@/components/ui/theme-toggle';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'Loop Lab',
+  description: 'See how LLM agent loops survive failure.',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
+      <body className="min-h-screen">
+        <QueryProvider>
+          <header className="flex h-10 items-center gap-4 border-b border-line bg-panel px-4">
+            <Link href="/" className="font-semibold tracking-tight">
+              Loop Lab
+            </Link>
+            <nav className="flex gap-3 text-muted">
+              <Link href="/" className="hover:text-fg">
+                Playground
+              </Link>
+              <Link href="/runs" className="hover:text-fg">
+                Runs
+              </Link>
+            </nav>
+            <span className="ml-auto hidden text-2xs text-faint lg:inline">
+              keys: r run · a / Esc abort · j k turns · i inspector
+            </span>
+            <ThemeToggle />
+          </header>
+          {children}
+        </QueryProvider>
+      </body>
+    </html>
+  );
+}

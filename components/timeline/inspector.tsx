@@ -1,0 +1,79 @@
+'use client';
+
+import { useMemo } from 'react';
+import type { RunEvent } from '@/lib/protocol';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import type { Selection } from '@/lib/client/run-store';
+import { findTurn } from '@/lib/client/selectors';
+import { Button } from '@/components/ui/button';
+import { JsonView } from '@/components/ui/json-view';
+import { InspectorDetails } from './inspector-details';
+
+function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number, attempt?: number, background?: boolean): RunEvent[] {
+  switch (sel.kind) {
+    case 'marker':
+      return log.filter((e) => e.seq === sel.seq);
+    case 'turn':
+      return log.filter((e) => 'iteration' in e && e.iteration === sel.iteration);
+    case 'tool':
+      return log.filter(
+        (e) =>
+          (e.event === 'tool_start' || e.event === 'tool_call' || e.event === 'tool_guard') &&
+          e.iteration === sel.iteration &&
+          (e.event === 'tool_guard' || e.call_id === undefined || e.call_id === sel.key),
+      );
+    case 'attempt': {
+      let inAttempt = false;
+      return log.filter((e) => {
+        if (e.event === 'model_request' && e.iteration === sel.iteration) inAttempt = e.request_no === requestNo;
+        if (!inAttempt || !('iteration' in e) || e.iteration !== sel.iteration) return false;
+        if ('attempt' in e && e.attempt !== undefined && e.attempt !== attempt && e.event !== 'model_request') return false;
+        return background === undefined || e.event !== 'tool_start';
+      });
+    }
+  }
+}
+
+/** The selected item: a summary first, the raw events one click away. */
+export function Inspector() {
+  const open = useRunStore((s) => s.inspectorOpen);
+  const selection = useRunStore((s) => s.selection);
+  const eventCount = useRunStore((s) => s.view.eventCount);
+  const turns = useRunStore((s) => s.view.turns);
+  const markers = useRunStore((s) => s.view.markers);
+  const log = useRunStore((s) => s.log);
+  const setOpen = useRunStore((s) => s.setInspectorOpen);
+
+  const turn = selection && 'iteration' in selection ? findTurn(turns, selection.iteration) : undefined;
+  const attempt = selection?.kind === 'attempt' ? turn?.attempts.find((a) => a.requestNo === selection.requestNo) : undefined;
+  const tool = selection?.kind === 'tool' ? turn?.toolCalls.find((c) => c.key === selection.key) : undefined;
+  const marker = selection?.kind === 'marker' ? markers.find((m) => m.seq === selection.seq) : undefined;
+
+  const events = useMemo(
+    () => (selection ? eventsFor(log, selection, attempt?.requestNo, attempt?.attempt, attempt?.background) : []),
+    // eventCount: the log grew (it is appended in place)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [selection, log, eventCount, attempt?.requestNo],
+  );
+
+  if (!open) return null;
+  return (
+    <aside data-testid="inspector" className="flex w-[26rem] shrink-0 flex-col border-l border-line bg-panel">
+      <div className="flex items-center justify-between border-b border-line px-3 py-1.5">
+        <span className="text-xs font-semibold">Inspector</span>
+        <Button onClick={() => setOpen(false)} title="close (i)">
+          close
+        </Button>
+      </div>
+      <div className="flex-1 overflow-y-auto px-3 py-2 text-xs">
+        {!selection && <p className="text-faint">Select a turn, an attempt bar, a tool call or a marker.</p>}
+        {selection && <InspectorDetails turn={turn} attempt={attempt} tool={tool} marker={marker} />}
+        {selection && (
+          <div className="mt-3 border-t border-line pt-2">
+            <JsonView value={events} label={`${events.length} raw event${events.length === 1 ? '' : 's'}`} />
+          </div>
+        )}
+      </div>
+    </aside>
+  );
+}

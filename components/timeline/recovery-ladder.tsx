@@ -1,0 +1,50 @@
+import { categoryLabel, formatMs } from '@/lib/client/format';
+import type { AttemptView } from '@/lib/client/run-view-state';
+import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
+
+/**
+ * The recovery inside one call, compact: per attempt the rung, attempt k of n, category,
+ * computed delay, server-requested delay, actual wait, and the watchdog's Empty/Partial.
+ */
+export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly AttemptView[]; onSelect?: (a: AttemptView) => void }) {
+  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1);
+  if (!interesting) return null;
+  const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? 0), 0);
+  return (
+    <div className="flex flex-wrap items-stretch gap-1" aria-label="recovery ladder">
+      {attempts.map((a) => {
+        const r = a.retry;
+        const fired = a.watchdog?.fired;
+        return (
+          <button
+            type="button"
+            key={a.requestNo}
+            data-testid="ladder-step"
+            data-outcome={a.outcome}
+            onClick={() => onSelect?.(a)}
+            className={`flex flex-col items-start rounded border px-1.5 py-0.5 text-left font-mono text-[10px] leading-3.5 ${TONE_PILL[outcomeTone(a.outcome)]}`}
+          >
+            <span className="font-semibold">
+              {a.background ? 'bg ' : ''}attempt {a.attempt}
+              {maxAttempts > 0 ? ` of ${maxAttempts}` : ''} · {a.outcome}
+            </span>
+            {a.error && (
+              <span>
+                {a.error.status ?? ''} {categoryLabel(a.error.category)}
+                {a.error.retryable ? '' : ' · final'}
+              </span>
+            )}
+            {fired && <span>watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}</span>}
+            {r && (
+              <span className="tabular">
+                {r.rung.replace('_', ' ')} · calc {formatMs(r.computedDelayMs)}
+                {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · waited{' '}
+                {formatMs(r.actualWaitMs ?? r.waitMs)}
+              </span>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

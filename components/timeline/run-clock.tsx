@@ -1,0 +1,19 @@
+'use client';
+
+import { formatClock } from '@/lib/client/format';
+import { useRunClock } from '@/lib/client/use-run-clock';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { Stat } from '@/components/ui/stat';
+
+/** The run clock in run time; shows the time scale when it is not 1. */
+export function RunClock() {
+  const now = useRunClock();
+  const clock = useRunStore((s) => s.view.clock);
+  const timeScale = useRunStore((s) => s.view.timeScale);
+  return (
+    <Stat label={clock === 'virtual' ? 'run clock (virtual)' : 'run clock'} title="time in the run's clock">
+      <span data-testid="run-clock">{formatClock(now)}</span>
+      {clock === 'real' && timeScale !== 1 && <span className="ml-1 text-faint">×{timeScale}</span>}
+    </Stat>
+  );
+}

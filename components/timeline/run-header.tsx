@@ -1,0 +1,71 @@
+'use client';
+
+import { formatTokens, formatUsd } from '@/lib/client/format';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { statusWord } from '@/lib/client/run-view-state';
+import { Pill } from '@/components/ui/pill';
+import { Stat } from '@/components/ui/stat';
+import { TONE_PILL, statusTone } from '@/components/ui/tone';
+import { RunClock } from './run-clock';
+import type { ReactNode } from 'react';
+
+/** Is it running, waiting, recovering, done or failed — and why? */
+export function RunHeader({ actions }: { actions?: ReactNode }) {
+  const status = useRunStore((s) => s.view.status);
+  const reason = useRunStore((s) => s.view.reason);
+  const totals = useRunStore((s) => s.view.totals);
+  const vendor = useRunStore((s) => s.view.vendor);
+  const model = useRunStore((s) => s.view.model);
+  const disabled = useRunStore((s) => s.view.disabledTools);
+  const budgets = useRunStore((s) => s.view.toolBudgets);
+  const connection = useRunStore((s) => s.connection);
+  const scenario = useRunStore((s) => s.view.scenario?.title);
+  const tone = statusTone(status);
+
+  return (
+    <div className="flex flex-wrap items-start gap-x-6 gap-y-2 border-b border-line bg-panel px-4 py-2">
+      <div className="flex min-w-0 flex-1 basis-80 flex-col gap-1">
+        <div
+          data-testid="run-status"
+          data-status={statusWord(status)}
+          className={`inline-flex max-w-full items-center gap-2 self-start rounded border px-2 py-0.5 text-xs ${TONE_PILL[tone]}`}
+        >
+          <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
+          <span className="truncate font-mono text-2xs">{reason}</span>
+        </div>
+        {scenario && <span className="truncate text-2xs text-muted">{scenario}</span>}
+      </div>
+      <RunClock />
+      <Stat label="tokens in / out">
+        {formatTokens(totals.inputTokens)} / {formatTokens(totals.outputTokens)}
+      </Stat>
+      <Stat label="cost">{formatUsd(totals.usd)}</Stat>
+      <Stat label="answering now">
+        <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
+      </Stat>
+      {disabled.length > 0 && (
+        <Stat label="disabled tools">
+          <span className="flex gap-1">
+            {disabled.map((t) => (
+              <Pill key={t} tone="fail">
+                {t}
+              </Pill>
+            ))}
+          </span>
+        </Stat>
+      )}
+      {Object.keys(budgets).length > 0 && (
+        <Stat label="tool budgets left" title="failures left before a tool is disabled">
+          {Object.entries(budgets)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(' · ')}
+        </Stat>
+      )}
+      <div className="flex items-center gap-2 self-center">
+        {connection === 'connecting' && <Pill tone="wait">connecting…</Pill>}
+        {connection === 'error' && <Pill tone="fail">stream lost</Pill>}
+        {actions}
+      </div>
+    </div>
+  );
+}

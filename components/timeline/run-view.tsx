@@ -1,0 +1,30 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import { Inspector } from './inspector';
+import { RunHeader } from './run-header';
+import { TerminateBanner } from './terminate-banner';
+import { TurnList } from './turn-list';
+import { WatchdogBar } from './watchdog-bar';
+import { Waterfall } from './waterfall';
+
+/**
+ * A run, live or finished, drawn from the page's run store: header, watchdog, terminate
+ * banner, waterfall, then turn cards beside the inspector.
+ */
+export function RunView({ headerActions }: { headerActions?: ReactNode }) {
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <RunHeader actions={headerActions} />
+      <WatchdogBar />
+      <TerminateBanner />
+      <Waterfall />
+      <div className="flex min-h-0 flex-1">
+        <div className="min-w-0 flex-1 overflow-y-auto">
+          <TurnList />
+        </div>
+        <Inspector />
+      </div>
+    </div>
+  );
+}

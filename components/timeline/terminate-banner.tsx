@@ -1,0 +1,28 @@
+'use client';
+
+import { formatMs } from '@/lib/client/format';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { statusWord } from '@/lib/client/run-view-state';
+import { TONE_PILL, statusTone } from '@/components/ui/tone';
+
+/** How the run ended: the terminate reason and whether the task is complete. */
+export function TerminateBanner() {
+  const terminate = useRunStore((s) => s.view.terminate);
+  const status = useRunStore((s) => s.view.status);
+  const reason = useRunStore((s) => s.view.reason);
+  if (!terminate) return null;
+  return (
+    <div
+      data-testid="terminate-banner"
+      data-reason={terminate.reason}
+      data-complete={String(terminate.complete)}
+      className={`mx-4 mt-2 flex flex-wrap items-center gap-x-3 rounded border px-3 py-1.5 text-xs ${TONE_PILL[statusTone(status)]}`}
+    >
+      <span className="font-semibold">Run {statusWord(status)}</span>
+      <span className="font-mono">reason: {terminate.reason}</span>
+      <span className="font-mono">complete: {String(terminate.complete)}</span>
+      <span className="font-mono">at {formatMs(terminate.ts)}</span>
+      <span className="text-fg/80">{reason}</span>
+    </div>
+  );
+}

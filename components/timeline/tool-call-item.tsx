@@ -1,0 +1,45 @@
+import { formatMs } from '@/lib/client/format';
+import type { ToolCallView } from '@/lib/client/run-view-state';
+import { LongText } from '@/components/ui/long-text';
+import { Pill } from '@/components/ui/pill';
+import { toolTone } from '@/components/ui/tone';
+
+/** A tool call: what the model asked for and, once run, what came back. */
+export function ToolCallItem({
+  name,
+  argsText,
+  call,
+  onSelect,
+}: {
+  name: string;
+  argsText: string;
+  call?: ToolCallView;
+  onSelect?: () => void;
+}) {
+  const status = call?.status ?? 'requested';
+  return (
+    <div data-testid="tool-call" data-status={status} data-tool={name} className="rounded border border-line bg-sunken/60 px-2 py-1">
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="button" onClick={onSelect} className="font-mono text-xs font-semibold hover:underline">
+          ⚙ {name}
+        </button>
+        <Pill tone={call ? toolTone(call.status) : 'neutral'}>{status}</Pill>
+        {call?.latencyMs !== undefined && <span className="tabular font-mono text-2xs text-muted">{formatMs(call.latencyMs)}</span>}
+        {call?.resultChars !== undefined && (
+          <span className="tabular font-mono text-2xs text-muted">{call.resultChars.toLocaleString('en-US')} chars</span>
+        )}
+        {call?.truncatedChars ? (
+          <Pill tone="compact" title="output cut by the safe executor">
+            truncated {call.truncatedChars.toLocaleString('en-US')} chars
+          </Pill>
+        ) : null}
+      </div>
+      <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
+      {call?.result !== undefined && (
+        <div className={`mt-1 border-l-2 pl-2 ${call.isError ? 'border-fail' : 'border-ok'}`}>
+          <LongText text={call.result} max={400} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Part } from '@/lib/protocol';
+import type { ToolCallView, TurnView } from '@/lib/client/run-view-state';
+import { LongText } from '@/components/ui/long-text';
+import { Pill } from '@/components/ui/pill';
+import { ToolCallItem } from './tool-call-item';
+
+type Shown =
+  | { type: 'thinking'; text: string; credential?: { vendor: string; model: string } ; redacted?: boolean }
+  | { type: 'text'; text: string }
+  | { type: 'tool'; id?: string; name: string; argsText: string };
+
+/** The turn's content: the kept message once it exists, the streaming blocks before. */
+function shownParts(turn: TurnView): Shown[] {
+  const message = turn.result?.message;
+  if (message) {
+    return message.parts.flatMap((p: Part): Shown[] => {
+      switch (p.type) {
+        case 'text':
+          return [{ type: 'text', text: p.text }];
+        case 'thinking':
+          return [{ type: 'thinking', text: p.text, credential: p.credential }];
+        case 'redacted_thinking':
+          return [{ type: 'thinking', text: '', credential: { vendor: p.vendor, model: p.model }, redacted: true }];
+        case 'tool_call':
+          return [{ type: 'tool', id: p.id, name: p.name, argsText: p.argsText }];
+        case 'tool_result':
+          return [];
+      }
+    });
+  }
+  const fg = turn.attempts.filter((a) => !a.background);
+  const latest = turn.result?.attempt !== undefined ? fg.find((a) => a.attempt === turn.result!.attempt) : fg[fg.length - 1];
+  if (!latest) return [];
+  return latest.blocks.map((b): Shown =>
+    b.kind === 'tool_args'
+      ? { type: 'tool', id: b.callId, name: b.tool ?? 'tool', argsText: b.text }
+      : b.kind === 'thinking'
+        ? { type: 'thinking', text: b.text }
+        : { type: 'text', text: b.text },
+  );
+}
+
+export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTool: (call: ToolCallView) => void }) {
+  const parts = shownParts(turn);
+  const used = new Set<string>();
+  const findCall = (id: string | undefined, name: string): ToolCallView | undefined => {
+    const call = turn.toolCalls.find((c) => !used.has(c.key) && (id !== undefined ? c.callId === id : c.tool === name));
+    if (call) used.add(call.key);
+    return call;
+  };
+  const items = parts.map((p, i) => {
+    if (p.type === 'thinking') {
+      return (
+        <details key={i} className="rounded border border-line px-2 py-1 text-muted">
+          <summary className="flex flex-wrap items-center gap-2 text-2xs">
+            <span>▸ thinking{p.redacted ? ' (redacted)' : ''} · {p.text.length.toLocaleString('en-US')} chars</span>
+            {p.credential ? (
+              <Pill tone="takeover" title="an opaque credential that only travels back to the vendor and model that minted it">
+                signed: {p.credential.vendor} / {p.credential.model}
+              </Pill>
+            ) : (
+              <Pill>no credential</Pill>
+            )}
+          </summary>
+          <LongText text={p.text || '(no portable text)'} max={2000} className="mt-1" />
+        </details>
+      );
+    }
+    if (p.type === 'text') {
+      return (
+        <p key={i} className="text-xs leading-5 whitespace-pre-wrap">
+          {p.text}
+        </p>
+      );
+    }
+    const call = findCall(p.id, p.name);
+    return (
+      <ToolCallItem key={i} name={p.name} argsText={p.argsText} call={call} onSelect={call ? () => onSelectTool(call) : undefined} />
+    );
+  });
+  const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
+  return (
+    <div className="flex flex-col gap-1.5">
+      {items}
+      {leftover.map((c) => (
+        <ToolCallItem
+          key={c.key}
+          name={c.tool}
+          argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
+          call={c}
+          onSelect={() => onSelectTool(c)}
+        />
+      ))}
+    </div>
+  );
+}

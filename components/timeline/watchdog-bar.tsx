@@ -1,0 +1,33 @@
+'use client';
+
+import { formatMs } from '@/lib/client/format';
+import { openAttempt } from '@/lib/client/reduce-run-event';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { useRunClock } from '@/lib/client/use-run-clock';
+
+/**
+ * The stream idle watchdog counting down in run time: the window from watchdog_armed,
+ * restarted by every content delta. Only this bar re-renders on each clock tick.
+ */
+export function WatchdogBar() {
+  const watchdog = useRunStore((s) => openAttempt(s.view)?.watchdog);
+  const now = useRunClock(100);
+  if (!watchdog || watchdog.fired) return null;
+  const elapsed = Math.max(0, now - watchdog.lastResetTs);
+  const left = Math.max(0, watchdog.windowMs - elapsed);
+  const fraction = watchdog.windowMs > 0 ? left / watchdog.windowMs : 0;
+  return (
+    <div data-testid="watchdog-bar" className="flex items-center gap-2 border-b border-line bg-panel px-4 py-1 text-2xs">
+      <span className="text-muted">watchdog</span>
+      <div className="relative h-1.5 flex-1 overflow-hidden rounded bg-sunken">
+        <div
+          className={`absolute inset-y-0 left-0 ${fraction < 0.25 ? 'bg-fail' : 'bg-wait'}`}
+          style={{ width: `${(fraction * 100).toFixed(2)}%` }}
+        />
+      </div>
+      <span className="tabular w-40 text-right font-mono text-muted">
+        {formatMs(left)} left of {formatMs(watchdog.windowMs)}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+'use client';
+
+import { memo } from 'react';
+import { errorCause, formatMs } from '@/lib/client/format';
+import type { AttemptView } from '@/lib/client/run-view-state';
+import { TONE_BAR, outcomeTone } from '@/components/ui/tone';
+import { pct, pctWidth } from './waterfall-scale';
+
+function attemptTitle(a: AttemptView): string {
+  const lines = [
+    `attempt ${a.attempt} · request ${a.requestNo} · ${a.vendor} ${a.model}${a.background ? ' · background' : ''}`,
+    `started ${formatMs(a.startTs)}${a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}${a.endTs !== undefined ? ` · took ${formatMs(a.endTs - a.startTs)}` : ''}`,
+    `outcome: ${a.outcome}`,
+  ];
+  if (a.error) lines.push(`error: ${errorCause(a.error)} (rule ${a.error.rule}) — ${a.error.message.slice(0, 160)}`);
+  if (a.watchdog?.fired) lines.push(`watchdog fired after ${formatMs(a.watchdog.windowMs)}: ${a.watchdog.fired.outcome}`);
+  if (a.result) lines.push(`stop: ${a.result.stopReason} · ${a.result.inputTokens} in / ${a.result.outputTokens} out`);
+  return lines.join('\n');
+}
+
+/** One attempt: its bar, streamed content shaded, its watchdog band and the wait after it. */
+export const AttemptBar = memo(function AttemptBar({
+  a,
+  domain,
+  liveEnd,
+  selected,
+  onSelect,
+}: {
+  a: AttemptView;
+  domain: number;
+  liveEnd: number;
+  selected: boolean;
+  onSelect: (a: AttemptView) => void;
+}) {
+  const end = a.endTs ?? Math.max(liveEnd, a.startTs);
+  const tone = outcomeTone(a.outcome);
+  const wd = a.watchdog;
+  const band = wd
+    ? wd.fired
+      ? [wd.fired.ts - wd.windowMs, wd.fired.ts]
+      : a.endTs === undefined
+        ? [wd.lastResetTs, wd.lastResetTs + wd.windowMs]
+        : undefined
+    : undefined;
+  const wait = a.retry ? [a.retry.ts, a.retry.ts + (a.retry.actualWaitMs ?? a.retry.waitMs)] : undefined;
+  return (
+    <>
+      {band && (
+        <div
+          className="band-watchdog pointer-events-none absolute inset-y-0"
+          style={{ left: pct(band[0]!, domain), width: pctWidth(band[0]!, band[1]!, domain) }}
+          title={`watchdog window ${formatMs(wd!.windowMs)}`}
+        />
+      )}
+      <button
+        type="button"
+        onClick={() => onSelect(a)}
+        title={attemptTitle(a)}
+        data-testid="waterfall-attempt"
+        data-outcome={a.outcome}
+        className={`absolute top-1 bottom-1 overflow-hidden rounded-sm opacity-40 hover:opacity-60 ${TONE_BAR[tone]} ${selected ? 'ring-2 ring-fg opacity-60' : ''}`}
+        style={{ left: pct(a.startTs, domain), width: pctWidth(a.startTs, end, domain) }}
+      />
+      {a.contentSpans.map(([from, to]) => (
+        <div
+          key={from}
+          className={`pointer-events-none absolute top-1 bottom-1 rounded-sm ${TONE_BAR[tone]}`}
+          style={{ left: pct(from, domain), width: pctWidth(from, Math.max(to, from + domain / 400), domain) }}
+        />
+      ))}
+      {wait && (
+        <div
+          className="hatch-wait absolute top-1.5 bottom-1.5 overflow-hidden rounded-sm border border-wait/50"
+          style={{ left: pct(wait[0]!, domain), width: pctWidth(wait[0]!, wait[1]!, domain) }}
+          title={`backoff ${formatMs(wait[1]! - wait[0]!)}: ${a.retry!.reason}`}
+        >
+          <span className="pointer-events-none px-1 font-mono text-[10px] leading-3 text-wait whitespace-nowrap">
+            {errorCause(a.error, a.retry!.category)} · {formatMs(wait[1]! - wait[0]!)}
+          </span>
+        </div>
+      )}
+    </>
+  );
+});

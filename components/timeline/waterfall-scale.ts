@@ -1,0 +1,36 @@
+/** Time-axis math for the waterfall: a "nice" domain that grows in steps, and its ticks. */
+
+const STEPS = [1, 2, 2.5, 5, 10];
+
+function niceStep(span: number, count: number): number {
+  const raw = span / count;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const s of STEPS) if (s * pow >= raw) return s * pow;
+  return 10 * pow;
+}
+
+/** Rounds the run's duration up so the domain (and every row) changes rarely while live. */
+export function niceDomain(ms: number): number {
+  const v = Math.max(ms * 1.05, 1000);
+  const pow = 10 ** Math.floor(Math.log10(v));
+  for (const s of STEPS) if (s * pow >= v) return s * pow;
+  return 10 * pow;
+}
+
+export function ticks(domain: number, count = 6): number[] {
+  const step = niceStep(domain, count);
+  const out: number[] = [];
+  for (let t = 0; t <= domain + 1e-9; t += step) out.push(t);
+  return out;
+}
+
+/** Percent position of a run time on the axis. */
+export function pct(ts: number, domain: number): string {
+  const v = Math.min(100, Math.max(0, (ts / domain) * 100));
+  return `${v.toFixed(3)}%`;
+}
+
+export function pctWidth(from: number, to: number, domain: number): string {
+  const w = Math.max(0, ((Math.min(to, domain) - Math.max(from, 0)) / domain) * 100);
+  return `${Math.max(w, 0.15).toFixed(3)}%`;
+}

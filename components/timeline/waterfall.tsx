@@ -1,0 +1,89 @@
+'use client';
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import { formatMs } from '@/lib/client/format';
+import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
+import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/selectors';
+import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
+import { niceDomain, pct, ticks } from './waterfall-scale';
+
+const MARKER_TONE = { fault: 'bg-fail', control: 'bg-takeover', log: 'bg-faint' } as const;
+
+/**
+ * Where did the time go: one row per model call (each attempt a bar), tool executions as
+ * their own rows, backoff waits hatched, watchdog windows banded, faults and control
+ * changes as markers. Rows are virtualized and re-render only when their turn changes.
+ */
+export function Waterfall() {
+  const shape = useRunStore(selectWaterfallShape);
+  const clockTs = useRunStore((s) => s.view.clockTs);
+  const lastIteration = useRunStore(selectLastIteration);
+  const markers = useRunStore((s) => s.view.markers);
+  const api = useRunStoreApi();
+  const rows = parseWaterfallShape(shape);
+  const domain = niceDomain(clockTs);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const axis = ticks(domain);
+  const totalHeight = virtualizer.getTotalSize();
+  const shownMarkers = markers.filter((m) => m.kind !== 'log' || m.level !== 'info');
+
+  return (
+    <section className="border-b border-line bg-panel px-4 py-2" data-testid="waterfall">
+      <div className="flex text-2xs text-faint">
+        <div className="w-28 shrink-0">waterfall</div>
+        <div className="relative h-4 flex-1">
+          {axis.map((t) => (
+            <span key={t} className="tabular absolute -translate-x-1/2 font-mono" style={{ left: pct(t, domain) }}>
+              {formatMs(t)}
+            </span>
+          ))}
+        </div>
+      </div>
+      {rows.length === 0 ? (
+        <div className="py-3 text-2xs text-faint">no model calls yet</div>
+      ) : (
+        <div ref={scrollRef} className="relative max-h-64 overflow-y-auto">
+          <div className="relative" style={{ height: totalHeight }}>
+            <div className="pointer-events-none absolute inset-y-0 right-0 left-28">
+              {axis.map((t) => (
+                <div key={t} className="absolute inset-y-0 w-px bg-line" style={{ left: pct(t, domain) }} />
+              ))}
+            </div>
+            {virtualizer.getVirtualItems().map((item) => {
+              const spec = rows[item.index]!;
+              return (
+                <div key={item.key} className="absolute inset-x-0" style={{ top: item.start, height: ROW_HEIGHT }}>
+                  <WaterfallRow spec={spec} domain={domain} liveEnd={spec.iteration === lastIteration ? clockTs : 0} />
+                </div>
+              );
+            })}
+            <div className="pointer-events-none absolute inset-y-0 right-0 left-28">
+              {shownMarkers.map((m) => (
+                <button
+                  key={m.seq}
+                  type="button"
+                  data-testid="waterfall-marker"
+                  data-kind={m.kind}
+                  title={`${m.kind} at ${formatMs(m.ts)}: ${m.label}${m.detail ? ` — ${m.detail}` : ''}`}
+                  onClick={() => {
+                    api.getState().select({ kind: 'marker', seq: m.seq });
+                    api.getState().setInspectorOpen(true);
+                  }}
+                  className={`pointer-events-auto absolute inset-y-0 w-0.5 -translate-x-1/2 opacity-70 hover:w-1 hover:opacity-100 ${MARKER_TONE[m.kind]}`}
+                  style={{ left: pct(m.ts, domain) }}
+                />
+              ))}
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
