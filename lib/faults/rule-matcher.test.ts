@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '@/lib/clock';
+import type { FaultPlan, FaultRule, FaultWhen } from '@/lib/protocol';
+import { RuleMatcher } from './rule-matcher';
+
+const rule = (id: string, when: FaultWhen, enabled = true): FaultRule => ({
+  id,
+  enabled,
+  when,
+  action: { type: 'http_error', status: 529 },
+});
+const planOf = (...rules: FaultRule[]): FaultPlan => ({ rules, tools: [] });
+
+function firing(matcher: RuleMatcher, plan: FaultPlan, from: number, to: number): Array<string | undefined> {
+  const out: Array<string | undefined> = [];
+  for (let n = from; n <= to; n++) out.push(matcher.match({ plan, requestNo: n })?.id);
+  return out;
+}
+
+describe('RuleMatcher', () => {
+  it('matches request numbers, always, and the first enabled rule wins', () => {
+    const m = new RuleMatcher(createRandom(1));
+    const plan = planOf(rule('off', { kind: 'always' }, false), rule('two', { kind: 'requests', numbers: [2, 4] }), rule('any', { kind: 'always' }));
+    expect(firing(m, plan, 1, 5)).toEqual(['any', 'two', 'any', 'two', 'any']);
+  });
+
+  it('counts `next` N requests from when the rule was first seen enabled', () => {
+    const m = new RuleMatcher(createRandom(1));
+    expect(firing(m, planOf(), 1, 3)).toEqual([undefined, undefined, undefined]);
+    const later = planOf(rule('n', { kind: 'next', count: 2 }));
+    expect(firing(m, later, 4, 7)).toEqual(['n', 'n', undefined, undefined]);
+    // Disabled while first present: the window starts when it is switched on.
+    const m2 = new RuleMatcher(createRandom(1));
+    firing(m2, planOf(rule('n', { kind: 'next', count: 1 }, false)), 1, 2);
+    expect(firing(m2, planOf(rule('n', { kind: 'next', count: 1 })), 3, 4)).toEqual(['n', undefined]);
+  });
+
+  it('keeps counting a `next` window while an earlier rule is the one firing', () => {
+    const m = new RuleMatcher(createRandom(1));
+    const plan = planOf(rule('first', { kind: 'requests', numbers: [1] }), rule('n', { kind: 'next', count: 2 }));
+    expect(firing(m, plan, 1, 3)).toEqual(['first', 'n', undefined]);
+  });
+
+  it('rolls probability dice that depend only on seed, rule and request number', () => {
+    const plan = planOf(rule('p', { kind: 'probability', p: 0.3 }));
+    const a = firing(new RuleMatcher(createRandom(42)), plan, 1, 200);
+    const b = firing(new RuleMatcher(createRandom(42)), plan, 1, 200);
+    const c = firing(new RuleMatcher(createRandom(43)), plan, 1, 200);
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    const hits = a.filter(Boolean).length;
+    expect(hits).toBeGreaterThan(40);
+    expect(hits).toBeLessThan(80);
+    // Another rule in front (firing on some requests) does not move this rule's dice.
+    const withFront = firing(new RuleMatcher(createRandom(42)), planOf(rule('x', { kind: 'requests', numbers: [5] }), rule('p', { kind: 'probability', p: 0.3 })), 1, 200);
+    expect(withFront.map((id, i) => (i === 4 ? a[4] : id))).toEqual(a);
+    expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 0 })), 1, 50).every((x) => x === undefined)).toBe(true);
+    expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 1 })), 1, 50).every((x) => x === 'p')).toBe(true);
+  });
+});
