@@ -6,7 +6,7 @@ export interface FakeLaunchOptions {
   /** Events between run_start and terminate (content deltas), one per tick. */
   steps?: number;
   tickMs?: number;
-  /** Hold the run after this many steps until `release()` or an abort. */
+  /** Hold the run after this many steps until `release()` (before or after) or an abort. */
   holdAt?: number;
 }
 
@@ -25,6 +25,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
   const controls: ControlMessage[] = [];
   const apiKeys: (string | undefined)[] = [];
   const releases: (() => void)[] = [];
+  let released = false;
   const launch = ({ runId, onEvent, apiKey }: LaunchOptions): RunHandle => {
     apiKeys.push(apiKey);
     let seq = 0;
@@ -39,7 +40,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
     });
     const done = (async () => {
       for (let step = 0; step < steps && !stopped; step += 1) {
-        if (step === holdAt) {
+        if (step === holdAt && !released) {
           await new Promise<void>((resolve) => {
             wake = resolve;
             releases.push(resolve);
@@ -66,5 +67,9 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
       },
     };
   };
-  return { launch, controls, apiKeys, release: () => releases.splice(0).forEach((r) => r()) };
+  const release = (): void => {
+    released = true;
+    releases.splice(0).forEach((resolve) => resolve());
+  };
+  return { launch, controls, apiKeys, release };
 }
