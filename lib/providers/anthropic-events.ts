@@ -1,13 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { StreamPart } from './types';
 import { mapAnthropicStopReason } from './stop-reasons';
-
-export interface EventTranslator<Event> {
-  /** The parts one vendor event stands for (often none). */
-  push(event: Event): StreamPart[];
-  /** What is still owed once the stream ends cleanly: the finish, if the vendor sent one. */
-  end(): StreamPart[];
-}
+import type { EventTranslator } from './translate-stream';
+import type { StreamPart } from './types';
 
 /**
  * Turns Anthropic raw stream events into stream parts. The finish is held until

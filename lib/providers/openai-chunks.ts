@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import type { EventTranslator } from './anthropic-events';
 import { mapOpenAIFinishReason } from './stop-reasons';
+import type { EventTranslator } from './translate-stream';
 import type { StreamPart } from './types';
 
 /** DeepSeek and llama.cpp stream reasoning as `reasoning_content`; newer vLLM as `reasoning`. */

@@ -1,5 +1,12 @@
-import type { EventTranslator } from './anthropic-events';
 import type { StreamPart } from './types';
+
+/** Turns one SDK's stream events into stream parts; one per response, it keeps block state. */
+export interface EventTranslator<Event> {
+  /** The parts one vendor event stands for (often none). */
+  push(event: Event): StreamPart[];
+  /** What is still owed once the stream ends cleanly: the finish, if the vendor sent one. */
+  end(): StreamPart[];
+}
 
 /**
  * Drives an SDK event stream through a translator. Both SDKs end a stream quietly when its
