@@ -1,8 +1,10 @@
 import type { Scenario } from '../scenario';
 import { fixFailingTest } from './fix-failing-test';
+import { hugeLog } from './huge-log';
+import { longProject } from './long-project';
 
 /** Every scenario a run can name, default first. */
-const SCENARIOS: readonly Scenario[] = [fixFailingTest];
+const SCENARIOS: readonly Scenario[] = [fixFailingTest, hugeLog, longProject];
 
 export const DEFAULT_SCENARIO_ID = fixFailingTest.id;
 

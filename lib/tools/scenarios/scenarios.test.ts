@@ -57,3 +57,21 @@ describe('scenarios', () => {
     expect(scenario.check(ws).output).toMatch(/could not load test\/slugify\.test\.js: SyntaxError/);
   });
 });
+
+describe('recovery scenarios', () => {
+  it('huge-log: the log is far over the truncation limit and search finds the root cause first', async () => {
+    const scenario = getScenario('huge-log')!;
+    const ctx = toolCtx(scenario.files);
+    expect(scenario.files['logs/service.log']!.length).toBeGreaterThan(100_000);
+    const found = await createToolbox({ scenario }).get('search')!.run({ pattern: scenario.hints.search! }, ctx);
+    expect(found.content.split('\n')[1]).toMatch(/^logs\/service\.log:1742: .*pool exhausted/);
+  });
+
+  it('long-project: the failing check names the wrong region', () => {
+    const scenario = getScenario('long-project')!;
+    const result = scenario.check(createWorkspace({ files: scenario.files }));
+    expect(result.output).toContain('✗ gross price of 100.00 in pt\n    AssertionError: expected 12300, got 13200');
+    expect(result.output).toMatch(/22 passed, 1 failed/);
+    expect(Object.keys(scenario.files).length).toBeGreaterThan(20);
+  });
+});
