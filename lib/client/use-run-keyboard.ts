@@ -16,7 +16,9 @@ function typing(target: EventTarget | null): boolean {
 export function useRunKeyboard({ onRun, onAbort }: { onRun?: () => void; onAbort?: () => void }): void {
   const store = useRunStoreApi();
   const handlers = useRef({ onRun, onAbort });
-  handlers.current = { onRun, onAbort };
+  useEffect(() => {
+    handlers.current = { onRun, onAbort };
+  });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

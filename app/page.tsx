@@ -1,0 +1,5 @@
+import { Playground } from '@/components/controls/playground';
+
+export default function PlaygroundPage() {
+  return <Playground />;
+}

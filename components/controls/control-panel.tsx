@@ -1,0 +1,65 @@
+'use client';
+
+import type { PlaygroundForm } from '@/lib/client/playground-form';
+import { Button } from '@/components/ui/button';
+import { FaultToggles } from './fault-toggles';
+import { Section } from './field';
+import { PresetPicker } from './preset-picker';
+import { RecoveryParams } from './recovery-params';
+import { RunSettings } from './run-settings';
+import { ScenarioPicker } from './scenario-picker';
+import { VendorFields } from './vendor-fields';
+
+export interface ControlPanelProps {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+  onFaultsChange: (ids: string[]) => void;
+  onRun: () => void;
+  onAbort: () => void;
+  running: boolean;
+  starting: boolean;
+  live: boolean;
+  errors: string[];
+}
+
+/** The left panel: everything a run is made of, and Run / Abort. */
+export function ControlPanel({ form, onChange, onFaultsChange, onRun, onAbort, running, starting, live, errors }: ControlPanelProps) {
+  const overrideCount = JSON.stringify(form.overrides).match(/:/g)?.length ?? 0;
+  return (
+    <aside className="flex w-80 shrink-0 flex-col overflow-y-auto border-r border-line bg-panel" aria-label="run controls">
+      <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
+        <Button variant="primary" data-testid="run-button" onClick={onRun} disabled={starting} title="run (r)" className="flex-1">
+          {starting ? 'Starting…' : 'Run'}
+        </Button>
+        <Button variant="danger" data-testid="abort-button" onClick={onAbort} disabled={!running} title="abort (a / Esc)">
+          Abort
+        </Button>
+      </div>
+      {errors.length > 0 && (
+        <div data-testid="run-errors" className="border-b border-fail/40 bg-fail-soft px-3 py-2 text-2xs text-fail">
+          {errors.map((e, i) => (
+            <div key={i} className="font-mono break-words">
+              {e}
+            </div>
+          ))}
+        </div>
+      )}
+      <Section title="Scenario">
+        <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
+      </Section>
+      <Section title="Provider">
+        <VendorFields form={form} onChange={onChange} />
+      </Section>
+      <Section title="Recovery" right={overrideCount > 0 ? <span className="text-2xs text-takeover">{overrideCount} overrides</span> : undefined}>
+        <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
+        <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
+      </Section>
+      <Section title="Faults">
+        <FaultToggles enabled={form.faults} live={live} onChange={onFaultsChange} />
+      </Section>
+      <Section title="Run">
+        <RunSettings form={form} onChange={onChange} />
+      </Section>
+    </aside>
+  );
+}

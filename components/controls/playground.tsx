@@ -1,0 +1,108 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useState } from 'react';
+import { ApiError } from '@/lib/client/api-client';
+import { faultPlanFor } from '@/lib/client/fault-catalog';
+import { DEFAULT_FORM, buildRunRequest, type PlaygroundForm } from '@/lib/client/playground-form';
+import { useControlRun, useCreateRun } from '@/lib/client/queries';
+import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
+import { useRunEvents } from '@/lib/client/use-run-events';
+import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
+import { RunView } from '@/components/timeline/run-view';
+import { ControlPanel } from './control-panel';
+
+/**
+ * The playground: controls on the left, the current run on the right. The form lives
+ * above the per-run store, so starting a new run keeps the controls and resets the view.
+ */
+export function Playground() {
+  const [form, setForm] = useState<PlaygroundForm>(DEFAULT_FORM);
+  const [runId, setRunId] = useState<string>();
+  return (
+    <RunStoreProvider key={runId ?? 'none'}>
+      <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
+    </RunStoreProvider>
+  );
+}
+
+function PlaygroundBody({
+  form,
+  setForm,
+  runId,
+  setRunId,
+}: {
+  form: PlaygroundForm;
+  setForm: (update: (f: PlaygroundForm) => PlaygroundForm) => void;
+  runId?: string;
+  setRunId: (id: string) => void;
+}) {
+  const create = useCreateRun();
+  const control = useControlRun();
+  const [errors, setErrors] = useState<string[]>([]);
+  const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
+  useRunEvents(runId);
+
+  const run = useCallback(() => {
+    if (create.isPending) return;
+    setErrors([]);
+    create.mutate(buildRunRequest(form), {
+      onSuccess: ({ id }) => setRunId(id),
+      onError: (error) =>
+        setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
+    });
+  }, [create, form, setRunId]);
+
+  const abort = useCallback(() => {
+    if (runId && live) control.mutate({ id: runId, action: { action: 'abort' } });
+  }, [control, runId, live]);
+
+  useRunKeyboard({ onRun: run, onAbort: abort });
+
+  const onFaultsChange = (ids: string[]) => {
+    setForm((f) => ({ ...f, faults: ids }));
+    if (runId && live) control.mutate({ id: runId, action: { action: 'set_faults', faults: faultPlanFor(ids) } });
+  };
+
+  return (
+    <div className="flex h-[calc(100vh-2.5rem)] min-h-0">
+      <ControlPanel
+        form={form}
+        onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}
+        onFaultsChange={onFaultsChange}
+        onRun={run}
+        onAbort={abort}
+        running={live}
+        starting={create.isPending}
+        live={live}
+        errors={errors}
+      />
+      <main className="flex min-w-0 flex-1 flex-col">
+        {runId ? (
+          <RunView
+            headerActions={
+              <Link data-testid="run-link" href={`/runs/${runId}`} className="font-mono text-2xs text-takeover underline">
+                /runs/{runId}
+              </Link>
+            }
+          />
+        ) : (
+          <EmptyState />
+        )}
+      </main>
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <div className="m-auto max-w-md p-6 text-center text-xs text-muted">
+      <p className="mb-2 text-sm text-fg">Pick a scenario, switch on a fault, press Run.</p>
+      <p>
+        Every decision the loop makes to survive — classify, retry, wait, widen the watchdog, fall back — streams in here
+        as it happens. Try <span className="font-mono">overloaded ×3</span> with the CodeSmith preset, then the same with
+        <span className="font-mono"> naive</span>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+'use client';
+
+import { resolveRecovery, type PresetId, type RecoveryOverrides } from '@/lib/protocol';
+import { RECOVERY_GROUPS, readOverride, readValue, writeOverride } from '@/lib/client/recovery-fields';
+import { RecoveryParam } from './recovery-param';
+
+/** Recovery parameters grouped by mechanism; only fields that differ from the preset are sent. */
+export function RecoveryParams({
+  preset,
+  overrides,
+  onChange,
+}: {
+  preset: PresetId;
+  overrides: RecoveryOverrides;
+  onChange: (overrides: RecoveryOverrides) => void;
+}) {
+  const defaults = resolveRecovery(preset);
+  return (
+    <div className="flex flex-col gap-1">
+      {RECOVERY_GROUPS.map((group) => {
+        const changed = group.fields.filter((f) => readOverride(overrides, f) !== undefined).length;
+        const enabledField = group.fields.find((f) => f.kind === 'bool' && (f.key === 'enabled' || group.fields.indexOf(f) === 0));
+        const on = enabledField ? Boolean(readOverride(overrides, enabledField) ?? readValue(defaults, enabledField)) : true;
+        return (
+          <details key={group.id} className="rounded border border-line" data-testid={`recovery-group-${group.id}`}>
+            <summary className="flex items-center gap-2 px-2 py-1 text-2xs">
+              <span className="font-medium">{group.title}</span>
+              <span className={on ? 'text-ok' : 'text-faint'}>{on ? 'on' : 'off'}</span>
+              {changed > 0 && <span className="ml-auto text-takeover">{changed} changed</span>}
+            </summary>
+            <div className="flex flex-col gap-1.5 border-t border-line px-2 py-1.5">
+              {group.fields.map((field) => (
+                <RecoveryParam
+                  key={field.path}
+                  field={field}
+                  defaultValue={readValue(defaults, field)}
+                  override={readOverride(overrides, field)}
+                  onChange={(v) => {
+                    const same = v !== undefined && v === readValue(defaults, field);
+                    onChange(writeOverride(overrides, field, same ? undefined : v));
+                  }}
+                />
+              ))}
+            </div>
+          </details>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+
+import { REAL_MODELS, SIM_MODELS, VENDOR_DEFAULTS, VendorSchema, dialectOf, isSimulated, type Vendor } from '@/lib/protocol';
+import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
+import { Field, INPUT } from './field';
+
+function modelsFor(vendor: Vendor) {
+  if (vendor === 'openai-compatible') return [];
+  const list = isSimulated(vendor) ? SIM_MODELS : REAL_MODELS;
+  return list.filter((m) => m.dialect === dialectOf(vendor));
+}
+
+/** Vendor, model, base URL and the key. The key is held in memory and sent with one run only. */
+export function VendorFields({ form, onChange }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void }) {
+  const models = modelsFor(form.vendor);
+  return (
+    <>
+      <Field label="vendor">
+        <select
+          data-testid="vendor-select"
+          className={INPUT}
+          value={form.vendor}
+          onChange={(e) => {
+            const vendor = VendorSchema.parse(e.target.value);
+            onChange({ vendor, model: VENDOR_DEFAULTS[vendor].model });
+          }}
+        >
+          {VendorSchema.options.map((v) => (
+            <option key={v} value={v}>
+              {VENDOR_LABELS[v]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="model" hint={`fallback: ${VENDOR_DEFAULTS[form.vendor].fallback}`}>
+        {models.length > 0 ? (
+          <select data-testid="model-select" className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })}>
+            {!models.some((m) => m.id === form.model) && <option value={form.model}>{form.model}</option>}
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label} · {Math.round(m.contextWindow / 1000)}k ctx
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input data-testid="model-input" className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })} />
+        )}
+      </Field>
+      {form.vendor === 'openai-compatible' && (
+        <Field label="base URL" hint="e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1">
+          <input
+            data-testid="base-url-input"
+            className={INPUT}
+            value={form.baseUrl}
+            placeholder="https://…/v1"
+            onChange={(e) => onChange({ baseUrl: e.target.value })}
+          />
+        </Field>
+      )}
+      {!isSimulated(form.vendor) && (
+        <Field label="API key" hint="sent with this run request only; never stored. Empty: the server's environment key.">
+          <input
+            data-testid="api-key-input"
+            type="password"
+            autoComplete="off"
+            className={INPUT}
+            value={form.apiKey}
+            onChange={(e) => onChange({ apiKey: e.target.value })}
+          />
+        </Field>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+'use client';
+
+import Link from 'next/link';
+import { traceUrl } from '@/lib/client/api-client';
+import { useControlRun } from '@/lib/client/queries';
+import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
+import { useRunEvents } from '@/lib/client/use-run-events';
+import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
+import { Button } from '@/components/ui/button';
+import { RunView } from '@/components/timeline/run-view';
+
+/** Any run, live or finished; a reload replays the stream from the start. */
+export function RunPage({ runId }: { runId: string }) {
+  return (
+    <RunStoreProvider key={runId}>
+      <RunPageBody runId={runId} />
+    </RunStoreProvider>
+  );
+}
+
+function RunPageBody({ runId }: { runId: string }) {
+  useRunEvents(runId);
+  const control = useControlRun();
+  const live = useRunStore((s) => s.view.status !== 'idle' && s.view.terminate === undefined);
+  const connection = useRunStore((s) => s.connection);
+  const eventCount = useRunStore((s) => s.view.eventCount);
+  const abort = () => {
+    if (live) control.mutate({ id: runId, action: { action: 'abort' } });
+  };
+  useRunKeyboard({ onAbort: abort });
+
+  return (
+    <div className="flex h-[calc(100vh-2.5rem)] min-h-0 flex-col">
+      <div className="flex items-center gap-3 border-b border-line bg-sunken px-4 py-1 text-2xs">
+        <Link href="/runs" className="text-muted hover:text-fg">
+          ← runs
+        </Link>
+        <span className="font-mono text-muted">{runId}</span>
+        <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="ml-auto text-takeover underline">
+          Download trace
+        </a>
+        <Button variant="danger" data-testid="abort-button" onClick={abort} disabled={!live} title="abort (a / Esc)">
+          Abort
+        </Button>
+      </div>
+      {connection === 'error' && eventCount === 0 ? (
+        <div className="m-auto text-xs text-fail" data-testid="run-missing">
+          Could not open the event stream of run {runId}. Does it exist?
+        </div>
+      ) : (
+        <RunView />
+      )}
+    </div>
+  );
+}
