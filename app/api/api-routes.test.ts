@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '@/lib/protocol';
+import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
+import { createFakeLaunch } from '@/lib/server/fake-launch';
+import { GET as getRuns, POST as postRun } from './runs/route';
+import { GET as getRun } from './runs/[id]/route';
+import { GET as getEvents } from './runs/[id]/events/route';
+import { POST as postControl } from './runs/[id]/control/route';
+import { GET as getTrace } from './runs/[id]/trace/route';
+import { POST as postImport } from './runs/import/route';
+import { GET as getScenarios } from './scenarios/route';
+
+// The engine is replaced by a paced fake with the same contract; the real one has its own tests.
+const engine = vi.hoisted(() => ({ launch: undefined as undefined | ((options: LaunchOptions) => RunHandle) }));
+vi.mock('@/lib/runtime/launch-run', () => ({ launchRun: (options: LaunchOptions) => engine.launch!(options) }));
+
+const BASE = 'http://localhost/api';
+const KEY = 'sk-ant-route-test-0123456789-DONOTSTORE';
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-routes-'));
+  process.env.LOOP_LAB_DATA_DIR = dir;
+  engine.launch = createFakeLaunch({ steps: 5 }).launch;
+});
+afterAll(() => {
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  g.__loopLabStore?.close();
+  delete g.__loopLabStore;
+  delete g.__loopLabRunRegistry;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const post = (url: string, body: string) => new Request(`${BASE}${url}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+
+async function startRun(body: unknown): Promise<string> {
+  const response = await postRun(post('/runs', JSON.stringify(body)));
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function streamed(id: string, headers: Record<string, string> = {}): Promise<RunEvent[]> {
+  const response = await getEvents(new Request(`${BASE}/runs/${id}/events`, { headers }), ctx(id));
+  expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+  return (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+}
+
+describe('POST /api/runs', () => {
+  it('rejects a bad config with a 400 naming each bad field', async () => {
+    const response = await postRun(post('/runs', JSON.stringify({ config: { provider: { vendor: 'acme' }, seed: -1, color: 'red' } })));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; details: string[] };
+    expect(body.error).toBe('The request is invalid');
+    expect(body.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^config\.provider\.vendor: /),
+        expect.stringMatching(/^config\.seed: /),
+        expect.stringMatching(/^config: .*color/),
+      ]),
+    );
+  });
+
+  it('says so when the body is not JSON', async () => {
+    const response = await postRun(post('/runs', '{config: nope'));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/^The request body is not valid JSON: /) });
+  });
+
+  it('rejects a config this installation cannot run', async () => {
+    const response = await postRun(post('/runs', JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, scenario: 'no-such-scenario' } })));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { details: string[] };
+    expect(body.details).toEqual([expect.stringMatching(/^config\.scenario: unknown scenario "no-such-scenario"/)]);
+  });
+
+  it('starts a run: 201 with its id, streamed, listed, summarized and exported', async () => {
+    const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } });
+    const events = await streamed(id);
+    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(events.at(-1)?.event).toBe('terminate');
+    expect((await streamed(id, { 'Last-Event-ID': '4' })).map((e) => e.seq)).toEqual([5, 6]);
+
+    const list = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { runs: { id: string; status: string }[] };
+    expect(list.runs[0]).toMatchObject({ id, status: 'completed' });
+
+    const one = await getRun(new Request(`${BASE}/runs/${id}`), ctx(id));
+    expect(await one.json()).toMatchObject({ summary: { id, eventCount: 7, vendor: 'sim-anthropic' }, config: { clock: 'virtual' } });
+
+    const trace = await getTrace(new Request(`${BASE}/runs/${id}/trace`), ctx(id));
+    expect(trace.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(trace.headers.get('content-disposition')).toBe(`attachment; filename="run-${id}.jsonl"`);
+    expect((await trace.text()).trim().split('\n').map((l) => JSON.parse(l))).toEqual(events);
+  });
+
+  it('hands a browser key to the run only: never in a response or the database', async () => {
+    const id = await startRun({ config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: KEY });
+    const seen = JSON.stringify(await streamed(id)) + JSON.stringify(await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json());
+    expect(seen).not.toContain(KEY);
+    const bytes = fs.readdirSync(dir).map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1')).join('');
+    expect(bytes).not.toContain(KEY);
+  });
+});
+
+describe('POST /api/runs/{id}/control', () => {
+  it('aborts a live run with 202 and refuses a finished one with 409', async () => {
+    engine.launch = createFakeLaunch({ steps: 10, holdAt: 1 }).launch;
+    const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' } } });
+    const accepted = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'abort' })), ctx(id));
+    expect(accepted.status).toBe(202);
+    const events = await streamed(id);
+    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'aborted' });
+    const again = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'abort' })), ctx(id));
+    expect(again.status).toBe(409);
+    engine.launch = createFakeLaunch({ steps: 5 }).launch;
+  });
+
+  it('validates the control message', async () => {
+    const response = await postControl(post('/runs/x/control', JSON.stringify({ action: 'set_faults', faults: { rules: 'all' } })), ctx('x'));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { details: string[] }).details).toEqual([expect.stringMatching(/^faults\.rules: /)]);
+  });
+});
+
+describe('unknown runs', () => {
+  it('answers 404 everywhere', async () => {
+    const id = 'no-such-run';
+    const responses = await Promise.all([
+      getRun(new Request(`${BASE}/runs/${id}`), ctx(id)),
+      getEvents(new Request(`${BASE}/runs/${id}/events`), ctx(id)),
+      getTrace(new Request(`${BASE}/runs/${id}/trace`), ctx(id)),
+      postControl(post(`/runs/${id}/control`, '{"action":"abort"}'), ctx(id)),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    expect(await responses[0]!.json()).toEqual({ error: 'No run with id "no-such-run"' });
+  });
+});
+
+describe('POST /api/runs/import', () => {
+  it('imports a plain tracer trace and reports bad lines', async () => {
+    const fixture = fs.readFileSync(path.join(__dirname, '../../lib/store/fixtures/tracer-trace.jsonl'), 'utf8');
+    const created = await postImport(post('/runs/import', fixture));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const one = (await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json()) as { summary: { imported: boolean } };
+    expect(one.summary.imported).toBe(true);
+    expect((await streamed(id)).at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn' });
+
+    const bad = await postImport(post('/runs/import', `${fixture}not json\n`));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'The trace could not be imported', details: [expect.stringMatching(/^line 9: not valid JSON/)] });
+  });
+});
+
+describe('GET /api/scenarios', () => {
+  it('lists scenarios for pickers', async () => {
+    const body = (await (await getScenarios()).json()) as { scenarios: Record<string, unknown>[] };
+    expect(body.scenarios[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String) });
+  });
+});

@@ -1,0 +1,23 @@
+import { errorResponse, HttpError } from '@/lib/server';
+import { exportRunJsonl, getStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The run's log as a JSONL download, one event a line, exactly as stored. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const text = exportRunJsonl({ store: getStore(), runId: id });
+    if (text === undefined) throw new HttpError(404, `No run with id "${id}"`);
+    return new Response(text, {
+      headers: {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': `attachment; filename="run-${id}.jsonl"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,33 @@
+import { validateRunConfig } from '@/lib/runtime/validate-config';
+import { errorResponse, getRunRegistry, HttpError, readJson } from '@/lib/server';
+import { getStore } from '@/lib/store';
+import { CreateRunBodySchema, ListRunsQuerySchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Starts a run; the browser then subscribes to GET /api/runs/{id}/events. */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const { config, apiKey } = CreateRunBodySchema.parse(await readJson({ request }));
+    // Beyond the schema: does this installation have the scenario, the model, the key?
+    const problems = validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) });
+    if (problems.length > 0) {
+      throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (p.startsWith('apiKey') ? p : `config.${p}`)));
+    }
+    const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}) });
+    return Response.json({ id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** Runs, newest first, with their summaries. */
+export async function GET(request: Request): Promise<Response> {
+  try {
+    const { limit } = ListRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json({ runs: getStore().listRuns({ limit }) }, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
