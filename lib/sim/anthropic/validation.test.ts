@@ -37,7 +37,7 @@ describe('simulated Anthropic: strict validation', () => {
     const client = new Anthropic({ apiKey: 'wrong', baseURL: 'http://sim.anthropic.local', fetch: strict, maxRetries: 0 });
     const error = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((error as Anthropic.APIError).error).toMatchObject({ error: { message: 'invalid x-api-key' } });
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { message: 'invalid x-api-key' } });
   });
 
   it('rejects an unknown model with 404 not_found_error', async () => {

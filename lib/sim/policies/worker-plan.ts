@@ -36,6 +36,8 @@ export function workerPlan(options: { hints: ScenarioHints; request: PolicyReque
 /** Did a check's output say the test passed? Tool errors and any failure line count as no. */
 export function checkPassed(result: { content: string; isError: boolean }): boolean {
   if (result.isError) return false;
+  const verdict = /^\s*(PASS|FAIL)\b/.exec(result.content);
+  if (verdict) return verdict[1] === 'PASS';
   const text = result.content.replace(/\b0 (failed|failing|failures?)\b/gi, '');
   return !/\bfail(ed|ing|s|ure)?\b|✗|\bassertion ?error\b/i.test(text);
 }
