@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import type { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createRandom, VirtualClock } from '@/lib/clock';
@@ -61,8 +62,8 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
 
     const run = await runThroughSdk({ dialect: 'anthropic', action: { type: 'http_error', status: 429, retryAfterSec: 7 } });
     expect(run.error).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((run.error as Anthropic.APIError).headers?.get('retry-after')).toBe('7');
-    expect((run.error as Anthropic.APIError).message).toContain('This request would exceed the rate limit for your organization');
+    expect((run.error as AnthropicAPIError).headers?.get('retry-after')).toBe('7');
+    expect((run.error as AnthropicAPIError).message).toContain('This request would exceed the rate limit for your organization');
   });
 
   it('401 uses the vendors’ wordings and never echoes the key', async () => {

@@ -108,8 +108,7 @@ function decide(facts: ErrorFacts): Verdict {
 function byOwnAbort(facts: ErrorFacts): Verdict | undefined {
   const timeoutName = facts.names.find((n) => n === 'TimeoutError' || n === 'APIConnectionTimeoutError');
   if (timeoutName) return { category: 'timeout', rule: timeoutName };
-  const top = facts.names[0];
-  if (top === 'AbortError' || top === 'APIUserAbortError') {
+  if (facts.topNames.some((n) => n === 'AbortError' || n === 'APIUserAbortError')) {
     if (/time ?out|timed out/.test(facts.text)) return { category: 'timeout', rule: 'abort with a timeout reason' };
     return { category: 'unknown', rule: 'aborted by the caller', permanent: true };
   }
@@ -194,7 +193,7 @@ function byGenericType(facts: ErrorFacts): Verdict | undefined {
 
 /** A SyntaxError from JSON.parse is a record the SDK could not read: a cut or garbled stream. */
 function byName(facts: ErrorFacts): Verdict | undefined {
-  return facts.names[0] === 'SyntaxError' ? { category: 'parse', rule: 'SyntaxError' } : undefined;
+  return facts.topNames.includes('SyntaxError') ? { category: 'parse', rule: 'SyntaxError' } : undefined;
 }
 
 function byText(facts: ErrorFacts): Verdict | undefined {

@@ -11,8 +11,10 @@ export interface ErrorFacts {
   vendorCode?: string;
   /** The human message: the vendor's own when present, else the error's. */
   message: string;
-  /** `name` of the error and of every cause, outermost first. */
+  /** `name` (and class name, where it differs) of the error and every cause, outermost first. */
   names: string[];
+  /** The same for the outermost error alone (OpenAI's classes leave `name` as "Error"). */
+  topNames: string[];
   /** String `code`s found along the cause chain (ECONNRESET, UND_ERR_SOCKET, …). */
   codes: string[];
   /** Every message, type and code, lower-cased, for the text heuristics. */
@@ -51,6 +53,7 @@ function readBody(body: unknown): { type?: string; code?: string; message?: stri
 
 export function extractErrorFacts(error: unknown): ErrorFacts {
   const names: string[] = [];
+  const topNames: string[] = [];
   const codes: string[] = [];
   const texts: string[] = [];
   let current: unknown = error;
@@ -60,7 +63,12 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
       break;
     }
     const name = str(current.name);
-    if (name) names.push(name);
+    const className = str((current as { constructor?: { name?: unknown } }).constructor?.name);
+    for (const n of [name, className !== name && className !== 'Object' ? className : undefined]) {
+      if (!n) continue;
+      names.push(n);
+      if (depth === 0) topNames.push(n);
+    }
     const code = str(current.code);
     if (code) codes.push(code);
     const message = str(current.message);
@@ -89,6 +97,7 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
     ...(vendorCode !== undefined ? { vendorCode } : {}),
     message: tidy(rawMessage || names[0] || 'unknown error'),
     names,
+    topNames,
     codes,
     text: texts.join(' \n ').toLowerCase(),
     headers: top.headers,
