@@ -75,6 +75,9 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     for await (const part of provider.stream(request, { signal })) {
       watchdog?.touch();
       switch (part.type) {
+        case 'connected':
+          opened = true;
+          break;
         case 'response-start':
           opened = true;
           model = part.model || model;

@@ -26,7 +26,8 @@ export const SIM_MODELS: readonly ModelInfo[] = [
 ];
 
 export const REAL_MODELS: readonly ModelInfo[] = [
-  { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, reasoning: true },
+  { id: 'claude-sonnet-4-6', label: 'Claude Sonnet 4.6', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, reasoning: true },
+  { id: 'claude-opus-4-7', label: 'Claude Opus 4.7', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 5, outputPrice: 25, reasoning: true },
   { id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5', dialect: 'anthropic', contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 1, outputPrice: 5, reasoning: true },
   { id: 'gpt-4o', label: 'GPT-4o', dialect: 'openai', contextWindow: 128_000, maxOutputTokens: 16_384, inputPrice: 2.5, outputPrice: 10, reasoning: false },
   { id: 'gpt-4o-mini', label: 'GPT-4o mini', dialect: 'openai', contextWindow: 128_000, maxOutputTokens: 16_384, inputPrice: 0.15, outputPrice: 0.6, reasoning: false },
@@ -36,7 +37,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
 export const VENDOR_DEFAULTS: Record<Vendor, { model: string; fallback: string }> = {
   'sim-anthropic': { model: 'claude-sim-sonnet', fallback: 'claude-sim-haiku' },
   'sim-openai': { model: 'gpt-sim-4o', fallback: 'gpt-sim-mini' },
-  anthropic: { model: 'claude-sonnet-4-5', fallback: 'claude-haiku-4-5' },
+  anthropic: { model: 'claude-sonnet-4-6', fallback: 'claude-haiku-4-5' },
   openai: { model: 'gpt-4o', fallback: 'gpt-4o-mini' },
   'openai-compatible': { model: 'deepseek-chat', fallback: 'deepseek-chat' },
 };

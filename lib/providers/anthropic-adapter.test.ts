@@ -30,6 +30,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS, chunkSize: 7 });
     const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5-20250929', inputTokens: 849 },
       { type: 'thinking-delta', index: 0, text: 'The test fails on an off-by-one. ' },
       { type: 'thinking-delta', index: 0, text: 'Read the file first.' },
@@ -52,6 +53,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-redacted-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
     const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'msg_01Rd4ct3dTh1nk1ngX', model: 'claude-sonnet-4-5-20250929', inputTokens: 1500 },
       {
         type: 'redacted-thinking',
@@ -71,6 +73,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-cut-mid-text.sse'), headers: SSE_HEADERS });
     const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'msg_01CutStr3amY', model: 'claude-haiku-4-5-20251001', inputTokens: 310 },
       { type: 'text-delta', index: 0, text: 'Let me look at' },
     ]);
@@ -129,7 +132,7 @@ describe('anthropic adapter errors and aborts', () => {
     const error = await (async () => {
       for await (const part of providerFor(transport).stream(request, { signal: new AbortController().signal })) seen.push(part);
     })().catch((e: unknown) => e);
-    expect(seen.map((p) => p.type)).toEqual(['response-start', 'text-delta']);
+    expect(seen.map((p) => p.type)).toEqual(['connected', 'response-start', 'text-delta']);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: undefined, type: 'overloaded_error' });
   });
@@ -143,11 +146,11 @@ describe('anthropic adapter errors and aborts', () => {
     const error = await (async () => {
       for await (const part of providerFor(transport).stream(request, { signal: controller.signal })) {
         seen.push(part);
-        if (seen.length === 1) setTimeout(() => controller.abort(reason), 10);
+        if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
       }
     })().catch((e: unknown) => e);
     expect(error).toBe(reason);
-    expect(seen[0]?.type).toBe('response-start');
+    expect(seen.slice(0, 2).map((p) => p.type)).toEqual(['connected', 'response-start']);
     expect(seen.some((p) => p.type === 'finish')).toBe(false);
   });
 

@@ -32,6 +32,7 @@ describe('openai adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('openai-tool-call.sse'), headers: SSE_HEADERS, chunkSize: 5 });
     const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-AE1bT7Hc3Rk9xQ2mZ0', model: 'gpt-4o-2024-08-06' },
       { type: 'tool-call-start', index: 0, id: 'call_Fz1sQx7bN2', name: 'read_file' },
       { type: 'tool-call-delta', index: 0, argsText: '{"pa' },
@@ -49,6 +50,7 @@ describe('openai adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('openai-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
     const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-ADx5Jh2wqvLq4fTnM8', model: 'gpt-4o-mini-2024-07-18' },
       { type: 'text-delta', index: 0, text: 'Hello' },
       { type: 'text-delta', index: 0, text: ' — déjà vu ✓' },
@@ -63,6 +65,7 @@ describe('openai adapter over recorded-form streams', () => {
     const provider = providerFor(transport, { vendor: 'openai-compatible', baseUrl: 'https://api.deepseek.com' });
     const parts = await collect(provider.stream({ ...request, model: 'deepseek-chat' }, { signal: signal() }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: '5f1c2d3e-8a4b-4c6d-9e0f-1a2b3c4d5e6f', model: 'deepseek-chat' },
       { type: 'thinking-delta', index: 0, text: 'The check fails; ' },
       { type: 'thinking-delta', index: 0, text: 'run it first.' },
@@ -83,6 +86,7 @@ describe('openai adapter over recorded-form streams', () => {
     const transport = fixtureFetch({ body: loadFixture('openai-cut-mid-args.sse'), headers: SSE_HEADERS });
     const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
     expect(parts).toEqual([
+      { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-AE9cUtStr3amQ', model: 'gpt-4o-2024-08-06' },
       { type: 'tool-call-start', index: 0, id: 'call_Cut0ff9', name: 'write_file' },
       { type: 'tool-call-delta', index: 0, argsText: '{"path":"src/ra' },
@@ -133,7 +137,7 @@ describe('openai adapter errors and aborts', () => {
     const error = await (async () => {
       for await (const part of providerFor(transport).stream(request, { signal: signal() })) seen.push(part);
     })().catch((e: unknown) => e);
-    expect(seen.map((p) => p.type)).toEqual(['response-start']);
+    expect(seen.map((p) => p.type)).toEqual(['connected', 'response-start']);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: undefined, type: 'server_error' });
   });
@@ -146,11 +150,11 @@ describe('openai adapter errors and aborts', () => {
     const error = await (async () => {
       for await (const part of providerFor(transport).stream(request, { signal: controller.signal })) {
         seen.push(part);
-        if (seen.length === 1) setTimeout(() => controller.abort(reason), 10);
+        if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
       }
     })().catch((e: unknown) => e);
     expect(error).toBe(reason);
-    expect(seen[0]?.type).toBe('response-start');
+    expect(seen.slice(0, 2).map((p) => p.type)).toEqual(['connected', 'response-start']);
     expect(seen.some((p) => p.type === 'finish')).toBe(false);
   });
 });

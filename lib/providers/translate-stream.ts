@@ -22,6 +22,8 @@ export async function* translateStream<Event>(options: {
   const { open, translator, signal } = options;
   try {
     const events = await open();
+    // The response headers arrived with a success status: what fails from here failed in the stream.
+    yield { type: 'connected' };
     for await (const event of events) {
       for (const part of translator.push(event)) yield part;
       if (signal.aborted) break;

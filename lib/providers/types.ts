@@ -9,6 +9,7 @@ export type { ModelRequest, ToolSpec } from '@/lib/trajectory';
  * engine sees these parts and nothing else. `index` is the content block position.
  */
 export type StreamPart =
+  | { type: 'connected' }
   | { type: 'response-start'; id: string; model: string; inputTokens?: number }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'thinking-delta'; index: number; text: string }

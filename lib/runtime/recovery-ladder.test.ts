@@ -55,7 +55,7 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('a drop after text content → Partial: kept, not retried, the loop asks the model to continue', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output', maxOutputTokens: 20_000 });
+    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output' });
     const first = ofType(events, 'llm_call')[0]!;
     expect(first).toMatchObject({ iteration: 1, partial: true, stop_reason: 'incomplete' });
     expect(ofType(events, 'retry_scheduled').filter((r) => r.iteration === 1)).toEqual([]);

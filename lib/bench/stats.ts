@@ -1,0 +1,19 @@
+/** Percentile of a list of numbers (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** CPU time (user + system) in milliseconds spent by `work`. */
+export async function cpuTime(work: () => Promise<void>): Promise<number> {
+  const before = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
