@@ -87,11 +87,11 @@ describe('POST /api/runs', () => {
     expect(events.at(-1)?.event).toBe('terminate');
     expect((await streamed(id, { 'Last-Event-ID': '4' })).map((e) => e.seq)).toEqual([5, 6]);
 
-    const list = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { runs: { id: string; status: string }[] };
-    expect(list.runs[0]).toMatchObject({ id, status: 'completed' });
+    const list = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { id: string; status: string }[];
+    expect(list[0]).toMatchObject({ id, status: 'completed', reason: 'end_turn', event_count: 7, imported: false });
 
     const one = await getRun(new Request(`${BASE}/runs/${id}`), ctx(id));
-    expect(await one.json()).toMatchObject({ summary: { id, eventCount: 7, vendor: 'sim-anthropic' }, config: { clock: 'virtual' } });
+    expect(await one.json()).toMatchObject({ summary: { id, event_count: 7, vendor: 'sim-anthropic' }, config: { clock: 'virtual' } });
 
     const trace = await getTrace(new Request(`${BASE}/runs/${id}/trace`), ctx(id));
     expect(trace.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
@@ -160,7 +160,7 @@ describe('POST /api/runs/import', () => {
 
 describe('GET /api/scenarios', () => {
   it('lists scenarios for pickers', async () => {
-    const body = (await (await getScenarios()).json()) as { scenarios: Record<string, unknown>[] };
-    expect(body.scenarios[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String) });
+    const body = (await (await getScenarios()).json()) as Record<string, unknown>[];
+    expect(body[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String) });
   });
 });

@@ -59,7 +59,7 @@ describe('run registry', () => {
     expectContiguous(late.events, 0, total - 1);
     expect([first.ended, resumed.ended, late.ended]).toEqual([true, true, true]);
     expect(store.readEvents({ runId: id })).toEqual(first.events);
-    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', eventCount: total });
+    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', event_count: total });
     expect(registry.isLive(id)).toBe(false);
   });
 
@@ -108,7 +108,7 @@ describe('run registry', () => {
     registry.control({ runId: id, message: { action: 'abort' } });
     await registry.whenFinished(id);
     expect(fake.controls.map((c) => c.action)).toEqual(['set_faults', 'abort']);
-    expect(store.getRun(id)?.summary).toMatchObject({ status: 'aborted', terminateReason: 'aborted' });
+    expect(store.getRun(id)?.summary).toMatchObject({ status: 'aborted', reason: 'aborted' });
     const finished = (() => {
       try {
         registry.control({ runId: id, message: { action: 'abort' } });
@@ -128,11 +128,11 @@ describe('run registry', () => {
     const watched = registry.startRun({ config: sampleConfig() });
     const unsubscribe = registry.subscribe({ runId: watched.id, listener: collector() });
     await registry.whenFinished(unwatched.id);
-    expect(store.getRun(unwatched.id)?.summary).toMatchObject({ status: 'aborted', terminateReason: 'abandoned' });
+    expect(store.getRun(unwatched.id)?.summary).toMatchObject({ status: 'aborted', reason: 'abandoned' });
     expect(registry.isLive(watched.id)).toBe(true);
     unsubscribe();
     await registry.whenFinished(watched.id);
-    expect(store.getRun(watched.id)?.summary.terminateReason).toBe('abandoned');
+    expect(store.getRun(watched.id)?.summary.reason).toBe('abandoned');
     expect(fake.controls).toEqual([{ action: 'abort', reason: 'abandoned' }, { action: 'abort', reason: 'abandoned' }]);
   });
 

@@ -151,15 +151,15 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       runId,
       events: [{
         run_id: runId,
-        seq: summary.eventCount,
-        ts: summary.durationMs,
+        seq: summary.event_count,
+        ts: summary.duration_ms,
         event: 'terminate',
         reason: 'internal_error',
         complete: false,
         message: 'the server stopped while this run was in flight',
-        usd_so_far: summary.costUsd,
-        input_tokens: summary.inputTokens,
-        output_tokens: summary.outputTokens,
+        usd_so_far: summary.usd,
+        input_tokens: summary.input_tokens,
+        output_tokens: summary.output_tokens,
       }],
     });
   };
@@ -222,7 +222,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       const record = store.getRun(runId);
       if (!record) throw new HttpError(404, `No run with id "${runId}"`);
       closeOrphan(runId);
-      const reason = store.getRun(runId)?.summary.terminateReason ?? 'unknown';
+      const reason = store.getRun(runId)?.summary.reason ?? 'unknown';
       throw new HttpError(409, `Run "${runId}" has already finished (${reason}); start a new run instead`);
     },
 

@@ -118,7 +118,7 @@ describe('SSE response', () => {
     expect(quick.isLive(id)).toBe(true);
     abort.abort();
     await quick.whenFinished(id);
-    expect(store.getRun(id)?.summary.terminateReason).toBe('abandoned');
+    expect(store.getRun(id)?.summary.reason).toBe('abandoned');
   });
 
   it('sends heartbeat comments while the run is quiet', async () => {

@@ -45,7 +45,7 @@ describe('JSONL export and import of our own events', () => {
     const imported = store.readEvents({ runId: result.id });
     expect(imported).toEqual(events.map((e) => ({ ...e, run_id: result.id })));
     const record = store.getRun(result.id)!;
-    expect(record.summary).toMatchObject({ imported: true, status: 'completed', eventCount: 7, inputTokens: 2200 });
+    expect(record.summary).toMatchObject({ imported: true, status: 'completed', event_count: 7, input_tokens: 2200 });
     expect(record.config).toEqual(sampleConfig());
     // A second export of the import is the same file, re-stamped.
     expect(exportRunJsonl({ store, runId: result.id })).toBe(toJsonl(imported));
@@ -112,7 +112,7 @@ describe('plain tracer JSONL import', () => {
     expect(start?.event === 'run_start' && start.tools).toEqual(['read_file']);
     expect(store.getRun(result.id)).toMatchObject({
       config: { scenario: 'imported' },
-      summary: { imported: true, status: 'completed', iterations: 3, costUsd: 0.0411, durationMs: 6385, scenario: 'imported' },
+      summary: { imported: true, status: 'completed', iterations: 3, usd: 0.0411, duration_ms: 6385, scenario: 'imported' },
     });
   });
 

@@ -3,24 +3,27 @@ import type { RunConfig, RunEvent, TerminateReason } from '@/lib/protocol';
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
 
-/** What the run list shows: cheap to read, kept up to date as events are appended. */
+/**
+ * What the run list shows: cheap to read, kept up to date as events are appended. Field
+ * names follow the event log (snake_case, as the plain tracer writes them): this is the wire shape.
+ */
 export interface RunSummary {
   id: string;
   /** ISO 8601 wall-clock time the run was created (or imported). */
-  createdAt: string;
+  created_at: string;
   status: RunStatus;
-  terminateReason: TerminateReason | null;
+  reason: TerminateReason | null;
   complete: boolean | null;
   vendor: string;
   model: string;
   scenario: string;
   iterations: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
+  input_tokens: number;
+  output_tokens: number;
+  usd: number;
   /** The run clock's ts of the last event (ms since run start). */
-  durationMs: number;
-  eventCount: number;
+  duration_ms: number;
+  event_count: number;
   imported: boolean;
 }
 

@@ -37,7 +37,7 @@ describe('sqlite run store', () => {
     expect(() => store.appendEvents({ runId: 'r1', events: events.slice(3, 4) })).toThrow(/continue the log at seq 2/);
     expect(() => store.appendEvents({ runId: 'r1', events: events.slice(1, 3) })).toThrow(/seq 2, got seq 1/);
     expect(() => store.appendEvents({ runId: 'nope', events: events.slice(0, 1) })).toThrow(/does not exist/);
-    expect(store.getRun('r1')?.summary.eventCount).toBe(2);
+    expect(store.getRun('r1')?.summary.event_count).toBe(2);
   });
 
   it('keeps a summary derived from the events', () => {
@@ -45,25 +45,25 @@ describe('sqlite run store', () => {
     store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
     store.appendEvents({ runId: 'r1', events: events.slice(0, 4) });
     const mid = store.getRun('r1')!.summary;
-    expect(mid).toMatchObject({ status: 'running', terminateReason: null, iterations: 1, inputTokens: 1000, costUsd: 0.0045 });
+    expect(mid).toMatchObject({ status: 'running', reason: null, iterations: 1, input_tokens: 1000, usd: 0.0045 });
     store.appendEvents({ runId: 'r1', events: events.slice(4) });
     const record = store.getRun('r1')!;
     expect(record.config).toEqual(sampleConfig());
     expect(record.summary).toEqual({
       id: 'r1',
-      createdAt: '2025-01-01T00:00:00.000Z',
+      created_at: '2025-01-01T00:00:00.000Z',
       status: 'completed',
-      terminateReason: 'end_turn',
+      reason: 'end_turn',
       complete: true,
       vendor: 'sim-anthropic',
       model: 'claude-sim-sonnet',
       scenario: 'fix-failing-test',
       iterations: 2,
-      inputTokens: 2200,
-      outputTokens: 150,
-      costUsd: 0.0088,
-      durationMs: 2500,
-      eventCount: 7,
+      input_tokens: 2200,
+      output_tokens: 150,
+      usd: 0.0088,
+      duration_ms: 2500,
+      event_count: 7,
       imported: false,
     });
   });

@@ -43,19 +43,19 @@ const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, com
 function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
   return {
     id: row.id,
-    createdAt: new Date(row.created_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
     status: row.status as RunStatus,
-    terminateReason: row.terminate_reason as TerminateReason | null,
+    reason: row.terminate_reason as TerminateReason | null,
     complete: row.complete === null ? null : row.complete === 1,
     vendor: row.vendor,
     model: row.model,
     scenario: row.scenario,
     iterations: row.iterations,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    costUsd: row.cost_usd,
-    durationMs: row.duration_ms,
-    eventCount: row.event_count,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    usd: row.cost_usd,
+    duration_ms: row.duration_ms,
+    event_count: row.event_count,
     imported: row.imported === 1,
   };
 }

@@ -22,11 +22,11 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-/** Runs, newest first, with their summaries. */
+/** Runs, newest first: an array of RunSummary (lib/store). */
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json({ runs: getStore().listRuns({ limit }) }, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(getStore().listRuns({ limit }), { headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     return errorResponse(error);
   }
