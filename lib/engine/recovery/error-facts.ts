@@ -56,6 +56,8 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
   const topNames: string[] = [];
   const codes: string[] = [];
   const texts: string[] = [];
+  /** The message of the first error in the chain that carries a socket code. */
+  let codeMessage: string | undefined;
   let current: unknown = error;
   for (let depth = 0; depth < MAX_CAUSE_DEPTH && current !== undefined && current !== null; depth++) {
     if (!isDict(current)) {
@@ -70,8 +72,11 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
       if (depth === 0) topNames.push(n);
     }
     const code = str(current.code);
-    if (code) codes.push(code);
     const message = str(current.message);
+    if (code) {
+      codes.push(code);
+      if (depth > 0) codeMessage ??= message;
+    }
     if (message) texts.push(message);
     if (Array.isArray(current.errors)) {
       for (const inner of current.errors) {
@@ -86,7 +91,9 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
   const status = typeof top.status === 'number' && top.status >= 400 ? top.status : undefined;
   const vendorType = body.type ?? str(top.type);
   const vendorCode = body.code ?? (typeof top.code === 'string' && !/^E[A-Z]|^UND_/.test(top.code) ? top.code : undefined);
-  const rawMessage = body.message ?? str(top.message) ?? (isDict(error) ? '' : String(error));
+  // "Connection error." says little on a timeline: name the socket failure beneath it.
+  const ownMessage = str(top.message) && codeMessage ? `${str(top.message)} (${codeMessage})` : str(top.message);
+  const rawMessage = body.message ?? ownMessage ?? (isDict(error) ? '' : String(error));
   if (body.message) texts.push(body.message);
   if (vendorType) texts.push(vendorType);
   if (vendorCode) texts.push(vendorCode);
