@@ -58,7 +58,6 @@ export function importJsonl({ store, text, createdAt }: ImportJsonlOptions): Imp
   if (!parsed.ok) return parsed;
   const start = parsed.events[0];
   const config = start?.event === 'run_start' ? start.config : importedConfig();
-  store.createRun({ id, config, createdAt, imported: true });
-  store.appendEvents({ runId: id, events: parsed.events });
+  store.createRun({ id, config, createdAt, imported: true, events: parsed.events });
   return { ok: true, id };
 }

@@ -38,6 +38,8 @@ export interface CreateRunOptions {
   /** Epoch ms; defaults to now. */
   createdAt?: number;
   imported?: boolean;
+  /** A whole log written with the record in one transaction (an import is all or nothing). */
+  events?: readonly RunEvent[];
 }
 
 export interface AppendEventsOptions {

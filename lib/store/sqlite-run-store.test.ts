@@ -40,6 +40,15 @@ describe('sqlite run store', () => {
     expect(store.getRun('r1')?.summary.event_count).toBe(2);
   });
 
+  it('creates a run with its whole log atomically, or not at all', () => {
+    const events = sampleRunEvents({ runId: 'whole' });
+    store.createRun({ id: 'whole', config: sampleConfig(), events });
+    expect(store.getRun('whole')?.summary.event_count).toBe(7);
+    const broken = sampleRunEvents({ runId: 'broken' }).filter((e) => e.seq !== 2);
+    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), events: broken })).toThrow(/seq 3 breaks/);
+    expect(store.getRun('broken')).toBeUndefined();
+  });
+
   it('keeps a summary derived from the events', () => {
     const events = sampleRunEvents({ runId: 'r1' });
     store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });

@@ -135,8 +135,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     });
   });
 
-  return {
-    createRun({ id, config, createdAt = Date.now(), imported = false }: CreateRunOptions): void {
+  const create = db.transaction(
+    (id: string, config: CreateRunOptions['config'], createdAt: number, imported: boolean, events: readonly RunEvent[]) => {
       insertRun.run({
         id,
         createdAt,
@@ -146,6 +146,13 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         model: config.provider.model,
         scenario: config.scenario,
       });
+      if (events.length > 0) append(id, events);
+    },
+  );
+
+  return {
+    createRun({ id, config, createdAt = Date.now(), imported = false, events = [] }: CreateRunOptions): void {
+      create(id, config, createdAt, imported, events);
     },
     appendEvents({ runId, events }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events);
