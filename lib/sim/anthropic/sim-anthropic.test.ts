@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { countTokens } from '@/lib/tokens/count-tokens';
 import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../test-fixtures';
 

@@ -9,6 +9,14 @@ const TOOLS: OpenAI.ChatCompletionTool[] = TOOL_SCHEMAS.map((t) => ({ type: 'fun
 const TURN = { text: 'Reading both files.', toolCalls: [{ name: 'read_file', argsText: '{"path":"src/math.ts"}' }, { name: 'read_file', argsText: '{"path":"src/math.test.ts"}' }] };
 const BASE = { model: 'gpt-sim-4o', messages: [{ role: 'user' as const, content: 'Fix the bug.' }], tools: TOOLS };
 
+/** The loose shape of a chunk as it appears on the wire, for byte-level assertions. */
+interface WireChunk {
+  id: string;
+  created: number;
+  usage: { prompt_tokens: number } | null;
+  choices: { delta: { tool_calls?: { index: number; id?: string; function: Record<string, string> }[] } & Record<string, unknown>; finish_reason: string | null }[];
+}
+
 async function rejection(params: Record<string, unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
   const { client } = openaiClient({ policy: fixedPolicy(TURN) });
   try {
@@ -49,18 +57,18 @@ describe('simulated OpenAI: streaming', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
     const body = await res.text();
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
-    const chunks = body.split('\n\n').filter((r) => r && r !== 'data: [DONE]').map((r) => JSON.parse(r.slice(6)) as Record<string, any>);
+    const chunks = body.split('\n\n').filter((r) => r && r !== 'data: [DONE]').map((r) => JSON.parse(r.slice(6)) as WireChunk);
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
     expect(new Set(chunks.map((c) => c.created)).size).toBe(1);
-    expect(chunks[0]!.choices[0].delta).toMatchObject({ role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { name: 'read_file', arguments: '' } }] });
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { name: 'read_file', arguments: '' } }] });
     const later = chunks.slice(1).flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
-    expect(later.filter((t: any) => t.id).map((t: any) => t.index)).toEqual([1]);
-    expect(later.filter((t: any) => !t.id).every((t: any) => Object.keys(t.function).join() === 'arguments')).toBe(true);
+    expect(later.filter((t) => t.id).map((t) => t.index)).toEqual([1]);
+    expect(later.filter((t) => !t.id).every((t) => Object.keys(t.function).join() === 'arguments')).toBe(true);
     const last = chunks[chunks.length - 1]!;
     expect(last.choices).toEqual([]);
-    expect(last.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(last.usage?.prompt_tokens).toBeGreaterThan(0);
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
-    expect(chunks[chunks.length - 2]!.choices[0].finish_reason).toBe('tool_calls');
+    expect(chunks[chunks.length - 2]!.choices[0]!.finish_reason).toBe('tool_calls');
   });
 
   it('cuts at max_completion_tokens with finish_reason length', async () => {
