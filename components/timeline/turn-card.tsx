@@ -54,7 +54,14 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
         </button>
         {open && <Pill tone="run">streaming</Pill>}
         {r && <Pill tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}>stop: {r.stopReason}</Pill>}
-        {failed && <Pill tone="fail">error</Pill>}
+        {failed &&
+          (r ? (
+            <Pill tone="ok" title="attempts failed, then the call succeeded">
+              recovered after {turn.attempts.filter((a) => a.error || a.watchdog?.fired).length} failed
+            </Pill>
+          ) : (
+            <Pill tone="fail">error</Pill>
+          ))}
         {truncated && <Pill tone="wait">{r?.partial ? 'partial (kept)' : 'truncated'}</Pill>}
         <span className="tabular ml-auto flex gap-3 font-mono text-2xs text-muted">
           {r && (

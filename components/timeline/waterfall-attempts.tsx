@@ -58,7 +58,7 @@ export const AttemptBar = memo(function AttemptBar({
         title={attemptTitle(a)}
         data-testid="waterfall-attempt"
         data-outcome={a.outcome}
-        className={`absolute top-1 bottom-1 overflow-hidden rounded-sm opacity-40 hover:opacity-60 ${TONE_BAR[tone]} ${selected ? 'ring-2 ring-fg opacity-60' : ''}`}
+        className={`absolute top-1 bottom-1 min-w-[3px] overflow-hidden rounded-sm opacity-40 hover:opacity-60 ${TONE_BAR[tone]} ${selected ? 'ring-2 ring-fg opacity-60' : ''}`}
         style={{ left: pct(a.startTs, domain), width: pctWidth(a.startTs, end, domain) }}
       />
       {a.contentSpans.map(([from, to]) => (

@@ -39,13 +39,39 @@ export function Waterfall() {
       <div className="flex text-2xs text-faint">
         <div className="w-28 shrink-0">waterfall</div>
         <div className="relative h-4 flex-1">
-          {axis.map((t) => (
-            <span key={t} className="tabular absolute -translate-x-1/2 font-mono" style={{ left: pct(t, domain) }}>
+          {axis.map((t, i) => (
+            <span
+              key={t}
+              className={`tabular absolute font-mono whitespace-nowrap ${i === 0 ? '' : i === axis.length - 1 ? '-translate-x-full' : '-translate-x-1/2'}`}
+              style={{ left: pct(t, domain) }}
+            >
               {formatMs(t)}
             </span>
           ))}
         </div>
       </div>
+      {shownMarkers.length > 0 && (
+        <div className="flex">
+          <div className="w-28 shrink-0 text-2xs text-faint">markers</div>
+          <div className="relative h-3 flex-1">
+            {shownMarkers.map((m) => (
+              <button
+                key={m.seq}
+                type="button"
+                data-testid="waterfall-marker"
+                data-kind={m.kind}
+                title={`${m.kind} at ${formatMs(m.ts)}: ${m.label}${m.detail ? ` — ${m.detail}` : ''}`}
+                onClick={() => {
+                  api.getState().select({ kind: 'marker', seq: m.seq });
+                  api.getState().setInspectorOpen(true);
+                }}
+                className={`absolute top-0.5 h-2 w-2 -translate-x-1/2 rotate-45 opacity-80 hover:opacity-100 ${MARKER_TONE[m.kind]}`}
+                style={{ left: pct(m.ts, domain) }}
+              />
+            ))}
+          </div>
+        </div>
+      )}
       {rows.length === 0 ? (
         <div className="py-3 text-2xs text-faint">no model calls yet</div>
       ) : (
@@ -66,19 +92,7 @@ export function Waterfall() {
             })}
             <div className="pointer-events-none absolute inset-y-0 right-0 left-28">
               {shownMarkers.map((m) => (
-                <button
-                  key={m.seq}
-                  type="button"
-                  data-testid="waterfall-marker"
-                  data-kind={m.kind}
-                  title={`${m.kind} at ${formatMs(m.ts)}: ${m.label}${m.detail ? ` — ${m.detail}` : ''}`}
-                  onClick={() => {
-                    api.getState().select({ kind: 'marker', seq: m.seq });
-                    api.getState().setInspectorOpen(true);
-                  }}
-                  className={`pointer-events-auto absolute inset-y-0 w-0.5 -translate-x-1/2 opacity-70 hover:w-1 hover:opacity-100 ${MARKER_TONE[m.kind]}`}
-                  style={{ left: pct(m.ts, domain) }}
-                />
+                <div key={m.seq} className={`absolute inset-y-0 w-px opacity-50 ${MARKER_TONE[m.kind]}`} style={{ left: pct(m.ts, domain) }} />
               ))}
             </div>
           </div>

@@ -86,12 +86,16 @@ export function traceUrl(id: string): string {
   return `/api/runs/${enc(id)}/trace`;
 }
 
+/** Accepts a bare array or one wrapped as `{ [key]: [...] }`. */
+function listOf<T>(body: unknown, key: string): T[] {
+  const rows = Array.isArray(body) ? body : (body as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
 export const api = {
-  listScenarios: () => request<ScenarioInfo[]>('/api/scenarios'),
-  listRuns: async (): Promise<RunSummary[]> => {
-    const rows = await request<unknown>('/api/runs');
-    return Array.isArray(rows) ? (rows as RunSummary[]).filter((r) => typeof r?.id === 'string') : [];
-  },
+  listScenarios: async (): Promise<ScenarioInfo[]> => listOf<ScenarioInfo>(await request<unknown>('/api/scenarios'), 'scenarios'),
+  listRuns: async (): Promise<RunSummary[]> =>
+    listOf<RunSummary>(await request<unknown>('/api/runs'), 'runs').filter((r) => typeof r?.id === 'string'),
   getRun: (id: string) => request<RunDetail>(`/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) =>
