@@ -57,8 +57,13 @@ export interface ConsumeOptions {
  */
 export async function consumeStream(options: ConsumeOptions): Promise<StreamOutcome> {
   const { provider, request, clock, emit, iteration, attempt } = options;
+  // One signal for the SDK that both the run (abort) and the watchdog can pull. Linked by
+  // hand: AbortSignal.any allocates weak references that show up in a profile per request.
   const controller = new AbortController();
-  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const signal = controller.signal;
+  const forwardAbort = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) forwardAbort();
+  else options.signal.addEventListener('abort', forwardAbort, { once: true });
   const assembler = new MessageAssembler(provider.vendor, request.model);
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const started = clock.now();
@@ -127,5 +132,6 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     return { kind: 'failed', error: cause, assembler, usage, model, opened, watchdogFired };
   } finally {
     watchdog?.stop();
+    options.signal.removeEventListener('abort', forwardAbort);
   }
 }

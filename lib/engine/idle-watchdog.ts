@@ -8,6 +8,9 @@ export class StreamIdleTimeout extends Error {
   }
 }
 
+/** A ready-made abort reason: stopping a watchdog is routine and needs no stack trace. */
+const STOPPED = Symbol('watchdog stopped');
+
 /**
  * A deadline on every wait for the next stream event: a stream that keeps producing never
  * trips it, only a mute one does. One clock timer per window rather than one per event:
@@ -31,7 +34,7 @@ export class IdleWatchdog {
   }
 
   stop(): void {
-    this.stopper.abort();
+    this.stopper.abort(STOPPED);
   }
 
   get hasFired(): boolean {

@@ -2,7 +2,7 @@ import type { Clock, Random } from '@/lib/clock';
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
-import { countTokens } from '@/lib/tokens/count-tokens';
+import { estimateTokens as estimateTextTokens } from '@/lib/tokens/count-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
 import type { Emit } from './event-log';
 import { classifyError, computeBackoff, decideWait } from './recovery';
@@ -196,26 +196,42 @@ function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, atte
   };
 }
 
-/** Token estimate of a request with the one tokenizer (for the request event and budgets). */
+const messageEstimates = new WeakMap<Message, number>();
+
+/**
+ * Token estimate of a request (for the request event and budgets). Messages are immutable
+ * once in the conversation, so each is sized once however many requests carry it.
+ */
 export function estimateTokens(request: Pick<ModelRequest, 'system' | 'messages'>): number {
-  let total = countTokens(request.system);
+  let total = estimateTextTokens(request.system);
   for (const message of request.messages) {
-    for (const part of message.parts) {
-      switch (part.type) {
-        case 'text':
-        case 'thinking':
-          total += countTokens(part.text);
-          break;
-        case 'tool_call':
-          total += countTokens(part.name) + countTokens(part.argsText);
-          break;
-        case 'tool_result':
-          total += countTokens(part.content);
-          break;
-        case 'redacted_thinking':
-          total += Math.ceil(part.data.length / 4);
-          break;
-      }
+    let n = messageEstimates.get(message);
+    if (n === undefined) {
+      n = estimateMessage(message);
+      messageEstimates.set(message, n);
+    }
+    total += n;
+  }
+  return total;
+}
+
+function estimateMessage(message: Message): number {
+  let total = 0;
+  for (const part of message.parts) {
+    switch (part.type) {
+      case 'text':
+      case 'thinking':
+        total += estimateTextTokens(part.text);
+        break;
+      case 'tool_call':
+        total += estimateTextTokens(part.name) + estimateTextTokens(part.argsText);
+        break;
+      case 'tool_result':
+        total += estimateTextTokens(part.content);
+        break;
+      case 'redacted_thinking':
+        total += estimateTextTokens(part.data);
+        break;
     }
   }
   return total;

@@ -1,0 +1,71 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { RealClock, createRandom } from '@/lib/clock';
+import { EventLog, runLoop } from '@/lib/engine';
+import { resolveRecovery, type RunEvent } from '@/lib/protocol';
+import { createProvider } from '@/lib/providers';
+import { BENCH_TOOLS, benchConfig, benchExecutor, replayFetch, type Exchange } from './record-run';
+import { cpuTime, median } from './stats';
+
+/** The 50-turn run through the whole engine (rendering, stream parts, events, watchdog), over replayed bytes. */
+async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
+  const clock = new RealClock(1);
+  const provider = createProvider({ vendor: 'sim-anthropic', fetch: replayFetch(exchanges), maxRetries: 0 });
+  const events: RunEvent[] = [];
+  const log = new EventLog('bench', clock, (event) => events.push(event));
+  await runLoop({
+    config: benchConfig,
+    recovery: resolveRecovery('codesmith'),
+    provider,
+    model: 'claude-sim-sonnet',
+    fallbackModel: 'claude-sim-haiku',
+    system: 'You are a careful coding agent.',
+    task: 'Read every module and explain the flow.',
+    tools: BENCH_TOOLS,
+    executor: benchExecutor,
+    clock,
+    random: createRandom(1),
+    emit: log.emit,
+    signal: new AbortController().signal,
+  });
+  if (events.at(-1)?.event !== 'terminate') throw new Error('bench run did not terminate');
+  return events.length;
+}
+
+/** The same SDK parsing the same bytes for the same request bodies, with no engine. */
+async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
+  const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch: replayFetch(exchanges), maxRetries: 0 });
+  let seen = 0;
+  for (const exchange of exchanges) {
+    const stream = await client.messages.create({ ...(exchange.body as Anthropic.MessageCreateParamsStreaming), stream: true });
+    for await (const event of stream) seen += event.type.length > 0 ? 1 : 0;
+  }
+  return seen;
+}
+
+/**
+ * CPU time of the engine run divided by CPU time of the bare SDK, measured alternately in
+ * one process (warm-up first), median of `rounds`.
+ */
+export async function measureEngineOverhead(options: { exchanges: readonly Exchange[]; rounds: number }): Promise<{
+  engineMs: number;
+  sdkMs: number;
+  ratio: number;
+  events: number;
+}> {
+  const { exchanges, rounds } = options;
+  let events = 0;
+  // Warm-up: let the JIT settle both paths before anything is measured.
+  for (let i = 0; i < 10; i++) {
+    events = await engineRun(exchanges);
+    await sdkOnly(exchanges);
+  }
+  const engine: number[] = [];
+  const sdk: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    engine.push(await cpuTime(async () => void (await engineRun(exchanges))));
+    sdk.push(await cpuTime(async () => void (await sdkOnly(exchanges))));
+  }
+  const engineMs = median(engine);
+  const sdkMs = median(sdk);
+  return { engineMs, sdkMs, ratio: engineMs / sdkMs, events };
+}

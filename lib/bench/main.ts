@@ -1,0 +1,34 @@
+import { measureEngineOverhead } from './engine-overhead';
+import { recordBenchRun } from './record-run';
+import { measureWatchdogLateness } from './watchdog-precision';
+
+/** `npm run bench`: speed targets, measured side by side in one process. */
+async function main(): Promise<void> {
+  console.log('Loop Lab benchmarks (CPU times are medians; ratios measured side by side in this process)\n');
+
+  const exchanges = await recordBenchRun();
+  const overhead = await measureEngineOverhead({ exchanges, rounds: 15 });
+  report(
+    'engine overhead, 50-turn run vs the bare SDK on the same bytes',
+    `${overhead.engineMs.toFixed(1)} ms / ${overhead.sdkMs.toFixed(1)} ms CPU = ${overhead.ratio.toFixed(3)} (${overhead.events} events)`,
+    overhead.ratio <= 1.1,
+    'target ≤ 1.10',
+  );
+
+  const watchdog = await measureWatchdogLateness({ firings: 200, windowMs: 20 });
+  report(
+    'watchdog firing time minus deadline, real clock, 200 firings',
+    `p50 ${watchdog.p50.toFixed(2)} ms, p99 ${watchdog.p99.toFixed(2)} ms, max ${watchdog.max.toFixed(2)} ms`,
+    watchdog.p99 <= 25,
+    'target p99 ≤ 25 ms',
+  );
+}
+
+function report(name: string, value: string, ok: boolean, target: string): void {
+  console.log(`${ok ? 'PASS' : 'MISS'}  ${name}\n      ${value}  (${target})\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
