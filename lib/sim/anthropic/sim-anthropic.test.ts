@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import { countTokens } from '@/lib/tokens/count-tokens';
 import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../test-fixtures';
 
@@ -129,5 +129,18 @@ describe('simulated Anthropic: streaming', () => {
     const res = await fetch('http://sim.anthropic.local/v1/models', { method: 'GET', headers: { 'x-api-key': 'sim' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error', message: 'Not Found' } });
+  });
+});
+
+describe('simulated Anthropic: internal errors', () => {
+  it('answers a throwing policy with 500 api_error, as the vendor would', async () => {
+    const { client } = anthropicClient({
+      policy: () => {
+        throw new Error('policy bug');
+      },
+    });
+    const error = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { type: 'api_error' } });
   });
 });

@@ -98,7 +98,9 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
       });
     } catch (error) {
       if (error instanceof VendorRejection) return anthropicErrorResponse({ rejection: error, requestId });
-      throw error;
+      if (signal?.aborted) throw error;
+      // A bug in a policy is the vendor's internal error, not a network failure.
+      return anthropicErrorResponse({ rejection: new VendorRejection({ status: 500, type: 'api_error', message: 'Internal server error' }), requestId });
     }
   };
   return respond as typeof fetch;

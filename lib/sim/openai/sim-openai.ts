@@ -112,7 +112,9 @@ export function createSimOpenAI(options: SimVendorOptions): typeof fetch {
       });
     } catch (error) {
       if (error instanceof VendorRejection) return openaiErrorResponse({ rejection: error, requestId });
-      throw error;
+      if (signal?.aborted) throw error;
+      // A bug in a policy is the vendor's internal error, not a network failure.
+      return openaiErrorResponse({ rejection: new VendorRejection({ status: 500, type: 'server_error', message: 'The server had an error while processing your request. Sorry about that!' }), requestId });
     }
   };
   return respond as typeof fetch;
