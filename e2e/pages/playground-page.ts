@@ -1,0 +1,113 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * Page object for the playground (`/`): the control panel on the left, the current run on
+ * the right. Selectors are the data-testid attributes the components promise.
+ */
+export class PlaygroundPage {
+  readonly runButton: Locator;
+  readonly abortButton: Locator;
+  readonly status: Locator;
+  readonly runLink: Locator;
+  readonly scenarioSelect: Locator;
+  readonly vendorSelect: Locator;
+  readonly presetSelect: Locator;
+  readonly clockSelect: Locator;
+  readonly timeScaleInput: Locator;
+  readonly seedInput: Locator;
+  readonly runErrors: Locator;
+  readonly turnCards: Locator;
+  readonly toolCalls: Locator;
+  readonly ladderSteps: Locator;
+  readonly watchdogBar: Locator;
+  readonly terminateBanner: Locator;
+
+  constructor(readonly page: Page) {
+    this.runButton = page.getByTestId('run-button');
+    this.abortButton = page.getByTestId('abort-button');
+    this.status = page.getByTestId('run-status');
+    this.runLink = page.getByTestId('run-link');
+    this.scenarioSelect = page.getByTestId('scenario-select');
+    this.vendorSelect = page.getByTestId('vendor-select');
+    this.presetSelect = page.getByTestId('preset-select');
+    this.clockSelect = page.getByTestId('clock-select');
+    this.timeScaleInput = page.getByTestId('time-scale-input');
+    this.seedInput = page.getByTestId('seed-input');
+    this.runErrors = page.getByTestId('run-errors');
+    this.turnCards = page.getByTestId('turn-card');
+    this.toolCalls = page.getByTestId('tool-call');
+    this.ladderSteps = page.getByTestId('ladder-step');
+    this.watchdogBar = page.getByTestId('watchdog-bar');
+    this.terminateBanner = page.getByTestId('terminate-banner');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.runButton).toBeVisible();
+  }
+
+  faultToggle(id: string): Locator {
+    return this.page.getByTestId(`fault-toggle-${id}`);
+  }
+
+  async setFault(id: string, on = true): Promise<void> {
+    await this.faultToggle(id).setChecked(on);
+  }
+
+  /** Waits until the scenario list has loaded, then picks one by id. */
+  async chooseScenario(id: string): Promise<void> {
+    await expect(this.scenarioSelect.locator(`option[value="${id}"]`)).toHaveCount(1);
+    await this.scenarioSelect.selectOption(id);
+  }
+
+  async configure(options: {
+    scenario?: string;
+    vendor?: string;
+    preset?: string;
+    clock?: 'real' | 'virtual';
+    timeScale?: number;
+    seed?: number;
+    faults?: string[];
+  }): Promise<void> {
+    if (options.scenario) await this.chooseScenario(options.scenario);
+    if (options.vendor) await this.vendorSelect.selectOption(options.vendor);
+    if (options.preset) await this.presetSelect.selectOption(options.preset);
+    if (options.clock) await this.clockSelect.selectOption(options.clock);
+    if (options.timeScale !== undefined && options.clock !== 'virtual') await this.timeScaleInput.fill(String(options.timeScale));
+    if (options.seed !== undefined) await this.seedInput.fill(String(options.seed));
+    for (const id of options.faults ?? []) await this.setFault(id);
+  }
+
+  /** Clicks Run and returns the new run's id (from the run link). */
+  async run(): Promise<string> {
+    await this.runButton.click();
+    await expect(this.runLink).toBeVisible();
+    const href = (await this.runLink.getAttribute('href')) ?? '';
+    return href.replace(/^\/runs\//, '');
+  }
+
+  async abort(): Promise<void> {
+    await this.abortButton.click();
+  }
+
+  async expectStatus(word: string | RegExp, timeout = 30_000): Promise<void> {
+    await expect(this.status).toContainText(word, { timeout });
+  }
+
+  /** Waits for the terminate banner and returns its reason and completeness. */
+  async waitForEnd(timeout = 60_000): Promise<{ reason: string; complete: boolean }> {
+    await expect(this.terminateBanner).toBeVisible({ timeout });
+    return {
+      reason: (await this.terminateBanner.getAttribute('data-reason')) ?? '',
+      complete: (await this.terminateBanner.getAttribute('data-complete')) === 'true',
+    };
+  }
+
+  turnCard(iteration: number): Locator {
+    return this.page.locator(`[data-testid="turn-card"][data-iteration="${iteration}"]`);
+  }
+
+  toolCallsWithStatus(status: string): Locator {
+    return this.page.locator(`[data-testid="tool-call"][data-status="${status}"]`);
+  }
+}
