@@ -8,7 +8,7 @@ import type { ToolSpec } from '@/lib/providers/types';
 /** One recorded exchange: the request body the SDK sent and the bytes the vendor answered. */
 export interface Exchange {
   body: unknown;
-  bytes: Uint8Array;
+  bytes: ArrayBuffer;
 }
 
 export const BENCH_TURNS = 50;
@@ -46,7 +46,7 @@ export async function recordBenchRun(): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   const recorder: typeof fetch = async (input, init) => {
     const response = await sim(input, init);
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await response.arrayBuffer();
     exchanges.push({ body: JSON.parse(String(init?.body)), bytes });
     return new Response(bytes, { status: response.status, headers: response.headers });
   };

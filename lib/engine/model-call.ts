@@ -59,7 +59,7 @@ export interface CallOptions {
  */
 export async function callModel(options: CallOptions): Promise<CallResult> {
   const { provider, recovery, state, clock, emit, signal, iteration } = options;
-  const { retry, watchdog, fallback } = recovery;
+  const { retry, watchdog } = recovery;
   const maxAttempts = retry.enabled ? retry.maxRetries + 1 : 1;
   let streamErrors = 0;
 
