@@ -58,3 +58,17 @@ describe('RuleMatcher', () => {
     expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 1 })), 1, 50).every((x) => x === 'p')).toBe(true);
   });
 });
+
+describe('RuleMatcher re-arming', () => {
+  it('a `next` rule switched off and on again fires again from the request it reappears on', () => {
+    const matcher = new RuleMatcher(createRandom(1));
+    const rule = { id: 'n', enabled: true, when: { kind: 'next' as const, count: 1 }, action: { type: 'http_error' as const, status: 529 as const } };
+    const on = { rules: [rule], tools: [] };
+    const off = { rules: [], tools: [] };
+    expect(matcher.match({ plan: on, requestNo: 1 })?.id).toBe('n');
+    expect(matcher.match({ plan: on, requestNo: 2 })).toBeUndefined();
+    expect(matcher.match({ plan: off, requestNo: 3 })).toBeUndefined();
+    expect(matcher.match({ plan: on, requestNo: 4 })?.id).toBe('n');
+    expect(matcher.match({ plan: on, requestNo: 5 })).toBeUndefined();
+  });
+});

@@ -19,6 +19,9 @@ export class RuleMatcher {
     for (const rule of enabled) {
       if (!this.firstSeen.has(rule.id)) this.firstSeen.set(rule.id, requestNo);
     }
+    // A rule switched off (or removed) is forgotten: switching it on again re-arms `next`.
+    const live = new Set(enabled.map((rule) => rule.id));
+    for (const id of this.firstSeen.keys()) if (!live.has(id)) this.firstSeen.delete(id);
     return enabled.find((rule) => this.matches({ rule, when: rule.when, requestNo }));
   }
 
