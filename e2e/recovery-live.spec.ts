@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { PlaygroundPage } from './pages/playground-page';
+
+/** Faults switched on during a run, and the loop's answer drawn as it happens. */
+
+test('a stall toggled during a run: the watchdog fires, the retry succeeds', async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto();
+  await playground.configure({ vendor: 'sim-anthropic', timeScale: 1 });
+  // A short watchdog window so the lesson fits in a test: 3 s instead of 120 s.
+  const base = page.getByTestId('recovery-watchdog.baseMs');
+  if (!(await base.isVisible())) await page.getByTestId('recovery-group-watchdog').click();
+  await base.fill('3000');
+  await playground.run();
+  await expect(playground.turnCard(1)).toBeVisible({ timeout: 30_000 });
+  await playground.setFault('stall-after-first');
+
+  await expect(page.getByText(/watchdog/i).first()).toBeVisible({ timeout: 30_000 });
+  await expect(playground.ladderSteps.first()).toBeVisible();
+  await expect(playground.ladderSteps.first()).toContainText(/timeout|watchdog|empty/i);
+  const end = await playground.waitForEnd();
+  expect(end).toEqual({ reason: 'end_turn', complete: true });
+});
+
+test('tools that fail well: a blocked repeat (loop guard) and a disabled tool (failure budget)', async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto();
+  await playground.configure({ vendor: 'sim-openai', clock: 'virtual', preset: 'codesmith', faults: ['tool-throw'] });
+  await playground.run();
+  await playground.waitForEnd();
+  await expect(playground.toolCallsWithStatus('blocked').first()).toBeVisible();
+
+  await playground.configure({ preset: 'course' });
+  await playground.run();
+  await playground.waitForEnd();
+  await expect(playground.toolCallsWithStatus('disabled').or(page.getByText(/disabled/i)).first()).toBeVisible();
+  await expect(page.getByTestId('run-status').locator('..')).toContainText(/disabled/i);
+});
