@@ -1,5 +1,6 @@
 import { measureEngineOverhead } from './engine-overhead';
 import { recordBenchRun } from './record-run';
+import { measureSseThroughput } from './sse-throughput';
 import { measureWatchdogLateness } from './watchdog-precision';
 
 /** `npm run bench`: speed targets, measured side by side in one process. */
@@ -13,6 +14,13 @@ async function main(): Promise<void> {
     `${overhead.engineMs.toFixed(1)} ms / ${overhead.sdkMs.toFixed(1)} ms CPU = ${overhead.ratio.toFixed(3)} (${overhead.events} events)`,
     overhead.ratio <= 1.1,
     'target ≤ 1.10',
+  );
+
+  const sse = await measureSseThroughput({ replays: 20 });
+  console.log(
+    `INFO  events per second through the SSE route (GET /api/runs/:id/events)\n` +
+      `      live run on the virtual clock: ${Math.round(sse.liveEventsPerSec).toLocaleString('en')} events/s (${sse.events} events, engine included)\n` +
+      `      replay of the finished run:    ${Math.round(sse.replayEventsPerSec).toLocaleString('en')} events/s\n`,
   );
 
   const watchdog = await measureWatchdogLateness({ firings: 200, windowMs: 20 });
