@@ -31,7 +31,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
           className={`inline-flex max-w-full items-center gap-2 self-start rounded border px-2 py-0.5 text-xs ${TONE_PILL[tone]}`}
         >
           <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
-          <span className="truncate font-mono text-2xs">{reason}</span>
+          <span className="font-mono text-2xs break-words">{reason}</span>
         </div>
         {scenario && <span className="truncate text-2xs text-muted">{scenario}</span>}
       </div>

@@ -59,6 +59,8 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
             <Pill tone="ok" title="attempts failed, then the call succeeded">
               recovered after {turn.attempts.filter((a) => a.error || a.watchdog?.fired).length} failed
             </Pill>
+          ) : open ? (
+            <Pill tone="wait">retrying</Pill>
           ) : (
             <Pill tone="fail">error</Pill>
           ))}
