@@ -14,6 +14,12 @@ export interface Clock {
    * A non-positive `ms` still yields once, so callers never spin.
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `callback` after `ms` of run time; returns a function that cancels it. For
+   * watchers that re-arm often (the stream watchdog), where a promise and an AbortSignal per
+   * wait would cost more than the wait itself.
+   */
+  setTimer(ms: number, callback: () => void): () => void;
 }
 
 /** The error a sleep rejects with when its signal aborts without a reason of its own. */

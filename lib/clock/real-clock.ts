@@ -16,6 +16,11 @@ export class RealClock implements Clock {
     return (performance.now() - this.startedAt) / this.timeScale;
   }
 
+  setTimer(ms: number, callback: () => void): () => void {
+    const timer = setTimeout(callback, Math.max(0, ms) * this.timeScale);
+    return () => clearTimeout(timer);
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));

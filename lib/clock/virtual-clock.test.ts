@@ -81,3 +81,17 @@ describe('createRandom', () => {
     expect([other.next(), other.next()]).not.toEqual(seqA);
   });
 });
+
+describe('Clock.setTimer', () => {
+  it('fires on the virtual clock in deadline order with sleeps, and a cancelled timer never fires', async () => {
+    const clock = new VirtualClock();
+    const fired: string[] = [];
+    clock.setTimer(300, () => fired.push(`a@${clock.now()}`));
+    const cancel = clock.setTimer(100, () => fired.push('cancelled'));
+    cancel();
+    await clock.sleep(200);
+    fired.push(`slept@${clock.now()}`);
+    await clock.sleep(200);
+    expect(fired).toEqual(['slept@200', 'a@300']);
+  });
+});

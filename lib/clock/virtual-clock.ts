@@ -32,6 +32,15 @@ export class VirtualClock implements Clock {
     return this.timers.length;
   }
 
+  setTimer(ms: number, callback: () => void): () => void {
+    const timer: Timer = { deadline: this.current + Math.max(0, ms), order: this.order++, resolve: callback };
+    this.insert(timer);
+    this.scheduleAdvance();
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));

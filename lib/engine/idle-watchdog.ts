@@ -8,9 +8,6 @@ export class StreamIdleTimeout extends Error {
   }
 }
 
-/** A ready-made abort reason: stopping a watchdog is routine and needs no stack trace. */
-const STOPPED = Symbol('watchdog stopped');
-
 /**
  * A deadline on every wait for the next stream event: a stream that keeps producing never
  * trips it, only a mute one does. One clock timer per window rather than one per event:
@@ -18,14 +15,15 @@ const STOPPED = Symbol('watchdog stopped');
  */
 export class IdleWatchdog {
   private last: number;
-  private readonly stopper = new AbortController();
+  private cancel: () => void;
+  private stopped = false;
   private fired = false;
 
   constructor(
     private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void },
   ) {
     this.last = options.clock.now();
-    void this.watch();
+    this.cancel = options.clock.setTimer(options.windowMs, this.check);
   }
 
   /** A stream event arrived: the countdown starts again. */
@@ -34,26 +32,23 @@ export class IdleWatchdog {
   }
 
   stop(): void {
-    this.stopper.abort(STOPPED);
+    this.stopped = true;
+    this.cancel();
   }
 
   get hasFired(): boolean {
     return this.fired;
   }
 
-  private async watch(): Promise<void> {
+  private readonly check = (): void => {
+    if (this.stopped) return;
     const { clock, windowMs } = this.options;
-    for (;;) {
-      const remaining = this.last + windowMs - clock.now();
-      if (remaining <= 0) break;
-      try {
-        await clock.sleep(remaining, this.stopper.signal);
-      } catch {
-        return;
-      }
+    const remaining = this.last + windowMs - clock.now();
+    if (remaining > 0) {
+      this.cancel = clock.setTimer(remaining, this.check);
+      return;
     }
-    if (this.stopper.signal.aborted) return;
     this.fired = true;
     this.options.onFire(new StreamIdleTimeout(windowMs));
-  }
+  };
 }
