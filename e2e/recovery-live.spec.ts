@@ -9,7 +9,7 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
   await playground.configure({ vendor: 'sim-anthropic', timeScale: 1 });
   // A short watchdog window so the lesson fits in a test: 3 s instead of 120 s.
   const base = page.getByTestId('recovery-watchdog.baseMs');
-  if (!(await base.isVisible())) await page.getByTestId('recovery-group-watchdog').click();
+  if (!(await base.isVisible())) await page.getByTestId('recovery-group-watchdog').locator('summary').click();
   await base.fill('3000');
   await playground.run();
   await expect(playground.turnCard(1)).toBeVisible({ timeout: 30_000 });
@@ -25,14 +25,18 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
 test('tools that fail well: a blocked repeat (loop guard) and a disabled tool (failure budget)', async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
-  await playground.configure({ vendor: 'sim-openai', clock: 'virtual', preset: 'codesmith', faults: ['tool-throw'] });
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'codesmith', faults: ['tool-throw'] });
   await playground.run();
   await playground.waitForEnd();
   await expect(playground.toolCallsWithStatus('blocked').first()).toBeVisible();
 
+  // The course preset with a budget of one failure per tool: a crashing tool is disabled at once.
   await playground.configure({ preset: 'course' });
+  const budget = page.getByTestId('recovery-tools.failureBudget');
+  if (!(await budget.isVisible())) await page.getByTestId('recovery-group-tools').locator('summary').click();
+  await budget.fill('1');
   await playground.run();
   await playground.waitForEnd();
-  await expect(playground.toolCallsWithStatus('disabled').or(page.getByText(/disabled/i)).first()).toBeVisible();
-  await expect(page.getByTestId('run-status').locator('..')).toContainText(/disabled/i);
+  await expect(page.getByText('disabled tools')).toBeVisible();
+  await expect(page.getByText(/guard: disabled/).first()).toBeVisible();
 });

@@ -1,7 +1,7 @@
 'use client';
 
 import { resolveRecovery, type PresetId, type RecoveryOverrides } from '@/lib/protocol';
-import { RECOVERY_GROUPS, readOverride, readValue, writeOverride } from '@/lib/client/recovery-fields';
+import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/recovery-fields';
 import { RecoveryParam } from './recovery-param';
 
 /** Recovery parameters grouped by mechanism; only fields that differ from the preset are sent. */
@@ -19,8 +19,7 @@ export function RecoveryParams({
     <div className="flex flex-col gap-1">
       {RECOVERY_GROUPS.map((group) => {
         const changed = group.fields.filter((f) => readOverride(overrides, f) !== undefined).length;
-        const enabledField = group.fields.find((f) => f.kind === 'bool' && (f.key === 'enabled' || group.fields.indexOf(f) === 0));
-        const on = enabledField ? Boolean(readOverride(overrides, enabledField) ?? readValue(defaults, enabledField)) : true;
+        const on = isGroupOn(group.fields, (f) => readOverride(overrides, f) ?? readValue(defaults, f));
         return (
           <details key={group.id} className="rounded border border-line" data-testid={`recovery-group-${group.id}`}>
             <summary className="flex items-center gap-2 px-2 py-1 text-2xs">
@@ -47,4 +46,16 @@ export function RecoveryParams({
       })}
     </div>
   );
+}
+
+/**
+ * Whether a mechanism is in play: its `enabled` switch when it has one; else any of its
+ * switches (the tool rules); else any count above zero (SDK retries).
+ */
+function isGroupOn(fields: readonly RecoveryField[], value: (field: RecoveryField) => string | number | boolean): boolean {
+  const enabled = fields.find((f) => f.kind === 'bool' && f.key === 'enabled');
+  if (enabled) return Boolean(value(enabled));
+  const switches = fields.filter((f) => f.kind === 'bool');
+  if (switches.length > 0) return switches.some((f) => Boolean(value(f)));
+  return fields.some((f) => f.kind === 'int' && Number(value(f)) > 0);
 }
