@@ -25,13 +25,15 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
 test('tools that fail well: a blocked repeat (loop guard) and a disabled tool (failure budget)', async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'codesmith', faults: ['tool-throw'] });
+  // A simulated model that repeats its failing call: the loop guard blocks the third identical one.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'codesmith', policy: 'repeat-on-failure' });
   await playground.run();
   await playground.waitForEnd();
   await expect(playground.toolCallsWithStatus('blocked').first()).toBeVisible();
+  await expect(page.getByText(/guard: blocked/).first()).toBeVisible();
 
   // The course preset with a budget of one failure per tool: a crashing tool is disabled at once.
-  await playground.configure({ preset: 'course' });
+  await playground.configure({ preset: 'course', policy: '', faults: ['tool-throw'] });
   const budget = page.getByTestId('recovery-tools.failureBudget');
   if (!(await budget.isVisible())) await page.getByTestId('recovery-group-tools').locator('summary').click();
   await budget.fill('1');

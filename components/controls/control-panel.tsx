@@ -1,9 +1,11 @@
 'use client';
 
+import { isSimulated } from '@/lib/protocol';
 import type { PlaygroundForm } from '@/lib/client/playground-form';
 import { Button } from '@/components/ui/button';
 import { FaultToggles } from './fault-toggles';
 import { Section } from './field';
+import { PolicyPicker } from './policy-picker';
 import { PresetPicker } from './preset-picker';
 import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
@@ -46,6 +48,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onRun, onAbort, r
       )}
       <Section title="Scenario">
         <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
+        {isSimulated(form.vendor) && <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />}
       </Section>
       <Section title="Provider">
         <VendorFields form={form} onChange={onChange} />

@@ -62,6 +62,8 @@ export class PlaygroundPage {
 
   async configure(options: {
     scenario?: string;
+    /** Simulated model behaviour; '' = the scenario's own. */
+    policy?: string;
     vendor?: string;
     preset?: string;
     clock?: 'real' | 'virtual';
@@ -71,6 +73,7 @@ export class PlaygroundPage {
   }): Promise<void> {
     if (options.scenario) await this.chooseScenario(options.scenario);
     if (options.vendor) await this.vendorSelect.selectOption(options.vendor);
+    if (options.policy !== undefined) await this.page.getByTestId('policy-select').selectOption(options.policy);
     if (options.preset) await this.presetSelect.selectOption(options.preset);
     if (options.clock) await this.clockSelect.selectOption(options.clock);
     if (options.timeScale !== undefined && options.clock !== 'virtual') await this.timeScaleInput.fill(String(options.timeScale));

@@ -4,6 +4,7 @@ import {
   type PresetId,
   type RecoveryOverrides,
   type RunConfigInput,
+  type SimPolicyId,
   type Vendor,
 } from '@/lib/protocol';
 import { faultPlanFor } from './fault-catalog';
@@ -11,6 +12,8 @@ import { faultPlanFor } from './fault-catalog';
 /** The playground's control panel, as data. The API key lives here in memory only. */
 export interface PlaygroundForm {
   scenario: string;
+  /** Simulated model behaviour; '' = the scenario's own (a worker that does the task). */
+  policy: SimPolicyId | '';
   vendor: Vendor;
   model: string;
   baseUrl: string;
@@ -25,6 +28,7 @@ export interface PlaygroundForm {
 
 export const DEFAULT_FORM: PlaygroundForm = {
   scenario: 'fix-failing-test',
+  policy: '',
   vendor: 'sim-anthropic',
   model: VENDOR_DEFAULTS['sim-anthropic'].model,
   baseUrl: '',
@@ -45,6 +49,16 @@ export const VENDOR_LABELS: Record<Vendor, string> = {
   'openai-compatible': 'OpenAI-compatible',
 };
 
+/** What each simulated model behaviour does, for the picker. */
+export const POLICY_LABELS: Record<SimPolicyId, string> = {
+  worker: 'does the task well',
+  'repeat-on-failure': 'repeats a failing call',
+  'hallucinate-tool': 'calls tools that do not exist',
+  'bad-args': 'sends arguments that break the schema',
+  'ignore-truncation': 'ignores truncation notes',
+  'long-output': 'writes past the output cap',
+};
+
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */
 export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput; apiKey?: string } {
   const apiKey = isSimulated(form.vendor) ? '' : form.apiKey.trim();
@@ -57,6 +71,7 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
       keySource: apiKey ? 'request' : 'env',
     },
     scenario: form.scenario,
+    ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults),
