@@ -24,7 +24,7 @@ describe('RuleMatcher', () => {
     expect(firing(m, plan, 1, 5)).toEqual(['any', 'two', 'any', 'two', 'any']);
   });
 
-  it('counts `next` N requests from when the rule was first seen enabled', () => {
+  it('fires a `next` N rule on its next N hits, from when it is switched on', () => {
     const m = new RuleMatcher(createRandom(1));
     expect(firing(m, planOf(), 1, 3)).toEqual([undefined, undefined, undefined]);
     const later = planOf(rule('n', { kind: 'next', count: 2 }));
@@ -35,10 +35,13 @@ describe('RuleMatcher', () => {
     expect(firing(m2, planOf(rule('n', { kind: 'next', count: 1 })), 3, 4)).toEqual(['n', undefined]);
   });
 
-  it('keeps counting a `next` window while an earlier rule is the one firing', () => {
+  it('a `next` rule waiting behind an earlier rule spends nothing: toggles play in order', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf(rule('first', { kind: 'requests', numbers: [1] }), rule('n', { kind: 'next', count: 2 }));
-    expect(firing(m, plan, 1, 3)).toEqual(['first', 'n', undefined]);
+    expect(firing(m, plan, 1, 4)).toEqual(['first', 'n', 'n', undefined]);
+    const stacked = new RuleMatcher(createRandom(1));
+    const both = planOf(rule('o3', { kind: 'next', count: 3 }), rule('r1', { kind: 'next', count: 1 }));
+    expect(firing(stacked, both, 1, 5)).toEqual(['o3', 'o3', 'o3', 'r1', undefined]);
   });
 
   it('rolls probability dice that depend only on seed, rule and request number', () => {

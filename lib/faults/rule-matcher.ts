@@ -3,26 +3,24 @@ import type { FaultPlan, FaultRule, FaultWhen } from '@/lib/protocol';
 
 /**
  * Picks the rule that fires on a request: the first enabled rule whose `when` matches.
- * Stateful only in what `next` needs (the request a rule was first seen enabled on), so a
- * plan edited between requests applies from the next request on.
+ * `next N` means the rule's next N hits: a rule waiting behind an earlier one spends nothing,
+ * so toggles switched on together play in order (overloaded ×3, then a 429). Stateful only
+ * in those hit counts; a rule switched off (or removed) is forgotten and re-arms when it
+ * comes back. A plan edited between requests applies from the next request on.
  */
 export class RuleMatcher {
-  private readonly firstSeen = new Map<string, number>();
+  private readonly hits = new Map<string, number>();
 
   constructor(private readonly random: Random) {}
 
   match(options: { plan: FaultPlan; requestNo: number }): FaultRule | undefined {
     const { plan, requestNo } = options;
     const enabled = plan.rules.filter((rule) => rule.enabled !== false);
-    // Note every enabled rule before choosing one, so a `next` window counts from when the
-    // rule appeared even while an earlier rule is the one firing.
-    for (const rule of enabled) {
-      if (!this.firstSeen.has(rule.id)) this.firstSeen.set(rule.id, requestNo);
-    }
-    // A rule switched off (or removed) is forgotten: switching it on again re-arms `next`.
     const live = new Set(enabled.map((rule) => rule.id));
-    for (const id of this.firstSeen.keys()) if (!live.has(id)) this.firstSeen.delete(id);
-    return enabled.find((rule) => this.matches({ rule, when: rule.when, requestNo }));
+    for (const id of this.hits.keys()) if (!live.has(id)) this.hits.delete(id);
+    const chosen = enabled.find((rule) => this.matches({ rule, when: rule.when, requestNo }));
+    if (chosen?.when.kind === 'next') this.hits.set(chosen.id, (this.hits.get(chosen.id) ?? 0) + 1);
+    return chosen;
   }
 
   private matches(options: { rule: FaultRule; when: FaultWhen; requestNo: number }): boolean {
@@ -33,7 +31,7 @@ export class RuleMatcher {
       case 'requests':
         return when.numbers.includes(requestNo);
       case 'next':
-        return requestNo < (this.firstSeen.get(rule.id) ?? requestNo) + when.count;
+        return (this.hits.get(rule.id) ?? 0) < when.count;
       case 'probability':
         // One die per (rule, request), independent of which other rules were rolled or
         // toggled: the same seed gives the same faults whatever the plan's history.

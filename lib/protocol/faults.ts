@@ -10,7 +10,7 @@ export const FaultWhenSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('always') }),
   z.object({ kind: z.literal('requests'), numbers: z.array(z.number().int().min(1)).min(1) }),
   z.object({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
-  /** The next N requests after the rule was added (or from the start of the run). */
+  /** The rule's next N hits: requests it is the first matching rule for, from when it is switched on. */
   z.object({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),
 ]);
 export type FaultWhen = z.infer<typeof FaultWhenSchema>;
