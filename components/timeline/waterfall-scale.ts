@@ -1,6 +1,8 @@
 /** Time-axis math for the waterfall: a "nice" domain that grows in steps, and its ticks. */
 
 const STEPS = [1, 2, 2.5, 5, 10];
+/** Finer than tick steps, so a finished run fills most of the axis (27 s → 30 s, not 50 s). */
+const DOMAIN_STEPS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
 
 function niceStep(span: number, count: number): number {
   const raw = span / count;
@@ -13,7 +15,7 @@ function niceStep(span: number, count: number): number {
 export function niceDomain(ms: number): number {
   const v = Math.max(ms * 1.05, 1000);
   const pow = 10 ** Math.floor(Math.log10(v));
-  for (const s of STEPS) if (s * pow >= v) return s * pow;
+  for (const s of DOMAIN_STEPS) if (s * pow >= v) return s * pow;
   return 10 * pow;
 }
 
