@@ -1,32 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { RealClock, createRandom } from '@/lib/clock';
-import { EventLog, runLoop } from '@/lib/engine';
-import { resolveRecovery, type RunEvent } from '@/lib/protocol';
-import { createProvider } from '@/lib/providers';
-import { BENCH_TOOLS, benchConfig, benchExecutor, replayFetch, type Exchange } from './record-run';
+import { RealClock } from '@/lib/clock';
+import { replayFetch, runBenchLoop, type Exchange } from './record-run';
 import { cpuTime, median } from './stats';
 
 /** The 50-turn run through the whole engine (rendering, stream parts, events, watchdog), over replayed bytes. */
 async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
-  const clock = new RealClock(1);
-  const provider = createProvider({ vendor: 'sim-anthropic', fetch: replayFetch(exchanges), maxRetries: 0 });
-  const events: RunEvent[] = [];
-  const log = new EventLog('bench', clock, (event) => events.push(event));
-  await runLoop({
-    config: benchConfig,
-    recovery: resolveRecovery('codesmith'),
-    provider,
-    model: 'claude-sim-sonnet',
-    fallbackModel: 'claude-sim-haiku',
-    system: 'You are a careful coding agent.',
-    task: 'Read every module and explain the flow.',
-    tools: BENCH_TOOLS,
-    executor: benchExecutor,
-    clock,
-    random: createRandom(1),
-    emit: log.emit,
-    signal: new AbortController().signal,
-  });
+  const events = await runBenchLoop({ fetch: replayFetch(exchanges), clock: new RealClock(1) });
   if (events.at(-1)?.event !== 'terminate') throw new Error('bench run did not terminate');
   return events.length;
 }

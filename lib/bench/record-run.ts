@@ -1,14 +1,17 @@
-import { VirtualClock, createRandom } from '@/lib/clock';
+import { VirtualClock, createRandom, type Clock } from '@/lib/clock';
 import { EventLog, runLoop, type ToolRunner } from '@/lib/engine';
-import { resolveRecovery, RunConfigSchema, type RunConfig } from '@/lib/protocol';
+import { resolveRecovery, RunConfigSchema, type RunConfig, type RunEvent } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { createSimAnthropic, type Policy } from '@/lib/sim';
 import type { ToolSpec } from '@/lib/providers/types';
 
-/** One recorded exchange: the request body the SDK sent and the bytes the vendor answered. */
+/**
+ * One recorded exchange: the request body the SDK sent and the bytes the vendor answered,
+ * in the chunks they arrived in (one SSE record or so per chunk, as a streaming server writes).
+ */
 export interface Exchange {
   body: unknown;
-  bytes: ArrayBuffer;
+  chunks: Uint8Array[];
 }
 
 export const BENCH_TURNS = 50;
@@ -46,16 +49,26 @@ export async function recordBenchRun(): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   const recorder: typeof fetch = async (input, init) => {
     const response = await sim(input, init);
-    const bytes = await response.arrayBuffer();
-    exchanges.push({ body: JSON.parse(String(init?.body)), bytes });
-    return new Response(bytes, { status: response.status, headers: response.headers });
+    const chunks: Uint8Array[] = [];
+    const reader = response.body!.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    exchanges.push({ body: JSON.parse(String(init?.body)), chunks });
+    return new Response(streamOf(chunks), { status: response.status, headers: response.headers });
   };
-  const provider = createProvider({ vendor: 'sim-anthropic', fetch: recorder, maxRetries: 0 });
-  const log = new EventLog('bench', clock, () => {});
+  await runBenchLoop({ fetch: recorder, clock });
+  if (exchanges.length !== BENCH_TURNS) throw new Error(`bench recording made ${exchanges.length} requests, expected ${BENCH_TURNS}`);
+  return exchanges;
+}
+
+/** The bench conversation through the engine loop over a given transport; returns its log. */
+export async function runBenchLoop(options: { fetch: typeof fetch; clock: Clock }): Promise<RunEvent[]> {
+  const { clock } = options;
+  const events: RunEvent[] = [];
+  const log = new EventLog('bench', clock, (event) => events.push(event));
   await runLoop({
     config: benchConfig,
     recovery: resolveRecovery('codesmith'),
-    provider,
+    provider: createProvider({ vendor: 'sim-anthropic', fetch: options.fetch, maxRetries: 0 }),
     model: 'claude-sim-sonnet',
     fallbackModel: 'claude-sim-haiku',
     system: 'You are a careful coding agent.',
@@ -67,15 +80,26 @@ export async function recordBenchRun(): Promise<Exchange[]> {
     emit: log.emit,
     signal: new AbortController().signal,
   });
-  if (exchanges.length !== BENCH_TURNS) throw new Error(`bench recording made ${exchanges.length} requests, expected ${BENCH_TURNS}`);
-  return exchanges;
+  return events;
 }
 
-/** A fetch that answers the i-th request with the i-th recorded body, instantly. */
+/** A fetch that answers the i-th request with the i-th recorded body, chunk for chunk, instantly. */
 export function replayFetch(exchanges: readonly Exchange[]): typeof fetch {
   let i = 0;
   return async () => {
     const exchange = exchanges[i++ % exchanges.length]!;
-    return new Response(exchange.bytes, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'request-id': 'req_bench' } });
+    return new Response(streamOf(exchange.chunks), {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'request-id': 'req_bench' },
+    });
   };
+}
+
+function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
 }
