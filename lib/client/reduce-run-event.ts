@@ -1,7 +1,8 @@
-import { checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
+import { checkNever, safeParseEvent, type RunEvent } from '@/lib/protocol';
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
-import type { AttemptView, MarkerView, RunViewState, ToolCallView, TurnView } from './run-view-state';
-import { appendDelta, findAttemptIndex, latestAttempt, updateAttempt, updateTurn } from './turn-updates';
+import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
+import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
+import { finishToolCall, foldControl, foldLlmCall, foldModelRequest } from './fold-turn-events';
 
 /**
  * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
@@ -37,13 +38,7 @@ export function foldRawEvents(state: RunViewState, raws: readonly unknown[]): Ru
   return s;
 }
 
-function turnLabel(iteration: number): string {
-  return `turn ${iteration}`;
-}
 
-function addMarker(s: RunViewState, marker: MarkerView): readonly MarkerView[] {
-  return [...s.markers, marker];
-}
 
 function foldBody(s: RunViewState, e: RunEvent): RunViewState {
   switch (e.event) {
@@ -255,148 +250,6 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     default:
       return checkNever(e);
   }
-}
-
-function foldModelRequest(s: RunViewState, e: EventOf<'model_request'>): RunViewState {
-  const attempt: AttemptView = {
-    attempt: e.attempt,
-    requestNo: e.request_no,
-    vendor: e.vendor,
-    model: e.model,
-    background: e.background,
-    messageCount: e.message_count,
-    inputTokensEst: e.input_tokens_est,
-    maxTokens: e.max_tokens,
-    body: e.body,
-    startTs: e.ts,
-    contentSpans: [],
-    blocks: [],
-    outcome: 'pending',
-  };
-  const turns = updateTurn(s, e.iteration, e.ts, (t) => {
-    const attempts = t.attempts.slice();
-    // The wait that led here: close the previous attempt's retry with the measured wait.
-    const prevIndex = findAttemptIndex(t, e.attempt - 1);
-    const prev = prevIndex >= 0 ? attempts[prevIndex] : undefined;
-    if (prev?.retry && prev.retry.actualWaitMs === undefined && prev.background === e.background) {
-      attempts[prevIndex] = { ...prev, retry: { ...prev.retry, actualWaitMs: e.ts - prev.retry.ts } };
-    }
-    attempts.push(attempt);
-    return { ...t, attempts };
-  });
-  const what = e.background ? 'background call' : 'requesting';
-  const retry = e.attempt > 1 ? ` (attempt ${e.attempt})` : '';
-  return {
-    ...s,
-    turns,
-    vendor: e.background ? s.vendor : e.vendor,
-    model: e.background ? s.model : e.model,
-    status: 'running',
-    reason: `${turnLabel(e.iteration)}: ${what} ${e.model}${retry}`,
-  };
-}
-
-function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewState {
-  const result = {
-    ts: e.ts,
-    stopReason: e.stop_reason,
-    vendorStopReason: e.vendor_stop_reason,
-    inputTokens: e.input_tokens,
-    outputTokens: e.output_tokens,
-    usd: e.usd,
-    latencyMs: e.latency_ms,
-    partial: e.partial ?? false,
-    vendor: e.vendor,
-    model: e.model,
-    message: e.message,
-  };
-  let background = false;
-  const turns = updateTurn(s, e.iteration, e.ts, (t) => {
-    const updated = updateAttempt(t, e.attempt, (a) => {
-      background = a.background;
-      return { ...a, endTs: a.endTs ?? e.ts, outcome: result.partial ? 'cut' : 'ok', result };
-    });
-    return background ? updated : { ...updated, result: { ...result, attempt: e.attempt } };
-  });
-  const next =
-    e.stop_reason === 'tool_use'
-      ? 'the model asked for tools'
-      : result.partial
-        ? 'kept the partial response'
-        : `response ended (${e.stop_reason})`;
-  return {
-    ...s,
-    turns,
-    vendor: background ? s.vendor : (e.vendor ?? s.vendor),
-    model: background ? s.model : (e.model ?? s.model),
-    totals: {
-      inputTokens: s.totals.inputTokens + e.input_tokens,
-      outputTokens: s.totals.outputTokens + e.output_tokens,
-      usd: Math.max(s.totals.usd, e.usd_so_far),
-    },
-    status: 'running',
-    reason: `${turnLabel(e.iteration)}: ${next}`,
-  };
-}
-
-function foldControl(s: RunViewState, e: EventOf<'control'>): RunViewState {
-  const labels: Record<EventOf<'control'>['action'], string> = {
-    abort: 'abort requested',
-    set_faults: 'faults changed',
-    pause: 'paused',
-    resume: 'resumed',
-  };
-  const marker: MarkerView = {
-    seq: e.seq,
-    ts: e.ts,
-    kind: 'control',
-    label: labels[e.action],
-    detail: e.detail,
-    iteration: e.iteration,
-  };
-  const terminal = s.terminate !== undefined;
-  return {
-    ...s,
-    markers: addMarker(s, marker),
-    faults: e.action === 'set_faults' && e.faults ? e.faults : s.faults,
-    reason: !terminal && (e.action === 'abort' || e.action === 'pause') ? labels[e.action] : s.reason,
-  };
-}
-
-function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
-  const status = e.status ?? (e.is_error ? 'error' : 'ok');
-  const done = {
-    status,
-    result: e.result,
-    resultChars: e.result_chars,
-    isError: e.is_error,
-    latencyMs: e.latency_ms,
-    truncatedChars: e.truncated_chars,
-    endTs: e.ts,
-  };
-  let index = -1;
-  for (let i = t.toolCalls.length - 1; i >= 0; i--) {
-    const c = t.toolCalls[i]!;
-    if (c.status !== 'running') continue;
-    if (e.call_id !== undefined ? c.callId === e.call_id : c.tool === e.tool) {
-      index = i;
-      break;
-    }
-  }
-  if (index === -1) {
-    const call: ToolCallView = {
-      key: e.call_id ?? `seq-${e.seq}`,
-      callId: e.call_id,
-      tool: e.tool,
-      args: e.args,
-      startTs: Math.max(0, e.ts - e.latency_ms),
-      ...done,
-    };
-    return { ...t, toolCalls: [...t.toolCalls, call] };
-  }
-  const toolCalls = t.toolCalls.slice();
-  toolCalls[index] = { ...toolCalls[index]!, ...done };
-  return { ...t, toolCalls };
 }
 
 /** The attempt the header's watchdog bar follows: the latest one, if it is still open. */

@@ -1,4 +1,4 @@
-import type { AttemptView, BlockView, RunViewState, TurnView } from './run-view-state';
+import type { AttemptView, BlockView, MarkerView, RunViewState, TurnView } from './run-view-state';
 
 /**
  * Path-copying helpers for the reducer: each returns new objects only along the path it
@@ -106,4 +106,12 @@ export function latestAttempt(state: RunViewState): { turn: TurnView; attempt: A
     if (attempt) return { turn, attempt };
   }
   return undefined;
+}
+
+export function turnLabel(iteration: number): string {
+  return `turn ${iteration}`;
+}
+
+export function addMarker(s: RunViewState, marker: MarkerView): readonly MarkerView[] {
+  return [...s.markers, marker];
 }
