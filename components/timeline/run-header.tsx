@@ -20,6 +20,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   const budgets = useRunStore((s) => s.view.toolBudgets);
   const connection = useRunStore((s) => s.connection);
   const scenario = useRunStore((s) => s.view.scenario?.title);
+  const title = useRunStore((s) => s.view.title);
   const tone = statusTone(status);
 
   return (
@@ -33,7 +34,13 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
           <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
           <span className="font-mono text-2xs break-words">{reason}</span>
         </div>
-        {scenario && <span className="truncate text-2xs text-muted">{scenario}</span>}
+        {(title || scenario) && (
+          <span className="truncate text-2xs text-muted" data-testid="run-title">
+            {title ? <span className="font-medium text-fg">{title}</span> : null}
+            {title && scenario ? ' · ' : null}
+            {scenario}
+          </span>
+        )}
       </div>
       <RunClock />
       <Stat label="tokens in / out">

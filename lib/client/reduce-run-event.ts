@@ -234,6 +234,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         reason: e.kind === 'halt' ? `loop guard halted the run: ${e.reason}` : s.reason,
       };
     }
+    case 'run_title':
+      return { ...s, title: e.title };
     case 'log':
       return {
         ...s,

@@ -181,6 +181,8 @@ export interface RunViewState {
   config?: RunConfig;
   recovery?: RecoveryConfig;
   scenario?: { id: string; title: string; task: string };
+  /** The run's title, from the background title call at the end. */
+  title?: string;
   tools: readonly string[];
   vendor?: string;
   model?: string;

@@ -2,6 +2,7 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Message, RecoveryConfig, RunConfig, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
+import { backgroundCall } from './background-call';
 import { compactOldResults } from './context/compact-old-results';
 import type { Emit } from './event-log';
 import { callModel, ModelCallFailed, type CallState } from './model-call';
@@ -146,6 +147,7 @@ async function iterate(
       }
       if (result.stopReason === 'max_tokens') return { reason: 'max_tokens', message: 'the response hit the output token cap' };
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
+      await titleRun({ options, state, messages, iteration });
       return { reason: 'end_turn' };
     }
 
@@ -166,6 +168,34 @@ async function iterate(
     messages.push({ role: 'user', parts: results });
   }
   return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
+}
+
+const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
+
+/** A background call for the run's title once the work is done; the run ends the same without it. */
+async function titleRun({ options, state, messages, iteration }: { options: LoopOptions; state: CallState; messages: Message[]; iteration: number }): Promise<void> {
+  const title = await backgroundCall({
+    provider: options.provider,
+    system: TITLE_SYSTEM,
+    messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}\n\nOutcome: ${lastText(messages)}` }] }],
+    maxTokens: 64,
+    recovery: options.recovery,
+    state,
+    clock: options.clock,
+    emit: options.emit,
+    signal: options.signal,
+    iteration,
+    purpose: 'title',
+  });
+  if (title) options.emit({ event: 'run_title', iteration, title });
+}
+
+function lastText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const text = messages[i]!.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    if (messages[i]!.role === 'assistant' && text) return text.slice(0, 2_000);
+  }
+  return '(no final text)';
 }
 
 /** The reason a run's signal is aborted with, so the terminate event can say who stopped it. */

@@ -218,6 +218,13 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   }),
   z.object({
     ...base,
+    event: z.literal('run_title'),
+    iteration: z.number().int().min(0).optional(),
+    /** A short title from a background call after the work is done. */
+    title: z.string(),
+  }),
+  z.object({
+    ...base,
     event: z.literal('log'),
     iteration: z.number().int().min(0).optional(),
     level: z.enum(['info', 'warn', 'error']),

@@ -6,10 +6,15 @@ import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
 import { createRepeatOnFailurePolicy } from './repeat-on-failure';
+import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
 
-/** The simulated model a scenario (or a run config override) names. */
+/** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
+  return withTitles({ policy: behaviour(id, scenario), scenario });
+}
+
+function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
   switch (id) {
     case 'worker':
       return createWorkerPolicy({ scenario });
