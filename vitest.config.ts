@@ -10,7 +10,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
-    outputFile: { json: 'test-results/unit.json' },
+    outputFile: { json: 'test-reports/unit.json' },
     // `server-only` throws outside a React Server Component bundle; tests run server code directly.
     alias: { 'server-only': fileURLToPath(new URL('./lib/testing/server-only-stub.ts', import.meta.url)) },
   },

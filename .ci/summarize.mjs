@@ -1,4 +1,5 @@
-// Adds up vitest's and Playwright's JSON reports into one "N passed, N failed" line.
+// Adds up vitest's and Playwright's JSON reports (test-reports/, which Playwright's own
+// output folder cleaning does not touch) into one "N passed, N failed" line.
 import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;
