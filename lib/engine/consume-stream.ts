@@ -1,6 +1,6 @@
 import type { Clock } from '@/lib/clock';
 import type { StopReason } from '@/lib/protocol';
-import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
+import type { ModelRequest, ProviderAdapter, StreamPart } from '@/lib/providers/types';
 import { MessageAssembler } from './assemble-message';
 import type { Emit } from './event-log';
 import { IdleWatchdog, StreamIdleTimeout } from './idle-watchdog';
@@ -51,7 +51,8 @@ export interface ConsumeOptions {
 }
 
 /**
- * Streams one attempt: every part becomes an event as it arrives, the message is assembled
+ * Streams one attempt: every part becomes an event as it arrives (synchronously, in the
+ * adapter's own loop over the SDK's events), the message is assembled
  * as it goes, and the idle watchdog aborts the request through the same signal the SDK was
  * given, so a stalled body really stops. Never throws: a failure is an outcome.
  */
@@ -76,54 +77,56 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
       ? undefined
       : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
 
-  try {
-    for await (const part of provider.stream(request, { signal })) {
-      watchdog?.touch();
-      switch (part.type) {
-        case 'connected':
-          opened = true;
-          break;
-        case 'response-start':
-          opened = true;
-          model = part.model || model;
-          assembler.setModel(model);
-          if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
-          emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: clock.now() - started });
-          break;
-        case 'text-delta':
-          assembler.add(part);
-          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'text', text: part.text });
-          break;
-        case 'thinking-delta':
-          assembler.add(part);
-          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'thinking', text: part.text });
-          break;
-        case 'tool-call-start':
-          assembler.add(part);
-          toolByIndex.set(part.index, { id: part.id, name: part.name });
-          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: '', call_id: part.id, tool: part.name });
-          break;
-        case 'tool-call-delta': {
-          assembler.add(part);
-          const tool = toolByIndex.get(part.index);
-          emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: part.argsText, call_id: tool?.id, tool: tool?.name });
-          break;
-        }
-        case 'thinking-signature':
-        case 'redacted-thinking':
-          assembler.add(part);
-          break;
-        case 'usage':
-          if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
-          if (part.outputTokens !== undefined) usage.outputTokens = part.outputTokens;
-          break;
-        case 'finish':
-          finish = { stopReason: part.stopReason, vendorStopReason: part.vendorStopReason };
-          break;
-        case 'block-stop':
-          break;
+  const onPart = (part: StreamPart): void => {
+    watchdog?.touch();
+    switch (part.type) {
+      case 'connected':
+        opened = true;
+        return;
+      case 'response-start':
+        opened = true;
+        model = part.model || model;
+        assembler.setModel(model);
+        if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+        emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: clock.now() - started });
+        return;
+      case 'text-delta':
+        assembler.add(part);
+        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'text', text: part.text });
+        return;
+      case 'thinking-delta':
+        assembler.add(part);
+        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'thinking', text: part.text });
+        return;
+      case 'tool-call-start':
+        assembler.add(part);
+        toolByIndex.set(part.index, { id: part.id, name: part.name });
+        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: '', call_id: part.id, tool: part.name });
+        return;
+      case 'tool-call-delta': {
+        assembler.add(part);
+        const tool = toolByIndex.get(part.index);
+        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: part.argsText, call_id: tool?.id, tool: tool?.name });
+        return;
       }
+      case 'thinking-signature':
+      case 'redacted-thinking':
+        assembler.add(part);
+        return;
+      case 'usage':
+        if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+        if (part.outputTokens !== undefined) usage.outputTokens = part.outputTokens;
+        return;
+      case 'finish':
+        finish = { stopReason: part.stopReason, vendorStopReason: part.vendorStopReason };
+        return;
+      case 'block-stop':
+        return;
     }
+  };
+
+  try {
+    await provider.stream(request, { signal, onPart });
     if (!finish) throw new IncompleteStreamError();
     return { kind: 'complete', assembler, usage, model, ...finish };
   } catch (error) {

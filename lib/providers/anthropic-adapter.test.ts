@@ -2,7 +2,7 @@ import { APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from './create-provider';
 import { fixtureFetch, loadFixture, SSE_HEADERS } from './fixture-fetch';
-import type { ModelRequest, StreamPart } from './types';
+import type { ModelRequest, ProviderAdapter, StreamOptions, StreamPart } from './types';
 
 const KEY = 'sk-ant-test-KEY-must-never-leak';
 
@@ -15,9 +15,10 @@ const request: ModelRequest = {
   thinking: true,
 };
 
-async function collect(parts: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
+/** Streams a request and returns every part (rejects as the stream does). */
+async function collect(provider: ProviderAdapter, req: ModelRequest, options: Omit<StreamOptions, 'onPart'>): Promise<StreamPart[]> {
   const out: StreamPart[] = [];
-  for await (const part of parts) out.push(part);
+  await provider.stream(req, { ...options, onPart: (part) => out.push(part) });
   return out;
 }
 
@@ -28,7 +29,7 @@ function providerFor(transport: ReturnType<typeof fixtureFetch>) {
 describe('anthropic adapter over recorded-form streams', () => {
   it('turns a thinking + tool_use stream into the exact part sequence', async () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS, chunkSize: 7 });
-    const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
+    const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5-20250929', inputTokens: 849 },
@@ -51,7 +52,7 @@ describe('anthropic adapter over recorded-form streams', () => {
 
   it('passes redacted thinking through and reassembles UTF-8 split across reads', async () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-redacted-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
-    const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
+    const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'msg_01Rd4ct3dTh1nk1ngX', model: 'claude-sonnet-4-5-20250929', inputTokens: 1500 },
@@ -71,7 +72,7 @@ describe('anthropic adapter over recorded-form streams', () => {
 
   it('yields what arrived from a cut stream and invents no finish', async () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-cut-mid-text.sse'), headers: SSE_HEADERS });
-    const parts = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal }));
+    const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'msg_01CutStr3amY', model: 'claude-haiku-4-5-20251001', inputTokens: 310 },
@@ -82,9 +83,7 @@ describe('anthropic adapter over recorded-form streams', () => {
   it('sends exactly the rendered params, with the key only in a header', async () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS });
     const bodies: unknown[] = [];
-    await collect(
-      providerFor(transport).stream(request, { signal: new AbortController().signal, onRequestBody: (b) => bodies.push(b) }),
-    );
+    await collect(providerFor(transport), request, { signal: new AbortController().signal, onRequestBody: (b) => bodies.push(b) });
     expect(transport.requests).toHaveLength(1);
     const sent = transport.requests[0]!;
     expect(sent.url).toBe('https://api.anthropic.com/v1/messages');
@@ -104,7 +103,7 @@ describe('anthropic adapter errors and aborts', () => {
       status: 529,
       headers: { 'content-type': 'application/json', 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', 'x-should-retry': 'true' },
     });
-    const error = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal })).catch(
+    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(APIError);
@@ -119,7 +118,7 @@ describe('anthropic adapter errors and aborts', () => {
       status: 400,
       headers: { 'content-type': 'application/json' },
     });
-    const error = await collect(providerFor(transport).stream(request, { signal: new AbortController().signal })).catch(
+    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch(
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error' });
@@ -130,7 +129,7 @@ describe('anthropic adapter errors and aborts', () => {
     const transport = fixtureFetch({ body: loadFixture('anthropic-midstream-overloaded.sse'), headers: SSE_HEADERS });
     const seen: StreamPart[] = [];
     const error = await (async () => {
-      for await (const part of providerFor(transport).stream(request, { signal: new AbortController().signal })) seen.push(part);
+      await providerFor(transport).stream(request, { signal: new AbortController().signal, onPart: (part) => seen.push(part) });
     })().catch((e: unknown) => e);
     expect(seen.map((p) => p.type)).toEqual(['connected', 'response-start', 'text-delta']);
     expect(error).toBeInstanceOf(APIError);
@@ -144,10 +143,13 @@ describe('anthropic adapter errors and aborts', () => {
     const reason = new Error('stream idle for 30000 ms');
     const seen: StreamPart[] = [];
     const error = await (async () => {
-      for await (const part of providerFor(transport).stream(request, { signal: controller.signal })) {
-        seen.push(part);
-        if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
-      }
+      await providerFor(transport).stream(request, {
+        signal: controller.signal,
+        onPart: (part) => {
+          seen.push(part);
+          if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
+        },
+      });
     })().catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(seen.slice(0, 2).map((p) => p.type)).toEqual(['connected', 'response-start']);
@@ -159,6 +161,6 @@ describe('anthropic adapter errors and aborts', () => {
     const controller = new AbortController();
     const reason = new Error('run aborted');
     controller.abort(reason);
-    await expect(collect(providerFor(transport).stream(request, { signal: controller.signal }))).rejects.toBe(reason);
+    await expect(collect(providerFor(transport), request, { signal: controller.signal })).rejects.toBe(reason);
   });
 });

@@ -22,7 +22,7 @@ export function createAnthropicAdapter(options: {
   return {
     vendor,
     dialect: 'anthropic',
-    stream(request, { signal, onRequestBody, onRenderReport }) {
+    stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const { params, report } = renderAnthropic({ request, vendor });
       onRenderReport?.(report);
       onRequestBody?.(params);
@@ -30,6 +30,7 @@ export function createAnthropicAdapter(options: {
         open: () => client.messages.create(params, { signal }),
         translator: createAnthropicTranslator(),
         signal,
+        onPart,
       });
     },
   };

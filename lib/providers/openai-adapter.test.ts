@@ -2,7 +2,7 @@ import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from './create-provider';
 import { fixtureFetch, loadFixture, SSE_HEADERS } from './fixture-fetch';
-import type { ModelRequest, ProviderOptions, StreamPart } from './types';
+import type { ModelRequest, ProviderAdapter, ProviderOptions, StreamOptions, StreamPart } from './types';
 
 const KEY = 'sk-proj-test-KEY-must-never-leak';
 
@@ -15,9 +15,10 @@ const request: ModelRequest = {
   thinking: false,
 };
 
-async function collect(parts: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
+/** Streams a request and returns every part (rejects as the stream does). */
+async function collect(provider: ProviderAdapter, req: ModelRequest, options: Omit<StreamOptions, 'onPart'>): Promise<StreamPart[]> {
   const out: StreamPart[] = [];
-  for await (const part of parts) out.push(part);
+  await provider.stream(req, { ...options, onPart: (part) => out.push(part) });
   return out;
 }
 
@@ -30,7 +31,7 @@ const signal = () => new AbortController().signal;
 describe('openai adapter over recorded-form streams', () => {
   it('turns parallel tool-call chunks with include_usage into the exact part sequence', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-tool-call.sse'), headers: SSE_HEADERS, chunkSize: 5 });
-    const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
+    const parts = await collect(providerFor(transport), request, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-AE1bT7Hc3Rk9xQ2mZ0', model: 'gpt-4o-2024-08-06' },
@@ -48,7 +49,7 @@ describe('openai adapter over recorded-form streams', () => {
 
   it('maps text and a length finish, with multibyte text split across reads', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
-    const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
+    const parts = await collect(providerFor(transport), request, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-ADx5Jh2wqvLq4fTnM8', model: 'gpt-4o-mini-2024-07-18' },
@@ -63,7 +64,7 @@ describe('openai adapter over recorded-form streams', () => {
   it('streams DeepSeek reasoning_content as thinking before text and the tool call', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-deepseek-reasoning-tool.sse'), headers: SSE_HEADERS });
     const provider = providerFor(transport, { vendor: 'openai-compatible', baseUrl: 'https://api.deepseek.com' });
-    const parts = await collect(provider.stream({ ...request, model: 'deepseek-chat' }, { signal: signal() }));
+    const parts = await collect(provider, { ...request, model: 'deepseek-chat' }, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: '5f1c2d3e-8a4b-4c6d-9e0f-1a2b3c4d5e6f', model: 'deepseek-chat' },
@@ -84,7 +85,7 @@ describe('openai adapter over recorded-form streams', () => {
 
   it('yields what arrived from a cut stream: no block-stop, no finish', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-cut-mid-args.sse'), headers: SSE_HEADERS });
-    const parts = await collect(providerFor(transport).stream(request, { signal: signal() }));
+    const parts = await collect(providerFor(transport), request, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
       { type: 'response-start', id: 'chatcmpl-AE9cUtStr3amQ', model: 'gpt-4o-2024-08-06' },
@@ -96,7 +97,7 @@ describe('openai adapter over recorded-form streams', () => {
   it('sends exactly the rendered params, with the key only in a header', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-text.sse'), headers: SSE_HEADERS });
     const bodies: unknown[] = [];
-    await collect(providerFor(transport).stream(request, { signal: signal(), onRequestBody: (b) => bodies.push(b) }));
+    await collect(providerFor(transport), request, { signal: signal(), onRequestBody: (b) => bodies.push(b) });
     const sent = transport.requests[0]!;
     expect(sent.url).toBe('https://api.openai.com/v1/chat/completions');
     expect(JSON.parse(sent.bodyText)).toEqual(bodies[0]);
@@ -113,7 +114,7 @@ describe('openai adapter errors and aborts', () => {
       status: 400,
       headers: { 'content-type': 'application/json', 'x-request-id': 'req_7f3a' },
     });
-    const error = await collect(providerFor(transport).stream(request, { signal: signal() })).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, { signal: signal() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' });
     expect((error as Error).message).toContain("This model's maximum context length is 128000 tokens.");
@@ -126,7 +127,7 @@ describe('openai adapter errors and aborts', () => {
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after-ms': '644' },
     });
-    const error = await collect(providerFor(transport).stream(request, { signal: signal() })).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, { signal: signal() }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, type: 'tokens', code: 'rate_limit_exceeded' });
     expect((error as APIError).headers?.get('retry-after-ms')).toBe('644');
   });
@@ -135,7 +136,7 @@ describe('openai adapter errors and aborts', () => {
     const transport = fixtureFetch({ body: loadFixture('openai-midstream-error.sse'), headers: SSE_HEADERS });
     const seen: StreamPart[] = [];
     const error = await (async () => {
-      for await (const part of providerFor(transport).stream(request, { signal: signal() })) seen.push(part);
+      await providerFor(transport).stream(request, { signal: signal(), onPart: (part) => seen.push(part) });
     })().catch((e: unknown) => e);
     expect(seen.map((p) => p.type)).toEqual(['connected', 'response-start']);
     expect(error).toBeInstanceOf(APIError);
@@ -148,10 +149,13 @@ describe('openai adapter errors and aborts', () => {
     const reason = new Error('stream idle for 30000 ms');
     const seen: StreamPart[] = [];
     const error = await (async () => {
-      for await (const part of providerFor(transport).stream(request, { signal: controller.signal })) {
-        seen.push(part);
-        if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
-      }
+      await providerFor(transport).stream(request, {
+        signal: controller.signal,
+        onPart: (part) => {
+          seen.push(part);
+          if (seen.length === 2) setTimeout(() => controller.abort(reason), 10);
+        },
+      });
     })().catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(seen.slice(0, 2).map((p) => p.type)).toEqual(['connected', 'response-start']);

@@ -26,7 +26,7 @@ export function createOpenAIAdapter(options: {
   return {
     vendor,
     dialect: 'openai',
-    stream(request, { signal, onRequestBody, onRenderReport }) {
+    stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const { params, report } = renderOpenAI({ request, vendor });
       onRenderReport?.(report);
       onRequestBody?.(params);
@@ -34,6 +34,7 @@ export function createOpenAIAdapter(options: {
         open: () => client.chat.completions.create(params, { signal }),
         translator: createOpenAITranslator(),
         signal,
+        onPart,
       });
     },
   };

@@ -9,23 +9,24 @@ export interface EventTranslator<Event> {
 }
 
 /**
- * Drives an SDK event stream through a translator. Both SDKs end a stream quietly when its
- * signal aborts mid-body (and throw APIUserAbortError before the headers); either way an
- * aborted stream here throws the signal's reason, so a caller can tell a watchdog or a
- * user abort from a stream the vendor cut. Every other error propagates unchanged.
+ * Drives an SDK event stream through a translator into `onPart`. Both SDKs end a stream
+ * quietly when its signal aborts mid-body (and throw APIUserAbortError before the headers);
+ * either way an aborted stream here rejects with the signal's reason, so a caller can tell a
+ * watchdog or a user abort from a stream the vendor cut. Every other error propagates unchanged.
  */
-export async function* translateStream<Event>(options: {
+export async function translateStream<Event>(options: {
   open: () => Promise<AsyncIterable<Event>>;
   translator: EventTranslator<Event>;
   signal: AbortSignal;
-}): AsyncGenerator<StreamPart, void, undefined> {
-  const { open, translator, signal } = options;
+  onPart: (part: StreamPart) => void;
+}): Promise<void> {
+  const { open, translator, signal, onPart } = options;
   try {
     const events = await open();
     // The response headers arrived with a success status: what fails from here failed in the stream.
-    yield { type: 'connected' };
+    onPart({ type: 'connected' });
     for await (const event of events) {
-      for (const part of translator.push(event)) yield part;
+      for (const part of translator.push(event)) onPart(part);
       if (signal.aborted) break;
     }
   } catch (error) {
@@ -33,5 +34,5 @@ export async function* translateStream<Event>(options: {
     throw error;
   }
   if (signal.aborted) throw signal.reason;
-  yield* translator.end();
+  for (const part of translator.end()) onPart(part);
 }

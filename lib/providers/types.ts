@@ -24,6 +24,12 @@ export type StreamPart =
 export interface StreamOptions {
   /** Aborting it aborts the HTTP request underneath the SDK (the watchdog uses this). */
   signal: AbortSignal;
+  /**
+   * Receives every part, synchronously, as the SDK yields the event it came from. A callback
+   * rather than an async iterator: one more async hop per streamed delta is most of what an
+   * engine adds over the bare SDK.
+   */
+  onPart: (part: StreamPart) => void;
   /** Called with the exact JSON body the adapter sends, for the trace (never headers). */
   onRequestBody?: (body: unknown) => void;
   /** Called with what rendering converted or dropped (credentials, unparsable args), for swap events. */
@@ -33,8 +39,12 @@ export interface StreamOptions {
 export interface ProviderAdapter {
   readonly vendor: Vendor;
   readonly dialect: Dialect;
-  /** Streams one response. SDK errors propagate unchanged for the classifier. */
-  stream(request: ModelRequest, options: StreamOptions): AsyncIterable<StreamPart>;
+  /**
+   * Streams one response into `onPart`; resolves when the stream ends (with or without a
+   * finish part). SDK errors reject unchanged for the classifier; an abort rejects with the
+   * signal's reason.
+   */
+  stream(request: ModelRequest, options: StreamOptions): Promise<void>;
 }
 
 export interface ProviderOptions {
