@@ -13,6 +13,9 @@ export class IncompleteStreamError extends Error {
   }
 }
 
+/** Longest run time a streamed block's pieces are held before they go out as one event. */
+export const DELTA_WINDOW_MS = 50;
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -77,6 +80,23 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
       ? undefined
       : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
 
+  // Deltas are coalesced per block for up to DELTA_WINDOW_MS of run time: the log, the SSE
+  // stream and the browser get a handful of events a second per block instead of one per
+  // token, and nothing is lost (the text is the same, the timing within a window).
+  let pending: { index: number; kind: 'text' | 'thinking' | 'tool_args'; text: string; since: number; tool?: { id: string; name: string } } | undefined;
+  const flush = (): void => {
+    if (!pending) return;
+    const { index, kind, text, tool } = pending;
+    pending = undefined;
+    emit({ event: 'content_delta', iteration, attempt, index, kind, text, ...(tool ? { call_id: tool.id, tool: tool.name } : {}) });
+  };
+  const delta = (index: number, kind: 'text' | 'thinking' | 'tool_args', text: string): void => {
+    const now = clock.now();
+    if (pending && (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)) flush();
+    if (pending) pending.text += text;
+    else pending = { index, kind, text, since: now, ...(kind === 'tool_args' ? { tool: toolByIndex.get(index) } : {}) };
+  };
+
   const onPart = (part: StreamPart): void => {
     watchdog?.touch();
     switch (part.type) {
@@ -92,23 +112,23 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         return;
       case 'text-delta':
         assembler.add(part);
-        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'text', text: part.text });
+        delta(part.index, 'text', part.text);
         return;
       case 'thinking-delta':
         assembler.add(part);
-        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'thinking', text: part.text });
+        delta(part.index, 'thinking', part.text);
         return;
       case 'tool-call-start':
+        // Announced at once, so the tool's name shows before its arguments stream in.
+        flush();
         assembler.add(part);
         toolByIndex.set(part.index, { id: part.id, name: part.name });
         emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: '', call_id: part.id, tool: part.name });
         return;
-      case 'tool-call-delta': {
+      case 'tool-call-delta':
         assembler.add(part);
-        const tool = toolByIndex.get(part.index);
-        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: part.argsText, call_id: tool?.id, tool: tool?.name });
+        delta(part.index, 'tool_args', part.argsText);
         return;
-      }
       case 'thinking-signature':
       case 'redacted-thinking':
         assembler.add(part);
@@ -121,15 +141,18 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         finish = { stopReason: part.stopReason, vendorStopReason: part.vendorStopReason };
         return;
       case 'block-stop':
+        flush();
         return;
     }
   };
 
   try {
     await provider.stream(request, { signal, onPart });
+    flush();
     if (!finish) throw new IncompleteStreamError();
     return { kind: 'complete', assembler, usage, model, ...finish };
   } catch (error) {
+    flush();
     const watchdogFired = watchdog?.hasFired ?? false;
     const cause = watchdogFired ? new StreamIdleTimeout(options.watchdogMs ?? 0) : error;
     return { kind: 'failed', error: cause, assembler, usage, model, opened, watchdogFired };
