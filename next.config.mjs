@@ -3,6 +3,8 @@ const nextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
   serverExternalPackages: ['better-sqlite3'],
   poweredByHeader: false,
+  // `next dev` serves its client chunks to these hosts too (the README says localhost; tools often use 127.0.0.1).
+  allowedDevOrigins: ['127.0.0.1', 'localhost'],
 };
 
 export default nextConfig;

@@ -11,5 +11,5 @@ export function isTitleRequest(request: PolicyRequest): boolean {
 
 /** Wraps a policy so background title requests get a title instead of the policy's work. */
 export function withTitles({ policy, scenario }: { policy: Policy; scenario: Scenario }): Policy {
-  return (request, random) => (isTitleRequest(request) ? { text: scenario.title, toolCalls: [] } : policy(request, random));
+  return (request, random) => (isTitleRequest(request) ? { text: scenario.hints.title ?? scenario.title, toolCalls: [] } : policy(request, random));
 }
