@@ -40,6 +40,10 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
     when: next1,
     action: { type: 'proxy_error', status: 502, body: 'html' },
   }),
+  model('server-500', 'HTTP errors', '500 server error ×2', 'the next 2 requests answer 500 internal error', {
+    when: { kind: 'next', count: 2 },
+    action: { type: 'http_error', status: 500 },
+  }),
   model('bad-key', 'HTTP errors', 'bad key (401)', 'every request is rejected as unauthenticated', {
     when: { kind: 'always' },
     action: { type: 'http_error', status: 401 },
@@ -51,6 +55,14 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
   model('keepalive-only', 'Stream faults', 'keepalive pings only', 'pings every 5 s, never any content', {
     when: next1,
     action: { type: 'keepalive_only', intervalMs: 5_000, style: 'ping' },
+  }),
+  model('slow-drip', 'Stream faults', 'slow drip (1.5 s a record)', 'every stream record of the next response waits 1.5 s', {
+    when: next1,
+    action: { type: 'slow_drip', delayMs: 1_500 },
+  }),
+  model('drop-mid-text', 'Stream faults', 'drop mid-text', 'the connection drops while text is streaming', {
+    when: next1,
+    action: { type: 'drop', during: 'text' },
   }),
   model('drop-mid-tool-call', 'Stream faults', 'drop mid-tool-call', 'the connection drops inside tool-call arguments', {
     when: next1,
@@ -67,6 +79,10 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
   model('connection-reset', 'Connection', 'connection reset', 'the connection resets before any headers', {
     when: next1,
     action: { type: 'connection', mode: 'reset' },
+  }),
+  model('connection-refused', 'Connection', 'connection refused', 'nothing listens: the connection is refused', {
+    when: next1,
+    action: { type: 'connection', mode: 'refused' },
   }),
   tool('tool-throw', 'tools throw', 'every tool call fails', { kind: 'throw' }),
   tool('tool-flaky', 'tools flaky (30 %)', 'each tool call fails with p = 0.3', { kind: 'flaky', p: 0.3 }),

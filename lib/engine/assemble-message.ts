@@ -5,7 +5,7 @@ type Block =
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string; signature?: string }
   | { kind: 'redacted'; data: string }
-  | { kind: 'tool'; id: string; name: string; argsText: string };
+  | { kind: 'tool'; id: string; name: string; argsText: string; closed?: boolean };
 
 /**
  * Folds stream parts into the neutral assistant message, block by block. It can be read at
@@ -52,6 +52,11 @@ export class MessageAssembler {
         if (block?.kind === 'tool') block.argsText += part.argsText;
         return;
       }
+      case 'block-stop': {
+        const block = this.blocks.get(part.index);
+        if (block?.kind === 'tool') block.closed = true;
+        return;
+      }
       default:
         return;
     }
@@ -63,8 +68,8 @@ export class MessageAssembler {
   }
 
   /**
-   * The message so far. With `dropIncompleteTools`, tool calls whose arguments never
-   * finished are left out: a half-sent call cannot be run or resent.
+   * The message so far. With `dropIncompleteTools`, tool calls the vendor never closed are
+   * left out, even when their arguments happen to parse: a half-sent call cannot be run.
    */
   message(options: { dropIncompleteTools?: boolean } = {}): Message {
     const parts: Part[] = [];
@@ -90,7 +95,7 @@ export class MessageAssembler {
         return { type: 'redacted_thinking', data: block.data, vendor: this.vendor, model: this.model };
       case 'tool': {
         const args = parseObject(block.argsText.trim() === '' ? '{}' : block.argsText);
-        if (dropIncompleteTools && !args) return undefined;
+        if (dropIncompleteTools && (!block.closed || !args)) return undefined;
         return { type: 'tool_call', id: block.id, name: block.name, argsText: block.argsText, ...(args ? { args } : {}) };
       }
     }

@@ -142,6 +142,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         return;
       case 'block-stop':
         flush();
+        assembler.add(part);
         return;
     }
   };
