@@ -3,8 +3,9 @@ import type { Message, RecoveryConfig } from '@/lib/protocol';
 import type { ProviderAdapter } from '@/lib/providers/types';
 import { consumeStream } from './consume-stream';
 import type { Emit } from './event-log';
-import type { CallState } from './model-call';
-import { classifyError, formatMs, isBackgroundRetryable } from './recovery';
+import { classifyAndRecord, emitModelRequest } from './attempt-events';
+import { estimateTokens, type CallState } from './model-call';
+import { formatMs, isBackgroundRetryable } from './recovery';
 
 export interface BackgroundCallOptions {
   provider: ProviderAdapter;
@@ -32,17 +33,15 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<st
   const maxAttempts = background.enabled ? background.maxRetries + 1 : 1;
 
   for (let attempt = 1; ; attempt++) {
-    state.requestNo += 1;
-    emit({
-      event: 'model_request',
+    emitModelRequest({
+      emit,
+      provider,
+      state,
       iteration,
       attempt,
-      request_no: state.requestNo,
-      vendor: provider.vendor,
-      model: state.model,
-      message_count: options.messages.length,
-      input_tokens_est: 0,
-      max_tokens: options.maxTokens,
+      messageCount: options.messages.length,
+      inputTokensEst: estimateTokens({ system: options.system, messages: options.messages }),
+      maxTokens: options.maxTokens,
       background: true,
     });
     const request = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
@@ -58,19 +57,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<st
     }
     if (signal.aborted) throw signal.reason;
 
-    const verdict = classifyError(outcome.error);
-    emit({
-      event: 'model_error',
-      iteration,
-      attempt,
-      message: verdict.message,
-      ...(verdict.status !== undefined ? { status: verdict.status } : {}),
-      ...(verdict.vendorType !== undefined ? { vendor_type: verdict.vendorType } : {}),
-      category: verdict.category,
-      rule: verdict.rule,
-      retryable: verdict.retryable,
-      partial: outcome.assembler.hasContent,
-    });
+    const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
     const retryable = background.enabled && verdict.retryable && isBackgroundRetryable(verdict.category);
     if (!retryable || attempt >= maxAttempts) {
       const why = !retryable ? `${verdict.category} is not retried for background calls` : `background budget of ${background.maxRetries} spent`;

@@ -5,7 +5,8 @@ import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
 import { estimateTokens as estimateTextTokens } from '@/lib/tokens/count-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
 import type { Emit } from './event-log';
-import { classifyError, computeBackoff, decideWait } from './recovery';
+import { classifyAndRecord, emitModelRequest } from './attempt-events';
+import { computeBackoff, decideWait } from './recovery';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {
@@ -65,18 +66,16 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 
   for (let attempt = 1; ; attempt++) {
     const request: ModelRequest = { ...options.request, model: state.model };
-    state.requestNo += 1;
     const started = clock.now();
-    emit({
-      event: 'model_request',
+    emitModelRequest({
+      emit,
+      provider,
+      state,
       iteration,
       attempt,
-      request_no: state.requestNo,
-      vendor: provider.vendor,
-      model: request.model,
-      message_count: request.messages.length,
-      input_tokens_est: estimateTokens(request),
-      max_tokens: request.maxTokens,
+      messageCount: request.messages.length,
+      inputTokensEst: estimateTokens(request),
+      maxTokens: request.maxTokens,
       background: false,
     });
     const watchdogMs = watchdog.enabled ? watchdog.baseMs + watchdog.perRetryMs * (attempt - 1) : undefined;
@@ -98,20 +97,8 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     }
     if (signal.aborted) throw signal.reason;
 
-    const verdict = classifyError(outcome.error);
     const hasContent = outcome.assembler.hasContent;
-    emit({
-      event: 'model_error',
-      iteration,
-      attempt,
-      message: verdict.message,
-      ...(verdict.status !== undefined ? { status: verdict.status } : {}),
-      ...(verdict.vendorType !== undefined ? { vendor_type: verdict.vendorType } : {}),
-      category: verdict.category,
-      rule: verdict.rule,
-      retryable: verdict.retryable,
-      partial: hasContent,
-    });
+    const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: hasContent });
     if (outcome.watchdogFired && watchdogMs !== undefined) {
       emit({ event: 'watchdog_fired', iteration, attempt, window_ms: watchdogMs, outcome: hasContent ? 'partial' : 'empty' });
     }

@@ -1,0 +1,56 @@
+import type { ProviderAdapter } from '@/lib/providers/types';
+import type { Emit } from './event-log';
+import type { CallState } from './model-call';
+import { classifyError, type Classification } from './recovery';
+
+/** Starts one HTTP attempt: counts it and records the request (foreground or background). */
+export function emitModelRequest(options: {
+  emit: Emit;
+  provider: ProviderAdapter;
+  state: CallState;
+  iteration: number;
+  attempt: number;
+  messageCount: number;
+  inputTokensEst: number;
+  maxTokens: number;
+  background: boolean;
+}): void {
+  const { emit, provider, state } = options;
+  state.requestNo += 1;
+  emit({
+    event: 'model_request',
+    iteration: options.iteration,
+    attempt: options.attempt,
+    request_no: state.requestNo,
+    vendor: provider.vendor,
+    model: state.model,
+    message_count: options.messageCount,
+    input_tokens_est: options.inputTokensEst,
+    max_tokens: options.maxTokens,
+    background: options.background,
+  });
+}
+
+/** Classifies a failed attempt (one classifier for every call) and records the verdict. */
+export function classifyAndRecord(options: {
+  emit: Emit;
+  error: unknown;
+  iteration: number;
+  attempt: number;
+  partial: boolean;
+}): Classification {
+  const verdict = classifyError(options.error);
+  options.emit({
+    event: 'model_error',
+    iteration: options.iteration,
+    attempt: options.attempt,
+    message: verdict.message,
+    ...(verdict.status !== undefined ? { status: verdict.status } : {}),
+    ...(verdict.vendorType !== undefined ? { vendor_type: verdict.vendorType } : {}),
+    category: verdict.category,
+    rule: verdict.rule,
+    retryable: verdict.retryable,
+    partial: options.partial,
+  });
+  return verdict;
+}
