@@ -10,12 +10,18 @@ async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
   return events.length;
 }
 
-/** The same SDK parsing the same bytes for the same request bodies, with no engine. */
+/**
+ * The same SDK parsing the same bytes for the same request bodies, with no engine. Each
+ * request carries an abort signal, as any caller that can stop a stream must pass one.
+ */
 async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
   const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch: replayFetch(exchanges), maxRetries: 0 });
   let seen = 0;
   for (const exchange of exchanges) {
-    const stream = await client.messages.create({ ...(exchange.body as Anthropic.MessageCreateParamsStreaming), stream: true });
+    const stream = await client.messages.create(
+      { ...(exchange.body as Anthropic.MessageCreateParamsStreaming), stream: true },
+      { signal: new AbortController().signal },
+    );
     for await (const event of stream) seen += event.type.length > 0 ? 1 : 0;
   }
   return seen;

@@ -1,11 +1,15 @@
 import type { Message, Part } from '@/lib/protocol';
 import type { StreamPart } from '@/lib/providers/types';
 
+/**
+ * Streamed text is kept as pieces and joined once: `+=` per delta would leave a rope that
+ * every later request has to flatten again when the SDK serialises the conversation.
+ */
 type Block =
-  | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string; signature?: string }
+  | { kind: 'text'; pieces: string[] }
+  | { kind: 'thinking'; pieces: string[]; signature?: string }
   | { kind: 'redacted'; data: string }
-  | { kind: 'tool'; id: string; name: string; argsText: string; closed?: boolean };
+  | { kind: 'tool'; id: string; name: string; pieces: string[]; closed?: boolean };
 
 /**
  * Folds stream parts into the neutral assistant message, block by block. It can be read at
@@ -27,17 +31,17 @@ export class MessageAssembler {
   add(part: StreamPart): void {
     switch (part.type) {
       case 'text-delta': {
-        const block = this.block(part.index, () => ({ kind: 'text', text: '' }));
-        if (block.kind === 'text') block.text += part.text;
+        const block = this.block(part.index, () => ({ kind: 'text', pieces: [] }));
+        if (block.kind === 'text') block.pieces.push(part.text);
         return;
       }
       case 'thinking-delta': {
-        const block = this.block(part.index, () => ({ kind: 'thinking', text: '' }));
-        if (block.kind === 'thinking') block.text += part.text;
+        const block = this.block(part.index, () => ({ kind: 'thinking', pieces: [] }));
+        if (block.kind === 'thinking') block.pieces.push(part.text);
         return;
       }
       case 'thinking-signature': {
-        const block = this.block(part.index, () => ({ kind: 'thinking', text: '' }));
+        const block = this.block(part.index, () => ({ kind: 'thinking', pieces: [] }));
         if (block.kind === 'thinking') block.signature = part.signature;
         return;
       }
@@ -45,11 +49,11 @@ export class MessageAssembler {
         this.blocks.set(part.index, { kind: 'redacted', data: part.data });
         return;
       case 'tool-call-start':
-        this.blocks.set(part.index, { kind: 'tool', id: part.id, name: part.name, argsText: '' });
+        this.blocks.set(part.index, { kind: 'tool', id: part.id, name: part.name, pieces: [] });
         return;
       case 'tool-call-delta': {
         const block = this.blocks.get(part.index);
-        if (block?.kind === 'tool') block.argsText += part.argsText;
+        if (block?.kind === 'tool') block.pieces.push(part.argsText);
         return;
       }
       case 'block-stop': {
@@ -83,20 +87,23 @@ export class MessageAssembler {
 
   private toPart(block: Block, dropIncompleteTools: boolean): Part | undefined {
     switch (block.kind) {
-      case 'text':
-        return block.text.length > 0 ? { type: 'text', text: block.text } : undefined;
+      case 'text': {
+        const text = block.pieces.join('');
+        return text.length > 0 ? { type: 'text', text } : undefined;
+      }
       case 'thinking':
         return {
           type: 'thinking',
-          text: block.text,
+          text: block.pieces.join(''),
           ...(block.signature ? { credential: { vendor: this.vendor, model: this.model, signature: block.signature } } : {}),
         };
       case 'redacted':
         return { type: 'redacted_thinking', data: block.data, vendor: this.vendor, model: this.model };
       case 'tool': {
-        const args = parseObject(block.argsText.trim() === '' ? '{}' : block.argsText);
+        const argsText = block.pieces.join('');
+        const args = parseObject(argsText.trim() === '' ? '{}' : argsText);
         if (dropIncompleteTools && (!block.closed || !args)) return undefined;
-        return { type: 'tool_call', id: block.id, name: block.name, argsText: block.argsText, ...(args ? { args } : {}) };
+        return { type: 'tool_call', id: block.id, name: block.name, argsText, ...(args ? { args } : {}) };
       }
     }
   }

@@ -90,15 +90,16 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     pending = undefined;
     emit({ event: 'content_delta', iteration, attempt, index, kind, text, ...(tool ? { call_id: tool.id, tool: tool.name } : {}) });
   };
+  let now = started;
   const delta = (index: number, kind: 'text' | 'thinking' | 'tool_args', text: string): void => {
-    const now = clock.now();
     if (pending && (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)) flush();
     if (pending) pending.text += text;
     else pending = { index, kind, text, since: now, ...(kind === 'tool_args' ? { tool: toolByIndex.get(index) } : {}) };
   };
 
   const onPart = (part: StreamPart): void => {
-    watchdog?.touch();
+    now = clock.now();
+    watchdog?.touch(now);
     switch (part.type) {
       case 'connected':
         opened = true;
@@ -108,7 +109,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         model = part.model || model;
         assembler.setModel(model);
         if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
-        emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: clock.now() - started });
+        emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: now - started });
         return;
       case 'text-delta':
         assembler.add(part);

@@ -26,9 +26,9 @@ export class IdleWatchdog {
     this.cancel = options.clock.setTimer(options.windowMs, this.check);
   }
 
-  /** A stream event arrived: the countdown starts again. */
-  touch(): void {
-    this.last = this.options.clock.now();
+  /** A stream event arrived (at `now`, run time): the countdown starts again. */
+  touch(now: number = this.options.clock.now()): void {
+    this.last = now;
   }
 
   stop(): void {

@@ -25,7 +25,8 @@ interface PartContext {
  */
 export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlock | undefined {
   const { role, vendor, model, report } = context;
-  const target = describeMinter({ vendor, model });
+  // Only a dropped credential needs the target named: don't build the string for every part.
+  const target = (): string => describeMinter({ vendor, model });
   switch (part.type) {
     case 'text':
       // The API rejects empty text blocks; an empty one carries nothing worth reporting.
@@ -38,8 +39,8 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential.signature } };
       }
       const detail = credential
-        ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${target}`
-        : `thinking block without a credential dropped: ${target} accepts only thinking it signed`;
+        ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${target()}`
+        : `thinking block without a credential dropped: ${target()} accepts only thinking it signed`;
       report.drop('thinking', detail);
       return undefined;
     }
@@ -51,7 +52,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       }
       report.drop(
         'redacted_thinking',
-        `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${target}`,
+        `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${target()}`,
       );
       return undefined;
     }
