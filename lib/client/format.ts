@@ -6,7 +6,7 @@ export function formatMs(ms: number | undefined): string {
   const abs = Math.abs(ms);
   const sign = ms < 0 ? '-' : '';
   if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
-  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 ? 1 : 0)} s`;
+  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 || Math.round(abs) % 1000 !== 0 ? 1 : 0)} s`;
   if (abs < 3_600_000) {
     const m = Math.floor(abs / 60_000);
     const s = Math.floor((abs % 60_000) / 1000);
