@@ -118,6 +118,18 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 });
 
+describe('the SDK default preset', () => {
+  it('retries inside the SDK where the loop cannot see it: only the fault markers show', async () => {
+    const events = await runToEnd({ preset: 'sdk-default', faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'next', count: 2 }, action: { type: 'http_error', status: 529 } }], tools: [] } });
+    expect(ofType(events, 'fault_injected')).toHaveLength(2);
+    expect(ofType(events, 'model_error')).toEqual([]);
+    expect(ofType(events, 'retry_scheduled')).toEqual([]);
+    // One request as far as the loop knows; the SDK made three.
+    expect(ofType(events, 'model_request').filter((r) => r.iteration === 1)).toHaveLength(1);
+    expect(terminateOf(events).complete).toBe(true);
+  });
+});
+
 describe('live fault toggles', () => {
   it('a set_faults control takes effect at the next request and is an event', async () => {
     let sent = false;
