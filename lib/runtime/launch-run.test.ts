@@ -51,6 +51,15 @@ describe('a full run on a simulated vendor', () => {
     expect(ofType(events, 'control')[0]).toMatchObject({ action: 'abort' });
   });
 
+  it('a task of its own on a simulated vendor: it looks around, answers honestly, and is titled by the task', async () => {
+    const events = await runToEnd({ task: 'Summarize what this project does in two sentences.' });
+    expect(ofType(events, 'tool_call').map((t) => t.tool)).toEqual(['list_files', 'read_file']);
+    const answer = ofType(events, 'llm_call').at(-1)!.message!.parts.find((p) => p.type === 'text');
+    expect(answer?.type === 'text' && answer.text).toMatch(/README\.md says: "A very small blog helper/);
+    expect(ofType(events, 'run_title')[0]?.title).toBe('Summarize what this project does in');
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  });
+
   it('stops at the iteration budget', async () => {
     const events = await runToEnd({ budgets: { maxIterations: 2, maxCostUsd: 1 } });
     expect(terminateOf(events)).toMatchObject({ reason: 'max_iterations', complete: false, iteration: 2 });

@@ -1,10 +1,10 @@
 import { createClock, createRandom } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { dialectOf, isSimulated, resolveRecovery, type FaultPlan } from '@/lib/protocol';
+import { dialectOf, isSimulated, resolveRecovery, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
-import { createPolicy, createSimAnthropic, createSimOpenAI } from '@/lib/sim';
-import { createToolbox, createToolExecutor, createWorkspace, getScenario } from '@/lib/tools';
+import { createFreeTaskPolicy, createPolicy, createSimAnthropic, createSimOpenAI, type Policy } from '@/lib/sim';
+import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { effectiveModel, fallbackModelFor } from './validate-config';
 
@@ -43,7 +43,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       ? (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({
           clock,
           random: random.fork('sim'),
-          policy: createPolicy(config.policy ?? scenario.policy, scenario),
+          policy: simulatedPolicy(config, scenario),
         })
       : globalThis.fetch;
     const faulted = withFaults({
@@ -139,6 +139,16 @@ export function launchRun(options: LaunchOptions): RunHandle {
       pending.push(message);
     },
   };
+}
+
+/**
+ * The simulated model: the one the config names, else the scenario's own — unless the task
+ * was replaced by one the scenario has no script for.
+ */
+function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
+  if (config.policy) return createPolicy(config.policy, scenario);
+  if (config.task !== undefined && config.task.trim() !== scenario.task.trim()) return createFreeTaskPolicy(scenario);
+  return createPolicy(scenario.policy, scenario);
 }
 
 function describeFaults(plan: FaultPlan): string {

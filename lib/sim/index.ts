@@ -2,7 +2,7 @@
 export { createSimAnthropic } from './anthropic/sim-anthropic';
 export { createSimOpenAI } from './openai/sim-openai';
 export { startSimServer, type SimServer } from './http-server';
-export { createPolicy } from './policies/create-policy';
+export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';
 export { countRequestTokens } from './request-tokens';
 export { signThinking, verifyThinking, DEFAULT_SIGNING_KEY } from './signature';
 export {

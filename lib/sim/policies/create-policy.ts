@@ -6,12 +6,21 @@ import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
 import { createRepeatOnFailurePolicy } from './repeat-on-failure';
+import { freeTaskTurn } from './free-task';
 import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
 
 /** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
   return withTitles({ policy: behaviour(id, scenario), scenario });
+}
+
+/**
+ * The simulated model for a task the scenario has no script for (the CLI's --task, the
+ * config's `task`): it looks around and answers from what it read.
+ */
+export function createFreeTaskPolicy(scenario: Scenario): Policy {
+  return withTitles({ policy: freeTaskTurn, scenario });
 }
 
 function behaviour(id: SimPolicyId, scenario: Scenario): Policy {

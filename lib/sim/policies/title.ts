@@ -9,7 +9,15 @@ export function isTitleRequest(request: PolicyRequest): boolean {
   return request.tools.length === 0 && /\btitle\b/i.test(request.system);
 }
 
+/** The scenario's title for its own task; the task's first words for any other. */
+function titleFor(request: PolicyRequest, scenario: Scenario): string {
+  const text = request.messages.flatMap((m) => m.parts).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  const task = /Task: ([\s\S]*?)(?:\n\nOutcome:|$)/.exec(text)?.[1]?.trim() ?? '';
+  if (task === '' || task === scenario.task.trim()) return scenario.hints.title ?? scenario.title;
+  return task.split(/\s+/).slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
+}
+
 /** Wraps a policy so background title requests get a title instead of the policy's work. */
 export function withTitles({ policy, scenario }: { policy: Policy; scenario: Scenario }): Policy {
-  return (request, random) => (isTitleRequest(request) ? { text: scenario.hints.title ?? scenario.title, toolCalls: [] } : policy(request, random));
+  return (request, random) => (isTitleRequest(request) ? { text: titleFor(request, scenario), toolCalls: [] } : policy(request, random));
 }
