@@ -10,6 +10,7 @@ import { PresetPicker } from './preset-picker';
 import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
+import { TaskField } from './task-field';
 import { VendorFields } from './vendor-fields';
 
 export interface ControlPanelProps {
@@ -48,6 +49,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onRun, onAbort, r
       )}
       <Section title="Scenario">
         <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
+        <TaskField scenario={form.scenario} value={form.task} onChange={(task) => onChange({ task })} />
         {isSimulated(form.vendor) && <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />}
       </Section>
       <Section title="Provider">

@@ -12,6 +12,8 @@ import { faultPlanFor } from './fault-catalog';
 /** The playground's control panel, as data. The API key lives here in memory only. */
 export interface PlaygroundForm {
   scenario: string;
+  /** A task of one's own; '' = the scenario's task. */
+  task: string;
   /** Simulated model behaviour; '' = the scenario's own (a worker that does the task). */
   policy: SimPolicyId | '';
   vendor: Vendor;
@@ -28,6 +30,7 @@ export interface PlaygroundForm {
 
 export const DEFAULT_FORM: PlaygroundForm = {
   scenario: 'fix-failing-test',
+  task: '',
   policy: '',
   vendor: 'sim-anthropic',
   model: VENDOR_DEFAULTS['sim-anthropic'].model,
@@ -71,6 +74,7 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
       keySource: apiKey ? 'request' : 'env',
     },
     scenario: form.scenario,
+    ...(form.task.trim() ? { task: form.task.trim() } : {}),
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
     preset: form.preset,
     recovery: form.overrides,
