@@ -40,7 +40,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   overrides: {},
   faults: [],
   seed: 1,
-  timeScale: 0.05,
+  timeScale: 0.2,
   clock: 'real',
 };
 
