@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { RealClock } from '@/lib/clock';
 import { replayFetch, runBenchLoop, type Exchange } from './record-run';
-import { cpuTime, median } from './stats';
+import { cpuTime, median, percentile } from './stats';
 
 /** The 50-turn run through the whole engine (rendering, stream parts, events, watchdog), over replayed bytes. */
 async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
@@ -29,12 +29,14 @@ async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
 
 /**
  * CPU time of the engine run divided by CPU time of the bare SDK, measured alternately in
- * one process (warm-up first), median of `rounds`.
+ * one process (warm-up first) over `rounds` pairs.
  */
 export async function measureEngineOverhead(options: { exchanges: readonly Exchange[]; rounds: number }): Promise<{
   engineMs: number;
   sdkMs: number;
   ratio: number;
+  /** The interquartile range of the paired ratios. */
+  spread: [number, number];
   events: number;
 }> {
   const { exchanges, rounds } = options;
@@ -50,7 +52,8 @@ export async function measureEngineOverhead(options: { exchanges: readonly Excha
     engine.push(await cpuTime(async () => void (await engineRun(exchanges))));
     sdk.push(await cpuTime(async () => void (await sdkOnly(exchanges))));
   }
-  const engineMs = median(engine);
-  const sdkMs = median(sdk);
-  return { engineMs, sdkMs, ratio: engineMs / sdkMs, events };
+  // Each engine sample is paired with the SDK sample measured right after it, so drift in the
+  // machine's speed during the bench cancels out; the ratio reported is the median pair.
+  const ratios = engine.map((ms, i) => ms / sdk[i]!);
+  return { engineMs: median(engine), sdkMs: median(sdk), ratio: median(ratios), spread: [percentile(ratios, 25), percentile(ratios, 75)], events };
 }
