@@ -17,6 +17,7 @@ export interface ControlPanelProps {
   form: PlaygroundForm;
   onChange: (patch: Partial<PlaygroundForm>) => void;
   onFaultsChange: (ids: string[]) => void;
+  onToolFaultTargetChange: (tool: string) => void;
   onRun: () => void;
   onAbort: () => void;
   running: boolean;
@@ -26,7 +27,7 @@ export interface ControlPanelProps {
 }
 
 /** The left panel: everything a run is made of, and Run / Abort. */
-export function ControlPanel({ form, onChange, onFaultsChange, onRun, onAbort, running, starting, live, errors }: ControlPanelProps) {
+export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors }: ControlPanelProps) {
   const overrideCount = JSON.stringify(form.overrides).match(/:/g)?.length ?? 0;
   return (
     <aside className="flex w-80 shrink-0 flex-col overflow-y-auto border-r border-line bg-panel" aria-label="run controls">
@@ -60,7 +61,13 @@ export function ControlPanel({ form, onChange, onFaultsChange, onRun, onAbort, r
         <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
       </Section>
       <Section title="Faults">
-        <FaultToggles enabled={form.faults} live={live} onChange={onFaultsChange} />
+        <FaultToggles
+          enabled={form.faults}
+          live={live}
+          onChange={onFaultsChange}
+          toolTarget={form.toolFaultTarget}
+          onToolTargetChange={onToolFaultTargetChange}
+        />
       </Section>
       <Section title="Run">
         <RunSettings form={form} onChange={onChange} />

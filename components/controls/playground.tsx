@@ -59,9 +59,16 @@ function PlaygroundBody({
 
   useRunKeyboard({ onRun: run, onAbort: abort });
 
+  const sendFaults = (ids: string[], toolTarget: string) => {
+    if (runId && live) control.mutate({ id: runId, action: { action: 'set_faults', faults: faultPlanFor(ids, toolTarget) } });
+  };
   const onFaultsChange = (ids: string[]) => {
     setForm((f) => ({ ...f, faults: ids }));
-    if (runId && live) control.mutate({ id: runId, action: { action: 'set_faults', faults: faultPlanFor(ids) } });
+    sendFaults(ids, form.toolFaultTarget);
+  };
+  const onToolFaultTargetChange = (tool: string) => {
+    setForm((f) => ({ ...f, toolFaultTarget: tool }));
+    sendFaults(form.faults, tool);
   };
 
   return (
@@ -70,6 +77,7 @@ function PlaygroundBody({
         form={form}
         onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}
         onFaultsChange={onFaultsChange}
+        onToolFaultTargetChange={onToolFaultTargetChange}
         onRun={run}
         onAbort={abort}
         running={live}

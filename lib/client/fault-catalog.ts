@@ -92,12 +92,15 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
 
 export const FAULT_GROUPS: readonly FaultGroup[] = ['HTTP errors', 'Stream faults', 'Connection', 'Tool faults'];
 
-/** The plan for a set of enabled toggles. */
-export function faultPlanFor(enabled: readonly string[]): FaultPlan {
+/** The tools of the built-in toolbox a tool fault can aim at ('*' = every tool). */
+export const TOOL_FAULT_TARGETS = ['*', 'list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check'] as const;
+
+/** The plan for a set of enabled toggles; tool faults hit `toolTarget` ('*' = every tool). */
+export function faultPlanFor(enabled: readonly string[], toolTarget = '*'): FaultPlan {
   const on = FAULT_TOGGLES.filter((t) => enabled.includes(t.id));
   return {
     rules: on.flatMap((t) => (t.rule ? [t.rule] : [])),
-    tools: on.flatMap((t) => (t.tool ? [t.tool] : [])),
+    tools: on.flatMap((t) => (t.tool ? [{ ...t.tool, tool: toolTarget }] : [])),
   };
 }
 

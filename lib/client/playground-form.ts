@@ -23,6 +23,8 @@ export interface PlaygroundForm {
   preset: PresetId;
   overrides: RecoveryOverrides;
   faults: string[];
+  /** Which tool the tool faults hit ('*' = every tool). */
+  toolFaultTarget: string;
   seed: number;
   timeScale: number;
   clock: 'real' | 'virtual';
@@ -39,6 +41,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   preset: 'codesmith',
   overrides: {},
   faults: [],
+  toolFaultTarget: '*',
   seed: 1,
   timeScale: 0.2,
   clock: 'real',
@@ -78,7 +81,7 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
     preset: form.preset,
     recovery: form.overrides,
-    faults: faultPlanFor(form.faults),
+    faults: faultPlanFor(form.faults, form.toolFaultTarget),
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,
