@@ -1,13 +1,12 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { RunView } from './run-view';
 
 /**
  * Page object for the playground (`/`): the control panel on the left, the current run on
  * the right. Selectors are the data-testid attributes the components promise.
  */
-export class PlaygroundPage {
+export class PlaygroundPage extends RunView {
   readonly runButton: Locator;
-  readonly abortButton: Locator;
-  readonly status: Locator;
   readonly runLink: Locator;
   readonly scenarioSelect: Locator;
   readonly vendorSelect: Locator;
@@ -16,16 +15,10 @@ export class PlaygroundPage {
   readonly timeScaleInput: Locator;
   readonly seedInput: Locator;
   readonly runErrors: Locator;
-  readonly turnCards: Locator;
-  readonly toolCalls: Locator;
-  readonly ladderSteps: Locator;
-  readonly watchdogBar: Locator;
-  readonly terminateBanner: Locator;
 
-  constructor(readonly page: Page) {
+  constructor(page: Page) {
+    super(page);
     this.runButton = page.getByTestId('run-button');
-    this.abortButton = page.getByTestId('abort-button');
-    this.status = page.getByTestId('run-status');
     this.runLink = page.getByTestId('run-link');
     this.scenarioSelect = page.getByTestId('scenario-select');
     this.vendorSelect = page.getByTestId('vendor-select');
@@ -34,11 +27,6 @@ export class PlaygroundPage {
     this.timeScaleInput = page.getByTestId('time-scale-input');
     this.seedInput = page.getByTestId('seed-input');
     this.runErrors = page.getByTestId('run-errors');
-    this.turnCards = page.getByTestId('turn-card');
-    this.toolCalls = page.getByTestId('tool-call');
-    this.ladderSteps = page.getByTestId('ladder-step');
-    this.watchdogBar = page.getByTestId('watchdog-bar');
-    this.terminateBanner = page.getByTestId('terminate-banner');
   }
 
   async goto(): Promise<void> {
@@ -89,28 +77,4 @@ export class PlaygroundPage {
     return href.replace(/^\/runs\//, '');
   }
 
-  async abort(): Promise<void> {
-    await this.abortButton.click();
-  }
-
-  async expectStatus(word: string | RegExp, timeout = 30_000): Promise<void> {
-    await expect(this.status).toContainText(word, { timeout });
-  }
-
-  /** Waits for the terminate banner and returns its reason and completeness. */
-  async waitForEnd(timeout = 60_000): Promise<{ reason: string; complete: boolean }> {
-    await expect(this.terminateBanner).toBeVisible({ timeout });
-    return {
-      reason: (await this.terminateBanner.getAttribute('data-reason')) ?? '',
-      complete: (await this.terminateBanner.getAttribute('data-complete')) === 'true',
-    };
-  }
-
-  turnCard(iteration: number): Locator {
-    return this.page.locator(`[data-testid="turn-card"][data-iteration="${iteration}"]`);
-  }
-
-  toolCallsWithStatus(status: string): Locator {
-    return this.page.locator(`[data-testid="tool-call"][data-status="${status}"]`);
-  }
 }
