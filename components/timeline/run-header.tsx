@@ -32,7 +32,10 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
           className={`inline-flex max-w-full items-center gap-2 self-start rounded border px-2 py-0.5 text-xs ${TONE_PILL[tone]}`}
         >
           <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
-          <span className="font-mono text-2xs break-words">{reason}</span>
+          {/* Two lines at most: the terminate banner below carries the whole message. */}
+          <span className="line-clamp-2 font-mono text-2xs break-words" title={reason}>
+            {reason}
+          </span>
         </div>
         {(title || scenario) && (
           <span className="truncate text-2xs text-muted" data-testid="run-title">

@@ -63,6 +63,9 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
   const { retry, watchdog } = recovery;
   const maxAttempts = retry.enabled ? retry.maxRetries + 1 : 1;
   let streamErrors = 0;
+  // Empty-stream retries are the watchdog's own, bounded by the stream error cap, and do not
+  // spend the retry budget: nothing was received, so nothing was billed.
+  let freeRetries = 0;
 
   for (let attempt = 1; ; attempt++) {
     const request: ModelRequest = { ...options.request, model: state.model };
@@ -108,6 +111,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     if (hasContent && watchdog.enabled) return partialResult(outcome, attempt, clock.now() - started);
 
     const degraded = noteOverload({ options, category: verdict.category });
+    const emptyStall = outcome.watchdogFired && !hasContent;
     const surface = (reason: string, exhausted: boolean): never => {
       throw new ModelCallFailed(
         `${verdict.message} (${verdict.category}; ${reason}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
@@ -116,16 +120,19 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
         exhausted,
       );
     };
-    if (!retry.enabled) surface('retry is off', false);
-    if (!verdict.retryable) surface(`not retryable: ${verdict.rule}`, false);
     if (watchdog.streamErrorCap > 0 && streamErrors >= watchdog.streamErrorCap) {
       surface(`${streamErrors} consecutive stream errors`, true);
     }
-    if (attempt >= maxAttempts) surface(`retry budget of ${retry.maxRetries} spent`, true);
+    if (emptyStall) {
+      freeRetries += 1;
+    } else {
+      if (!retry.enabled) surface('retry is off', false);
+      if (!verdict.retryable) surface(`not retryable: ${verdict.rule}`, false);
+      if (attempt - freeRetries >= maxAttempts) surface(`retry budget of ${retry.maxRetries} spent`, true);
+    }
 
     // An Empty watchdog firing is retried at once: nothing was received, nothing is billed twice.
-    const emptyStall = outcome.watchdogFired && !hasContent;
-    const backoff = emptyStall ? { computedMs: 0, jitteredMs: 0 } : computeBackoff({ attempt: attempt - 1, config: retry, random: options.random });
+    const backoff = emptyStall ? { computedMs: 0, jitteredMs: 0 } : computeBackoff({ attempt: attempt - 1 - freeRetries, config: retry, random: options.random });
     const wait = emptyStall
       ? { waitMs: 0, honoured: false, reason: 'empty stream: transparent retry, no backoff' }
       : decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: retry });
@@ -134,7 +141,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       iteration,
       attempt,
       next_attempt: attempt + 1,
-      max_attempts: maxAttempts,
+      max_attempts: maxAttempts + freeRetries,
       category: verdict.category,
       rung: degraded ? 'degrade' : 'silent_retry',
       computed_delay_ms: Math.round(backoff.jitteredMs),

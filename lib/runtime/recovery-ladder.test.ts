@@ -54,6 +54,23 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
     expect(terminateOf(events).complete).toBe(true);
   });
 
+  it('an Empty watchdog retry is the watchdog\'s own: it does not spend the retry budget', async () => {
+    const events = await runToEnd({
+      provider: { vendor },
+      faults: {
+        rules: [
+          { id: 'o', enabled: true, when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } },
+          { id: 's', enabled: true, when: { kind: 'requests', numbers: [4] }, action: { type: 'stall', afterEvents: 0 } },
+        ],
+        tools: [],
+      },
+    });
+    const retries = ofType(events, 'retry_scheduled');
+    expect(retries.map((r) => r.category)).toEqual(['overloaded', 'overloaded', 'overloaded', 'timeout']);
+    expect(retries.at(-1)).toMatchObject({ next_attempt: 5, max_attempts: 5, wait_ms: 0 });
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  });
+
   it('a drop after text content → Partial: kept, not retried, the loop asks the model to continue', async () => {
     const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output' });
     const first = ofType(events, 'llm_call')[0]!;
