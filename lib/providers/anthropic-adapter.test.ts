@@ -1,8 +1,8 @@
 import { APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from './create-provider';
-import { fixtureFetch, loadFixture, SSE_HEADERS } from './fixture-fetch';
-import type { ModelRequest, ProviderAdapter, StreamOptions, StreamPart } from './types';
+import { collectParts as collect, fixtureFetch, loadFixture, SSE_HEADERS } from './fixture-fetch';
+import type { ModelRequest, StreamPart } from './types';
 
 const KEY = 'sk-ant-test-KEY-must-never-leak';
 
@@ -14,13 +14,6 @@ const request: ModelRequest = {
   maxTokens: 8192,
   thinking: true,
 };
-
-/** Streams a request and returns every part (rejects as the stream does). */
-async function collect(provider: ProviderAdapter, req: ModelRequest, options: Omit<StreamOptions, 'onPart'>): Promise<StreamPart[]> {
-  const out: StreamPart[] = [];
-  await provider.stream(req, { ...options, onPart: (part) => out.push(part) });
-  return out;
-}
 
 function providerFor(transport: ReturnType<typeof fixtureFetch>) {
   return createProvider({ vendor: 'anthropic', apiKey: KEY, fetch: transport.fetch, maxRetries: 0 });

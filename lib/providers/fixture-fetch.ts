@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ModelRequest, ProviderAdapter, StreamOptions, StreamPart } from './types';
 
 /** The raw bytes of a recorded-form wire fixture in ./fixtures. */
 export function loadFixture(name: string): Uint8Array {
@@ -67,3 +68,10 @@ export function fixtureFetch(options: FixtureFetchOptions): { fetch: typeof fetc
 }
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8' };
+
+/** Streams a request through an adapter and returns every part (rejects as the stream does). */
+export async function collectParts(provider: ProviderAdapter, request: ModelRequest, options: Omit<StreamOptions, 'onPart'>): Promise<StreamPart[]> {
+  const out: StreamPart[] = [];
+  await provider.stream(request, { ...options, onPart: (part) => out.push(part) });
+  return out;
+}
