@@ -20,6 +20,13 @@ export interface Clock {
    * wait would cost more than the wait itself.
    */
   setTimer(ms: number, callback: () => void): () => void;
+  /**
+   * Holds run time still while real work is in flight (a check in a child process): the
+   * virtual clock does not jump to the next deadline until `work` settles, so a tool timeout
+   * cannot fire just because the real work took a few wall milliseconds. Returns `work`.
+   * The real clock needs no hold: its time passes with the work.
+   */
+  hold<T>(work: Promise<T>): Promise<T>;
 }
 
 /** The error a sleep rejects with when its signal aborts without a reason of its own. */

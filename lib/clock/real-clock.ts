@@ -21,6 +21,10 @@ export class RealClock implements Clock {
     return () => clearTimeout(timer);
   }
 
+  hold<T>(work: Promise<T>): Promise<T> {
+    return work;
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));

@@ -95,3 +95,33 @@ describe('Clock.setTimer', () => {
     expect(fired).toEqual(['slept@200', 'a@300']);
   });
 });
+
+describe('Clock.hold', () => {
+  it('keeps virtual time still while real work is in flight, then resumes', async () => {
+    const clock = new VirtualClock();
+    const order: string[] = [];
+    // A tool timeout of 1 s raced against real work that takes ~30 wall ms.
+    const deadline = clock.sleep(1_000).then(() => order.push(`timeout@${clock.now()}`));
+    const work = clock.hold(
+      new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30)),
+    ).then((v) => order.push(`${v}@${clock.now()}`));
+    expect(clock.held).toBe(1);
+    await Promise.all([deadline, work]);
+    expect(order).toEqual(['done@0', 'timeout@1000']);
+    expect(clock.held).toBe(0);
+  });
+
+  it('releases the hold when the work rejects', async () => {
+    const clock = new VirtualClock();
+    const failing = clock.hold(new Promise((_, reject) => setTimeout(() => reject(new Error('boom')), 10)));
+    await expect(failing).rejects.toThrow('boom');
+    expect(clock.held).toBe(0);
+    await clock.sleep(500);
+    expect(clock.now()).toBe(500);
+  });
+
+  it('passes work through unchanged on the real clock', async () => {
+    const clock = new RealClock(1);
+    await expect(clock.hold(Promise.resolve(7))).resolves.toBe(7);
+  });
+});

@@ -14,6 +14,7 @@ const QUIET_HOPS = 3;
  * few macrotask hops are empty of progress), jump to the earliest deadline and wake it.
  * Ten minutes of backoff and stalls complete in milliseconds, with the same events and the
  * same timestamps, run after run. Timers with equal deadlines wake in the order they were set.
+ * Real work the run waits on (a check in a child process) holds time still until it ends.
  */
 export class VirtualClock implements Clock {
   readonly kind = 'virtual' as const;
@@ -22,6 +23,8 @@ export class VirtualClock implements Clock {
   private order = 0;
   private timers: Timer[] = [];
   private advancing = false;
+  /** Real work in flight (see `hold`): while above 0, time stands still. */
+  private holds = 0;
 
   now(): number {
     return this.current;
@@ -30,6 +33,21 @@ export class VirtualClock implements Clock {
   /** Timers waiting to fire (for tests and deadlock diagnostics). */
   get pending(): number {
     return this.timers.length;
+  }
+
+  /** Pieces of real work holding the clock still. */
+  get held(): number {
+    return this.holds;
+  }
+
+  hold<T>(work: Promise<T>): Promise<T> {
+    this.holds++;
+    const release = (): void => {
+      this.holds--;
+      if (this.holds === 0 && this.timers.length > 0) this.scheduleAdvance();
+    };
+    work.then(release, release);
+    return work;
   }
 
   setTimer(ms: number, callback: () => void): () => void {
@@ -89,6 +107,8 @@ export class VirtualClock implements Clock {
         return;
       }
       this.advancing = false;
+      // Real work is in flight: its end (not a deadline) is what happens next.
+      if (this.holds > 0) return;
       const next = this.timers.shift();
       if (!next) return;
       this.current = Math.max(this.current, next.deadline);
