@@ -125,3 +125,43 @@ describe('Clock.hold', () => {
     await expect(clock.hold(Promise.resolve(7))).resolves.toBe(7);
   });
 });
+
+describe('VirtualClock.whenStuck', () => {
+  it('reports once no timer is left and nothing runs, instead of leaving the wait hanging', async () => {
+    const clock = new VirtualClock();
+    let stuckAt: number | undefined;
+    const stuck = new Promise<void>((resolve) =>
+      clock.whenStuck(() => {
+        stuckAt = clock.now();
+        resolve();
+      }),
+    );
+    await clock.sleep(1_000);
+    // A wait nothing will ever end: no timer, no work in flight.
+    void new Promise<void>(() => {});
+    await stuck;
+    expect(stuckAt).toBe(1_000);
+  });
+
+  it('stays quiet while work keeps setting timers, and once told to stop watching', async () => {
+    const clock = new VirtualClock();
+    let stuck = 0;
+    clock.whenStuck(() => stuck++);
+    for (let i = 0; i < 200; i++) await clock.sleep(10);
+    expect(stuck).toBe(0);
+    expect(clock.now()).toBe(2_000);
+    clock.whenStuck(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stuck).toBe(0);
+  });
+
+  it('waits for real work in flight before calling the run stuck', async () => {
+    const clock = new VirtualClock();
+    const calls: string[] = [];
+    clock.whenStuck(() => calls.push('stuck'));
+    await clock.hold(new Promise((resolve) => setTimeout(resolve, 40)));
+    calls.push('work done');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toEqual(['work done', 'stuck']);
+  });
+});

@@ -8,6 +8,11 @@ interface Timer {
 
 /** Macrotask hops to wait before deciding nothing else can run and time may jump. */
 const QUIET_HOPS = 3;
+/**
+ * Quiet hops, with no timer left at all, before the clock decides nothing can ever wake:
+ * far more than QUIET_HOPS, because calling a run stuck is final.
+ */
+const STUCK_HOPS = 50;
 
 /**
  * Discrete-event time: when every runnable piece of work has run (the microtask queue and a
@@ -25,6 +30,8 @@ export class VirtualClock implements Clock {
   private advancing = false;
   /** Real work in flight (see `hold`): while above 0, time stands still. */
   private holds = 0;
+  private checkingStuck = false;
+  private onStuck: (() => void) | undefined;
 
   now(): number {
     return this.current;
@@ -45,18 +52,28 @@ export class VirtualClock implements Clock {
     const release = (): void => {
       this.holds--;
       if (this.holds === 0 && this.timers.length > 0) this.scheduleAdvance();
+      else if (this.holds === 0) this.scheduleStuckCheck();
     };
     work.then(release, release);
     return work;
+  }
+
+  /**
+   * Called when nothing can ever wake: no timer is set and nothing has run for STUCK_HOPS
+   * macrotask hops. Real time would wait forever here (a stall that ignores its abort, a
+   * promise nobody resolves); the run uses this to end with a terminate event instead of
+   * hanging, or of the process exiting with the run unfinished. Pass undefined to stop.
+   */
+  whenStuck(callback: (() => void) | undefined): void {
+    this.onStuck = callback;
+    if (callback && this.timers.length === 0) this.scheduleStuckCheck();
   }
 
   setTimer(ms: number, callback: () => void): () => void {
     const timer: Timer = { deadline: this.current + Math.max(0, ms), order: this.order++, resolve: callback };
     this.insert(timer);
     this.scheduleAdvance();
-    return () => {
-      this.timers = this.timers.filter((t) => t !== timer);
-    };
+    return () => this.remove(timer);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -71,13 +88,18 @@ export class VirtualClock implements Clock {
         },
       };
       const onAbort = (): void => {
-        this.timers = this.timers.filter((t) => t !== timer);
+        this.remove(timer);
         reject(abortReason(signal!));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.insert(timer);
       this.scheduleAdvance();
     });
+  }
+
+  private remove(timer: Timer): void {
+    this.timers = this.timers.filter((t) => t !== timer);
+    if (this.timers.length === 0) this.scheduleStuckCheck();
   }
 
   private insert(timer: Timer): void {
@@ -110,10 +132,35 @@ export class VirtualClock implements Clock {
       // Real work is in flight: its end (not a deadline) is what happens next.
       if (this.holds > 0) return;
       const next = this.timers.shift();
-      if (!next) return;
+      if (!next) return this.scheduleStuckCheck();
       this.current = Math.max(this.current, next.deadline);
       next.resolve();
       if (this.timers.length > 0) this.scheduleAdvance();
+      else this.scheduleStuckCheck();
+    };
+    setImmediate(hop);
+  }
+
+  /**
+   * Watches an empty timer list: a new timer or real work in flight means progress;
+   * STUCK_HOPS without either means never.
+   */
+  private scheduleStuckCheck(): void {
+    if (this.checkingStuck || !this.onStuck) return;
+    this.checkingStuck = true;
+    const seenOrder = this.order;
+    let hops = 0;
+    const hop = (): void => {
+      if (this.order !== seenOrder || this.timers.length > 0 || this.holds > 0 || !this.onStuck) {
+        this.checkingStuck = false;
+        return;
+      }
+      if (++hops < STUCK_HOPS) {
+        setImmediate(hop);
+        return;
+      }
+      this.checkingStuck = false;
+      this.onStuck();
     };
     setImmediate(hop);
   }
