@@ -1,9 +1,8 @@
-import type { Dialect, FaultAction } from '@/lib/protocol';
+import type { Dialect, FaultAction, StreamPoint } from '@/lib/protocol';
 
 /** A short human label for a fault, used when the rule has none of its own. */
 export function describeFault(options: { action: FaultAction; dialect: Dialect }): string {
   const { action, dialect } = options;
-  const after = (n: number): string => `after ${n} event${n === 1 ? '' : 's'}`;
   switch (action.type) {
     case 'http_error': {
       const status = dialect === 'openai' && action.status === 529 ? 503 : action.status;
@@ -18,18 +17,39 @@ export function describeFault(options: { action: FaultAction; dialect: Dialect }
     case 'connection':
       return `connection ${action.mode}`;
     case 'stall':
-      return `stall ${after(action.afterEvents)}`;
+      return action.beforeHeaders ? 'stall before response headers' : `stall ${where(action)}`;
     case 'slow_drip':
-      return `slow drip, ${action.delayMs} ms per event`;
+      return `slow drip, ${action.delayMs} ms per event${placed(action) ? ` ${where(action)}` : ''}`;
     case 'drop':
-      return action.during !== undefined && action.afterEvents === undefined
-        ? `connection dropped inside the first ${action.during.replace('_', ' ')} block`
-        : `connection dropped ${after(action.afterEvents ?? 0)}${action.during ? ` or inside ${action.during}` : ''}`;
+      return `connection dropped ${where(action)}`;
     case 'sse_error':
-      return `in-stream ${action.errorType} ${after(action.afterEvents)}`;
+      return `in-stream ${action.errorType} ${where(action)}`;
     case 'malformed':
-      return `malformed JSON ${after(action.afterEvents)}`;
-    case 'keepalive_only':
-      return `keepalives only (${dialect === 'anthropic' && action.style === 'ping' ? 'ping' : 'comment'} every ${action.intervalMs} ms)`;
+      return `malformed JSON ${where(action)}`;
+    case 'keepalive_only': {
+      const beat = `${dialect === 'anthropic' && action.style === 'ping' ? 'ping' : 'comment'} every ${action.intervalMs} ms`;
+      return placed(action) ? `keepalives only ${where(action)} (${beat})` : `keepalives only (${beat})`;
+    }
   }
+}
+
+interface Placed {
+  afterEvents?: number | undefined;
+  during?: StreamPoint | undefined;
+}
+
+const placed = (p: Placed): boolean => p.afterEvents !== undefined || p.during !== undefined;
+
+/** Where a stream fault strikes, in words: its event count, its point, or whichever comes first. */
+function where(p: Placed): string {
+  const after = (n: number): string => `after ${n} event${n === 1 ? '' : 's'}`;
+  const point =
+    p.during === undefined
+      ? undefined
+      : p.during === 'final'
+        ? 'at the final delta'
+        : `inside the first ${p.during.replace('_', ' ')} block`;
+  if (point === undefined) return after(p.afterEvents ?? 0);
+  if (p.afterEvents === undefined) return point;
+  return `${after(p.afterEvents)} or ${point}`;
 }

@@ -1,6 +1,8 @@
 import type { Clock } from '@/lib/clock';
 import type { Dialect, FaultAction } from '@/lib/protocol';
 import { contentKindOf } from './content-kind';
+import { isFinalRecord } from './final-record';
+import { keepaliveBeat } from './keepalive-body';
 import { lazyStream, raceAbort, untilAborted } from './lazy-stream';
 import { SseRecordReader, type SseRecord } from './sse-records';
 import { socketTerminated } from './undici-errors';
@@ -8,7 +10,7 @@ import { inStreamErrorRecord } from './vendor-errors';
 
 export type StreamFaultAction = Extract<
   FaultAction,
-  { type: 'stall' | 'slow_drip' | 'drop' | 'sse_error' | 'malformed' }
+  { type: 'stall' | 'slow_drip' | 'drop' | 'sse_error' | 'malformed' | 'keepalive_only' }
 >;
 
 /** A record the SDKs count as an event: it has an event name or data (comments do not). */
@@ -20,8 +22,10 @@ const isParsedJson = (record: SseRecord): boolean =>
 
 /**
  * Wraps a real SSE body and corrupts it the way networks and vendors do: silence, slow
- * records, a dropped socket, the vendor's own error event, or a record cut short. Records
- * that pass are re-emitted byte for byte.
+ * records, a dropped socket, the vendor's own error event, a record cut short, or nothing
+ * but keepalives. The fault strikes at its point — after `afterEvents` records, just after
+ * the first record of a content block of a kind, or at the final delta, whichever comes
+ * first — and records before it are re-emitted byte for byte.
  */
 export function faultedBody(options: {
   body: ReadableStream<Uint8Array>;
@@ -34,15 +38,25 @@ export function faultedBody(options: {
 }): ReadableStream<Uint8Array> {
   const { action, clock } = options;
   const records = new SseRecordReader(options.body.getReader());
+  const { during } = action;
+  // With no point named the fault strikes at once (a slow drip paces the whole stream).
+  const afterEvents = action.afterEvents ?? (during === undefined ? 0 : undefined);
 
-  async function* steps(stop: AbortSignal): AsyncGenerator<string, void, undefined> {
-    let passed = 0;
-    const dropAfter =
-      action.type === 'drop' ? (action.afterEvents ?? (action.during === undefined ? 0 : undefined)) : undefined;
-    for (;;) {
-      if (action.type === 'stall' && passed >= action.afterEvents) await untilAborted(stop);
-      if (dropAfter !== undefined && passed >= dropAfter) throw socketTerminated();
-      if (action.type === 'sse_error' && passed >= action.afterEvents) {
+  /** What the fault does once its point is reached; returns true when the stream is over. */
+  async function* strike(stop: AbortSignal, passed: number): AsyncGenerator<string, boolean, undefined> {
+    switch (action.type) {
+      case 'stall':
+        return await untilAborted(stop);
+      case 'drop':
+        throw socketTerminated();
+      case 'keepalive_only': {
+        const beat = keepaliveBeat({ dialect: options.dialect, style: action.style });
+        for (;;) {
+          await clock.sleep(action.intervalMs, stop);
+          yield beat;
+        }
+      }
+      case 'sse_error':
         yield inStreamErrorRecord({
           dialect: options.dialect,
           framing: options.framing,
@@ -50,7 +64,20 @@ export function faultedBody(options: {
           errorType: action.errorType,
           sequenceNumber: passed,
         });
-        return;
+        return true;
+      default:
+        // malformed and slow_drip act on the records that follow.
+        return false;
+    }
+  }
+
+  async function* steps(stop: AbortSignal): AsyncGenerator<string, void, undefined> {
+    let passed = 0;
+    let struck = false;
+    for (;;) {
+      if (!struck && afterEvents !== undefined && passed >= afterEvents) {
+        struck = true;
+        if (yield* strike(stop, passed)) return;
       }
       const record = await raceAbort(records.next(), stop);
       if (record === null) {
@@ -58,15 +85,22 @@ export function faultedBody(options: {
         if (action.type === 'malformed') yield cutShort(fallbackRecord(options.dialect));
         return;
       }
-      if (action.type === 'slow_drip') await clock.sleep(action.delayMs, stop);
-      if (action.type === 'malformed' && passed >= action.afterEvents && isParsedJson(record)) {
+      // The final delta is struck before it passes: everything but the verdict has arrived.
+      if (!struck && during === 'final' && isFinalRecord(record.data)) {
+        struck = true;
+        if (yield* strike(stop, passed)) return;
+      }
+      if (struck && action.type === 'slow_drip') await clock.sleep(action.delayMs, stop);
+      if (struck && action.type === 'malformed' && isParsedJson(record)) {
         yield cutShort(record);
         return;
       }
       yield record.raw;
       if (counts(record)) passed += 1;
-      if (action.type === 'drop' && action.during !== undefined && contentKindOf(record.data) === action.during) {
-        throw socketTerminated();
+      // A content point is struck just after the block's first piece has passed.
+      if (!struck && during !== undefined && during !== 'final' && contentKindOf(record.data) === during) {
+        struck = true;
+        if (yield* strike(stop, passed)) return;
       }
     }
   }

@@ -6,6 +6,11 @@ import { lazyStream } from './lazy-stream';
 const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
 const COMMENT = ': keepalive\n\n';
 
+/** One keepalive in the dialect's own form: OpenAI streams have no ping event, so they get comments. */
+export function keepaliveBeat(options: { dialect: Dialect; style: 'ping' | 'comment' }): string {
+  return options.dialect === 'anthropic' && options.style === 'ping' ? PING : COMMENT;
+}
+
 /**
  * A stream that is alive and says nothing: a keepalive every intervalMs, never content,
  * until the request is aborted. OpenAI streams have no ping event, so they get comments.
@@ -18,7 +23,7 @@ export function keepaliveBody(options: {
   signal?: AbortSignal | null | undefined;
 }): ReadableStream<Uint8Array> {
   const { clock, intervalMs } = options;
-  const beat = options.dialect === 'anthropic' && options.style === 'ping' ? PING : COMMENT;
+  const beat = keepaliveBeat(options);
   async function* steps(stop: AbortSignal): AsyncGenerator<string, void, undefined> {
     for (;;) {
       await clock.sleep(intervalMs, stop);

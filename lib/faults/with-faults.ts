@@ -4,6 +4,7 @@ import { describeFault } from './describe-fault';
 import { httpErrorResponse, proxyErrorResponse } from './error-responses';
 import { faultedBody } from './faulted-body';
 import { keepaliveBody } from './keepalive-body';
+import { untilAborted } from './lazy-stream';
 import { RuleMatcher } from './rule-matcher';
 import { fetchFailed } from './undici-errors';
 
@@ -61,27 +62,37 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
         throw fetchFailed({ mode: action.mode, host: url.hostname, port: portOf(url) });
       }
       case 'keepalive_only': {
+        // Placed inside a stream, it corrupts the real body like the other stream faults.
+        if (action.afterEvents !== undefined || action.during !== undefined) break;
         inject();
         const body = keepaliveBody({ dialect, style: action.style, intervalMs: action.intervalMs, clock, signal });
         const headers = new Headers({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
         headers.set(dialect === 'anthropic' ? 'request-id' : 'x-request-id', requestId({ dialect, random: ids }));
         return new Response(body, { status: 200, headers });
       }
-      default: {
-        const response = await options.fetch(input, init);
-        // Only a streaming success has records to corrupt; anything else passes untouched.
-        const type = response.headers.get('content-type') ?? '';
-        if (!response.ok || !response.body || !type.includes('text/event-stream')) return response;
+      case 'stall':
+        if (!action.beforeHeaders) break;
+        // The vendor accepted the connection and never answers: no headers, until aborted.
         inject();
-        const framing = urlOf(input).pathname.endsWith('/responses') ? 'responses' : 'chat';
-        const body = faultedBody({ body: response.body, action, dialect, framing, model, clock, signal });
-        const headers = new Headers(response.headers);
-        headers.delete('content-length');
-        return new Response(body, { status: response.status, statusText: response.statusText, headers });
-      }
+        return await neverAnswers(signal);
     }
+    // Every other fault corrupts a streaming success; anything else passes untouched.
+    const response = await options.fetch(input, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || !response.body || !type.includes('text/event-stream')) return response;
+    inject();
+    const framing = urlOf(input).pathname.endsWith('/responses') ? 'responses' : 'chat';
+    const body = faultedBody({ body: response.body, action, dialect, framing, model, clock, signal });
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
   };
   return faulted as typeof fetch;
+}
+
+/** A response that never comes: settles only when the request is aborted, with its reason. */
+function neverAnswers(signal: AbortSignal | null | undefined): Promise<never> {
+  return signal ? untilAborted(signal) : new Promise<never>(() => undefined);
 }
 
 function urlOf(input: RequestInfo | URL): URL {

@@ -21,6 +21,15 @@ export const HttpErrorStatusSchema = z.union([
   z.literal(503), z.literal(504), z.literal(529),
 ]);
 
+/**
+ * Where inside a stream a fault strikes: just after the first record of a text, tool
+ * argument or thinking block has passed (so some of it arrived), or at the final delta —
+ * the record carrying the stop reason — before it passes. A stream fault may instead (or as
+ * well) name `afterEvents`: whichever point comes first. With neither, it strikes at once.
+ */
+export const StreamPointSchema = z.enum(['text', 'tool_args', 'thinking', 'final']);
+export type StreamPoint = z.infer<typeof StreamPointSchema>;
+
 export const FaultActionSchema = z.discriminatedUnion('type', [
   /** An HTTP error with the vendor's own body and headers. */
   z.object({
@@ -37,29 +46,52 @@ export const FaultActionSchema = z.discriminatedUnion('type', [
   }),
   /** The connection fails before any response headers. */
   z.object({ type: z.literal('connection'), mode: z.enum(['refused', 'reset']) }),
-  /** Headers (and afterEvents records) arrive, then silence until aborted. */
-  z.object({ type: z.literal('stall'), afterEvents: z.number().int().min(0) }),
-  /** Every record is delayed by delayMs. */
-  z.object({ type: z.literal('slow_drip'), delayMs: z.number().int().min(1).max(600_000) }),
-  /** The connection drops after afterEvents records, or inside the first block of a kind. */
+  /**
+   * Silence until aborted, from the fault's point on (afterEvents records, or `during`);
+   * with `beforeHeaders` the vendor never even answers.
+   */
+  z.object({
+    type: z.literal('stall'),
+    afterEvents: z.number().int().min(0).optional(),
+    during: StreamPointSchema.optional(),
+    beforeHeaders: z.boolean().optional(),
+  }),
+  /** Every record from the fault's point on (the start, unless placed) is delayed by delayMs. */
+  z.object({
+    type: z.literal('slow_drip'),
+    delayMs: z.number().int().min(1).max(600_000),
+    afterEvents: z.number().int().min(0).optional(),
+    during: StreamPointSchema.optional(),
+  }),
+  /** The connection drops at the fault's point. */
   z.object({
     type: z.literal('drop'),
     afterEvents: z.number().int().min(0).optional(),
-    during: z.enum(['text', 'tool_args', 'thinking']).optional(),
+    during: StreamPointSchema.optional(),
   }),
-  /** The vendor's own in-stream error event after afterEvents records. */
+  /** The vendor's own in-stream error event at the fault's point. */
   z.object({
     type: z.literal('sse_error'),
-    afterEvents: z.number().int().min(0),
+    afterEvents: z.number().int().min(0).optional(),
+    during: StreamPointSchema.optional(),
     errorType: z.enum(['overloaded_error', 'api_error', 'rate_limit_error']),
   }),
-  /** A record whose JSON is cut short, after afterEvents records. */
-  z.object({ type: z.literal('malformed'), afterEvents: z.number().int().min(0) }),
-  /** Keepalives (pings or comment lines) every intervalMs, never any content. */
+  /** The next JSON record at the fault's point is cut short. */
+  z.object({
+    type: z.literal('malformed'),
+    afterEvents: z.number().int().min(0).optional(),
+    during: StreamPointSchema.optional(),
+  }),
+  /**
+   * Keepalives (pings or comment lines) every intervalMs and never any more content: from
+   * the first byte, or from the fault's point on when one is given.
+   */
   z.object({
     type: z.literal('keepalive_only'),
     intervalMs: z.number().int().min(10).max(600_000),
     style: z.enum(['ping', 'comment']),
+    afterEvents: z.number().int().min(0).optional(),
+    during: StreamPointSchema.optional(),
   }),
 ]);
 export type FaultAction = z.infer<typeof FaultActionSchema>;
