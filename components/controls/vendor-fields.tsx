@@ -58,7 +58,7 @@ export function VendorFields({ form, onChange }: { form: PlaygroundForm; onChang
         </Field>
       )}
       {!isSimulated(form.vendor) && (
-        <Field label="API key" hint="sent with this run request only; never stored. Empty: the server's environment key.">
+        <Field label="API key" hint="sent with this run request only; never stored. Empty: the server's environment key, which goes only to the vendor's own endpoint or a URL the server names — a base URL typed here needs a key typed here.">
           <input
             data-testid="api-key-input"
             type="password"

@@ -20,8 +20,11 @@ export const ProviderConfigSchema = z
     vendor: VendorSchema,
     /** Empty: the vendor's default model. */
     model: z.string().max(200).default(''),
-    /** Overrides the SDK's base URL (and ANTHROPIC_BASE_URL / OPENAI_BASE_URL). */
-    baseUrl: z.string().url().optional(),
+    /**
+     * Overrides the SDK's base URL (and ANTHROPIC_BASE_URL / OPENAI_BASE_URL); http(s) only.
+     * A URL the server's environment does not name needs a key sent with the same request.
+     */
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
     /**
      * Where the key comes from. The key itself is never part of a config: a key sent with
      * a run request is held in memory for that run only.

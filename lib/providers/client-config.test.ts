@@ -14,14 +14,17 @@ describe('resolveClientConfig', () => {
     expect(resolveClientConfig({ vendor: 'anthropic', apiKey: 'k', baseUrl: 'https://a.example', env: REAL_ENV })).toEqual({
       apiKey: 'k',
       baseURL: 'https://a.example',
+      keyFrom: 'request',
     });
     expect(resolveClientConfig({ vendor: 'anthropic', env: REAL_ENV })).toEqual({
       apiKey: 'sk-ant-env-secret',
       baseURL: 'https://proxy.example/anthropic',
+      keyFrom: 'env',
     });
     expect(resolveClientConfig({ vendor: 'openai', env: { OPENAI_API_KEY: 'k' } })).toEqual({
       apiKey: 'k',
       baseURL: 'https://api.openai.com/v1',
+      keyFrom: 'env',
     });
     expect(resolveClientConfig({ vendor: 'anthropic', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: '' } }).baseURL).toBe(
       'https://api.anthropic.com',
@@ -32,10 +35,12 @@ describe('resolveClientConfig', () => {
     expect(resolveClientConfig({ vendor: 'sim-anthropic', env: REAL_ENV })).toEqual({
       apiKey: 'sim-key',
       baseURL: 'http://sim.anthropic.local',
+      keyFrom: 'sim',
     });
     expect(resolveClientConfig({ vendor: 'sim-openai', env: REAL_ENV })).toEqual({
       apiKey: 'sim-key',
       baseURL: 'http://sim.openai.local/v1',
+      keyFrom: 'sim',
     });
   });
 
@@ -48,7 +53,64 @@ describe('resolveClientConfig', () => {
     expect(noUrl).not.toThrow(/sk-secret/);
     expect(() =>
       resolveClientConfig({ vendor: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', env: {} }),
+    ).toThrow(/send a key with the run/);
+    expect(() =>
+      resolveClientConfig({ vendor: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }),
     ).toThrow(/placeholder/);
+  });
+});
+
+describe("resolveClientConfig: where the server's own key may go", () => {
+  const fieldOf = (run: () => unknown): string | undefined => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof ProviderConfigError) return error.field;
+      throw error;
+    }
+    return undefined;
+  };
+
+  it('never pairs an environment key with a URL the request chose', () => {
+    for (const vendor of ['anthropic', 'openai', 'openai-compatible'] as const) {
+      const attempt = () => resolveClientConfig({ vendor, baseUrl: 'https://attacker.example/v1', env: REAL_ENV });
+      expect(attempt).toThrow(ProviderConfigError);
+      expect(attempt).toThrow(/send a key with the run \(apiKey\)/);
+      expect(attempt).not.toThrow(/sk-/);
+      expect(fieldOf(attempt)).toBe('apiKey');
+    }
+    // Look-alikes of a named URL are other URLs.
+    for (const baseUrl of ['https://api.openai.com.attacker.example/v1', 'https://api.openai.com/v1/../../x', 'http://api.openai.com/v1']) {
+      expect(() => resolveClientConfig({ vendor: 'openai', baseUrl, env: { OPENAI_API_KEY: 'sk-env' } })).toThrow(ProviderConfigError);
+    }
+  });
+
+  it('sends the environment key to the official endpoint and to URLs the environment names', () => {
+    const env = { ...REAL_ENV, LOOP_LAB_ALLOWED_BASE_URLS: 'http://127.0.0.1:8080/v1, https://llm.internal/anthropic' };
+    const routed = (vendor: 'anthropic' | 'openai' | 'openai-compatible', baseUrl: string) =>
+      resolveClientConfig({ vendor, baseUrl, env });
+    expect(routed('anthropic', 'https://api.anthropic.com/')).toMatchObject({ keyFrom: 'env', baseURL: 'https://api.anthropic.com' });
+    expect(routed('anthropic', 'https://proxy.example/anthropic/')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-ant-env-secret' });
+    expect(routed('anthropic', 'https://llm.internal/anthropic')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-ant-env-secret' });
+    expect(routed('openai-compatible', 'http://127.0.0.1:8080/v1/')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-openai-env-secret' });
+    expect(routed('openai', 'https://api.openai.com/v1')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-openai-env-secret' });
+  });
+
+  it('accepts only http(s) URLs without credentials in them', () => {
+    for (const baseUrl of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com', 'not a url', 'https://user:pw@example.com']) {
+      const attempt = () => resolveClientConfig({ vendor: 'openai', baseUrl, apiKey: 'sk-request', env: {} });
+      expect(fieldOf(attempt)).toBe('provider.baseUrl');
+    }
+    expect(() => resolveClientConfig({ vendor: 'sim-openai', baseUrl: 'file:///x', env: {} })).toThrow(/http/);
+  });
+
+  it('LOOP_LAB_CUSTOM_BASE_URLS=off refuses request-chosen URLs even with a request key', () => {
+    const env = { ...REAL_ENV, LOOP_LAB_CUSTOM_BASE_URLS: 'off' };
+    const attempt = () => resolveClientConfig({ vendor: 'openai', baseUrl: 'https://elsewhere.example/v1', apiKey: 'sk-request', env });
+    expect(fieldOf(attempt)).toBe('provider.baseUrl');
+    expect(attempt).toThrow(/LOOP_LAB_CUSTOM_BASE_URLS=off/);
+    expect(resolveClientConfig({ vendor: 'openai', baseUrl: 'https://proxy.example/v1', env })).toMatchObject({ keyFrom: 'env' });
+    expect(resolveClientConfig({ vendor: 'openai', apiKey: 'sk-request', env })).toMatchObject({ keyFrom: 'request', baseURL: 'https://proxy.example/v1' });
   });
 });
 

@@ -1,13 +1,24 @@
 import type { Vendor } from '@/lib/protocol';
 
-/** A provider that cannot be built as configured; the message says what to set. */
+/** The run-request field a provider problem is about; the API's 400 names it. */
+export type ProviderConfigField = 'provider.baseUrl' | 'apiKey';
+
+/** A provider that cannot be built as configured; the message says what to set, never a key. */
 export class ProviderConfigError extends Error {
   override readonly name = 'ProviderConfigError';
+  readonly field: ProviderConfigField;
+
+  constructor(field: ProviderConfigField, message: string) {
+    super(message);
+    this.field = field;
+  }
 }
 
 export interface ClientConfig {
   baseURL: string;
   apiKey: string;
+  /** Where the key came from: the environment's key only ever goes to a URL the environment names. */
+  keyFrom: 'request' | 'env' | 'sim';
 }
 
 /** Hosts the simulated vendors answer for; they never resolve, the sim is the fetch. */
@@ -17,46 +28,112 @@ export const SIM_BASE_URLS = {
 } as const;
 const SIM_KEY = 'sim-key';
 
+/** The server environment variables that route keys (documented in README and docs/config.md). */
+export const ALLOWED_BASE_URLS_VAR = 'LOOP_LAB_ALLOWED_BASE_URLS';
+export const CUSTOM_BASE_URLS_VAR = 'LOOP_LAB_CUSTOM_BASE_URLS';
+
 const REAL = {
-  anthropic: { urlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', defaultUrl: 'https://api.anthropic.com' },
-  openai: { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', defaultUrl: 'https://api.openai.com/v1' },
-  'openai-compatible': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', defaultUrl: undefined },
+  anthropic: { urlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', officialUrl: 'https://api.anthropic.com' },
+  openai: { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
+  'openai-compatible': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: undefined },
 } as const;
 
-/**
- * Where a client points and which key it sends. A simulated vendor never reads the real
- * vendors' environment: a developer's real key or proxy URL has no business reaching the
- * simulator's fetch (or its traces). Errors name the variable to set, never a key.
- */
-export function resolveClientConfig(options: {
+/** The environment variables that hold vendor keys (redaction treats every one as a secret). */
+export const ENV_KEY_VARS: readonly string[] = [...new Set(Object.values(REAL).map((spec) => spec.keyVar))];
+
+export interface ResolveClientConfigOptions {
   vendor: Vendor;
+  /** provider.baseUrl from the run config: chosen by whoever sent the request. */
   baseUrl?: string;
+  /** A key sent with the run request. */
   apiKey?: string;
+  /** The server's environment (process.env): keys, base URLs, the allow-list and the switch. */
   env: Record<string, string | undefined>;
-}): ClientConfig {
+}
+
+/**
+ * Where a client points and which key it sends — the one key-routing rule. The server's
+ * environment key goes only to its vendor's official endpoint or to a base URL the
+ * environment itself names (the SDK's *_BASE_URL variable or LOOP_LAB_ALLOWED_BASE_URLS): a
+ * URL picked by a request must come with a key picked by the same request, or anyone who can
+ * reach the API could have the server send its key to their own host.
+ * LOOP_LAB_CUSTOM_BASE_URLS=off refuses request-chosen URLs altogether. Only http(s) URLs.
+ * A simulated vendor never reads the real vendors' environment at all. Throws
+ * ProviderConfigError naming the request field to fix; messages never contain a key.
+ */
+export function resolveClientConfig(options: ResolveClientConfigOptions): ClientConfig {
   const { vendor, env } = options;
-  const baseUrl = nonEmpty(options.baseUrl);
-  const apiKey = nonEmpty(options.apiKey);
+  const requestUrl = nonEmpty(options.baseUrl);
+  const requestKey = nonEmpty(options.apiKey);
   if (vendor === 'sim-anthropic' || vendor === 'sim-openai') {
-    return { baseURL: baseUrl ?? SIM_BASE_URLS[vendor], apiKey: apiKey ?? SIM_KEY };
+    if (requestUrl) normalizeBaseUrl(requestUrl, 'provider.baseUrl');
+    return { baseURL: requestUrl ?? SIM_BASE_URLS[vendor], apiKey: requestKey ?? SIM_KEY, keyFrom: requestKey ? 'request' : 'sim' };
   }
 
   const spec = REAL[vendor];
-  const baseURL = baseUrl ?? nonEmpty(env[spec.urlVar]) ?? spec.defaultUrl;
+  const envUrl = nonEmpty(env[spec.urlVar]);
+  const trusted = new Set<string>();
+  if (spec.officialUrl) trusted.add(normalizeBaseUrl(spec.officialUrl, spec.urlVar));
+  if (envUrl) trusted.add(normalizeBaseUrl(envUrl, spec.urlVar));
+  for (const entry of (env[ALLOWED_BASE_URLS_VAR] ?? '').split(/[\s,]+/).filter(Boolean)) {
+    trusted.add(normalizeBaseUrl(entry, ALLOWED_BASE_URLS_VAR));
+  }
+
+  const requested = requestUrl ? normalizeBaseUrl(requestUrl, 'provider.baseUrl') : undefined;
+  if (requested && !trusted.has(requested)) {
+    if (nonEmpty(env[CUSTOM_BASE_URLS_VAR])?.toLowerCase() === 'off') {
+      throw new ProviderConfigError(
+        'provider.baseUrl',
+        `this server does not accept base URLs from a run request (${CUSTOM_BASE_URLS_VAR}=off); leave provider.baseUrl out, ` +
+          `or use one the server names (${spec.urlVar} or ${ALLOWED_BASE_URLS_VAR})`,
+      );
+    }
+    if (!requestKey) {
+      throw new ProviderConfigError(
+        'apiKey',
+        `provider.baseUrl ${requested} is not a URL this server's environment names, so the server's own key is never sent there: ` +
+          `send a key with the run (apiKey), or have the server name the URL in ${spec.urlVar} or ${ALLOWED_BASE_URLS_VAR}`,
+      );
+    }
+    return { baseURL: requested, apiKey: requestKey, keyFrom: 'request' };
+  }
+
+  const baseURL = requested ?? (envUrl ? normalizeBaseUrl(envUrl, spec.urlVar) : spec.officialUrl);
   if (baseURL === undefined) {
     throw new ProviderConfigError(
-      `vendor "${vendor}" needs a base URL: set provider.baseUrl in the run config or ${spec.urlVar} in the server ` +
+      'provider.baseUrl',
+      `vendor "${vendor}" needs a base URL: set provider.baseUrl in the run config (with a key) or ${spec.urlVar} in the server ` +
         'environment (for example https://api.deepseek.com or http://localhost:11434/v1)',
     );
   }
-  const key = apiKey ?? nonEmpty(env[spec.keyVar]);
-  if (key === undefined) {
+  if (requestKey) return { baseURL, apiKey: requestKey, keyFrom: 'request' };
+  const envKey = nonEmpty(env[spec.keyVar]);
+  if (envKey === undefined) {
     const local = vendor === 'openai-compatible' ? ' (any placeholder works for a local server that ignores keys)' : '';
     throw new ProviderConfigError(
+      'apiKey',
       `no API key for vendor "${vendor}": set ${spec.keyVar} in the server environment or send a key with the run${local}`,
     );
   }
-  return { baseURL, apiKey: key };
+  return { baseURL, apiKey: envKey, keyFrom: 'env' };
+}
+
+/** An http(s) URL without a trailing slash, so equal addresses compare equal. */
+function normalizeBaseUrl(raw: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ProviderConfigError('provider.baseUrl', `${source} is not a URL: use an http:// or https:// address`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProviderConfigError('provider.baseUrl', `${source} must be an http:// or https:// URL, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ProviderConfigError('provider.baseUrl', `${source} must not carry a user name or password; send a key with the run instead`);
+  }
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,4 +1,13 @@
-export { ProviderConfigError, SIM_BASE_URLS, resolveClientConfig, type ClientConfig } from './client-config';
+export {
+  ALLOWED_BASE_URLS_VAR,
+  CUSTOM_BASE_URLS_VAR,
+  ENV_KEY_VARS,
+  ProviderConfigError,
+  SIM_BASE_URLS,
+  resolveClientConfig,
+  type ClientConfig,
+  type ProviderConfigField,
+} from './client-config';
 export { createProvider } from './create-provider';
 export { mapAnthropicStopReason, mapOpenAIFinishReason } from './stop-reasons';
 export type {

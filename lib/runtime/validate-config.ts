@@ -1,12 +1,14 @@
 import { dialectOf, findModel, isSimulated, SIM_MODELS, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
+import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios } from '@/lib/tools';
 
 /**
  * Checks a parsed config against what this installation can run, beyond its schema: the
  * scenario exists, a simulated vendor is asked for one of its own models, a real vendor has
- * a key and an address. Each problem is a line naming the field and what to do.
+ * a key and an address that key may go to (lib/providers/client-config.ts decides). Each
+ * problem is a line naming the field and what to do.
  */
-export function validateRunConfig(options: { config: RunConfig; apiKey?: string; env?: NodeJS.ProcessEnv }): string[] {
+export function validateRunConfig(options: { config: RunConfig; apiKey?: string; env?: Record<string, string | undefined> }): string[] {
   const { config, apiKey } = options;
   const env = options.env ?? process.env;
   const problems: string[] = [];
@@ -20,17 +22,17 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
     if (model && !own.includes(model)) {
       problems.push(`provider.model: the simulated ${dialect} vendor serves ${own.join(', ')}; "${model}" is not one of them`);
     }
-    if (config.provider.keySource === 'request' && !apiKey) {
-      problems.push('apiKey: keySource is "request" but no key was sent');
-    }
-  } else {
-    const envKey = dialect === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-    if (!apiKey && !env[envKey] && vendor !== 'openai-compatible') {
-      problems.push(`apiKey: ${vendor} needs a key; set ${envKey} in the environment or send one with the run`);
-    }
-    if (vendor === 'openai-compatible' && !config.provider.baseUrl && !env.OPENAI_BASE_URL) {
-      problems.push('provider.baseUrl: an OpenAI-compatible endpoint needs a base URL (or OPENAI_BASE_URL), e.g. http://localhost:11434/v1');
-    }
+  }
+  if (config.provider.keySource === 'request' && !apiKey) {
+    problems.push('apiKey: keySource is "request" but no key was sent');
+  }
+  // The same rule the provider is built with, so a run that passes here cannot die later
+  // for want of a key or an address.
+  try {
+    resolveClientConfig({ vendor, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), env });
+  } catch (error) {
+    if (!(error instanceof ProviderConfigError)) throw error;
+    problems.push(`${error.field}: ${error.message}`);
   }
   if (config.clock === 'virtual' && !isSimulated(vendor)) {
     problems.push('clock: the virtual clock only drives simulated vendors (real network time cannot jump); use "real" with a time scale');
