@@ -5,3 +5,4 @@ export * from './messages';
 export * from './presets';
 export * from './recovery';
 export * from './models';
+export * from './sweeps';
