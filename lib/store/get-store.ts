@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { RunStore } from './run-store';
 import { createSqliteRunStore } from './sqlite-run-store';
+import { createSqliteSweepStore } from './sqlite-sweep-store';
+import type { SweepStore } from './sweep-store';
 
 /** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
 export function dataDir(): string {
@@ -16,4 +18,12 @@ const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunS
 export function getStore(): RunStore {
   globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir() });
   return globalForStore.__loopLabStore;
+}
+
+const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepStore?: SweepStore };
+
+/** The process-wide sweep store, on the same data folder as the run store. */
+export function getSweepStore(): SweepStore {
+  globalForSweeps.__loopLabSweepStore ??= createSqliteSweepStore({ dir: dataDir() });
+  return globalForSweeps.__loopLabSweepStore;
 }

@@ -1,6 +1,6 @@
 export * from './run-store';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
-export { getStore, dataDir } from './get-store';
+export { getStore, getSweepStore, dataDir } from './get-store';
 export {
   toJsonl,
   exportRunJsonl,
@@ -12,3 +12,5 @@ export {
   type ParseJsonlOptions,
   type ImportJsonlOptions,
 } from './jsonl';
+export type { SweepStore, SweepRecord, CreateSweepOptions, UpdateSweepOptions } from './sweep-store';
+export { createSqliteSweepStore } from './sqlite-sweep-store';

@@ -1,4 +1,4 @@
-import type { RunConfig, RunEvent, TerminateReason } from '@/lib/protocol';
+import type { RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
@@ -40,6 +40,8 @@ export interface CreateRunOptions {
   imported?: boolean;
   /** A whole log written with the record in one transaction (an import is all or nothing). */
   events?: readonly RunEvent[];
+  /** A sweep's run: its sweep, its job and its metrics row, written in the same transaction. */
+  sweep?: { sweepId: string; job: number; metrics: SweepRunMetrics };
 }
 
 export interface AppendEventsOptions {
@@ -57,6 +59,8 @@ export interface ReadEventsOptions {
 export interface ListRunsOptions {
   /** Newest first; at most this many (default 200). */
   limit?: number;
+  /** Only this sweep's runs; without it, sweep runs are left out (they have their own page). */
+  sweepId?: string;
 }
 
 /**

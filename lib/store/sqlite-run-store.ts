@@ -79,8 +79,11 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   migrate(db);
 
   const insertRun = db.prepare(
-    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario)
-     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario)`,
+    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id)
+     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId)`,
+  );
+  const insertSweepRun = db.prepare(
+    'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
   );
   const insertEvent = db.prepare(
     'INSERT INTO events (run_id, seq, type, ts, body) VALUES (@runId, @seq, @type, @ts, @body)',
@@ -109,7 +112,10 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     'SELECT event_count, status FROM runs WHERE id = ?',
   );
   const selectRuns = db.prepare<[number], Omit<RunRow, 'config'>>(
-    `SELECT ${SUMMARY_COLUMNS} FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+    `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+  const selectSweepRuns = db.prepare<[string, number], Omit<RunRow, 'config'>>(
+    `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
 
   const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
@@ -136,7 +142,14 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   });
 
   const create = db.transaction(
-    (id: string, config: CreateRunOptions['config'], createdAt: number, imported: boolean, events: readonly RunEvent[]) => {
+    (
+      id: string,
+      config: CreateRunOptions['config'],
+      createdAt: number,
+      imported: boolean,
+      events: readonly RunEvent[],
+      sweep: CreateRunOptions['sweep'],
+    ) => {
       insertRun.run({
         id,
         createdAt,
@@ -145,14 +158,16 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         vendor: config.provider.vendor,
         model: config.provider.model,
         scenario: config.scenario,
+        sweepId: sweep?.sweepId ?? null,
       });
       if (events.length > 0) append(id, events);
+      if (sweep) insertSweepRun.run({ sweepId: sweep.sweepId, job: sweep.job, runId: id, metrics: JSON.stringify(sweep.metrics) });
     },
   );
 
   return {
-    createRun({ id, config, createdAt = Date.now(), imported = false, events = [] }: CreateRunOptions): void {
-      create(id, config, createdAt, imported, events);
+    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], sweep }: CreateRunOptions): void {
+      create(id, config, createdAt, imported, events, sweep);
     },
     appendEvents({ runId, events }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events);
@@ -167,8 +182,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       const config = RunConfigSchema.parse(JSON.parse(row.config));
       return { summary: toSummary(row), config };
     },
-    listRuns({ limit = 200 }: ListRunsOptions = {}): RunSummary[] {
-      return selectRuns.all(limit).map(toSummary);
+    listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): RunSummary[] {
+      return (sweepId === undefined ? selectRuns.all(limit) : selectSweepRuns.all(sweepId, limit)).map(toSummary);
     },
     close(): void {
       db.close();

@@ -34,6 +34,31 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, seq)
   ) WITHOUT ROWID;
   `,
+  // Sweeps (issue 11): a sweep's runs are ordinary runs carrying its id; each run's metrics
+  // row is written in the same transaction as the run and its log.
+  `
+  ALTER TABLE runs ADD COLUMN sweep_id TEXT;
+  CREATE INDEX runs_by_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;
+  CREATE TABLE sweeps (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    grid TEXT NOT NULL,
+    status TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    elapsed_ms REAL NOT NULL DEFAULT 0,
+    runner TEXT NOT NULL,
+    message TEXT
+  );
+  CREATE TABLE sweep_runs (
+    sweep_id TEXT NOT NULL REFERENCES sweeps (id) ON DELETE CASCADE,
+    job INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    metrics TEXT NOT NULL,
+    PRIMARY KEY (sweep_id, job)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

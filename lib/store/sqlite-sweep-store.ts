@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SweepGridSchema, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
+import { DB_FILE_NAME } from './sqlite-run-store';
+import { migrate } from './sqlite-schema';
+import type { CreateSweepOptions, SweepRecord, SweepStore, UpdateSweepOptions } from './sweep-store';
+
+interface SweepRow {
+  id: string;
+  created_at: number;
+  name: string;
+  grid: string;
+  status: string;
+  total: number;
+  done: number;
+  elapsed_ms: number;
+  runner: string;
+  message: string | null;
+}
+
+function toSummary(row: SweepRow): SweepSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: new Date(row.created_at).toISOString(),
+    status: row.status as SweepStatus,
+    total: row.total,
+    done: row.done,
+    elapsed_ms: row.elapsed_ms,
+    runner: row.runner as SweepSummary['runner'],
+    ...(row.message ? { message: row.message } : {}),
+  };
+}
+
+/** The sweep store on the run store's SQLite file (its own connection; WAL lets both write in turn). */
+export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  const insert = db.prepare(
+    `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner)
+     VALUES (@id, @createdAt, @name, @grid, 'running', @total, @runner)`,
+  );
+  const update = db.prepare(
+    `UPDATE sweeps SET done = @done, elapsed_ms = @elapsedMs, status = COALESCE(@status, status),
+       message = COALESCE(@message, message) WHERE id = @id`,
+  );
+  const selectOne = db.prepare<[string], SweepRow>('SELECT * FROM sweeps WHERE id = ?');
+  const selectMany = db.prepare<[number], SweepRow>('SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?');
+  const selectMetrics = db.prepare<[string], { metrics: string }>('SELECT metrics FROM sweep_runs WHERE sweep_id = ? ORDER BY job');
+  const closeRunning = db.prepare(`UPDATE sweeps SET status = 'failed', message = ? WHERE status = 'running'`);
+
+  return {
+    createSweep({ id, name, grid, total, runner, createdAt = Date.now() }: CreateSweepOptions): void {
+      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), total, runner });
+    },
+    updateSweep({ id, done, elapsedMs, status, message }: UpdateSweepOptions): void {
+      update.run({ id, done, elapsedMs, status: status ?? null, message: message ?? null });
+    },
+    getSweep(id: string): SweepRecord | undefined {
+      const row = selectOne.get(id);
+      if (!row) return undefined;
+      return { summary: toSummary(row), grid: SweepGridSchema.parse(JSON.parse(row.grid)) };
+    },
+    listSweeps({ limit = 100 } = {}): SweepSummary[] {
+      return selectMany.all(limit).map(toSummary);
+    },
+    readSweepMetrics(id: string): SweepRunMetrics[] {
+      return selectMetrics.all(id).map((row) => JSON.parse(row.metrics) as SweepRunMetrics);
+    },
+    closeInterrupted(message: string): number {
+      return closeRunning.run(message).changes;
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}
