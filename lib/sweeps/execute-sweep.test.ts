@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SweepGridSchema, type SweepGridInput } from '@/lib/protocol';
+import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
+import { executeSweep } from './execute-sweep';
+import { createLocalPool } from './local-pool';
+
+/** 2 configurations × 2 fault plans × 5 seeds: the small sweep. */
+export const SMALL_GRID: SweepGridInput = {
+  name: 'small',
+  configurations: [
+    { id: 'codesmith', preset: 'codesmith' },
+    { id: 'naive', preset: 'naive' },
+  ],
+  faultPlans: [
+    { id: 'none' },
+    {
+      id: 'overloaded-x2',
+      plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] },
+    },
+  ],
+  seeds: { from: 1, to: 5 },
+};
+
+let dir: string;
+let runStore: RunStore;
+let sweepStore: SweepStore;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sweep-'));
+  runStore = createSqliteRunStore({ dir });
+  sweepStore = createSqliteSweepStore({ dir });
+});
+afterAll(() => {
+  runStore.close();
+  sweepStore.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('executeSweep on the local worker pool', () => {
+  it('gives the same table twice, stores every run with its sweep id, and says who wins', async () => {
+    const grid = SweepGridSchema.parse(SMALL_GRID);
+    const runner = createLocalPool({ workers: 2 });
+    try {
+      const first = await executeSweep({ sweepId: 'sw-a', grid, runner, runStore, sweepStore });
+      const second = await executeSweep({ sweepId: 'sw-b', grid, runner, runStore, sweepStore });
+      expect(first.status).toBe('completed');
+      expect(first.rows).toHaveLength(4);
+      expect(first.rows.every((r) => r.runs === 5)).toBe(true);
+      expect(second.rows).toEqual(first.rows);
+
+      // Under two overloads CodeSmith's retries finish every run; naive's first error ends it.
+      const row = (config: string, plan: string) => first.rows.find((r) => r.config === config && r.fault_plan === plan)!;
+      expect(row('codesmith', 'overloaded-x2').completion_rate).toBe(1);
+      expect(row('naive', 'overloaded-x2').completion_rate).toBe(0);
+      expect(row('naive', 'overloaded-x2').errors_seen).toBe(5);
+      expect(row('codesmith', 'overloaded-x2').median_ms).toBeGreaterThan(row('codesmith', 'none').median_ms);
+
+      const stored = sweepStore.getSweep('sw-a')!;
+      expect(stored.summary).toMatchObject({ status: 'completed', done: 20, total: 20, runner: 'local' });
+      expect(sweepStore.readSweepMetrics('sw-a')).toEqual(first.metrics);
+      const runs = runStore.listRuns({ sweepId: 'sw-a', limit: 100 });
+      expect(runs).toHaveLength(20);
+      expect(runStore.readEvents({ runId: runs[0]!.id }).at(-1)?.event).toBe('terminate');
+      // Sweep runs stay out of the playground's run list.
+      expect(runStore.listRuns().some((r) => r.id.startsWith('sw-a'))).toBe(false);
+    } finally {
+      await runner.close();
+    }
+  }, 180_000);
+
+  it('stops the workers when cancelled and marks the sweep cancelled', async () => {
+    const grid = SweepGridSchema.parse({ ...SMALL_GRID, seeds: { from: 1, to: 100 } });
+    const runner = createLocalPool({ workers: 2 });
+    const cancel = new AbortController();
+    let after = 0;
+    try {
+      const outcome = await executeSweep({
+        sweepId: 'sw-cancel',
+        grid,
+        runner,
+        runStore,
+        sweepStore,
+        signal: cancel.signal,
+        onProgress: ({ summary }) => {
+          if (cancel.signal.aborted && summary.status === 'running') after += 1;
+          if (summary.done === 3) cancel.abort();
+        },
+      });
+      expect(outcome.status).toBe('cancelled');
+      expect(after).toBe(0);
+      const stored = sweepStore.getSweep('sw-cancel')!.summary;
+      expect(stored.status).toBe('cancelled');
+      expect(stored.done).toBe(3);
+      expect(runStore.listRuns({ sweepId: 'sw-cancel', limit: 1000 })).toHaveLength(3);
+    } finally {
+      await runner.close();
+    }
+  }, 180_000);
+});

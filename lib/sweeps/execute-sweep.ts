@@ -1,0 +1,100 @@
+import type { SweepGrid, SweepRow, SweepRunMetrics, SweepStatus, SweepSummary } from '@/lib/protocol';
+import type { RunStore, SweepStore } from '@/lib/store';
+import { expandGrid } from './expand-grid';
+import type { SweepJobRunner } from './local-pool';
+import { resultsTable } from './results-table';
+import { runJobs } from './run-jobs';
+
+/** Progress as a person reads it: runs done of total, how fast, how long is left. */
+export interface SweepProgress {
+  summary: SweepSummary;
+  runsPerSec: number;
+  /** Wall ms left at the current rate; null until a run has finished. */
+  etaMs: number | null;
+}
+
+export interface ExecuteSweepOptions {
+  sweepId: string;
+  grid: SweepGrid;
+  runner: SweepJobRunner;
+  runStore: RunStore;
+  sweepStore: SweepStore;
+  signal?: AbortSignal;
+  /** Called after every stored run and at the end (throttling is the listener's business). */
+  onProgress?: (progress: SweepProgress) => void;
+  /** Wall clock for elapsed time and rate (a sweep's own runs use the virtual clock). */
+  now?: () => number;
+}
+
+export interface SweepOutcome {
+  status: SweepStatus;
+  message?: string;
+  rows: SweepRow[];
+  metrics: SweepRunMetrics[];
+}
+
+/** How often progress is written to the sweep row while it runs (a reload reads it). */
+const PERSIST_EVERY_MS = 500;
+
+/**
+ * Runs a grid's jobs through a runner, stores each run with its log and metrics (one
+ * transaction a run), keeps the sweep's row current, and returns the results table.
+ * Used by the server's sweep registry and the CLI alike.
+ */
+export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepOutcome> {
+  const { sweepId, grid, runner, runStore, sweepStore, signal, onProgress } = options;
+  const now = options.now ?? (() => performance.now());
+  const jobs = expandGrid(grid);
+  const started = now();
+  const createdAt = Date.now();
+  const name = grid.name ?? `${grid.configurations.map((c) => c.id).join(' vs ')} · ${jobs.length} runs`;
+  sweepStore.createSweep({ id: sweepId, name, grid, total: jobs.length, runner: runner.kind, createdAt });
+
+  const metrics: SweepRunMetrics[] = [];
+  let lastPersist = started;
+  const summary = (status: SweepStatus, message?: string): SweepSummary => ({
+    id: sweepId,
+    name,
+    created_at: new Date(createdAt).toISOString(),
+    status,
+    total: jobs.length,
+    done: metrics.length,
+    elapsed_ms: now() - started,
+    runner: runner.kind,
+    ...(message ? { message } : {}),
+  });
+  const progress = (s: SweepSummary): SweepProgress => {
+    const runsPerSec = s.elapsed_ms > 0 ? (s.done * 1000) / s.elapsed_ms : 0;
+    return { summary: s, runsPerSec, etaMs: s.done > 0 && runsPerSec > 0 ? ((s.total - s.done) / runsPerSec) * 1000 : null };
+  };
+
+  const outcome = await runJobs({
+    sweepId,
+    jobs,
+    runner,
+    inFlight: 64,
+    ...(signal ? { signal } : {}),
+    onResult: (job, result) => {
+      runStore.createRun({
+        id: result.metrics.run_id,
+        config: job.config,
+        events: result.events,
+        sweep: { sweepId, job: job.index, metrics: result.metrics },
+      });
+      metrics.push(result.metrics);
+      const s = summary('running');
+      if (now() - lastPersist >= PERSIST_EVERY_MS) {
+        lastPersist = now();
+        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms });
+      }
+      onProgress?.(progress(s));
+    },
+  });
+
+  const message = outcome.status === 'failed' ? outcome.message : undefined;
+  const final = summary(outcome.status, message);
+  sweepStore.updateSweep({ id: sweepId, done: final.done, elapsedMs: final.elapsed_ms, status: final.status, ...(message ? { message } : {}) });
+  onProgress?.(progress(final));
+  metrics.sort((a, b) => a.job - b.job);
+  return { status: outcome.status, ...(message ? { message } : {}), rows: resultsTable({ jobs, metrics }), metrics };
+}

@@ -1,0 +1,71 @@
+import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
+import type { SweepJob } from './expand-grid';
+
+/**
+ * The results table: one row per cell (configuration × scenario × fault plan × vendor), in
+ * the order the grid lists them, from the runs finished so far. Rows depend only on the
+ * metrics, never on the order runs finished in, so the same grid gives the same table.
+ */
+export function resultsTable({ jobs, metrics }: { jobs: readonly SweepJob[]; metrics: readonly SweepRunMetrics[] }): SweepRow[] {
+  const byKey = new Map<string, SweepRunMetrics[]>();
+  for (const m of metrics) {
+    const list = byKey.get(m.key);
+    if (list) list.push(m);
+    else byKey.set(m.key, [m]);
+  }
+  const rows: SweepRow[] = [];
+  const seen = new Set<string>();
+  for (const job of jobs) {
+    if (seen.has(job.key)) continue;
+    seen.add(job.key);
+    // Sorted by job so sums add up in one order whatever order the runs finished in.
+    const runs = (byKey.get(job.key) ?? []).slice().sort((a, b) => a.job - b.job);
+    const n = runs.length;
+    const completed = runs.filter((r) => r.complete).length;
+    const times = runs.map((r) => r.duration_ms).sort((a, b) => a - b);
+    const mean = (pick: (r: SweepRunMetrics) => number): number => (n === 0 ? 0 : runs.reduce((s, r) => s + pick(r), 0) / n);
+    rows.push({
+      key: job.key,
+      config: job.configId,
+      config_label: job.configLabel,
+      scenario: job.scenario,
+      fault_plan: job.faultPlan,
+      vendor: job.vendor,
+      runs: n,
+      completed,
+      completion_rate: n === 0 ? 0 : completed / n,
+      completion_ci: wilsonInterval(completed, n),
+      verdict_rate: n === 0 ? 0 : completed / n,
+      median_ms: quantile(times, 0.5),
+      p95_ms: quantile(times, 0.95),
+      mean_tokens: mean((r) => r.input_tokens + r.output_tokens),
+      mean_usd: mean((r) => r.usd),
+      wasted_tokens: mean((r) => r.wasted_tokens),
+      wasted_usd: mean((r) => r.wasted_usd),
+      errors_seen: runs.reduce((s, r) => s + r.errors_seen, 0),
+    });
+  }
+  return rows;
+}
+
+/** Linear-interpolated quantile of sorted values (0 for none). */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+}
+
+/**
+ * 95 % Wilson score interval for k successes in n trials: honest at 0 % and 100 % and with
+ * few seeds, where the normal approximation claims certainty it does not have.
+ */
+export function wilsonInterval(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}

@@ -1,0 +1,47 @@
+import type { RunEvent, SweepRunMetrics } from '@/lib/protocol';
+import { launchRun } from '@/lib/runtime/launch-run';
+import type { SweepJob } from './expand-grid';
+import { runMetrics } from './run-metrics';
+
+/** What a worker sends back for one job: the run's metrics and its whole log. */
+export interface SweepJobResult {
+  metrics: SweepRunMetrics;
+  events: RunEvent[];
+}
+
+/** A run's id inside a sweep: the sweep's id and the job's place in the list. */
+export function sweepRunId(sweepId: string, index: number): string {
+  return `${sweepId}-${index}`;
+}
+
+/**
+ * Runs one job to its terminate on the virtual clock (the job's config says so) and reads
+ * its metrics. Pure apart from CPU: the same job gives the same result in any process.
+ */
+export async function runSweepJob({ sweepId, job }: { sweepId: string; job: SweepJob }): Promise<SweepJobResult> {
+  const runId = sweepRunId(sweepId, job.index);
+  const events: RunEvent[] = [];
+  const handle = launchRun({ runId, config: job.config, onEvent: (event) => events.push(event) });
+  await handle.done;
+  const m = runMetrics(events);
+  return {
+    events,
+    metrics: {
+      job: job.index,
+      run_id: runId,
+      key: job.key,
+      seed: job.seed,
+      complete: m.complete,
+      reason: m.reason,
+      duration_ms: m.durationMs,
+      input_tokens: m.inputTokens,
+      output_tokens: m.outputTokens,
+      usd: m.usd,
+      attempts: m.attempts,
+      failed_attempts: m.failedAttempts,
+      wasted_tokens: m.wastedTokens,
+      wasted_usd: m.wastedUsd,
+      errors_seen: m.errorsSeen,
+    },
+  };
+}
