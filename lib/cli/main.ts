@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { CliInputError, parseCliArgs, USAGE } from './parse-args';
 import { describeEvent } from './print-event';
@@ -69,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`loop: ${error instanceof Error ? error.message : String(error)}`);
+    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+    console.error(`loop: ${redactor.text(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   },
 );

@@ -6,6 +6,7 @@ import { createProvider } from '@/lib/providers';
 import { createFreeTaskPolicy, createPolicy, createSimAnthropic, createSimOpenAI, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
+import { createRedactor, runSecrets } from './redact-secrets';
 import { effectiveModel, fallbackModelFor } from './validate-config';
 
 const DEFAULT_SYSTEM =
@@ -22,7 +23,10 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const { runId, config } = options;
   const clock = createClock({ kind: config.clock, timeScale: config.timeScale });
   const random = createRandom(config.seed);
-  const log = new EventLog(runId, clock, options.onEvent);
+  // Every event leaves through here (store, SSE, trace, CLI, logs): secrets are taken out of
+  // its values before anyone serialises it.
+  const redactor = createRedactor({ secrets: runSecrets({ apiKey: options.apiKey, env: process.env }) });
+  const log = new EventLog(runId, clock, (event) => options.onEvent(redactor.value(event)));
   const abort = new AbortController();
   const pending: ControlMessage[] = [];
   let faults: FaultPlan = config.faults;

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ZodError } from 'zod';
 import { describeIssues } from '@/lib/protocol';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { HttpError } from './http-error';
 
 /** The body of every error response. */
@@ -25,7 +26,10 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof ZodError) {
     return jsonError({ status: 400, error: 'The request is invalid', details: describeIssues(error) });
   }
-  // Only the message and stack: request bodies (which may hold a key) are never logged.
-  console.error('[loop-lab] unhandled error in a route handler:', error instanceof Error ? error.stack ?? error.message : String(error));
+  // Only the message and stack, with the environment's keys taken out: request bodies (which
+  // may hold a key) are never logged, but an SDK or vendor message may quote one.
+  const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+  const text = error instanceof Error ? error.stack ?? error.message : String(error);
+  console.error('[loop-lab] unhandled error in a route handler:', redactor.text(text));
   return jsonError({ status: 500, error: 'Internal server error; the server log has the details' });
 }

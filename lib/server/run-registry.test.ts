@@ -153,6 +153,32 @@ describe('run registry', () => {
     store = createSqliteRunStore({ dir });
   });
 
+  it('redacts environment keys and keys JSON would escape; a key that is a word of the log rewrites nothing', async () => {
+    const envKey = 'sk-proj-EnvCanary-0123456789abcdef';
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = envKey;
+    try {
+      const odd = 'sk-odd\\key"quote\nline-0123456789';
+      const fake = createFakeLaunch({ steps: 2 });
+      const registry = createRunRegistry({ store, launch: fake.launch });
+      const runs = [registry.startRun({ config: sampleConfig(), apiKey: odd }), registry.startRun({ config: sampleConfig(), apiKey: envKey })];
+      for (const { id } of runs) await registry.whenFinished(id);
+      const stored = runs.map(({ id }) => JSON.stringify(store.readEvents({ runId: id }))).join('');
+      expect(stored).not.toContain(envKey);
+      expect(stored).not.toContain(JSON.stringify(odd).slice(1, -1));
+      expect(stored).toContain('[redacted]');
+
+      // A "key" equal to the terminate event's own name: the run still ends, its log intact.
+      const word = registry.startRun({ config: sampleConfig(), apiKey: 'terminate' });
+      await registry.whenFinished(word.id);
+      expect(store.getRun(word.id)?.summary).toMatchObject({ status: 'completed', reason: 'end_turn' });
+      expect(store.readEvents({ runId: word.id }).at(-1)).toMatchObject({ event: 'terminate', complete: true });
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it('ends the log with terminate when launch throws or the engine stops without one', async () => {
     const registry = createRunRegistry({
       store,

@@ -4,7 +4,7 @@ import type { RunConfig, RunEvent } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
-import { redactSecret } from './redact-secret';
+import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 
 /** Receives a run's events in seq order, then onEnd once after the terminate event. */
 export interface RunListener {
@@ -53,7 +53,8 @@ const FLUSH_BATCH = 256;
 
 interface LiveRun {
   id: string;
-  apiKey: string | undefined;
+  /** Removes the run's key and the environment's keys from everything this run emits or logs. */
+  redactor: Redactor;
   handle: RunHandle | undefined;
   pending: RunEvent[];
   tail: RunEvent[];
@@ -84,7 +85,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     try {
       store.appendEvents({ runId: run.id, events });
     } catch (error) {
-      console.error(`[loop-lab] run ${run.id}: could not store events ${events[0]?.seq}…${events.at(-1)?.seq}:`, (error as Error).message);
+      console.error(`[loop-lab] run ${run.id}: could not store events ${events[0]?.seq}…${events.at(-1)?.seq}:`, run.redactor.text((error as Error).message));
     }
   };
 
@@ -98,7 +99,6 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     flush(run);
     clearTimeout(run.idleTimer);
     live.delete(run.id);
-    run.apiKey = undefined;
     for (const listener of run.subscribers) safely(() => listener.onEnd());
     run.subscribers.clear();
     run.finished();
@@ -106,7 +106,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
   const accept = (run: LiveRun, raw: RunEvent): void => {
     if (!live.has(run.id)) return; // after terminate (or a synthesized one) nothing more is logged
-    const event = redactSecret({ value: raw, secret: run.apiKey });
+    const event = run.redactor.value(raw);
     run.pending.push(event);
     run.tail.push(event);
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
@@ -171,7 +171,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
-        id, apiKey, handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
+        id, redactor: createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) }), handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
         totals: { input: 0, output: 0, usd: 0 }, subscribers: new Set(), idleTimer: undefined,
         flushScheduled: false, finished, done,
       };

@@ -13,7 +13,6 @@ import type {
   RunSummary,
 } from './run-store';
 import { migrate } from './sqlite-schema';
-import { stringifyWithoutSecrets } from './strip-secrets';
 import { summarizeEvents } from './summarize-events';
 
 export const DB_FILE_NAME = 'loop-lab.db';
@@ -137,7 +136,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         throw new Error(`run ${runId}: seq ${event.seq} breaks the contiguous batch at index ${index}`);
       }
       if (event.run_id !== runId) throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
-      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: stringifyWithoutSecrets(event) });
+      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: JSON.stringify(event) });
     });
   });
 
@@ -153,7 +152,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       insertRun.run({
         id,
         createdAt,
-        config: stringifyWithoutSecrets(config),
+        config: JSON.stringify(config),
         imported: imported ? 1 : 0,
         vendor: config.provider.vendor,
         model: config.provider.model,

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '@/lib/protocol';
+import { createRedactor, REDACTED, runSecrets } from './redact-secrets';
+
+const KEY = 'sk-ant-api03-Canary0123456789abcdefXYZ';
+
+const terminate = (message: string): RunEvent => ({
+  run_id: 'r1',
+  seq: 4,
+  ts: 1200,
+  event: 'terminate',
+  reason: 'retries_exhausted',
+  complete: false,
+  message,
+  usd_so_far: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+});
+
+describe('createRedactor', () => {
+  it('removes a key in every form a vendor, proxy or SDK might echo it', () => {
+    const redactor = createRedactor({ secrets: [KEY] });
+    const basic = Buffer.from(`user:${KEY}`).toString('base64');
+    const echoes = [
+      `401 Incorrect API key provided: ${KEY}.`,
+      `Authorization: Bearer ${KEY}`,
+      `https://proxy.example/v1?key=${encodeURIComponent(KEY + '/+=')}`,
+      `Authorization: Basic ${basic}`,
+      `x-api-key ${Buffer.from(KEY).toString('base64url')}`,
+      JSON.stringify({ error: { message: `bad key ${KEY}` } }),
+    ];
+    for (const echo of echoes) {
+      const out = redactor.text(echo);
+      expect(out).toContain(REDACTED);
+      expect(out).not.toContain(KEY);
+      expect(out).not.toContain('Canary0123456789');
+      expect(out).not.toContain(Buffer.from(KEY).toString('base64').slice(4, 40));
+    }
+  });
+
+  it('removes keys that JSON escapes (a backslash, a quote, a newline) from values, and from JSON text inside values', () => {
+    const odd = 'sk-odd\\key"with\nnewline-0123456789';
+    const redactor = createRedactor({ secrets: [odd] });
+    const event = terminate(`vendor said: ${JSON.stringify({ message: `bad key ${odd}` })} and ${odd}`);
+    const out = redactor.value(event);
+    const json = JSON.stringify(out);
+    expect(json).not.toContain(JSON.stringify(odd).slice(1, -1));
+    expect((out as { message: string }).message).not.toContain(odd);
+    expect(JSON.parse(json)).toEqual(out);
+  });
+
+  it("takes every key from the environment, not only the run's own", () => {
+    const env = { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: 'sk-proj-envcanary-9876543210', DEEPSEEK_API_KEY: 'dsk-Canary-111122223333', HOME: '/root' };
+    const redactor = createRedactor({ secrets: runSecrets({ apiKey: 'sk-request-Canary-4444555566', env }) });
+    const out = redactor.text(`${KEY} sk-proj-envcanary-9876543210 dsk-Canary-111122223333 sk-request-Canary-4444555566 /root`);
+    expect(out).toBe(`${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} /root`);
+  });
+
+  it('touches nothing else: property names, the event name and other text stay byte-identical', () => {
+    const event = terminate(`see ${KEY}`);
+    const out = createRedactor({ secrets: [KEY] }).value(event);
+    expect(JSON.stringify(out)).toBe(JSON.stringify(event).replace(KEY, REDACTED));
+    // A "key" that is a word of the log never rewrites the log.
+    for (const word of ['terminate', 'retries_exhausted', 'internal_error', 'usd_so_far', 'x']) {
+      const same = createRedactor({ secrets: [word] }).value(event);
+      expect(same).toBe(event);
+    }
+    // A long key equal to a property name leaves the property name alone.
+    const named = { run_id: 'r', seq: 0, ts: 0, event: 'log', Some_Property_Name_0123: 1, note: 'plain' };
+    expect(JSON.stringify(createRedactor({ secrets: ['Some_Property_Name_0123'] }).value(named))).toBe(JSON.stringify(named));
+    // The event discriminator and run id are never rewritten, whatever the key.
+    const runId = { ...event, run_id: '0f8c2a4e-3b1d-4c7a-9e6f-1a2b3c4d5e6f' };
+    expect(createRedactor({ secrets: [runId.run_id] }).value(runId).run_id).toBe(runId.run_id);
+  });
+
+  it('returns the very same object when there is nothing to redact', () => {
+    const event = terminate('all fine');
+    expect(createRedactor({ secrets: [KEY] }).value(event)).toBe(event);
+    expect(createRedactor({ secrets: [] }).empty).toBe(true);
+  });
+});

@@ -1,0 +1,108 @@
+import { ENV_KEY_VARS } from '@/lib/providers';
+
+/** What stands in for a secret wherever one was found. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Strings shorter than this are not treated as secrets. Real vendor keys are 40+ characters;
+ * a short "key" is a placeholder for a local server that ignores keys ("ollama", "x"), and
+ * replacing a short string would rewrite ordinary text — a key equal to "terminate" must not
+ * rename the terminate event. Sixteen characters of a real key never occur by accident.
+ */
+export const MIN_SECRET_LENGTH = 16;
+
+/**
+ * A string of lowercase letters and underscores is a word of the protocol (an event name, a
+ * terminate reason), never a vendor key: real keys carry digits, capitals or dashes. Treating
+ * such a word as a secret would rewrite the log's own structure.
+ */
+const PROTOCOL_WORD = /^[a-z_]+$/;
+
+/** Environment variables whose values are secrets even when no vendor reads them. */
+const SECRET_VAR = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_KEY|CLIENT_SECRET)$/;
+
+/** Top-level fields that identify an event rather than describe it: never rewritten. */
+const STRUCTURAL = new Set(['event', 'run_id']);
+
+export interface Redactor {
+  /** The value with every secret removed from every string in it; property names untouched. */
+  value<T>(value: T): T;
+  /** One string with every secret removed. */
+  text(text: string): string;
+  /** True when there is nothing to redact (no secret long enough). */
+  readonly empty: boolean;
+}
+
+/**
+ * The secrets a run could leak: the key sent with its request and every key in the server's
+ * environment (the vendors' own variables and anything named like a key or token).
+ */
+export function runSecrets(options: { apiKey?: string | undefined; env: Record<string, string | undefined> }): string[] {
+  const names = Object.keys(options.env).filter((name) => ENV_KEY_VARS.includes(name) || SECRET_VAR.test(name));
+  const values = names.map((name) => options.env[name]);
+  return [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
+}
+
+/**
+ * Structural redaction: walks a value before it is serialised and, in every string, replaces
+ * each secret in every form a vendor, proxy or SDK might give it back — as is, behind
+ * `Bearer `, percent-encoded, JSON-escaped inside a quoted body, and base64 (at any byte
+ * alignment, so `Basic base64(user:key)` is caught too). Nothing else changes: property names,
+ * numbers and other text stay byte-identical, and objects with no secret are returned as is.
+ */
+export function createRedactor(options: { secrets: Iterable<string | undefined> }): Redactor {
+  const forms = new Set<string>();
+  for (const raw of options.secrets) {
+    const secret = raw?.trim();
+    if (!secret || secret.length < MIN_SECRET_LENGTH || PROTOCOL_WORD.test(secret)) continue;
+    for (const form of formsOf(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+  }
+  // Longest first, so a form that contains another is replaced whole.
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+
+  const text = (input: string): string => {
+    let out = input;
+    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+
+  const walk = (input: unknown, depth: number): unknown => {
+    if (typeof input === 'string') return text(input);
+    if (input === null || typeof input !== 'object') return input;
+    if (Array.isArray(input)) {
+      let copy: unknown[] | undefined;
+      input.forEach((item, index) => {
+        const next = walk(item, depth + 1);
+        if (next !== item) (copy ??= input.slice())[index] = next;
+      });
+      return copy ?? input;
+    }
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(input as Record<string, unknown>)) {
+      if (depth === 0 && STRUCTURAL.has(key)) continue;
+      const next = walk(item, depth + 1);
+      if (next !== item) (copy ??= { ...(input as Record<string, unknown>) })[key] = next;
+    }
+    return copy ?? input;
+  };
+
+  return {
+    empty: ordered.length === 0,
+    text: (input) => (ordered.length === 0 ? input : text(input)),
+    value: <T>(input: T): T => (ordered.length === 0 ? input : (walk(input, 0) as T)),
+  };
+}
+
+/** Every encoding of one secret worth looking for. */
+function formsOf(secret: string): string[] {
+  const forms = [secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())];
+  forms.push(JSON.stringify(secret).slice(1, -1));
+  const bytes = Buffer.from(secret, 'utf8');
+  for (let shift = 0; shift < 3; shift += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    // Drop the characters that depend on the bytes before the secret or after it.
+    const core = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((shift + bytes.length) / 3) * 4);
+    forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
