@@ -1,5 +1,5 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
-import { errorResponse, getRunRegistry, HttpError, readJson } from '@/lib/server';
+import { errorResponse, getRunRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { CreateRunBodySchema, ListRunsQuerySchema } from './schema';
 
@@ -9,6 +9,7 @@ export const dynamic = 'force-dynamic';
 /** Starts a run; the browser then subscribes to GET /api/runs/{id}/events. */
 export async function POST(request: Request): Promise<Response> {
   try {
+    refuseCrossSite({ request });
     const { config, apiKey } = CreateRunBodySchema.parse(await readJson({ request }));
     // Beyond the schema: does this installation have the scenario, the model, the key?
     const problems = validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) });
