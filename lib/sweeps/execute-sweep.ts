@@ -52,6 +52,8 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
 
   const metrics: SweepRunMetrics[] = [];
   let lastPersist = started;
+  // The rate is measured from the first finished run: workers loading the engine is not throughput.
+  let firstAt: number | undefined;
   const summary = (status: SweepStatus, message?: string): SweepSummary => ({
     id: sweepId,
     name,
@@ -64,7 +66,8 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     ...(message ? { message } : {}),
   });
   const progress = (s: SweepSummary): SweepProgress => {
-    const runsPerSec = s.elapsed_ms > 0 ? (s.done * 1000) / s.elapsed_ms : 0;
+    const since = firstAt === undefined ? 0 : now() - firstAt;
+    const runsPerSec = s.done >= 2 && since > 0 ? ((s.done - 1) * 1000) / since : 0;
     return { summary: s, runsPerSec, etaMs: s.done > 0 && runsPerSec > 0 ? ((s.total - s.done) / runsPerSec) * 1000 : null };
   };
 
@@ -82,6 +85,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
         sweep: { sweepId, job: job.index, metrics: result.metrics },
       });
       metrics.push(result.metrics);
+      firstAt ??= now();
       const s = summary('running');
       if (now() - lastPersist >= PERSIST_EVERY_MS) {
         lastPersist = now();

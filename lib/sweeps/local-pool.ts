@@ -8,6 +8,8 @@ import type { SweepJobResult } from './run-sweep-job';
 /** Where sweep jobs run: the local worker-thread pool, or a queue (lib/sweeps/bullmq-runner.ts). */
 export interface SweepJobRunner {
   readonly kind: 'local' | 'bullmq';
+  /** Where the jobs run, for a person: "2 worker threads", "BullMQ on redis://…". */
+  readonly describe: string;
   /** Runs one job; rejects with an AbortError when the signal fires (the job's worker is stopped). */
   run(input: { sweepId: string; job: SweepJob }, signal?: AbortSignal): Promise<SweepJobResult>;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export function createLocalPool({ workers = defaultWorkerCount() }: { workers?: 
   });
   return {
     kind: 'local',
+    describe: `${workers} worker thread${workers === 1 ? '' : 's'}`,
     run(input, signal) {
       return pool.run(input, signal ? { signal } : {}) as Promise<SweepJobResult>;
     },

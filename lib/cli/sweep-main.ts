@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createSqliteRunStore, createSqliteSweepStore, dataDir } from '@/lib/store';
+import { executeSweep } from '@/lib/sweeps/execute-sweep';
+import { formatTable } from '@/lib/sweeps/format-table';
+import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
+import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
+import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { CliInputError } from './parse-args';
+import { parseSweepArgs, SWEEP_USAGE } from './parse-sweep-args';
+import { createProgressPrinter } from './progress-bar';
+
+/**
+ * `npm run sweep -- --grid grid.json`: the grid's runs on the worker pool (or the Redis
+ * queue), a progress bar, the results table at the end. The same code as POST /api/sweeps.
+ */
+async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseSweepArgs(argv);
+  } catch (error) {
+    if (error instanceof CliInputError) {
+      console.error(`sweep: ${error.lines.join('\n       ')}\n\n${SWEEP_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === 'help') {
+    console.log(SWEEP_USAGE);
+    return 0;
+  }
+  const problems = validateSweepGrid(options.grid);
+  if (problems.length > 0) {
+    console.error(`sweep: ${problems.join('\n       ')}`);
+    return 2;
+  }
+
+  const dir = dataDir();
+  const runStore = createSqliteRunStore({ dir });
+  const sweepStore = createSqliteSweepStore({ dir });
+  const runner = await createSweepRunner({ ...(options.workers ? { workers: options.workers } : {}) });
+  const cancel = new AbortController();
+  const stop = (): void => cancel.abort();
+  process.once('SIGINT', stop);
+  const printer = options.quiet ? undefined : createProgressPrinter(process.stderr);
+  const sweepId = `sweep-${randomUUID().slice(0, 8)}`;
+  try {
+    const outcome = await executeSweep({
+      sweepId,
+      grid: options.grid,
+      runner,
+      runStore,
+      sweepStore,
+      signal: cancel.signal,
+      onProgress: (p) => printer?.update(p),
+    });
+    printer?.end();
+    const sweep = sweepStore.getSweep(sweepId)!.summary;
+    console.log(`\n${formatTable(outcome.rows)}\n`);
+    console.log(
+      `${sweep.status}: ${sweep.done} of ${sweep.total} runs in ${(sweep.elapsed_ms / 1000).toFixed(1)} s on ${runner.describe}` +
+        `${outcome.message ? `\n  ${outcome.message}` : ''}\n  sweep ${sweepId} (best value per column marked *)`,
+    );
+    if (options.out) {
+      const text = options.out.toLowerCase().endsWith('.csv')
+        ? rowsToCsv(outcome.rows)
+        : `${JSON.stringify(sweepExport({ sweep, grid: options.grid, rows: outcome.rows, runs: outcome.metrics }), null, 2)}\n`;
+      writeFileSync(options.out, text);
+      console.log(`  results written to ${options.out}`);
+    }
+    return outcome.status === 'completed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', stop);
+    await runner.close();
+    runStore.close();
+    sweepStore.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`sweep: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+import type { SweepRow } from '@/lib/protocol';
+
+/** A column of the printed table: its header, how a row reads in it, and which way is better. */
+interface Column {
+  header: string;
+  value: (row: SweepRow) => number | string;
+  format?: (value: number) => string;
+  better?: 'high' | 'low';
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+export const TABLE_COLUMNS: readonly Column[] = [
+  { header: 'configuration', value: (r) => r.config_label },
+  { header: 'scenario', value: (r) => r.scenario },
+  { header: 'faults', value: (r) => r.fault_plan },
+  { header: 'vendor', value: (r) => r.vendor },
+  { header: 'runs', value: (r) => r.runs },
+  { header: 'complete', value: (r) => r.completion_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
+  { header: '95 % CI', value: (r) => `${(r.completion_ci[0] * 100).toFixed(0)}–${(r.completion_ci[1] * 100).toFixed(0)} %` },
+  { header: 'median', value: (r) => r.median_ms, format: seconds, better: 'low' },
+  { header: 'p95', value: (r) => r.p95_ms, format: seconds, better: 'low' },
+  { header: 'tokens/run', value: (r) => r.mean_tokens, format: (v) => Math.round(v).toLocaleString('en'), better: 'low' },
+  { header: '$/run', value: (r) => r.mean_usd, format: (v) => `$${v.toFixed(4)}`, better: 'low' },
+  { header: 'wasted tok/run', value: (r) => r.wasted_tokens, format: (v) => Math.round(v).toLocaleString('en'), better: 'low' },
+  { header: 'wasted $/run', value: (r) => r.wasted_usd, format: (v) => `$${v.toFixed(4)}`, better: 'low' },
+  { header: 'errors seen', value: (r) => r.errors_seen, better: 'low' },
+];
+
+/**
+ * The results table as terminal text, columns aligned, the best value of each column marked
+ * with `*` (ties all marked; a column where every row is equal marks nothing).
+ */
+export function formatTable(rows: readonly SweepRow[]): string {
+  const cells = rows.map((row) => TABLE_COLUMNS.map((c) => {
+    const v = c.value(row);
+    return typeof v === 'number' && c.format ? c.format(v) : String(v);
+  }));
+  TABLE_COLUMNS.forEach((column, ci) => {
+    if (!column.better || rows.length < 2) return;
+    const values = rows.map((r) => Number(column.value(r)));
+    const best = column.better === 'high' ? Math.max(...values) : Math.min(...values);
+    if (values.every((v) => v === best)) return;
+    values.forEach((v, ri) => {
+      if (v === best) cells[ri]![ci] = `${cells[ri]![ci]}*`;
+    });
+  });
+  const headers = TABLE_COLUMNS.map((c) => c.header);
+  const widths = headers.map((h, ci) => Math.max(h.length, ...cells.map((r) => r[ci]!.length)));
+  const line = (parts: string[]): string => parts.map((p, ci) => (ci < 4 ? p.padEnd(widths[ci]!) : p.padStart(widths[ci]!))).join('  ');
+  return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...cells.map(line)].join('\n');
+}
