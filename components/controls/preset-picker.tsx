@@ -1,19 +1,16 @@
 'use client';
 
-import { PRESET_LABELS, PresetIdSchema, type PresetId } from '@/lib/protocol';
+import { PRESET_DESCRIPTIONS, PRESET_LABELS, PresetIdSchema, type PresetId } from '@/lib/protocol';
 import { Field, INPUT } from './field';
 
-const PRESET_HINTS: Record<PresetId, string> = {
-  codesmith: 'whitelist retry, 1 s doubling to 60 s ±10 %, stream watchdog, loop guard',
-  s11: 'min(500·2ⁿ, 32 s) + 0–25 %, 10 retries, fallback after 3 overloads',
-  course: 'safe executor: tools fail well; model calls are not retried',
-  naive: 'no recovery at all: the first error ends the run',
-  'sdk-default': "only the vendor SDK's own 2 retries",
-};
+function presetHint(preset: PresetId): string {
+  const { summary, differs } = PRESET_DESCRIPTIONS[preset];
+  return differs ? `${summary}. Project choice: ${differs}.` : summary;
+}
 
 export function PresetPicker({ value, onChange }: { value: PresetId; onChange: (preset: PresetId) => void }) {
   return (
-    <Field label="preset" hint={PRESET_HINTS[value]}>
+    <Field label="preset" hint={presetHint(value)}>
       <select
         data-testid="preset-select"
         className={INPUT}

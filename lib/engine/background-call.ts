@@ -1,11 +1,12 @@
-import type { Clock } from '@/lib/clock';
+import type { Clock, Random } from '@/lib/clock';
 import type { Message, RecoveryConfig } from '@/lib/protocol';
-import type { ProviderAdapter } from '@/lib/providers/types';
+import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
+import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { consumeStream } from './consume-stream';
 import type { Emit } from './event-log';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
-import { estimateTokens, type CallState } from './model-call';
-import { formatMs, isBackgroundRetryable } from './recovery';
+import type { CallResult, CallState } from './model-call';
+import { backgroundAccount, retry } from './retry';
 
 export interface BackgroundCallOptions {
   provider: ProviderAdapter;
@@ -15,70 +16,73 @@ export interface BackgroundCallOptions {
   recovery: RecoveryConfig;
   state: CallState;
   clock: Clock;
+  random: Random;
   emit: Emit;
   signal: AbortSignal;
   iteration: number;
-  /** What the call is for, in the events ("title"). */
+  /** What the call is for, in the events ("title", "summary"). */
   purpose: string;
 }
 
 /**
- * An auxiliary call (a title, a summary): nobody is waiting on it, so it keeps its own
- * shorter retry account and retries only what is likely to pass soon — network, rate-limit
- * and timeout errors. When it gives up, the run goes on without its result.
+ * An auxiliary call (a title, a summary): nobody is waiting on it, so it goes through the
+ * shared retry function on the background account — fewer retries, and only for what is
+ * likely to pass soon (network, rate-limit, timeout). When it gives up, the run goes on
+ * without its result (undefined) and a log event says why.
  */
-export async function backgroundCall(options: BackgroundCallOptions): Promise<string | undefined> {
+export async function backgroundCall(options: BackgroundCallOptions): Promise<CallResult | undefined> {
   const { provider, recovery, state, clock, emit, signal, iteration, purpose } = options;
-  const { background } = recovery;
-  const maxAttempts = background.enabled ? background.maxRetries + 1 : 1;
+  const result = await retry<CallResult>({
+    account: backgroundAccount(recovery),
+    clock,
+    random: options.random,
+    emit,
+    signal,
+    iteration,
+    label: `background ${purpose}`,
+    attempt: async (attempt) => {
+      const request: ModelRequest = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
+      const started = clock.now();
+      emitModelRequest({
+        emit,
+        provider,
+        state,
+        iteration,
+        attempt,
+        messageCount: request.messages.length,
+        inputTokensEst: estimateRequestTokens(request),
+        maxTokens: request.maxTokens,
+        background: true,
+      });
+      const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
+      const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
+      if (outcome.kind === 'complete') {
+        return {
+          ok: true,
+          value: {
+            message: outcome.assembler.message(),
+            usage: outcome.usage,
+            stopReason: outcome.stopReason,
+            vendorStopReason: outcome.vendorStopReason,
+            model: outcome.model,
+            attempt,
+            latencyMs: clock.now() - started,
+            partial: false,
+          },
+        };
+      }
+      if (signal.aborted) throw signal.reason;
+      const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
+      return { ok: false, verdict };
+    },
+  });
+  if (result.ok) return result.value;
+  emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: ${result.why}; the run goes on without it` });
+  return undefined;
+}
 
-  for (let attempt = 1; ; attempt++) {
-    emitModelRequest({
-      emit,
-      provider,
-      state,
-      iteration,
-      attempt,
-      messageCount: options.messages.length,
-      inputTokensEst: estimateTokens({ system: options.system, messages: options.messages }),
-      maxTokens: options.maxTokens,
-      background: true,
-    });
-    const request = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
-    const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
-    const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
-    if (outcome.kind === 'complete') {
-      const text = outcome.assembler
-        .message()
-        .parts.map((p) => (p.type === 'text' ? p.text : ''))
-        .join('')
-        .trim();
-      return text.length > 0 ? text : undefined;
-    }
-    if (signal.aborted) throw signal.reason;
-
-    const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
-    const retryable = background.enabled && verdict.retryable && isBackgroundRetryable(verdict.category);
-    if (!retryable || attempt >= maxAttempts) {
-      const why = !retryable ? `${verdict.category} is not retried for background calls` : `background budget of ${background.maxRetries} spent`;
-      emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: ${why}; the run goes on without it` });
-      return undefined;
-    }
-    const computed = background.baseDelayMs * 2 ** (attempt - 1);
-    const waitMs = Math.min(verdict.retryAfterMs ?? computed, recovery.retry.retryAfterCapMs);
-    emit({
-      event: 'retry_scheduled',
-      iteration,
-      attempt,
-      next_attempt: attempt + 1,
-      max_attempts: maxAttempts,
-      category: verdict.category,
-      rung: 'silent_retry',
-      computed_delay_ms: computed,
-      ...(verdict.retryAfterMs !== undefined ? { retry_after_ms: verdict.retryAfterMs } : {}),
-      wait_ms: waitMs,
-      reason: `background ${purpose}: retry in ${formatMs(waitMs)}`,
-    });
-    await clock.sleep(waitMs, signal);
-  }
+/** The text of a background answer, trimmed; undefined when it said nothing. */
+export function answerText(result: CallResult | undefined): string | undefined {
+  const text = result?.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+  return text ? text : undefined;
 }

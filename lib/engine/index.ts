@@ -1,3 +1,2 @@
 export { EventLog, type Emit } from './event-log';
 export { runLoop, RunAborted, type LoopOptions, type ToolRunner } from './run-loop';
-export { estimateTokens } from './model-call';

@@ -2,11 +2,11 @@ import type { Clock, Random } from '@/lib/clock';
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
-import { estimateTokens as estimateTextTokens } from '@/lib/tokens/count-tokens';
+import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
 import type { Emit } from './event-log';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
-import { computeBackoff, decideWait } from './recovery';
+import { foregroundAccount, retry, type AttemptOutcome } from './retry';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {
@@ -54,20 +54,17 @@ export interface CallOptions {
 }
 
 /**
- * One model call and its retry ladder: classify each failure, then silent retry (with
- * backoff, or at once for an Empty watchdog firing), degrade (fallback model after
- * consecutive overloads), or surface with every attempt listed.
+ * One model call and its retry ladder: each attempt is classified, then the shared retry
+ * function decides on the foreground account — silent retry (with backoff, or at once for an
+ * Empty watchdog firing), degrade (fallback model after consecutive overloads), or surface
+ * with every attempt listed.
  */
 export async function callModel(options: CallOptions): Promise<CallResult> {
   const { provider, recovery, state, clock, emit, signal, iteration } = options;
-  const { retry, watchdog } = recovery;
-  const maxAttempts = retry.enabled ? retry.maxRetries + 1 : 1;
+  const { watchdog } = recovery;
   let streamErrors = 0;
-  // Empty-stream retries are the watchdog's own, bounded by the stream error cap, and do not
-  // spend the retry budget: nothing was received, so nothing was billed.
-  let freeRetries = 0;
 
-  for (let attempt = 1; ; attempt++) {
+  const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
     const request: ModelRequest = { ...options.request, model: state.model };
     const started = clock.now();
     emitModelRequest({
@@ -77,7 +74,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       iteration,
       attempt,
       messageCount: request.messages.length,
-      inputTokensEst: estimateTokens(request),
+      inputTokensEst: estimateRequestTokens(request),
       maxTokens: request.maxTokens,
       background: false,
     });
@@ -88,14 +85,17 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
       return {
-        message: outcome.assembler.message(),
-        usage: outcome.usage,
-        stopReason: outcome.stopReason,
-        vendorStopReason: outcome.vendorStopReason,
-        model: outcome.model,
-        attempt,
-        latencyMs: clock.now() - started,
-        partial: false,
+        ok: true,
+        value: {
+          message: outcome.assembler.message(),
+          usage: outcome.usage,
+          stopReason: outcome.stopReason,
+          vendorStopReason: outcome.vendorStopReason,
+          model: outcome.model,
+          attempt,
+          latencyMs: clock.now() - started,
+          partial: false,
+        },
       };
     }
     if (signal.aborted) throw signal.reason;
@@ -108,49 +108,30 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     streamErrors = outcome.opened || outcome.watchdogFired ? streamErrors + 1 : 0;
 
     // Partial: keep what arrived and present it; retrying would bill the same output twice.
-    if (hasContent && watchdog.enabled) return partialResult(outcome, attempt, clock.now() - started);
+    if (hasContent && watchdog.enabled) return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
 
     const degraded = noteOverload({ options, category: verdict.category });
-    const emptyStall = outcome.watchdogFired && !hasContent;
-    const surface = (reason: string, exhausted: boolean): never => {
-      throw new ModelCallFailed(
-        `${verdict.message} (${verdict.category}; ${reason}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
-        verdict.category,
-        attempt,
-        exhausted,
-      );
-    };
+    const rung = degraded ? 'degrade' : 'silent_retry';
     if (watchdog.streamErrorCap > 0 && streamErrors >= watchdog.streamErrorCap) {
-      surface(`${streamErrors} consecutive stream errors`, true);
+      return { ok: false, verdict, rung, stop: `${streamErrors} consecutive stream errors` };
     }
-    if (emptyStall) {
-      freeRetries += 1;
-    } else {
-      if (!retry.enabled) surface('retry is off', false);
-      if (!verdict.retryable) surface(`not retryable: ${verdict.rule}`, false);
-      if (attempt - freeRetries >= maxAttempts) surface(`retry budget of ${retry.maxRetries} spent`, true);
+    // An Empty watchdog firing is retried at once (nothing was received, nothing is billed
+    // twice), but it spends the same retry budget as any other failure.
+    if (outcome.watchdogFired && !hasContent) {
+      return { ok: false, verdict, rung, immediate: 'empty stream: transparent retry, no backoff' };
     }
+    return { ok: false, verdict, rung };
+  };
 
-    // An Empty watchdog firing is retried at once: nothing was received, nothing is billed twice.
-    const backoff = emptyStall ? { computedMs: 0, jitteredMs: 0 } : computeBackoff({ attempt: attempt - 1 - freeRetries, config: retry, random: options.random });
-    const wait = emptyStall
-      ? { waitMs: 0, honoured: false, reason: 'empty stream: transparent retry, no backoff' }
-      : decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: retry });
-    emit({
-      event: 'retry_scheduled',
-      iteration,
-      attempt,
-      next_attempt: attempt + 1,
-      max_attempts: maxAttempts + freeRetries,
-      category: verdict.category,
-      rung: degraded ? 'degrade' : 'silent_retry',
-      computed_delay_ms: Math.round(backoff.jitteredMs),
-      ...(verdict.retryAfterMs !== undefined ? { retry_after_ms: verdict.retryAfterMs } : {}),
-      wait_ms: Math.round(wait.waitMs),
-      reason: wait.reason,
-    });
-    await clock.sleep(wait.waitMs, signal);
-  }
+  const result = await retry({ account: foregroundAccount(recovery), attempt: attemptOnce, clock, random: options.random, emit, signal, iteration });
+  if (result.ok) return result.value;
+  const { verdict, attempts } = result;
+  throw new ModelCallFailed(
+    `${verdict.message} (${verdict.category}; ${result.why}; ${attempts} attempt${attempts === 1 ? '' : 's'})`,
+    verdict.category,
+    attempts,
+    result.exhausted,
+  );
 }
 
 /** Counts the overload streak; at the threshold switches to the fallback model (a degrade rung). */
@@ -188,47 +169,6 @@ function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, atte
     latencyMs,
     partial: true,
   };
-}
-
-const messageEstimates = new WeakMap<Message, number>();
-
-/**
- * Token estimate of a request (for the request event and budgets). Messages are immutable
- * once in the conversation, so each is sized once however many requests carry it.
- */
-export function estimateTokens(request: Pick<ModelRequest, 'system' | 'messages'>): number {
-  let total = estimateTextTokens(request.system);
-  for (const message of request.messages) {
-    let n = messageEstimates.get(message);
-    if (n === undefined) {
-      n = estimateMessage(message);
-      messageEstimates.set(message, n);
-    }
-    total += n;
-  }
-  return total;
-}
-
-function estimateMessage(message: Message): number {
-  let total = 0;
-  for (const part of message.parts) {
-    switch (part.type) {
-      case 'text':
-      case 'thinking':
-        total += estimateTextTokens(part.text);
-        break;
-      case 'tool_call':
-        total += estimateTextTokens(part.name) + estimateTextTokens(part.argsText);
-        break;
-      case 'tool_result':
-        total += estimateTextTokens(part.content);
-        break;
-      case 'redacted_thinking':
-        total += estimateTextTokens(part.data);
-        break;
-    }
-  }
-  return total;
 }
 
 export { costUsd };

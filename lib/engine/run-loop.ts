@@ -2,10 +2,10 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Message, RecoveryConfig, RunConfig, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
-import { backgroundCall } from './background-call';
+import { answerText, backgroundCall } from './background-call';
 import { compactOldResults } from './context/compact-old-results';
 import type { Emit } from './event-log';
-import { callModel, ModelCallFailed, type CallState } from './model-call';
+import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 
 /** What the loop needs of a tool executor (lib/tools provides the safe one). */
 export interface ToolRunner {
@@ -114,26 +114,7 @@ async function iterate(
       iteration,
     });
 
-    const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
-    totals.inputTokens += result.usage.inputTokens;
-    totals.outputTokens += result.usage.outputTokens;
-    totals.usd += usd;
-    emit({
-      event: 'llm_call',
-      iteration,
-      attempt: result.attempt,
-      vendor: options.provider.vendor,
-      model: result.model,
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      usd: round6(usd),
-      usd_so_far: round6(totals.usd),
-      stop_reason: result.stopReason,
-      vendor_stop_reason: result.vendorStopReason,
-      latency_ms: Math.round(result.latencyMs),
-      ...(result.partial ? { partial: true } : {}),
-      message: result.message,
-    });
+    recordCall({ options, totals, iteration, result });
     if (result.message.parts.length > 0) messages.push(result.message);
     if (totals.usd >= config.budgets.maxCostUsd) {
       return { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` };
@@ -147,7 +128,7 @@ async function iterate(
       }
       if (result.stopReason === 'max_tokens') return { reason: 'max_tokens', message: 'the response hit the output token cap' };
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      await titleRun({ options, state, messages, iteration });
+      await titleRun({ options, state, totals, messages, iteration });
       return { reason: 'end_turn' };
     }
 
@@ -173,8 +154,8 @@ async function iterate(
 const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
 
 /** A background call for the run's title once the work is done; the run ends the same without it. */
-async function titleRun({ options, state, messages, iteration }: { options: LoopOptions; state: CallState; messages: Message[]; iteration: number }): Promise<void> {
-  const title = await backgroundCall({
+async function titleRun({ options, state, totals, messages, iteration }: { options: LoopOptions; state: CallState; totals: Totals; messages: Message[]; iteration: number }): Promise<void> {
+  const result = await backgroundCall({
     provider: options.provider,
     system: TITLE_SYSTEM,
     messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}\n\nOutcome: ${lastText(messages)}` }] }],
@@ -182,12 +163,44 @@ async function titleRun({ options, state, messages, iteration }: { options: Loop
     recovery: options.recovery,
     state,
     clock: options.clock,
+    random: options.random,
     emit: options.emit,
     signal: options.signal,
     iteration,
     purpose: 'title',
   });
+  if (!result) return;
+  recordCall({ options, totals, iteration, result, purpose: 'title' });
+  const title = answerText(result);
   if (title) options.emit({ event: 'run_title', iteration, title });
+}
+
+/**
+ * Every model call that got an answer — foreground or background — is an llm_call in the
+ * log and counts in the run's tokens and cost (the course traces every LLM call).
+ */
+function recordCall({ options, totals, iteration, result, purpose }: { options: LoopOptions; totals: Totals; iteration: number; result: CallResult; purpose?: string }): void {
+  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
+  totals.inputTokens += result.usage.inputTokens;
+  totals.outputTokens += result.usage.outputTokens;
+  totals.usd += usd;
+  options.emit({
+    event: 'llm_call',
+    iteration,
+    attempt: result.attempt,
+    vendor: options.provider.vendor,
+    model: result.model,
+    input_tokens: result.usage.inputTokens,
+    output_tokens: result.usage.outputTokens,
+    usd: round6(usd),
+    usd_so_far: round6(totals.usd),
+    stop_reason: result.stopReason,
+    vendor_stop_reason: result.vendorStopReason,
+    latency_ms: Math.round(result.latencyMs),
+    ...(result.partial ? { partial: true } : {}),
+    message: result.message,
+    ...(purpose ? { background: true, purpose } : {}),
+  });
 }
 
 function lastText(messages: readonly Message[]): string {

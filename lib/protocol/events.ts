@@ -125,6 +125,10 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     /** Kept content of a response cut short (the watchdog's Partial outcome). */
     partial: z.boolean().optional(),
     message: MessageSchema.optional(),
+    /** An auxiliary call (title, summary): counted in the totals, not a turn of the conversation. */
+    background: z.boolean().optional(),
+    /** What an auxiliary call was for ("title", "summary"). */
+    purpose: z.string().optional(),
   }),
   z.object({
     ...attempt,
@@ -151,6 +155,8 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     retry_after_ms: z.number().optional(),
     wait_ms: z.number(),
     reason: z.string(),
+    /** The retry account the retry is booked on (each keeps its own budget). */
+    account: z.enum(['foreground', 'background', 'context']).optional(),
   }),
   z.object({
     ...attempt,

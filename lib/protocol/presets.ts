@@ -35,26 +35,28 @@ const codesmith: RecoveryConfig = {
     jitterRatio: 0.1,
     honorRetryAfter: true,
     retryAfterCapMs: 86_400_000,
+    retryOn: 'transient',
   },
-  background: { enabled: true, maxRetries: 1, baseDelayMs: 500 },
+  background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
   fallback: { enabled: false, afterOverloads: 3, model: '' },
   tools: { ...OFF_TOOLS, loopGuard: true },
   context: OFF_CONTEXT,
 };
 
-/** learn-claude-code s11: min(500·2ⁿ, 32000) ms + 0–25 %, 10 retries, fallback after 3 overloads. */
+/** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
 const s11: RecoveryConfig = {
   sdkMaxRetries: 0,
   retry: {
     enabled: true,
-    maxRetries: 10,
+    maxRetries: 9,
     baseDelayMs: 500,
     maxDelayMs: 32_000,
     jitterMode: 'additive',
     jitterRatio: 0.25,
-    honorRetryAfter: true,
+    honorRetryAfter: false,
     retryAfterCapMs: 86_400_000,
+    retryOn: 'rate_limit_overloaded',
   },
   background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
   watchdog: { enabled: false, baseMs: 120_000, perRetryMs: 0, streamErrorCap: 0 },
@@ -107,6 +109,26 @@ export const PRESET_LABELS: Record<PresetId, string> = {
   course: 'course SafeExecutor',
   naive: 'naive (no recovery)',
   'sdk-default': 'SDK default',
+};
+
+/**
+ * What each preset reproduces, and where the project chooses differently from its source
+ * (shown under the preset picker, so a person comparing presets knows what they compare).
+ */
+export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: string }> = {
+  codesmith: {
+    summary:
+      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard',
+    differs: 'background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s)',
+  },
+  s11: {
+    summary:
+      'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s',
+    differs: 'the fallback streak resets on any other outcome (the source never resets it)',
+  },
+  course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
+  naive: { summary: 'no recovery at all: the first error ends the run' },
+  'sdk-default': { summary: "only the vendor SDK's own 2 retries, invisible to the loop" },
 };
 
 /** The effective configuration: a preset with overrides laid over it, field by field. */

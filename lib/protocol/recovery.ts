@@ -17,6 +17,12 @@ export const RetryConfigSchema = z.object({
   honorRetryAfter: z.boolean(),
   /** Longest server-requested wait that is honoured as asked. */
   retryAfterCapMs: z.number().int().min(0).max(86_400_000),
+  /**
+   * Which failures the ladder retries: `transient` = everything the classifier calls
+   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11).
+   * Defaulted so logs written before the field existed still parse.
+   */
+  retryOn: z.enum(['transient', 'rate_limit_overloaded']).default('transient'),
 });
 
 export const BackgroundRetryConfigSchema = z.object({

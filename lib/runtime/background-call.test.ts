@@ -17,13 +17,26 @@ describe('background calls', () => {
     return ofType(events, 'model_request').find((r) => r.background)!.request_no;
   }
 
-  it('retries a rate-limited title call on its own, shorter account', async () => {
+  it('retries a rate-limited title call on its own account (CodeSmith: 3 retries), honouring Retry-After', async () => {
     const n = await titleRequestNo();
     const events = await runToEnd({ faults: { rules: [{ id: 'r', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }], tools: [] } });
     const retries = ofType(events, 'retry_scheduled').filter((r) => r.reason.startsWith('background'));
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ category: 'rate_limit', wait_ms: 2000, max_attempts: 2 });
+    expect(retries[0]).toMatchObject({ category: 'rate_limit', wait_ms: 2000, max_attempts: 4, account: 'background' });
     expect(ofType(events, 'run_title')).toHaveLength(1);
+  });
+
+  it('is a model call like any other: an llm_call in the log, its tokens and cost in the run totals', async () => {
+    const events = await runToEnd({});
+    const calls = ofType(events, 'llm_call');
+    const title = calls.filter((c) => c.background);
+    expect(title).toHaveLength(1);
+    expect(title[0]).toMatchObject({ purpose: 'title' });
+    expect(title[0]!.input_tokens).toBeGreaterThan(0);
+    const end = terminateOf(events);
+    expect(end.input_tokens).toBe(calls.reduce((sum, c) => sum + c.input_tokens, 0));
+    expect(end.output_tokens).toBe(calls.reduce((sum, c) => sum + c.output_tokens, 0));
+    expect(end.usd_so_far).toBe(title[0]!.usd_so_far);
   });
 
   it('does not retry an overloaded title call (not a background category): the run ends the same', async () => {

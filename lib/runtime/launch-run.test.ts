@@ -54,7 +54,7 @@ describe('a full run on a simulated vendor', () => {
   it('a task of its own on a simulated vendor: it looks around, answers honestly, and is titled by the task', async () => {
     const events = await runToEnd({ task: 'Summarize what this project does in two sentences.' });
     expect(ofType(events, 'tool_call').map((t) => t.tool)).toEqual(['list_files', 'read_file']);
-    const answer = ofType(events, 'llm_call').at(-1)!.message!.parts.find((p) => p.type === 'text');
+    const answer = ofType(events, 'llm_call').filter((c) => !c.background).at(-1)!.message!.parts.find((p) => p.type === 'text');
     expect(answer?.type === 'text' && answer.text).toMatch(/README\.md says: "A very small blog helper/);
     expect(ofType(events, 'run_title')[0]?.title).toBe('Summarize what this project does in');
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });

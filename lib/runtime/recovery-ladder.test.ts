@@ -54,7 +54,21 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
     expect(terminateOf(events).complete).toBe(true);
   });
 
-  it('an Empty watchdog retry is the watchdog\'s own: it does not spend the retry budget', async () => {
+  it('CodeSmith: Empty watchdog retries spend the same budget — windows 120/150/180/210 s, then the call surfaces', async () => {
+    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } });
+    expect(ofType(events, 'watchdog_fired').map((w) => [w.window_ms, w.outcome])).toEqual([
+      [120_000, 'empty'],
+      [150_000, 'empty'],
+      [180_000, 'empty'],
+      [210_000, 'empty'],
+    ]);
+    const retries = ofType(events, 'retry_scheduled');
+    expect(retries.map((r) => [r.next_attempt, r.max_attempts, r.wait_ms])).toEqual([[2, 4, 0], [3, 4, 0], [4, 4, 0]]);
+    expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
+    expect(terminateOf(events).message).toMatch(/retry budget of 3 spent; 4 attempts/);
+  });
+
+  it('CodeSmith: an Empty retry after three overloads is past the budget: the call surfaces', async () => {
     const events = await runToEnd({
       provider: { vendor },
       faults: {
@@ -65,10 +79,15 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
         tools: [],
       },
     });
-    const retries = ofType(events, 'retry_scheduled');
-    expect(retries.map((r) => r.category)).toEqual(['overloaded', 'overloaded', 'overloaded', 'timeout']);
-    expect(retries.at(-1)).toMatchObject({ next_attempt: 5, max_attempts: 5, wait_ms: 0 });
-    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+    expect(ofType(events, 'retry_scheduled').map((r) => r.category)).toEqual(['overloaded', 'overloaded', 'overloaded']);
+    expect(ofType(events, 'watchdog_fired')).toHaveLength(1);
+    expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
+  });
+
+  it('a stream error cap of 0 no longer makes Empty retries endless: the budget still bounds them', async () => {
+    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } }, { recovery: { watchdog: { streamErrorCap: 0 } } });
+    expect(ofType(events, 'watchdog_fired')).toHaveLength(4);
+    expect(terminateOf(events).reason).toBe('retries_exhausted');
   });
 
   it('a drop after text content → Partial: kept, not retried, the loop asks the model to continue', async () => {

@@ -1,0 +1,47 @@
+import type { Random } from '@/lib/clock';
+import { computeBackoff, decideWait, type Classification } from '../recovery';
+import type { RetryAccount } from './retry-account';
+
+/** What the retry function does after a failed attempt. */
+export type RetryDecision =
+  | { retry: false; why: string; exhausted: boolean }
+  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string };
+
+/** How a failed attempt asks to be treated beyond its classification. */
+export interface FailureHints {
+  /** Retry at once, without backoff (an Empty watchdog firing: nothing arrived, nothing billed); says why. */
+  immediate?: string;
+  /** Give up whatever the budget says (e.g. the stream error cap), with the reason. */
+  stop?: string;
+}
+
+/**
+ * The pure core of retry: given the account, the attempt that just failed (1-based) and the
+ * classifier's verdict, decide whether to retry and how long to wait. The backoff exponent is
+ * the number of retries already spent; the one random draw is the jitter.
+ */
+export function decideRetry(options: {
+  account: RetryAccount;
+  attempt: number;
+  verdict: Classification;
+  hints?: FailureHints;
+  random: Random;
+}): RetryDecision {
+  const { account, attempt, verdict, hints = {}, random } = options;
+  if (hints.stop) return { retry: false, why: hints.stop, exhausted: true };
+  const refused = hints.immediate ? undefined : account.refuses(verdict);
+  if (refused) return { retry: false, why: refused, exhausted: false };
+  if (attempt > account.maxRetries) {
+    return { retry: false, why: `${account.name === 'foreground' ? 'retry' : `${account.name} retry`} budget of ${account.maxRetries} spent`, exhausted: true };
+  }
+  if (hints.immediate) return { retry: true, computedMs: 0, waitMs: 0, reason: hints.immediate };
+  const backoff = computeBackoff({ attempt: attempt - 1, config: account.backoff, random });
+  const wait = decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: account.wait });
+  return {
+    retry: true,
+    computedMs: backoff.jitteredMs,
+    waitMs: wait.waitMs,
+    ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
+    reason: wait.reason,
+  };
+}

@@ -1,0 +1,63 @@
+import type { ErrorCategory, RecoveryConfig } from '@/lib/protocol';
+import { isBackgroundRetryable, type Classification } from '../recovery';
+
+type RetryConfig = RecoveryConfig['retry'];
+
+/** Which ledger a retry is booked on; each keeps its own budget (DESIGN.md §4). */
+export type RetryAccountName = 'foreground' | 'background' | 'context';
+
+/**
+ * One retry account: how many retries it may spend, which failures it retries, and how long
+ * it waits. The foreground loop, background calls (titles, summaries) and the context
+ * channel each get their own, so an auxiliary call never spends the main loop's budget.
+ */
+export interface RetryAccount {
+  name: RetryAccountName;
+  /** Retries after the first attempt; 0 when the account is switched off. */
+  maxRetries: number;
+  /** Why this account will not retry a failure, or undefined when it will. */
+  refuses(verdict: Classification): string | undefined;
+  backoff: Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
+  wait: Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
+}
+
+/** s11's with_retry catches only RateLimitError (429) and OverloadedError (529). */
+const RATE_LIMIT_OVERLOADED: ReadonlySet<ErrorCategory> = new Set(['rate_limit', 'overloaded']);
+
+/** The main loop's account: the preset's retry ladder. */
+export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
+  const { retry } = recovery;
+  return {
+    name: 'foreground',
+    maxRetries: retry.enabled ? retry.maxRetries : 0,
+    refuses: (verdict) => {
+      if (!retry.enabled) return 'retry is off';
+      if (!verdict.retryable) return `not retryable: ${verdict.rule}`;
+      if (retry.retryOn === 'rate_limit_overloaded' && !RATE_LIMIT_OVERLOADED.has(verdict.category)) {
+        return `${verdict.category} is not retried (only rate limits and overloads are)`;
+      }
+      return undefined;
+    },
+    backoff: retry,
+    wait: retry,
+  };
+}
+
+/**
+ * Auxiliary calls: a shorter account that retries only what is likely to pass soon
+ * (network, rate-limit, timeout); it shares the foreground's jitter and Retry-After rules.
+ */
+export function backgroundAccount(recovery: RecoveryConfig): RetryAccount {
+  const { background, retry } = recovery;
+  return {
+    name: 'background',
+    maxRetries: background.enabled ? background.maxRetries : 0,
+    refuses: (verdict) => {
+      if (!background.enabled) return 'background retry is off';
+      if (!verdict.retryable || !isBackgroundRetryable(verdict.category)) return `${verdict.category} is not retried for background calls`;
+      return undefined;
+    },
+    backoff: { ...retry, baseDelayMs: background.baseDelayMs },
+    wait: retry,
+  };
+}

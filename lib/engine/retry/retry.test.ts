@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom, VirtualClock } from '@/lib/clock';
+import { PRESETS, resolveRecovery, type EventBody, type RunEvent } from '@/lib/protocol';
+import { EventLog } from '../event-log';
+import type { Classification } from '../recovery';
+import { decideRetry } from './decide-retry';
+import { retry, type AttemptOutcome } from './retry';
+import { backgroundAccount, foregroundAccount } from './retry-account';
+
+const verdict = (category: Classification['category'], extra: Partial<Classification> = {}): Classification => ({
+  category,
+  rule: `test ${category}`,
+  retryable: !['authentication', 'authorization', 'context_length', 'invalid_input'].includes(category),
+  message: category,
+  ...extra,
+});
+
+function harness() {
+  const clock = new VirtualClock();
+  const events: RunEvent[] = [];
+  const log = new EventLog('r', clock, (e) => events.push(e));
+  return { clock, events, emit: (b: EventBody) => log.emit(b), signal: new AbortController().signal };
+}
+
+/** Fails with the given verdicts in order, then succeeds with the attempt number. */
+function script(failures: Array<Classification | (AttemptOutcome<number> & { ok: false })>) {
+  const started: number[] = [];
+  return {
+    started,
+    attempt: async (n: number): Promise<AttemptOutcome<number>> => {
+      started.push(n);
+      const next = failures[n - 1];
+      if (!next) return { ok: true, value: n };
+      return 'ok' in next ? next : { ok: false, verdict: next };
+    },
+  };
+}
+
+describe('decideRetry', () => {
+  const random = createRandom(1);
+  it('s11 retries only rate limits and overloads, and never passes Retry-After', () => {
+    const account = foregroundAccount(PRESETS.s11);
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: false, exhausted: false });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('network'), random })).toMatchObject({ retry: false });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), random })).toMatchObject({ retry: false });
+    const limited = decideRetry({ account, attempt: 1, verdict: verdict('rate_limit', { retryAfterMs: 7_000 }), random });
+    expect(limited).toMatchObject({ retry: true, retryAfterMs: 7_000 });
+    if (limited.retry) expect(limited.waitMs).toBeLessThan(7_000);
+  });
+
+  it('s11 range(10): the 10th failed attempt is the last', () => {
+    const account = foregroundAccount(PRESETS.s11);
+    expect(decideRetry({ account, attempt: 9, verdict: verdict('overloaded'), random })).toMatchObject({ retry: true });
+    expect(decideRetry({ account, attempt: 10, verdict: verdict('overloaded'), random })).toMatchObject({ retry: false, exhausted: true, why: 'retry budget of 9 spent' });
+  });
+
+  it('CodeSmith retries everything but the whitelist; an Empty firing waits nothing but still spends the budget', () => {
+    const account = foregroundAccount(PRESETS.codesmith);
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: true });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({ retry: false, exhausted: false });
+    const empty = { immediate: 'empty stream' };
+    expect(decideRetry({ account, attempt: 3, verdict: verdict('timeout'), hints: empty, random })).toEqual({ retry: true, computedMs: 0, waitMs: 0, reason: 'empty stream' });
+    expect(decideRetry({ account, attempt: 4, verdict: verdict('timeout'), hints: empty, random })).toMatchObject({ retry: false, exhausted: true });
+  });
+
+  it('a stop hint ends the call whatever the budget', () => {
+    const account = foregroundAccount(PRESETS.codesmith);
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), hints: { stop: '5 consecutive stream errors' }, random })).toEqual({ retry: false, why: '5 consecutive stream errors', exhausted: true });
+  });
+
+  it('the background account: CodeSmith 3 retries at 1/2/4 s (±10 %), network/rate-limit/timeout only', () => {
+    const account = backgroundAccount(PRESETS.codesmith);
+    expect(account.maxRetries).toBe(3);
+    const waits = [1, 2, 3].map((attempt) => decideRetry({ account, attempt, verdict: verdict('network'), random }));
+    waits.forEach((w, n) => {
+      expect(w.retry).toBe(true);
+      if (w.retry) {
+        expect(w.waitMs).toBeGreaterThanOrEqual(1_000 * 2 ** n * 0.9);
+        expect(w.waitMs).toBeLessThanOrEqual(1_000 * 2 ** n * 1.1);
+      }
+    });
+    expect(decideRetry({ account, attempt: 4, verdict: verdict('network'), random })).toMatchObject({ retry: false, exhausted: true, why: 'background retry budget of 3 spent' });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('overloaded'), random })).toMatchObject({ retry: false, why: 'overloaded is not retried for background calls' });
+  });
+});
+
+describe('retry on the virtual clock', () => {
+  it('sleeps each decided wait on the run clock and records it as retry_scheduled on its account', async () => {
+    const h = harness();
+    const run = script([verdict('overloaded'), verdict('overloaded')]);
+    const result = await retry({ account: foregroundAccount(PRESETS.codesmith), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 1 });
+    expect(result).toEqual({ ok: true, value: 3, attempts: 3 });
+    const retries = h.events.filter((e) => e.event === 'retry_scheduled');
+    expect(retries.map((r) => [r.attempt, r.next_attempt, r.max_attempts, r.account])).toEqual([[1, 2, 4, 'foreground'], [2, 3, 4, 'foreground']]);
+    const total = retries.reduce((sum, r) => sum + r.wait_ms, 0);
+    expect(h.clock.now()).toBeCloseTo(total, 0);
+  });
+
+  it('gives up with the verdict, the attempts made and why; never throws for a failed attempt', async () => {
+    const h = harness();
+    const run = script(Array.from({ length: 20 }, () => verdict('rate_limit')));
+    const result = await retry({ account: foregroundAccount(PRESETS.s11), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 1 });
+    expect(result).toMatchObject({ ok: false, attempts: 10, exhausted: true, why: 'retry budget of 9 spent' });
+    expect(run.started).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('labels background retries and keeps their own account', async () => {
+    const h = harness();
+    const run = script([verdict('rate_limit', { retryAfterMs: 2_000 })]);
+    const recovery = resolveRecovery('codesmith');
+    const result = await retry({ account: backgroundAccount(recovery), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 2, label: 'background title' });
+    expect(result.ok).toBe(true);
+    expect(h.events[0]).toMatchObject({ event: 'retry_scheduled', account: 'background', wait_ms: 2_000, max_attempts: 4, reason: 'background title: Retry-After 2 s honoured' });
+  });
+
+  it('an abort during the wait rejects with the run signal reason', async () => {
+    const h = harness();
+    const controller = new AbortController();
+    const run = script([verdict('overloaded')]);
+    const pending = retry({ account: foregroundAccount(PRESETS.codesmith), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: controller.signal, iteration: 1 });
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+  });
+});

@@ -1,0 +1,59 @@
+import type { Clock, Random } from '@/lib/clock';
+import type { Classification } from '../recovery';
+import type { Emit } from '../event-log';
+import { decideRetry, type FailureHints } from './decide-retry';
+import type { RetryAccount } from './retry-account';
+
+/** One attempt's result, as the retry function needs it. */
+export type AttemptOutcome<T> =
+  | { ok: true; value: T }
+  | ({ ok: false; verdict: Classification; rung?: 'silent_retry' | 'degrade' } & FailureHints);
+
+export type RetryResult<T> =
+  | { ok: true; value: T; attempts: number }
+  | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
+
+export interface RetryOptions<T> {
+  account: RetryAccount;
+  /** Runs attempt n (1-based); records its own request and error events. */
+  attempt: (n: number) => Promise<AttemptOutcome<T>>;
+  clock: Clock;
+  random: Random;
+  emit: Emit;
+  signal: AbortSignal;
+  iteration: number;
+  /** Prefix for the retry reason on the timeline ("background title"). */
+  label?: string;
+}
+
+/**
+ * The one retry loop for every model call (foreground, background, context): attempt,
+ * classify (inside the attempt), decide on the call's own account, record the decision as a
+ * `retry_scheduled` event and sleep on the run clock. Never throws for a failed attempt: the
+ * caller decides what giving up means (surface, skip, trim).
+ */
+export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>> {
+  const { account, clock, random, emit, signal, iteration } = options;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await options.attempt(attempt);
+    if (outcome.ok) return { ok: true, value: outcome.value, attempts: attempt };
+    if (signal.aborted) throw signal.reason;
+    const decision = decideRetry({ account, attempt, verdict: outcome.verdict, hints: outcome, random });
+    if (!decision.retry) return { ok: false, verdict: outcome.verdict, attempts: attempt, why: decision.why, exhausted: decision.exhausted };
+    emit({
+      event: 'retry_scheduled',
+      iteration,
+      attempt,
+      next_attempt: attempt + 1,
+      max_attempts: account.maxRetries + 1,
+      category: outcome.verdict.category,
+      rung: outcome.rung ?? 'silent_retry',
+      computed_delay_ms: Math.round(decision.computedMs),
+      ...(decision.retryAfterMs !== undefined ? { retry_after_ms: decision.retryAfterMs } : {}),
+      wait_ms: Math.round(decision.waitMs),
+      reason: options.label ? `${options.label}: ${decision.reason}` : decision.reason,
+      account: account.name,
+    });
+    await clock.sleep(decision.waitMs, signal);
+  }
+}
