@@ -93,7 +93,7 @@ describe('renderOpenAI', () => {
     expect(report.converted).toContain('1 × thinking text passed back as reasoning_content');
   });
 
-  it('gives a tool-call turn without thinking an empty reasoning_content, and only for OpenAI-compatible', () => {
+  it('gives a tool-call turn without thinking the placeholder reasoning_content "(reasoning omitted)", and only for OpenAI-compatible', () => {
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
       { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
@@ -105,7 +105,7 @@ describe('renderOpenAI', () => {
       role: 'assistant',
       content: null,
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_check', arguments: '{}' } }],
-      reasoning_content: '',
+      reasoning_content: '(reasoning omitted)',
     });
     // A final answer's reasoning is not passed back: DeepSeek ignores it there.
     expect(compatible.params.messages[4]).toEqual({ role: 'assistant', content: 'Done.' });

@@ -116,10 +116,11 @@ function renderAssistant(options: {
     };
     if (toolCalls.length > 0) assistant.tool_calls = toolCalls;
     if (reasoning) {
-      assistant.reasoning_content = thinking.map((t) => t.text).join('\n\n');
+      const text = thinking.map((t) => t.text).join('\n\n');
+      assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
       report.count(
-        assistant.reasoning_content === ''
-          ? 'tool-call turn given an empty reasoning_content placeholder'
+        text === ''
+          ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`
           : 'thinking text passed back as reasoning_content',
       );
     }
@@ -133,6 +134,9 @@ function renderAssistant(options: {
   }
   return out;
 }
+
+/** What a tool-call turn with no thinking of its own carries as `reasoning_content` (CodeSmith's shaper pads the same). */
+export const REASONING_PLACEHOLDER = '(reasoning omitted)';
 
 /**
  * DeepSeek in thinking mode rejects a tool-call turn sent back without `reasoning_content`
