@@ -7,3 +7,6 @@ export * from './run-registry';
 export { getRunRegistry, unwatchedMs } from './get-run-registry';
 export { createSseResponse, encodeSseEvent, SSE_HEADERS, HEARTBEAT_MS, type SseResponseOptions } from './sse-response';
 export { resumePoint } from './resume-point';
+export { createSweepRegistry, type SweepRegistry, type SweepListener, type SweepRegistryOptions } from './sweep-registry';
+export { getSweepRegistry } from './get-sweep-registry';
+export { createSweepSseResponse } from './sweep-sse-response';

@@ -1,6 +1,6 @@
-import type { SweepGrid, SweepRow, SweepRunMetrics, SweepStatus, SweepSummary } from '@/lib/protocol';
+import { countSweepJobs, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
 import type { RunStore, SweepStore } from '@/lib/store';
-import { expandGrid } from './expand-grid';
+import { expandGrid, listCells } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
 import { resultsTable } from './results-table';
 import { runJobs } from './run-jobs';
@@ -24,6 +24,25 @@ export interface ExecuteSweepOptions {
   onProgress?: (progress: SweepProgress) => void;
   /** Wall clock for elapsed time and rate (a sweep's own runs use the virtual clock). */
   now?: () => number;
+  /** The sweep's row was already created (createSweepRecord), so a reader finds it at once. */
+  created?: boolean;
+}
+
+/** A sweep's title when its grid gives none. */
+export function sweepName(grid: SweepGrid, total: number): string {
+  return grid.name ?? `${grid.configurations.map((c) => c.id).join(' vs ')} · ${total} runs`;
+}
+
+/** Writes the sweep's row (status running) before any job starts. */
+export function createSweepRecord({ sweepStore, sweepId, grid, runner, createdAt = Date.now() }: {
+  sweepStore: SweepStore;
+  sweepId: string;
+  grid: SweepGrid;
+  runner: SweepSummary['runner'];
+  createdAt?: number;
+}): void {
+  const total = countSweepJobs(grid);
+  sweepStore.createSweep({ id: sweepId, name: sweepName(grid, total), grid, total, runner, createdAt });
 }
 
 export interface SweepOutcome {
@@ -46,9 +65,10 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   const now = options.now ?? (() => performance.now());
   const jobs = expandGrid(grid);
   const started = now();
-  const createdAt = Date.now();
-  const name = grid.name ?? `${grid.configurations.map((c) => c.id).join(' vs ')} · ${jobs.length} runs`;
-  sweepStore.createSweep({ id: sweepId, name, grid, total: jobs.length, runner: runner.kind, createdAt });
+  if (!options.created) createSweepRecord({ sweepStore, sweepId, grid, runner: runner.kind });
+  const record = sweepStore.getSweep(sweepId)!.summary;
+  const createdAt = Date.parse(record.created_at);
+  const name = record.name;
 
   const metrics: SweepRunMetrics[] = [];
   let lastPersist = started;
@@ -100,5 +120,5 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   sweepStore.updateSweep({ id: sweepId, done: final.done, elapsedMs: final.elapsed_ms, status: final.status, ...(message ? { message } : {}) });
   onProgress?.(progress(final));
   metrics.sort((a, b) => a.job - b.job);
-  return { status: outcome.status, ...(message ? { message } : {}), rows: resultsTable({ jobs, metrics }), metrics };
+  return { status: outcome.status, ...(message ? { message } : {}), rows: resultsTable({ cells: listCells(grid), metrics }), metrics };
 }

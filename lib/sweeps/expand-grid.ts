@@ -20,13 +20,28 @@ export function cellKey(parts: { configId: string; scenario: string; faultPlan: 
   return `${parts.configId}|${parts.scenario}|${parts.faultPlan}|${parts.vendor}`;
 }
 
-/**
- * The job list of a grid, in a fixed order (scenario, configuration, mechanism off, fault
- * plan, vendor, seed): the same grid always gives the same jobs, so the same table.
- */
-export function expandGrid(grid: SweepGrid): SweepJob[] {
-  const seeds = seedList(grid.seeds);
-  const configurations = grid.configurations.flatMap((c) => [
+/** One row of the results table: a cell of the grid without its seeds. */
+export type SweepCell = Pick<SweepJob, 'key' | 'configId' | 'configLabel' | 'scenario' | 'faultPlan' | 'vendor'>;
+
+/** The grid's cells in table order (cheap: no run configs are built). */
+export function listCells(grid: SweepGrid): SweepCell[] {
+  const cells: SweepCell[] = [];
+  for (const scenario of grid.scenarios) {
+    for (const configuration of configurationsOf(grid)) {
+      for (const faultPlan of grid.faultPlans) {
+        for (const vendor of grid.vendors) {
+          const parts = { configId: configuration.id, scenario, faultPlan: faultPlan.id, vendor };
+          cells.push({ key: cellKey(parts), configLabel: configuration.label, ...parts });
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+/** The configurations as rows: each as given, then each with one mechanism off. */
+function configurationsOf(grid: SweepGrid) {
+  return grid.configurations.flatMap((c) => [
     { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery },
     ...grid.mechanismsOff.map((m) => ({
       id: `${c.id}-no-${m}`,
@@ -35,6 +50,15 @@ export function expandGrid(grid: SweepGrid): SweepJob[] {
       recovery: withMechanismOff(c.recovery, m),
     })),
   ]);
+}
+
+/**
+ * The job list of a grid, in a fixed order (scenario, configuration, mechanism off, fault
+ * plan, vendor, seed): the same grid always gives the same jobs, so the same table.
+ */
+export function expandGrid(grid: SweepGrid): SweepJob[] {
+  const seeds = seedList(grid.seeds);
+  const configurations = configurationsOf(grid);
   const jobs: SweepJob[] = [];
   for (const scenario of grid.scenarios) {
     for (const configuration of configurations) {

@@ -1,12 +1,12 @@
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
-import type { SweepJob } from './expand-grid';
+import type { SweepCell } from './expand-grid';
 
 /**
  * The results table: one row per cell (configuration × scenario × fault plan × vendor), in
  * the order the grid lists them, from the runs finished so far. Rows depend only on the
  * metrics, never on the order runs finished in, so the same grid gives the same table.
  */
-export function resultsTable({ jobs, metrics }: { jobs: readonly SweepJob[]; metrics: readonly SweepRunMetrics[] }): SweepRow[] {
+export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; metrics: readonly SweepRunMetrics[] }): SweepRow[] {
   const byKey = new Map<string, SweepRunMetrics[]>();
   for (const m of metrics) {
     const list = byKey.get(m.key);
@@ -14,10 +14,7 @@ export function resultsTable({ jobs, metrics }: { jobs: readonly SweepJob[]; met
     else byKey.set(m.key, [m]);
   }
   const rows: SweepRow[] = [];
-  const seen = new Set<string>();
-  for (const job of jobs) {
-    if (seen.has(job.key)) continue;
-    seen.add(job.key);
+  for (const job of cells) {
     // Sorted by job so sums add up in one order whatever order the runs finished in.
     const runs = (byKey.get(job.key) ?? []).slice().sort((a, b) => a.job - b.job);
     const n = runs.length;

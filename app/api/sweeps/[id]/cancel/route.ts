@@ -1,0 +1,16 @@
+import { errorResponse, getSweepRegistry, refuseCrossSite } from '@/lib/server';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Cancels a running sweep: its workers stop, finished runs stay; 409 once it has ended. */
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    refuseCrossSite({ request });
+    const { id } = await params;
+    getSweepRegistry().cancel(id);
+    return Response.json({ ok: true }, { status: 202 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,16 @@
+import { errorResponse, getSweepRegistry, HttpError } from '@/lib/server';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** `{ sweep, grid, rows }`: the sweep, what it ran and its table so far. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const result = getSweepRegistry().read(id);
+    if (!result) throw new HttpError(404, `No sweep with id "${id}"`);
+    return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,20 @@
+import { errorResponse, HttpError } from '@/lib/server';
+import { getSweepStore } from '@/lib/store';
+import { SweepRunsQuerySchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The run summaries of a sweep, or of one cell of its table (`?key=`), in job order. */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const { key } = SweepRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const store = getSweepStore();
+    if (!store.getSweep(id)) throw new HttpError(404, `No sweep with id "${id}"`);
+    const runs = store.readSweepMetrics(id).filter((m) => key === undefined || m.key === key);
+    return Response.json(runs, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,31 @@
+import { errorResponse, getSweepRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { getSweepStore } from '@/lib/store';
+import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { CreateSweepBodySchema, ListSweepsQuerySchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Starts a sweep; the browser then follows GET /api/sweeps/{id}/events. */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    refuseCrossSite({ request });
+    const grid = CreateSweepBodySchema.parse(await readJson({ request }));
+    const problems = validateSweepGrid(grid);
+    if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
+    const { id } = getSweepRegistry().start(grid);
+    return Response.json({ id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** Sweeps, newest first. */
+export async function GET(request: Request): Promise<Response> {
+  try {
+    const { limit } = ListSweepsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(getSweepStore().listSweeps({ limit }), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
