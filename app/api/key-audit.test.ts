@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { format } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { allCanaries, countCanaries, makeCanaries, scanFolder } from '@/lib/audit/canaries';
+import { driveKeyAudit, type ApiRequest, type ApiResponse, type KeyAuditResult } from '@/lib/audit/key-audit';
+import { standInEnv, startStandIns, type StandIns } from '@/lib/audit/vendor-stand-ins';
+import { GET as getRun } from './runs/[id]/route';
+import { GET as getEvents } from './runs/[id]/events/route';
+import { GET as getTrace } from './runs/[id]/trace/route';
+import { GET as getRuns, POST as postRun } from './runs/route';
+
+// The key audit (npm run audit:keys) in-process: canary keys from the environment and from
+// requests, runs on every vendor through the real route handlers and engine, vendors stood in
+// for by local HTTP servers — one of which echoes the key it receives in its error body.
+const TIME_SCALE = 0.01;
+const canaries = makeCanaries();
+let standIns: StandIns;
+let dataDir: string;
+let result: KeyAuditResult;
+const output: string[] = [];
+
+type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
+const ROUTES: [string, RegExp, Handler][] = [
+  ['POST', /^\/api\/runs$/, postRun],
+  ['GET', /^\/api\/runs$/, getRuns],
+  ['GET', /^\/api\/runs\/([^/]+)$/, getRun],
+  ['GET', /^\/api\/runs\/([^/]+)\/events$/, getEvents],
+  ['GET', /^\/api\/runs\/([^/]+)\/trace$/, getTrace],
+];
+
+async function inProcess(request: ApiRequest): Promise<ApiResponse> {
+  for (const [method, pattern, handler] of ROUTES) {
+    const match = request.method === method ? pattern.exec(request.path) : null;
+    if (!match) continue;
+    const response = await handler(
+      new Request(`http://127.0.0.1:3000${request.path}`, {
+        method,
+        headers: { host: '127.0.0.1:3000', ...request.headers },
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      }),
+      { params: Promise.resolve({ id: match[1] ?? '' }) },
+    );
+    return { status: response.status, headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), body: await response.text() };
+  }
+  throw new Error(`no route for ${request.method} ${request.path}`);
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-key-audit-'));
+  vi.stubEnv('LOOP_LAB_DATA_DIR', dataDir);
+  standIns = await startStandIns({ timeScale: TIME_SCALE });
+  for (const [name, value] of Object.entries(standInEnv(standIns, canaries))) vi.stubEnv(name, value);
+  // Server output: everything written to stdout/stderr or the console while the runs go.
+  const capture = (...args: unknown[]) => void output.push(format(...args));
+  for (const method of ['log', 'error', 'warn', 'info', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
+  const write = (chunk: unknown) => (output.push(String(chunk)), true);
+  vi.spyOn(process.stdout, 'write').mockImplementation(write);
+  vi.spyOn(process.stderr, 'write').mockImplementation(write);
+  try {
+    result = await driveKeyAudit({ transport: inProcess, standIns, canaries, timeScale: TIME_SCALE });
+  } finally {
+    vi.restoreAllMocks();
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await standIns?.close();
+  vi.unstubAllEnvs();
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  g.__loopLabStore?.close();
+  delete g.__loopLabStore;
+  delete g.__loopLabRunRegistry;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('key audit: canary keys after runs on every vendor', () => {
+  it('made every run it meant to, and refused the ones it had to', () => {
+    expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(result.outcomes.map((o) => [o.name, o.expected]));
+    const reasons = Object.fromEntries(result.outcomes.filter((o) => o.status === 201).map((o) => [o.name, o.reason]));
+    // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.
+    for (const [name, reason] of Object.entries(reasons)) {
+      expect([name, reason]).toEqual([name, name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/)]);
+    }
+  });
+
+  it('sends no environment key to a URL a request chose', () => {
+    expect(result.requestChosenRequests).toBeGreaterThan(0);
+    expect(standIns.requestChosen.anthropic.keysReceived.every((k) => k === canaries.request)).toBe(true);
+    expect(result.envKeysAtRequestChosen).toBe(0);
+    // The echoing stand-in did receive both kinds of key, so the echo path was exercised.
+    expect(standIns.echo.openai.keysReceived).toEqual(expect.arrayContaining([canaries.envOpenai, canaries.request]));
+  });
+
+  it('leaves 0 canaries in responses: JSON, SSE and JSONL traces', () => {
+    expect(result.responses).toBeGreaterThan(40);
+    expect(result.responseText).toContain('[redacted]'); // the echoed keys were there to redact
+    expect(result.responseHits).toBe(0);
+  });
+
+  it('leaves 0 canaries in the store file bytes', () => {
+    const scan = scanFolder({ dir: dataDir, canaries: allCanaries(canaries) });
+    expect(scan.bytes).toBeGreaterThan(0);
+    expect(scan.hits).toBe(0);
+  });
+
+  it('leaves 0 canaries in server output', () => {
+    expect(countCanaries(output.join('\n'), allCanaries(canaries))).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { RealClock, createRandom } from '@/lib/clock';
+import type { Dialect } from '@/lib/protocol';
+import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
+import { getScenario } from '@/lib/tools';
+
+/** A local HTTP server speaking one vendor's API that writes down every key it was sent. */
+export interface StandIn {
+  dialect: Dialect;
+  /** The base URL an SDK is pointed at (OpenAI's includes /v1). */
+  baseUrl: string;
+  /** The key of every request received (x-api-key or the Bearer token). */
+  keysReceived: string[];
+}
+
+export interface StandIns {
+  /** Named by the server's environment (ANTHROPIC_BASE_URL / OPENAI_BASE_URL). */
+  envNamed: Record<Dialect, StandIn>;
+  /** Named by nobody but a run request: the server's own key must never arrive here. */
+  requestChosen: Record<Dialect, StandIn>;
+  /** Allow-listed, and answers every request 401 with the key it received quoted in the error body. */
+  echo: Record<Dialect, StandIn>;
+  all: StandIn[];
+  close(): Promise<void>;
+}
+
+/** The environment a server under audit runs with: canary keys and the stand-ins' addresses. */
+export function standInEnv(standIns: StandIns, keys: { envAnthropic: string; envOpenai: string }): Record<string, string> {
+  return {
+    ANTHROPIC_API_KEY: keys.envAnthropic,
+    OPENAI_API_KEY: keys.envOpenai,
+    ANTHROPIC_BASE_URL: standIns.envNamed.anthropic.baseUrl,
+    OPENAI_BASE_URL: standIns.envNamed.openai.baseUrl,
+    LOOP_LAB_ALLOWED_BASE_URLS: `${standIns.echo.anthropic.baseUrl} ${standIns.echo.openai.baseUrl}`,
+  };
+}
+
+/**
+ * Six stand-ins on 127.0.0.1 (ephemeral ports): the simulated vendors served over real HTTP
+ * (lib/sim/http-server.ts), on the real clock at `timeScale`, each recording the keys it gets.
+ */
+export async function startStandIns(options: { timeScale: number }): Promise<StandIns> {
+  const servers: SimServer[] = [];
+  const start = async (dialect: Dialect, echo: boolean): Promise<StandIn> => {
+    const keysReceived: string[] = [];
+    const clock = new RealClock(options.timeScale);
+    const random = createRandom(11);
+    const scenario = getScenario('fix-failing-test')!;
+    const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({ clock, random, policy: createPolicy('worker', scenario) });
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      const key = headers.get('x-api-key') ?? headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
+      keysReceived.push(key);
+      return echo ? echoKey(dialect, key) : sim(input, init);
+    }) as typeof globalThis.fetch;
+    const server = await startSimServer({ dialect, fetch });
+    servers.push(server);
+    return { dialect, baseUrl: dialect === 'openai' ? `${server.url}/v1` : server.url, keysReceived };
+  };
+  const pair = async (echo: boolean): Promise<Record<Dialect, StandIn>> => ({ anthropic: await start('anthropic', echo), openai: await start('openai', echo) });
+  const envNamed = await pair(false);
+  const requestChosen = await pair(false);
+  const echo = await pair(true);
+  return {
+    envNamed,
+    requestChosen,
+    echo,
+    all: [envNamed, requestChosen, echo].flatMap((p) => [p.anthropic, p.openai]),
+    close: async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
+}
+
+/** The careless vendor: a 401 whose message quotes the key back, in the vendor's own error shape. */
+function echoKey(dialect: Dialect, key: string): Response {
+  const body =
+    dialect === 'anthropic'
+      ? { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${key}` } }
+      : { error: { message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
+  return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
+}
