@@ -1,3 +1,5 @@
+import { MAX_COMPARED_CHARS, similarity } from './similarity';
+
 /**
  * Path rules for the virtual workspace. Paths are relative, slash-separated and never leave
  * the workspace root, so every tool and the check agree on what a path names.
@@ -23,27 +25,6 @@ export function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** Edit distance, for "did you mean" suggestions; small inputs only. */
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** Similarity in [0, 1]: 1 for equal strings. */
-export function similarity(a: string, b: string): number {
-  const longest = Math.max(a.length, b.length);
-  return longest === 0 ? 1 : 1 - levenshtein(a, b) / longest;
-}
-
 /**
  * The existing paths nearest a missing one: files in the same folder and files with a similar
  * name anywhere, best first. A model corrects toward names it is shown, not toward "not found".
@@ -53,10 +34,11 @@ export function nearestPaths(options: { missing: string; paths: string[]; max?: 
   const dir = dirname(missing);
   const name = basename(missing).toLowerCase();
   const stem = name.replace(/\.[^.]*$/, '');
-  const scored = paths.map((path) => {
+  const candidates = boundCandidates(paths, dir);
+  const scored = candidates.map((path) => {
     const other = basename(path).toLowerCase();
     let score = similarity(name, other);
-    if (stem.length >= 3 && other.includes(stem)) score += 0.5;
+    if (stem.length >= 3 && stem.length <= MAX_COMPARED_CHARS && other.includes(stem)) score += 0.5;
     if (dirname(path) === dir) score += 0.4;
     score += similarity(missing.toLowerCase(), path.toLowerCase()) * 0.3;
     return { path, score };
@@ -66,4 +48,14 @@ export function nearestPaths(options: { missing: string; paths: string[]; max?: 
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
     .slice(0, max)
     .map((s) => s.path);
+}
+
+/** Most paths a "did you mean" compares (same-folder paths first), so a hint stays cheap. */
+export const MAX_HINT_CANDIDATES = 1000;
+
+function boundCandidates(paths: string[], dir: string): string[] {
+  if (paths.length <= MAX_HINT_CANDIDATES) return paths;
+  const near = paths.filter((p) => dirname(p) === dir);
+  const far = paths.filter((p) => dirname(p) !== dir);
+  return [...near, ...far].slice(0, MAX_HINT_CANDIDATES);
 }

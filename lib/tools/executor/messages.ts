@@ -1,5 +1,5 @@
 import type { ToolCallPart } from '@/lib/protocol';
-import { similarity } from '../paths';
+import { similarity } from '../similarity';
 
 /** The texts the executor answers with: each says what happened and what to do instead. */
 

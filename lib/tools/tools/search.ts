@@ -1,6 +1,7 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { Tool } from '../types';
-import { notFound, ok, resolvePath } from './tool-result';
+import { fail, notFound, ok, resolvePath } from './tool-result';
 
 export const DEFAULT_MAX_RESULTS = 50;
 /** Longer matching lines are cut so one minified line cannot flood the result. */
@@ -12,14 +13,38 @@ const input = z.strictObject({
   max_results: z.number().int().min(1).max(1000).optional().describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS}).`),
 });
 
-/** Compiles the pattern as a regex; text that is not a valid regex is searched literally. */
-function compile(pattern: string): { regex: RegExp; note: string } {
+/**
+ * Compiles the pattern with RE2 (re2js): matching takes time linear in the line, whatever the
+ * pattern, where a backtracking engine spent seconds on `(a+)+$` against 28 characters and
+ * blocked every run on the server. Text that is not a regex at all is searched literally;
+ * JavaScript-only syntax RE2 refuses (lookaround, backreferences) is an error that says so.
+ */
+function compile(pattern: string): { regex: RE2JS; note: string } | { error: string } {
   try {
-    return { regex: new RegExp(pattern), note: '' };
+    return { regex: RE2JS.compile(pattern), note: '' };
   } catch (error) {
-    const escaped = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const why = error instanceof Error ? error.message : String(error);
-    return { regex: new RegExp(escaped), note: `(Not a valid regular expression — ${why}; searched for it as literal text.)\n` };
+    if (isJsRegex(pattern)) {
+      return {
+        error:
+          `Error: search uses a linear-time regex engine (RE2), which does not support this pattern (${why}). ` +
+          'Lookahead, lookbehind and backreferences are not available: rewrite the pattern without them, or search for literal text.',
+      };
+    }
+    return {
+      regex: RE2JS.compile(RE2JS.quote(pattern)),
+      note: `(Not a valid regular expression — ${why}; searched for it as literal text.)\n`,
+    };
+  }
+}
+
+/** Whether JavaScript would accept the pattern (compiling only: matching is what can run away). */
+function isJsRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -37,7 +62,9 @@ export const searchTool: Tool<z.infer<typeof input>> = {
     const files = workspace.isDir(where)
       ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`))
       : [where];
-    const { regex, note } = compile(pattern);
+    const compiled = compile(pattern);
+    if ('error' in compiled) return fail(compiled.error);
+    const { regex, note } = compiled;
     const hits: string[] = [];
     let total = 0;
     for (const file of files) {
@@ -52,9 +79,9 @@ export const searchTool: Tool<z.infer<typeof input>> = {
     }
     const scope = where === '' ? 'the workspace' : where;
     if (total === 0) {
-      return ok(`${note}No matches for /${regex.source}/ in ${scope} (${files.length} files searched). Try a shorter or looser pattern.`);
+      return ok(`${note}No matches for /${regex.pattern()}/ in ${scope} (${files.length} files searched). Try a shorter or looser pattern.`);
     }
-    const header = `${note}${total} match${total === 1 ? '' : 'es'} for /${regex.source}/ in ${scope}:`;
+    const header = `${note}${total} match${total === 1 ? '' : 'es'} for /${regex.pattern()}/ in ${scope}:`;
     const rest =
       total > hits.length
         ? `\n(${total - hits.length} more matches not shown: narrow the pattern or path, or raise max_results.)`
