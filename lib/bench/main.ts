@@ -1,4 +1,5 @@
 import { measureEngineOverhead } from './engine-overhead';
+import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { measureWatchdogLateness } from './watchdog-precision';
@@ -31,6 +32,22 @@ async function main(): Promise<void> {
     watchdog.p99 <= 25,
     'target p99 ≤ 25 ms',
   );
+
+  const hostile = await measureHostileCheck({ timeScale: 1 });
+  report(
+    "a hostile model-written test file beside another run: largest delay of the other run's events",
+    `timers of the other run fired at most ${hostile.besideMaxLateMs.toFixed(1)} ms late beside it (p99 ${hostile.besideP99LateMs.toFixed(1)} ms; ` +
+      `${hostile.aloneMaxLateMs.toFixed(1)} ms alone); event-loop delay max ${hostile.loopDelayMaxMs.toFixed(1)} ms, p99 ${hostile.loopDelayP99Ms.toFixed(1)} ms; ` +
+      `other run ended ${hostile.otherRunEnded}\n      hostile checks: ${summarize(hostile.hostileResults)}`,
+    hostile.besideMaxLateMs <= 100 && hostile.loopDelayMaxMs <= 100,
+    'target ≤ 100 ms',
+  );
+}
+
+function summarize(results: string[]): string {
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, n]) => `${n} × ${r}`).join('; ');
 }
 
 function report(name: string, value: string, ok: boolean, target: string): void {

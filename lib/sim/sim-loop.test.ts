@@ -36,7 +36,7 @@ describe('worker through the real SDKs', () => {
     }
     expect(stops[stops.length - 1]).toBe('end_turn');
     expect(stops.filter((s) => s === 'tool_use').length).toBeGreaterThanOrEqual(4);
-    expect(scenario.check(workspace).passed).toBe(true);
+    expect((await scenario.check(workspace)).passed).toBe(true);
     // About one to three seconds of run time a turn.
     expect(clock.now() / stops.length).toBeGreaterThan(500);
     expect(clock.now() / stops.length).toBeLessThan(3000);
@@ -68,6 +68,6 @@ describe('worker through the real SDKs', () => {
       }
     }
     expect(final).toBe(scenario.hints.summary);
-    expect(scenario.check(workspace).passed).toBe(true);
+    expect((await scenario.check(workspace)).passed).toBe(true);
   });
 });

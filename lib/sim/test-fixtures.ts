@@ -17,7 +17,7 @@ export const TEST_SCENARIO: Scenario = {
     'src/math.test.ts': "import { add } from './math';\nexpect(add(2, 3)).toBe(5);\n",
     'README.md': '# Math\n',
   },
-  check: (workspace) => {
+  check: async (workspace) => {
     const ok = (workspace.read('src/math.ts') ?? '').includes('a + b');
     return { passed: ok, output: ok ? '1 passed' : 'FAIL src/math.test.ts: expected 5, got -1' };
   },

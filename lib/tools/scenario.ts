@@ -5,6 +5,8 @@ import type { Workspace } from './types';
 export interface CheckResult {
   passed: boolean;
   output: string;
+  /** Set when the check could not finish (its sandbox stopped it): a tool error, not a FAIL. */
+  stopped?: 'time_limit' | 'memory_limit' | 'too_large' | 'crashed' | 'aborted';
 }
 
 /**
@@ -19,8 +21,11 @@ export interface Scenario {
   task: string;
   /** The initial workspace: path → content. */
   files: Record<string, string>;
-  /** Runs the scenario's test against the workspace (no shell, no disk). */
-  check(workspace: Workspace): CheckResult;
+  /**
+   * Runs the scenario's test against the workspace (no shell, no disk). Real work: the tests
+   * run in a sandboxed child process, so this takes wall time; `signal` stops it.
+   */
+  check(workspace: Workspace, options?: { signal?: AbortSignal }): Promise<CheckResult>;
   /** What the check runs, in a few words (shown in run_check's description). */
   checkLabel?: string;
   policy: SimPolicyId;

@@ -16,18 +16,18 @@ describe('worker policy', () => {
     expect(result.calls[4]!.content).toMatch(/^FAIL/);
     expect(result.calls[6]!.content).toMatch(/^PASS/);
     expect(result.final).toBe(TEST_SCENARIO.hints.summary);
-    expect(TEST_SCENARIO.check(workspace).passed).toBe(true);
+    expect((await TEST_SCENARIO.check(workspace)).passed).toBe(true);
   });
 
   it("solves the project's default scenario with the real tools", async () => {
     const scenario = getScenario(DEFAULT_SCENARIO_ID)!;
     const { run, tools, workspace } = scenarioTools(scenario);
-    expect(scenario.check(workspace).passed).toBe(false);
+    expect((await scenario.check(workspace)).passed).toBe(false);
     const result = await runPolicy({ policy: createPolicy('worker', scenario), tools, run, task: scenario.task });
     expect(result.calls.length).toBeGreaterThanOrEqual(4);
     expect(result.calls.filter((c) => c.isError)).toEqual([]);
     expect(result.final).toBe(scenario.hints.summary);
-    expect(scenario.check(workspace).passed).toBe(true);
+    expect((await scenario.check(workspace)).passed).toBe(true);
   });
 
   it('thinks a seed-varied sentence on every turn when thinking is requested', () => {

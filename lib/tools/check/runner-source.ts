@@ -1,32 +1,43 @@
 /**
- * The test harness that runs *inside* the vm context. It is plain JavaScript source, so no
- * host object (and no host Function constructor) is reachable from the workspace's code:
- * files come in as one JSON string and the report goes out as one JSON string.
+ * The test harness that runs inside a vm context in the check's child process (see
+ * sandbox-source.ts). It is plain JavaScript source, evaluated before any workspace code, so
+ * it can keep the builtins it relies on in closure variables: a workspace file that later
+ * replaces `JSON`, `Array.prototype.push` or the global `test` changes what its own code sees,
+ * not how the runner records results.
  *
- * It provides a tiny CommonJS `require` over the workspace files (relative paths, `.js`,
- * `.json`, `index.js`), an `assert` module, `test`/`it`/`describe` and a console that
- * records. Everything runs in one synchronous evaluation, so the vm timeout covers it all.
+ * Evaluating it yields `setup(compiled, jsonFiles)`: `compiled` maps each JavaScript file to
+ * a function compiled in this context (or to the text of its SyntaxError), `jsonFiles` is one
+ * JSON string of the .json files. `setup` defines a frozen, non-writable `__loopLabRunner`
+ * whose methods answer with strings and numbers only, so the host never handles an object the
+ * workspace made.
  */
 export const RUNNER_SOURCE = String.raw`
-(function (filesJson, entriesJson) {
-  var files = JSON.parse(filesJson);
-  var entries = JSON.parse(entriesJson);
-  var logs = [];
-  var tests = [];
-  var cache = {};
+(function () {
+  'use strict';
+  var define = Object.defineProperty, freeze = Object.freeze, create = Object.create, keys = Object.keys;
+  var isArray = Array.isArray, jsonParse = JSON.parse, jsonStringify = JSON.stringify, StringOf = String;
+  var hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
+  var ErrorProto = Error.prototype, SyntaxErrorOf = SyntaxError, ErrorOf = Error;
+  var MAX_LOGS = 50, MAX_LOG_CHARS = 300, MAX_TESTS = 500, MAX_ERROR_CHARS = 1000, MAX_FRAMES = 3;
+
+  // Arrays filled with defineProperty, never push or index assignment: a setter planted on
+  // Array.prototype cannot intercept what the runner records.
+  function append(list, value) { define(list, list.length, { value: value, writable: true, enumerable: true, configurable: true }); }
+  function clip(text, max) { text = StringOf(text); return text.length > max ? text.slice(0, max) + '…' : text; }
+
+  var logs = [], tests = [], cache = create(null), prefix = [], modules = null, jsonTexts = null;
 
   function fmt(v) {
-    if (typeof v === 'string') return JSON.stringify(v);
-    try { return JSON.stringify(v); } catch (e) { return String(v); }
+    try { var s = jsonStringify(v); return s === undefined ? StringOf(v) : s; } catch (e) { return StringOf(v); }
   }
-  function AssertionError(message) { this.name = 'AssertionError'; this.message = message; }
-  AssertionError.prototype = Object.create(Error.prototype);
+  function AssertionError(message) { this.name = 'AssertionError'; this.message = message; this.stack = new ErrorOf(message).stack; }
+  AssertionError.prototype = create(ErrorProto);
   function fail(message, fallback) { throw new AssertionError(message || fallback); }
   function deepEqual(a, b) {
     if (a === b) return true;
     if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    var ka = Object.keys(a), kb = Object.keys(b);
+    if (isArray(a) !== isArray(b)) return false;
+    var ka = keys(a), kb = keys(b);
     if (ka.length !== kb.length) return false;
     for (var i = 0; i < ka.length; i++) if (!deepEqual(a[ka[i]], b[ka[i]])) return false;
     return true;
@@ -42,6 +53,8 @@ export const RUNNER_SOURCE = String.raw`
     try { fn(); } catch (e) { return; }
     fail(m, 'expected the function to throw');
   };
+  assert.AssertionError = AssertionError;
+  freeze(assert);
 
   function normalize(path) {
     var out = [];
@@ -51,48 +64,81 @@ export const RUNNER_SOURCE = String.raw`
     });
     return out.join('/');
   }
+  function exists(path) { return hasOwn(modules, path) || hasOwn(jsonTexts, path); }
   function resolve(from, request) {
     var base = request.charAt(0) === '.' ? normalize(from + '/' + request) : normalize(request);
-    var tries = [base, base + '.js', base + '.json', base + '/index.js'];
-    for (var i = 0; i < tries.length; i++) if (Object.prototype.hasOwnProperty.call(files, tries[i])) return tries[i];
+    var tries = [base, base + '.js', base + '.cjs', base + '.json', base + '/index.js'];
+    for (var i = 0; i < tries.length; i++) if (exists(tries[i])) return tries[i];
     return null;
   }
   function load(path) {
     if (cache[path]) return cache[path].exports;
     var module = { exports: {} };
     cache[path] = module;
-    if (/\.json$/.test(path)) { module.exports = JSON.parse(files[path]); return module.exports; }
+    if (hasOwn(jsonTexts, path)) { module.exports = jsonParse(jsonTexts[path]); return module.exports; }
+    var compiled = modules[path];
+    if (typeof compiled === 'string') throw new SyntaxErrorOf(compiled + ' (' + path + ')');
     var dir = path.indexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/'));
-    var fn = new Function('exports', 'require', 'module', '__filename', '__dirname',
-      files[path] + '\n//# sourceURL=' + path);
-    fn(module.exports, makeRequire(dir), module, path, dir);
+    compiled(module.exports, makeRequire(dir), module, path, dir, api.test, api.test, api.describe);
     return module.exports;
   }
   function makeRequire(dir) {
     return function require(request) {
       if (request === 'assert' || request === 'node:assert' || request === 'node:assert/strict') return assert;
-      var found = resolve(dir, request);
-      if (found === null) throw new Error("Cannot find module '" + request + "' from '" + (dir || '.') + "'");
+      var found = resolve(dir, StringOf(request));
+      if (found === null) throw new ErrorOf("Cannot find module '" + request + "' from '" + (dir || '.') + "'");
       return load(found);
     };
   }
 
-  var prefix = [];
-  globalThis.console = {
-    log: function () { logs.push(Array.prototype.map.call(arguments, String).join(' ')); },
-  };
-  globalThis.console.error = globalThis.console.warn = globalThis.console.info = globalThis.console.log;
-  globalThis.describe = function (name, fn) { prefix.push(name); try { fn(); } finally { prefix.pop(); } };
-  globalThis.test = globalThis.it = function (name, fn) { tests.push({ name: prefix.concat([name]).join(' > '), fn: fn }); };
+  /** "Name: message" and the stack frames that point into workspace files, nothing else. */
+  function explain(e) {
+    var head = e && e.name ? StringOf(e.name) + ': ' : '';
+    var text = head + StringOf(e && e.message);
+    var stack = e && typeof e.stack === 'string' ? e.stack.split('\n') : [];
+    var frames = 0;
+    for (var i = 1; i < stack.length && frames < MAX_FRAMES; i++) {
+      var m = /\(?([^\s()]+):(\d+):(\d+)\)?\s*$/.exec(stack[i]);
+      if (m && hasOwn(modules, m[1])) { text += '\n      at ' + m[1] + ':' + m[2] + ':' + m[3]; frames++; }
+    }
+    return clip(text, MAX_ERROR_CHARS);
+  }
 
-  var loadErrors = [];
-  entries.forEach(function (entry) {
-    try { load(entry); } catch (e) { loadErrors.push(entry + ': ' + (e && e.name ? e.name + ': ' : '') + (e && e.message)); }
+  var api = {
+    test: function (name, fn) {
+      if (tests.length < MAX_TESTS) append(tests, { name: clip(prefix.concat([StringOf(name)]).join(' > '), 200), fn: fn });
+    },
+    describe: function (name, fn) { append(prefix, StringOf(name)); try { fn(); } finally { prefix.length = prefix.length - 1; } },
+  };
+  freeze(api);
+  var log = function () {
+    if (logs.length >= MAX_LOGS) return;
+    var parts = [];
+    for (var i = 0; i < arguments.length; i++) append(parts, typeof arguments[i] === 'string' ? arguments[i] : fmt(arguments[i]));
+    append(logs, clip(parts.join(' '), MAX_LOG_CHARS));
+  };
+  globalThis.console = { log: log, error: log, warn: log, info: log, debug: log };
+  globalThis.test = globalThis.it = api.test;
+  globalThis.describe = api.describe;
+
+  var runner = freeze({
+    /** '' when the entry loaded, else why not. */
+    load: function (entry) {
+      try { load(entry); return ''; } catch (e) { return explain(e); }
+    },
+    count: function () { return tests.length; },
+    name: function (i) { return tests[i].name; },
+    /** '' when test i passed, else its failure. */
+    run: function (i) {
+      try { tests[i].fn(); return ''; } catch (e) { return explain(e) || 'failed'; }
+    },
+    logs: function () { return logs.join('\n'); },
   });
-  var results = tests.map(function (t) {
-    try { t.fn(); return { name: t.name, ok: true }; }
-    catch (e) { return { name: t.name, ok: false, error: (e && e.name ? e.name + ': ' : '') + (e && e.message) }; }
-  });
-  return JSON.stringify({ results: results, loadErrors: loadErrors, logs: logs });
-})
+
+  return function setup(compiled, jsonFilesJson) {
+    modules = compiled;
+    jsonTexts = jsonParse(jsonFilesJson);
+    define(globalThis, '__loopLabRunner', { value: runner, writable: false, configurable: false, enumerable: false });
+  };
+})()
 `;

@@ -87,7 +87,7 @@ export const fixFailingTest: Scenario = {
     'src/slugify.js': SLUGIFY,
     'test/slugify.test.js': TEST,
   },
-  check: (workspace) => runNodeTests({ workspace, entries: ['test/slugify.test.js'] }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: ['test/slugify.test.js'], ...(options?.signal ? { signal: options.signal } : {}) }),
   checkLabel: 'test/slugify.test.js',
   policy: 'worker',
   hints: {

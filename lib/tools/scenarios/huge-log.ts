@@ -87,7 +87,7 @@ export const hugeLog: Scenario = {
     'logs/service.log': buildLog(),
     'test/db-config.test.js': TEST,
   },
-  check: (workspace) => runNodeTests({ workspace, entries: ['test/db-config.test.js'] }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: ['test/db-config.test.js'], ...(options?.signal ? { signal: options.signal } : {}) }),
   checkLabel: 'test/db-config.test.js',
   policy: 'worker',
   hints: {

@@ -43,18 +43,18 @@ describe('scenarios', () => {
     });
   }
 
-  it('fix-failing-test: the check really executes the code', () => {
+  it('fix-failing-test: the check really executes the code', async () => {
     const scenario = getScenario('fix-failing-test')!;
     const ws = createWorkspace({ files: scenario.files });
-    const before = scenario.check(ws);
+    const before = await scenario.check(ws);
     expect(before.output).toContain('✗ joins every word, not just the first two');
     expect(before.output).toContain('expected "loop-lab-agent-loops-that-recover", got "loop-lab: agent loops that recover"');
     ws.write('src/slugify.js', 'while (true) {}');
-    expect(scenario.check(ws).output).toMatch(/timed out/);
+    expect((await scenario.check(ws)).output).toMatch(/timed out/);
     ws.write('src/slugify.js', 'module.exports = { slugify: () => this.constructor.constructor("return process")() };');
-    expect(scenario.check(ws).output).toMatch(/process is not defined/);
+    expect((await scenario.check(ws)).output).toMatch(/process is not defined/);
     ws.write('src/slugify.js', 'module.exports = { slugify: (');
-    expect(scenario.check(ws).output).toMatch(/could not load test\/slugify\.test\.js: SyntaxError/);
+    expect((await scenario.check(ws)).output).toMatch(/could not load test\/slugify\.test\.js: SyntaxError/);
   });
 });
 
@@ -67,9 +67,9 @@ describe('recovery scenarios', () => {
     expect(found.content.split('\n')[1]).toMatch(/^logs\/service\.log:1742: .*pool exhausted/);
   });
 
-  it('long-project: the failing check names the wrong region', () => {
+  it('long-project: the failing check names the wrong region', async () => {
     const scenario = getScenario('long-project')!;
-    const result = scenario.check(createWorkspace({ files: scenario.files }));
+    const result = await scenario.check(createWorkspace({ files: scenario.files }));
     expect(result.output).toContain('✗ gross price of 100.00 in pt\n    AssertionError: expected 12300, got 13200');
     expect(result.output).toMatch(/22 passed, 1 failed/);
     expect(Object.keys(scenario.files).length).toBeGreaterThan(20);

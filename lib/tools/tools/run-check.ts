@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import type { Scenario } from '../scenario';
 import type { Tool } from '../types';
-import { ok } from './tool-result';
+import { fail, ok } from './tool-result';
 
 const input = z.strictObject({});
 
 /**
  * Runs the scenario's check against the current workspace. A failing check is an answer,
- * not a tool failure: the result starts with PASS or FAIL and is not marked is_error.
+ * not a tool failure: the result starts with PASS or FAIL and is not marked is_error. A check
+ * the sandbox had to stop (time or memory limit, crash) is a tool failure: is_error, with why.
+ * The check is real work in a child process, so the run's clock is held while it runs: on the
+ * virtual clock no deadline fires just because a process took wall time to start.
  */
 export function createRunCheckTool(options: { scenario: Scenario }): Tool<z.infer<typeof input>> {
   const { scenario } = options;
@@ -15,9 +18,10 @@ export function createRunCheckTool(options: { scenario: Scenario }): Tool<z.infe
     name: 'run_check',
     description: `Run the project's check (${scenario.checkLabel ?? 'its tests'}) against the workspace and report PASS or FAIL with the output.`,
     input,
-    run(_args, { workspace }) {
-      const result = scenario.check(workspace);
-      return ok(`${result.passed ? 'PASS' : 'FAIL'}\n${result.output}`);
+    async run(_args, { workspace, clock, signal }) {
+      const result = await clock.hold(scenario.check(workspace, { signal }));
+      const text = `${result.passed ? 'PASS' : 'FAIL'}\n${result.output}`;
+      return result.stopped ? fail(text) : ok(text);
     },
   };
 }
