@@ -34,7 +34,7 @@ export interface RunDetail {
   config?: RunConfig;
 }
 
-export type ControlAction = { action: 'abort' } | { action: 'set_faults'; faults: FaultPlan };
+export type ControlAction = { action: 'abort' } | { action: 'set_faults'; faults: FaultPlan } | { action: 'compact' };
 
 export class ApiError extends Error {
   constructor(

@@ -17,6 +17,7 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   max_tokens: 'stopped at the output cap',
   internal_error: 'failed: internal error in the loop',
   imported: 'imported trace',
+  context_overflow: 'failed: still over the context window after the overflow budget',
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {

@@ -94,6 +94,7 @@ export function foldControl(s: RunViewState, e: EventOf<'control'>): RunViewStat
     set_faults: 'faults changed',
     pause: 'paused',
     resume: 'resumed',
+    compact: 'compact now',
   };
   const marker: MarkerView = {
     seq: e.seq,

@@ -1,4 +1,5 @@
-import { checkNever, safeParseEvent, type RunEvent } from '@/lib/protocol';
+import { checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
+import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
@@ -39,6 +40,19 @@ export function foldRawEvents(state: RunViewState, raws: readonly unknown[]): Ru
 }
 
 
+
+const STEP_WORDS: Record<EventOf<'compaction'>['step'], string> = {
+  old_results: 'old results sent as stubs',
+  micro_compact: 'micro-compact',
+  summary: 'full compaction (summary)',
+  hard_trim: 'hard trim',
+};
+
+function compactionReason(e: EventOf<'compaction'>): string {
+  const what = STEP_WORDS[e.step];
+  if (!e.ok) return `${what} did not apply: ${e.reason}`;
+  return `${what}: ${e.tokens_before.toLocaleString('en-US')} → ${e.tokens_after.toLocaleString('en-US')} tokens`;
+}
 
 function foldBody(s: RunViewState, e: RunEvent): RunViewState {
   switch (e.event) {
@@ -91,7 +105,30 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return s.status === 'running' && s.reason === reason ? { ...s, turns } : { ...s, turns, status: 'running', reason };
     }
     case 'llm_call':
-      return foldLlmCall(s, e);
+      return { ...foldLlmCall(s, e), context: e.background ? s.context : foldReported(s.context, e.input_tokens) };
+    case 'context_sent':
+      return { ...s, context: foldContextSent(s.context, e) };
+    case 'compaction':
+      return {
+        ...s,
+        context: foldCompaction(s.context, e),
+        status: e.trigger === 'overflow' ? 'recovering' : s.status,
+        reason: `${turnLabel(e.iteration)}: ${compactionReason(e)}`,
+      };
+    case 'context_overflow':
+      return {
+        ...s,
+        context: foldOverflow(s.context, e),
+        status: 'recovering',
+        reason:
+          e.outcome === 'exhausted'
+            ? `${turnLabel(e.iteration)}: prompt still too long, overflow budget of ${e.budget} spent`
+            : `${turnLabel(e.iteration)}: prompt too long — overflow recovery ${e.recovery_attempt} of ${e.budget}`,
+      };
+    case 'context_recovered':
+      return { ...s, context: foldRecovered(s.context, e), status: 'running', reason: `${turnLabel(e.iteration)}: the compacted request went through` };
+    case 'breaker':
+      return { ...s, context: foldBreaker(s.context, e) };
     case 'model_error':
       return {
         ...s,

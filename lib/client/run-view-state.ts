@@ -7,6 +7,7 @@ import type {
   TerminateReason,
   ToolCallStatus,
 } from '@/lib/protocol';
+import { initialContextView, type ContextViewState } from './context-view-state';
 
 /**
  * The browser's view of one run: everything the pages draw, folded from the event log by
@@ -192,6 +193,8 @@ export interface RunViewState {
   faults?: FaultPlan;
   disabledTools: readonly string[];
   toolBudgets: Readonly<Record<string, number>>;
+  /** The context channel: gauge samples, compaction steps, overflow recoveries, the breaker. */
+  context: ContextViewState;
   terminate?: TerminateView;
 }
 
@@ -211,6 +214,7 @@ export function initialRunViewState(): RunViewState {
     markers: [],
     disabledTools: [],
     toolBudgets: {},
+    context: initialContextView(),
   };
 }
 

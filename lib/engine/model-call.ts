@@ -15,6 +15,8 @@ export class ModelCallFailed extends Error {
     readonly category: ErrorCategory,
     readonly attempts: number,
     readonly exhausted: boolean,
+    /** The failure came after the response stream opened (an in-stream error). */
+    readonly opened = false,
   ) {
     super(message);
     this.name = 'ModelCallFailed';
@@ -63,6 +65,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
   const { provider, recovery, state, clock, emit, signal, iteration } = options;
   const { watchdog } = recovery;
   let streamErrors = 0;
+  let lastOpened = false;
 
   const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
     const request: ModelRequest = { ...options.request, model: state.model };
@@ -106,9 +109,11 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       emit({ event: 'watchdog_fired', iteration, attempt, window_ms: watchdogMs, outcome: hasContent ? 'partial' : 'empty' });
     }
     streamErrors = outcome.opened || outcome.watchdogFired ? streamErrors + 1 : 0;
+    lastOpened = outcome.opened;
 
     // Partial: keep what arrived and present it; retrying would bill the same output twice.
-    if (hasContent && watchdog.enabled) return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
+    // A context overflow is not a Partial: it goes to the context channel wherever it arrived.
+    if (hasContent && watchdog.enabled && verdict.category !== 'context_length') return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
 
     const degraded = noteOverload({ options, category: verdict.category });
     const rung = degraded ? 'degrade' : 'silent_retry';
@@ -131,6 +136,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     verdict.category,
     attempts,
     result.exhausted,
+    lastOpened,
   );
 }
 

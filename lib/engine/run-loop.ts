@@ -3,7 +3,7 @@ import type { Message, RecoveryConfig, RunConfig, TerminateReason, ToolCallPart,
 import { costUsd } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
-import { compactOldResults } from './context/compact-old-results';
+import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
 import type { Emit } from './event-log';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 
@@ -33,6 +33,8 @@ export interface LoopOptions {
   beforeRequest?: (iteration: number) => void;
   /** The iteration now running, for events raised outside the loop (fault injections). */
   onIteration?: (iteration: number) => void;
+  /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
+  takeCompactRequest?: () => boolean;
 }
 
 interface Totals {
@@ -76,6 +78,8 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     if (signal.aborted) {
       const reason = signal.reason instanceof RunAborted ? signal.reason.reason : 'aborted';
       terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
+    } else if (error instanceof ContextOverflowExhausted) {
+      terminate('context_overflow', false, error.message);
     } else if (error instanceof ModelCallFailed) {
       terminate(error.exhausted ? 'retries_exhausted' : 'model_error', false, error.message);
     } else {
@@ -92,6 +96,18 @@ async function iterate(
   const { config, recovery, emit, signal, clock } = options;
   const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
   const state: CallState = { model: options.model, fallbackModel: options.fallbackModel, consecutiveOverloads: 0, requestNo: 0 };
+  const context = new ContextChannel({
+    provider: options.provider,
+    recovery,
+    state,
+    clock,
+    random: options.random,
+    emit,
+    signal,
+    system: options.system,
+    tools: options.tools,
+    recordBackground: (result, iteration, purpose) => recordCall({ options, totals, iteration, result, purpose }),
+  });
 
   for (let iteration = 1; iteration <= config.budgets.maxIterations; iteration++) {
     setIteration(iteration);
@@ -99,19 +115,23 @@ async function iterate(
     options.beforeRequest?.(iteration);
     emit({ event: 'iteration_start', iteration });
 
-    const sent = recovery.context.oldResultCompaction
-      ? compactOldResults({ messages, minChars: recovery.context.oldResultMinChars, keepIterations: recovery.context.keepRecentIterations }).messages
-      : messages;
-    const result = await callModel({
-      provider: options.provider,
-      request: { system: options.system, messages: sent, tools: options.tools, maxTokens: config.maxOutputTokens, thinking: config.provider.thinking },
-      recovery,
-      state,
-      clock,
-      random: options.random,
-      emit,
-      signal,
+    const result = await context.call({
+      messages,
       iteration,
+      compactNow: options.takeCompactRequest?.() ?? false,
+      account: (cut) => recordCall({ options, totals, iteration, result: cut }),
+      invoke: (sent) =>
+        callModel({
+          provider: options.provider,
+          request: { system: options.system, messages: sent, tools: options.tools, maxTokens: config.maxOutputTokens, thinking: config.provider.thinking },
+          recovery,
+          state,
+          clock,
+          random: options.random,
+          emit,
+          signal,
+          iteration,
+        }),
     });
 
     recordCall({ options, totals, iteration, result });

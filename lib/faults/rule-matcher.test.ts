@@ -18,6 +18,13 @@ function firing(matcher: RuleMatcher, plan: FaultPlan, from: number, to: number)
 }
 
 describe('RuleMatcher', () => {
+  it('a rule aimed at background calls skips foreground requests and spends its hits only on background ones', () => {
+    const m = new RuleMatcher(createRandom(1));
+    const plan = planOf({ ...rule('bg', { kind: 'next', count: 2 }), target: 'background' }, { ...rule('fg', { kind: 'always' }), target: 'foreground' });
+    const kinds = [false, true, false, true, true];
+    expect(kinds.map((background, i) => m.match({ plan, requestNo: i + 1, background })?.id)).toEqual(['fg', 'bg', 'fg', 'bg', undefined]);
+  });
+
   it('matches request numbers, always, and the first enabled rule wins', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf(rule('off', { kind: 'always' }, false), rule('two', { kind: 'requests', numbers: [2, 4] }), rule('any', { kind: 'always' }));

@@ -23,6 +23,8 @@ export interface WithFaultsOptions {
   clock: Clock;
   random: Random;
   onInject: (info: FaultInjection) => void;
+  /** Is the request going out now a background call (title, summary)? For rules aimed at one kind. */
+  isBackground?: () => boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw abortReason(signal);
 
-    const rule = matcher.match({ plan: options.plan(), requestNo });
+    const rule = matcher.match({ plan: options.plan(), requestNo, background: options.isBackground?.() ?? false });
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
     const inject = (): void =>

@@ -50,6 +50,7 @@ export const TerminateReasonSchema = z.enum([
   'max_tokens',
   'internal_error',
   'imported',
+  'context_overflow',
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 
@@ -65,6 +66,37 @@ export const ToolCallStatusSchema = z.enum([
   'refused_truncated',
 ]);
 export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+
+/**
+ * One message of a request as the vendor received it, by reference to the log where it is
+ * unchanged (the log stays the source of truth; the event stays small): `assistant` is the
+ * kept reply of that iteration, `results` its tool results (some sent as stubs), `text` a
+ * text message carried in full (the task, a continuation prompt, a summary, a trim note).
+ */
+export const SentMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('assistant'), iteration: z.number().int().min(0), tokens: z.number().int() }),
+  z.object({
+    kind: z.literal('results'),
+    iteration: z.number().int().min(0),
+    tokens: z.number().int(),
+    /** Results sent as a stub instead of their content, and since which iteration. */
+    stubs: z.array(z.object({ call_id: z.string(), chars: z.number().int(), since: z.number().int() })),
+  }),
+  z.object({
+    kind: z.literal('text'),
+    role: z.enum(['user', 'assistant']),
+    origin: z.enum(['log', 'summary', 'trim_note']),
+    iteration: z.number().int().min(0),
+    tokens: z.number().int(),
+    text: z.string(),
+  }),
+]);
+export type SentMessage = z.infer<typeof SentMessageSchema>;
+
+export const CompactionStepSchema = z.enum(['old_results', 'micro_compact', 'summary', 'hard_trim']);
+export type CompactionStep = z.infer<typeof CompactionStepSchema>;
+export const BreakerStateSchema = z.enum(['closed', 'open', 'half_open']);
+export type BreakerState = z.infer<typeof BreakerStateSchema>;
 
 export const RunEventSchema = z.discriminatedUnion('event', [
   z.object({
@@ -189,7 +221,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     ...base,
     event: z.literal('control'),
     iteration: z.number().int().min(0).optional(),
-    action: z.enum(['abort', 'set_faults', 'pause', 'resume']),
+    action: z.enum(['abort', 'set_faults', 'pause', 'resume', 'compact']),
     detail: z.string().optional(),
     faults: FaultPlanSchema.optional(),
   }),
@@ -221,6 +253,65 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     reason: z.string(),
     consecutive_failures: z.number().int().optional(),
     budget_left: z.number().int().optional(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('context_sent'),
+    /** Estimated size of the request (messages, system and tools), scaled by the vendor's last report. */
+    tokens_est: z.number().int(),
+    window: z.number().int(),
+    /** Where proactive compaction starts (and what the overflow rungs aim below). */
+    threshold: z.number().int(),
+    /** Messages in the full log conversation (what would be sent with no compaction). */
+    log_messages: z.number().int(),
+    messages: z.array(SentMessageSchema),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('compaction'),
+    step: CompactionStepSchema,
+    /** routine: old results aging out; proactive: near the threshold; overflow: a waterfall rung; manual: Compact now. */
+    trigger: z.enum(['routine', 'proactive', 'overflow', 'manual']),
+    ok: z.boolean(),
+    tokens_before: z.number().int(),
+    tokens_after: z.number().int(),
+    messages_before: z.number().int(),
+    messages_after: z.number().int(),
+    /** Tool results that became stubs in this step. */
+    stubbed: z.array(z.object({ call_id: z.string(), tool: z.string(), chars: z.number().int(), iteration: z.number().int() })),
+    summary: z.string().optional(),
+    reason: z.string(),
+    /** Which overflow recovery of the step this rung belongs to. */
+    recovery_attempt: z.number().int().min(1).optional(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('context_overflow'),
+    /** before_stream: an error before the response; in_stream: after it opened; stop_reason: the window cut the output. */
+    source: z.enum(['before_stream', 'in_stream', 'stop_reason']),
+    message: z.string(),
+    recovery_attempt: z.number().int().min(1),
+    budget: z.number().int(),
+    /** recovering: the waterfall runs; exhausted: the budget is spent and the run ends. */
+    outcome: z.enum(['recovering', 'exhausted']),
+    tokens_est: z.number().int(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('context_recovered'),
+    /** Overflow recoveries this step used; the step's retry budget starts over. */
+    recovery_attempts: z.number().int().min(1),
+    tokens_est: z.number().int(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('breaker'),
+    iteration: z.number().int().min(0).optional(),
+    state: BreakerStateSchema,
+    consecutive_failures: z.number().int().min(0),
+    /** While open: the run time at which the next summary call may probe. */
+    reopen_at: z.number().optional(),
+    reason: z.string(),
   }),
   z.object({
     ...base,

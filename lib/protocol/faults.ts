@@ -100,6 +100,8 @@ export const FaultRuleSchema = z.object({
   id: z.string().min(1).max(64),
   label: z.string().max(200).optional(),
   enabled: z.boolean().default(true),
+  /** Which calls it hits: every request, or only foreground (the loop's turns) or background (titles, summaries). */
+  target: z.enum(['any', 'foreground', 'background']).optional(),
   when: FaultWhenSchema,
   action: FaultActionSchema,
 });

@@ -21,8 +21,11 @@ export interface ModelInfo {
 export const SIM_MODELS: readonly ModelInfo[] = [
   { id: 'claude-sim-sonnet', label: 'Claude Sim Sonnet', dialect: 'anthropic', contextWindow: 32_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, reasoning: true },
   { id: 'claude-sim-haiku', label: 'Claude Sim Haiku', dialect: 'anthropic', contextWindow: 12_000, maxOutputTokens: 8_192, inputPrice: 1, outputPrice: 5, reasoning: true },
+  // Small windows for the context lessons: a growing conversation reaches them in a few turns.
+  { id: 'claude-sim-16k', label: 'Claude Sim 16k (small window)', dialect: 'anthropic', contextWindow: 16_000, maxOutputTokens: 8_192, inputPrice: 1, outputPrice: 5, reasoning: true },
   { id: 'gpt-sim-4o', label: 'GPT Sim 4o', dialect: 'openai', contextWindow: 32_000, maxOutputTokens: 16_384, inputPrice: 2.5, outputPrice: 10, reasoning: false },
   { id: 'gpt-sim-mini', label: 'GPT Sim mini', dialect: 'openai', contextWindow: 12_000, maxOutputTokens: 16_384, inputPrice: 0.15, outputPrice: 0.6, reasoning: false },
+  { id: 'gpt-sim-16k', label: 'GPT Sim 16k (small window)', dialect: 'openai', contextWindow: 16_000, maxOutputTokens: 8_192, inputPrice: 0.15, outputPrice: 0.6, reasoning: false },
 ];
 
 export const REAL_MODELS: readonly ModelInfo[] = [

@@ -1,4 +1,4 @@
-import type { PresetId, RecoveryConfig, RecoveryOverrides } from './recovery';
+import { COMPACTION_OFF, type PresetId, type RecoveryConfig, type RecoveryOverrides } from './recovery';
 
 /**
  * The presets reproduce their sources (DESIGN.md §4). Pure data, shared by the engine
@@ -23,6 +23,8 @@ const OFF_CONTEXT: RecoveryConfig['context'] = {
   keepRecentIterations: 2,
 };
 
+const OFF_COMPACTION: RecoveryConfig['compaction'] = COMPACTION_OFF;
+
 /** CodeSmith: whitelist retry, 1 s doubling to 60 s ±10 %, watchdog, loop guard. */
 const codesmith: RecoveryConfig = {
   sdkMaxRetries: 0,
@@ -42,6 +44,9 @@ const codesmith: RecoveryConfig = {
   fallback: { enabled: false, afterOverloads: 3, model: '' },
   tools: { ...OFF_TOOLS, loopGuard: true },
   context: OFF_CONTEXT,
+  // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
+  // proactive threshold (75 % of the window) is the project's choice.
+  compaction: { ...OFF_COMPACTION, proactive: true, waterfall: true, breaker: true },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -63,6 +68,7 @@ const s11: RecoveryConfig = {
   fallback: { enabled: true, afterOverloads: 3, model: '' },
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
+  compaction: OFF_COMPACTION,
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
@@ -79,6 +85,7 @@ const course: RecoveryConfig = {
     truncateChars: 4_000,
   },
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
+  compaction: OFF_COMPACTION,
 };
 
 /** No recovery at all: the first error ends the run. */
@@ -90,6 +97,7 @@ const naive: RecoveryConfig = {
   fallback: { enabled: false, afterOverloads: 3, model: '' },
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
+  compaction: OFF_COMPACTION,
 };
 
 /** The vendor SDK's own retries (2, its default), nothing else. */
@@ -142,5 +150,6 @@ export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides =
     fallback: { ...base.fallback, ...overrides.fallback },
     tools: { ...base.tools, ...overrides.tools },
     context: { ...base.context, ...overrides.context },
+    compaction: { ...base.compaction, ...overrides.compaction },
   };
 }

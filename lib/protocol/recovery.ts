@@ -66,6 +66,48 @@ export const ContextConfigSchema = z.object({
   keepRecentIterations: z.number().int().min(0).max(100),
 });
 
+/**
+ * The context channel (lib/engine/context): proactive full compaction near the window, the
+ * overflow waterfall when the vendor still says the prompt is too long, and the circuit
+ * breaker on the summary call. Old-result stubs stay under `context`.
+ */
+export const CompactionConfigSchema = z.object({
+  /** Summarise older history when a request nears the window. */
+  proactive: z.boolean(),
+  /** Fraction of the model's window at which proactive compaction runs (and the size rungs aim for). */
+  thresholdRatio: z.number().min(0.1).max(0.99),
+  /** Newest log messages a summary never covers (sent verbatim after it). */
+  keepRecentMessages: z.number().int().min(2).max(50),
+  /** Output cap of the summary call. */
+  summaryMaxTokens: z.number().int().min(64).max(8_192),
+  /** The overflow waterfall: micro-compact → forced full compaction → hard trim. */
+  waterfall: z.boolean(),
+  /** Overflow recoveries allowed for one step before the run ends. */
+  waterfallBudget: z.number().int().min(1).max(10),
+  /** Messages a hard trim always keeps. */
+  trimFloor: z.number().int().min(2).max(50),
+  /** Circuit breaker on the summary call. */
+  breaker: z.boolean(),
+  /** Consecutive failed summary calls that open it. */
+  breakerFailures: z.number().int().min(1).max(20),
+  /** Run time it stays open before a half-open probe. */
+  breakerCooldownMs: z.number().int().min(1_000).max(86_400_000),
+});
+
+/** Every context-channel mechanism off: what a run recorded before the channel existed did. */
+export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
+  proactive: false,
+  thresholdRatio: 0.75,
+  keepRecentMessages: 4,
+  summaryMaxTokens: 1_024,
+  waterfall: false,
+  waterfallBudget: 2,
+  trimFloor: 4,
+  breaker: false,
+  breakerFailures: 3,
+  breakerCooldownMs: 300_000,
+};
+
 export const RecoveryConfigSchema = z.object({
   /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
   sdkMaxRetries: z.number().int().min(0).max(10),
@@ -75,6 +117,8 @@ export const RecoveryConfigSchema = z.object({
   fallback: FallbackConfigSchema,
   tools: ToolRecoveryConfigSchema,
   context: ContextConfigSchema,
+  // Defaulted so traces recorded before the context channel still parse (with it off, as it was).
+  compaction: CompactionConfigSchema.default(COMPACTION_OFF),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 
@@ -88,6 +132,7 @@ export const RecoveryOverridesSchema = z
     fallback: FallbackConfigSchema.partial().strict().optional(),
     tools: ToolRecoveryConfigSchema.partial().strict().optional(),
     context: ContextConfigSchema.partial().strict().optional(),
+    compaction: CompactionConfigSchema.partial().strict().optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;

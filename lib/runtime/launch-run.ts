@@ -24,9 +24,16 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const clock = createClock({ kind: config.clock, timeScale: config.timeScale });
   const random = createRandom(config.seed);
   // Every event leaves through here (store, SSE, trace, CLI, logs): secrets are taken out of
-  // its values before anyone serialises it.
+  // its values before anyone serialises it. The fault wrapper also asks here whether the request
+  // going out is a background call: the engine records each request (model_request) just
+  // before sending it.
   const redactor = createRedactor({ secrets: runSecrets({ apiKey: options.apiKey, env: process.env }) });
-  const log = new EventLog(runId, clock, (event) => options.onEvent(redactor.value(event)));
+  let backgroundRequest = false;
+  const log = new EventLog(runId, clock, (event) => {
+    if (event.event === 'model_request') backgroundRequest = event.background;
+    options.onEvent(redactor.value(event));
+  });
+  let compactRequested = false;
   const abort = new AbortController();
   const pending: ControlMessage[] = [];
   let faults: FaultPlan = config.faults;
@@ -56,6 +63,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       plan: () => faults,
       clock,
       random: random.fork('faults'),
+      isBackground: () => backgroundRequest,
       onInject: ({ requestNo, rule, label }) =>
         log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
     });
@@ -105,11 +113,19 @@ export function launchRun(options: LaunchOptions): RunHandle {
       onIteration: (n) => {
         iteration = n;
       },
+      takeCompactRequest: () => {
+        const asked = compactRequested;
+        compactRequested = false;
+        return asked;
+      },
       beforeRequest: (n) => {
         for (const message of pending.splice(0)) {
           if (message.action === 'set_faults') {
             faults = message.faults;
             log.emit({ event: 'control', iteration: n, action: 'set_faults', faults, detail: describeFaults(faults) });
+          } else if (message.action === 'compact') {
+            compactRequested = true;
+            log.emit({ event: 'control', iteration: n, action: 'compact', detail: 'compact now: a full compaction before this request, past the breaker' });
           }
         }
       },

@@ -3,7 +3,8 @@ import type { FaultPlan, RunConfig, RunEvent } from '@/lib/protocol';
 /** Control messages, applied by the engine at the next request boundary (abort: at once). */
 export type ControlMessage =
   | { action: 'abort'; reason?: 'aborted' | 'abandoned' }
-  | { action: 'set_faults'; faults: FaultPlan };
+  | { action: 'set_faults'; faults: FaultPlan }
+  | { action: 'compact' };
 
 export interface LaunchOptions {
   runId: string;

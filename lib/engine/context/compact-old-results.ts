@@ -1,16 +1,31 @@
 import type { Message } from '@/lib/protocol';
 
+/** The text a stubbed tool result is sent as: how big it was and how to get it back. */
+export function stubText(chars: number): string {
+  return `[Older tool result cleared to save context: ${chars} characters. Call the tool again (a narrower read or search) if you still need it.]`;
+}
+
+/** A tool result that went out as a stub. */
+export interface StubbedResult {
+  callId: string;
+  chars: number;
+}
+
 /**
  * Old-result compaction: tool results over `minChars` from before the last `keepIterations`
- * assistant turns are replaced with a stub that says how to get them back. Done on the copy
- * sent to the API, never on the log.
+ * assistant turns are replaced with a stub that says how to get them back; results whose
+ * call id is in `forced` (a micro-compact cleared them) are stubbed whatever their age.
+ * Done on the copy sent to the API, never on the log.
  */
 export function compactOldResults(options: {
   messages: readonly Message[];
   minChars: number;
   keepIterations: number;
-}): { messages: Message[]; compacted: number } {
-  const { messages, minChars, keepIterations } = options;
+  /** Apply the age rule at all (off: only `forced` stubs). */
+  byAge?: boolean;
+  forced?: ReadonlySet<string>;
+}): { messages: Message[]; compacted: number; stubbed: StubbedResult[] } {
+  const { messages, minChars, keepIterations, byAge = true, forced } = options;
   // Index of the first message that is still "recent": keepIterations assistant turns back.
   let seen = 0;
   let recentFrom = messages.length;
@@ -18,20 +33,19 @@ export function compactOldResults(options: {
     if (messages[i]!.role === 'assistant' && ++seen > keepIterations) break;
     recentFrom = i;
   }
-  let compacted = 0;
+  const stubbed: StubbedResult[] = [];
   const out = messages.map((message, index) => {
-    if (index >= recentFrom || message.role !== 'user') return message;
+    if (message.role !== 'user') return message;
     let changed = false;
     const parts = message.parts.map((part) => {
-      if (part.type !== 'tool_result' || part.content.length <= minChars) return part;
+      if (part.type !== 'tool_result') return part;
+      const aged = byAge && index < recentFrom && part.content.length > minChars;
+      if (!aged && !forced?.has(part.callId)) return part;
       changed = true;
-      compacted += 1;
-      return {
-        ...part,
-        content: `[Older tool result cleared to save context: ${part.content.length} characters. Call the tool again (a narrower read or search) if you still need it.]`,
-      };
+      stubbed.push({ callId: part.callId, chars: part.content.length });
+      return { ...part, content: stubText(part.content.length) };
     });
     return changed ? { ...message, parts } : message;
   });
-  return { messages: out, compacted };
+  return { messages: out, compacted: stubbed.length, stubbed };
 }

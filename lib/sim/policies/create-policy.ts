@@ -7,12 +7,13 @@ import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
 import { createRepeatOnFailurePolicy } from './repeat-on-failure';
 import { freeTaskTurn } from './free-task';
+import { withSummaries } from './summary';
 import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
 
 /** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
-  return withTitles({ policy: behaviour(id, scenario), scenario });
+  return withSummaries(withTitles({ policy: behaviour(id, scenario), scenario }));
 }
 
 /**
@@ -20,7 +21,7 @@ export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
  * config's `task`): it looks around and answers from what it read.
  */
 export function createFreeTaskPolicy(scenario: Scenario): Policy {
-  return withTitles({ policy: freeTaskTurn, scenario });
+  return withSummaries(withTitles({ policy: freeTaskTurn, scenario }));
 }
 
 function behaviour(id: SimPolicyId, scenario: Scenario): Policy {

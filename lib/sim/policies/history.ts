@@ -1,5 +1,6 @@
 import type { Message } from '@/lib/protocol';
 import type { PolicyRequest, PolicyTool, PolicyTurn } from '../types';
+import { summaryCalls } from './summary';
 
 /** One tool call the model made earlier and, when the loop sent it, its result. */
 export interface CallRecord {
@@ -10,13 +11,21 @@ export interface CallRecord {
   result: { content: string; isError: boolean } | undefined;
 }
 
-/** The conversation's tool calls in order, each paired with its result by id. */
+/**
+ * The conversation's tool calls in order, each paired with its result by id. Calls a summary
+ * in the conversation records (the history a compaction replaced) count too, with the first
+ * line of their result: a model remembers what its summary says it did.
+ */
 export function callHistory(messages: Message[]): CallRecord[] {
   const records: CallRecord[] = [];
   const byId = new Map<string, CallRecord>();
   for (const message of messages) {
     for (const part of message.parts) {
-      if (part.type === 'tool_call') {
+      if (part.type === 'text' && message.role === 'user') {
+        summaryCalls(part.text).forEach((c, n) => {
+          records.push({ id: `summary-${records.length}-${n}`, name: c.name, argsText: c.argsText, args: parseArgs(c.argsText), result: { content: c.content, isError: c.isError } });
+        });
+      } else if (part.type === 'tool_call') {
         const record: CallRecord = { id: part.id, name: part.name, argsText: part.argsText, args: part.args ?? parseArgs(part.argsText), result: undefined };
         records.push(record);
         byId.set(part.id, record);

@@ -1,10 +1,11 @@
 import type { Scenario } from '../scenario';
 import { fixFailingTest } from './fix-failing-test';
+import { growingContext } from './growing-context';
 import { hugeLog } from './huge-log';
 import { longProject } from './long-project';
 
 /** Every scenario a run can name, default first. */
-const SCENARIOS: readonly Scenario[] = [fixFailingTest, hugeLog, longProject];
+const SCENARIOS: readonly Scenario[] = [fixFailingTest, hugeLog, longProject, growingContext];
 
 export const DEFAULT_SCENARIO_ID = fixFailingTest.id;
 

@@ -1,0 +1,353 @@
+import type { Clock, Random } from '@/lib/clock';
+import type { EventBody, Message, RecoveryConfig } from '@/lib/protocol';
+import { findModel } from '@/lib/protocol';
+import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
+import { estimateTokens as estimateText } from '@/lib/tokens/count-tokens';
+import { answerText, backgroundCall } from '../background-call';
+import type { Emit } from '../event-log';
+import { ModelCallFailed, type CallResult, type CallState } from '../model-call';
+import { CircuitBreaker, type BreakerTransition } from './circuit-breaker';
+import { stubText } from './compact-old-results';
+import { emitBreaker, emitCompaction, type CompactionRecord } from './context-events';
+import { ContextMeter } from './context-meter';
+import { ContextView, cutPoints, type SentCopy } from './context-view';
+import { SUMMARY_SYSTEM, summaryTranscript } from './summary-request';
+
+/** The overflow budget of a step is spent: the run ends with reason context_overflow. */
+export class ContextOverflowExhausted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContextOverflowExhausted';
+  }
+}
+
+export interface ContextChannelOptions {
+  provider: ProviderAdapter;
+  recovery: RecoveryConfig;
+  state: CallState;
+  clock: Clock;
+  random: Random;
+  emit: Emit;
+  signal: AbortSignal;
+  system: string;
+  tools: readonly ToolSpec[];
+  /** Counts a background call that answered in the run's totals (an llm_call event). */
+  recordBackground: (result: CallResult, iteration: number, purpose: string) => void;
+}
+
+type Trigger = 'routine' | 'proactive' | 'overflow' | 'manual';
+type Overflow = { source: 'before_stream' | 'in_stream' | 'stop_reason'; message: string };
+
+/** Results shorter than this are left alone by a micro-compact: their stub would be no smaller. */
+const MICRO_MIN_CHARS = 200;
+
+/**
+ * The context channel: decides what each request carries and keeps it inside the model's
+ * window — old results as stubs, a summary call near the threshold (behind a circuit
+ * breaker), and when the vendor still says the prompt is too long, the overflow waterfall
+ * with its own budget: micro-compact → forced full compaction → hard trim (a local trim
+ * when the summary fails). Every step is an event; the log's messages are never changed.
+ */
+export class ContextChannel {
+  private readonly view = new ContextView();
+  private readonly meter: ContextMeter;
+  private readonly breaker: CircuitBreaker;
+  private readonly toolNames = new Map<string, string>();
+
+  constructor(private readonly options: ContextChannelOptions) {
+    this.meter = new ContextMeter({ system: options.system, tools: options.tools });
+    const { breakerFailures, breakerCooldownMs } = options.recovery.compaction;
+    this.breaker = new CircuitBreaker({ failures: breakerFailures, cooldownMs: breakerCooldownMs });
+  }
+
+  private get config(): RecoveryConfig['compaction'] {
+    return this.options.recovery.compaction;
+  }
+
+  private window(): number {
+    return findModel(this.options.state.model)?.contextWindow ?? 0;
+  }
+
+  private threshold(): number {
+    return Math.floor(this.window() * this.config.thresholdRatio);
+  }
+
+  /**
+   * One step's model call through the channel: builds the request copy (compacting first when
+   * due or asked), sends it, and on a context overflow runs the waterfall and sends again.
+   * `account` records a response the window cut short, which is billed but not kept.
+   */
+  async call(options: {
+    messages: readonly Message[];
+    iteration: number;
+    compactNow: boolean;
+    invoke: (messages: Message[]) => Promise<CallResult>;
+    account: (result: CallResult) => void;
+  }): Promise<CallResult> {
+    const { messages, iteration } = options;
+    let sent = await this.prepare({ messages, iteration, compactNow: options.compactNow });
+    let used = 0;
+    for (;;) {
+      let overflow: Overflow;
+      try {
+        const result = await options.invoke(sent.messages);
+        if (!(this.config.waterfall && result.stopReason === 'context_window')) {
+          this.meter.calibrate(sent.messages, result.usage.inputTokens);
+          if (used > 0) this.emit({ event: 'context_recovered', iteration, recovery_attempts: used, tokens_est: this.meter.measure(sent.messages) });
+          return result;
+        }
+        options.account(result);
+        overflow = { source: 'stop_reason', message: `the context window cut the response (${result.vendorStopReason})` };
+      } catch (error) {
+        if (!(this.config.waterfall && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
+        overflow = { source: error.opened ? 'in_stream' : 'before_stream', message: error.message };
+      }
+      const exhausted = used >= this.config.waterfallBudget;
+      if (!exhausted) used += 1;
+      this.emit({
+        event: 'context_overflow',
+        iteration,
+        source: overflow.source,
+        message: overflow.message,
+        recovery_attempt: exhausted ? used + 1 : used,
+        budget: this.config.waterfallBudget,
+        outcome: exhausted ? 'exhausted' : 'recovering',
+        tokens_est: this.meter.measure(sent.messages),
+      });
+      if (exhausted) {
+        throw new ContextOverflowExhausted(`${overflow.message} — still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${this.config.waterfallBudget})`);
+      }
+      await this.waterfall({ messages, iteration, attempt: used });
+      sent = this.publish({ messages, iteration });
+    }
+  }
+
+  /** Before a request: routine stubs, then a full compaction when asked for or near the threshold. */
+  private async prepare(options: { messages: readonly Message[]; iteration: number; compactNow: boolean }): Promise<SentCopy> {
+    const { messages, iteration } = options;
+    this.view.noteIterations(messages, iteration - 1);
+    this.learnToolNames(messages);
+    this.stubRoutinely({ messages, iteration });
+    if (options.compactNow) {
+      await this.summarize({ messages, iteration, trigger: 'manual' });
+    } else if (this.config.proactive && this.window() > 0) {
+      const size = this.meter.measure(this.build(messages, iteration).messages);
+      if (size >= this.threshold()) await this.summarize({ messages, iteration, trigger: 'proactive' });
+    }
+    return this.publish({ messages, iteration });
+  }
+
+  private build(messages: readonly Message[], iteration: number): SentCopy {
+    return this.view.build({ messages, config: this.options.recovery.context, iteration, count: (m) => this.meter.message(m), task: taskText(messages) });
+  }
+
+  /** Builds the copy that goes out and records it (context_sent). */
+  private publish(options: { messages: readonly Message[]; iteration: number }): SentCopy {
+    const sent = this.build(options.messages, options.iteration);
+    this.emit({
+      event: 'context_sent',
+      iteration: options.iteration,
+      tokens_est: this.meter.measure(sent.messages),
+      window: this.window(),
+      threshold: this.threshold(),
+      log_messages: options.messages.length,
+      messages: sent.refs,
+    });
+    return sent;
+  }
+
+  /** Old-result compaction made visible: an event whenever results newly go out as stubs. */
+  private stubRoutinely(options: { messages: readonly Message[]; iteration: number }): void {
+    const known = new Set(this.view.stubSince.keys());
+    const sent = this.build(options.messages, options.iteration);
+    const fresh = [...sent.stubs].filter(([id]) => !known.has(id));
+    if (fresh.length === 0) return;
+    const after = this.meter.measure(sent.messages);
+    this.step({
+      iteration: options.iteration,
+      step: 'old_results',
+      trigger: 'routine',
+      ok: true,
+      before: after + this.savedBy(fresh),
+      after,
+      messagesBefore: sent.messages.length,
+      messagesAfter: sent.messages.length,
+      stubbed: fresh,
+      reason: `tool results over ${this.options.recovery.context.oldResultMinChars} characters older than ${this.options.recovery.context.keepRecentIterations} turns go as stubs`,
+    });
+  }
+
+  /** The waterfall for one overflow recovery: each rung in order until the copy fits under the threshold. */
+  private async waterfall(options: { messages: readonly Message[]; iteration: number; attempt: number }): Promise<void> {
+    const { messages, iteration, attempt } = options;
+    const fits = (): boolean => this.meter.measure(this.build(messages, iteration).messages) <= this.threshold();
+    this.microCompact({ messages, iteration, attempt });
+    if (fits()) return;
+    const summary = await this.summarize({ messages, iteration, trigger: 'overflow', attempt });
+    if (fits()) return;
+    this.hardTrim({ messages, iteration, attempt, local: summary === 'failed' });
+  }
+
+  /** Rung 1: every tool result but the latest turn's goes as a stub. */
+  private microCompact(options: { messages: readonly Message[]; iteration: number; attempt: number }): void {
+    const { messages, iteration } = options;
+    const before = this.build(messages, iteration);
+    const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
+    const fresh: Array<[string, number]> = [];
+    for (let i = this.view.from; i < lastAssistant; i++) {
+      for (const part of messages[i]!.parts) {
+        if (part.type === 'tool_result' && part.content.length > MICRO_MIN_CHARS && !before.stubs.has(part.callId)) {
+          this.view.forcedStubs.add(part.callId);
+          fresh.push([part.callId, part.content.length]);
+        }
+      }
+    }
+    const after = fresh.length > 0 ? this.build(messages, iteration) : before;
+    this.step({
+      iteration,
+      step: 'micro_compact',
+      trigger: 'overflow',
+      ok: fresh.length > 0,
+      before: this.meter.measure(before.messages),
+      after: this.meter.measure(after.messages),
+      messagesBefore: before.messages.length,
+      messagesAfter: after.messages.length,
+      stubbed: fresh,
+      reason: fresh.length > 0 ? `cleared ${fresh.length} older tool result${fresh.length === 1 ? '' : 's'}` : 'no older tool results left to clear',
+      attempt: options.attempt,
+    });
+  }
+
+  /**
+   * A full compaction: a summary call replaces the history before the newest messages. The
+   * proactive and overflow triggers go through the breaker; a manual one bypasses it.
+   */
+  private async summarize(options: { messages: readonly Message[]; iteration: number; trigger: Trigger; attempt?: number }): Promise<'done' | 'skipped' | 'failed'> {
+    const { messages, iteration, trigger } = options;
+    const before = this.build(messages, iteration);
+    const tokensBefore = this.meter.measure(before.messages);
+    const fail = (reason: string, outcome: 'skipped' | 'failed'): 'skipped' | 'failed' => {
+      this.step({ iteration, step: 'summary', trigger, ok: false, before: tokensBefore, after: tokensBefore, messagesBefore: before.messages.length, messagesAfter: before.messages.length, stubbed: [], reason, attempt: options.attempt });
+      return outcome;
+    };
+    const keep = this.config.keepRecentMessages;
+    const cut = cutPoints(messages, this.view.from).filter((c) => messages.length - c >= keep).at(-1);
+    if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
+    if (this.config.breaker && trigger !== 'manual') {
+      const { verdict, transition } = this.breaker.check(this.options.clock.now());
+      if (transition) this.recordBreaker(iteration, transition);
+      if (!verdict.allowed) return fail(verdict.reason, 'failed');
+    }
+    const transcript = summaryTranscript({ previousSummary: this.view.summary?.text, messages: messages.slice(this.view.from, cut) });
+    const answer = await backgroundCall({
+      provider: this.options.provider,
+      system: SUMMARY_SYSTEM,
+      messages: [{ role: 'user', parts: [{ type: 'text', text: transcript }] }],
+      maxTokens: this.config.summaryMaxTokens,
+      recovery: this.options.recovery,
+      state: this.options.state,
+      clock: this.options.clock,
+      random: this.options.random,
+      emit: this.options.emit,
+      signal: this.options.signal,
+      iteration,
+      purpose: 'summary',
+    });
+    if (answer) this.options.recordBackground(answer, iteration, 'summary');
+    const text = answerText(answer);
+    if (text === undefined) {
+      if (this.config.breaker) this.recordBreaker(iteration, this.breaker.failure(this.options.clock.now()));
+      return fail('the summary call failed', 'failed');
+    }
+    if (this.config.breaker) {
+      const closed = this.breaker.success();
+      if (closed) this.recordBreaker(iteration, closed);
+    }
+    const covered = cut - this.view.from;
+    this.view.from = cut;
+    this.view.summary = { text, iteration };
+    this.view.trimmed = 0;
+    const after = this.build(messages, iteration);
+    this.step({
+      iteration,
+      step: 'summary',
+      trigger,
+      ok: true,
+      before: tokensBefore,
+      after: this.meter.measure(after.messages),
+      messagesBefore: before.messages.length,
+      messagesAfter: after.messages.length,
+      stubbed: [],
+      summary: text,
+      reason: `${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
+      attempt: options.attempt,
+    });
+    return 'done';
+  }
+
+  /** Rung 3: drop the oldest messages (never below the floor, never between a call and its result). */
+  private hardTrim(options: { messages: readonly Message[]; iteration: number; attempt: number; local: boolean }): void {
+    const { messages, iteration } = options;
+    const floor = this.config.trimFloor;
+    const before = this.build(messages, iteration);
+    const tokensBefore = this.meter.measure(before.messages);
+    const points = cutPoints(messages, this.view.from).filter((c) => messages.length - c >= floor);
+    const why = options.local ? 'local hard trim (no summary could be made)' : 'hard trim';
+    const startFrom = this.view.from;
+    const startTrimmed = this.view.trimmed;
+    for (const cut of points) {
+      this.view.from = cut;
+      this.view.trimmed = startTrimmed + (cut - startFrom);
+      if (this.meter.measure(this.build(messages, iteration).messages) <= this.threshold()) break;
+    }
+    const removed = this.view.from - startFrom;
+    const after = this.build(messages, iteration);
+    this.step({
+      iteration,
+      step: 'hard_trim',
+      trigger: 'overflow',
+      ok: removed > 0,
+      before: tokensBefore,
+      after: this.meter.measure(after.messages),
+      messagesBefore: before.messages.length,
+      messagesAfter: after.messages.length,
+      stubbed: [],
+      reason: removed > 0 ? `${why}: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, ${messages.length - this.view.from} kept (floor ${floor})` : `${why}: the floor of ${floor} messages is reached`,
+      attempt: options.attempt,
+    });
+  }
+
+  private step(options: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> }): void {
+    const stubbed = options.stubbed.map(([id, chars]) => ({ callId: id, tool: this.toolNames.get(id) ?? 'tool', chars, iteration: this.resultIteration.get(id) ?? options.iteration }));
+    emitCompaction(this.options.emit, { ...options, stubbed });
+  }
+
+  private recordBreaker(iteration: number, transition: BreakerTransition): void {
+    emitBreaker(this.options.emit, iteration, transition);
+  }
+
+  private readonly resultIteration = new Map<string, number>();
+
+  private learnToolNames(messages: readonly Message[]): void {
+    for (const message of messages) {
+      for (const part of message.parts) {
+        if (part.type === 'tool_call') this.toolNames.set(part.id, part.name);
+        if (part.type === 'tool_result' && !this.resultIteration.has(part.callId)) this.resultIteration.set(part.callId, this.view.iteration(message));
+      }
+    }
+  }
+
+  /** Tokens the stubs of these results save, at the meter's scale. */
+  private savedBy(stubs: ReadonlyArray<readonly [string, number]>): number {
+    return stubs.reduce((sum, [, chars]) => sum + Math.max(0, Math.ceil(chars / 4) - estimateText(stubText(chars))), 0);
+  }
+
+  private emit(body: EventBody): void {
+    this.options.emit(body);
+  }
+}
+
+function taskText(messages: readonly Message[]): string {
+  const first = messages[0];
+  return first ? first.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : '';
+}
