@@ -23,14 +23,17 @@ export function contentKindOf(data: string | undefined): ContentKind | undefined
   if (!isDict(json)) return undefined;
 
   if (json.type === 'content_block_delta' && isDict(json.delta)) {
-    switch (json.delta.type) {
+    // A delta with nothing in it (the empty `partial_json` that opens a tool call) carries no content.
+    const delta = json.delta;
+    switch (delta.type) {
       case 'text_delta':
-        return 'text';
+        return nonEmpty(delta.text) ? 'text' : undefined;
       case 'input_json_delta':
-        return 'tool_args';
+        return nonEmpty(delta.partial_json) ? 'tool_args' : undefined;
       case 'thinking_delta':
+        return nonEmpty(delta.thinking) ? 'thinking' : undefined;
       case 'signature_delta':
-        return 'thinking';
+        return nonEmpty(delta.signature) ? 'thinking' : undefined;
     }
     return undefined;
   }

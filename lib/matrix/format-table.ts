@@ -1,0 +1,146 @@
+import { PRESET_LABELS, type PresetId } from '@/lib/protocol';
+import { MATRIX_PRESETS, MATRIX_VENDORS, type Cell } from './cells';
+import type { CellResult, MatrixReport } from './run-matrix';
+import { MATRIX_FAULTS } from './fault-kinds';
+import { INJECTION_POINTS, POINTS } from './injection-points';
+
+/** One character a cell: how the run ended (and by which path when it completed). */
+export const LEGEND: ReadonlyArray<readonly [string, string]> = [
+  ['=', 'completes; nothing failed (only slow)'],
+  ['S', 'completes; the SDK retried beneath the loop, unseen'],
+  ['R', 'completes; the loop retried after backoff'],
+  ['W', 'completes; the watchdog fired on an empty stream and retried at once'],
+  ['P', 'completes; the watchdog’s Partial rule kept what arrived, no retry'],
+  ['E', 'ends model_error, as promised'],
+  ['X', 'ends retries_exhausted, as promised'],
+  ['B', 'ends on the run time budget, as promised'],
+  ['!', 'broke its promise (listed below)'],
+  ['H', 'hang: did not end within the wall-time guard'],
+  ['·', 'cannot apply (why: below)'],
+  ['…', 'promise needs a mechanism this build does not have yet'],
+];
+
+const PRESET_SHORT: Record<PresetId, string> = { codesmith: 'cs', s11: 's11', course: 'crs', naive: 'nv', 'sdk-default': 'sdk' };
+const CELL_WIDTH = 4;
+
+/** The symbol a run earned, read from its observed outcome (not from its promise). */
+export function symbolOf(result: CellResult): string {
+  const { verdict } = result;
+  if (verdict.hung) return 'H';
+  if (!verdict.passed) return '!';
+  const { ending, path } = verdict.observed;
+  if (ending === 'completes') {
+    return { untouched: '=', sdk_retry: 'S', loop_retry: 'R', watchdog_empty: 'W', partial_kept: 'P', surfaced: '!' }[path];
+  }
+  return ({ model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B' } as Record<string, string>)[ending] ?? '!';
+}
+
+/**
+ * The matrix as a person reads it: rows fault × point (only combinations that can apply),
+ * columns vendor × preset, one symbol a cell; then the legend, the combinations that cannot
+ * apply and why, any broken promises with the rule they broke, and the totals.
+ */
+export function formatMatrix(report: MatrixReport): string {
+  const byCell = new Map<Cell, CellResult>(report.results.map((r) => [r.cell, r]));
+  const key = (c: Pick<Cell, 'fault' | 'point' | 'vendor' | 'preset'>): string => `${c.fault.id}|${c.point}|${c.vendor}|${c.preset}`;
+  const cellAt = new Map(report.cells.map((c) => [key(c), c]));
+  const lines: string[] = [];
+  const rowLabels = MATRIX_FAULTS.flatMap((fault) => INJECTION_POINTS.map((point) => ({ fault, point, label: `${fault.id} ${POINTS[point].label}` })));
+  const labelWidth = Math.max(...rowLabels.map((r) => r.label.length)) + 2;
+  const columns = MATRIX_VENDORS.flatMap((vendor) => MATRIX_PRESETS.map((preset) => ({ vendor, preset })));
+  const group = MATRIX_PRESETS.length * CELL_WIDTH;
+
+  lines.push(' '.repeat(labelWidth) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join(''));
+  lines.push(' '.repeat(labelWidth) + MATRIX_VENDORS.map(() => `| ${MATRIX_PRESETS.map((p) => PRESET_SHORT[p].padEnd(CELL_WIDTH)).join('')}`).join(''));
+  for (const row of rowLabels) {
+    const cells = columns.map((col) => cellAt.get(key({ ...row, ...col })));
+    if (cells.every((c) => c === undefined || c.status === 'not_applicable')) continue;
+    const symbols = MATRIX_VENDORS.map((vendor) => {
+      const inGroup = MATRIX_PRESETS.map((preset) => cellAt.get(key({ ...row, vendor, preset })));
+      return `| ${inGroup.map((c) => symbolFor(c, byCell).padEnd(CELL_WIDTH)).join('')}`;
+    });
+    lines.push(row.label.padEnd(labelWidth) + symbols.join(''));
+  }
+
+  lines.push('', 'Legend: ' + MATRIX_PRESETS.map((p) => `${PRESET_SHORT[p]} = ${PRESET_LABELS[p]}`).join(', '));
+  for (const [symbol, meaning] of LEGEND) lines.push(`  ${symbol}  ${meaning}`);
+
+  lines.push('', 'Cannot apply:');
+  for (const [why, where] of groupSkipped(report.cells, 'not_applicable')) lines.push(`  ${where}: ${why}`);
+  const pending = groupSkipped(report.cells, 'pending');
+  if (pending.size > 0) {
+    lines.push('', 'Waiting on a mechanism:');
+    for (const [why, where] of pending) lines.push(`  ${where}: ${why}`);
+  }
+
+  const broken = report.results.filter((r) => !r.verdict.passed);
+  if (broken.length > 0) {
+    lines.push('', 'Broken promises:');
+    for (const r of broken) {
+      lines.push(`  ${r.cell.fault.id} ${POINTS[r.cell.point].label} on ${r.cell.vendor} × ${r.cell.preset}: ${r.verdict.failures.join('; ')}`);
+      lines.push(`    rule: ${r.cell.promise.rule}`);
+    }
+  }
+  lines.push('', 'Per preset (both vendors):');
+  for (const preset of MATRIX_PRESETS) lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
+  lines.push('', totalsLine(report));
+  return lines.join('\n');
+}
+
+function symbolFor(cell: Cell | undefined, byCell: Map<Cell, CellResult>): string {
+  if (!cell) return ' ';
+  if (cell.status === 'not_applicable') return '·';
+  if (cell.status === 'pending') return '…';
+  const result = byCell.get(cell);
+  return result ? symbolOf(result) : '?';
+}
+
+/** Skipped combinations grouped by reason: "drop, stall × mid-thinking × sim-openai (10)". */
+function groupSkipped(cells: Cell[], status: 'not_applicable' | 'pending'): Map<string, string> {
+  const groups = new Map<string, Cell[]>();
+  for (const cell of cells) {
+    if (cell.status !== status) continue;
+    const list = groups.get(cell.why) ?? [];
+    list.push(cell);
+    groups.set(cell.why, list);
+  }
+  const out = new Map<string, string>();
+  for (const [why, list] of groups) {
+    const names = <T>(pick: (c: Cell) => T): T[] => [...new Set(list.map(pick))];
+    const faults = names((c) => c.fault.id).join(', ');
+    const points = names((c) => POINTS[c.point].label).join(', ');
+    const vendors = names((c) => c.vendor).length === MATRIX_VENDORS.length ? 'both vendors' : names((c) => c.vendor).join(', ');
+    const presets = names((c) => c.preset).length === MATRIX_PRESETS.length ? 'every preset' : names((c) => c.preset).join(', ');
+    out.set(why, `${faults} × ${points} × ${vendors} × ${presets} (${list.length} cells)`);
+  }
+  return out;
+}
+
+/** How one preset's cells came out: counts per symbol, and the cells still waiting. */
+export function presetSummary(report: MatrixReport, preset: PresetId): string {
+  const counts = new Map<string, number>();
+  for (const result of report.results) {
+    if (result.cell.preset !== preset) continue;
+    const symbol = symbolOf(result);
+    counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+  }
+  const waiting = report.cells.filter((c) => c.preset === preset && c.status === 'pending').length;
+  const run = [...counts.values()].reduce((a, b) => a + b, 0);
+  const parts = LEGEND.filter(([symbol]) => counts.has(symbol)).map(([symbol]) => `${symbol} ${counts.get(symbol)}`);
+  return `${run} run: ${parts.join(', ')}${waiting > 0 ? `; ${waiting} waiting` : ''}`;
+}
+
+export function totalsLine(report: MatrixReport): string {
+  const count = (status: Cell['status']): number => report.cells.filter((c) => c.status === status).length;
+  const passed = report.results.filter((r) => r.verdict.passed).length;
+  const hangs = report.results.filter((r) => r.verdict.hung).length;
+  return [
+    `cells: ${report.cells.length} combinations, ${report.results.length} run`,
+    `passed ${passed}`,
+    `failed ${report.results.length - passed}`,
+    `hangs ${hangs}`,
+    `cannot apply ${count('not_applicable')}`,
+    `waiting ${count('pending')}`,
+    `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
+  ].join(' · ');
+}

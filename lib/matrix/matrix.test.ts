@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INJECTION_POINTS } from './injection-points';
+import { MATRIX_FAULTS } from './fault-kinds';
+import { MATRIX_PRESETS, MATRIX_VENDORS, type RunnableCell } from './cells';
+import { quietParseNoise } from './quiet-parse-noise';
+import { prepareMatrix, runCell } from './run-matrix';
+
+/**
+ * The fault matrix, every runnable cell asserted: each runs the real engine through the
+ * real SDKs over a simulated vendor on the virtual clock, and must keep the promise its
+ * effective recovery config makes, end exactly once with terminate, keep seq contiguous
+ * and end within its wall-time guard.
+ */
+const { cells } = await prepareMatrix();
+const runnable = cells.filter((c): c is RunnableCell => c.status === 'runnable');
+
+let restore: () => number = () => 0;
+beforeAll(() => {
+  restore = quietParseNoise();
+});
+afterAll(() => {
+  restore();
+});
+
+describe('the cell list', () => {
+  it('lists every fault kind × point × vendor × preset exactly once, each not run with its reason', () => {
+    expect(cells).toHaveLength(MATRIX_FAULTS.length * INJECTION_POINTS.length * MATRIX_VENDORS.length * MATRIX_PRESETS.length);
+    const keys = new Set(cells.map((c) => `${c.fault.id}|${c.point}|${c.vendor}|${c.preset}`));
+    expect(keys.size).toBe(cells.length);
+    for (const cell of cells) {
+      if (cell.status !== 'runnable') expect(cell.why.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('runs at least 80 cells, every fault kind and every point among them, on both vendors', () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(80);
+    expect(new Set(runnable.map((c) => c.fault.id))).toEqual(new Set(MATRIX_FAULTS.map((f) => f.id)));
+    expect(new Set(runnable.map((c) => c.point))).toEqual(new Set(INJECTION_POINTS));
+    expect(new Set(runnable.map((c) => c.vendor))).toEqual(new Set(MATRIX_VENDORS));
+  });
+
+  it('waits only on promises this build cannot end (a terminate reason the protocol lacks)', () => {
+    for (const cell of cells) {
+      if (cell.status === 'pending') expect(cell.promise?.ending).not.toBe('completes');
+    }
+  });
+});
+
+describe.concurrent('fault matrix (virtual clock)', () => {
+  it.each(runnable.map((cell) => [name(cell), cell] as const))('%s', async (_, cell) => {
+    const result = await runCell(cell);
+    expect(result.verdict.failures, cell.promise.rule).toEqual([]);
+    expect(result.verdict.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
+  });
+});
+
+function name(cell: RunnableCell): string {
+  return `${cell.fault.id} ${cell.point} on ${cell.vendor} × ${cell.preset} → ${cell.promise.ending} (${cell.promise.path})`;
+}
