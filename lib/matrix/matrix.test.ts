@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INJECTION_POINTS } from './injection-points';
 import { MATRIX_FAULTS } from './fault-kinds';
 import { MATRIX_PRESETS, MATRIX_VENDORS, type RunnableCell } from './cells';
-import { quietParseNoise } from './quiet-parse-noise';
 import { prepareMatrix, runCell } from './run-matrix';
 
 /**
@@ -13,14 +12,6 @@ import { prepareMatrix, runCell } from './run-matrix';
  */
 const { cells } = await prepareMatrix();
 const runnable = cells.filter((c): c is RunnableCell => c.status === 'runnable');
-
-let restore: () => number = () => 0;
-beforeAll(() => {
-  restore = quietParseNoise();
-});
-afterAll(() => {
-  restore();
-});
 
 describe('the cell list', () => {
   it('lists every fault kind × point × vendor × preset exactly once, each not run with its reason', () => {
