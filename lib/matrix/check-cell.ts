@@ -88,5 +88,8 @@ function checkPoint(cell: RunnableCell, after: readonly RunEvent[]): string[] {
   if (effect.kind === 'error' && cell.promise.path !== 'partial_kept' && error?.event === 'model_error' && error.retryable !== effect.retryable) {
     failures.push(`classified ${error.category} retryable=${error.retryable}, the fault is ${effect.retryable ? '' : 'not '}retryable`);
   }
+  if (effect.kind === 'error' && effect.family !== 'other' && error?.event === 'model_error' && error.category !== effect.family) {
+    failures.push(`classified ${error.category}, the fault is ${effect.family}`);
+  }
   return failures;
 }

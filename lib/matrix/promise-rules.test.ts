@@ -14,6 +14,14 @@ describe('promiseFor: promises follow the effective config, not the preset’s n
     expect(promiseFor({ effect: fault('http-529'), point: 'before_headers', recovery: resolveRecovery('naive', { retry: { enabled: true, maxRetries: 2 } }) })).toMatchObject({ ending: 'completes', path: 'loop_retry' });
   });
 
+  it('a ladder that retries only rate limits and overloads (s11) surfaces everything else', () => {
+    const s11 = resolveRecovery('s11');
+    expect(promiseFor({ effect: fault('http-429'), point: 'before_headers', recovery: s11 })).toMatchObject({ path: 'loop_retry' });
+    expect(promiseFor({ effect: fault('sse-error'), point: 'after_first_event', recovery: s11 })).toMatchObject({ path: 'loop_retry' });
+    expect(promiseFor({ effect: fault('connection'), point: 'before_headers', recovery: s11 })).toMatchObject({ ending: 'model_error' });
+    expect(promiseFor({ effect: fault('connection'), point: 'before_headers', recovery: resolveRecovery('s11', { retry: { retryOn: 'transient' } }) })).toMatchObject({ path: 'loop_retry' });
+  });
+
   it('authentication is never retried by the loop, nor by the SDK', () => {
     for (const preset of ['codesmith', 'sdk-default'] as const) {
       expect(promiseFor({ effect: fault('http-401'), point: 'before_headers', recovery: resolveRecovery(preset) })).toMatchObject({ ending: 'model_error' });
@@ -32,6 +40,8 @@ describe('promiseFor: promises follow the effective config, not the preset’s n
     expect(promiseFor({ effect: fault('keepalive'), point: 'mid_text', recovery: withWatchdog })).toMatchObject({ path: 'partial_kept' });
     expect(promiseFor({ effect: fault('stall'), point: 'mid_text', recovery: resolveRecovery('codesmith', { watchdog: { enabled: false } }) })).toMatchObject({ ending: 'run_time_budget' });
     expect(promiseFor({ effect: fault('stall'), point: 'before_headers', recovery: resolveRecovery('codesmith', { watchdog: { streamErrorCap: 1 } }) })).toMatchObject({ ending: 'retries_exhausted' });
+    // The Empty retry spends the retry budget: with none left the call fails.
+    expect(promiseFor({ effect: fault('stall'), point: 'after_first_event', recovery: resolveRecovery('codesmith', { retry: { maxRetries: 0 } }) })).toMatchObject({ ending: 'retries_exhausted' });
   });
 
   it('content kept by the Partial rule is not retried, whatever the error', () => {

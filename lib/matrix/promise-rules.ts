@@ -54,6 +54,9 @@ export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint
   if (!effect.retryable) {
     return { ending: 'model_error', path: 'surfaced', rule: 'an error the whitelist refuses (authentication) → not retried, model_error' };
   }
+  if (retry.retryOn === 'rate_limit_overloaded' && effect.family === 'other') {
+    return { ending: 'model_error', path: 'surfaced', rule: 'a ladder that retries only rate limits and overloads (retryOn) → any other error is not retried: model_error' };
+  }
   if (retry.maxRetries < 1) {
     return { ending: 'retries_exhausted', path: 'surfaced', rule: 'loop retry on with a budget of 0 retries → retries_exhausted' };
   }
@@ -68,6 +71,9 @@ export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint
     }
     if (capOfOne) {
       return { ending: 'retries_exhausted', path: 'surfaced', rule: 'silence before content with a stream error cap of 1 → the watchdog fires and the call fails' };
+    }
+    if (!retry.enabled || retry.maxRetries < 1) {
+      return { ending: 'retries_exhausted', path: 'surfaced', rule: 'silence before content: the watchdog fires (Empty), but its retry spends the retry budget and there is none' };
     }
     return { ending: 'completes', path: 'watchdog_empty', rule: 'silence before any content with the watchdog on → it fires (Empty) and retries at once; the run completes' };
   }
