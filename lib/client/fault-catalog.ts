@@ -68,6 +68,10 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
     when: next1,
     action: { type: 'drop', during: 'tool_args' },
   }),
+  model('drop-at-final', 'Stream faults', 'drop at the final delta', 'all content arrives, then the connection drops before the stop reason', {
+    when: next1,
+    action: { type: 'drop', during: 'final' },
+  }),
   model('mid-stream-overloaded', 'Stream faults', 'mid-stream overloaded', 'an overloaded_error event after 3 records', {
     when: next1,
     action: { type: 'sse_error', afterEvents: 3, errorType: 'overloaded_error' },
@@ -83,6 +87,10 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
   model('connection-refused', 'Connection', 'connection refused', 'nothing listens: the connection is refused', {
     when: next1,
     action: { type: 'connection', mode: 'refused' },
+  }),
+  model('no-answer', 'Connection', 'no answer (stall before headers)', 'the vendor accepts the connection and never answers', {
+    when: next1,
+    action: { type: 'stall', beforeHeaders: true },
   }),
   tool('tool-throw', 'tools throw', 'every tool call fails', { kind: 'throw' }),
   tool('tool-flaky', 'tools flaky (30 %)', 'each tool call fails with p = 0.3', { kind: 'flaky', p: 0.3 }),
