@@ -3,6 +3,7 @@
 import { isSimulated } from '@/lib/protocol';
 import type { PlaygroundForm } from '@/lib/client/playground-form';
 import { Button } from '@/components/ui/button';
+import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';
 import { Section } from './field';
 import { PolicyPicker } from './policy-picker';
@@ -71,6 +72,9 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
       </Section>
       <Section title="Run">
         <RunSettings form={form} onChange={onChange} />
+      </Section>
+      <Section title="Budgets">
+        <BudgetFields budgets={form.budgets} onChange={(budgets) => onChange({ budgets })} />
       </Section>
     </aside>
   );

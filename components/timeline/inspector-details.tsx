@@ -73,13 +73,20 @@ function ToolDetails({ c }: { c: ToolCallView }) {
   );
 }
 
+const MARKER_TITLE: Record<MarkerView['kind'], string> = {
+  fault: 'Fault injected',
+  control: 'Control',
+  log: 'Log',
+  storage: 'Event lost: the store could not encode it',
+};
+
 export function InspectorDetails({ turn, attempt, tool, marker }: { turn?: TurnView; attempt?: AttemptView; tool?: ToolCallView; marker?: MarkerView }) {
   if (attempt) return <AttemptDetails a={attempt} />;
   if (tool) return <ToolDetails c={tool} />;
   if (marker) {
     return (
       <>
-        <h3 className="mb-1 font-semibold">{marker.kind === 'fault' ? 'Fault injected' : marker.kind === 'control' ? 'Control' : 'Log'}</h3>
+        <h3 className="mb-1 font-semibold">{MARKER_TITLE[marker.kind]}</h3>
         <Row k="at">{formatMs(marker.ts)}{marker.iteration !== undefined ? ` · turn ${marker.iteration}` : ''}</Row>
         <Row k="what">{marker.label}</Row>
         {marker.detail && <Row k="detail">{marker.detail}</Row>}

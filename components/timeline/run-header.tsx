@@ -6,6 +6,7 @@ import { statusWord } from '@/lib/client/run-view-state';
 import { Pill } from '@/components/ui/pill';
 import { Stat } from '@/components/ui/stat';
 import { TONE_PILL, statusTone } from '@/components/ui/tone';
+import { RunBudgets } from './run-budgets';
 import { RunClock } from './run-clock';
 import type { ReactNode } from 'react';
 
@@ -50,6 +51,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         {formatTokens(totals.inputTokens)} / {formatTokens(totals.outputTokens)}
       </Stat>
       <Stat label="cost">{formatUsd(totals.usd)}</Stat>
+      <RunBudgets />
       <Stat label="answering now">
         <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
       </Stat>

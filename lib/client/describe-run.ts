@@ -18,6 +18,10 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   internal_error: 'failed: internal error in the loop',
   imported: 'imported trace',
   context_overflow: 'failed: still over the context window after the overflow budget',
+  run_time_budget: 'stopped: run time budget reached',
+  attempt_budget: 'stopped: attempt budget reached',
+  deadlock: 'stopped: nothing could ever wake the run',
+  server_restart: 'cut off: the server stopped mid-run',
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {

@@ -1,4 +1,6 @@
 import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_RUN_MS,
   VENDOR_DEFAULTS,
   isSimulated,
   type PresetId,
@@ -28,6 +30,8 @@ export interface PlaygroundForm {
   seed: number;
   timeScale: number;
   clock: 'real' | 'virtual';
+  /** Every run ends: turns, spend, run time (minutes of run clock) and model request attempts. */
+  budgets: { maxIterations: number; maxCostUsd: number; maxRunMinutes: number; maxAttempts: number };
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -45,6 +49,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   seed: 1,
   timeScale: 0.2,
   clock: 'real',
+  budgets: { maxIterations: 30, maxCostUsd: 1, maxRunMinutes: DEFAULT_MAX_RUN_MS / 60_000, maxAttempts: DEFAULT_MAX_ATTEMPTS },
 };
 
 export const VENDOR_LABELS: Record<Vendor, string> = {
@@ -85,6 +90,12 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,
+    budgets: {
+      maxIterations: form.budgets.maxIterations,
+      maxCostUsd: form.budgets.maxCostUsd,
+      maxRunMs: Math.round(form.budgets.maxRunMinutes * 60_000),
+      maxAttempts: form.budgets.maxAttempts,
+    },
   };
   return apiKey ? { config, apiKey } : { config };
 }

@@ -60,7 +60,7 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('watchdog', 'enabled', 'watchdog', 'bool', 'abort a stream that stops sending content'),
       f('watchdog', 'baseMs', 'window', 'ms', 'silence allowed before the stream is cut'),
       f('watchdog', 'perRetryMs', 'per retry', 'ms', 'window grows by this for each retry spent'),
-      f('watchdog', 'streamErrorCap', 'stream error cap', 'int', 'consecutive stream errors before failing (0 = none)'),
+      f('watchdog', 'streamErrorCap', 'stream error cap', 'int', 'consecutive stream errors before failing (at least 1; bounds the Empty retries)'),
     ],
   },
   {

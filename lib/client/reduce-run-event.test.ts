@@ -143,3 +143,29 @@ describe('status reasons in plain language', () => {
     expect(after.markers).toBe(before.markers);
   });
 });
+
+describe('budgets and lost events', () => {
+  const final = foldRawEvents(initialRunViewState(), fixture);
+
+  it('counts every model request the attempt budget counts and reads the budgets from run_start', () => {
+    expect(final.requests).toBe(Math.max(...fixture.filter((e) => (e as { event: string }).event === 'model_request').map((e) => (e as { request_no: number }).request_no)));
+    // A log from before the run budgets existed still parses: defaults are filled in.
+    expect(final.config?.budgets).toMatchObject({ maxRunMs: 1_800_000, maxAttempts: 200 });
+  });
+
+  it('marks an event the store could not keep on the timeline, with why', () => {
+    const start = foldRawEvents(initialRunViewState(), fixture.slice(0, 3));
+    const next = reduceRawEvent(start, {
+      run_id: 'run-fixture-1',
+      seq: 3,
+      ts: 10,
+      event: 'storage_error',
+      iteration: 1,
+      replaces: 'tool_call',
+      message: 'nested deeper than 64 levels',
+    });
+    expect(next.skippedCount).toBe(0);
+    expect(next.markers.at(-1)).toMatchObject({ kind: 'storage', level: 'error', detail: 'nested deeper than 64 levels' });
+    expect(next.markers.at(-1)?.label).toContain('tool_call');
+  });
+});

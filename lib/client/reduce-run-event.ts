@@ -79,7 +79,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         reason: `${turnLabel(e.iteration)}: preparing the request`,
       };
     case 'model_request':
-      return foldModelRequest(s, e);
+      return foldModelRequest({ ...s, requests: Math.max(s.requests, e.request_no) }, e);
     case 'stream_open':
       return {
         ...s,
@@ -277,6 +277,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return {
         ...s,
         markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'log', label: e.message, level: e.level, iteration: e.iteration }),
+      };
+    case 'storage_error':
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'storage',
+          label: `a ${e.replaces} event could not be stored; the run went on without it`,
+          detail: e.message,
+          level: 'error',
+          iteration: e.iteration,
+        }),
       };
     case 'terminate':
       return {

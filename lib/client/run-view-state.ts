@@ -153,7 +153,7 @@ export interface TurnView {
 export interface MarkerView {
   seq: number;
   ts: number;
-  kind: 'fault' | 'control' | 'log';
+  kind: 'fault' | 'control' | 'log' | 'storage';
   label: string;
   detail?: string;
   iteration?: number;
@@ -188,6 +188,8 @@ export interface RunViewState {
   vendor?: string;
   model?: string;
   totals: { inputTokens: number; outputTokens: number; usd: number };
+  /** Model requests made so far, foreground and background (what the attempt budget counts). */
+  requests: number;
   turns: readonly TurnView[];
   markers: readonly MarkerView[];
   faults?: FaultPlan;
@@ -210,6 +212,7 @@ export function initialRunViewState(): RunViewState {
     timeScale: 1,
     tools: [],
     totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
+    requests: 0,
     turns: [],
     markers: [],
     disabledTools: [],

@@ -2,8 +2,17 @@ import type { ProviderAdapter } from '@/lib/providers/types';
 import type { Emit } from './event-log';
 import type { CallState } from './model-call';
 import { classifyError, type Classification } from './recovery';
+import { describeAttemptBudget, RunBudgetExceeded } from './run-budget';
 
-/** Starts one HTTP attempt: counts it and records the request (foreground or background). */
+/** Whether the run's attempt budget (every model request, foreground and background) has room. */
+export function attemptsLeft(state: CallState): boolean {
+  return state.requestNo < state.maxAttempts;
+}
+
+/**
+ * Starts one HTTP attempt: counts it against the run's attempt budget and records the
+ * request (foreground or background). A spent budget ends the run (RunBudgetExceeded).
+ */
 export function emitModelRequest(options: {
   emit: Emit;
   provider: ProviderAdapter;
@@ -16,6 +25,7 @@ export function emitModelRequest(options: {
   background: boolean;
 }): void {
   const { emit, provider, state } = options;
+  if (!attemptsLeft(state)) throw new RunBudgetExceeded('attempt_budget', describeAttemptBudget(state.maxAttempts));
   state.requestNo += 1;
   emit({
     event: 'model_request',

@@ -7,6 +7,7 @@ import type { Emit } from './event-log';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import type { CallResult, CallState } from './model-call';
 import { backgroundAccount, retry } from './retry';
+import { RunBudgetExceeded } from './run-budget';
 
 export interface BackgroundCallOptions {
   provider: ProviderAdapter;
@@ -32,50 +33,58 @@ export interface BackgroundCallOptions {
  */
 export async function backgroundCall(options: BackgroundCallOptions): Promise<CallResult | undefined> {
   const { provider, recovery, state, clock, emit, signal, iteration, purpose } = options;
-  const result = await retry<CallResult>({
-    account: backgroundAccount(recovery),
-    clock,
-    random: options.random,
-    emit,
-    signal,
-    iteration,
-    label: `background ${purpose}`,
-    attempt: async (attempt) => {
-      const request: ModelRequest = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
-      const started = clock.now();
-      emitModelRequest({
-        emit,
-        provider,
-        state,
-        iteration,
-        attempt,
-        messageCount: request.messages.length,
-        inputTokensEst: estimateRequestTokens(request),
-        maxTokens: request.maxTokens,
-        background: true,
-      });
-      const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
-      const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
-      if (outcome.kind === 'complete') {
-        return {
-          ok: true,
-          value: {
-            message: outcome.assembler.message(),
-            usage: outcome.usage,
-            stopReason: outcome.stopReason,
-            vendorStopReason: outcome.vendorStopReason,
-            model: outcome.model,
-            attempt,
-            latencyMs: clock.now() - started,
-            partial: false,
-          },
-        };
-      }
-      if (signal.aborted) throw signal.reason;
-      const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
-      return { ok: false, verdict };
-    },
-  });
+  let result;
+  try {
+    result = await retry<CallResult>({
+      account: backgroundAccount(recovery),
+      clock,
+      random: options.random,
+      emit,
+      signal,
+      iteration,
+      label: `background ${purpose}`,
+      attempt: async (attempt) => {
+        const request: ModelRequest = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
+        const started = clock.now();
+        emitModelRequest({
+          emit,
+          provider,
+          state,
+          iteration,
+          attempt,
+          messageCount: request.messages.length,
+          inputTokensEst: estimateRequestTokens(request),
+          maxTokens: request.maxTokens,
+          background: true,
+        });
+        const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
+        const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
+        if (outcome.kind === 'complete') {
+          return {
+            ok: true,
+            value: {
+              message: outcome.assembler.message(),
+              usage: outcome.usage,
+              stopReason: outcome.stopReason,
+              vendorStopReason: outcome.vendorStopReason,
+              model: outcome.model,
+              attempt,
+              latencyMs: clock.now() - started,
+              partial: false,
+            },
+          };
+        }
+        if (signal.aborted) throw signal.reason;
+        const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
+        return { ok: false, verdict };
+      },
+    });
+  } catch (error) {
+    // A background call never ends the run: with the attempt budget spent it is skipped.
+    if (!(error instanceof RunBudgetExceeded) || error.reason !== 'attempt_budget') throw error;
+    emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: the run's attempt budget of ${state.maxAttempts} is spent` });
+    return undefined;
+  }
   if (result.ok) return result.value;
   emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: ${result.why}; the run goes on without it` });
   return undefined;

@@ -41,6 +41,8 @@ export interface CallState {
   fallbackModel: string;
   consecutiveOverloads: number;
   requestNo: number;
+  /** The run's attempt budget: requests of any kind (budgets.maxAttempts). */
+  maxAttempts: number;
 }
 
 export interface CallOptions {
@@ -117,7 +119,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 
     const degraded = noteOverload({ options, category: verdict.category });
     const rung = degraded ? 'degrade' : 'silent_retry';
-    if (watchdog.streamErrorCap > 0 && streamErrors >= watchdog.streamErrorCap) {
+    if (watchdog.enabled && streamErrors >= watchdog.streamErrorCap) {
       return { ok: false, verdict, rung, stop: `${streamErrors} consecutive stream errors` };
     }
     // An Empty watchdog firing is retried at once (nothing was received, nothing is billed

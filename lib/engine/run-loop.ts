@@ -1,11 +1,12 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { Message, RecoveryConfig, RunConfig, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import type { Message, RecoveryConfig, RunConfig, RunEventType, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
 import type { Emit } from './event-log';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
+import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
 
 /** What the loop needs of a tool executor (lib/tools provides the safe one). */
 export interface ToolRunner {
@@ -52,9 +53,23 @@ const CONTINUE_AFTER_PARTIAL =
  * whatever happens the log ends with exactly one terminate event.
  */
 export async function runLoop(options: LoopOptions): Promise<void> {
-  const { emit, signal } = options;
   const totals: Totals = { inputTokens: 0, outputTokens: 0, usd: 0 };
   let iteration = 0;
+  let last: RunEventType | undefined;
+  const emit: Emit = (body) => {
+    last = body.event;
+    return options.emit(body);
+  };
+  // The run's own budgets pull the same signal as an abort: the SDK holds it for the request in flight.
+  const budget = new AbortController();
+  const signal = AbortSignal.any([options.signal, budget.signal]);
+  const cancelTimeBudget = armRunTimeBudget({
+    clock: options.clock,
+    maxRunMs: options.config.budgets.maxRunMs,
+    watchdogEnabled: options.recovery.watchdog.enabled,
+    lastEvent: () => last,
+    abort: (reason) => budget.abort(reason),
+  });
   const terminate = (reason: TerminateReason, complete: boolean, message?: string): void => {
     emit({
       event: 'terminate',
@@ -69,14 +84,17 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   };
 
   try {
-    const outcome = await iterate(options, totals, (n) => {
+    const outcome = await iterate({ ...options, emit, signal }, totals, (n) => {
       iteration = n;
       options.onIteration?.(n);
     });
     terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
   } catch (error) {
-    if (signal.aborted) {
-      const reason = signal.reason instanceof RunAborted ? signal.reason.reason : 'aborted';
+    const stopped = signal.aborted ? signal.reason : error;
+    if (stopped instanceof RunBudgetExceeded) {
+      terminate(stopped.reason, false, stopped.message);
+    } else if (signal.aborted) {
+      const reason = stopped instanceof RunAborted ? stopped.reason : 'aborted';
       terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
     } else if (error instanceof ContextOverflowExhausted) {
       terminate('context_overflow', false, error.message);
@@ -85,6 +103,8 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     } else {
       terminate('internal_error', false, error instanceof Error ? error.message : String(error));
     }
+  } finally {
+    cancelTimeBudget();
   }
 }
 
@@ -95,7 +115,13 @@ async function iterate(
 ): Promise<{ reason: TerminateReason; message?: string }> {
   const { config, recovery, emit, signal, clock } = options;
   const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
-  const state: CallState = { model: options.model, fallbackModel: options.fallbackModel, consecutiveOverloads: 0, requestNo: 0 };
+  const state: CallState = {
+    model: options.model,
+    fallbackModel: options.fallbackModel,
+    consecutiveOverloads: 0,
+    requestNo: 0,
+    maxAttempts: config.budgets.maxAttempts,
+  };
   const context = new ContextChannel({
     provider: options.provider,
     recovery,

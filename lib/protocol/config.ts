@@ -46,10 +46,20 @@ export const SimPolicyIdSchema = z.enum([
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 
+/** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
+export const DEFAULT_MAX_RUN_MS = 1_800_000;
+/** The attempt budget's default: model requests of any kind (foreground and background) in one run. */
+export const DEFAULT_MAX_ATTEMPTS = 200;
+
+/** Every budget is finite: a run always ends, whatever the model, the faults and the recovery do. */
 export const BudgetsSchema = z
   .object({
     maxIterations: z.number().int().min(1).max(500).default(30),
     maxCostUsd: z.number().min(0).max(1000).default(1),
+    /** Run-clock milliseconds before the run is stopped (1 s to 24 h). */
+    maxRunMs: z.number().int().min(1_000).max(86_400_000).default(DEFAULT_MAX_RUN_MS),
+    /** Model request attempts before the run is stopped, foreground and background alike. */
+    maxAttempts: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_ATTEMPTS),
   })
   .strict();
 
@@ -71,7 +81,7 @@ export const RunConfigSchema = z
     timeScale: z.number().min(0.001).max(10).default(1),
     clock: z.enum(['real', 'virtual']).default('real'),
     maxOutputTokens: z.number().int().min(16).max(200_000).default(8192),
-    budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1 }),
+    budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

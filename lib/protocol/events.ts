@@ -51,6 +51,14 @@ export const TerminateReasonSchema = z.enum([
   'internal_error',
   'imported',
   'context_overflow',
+  /** The run used its run-time budget (budgets.maxRunMs of run clock). */
+  'run_time_budget',
+  /** The run made budgets.maxAttempts model requests (foreground and background). */
+  'attempt_budget',
+  /** On the virtual clock: no timer left and nothing running, so nothing could ever wake the run. */
+  'deadlock',
+  /** The server process stopped while the run was in flight; found and closed at the next start. */
+  'server_restart',
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 
@@ -325,6 +333,15 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     event: z.literal('log'),
     iteration: z.number().int().min(0).optional(),
     level: z.enum(['info', 'warn', 'error']),
+    message: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('storage_error'),
+    iteration: z.number().int().min(0).optional(),
+    /** The type of the event the store could not encode; this event takes its seq. */
+    replaces: z.string(),
+    /** Why it could not be stored, and what was lost. */
     message: z.string(),
   }),
   z.object({

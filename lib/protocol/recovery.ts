@@ -37,8 +37,11 @@ export const WatchdogConfigSchema = z.object({
   baseMs: z.number().int().min(100).max(3_600_000),
   /** Added to the window for every retry already spent on this call. */
   perRetryMs: z.number().int().min(0).max(600_000),
-  /** Consecutive stream errors after which the call fails (0 = no cap). */
-  streamErrorCap: z.number().int().min(0).max(50),
+  /**
+   * Consecutive stream errors after which the call fails, while the watchdog is on. It bounds
+   * the watchdog's free (Empty) retries, so it cannot be switched off: 0 would mean endless retries.
+   */
+  streamErrorCap: z.number().int().min(1, 'the stream error cap must be at least 1: without it an empty stream is retried without end').max(50),
 });
 
 export const FallbackConfigSchema = z.object({

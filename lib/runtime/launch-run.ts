@@ -1,10 +1,11 @@
-import { createClock, createRandom } from '@/lib/clock';
-import { EventLog, runLoop, RunAborted } from '@/lib/engine';
+import { createClock, createRandom, VirtualClock } from '@/lib/clock';
+import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
 import { dialectOf, isSimulated, resolveRecovery, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { createFreeTaskPolicy, createPolicy, createSimAnthropic, createSimOpenAI, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
+import { createSdkRetryHold } from './sdk-retry-hold';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets } from './redact-secrets';
 import { effectiveModel, fallbackModelFor } from './validate-config';
@@ -67,13 +68,16 @@ export function launchRun(options: LaunchOptions): RunHandle {
       onInject: ({ requestNo, rule, label }) =>
         log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
     });
-    const provider = createProvider({
+    // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
+    const sdkHold = recovery.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
+    const sdkProvider = createProvider({
       vendor,
       ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      fetch: faulted,
+      fetch: sdkHold ? sdkHold.wrapFetch(faulted) : faulted,
       maxRetries: recovery.sdkMaxRetries,
     });
+    const provider = sdkHold ? sdkHold.wrapProvider(sdkProvider) : sdkProvider;
     const executor = createToolExecutor({
       toolbox,
       workspace,
@@ -132,17 +136,38 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
   };
 
-  const done = run().catch((error: unknown) => {
+  const terminateNow = (reason: 'internal_error' | 'deadlock', message: string): void => {
     log.emit({
       event: 'terminate',
       iteration,
-      reason: 'internal_error',
+      reason,
       complete: false,
-      message: error instanceof Error ? error.message : String(error),
+      message,
       usd_so_far: 0,
       input_tokens: 0,
       output_tokens: 0,
     });
+  };
+  const finished = run().catch((error: unknown) => {
+    terminateNow('internal_error', error instanceof Error ? error.message : String(error));
+  });
+  // On the virtual clock a wait nothing can end (no timer left, nothing running) would hang
+  // forever or let the process exit mid-run: abort the run first, and if even that cannot
+  // move it, close the log here.
+  let forced: () => void = () => {};
+  const forcedEnd = new Promise<void>((resolve) => (forced = resolve));
+  if (clock instanceof VirtualClock) {
+    clock.whenStuck(() => {
+      if (log.closed) return;
+      abort.abort(new RunBudgetExceeded('deadlock', DEADLOCK_MESSAGE));
+      clock.whenStuck(() => {
+        if (!log.closed) terminateNow('deadlock', `${DEADLOCK_MESSAGE}; the abort did not release it either`);
+        forced();
+      });
+    });
+  }
+  const done = Promise.race([finished, forcedEnd]).then(() => {
+    if (clock instanceof VirtualClock) clock.whenStuck(undefined);
   });
 
   return {
@@ -160,6 +185,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
     },
   };
 }
+
+const DEADLOCK_MESSAGE = 'the virtual clock had no timer left and nothing running: nothing could ever wake the run';
 
 /**
  * The simulated model: the one the config names, else the scenario's own — unless the task

@@ -84,8 +84,9 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
     expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
   });
 
-  it('a stream error cap of 0 no longer makes Empty retries endless: the budget still bounds them', async () => {
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } }, { recovery: { watchdog: { streamErrorCap: 0 } } });
+  it('a stream error cap out of reach does not make Empty retries endless: the budget still bounds them', async () => {
+    // (A cap of 0 used to mean "no cap"; the schema now refuses it.)
+    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } }, { recovery: { watchdog: { streamErrorCap: 50 } } });
     expect(ofType(events, 'watchdog_fired')).toHaveLength(4);
     expect(terminateOf(events).reason).toBe('retries_exhausted');
   });

@@ -1,0 +1,37 @@
+'use client';
+
+import { formatMs, formatUsd } from '@/lib/client/format';
+import { useRunClock } from '@/lib/client/use-run-clock';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { Stat } from '@/components/ui/stat';
+
+/**
+ * Spent against the run's budgets, as of now: turns, spend, run time and model request
+ * attempts. Whatever happens — a stall with no watchdog, endless retries — one of these ends
+ * the run, and the one that did is named in the terminate banner.
+ */
+export function RunBudgets() {
+  const budgets = useRunStore((s) => s.view.config?.budgets);
+  const turns = useRunStore((s) => s.view.turns.length);
+  const requests = useRunStore((s) => s.view.requests);
+  const usd = useRunStore((s) => s.view.totals.usd);
+  const ended = useRunStore((s) => s.view.terminate?.reason);
+  const now = useRunClock();
+  if (!budgets) return null;
+  const runMs = Math.min(now, budgets.maxRunMs);
+  const spent = (key: string): string => (ended === key ? 'text-fail font-semibold' : '');
+  return (
+    <Stat label="budgets used" title="turns · spend · run time · model requests (foreground and background), each against its budget">
+      <span data-testid="run-budgets" className="flex flex-wrap gap-x-2">
+        <span className={spent('max_iterations')}>turn {turns}/{budgets.maxIterations}</span>
+        <span className={spent('cost_budget')}>{formatUsd(usd)}/{formatUsd(budgets.maxCostUsd)}</span>
+        <span data-testid="run-time-budget" className={spent('run_time_budget')}>
+          {formatMs(runMs)}/{formatMs(budgets.maxRunMs)}
+        </span>
+        <span data-testid="attempt-budget" className={spent('attempt_budget')}>
+          {requests}/{budgets.maxAttempts} req
+        </span>
+      </span>
+    </Stat>
+  );
+}
