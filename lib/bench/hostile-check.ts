@@ -98,6 +98,8 @@ export interface HostileCheckFigures {
   aloneMaxLateMs: number;
   besideMaxLateMs: number;
   besideP99LateMs: number;
+  /** This process's event-loop delay while the other run ran alone (max, ms): the machine's own noise. */
+  aloneLoopDelayMaxMs: number;
   /** This process's event-loop delay while the hostile run ran (max, p99; ms). */
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
@@ -112,7 +114,10 @@ export interface HostileCheckFigures {
  */
 export async function measureHostileCheck(options: { timeScale: number }): Promise<HostileCheckFigures> {
   const alone = new LatenessClock(options.timeScale);
+  const aloneHistogram = monitorEventLoopDelay({ resolution: 5 });
+  aloneHistogram.enable();
   await runScenario({ clock: alone, seed: 11 });
+  aloneHistogram.disable();
 
   const beside = new LatenessClock(options.timeScale);
   const hostileClock = new RealClock(1);
@@ -132,6 +137,7 @@ export async function measureHostileCheck(options: { timeScale: number }): Promi
     aloneMaxLateMs: Math.max(...alone.lateness),
     besideMaxLateMs: Math.max(...beside.lateness),
     besideP99LateMs: percentile(beside.lateness, 99),
+    aloneLoopDelayMaxMs: aloneHistogram.max / 1e6,
     loopDelayMaxMs: histogram.max / 1e6,
     loopDelayP99Ms: histogram.percentile(99) / 1e6,
     otherRunEnded: end?.event === 'terminate' ? `${end.reason}${end.complete ? ' (complete)' : ''}` : 'no terminate',

@@ -85,11 +85,12 @@ describe('run_check in a sandboxed child process', () => {
   });
 
   it('never runs workspace code outside the time limit through string conversion', async () => {
-    // The old check converted the vm's answer with String() outside the vm timeout: this hung the process.
-    const source = 'JSON.stringify = () => ({ toString() { for (;;) {} } }); module.exports = { slugify: (s) => s };';
+    // The old check converted the vm's answer with String() outside the vm timeout: with the
+    // runner's JSON.stringify replaced by this, the server's thread looped forever.
+    const source = `JSON.stringify = () => ({ toString() { for (;;) {} } });\n${FIXED}`;
     const result = await runNodeTests({ workspace: workspaceWith(source), entries: [ENTRY] });
-    expect(result.passed).toBe(false);
-    expect(result.output).toMatch(/0 passed, 4 failed/);
+    expect(result.passed).toBe(true);
+    expect(result.output).toMatch(/4 passed, 0 failed/);
   });
 
   it('gives workspace code no process, environment or Node modules', async () => {
