@@ -6,6 +6,7 @@ import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
 import type { AttemptView, ToolCallView } from '@/lib/client/run-view-state';
 import { selectTurn } from '@/lib/client/selectors';
 import { Pill } from '@/components/ui/pill';
+import { OutputSteps } from './output-steps';
 import { RecoveryLadder } from './recovery-ladder';
 import { TurnContent } from './turn-content';
 
@@ -33,7 +34,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   if (!turn) return null;
   const r = turn.result;
   const failed = turn.attempts.some((a) => a.error);
-  const truncated = r?.stopReason === 'max_tokens' || r?.partial;
+  const truncated = r?.stopReason === 'max_tokens' || r?.stopReason === 'context_window' || r?.partial;
   const open = turn.attempts.some((a) => a.endTs === undefined);
   const fg = turn.attempts.filter((a) => !a.background);
   const bg = turn.attempts.filter((a) => a.background);
@@ -87,6 +88,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
             ⇄ fallback {f.fromModel} → {f.toModel}: {f.reason}
           </div>
         ))}
+        <OutputSteps steps={turn.outputSteps} />
         {turn.guards.map((g, i) => (
           <div key={i} className="flex items-center gap-2 text-2xs">
             <Pill tone={GUARD_TONE[g.kind]}>guard: {g.kind}</Pill>

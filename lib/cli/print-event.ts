@@ -7,7 +7,7 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'run_start':
       return `${t}  run ${event.run_id} · ${event.vendor} ${event.model} · ${event.scenario.title} · preset ${event.config.preset} · seed ${event.config.seed}`;
     case 'llm_call':
-      return `${t}  #${event.iteration} ${event.model ?? ''} ${event.stop_reason}${event.partial ? ' (partial)' : ''} · ${event.input_tokens}→${event.output_tokens} tok · ${event.latency_ms} ms · $${event.usd_so_far.toFixed(4)}`;
+      return `${t}  #${event.iteration} ${event.background ? `[${event.purpose ?? 'background'}] ` : ''}${event.model ?? ''} ${event.stop_reason}${event.partial ? ' (partial)' : ''} · ${event.input_tokens}→${event.output_tokens} tok · ${event.latency_ms} ms · $${event.usd_so_far.toFixed(4)}`;
     case 'tool_call':
       return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}`;
     case 'model_error':
@@ -18,6 +18,8 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   watchdog fired after ${(event.window_ms / 1000).toFixed(0)} s idle: ${event.outcome}`;
     case 'fallback':
       return `${t}  #${event.iteration}   fallback ${event.from_model} → ${event.to_model} (${event.reason})`;
+    case 'output_recovery':
+      return `${t}  #${event.iteration}   output ${event.action.replace('_', ' ')}: ${event.reason}`;
     case 'fault_injected':
       return `${t}  fault: ${event.label}`;
     case 'tool_guard':

@@ -22,6 +22,7 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   attempt_budget: 'stopped: attempt budget reached',
   deadlock: 'stopped: nothing could ever wake the run',
   server_restart: 'cut off: the server stopped mid-run',
+  partial_response: 'stopped: the stream was cut after content arrived (presented, not retried)',
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {

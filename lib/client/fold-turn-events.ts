@@ -88,6 +88,38 @@ export function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewSta
   };
 }
 
+const OUTPUT_STATUS: Record<EventOf<'output_recovery'>['action'], string> = {
+  escalate: 'output cap hit: resending with a higher cap',
+  continue: 'output cap hit: asking the model to continue',
+  exhausted: 'output cap hit: no continuation left',
+  refuse_truncated: 'tool calls cut by the output cap refused',
+  continue_partial: 'partial response kept: asking the model to continue',
+  stop_partial: 'partial response presented',
+};
+
+export function foldOutputRecovery(s: RunViewState, e: EventOf<'output_recovery'>): RunViewState {
+  const step = {
+    ts: e.ts,
+    action: e.action,
+    stopReason: e.stop_reason,
+    maxTokens: e.max_tokens,
+    nextMaxTokens: e.next_max_tokens,
+    outputTokens: e.output_tokens,
+    kept: e.kept,
+    continuation: e.continuation,
+    maxContinuations: e.max_continuations,
+    prompt: e.prompt,
+    refused: e.refused,
+    reason: e.reason,
+  };
+  return {
+    ...s,
+    turns: updateTurn(s, e.iteration, e.ts, (t) => ({ ...t, outputSteps: [...t.outputSteps, step] })),
+    status: e.action === 'exhausted' || e.action === 'stop_partial' ? s.status : 'recovering',
+    reason: `${turnLabel(e.iteration)}: ${OUTPUT_STATUS[e.action]}`,
+  };
+}
+
 export function foldControl(s: RunViewState, e: EventOf<'control'>): RunViewState {
   const labels: Record<EventOf<'control'>['action'], string> = {
     abort: 'abort requested',

@@ -97,6 +97,17 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
     ],
   },
   {
+    id: 'output',
+    title: 'Output cap',
+    fields: [
+      f('output', 'maxTokens', 'output cap', 'int', 'most tokens one response may have'),
+      f('output', 'escalate', 'escalate once', 'bool', 'first cut response: resend the same request with a bigger cap, output dropped'),
+      f('output', 'escalatedMaxTokens', 'escalated cap', 'int', 'the bigger cap (lowered to the model\'s own limit)'),
+      f('output', 'maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'),
+      f('output', 'continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'),
+    ],
+  },
+  {
     id: 'context',
     title: 'Context',
     fields: [

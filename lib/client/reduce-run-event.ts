@@ -3,7 +3,7 @@ import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecover
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
-import { finishToolCall, foldControl, foldLlmCall, foldModelRequest } from './fold-turn-events';
+import { finishToolCall, foldControl, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 
 /**
  * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
@@ -271,6 +271,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         reason: e.kind === 'halt' ? `loop guard halted the run: ${e.reason}` : s.reason,
       };
     }
+    case 'output_recovery':
+      return foldOutputRecovery(s, e);
     case 'run_title':
       return { ...s, title: e.title };
     case 'log':

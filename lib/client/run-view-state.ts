@@ -136,6 +136,22 @@ export interface FallbackView {
   reason: string;
 }
 
+/** A step of output-cap recovery in a turn (escalate, continue, refuse cut tool calls, …). */
+export interface OutputStepView {
+  ts: number;
+  action: 'escalate' | 'continue' | 'exhausted' | 'refuse_truncated' | 'continue_partial' | 'stop_partial';
+  stopReason: string;
+  maxTokens: number;
+  nextMaxTokens?: number;
+  outputTokens: number;
+  kept: boolean;
+  continuation?: number;
+  maxContinuations?: number;
+  prompt?: string;
+  refused?: ReadonlyArray<{ call_id: string; tool: string }>;
+  reason: string;
+}
+
 export interface TurnView {
   iteration: number;
   startTs: number;
@@ -145,6 +161,8 @@ export interface TurnView {
   toolCalls: readonly ToolCallView[];
   guards: readonly GuardView[];
   fallbacks: readonly FallbackView[];
+  /** What the loop did about a response cut by the output cap or a cut stream. */
+  outputSteps: readonly OutputStepView[];
   /** The foreground response the loop kept for this turn. */
   result?: CallResultView & { attempt?: number };
 }

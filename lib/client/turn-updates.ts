@@ -10,7 +10,7 @@ import type { AttemptView, BlockView, MarkerView, RunViewState, TurnView } from 
 export const SPAN_MERGE_MS = 400;
 
 export function emptyTurn(iteration: number, ts: number): TurnView {
-  return { iteration, startTs: ts, lastTs: ts, attempts: [], toolCalls: [], guards: [], fallbacks: [] };
+  return { iteration, startTs: ts, lastTs: ts, attempts: [], toolCalls: [], guards: [], fallbacks: [], outputSteps: [] };
 }
 
 function findTurnIndex(turns: readonly TurnView[], iteration: number): number {

@@ -5,6 +5,7 @@ import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
 import type { Emit } from './event-log';
+import { OutputCap } from './output/output-cap';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
 
@@ -43,9 +44,6 @@ interface Totals {
   outputTokens: number;
   usd: number;
 }
-
-const CONTINUE_AFTER_PARTIAL =
-  '[Your previous response was cut off by a connection problem after partial output. Continue from where you stopped; do not repeat what you already said.]';
 
 /**
  * The plain agent loop: request → stream → tool calls → results → next request, until the
@@ -134,6 +132,11 @@ async function iterate(
     tools: options.tools,
     recordBackground: (result, iteration, purpose) => recordCall({ options, totals, iteration, result, purpose }),
   });
+  const output = new OutputCap({ config: recovery.output, maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens, emit });
+  const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
+    totals.usd >= config.budgets.maxCostUsd
+      ? { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` }
+      : undefined;
 
   for (let iteration = 1; iteration <= config.budgets.maxIterations; iteration++) {
     setIteration(iteration);
@@ -149,7 +152,7 @@ async function iterate(
       invoke: (sent) =>
         callModel({
           provider: options.provider,
-          request: { system: options.system, messages: sent, tools: options.tools, maxTokens: config.maxOutputTokens, thinking: config.provider.thinking },
+          request: { system: options.system, messages: sent, tools: options.tools, maxTokens: output.maxTokens, thinking: config.provider.thinking },
           recovery,
           state,
           clock,
@@ -161,18 +164,24 @@ async function iterate(
     });
 
     recordCall({ options, totals, iteration, result });
+    const decision = output.review({ result, iteration });
+    // Escalation: the cut response is billed but not kept; the same messages go again.
+    if (decision.kind === 'resend') {
+      const spent = overBudget();
+      if (spent) return spent;
+      continue;
+    }
     if (result.message.parts.length > 0) messages.push(result.message);
-    if (totals.usd >= config.budgets.maxCostUsd) {
-      return { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` };
+    const spent = overBudget();
+    if (spent) return spent;
+    if (decision.kind === 'stop') return { reason: decision.reason, message: decision.message };
+    if (decision.kind === 'continue') {
+      messages.push({ role: 'user', parts: [{ type: 'text', text: decision.prompt }] });
+      continue;
     }
 
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     if (calls.length === 0) {
-      if (result.partial) {
-        messages.push({ role: 'user', parts: [{ type: 'text', text: CONTINUE_AFTER_PARTIAL }] });
-        continue;
-      }
-      if (result.stopReason === 'max_tokens') return { reason: 'max_tokens', message: 'the response hit the output token cap' };
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
       await titleRun({ options, state, totals, messages, iteration });
       return { reason: 'end_turn' };
@@ -184,7 +193,7 @@ async function iterate(
       const { result: toolResult, halt } = await options.executor.execute(call, {
         iteration,
         signal,
-        truncatedRound: result.stopReason === 'max_tokens',
+        truncatedRound: decision.truncatedRound,
       });
       results.push(toolResult);
       if (halt) {

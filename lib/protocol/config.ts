@@ -80,7 +80,8 @@ export const RunConfigSchema = z
     /** Real clock only: wall time per unit of run time (0.05 shows a 120 s wait in 6 s). */
     timeScale: z.number().min(0.001).max(10).default(1),
     clock: z.enum(['real', 'virtual']).default('real'),
-    maxOutputTokens: z.number().int().min(16).max(200_000).default(8192),
+    /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
+    maxOutputTokens: z.number().int().min(16).max(200_000).optional(),
     budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),
   })
   .strict();

@@ -59,6 +59,7 @@ export const TerminateReasonSchema = z.enum([
   'deadlock',
   /** The server process stopped while the run was in flight; found and closed at the next start. */
   'server_restart',
+  'partial_response',
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 
@@ -319,6 +320,30 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     consecutive_failures: z.number().int().min(0),
     /** While open: the run time at which the next summary call may probe. */
     reopen_at: z.number().optional(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...turn,
+    event: z.literal('output_recovery'),
+    /**
+     * escalate: resend the same request with a bigger cap, the cut output dropped; continue:
+     * keep it and ask the model to go on; exhausted: no continuation left, the run ends;
+     * refuse_truncated: tool calls cut by the cap were refused; continue_partial /
+     * stop_partial: what the loop did after a Partial stream.
+     */
+    action: z.enum(['escalate', 'continue', 'exhausted', 'refuse_truncated', 'continue_partial', 'stop_partial']),
+    /** Neutral stop reason of the cut response (max_tokens, context_window, incomplete). */
+    stop_reason: z.string(),
+    max_tokens: z.number().int(),
+    next_max_tokens: z.number().int().optional(),
+    output_tokens: z.number().int(),
+    /** Does the cut output stay in the conversation? */
+    kept: z.boolean(),
+    continuation: z.number().int().optional(),
+    max_continuations: z.number().int().optional(),
+    /** The text sent to the model as the next user message. */
+    prompt: z.string().optional(),
+    refused: z.array(z.object({ call_id: z.string(), tool: z.string() })).optional(),
     reason: z.string(),
   }),
   z.object({

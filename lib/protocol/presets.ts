@@ -24,6 +24,14 @@ const OFF_CONTEXT: RecoveryConfig['context'] = {
 };
 
 const OFF_COMPACTION: RecoveryConfig['compaction'] = COMPACTION_OFF;
+/** No escalation, no continuation: a response cut by the cap ends the run (tool calls in it are refused when cut). */
+const OFF_OUTPUT: RecoveryConfig['output'] = {
+  maxTokens: 8192,
+  escalate: false,
+  escalatedMaxTokens: 64_000,
+  maxContinuations: 0,
+  continueAfterPartial: false,
+};
 
 /** CodeSmith: whitelist retry, 1 s doubling to 60 s ±10 %, watchdog, loop guard. */
 const codesmith: RecoveryConfig = {
@@ -47,6 +55,7 @@ const codesmith: RecoveryConfig = {
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
   compaction: { ...OFF_COMPACTION, proactive: true, waterfall: true, breaker: true },
+  output: OFF_OUTPUT,
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -69,6 +78,7 @@ const s11: RecoveryConfig = {
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
   compaction: OFF_COMPACTION,
+  output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false },
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
@@ -86,6 +96,7 @@ const course: RecoveryConfig = {
   },
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,
+  output: OFF_OUTPUT,
 };
 
 /** No recovery at all: the first error ends the run. */
@@ -98,6 +109,7 @@ const naive: RecoveryConfig = {
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
   compaction: OFF_COMPACTION,
+  output: OFF_OUTPUT,
 };
 
 /** The vendor SDK's own retries (2, its default), nothing else. */
@@ -127,12 +139,14 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
   codesmith: {
     summary:
       'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard',
-    differs: 'background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s)',
+    differs:
+      'background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source\'s preventive 262,144 (the simulated models allow 8–64 K)',
   },
   s11: {
     summary:
-      'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s',
-    differs: 'the fallback streak resets on any other outcome (the source never resets it)',
+      'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once',
+    differs:
+      'the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model\'s own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help)',
   },
   course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
   naive: { summary: 'no recovery at all: the first error ends the run' },
@@ -151,5 +165,6 @@ export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides =
     tools: { ...base.tools, ...overrides.tools },
     context: { ...base.context, ...overrides.context },
     compaction: { ...base.compaction, ...overrides.compaction },
+    output: { ...base.output, ...overrides.output },
   };
 }

@@ -111,6 +111,31 @@ export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
   breakerCooldownMs: 300_000,
 };
 
+/**
+ * The output cap and what happens when a response ends on it (s11: escalate once, then
+ * continue at most 3 times), and the project's continuation after a Partial stream.
+ */
+export const OutputRecoveryConfigSchema = z.object({
+  /** Output cap of a model call (the run config's `maxOutputTokens` overrides it). */
+  maxTokens: z.number().int().min(16).max(200_000),
+  /** First length-ended round: resend the same request with `escalatedMaxTokens`, the cut output not kept. */
+  escalate: z.boolean(),
+  escalatedMaxTokens: z.number().int().min(16).max(200_000),
+  /** Later length-ended rounds: keep the cut output and ask the model to continue, at most this many times. */
+  maxContinuations: z.number().int().min(0).max(20),
+  /** After a Partial (a stream cut after content), ask the model to continue (a project choice; the seed presents it and stops). */
+  continueAfterPartial: z.boolean(),
+});
+
+/** What a log written before the output section existed did: 8,192 tokens, continue after a Partial. */
+const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
+  maxTokens: 8192,
+  escalate: false,
+  escalatedMaxTokens: 64_000,
+  maxContinuations: 0,
+  continueAfterPartial: true,
+};
+
 export const RecoveryConfigSchema = z.object({
   /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
   sdkMaxRetries: z.number().int().min(0).max(10),
@@ -122,6 +147,7 @@ export const RecoveryConfigSchema = z.object({
   context: ContextConfigSchema,
   // Defaulted so traces recorded before the context channel still parse (with it off, as it was).
   compaction: CompactionConfigSchema.default(COMPACTION_OFF),
+  output: OutputRecoveryConfigSchema.default(OUTPUT_BEFORE_SECTION),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 
@@ -136,6 +162,7 @@ export const RecoveryOverridesSchema = z
     tools: ToolRecoveryConfigSchema.partial().strict().optional(),
     context: ContextConfigSchema.partial().strict().optional(),
     compaction: CompactionConfigSchema.partial().strict().optional(),
+    output: OutputRecoveryConfigSchema.partial().strict().optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;

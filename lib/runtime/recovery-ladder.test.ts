@@ -91,12 +91,20 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
     expect(terminateOf(events).reason).toBe('retries_exhausted');
   });
 
-  it('a drop after text content → Partial: kept, not retried, the loop asks the model to continue', async () => {
+  it('a drop after text content → Partial: kept, not retried, presented; the run stops there (CodeSmith)', async () => {
     const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output' });
     const first = ofType(events, 'llm_call')[0]!;
     expect(first).toMatchObject({ iteration: 1, partial: true, stop_reason: 'incomplete' });
     expect(ofType(events, 'retry_scheduled').filter((r) => r.iteration === 1)).toEqual([]);
     expect(ofType(events, 'model_error')[0]).toMatchObject({ partial: true });
+    expect(ofType(events, 'output_recovery')).toMatchObject([{ action: 'stop_partial' }]);
+    expect(terminateOf(events)).toMatchObject({ reason: 'partial_response', complete: false });
+  });
+
+  it('a Partial with the continuation option on: the loop sends the continuation prompt and goes on', async () => {
+    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output', recovery: { output: { continueAfterPartial: true } } });
+    expect(ofType(events, 'output_recovery')[0]).toMatchObject({ action: 'continue_partial', iteration: 1 });
+    expect(ofType(events, 'iteration_start').length).toBeGreaterThan(1);
     expect(terminateOf(events).reason).not.toBe('internal_error');
   });
 

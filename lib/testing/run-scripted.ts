@@ -1,0 +1,54 @@
+import { createRandom, VirtualClock } from '@/lib/clock';
+import { EventLog } from '@/lib/engine/event-log';
+import { runLoop } from '@/lib/engine/run-loop';
+import { RunConfigSchema, resolveRecovery, type PresetId, type RecoveryOverrides, type RunConfigInput, type RunEvent } from '@/lib/protocol';
+import { createScriptedProvider, type Script, type ScriptedProvider } from '@/lib/providers/scripted-provider';
+import { createToolExecutor } from '@/lib/tools/executor';
+import { createToolbox } from '@/lib/tools/registry';
+import { fixFailingTest } from '@/lib/tools/scenarios/fix-failing-test';
+import { createWorkspace } from '@/lib/tools/workspace';
+
+/**
+ * runLoop over the scripted provider, the real tool executor and the virtual clock: the
+ * engine alone, with no SDK and no simulated vendor underneath, in milliseconds.
+ */
+export async function runScripted(options: {
+  script: Script;
+  preset?: PresetId;
+  recovery?: RecoveryOverrides;
+  config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
+}): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
+  const clock = new VirtualClock();
+  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', preset: options.preset ?? 'codesmith', ...options.config });
+  const recovery = resolveRecovery(config.preset, options.recovery);
+  const provider = createScriptedProvider({ script: options.script, clock });
+  const events: RunEvent[] = [];
+  const log = new EventLog('scripted', clock, (e) => events.push(e));
+  const random = createRandom(config.seed);
+  const toolbox = createToolbox({ scenario: fixFailingTest });
+  const executor = createToolExecutor({
+    toolbox,
+    workspace: createWorkspace({ files: fixFailingTest.files }),
+    clock,
+    random: random.fork('tools'),
+    config: recovery.tools,
+    faults: () => [],
+    emit: log.emit,
+  });
+  await runLoop({
+    config,
+    recovery,
+    provider,
+    model: 'claude-sim-sonnet',
+    fallbackModel: 'claude-sim-haiku',
+    system: 'You are a test agent.',
+    task: fixFailingTest.task,
+    tools: toolbox.specs(),
+    executor,
+    clock,
+    random,
+    emit: log.emit,
+    signal: new AbortController().signal,
+  });
+  return { events, requests: provider.requests };
+}
