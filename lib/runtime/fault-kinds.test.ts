@@ -39,7 +39,8 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
   });
 
   it('a drop inside tool-call arguments keeps what arrived (Partial) and drops the half-sent call', async () => {
-    const events = await runToEnd({ provider: { vendor }, faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] } });
+    // With the project's continuation after a Partial, so the run can finish; the seed's default stops there.
+    const events = await runToEnd({ provider: { vendor }, recovery: { output: { continueAfterPartial: true } }, faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] } });
     const [error] = ofType(events, 'model_error');
     expect(error).toMatchObject({ partial: true, category: 'network' });
     const first = ofType(events, 'llm_call')[0]!;
@@ -50,9 +51,12 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
 });
 
 describe('a drop inside thinking (Anthropic)', () => {
-  it('keeps the thinking that arrived and continues', async () => {
-    const events = await runToEnd({ faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'thinking' } }], tools: [] } });
-    expect(ofType(events, 'model_error')[0]).toMatchObject({ partial: true });
-    expect(terminateOf(events).complete).toBe(true);
+  it('keeps the thinking that arrived; the seed presents it and stops, the continuation option goes on', async () => {
+    const rules = { rules: [{ id: 'd', enabled: true, when: { kind: 'requests' as const, numbers: [1] }, action: { type: 'drop' as const, during: 'thinking' as const } }], tools: [] };
+    const seed = await runToEnd({ faults: rules });
+    expect(ofType(seed, 'model_error')[0]).toMatchObject({ partial: true });
+    expect(terminateOf(seed)).toMatchObject({ reason: 'partial_response', complete: false });
+    const option = await runToEnd({ faults: rules, recovery: { output: { continueAfterPartial: true } } });
+    expect(terminateOf(option).complete).toBe(true);
   });
 });
