@@ -22,6 +22,7 @@ export interface CellVerdict {
 export const MATRIX_RULE_ID = 'matrix';
 
 const ERROR_ACTIONS: ReadonlySet<string> = new Set(['http_error', 'proxy_error', 'connection']);
+const BUDGET_ENDINGS: ReadonlySet<string> = new Set(['run_time_budget', 'attempt_budget', 'max_iterations', 'cost_budget']);
 
 /** Reads a cell's outcome from its log alone. */
 export function observe(events: readonly RunEvent[]): Observed {
@@ -33,6 +34,8 @@ export function observe(events: readonly RunEvent[]): Observed {
   else if (has((e) => e.event === 'watchdog_fired' && e.outcome === 'empty')) path = 'watchdog_empty';
   else if (has((e) => e.event === 'retry_scheduled')) path = 'loop_retry';
   else if (has((e) => e.event === 'model_error')) path = 'surfaced';
+  // No error and no mechanism: the run waited until a budget ended it.
+  else if (last?.event === 'terminate' && BUDGET_ENDINGS.has(last.reason)) path = 'waited_out';
   // An HTTP-level fault struck and the loop never saw an error: the SDK retried beneath it.
   else if (has((e) => e.event === 'fault_injected' && ERROR_ACTIONS.has(e.action))) path = 'sdk_retry';
   else path = 'untouched';
@@ -59,6 +62,11 @@ export function checkCell(cell: RunnableCell, run: GuardedRun): CellVerdict {
   const { promise } = cell;
   if (observed.ending !== promise.ending) failures.push(`ended ${observed.ending}, promised ${promise.ending}`);
   if (observed.path !== promise.path) failures.push(`path ${observed.path}, promised ${promise.path}`);
+  const last = events.at(-1);
+  // A run the budget ended must say why, in words that teach what happened.
+  if (promise.ending === 'run_time_budget' && last?.event === 'terminate' && !/watchdog/.test(last.message ?? '')) {
+    failures.push(`the terminate message does not say the watchdog was off: "${last.message ?? ''}"`);
+  }
 
   const injected = events.findIndex((e) => e.event === 'fault_injected' && e.rule_id === MATRIX_RULE_ID);
   if (injected < 0) failures.push(`the fault never struck (request ${cell.requestNo})`);

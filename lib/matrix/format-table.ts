@@ -13,7 +13,7 @@ export const LEGEND: ReadonlyArray<readonly [string, string]> = [
   ['P', 'completes; the watchdog’s Partial rule kept what arrived, no retry'],
   ['E', 'ends model_error, as promised'],
   ['X', 'ends retries_exhausted, as promised'],
-  ['B', 'ends on the run time budget, as promised'],
+  ['B', 'ends on the run time budget, as promised (no watchdog: the silence is waited out)'],
   ['!', 'broke its promise (listed below)'],
   ['H', 'hang: did not end within the wall-time guard'],
   ['·', 'cannot apply (why: below)'],
@@ -30,7 +30,7 @@ export function symbolOf(result: CellResult): string {
   if (!verdict.passed) return '!';
   const { ending, path } = verdict.observed;
   if (ending === 'completes') {
-    return { untouched: '=', sdk_retry: 'S', loop_retry: 'R', watchdog_empty: 'W', partial_kept: 'P', surfaced: '!' }[path];
+    return { untouched: '=', sdk_retry: 'S', loop_retry: 'R', watchdog_empty: 'W', partial_kept: 'P', surfaced: '!', waited_out: '!' }[path];
   }
   return ({ model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B' } as Record<string, string>)[ending] ?? '!';
 }

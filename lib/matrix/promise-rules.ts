@@ -4,8 +4,12 @@ import { POINTS, type InjectionPoint } from './injection-points';
 
 /** How the run must end, and by which path. */
 export type Ending = 'completes' | 'model_error' | 'retries_exhausted' | 'run_time_budget';
-/** The mechanism that carries the run past the fault (or `none` when nothing needed to). */
-export type Path = 'untouched' | 'sdk_retry' | 'loop_retry' | 'watchdog_empty' | 'partial_kept' | 'surfaced';
+/**
+ * What carried the run past the fault: nothing needed to (`untouched`), the SDK, the loop's
+ * retry, the watchdog (Empty retry or Partial kept); or nothing did — the error surfaced, or
+ * the run waited until a budget ended it (`waited_out`).
+ */
+export type Path = 'untouched' | 'sdk_retry' | 'loop_retry' | 'watchdog_empty' | 'partial_kept' | 'surfaced' | 'waited_out';
 
 export interface CellPromise {
   ending: Ending;
@@ -64,7 +68,7 @@ export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint
 
   function silence(): CellPromise {
     if (!watchdog.enabled) {
-      return { ending: 'run_time_budget', path: 'surfaced', rule: 'silence with no watchdog → nothing ends the wait but the run time budget' };
+      return { ending: 'run_time_budget', path: 'waited_out', rule: 'silence with no watchdog → nothing ends the wait but the run time budget' };
     }
     if (contentArrived) {
       return { ending: 'completes', path: 'partial_kept', rule: 'silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried' };
