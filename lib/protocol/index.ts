@@ -6,3 +6,5 @@ export * from './presets';
 export * from './recovery';
 export * from './models';
 export * from './sweeps';
+export * from './json-depth';
+export * from './storable-event';

@@ -1,7 +1,7 @@
 import { createClock, createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { dialectOf, isSimulated, resolveRecovery, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { dialectOf, isSimulated, resolveRecovery, toStorableEvent, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { createFreeTaskPolicy, createPolicy, createSimAnthropic, createSimOpenAI, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
@@ -32,7 +32,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
   let backgroundRequest = false;
   const log = new EventLog(runId, clock, (event) => {
     if (event.event === 'model_request') backgroundRequest = event.background;
-    options.onEvent(redactor.value(event));
+    // Too deep to encode (a model's tool argument nested thousands deep): a storage_error takes
+    // its place before anything walks it, and the run goes on.
+    options.onEvent(redactor.value(toStorableEvent(event)));
   });
   let compactRequested = false;
   const abort = new AbortController();

@@ -203,15 +203,51 @@ describe('run registry', () => {
     expect(store.getRun(second.id)?.summary.status).toBe('failed');
   });
 
-  it('closes a run left running by an earlier server process when someone asks for it', () => {
+  it('closes a run in the store that is not live here when someone asks for it', () => {
     store.createRun({ id: 'orphan', config: sampleConfig() });
     store.appendEvents({ runId: 'orphan', events: sampleRunEvents({ runId: 'orphan' }).slice(0, 3) });
     const registry = createRunRegistry({ store, launch: createFakeLaunch().launch });
     const watcher = collector();
     registry.subscribe({ runId: 'orphan', afterSeq: 1, listener: watcher });
     expect(watcher.events.map((e) => e.event)).toEqual(['llm_call', 'terminate']);
-    expect(watcher.events[1]).toMatchObject({ seq: 3, reason: 'internal_error', input_tokens: 1000 });
+    expect(watcher.events[1]).toMatchObject({ seq: 3, reason: 'server_restart', input_tokens: 1000 });
     expect(watcher.ended).toBe(true);
     expect(store.getRun('orphan')?.summary.status).toBe('failed');
+  });
+
+  it('stores an event it cannot encode as a storage_error in its place, and the run goes on', async () => {
+    let args: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) args = { a: args };
+    const registry = createRunRegistry({
+      store,
+      launch: ({ runId, onEvent }) => {
+        const sample = sampleRunEvents({ runId });
+        let seq = 0;
+        const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq } as RunEvent);
+        const done = (async () => {
+          emit(sample[0]!);
+          emit({ event: 'tool_call', iteration: 1, call_id: 'c1', tool: 'edit_file', args, result: 'invalid', result_chars: 7, is_error: true, latency_ms: 1 });
+          for (let i = 0; i < 3; i++) {
+            await tick(1);
+            emit({ event: 'content_delta', iteration: 2, attempt: 1, index: 0, kind: 'text', text: `after ${i}` });
+          }
+          emit({ event: 'terminate', reason: 'end_turn', complete: true, usd_so_far: 0, input_tokens: 0, output_tokens: 0 });
+        })();
+        return { runId, control: () => {}, done };
+      },
+    });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    const watcher = collector();
+    registry.subscribe({ runId: id, listener: watcher });
+    await registry.whenFinished(id);
+
+    const stored = store.readEvents({ runId: id });
+    expect(stored.map((e) => e.event)).toEqual(['run_start', 'storage_error', 'content_delta', 'content_delta', 'content_delta', 'terminate']);
+    expect(stored[1]).toMatchObject({ seq: 1, iteration: 1, replaces: 'tool_call' });
+    expect((stored[1] as { message: string }).message).toContain('nests deeper than');
+    expect(watcher.events.map((e) => e.event)).toEqual(stored.map((e) => e.event));
+    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', event_count: 6 });
+    // A late reader (the SSE route, the trace download) encodes every stored event.
+    expect(() => stored.map((e) => JSON.stringify(e))).not.toThrow();
   });
 });

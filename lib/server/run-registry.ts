@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { RunConfig, RunEvent } from '@/lib/protocol';
+import { storageErrorFor, toStorableEvent, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
@@ -84,8 +84,30 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     run.pending = [];
     try {
       store.appendEvents({ runId: run.id, events });
+    } catch {
+      // The batch was rolled back whole: store it event by event, and put a storage_error in
+      // the place of any event that still fails, so the log stays contiguous and later
+      // batches still fit on.
+      for (const event of events) appendOne(run, event);
+    }
+  };
+
+  const appendOne = (run: LiveRun, event: RunEvent): void => {
+    try {
+      store.appendEvents({ runId: run.id, events: [event] });
+      return;
     } catch (error) {
-      console.error(`[loop-lab] run ${run.id}: could not store events ${events[0]?.seq}…${events.at(-1)?.seq}:`, run.redactor.text((error as Error).message));
+      const why = run.redactor.text((error as Error).message);
+      console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
+      if (event.event === 'terminate') return;
+      const replacement = storageErrorFor(event, `the store refused the ${event.event} event (${why}); it was not kept`);
+      const index = run.tail.findIndex((e) => e.seq === event.seq);
+      if (index >= 0) run.tail[index] = replacement;
+      try {
+        store.appendEvents({ runId: run.id, events: [replacement] });
+      } catch (again) {
+        console.error(`[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`, (again as Error).message);
+      }
     }
   };
 
@@ -106,7 +128,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
   const accept = (run: LiveRun, raw: RunEvent): void => {
     if (!live.has(run.id)) return; // after terminate (or a synthesized one) nothing more is logged
-    const event = run.redactor.value(raw);
+    const event = run.redactor.value(toStorableEvent(raw));
     run.pending.push(event);
     run.tail.push(event);
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
@@ -144,24 +166,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
   /** A run marked running in the store but not live here was cut off by a server restart. */
   const closeOrphan = (runId: string): void => {
-    const record = store.getRun(runId);
-    if (!record || record.summary.status !== 'running' || live.has(runId)) return;
-    const { summary } = record;
-    store.appendEvents({
-      runId,
-      events: [{
-        run_id: runId,
-        seq: summary.event_count,
-        ts: summary.duration_ms,
-        event: 'terminate',
-        reason: 'internal_error',
-        complete: false,
-        message: 'the server stopped while this run was in flight',
-        usd_so_far: summary.usd,
-        input_tokens: summary.input_tokens,
-        output_tokens: summary.output_tokens,
-      }],
-    });
+    if (!live.has(runId)) store.closeInterruptedRuns({ runId });
   };
 
   return {

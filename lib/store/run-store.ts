@@ -73,6 +73,13 @@ export interface RunStore {
   readEvents(options: ReadEventsOptions): RunEvent[];
   getRun(id: string): RunRecord | undefined;
   listRuns(options?: ListRunsOptions): RunSummary[];
+  /**
+   * Closes runs left `running` by a process that is gone with a `server_restart` terminate
+   * (all of them, or the one named); runs of live processes are left alone. Done at open too.
+   * A run named here is closed even when this store opening wrote it: the caller (the run
+   * registry) names only runs it knows are not live.
+   */
+  closeInterruptedRuns(options?: { runId?: string }): string[];
   close(): void;
 }
 

@@ -12,6 +12,8 @@ import type {
   RunStore,
   RunSummary,
 } from './run-store';
+import { closeInterruptedRuns } from './close-interrupted-runs';
+import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { summarizeEvents } from './summarize-events';
 
@@ -76,10 +78,11 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  const owner = createOwnerId();
 
   const insertRun = db.prepare(
-    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id)
-     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId)`,
+    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner)
+     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner)`,
   );
   const insertSweepRun = db.prepare(
     'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
@@ -158,13 +161,20 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         model: config.provider.model,
         scenario: config.scenario,
         sweepId: sweep?.sweepId ?? null,
+        owner,
       });
       if (events.length > 0) append(id, events);
       if (sweep) insertSweepRun.run({ sweepId: sweep.sweepId, job: sweep.job, runId: id, metrics: JSON.stringify(sweep.metrics) });
     },
   );
 
+  // Runs a previous process left running are closed before anyone can list them.
+  closeInterruptedRuns({ db, self: owner, append });
+
   return {
+    closeInterruptedRuns({ runId }: { runId?: string } = {}): string[] {
+      return closeInterruptedRuns({ db, self: owner, append, ...(runId !== undefined ? { runId } : {}) });
+    },
     createRun({ id, config, createdAt = Date.now(), imported = false, events = [], sweep }: CreateRunOptions): void {
       create(id, config, createdAt, imported, events, sweep);
     },

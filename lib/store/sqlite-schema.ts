@@ -59,6 +59,12 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (sweep_id, job)
   ) WITHOUT ROWID;
   `,
+  // Which open store wrote a run (issue 7): at startup, runs left running by a process that
+  // is gone are closed with a server_restart terminate.
+  `
+  ALTER TABLE runs ADD COLUMN owner TEXT;
+  CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

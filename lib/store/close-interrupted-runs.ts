@@ -1,0 +1,57 @@
+import type { Database } from 'better-sqlite3';
+import type { RunEvent } from '@/lib/protocol';
+import { isOwnerGone } from './run-owner';
+
+interface RunningRow {
+  id: string;
+  owner: string | null;
+  event_count: number;
+  duration_ms: number;
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/**
+ * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
+ * gets a terminate event (reason server_restart) right after the last event that was stored,
+ * so no run stays `running` in the list or the API and every log ends with terminate.
+ * Runs of a live process on the same data folder are left alone. Returns the ids closed.
+ */
+export function closeInterruptedRuns(options: {
+  db: Database;
+  self: string;
+  append: (runId: string, events: readonly RunEvent[]) => void;
+  runId?: string;
+}): string[] {
+  const { db, self } = options;
+  const columns = 'id, owner, event_count, duration_ms, cost_usd, input_tokens, output_tokens';
+  const rows =
+    options.runId === undefined
+      ? db.prepare<[], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`).all()
+      : db.prepare<[string], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running' AND id = ?`).all(options.runId);
+  const closed: string[] = [];
+  for (const row of rows) {
+    // A run named by the caller (the registry, which knows it is not live here) may be our own.
+    const own = options.runId !== undefined && row.owner === self;
+    if (!own && !isOwnerGone({ owner: row.owner, self })) continue;
+    options.append(row.id, [
+      {
+        run_id: row.id,
+        seq: row.event_count,
+        ts: row.duration_ms,
+        event: 'terminate',
+        reason: 'server_restart',
+        complete: false,
+        message:
+          `the server process stopped while this run was in flight; its log ends at the last event stored ` +
+          `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
+        usd_so_far: row.cost_usd,
+        input_tokens: row.input_tokens,
+        output_tokens: row.output_tokens,
+      },
+    ]);
+    closed.push(row.id);
+  }
+  return closed;
+}
