@@ -1,7 +1,7 @@
 import { PresetIdSchema, resolveRecovery, TerminateReasonSchema, type FaultAction, type PresetId } from '@/lib/protocol';
 import { firstRequestWith, type Baseline, type MatrixVendor } from './baseline';
 import { MATRIX_FAULTS, type MatrixFault } from './fault-kinds';
-import { INJECTION_POINTS, POINTS, type InjectionPoint } from './injection-points';
+import { CLOSES_TOOL_CALLS_BEFORE_FINAL, INJECTION_POINTS, POINTS, type InjectionPoint } from './injection-points';
 import { promiseFor, type CellPromise } from './promise-rules';
 
 export const MATRIX_VENDORS: readonly MatrixVendor[] = ['sim-anthropic', 'sim-openai'];
@@ -65,7 +65,8 @@ function cellFor(base: CellBase & { baseline: Baseline }): Cell {
   if (requestNo === undefined) {
     return { ...cell, status: 'not_applicable', why: `no response on ${vendor} streams ${needs!.replace('_', ' ')} content in this scenario` };
   }
-  const promise = promiseFor({ effect: fault.effect, point, recovery: resolveRecovery(preset) });
+  const keptToolCall = point === 'final_delta' && CLOSES_TOOL_CALLS_BEFORE_FINAL[vendor] && (baseline.kinds.get(requestNo)?.has('tool_args') ?? false);
+  const promise = promiseFor({ effect: fault.effect, point, recovery: resolveRecovery(preset), keptToolCall });
   if (!KNOWN_ENDINGS.has(promise.ending === 'completes' ? 'end_turn' : promise.ending)) {
     return { ...cell, status: 'pending', promise, why: `its promise (${promise.ending}) needs a mechanism this build does not have yet` };
   }

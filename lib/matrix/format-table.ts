@@ -11,6 +11,7 @@ export const LEGEND: ReadonlyArray<readonly [string, string]> = [
   ['R', 'completes; the loop retried after backoff'],
   ['W', 'completes; the watchdog fired on an empty stream and retried at once'],
   ['P', 'completes; the watchdog’s Partial rule kept what arrived, no retry'],
+  ['K', 'ends partial_response: the Partial is presented and the run stops, as promised'],
   ['E', 'ends model_error, as promised'],
   ['X', 'ends retries_exhausted, as promised'],
   ['B', 'ends on the run time budget, as promised (no watchdog: the silence is waited out)'],
@@ -32,7 +33,7 @@ export function symbolOf(result: CellResult): string {
   if (ending === 'completes') {
     return { untouched: '=', sdk_retry: 'S', loop_retry: 'R', watchdog_empty: 'W', partial_kept: 'P', surfaced: '!', waited_out: '!' }[path];
   }
-  return ({ model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B' } as Record<string, string>)[ending] ?? '!';
+  return ({ model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B', partial_response: 'K' } as Record<string, string>)[ending] ?? '!';
 }
 
 /**

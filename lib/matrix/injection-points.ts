@@ -25,3 +25,14 @@ export const POINTS: Record<InjectionPoint, PointInfo> = {
   mid_thinking: { label: 'mid-thinking', placement: { during: 'thinking' }, needs: 'thinking', contentArrived: true },
   final_delta: { label: 'at the final delta', placement: { during: 'final' }, contentArrived: true },
 };
+
+/**
+ * Whether a vendor's stream closes each tool call before its final delta: Anthropic sends
+ * `content_block_stop` for every block before `message_delta`; OpenAI Chat closes tool calls
+ * only with the chunk that carries `finish_reason`. A Partial cut at the final delta keeps
+ * finished tool calls only where they were closed.
+ */
+export const CLOSES_TOOL_CALLS_BEFORE_FINAL: Record<'sim-anthropic' | 'sim-openai', boolean> = {
+  'sim-anthropic': true,
+  'sim-openai': false,
+};

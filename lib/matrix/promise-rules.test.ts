@@ -49,6 +49,13 @@ describe('promiseFor: promises follow the effective config, not the preset’s n
     expect(promiseFor({ effect: fault('sse-error'), point: 'final_delta', recovery: resolveRecovery('s11') })).toMatchObject({ path: 'loop_retry' });
   });
 
+  it('a kept Partial: its finished tool calls run; otherwise the continuation option decides', () => {
+    const codesmith = resolveRecovery('codesmith');
+    expect(promiseFor({ effect: fault('drop'), point: 'final_delta', recovery: codesmith, keptToolCall: true })).toMatchObject({ ending: 'completes', path: 'partial_kept' });
+    expect(promiseFor({ effect: fault('drop'), point: 'mid_text', recovery: codesmith })).toMatchObject({ ending: 'partial_response', path: 'partial_kept' });
+    expect(promiseFor({ effect: fault('drop'), point: 'mid_text', recovery: resolveRecovery('codesmith', { output: { continueAfterPartial: true } }) })).toMatchObject({ ending: 'completes', path: 'partial_kept' });
+  });
+
   it('a slow drip is only slow under the window, and silence past it', () => {
     expect(promiseFor({ effect: fault('slow-drip'), point: 'mid_text', recovery: resolveRecovery('codesmith') })).toMatchObject({ path: 'untouched' });
     expect(promiseFor({ effect: fault('slow-drip'), point: 'mid_text', recovery: resolveRecovery('codesmith', { watchdog: { baseMs: 1_000 } }) })).toMatchObject({ path: 'partial_kept' });

@@ -3,7 +3,7 @@ import type { FaultEffect } from './fault-kinds';
 import { POINTS, type InjectionPoint } from './injection-points';
 
 /** How the run must end, and by which path. */
-export type Ending = 'completes' | 'model_error' | 'retries_exhausted' | 'run_time_budget';
+export type Ending = 'completes' | 'model_error' | 'retries_exhausted' | 'run_time_budget' | 'partial_response';
 /**
  * What carried the run past the fault: nothing needed to (`untouched`), the SDK, the loop's
  * retry, the watchdog (Empty retry or Partial kept); or nothing did — the error surfaced, or
@@ -24,7 +24,13 @@ export interface CellPromise {
  * name), so a preset that changes carries its promises with it. One fault, one request: the
  * faulted request is the only one that fails.
  */
-export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint; recovery: RecoveryConfig }): CellPromise {
+export function promiseFor(options: {
+  effect: FaultEffect;
+  point: InjectionPoint;
+  recovery: RecoveryConfig;
+  /** What arrived before the point holds a finished tool call (its block closed on the wire). */
+  keptToolCall?: boolean;
+}): CellPromise {
   const { effect, point, recovery } = options;
   const { retry, watchdog, sdkMaxRetries } = recovery;
   const contentArrived = POINTS[point].contentArrived;
@@ -46,9 +52,7 @@ export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint
     return { ending: 'completes', path: 'sdk_retry', rule: 'an SDK-retryable error before headers with sdkMaxRetries > 0 → the SDK retries it unseen; the loop never sees an error' };
   }
   // Content arrived: the watchdog's Partial rule keeps it and does not retry (no double billing).
-  if (contentArrived && watchdog.enabled) {
-    return { ending: 'completes', path: 'partial_kept', rule: 'content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried; the loop carries on' };
-  }
+  if (contentArrived && watchdog.enabled) return partialKept('content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried');
   if (!beforeHeaders && capOfOne) {
     return { ending: 'retries_exhausted', path: 'surfaced', rule: 'a stream error with a stream error cap of 1 → the call fails at once' };
   }
@@ -66,13 +70,22 @@ export function promiseFor(options: { effect: FaultEffect; point: InjectionPoint
   }
   return { ending: 'completes', path: 'loop_retry', rule: 'a retryable error, loop retry on with budget left → retried after backoff; the run completes' };
 
+  /** A Partial is kept; whether the run goes on depends on what it holds and on the continuation option. */
+  function partialKept(why: string): CellPromise {
+    if (options.keptToolCall) {
+      return { ending: 'completes', path: 'partial_kept', rule: `${why}; it holds a finished tool call, which runs, and the loop goes on` };
+    }
+    if (recovery.output.continueAfterPartial) {
+      return { ending: 'completes', path: 'partial_kept', rule: `${why}; continueAfterPartial on → the model is asked to continue` };
+    }
+    return { ending: 'partial_response', path: 'partial_kept', rule: `${why}; continueAfterPartial off → the partial response is presented and the run stops (partial_response)` };
+  }
+
   function silence(): CellPromise {
     if (!watchdog.enabled) {
       return { ending: 'run_time_budget', path: 'waited_out', rule: 'silence with no watchdog → nothing ends the wait but the run time budget' };
     }
-    if (contentArrived) {
-      return { ending: 'completes', path: 'partial_kept', rule: 'silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried' };
-    }
+    if (contentArrived) return partialKept('silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried');
     if (capOfOne) {
       return { ending: 'retries_exhausted', path: 'surfaced', rule: 'silence before content with a stream error cap of 1 → the watchdog fires and the call fails' };
     }
