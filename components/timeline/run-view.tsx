@@ -1,6 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
+import { ContextPanel } from '@/components/context/context-panel';
 import { Inspector } from './inspector';
 import { RunHeader } from './run-header';
 import { TerminateBanner } from './terminate-banner';
@@ -10,7 +11,7 @@ import { Waterfall } from './waterfall';
 
 /**
  * A run, live or finished, drawn from the page's run store: header, watchdog, terminate
- * banner, waterfall, then turn cards beside the inspector.
+ * banner, waterfall, the context panel, then turn cards beside the inspector.
  */
 export function RunView({ headerActions }: { headerActions?: ReactNode }) {
   return (
@@ -19,6 +20,7 @@ export function RunView({ headerActions }: { headerActions?: ReactNode }) {
       <WatchdogBar />
       <TerminateBanner />
       <Waterfall />
+      <ContextPanel />
       <div className="flex min-h-0 flex-1">
         <div className="min-w-0 flex-1 overflow-y-auto">
           <TurnList />

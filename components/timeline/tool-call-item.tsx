@@ -1,4 +1,7 @@
+'use client';
+
 import { formatMs } from '@/lib/client/format';
+import { useRunStore } from '@/lib/client/run-store-provider';
 import type { ToolCallView } from '@/lib/client/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
@@ -17,6 +20,8 @@ export function ToolCallItem({
   onSelect?: () => void;
 }) {
   const status = call?.status ?? 'requested';
+  const callId = call?.callId;
+  const stubSince = useRunStore((s) => (callId ? s.view.context.stubSince[callId] : undefined));
   return (
     <div data-testid="tool-call" data-status={status} data-tool={name} className="rounded border border-line bg-sunken/60 px-2 py-1">
       <div className="flex flex-wrap items-center gap-2">
@@ -33,6 +38,11 @@ export function ToolCallItem({
             truncated {call.truncatedChars.toLocaleString('en-US')} chars
           </Pill>
         ) : null}
+        {stubSince !== undefined && (
+          <Pill tone="compact" title="the log keeps the full result; requests since then carry a stub that says how to get it back">
+            sent to the model as a stub since turn {stubSince}
+          </Pill>
+        )}
       </div>
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (

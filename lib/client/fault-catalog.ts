@@ -5,7 +5,7 @@ import type { FaultPlan, FaultRule, ToolFault } from '@/lib/protocol';
  * one during a run sends the whole plan with set_faults.
  */
 
-export type FaultGroup = 'HTTP errors' | 'Stream faults' | 'Connection' | 'Tool faults';
+export type FaultGroup = 'HTTP errors' | 'Stream faults' | 'Connection' | 'Context' | 'Tool faults';
 
 export interface FaultToggle {
   id: string;
@@ -28,6 +28,11 @@ function tool(id: string, label: string, meaning: string, fault: Omit<ToolFault,
 }
 
 export const FAULT_TOGGLES: readonly FaultToggle[] = [
+  model('summarizer-broken', 'Context', 'summarizer broken (background only)', 'every background call (summary, title) answers 500; the loop\'s own turns pass — watch the breaker', {
+    target: 'background',
+    when: { kind: 'always' },
+    action: { type: 'http_error', status: 500 },
+  }),
   model('overloaded-x3', 'HTTP errors', 'overloaded ×3', 'the next 3 requests answer 529 overloaded', {
     when: { kind: 'next', count: 3 },
     action: { type: 'http_error', status: 529 },
@@ -98,7 +103,7 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
   tool('tool-huge', 'tools huge output', 'every tool returns 50,000 characters', { kind: 'huge', chars: 50_000 }),
 ];
 
-export const FAULT_GROUPS: readonly FaultGroup[] = ['HTTP errors', 'Stream faults', 'Connection', 'Tool faults'];
+export const FAULT_GROUPS: readonly FaultGroup[] = ['HTTP errors', 'Stream faults', 'Connection', 'Context', 'Tool faults'];
 
 /** The tools of the built-in toolbox a tool fault can aim at ('*' = every tool). */
 export const TOOL_FAULT_TARGETS = ['*', 'list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check'] as const;

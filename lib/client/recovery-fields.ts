@@ -116,6 +116,22 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('context', 'keepRecentIterations', 'keep recent', 'int', 'iterations whose results stay whole'),
     ],
   },
+  {
+    id: 'compaction',
+    title: 'Compaction & overflow',
+    fields: [
+      f('compaction', 'proactive', 'proactive compaction', 'bool', 'summarise older history near the threshold'),
+      f('compaction', 'thresholdRatio', 'threshold', 'ratio', "fraction of the model's window where compaction starts"),
+      f('compaction', 'keepRecentMessages', 'keep recent messages', 'int', 'newest messages a summary never covers'),
+      f('compaction', 'summaryMaxTokens', 'summary cap', 'int', 'output cap of the summary call'),
+      f('compaction', 'waterfall', 'overflow waterfall', 'bool', 'on "prompt too long": micro-compact → full compaction → hard trim'),
+      f('compaction', 'waterfallBudget', 'overflow budget', 'int', 'overflow recoveries for one step before the run ends'),
+      f('compaction', 'trimFloor', 'trim floor', 'int', 'messages a hard trim always keeps'),
+      f('compaction', 'breaker', 'circuit breaker', 'bool', 'stop calling a failing summarizer for a while'),
+      f('compaction', 'breakerFailures', 'opens after', 'int', 'consecutive failed summaries that open it'),
+      f('compaction', 'breakerCooldownMs', 'half-open after', 'ms', 'run time before one probe is allowed'),
+    ],
+  },
 ];
 
 type FieldValue = string | number | boolean;

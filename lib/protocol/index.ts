@@ -8,3 +8,4 @@ export * from './models';
 export * from './sweeps';
 export * from './json-depth';
 export * from './storable-event';
+export * from './stub-text';

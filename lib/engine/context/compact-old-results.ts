@@ -1,9 +1,6 @@
-import type { Message } from '@/lib/protocol';
+import { stubText, type Message } from '@/lib/protocol';
 
-/** The text a stubbed tool result is sent as: how big it was and how to get it back. */
-export function stubText(chars: number): string {
-  return `[Older tool result cleared to save context: ${chars} characters. Call the tool again (a narrower read or search) if you still need it.]`;
-}
+export { stubText };
 
 /** A tool result that went out as a stub. */
 export interface StubbedResult {

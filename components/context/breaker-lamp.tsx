@@ -1,0 +1,38 @@
+'use client';
+
+import type { BreakerView } from '@/lib/client/context-view-state';
+import { formatMs } from '@/lib/client/format';
+import { useRunClock } from '@/lib/client/use-run-clock';
+
+const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string }> = {
+  closed: { dot: 'bg-ok', word: 'closed' },
+  open: { dot: 'bg-fail', word: 'open' },
+  half_open: { dot: 'bg-wait', word: 'half-open' },
+};
+
+/**
+ * The summary call's circuit breaker: closed (summaries allowed), open (refused, counting
+ * down to the probe on the run clock), half-open (the next summary call is a probe).
+ */
+export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; threshold: number }) {
+  const now = useRunClock(250);
+  const coolDownOver = breaker?.state === 'open' && breaker.reopenAt !== undefined && now >= breaker.reopenAt;
+  const state = coolDownOver ? 'half_open' : (breaker?.state ?? 'closed');
+  const { dot, word } = LAMP[state];
+  let detail: string;
+  if (breaker?.state === 'open' && breaker.reopenAt !== undefined && !coolDownOver) {
+    detail = `summaries refused · probe in ${formatMs(breaker.reopenAt - now)}`;
+  } else if (state === 'half_open') {
+    detail = 'the next summary call is a probe';
+  } else {
+    const failures = breaker?.failures ?? 0;
+    detail = `${failures} of ${threshold} consecutive summary failures`;
+  }
+  return (
+    <div data-testid="breaker-lamp" data-state={state} className="flex items-center gap-1.5 text-2xs" title={breaker?.reason ?? 'no summary call has failed'}>
+      <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} />
+      <span className="font-medium">breaker {word}</span>
+      <span className="tabular text-muted">{detail}</span>
+    </div>
+  );
+}
