@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * The attack of issue 7 in a real browser: a page on another origin posts to this server.
+ * A CORS-simple post (no preflight) reaches the server and is refused; a JSON post needs a
+ * preflight the server never grants. Either way no run starts.
+ */
+test('a page on another origin cannot start a run on this server', async ({ page, request, baseURL }) => {
+  const count = async () => ((await (await request.get('/api/runs')).json()) as unknown[]).length;
+  const before = await count();
+  const target = baseURL!;
+  const otherOrigin = target.replace('127.0.0.1', 'localhost');
+  expect(otherOrigin).not.toBe(target);
+  await page.goto(`${otherOrigin}/api/scenarios`);
+  const outcome = await page.evaluate(async (url) => {
+    const body = JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } });
+    const simple = await fetch(`${url}/api/runs`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body }).then(
+      (r) => r.type,
+      () => 'failed',
+    );
+    const json = await fetch(`${url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+      (r) => `status ${r.status}`,
+      () => 'blocked',
+    );
+    return { simple, json };
+  }, target);
+  expect(outcome.json).toBe('blocked');
+  await page.waitForTimeout(500);
+  expect(await count()).toBe(before);
+
+  // The same post made as the app's own page would make it is accepted.
+  const own = await request.post('/api/runs', {
+    headers: { origin: target, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+    data: { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } },
+  });
+  expect(own.status()).toBe(201);
+});
