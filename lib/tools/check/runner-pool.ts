@@ -76,10 +76,12 @@ export class RunnerPool {
   }
 }
 
-let shared: RunnerPool | undefined;
+/** Kept on globalThis so a dev server's module reloads share one pool instead of leaking warm children. */
+const POOL_KEY = Symbol.for('loop-lab.check-runner-pool');
 
 /** The process-wide pool (default heap cap): two warm children, as many concurrent checks as cores (at least 2). */
 export function sharedRunnerPool(): RunnerPool {
-  shared ??= new RunnerPool({ heapMb: DEFAULT_SANDBOX_LIMITS.heapMb, warm: 2, maxActive: Math.max(2, availableParallelism()) });
-  return shared;
+  const holder = globalThis as { [POOL_KEY]?: RunnerPool };
+  holder[POOL_KEY] ??= new RunnerPool({ heapMb: DEFAULT_SANDBOX_LIMITS.heapMb, warm: 2, maxActive: Math.max(2, availableParallelism()) });
+  return holder[POOL_KEY];
 }
