@@ -104,18 +104,28 @@ function superviseChild(options: {
       if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.toString('utf8');
     });
     child.stdin?.on('error', () => undefined);
-    child.on('error', (error) => stop({ kind: 'crashed', detail: `could not start the test runner: ${error.message}` }));
-
-    child.on('close', (code, exitSignal) => {
+    let settled = false;
+    const settle = (outcome: SandboxOutcome): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(killTimer);
       clearInterval(rssTimer);
       signal?.removeEventListener('abort', onAbort);
-      if (stoppedFor) return resolve(stoppedFor);
-      if (/heap limit|out of memory/i.test(stderr)) return resolve({ kind: 'memory_limit', limitMb: limits.heapMb });
+      resolve(outcome);
+    };
+    child.on('error', (error) => {
+      // A child that never started emits no 'close' of its own on every platform: answer now.
+      if (child.pid === undefined) settle({ kind: 'crashed', detail: `could not start the test runner: ${error.message}` });
+      else stop({ kind: 'crashed', detail: `the test runner failed: ${error.message}` });
+    });
+
+    child.on('close', (code, exitSignal) => {
+      if (stoppedFor) return settle(stoppedFor);
+      if (/heap limit|out of memory/i.test(stderr)) return settle({ kind: 'memory_limit', limitMb: limits.heapMb });
       const parsed = parseReport(Buffer.concat(chunks).toString('utf8'), nonce);
-      if (parsed && code === 0) return resolve({ kind: 'report', report: parsed });
+      if (parsed && code === 0) return settle({ kind: 'report', report: parsed });
       const how = exitSignal ? `was killed by ${exitSignal}` : `exited with code ${code}`;
-      resolve({ kind: 'crashed', detail: `the test runner ${how} without a report` });
+      settle({ kind: 'crashed', detail: `the test runner ${how} without a report` });
     });
 
     child.stdin?.end(request);

@@ -50,7 +50,7 @@ export class RunnerPool {
     if (this.active >= this.options.maxActive) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.active++;
     let child = this.idle.shift();
-    while (child && child.exitCode !== null) child = this.idle.shift();
+    while (child && (child.exitCode !== null || child.signalCode !== null)) child = this.idle.shift();
     child ??= spawnRunner(this.options);
     setRef(child, true);
     this.refill();

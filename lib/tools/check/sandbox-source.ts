@@ -55,11 +55,12 @@ setup(compiled, stringify(jsonFiles));
 
 let timedOut = false;
 /** Runs one runner call under what is left of the time limit; only a string or number comes back. */
-function call(code, want) {
+function call(code, want, maxChars) {
   const left = Math.floor(deadline - now());
   if (left <= 0) { timedOut = true; return undefined; }
   try {
     const value = new vm.Script(code, { filename: 'check.js' }).runInContext(context, { timeout: left });
+    if (typeof value === 'string') return want === 'string' ? value.slice(0, maxChars || 1500) : undefined;
     return typeof value === want ? value : undefined;
   } catch (e) {
     // Never read the thrown value: it may be the workspace's own object (a getter, a proxy).
@@ -79,13 +80,13 @@ for (const entry of request.entries) {
 }
 const count = timedOut ? 0 : Math.min(500, call('__loopLabRunner.count()', 'number') || 0);
 for (let i = 0; i < count && !timedOut; i++) {
-  const name = call('__loopLabRunner.name(' + i + ')', 'string') || 'test ' + (i + 1);
+  const name = (call('__loopLabRunner.name(' + i + ')', 'string') || 'test ' + (i + 1)).slice(0, 300);
   const error = call('__loopLabRunner.run(' + i + ')', 'string');
   if (timedOut) results.push({ name: name, ok: false, error: 'timed out' });
   else results.push(error === '' ? { name: name, ok: true } : { name: name, ok: false, error: error || 'the runner gave no answer' });
 }
-const logText = timedOut ? undefined : call('__loopLabRunner.logs()', 'string');
-const logs = logText ? logText.split('\n').slice(0, 50) : [];
+const logText = timedOut ? undefined : call('__loopLabRunner.logs()', 'string', 16000);
+const logs = logText ? logText.split('\n').slice(0, 50).map((line) => line.slice(0, 300)) : [];
 send({ results: results, loadErrors: loadErrors, logs: logs, timedOut: timedOut });
 exit(0);
 `;
