@@ -77,7 +77,7 @@ const s11: RecoveryConfig = {
   fallback: { enabled: true, afterOverloads: 3, model: '' },
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
-  compaction: OFF_COMPACTION,
+  compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
   output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false },
 };
 
@@ -144,9 +144,9 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
   },
   s11: {
     summary:
-      'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once',
+      'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once per run',
     differs:
-      'the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model\'s own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help)',
+      'the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model\'s own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset',
   },
   course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
   naive: { summary: 'no recovery at all: the first error ends the run' },

@@ -20,9 +20,9 @@ export const RetryConfigSchema = z.object({
   /**
    * Which failures the ladder retries: `transient` = everything the classifier calls
    * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11).
-   * Defaulted so logs written before the field existed still parse.
+   * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
    */
-  retryOn: z.enum(['transient', 'rate_limit_overloaded']).default('transient'),
+  retryOn: z.enum(['transient', 'rate_limit_overloaded']),
 });
 
 export const BackgroundRetryConfigSchema = z.object({
@@ -95,6 +95,10 @@ export const CompactionConfigSchema = z.object({
   breakerFailures: z.number().int().min(1).max(20),
   /** Run time it stays open before a half-open probe. */
   breakerCooldownMs: z.number().int().min(1_000).max(86_400_000),
+  /** s11's reactive compact (when the waterfall is off): on prompt-too-long, keep the newest messages and retry once. */
+  reactive: z.boolean(),
+  /** Messages a reactive compact keeps (s11: the last 5). */
+  reactiveKeepMessages: z.number().int().min(1).max(50),
 });
 
 /** Every context-channel mechanism off: what a run recorded before the channel existed did. */
@@ -109,6 +113,8 @@ export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
   breaker: false,
   breakerFailures: 3,
   breakerCooldownMs: 300_000,
+  reactive: false,
+  reactiveKeepMessages: 5,
 };
 
 /**
@@ -139,14 +145,19 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
 export const RecoveryConfigSchema = z.object({
   /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
   sdkMaxRetries: z.number().int().min(0).max(10),
-  retry: RetryConfigSchema,
+  // Fields added after runs were first recorded get defaults here, never in the override
+  // schemas: an override of one field must not reset its neighbours to a default.
+  retry: RetryConfigSchema.extend({ retryOn: RetryConfigSchema.shape.retryOn.default('transient') }),
   background: BackgroundRetryConfigSchema,
   watchdog: WatchdogConfigSchema,
   fallback: FallbackConfigSchema,
   tools: ToolRecoveryConfigSchema,
   context: ContextConfigSchema,
   // Defaulted so traces recorded before the context channel still parse (with it off, as it was).
-  compaction: CompactionConfigSchema.default(COMPACTION_OFF),
+  compaction: CompactionConfigSchema.extend({
+    reactive: CompactionConfigSchema.shape.reactive.default(false),
+    reactiveKeepMessages: CompactionConfigSchema.shape.reactiveKeepMessages.default(5),
+  }).default(COMPACTION_OFF),
   output: OutputRecoveryConfigSchema.default(OUTPUT_BEFORE_SECTION),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;

@@ -11,6 +11,7 @@ import { stubText } from './compact-old-results';
 import { emitBreaker, emitCompaction, type CompactionRecord } from './context-events';
 import { ContextMeter } from './context-meter';
 import { ContextView, cutPoints, type SentCopy } from './context-view';
+import { reactiveCut } from './reactive-compact';
 import { SUMMARY_SYSTEM, summaryTranscript } from './summary-request';
 
 /** The overflow budget of a step is spent: the run ends with reason context_overflow. */
@@ -99,10 +100,12 @@ export class ContextChannel {
         options.account(result);
         overflow = { source: 'stop_reason', message: `the context window cut the response (${result.vendorStopReason})` };
       } catch (error) {
-        if (!(this.config.waterfall && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
+        if (!((this.config.waterfall || this.reactive) && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
         overflow = { source: error.opened ? 'in_stream' : 'before_stream', message: error.message };
       }
-      const exhausted = used >= this.config.waterfallBudget;
+      // s11 tries its reactive compact once per run (has_attempted_reactive_compact).
+      const budget = this.reactive ? (this.reactiveSpent ? 0 : 1) : this.config.waterfallBudget;
+      const exhausted = used >= budget;
       if (!exhausted) used += 1;
       this.emit({
         event: 'context_overflow',
@@ -110,14 +113,16 @@ export class ContextChannel {
         source: overflow.source,
         message: overflow.message,
         recovery_attempt: exhausted ? used + 1 : used,
-        budget: this.config.waterfallBudget,
+        budget,
         outcome: exhausted ? 'exhausted' : 'recovering',
         tokens_est: this.meter.measure(sent.messages),
       });
       if (exhausted) {
-        throw new ContextOverflowExhausted(`${overflow.message} — still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${this.config.waterfallBudget})`);
+        const why = budget === 0 ? 'the reactive compact was already used in this run' : `still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${budget})`;
+        throw new ContextOverflowExhausted(`${overflow.message} — ${why}`);
       }
-      await this.waterfall({ messages, iteration, attempt: used });
+      if (this.reactive) this.reactiveTrim({ messages, iteration, attempt: used });
+      else await this.waterfall({ messages, iteration, attempt: used });
       sent = this.publish({ messages, iteration });
     }
   }
@@ -283,6 +288,41 @@ export class ContextChannel {
       attempt: options.attempt,
     });
     return 'done';
+  }
+
+  private reactiveSpent = false;
+
+  /** s11's reactive compact stands in for the waterfall when only it is on. */
+  private get reactive(): boolean {
+    return this.config.reactive && !this.config.waterfall;
+  }
+
+  /** s11: on prompt-too-long keep only the newest messages (at most `reactiveKeepMessages`), then retry once. */
+  private reactiveTrim(options: { messages: readonly Message[]; iteration: number; attempt: number }): void {
+    const { messages, iteration } = options;
+    const keep = this.config.reactiveKeepMessages;
+    this.reactiveSpent = true;
+    const before = this.build(messages, iteration);
+    const cut = reactiveCut({ messages, from: this.view.from, keep });
+    const removed = cut === undefined ? 0 : cut - this.view.from;
+    if (cut !== undefined) {
+      this.view.trimmed += removed;
+      this.view.from = cut;
+    }
+    const after = this.build(messages, iteration);
+    this.step({
+      iteration,
+      step: 'hard_trim',
+      trigger: 'overflow',
+      ok: removed > 0,
+      before: this.meter.measure(before.messages),
+      after: this.meter.measure(after.messages),
+      messagesBefore: before.messages.length,
+      messagesAfter: after.messages.length,
+      stubbed: [],
+      reason: removed > 0 ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - this.view.from} kept` : `reactive compact: no cut keeps ${keep} messages or fewer`,
+      attempt: options.attempt,
+    });
   }
 
   /** Rung 3: drop the oldest messages (never below the floor, never between a call and its result). */
