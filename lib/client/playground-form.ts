@@ -55,6 +55,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
 export const VENDOR_LABELS: Record<Vendor, string> = {
   'sim-anthropic': 'Simulated Anthropic',
   'sim-openai': 'Simulated OpenAI',
+  'sim-deepseek': 'Simulated DeepSeek-style (reasoning)',
   anthropic: 'Anthropic',
   openai: 'OpenAI',
   'openai-compatible': 'OpenAI-compatible',

@@ -95,6 +95,7 @@ export class MessageAssembler {
         return {
           type: 'thinking',
           text: block.pieces.join(''),
+          origin: { vendor: this.vendor, model: this.model },
           ...(block.signature ? { credential: { vendor: this.vendor, model: this.model, signature: block.signature } } : {}),
         };
       case 'redacted':

@@ -3,7 +3,7 @@ import { FaultPlanSchema } from './faults';
 import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /** Where a run's model traffic goes. Simulated vendors need no key and no network. */
-export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'anthropic', 'openai', 'openai-compatible']);
+export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'sim-deepseek', 'anthropic', 'openai', 'openai-compatible']);
 export type Vendor = z.infer<typeof VendorSchema>;
 
 /** Which wire format a vendor speaks. */
@@ -12,7 +12,7 @@ export function dialectOf(vendor: Vendor): Dialect {
   return vendor === 'sim-anthropic' || vendor === 'anthropic' ? 'anthropic' : 'openai';
 }
 export function isSimulated(vendor: Vendor): boolean {
-  return vendor === 'sim-anthropic' || vendor === 'sim-openai';
+  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek';
 }
 
 export const ProviderConfigSchema = z
@@ -45,6 +45,36 @@ export const SimPolicyIdSchema = z.enum([
   'long-output',
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
+
+/**
+ * How a trajectory is handed to another vendor or model (DESIGN.md §5). Credentials never
+ * travel on a switch; foreign thinking text is dropped or kept as a marked note. `naive`
+ * sends the history as it was, credentials included, so the strict vendor's real rejection
+ * can be seen.
+ */
+export const TakeoverSchema = z
+  .object({
+    foreignThinking: z.enum(['drop', 'note']).default('drop'),
+    naive: z.boolean().default(false),
+  })
+  .strict();
+export type TakeoverHandling = z.infer<typeof TakeoverSchema>;
+export const DEFAULT_TAKEOVER: TakeoverHandling = { foreignThinking: 'drop', naive: false };
+
+/** A vendor (and model) to continue on; empty model: the vendor's default. */
+export const SwapTargetSchema = z
+  .object({
+    vendor: VendorSchema,
+    model: z.string().max(200).default(''),
+  })
+  .strict();
+export type SwapTarget = z.infer<typeof SwapTargetSchema>;
+
+/** A swap planned in the config: from turn `atTurn` on, the run continues on `vendor`. */
+export const ScheduledSwapSchema = SwapTargetSchema.extend({
+  atTurn: z.number().int().min(2).max(500),
+}).strict();
+export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
 
 /** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
 export const DEFAULT_MAX_RUN_MS = 1_800_000;
@@ -83,6 +113,10 @@ export const RunConfigSchema = z
     /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
     maxOutputTokens: z.number().int().min(16).max(200_000).optional(),
     budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),
+    /** How history is rendered when the vendor or model changes mid-run. */
+    takeover: TakeoverSchema.default(DEFAULT_TAKEOVER),
+    /** Planned swaps, applied at the request boundary of their turn. */
+    swaps: z.array(ScheduledSwapSchema).max(20).default([]),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -19,6 +19,11 @@ export const ThinkingPartSchema = z.object({
   /** Portable text of the reasoning (may be empty when the vendor omitted it). */
   text: z.string(),
   credential: CredentialSchema.optional(),
+  /**
+   * Who wrote the text. Reasoning without a credential (DeepSeek's reasoning_content) has
+   * only this to say whether it is the target's own on a switch; absent: unknown, foreign.
+   */
+  origin: z.object({ vendor: z.string(), model: z.string() }).optional(),
 });
 export const RedactedThinkingPartSchema = z.object({
   type: z.literal('redacted_thinking'),

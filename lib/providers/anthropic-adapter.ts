@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { renderAnthropic } from '@/lib/trajectory';
+import { anthropicMessages } from '@/lib/dialects';
 import { createAnthropicTranslator } from './anthropic-events';
 import { SDK_TIMEOUT_MS, type ClientConfig } from './client-config';
 import { translateStream } from './translate-stream';
@@ -12,6 +12,7 @@ export function createAnthropicAdapter(options: {
 }): ProviderAdapter {
   const { provider, client: config } = options;
   const vendor = provider.vendor;
+  const handling = provider.handling ? { handling: provider.handling } : {};
   const client = new Anthropic({
     apiKey: config.apiKey,
     baseURL: config.baseURL,
@@ -23,7 +24,7 @@ export function createAnthropicAdapter(options: {
     vendor,
     dialect: 'anthropic',
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
-      const { params, report } = renderAnthropic({ request, vendor });
+      const { params, report } = anthropicMessages.render({ request, vendor, ...handling });
       onRenderReport?.(report);
       onRequestBody?.(params);
       return translateStream({

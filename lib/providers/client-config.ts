@@ -25,6 +25,7 @@ export interface ClientConfig {
 export const SIM_BASE_URLS = {
   'sim-anthropic': 'http://sim.anthropic.local',
   'sim-openai': 'http://sim.openai.local/v1',
+  'sim-deepseek': 'http://sim.deepseek.local/v1',
 } as const;
 const SIM_KEY = 'sim-key';
 
@@ -65,7 +66,7 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   const { vendor, env } = options;
   const requestUrl = nonEmpty(options.baseUrl);
   const requestKey = nonEmpty(options.apiKey);
-  if (vendor === 'sim-anthropic' || vendor === 'sim-openai') {
+  if (vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek') {
     if (requestUrl) normalizeBaseUrl(requestUrl, 'provider.baseUrl');
     return { baseURL: requestUrl ?? SIM_BASE_URLS[vendor], apiKey: requestKey ?? SIM_KEY, keyFrom: requestKey ? 'request' : 'sim' };
   }

@@ -1,17 +1,18 @@
 import OpenAI from 'openai';
-import { renderOpenAI } from '@/lib/trajectory';
+import { dialectFor } from '@/lib/dialects';
 import { SDK_TIMEOUT_MS, type ClientConfig } from './client-config';
 import { createOpenAITranslator } from './openai-chunks';
 import { translateStream } from './translate-stream';
 import type { ProviderAdapter, ProviderOptions } from './types';
 
-/** An adapter over the real OpenAI SDK, for OpenAI, its simulator and compatible servers. */
+/** An adapter over the real OpenAI SDK, for OpenAI, its simulators and compatible servers (the model picks the dialect). */
 export function createOpenAIAdapter(options: {
   provider: ProviderOptions;
   client: ClientConfig;
 }): ProviderAdapter {
   const { provider, client: config } = options;
   const vendor = provider.vendor;
+  const handling = provider.handling ? { handling: provider.handling } : {};
   const client = new OpenAI({
     apiKey: config.apiKey,
     baseURL: config.baseURL,
@@ -27,7 +28,9 @@ export function createOpenAIAdapter(options: {
     vendor,
     dialect: 'openai',
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
-      const { params, report } = renderOpenAI({ request, vendor });
+      const dialect = dialectFor({ vendor, model: request.model });
+      if (dialect.wire !== 'openai') throw new Error(`${vendor} does not speak the OpenAI dialect`);
+      const { params, report } = dialect.render({ request, vendor, ...handling });
       onRenderReport?.(report);
       onRequestBody?.(params);
       return translateStream({

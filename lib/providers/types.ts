@@ -1,4 +1,4 @@
-import type { Dialect, StopReason, Vendor } from '@/lib/protocol';
+import type { Dialect, StopReason, TakeoverHandling, Vendor } from '@/lib/protocol';
 import type { ModelRequest, RenderReport } from '@/lib/trajectory';
 
 /** The neutral request lives with the renderers (lib/trajectory); adapters take it as is. */
@@ -57,4 +57,6 @@ export interface ProviderOptions {
   fetch: typeof fetch;
   /** The SDK's own retries (0 unless the sdk-default preset asks for them). */
   maxRetries: number;
+  /** How history from another vendor or model is rendered (default: credentials and foreign thinking dropped). */
+  handling?: TakeoverHandling;
 }

@@ -1,6 +1,8 @@
 /** Simulated vendors (as `fetch`) and the scripted model policies behind them. */
 export { createSimAnthropic } from './anthropic/sim-anthropic';
-export { createSimOpenAI } from './openai/sim-openai';
+export { createSimDeepSeek, createSimOpenAI } from './openai/sim-openai';
+export { REASONING_CONTENT_MISSING } from './openai/check-request';
+export { probeSimRequest, type ProbeVerdict } from './probe-request';
 export { startSimServer, type SimServer } from './http-server';
 export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';
 export { countRequestTokens } from './request-tokens';

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, Part, Vendor } from '@/lib/protocol';
+import type { Message, Part, TakeoverHandling, Vendor } from '@/lib/protocol';
 import { describeMinter, isMintedBy, redactedMinter } from './credentials';
+import { foreignThinkingNote } from './foreign-thinking-note';
 import { parseToolArgs } from './parse-tool-args';
 import type { ReportBuilder } from './render-report';
 
@@ -17,6 +18,7 @@ interface PartContext {
   vendor: Vendor;
   model: string;
   report: ReportBuilder;
+  handling: TakeoverHandling;
 }
 
 /**
@@ -24,7 +26,7 @@ interface PartContext {
  * results always travel in a user message, whatever message held them.
  */
 export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlock | undefined {
-  const { role, vendor, model, report } = context;
+  const { role, vendor, model, report, handling } = context;
   // Only a dropped credential needs the target named: don't build the string for every part.
   const target = (): string => describeMinter({ vendor, model });
   switch (part.type) {
@@ -38,6 +40,19 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
         report.count('thinking block passed back with its signature');
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential.signature } };
       }
+      if (handling.naive) {
+        // As it was: the foreign signature (or none) goes out, and the vendor judges it.
+        report.count(credential ? `naive: thinking block sent with the signature ${describeMinter(credential)} minted` : 'naive: thinking block sent without a signature');
+        return { role, block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' } };
+      }
+      const from = credential ?? part.origin;
+      if (handling.foreignThinking === 'note' && part.text.trim() !== '') {
+        if (credential) {
+          report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${target()}`);
+        }
+        report.count('foreign thinking kept as a marked note');
+        return { role, block: { type: 'text', text: foreignThinkingNote({ from, text: part.text }) } };
+      }
       const detail = credential
         ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${target()}`
         : `thinking block without a credential dropped: ${target()} accepts only thinking it signed`;
@@ -46,8 +61,8 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     }
     case 'redacted_thinking': {
       const minter = redactedMinter(part);
-      if (isMintedBy({ credential: minter, vendor, model })) {
-        report.count('redacted thinking block passed back unchanged');
+      if (isMintedBy({ credential: minter, vendor, model }) || handling.naive) {
+        report.count(handling.naive && !isMintedBy({ credential: minter, vendor, model }) ? `naive: redacted thinking from ${describeMinter(minter)} sent as it was` : 'redacted thinking block passed back unchanged');
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       report.drop(

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Vendor } from '@/lib/protocol';
+import { DEFAULT_TAKEOVER, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
 import { renderAnthropicPart, type PlacedBlock } from './anthropic-content';
 import { describeMinter } from './credentials';
@@ -9,6 +9,8 @@ import { modelReasons, thinkingBudget } from './thinking-budget';
 export interface RenderAnthropicOptions {
   request: ModelRequest;
   vendor: Vendor;
+  /** How foreign history is handled; default: credentials and foreign thinking dropped. */
+  handling?: TakeoverHandling;
 }
 
 export interface RenderedAnthropic {
@@ -22,11 +24,12 @@ export interface RenderedAnthropic {
  */
 export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthropic {
   const { request, vendor } = options;
+  const handling = options.handling ?? DEFAULT_TAKEOVER;
   const report = createReportBuilder();
   const placed: PlacedBlock[] = [];
   for (const message of request.messages) {
     for (const part of message.parts) {
-      const block = renderAnthropicPart(part, { role: message.role, vendor, model: request.model, report });
+      const block = renderAnthropicPart(part, { role: message.role, vendor, model: request.model, report, handling });
       if (block) placed.push(block);
     }
   }
@@ -40,7 +43,7 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   };
   if (request.system !== '') params.system = request.system;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
-  const thinking = thinkingConfig({ request, vendor, messages, report });
+  const thinking = thinkingConfig({ request, vendor, messages, report, naive: handling.naive });
   if (thinking) params.thinking = thinking;
   return { params, report: report.build() };
 }
@@ -86,6 +89,8 @@ function thinkingConfig(options: {
   vendor: Vendor;
   messages: Anthropic.MessageParam[];
   report: ReportBuilder;
+  /** A naive takeover keeps thinking on whatever the history holds, and meets the vendor's rule. */
+  naive: boolean;
 }): Anthropic.ThinkingConfigEnabled | undefined {
   const { request, vendor, messages, report } = options;
   if (!request.thinking) return undefined;
@@ -101,7 +106,7 @@ function thinkingConfig(options: {
     );
     return undefined;
   }
-  if (toolRoundLacksThinking(messages)) {
+  if (!options.naive && toolRoundLacksThinking(messages)) {
     report.drop(
       'thinking_config',
       `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${describeMinter({ vendor, model: request.model })}`,

@@ -80,17 +80,30 @@ describe('renderOpenAI', () => {
     ]);
   });
 
-  it('uses max_tokens and a reasoning_content placeholder for OpenAI-compatible tool-call turns', () => {
+  it('uses max_tokens and a reasoning_content placeholder for DeepSeek tool-call turns, never foreign thinking', () => {
     const { params, report } = renderOpenAI({
       request: request(fromAnthropic, { model: 'deepseek-chat' }),
       vendor: 'openai-compatible',
     });
     expect(params.max_tokens).toBe(2048);
     expect(params).not.toHaveProperty('max_completion_tokens');
-    expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'Read first.' });
+    expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: '' });
     expect(JSON.stringify(params)).not.toContain(SIG);
+    expect(JSON.stringify(params)).not.toContain('Read first.');
+    expect(report.dropped.map((d) => d.kind)).toEqual(['thinking']);
+    expect(report.converted).toContain('1 × tool-call turn given an empty reasoning_content placeholder');
+  });
+
+  it('passes a DeepSeek model its own reasoning back as reasoning_content', () => {
+    const own = { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' };
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
+      { role: 'assistant', parts: [{ type: 'thinking', text: 'Check first.', origin: own }, { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
+      { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
+    ];
+    const { params, report } = renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });
+    expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'Check first.' });
     expect(report.dropped).toEqual([]);
-    expect(report.converted).toContain('1 × thinking text passed back as reasoning_content');
   });
 
   it('gives a tool-call turn without thinking the placeholder reasoning_content "(reasoning omitted)", and only for OpenAI-compatible', () => {
@@ -100,7 +113,7 @@ describe('renderOpenAI', () => {
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
       { role: 'assistant', parts: [{ type: 'thinking', text: 'all good' }, { type: 'text', text: 'Done.' }] },
     ];
-    const compatible = renderOpenAI({ request: request(messages), vendor: 'openai-compatible' });
+    const compatible = renderOpenAI({ request: request(messages, { model: 'deepseek-chat' }), vendor: 'openai-compatible' });
     expect(compatible.params.messages[2]).toEqual({
       role: 'assistant',
       content: null,

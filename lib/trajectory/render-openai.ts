@@ -1,12 +1,30 @@
 import type OpenAI from 'openai';
-import type { Message, ThinkingPart, Vendor } from '@/lib/protocol';
+import { DEFAULT_TAKEOVER, type Message, type TakeoverHandling, type ThinkingPart, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
 import { describeMinter } from './credentials';
+import { foreignThinkingNote } from './foreign-thinking-note';
 import { createReportBuilder, type RenderReport, type ReportBuilder } from './render-report';
 
 export interface RenderOpenAIOptions {
   request: ModelRequest;
   vendor: Vendor;
+  /**
+   * DeepSeek-style thinking mode: tool-call turns carry `reasoning_content` back. Default:
+   * what the vendor is known to need (see needsReasoningContent).
+   */
+  reasoningContent?: boolean;
+  /** `max_tokens` (compatible servers) instead of OpenAI's `max_completion_tokens`. */
+  legacyMaxTokens?: boolean;
+  /** How foreign history is handled; default: credentials and foreign thinking dropped. */
+  handling?: TakeoverHandling;
+}
+
+interface AssistantContext {
+  vendor: Vendor;
+  model: string;
+  reasoning: boolean;
+  handling: TakeoverHandling;
+  report: ReportBuilder;
 }
 
 export interface RenderedOpenAI {
@@ -29,11 +47,17 @@ export type AssistantMessageWithReasoning = OpenAI.ChatCompletionAssistantMessag
 export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
   const { request, vendor } = options;
   const report = createReportBuilder();
+  const context: AssistantContext = {
+    vendor,
+    model: request.model,
+    reasoning: options.reasoningContent ?? needsReasoningContent({ vendor, model: request.model }),
+    handling: options.handling ?? DEFAULT_TAKEOVER,
+    report,
+  };
   const messages: OpenAI.ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) {
-    const rendered =
-      message.role === 'user' ? renderUser(message, report) : renderAssistant({ message, vendor, request, report });
+    const rendered = message.role === 'user' ? renderUser(message, report) : renderAssistant(message, context);
     messages.push(...rendered);
   }
 
@@ -44,7 +68,7 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
     stream_options: { include_usage: true },
   };
   // OpenAI deprecated max_tokens; compatible servers (DeepSeek, vLLM, Ollama) still read it.
-  if (vendor === 'openai-compatible') params.max_tokens = request.maxTokens;
+  if (options.legacyMaxTokens ?? (vendor === 'openai-compatible' || vendor === 'sim-deepseek')) params.max_tokens = request.maxTokens;
   else params.max_completion_tokens = request.maxTokens;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   return { params, report: report.build() };
@@ -68,15 +92,11 @@ function renderUser(message: Message, report: ReportBuilder): OpenAI.ChatComplet
   return out;
 }
 
-function renderAssistant(options: {
-  message: Message;
-  vendor: Vendor;
-  request: ModelRequest;
-  report: ReportBuilder;
-}): OpenAI.ChatCompletionMessageParam[] {
-  const { message, vendor, request, report } = options;
+function renderAssistant(message: Message, context: AssistantContext): OpenAI.ChatCompletionMessageParam[] {
+  const { vendor, report, handling } = context;
   const texts: string[] = [];
-  const thinking: ThinkingPart[] = [];
+  const own: ThinkingPart[] = [];
+  const foreign: ThinkingPart[] = [];
   const toolCalls: OpenAI.ChatCompletionMessageFunctionToolCall[] = [];
   for (const part of message.parts) {
     switch (part.type) {
@@ -84,7 +104,8 @@ function renderAssistant(options: {
         if (part.text !== '') texts.push(part.text);
         break;
       case 'thinking':
-        thinking.push(part);
+        // Reasoning text is this vendor's own when it wrote it; no signature travels in this dialect.
+        (part.origin?.vendor === vendor && !part.credential ? own : foreign).push(part);
         break;
       case 'redacted_thinking':
         report.drop(
@@ -102,27 +123,29 @@ function renderAssistant(options: {
     }
   }
 
-  const reasoning = needsReasoningContent({ vendor }) && toolCalls.length > 0;
-  for (const part of thinking) {
-    if (reasoning) continue;
-    const from = part.credential ? ` from ${part.credential.model}` : '';
-    report.drop('thinking', `thinking block${from} dropped: ${vendor}/${request.model} takes no thinking back`);
+  const reasoning = context.reasoning && toolCalls.length > 0;
+  const notes = foreignThinking(foreign, context);
+  for (const part of own) {
+    if (!reasoning) report.drop('thinking', `own reasoning of ${vendor}/${part.origin?.model ?? context.model} not sent back: outside a tool-call turn it is ignored`);
   }
+  const content = [...notes, ...texts];
   const out: OpenAI.ChatCompletionMessageParam[] = [];
-  if (texts.length > 0 || toolCalls.length > 0) {
+  if (content.length > 0 || toolCalls.length > 0) {
     const assistant: AssistantMessageWithReasoning = {
       role: 'assistant',
-      content: texts.length > 0 ? texts.join('\n\n') : null,
+      content: content.length > 0 ? content.join('\n\n') : null,
     };
     if (toolCalls.length > 0) assistant.tool_calls = toolCalls;
-    if (reasoning) {
-      const text = thinking.map((t) => t.text).join('\n\n');
+    if (reasoning && (own.length > 0 || !handling.naive)) {
+      const text = own.map((t) => t.text).join('\n\n');
       assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
       report.count(
         text === ''
           ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`
-          : 'thinking text passed back as reasoning_content',
+          : 'own reasoning passed back as reasoning_content',
       );
+    } else if (reasoning) {
+      report.count('naive: tool-call turn sent without reasoning_content, as it was');
     }
     out.push(assistant);
   }
@@ -138,12 +161,34 @@ function renderAssistant(options: {
 /** What a tool-call turn with no thinking of its own carries as `reasoning_content` (CodeSmith's shaper pads the same). */
 export const REASONING_PLACEHOLDER = '(reasoning omitted)';
 
+/** Foreign thinking has no place here: dropped, or kept as marked notes when asked. */
+function foreignThinking(parts: ThinkingPart[], context: AssistantContext): string[] {
+  const { vendor, model, report, handling } = context;
+  const notes: string[] = [];
+  for (const part of parts) {
+    const from = part.credential ?? part.origin;
+    if (handling.foreignThinking === 'note' && !handling.naive && part.text.trim() !== '') {
+      if (part.credential) {
+        report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(part.credential)} and ${vendor} cannot check it`);
+      }
+      report.count('foreign thinking kept as a marked note');
+      notes.push(foreignThinkingNote({ from, text: part.text }));
+    } else {
+      const who = from ? ` from ${from.model}` : '';
+      report.drop('thinking', `thinking block${who} dropped: ${vendor}/${model} takes no thinking back`);
+    }
+  }
+  return notes;
+}
+
 /**
  * DeepSeek in thinking mode rejects a tool-call turn sent back without `reasoning_content`
- * (even an empty one); other OpenAI-dialect targets ignore or reject the field.
+ * (even an empty one); other OpenAI-dialect targets ignore or reject the field. A server
+ * reached by base URL is taken for DeepSeek when its model says so.
  */
-export function needsReasoningContent(options: { vendor: Vendor }): boolean {
-  return options.vendor === 'openai-compatible';
+export function needsReasoningContent(options: { vendor: Vendor; model?: string }): boolean {
+  if (options.vendor === 'sim-deepseek') return true;
+  return options.vendor === 'openai-compatible' && (options.model ?? 'deepseek').startsWith('deepseek');
 }
 
 function renderTool(tool: ToolSpec): OpenAI.ChatCompletionFunctionTool {

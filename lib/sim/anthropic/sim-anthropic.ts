@@ -1,18 +1,15 @@
 import { abortReason } from '@/lib/clock';
-import { SIM_MODELS } from '@/lib/protocol';
 import { makeId } from '../ids';
 import { planOutput } from '../output-plan';
 import { pacedBody } from '../paced-body';
 import { drawPacing } from '../pacing';
 import { readFetchInput } from '../fetch-input';
 import { VendorRejection } from '../rejection';
-import { countRequestTokens } from '../request-tokens';
 import { DEFAULT_SIGNING_KEY, signThinking } from '../signature';
 import type { SimVendorOptions } from '../types';
 import { anthropicErrorResponse } from './errors';
-import { parseAnthropicRequest } from './parse-request';
+import { checkAnthropicRequest } from './check-request';
 import { anthropicMessageBody, anthropicStreamFrames, totalGenerationMs, type AnthropicResponseInput } from './render-response';
-import { validateAnthropicConversation } from './validate-conversation';
 
 function checkAuth(headers: Headers, expected: string | undefined): void {
   const bearer = headers.get('authorization')?.replace(/^Bearer\s+/i, '');
@@ -48,20 +45,7 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
         throw new VendorRejection({ status: 404, type: 'not_found_error', message: 'Not Found' });
       }
       checkAuth(request.headers, options.apiKey);
-      const parsed = parseAnthropicRequest({ body: request.body });
-      const model = SIM_MODELS.find((m) => m.id === parsed.model && m.dialect === 'anthropic');
-      if (!model) throw new VendorRejection({ status: 404, type: 'not_found_error', message: `model: ${parsed.model}` });
-      if (parsed.maxTokens > model.maxOutputTokens) {
-        throw new VendorRejection({
-          status: 400, type: 'invalid_request_error',
-          message: `max_tokens: ${parsed.maxTokens} > ${model.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model.id}`,
-        });
-      }
-      validateAnthropicConversation({ messages: parsed.messages, model: model.id, thinking: parsed.thinking, signingKey });
-      const inputTokens = countRequestTokens(parsed);
-      if (inputTokens > model.contextWindow) {
-        throw new VendorRejection({ status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${model.contextWindow} maximum` });
-      }
+      const { parsed, model, inputTokens } = checkAnthropicRequest({ body: request.body, signingKey });
 
       const thinking = parsed.thinking && model.reasoning;
       const turn = options.policy(

@@ -16,6 +16,11 @@ export interface OpenAIResponseInput {
   pacing: ResponsePacing;
 }
 
+function reasoningTokens(input: OpenAIResponseInput): number {
+  const thinking = input.plan.blocks.find((b) => b.kind === 'thinking');
+  return thinking ? thinking.chunks.reduce((n, c) => n + c.tokens, 0) : 0;
+}
+
 function usageBody(input: OpenAIResponseInput): Record<string, unknown> {
   const completion = input.plan.outputTokens;
   return {
@@ -23,7 +28,7 @@ function usageBody(input: OpenAIResponseInput): Record<string, unknown> {
     completion_tokens: completion,
     total_tokens: input.promptTokens + completion,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens(input), audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }
 
@@ -38,6 +43,7 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
     })}\n\n`;
   const choice = (delta: unknown, finishReason: string | null = null): unknown[] => [{ index: 0, delta, logprobs: null, finish_reason: finishReason }];
 
+  const thinking = plan.blocks.find((b) => b.kind === 'thinking');
   const text = plan.blocks.find((b) => b.kind === 'text');
   const calls = plan.blocks.filter((b) => b.kind === 'tool_call');
   const opening = (k: number): unknown => ({
@@ -45,11 +51,15 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
   });
 
   // The first chunk carries the role; with no text it opens the first tool call as well.
-  const toolFirst = !text && calls.length > 0;
+  const toolFirst = !thinking && !text && calls.length > 0;
   yield {
     delayMs: pacing.firstTokenMs + (toolFirst ? pacing.forTokens(calls[0]!.chunks[0]?.tokens ?? 0) : 0),
     text: chunk(choice(toolFirst ? { role: 'assistant', content: null, tool_calls: [opening(0)], refusal: null } : { role: 'assistant', content: '', refusal: null })),
   };
+  // DeepSeek-style reasoning streams first, as `reasoning_content` beside `content`.
+  for (const piece of thinking?.chunks ?? []) {
+    yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ reasoning_content: piece.text })) };
+  }
   for (const piece of text?.chunks ?? []) {
     yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ content: piece.text })) };
   }
@@ -71,10 +81,12 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
 /** The same response as one `chat.completion` object (`stream: false`). */
 export function openaiCompletionBody(input: OpenAIResponseInput): string {
   const text = input.plan.blocks.find((b) => b.kind === 'text');
+  const thinking = input.plan.blocks.find((b) => b.kind === 'thinking');
   const calls = input.plan.blocks.filter((b) => b.kind === 'tool_call');
   const message = {
     role: 'assistant',
     content: text ? text.text : null,
+    ...(thinking ? { reasoning_content: thinking.text } : {}),
     refusal: null,
     annotations: [],
     ...(calls.length > 0

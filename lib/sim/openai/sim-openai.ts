@@ -1,17 +1,14 @@
 import { abortReason } from '@/lib/clock';
-import { SIM_MODELS } from '@/lib/protocol';
 import { makeId, randomChars } from '../ids';
 import { planOutput } from '../output-plan';
 import { pacedBody } from '../paced-body';
 import { drawPacing } from '../pacing';
 import { readFetchInput } from '../fetch-input';
-import { VendorRejection, invalidRequest } from '../rejection';
-import { countRequestTokens } from '../request-tokens';
+import { VendorRejection } from '../rejection';
 import type { SimVendorOptions } from '../types';
+import { checkOpenAIRequest, type OpenAIFlavor } from './check-request';
 import { openaiErrorResponse } from './errors';
-import { parseOpenAIRequest } from './parse-request';
 import { openaiCompletionBody, openaiStreamFrames, type OpenAIResponseInput } from './render-response';
-import { validateOpenAIConversation } from './validate-conversation';
 
 /** `created` timestamps count from a fixed epoch in run time, so bytes repeat run after run. */
 const SIM_EPOCH_MS = Date.UTC(2025, 0, 1);
@@ -35,9 +32,12 @@ function checkAuth(headers: Headers, expected: string | undefined): void {
 
 /**
  * A strict simulated OpenAI Chat Completions API as a `fetch`; the real SDK talks to it
- * unchanged. Same policy and pacing as the Anthropic sim, in this vendor's bytes.
+ * unchanged. Same policy and pacing as the Anthropic sim, in this vendor's bytes. As the
+ * DeepSeek-style flavor it serves reasoning models that stream `reasoning_content` and
+ * refuse a tool-call turn sent back without it.
  */
-export function createSimOpenAI(options: SimVendorOptions): typeof fetch {
+export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFlavor }): typeof fetch {
+  const flavor = options.flavor ?? 'openai';
   let served = 0;
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -54,36 +54,15 @@ export function createSimOpenAI(options: SimVendorOptions): typeof fetch {
         throw new VendorRejection({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${request.method} ${request.path})` });
       }
       checkAuth(request.headers, options.apiKey);
-      const parsed = parseOpenAIRequest({ body: request.body });
-      const model = SIM_MODELS.find((m) => m.id === parsed.model && m.dialect === 'openai');
-      if (!model) {
-        throw new VendorRejection({
-          status: 404, type: 'invalid_request_error', code: 'model_not_found',
-          message: `The model \`${parsed.model}\` does not exist or you do not have access to it.`,
-        });
-      }
-      if (parsed.maxTokens !== undefined && parsed.maxTokens > model.maxOutputTokens) {
-        throw invalidRequest(
-          `${parsed.maxTokensField} is too large: ${parsed.maxTokens}. This model supports at most ${model.maxOutputTokens} completion tokens, whereas you provided ${parsed.maxTokens}.`,
-          { code: 'invalid_value', param: parsed.maxTokensField },
-        );
-      }
-      validateOpenAIConversation({ wireMessages: parsed.wireMessages });
-      const promptTokens = countRequestTokens(parsed);
-      if (promptTokens > model.contextWindow) {
-        throw invalidRequest(
-          `This model's maximum context length is ${model.contextWindow} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
-          { code: 'context_length_exceeded', param: 'messages' },
-        );
-      }
+      const { parsed, model, promptTokens } = checkOpenAIRequest({ body: request.body, flavor });
 
       const maxTokens = parsed.maxTokens ?? model.maxOutputTokens;
       const turn = options.policy(
-        { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens, thinking: false },
+        { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens, thinking: model.reasoning },
         random.fork('policy'),
       );
       const cap = Math.min(maxTokens, model.contextWindow - promptTokens);
-      const plan = planOutput({ turn: { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
+      const plan = planOutput({ turn: model.reasoning ? turn : { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
       const hasTools = plan.blocks.some((b) => b.kind === 'tool_call');
       const ids = random.fork('ids');
       const response: OpenAIResponseInput = {
@@ -118,4 +97,9 @@ export function createSimOpenAI(options: SimVendorOptions): typeof fetch {
     }
   };
   return respond as typeof fetch;
+}
+
+/** The DeepSeek-style reasoning endpoint: OpenAI's dialect with `reasoning_content`. */
+export function createSimDeepSeek(options: SimVendorOptions): typeof fetch {
+  return createSimOpenAI({ ...options, flavor: 'deepseek' });
 }

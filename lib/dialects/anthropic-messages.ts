@@ -1,0 +1,15 @@
+import { renderAnthropic } from '@/lib/trajectory';
+import type { AnthropicDialect } from './types';
+
+/**
+ * Anthropic Messages: thinking travels back only with the signature its own model minted;
+ * a foreign or edited block is a 400, so on a switch credentials are dropped.
+ */
+export const anthropicMessages: AnthropicDialect = {
+  id: 'anthropic-messages',
+  label: 'Anthropic Messages',
+  wire: 'anthropic',
+  thinkingRule: 'takes back only thinking blocks signed by the same model; a foreign signature is a 400',
+  needs: { keyVar: 'ANTHROPIC_API_KEY', baseUrlVar: 'ANTHROPIC_BASE_URL', officialBaseUrl: 'https://api.anthropic.com' },
+  render: ({ request, vendor, handling }) => renderAnthropic({ request, vendor, ...(handling ? { handling } : {}) }),
+};

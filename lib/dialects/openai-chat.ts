@@ -1,0 +1,13 @@
+import { renderOpenAI } from '@/lib/trajectory';
+import type { OpenAIDialect } from './types';
+
+/** OpenAI Chat Completions: no place for thinking at all; `max_completion_tokens`. */
+export const openaiChat: OpenAIDialect = {
+  id: 'openai-chat',
+  label: 'OpenAI Chat Completions',
+  wire: 'openai',
+  thinkingRule: 'has no field for thinking: foreign thinking is dropped (or kept as a marked note)',
+  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL', officialBaseUrl: 'https://api.openai.com/v1' },
+  render: ({ request, vendor, handling }) =>
+    renderOpenAI({ request, vendor, reasoningContent: false, legacyMaxTokens: false, ...(handling ? { handling } : {}) }),
+};

@@ -1,0 +1,16 @@
+import { renderOpenAI } from '@/lib/trajectory';
+import type { OpenAIDialect } from './types';
+
+/**
+ * A plain OpenAI-compatible server (Ollama, vLLM, llama.cpp): the chat format with the
+ * older `max_tokens` field those servers read, and no thinking sent back.
+ */
+export const openaiCompatible: OpenAIDialect = {
+  id: 'openai-compatible',
+  label: 'OpenAI-compatible',
+  wire: 'openai',
+  thinkingRule: 'takes no thinking back: foreign thinking is dropped (or kept as a marked note)',
+  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL' },
+  render: ({ request, vendor, handling }) =>
+    renderOpenAI({ request, vendor, reasoningContent: false, legacyMaxTokens: true, ...(handling ? { handling } : {}) }),
+};
