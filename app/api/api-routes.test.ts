@@ -116,6 +116,20 @@ describe('POST /api/runs/{id}/control', () => {
     expect(again.status).toBe(409);
   });
 
+  it('swaps a live run to another vendor from the next request, and refuses a swap it cannot make with a 400', async () => {
+    const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 0.02 } });
+    const bad = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'swap', vendor: 'sim-openai', model: 'claude-sim-haiku' })), ctx(id));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { details: string[] }).details).toEqual([expect.stringMatching(/^model: the simulated vendor sim-openai serves gpt-sim-4o/)]);
+    const accepted = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'swap', vendor: 'sim-openai' })), ctx(id));
+    expect(accepted.status).toBe(202);
+    const events = await streamed(id);
+    const swap = events.find((e) => e.event === 'swap');
+    expect(swap).toMatchObject({ cause: 'control', from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-4o' });
+    expect(events.find((e) => e.seq > swap!.seq && e.event === 'llm_call')).toMatchObject({ vendor: 'sim-openai' });
+    expect(events.at(-1)).toMatchObject({ event: 'terminate', complete: true });
+  });
+
   it('validates the control message', async () => {
     const response = await postControl(post('/runs/x/control', JSON.stringify({ action: 'set_faults', faults: { rules: 'all' } })), ctx('x'));
     expect(response.status).toBe(400);

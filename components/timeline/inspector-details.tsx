@@ -77,6 +77,7 @@ const MARKER_TITLE: Record<MarkerView['kind'], string> = {
   fault: 'Fault injected',
   control: 'Control',
   log: 'Log',
+  swap: 'Vendor swap',
   storage: 'Event lost: the store could not encode it',
 };
 

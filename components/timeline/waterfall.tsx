@@ -8,7 +8,7 @@ import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
 import { niceDomain, pct, ticks } from './waterfall-scale';
 
-const MARKER_TONE = { fault: 'bg-fail', control: 'bg-takeover', log: 'bg-faint', storage: 'bg-fail' } as const;
+const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-faint', storage: 'bg-fail', swap: 'bg-takeover' } as const;
 
 /**
  * Where did the time go: one row per model call (each attempt a bar), tool executions as

@@ -124,4 +124,14 @@ describe('npm run loop', () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/ANTHROPIC_API_KEY/);
   }, 60_000);
+
+  it('--swap-at moves the run across simulated vendors at the turns given', async () => {
+    const out = outFile();
+    const result = await runCli(['--clock', 'virtual', '--swap-at', '2:sim-openai', '--swap-at', '3:sim-deepseek', '--out', out, '--quiet']);
+    expect(result.code).toBe(0);
+    const events = readTrace(out);
+    const swaps = events.filter((e) => e.event === 'swap');
+    expect(swaps.map((e) => e.event === 'swap' && `${e.iteration}:${e.to_vendor}`)).toEqual(['2:sim-openai', '3:sim-deepseek']);
+    expect(events.filter((e) => e.event === 'model_error')).toEqual([]);
+  }, 60_000);
 });

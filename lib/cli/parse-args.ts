@@ -4,8 +4,11 @@ import { describeIssues, RunConfigSchema, type RunConfig } from '@/lib/protocol'
 
 export const USAGE = `Usage: npm run loop -- [options]
 
-  --provider P     sim-anthropic (default) | sim-openai | anthropic | openai | openai-compatible
+  --provider P     sim-anthropic (default) | sim-openai | sim-deepseek | anthropic | openai | openai-compatible
   --model M        model id (default: the vendor's default)
+  --swap-at T:P[:M]  from turn T continue on provider P (model M, else its default); repeatable
+  --naive-takeover send history to the new vendor as it was, credentials included (to see the rejection)
+  --foreign-thinking drop|note  foreign thinking on a swap: dropped (default) or kept as a marked note
   --task TEXT      a task of your own instead of the scenario's
   --scenario ID    scenario id (default: fix-failing-test)
   --preset NAME    codesmith (default) | s11 | course | naive | sdk-default
@@ -53,6 +56,9 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         clock: { type: 'string' },
         out: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        'swap-at': { type: 'string', multiple: true },
+        'naive-takeover': { type: 'boolean', default: false },
+        'foreign-thinking': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -74,6 +80,14 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   if (v.clock) input.clock = v.clock;
   if (v.seed !== undefined) input.seed = toNumber('--seed', v.seed);
   if (v['time-scale'] !== undefined) input.timeScale = toNumber('--time-scale', v['time-scale']);
+  if (v['swap-at']) input.swaps = [...((base.swaps as unknown[] | undefined) ?? []), ...v['swap-at'].map(parseSwapAt)];
+  if (v['naive-takeover'] || v['foreign-thinking']) {
+    input.takeover = {
+      ...(base.takeover as object | undefined),
+      ...(v['naive-takeover'] ? { naive: true } : {}),
+      ...(v['foreign-thinking'] ? { foreignThinking: v['foreign-thinking'] } : {}),
+    };
+  }
 
   const result = RunConfigSchema.safeParse(input);
   if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
@@ -94,6 +108,13 @@ function readConfigFile(path: string): Record<string, unknown> {
   } catch (error) {
     throw new CliInputError([`--config: ${path} is not a JSON run config: ${(error as Error).message}`]);
   }
+}
+
+/** `3:sim-openai` or `3:sim-anthropic:claude-sim-haiku` → a scheduled swap (the schema checks the parts). */
+function parseSwapAt(text: string): Record<string, unknown> {
+  const match = /^(\d+):([a-z-]+)(?::(.+))?$/.exec(text.trim());
+  if (!match) throw new CliInputError([`--swap-at: expected TURN:PROVIDER[:MODEL] (e.g. 3:sim-openai), got "${text}"`]);
+  return { atTurn: Number(match[1]), vendor: match[2], model: match[3] ?? '' };
 }
 
 function toNumber(flag: string, text: string): number {

@@ -20,6 +20,12 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   fallback ${event.from_model} → ${event.to_model} (${event.reason})`;
     case 'output_recovery':
       return `${t}  #${event.iteration}   output ${event.action.replace('_', ' ')}: ${event.reason}`;
+    case 'swap':
+      return `${t}  #${event.iteration} swap ${event.from_vendor}/${event.from_model} → ${event.to_vendor}/${event.to_model} (${event.cause}${event.reason ? `: ${event.reason}` : ''})`;
+    case 'takeover_report': {
+      const naive = event.naive ? (event.naive.accepted ? 'naive rendering would be accepted' : `naive rendering would get ${event.naive.status}: ${short(event.naive.message ?? '')}`) : 'naive rendering not probed (real vendor)';
+      return `${t}  #${event.iteration}   takeover to ${event.dialect}: ${event.dropped.length} dropped, ${event.converted.length} kinds converted · ${naive}`;
+    }
     case 'fault_injected':
       return `${t}  fault: ${event.label}`;
     case 'tool_guard':

@@ -4,6 +4,7 @@ import { errorReason, terminateStatus, terminateText, waitingReason, watchdogRea
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import { finishToolCall, foldControl, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
+import { foldSwap, foldTakeoverReport } from './fold-takeover';
 
 /**
  * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
@@ -230,6 +231,10 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'control':
       return foldControl(s, e);
+    case 'swap':
+      return foldSwap(s, e);
+    case 'takeover_report':
+      return foldTakeoverReport(s, e);
     case 'tool_start': {
       const call: ToolCallView = {
         key: e.call_id,

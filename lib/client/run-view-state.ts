@@ -8,6 +8,7 @@ import type {
   ToolCallStatus,
 } from '@/lib/protocol';
 import { initialContextView, type ContextViewState } from './context-view-state';
+import type { SwapView } from './fold-takeover';
 
 /**
  * The browser's view of one run: everything the pages draw, folded from the event log by
@@ -171,7 +172,7 @@ export interface TurnView {
 export interface MarkerView {
   seq: number;
   ts: number;
-  kind: 'fault' | 'control' | 'log' | 'storage';
+  kind: 'fault' | 'control' | 'log' | 'storage' | 'swap';
   label: string;
   detail?: string;
   iteration?: number;
@@ -210,6 +211,8 @@ export interface RunViewState {
   requests: number;
   turns: readonly TurnView[];
   markers: readonly MarkerView[];
+  /** Vendor/model changes mid-run, in order, each with its takeover report once sent. */
+  swaps: readonly SwapView[];
   faults?: FaultPlan;
   disabledTools: readonly string[];
   toolBudgets: Readonly<Record<string, number>>;
@@ -233,6 +236,7 @@ export function initialRunViewState(): RunViewState {
     requests: 0,
     turns: [],
     markers: [],
+    swaps: [],
     disabledTools: [],
     toolBudgets: {},
     context: initialContextView(),

@@ -31,12 +31,22 @@ export interface LoopOptions {
   random: Random;
   emit: Emit;
   signal: AbortSignal;
-  /** Applies queued control messages; called at every request boundary. */
-  beforeRequest?: (iteration: number) => void;
+  /**
+   * Applies queued control messages; called at every request boundary. Returning a binding
+   * moves the run to another provider and model from this request on (a swap).
+   */
+  beforeRequest?: (iteration: number) => ProviderBinding | void;
   /** The iteration now running, for events raised outside the loop (fault injections). */
   onIteration?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
   takeCompactRequest?: () => boolean;
+}
+
+/** The vendor and model a run is bound to; a swap replaces it at a request boundary (returned by beforeRequest). */
+export interface ProviderBinding {
+  provider: ProviderAdapter;
+  model: string;
+  fallbackModel: string;
 }
 
 interface Totals {
@@ -120,8 +130,9 @@ async function iterate(
     requestNo: 0,
     maxAttempts: config.budgets.maxAttempts,
   };
-  const context = new ContextChannel({
-    provider: options.provider,
+  let provider = options.provider;
+  const contextOptions = {
+    provider,
     recovery,
     state,
     clock,
@@ -130,8 +141,9 @@ async function iterate(
     signal,
     system: options.system,
     tools: options.tools,
-    recordBackground: (result, iteration, purpose) => recordCall({ options, totals, iteration, result, purpose }),
-  });
+    recordBackground: (result: CallResult, iteration: number, purpose: string) => recordCall({ options, provider, totals, iteration, result, purpose }),
+  };
+  const context = new ContextChannel(contextOptions);
   const output = new OutputCap({ config: recovery.output, maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens, emit });
   const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
     totals.usd >= config.budgets.maxCostUsd
@@ -141,17 +153,26 @@ async function iterate(
   for (let iteration = 1; iteration <= config.budgets.maxIterations; iteration++) {
     setIteration(iteration);
     if (signal.aborted) throw signal.reason;
-    options.beforeRequest?.(iteration);
+    const binding = options.beforeRequest?.(iteration);
+    if (binding) {
+      // A swap: the provider, model and fallback change from this request on; the context
+      // channel's window follows the model in `state`, its summary calls the provider.
+      provider = binding.provider;
+      contextOptions.provider = provider;
+      state.model = binding.model;
+      state.fallbackModel = binding.fallbackModel;
+      state.consecutiveOverloads = 0;
+    }
     emit({ event: 'iteration_start', iteration });
 
     const result = await context.call({
       messages,
       iteration,
       compactNow: options.takeCompactRequest?.() ?? false,
-      account: (cut) => recordCall({ options, totals, iteration, result: cut }),
+      account: (cut) => recordCall({ options, provider, totals, iteration, result: cut }),
       invoke: (sent) =>
         callModel({
-          provider: options.provider,
+          provider,
           request: { system: options.system, messages: sent, tools: options.tools, maxTokens: output.maxTokens, thinking: config.provider.thinking },
           recovery,
           state,
@@ -163,7 +184,7 @@ async function iterate(
         }),
     });
 
-    recordCall({ options, totals, iteration, result });
+    recordCall({ options, provider, totals, iteration, result });
     const decision = output.review({ result, iteration });
     // Escalation: the cut response is billed but not kept; the same messages go again.
     if (decision.kind === 'resend') {
@@ -183,7 +204,7 @@ async function iterate(
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     if (calls.length === 0) {
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      await titleRun({ options, state, totals, messages, iteration });
+      await titleRun({ options, provider, state, totals, messages, iteration });
       return { reason: 'end_turn' };
     }
 
@@ -209,9 +230,9 @@ async function iterate(
 const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
 
 /** A background call for the run's title once the work is done; the run ends the same without it. */
-async function titleRun({ options, state, totals, messages, iteration }: { options: LoopOptions; state: CallState; totals: Totals; messages: Message[]; iteration: number }): Promise<void> {
+async function titleRun({ options, provider, state, totals, messages, iteration }: { options: LoopOptions; provider: ProviderAdapter; state: CallState; totals: Totals; messages: Message[]; iteration: number }): Promise<void> {
   const result = await backgroundCall({
-    provider: options.provider,
+    provider,
     system: TITLE_SYSTEM,
     messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}\n\nOutcome: ${lastText(messages)}` }] }],
     maxTokens: 64,
@@ -225,7 +246,7 @@ async function titleRun({ options, state, totals, messages, iteration }: { optio
     purpose: 'title',
   });
   if (!result) return;
-  recordCall({ options, totals, iteration, result, purpose: 'title' });
+  recordCall({ options, provider, totals, iteration, result, purpose: 'title' });
   const title = answerText(result);
   if (title) options.emit({ event: 'run_title', iteration, title });
 }
@@ -234,7 +255,7 @@ async function titleRun({ options, state, totals, messages, iteration }: { optio
  * Every model call that got an answer — foreground or background — is an llm_call in the
  * log and counts in the run's tokens and cost (the course traces every LLM call).
  */
-function recordCall({ options, totals, iteration, result, purpose }: { options: LoopOptions; totals: Totals; iteration: number; result: CallResult; purpose?: string }): void {
+function recordCall({ options, provider, totals, iteration, result, purpose }: { options: LoopOptions; provider: ProviderAdapter; totals: Totals; iteration: number; result: CallResult; purpose?: string }): void {
   const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
   totals.inputTokens += result.usage.inputTokens;
   totals.outputTokens += result.usage.outputTokens;
@@ -243,7 +264,7 @@ function recordCall({ options, totals, iteration, result, purpose }: { options: 
     event: 'llm_call',
     iteration,
     attempt: result.attempt,
-    vendor: options.provider.vendor,
+    vendor: provider.vendor,
     model: result.model,
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,

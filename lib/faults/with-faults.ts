@@ -17,7 +17,8 @@ export interface FaultInjection {
 
 export interface WithFaultsOptions {
   fetch: typeof fetch;
-  dialect: Dialect;
+  /** The wire format errors are written in; a function when the run can swap vendors. */
+  dialect: Dialect | (() => Dialect);
   /** Read at every request, so a live toggle applies from the next request on. */
   plan: () => FaultPlan;
   clock: Clock;
@@ -34,7 +35,8 @@ export interface WithFaultsOptions {
  * production. Every wait runs on the clock and honours the request's signal.
  */
 export function withFaults(options: WithFaultsOptions): typeof fetch {
-  const { dialect, clock } = options;
+  const { clock } = options;
+  const dialectNow = typeof options.dialect === 'function' ? options.dialect : (): Dialect => options.dialect as Dialect;
   const matcher = new RuleMatcher(options.random.fork('when'));
   const ids = options.random.fork('request-ids');
   let requestCount = 0;
@@ -47,6 +49,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const rule = matcher.match({ plan: options.plan(), requestNo, background: options.isBackground?.() ?? false });
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
+    const dialect = dialectNow();
     const inject = (): void =>
       options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
     const model = modelOf(init?.body);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunConfigSchema } from './config';
+import { RunConfigSchema, TakeoverSchema } from './config';
 import { FaultPlanSchema } from './faults';
 import { MessageSchema } from './messages';
 import { RecoveryConfigSchema } from './recovery';
@@ -216,6 +216,49 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     from_model: z.string(),
     to_model: z.string(),
     reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('swap'),
+    /** The turn about to start on the new vendor. */
+    iteration: z.number().int().min(0),
+    from_vendor: z.string(),
+    from_model: z.string(),
+    to_vendor: z.string(),
+    to_model: z.string(),
+    /** The dialect the new vendor speaks (lib/dialects). */
+    dialect: z.string(),
+    cause: z.enum(['control', 'scheduled', 'fallback']),
+    /** Why, in words (e.g. "3 consecutive overloaded errors"). */
+    reason: z.string().optional(),
+    handling: TakeoverSchema,
+    /** The new model's context window when known. */
+    context_window: z.number().int().optional(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('takeover_report'),
+    iteration: z.number().int().min(0),
+    vendor: z.string(),
+    model: z.string(),
+    dialect: z.string(),
+    /** What rendering the history for the new vendor converted, and what it dropped. */
+    converted: z.array(z.string()),
+    dropped: z.array(z.object({ kind: z.string(), detail: z.string() })),
+    handling: TakeoverSchema,
+    /**
+     * The same request rendered naively (history as it was, credentials included) and
+     * validated by the strict simulated vendor: its real verdict. Absent for real vendors.
+     */
+    naive: z
+      .object({
+        accepted: z.boolean(),
+        status: z.number().int().optional(),
+        type: z.string().optional(),
+        message: z.string().optional(),
+        body: z.unknown().optional(),
+      })
+      .optional(),
   }),
   z.object({
     ...base,

@@ -1,14 +1,15 @@
 import { createClock, createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { dialectOf, isSimulated, resolveRecovery, toStorableEvent, type FaultPlan, type RunConfig } from '@/lib/protocol';
-import { createProvider } from '@/lib/providers';
-import { createFreeTaskPolicy, createPolicy, createSimAnthropic, createSimOpenAI, type Policy } from '@/lib/sim';
+import { resolveRecovery, toStorableEvent, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
+import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
+import { createSwapController, type SwapController } from './swap-controller';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
-import { createRedactor, runSecrets } from './redact-secrets';
-import { effectiveModel, fallbackModelFor } from './validate-config';
+import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
+import { createVendorTransports } from './vendor-transports';
 
 const DEFAULT_SYSTEM =
   'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
@@ -28,7 +29,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
   // its values before anyone serialises it. The fault wrapper also asks here whether the request
   // going out is a background call: the engine records each request (model_request) just
   // before sending it.
-  const redactor = createRedactor({ secrets: runSecrets({ apiKey: options.apiKey, env: process.env }) });
+  const secrets = runSecrets({ apiKey: options.apiKey, env: process.env });
+  let redactor: Redactor = createRedactor({ secrets });
   let backgroundRequest = false;
   const log = new EventLog(runId, clock, (event) => {
     if (event.event === 'model_request') backgroundRequest = event.background;
@@ -41,28 +43,28 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const pending: ControlMessage[] = [];
   let faults: FaultPlan = config.faults;
   let iteration = 0;
+  let swaps: SwapController | undefined;
 
   const run = async (): Promise<void> => {
     const scenario = getScenario(config.scenario);
     if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
     const recovery = resolveRecovery(config.preset, config.recovery);
-    const vendor = config.provider.vendor;
-    const model = effectiveModel(config);
     const workspace = createWorkspace({ files: scenario.files });
     const toolbox = createToolbox({ scenario });
     const task = config.task ?? scenario.task;
 
-    const dialect = dialectOf(vendor);
-    const transport = isSimulated(vendor)
-      ? (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({
-          clock,
-          random: random.fork('sim'),
-          policy: simulatedPolicy(config, scenario),
-        })
-      : globalThis.fetch;
+    // One fault wrapper over whichever vendor is in force: one request count, one plan.
+    const transports = createVendorTransports({
+      clock,
+      random,
+      policy: simulatedPolicy(config, scenario),
+      first: config.provider.vendor,
+    });
+    // Requests go out only once the loop runs, by which time the swap controller exists.
+    const inForce = (): SwapController['current'] => swaps!.current;
     const faulted = withFaults({
-      fetch: transport,
-      dialect,
+      fetch: (input, init) => transports(inForce().vendor)(input, init),
+      dialect: () => inForce().dialect.wire,
       plan: () => faults,
       clock,
       random: random.fork('faults'),
@@ -72,14 +74,23 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
     // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
     const sdkHold = recovery.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
-    const sdkProvider = createProvider({
-      vendor,
+    const bind = (target: VendorTarget): BoundVendor => {
+      const bound = bindVendor({
+        target,
+        fetch: sdkHold ? sdkHold.wrapFetch(faulted) : faulted,
+        maxRetries: recovery.sdkMaxRetries,
+        handling: config.takeover,
+      });
+      return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;
+    };
+    const initial = bind({
+      vendor: config.provider.vendor,
+      model: config.provider.model,
       ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      fetch: sdkHold ? sdkHold.wrapFetch(faulted) : faulted,
-      maxRetries: recovery.sdkMaxRetries,
     });
-    const provider = sdkHold ? sdkHold.wrapProvider(sdkProvider) : sdkProvider;
+    swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit });
+    const { vendor, model } = initial;
     const executor = createToolExecutor({
       toolbox,
       workspace,
@@ -105,9 +116,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
     await runLoop({
       config,
       recovery,
-      provider,
+      provider: initial.provider,
       model,
-      fallbackModel: fallbackModelFor(config),
+      fallbackModel: initial.fallbackModel,
       system: config.system ?? DEFAULT_SYSTEM,
       task,
       tools: toolbox.specs(),
@@ -132,8 +143,16 @@ export function launchRun(options: LaunchOptions): RunHandle {
           } else if (message.action === 'compact') {
             compactRequested = true;
             log.emit({ event: 'control', iteration: n, action: 'compact', detail: 'compact now: a full compaction before this request, past the breaker' });
+          } else if (message.action === 'swap') {
+            // A key that comes with a swap is a secret of this run from now on, like the first one.
+            if (message.target.apiKey) {
+              secrets.push(message.target.apiKey);
+              redactor = createRedactor({ secrets });
+            }
+            swaps?.request(message.target, 'control');
           }
         }
+        return swaps?.apply(n);
       },
     });
   };

@@ -1,10 +1,13 @@
 import type { FaultPlan, RunConfig, RunEvent } from '@/lib/protocol';
+import type { VendorTarget } from './bind-vendor';
 
 /** Control messages, applied by the engine at the next request boundary (abort: at once). */
 export type ControlMessage =
   | { action: 'abort'; reason?: 'aborted' | 'abandoned' }
   | { action: 'set_faults'; faults: FaultPlan }
-  | { action: 'compact' };
+  | { action: 'compact' }
+  /** Continue on another vendor and model from the next request (a key, if any, for this run only). */
+  | { action: 'swap'; target: VendorTarget };
 
 export interface LaunchOptions {
   runId: string;

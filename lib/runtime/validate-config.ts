@@ -1,4 +1,4 @@
-import { dialectOf, findModel, isSimulated, SIM_MODELS, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
+import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, type RunConfig, type Vendor } from '@/lib/protocol';
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios } from '@/lib/tools';
 
@@ -16,29 +16,50 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
     problems.push(`scenario: unknown scenario "${config.scenario}"; choose one of ${listScenarios().map((s) => s.id).join(', ')}`);
   }
   const { vendor, model } = config.provider;
-  const dialect = dialectOf(vendor);
-  if (isSimulated(vendor)) {
-    const own = SIM_MODELS.filter((m) => m.dialect === dialect).map((m) => m.id);
-    if (model && !own.includes(model)) {
-      problems.push(`provider.model: the simulated ${dialect} vendor serves ${own.join(', ')}; "${model}" is not one of them`);
-    }
-  }
+  const target = { vendor, model, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
+  // The same rule the provider is built with, so a run that passes here cannot die later
+  // for want of a key or an address.
+  problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
   if (config.provider.keySource === 'request' && !apiKey) {
     problems.push('apiKey: keySource is "request" but no key was sent');
   }
-  // The same rule the provider is built with, so a run that passes here cannot die later
-  // for want of a key or an address.
-  try {
-    resolveClientConfig({ vendor, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), env });
-  } catch (error) {
-    if (!(error instanceof ProviderConfigError)) throw error;
-    problems.push(`${error.field}: ${error.message}`);
-  }
-  if (config.clock === 'virtual' && !isSimulated(vendor)) {
-    problems.push('clock: the virtual clock only drives simulated vendors (real network time cannot jump); use "real" with a time scale');
-  }
+  config.swaps.forEach((swap, i) => {
+    problems.push(...checkVendorTarget({ target: swap, clock: config.clock, env }).map((p) => `swaps.${i}.${p}`));
+  });
   if (config.policy && !isSimulated(vendor)) {
     problems.push('policy: a simulated model policy only applies to simulated vendors; remove it or pick sim-anthropic / sim-openai');
+  }
+  return problems;
+}
+
+/**
+ * Whether a run can go to this vendor and model here: a simulated vendor serves only its own
+ * models; a real one needs what its client needs (the same rule the provider applies, so a
+ * run is never created only to die without a run_start); real network time cannot be
+ * virtual. Lines name the field (`model`, `vendor`, `baseUrl`, `apiKey`).
+ */
+export function checkVendorTarget(options: {
+  target: { vendor: Vendor; model: string; baseUrl?: string; apiKey?: string };
+  clock: RunConfig['clock'];
+  env?: Record<string, string | undefined>;
+}): string[] {
+  const { target, clock } = options;
+  const { vendor, model } = target;
+  const problems: string[] = [];
+  if (isSimulated(vendor)) {
+    const own = modelsOf(vendor).map((m) => m.id);
+    if (model && !own.includes(model)) {
+      problems.push(`model: the simulated vendor ${vendor} serves ${own.join(', ')}; "${model}" is not one of them`);
+    }
+  }
+  try {
+    resolveClientConfig({ vendor, baseUrl: target.baseUrl, apiKey: target.apiKey, env: options.env ?? process.env });
+  } catch (error) {
+    if (!(error instanceof ProviderConfigError)) throw error;
+    problems.push(`${error.field.replace(/^provider\./, '')}: ${error.message}`);
+  }
+  if (clock === 'virtual' && !isSimulated(vendor)) {
+    problems.push('clock: the virtual clock only drives simulated vendors (real network time cannot jump); use "real" with a time scale');
   }
   return problems;
 }
@@ -50,6 +71,11 @@ export function effectiveModel(config: RunConfig): string {
 
 /** The model the fallback mechanism switches to. */
 export function fallbackModelFor(config: RunConfig): string {
-  const fallback = VENDOR_DEFAULTS[config.provider.vendor].fallback;
-  return findModel(fallback) || !isSimulated(config.provider.vendor) ? fallback : '';
+  return fallbackModelOf(config.provider.vendor);
+}
+
+/** A vendor's fallback model (a simulated vendor's only when it serves it). */
+export function fallbackModelOf(vendor: Vendor): string {
+  const fallback = VENDOR_DEFAULTS[vendor].fallback;
+  return findModel(fallback) || !isSimulated(vendor) ? fallback : '';
 }

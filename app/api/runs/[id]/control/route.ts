@@ -1,4 +1,6 @@
-import { errorResponse, getRunRegistry, readJson, refuseCrossSite } from '@/lib/server';
+import { checkVendorTarget } from '@/lib/runtime/validate-config';
+import { errorResponse, getRunRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { getStore } from '@/lib/store';
 import { ControlBodySchema, toControlMessage } from './schema';
 
 export const runtime = 'nodejs';
@@ -10,7 +12,14 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
     refuseCrossSite({ request });
     const { id } = await params;
     const body = ControlBodySchema.parse(await readJson({ request }));
-    getRunRegistry().control({ runId: id, message: toControlMessage(body) });
+    const message = toControlMessage(body);
+    if (message.action === 'swap') {
+      // Say now what the run would only log later: a swap this installation cannot make.
+      const clock = getStore().getRun(id)?.config.clock ?? 'real';
+      const problems = checkVendorTarget({ target: message.target, clock });
+      if (problems.length > 0) throw new HttpError(400, 'This swap cannot be made here', problems);
+    }
+    getRunRegistry().control({ runId: id, message });
     return Response.json({ accepted: body.action }, { status: 202 });
   } catch (error) {
     return errorResponse(error);

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { CliInputError, parseCliArgs } from './parse-args';
+
+describe('--swap-at and takeover flags', () => {
+  it('schedules swaps, repeatable, with or without a model', () => {
+    const options = parseCliArgs(['--swap-at', '3:sim-openai', '--swap-at', '5:sim-anthropic:claude-sim-haiku', '--naive-takeover']);
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.config.swaps).toEqual([
+      { atTurn: 3, vendor: 'sim-openai', model: '' },
+      { atTurn: 5, vendor: 'sim-anthropic', model: 'claude-sim-haiku' },
+    ]);
+    expect(options.config.takeover).toEqual({ foreignThinking: 'drop', naive: true });
+  });
+
+  it('keeps foreign thinking as a note when asked', () => {
+    const options = parseCliArgs(['--foreign-thinking', 'note']);
+    expect(options !== 'help' && options.config.takeover.foreignThinking).toBe('note');
+  });
+
+  it('says what to fix for a malformed swap or an unknown provider', () => {
+    expect(() => parseCliArgs(['--swap-at', 'three:sim-openai'])).toThrow(/--swap-at: expected TURN:PROVIDER\[:MODEL\]/);
+    try {
+      parseCliArgs(['--swap-at', '3:acme']);
+      throw new Error('expected a CliInputError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(CliInputError);
+      expect((error as CliInputError).lines.join('\n')).toMatch(/config swaps\.0\.vendor: /);
+    }
+  });
+});

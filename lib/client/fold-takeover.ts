@@ -1,0 +1,84 @@
+import type { EventOf, TakeoverHandling } from '@/lib/protocol';
+import type { RunViewState } from './run-view-state';
+import { addMarker } from './turn-updates';
+
+/** What rendering did to the history on the first request after a swap, and the naive counterfactual. */
+export interface TakeoverReportView {
+  seq: number;
+  ts: number;
+  vendor: string;
+  model: string;
+  dialect: string;
+  converted: readonly string[];
+  dropped: readonly { kind: string; detail: string }[];
+  handling: TakeoverHandling;
+  naive?: EventOf<'takeover_report'>['naive'];
+}
+
+/** One vendor/model change mid-run and, once sent, its first request's report. */
+export interface SwapView {
+  seq: number;
+  ts: number;
+  /** The first turn on the new vendor. */
+  iteration: number;
+  fromVendor: string;
+  fromModel: string;
+  toVendor: string;
+  toModel: string;
+  dialect: string;
+  cause: EventOf<'swap'>['cause'];
+  reason?: string;
+  handling: TakeoverHandling;
+  contextWindow?: number;
+  report?: TakeoverReportView;
+}
+
+const CAUSE: Record<SwapView['cause'], string> = {
+  control: 'swapped',
+  scheduled: 'scheduled swap',
+  fallback: 'cross-vendor fallback',
+};
+
+export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {
+  const swap: SwapView = {
+    seq: e.seq,
+    ts: e.ts,
+    iteration: e.iteration,
+    fromVendor: e.from_vendor,
+    fromModel: e.from_model,
+    toVendor: e.to_vendor,
+    toModel: e.to_model,
+    dialect: e.dialect,
+    cause: e.cause,
+    reason: e.reason,
+    handling: e.handling,
+    contextWindow: e.context_window,
+  };
+  const label = `${CAUSE[e.cause]}: ${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model}`;
+  return {
+    ...s,
+    vendor: e.to_vendor,
+    model: e.to_model,
+    swaps: [...s.swaps, swap],
+    markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'swap', label, detail: e.reason, iteration: e.iteration }),
+    reason: `${label}${e.reason ? ` (${e.reason})` : ''}`,
+  };
+}
+
+/** Attaches the report to the swap it follows (the latest one). */
+export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'>): RunViewState {
+  const last = s.swaps[s.swaps.length - 1];
+  if (!last) return s;
+  const report: TakeoverReportView = {
+    seq: e.seq,
+    ts: e.ts,
+    vendor: e.vendor,
+    model: e.model,
+    dialect: e.dialect,
+    converted: e.converted,
+    dropped: e.dropped,
+    handling: e.handling,
+    naive: e.naive,
+  };
+  return { ...s, swaps: [...s.swaps.slice(0, -1), { ...last, report }] };
+}

@@ -1,0 +1,144 @@
+import type { Emit, ProviderBinding } from '@/lib/engine';
+import type { EventOf, RunConfig, TakeoverHandling } from '@/lib/protocol';
+import type { ProviderAdapter } from '@/lib/providers';
+import { ProviderConfigError } from '@/lib/providers';
+import { probeSimRequest } from '@/lib/sim';
+import type { RenderReport } from '@/lib/trajectory';
+import type { BoundVendor, VendorTarget } from './bind-vendor';
+import { checkVendorTarget } from './validate-config';
+
+type SwapCause = EventOf<'swap'>['cause'];
+
+interface PendingSwap {
+  target: VendorTarget;
+  cause: SwapCause;
+  reason?: string;
+}
+
+export interface SwapController {
+  /** The vendor and model in force. */
+  readonly current: BoundVendor;
+  /** Queues a swap for the next request boundary. */
+  request(target: VendorTarget, cause: SwapCause, reason?: string): void;
+  /** At a request boundary: applies scheduled and queued swaps; the new binding, if any. */
+  apply(iteration: number): ProviderBinding | undefined;
+}
+
+/**
+ * Moves a run between vendors and models at request boundaries (DESIGN.md §5). Each swap is
+ * a `swap` event; the first request on the new binding records a `takeover_report`: what
+ * rendering the history converted and dropped, and — rendered naively and validated by the
+ * strict simulated vendor — the real error the foreign credentials would have met. A swap
+ * that cannot be made here (no key, a model the vendor does not serve) is a warning in the
+ * log and the run stays where it was.
+ */
+export function createSwapController(options: {
+  config: RunConfig;
+  initial: BoundVendor;
+  bind: (target: VendorTarget) => BoundVendor;
+  handling: TakeoverHandling;
+  emit: Emit;
+}): SwapController {
+  const { config, emit, handling } = options;
+  let current = options.initial;
+  const pending: PendingSwap[] = [];
+
+  const reporting = (bound: BoundVendor, iteration: number): ProviderAdapter => {
+    const inner = bound.provider;
+    let reported = false;
+    return {
+      vendor: inner.vendor,
+      dialect: inner.dialect,
+      stream(request, streamOptions) {
+        if (reported) return inner.stream(request, streamOptions);
+        return inner.stream(request, {
+          ...streamOptions,
+          onRenderReport: (report) => {
+            streamOptions.onRenderReport?.(report);
+            if (reported) return;
+            reported = true;
+            emitReport({ bound, report, request, iteration });
+          },
+        });
+      },
+    };
+  };
+
+  const emitReport = (input: { bound: BoundVendor; report: RenderReport; request: Parameters<ProviderAdapter['stream']>[0]; iteration: number }): void => {
+    const { bound, report, request, iteration } = input;
+    // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
+    const naiveRendering = bound.dialect.render({ request, vendor: bound.vendor, handling: { ...handling, naive: true } });
+    const verdict = probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
+    emit({
+      event: 'takeover_report',
+      iteration,
+      vendor: bound.vendor,
+      model: request.model,
+      dialect: bound.dialect.id,
+      converted: report.converted,
+      dropped: report.dropped,
+      handling,
+      ...(verdict
+        ? {
+            naive: verdict.accepted
+              ? { accepted: true }
+              : { accepted: false, status: verdict.status, type: verdict.type, message: verdict.message, body: verdict.body },
+          }
+        : {}),
+    });
+  };
+
+  const swapTo = (swap: PendingSwap, iteration: number): boolean => {
+    const { target } = swap;
+    const label = `${target.vendor}${target.model ? `/${target.model}` : ''}`;
+    const problems = checkVendorTarget({ target, clock: config.clock });
+    if (problems.length > 0) {
+      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${problems.join('; ')}` });
+      return false;
+    }
+    let bound: BoundVendor;
+    try {
+      bound = options.bind(target);
+    } catch (error) {
+      if (!(error instanceof ProviderConfigError)) throw error;
+      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${error.message}` });
+      return false;
+    }
+    if (bound.vendor === current.vendor && bound.model === current.model) {
+      emit({ event: 'log', iteration, level: 'info', message: `swap to ${label} skipped: the run is already on it` });
+      return false;
+    }
+    emit({
+      event: 'swap',
+      iteration,
+      from_vendor: current.vendor,
+      from_model: current.model,
+      to_vendor: bound.vendor,
+      to_model: bound.model,
+      dialect: bound.dialect.id,
+      cause: swap.cause,
+      ...(swap.reason ? { reason: swap.reason } : {}),
+      handling,
+      ...(bound.contextWindow !== undefined ? { context_window: bound.contextWindow } : {}),
+    });
+    current = { ...bound, provider: reporting(bound, iteration) };
+    return true;
+  };
+
+  return {
+    get current() {
+      return current;
+    },
+    request(target, cause, reason) {
+      pending.push({ target, cause, ...(reason ? { reason } : {}) });
+    },
+    apply(iteration) {
+      const due: PendingSwap[] = config.swaps
+        .filter((s) => s.atTurn === iteration)
+        .map((s) => ({ target: { vendor: s.vendor, model: s.model }, cause: 'scheduled', reason: `planned for turn ${s.atTurn}` }));
+      let swapped = false;
+      for (const swap of [...due, ...pending.splice(0)]) swapped = swapTo(swap, iteration) || swapped;
+      return swapped ? current : undefined;
+    },
+  };
+}

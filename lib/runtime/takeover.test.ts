@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { REASONING_CONTENT_MISSING } from '@/lib/sim';
+import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+
+/** Vendor of each foreground llm_call, by turn. */
+function vendorsByTurn(events: Awaited<ReturnType<typeof runToEnd>>): string[] {
+  return ofType(events, 'llm_call').map((c) => `${c.iteration}:${c.vendor}/${c.model}`);
+}
+
+describe('takeover between vendors mid-run', () => {
+  it('round trip sim Anthropic (thinking) → sim OpenAI → sim DeepSeek-style → sim Anthropic: every request accepted', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', thinking: true },
+      swaps: [
+        { atTurn: 2, vendor: 'sim-openai', model: '' },
+        { atTurn: 3, vendor: 'sim-deepseek', model: '' },
+        { atTurn: 4, vendor: 'sim-anthropic', model: '' },
+      ],
+    });
+    expect(ofType(events, 'model_error')).toEqual([]);
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+    const turns = vendorsByTurn(events);
+    expect(turns.slice(0, 4)).toEqual([
+      '1:sim-anthropic/claude-sim-sonnet',
+      '2:sim-openai/gpt-sim-4o',
+      '3:sim-deepseek/deepseek-sim-reasoner',
+      '4:sim-anthropic/claude-sim-sonnet',
+    ]);
+    const swaps = ofType(events, 'swap');
+    expect(swaps.map((s) => [s.iteration, s.to_vendor, s.dialect, s.cause])).toEqual([
+      [2, 'sim-openai', 'openai-chat', 'scheduled'],
+      [3, 'sim-deepseek', 'deepseek-reasoning', 'scheduled'],
+      [4, 'sim-anthropic', 'anthropic-messages', 'scheduled'],
+    ]);
+    // Every request after a swap names the vendor in force.
+    for (const request of ofType(events, 'model_request')) {
+      const inForce = [...swaps].reverse().find((s) => s.seq < request.seq);
+      expect(request.vendor).toBe(inForce?.to_vendor ?? 'sim-anthropic');
+    }
+
+    const reports = ofType(events, 'takeover_report');
+    expect(reports).toHaveLength(3);
+    // To OpenAI: Sonnet's thinking (and its signature) dropped; the naive rendering is accepted there.
+    expect(reports[0]!.dropped.some((d) => d.kind === 'thinking')).toBe(true);
+    expect(reports[0]!.naive).toEqual({ accepted: true });
+    // To DeepSeek: tool-call turns get placeholders; sent naively they meet the real 400.
+    expect(reports[1]!.converted.some((c) => c.includes('empty reasoning_content placeholder'))).toBe(true);
+    expect(reports[1]!.naive).toMatchObject({ accepted: false, status: 400, message: REASONING_CONTENT_MISSING });
+    // Back to Sonnet: its own signed thinking comes back to it; DeepSeek's reasoning does not.
+    expect(reports[2]!.converted.some((c) => c.includes('thinking block passed back with its signature'))).toBe(true);
+    expect(reports[2]!.dropped.some((d) => d.detail.includes('without a credential'))).toBe(true);
+    expect(reports[2]!.naive).toMatchObject({ accepted: false, status: 400 });
+    // DeepSeek's reasoning was streamed and kept in the trajectory as thinking of its own origin.
+    const deepseekTurn = ofType(events, 'llm_call').find((c) => c.vendor === 'sim-deepseek');
+    expect(deepseekTurn?.message?.parts[0]).toMatchObject({ type: 'thinking', origin: { vendor: 'sim-deepseek' } });
+  });
+
+  it('Claude model A → model B: A’s signatures sent naively are rejected by the strict vendor with its real 400', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+      takeover: { naive: true },
+      swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
+    });
+    const error = ofType(events, 'model_error')[0];
+    expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error', retryable: false });
+    expect(error?.message).toMatch(/messages\.1\.content\.0: Invalid `signature` in `thinking` block/);
+    expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
+  });
+
+  it('the same swap handled correctly drops the signatures and is accepted; the report shows the naive 400 one click away', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+      swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
+    });
+    expect(ofType(events, 'model_error')).toEqual([]);
+    const [report] = ofType(events, 'takeover_report');
+    expect(report?.naive).toMatchObject({ accepted: false, status: 400, type: 'invalid_request_error' });
+    expect(report?.naive?.message).toMatch(/Invalid `signature` in `thinking` block/);
+    expect(report?.naive?.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('a naive takeover to the DeepSeek-style vendor fails with its reasoning_content error', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-openai' },
+      takeover: { naive: true },
+      swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }],
+    });
+    const error = ofType(events, 'model_error')[0];
+    expect(error).toMatchObject({ iteration: 3, status: 400 });
+    expect(error?.message).toContain(REASONING_CONTENT_MISSING);
+    expect(terminateOf(events).reason).toBe('model_error');
+  });
+
+  it('a swap control message applies at the next request boundary', async () => {
+    let sent = false;
+    const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } }, {
+      onEvent: (event, control) => {
+        if (!sent && event.event === 'tool_call') {
+          sent = true;
+          control({ action: 'swap', target: { vendor: 'sim-deepseek', model: '' } });
+        }
+      },
+    });
+    const [swap] = ofType(events, 'swap');
+    expect(swap).toMatchObject({ cause: 'control', from_vendor: 'sim-anthropic', to_vendor: 'sim-deepseek', to_model: 'deepseek-sim-reasoner' });
+    const next = events.find((e) => e.seq > swap!.seq && e.event === 'model_request');
+    expect(next).toMatchObject({ vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', iteration: swap!.iteration });
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  });
+
+  it('refuses a swap this installation cannot make, in the log, and stays on its vendor', async () => {
+    const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } }, {
+      onEvent: (event, control) => {
+        if (event.event === 'iteration_start' && event.iteration === 2) control({ action: 'swap', target: { vendor: 'sim-openai', model: 'claude-sim-haiku' } });
+      },
+    });
+    expect(ofType(events, 'swap')).toEqual([]);
+    expect(ofType(events, 'log').some((l) => l.level === 'warn' && l.message.includes('swap to sim-openai/claude-sim-haiku not made'))).toBe(true);
+    expect(terminateOf(events).complete).toBe(true);
+  });
+});
