@@ -75,7 +75,7 @@ describe('takeover rendering against the strict simulated vendors', () => {
   it('DeepSeek-style target: placeholders keep it happy; the naive rendering meets its real reasoning_content 400', () => {
     const handled = renderAndProbe('sim-deepseek', 'deepseek-sim-reasoner');
     expect(handled.verdict).toEqual({ accepted: true });
-    expect(handled.report.converted).toContain('2 × tool-call turn given an empty reasoning_content placeholder');
+    expect(handled.report.converted).toContain('2 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"');
 
     const naive = renderAndProbe('sim-deepseek', 'deepseek-sim-reasoner', { foreignThinking: 'drop', naive: true });
     expect(naive.verdict).toEqual({

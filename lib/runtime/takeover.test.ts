@@ -44,7 +44,7 @@ describe('takeover between vendors mid-run', () => {
     expect(reports[0]!.dropped.some((d) => d.kind === 'thinking')).toBe(true);
     expect(reports[0]!.naive).toEqual({ accepted: true });
     // To DeepSeek: tool-call turns get placeholders; sent naively they meet the real 400.
-    expect(reports[1]!.converted.some((c) => c.includes('empty reasoning_content placeholder'))).toBe(true);
+    expect(reports[1]!.converted.some((c) => c.includes('placeholder reasoning_content'))).toBe(true);
     expect(reports[1]!.naive).toMatchObject({ accepted: false, status: 400, message: REASONING_CONTENT_MISSING });
     // Back to Sonnet: its own signed thinking comes back to it; DeepSeek's reasoning does not.
     expect(reports[2]!.converted.some((c) => c.includes('thinking block passed back with its signature'))).toBe(true);

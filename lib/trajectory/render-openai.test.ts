@@ -87,11 +87,11 @@ describe('renderOpenAI', () => {
     });
     expect(params.max_tokens).toBe(2048);
     expect(params).not.toHaveProperty('max_completion_tokens');
-    expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: '' });
+    expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: '(reasoning omitted)' });
     expect(JSON.stringify(params)).not.toContain(SIG);
     expect(JSON.stringify(params)).not.toContain('Read first.');
     expect(report.dropped.map((d) => d.kind)).toEqual(['thinking']);
-    expect(report.converted).toContain('1 × tool-call turn given an empty reasoning_content placeholder');
+    expect(report.converted).toContain('1 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"');
   });
 
   it('passes a DeepSeek model its own reasoning back as reasoning_content', () => {
