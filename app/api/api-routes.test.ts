@@ -130,6 +130,18 @@ describe('POST /api/runs/{id}/control', () => {
     expect(events.at(-1)).toMatchObject({ event: 'terminate', complete: true });
   });
 
+  it('"compact" reaches the run: a control event, then a manual compaction before the next request', async () => {
+    const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 0.05 } });
+    const accepted = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'compact' })), ctx(id));
+    expect(accepted.status).toBe(202);
+    const events = (await streamed(id)) as Array<{ event: string; action?: string; trigger?: string; seq: number }>;
+    const control = events.find((e) => e.event === 'control' && e.action === 'compact');
+    const manual = events.find((e) => e.event === 'compaction' && e.trigger === 'manual');
+    expect(control).toBeDefined();
+    expect(manual).toBeDefined();
+    expect(manual!.seq).toBeGreaterThan(control!.seq);
+  });
+
   it('validates the control message', async () => {
     const response = await postControl(post('/runs/x/control', JSON.stringify({ action: 'set_faults', faults: { rules: 'all' } })), ctx('x'));
     expect(response.status).toBe(400);
