@@ -82,19 +82,31 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
 
   // Deltas are coalesced per block for up to DELTA_WINDOW_MS of run time: the log, the SSE
   // stream and the browser get a handful of events a second per block instead of one per
-  // token, and nothing is lost (the text is the same, the timing within a window).
+  // token, and nothing is lost (the text is the same, the timing within a window). A window
+  // also closes on the clock, so text that arrived before a stall is shown when it arrived,
+  // not when the stall ends.
   let pending: { index: number; kind: 'text' | 'thinking' | 'tool_args'; text: string; since: number; tool?: { id: string; name: string } } | undefined;
+  let cancelWindow: (() => void) | undefined;
   const flush = (): void => {
     if (!pending) return;
     const { index, kind, text, tool } = pending;
     pending = undefined;
+    cancelWindow?.();
+    cancelWindow = undefined;
     emit({ event: 'content_delta', iteration, attempt, index, kind, text, ...(tool ? { call_id: tool.id, tool: tool.name } : {}) });
   };
   let now = started;
   const delta = (index: number, kind: 'text' | 'thinking' | 'tool_args', text: string): void => {
     if (pending && (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)) flush();
-    if (pending) pending.text += text;
-    else pending = { index, kind, text, since: now, ...(kind === 'tool_args' ? { tool: toolByIndex.get(index) } : {}) };
+    if (pending) {
+      pending.text += text;
+      return;
+    }
+    pending = { index, kind, text, since: now, ...(kind === 'tool_args' ? { tool: toolByIndex.get(index) } : {}) };
+    cancelWindow = clock.setTimer(DELTA_WINDOW_MS, () => {
+      cancelWindow = undefined;
+      flush();
+    });
   };
 
   const onPart = (part: StreamPart): void => {
@@ -159,6 +171,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     const cause = watchdogFired ? new StreamIdleTimeout(options.watchdogMs ?? 0) : error;
     return { kind: 'failed', error: cause, assembler, usage, model, opened, watchdogFired };
   } finally {
+    cancelWindow?.();
     watchdog?.stop();
     options.signal.removeEventListener('abort', forwardAbort);
   }
