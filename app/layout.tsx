@@ -30,6 +30,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/runs" className="hover:text-fg">
                 Runs
               </Link>
+              <Link href="/sweeps" className="hover:text-fg">
+                Sweeps
+              </Link>
             </nav>
             <span className="ml-auto hidden text-2xs text-faint lg:inline">
               keys: r run · a / Esc abort · j k turns · i inspector

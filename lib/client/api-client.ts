@@ -108,3 +108,6 @@ export const api = {
       body: jsonl,
     }),
 };
+
+/** The typed fetch and JSON POST init, for the other API clients beside this one (sweeps-api.ts). */
+export { request as apiRequest, json as jsonPost };

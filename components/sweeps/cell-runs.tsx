@@ -1,0 +1,41 @@
+'use client';
+
+import Link from 'next/link';
+import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
+import { Pill } from '@/components/ui/pill';
+
+/** A table cell's runs, one line a seed; each opens on its run page. */
+export function CellRuns({ row, runs, onClose }: { row: SweepRow; runs: SweepRunMetrics[]; onClose: () => void }) {
+  const mine = runs.filter((r) => r.key === row.key);
+  return (
+    <div className="rounded border border-line bg-panel" data-testid="cell-runs">
+      <div className="flex items-center justify-between border-b border-line px-3 py-1.5">
+        <h3 className="text-xs font-medium">
+          {row.config_label} · {row.scenario} · {row.fault_plan} · {row.vendor}: {mine.length} runs
+        </h3>
+        <button type="button" className="text-2xs text-muted hover:text-fg" onClick={onClose}>
+          close
+        </button>
+      </div>
+      <div className="max-h-72 overflow-y-auto">
+        {mine.map((m) => (
+          <Link key={m.run_id} href={`/runs/${m.run_id}`} className="flex items-center gap-3 border-b border-line px-3 py-1 text-xs hover:bg-sunken" data-testid="cell-run">
+            <span className="w-16 font-mono text-2xs text-muted">seed {m.seed}</span>
+            <Pill tone={m.complete ? 'ok' : 'fail'}>{m.complete ? 'complete' : 'incomplete'}</Pill>
+            <span className="w-32 truncate text-2xs text-muted">{m.reason}</span>
+            <span className="tabular w-16 text-right font-mono text-2xs">{formatMs(m.duration_ms)}</span>
+            <span className="tabular w-16 text-right font-mono text-2xs">{formatUsd(m.usd)}</span>
+            <span className="tabular w-28 text-right font-mono text-2xs" title="attempts (failed)">
+              {m.attempts} attempts ({m.failed_attempts} failed)
+            </span>
+            <span className="tabular w-24 text-right font-mono text-2xs" title="tokens billed for failed attempts">
+              {formatTokens(m.wasted_tokens)} wasted
+            </span>
+            <span className="tabular w-20 text-right font-mono text-2xs">{m.errors_seen} seen</span>
+          </Link>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { FAULT_TOGGLES } from '@/lib/client/fault-catalog';
+import { useScenarios } from '@/lib/client/queries';
+import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/sweep-form';
+import { useCreateSweep } from '@/lib/client/sweep-queries';
+import { ApiError } from '@/lib/client/api-client';
+import { MAX_SWEEP_JOBS, PRESET_LABELS, PresetIdSchema, SweepMechanismSchema } from '@/lib/protocol';
+import { Button } from '@/components/ui/button';
+import { INPUT } from '@/components/controls/field';
+import { CheckGroup } from './check-group';
+
+const PRESETS = PresetIdSchema.options.map((id) => ({ id, label: PRESET_LABELS[id] }));
+const MECHANISMS = SweepMechanismSchema.options.map((id) => ({ id, label: id }));
+const FAULTS = [{ id: 'none', label: 'no faults', title: 'the run as scripted' }, ...FAULT_TOGGLES.map((t) => ({ id: t.id, label: t.label, title: t.meaning }))];
+const VENDORS = [{ id: 'sim-anthropic' as const, label: 'sim-anthropic' }, { id: 'sim-openai' as const, label: 'sim-openai' }];
+
+/** The grid form: what to compare, under which faults, over how many seeds. */
+export function SweepForm() {
+  const [form, setForm] = useState<SweepFormState>(INITIAL_SWEEP_FORM);
+  const scenarios = useScenarios();
+  const create = useCreateSweep();
+  const router = useRouter();
+  const runs = formRunCount(form);
+  const set = <K extends keyof SweepFormState>(key: K) => (value: SweepFormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const error = create.error instanceof ApiError ? create.error : undefined;
+
+  const start = (): void => {
+    create.mutate(gridFromForm(form), { onSuccess: ({ id }) => router.push(`/sweeps/${id}`) });
+  };
+
+  return (
+    <form
+      className="flex flex-col gap-3 rounded border border-line bg-panel p-3"
+      data-testid="sweep-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start();
+      }}
+    >
+      <h2 className="text-2xs font-semibold tracking-wide text-faint uppercase">New sweep</h2>
+      <label className="flex flex-col gap-0.5">
+        <span className="text-2xs font-medium text-muted">Name (optional)</span>
+        <input className={INPUT} value={form.name} onChange={(e) => set('name')(e.target.value)} placeholder="which config wins under overloads?" />
+      </label>
+      <CheckGroup
+        label="Scenarios"
+        options={(scenarios.data ?? [{ id: 'fix-failing-test', title: 'Fix a failing test' }]).map((s) => ({ id: s.id, label: s.title }))}
+        value={form.scenarios}
+        onChange={set('scenarios')}
+      />
+      <CheckGroup label="Configurations (recovery presets)" options={PRESETS} value={form.presets} onChange={set('presets')} testId="sweep-presets" />
+      <CheckGroup
+        label="Also run each configuration with one mechanism off"
+        options={MECHANISMS}
+        value={form.mechanismsOff}
+        onChange={set('mechanismsOff')}
+        allowNone
+      />
+      <CheckGroup label="Fault plans (one each)" options={FAULTS} value={form.faults} onChange={set('faults')} testId="sweep-faults" />
+      <CheckGroup label="Vendors" options={VENDORS} value={form.vendors} onChange={set('vendors')} />
+      <div className="flex items-end gap-2">
+        <label className="flex flex-col gap-0.5">
+          <span className="text-2xs font-medium text-muted">Seeds from</span>
+          <input type="number" min={0} className={`${INPUT} w-24`} value={form.seedFrom} onChange={(e) => set('seedFrom')(Number(e.target.value))} data-testid="sweep-seed-from" />
+        </label>
+        <label className="flex flex-col gap-0.5">
+          <span className="text-2xs font-medium text-muted">to</span>
+          <input type="number" min={0} className={`${INPUT} w-24`} value={form.seedTo} onChange={(e) => set('seedTo')(Number(e.target.value))} data-testid="sweep-seed-to" />
+        </label>
+        <span className="pb-1 text-2xs text-muted tabular" data-testid="sweep-run-count">
+          {runs.toLocaleString('en')} runs on the virtual clock
+        </span>
+      </div>
+      {error && (
+        <div className="rounded border border-fail/40 bg-fail-soft p-2 text-xs text-fail">
+          {error.message}
+          {error.details.length > 0 && (
+            <ul className="mt-1 list-disc pl-4">
+              {error.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div>
+        <Button type="submit" variant="primary" disabled={create.isPending || runs < 1 || runs > MAX_SWEEP_JOBS} data-testid="sweep-start">
+          {create.isPending ? 'Starting…' : 'Start sweep'}
+        </Button>
+      </div>
+    </form>
+  );
+}

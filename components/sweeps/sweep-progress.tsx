@@ -1,0 +1,38 @@
+import { formatMs } from '@/lib/client/format';
+import type { SweepFrame } from '@/lib/client/sweeps-api';
+
+/** Runs done of total, runs per second and time left, true as of the last frame. */
+export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
+  const fraction = frame.total === 0 ? 1 : frame.done / frame.total;
+  return (
+    <div className="flex flex-col gap-1" data-testid="sweep-progress" data-status={frame.status} data-done={frame.done}>
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-sunken"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={frame.total}
+        aria-valuenow={frame.done}
+        aria-label="runs done"
+      >
+        <div className={`h-full ${frame.status === 'running' ? 'bg-run' : frame.status === 'completed' ? 'bg-ok' : 'bg-faint'}`} style={{ width: `${fraction * 100}%` }} />
+      </div>
+      <div className="tabular flex gap-4 font-mono text-2xs text-muted">
+        <span data-testid="sweep-done">
+          {frame.done.toLocaleString('en')} / {frame.total.toLocaleString('en')} runs
+        </span>
+        {frame.status === 'running' ? (
+          <>
+            <span>{frame.runs_per_sec > 0 ? `${frame.runs_per_sec.toFixed(1)} runs/s` : 'starting workers…'}</span>
+            <span>{frame.eta_ms === null ? '' : `${formatMs(frame.eta_ms)} left`}</span>
+          </>
+        ) : (
+          <span>
+            {frame.status} after {formatMs(frame.elapsed_ms)}
+            {frame.done > 0 && frame.elapsed_ms > 0 ? ` · ${((frame.done * 1000) / frame.elapsed_ms).toFixed(1)} runs/s overall` : ''}
+          </span>
+        )}
+      </div>
+      {frame.message && <div className="text-2xs text-fail">{frame.message}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+'use client';
+
+import dynamic from 'next/dynamic';
+import { useState } from 'react';
+import { useCancelSweep, useSweep, useSweepProgress, useSweepRuns } from '@/lib/client/sweep-queries';
+import { sweepExportUrl } from '@/lib/client/sweeps-api';
+import { Button } from '@/components/ui/button';
+import { Pill } from '@/components/ui/pill';
+import { CellRuns } from './cell-runs';
+import { ResultsTable } from './results-table';
+import { SweepProgressBar } from './sweep-progress';
+import { SWEEP_TONE } from './sweep-tone';
+
+// The chart library loads only on this page, after the table.
+const SweepCharts = dynamic(() => import('./sweep-charts').then((m) => m.SweepCharts), {
+  ssr: false,
+  loading: () => <div className="text-2xs text-faint">Loading charts…</div>,
+});
+
+/** One sweep: live progress, cancel, the results table, charts, a cell's runs, exports. */
+export function SweepView({ sweepId }: { sweepId: string }) {
+  const frame = useSweepProgress(sweepId);
+  const running = frame?.status === 'running';
+  const detail = useSweep(sweepId, running);
+  const runs = useSweepRuns(sweepId, running);
+  const cancel = useCancelSweep();
+  const [selected, setSelected] = useState<string>();
+  const sweep = frame ?? (detail.data ? { ...detail.data.sweep, runs_per_sec: 0, eta_ms: null } : undefined);
+  const rows = detail.data?.rows ?? [];
+  const row = rows.find((r) => r.key === selected);
+
+  if (detail.error) return <div className="p-4 text-xs text-fail">Could not load sweep {sweepId}: {detail.error.message}</div>;
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-3 p-4">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="flex items-center gap-2 text-sm font-semibold">
+            {sweep && <Pill tone={SWEEP_TONE[sweep.status]}>{sweep.status}</Pill>}
+            <span className="truncate">{sweep?.name ?? sweepId}</span>
+          </h1>
+          <p className="text-2xs text-muted">
+            {sweepId} · {sweep?.runner === 'bullmq' ? 'BullMQ workers' : 'local worker pool'} · click a row for its runs
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-2">
+          {running && (
+            <Button variant="danger" onClick={() => cancel.mutate(sweepId)} disabled={cancel.isPending} data-testid="sweep-cancel">
+              Cancel
+            </Button>
+          )}
+          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'csv', 'table')} download>
+            Table CSV
+          </a>
+          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'csv', 'runs')} download>
+            Runs CSV
+          </a>
+          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'json')} download>
+            JSON
+          </a>
+        </div>
+      </div>
+      {sweep && <SweepProgressBar frame={sweep} />}
+      {rows.length > 0 && <ResultsTable rows={rows} selected={selected} onSelect={(key) => setSelected((k) => (k === key ? undefined : key))} />}
+      {row && <CellRuns row={row} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />}
+      {rows.length > 0 && (runs.data?.length ?? 0) > 0 && <SweepCharts rows={rows} runs={runs.data ?? []} />}
+    </div>
+  );
+}

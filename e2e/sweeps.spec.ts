@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import { SweepsPage } from './pages/sweeps-page';
+
+/** A sweep as a person runs one: start, watch the bar move, read the table and a chart, drill in. */
+
+test('starts a sweep, the progress bar moves, the table and charts arrive, a cell opens its runs', async ({ page }) => {
+  test.setTimeout(240_000);
+  const sweeps = new SweepsPage(page);
+  await sweeps.goto();
+  // The default form: CodeSmith and naive × no faults and overloaded ×3 × seeds 1–20.
+  await expect(page.getByTestId('sweep-run-count')).toHaveText('80 runs on the virtual clock');
+  await sweeps.start({ seedTo: 40 });
+  await expect(page.getByTestId('sweep-done')).toContainText('/ 160 runs');
+
+  // The bar moves: some runs done while the sweep still runs.
+  await expect.poll(async () => sweeps.done(), { timeout: 120_000 }).toBeGreaterThan(0);
+  const seenRunning = (await sweeps.progress.getAttribute('data-status')) === 'running';
+  await sweeps.waitForStatus('completed', 180_000);
+  expect(seenRunning || (await sweeps.done()) === 160).toBe(true);
+  await expect(page.getByTestId('sweep-done')).toContainText('160 / 160 runs');
+
+  // One row per configuration × fault plan, the best value per column marked.
+  await expect(sweeps.rows).toHaveCount(4);
+  await expect(page.locator('[data-testid="sweep-table"] td[data-best]').first()).toBeVisible();
+  const naiveOverloaded = page.locator('[data-testid="sweep-row"][data-key="naive|fix-failing-test|overloaded-x3|sim-anthropic"]');
+  await expect(naiveOverloaded).toContainText('0 %');
+
+  // Charts: dots drawn for runs.
+  await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('chart-completion').locator('svg')).toBeVisible();
+
+  // Drill in: the cell's runs, then one run's own page.
+  await naiveOverloaded.click();
+  await expect(sweeps.cellRuns).toHaveCount(40);
+  await sweeps.cellRuns.first().click();
+  await page.waitForURL(/\/runs\/sweep-/);
+  await expect(page.getByTestId('run-status')).toBeVisible();
+});
+
+test('a reload reattaches to a running sweep, and cancel stops it', async ({ page }) => {
+  test.setTimeout(240_000);
+  const sweeps = new SweepsPage(page);
+  await sweeps.goto();
+  await sweeps.start({ seedTo: 2000 });
+  await expect.poll(async () => sweeps.done(), { timeout: 120_000 }).toBeGreaterThan(0);
+  await page.reload();
+  await expect(sweeps.progress).toHaveAttribute('data-status', 'running');
+  const afterReload = await sweeps.done();
+  expect(afterReload).toBeGreaterThan(0);
+  await page.getByTestId('sweep-cancel').click();
+  await sweeps.waitForStatus('cancelled', 60_000);
+  expect(await sweeps.done()).toBeLessThan(8000);
+});

@@ -1,0 +1,66 @@
+import type { SweepRow } from '@/lib/protocol';
+import { formatMs, formatTokens, formatUsd } from './format';
+
+/** A column of the sweep results table: how to read, show and rank a row. */
+export interface SweepColumn {
+  id: string;
+  header: string;
+  title: string;
+  value: (row: SweepRow) => number | string;
+  show: (row: SweepRow) => string;
+  /** Which way is better; columns without one are never marked. */
+  better?: 'high' | 'low';
+  numeric: boolean;
+}
+
+const pct = (v: number): string => `${(v * 100).toFixed(0)} %`;
+
+export const SWEEP_COLUMNS: readonly SweepColumn[] = [
+  { id: 'config', header: 'configuration', title: 'the recovery configuration', value: (r) => r.config_label, show: (r) => r.config_label, numeric: false },
+  { id: 'scenario', header: 'scenario', title: 'the scenario', value: (r) => r.scenario, show: (r) => r.scenario, numeric: false },
+  { id: 'fault_plan', header: 'faults', title: 'the fault plan', value: (r) => r.fault_plan, show: (r) => r.fault_plan, numeric: false },
+  { id: 'vendor', header: 'vendor', title: 'the simulated vendor', value: (r) => r.vendor, show: (r) => r.vendor, numeric: false },
+  { id: 'runs', header: 'runs', title: 'runs finished in this cell', value: (r) => r.runs, show: (r) => String(r.runs), numeric: true },
+  {
+    id: 'completion_rate', header: 'complete', title: 'runs whose loop ended complete, with the 95 % Wilson interval',
+    value: (r) => r.completion_rate, show: (r) => `${pct(r.completion_rate)} (${pct(r.completion_ci[0])}–${pct(r.completion_ci[1])})`, better: 'high', numeric: true,
+  },
+  { id: 'median_ms', header: 'median', title: 'median run time (run clock)', value: (r) => r.median_ms, show: (r) => formatMs(r.median_ms), better: 'low', numeric: true },
+  { id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock)', value: (r) => r.p95_ms, show: (r) => formatMs(r.p95_ms), better: 'low', numeric: true },
+  { id: 'mean_tokens', header: 'tokens/run', title: 'input + output tokens per run', value: (r) => r.mean_tokens, show: (r) => formatTokens(Math.round(r.mean_tokens)), better: 'low', numeric: true },
+  { id: 'mean_usd', header: '$/run', title: 'cost per run', value: (r) => r.mean_usd, show: (r) => formatUsd(r.mean_usd), better: 'low', numeric: true },
+  {
+    id: 'wasted_tokens', header: 'wasted tok/run', title: 'tokens billed for failed attempts that were thrown away, per run',
+    value: (r) => r.wasted_tokens, show: (r) => formatTokens(Math.round(r.wasted_tokens)), better: 'low', numeric: true,
+  },
+  { id: 'wasted_usd', header: 'wasted $/run', title: 'dollars billed for failed attempts, per run', value: (r) => r.wasted_usd, show: (r) => formatUsd(r.wasted_usd), better: 'low', numeric: true },
+  { id: 'errors_seen', header: 'errors seen', title: 'errors no retry absorbed: what a person using the loop would have seen', value: (r) => r.errors_seen, show: (r) => String(r.errors_seen), better: 'low', numeric: true },
+];
+
+/**
+ * The best value of each rankable column among rows that have runs; a column where every row
+ * is equal has no best. Keyed by column id.
+ */
+export function bestValues(rows: readonly SweepRow[]): Map<string, number> {
+  const best = new Map<string, number>();
+  const withRuns = rows.filter((r) => r.runs > 0);
+  if (withRuns.length < 2) return best;
+  for (const column of SWEEP_COLUMNS) {
+    if (!column.better) continue;
+    const values = withRuns.map((r) => Number(column.value(r)));
+    const top = column.better === 'high' ? Math.max(...values) : Math.min(...values);
+    if (values.some((v) => v !== top)) best.set(column.id, top);
+  }
+  return best;
+}
+
+/** A short name for a row in charts: the configuration, plus whichever other axes vary. */
+export function rowLabel(row: SweepRow, rows: readonly SweepRow[]): string {
+  const varies = (pick: (r: SweepRow) => string): boolean => new Set(rows.map(pick)).size > 1;
+  return [
+    row.config_label,
+    varies((r) => r.fault_plan) ? row.fault_plan : '',
+    varies((r) => r.scenario) ? row.scenario : '',
+    varies((r) => r.vendor) ? row.vendor : '',
+  ].filter(Boolean).join(' · ');
+}

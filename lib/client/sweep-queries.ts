@@ -1,0 +1,57 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { SweepGridInput } from '@/lib/protocol';
+import { sweepEventsUrl, sweepsApi, type SweepFrame } from './sweeps-api';
+
+export function useSweeps() {
+  return useQuery({
+    queryKey: ['sweeps'],
+    queryFn: sweepsApi.list,
+    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'running') ? 2_000 : 15_000),
+  });
+}
+
+/** The sweep and its table; refetched while it runs so the table fills in as runs finish. */
+export function useSweep(id: string, running: boolean) {
+  return useQuery({ queryKey: ['sweep', id], queryFn: () => sweepsApi.get(id), refetchInterval: running ? 2_000 : false, retry: 1 });
+}
+
+export function useSweepRuns(id: string, running: boolean) {
+  return useQuery({ queryKey: ['sweep-runs', id], queryFn: () => sweepsApi.runs(id), refetchInterval: running ? 3_000 : false });
+}
+
+export function useCreateSweep() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (grid: SweepGridInput) => sweepsApi.create(grid), onSuccess: () => void client.invalidateQueries({ queryKey: ['sweeps'] }) });
+}
+
+export function useCancelSweep() {
+  return useMutation({ mutationFn: (id: string) => sweepsApi.cancel(id) });
+}
+
+/**
+ * The sweep's live progress over SSE. The server sends the current state first, so a reload
+ * (or a second tab) reattaches where the sweep is; when it ends the table is fetched again.
+ */
+export function useSweepProgress(id: string): SweepFrame | undefined {
+  const [frame, setFrame] = useState<SweepFrame>();
+  const client = useQueryClient();
+  useEffect(() => {
+    const source = new EventSource(sweepEventsUrl(id));
+    source.onmessage = (message) => {
+      const next = JSON.parse(message.data as string) as SweepFrame;
+      setFrame(next);
+      if (next.status !== 'running') {
+        source.close();
+        void client.invalidateQueries({ queryKey: ['sweep', id] });
+        void client.invalidateQueries({ queryKey: ['sweep-runs', id] });
+        void client.invalidateQueries({ queryKey: ['sweeps'] });
+      }
+    };
+    // A dropped stream reconnects on its own (EventSource) and starts again from the current state.
+    return () => source.close();
+  }, [id, client]);
+  return frame;
+}
