@@ -1,6 +1,6 @@
 import 'server-only';
 import { getStore, getSweepStore } from '@/lib/store';
-import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
+import { createSweepRunner, sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { createSweepRegistry, type SweepRegistry } from './sweep-registry';
 
 const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepRegistry?: SweepRegistry };
@@ -11,7 +11,7 @@ export function getSweepRegistry(): SweepRegistry {
     runStore: getStore(),
     sweepStore: getSweepStore(),
     createRunner: () => createSweepRunner(),
-    runnerKind: 'local',
+    runnerKind: sweepRunnerKind(),
   });
   return globalForSweeps.__loopLabSweepRegistry;
 }

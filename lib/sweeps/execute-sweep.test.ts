@@ -2,27 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SweepGridSchema, type SweepGridInput } from '@/lib/protocol';
+import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
 import { executeSweep } from './execute-sweep';
+import { SMALL_GRID } from './execute-sweep.test-grid';
 import { createLocalPool } from './local-pool';
-
-/** 2 configurations × 2 fault plans × 5 seeds: the small sweep. */
-export const SMALL_GRID: SweepGridInput = {
-  name: 'small',
-  configurations: [
-    { id: 'codesmith', preset: 'codesmith' },
-    { id: 'naive', preset: 'naive' },
-  ],
-  faultPlans: [
-    { id: 'none' },
-    {
-      id: 'overloaded-x2',
-      plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] },
-    },
-  ],
-  seeds: { from: 1, to: 5 },
-};
 
 let dir: string;
 let runStore: RunStore;

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SweepGridSchema } from '@/lib/protocol';
+import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
+import { createBullmqRunner } from './bullmq-runner';
+import { executeSweep } from './execute-sweep';
+import { SMALL_GRID } from './execute-sweep.test-grid';
+import { createLocalPool } from './local-pool';
+
+/**
+ * The Redis path for real: a redis-server on a free localhost port, two `npm run worker`
+ * processes, the small sweep through BullMQ — and the same table as the local pool.
+ */
+const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+let dir: string;
+let redis: ChildProcess;
+let url: string;
+const workers: ChildProcess[] = [];
+let runStore: RunStore;
+let sweepStore: SweepStore;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bullmq-'));
+  const port = await freePort();
+  url = `redis://127.0.0.1:${port}`;
+  let redisOut = '';
+  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
+  await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
+  for (let i = 0; i < 2; i += 1) {
+    let out = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOOP_LAB_REDIS_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    workers.push(child);
+    await waitFor(() => /worker: 1 thread on queue/.test(out), `worker ${i + 1} to connect`);
+  }
+  runStore = createSqliteRunStore({ dir });
+  sweepStore = createSqliteSweepStore({ dir });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
+  redis?.kill('SIGTERM');
+  runStore?.close();
+  sweepStore?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sweeps through BullMQ on a real Redis', () => {
+  it('two worker processes give the same table as the local pool', async () => {
+    const grid = SweepGridSchema.parse(SMALL_GRID);
+    const queued = await createBullmqRunner({ redisUrl: url });
+    let viaRedis;
+    try {
+      viaRedis = await executeSweep({ sweepId: 'sw-redis', grid, runner: queued, runStore, sweepStore });
+    } finally {
+      await queued.close();
+    }
+    const local = createLocalPool({ workers: 2 });
+    let viaPool;
+    try {
+      viaPool = await executeSweep({ sweepId: 'sw-local', grid, runner: local, runStore, sweepStore });
+    } finally {
+      await local.close();
+    }
+    expect(viaRedis.status).toBe('completed');
+    expect(sweepStore.getSweep('sw-redis')?.summary.runner).toBe('bullmq');
+    expect(viaRedis.rows).toHaveLength(4);
+    expect(viaRedis.rows).toEqual(viaPool.rows);
+    // Each run's log came back through the queue whole and was stored.
+    expect(runStore.listRuns({ sweepId: 'sw-redis', limit: 100 })).toHaveLength(20);
+    expect(runStore.readEvents({ runId: 'sw-redis-0' }).at(-1)?.event).toBe('terminate');
+  }, 300_000);
+});

@@ -1,0 +1,71 @@
+import { Queue, QueueEvents } from 'bullmq';
+import type { SweepJob } from './expand-grid';
+import type { SweepJobRunner } from './local-pool';
+import type { SweepJobResult } from './run-sweep-job';
+
+/** The queue every Loop Lab sweep job goes through; `npm run worker` processes it. */
+export const SWEEP_QUEUE = 'loop-lab-sweeps';
+
+/** The payload of one queued job (the same as a local pool task). */
+export interface QueuedSweepJob {
+  sweepId: string;
+  job: SweepJob;
+}
+
+/** BullMQ connection options from a redis:// URL (ioredis parses it). */
+export function redisConnection(url: string): { url: string; maxRetriesPerRequest: null } {
+  // BullMQ's blocking commands need maxRetriesPerRequest null on the worker side; harmless here.
+  return { url, maxRetriesPerRequest: null };
+}
+
+/**
+ * Sweep jobs through BullMQ on Redis: each job is queued with a deterministic id, any number
+ * of stateless workers (`npm run worker`, on any machine that reaches Redis) run it, and the
+ * result — the run's log and metrics — comes back through the queue. Cancelling removes the
+ * sweep's jobs still waiting; a job already running finishes and its result is dropped.
+ */
+export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Promise<SweepJobRunner> {
+  const connection = redisConnection(redisUrl);
+  const queue = new Queue<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, { connection });
+  const events = new QueueEvents(SWEEP_QUEUE, { connection });
+  // Every job in flight waits on these two: one listener each.
+  queue.setMaxListeners(0);
+  events.setMaxListeners(0);
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  const safe = redisUrl.replace(/\/\/[^@/]*@/, '//…@');
+
+  return {
+    kind: 'bullmq',
+    describe: `BullMQ on ${safe}`,
+    async run(input, signal) {
+      if (signal?.aborted) throw abortError();
+      const jobId = `${input.sweepId}-${input.job.index}`;
+      const job = await queue.add('run', input, { jobId, removeOnFail: { age: 3600 } });
+      const finished = job.waitUntilFinished(events);
+      const aborted = new Promise<never>((_, reject) => {
+        signal?.addEventListener(
+          'abort',
+          () => {
+            // Only a job nobody has taken yet can be removed; a running one is left to finish.
+            void job.remove().catch(() => {});
+            reject(abortError());
+          },
+          { once: true },
+        );
+      });
+      const result = (await Promise.race([finished, aborted])) as SweepJobResult;
+      await job.remove().catch(() => {});
+      return result;
+    },
+    async close() {
+      await events.close();
+      await queue.close();
+    },
+  };
+}
+
+function abortError(): Error {
+  const error = new Error('the sweep was cancelled');
+  error.name = 'AbortError';
+  return error;
+}

@@ -1,0 +1,49 @@
+import { Worker } from 'bullmq';
+import { parseArgs } from 'node:util';
+import { redisConnection, SWEEP_QUEUE, type QueuedSweepJob } from './bullmq-runner';
+import { createLocalPool, defaultWorkerCount } from './local-pool';
+import type { SweepJobResult } from './run-sweep-job';
+
+/**
+ * `npm run worker`: a stateless sweep worker. It takes jobs from the Redis queue named by
+ * LOOP_LAB_REDIS_URL, runs them on this machine's cores (the same worker-thread pool as a
+ * local sweep) and sends each run's log and metrics back through the queue. It keeps no state:
+ * start as many as you like, anywhere that reaches Redis; stop one with Ctrl-C.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } }, strict: true });
+  const url = process.env.LOOP_LAB_REDIS_URL;
+  if (!url) {
+    console.error('worker: set LOOP_LAB_REDIS_URL to the Redis server the sweeps use, e.g. redis://127.0.0.1:6379');
+    process.exit(2);
+  }
+  const threads = values.workers ? Number(values.workers) : defaultWorkerCount();
+  if (!Number.isInteger(threads) || threads < 1) {
+    console.error(`worker: --workers must be a whole number ≥ 1, got "${values.workers}"`);
+    process.exit(2);
+  }
+  // BullMQ's rate limiter: at most this many jobs a minute across every worker (for sweeps
+  // that spend real vendor requests). Unset: no cap.
+  const ratePerMin = Number(values['rate-per-min'] ?? process.env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0);
+  const pool = createLocalPool({ workers: threads });
+  const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
+    connection: redisConnection(url),
+    concurrency: threads,
+    ...(ratePerMin > 0 ? { limiter: { max: ratePerMin, duration: 60_000 } } : {}),
+  });
+  worker.on('failed', (job, error) => console.error(`worker: job ${job?.id} failed: ${error.message}`));
+  await worker.waitUntilReady();
+  console.log(`worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE} at ${url.replace(/\/\/[^@/]*@/, '//…@')}`);
+  const stop = async (): Promise<void> => {
+    await worker.close();
+    await pool.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
