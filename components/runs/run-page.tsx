@@ -39,6 +39,15 @@ function RunPageBody({ runId }: { runId: string }) {
         <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="ml-auto text-takeover underline">
           Download trace
         </a>
+        <a
+          data-testid="download-otel"
+          href={`/api/runs/${encodeURIComponent(runId)}/otel`}
+          download={`${runId}.otlp.json`}
+          className="text-takeover underline"
+          title="OTLP/JSON with GenAI spans, for Jaeger, Phoenix, Langfuse or any OTLP backend"
+        >
+          OTLP
+        </a>
         <Button variant="danger" data-testid="abort-button" onClick={abort} disabled={!live} title="abort (a / Esc)">
           Abort
         </Button>

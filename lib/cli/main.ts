@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import type { RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -35,12 +36,16 @@ async function main(argv: string[]): Promise<number> {
 
   const out = options.out ? createWriteStream(options.out) : undefined;
   let last: RunEvent | undefined;
+  const all: RunEvent[] = [];
+  const startedAtMs = Date.now();
+  const runId = randomUUID();
   let turns = 0;
   const handle = launchRun({
-    runId: randomUUID(),
+    runId,
     config: options.config,
     onEvent: (event) => {
       last = event;
+      if (options.otelOut) all.push(event);
       if (event.event === 'llm_call') turns += 1;
       out?.write(`${JSON.stringify(event)}\n`);
       if (!options.quiet) {
@@ -54,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
   await handle.done;
   process.off('SIGINT', stop);
   if (out) await new Promise<void>((resolve) => out.end(resolve));
+  if (options.otelOut) writeFileSync(options.otelOut, runToOtlp({ runId, events: all, startedAtMs }));
 
   if (last?.event !== 'terminate') {
     console.error('loop: the run ended without a terminate event (a bug: please report it)');
@@ -62,7 +68,8 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     `\n${last.complete ? 'completed' : 'incomplete'}: ${last.reason}${last.message ? ` (${last.message})` : ''}\n` +
       `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${(last.ts / 1000).toFixed(1)} s run time` +
-      (options.out ? `\n  trace written to ${options.out}` : ''),
+      (options.out ? `\n  trace written to ${options.out}` : '') +
+      (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : ''),
   );
   return last.complete ? 0 : 1;
 }

@@ -17,6 +17,7 @@ export const USAGE = `Usage: npm run loop -- [options]
   --time-scale X   wall time per unit of run time on the real clock (0.05 = 20x faster)
   --clock C        real (default) | virtual (simulated vendors only: instant, same timestamps)
   --out FILE       write the run's events as JSONL
+  --otel-out FILE  write the run as OTLP/JSON (GenAI spans) for Jaeger, Phoenix, Langfuse, …
   --quiet          print only the summary
   --help           this text
 
@@ -26,6 +27,7 @@ Exit status: 0 the run completed, 1 it ended incomplete, 2 bad input.`;
 export interface CliOptions {
   config: RunConfig;
   out?: string;
+  otelOut?: string;
   quiet: boolean;
 }
 
@@ -55,6 +57,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         'time-scale': { type: 'string' },
         clock: { type: 'string' },
         out: { type: 'string' },
+        'otel-out': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         'swap-at': { type: 'string', multiple: true },
         'naive-takeover': { type: 'boolean', default: false },
@@ -91,7 +94,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
 
   const result = RunConfigSchema.safeParse(input);
   if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
-  return { config: result.data, ...(v.out ? { out: v.out } : {}), quiet: v.quiet ?? false };
+  return { config: result.data, ...(v.out ? { out: v.out } : {}), ...(v['otel-out'] ? { otelOut: v['otel-out'] } : {}), quiet: v.quiet ?? false };
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

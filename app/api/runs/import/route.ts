@@ -1,5 +1,6 @@
 import { errorResponse, HttpError, readText, refuseCrossSite } from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
+import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -8,13 +9,18 @@ export const dynamic = 'force-dynamic';
 const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/json'];
 
 /**
- * Imports a JSONL trace sent as the raw body: a Loop Lab export or a plain tracer's file.
- * 400 lists the bad lines by number.
+ * Imports a trace sent as the raw body: a Loop Lab JSONL export, a plain tracer's file, or
+ * OTLP/JSON with GenAI spans (GET /api/runs/:id/otel, or another agent's). 400 lists what is wrong.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request, accept: IMPORT_TYPES });
-    const text = await readText({ request });
+    let text = await readText({ request });
+    if (looksLikeOtlp(text)) {
+      const converted = otlpToTracerJsonl(text);
+      if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors);
+      text = converted.jsonl;
+    }
     const result = importJsonl({ store: getStore(), text });
     if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors);
     return Response.json({ id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
