@@ -44,6 +44,9 @@ function residentBytes(pid: number): number | undefined {
  * its own channel (fd 3), checked against the per-check nonce and a strict schema. The parent
  * enforces the wall-clock limit (SIGKILL after `timeMs + graceMs`) and the resident-memory
  * limit; the child enforces the heap cap and the per-test vm timeout. Never rejects.
+ *
+ * These limits use wall-time timers, not the run's Clock, on purpose: they bound a real
+ * process, and on the virtual clock run time stands still (held) while the check runs.
  */
 export async function runSandboxed(options: {
   files: Record<string, string>;

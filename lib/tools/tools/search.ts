@@ -8,7 +8,7 @@ export const DEFAULT_MAX_RESULTS = 50;
 const MAX_LINE_CHARS = 200;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('A regular expression (or literal text) to look for, line by line.'),
+  pattern: z.string().min(1).describe('A regular expression in RE2 syntax (no lookaround or backreferences), or literal text, to look for line by line.'),
   path: z.string().optional().describe('File or folder to search (default: the whole workspace).'),
   max_results: z.number().int().min(1).max(1000).optional().describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS}).`),
 });
