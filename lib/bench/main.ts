@@ -3,6 +3,7 @@ import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
+import { measureSweepThroughput } from './sweep-throughput';
 import { measureWatchdogLateness } from './watchdog-precision';
 
 /** `npm run bench`: speed targets, measured side by side in one process. */
@@ -50,6 +51,22 @@ async function main(): Promise<void> {
       `other run ended ${hostile.otherRunEnded}\n      hostile checks: ${summarize(hostile.hostileResults)}`,
     hostile.besideMaxLateMs <= 100,
     'target ≤ 100 ms',
+  );
+
+  const sweep = await measureSweepThroughput({ runs: Number(process.env.BENCH_SWEEP_RUNS ?? 1000), oneCoreRuns: 20 });
+  report(
+    `a ${sweep.runs}-run sweep on ${sweep.workers} worker threads vs the same jobs one after another in this process`,
+    `${sweep.poolRunsPerSec.toFixed(1)} runs/s on the pool (runs stored in SQLite) vs ${sweep.oneCoreRunsPerSec.toFixed(1)} runs/s on one core: ` +
+      `${(sweep.poolRunsPerSec / sweep.oneCoreRunsPerSec).toFixed(2)}×`,
+    sweep.poolRunsPerSec / sweep.oneCoreRunsPerSec >= 1.5,
+    'target ≥ 1.5× on 2 cores',
+  );
+  report(
+    `server RSS around the ${sweep.runs}-run sweep (worker threads included)`,
+    `baseline ${sweep.rssBaselineMb.toFixed(0)} MB, peak ${sweep.rssPeakMb.toFixed(0)} MB (+${(sweep.rssPeakMb - sweep.rssBaselineMb).toFixed(0)} MB), ` +
+      `after ${sweep.rssAfterMb.toFixed(0)} MB`,
+    sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
+    'target peak ≤ 500 MB and back to baseline',
   );
 }
 
