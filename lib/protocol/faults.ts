@@ -7,11 +7,11 @@ import { z } from 'zod';
 
 /** Which model requests a rule hits. Request numbers count every HTTP attempt from 1. */
 export const FaultWhenSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('always') }),
-  z.object({ kind: z.literal('requests'), numbers: z.array(z.number().int().min(1)).min(1) }),
-  z.object({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
+  z.strictObject({ kind: z.literal('always') }),
+  z.strictObject({ kind: z.literal('requests'), numbers: z.array(z.number().int().min(1).max(1_000_000)).min(1).max(1000) }),
+  z.strictObject({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
   /** The rule's next N hits: requests it is the first matching rule for, from when it is switched on. */
-  z.object({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),
+  z.strictObject({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),
 ]);
 export type FaultWhen = z.infer<typeof FaultWhenSchema>;
 
@@ -32,71 +32,71 @@ export type StreamPoint = z.infer<typeof StreamPointSchema>;
 
 export const FaultActionSchema = z.discriminatedUnion('type', [
   /** An HTTP error with the vendor's own body and headers. */
-  z.object({
+  z.strictObject({
     type: z.literal('http_error'),
     status: HttpErrorStatusSchema,
     retryAfterSec: z.number().min(0).max(86_400 * 7).optional(),
     retryAfterMs: z.number().int().min(0).max(86_400_000 * 7).optional(),
   }),
   /** A non-JSON body from a proxy in front of the vendor. */
-  z.object({
+  z.strictObject({
     type: z.literal('proxy_error'),
     status: z.number().int().min(400).max(599),
     body: z.enum(['html', 'text']),
   }),
   /** The connection fails before any response headers. */
-  z.object({ type: z.literal('connection'), mode: z.enum(['refused', 'reset']) }),
+  z.strictObject({ type: z.literal('connection'), mode: z.enum(['refused', 'reset']) }),
   /**
    * Silence until aborted, from the fault's point on (afterEvents records, or `during`);
    * with `beforeHeaders` the vendor never even answers.
    */
-  z.object({
+  z.strictObject({
     type: z.literal('stall'),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
     beforeHeaders: z.boolean().optional(),
   }),
   /** Every record from the fault's point on (the start, unless placed) is delayed by delayMs. */
-  z.object({
+  z.strictObject({
     type: z.literal('slow_drip'),
     delayMs: z.number().int().min(1).max(600_000),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
   }),
   /** The connection drops at the fault's point. */
-  z.object({
+  z.strictObject({
     type: z.literal('drop'),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
   }),
   /** The vendor's own in-stream error event at the fault's point. */
-  z.object({
+  z.strictObject({
     type: z.literal('sse_error'),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
     errorType: z.enum(['overloaded_error', 'api_error', 'rate_limit_error']),
   }),
   /** The next JSON record at the fault's point is cut short. */
-  z.object({
+  z.strictObject({
     type: z.literal('malformed'),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
   }),
   /**
    * Keepalives (pings or comment lines) every intervalMs and never any more content: from
    * the first byte, or from the fault's point on when one is given.
    */
-  z.object({
+  z.strictObject({
     type: z.literal('keepalive_only'),
     intervalMs: z.number().int().min(10).max(600_000),
     style: z.enum(['ping', 'comment']),
-    afterEvents: z.number().int().min(0).optional(),
+    afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
   }),
 ]);
 export type FaultAction = z.infer<typeof FaultActionSchema>;
 
-export const FaultRuleSchema = z.object({
+export const FaultRuleSchema = z.strictObject({
   id: z.string().min(1).max(64),
   label: z.string().max(200).optional(),
   enabled: z.boolean().default(true),
@@ -107,10 +107,10 @@ export const FaultRuleSchema = z.object({
 });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
-export const ToolFaultSchema = z.object({
+export const ToolFaultSchema = z.strictObject({
   id: z.string().min(1).max(64),
   /** Tool name, or '*' for every tool. */
-  tool: z.string().min(1),
+  tool: z.string().min(1).max(64),
   enabled: z.boolean().default(true),
   kind: z.enum(['throw', 'flaky', 'slow', 'huge']),
   /** flaky: probability of failure per call under the run's seed. */
@@ -122,9 +122,9 @@ export const ToolFaultSchema = z.object({
 });
 export type ToolFault = z.infer<typeof ToolFaultSchema>;
 
-export const FaultPlanSchema = z.object({
-  rules: z.array(FaultRuleSchema).default([]),
-  tools: z.array(ToolFaultSchema).default([]),
+export const FaultPlanSchema = z.strictObject({
+  rules: z.array(FaultRuleSchema).max(100).default([]),
+  tools: z.array(ToolFaultSchema).max(100).default([]),
 });
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
 export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

@@ -48,7 +48,7 @@ export const FallbackConfigSchema = z.object({
   enabled: z.boolean(),
   afterOverloads: z.number().int().min(1).max(20),
   /** Model to switch to; empty means the vendor's configured fallback. */
-  model: z.string(),
+  model: z.string().max(200),
 });
 
 export const ToolRecoveryConfigSchema = z.object({
@@ -65,7 +65,7 @@ export const ToolRecoveryConfigSchema = z.object({
 
 export const ContextConfigSchema = z.object({
   oldResultCompaction: z.boolean(),
-  oldResultMinChars: z.number().int().min(0),
+  oldResultMinChars: z.number().int().min(0).max(10_000_000),
   keepRecentIterations: z.number().int().min(0).max(100),
 });
 

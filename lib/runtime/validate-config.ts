@@ -2,6 +2,9 @@ import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, type RunConfig, type
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios } from '@/lib/tools';
 
+/** A plausible model id for a real vendor: what vendors and local servers name their models with. */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
+
 /**
  * Checks a parsed config against what this installation can run, beyond its schema: the
  * scenario exists, a simulated vendor is asked for one of its own models, a real vendor has
@@ -20,6 +23,17 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   // The same rule the provider is built with, so a run that passes here cannot die later
   // for want of a key or an address.
   problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
+  const fallback = config.recovery.fallback?.model;
+  if (fallback) {
+    if (isSimulated(vendor)) {
+      const own = modelsOf(vendor).map((m) => m.id);
+      if (!own.includes(fallback)) {
+        problems.push(`recovery.fallback.model: the simulated vendor ${vendor} serves ${own.join(', ')}; "${fallback}" is not one of them`);
+      }
+    } else if (!MODEL_ID.test(fallback)) {
+      problems.push(`recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`);
+    }
+  }
   if (config.provider.keySource === 'request' && !apiKey) {
     problems.push('apiKey: keySource is "request" but no key was sent');
   }

@@ -1,28 +1,57 @@
 import 'server-only';
+import { findTooDeep, MAX_JSON_DEPTH } from '@/lib/protocol';
 import { HttpError } from './http-error';
 
-/** Past this a body is refused before it is read into memory twice. */
+/** The most a trace import may be; read no further than this. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** The most a JSON request (a run config, a control message, a sweep grid) may be. */
+export const MAX_JSON_BYTES = 1024 * 1024;
 
+/**
+ * Reads a body as text, counting bytes as they arrive: a body over `maxBytes` is refused
+ * (413) the moment it passes the limit, whether or not it declared a length — a chunked
+ * upload of 300 MB is never held in memory.
+ */
 export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request: Request; maxBytes?: number }): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     throw new HttpError(413, `The request body is ${declared} bytes; the limit is ${maxBytes} bytes`);
   }
-  const text = await request.text();
-  if (text.length > maxBytes) {
-    throw new HttpError(413, `The request body is over the limit of ${maxBytes} bytes`);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(413, `The request body is over the limit of ${maxBytes} bytes; reading stopped there`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
   }
-  return text;
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
-/** Reads a JSON body, or fails with a 400 that says the body is not JSON and why. */
-export async function readJson({ request }: { request: Request }): Promise<unknown> {
-  const text = await readText({ request });
+/**
+ * Reads a JSON body, or fails with a 400 that says what to fix: not JSON (and why), or
+ * nested deeper than MAX_JSON_DEPTH (and where).
+ */
+export async function readJson({ request, maxBytes = MAX_JSON_BYTES }: { request: Request; maxBytes?: number }): Promise<unknown> {
+  const text = await readText({ request, maxBytes });
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty; send a JSON object');
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
   }
+  const tooDeep = findTooDeep(value, MAX_JSON_DEPTH);
+  if (tooDeep !== undefined) {
+    throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [`${tooDeep}: nested too deep; flatten it`]);
+  }
+  return value;
 }

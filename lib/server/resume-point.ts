@@ -10,10 +10,11 @@ export function resumePoint({ request }: { request: Request }): number {
   const query = new URL(request.url).searchParams.get('after');
   const raw = header?.trim() || query?.trim();
   if (!raw) return -1;
-  const seq = Number(raw);
-  if (!Number.isInteger(seq) || seq < -1) {
+  // Plain decimal only: Number() would also take "0x10", "2e3", "0b1" and " 1 ".
+  const seq = /^(-1|0|[1-9][0-9]{0,14})$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(seq)) {
     const source = header?.trim() ? 'Last-Event-ID header' : '"after" query parameter';
-    throw new HttpError(400, `The ${source} must be an event seq (an integer ≥ -1), got "${raw}"`);
+    throw new HttpError(400, `The ${source} must be an event seq (a plain decimal integer ≥ -1, like 41), got "${raw}"`);
   }
   return seq;
 }

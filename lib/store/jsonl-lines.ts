@@ -1,4 +1,4 @@
-import type { RunEvent } from '@/lib/protocol';
+import { findTooDeep, MAX_EVENT_DEPTH, type RunEvent } from '@/lib/protocol';
 
 /** One non-blank line of a JSONL file, parsed, with its 1-based line number. */
 export interface JsonlLine {
@@ -31,6 +31,11 @@ export function splitJsonl(text: string): { lines: JsonlLine[]; errors: string[]
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       errors.push(`line ${line}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+      return;
+    }
+    const tooDeep = findTooDeep(value, MAX_EVENT_DEPTH);
+    if (tooDeep !== undefined) {
+      errors.push(`line ${line}: nested deeper than ${MAX_EVENT_DEPTH} levels at ${tooDeep}; flatten it`);
       return;
     }
     lines.push({ line, value: value as Record<string, unknown> });
