@@ -1,0 +1,178 @@
+import fc from 'fast-check';
+import { NextRequest } from 'next/server';
+import { proxy } from '@/proxy';
+import { GET as getRuns, POST as postRun } from './runs/route';
+import { GET as getRun } from './runs/[id]/route';
+import { POST as postControl } from './runs/[id]/control/route';
+import { GET as getEvents } from './runs/[id]/events/route';
+import { GET as getTrace } from './runs/[id]/trace/route';
+import { POST as postImport } from './runs/import/route';
+import { GET as getScenarios } from './scenarios/route';
+
+/**
+ * Property-based API fuzzing over the real route handlers (issue 7): random malformed run
+ * configs, control messages, imports, SSE resume points and paths, dispatched the way Next
+ * would (proxy first, then the route, with the path segment decoded). Shared by the vitest
+ * properties (app/api/api-fuzz.test.ts) and `npm run fuzz`, which counts 5xx answers.
+ */
+
+export interface FuzzRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+const BASE = 'http://localhost';
+type Handler = (request: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+
+/** Sends one request through the proxy and the route handler Next would pick. */
+export async function dispatch(fuzz: FuzzRequest): Promise<Response> {
+  const url = `${BASE}${fuzz.path}`;
+  const init: RequestInit = { method: fuzz.method, headers: { 'Content-Type': 'application/json', ...fuzz.headers } };
+  if (fuzz.body !== undefined && fuzz.method === 'POST') init.body = fuzz.body;
+  const early = proxy(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
+  if (early) return early;
+  const request = new Request(url, init);
+  const segments = new URL(url).pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const route = pick(fuzz.method, segments);
+  if (!route) return Response.json({ error: 'no such route' }, { status: 404 });
+  return route.handler(request, { params: Promise.resolve({ id: route.id }) });
+}
+
+function pick(method: string, segments: string[]): { handler: Handler; id: string } | undefined {
+  if (segments[0] !== 'api') return undefined;
+  const [, first, id = '', leaf] = segments;
+  if (first === 'scenarios' && segments.length === 2 && method === 'GET') return { handler: () => getScenarios(), id };
+  if (first !== 'runs') return undefined;
+  if (segments.length === 2) return { handler: method === 'POST' ? postRun : getRuns, id };
+  if (segments.length === 3 && id === 'import' && method === 'POST') return { handler: postImport, id };
+  if (segments.length === 3 && method === 'GET') return { handler: getRun, id };
+  if (segments.length !== 4) return undefined;
+  if (leaf === 'control' && method === 'POST') return { handler: postControl, id };
+  if (leaf === 'events' && method === 'GET') return { handler: getEvents, id };
+  if (leaf === 'trace' && method === 'GET') return { handler: getTrace, id };
+  return undefined;
+}
+
+/** A config that runs (virtual clock, so a created run ends in milliseconds). */
+const VALID_CONFIG = { provider: { vendor: 'sim-openai' }, clock: 'virtual', preset: 'naive' };
+
+/** A JSON value with some of everything a careless or hostile client sends. */
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(-1, 0, 1e308, -0, 2 ** 53, '', ' ', '0x10', '2e3', 'NaN', null, true, [], {}, '__proto__', 'constructor'),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+);
+
+/** Sets one path of a valid config to junk: the nearest miss is where validation is weakest. */
+const mutatedConfig: fc.Arbitrary<unknown> = fc
+  .tuple(
+    fc.constantFrom(
+      ['provider'], ['provider', 'vendor'], ['provider', 'model'], ['provider', 'baseUrl'], ['provider', 'keySource'],
+      ['scenario'], ['task'], ['policy'], ['preset'], ['seed'], ['timeScale'], ['maxOutputTokens'], ['clock'],
+      ['budgets', 'maxRunMs'], ['budgets', 'maxAttempts'], ['budgets', 'maxIterations'], ['budgets', 'maxCostUsd'],
+      ['recovery', 'retry', 'maxRetries'], ['recovery', 'watchdog', 'streamErrorCap'], ['recovery', 'fallback', 'model'],
+      ['recovery', 'context', 'oldResultMinChars'], ['recovery', 'unknownMechanism'],
+      ['faults', 'rules'], ['faults', 'tools'], ['faults', 'rules', '0'], ['faults', 'rules', '0', 'action'],
+      ['faults', 'rules', '0', 'when'], ['faults', 'tools', '0'], ['colour'],
+    ),
+    junk,
+  )
+  .map(([path, value]) => {
+    const config: Record<string, unknown> = structuredClone({
+      ...VALID_CONFIG,
+      faults: { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }], tools: [{ id: 't', tool: '*', kind: 'throw' }] },
+    });
+    let at: Record<string, unknown> = config;
+    path.slice(0, -1).forEach((key) => {
+      if (typeof at[key] !== 'object' || at[key] === null) at[key] = {};
+      at = at[key] as Record<string, unknown>;
+    });
+    at[path.at(-1)!] = value;
+    return config;
+  });
+
+const deepText = fc.integer({ min: 65, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+
+/** POST /api/runs bodies: mutated configs, junk, non-JSON and deep JSON. */
+export const runBodies: fc.Arbitrary<string> = fc.oneof(
+  mutatedConfig.map((config) => JSON.stringify({ config })),
+  fc.record({ config: junk, apiKey: fc.option(junk, { nil: undefined }) }).map((body) => JSON.stringify(body)),
+  junk.map((value) => JSON.stringify(value) ?? ''),
+  fc.string({ maxLength: 60 }),
+  deepText.map((deep) => `{"config":${deep}}`),
+);
+
+/** POST /api/runs/:id/control bodies. */
+export const controlBodies: fc.Arbitrary<string> = fc.oneof(
+  fc.record({ action: fc.oneof(fc.constantFrom('abort', 'set_faults', 'pause', 'abandoned'), junk), faults: fc.option(junk, { nil: undefined }) }).map((b) => JSON.stringify(b)),
+  fc.record({ action: fc.constant('set_faults'), faults: mutatedConfig.map((c) => (c as { faults?: unknown }).faults) }).map((b) => JSON.stringify(b)),
+  fc.string({ maxLength: 40 }),
+  deepText,
+);
+
+/** POST /api/runs/import bodies: JSONL with junk lines, half-valid events and deep lines. */
+export const importBodies: fc.Arbitrary<string> = fc
+  .array(
+    fc.oneof(
+      junk.map((v) => JSON.stringify(v) ?? ''),
+      fc.record({ run_id: junk, seq: junk, ts: junk, event: fc.constantFrom('run_start', 'llm_call', 'tool_call', 'terminate', 'storage_error', 'nope'), iteration: junk }).map((e) => JSON.stringify(e)),
+      fc.record({ event: fc.constantFrom('llm_call', 'tool_call', 'terminate'), iteration: fc.nat(5), input_tokens: fc.nat(), output_tokens: fc.nat(), tool: fc.string(), args: junk }).map((e) => JSON.stringify(e)),
+      fc.string({ maxLength: 30 }),
+      deepText,
+    ),
+    { maxLength: 6 },
+  )
+  .map((lines) => lines.join('\n'));
+
+/** Last-Event-ID / ?after= values. */
+export const resumeValues: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('0x10', '2e3', '1.5', '-1', '-2', '+3', '01', ' 4', '1e400', '99999999999999999999', '', '0'),
+  fc.nat().map(String),
+  fc.string({ maxLength: 12 }),
+);
+
+/** Path segments: ids with unicode, slashes, dots and broken percent-encodings. */
+export const pathSegments: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '..', '.', '%2F', '%252F', 'import', 'runs', '%C0%AF'),
+  fc.string({ maxLength: 20 }).map((s) => encodeURIComponent(s)),
+  fc.string({ unit: 'grapheme', maxLength: 8 }).map((s) => s.replace(/[/?#]/g, '')),
+  fc.uuid(),
+);
+
+/** One fuzzed request of any kind, aimed at `knownId` (a finished run) some of the time. */
+export function fuzzRequests(knownId: string): fc.Arbitrary<FuzzRequest> {
+  const id = fc.oneof(fc.constant(knownId), pathSegments);
+  const header = (value: string): Record<string, string> => {
+    try {
+      new Headers({ 'Last-Event-ID': value });
+      return { 'Last-Event-ID': value };
+    } catch {
+      return {}; // not a legal header value: the client could not send it either
+    }
+  };
+  return fc.oneof(
+    runBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs', body })),
+    fc.tuple(id, controlBodies).map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/runs/${i}/control`, body })),
+    importBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } })),
+    fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events`, headers: header(v) })),
+    fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}` })),
+    fc.tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.array(pathSegments, { minLength: 1, maxLength: 4 })).map(
+      ([method, segs]): FuzzRequest => ({ method, path: `/api/runs/${segs.join('/')}`, body: '{}' }),
+    ),
+    fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/runs?limit=abc' }, { method: 'GET', path: '/api/runs?limit=-1' }, { method: 'GET', path: '/api/scenarios' }),
+  );
+}
+
+/** Reads a response to the end (an SSE stream of a finished run closes after terminate). */
+export async function drain(response: Response): Promise<string> {
+  return response.text();
+}
+
+/** A valid run, for "the server still answers" and for a known id. */
+export async function startValidRun(): Promise<string> {
+  const response = await postRun(new Request(`${BASE}/api/runs`, { method: 'POST', body: JSON.stringify({ config: VALID_CONFIG }), headers: { 'Content-Type': 'application/json' } }));
+  if (response.status !== 201) throw new Error(`a valid run was refused: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
