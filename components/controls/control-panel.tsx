@@ -11,6 +11,8 @@ import { PresetPicker } from './preset-picker';
 import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
+import { SwapControl, type SwapTargetInput } from './swap-control';
+import { TakeoverFields } from './takeover-fields';
 import { TaskField } from './task-field';
 import { VendorFields } from './vendor-fields';
 
@@ -25,10 +27,14 @@ export interface ControlPanelProps {
   starting: boolean;
   live: boolean;
   errors: string[];
+  /** Vendor/model answering now, while a run is live. */
+  current?: string;
+  onSwap: (target: SwapTargetInput) => void;
+  swapPending: boolean;
 }
 
 /** The left panel: everything a run is made of, and Run / Abort. */
-export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors }: ControlPanelProps) {
+export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending }: ControlPanelProps) {
   const overrideCount = JSON.stringify(form.overrides).match(/:/g)?.length ?? 0;
   return (
     <aside className="flex w-80 shrink-0 flex-col overflow-y-auto border-r border-line bg-panel" aria-label="run controls">
@@ -55,7 +61,9 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
         {isSimulated(form.vendor) && <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />}
       </Section>
       <Section title="Provider">
-        <VendorFields form={form} onChange={onChange} />
+        <VendorFields form={form} onChange={onChange} disabled={live} />
+        {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
+        <TakeoverFields form={form} onChange={onChange} disabled={live} />
       </Section>
       <Section title="Recovery" right={overrideCount > 0 ? <span className="text-2xs text-takeover">{overrideCount} overrides</span> : undefined}>
         <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />

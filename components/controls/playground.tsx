@@ -11,6 +11,7 @@ import { useRunEvents } from '@/lib/client/use-run-events';
 import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
 import { RunView } from '@/components/timeline/run-view';
 import { ControlPanel } from './control-panel';
+import type { SwapTargetInput } from './swap-control';
 
 /**
  * The playground: controls on the left, the current run on the right. The form lives
@@ -41,6 +42,7 @@ function PlaygroundBody({
   const control = useControlRun();
   const [errors, setErrors] = useState<string[]>([]);
   const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
+  const current = useRunStore((s) => (s.view.vendor ? `${s.view.vendor}/${s.view.model ?? ''}` : undefined));
   useRunEvents(runId);
 
   const run = useCallback(() => {
@@ -71,6 +73,15 @@ function PlaygroundBody({
     sendFaults(form.faults, tool);
   };
 
+  const onSwap = (target: SwapTargetInput) => {
+    if (!runId || !live) return;
+    setErrors([]);
+    control.mutate(
+      { id: runId, action: { action: 'swap', ...target } },
+      { onError: (error) => setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]) },
+    );
+  };
+
   return (
     <div className="flex h-[calc(100vh-2.5rem)] min-h-0">
       <ControlPanel
@@ -84,6 +95,9 @@ function PlaygroundBody({
         starting={create.isPending}
         live={live}
         errors={errors}
+        current={current}
+        onSwap={onSwap}
+        swapPending={control.isPending}
       />
       <main className="flex min-w-0 flex-1 flex-col">
         {runId ? (

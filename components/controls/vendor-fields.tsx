@@ -1,23 +1,23 @@
 'use client';
 
-import { REAL_MODELS, SIM_MODELS, VENDOR_DEFAULTS, VendorSchema, dialectOf, isSimulated, type Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
 import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
 import { Field, INPUT } from './field';
 
 function modelsFor(vendor: Vendor) {
-  if (vendor === 'openai-compatible') return [];
-  const list = isSimulated(vendor) ? SIM_MODELS : REAL_MODELS;
-  return list.filter((m) => m.dialect === dialectOf(vendor));
+  // An OpenAI-compatible server can serve anything: a free field (DeepSeek's models are priced).
+  return vendor === 'openai-compatible' ? [] : modelsOf(vendor);
 }
 
 /** Vendor, model, base URL and the key. The key is held in memory and sent with one run only. */
-export function VendorFields({ form, onChange }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void }) {
+export function VendorFields({ form, onChange, disabled = false }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void; disabled?: boolean }) {
   const models = modelsFor(form.vendor);
   return (
     <>
-      <Field label="vendor">
+      <Field label="vendor" hint={disabled ? 'what the run started on; to change vendor during the run, use "Swap to…" below' : undefined}>
         <select
           data-testid="vendor-select"
+          disabled={disabled}
           className={INPUT}
           value={form.vendor}
           onChange={(e) => {
@@ -34,7 +34,7 @@ export function VendorFields({ form, onChange }: { form: PlaygroundForm; onChang
       </Field>
       <Field label="model" hint={`fallback: ${VENDOR_DEFAULTS[form.vendor].fallback}`}>
         {models.length > 0 ? (
-          <select data-testid="model-select" className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })}>
+          <select data-testid="model-select" disabled={disabled} className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })}>
             {!models.some((m) => m.id === form.model) && <option value={form.model}>{form.model}</option>}
             {models.map((m) => (
               <option key={m.id} value={m.id}>
@@ -43,7 +43,7 @@ export function VendorFields({ form, onChange }: { form: PlaygroundForm; onChang
             ))}
           </select>
         ) : (
-          <input data-testid="model-input" className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })} />
+          <input data-testid="model-input" disabled={disabled} className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })} />
         )}
       </Field>
       {form.vendor === 'openai-compatible' && (

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { ContextPanel } from '@/components/context/context-panel';
 import { Inspector } from './inspector';
 import { RunHeader } from './run-header';
+import { TakeoverPanel } from './takeover-panel';
 import { TerminateBanner } from './terminate-banner';
 import { TurnList } from './turn-list';
 import { WatchdogBar } from './watchdog-bar';
@@ -21,6 +22,7 @@ export function RunView({ headerActions }: { headerActions?: ReactNode }) {
       <TerminateBanner />
       <Waterfall />
       <ContextPanel />
+      <TakeoverPanel />
       <div className="flex min-h-0 flex-1">
         <div className="min-w-0 flex-1 overflow-y-auto">
           <TurnList />

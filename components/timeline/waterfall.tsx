@@ -5,6 +5,7 @@ import { useRef } from 'react';
 import { formatMs } from '@/lib/client/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
 import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/selectors';
+import { VendorLane } from './vendor-lane';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
 import { niceDomain, pct, ticks } from './waterfall-scale';
 
@@ -50,6 +51,7 @@ export function Waterfall() {
           ))}
         </div>
       </div>
+      <VendorLane domain={domain} />
       {shownMarkers.length > 0 && (
         <div className="flex">
           <div className="w-28 shrink-0 text-2xs text-faint">markers</div>

@@ -1,4 +1,4 @@
-import type { FaultPlan, RunConfig, RunConfigInput } from '@/lib/protocol';
+import type { FaultPlan, RunConfig, RunConfigInput, Vendor } from '@/lib/protocol';
 
 /** The browser's only way to the server: typed fetches over the HTTP API. */
 
@@ -34,7 +34,12 @@ export interface RunDetail {
   config?: RunConfig;
 }
 
-export type ControlAction = { action: 'abort' } | { action: 'set_faults'; faults: FaultPlan } | { action: 'compact' };
+export type ControlAction =
+  | { action: 'abort' }
+  | { action: 'set_faults'; faults: FaultPlan }
+  | { action: 'compact' }
+  /** Continue on another vendor from the next request; a key here is held for this run only. */
+  | { action: 'swap'; vendor: Vendor; model: string; baseUrl?: string; apiKey?: string };
 
 export class ApiError extends Error {
   constructor(

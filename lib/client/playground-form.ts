@@ -22,6 +22,10 @@ export interface PlaygroundForm {
   model: string;
   baseUrl: string;
   apiKey: string;
+  /** On a swap: foreign thinking dropped, or kept as a marked note. */
+  foreignThinking: 'drop' | 'note';
+  /** On a swap: send the history as it was, credentials included (to see the rejection). */
+  naiveTakeover: boolean;
   preset: PresetId;
   overrides: RecoveryOverrides;
   faults: string[];
@@ -42,6 +46,8 @@ export const DEFAULT_FORM: PlaygroundForm = {
   model: VENDOR_DEFAULTS['sim-anthropic'].model,
   baseUrl: '',
   apiKey: '',
+  foreignThinking: 'drop',
+  naiveTakeover: false,
   preset: 'codesmith',
   overrides: {},
   faults: [],
@@ -88,6 +94,7 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),
+    takeover: { foreignThinking: form.foreignThinking, naive: form.naiveTakeover },
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,

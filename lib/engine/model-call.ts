@@ -55,6 +55,18 @@ export interface CallOptions {
   emit: Emit;
   signal: AbortSignal;
   iteration: number;
+  /**
+   * Cross-vendor fallback: moves the run to another vendor (a swap) and returns the new
+   * binding; undefined when the swap cannot be made.
+   */
+  rebind?: (target: { vendor: string; model: string; reason: string }) => CallBinding | undefined;
+}
+
+/** What a rebind hands back: the provider, model and fallback in force from now on. */
+export interface CallBinding {
+  provider: ProviderAdapter;
+  model: string;
+  fallbackModel: string;
 }
 
 /**
@@ -64,7 +76,9 @@ export interface CallOptions {
  * with every attempt listed.
  */
 export async function callModel(options: CallOptions): Promise<CallResult> {
-  const { provider, recovery, state, clock, emit, signal, iteration } = options;
+  const { recovery, state, clock, emit, signal, iteration } = options;
+  // A cross-vendor fallback rebinds the provider between attempts.
+  let provider = options.provider;
   const { watchdog } = recovery;
   let streamErrors = 0;
   let lastOpened = false;
@@ -117,7 +131,14 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     // A context overflow is not a Partial: it goes to the context channel wherever it arrived.
     if (hasContent && watchdog.enabled && verdict.category !== 'context_length') return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
 
-    const degraded = noteOverload({ options, category: verdict.category });
+    const degraded = noteOverload({
+      options,
+      category: verdict.category,
+      currentVendor: provider.vendor,
+      onRebind: (binding) => {
+        provider = binding.provider;
+      },
+    });
     const rung = degraded ? 'degrade' : 'silent_retry';
     if (watchdog.enabled && streamErrors >= watchdog.streamErrorCap) {
       return { ok: false, verdict, rung, stop: `${streamErrors} consecutive stream errors` };
@@ -143,7 +164,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 }
 
 /** Counts the overload streak; at the threshold switches to the fallback model (a degrade rung). */
-function noteOverload({ options, category }: { options: CallOptions; category: ErrorCategory }): boolean {
+function noteOverload({ options, category, currentVendor, onRebind }: { options: CallOptions; category: ErrorCategory; currentVendor: string; onRebind: (binding: CallBinding) => void }): boolean {
   const { state, recovery, emit, iteration } = options;
   if (category !== 'overloaded') {
     state.consecutiveOverloads = 0;
@@ -152,6 +173,16 @@ function noteOverload({ options, category }: { options: CallOptions; category: E
   state.consecutiveOverloads += 1;
   const { fallback } = recovery;
   if (!fallback.enabled || state.consecutiveOverloads < fallback.afterOverloads) return false;
+  if (fallback.vendor && fallback.vendor !== currentVendor && options.rebind) {
+    // Cross-vendor: the composition root makes the swap (an event) and hands back the binding.
+    const binding = options.rebind({ vendor: fallback.vendor, model: fallback.model, reason: `${state.consecutiveOverloads} consecutive overloaded errors` });
+    if (!binding) return false;
+    onRebind(binding);
+    state.model = binding.model;
+    state.fallbackModel = binding.fallbackModel;
+    state.consecutiveOverloads = 0;
+    return true;
+  }
   const target = fallback.model || state.fallbackModel;
   if (!target || target === state.model) return false;
   emit({

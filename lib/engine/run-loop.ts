@@ -36,6 +36,8 @@ export interface LoopOptions {
    * moves the run to another provider and model from this request on (a swap).
    */
   beforeRequest?: (iteration: number) => ProviderBinding | void;
+  /** Cross-vendor fallback: make a swap now (an event) and return the new binding. */
+  rebind?: (target: { vendor: string; model: string; reason: string; iteration: number }) => ProviderBinding | undefined;
   /** The iteration now running, for events raised outside the loop (fault injections). */
   onIteration?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
@@ -181,6 +183,14 @@ async function iterate(
           emit,
           signal,
           iteration,
+          rebind: (target) => {
+            const next = options.rebind?.({ ...target, iteration });
+            if (next) {
+              provider = next.provider;
+              contextOptions.provider = provider;
+            }
+            return next;
+          },
         }),
     });
 

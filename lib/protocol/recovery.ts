@@ -49,6 +49,11 @@ export const FallbackConfigSchema = z.object({
   afterOverloads: z.number().int().min(1).max(20),
   /** Model to switch to; empty means the vendor's configured fallback. */
   model: z.string().max(200),
+  /**
+   * Cross-vendor fallback: continue on this vendor (with `model`, or its default) instead of
+   * the same vendor's fallback model. Absent or empty: same vendor.
+   */
+  vendor: z.string().max(40).optional(),
 });
 
 export const ToolRecoveryConfigSchema = z.object({

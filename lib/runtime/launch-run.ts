@@ -1,7 +1,7 @@
 import { createClock, createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { resolveRecovery, toStorableEvent, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { resolveRecovery, toStorableEvent, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
@@ -127,6 +127,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
       random: random.fork('engine'),
       emit: log.emit,
       signal: abort.signal,
+      rebind: ({ vendor: name, model: next, reason, iteration: n }) => {
+        const vendor = VendorSchema.safeParse(name);
+        if (!vendor.success) {
+          log.emit({ event: 'log', iteration: n, level: 'warn', message: `cross-vendor fallback to "${name}" not made: no such vendor` });
+          return undefined;
+        }
+        return swaps?.swapNow({ vendor: vendor.data, model: next }, 'fallback', reason, n);
+      },
       onIteration: (n) => {
         iteration = n;
       },

@@ -22,6 +22,8 @@ export interface SwapController {
   request(target: VendorTarget, cause: SwapCause, reason?: string): void;
   /** At a request boundary: applies scheduled and queued swaps; the new binding, if any. */
   apply(iteration: number): ProviderBinding | undefined;
+  /** Swaps at once (cross-vendor fallback, between attempts); the new binding, if made. */
+  swapNow(target: VendorTarget, cause: SwapCause, reason: string, iteration: number): ProviderBinding | undefined;
 }
 
 /**
@@ -131,6 +133,9 @@ export function createSwapController(options: {
     },
     request(target, cause, reason) {
       pending.push({ target, cause, ...(reason ? { reason } : {}) });
+    },
+    swapNow(target, cause, reason, iteration) {
+      return swapTo({ target, cause, reason }, iteration) ? current : undefined;
     },
     apply(iteration) {
       const due: PendingSwap[] = config.swaps

@@ -118,4 +118,28 @@ describe('takeover between vendors mid-run', () => {
     expect(ofType(events, 'log').some((l) => l.level === 'warn' && l.message.includes('swap to sim-openai/claude-sim-haiku not made'))).toBe(true);
     expect(terminateOf(events).complete).toBe(true);
   });
+
+  it('cross-vendor fallback: after N consecutive overloads the call continues on another vendor and model', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic' },
+      preset: 's11',
+      recovery: { fallback: { enabled: true, afterOverloads: 3, vendor: 'sim-openai', model: 'gpt-sim-mini' } },
+      faults: { rules: [{ id: 'o3', enabled: true, when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
+    const [swap] = ofType(events, 'swap');
+    expect(swap).toMatchObject({ cause: 'fallback', iteration: 1, from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-mini', reason: '3 consecutive overloaded errors' });
+    expect(ofType(events, 'model_error')).toHaveLength(3);
+    // The retry after the third overload is the first request on the new vendor.
+    const requests = ofType(events, 'model_request').filter((r) => r.iteration === 1);
+    expect(requests.map((r) => `${r.attempt}:${r.vendor}/${r.model}`)).toEqual([
+      '1:sim-anthropic/claude-sim-sonnet',
+      '2:sim-anthropic/claude-sim-sonnet',
+      '3:sim-anthropic/claude-sim-sonnet',
+      '4:sim-openai/gpt-sim-mini',
+    ]);
+    expect(ofType(events, 'retry_scheduled').at(-1)?.rung).toBe('degrade');
+    expect(ofType(events, 'llm_call')[0]).toMatchObject({ vendor: 'sim-openai', model: 'gpt-sim-mini' });
+    expect(ofType(events, 'takeover_report')).toHaveLength(1);
+    expect(terminateOf(events).complete).toBe(true);
+  });
 });

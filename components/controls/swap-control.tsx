@@ -1,0 +1,91 @@
+'use client';
+
+import { useState } from 'react';
+import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
+import { VENDOR_LABELS } from '@/lib/client/playground-form';
+import { Button } from '@/components/ui/button';
+import { Field, INPUT } from './field';
+
+export interface SwapTargetInput {
+  vendor: Vendor;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+/**
+ * "Swap to…": live while a run is going. The run continues on the chosen vendor and model
+ * from its next request; a key typed here goes with this one swap request and is held in
+ * server memory for this run only.
+ */
+export function SwapControl({ current, onSwap, pending }: { current?: string; onSwap: (target: SwapTargetInput) => void; pending: boolean }) {
+  const [vendor, setVendor] = useState<Vendor>('sim-openai');
+  const [model, setModel] = useState(VENDOR_DEFAULTS['sim-openai'].model);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const models = modelsOf(vendor);
+  return (
+    <div className="flex flex-col gap-1 rounded border border-takeover/40 bg-takeover-soft/40 p-2" data-testid="swap-control">
+      <p className="text-2xs text-muted">
+        The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another vendor or model: it takes over
+        from the next request, and the takeover panel shows what travelled.
+      </p>
+      <Field label="swap to vendor">
+        <select
+          data-testid="swap-vendor-select"
+          className={INPUT}
+          value={vendor}
+          onChange={(e) => {
+            const next = VendorSchema.parse(e.target.value);
+            setVendor(next);
+            setModel(VENDOR_DEFAULTS[next].model);
+          }}
+        >
+          {VendorSchema.options.map((v) => (
+            <option key={v} value={v}>
+              {VENDOR_LABELS[v]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="model">
+        {models.length > 0 && vendor !== 'openai-compatible' ? (
+          <select data-testid="swap-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input data-testid="swap-model-input" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)} />
+        )}
+      </Field>
+      {vendor === 'openai-compatible' && (
+        <Field label="base URL">
+          <input className={INPUT} value={baseUrl} placeholder="https://…/v1" onChange={(e) => setBaseUrl(e.target.value)} />
+        </Field>
+      )}
+      {!isSimulated(vendor) && (
+        <Field label="API key" hint="sent with this swap only; held in server memory for this run only, never stored. Empty: the server's environment key.">
+          <input type="password" autoComplete="off" className={INPUT} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+        </Field>
+      )}
+      <Button
+        variant="primary"
+        data-testid="swap-button"
+        disabled={pending}
+        onClick={() =>
+          onSwap({
+            vendor,
+            model: model.trim(),
+            ...(baseUrl.trim() && vendor === 'openai-compatible' ? { baseUrl: baseUrl.trim() } : {}),
+            ...(apiKey.trim() && !isSimulated(vendor) ? { apiKey: apiKey.trim() } : {}),
+          })
+        }
+      >
+        Swap to {vendor}
+      </Button>
+    </div>
+  );
+}

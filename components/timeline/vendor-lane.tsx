@@ -1,0 +1,34 @@
+'use client';
+
+import { formatMs } from '@/lib/client/format';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { parseVendorLane, selectVendorLane } from '@/lib/client/vendor-lane';
+import { pct, pctWidth } from './waterfall-scale';
+
+/** Which vendor and model produced each turn, on the waterfall's time axis (takeover blue). */
+export function VendorLane({ domain }: { domain: number }) {
+  const segments = parseVendorLane(useRunStore(selectVendorLane));
+  if (segments.length === 0) return null;
+  return (
+    <div className="flex" data-testid="vendor-lane">
+      <div className="w-28 shrink-0 text-2xs text-faint">vendor</div>
+      <div className="relative h-4 flex-1">
+        {segments.map((s, i) => {
+          const turns = s.fromTurn === s.toTurn ? `turn ${s.fromTurn}` : `turns ${s.fromTurn}–${s.toTurn}`;
+          return (
+            <div
+              key={`${s.fromTurn}-${s.vendor}-${s.model}`}
+              data-testid="vendor-segment"
+              data-vendor={s.vendor}
+              title={`${turns}: ${s.vendor}/${s.model} (${formatMs(s.startTs)} – ${formatMs(s.endTs)})`}
+              className={`absolute inset-y-0 overflow-hidden rounded-sm border border-takeover/60 px-1 font-mono text-2xs leading-4 whitespace-nowrap text-takeover ${i % 2 === 0 ? 'bg-takeover-soft' : 'bg-takeover/25'}`}
+              style={{ left: pct(s.startTs, domain), width: pctWidth(s.startTs, s.endTs, domain) }}
+            >
+              {s.vendor}/{s.model}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
