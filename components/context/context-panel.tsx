@@ -42,7 +42,7 @@ export function ContextPanel() {
           {open ? '▾' : '▸'} Context
         </button>
         <span data-testid="context-now" className="tabular font-mono text-2xs">
-          {tokens(last.reported ?? last.tokensEst)}
+          {last.reported !== undefined ? `${tokens(last.reported)} reported` : `~${tokens(last.tokensEst)} estimated`}
           {last.window > 0 ? ` / ${tokens(last.window)} tokens (${pct} %)` : ' tokens'} · threshold {tokens(last.threshold)}
         </span>
         {compaction?.breaker && <BreakerLamp breaker={context.breaker} threshold={compaction.breakerFailures} />}

@@ -11,7 +11,7 @@ import { stubText } from './compact-old-results';
 import { emitBreaker, emitCompaction, type CompactionRecord } from './context-events';
 import { ContextMeter } from './context-meter';
 import { ContextView, cutPoints, type SentCopy } from './context-view';
-import { reactiveCut } from './reactive-compact';
+import { hardTrim, microCompact, reactiveTrim, type RungHost } from './trim-rungs';
 import { SUMMARY_SYSTEM, summaryTranscript } from './summary-request';
 
 /** The overflow budget of a step is spent: the run ends with reason context_overflow. */
@@ -39,8 +39,6 @@ export interface ContextChannelOptions {
 type Trigger = 'routine' | 'proactive' | 'overflow' | 'manual';
 type Overflow = { source: 'before_stream' | 'in_stream' | 'stop_reason'; message: string };
 
-/** Results shorter than this are left alone by a micro-compact: their stub would be no smaller. */
-const MICRO_MIN_CHARS = 200;
 
 /**
  * The context channel: decides what each request carries and keeps it inside the model's
@@ -54,6 +52,13 @@ export class ContextChannel {
   private readonly meter: ContextMeter;
   private readonly breaker: CircuitBreaker;
   private readonly toolNames = new Map<string, string>();
+  private readonly host: RungHost = {
+    view: this.view,
+    build: (messages, iteration) => this.build(messages, iteration),
+    measure: (messages) => this.meter.measure(messages),
+    threshold: () => this.threshold(),
+    step: (record) => this.step(record),
+  };
 
   constructor(private readonly options: ContextChannelOptions) {
     this.meter = new ContextMeter({ system: options.system, tools: options.tools });
@@ -121,7 +126,10 @@ export class ContextChannel {
         const why = budget === 0 ? 'the reactive compact was already used in this run' : `still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${budget})`;
         throw new ContextOverflowExhausted(`${overflow.message} — ${why}`);
       }
-      if (this.reactive) this.reactiveTrim({ messages, iteration, attempt: used });
+      if (this.reactive) {
+        this.reactiveSpent = true;
+        reactiveTrim(this.host, { messages, iteration, attempt: used, keep: this.config.reactiveKeepMessages });
+      }
       else await this.waterfall({ messages, iteration, attempt: used });
       sent = this.publish({ messages, iteration });
     }
@@ -186,41 +194,11 @@ export class ContextChannel {
   private async waterfall(options: { messages: readonly Message[]; iteration: number; attempt: number }): Promise<void> {
     const { messages, iteration, attempt } = options;
     const fits = (): boolean => this.meter.measure(this.build(messages, iteration).messages) <= this.threshold();
-    this.microCompact({ messages, iteration, attempt });
+    microCompact(this.host, { messages, iteration, attempt });
     if (fits()) return;
     const summary = await this.summarize({ messages, iteration, trigger: 'overflow', attempt });
     if (fits()) return;
-    this.hardTrim({ messages, iteration, attempt, local: summary === 'failed' });
-  }
-
-  /** Rung 1: every tool result but the latest turn's goes as a stub. */
-  private microCompact(options: { messages: readonly Message[]; iteration: number; attempt: number }): void {
-    const { messages, iteration } = options;
-    const before = this.build(messages, iteration);
-    const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
-    const fresh: Array<[string, number]> = [];
-    for (let i = this.view.from; i < lastAssistant; i++) {
-      for (const part of messages[i]!.parts) {
-        if (part.type === 'tool_result' && part.content.length > MICRO_MIN_CHARS && !before.stubs.has(part.callId)) {
-          this.view.forcedStubs.add(part.callId);
-          fresh.push([part.callId, part.content.length]);
-        }
-      }
-    }
-    const after = fresh.length > 0 ? this.build(messages, iteration) : before;
-    this.step({
-      iteration,
-      step: 'micro_compact',
-      trigger: 'overflow',
-      ok: fresh.length > 0,
-      before: this.meter.measure(before.messages),
-      after: this.meter.measure(after.messages),
-      messagesBefore: before.messages.length,
-      messagesAfter: after.messages.length,
-      stubbed: fresh,
-      reason: fresh.length > 0 ? `cleared ${fresh.length} older tool result${fresh.length === 1 ? '' : 's'}` : 'no older tool results left to clear',
-      attempt: options.attempt,
-    });
+    hardTrim(this.host, { messages, iteration, attempt, local: summary === 'failed', floor: this.config.trimFloor });
   }
 
   /**
@@ -295,66 +273,6 @@ export class ContextChannel {
   /** s11's reactive compact stands in for the waterfall when only it is on. */
   private get reactive(): boolean {
     return this.config.reactive && !this.config.waterfall;
-  }
-
-  /** s11: on prompt-too-long keep only the newest messages (at most `reactiveKeepMessages`), then retry once. */
-  private reactiveTrim(options: { messages: readonly Message[]; iteration: number; attempt: number }): void {
-    const { messages, iteration } = options;
-    const keep = this.config.reactiveKeepMessages;
-    this.reactiveSpent = true;
-    const before = this.build(messages, iteration);
-    const cut = reactiveCut({ messages, from: this.view.from, keep });
-    const removed = cut === undefined ? 0 : cut - this.view.from;
-    if (cut !== undefined) {
-      this.view.trimmed += removed;
-      this.view.from = cut;
-    }
-    const after = this.build(messages, iteration);
-    this.step({
-      iteration,
-      step: 'hard_trim',
-      trigger: 'overflow',
-      ok: removed > 0,
-      before: this.meter.measure(before.messages),
-      after: this.meter.measure(after.messages),
-      messagesBefore: before.messages.length,
-      messagesAfter: after.messages.length,
-      stubbed: [],
-      reason: removed > 0 ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - this.view.from} kept` : `reactive compact: no cut keeps ${keep} messages or fewer`,
-      attempt: options.attempt,
-    });
-  }
-
-  /** Rung 3: drop the oldest messages (never below the floor, never between a call and its result). */
-  private hardTrim(options: { messages: readonly Message[]; iteration: number; attempt: number; local: boolean }): void {
-    const { messages, iteration } = options;
-    const floor = this.config.trimFloor;
-    const before = this.build(messages, iteration);
-    const tokensBefore = this.meter.measure(before.messages);
-    const points = cutPoints(messages, this.view.from).filter((c) => messages.length - c >= floor);
-    const why = options.local ? 'local hard trim (no summary could be made)' : 'hard trim';
-    const startFrom = this.view.from;
-    const startTrimmed = this.view.trimmed;
-    for (const cut of points) {
-      this.view.from = cut;
-      this.view.trimmed = startTrimmed + (cut - startFrom);
-      if (this.meter.measure(this.build(messages, iteration).messages) <= this.threshold()) break;
-    }
-    const removed = this.view.from - startFrom;
-    const after = this.build(messages, iteration);
-    this.step({
-      iteration,
-      step: 'hard_trim',
-      trigger: 'overflow',
-      ok: removed > 0,
-      before: tokensBefore,
-      after: this.meter.measure(after.messages),
-      messagesBefore: before.messages.length,
-      messagesAfter: after.messages.length,
-      stubbed: [],
-      reason: removed > 0 ? `${why}: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, ${messages.length - this.view.from} kept (floor ${floor})` : `${why}: the floor of ${floor} messages is reached`,
-      attempt: options.attempt,
-    });
   }
 
   private step(options: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> }): void {
