@@ -1,5 +1,6 @@
 'use client';
 
+import { isPriced } from '@/lib/protocol';
 import { formatTokens, formatUsd } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { statusWord } from '@/lib/client/run-view-state';
@@ -22,6 +23,8 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   const connection = useRunStore((s) => s.connection);
   const scenario = useRunStore((s) => s.view.scenario?.title);
   const title = useRunStore((s) => s.view.title);
+  // A model Loop Lab has no price for shows its tokens and no invented cost.
+  const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
   const tone = statusTone(status);
 
   return (
@@ -50,7 +53,10 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
       <Stat label="tokens in / out">
         {formatTokens(totals.inputTokens)} / {formatTokens(totals.outputTokens)}
       </Stat>
-      <Stat label="cost">{formatUsd(totals.usd)}</Stat>
+      <Stat label="cost" title={unpriced ? `no known price for ${unpriced}: its tokens are counted, its cost is not` : undefined}>
+        {unpriced && totals.usd === 0 ? 'not priced' : formatUsd(totals.usd)}
+        {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
+      </Stat>
       <RunBudgets />
       <Stat label="answering now">
         <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
