@@ -130,6 +130,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('compaction', 'breaker', 'circuit breaker', 'bool', 'stop calling a failing summarizer for a while'),
       f('compaction', 'breakerFailures', 'opens after', 'int', 'consecutive failed summaries that open it'),
       f('compaction', 'breakerCooldownMs', 'half-open after', 'ms', 'run time before one probe is allowed'),
+      f('compaction', 'reactive', 'reactive compact', 'bool', 's11, with the waterfall off: on "prompt too long" keep the newest messages, retry once per run'),
+      f('compaction', 'reactiveKeepMessages', 'reactive keeps', 'int', 'messages a reactive compact keeps'),
     ],
   },
 ];
