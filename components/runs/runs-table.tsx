@@ -4,13 +4,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useRef } from 'react';
 import type { RunSummary } from '@/lib/client/api-client';
+import { parseVerdict } from '@/lib/client/describe-verdict';
 import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
 import { Pill } from '@/components/ui/pill';
+import { VerdictPill } from '@/components/ui/verdict-pill';
 import type { Tone } from '@/components/ui/tone';
 
 const ROW = 30;
-const COLS = 'grid grid-cols-[9rem_7rem_minmax(8rem,1fr)_minmax(8rem,1fr)_6rem_5rem_5rem_5rem] items-center gap-3 px-3';
+const COLS = 'grid grid-cols-[9rem_13rem_minmax(8rem,1fr)_minmax(8rem,1fr)_6rem_5rem_5rem_5rem] items-center gap-3 px-3';
 const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
 
 function when(created: RunSummary['created_at']): string {
@@ -21,6 +23,7 @@ function when(created: RunSummary['created_at']): string {
 
 function RunRow({ run }: { run: RunSummary }) {
   const status = run.status ?? 'unknown';
+  const verdict = parseVerdict(run.verdict);
   return (
     <Link href={`/runs/${run.id}`} data-testid="runs-row" data-status={status} className={`${COLS} h-full border-b border-line text-xs hover:bg-sunken`}>
       <span className="tabular truncate font-mono text-2xs text-muted">{when(run.created_at)}</span>
@@ -28,6 +31,7 @@ function RunRow({ run }: { run: RunSummary }) {
         <Pill tone={STATUS_TONE[status] ?? 'neutral'} title={run.reason}>
           {status}
         </Pill>
+        {verdict && <VerdictPill verdict={verdict} />}
         {run.imported && <Pill>imported</Pill>}
       </span>
       <span className="truncate font-mono text-2xs">
@@ -55,7 +59,7 @@ export function RunsTable() {
     <div className="flex min-h-0 flex-1 flex-col rounded border border-line bg-panel">
       <div className={`${COLS} h-7 border-b border-line text-2xs tracking-wide text-faint uppercase`}>
         <span>started</span>
-        <span>status</span>
+        <span>status · verdict</span>
         <span>vendor / model</span>
         <span>scenario</span>
         <span className="text-right">tokens</span>

@@ -6,6 +6,7 @@ import { useRunStore } from '@/lib/client/run-store-provider';
 import { statusWord } from '@/lib/client/run-view-state';
 import { Pill } from '@/components/ui/pill';
 import { Stat } from '@/components/ui/stat';
+import { VerdictPill } from '@/components/ui/verdict-pill';
 import { TONE_PILL, statusTone } from '@/components/ui/tone';
 import { RunBudgets } from './run-budgets';
 import { RunClock } from './run-clock';
@@ -25,6 +26,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   const title = useRunStore((s) => s.view.title);
   // A model Loop Lab has no price for shows its tokens and no invented cost.
   const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
+  const verdict = useRunStore((s) => s.view.verdict);
   const tone = statusTone(status);
 
   return (
@@ -41,6 +43,14 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
             {reason}
           </span>
         </div>
+        {verdict && (
+          <span className="flex items-center gap-1.5 text-2xs text-muted">
+            <VerdictPill verdict={verdict.verdict} title={verdict.detail} />
+            <span className="truncate font-mono" title={verdict.detail}>
+              {verdict.check}
+            </span>
+          </span>
+        )}
         {(title || scenario) && (
           <span className="truncate text-2xs text-muted" data-testid="run-title">
             {title ? <span className="font-medium text-fg">{title}</span> : null}

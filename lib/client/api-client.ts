@@ -10,6 +10,8 @@ export interface RunSummary {
   created_at?: string | number;
   status?: RunSummaryStatus;
   reason?: string;
+  /** The task verdict (done / not_done / not_checkable); missing on runs without one. */
+  verdict?: string | null;
   vendor?: string;
   model?: string;
   scenario?: string;

@@ -5,7 +5,7 @@ import type { ErrorView, RunStatus } from './run-view-state';
 /** Plain-language reasons for the run header ("waiting 4.1 s: 529 overloaded, retry 2 of 3"). */
 
 const TERMINATE_TEXT: Record<TerminateReason, string> = {
-  end_turn: 'the model finished its task',
+  end_turn: 'the model ended its turn (whether the task is done is the verdict)',
   max_iterations: 'stopped: iteration budget reached',
   cost_budget: 'stopped: cost budget reached',
   aborted: 'aborted on request',

@@ -280,6 +280,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldOutputRecovery(s, e);
     case 'run_title':
       return { ...s, title: e.title };
+    case 'task_verdict':
+      return { ...s, verdict: { ts: e.ts, verdict: e.verdict, check: e.check, detail: e.detail } };
     case 'log':
       return {
         ...s,

@@ -4,6 +4,7 @@ import type {
   Message,
   RecoveryConfig,
   RunConfig,
+  TaskVerdict,
   TerminateReason,
   ToolCallStatus,
 } from '@/lib/protocol';
@@ -179,6 +180,14 @@ export interface MarkerView {
   level?: 'info' | 'warn' | 'error';
 }
 
+/** The scenario's check on the final workspace: was the task done, apart from how the loop ended. */
+export interface VerdictView {
+  ts: number;
+  verdict: TaskVerdict;
+  check: string;
+  detail: string;
+}
+
 export interface TerminateView {
   ts: number;
   reason: TerminateReason;
@@ -218,6 +227,7 @@ export interface RunViewState {
   toolBudgets: Readonly<Record<string, number>>;
   /** The context channel: gauge samples, compaction steps, overflow recoveries, the breaker. */
   context: ContextViewState;
+  verdict?: VerdictView;
   terminate?: TerminateView;
 }
 

@@ -1,5 +1,5 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { Message, RecoveryConfig, RunConfig, RunEventType, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import type { Message, RecoveryConfig, RunConfig, RunEventType, TaskVerdict, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
@@ -42,6 +42,11 @@ export interface LoopOptions {
   onIteration?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
   takeCompactRequest?: () => boolean;
+  /**
+   * The task verdict (the scenario's check on the final workspace), asked for once just before
+   * terminate however the loop ended: how the loop ended is not whether the work got done.
+   */
+  judgeTask?: () => Promise<{ verdict: TaskVerdict; check: string; detail: string }>;
 }
 
 /** The vendor and model a run is bound to; a swap replaces it at a request boundary (returned by beforeRequest). */
@@ -80,7 +85,15 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     lastEvent: () => last,
     abort: (reason) => budget.abort(reason),
   });
-  const terminate = (reason: TerminateReason, complete: boolean, message?: string): void => {
+  const terminate = async (reason: TerminateReason, complete: boolean, message?: string): Promise<void> => {
+    if (options.judgeTask) {
+      const judgement = await options.judgeTask().catch((error: unknown) => ({
+        verdict: 'not_checkable' as const,
+        check: 'check',
+        detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+      emit({ event: 'task_verdict', iteration, ...judgement });
+    }
     emit({
       event: 'terminate',
       iteration,
@@ -98,20 +111,20 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       iteration = n;
       options.onIteration?.(n);
     });
-    terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
+    await terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
   } catch (error) {
     const stopped = signal.aborted ? signal.reason : error;
     if (stopped instanceof RunBudgetExceeded) {
-      terminate(stopped.reason, false, stopped.message);
+      await terminate(stopped.reason, false, stopped.message);
     } else if (signal.aborted) {
       const reason = stopped instanceof RunAborted ? stopped.reason : 'aborted';
-      terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
+      await terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
     } else if (error instanceof ContextOverflowExhausted) {
-      terminate('context_overflow', false, error.message);
+      await terminate('context_overflow', false, error.message);
     } else if (error instanceof ModelCallFailed) {
-      terminate(error.exhausted ? 'retries_exhausted' : 'model_error', false, error.message);
+      await terminate(error.exhausted ? 'retries_exhausted' : 'model_error', false, error.message);
     } else {
-      terminate('internal_error', false, error instanceof Error ? error.message : String(error));
+      await terminate('internal_error', false, error instanceof Error ? error.message : String(error));
     }
   } finally {
     cancelTimeBudget();

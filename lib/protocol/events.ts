@@ -107,6 +107,10 @@ export type CompactionStep = z.infer<typeof CompactionStepSchema>;
 export const BreakerStateSchema = z.enum(['closed', 'open', 'half_open']);
 export type BreakerState = z.infer<typeof BreakerStateSchema>;
 
+/** The task verdict: the scenario's check on the final workspace, apart from how the loop ended. */
+export const TaskVerdictSchema = z.enum(['done', 'not_done', 'not_checkable']);
+export type TaskVerdict = z.infer<typeof TaskVerdictSchema>;
+
 export const RunEventSchema = z.discriminatedUnion('event', [
   z.object({
     ...base,
@@ -395,6 +399,20 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     iteration: z.number().int().min(0).optional(),
     /** A short title from a background call after the work is done. */
     title: z.string(),
+  }),
+  z.object({
+    ...base,
+    event: z.literal('task_verdict'),
+    iteration: z.number().int().min(0).optional(),
+    /**
+     * Did the work get done, apart from how the loop ended: the scenario's own check run on the
+     * final workspace. not_checkable: the check could not give an answer (stopped by its sandbox).
+     */
+    verdict: TaskVerdictSchema,
+    /** What the check ran (e.g. "test/slugify.test.js"). */
+    check: z.string(),
+    /** The check's report, or why there is no answer. */
+    detail: z.string(),
   }),
   z.object({
     ...base,

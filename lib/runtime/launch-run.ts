@@ -7,6 +7,7 @@ import { createToolbox, createToolExecutor, createWorkspace, getScenario, type S
 import { createSdkRetryHold } from './sdk-retry-hold';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createSwapController, type SwapController } from './swap-controller';
+import { judgeTask } from './judge-task';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
 import { createVendorTransports } from './vendor-transports';
@@ -138,6 +139,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       onIteration: (n) => {
         iteration = n;
       },
+      judgeTask: () => judgeTask({ scenario, workspace, clock, task }),
       takeCompactRequest: () => {
         const asked = compactRequested;
         compactRequested = false;

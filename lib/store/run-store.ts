@@ -1,4 +1,4 @@
-import type { RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
+import type { RunConfig, RunEvent, SweepRunMetrics, TaskVerdict, TerminateReason } from '@/lib/protocol';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
@@ -14,6 +14,8 @@ export interface RunSummary {
   status: RunStatus;
   reason: TerminateReason | null;
   complete: boolean | null;
+  /** The scenario's check on the final workspace (null: no verdict in the log, e.g. an import). */
+  verdict: TaskVerdict | null;
   vendor: string;
   model: string;
   scenario: string;

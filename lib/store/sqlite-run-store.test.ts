@@ -63,6 +63,7 @@ describe('sqlite run store', () => {
       status: 'completed',
       reason: 'end_turn',
       complete: true,
+      verdict: null,
       vendor: 'sim-anthropic',
       model: 'claude-sim-sonnet',
       scenario: 'fix-failing-test',
@@ -74,6 +75,15 @@ describe('sqlite run store', () => {
       event_count: 7,
       imported: false,
     });
+  });
+
+  it('records the task verdict from the log beside the terminate reason', () => {
+    const events = sampleRunEvents({ runId: 'v1' });
+    const end = events.at(-1)!;
+    const verdict = { run_id: 'v1', seq: end.seq, ts: end.ts, event: 'task_verdict' as const, verdict: 'not_done' as const, check: 'test/slugify.test.js', detail: '1 passed, 1 failed' };
+    store.createRun({ id: 'v1', config: sampleConfig(), events: [...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }] });
+    expect(store.getRun('v1')!.summary).toMatchObject({ status: 'completed', reason: 'end_turn', verdict: 'not_done' });
+    expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
   });
 
   it('lists runs newest first and marks imported ones', () => {

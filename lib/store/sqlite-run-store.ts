@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { RunConfigSchema, type RunEvent, type TerminateReason } from '@/lib/protocol';
+import { RunConfigSchema, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
   CreateRunOptions,
@@ -27,6 +27,7 @@ interface RunRow {
   status: string;
   terminate_reason: string | null;
   complete: number | null;
+  verdict: string | null;
   vendor: string;
   model: string;
   scenario: string;
@@ -38,7 +39,7 @@ interface RunRow {
   event_count: number;
 }
 
-const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, vendor, model,
+const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
   scenario, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count`;
 
 function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
@@ -48,6 +49,7 @@ function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
     status: row.status as RunStatus,
     reason: row.terminate_reason as TerminateReason | null,
     complete: row.complete === null ? null : row.complete === 1,
+    verdict: row.verdict as TaskVerdict | null,
     vendor: row.vendor,
     model: row.model,
     scenario: row.scenario,
@@ -104,7 +106,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       scenario = COALESCE(@scenario, scenario),
       status = COALESCE(@status, status),
       terminate_reason = COALESCE(@reason, terminate_reason),
-      complete = COALESCE(@complete, complete)
+      complete = COALESCE(@complete, complete),
+      verdict = COALESCE(@verdict, verdict)
     WHERE id = @id AND event_count = @firstSeq`);
   const selectEvents = db.prepare<[string, number], { body: string }>(
     'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',

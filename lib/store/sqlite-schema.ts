@@ -65,6 +65,11 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN owner TEXT;
   CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
   `,
+  // The task verdict (issue 10): the scenario's check on the final workspace, shown beside the
+  // terminate reason in the run list.
+  `
+  ALTER TABLE runs ADD COLUMN verdict TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

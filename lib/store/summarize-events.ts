@@ -1,4 +1,4 @@
-import type { RunEvent, TerminateReason } from '@/lib/protocol';
+import type { RunEvent, TaskVerdict, TerminateReason } from '@/lib/protocol';
 import { statusOf, type RunStatus } from './run-store';
 
 /**
@@ -23,6 +23,7 @@ export interface SummaryDelta {
   status: RunStatus | null;
   reason: TerminateReason | null;
   complete: boolean | null;
+  verdict: TaskVerdict | null;
 }
 
 export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
@@ -42,6 +43,7 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     status: null,
     reason: null,
     complete: null,
+    verdict: null,
   };
   for (const event of events) {
     delta.maxTs = Math.max(delta.maxTs, event.ts);
@@ -58,6 +60,9 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         delta.inputAdd += event.input_tokens;
         delta.outputAdd += event.output_tokens;
         delta.usd = event.usd_so_far;
+        break;
+      case 'task_verdict':
+        delta.verdict = event.verdict;
         break;
       case 'terminate':
         delta.totalInput = event.input_tokens;

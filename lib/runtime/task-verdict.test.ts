@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+
+/** The task verdict: the scenario's check on the final workspace, apart from how the loop ended. */
+describe('task verdict', () => {
+  it('a run that fixed the bug is judged done, just before terminate', async () => {
+    const events = await runToEnd({});
+    const verdicts = ofType(events, 'task_verdict');
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatchObject({ verdict: 'done', check: 'test/slugify.test.js' });
+    expect(events.at(-2)?.event).toBe('task_verdict');
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  });
+
+  it('a model that gives up ends its turn cleanly, but the task is not done', async () => {
+    // Every edit throws: the bug cannot be fixed, and the simulated model says so and stops.
+    const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
+    const answer = ofType(events, 'llm_call').filter((c) => !c.background).at(-1);
+    expect(JSON.stringify(answer?.message)).toMatch(/could not finish the task/);
+    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+    const verdict = ofType(events, 'task_verdict')[0];
+    expect(verdict).toMatchObject({ verdict: 'not_done' });
+    expect(verdict?.detail).toMatch(/2 failed/);
+  });
+
+  it('a run stopped before the work is judged too (the log says the task is not done)', async () => {
+    const events = await runToEnd({ budgets: { maxIterations: 1 } });
+    expect(terminateOf(events).reason).toBe('max_iterations');
+    expect(ofType(events, 'task_verdict')[0]?.verdict).toBe('not_done');
+  });
+
+  it('a replaced task is not checkable by the scenario check', async () => {
+    const events = await runToEnd({ task: 'Summarize what this project does in one sentence.' });
+    const verdict = ofType(events, 'task_verdict')[0];
+    expect(verdict).toMatchObject({ verdict: 'not_checkable' });
+    expect(verdict?.detail).toMatch(/task was replaced/);
+  });
+});
