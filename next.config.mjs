@@ -5,6 +5,8 @@ const nextConfig = {
   poweredByHeader: false,
   // `next dev` serves its client chunks to these hosts too (the README says localhost; tools often use 127.0.0.1).
   allowedDevOrigins: ['127.0.0.1', 'localhost'],
+  // The dev badge sat over the controls' last group (bottom left); the run view's corner has room.
+  devIndicators: { position: 'bottom-right' },
 };
 
 export default nextConfig;

@@ -2,6 +2,7 @@
 
 import { isSimulated } from '@/lib/protocol';
 import type { PlaygroundForm } from '@/lib/client/playground-form';
+import { countOverrides } from '@/lib/client/recovery-fields';
 import { Button } from '@/components/ui/button';
 import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';
@@ -35,7 +36,7 @@ export interface ControlPanelProps {
 
 /** The left panel: everything a run is made of, and Run / Abort. */
 export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending }: ControlPanelProps) {
-  const overrideCount = JSON.stringify(form.overrides).match(/:/g)?.length ?? 0;
+  const overrideCount = countOverrides(form.overrides);
   return (
     <aside className="flex w-80 shrink-0 flex-col overflow-y-auto border-r border-line bg-panel" aria-label="run controls">
       <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
@@ -65,7 +66,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
         {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
       </Section>
-      <Section title="Recovery" right={overrideCount > 0 ? <span className="text-2xs text-takeover">{overrideCount} overrides</span> : undefined}>
+      <Section title="Recovery" right={overrideCount > 0 ? <span className="text-2xs text-takeover">{overrideCount} {overrideCount === 1 ? 'override' : 'overrides'}</span> : undefined}>
         <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
         <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
       </Section>

@@ -12,6 +12,7 @@ import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
 import { RunView } from '@/components/timeline/run-view';
 import { ControlPanel } from './control-panel';
 import type { SwapTargetInput } from './swap-control';
+import { OpenGroupsProvider } from './open-groups';
 
 /**
  * The playground: controls on the left, the current run on the right. The form lives
@@ -21,9 +22,11 @@ export function Playground() {
   const [form, setForm] = useState<PlaygroundForm>(DEFAULT_FORM);
   const [runId, setRunId] = useState<string>();
   return (
-    <RunStoreProvider key={runId ?? 'none'}>
-      <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
-    </RunStoreProvider>
+    <OpenGroupsProvider>
+      <RunStoreProvider key={runId ?? 'none'}>
+        <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
+      </RunStoreProvider>
+    </OpenGroupsProvider>
   );
 }
 

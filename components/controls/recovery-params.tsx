@@ -2,6 +2,8 @@
 
 import { resolveRecovery, type PresetId, type RecoveryOverrides } from '@/lib/protocol';
 import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/recovery-fields';
+import type { ReactNode } from 'react';
+import { useGroupOpen } from './open-groups';
 import { RecoveryParam } from './recovery-param';
 
 /** Recovery parameters grouped by mechanism; only fields that differ from the preset are sent. */
@@ -21,7 +23,7 @@ export function RecoveryParams({
         const changed = group.fields.filter((f) => readOverride(overrides, f) !== undefined).length;
         const on = isGroupOn(group.fields, (f) => readOverride(overrides, f) ?? readValue(defaults, f));
         return (
-          <details key={group.id} className="rounded border border-line" data-testid={`recovery-group-${group.id}`}>
+          <GroupDetails key={group.id} id={group.id}>
             <summary className="flex items-center gap-2 px-2 py-1 text-2xs">
               <span className="font-medium">{group.title}</span>
               <span className={on ? 'text-ok' : 'text-faint'}>{on ? 'on' : 'off'}</span>
@@ -41,10 +43,28 @@ export function RecoveryParams({
                 />
               ))}
             </div>
-          </details>
+          </GroupDetails>
         );
       })}
     </div>
+  );
+}
+
+/** A collapsible group whose open state survives a Run (see OpenGroupsProvider). */
+function GroupDetails({ id, children }: { id: string; children: ReactNode }) {
+  const [open, setOpen] = useGroupOpen(`recovery:${id}`);
+  return (
+    <details
+      className="rounded border border-line"
+      data-testid={`recovery-group-${id}`}
+      open={open}
+      onToggle={(e) => {
+        const now = (e.currentTarget as HTMLDetailsElement).open;
+        if (now !== open) setOpen(now);
+      }}
+    >
+      {children}
+    </details>
   );
 }
 

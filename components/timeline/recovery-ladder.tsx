@@ -1,5 +1,6 @@
 import { categoryLabel, formatMs } from '@/lib/client/format';
 import type { AttemptView } from '@/lib/client/run-view-state';
+import { RetryWait } from './retry-wait';
 import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
 
 /**
@@ -7,9 +8,11 @@ import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
  * computed delay, server-requested delay, actual wait, and the watchdog's Empty/Partial.
  */
 export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly AttemptView[]; onSelect?: (a: AttemptView) => void }) {
-  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1);
+  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1 || a.outcome === 'stopped');
   if (!interesting) return null;
   const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? 0), 0);
+  // The first armed window: later attempts' windows are widened per retry already spent.
+  const baseWindow = attempts.find((a) => a.watchdog)?.watchdog?.windowMs ?? Infinity;
   return (
     <div className="flex flex-wrap items-stretch gap-1" aria-label="recovery ladder">
       {attempts.map((a) => {
@@ -35,11 +38,13 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
               </span>
             )}
             {fired && <span>watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}</span>}
+            {!fired && a.watchdog && a.watchdog.windowMs > baseWindow && (
+              <span data-testid="watchdog-widened">watchdog window widened to {formatMs(a.watchdog.windowMs)}</span>
+            )}
             {r && (
               <span className="tabular">
                 {r.rung.replace('_', ' ')} · calc {formatMs(r.computedDelayMs)}
-                {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · waited{' '}
-                {formatMs(r.actualWaitMs ?? r.waitMs)}
+                {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · <RetryWait retry={r} />
               </span>
             )}
           </button>

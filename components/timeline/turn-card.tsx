@@ -6,6 +6,8 @@ import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
 import type { AttemptView, ToolCallView } from '@/lib/client/run-view-state';
 import { selectTurn } from '@/lib/client/selectors';
 import { Pill } from '@/components/ui/pill';
+import { groupBackgroundCalls } from '@/lib/client/group-background-calls';
+import { BackgroundCallCard } from './background-call-card';
 import { OutputSteps } from './output-steps';
 import { RecoveryLadder } from './recovery-ladder';
 import { TurnContent } from './turn-content';
@@ -16,6 +18,7 @@ const GUARD_TONE = { warning: 'wait', blocked: 'wait', short_circuit: 'wait', di
 export const TurnCard = memo(function TurnCard({ iteration }: { iteration: number }) {
   const turn = useRunStore(selectTurn(iteration));
   const selected = useRunStore((s) => s.selection?.kind === 'turn' && s.selection.iteration === iteration);
+  const ended = useRunStore((s) => s.view.terminate !== undefined);
   const api = useRunStoreApi();
   const selectAttempt = useCallback(
     (a: AttemptView) => {
@@ -33,72 +36,80 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   );
   if (!turn) return null;
   const r = turn.result;
-  const failed = turn.attempts.some((a) => a.error);
-  const truncated = r?.stopReason === 'max_tokens' || r?.stopReason === 'context_window' || r?.partial;
-  const open = turn.attempts.some((a) => a.endTs === undefined);
+  // The turn's own call only: background calls (title, summary) get their own card below.
   const fg = turn.attempts.filter((a) => !a.background);
-  const bg = turn.attempts.filter((a) => a.background);
+  const background = groupBackgroundCalls(turn.attempts, ended);
+  const failedCount = fg.filter((a) => a.error || a.watchdog?.fired).length;
+  const truncated = r?.stopReason === 'max_tokens' || r?.stopReason === 'context_window' || r?.partial;
+  const live = fg.find((a) => a.endTs === undefined);
+  const waiting = !ended && !live && !r && fg.length > 0 && fg[fg.length - 1]!.retry !== undefined;
 
   return (
-    <article
-      data-testid="turn-card"
-      data-iteration={iteration}
-      className={`rounded border bg-panel px-3 py-2 ${selected ? 'border-fg' : 'border-line'}`}
-    >
-      <header className="mb-1.5 flex flex-wrap items-center gap-2">
-        <button
-          type="button"
-          className="text-xs font-semibold hover:underline"
-          onClick={() => api.getState().select({ kind: 'turn', iteration })}
-        >
-          Turn {iteration}
-        </button>
-        {open && <Pill tone="run">streaming</Pill>}
-        {r && <Pill tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}>stop: {r.stopReason}</Pill>}
-        {failed &&
-          (r ? (
-            <Pill tone="ok" title="attempts failed, then the call succeeded">
-              recovered after {turn.attempts.filter((a) => a.error || a.watchdog?.fired).length} failed
-            </Pill>
-          ) : open ? (
-            <Pill tone="wait">retrying</Pill>
-          ) : (
-            <Pill tone="fail">error</Pill>
+    <>
+      <article
+        data-testid="turn-card"
+        data-iteration={iteration}
+        className={`rounded border bg-panel px-3 py-2 ${selected ? 'border-fg' : 'border-line'}`}
+      >
+        <header className="mb-1.5 flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            className="text-xs font-semibold hover:underline"
+            onClick={() => api.getState().select({ kind: 'turn', iteration })}
+          >
+            Turn {iteration}
+          </button>
+          {live && <Pill tone="run">{live.outcome === 'pending' ? 'requesting' : 'streaming'}</Pill>}
+          {r && <Pill tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}>stop: {r.stopReason}</Pill>}
+          {failedCount > 0 &&
+            (r ? (
+              <Pill tone="ok" title="attempts failed, then the call succeeded">
+                recovered after {failedCount} failed
+              </Pill>
+            ) : live || waiting ? (
+              <Pill tone="wait">retrying</Pill>
+            ) : (
+              <Pill tone="fail">error</Pill>
+            ))}
+          {truncated && <Pill tone="wait">{r?.partial ? 'partial (kept)' : 'truncated'}</Pill>}
+          <span className="tabular ml-auto flex gap-3 font-mono text-2xs text-muted">
+            {r && (
+              <>
+                <span title="input / output tokens">
+                  {formatTokens(r.inputTokens)} / {formatTokens(r.outputTokens)} tok
+                </span>
+                <span title="latency of the kept attempt">{formatMs(r.latencyMs)}</span>
+                {r.usd !== undefined && <span>{formatUsd(r.usd)}</span>}
+                {r.model && <span>{r.model}</span>}
+              </>
+            )}
+            <span title="attempts of this turn's model call (background calls are counted on their own cards)">
+              {fg.length} {fg.length === 1 ? 'attempt' : 'attempts'}
+            </span>
+          </span>
+        </header>
+        <div className="mb-1.5 flex flex-col gap-1">
+          <RecoveryLadder attempts={fg} onSelect={selectAttempt} />
+          {turn.fallbacks.map((f) => (
+            <div key={f.ts} className="text-2xs text-takeover">
+              ⇄ fallback {f.fromModel} → {f.toModel}: {f.reason}
+            </div>
           ))}
-        {truncated && <Pill tone="wait">{r?.partial ? 'partial (kept)' : 'truncated'}</Pill>}
-        <span className="tabular ml-auto flex gap-3 font-mono text-2xs text-muted">
-          {r && (
-            <>
-              <span title="input / output tokens">
-                {formatTokens(r.inputTokens)} / {formatTokens(r.outputTokens)} tok
-              </span>
-              <span title="latency of the kept attempt">{formatMs(r.latencyMs)}</span>
-              {r.usd !== undefined && <span>{formatUsd(r.usd)}</span>}
-              {r.model && <span>{r.model}</span>}
-            </>
-          )}
-          <span title="attempts">{turn.attempts.length} att.</span>
-        </span>
-      </header>
-      <div className="mb-1.5 flex flex-col gap-1">
-        <RecoveryLadder attempts={fg} onSelect={selectAttempt} />
-        {bg.length > 0 && <RecoveryLadder attempts={bg} onSelect={selectAttempt} />}
-        {turn.fallbacks.map((f) => (
-          <div key={f.ts} className="text-2xs text-takeover">
-            ⇄ fallback {f.fromModel} → {f.toModel}: {f.reason}
-          </div>
-        ))}
-        <OutputSteps steps={turn.outputSteps} />
-        {turn.guards.map((g, i) => (
-          <div key={i} className="flex items-center gap-2 text-2xs">
-            <Pill tone={GUARD_TONE[g.kind]}>guard: {g.kind}</Pill>
-            <span className="font-mono">{g.tool}</span>
-            <span className="text-muted">{g.reason}</span>
-            {g.budgetLeft !== undefined && <span className="text-faint">budget left {g.budgetLeft}</span>}
-          </div>
-        ))}
-      </div>
-      <TurnContent turn={turn} onSelectTool={selectTool} />
-    </article>
+          <OutputSteps steps={turn.outputSteps} />
+          {turn.guards.map((g, i) => (
+            <div key={i} className="flex items-center gap-2 text-2xs">
+              <Pill tone={GUARD_TONE[g.kind]}>guard: {g.kind}</Pill>
+              <span className="font-mono">{g.tool}</span>
+              <span className="text-muted">{g.reason}</span>
+              {g.budgetLeft !== undefined && <span className="text-faint">budget left {g.budgetLeft}</span>}
+            </div>
+          ))}
+        </div>
+        <TurnContent turn={turn} onSelectTool={selectTool} />
+      </article>
+      {background.map((call) => (
+        <BackgroundCallCard key={call.key} call={call} iteration={iteration} onSelect={selectAttempt} />
+      ))}
+    </>
   );
 });

@@ -57,6 +57,8 @@ export function outcomeTone(outcome: AttemptOutcome): Tone {
       return 'ok';
     case 'error':
       return 'fail';
+    case 'stopped':
+      return 'neutral';
     case 'watchdog':
     case 'cut':
       return 'wait';

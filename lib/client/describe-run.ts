@@ -2,7 +2,7 @@ import type { EventOf, TerminateReason } from '@/lib/protocol';
 import { errorCause, formatMs } from './format';
 import type { ErrorView, RunStatus } from './run-view-state';
 
-/** Plain-language reasons for the run header ("waiting 4.1 s: 529 overloaded, retry 2 of 3"). */
+/** Plain-language reasons for the run header ("waiting 4.1 s: 529 overloaded, then attempt 3 of 4"). */
 
 const TERMINATE_TEXT: Record<TerminateReason, string> = {
   end_turn: 'the model ended its turn (whether the task is done is the verdict)',
@@ -39,11 +39,12 @@ export function terminateText(event: EventOf<'terminate'>): string {
 
 export function waitingReason(event: EventOf<'retry_scheduled'>, error: ErrorView | undefined): string {
   const cause = errorCause(error, event.category);
-  const retryNo = Math.max(1, event.next_attempt - 1);
-  const of = Math.max(retryNo, event.max_attempts - 1);
+  // Counted the way the cards count: attempts, the first request included.
+  const of = Math.max(event.next_attempt, event.max_attempts);
   const asked = event.retry_after_ms !== undefined ? `, server asked ${formatMs(event.retry_after_ms)}` : '';
   const rung = event.rung === 'silent_retry' ? '' : ` [${event.rung}]`;
-  return `waiting ${formatMs(event.wait_ms)}: ${cause}, retry ${retryNo} of ${of}${asked}${rung}`;
+  const who = event.account === 'background' ? 'background call: ' : '';
+  return `waiting ${formatMs(event.wait_ms)}: ${who}${cause}, then attempt ${event.next_attempt} of ${of}${asked}${rung}`;
 }
 
 export function watchdogReason(event: EventOf<'watchdog_fired'>): string {

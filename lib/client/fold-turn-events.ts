@@ -58,6 +58,7 @@ export function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewSta
     vendor: e.vendor,
     model: e.model,
     message: e.message,
+    purpose: e.purpose,
   };
   let background = false;
   const turns = updateTurn(s, e.iteration, e.ts, (t) => {

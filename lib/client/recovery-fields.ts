@@ -175,3 +175,14 @@ export function pruneOverrides(overrides: RecoveryOverrides, defaults: RecoveryC
   }
   return out;
 }
+
+/** How many parameters the overrides change: one per leaf value, however deep it sits. */
+export function countOverrides(overrides: RecoveryOverrides): number {
+  const leaves = (value: unknown): number =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.values(value as Record<string, unknown>).reduce<number>((n, v) => n + leaves(v), 0)
+      : value === undefined
+        ? 0
+        : 1;
+  return leaves(overrides);
+}

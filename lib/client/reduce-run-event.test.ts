@@ -116,7 +116,7 @@ describe('status reasons in plain language', () => {
   it('explains a backoff wait', () => {
     const s = foldUpTo(seqOf((e) => e.event === 'retry_scheduled' && e.attempt === 2));
     expect(s.status).toBe('waiting');
-    expect(s.reason).toBe('waiting 2.1 s: 529 overloaded, retry 2 of 3');
+    expect(s.reason).toBe('waiting 2.1 s: 529 overloaded, then attempt 3 of 4');
   });
 
   it('explains a watchdog firing', () => {

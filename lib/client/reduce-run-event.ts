@@ -303,6 +303,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'terminate':
       return {
         ...s,
+        turns: closeOpenAttempts(s.turns, e.ts),
         status: terminateStatus(e),
         reason: terminateText(e),
         totals: { inputTokens: e.input_tokens, outputTokens: e.output_tokens, usd: e.usd_so_far },
@@ -311,6 +312,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     default:
       return checkNever(e);
   }
+}
+
+/**
+ * The run ended while an attempt was still open (aborted mid-stream, a budget ran out): it is
+ * over too, so no card keeps a "streaming" pill after the terminate event.
+ */
+function closeOpenAttempts(turns: RunViewState['turns'], ts: number): RunViewState['turns'] {
+  if (!turns.some((t) => t.attempts.some((a) => a.endTs === undefined))) return turns;
+  return turns.map((t) =>
+    t.attempts.some((a) => a.endTs === undefined)
+      ? { ...t, attempts: t.attempts.map((a) => (a.endTs === undefined ? { ...a, endTs: ts, outcome: 'stopped' as const } : a)) }
+      : t,
+  );
 }
 
 /** The attempt the header's watchdog bar follows: the latest one, if it is still open. */

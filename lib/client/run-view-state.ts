@@ -75,9 +75,12 @@ export interface CallResultView {
   vendor?: string;
   model?: string;
   message?: Message;
+  /** What an auxiliary call was for ("title", "summary"). */
+  purpose?: string;
 }
 
-export type AttemptOutcome = 'pending' | 'streaming' | 'ok' | 'error' | 'watchdog' | 'cut';
+/** stopped: the run ended (abort, a budget) while the attempt was still open. */
+export type AttemptOutcome = 'pending' | 'streaming' | 'ok' | 'error' | 'watchdog' | 'cut' | 'stopped';
 
 /** One HTTP attempt of one model call. */
 export interface AttemptView {

@@ -1,0 +1,27 @@
+'use client';
+
+import { formatMs } from '@/lib/client/format';
+import type { RetryView } from '@/lib/client/run-view-state';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { useRunClock } from '@/lib/client/use-run-clock';
+
+/**
+ * The wait before the next attempt: "waited 3.9 s" only once the next request has gone out;
+ * while the wait still runs, "waiting" with the run time spent so far, counting.
+ */
+export function RetryWait({ retry }: { retry: RetryView }) {
+  const ended = useRunStore((s) => s.view.terminate !== undefined);
+  if (retry.actualWaitMs !== undefined) return <span data-testid="retry-wait" data-state="done">waited {formatMs(retry.actualWaitMs)}</span>;
+  if (ended) return <span data-testid="retry-wait" data-state="cut">wait cut off by the end of the run</span>;
+  return <LiveWait retry={retry} />;
+}
+
+function LiveWait({ retry }: { retry: RetryView }) {
+  const now = useRunClock(100);
+  const spent = Math.min(retry.waitMs, Math.max(0, now - retry.ts));
+  return (
+    <span data-testid="retry-wait" data-state="waiting">
+      waiting… {formatMs(spent)} of {formatMs(retry.waitMs)}
+    </span>
+  );
+}
