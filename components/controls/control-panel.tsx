@@ -32,13 +32,21 @@ export interface ControlPanelProps {
   current?: string;
   onSwap: (target: SwapTargetInput) => void;
   swapPending: boolean;
+  /** Narrow screens: the panel is a drawer over the run, open or closed. */
+  drawerOpen?: boolean;
+  onCloseDrawer?: () => void;
 }
 
 /** The left panel: everything a run is made of, and Run / Abort. */
-export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending }: ControlPanelProps) {
+export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending, drawerOpen = false, onCloseDrawer }: ControlPanelProps) {
   const overrideCount = countOverrides(form.overrides);
   return (
-    <aside className="flex w-80 shrink-0 flex-col overflow-y-auto border-r border-line bg-panel" aria-label="run controls">
+    <aside
+      data-testid="controls"
+      data-drawer={drawerOpen ? 'open' : 'closed'}
+      className={`${drawerOpen ? 'flex' : 'hidden'} fixed top-10 bottom-0 left-0 z-40 w-80 max-w-[88vw] shrink-0 flex-col overflow-y-auto border-r border-line bg-panel shadow-lg md:static md:z-auto md:flex md:max-w-none md:shadow-none`}
+      aria-label="run controls"
+    >
       <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
         <Button variant="primary" data-testid="run-button" onClick={onRun} disabled={starting} title="run (r)" className="flex-1">
           {starting ? 'Starting…' : 'Run'}
@@ -46,6 +54,11 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
         <Button variant="danger" data-testid="abort-button" onClick={onAbort} disabled={!running} title="abort (a / Esc)">
           Abort
         </Button>
+        {onCloseDrawer && (
+          <Button onClick={onCloseDrawer} title="close the controls" className="md:hidden" data-testid="controls-close">
+            ✕
+          </Button>
+        )}
       </div>
       {errors.length > 0 && (
         <div data-testid="run-errors" className="border-b border-fail/40 bg-fail-soft px-3 py-2 text-2xs text-fail">

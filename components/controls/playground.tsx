@@ -9,6 +9,7 @@ import { useControlRun, useCreateRun } from '@/lib/client/queries';
 import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
 import { useRunEvents } from '@/lib/client/use-run-events';
 import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
+import { Button } from '@/components/ui/button';
 import { RunView } from '@/components/timeline/run-view';
 import { ControlPanel } from './control-panel';
 import type { SwapTargetInput } from './swap-control';
@@ -44,6 +45,8 @@ function PlaygroundBody({
   const create = useCreateRun();
   const control = useControlRun();
   const [errors, setErrors] = useState<string[]>([]);
+  // Narrow screens: the controls are a drawer, closed by default so the run has the width.
+  const [drawer, setDrawer] = useState(false);
   const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
   const current = useRunStore((s) => (s.view.vendor ? `${s.view.vendor}/${s.view.model ?? ''}` : undefined));
   useRunEvents(runId);
@@ -52,7 +55,10 @@ function PlaygroundBody({
     if (create.isPending) return;
     setErrors([]);
     create.mutate(buildRunRequest(form), {
-      onSuccess: ({ id }) => setRunId(id),
+      onSuccess: ({ id }) => {
+        setDrawer(false);
+        setRunId(id);
+      },
       onError: (error) =>
         setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
     });
@@ -101,8 +107,18 @@ function PlaygroundBody({
         current={current}
         onSwap={onSwap}
         swapPending={control.isPending}
+        drawerOpen={drawer}
+        onCloseDrawer={() => setDrawer(false)}
       />
       <main className="flex min-w-0 flex-1 flex-col">
+        <div className="flex items-center gap-2 border-b border-line bg-panel px-3 py-1.5 md:hidden">
+          <Button onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer}>
+            ☰ Controls
+          </Button>
+          <Button variant="primary" onClick={run} disabled={create.isPending}>
+            {create.isPending ? 'Starting…' : 'Run'}
+          </Button>
+        </div>
         {runId ? (
           <RunView
             headerActions={

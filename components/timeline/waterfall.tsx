@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { formatMs } from '@/lib/client/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
+import { useRunClock } from '@/lib/client/use-run-clock';
 import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/selectors';
 import { VendorLane } from './vendor-lane';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
@@ -18,7 +19,9 @@ const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-faint', st
  */
 export function Waterfall() {
   const shape = useRunStore(selectWaterfallShape);
-  const clockTs = useRunStore((s) => s.view.clockTs);
+  // The live run clock, not the last event's time: during a stall no event arrives, yet the
+  // axis (and the open bar) must keep moving with the clock the header shows.
+  const clockTs = useRunClock(250);
   const lastIteration = useRunStore(selectLastIteration);
   const markers = useRunStore((s) => s.view.markers);
   const api = useRunStoreApi();

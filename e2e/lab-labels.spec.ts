@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { PlaygroundPage } from './pages/playground-page';
+import { RunsPage } from './pages/runs-page';
+
+/** Issue 10's labels, read as a person reads them, and the task verdict beside how the run ended. */
+
+test('a finished run: no card still "streaming", the title call on its own card, the task verdict beside the reason', async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto();
+  // An expanded parameter group stays expanded across Run.
+  const retryGroup = page.getByTestId('recovery-group-retry');
+  await retryGroup.locator('summary').click();
+  await expect(retryGroup).toHaveAttribute('open', '');
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', seed: 3 });
+  const id = await playground.run();
+  const end = await playground.waitForEnd();
+  expect(end).toEqual({ reason: 'end_turn', complete: true });
+  await expect(retryGroup).toHaveAttribute('open', '');
+
+  const cards = playground.turnCards;
+  await expect(cards.filter({ hasText: /streaming|requesting/ })).toHaveCount(0);
+  const background = page.getByTestId('background-card');
+  await expect(background).toHaveCount(1);
+  await expect(background).toHaveAttribute('data-purpose', 'title');
+  await expect(background).toContainText('answered');
+  // The last turn counts only its own call.
+  const last = cards.last();
+  await expect(last).toContainText('1 attempt');
+
+  const verdict = page.getByTestId('task-verdict').first();
+  await expect(verdict).toHaveAttribute('data-verdict', 'done');
+  await expect(page.getByTestId('run-status')).not.toContainText('finished its task');
+
+  const runs = new RunsPage(page);
+  await runs.goto();
+  await expect(runs.row(id).getByTestId('task-verdict')).toHaveAttribute('data-verdict', 'done');
+});
+
+test('at 390 px the controls are a drawer and nothing scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const playground = new PlaygroundPage(page);
+  await page.goto('/');
+  const controls = page.getByTestId('controls');
+  await expect(controls).toBeHidden();
+  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(await sideways()).toBeLessThanOrEqual(0);
+
+  await page.getByTestId('controls-toggle').click();
+  await expect(controls).toBeVisible();
+  await playground.configure({ vendor: 'sim-openai', clock: 'virtual', seed: 4 });
+  await playground.runButton.click();
+  await expect(controls).toBeHidden();
+  await playground.waitForEnd();
+  await expect(playground.turnCard(1)).toBeVisible();
+  const box = await playground.turnCard(1).boundingBox();
+  expect(box!.width).toBeGreaterThan(300);
+  expect(await sideways()).toBeLessThanOrEqual(0);
+});
