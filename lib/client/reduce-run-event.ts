@@ -252,7 +252,11 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     }
     case 'tool_call':
-      return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => finishToolCall(t, e)) };
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => finishToolCall(t, e)),
+        toolBudgets: e.budget_left !== undefined && s.toolBudgets[e.tool] !== e.budget_left ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
+      };
     case 'tool_guard': {
       const disabled = e.kind === 'disabled' && !s.disabledTools.includes(e.tool);
       return {

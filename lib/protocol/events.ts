@@ -300,6 +300,8 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     latency_ms: z.number(),
     status: ToolCallStatusSchema.optional(),
     truncated_chars: z.number().int().optional(),
+    /** The safe executor's failure budget left for this tool after the call. */
+    budget_left: z.number().int().optional(),
   }),
   z.object({
     ...turn,

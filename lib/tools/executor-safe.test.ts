@@ -21,6 +21,21 @@ describe('executor: safe executor rules', () => {
     expect(t.executor.budgets()).toMatchObject({ probe: 0, read_file: 3 });
   });
 
+  it('every call of a tool reports the failure budget left after it, so the count shown is never stale', async () => {
+    const t = setup({ config: SAFE_ONLY });
+    await t.call('probe', { n: 1 });
+    await t.call('probe', { n: 2, fail: true });
+    await t.call('probe', { n: 3, fail: true });
+    expect(t.of('tool_call').map((c) => c.budget_left)).toEqual([3, 2, 1]);
+  });
+
+  it('a budget of one reads "failed 1 time", not "1 times"', async () => {
+    const t = setup({ config: { ...SAFE_ONLY, failureBudget: 1 } });
+    const first = await t.call('probe', { n: 1, fail: true });
+    expect(first.result.content).toMatch(/probe has now failed 1 time and is disabled/);
+    expect(t.of('tool_guard')[0]).toMatchObject({ reason: 'probe failed 1 time (budget 1)' });
+  });
+
   it('counts a tool error result (a missing file) against the budget', async () => {
     const t = setup({ config: SAFE_ONLY });
     for (const path of ['a.js', 'b.js', 'c.js']) await t.call('read_file', { path });

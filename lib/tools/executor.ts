@@ -119,19 +119,19 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (config.safeExecutor && ranAndFailed && toolbox.get(name)) {
       const { disabledNow } = budget.record({ tool: name, ...(outcome.key ? { key: outcome.key } : {}) });
       if (disabledNow) {
-        emitGuard(iteration, name, 'disabled', `${name} failed ${budget.failureCount(name)} times (budget ${config.failureBudget})`, { budget_left: 0 });
+        emitGuard(iteration, name, 'disabled', `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`, { budget_left: 0 });
         content += `\n\n${text.disabledNow(name, budget.failureCount(name))}`;
       }
     }
     if (!config.loopGuard) return { content };
     const { consecutive, verdict } = guard.recordOutcome({ tool: name, isError: outcome.isError });
     if (verdict === 'halt') {
-      const reason = `${name} failed ${consecutive} times in a row (halt at ${config.haltAfterFailures})`;
+      const reason = `${name} failed ${text.timesWord(consecutive)} in a row (halt at ${config.haltAfterFailures})`;
       emitGuard(iteration, name, 'halt', reason, { consecutive_failures: consecutive });
       return { content, halt: reason };
     }
     if (verdict === 'warning') {
-      emitGuard(iteration, name, 'warning', `${name} failed ${consecutive} times in a row`, { consecutive_failures: consecutive });
+      emitGuard(iteration, name, 'warning', `${name} failed ${text.timesWord(consecutive)} in a row`, { consecutive_failures: consecutive });
       content = `${text.warning(name, consecutive, config.haltAfterFailures)}\n\n${content}`;
     }
     return { content };
@@ -162,6 +162,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         latency_ms: clock.now() - started,
         status: outcome.status,
         ...(cut.droppedChars > 0 ? { truncated_chars: cut.droppedChars } : {}),
+        // What is left of the tool's failure budget after this call, so no count goes stale.
+        ...(config.safeExecutor && toolbox.get(call.name)
+          ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) }
+          : {}),
       });
       return { result: { type: 'tool_result', callId: call.id, content, isError: outcome.isError }, ...(halt ? { halt } : {}) };
     } catch (error) {

@@ -20,11 +20,16 @@ export function refusedTruncated(call: ToolCallPart): string {
 }
 
 export function disabled(name: string, failures: number): string {
-  return `Error: ${name} is disabled for the rest of this run after ${failures} failures. Use a different tool or approach.`;
+  return `Error: ${name} is disabled for the rest of this run after ${failures} ${failures === 1 ? 'failure' : 'failures'}. Use a different tool or approach.`;
+}
+
+/** "1 time", "3 times": a count people read. */
+export function timesWord(n: number): string {
+  return `${n} ${n === 1 ? 'time' : 'times'}`;
 }
 
 export function disabledNow(name: string, failures: number): string {
-  return `${name} has now failed ${failures} times and is disabled for the rest of this run. Use a different tool or approach.`;
+  return `${name} has now failed ${timesWord(failures)} and is disabled for the rest of this run. Use a different tool or approach.`;
 }
 
 export function shortCircuit(name: string): string {
@@ -47,7 +52,7 @@ export function blocked(name: string, count: number): string {
 
 export function warning(name: string, consecutive: number, haltAt: number): string {
   return (
-    `Warning: ${name} has failed ${consecutive} times in a row; the run stops at ${haltAt}. ` +
+    `Warning: ${name} has failed ${timesWord(consecutive)} in a row; the run stops at ${haltAt}. ` +
     'Step back: re-read the errors, check names and arguments, or try a different tool.'
   );
 }
