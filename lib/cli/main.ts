@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const startedAtMs = Date.now();
   const runId = randomUUID();
   let turns = 0;
+  let verdict = '';
   const handle = launchRun({
     runId,
     config: options.config,
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       last = event;
       if (options.otelOut) all.push(event);
       if (event.event === 'llm_call') turns += 1;
+      if (event.event === 'task_verdict') verdict = `\n  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})`;
       out?.write(`${JSON.stringify(event)}\n`);
       if (!options.quiet) {
         const line = describeEvent(event);
@@ -68,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     `\n${last.complete ? 'completed' : 'incomplete'}: ${last.reason}${last.message ? ` (${last.message})` : ''}\n` +
       `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${(last.ts / 1000).toFixed(1)} s run time` +
+      verdict +
       (options.out ? `\n  trace written to ${options.out}` : '') +
       (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : ''),
   );

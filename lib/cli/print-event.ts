@@ -32,6 +32,8 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   guard ${event.kind} ${event.tool}: ${event.reason}`;
     case 'control':
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
+    case 'task_verdict':
+      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})`;
     case 'terminate':
       return `${t}  terminate: ${event.reason} · complete ${event.complete}${event.message ? ` · ${event.message}` : ''}`;
     default:
