@@ -24,7 +24,8 @@ export interface Clock {
    * Holds run time still while real work is in flight (a check in a child process): the
    * virtual clock does not jump to the next deadline until `work` settles, so a tool timeout
    * cannot fire just because the real work took a few wall milliseconds. Returns `work`.
-   * The real clock needs no hold: its time passes with the work.
+   * On the real clock the held work passes at 1× whatever the time scale: real work takes the
+   * time it really takes, while simulated waits stay scaled.
    */
   hold<T>(work: Promise<T>): Promise<T>;
 }

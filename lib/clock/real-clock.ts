@@ -1,45 +1,87 @@
 import { abortReason, type Clock } from './clock';
 
+interface Timer {
+  /** Run time at which it fires. */
+  due: number;
+  callback: () => void;
+  handle: ReturnType<typeof setTimeout> | undefined;
+}
+
 /**
  * Real time with a time scale: at 0.05 a 120 s watchdog fires after 6 s of wall time, while
  * every timestamp and label still reads in run time (120 s).
+ *
+ * The scale is for what the run simulates (backoff, stalls, a vendor's pace). Real work the
+ * run holds the clock for — a check in a child process, the SDK's own retry waits — takes
+ * the time it really takes, so while a hold is in force run time passes at 1×: a 300 ms check
+ * reads 300 ms at any scale, not 6 s at 0.05. Timers are kept in run time and re-armed when
+ * the rate changes, so a deadline stays a deadline in run time.
  */
 export class RealClock implements Clock {
   readonly kind = 'real' as const;
-  private readonly startedAt = performance.now();
+  /** Run time and wall time at the last change of rate. */
+  private runAtMark = 0;
+  private wallAtMark = performance.now();
+  private holds = 0;
+  private readonly timers = new Set<Timer>();
 
   constructor(readonly timeScale = 1) {
     if (!(timeScale > 0)) throw new RangeError(`time scale must be > 0, got ${timeScale}`);
   }
 
   now(): number {
-    return (performance.now() - this.startedAt) / this.timeScale;
+    return this.runAtMark + (performance.now() - this.wallAtMark) / this.wallPerRunMs();
   }
 
   setTimer(ms: number, callback: () => void): () => void {
-    const timer = setTimeout(callback, Math.max(0, ms) * this.timeScale);
-    return () => clearTimeout(timer);
+    const timer: Timer = { due: this.now() + Math.max(0, ms), callback, handle: undefined };
+    this.timers.add(timer);
+    this.arm(timer);
+    return () => {
+      clearTimeout(timer.handle);
+      this.timers.delete(timer);
+    };
   }
 
   hold<T>(work: Promise<T>): Promise<T> {
-    return work;
+    this.changeHolds(+1);
+    return work.finally(() => this.changeHolds(-1));
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       const onAbort = (): void => {
-        clearTimeout(timer);
+        cancel();
         reject(abortReason(signal!));
       };
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms) * this.timeScale,
-      );
+      const cancel = this.setTimer(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Wall milliseconds per run millisecond right now. */
+  private wallPerRunMs(): number {
+    return this.holds > 0 ? 1 : this.timeScale;
+  }
+
+  private changeHolds(delta: number): void {
+    const before = this.wallPerRunMs();
+    this.runAtMark = this.now();
+    this.wallAtMark = performance.now();
+    this.holds += delta;
+    if (this.wallPerRunMs() !== before) for (const timer of this.timers) this.arm(timer);
+  }
+
+  private arm(timer: Timer): void {
+    clearTimeout(timer.handle);
+    const wait = Math.max(0, timer.due - this.now()) * this.wallPerRunMs();
+    timer.handle = setTimeout(() => {
+      this.timers.delete(timer);
+      timer.callback();
+    }, wait);
   }
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { RealClock } from './real-clock';
+
+/** Real work for the hold: a wall-clock wait, which is exactly what the real clock measures. */
+const wallWork = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('RealClock', () => {
+  it('counts held real work at 1×, not multiplied by the time scale', async () => {
+    const clock = new RealClock(0.01);
+    const wallStart = performance.now();
+    const runStart = clock.now();
+    await clock.hold(wallWork(60));
+    const wall = performance.now() - wallStart;
+    const run = clock.now() - runStart;
+    // Unheld, 60 ms of wall time at 0.01 would read 6,000 ms of run time.
+    expect(run).toBeGreaterThanOrEqual(50);
+    expect(run).toBeLessThan(wall + 50);
+    expect(run).toBeLessThan(wall / 0.01 / 4);
+  });
+
+  it('keeps a timer armed in run time across a hold: it fires at its run-time deadline', async () => {
+    const clock = new RealClock(0.01);
+    let firedAt: number | undefined;
+    clock.setTimer(1_000, () => (firedAt = clock.now()));
+    const held = clock.hold(wallWork(50));
+    await held;
+    // 1,000 ms of run time cannot have passed during 50 ms of held (1×) time.
+    expect(firedAt).toBeUndefined();
+    await clock.sleep(2_000);
+    expect(firedAt).toBeGreaterThanOrEqual(999);
+  });
+
+  it('scales simulated waits when nothing is held', async () => {
+    const clock = new RealClock(0.01);
+    const wallStart = performance.now();
+    await clock.sleep(3_000);
+    expect(clock.now()).toBeGreaterThanOrEqual(2_999);
+    // 3 s of run time at 0.01 is about 30 ms of wall time.
+    expect(performance.now() - wallStart).toBeLessThan(1_500);
+  });
+
+  it('cancels a sleep through its signal', async () => {
+    const clock = new RealClock(1);
+    const controller = new AbortController();
+    const sleeping = clock.sleep(60_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(sleeping).rejects.toThrow('stop');
+  });
+});
