@@ -35,6 +35,8 @@ export function faultedBody(options: {
   model: string;
   clock: Clock;
   signal?: AbortSignal | null | undefined;
+  /** The stream ended before the fault's point: nothing was changed. */
+  onMissed?: () => void;
 }): ReadableStream<Uint8Array> {
   const { action, clock } = options;
   const records = new SseRecordReader(options.body.getReader());
@@ -83,6 +85,7 @@ export function faultedBody(options: {
       if (record === null) {
         // The stream ended before the fault's point: a malformed fault still leaves its mark.
         if (action.type === 'malformed') yield cutShort(fallbackRecord(options.dialect));
+        else if (!struck) options.onMissed?.();
         return;
       }
       // The final delta is struck before it passes: everything but the verdict has arrived.

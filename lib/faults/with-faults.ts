@@ -24,6 +24,11 @@ export interface WithFaultsOptions {
   clock: Clock;
   random: Random;
   onInject: (info: FaultInjection) => void;
+  /**
+   * A stream fault whose point never came (e.g. "drop mid-text" on a response with no text):
+   * the response passed unchanged, and the run should say so rather than look unaffected.
+   */
+  onMiss?: (info: FaultInjection) => void;
   /** Is the request going out now a background call (title, summary)? For rules aimed at one kind. */
   isBackground?: () => boolean;
 }
@@ -87,7 +92,16 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     if (!response.ok || !response.body || !type.includes('text/event-stream')) return response;
     inject();
     const framing = urlOf(input).pathname.endsWith('/responses') ? 'responses' : 'chat';
-    const body = faultedBody({ body: response.body, action, dialect, framing, model, clock, signal });
+    const body = faultedBody({
+      body: response.body,
+      action,
+      dialect,
+      framing,
+      model,
+      clock,
+      signal,
+      onMissed: () => options.onMiss?.({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) }),
+    });
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     return new Response(body, { status: response.status, statusText: response.statusText, headers });

@@ -72,6 +72,13 @@ export function launchRun(options: LaunchOptions): RunHandle {
       isBackground: () => backgroundRequest,
       onInject: ({ requestNo, rule, label }) =>
         log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
+      onMiss: ({ requestNo, label }) =>
+        log.emit({
+          event: 'log',
+          iteration,
+          level: 'warn',
+          message: `fault "${label}" could not apply: response ${requestNo} ended before the fault's point (nothing was changed)`,
+        }),
     });
     // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
     const sdkHold = recovery.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
