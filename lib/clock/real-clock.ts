@@ -80,6 +80,9 @@ export class RealClock implements Clock {
     clearTimeout(timer.handle);
     const wait = Math.max(0, timer.due - this.now()) * this.wallPerRunMs();
     timer.handle = setTimeout(() => {
+      // A wall timer may fire a millisecond early, which at a small scale is many ms of run
+      // time: a deadline never passes early, so the rest is waited out.
+      if (this.now() < timer.due) return this.arm(timer);
       this.timers.delete(timer);
       timer.callback();
     }, wait);
