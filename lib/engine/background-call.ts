@@ -5,7 +5,7 @@ import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { consumeStream } from './consume-stream';
 import type { Emit } from './event-log';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
-import type { CallResult, CallState } from './model-call';
+import { completeResult, type CallResult, type CallState } from './model-call';
 import { backgroundAccount, retry } from './retry';
 import { RunBudgetExceeded } from './run-budget';
 
@@ -60,19 +60,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
         const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
         const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
         if (outcome.kind === 'complete') {
-          return {
-            ok: true,
-            value: {
-              message: outcome.assembler.message(),
-              usage: outcome.usage,
-              stopReason: outcome.stopReason,
-              vendorStopReason: outcome.vendorStopReason,
-              model: outcome.model,
-              attempt,
-              latencyMs: clock.now() - started,
-              partial: false,
-            },
-          };
+          return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };
         }
         if (signal.aborted) throw signal.reason;
         const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });

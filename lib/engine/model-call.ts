@@ -103,19 +103,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
-      return {
-        ok: true,
-        value: {
-          message: outcome.assembler.message(),
-          usage: outcome.usage,
-          stopReason: outcome.stopReason,
-          vendorStopReason: outcome.vendorStopReason,
-          model: outcome.model,
-          attempt,
-          latencyMs: clock.now() - started,
-          partial: false,
-        },
-      };
+      return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };
     }
     if (signal.aborted) throw signal.reason;
 
@@ -195,6 +183,24 @@ function noteOverload({ options, category, currentVendor, onRebind }: { options:
   state.model = target;
   state.consecutiveOverloads = 0;
   return true;
+}
+
+/** What a stream that ran to its stop reason gives the loop. */
+export function completeResult(
+  outcome: Extract<StreamOutcome, { kind: 'complete' }>,
+  attempt: number,
+  latencyMs: number,
+): CallResult {
+  return {
+    message: outcome.assembler.message(),
+    usage: outcome.usage,
+    stopReason: outcome.stopReason,
+    vendorStopReason: outcome.vendorStopReason,
+    model: outcome.model,
+    attempt,
+    latencyMs,
+    partial: false,
+  };
 }
 
 function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, attempt: number, latencyMs: number): CallResult {
