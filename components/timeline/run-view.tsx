@@ -12,18 +12,22 @@ import { Waterfall } from './waterfall';
 
 /**
  * A run, live or finished, drawn from the page's run store: header, watchdog, terminate
- * banner, waterfall, the context panel, then turn cards beside the inspector.
+ * banner, waterfall, the context and takeover panels, then turn cards beside the inspector.
+ * The whole column scrolls, so however tall the panels grow the turn cards keep their room.
  */
 export function RunView({ headerActions }: { headerActions?: ReactNode }) {
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <RunHeader actions={headerActions} />
-      <WatchdogBar />
-      <TerminateBanner />
-      <Waterfall />
-      <ContextPanel />
-      <TakeoverPanel />
-      <div className="flex min-h-0 flex-1">
+    <div className="flex min-h-0 flex-1 flex-col overflow-y-auto">
+      <div className="shrink-0">
+        <RunHeader actions={headerActions} />
+        <WatchdogBar />
+        <TerminateBanner />
+        <Waterfall />
+        <ContextPanel />
+        <TakeoverPanel />
+      </div>
+      {/* The turns keep at least 60 % of the height: the panels above scroll away, the turns never vanish. */}
+      <div className="flex min-h-[60vh] flex-1">
         <div className="min-w-0 flex-1 overflow-y-auto">
           <TurnList />
         </div>
