@@ -33,6 +33,8 @@ test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover pan
 
   const end = await playground.waitForEnd();
   expect(end).toEqual({ reason: 'end_turn', complete: true });
-  await expect(page.getByText(/answering now/)).toBeVisible();
+  // Finished: the header no longer says anyone is answering now.
+  await expect(page.getByText(/last answered by/)).toBeVisible();
+  await expect(page.getByText(/answering now/)).toHaveCount(0);
   await expect(swap).toBeHidden();
 });

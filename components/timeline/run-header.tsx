@@ -68,7 +68,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
       <RunBudgets />
-      <Stat label="answering now">
+      <Stat label={status === 'done' || status === 'failed' || status === 'aborted' ? 'last answered by' : 'answering now'}>
         <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
       </Stat>
       {disabled.length > 0 && (
