@@ -7,13 +7,14 @@ import { useScenarios } from '@/lib/client/queries';
 import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/sweep-form';
 import { useCreateSweep } from '@/lib/client/sweep-queries';
 import { ApiError } from '@/lib/client/api-client';
+import { MECHANISMS as MECHANISMS_TABLE } from '@/lib/lessons/mechanisms';
 import { MAX_SWEEP_JOBS, PRESET_LABELS, PresetIdSchema, SweepMechanismSchema } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';
 import { INPUT } from '@/components/controls/field';
 import { CheckGroup } from './check-group';
 
 const PRESETS = PresetIdSchema.options.map((id) => ({ id, label: PRESET_LABELS[id] }));
-const MECHANISMS = SweepMechanismSchema.options.map((id) => ({ id, label: id }));
+const MECHANISMS = SweepMechanismSchema.options.map((id) => ({ id, label: MECHANISMS_TABLE[id].label, title: MECHANISMS_TABLE[id].oneLine }));
 const FAULTS = [{ id: 'none', label: 'no faults', title: 'the run as scripted' }, ...FAULT_TOGGLES.map((t) => ({ id: t.id, label: t.label, title: t.meaning }))];
 const VENDORS = [{ id: 'sim-anthropic' as const, label: 'sim-anthropic' }, { id: 'sim-openai' as const, label: 'sim-openai' }];
 

@@ -9,3 +9,4 @@ export * from './sweeps';
 export * from './json-depth';
 export * from './storable-event';
 export * from './stub-text';
+export * from './mechanism-id';

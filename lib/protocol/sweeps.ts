@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BudgetsSchema, VendorSchema } from './config';
 import { FaultPlanSchema } from './faults';
+import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
 import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /**
@@ -35,16 +36,8 @@ export const SweepFaultPlanSchema = z
   .strict();
 export type SweepFaultPlan = z.infer<typeof SweepFaultPlanSchema>;
 
-/** Mechanisms the on/off axis can switch off (each maps to one override, lib/sweeps/mechanism-off.ts). */
-export const SweepMechanismSchema = z.enum([
-  'retry',
-  'watchdog',
-  'fallback',
-  'background-retry',
-  'safe-executor',
-  'loop-guard',
-  'old-result-compaction',
-]);
+/** Mechanisms the on/off axis can switch off: the recovery ones of lib/lessons/mechanisms.ts. */
+export const SweepMechanismSchema = RecoveryMechanismIdSchema;
 export type SweepMechanism = z.infer<typeof SweepMechanismSchema>;
 
 /** Seeds as an inclusive range (`{from: 1, to: 200}`) or a list. */
@@ -68,7 +61,7 @@ export const SweepGridSchema = z
     scenarios: z.array(z.string().min(1).max(100)).min(1).max(20).default(['fix-failing-test']),
     configurations: z.array(SweepConfigurationSchema).min(1).max(20),
     /** Each configuration also runs once with each of these mechanisms switched off. */
-    mechanismsOff: z.array(SweepMechanismSchema).max(7).default([]),
+    mechanismsOff: z.array(SweepMechanismSchema).max(RECOVERY_MECHANISM_IDS.length).default([]),
     faultPlans: z.array(SweepFaultPlanSchema).min(1).max(20).default([{ id: 'none', plan: { rules: [], tools: [] } }]),
     vendors: z.array(SweepVendorSchema).min(1).max(2).default(['sim-anthropic']),
     seeds: SweepSeedsSchema,

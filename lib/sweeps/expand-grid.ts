@@ -1,5 +1,5 @@
 import { RunConfigSchema, seedList, type RunConfig, type SweepGrid } from '@/lib/protocol';
-import { withMechanismOff } from './mechanism-off';
+import { withMechanismOff } from '@/lib/lessons/mechanisms';
 
 /** One run of a sweep: a cell of the grid and a seed, with the config it runs. */
 export interface SweepJob {

@@ -1,0 +1,193 @@
+import type {
+  MechanismId,
+  RecoveryMechanismId,
+  RecoveryOverrides,
+  RunConfigInput,
+  TakeoverHandling,
+} from '@/lib/protocol';
+
+/**
+ * The one table of mechanisms a person can switch off on their own (DESIGN.md §4): what the
+ * sweeps' on/off axis, "run the counterfactual" and every lesson use. Pure data, browser-safe.
+ */
+
+/** How a mechanism is switched off: a recovery override, or the run config's takeover handling. */
+export type MechanismOff = { recovery: RecoveryOverrides } | { takeover: Partial<TakeoverHandling> };
+
+export interface Mechanism {
+  id: MechanismId;
+  label: string;
+  /** What a run changes to have it off, whatever the preset says. */
+  off: MechanismOff;
+  /** Its lesson: /lessons/<lessonSlug>. */
+  lessonSlug: string;
+  /** What it does, in one line (tooltips, the lessons index). */
+  oneLine: string;
+}
+
+type RecoveryMechanism = Mechanism & { id: RecoveryMechanismId; off: { recovery: RecoveryOverrides } };
+
+const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
+  retry: {
+    id: 'retry',
+    label: 'Retry ladder and backoff',
+    off: { recovery: { retry: { enabled: false } } },
+    lessonSlug: 'retry-ladder',
+    oneLine: 'A transient failure (429, 529, 5xx, network) is retried after a growing wait instead of ending the run.',
+  },
+  'retry-after': {
+    id: 'retry-after',
+    label: 'Retry-After honoured',
+    off: { recovery: { retry: { honorRetryAfter: false } } },
+    lessonSlug: 'retry-after',
+    oneLine: "When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.",
+  },
+  watchdog: {
+    id: 'watchdog',
+    label: 'Stream idle watchdog',
+    off: { recovery: { watchdog: { enabled: false } } },
+    lessonSlug: 'stream-idle-watchdog',
+    oneLine: 'A stream that goes quiet (keepalives only) is aborted after 120 s (+30 s per retry) and retried while nothing arrived (Empty).',
+  },
+  'partial-kept': {
+    id: 'partial-kept',
+    label: 'Partial kept, not retried',
+    // The engine keeps a Partial on the watchdog's path: with the watchdog off a cut stream is retried from scratch.
+    off: { recovery: { watchdog: { enabled: false } } },
+    lessonSlug: 'partial-vs-empty',
+    oneLine: 'A stream cut after content arrived (Partial) is kept and presented, not re-requested, so the same output is not billed twice.',
+  },
+  'stream-error-cap': {
+    id: 'stream-error-cap',
+    label: 'Stream error cap',
+    // The cap cannot be 0 (it bounds the watchdog's free retries); off means out of reach.
+    off: { recovery: { watchdog: { streamErrorCap: 50 } } },
+    lessonSlug: 'stream-error-cap',
+    oneLine: '5 consecutive broken streams end the call, instead of spending the whole retry budget on a stream that keeps breaking.',
+  },
+  fallback: {
+    id: 'fallback',
+    label: 'Fallback model',
+    off: { recovery: { fallback: { enabled: false } } },
+    lessonSlug: 'fallback-model',
+    oneLine: 'After 3 consecutive overloaded (529) answers the call moves to the fallback model instead of waiting for the busy one.',
+  },
+  'background-retry': {
+    id: 'background-retry',
+    label: 'Background retry account',
+    off: { recovery: { background: { enabled: false } } },
+    lessonSlug: 'background-retry',
+    oneLine: 'Auxiliary calls (titles, summaries) retry on their own short account, so they neither fail at once nor eat the turn’s budget.',
+  },
+  'loop-guard': {
+    id: 'loop-guard',
+    label: 'Loop guard',
+    off: { recovery: { tools: { loopGuard: false } } },
+    lessonSlug: 'loop-guard',
+    oneLine: 'The 3rd identical tool call is blocked; 3 failures in a row draw a warning and 8 halt the run.',
+  },
+  'failure-budget': {
+    id: 'failure-budget',
+    label: 'Failure budget and short-circuit',
+    off: { recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } },
+    lessonSlug: 'failure-budget',
+    oneLine: 'A tool that failed 3 times is disabled for the run, and an exact repeat of a failed call is answered without running it.',
+  },
+  'safe-executor': {
+    id: 'safe-executor',
+    label: 'Specific tool errors (safe executor)',
+    off: { recovery: { tools: { safeExecutor: false } } },
+    lessonSlug: 'specific-tool-errors',
+    oneLine: 'A failing tool returns an is_error result that says what to do next (e.g. the sibling file names) instead of a bare error.',
+  },
+  'output-truncation': {
+    id: 'output-truncation',
+    label: 'Tool output truncation',
+    off: { recovery: { tools: { truncateChars: 0 } } },
+    lessonSlug: 'output-truncation',
+    oneLine: 'Tool output over 4,000 characters is cut, with a note saying how to get the rest (offset, narrower pattern).',
+  },
+  'old-result-compaction': {
+    id: 'old-result-compaction',
+    label: 'Old-result compaction',
+    off: { recovery: { context: { oldResultCompaction: false } } },
+    lessonSlug: 'old-result-compaction',
+    oneLine: 'Tool results over 1,000 characters older than the last 2 iterations are sent as a stub saying how to get them back.',
+  },
+  'proactive-summary': {
+    id: 'proactive-summary',
+    label: 'Proactive summary',
+    off: { recovery: { compaction: { proactive: false } } },
+    lessonSlug: 'proactive-summary',
+    oneLine: 'When a request nears 75 % of the window, older history is summarised before the vendor has to refuse it.',
+  },
+  'overflow-waterfall': {
+    id: 'overflow-waterfall',
+    label: 'Context overflow waterfall',
+    off: { recovery: { compaction: { waterfall: false } } },
+    lessonSlug: 'overflow-waterfall',
+    oneLine: 'On "prompt too long": clear old tool results, then force a full summary, then trim the oldest messages (keeping 4) — 2 tries.',
+  },
+  'circuit-breaker': {
+    id: 'circuit-breaker',
+    label: 'Summary circuit breaker',
+    off: { recovery: { compaction: { breaker: false } } },
+    lessonSlug: 'circuit-breaker',
+    oneLine: 'After 3 failed summary calls in a row, compaction stops calling the model for 5 minutes and trims locally instead.',
+  },
+  'reactive-compact': {
+    id: 'reactive-compact',
+    label: 'Reactive compact (s11)',
+    off: { recovery: { compaction: { reactive: false } } },
+    lessonSlug: 'reactive-compact',
+    oneLine: 'On "prompt too long", keep the last 5 messages and retry once (s11’s simpler answer to an overflow).',
+  },
+  'output-escalation': {
+    id: 'output-escalation',
+    label: 'Output-cap escalation and continuations',
+    off: { recovery: { output: { escalate: false, maxContinuations: 0 } } },
+    lessonSlug: 'output-cap-escalation',
+    oneLine: 'An answer cut by the output cap is re-asked once with 64 K tokens, then continued from where it stopped (at most 3 times).',
+  },
+};
+
+const TAKEOVER: Mechanism = {
+  id: 'takeover-handling',
+  label: 'Takeover: foreign credentials dropped',
+  off: { takeover: { naive: true } },
+  lessonSlug: 'takeover-credentials',
+  oneLine: 'On a vendor or model switch, thinking signatures travel only back to the vendor that minted them; naive sends history as it was.',
+};
+
+/** Every switchable mechanism, in teaching order. */
+export const MECHANISMS: Record<MechanismId, Mechanism> = { ...RECOVERY, 'takeover-handling': TAKEOVER };
+export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
+
+export function mechanismById(id: MechanismId): Mechanism {
+  return MECHANISMS[id];
+}
+
+/** Merges an override group by group, so the mechanism's fields win and the rest stay. */
+function mergeOverrides(base: RecoveryOverrides, off: RecoveryOverrides): RecoveryOverrides {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [group, fields] of Object.entries(off)) {
+    const current = merged[group];
+    merged[group] = typeof current === 'object' && current !== null ? { ...(current as object), ...(fields as object) } : fields;
+  }
+  return merged as RecoveryOverrides;
+}
+
+/**
+ * A configuration's overrides with one recovery mechanism switched off on top: the on/off axis
+ * of a sweep, so a table row shows what that mechanism is worth under the same faults and seeds.
+ */
+export function withMechanismOff(overrides: RecoveryOverrides, id: RecoveryMechanismId): RecoveryOverrides {
+  return mergeOverrides(overrides, RECOVERY[id].off.recovery);
+}
+
+/** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
+export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover'>>(config: C, id: MechanismId): C {
+  const off = MECHANISMS[id].off;
+  if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
+  return { ...config, recovery: mergeOverrides(config.recovery ?? {}, off.recovery) };
+}

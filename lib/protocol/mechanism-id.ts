@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Ids of the mechanisms a person can switch off on their own (the table with labels, the
+ * override and the lesson is lib/lessons/mechanisms.ts). The ids live here, below everything,
+ * so the sweep grid's schema and the lessons share one list.
+ */
+
+/** Mechanisms switched off by a recovery override alone (the ones a sweep's on/off axis can use). */
+export const RECOVERY_MECHANISM_IDS = [
+  'retry',
+  'retry-after',
+  'watchdog',
+  'partial-kept',
+  'stream-error-cap',
+  'fallback',
+  'background-retry',
+  'loop-guard',
+  'failure-budget',
+  'safe-executor',
+  'output-truncation',
+  'old-result-compaction',
+  'proactive-summary',
+  'overflow-waterfall',
+  'circuit-breaker',
+  'reactive-compact',
+  'output-escalation',
+] as const;
+
+/** Every switchable mechanism: the recovery ones and the takeover handling (a run-config field). */
+export const MECHANISM_IDS = [...RECOVERY_MECHANISM_IDS, 'takeover-handling'] as const;
+
+export const RecoveryMechanismIdSchema = z.enum(RECOVERY_MECHANISM_IDS);
+export type RecoveryMechanismId = z.infer<typeof RecoveryMechanismIdSchema>;
+export const MechanismIdSchema = z.enum(MECHANISM_IDS);
+export type MechanismId = z.infer<typeof MechanismIdSchema>;
