@@ -21,7 +21,7 @@ export default tseslint.config(
   },
   {
     // The engine is a library: the CLI, the route handlers and the tests drive it the same way.
-    files: ['lib/engine/**', 'lib/providers/**', 'lib/trajectory/**', 'lib/sim/**', 'lib/faults/**', 'lib/tools/**', 'lib/clock/**', 'lib/protocol/**', 'lib/runtime/**', 'lib/tokens/**', 'lib/lessons/**', 'lib/store/**', 'lib/cli/**', 'lib/bench/**', 'lib/audit/**'],
+    files: ['lib/engine/**', 'lib/providers/**', 'lib/trajectory/**', 'lib/sim/**', 'lib/faults/**', 'lib/tools/**', 'lib/clock/**', 'lib/protocol/**', 'lib/runtime/**', 'lib/tokens/**', 'lib/lessons/**', 'lib/store/**', 'lib/cli/**', 'lib/bench/**', 'lib/audit/**', 'lib/compare/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: framework, message: 'lib/ below the client layer is framework-free.' }, { group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' }] }],
     },
