@@ -23,6 +23,9 @@ export function CellRuns({ row, runs, onClose }: { row: SweepRow; runs: SweepRun
           <Link key={m.run_id} href={`/runs/${m.run_id}`} className="flex items-center gap-3 border-b border-line px-3 py-1 text-xs hover:bg-sunken" data-testid="cell-run">
             <span className="w-16 font-mono text-2xs text-muted">seed {m.seed}</span>
             <Pill tone={m.complete ? 'ok' : 'fail'}>{m.complete ? 'complete' : 'incomplete'}</Pill>
+            <Pill tone={m.verdict === 'done' ? 'ok' : m.verdict === 'not_done' ? 'fail' : 'neutral'} title="task verdict: the scenario's own check on the final workspace">
+              {m.verdict ? `task ${m.verdict.replace('_', ' ')}` : 'task unchecked'}
+            </Pill>
             <span className="w-32 truncate text-2xs text-muted">{m.reason}</span>
             <span className="tabular w-16 text-right font-mono text-2xs">{formatMs(m.duration_ms)}</span>
             <span className="tabular w-16 text-right font-mono text-2xs">{formatUsd(m.usd)}</span>

@@ -22,8 +22,15 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
   { id: 'vendor', header: 'vendor', title: 'the simulated vendor', value: (r) => r.vendor, show: (r) => r.vendor, numeric: false },
   { id: 'runs', header: 'runs', title: 'runs finished in this cell', value: (r) => r.runs, show: (r) => String(r.runs), numeric: true },
   {
-    id: 'completion_rate', header: 'complete', title: 'runs whose loop ended complete, with the 95 % Wilson interval',
+    id: 'completion_rate', header: 'loop complete', title: 'runs whose loop ended complete (the terminate event), with the 95 % Wilson interval',
     value: (r) => r.completion_rate, show: (r) => `${pct(r.completion_rate)} (${pct(r.completion_ci[0])}–${pct(r.completion_ci[1])})`, better: 'high', numeric: true,
+  },
+  {
+    id: 'verdict_rate', header: 'task done',
+    title: "runs whose task verdict was done: the scenario's own check on the final workspace (task_verdict), not how the loop ended; with the 95 % Wilson interval and the runs the check could not judge",
+    value: (r) => r.verdict_rate,
+    show: (r) => `${pct(r.verdict_rate)} (${pct(r.verdict_ci[0])}–${pct(r.verdict_ci[1])})${r.unchecked > 0 ? ` · ${r.unchecked} unchecked` : ''}`,
+    better: 'high', numeric: true,
   },
   { id: 'median_ms', header: 'median', title: 'median run time (run clock)', value: (r) => r.median_ms, show: (r) => formatMs(r.median_ms), better: 'low', numeric: true },
   { id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock)', value: (r) => r.p95_ms, show: (r) => formatMs(r.p95_ms), better: 'low', numeric: true },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BudgetsSchema, VendorSchema } from './config';
+import { TaskVerdictSchema } from './events';
 import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
 import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
@@ -119,8 +120,15 @@ export const SweepRowSchema = z.object({
   completion_rate: z.number(),
   /** 95 % Wilson score interval of the completion rate. */
   completion_ci: z.tuple([z.number(), z.number()]),
-  /** The task verdict (until scenarios judge their own task: the loop's terminate). */
+  /**
+   * Runs whose task_verdict was done (the scenario's own check on the final workspace), of all
+   * runs: not how the loop ended. A run the check could not judge counts as not done.
+   */
   verdict_rate: z.number(),
+  /** 95 % Wilson score interval of the task verdict rate. */
+  verdict_ci: z.tuple([z.number(), z.number()]),
+  /** Runs the check could not judge (not_checkable, or no task_verdict in the log). */
+  unchecked: z.number().int(),
   median_ms: z.number(),
   p95_ms: z.number(),
   mean_tokens: z.number(),
@@ -141,6 +149,8 @@ export const SweepRunMetricsSchema = z.object({
   seed: z.number().int(),
   complete: z.boolean(),
   reason: z.string(),
+  /** The run's task_verdict; null when its log has none (a run stopped outside the loop). */
+  verdict: TaskVerdictSchema.nullable(),
   duration_ms: z.number(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),

@@ -14,7 +14,7 @@ let runs: RunStore;
 let sweeps: SweepStore;
 const grid = SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2] });
 const metrics = (job: number): SweepRunMetrics => ({
-  job, run_id: `s1-${job}`, key: 'c|fix-failing-test|none|sim-anthropic', seed: job + 1, complete: true, reason: 'end_turn',
+  job, run_id: `s1-${job}`, key: 'c|fix-failing-test|none|sim-anthropic', seed: job + 1, complete: true, reason: 'end_turn', verdict: 'done',
   duration_ms: 1000, input_tokens: 10, output_tokens: 5, usd: 0.01, attempts: 1, failed_attempts: 0, wasted_tokens: 0, wasted_usd: 0, errors_seen: 0,
 });
 

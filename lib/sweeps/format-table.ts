@@ -16,8 +16,11 @@ export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'faults', value: (r) => r.fault_plan },
   { header: 'vendor', value: (r) => r.vendor },
   { header: 'runs', value: (r) => r.runs },
-  { header: 'complete', value: (r) => r.completion_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
+  { header: 'loop complete', value: (r) => r.completion_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
   { header: '95 % CI', value: (r) => `${(r.completion_ci[0] * 100).toFixed(0)}–${(r.completion_ci[1] * 100).toFixed(0)} %` },
+  // The scenario's own check on the final workspace (task_verdict), not how the loop ended.
+  { header: 'task done', value: (r) => r.verdict_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
+  { header: 'unchecked', value: (r) => r.unchecked },
   { header: 'median', value: (r) => r.median_ms, format: seconds, better: 'low' },
   { header: 'p95', value: (r) => r.p95_ms, format: seconds, better: 'low' },
   { header: 'tokens/run', value: (r) => r.mean_tokens, format: (v) => Math.round(v).toLocaleString('en'), better: 'low' },

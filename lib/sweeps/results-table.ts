@@ -19,6 +19,7 @@ export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; 
     const runs = (byKey.get(job.key) ?? []).slice().sort((a, b) => a.job - b.job);
     const n = runs.length;
     const completed = runs.filter((r) => r.complete).length;
+    const done = runs.filter((r) => r.verdict === 'done').length;
     const times = runs.map((r) => r.duration_ms).sort((a, b) => a - b);
     const mean = (pick: (r: SweepRunMetrics) => number): number => (n === 0 ? 0 : runs.reduce((s, r) => s + pick(r), 0) / n);
     rows.push({
@@ -32,7 +33,10 @@ export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; 
       completed,
       completion_rate: n === 0 ? 0 : completed / n,
       completion_ci: wilsonInterval(completed, n),
-      verdict_rate: n === 0 ? 0 : completed / n,
+      verdict_rate: n === 0 ? 0 : done / n,
+      verdict_ci: wilsonInterval(done, n),
+      // A log without a task_verdict (stored before verdicts, or stopped outside the loop) is unchecked too.
+      unchecked: runs.filter((r) => r.verdict !== 'done' && r.verdict !== 'not_done').length,
       median_ms: quantile(times, 0.5),
       p95_ms: quantile(times, 0.95),
       mean_tokens: mean((r) => r.input_tokens + r.output_tokens),

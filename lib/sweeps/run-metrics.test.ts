@@ -40,4 +40,12 @@ describe('runMetrics', () => {
     expect(m.errorsSeen).toBe(1);
     expect(m.failedAttempts).toBe(1);
   });
+
+  it('reads the task verdict apart from how the loop ended: a model that gives up completes its loop, not its task', async () => {
+    const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
+    const m = runMetrics(events);
+    expect(m.complete).toBe(true);
+    expect(m.verdict).toBe('not_done');
+    expect(runMetrics(await runToEnd({})).verdict).toBe('done');
+  });
 });

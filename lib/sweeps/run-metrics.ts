@@ -1,10 +1,12 @@
-import { costUsd, type RunEvent } from '@/lib/protocol';
+import { costUsd, type RunEvent, type TaskVerdict } from '@/lib/protocol';
 import { countTokens } from '@/lib/tokens/count-tokens';
 
 /** What one run of a sweep adds up to, read off its event log alone. */
 export interface RunMetrics {
   complete: boolean;
   reason: string;
+  /** The scenario's own check on the final workspace (task_verdict); null when the log has none. */
+  verdict: TaskVerdict | null;
   /** Run-clock ms at terminate. */
   durationMs: number;
   inputTokens: number;
@@ -42,8 +44,12 @@ interface Attempt {
 export function runMetrics(events: readonly RunEvent[]): RunMetrics {
   const attempts: Attempt[] = [];
   let current: Attempt | undefined;
+  let verdict: TaskVerdict | null = null;
   for (const event of events) {
     switch (event.event) {
+      case 'task_verdict':
+        verdict = event.verdict;
+        break;
       case 'model_request':
         current = {
           iteration: event.iteration,
@@ -98,6 +104,7 @@ export function runMetrics(events: readonly RunEvent[]): RunMetrics {
   return {
     complete: terminate.complete,
     reason: terminate.reason,
+    verdict,
     durationMs: terminate.ts,
     inputTokens: terminate.input_tokens,
     outputTokens: terminate.output_tokens,

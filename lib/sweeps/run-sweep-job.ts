@@ -33,6 +33,7 @@ export async function runSweepJob({ sweepId, job }: { sweepId: string; job: Swee
       seed: job.seed,
       complete: m.complete,
       reason: m.reason,
+      verdict: m.verdict,
       duration_ms: m.durationMs,
       input_tokens: m.inputTokens,
       output_tokens: m.outputTokens,

@@ -10,8 +10,20 @@ import {
   type SweepSummary,
 } from '@/lib/protocol';
 
+/**
+ * What the two rates of a row measure, written into every JSON export so a reader of the file
+ * alone knows the task verdict rate is the scenario's check, not how the loop ended.
+ */
+export const RATE_DEFINITIONS = {
+  completion_rate: 'loop completion: runs whose terminate event says complete (the loop ended on its own terms)',
+  verdict_rate:
+    "task verdict: runs whose task_verdict event says done (the scenario's own check on the final workspace); " +
+    'runs the check could not judge (unchecked) count as not done',
+} as const;
+
 /** A sweep as one JSON document: what it ran, the table, and every run's summary. */
 export const SweepExportSchema = z.object({
+  definitions: z.object({ completion_rate: z.string(), verdict_rate: z.string() }),
   sweep: SweepSummarySchema,
   grid: SweepGridSchema,
   rows: z.array(SweepRowSchema),
@@ -20,18 +32,22 @@ export const SweepExportSchema = z.object({
 export type SweepExport = z.infer<typeof SweepExportSchema>;
 
 export function sweepExport(parts: { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[]; runs: SweepRunMetrics[] }): SweepExport {
-  return { sweep: parts.sweep, grid: parts.grid, rows: parts.rows, runs: parts.runs };
+  return { definitions: { ...RATE_DEFINITIONS }, sweep: parts.sweep, grid: parts.grid, rows: parts.rows, runs: parts.runs };
 }
 
-/** The table's columns in CSV order; the CI splits into two columns. */
+/**
+ * The table's columns in CSV order; each interval splits into two columns. The two rates are
+ * named for what they count (loop_completion_*: the terminate event; task_verdict_*: the
+ * scenario's check), since a CSV carries no definitions of its own.
+ */
 const ROW_COLUMNS = [
-  'config', 'config_label', 'scenario', 'fault_plan', 'vendor', 'runs', 'completed', 'completion_rate',
-  'completion_ci_low', 'completion_ci_high', 'verdict_rate', 'median_ms', 'p95_ms', 'mean_tokens', 'mean_usd',
-  'wasted_tokens', 'wasted_usd', 'errors_seen',
+  'config', 'config_label', 'scenario', 'fault_plan', 'vendor', 'runs', 'completed', 'loop_completion_rate',
+  'loop_completion_ci_low', 'loop_completion_ci_high', 'task_verdict_rate', 'task_verdict_ci_low', 'task_verdict_ci_high',
+  'task_unchecked', 'median_ms', 'p95_ms', 'mean_tokens', 'mean_usd', 'wasted_tokens', 'wasted_usd', 'errors_seen',
 ] as const;
 
 const RUN_COLUMNS = [
-  'job', 'run_id', 'key', 'seed', 'complete', 'reason', 'duration_ms', 'input_tokens', 'output_tokens', 'usd',
+  'job', 'run_id', 'key', 'seed', 'complete', 'reason', 'verdict', 'duration_ms', 'input_tokens', 'output_tokens', 'usd',
   'attempts', 'failed_attempts', 'wasted_tokens', 'wasted_usd', 'errors_seen',
 ] as const satisfies readonly (keyof SweepRunMetrics)[];
 
@@ -50,11 +66,21 @@ function toCsv(columns: readonly string[], records: readonly Record<string, stri
 export function rowsToCsv(rows: readonly SweepRow[]): string {
   return toCsv(
     ROW_COLUMNS,
-    rows.map(({ completion_ci: [low, high], key: _key, ...rest }) => ({ ...rest, completion_ci_low: low, completion_ci_high: high })),
+    rows.map(({ key: _key, completion_rate, completion_ci, verdict_rate, verdict_ci, unchecked, ...rest }) => ({
+      ...rest,
+      loop_completion_rate: completion_rate,
+      loop_completion_ci_low: completion_ci[0],
+      loop_completion_ci_high: completion_ci[1],
+      task_verdict_rate: verdict_rate,
+      task_verdict_ci_low: verdict_ci[0],
+      task_verdict_ci_high: verdict_ci[1],
+      task_unchecked: unchecked,
+    })),
   );
 }
 
 /** Every run's summary as CSV, one line a run (its id opens it at /runs/<id>). */
 export function runsToCsv(runs: readonly SweepRunMetrics[]): string {
-  return toCsv(RUN_COLUMNS, runs as unknown as Record<string, string | number | boolean>[]);
+  // A run stored before verdicts has none: an empty cell.
+  return toCsv(RUN_COLUMNS, runs.map((r) => ({ ...r, verdict: r.verdict ?? '' })));
 }
