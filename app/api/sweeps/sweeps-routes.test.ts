@@ -82,7 +82,7 @@ describe('sweep routes', () => {
     const csv = await getExport(new Request(`${BASE}/sweeps/${id}/export?format=csv&what=table`), ctx(id));
     expect(csv.headers.get('content-disposition')).toContain(`${id}-table.csv`);
     const parsed = Papa.parse<Record<string, string>>(await csv.text(), { header: true, skipEmptyLines: true });
-    expect(parsed.data.map((r) => [r.config, Number(r.completion_rate)])).toEqual([['codesmith', 1], ['naive', 0]]);
+    expect(parsed.data.map((r) => [r.config, Number(r.loop_completion_rate), Number(r.task_verdict_rate)])).toEqual([['codesmith', 1, 1], ['naive', 0, 0]]);
     const json = (await (await getExport(new Request(`${BASE}/sweeps/${id}/export`), ctx(id))).json()) as { rows: SweepRow[]; runs: unknown[] };
     expect(json.rows).toEqual(rows);
     expect(json.runs).toHaveLength(6);
