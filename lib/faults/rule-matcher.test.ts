@@ -18,6 +18,18 @@ function firing(matcher: RuleMatcher, plan: FaultPlan, from: number, to: number)
 }
 
 describe('RuleMatcher', () => {
+  it('an `until` rule hits every request sent before its run-clock time, however many', () => {
+    const m = new RuleMatcher(createRandom(1));
+    const plan = planOf(rule('limit', { kind: 'until', ms: 20_000 }));
+    expect([0, 1_000, 7_000, 19_999, 20_000, 40_000].map((now, i) => m.match({ plan, requestNo: i + 1, now })?.id)).toEqual(['limit', 'limit', 'limit', 'limit', undefined, undefined]);
+  });
+
+  it('a rule naming a model hits only requests to that model', () => {
+    const m = new RuleMatcher(createRandom(1));
+    const plan = planOf({ ...rule('busy', { kind: 'always' }), model: 'claude-sim-sonnet' });
+    expect(['claude-sim-sonnet', 'claude-sim-haiku', undefined].map((model, i) => m.match({ plan, requestNo: i + 1, model })?.id)).toEqual(['busy', undefined, undefined]);
+  });
+
   it('a rule aimed at background calls skips foreground requests and spends its hits only on background ones', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf({ ...rule('bg', { kind: 'next', count: 2 }), target: 'background' }, { ...rule('fg', { kind: 'always' }), target: 'foreground' });

@@ -13,20 +13,22 @@ export class RuleMatcher {
 
   constructor(private readonly random: Random) {}
 
-  match(options: { plan: FaultPlan; requestNo: number; background?: boolean }): FaultRule | undefined {
+  match(options: { plan: FaultPlan; requestNo: number; background?: boolean; now?: number; model?: string | undefined }): FaultRule | undefined {
     const { plan, requestNo } = options;
     const enabled = plan.rules.filter((rule) => rule.enabled !== false);
     // A rule aimed at one kind of call does not see the other kind (and spends nothing on it).
     const kind = options.background ? 'background' : 'foreground';
-    const aimed = enabled.filter((rule) => rule.target === undefined || rule.target === 'any' || rule.target === kind);
+    const aimed = enabled.filter(
+      (rule) => (rule.target === undefined || rule.target === 'any' || rule.target === kind) && (rule.model === undefined || rule.model === options.model),
+    );
     const live = new Set(enabled.map((rule) => rule.id));
     for (const id of this.hits.keys()) if (!live.has(id)) this.hits.delete(id);
-    const chosen = aimed.find((rule) => this.matches({ rule, when: rule.when, requestNo }));
+    const chosen = aimed.find((rule) => this.matches({ rule, when: rule.when, requestNo, now: options.now ?? 0 }));
     if (chosen?.when.kind === 'next') this.hits.set(chosen.id, (this.hits.get(chosen.id) ?? 0) + 1);
     return chosen;
   }
 
-  private matches(options: { rule: FaultRule; when: FaultWhen; requestNo: number }): boolean {
+  private matches(options: { rule: FaultRule; when: FaultWhen; requestNo: number; now: number }): boolean {
     const { rule, when, requestNo } = options;
     switch (when.kind) {
       case 'always':
@@ -35,6 +37,8 @@ export class RuleMatcher {
         return when.numbers.includes(requestNo);
       case 'next':
         return (this.hits.get(rule.id) ?? 0) < when.count;
+      case 'until':
+        return options.now < when.ms;
       case 'probability':
         // One die per (rule, request), independent of which other rules were rolled or
         // toggled: the same seed gives the same faults whatever the plan's history.

@@ -51,13 +51,13 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw abortReason(signal);
 
-    const rule = matcher.match({ plan: options.plan(), requestNo, background: options.isBackground?.() ?? false });
+    const model = modelOf(init?.body);
+    const rule = matcher.match({ plan: options.plan(), requestNo, background: options.isBackground?.() ?? false, now: clock.now(), model });
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
     const dialect = dialectNow();
     const inject = (): void =>
       options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
-    const model = modelOf(init?.body);
 
     switch (action.type) {
       case 'http_error':

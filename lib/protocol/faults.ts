@@ -12,6 +12,8 @@ export const FaultWhenSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
   /** The rule's next N hits: requests it is the first matching rule for, from when it is switched on. */
   z.strictObject({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),
+  /** Every request sent before run-clock `ms`: a limit that lasts, whatever the retries in between. */
+  z.strictObject({ kind: z.literal('until'), ms: z.number().int().min(1).max(86_400_000) }),
 ]);
 export type FaultWhen = z.infer<typeof FaultWhenSchema>;
 
@@ -102,6 +104,8 @@ export const FaultRuleSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Which calls it hits: every request, or only foreground (the loop's turns) or background (titles, summaries). */
   target: z.enum(['any', 'foreground', 'background']).optional(),
+  /** Only requests naming this model (a busy model, while its fallback is fine); absent: every model. */
+  model: z.string().min(1).max(200).optional(),
   when: FaultWhenSchema,
   action: FaultActionSchema,
 });
