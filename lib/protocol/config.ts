@@ -93,6 +93,26 @@ export const BudgetsSchema = z
   })
   .strict();
 
+/**
+ * The system prompt a run gets when its config names none: what the playground shows as the
+ * placeholder, so the text on screen is the text sent.
+ */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
+  'and run the check. When the work is done, finish with a short summary of what you changed and why.';
+
+/** A tool's name as the model sees it (lib/tools): the key of a description override. */
+export const ToolNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a tool name: lowercase letters, digits and _');
+
+/** Which named, versioned prompt set a run's prompts came from (the texts themselves are in the config). */
+export const PromptSetRefSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    version: z.number().int().min(1),
+  })
+  .strict();
+export type PromptSetRef = z.infer<typeof PromptSetRefSchema>;
+
 export const RunConfigSchema = z
   .object({
     provider: ProviderConfigSchema,
@@ -102,7 +122,12 @@ export const RunConfigSchema = z
     task: z.string().min(1).max(20_000).optional(),
     /** Replaces the scenario's simulated model policy (simulated vendors only). */
     policy: SimPolicyIdSchema.optional(),
+    /** Replaces the built-in system prompt (DEFAULT_SYSTEM_PROMPT). */
     system: z.string().max(20_000).optional(),
+    /** Replaces tool descriptions, by tool name; tools not named keep their own. */
+    toolDescriptions: z.record(ToolNameSchema, z.string().trim().min(1, 'an empty description: leave the tool out to keep its own').max(4_000)).optional(),
+    /** The prompt set the system prompt, task and tool descriptions were loaded from, unchanged. */
+    promptSet: PromptSetRefSchema.optional(),
     preset: PresetIdSchema.default('codesmith'),
     recovery: RecoveryOverridesSchema.default({}),
     faults: FaultPlanSchema.default({ rules: [], tools: [] }),

@@ -1,7 +1,7 @@
 import { createClock, createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { resolveRecovery, toStorableEvent, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, resolveRecovery, toStorableEvent, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
@@ -11,10 +11,6 @@ import { judgeTask } from './judge-task';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
 import { createVendorTransports } from './vendor-transports';
-
-const DEFAULT_SYSTEM =
-  'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
-  'and run the check. When the work is done, finish with a short summary of what you changed and why.';
 
 /**
  * The composition root: builds the clock, the transport (a simulated vendor, or the global
@@ -51,7 +47,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
     if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
     const recovery = resolveRecovery(config.preset, config.recovery);
     const workspace = createWorkspace({ files: scenario.files });
-    const toolbox = createToolbox({ scenario });
+    const toolbox = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) });
     const task = config.task ?? scenario.task;
 
     // One fault wrapper over whichever vendor is in force: one request count, one plan.
@@ -64,7 +60,10 @@ export function launchRun(options: LaunchOptions): RunHandle {
     // Requests go out only once the loop runs, by which time the swap controller exists.
     const inForce = (): SwapController['current'] => swaps!.current;
     const faulted = withFaults({
-      fetch: (input, init) => transports(inForce().vendor)(input, init),
+      fetch: (input, init) => {
+        options.onVendorRequest?.({ vendor: inForce().vendor, body: typeof init?.body === 'string' ? init.body : '' });
+        return transports(inForce().vendor)(input, init);
+      },
       dialect: () => inForce().dialect.wire,
       plan: () => faults,
       clock,
@@ -127,7 +126,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       provider: initial.provider,
       model,
       fallbackModel: initial.fallbackModel,
-      system: config.system ?? DEFAULT_SYSTEM,
+      system: config.system ?? DEFAULT_SYSTEM_PROMPT,
       task,
       tools: toolbox.specs(),
       executor,

@@ -1,4 +1,4 @@
-import type { FaultPlan, RunConfig, RunEvent } from '@/lib/protocol';
+import type { FaultPlan, RunConfig, RunEvent, Vendor } from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
 
 /** Control messages, applied by the engine at the next request boundary (abort: at once). */
@@ -17,6 +17,8 @@ export interface LaunchOptions {
   apiKey?: string;
   /** Called with every event, in seq order, synchronously as it is appended. */
   onEvent: (event: RunEvent) => void;
+  /** Sees each request body as it reaches the vendor, beneath the fault wrapper (tests, recordings). */
+  onVendorRequest?: (request: { vendor: Vendor; body: string }) => void;
 }
 
 export interface RunHandle {

@@ -1,6 +1,6 @@
 import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, type RunConfig, type Vendor } from '@/lib/protocol';
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
-import { getScenario, listScenarios } from '@/lib/tools';
+import { getScenario, listScenarios, TOOL_NAMES } from '@/lib/tools';
 
 /** A plausible model id for a real vendor: what vendors and local servers name their models with. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
@@ -40,6 +40,11 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   config.swaps.forEach((swap, i) => {
     problems.push(...checkVendorTarget({ target: swap, clock: config.clock, env }).map((p) => `swaps.${i}.${p}`));
   });
+  for (const name of Object.keys(config.toolDescriptions ?? {})) {
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      problems.push(`toolDescriptions.${name}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`);
+    }
+  }
   if (config.policy && !isSimulated(vendor)) {
     problems.push('policy: a simulated model policy only applies to simulated vendors; remove it or pick sim-anthropic / sim-openai');
   }

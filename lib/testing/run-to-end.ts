@@ -1,6 +1,6 @@
 import { RunConfigSchema, type EventOf, type RunConfigInput, type RunEvent, type RunEventType } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import type { ControlMessage } from '@/lib/runtime/types';
+import type { ControlMessage, LaunchOptions } from '@/lib/runtime/types';
 
 /**
  * Runs a config to its terminate event on the virtual clock (unless the config says
@@ -8,7 +8,11 @@ import type { ControlMessage } from '@/lib/runtime/types';
  */
 export async function runToEnd(
   input: Omit<RunConfigInput, 'provider'> & { provider?: RunConfigInput['provider'] },
-  options: { onEvent?: (event: RunEvent, control: (message: ControlMessage) => void) => void; apiKey?: string } = {},
+  options: {
+    onEvent?: (event: RunEvent, control: (message: ControlMessage) => void) => void;
+    apiKey?: string;
+    onVendorRequest?: LaunchOptions['onVendorRequest'];
+  } = {},
 ): Promise<RunEvent[]> {
   const config = RunConfigSchema.parse({ clock: 'virtual', provider: { vendor: 'sim-anthropic' }, ...input });
   const events: RunEvent[] = [];
@@ -17,6 +21,7 @@ export async function runToEnd(
     runId: 'test-run',
     config,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.onVendorRequest ? { onVendorRequest: options.onVendorRequest } : {}),
     onEvent: (event) => {
       events.push(event);
       options.onEvent?.(event, control);

@@ -2,7 +2,7 @@ export type { Tool, ToolContext, ToolResult, Workspace } from './types';
 export type { CheckResult, Scenario, ScenarioHints } from './scenario';
 export { createWorkspace, MemoryWorkspace } from './workspace';
 export { normalizePath, nearestPaths } from './paths';
-export { createToolbox, type AnyTool, type Toolbox } from './registry';
+export { createToolbox, TOOL_NAMES, type AnyTool, type Toolbox } from './registry';
 export { toInputSchema, toToolSpec } from './tool-spec';
 export { listFilesTool } from './tools/list-files';
 export { readFileTool, DEFAULT_READ_LIMIT } from './tools/read-file';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolbox } from './registry';
+import { createToolbox, TOOL_NAMES } from './registry';
 import { fixFailingTest } from './scenarios/fix-failing-test';
 
 describe('createToolbox', () => {
@@ -9,6 +9,16 @@ describe('createToolbox', () => {
     expect(toolbox.names()).toEqual(['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check']);
     expect(toolbox.get('read_file')?.name).toBe('read_file');
     expect(toolbox.get('nope')).toBeUndefined();
+    expect(toolbox.names()).toEqual([...TOOL_NAMES]);
+  });
+
+  it('replaces the descriptions it is given and keeps the rest, behaviour and schema alike', () => {
+    const own = createToolbox({ scenario: fixFailingTest, descriptions: { search: 'Find text. Prefer this over reading every file.' } });
+    const search = own.specs().find((s) => s.name === 'search')!;
+    expect(search.description).toBe('Find text. Prefer this over reading every file.');
+    expect(search.inputSchema).toEqual(toolbox.specs().find((s) => s.name === 'search')!.inputSchema);
+    expect(own.specs().find((s) => s.name === 'read_file')!.description).toBe(toolbox.get('read_file')!.description);
+    expect(own.get('search')!.run).toBe(toolbox.get('search')!.run);
   });
 
   it('gives vendor-safe JSON Schemas: type, properties, required, nothing else', () => {
