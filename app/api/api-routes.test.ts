@@ -10,6 +10,7 @@ import { POST as postControl } from './runs/[id]/control/route';
 import { GET as getTrace } from './runs/[id]/trace/route';
 import { POST as postImport } from './runs/import/route';
 import { GET as getScenarios } from './scenarios/route';
+import { GET as getPromptSets, POST as postPromptSet } from './prompt-sets/route';
 
 // The real engine on simulated vendors behind every route: virtual-clock runs finish in
 // milliseconds; a real-clock run stays live long enough to be aborted.
@@ -22,9 +23,11 @@ beforeAll(() => {
   process.env.LOOP_LAB_DATA_DIR = dir;
 });
 afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
   g.__loopLabStore?.close();
   delete g.__loopLabStore;
+  g.__loopLabPromptSetStore?.close();
+  delete g.__loopLabPromptSetStore;
   delete g.__loopLabRunRegistry;
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -182,6 +185,39 @@ describe('POST /api/runs/import', () => {
 describe('GET /api/scenarios', () => {
   it('lists scenarios for pickers', async () => {
     const body = (await (await getScenarios()).json()) as Record<string, unknown>[];
-    expect(body[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String) });
+    expect(body[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String), tools: expect.any(Array) });
+    expect((body[0]!.tools as { name: string }[]).map((t) => t.name)).toEqual(['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check']);
+  });
+});
+
+describe('prompt sets', () => {
+  it('POST saves the next version of a name; GET lists them; a run names one only with its exact texts', async () => {
+    const first = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse.' })));
+    expect(first.status).toBe(201);
+    expect(await first.json()).toMatchObject({ name: 'terse', version: 1, system: 'Be terse.', task: '', toolDescriptions: {} });
+    const second = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } })));
+    expect(await second.json()).toMatchObject({ version: 2 });
+    const list = (await (await getPromptSets()).json()) as { name: string; version: number }[];
+    expect(list.filter((s) => s.name === 'terse').map((s) => s.version)).toEqual([2, 1]);
+
+    const config = { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } };
+    const id = await startRun({ config: { ...config, promptSet: { name: 'terse', version: 2 } } });
+    const start = (await streamed(id))[0]!;
+    expect(start.event === 'run_start' && start.config.promptSet).toEqual({ name: 'terse', version: 2 });
+    const ok = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { id: string; prompt_set: unknown }[];
+    expect(ok.find((r) => r.id === id)?.prompt_set).toEqual({ name: 'terse', version: 2 });
+
+    const lie = await postRun(post('/runs', JSON.stringify({ config: { ...config, promptSet: { name: 'terse', version: 1 } } })));
+    expect(lie.status).toBe(400);
+    expect(((await lie.json()) as { details: string[] }).details).toEqual(['config.promptSet: system, toolDescriptions differ from "terse" v1; save them as a new version, or leave promptSet out']);
+  });
+
+  it('refuses a set without a name or naming a tool that does not exist', async () => {
+    const nameless = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: ' ', system: 'x' })));
+    expect(nameless.status).toBe(400);
+    expect(((await nameless.json()) as { details: string[] }).details[0]).toMatch(/^name: /);
+    const grep = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'x', toolDescriptions: { grep: 'find' } })));
+    expect(grep.status).toBe(400);
+    expect(((await grep.json()) as { details: string[] }).details).toEqual(['toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check']);
   });
 });

@@ -23,9 +23,11 @@ beforeAll(() => {
   process.env.LOOP_LAB_DATA_DIR = dataDir;
 });
 afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
   g.__loopLabStore?.close();
   delete g.__loopLabStore;
+  g.__loopLabPromptSetStore?.close();
+  delete g.__loopLabPromptSetStore;
   delete g.__loopLabRunRegistry;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

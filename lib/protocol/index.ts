@@ -10,3 +10,4 @@ export * from './json-depth';
 export * from './storable-event';
 export * from './stub-text';
 export * from './mechanism-id';
+export * from './http/prompt-sets';

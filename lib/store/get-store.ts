@@ -3,6 +3,8 @@ import type { RunStore } from './run-store';
 import { createSqliteRunStore } from './sqlite-run-store';
 import { createSqliteSweepStore } from './sqlite-sweep-store';
 import type { SweepStore } from './sweep-store';
+import type { PromptSetStore } from './prompt-set-store';
+import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
 
 /** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
 export function dataDir(): string {
@@ -26,4 +28,12 @@ const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepStore?
 export function getSweepStore(): SweepStore {
   globalForSweeps.__loopLabSweepStore ??= createSqliteSweepStore({ dir: dataDir() });
   return globalForSweeps.__loopLabSweepStore;
+}
+
+const globalForPromptSets = globalThis as typeof globalThis & { __loopLabPromptSetStore?: PromptSetStore };
+
+/** The process-wide prompt set store, on the same data folder as the run store. */
+export function getPromptSetStore(): PromptSetStore {
+  globalForPromptSets.__loopLabPromptSetStore ??= createSqlitePromptSetStore({ dir: dataDir() });
+  return globalForPromptSets.__loopLabPromptSetStore;
 }

@@ -1,6 +1,6 @@
 export * from './run-store';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
-export { getStore, getSweepStore, dataDir } from './get-store';
+export { getStore, getSweepStore, getPromptSetStore, dataDir } from './get-store';
 export {
   toJsonl,
   exportRunJsonl,
@@ -14,3 +14,5 @@ export {
 } from './jsonl';
 export type { SweepStore, SweepRecord, CreateSweepOptions, UpdateSweepOptions } from './sweep-store';
 export { createSqliteSweepStore } from './sqlite-sweep-store';
+export { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';
+export { createSqlitePromptSetStore } from './sqlite-prompt-set-store';

@@ -1,4 +1,4 @@
-import type { RunConfig, RunEvent, SweepRunMetrics, TaskVerdict, TerminateReason } from '@/lib/protocol';
+import type { PromptSetRef, RunConfig, RunEvent, SweepRunMetrics, TaskVerdict, TerminateReason } from '@/lib/protocol';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
@@ -19,6 +19,13 @@ export interface RunSummary {
   vendor: string;
   model: string;
   scenario: string;
+  /** The short title the background call gave the run (null until it did, or if it gave up). */
+  title: string | null;
+  /** From the config: the recovery preset, the seed, the enabled faults, the prompt set used. */
+  preset: string;
+  seed: number | null;
+  faults: string[];
+  prompt_set: PromptSetRef | null;
   iterations: number;
   input_tokens: number;
   output_tokens: number;

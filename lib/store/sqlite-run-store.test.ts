@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
 import { sampleConfig, sampleRunEvents } from './sample-run';
+import { RunConfigSchema } from '@/lib/protocol';
 
 let dir: string;
 let store: RunStore;
@@ -67,6 +68,11 @@ describe('sqlite run store', () => {
       vendor: 'sim-anthropic',
       model: 'claude-sim-sonnet',
       scenario: 'fix-failing-test',
+      title: null,
+      preset: 'codesmith',
+      seed: 1,
+      faults: [],
+      prompt_set: null,
       iterations: 2,
       input_tokens: 2200,
       output_tokens: 150,
@@ -84,6 +90,33 @@ describe('sqlite run store', () => {
     store.createRun({ id: 'v1', config: sampleConfig(), events: [...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }] });
     expect(store.getRun('v1')!.summary).toMatchObject({ status: 'completed', reason: 'end_turn', verdict: 'not_done' });
     expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
+  });
+
+  it('lists the columns a person sorts by: title from the log; preset, seed, faults and prompt set from the config', () => {
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-openai' },
+      preset: 's11',
+      seed: 42,
+      promptSet: { name: 'terse', version: 2 },
+      faults: {
+        rules: [
+          { id: 'r1', label: 'overloaded ×3', when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } },
+          { id: 'off', enabled: false, when: { kind: 'always' }, action: { type: 'http_error', status: 500 } },
+        ],
+        tools: [{ id: 't1', tool: 'run_check', kind: 'throw' }],
+      },
+    });
+    const events = sampleRunEvents({ runId: 't1' });
+    const end = events.at(-1)!;
+    const title = { run_id: 't1', seq: end.seq, ts: end.ts, event: 'run_title' as const, iteration: 1, title: 'Fix slugify' };
+    store.createRun({ id: 't1', config, events: [...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }] });
+    expect(store.listRuns()[0]).toMatchObject({
+      title: 'Fix slugify',
+      preset: 's11',
+      seed: 42,
+      faults: ['overloaded ×3', 'throw run_check'],
+      prompt_set: { name: 'terse', version: 2 },
+    });
   });
 
   it('lists runs newest first and marks imported ones', () => {

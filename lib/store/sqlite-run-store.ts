@@ -16,6 +16,7 @@ import { closeInterruptedRuns } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { summarizeEvents } from './summarize-events';
+import { configColumns } from './config-columns';
 
 export const DB_FILE_NAME = 'loop-lab.db';
 
@@ -23,6 +24,7 @@ interface RunRow {
   id: string;
   created_at: number;
   config: string;
+  title: string | null;
   imported: number;
   status: string;
   terminate_reason: string | null;
@@ -40,9 +42,9 @@ interface RunRow {
 }
 
 const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
-  scenario, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count`;
+  scenario, title, config, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count`;
 
-function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
+function toSummary(row: RunRow): RunSummary {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -53,6 +55,8 @@ function toSummary(row: Omit<RunRow, 'config'>): RunSummary {
     vendor: row.vendor,
     model: row.model,
     scenario: row.scenario,
+    title: row.title,
+    ...configColumns(row.config),
     iterations: row.iterations,
     input_tokens: row.input_tokens,
     output_tokens: row.output_tokens,
@@ -107,19 +111,20 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       status = COALESCE(@status, status),
       terminate_reason = COALESCE(@reason, terminate_reason),
       complete = COALESCE(@complete, complete),
-      verdict = COALESCE(@verdict, verdict)
+      verdict = COALESCE(@verdict, verdict),
+      title = COALESCE(@title, title)
     WHERE id = @id AND event_count = @firstSeq`);
   const selectEvents = db.prepare<[string, number], { body: string }>(
     'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
   );
-  const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS}, config FROM runs WHERE id = ?`);
+  const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = ?`);
   const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
     'SELECT event_count, status FROM runs WHERE id = ?',
   );
-  const selectRuns = db.prepare<[number], Omit<RunRow, 'config'>>(
+  const selectRuns = db.prepare<[number], RunRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
-  const selectSweepRuns = db.prepare<[string, number], Omit<RunRow, 'config'>>(
+  const selectSweepRuns = db.prepare<[string, number], RunRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
 

@@ -70,6 +70,23 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN verdict TEXT;
   `,
+  // The lab (issue 10): named, versioned prompt sets, and the run's title in its summary row
+  // (filled in for runs stored before, from their run_title event).
+  `
+  CREATE TABLE prompt_sets (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    system TEXT NOT NULL,
+    task TEXT NOT NULL,
+    tool_descriptions TEXT NOT NULL,
+    PRIMARY KEY (name, version)
+  ) WITHOUT ROWID;
+  ALTER TABLE runs ADD COLUMN title TEXT;
+  UPDATE runs SET title = (
+    SELECT json_extract(body, '$.title') FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

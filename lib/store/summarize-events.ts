@@ -24,6 +24,7 @@ export interface SummaryDelta {
   reason: TerminateReason | null;
   complete: boolean | null;
   verdict: TaskVerdict | null;
+  title: string | null;
 }
 
 export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
@@ -44,6 +45,7 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     reason: null,
     complete: null,
     verdict: null,
+    title: null,
   };
   for (const event of events) {
     delta.maxTs = Math.max(delta.maxTs, event.ts);
@@ -60,6 +62,9 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         delta.inputAdd += event.input_tokens;
         delta.outputAdd += event.output_tokens;
         delta.usd = event.usd_so_far;
+        break;
+      case 'run_title':
+        delta.title = event.title;
         break;
       case 'task_verdict':
         delta.verdict = event.verdict;

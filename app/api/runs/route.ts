@@ -1,6 +1,6 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { errorResponse, getRunRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
-import { getStore } from '@/lib/store';
+import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
 import { CreateRunBodySchema, ListRunsQuerySchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -12,7 +12,10 @@ export async function POST(request: Request): Promise<Response> {
     refuseCrossSite({ request });
     const { config, apiKey } = CreateRunBodySchema.parse(await readJson({ request }));
     // Beyond the schema: does this installation have the scenario, the model, the key?
-    const problems = validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) });
+    const problems = [
+      ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
+      ...checkPromptSetRef({ config, store: getPromptSetStore() }),
+    ];
     if (problems.length > 0) {
       throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (p.startsWith('apiKey') ? p : `config.${p}`)));
     }

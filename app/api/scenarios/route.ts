@@ -1,13 +1,21 @@
-import { listScenarios } from '@/lib/tools';
+import { createToolbox, listScenarios } from '@/lib/tools';
 import { errorResponse } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** The scenarios a run can use, for pickers: an array of { id, title, summary, task } (no files, no check code). */
+/**
+ * The scenarios a run can use, for pickers: an array of { id, title, summary, task, tools }
+ * (no files, no check code); `tools` are the names and descriptions the model is shown, so the
+ * playground can show each description it lets a person replace.
+ */
 export async function GET(): Promise<Response> {
   try {
-    const scenarios = listScenarios().map(({ id, title, summary, task }) => ({ id, title, summary, task }));
+    const scenarios = listScenarios().map((scenario) => {
+      const { id, title, summary, task } = scenario;
+      const tools = createToolbox({ scenario }).specs().map(({ name, description }) => ({ name, description }));
+      return { id, title, summary, task, tools };
+    });
     return Response.json(scenarios);
   } catch (error) {
     return errorResponse(error);

@@ -1,0 +1,32 @@
+import { SavePromptSetBodySchema } from '@/lib/protocol';
+import { errorResponse, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { getPromptSetStore } from '@/lib/store';
+import { TOOL_NAMES } from '@/lib/tools';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Every version of every prompt set, newest first (PromptSetListSchema). */
+export async function GET(): Promise<Response> {
+  try {
+    return Response.json(getPromptSetStore().listPromptSets(), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** Saves a prompt set as the next version of its name: 201 with the stored set (PromptSetSchema). */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    refuseCrossSite({ request });
+    const body = SavePromptSetBodySchema.parse(await readJson({ request }));
+    const unknown = Object.keys(body.toolDescriptions).filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      throw new HttpError(400, 'The prompt set names tools that do not exist', unknown.map((n) => `toolDescriptions.${n}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`));
+    }
+    const saved = getPromptSetStore().savePromptSet(body);
+    return Response.json(saved, { status: 201 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,31 @@
+import type { PromptSetRef, RunConfig } from '@/lib/protocol';
+
+/** What a run's list row shows of the config that made it (lib/store RunSummary). */
+export interface ConfigColumns {
+  preset: string;
+  seed: number | null;
+  /** One label per enabled fault: a rule's label (or id), a tool fault as "kind tool". */
+  faults: string[];
+  prompt_set: PromptSetRef | null;
+}
+
+/**
+ * Reads the list columns from a stored config without re-validating it: a run stored by an
+ * older build still lists (missing fields read as empty), and listing stays cheap.
+ */
+export function configColumns(stored: string): ConfigColumns {
+  let config: Partial<RunConfig>;
+  try {
+    config = JSON.parse(stored) as Partial<RunConfig>;
+  } catch {
+    return { preset: '', seed: null, faults: [], prompt_set: null };
+  }
+  const rules = (config.faults?.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.label ?? r.id);
+  const tools = (config.faults?.tools ?? []).filter((t) => t.enabled !== false).map((t) => `${t.kind} ${t.tool}`);
+  return {
+    preset: typeof config.preset === 'string' ? config.preset : '',
+    seed: typeof config.seed === 'number' ? config.seed : null,
+    faults: [...rules, ...tools],
+    prompt_set: config.promptSet ?? null,
+  };
+}

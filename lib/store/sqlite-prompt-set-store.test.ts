@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RunConfigSchema, SavePromptSetBodySchema } from '@/lib/protocol';
+import { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';
+import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
+import { createSqliteRunStore } from './sqlite-run-store';
+
+let dir: string;
+let store: PromptSetStore;
+let clock = 0;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-prompts-'));
+  clock = Date.UTC(2026, 0, 1);
+  store = createSqlitePromptSetStore({ dir, now: () => (clock += 1000) });
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const save = (input: Parameters<typeof SavePromptSetBodySchema.parse>[0]) => store.savePromptSet(SavePromptSetBodySchema.parse(input));
+
+describe('prompt sets in the store', () => {
+  it('saving under an existing name makes the next version; earlier versions stay as they were', () => {
+    const v1 = save({ name: 'terse', system: 'Be terse.' });
+    const v2 = save({ name: 'terse', system: 'Be terse. Run the check last.', toolDescriptions: { search: 'Find text.' } });
+    const other = save({ name: 'careful', system: 'Be careful.' });
+    expect([v1.version, v2.version, other.version]).toEqual([1, 2, 1]);
+    expect(store.getPromptSet('terse', 1)).toEqual(v1);
+    expect(store.getPromptSet('terse', 2)).toMatchObject({ system: 'Be terse. Run the check last.', task: '', toolDescriptions: { search: 'Find text.' } });
+    expect(store.getPromptSet('terse', 3)).toBeUndefined();
+    expect(store.listPromptSets().map((s) => `${s.name} v${s.version}`)).toEqual(['careful v1', 'terse v2', 'terse v1']);
+  });
+
+  it('lives in the run store file, beside the runs (one migration for both)', () => {
+    save({ name: 'terse', system: 'Be terse.' });
+    const runs = createSqliteRunStore({ dir });
+    runs.close();
+    store.close();
+    store = createSqlitePromptSetStore({ dir });
+    expect(store.listPromptSets()).toHaveLength(1);
+  });
+
+  it('a run may name a set only with that version’s exact texts', () => {
+    save({ name: 'terse', system: 'Be terse.', toolDescriptions: { search: 'Find text.' } });
+    const config = (extra: object) => RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, promptSet: { name: 'terse', version: 1 }, ...extra });
+    expect(checkPromptSetRef({ config: config({ system: 'Be terse.', toolDescriptions: { search: 'Find text.' } }), store })).toEqual([]);
+    expect(checkPromptSetRef({ config: config({ system: 'Be terse!', toolDescriptions: { search: 'Find text.' } }), store })).toEqual([
+      'promptSet: system differs from "terse" v1; save them as a new version, or leave promptSet out',
+    ]);
+    expect(checkPromptSetRef({ config: config({ system: 'Be terse.' }), store })[0]).toMatch(/toolDescriptions differs/);
+    expect(checkPromptSetRef({ config: config({ promptSet: { name: 'terse', version: 9 } }), store })).toEqual([
+      'promptSet: there is no saved prompt set "terse" version 9',
+    ]);
+  });
+});
