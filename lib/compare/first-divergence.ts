@@ -1,24 +1,8 @@
 import type { RunEvent } from '@/lib/protocol';
+import type { Divergence } from '@/lib/protocol/http/compare';
 import { runSteps, type RunStep } from './run-steps';
 
-/** One side of a divergence: the step that run took at that point (null: it took none, it had ended). */
-export interface DivergentStep {
-  seq: number;
-  turn: number | null;
-  label: string;
-}
-
-/** Where two runs stop doing the same thing. */
-export interface Divergence {
-  /** The turn it happened in (the earlier of the two sides' turns); null: only how the runs ended differs. */
-  turn: number | null;
-  /** Position in the runs' step sequences (0 = first step). */
-  step: number;
-  a: DivergentStep | null;
-  b: DivergentStep | null;
-  /** One line: what differed. */
-  description: string;
-}
+export type { Divergence, DivergentStep } from '@/lib/protocol/http/compare';
 
 /**
  * The first divergence of two runs. Each log is read as its sequence of steps (`runSteps`:

@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunConfigInput, RunEvent } from '@/lib/protocol';
+import { configWithMechanismOff } from '@/lib/lessons/mechanisms';
+import { runToEnd } from '@/lib/testing/run-to-end';
+import { compareRuns, NotComparableError } from './compare-runs';
+
+const base: RunConfigInput = {
+  provider: { vendor: 'sim-anthropic' },
+  seed: 7,
+  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+};
+
+describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on turn 3', () => {
+  let a: RunEvent[];
+  let b: RunEvent[];
+  beforeAll(async () => {
+    a = await runToEnd(base);
+    b = await runToEnd(configWithMechanismOff(base, 'retry'));
+  });
+
+  it('aligns the runs turn by turn and marks turn 3, the first divergence', () => {
+    const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
+    expect(c.divergence?.turn).toBe(3);
+    expect(c.turns.map((t) => t.turn).slice(0, 3)).toEqual([1, 2, 3]);
+    expect(c.turns.filter((t) => t.diverged).map((t) => t.turn)).toEqual([3]);
+    // B stopped at turn 3: it has no turn 4, A goes on.
+    const turnsB = c.turns.filter((t) => t.b !== null).map((t) => t.turn);
+    expect(Math.max(...turnsB)).toBe(3);
+    expect(c.turns.length).toBeGreaterThan(3);
+    const row3 = c.turns[2]!;
+    expect(row3.a!.recovery.some((l) => l.startsWith('retry 1 of'))).toBe(true);
+    expect(row3.b!.recovery).toContain('error: 529 overloaded');
+    expect(row3.b!.recovery.some((l) => l.startsWith('retry'))).toBe(false);
+    expect(row3.a!.attempts).toBe(2);
+    expect(row3.b!.attempts).toBe(1);
+    // Turns 1 and 2 are the same on both sides, text and tool calls alike.
+    expect(c.turns[0]!.a!.toolCalls).toEqual(c.turns[0]!.b!.toolCalls);
+    expect(c.turns[0]!.a!.toolCalls.length).toBeGreaterThan(0);
+    expect(c.end.b).toEqual(['task verdict: not done', 'run ended: model error (incomplete)']);
+  });
+
+  it('diffs the totals and marks the side that did better', () => {
+    const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
+    const row = (id: string) => c.totals.find((r) => r.id === id)!;
+    expect(row('complete')).toMatchObject({ a: 'yes', b: 'no', better: 'a' });
+    expect(row('reason')).toMatchObject({ a: 'end_turn', b: 'model_error', better: null });
+    expect(row('errorsSeen')).toMatchObject({ a: 0, b: 1, better: 'a' });
+    // A 529 before the stream costs nothing: no tokens wasted on either side.
+    expect(row('wastedTokens')).toMatchObject({ a: 0, b: 0, better: null });
+    // B gave up early: it is quicker and cheaper, and says so.
+    expect(row('durationMs').better).toBe('b');
+    expect(row('usd').better).toBe('b');
+    // Token counts are shown, not judged.
+    expect(row('inputTokens').better).toBeNull();
+    expect(row('verdict').a).toBe(c.a.verdict);
+  });
+
+  it('diffs the configs field by field: the one switched field', () => {
+    const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
+    expect(c.config).toEqual([{ path: 'recovery.retry.enabled', a: 'true', b: 'false' }]);
+    const seeds = compareRuns({ id: 'a', events: a }, { id: 'c', events: a.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, seed: 8, budgets: { ...e.config.budgets, maxIterations: 12 } } } : e)) });
+    expect(seeds.config).toEqual([
+      { path: 'budgets.maxIterations', a: '30', b: '12' },
+      { path: 'seed', a: '7', b: '8' },
+    ]);
+  });
+
+  it('a side still running has no totals and no divergence past its end', () => {
+    const live = a.slice(0, 20);
+    const c = compareRuns({ id: 'a', events: a }, { id: 'live', events: live });
+    expect(c.b.running).toBe(true);
+    expect(c.divergence).toBeNull();
+    expect(c.totals.every((r) => r.b === null && r.better === null)).toBe(true);
+    expect(() => compareRuns({ id: 'a', events: a }, { id: 'empty', events: [] })).toThrow(NotComparableError);
+  });
+});

@@ -1,0 +1,50 @@
+import type { TotalsDiffRow, TotalsUnit } from '@/lib/protocol/http/compare';
+import type { RunTotals } from './run-totals';
+
+type Rank = 'low' | 'high' | null;
+
+/** What each total means and which way is better (token counts alone are neither: a run that gives up early uses fewer). */
+const LINES: { id: keyof RunTotals; label: string; unit: TotalsUnit; better: Rank }[] = [
+  { id: 'reason', label: 'outcome', unit: 'text', better: null },
+  { id: 'complete', label: 'loop finished its work', unit: 'text', better: 'high' },
+  { id: 'verdict', label: 'task verdict', unit: 'text', better: 'high' },
+  { id: 'durationMs', label: 'run time', unit: 'ms', better: 'low' },
+  { id: 'inputTokens', label: 'tokens in', unit: 'tokens', better: null },
+  { id: 'outputTokens', label: 'tokens out', unit: 'tokens', better: null },
+  { id: 'usd', label: 'cost', unit: 'usd', better: 'low' },
+  { id: 'wastedTokens', label: 'tokens spent on failed attempts', unit: 'tokens', better: 'low' },
+  { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', better: 'low' },
+  { id: 'attempts', label: 'model requests', unit: 'count', better: null },
+  { id: 'failedAttempts', label: 'failed attempts', unit: 'count', better: 'low' },
+];
+
+const VERDICT_RANK: Record<string, number> = { done: 2, not_checkable: 1, not_done: 0 };
+
+/**
+ * The totals of two runs side by side, each line marked with the side that did better where
+ * "better" means something: finished over not, task done over not done, less time, cost,
+ * waste and fewer errors seen. A side still running has no totals (null): nothing is marked.
+ */
+export function totalsDiff(a: RunTotals | null, b: RunTotals | null): TotalsDiffRow[] {
+  return LINES.map((line) => {
+    const x = a ? shown(a[line.id]) : null;
+    const y = b ? shown(b[line.id]) : null;
+    return { id: line.id, label: line.label, unit: line.unit, a: x, b: y, better: a && b ? better(line, a[line.id], b[line.id]) : null };
+  });
+}
+
+function shown(value: RunTotals[keyof RunTotals]): number | string | null {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return value;
+}
+
+function better(line: (typeof LINES)[number], x: RunTotals[keyof RunTotals], y: RunTotals[keyof RunTotals]): 'a' | 'b' | null {
+  if (line.better === null || x === y) return null;
+  const rank = (v: RunTotals[keyof RunTotals]): number =>
+    typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : v === null ? -1 : (VERDICT_RANK[v] ?? -1);
+  const rx = rank(x);
+  const ry = rank(y);
+  if (rx === ry) return null;
+  const aWins = line.better === 'low' ? rx < ry : rx > ry;
+  return aWins ? 'a' : 'b';
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
+
+/**
+ * GET /api/compare?a=<run id>&b=<run id>: two runs side by side (lib/compare). Every count is
+ * read off the two logs as they stand; a side still running has no totals yet.
+ */
+
+/** One side of a divergence: the step that run took there (null: none, it had ended). */
+export const DivergentStepSchema = z.object({ seq: z.number().int(), turn: z.number().int().nullable(), label: z.string() }).strict();
+export type DivergentStep = z.infer<typeof DivergentStepSchema>;
+
+/** Where two runs stop doing the same thing. */
+export const DivergenceSchema = z
+  .object({
+    /** The turn it happened in (the earlier of the two sides' turns); null: only how the runs ended differs. */
+    turn: z.number().int().nullable(),
+    /** Position in the runs' step sequences (0 = first step). */
+    step: z.number().int(),
+    a: DivergentStepSchema.nullable(),
+    b: DivergentStepSchema.nullable(),
+    /** One line: what differed. */
+    description: z.string(),
+  })
+  .strict();
+export type Divergence = z.infer<typeof DivergenceSchema>;
+
+/** One side of one turn, condensed. */
+export const TurnSideSchema = z
+  .object({
+    /** Seq of the turn's first event. */
+    firstSeq: z.number().int(),
+    /** Run-clock ms the turn started, and how long it took (so far, while it runs). */
+    startMs: z.number(),
+    durationMs: z.number(),
+    /** Foreground model requests in the turn. */
+    attempts: z.number().int(),
+    /** What the model said (while streaming: what has arrived). */
+    text: z.string(),
+    stopReason: z.string().nullable(),
+    toolCalls: z.array(z.string()),
+    /** Errors, retries, faults and every recovery step, in order. */
+    recovery: z.array(z.string()),
+    /** The next turn (or the end) has started. */
+    finished: z.boolean(),
+  })
+  .strict();
+export type TurnSide = z.infer<typeof TurnSideSchema>;
+
+/** Turn n of both runs (a side is null when that run has no such turn). */
+export const AlignedTurnSchema = z
+  .object({ turn: z.number().int(), a: TurnSideSchema.nullable(), b: TurnSideSchema.nullable(), diverged: z.boolean() })
+  .strict();
+export type AlignedTurn = z.infer<typeof AlignedTurnSchema>;
+
+export const TotalsUnitSchema = z.enum(['ms', 'tokens', 'usd', 'count', 'text']);
+export type TotalsUnit = z.infer<typeof TotalsUnitSchema>;
+
+/** One line of the totals diff; `better` names the side that did better (null: equal, or neither is better). */
+export const TotalsDiffRowSchema = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    unit: TotalsUnitSchema,
+    a: z.union([z.number(), z.string()]).nullable(),
+    b: z.union([z.number(), z.string()]).nullable(),
+    better: z.enum(['a', 'b']).nullable(),
+  })
+  .strict();
+export type TotalsDiffRow = z.infer<typeof TotalsDiffRowSchema>;
+
+/** One config field that differs; values are JSON text, null when the field is absent. */
+export const ConfigDiffRowSchema = z.object({ path: z.string(), a: z.string().nullable(), b: z.string().nullable() }).strict();
+export type ConfigDiffRow = z.infer<typeof ConfigDiffRowSchema>;
+
+/** Who a side is: enough to title its column and link to it. */
+export const CompareSideSchema = z
+  .object({
+    id: z.string(),
+    title: z.string().nullable(),
+    scenario: z.string(),
+    vendor: z.string(),
+    model: z.string(),
+    preset: z.string(),
+    seed: z.number().int(),
+    /** No terminate in the log yet. */
+    running: z.boolean(),
+    reason: TerminateReasonSchema.nullable(),
+    verdict: TaskVerdictSchema.nullable(),
+    eventCount: z.number().int(),
+  })
+  .strict();
+export type CompareSide = z.infer<typeof CompareSideSchema>;
+
+export const ComparisonSchema = z
+  .object({
+    a: CompareSideSchema,
+    b: CompareSideSchema,
+    turns: z.array(AlignedTurnSchema),
+    /** How each run ended (task verdict, terminate), one line per step. */
+    end: z.object({ a: z.array(z.string()), b: z.array(z.string()) }).strict(),
+    divergence: DivergenceSchema.nullable(),
+    totals: z.array(TotalsDiffRowSchema),
+    config: z.array(ConfigDiffRowSchema),
+  })
+  .strict();
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+/** The query of GET /api/compare. */
+export const CompareQuerySchema = z
+  .object({
+    a: z.string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' }).min(1, 'a: the id of the first run is required'),
+    b: z.string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' }).min(1, 'b: the id of the second run is required'),
+  })
+  .strict();
+export type CompareQuery = z.infer<typeof CompareQuerySchema>;
