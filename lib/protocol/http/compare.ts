@@ -111,6 +111,5 @@ export const CompareQuerySchema = z
   .object({
     a: z.string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' }).min(1, 'a: the id of the first run is required'),
     b: z.string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' }).min(1, 'b: the id of the second run is required'),
-  })
-  .strict();
+  });
 export type CompareQuery = z.infer<typeof CompareQuerySchema>;

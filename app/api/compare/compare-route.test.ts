@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ComparisonSchema } from '@/lib/protocol/http/compare';
+import { POST as postRun } from '../runs/route';
+import { GET as getEvents } from '../runs/[id]/events/route';
+import { GET as getCompare } from './route';
+
+// Two real runs on the simulated vendor (virtual clock), compared through the route.
+const BASE = 'http://localhost/api';
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-compare-'));
+  process.env.LOOP_LAB_DATA_DIR = dir;
+});
+afterAll(() => {
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  g.__loopLabStore?.close();
+  delete g.__loopLabStore;
+  g.__loopLabPromptSetStore?.close();
+  delete g.__loopLabPromptSetStore;
+  delete g.__loopLabRunRegistry;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function finishedRun(config: unknown): Promise<string> {
+  const response = await postRun(new Request(`${BASE}/runs`, { method: 'POST', body: JSON.stringify({ config }), headers: { 'Content-Type': 'application/json' } }));
+  expect(response.status).toBe(201);
+  const { id } = (await response.json()) as { id: string };
+  await (await getEvents(new Request(`${BASE}/runs/${id}/events`), { params: Promise.resolve({ id }) })).text();
+  return id;
+}
+
+const compare = (query: string) => getCompare(new Request(`${BASE}/compare${query}`));
+
+describe('GET /api/compare', () => {
+  it('compares two runs of the same seed, one with the retry ladder off', async () => {
+    const faults = { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] };
+    const on = await finishedRun({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 5, faults });
+    const off = await finishedRun({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 5, faults, recovery: { retry: { enabled: false } } });
+    const response = await compare(`?a=${on}&b=${off}`);
+    expect(response.status).toBe(200);
+    const body = ComparisonSchema.parse(await response.json());
+    expect(body.a).toMatchObject({ id: on, running: false, seed: 5 });
+    expect(body.divergence?.turn).toBe(2);
+    expect(body.turns.find((t) => t.diverged)?.turn).toBe(2);
+    expect(body.config).toEqual([{ path: 'recovery.retry.enabled', a: 'true', b: 'false' }]);
+    expect(body.totals.find((r) => r.id === 'errorsSeen')).toMatchObject({ a: 0, b: 1, better: 'a' });
+  });
+
+  it('says which id is unknown, and what a request needs', async () => {
+    const unknown = await compare('?a=nope&b=nada');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toBe('No run with id "nope" (?a=): pick a run from the runs list');
+    const missing = await compare('?a=x');
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { details: string[] }).details.join(' ')).toContain('b: the id of the second run is required');
+  });
+});

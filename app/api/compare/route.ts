@@ -1,0 +1,27 @@
+import { compareRuns, NotComparableError } from '@/lib/compare/compare-runs';
+import { CompareQuerySchema } from '@/lib/protocol/http/compare';
+import { errorResponse, HttpError } from '@/lib/server';
+import { getStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Two runs side by side (a Comparison, lib/protocol/http/compare.ts), from their logs as they stand now. */
+export async function GET(request: Request): Promise<Response> {
+  try {
+    const { a, b } = CompareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const store = getStore();
+    for (const [side, id] of [['a', a], ['b', b]] as const) {
+      if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
+    }
+    try {
+      const comparison = compareRuns({ id: a, events: store.readEvents({ runId: a }) }, { id: b, events: store.readEvents({ runId: b }) });
+      return Response.json(comparison, { headers: { 'Cache-Control': 'no-store' } });
+    } catch (error) {
+      if (error instanceof NotComparableError) throw new HttpError(409, error.message);
+      throw error;
+    }
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
