@@ -33,6 +33,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/sweeps" className="hover:text-fg">
                 Sweeps
               </Link>
+              <Link href="/glossary" className="hover:text-fg">
+                Glossary
+              </Link>
             </nav>
             <span className="ml-auto hidden text-2xs text-faint lg:inline">
               keys: r run · a / Esc abort · j k turns · i inspector

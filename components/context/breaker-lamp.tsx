@@ -3,6 +3,7 @@
 import type { BreakerView } from '@/lib/client/context-view-state';
 import { formatMs } from '@/lib/client/format';
 import { useRunClock } from '@/lib/client/use-run-clock';
+import { WhyLine } from '@/components/explain/why-line';
 
 const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string }> = {
   closed: { dot: 'bg-ok', word: 'closed' },
@@ -29,10 +30,11 @@ export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; thr
     detail = `${failures} of ${threshold} consecutive summary failures`;
   }
   return (
-    <div data-testid="breaker-lamp" data-state={state} className="flex items-center gap-1.5 text-2xs" title={breaker?.reason ?? 'no summary call has failed'}>
+    <div data-testid="breaker-lamp" data-state={state} className="flex flex-wrap items-center gap-1.5 text-2xs" title={breaker?.reason ?? 'no summary call has failed'}>
       <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} />
       <span className="font-medium">breaker {word}</span>
       <span className="tabular text-muted">{detail}</span>
+      {breaker && !coolDownOver && <WhyLine seq={breaker.seq} className="basis-full" />}
     </div>
   );
 }

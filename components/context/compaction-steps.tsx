@@ -3,6 +3,7 @@
 import type { CompactionView } from '@/lib/client/context-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
+import { WhyLine } from '@/components/explain/why-line';
 import { tokens } from './context-gauge';
 
 const WHAT: Record<CompactionView['step'], string> = {
@@ -36,6 +37,7 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
             )}
           </div>
           {s.ok && <div className="text-muted">{s.reason}</div>}
+          <WhyLine seq={s.seq} />
           {s.stubbed.length > 0 && (
             <div className="font-mono text-muted">
               stubs: {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}

@@ -7,6 +7,7 @@ import type { Selection } from '@/lib/client/run-store';
 import { findTurn } from '@/lib/client/selectors';
 import { Button } from '@/components/ui/button';
 import { JsonView } from '@/components/ui/json-view';
+import { ExplainEntries } from '@/components/explain/explain-entries';
 import { InspectorDetails } from './inspector-details';
 
 function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number, attempt?: number, background?: boolean): RunEvent[] {
@@ -70,6 +71,7 @@ export function Inspector() {
       </div>
       <div className="flex-1 overflow-y-auto px-3 py-2 text-xs">
         {!selection && <p className="text-faint">Select a turn, an attempt bar, a tool call or a marker.</p>}
+        {selection && <ExplainEntries events={events} />}
         {selection && <InspectorDetails turn={turn} attempt={attempt} tool={tool} marker={marker} />}
         {selection && (
           <div className="mt-3 border-t border-line pt-2">

@@ -2,6 +2,7 @@ import { formatTokens } from '@/lib/client/format';
 import type { OutputStepView } from '@/lib/client/run-view-state';
 import { Pill } from '@/components/ui/pill';
 import type { Tone } from '@/components/ui/tone';
+import { WhyLine } from '@/components/explain/why-line';
 
 const LABEL: Record<OutputStepView['action'], string> = {
   escalate: 'cap escalated',
@@ -44,6 +45,7 @@ export function OutputSteps({ steps }: { steps: readonly OutputStepView[] }) {
           {step.refused && step.refused.length > 0 && (
             <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>
           )}
+          <WhyLine seq={step.seq} className="w-full" />
           {step.prompt && (
             <details className="w-full pl-2">
               <summary className="cursor-pointer text-faint">sent to the model</summary>

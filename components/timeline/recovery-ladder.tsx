@@ -1,5 +1,6 @@
 import { categoryLabel, formatMs } from '@/lib/client/format';
 import type { AttemptView } from '@/lib/client/run-view-state';
+import { WhyLine } from '@/components/explain/why-line';
 import { RetryWait } from './retry-wait';
 import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
 
@@ -47,6 +48,7 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
                 {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · <RetryWait retry={r} />
               </span>
             )}
+            <WhyLine seq={r?.seq ?? fired?.seq ?? a.error?.seq} className="max-w-[22rem] font-sans whitespace-normal" />
           </button>
         );
       })}

@@ -6,6 +6,7 @@ import { formatMs } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';
+import { WhyLine } from '@/components/explain/why-line';
 
 const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped by hand',
@@ -53,6 +54,8 @@ function SwapCard({ swap }: { swap: SwapView }) {
           {swap.handling.naive ? ' · naive takeover: history sent as it was' : ''}
         </span>
       </div>
+      <WhyLine seq={swap.seq} />
+      {report && <WhyLine seq={report.seq} />}
       {!report ? (
         <p className="mt-1 text-muted">the first request on {swap.toVendor} has not been sent yet</p>
       ) : (

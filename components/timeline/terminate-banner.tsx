@@ -5,12 +5,12 @@ import { useRunStore } from '@/lib/client/run-store-provider';
 import { statusWord } from '@/lib/client/run-view-state';
 import { TONE_PILL, statusTone } from '@/components/ui/tone';
 import { VerdictPill } from '@/components/ui/verdict-pill';
+import { WhyLine } from '@/components/explain/why-line';
 
 /** How the run ended: the terminate reason, and beside it the task verdict (was the work done). */
 export function TerminateBanner() {
   const terminate = useRunStore((s) => s.view.terminate);
   const status = useRunStore((s) => s.view.status);
-  const reason = useRunStore((s) => s.view.reason);
   const verdict = useRunStore((s) => s.view.verdict);
   if (!terminate) return null;
   return (
@@ -25,7 +25,7 @@ export function TerminateBanner() {
       <span className="font-mono">complete: {String(terminate.complete)}</span>
       {verdict && <VerdictPill verdict={verdict.verdict} title={verdict.detail} />}
       <span className="font-mono">at {formatMs(terminate.ts)}</span>
-      <span className="text-fg/80">{reason}</span>
+      <WhyLine seq={terminate.seq} className="text-xs" />
     </div>
   );
 }

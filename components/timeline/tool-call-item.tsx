@@ -6,6 +6,7 @@ import type { ToolCallView } from '@/lib/client/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { toolTone } from '@/components/ui/tone';
+import { WhyLine } from '@/components/explain/why-line';
 
 /** A tool call: what the model asked for and, once run, what came back. */
 export function ToolCallItem({
@@ -44,6 +45,7 @@ export function ToolCallItem({
           </Pill>
         )}
       </div>
+      <WhyLine seq={call?.seq} className="mt-0.5" />
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (
         <div className={`mt-1 border-l-2 pl-2 ${call.isError ? 'border-fail' : 'border-ok'}`}>

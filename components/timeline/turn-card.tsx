@@ -7,6 +7,7 @@ import type { AttemptView, ToolCallView } from '@/lib/client/run-view-state';
 import { selectTurn } from '@/lib/client/selectors';
 import { Pill } from '@/components/ui/pill';
 import { groupBackgroundCalls } from '@/lib/client/group-background-calls';
+import { WhyLine } from '@/components/explain/why-line';
 import { BackgroundCallCard } from './background-call-card';
 import { OutputSteps } from './output-steps';
 import { RecoveryLadder } from './recovery-ladder';
@@ -93,15 +94,17 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
           {turn.fallbacks.map((f) => (
             <div key={f.ts} className="text-2xs text-takeover">
               ⇄ fallback {f.fromModel} → {f.toModel}: {f.reason}
+              <WhyLine seq={f.seq} />
             </div>
           ))}
           <OutputSteps steps={turn.outputSteps} />
           {turn.guards.map((g, i) => (
-            <div key={i} className="flex items-center gap-2 text-2xs">
+            <div key={i} className="flex flex-wrap items-center gap-x-2 text-2xs" data-testid="guard">
               <Pill tone={GUARD_TONE[g.kind]}>guard: {g.kind}</Pill>
               <span className="font-mono">{g.tool}</span>
               <span className="text-muted">{g.reason}</span>
               {g.budgetLeft !== undefined && <span className="text-faint">budget left {g.budgetLeft}</span>}
+              <WhyLine seq={g.seq} className="w-full" />
             </div>
           ))}
         </div>

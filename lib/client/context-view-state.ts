@@ -56,6 +56,7 @@ export interface BreakerView {
   /** Run time at which an open breaker lets the next summary call probe. */
   reopenAt?: number;
   ts: number;
+  seq: number;
   reason: string;
 }
 
@@ -143,6 +144,7 @@ export function foldBreaker(c: ContextViewState, e: EventOf<'breaker'>): Context
       failures: e.consecutive_failures,
       ...(e.reopen_at !== undefined ? { reopenAt: e.reopen_at } : {}),
       ts: e.ts,
+      seq: e.seq,
       reason: e.reason,
     },
   };

@@ -101,6 +101,7 @@ const OUTPUT_STATUS: Record<EventOf<'output_recovery'>['action'], string> = {
 export function foldOutputRecovery(s: RunViewState, e: EventOf<'output_recovery'>): RunViewState {
   const step = {
     ts: e.ts,
+    seq: e.seq,
     action: e.action,
     stopReason: e.stop_reason,
     maxTokens: e.max_tokens,
@@ -156,6 +157,7 @@ export function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
     latencyMs: e.latency_ms,
     truncatedChars: e.truncated_chars,
     endTs: e.ts,
+    seq: e.seq,
   };
   let index = -1;
   for (let i = t.toolCalls.length - 1; i >= 0; i--) {

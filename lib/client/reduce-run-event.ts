@@ -140,6 +140,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
             outcome: a.outcome === 'watchdog' ? 'watchdog' : 'error',
             error: {
               ts: e.ts,
+              seq: e.seq,
               message: e.message,
               status: e.status,
               vendorType: e.vendor_type,
@@ -163,6 +164,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
             endTs: a.endTs ?? e.ts,
             retry: {
               ts: e.ts,
+              seq: e.seq,
               nextAttempt: e.next_attempt,
               maxAttempts: e.max_attempts,
               category: e.category,
@@ -199,7 +201,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
               windowMs: e.window_ms,
               armedTs: a.watchdog?.armedTs ?? e.ts - e.window_ms,
               lastResetTs: a.watchdog?.lastResetTs ?? e.ts - e.window_ms,
-              fired: { ts: e.ts, outcome: e.outcome },
+              fired: { ts: e.ts, seq: e.seq, outcome: e.outcome },
             },
           })),
         ),
@@ -212,7 +214,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         model: e.to_model,
         turns: updateTurn(s, e.iteration, e.ts, (t) => ({
           ...t,
-          fallbacks: [...t.fallbacks, { ts: e.ts, fromModel: e.from_model, toModel: e.to_model, reason: e.reason }],
+          fallbacks: [...t.fallbacks, { ts: e.ts, seq: e.seq, fromModel: e.from_model, toModel: e.to_model, reason: e.reason }],
         })),
         status: 'recovering',
         reason: `falling back ${e.from_model} → ${e.to_model}: ${e.reason}`,
@@ -267,6 +269,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
             ...t.guards,
             {
               ts: e.ts,
+              seq: e.seq,
               tool: e.tool,
               kind: e.kind,
               reason: e.reason,
@@ -311,7 +314,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         status: terminateStatus(e),
         reason: terminateText(e),
         totals: { inputTokens: e.input_tokens, outputTokens: e.output_tokens, usd: e.usd_so_far },
-        terminate: { ts: e.ts, reason: e.reason, complete: e.complete, message: e.message },
+        terminate: { ts: e.ts, seq: e.seq, reason: e.reason, complete: e.complete, message: e.message },
       };
     default:
       return checkNever(e);

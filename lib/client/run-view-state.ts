@@ -31,6 +31,8 @@ export interface BlockView {
 
 export interface ErrorView {
   ts: number;
+  /** The model_error event (the log holds it; its "why" is read from there). */
+  seq: number;
   message: string;
   status?: number;
   vendorType?: string;
@@ -42,6 +44,8 @@ export interface ErrorView {
 
 export interface RetryView {
   ts: number;
+  /** The retry_scheduled event. */
+  seq: number;
   nextAttempt: number;
   maxAttempts: number;
   category: ErrorCategory;
@@ -59,7 +63,7 @@ export interface WatchdogView {
   armedTs: number;
   /** Last time content arrived (the window restarts from here). */
   lastResetTs: number;
-  fired?: { ts: number; outcome: 'empty' | 'partial' };
+  fired?: { ts: number; seq: number; outcome: 'empty' | 'partial' };
 }
 
 /** What llm_call reported for an attempt that produced a response. */
@@ -123,10 +127,14 @@ export interface ToolCallView {
   isError?: boolean;
   latencyMs?: number;
   truncatedChars?: number;
+  /** The tool_call event that ended it. */
+  seq?: number;
 }
 
 export interface GuardView {
   ts: number;
+  /** The tool_guard event. */
+  seq: number;
   tool: string;
   kind: 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
   reason: string;
@@ -136,6 +144,7 @@ export interface GuardView {
 
 export interface FallbackView {
   ts: number;
+  seq: number;
   fromModel: string;
   toModel: string;
   reason: string;
@@ -144,6 +153,8 @@ export interface FallbackView {
 /** A step of output-cap recovery in a turn (escalate, continue, refuse cut tool calls, …). */
 export interface OutputStepView {
   ts: number;
+  /** The output_recovery event. */
+  seq: number;
   action: 'escalate' | 'continue' | 'exhausted' | 'refuse_truncated' | 'continue_partial' | 'stop_partial';
   stopReason: string;
   maxTokens: number;
@@ -193,6 +204,7 @@ export interface VerdictView {
 
 export interface TerminateView {
   ts: number;
+  seq: number;
   reason: TerminateReason;
   complete: boolean;
   message?: string;

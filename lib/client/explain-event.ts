@@ -1,0 +1,218 @@
+import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
+import type { GlossaryId } from '@/lib/lessons/glossary';
+import { terminateText } from './describe-run';
+import { explainContextStep } from './explain-context-step';
+import { explainOutputStep } from './explain-output-step';
+import { errorCause, formatMs } from './format';
+
+/**
+ * The one-line "why" of each mechanism step, written from the event's own fields, so what a
+ * card says is true of that event and not a generic caption. `term` is the glossary entry
+ * (and through it the lesson) that explains the mechanism; `also` names related terms.
+ */
+export interface Explanation {
+  why: string;
+  term: GlossaryId;
+  also?: readonly GlossaryId[];
+}
+
+/** The event types that are a mechanism's step: each has an explanation. */
+export const EXPLAINED_TYPES = [
+  'retry_scheduled',
+  'watchdog_fired',
+  'fallback',
+  'model_error',
+  'tool_guard',
+  'tool_call',
+  'compaction',
+  'context_overflow',
+  'context_recovered',
+  'breaker',
+  'output_recovery',
+  'swap',
+  'takeover_report',
+  'task_verdict',
+  'terminate',
+] as const satisfies readonly RunEventType[];
+
+export type ExplainedType = (typeof EXPLAINED_TYPES)[number];
+export type ExplainedEvent = EventOf<ExplainedType>;
+
+const EXPLAINED: ReadonlySet<string> = new Set(EXPLAINED_TYPES);
+
+export function isExplained(event: RunEvent): event is ExplainedEvent {
+  return EXPLAINED.has(event.event);
+}
+
+/**
+ * Why this step happened. Undefined only for an instance that is no mechanism's step (a
+ * tool call that simply worked).
+ */
+export function explainEvent(event: ExplainedEvent): Explanation | undefined {
+  switch (event.event) {
+    case 'retry_scheduled':
+      return explainRetry(event);
+    case 'watchdog_fired':
+      return event.outcome === 'empty'
+        ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing was billed, so attempt ${event.attempt + 1} goes out at once.`, term: 'empty', also: ['watchdog'] }
+        : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): what arrived is kept, not requested again — a retry would bill it twice.`, term: 'partial', also: ['watchdog'] };
+    case 'fallback':
+      return { why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`, term: 'fallback-model' };
+    case 'model_error':
+      return explainError(event);
+    case 'tool_guard':
+      return explainGuard(event);
+    case 'tool_call':
+      return explainToolCall(event);
+    case 'compaction':
+    case 'context_overflow':
+    case 'context_recovered':
+    case 'breaker':
+      return explainContextStep(event);
+    case 'output_recovery':
+      return explainOutputStep(event);
+    case 'swap':
+      return explainSwap(event);
+    case 'takeover_report':
+      return explainTakeover(event);
+    case 'task_verdict':
+      return {
+        why:
+          event.verdict === 'done'
+            ? `The scenario's check (${event.check}) passed on the final workspace: the task is done.`
+            : event.verdict === 'not_done'
+              ? `The scenario's check (${event.check}) failed on the final workspace: the task is not done, however the loop ended.`
+              : `The scenario's check (${event.check}) gave no answer: ${event.detail}`,
+        term: 'task-verdict',
+      };
+    case 'terminate':
+      return explainTerminate(event);
+    default:
+      return checkNever(event);
+  }
+}
+
+function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
+  const who = e.account === 'background' ? 'background call, ' : e.account === 'context' ? 'context recovery, ' : '';
+  const step = `${who}attempt ${e.next_attempt} of ${Math.max(e.next_attempt, e.max_attempts)}`;
+  const rung =
+    e.rung === 'degrade'
+      ? ' Degrade: the vendor keeps failing, so the loop now tells the user it is slow.'
+      : e.rung === 'surface'
+        ? ' Surface: the error is shown to the user.'
+        : '';
+  const also: GlossaryId[] = [e.rung === 'silent_retry' ? 'silent-retry' : e.rung === 'degrade' ? 'degrade' : 'surface'];
+  if (e.account === 'background') also.push('background-account');
+  if (e.wait_ms === 0 && e.computed_delay_ms === 0) {
+    return { why: `${cap(step)} at once: ${e.reason}.${rung}`, term: 'empty', also };
+  }
+  const after = e.retry_after_ms;
+  if (after !== undefined) {
+    if (e.wait_ms === after) {
+      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for it (Retry-After honoured instead of the ${formatMs(e.computed_delay_ms)} backoff).${rung}`, term: 'retry-after', also };
+    }
+    if (e.wait_ms < after && e.wait_ms !== e.computed_delay_ms) {
+      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for ${formatMs(after)}, capped at ${formatMs(e.wait_ms)}.${rung}`, term: 'retry-after', also };
+    }
+    return { why: `${cap(step)} after the ${formatMs(e.wait_ms)} backoff: the server's Retry-After of ${formatMs(after)} is not honoured by this configuration.${rung}`, term: 'backoff', also: [...also, 'retry-after'] };
+  }
+  return {
+    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step.${rung}`,
+    term: 'backoff',
+    also: [...also, 'jitter'],
+  };
+}
+
+function explainError(e: EventOf<'model_error'>): Explanation {
+  const cause = errorCause({ status: e.status, category: e.category });
+  if (e.category === 'context_length') return { why: `${cap(cause)}: the request is over the model's window, so the context channel takes over (not a retry).`, term: 'overflow-waterfall' };
+  if (!e.retryable) return { why: `${cap(cause)} (rule ${e.rule}): not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
+  return { why: `${cap(cause)} (rule ${e.rule}) on attempt ${e.attempt}: retryable${e.partial ? ', after content had arrived' : ''}.`, term: 'error-category', also: ['whitelist-retry'] };
+}
+
+function explainGuard(e: EventOf<'tool_guard'>): Explanation {
+  const left = e.budget_left !== undefined ? ` (${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left)` : '';
+  const failures = e.consecutive_failures !== undefined ? `${e.consecutive_failures} consecutive tool failure${e.consecutive_failures === 1 ? '' : 's'}` : 'repeated failures';
+  switch (e.kind) {
+    case 'warning':
+      return { why: `Loop guard warning after ${failures}: the model is told it may be going in circles.${left}`, term: 'loop-guard' };
+    case 'blocked':
+      return { why: `${e.tool} blocked: the same call with the same arguments was already made — a third time would not help.`, term: 'blocked', also: ['loop-guard'] };
+    case 'short_circuit':
+      return { why: `${e.tool} short-circuited: this exact call already failed, so it is answered with that failure without running again.${left}`, term: 'short-circuit' };
+    case 'disabled':
+      return { why: `${e.tool} disabled for the rest of the run: its failure budget is spent.`, term: 'failure-budget' };
+    case 'halt':
+      return { why: `Run halted after ${failures}: the model is not making progress.`, term: 'halt', also: ['loop-guard'] };
+    default:
+      return checkNever(e.kind);
+  }
+}
+
+function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
+  const left = e.budget_left !== undefined ? ` ${e.tool} has ${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left before it is disabled.` : '';
+  const truncated = e.truncated_chars ? { why: `Output cut by ${e.truncated_chars.toLocaleString('en-US')} chars: the model is told how to read the rest.`, term: 'truncation' as const } : undefined;
+  switch (e.status) {
+    case undefined:
+    case 'ok':
+      return e.is_error ? { why: `${e.tool} failed; the error goes back to the model as a result it can act on.${left}`, term: 'tool-error' } : truncated;
+    case 'error':
+    case 'invalid_args':
+    case 'unknown_tool':
+    case 'timeout':
+      return { why: `${e.tool} ${STATUS_WORDS[e.status]}: the model gets a specific error it can correct, not a crash.${left}`, term: 'tool-error', also: ['failure-budget'] };
+    case 'short_circuit':
+      return { why: `${e.tool}: the same call already failed, so the earlier failure is returned without running it.${left}`, term: 'short-circuit' };
+    case 'blocked':
+      return { why: `${e.tool}: identical call blocked by the loop guard.`, term: 'blocked' };
+    case 'disabled':
+      return { why: `${e.tool} is disabled for this run: its failure budget was spent.`, term: 'failure-budget' };
+    case 'refused_truncated':
+      return { why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`, term: 'refused-truncated' };
+    default:
+      return checkNever(e.status);
+  }
+}
+
+const STATUS_WORDS = {
+  error: 'failed',
+  invalid_args: 'got arguments that do not fit its schema',
+  unknown_tool: 'does not exist',
+  timeout: 'timed out',
+} as const;
+
+function explainSwap(e: EventOf<'swap'>): Explanation {
+  const cause = e.cause === 'control' ? 'on request' : e.cause === 'scheduled' ? 'as scheduled in the config' : 'as cross-vendor fallback';
+  const reason = e.reason ? ` (${e.reason})` : '';
+  return {
+    why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.`,
+    term: 'takeover',
+  };
+}
+
+function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
+  const dropped = e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
+  const naive = e.naive ? (e.naive.accepted ? ' Sent naively, the vendor would also have accepted it.' : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`) : '';
+  return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
+}
+
+const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {
+  retries_exhausted: 'retry-budget',
+  model_error: 'whitelist-retry',
+  tool_halt: 'halt',
+  max_tokens: 'continuation',
+  partial_response: 'partial',
+  context_overflow: 'overflow-waterfall',
+  max_iterations: 'run-budgets',
+  cost_budget: 'run-budgets',
+  run_time_budget: 'run-budgets',
+  attempt_budget: 'run-budgets',
+};
+
+function explainTerminate(e: EventOf<'terminate'>): Explanation {
+  return { why: `${cap(terminateText(e))}.`, term: TERMINATE_TERM[e.reason] ?? 'terminate', also: ['terminate', 'task-verdict'] };
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

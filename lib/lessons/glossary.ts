@@ -1,0 +1,150 @@
+/**
+ * Every term the UI shows, defined once in the project's own words. The /glossary page draws
+ * this list (an anchor per term), the inspector quotes an entry beside the event it explains,
+ * and `lesson` names the lesson page (/lessons/<slug>) where the mechanism plays on and off.
+ * Numbers quoted here are the defaults of DESIGN.md §4; a run's own numbers are in its events.
+ */
+
+export interface GlossaryEntry {
+  /** The anchor on /glossary (`/glossary#<id>`). */
+  id: string;
+  term: string;
+  /** One or two sentences: what it is and why it exists. */
+  definition: string;
+  /** Lesson slug (`/lessons/<slug>`) where the mechanism is shown on and off. */
+  lesson?: string;
+  /** Other entries worth reading next. */
+  see?: readonly string[];
+}
+
+export const GLOSSARY = [
+  // The retry ladder
+  { id: 'ladder', term: 'ladder (retry ladder)', lesson: 'retry-ladder', see: ['rung', 'backoff'],
+    definition: 'The sequence of attempts one model call makes after errors: each failed attempt is classified, and the ladder decides whether to try again, how long to wait first, and when to give up and tell the user.' },
+  { id: 'rung', term: 'rung', lesson: 'retry-ladder', see: ['silent-retry', 'degrade', 'surface'],
+    definition: 'One step of the ladder, named for what the user experiences: a silent retry (nothing shown yet), degrade (the user is told things are slow), or surface (the error is shown).' },
+  { id: 'silent-retry', term: 'silent retry', lesson: 'retry-ladder',
+    definition: 'A retry early on the ladder that the user does not need to hear about: most transient errors clear within one or two waits.' },
+  { id: 'degrade', term: 'degrade', lesson: 'retry-ladder',
+    definition: 'A later rung: the loop keeps retrying but now says the service is struggling, so a person waiting knows why nothing is happening.' },
+  { id: 'surface', term: 'surface', lesson: 'retry-ladder',
+    definition: 'The last rung: the error is shown to the user as it is; if the budget allows one more attempt it is the final one.' },
+  { id: 'retry-budget', term: 'retry budget (max attempts)', lesson: 'retry-ladder',
+    definition: 'How many attempts one call may make (3 retries after the first by default). Each account keeps its own budget, so a failing title call never spends the conversation\'s retries.' },
+  { id: 'backoff', term: 'backoff', lesson: 'retry-ladder', see: ['jitter', 'retry-after'],
+    definition: 'The wait before a retry, growing with each failure (1 s, 2 s, 4 s … capped at 60 s by default) so a struggling service gets room to recover instead of a burst of repeats.' },
+  { id: 'jitter', term: 'jitter', lesson: 'retry-ladder',
+    definition: 'A small random change to each backoff wait (±10 % by default) so many clients that failed together do not all retry at the same instant.' },
+  { id: 'retry-after', term: 'Retry-After', lesson: 'retry-after',
+    definition: 'A response header in which the vendor says how long to wait. When present it is honoured instead of the computed backoff (capped at a day), because the server knows its own state better than our guess.' },
+  { id: 'whitelist-retry', term: 'retryable error', lesson: 'retry-ladder', see: ['error-category'],
+    definition: 'Only authentication, permission and context-length errors end a call at once; everything else is retried within the budget, since retrying a transient error is cheap and failing the run is not.' },
+  { id: 'error-category', term: 'error category', lesson: 'retry-ladder',
+    definition: 'What the one classifier decided an error is (rate limit, overloaded, timeout, network, context length, authentication …) from its status, vendor error type and message text. Every mechanism asks the same classifier.' },
+  { id: 'account', term: 'retry account (foreground, background, context)', lesson: 'background-retry',
+    definition: 'Each kind of call books its retries on its own account with its own budget: the conversation (foreground), auxiliary calls such as titles and summaries (background), and context recovery.' },
+  { id: 'background-account', term: 'background account', lesson: 'background-retry',
+    definition: 'Auxiliary calls (run title, summaries) retry on a shorter budget of their own and only for network, rate-limit and timeout errors: they are nice to have, so they must never hold up or drain the main conversation.' },
+  { id: 'fallback-model', term: 'fallback model', lesson: 'fallback-model',
+    definition: 'After 3 consecutive overloaded (529) errors the call switches to a configured fallback model, because a busy model tends to stay busy while another one has capacity.' },
+  { id: 'stream-error-cap', term: 'stream error cap', lesson: 'stream-error-cap',
+    definition: 'After 5 consecutive stream errors the call fails instead of retrying forever: a stream that keeps breaking is not going to heal by trying again.' },
+  // The stream
+  { id: 'watchdog', term: 'stream idle watchdog', lesson: 'stream-idle-watchdog', see: ['empty', 'partial', 'keepalive'],
+    definition: 'A deadline on each wait for the next stream event (120 s by default, plus 30 s for every retry already spent). A connection can stall without closing; the watchdog aborts it so the loop does not hang forever.' },
+  { id: 'watchdog-window', term: 'watchdog window', lesson: 'stream-idle-watchdog',
+    definition: 'How long the watchdog waits for the next stream event. It restarts at every event and is widened on each retry, so a slow but live vendor is given more patience.' },
+  { id: 'empty', term: 'Empty', lesson: 'partial-vs-empty', see: ['partial'],
+    definition: 'The watchdog fired before any content arrived: nothing was paid for and nothing is lost, so the attempt is retried at once.' },
+  { id: 'partial', term: 'Partial', lesson: 'partial-vs-empty', see: ['empty', 'continuation'],
+    definition: 'The stream broke after some content arrived: what arrived is kept and not re-requested, because a retry would bill the same output twice and may say something different.' },
+  { id: 'keepalive', term: 'keepalive', lesson: 'stream-idle-watchdog',
+    definition: 'A ping or comment line a vendor sends to keep a quiet connection open. The SDK drops it, so it never resets the watchdog: a stream of nothing but keepalives is still a stall.' },
+  { id: 'ttfb', term: 'time to first byte (ttfb)',
+    definition: 'From the request leaving to the vendor\'s first stream event: the model\'s latency, measured on the run clock.' },
+  // Tools
+  { id: 'safe-executor', term: 'safe executor', lesson: 'failure-budget', see: ['failure-budget', 'short-circuit', 'tool-error'],
+    definition: 'The layer that runs tools for the loop: it never throws, turns every failure into an is_error result with actionable text, and enforces budgets per tool.' },
+  { id: 'tool-error', term: 'specific tool error', lesson: 'tool-errors',
+    definition: 'A tool failure returned to the model as a result that says what to do next (for example the sibling file names when a path does not exist), so the model can correct itself instead of guessing.' },
+  { id: 'failure-budget', term: 'failure budget', lesson: 'failure-budget',
+    definition: 'Each tool may fail 3 times in a run; then it is disabled for the rest of the run, so a broken tool stops costing turns.' },
+  { id: 'short-circuit', term: 'short-circuit', lesson: 'failure-budget',
+    definition: 'An exact repeat of a call that already failed is answered with the earlier failure without running it again: the same input will fail the same way.' },
+  { id: 'loop-guard', term: 'loop guard', lesson: 'loop-guard', see: ['blocked', 'halt'],
+    definition: 'Watches for a model going in circles: the 3rd identical call is blocked, 3 consecutive failures draw a warning, and 8 halt the run.' },
+  { id: 'blocked', term: 'blocked call', lesson: 'loop-guard',
+    definition: 'A tool call the loop guard refused because the same tool was already called with the same arguments twice.' },
+  { id: 'halt', term: 'tool halt', lesson: 'loop-guard',
+    definition: 'The loop guard ended the run after too many consecutive tool failures: the model is not making progress.' },
+  { id: 'truncation', term: 'output truncation', lesson: 'output-truncation',
+    definition: 'Tool output over 4,000 characters is cut, with a note telling the model how to get the rest (an offset, a narrower pattern), so one big file cannot flood the context.' },
+  // Context
+  { id: 'context-window', term: 'context window',
+    definition: 'The most tokens a model accepts in one request. Compaction keeps each request below a threshold under it.' },
+  { id: 'old-result-compaction', term: 'old-result compaction', lesson: 'old-result-compaction', see: ['stub'],
+    definition: 'Tool results over 1,000 characters older than the last 2 turns are sent as stubs. Only the copy sent to the vendor changes; the log keeps every result.' },
+  { id: 'stub', term: 'stub', lesson: 'old-result-compaction',
+    definition: 'The short text sent in place of an old tool result, saying what it was and how to get it back.' },
+  { id: 'micro-compact', term: 'micro-compact', lesson: 'overflow-waterfall',
+    definition: 'The first rung of overflow recovery: clear old tool results from the request, with no model call.' },
+  { id: 'proactive-summary', term: 'proactive summary', lesson: 'proactive-summary',
+    definition: 'When a request nears the threshold, a background call summarises the older conversation and the summary is sent in its place, before the vendor ever refuses the request.' },
+  { id: 'overflow-waterfall', term: 'overflow waterfall', lesson: 'overflow-waterfall', see: ['micro-compact', 'hard-trim'],
+    definition: 'What happens when the vendor says the prompt is too long: micro-compact, then a forced summary, then a hard trim, within a budget of 2 recoveries; once a call goes through the budget starts over.' },
+  { id: 'hard-trim', term: 'hard trim', lesson: 'overflow-waterfall',
+    definition: 'The last resort: drop the oldest messages (keeping at least 4) with a note that they were removed. No model call, so it works even when summaries fail.' },
+  { id: 'reactive-compact', term: 'reactive compact', lesson: 'overflow-waterfall',
+    definition: 'The s11 preset\'s overflow answer: keep the last 5 messages and retry once.' },
+  { id: 'circuit-breaker', term: 'circuit breaker', lesson: 'circuit-breaker', see: ['half-open'],
+    definition: 'Summary calls stop being attempted after 3 consecutive failures (open), for 5 minutes, so a broken summariser is not called before every turn. A manual Compact now bypasses it.' },
+  { id: 'half-open', term: 'half-open', lesson: 'circuit-breaker',
+    definition: 'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again.' },
+  // Output cap
+  { id: 'output-cap', term: 'output cap (max tokens)', lesson: 'output-cap',
+    definition: 'The most tokens a response may have. A response cut by it ends with stop reason max_tokens (or length).' },
+  { id: 'cap-escalation', term: 'output cap escalation', lesson: 'output-cap',
+    definition: 'On the first cut response the same request is sent again with a bigger cap (8 K → 64 K by default); the cut output is dropped, since the new answer replaces it.' },
+  { id: 'continuation', term: 'continuation', lesson: 'output-cap',
+    definition: 'After escalation the cut output is kept and the model is asked to go on from where it stopped, at most 3 times.' },
+  { id: 'refused-truncated', term: 'cut tool call refused', lesson: 'output-cap',
+    definition: 'A tool call whose arguments were cut by the cap does not parse; it is refused and the model is asked to resend it, rather than run with half its input.' },
+  // Takeover
+  { id: 'takeover', term: 'takeover (swap)', lesson: 'takeover', see: ['signature', 'foreign-thinking', 'naive-takeover'],
+    definition: 'The run moves to another vendor or model at a request boundary and the new one carries on with the same conversation, rendered in its own format.' },
+  { id: 'signature', term: 'signature (credentials of thought)', lesson: 'takeover',
+    definition: 'A vendor signs its thinking blocks; it accepts them back only from itself and the model that wrote them. On a takeover the signatures must be dropped or the new vendor refuses the request.' },
+  { id: 'foreign-thinking', term: 'foreign thinking', lesson: 'takeover',
+    definition: 'Thinking written by another vendor\'s model. It is dropped, or kept as a marked plain-text note, by the target\'s rules.' },
+  { id: 'naive-takeover', term: 'naive takeover', lesson: 'takeover',
+    definition: 'Sending the history to the new vendor as it was, credentials included. The takeover report shows the real error the strict vendor would have answered.' },
+  { id: 'fork', term: 'fork',
+    definition: 'A new run that starts from a stored run\'s conversation at a chosen turn, so one can try a different configuration from the same point.' },
+  // Faults and the run
+  { id: 'fault', term: 'fault',
+    definition: 'A failure injected beneath the SDK at the fetch level (a vendor error, a stall, keepalives only, a dropped connection …), so the SDK meets it exactly as it would on a bad day.' },
+  { id: 'time-scale', term: 'time scale',
+    definition: 'How fast run time passes against the wall clock: at 0.05 a 120 s wait takes 6 s. Labels always show run time.' },
+  { id: 'virtual-clock', term: 'virtual clock',
+    definition: 'Run time that jumps to the next deadline when nothing else can run: a run with long waits finishes in milliseconds with the same timestamps every time.' },
+  { id: 'task-verdict', term: 'task verdict',
+    definition: 'Whether the work was done, apart from how the loop ended: the scenario\'s own check, run on the final workspace (done, not done, not checkable).' },
+  { id: 'terminate', term: 'terminate reason', see: ['task-verdict'],
+    definition: 'Why the loop ended (end_turn, retries_exhausted, tool_halt, max_tokens, run_time_budget …). Every run\'s log ends with exactly one terminate event.' },
+  { id: 'run-budgets', term: 'run budgets',
+    definition: 'Limits on iterations, cost, run time and model requests. Whatever else fails, one of them ends the run, so every log ends.' },
+] as const satisfies readonly GlossaryEntry[];
+
+export type GlossaryId = (typeof GLOSSARY)[number]['id'];
+
+const BY_ID: ReadonlyMap<string, GlossaryEntry> = new Map(GLOSSARY.map((e) => [e.id, e]));
+
+/** The entry for a term id (typed, so a typo is a compile error). */
+export function glossaryEntry(id: GlossaryId): GlossaryEntry {
+  return BY_ID.get(id)!;
+}
+
+/** Where a term is defined: its anchor on the glossary page. */
+export function glossaryHref(id: GlossaryId): string {
+  return `/glossary#${id}`;
+}
