@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { explainEvent, isExplained } from '@/lib/client/explain-event';
 import type { RunEvent } from '@/lib/protocol';
-import { glossaryEntry, glossaryHref } from '@/lib/lessons/glossary';
+import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/lessons/glossary';
 
 /**
  * The inspector's explanation of the selected item: for every mechanism step among its
@@ -18,6 +18,7 @@ export function ExplainEntries({ events }: { events: readonly RunEvent[] }) {
     <section className="mb-3 flex flex-col gap-2" aria-label="what happened and why">
       {entries.map((x) => {
         const entry = glossaryEntry(x.term);
+        const lesson = lessonHref(entry);
         return (
           <div key={x.seq} data-testid="explain-entry" data-event={x.event} className="rounded border border-line bg-sunken/60 px-2 py-1.5">
             <p className="text-xs">{x.why}</p>
@@ -28,8 +29,8 @@ export function ExplainEntries({ events }: { events: readonly RunEvent[] }) {
               <Link href={glossaryHref(x.term)} data-testid="glossary-link" className="text-run hover:underline">
                 glossary
               </Link>
-              {entry.lesson && (
-                <Link href={`/lessons/${entry.lesson}`} data-testid="lesson-link" className="text-run hover:underline">
+              {lesson && (
+                <Link href={lesson} data-testid="lesson-link" className="text-run hover:underline">
                   lesson: {entry.term} →
                 </Link>
               )}

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { GLOSSARY, glossaryEntry, type GlossaryEntry, type GlossaryId } from '@/lib/lessons/glossary';
+import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryEntry, type GlossaryId } from '@/lib/lessons/glossary';
 
 /** Every term the UI uses, an anchor each, with the lesson where the mechanism plays on and off. */
 export function GlossaryList() {
@@ -12,8 +12,8 @@ export function GlossaryList() {
             <a href={`#${e.id}`} className="font-semibold hover:underline">
               {e.term}
             </a>
-            {e.lesson && (
-              <Link href={`/lessons/${e.lesson}`} className="text-2xs text-run hover:underline">
+            {lessonHref(e) && (
+              <Link href={lessonHref(e)!} data-testid="glossary-lesson-link" className="text-2xs text-run hover:underline">
                 lesson →
               </Link>
             )}

@@ -1,7 +1,10 @@
+import type { MechanismId } from '@/lib/protocol';
+import { MECHANISMS } from './mechanisms';
+
 /**
  * Every term the UI shows, defined once in the project's own words. The /glossary page draws
  * this list (an anchor per term), the inspector quotes an entry beside the event it explains,
- * and `lesson` names the lesson page (/lessons/<slug>) where the mechanism plays on and off.
+ * and `mechanism` leads to the lesson page where the mechanism plays on and off.
  * Numbers quoted here are the defaults of DESIGN.md §4; a run's own numbers are in its events.
  */
 
@@ -11,112 +14,112 @@ export interface GlossaryEntry {
   term: string;
   /** One or two sentences: what it is and why it exists. */
   definition: string;
-  /** Lesson slug (`/lessons/<slug>`) where the mechanism is shown on and off. */
-  lesson?: string;
+  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/lessons/mechanisms.ts). */
+  mechanism?: MechanismId;
   /** Other entries worth reading next. */
   see?: readonly string[];
 }
 
 export const GLOSSARY = [
   // The retry ladder
-  { id: 'ladder', term: 'ladder (retry ladder)', lesson: 'retry-ladder', see: ['rung', 'backoff'],
+  { id: 'ladder', term: 'ladder (retry ladder)', mechanism: 'retry', see: ['rung', 'backoff'],
     definition: 'The sequence of attempts one model call makes after errors: each failed attempt is classified, and the ladder decides whether to try again, how long to wait first, and when to give up and tell the user.' },
-  { id: 'rung', term: 'rung', lesson: 'retry-ladder', see: ['silent-retry', 'degrade', 'surface'],
+  { id: 'rung', term: 'rung', mechanism: 'retry', see: ['silent-retry', 'degrade', 'surface'],
     definition: 'One step of the ladder, named for what the user experiences: a silent retry (nothing shown yet), degrade (the user is told things are slow), or surface (the error is shown).' },
-  { id: 'silent-retry', term: 'silent retry', lesson: 'retry-ladder',
+  { id: 'silent-retry', term: 'silent retry', mechanism: 'retry',
     definition: 'A retry early on the ladder that the user does not need to hear about: most transient errors clear within one or two waits.' },
-  { id: 'degrade', term: 'degrade', lesson: 'retry-ladder',
+  { id: 'degrade', term: 'degrade', mechanism: 'retry',
     definition: 'A later rung: the loop keeps retrying but now says the service is struggling, so a person waiting knows why nothing is happening.' },
-  { id: 'surface', term: 'surface', lesson: 'retry-ladder',
+  { id: 'surface', term: 'surface', mechanism: 'retry',
     definition: 'The last rung: the error is shown to the user as it is; if the budget allows one more attempt it is the final one.' },
-  { id: 'retry-budget', term: 'retry budget (max attempts)', lesson: 'retry-ladder',
+  { id: 'retry-budget', term: 'retry budget (max attempts)', mechanism: 'retry',
     definition: 'How many attempts one call may make (3 retries after the first by default). Each account keeps its own budget, so a failing title call never spends the conversation\'s retries.' },
-  { id: 'backoff', term: 'backoff', lesson: 'retry-ladder', see: ['jitter', 'retry-after'],
+  { id: 'backoff', term: 'backoff', mechanism: 'retry', see: ['jitter', 'retry-after'],
     definition: 'The wait before a retry, growing with each failure (1 s, 2 s, 4 s … capped at 60 s by default) so a struggling service gets room to recover instead of a burst of repeats.' },
-  { id: 'jitter', term: 'jitter', lesson: 'retry-ladder',
+  { id: 'jitter', term: 'jitter', mechanism: 'retry',
     definition: 'A small random change to each backoff wait (±10 % by default) so many clients that failed together do not all retry at the same instant.' },
-  { id: 'retry-after', term: 'Retry-After', lesson: 'retry-after',
+  { id: 'retry-after', term: 'Retry-After', mechanism: 'retry-after',
     definition: 'A response header in which the vendor says how long to wait. When present it is honoured instead of the computed backoff (capped at a day), because the server knows its own state better than our guess.' },
-  { id: 'whitelist-retry', term: 'retryable error', lesson: 'retry-ladder', see: ['error-category'],
+  { id: 'whitelist-retry', term: 'retryable error', mechanism: 'retry', see: ['error-category'],
     definition: 'Only authentication, permission and context-length errors end a call at once; everything else is retried within the budget, since retrying a transient error is cheap and failing the run is not.' },
-  { id: 'error-category', term: 'error category', lesson: 'retry-ladder',
+  { id: 'error-category', term: 'error category', mechanism: 'retry',
     definition: 'What the one classifier decided an error is (rate limit, overloaded, timeout, network, context length, authentication …) from its status, vendor error type and message text. Every mechanism asks the same classifier.' },
-  { id: 'account', term: 'retry account (foreground, background, context)', lesson: 'background-retry',
+  { id: 'account', term: 'retry account (foreground, background, context)', mechanism: 'background-retry',
     definition: 'Each kind of call books its retries on its own account with its own budget: the conversation (foreground), auxiliary calls such as titles and summaries (background), and context recovery.' },
-  { id: 'background-account', term: 'background account', lesson: 'background-retry',
+  { id: 'background-account', term: 'background account', mechanism: 'background-retry',
     definition: 'Auxiliary calls (run title, summaries) retry on a shorter budget of their own and only for network, rate-limit and timeout errors: they are nice to have, so they must never hold up or drain the main conversation.' },
-  { id: 'fallback-model', term: 'fallback model', lesson: 'fallback-model',
+  { id: 'fallback-model', term: 'fallback model', mechanism: 'fallback',
     definition: 'After 3 consecutive overloaded (529) errors the call switches to a configured fallback model, because a busy model tends to stay busy while another one has capacity.' },
-  { id: 'stream-error-cap', term: 'stream error cap', lesson: 'stream-error-cap',
+  { id: 'stream-error-cap', term: 'stream error cap', mechanism: 'stream-error-cap',
     definition: 'After 5 consecutive stream errors the call fails instead of retrying forever: a stream that keeps breaking is not going to heal by trying again.' },
   // The stream
-  { id: 'watchdog', term: 'stream idle watchdog', lesson: 'stream-idle-watchdog', see: ['empty', 'partial', 'keepalive'],
+  { id: 'watchdog', term: 'stream idle watchdog', mechanism: 'watchdog', see: ['empty', 'partial', 'keepalive'],
     definition: 'A deadline on each wait for the next stream event (120 s by default, plus 30 s for every retry already spent). A connection can stall without closing; the watchdog aborts it so the loop does not hang forever.' },
-  { id: 'watchdog-window', term: 'watchdog window', lesson: 'stream-idle-watchdog',
+  { id: 'watchdog-window', term: 'watchdog window', mechanism: 'watchdog',
     definition: 'How long the watchdog waits for the next stream event. It restarts at every event and is widened on each retry, so a slow but live vendor is given more patience.' },
-  { id: 'empty', term: 'Empty', lesson: 'partial-vs-empty', see: ['partial'],
+  { id: 'empty', term: 'Empty', mechanism: 'partial-kept', see: ['partial'],
     definition: 'The watchdog fired before any content arrived: nothing was paid for and nothing is lost, so the attempt is retried at once.' },
-  { id: 'partial', term: 'Partial', lesson: 'partial-vs-empty', see: ['empty', 'continuation'],
+  { id: 'partial', term: 'Partial', mechanism: 'partial-kept', see: ['empty', 'continuation'],
     definition: 'The stream broke after some content arrived: what arrived is kept and not re-requested, because a retry would bill the same output twice and may say something different.' },
-  { id: 'keepalive', term: 'keepalive', lesson: 'stream-idle-watchdog',
+  { id: 'keepalive', term: 'keepalive', mechanism: 'watchdog',
     definition: 'A ping or comment line a vendor sends to keep a quiet connection open. The SDK drops it, so it never resets the watchdog: a stream of nothing but keepalives is still a stall.' },
   { id: 'ttfb', term: 'time to first byte (ttfb)',
     definition: 'From the request leaving to the vendor\'s first stream event: the model\'s latency, measured on the run clock.' },
   // Tools
-  { id: 'safe-executor', term: 'safe executor', lesson: 'failure-budget', see: ['failure-budget', 'short-circuit', 'tool-error'],
+  { id: 'safe-executor', term: 'safe executor', mechanism: 'safe-executor', see: ['failure-budget', 'short-circuit', 'tool-error'],
     definition: 'The layer that runs tools for the loop: it never throws, turns every failure into an is_error result with actionable text, and enforces budgets per tool.' },
-  { id: 'tool-error', term: 'specific tool error', lesson: 'tool-errors',
+  { id: 'tool-error', term: 'specific tool error', mechanism: 'safe-executor',
     definition: 'A tool failure returned to the model as a result that says what to do next (for example the sibling file names when a path does not exist), so the model can correct itself instead of guessing.' },
-  { id: 'failure-budget', term: 'failure budget', lesson: 'failure-budget',
+  { id: 'failure-budget', term: 'failure budget', mechanism: 'failure-budget',
     definition: 'Each tool may fail 3 times in a run; then it is disabled for the rest of the run, so a broken tool stops costing turns.' },
-  { id: 'short-circuit', term: 'short-circuit', lesson: 'failure-budget',
+  { id: 'short-circuit', term: 'short-circuit', mechanism: 'failure-budget',
     definition: 'An exact repeat of a call that already failed is answered with the earlier failure without running it again: the same input will fail the same way.' },
-  { id: 'loop-guard', term: 'loop guard', lesson: 'loop-guard', see: ['blocked', 'halt'],
+  { id: 'loop-guard', term: 'loop guard', mechanism: 'loop-guard', see: ['blocked', 'halt'],
     definition: 'Watches for a model going in circles: the 3rd identical call is blocked, 3 consecutive failures draw a warning, and 8 halt the run.' },
-  { id: 'blocked', term: 'blocked call', lesson: 'loop-guard',
+  { id: 'blocked', term: 'blocked call', mechanism: 'loop-guard',
     definition: 'A tool call the loop guard refused because the same tool was already called with the same arguments twice.' },
-  { id: 'halt', term: 'tool halt', lesson: 'loop-guard',
+  { id: 'halt', term: 'tool halt', mechanism: 'loop-guard',
     definition: 'The loop guard ended the run after too many consecutive tool failures: the model is not making progress.' },
-  { id: 'truncation', term: 'output truncation', lesson: 'output-truncation',
+  { id: 'truncation', term: 'output truncation', mechanism: 'output-truncation',
     definition: 'Tool output over 4,000 characters is cut, with a note telling the model how to get the rest (an offset, a narrower pattern), so one big file cannot flood the context.' },
   // Context
   { id: 'context-window', term: 'context window',
     definition: 'The most tokens a model accepts in one request. Compaction keeps each request below a threshold under it.' },
-  { id: 'old-result-compaction', term: 'old-result compaction', lesson: 'old-result-compaction', see: ['stub'],
+  { id: 'old-result-compaction', term: 'old-result compaction', mechanism: 'old-result-compaction', see: ['stub'],
     definition: 'Tool results over 1,000 characters older than the last 2 turns are sent as stubs. Only the copy sent to the vendor changes; the log keeps every result.' },
-  { id: 'stub', term: 'stub', lesson: 'old-result-compaction',
+  { id: 'stub', term: 'stub', mechanism: 'old-result-compaction',
     definition: 'The short text sent in place of an old tool result, saying what it was and how to get it back.' },
-  { id: 'micro-compact', term: 'micro-compact', lesson: 'overflow-waterfall',
+  { id: 'micro-compact', term: 'micro-compact', mechanism: 'overflow-waterfall',
     definition: 'The first rung of overflow recovery: clear old tool results from the request, with no model call.' },
-  { id: 'proactive-summary', term: 'proactive summary', lesson: 'proactive-summary',
+  { id: 'proactive-summary', term: 'proactive summary', mechanism: 'proactive-summary',
     definition: 'When a request nears the threshold, a background call summarises the older conversation and the summary is sent in its place, before the vendor ever refuses the request.' },
-  { id: 'overflow-waterfall', term: 'overflow waterfall', lesson: 'overflow-waterfall', see: ['micro-compact', 'hard-trim'],
+  { id: 'overflow-waterfall', term: 'overflow waterfall', mechanism: 'overflow-waterfall', see: ['micro-compact', 'hard-trim'],
     definition: 'What happens when the vendor says the prompt is too long: micro-compact, then a forced summary, then a hard trim, within a budget of 2 recoveries; once a call goes through the budget starts over.' },
-  { id: 'hard-trim', term: 'hard trim', lesson: 'overflow-waterfall',
+  { id: 'hard-trim', term: 'hard trim', mechanism: 'overflow-waterfall',
     definition: 'The last resort: drop the oldest messages (keeping at least 4) with a note that they were removed. No model call, so it works even when summaries fail.' },
-  { id: 'reactive-compact', term: 'reactive compact', lesson: 'overflow-waterfall',
+  { id: 'reactive-compact', term: 'reactive compact', mechanism: 'reactive-compact',
     definition: 'The s11 preset\'s overflow answer: keep the last 5 messages and retry once.' },
-  { id: 'circuit-breaker', term: 'circuit breaker', lesson: 'circuit-breaker', see: ['half-open'],
+  { id: 'circuit-breaker', term: 'circuit breaker', mechanism: 'circuit-breaker', see: ['half-open'],
     definition: 'Summary calls stop being attempted after 3 consecutive failures (open), for 5 minutes, so a broken summariser is not called before every turn. A manual Compact now bypasses it.' },
-  { id: 'half-open', term: 'half-open', lesson: 'circuit-breaker',
+  { id: 'half-open', term: 'half-open', mechanism: 'circuit-breaker',
     definition: 'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again.' },
   // Output cap
-  { id: 'output-cap', term: 'output cap (max tokens)', lesson: 'output-cap',
+  { id: 'output-cap', term: 'output cap (max tokens)', mechanism: 'output-escalation',
     definition: 'The most tokens a response may have. A response cut by it ends with stop reason max_tokens (or length).' },
-  { id: 'cap-escalation', term: 'output cap escalation', lesson: 'output-cap',
+  { id: 'cap-escalation', term: 'output cap escalation', mechanism: 'output-escalation',
     definition: 'On the first cut response the same request is sent again with a bigger cap (8 K → 64 K by default); the cut output is dropped, since the new answer replaces it.' },
-  { id: 'continuation', term: 'continuation', lesson: 'output-cap',
+  { id: 'continuation', term: 'continuation', mechanism: 'output-escalation',
     definition: 'After escalation the cut output is kept and the model is asked to go on from where it stopped, at most 3 times.' },
-  { id: 'refused-truncated', term: 'cut tool call refused', lesson: 'output-cap',
+  { id: 'refused-truncated', term: 'cut tool call refused', mechanism: 'output-escalation',
     definition: 'A tool call whose arguments were cut by the cap does not parse; it is refused and the model is asked to resend it, rather than run with half its input.' },
   // Takeover
-  { id: 'takeover', term: 'takeover (swap)', lesson: 'takeover', see: ['signature', 'foreign-thinking', 'naive-takeover'],
+  { id: 'takeover', term: 'takeover (swap)', mechanism: 'takeover-handling', see: ['signature', 'foreign-thinking', 'naive-takeover'],
     definition: 'The run moves to another vendor or model at a request boundary and the new one carries on with the same conversation, rendered in its own format.' },
-  { id: 'signature', term: 'signature (credentials of thought)', lesson: 'takeover',
+  { id: 'signature', term: 'signature (credentials of thought)', mechanism: 'takeover-handling',
     definition: 'A vendor signs its thinking blocks; it accepts them back only from itself and the model that wrote them. On a takeover the signatures must be dropped or the new vendor refuses the request.' },
-  { id: 'foreign-thinking', term: 'foreign thinking', lesson: 'takeover',
+  { id: 'foreign-thinking', term: 'foreign thinking', mechanism: 'takeover-handling',
     definition: 'Thinking written by another vendor\'s model. It is dropped, or kept as a marked plain-text note, by the target\'s rules.' },
-  { id: 'naive-takeover', term: 'naive takeover', lesson: 'takeover',
+  { id: 'naive-takeover', term: 'naive takeover', mechanism: 'takeover-handling',
     definition: 'Sending the history to the new vendor as it was, credentials included. The takeover report shows the real error the strict vendor would have answered.' },
   { id: 'fork', term: 'fork',
     definition: 'A new run that starts from a stored run\'s conversation at a chosen turn, so one can try a different configuration from the same point.' },
@@ -147,4 +150,9 @@ export function glossaryEntry(id: GlossaryId): GlossaryEntry {
 /** Where a term is defined: its anchor on the glossary page. */
 export function glossaryHref(id: GlossaryId): string {
   return `/glossary#${id}`;
+}
+
+/** The lesson page where a term's mechanism plays on and off, from the one mechanisms table. */
+export function lessonHref(entry: GlossaryEntry): string | undefined {
+  return entry.mechanism ? `/lessons/${MECHANISMS[entry.mechanism].lessonSlug}` : undefined;
 }
