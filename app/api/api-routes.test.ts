@@ -2,7 +2,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import type { RunEvent } from '@/lib/protocol';
+import {
+  ControlAcceptedSchema,
+  CreatedSchema,
+  ErrorBodySchema,
+  parseResponse,
+  PromptSetListSchema,
+  PromptSetSchema,
+  RunRecordSchema,
+  RunSummaryListSchema,
+  ScenarioListSchema,
+} from '@/lib/protocol/http';
 import { GET as getRuns, POST as postRun } from './runs/route';
 import { GET as getRun } from './runs/[id]/route';
 import { GET as getEvents } from './runs/[id]/events/route';
@@ -35,10 +47,16 @@ afterAll(() => {
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const post = (url: string, body: string) => new Request(`${BASE}${url}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
 
+/** Every response is read as the browser reads it: parsed with its endpoint's schema (lib/protocol/http). */
+async function read<S extends z.ZodType>(schema: S, response: Response, endpoint: string): Promise<z.output<S>> {
+  return parseResponse(schema, await response.json(), endpoint);
+}
+const readError = (response: Response) => read(ErrorBodySchema, response, `error ${response.status}`);
+
 async function startRun(body: unknown): Promise<string> {
   const response = await postRun(post('/runs', JSON.stringify(body)));
   expect(response.status).toBe(201);
-  return ((await response.json()) as { id: string }).id;
+  return (await read(CreatedSchema, response, 'POST /api/runs')).id;
 }
 
 async function streamed(id: string, headers: Record<string, string> = {}): Promise<RunEvent[]> {
@@ -54,7 +72,7 @@ describe('POST /api/runs', () => {
   it('rejects a bad config with a 400 naming each bad field', async () => {
     const response = await postRun(post('/runs', JSON.stringify({ config: { provider: { vendor: 'acme' }, seed: -1, color: 'red' } })));
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { error: string; details: string[] };
+    const body = await readError(response);
     expect(body.error).toBe('The request is invalid');
     expect(body.details).toEqual(
       expect.arrayContaining([
@@ -68,13 +86,13 @@ describe('POST /api/runs', () => {
   it('says so when the body is not JSON', async () => {
     const response = await postRun(post('/runs', '{config: nope'));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: expect.stringMatching(/^The request body is not valid JSON: /) });
+    expect(await readError(response)).toEqual({ error: expect.stringMatching(/^The request body is not valid JSON: /) });
   });
 
   it('rejects a config this installation cannot run', async () => {
     const response = await postRun(post('/runs', JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, scenario: 'no-such-scenario' } })));
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { details: string[] };
+    const body = await readError(response);
     expect(body.details).toEqual([expect.stringMatching(/^config\.scenario: unknown scenario "no-such-scenario"/)]);
   });
 
@@ -87,11 +105,11 @@ describe('POST /api/runs', () => {
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn', complete: true });
     expect((await streamed(id, { 'Last-Event-ID': String(n - 3) })).map((e) => e.seq)).toEqual([n - 2, n - 1]);
 
-    const list = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { id: string; status: string }[];
+    const list = await read(RunSummaryListSchema, await getRuns(new Request(`${BASE}/runs`)), 'GET /api/runs');
     expect(list[0]).toMatchObject({ id, status: 'completed', reason: 'end_turn', event_count: n, imported: false });
 
     const one = await getRun(new Request(`${BASE}/runs/${id}`), ctx(id));
-    expect(await one.json()).toMatchObject({ summary: { id, event_count: n, vendor: 'sim-anthropic' }, config: { clock: 'virtual' } });
+    expect(await read(RunRecordSchema, one, 'GET /api/runs/{id}')).toMatchObject({ summary: { id, event_count: n, vendor: 'sim-anthropic', verdict: 'done' }, config: { clock: 'virtual' } });
 
     const trace = await getTrace(new Request(`${BASE}/runs/${id}/trace`), ctx(id));
     expect(trace.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
@@ -101,7 +119,7 @@ describe('POST /api/runs', () => {
 
   it('hands a browser key to the run only: never in a response or the database', async () => {
     const id = await startRun({ config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: KEY });
-    const seen = JSON.stringify(await streamed(id)) + JSON.stringify(await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json());
+    const seen = JSON.stringify(await streamed(id)) + JSON.stringify(await read(RunRecordSchema, await getRun(new Request(`${BASE}/runs/${id}`), ctx(id)), 'GET /api/runs/{id}'));
     expect(seen).not.toContain(KEY);
     const bytes = fs.readdirSync(dir).map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1')).join('');
     expect(bytes).not.toContain(KEY);
@@ -113,19 +131,22 @@ describe('POST /api/runs/{id}/control', () => {
     const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 1 } });
     const accepted = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'abort' })), ctx(id));
     expect(accepted.status).toBe(202);
+    expect(await read(ControlAcceptedSchema, accepted, 'POST /api/runs/{id}/control')).toEqual({ accepted: 'abort' });
     const events = await streamed(id);
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'aborted' });
     const again = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'abort' })), ctx(id));
     expect(again.status).toBe(409);
+    expect((await readError(again)).error).toMatch(/./);
   });
 
   it('swaps a live run to another vendor from the next request, and refuses a swap it cannot make with a 400', async () => {
     const id = await startRun({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 0.02 } });
     const bad = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'swap', vendor: 'sim-openai', model: 'claude-sim-haiku' })), ctx(id));
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { details: string[] }).details).toEqual([expect.stringMatching(/^model: the simulated vendor sim-openai serves gpt-sim-4o/)]);
+    expect((await readError(bad)).details).toEqual([expect.stringMatching(/^model: the simulated vendor sim-openai serves gpt-sim-4o/)]);
     const accepted = await postControl(post(`/runs/${id}/control`, JSON.stringify({ action: 'swap', vendor: 'sim-openai' })), ctx(id));
     expect(accepted.status).toBe(202);
+    expect(await read(ControlAcceptedSchema, accepted, 'POST /api/runs/{id}/control')).toEqual({ accepted: 'swap' });
     const events = await streamed(id);
     const swap = events.find((e) => e.event === 'swap');
     expect(swap).toMatchObject({ cause: 'control', from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-4o' });
@@ -148,7 +169,7 @@ describe('POST /api/runs/{id}/control', () => {
   it('validates the control message', async () => {
     const response = await postControl(post('/runs/x/control', JSON.stringify({ action: 'set_faults', faults: { rules: 'all' } })), ctx('x'));
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { details: string[] }).details).toEqual([expect.stringMatching(/^faults\.rules: /)]);
+    expect((await readError(response)).details).toEqual([expect.stringMatching(/^faults\.rules: /)]);
   });
 });
 
@@ -162,7 +183,8 @@ describe('unknown runs', () => {
       postControl(post(`/runs/${id}/control`, '{"action":"abort"}'), ctx(id)),
     ]);
     expect(responses.map((r) => r.status)).toEqual([404, 404, 404, 404]);
-    expect(await responses[0]!.json()).toEqual({ error: 'No run with id "no-such-run"' });
+    expect(await readError(responses[0]!)).toEqual({ error: 'No run with id "no-such-run"' });
+    for (const response of responses.slice(1)) expect((await readError(response)).error).toContain('no-such-run');
   });
 });
 
@@ -171,22 +193,22 @@ describe('POST /api/runs/import', () => {
     const fixture = fs.readFileSync(path.join(__dirname, '../../lib/store/fixtures/tracer-trace.jsonl'), 'utf8');
     const created = await postImport(post('/runs/import', fixture));
     expect(created.status).toBe(201);
-    const { id } = (await created.json()) as { id: string };
-    const one = (await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json()) as { summary: { imported: boolean } };
+    const { id } = await read(CreatedSchema, created, 'POST /api/runs/import');
+    const one = await read(RunRecordSchema, await getRun(new Request(`${BASE}/runs/${id}`), ctx(id)), 'GET /api/runs/{id}');
     expect(one.summary.imported).toBe(true);
     expect((await streamed(id)).at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn' });
 
     const bad = await postImport(post('/runs/import', `${fixture}not json\n`));
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: 'The trace could not be imported', details: [expect.stringMatching(/^line 9: not valid JSON/)] });
+    expect(await readError(bad)).toEqual({ error: 'The trace could not be imported', details: [expect.stringMatching(/^line 9: not valid JSON/)] });
   });
 });
 
 describe('GET /api/scenarios', () => {
   it('lists scenarios for pickers', async () => {
-    const body = (await (await getScenarios()).json()) as Record<string, unknown>[];
+    const body = await read(ScenarioListSchema, await getScenarios(), 'GET /api/scenarios');
     expect(body[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String), tools: expect.any(Array) });
-    expect((body[0]!.tools as { name: string }[]).map((t) => t.name)).toEqual(['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check']);
+    expect(body[0]!.tools.map((t) => t.name)).toEqual(['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check']);
   });
 });
 
@@ -194,30 +216,30 @@ describe('prompt sets', () => {
   it('POST saves the next version of a name; GET lists them; a run names one only with its exact texts', async () => {
     const first = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse.' })));
     expect(first.status).toBe(201);
-    expect(await first.json()).toMatchObject({ name: 'terse', version: 1, system: 'Be terse.', task: '', toolDescriptions: {} });
+    expect(await read(PromptSetSchema, first, 'POST /api/prompt-sets')).toMatchObject({ name: 'terse', version: 1, system: 'Be terse.', task: '', toolDescriptions: {} });
     const second = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } })));
-    expect(await second.json()).toMatchObject({ version: 2 });
-    const list = (await (await getPromptSets()).json()) as { name: string; version: number }[];
+    expect(await read(PromptSetSchema, second, 'POST /api/prompt-sets')).toMatchObject({ version: 2 });
+    const list = await read(PromptSetListSchema, await getPromptSets(), 'GET /api/prompt-sets');
     expect(list.filter((s) => s.name === 'terse').map((s) => s.version)).toEqual([2, 1]);
 
     const config = { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } };
     const id = await startRun({ config: { ...config, promptSet: { name: 'terse', version: 2 } } });
     const start = (await streamed(id))[0]!;
     expect(start.event === 'run_start' && start.config.promptSet).toEqual({ name: 'terse', version: 2 });
-    const ok = (await (await getRuns(new Request(`${BASE}/runs`))).json()) as { id: string; prompt_set: unknown }[];
+    const ok = await read(RunSummaryListSchema, await getRuns(new Request(`${BASE}/runs`)), 'GET /api/runs');
     expect(ok.find((r) => r.id === id)?.prompt_set).toEqual({ name: 'terse', version: 2 });
 
     const lie = await postRun(post('/runs', JSON.stringify({ config: { ...config, promptSet: { name: 'terse', version: 1 } } })));
     expect(lie.status).toBe(400);
-    expect(((await lie.json()) as { details: string[] }).details).toEqual(['config.promptSet: system, toolDescriptions differ from "terse" v1; save them as a new version, or leave promptSet out']);
+    expect((await readError(lie)).details).toEqual(['config.promptSet: system, toolDescriptions differ from "terse" v1; save them as a new version, or leave promptSet out']);
   });
 
   it('refuses a set without a name or naming a tool that does not exist', async () => {
     const nameless = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: ' ', system: 'x' })));
     expect(nameless.status).toBe(400);
-    expect(((await nameless.json()) as { details: string[] }).details[0]).toMatch(/^name: /);
+    expect((await readError(nameless)).details?.[0]).toMatch(/^name: /);
     const grep = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'x', toolDescriptions: { grep: 'find' } })));
     expect(grep.status).toBe(400);
-    expect(((await grep.json()) as { details: string[] }).details).toEqual(['toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check']);
+    expect((await readError(grep)).details).toEqual(['toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check']);
   });
 });

@@ -28,7 +28,7 @@ function RunRow({ run }: { run: RunSummary }) {
     <Link href={`/runs/${run.id}`} data-testid="runs-row" data-status={status} className={`${COLS} h-full border-b border-line text-xs hover:bg-sunken`}>
       <span className="tabular truncate font-mono text-2xs text-muted">{when(run.created_at)}</span>
       <span className="flex items-center gap-1">
-        <Pill tone={STATUS_TONE[status] ?? 'neutral'} title={run.reason}>
+        <Pill tone={STATUS_TONE[status] ?? 'neutral'} title={run.reason ?? undefined}>
           {status}
         </Pill>
         {verdict && <VerdictPill verdict={verdict} />}

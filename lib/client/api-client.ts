@@ -1,47 +1,28 @@
-import type { FaultPlan, RunConfig, RunConfigInput, Vendor } from '@/lib/protocol';
+import type { z } from 'zod';
+import type { RunConfigInput } from '@/lib/protocol';
+import {
+  ControlAcceptedSchema,
+  CreatedSchema,
+  ErrorBodySchema,
+  ResponseShapeError,
+  RunRecordSchema,
+  RunSummaryListSchema,
+  ScenarioListSchema,
+  parseResponse,
+  type ControlBodyInput,
+  type RunRecord,
+} from '@/lib/protocol/http';
 
-/** The browser's only way to the server: typed fetches over the HTTP API. */
+/**
+ * The browser's only way to the server: fetches over the HTTP API whose every response is
+ * parsed with its endpoint's schema (lib/protocol/http). A body that does not match is an
+ * ApiError naming the endpoint and the field, never a cast.
+ */
 
-export type RunSummaryStatus = 'running' | 'completed' | 'failed' | 'aborted';
+export type { RunRecord as RunDetail, RunStatus as RunSummaryStatus, RunSummary, ScenarioInfo } from '@/lib/protocol/http';
 
-/** One row of GET /api/runs. Fields may be missing on older or imported runs. */
-export interface RunSummary {
-  id: string;
-  created_at?: string | number;
-  status?: RunSummaryStatus;
-  reason?: string;
-  /** The task verdict (done / not_done / not_checkable); missing on runs without one. */
-  verdict?: string | null;
-  vendor?: string;
-  model?: string;
-  scenario?: string;
-  iterations?: number;
-  input_tokens?: number;
-  output_tokens?: number;
-  usd?: number;
-  duration_ms?: number;
-  event_count?: number;
-  imported?: boolean;
-}
-
-export interface ScenarioInfo {
-  id: string;
-  title: string;
-  summary: string;
-  task: string;
-}
-
-export interface RunDetail {
-  summary: RunSummary;
-  config?: RunConfig;
-}
-
-export type ControlAction =
-  | { action: 'abort' }
-  | { action: 'set_faults'; faults: FaultPlan }
-  | { action: 'compact' }
-  /** Continue on another vendor from the next request; a key here is held for this run only. */
-  | { action: 'swap'; vendor: Vendor; model: string; baseUrl?: string; apiKey?: string };
+/** What the UI may send to a live run (the control route's body, before defaults). */
+export type ControlAction = ControlBodyInput;
 
 export class ApiError extends Error {
   constructor(
@@ -54,7 +35,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(path: string, init?: RequestInit): Promise<T> {
+async function request<S extends z.ZodType>(schema: S, path: string, init?: RequestInit): Promise<z.output<S>> {
+  const endpoint = `${init?.method ?? 'GET'} ${path.split('?')[0]}`;
   let response: Response;
   try {
     response = await fetch(path, init);
@@ -69,12 +51,16 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     body = undefined;
   }
   if (!response.ok) {
-    const b = (body ?? {}) as { error?: unknown; details?: unknown };
-    const message = typeof b.error === 'string' ? b.error : `${response.status} ${response.statusText}`;
-    const details = Array.isArray(b.details) ? b.details.map(String) : [];
-    throw new ApiError(message, response.status, details);
+    const parsed = ErrorBodySchema.safeParse(body);
+    if (parsed.success) throw new ApiError(parsed.data.error, response.status, parsed.data.details ?? []);
+    throw new ApiError(`${endpoint}: ${response.status} ${response.statusText}`.trim(), response.status);
   }
-  return body as T;
+  try {
+    return parseResponse(schema, body, endpoint);
+  } catch (error) {
+    if (error instanceof ResponseShapeError) throw new ApiError(error.message, response.status, error.problems);
+    throw error;
+  }
 }
 
 const json = (body: unknown): RequestInit => ({
@@ -93,28 +79,20 @@ export function traceUrl(id: string): string {
   return `/api/runs/${enc(id)}/trace`;
 }
 
-/** Accepts a bare array or one wrapped as `{ [key]: [...] }`. */
-function listOf<T>(body: unknown, key: string): T[] {
-  const rows = Array.isArray(body) ? body : (body as Record<string, unknown> | undefined)?.[key];
-  return Array.isArray(rows) ? (rows as T[]) : [];
-}
-
 export const api = {
-  listScenarios: async (): Promise<ScenarioInfo[]> => listOf<ScenarioInfo>(await request<unknown>('/api/scenarios'), 'scenarios'),
-  listRuns: async (): Promise<RunSummary[]> =>
-    listOf<RunSummary>(await request<unknown>('/api/runs'), 'runs').filter((r) => typeof r?.id === 'string'),
-  getRun: (id: string) => request<RunDetail>(`/api/runs/${enc(id)}`),
+  listScenarios: () => request(ScenarioListSchema, '/api/scenarios'),
+  listRuns: () => request(RunSummaryListSchema, '/api/runs'),
+  getRun: (id: string): Promise<RunRecord> => request(RunRecordSchema, `/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
-  createRun: (config: RunConfigInput, apiKey?: string) =>
-    request<{ id: string }>('/api/runs', json(apiKey ? { config, apiKey } : { config })),
-  control: (id: string, action: ControlAction) => request<unknown>(`/api/runs/${enc(id)}/control`, json(action)),
+  createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  control: (id: string, action: ControlAction) => request(ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
   importTrace: (jsonl: string) =>
-    request<{ id: string }>('/api/runs/import', {
+    request(CreatedSchema, '/api/runs/import', {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },
       body: jsonl,
     }),
 };
 
-/** The typed fetch and JSON POST init, for the other API clients beside this one (sweeps-api.ts). */
+/** The parsing fetch and JSON POST init, for the other API clients beside this one (sweeps-api.ts). */
 export { request as apiRequest, json as jsonPost };

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { SweepGridInput } from '@/lib/protocol';
+import { parseResponse, SweepFrameSchema } from '@/lib/protocol/http';
 import { sweepEventsUrl, sweepsApi, type SweepFrame } from './sweeps-api';
 
 export function useSweeps() {
@@ -41,7 +42,8 @@ export function useSweepProgress(id: string): SweepFrame | undefined {
   useEffect(() => {
     const source = new EventSource(sweepEventsUrl(id));
     source.onmessage = (message) => {
-      const next = JSON.parse(message.data as string) as SweepFrame;
+      // A frame in another shape throws here, naming the endpoint and the field.
+      const next = parseResponse(SweepFrameSchema, JSON.parse(message.data as string), 'GET /api/sweeps/{id}/events');
       setFrame(next);
       if (next.status !== 'running') {
         source.close();

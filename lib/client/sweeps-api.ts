@@ -1,24 +1,18 @@
-import type { SweepGrid, SweepGridInput, SweepRow, SweepRunMetrics, SweepSummary } from '@/lib/protocol';
+import type { SweepGridInput } from '@/lib/protocol';
+import { CreatedSchema, SweepCancelledSchema, SweepDetailSchema, SweepRunMetricsListSchema, SweepSummaryListSchema } from '@/lib/protocol/http';
 import { apiRequest, jsonPost } from './api-client';
 
-/** GET /api/sweeps/:id */
-export interface SweepDetail {
-  sweep: SweepSummary;
-  grid: SweepGrid;
-  rows: SweepRow[];
-}
-
-/** One frame of GET /api/sweeps/:id/events. */
-export type SweepFrame = SweepSummary & { runs_per_sec: number; eta_ms: number | null };
+export type { SweepDetail, SweepFrame } from '@/lib/protocol/http';
 
 const enc = encodeURIComponent;
 
+/** The sweep endpoints; every response parsed with its schema (lib/protocol/http). */
 export const sweepsApi = {
-  list: () => apiRequest<SweepSummary[]>('/api/sweeps'),
-  get: (id: string) => apiRequest<SweepDetail>(`/api/sweeps/${enc(id)}`),
-  create: (grid: SweepGridInput) => apiRequest<{ id: string }>('/api/sweeps', jsonPost(grid)),
-  cancel: (id: string) => apiRequest<unknown>(`/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
-  runs: (id: string) => apiRequest<SweepRunMetrics[]>(`/api/sweeps/${enc(id)}/runs`),
+  list: () => apiRequest(SweepSummaryListSchema, '/api/sweeps'),
+  get: (id: string) => apiRequest(SweepDetailSchema, `/api/sweeps/${enc(id)}`),
+  create: (grid: SweepGridInput) => apiRequest(CreatedSchema, '/api/sweeps', jsonPost(grid)),
+  cancel: (id: string) => apiRequest(SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
+  runs: (id: string) => apiRequest(SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
 };
 
 export function sweepEventsUrl(id: string): string {

@@ -1,18 +1,16 @@
 import 'server-only';
 import { ZodError } from 'zod';
 import { describeIssues } from '@/lib/protocol';
+import { ErrorBodySchema, type ErrorBody } from '@/lib/protocol/http';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { HttpError } from './http-error';
+import { jsonResponse } from './json-response';
 
-/** The body of every error response. */
-export interface ErrorBody {
-  error: string;
-  details?: string[];
-}
+export type { ErrorBody };
 
 export function jsonError({ status, error, details }: { status: number } & ErrorBody): Response {
   const body: ErrorBody = details && details.length > 0 ? { error, details } : { error };
-  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+  return jsonResponse(ErrorBodySchema, body, { status });
 }
 
 /**

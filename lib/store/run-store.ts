@@ -1,45 +1,7 @@
-import type { PromptSetRef, RunConfig, RunEvent, SweepRunMetrics, TaskVerdict, TerminateReason } from '@/lib/protocol';
+import type { RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
+import type { RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
-/** Where a run stands, derived from its log: no terminate yet means running. */
-export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
-
-/**
- * What the run list shows: cheap to read, kept up to date as events are appended. Field
- * names follow the event log (snake_case, as the plain tracer writes them): this is the wire shape.
- */
-export interface RunSummary {
-  id: string;
-  /** ISO 8601 wall-clock time the run was created (or imported). */
-  created_at: string;
-  status: RunStatus;
-  reason: TerminateReason | null;
-  complete: boolean | null;
-  /** The scenario's check on the final workspace (null: no verdict in the log, e.g. an import). */
-  verdict: TaskVerdict | null;
-  vendor: string;
-  model: string;
-  scenario: string;
-  /** The short title the background call gave the run (null until it did, or if it gave up). */
-  title: string | null;
-  /** From the config: the recovery preset, the seed, the enabled faults, the prompt set used. */
-  preset: string;
-  seed: number | null;
-  faults: string[];
-  prompt_set: PromptSetRef | null;
-  iterations: number;
-  input_tokens: number;
-  output_tokens: number;
-  usd: number;
-  /** The run clock's ts of the last event (ms since run start). */
-  duration_ms: number;
-  event_count: number;
-  imported: boolean;
-}
-
-export interface RunRecord {
-  summary: RunSummary;
-  config: RunConfig;
-}
+export type { RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
 export interface CreateRunOptions {
   id: string;

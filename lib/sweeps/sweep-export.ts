@@ -1,14 +1,10 @@
-import { z } from 'zod';
-import {
-  SweepGridSchema,
-  SweepRowSchema,
-  SweepRunMetricsSchema,
-  SweepSummarySchema,
-  type SweepGrid,
-  type SweepRow,
-  type SweepRunMetrics,
-  type SweepSummary,
+import type {
+  SweepGrid,
+  SweepRow,
+  SweepRunMetrics,
+  SweepSummary,
 } from '@/lib/protocol';
+import type { SweepExport } from '@/lib/protocol/http';
 
 /**
  * What the two rates of a row measure, written into every JSON export so a reader of the file
@@ -21,15 +17,7 @@ export const RATE_DEFINITIONS = {
     'runs the check could not judge (unchecked) count as not done',
 } as const;
 
-/** A sweep as one JSON document: what it ran, the table, and every run's summary. */
-export const SweepExportSchema = z.object({
-  definitions: z.object({ completion_rate: z.string(), verdict_rate: z.string() }),
-  sweep: SweepSummarySchema,
-  grid: SweepGridSchema,
-  rows: z.array(SweepRowSchema),
-  runs: z.array(SweepRunMetricsSchema),
-});
-export type SweepExport = z.infer<typeof SweepExportSchema>;
+export { SweepExportSchema, type SweepExport } from '@/lib/protocol/http';
 
 export function sweepExport(parts: { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[]; runs: SweepRunMetrics[] }): SweepExport {
   return { definitions: { ...RATE_DEFINITIONS }, sweep: parts.sweep, grid: parts.grid, rows: parts.rows, runs: parts.runs };

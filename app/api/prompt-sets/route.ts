@@ -1,5 +1,5 @@
-import { SavePromptSetBodySchema } from '@/lib/protocol';
-import { errorResponse, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { PromptSetListSchema, PromptSetSchema, SavePromptSetBodySchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { TOOL_NAMES } from '@/lib/tools';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 /** Every version of every prompt set, newest first (PromptSetListSchema). */
 export async function GET(): Promise<Response> {
   try {
-    return Response.json(getPromptSetStore().listPromptSets(), { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(PromptSetListSchema, getPromptSetStore().listPromptSets());
   } catch (error) {
     return errorResponse(error);
   }
@@ -25,7 +25,7 @@ export async function POST(request: Request): Promise<Response> {
       throw new HttpError(400, 'The prompt set names tools that do not exist', unknown.map((n) => `toolDescriptions.${n}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`));
     }
     const saved = getPromptSetStore().savePromptSet(body);
-    return Response.json(saved, { status: 201 });
+    return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,7 +1,7 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
-import { errorResponse, getRunRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { CreatedSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
+import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
-import { CreateRunBodySchema, ListRunsQuerySchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,7 +20,7 @@ export async function POST(request: Request): Promise<Response> {
       throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (p.startsWith('apiKey') ? p : `config.${p}`)));
     }
     const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}) });
-    return Response.json({ id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
+    return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
   } catch (error) {
     return errorResponse(error);
   }
@@ -30,7 +30,7 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(getStore().listRuns({ limit }), { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(RunSummaryListSchema, getStore().listRuns({ limit }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,5 +1,6 @@
 import { createToolbox, listScenarios } from '@/lib/tools';
-import { errorResponse } from '@/lib/server';
+import { ScenarioListSchema } from '@/lib/protocol/http';
+import { errorResponse, jsonResponse } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -16,7 +17,7 @@ export async function GET(): Promise<Response> {
       const tools = createToolbox({ scenario }).specs().map(({ name, description }) => ({ name, description }));
       return { id, title, summary, task, tools };
     });
-    return Response.json(scenarios);
+    return jsonResponse(ScenarioListSchema, scenarios);
   } catch (error) {
     return errorResponse(error);
   }

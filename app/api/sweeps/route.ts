@@ -1,7 +1,7 @@
-import { errorResponse, getSweepRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { CreatedSchema, CreateSweepBodySchema, ListSweepsQuerySchema, SweepSummaryListSchema } from '@/lib/protocol/http';
+import { errorResponse, getSweepRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
-import { CreateSweepBodySchema, ListSweepsQuerySchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -14,7 +14,7 @@ export async function POST(request: Request): Promise<Response> {
     const problems = validateSweepGrid(grid);
     if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
     const { id } = getSweepRegistry().start(grid);
-    return Response.json({ id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
+    return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
   } catch (error) {
     return errorResponse(error);
   }
@@ -24,7 +24,7 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListSweepsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(getSweepStore().listSweeps({ limit }), { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(SweepSummaryListSchema, getSweepStore().listSweeps({ limit }));
   } catch (error) {
     return errorResponse(error);
   }

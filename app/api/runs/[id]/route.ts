@@ -1,4 +1,5 @@
-import { errorResponse, HttpError } from '@/lib/server';
+import { RunRecordSchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -10,7 +11,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
     const { id } = await params;
     const record = getStore().getRun(id);
     if (!record) throw new HttpError(404, `No run with id "${id}"`);
-    return Response.json(record, { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(RunRecordSchema, record);
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,4 +1,5 @@
-import { errorResponse, HttpError, readText, refuseCrossSite } from '@/lib/server';
+import { CreatedSchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse, readText, refuseCrossSite } from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
 
@@ -23,7 +24,7 @@ export async function POST(request: Request): Promise<Response> {
     }
     const result = importJsonl({ store: getStore(), text });
     if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors);
-    return Response.json({ id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
+    return jsonResponse(CreatedSchema, { id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
   } catch (error) {
     return errorResponse(error);
   }

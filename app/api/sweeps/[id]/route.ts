@@ -1,4 +1,5 @@
-import { errorResponse, getSweepRegistry, HttpError } from '@/lib/server';
+import { SweepDetailSchema } from '@/lib/protocol/http';
+import { errorResponse, getSweepRegistry, HttpError, jsonResponse } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,7 +10,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
     const { id } = await params;
     const result = getSweepRegistry().read(id);
     if (!result) throw new HttpError(404, `No sweep with id "${id}"`);
-    return Response.json(result, { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(SweepDetailSchema, result);
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,7 +1,8 @@
 import { checkVendorTarget } from '@/lib/runtime/validate-config';
-import { errorResponse, getRunRegistry, HttpError, readJson, refuseCrossSite } from '@/lib/server';
+import { ControlAcceptedSchema, ControlBodySchema } from '@/lib/protocol/http';
+import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { getStore } from '@/lib/store';
-import { ControlBodySchema, toControlMessage } from './schema';
+import { toControlMessage } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,7 +21,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
       if (problems.length > 0) throw new HttpError(400, 'This swap cannot be made here', problems);
     }
     getRunRegistry().control({ runId: id, message });
-    return Response.json({ accepted: body.action }, { status: 202 });
+    return jsonResponse(ControlAcceptedSchema, { accepted: body.action }, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,4 +1,5 @@
-import { errorResponse, getSweepRegistry, refuseCrossSite } from '@/lib/server';
+import { SweepCancelledSchema } from '@/lib/protocol/http';
+import { errorResponse, getSweepRegistry, jsonResponse, refuseCrossSite } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,7 +10,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
     refuseCrossSite({ request });
     const { id } = await params;
     getSweepRegistry().cancel(id);
-    return Response.json({ ok: true }, { status: 202 });
+    return jsonResponse(SweepCancelledSchema, { ok: true }, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }

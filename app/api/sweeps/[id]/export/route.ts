@@ -1,7 +1,7 @@
 import { errorResponse, getSweepRegistry, HttpError } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
 import { rowsToCsv, runsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
-import { SweepExportQuerySchema } from './schema';
+import { SweepExportQuerySchema } from '@/lib/protocol/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

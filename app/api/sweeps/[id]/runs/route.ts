@@ -1,6 +1,6 @@
-import { errorResponse, HttpError } from '@/lib/server';
+import { SweepRunMetricsListSchema, SweepRunsQuerySchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
-import { SweepRunsQuerySchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     const store = getSweepStore();
     if (!store.getSweep(id)) throw new HttpError(404, `No sweep with id "${id}"`);
     const runs = store.readSweepMetrics(id).filter((m) => key === undefined || m.key === key);
-    return Response.json(runs, { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(SweepRunMetricsListSchema, runs);
   } catch (error) {
     return errorResponse(error);
   }

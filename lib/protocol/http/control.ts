@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { VendorSchema } from '../config';
+import { FaultPlanSchema } from '../faults';
+
+/**
+ * POST /api/runs/{id}/control. A client may abort, change the fault plan, ask for a full
+ * compaction before the next request ("Compact now"), or swap the vendor and model (from the
+ * next request); 'abandoned' is the server's own reason and cannot be sent. A swap to a real
+ * endpoint may bring its own base URL and key, held in server memory for this run only.
+ */
+export const ControlBodySchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('abort') }).strict(),
+  z.object({ action: z.literal('set_faults'), faults: FaultPlanSchema }).strict(),
+  z.object({ action: z.literal('compact') }).strict(),
+  z
+    .object({
+      action: z.literal('swap'),
+      vendor: VendorSchema,
+      model: z.string().max(200).default(''),
+      baseUrl: z.string().url().optional(),
+      apiKey: z.string().trim().min(1).max(1000).optional(),
+    })
+    .strict(),
+]);
+export type ControlBody = z.infer<typeof ControlBodySchema>;
+export type ControlBodyInput = z.input<typeof ControlBodySchema>;
+
+/** 202 from the control route: the message is queued for the next request boundary (abort: at once). */
+export const ControlAcceptedSchema = z.object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap']) }).strict();
+export type ControlAccepted = z.infer<typeof ControlAcceptedSchema>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { PromptSetRefSchema, RunConfigSchema } from '../config';
+import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
+
+/** Where a run stands, derived from its log: no terminate yet means running. */
+export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'aborted']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/**
+ * One row of GET /api/runs (and `summary` of GET /api/runs/{id}): cheap to read, kept up to
+ * date as events are appended. Field names follow the event log (snake_case).
+ */
+export const RunSummarySchema = z
+  .object({
+    id: z.string(),
+    /** ISO 8601 wall-clock time the run was created (or imported). */
+    created_at: z.string(),
+    status: RunStatusSchema,
+    reason: TerminateReasonSchema.nullable(),
+    complete: z.boolean().nullable(),
+    /** The scenario's check on the final workspace (null: no verdict in the log, e.g. an import). */
+    verdict: TaskVerdictSchema.nullable(),
+    vendor: z.string(),
+    model: z.string(),
+    scenario: z.string(),
+    /** The short title the background call gave the run (null until it did, or if it gave up). */
+    title: z.string().nullable(),
+    /** From the config: the recovery preset, the seed, the enabled faults, the prompt set used. */
+    preset: z.string(),
+    seed: z.number().int().nullable(),
+    faults: z.array(z.string()),
+    prompt_set: PromptSetRefSchema.nullable(),
+    iterations: z.number().int(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    usd: z.number(),
+    /** The run clock's ts of the last event (ms since run start). */
+    duration_ms: z.number(),
+    event_count: z.number().int(),
+    imported: z.boolean(),
+  })
+  .strict();
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+/** GET /api/runs: newest first. */
+export const RunSummaryListSchema = z.array(RunSummarySchema);
+
+/** GET /api/runs/{id}: the summary and the config that produced the run. */
+export const RunRecordSchema = z
+  .object({
+    summary: RunSummarySchema,
+    config: RunConfigSchema,
+  })
+  .strict();
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** POST /api/runs: a config, and a key for this run only when the browser supplies one. */
+export const CreateRunBodySchema = z
+  .object({
+    config: RunConfigSchema,
+    apiKey: z.string().trim().min(1, 'an empty key: leave apiKey out to use the server environment').max(1000).optional(),
+  })
+  .strict();
+export type CreateRunBody = z.infer<typeof CreateRunBodySchema>;
+export type CreateRunBodyInput = z.input<typeof CreateRunBodySchema>;
+
+/** GET /api/runs?limit=N */
+export const ListRunsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});

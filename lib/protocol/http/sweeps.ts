@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { SweepGridSchema, SweepRowSchema, SweepRunMetricsSchema, SweepSummarySchema } from '../sweeps';
+
+/** POST /api/sweeps: the grid itself (the same document as the CLI's --grid file). */
+export const CreateSweepBodySchema = SweepGridSchema;
+
+/** GET /api/sweeps?limit=N: newest first. */
+export const ListSweepsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const SweepSummaryListSchema = z.array(SweepSummarySchema);
+
+/** GET /api/sweeps/{id}: the sweep, what it ran and its table so far. */
+export const SweepDetailSchema = z
+  .object({
+    sweep: SweepSummarySchema,
+    grid: SweepGridSchema,
+    rows: z.array(SweepRowSchema),
+  })
+  .strict();
+export type SweepDetail = z.infer<typeof SweepDetailSchema>;
+
+/** One frame of GET /api/sweeps/{id}/events: the summary with its rate and time left. */
+export const SweepFrameSchema = SweepSummarySchema.extend({
+  runs_per_sec: z.number(),
+  eta_ms: z.number().nullable(),
+});
+export type SweepFrame = z.infer<typeof SweepFrameSchema>;
+
+/** GET /api/sweeps/{id}/runs?key=config|scenario|faultPlan|vendor (omit key for every run). */
+export const SweepRunsQuerySchema = z.object({
+  key: z.string().min(1).max(400).optional(),
+});
+export const SweepRunMetricsListSchema = z.array(SweepRunMetricsSchema);
+
+/** GET /api/sweeps/{id}/export?format=json|csv&what=table|runs (JSON always holds both). */
+export const SweepExportQuerySchema = z.object({
+  format: z.enum(['json', 'csv']).default('json'),
+  what: z.enum(['table', 'runs']).default('table'),
+});
+
+/** GET /api/sweeps/{id}/export?format=json: a sweep as one JSON document. */
+export const SweepExportSchema = z.object({
+  /** What the two rates measure, so a reader of the file alone knows (lib/sweeps/sweep-export.ts). */
+  definitions: z.object({ completion_rate: z.string(), verdict_rate: z.string() }),
+  sweep: SweepSummarySchema,
+  grid: SweepGridSchema,
+  rows: z.array(SweepRowSchema),
+  runs: z.array(SweepRunMetricsSchema),
+});
+export type SweepExport = z.infer<typeof SweepExportSchema>;
+
+/** 202 from POST /api/sweeps/{id}/cancel. */
+export const SweepCancelledSchema = z.object({ ok: z.literal(true) }).strict();
