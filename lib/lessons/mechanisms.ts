@@ -95,10 +95,10 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
   },
   'safe-executor': {
     id: 'safe-executor',
-    label: 'Specific tool errors (safe executor)',
+    label: 'Safe executor (tool timeout)',
     off: { recovery: { tools: { safeExecutor: false } } },
     lessonSlug: 'specific-tool-errors',
-    oneLine: 'A failing tool returns an is_error result that says what to do next (e.g. the sibling file names) instead of a bare error.',
+    oneLine: 'A tool that hangs is stopped after 30 s and answers with a specific is_error result, so the loop carries on instead of waiting.',
   },
   'output-truncation': {
     id: 'output-truncation',

@@ -1,0 +1,25 @@
+import type { Lesson } from '../lesson';
+
+export const loopGuard: Lesson = {
+  slug: 'loop-guard',
+  title: 'The loop guard',
+  mechanism: 'loop-guard',
+  failure: 'The model repeats the exact tool call that just failed, again and again.',
+  config: {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    policy: 'repeat-on-failure',
+    seed: 23,
+  },
+  timeScale: 1,
+  text: {
+    happens: 'A model that got an error sometimes "tries again" with the very same arguments. Nothing has changed, so the result will not either; with a tool that has side effects or costs, each repeat is paid for.',
+    does: 'The guard counts identical calls: the 3rd call of the same tool with the same arguments is blocked without running, and its result tells the model why. 3 failures in a row add a warning; 8 would halt the run. (This simulated model gives up after 4 tries on its own; a stuck real one may not.)',
+    costs: 'On: the third and fourth identical calls never run, and the model is told plainly to change course. Off: all four run and fail the same way.',
+  },
+  expect: {
+    on: { reason: 'end_turn', complete: true, says: 'the 3rd identical call is blocked with an explanation' },
+    off: { reason: 'end_turn', complete: true, says: 'the same failing call runs four times' },
+  },
+  diverges: { turn: 3, on: 'tool_guard' },
+};

@@ -1,0 +1,25 @@
+import type { Lesson } from '../lesson';
+
+export const oldResultCompaction: Lesson = {
+  slug: 'old-result-compaction',
+  title: 'Old-result compaction',
+  mechanism: 'old-result-compaction',
+  failure: 'The task reads twelve long runbooks, one per turn, on a model with a 16k window.',
+  config: {
+    provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+    preset: 'course',
+    scenario: 'growing-context',
+    seed: 41,
+  },
+  timeScale: 1,
+  text: {
+    happens: 'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
+    does: 'On the copy sent to the vendor (never in the log), tool results over 1,000 characters older than the last 2 turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.',
+    costs: 'On: small stubs instead of old runbooks, so every request stays well inside the window and input tokens stay low. Off: the history grows until the last answer has no room left and is cut, having paid for more than twice the input tokens.',
+  },
+  expect: {
+    on: { reason: 'end_turn', complete: true, says: 'old results are stubbed; the task is finished' },
+    off: { reason: 'max_tokens', complete: false, says: 'the context fills until the answer is cut' },
+  },
+  diverges: { turn: 7, on: 'compaction' },
+};

@@ -1,0 +1,26 @@
+import type { Lesson } from '../lesson';
+
+export const overflowWaterfall: Lesson = {
+  slug: 'overflow-waterfall',
+  title: 'The context overflow waterfall',
+  mechanism: 'overflow-waterfall',
+  failure: 'A request is over the model’s 16k window and the vendor refuses it as too long.',
+  config: {
+    provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+    preset: 'codesmith',
+    scenario: 'growing-context',
+    seed: 47,
+    recovery: { compaction: { proactive: false } },
+  },
+  timeScale: 1,
+  text: {
+    happens: 'A context-length error is not transient: sending the same request again gets the same answer. Something has to come out of the request first.',
+    does: 'The waterfall tries the cheapest fix first and stops when the vendor accepts: clear old tool results (micro-compact), then force a full summary, then trim the oldest messages keeping at least 4 — with a budget of 2 recoveries per step.',
+    costs: 'On: one micro-compact, the step is resent and accepted; the run finishes. Off: the refusal ends the run.',
+  },
+  expect: {
+    on: { reason: 'end_turn', complete: true, says: 'a micro-compact makes room and the step is resent' },
+    off: { reason: 'model_error', complete: false, says: '"prompt is too long" ends the run' },
+  },
+  diverges: { turn: 15, on: 'context_overflow' },
+};

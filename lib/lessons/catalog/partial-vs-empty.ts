@@ -1,0 +1,26 @@
+import type { Lesson } from '../lesson';
+
+export const partialVsEmpty: Lesson = {
+  slug: 'partial-vs-empty',
+  title: 'Partial vs Empty',
+  mechanism: 'partial-kept',
+  failure: 'The connection drops at the very end of a long answer, after almost all of it has arrived.',
+  config: {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    policy: 'long-output',
+    seed: 17,
+    faults: { rules: [{ id: 'drop', label: 'connection dropped before the last record', when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'final' } }], tools: [] },
+  },
+  timeScale: 0.12,
+  text: {
+    happens: 'A stream that breaks before any content (Empty) has cost nothing and can simply be asked again. A stream that breaks after content arrived (Partial) has already been generated — and billed.',
+    does: 'CodeSmith keeps a Partial: the text that arrived is presented as it is and the run stops there, marked incomplete — never re-requested from the start, so the same output is never paid for twice. (A project option, off here, asks the model to continue instead.)',
+    costs: 'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): the whole answer is generated again from the first token — the minute and a half it took is spent twice, and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here do not show it).',
+  },
+  expect: {
+    on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill' },
+    off: { reason: 'end_turn', complete: true, says: 'throws the partial answer away and starts over' },
+  },
+  diverges: { turn: 1, on: 'llm_call' },
+};

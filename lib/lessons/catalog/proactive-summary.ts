@@ -1,0 +1,25 @@
+import type { Lesson } from '../lesson';
+
+export const proactiveSummary: Lesson = {
+  slug: 'proactive-summary',
+  title: 'Proactive summary',
+  mechanism: 'proactive-summary',
+  failure: 'The history grows past the 16k window of the model during a long reading task.',
+  config: {
+    provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+    preset: 'codesmith',
+    scenario: 'growing-context',
+    seed: 43,
+  },
+  timeScale: 1,
+  text: {
+    happens: 'Without care, the first sign that the context is full is the vendor refusing a request: "prompt is too long".',
+    does: 'Before each request the loop sizes the copy it is about to send. Past 75 % of the window it asks the model (a background call) to summarise the older history and sends the summary plus the newest messages instead.',
+    costs: 'On: one summary call, a little extra time, and no refusal. Off: the vendor refuses a request and the overflow waterfall has to clean up afterwards — it works here, but the error was real.',
+  },
+  expect: {
+    on: { reason: 'end_turn', complete: true, says: 'history is summarised before the window is reached' },
+    off: { reason: 'end_turn', complete: true, says: 'a request is refused as too long, then recovered' },
+  },
+  diverges: { turn: 12, on: 'model_request' },
+};

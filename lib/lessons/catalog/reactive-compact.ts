@@ -1,0 +1,25 @@
+import type { Lesson } from '../lesson';
+
+export const reactiveCompact: Lesson = {
+  slug: 'reactive-compact',
+  title: 'Reactive compact (s11)',
+  mechanism: 'reactive-compact',
+  failure: 'The history outgrows the 16k window on a preset that does not compact ahead of time.',
+  config: {
+    provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+    preset: 's11',
+    scenario: 'growing-context',
+    seed: 59,
+  },
+  timeScale: 1,
+  text: {
+    happens: 'learn-claude-code s11 keeps no running summary. Its only answer to a full context is to react when the vendor refuses.',
+    does: 'On "prompt too long" it keeps the last 5 messages (with a note so the task stays in view), drops the rest and retries once per run.',
+    costs: 'On: the run gets a second life — about a dozen more turns — and ends at the next overflow, since the compact is spent. Off: the first refusal ends the run. Either way the work is not finished: a reactive cut buys time, not room.',
+  },
+  expect: {
+    on: { reason: 'context_overflow', complete: false, says: 'one reactive trim, then the next overflow ends the run' },
+    off: { reason: 'model_error', complete: false, says: 'the first "prompt is too long" ends the run' },
+  },
+  diverges: { turn: 15, on: 'context_overflow' },
+};

@@ -1,0 +1,25 @@
+import type { Lesson } from '../lesson';
+
+export const retryLadder: Lesson = {
+  slug: 'retry-ladder',
+  title: 'The retry ladder and backoff',
+  mechanism: 'retry',
+  failure: 'The vendor answers the first two requests with 529 Overloaded.',
+  config: {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    seed: 7,
+    faults: { rules: [{ id: 'overloaded', label: 'overloaded ×2', when: { kind: 'requests', numbers: [1, 2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  },
+  timeScale: 1,
+  text: {
+    happens: 'A busy vendor refuses a request that would have been fine a moment later. 529 Overloaded says nothing is wrong with the request itself: it is worth sending again.',
+    does: 'The classifier calls the error transient, so the loop schedules a retry and waits on the run clock: 1 s, then 2 s (doubling up to 60 s, ±10 % jitter so many clients do not return in step). CodeSmith allows 3 retries per call; the third request gets through and the run carries on as if nothing happened.',
+    costs: 'On: about 3 s of waiting and two failed requests, which bill nothing. Off: the first overload is the end of the run — the person sees an error for a fault that lasted two seconds.',
+  },
+  expect: {
+    on: { reason: 'end_turn', complete: true, says: 'two retries, then the task is finished' },
+    off: { reason: 'model_error', complete: false, says: 'the first 529 ends the run with an error' },
+  },
+  diverges: { turn: 1, on: 'retry_scheduled' },
+};

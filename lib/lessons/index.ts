@@ -1,0 +1,48 @@
+import type { Lesson } from './lesson';
+import { backgroundRetry } from './catalog/background-retry';
+import { circuitBreaker } from './catalog/circuit-breaker';
+import { failureBudget } from './catalog/failure-budget';
+import { fallbackModel } from './catalog/fallback-model';
+import { loopGuard } from './catalog/loop-guard';
+import { oldResultCompaction } from './catalog/old-result-compaction';
+import { outputCapEscalation } from './catalog/output-cap-escalation';
+import { outputTruncation } from './catalog/output-truncation';
+import { overflowWaterfall } from './catalog/overflow-waterfall';
+import { partialVsEmpty } from './catalog/partial-vs-empty';
+import { proactiveSummary } from './catalog/proactive-summary';
+import { reactiveCompact } from './catalog/reactive-compact';
+import { retryAfter } from './catalog/retry-after';
+import { retryLadder } from './catalog/retry-ladder';
+import { specificToolErrors } from './catalog/specific-tool-errors';
+import { streamErrorCap } from './catalog/stream-error-cap';
+import { streamIdleWatchdog } from './catalog/stream-idle-watchdog';
+import { takeoverCredentials } from './catalog/takeover-credentials';
+
+export type { Lesson, LessonOutcome, LessonSide } from './lesson';
+export { lessonRunConfig } from './lesson';
+
+/** Every lesson, in teaching order: model calls, streams, tools, context, takeover. */
+export const LESSONS: readonly Lesson[] = [
+  retryLadder,
+  retryAfter,
+  streamIdleWatchdog,
+  partialVsEmpty,
+  streamErrorCap,
+  fallbackModel,
+  backgroundRetry,
+  loopGuard,
+  failureBudget,
+  specificToolErrors,
+  outputTruncation,
+  oldResultCompaction,
+  proactiveSummary,
+  overflowWaterfall,
+  circuitBreaker,
+  reactiveCompact,
+  outputCapEscalation,
+  takeoverCredentials,
+];
+
+export function lessonBySlug(slug: string): Lesson | undefined {
+  return LESSONS.find((lesson) => lesson.slug === slug);
+}

@@ -1,0 +1,47 @@
+import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
+import { configWithMechanismOff } from './mechanisms';
+
+/** Which run of a lesson: the mechanism on (as configured) or the same seed with it switched off. */
+export type LessonSide = 'on' | 'off';
+
+/** How one side of a lesson ends. */
+export interface LessonOutcome {
+  reason: TerminateReason;
+  complete: boolean;
+  /** One line a person reads beside that side's column. */
+  says: string;
+}
+
+/**
+ * A lesson is data: a failure, the run that shows it (scenario, preset and overrides, fault
+ * plan, seed, vendor/model), the mechanism toggled, and the project's own words about it.
+ * Adding a lesson is adding a file under catalog/ and listing it in index.ts.
+ */
+export interface Lesson {
+  slug: string;
+  title: string;
+  mechanism: MechanismId;
+  /** The failure, in one sentence. */
+  failure: string;
+  /** The run with the mechanism on; clock and time scale are the player's. */
+  config: Omit<RunConfigInput, 'clock' | 'timeScale'> & { seed: number };
+  /** Wall time per unit of run time when played live (chosen so both sides play in under 30 s). */
+  timeScale: number;
+  text: {
+    /** What goes wrong. */
+    happens: string;
+    /** What the mechanism does about it. */
+    does: string;
+    /** What it costs, and what going without it costs. */
+    costs: string;
+  };
+  expect: Record<LessonSide, LessonOutcome>;
+  /** Where the two runs part (lib/compare's first divergence): the turn, and the event the mechanism's side takes there. */
+  diverges: { turn: number | null; on: RunEventType };
+}
+
+/** The run config of one side of a lesson, on the given clock and time scale. */
+export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock: 'real' | 'virtual'; timeScale?: number }): RunConfigInput {
+  const base: RunConfigInput = { ...lesson.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
+  return side === 'on' ? base : configWithMechanismOff(base, lesson.mechanism);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { firstDivergence } from '@/lib/compare/first-divergence';
+import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { LESSONS, lessonRunConfig, type Lesson } from './index';
+import { MECHANISMS } from './mechanisms';
+
+/** Both sides of a lesson on the virtual clock, through the real runtime. */
+async function play(lesson: Lesson): Promise<{ on: RunEvent[]; off: RunEvent[] }> {
+  const [on, off] = await Promise.all([
+    runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' })),
+    runToEnd(lessonRunConfig(lesson, 'off', { clock: 'virtual' })),
+  ]);
+  return { on, off };
+}
+
+describe('the lessons catalogue', () => {
+  it('has one lesson per switchable mechanism, at the slug the mechanisms table links to', () => {
+    expect(new Set(LESSONS.map((l) => l.slug)).size).toBe(LESSONS.length);
+    for (const id of MECHANISM_IDS) {
+      const lesson = LESSONS.find((l) => l.mechanism === id);
+      expect(lesson?.slug, id).toBe(MECHANISMS[id].lessonSlug);
+    }
+  });
+
+  it('every lesson config is a valid run config on both sides', () => {
+    for (const lesson of LESSONS) {
+      for (const side of ['on', 'off'] as const) {
+        expect(RunConfigSchema.safeParse(lessonRunConfig(lesson, side, { clock: 'real' })).success, `${lesson.slug} ${side}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual clock, both sides)', (_slug, lesson) => {
+  it('each side reaches its expected outcome, the runs diverge where the lesson says, and it plays in under 30 s', async () => {
+    const { on, off } = await play(lesson);
+    const endOn = terminateOf(on);
+    const endOff = terminateOf(off);
+    expect({ reason: endOn.reason, complete: endOn.complete }).toEqual({ reason: lesson.expect.on.reason, complete: lesson.expect.on.complete });
+    expect({ reason: endOff.reason, complete: endOff.complete }).toEqual({ reason: lesson.expect.off.reason, complete: lesson.expect.off.complete });
+
+    const divergence = firstDivergence(on, off);
+    expect(divergence, 'the two sides never part').not.toBeNull();
+    expect(divergence!.turn).toBe(lesson.diverges.turn);
+    const onStep = on.find((e) => e.seq === divergence!.a?.seq);
+    expect(onStep?.event).toBe(lesson.diverges.on);
+
+    // Wall time when played live: run-clock duration × the demo time scale.
+    const longest = Math.max(endOn.ts, endOff.ts);
+    expect(longest * lesson.timeScale).toBeLessThan(30_000);
+  });
+});
