@@ -4,17 +4,27 @@ import { join } from 'node:path';
 import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore } from '@/lib/store';
 import { executeSweep } from '@/lib/sweeps/execute-sweep';
-import { expandGrid } from '@/lib/sweeps/expand-grid';
+import { expandGrid, type SweepJob } from '@/lib/sweeps/expand-grid';
 import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
+import { median } from './stats';
 
 export interface SweepThroughput {
   workers: number;
   runs: number;
-  /** Runs a second of the same jobs, one after another, in this process. */
+  /** Runs of the sweep recorded for the SDK-alone side (the same share of every cell). */
+  recorded: number;
+  /** Model exchanges per recorded run, on average. */
+  exchangesPerRun: number;
+  /** Trajectories a second of the bare SDK parsing the recorded runs' bytes, one core (median of rounds before and after the sweep). */
+  sdkRunsPerSec: number;
+  /** Runs a second of the recorded jobs through the whole runtime, one after another in this process. */
   oneCoreRunsPerSec: number;
-  /** Runs a second through the worker pool, stored in SQLite, after the workers have loaded. */
+  /** Runs a second of the whole sweep through the worker pool, stored in SQLite, workers loaded. */
   poolRunsPerSec: number;
+  /** Wall ms from creating the pool to every worker having finished its first job. */
+  workerStartMs: number;
   rssBaselineMb: number;
   rssPeakMb: number;
   rssAfterMb: number;
@@ -22,12 +32,9 @@ export interface SweepThroughput {
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
-/**
- * A sweep's throughput on every core against the same jobs on one core in one process, and
- * the server process's memory (worker threads included) before, during and after the sweep.
- */
-export async function measureSweepThroughput({ runs, oneCoreRuns }: { runs: number; oneCoreRuns: number }): Promise<SweepThroughput> {
-  const grid = SweepGridSchema.parse({
+/** The bench grid: two presets × no faults / two overloads, seeds 1..runs/4. */
+function benchGrid(runs: number) {
+  return SweepGridSchema.parse({
     configurations: [{ id: 'codesmith', preset: 'codesmith' }, { id: 'naive', preset: 'naive' }],
     faultPlans: [
       { id: 'none' },
@@ -35,14 +42,37 @@ export async function measureSweepThroughput({ runs, oneCoreRuns }: { runs: numb
     ],
     seeds: { from: 1, to: Math.ceil(runs / 4) },
   });
-  const jobs = expandGrid(grid);
+}
 
-  // One core: the first jobs in list order (all four cells), warm first.
-  const sample = [0, 1, 2, 3].flatMap((cell) => jobs.filter((j) => j.key === jobs[cell * (jobs.length / 4)]!.key).slice(0, Math.ceil(oneCoreRuns / 4)));
+/** Wall-clock runs a second of `work` over `items`, one after another. */
+async function rate<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (const item of items) await work(item);
+  return (items.length * 1000) / (performance.now() - started);
+}
+
+/**
+ * The issue's ratio, measured side by side in one process: the sweep's runs a second on
+ * every core (the worker pool, runs stored in SQLite) over the runs a second of the same SDK
+ * alone parsing the same recorded bytes on one core. The SDK side parses the recorded
+ * exchanges of `recordRuns` of the sweep's own jobs, an equal share of every cell. Also the
+ * server process's RSS (worker threads included) before, during and after the sweep.
+ */
+export async function measureSweepThroughput({ runs, recordRuns }: { runs: number; recordRuns: number }): Promise<SweepThroughput> {
+  const grid = benchGrid(runs);
+  const jobs = expandGrid(grid);
+  const perCell = Math.max(1, Math.ceil(recordRuns / 4));
+  const cellSize = jobs.length / 4;
+  const sample: SweepJob[] = [0, 1, 2, 3].flatMap((cell) => jobs.slice(cell * cellSize, cell * cellSize + perCell));
+
+  // Warm both sides (JIT, the tokenizer's tables, the check pool) before anything is timed.
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });
-  let started = performance.now();
-  for (const job of sample) await runSweepJob({ sweepId: 'one', job });
-  const oneCoreRunsPerSec = (sample.length * 1000) / (performance.now() - started);
+  const trajectories: Trajectory[] = [];
+  for (const job of sample) trajectories.push(await recordTrajectory(job));
+  for (let i = 0; i < 3; i++) await rate(trajectories, parseWithSdkAlone);
+
+  const sdkRates = [await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone)];
+  const oneCoreRunsPerSec = await rate(sample, (job) => runSweepJob({ sweepId: 'one', job }));
 
   global.gc?.();
   const rssBaselineMb = mb(process.memoryUsage().rss);
@@ -50,12 +80,14 @@ export async function measureSweepThroughput({ runs, oneCoreRuns }: { runs: numb
   const runStore = createSqliteRunStore({ dir });
   const sweepStore = createSqliteSweepStore({ dir });
   const workers = defaultWorkerCount();
-  const pool = createLocalPool({ workers });
   let peak = rssBaselineMb;
-  const sampler = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage().rss))), 100);
+  const sampler = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage().rss))), 50);
   try {
-    // Load the engine in every worker before the clock starts.
-    await Promise.all(jobs.slice(0, workers * 2).map((job) => pool.run({ sweepId: 'warm', job })));
+    let started = performance.now();
+    const pool = createLocalPool({ workers });
+    // Load the engine in every worker before the clock starts: one job per worker at once.
+    await Promise.all(jobs.slice(0, workers).map((job) => pool.run({ sweepId: 'warm', job })));
+    const workerStartMs = performance.now() - started;
     started = performance.now();
     const outcome = await executeSweep({ sweepId: 'bench', grid, runner: pool, runStore, sweepStore });
     if (outcome.status !== 'completed') throw new Error(`bench sweep ${outcome.status}: ${outcome.message ?? ''}`);
@@ -65,10 +97,23 @@ export async function measureSweepThroughput({ runs, oneCoreRuns }: { runs: numb
     runStore.close();
     sweepStore.close();
     rmSync(dir, { recursive: true, force: true });
+    sdkRates.push(await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone));
     global.gc?.();
     await new Promise((r) => setTimeout(r, 500));
     global.gc?.();
-    return { workers, runs: jobs.length, oneCoreRunsPerSec, poolRunsPerSec, rssBaselineMb, rssPeakMb: peak, rssAfterMb: mb(process.memoryUsage().rss) };
+    return {
+      workers,
+      runs: jobs.length,
+      recorded: trajectories.length,
+      exchangesPerRun: trajectories.reduce((n, t) => n + t.exchanges.length, 0) / trajectories.length,
+      sdkRunsPerSec: median(sdkRates),
+      oneCoreRunsPerSec,
+      poolRunsPerSec,
+      workerStartMs,
+      rssBaselineMb,
+      rssPeakMb: peak,
+      rssAfterMb: mb(process.memoryUsage().rss),
+    };
   } finally {
     clearInterval(sampler);
   }

@@ -81,10 +81,11 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
     // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
     const sdkHold = recovery.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
+    const sdkFetch = options.tapFetch ? options.tapFetch(faulted) : faulted;
     const bind = (target: VendorTarget): BoundVendor => {
       const bound = bindVendor({
         target,
-        fetch: sdkHold ? sdkHold.wrapFetch(faulted) : faulted,
+        fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch,
         maxRetries: recovery.sdkMaxRetries,
         handling: config.takeover,
       });

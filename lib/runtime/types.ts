@@ -19,6 +19,11 @@ export interface LaunchOptions {
   onEvent: (event: RunEvent) => void;
   /** Sees each request body as it reaches the vendor, beneath the fault wrapper (tests, recordings). */
   onVendorRequest?: (request: { vendor: Vendor; body: string }) => void;
+  /**
+   * Wraps the fetch the SDK calls (faults included), to see the exact bytes it parses: the
+   * sweep bench records a run's exchanges with it to time the bare SDK on the same bytes.
+   */
+  tapFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
 }
 
 export interface RunHandle {
