@@ -4,6 +4,7 @@ import {
   ControlAcceptedSchema,
   CreatedSchema,
   ErrorBodySchema,
+  PlayedLessonSchema,
   ResponseShapeError,
   RunRecordSchema,
   RunSummaryListSchema,
@@ -85,6 +86,8 @@ export const api = {
   getRun: (id: string): Promise<RunRecord> => request(RunRecordSchema, `/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
+  playLesson: (slug: string, timeScale?: number) => request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
   control: (id: string, action: ControlAction) => request(ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
   importTrace: (jsonl: string) =>
     request(CreatedSchema, '/api/runs/import', {

@@ -10,3 +10,4 @@ export * from './scenarios';
 export * from './sweeps';
 export * from './prompt-sets';
 export * from './parse-response';
+export * from './lessons';

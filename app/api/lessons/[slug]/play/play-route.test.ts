@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBodySchema, parseResponse, PlayedLessonSchema, RunRecordSchema } from '@/lib/protocol/http';
+import { GET as getRun } from '../../../runs/[id]/route';
+import { POST as play } from './route';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-lessons-'));
+  process.env.LOOP_LAB_DATA_DIR = dir;
+});
+afterAll(() => {
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  g.__loopLabStore?.close();
+  delete g.__loopLabStore;
+  delete g.__loopLabRunRegistry;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const request = (body: string) => new Request('http://localhost/api/lessons/x/play', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+const ctx = (slug: string) => ({ params: Promise.resolve({ slug }) });
+
+describe('POST /api/lessons/{slug}/play', () => {
+  it('starts both sides: the same config and seed, the mechanism off on one', async () => {
+    const response = await play(request(JSON.stringify({ timeScale: 0.01 })), ctx('retry-ladder'));
+    expect(response.status).toBe(201);
+    const played = parseResponse(PlayedLessonSchema, await response.json(), 'POST play');
+    expect(played).toMatchObject({ slug: 'retry-ladder', timeScale: 0.01 });
+    expect(played.on).not.toBe(played.off);
+    const record = async (id: string) => parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), { params: Promise.resolve({ id }) })).json(), 'GET run');
+    const [on, off] = [(await record(played.on)).config, (await record(played.off)).config];
+    expect(on).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
+    expect(off).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
+    expect(off.faults).toEqual(on.faults);
+    // Both finish on their own (0.01 × ~11 s of run time), before the store closes.
+    const status = async (id: string) => (await record(id)).summary.status;
+    await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
+  });
+
+  it('404 names the lessons there are; 400 says what is wrong with the body', async () => {
+    const missing = await play(request('{}'), ctx('no-such-lesson'));
+    expect(missing.status).toBe(404);
+    const body = parseResponse(ErrorBodySchema, await missing.json(), 'error');
+    expect(body.error).toMatch(/No lesson "no-such-lesson"/);
+    expect(body.details?.join(' ')).toMatch(/retry-ladder/);
+    const bad = await play(request(JSON.stringify({ timeScale: 0 })), ctx('retry-ladder'));
+    expect(bad.status).toBe(400);
+    expect(parseResponse(ErrorBodySchema, await bad.json(), 'error').details?.join(' ')).toMatch(/timeScale/);
+  });
+});
