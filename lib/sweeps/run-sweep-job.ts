@@ -1,7 +1,12 @@
 import type { RunEvent, SweepRunMetrics } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import type { SweepJob } from './expand-grid';
 import { runMetrics } from './run-metrics';
+
+// Sweep runs end on the same workspaces again and again: a check run once on identical input
+// answers from its report (lib/tools/check/check-result-cache.ts says what is and is not kept).
+enableCheckResultCache();
 
 /** What a worker sends back for one job: the run's metrics and its whole log. */
 export interface SweepJobResult {

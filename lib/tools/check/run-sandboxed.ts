@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
+import { checkResultCache, CheckResultCache } from './check-result-cache';
 import { sharedRunnerPool, spawnRunner } from './runner-pool';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
 
@@ -61,10 +62,18 @@ export async function runSandboxed(options: {
   if (bytes > limits.inputBytes) return { kind: 'too_large', bytes, limitBytes: limits.inputBytes };
   if (options.signal?.aborted) return { kind: 'aborted' };
 
+  // In a sweep worker, a check already run on byte-identical input answers from its report.
+  const cache = checkResultCache();
+  const key = cache ? CheckResultCache.key({ files: options.files, entries: options.entries, limits }) : undefined;
+  const cached = key === undefined ? undefined : cache!.get(key);
+  if (cached) return cached;
+
   const pooled = limits.heapMb === DEFAULT_SANDBOX_LIMITS.heapMb;
   const lease = pooled ? await sharedRunnerPool().acquire() : { child: spawnRunner(limits), release: () => undefined };
   try {
-    return await superviseChild({ child: lease.child, request, nonce, limits, ...(options.signal ? { signal: options.signal } : {}) });
+    const outcome = await superviseChild({ child: lease.child, request, nonce, limits, ...(options.signal ? { signal: options.signal } : {}) });
+    if (key !== undefined) cache!.set(key, outcome);
+    return outcome;
   } finally {
     lease.release();
   }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { SweepGridSchema } from '@/lib/protocol';
+import { checkResultCache } from '@/lib/tools/check/check-result-cache';
+import { expandGrid } from './expand-grid';
+import { runSweepJob } from './run-sweep-job';
+
+describe('runSweepJob', () => {
+  it('reuses check results on identical workspaces, and the run reads exactly as when the checks ran', async () => {
+    const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], seeds: [1, 2] });
+    const [first, second] = expandGrid(grid);
+    const ran = await runSweepJob({ sweepId: 'a', job: first! });
+    const cache = checkResultCache()!;
+    const { misses, hits } = cache;
+    expect(misses).toBeGreaterThanOrEqual(1);
+    const checks = misses + hits;
+    expect(checks).toBeGreaterThanOrEqual(2); // run_check by the model, then the task verdict
+
+    const again = await runSweepJob({ sweepId: 'b', job: first! });
+    expect(cache.misses).toBe(misses);
+    expect(cache.hits).toBe(hits + checks);
+    const body = (events: typeof ran.events) => events.map(({ run_id: _id, ...rest }) => rest);
+    expect(body(again.events)).toEqual(body(ran.events));
+    expect(again.metrics.verdict).toBe('done');
+
+    // Another seed ends on the same fixed workspace: its checks are answered too.
+    await runSweepJob({ sweepId: 'c', job: second! });
+    expect(cache.hits).toBeGreaterThan(hits + checks);
+  });
+});
