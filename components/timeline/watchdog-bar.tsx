@@ -1,6 +1,6 @@
 'use client';
 
-import { formatMs } from '@/lib/client/format';
+import { formatMs, keepaliveLabel } from '@/lib/client/format';
 import { openAttempt } from '@/lib/client/reduce-run-event';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { useRunClock } from '@/lib/client/use-run-clock';
@@ -11,6 +11,7 @@ import { useRunClock } from '@/lib/client/use-run-clock';
  */
 export function WatchdogBar() {
   const watchdog = useRunStore((s) => openAttempt(s.view)?.watchdog);
+  const keepalives = useRunStore((s) => openAttempt(s.view)?.keepalives);
   const now = useRunClock(100);
   if (!watchdog || watchdog.fired) return null;
   const elapsed = Math.max(0, now - watchdog.lastResetTs);
@@ -25,6 +26,11 @@ export function WatchdogBar() {
           style={{ width: `${(fraction * 100).toFixed(2)}%` }}
         />
       </div>
+      {keepalives && (
+        <span data-testid="watchdog-keepalives" className="tabular font-mono text-muted" title="the SDK drops keepalives, so they do not restart the window">
+          {keepaliveLabel(keepalives.count, keepalives.style)} (not content)
+        </span>
+      )}
       <span className="tabular w-40 text-right font-mono text-muted">
         {formatMs(left)} left of {formatMs(watchdog.windowMs)}
       </span>

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { errorCause, formatMs } from '@/lib/client/format';
 import type { AttemptView } from '@/lib/client/run-view-state';
 import { TONE_BAR, outcomeTone } from '@/components/ui/tone';
+import { keepaliveLabel } from '@/lib/client/format';
 import { pct, pctWidth } from './waterfall-scale';
 
 function attemptTitle(a: AttemptView): string {
@@ -13,6 +14,7 @@ function attemptTitle(a: AttemptView): string {
     `outcome: ${a.outcome}`,
   ];
   if (a.error) lines.push(`error: ${errorCause(a.error)} (rule ${a.error.rule}) — ${a.error.message.slice(0, 160)}`);
+  if (a.keepalives) lines.push(`${keepaliveLabel(a.keepalives.count, a.keepalives.style)} — the SDK drops them, so they do not reset the watchdog`);
   if (a.watchdog?.fired) lines.push(`watchdog fired after ${formatMs(a.watchdog.windowMs)}: ${a.watchdog.fired.outcome}`);
   if (a.result) lines.push(`stop: ${a.result.stopReason} · ${a.result.inputTokens} in / ${a.result.outputTokens} out`);
   return lines.join('\n');
@@ -66,6 +68,14 @@ export const AttemptBar = memo(function AttemptBar({
           key={from}
           className={`pointer-events-none absolute top-1 bottom-1 rounded-sm ${TONE_BAR[tone]}`}
           style={{ left: pct(from, domain), width: pctWidth(from, Math.max(to, from + domain / 400), domain) }}
+        />
+      ))}
+      {a.keepalives?.ts.map((ts) => (
+        <div
+          key={ts}
+          data-testid="keepalive-tick"
+          className="pointer-events-none absolute top-0.5 bottom-0.5 w-px bg-fg/50"
+          style={{ left: pct(ts, domain) }}
         />
       ))}
       {wait && (

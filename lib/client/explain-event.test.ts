@@ -59,6 +59,13 @@ describe('explainEvent: the why is true for this event', () => {
     expect(partial.term).toBe('partial');
   });
 
+  it('keepalives say how many so far and that the watchdog keeps counting', () => {
+    const x = explainEvent(ev({ event: 'keepalive', iteration: 1, request_no: 3, count: 7, style: 'ping' }))!;
+    expect(x.why).toMatch(/^7 keepalive pings on request 3 so far/);
+    expect(x.why).toContain('watchdog keeps counting');
+    expect(x.term).toBe('keepalive');
+  });
+
   it('guard pills say which guard and the budget left', () => {
     const warn = explainEvent(ev({ event: 'tool_guard', iteration: 2, tool: 'edit_file', kind: 'warning', reason: 'x', consecutive_failures: 3, budget_left: 1 }))!;
     expect(warn.why).toContain('3 consecutive tool failures');
@@ -119,7 +126,7 @@ describe('explainEvent over real runs (virtual clock)', () => {
       },
     });
     const explained = events.filter(isExplained);
-    expect(new Set(explained.map((e) => e.event))).toEqual(new Set(['retry_scheduled', 'model_error', 'watchdog_fired', 'tool_call', 'task_verdict', 'terminate']));
+    expect(new Set(explained.map((e) => e.event))).toEqual(new Set(['retry_scheduled', 'model_error', 'watchdog_fired', 'keepalive', 'tool_call', 'task_verdict', 'terminate']));
     const retries = ofType(events, 'retry_scheduled');
     expect(retries).toHaveLength(3);
     for (const r of retries) {

@@ -3,7 +3,7 @@ import type { GlossaryId } from '@/lib/lessons/glossary';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
 import { explainOutputStep } from './explain-output-step';
-import { errorCause, formatMs } from './format';
+import { errorCause, formatMs, keepaliveLabel } from './format';
 
 /**
  * The one-line "why" of each mechanism step, written from the event's own fields, so what a
@@ -20,6 +20,7 @@ export interface Explanation {
 export const EXPLAINED_TYPES = [
   'retry_scheduled',
   'watchdog_fired',
+  'keepalive',
   'fallback',
   'model_error',
   'tool_guard',
@@ -56,6 +57,12 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return event.outcome === 'empty'
         ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing was billed, so attempt ${event.attempt + 1} goes out at once.`, term: 'empty', also: ['watchdog'] }
         : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): what arrived is kept, not requested again — a retry would bill it twice.`, term: 'partial', also: ['watchdog'] };
+    case 'keepalive':
+      return {
+        why: `${cap(keepaliveLabel(event.count, event.style))} on request ${event.request_no} so far: the connection is alive but sends no content; the SDK drops keepalives, so the watchdog keeps counting.`,
+        term: 'keepalive',
+        also: ['watchdog'],
+      };
     case 'fallback':
       return { why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`, term: 'fallback-model' };
     case 'model_error':

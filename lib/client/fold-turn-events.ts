@@ -147,6 +147,27 @@ export function foldControl(s: RunViewState, e: EventOf<'control'>): RunViewStat
   };
 }
 
+/** Keepalives go on the attempt open at the time (the one request in flight). */
+export function foldKeepalive(s: RunViewState, e: EventOf<'keepalive'>): RunViewState {
+  for (let t = s.turns.length - 1; t >= 0; t--) {
+    const turn = s.turns[t]!;
+    if (e.iteration !== undefined && turn.iteration !== e.iteration) continue;
+    for (let i = turn.attempts.length - 1; i >= 0; i--) {
+      const a = turn.attempts[i]!;
+      if (a.endTs !== undefined) continue;
+      const previous = a.keepalives?.ts ?? [];
+      const ts = previous.length >= 500 ? [...previous.slice(1), e.ts] : [...previous, e.ts];
+      const attempts = turn.attempts.slice();
+      attempts[i] = { ...a, keepalives: { count: e.count, style: e.style, ts } };
+      const turns = s.turns.slice();
+      turns[t] = { ...turn, attempts, lastTs: Math.max(turn.lastTs, e.ts) };
+      return { ...s, turns };
+    }
+    return s;
+  }
+  return s;
+}
+
 export function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
   const status = e.status ?? (e.is_error ? 'error' : 'ok');
   const done = {

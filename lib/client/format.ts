@@ -66,6 +66,11 @@ export function errorCause(error: { status?: number; category: ErrorCategory } |
   return error.status !== undefined ? `${error.status} ${label}` : label;
 }
 
+/** "3 keepalive pings", "1 keepalive comment". */
+export function keepaliveLabel(count: number, style: 'ping' | 'comment'): string {
+  return `${count} keepalive ${style}${count === 1 ? '' : 's'}`;
+}
+
 export function truncateText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

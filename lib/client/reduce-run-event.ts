@@ -3,7 +3,7 @@ import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecover
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
-import { finishToolCall, foldControl, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
+import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
 
 /**
@@ -285,6 +285,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     }
     case 'output_recovery':
       return foldOutputRecovery(s, e);
+    case 'keepalive':
+      return foldKeepalive(s, e);
     case 'run_title':
       return { ...s, title: e.title };
     case 'task_verdict':

@@ -109,7 +109,17 @@ export interface AttemptView {
   error?: ErrorView;
   retry?: RetryView;
   watchdog?: WatchdogView;
+  /** Keepalives the vendor sent on this attempt (they never reset the watchdog). */
+  keepalives?: KeepaliveView;
   result?: CallResultView;
+}
+
+export interface KeepaliveView {
+  /** Keepalives received so far. */
+  count: number;
+  style: 'ping' | 'comment';
+  /** Run times of the keepalive events (coalesced: at most one a second), the latest 500. */
+  ts: readonly number[];
 }
 
 export type ToolCallViewStatus = ToolCallStatus | 'running';

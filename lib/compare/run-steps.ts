@@ -111,6 +111,7 @@ export function runSteps(events: readonly RunEvent[]): RunStep[] {
       case 'run_title':
       case 'log':
       case 'storage_error':
+      case 'keepalive':
         // No behaviour of their own: the request body, the response and the steps above carry it.
         break;
       default: {

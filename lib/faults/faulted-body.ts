@@ -37,6 +37,8 @@ export function faultedBody(options: {
   signal?: AbortSignal | null | undefined;
   /** The stream ended before the fault's point: nothing was changed. */
   onMissed?: () => void;
+  /** A keepalive_only fault: each keepalive as it goes out, and once when the stream ends. */
+  onKeepalive?: (phase: 'beat' | 'end') => void;
 }): ReadableStream<Uint8Array> {
   const { action, clock } = options;
   const records = new SseRecordReader(options.body.getReader());
@@ -55,6 +57,7 @@ export function faultedBody(options: {
         const beat = keepaliveBeat({ dialect: options.dialect, style: action.style });
         for (;;) {
           await clock.sleep(action.intervalMs, stop);
+          options.onKeepalive?.('beat');
           yield beat;
         }
       }
@@ -108,7 +111,14 @@ export function faultedBody(options: {
     }
   }
 
-  return lazyStream({ steps, signal: options.signal, onEnd: (reason) => records.cancel(reason) });
+  return lazyStream({
+    steps,
+    signal: options.signal,
+    onEnd: (reason) => {
+      if (action.type === 'keepalive_only') options.onKeepalive?.('end');
+      records.cancel(reason);
+    },
+  });
 }
 
 /** The record with its JSON cut in half (an unbalanced object never parses), then a blank line. */

@@ -21,14 +21,17 @@ export function keepaliveBody(options: {
   intervalMs: number;
   clock: Clock;
   signal?: AbortSignal | null | undefined;
+  /** Each keepalive as it goes out, and once when the stream ends (the SDK never sees them). */
+  onKeepalive?: (phase: 'beat' | 'end') => void;
 }): ReadableStream<Uint8Array> {
   const { clock, intervalMs } = options;
   const beat = keepaliveBeat(options);
   async function* steps(stop: AbortSignal): AsyncGenerator<string, void, undefined> {
     for (;;) {
       await clock.sleep(intervalMs, stop);
+      options.onKeepalive?.('beat');
       yield beat;
     }
   }
-  return lazyStream({ steps, signal: options.signal });
+  return lazyStream({ steps, signal: options.signal, onEnd: () => options.onKeepalive?.('end') });
 }

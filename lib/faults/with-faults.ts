@@ -29,6 +29,11 @@ export interface WithFaultsOptions {
    * the response passed unchanged, and the run should say so rather than look unaffected.
    */
   onMiss?: (info: FaultInjection) => void;
+  /**
+   * A keepalive_only fault sent a keepalive on this request ('beat'), or its stream ended
+   * ('end'). The SDK drops keepalives, so this is the only way the run can see them.
+   */
+  onKeepalive?: (info: { requestNo: number; style: 'ping' | 'comment'; phase: 'beat' | 'end' }) => void;
   /** Is the request going out now a background call (title, summary)? For rules aimed at one kind. */
   isBackground?: () => boolean;
 }
@@ -58,6 +63,10 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const dialect = dialectNow();
     const inject = (): void =>
       options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
+    const onKeepalive =
+      action.type === 'keepalive_only' && options.onKeepalive
+        ? (phase: 'beat' | 'end'): void => options.onKeepalive!({ requestNo, style: dialect === 'anthropic' ? action.style : 'comment', phase })
+        : undefined;
 
     switch (action.type) {
       case 'http_error':
@@ -75,7 +84,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
         // Placed inside a stream, it corrupts the real body like the other stream faults.
         if (action.afterEvents !== undefined || action.during !== undefined) break;
         inject();
-        const body = keepaliveBody({ dialect, style: action.style, intervalMs: action.intervalMs, clock, signal });
+        const body = keepaliveBody({ dialect, style: action.style, intervalMs: action.intervalMs, clock, signal, ...(onKeepalive ? { onKeepalive } : {}) });
         const headers = new Headers({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
         headers.set(dialect === 'anthropic' ? 'request-id' : 'x-request-id', requestId({ dialect, random: ids }));
         return new Response(body, { status: 200, headers });
@@ -101,6 +110,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
       clock,
       signal,
       onMissed: () => options.onMiss?.({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) }),
+      ...(onKeepalive ? { onKeepalive } : {}),
     });
     const headers = new Headers(response.headers);
     headers.delete('content-length');

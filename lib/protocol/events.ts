@@ -275,6 +275,17 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   }),
   z.object({
     ...base,
+    event: z.literal('keepalive'),
+    iteration: z.number().int().min(0).optional(),
+    /** The fault wrapper's request count (as in fault_injected). */
+    request_no: z.number().int(),
+    /** Keepalives received on this request so far (coalesced: at most one event a second of run time). */
+    count: z.number().int().min(1),
+    /** An Anthropic `ping` event or an SSE comment line (`: keepalive`). */
+    style: z.enum(['ping', 'comment']),
+  }),
+  z.object({
+    ...base,
     event: z.literal('control'),
     iteration: z.number().int().min(0).optional(),
     action: z.enum(['abort', 'set_faults', 'pause', 'resume', 'compact']),

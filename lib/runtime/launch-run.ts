@@ -7,6 +7,7 @@ import { createToolbox, createToolExecutor, createWorkspace, getScenario, type S
 import { createSdkRetryHold } from './sdk-retry-hold';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createSwapController, type SwapController } from './swap-controller';
+import { createKeepaliveLog } from './keepalive-log';
 import { judgeTask } from './judge-task';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
@@ -71,6 +72,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       isBackground: () => backgroundRequest,
       onInject: ({ requestNo, rule, label }) =>
         log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
+      onKeepalive: createKeepaliveLog({ clock, emit: log.emit, iteration: () => iteration }),
       onMiss: ({ requestNo, label }) =>
         log.emit({
           event: 'log',
