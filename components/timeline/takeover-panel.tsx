@@ -12,6 +12,7 @@ const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped by hand',
   scheduled: 'scheduled in the config',
   fallback: 'cross-vendor fallback',
+  fork: 'a fork continuing on another vendor',
 };
 
 /**

@@ -37,6 +37,7 @@ const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped',
   scheduled: 'scheduled swap',
   fallback: 'cross-vendor fallback',
+  fork: 'forked run',
 };
 
 export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {

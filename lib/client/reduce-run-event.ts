@@ -287,6 +287,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldOutputRecovery(s, e);
     case 'keepalive':
       return foldKeepalive(s, e);
+    case 'forked_from':
+      return {
+        ...s,
+        forkedFrom: {
+          parentRunId: e.parent_run_id,
+          turn: e.turn,
+          fromVendor: e.from_vendor,
+          fromModel: e.from_model,
+          lastCopiedSeq: e.seq + e.copied_events,
+          inherited: { usd: e.inherited.usd, inputTokens: e.inherited.input_tokens, outputTokens: e.inherited.output_tokens },
+          workspace: e.workspace,
+        },
+      };
     case 'run_title':
       return { ...s, title: e.title };
     case 'task_verdict':

@@ -254,6 +254,19 @@ export interface RunViewState {
   context: ContextViewState;
   verdict?: VerdictView;
   terminate?: TerminateView;
+  /** A forked run: its parent and the turns copied from it (events seq ≤ lastCopiedSeq). */
+  forkedFrom?: ForkedFromView;
+}
+
+export interface ForkedFromView {
+  parentRunId: string;
+  turn: number;
+  fromVendor: string;
+  fromModel: string;
+  /** The last event copied from the parent: the turns up to here are the parent's. */
+  lastCopiedSeq: number;
+  inherited: { usd: number; inputTokens: number; outputTokens: number };
+  workspace: { replayed: number; diverged: readonly string[] };
 }
 
 export function initialRunViewState(): RunViewState {

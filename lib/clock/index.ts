@@ -7,7 +7,7 @@ import { RealClock } from './real-clock';
 import { VirtualClock } from './virtual-clock';
 
 /** The clock a run config asks for. */
-export function createClock(options: { kind: 'real' | 'virtual'; timeScale: number }): Clock {
-  return options.kind === 'virtual' ? new VirtualClock() : new RealClock(options.timeScale);
+export function createClock(options: { kind: 'real' | 'virtual'; timeScale: number; startAt?: number }): Clock {
+  return options.kind === 'virtual' ? new VirtualClock(options.startAt) : new RealClock(options.timeScale, options.startAt);
 }
 export { createRandom, type Random } from './random';

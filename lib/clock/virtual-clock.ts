@@ -33,6 +33,11 @@ export class VirtualClock implements Clock {
   private checkingStuck = false;
   private onStuck: (() => void) | undefined;
 
+  /** `startAt`: run time at creation (a forked run goes on from its parent's last copied event). */
+  constructor(startAt = 0) {
+    this.current = startAt;
+  }
+
   now(): number {
     return this.current;
   }

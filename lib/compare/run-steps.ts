@@ -106,6 +106,7 @@ export function runSteps(events: readonly RunEvent[]): RunStep[] {
       case 'content_delta':
       case 'watchdog_armed':
       case 'takeover_report':
+      case 'forked_from':
       case 'tool_start':
       case 'context_sent':
       case 'run_title':

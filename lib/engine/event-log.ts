@@ -18,19 +18,30 @@ export class EventLog {
   ) {}
 
   /** Appends one event. After terminate nothing more is written: the log is closed. */
-  readonly emit: Emit = (body) => {
+  readonly emit: Emit = (body) => this.append(body, roundTs(this.clock.now()));
+
+  private append(body: EventBody, ts: number): RunEvent {
     // Bodies are fresh literals at every call site: stamping them in place saves a copy per
     // streamed delta on the hottest path of a run.
     const event = body as RunEvent;
     event.run_id = this.runId;
     event.seq = this.seq;
-    event.ts = roundTs(this.clock.now());
+    event.ts = ts;
     if (this.terminated) return event;
     this.seq += 1;
     if (event.event === 'terminate') this.terminated = true;
     this.sink(event);
     return event;
-  };
+  }
+
+  /**
+   * Appends an event at a given run time: a fork's opening events at 0 and its parent's
+   * copied events at their own ts (run_id and seq are this log's), so the copied turns read
+   * as they happened and the live run goes on from the last of them.
+   */
+  emitAt(body: EventBody, ts: number): RunEvent {
+    return this.append(body, ts);
+  }
 
   get closed(): boolean {
     return this.terminated;

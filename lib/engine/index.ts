@@ -1,3 +1,3 @@
 export { EventLog, type Emit } from './event-log';
-export { runLoop, RunAborted, type LoopOptions, type ProviderBinding, type ToolRunner } from './run-loop';
+export { runLoop, RunAborted, type LoopOptions, type ProviderBinding, type ResumePoint, type ToolRunner } from './run-loop';
 export { RunBudgetExceeded } from './run-budget';

@@ -47,6 +47,18 @@ export interface LoopOptions {
    * terminate however the loop ended: how the loop ended is not whether the work got done.
    */
   judgeTask?: () => Promise<{ verdict: TaskVerdict; check: string; detail: string }>;
+  /**
+   * A forked run: the trajectory the parent's loop held after turn `afterTurn` (each message
+   * with the turn that added it) and what those turns cost; the loop goes on from the next turn.
+   */
+  resume?: ResumePoint;
+}
+
+/** Where a forked run picks up its parent's trajectory. */
+export interface ResumePoint {
+  messages: ReadonlyArray<{ message: Message; iteration: number }>;
+  afterTurn: number;
+  totals: { usd: number; inputTokens: number; outputTokens: number };
 }
 
 /** The vendor and model a run is bound to; a swap replaces it at a request boundary (returned by beforeRequest). */
@@ -68,8 +80,9 @@ interface Totals {
  * whatever happens the log ends with exactly one terminate event.
  */
 export async function runLoop(options: LoopOptions): Promise<void> {
-  const totals: Totals = { inputTokens: 0, outputTokens: 0, usd: 0 };
-  let iteration = 0;
+  const inherited = options.resume?.totals;
+  const totals: Totals = { inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
+  let iteration = options.resume?.afterTurn ?? 0;
   let last: RunEventType | undefined;
   const emit: Emit = (body) => {
     last = body.event;
@@ -137,7 +150,9 @@ async function iterate(
   setIteration: (n: number) => void,
 ): Promise<{ reason: TerminateReason; message?: string }> {
   const { config, recovery, emit, signal, clock } = options;
-  const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
+  const messages: Message[] = options.resume
+    ? options.resume.messages.map((m) => m.message)
+    : [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
   const state: CallState = {
     model: options.model,
     fallbackModel: options.fallbackModel,
@@ -159,13 +174,15 @@ async function iterate(
     recordBackground: (result: CallResult, iteration: number, purpose: string) => recordCall({ options, provider, totals, iteration, result, purpose }),
   };
   const context = new ContextChannel(contextOptions);
+  // Inherited messages keep the turns that added them (context_sent refers to them by turn).
+  if (options.resume) context.adopt(options.resume.messages);
   const output = new OutputCap({ config: recovery.output, maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens, emit });
   const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
     totals.usd >= config.budgets.maxCostUsd
       ? { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` }
       : undefined;
 
-  for (let iteration = 1; iteration <= config.budgets.maxIterations; iteration++) {
+  for (let iteration = (options.resume?.afterTurn ?? 0) + 1; iteration <= config.budgets.maxIterations; iteration++) {
     setIteration(iteration);
     if (signal.aborted) throw signal.reason;
     const binding = options.beforeRequest?.(iteration);

@@ -232,12 +232,34 @@ export const RunEventSchema = z.discriminatedUnion('event', [
     to_model: z.string(),
     /** The dialect the new vendor speaks (lib/dialects). */
     dialect: z.string(),
-    cause: z.enum(['control', 'scheduled', 'fallback']),
+    /** fork: a forked run continuing on another vendor or model than its parent was on at that turn. */
+    cause: z.enum(['control', 'scheduled', 'fallback', 'fork']),
     /** Why, in words (e.g. "3 consecutive overloaded errors"). */
     reason: z.string().optional(),
     handling: TakeoverSchema,
     /** The new model's context window when known. */
     context_window: z.number().int().optional(),
+  }),
+  z.object({
+    ...base,
+    /**
+     * This run is a fork: it starts from `parent_run_id`'s trajectory up to and including
+     * `turn`. The `copied_events` events after this one are the parent's, copied with their
+     * ts (run_id and seq are this run's); the live run goes on from turn + 1.
+     */
+    event: z.literal('forked_from'),
+    parent_run_id: z.string(),
+    turn: z.number().int().min(1),
+    /** The vendor and model the parent was on at that turn. */
+    from_vendor: z.string(),
+    from_model: z.string(),
+    copied_events: z.number().int().min(0),
+    /** Messages of the trajectory carried over (task, replies, tool results, prompts). */
+    messages: z.number().int().min(0),
+    /** What the copied turns cost the parent; counted in this run's totals as inherited. */
+    inherited: z.object({ usd: z.number(), input_tokens: z.number().int(), output_tokens: z.number().int() }),
+    /** Workspace edits replayed from the copied tool calls, and any whose result differed from the parent's. */
+    workspace: z.object({ replayed: z.number().int().min(0), diverged: z.array(z.string()) }),
   }),
   z.object({
     ...base,

@@ -1,10 +1,12 @@
-import { createClock, createRandom, VirtualClock } from '@/lib/clock';
-import { EventLog, runLoop, RunAborted, RunBudgetExceeded } from '@/lib/engine';
+import { createClock, createRandom, VirtualClock, type Clock, type Random } from '@/lib/clock';
+import { EventLog, runLoop, RunAborted, RunBudgetExceeded, type Emit } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { DEFAULT_SYSTEM_PROMPT, resolveRecovery, toStorableEvent, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, resolveRecovery, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
-import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario } from '@/lib/tools';
+import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type Toolbox, type Workspace } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
+import type { ForkStart } from './plan-fork';
+import { replayWorkspace } from './replay-workspace';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createSwapController, type SwapController } from './swap-controller';
 import { createKeepaliveLog } from './keepalive-log';
@@ -21,7 +23,9 @@ import { createVendorTransports } from './vendor-transports';
  */
 export function launchRun(options: LaunchOptions): RunHandle {
   const { runId, config } = options;
-  const clock = createClock({ kind: config.clock, timeScale: config.timeScale });
+  const { fork } = options;
+  // A fork's own time goes on from the last event it copies from its parent.
+  const clock = createClock({ kind: config.clock, timeScale: config.timeScale, startAt: fork?.trajectory.events.at(-1)?.ts ?? 0 });
   const random = createRandom(config.seed);
   // Every event leaves through here (store, SSE, trace, CLI, logs): secrets are taken out of
   // its values before anyone serialises it. The fault wrapper also asks here whether the request
@@ -40,7 +44,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const abort = new AbortController();
   const pending: ControlMessage[] = [];
   let faults: FaultPlan = config.faults;
-  let iteration = 0;
+  let iteration = fork?.atTurn ?? 0;
   let swaps: SwapController | undefined;
 
   const run = async (): Promise<void> => {
@@ -99,7 +103,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
       ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     });
-    swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit });
+    swaps = createSwapController({
+      config,
+      initial,
+      bind,
+      handling: config.takeover,
+      emit: log.emit,
+      ...(fork ? { inherited: { vendor: fork.trajectory.vendor, model: fork.trajectory.model, reason: `forked from run ${fork.parentRunId} at turn ${fork.atTurn}` } } : {}),
+    });
     const { vendor, model } = initial;
     const executor = createToolExecutor({
       toolbox,
@@ -111,7 +122,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
       emit: log.emit,
     });
 
-    log.emit({
+    // A fork opens at 0 like any run; its clock already stands where the copied turns end.
+    const open: Emit = fork ? (body) => log.emitAt(body, 0) : log.emit;
+    open({
       event: 'run_start',
       config,
       recovery,
@@ -122,6 +135,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       clock: clock.kind,
       time_scale: clock.timeScale,
     });
+    if (fork) await startFromParent({ fork, log, toolbox, workspace, clock, random: random.fork('fork') });
 
     await runLoop({
       config,
@@ -149,6 +163,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
         iteration = n;
       },
       judgeTask: () => judgeTask({ scenario, workspace, clock, task }),
+      ...(fork
+        ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } }
+        : {}),
       takeCompactRequest: () => {
         const asked = compactRequested;
         compactRequested = false;
@@ -224,6 +241,28 @@ export function launchRun(options: LaunchOptions): RunHandle {
       pending.push(message);
     },
   };
+}
+
+/**
+ * A fork's start: the link to its parent (an event), the parent's events of the copied turns
+ * (their ts kept), and the workspace as those turns left it (their edits replayed).
+ */
+async function startFromParent(options: { fork: ForkStart; log: EventLog; toolbox: Toolbox; workspace: Workspace; clock: Clock; random: Random }): Promise<void> {
+  const { fork, log } = options;
+  const { trajectory } = fork;
+  const files = await replayWorkspace({ events: trajectory.events, toolbox: options.toolbox, workspace: options.workspace, clock: options.clock, random: options.random });
+  log.emitAt({
+    event: 'forked_from',
+    parent_run_id: fork.parentRunId,
+    turn: fork.atTurn,
+    from_vendor: trajectory.vendor,
+    from_model: trajectory.model,
+    copied_events: trajectory.events.length,
+    messages: trajectory.messages.length,
+    inherited: { usd: Math.round(trajectory.totals.usd * 1e6) / 1e6, input_tokens: trajectory.totals.inputTokens, output_tokens: trajectory.totals.outputTokens },
+    workspace: files,
+  }, 0);
+  for (const event of trajectory.events) log.emitAt({ ...event } as EventBody, event.ts);
 }
 
 const DEADLOCK_MESSAGE = 'the virtual clock had no timer left and nothing running: nothing could ever wake the run';

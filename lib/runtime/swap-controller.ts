@@ -40,10 +40,16 @@ export function createSwapController(options: {
   bind: (target: VendorTarget) => BoundVendor;
   handling: TakeoverHandling;
   emit: Emit;
+  /**
+   * A fork: the vendor and model its parent was on at the copied turn. When the fork goes on
+   * elsewhere, its first request is a swap (cause `fork`) with its takeover report.
+   */
+  inherited?: { vendor: string; model: string; reason: string };
 }): SwapController {
   const { config, emit, handling } = options;
   let current = options.initial;
   const pending: PendingSwap[] = [];
+  let inherited = options.inherited;
 
   const reporting = (bound: BoundVendor, iteration: number): ProviderAdapter => {
     const inner = bound.provider;
@@ -138,10 +144,31 @@ export function createSwapController(options: {
       return swapTo({ target, cause, reason }, iteration) ? current : undefined;
     },
     apply(iteration) {
+      let swapped = false;
+      if (inherited) {
+        const from = inherited;
+        inherited = undefined;
+        if (from.vendor !== current.vendor || from.model !== current.model) {
+          emit({
+            event: 'swap',
+            iteration,
+            from_vendor: from.vendor,
+            from_model: from.model,
+            to_vendor: current.vendor,
+            to_model: current.model,
+            dialect: current.dialect.id,
+            cause: 'fork',
+            reason: from.reason,
+            handling,
+            ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
+          });
+          current = { ...current, provider: reporting(current, iteration) };
+          swapped = true;
+        }
+      }
       const due: PendingSwap[] = config.swaps
         .filter((s) => s.atTurn === iteration)
         .map((s) => ({ target: { vendor: s.vendor, model: s.model }, cause: 'scheduled', reason: `planned for turn ${s.atTurn}` }));
-      let swapped = false;
       for (const swap of [...due, ...pending.splice(0)]) swapped = swapTo(swap, iteration) || swapped;
       return swapped ? current : undefined;
     },

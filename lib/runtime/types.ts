@@ -1,5 +1,6 @@
 import type { FaultPlan, RunConfig, RunEvent, Vendor } from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
+import type { ForkStart } from './plan-fork';
 
 /** Control messages, applied by the engine at the next request boundary (abort: at once). */
 export type ControlMessage =
@@ -15,6 +16,8 @@ export interface LaunchOptions {
   config: RunConfig;
   /** A key for this run only; held in memory, never stored or emitted. */
   apiKey?: string;
+  /** Start from a stored run's trajectory up to a turn (lib/runtime/plan-fork.ts). */
+  fork?: ForkStart;
   /** Called with every event, in seq order, synchronously as it is appended. */
   onEvent: (event: RunEvent) => void;
   /** Sees each request body as it reaches the vendor, beneath the fault wrapper (tests, recordings). */

@@ -11,3 +11,4 @@ export { resumePoint } from './resume-point';
 export { createSweepRegistry, type SweepRegistry, type SweepListener, type SweepRegistryOptions } from './sweep-registry';
 export { getSweepRegistry } from './get-sweep-registry';
 export { createSweepSseResponse } from './sweep-sse-response';
+export { resolveFork, forkProblem } from './resolve-fork';

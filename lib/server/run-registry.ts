@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { storageErrorFor, toStorableEvent, type RunConfig, type RunEvent } from '@/lib/protocol';
+import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
@@ -16,6 +17,8 @@ export interface StartRunOptions {
   config: RunConfig;
   /** For this run only: handed to launch, never stored, emitted or logged. */
   apiKey?: string;
+  /** A fork of a stored run (lib/runtime/plan-fork.ts): recorded with the run, handed to launch. */
+  fork?: ForkStart;
 }
 export interface SubscribeOptions {
   runId: string;
@@ -170,9 +173,9 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   };
 
   return {
-    startRun({ config, apiKey }) {
+    startRun({ config, apiKey, fork }) {
       const id = randomUUID();
-      store.createRun({ id, config });
+      store.createRun({ id, config, ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
@@ -183,7 +186,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       live.set(id, run);
       armIdleTimer(run);
       try {
-        run.handle = launch({ runId: id, config, ...(apiKey ? { apiKey } : {}), onEvent: (event) => accept(run, event) });
+        run.handle = launch({ runId: id, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}), onEvent: (event) => accept(run, event) });
         void run.handle.done.then(() => {
           if (live.has(id)) terminateFor(run, 'the engine stopped without a terminate event');
         });

@@ -1,7 +1,7 @@
-import type { RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
-import type { RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
+import type { ForkLink, RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
+import type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
-export type { RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
+export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
 export interface CreateRunOptions {
   id: string;
@@ -13,7 +13,10 @@ export interface CreateRunOptions {
   events?: readonly RunEvent[];
   /** A sweep's run: its sweep, its job and its metrics row, written in the same transaction. */
   sweep?: { sweepId: string; job: number; metrics: SweepRunMetrics };
+  /** A fork: the run and turn it started from (listed by `listForks` of the parent). */
+  forkedFrom?: ForkLink;
 }
+
 
 export interface AppendEventsOptions {
   runId: string;
@@ -44,6 +47,8 @@ export interface RunStore {
   readEvents(options: ReadEventsOptions): RunEvent[];
   getRun(id: string): RunRecord | undefined;
   listRuns(options?: ListRunsOptions): RunSummary[];
+  /** The runs forked from this one, oldest first. */
+  listForks(runId: string): ForkSummary[];
   /**
    * Closes runs left `running` by a process that is gone with a `server_restart` terminate
    * (all of them, or the one named); runs of live processes are left alone. Done at open too.

@@ -5,6 +5,7 @@ import { RunConfigSchema, type RunEvent, type TaskVerdict, type TerminateReason 
 import type {
   AppendEventsOptions,
   CreateRunOptions,
+  ForkSummary,
   ListRunsOptions,
   ReadEventsOptions,
   RunRecord,
@@ -87,8 +88,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const owner = createOwnerId();
 
   const insertRun = db.prepare(
-    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner)
-     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner)`,
+    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner, forked_from, forked_at_turn)
+     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner, @forkedFrom, @forkedAtTurn)`,
   );
   const insertSweepRun = db.prepare(
     'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
@@ -127,6 +128,9 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const selectSweepRuns = db.prepare<[string, number], RunRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
+  const selectForks = db.prepare<[string], RunRow & { forked_at_turn: number }>(
+    `SELECT ${SUMMARY_COLUMNS}, forked_at_turn FROM runs WHERE forked_from = ? ORDER BY created_at, rowid`,
+  );
 
   const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
     const delta = summarizeEvents(events);
@@ -159,6 +163,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       imported: boolean,
       events: readonly RunEvent[],
       sweep: CreateRunOptions['sweep'],
+      forkedFrom: CreateRunOptions['forkedFrom'],
     ) => {
       insertRun.run({
         id,
@@ -170,6 +175,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         scenario: config.scenario,
         sweepId: sweep?.sweepId ?? null,
         owner,
+        forkedFrom: forkedFrom?.runId ?? null,
+        forkedAtTurn: forkedFrom?.turn ?? null,
       });
       if (events.length > 0) append(id, events);
       if (sweep) insertSweepRun.run({ sweepId: sweep.sweepId, job: sweep.job, runId: id, metrics: JSON.stringify(sweep.metrics) });
@@ -183,8 +190,11 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     closeInterruptedRuns({ runId }: { runId?: string } = {}): string[] {
       return closeInterruptedRuns({ db, self: owner, append, ...(runId !== undefined ? { runId } : {}) });
     },
-    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], sweep }: CreateRunOptions): void {
-      create(id, config, createdAt, imported, events, sweep);
+    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], sweep, forkedFrom }: CreateRunOptions): void {
+      create(id, config, createdAt, imported, events, sweep, forkedFrom);
+    },
+    listForks(runId: string): ForkSummary[] {
+      return selectForks.all(runId).map((row) => ({ ...toSummary(row), forked_at_turn: row.forked_at_turn }));
     },
     appendEvents({ runId, events }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events);

@@ -87,6 +87,12 @@ const MIGRATIONS: readonly string[] = [
     SELECT json_extract(body, '$.title') FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
   );
   `,
+  // Forks (issue 9): a run started from another run's trajectory at a turn; the parent lists them.
+  `
+  ALTER TABLE runs ADD COLUMN forked_from TEXT;
+  ALTER TABLE runs ADD COLUMN forked_at_turn INTEGER;
+  CREATE INDEX runs_by_parent ON runs (forked_from) WHERE forked_from IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,8 @@ export interface Tool<I = unknown> {
   name: string;
   description: string;
   input: z.ZodType<I>;
+  /** Changes the workspace: a forked run replays these calls to rebuild its parent's files. */
+  mutates?: boolean;
   run(args: I, ctx: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

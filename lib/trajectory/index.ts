@@ -11,3 +11,4 @@ export {
 } from './render-openai';
 export type { RenderReport } from './render-report';
 export { MIN_THINKING_BUDGET, modelReasons, thinkingBudget } from './thinking-budget';
+export { forkableTurns, trajectoryFromLog, type LoggedMessage, type LoggedTrajectory, type TrajectoryResult } from './trajectory-from-log';

@@ -1,25 +1,29 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { CreatedSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { errorResponse, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Starts a run; the browser then subscribes to GET /api/runs/{id}/events. */
+/** Starts a run (or a fork of a stored one); the browser then subscribes to GET /api/runs/{id}/events. */
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const { config, apiKey } = CreateRunBodySchema.parse(await readJson({ request }));
+    const body = CreateRunBodySchema.parse(await readJson({ request }));
+    const { apiKey } = body;
+    // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
+    const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork }) : undefined;
+    const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
     const problems = [
       ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
       ...checkPromptSetRef({ config, store: getPromptSetStore() }),
     ];
     if (problems.length > 0) {
-      throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (p.startsWith('apiKey') ? p : `config.${p}`)));
+      throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (forked ? forkProblem(p) : p.startsWith('apiKey') ? p : `config.${p}`)));
     }
-    const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}) });
+    const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}), ...(forked ? { fork: forked.fork } : {}) });
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
   } catch (error) {
     return errorResponse(error);

@@ -66,6 +66,11 @@ export class ContextChannel {
     this.breaker = new CircuitBreaker({ failures: breakerFailures, cooldownMs: breakerCooldownMs });
   }
 
+  /** A forked run's inherited messages keep the turns that added them in the parent's log. */
+  adopt(messages: ReadonlyArray<{ message: Message; iteration: number }>): void {
+    for (const { message, iteration } of messages) this.view.noteIterations([message], iteration);
+  }
+
   private get config(): RecoveryConfig['compaction'] {
     return this.options.recovery.compaction;
   }

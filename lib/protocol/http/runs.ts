@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PromptSetRefSchema, RunConfigSchema } from '../config';
 import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
+import { ForkSpecSchema } from '../fork';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'aborted']);
@@ -54,13 +55,24 @@ export const RunRecordSchema = z
   .strict();
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
-/** POST /api/runs: a config, and a key for this run only when the browser supplies one. */
+/**
+ * POST /api/runs: a config, or a fork of a stored run (`fork`, lib/protocol/fork.ts); and a
+ * key for this run only when the browser supplies one.
+ */
 export const CreateRunBodySchema = z
   .object({
-    config: RunConfigSchema,
+    config: RunConfigSchema.optional(),
+    fork: ForkSpecSchema.optional(),
     apiKey: z.string().trim().min(1, 'an empty key: leave apiKey out to use the server environment').max(1000).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.config && body.fork) {
+      ctx.addIssue({ code: 'custom', path: ['fork'], message: 'send either a config (a new run) or a fork (a stored run continued), not both' });
+    } else if (!body.config && !body.fork) {
+      ctx.addIssue({ code: 'custom', path: ['config'], message: 'required: the run config, or a fork { runId, atTurn } to continue a stored run' });
+    }
+  });
 export type CreateRunBody = z.infer<typeof CreateRunBodySchema>;
 export type CreateRunBodyInput = z.input<typeof CreateRunBodySchema>;
 
@@ -68,3 +80,8 @@ export type CreateRunBodyInput = z.input<typeof CreateRunBodySchema>;
 export const ListRunsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
+
+/** GET /api/runs/{id}/forks: the runs forked from this one, oldest first, with the turn each started after. */
+export const ForkSummarySchema = RunSummarySchema.extend({ forked_at_turn: z.number().int().min(1) }).strict();
+export type ForkSummary = z.infer<typeof ForkSummarySchema>;
+export const ForkListSchema = z.array(ForkSummarySchema);

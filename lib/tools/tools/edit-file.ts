@@ -83,6 +83,7 @@ function occurrences(content: string, needle: string): { count: number; first: n
 /** Replaces one exact, unique occurrence: an ambiguous or stale edit fails loudly instead. */
 export const editFileTool: Tool<z.infer<typeof input>> = {
   name: 'edit_file',
+  mutates: true,
   description:
     'Replace old_string with new_string in a file. old_string must match the file exactly (including whitespace) and occur exactly once.',
   input,

@@ -11,6 +11,7 @@ const input = z.strictObject({
 /** Creates or overwrites a whole file; says which it did so an accidental overwrite shows. */
 export const writeFileTool: Tool<z.infer<typeof input>> = {
   name: 'write_file',
+  mutates: true,
   description: 'Create a file, or overwrite an existing one, with the given content.',
   input,
   run({ path, content }, { workspace }) {

@@ -1,0 +1,18 @@
+import { ForkListSchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse } from '@/lib/server';
+import { getStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The runs forked from this one, oldest first: run summaries with `forked_at_turn`. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const store = getStore();
+    if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
+    return jsonResponse(ForkListSchema, store.listForks(id));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '@/lib/protocol';
+import { POST as postRun } from './route';
+import { GET as getEvents } from './[id]/events/route';
+import { GET as getForks } from './[id]/forks/route';
+
+// POST /api/runs with a `fork` field, against the real engine on simulated vendors.
+const BASE = 'http://localhost/api';
+let dir: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fork-'));
+  process.env.LOOP_LAB_DATA_DIR = dir;
+});
+afterAll(() => {
+  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
+  g.__loopLabStore?.close();
+  delete g.__loopLabStore;
+  delete g.__loopLabRunRegistry;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const post = (body: unknown) =>
+  postRun(new Request(`${BASE}/runs`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
+
+async function streamed(id: string): Promise<RunEvent[]> {
+  const response = await getEvents(new Request(`${BASE}/runs/${id}/events`), ctx(id));
+  return (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+}
+
+async function started(body: unknown): Promise<string> {
+  const response = await post(body);
+  expect(response.status, JSON.stringify(await response.clone().json())).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+describe('POST /api/runs { fork }', () => {
+  it('forks a stored run onto another vendor: linked both ways, a takeover on its first request, a terminate', async () => {
+    const parentId = await started({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 3 } });
+    await streamed(parentId);
+    const childId = await started({ fork: { runId: parentId, atTurn: 2, provider: 'sim-openai' } });
+    const child = await streamed(childId);
+    expect(child.find((e) => e.event === 'forked_from')).toMatchObject({ parent_run_id: parentId, turn: 2 });
+    expect(child.find((e) => e.event === 'swap')).toMatchObject({ cause: 'fork', to_vendor: 'sim-openai' });
+    expect(child.some((e) => e.event === 'takeover_report')).toBe(true);
+    expect(child.at(-1)).toMatchObject({ event: 'terminate' });
+    const forks = (await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json()) as Array<{ id: string; forked_at_turn: number }>;
+    expect(forks).toMatchObject([{ id: childId, forked_at_turn: 2 }]);
+    // A fork of a fork is listed on its own parent only.
+    const grandchild = await started({ fork: { runId: childId, atTurn: 3 } });
+    await streamed(grandchild);
+    expect(((await (await getForks(new Request(`${BASE}/runs/${childId}/forks`), ctx(childId))).json()) as unknown[]).length).toBe(1);
+    expect(((await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json()) as unknown[]).length).toBe(1);
+  });
+
+  it('bad fork bodies are 4xx naming the field and what to fix', async () => {
+    const parentId = await started({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } });
+    await streamed(parentId);
+    const details = async (body: unknown, status = 400): Promise<string[]> => {
+      const response = await post(body);
+      expect(response.status).toBe(status);
+      return ((await response.json()) as { details: string[] }).details;
+    };
+    expect(await details({ fork: { runId: 'nope', atTurn: 1 } }, 404)).toEqual([expect.stringMatching(/^fork\.runId: no run with id "nope"/)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 99 } })).toEqual([expect.stringMatching(/^fork\.atTurn: turn 99 is out of range: the run has turns 1 to \d+$/)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 0 } })).toEqual([expect.stringMatching(/^fork\.atTurn: turns count from 1/)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'acme' } })).toEqual([expect.stringMatching(/^fork\.provider: /)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'sim-openai', model: 'claude-sim-sonnet' } })).toEqual([
+      expect.stringMatching(/^fork\.model: the simulated vendor sim-openai serves .*"claude-sim-sonnet" is not one of them/),
+    ]);
+    expect(await details({ fork: { runId: parentId, atTurn: 1 }, config: { provider: { vendor: 'sim-openai' } } })).toEqual([expect.stringMatching(/^fork: send either a config/)]);
+    expect(await details({})).toEqual([expect.stringMatching(/^config: required: the run config, or a fork/)]);
+  });
+});

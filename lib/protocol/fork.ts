@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { VendorSchema } from './config';
+
+/**
+ * Fork a stored run at turn `atTurn` (issue 9): the new run starts from the parent's
+ * trajectory up to and including that turn, rebuilt from its event log, and continues live on
+ * `provider`/`model` (default: the vendor and model the parent was on at that turn) with the
+ * parent's config otherwise, seed included.
+ */
+export const ForkSpecSchema = z
+  .object({
+    runId: z.string().trim().min(1, 'name the run to fork (its id)').max(100),
+    atTurn: z.number().int().min(1, 'turns count from 1').max(500),
+    provider: VendorSchema.optional(),
+    /** Empty or absent: the vendor's default model (or the parent's, when the vendor is the parent's). */
+    model: z.string().trim().max(200).optional(),
+  })
+  .strict();
+export type ForkSpec = z.infer<typeof ForkSpecSchema>;
+
+/** Where a forked run came from: stored with the child, listed on the parent. */
+export interface ForkLink {
+  runId: string;
+  turn: number;
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { launchRun } from './launch-run';
+import { planFork } from './plan-fork';
+
+/** Forks a stored log at a turn and runs the child to its end. */
+async function forkRun(parent: RunEvent[], spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek'; model?: string }): Promise<RunEvent[]> {
+  const start = ofType(parent, 'run_start')[0]!;
+  const plan = planFork({ spec: { runId: 'parent', ...spec }, parent: { config: start.config, running: false }, events: parent });
+  if (!plan.ok) throw new Error(plan.problems.join('; '));
+  const events: RunEvent[] = [];
+  const handle = launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => events.push(e) });
+  await handle.done;
+  return events;
+}
+
+/** What the model saw of turns 1..k: each turn's replies and tool results, ids included. */
+function turnsUpTo(events: RunEvent[], k: number): unknown[] {
+  return events
+    .filter((e) => 'iteration' in e && typeof e.iteration === 'number' && e.iteration >= 1 && e.iteration <= k)
+    .flatMap((e): unknown[] => {
+      if (e.event === 'llm_call') return [{ turn: e.iteration, reply: e.message, vendor: e.vendor, model: e.model }];
+      if (e.event === 'tool_call') return [{ turn: e.iteration, call: e.call_id, tool: e.tool, args: e.args, result: e.result, is_error: e.is_error }];
+      return [];
+    });
+}
+
+const PARENT = { provider: { vendor: 'sim-anthropic' as const, thinking: true }, seed: 7 };
+
+describe('fork a stored run at turn k', () => {
+  it('the child’s first k turns are the parent’s, its workspace follows, and it runs on to a terminate', async () => {
+    const parent = await runToEnd(PARENT);
+    expect(terminateOf(parent)).toMatchObject({ reason: 'end_turn' });
+    const k = 2;
+    const child = await forkRun(parent, { atTurn: k });
+
+    expect(turnsUpTo(child, k)).toEqual(turnsUpTo(parent, k));
+    expect(turnsUpTo(child, k).length).toBeGreaterThan(2);
+    const link = ofType(child, 'forked_from')[0]!;
+    expect(link).toMatchObject({ parent_run_id: 'parent', turn: k, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet' });
+    expect(link.workspace.diverged).toEqual([]);
+    // Copied events keep their time; the live part goes on from there (ts never goes back).
+    const ts = child.map((e) => e.ts);
+    expect(ts).toEqual([...ts].sort((a, b) => a - b));
+    expect(child.map((e) => e.seq)).toEqual(child.map((_, i) => i));
+    // Same vendor and model: no swap; the continuation is turn k+1 onwards.
+    expect(ofType(child, 'swap')).toEqual([]);
+    const live = ofType(child, 'iteration_start').filter((e) => e.seq > link.seq + link.copied_events);
+    expect(live[0]?.iteration).toBe(k + 1);
+    const end = terminateOf(child);
+    expect(end.reason).toBe('end_turn');
+    // The task is done in the fork too: the replayed edits plus its own.
+    expect(ofType(child, 'task_verdict')[0]?.verdict).toBe(ofType(parent, 'task_verdict')[0]?.verdict);
+    // Totals carry what the copied turns cost.
+    const calls = ofType(child, 'llm_call');
+    expect(end.usd_so_far).toBeCloseTo(calls.reduce((sum, c) => sum + (c.usd ?? 0), 0), 5);
+    expect(end.input_tokens).toBe(calls.reduce((sum, c) => sum + c.input_tokens, 0));
+  });
+
+  it('a fork onto another vendor is a takeover: a fork swap and a takeover report on its first request', async () => {
+    const parent = await runToEnd(PARENT);
+    const child = await forkRun(parent, { atTurn: 1, provider: 'sim-openai' });
+    const swaps = ofType(child, 'swap');
+    expect(swaps.map((s) => [s.iteration, s.cause, s.from_vendor, s.to_vendor])).toEqual([[2, 'fork', 'sim-anthropic', 'sim-openai']]);
+    const report = ofType(child, 'takeover_report')[0]!;
+    expect(report).toMatchObject({ iteration: 2, vendor: 'sim-openai' });
+    expect(report.dropped.some((d) => d.kind === 'thinking')).toBe(true);
+    expect(ofType(child, 'model_error')).toEqual([]);
+    expect(ofType(child, 'llm_call').filter((c) => c.iteration > 1).every((c) => c.vendor === 'sim-openai')).toBe(true);
+    expect(terminateOf(child).reason).toBe('end_turn');
+  });
+
+  it('onto the DeepSeek-style vendor, the reasoning rule is met (every request accepted)', async () => {
+    const parent = await runToEnd(PARENT);
+    const child = await forkRun(parent, { atTurn: 2, provider: 'sim-deepseek' });
+    expect(ofType(child, 'model_error')).toEqual([]);
+    expect(ofType(child, 'takeover_report')[0]?.naive).toMatchObject({ accepted: false, status: 400 });
+    expect(terminateOf(child).reason).toBe('end_turn');
+  });
+
+  it('refuses what cannot be forked, naming the field', async () => {
+    const parent = await runToEnd(PARENT);
+    const config = ofType(parent, 'run_start')[0]!.config;
+    const turns = ofType(parent, 'iteration_start').length;
+    const plan = (atTurn: number, running = false, events = parent) =>
+      planFork({ spec: { runId: 'p', atTurn }, parent: { config, running }, events });
+    expect(planFork({ spec: { runId: 'gone', atTurn: 1 }, parent: undefined, events: [] })).toMatchObject({ ok: false, status: 404, problems: [expect.stringMatching(/^fork\.runId: no run with id "gone"/)] });
+    expect(plan(turns + 5)).toMatchObject({ ok: false, status: 400, problems: [`fork.atTurn: turn ${turns + 5} is out of range: the run has turns 1 to ${turns}`] });
+    // The last turn is the final answer: nothing to continue from.
+    expect(plan(turns)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^fork\.atTurn: turn \d+ ends the conversation/)] });
+    // A running parent: only turns it has finished.
+    expect(plan(2, true, parent.filter((e) => !('iteration' in e) || e.iteration === undefined || e.iteration <= 2))).toMatchObject({ ok: false, problems: [expect.stringMatching(/still running turn 2/)] });
+    // Imported logs without messages cannot be continued.
+    const bare = parent.map((e) => (e.event === 'llm_call' ? { ...e, message: undefined } : e));
+    expect(plan(1, false, bare)).toMatchObject({ ok: false, problems: [expect.stringMatching(/not recorded in the log/)] });
+  });
+
+  it('the child config keeps the parent’s seed and drops planned swaps the copied turns passed', async () => {
+    const parent = await runToEnd({ ...PARENT, swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }, { atTurn: 9, vendor: 'sim-deepseek', model: '' }] });
+    const start = ofType(parent, 'run_start')[0]!;
+    const plan = planFork({ spec: { runId: 'p', atTurn: 2 }, parent: { config: start.config, running: false }, events: parent });
+    if (!plan.ok) throw new Error(plan.problems.join('; '));
+    expect(plan.config.seed).toBe(7);
+    // Turn 2 ran on the scheduled OpenAI: the fork goes on there.
+    expect(plan.config.provider).toMatchObject({ vendor: 'sim-openai', model: 'gpt-sim-4o' });
+    expect(plan.config.swaps).toEqual([{ atTurn: 9, vendor: 'sim-deepseek', model: '' }]);
+    expect(RunConfigSchema.safeParse(plan.config).success).toBe(true);
+  });
+});

@@ -1,0 +1,32 @@
+import 'server-only';
+import type { ForkSpec, RunConfig } from '@/lib/protocol';
+import { planFork, type ForkStart } from '@/lib/runtime/plan-fork';
+import type { RunStore } from '@/lib/store';
+import { HttpError } from './http-error';
+
+/**
+ * A fork request against the store: the parent's record and log, planned into the child's
+ * config and starting point. 404 for an unknown parent, 400 naming the `fork.*` field otherwise.
+ */
+export function resolveFork(options: { store: RunStore; spec: ForkSpec }): { config: RunConfig; fork: ForkStart } {
+  const { store, spec } = options;
+  const record = store.getRun(spec.runId);
+  const plan = planFork({
+    spec,
+    parent: record ? { config: record.config, running: record.summary.status === 'running' } : undefined,
+    events: record ? store.readEvents({ runId: spec.runId }) : [],
+  });
+  if (!plan.ok) throw new HttpError(plan.status, plan.status === 404 ? 'No such run to fork' : 'The run cannot be forked as asked', plan.problems);
+  return { config: plan.config, fork: plan.fork };
+}
+
+/**
+ * Config problems of a fork, named by what the request chose: the provider and model are
+ * `fork.provider` / `fork.model`; anything else came from the parent's config.
+ */
+export function forkProblem(problem: string): string {
+  if (problem.startsWith('apiKey')) return problem;
+  if (problem.startsWith('provider.model')) return `fork.model${problem.slice('provider.model'.length)}`;
+  if (problem.startsWith('provider.')) return `fork.provider: ${problem.slice('provider.'.length)}`;
+  return `config.${problem} (from the parent's config)`;
+}
