@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@/lib/protocol';
+import { ForkListSchema } from '@/lib/protocol/http';
 import { POST as postRun } from './route';
 import { GET as getEvents } from './[id]/events/route';
 import { GET as getForks } from './[id]/forks/route';
@@ -51,7 +52,7 @@ describe('POST /api/runs { fork }', () => {
     expect(child.find((e) => e.event === 'swap')).toMatchObject({ cause: 'fork', to_vendor: 'sim-openai' });
     expect(child.some((e) => e.event === 'takeover_report')).toBe(true);
     expect(child.at(-1)).toMatchObject({ event: 'terminate' });
-    const forks = (await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json()) as Array<{ id: string; forked_at_turn: number }>;
+    const forks = ForkListSchema.parse(await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json());
     expect(forks).toMatchObject([{ id: childId, forked_at_turn: 2 }]);
     // A fork of a fork is listed on its own parent only.
     const grandchild = await started({ fork: { runId: childId, atTurn: 3 } });
