@@ -8,6 +8,8 @@ import { useRunEvents } from '@/lib/client/use-run-events';
 import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
 import { Button } from '@/components/ui/button';
 import { RunView } from '@/components/timeline/run-view';
+import { CompareWith } from '@/components/compare/compare-with';
+import { RunCounterfactual } from '@/components/compare/run-counterfactual';
 
 /** Any run, live or finished; a reload replays the stream from the start. */
 export function RunPage({ runId }: { runId: string }) {
@@ -24,6 +26,7 @@ function RunPageBody({ runId }: { runId: string }) {
   const live = useRunStore((s) => s.view.status !== 'idle' && s.view.terminate === undefined);
   const connection = useRunStore((s) => s.connection);
   const eventCount = useRunStore((s) => s.view.eventCount);
+  const scenario = useRunStore((s) => s.view.config?.scenario);
   const abort = () => {
     if (live) control.mutate({ id: runId, action: { action: 'abort' } });
   };
@@ -36,7 +39,11 @@ function RunPageBody({ runId }: { runId: string }) {
           ← runs
         </Link>
         <span className="font-mono text-muted">{runId}</span>
-        <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="ml-auto text-takeover underline">
+        <span className="ml-auto flex items-center gap-2">
+          <CompareWith runId={runId} scenario={scenario} />
+          <RunCounterfactual runId={runId} />
+        </span>
+        <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="text-takeover underline">
           Download trace
         </a>
         <a

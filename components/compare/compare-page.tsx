@@ -1,0 +1,117 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useRef } from 'react';
+import { ApiError } from '@/lib/client/api-client';
+import { useComparison } from '@/lib/client/compare-api';
+import type { Comparison } from '@/lib/protocol/http/compare';
+import { CompareSideHeader } from './compare-side-header';
+import { ConfigDiffTable } from './config-diff-table';
+import { TotalsTable } from './totals-table';
+import { TurnRow } from './turn-row';
+
+/** Two runs side by side: turns aligned, the first divergence marked and scrolled to, totals and configs diffed. */
+export function ComparePage({ a, b }: { a: string; b: string }) {
+  if (!a || !b) {
+    return (
+      <Message testId="compare-missing">
+        A comparison needs two runs: <span className="font-mono">/compare?a=&lt;run id&gt;&amp;b=&lt;run id&gt;</span>. Open a run and use
+        “Compare with…”, or pick one from the <Link href="/runs" className="text-takeover underline">runs list</Link>.
+      </Message>
+    );
+  }
+  return <Loaded a={a} b={b} />;
+}
+
+function Loaded({ a, b }: { a: string; b: string }) {
+  const query = useComparison(a, b);
+  if (query.error) {
+    const error = query.error;
+    return (
+      <Message testId="compare-error">
+        {error instanceof ApiError ? error.message : String(error)}
+        {error instanceof ApiError && error.details.length > 0 ? ` (${error.details.join('; ')})` : ''}.{' '}
+        <Link href="/runs" className="text-takeover underline">Runs list</Link>
+      </Message>
+    );
+  }
+  if (!query.data) return <Message testId="compare-loading">Reading both runs…</Message>;
+  return <ComparisonView c={query.data} />;
+}
+
+function ComparisonView({ c }: { c: Comparison }) {
+  const scrolled = useRef(false);
+  const divergedTurn = c.divergence?.turn ?? null;
+  useEffect(() => {
+    if (scrolled.current || !c.divergence) return;
+    scrolled.current = true;
+    const target = document.querySelector(c.divergence.turn === null ? '[data-testid="compare-end"]' : '[data-testid="compare-turn"][data-diverged="true"]');
+    target?.scrollIntoView({ block: 'center' });
+  }, [c.divergence]);
+  const live = c.a.running || c.b.running;
+
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4" data-testid="compare-page">
+      <div className="grid grid-cols-[3rem_1fr_1fr] gap-3">
+        <span />
+        <CompareSideHeader side={c.a} letter="A" />
+        <CompareSideHeader side={c.b} letter="B" />
+      </div>
+
+      <section data-testid="compare-divergence" className={`rounded border px-3 py-2 text-xs ${c.divergence ? 'border-wait/50 bg-wait-soft' : 'border-line bg-panel'}`}>
+        {c.divergence ? (
+          <>
+            <span className="font-semibold">◆ First divergence{c.divergence.turn !== null ? ` at turn ${c.divergence.turn}` : ' at the end'}: </span>
+            {c.divergence.description}
+            <span className="ml-2 font-mono text-2xs text-muted">
+              A #{c.divergence.a?.seq ?? '–'} · B #{c.divergence.b?.seq ?? '–'}
+            </span>
+          </>
+        ) : live ? (
+          'No divergence so far: both runs have done the same things up to where the shorter one has got.'
+        ) : (
+          'No divergence: both runs did the same things, step for step (times aside).'
+        )}
+      </section>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <TotalsTable rows={c.totals} live={live} />
+        <ConfigDiffTable rows={c.config} />
+      </div>
+
+      <section className="flex flex-col gap-2" data-testid="compare-turns">
+        <h2 className="text-xs font-semibold">Turns, side by side</h2>
+        {c.turns.map((row) => (
+          <TurnRow key={row.turn} row={row} firstDivergence={row.turn === divergedTurn} />
+        ))}
+        <div
+          data-testid="compare-end"
+          className={`grid grid-cols-[3rem_1fr_1fr] gap-3 rounded border px-2 py-1.5 text-xs ${c.divergence && divergedTurn === null ? 'border-wait' : 'border-line'}`}
+        >
+          <span className="text-2xs font-semibold text-muted">end</span>
+          <EndLines lines={c.end.a} running={c.a.running} />
+          <EndLines lines={c.end.b} running={c.b.running} />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function EndLines({ lines, running }: { lines: string[]; running: boolean }) {
+  if (running) return <span className="text-run">still running</span>;
+  return (
+    <ul className="text-2xs">
+      {lines.map((l, i) => (
+        <li key={i}>{l}</li>
+      ))}
+    </ul>
+  );
+}
+
+function Message({ children, testId }: { children: React.ReactNode; testId: string }) {
+  return (
+    <div className="m-auto max-w-xl px-4 py-16 text-sm" data-testid={testId}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { memo } from 'react';
+import { formatMs, truncateText } from '@/lib/client/format';
+import type { AlignedTurn, TurnSide } from '@/lib/protocol/http/compare';
+
+/** Turn n of both runs, each side's card condensed: what was said, tool calls, recovery, time. */
+export const TurnRow = memo(function TurnRow({ row, firstDivergence }: { row: AlignedTurn; firstDivergence: boolean }) {
+  return (
+    <div
+      data-testid="compare-turn"
+      data-turn={row.turn}
+      data-diverged={firstDivergence ? 'true' : 'false'}
+      className={`grid grid-cols-[3rem_1fr_1fr] gap-3 rounded border px-2 py-1.5 ${firstDivergence ? 'border-wait bg-wait-soft/40' : 'border-line'}`}
+    >
+      <div className="flex flex-col text-2xs">
+        <span className="font-semibold">turn {row.turn}</span>
+        {firstDivergence && (
+          <span className="font-semibold text-wait" data-testid="divergence-marker" title="the first step where the two runs differ is in this turn">
+            ◆ diverges
+          </span>
+        )}
+      </div>
+      <SideCard side={row.a} />
+      <SideCard side={row.b} />
+    </div>
+  );
+});
+
+function SideCard({ side }: { side: TurnSide | null }) {
+  if (!side) return <div className="text-2xs text-faint">no such turn</div>;
+  return (
+    <div className="min-w-0 text-xs">
+      <div className="tabular flex flex-wrap gap-x-3 font-mono text-2xs text-muted">
+        <span>{side.finished ? formatMs(side.durationMs) : `${formatMs(side.durationMs)} so far`}</span>
+        <span>
+          {side.attempts} request{side.attempts === 1 ? '' : 's'}
+        </span>
+        {side.stopReason && <span>stop: {side.stopReason}</span>}
+      </div>
+      {side.text && <p className="mt-0.5 whitespace-pre-wrap break-words">{truncateText(side.text, 280)}</p>}
+      {side.toolCalls.length > 0 && (
+        <ul className="mt-0.5 font-mono text-2xs">
+          {side.toolCalls.map((t, i) => (
+            <li key={i} className="truncate" title={t}>
+              ⚙ {t}
+            </li>
+          ))}
+        </ul>
+      )}
+      {side.recovery.length > 0 && (
+        <ul className="mt-0.5 text-2xs text-wait">
+          {side.recovery.map((r, i) => (
+            <li key={i}>↻ {r}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
