@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { ComparePage, finishedRun } from './pages/compare-page';
+
+/**
+ * Two runs of the same scenario and seed, one with the retry ladder off, under a 529 on the
+ * second request: /compare aligns their turns, marks turn 2 as the first divergence and lists
+ * the one switched field; "Run the counterfactual" on a run page opens such a comparison.
+ */
+const config = (extra: Record<string, unknown> = {}) => ({
+  provider: { vendor: 'sim-anthropic' },
+  clock: 'virtual',
+  seed: 11,
+  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  ...extra,
+});
+
+test('compare two runs differing by one mechanism, and run the counterfactual', async ({ page, request }) => {
+  const on = await finishedRun(request, config());
+  const off = await finishedRun(request, config({ recovery: { retry: { enabled: false } } }));
+  const compare = new ComparePage(page);
+
+  await compare.goto(on, off);
+  await expect(compare.root).toBeVisible();
+  await expect(compare.turns.first()).toHaveAttribute('data-turn', '1');
+  expect(await compare.turns.count()).toBeGreaterThan(2);
+  await expect(compare.divergedTurn).toHaveCount(1);
+  await expect(compare.divergedTurn).toHaveAttribute('data-turn', '2');
+  await expect(compare.marker).toBeVisible();
+  await expect(compare.divergedTurn).toBeInViewport();
+  await expect(compare.divergence).toContainText('First divergence at turn 2');
+  await expect(compare.configRows).toHaveCount(1);
+  await expect(compare.configRow('recovery.retry.enabled')).toContainText('true');
+  await expect(compare.configRow('recovery.retry.enabled')).toContainText('false');
+  // Better is said in words, not only colour: A finished its work, B did not.
+  await expect(compare.total('complete')).toContainText('▲ A');
+  await expect(compare.total('errorsSeen')).toContainText('▲ A');
+
+  // An unknown id says so.
+  await compare.goto(on, 'no-such-run');
+  await expect(page.getByTestId('compare-error')).toContainText('No run with id "no-such-run"');
+
+  // From the run page: the same config and seed with the retry ladder off, opened side by side.
+  await page.goto(`/runs/${on}`);
+  await expect(page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first()).toBeVisible();
+  await compare.runCounterfactual('retry');
+  await expect(page).toHaveURL(new RegExp(`/compare\\?a=${on}&b=`));
+  await expect(compare.root).toBeVisible();
+  await expect(compare.configRow('recovery.retry.enabled')).toBeVisible();
+  await expect(compare.divergedTurn).toHaveAttribute('data-turn', '2');
+  await page.screenshot({ path: 'test-results/compare.png', fullPage: false });
+});
