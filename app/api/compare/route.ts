@@ -1,6 +1,6 @@
 import { compareRuns, NotComparableError } from '@/lib/compare/compare-runs';
-import { CompareQuerySchema } from '@/lib/protocol/http/compare';
-import { errorResponse, HttpError } from '@/lib/server';
+import { ComparisonSchema, CompareQuerySchema } from '@/lib/protocol/http';
+import { errorResponse, HttpError, jsonResponse } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -16,7 +16,7 @@ export async function GET(request: Request): Promise<Response> {
     }
     try {
       const comparison = compareRuns({ id: a, events: store.readEvents({ runId: a }) }, { id: b, events: store.readEvents({ runId: b }) });
-      return Response.json(comparison, { headers: { 'Cache-Control': 'no-store' } });
+      return jsonResponse(ComparisonSchema, comparison);
     } catch (error) {
       if (error instanceof NotComparableError) throw new HttpError(409, error.message);
       throw error;

@@ -9,5 +9,6 @@ export * from './control';
 export * from './scenarios';
 export * from './sweeps';
 export * from './prompt-sets';
+export * from './compare';
 export * from './parse-response';
 export * from './lessons';
