@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleSweepWorker } from './worker-bundle';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bundle-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  fs.writeFileSync(path.join(root, file), text);
+}
+
+/** Loads a bundle by a URL of its own, so each build is a new module. */
+async function load(file: string): Promise<(task: { x: number }) => number> {
+  const url = `${pathToFileURL(file).href}?v=${fs.statSync(file).mtimeMs}-${Math.random()}`;
+  return ((await import(/* @vite-ignore */ url)) as { default: (task: { x: number }) => number }).default;
+}
+
+describe('bundleSweepWorker', () => {
+  it('bundles the worker entry and what it imports into one file, reuses it while fresh, rebuilds when a source changes', async () => {
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['./*'] } } }));
+    write('lib/sweeps/step.ts', 'export const step: number = 1;\n');
+    write('lib/sweeps/sweep-worker-entry.ts', "import { step } from '@/lib/sweeps/step';\nexport default (task: { x: number }): number => task.x + step;\n");
+    fs.mkdirSync(path.join(root, 'node_modules'));
+
+    const file = await bundleSweepWorker(root);
+    expect(file.startsWith(path.join(root, 'node_modules', '.cache'))).toBe(true);
+    expect((await load(file))({ x: 1 })).toBe(2);
+    const builtAt = fs.statSync(file).mtimeMs;
+
+    // Fresh: the same file, not rebuilt.
+    expect(await bundleSweepWorker(root)).toBe(file);
+    expect(fs.statSync(file).mtimeMs).toBe(builtAt);
+
+    // An imported source changes: the next pool gets the new code.
+    write('lib/sweeps/step.ts', 'export const step: number = 10;\n');
+    const later = new Date(builtAt + 5_000);
+    fs.utimesSync(path.join(root, 'lib/sweeps/step.ts'), later, later);
+    expect((await load(await bundleSweepWorker(root)))({ x: 1 })).toBe(11);
+    // Nothing half-written is left beside it.
+    expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('says what to do when started outside the project', async () => {
+    await expect(bundleSweepWorker(path.join(root, 'nowhere'))).rejects.toThrow(/LOOP_LAB_ROOT/);
+  });
+});

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The project root: where lib/ and node_modules/ are (LOOP_LAB_ROOT when the process starts elsewhere). */
+export function projectRoot(): string {
+  return process.env.LOOP_LAB_ROOT || process.cwd();
+}
+
+const ENTRY = path.join('lib', 'sweeps', 'sweep-worker-entry.ts');
+/** Inside node_modules, so the bundle's few external imports resolve from the project. */
+const OUT = path.join('node_modules', '.cache', 'loop-lab', 'sweep-worker.mjs');
+
+let building: { root: string; file: Promise<string> } | undefined;
+
+/**
+ * The sweep worker as one JavaScript file: the engine and its packages bundled with esbuild
+ * (which ships with tsx), so a worker thread starts by loading one file instead of compiling
+ * ~200 TypeScript modules through tsx's loader and resolving ~800 package files one by one
+ * (measured in `npm run bench`: "worker start"). Built once and reused until a source file
+ * it was built from changes (the list of inputs is kept beside it); one build per process.
+ * Not bundled by Next (esbuild is a server external): route handlers reach it at run time.
+ */
+export function sweepWorkerBundle(root = projectRoot()): Promise<string> {
+  if (building?.root !== root) {
+    const file = bundleSweepWorker(root);
+    building = { root, file };
+    // A failed build is tried again next time, not remembered.
+    file.catch(() => (building = undefined));
+  }
+  return building.file;
+}
+
+/** Builds the bundle unless the one on disk is fresh; returns its path. */
+export async function bundleSweepWorker(root: string): Promise<string> {
+  const entry = path.join(root, ENTRY);
+  if (!fs.existsSync(entry)) {
+    throw new Error(`the sweep worker ${entry} is missing; start Loop Lab from its project folder or set LOOP_LAB_ROOT`);
+  }
+  const out = path.join(root, OUT);
+  if (isFresh(root, out)) return out;
+  const { build } = await import('esbuild');
+  const startedAt = new Date();
+  // Written under a name of its own, then renamed: two processes building at once never load a half-written file.
+  const temp = `${out}.${process.pid}.${Date.now()}.tmp`;
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    outfile: temp,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    // Native addons and packages that load files by path stay outside, resolved from node_modules.
+    external: ['better-sqlite3', 'piscina', 'tsx', 'esbuild', 'bullmq', 'ioredis'],
+    // CommonJS packages inside an ES module bundle call require: give them Node's.
+    banner: { js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);" },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  // Project sources by name; packages through the lock file, which changes when any of them does.
+  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json']
+    .filter((file) => fs.existsSync(path.join(root, file)));
+  // Dated from when the build began, so a source saved during the build makes it stale.
+  fs.utimesSync(temp, startedAt, startedAt);
+  fs.writeFileSync(`${temp}.inputs.json`, JSON.stringify(inputs));
+  fs.renameSync(`${temp}.inputs.json`, `${out}.inputs.json`);
+  fs.renameSync(temp, out);
+  return out;
+}
+
+/** The bundle exists and no project source it was built from is newer (or gone). */
+function isFresh(root: string, out: string): boolean {
+  try {
+    const builtAt = fs.statSync(out).mtimeMs;
+    const inputs = JSON.parse(fs.readFileSync(`${out}.inputs.json`, 'utf8')) as string[];
+    return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= builtAt);
+  } catch {
+    return false;
+  }
+}
