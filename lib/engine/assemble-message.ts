@@ -31,17 +31,17 @@ export class MessageAssembler {
   add(part: StreamPart): void {
     switch (part.type) {
       case 'text-delta': {
-        const block = this.block(part.index, () => ({ kind: 'text', pieces: [] }));
+        const block = this.blocks.get(part.index) ?? this.open(part.index, { kind: 'text', pieces: [] });
         if (block.kind === 'text') block.pieces.push(part.text);
         return;
       }
       case 'thinking-delta': {
-        const block = this.block(part.index, () => ({ kind: 'thinking', pieces: [] }));
+        const block = this.blocks.get(part.index) ?? this.open(part.index, { kind: 'thinking', pieces: [] });
         if (block.kind === 'thinking') block.pieces.push(part.text);
         return;
       }
       case 'thinking-signature': {
-        const block = this.block(part.index, () => ({ kind: 'thinking', pieces: [] }));
+        const block = this.blocks.get(part.index) ?? this.open(part.index, { kind: 'thinking', pieces: [] });
         if (block.kind === 'thinking') block.signature = part.signature;
         return;
       }
@@ -109,12 +109,9 @@ export class MessageAssembler {
     }
   }
 
-  private block(index: number, create: () => Block): Block {
-    let block = this.blocks.get(index);
-    if (!block) {
-      block = create();
-      this.blocks.set(index, block);
-    }
+  /** Starts the block at `index` (looked up first by the caller: a delta per token must not allocate a factory). */
+  private open(index: number, block: Block): Block {
+    this.blocks.set(index, block);
     return block;
   }
 }

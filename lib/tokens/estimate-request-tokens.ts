@@ -12,14 +12,7 @@ const toolEstimates = new WeakMap<SizedTool, number>();
  */
 export function estimateRequestTokens(request: SizedRequest): number {
   let total = estimateTokens(request.system);
-  for (const message of request.messages) {
-    let n = messageEstimates.get(message);
-    if (n === undefined) {
-      n = messageTokens(message, estimateTokens);
-      messageEstimates.set(message, n);
-    }
-    total += n;
-  }
+  for (const message of request.messages) total += estimateMessageTokens(message);
   for (const tool of request.tools ?? []) {
     let n = toolEstimates.get(tool);
     if (n === undefined) {
@@ -29,4 +22,14 @@ export function estimateRequestTokens(request: SizedRequest): number {
     total += n;
   }
   return total;
+}
+
+/** The estimate of one message with its framing, sized once per message object. */
+export function estimateMessageTokens(message: Message): number {
+  let n = messageEstimates.get(message);
+  if (n === undefined) {
+    n = messageTokens(message, estimateTokens);
+    messageEstimates.set(message, n);
+  }
+  return n;
 }

@@ -3,7 +3,7 @@ import type { Message, Part, TakeoverHandling, Vendor } from '@/lib/protocol';
 import { describeMinter, isMintedBy, redactedMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
 import { parseToolArgs } from './parse-tool-args';
-import type { ReportBuilder } from './render-report';
+import { recordingReport, replayReport, type ReportBuilder, type ReportCall } from './render-report';
 
 type Role = Message['role'];
 
@@ -21,14 +21,49 @@ interface PartContext {
   handling: TakeoverHandling;
 }
 
+/** A message's blocks as last rendered, for the target they were rendered for. */
+interface RenderedMessage {
+  target: string;
+  blocks: PlacedBlock[];
+  calls: ReportCall[];
+}
+
+const rendered = new WeakMap<Message, RenderedMessage>();
+
+/**
+ * Renders every part of one message. Messages are immutable once in the log, and each request
+ * carries the whole history again, so a message's blocks (and what rendering them reported)
+ * are kept per target (vendor, model, handling) and rendered once however many requests carry
+ * them. The blocks are shared between requests: nothing downstream changes them.
+ */
+export function renderAnthropicMessage(message: Message, context: Omit<PartContext, 'role'> & { target: string }): readonly PlacedBlock[] {
+  const hit = rendered.get(message);
+  if (hit && hit.target === context.target) {
+    replayReport(context.report, hit.calls);
+    return hit.blocks;
+  }
+  const calls: ReportCall[] = [];
+  const partContext: PartContext = { ...context, role: message.role, report: recordingReport(context.report, calls) };
+  const blocks: PlacedBlock[] = [];
+  for (const part of message.parts) {
+    const block = renderAnthropicPart(part, partContext);
+    if (block) blocks.push(block);
+  }
+  rendered.set(message, { target: context.target, blocks, calls });
+  return blocks;
+}
+
+/** The cache key of a rendering target: everything a part's rendering depends on besides the part. */
+export function renderTarget(vendor: Vendor, model: string, handling: TakeoverHandling): string {
+  return `${vendor}\u0000${model}\u0000${handling.foreignThinking}\u0000${handling.naive}`;
+}
+
 /**
  * Renders one neutral part as an Anthropic block, or drops it with a report entry. Tool
  * results always travel in a user message, whatever message held them.
  */
 export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlock | undefined {
   const { role, vendor, model, report, handling } = context;
-  // Only a dropped credential needs the target named: don't build the string for every part.
-  const target = (): string => describeMinter({ vendor, model });
   switch (part.type) {
     case 'text':
       // The API rejects empty text blocks; an empty one carries nothing worth reporting.
@@ -48,14 +83,14 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       const from = credential ?? part.origin;
       if (handling.foreignThinking === 'note' && part.text.trim() !== '') {
         if (credential) {
-          report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${target()}`);
+          report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`);
         }
         report.count('foreign thinking kept as a marked note');
         return { role, block: { type: 'text', text: foreignThinkingNote({ from, text: part.text }) } };
       }
       const detail = credential
-        ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${target()}`
-        : `thinking block without a credential dropped: ${target()} accepts only thinking it signed`;
+        ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`
+        : `thinking block without a credential dropped: ${describeMinter({ vendor, model })} accepts only thinking it signed`;
       report.drop('thinking', detail);
       return undefined;
     }
@@ -67,7 +102,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       }
       report.drop(
         'redacted_thinking',
-        `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${target()}`,
+        `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${describeMinter({ vendor, model })}`,
       );
       return undefined;
     }

@@ -196,3 +196,33 @@ describe('renderAnthropic', () => {
     expect(params).not.toHaveProperty('tools');
   });
 });
+
+describe('renderAnthropic over a growing history (each message rendered once per target)', () => {
+  it('renders the same messages again with the same blocks and the same report', () => {
+    const first = renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
+    const again = renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
+    expect(again.params).toEqual(first.params);
+    expect(again.report).toEqual(first.report);
+  });
+
+  it('does not carry a rendering over to another target: the sibling model drops the signature the minter kept', () => {
+    renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
+    const sibling = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic' });
+    expect(sibling.params.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }]);
+    expect(sibling.report.dropped.map((d) => d.kind)).toContain('thinking');
+    const noted = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic', handling: { foreignThinking: 'note', naive: false } });
+    expect((noted.params.messages[1]!.content as { type: string }[])[0]!.type).toBe('text');
+    const back = renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
+    expect((back.params.messages[1]!.content as { type: string }[])[0]).toEqual({ type: 'thinking', thinking: 'Read first.', signature: SIG });
+  });
+
+  it('keeps tool results first in a user message that also carries text', () => {
+    const messages: Message[] = [
+      ...toolRound.slice(0, 2),
+      { role: 'user', parts: [{ type: 'text', text: 'Also note this.' }] },
+      { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'ok', isError: false }] },
+    ];
+    const { params } = renderAnthropic({ request: request(messages), vendor: 'sim-anthropic' });
+    expect((params.messages[2]!.content as { type: string }[]).map((b) => b.type)).toEqual(['tool_result', 'text']);
+  });
+});

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_TAKEOVER, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
-import { renderAnthropicPart, type PlacedBlock } from './anthropic-content';
+import { renderAnthropicMessage, renderTarget, type PlacedBlock } from './anthropic-content';
 import { describeMinter } from './credentials';
 import { createReportBuilder, type RenderReport, type ReportBuilder } from './render-report';
 import { modelReasons, thinkingBudget } from './thinking-budget';
@@ -26,14 +26,8 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   const { request, vendor } = options;
   const handling = options.handling ?? DEFAULT_TAKEOVER;
   const report = createReportBuilder();
-  const placed: PlacedBlock[] = [];
-  for (const message of request.messages) {
-    for (const part of message.parts) {
-      const block = renderAnthropicPart(part, { role: message.role, vendor, model: request.model, report, handling });
-      if (block) placed.push(block);
-    }
-  }
-  const messages = mergeByRole(placed);
+  const context = { vendor, model: request.model, report, handling, target: renderTarget(vendor, request.model, handling) };
+  const messages = mergeByRole(request.messages.map((message) => renderAnthropicMessage(message, context)));
 
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
@@ -53,22 +47,29 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
  * alternate, and tool results for one assistant turn in the single user message after it.
  * Within a user message tool results come first, as the API requires.
  */
-function mergeByRole(placed: PlacedBlock[]): Anthropic.MessageParam[] {
-  const groups: { role: PlacedBlock['role']; blocks: Anthropic.ContentBlockParam[] }[] = [];
-  for (const { role, block } of placed) {
-    const last = groups[groups.length - 1];
-    if (last && last.role === role) last.blocks.push(block);
-    else groups.push({ role, blocks: [block] });
+function mergeByRole(rendered: readonly (readonly PlacedBlock[])[]): Anthropic.MessageParam[] {
+  const groups: { role: PlacedBlock['role']; content: Anthropic.ContentBlockParam[] }[] = [];
+  for (const blocks of rendered) {
+    for (const { role, block } of blocks) {
+      const last = groups[groups.length - 1];
+      if (last && last.role === role) last.content.push(block);
+      else groups.push({ role, content: [block] });
+    }
   }
-  return groups.map(({ role, blocks }) => ({
-    role,
-    content: role === 'user' ? toolResultsFirst(blocks) : blocks,
-  }));
+  for (const group of groups) if (group.role === 'user') group.content = toolResultsFirst(group.content);
+  return groups;
 }
 
+/** Reorders only when a tool result follows another block: the usual user message needs no copy. */
 function toolResultsFirst(blocks: Anthropic.ContentBlockParam[]): Anthropic.ContentBlockParam[] {
-  const results = blocks.filter((b) => b.type === 'tool_result');
-  return results.length === 0 ? blocks : [...results, ...blocks.filter((b) => b.type !== 'tool_result')];
+  let other = false;
+  let outOfOrder = false;
+  for (const block of blocks) {
+    if (block.type !== 'tool_result') other = true;
+    else if (other) outOfOrder = true;
+  }
+  if (!outOfOrder) return blocks;
+  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
 }
 
 function renderTool(tool: ToolSpec): Anthropic.Tool {

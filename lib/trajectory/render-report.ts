@@ -30,3 +30,29 @@ export function createReportBuilder(): ReportBuilder {
     },
   };
 }
+
+/** One call a renderer made on a report, kept so a cached rendering can report it again. */
+export type ReportCall = readonly [kind: 'count', conversion: string] | readonly [kind: 'drop', dropKind: string, detail: string];
+
+/** A builder that passes every call on to `target` and keeps it in `calls`. */
+export function recordingReport(target: ReportBuilder, calls: ReportCall[]): ReportBuilder {
+  return {
+    count(conversion) {
+      calls.push(['count', conversion]);
+      target.count(conversion);
+    },
+    drop(kind, detail) {
+      calls.push(['drop', kind, detail]);
+      target.drop(kind, detail);
+    },
+    build: () => target.build(),
+  };
+}
+
+/** Makes the calls a cached rendering made, on a fresh report. */
+export function replayReport(target: ReportBuilder, calls: readonly ReportCall[]): void {
+  for (const call of calls) {
+    if (call[0] === 'count') target.count(call[1]);
+    else target.drop(call[1], call[2]);
+  }
+}

@@ -33,16 +33,30 @@ export function compactOldResults(options: {
   const stubbed: StubbedResult[] = [];
   const out = messages.map((message, index) => {
     if (message.role !== 'user') return message;
-    let changed = false;
-    const parts = message.parts.map((part) => {
-      if (part.type !== 'tool_result') return part;
+    let key = '';
+    for (const part of message.parts) {
+      if (part.type !== 'tool_result') continue;
       const aged = byAge && index < recentFrom && part.content.length > minChars;
-      if (!aged && !forced?.has(part.callId)) return part;
-      changed = true;
+      if (!aged && !forced?.has(part.callId)) continue;
+      key += `${part.callId}\u0000`;
       stubbed.push({ callId: part.callId, chars: part.content.length });
-      return { ...part, content: stubText(part.content.length) };
-    });
-    return changed ? { ...message, parts } : message;
+    }
+    return key === '' ? message : stubbedCopy(message, key);
   });
   return { messages: out, compacted: stubbed.length, stubbed };
+}
+
+/** The stubbed copy of a message, per set of stubbed call ids: one object however many requests send it. */
+const copies = new WeakMap<Message, { key: string; copy: Message }>();
+
+function stubbedCopy(message: Message, key: string): Message {
+  const hit = copies.get(message);
+  if (hit?.key === key) return hit.copy;
+  const ids = new Set(key.split('\u0000'));
+  const parts = message.parts.map((part) =>
+    part.type === 'tool_result' && ids.has(part.callId) ? { ...part, content: stubText(part.content.length) } : part,
+  );
+  const copy = { ...message, parts };
+  copies.set(message, { key, copy });
+  return copy;
 }

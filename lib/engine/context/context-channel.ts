@@ -155,9 +155,22 @@ export class ContextChannel {
     return this.publish({ messages, iteration });
   }
 
+  /**
+   * The copy for these messages as the view stands. A step asks for it up to three times
+   * (routine stubs, the proactive check, the copy sent) with nothing changed between, so the
+   * last copy is reused while everything it depends on is the same.
+   */
   private build(messages: readonly Message[], iteration: number): SentCopy {
-    return this.view.build({ messages, config: this.options.recovery.context, iteration, count: (m) => this.meter.message(m), task: taskText(messages) });
+    const { view, meter } = this;
+    const key = [messages, messages.length, iteration, view.from, view.summary, view.trimmed, view.forcedStubs.size, meter.scale];
+    const last = this.lastBuild;
+    if (last && key.every((value, i) => value === last.key[i])) return last.copy;
+    const copy = view.build({ messages, config: this.options.recovery.context, iteration, count: (m) => meter.message(m), task: taskText(messages) });
+    this.lastBuild = { key, copy };
+    return copy;
   }
+
+  private lastBuild: { key: readonly unknown[]; copy: SentCopy } | undefined;
 
   /** Builds the copy that goes out and records it (context_sent). */
   private publish(options: { messages: readonly Message[]; iteration: number }): SentCopy {
@@ -291,8 +304,14 @@ export class ContextChannel {
 
   private readonly resultIteration = new Map<string, number>();
 
+  /** The log array and how much of it learnToolNames has read: the log only grows, so each step reads only what is new. */
+  private learned: { messages: readonly Message[]; upTo: number } | undefined;
+
   private learnToolNames(messages: readonly Message[]): void {
-    for (const message of messages) {
+    const from = this.learned?.messages === messages && this.learned.upTo <= messages.length ? this.learned.upTo : 0;
+    this.learned = { messages, upTo: messages.length };
+    for (let i = from; i < messages.length; i++) {
+      const message = messages[i]!;
       for (const part of message.parts) {
         if (part.type === 'tool_call') this.toolNames.set(part.id, part.name);
         if (part.type === 'tool_result' && !this.resultIteration.has(part.callId)) this.resultIteration.set(part.callId, this.view.iteration(message));

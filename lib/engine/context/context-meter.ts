@@ -1,6 +1,6 @@
 import type { Message } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
-import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
+import { estimateMessageTokens, estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 
 /**
  * Sizes request copies for the context channel: the engine's estimate of system, messages
@@ -8,7 +8,12 @@ import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
  * that same request — so "75 % of the window" means the vendor's count, not ours.
  */
 export class ContextMeter {
-  private scale = 1;
+  private ratio = 1;
+
+  /** Vendor's count over the estimate, from the last calibration (1 before any). */
+  get scale(): number {
+    return this.ratio;
+  }
 
   constructor(private readonly options: { system: string; tools: readonly ToolSpec[] }) {}
 
@@ -18,17 +23,17 @@ export class ContextMeter {
 
   /** Estimated input tokens of a request carrying these messages. */
   measure(messages: readonly Message[]): number {
-    return Math.round(this.raw(messages) * this.scale);
+    return Math.round(this.raw(messages) * this.ratio);
   }
 
   /** Estimated tokens of one message on its own. */
   message(message: Message): number {
-    return Math.round(estimateRequestTokens({ system: '', messages: [message] }) * this.scale);
+    return Math.round(estimateMessageTokens(message) * this.ratio);
   }
 
   /** Learns from the vendor's report for a request that was sent with these messages. */
   calibrate(messages: readonly Message[], reportedInputTokens: number): void {
     const raw = this.raw(messages);
-    if (reportedInputTokens > 0 && raw > 0) this.scale = reportedInputTokens / raw;
+    if (reportedInputTokens > 0 && raw > 0) this.ratio = reportedInputTokens / raw;
   }
 }

@@ -31,10 +31,16 @@ export class ContextView {
 
   /** Stamps messages the loop added since the last request with the iteration they came from. */
   noteIterations(messages: readonly Message[], previousIteration: number): void {
-    for (const message of messages) {
+    // The log only grows: what was stamped at the last call is still stamped.
+    const from = this.noted?.messages === messages && this.noted.upTo <= messages.length ? this.noted.upTo : 0;
+    this.noted = { messages, upTo: messages.length };
+    for (let i = from; i < messages.length; i++) {
+      const message = messages[i]!;
       if (!this.iterationOf.has(message)) this.iterationOf.set(message, previousIteration);
     }
   }
+
+  private noted: { messages: readonly Message[]; upTo: number } | undefined;
 
   iteration(message: Message): number {
     return this.iterationOf.get(message) ?? 0;
@@ -62,24 +68,28 @@ export class ContextView {
       sent.push(message);
       refs.push({ kind: 'text', role: 'user', origin: this.summary ? 'summary' : 'trim_note', iteration: this.summary?.iteration ?? iteration, tokens: count(message), text: head });
     }
-    compacted.messages.forEach((message, i) => {
-      const original = kept[i]!;
-      const from = this.iteration(original);
+    for (let i = 0; i < compacted.messages.length; i++) {
+      const message = compacted.messages[i]!;
       sent.push(message);
-      const tokens = count(message);
-      if (message.role === 'assistant') {
-        refs.push({ kind: 'assistant', iteration: from, tokens });
-      } else if (message.parts.some((p) => p.type === 'tool_result')) {
-        const stubbed = message.parts.flatMap((p) =>
-          p.type === 'tool_result' && stubs.has(p.callId) ? [{ call_id: p.callId, chars: stubs.get(p.callId)!, since: this.stubSince.get(p.callId) ?? iteration }] : [],
-        );
-        refs.push({ kind: 'results', iteration: from, tokens, stubs: stubbed });
-      } else {
-        const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-        refs.push({ kind: 'text', role: 'user', origin: 'log', iteration: from, tokens, text });
-      }
-    });
+      refs.push(this.ref(message, this.iteration(kept[i]!), count(message), stubs, iteration));
+    }
     return { messages: sent, refs, stubs };
+  }
+
+  /** How the context_sent event describes one sent log message (built per request: tokens follow the meter's scale). */
+  private ref(message: Message, from: number, tokens: number, stubs: ReadonlyMap<string, number>, iteration: number): SentMessage {
+    if (message.role === 'assistant') return { kind: 'assistant', iteration: from, tokens };
+    let results = false;
+    const stubbed: { call_id: string; chars: number; since: number }[] = [];
+    for (const p of message.parts) {
+      if (p.type !== 'tool_result') continue;
+      results = true;
+      const chars = stubs.get(p.callId);
+      if (chars !== undefined) stubbed.push({ call_id: p.callId, chars, since: this.stubSince.get(p.callId) ?? iteration });
+    }
+    if (results) return { kind: 'results', iteration: from, tokens, stubs: stubbed };
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    return { kind: 'text', role: 'user', origin: 'log', iteration: from, tokens, text };
   }
 
   /** What replaces the history no longer sent: the summary, or a trim note that keeps the task in view. */
