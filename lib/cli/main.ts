@@ -3,6 +3,7 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import type { RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { warmUp } from '@/lib/runtime/warm-up';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { CliInputError, parseCliArgs, USAGE } from './parse-args';
@@ -34,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // A real-clock run's clock starts after the process's one-time costs (tokenizer, SDK first calls).
+  if (options.config.clock === 'real') await warmUp();
   const out = options.out ? createWriteStream(options.out) : undefined;
   let last: RunEvent | undefined;
   const all: RunEvent[] = [];

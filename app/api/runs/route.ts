@@ -1,4 +1,5 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
+import { warmUp } from '@/lib/runtime/warm-up';
 import { CreatedSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
 import { errorResponse, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
@@ -23,6 +24,9 @@ export async function POST(request: Request): Promise<Response> {
     if (problems.length > 0) {
       throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (forked ? forkProblem(p) : p.startsWith('apiKey') ? p : `config.${p}`)));
     }
+    // A real-clock run starts its clock only once the process's one-time costs are paid, so the
+    // first run after a server start does not report them as model latency.
+    if (config.clock === 'real') await warmUp();
     const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}), ...(forked ? { fork: forked.fork } : {}) });
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
   } catch (error) {

@@ -1,5 +1,6 @@
 import { createToolbox, listScenarios } from '@/lib/tools';
 import { ScenarioListSchema } from '@/lib/protocol/http';
+import { warmUp } from '@/lib/runtime/warm-up';
 import { errorResponse, jsonResponse } from '@/lib/server';
 
 export const runtime = 'nodejs';
@@ -11,6 +12,8 @@ export const dynamic = 'force-dynamic';
  * playground can show each description it lets a person replace.
  */
 export async function GET(): Promise<Response> {
+  // The playground asks for scenarios first: start paying the first run's one-time costs now.
+  void warmUp();
   try {
     const scenarios = listScenarios().map((scenario) => {
       const { id, title, summary, task } = scenario;
