@@ -1,4 +1,4 @@
-import type { EventOf, TerminateReason } from '@/lib/protocol';
+import { runOutcome, type EventOf, type TerminateReason } from '@/lib/protocol';
 import { errorCause, formatMs } from './format';
 import type { ErrorView, RunStatus } from './run-view-state';
 
@@ -26,10 +26,8 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {
-  if (event.complete) return 'done';
-  if (event.reason === 'aborted' || event.reason === 'abandoned') return 'aborted';
-  if (event.reason === 'imported') return 'done';
-  return 'failed';
+  const outcome = runOutcome(event);
+  return outcome === 'completed' ? 'done' : outcome;
 }
 
 export function terminateText(event: EventOf<'terminate'>): string {

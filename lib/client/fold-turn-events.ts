@@ -1,4 +1,4 @@
-import type { EventOf } from '@/lib/protocol';
+import { addToTotals, type EventOf } from '@/lib/protocol';
 import type { AttemptView, MarkerView, RunViewState, ToolCallView, TurnView } from './run-view-state';
 import { addMarker, findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 
@@ -79,11 +79,7 @@ export function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewSta
     turns,
     vendor: background ? s.vendor : (e.vendor ?? s.vendor),
     model: background ? s.model : (e.model ?? s.model),
-    totals: {
-      inputTokens: s.totals.inputTokens + e.input_tokens,
-      outputTokens: s.totals.outputTokens + e.output_tokens,
-      usd: Math.max(s.totals.usd, e.usd_so_far),
-    },
+    totals: addToTotals(s.totals, e),
     status: 'running',
     reason: `${turnLabel(e.iteration)}: ${next}`,
   };

@@ -1,4 +1,4 @@
-import { checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
+import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
@@ -328,7 +328,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         turns: closeOpenAttempts(s.turns, e.ts),
         status: terminateStatus(e),
         reason: terminateText(e),
-        totals: { inputTokens: e.input_tokens, outputTokens: e.output_tokens, usd: e.usd_so_far },
+        totals: addToTotals(s.totals, e),
         terminate: { ts: e.ts, seq: e.seq, reason: e.reason, complete: e.complete, message: e.message },
       };
     default:

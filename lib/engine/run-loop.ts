@@ -1,6 +1,6 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { Message, RecoveryConfig, RunConfig, RunEventType, TaskVerdict, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
-import { costUsd } from '@/lib/protocol';
+import type { Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TaskVerdict, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import { costUsd, terminateEvent } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
@@ -68,11 +68,8 @@ export interface ProviderBinding {
   fallbackModel: string;
 }
 
-interface Totals {
-  inputTokens: number;
-  outputTokens: number;
-  usd: number;
-}
+/** The engine's own accounting: it writes each llm_call's usd_so_far, so it sums the unrounded cost. */
+type Totals = RunTotals;
 
 /**
  * The plain agent loop: request → stream → tool calls → results → next request, until the
@@ -107,16 +104,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       }));
       emit({ event: 'task_verdict', iteration, ...judgement });
     }
-    emit({
-      event: 'terminate',
-      iteration,
-      reason,
-      complete,
-      ...(message ? { message } : {}),
-      usd_so_far: round6(totals.usd),
-      input_tokens: totals.inputTokens,
-      output_tokens: totals.outputTokens,
-    });
+    emit(terminateEvent({ iteration, reason, complete, message, totals: { ...totals, usd: round6(totals.usd) } }));
   };
 
   try {

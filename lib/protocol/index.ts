@@ -12,3 +12,5 @@ export * from './storable-event';
 export * from './stub-text';
 export * from './mechanism-id';
 export * from './http/prompt-sets';
+export * from './run-totals';
+export * from './terminate-event';

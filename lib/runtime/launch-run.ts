@@ -1,7 +1,7 @@
 import { createClock, createRandom, VirtualClock, type Clock, type Random } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded, type Emit } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { DEFAULT_SYSTEM_PROMPT, resolveRecovery, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import { addToTotals, DEFAULT_SYSTEM_PROMPT, NO_TOTALS, resolveRecovery, terminateEvent, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig, type RunTotals } from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type Toolbox, type Workspace } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
@@ -34,8 +34,11 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const secrets = runSecrets({ apiKey: options.apiKey, env: process.env });
   let redactor: Redactor = createRedactor({ secrets });
   let backgroundRequest = false;
+  // The totals so far, for a terminate this runtime has to write when the loop could not.
+  let totals: Readonly<RunTotals> = NO_TOTALS;
   const log = new EventLog(runId, clock, (event) => {
     if (event.event === 'model_request') backgroundRequest = event.background;
+    totals = addToTotals(totals, event);
     // Too deep to encode (a model's tool argument nested thousands deep): a storage_error takes
     // its place before anything walks it, and the run goes on.
     options.onEvent(redactor.value(toStorableEvent(event)));
@@ -194,16 +197,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
   };
 
   const terminateNow = (reason: 'internal_error' | 'deadlock', message: string): void => {
-    log.emit({
-      event: 'terminate',
-      iteration,
-      reason,
-      complete: false,
-      message,
-      usd_so_far: 0,
-      input_tokens: 0,
-      output_tokens: 0,
-    });
+    log.emit(terminateEvent({ iteration, reason, complete: false, message, totals }));
   };
   const finished = run().catch((error: unknown) => {
     terminateNow('internal_error', error instanceof Error ? error.message : String(error));

@@ -1,4 +1,4 @@
-import type { RunEvent } from '@/lib/protocol';
+import { NO_TOTALS, terminateEvent, type RunEvent, type TerminateReason } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { sampleRunEvents } from '@/lib/store/sample-run';
 
@@ -29,7 +29,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
   const launch = ({ runId, onEvent, apiKey }: LaunchOptions): RunHandle => {
     apiKeys.push(apiKey);
     let seq = 0;
-    let stopped: string | undefined;
+    let stopped: TerminateReason | undefined;
     let wake: (() => void) | undefined;
     const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq * 10 } as RunEvent);
     const sample = sampleRunEvents({ runId });
@@ -52,7 +52,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
         emit({ event: 'content_delta', iteration: 0, attempt: 1, index: 0, kind: 'text', text: `chunk ${step} ${apiKey ?? ''}`.trim() });
       }
       const reason = stopped ?? 'end_turn';
-      emit({ event: 'terminate', reason, complete: !stopped, usd_so_far: 0, input_tokens: 0, output_tokens: 0 });
+      emit(terminateEvent({ reason, complete: !stopped, totals: NO_TOTALS }));
     })();
     return {
       runId,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { storageErrorFor, toStorableEvent, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { addToTotals, NO_TOTALS, storageErrorFor, terminateEvent, toStorableEvent, type RunConfig, type RunEvent, type RunTotals } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
@@ -63,7 +63,8 @@ interface LiveRun {
   tail: RunEvent[];
   lastSeq: number;
   lastTs: number;
-  totals: { input: number; output: number; usd: number };
+  /** The one fold (lib/protocol/run-totals), for a terminate the registry has to write itself. */
+  totals: Readonly<RunTotals>;
   subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   flushScheduled: boolean;
@@ -137,9 +138,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
     run.lastSeq = event.seq;
     run.lastTs = event.ts;
-    if (event.event === 'llm_call') {
-      run.totals = { input: run.totals.input + event.input_tokens, output: run.totals.output + event.output_tokens, usd: event.usd_so_far };
-    }
+    run.totals = addToTotals(run.totals, event);
     for (const listener of run.subscribers) {
       if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
     }
@@ -153,18 +152,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
   /** Ends a log the engine left open, so every stored run ends with terminate. */
   const terminateFor = (run: LiveRun, message: string): void => {
-    accept(run, {
-      run_id: run.id,
-      seq: run.lastSeq + 1,
-      ts: run.lastTs,
-      event: 'terminate',
-      reason: 'internal_error',
-      complete: false,
-      message,
-      usd_so_far: run.totals.usd,
-      input_tokens: run.totals.input,
-      output_tokens: run.totals.output,
-    });
+    accept(run, { run_id: run.id, seq: run.lastSeq + 1, ts: run.lastTs, ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }) });
   };
 
   /** A run marked running in the store but not live here was cut off by a server restart. */
@@ -180,7 +168,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
         id, redactor: createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) }), handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
-        totals: { input: 0, output: 0, usd: 0 }, subscribers: new Set(), idleTimer: undefined,
+        totals: NO_TOTALS, subscribers: new Set(), idleTimer: undefined,
         flushScheduled: false, finished, done,
       };
       live.set(id, run);

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RunEvent } from '@/lib/protocol';
+import { terminateEvent, type RunEvent } from '@/lib/protocol';
 import { isOwnerGone } from './run-owner';
 
 interface RunningRow {
@@ -40,15 +40,15 @@ export function closeInterruptedRuns(options: {
         run_id: row.id,
         seq: row.event_count,
         ts: row.duration_ms,
-        event: 'terminate',
-        reason: 'server_restart',
-        complete: false,
-        message:
-          `the server process stopped while this run was in flight; its log ends at the last event stored ` +
-          `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
-        usd_so_far: row.cost_usd,
-        input_tokens: row.input_tokens,
-        output_tokens: row.output_tokens,
+        ...terminateEvent({
+          reason: 'server_restart',
+          complete: false,
+          message:
+            `the server process stopped while this run was in flight; its log ends at the last event stored ` +
+            `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
+          // The summary row's totals: the store's fold of the events it holds.
+          totals: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd },
+        }),
       },
     ]);
     closed.push(row.id);

@@ -48,17 +48,3 @@ export function capErrors(errors: string[]): string[] {
   if (errors.length <= MAX_LINE_ERRORS) return errors;
   return [...errors.slice(0, MAX_LINE_ERRORS), `… and ${errors.length - MAX_LINE_ERRORS} more`];
 }
-
-/** Token and cost totals of a log, for a terminate event the importer has to add. */
-export function totalsOf(events: readonly RunEvent[]): { input: number; output: number; usd: number } {
-  let input = 0;
-  let output = 0;
-  let usd = 0;
-  for (const event of events) {
-    if (event.event !== 'llm_call') continue;
-    input += event.input_tokens;
-    output += event.output_tokens;
-    usd = event.usd_so_far;
-  }
-  return { input, output, usd };
-}

@@ -1,5 +1,5 @@
-import { safeParseEvent, type RunEvent } from '@/lib/protocol';
-import { capErrors, totalsOf, type JsonlLine, type ParsedTrace } from './jsonl-lines';
+import { foldTotals, safeParseEvent, terminateEvent, type RunEvent } from '@/lib/protocol';
+import { capErrors, type JsonlLine, type ParsedTrace } from './jsonl-lines';
 
 export interface ParseOwnEventsOptions {
   lines: readonly JsonlLine[];
@@ -36,18 +36,11 @@ export function parseOwnEvents({ lines, runId }: ParseOwnEventsOptions): ParsedT
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
   if (events.length === 0) return { ok: false, errors: ['the file has no events'] };
   if (terminateLine === undefined) {
-    const totals = totalsOf(events);
     events.push({
       run_id: runId,
       seq: events.length,
       ts: events[events.length - 1]!.ts,
-      event: 'terminate',
-      reason: 'imported',
-      complete: false,
-      message: 'the imported log ended without a terminate event',
-      usd_so_far: totals.usd,
-      input_tokens: totals.input,
-      output_tokens: totals.output,
+      ...terminateEvent({ reason: 'imported', complete: false, message: 'the imported log ended without a terminate event', totals: foldTotals(events) }),
     });
   }
   return { ok: true, events };

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import {
   describeIssues,
+  foldTotals,
   resolveRecovery,
   RunConfigSchema,
   safeParseEvent,
+  terminateEvent,
   TerminateReasonSchema,
   type RunConfig,
   type RunEvent,
 } from '@/lib/protocol';
-import { capErrors, totalsOf, type JsonlLine, type ParsedTrace } from './jsonl-lines';
+import { capErrors, type JsonlLine, type ParsedTrace } from './jsonl-lines';
 
 /**
  * The plain tracer's JSONL (the course's 20-line Tracer) converted to run events, so an
@@ -180,19 +182,18 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
       // The tracer's reason is free text ("finish tool called"): keep it as the message.
       const known = TerminateReasonSchema.safeParse(end.reason);
       const reason = known.success ? known.data : end.complete ? 'end_turn' : 'imported';
-      const totals = totalsOf(events);
       usable += 1;
       terminateLine = line;
       push(line, {
-        event: 'terminate',
         ts,
-        ...((end.iteration ?? iteration) !== undefined ? { iteration: end.iteration ?? iteration } : {}),
-        reason,
-        complete: end.complete ?? reason === 'end_turn',
-        ...(end.reason && !known.success ? { message: end.reason } : {}),
-        usd_so_far: end.total_usd ?? end.usd_so_far ?? usd,
-        input_tokens: totals.input,
-        output_tokens: totals.output,
+        ...terminateEvent({
+          iteration: end.iteration ?? iteration,
+          reason,
+          complete: end.complete ?? reason === 'end_turn',
+          message: end.reason && !known.success ? end.reason : undefined,
+          // Tokens from the calls in the file; the cost as the tracer states it.
+          totals: { ...foldTotals(events), usd: end.total_usd ?? end.usd_so_far ?? usd },
+        }),
       });
     } else {
       // Events the converter has no type for are kept as log lines, not dropped.
@@ -233,19 +234,11 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
   const body = events.map((event, index) => ({ ...event, seq: index + 1 }));
   const log: RunEvent[] = [start.event, ...body];
   if (terminateLine === undefined) {
-    const totals = totalsOf(log);
     log.push({
       run_id: runId,
       seq: log.length,
       ts: log[log.length - 1]!.ts,
-      event: 'terminate',
-      ...(iteration !== undefined ? { iteration } : {}),
-      reason: 'imported',
-      complete: false,
-      message: 'the trace ended without a terminate line',
-      usd_so_far: usd,
-      input_tokens: totals.input,
-      output_tokens: totals.output,
+      ...terminateEvent({ iteration, reason: 'imported', complete: false, message: 'the trace ended without a terminate line', totals: { ...foldTotals(log), usd } }),
     });
   }
   return { ok: true, events: log };

@@ -1,5 +1,5 @@
-import type { ForkLink, RunConfig, RunEvent, SweepRunMetrics, TerminateReason } from '@/lib/protocol';
-import type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
+import type { ForkLink, RunConfig, RunEvent, SweepRunMetrics } from '@/lib/protocol';
+import type { ForkSummary, RunRecord, RunSummary } from '@/lib/protocol/http';
 
 export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
@@ -57,13 +57,4 @@ export interface RunStore {
    */
   closeInterruptedRuns(options?: { runId?: string }): string[];
   close(): void;
-}
-
-/** Maps a terminate reason to the status a person scans for in the run list. */
-export function statusOf(reason: TerminateReason, complete: boolean): RunStatus {
-  if (complete) return 'completed';
-  if (reason === 'aborted' || reason === 'abandoned') return 'aborted';
-  // A trace imported without a terminate line ended without saying why: not a failure we saw.
-  if (reason === 'imported') return 'completed';
-  return 'failed';
 }

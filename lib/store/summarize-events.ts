@@ -1,5 +1,5 @@
-import type { RunEvent, TaskVerdict, TerminateReason } from '@/lib/protocol';
-import { statusOf, type RunStatus } from './run-store';
+import { addToTotals, NO_TOTALS, runOutcome, type RunEvent, type RunTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import type { RunStatus } from './run-store';
 
 /**
  * What a batch of events changes in a run's summary row. Computed in memory so appending
@@ -47,8 +47,12 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     verdict: null,
     title: null,
   };
+  // The batch's share of the run's totals, by the one fold: a sum to add to the row, or, once
+  // a terminate is in the batch, the final totals that replace it.
+  let batch: Readonly<RunTotals> = NO_TOTALS;
   for (const event of events) {
     delta.maxTs = Math.max(delta.maxTs, event.ts);
+    batch = addToTotals(batch, event);
     switch (event.event) {
       case 'run_start':
         delta.vendor = event.vendor;
@@ -59,9 +63,7 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         delta.iterations += 1;
         break;
       case 'llm_call':
-        delta.inputAdd += event.input_tokens;
-        delta.outputAdd += event.output_tokens;
-        delta.usd = event.usd_so_far;
+        delta.usd = batch.usd;
         break;
       case 'run_title':
         delta.title = event.title;
@@ -70,16 +72,20 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         delta.verdict = event.verdict;
         break;
       case 'terminate':
-        delta.totalInput = event.input_tokens;
-        delta.totalOutput = event.output_tokens;
-        delta.usd = event.usd_so_far;
+        delta.totalInput = batch.inputTokens;
+        delta.totalOutput = batch.outputTokens;
+        delta.usd = batch.usd;
         delta.reason = event.reason;
         delta.complete = event.complete;
-        delta.status = statusOf(event.reason, event.complete);
+        delta.status = runOutcome(event);
         break;
       default:
         break;
     }
+  }
+  if (delta.totalInput === null) {
+    delta.inputAdd = batch.inputTokens;
+    delta.outputAdd = batch.outputTokens;
   }
   return delta;
 }
