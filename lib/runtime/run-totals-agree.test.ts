@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldTotals, type RunEvent } from '@/lib/protocol';
+import { launchRun } from './launch-run';
+import { planFork } from './plan-fork';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 /** The fold over everything before the terminate, and what the terminate says. */
@@ -43,5 +45,18 @@ describe('the engine and the one fold agree on a real run', () => {
     expect(terminateOf(events).reason).toBe('internal_error');
     expect(calls).toBeGreaterThanOrEqual(2);
     agree(events);
+  });
+
+  it('on a fork: the copied turns (their calls in the child log) and the new ones', async () => {
+    const parent = await runToEnd({ seed: 7 });
+    const start = ofType(parent, 'run_start')[0]!;
+    const plan = planFork({ spec: { runId: 'parent', atTurn: 2, provider: 'sim-openai' }, parent: { config: start.config, running: false }, events: parent });
+    if (!plan.ok) throw new Error(plan.problems.join('; '));
+    const child: RunEvent[] = [];
+    await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) }).done;
+    const inherited = ofType(child, 'forked_from')[0]!.inherited;
+    const copied = foldTotals(child.slice(0, child.findIndex((e) => e.event === 'forked_from') + 1 + ofType(child, 'forked_from')[0]!.copied_events));
+    expect({ usd: inherited.usd, input_tokens: inherited.input_tokens, output_tokens: inherited.output_tokens }).toEqual({ usd: copied.usd, input_tokens: copied.inputTokens, output_tokens: copied.outputTokens });
+    agree(child);
   });
 });

@@ -1,4 +1,4 @@
-import type { EventOf, Message, RunEvent, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import { foldTotals, type EventOf, type Message, type RunEvent, type ToolCallPart, type ToolResultPart } from '@/lib/protocol';
 
 /** One message of the rebuilt trajectory and the turn that added it (0: the task). */
 export interface LoggedMessage {
@@ -78,12 +78,9 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
   if (messages.at(-1)!.message.role !== 'user') {
     return { ok: false, problem: `turn ${atTurn} ends the conversation (the model's final answer): there is nothing to continue from it` };
   }
-  const calls = copied.filter((e): e is EventOf<'llm_call'> => e.event === 'llm_call');
-  const totals = {
-    usd: calls.reduce((sum, e) => sum + (e.usd ?? 0), 0),
-    inputTokens: calls.reduce((sum, e) => sum + e.input_tokens, 0),
-    outputTokens: calls.reduce((sum, e) => sum + e.output_tokens, 0),
-  };
+  // The one fold (lib/protocol/run-totals): the copied turns are a prefix of the parent's log,
+  // so the last copied call's usd_so_far is what they cost.
+  const totals = { ...foldTotals(copied) };
   return { ok: true, trajectory: { messages, events: copied, vendor, model, totals } };
 }
 
