@@ -9,6 +9,8 @@ import { FaultToggles } from './fault-toggles';
 import { Section } from './field';
 import { PolicyPicker } from './policy-picker';
 import { PresetPicker } from './preset-picker';
+import { OutputCapField, PromptFields } from './prompt-fields';
+import { PromptSetPicker } from './prompt-set-picker';
 import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
@@ -40,6 +42,8 @@ export interface ControlPanelProps {
 /** The left panel: everything a run is made of, and Run / Abort. */
 export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending, drawerOpen = false, onCloseDrawer }: ControlPanelProps) {
   const overrideCount = countOverrides(form.overrides);
+  // A prompt edited after loading a set is no longer that set: the run must not claim it.
+  const onPromptChange = (patch: Partial<PlaygroundForm>) => onChange({ ...patch, promptSet: null });
   return (
     <aside
       data-testid="controls"
@@ -71,8 +75,12 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
       )}
       <Section title="Scenario">
         <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
-        <TaskField scenario={form.scenario} value={form.task} onChange={(task) => onChange({ task })} />
+        <TaskField scenario={form.scenario} value={form.task} onChange={(task) => onPromptChange({ task })} />
         {isSimulated(form.vendor) && <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />}
+      </Section>
+      <Section title="Prompt">
+        <PromptSetPicker form={form} onChange={onChange} />
+        <PromptFields form={form} onChange={onPromptChange} />
       </Section>
       <Section title="Provider">
         <VendorFields form={form} onChange={onChange} disabled={live} />
@@ -97,6 +105,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
       </Section>
       <Section title="Budgets">
         <BudgetFields budgets={form.budgets} onChange={(budgets) => onChange({ budgets })} />
+        <OutputCapField value={form.maxOutputTokens} onChange={(maxOutputTokens) => onChange({ maxOutputTokens })} />
       </Section>
     </aside>
   );

@@ -1,10 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { faultPlanFor } from '@/lib/client/fault-catalog';
-import { DEFAULT_FORM, buildRunRequest, type PlaygroundForm } from '@/lib/client/playground-form';
+import { formFromSearch, formToSearch } from '@/lib/client/form-url';
+import { buildRunRequest, type PlaygroundForm } from '@/lib/client/playground-form';
 import { useControlRun, useCreateRun } from '@/lib/client/queries';
 import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
 import { useRunEvents } from '@/lib/client/use-run-events';
@@ -20,8 +22,17 @@ import { OpenGroupsProvider } from './open-groups';
  * above the per-run store, so starting a new run keeps the controls and resets the view.
  */
 export function Playground() {
-  const [form, setForm] = useState<PlaygroundForm>(DEFAULT_FORM);
-  const [runId, setRunId] = useState<string>();
+  const params = useSearchParams();
+  // The form and the run on screen live in the address bar: a reload or a shared link
+  // restores the form, and a reload mid-run reattaches to the run (replayed, then live).
+  const [initial] = useState(() => formFromSearch(params));
+  const [form, setForm] = useState<PlaygroundForm>(initial.form);
+  const [runId, setRunId] = useState<string | undefined>(initial.runId);
+  useEffect(() => {
+    const search = formToSearch(form, runId);
+    const url = `${window.location.pathname}${search ? `?${search}` : ''}`;
+    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, '', url);
+  }, [form, runId]);
   return (
     <OpenGroupsProvider>
       <RunStoreProvider key={runId ?? 'none'}>
@@ -49,6 +60,7 @@ function PlaygroundBody({
   const [drawer, setDrawer] = useState(false);
   const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
   const current = useRunStore((s) => (s.view.vendor ? `${s.view.vendor}/${s.view.model ?? ''}` : undefined));
+  const missing = useRunStore((s) => s.connection === 'error' && s.view.eventCount === 0);
   useRunEvents(runId);
 
   const run = useCallback(() => {
@@ -119,7 +131,11 @@ function PlaygroundBody({
             {create.isPending ? 'Starting…' : 'Run'}
           </Button>
         </div>
-        {runId ? (
+        {runId && missing ? (
+          <div className="m-auto max-w-md p-6 text-center text-xs text-fail" data-testid="run-missing">
+            Could not reattach to run {runId}: its event stream did not open. Does it exist? Press Run to start a new one.
+          </div>
+        ) : runId ? (
           <RunView
             headerActions={
               <Link data-testid="run-link" href={`/runs/${runId}`} className="font-mono text-2xs text-takeover underline">

@@ -10,6 +10,8 @@ import { Button } from '@/components/ui/button';
 import { RunView } from '@/components/timeline/run-view';
 import { CompareWith } from '@/components/compare/compare-with';
 import { RunCounterfactual } from '@/components/compare/run-counterfactual';
+import { RunActions } from './run-actions';
+import { RunConfigPanel } from './run-config-panel';
 
 /** Any run, live or finished; a reload replays the stream from the start. */
 export function RunPage({ runId }: { runId: string }) {
@@ -26,7 +28,8 @@ function RunPageBody({ runId }: { runId: string }) {
   const live = useRunStore((s) => s.view.status !== 'idle' && s.view.terminate === undefined);
   const connection = useRunStore((s) => s.connection);
   const eventCount = useRunStore((s) => s.view.eventCount);
-  const scenario = useRunStore((s) => s.view.config?.scenario);
+  const config = useRunStore((s) => s.view.config);
+  const scenario = config?.scenario;
   const abort = () => {
     if (live) control.mutate({ id: runId, action: { action: 'abort' } });
   };
@@ -34,11 +37,12 @@ function RunPageBody({ runId }: { runId: string }) {
 
   return (
     <div className="flex h-[calc(100vh-2.5rem)] min-h-0 flex-col">
-      <div className="flex items-center gap-3 border-b border-line bg-sunken px-4 py-1 text-2xs">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-sunken px-4 py-1 text-2xs">
         <Link href="/runs" className="text-muted hover:text-fg">
           ← runs
         </Link>
-        <span className="font-mono text-muted">{runId}</span>
+        <span className="truncate font-mono text-muted">{runId}</span>
+        {config && <RunActions config={config} />}
         <span className="ml-auto flex items-center gap-2">
           <CompareWith runId={runId} scenario={scenario} />
           <RunCounterfactual runId={runId} />
@@ -59,6 +63,7 @@ function RunPageBody({ runId }: { runId: string }) {
           Abort
         </Button>
       </div>
+      {config && <RunConfigPanel config={config} />}
       {connection === 'error' && eventCount === 0 ? (
         <div className="m-auto text-xs text-fail" data-testid="run-missing">
           Could not open the event stream of run {runId}. Does it exist?

@@ -4,6 +4,7 @@ import {
   VENDOR_DEFAULTS,
   isSimulated,
   type PresetId,
+  type PromptSetRef,
   type RecoveryOverrides,
   type RunConfigInput,
   type SimPolicyId,
@@ -36,6 +37,14 @@ export interface PlaygroundForm {
   clock: 'real' | 'virtual';
   /** Every run ends: turns, spend, run time (minutes of run clock) and model request attempts. */
   budgets: { maxIterations: number; maxCostUsd: number; maxRunMinutes: number; maxAttempts: number };
+  /** The system prompt; '' = the built-in one (DEFAULT_SYSTEM_PROMPT). */
+  system: string;
+  /** Replaced tool descriptions by tool name; a tool not here keeps its own. */
+  toolDescriptions: Record<string, string>;
+  /** Output cap per model call; null = the preset's. */
+  maxOutputTokens: number | null;
+  /** The saved prompt set the prompts were loaded from; cleared as soon as one of them is edited. */
+  promptSet: PromptSetRef | null;
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -56,7 +65,27 @@ export const DEFAULT_FORM: PlaygroundForm = {
   timeScale: 0.2,
   clock: 'real',
   budgets: { maxIterations: 30, maxCostUsd: 1, maxRunMinutes: DEFAULT_MAX_RUN_MS / 60_000, maxAttempts: DEFAULT_MAX_ATTEMPTS },
+  system: '',
+  toolDescriptions: {},
+  maxOutputTokens: null,
+  promptSet: null,
 };
+
+/**
+ * The prompt texts as they are sent and saved (trimmed; empty = the built-in or the
+ * scenario's own), so a run that names a prompt set carries exactly that set's texts.
+ */
+export function promptTexts(form: Pick<PlaygroundForm, 'system' | 'task' | 'toolDescriptions'>): {
+  system: string;
+  task: string;
+  toolDescriptions: Record<string, string>;
+} {
+  const toolDescriptions: Record<string, string> = {};
+  for (const [name, text] of Object.entries(form.toolDescriptions)) {
+    if (text.trim()) toolDescriptions[name] = text.trim();
+  }
+  return { system: form.system.trim(), task: form.task.trim(), toolDescriptions };
+}
 
 export const VENDOR_LABELS: Record<Vendor, string> = {
   'sim-anthropic': 'Simulated Anthropic',
@@ -81,6 +110,7 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
 export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput; apiKey?: string } {
   const apiKey = isSimulated(form.vendor) ? '' : form.apiKey.trim();
   const baseUrl = form.vendor === 'openai-compatible' ? form.baseUrl.trim() : '';
+  const prompts = promptTexts(form);
   const config: RunConfigInput = {
     provider: {
       vendor: form.vendor,
@@ -89,7 +119,11 @@ export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput;
       keySource: apiKey ? 'request' : 'env',
     },
     scenario: form.scenario,
-    ...(form.task.trim() ? { task: form.task.trim() } : {}),
+    ...(prompts.task ? { task: prompts.task } : {}),
+    ...(prompts.system ? { system: prompts.system } : {}),
+    ...(Object.keys(prompts.toolDescriptions).length > 0 ? { toolDescriptions: prompts.toolDescriptions } : {}),
+    ...(form.promptSet ? { promptSet: form.promptSet } : {}),
+    ...(form.maxOutputTokens !== null ? { maxOutputTokens: form.maxOutputTokens } : {}),
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
     preset: form.preset,
     recovery: form.overrides,

@@ -1,0 +1,48 @@
+'use client';
+
+import { useState } from 'react';
+import type { RunConfig } from '@/lib/protocol';
+import { describeConfig } from '@/lib/client/describe-config';
+import { Button } from '@/components/ui/button';
+import { JsonView } from '@/components/ui/json-view';
+
+/**
+ * The full config that produced a run (from its run_start event): collapsed to one line of
+ * the essentials, open to every field, with the exact JSON to copy.
+ */
+export function RunConfigPanel({ config }: { config: RunConfig }) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>();
+  const lines = describeConfig(config);
+  const short = ['vendor / model', 'preset', 'seed', 'faults', 'prompt set']
+    .map((label) => lines.find((l) => l.label === label))
+    .filter((l) => l !== undefined && (l.label !== 'prompt set' || l.changed))
+    .map((l) => l!.value);
+  const copy = () => {
+    navigator.clipboard.writeText(JSON.stringify(config, null, 2)).then(
+      () => setCopied('yes'),
+      () => setCopied('failed'),
+    );
+  };
+  return (
+    <details data-testid="run-config" className="border-b border-line bg-panel px-4 py-1 text-2xs">
+      <summary className="cursor-pointer truncate text-muted">
+        <span className="font-semibold tracking-wide text-faint uppercase">config</span> {short.join(' · ')}
+      </summary>
+      <dl className="mt-1.5 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-0.5">
+        {lines.map((line) => (
+          <div key={line.label} className="contents" data-testid={`config-${line.label.replace(/\W+/g, '-')}`}>
+            <dt className="text-faint">{line.label}</dt>
+            <dd className={`font-mono break-words ${line.changed ? 'text-takeover' : 'text-fg'}`}>{line.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="my-1.5 flex items-center gap-3">
+        <Button data-testid="copy-config" onClick={copy} title="the exact config, as POST /api/runs and the CLI's --config take it">
+          Copy as JSON
+        </Button>
+        {copied && <span className={copied === 'yes' ? 'text-ok' : 'text-fail'}>{copied === 'yes' ? 'copied' : 'the browser refused the clipboard'}</span>}
+        <JsonView value={config} label="the config JSON" />
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,48 @@
+import { DEFAULT_MAX_RUN_MS, type RunConfig } from '@/lib/protocol';
+import { faultPlanFor, togglesInPlan } from './fault-catalog';
+import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
+
+/**
+ * A stored run's config as the playground form ("open in playground"). What the form cannot
+ * hold is named in `dropped` so the page can say so instead of silently running something else:
+ * faults that are not among the toggles, planned swaps, a base URL, a key.
+ */
+export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropped: string[] } {
+  const faults = togglesInPlan(config.faults);
+  const toolTarget = config.faults.tools.find((t) => t.enabled)?.tool ?? '*';
+  const dropped: string[] = [];
+  const representable = JSON.stringify(faultPlanFor(faults, toolTarget));
+  const enabledOnly = { rules: config.faults.rules.filter((r) => r.enabled), tools: config.faults.tools.filter((t) => t.enabled) };
+  if (representable !== JSON.stringify(enabledOnly)) dropped.push('faults that are not among the playground’s toggles');
+  if (config.swaps.length > 0) dropped.push(`${config.swaps.length} planned swap${config.swaps.length === 1 ? '' : 's'}`);
+  if (config.provider.baseUrl) dropped.push('the base URL');
+  if (config.provider.keySource === 'request') dropped.push('the API key (never stored: enter it again)');
+  const form: PlaygroundForm = {
+    ...DEFAULT_FORM,
+    scenario: config.scenario,
+    task: config.task ?? '',
+    policy: config.policy ?? '',
+    vendor: config.provider.vendor,
+    model: config.provider.model,
+    foreignThinking: config.takeover.foreignThinking,
+    naiveTakeover: config.takeover.naive,
+    preset: config.preset,
+    overrides: config.recovery,
+    faults,
+    toolFaultTarget: toolTarget,
+    seed: config.seed,
+    timeScale: config.timeScale,
+    clock: config.clock,
+    budgets: {
+      maxIterations: config.budgets.maxIterations,
+      maxCostUsd: config.budgets.maxCostUsd,
+      maxRunMinutes: (config.budgets.maxRunMs ?? DEFAULT_MAX_RUN_MS) / 60_000,
+      maxAttempts: config.budgets.maxAttempts,
+    },
+    system: config.system ?? '',
+    toolDescriptions: config.toolDescriptions ?? {},
+    maxOutputTokens: config.maxOutputTokens ?? null,
+    promptSet: config.promptSet ?? null,
+  };
+  return { form, dropped };
+}
