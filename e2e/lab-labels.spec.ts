@@ -47,6 +47,12 @@ test('at 390 px the controls are a drawer and nothing scrolls sideways', async (
 
   await page.getByTestId('controls-toggle').click();
   await expect(controls).toBeVisible();
+  // The experimentation fields fit the drawer too.
+  await page.getByTestId('system-input').fill('A long system prompt without spaces: ' + 'x'.repeat(200));
+  await page.getByTestId('tool-descriptions').locator('summary').click();
+  await expect(page.getByTestId('tool-description-run_check')).toBeVisible();
+  await page.getByTestId('output-cap-input').fill('4000');
+  expect(await sideways()).toBeLessThanOrEqual(0);
   await playground.configure({ vendor: 'sim-openai', clock: 'virtual', seed: 4 });
   await playground.runButton.click();
   await expect(controls).toBeHidden();
@@ -54,5 +60,15 @@ test('at 390 px the controls are a drawer and nothing scrolls sideways', async (
   await expect(playground.turnCard(1)).toBeVisible();
   const box = await playground.turnCard(1).boundingBox();
   expect(box!.width).toBeGreaterThan(300);
+  expect(await sideways()).toBeLessThanOrEqual(0);
+
+  // The run's page with its config open, and the runs list: the wide table scrolls inside itself.
+  const id = (await playground.runLink.getAttribute('href'))!;
+  await page.goto(id);
+  await page.getByTestId('run-config').locator('summary').click();
+  await expect(page.getByTestId('config-system-prompt')).toBeVisible();
+  expect(await sideways()).toBeLessThanOrEqual(0);
+  await page.goto('/runs');
+  await expect(page.getByTestId('runs-row').first()).toBeVisible();
   expect(await sideways()).toBeLessThanOrEqual(0);
 });

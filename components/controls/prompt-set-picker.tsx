@@ -10,7 +10,7 @@ import { Field, INPUT } from './field';
 
 type PromptPatch = Partial<Pick<PlaygroundForm, 'system' | 'task' | 'toolDescriptions' | 'promptSet'>>;
 
-const keyOf = (s: Pick<PromptSet, 'name' | 'version'>) => `${s.name}\u0000${s.version}`;
+const keyOf = (s: Pick<PromptSet, 'name' | 'version'>) => JSON.stringify([s.name, s.version]);
 
 /**
  * Named, versioned prompt sets: load one into the form (the run then records which set and

@@ -13,10 +13,15 @@ import { JsonView } from '@/components/ui/json-view';
 export function RunConfigPanel({ config }: { config: RunConfig }) {
   const [copied, setCopied] = useState<'yes' | 'failed'>();
   const lines = describeConfig(config);
-  const short = ['vendor / model', 'preset', 'seed', 'faults', 'prompt set']
-    .map((label) => lines.find((l) => l.label === label))
-    .filter((l) => l !== undefined && (l.label !== 'prompt set' || l.changed))
-    .map((l) => l!.value);
+  const value = (label: string) => lines.find((l) => l.label === label)?.value ?? '';
+  const faults = value('faults');
+  const short = [
+    value('vendor / model'),
+    `preset ${value('preset')}`,
+    `seed ${value('seed')}`,
+    faults === 'none' ? 'no faults' : `faults: ${faults}`,
+    ...(config.promptSet ? [`prompt set ${value('prompt set')}`] : []),
+  ];
   const copy = () => {
     navigator.clipboard.writeText(JSON.stringify(config, null, 2)).then(
       () => setCopied('yes'),

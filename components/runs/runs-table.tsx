@@ -1,82 +1,155 @@
 'use client';
 
+import { flexRender, getCoreRowModel, getFilteredRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useRef } from 'react';
-import type { RunSummary } from '@/lib/client/api-client';
-import { parseVerdict } from '@/lib/client/describe-verdict';
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { useMemo, useRef, useState } from 'react';
+import { formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
+import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
 import { Pill } from '@/components/ui/pill';
 import { VerdictPill } from '@/components/ui/verdict-pill';
 import type { Tone } from '@/components/ui/tone';
+import { RunRowActions } from './run-row-actions';
 
-const ROW = 30;
-const COLS = 'grid grid-cols-[9rem_13rem_minmax(8rem,1fr)_minmax(8rem,1fr)_6rem_5rem_5rem_5rem] items-center gap-3 px-3';
+const ROW = 32;
+// title · scenario · vendor/model · preset · faults · seed · outcome · verdict · duration · cost · date · actions
+const COLS =
+  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(9rem,1fr)_5rem_minmax(6rem,1fr)_3rem_minmax(8.5rem,1fr)_8rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
+const MIN_WIDTH = 'min-w-[84rem]';
 const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
+const RIGHT: ReadonlySet<RunColumnId> = new Set(['seed', 'duration', 'cost']);
 
-function when(created: RunSummary['created_at']): string {
-  if (created === undefined) return '–';
-  const d = new Date(created);
-  return Number.isNaN(d.getTime()) ? String(created) : d.toLocaleString();
+function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
+  switch (id) {
+    case 'title':
+      return (
+        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title || run.id}>
+          {run.title || <span className="font-mono text-2xs text-faint">{run.id.slice(0, 8)}</span>}
+          {run.promptSet && <span className="text-2xs text-takeover"> · {run.promptSet}</span>}
+        </Link>
+      );
+    case 'outcome': {
+      const reason = run.outcome.split(' · ')[1];
+      return (
+        <span className="flex min-w-0 items-center gap-1" title={run.outcome}>
+          <Pill tone={STATUS_TONE[run.status] ?? 'neutral'}>{run.status}</Pill>
+          {reason && <span className="truncate font-mono text-2xs text-faint">{reason}</span>}
+          {run.imported && <Pill>imported</Pill>}
+        </span>
+      );
+    }
+    case 'verdict': {
+      const verdict = run.verdictId;
+      return verdict ? <VerdictPill verdict={verdict} /> : <span className="text-faint">–</span>;
+    }
+    case 'duration':
+      return <span className="tabular font-mono text-2xs">{run.duration === null ? '–' : formatMs(run.duration)}</span>;
+    case 'cost':
+      return <span className="tabular font-mono text-2xs">{run.cost === null ? '–' : formatUsd(run.cost)}</span>;
+    case 'date':
+      return <span className="tabular font-mono text-2xs whitespace-nowrap text-muted">{formatDate(run.date)}</span>;
+    case 'seed':
+      return <span className="tabular font-mono text-2xs">{run.seed ?? '–'}</span>;
+    default: {
+      const text = run[id];
+      return (
+        <span className={`truncate ${id === 'vendorModel' || id === 'preset' ? 'font-mono text-2xs' : ''}`} title={text}>
+          {text || <span className="text-faint">–</span>}
+        </span>
+      );
+    }
+  }
 }
 
-function RunRow({ run }: { run: RunSummary }) {
-  const status = run.status ?? 'unknown';
-  const verdict = parseVerdict(run.verdict);
-  return (
-    <Link href={`/runs/${run.id}`} data-testid="runs-row" data-status={status} className={`${COLS} h-full border-b border-line text-xs hover:bg-sunken`}>
-      <span className="tabular truncate font-mono text-2xs text-muted">{when(run.created_at)}</span>
-      <span className="flex items-center gap-1">
-        <Pill tone={STATUS_TONE[status] ?? 'neutral'} title={run.reason ?? undefined}>
-          {status}
-        </Pill>
-        {verdict && <VerdictPill verdict={verdict} />}
-        {run.imported && <Pill>imported</Pill>}
-      </span>
-      <span className="truncate font-mono text-2xs">
-        {run.vendor ?? '–'} / {run.model ?? '–'}
-      </span>
-      <span className="truncate">{run.scenario ?? '–'}{run.reason ? <span className="text-faint"> · {run.reason}</span> : null}</span>
-      <span className="tabular text-right font-mono text-2xs">
-        {formatTokens(run.input_tokens)} / {formatTokens(run.output_tokens)}
-      </span>
-      <span className="tabular text-right font-mono text-2xs">{formatUsd(run.usd)}</span>
-      <span className="tabular text-right font-mono text-2xs">{formatMs(run.duration_ms)}</span>
-      <span className="tabular text-right font-mono text-2xs text-muted">{run.iterations ?? '–'} it.</span>
-    </Link>
-  );
-}
-
-/** Every run, newest first, virtualized. */
+/** Every run: sortable by any column, filtered by words across them all, virtualized. */
 export function RunsTable() {
   const { data, error, isLoading } = useRuns();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const runs = data ?? [];
-  const virtualizer = useVirtualizer({ count: runs.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 20 });
+  const rows = useMemo(() => (data ?? []).map(runRowValues), [data]);
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'date', desc: true }]);
+  const [filter, setFilter] = useState('');
+  const table = useReactTable({
+    data: rows,
+    columns: RUN_COLUMN_DEFS,
+    state: { sorting, globalFilter: filter },
+    onSortingChange: setSorting,
+    onGlobalFilterChange: setFilter,
+    globalFilterFn: matchesEveryWord,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+  const shown = table.getRowModel().rows;
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 20 });
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col rounded border border-line bg-panel">
-      <div className={`${COLS} h-7 border-b border-line text-2xs tracking-wide text-faint uppercase`}>
-        <span>started</span>
-        <span>status · verdict</span>
-        <span>vendor / model</span>
-        <span>scenario</span>
-        <span className="text-right">tokens</span>
-        <span className="text-right">cost</span>
-        <span className="text-right">duration</span>
-        <span className="text-right">turns</span>
+    <div className="flex min-h-0 flex-1 flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2 text-2xs">
+        <input
+          data-testid="runs-filter"
+          type="search"
+          aria-label="filter runs"
+          placeholder="filter: words in any column (scenario, fault, preset, outcome, prompt set…)"
+          className="w-full max-w-md rounded border border-line bg-panel px-2 py-1 text-xs focus:border-takeover focus:outline-none"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <span className="text-faint" data-testid="runs-count">
+          {filter ? `${shown.length} of ${rows.length} runs` : `${rows.length} runs`}
+        </span>
       </div>
-      {error && <div className="p-3 text-xs text-fail">Could not load runs: {error.message}</div>}
-      {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
-      {!isLoading && !error && runs.length === 0 && <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>}
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto">
-        <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => (
-            <div key={item.key} className="absolute inset-x-0" style={{ top: item.start, height: ROW }}>
-              <RunRow run={runs[item.index]!} />
-            </div>
-          ))}
+      <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto rounded border border-line bg-panel" data-testid="runs-table">
+        <div className={MIN_WIDTH} role="table" aria-label="runs" aria-rowcount={shown.length}>
+          <div role="row" className={`${COLS} sticky top-0 z-10 h-7 border-b border-line bg-panel text-2xs tracking-wide text-faint uppercase`}>
+            {table.getFlatHeaders().map((header) => {
+              const sorted = header.column.getIsSorted();
+              const id = header.column.id as RunColumnId;
+              return (
+                <button
+                  key={header.id}
+                  type="button"
+                  role="columnheader"
+                  data-testid={`runs-sort-${id}`}
+                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                  onClick={header.column.getToggleSortingHandler()}
+                  className={`flex items-center gap-1 uppercase hover:text-fg ${RIGHT.has(id) ? 'justify-end' : ''} ${sorted ? 'text-fg' : ''}`}
+                  title={`sort by ${String(header.column.columnDef.header)}`}
+                >
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                  <span aria-hidden>{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                </button>
+              );
+            })}
+            <span />
+          </div>
+          {error && <div className="p-3 text-xs text-fail">Could not load runs: {error.message}</div>}
+          {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
+          {!isLoading && !error && rows.length === 0 && <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>}
+          {rows.length > 0 && shown.length === 0 && <div className="p-3 text-xs text-faint">No run matches “{filter}”.</div>}
+          <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const run = shown[item.index]!.original;
+              return (
+                <div
+                  key={run.id}
+                  role="row"
+                  data-testid="runs-row"
+                  data-status={run.status}
+                  data-run-id={run.id}
+                  className={`${COLS} absolute inset-x-0 border-b border-line text-xs hover:bg-sunken`}
+                  style={{ top: item.start, height: ROW }}
+                >
+                  {RUN_COLUMN_DEFS.map((column) => (
+                    <span key={column.id} role="cell" data-col={column.id} className={`flex min-w-0 ${RIGHT.has(column.id as RunColumnId) ? 'justify-end' : ''}`}>
+                      <Cell id={column.id as RunColumnId} run={run} />
+                    </span>
+                  ))}
+                  <RunRowActions id={run.id} />
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
     </div>

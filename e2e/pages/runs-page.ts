@@ -17,7 +17,7 @@ export class RunsPage {
   }
 
   row(id: string): Locator {
-    return this.page.locator(`[data-testid="runs-row"][href="/runs/${id}"]`);
+    return this.page.locator(`[data-testid="runs-row"][data-run-id="${id}"]`);
   }
 
   /** Uploads JSONL text as a file and waits for the imported run's page. */

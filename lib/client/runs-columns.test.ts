@@ -1,0 +1,70 @@
+import { createTable, getCoreRowModel, getFilteredRowModel, getSortedRowModel, type SortingState, type TableState } from '@tanstack/react-table';
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from './api-client';
+import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunRowValues } from './runs-columns';
+
+const runs: RunSummary[] = [
+  { id: 'a', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', scenario: 'fix-failing-test', title: 'Fix slugify', preset: 'codesmith', seed: 1, faults: [], usd: 0.02, duration_ms: 9_000 },
+  { id: 'b', created_at: '2026-11-30T12:00:00.000Z', status: 'failed', reason: 'retries_exhausted', verdict: 'not_done', vendor: 'sim-openai', model: 'gpt-sim-4o', scenario: 'huge-log', title: null, preset: 'naive', seed: 42, faults: ['overloaded ×3'], usd: 0.3, duration_ms: 120_000, prompt_set: { name: 'terse', version: 2 } },
+  { id: 'c', created_at: '2026-11-29T08:00:00.000Z', status: 'running', vendor: 'sim-anthropic', model: 'claude-sim-haiku', scenario: 'fix-failing-test', title: 'Read the README', preset: 's11', seed: 7, faults: ['429 with Retry-After 7 s', 'tools throw'], usd: 0.005, duration_ms: 1_500 },
+];
+
+function view(state: Partial<TableState>): string[] {
+  const full: TableState = { sorting: [], globalFilter: '', columnFilters: [], columnVisibility: {}, columnOrder: [], columnPinning: {}, rowPinning: { top: [], bottom: [] }, columnSizing: {}, columnSizingInfo: { startOffset: null, startSize: null, deltaOffset: null, deltaPercentage: null, isResizingColumn: false, columnSizingStart: [] }, expanded: {}, grouping: [], pagination: { pageIndex: 0, pageSize: 100 }, rowSelection: {}, ...state };
+  const table = createTable<RunRowValues>({
+    data: runs.map(runRowValues),
+    columns: RUN_COLUMN_DEFS,
+    state: full,
+    onStateChange: () => {},
+    renderFallbackValue: null,
+    globalFilterFn: matchesEveryWord,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+  return table.getRowModel().rows.map((r) => r.original.id);
+}
+const sorted = (sorting: SortingState) => view({ sorting });
+
+describe('the runs list columns', () => {
+  it('reads every column from the summary', () => {
+    expect(runRowValues(runs[1]!)).toMatchObject({
+      title: '',
+      scenario: 'huge-log',
+      vendorModel: 'sim-openai / gpt-sim-4o',
+      preset: 'naive',
+      faults: 'overloaded ×3',
+      seed: 42,
+      outcome: 'failed · retries_exhausted',
+      verdict: 'task not done',
+      duration: 120_000,
+      cost: 0.3,
+      promptSet: 'terse v2',
+    });
+  });
+
+  it('sorts numbers as numbers and dates by time, either way', () => {
+    expect(sorted([{ id: 'cost', desc: true }])).toEqual(['b', 'a', 'c']);
+    expect(sorted([{ id: 'duration', desc: false }])).toEqual(['c', 'a', 'b']);
+    expect(sorted([{ id: 'date', desc: true }])).toEqual(['b', 'a', 'c']);
+    expect(sorted([{ id: 'seed', desc: false }])).toEqual(['a', 'c', 'b']);
+  });
+
+  it('puts a missing value last whichever way it sorts', () => {
+    expect(sorted([{ id: 'title', desc: false }])).toEqual(['a', 'c', 'b']);
+    expect(sorted([{ id: 'title', desc: true }])).toEqual(['c', 'a', 'b']);
+    expect(sorted([{ id: 'verdict', desc: false }])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('filters on every word across the columns', () => {
+    expect(view({ globalFilter: 'overloaded' })).toEqual(['b']);
+    expect(view({ globalFilter: 'fix-failing sim-anthropic' })).toEqual(['a', 'c']);
+    expect(view({ globalFilter: 'tools throw s11' })).toEqual(['c']);
+    expect(view({ globalFilter: 'terse v2' })).toEqual(['b']);
+    expect(view({ globalFilter: 'nothing-like-this' })).toEqual([]);
+  });
+
+  it('shows the date whole, to the second', () => {
+    expect(formatDate(new Date(2026, 10, 30, 9, 5, 7).getTime())).toBe('2026-11-30 09:05:07');
+  });
+});
