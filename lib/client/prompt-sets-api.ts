@@ -1,13 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PromptSetListSchema, PromptSetSchema, type PromptSet, type SavePromptSetInput } from '@/lib/protocol';
+import { PromptSetListSchema, PromptSetSchema, type SavePromptSetInput } from '@/lib/protocol';
 import { apiRequest, jsonPost } from './api-client';
 
 /** GET / POST /api/prompt-sets, parsed at the edge with the route's own shapes. */
 export const promptSetsApi = {
-  list: async (): Promise<PromptSet[]> => PromptSetListSchema.parse(await apiRequest<unknown>('/api/prompt-sets')),
-  save: async (body: SavePromptSetInput): Promise<PromptSet> => PromptSetSchema.parse(await apiRequest<unknown>('/api/prompt-sets', jsonPost(body))),
+  list: () => apiRequest(PromptSetListSchema, '/api/prompt-sets'),
+  save: (body: SavePromptSetInput) => apiRequest(PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
 };
 
 export function usePromptSets() {
