@@ -61,7 +61,7 @@ export function SweepView({ sweepId }: { sweepId: string }) {
       </div>
       {sweep && <SweepProgressBar frame={sweep} />}
       {rows.length > 0 && <ResultsTable rows={rows} selected={selected} onSelect={(key) => setSelected((k) => (k === key ? undefined : key))} />}
-      {row && <CellRuns row={row} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />}
+      {row && <CellRuns row={row} rows={rows} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />}
       {rows.length > 0 && (runs.data?.length ?? 0) > 0 && <SweepCharts rows={rows} runs={runs.data ?? []} />}
     </div>
   );
