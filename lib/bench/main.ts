@@ -28,9 +28,11 @@ async function otherFigures(): Promise<void> {
 
   const sse = await measureSseThroughput({ replays: 20 });
   console.log(
-    `INFO  events per second through the SSE route (GET /api/runs/:id/events)\n` +
-      `      live run on the virtual clock: ${Math.round(sse.liveEventsPerSec).toLocaleString('en')} events/s (${sse.events} events, engine included)\n` +
-      `      replay of the finished run:    ${Math.round(sse.replayEventsPerSec).toLocaleString('en')} events/s\n`,
+    `INFO  events per second through the SSE route (GET /api/runs/:id/events), ${sse.events} events a run\n` +
+      `      live run on the virtual clock, read through the route: ${Math.round(sse.liveEventsPerSec).toLocaleString('en')} events/s (engine, simulated vendor and checks included)\n` +
+      `      the same run with nobody reading (the run's own pace):  ${Math.round(sse.unwatchedEventsPerSec).toLocaleString('en')} events/s\n` +
+      `      the live serving path alone (recorded events appended live): ${Math.round(sse.servingEventsPerSec).toLocaleString('en')} events/s\n` +
+      `      replay of the finished run:                             ${Math.round(sse.replayEventsPerSec).toLocaleString('en')} events/s\n`,
   );
 
   const watchdog = await measureWatchdogLateness({ firings: 200, windowMs: 20 });

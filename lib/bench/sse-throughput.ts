@@ -1,34 +1,103 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfigSchema } from '@/lib/protocol';
+import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
+import { median } from './stats';
+
+export interface SseThroughput {
+  events: number;
+  /** A live virtual-clock run read through the route, from start to terminate. */
+  liveEventsPerSec: number;
+  /** The same run with nobody reading: the run's own pace (engine, simulated vendor, checks). */
+  unwatchedEventsPerSec: number;
+  /** The live path without the run: the run's recorded events appended live (redaction, store, fan-out, SSE) and read through the route's SSE response. */
+  servingEventsPerSec: number;
+  /** Replays of the finished run through the route. */
+  replayEventsPerSec: number;
+}
 
 /**
- * Events per second through the real SSE route handler (GET /api/runs/:id/events): once
- * while a run is live on the virtual clock, and as replays of the finished run.
+ * Events per second through the real SSE route handler (GET /api/runs/:id/events), side by
+ * side: a live run, the same run unwatched, the live serving path on its own (the recorded
+ * events of that run produced as fast as a run could, a step's events in one burst), and
+ * replays. Live minus unwatched is what watching costs; serving is its ceiling.
  */
-export async function measureSseThroughput(options: { replays: number }): Promise<{ events: number; liveEventsPerSec: number; replayEventsPerSec: number }> {
+export async function measureSseThroughput(options: { replays: number; runs?: number }): Promise<SseThroughput> {
   process.env.LOOP_LAB_DATA_DIR = mkdtempSync(join(tmpdir(), 'loop-lab-bench-'));
-  const { getRunRegistry } = await import('@/lib/server');
+  const { getRunRegistry, createRunRegistry, createSseResponse } = await import('@/lib/server');
+  const { getStore } = await import('@/lib/store');
   const route = await import('@/app/api/runs/[id]/events/route');
   const registry = getRunRegistry();
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: 'long-project', clock: 'virtual' });
+  const runs = options.runs ?? 3;
 
   const read = async (id: string): Promise<number> => {
     const response = await route.GET(new Request(`http://bench.local/api/runs/${id}/events`), { params: Promise.resolve({ id }) });
     const text = await response.text();
     return text.split('\n\n').filter((frame) => frame.startsWith('id: ')).length;
   };
+  const timed = async (work: () => Promise<number>): Promise<{ n: number; ms: number }> => {
+    const started = performance.now();
+    const n = await work();
+    return { n, ms: performance.now() - started };
+  };
 
-  const { id } = registry.startRun({ config });
-  let started = performance.now();
-  const events = await read(id);
-  const liveMs = performance.now() - started;
+  // Warm-up: the first run pays for module loading and the check pool.
+  const warm = registry.startRun({ config });
+  const events = await read(warm.id);
   if (events === 0) throw new Error('the SSE route sent no events');
 
-  started = performance.now();
+  const live: number[] = [];
+  const unwatched: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const watched = await timed(() => read(registry.startRun({ config }).id));
+    live.push((watched.n / watched.ms) * 1000);
+    const alone = await timed(async () => {
+      const { id } = registry.startRun({ config });
+      await registry.whenFinished(id);
+      return events;
+    });
+    unwatched.push((alone.n / alone.ms) * 1000);
+  }
+
+  // The serving path alone: a launch that replays the recorded run's events live, one
+  // engine step (up to the next request) per macrotask, through its own registry and the same store.
+  const recorded = getStore().readEvents({ runId: warm.id });
+  const serving = createRunRegistry({ store: getStore(), launch: (o) => replayLaunch(o, recorded) });
+  const servingRates: number[] = [];
+  for (let i = 0; i < runs * 3; i++) {
+    const { id } = serving.startRun({ config });
+    const response = await timed(async () => {
+      // The route's own handler is bound to the process registry: this is what it calls.
+      const r = createSseResponse({ registry: serving, runId: id });
+      const n = (await r.text()).split('\n\n').filter((frame) => frame.startsWith('id: ')).length;
+      await serving.whenFinished(id);
+      return n;
+    });
+    servingRates.push((response.n / response.ms) * 1000);
+  }
+
+  const started = performance.now();
   let total = 0;
-  for (let i = 0; i < options.replays; i++) total += await read(id);
+  for (let i = 0; i < options.replays; i++) total += await read(warm.id);
   const replayMs = performance.now() - started;
-  return { events, liveEventsPerSec: (events / liveMs) * 1000, replayEventsPerSec: (total / replayMs) * 1000 };
+  return {
+    events,
+    liveEventsPerSec: median(live),
+    unwatchedEventsPerSec: median(unwatched),
+    servingEventsPerSec: median(servingRates),
+    replayEventsPerSec: (total / replayMs) * 1000,
+  };
+}
+
+/** A stand-in run that emits recorded events under its own id, a request's worth per macrotask. */
+function replayLaunch({ runId, onEvent }: LaunchOptions, recorded: readonly RunEvent[]): RunHandle {
+  const done = (async () => {
+    for (const event of recorded) {
+      if (event.event === 'model_request') await new Promise((resolve) => setImmediate(resolve));
+      onEvent({ ...event, run_id: runId });
+    }
+  })();
+  return { runId, done, control: () => {} };
 }

@@ -9,6 +9,7 @@ export * from './models';
 export * from './sweeps';
 export * from './json-depth';
 export * from './storable-event';
+export * from './event-json';
 export * from './stub-text';
 export * from './mechanism-id';
 export * from './http/prompt-sets';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { RunEvent } from '@/lib/protocol';
+import { eventJson, type RunEvent } from '@/lib/protocol';
 import type { RunRegistry } from './run-registry';
 import { createSseStream, HEARTBEAT_MS } from './sse-stream';
 
@@ -10,7 +10,7 @@ export { HEARTBEAT_MS, SSE_HEADERS } from './sse-stream';
  * Last-Event-ID. No `event:` name: frames arrive as plain messages (EventSource.onmessage).
  */
 export function encodeSseEvent(event: RunEvent): string {
-  return `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
+  return `id: ${event.seq}\ndata: ${eventJson(event)}\n\n`;
 }
 
 export interface SseResponseOptions {

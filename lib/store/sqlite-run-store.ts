@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { RunConfigSchema, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { eventJson, RunConfigSchema, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
   CreateRunOptions,
@@ -151,7 +151,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         throw new Error(`run ${runId}: seq ${event.seq} breaks the contiguous batch at index ${index}`);
       }
       if (event.run_id !== runId) throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
-      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: JSON.stringify(event) });
+      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: eventJson(event) });
     });
   });
 
