@@ -2,6 +2,7 @@ import { RealClock, createRandom } from '@/lib/clock';
 import type { Dialect } from '@/lib/protocol';
 import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
+import { anthropicErrorBody, openaiErrorBody } from '@/lib/dialects';
 
 /** A local HTTP server speaking one vendor's API that writes down every key it was sent. */
 export interface StandIn {
@@ -75,7 +76,7 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
 function echoKey(dialect: Dialect, key: string): Response {
   const body =
     dialect === 'anthropic'
-      ? { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${key}` } }
-      : { error: { message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
+      ? anthropicErrorBody({ type: 'authentication_error', message: `invalid x-api-key: ${key}` })
+      : openaiErrorBody({ message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' });
   return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
 }

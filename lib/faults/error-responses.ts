@@ -1,5 +1,5 @@
 import type { Dialect, FaultAction } from '@/lib/protocol';
-import { vendorErrorBody, vendorHttpError } from './vendor-errors';
+import { ANTHROPIC_REQUEST_ID_HEADER, OPENAI_REQUEST_ID_HEADER, vendorErrorBody, vendorHttpError } from '@/lib/dialects';
 
 type HttpErrorAction = Extract<FaultAction, { type: 'http_error' }>;
 type ProxyErrorAction = Extract<FaultAction, { type: 'proxy_error' }>;
@@ -14,7 +14,7 @@ export function httpErrorResponse(options: {
   const { dialect, action, requestId, model } = options;
   const error = vendorHttpError({ dialect, status: action.status, model });
   const headers = new Headers({ 'content-type': 'application/json', ...error.headers });
-  headers.set(dialect === 'anthropic' ? 'request-id' : 'x-request-id', requestId);
+  headers.set(dialect === 'anthropic' ? ANTHROPIC_REQUEST_ID_HEADER : OPENAI_REQUEST_ID_HEADER, requestId);
   if (action.retryAfterSec !== undefined) headers.set('retry-after', String(action.retryAfterSec));
   if (action.retryAfterMs !== undefined) headers.set('retry-after-ms', String(action.retryAfterMs));
   return new Response(vendorErrorBody({ dialect, error, requestId }), {

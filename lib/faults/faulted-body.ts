@@ -6,7 +6,7 @@ import { keepaliveBeat } from './keepalive-body';
 import { lazyStream, raceAbort, untilAborted } from './lazy-stream';
 import { SseRecordReader, type SseRecord } from './sse-records';
 import { socketTerminated } from './undici-errors';
-import { inStreamErrorRecord } from './vendor-errors';
+import { inStreamErrorRecord } from '@/lib/dialects';
 
 export type StreamFaultAction = Extract<
   FaultAction,

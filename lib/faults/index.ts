@@ -3,5 +3,4 @@ export { describeFault } from './describe-fault';
 export { RuleMatcher } from './rule-matcher';
 export { SseRecordReader, type SseRecord } from './sse-records';
 export { contentKindOf, type ContentKind } from './content-kind';
-export { vendorHttpError, vendorErrorBody, inStreamErrorRecord, type VendorError } from './vendor-errors';
 export { fetchFailed, socketTerminated } from './undici-errors';

@@ -2,6 +2,7 @@ import type { Clock } from '@/lib/clock';
 import type { StopReason, Vendor } from '@/lib/protocol';
 import { dialectOf } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter, StreamOptions, StreamPart } from './types';
+import { anthropicErrorBody } from '@/lib/dialects';
 
 /**
  * One scripted answer: parts streamed `gapMs` of run time apart, then how the stream ends —
@@ -88,7 +89,7 @@ export function toolCallResponse(options: { calls: Array<{ id: string; name: str
 export function apiError(options: { status: number; type: string; message: string; headers?: Record<string, string> }): Error {
   return Object.assign(new Error(`${options.status} ${options.message}`), {
     status: options.status,
-    error: { type: 'error', error: { type: options.type, message: options.message } },
+    error: anthropicErrorBody({ type: options.type, message: options.message }),
     headers: new Headers(options.headers ?? {}),
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vendorErrorBody, vendorHttpError } from '@/lib/dialects';
 import type { Dialect } from '@/lib/protocol';
 
 export interface SimServer {
@@ -16,9 +17,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** An internal failure in the vendor's own error shape, so clients classify it as a 500. */
 function internalError(dialect: Dialect): string {
-  return dialect === 'anthropic'
-    ? JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' } })
-    : JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
+  return vendorErrorBody({ dialect, error: vendorHttpError({ dialect, status: 500, model: '' }), requestId: 'req_internal' });
 }
 
 async function handle(options: { req: IncomingMessage; res: ServerResponse; base: string; dialect: Dialect; fetch: typeof fetch }): Promise<void> {

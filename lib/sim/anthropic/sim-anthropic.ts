@@ -7,6 +7,7 @@ import { readFetchInput } from '../fetch-input';
 import { VendorRejection } from '../rejection';
 import { DEFAULT_SIGNING_KEY, signThinking } from '../signature';
 import type { SimVendorOptions } from '../types';
+import { ANTHROPIC_HTTP_ERRORS } from '@/lib/dialects';
 import { anthropicErrorResponse } from './errors';
 import { checkAnthropicRequest } from './check-request';
 import { anthropicMessageBody, anthropicStreamFrames, totalGenerationMs, type AnthropicResponseInput } from './render-response';
@@ -84,7 +85,8 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
       if (error instanceof VendorRejection) return anthropicErrorResponse({ rejection: error, requestId });
       if (signal?.aborted) throw error;
       // A bug in a policy is the vendor's internal error, not a network failure.
-      return anthropicErrorResponse({ rejection: new VendorRejection({ status: 500, type: 'api_error', message: 'Internal server error' }), requestId });
+      const [type, message] = ANTHROPIC_HTTP_ERRORS[500]!;
+      return anthropicErrorResponse({ rejection: new VendorRejection({ status: 500, type, message }), requestId });
     }
   };
   return respond as typeof fetch;

@@ -7,6 +7,7 @@ import { readFetchInput } from '../fetch-input';
 import { VendorRejection } from '../rejection';
 import type { SimVendorOptions } from '../types';
 import { checkOpenAIRequest, type OpenAIFlavor } from './check-request';
+import { OPENAI_HTTP_ERRORS } from '@/lib/dialects';
 import { openaiErrorResponse } from './errors';
 import { openaiCompletionBody, openaiStreamFrames, type OpenAIResponseInput } from './render-response';
 
@@ -93,7 +94,8 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
       if (error instanceof VendorRejection) return openaiErrorResponse({ rejection: error, requestId });
       if (signal?.aborted) throw error;
       // A bug in a policy is the vendor's internal error, not a network failure.
-      return openaiErrorResponse({ rejection: new VendorRejection({ status: 500, type: 'server_error', message: 'The server had an error while processing your request. Sorry about that!' }), requestId });
+      const [type, code, message] = OPENAI_HTTP_ERRORS[500]!;
+      return openaiErrorResponse({ rejection: new VendorRejection({ status: 500, type, code, message }), requestId });
     }
   };
   return respond as typeof fetch;
