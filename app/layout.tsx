@@ -20,10 +20,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body className="min-h-screen">
         <QueryProvider>
           <header className="flex h-10 items-center gap-4 border-b border-line bg-panel px-4">
-            <Link href="/" className="font-semibold tracking-tight">
+            <Link href="/" className="shrink-0 whitespace-nowrap font-semibold tracking-tight">
               Loop Lab
             </Link>
-            <nav className="flex gap-3 text-muted">
+            <nav className="flex min-w-0 gap-3 overflow-x-auto whitespace-nowrap text-muted">
               <Link href="/" className="hover:text-fg">
                 Playground
               </Link>
@@ -32,6 +32,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               </Link>
               <Link href="/sweeps" className="hover:text-fg">
                 Sweeps
+              </Link>
+              <Link href="/lessons" className="hover:text-fg">
+                Lessons
               </Link>
               <Link href="/glossary" className="hover:text-fg">
                 Glossary

@@ -1,0 +1,115 @@
+'use client';
+
+import Link from 'next/link';
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/client/api-client';
+import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { firstDivergence } from '@/lib/compare/first-divergence';
+import type { Lesson, LessonSide } from '@/lib/lessons';
+import type { RunEvent } from '@/lib/protocol';
+import type { PlayedLesson } from '@/lib/protocol/http';
+import { ComparisonSchema, type TotalsDiffRow } from '@/lib/protocol/http/compare';
+
+const SIDE_OF = { a: 'on', b: 'off' } as const;
+
+/** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
+export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
+  const divergence = useMemo(() => firstDivergence(on, off), [on, off]);
+  // Totals are read off both stored logs by the server's one fold (lib/compare), as /compare shows them.
+  const comparison = useQuery({
+    queryKey: ['lesson-compare', played.on, played.off],
+    queryFn: () => apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(played.on)}&b=${encodeURIComponent(played.off)}`),
+  });
+  const compareHref = `/compare?a=${encodeURIComponent(played.on)}&b=${encodeURIComponent(played.off)}`;
+
+  return (
+    <section className="flex flex-col gap-3 rounded border border-line bg-panel p-3" data-testid="lesson-report">
+      <div className="grid gap-2 md:grid-cols-2">
+        <Ending lesson={lesson} side="on" log={on} />
+        <Ending lesson={lesson} side="off" log={off} />
+      </div>
+      <div className="text-xs" data-testid="lesson-divergence">
+        <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">Where the runs parted</h2>
+        {divergence ? (
+          <p className="mt-1">
+            {divergence.turn === null ? 'Only in how they ended' : `At turn ${divergence.turn}`}: with the mechanism on the run took{' '}
+            <EventRef runId={played.on} step={divergence.a} />; with it off, <EventRef runId={played.off} step={divergence.b} />.
+          </p>
+        ) : (
+          <p className="mt-1 text-fail">The two runs did the same thing: the mechanism never came into play.</p>
+        )}
+      </div>
+      <div data-testid="lesson-totals">
+        <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What each side cost</h2>
+        {comparison.data ? (
+          <TotalsRows rows={comparison.data.totals} />
+        ) : comparison.error ? (
+          <p className="text-xs text-fail">{comparison.error.message}</p>
+        ) : (
+          <p className="text-xs text-muted">reading both logs…</p>
+        )}
+      </div>
+      <Link href={compareHref} data-testid="lesson-compare-link" className="self-start text-xs text-takeover underline">
+        Open the pair in Compare (turn by turn, configs diffed)
+      </Link>
+    </section>
+  );
+}
+
+function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: RunEvent[] }) {
+  const end = log.at(-1);
+  const expected = lesson.expect[side];
+  const reason = end?.event === 'terminate' ? end.reason : undefined;
+  const asExpected = end?.event === 'terminate' && end.reason === expected.reason && end.complete === expected.complete;
+  return (
+    <div className="text-xs" data-testid={`lesson-ending-${side}`} data-reason={reason ?? ''} data-as-expected={asExpected ? 'yes' : 'no'}>
+      <span className={`font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>Mechanism {side}: </span>
+      ended <span className="font-mono">{reason?.replace(/_/g, ' ') ?? '?'}</span> — {expected.says}
+      {!asExpected && <span className="text-fail"> (the lesson expected {expected.reason.replace(/_/g, ' ')})</span>}
+    </div>
+  );
+}
+
+function EventRef({ runId, step }: { runId: string; step: { seq: number; label: string } | null }) {
+  if (!step) return <span className="text-muted">no further step (it had ended)</span>;
+  return (
+    <Link href={`/runs/${encodeURIComponent(runId)}`} className="underline" title={`event #${step.seq} of run ${runId}`}>
+      <span className="font-mono">#{step.seq}</span> {step.label}
+    </Link>
+  );
+}
+
+function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
+  if (value === null) return '–';
+  if (typeof value === 'string') return value.replace(/_/g, ' ');
+  if (row.unit === 'ms') return formatMs(value);
+  if (row.unit === 'tokens') return formatTokens(value);
+  if (row.unit === 'usd') return formatUsd(value);
+  return String(value);
+}
+
+function TotalsRows({ rows }: { rows: TotalsDiffRow[] }) {
+  return (
+    <table className="mt-1 w-full max-w-2xl text-xs">
+      <thead>
+        <tr className="text-left text-2xs text-muted">
+          <th className="py-1 font-normal">&nbsp;</th>
+          <th className="px-2 py-1 font-normal">on</th>
+          <th className="px-2 py-1 font-normal">off</th>
+          <th className="px-2 py-1 font-normal">better</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} className="border-t border-line" data-testid="lesson-total" data-total={row.id}>
+            <td className="py-1">{row.label}</td>
+            <td className="tabular px-2 py-1 font-mono">{show(row, row.a)}</td>
+            <td className="tabular px-2 py-1 font-mono">{show(row, row.b)}</td>
+            <td className="px-2 py-1 text-2xs">{row.better ? SIDE_OF[row.better] : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

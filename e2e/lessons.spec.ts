@@ -1,0 +1,60 @@
+import { expect, test, type Page } from '@playwright/test';
+import { LESSONS } from '../lib/lessons';
+
+/** The lessons: every page states its failure and offers Play; a few play both sides to their end, fast. */
+
+test('the index lists every lesson and each page states its failure with Play', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Lessons' }).click();
+  await expect(page).toHaveURL(/\/lessons$/);
+  await expect(page.getByTestId('lesson-item')).toHaveCount(LESSONS.length);
+  for (const lesson of LESSONS) {
+    await page.goto(`/lessons/${lesson.slug}`);
+    await expect(page.getByTestId('lesson-title')).toHaveText(lesson.title);
+    await expect(page.getByTestId('lesson-failure')).toContainText(lesson.failure);
+    await expect(page.getByTestId('lesson-play')).toBeEnabled();
+  }
+});
+
+/** Plays a lesson at a small time scale and waits for both sides and the report. */
+async function play(page: Page, slug: string, scale: number) {
+  await page.goto(`/lessons/${slug}?scale=${scale}`);
+  await page.getByTestId('lesson-play').click();
+  await expect(page.getByTestId('lesson-side-on')).toBeVisible();
+  await expect(page.getByTestId('lesson-side-off')).toBeVisible();
+  await expect(page.getByTestId('lesson-report')).toBeVisible({ timeout: 45_000 });
+}
+
+// The fastest scale each plays at reliably: the runs are live on the real clock, a tenth of the demo pace or less.
+const PLAYED: [slug: string, scale: number][] = [
+  ['retry-ladder', 0.05],
+  ['retry-after', 0.02],
+  ['stream-idle-watchdog', 0.06],
+  ['fallback-model', 0.01],
+  ['output-truncation', 0.1],
+  ['takeover-credentials', 0.1],
+];
+
+for (const [slug, scale] of PLAYED) {
+  const lesson = LESSONS.find((l) => l.slug === slug)!;
+  test(`${slug}: both sides play live to the lesson's outcome, side by side, with where they parted and what each cost`, async ({ page }) => {
+    await play(page, slug, scale);
+    await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-reason', lesson.expect.on.reason);
+    await expect(page.getByTestId('lesson-ending-off')).toHaveAttribute('data-reason', lesson.expect.off.reason);
+    await expect(page.getByTestId('lesson-divergence')).toContainText(lesson.diverges.turn === null ? 'Only in how they ended' : `At turn ${lesson.diverges.turn}`);
+    await expect(page.getByTestId('lesson-total').first()).toBeVisible();
+    await expect(page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' })).toBeVisible();
+    const on = await page.getByTestId('lesson-side-on').getAttribute('data-run-id');
+    const off = await page.getByTestId('lesson-side-off').getAttribute('data-run-id');
+    await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute('href', `/compare?a=${on}&b=${off}`);
+  });
+}
+
+test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await play(page, 'takeover-credentials', 0.1);
+  const on = await page.getByTestId('lesson-side-on').boundingBox();
+  const off = await page.getByTestId('lesson-side-off').boundingBox();
+  expect(off!.y).toBeGreaterThan(on!.y + on!.height - 1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+});
