@@ -20,7 +20,7 @@ function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
 export function TotalsTable({ rows, live }: { rows: TotalsDiffRow[]; live: boolean }) {
   return (
     <section className="rounded border border-line bg-panel" data-testid="compare-totals">
-      <h2 className="border-b border-line px-3 py-1.5 text-xs font-semibold">Totals{live ? ' (a side still running has none yet)' : ''}</h2>
+      <h2 className="border-b border-line px-3 py-1.5 text-xs font-semibold">Totals{live ? ' so far (a run still going: nothing judged until both end)' : ''}</h2>
       <table className="w-full text-xs">
         <thead>
           <tr className="text-left text-2xs text-muted">

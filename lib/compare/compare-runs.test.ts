@@ -65,12 +65,20 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     ]);
   });
 
-  it('a side still running has no totals and no divergence past its end', () => {
+  it('a side still running: totals so far, nothing judged, no divergence past its end', () => {
     const live = a.slice(0, 20);
     const c = compareRuns({ id: 'a', events: a }, { id: 'live', events: live });
     expect(c.b.running).toBe(true);
     expect(c.divergence).toBeNull();
-    expect(c.totals.every((r) => r.b === null && r.better === null)).toBe(true);
+    expect(c.totals.every((r) => r.better === null)).toBe(true);
+    const row = (id: string) => c.totals.find((r) => r.id === id)!;
+    // Tokens and time so far are true now; how it ends and what errors are seen are not known yet.
+    const calls = live.filter((e) => e.event === 'llm_call');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(row('inputTokens').b).toBe(calls.reduce((n, e) => n + (e.event === 'llm_call' ? e.input_tokens : 0), 0));
+    expect(row('durationMs').b).toBe(live.at(-1)!.ts);
+    expect(row('reason').b).toBeNull();
+    expect(row('errorsSeen').b).toBeNull();
     expect(() => compareRuns({ id: 'a', events: a }, { id: 'empty', events: [] })).toThrow(NotComparableError);
   });
 });

@@ -4,7 +4,7 @@ import type { RunTotals } from './run-totals';
 type Rank = 'low' | 'high' | null;
 
 /** What each total means and which way is better (token counts alone are neither: a run that gives up early uses fewer). */
-const LINES: { id: keyof RunTotals; label: string; unit: TotalsUnit; better: Rank }[] = [
+const LINES: { id: Exclude<keyof RunTotals, 'final'>; label: string; unit: TotalsUnit; better: Rank }[] = [
   { id: 'reason', label: 'outcome', unit: 'text', better: null },
   { id: 'complete', label: 'loop finished its work', unit: 'text', better: 'high' },
   { id: 'verdict', label: 'task verdict', unit: 'text', better: 'high' },
@@ -23,14 +23,19 @@ const VERDICT_RANK: Record<string, number> = { done: 2, not_checkable: 1, not_do
 /**
  * The totals of two runs side by side, each line marked with the side that did better where
  * "better" means something: finished over not, task done over not done, less time, cost,
- * waste and fewer errors seen. A side still running has no totals (null): nothing is marked.
+ * waste and fewer errors seen. Nothing is marked while either run goes on: its totals are
+ * only so far (and what is known only at the end is null).
  */
-export function totalsDiff(a: RunTotals | null, b: RunTotals | null): TotalsDiffRow[] {
-  return LINES.map((line) => {
-    const x = a ? shown(a[line.id]) : null;
-    const y = b ? shown(b[line.id]) : null;
-    return { id: line.id, label: line.label, unit: line.unit, a: x, b: y, better: a && b ? better(line, a[line.id], b[line.id]) : null };
-  });
+export function totalsDiff(a: RunTotals, b: RunTotals): TotalsDiffRow[] {
+  const final = a.final && b.final;
+  return LINES.map((line) => ({
+    id: line.id,
+    label: line.label,
+    unit: line.unit,
+    a: shown(a[line.id]),
+    b: shown(b[line.id]),
+    better: final ? better(line, a[line.id], b[line.id]) : null,
+  }));
 }
 
 function shown(value: RunTotals[keyof RunTotals]): number | string | null {
