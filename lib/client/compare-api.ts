@@ -1,11 +1,12 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { ComparisonSchema, type Comparison } from '@/lib/protocol/http/compare';
-import { ApiError, apiRequest } from './api-client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { ComparisonSchema, type Comparison, type CompareSide } from '@/lib/protocol/http/compare';
+import { ApiError, apiRequest, eventsUrl } from './api-client';
 
-/** While either side is still running, the comparison is re-read this often (each side's log grows). */
-const LIVE_REFRESH_MS = 1_000;
+/** A live side's new events are folded into the comparison at most this often. */
+const REFRESH_MS = 400;
 
 export function compareUrl(a: string, b: string): string {
   return `/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
@@ -16,12 +17,52 @@ export function fetchComparison(a: string, b: string): Promise<Comparison> {
   return apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
 }
 
-/** Two runs compared; follows live sides until both have ended. A 4xx is not retried: it says what to fix. */
+/**
+ * Two runs compared. A side still running is followed on its own event stream (from the
+ * events the comparison already has): each burst of events re-reads the comparison, until
+ * that side's terminate. A 4xx is not retried: it says what to fix.
+ */
 export function useComparison(a: string, b: string) {
-  return useQuery({
+  const query = useQuery({
     queryKey: ['compare', a, b],
     queryFn: () => fetchComparison(a, b),
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
-    refetchInterval: (query) => (query.state.data && (query.state.data.a.running || query.state.data.b.running) ? LIVE_REFRESH_MS : false),
   });
+  useFollowSide(query.data?.a, ['compare', a, b]);
+  useFollowSide(query.data?.b, ['compare', a, b]);
+  return query;
+}
+
+function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[]): void {
+  const client = useQueryClient();
+  const id = side?.running ? side.id : undefined;
+  // Only where the stream starts matters: later events arrive on the open stream.
+  const after = side?.running ? side.eventCount - 1 : -1;
+  const key = queryKey.join('\u0000');
+  useEffect(() => {
+    if (!id) return;
+    const source = new EventSource(`${eventsUrl(id)}?after=${after}`);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      timer = undefined;
+      void client.invalidateQueries({ queryKey: key.split('\u0000') });
+    };
+    source.onmessage = (message: MessageEvent<string>) => {
+      if (isTerminate(message.data)) source.close();
+      if (timer === undefined) timer = setTimeout(refresh, REFRESH_MS);
+    };
+    return () => {
+      source.close();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the stream opens once per live side, from where the first read left off
+  }, [id, client, key]);
+}
+
+function isTerminate(data: string): boolean {
+  try {
+    return (JSON.parse(data) as { event?: unknown } | null)?.event === 'terminate';
+  } catch {
+    return false;
+  }
 }
