@@ -39,7 +39,15 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
   await compare.goto(on, 'no-such-run');
   await expect(page.getByTestId('compare-error')).toContainText('No run with id "no-such-run"');
 
-  // From the run page: the same config and seed with the retry ladder off, opened side by side.
+  // From the run page: "Compare with…" lists the other runs, same scenario first.
+  await page.goto(`/runs/${on}`);
+  await expect(page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first()).toBeVisible();
+  await page.getByTestId('compare-with').click();
+  await page.locator(`[data-testid="compare-pick"][href*="b=${off}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?a=${on}&b=${off}$`));
+  await expect(compare.divergedTurn).toHaveAttribute('data-turn', '2');
+
+  // And the same config and seed with the retry ladder off, started and opened side by side.
   await page.goto(`/runs/${on}`);
   await expect(page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first()).toBeVisible();
   await compare.runCounterfactual('retry');
@@ -48,4 +56,19 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
   await expect(compare.configRow('recovery.retry.enabled')).toBeVisible();
   await expect(compare.divergedTurn).toHaveAttribute('data-turn', '2');
   await page.screenshot({ path: 'test-results/compare.png', fullPage: false });
+});
+
+test('a live side is followed on its stream until it ends', async ({ page, request }) => {
+  const done = await finishedRun(request, config());
+  // The same seed on the real clock (about 10 s of run time at 0.3: a few seconds live).
+  const created = await request.post('/api/runs', { data: { config: config({ clock: 'real', timeScale: 0.3 }) } });
+  const { id: live } = (await created.json()) as { id: string };
+  const compare = new ComparePage(page);
+  await compare.goto(done, live);
+  await expect(page.getByTestId('compare-side-b')).toContainText('running');
+  await expect(compare.totals).toContainText('so far');
+  // It ends on screen without a reload: same config and seed on another clock, same steps.
+  await expect(page.getByTestId('compare-side-b')).toContainText('ended: end turn', { timeout: 30_000 });
+  await expect(compare.divergence).toContainText('No divergence');
+  await expect(compare.total('complete')).toContainText('same');
 });
