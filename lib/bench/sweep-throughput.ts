@@ -7,6 +7,7 @@ import { executeSweep } from '@/lib/sweeps/execute-sweep';
 import { expandGrid, type SweepJob } from '@/lib/sweeps/expand-grid';
 import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
 import { median } from './stats';
 
@@ -23,7 +24,9 @@ export interface SweepThroughput {
   oneCoreRunsPerSec: number;
   /** Runs a second of the whole sweep through the worker pool, stored in SQLite, workers loaded. */
   poolRunsPerSec: number;
-  /** Wall ms from creating the pool to every worker having finished its first job. */
+  /** Wall ms to have the worker bundle ready (built, or reused when no source changed). */
+  bundleMs: number;
+  /** Wall ms from creating the pool (bundle ready) to every worker having finished its first job. */
   workerStartMs: number;
   rssBaselineMb: number;
   rssPeakMb: number;
@@ -84,6 +87,9 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
   const sampler = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage().rss))), 50);
   try {
     let started = performance.now();
+    await sweepWorkerBundle();
+    const bundleMs = performance.now() - started;
+    started = performance.now();
     const pool = createLocalPool({ workers });
     // Load the engine in every worker before the clock starts: one job per worker at once.
     await Promise.all(jobs.slice(0, workers).map((job) => pool.run({ sweepId: 'warm', job })));
@@ -109,6 +115,7 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
       sdkRunsPerSec: median(sdkRates),
       oneCoreRunsPerSec,
       poolRunsPerSec,
+      bundleMs,
       workerStartMs,
       rssBaselineMb,
       rssPeakMb: peak,
