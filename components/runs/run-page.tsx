@@ -12,6 +12,8 @@ import { CompareWith } from '@/components/compare/compare-with';
 import { RunCounterfactual } from '@/components/compare/run-counterfactual';
 import { RunActions } from './run-actions';
 import { RunConfigPanel } from './run-config-panel';
+import { ForkControl } from './fork-control';
+import { ForkLinks } from './fork-links';
 
 /** Any run, live or finished; a reload replays the stream from the start. */
 export function RunPage({ runId }: { runId: string }) {
@@ -59,11 +61,13 @@ function RunPageBody({ runId }: { runId: string }) {
         >
           OTLP
         </a>
+        <ForkControl runId={runId} />
         <Button variant="danger" data-testid="abort-button" onClick={abort} disabled={!live} title="abort (a / Esc)">
           Abort
         </Button>
       </div>
       {config && <RunConfigPanel config={config} />}
+      <ForkLinks runId={runId} />
       {connection === 'error' && eventCount === 0 ? (
         <div className="m-auto text-xs text-fail" data-testid="run-missing">
           Could not open the event stream of run {runId}. Does it exist?

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { RunConfigInput } from '@/lib/protocol';
+import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import {
   ControlAcceptedSchema,
   CreatedSchema,
   ErrorBodySchema,
+  ForkListSchema,
   PlayedLessonSchema,
   ResponseShapeError,
   RunRecordSchema,
@@ -86,6 +87,10 @@ export const api = {
   getRun: (id: string): Promise<RunRecord> => request(RunRecordSchema, `/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */
+  forkRun: (fork: ForkSpec, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
+  /** The runs forked from this one, oldest first. */
+  listForks: (id: string) => request(ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
   playLesson: (slug: string, timeScale?: number) => request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
   control: (id: string, action: ControlAction) => request(ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),

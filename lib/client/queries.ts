@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RunConfigInput } from '@/lib/protocol';
+import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import { api, type ControlAction } from './api-client';
 
 /** react-query bindings over the API client: lists are cached, mutations refresh them. */
@@ -41,5 +41,21 @@ export function useImportRun() {
   return useMutation({
     mutationFn: (jsonl: string) => api.importTrace(jsonl),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['runs'] }),
+  });
+}
+
+/** The runs forked from this one; asked again when `refreshKey` changes (e.g. the run ended). */
+export function useForks(id: string, refreshKey?: unknown) {
+  return useQuery({ queryKey: ['forks', id, refreshKey], queryFn: () => api.listForks(id), retry: 1 });
+}
+
+export function useForkRun() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ fork, apiKey }: { fork: ForkSpec; apiKey?: string }) => api.forkRun(fork, apiKey),
+    onSuccess: (_created, { fork }) => {
+      void client.invalidateQueries({ queryKey: ['runs'] });
+      void client.invalidateQueries({ queryKey: ['forks', fork.runId] });
+    },
   });
 }

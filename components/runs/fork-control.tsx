@@ -1,0 +1,125 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useMemo, useState } from 'react';
+import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
+import { ApiError } from '@/lib/client/api-client';
+import { forkableTurns } from '@/lib/client/fork-turns';
+import { VENDOR_LABELS } from '@/lib/client/playground-form';
+import { useForkRun } from '@/lib/client/queries';
+import { useRunStore } from '@/lib/client/run-store-provider';
+import { Button } from '@/components/ui/button';
+import { Field, INPUT } from '@/components/controls/field';
+
+/** A fork carries no base URL: the vendors reachable at their official address (or the server's). */
+const FORK_VENDORS = VendorSchema.options.filter((v) => v !== 'openai-compatible');
+
+/**
+ * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the
+ * vendor and model picked here (the parent's config otherwise, seed included). On another
+ * vendor its first request is a takeover, shown in the child's takeover panel.
+ */
+export function ForkControl({ runId }: { runId: string }) {
+  const router = useRouter();
+  const turns = useRunStore((s) => s.view.turns);
+  const terminate = useRunStore((s) => s.view.terminate);
+  const runVendor = useRunStore((s) => s.view.vendor);
+  const offered = useMemo(() => forkableTurns({ turns, terminate }), [turns, terminate]);
+  const [open, setOpen] = useState(false);
+  const [turn, setTurn] = useState<number | undefined>(undefined);
+  const [vendor, setVendor] = useState<Vendor | undefined>(undefined);
+  const [model, setModel] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const fork = useForkRun();
+  const chosenTurn = turn ?? offered.at(-1);
+  const fallbackVendor = VendorSchema.safeParse(runVendor);
+  const chosenVendor: Vendor = vendor ?? (fallbackVendor.success ? fallbackVendor.data : 'sim-anthropic');
+  const models = modelsOf(chosenVendor);
+  const error = fork.error instanceof ApiError ? fork.error : undefined;
+
+  const submit = () => {
+    if (chosenTurn === undefined) return;
+    fork.mutate(
+      {
+        fork: { runId, atTurn: chosenTurn, ...(vendor ? { provider: vendor } : {}), ...(model ? { model } : {}) },
+        ...(apiKey.trim() && !isSimulated(chosenVendor) ? { apiKey: apiKey.trim() } : {}),
+      },
+      { onSuccess: ({ id }) => router.push(`/runs/${encodeURIComponent(id)}`) },
+    );
+  };
+
+  return (
+    <div className="relative">
+      <Button data-testid="fork-open" onClick={() => setOpen((o) => !o)} disabled={offered.length === 0} title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}>
+        Fork…
+      </Button>
+      {open && (
+        <div className="absolute top-full right-0 z-30 mt-1 flex w-80 flex-col gap-2 rounded border border-line bg-panel p-3 text-xs shadow-lg" data-testid="fork-dialog" role="dialog" aria-label="fork this run">
+          <p className="text-2xs text-muted">
+            A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool calls and results, and the
+            files those edits left), then continues live on the vendor and model below, with this run&apos;s config and seed.
+          </p>
+          <Field label="after turn">
+            <select data-testid="fork-turn-select" className={INPUT} value={chosenTurn ?? ''} onChange={(e) => setTurn(Number(e.target.value))}>
+              {offered.map((t) => (
+                <option key={t} value={t}>
+                  turn {t}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="continue on" hint={vendor ? undefined : 'default: the vendor and model that answered that turn'}>
+            <select
+              data-testid="fork-vendor-select"
+              className={INPUT}
+              value={vendor ?? ''}
+              onChange={(e) => {
+                const next = VendorSchema.safeParse(e.target.value);
+                setVendor(next.success ? next.data : undefined);
+                setModel(next.success ? VENDOR_DEFAULTS[next.data].model : '');
+              }}
+            >
+              <option value="">same as that turn</option>
+              {FORK_VENDORS.map((v) => (
+                <option key={v} value={v}>
+                  {VENDOR_LABELS[v]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {vendor && (
+            <Field label="model">
+              {models.length > 0 ? (
+                <select data-testid="fork-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
+                  {models.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input data-testid="fork-model-input" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)} />
+              )}
+            </Field>
+          )}
+          {vendor && !isSimulated(vendor) && (
+            <Field label="API key" hint="sent with this one request and held in server memory for the new run only; never stored. Empty: the server's environment key.">
+              <input type="password" autoComplete="off" className={INPUT} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+            </Field>
+          )}
+          {error && (
+            <div className="rounded border border-fail/40 bg-fail-soft px-2 py-1 text-2xs text-fail" data-testid="fork-error" role="alert">
+              {error.message}
+              {error.details.map((d) => (
+                <div key={d}>{d}</div>
+              ))}
+            </div>
+          )}
+          <Button variant="primary" data-testid="fork-submit" disabled={fork.isPending || chosenTurn === undefined} onClick={submit}>
+            {fork.isPending ? 'Forking…' : `Fork at turn ${chosenTurn ?? '…'}`}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
