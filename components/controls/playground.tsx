@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '@/lib/client/api-client';
+import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/endpoint-key';
 import { faultPlanFor } from '@/lib/client/fault-catalog';
 import { formFromSearch, formToSearch } from '@/lib/client/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/playground-form';
@@ -35,9 +36,11 @@ export function Playground() {
   }, [form, runId]);
   return (
     <OpenGroupsProvider>
+      <EndpointKeyProvider>
       <RunStoreProvider key={runId ?? 'none'}>
         <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
       </RunStoreProvider>
+      </EndpointKeyProvider>
     </OpenGroupsProvider>
   );
 }
@@ -56,6 +59,7 @@ function PlaygroundBody({
   const create = useCreateRun();
   const control = useControlRun();
   const [errors, setErrors] = useState<string[]>([]);
+  const [apiKey] = useEndpointKey();
   // Narrow screens: the controls are a drawer, closed by default so the run has the width.
   const [drawer, setDrawer] = useState(false);
   const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
@@ -66,7 +70,7 @@ function PlaygroundBody({
   const run = useCallback(() => {
     if (create.isPending) return;
     setErrors([]);
-    create.mutate(buildRunRequest(form), {
+    create.mutate(buildRunRequest(form, apiKey), {
       onSuccess: ({ id }) => {
         setDrawer(false);
         setRunId(id);
@@ -74,7 +78,7 @@ function PlaygroundBody({
       onError: (error) =>
         setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
     });
-  }, [create, form, setRunId]);
+  }, [create, form, apiKey, setRunId]);
 
   const abort = useCallback(() => {
     if (runId && live) control.mutate({ id: runId, action: { action: 'abort' } });

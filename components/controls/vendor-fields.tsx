@@ -1,7 +1,8 @@
 'use client';
 
-import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
 import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
+import { EndpointDialog } from './endpoint-dialog';
 import { Field, INPUT } from './field';
 
 function modelsFor(vendor: Vendor) {
@@ -57,18 +58,7 @@ export function VendorFields({ form, onChange, disabled = false }: { form: Playg
           />
         </Field>
       )}
-      {!isSimulated(form.vendor) && (
-        <Field label="API key" hint="sent with this run request only; never stored. Empty: the server's environment key, which goes only to the vendor's own endpoint or a URL the server names — a base URL typed here needs a key typed here.">
-          <input
-            data-testid="api-key-input"
-            type="password"
-            autoComplete="off"
-            className={INPUT}
-            value={form.apiKey}
-            onChange={(e) => onChange({ apiKey: e.target.value })}
-          />
-        </Field>
-      )}
+      <EndpointDialog form={form} onChange={onChange} disabled={disabled} />
     </>
   );
 }

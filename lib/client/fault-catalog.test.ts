@@ -24,7 +24,7 @@ describe('the fault catalog', () => {
     expect(plain.config).not.toHaveProperty('task');
     expect(plain.config).not.toHaveProperty('policy');
     expect(plain).not.toHaveProperty('apiKey');
-    const custom = buildRunRequest({ ...DEFAULT_FORM, task: '  Explain it.  ', policy: 'bad-args', faults: ['tool-huge'], toolFaultTarget: 'search', apiKey: 'sk-x' });
+    const custom = buildRunRequest({ ...DEFAULT_FORM, task: '  Explain it.  ', policy: 'bad-args', faults: ['tool-huge'], toolFaultTarget: 'search' }, 'sk-x');
     expect(custom.config).toMatchObject({ task: 'Explain it.', policy: 'bad-args', faults: { tools: [{ tool: 'search', kind: 'huge' }] } });
     expect(custom).not.toHaveProperty('apiKey');
   });

@@ -91,8 +91,8 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   promptSet: json('promptSet', 'ps', PromptSetRefSchema),
 };
 
-/** Fields the URL never carries. */
-export const NOT_IN_URL = ['apiKey', 'baseUrl'] as const satisfies readonly (keyof PlaygroundForm)[];
+/** Fields the URL never carries (the API key is no form field: lib/client/endpoint-key.tsx holds it). */
+export const NOT_IN_URL = ['baseUrl'] as const satisfies readonly (keyof PlaygroundForm)[];
 
 /** The search string for a form (and the run it shows), without the leading '?'. */
 export function formToSearch(form: PlaygroundForm, runId?: string): string {

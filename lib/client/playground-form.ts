@@ -12,7 +12,10 @@ import {
 } from '@/lib/protocol';
 import { faultPlanFor } from './fault-catalog';
 
-/** The playground's control panel, as data. The API key lives here in memory only. */
+/**
+ * The playground's control panel, as data. No secret lives here: the API key is held apart
+ * (lib/client/endpoint-key.tsx) and handed to buildRunRequest for one request.
+ */
 export interface PlaygroundForm {
   scenario: string;
   /** A task of one's own; '' = the scenario's task. */
@@ -22,7 +25,6 @@ export interface PlaygroundForm {
   vendor: Vendor;
   model: string;
   baseUrl: string;
-  apiKey: string;
   /** On a swap: foreign thinking dropped, or kept as a marked note. */
   foreignThinking: 'drop' | 'note';
   /** On a swap: send the history as it was, credentials included (to see the rejection). */
@@ -54,7 +56,6 @@ export const DEFAULT_FORM: PlaygroundForm = {
   vendor: 'sim-anthropic',
   model: VENDOR_DEFAULTS['sim-anthropic'].model,
   baseUrl: '',
-  apiKey: '',
   foreignThinking: 'drop',
   naiveTakeover: false,
   preset: 'codesmith',
@@ -107,8 +108,8 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
 };
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */
-export function buildRunRequest(form: PlaygroundForm): { config: RunConfigInput; apiKey?: string } {
-  const apiKey = isSimulated(form.vendor) ? '' : form.apiKey.trim();
+export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunConfigInput; apiKey?: string } {
+  const apiKey = isSimulated(form.vendor) ? '' : key.trim();
   const baseUrl = form.vendor === 'openai-compatible' ? form.baseUrl.trim() : '';
   const prompts = promptTexts(form);
   const config: RunConfigInput = {
