@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { launchRun } from './launch-run';
+import { forkableTurns } from '@/lib/trajectory';
 import { planFork } from './plan-fork';
 
 /** Forks a stored log at a turn and runs the child to its end. */
@@ -106,5 +107,21 @@ describe('fork a stored run at turn k', () => {
     expect(plan.config.provider).toMatchObject({ vendor: 'sim-openai', model: 'gpt-sim-4o' });
     expect(plan.config.swaps).toEqual([{ atTurn: 9, vendor: 'sim-deepseek', model: '' }]);
     expect(RunConfigSchema.safeParse(plan.config).success).toBe(true);
+  });
+});
+
+describe('fork after output-cap steps', () => {
+  it('continuation prompts and escalations are rebuilt as the loop held them: every forkable turn continues without a vendor error', async () => {
+    const parent = await runToEnd({ ...PARENT, policy: 'long-output', maxOutputTokens: 200, recovery: { output: { escalate: true, escalatedMaxTokens: 300, maxContinuations: 3 } } });
+    const actions = ofType(parent, 'output_recovery').map((s) => s.action);
+    expect(actions).toEqual(expect.arrayContaining(['escalate', 'continue']));
+    const turns = forkableTurns(parent);
+    expect(turns.length).toBeGreaterThan(0);
+    for (const k of turns.slice(0, 3)) {
+      const child = await forkRun(parent, { atTurn: k });
+      expect(turnsUpTo(child, k)).toEqual(turnsUpTo(parent, k));
+      expect(ofType(child, 'model_error').filter((e) => e.iteration > k)).toEqual([]);
+      expect(child.at(-1)?.event).toBe('terminate');
+    }
   });
 });
