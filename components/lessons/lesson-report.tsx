@@ -2,14 +2,13 @@
 
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/client/api-client';
+import { compareUrl, useComparison } from '@/lib/client/compare-api';
 import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import type { Lesson, LessonSide } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
 import type { PlayedLesson } from '@/lib/protocol/http';
-import { ComparisonSchema, type TotalsDiffRow } from '@/lib/protocol/http/compare';
+import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 
 const SIDE_OF = { a: 'on', b: 'off' } as const;
 
@@ -17,11 +16,8 @@ const SIDE_OF = { a: 'on', b: 'off' } as const;
 export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
   const divergence = useMemo(() => firstDivergence(on, off), [on, off]);
   // Totals are read off both stored logs by the server's one fold (lib/compare), as /compare shows them.
-  const comparison = useQuery({
-    queryKey: ['lesson-compare', played.on, played.off],
-    queryFn: () => apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(played.on)}&b=${encodeURIComponent(played.off)}`),
-  });
-  const compareHref = `/compare?a=${encodeURIComponent(played.on)}&b=${encodeURIComponent(played.off)}`;
+  const comparison = useComparison(played.on, played.off);
+  const compareHref = compareUrl(played.on, played.off);
 
   return (
     <section className="flex flex-col gap-3 rounded border border-line bg-panel p-3" data-testid="lesson-report">
