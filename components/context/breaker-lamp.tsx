@@ -34,7 +34,7 @@ export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; thr
       <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} />
       <span className="font-medium">breaker {word}</span>
       <span className="tabular text-muted">{detail}</span>
-      {breaker && !coolDownOver && <WhyLine seq={breaker.seq} className="basis-full" />}
+      {breaker && !coolDownOver && <WhyLine seq={breaker.seq} className="basis-full" linked />}
     </div>
   );
 }

@@ -37,7 +37,7 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
             )}
           </div>
           {s.ok && <div className="text-muted">{s.reason}</div>}
-          <WhyLine seq={s.seq} />
+          <WhyLine seq={s.seq} linked />
           {s.stubbed.length > 0 && (
             <div className="font-mono text-muted">
               stubs: {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}

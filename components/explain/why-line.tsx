@@ -2,14 +2,15 @@
 
 import { explainEvent, isExplained } from '@/lib/client/explain-event';
 import { useLogEvent } from '@/lib/client/use-log-event';
-import { glossaryEntry } from '@/lib/lessons/glossary';
+import Link from 'next/link';
+import { glossaryEntry, lessonHref } from '@/lib/lessons/glossary';
 
 /**
  * The one-line "why" of a mechanism step, read from its event in the log; hovering shows
- * the term's definition. Plain text (it sits inside buttons); the link to the lesson is in
- * the inspector entry for the same event.
+ * the term's definition. Inside a button (a ladder step) it is plain text and the lesson link
+ * is in the inspector entry for the same event; elsewhere `linked` adds the lesson link.
  */
-export function WhyLine({ seq, className = '' }: { seq: number | undefined; className?: string }) {
+export function WhyLine({ seq, className = '', linked = false }: { seq: number | undefined; className?: string; /** Not inside a button: link the lesson. */ linked?: boolean }) {
   const event = useLogEvent(seq);
   if (!event || !isExplained(event)) return null;
   const x = explainEvent(event);
@@ -19,6 +20,11 @@ export function WhyLine({ seq, className = '' }: { seq: number | undefined; clas
     <span data-testid="why-line" data-term={x.term} title={`${entry.term}: ${entry.definition}`} className={`block text-2xs leading-4 text-fg/75 ${className}`}>
       <span aria-hidden className="mr-1 text-faint">why</span>
       {x.why}
+      {linked && lessonHref(entry) && (
+        <Link href={lessonHref(entry)!} data-testid="why-lesson-link" className="ml-1 text-run hover:underline">
+          lesson →
+        </Link>
+      )}
     </span>
   );
 }

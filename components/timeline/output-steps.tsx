@@ -45,7 +45,7 @@ export function OutputSteps({ steps }: { steps: readonly OutputStepView[] }) {
           {step.refused && step.refused.length > 0 && (
             <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>
           )}
-          <WhyLine seq={step.seq} className="w-full" />
+          <WhyLine seq={step.seq} className="w-full" linked />
           {step.prompt && (
             <details className="w-full pl-2">
               <summary className="cursor-pointer text-faint">sent to the model</summary>

@@ -55,7 +55,7 @@ function SwapCard({ swap }: { swap: SwapView }) {
           {swap.handling.naive ? ' · naive takeover: history sent as it was' : ''}
         </span>
       </div>
-      <WhyLine seq={swap.seq} />
+      <WhyLine seq={swap.seq} linked />
       {report && <WhyLine seq={report.seq} />}
       {!report ? (
         <p className="mt-1 text-muted">the first request on {swap.toVendor} has not been sent yet</p>

@@ -25,7 +25,7 @@ export function TerminateBanner() {
       <span className="font-mono">complete: {String(terminate.complete)}</span>
       {verdict && <VerdictPill verdict={verdict.verdict} title={verdict.detail} />}
       <span className="font-mono">at {formatMs(terminate.ts)}</span>
-      <WhyLine seq={terminate.seq} className="text-xs" />
+      <WhyLine seq={terminate.seq} className="text-xs" linked />
     </div>
   );
 }

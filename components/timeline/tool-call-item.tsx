@@ -45,7 +45,7 @@ export function ToolCallItem({
           </Pill>
         )}
       </div>
-      <WhyLine seq={call?.seq} className="mt-0.5" />
+      <WhyLine seq={call?.seq} className="mt-0.5" linked />
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (
         <div className={`mt-1 border-l-2 pl-2 ${call.isError ? 'border-fail' : 'border-ok'}`}>

@@ -94,7 +94,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
           {turn.fallbacks.map((f) => (
             <div key={f.ts} className="text-2xs text-takeover">
               ⇄ fallback {f.fromModel} → {f.toModel}: {f.reason}
-              <WhyLine seq={f.seq} />
+              <WhyLine seq={f.seq} linked />
             </div>
           ))}
           <OutputSteps steps={turn.outputSteps} />
@@ -104,7 +104,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
               <span className="font-mono">{g.tool}</span>
               <span className="text-muted">{g.reason}</span>
               {g.budgetLeft !== undefined && <span className="text-faint">budget left {g.budgetLeft}</span>}
-              <WhyLine seq={g.seq} className="w-full" />
+              <WhyLine seq={g.seq} className="w-full" linked />
             </div>
           ))}
         </div>

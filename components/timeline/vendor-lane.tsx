@@ -4,15 +4,17 @@ import { formatMs } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { parseVendorLane, selectVendorLane } from '@/lib/client/vendor-lane';
 import { pct, pctWidth } from './waterfall-scale';
+import { ZoomTrack } from './zoom-track';
+import type { TimeWindow } from '@/lib/client/time-window';
 
 /** Which vendor and model produced each turn, on the waterfall's time axis (takeover blue). */
-export function VendorLane({ domain }: { domain: number }) {
+export function VendorLane({ domain, window }: { domain: number; window: TimeWindow }) {
   const segments = parseVendorLane(useRunStore(selectVendorLane));
   if (segments.length === 0) return null;
   return (
     <div className="flex" data-testid="vendor-lane">
       <div className="w-28 shrink-0 text-2xs text-faint">vendor</div>
-      <div className="relative h-4 flex-1">
+      <ZoomTrack window={window} domain={domain} className="h-4">
         {segments.map((s, i) => {
           const turns = s.fromTurn === s.toTurn ? `turn ${s.fromTurn}` : `turns ${s.fromTurn}–${s.toTurn}`;
           return (
@@ -28,7 +30,7 @@ export function VendorLane({ domain }: { domain: number }) {
             </div>
           );
         })}
-      </div>
+      </ZoomTrack>
     </div>
   );
 }

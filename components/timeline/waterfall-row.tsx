@@ -8,6 +8,8 @@ import { selectTurn, type WaterfallRowSpec } from '@/lib/client/selectors';
 import { TONE_BAR, TONE_TEXT, toolTone } from '@/components/ui/tone';
 import { AttemptBar } from './waterfall-attempts';
 import { pct, pctWidth } from './waterfall-scale';
+import { ZoomTrack } from './zoom-track';
+import type { TimeWindow } from '@/lib/client/time-window';
 
 export const ROW_HEIGHT = 20;
 
@@ -18,10 +20,13 @@ export const ROW_HEIGHT = 20;
 export const WaterfallRow = memo(function WaterfallRow({
   spec,
   domain,
+  window,
   liveEnd,
 }: {
   spec: WaterfallRowSpec;
   domain: number;
+  /** The visible stretch of run time (zoom). */
+  window: TimeWindow;
   liveEnd: number;
 }) {
   const turn = useRunStore(selectTurn(spec.iteration));
@@ -95,7 +100,9 @@ export const WaterfallRow = memo(function WaterfallRow({
       >
         {label}
       </div>
-      <div className="relative flex-1">{body}</div>
+      <ZoomTrack window={window} domain={domain}>
+        {body}
+      </ZoomTrack>
     </div>
   );
 });

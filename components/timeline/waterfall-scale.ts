@@ -20,9 +20,14 @@ export function niceDomain(ms: number): number {
 }
 
 export function ticks(domain: number, count = 6): number[] {
-  const step = niceStep(domain, count);
+  return ticksBetween(0, domain, count);
+}
+
+/** Round ticks inside [from, to] (a zoomed window). */
+export function ticksBetween(from: number, to: number, count = 6): number[] {
+  const step = niceStep(Math.max(to - from, 1), count);
   const out: number[] = [];
-  for (let t = 0; t <= domain + 1e-9; t += step) out.push(t);
+  for (let t = Math.ceil(from / step - 1e-9) * step; t <= to + 1e-9; t += step) out.push(t);
   return out;
 }
 
