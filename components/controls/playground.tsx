@@ -9,6 +9,7 @@ import { faultPlanFor } from '@/lib/client/fault-catalog';
 import { formFromSearch, formToSearch } from '@/lib/client/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/playground-form';
 import { useControlRun, useCreateRun } from '@/lib/client/queries';
+import { markRun, RUN_MARKS } from '@/lib/client/run-marks';
 import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
 import { useRunEvents } from '@/lib/client/use-run-events';
 import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
@@ -37,7 +38,7 @@ export function Playground() {
   return (
     <OpenGroupsProvider>
       <EndpointKeyProvider>
-      <RunStoreProvider key={runId ?? 'none'}>
+      <RunStoreProvider runKey={runId}>
         <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
       </RunStoreProvider>
       </EndpointKeyProvider>
@@ -69,6 +70,7 @@ function PlaygroundBody({
 
   const run = useCallback(() => {
     if (create.isPending) return;
+    markRun(RUN_MARKS.click);
     setErrors([]);
     create.mutate(buildRunRequest(form, apiKey), {
       onSuccess: ({ id }) => {
@@ -141,6 +143,7 @@ function PlaygroundBody({
           </div>
         ) : runId ? (
           <RunView
+            key={runId}
             headerActions={
               <Link data-testid="run-link" href={`/runs/${runId}`} className="font-mono text-2xs text-takeover underline">
                 /runs/{runId}

@@ -9,6 +9,7 @@ import { TerminateBanner } from './terminate-banner';
 import { TurnList } from './turn-list';
 import { WatchdogBar } from './watchdog-bar';
 import { Waterfall } from './waterfall';
+import { useFirstEventMark } from '@/lib/client/use-first-event-mark';
 
 /**
  * A run, live or finished, drawn from the page's run store: header, watchdog, terminate
@@ -16,6 +17,7 @@ import { Waterfall } from './waterfall';
  * The whole column scrolls, so however tall the panels grow the turn cards keep their room.
  */
 export function RunView({ headerActions }: { headerActions?: ReactNode }) {
+  useFirstEventMark();
   return (
     <div className="flex min-h-0 flex-1 flex-col overflow-y-auto">
       <div className="shrink-0">

@@ -1,17 +1,35 @@
 import { measureCheckCost } from './check-cost';
+import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
 import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { measureSweepThroughput } from './sweep-throughput';
+import { median } from './stats';
 import { measureWatchdogLateness } from './watchdog-precision';
 
 /** `npm run bench`: speed targets, measured side by side in one process. */
 async function main(): Promise<void> {
   console.log('Loop Lab benchmarks (CPU times are medians; ratios measured side by side in this process)\n');
-  if (process.env.BENCH_ONLY !== 'sweep') await otherFigures();
+  const only = process.env.BENCH_ONLY;
+  if (only === undefined || only === 'click') await clickFigures();
+  if (only === 'click') return;
+  if (only !== 'sweep') await otherFigures();
 
   await sweepFigures();
+}
+
+/** Click Run → first event painted, Chromium against `next start` (BENCH_ONLY=click: this alone). */
+async function clickFigures(): Promise<void> {
+  const name = 'click Run → first event painted, Chromium against `next start` (production build)';
+  const result = await measureClickToFirstEvent({ clicks: Number(process.env.BENCH_CLICKS ?? 20) });
+  if ('skipped' in result) {
+    console.log(`SKIP  ${name}
+      ${result.skipped}
+`);
+    return;
+  }
+  report(name, describeClicks(result), median(result.painted) <= 150, 'target median ≤ 150 ms');
 }
 
 /** Everything but the sweep (BENCH_ONLY=sweep skips these). */

@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import { api, type ControlAction } from './api-client';
+import { markRun, RUN_MARKS } from './run-marks';
+import { preopenRunStream } from './run-stream';
 
 /** react-query bindings over the API client: lists are cached, mutations refresh them. */
 
@@ -25,7 +27,13 @@ export function useRunDetail(id: string) {
 export function useCreateRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ config, apiKey }: { config: RunConfigInput; apiKey?: string }) => api.createRun(config, apiKey),
+    // The run's stream opens the moment its id is known, not after the view re-renders for it.
+    mutationFn: async ({ config, apiKey }: { config: RunConfigInput; apiKey?: string }) => {
+      const created = await api.createRun(config, apiKey);
+      markRun(RUN_MARKS.created);
+      preopenRunStream(created.id);
+      return created;
+    },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['runs'] }),
   });
 }

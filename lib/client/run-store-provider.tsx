@@ -6,9 +6,20 @@ import { createRunStore, type RunStore, type RunStoreState } from './run-store';
 
 const RunStoreContext = createContext<RunStore | null>(null);
 
-/** One store per mounted run view; key the provider by run id to start afresh. */
-export function RunStoreProvider({ children }: { children: ReactNode }) {
-  const [store] = useState(() => createRunStore());
+/**
+ * One store per run. Key the provider by run id to start afresh with everything under it, or
+ * pass `runKey`: a new key gets a new store while the children stay mounted (the playground's
+ * controls are not rebuilt on every Run, which cost a paint's worth of time before the first event).
+ */
+export function RunStoreProvider({ children, runKey }: { children: ReactNode; runKey?: string }) {
+  const [current, setCurrent] = useState(() => ({ key: runKey, store: createRunStore() }));
+  let store = current.store;
+  if (current.key !== runKey) {
+    // A new run: a fresh store from this render on (React's "adjust state while rendering").
+    const next = { key: runKey, store: createRunStore() };
+    setCurrent(next);
+    store = next.store;
+  }
   return <RunStoreContext.Provider value={store}>{children}</RunStoreContext.Provider>;
 }
 
