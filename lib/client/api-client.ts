@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import {
   ControlAcceptedSchema,
+  CreatedRunSchema,
   CreatedSchema,
   ErrorBodySchema,
   ForkListSchema,
@@ -86,9 +87,9 @@ export const api = {
   listRuns: () => request(RunSummaryListSchema, '/api/runs'),
   getRun: (id: string): Promise<RunRecord> => request(RunRecordSchema, `/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
-  createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
   /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */
-  forkRun: (fork: ForkSpec, apiKey?: string) => request(CreatedSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
+  forkRun: (fork: ForkSpec, apiKey?: string) => request(CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
   /** The runs forked from this one, oldest first. */
   listForks: (id: string) => request(ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */

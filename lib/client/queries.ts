@@ -31,7 +31,7 @@ export function useCreateRun() {
     mutationFn: async ({ config, apiKey }: { config: RunConfigInput; apiKey?: string }) => {
       const created = await api.createRun(config, apiKey);
       markRun(RUN_MARKS.created);
-      preopenRunStream(created.id);
+      preopenRunStream(created.id, created.events);
       return created;
     },
     onSuccess: () => void client.invalidateQueries({ queryKey: ['runs'] }),

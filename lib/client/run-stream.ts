@@ -1,3 +1,4 @@
+import type { RunEvent } from '@/lib/protocol';
 import { eventsUrl } from './api-client';
 import { markRun, RUN_MARKS } from './run-marks';
 
@@ -15,21 +16,23 @@ export interface RunStream {
 
 const opened = new Map<string, RunStream>();
 
-export function openRunStream(runId: string): RunStream {
-  const source = new EventSource(eventsUrl(runId));
-  let kept: string[] = [];
+/** Opens a run's stream; `first` are events already in hand (the POST's), streamed on after them. */
+export function openRunStream(runId: string, first: readonly RunEvent[] = []): RunStream {
+  const last = first.at(-1);
+  const source = new EventSource(last ? `${eventsUrl(runId)}?after=${last.seq}` : eventsUrl(runId));
+  let kept: string[] = first.map((event) => JSON.stringify(event));
   let isOpen = false;
   let onMessage: ((data: string) => void) | undefined;
   let onOpen: (() => void) | undefined;
-  let first = true;
+  let firstMessage = true;
   source.onopen = () => {
     markRun(RUN_MARKS.streamOpen);
     isOpen = true;
     onOpen?.();
   };
   source.onmessage = (message: MessageEvent<string>) => {
-    if (first) {
-      first = false;
+    if (firstMessage) {
+      firstMessage = false;
       markRun(RUN_MARKS.firstEvent);
     }
     if (onMessage) onMessage(message.data);
@@ -53,10 +56,11 @@ export function openRunStream(runId: string): RunStream {
 /** A stream opened ahead that no view took within this long is closed (the page moved on). */
 const UNCLAIMED_MS = 10_000;
 
-/** Opens a new run's stream now, for the view that will show it (takeRunStream). */
-export function preopenRunStream(runId: string): void {
+/** Opens a new run's stream now, for the view that will show it (takeRunStream), after the events in hand. */
+export function preopenRunStream(runId: string, first: readonly RunEvent[] = []): void {
   if (opened.has(runId)) return;
-  const stream = openRunStream(runId);
+  if (first.length > 0) markRun(RUN_MARKS.firstEvent);
+  const stream = openRunStream(runId, first);
   opened.set(runId, stream);
   setTimeout(() => {
     if (opened.get(runId) !== stream) return;

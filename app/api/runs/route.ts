@@ -1,6 +1,7 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { warmUp } from '@/lib/runtime/warm-up';
-import { CreatedSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
+import type { RunEvent } from '@/lib/protocol';
+import { CreatedRunSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
 import { errorResponse, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
 
@@ -27,8 +28,12 @@ export async function POST(request: Request): Promise<Response> {
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.
     if (config.clock === 'real') await warmUp();
-    const { id } = getRunRegistry().startRun({ config, ...(apiKey ? { apiKey } : {}), ...(forked ? { fork: forked.fork } : {}) });
-    return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/runs/${id}` } });
+    const registry = getRunRegistry();
+    const { id } = registry.startRun({ config, ...(apiKey ? { apiKey } : {}), ...(forked ? { fork: forked.fork } : {}) });
+    // The events so far (redacted like every event): the page paints them without waiting for its stream.
+    const events: RunEvent[] = [];
+    registry.subscribe({ runId: id, listener: { onEvent: (event) => events.push(event), onEnd: () => {} } })();
+    return jsonResponse(CreatedRunSchema, { id, events }, { status: 201, headers: { Location: `/api/runs/${id}` } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PromptSetRefSchema, RunConfigSchema } from '../config';
-import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
+import { RunEventSchema, TaskVerdictSchema, TerminateReasonSchema } from '../events';
 import { ForkSpecSchema } from '../fork';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
@@ -75,6 +75,18 @@ export const CreateRunBodySchema = z
   });
 export type CreateRunBody = z.infer<typeof CreateRunBodySchema>;
 export type CreateRunBodyInput = z.input<typeof CreateRunBodySchema>;
+
+/**
+ * 201 from POST /api/runs: the run's id and the events it has logged so far (run_start at
+ * least), so the page draws the run at once and opens its stream after them (`?after=`).
+ */
+export const CreatedRunSchema = z
+  .object({
+    id: z.string().min(1),
+    events: z.array(RunEventSchema),
+  })
+  .strict();
+export type CreatedRun = z.infer<typeof CreatedRunSchema>;
 
 /** GET /api/runs?limit=N */
 export const ListRunsQuerySchema = z.object({
