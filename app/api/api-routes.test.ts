@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { RunEvent } from '@/lib/protocol';
 import {
   ControlAcceptedSchema,
+  CreatedRunSchema,
   CreatedSchema,
   ErrorBodySchema,
   parseResponse,
@@ -56,7 +57,11 @@ const readError = (response: Response) => read(ErrorBodySchema, response, `error
 async function startRun(body: unknown): Promise<string> {
   const response = await postRun(post('/runs', JSON.stringify(body)));
   expect(response.status).toBe(201);
-  return (await read(CreatedSchema, response, 'POST /api/runs')).id;
+  const created = await read(CreatedRunSchema, response, 'POST /api/runs');
+  // The first events come with the answer, so the page draws the run before its stream opens.
+  expect(created.events[0]).toMatchObject({ run_id: created.id, seq: 0, event: 'run_start' });
+  expect(created.events.map((e) => e.seq)).toEqual(created.events.map((_, i) => i));
+  return created.id;
 }
 
 async function streamed(id: string, headers: Record<string, string> = {}): Promise<RunEvent[]> {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '@/lib/protocol';
 import { preopenRunStream, takeRunStream } from './run-stream';
 
 /** A stand-in for the browser's EventSource: the test plays the server's side. */
@@ -60,5 +61,16 @@ describe('a run stream opened when the run is created', () => {
     vi.advanceTimersByTime(10_000);
     expect([lost!.closed, kept!.closed]).toEqual([true, false]);
     expect(takeRunStream('lost')).toBeUndefined();
+  });
+
+  it('starts from the events the POST brought: they come first, and the stream resumes after them', () => {
+    const first = [{ run_id: 'r2', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 }] as unknown as RunEvent[];
+    preopenRunStream('r2', first);
+    const [source] = FakeEventSource.made;
+    expect(source?.url).toBe('/api/runs/r2/events?after=0');
+    const seen: string[] = [];
+    takeRunStream('r2')!.attach({ onMessage: (d) => seen.push(d), onOpen: () => {}, onError: () => {} });
+    source!.send('{"seq":1}');
+    expect(seen.map((d) => (JSON.parse(d) as { seq: number }).seq)).toEqual([0, 1]);
   });
 });
