@@ -24,7 +24,8 @@ export function openRunStream(runId: string, first: readonly RunEvent[] = []): R
   let isOpen = false;
   let onMessage: ((data: string) => void) | undefined;
   let onOpen: (() => void) | undefined;
-  let firstMessage = true;
+  // With events in hand the first one was received with the POST (marked there).
+  let firstMessage = first.length === 0;
   source.onopen = () => {
     markRun(RUN_MARKS.streamOpen);
     isOpen = true;
