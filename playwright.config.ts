@@ -36,7 +36,9 @@ export default defineConfig({
   webServer: {
     command: `npx next build && npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/scenarios`,
-    timeout: 300_000,
+    // `next build` alone took 5–14 minutes on a 2-core machine under heavy load; a slow build
+    // should fail on its own errors, not on this wait.
+    timeout: 900_000,
     reuseExistingServer: false,
     env: {
       LOOP_LAB_DATA_DIR: `.data/e2e-${process.pid}`,
