@@ -1,26 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getRunRegistry } from '@/lib/server';
+import { useTempDataDir } from '@/lib/testing/api-test-env';
 import { controlBodies, dispatch, fuzzRequests, importBodies, resumeValues, runBodies, startValidRun, type FuzzRequest } from './api-fuzz';
 
-let dir: string;
 let knownId: string;
 
+useTempDataDir('loop-lab-fuzz-');
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fuzz-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
   knownId = await startValidRun();
   await getRunRegistry().whenFinished(knownId);
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** Never a 5xx; every 4xx is JSON with an error a person can read, naming what to fix. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { z } from 'zod';
 import type { RunEvent } from '@/lib/protocol';
 import {
@@ -29,24 +29,10 @@ import { GET as getPromptSets, POST as postPromptSet } from './prompt-sets/route
 // milliseconds; a real-clock run stays live long enough to be aborted.
 const BASE = 'http://localhost/api';
 const KEY = 'sk-ant-route-test-0123456789-DONOTSTORE';
-let dir: string;
+const dataDir = useTempDataDir('loop-lab-routes-');
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-routes-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  g.__loopLabPromptSetStore?.close();
-  delete g.__loopLabPromptSetStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-const post = (url: string, body: string) => new Request(`${BASE}${url}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+const ctx = (id: string) => routeContext({ id });
+const post = (url: string, body: string) => jsonPost(`${BASE}${url}`, body);
 
 /** Every response is read as the browser reads it: parsed with its endpoint's schema (lib/protocol/http). */
 async function read<S extends z.ZodType>(schema: S, response: Response, endpoint: string): Promise<z.output<S>> {
@@ -67,10 +53,7 @@ async function startRun(body: unknown): Promise<string> {
 async function streamed(id: string, headers: Record<string, string> = {}): Promise<RunEvent[]> {
   const response = await getEvents(new Request(`${BASE}/runs/${id}/events`, { headers }), ctx(id));
   expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
-  return (await response.text())
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+  return readSseEvents<RunEvent>(response);
 }
 
 describe('POST /api/runs', () => {
@@ -126,7 +109,7 @@ describe('POST /api/runs', () => {
     const id = await startRun({ config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: KEY });
     const seen = JSON.stringify(await streamed(id)) + JSON.stringify(await read(RunRecordSchema, await getRun(new Request(`${BASE}/runs/${id}`), ctx(id)), 'GET /api/runs/{id}'));
     expect(seen).not.toContain(KEY);
-    const bytes = fs.readdirSync(dir).map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1')).join('');
+    const bytes = fs.readdirSync(dataDir()).map((n) => fs.readFileSync(path.join(dataDir(), n)).toString('latin1')).join('');
     expect(bytes).not.toContain(KEY);
   });
 });

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { NextRequest } from 'next/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import { proxy } from '@/proxy';
 import { MAX_BODY_BYTES } from '@/lib/server';
 import { POST as postRun } from './runs/route';
@@ -10,21 +8,9 @@ import { GET as getEvents } from './runs/[id]/events/route';
 import { POST as postImport } from './runs/import/route';
 
 const BASE = 'http://localhost/api';
-let dir: string;
+useTempDataDir('loop-lab-limits-');
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-limits-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const json = (body: string) => new Request(`${BASE}/runs`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+const json = (body: string) => jsonPost(`${BASE}/runs`, body);
 
 async function errorOf(response: Response): Promise<{ status: number; error: string; details: string[] }> {
   expect(response.headers.get('content-type')).toMatch(/application\/json/);
@@ -114,7 +100,7 @@ describe('resume points and paths', () => {
   it('accepts only plain decimal integers in Last-Event-ID and ?after=', async () => {
     const created = await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } })));
     const { id } = (await created.json()) as { id: string };
-    const ctx = { params: Promise.resolve({ id }) };
+    const ctx = routeContext({ id });
     for (const raw of ['0x10', '2e3', '1.0', '+1', '0b1', '01', '-2', '1e400', '99999999999999999999']) {
       const viaHeader = await getEvents(new Request(`${BASE}/runs/${id}/events`, { headers: { 'Last-Event-ID': raw } }), ctx);
       expect(viaHeader.status, raw).toBe(400);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDataDir } from '@/lib/testing/api-test-env';
 
 // Every route handler under app/api that can change state — including ones added later —
 // refuses cross-site requests and CORS-simple bodies before it reads anything.
@@ -17,20 +17,7 @@ function routeFiles(dir: string): string[] {
   });
 }
 
-let dataDir: string;
-beforeAll(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-cross-site-'));
-  process.env.LOOP_LAB_DATA_DIR = dataDir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  g.__loopLabPromptSetStore?.close();
-  delete g.__loopLabPromptSetStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+useTempDataDir('loop-lab-cross-site-');
 
 const context = { params: Promise.resolve(new Proxy({}, { get: () => 'some-id' }) as Record<string, string>) };
 const body = JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' }, action: 'abort' });

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import { ComparisonSchema } from '@/lib/protocol/http/compare';
 import { POST as postRun } from '../runs/route';
 import { GET as getEvents } from '../runs/[id]/events/route';
@@ -9,27 +7,13 @@ import { GET as getCompare } from './route';
 
 // Two real runs on the simulated vendor (virtual clock), compared through the route.
 const BASE = 'http://localhost/api';
-let dir: string;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-compare-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabPromptSetStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  g.__loopLabPromptSetStore?.close();
-  delete g.__loopLabPromptSetStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+useTempDataDir('loop-lab-compare-');
 
 async function finishedRun(config: unknown): Promise<string> {
-  const response = await postRun(new Request(`${BASE}/runs`, { method: 'POST', body: JSON.stringify({ config }), headers: { 'Content-Type': 'application/json' } }));
+  const response = await postRun(jsonPost(`${BASE}/runs`, { config }));
   expect(response.status).toBe(201);
   const { id } = (await response.json()) as { id: string };
-  await (await getEvents(new Request(`${BASE}/runs/${id}/events`), { params: Promise.resolve({ id }) })).text();
+  await (await getEvents(new Request(`${BASE}/runs/${id}/events`), routeContext({ id }))).text();
   return id;
 }
 

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { RunEvent } from '@/lib/protocol';
 import { ForkListSchema } from '@/lib/protocol/http';
 import { POST as postRun } from './route';
@@ -10,30 +8,14 @@ import { GET as getForks } from './[id]/forks/route';
 
 // POST /api/runs with a `fork` field, against the real engine on simulated vendors.
 const BASE = 'http://localhost/api';
-let dir: string;
+useTempDataDir('loop-lab-fork-');
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fork-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-const post = (body: unknown) =>
-  postRun(new Request(`${BASE}/runs`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
+const ctx = (id: string) => routeContext({ id });
+const post = (body: unknown) => postRun(jsonPost(`${BASE}/runs`, body));
 
 async function streamed(id: string): Promise<RunEvent[]> {
   const response = await getEvents(new Request(`${BASE}/runs/${id}/events`), ctx(id));
-  return (await response.text())
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+  return readSseEvents<RunEvent>(response);
 }
 
 async function started(body: unknown): Promise<string> {

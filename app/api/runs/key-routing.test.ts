@@ -1,27 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonPost, useTempDataDir } from '@/lib/testing/api-test-env';
 import { GET as getRuns, POST as postRun } from './route';
 
 // POST /api/runs refuses, at POST time, every run whose key would go somewhere it should not
 // (or that has no key at all): a 400 naming the field, and no run is created.
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-key-routing-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
+useTempDataDir('loop-lab-key-routing-');
 afterEach(() => vi.unstubAllEnvs());
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const post = (body: unknown) =>
-  postRun(new Request('http://localhost/api/runs', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
+  postRun(jsonPost('http://localhost/api/runs', body));
 const runCount = async () => ((await (await getRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
 
 async function refused(body: unknown): Promise<string[]> {

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { z } from 'zod';
 import {
   CreatedSchema,
@@ -27,25 +25,10 @@ import { GET as getRun } from '../runs/[id]/route';
 
 // The real worker pool and engine behind every sweep route.
 const BASE = 'http://localhost/api';
-let dir: string;
+useTempDataDir('loop-lab-sweep-routes-');
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sweep-routes-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabSweepStore?: { close(): void }; __loopLabSweepRegistry?: unknown };
-  g.__loopLabStore?.close();
-  g.__loopLabSweepStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabSweepStore;
-  delete g.__loopLabSweepRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-const post = (url: string, body: unknown) =>
-  new Request(`${BASE}${url}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+const ctx = (id: string) => routeContext({ id });
+const post = (url: string, body: unknown) => jsonPost(`${BASE}${url}`, body);
 const GRID = {
   configurations: [{ id: 'codesmith', preset: 'codesmith' }, { id: 'naive', preset: 'naive' }],
   faultPlans: [{ id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] } }],
@@ -60,10 +43,7 @@ async function read<S extends z.ZodType>(schema: S, response: Response, endpoint
 async function frames(id: string): Promise<SweepFrame[]> {
   const response = await getEvents(new Request(`${BASE}/sweeps/${id}/events`), ctx(id));
   expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
-  return (await response.text())
-    .split('\n')
-    .filter((l) => l.startsWith('data: '))
-    .map((l) => parseResponse(SweepFrameSchema, JSON.parse(l.slice(6)), 'GET /api/sweeps/{id}/events'));
+  return (await readSseEvents(response)).map((data) => parseResponse(SweepFrameSchema, data, 'GET /api/sweeps/{id}/events'));
 }
 
 describe('sweep routes', () => {

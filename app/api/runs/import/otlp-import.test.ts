@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { RunEvent } from '@/lib/protocol';
 import { getRunRegistry } from '@/lib/server';
 import { POST as postRun } from '../route';
@@ -10,30 +8,15 @@ import { POST as postImport } from './route';
 import { GET as getTrace } from '../[id]/trace/route';
 
 // A run out as OTLP/JSON through GET /api/runs/:id/otel, and back in through the import.
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-otlp-import-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+useTempDataDir('loop-lab-otlp-import-');
 
-const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const ctx = (id: string) => routeContext({ id });
 const events = async (id: string): Promise<RunEvent[]> =>
   (await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text()).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
 
 describe('OTLP export and import', () => {
   it('GET /api/runs/:id/otel serves the run as OTLP/JSON, and importing it draws the same turns', async () => {
-    const created = await postRun(new Request('http://localhost/api/runs', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 } }),
-    }));
+    const created = await postRun(jsonPost('http://localhost/api/runs', { config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 } }));
     const { id } = (await created.json()) as { id: string };
     await getRunRegistry().whenFinished(id);
 
@@ -42,7 +25,7 @@ describe('OTLP export and import', () => {
     expect(otel.headers.get('content-disposition')).toContain('.otlp.json');
     const body = await otel.text();
 
-    const imported = await postImport(new Request('http://localhost/api/runs/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const imported = await postImport(jsonPost('http://localhost/api/runs/import', body));
     expect(imported.status).toBe(201);
     const copy = await events(((await imported.json()) as { id: string }).id);
     const original = await events(id);
@@ -53,7 +36,7 @@ describe('OTLP export and import', () => {
     );
     expect(copy.at(-1)).toMatchObject({ event: 'terminate', complete: true });
 
-    const bad = await postImport(new Request('http://localhost/api/runs/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"resourceSpans": [{"scopeSpans": 3}]}' }));
+    const bad = await postImport(jsonPost('http://localhost/api/runs/import', '{"resourceSpans": [{"scopeSpans": 3}]}'));
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/OTLP/);
     expect((await getOtel(new Request('http://localhost/api/runs/nope/otel'), ctx('nope'))).status).toBe(404);

@@ -1,26 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import { ErrorBodySchema, parseResponse, PlayedLessonSchema, RunRecordSchema } from '@/lib/protocol/http';
 import { GET as getRun } from '../../../runs/[id]/route';
 import { POST as play } from './route';
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-lessons-'));
-  process.env.LOOP_LAB_DATA_DIR = dir;
-});
-afterAll(() => {
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+useTempDataDir('loop-lab-lessons-');
 
-const request = (body: string) => new Request('http://localhost/api/lessons/x/play', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
-const ctx = (slug: string) => ({ params: Promise.resolve({ slug }) });
+const request = (body: string) => jsonPost('http://localhost/api/lessons/x/play', body);
+const ctx = (slug: string) => routeContext({ slug });
 
 describe('POST /api/lessons/{slug}/play', () => {
   it('starts both sides: the same config and seed, the mechanism off on one', async () => {
@@ -29,7 +16,7 @@ describe('POST /api/lessons/{slug}/play', () => {
     const played = parseResponse(PlayedLessonSchema, await response.json(), 'POST play');
     expect(played).toMatchObject({ slug: 'retry-ladder', timeScale: 0.01 });
     expect(played.on).not.toBe(played.off);
-    const record = async (id: string) => parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), { params: Promise.resolve({ id }) })).json(), 'GET run');
+    const record = async (id: string) => parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
     const [on, off] = [(await record(played.on)).config, (await record(played.off)).config];
     expect(on).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
     expect(off).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });

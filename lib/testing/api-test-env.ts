@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+
+/**
+ * Shared setup for the route-handler tests under app/api: a private data directory, the
+ * server's global singletons closed and forgotten afterwards, and the small request and
+ * stream helpers every route test would otherwise write again.
+ */
+
+/** The singletons lib/store/get-store.ts and lib/server/get-*-registry.ts keep on globalThis. */
+type ServerGlobals = {
+  __loopLabStore?: { close(): void };
+  __loopLabSweepStore?: { close(): void };
+  __loopLabPromptSetStore?: { close(): void };
+  __loopLabRunRegistry?: unknown;
+  __loopLabSweepRegistry?: unknown;
+};
+
+/**
+ * Points LOOP_LAB_DATA_DIR at a fresh temp directory before the file's tests and, after them,
+ * closes every store the server opened there, drops the registries and deletes the directory —
+ * so the next test file gets its own store rather than a closed one. Returns the directory.
+ */
+export function useTempDataDir(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    process.env.LOOP_LAB_DATA_DIR = dir;
+  });
+  afterAll(() => {
+    const g = globalThis as typeof globalThis & ServerGlobals;
+    g.__loopLabStore?.close();
+    g.__loopLabSweepStore?.close();
+    g.__loopLabPromptSetStore?.close();
+    delete g.__loopLabStore;
+    delete g.__loopLabSweepStore;
+    delete g.__loopLabPromptSetStore;
+    delete g.__loopLabRunRegistry;
+    delete g.__loopLabSweepRegistry;
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!dir) throw new Error('useTempDataDir: the directory exists only once beforeAll has run');
+    return dir;
+  };
+}
+
+/** A JSON POST as the browser sends it; a string body goes as is, anything else through JSON.stringify. */
+export function jsonPost(url: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(url, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+/** The second argument Next.js passes a dynamic route handler. */
+export function routeContext<P extends Record<string, string>>(params: P): { params: Promise<P> } {
+  return { params: Promise.resolve(params) };
+}
+
+/** Reads a whole server-sent-event body and parses each `data:` line as JSON. */
+export async function readSseEvents<T = unknown>(response: Response): Promise<T[]> {
+  return (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as T);
+}
