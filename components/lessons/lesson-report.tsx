@@ -3,14 +3,11 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { compareUrl, useComparison } from '@/lib/client/compare-api';
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import type { Lesson, LessonSide } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
 import type { PlayedLesson } from '@/lib/protocol/http';
-import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
-
-const SIDE_OF = { a: 'on', b: 'off' } as const;
+import { TotalsRows } from '@/components/compare/totals-rows';
 
 /** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
 export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
@@ -39,7 +36,7 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
       <div data-testid="lesson-totals">
         <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What each side cost</h2>
         {comparison.data ? (
-          <TotalsRows rows={comparison.data.totals} />
+          <TotalsRows rows={comparison.data.totals} sides={{ a: 'on', b: 'off' }} rowTestId="lesson-total" className="mt-1 max-w-2xl" />
         ) : comparison.error ? (
           <p className="text-xs text-fail">{comparison.error.message}</p>
         ) : (
@@ -73,39 +70,5 @@ function EventRef({ runId, step }: { runId: string; step: { seq: number; label: 
     <Link href={`/runs/${encodeURIComponent(runId)}`} className="underline" title={`event #${step.seq} of run ${runId}`}>
       <span className="font-mono">#{step.seq}</span> {step.label}
     </Link>
-  );
-}
-
-function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
-  if (value === null) return '–';
-  if (typeof value === 'string') return value.replace(/_/g, ' ');
-  if (row.unit === 'ms') return formatMs(value);
-  if (row.unit === 'tokens') return formatTokens(value);
-  if (row.unit === 'usd') return formatUsd(value);
-  return String(value);
-}
-
-function TotalsRows({ rows }: { rows: TotalsDiffRow[] }) {
-  return (
-    <table className="mt-1 w-full max-w-2xl text-xs">
-      <thead>
-        <tr className="text-left text-2xs text-muted">
-          <th className="py-1 font-normal">&nbsp;</th>
-          <th className="px-2 py-1 font-normal">on</th>
-          <th className="px-2 py-1 font-normal">off</th>
-          <th className="px-2 py-1 font-normal">better</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.id} className="border-t border-line" data-testid="lesson-total" data-total={row.id}>
-            <td className="py-1">{row.label}</td>
-            <td className="tabular px-2 py-1 font-mono">{show(row, row.a)}</td>
-            <td className="tabular px-2 py-1 font-mono">{show(row, row.b)}</td>
-            <td className="px-2 py-1 text-2xs">{row.better ? SIDE_OF[row.better] : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

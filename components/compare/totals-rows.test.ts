@@ -1,0 +1,28 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
+import { TotalsRows } from './totals-rows';
+
+const ROWS: TotalsDiffRow[] = [
+  { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', a: 0, b: 1, better: 'a' },
+  { id: 'wallMs', label: 'wall time', unit: 'ms', a: 1500, b: 1500, better: null },
+];
+
+const render = (sides: { a: string; b: string }, rowTestId: string) => renderToStaticMarkup(createElement(TotalsRows, { rows: ROWS, sides, rowTestId }));
+
+describe('TotalsRows', () => {
+  it('names the better side in words with the names each page gives its sides', () => {
+    expect(render({ a: 'A', b: 'B' }, 'totals-row')).toContain('▲ A');
+    const lesson = render({ a: 'on', b: 'off' }, 'lesson-total');
+    expect(lesson).toContain('▲ on');
+    expect(lesson).toContain('data-testid="lesson-total"');
+    expect(lesson).toContain('data-better="a"');
+  });
+
+  it('says "same" for an unjudged equal row and formats values by unit', () => {
+    const html = render({ a: 'A', b: 'B' }, 'totals-row');
+    expect(html).toContain('same');
+    expect(html).not.toContain(">1500<");
+  });
+});

@@ -1,0 +1,47 @@
+import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
+
+function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
+  if (value === null) return '–';
+  if (typeof value === 'string') return value.replace(/_/g, ' ');
+  switch (row.unit) {
+    case 'ms':
+      return formatMs(value);
+    case 'tokens':
+      return formatTokens(value);
+    case 'usd':
+      return formatUsd(value);
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * The totals of two runs side by side, as lib/compare folds them; the side that did better is
+ * said in words, not only in colour. Shared by /compare (sides A and B) and a lesson's report
+ * (mechanism on and off), which name the sides differently.
+ */
+export function TotalsRows({ rows, sides, rowTestId, className = '' }: { rows: TotalsDiffRow[]; sides: { a: string; b: string }; rowTestId: string; className?: string }) {
+  return (
+    <table className={`w-full text-xs ${className}`}>
+      <thead>
+        <tr className="text-left text-2xs text-muted">
+          <th className="px-3 py-1 font-normal">&nbsp;</th>
+          <th className="px-2 py-1 font-normal">{sides.a}</th>
+          <th className="px-2 py-1 font-normal">{sides.b}</th>
+          <th className="px-2 py-1 font-normal">better</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} className="border-t border-line" data-testid={rowTestId} data-total={row.id} data-better={row.better ?? ''}>
+            <td className="px-3 py-1">{row.label}</td>
+            <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>{show(row, row.a)}</td>
+            <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>{show(row, row.b)}</td>
+            <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.a !== null && row.a === row.b ? 'same' : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
