@@ -5,8 +5,9 @@ import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { TotalsRows } from './totals-rows';
 
 const ROWS: TotalsDiffRow[] = [
-  { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', a: 0, b: 1, better: 'a' },
-  { id: 'wallMs', label: 'wall time', unit: 'ms', a: 1500, b: 1500, better: null },
+  { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', a: 0, b: 1, better: 'a', note: null },
+  { id: 'wallMs', label: 'wall time', unit: 'ms', a: 1500, b: 1500, better: null, note: null },
+  { id: 'usd', label: 'cost', unit: 'usd', a: 0.04, b: 0, better: null, note: 'not judged: only one run finished its work' },
 ];
 
 const render = (sides: { a: string; b: string }, rowTestId: string) => renderToStaticMarkup(createElement(TotalsRows, { rows: ROWS, sides, rowTestId }));
@@ -24,5 +25,9 @@ describe('TotalsRows', () => {
     const html = render({ a: 'A', b: 'B' }, 'totals-row');
     expect(html).toContain('same');
     expect(html).not.toContain(">1500<");
+  });
+
+  it('says why a differing row is not judged instead of leaving it blank', () => {
+    expect(render({ a: 'A', b: 'B' }, 'totals-row')).toContain('not judged: only one run finished its work');
   });
 });

@@ -38,7 +38,7 @@ export function TotalsRows({ rows, sides, rowTestId, className = '' }: { rows: T
             <td className="px-3 py-1">{row.label}</td>
             <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>{show(row, row.a)}</td>
             <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>{show(row, row.b)}</td>
-            <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.a !== null && row.a === row.b ? 'same' : ''}</td>
+            <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.note ? <span className="text-muted">{row.note}</span> : row.a !== null && row.a === row.b ? 'same' : ''}</td>
           </tr>
         ))}
       </tbody>

@@ -47,9 +47,11 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     expect(row('errorsSeen')).toMatchObject({ a: 0, b: 1, better: 'a' });
     // A 529 before the stream costs nothing: no tokens wasted on either side.
     expect(row('wastedTokens')).toMatchObject({ a: 0, b: 0, better: null });
-    // B gave up early: it is quicker and cheaper, and says so.
-    expect(row('durationMs').better).toBe('b');
-    expect(row('usd').better).toBe('b');
+    // B gave up early: quicker and cheaper, but that is not "better" — only A finished its work.
+    expect(row('durationMs')).toMatchObject({ better: null, note: 'not judged: only one run finished its work' });
+    expect(row('usd')).toMatchObject({ better: null, note: 'not judged: only one run finished its work' });
+    // Equal lines need no note.
+    expect(row('failedAttempts')).toMatchObject({ a: 1, b: 1, better: null, note: null });
     // Token counts are shown, not judged.
     expect(row('inputTokens').better).toBeNull();
     expect(row('verdict').a).toBe(c.a.verdict);

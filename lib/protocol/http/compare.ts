@@ -65,6 +65,8 @@ export const TotalsDiffRowSchema = z
     a: z.union([z.number(), z.string()]).nullable(),
     b: z.union([z.number(), z.string()]).nullable(),
     better: z.enum(['a', 'b']).nullable(),
+    /** Why a line that differs is not judged (e.g. only one run finished its work). */
+    note: z.string().nullable(),
   })
   .strict();
 export type TotalsDiffRow = z.infer<typeof TotalsDiffRowSchema>;
