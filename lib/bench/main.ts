@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === 'click') await clickFigures();
   if (only === 'click') return;
+  if (only === 'engine') return void (await engineFigures());
   if (only !== 'sweep') await otherFigures();
 
   await sweepFigures();
@@ -32,8 +33,8 @@ async function clickFigures(): Promise<void> {
   report(name, describeClicks(result), median(result.painted) <= 150, 'target median ≤ 150 ms');
 }
 
-/** Everything but the sweep (BENCH_ONLY=sweep skips these). */
-async function otherFigures(): Promise<void> {
+/** Engine overhead and live SSE (BENCH_ONLY=engine: these alone). */
+async function engineFigures(): Promise<void> {
   const exchanges = await recordBenchRun();
   const overhead = await measureEngineOverhead({ exchanges, rounds: 25 });
   report(
@@ -52,6 +53,11 @@ async function otherFigures(): Promise<void> {
       `      the live serving path alone (recorded events appended live): ${Math.round(sse.servingEventsPerSec).toLocaleString('en')} events/s\n` +
       `      replay of the finished run:                             ${Math.round(sse.replayEventsPerSec).toLocaleString('en')} events/s\n`,
   );
+}
+
+/** Everything but the sweep (BENCH_ONLY=sweep skips these). */
+async function otherFigures(): Promise<void> {
+  await engineFigures();
 
   const watchdog = await measureWatchdogLateness({ firings: 200, windowMs: 20 });
   report(
