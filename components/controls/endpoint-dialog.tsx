@@ -1,20 +1,11 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import {
-  ENDPOINT_PRESETS,
-  ENDPOINT_VENDORS,
-  applyPreset,
-  draftFor,
-  endpointPatch,
-  priceNote,
-  suggestedModels,
-  type EndpointDraft,
-  type EndpointVendor,
-} from '@/lib/client/endpoint-form';
+import { ENDPOINT_VENDORS, draftFor, endpointPatch, type EndpointDraft, type EndpointVendor } from '@/lib/client/endpoint-form';
 import { useEndpointKey } from '@/lib/client/endpoint-key';
 import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
 import { Button } from '@/components/ui/button';
+import { EndpointFields } from './endpoint-fields';
 import { Field, INPUT } from './field';
 
 const isEndpointVendor = (v: string): v is EndpointVendor => (ENDPOINT_VENDORS as readonly string[]).includes(v);
@@ -30,8 +21,6 @@ export function EndpointDialog({ form, onChange, disabled }: { form: PlaygroundF
   const [key, setKey] = useEndpointKey();
   const [draft, setDraft] = useState<EndpointDraft>(() => draftFor('anthropic'));
   const [draftKey, setDraftKey] = useState('');
-  const models = suggestedModels(draft.vendor);
-  const note = priceNote(draft.model);
 
   const open = () => {
     setDraft(isEndpointVendor(form.vendor) ? { vendor: form.vendor, baseUrl: form.baseUrl, model: form.model } : draftFor('anthropic'));
@@ -76,31 +65,7 @@ export function EndpointDialog({ form, onChange, disabled }: { form: PlaygroundF
               ))}
             </select>
           </Field>
-          {draft.vendor === 'openai-compatible' && (
-            <>
-              <div className="flex flex-wrap gap-1" aria-label="presets">
-                {ENDPOINT_PRESETS.map((p) => (
-                  <Button key={p.id} data-testid={`endpoint-preset-${p.id}`} onClick={() => setDraft((d) => applyPreset(d, p))} title={p.baseUrl}>
-                    {p.label}
-                  </Button>
-                ))}
-              </div>
-              <Field label="base URL" hint="a base URL typed here needs a key typed here">
-                <input data-testid="endpoint-base-url" className={INPUT} value={draft.baseUrl} placeholder="https://…/v1" onChange={(e) => setDraft((d) => ({ ...d, baseUrl: e.target.value }))} />
-              </Field>
-            </>
-          )}
-          <Field label="model" hint={note ? <span data-testid="endpoint-price-note">{note}</span> : 'priced: the run shows its cost'}>
-            <input data-testid="endpoint-model" className={INPUT} list="endpoint-models" value={draft.model} onChange={(e) => setDraft((d) => ({ ...d, model: e.target.value }))} />
-            <datalist id="endpoint-models">
-              {models.map((m) => (
-                <option key={m} value={m} />
-              ))}
-            </datalist>
-          </Field>
-          <Field label="API key">
-            <input data-testid="endpoint-key" type="password" autoComplete="off" spellCheck={false} className={INPUT} value={draftKey} onChange={(e) => setDraftKey(e.target.value)} />
-          </Field>
+          <EndpointFields draft={draft} onDraft={setDraft} apiKey={draftKey} onApiKey={setDraftKey} />
           <div className="flex justify-end gap-2">
             <Button onClick={() => dialog.current?.close()}>Cancel</Button>
             <Button variant="primary" type="submit" data-testid="endpoint-use">

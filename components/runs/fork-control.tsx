@@ -4,20 +4,23 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
 import { ApiError } from '@/lib/client/api-client';
+import { ENDPOINT_VENDORS, type EndpointVendor } from '@/lib/client/endpoint-form';
 import { forkableTurns } from '@/lib/client/fork-turns';
 import { VENDOR_LABELS } from '@/lib/client/playground-form';
 import { useForkRun } from '@/lib/client/queries';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { Button } from '@/components/ui/button';
+import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
 
-/** A fork carries no base URL: the vendors reachable at their official address (or the server's). */
-const FORK_VENDORS = VendorSchema.options.filter((v) => v !== 'openai-compatible');
+const isEndpointVendor = (v: Vendor): v is EndpointVendor => (ENDPOINT_VENDORS as readonly string[]).includes(v);
 
 /**
  * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the
- * vendor and model picked here (the parent's config otherwise, seed included). On another
- * vendor its first request is a takeover, shown in the child's takeover panel.
+ * vendor and model picked here (the parent's config otherwise, seed included). A real endpoint
+ * (an OpenAI-compatible server by base URL too) is asked for with the key & endpoint dialog's
+ * own fields, under the same key rule. On another vendor its first request is a takeover,
+ * shown in the child's takeover panel.
  */
 export function ForkControl({ runId }: { runId: string }) {
   const router = useRouter();
@@ -29,6 +32,8 @@ export function ForkControl({ runId }: { runId: string }) {
   const [turn, setTurn] = useState<number | undefined>(undefined);
   const [vendor, setVendor] = useState<Vendor | undefined>(undefined);
   const [model, setModel] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  /** Page memory only, sent with the one fork request. */
   const [apiKey, setApiKey] = useState('');
   const fork = useForkRun();
   const chosenTurn = turn ?? offered.at(-1);
@@ -41,7 +46,13 @@ export function ForkControl({ runId }: { runId: string }) {
     if (chosenTurn === undefined) return;
     fork.mutate(
       {
-        fork: { runId, atTurn: chosenTurn, ...(vendor ? { provider: vendor } : {}), ...(model ? { model } : {}) },
+        fork: {
+          runId,
+          atTurn: chosenTurn,
+          ...(vendor ? { provider: vendor } : {}),
+          ...(model.trim() ? { model: model.trim() } : {}),
+          ...(vendor === 'openai-compatible' && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+        },
         ...(apiKey.trim() && !isSimulated(chosenVendor) ? { apiKey: apiKey.trim() } : {}),
       },
       { onSuccess: ({ id }) => router.push(`/runs/${encodeURIComponent(id)}`) },
@@ -77,34 +88,45 @@ export function ForkControl({ runId }: { runId: string }) {
                 const next = VendorSchema.safeParse(e.target.value);
                 setVendor(next.success ? next.data : undefined);
                 setModel(next.success ? VENDOR_DEFAULTS[next.data].model : '');
+                setBaseUrl('');
               }}
             >
               <option value="">same as that turn</option>
-              {FORK_VENDORS.map((v) => (
+              {VendorSchema.options.map((v) => (
                 <option key={v} value={v}>
                   {VENDOR_LABELS[v]}
                 </option>
               ))}
             </select>
           </Field>
-          {vendor && (
-            <Field label="model">
-              {models.length > 0 ? (
-                <select data-testid="fork-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
-                  {models.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.label}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input data-testid="fork-model-input" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)} />
-              )}
-            </Field>
+          {vendor && isEndpointVendor(vendor) && (
+            <>
+              <EndpointFields
+                testId="fork"
+                draft={{ vendor, model, baseUrl }}
+                onDraft={(d) => {
+                  setVendor(d.vendor);
+                  setModel(d.model);
+                  setBaseUrl(d.baseUrl);
+                }}
+                apiKey={apiKey}
+                onApiKey={setApiKey}
+              />
+              <p className="text-2xs text-faint">
+                The key goes with this one request and is held in server memory for the new run only; never stored. Empty: the server&apos;s
+                environment key, which only goes to the vendor&apos;s own endpoint or an address the server names.
+              </p>
+            </>
           )}
-          {vendor && !isSimulated(vendor) && (
-            <Field label="API key" hint="sent with this one request and held in server memory for the new run only; never stored. Empty: the server's environment key.">
-              <input type="password" autoComplete="off" className={INPUT} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+          {vendor && !isEndpointVendor(vendor) && (
+            <Field label="model">
+              <select data-testid="fork-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
+                {models.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
             </Field>
           )}
           {error && (

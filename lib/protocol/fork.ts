@@ -4,8 +4,9 @@ import { VendorSchema } from './config';
 /**
  * Fork a stored run at turn `atTurn` (issue 9): the new run starts from the parent's
  * trajectory up to and including that turn, rebuilt from its event log, and continues live on
- * `provider`/`model` (default: the vendor and model the parent was on at that turn) with the
- * parent's config otherwise, seed included.
+ * `provider`/`model`/`baseUrl` (default: the vendor and model the parent was on at that turn)
+ * with the parent's config otherwise, seed included. The key for the child is the body's
+ * `apiKey`, never part of the fork spec, under the one key rule (resolveClientConfig).
  */
 export const ForkSpecSchema = z
   .object({
@@ -14,6 +15,12 @@ export const ForkSpecSchema = z
     provider: VendorSchema.optional(),
     /** Empty or absent: the vendor's default model (or the parent's, when the vendor is the parent's). */
     model: z.string().trim().max(200).optional(),
+    /**
+     * Where the child's requests go (an OpenAI-compatible server, say). A request-chosen URL needs
+     * the request's own key (the body's `apiKey`, beside `fork`), as for every run.
+     * Absent: the parent's address when the vendor is the parent's, else the vendor's own.
+     */
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
   })
   .strict();
 export type ForkSpec = z.infer<typeof ForkSpecSchema>;

@@ -108,6 +108,19 @@ describe('fork a stored run at turn k', () => {
     expect(plan.config.swaps).toEqual([{ atTurn: 9, vendor: 'sim-deepseek', model: '' }]);
     expect(RunConfigSchema.safeParse(plan.config).success).toBe(true);
   });
+
+  it('onto an endpoint by base URL: the address is the request’s, the key source says a key came with it, the clock is real', async () => {
+    const parent = await runToEnd({ ...PARENT, clock: 'virtual' });
+    const config = ofType(parent, 'run_start')[0]!.config;
+    const plan = (spec: { provider?: 'openai-compatible' | 'sim-anthropic'; baseUrl?: string }, keySent: boolean) =>
+      planFork({ spec: { runId: 'p', atTurn: 1, ...spec }, parent: { config: { ...config, provider: { ...config.provider, keySource: 'request' } }, running: false }, events: parent, keySent });
+    const onto = plan({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }, true);
+    expect(onto).toMatchObject({ ok: true, config: { provider: { vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', keySource: 'request' }, clock: 'real' } });
+    // Staying on the simulated vendor keeps the virtual clock; without a key the source is the environment.
+    const same = plan({}, false);
+    expect(same).toMatchObject({ ok: true, config: { provider: { vendor: 'sim-anthropic', keySource: 'env' }, clock: 'virtual' } });
+    expect(same.ok && same.config.provider.baseUrl).toBeFalsy();
+  });
 });
 
 describe('fork after output-cap steps', () => {

@@ -12,7 +12,7 @@ export type ForkPlan = { ok: true; config: RunConfig; fork: ForkStart } | { ok: 
 
 /**
  * Turns a fork request into the child's config and starting point: the parent's config
- * (seed included) moved to the chosen vendor and model, planned swaps the copied turns
+ * (seed included) moved to the chosen vendor, model and address, planned swaps the copied turns
  * already passed left out, and the parent's trajectory up to turn k rebuilt from its log.
  * Problems name the `fork.*` field and say what to do.
  */
@@ -20,6 +20,8 @@ export function planFork(options: {
   spec: ForkSpec;
   parent: { config: RunConfig; running: boolean } | undefined;
   events: readonly RunEvent[];
+  /** Whether the fork request came with its own key (the child's keySource says where its key came from). */
+  keySent?: boolean;
 }): ForkPlan {
   const { spec, parent, events } = options;
   if (!parent) return { ok: false, status: 404, problems: [`fork.runId: no run with id "${spec.runId}"; fork a run from the runs list`] };
@@ -44,6 +46,7 @@ export function planFork(options: {
   const model = spec.model || (sameVendor ? trajectory.model : '');
   const keepsAddress = vendor === parent.config.provider.vendor;
   const { baseUrl: _dropped, ...provider } = parent.config.provider;
+  const baseUrl = spec.baseUrl || (keepsAddress ? parent.config.provider.baseUrl : undefined);
   const recovery = { ...parent.config.recovery };
   if (!keepsAddress && recovery.fallback?.model) {
     // The parent's fallback model belongs to its own vendor.
@@ -52,8 +55,10 @@ export function planFork(options: {
   }
   const config: RunConfig = {
     ...parent.config,
-    provider: { ...provider, vendor, model, ...(keepsAddress && parent.config.provider.baseUrl ? { baseUrl: parent.config.provider.baseUrl } : {}) },
+    provider: { ...provider, vendor, model, keySource: options.keySent ? 'request' : 'env', ...(baseUrl ? { baseUrl } : {}) },
     recovery,
+    // Real network time cannot jump: a virtual-clock parent's fork onto a real vendor runs on the real clock.
+    ...(parent.config.clock === 'virtual' && !isSimulated(vendor) ? { clock: 'real' as const } : {}),
     swaps: parent.config.swaps.filter((s) => s.atTurn > spec.atTurn),
   };
   if (config.policy && !isSimulated(vendor)) delete config.policy;

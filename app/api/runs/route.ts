@@ -15,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
     const body = CreateRunBodySchema.parse(await readJson({ request }));
     const { apiKey } = body;
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
-    const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork }) : undefined;
+    const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined }) : undefined;
     const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
     const problems = [
