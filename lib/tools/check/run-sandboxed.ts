@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { checkResultCache, CheckResultCache } from './check-result-cache';
-import { sharedRunnerPool, spawnRunner } from './runner-pool';
+import { sandboxLaunch, sharedRunnerPool, spawnRunner } from './runner-pool';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
 
 const MAX_REPORT_BYTES = 2_000_000;
@@ -69,7 +69,9 @@ export async function runSandboxed(options: {
   if (cached) return cached;
 
   const pooled = limits.heapMb === DEFAULT_SANDBOX_LIMITS.heapMb;
-  const lease = pooled ? await sharedRunnerPool().acquire() : { child: spawnRunner(limits), release: () => undefined };
+  const lease = pooled
+    ? await sharedRunnerPool().acquire()
+    : { child: spawnRunner({ heapMb: limits.heapMb, launch: await sandboxLaunch() }), release: () => undefined };
   try {
     const outcome = await superviseChild({ child: lease.child, request, nonce, limits, ...(options.signal ? { signal: options.signal } : {}) });
     if (key !== undefined) cache!.set(key, outcome);

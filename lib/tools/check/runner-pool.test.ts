@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RunnerPool } from './runner-pool';
+import { RunnerPool, sandboxLaunch } from './runner-pool';
 
 describe('RunnerPool', () => {
   it('hands out a fresh child for every check and queues checks past maxActive', async () => {
@@ -24,4 +26,48 @@ describe('RunnerPool', () => {
     lease.child.kill('SIGKILL');
     lease.release();
   });
+});
+
+describe('sandboxLaunch', () => {
+  /** Runs a node program the way sandbox children start, and returns what it printed. */
+  async function runLaunched(source: string): Promise<string> {
+    const launch = await sandboxLaunch();
+    const child = spawn(launch.command, [...launch.prefix, '-e', source], { env: {} as NodeJS.ProcessEnv, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    await new Promise((resolve) => child.on('close', resolve));
+    return out.trim();
+  }
+
+  it('starts children in a private network namespace on Linux with user namespaces, as this machine has', async () => {
+    const launch = await sandboxLaunch();
+    // The fallback exists for kernels that refuse unprivileged namespaces; util-linux's
+    // unshare and such a kernel are what the README's machines have.
+    if (process.platform === 'linux' && process.env.LOOP_LAB_SANDBOX_NETNS !== 'off') expect(launch.networkIsolated).toBe(true);
+    expect(await runLaunched('console.log("started")')).toBe('started');
+  });
+
+  it.runIf(process.platform === 'linux' && process.env.LOOP_LAB_SANDBOX_NETNS !== 'off')(
+    'a child cannot reach a server listening on this machine',
+    async () => {
+      const connections: string[] = [];
+      const server = createServer((socket) => {
+        connections.push('connected');
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const printed = await runLaunched(
+          `const s = require('node:net').connect(${port}, '127.0.0.1');` +
+            `s.on('connect', () => { console.log('reached'); s.destroy(); });` +
+            `s.on('error', (e) => console.log(e.code));`,
+        );
+        expect(printed).toBe('ENETUNREACH');
+        expect(connections).toEqual([]);
+      } finally {
+        server.close();
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits';
 import { SANDBOX_SOURCE } from './sandbox-source';
@@ -9,16 +10,63 @@ function permissionFlag(): string {
   return major > 22 || (major === 22 && minor >= 13) ? '--permission' : '--experimental-permission';
 }
 
+/** How a sandbox child is started: straight away, or inside its own network namespace. */
+export interface SandboxLaunch {
+  /** The program to run (node itself, or util-linux `unshare`). */
+  command: string;
+  /** Arguments before node's own flags (for unshare: its flags, then node's path). */
+  prefix: string[];
+  /** True when the child has no network at all: a private namespace with only a loopback that is down. */
+  networkIsolated: boolean;
+}
+
+let launch: Promise<SandboxLaunch> | undefined;
+
+/**
+ * Decides once per process how to start sandbox children. Node 20's permission model
+ * guards files, child processes and workers, not sockets; where the kernel lets an
+ * unprivileged user take a new user and network namespace (`unshare --user --net`, Linux
+ * with user namespaces on), every child runs in one, so the model-written code in it has no
+ * network to reach — not the vendors, not this server, not the internet. Elsewhere it runs
+ * without, and the README says so. `LOOP_LAB_SANDBOX_NETNS=off` forces the latter.
+ */
+export function sandboxLaunch(): Promise<SandboxLaunch> {
+  launch ??= probeNetworkNamespace().then((unshare) =>
+    unshare
+      ? { command: unshare, prefix: ['--user', '--net', process.execPath], networkIsolated: true }
+      : { command: process.execPath, prefix: [], networkIsolated: false },
+  );
+  return launch;
+}
+
+/** The path of `unshare` when starting node under it with a private network works here. */
+function probeNetworkNamespace(): Promise<string | undefined> {
+  if (process.platform !== 'linux' || process.env.LOOP_LAB_SANDBOX_NETNS === 'off') return Promise.resolve(undefined);
+  const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((path) => existsSync(path));
+  if (!unshare) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const child = spawn(unshare, ['--user', '--net', process.execPath, '-e', ''], { env: {} as NodeJS.ProcessEnv, cwd: '/', stdio: 'ignore' });
+    child.on('error', () => resolve(undefined));
+    child.on('close', (code) => resolve(code === 0 ? unshare : undefined));
+  });
+}
+
 /**
  * Spawns one sandbox child: an empty environment (the server's API keys are in its
  * environment), the permission model with nothing allowed (no file system, no child
- * processes, no workers), a heap cap, and the program given with `-e` so it reads no file.
- * stdout is discarded; stderr is kept only to tell a heap-limit abort from a crash; fd 3 is
- * the report channel.
+ * processes, no workers), no code built from strings outside the check's vm context, a heap
+ * cap, the program given with `-e` so it reads no file, and no network where `launch` says
+ * so. stdout is discarded; stderr is kept only to tell a heap-limit abort from a crash; fd 3
+ * is the report channel.
  */
-export function spawnRunner(options: { heapMb: number }): ChildProcess {
-  const args = [permissionFlag(), '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
-  return spawn(process.execPath, args, { env: {} as NodeJS.ProcessEnv, cwd: '/', stdio: ['pipe', 'ignore', 'pipe', 'pipe'], windowsHide: true });
+export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }): ChildProcess {
+  const node = [permissionFlag(), '--disallow-code-generation-from-strings', '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
+  return spawn(options.launch.command, [...options.launch.prefix, ...node], {
+    env: {} as NodeJS.ProcessEnv,
+    cwd: '/',
+    stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
 }
 
 function setRef(child: ChildProcess, on: boolean): void {
@@ -47,13 +95,14 @@ export class RunnerPool {
 
   /** A fresh child for one check; call `release` when it has exited. */
   async acquire(): Promise<{ child: ChildProcess; release: () => void }> {
+    const launch = await sandboxLaunch();
     if (this.active >= this.options.maxActive) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.active++;
     let child = this.idle.shift();
     while (child && (child.exitCode !== null || child.signalCode !== null)) child = this.idle.shift();
-    child ??= spawnRunner(this.options);
+    child ??= spawnRunner({ heapMb: this.options.heapMb, launch });
     setRef(child, true);
-    this.refill();
+    this.refill(launch);
     let released = false;
     return {
       child,
@@ -66,9 +115,9 @@ export class RunnerPool {
     };
   }
 
-  private refill(): void {
+  private refill(launch: SandboxLaunch): void {
     while (this.idle.length < this.options.warm) {
-      const child = spawnRunner(this.options);
+      const child = spawnRunner({ heapMb: this.options.heapMb, launch });
       child.on('error', () => undefined);
       setRef(child, false);
       this.idle.push(child);

@@ -19,6 +19,11 @@ const vm = require('node:vm');
 const writeSync = fs.writeSync, readFileSync = fs.readFileSync;
 const stringify = JSON.stringify, parse = JSON.parse, now = performance.now.bind(performance);
 const exit = process.exit.bind(process);
+// Nothing outside the vm context needs to load a module again: should workspace code ever
+// reach this realm, it finds no require, no getBuiltinModule and no way to build code from
+// strings (--disallow-code-generation-from-strings; the vm context keeps its own setting).
+for (const name of ['require', 'module', 'exports', '__filename', '__dirname']) delete globalThis[name];
+for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen']) delete process[name];
 const HARNESS = ${JSON.stringify(RUNNER_SOURCE)};
 
 let request;
