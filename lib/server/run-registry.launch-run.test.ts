@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRedactor } from '@/lib/runtime/redact-secrets';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ describe('run registry with launchRun', () => {
     expect(summary.vendor).toBe('sim-anthropic');
 
     // And the JSONL round trip of a real log.
-    const again = importJsonl({ store, text: exportRunJsonl({ store, runId: id })! });
+    const again = importJsonl({ store, text: exportRunJsonl({ store, runId: id })!, redactor: createRedactor({ secrets: [] }) });
     if (!again.ok) throw new Error(again.errors.join('\n'));
     expect(store.readEvents({ runId: again.id })).toEqual(stored.map((e) => ({ ...e, run_id: again.id })));
   });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRedactor } from '@/lib/runtime/redact-secrets';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ describe('JSONL export and import of our own events', () => {
     expect(text.trim().split('\n').map((l) => JSON.parse(l))).toEqual(events);
     expect(exportRunJsonl({ store, runId: 'missing' })).toBeUndefined();
 
-    const result = importJsonl({ store, text });
+    const result = importJsonl({ store, text, redactor: createRedactor({ secrets: [] }) });
     if (!result.ok) throw new Error(result.errors.join('\n'));
     const imported = store.readEvents({ runId: result.id });
     expect(imported).toEqual(events.map((e) => ({ ...e, run_id: result.id })));
@@ -84,7 +85,7 @@ describe('JSONL export and import of our own events', () => {
 
 describe('plain tracer JSONL import', () => {
   it('converts the tracer fixture into a well-formed run', () => {
-    const result = importJsonl({ store, text: TRACER_FIXTURE });
+    const result = importJsonl({ store, text: TRACER_FIXTURE, redactor: createRedactor({ secrets: [] }) });
     if (!result.ok) throw new Error(result.errors.join('\n'));
     const events = store.readEvents({ runId: result.id });
     expectWellFormed(events, result.id);
@@ -153,8 +154,8 @@ describe('plain tracer JSONL import', () => {
     const parsed = parseJsonl({ text: mixed, runId: 'x' });
     expect(parsed.ok ? [] : parsed.errors).toEqual([expect.stringMatching(/^line 9: run_id "other" differs from "3f9a1c2e" on line 1; .*split it by run_id/)]);
 
-    expect(importJsonl({ store, text: '\n  \n' })).toEqual({ ok: false, errors: ['the file is empty: expected one JSON object a line'] });
-    const noUsable = importJsonl({ store, text: '{"ts": 1, "event": "note", "text": "hi"}\n' });
+    expect(importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({ ok: false, errors: ['the file is empty: expected one JSON object a line'] });
+    const noUsable = importJsonl({ store, text: '{"ts": 1, "event": "note", "text": "hi"}\n', redactor: createRedactor({ secrets: [] }) });
     expect(noUsable).toEqual({ ok: false, errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'] });
     expect(store.listRuns()).toEqual([]);
   });

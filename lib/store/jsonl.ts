@@ -42,22 +42,33 @@ export function parseJsonl({ text, runId }: ParseJsonlOptions): ParsedTrace {
   return own ? parseOwnEvents({ lines, runId }) : parseTracerLines({ lines, runId });
 }
 
+/** Structural secret redaction (lib/runtime/redact-secrets.ts createRedactor), given by the caller. */
+export interface ImportRedactor {
+  value<T>(value: T): T;
+}
+
 export interface ImportJsonlOptions {
   store: RunStore;
   text: string;
+  /**
+   * Applied to every parsed event before anything is stored: a trace written elsewhere can
+   * carry the server's own keys verbatim (a vendor's error body quoting it, a header logged).
+   */
+  redactor: ImportRedactor;
   /** Epoch ms; defaults to now. */
   createdAt?: number;
 }
 
 export type ImportResult = { ok: true; id: string } | { ok: false; errors: string[] };
 
-/** Parses a JSONL file and stores it as a new, imported run (all or nothing). */
-export function importJsonl({ store, text, createdAt }: ImportJsonlOptions): ImportResult {
+/** Parses a JSONL file and stores it, secrets redacted, as a new, imported run (all or nothing). */
+export function importJsonl({ store, text, createdAt, redactor }: ImportJsonlOptions): ImportResult {
   const id = randomUUID();
   const parsed = parseJsonl({ text, runId: id });
   if (!parsed.ok) return parsed;
-  const start = parsed.events[0];
+  const events = parsed.events.map((event) => redactor.value(event));
+  const start = events[0];
   const config = start?.event === 'run_start' ? start.config : importedConfig();
-  store.createRun({ id, config, createdAt, imported: true, events: parsed.events });
+  store.createRun({ id, config, createdAt, imported: true, events });
   return { ok: true, id };
 }

@@ -1,6 +1,7 @@
 import { CreatedSchema } from '@/lib/protocol/http';
 import { errorResponse, HttpError, jsonResponse, readText, refuseCrossSite } from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
 
 export const runtime = 'nodejs';
@@ -11,7 +12,8 @@ const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/
 
 /**
  * Imports a trace sent as the raw body: a Loop Lab JSONL export, a plain tracer's file, or
- * OTLP/JSON with GenAI spans (GET /api/runs/:id/otel, or another agent's). 400 lists what is wrong.
+ * OTLP/JSON with GenAI spans (GET /api/runs/:id/otel, or another agent's), with the server's
+ * keys redacted from every event before it is stored. 400 lists what is wrong.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
@@ -22,7 +24,9 @@ export async function POST(request: Request): Promise<Response> {
       if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors);
       text = converted.jsonl;
     }
-    const result = importJsonl({ store: getStore(), text });
+    // The server's keys (every *_API_KEY it holds) never get into the store by way of a trace.
+    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+    const result = importJsonl({ store: getStore(), text, redactor });
     if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors);
     return jsonResponse(CreatedSchema, { id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
   } catch (error) {
