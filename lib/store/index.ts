@@ -1,4 +1,5 @@
 export * from './run-store';
+export { encodeLog, type EncodedLog } from './encoded-log';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
 export { getStore, getSweepStore, getPromptSetStore, dataDir } from './get-store';
 export {

@@ -1,5 +1,6 @@
 import type { ForkLink, RunConfig, RunEvent, SweepRunMetrics } from '@/lib/protocol';
 import type { ForkSummary, RunRecord, RunSummary } from '@/lib/protocol/http';
+import type { EncodedLog } from './encoded-log';
 
 export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
@@ -11,6 +12,8 @@ export interface CreateRunOptions {
   imported?: boolean;
   /** A whole log written with the record in one transaction (an import is all or nothing). */
   events?: readonly RunEvent[];
+  /** The same, encoded where the run was made (lib/store/encoded-log.ts); instead of `events`. */
+  log?: EncodedLog;
   /** A sweep's run: its sweep, its job and its metrics row, written in the same transaction. */
   sweep?: { sweepId: string; job: number; metrics: SweepRunMetrics };
   /** A fork: the run and turn it started from (listed by `listForks` of the parent). */

@@ -16,7 +16,8 @@ import type {
 import { closeInterruptedRuns } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
-import { summarizeEvents } from './summarize-events';
+import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
+import { summarizeEvents, type SummaryDelta } from './summarize-events';
 import { configColumns } from './config-columns';
 
 export const DB_FILE_NAME = 'loop-lab.db';
@@ -94,8 +95,10 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const insertSweepRun = db.prepare(
     'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
   );
-  const insertEvent = db.prepare(
-    'INSERT INTO events (run_id, seq, type, ts, body) VALUES (@runId, @seq, @type, @ts, @body)',
+  // Positional parameters: binding an object by name costs more than the insert itself
+  // (measured: 1.1 vs 0.85 ms of CPU for a 129-event sweep run).
+  const insertEvent = db.prepare<[string, number, string, number, string]>(
+    'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
   );
   // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing.
   const updateSummary = db.prepare(`
@@ -132,8 +135,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     `SELECT ${SUMMARY_COLUMNS}, forked_at_turn FROM runs WHERE forked_from = ? ORDER BY created_at, rowid`,
   );
 
-  const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
-    const delta = summarizeEvents(events);
+  /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
+  const updateRow = (runId: string, delta: SummaryDelta): void => {
     const changed = updateSummary.run({
       id: runId,
       ...delta,
@@ -146,14 +149,22 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
       );
     }
-    events.forEach((event, index) => {
-      if (event.seq !== delta.firstSeq + index) {
-        throw new Error(`run ${runId}: seq ${event.seq} breaks the contiguous batch at index ${index}`);
-      }
-      if (event.run_id !== runId) throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
-      insertEvent.run({ runId, seq: event.seq, type: event.event, ts: event.ts, body: eventJson(event) });
-    });
+  };
+
+  const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
+    updateRow(runId, summarizeEvents(events));
+    checkBatch(runId, events);
+    for (const event of events) insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
   });
+
+  /** A log encoded where it was made (a sweep worker): stored as its bytes are, nothing walked again. */
+  const appendEncoded = (runId: string, log: EncodedLog): void => {
+    checkEncodedLog(runId, log);
+    updateRow(runId, log.summary);
+    const { bodies, types, ts } = log;
+    const first = log.summary.firstSeq;
+    for (let i = 0; i < bodies.length; i += 1) insertEvent.run(runId, first + i, types[i]!, ts[i]!, bodies[i]!);
+  };
 
   const create = db.transaction(
     (
@@ -162,6 +173,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       createdAt: number,
       imported: boolean,
       events: readonly RunEvent[],
+      log: EncodedLog | undefined,
       sweep: CreateRunOptions['sweep'],
       forkedFrom: CreateRunOptions['forkedFrom'],
     ) => {
@@ -179,6 +191,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         forkedAtTurn: forkedFrom?.turn ?? null,
       });
       if (events.length > 0) append(id, events);
+      if (log && log.summary.count > 0) appendEncoded(id, log);
       if (sweep) insertSweepRun.run({ sweepId: sweep.sweepId, job: sweep.job, runId: id, metrics: JSON.stringify(sweep.metrics) });
     },
   );
@@ -190,8 +203,9 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     closeInterruptedRuns({ runId }: { runId?: string } = {}): string[] {
       return closeInterruptedRuns({ db, self: owner, append, ...(runId !== undefined ? { runId } : {}) });
     },
-    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], sweep, forkedFrom }: CreateRunOptions): void {
-      create(id, config, createdAt, imported, events, sweep, forkedFrom);
+    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], log, sweep, forkedFrom }: CreateRunOptions): void {
+      if (log && events.length > 0) throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
+      create(id, config, createdAt, imported, events, log, sweep, forkedFrom);
     },
     listForks(runId: string): ForkSummary[] {
       return selectForks.all(runId).map((row) => ({ ...toSummary(row), forked_at_turn: row.forked_at_turn }));

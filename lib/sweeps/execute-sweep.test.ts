@@ -6,7 +6,9 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
 import { executeSweep } from './execute-sweep';
 import { SMALL_GRID } from './execute-sweep.test-grid';
+import { expandGrid } from './expand-grid';
 import { createLocalPool } from './local-pool';
+import { runSweepJob, sweepRunId } from './run-sweep-job';
 
 let dir: string;
 let runStore: RunStore;
@@ -48,6 +50,16 @@ describe('executeSweep on the local worker pool', () => {
       const runs = runStore.listRuns({ sweepId: 'sw-a', limit: 100 });
       expect(runs).toHaveLength(20);
       expect(runStore.readEvents({ runId: runs[0]!.id }).at(-1)?.event).toBe('terminate');
+      // A stored run reads exactly as the same job run here: a worker's log arrives whole and unchanged.
+      const job = expandGrid(grid)[13]!;
+      const here = await runSweepJob({ sweepId: 'sw-a', job });
+      expect(runStore.readEvents({ runId: sweepRunId('sw-a', 13) })).toEqual(here.log.bodies.map((json) => JSON.parse(json) as unknown));
+      expect(runStore.getRun(sweepRunId('sw-a', 13))!.summary).toMatchObject({
+        event_count: here.log.bodies.length,
+        duration_ms: here.metrics.duration_ms,
+        input_tokens: here.metrics.input_tokens,
+        complete: here.metrics.complete,
+      });
       // Sweep runs stay out of the playground's run list.
       expect(runStore.listRuns().some((r) => r.id.startsWith('sw-a'))).toBe(false);
     } finally {

@@ -101,7 +101,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
       runStore.createRun({
         id: result.metrics.run_id,
         config: job.config,
-        events: result.events,
+        log: result.log,
         sweep: { sweepId, job: job.index, metrics: result.metrics },
       });
       metrics.push(result.metrics);

@@ -18,8 +18,8 @@ describe('runSweepJob', () => {
     const again = await runSweepJob({ sweepId: 'b', job: first! });
     expect(cache.misses).toBe(misses);
     expect(cache.hits).toBe(hits + checks);
-    const body = (events: typeof ran.events) => events.map(({ run_id: _id, ...rest }) => rest);
-    expect(body(again.events)).toEqual(body(ran.events));
+    const body = (log: typeof ran.log) => log.bodies.map((json) => ({ ...(JSON.parse(json) as object), run_id: undefined }));
+    expect(body(again.log)).toEqual(body(ran.log));
     expect(again.metrics.verdict).toBe('done');
 
     // Another seed ends on the same fixed workspace: its checks are answered too.

@@ -1,5 +1,6 @@
 import type { RunEvent, SweepRunMetrics } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { encodeLog, type EncodedLog } from '@/lib/store/encoded-log';
 import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import type { SweepJob } from './expand-grid';
 import { runMetrics } from './run-metrics';
@@ -8,10 +9,15 @@ import { runMetrics } from './run-metrics';
 // answers from its report (lib/tools/check/check-result-cache.ts says what is and is not kept).
 enableCheckResultCache();
 
-/** What a worker sends back for one job: the run's metrics and its whole log. */
+/**
+ * What a worker sends back for one job: the run's metrics and its whole log, encoded in the
+ * worker (each event's JSON and the summary row's share), so the thread that stores it only
+ * writes rows: cloning ~130 event objects across threads cost the main thread about as much
+ * as a worker's whole run of the engine leaves it time for.
+ */
 export interface SweepJobResult {
   metrics: SweepRunMetrics;
-  events: RunEvent[];
+  log: EncodedLog;
 }
 
 /** A run's id inside a sweep: the sweep's id and the job's place in the list. */
@@ -30,7 +36,7 @@ export async function runSweepJob({ sweepId, job }: { sweepId: string; job: Swee
   await handle.done;
   const m = runMetrics(events);
   return {
-    events,
+    log: encodeLog(runId, events),
     metrics: {
       job: job.index,
       run_id: runId,

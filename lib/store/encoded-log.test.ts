@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeLog } from './encoded-log';
+import { createSqliteRunStore } from './sqlite-run-store';
+import type { RunStore } from './run-store';
+import { sampleConfig, sampleRunEvents } from './sample-run';
+
+let dir: string;
+let store: RunStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-encoded-'));
+  store = createSqliteRunStore({ dir });
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a log encoded where the run was made', () => {
+  it('is stored exactly as the same events would be: the same log and the same summary row', () => {
+    store.createRun({ id: 'a', config: sampleConfig(), createdAt: 1, events: sampleRunEvents({ runId: 'a' }) });
+    // Through a clone, as it crosses from a worker thread.
+    store.createRun({ id: 'b', config: sampleConfig(), createdAt: 1, log: structuredClone(encodeLog('b', sampleRunEvents({ runId: 'b' }))) });
+    expect(store.readEvents({ runId: 'b' })).toEqual(sampleRunEvents({ runId: 'b' }));
+    const { id: _a, ...a } = store.getRun('a')!.summary;
+    const { id: _b, ...b } = store.getRun('b')!.summary;
+    expect(b).toEqual(a);
+    expect(b).toMatchObject({ status: 'completed', event_count: sampleRunEvents({ runId: 'b' }).length });
+  });
+
+  it('is refused, with the store’s own words, when the events are not one run’s contiguous log', () => {
+    const events = sampleRunEvents({ runId: 'r' });
+    expect(() => encodeLog('r', events.filter((e) => e.seq !== 3))).toThrow(/run r: seq 4 breaks the contiguous batch at index 3/);
+    expect(() => encodeLog('other', events)).toThrow(/event seq 0 belongs to run r, not other/);
+  });
+
+  it('stores nothing of a run whose encoded log is not whole', () => {
+    const log = encodeLog('r', sampleRunEvents({ runId: 'r' }));
+    log.types.pop();
+    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/not whole/);
+    expect(store.getRun('r')).toBeUndefined();
+    expect(() =>
+      store.createRun({ id: 'r', config: sampleConfig(), events: sampleRunEvents({ runId: 'r' }), log: encodeLog('r', sampleRunEvents({ runId: 'r' })) }),
+    ).toThrow(/not both/);
+  });
+
+  it('must start the log at seq 0 when it creates the run', () => {
+    const log = encodeLog('r', sampleRunEvents({ runId: 'r' }).slice(2));
+    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/continue the log at seq 0, got seq 2/);
+    expect(store.getRun('r')).toBeUndefined();
+  });
+});
