@@ -6,6 +6,7 @@ import { useControlRun } from '@/lib/client/queries';
 import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
 import { useRunEvents } from '@/lib/client/use-run-events';
 import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
+import { useTurnFromUrl } from '@/lib/client/use-turn-from-url';
 import { Button } from '@/components/ui/button';
 import { RunView } from '@/components/timeline/run-view';
 import { CompareWith } from '@/components/compare/compare-with';
@@ -36,6 +37,7 @@ function RunPageBody({ runId }: { runId: string }) {
     if (live) control.mutate({ id: runId, action: { action: 'abort' } });
   };
   useRunKeyboard({ onAbort: abort });
+  useTurnFromUrl();
 
   return (
     <div className="flex h-[calc(100vh-2.5rem)] min-h-0 flex-col">

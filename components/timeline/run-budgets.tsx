@@ -1,19 +1,23 @@
 'use client';
 
 import { formatMs, formatUsd } from '@/lib/client/format';
+import { requestSplitLabel } from '@/lib/client/request-counts';
 import { useRunClock } from '@/lib/client/use-run-clock';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { Stat } from '@/components/ui/stat';
 
 /**
  * Spent against the run's budgets, as of now: turns, spend, run time and model request
- * attempts. Whatever happens — a stall with no watchdog, endless retries — one of these ends
+ * attempts (a fork's own; the requests copied from its parent are shown beside them, not
+ * counted against the budget). Whatever happens — a stall with no watchdog, endless retries — one of these ends
  * the run, and the one that did is named in the terminate banner.
  */
 export function RunBudgets() {
   const budgets = useRunStore((s) => s.view.config?.budgets);
   const turns = useRunStore((s) => s.view.turns.length);
   const requests = useRunStore((s) => s.view.requests);
+  const copiedRequests = useRunStore((s) => s.view.copiedRequests);
+  const forked = useRunStore((s) => s.view.forkedFrom !== undefined);
   const usd = useRunStore((s) => s.view.totals.usd);
   const ended = useRunStore((s) => s.view.terminate?.reason);
   const now = useRunClock();
@@ -28,9 +32,14 @@ export function RunBudgets() {
         <span data-testid="run-time-budget" className={spent('run_time_budget')}>
           {formatMs(runMs)}/{formatMs(budgets.maxRunMs)}
         </span>
-        <span data-testid="attempt-budget" className={spent('attempt_budget')}>
+        <span data-testid="attempt-budget" className={spent('attempt_budget')} title={forked ? 'the attempt budget counts this run\'s own requests, not the ones copied from the parent' : undefined}>
           {requests}/{budgets.maxAttempts} req
         </span>
+        {forked && (
+          <span data-testid="request-split" className="text-faint">
+            ({requestSplitLabel({ requests, copiedRequests })})
+          </span>
+        )}
       </span>
     </Stat>
   );

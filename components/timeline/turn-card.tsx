@@ -1,11 +1,14 @@
 'use client';
 
+import Link from 'next/link';
 import { memo, useCallback } from 'react';
 import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
 import type { AttemptView, ToolCallView } from '@/lib/client/run-view-state';
 import { selectTurn } from '@/lib/client/selectors';
+import { runTurnHref } from '@/lib/client/use-turn-from-url';
 import { Pill } from '@/components/ui/pill';
+import { TONE_PILL } from '@/components/ui/tone';
 import { groupBackgroundCalls } from '@/lib/client/group-background-calls';
 import { WhyLine } from '@/components/explain/why-line';
 import { BackgroundCallCard } from './background-call-card';
@@ -20,6 +23,8 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   const turn = useRunStore(selectTurn(iteration));
   const selected = useRunStore((s) => s.selection?.kind === 'turn' && s.selection.iteration === iteration);
   const ended = useRunStore((s) => s.view.terminate !== undefined);
+  // A fork's turns 1..k are the parent's, copied into this log.
+  const parentRunId = useRunStore((s) => (s.view.forkedFrom && iteration <= s.view.forkedFrom.turn ? s.view.forkedFrom.parentRunId : undefined));
   const api = useRunStoreApi();
   const selectAttempt = useCallback(
     (a: AttemptView) => {
@@ -50,6 +55,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
       <article
         data-testid="turn-card"
         data-iteration={iteration}
+        data-selected={selected || undefined}
         className={`rounded border bg-panel px-3 py-2 ${selected ? 'border-fg' : 'border-line'}`}
       >
         <header className="mb-1.5 flex flex-wrap items-center gap-2">
@@ -60,6 +66,16 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
           >
             Turn {iteration}
           </button>
+          {parentRunId && (
+            <Link
+              data-testid="from-parent"
+              href={runTurnHref(parentRunId, iteration)}
+              className={`inline-flex items-center rounded border px-1.5 py-px font-mono text-2xs leading-4 whitespace-nowrap hover:underline ${TONE_PILL.takeover}`}
+              title={`copied from run ${parentRunId}, where it is turn ${iteration}: open it there`}
+            >
+              from parent
+            </Link>
+          )}
           {live && <Pill tone="run">{live.outcome === 'pending' ? 'requesting' : 'streaming'}</Pill>}
           {r && <Pill tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}>stop: {r.stopReason}</Pill>}
           {failedCount > 0 &&

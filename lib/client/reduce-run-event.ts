@@ -1,3 +1,4 @@
+import { countModelRequest } from './request-counts';
 import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
@@ -80,7 +81,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         reason: `${turnLabel(e.iteration)}: preparing the request`,
       };
     case 'model_request':
-      return foldModelRequest({ ...s, requests: Math.max(s.requests, e.request_no) }, e);
+      return foldModelRequest({ ...s, ...countModelRequest(s, e) }, e);
     case 'stream_open':
       return {
         ...s,

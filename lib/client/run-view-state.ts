@@ -241,8 +241,13 @@ export interface RunViewState {
   vendor?: string;
   model?: string;
   totals: { inputTokens: number; outputTokens: number; usd: number };
-  /** Model requests made so far, foreground and background (what the attempt budget counts). */
+  /**
+   * Model requests this run made so far, foreground and background: what its attempt budget
+   * counts. A fork's copied turns are not among them (copiedRequests).
+   */
   requests: number;
+  /** A fork: the requests of the parent's turns copied into this log (not this run's, not budgeted). */
+  copiedRequests: number;
   turns: readonly TurnView[];
   markers: readonly MarkerView[];
   /** Vendor/model changes mid-run, in order, each with its takeover report once sent. */
@@ -282,6 +287,7 @@ export function initialRunViewState(): RunViewState {
     tools: [],
     totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
     requests: 0,
+    copiedRequests: 0,
     turns: [],
     markers: [],
     swaps: [],

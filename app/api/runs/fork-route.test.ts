@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { RunEvent } from '@/lib/protocol';
 import { ForkListSchema } from '@/lib/protocol/http';
+import { foldRawEvents } from '@/lib/client/reduce-run-event';
+import { initialRunViewState } from '@/lib/client/run-view-state';
 import { POST as postRun } from './route';
 import { GET as getEvents } from './[id]/events/route';
 import { GET as getForks } from './[id]/forks/route';
@@ -34,6 +36,13 @@ describe('POST /api/runs { fork }', () => {
     expect(child.find((e) => e.event === 'swap')).toMatchObject({ cause: 'fork', to_vendor: 'sim-openai' });
     expect(child.some((e) => e.event === 'takeover_report')).toBe(true);
     expect(child.at(-1)).toMatchObject({ event: 'terminate' });
+    // The run header's counts: the requests copied from the parent's turns 1–2, and the child's own
+    // (what its attempt budget counts), folded by the browser's reducer from the real log.
+    const view = foldRawEvents(initialRunViewState(), child);
+    const parentRequests = (await streamed(parentId)).filter((e) => e.event === 'model_request' && e.iteration <= 2).length;
+    const ownRequests = child.filter((e) => e.event === 'model_request').length - parentRequests;
+    expect(ownRequests).toBeGreaterThan(0);
+    expect([view.copiedRequests, view.requests]).toEqual([parentRequests, ownRequests]);
     const forks = ForkListSchema.parse(await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json());
     expect(forks).toMatchObject([{ id: childId, forked_at_turn: 2 }]);
     // A fork of a fork is listed on its own parent only.

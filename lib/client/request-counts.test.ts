@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { RunConfigSchema, resolveRecovery, type RunEvent } from '@/lib/protocol';
+import { foldRawEvents } from './reduce-run-event';
+import { requestSplitLabel } from './request-counts';
+import { initialRunViewState } from './run-view-state';
+
+/**
+ * A fork's log as launchRun writes it: run_start, forked_from, the parent's turns 1..2 copied
+ * (their requests numbered 1..3 as the parent numbered them, one a retry), then its own
+ * requests numbered from 1 again — the numbering the attempt budget counts.
+ */
+function forkLog(): RunEvent[] {
+  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
+  const request = (iteration: number, requestNo: number, attempt = 1, background = false) => ({
+    event: 'model_request', iteration, attempt, request_no: requestNo, vendor: 'sim-anthropic', model: 'claude-sim-sonnet', message_count: 1, input_tokens_est: 10, max_tokens: 100, background,
+  });
+  const copied = [
+    { event: 'iteration_start', iteration: 1 },
+    request(1, 1),
+    { event: 'iteration_start', iteration: 2 },
+    request(2, 2),
+    request(2, 3, 2),
+  ];
+  const bodies = [
+    { event: 'run_start', config, recovery: resolveRecovery(config.preset), scenario: { id: config.scenario, title: 't', task: 't' }, tools: [], vendor: 'sim-anthropic', model: 'claude-sim-sonnet', clock: 'virtual', time_scale: 1 },
+    { event: 'forked_from', parent_run_id: 'parent-1', turn: 2, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', copied_events: copied.length, messages: 5, inherited: { usd: 0, input_tokens: 0, output_tokens: 0 }, workspace: { replayed: 0, diverged: [] } },
+    ...copied,
+    { event: 'iteration_start', iteration: 3 },
+    request(3, 1),
+    request(3, 2, 1, true),
+  ];
+  return bodies.map((b, seq) => ({ ...b, run_id: 'child', seq, ts: seq }) as unknown as RunEvent);
+}
+
+describe('a fork’s request counts', () => {
+  it('split the copied requests from the run’s own: the own count is what the attempt budget counts', () => {
+    const log = forkLog();
+    const view = foldRawEvents(initialRunViewState(), log);
+    expect(view.forkedFrom?.turn).toBe(2);
+    expect(view.requests).toBe(2);
+    expect(view.copiedRequests).toBe(3);
+    expect(requestSplitLabel(view)).toBe('5 requests: 3 copied from the parent, 2 in this run');
+    // Before the fork's own first request, nothing is this run's yet.
+    const early = foldRawEvents(initialRunViewState(), log.slice(0, 8));
+    expect([early.requests, early.copiedRequests]).toEqual([0, 3]);
+  });
+
+  it('a run that is not a fork counts every request as its own', () => {
+    const log = forkLog().filter((e) => e.event !== 'forked_from');
+    const view = foldRawEvents(initialRunViewState(), log);
+    expect([view.requests, view.copiedRequests]).toEqual([3, 0]);
+  });
+});
