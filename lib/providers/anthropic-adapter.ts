@@ -24,8 +24,10 @@ export function createAnthropicAdapter(options: {
     vendor,
     dialect: 'anthropic',
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
-      const { params, report } = anthropicMessages.render({ request, vendor, ...handling });
-      onRenderReport?.(report);
+      const rendered = anthropicMessages.render({ request, vendor, ...handling });
+      const { params } = rendered;
+      // The report is built only when read: only a takeover's first request asks for it.
+      if (onRenderReport) onRenderReport(rendered.report);
       onRequestBody?.(params);
       return translateStream({
         open: () => client.messages.create(params, { signal }),

@@ -3,7 +3,7 @@ import type { Message, Part, TakeoverHandling, Vendor } from '@/lib/protocol';
 import { describeMinter, isMintedBy, redactedMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
 import { parseToolArgs } from './parse-tool-args';
-import { recordingReport, replayReport, type ReportBuilder, type ReportCall } from './render-report';
+import { recordingReport, type ReportBuilder, type ReportCall } from './render-report';
 
 type Role = Message['role'];
 
@@ -17,12 +17,12 @@ interface PartContext {
   role: Role;
   vendor: Vendor;
   model: string;
-  report: ReportBuilder;
+  report: Omit<ReportBuilder, 'build'>;
   handling: TakeoverHandling;
 }
 
-/** A message's blocks as last rendered, for the target they were rendered for. */
-interface RenderedMessage {
+/** A message's blocks as last rendered, for the target they were rendered for, and what rendering them reported. */
+export interface RenderedMessage {
   target: string;
   blocks: PlacedBlock[];
   calls: ReportCall[];
@@ -36,21 +36,19 @@ const rendered = new WeakMap<Message, RenderedMessage>();
  * are kept per target (vendor, model, handling) and rendered once however many requests carry
  * them. The blocks are shared between requests: nothing downstream changes them.
  */
-export function renderAnthropicMessage(message: Message, context: Omit<PartContext, 'role'> & { target: string }): readonly PlacedBlock[] {
+export function renderAnthropicMessage(message: Message, context: Omit<PartContext, 'role' | 'report'> & { target: string }): Readonly<RenderedMessage> {
   const hit = rendered.get(message);
-  if (hit && hit.target === context.target) {
-    replayReport(context.report, hit.calls);
-    return hit.blocks;
-  }
+  if (hit && hit.target === context.target) return hit;
   const calls: ReportCall[] = [];
-  const partContext: PartContext = { ...context, role: message.role, report: recordingReport(context.report, calls) };
+  const partContext: PartContext = { ...context, role: message.role, report: recordingReport(calls) };
   const blocks: PlacedBlock[] = [];
   for (const part of message.parts) {
     const block = renderAnthropicPart(part, partContext);
     if (block) blocks.push(block);
   }
-  rendered.set(message, { target: context.target, blocks, calls });
-  return blocks;
+  const entry = { target: context.target, blocks, calls };
+  rendered.set(message, entry);
+  return entry;
 }
 
 /** The cache key of a rendering target: everything a part's rendering depends on besides the part. */

@@ -1,9 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_TAKEOVER, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
-import { renderAnthropicMessage, renderTarget, type PlacedBlock } from './anthropic-content';
+import { renderTarget } from './anthropic-content';
+import { renderAnthropicHistory } from './anthropic-history';
 import { describeMinter } from './credentials';
-import { createReportBuilder, type RenderReport, type ReportBuilder } from './render-report';
+import { recordingReport, reportFromCalls, type RenderReport, type ReportBuilder, type ReportCall } from './render-report';
 import { modelReasons, thinkingBudget } from './thinking-budget';
 
 export interface RenderAnthropicOptions {
@@ -15,7 +16,8 @@ export interface RenderAnthropicOptions {
 
 export interface RenderedAnthropic {
   params: Anthropic.MessageCreateParamsStreaming;
-  report: RenderReport;
+  /** Built on first read: only a takeover's first request reads it, so the others never pay for it. */
+  readonly report: RenderReport;
 }
 
 /**
@@ -25,9 +27,11 @@ export interface RenderedAnthropic {
 export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthropic {
   const { request, vendor } = options;
   const handling = options.handling ?? DEFAULT_TAKEOVER;
-  const report = createReportBuilder();
-  const context = { vendor, model: request.model, report, handling, target: renderTarget(vendor, request.model, handling) };
-  const messages = mergeByRole(request.messages.map((message) => renderAnthropicMessage(message, context)));
+  const context = { vendor, model: request.model, handling, target: renderTarget(vendor, request.model, handling) };
+  const { messages, calls: messageCalls } = renderAnthropicHistory(request.messages, context);
+  // What each message's rendering reported, in order; the request's own entries come last.
+  const own: ReportCall[] = [];
+  const calls = [...messageCalls, own];
 
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
@@ -37,39 +41,15 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   };
   if (request.system !== '') params.system = request.system;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
-  const thinking = thinkingConfig({ request, vendor, messages, report, naive: handling.naive });
+  const thinking = thinkingConfig({ request, vendor, messages, report: recordingReport(own), naive: handling.naive });
   if (thinking) params.thinking = thinking;
-  return { params, report: report.build() };
-}
-
-/**
- * Joins consecutive blocks of one role into one message: the API wants roles to
- * alternate, and tool results for one assistant turn in the single user message after it.
- * Within a user message tool results come first, as the API requires.
- */
-function mergeByRole(rendered: readonly (readonly PlacedBlock[])[]): Anthropic.MessageParam[] {
-  const groups: { role: PlacedBlock['role']; content: Anthropic.ContentBlockParam[] }[] = [];
-  for (const blocks of rendered) {
-    for (const { role, block } of blocks) {
-      const last = groups[groups.length - 1];
-      if (last && last.role === role) last.content.push(block);
-      else groups.push({ role, content: [block] });
-    }
-  }
-  for (const group of groups) if (group.role === 'user') group.content = toolResultsFirst(group.content);
-  return groups;
-}
-
-/** Reorders only when a tool result follows another block: the usual user message needs no copy. */
-function toolResultsFirst(blocks: Anthropic.ContentBlockParam[]): Anthropic.ContentBlockParam[] {
-  let other = false;
-  let outOfOrder = false;
-  for (const block of blocks) {
-    if (block.type !== 'tool_result') other = true;
-    else if (other) outOfOrder = true;
-  }
-  if (!outOfOrder) return blocks;
-  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
+  let report: RenderReport | undefined;
+  return {
+    params,
+    get report() {
+      return (report ??= reportFromCalls(calls));
+    },
+  };
 }
 
 function renderTool(tool: ToolSpec): Anthropic.Tool {
@@ -89,7 +69,7 @@ function thinkingConfig(options: {
   request: ModelRequest;
   vendor: Vendor;
   messages: Anthropic.MessageParam[];
-  report: ReportBuilder;
+  report: Omit<ReportBuilder, 'build'>;
   /** A naive takeover keeps thinking on whatever the history holds, and meets the vendor's rule. */
   naive: boolean;
 }): Anthropic.ThinkingConfigEnabled | undefined {

@@ -34,25 +34,29 @@ export function createReportBuilder(): ReportBuilder {
 /** One call a renderer made on a report, kept so a cached rendering can report it again. */
 export type ReportCall = readonly [kind: 'count', conversion: string] | readonly [kind: 'drop', dropKind: string, detail: string];
 
-/** A builder that passes every call on to `target` and keeps it in `calls`. */
-export function recordingReport(target: ReportBuilder, calls: ReportCall[]): ReportBuilder {
+/**
+ * A builder that only keeps its calls in `calls`, for a report made later (or never: most
+ * requests are not a takeover's first, and nobody reads their report).
+ */
+export function recordingReport(calls: ReportCall[]): Omit<ReportBuilder, 'build'> {
   return {
     count(conversion) {
       calls.push(['count', conversion]);
-      target.count(conversion);
     },
     drop(kind, detail) {
       calls.push(['drop', kind, detail]);
-      target.drop(kind, detail);
     },
-    build: () => target.build(),
   };
 }
 
-/** Makes the calls a cached rendering made, on a fresh report. */
-export function replayReport(target: ReportBuilder, calls: readonly ReportCall[]): void {
-  for (const call of calls) {
-    if (call[0] === 'count') target.count(call[1]);
-    else target.drop(call[1], call[2]);
+/** The report of a rendering from the calls its parts made, list after list, in order. */
+export function reportFromCalls(lists: readonly (readonly ReportCall[])[]): RenderReport {
+  const report = createReportBuilder();
+  for (const calls of lists) {
+    for (const call of calls) {
+      if (call[0] === 'count') report.count(call[1]);
+      else report.drop(call[1], call[2]);
+    }
   }
+  return report.build();
 }
