@@ -97,4 +97,27 @@ test('the runs list has the columns a person sorts and filters by', async ({ pag
   await page.getByTestId('runs-filter').fill('s11');
   await expect(runs.rows).toHaveCount(1);
   await expect(runs.rows.first().locator('[data-col="seed"]')).toHaveText('7');
+  await page.getByTestId('runs-filter').fill('');
+
+  // Per-column filters, kept in the address: a filtered list survives a reload and can be shared.
+  await page.getByTestId('runs-filter-preset').selectOption('s11');
+  await page.getByTestId('runs-filter-seed').fill('7');
+  await expect(runs.rows).toHaveCount(1);
+  await expect(runs.rows.first().locator('[data-col="preset"]')).toHaveText('s11');
+  await expect.poll(() => new URL(page.url()).searchParams.get('preset')).toBe('s11');
+  expect(new URL(page.url()).searchParams.get('seed')).toBe('7');
+  await page.reload();
+  await expect(page.getByTestId('runs-filter-preset')).toHaveValue('s11');
+  await expect(page.getByTestId('runs-filter-seed')).toHaveValue('7');
+  await expect(runs.rows).toHaveCount(1);
+  await expect(runs.rows.first().locator('[data-col="seed"]')).toHaveText('7');
+  // Outcome and verdict are selects of what the runs have; a date range past today empties the list.
+  await page.getByTestId('runs-filter-outcome').selectOption('completed');
+  await expect(runs.rows).toHaveCount(1);
+  await page.getByTestId('runs-filter-from').fill('2999-01-01');
+  await expect(runs.rows).toHaveCount(0);
+  await page.getByTestId('runs-filters-clear').click();
+  await expect(runs.rows.filter({ has: page.locator('[data-col="seed"]', { hasText: /^31$/ }) })).not.toHaveCount(0);
+  // Only the sort (seed, largest first, from the clicks above) is left in the address.
+  await expect.poll(() => new URL(page.url()).search).toBe('?sort=-seed');
 });

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { ImportButton } from '@/components/runs/import-button';
 import { RunsTable } from '@/components/runs/runs-table';
 
@@ -11,7 +12,10 @@ export default function RunsPage() {
         </div>
         <ImportButton />
       </div>
-      <RunsTable />
+      {/* The list's filters and sort are read from the address (useSearchParams). */}
+      <Suspense>
+        <RunsTable />
+      </Suspense>
     </div>
   );
 }

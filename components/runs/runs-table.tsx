@@ -1,16 +1,19 @@
 'use client';
 
-import { flexRender, getCoreRowModel, getFilteredRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, getFilteredRowModel, getSortedRowModel, useReactTable, type ColumnFiltersState, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
 import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
+import { runsListFromSearch, runsListToSearch } from '@/lib/client/runs-filters';
 import { Pill } from '@/components/ui/pill';
 import { VerdictPill } from '@/components/ui/verdict-pill';
 import type { Tone } from '@/components/ui/tone';
 import { RunRowActions } from './run-row-actions';
+import { RunsFilterBar } from './runs-filter-bar';
 
 const ROW = 32;
 // title · scenario · vendor/model · preset · faults · seed · outcome · verdict · duration · cost · date · actions
@@ -62,19 +65,32 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
   }
 }
 
-/** Every run: sortable by any column, filtered by words across them all, virtualized. */
+/**
+ * Every run: sortable by any column, filtered per column and by words across them all,
+ * virtualized. Filters and sort live in the address (/runs?scenario=…&outcome=…), so a
+ * filtered list can be shared and survives a reload.
+ */
 export function RunsTable() {
   const { data, error, isLoading } = useRuns();
+  const params = useSearchParams();
+  const [initial] = useState(() => runsListFromSearch(params));
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => (data ?? []).map(runRowValues), [data]);
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'date', desc: true }]);
-  const [filter, setFilter] = useState('');
+  const [sorting, setSorting] = useState<SortingState>(initial.sorting);
+  const [filter, setFilter] = useState(initial.words);
+  const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>(initial.columnFilters);
+  useEffect(() => {
+    const search = runsListToSearch({ columnFilters, words: filter, sorting });
+    const url = `${window.location.pathname}${search ? `?${search}` : ''}`;
+    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, '', url);
+  }, [columnFilters, filter, sorting]);
   const table = useReactTable({
     data: rows,
     columns: RUN_COLUMN_DEFS,
-    state: { sorting, globalFilter: filter },
+    state: { sorting, globalFilter: filter, columnFilters },
     onSortingChange: setSorting,
     onGlobalFilterChange: setFilter,
+    onColumnFiltersChange: setColumnFilters,
     globalFilterFn: matchesEveryWord,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
@@ -96,9 +112,10 @@ export function RunsTable() {
           onChange={(e) => setFilter(e.target.value)}
         />
         <span className="text-faint" data-testid="runs-count">
-          {filter ? `${shown.length} of ${rows.length} runs` : `${rows.length} runs`}
+          {filter || columnFilters.length > 0 ? `${shown.length} of ${rows.length} runs` : `${rows.length} runs`}
         </span>
       </div>
+      <RunsFilterBar table={table} rows={rows} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto rounded border border-line bg-panel" data-testid="runs-table">
         <div className={MIN_WIDTH} role="table" aria-label="runs" aria-rowcount={shown.length}>
           <div role="row" className={`${COLS} sticky top-0 z-10 h-7 border-b border-line bg-panel text-2xs tracking-wide text-faint uppercase`}>
@@ -126,7 +143,13 @@ export function RunsTable() {
           {error && <div className="p-3 text-xs text-fail">Could not load runs: {error.message}</div>}
           {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
           {!isLoading && !error && rows.length === 0 && <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>}
-          {rows.length > 0 && shown.length === 0 && <div className="p-3 text-xs text-faint">No run matches “{filter}”.</div>}
+          {rows.length > 0 && shown.length === 0 && (
+            <div className="p-3 text-xs text-faint">
+              No run matches {filter ? `“${filter}”` : null}
+              {filter && columnFilters.length > 0 ? ' and ' : null}
+              {columnFilters.length > 0 ? 'the column filters' : null}.
+            </div>
+          )}
           <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
               const run = shown[item.index]!.original;

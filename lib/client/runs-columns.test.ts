@@ -68,6 +68,28 @@ describe('the runs list columns', () => {
     expect(view({ globalFilter: 'nothing-like-this' })).toEqual([]);
   });
 
+  it('filters per column: selects match exactly, title and seed as typed, a date range by local day, all together', () => {
+    const only = (columnFilters: { id: string; value: unknown }[], globalFilter = '') => view({ columnFilters, globalFilter });
+    expect(only([{ id: 'scenario', value: 'fix-failing-test' }])).toEqual(['a', 'c']);
+    expect(only([{ id: 'vendorModel', value: 'sim-anthropic / claude-sim-haiku' }])).toEqual(['c']);
+    expect(only([{ id: 'preset', value: 'naive' }])).toEqual(['b']);
+    // A status matches every run that ended so; a whole outcome only those runs.
+    expect(only([{ id: 'outcome', value: 'completed' }])).toEqual(['a']);
+    expect(only([{ id: 'outcome', value: 'failed · retries_exhausted' }])).toEqual(['b']);
+    expect(only([{ id: 'verdict', value: 'not_done' }])).toEqual(['b']);
+    expect(only([{ id: 'verdict', value: 'none' }])).toEqual(['c']);
+    expect(only([{ id: 'title', value: 'readme' }])).toEqual(['c']);
+    // A seed is a number: 4 is not 42.
+    expect(only([{ id: 'seed', value: '4' }])).toEqual([]);
+    expect(only([{ id: 'seed', value: '42' }])).toEqual(['b']);
+    const day = (iso: string) => formatDate(new Date(iso).getTime()).slice(0, 10);
+    expect(only([{ id: 'date', value: { from: day('2026-11-30T12:00:00.000Z') } }]).sort()).toEqual(runs.filter((r) => day(r.created_at) >= day('2026-11-30T12:00:00.000Z')).map((r) => r.id).sort());
+    expect(only([{ id: 'date', value: { to: day('2026-11-29T08:00:00.000Z') } }])).toEqual(runs.filter((r) => day(r.created_at) <= day('2026-11-29T08:00:00.000Z')).map((r) => r.id));
+    // Filters combine with each other and with the word filter.
+    expect(only([{ id: 'scenario', value: 'fix-failing-test' }, { id: 'preset', value: 's11' }])).toEqual(['c']);
+    expect(only([{ id: 'scenario', value: 'fix-failing-test' }], 'codesmith')).toEqual(['a']);
+  });
+
   it('shows the date whole, to the second', () => {
     expect(formatDate(new Date(2026, 10, 30, 9, 5, 7).getTime())).toBe('2026-11-30 09:05:07');
   });

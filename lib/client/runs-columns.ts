@@ -2,6 +2,7 @@ import type { ColumnDef, FilterFn } from '@tanstack/react-table';
 import type { TaskVerdict } from '@/lib/protocol';
 import type { RunSummary } from './api-client';
 import { VERDICT_WORDS, parseVerdict } from './describe-verdict';
+import { RUN_FILTER_FNS } from './runs-filters';
 
 /** What the run list's columns read from a summary: one value per column, sortable as is. */
 export interface RunRowValues {
@@ -100,4 +101,6 @@ export const RUN_COLUMN_DEFS: ColumnDef<RunRowValues>[] = RUN_COLUMNS.map(([id, 
   // Dates, durations and costs read largest first on the first click.
   sortDescFirst: id === 'date' || id === 'duration' || id === 'cost',
   enableGlobalFilter: true,
+  // Per-column filters (lib/client/runs-filters.ts): selects, text and a date range.
+  ...(RUN_FILTER_FNS[id] ? { filterFn: RUN_FILTER_FNS[id] } : { enableColumnFilter: false }),
 }));
