@@ -97,6 +97,9 @@ async function sweepFigures(): Promise<void> {
       `over ${sweep.recorded} of the sweep's runs recorded (${sweep.exchangesPerRun.toFixed(1)} model exchanges a run): ${ratio.toFixed(3)}×\n` +
       `      the same ${sweep.recorded} runs one after another in this process (whole runtime, one core): ${sweep.oneCoreRunsPerSec.toFixed(1)} runs/s; ` +
       `pool ${(sweep.poolRunsPerSec / sweep.oneCoreRunsPerSec).toFixed(2)}× that\n` +
+      `      CPU a run, every thread of the process: ${sweep.oneCoreCpuMsPerRun.toFixed(1)} ms one after another (V8's helper threads run beside it on the other core), ` +
+      `${sweep.poolCpuMsPerRun.toFixed(1)} ms through the pool; the main thread's share (receiving and storing each run): ` +
+      `${sweep.mainCpuMsPerRun === null ? 'not measured off Linux' : `${sweep.mainCpuMsPerRun.toFixed(2)} ms`}\n` +
       `      worker start: ${sweep.workers} workers from a new pool to each finishing its first run in ${(sweep.workerStartMs / 1000).toFixed(1)} s ` +
       `(the worker bundle was ready ${(sweep.bundleMs / 1000).toFixed(1)} s before: built, or reused when no source changed)`,
     ratio >= 1.5,
@@ -104,8 +107,8 @@ async function sweepFigures(): Promise<void> {
   );
   report(
     `server RSS around the ${sweep.runs}-run sweep (worker threads included)`,
-    `baseline ${sweep.rssBaselineMb.toFixed(0)} MB, peak ${sweep.rssPeakMb.toFixed(0)} MB (+${(sweep.rssPeakMb - sweep.rssBaselineMb).toFixed(0)} MB), ` +
-      `after ${sweep.rssAfterMb.toFixed(0)} MB`,
+    `baseline ${sweep.rssBaselineMb.toFixed(0)} MB, peak ${sweep.rssPeakMb.toFixed(0)} MB (+${(sweep.rssPeakMb - sweep.rssBaselineMb).toFixed(0)} MB; ` +
+      `${sweep.peakFromKernel ? "the kernel's high-water mark" : 'sampled every 50 ms'}), after ${sweep.rssAfterMb.toFixed(0)} MB (pool closed, full collection)`,
     sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
     'target peak ≤ 500 MB and back to baseline',
   );

@@ -9,6 +9,7 @@ import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
 import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
+import { mainThreadCpuMs, peakRssMb, resetPeakRss } from './proc-memory';
 import { median } from './stats';
 
 export interface SweepThroughput {
@@ -28,12 +29,22 @@ export interface SweepThroughput {
   bundleMs: number;
   /** Wall ms from creating the pool (bundle ready) to every worker having finished its first job. */
   workerStartMs: number;
+  /** CPU ms a run, the whole process (every thread), one after another in this process. */
+  oneCoreCpuMsPerRun: number;
+  /** CPU ms a run, the whole process (workers, V8's helper threads, main), through the pool. */
+  poolCpuMsPerRun: number;
+  /** CPU ms a run of the main thread alone during the pool's sweep (receiving and storing); null off Linux. */
+  mainCpuMsPerRun: number | null;
   rssBaselineMb: number;
   rssPeakMb: number;
+  /** The peak is the kernel's RSS high-water mark over the sweep (else sampled every 50 ms). */
+  peakFromKernel: boolean;
+  /** RSS after the pool is closed and a full collection. */
   rssAfterMb: number;
 }
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
+const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
 
 /** The bench grid: two presets × no faults / two overloads, seeds 1..runs/4. */
 function benchGrid(runs: number) {
@@ -75,7 +86,9 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
   for (let i = 0; i < 3; i++) await rate(trajectories, parseWithSdkAlone);
 
   const sdkRates = [await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone)];
+  const oneCpu = process.cpuUsage();
   const oneCoreRunsPerSec = await rate(sample, (job) => runSweepJob({ sweepId: 'one', job }));
+  const oneCoreCpuMsPerRun = cpuMs(process.cpuUsage(oneCpu)) / sample.length;
 
   global.gc?.();
   const rssBaselineMb = mb(process.memoryUsage().rss);
@@ -84,6 +97,8 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
   const sweepStore = createSqliteSweepStore({ dir });
   const workers = defaultWorkerCount();
   let peak = rssBaselineMb;
+  // From here (the stores, the bundle, the workers starting, the sweep) to the pool closed.
+  const peakFromKernel = resetPeakRss();
   const sampler = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage().rss))), 50);
   try {
     let started = performance.now();
@@ -94,10 +109,16 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
     // Load the engine in every worker before the clock starts: one job per worker at once.
     await Promise.all(jobs.slice(0, workers).map((job) => pool.run({ sweepId: 'warm', job })));
     const workerStartMs = performance.now() - started;
+    const mainCpu = mainThreadCpuMs();
+    const poolCpu = process.cpuUsage();
     started = performance.now();
     const outcome = await executeSweep({ sweepId: 'bench', grid, runner: pool, runStore, sweepStore });
     if (outcome.status !== 'completed') throw new Error(`bench sweep ${outcome.status}: ${outcome.message ?? ''}`);
     const poolRunsPerSec = (jobs.length * 1000) / (performance.now() - started);
+    const poolCpuMsPerRun = cpuMs(process.cpuUsage(poolCpu)) / jobs.length;
+    const mainCpuAfter = mainThreadCpuMs();
+    const mainCpuMsPerRun = mainCpu === null || mainCpuAfter === null ? null : (mainCpuAfter - mainCpu) / jobs.length;
+    if (peakFromKernel) peak = Math.max(peak, peakRssMb() ?? 0);
     await pool.close();
     clearInterval(sampler);
     runStore.close();
@@ -117,8 +138,12 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
       poolRunsPerSec,
       bundleMs,
       workerStartMs,
+      oneCoreCpuMsPerRun,
+      poolCpuMsPerRun,
+      mainCpuMsPerRun,
       rssBaselineMb,
       rssPeakMb: peak,
+      peakFromKernel,
       rssAfterMb: mb(process.memoryUsage().rss),
     };
   } finally {
