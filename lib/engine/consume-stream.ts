@@ -1,5 +1,5 @@
 import type { Clock } from '@/lib/clock';
-import type { StopReason } from '@/lib/protocol';
+import type { EventBody, StopReason } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter, StreamPart } from '@/lib/providers/types';
 import { MessageAssembler } from './assemble-message';
 import type { Emit } from './event-log';
@@ -85,28 +85,36 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   // token, and nothing is lost (the text is the same, the timing within a window). A window
   // also closes on the clock, so text that arrived before a stall is shown when it arrived,
   // not when the stall ends.
-  let pending: { index: number; kind: 'text' | 'thinking' | 'tool_args'; text: string; since: number; tool?: { id: string; name: string } } | undefined;
+  // A window's pieces are joined once when it closes: `+=` per piece would build a rope.
+  let pending: { index: number; kind: 'text' | 'thinking' | 'tool_args'; pieces: string[]; since: number; tool: { id: string; name: string } | undefined } | undefined;
   let cancelWindow: (() => void) | undefined;
   const flush = (): void => {
     if (!pending) return;
-    const { index, kind, text, tool } = pending;
+    const { index, kind, pieces, tool } = pending;
     pending = undefined;
     cancelWindow?.();
     cancelWindow = undefined;
-    emit({ event: 'content_delta', iteration, attempt, index, kind, text, ...(tool ? { call_id: tool.id, tool: tool.name } : {}) });
+    const body: EventBody = { event: 'content_delta', iteration, attempt, index, kind, text: pieces.length === 1 ? pieces[0]! : pieces.join('') };
+    if (tool) {
+      body.call_id = tool.id;
+      body.tool = tool.name;
+    }
+    emit(body);
+  };
+  // One callback for every window of this stream: a closure per window would be garbage per block.
+  const windowClosed = (): void => {
+    cancelWindow = undefined;
+    flush();
   };
   let now = started;
   const delta = (index: number, kind: 'text' | 'thinking' | 'tool_args', text: string): void => {
     if (pending && (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)) flush();
     if (pending) {
-      pending.text += text;
+      pending.pieces.push(text);
       return;
     }
-    pending = { index, kind, text, since: now, ...(kind === 'tool_args' ? { tool: toolByIndex.get(index) } : {}) };
-    cancelWindow = clock.setTimer(DELTA_WINDOW_MS, () => {
-      cancelWindow = undefined;
-      flush();
-    });
+    pending = { index, kind, pieces: [text], since: now, tool: kind === 'tool_args' ? toolByIndex.get(index) : undefined };
+    cancelWindow = clock.setTimer(DELTA_WINDOW_MS, windowClosed);
   };
 
   const onPart = (part: StreamPart): void => {

@@ -31,19 +31,24 @@ export function compactOldResults(options: {
     recentFrom = i;
   }
   const stubbed: StubbedResult[] = [];
-  const out = messages.map((message, index) => {
-    if (message.role !== 'user') return message;
+  // Copied only from the first stubbed message on: most requests stub nothing new.
+  let out: Message[] | undefined;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
     let key = '';
-    for (const part of message.parts) {
-      if (part.type !== 'tool_result') continue;
-      const aged = byAge && index < recentFrom && part.content.length > minChars;
-      if (!aged && !forced?.has(part.callId)) continue;
-      key += `${part.callId}\u0000`;
-      stubbed.push({ callId: part.callId, chars: part.content.length });
+    if (message.role === 'user') {
+      for (const part of message.parts) {
+        if (part.type !== 'tool_result') continue;
+        const aged = byAge && index < recentFrom && part.content.length > minChars;
+        if (!aged && !forced?.has(part.callId)) continue;
+        key += `${part.callId}\u0000`;
+        stubbed.push({ callId: part.callId, chars: part.content.length });
+      }
     }
-    return key === '' ? message : stubbedCopy(message, key);
-  });
-  return { messages: out, compacted: stubbed.length, stubbed };
+    if (key !== '') (out ??= messages.slice(0, index))[index] = stubbedCopy(message, key);
+    else out?.push(message);
+  }
+  return { messages: out ?? messages.slice(), compacted: stubbed.length, stubbed };
 }
 
 /** The stubbed copy of a message, per set of stubbed call ids: one object however many requests send it. */

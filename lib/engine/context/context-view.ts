@@ -49,7 +49,7 @@ export class ContextView {
   /** The copy to send: a head (summary and trim note) when history was cut, then the kept log messages with stubs. */
   build(options: { messages: readonly Message[]; config: OldResultConfig; iteration: number; count: (m: Message) => number; task: string }): SentCopy {
     const { messages, config, iteration, count } = options;
-    const kept = messages.slice(this.from);
+    const kept = this.from === 0 ? messages : messages.slice(this.from);
     const compacted = compactOldResults({
       messages: kept,
       minChars: config.oldResultMinChars,
@@ -60,17 +60,17 @@ export class ContextView {
     const stubs = new Map(compacted.stubbed.map((s) => [s.callId, s.chars]));
     for (const id of stubs.keys()) if (!this.stubSince.has(id)) this.stubSince.set(id, iteration);
 
-    const sent: Message[] = [];
+    // The compacted list is already a copy of its own: it is what goes out, after the head if there is one.
+    const sent: Message[] = compacted.messages;
     const refs: SentMessage[] = [];
     const head = this.headText(options.task);
     if (head !== undefined) {
       const message: Message = { role: 'user', parts: [{ type: 'text', text: head }] };
-      sent.push(message);
+      sent.unshift(message);
       refs.push({ kind: 'text', role: 'user', origin: this.summary ? 'summary' : 'trim_note', iteration: this.summary?.iteration ?? iteration, tokens: count(message), text: head });
     }
-    for (let i = 0; i < compacted.messages.length; i++) {
-      const message = compacted.messages[i]!;
-      sent.push(message);
+    for (let i = 0; i < kept.length; i++) {
+      const message = sent[head === undefined ? i : i + 1]!;
       refs.push(this.ref(message, this.iteration(kept[i]!), count(message), stubs, iteration));
     }
     return { messages: sent, refs, stubs };
