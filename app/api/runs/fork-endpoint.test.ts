@@ -106,6 +106,6 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
       expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/),
     ]);
     expect(await details({ fork: { ...fork, baseUrl: 'file:///etc/passwd' }, apiKey: KEY })).toEqual([expect.stringMatching(/^fork\.baseUrl: must be an http:\/\/ or https:\/\/ URL/)]);
-    expect(await details({ fork: { ...fork, apiKey: KEY } })).toEqual([expect.stringMatching(/^fork: Unrecognized key.*apiKey/)]);
+    expect(await details({ fork: { ...fork, apiKey: KEY } })).toEqual(["fork.apiKey: send the key as the body's apiKey, beside fork, not inside it"]);
   });
 });
