@@ -40,7 +40,8 @@ export function renderAnthropicMessage(message: Message, context: Omit<PartConte
   const hit = rendered.get(message);
   if (hit && hit.target === context.target) return hit;
   const calls: ReportCall[] = [];
-  const partContext: PartContext = { ...context, role: message.role, report: recordingReport(calls) };
+  const { vendor, model, handling } = context;
+  const partContext: PartContext = { role: message.role, vendor, model, report: recordingReport(calls), handling };
   const blocks: PlacedBlock[] = [];
   for (const part of message.parts) {
     const block = renderAnthropicPart(part, partContext);

@@ -39,14 +39,20 @@ export type ReportCall = readonly [kind: 'count', conversion: string] | readonly
  * requests are not a takeover's first, and nobody reads their report).
  */
 export function recordingReport(calls: ReportCall[]): Omit<ReportBuilder, 'build'> {
-  return {
-    count(conversion) {
-      calls.push(['count', conversion]);
-    },
-    drop(kind, detail) {
-      calls.push(['drop', kind, detail]);
-    },
-  };
+  return new CallRecorder(calls);
+}
+
+/** A class rather than two closures: one is made for every message rendered. */
+class CallRecorder implements Omit<ReportBuilder, 'build'> {
+  constructor(private readonly calls: ReportCall[]) {}
+
+  count(conversion: string): void {
+    this.calls.push(['count', conversion]);
+  }
+
+  drop(kind: string, detail: string): void {
+    this.calls.push(['drop', kind, detail]);
+  }
 }
 
 /** The report of a rendering from the calls its parts made, list after list, in order. */
