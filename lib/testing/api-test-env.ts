@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { RunRegistry } from '@/lib/server/run-registry';
 
 /**
  * Shared setup for the route-handler tests under app/api: a private data directory, the
@@ -11,16 +12,31 @@ import { afterAll, beforeAll } from 'vitest';
 
 /** The singletons lib/store/get-store.ts and lib/server/get-*-registry.ts keep on globalThis. */
 type ServerGlobals = {
-  __loopLabStore?: { close(): void };
+  __loopLabStore?: { close(): void; listRuns(options?: { limit?: number }): { id: string }[] };
   __loopLabSweepStore?: { close(): void };
   __loopLabPromptSetStore?: { close(): void };
-  __loopLabRunRegistry?: unknown;
+  __loopLabRunRegistry?: Pick<RunRegistry, 'isLive' | 'control' | 'whenFinished'>;
   __loopLabSweepRegistry?: unknown;
 };
 
 /**
+ * Aborts every run the registry still has live and waits for each terminate to be stored: a
+ * test that starts a run and does not read it to the end leaves the run going, and closing the
+ * store under it would make its next write fail ("The database connection is not open").
+ */
+export async function settleLiveRuns(): Promise<void> {
+  const g = globalThis as typeof globalThis & ServerGlobals;
+  const registry = g.__loopLabRunRegistry;
+  const store = g.__loopLabStore;
+  if (!registry || !store) return;
+  const liveIds = store.listRuns({ limit: 100_000 }).map((run) => run.id).filter((id) => registry.isLive(id));
+  for (const runId of liveIds) registry.control({ runId, message: { action: 'abort', reason: 'aborted' } });
+  await Promise.all(liveIds.map((runId) => registry.whenFinished(runId)));
+}
+
+/**
  * Points LOOP_LAB_DATA_DIR at a fresh temp directory before the file's tests and, after them,
- * closes every store the server opened there, drops the registries and deletes the directory —
+ * settles the runs still live, closes every store the server opened there, drops the registries and deletes the directory —
  * so the next test file gets its own store rather than a closed one. Returns the directory.
  */
 export function useTempDataDir(prefix: string): () => string {
@@ -29,7 +45,8 @@ export function useTempDataDir(prefix: string): () => string {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     process.env.LOOP_LAB_DATA_DIR = dir;
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await settleLiveRuns();
     const g = globalThis as typeof globalThis & ServerGlobals;
     g.__loopLabStore?.close();
     g.__loopLabSweepStore?.close();
