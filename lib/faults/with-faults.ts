@@ -56,8 +56,12 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw abortReason(signal);
 
-    const model = modelOf(init?.body);
-    const rule = matcher.match({ plan: options.plan(), requestNo, background: options.isBackground?.() ?? false, now: clock.now(), model });
+    const plan = options.plan();
+    // Reading the model means parsing the whole body: done only when a rule asks for it or
+    // an injected fault quotes it, not on the clean requests that are nearly all of a run.
+    const model = (): string => modelOf(init?.body);
+    const aimsAtModel = plan.rules.some((r) => r.model !== undefined);
+    const rule = matcher.match({ plan, requestNo, background: options.isBackground?.() ?? false, now: clock.now(), ...(aimsAtModel ? { model: model() } : {}) });
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
     const dialect = dialectNow();
@@ -71,7 +75,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     switch (action.type) {
       case 'http_error':
         inject();
-        return httpErrorResponse({ dialect, action, requestId: requestId({ dialect, random: ids }), model });
+        return httpErrorResponse({ dialect, action, requestId: requestId({ dialect, random: ids }), model: model() });
       case 'proxy_error':
         inject();
         return proxyErrorResponse({ action });
@@ -106,7 +110,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
       action,
       dialect,
       framing,
-      model,
+      model: model(),
       clock,
       signal,
       onMissed: () => options.onMiss?.({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) }),
