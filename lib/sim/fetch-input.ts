@@ -7,19 +7,30 @@ export interface SimRequest {
   signal: AbortSignal | undefined;
 }
 
+/** ES2024's String.prototype.toWellFormed (Node 20 has it; the project's lib is ES2023). */
+type WellFormable = string & { toWellFormed(): string };
+
 export async function readFetchInput(options: { input: string | URL | Request; init?: RequestInit }): Promise<SimRequest> {
   const { input, init } = options;
   const request = input instanceof Request ? input : undefined;
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   const headers = new Headers(init?.headers ?? request?.headers);
-  let body = '';
-  if (init?.body != null) body = await new Response(init.body).text();
-  else if (request) body = await request.text();
   return {
     method: (init?.method ?? request?.method ?? 'GET').toUpperCase(),
     path: url.pathname.replace(/\/+$/, ''),
     headers,
-    body,
+    body: await bodyText(init?.body, request),
     signal: init?.signal ?? request?.signal ?? undefined,
   };
+}
+
+/**
+ * The body as text, exactly as `new Response(body).text()` reads it. The SDKs send JSON as a
+ * string, and for a string that reading is only the USVString conversion (a lone surrogate
+ * becomes U+FFFD), so it is done directly instead of through a stream per request.
+ */
+async function bodyText(body: BodyInit | null | undefined, request: Request | undefined): Promise<string> {
+  if (typeof body === 'string') return (body as WellFormable).toWellFormed();
+  if (body != null) return new Response(body).text();
+  return request ? request.text() : '';
 }
