@@ -16,6 +16,13 @@ export function pacedBody(options: { frames: Iterable<BodyFrame>; clock: Clock; 
   const signal = options.signal ?? undefined;
   const encoder = new TextEncoder();
   const iterator = options.frames[Symbol.iterator]();
+  let ahead: IteratorResult<BodyFrame> | undefined;
+  const peek = (): IteratorResult<BodyFrame> => (ahead ??= iterator.next());
+  const take = (): IteratorResult<BodyFrame> => {
+    const step = peek();
+    ahead = undefined;
+    return step;
+  };
   let finished = false;
   let onAbort: (() => void) | undefined;
 
@@ -38,7 +45,7 @@ export function pacedBody(options: { frames: Iterable<BodyFrame>; clock: Clock; 
       },
       async pull(controller) {
         if (finished) return;
-        const step = iterator.next();
+        const step = take();
         if (step.done) {
           finish();
           controller.close();
@@ -53,7 +60,12 @@ export function pacedBody(options: { frames: Iterable<BodyFrame>; clock: Clock; 
           }
           return;
         }
-        if (!finished) controller.enqueue(encoder.encode(step.value.text));
+        if (finished) return;
+        // Frames due at this same instant go out in one chunk, as a socket would carry them:
+        // the records are the same bytes and the reader sees them at the same time.
+        let text = step.value.text;
+        for (let due = peek(); !due.done && due.value.delayMs <= 0; due = peek()) text += take().value!.text;
+        controller.enqueue(encoder.encode(text));
       },
       cancel() {
         finish();
