@@ -21,7 +21,9 @@ const TIMED_OUT = Symbol('timed out');
 /**
  * Runs one validated call under its tool faults. A throw becomes an is_error outcome; with a
  * timeout, the clock races the tool and the loser is aborted through the tool's signal (so a
- * slow tool's sleep really stops). Never rejects.
+ * slow tool's sleep really stops). Never rejects. Without a timeout the tool is given the
+ * run's own signal; the deadline is a plain clock timer, cancelled when the tool wins, so a
+ * call makes at most one AbortController (Node makes each one transferable, which costs).
  */
 export async function runTool(options: {
   tool: AnyTool;
@@ -34,31 +36,33 @@ export async function runTool(options: {
   timeoutMs?: number;
 }): Promise<RunOutcome> {
   const { tool, args, workspace, clock, random, signal, faults, timeoutMs } = options;
-  const controller = new AbortController();
-  const forward = (): void => controller.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
+  const controller = timeoutMs === undefined ? undefined : new AbortController();
+  const forward = (): void => controller?.abort(signal.reason);
+  if (controller) {
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+  }
+  const toolSignal = controller?.signal ?? signal;
 
   const work = (async (): Promise<RunOutcome> => {
     const delay = slowDelayMs(faults);
-    if (delay > 0) await clock.sleep(delay, controller.signal);
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (delay > 0) await clock.sleep(delay, toolSignal);
+    if (toolSignal.aborted) throw toolSignal.reason;
     raiseFaults({ faults, tool: tool.name, random });
-    const result = await tool.run(args, { workspace, clock, random, signal: controller.signal });
+    const result = await tool.run(args, { workspace, clock, random, signal: toolSignal });
     const content = inflateOutput({ content: result.content, faults });
     return { status: result.isError ? 'error' : 'ok', content, isError: result.isError };
   })();
   work.catch(() => undefined);
 
-  const timer = new AbortController();
+  let cancelDeadline: (() => void) | undefined;
   try {
-    if (timeoutMs === undefined) return await work;
-    const deadline = clock.sleep(timeoutMs, timer.signal).then(
-      () => TIMED_OUT,
-      () => undefined,
-    );
+    if (timeoutMs === undefined || !controller) return await work;
+    const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+      cancelDeadline = clock.setTimer(timeoutMs, () => resolve(TIMED_OUT));
+    });
     const winner = await Promise.race([work, deadline]);
-    if (typeof winner === 'object') return winner;
+    if (winner !== TIMED_OUT) return winner;
     controller.abort(new Error(`${tool.name} timed out`));
     return {
       status: 'timeout',
@@ -71,7 +75,7 @@ export async function runTool(options: {
     if (signal.aborted) return { status: 'error', isError: true, content: `Error: the run was aborted while ${tool.name} was running.` };
     return { status: 'error', isError: true, content: describeThrown(error) };
   } finally {
-    timer.abort();
-    signal.removeEventListener('abort', forward);
+    cancelDeadline?.();
+    if (controller) signal.removeEventListener('abort', forward);
   }
 }
