@@ -52,4 +52,26 @@ describe('pacedBody', () => {
     controller.abort(new Error('watchdog'));
     await expect(next).rejects.toThrow('watchdog');
   });
+
+  it('drops the pending wait when the request aborts, even after the reader cancelled, and lets go of the signal', async () => {
+    const clock = new VirtualClock();
+    const controller = new AbortController();
+    const reader = pacedBody({ frames: [{ delayMs: 0, text: 'x' }, { delayMs: 1_000, text: 'y' }], clock, signal: controller.signal }).getReader();
+    await reader.read();
+    const next = reader.read();
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(clock.pending).toBe(1);
+    await reader.cancel();
+    expect(await next).toEqual({ done: true, value: undefined });
+    expect(clock.pending).toBe(1);
+    controller.abort(new Error('gone'));
+    expect(clock.pending).toBe(0);
+
+    const quiet = new AbortController();
+    const whole = pacedBody({ frames: [{ delayMs: 5, text: 'a' }], clock, signal: quiet.signal }).getReader();
+    expect(new TextDecoder().decode((await whole.read()).value)).toBe('a');
+    expect(await whole.read()).toEqual({ done: true, value: undefined });
+    quiet.abort(new Error('late'));
+    expect(clock.pending).toBe(0);
+  });
 });
