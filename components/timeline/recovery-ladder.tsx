@@ -1,4 +1,5 @@
 import { categoryLabel, formatMs } from '@/lib/client/format';
+import { ladderErrorNote } from '@/lib/client/ladder-error-note';
 import type { AttemptView } from '@/lib/client/run-view-state';
 import { WhyLine } from '@/components/explain/why-line';
 import { RetryWait } from './retry-wait';
@@ -35,7 +36,7 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
             {a.error && (
               <span>
                 {a.error.status ?? ''} {categoryLabel(a.error.category)}
-                {a.error.retryable ? '' : ' · final'}
+                {ladderErrorNote(a, maxAttempts)}
               </span>
             )}
             {fired && <span>watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}</span>}

@@ -4,6 +4,7 @@ import { isPriced } from '@/lib/protocol';
 import { formatTokens, formatUsd } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { statusWord } from '@/lib/client/run-view-state';
+import { vendorStatLabel } from '@/lib/client/vendor-stat-label';
 import { Pill } from '@/components/ui/pill';
 import { Stat } from '@/components/ui/stat';
 import { VerdictPill } from '@/components/ui/verdict-pill';
@@ -27,6 +28,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   // A model Loop Lab has no price for shows its tokens and no invented cost.
   const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
   const verdict = useRunStore((s) => s.view.verdict);
+  const vendorLabel = useRunStore((s) => vendorStatLabel({ status: s.view.status, vendor: s.view.vendor, model: s.view.model, turns: s.view.turns }));
   const tone = statusTone(status);
 
   return (
@@ -68,7 +70,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
       <RunBudgets />
-      <Stat label={status === 'done' || status === 'failed' || status === 'aborted' ? 'last answered by' : 'answering now'}>
+      <Stat label={vendorLabel}>
         <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
       </Stat>
       {disabled.length > 0 && (

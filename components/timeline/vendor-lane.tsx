@@ -8,8 +8,8 @@ import { ZoomTrack } from './zoom-track';
 import type { TimeWindow } from '@/lib/client/time-window';
 
 /** Which vendor and model produced each turn, on the waterfall's time axis (takeover blue). */
-export function VendorLane({ domain, window }: { domain: number; window: TimeWindow }) {
-  const segments = parseVendorLane(useRunStore(selectVendorLane));
+export function VendorLane({ domain, window, nowTs }: { domain: number; window: TimeWindow; nowTs: number }) {
+  const segments = parseVendorLane(useRunStore(selectVendorLane), nowTs);
   if (segments.length === 0) return null;
   return (
     <div className="flex" data-testid="vendor-lane">

@@ -93,7 +93,7 @@ export function Waterfall() {
           ))}
         </div>
       </div>
-      <VendorLane domain={domain} window={window} />
+      <VendorLane domain={domain} window={window} nowTs={clockTs} />
       {shownMarkers.length > 0 && <WaterfallMarkers clusters={clusters} window={window} laneRef={laneRef} onZoomTo={setWindow} />}
       {rows.length === 0 ? (
         <div className="py-3 text-2xs text-faint">no model calls yet</div>

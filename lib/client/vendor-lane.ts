@@ -44,6 +44,14 @@ export const selectVendorLane = (s: RunStoreState): string => {
   return JSON.stringify(segments);
 };
 
-export function parseVendorLane(key: string): VendorSegment[] {
-  return JSON.parse(key) as VendorSegment[];
+/**
+ * The lane as drawn at `nowTs` (the live run clock): the selector ends the last segment at
+ * the latest event, but during a stall no event arrives while the vendor is still the one
+ * being asked, so the last segment runs on with the clock the attempt bars follow.
+ */
+export function parseVendorLane(key: string, nowTs = 0): VendorSegment[] {
+  const segments = JSON.parse(key) as VendorSegment[];
+  const last = segments[segments.length - 1];
+  if (last && nowTs > last.endTs) last.endTs = nowTs;
+  return segments;
 }
