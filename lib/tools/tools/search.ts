@@ -19,7 +19,29 @@ const input = z.strictObject({
  * blocked every run on the server. Text that is not a regex at all is searched literally;
  * JavaScript-only syntax RE2 refuses (lookaround, backreferences) is an error that says so.
  */
-function compile(pattern: string): { regex: RE2JS; note: string } | { error: string } {
+type Compiled = { regex: RE2JS; note: string } | { error: string };
+
+/**
+ * Patterns already compiled: a sweep's model asks for the same few patterns run after run,
+ * and an RE2JS program is immutable once built (every test makes its own matcher), so one
+ * can serve every search. Bounded in count and pattern length.
+ */
+const compiled = new Map<string, Compiled>();
+const MAX_COMPILED = 256;
+const MAX_CACHED_PATTERN = 1_000;
+
+function compile(pattern: string): Compiled {
+  const hit = compiled.get(pattern);
+  if (hit) return hit;
+  const result = compileNew(pattern);
+  if (pattern.length <= MAX_CACHED_PATTERN) {
+    compiled.set(pattern, result);
+    if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+  }
+  return result;
+}
+
+function compileNew(pattern: string): Compiled {
   try {
     return { regex: RE2JS.compile(pattern), note: '' };
   } catch (error) {
@@ -62,9 +84,9 @@ export const searchTool: Tool<z.infer<typeof input>> = {
     const files = workspace.isDir(where)
       ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`))
       : [where];
-    const compiled = compile(pattern);
-    if ('error' in compiled) return fail(compiled.error);
-    const { regex, note } = compiled;
+    const program = compile(pattern);
+    if ('error' in program) return fail(program.error);
+    const { regex, note } = program;
     const hits: string[] = [];
     let total = 0;
     for (const file of files) {

@@ -70,6 +70,13 @@ describe('search', () => {
     expect(r.content).toMatch(/^4 matches/);
     expect(r.content).toMatch(/\(2 more matches not shown: narrow the pattern or path, or raise max_results\.\)$/);
   });
+  it('answers a repeated pattern exactly as the first time (the compiled program is reused)', async () => {
+    for (const pattern of ['return a [-+] b', 'add(', '(?=x)']) {
+      const first = await run(searchTool, { pattern });
+      expect(await run(searchTool, { pattern })).toEqual(first);
+    }
+    expect((await run(searchTool, { pattern: '(?=x)' })).content).toMatch(/^Error: search uses a linear-time regex engine/);
+  });
   it('says when nothing matched and when the path is missing', async () => {
     expect((await run(searchTool, { pattern: 'zzz', path: 'src' })).content).toBe(
       'No matches for /zzz/ in src (2 files searched). Try a shorter or looser pattern.',
