@@ -30,8 +30,10 @@ export function createOpenAIAdapter(options: {
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const dialect = dialectFor({ vendor, model: request.model });
       if (dialect.wire !== 'openai') throw new Error(`${vendor} does not speak the OpenAI dialect`);
-      const { params, report } = dialect.render({ request, vendor, ...handling });
-      onRenderReport?.(report);
+      const rendered = dialect.render({ request, vendor, ...handling });
+      const { params } = rendered;
+      // The report is built only when read: only a takeover's first request asks for it.
+      if (onRenderReport) onRenderReport(rendered.report);
       onRequestBody?.(params);
       return translateStream({
         open: () => client.chat.completions.create(params, { signal }),

@@ -154,3 +154,35 @@ describe('renderOpenAI', () => {
     expect(params).not.toHaveProperty('tools');
   });
 });
+
+describe('renderOpenAI over a growing history (each message rendered once per target)', () => {
+  it('renders every request of a growing history as a rendering from scratch would, report included', () => {
+    const messages: Message[] = [];
+    for (const message of [...fromAnthropic, ...fromAnthropic.slice(1)]) {
+      messages.push(message);
+      const again = renderOpenAI({ request: request([...messages]), vendor: 'sim-openai' });
+      const fresh = renderOpenAI({ request: request(structuredClone(messages)), vendor: 'sim-openai' });
+      expect(again.params).toEqual(fresh.params);
+      expect(again.report).toEqual(fresh.report);
+    }
+  });
+
+  it('does not carry a rendering over to another target: DeepSeek gets reasoning_content, OpenAI does not, and back', () => {
+    const own = { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' };
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
+      { role: 'assistant', parts: [{ type: 'thinking', text: 'Check first.', origin: own }, { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
+      { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
+    ];
+    const deepseek = () => renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });
+    expect(deepseek().params.messages[2]).toMatchObject({ reasoning_content: 'Check first.' });
+    const openai = renderOpenAI({ request: request(messages), vendor: 'sim-openai' });
+    expect(openai.params.messages[2]).not.toHaveProperty('reasoning_content');
+    expect(openai.report.dropped.map((d) => d.kind)).toEqual(['thinking']);
+    const noted = renderOpenAI({ request: request(messages), vendor: 'sim-openai', handling: { foreignThinking: 'note', naive: false } });
+    expect(noted.report.converted).toContain('1 × foreign thinking kept as a marked note');
+    expect(openai.report.converted).not.toContain('1 × foreign thinking kept as a marked note');
+    expect(deepseek().params.messages[2]).toMatchObject({ reasoning_content: 'Check first.' });
+    expect(deepseek().report.dropped).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@ import { DEFAULT_TAKEOVER, type Message, type TakeoverHandling, type ThinkingPar
 import type { ModelRequest, ToolSpec } from './model-request';
 import { describeMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
-import { createReportBuilder, type RenderReport, type ReportBuilder } from './render-report';
+import { recordingReport, reportFromCalls, type RenderReport, type ReportBuilder, type ReportCall } from './render-report';
 
 export interface RenderOpenAIOptions {
   request: ModelRequest;
@@ -19,18 +19,31 @@ export interface RenderOpenAIOptions {
   handling?: TakeoverHandling;
 }
 
+/** Where a part's rendering reports what it converted or dropped. */
+type ReportSink = Omit<ReportBuilder, 'build'>;
+
 interface AssistantContext {
   vendor: Vendor;
   model: string;
   reasoning: boolean;
   handling: TakeoverHandling;
-  report: ReportBuilder;
+  report: ReportSink;
 }
 
 export interface RenderedOpenAI {
   params: OpenAI.ChatCompletionCreateParamsStreaming;
-  report: RenderReport;
+  /** Built on first read: only a takeover's first request reads it, so the others never pay for it. */
+  readonly report: RenderReport;
 }
+
+/** A message's chat messages as last rendered, for the target they were rendered for, and what rendering them reported. */
+interface RenderedMessage {
+  target: string;
+  out: OpenAI.ChatCompletionMessageParam[];
+  calls: ReportCall[];
+}
+
+const renderedMessages = new WeakMap<Message, RenderedMessage>();
 
 /**
  * An assistant message as DeepSeek-style servers want it back: the SDK type lacks
@@ -46,19 +59,22 @@ export type AssistantMessageWithReasoning = OpenAI.ChatCompletionAssistantMessag
  */
 export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
   const { request, vendor } = options;
-  const report = createReportBuilder();
-  const context: AssistantContext = {
+  const reasoning = options.reasoningContent ?? needsReasoningContent({ vendor, model: request.model });
+  const handling = options.handling ?? DEFAULT_TAKEOVER;
+  const context: MessageContext = {
     vendor,
     model: request.model,
-    reasoning: options.reasoningContent ?? needsReasoningContent({ vendor, model: request.model }),
-    handling: options.handling ?? DEFAULT_TAKEOVER,
-    report,
+    reasoning,
+    handling,
+    target: `${vendor}\u0000${request.model}\u0000${reasoning}\u0000${handling.foreignThinking}\u0000${handling.naive}`,
   };
   const messages: OpenAI.ChatCompletionMessageParam[] = [];
+  const calls: (readonly ReportCall[])[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) {
-    const rendered = message.role === 'user' ? renderUser(message, report) : renderAssistant(message, context);
-    messages.push(...rendered);
+    const rendered = renderMessage(message, context);
+    for (const out of rendered.out) messages.push(out);
+    calls.push(rendered.calls);
   }
 
   const params: OpenAI.ChatCompletionCreateParamsStreaming = {
@@ -71,11 +87,39 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
   if (options.legacyMaxTokens ?? (vendor === 'openai-compatible' || vendor === 'sim-deepseek')) params.max_tokens = request.maxTokens;
   else params.max_completion_tokens = request.maxTokens;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
-  return { params, report: report.build() };
+  let report: RenderReport | undefined;
+  return {
+    params,
+    get report() {
+      return (report ??= reportFromCalls(calls));
+    },
+  };
+}
+
+type MessageContext = Omit<AssistantContext, 'report'> & {
+  /** Everything a message's rendering depends on besides the message: the cache key. */
+  target: string;
+};
+
+/**
+ * One message's chat messages. Messages are immutable once in the log and each request
+ * carries the whole history again, so a message is rendered once per target however many
+ * requests carry it; the rendered objects are shared between requests (nothing changes them).
+ */
+function renderMessage(message: Message, context: MessageContext): RenderedMessage {
+  const hit = renderedMessages.get(message);
+  if (hit && hit.target === context.target) return hit;
+  const calls: ReportCall[] = [];
+  const report = recordingReport(calls);
+  const { vendor, model, reasoning, handling } = context;
+  const out = message.role === 'user' ? renderUser(message, report) : renderAssistant(message, { vendor, model, reasoning, handling, report });
+  const entry = { target: context.target, out, calls };
+  renderedMessages.set(message, entry);
+  return entry;
 }
 
 /** Tool results become `tool` messages, placed first: they must directly follow the call. */
-function renderUser(message: Message, report: ReportBuilder): OpenAI.ChatCompletionMessageParam[] {
+function renderUser(message: Message, report: ReportSink): OpenAI.ChatCompletionMessageParam[] {
   const out: OpenAI.ChatCompletionMessageParam[] = [];
   const texts: string[] = [];
   for (const part of message.parts) {
