@@ -47,11 +47,11 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
               className={`cursor-pointer border-b border-line hover:bg-sunken ${selected === row.key ? 'bg-takeover-soft' : ''}`}
             >
               {SWEEP_COLUMNS.map((c) => {
-                const isBest = row.runs > 0 && best.get(c.id) === c.value(row);
+                const isBest = row.runs > 0 && (!c.effort || row.completion_rate > 0) && best.get(c.id) === c.value(row);
                 return (
                   <td
                     key={c.id}
-                    className={`px-2 py-1 ${c.numeric ? 'tabular text-right font-mono text-2xs' : 'truncate'} ${isBest ? 'font-semibold text-ok' : ''}`}
+                    className={`px-2 py-1 ${c.numeric ? 'tabular text-right font-mono text-2xs whitespace-nowrap' : 'truncate'} ${isBest ? 'font-semibold text-ok' : ''}`}
                     data-best={isBest || undefined}
                     title={isBest ? 'best in this column' : undefined}
                   >

@@ -10,6 +10,11 @@ export interface SweepColumn {
   show: (row: SweepRow) => string;
   /** Which way is better; columns without one are never marked. */
   better?: 'high' | 'low';
+  /**
+   * What a run spent (time, tokens, dollars): ranked only among rows whose loop completed at
+   * least once — a cell where every run failed at once is cheap and quick, not best.
+   */
+  effort?: true;
   numeric: boolean;
 }
 
@@ -32,10 +37,10 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
     show: (r) => `${pct(r.verdict_rate)} (${pct(r.verdict_ci[0])}–${pct(r.verdict_ci[1])})${r.unchecked > 0 ? ` · ${r.unchecked} unchecked` : ''}`,
     better: 'high', numeric: true,
   },
-  { id: 'median_ms', header: 'median', title: 'median run time (run clock)', value: (r) => r.median_ms, show: (r) => formatMs(r.median_ms), better: 'low', numeric: true },
-  { id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock)', value: (r) => r.p95_ms, show: (r) => formatMs(r.p95_ms), better: 'low', numeric: true },
-  { id: 'mean_tokens', header: 'tokens/run', title: 'input + output tokens per run', value: (r) => r.mean_tokens, show: (r) => formatTokens(Math.round(r.mean_tokens)), better: 'low', numeric: true },
-  { id: 'mean_usd', header: '$/run', title: 'cost per run', value: (r) => r.mean_usd, show: (r) => formatUsd(r.mean_usd), better: 'low', numeric: true },
+  { id: 'median_ms', header: 'median', title: 'median run time (run clock)', value: (r) => r.median_ms, show: (r) => formatMs(r.median_ms), better: 'low', numeric: true, effort: true },
+  { id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock)', value: (r) => r.p95_ms, show: (r) => formatMs(r.p95_ms), better: 'low', numeric: true, effort: true },
+  { id: 'mean_tokens', header: 'tokens/run', title: 'input + output tokens per run', value: (r) => r.mean_tokens, show: (r) => formatTokens(Math.round(r.mean_tokens)), better: 'low', numeric: true, effort: true },
+  { id: 'mean_usd', header: '$/run', title: 'cost per run', value: (r) => r.mean_usd, show: (r) => formatUsd(r.mean_usd), better: 'low', numeric: true, effort: true },
   {
     id: 'wasted_tokens', header: 'wasted tok/run', title: 'tokens billed for failed attempts that were thrown away, per run',
     value: (r) => r.wasted_tokens, show: (r) => formatTokens(Math.round(r.wasted_tokens)), better: 'low', numeric: true,
@@ -45,16 +50,18 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
 ];
 
 /**
- * The best value of each rankable column among rows that have runs; a column where every row
- * is equal has no best. Keyed by column id.
+ * The best value of each rankable column among rows that have runs (an effort column: among
+ * rows whose loop completed at least once); a column where every ranked row is equal, or
+ * fewer than two rows are ranked, has no best. Keyed by column id.
  */
 export function bestValues(rows: readonly SweepRow[]): Map<string, number> {
   const best = new Map<string, number>();
   const withRuns = rows.filter((r) => r.runs > 0);
-  if (withRuns.length < 2) return best;
   for (const column of SWEEP_COLUMNS) {
     if (!column.better) continue;
-    const values = withRuns.map((r) => Number(column.value(r)));
+    const ranked = column.effort ? withRuns.filter((r) => r.completion_rate > 0) : withRuns;
+    if (ranked.length < 2) continue;
+    const values = ranked.map((r) => Number(column.value(r)));
     const top = column.better === 'high' ? Math.max(...values) : Math.min(...values);
     if (values.some((v) => v !== top)) best.set(column.id, top);
   }
