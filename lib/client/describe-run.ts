@@ -53,7 +53,13 @@ export function watchdogReason(event: EventOf<'watchdog_fired'>): string {
   return `watchdog fired: no content for ${formatMs(event.window_ms)} (${what})`;
 }
 
-export function errorReason(event: EventOf<'model_error'>): string {
+/**
+ * `maxAttempts`: the turn's retry budget in attempts as its retry events said (0: none seen
+ * yet). A retryable error on the last attempt the budget allows is not "recovering".
+ */
+export function errorReason(event: EventOf<'model_error'>, maxAttempts = 0): string {
   const cause = errorCause({ status: event.status, category: event.category });
-  return event.retryable ? `${cause} on attempt ${event.attempt}: recovering` : `${cause}: not retryable`;
+  if (!event.retryable) return `${cause}: not retryable`;
+  if (maxAttempts > 0 && event.attempt >= maxAttempts) return `${cause} on attempt ${event.attempt} of ${maxAttempts}: retry budget spent`;
+  return `${cause} on attempt ${event.attempt}: recovering`;
 }

@@ -169,3 +169,16 @@ describe('budgets and lost events', () => {
     expect(next.markers.at(-1)?.label).toContain('tool_call');
   });
 });
+
+describe('the status reason on the last attempt of a spent retry budget', () => {
+  const base = { run_id: 'r', iteration: 1 };
+  const request = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_request', attempt, request_no: attempt, vendor: 'sim-anthropic', model: 'claude-sim-sonnet', message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false });
+  const error = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_error', attempt, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false });
+  const retry = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'retry_scheduled', attempt, next_attempt: attempt + 1, max_attempts: 2, category: 'rate_limit', rung: 'silent_retry', computed_delay_ms: 1000, wait_ms: 1000, reason: 'backoff' });
+  const events = [{ ...base, seq: 0, ts: 0, event: 'iteration_start' }, request(1, 1), error(2, 1), retry(3, 1), request(4, 2), error(5, 2)];
+
+  it('says "recovering" while a retry is still to come, and "retry budget spent" once none is', () => {
+    expect(foldRawEvents(initialRunViewState(), events.slice(0, 3)).reason).toBe('turn 1: 429 rate limited on attempt 1: recovering');
+    expect(foldRawEvents(initialRunViewState(), events).reason).toBe('turn 1: 429 rate limited on attempt 2 of 2: retry budget spent');
+  });
+});

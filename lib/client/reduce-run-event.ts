@@ -3,7 +3,7 @@ import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } 
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
-import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
+import { addMarker, appendDelta, findAttemptIndex, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
 
@@ -153,7 +153,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           })),
         ),
         status: 'recovering',
-        reason: `${turnLabel(e.iteration)}: ${errorReason(e)}`,
+        reason: `${turnLabel(e.iteration)}: ${errorReason(e, turnMaxAttempts(s, e.iteration, e.attempt))}`,
       };
     case 'retry_scheduled': {
       let error: AttemptView['error'];
@@ -357,4 +357,17 @@ export function openAttempt(state: RunViewState): AttemptView | undefined {
   if (!latest) return undefined;
   const a = latest.attempt;
   return a.endTs === undefined ? a : undefined;
+}
+
+/**
+ * The retry budget in attempts that the errored call's earlier retry events reported (0: none
+ * yet); background calls keep their own account, so only attempts of the same kind count.
+ */
+function turnMaxAttempts(s: RunViewState, iteration: number | undefined, attempt: number): number {
+  const turn = s.turns.find((t) => t.iteration === iteration);
+  if (!turn) return 0;
+  const errored = turn.attempts[findAttemptIndex(turn, attempt)];
+  let max = 0;
+  for (const a of turn.attempts) if (a.background === errored?.background && a.attempt < attempt && a.retry) max = Math.max(max, a.retry.maxAttempts);
+  return max;
 }
