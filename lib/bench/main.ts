@@ -108,7 +108,8 @@ async function sweepFigures(): Promise<void> {
   report(
     `server RSS around the ${sweep.runs}-run sweep (worker threads included)`,
     `baseline ${sweep.rssBaselineMb.toFixed(0)} MB, peak ${sweep.rssPeakMb.toFixed(0)} MB (+${(sweep.rssPeakMb - sweep.rssBaselineMb).toFixed(0)} MB; ` +
-      `${sweep.peakFromKernel ? "the kernel's high-water mark" : 'sampled every 50 ms'}), after ${sweep.rssAfterMb.toFixed(0)} MB (pool closed, full collection)`,
+      `${sweep.peakFromKernel ? "the kernel's high-water mark" : 'sampled every 50 ms'}), after ${sweep.rssAfterMb.toFixed(0)} MB ` +
+      `(${(sweep.afterMs / 1000).toFixed(1)} s after the pool closed, full collections every 0.5 s)`,
     sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
     'target peak ≤ 500 MB and back to baseline',
   );

@@ -23,12 +23,20 @@ describe('bundleSweepWorker', () => {
   it('bundles the worker entry and what it imports into one file, reuses it while fresh, rebuilds when a source changes', async () => {
     write('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['./*'] } } }));
     write('lib/sweeps/step.ts', 'export const step: number = 1;\n');
-    write('lib/sweeps/sweep-worker-entry.ts', "import { step } from '@/lib/sweeps/step';\nexport default (task: { x: number }): number => task.x + step;\n");
+    write('lib/sweeps/worker-bundle.ts', '// the builder\n');
+    write(
+      'lib/sweeps/sweep-worker-entry.ts',
+      "import { step } from '@/lib/sweeps/step';\nexport default function run(task: { x: number }): number {\n  /** a note for people, not for the bundle */\n  return task.x + step;\n}\n",
+    );
     fs.mkdirSync(path.join(root, 'node_modules'));
 
     const file = await bundleSweepWorker(root);
     expect(file.startsWith(path.join(root, 'node_modules', '.cache'))).toBe(true);
     expect((await load(file))({ x: 1 })).toBe(2);
+    // Without comments and indentation (the source stays in every worker's heap).
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain('a note for people');
+    expect(text).not.toMatch(/\n\s+return/);
     const builtAt = fs.statSync(file).mtimeMs;
 
     // Fresh: the same file, not rebuilt.
@@ -40,6 +48,17 @@ describe('bundleSweepWorker', () => {
     const later = new Date(builtAt + 5_000);
     fs.utimesSync(path.join(root, 'lib/sweeps/step.ts'), later, later);
     expect((await load(await bundleSweepWorker(root)))({ x: 1 })).toBe(11);
+    // A change to how bundles are built makes the one on disk stale too.
+    const earlier = new Date(builtAt - 60_000);
+    fs.utimesSync(path.join(root, 'lib/sweeps/step.ts'), earlier, earlier);
+    await bundleSweepWorker(root);
+    const rebuiltAt = fs.statSync(file).mtimeMs;
+    expect(await bundleSweepWorker(root)).toBe(file);
+    expect(fs.statSync(file).mtimeMs).toBe(rebuiltAt);
+    const later2 = new Date(rebuiltAt + 5_000);
+    fs.utimesSync(path.join(root, 'lib/sweeps/worker-bundle.ts'), later2, later2);
+    await bundleSweepWorker(root);
+    expect(fs.statSync(file).mtimeMs).not.toBe(rebuiltAt);
     // Nothing half-written is left beside it.
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });

@@ -7,6 +7,7 @@ export function projectRoot(): string {
 }
 
 const ENTRY = path.join('lib', 'sweeps', 'sweep-worker-entry.ts');
+const BUILDER = path.join('lib', 'sweeps', 'worker-bundle.ts');
 /** Inside node_modules, so the bundle's few external imports resolve from the project. */
 const OUT = path.join('node_modules', '.cache', 'loop-lab', 'sweep-worker.mjs');
 
@@ -55,11 +56,15 @@ export async function bundleSweepWorker(root: string): Promise<string> {
     external: ['better-sqlite3', 'piscina', 'tsx', 'esbuild', 'bullmq', 'ioredis'],
     // CommonJS packages inside an ES module bundle call require: give them Node's.
     banner: { js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);" },
+    // Without comments and indentation: every worker keeps its module's source in its heap
+    // (measured: 6.6 → 4.9 MB of bundle, 31.5 → 28.2 MB of large objects a worker). Names are kept.
+    minifyWhitespace: true,
     metafile: true,
     logLevel: 'silent',
   });
   // Project sources by name; packages through the lock file, which changes when any of them does.
-  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json']
+  // This file too: a change to how the bundle is built makes the one on disk stale.
+  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json', BUILDER]
     .filter((file) => fs.existsSync(path.join(root, file)));
   // Dated from when the build began, so a source saved during the build makes it stale.
   fs.utimesSync(temp, startedAt, startedAt);
@@ -74,6 +79,8 @@ function isFresh(root: string, out: string): boolean {
   try {
     const builtAt = fs.statSync(out).mtimeMs;
     const inputs = JSON.parse(fs.readFileSync(`${out}.inputs.json`, 'utf8')) as string[];
+    // Built by a builder that did not list itself: made with other options, so stale.
+    if (!inputs.includes(BUILDER) && fs.existsSync(path.join(root, BUILDER))) return false;
     return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= builtAt);
   } catch {
     return false;
