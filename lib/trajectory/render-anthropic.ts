@@ -29,9 +29,8 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   const handling = options.handling ?? DEFAULT_TAKEOVER;
   const context = { vendor, model: request.model, handling, target: renderTarget(vendor, request.model, handling) };
   const { messages, calls: messageCalls } = renderAnthropicHistory(request.messages, context);
-  // What each message's rendering reported, in order; the request's own entries come last.
+  // What the request's own rendering reports; in the report it follows every message's.
   const own: ReportCall[] = [];
-  const calls = [...messageCalls, own];
 
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
@@ -47,7 +46,7 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   return {
     params,
     get report() {
-      return (report ??= reportFromCalls(calls));
+      return (report ??= reportFromCalls([...messageCalls, own]));
     },
   };
 }
