@@ -21,5 +21,9 @@ describe('readFetchInput', () => {
     expect(read).toMatchObject({ body: '{"c":3}', method: 'POST', path: '/v1/messages' });
     expect(read.headers.get('authorization')).toBe('Bearer t');
     expect((await readFetchInput({ input: 'https://sim.test/v1/models' })).body).toBe('');
+    const sdkHeaders = new Headers({ 'X-Api-Key': 'sdk' });
+    expect((await readFetchInput({ input: 'https://sim.test/v1/messages', init: { method: 'POST', headers: sdkHeaders } })).headers.get('x-api-key')).toBe('sdk');
+    const pairs = await readFetchInput({ input: 'https://sim.test/v1/messages', init: { headers: [['Authorization', 'Bearer p']] } });
+    expect(pairs.headers.get('authorization')).toBe('Bearer p');
   });
 });

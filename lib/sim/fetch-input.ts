@@ -14,7 +14,9 @@ export async function readFetchInput(options: { input: string | URL | Request; i
   const { input, init } = options;
   const request = input instanceof Request ? input : undefined;
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-  const headers = new Headers(init?.headers ?? request?.headers);
+  // The SDKs hand over a Headers of their own; the vendor only reads it, so it is not copied.
+  const given = init?.headers ?? request?.headers;
+  const headers = given instanceof Headers ? given : new Headers(given);
   return {
     method: (init?.method ?? request?.method ?? 'GET').toUpperCase(),
     path: url.pathname.replace(/\/+$/, ''),
