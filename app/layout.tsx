@@ -19,11 +19,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen">
         <QueryProvider>
-          <header className="flex h-10 items-center gap-4 border-b border-line bg-panel px-4">
+          {/* Below 640 px the links take a row of their own rather than hide behind a sideways scroll. */}
+          <header className="flex h-(--header-h) flex-wrap items-center gap-x-4 border-b border-line bg-panel px-4 max-sm:content-center max-sm:gap-y-2">
             <Link href="/" className="shrink-0 whitespace-nowrap font-semibold tracking-tight">
               Loop Lab
             </Link>
-            <nav className="flex min-w-0 gap-3 overflow-x-auto whitespace-nowrap text-muted">
+            <nav className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full" data-testid="site-nav">
               <Link href="/" className="hover:text-fg">
                 Playground
               </Link>
@@ -43,7 +44,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <span className="ml-auto hidden text-2xs text-faint lg:inline">
               keys: r run · a / Esc abort · j k turns · i inspector
             </span>
-            <ThemeToggle />
+            <div className="max-lg:ml-auto">
+              <ThemeToggle />
+            </div>
           </header>
           {children}
         </QueryProvider>

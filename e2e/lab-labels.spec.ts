@@ -44,6 +44,11 @@ test('at 390 px the controls are a drawer and nothing scrolls sideways', async (
   await expect(controls).toBeHidden();
   const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await sideways()).toBeLessThanOrEqual(0);
+  // Every page of the site is reachable from the header, none clipped behind a hidden scroll.
+  for (const name of ['Playground', 'Runs', 'Sweeps', 'Lessons', 'Glossary']) {
+    const link = page.getByTestId('site-nav').getByRole('link', { name, exact: true });
+    await expect(link).toBeInViewport({ ratio: 1 });
+  }
 
   await page.getByTestId('controls-toggle').click();
   await expect(controls).toBeVisible();

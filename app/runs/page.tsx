@@ -4,7 +4,7 @@ import { RunsTable } from '@/components/runs/runs-table';
 
 export default function RunsPage() {
   return (
-    <div className="mx-auto flex h-[calc(100vh-2.5rem)] max-w-[100rem] flex-col gap-3 p-4">
+    <div className="mx-auto flex h-[calc(100vh-var(--header-h))] max-w-[100rem] flex-col gap-3 p-4">
       <div className="flex items-start justify-between">
         <div>
           <h1 className="text-sm font-semibold">Runs</h1>

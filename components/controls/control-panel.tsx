@@ -48,7 +48,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
     <aside
       data-testid="controls"
       data-drawer={drawerOpen ? 'open' : 'closed'}
-      className={`${drawerOpen ? 'flex' : 'hidden'} fixed top-10 bottom-0 left-0 z-40 w-80 max-w-[88vw] shrink-0 flex-col overflow-y-auto border-r border-line bg-panel shadow-lg md:static md:z-auto md:flex md:max-w-none md:shadow-none`}
+      className={`${drawerOpen ? 'flex' : 'hidden'} fixed top-(--header-h) bottom-0 left-0 z-40 w-80 max-w-[88vw] shrink-0 flex-col overflow-y-auto border-r border-line bg-panel shadow-lg md:static md:z-auto md:flex md:max-w-none md:shadow-none`}
       aria-label="run controls"
     >
       <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">

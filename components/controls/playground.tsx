@@ -110,7 +110,7 @@ function PlaygroundBody({
   };
 
   return (
-    <div className="flex h-[calc(100vh-2.5rem)] min-h-0">
+    <div className="flex h-[calc(100vh-var(--header-h))] min-h-0">
       <ControlPanel
         form={form}
         onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}

@@ -40,7 +40,7 @@ function RunPageBody({ runId }: { runId: string }) {
   useTurnFromUrl();
 
   return (
-    <div className="flex h-[calc(100vh-2.5rem)] min-h-0 flex-col">
+    <div className="flex h-[calc(100vh-var(--header-h))] min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-sunken px-4 py-1 text-2xs">
         <Link href="/runs" className="text-muted hover:text-fg">
           ← runs

@@ -52,6 +52,7 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
                   <td
                     key={c.id}
                     className={`px-2 py-1 ${c.numeric ? 'tabular text-right font-mono text-2xs whitespace-nowrap' : 'truncate'} ${isBest ? 'font-semibold text-ok' : ''}`}
+                    data-col={c.id}
                     data-best={isBest || undefined}
                     title={isBest ? 'best in this column' : undefined}
                   >

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Sc
 import { formatMs, formatUsd } from '@/lib/client/format';
 import { rowLabel } from '@/lib/client/sweep-columns';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
+import { BandTick } from './band-tick';
 
 /** One colour per row, the same in every chart. */
 const PALETTE = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b7791f', '#c53030', '#3b7a8c', '#97266d', '#4a5568', '#276749'];
@@ -39,7 +40,8 @@ function Strip({ title, rows, runs, pick, format, testId }: {
             domain={[-0.5, rows.length - 0.5]}
             ticks={rows.map((_, i) => i)}
             tickFormatter={(i: number) => labels[i] ?? ''}
-            tick={AXIS}
+            tick={<BandTick />}
+            height={34}
             interval={0}
           />
           <YAxis type="number" dataKey="y" tickFormatter={format} tick={AXIS} width={64} />
@@ -84,7 +86,7 @@ export function SweepCharts({ rows, runs }: { rows: SweepRow[]; runs: SweepRunMe
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={completion} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
             <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-            <XAxis dataKey="name" tick={AXIS} interval={0} />
+            <XAxis dataKey="name" tick={<BandTick />} height={34} interval={0} />
             <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v} %`} tick={AXIS} width={48} />
             <Tooltip formatter={(value) => `${Number(value).toFixed(0)} %`} />
             <Bar dataKey="rate" fill="#2f855a" fillOpacity={0.7} isAnimationActive={false}>

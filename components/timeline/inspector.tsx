@@ -61,7 +61,7 @@ export function Inspector() {
   return (
     <aside
       data-testid="inspector"
-      className="fixed inset-x-0 top-10 bottom-0 z-40 flex flex-col border-l border-line bg-panel md:static md:w-[26rem] md:shrink-0"
+      className="fixed inset-x-0 top-(--header-h) bottom-0 z-40 flex flex-col border-l border-line bg-panel md:static md:w-[26rem] md:shrink-0"
     >
       <div className="flex items-center justify-between border-b border-line px-3 py-1.5">
         <span className="text-xs font-semibold">Inspector</span>

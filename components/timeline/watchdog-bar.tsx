@@ -31,7 +31,7 @@ export function WatchdogBar() {
           {keepaliveLabel(keepalives.count, keepalives.style)} (not content)
         </span>
       )}
-      <span className="tabular w-40 text-right font-mono text-muted">
+      <span className="tabular min-w-40 text-right font-mono whitespace-nowrap text-muted">
         {formatMs(left)} left of {formatMs(watchdog.windowMs)}
       </span>
     </div>

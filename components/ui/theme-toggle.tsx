@@ -31,7 +31,7 @@ export function ThemeToggle() {
     <button
       type="button"
       onClick={change}
-      className="rounded border border-line px-2 py-0.5 text-2xs text-muted hover:text-fg"
+      className="shrink-0 whitespace-nowrap rounded border border-line px-2 py-0.5 text-2xs text-muted hover:text-fg"
       title="Theme: system, light or dark"
       data-testid="theme-toggle"
     >
