@@ -20,4 +20,24 @@ describe('findTooDeep', () => {
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(findTooDeep(deep)).toContain('levels');
   });
+
+  it('agrees with the nesting depth of mixed arrays and objects at every limit', () => {
+    // Depth counted independently: an object or array is one level more than its deepest child.
+    const depthOf = (value: unknown): number =>
+      typeof value !== 'object' || value === null ? 0 : 1 + Math.max(0, ...Object.values(value).map(depthOf));
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
+    const build = (levels: number): unknown => {
+      if (levels === 0) return next(2) === 0 ? 'leaf' : null;
+      const children = Array.from({ length: 1 + next(3) }, (_, i) => (i === 0 ? build(levels - 1) : build(next(levels))));
+      return next(2) === 0 ? children : Object.fromEntries(children.map((child, i) => [`k${i}`, child]));
+    };
+    for (let i = 0; i < 200; i++) {
+      const value = build(next(12));
+      const depth = depthOf(value);
+      for (const limit of [depth - 1, depth, depth + 1].filter((l) => l >= 0)) {
+        expect(findTooDeep(value, limit) !== undefined).toBe(depth > limit);
+      }
+    }
+  });
 });

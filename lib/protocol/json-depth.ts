@@ -15,6 +15,9 @@ export const MAX_EVENT_DEPTH = MAX_JSON_DEPTH + 16;
  * measured; stops at the first offender.
  */
 export function findTooDeep(value: unknown, maxDepth: number = MAX_JSON_DEPTH): string | undefined {
+  // Almost every value is shallow enough: answer that with a walk that allocates nothing
+  // (its recursion is bounded by maxDepth), and build paths only for one that is not.
+  if (!nestsDeeper(value, maxDepth)) return undefined;
   const stack: Node[] = [{ value, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -28,6 +31,19 @@ export function findTooDeep(value: unknown, maxDepth: number = MAX_JSON_DEPTH): 
     }
   }
   return undefined;
+}
+
+/** True when `value` holds an object or array more than `remaining` levels down (itself counting as one). */
+function nestsDeeper(value: unknown, remaining: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (remaining === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsDeeper(item, remaining - 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (nestsDeeper(record[key], remaining - 1)) return true;
+  return false;
 }
 
 /** One value on the walk; the path is rebuilt from parents only when it is needed. */
