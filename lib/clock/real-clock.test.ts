@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RealClock } from './real-clock';
 
 /** Real work for the hold: a wall-clock wait, which is exactly what the real clock measures. */
 const wallWork = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RealClock', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('counts held real work at 1×, not multiplied by the time scale', async () => {
     const clock = new RealClock(0.01);
     const wallStart = performance.now();
@@ -37,6 +39,22 @@ describe('RealClock', () => {
     expect(clock.now()).toBeGreaterThanOrEqual(2_999);
     // 3 s of run time at 0.01 is about 30 ms of wall time.
     expect(performance.now() - wallStart).toBeLessThan(1_500);
+  });
+
+  it('arms wall timers for whole milliseconds, never shorter than the run-time wait', async () => {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const clock = new RealClock(0.37);
+    let fired = 0;
+    // Armed a moment apart, each wait is a slightly different fraction of a millisecond.
+    for (const ms of [50, 50, 50, 33.3, 7.01]) clock.setTimer(ms, () => fired++);
+    const delays = spy.mock.calls.map((call) => call[1]!);
+    expect(delays).toHaveLength(5);
+    for (const delay of delays) expect(Number.isInteger(delay)).toBe(true);
+    // Node keeps one timer list a distinct duration: equal waits share one.
+    expect(new Set(delays.slice(0, 3)).size).toBe(1);
+    expect(delays[0]).toBeGreaterThanOrEqual(50 * 0.37 - 0.01);
+    await clock.sleep(60);
+    expect(fired).toBe(5);
   });
 
   it('cancels a sleep through its signal', async () => {

@@ -80,7 +80,10 @@ export class RealClock implements Clock {
 
   private arm(timer: Timer): void {
     clearTimeout(timer.handle);
-    const wait = Math.max(0, timer.due - this.now()) * this.wallPerRunMs();
+    // Whole milliseconds: Node fires a timer on a whole-ms tick anyway, and keeps one list per
+    // distinct duration, so a fractional wait (always slightly different) costs a list each.
+    // Rounded up, a timer never fires earlier than the fractional wait would have.
+    const wait = Math.ceil(Math.max(0, timer.due - this.now()) * this.wallPerRunMs());
     timer.handle = setTimeout(() => {
       // A wall timer may fire a millisecond early, which at a small scale is many ms of run
       // time: a deadline never passes early, so the rest is waited out.
