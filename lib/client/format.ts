@@ -1,4 +1,4 @@
-import type { ErrorCategory } from '@/lib/protocol';
+import { categoryLabel, type ErrorCategory } from '@/lib/protocol';
 
 /** Short human durations: 850 ms, 4.1 s, 2 m 05 s, 1 h 02 m. */
 export function formatMs(ms: number | undefined): string {
@@ -39,25 +39,8 @@ export function formatUsd(n: number | undefined): string {
   return `$${n.toFixed(n < 1 ? 3 : 2)}`;
 }
 
-const CATEGORY_LABELS: Record<ErrorCategory, string> = {
-  network: 'network error',
-  authentication: 'authentication failed',
-  authorization: 'permission denied',
-  rate_limit: 'rate limited',
-  overloaded: 'overloaded',
-  timeout: 'timeout',
-  context_length: 'context too long',
-  invalid_input: 'invalid request',
-  parse: 'unparseable response',
-  tool: 'tool error',
-  state: 'state error',
-  internal: 'server error',
-  unknown: 'unknown error',
-};
-
-export function categoryLabel(category: ErrorCategory): string {
-  return CATEGORY_LABELS[category];
-}
+/** Re-exported for the browser's components, which take their words from lib/client. */
+export { categoryLabel };
 
 /** "529 overloaded", "rate limited", "stream stalled". */
 export function errorCause(error: { status?: number; category: ErrorCategory } | undefined, category?: ErrorCategory): string {

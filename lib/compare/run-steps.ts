@@ -1,4 +1,4 @@
-import type { Message, RunEvent } from '@/lib/protocol';
+import { categoryLabel, type Message, type RunEvent } from '@/lib/protocol';
 
 /**
  * One step of a run that a comparison looks at: what was asked, what came back, what the
@@ -46,11 +46,11 @@ export function runSteps(events: readonly RunEvent[]): RunStep[] {
         break;
       case 'model_error':
         push(e, at, 'error', [e.category, e.status ?? null, e.vendor_type ?? null, e.retryable, e.partial],
-          `error: ${e.status ? `${e.status} ` : ''}${e.category}${e.partial ? ' after partial content' : ''}${e.retryable ? '' : ' (not retryable)'}`);
+          `error: ${e.status ? `${e.status} ` : ''}${categoryLabel(e.category)}${e.partial ? ' after partial content' : ''}${e.retryable ? '' : ' (not retryable)'}`);
         break;
       case 'retry_scheduled':
         push(e, at, 'retry', [e.next_attempt, e.max_attempts, e.category, e.rung, e.wait_ms, e.account ?? null],
-          `retry ${e.next_attempt - 1} of ${e.max_attempts - 1} (${e.rung.replace('_', ' ')}) after ${e.category}, waits ${formatMs(e.wait_ms)}`);
+          `retry ${e.next_attempt - 1} of ${e.max_attempts - 1} (${e.rung.replace('_', ' ')}) after ${categoryLabel(e.category)}, waits ${formatMs(e.wait_ms)}`);
         break;
       case 'watchdog_fired':
         push(e, at, 'recovery', ['watchdog', e.window_ms, e.outcome], `watchdog fired after ${formatMs(e.window_ms)} of silence (${e.outcome === 'empty' ? 'Empty' : 'Partial'})`);

@@ -15,3 +15,4 @@ export * from './mechanism-id';
 export * from './http/prompt-sets';
 export * from './run-totals';
 export * from './terminate-event';
+export * from './category-label';
