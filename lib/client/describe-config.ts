@@ -1,4 +1,4 @@
-import { VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
+import { toolFaultLabel, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
 import { FAULT_TOGGLES } from './fault-catalog';
 
 export interface ConfigLine {
@@ -20,7 +20,7 @@ const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, m
 export function describeConfig(config: RunConfig): ConfigLine[] {
   const model = config.provider.model || `${VENDOR_DEFAULTS[config.provider.vendor].model} (default)`;
   const rules = config.faults.rules.filter((r) => r.enabled).map((r) => r.label ?? FAULT_TOGGLES.find((t) => t.id === r.id)?.label ?? r.id);
-  const tools = config.faults.tools.filter((t) => t.enabled).map((t) => `tools ${t.kind} (${t.tool === '*' ? 'every tool' : t.tool})`);
+  const tools = config.faults.tools.filter((t) => t.enabled).map(toolFaultLabel);
   const faults = [...rules, ...tools];
   const overrides = Object.keys(config.recovery).length > 0 ? overrideLines(config.recovery) : [];
   const described = Object.keys(config.toolDescriptions ?? {});

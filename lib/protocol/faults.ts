@@ -126,6 +126,11 @@ export const ToolFaultSchema = z.strictObject({
 });
 export type ToolFault = z.infer<typeof ToolFaultSchema>;
 
+/** How a tool fault is named wherever a run's faults are listed: "tools throw (every tool)". */
+export function toolFaultLabel(fault: Pick<ToolFault, 'kind' | 'tool'>): string {
+  return `tools ${fault.kind} (${fault.tool === '*' ? 'every tool' : fault.tool})`;
+}
+
 export const FaultPlanSchema = z.strictObject({
   rules: z.array(FaultRuleSchema).max(100).default([]),
   tools: z.array(ToolFaultSchema).max(100).default([]),

@@ -1,10 +1,10 @@
-import type { PromptSetRef, RunConfig } from '@/lib/protocol';
+import { toolFaultLabel, type PromptSetRef, type RunConfig } from '@/lib/protocol';
 
 /** What a run's list row shows of the config that made it (lib/store RunSummary). */
 export interface ConfigColumns {
   preset: string;
   seed: number | null;
-  /** One label per enabled fault: a rule's label (or id), a tool fault as "kind tool". */
+  /** One label per enabled fault: a rule's label (or id), a tool fault as the run page names it ("tools throw (every tool)"). */
   faults: string[];
   prompt_set: PromptSetRef | null;
 }
@@ -21,7 +21,7 @@ export function configColumns(stored: string): ConfigColumns {
     return { preset: '', seed: null, faults: [], prompt_set: null };
   }
   const rules = (config.faults?.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.label ?? r.id);
-  const tools = (config.faults?.tools ?? []).filter((t) => t.enabled !== false).map((t) => `${t.kind} ${t.tool}`);
+  const tools = (config.faults?.tools ?? []).filter((t) => t.enabled !== false).map(toolFaultLabel);
   return {
     preset: typeof config.preset === 'string' ? config.preset : '',
     seed: typeof config.seed === 'number' ? config.seed : null,
