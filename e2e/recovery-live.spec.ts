@@ -15,6 +15,8 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
   await expect(playground.turnCard(1)).toBeVisible({ timeout: 30_000 });
   await playground.setFault('stall-after-first');
 
+  // Between the last delta and the watchdog firing, the header does not claim the stream is flowing.
+  await expect(page.getByTestId('run-status-reason')).toContainText(/no content for \d/, { timeout: 30_000 });
   await expect(page.getByText(/watchdog/i).first()).toBeVisible({ timeout: 30_000 });
   await expect(playground.ladderSteps.first()).toBeVisible();
   await expect(playground.ladderSteps.first()).toContainText(/timeout|watchdog|empty/i);

@@ -3,7 +3,11 @@
 import { isPriced } from '@/lib/protocol';
 import { formatTokens, formatUsd } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-store-provider';
+import { liveStatusReason } from '@/lib/client/live-status-reason';
+import { openAttempt } from '@/lib/client/reduce-run-event';
 import { statusWord } from '@/lib/client/run-view-state';
+import { latestAttempt } from '@/lib/client/turn-updates';
+import { useRunClock } from '@/lib/client/use-run-clock';
 import { vendorStatLabel } from '@/lib/client/vendor-stat-label';
 import { Pill } from '@/components/ui/pill';
 import { Stat } from '@/components/ui/stat';
@@ -16,7 +20,6 @@ import type { ReactNode } from 'react';
 /** Is it running, waiting, recovering, done or failed — and why? */
 export function RunHeader({ actions }: { actions?: ReactNode }) {
   const status = useRunStore((s) => s.view.status);
-  const reason = useRunStore((s) => s.view.reason);
   const totals = useRunStore((s) => s.view.totals);
   const vendor = useRunStore((s) => s.view.vendor);
   const model = useRunStore((s) => s.view.model);
@@ -40,10 +43,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
           className={`inline-flex max-w-full items-center gap-2 self-start rounded border px-2 py-0.5 text-xs ${TONE_PILL[tone]}`}
         >
           <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
-          {/* Two lines at most: the terminate banner below carries the whole message. */}
-          <span className="line-clamp-2 font-mono text-2xs break-words" title={reason}>
-            {reason}
-          </span>
+          <StatusReason />
         </div>
         {verdict && (
           <span className="flex items-center gap-1.5 text-2xs text-muted">
@@ -98,4 +98,35 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
       </div>
     </div>
   );
+}
+
+/**
+ * The status's reason, kept true between events: a retry wait counts down and a silent
+ * stream says how long it has been silent (lib/client/live-status-reason.ts). Only this line
+ * re-renders on the clock's tick.
+ */
+function StatusReason() {
+  const status = useRunStore((s) => s.view.status);
+  const reason = useRunStore((s) => s.view.reason);
+  const waitTs = useRunStore((s) => pendingRetry(s.view)?.ts);
+  const waitMs = useRunStore((s) => pendingRetry(s.view)?.waitMs);
+  const quietSince = useRunStore((s) => {
+    const watchdog = openAttempt(s.view)?.watchdog;
+    return watchdog && !watchdog.fired ? watchdog.lastResetTs : undefined;
+  });
+  const now = useRunClock(250);
+  const pendingWait = waitTs !== undefined && waitMs !== undefined ? { ts: waitTs, waitMs } : undefined;
+  const text = liveStatusReason({ status, reason, now, pendingWait, quietSince });
+  return (
+    // Two lines at most: the terminate banner below carries the whole message.
+    <span className="line-clamp-2 font-mono text-2xs break-words" title={text} data-testid="run-status-reason">
+      {text}
+    </span>
+  );
+}
+
+/** The latest attempt's retry wait while it still runs (its next request not yet sent). */
+function pendingRetry(view: Parameters<typeof latestAttempt>[0]) {
+  const retry = latestAttempt(view)?.attempt.retry;
+  return retry && retry.actualWaitMs === undefined && view.terminate === undefined ? retry : undefined;
 }

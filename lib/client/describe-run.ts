@@ -35,6 +35,9 @@ export function terminateText(event: EventOf<'terminate'>): string {
   return event.message ? `${base} — ${event.message}` : base;
 }
 
+/** How a waiting reason begins ("waiting 7.0 s:"), for the header to count the wait down live. */
+export const WAITING_LEAD = /^waiting [^:]*:/;
+
 export function waitingReason(event: EventOf<'retry_scheduled'>, error: ErrorView | undefined): string {
   const cause = errorCause(error, event.category);
   // Counted the way the cards count: attempts, the first request included.
