@@ -30,6 +30,9 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   // Charts: dots drawn for runs.
   await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('chart-completion').locator('svg')).toBeVisible();
+  // Each bar carries its rate and interval in words, so a cell that never completed is not a blank.
+  await expect(page.getByTestId('chart-completion').getByTestId('band-caption')).toHaveCount(4);
+  await expect(page.getByTestId('chart-completion')).toContainText(/0 % \(0–\d+\)/);
   // The row labels under a chart stay in their own bands: no label runs into the next one.
   const ticks = await page.getByTestId('chart-run-time').locator('.recharts-xAxis .recharts-cartesian-axis-tick').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
   expect(ticks).toHaveLength(4);

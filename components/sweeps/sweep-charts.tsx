@@ -75,6 +75,8 @@ export function SweepCharts({ rows, runs }: { rows: SweepRow[]; runs: SweepRunMe
     name: labels[i],
     rate: r.completion_rate * 100,
     ci: [(r.completion_rate - r.completion_ci[0]) * 100, (r.completion_ci[1] - r.completion_rate) * 100],
+    // Written under every bar: a rate of 0 % has no bar to see, and its interval is the point.
+    label: `${Math.round(r.completion_rate * 100)} % (${Math.round(r.completion_ci[0] * 100)}–${Math.round(r.completion_ci[1] * 100)})`,
   }));
 
   return (
@@ -86,10 +88,10 @@ export function SweepCharts({ rows, runs }: { rows: SweepRow[]; runs: SweepRunMe
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={completion} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
             <CartesianGrid stroke={GRID} strokeDasharray="3 3" />
-            <XAxis dataKey="name" tick={<BandTick />} height={34} interval={0} />
+            <XAxis dataKey="name" tick={<BandTick captions={completion.map((c) => c.label)} />} height={48} interval={0} />
             <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v} %`} tick={AXIS} width={48} />
-            <Tooltip formatter={(value) => `${Number(value).toFixed(0)} %`} />
-            <Bar dataKey="rate" fill="#2f855a" fillOpacity={0.7} isAnimationActive={false}>
+            <Tooltip formatter={(value, _name, item) => (item.payload as { label?: string } | undefined)?.label ?? `${Number(value).toFixed(0)} %`} />
+            <Bar dataKey="rate" fill="#2f855a" fillOpacity={0.7} isAnimationActive={false} minPointSize={2}>
               <ErrorBar dataKey="ci" width={6} stroke="var(--c-fg)" />
             </Bar>
           </BarChart>
