@@ -114,7 +114,7 @@ describe('sqlite run store', () => {
       title: 'Fix slugify',
       preset: 's11',
       seed: 42,
-      faults: ['overloaded ×3', 'throw run_check'],
+      faults: ['overloaded ×3', 'tools throw (run_check)'],
       prompt_set: { name: 'terse', version: 2 },
     });
   });
