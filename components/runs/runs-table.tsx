@@ -5,7 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { formatMs, formatUsd } from '@/lib/client/format';
+import { countOf, formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
 import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
 import { runsListFromSearch, runsListToSearch } from '@/lib/client/runs-filters';
@@ -112,7 +112,7 @@ export function RunsTable() {
           onChange={(e) => setFilter(e.target.value)}
         />
         <span className="text-faint" data-testid="runs-count">
-          {filter || columnFilters.length > 0 ? `${shown.length} of ${rows.length} runs` : `${rows.length} runs`}
+          {filter || columnFilters.length > 0 ? `${shown.length} of ${countOf(rows.length, 'run')}` : countOf(rows.length, 'run')}
         </span>
       </div>
       <RunsFilterBar table={table} rows={rows} />

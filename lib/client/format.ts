@@ -54,6 +54,11 @@ export function keepaliveLabel(count: number, style: 'ping' | 'comment'): string
   return `${count} keepalive ${style}${count === 1 ? '' : 's'}`;
 }
 
+/** "1 run", "2 runs", "0 runs": a count with its noun in the right number. */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? noun : plural}`;
+}
+
 export function truncateText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
