@@ -2,9 +2,9 @@
 
 import { useState } from 'react';
 import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
-import { VENDOR_LABELS } from '@/lib/client/playground-form';
 import { Button } from '@/components/ui/button';
 import { Field, INPUT } from './field';
+import { VendorOptions } from './vendor-options';
 
 export interface SwapTargetInput {
   vendor: Vendor;
@@ -41,11 +41,7 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
             setModel(VENDOR_DEFAULTS[next].model);
           }}
         >
-          {VendorSchema.options.map((v) => (
-            <option key={v} value={v}>
-              {VENDOR_LABELS[v]}
-            </option>
-          ))}
+          <VendorOptions />
         </select>
       </Field>
       <Field label="model">

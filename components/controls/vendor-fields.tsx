@@ -1,9 +1,10 @@
 'use client';
 
 import { VENDOR_DEFAULTS, VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
-import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
+import type { PlaygroundForm } from '@/lib/client/playground-form';
 import { EndpointDialog } from './endpoint-dialog';
 import { Field, INPUT } from './field';
+import { VendorOptions } from './vendor-options';
 
 function modelsFor(vendor: Vendor) {
   // An OpenAI-compatible server can serve anything: a free field (DeepSeek's models are priced).
@@ -26,11 +27,7 @@ export function VendorFields({ form, onChange, disabled = false }: { form: Playg
             onChange({ vendor, model: VENDOR_DEFAULTS[vendor].model });
           }}
         >
-          {VendorSchema.options.map((v) => (
-            <option key={v} value={v}>
-              {VENDOR_LABELS[v]}
-            </option>
-          ))}
+          <VendorOptions />
         </select>
       </Field>
       <Field label="model" hint={`fallback: ${VENDOR_DEFAULTS[form.vendor].fallback}`}>

@@ -6,12 +6,12 @@ import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } fro
 import { ApiError } from '@/lib/client/api-client';
 import { ENDPOINT_VENDORS, type EndpointVendor } from '@/lib/client/endpoint-form';
 import { forkableTurns } from '@/lib/client/fork-turns';
-import { VENDOR_LABELS } from '@/lib/client/playground-form';
 import { useForkRun } from '@/lib/client/queries';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { Button } from '@/components/ui/button';
 import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
+import { VendorOptions } from '@/components/controls/vendor-options';
 
 const isEndpointVendor = (v: Vendor): v is EndpointVendor => (ENDPOINT_VENDORS as readonly string[]).includes(v);
 
@@ -92,11 +92,7 @@ export function ForkControl({ runId }: { runId: string }) {
               }}
             >
               <option value="">same as that turn</option>
-              {VendorSchema.options.map((v) => (
-                <option key={v} value={v}>
-                  {VENDOR_LABELS[v]}
-                </option>
-              ))}
+              <VendorOptions />
             </select>
           </Field>
           {vendor && isEndpointVendor(vendor) && (

@@ -1,0 +1,15 @@
+import { VendorSchema } from '@/lib/protocol';
+import { VENDOR_LABELS } from '@/lib/client/playground-form';
+
+/** One <option> per vendor, in the protocol's order and under the playground's names. */
+export function VendorOptions() {
+  return (
+    <>
+      {VendorSchema.options.map((v) => (
+        <option key={v} value={v}>
+          {VENDOR_LABELS[v]}
+        </option>
+      ))}
+    </>
+  );
+}
