@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { MessageSchema } from '../messages';
+import { base, turn, attempt } from './fields';
+
+/**
+ * One model call's events: the request, the stream opening and its deltas, the settled call or
+ * its classified error, the retry wait, the stream watchdog, the fallback model, and what the
+ * transport did beneath the SDK (injected faults, keepalives).
+ */
+
+export const ErrorCategorySchema = z.enum([
+  'network',
+  'authentication',
+  'authorization',
+  'rate_limit',
+  'overloaded',
+  'timeout',
+  'context_length',
+  'invalid_input',
+  'parse',
+  'tool',
+  'state',
+  'internal',
+  'unknown',
+]);
+export type ErrorCategory = z.infer<typeof ErrorCategorySchema>;
+
+export const ModelRequestEventSchema = z.object({
+  ...attempt,
+  event: z.literal('model_request'),
+  request_no: z.number().int().min(1),
+  vendor: z.string(),
+  model: z.string(),
+  message_count: z.number().int(),
+  input_tokens_est: z.number().int(),
+  max_tokens: z.number().int(),
+  background: z.boolean(),
+  /** The request body as sent to the vendor (no key, no headers). */
+  body: z.unknown().optional(),
+});
+
+export const StreamOpenEventSchema = z.object({
+  ...attempt,
+  event: z.literal('stream_open'),
+  response_id: z.string(),
+  model: z.string(),
+  ttfb_ms: z.number(),
+});
+
+export const ContentDeltaEventSchema = z.object({
+  ...attempt,
+  event: z.literal('content_delta'),
+  index: z.number().int(),
+  kind: z.enum(['text', 'thinking', 'tool_args']),
+  text: z.string(),
+  call_id: z.string().optional(),
+  tool: z.string().optional(),
+});
+
+export const LlmCallEventSchema = z.object({
+  ...turn,
+  event: z.literal('llm_call'),
+  attempt: z.number().int().min(1).optional(),
+  vendor: z.string().optional(),
+  model: z.string().optional(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  usd: z.number().optional(),
+  usd_so_far: z.number(),
+  stop_reason: z.string(),
+  vendor_stop_reason: z.string().optional(),
+  latency_ms: z.number(),
+  /** Kept content of a response cut short (the watchdog's Partial outcome). */
+  partial: z.boolean().optional(),
+  message: MessageSchema.optional(),
+  /** An auxiliary call (title, summary): counted in the totals, not a turn of the conversation. */
+  background: z.boolean().optional(),
+  /** What an auxiliary call was for ("title", "summary"). */
+  purpose: z.string().optional(),
+});
+
+export const ModelErrorEventSchema = z.object({
+  ...attempt,
+  event: z.literal('model_error'),
+  message: z.string(),
+  status: z.number().int().optional(),
+  vendor_type: z.string().optional(),
+  category: ErrorCategorySchema,
+  /** Which classifier rule decided the category. */
+  rule: z.string(),
+  retryable: z.boolean(),
+  /** Did any content arrive before the failure? */
+  partial: z.boolean(),
+});
+
+export const RetryScheduledEventSchema = z.object({
+  ...attempt,
+  event: z.literal('retry_scheduled'),
+  /** The attempt that will follow the wait. */
+  next_attempt: z.number().int(),
+  max_attempts: z.number().int(),
+  category: ErrorCategorySchema,
+  rung: z.enum(['silent_retry', 'degrade', 'surface']),
+  computed_delay_ms: z.number(),
+  retry_after_ms: z.number().optional(),
+  wait_ms: z.number(),
+  reason: z.string(),
+  /** The retry account the retry is booked on (each keeps its own budget). */
+  account: z.enum(['foreground', 'background', 'context']).optional(),
+});
+
+export const WatchdogArmedEventSchema = z.object({
+  ...attempt,
+  event: z.literal('watchdog_armed'),
+  window_ms: z.number(),
+});
+
+export const WatchdogFiredEventSchema = z.object({
+  ...attempt,
+  event: z.literal('watchdog_fired'),
+  window_ms: z.number(),
+  outcome: z.enum(['empty', 'partial']),
+});
+
+export const FallbackEventSchema = z.object({
+  ...turn,
+  event: z.literal('fallback'),
+  from_model: z.string(),
+  to_model: z.string(),
+  reason: z.string(),
+});
+
+export const FaultInjectedEventSchema = z.object({
+  ...base,
+  event: z.literal('fault_injected'),
+  iteration: z.number().int().min(0).optional(),
+  request_no: z.number().int().optional(),
+  rule_id: z.string(),
+  action: z.string(),
+  label: z.string(),
+});
+
+export const KeepaliveEventSchema = z.object({
+  ...base,
+  event: z.literal('keepalive'),
+  iteration: z.number().int().min(0).optional(),
+  /** The fault wrapper's request count (as in fault_injected). */
+  request_no: z.number().int(),
+  /** Keepalives received on this request so far (coalesced: at most one event a second of run time). */
+  count: z.number().int().min(1),
+  /** An Anthropic `ping` event or an SSE comment line (`: keepalive`). */
+  style: z.enum(['ping', 'comment']),
+});

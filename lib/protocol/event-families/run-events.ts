@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { RunConfigSchema } from '../config';
+import { FaultPlanSchema } from '../faults';
+import { RecoveryConfigSchema } from '../recovery';
+import { base, turn } from './fields';
+
+/**
+ * The run's own events: how it starts, its turns, controls from outside, its title, the task
+ * verdict, log lines, storage trouble, and the terminate that ends every log.
+ */
+
+export const TerminateReasonSchema = z.enum([
+  'end_turn',
+  'max_iterations',
+  'cost_budget',
+  'aborted',
+  'abandoned',
+  'model_error',
+  'retries_exhausted',
+  'tool_halt',
+  'refusal',
+  'max_tokens',
+  'internal_error',
+  'imported',
+  'context_overflow',
+  /** The run used its run-time budget (budgets.maxRunMs of run clock). */
+  'run_time_budget',
+  /** The run made budgets.maxAttempts model requests (foreground and background). */
+  'attempt_budget',
+  /** On the virtual clock: no timer left and nothing running, so nothing could ever wake the run. */
+  'deadlock',
+  /** The server process stopped while the run was in flight; found and closed at the next start. */
+  'server_restart',
+  'partial_response',
+]);
+export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
+
+/** The task verdict: the scenario's check on the final workspace, apart from how the loop ended. */
+export const TaskVerdictSchema = z.enum(['done', 'not_done', 'not_checkable']);
+export type TaskVerdict = z.infer<typeof TaskVerdictSchema>;
+
+export const RunStartEventSchema = z.object({
+  ...base,
+  event: z.literal('run_start'),
+  config: RunConfigSchema,
+  recovery: RecoveryConfigSchema,
+  scenario: z.object({ id: z.string(), title: z.string(), task: z.string() }),
+  tools: z.array(z.string()),
+  vendor: z.string(),
+  model: z.string(),
+  clock: z.enum(['real', 'virtual']),
+  time_scale: z.number(),
+});
+
+export const IterationStartEventSchema = z.object({ ...turn, event: z.literal('iteration_start') });
+
+export const ControlEventSchema = z.object({
+  ...base,
+  event: z.literal('control'),
+  iteration: z.number().int().min(0).optional(),
+  action: z.enum(['abort', 'set_faults', 'pause', 'resume', 'compact']),
+  detail: z.string().optional(),
+  faults: FaultPlanSchema.optional(),
+});
+
+export const RunTitleEventSchema = z.object({
+  ...base,
+  event: z.literal('run_title'),
+  iteration: z.number().int().min(0).optional(),
+  /** A short title from a background call after the work is done. */
+  title: z.string(),
+});
+
+export const TaskVerdictEventSchema = z.object({
+  ...base,
+  event: z.literal('task_verdict'),
+  iteration: z.number().int().min(0).optional(),
+  /**
+   * Did the work get done, apart from how the loop ended: the scenario's own check run on the
+   * final workspace. not_checkable: the check could not give an answer (stopped by its sandbox).
+   */
+  verdict: TaskVerdictSchema,
+  /** What the check ran (e.g. "test/slugify.test.js"). */
+  check: z.string(),
+  /** The check's report, or why there is no answer. */
+  detail: z.string(),
+});
+
+export const LogEventSchema = z.object({
+  ...base,
+  event: z.literal('log'),
+  iteration: z.number().int().min(0).optional(),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+
+export const StorageErrorEventSchema = z.object({
+  ...base,
+  event: z.literal('storage_error'),
+  iteration: z.number().int().min(0).optional(),
+  /** The type of the event the store could not encode; this event takes its seq. */
+  replaces: z.string(),
+  /** Why it could not be stored, and what was lost. */
+  message: z.string(),
+});
+
+export const TerminateEventSchema = z.object({
+  ...base,
+  event: z.literal('terminate'),
+  iteration: z.number().int().min(0).optional(),
+  reason: TerminateReasonSchema,
+  complete: z.boolean(),
+  message: z.string().optional(),
+  usd_so_far: z.number(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+});

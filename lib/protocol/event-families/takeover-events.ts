@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { TakeoverSchema } from '../config';
+import { base } from './fields';
+
+/**
+ * Vendor changes: a swap mid-run, a fork's start from a parent's turn, and the takeover report
+ * of what travelled to the new vendor.
+ */
+
+export const SwapEventSchema = z.object({
+  ...base,
+  event: z.literal('swap'),
+  /** The turn about to start on the new vendor. */
+  iteration: z.number().int().min(0),
+  from_vendor: z.string(),
+  from_model: z.string(),
+  to_vendor: z.string(),
+  to_model: z.string(),
+  /** The dialect the new vendor speaks (lib/dialects). */
+  dialect: z.string(),
+  /** fork: a forked run continuing on another vendor or model than its parent was on at that turn. */
+  cause: z.enum(['control', 'scheduled', 'fallback', 'fork']),
+  /** Why, in words (e.g. "3 consecutive overloaded errors"). */
+  reason: z.string().optional(),
+  handling: TakeoverSchema,
+  /** The new model's context window when known. */
+  context_window: z.number().int().optional(),
+});
+
+export const ForkedFromEventSchema = z.object({
+  ...base,
+  /**
+   * This run is a fork: it starts from `parent_run_id`'s trajectory up to and including
+   * `turn`. The `copied_events` events after this one are the parent's, copied with their
+   * ts (run_id and seq are this run's); the live run goes on from turn + 1.
+   */
+  event: z.literal('forked_from'),
+  parent_run_id: z.string(),
+  turn: z.number().int().min(1),
+  /** The vendor and model the parent was on at that turn. */
+  from_vendor: z.string(),
+  from_model: z.string(),
+  copied_events: z.number().int().min(0),
+  /** Messages of the trajectory carried over (task, replies, tool results, prompts). */
+  messages: z.number().int().min(0),
+  /** What the copied turns cost the parent; counted in this run's totals as inherited. */
+  inherited: z.object({ usd: z.number(), input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  /** Workspace edits replayed from the copied tool calls, and any whose result differed from the parent's. */
+  workspace: z.object({ replayed: z.number().int().min(0), diverged: z.array(z.string()) }),
+});
+
+export const TakeoverReportEventSchema = z.object({
+  ...base,
+  event: z.literal('takeover_report'),
+  iteration: z.number().int().min(0),
+  vendor: z.string(),
+  model: z.string(),
+  dialect: z.string(),
+  /** What rendering the history for the new vendor converted, and what it dropped. */
+  converted: z.array(z.string()),
+  dropped: z.array(z.object({ kind: z.string(), detail: z.string() })),
+  handling: TakeoverSchema,
+  /**
+   * The same request rendered naively (history as it was, credentials included) and
+   * validated by the strict simulated vendor: its real verdict. Absent for real vendors.
+   */
+  naive: z
+    .object({
+      accepted: z.boolean(),
+      status: z.number().int().optional(),
+      type: z.string().optional(),
+      message: z.string().optional(),
+      body: z.unknown().optional(),
+    })
+    .optional(),
+});
