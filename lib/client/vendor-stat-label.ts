@@ -1,20 +1,47 @@
-import type { RunStatus, TurnView } from './run-view-state';
+import type { AttemptView, RunStatus, TurnView } from './run-view-state';
 
 const FINISHED: ReadonlySet<RunStatus> = new Set<RunStatus>(['done', 'failed', 'aborted']);
 
+type LabelAttempt = Pick<AttemptView, 'background' | 'endTs' | 'outcome' | 'vendor' | 'model'>;
+type LabelTurn = Pick<TurnView, 'result'> & { attempts: readonly LabelAttempt[] };
+
 /**
- * The run header's label for the vendor and model it shows (the ones asked last). Once the
- * run has ended it says "last answered by" only if that vendor and model did answer — the
- * newest turn with a kept response came from them; a run whose every attempt failed, or whose
- * takeover target never answered, says "last asked", which is all that is true of it.
+ * The run header's label for the vendor and model it shows (the ones asked last, or next).
+ * It says only what is true at that moment. While the run lives: "answering now" only while
+ * that vendor's response is streaming; "asked, no reply yet" between the request and its
+ * first byte; "retrying with" during a retry wait, when nobody is answering; "last answered
+ * by" between turns (tools running) when the shown vendor and model gave the last response;
+ * otherwise "asking next" (a swap or fallback chose them and they have not been asked yet).
+ * Once the run has ended: "last answered by" only if that vendor and model did answer — a run
+ * whose every attempt failed, or whose takeover target never answered, says "last asked".
  */
-export function vendorStatLabel(options: { status: RunStatus; vendor?: string; model?: string; turns: readonly Pick<TurnView, 'result'>[] }): string {
-  if (!FINISHED.has(options.status)) return 'answering now';
+export function vendorStatLabel(options: { status: RunStatus; vendor?: string; model?: string; turns: readonly LabelTurn[] }): string {
+  const { status, vendor, model, turns } = options;
+  if (FINISHED.has(status)) return answeredLast(options) ? 'last answered by' : 'last asked';
+  if (status === 'idle') return 'asking first';
+  const latest = latestForeground(turns);
+  if (!latest) return 'asking first';
+  const shown = latest.vendor === vendor && latest.model === model;
+  if (latest.endTs === undefined && shown) return latest.outcome === 'streaming' ? 'answering now' : 'asked, no reply yet';
+  if (status === 'waiting') return 'retrying with';
+  return answeredLast(options) && latest.outcome !== 'error' && latest.outcome !== 'watchdog' ? 'last answered by' : 'asking next';
+}
+
+/** The newest turn with a kept response came from the vendor and model shown. */
+function answeredLast(options: { vendor?: string; model?: string; turns: readonly LabelTurn[] }): boolean {
   for (let i = options.turns.length - 1; i >= 0; i--) {
     const result = options.turns[i]!.result;
     if (!result) continue;
-    if (result.vendor === undefined) return 'last answered by'; // an imported trace that does not say
-    return result.vendor === options.vendor && result.model === options.model ? 'last answered by' : 'last asked';
+    if (result.vendor === undefined) return true; // an imported trace that does not say
+    return result.vendor === options.vendor && result.model === options.model;
   }
-  return 'last asked';
+  return false;
+}
+
+function latestForeground(turns: readonly LabelTurn[]): LabelAttempt | undefined {
+  for (let t = turns.length - 1; t >= 0; t--) {
+    const { attempts } = turns[t]!;
+    for (let i = attempts.length - 1; i >= 0; i--) if (!attempts[i]!.background) return attempts[i];
+  }
+  return undefined;
 }
