@@ -4,7 +4,9 @@ import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
-import { measureSweepThroughput } from './sweep-throughput';
+import { measureSweepCeiling } from './sweep-ceiling';
+import { benchJobs, benchSample, measureSweepThroughput } from './sweep-throughput';
+import { defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { median } from './stats';
 import { measureWatchdogLateness } from './watchdog-precision';
 
@@ -15,9 +17,11 @@ async function main(): Promise<void> {
   if (only === undefined || only === 'click') await clickFigures();
   if (only === 'click') return;
   if (only === 'engine') return void (await engineFigures());
+  if (only === 'ceiling') return void (await ceilingFigures());
   if (only !== 'sweep') await otherFigures();
 
   await sweepFigures();
+  await ceilingFigures();
 }
 
 /** Click Run → first event painted, Chromium against `next start` (BENCH_ONLY=click: this alone). */
@@ -112,6 +116,30 @@ async function sweepFigures(): Promise<void> {
       `(${(sweep.afterMs / 1000).toFixed(1)} s after the pool closed, full collections every 0.5 s)`,
     sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
     'target peak ≤ 500 MB and back to baseline',
+  );
+}
+
+/**
+ * The best sweep ratio any engine could reach here, and where a sweep run's CPU goes, layer
+ * by layer, on one core (BENCH_ONLY=ceiling: this alone; BENCH_CEILING_ROUNDS, default 9).
+ */
+async function ceilingFigures(): Promise<void> {
+  const cores = defaultWorkerCount();
+  const sample = benchSample(benchJobs(Number(process.env.BENCH_SWEEP_RUNS ?? 1000)), 32);
+  const c = await measureSweepCeiling({ sample, cores, rounds: Number(process.env.BENCH_CEILING_ROUNDS ?? 9) });
+  const ms = (n: number): string => `${n.toFixed(2)} ms`;
+  const main = (n: number | null): string => (n === null ? 'not measured off Linux' : ms(n));
+  report(
+    `sweep ceiling: ${cores} × (simulated vendor + SDK runs/s on one core) ÷ (SDK alone runs/s), the sweep ratio with perfect scaling and a free engine, tools and store`,
+    `${c.ceiling.toFixed(2)}× (from CPU: ${c.ceilingCpu.toFixed(2)}×) over ${c.runs} of the sweep's runs; every response the simulated vendor produced equals the run's recorded bytes\n` +
+      `      CPU a run on one core (every thread; main thread alone; GC pauses on the main thread):\n` +
+      `        SDK alone on the recorded bytes:             ${ms(c.sdk.cpuMs)}; ${main(c.sdk.mainCpuMs)}; GC ${ms(c.sdk.gcMs)}  (${c.sdk.runsPerSec.toFixed(1)} runs/s)\n` +
+      `        simulated vendor + SDK (no engine):          ${ms(c.simSdk.cpuMs)}; ${main(c.simSdk.mainCpuMs)}; GC ${ms(c.simSdk.gcMs)}  (${c.simSdk.runsPerSec.toFixed(1)} runs/s)\n` +
+      `        whole run (engine, tools, check, log):       ${ms(c.whole.cpuMs)}; ${main(c.whole.mainCpuMs)}; GC ${ms(c.whole.gcMs)}  (${c.whole.runsPerSec.toFixed(1)} runs/s)\n` +
+      `      so the simulated vendor costs ${ms(c.simSdk.cpuMs - c.sdk.cpuMs)} a run and the engine, tools and log ${ms(c.whole.cpuMs - c.simSdk.cpuMs)} ` +
+      `(whole run minus vendor + SDK); a run's CPU is ${(c.whole.cpuMs / c.sdk.cpuMs).toFixed(2)}× the SDK's, where 1.5× on ${cores} cores needs ≤ ${(cores / 1.5).toFixed(2)}×`,
+    c.ceiling >= 1.5,
+    'the issue\'s 1.5× is reachable only if this is ≥ 1.5',
   );
 }
 

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { RunEvent } from '@/lib/protocol';
+import type { RunConfig, RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { sweepRunId } from '@/lib/sweeps/run-sweep-job';
 import type { SweepJob } from '@/lib/sweeps/expand-grid';
@@ -16,11 +16,17 @@ export interface RecordedExchange {
   status: number;
   headers: [string, string][];
   chunks: Uint8Array[];
+  /** Whether the engine sent it as a background call (title, summary): fault rules may aim at either kind. */
+  background: boolean;
+  /** Run time (ms, the run's clock) when it went out: time-aimed fault rules read the clock. */
+  at: number;
 }
 
 /** A sweep job's run, recorded: every exchange, and the run's own log. */
 export interface Trajectory {
   vendor: SweepJob['vendor'];
+  /** The job's config (seed, fault plan, scenario): enough to build the run's simulated vendor again. */
+  config: RunConfig;
   exchanges: RecordedExchange[];
   events: RunEvent[];
 }
@@ -33,6 +39,9 @@ export interface Trajectory {
 export async function recordTrajectory(job: SweepJob): Promise<Trajectory> {
   const exchanges: RecordedExchange[] = [];
   const events: RunEvent[] = [];
+  // The engine logs each model_request just before sending it, as the fault wrapper reads it.
+  let background = false;
+  let at = 0;
   const tapFetch = (inner: typeof fetch): typeof fetch => async (input, init) => {
     const response = await inner(input, init);
     const exchange: RecordedExchange = {
@@ -41,6 +50,8 @@ export async function recordTrajectory(job: SweepJob): Promise<Trajectory> {
       status: response.status,
       headers: [...response.headers],
       chunks: [],
+      background,
+      at,
     };
     exchanges.push(exchange);
     if (!response.body) return response;
@@ -52,9 +63,17 @@ export async function recordTrajectory(job: SweepJob): Promise<Trajectory> {
     });
     return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  const handle = launchRun({ runId: sweepRunId('record', job.index), config: job.config, onEvent: (e) => events.push(e), tapFetch });
+  const handle = launchRun({ runId: sweepRunId('record', job.index), config: job.config, onEvent: (e) => {
+      if (e.event === 'model_request') {
+        background = e.background;
+        at = e.ts;
+      }
+      events.push(e);
+    },
+    tapFetch,
+  });
   await handle.done;
-  return { vendor: job.vendor, exchanges, events };
+  return { vendor: job.vendor, config: job.config, exchanges, events };
 }
 
 /** A fetch that answers each request with the next recorded response, chunk for chunk, at once. */

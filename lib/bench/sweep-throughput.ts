@@ -78,6 +78,18 @@ function benchGrid(runs: number) {
   });
 }
 
+/** The bench sweep's jobs (`runs` of them, rounded up to whole seeds over the 4 cells). */
+export function benchJobs(runs: number): SweepJob[] {
+  return expandGrid(benchGrid(runs));
+}
+
+/** `recordRuns` of the sweep's own jobs, an equal share of every cell (the first seeds of each). */
+export function benchSample(jobs: readonly SweepJob[], recordRuns: number): SweepJob[] {
+  const perCell = Math.max(1, Math.ceil(recordRuns / 4));
+  const cellSize = jobs.length / 4;
+  return [0, 1, 2, 3].flatMap((cell) => jobs.slice(cell * cellSize, cell * cellSize + perCell));
+}
+
 /** Wall-clock runs a second of `work` over `items`, one after another. */
 async function rate<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -95,9 +107,7 @@ async function rate<T>(items: readonly T[], work: (item: T) => Promise<unknown>)
 export async function measureSweepThroughput({ runs, recordRuns }: { runs: number; recordRuns: number }): Promise<SweepThroughput> {
   const grid = benchGrid(runs);
   const jobs = expandGrid(grid);
-  const perCell = Math.max(1, Math.ceil(recordRuns / 4));
-  const cellSize = jobs.length / 4;
-  const sample: SweepJob[] = [0, 1, 2, 3].flatMap((cell) => jobs.slice(cell * cellSize, cell * cellSize + perCell));
+  const sample = benchSample(jobs, recordRuns);
 
   // Warm both sides (JIT, the tokenizer's tables, the check pool) before anything is timed.
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });

@@ -265,7 +265,7 @@ const DEADLOCK_MESSAGE = 'the virtual clock had no timer left and nothing runnin
  * The simulated model: the one the config names, else the scenario's own — unless the task
  * was replaced by one the scenario has no script for.
  */
-function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
+export function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
   if (config.policy) return createPolicy(config.policy, scenario);
   if (config.task !== undefined && config.task.trim() !== scenario.task.trim()) return createFreeTaskPolicy(scenario);
   return createPolicy(scenario.policy, scenario);
