@@ -24,7 +24,8 @@ describe('the simulated vendor + SDK floor', () => {
     await expect(assertSameBytes({ ...trajectory, config: { ...trajectory.config, seed: trajectory.config.seed + 1 } })).rejects.toThrow(/differs from the run's/);
     const exchanges = trajectory.exchanges.map((x) => ({ ...x, chunks: x.chunks.map((c) => c.slice()) }));
     const last = exchanges.at(-1)!;
-    last.chunks[0]![0] ^= 1;
+    const first = last.chunks[0]!;
+    first[0] = first[0]! ^ 1;
     await expect(assertSameBytes({ ...trajectory, exchanges })).rejects.toThrow(/response \d+ differs/);
   });
 });
