@@ -85,4 +85,18 @@ test('fork onto an OpenAI-compatible endpoint with a typed key: the key reaches 
   for (const path of [`/api/runs/${childId}`, `/api/runs/${childId}/trace`, '/api/runs', `/api/runs/${parentId}/forks`]) {
     expect(await (await request.get(path)).text()).not.toContain(KEY);
   }
+
+  // Forking that child "same as that turn" lands on the endpoint again: keys are never stored, so
+  // the dialog asks for one, with the child's base URL (not a secret) filled in.
+  const keysBefore = standIn.keysReceived.filter((k) => k === KEY).length;
+  await page.getByTestId('fork-open').click();
+  await expect(page.getByTestId('fork-vendor-select')).toHaveValue('');
+  await expect(page.getByTestId('fork-dialog')).toContainText('answered that turn: openai-compatible gpt-sim-4o');
+  await expect(page.getByTestId('fork-base-url')).toHaveValue(standIn.baseUrl);
+  await page.getByTestId('fork-key').fill(KEY);
+  await page.getByTestId('fork-submit').click();
+  await page.waitForURL((url) => url.pathname.startsWith('/runs/') && !url.pathname.endsWith(childId), { timeout: 15_000 });
+  await expect(page.getByTestId('forked-from')).toContainText(`forked from ${childId.slice(0, 8)}`, { timeout: 30_000 });
+  await expect(page.getByTestId('terminate-banner')).toBeVisible({ timeout: 60_000 });
+  expect(standIn.keysReceived.filter((k) => k === KEY).length).toBeGreaterThan(keysBefore);
 });

@@ -2,9 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
+import { VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
 import { ApiError } from '@/lib/client/api-client';
 import { ENDPOINT_VENDORS, type EndpointVendor } from '@/lib/client/endpoint-form';
+import { forkTarget } from '@/lib/client/fork-target';
 import { forkableTurns } from '@/lib/client/fork-turns';
 import { useForkRun } from '@/lib/client/queries';
 import { useRunStore } from '@/lib/client/run-store-provider';
@@ -19,29 +20,31 @@ const isEndpointVendor = (v: Vendor): v is EndpointVendor => (ENDPOINT_VENDORS a
  * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the
  * vendor and model picked here (the parent's config otherwise, seed included). A real endpoint
  * (an OpenAI-compatible server by base URL too) is asked for with the key & endpoint dialog's
- * own fields, under the same key rule. On another vendor its first request is a takeover,
- * shown in the child's takeover panel.
+ * own fields, under the same key rule — also when "same as that turn" lands on one, since keys
+ * are never stored; the parent's base URL (not a secret) is filled in. On another vendor its
+ * first request is a takeover, shown in the child's takeover panel.
  */
 export function ForkControl({ runId }: { runId: string }) {
   const router = useRouter();
   const turns = useRunStore((s) => s.view.turns);
   const terminate = useRunStore((s) => s.view.terminate);
-  const runVendor = useRunStore((s) => s.view.vendor);
+  const config = useRunStore((s) => s.view.config);
   const offered = useMemo(() => forkableTurns({ turns, terminate }), [turns, terminate]);
   const [open, setOpen] = useState(false);
   const [turn, setTurn] = useState<number | undefined>(undefined);
   const [vendor, setVendor] = useState<Vendor | undefined>(undefined);
-  const [model, setModel] = useState('');
-  const [baseUrl, setBaseUrl] = useState('');
+  /** Typed by the person; undefined: what the target resolves to. */
+  const [model, setModel] = useState<string | undefined>(undefined);
+  const [baseUrl, setBaseUrl] = useState<string | undefined>(undefined);
   /** Page memory only, sent with the one fork request. */
   const [apiKey, setApiKey] = useState('');
   const fork = useForkRun();
   const chosenTurn = turn ?? offered.at(-1);
-  const fallbackVendor = VendorSchema.safeParse(runVendor);
-  const chosenVendor: Vendor = vendor ?? (fallbackVendor.success ? fallbackVendor.data : 'sim-anthropic');
-  const models = modelsOf(chosenVendor);
+  const target = forkTarget({ turns, atTurn: chosenTurn, config, chosen: vendor });
+  const chosenModel = model ?? target.model;
+  const chosenBaseUrl = baseUrl ?? target.baseUrl;
+  const models = target.vendor ? modelsOf(target.vendor) : [];
   const error = fork.error instanceof ApiError ? fork.error : undefined;
-
   const submit = () => {
     if (chosenTurn === undefined) return;
     fork.mutate(
@@ -50,10 +53,10 @@ export function ForkControl({ runId }: { runId: string }) {
           runId,
           atTurn: chosenTurn,
           ...(vendor ? { provider: vendor } : {}),
-          ...(model.trim() ? { model: model.trim() } : {}),
-          ...(vendor === 'openai-compatible' && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+          ...(chosenModel.trim() ? { model: chosenModel.trim() } : {}),
+          ...(target.vendor === 'openai-compatible' && chosenBaseUrl.trim() ? { baseUrl: chosenBaseUrl.trim() } : {}),
         },
-        ...(apiKey.trim() && !isSimulated(chosenVendor) ? { apiKey: apiKey.trim() } : {}),
+        ...(apiKey.trim() && target.needsKey ? { apiKey: apiKey.trim() } : {}),
       },
       { onSuccess: ({ id }) => router.push(`/runs/${encodeURIComponent(id)}`) },
     );
@@ -79,7 +82,10 @@ export function ForkControl({ runId }: { runId: string }) {
               ))}
             </select>
           </Field>
-          <Field label="continue on" hint={vendor ? undefined : 'default: the vendor and model that answered that turn'}>
+          <Field
+            label="continue on"
+            hint={vendor ? undefined : target.vendor ? `the vendor and model that answered that turn: ${target.vendor} ${target.model}` : 'that turn\'s vendor cannot run here: choose one'}
+          >
             <select
               data-testid="fork-vendor-select"
               className={INPUT}
@@ -87,19 +93,19 @@ export function ForkControl({ runId }: { runId: string }) {
               onChange={(e) => {
                 const next = VendorSchema.safeParse(e.target.value);
                 setVendor(next.success ? next.data : undefined);
-                setModel(next.success ? VENDOR_DEFAULTS[next.data].model : '');
-                setBaseUrl('');
+                setModel(undefined);
+                setBaseUrl(undefined);
               }}
             >
               <option value="">same as that turn</option>
               <VendorOptions />
             </select>
           </Field>
-          {vendor && isEndpointVendor(vendor) && (
+          {target.vendor && isEndpointVendor(target.vendor) && (
             <>
               <EndpointFields
                 testId="fork"
-                draft={{ vendor, model, baseUrl }}
+                draft={{ vendor: target.vendor, model: chosenModel, baseUrl: chosenBaseUrl }}
                 onDraft={(d) => {
                   setVendor(d.vendor);
                   setModel(d.model);
@@ -116,7 +122,7 @@ export function ForkControl({ runId }: { runId: string }) {
           )}
           {vendor && !isEndpointVendor(vendor) && (
             <Field label="model">
-              <select data-testid="fork-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
+              <select data-testid="fork-model-select" className={INPUT} value={chosenModel} onChange={(e) => setModel(e.target.value)}>
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.label}
