@@ -4,6 +4,7 @@ import { groupBackgroundCalls } from './group-background-calls';
 import { countOverrides } from './recovery-fields';
 import { foldRawEvents } from './reduce-run-event';
 import { initialRunViewState, type RunViewState } from './run-view-state';
+import { vendorStatLabel } from './vendor-stat-label';
 
 /** Folds hand-written event bodies, stamping run_id, seq and ts (ts given per event). */
 function fold(bodies: ReadonlyArray<EventBody & { ts: number }>): RunViewState {
@@ -34,6 +35,19 @@ describe('labels that tell the truth', () => {
     const a = s.turns[0]!.attempts[0]!;
     expect(a.outcome).toBe('stopped');
     expect(a.endTs).toBe(900);
+  });
+
+  it("a background call's stream is not read as the turn's answer: the status and the vendor label say which it is", () => {
+    const s = fold([
+      { event: 'iteration_start', iteration: 1, ts: 0 },
+      request(1, 1, false, 0),
+      { event: 'stream_open', iteration: 1, attempt: 1, response_id: 'x', model: 'm', ttfb_ms: 50, ts: 50 },
+      answer(1, 100, false),
+      request(1, 2, true, 120),
+      { event: 'stream_open', iteration: 1, attempt: 1, response_id: 'y', model: 'm', ttfb_ms: 50, ts: 170 },
+    ]);
+    expect(s.reason).toBe('turn 1: background call streaming from m');
+    expect(vendorStatLabel(s)).toBe('last answered by');
   });
 
   it("the title call's failed attempts are its own card's, not the last turn's", () => {

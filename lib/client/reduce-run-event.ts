@@ -82,21 +82,17 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'model_request':
       return foldModelRequest({ ...s, ...countModelRequest(s, e) }, e);
-    case 'stream_open':
-      return {
-        ...s,
-        turns: updateTurn(s, e.iteration, e.ts, (t) =>
-          updateAttempt(t, e.attempt, (a) => ({
-            ...a,
-            openTs: e.ts,
-            ttfbMs: e.ttfb_ms,
-            responseId: e.response_id,
-            outcome: 'streaming',
-          })),
-        ),
-        status: 'running',
-        reason: `${turnLabel(e.iteration)}: streaming from ${e.model}`,
-      };
+    case 'stream_open': {
+      let background = false;
+      const turns = updateTurn(s, e.iteration, e.ts, (t) =>
+        updateAttempt(t, e.attempt, (a) => {
+          background = a.background;
+          return { ...a, openTs: e.ts, ttfbMs: e.ttfb_ms, responseId: e.response_id, outcome: 'streaming' };
+        }),
+      );
+      // A background call (title, summary) is not the turn's answer: the header says which it is.
+      return { ...s, turns, status: 'running', reason: `${turnLabel(e.iteration)}: ${background ? 'background call ' : ''}streaming from ${e.model}` };
+    }
     case 'content_delta': {
       const turns = updateTurn(s, e.iteration, e.ts, (t) =>
         updateAttempt(t, e.attempt, (a) =>

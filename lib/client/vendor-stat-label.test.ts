@@ -51,6 +51,8 @@ describe('vendorStatLabel', () => {
     expect(vendorStatLabel({ status: 'running', vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', turns })).toBe('asking next');
     expect(vendorStatLabel({ status: 'recovering', ...sonnet, model: 'claude-sim-haiku', turns: [{ attempts: [attempt('error')] }] })).toBe('asking next');
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [] })).toBe('asking first');
+    // Nothing loaded yet: no claim at all.
+    expect(vendorStatLabel({ status: 'idle', turns: [] })).toBe('vendor');
   });
 });
 

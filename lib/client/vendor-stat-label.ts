@@ -11,14 +11,15 @@ type LabelTurn = Pick<TurnView, 'result'> & { attempts: readonly LabelAttempt[] 
  * that vendor's response is streaming; "asked, no reply yet" between the request and its
  * first byte; "retrying with" during a retry wait, when nobody is answering; "last answered
  * by" between turns (tools running) when the shown vendor and model gave the last response;
- * otherwise "asking next" (a swap or fallback chose them and they have not been asked yet).
+ * otherwise "asking next" (a swap or fallback chose them and they have not been asked yet),
+ * or "asking first" before the run's first request.
  * Once the run has ended: "last answered by" only if that vendor and model did answer — a run
  * whose every attempt failed, or whose takeover target never answered, says "last asked".
  */
 export function vendorStatLabel(options: { status: RunStatus; vendor?: string; model?: string; turns: readonly LabelTurn[] }): string {
   const { status, vendor, model, turns } = options;
   if (FINISHED.has(status)) return answeredLast(options) ? 'last answered by' : 'last asked';
-  if (status === 'idle') return 'asking first';
+  if (status === 'idle') return 'vendor'; // not started, or its events not loaded yet
   const latest = latestForeground(turns);
   if (!latest) return 'asking first';
   const shown = latest.vendor === vendor && latest.model === model;
