@@ -1,7 +1,7 @@
 import { createClock, createRandom, VirtualClock, type Clock, type Random } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded, type Emit } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { addToTotals, DEFAULT_SYSTEM_PROMPT, NO_TOTALS, resolveRecovery, terminateEvent, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig, type RunTotals } from '@/lib/protocol';
+import { addToTotals, DEFAULT_SYSTEM_PROMPT, isSimulated, NO_TOTALS, resolveRecovery, terminateEvent, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig, type RunTotals } from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type Toolbox, type Workspace } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
@@ -10,6 +10,7 @@ import { replayWorkspace } from './replay-workspace';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createSwapController, type SwapController } from './swap-controller';
 import { createKeepaliveLog } from './keepalive-log';
+import { tapKeepalives } from './keepalive-tap';
 import { judgeTask } from './judge-task';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
@@ -67,10 +68,25 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
     // Requests go out only once the loop runs, by which time the swap controller exists.
     const inForce = (): SwapController['current'] => swaps!.current;
-    const faulted = withFaults({
+    // Keepalives are logged the same way whether the fault wrapper sent them or a real vendor did.
+    const keepalives = createKeepaliveLog({ clock, emit: log.emit, iteration: () => iteration });
+    // The fault wrapper's request numbers, for the keepalive tap beneath it (it passes each init through).
+    const requestNos = new WeakMap<RequestInit, number>();
+    let requestsSent = 0;
+    const realVendor = tapKeepalives({
+      fetch: (input, init) => transports(inForce().vendor)(input, init),
+      onRequest: (init) => {
+        const requestNo = init ? requestNos.get(init) : undefined;
+        return ({ style, phase }) => {
+          if (requestNo !== undefined) keepalives({ requestNo, style, phase });
+        };
+      },
+    });
+    const faultWrapper = withFaults({
       fetch: (input, init) => {
-        options.onVendorRequest?.({ vendor: inForce().vendor, body: typeof init?.body === 'string' ? init.body : '' });
-        return transports(inForce().vendor)(input, init);
+        const { vendor } = inForce();
+        options.onVendorRequest?.({ vendor, body: typeof init?.body === 'string' ? init.body : '' });
+        return isSimulated(vendor) ? transports(vendor)(input, init) : realVendor(input, init);
       },
       dialect: () => inForce().dialect.wire,
       plan: () => faults,
@@ -79,7 +95,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       isBackground: () => backgroundRequest,
       onInject: ({ requestNo, rule, label }) =>
         log.emit({ event: 'fault_injected', iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
-      onKeepalive: createKeepaliveLog({ clock, emit: log.emit, iteration: () => iteration }),
+      onKeepalive: keepalives,
       onMiss: ({ requestNo, label }) =>
         log.emit({
           event: 'log',
@@ -88,6 +104,11 @@ export function launchRun(options: LaunchOptions): RunHandle {
           message: `fault "${label}" could not apply: response ${requestNo} ended before the fault's point (nothing was changed)`,
         }),
     });
+    const faulted = ((input: RequestInfo | URL, init?: RequestInit) => {
+      requestsSent += 1;
+      if (init) requestNos.set(init, requestsSent);
+      return faultWrapper(input, init);
+    }) as typeof fetch;
     // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
     const sdkHold = recovery.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
     const sdkFetch = options.tapFetch ? options.tapFetch(faulted) : faulted;
