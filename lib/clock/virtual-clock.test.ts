@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { VirtualClock } from './virtual-clock';
 import { RealClock } from './real-clock';
 import { createRandom } from './random';
@@ -163,5 +163,32 @@ describe('VirtualClock.whenStuck', () => {
     calls.push('work done');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calls).toEqual(['work done', 'stuck']);
+  });
+});
+
+describe('VirtualClock quiet hops', () => {
+  it('runs every promise continuation and nextTick, however deep the chain, before time moves', async () => {
+    const clock = new VirtualClock();
+    const seen: string[] = [];
+    const woke = clock.sleep(10).then(() => seen.push(`woke@${clock.now()}`));
+    // A long chain of continuations with nextTicks between them, started after the timer was set.
+    let chain: Promise<void> = Promise.resolve();
+    for (let i = 0; i < 500; i++) chain = chain.then(() => new Promise<void>((resolve) => process.nextTick(resolve)));
+    void chain.then(() => seen.push(`chain done@${clock.now()}`));
+    await woke;
+    expect(seen).toEqual(['chain done@0', 'woke@10']);
+  });
+
+  it('wakes a sleep after a single event-loop turn when nothing else runs', async () => {
+    const clock = new VirtualClock();
+    await clock.sleep(1); // let any first-call setup pass
+    const spy = vi.spyOn(globalThis, 'setImmediate');
+    try {
+      for (let i = 0; i < 20; i++) await clock.sleep(5);
+      expect(spy).toHaveBeenCalledTimes(20);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(clock.now()).toBe(101);
   });
 });
