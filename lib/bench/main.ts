@@ -4,8 +4,9 @@ import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
-import { measureSweepCeiling } from './sweep-ceiling';
-import { benchJobs, benchSample, measureSweepThroughput } from './sweep-throughput';
+import { runBundled } from './run-bundled';
+import type { SweepCeiling } from './sweep-ceiling';
+import { measureSweepThroughput } from './sweep-throughput';
 import { defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { median } from './stats';
 import { measureWatchdogLateness } from './watchdog-precision';
@@ -121,12 +122,16 @@ async function sweepFigures(): Promise<void> {
 
 /**
  * The best sweep ratio any engine could reach here, and where a sweep run's CPU goes, layer
- * by layer, on one core (BENCH_ONLY=ceiling: this alone; BENCH_CEILING_ROUNDS, default 9).
+ * by layer, on one core, bundled as a sweep worker is (BENCH_ONLY=ceiling: this alone; BENCH_CEILING_ROUNDS, default 9).
  */
 async function ceilingFigures(): Promise<void> {
   const cores = defaultWorkerCount();
-  const sample = benchSample(benchJobs(Number(process.env.BENCH_SWEEP_RUNS ?? 1000)), 32);
-  const c = await measureSweepCeiling({ sample, cores, rounds: Number(process.env.BENCH_CEILING_ROUNDS ?? 9) });
+  // Bundled, in a process of its own: the code runs as a sweep worker runs it (no tsx).
+  const printed = await runBundled({
+    entry: 'lib/bench/sweep-ceiling-entry.ts',
+    env: { BENCH_CEILING_CORES: String(cores), BENCH_SWEEP_RUNS: process.env.BENCH_SWEEP_RUNS ?? '1000', BENCH_CEILING_ROUNDS: process.env.BENCH_CEILING_ROUNDS ?? '9' },
+  });
+  const c = JSON.parse(printed.trim().split('\n').at(-1)!) as SweepCeiling;
   const ms = (n: number): string => `${n.toFixed(2)} ms`;
   const main = (n: number | null): string => (n === null ? 'not measured off Linux' : ms(n));
   report(
