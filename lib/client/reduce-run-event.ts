@@ -1,11 +1,12 @@
 import { countModelRequest } from './request-counts';
 import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
-import { errorReason, terminateStatus, terminateText, waitingReason, watchdogReason } from './describe-run';
+import { terminateStatus, terminateText } from './describe-run';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
-import { addMarker, appendDelta, findAttemptIndex, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
+import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
+import { foldFallback, foldModelError, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
 /**
  * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
@@ -40,8 +41,6 @@ export function foldRawEvents(state: RunViewState, raws: readonly unknown[]): Ru
   for (const raw of raws) s = reduceRawEvent(s, raw);
   return s;
 }
-
-
 
 const STEP_WORDS: Record<EventOf<'compaction'>['step'], string> = {
   old_results: 'old results sent as stubs',
@@ -128,94 +127,15 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'breaker':
       return { ...s, context: foldBreaker(s.context, e) };
     case 'model_error':
-      return {
-        ...s,
-        turns: updateTurn(s, e.iteration, e.ts, (t) =>
-          updateAttempt(t, e.attempt, (a) => ({
-            ...a,
-            endTs: a.endTs ?? e.ts,
-            outcome: a.outcome === 'watchdog' ? 'watchdog' : 'error',
-            error: {
-              ts: e.ts,
-              seq: e.seq,
-              message: e.message,
-              status: e.status,
-              vendorType: e.vendor_type,
-              category: e.category,
-              rule: e.rule,
-              retryable: e.retryable,
-              partial: e.partial,
-            },
-          })),
-        ),
-        status: 'recovering',
-        reason: `${turnLabel(e.iteration)}: ${errorReason(e, turnMaxAttempts(s, e.iteration, e.attempt))}`,
-      };
-    case 'retry_scheduled': {
-      let error: AttemptView['error'];
-      const turns = updateTurn(s, e.iteration, e.ts, (t) =>
-        updateAttempt(t, e.attempt, (a) => {
-          error = a.error;
-          return {
-            ...a,
-            endTs: a.endTs ?? e.ts,
-            retry: {
-              ts: e.ts,
-              seq: e.seq,
-              nextAttempt: e.next_attempt,
-              maxAttempts: e.max_attempts,
-              category: e.category,
-              rung: e.rung,
-              computedDelayMs: e.computed_delay_ms,
-              retryAfterMs: e.retry_after_ms,
-              waitMs: e.wait_ms,
-              reason: e.reason,
-            },
-          };
-        }),
-      );
-      return { ...s, turns, status: 'waiting', reason: waitingReason(e, error) };
-    }
+      return foldModelError(s, e);
+    case 'retry_scheduled':
+      return foldRetryScheduled(s, e);
     case 'watchdog_armed':
-      return {
-        ...s,
-        turns: updateTurn(s, e.iteration, e.ts, (t) =>
-          updateAttempt(t, e.attempt, (a) => ({
-            ...a,
-            watchdog: { windowMs: e.window_ms, armedTs: e.ts, lastResetTs: e.ts },
-          })),
-        ),
-      };
+      return foldWatchdogArmed(s, e);
     case 'watchdog_fired':
-      return {
-        ...s,
-        turns: updateTurn(s, e.iteration, e.ts, (t) =>
-          updateAttempt(t, e.attempt, (a) => ({
-            ...a,
-            endTs: e.ts,
-            outcome: 'watchdog',
-            watchdog: {
-              windowMs: e.window_ms,
-              armedTs: a.watchdog?.armedTs ?? e.ts - e.window_ms,
-              lastResetTs: a.watchdog?.lastResetTs ?? e.ts - e.window_ms,
-              fired: { ts: e.ts, seq: e.seq, outcome: e.outcome },
-            },
-          })),
-        ),
-        status: 'recovering',
-        reason: `${turnLabel(e.iteration)}: ${watchdogReason(e)}`,
-      };
+      return foldWatchdogFired(s, e);
     case 'fallback':
-      return {
-        ...s,
-        model: e.to_model,
-        turns: updateTurn(s, e.iteration, e.ts, (t) => ({
-          ...t,
-          fallbacks: [...t.fallbacks, { ts: e.ts, seq: e.seq, fromModel: e.from_model, toModel: e.to_model, reason: e.reason }],
-        })),
-        status: 'recovering',
-        reason: `falling back ${e.from_model} → ${e.to_model}: ${e.reason}`,
-      };
+      return foldFallback(s, e);
     case 'fault_injected':
       return {
         ...s,
@@ -353,17 +273,4 @@ export function openAttempt(state: RunViewState): AttemptView | undefined {
   if (!latest) return undefined;
   const a = latest.attempt;
   return a.endTs === undefined ? a : undefined;
-}
-
-/**
- * The retry budget in attempts that the errored call's earlier retry events reported (0: none
- * yet); background calls keep their own account, so only attempts of the same kind count.
- */
-function turnMaxAttempts(s: RunViewState, iteration: number | undefined, attempt: number): number {
-  const turn = s.turns.find((t) => t.iteration === iteration);
-  if (!turn) return 0;
-  const errored = turn.attempts[findAttemptIndex(turn, attempt)];
-  let max = 0;
-  for (const a of turn.attempts) if (a.background === errored?.background && a.attempt < attempt && a.retry) max = Math.max(max, a.retry.maxAttempts);
-  return max;
 }
