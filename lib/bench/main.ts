@@ -54,7 +54,9 @@ async function engineFigures(): Promise<void> {
   console.log(
     `INFO  events per second through the SSE route (GET /api/runs/:id/events), ${sse.events} events a run\n` +
       `      live run on the virtual clock, read through the route: ${Math.round(sse.liveEventsPerSec).toLocaleString('en')} events/s (engine, simulated vendor and checks included)\n` +
-      `      the same run with nobody reading (the run's own pace):  ${Math.round(sse.unwatchedEventsPerSec).toLocaleString('en')} events/s\n` +
+      `      the same run with nobody reading (registry and store):  ${Math.round(sse.unwatchedEventsPerSec).toLocaleString('en')} events/s\n` +
+      `      the same run with no route, registry or store (launchRun alone): ${Math.round(sse.bareEventsPerSec).toLocaleString('en')} events/s ` +
+      `(${sse.bareWallMs.toFixed(0)} ms of wall time a run, ${sse.bareCpuMs.toFixed(0)} ms of it CPU in this process)\n` +
       `      the live serving path alone (recorded events appended live): ${Math.round(sse.servingEventsPerSec).toLocaleString('en')} events/s\n` +
       `      replay of the finished run:                             ${Math.round(sse.replayEventsPerSec).toLocaleString('en')} events/s\n`,
   );

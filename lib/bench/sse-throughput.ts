@@ -9,8 +9,13 @@ export interface SseThroughput {
   events: number;
   /** A live virtual-clock run read through the route, from start to terminate. */
   liveEventsPerSec: number;
-  /** The same run with nobody reading: the run's own pace (engine, simulated vendor, checks). */
+  /** The same run with nobody reading: the run's own pace (engine, simulated vendor, checks) plus the registry and the store. */
   unwatchedEventsPerSec: number;
+  /** The same run with no route, registry or store at all: `launchRun` into an array. */
+  bareEventsPerSec: number;
+  /** Wall and CPU time (this process, all threads; check child processes not included) of one bare run. */
+  bareWallMs: number;
+  bareCpuMs: number;
   /** The live path without the run: the run's recorded events appended live (redaction, store, fan-out, SSE) and read through the route's SSE response. */
   servingEventsPerSec: number;
   /** Replays of the finished run through the route. */
@@ -21,12 +26,15 @@ export interface SseThroughput {
  * Events per second through the real SSE route handler (GET /api/runs/:id/events), side by
  * side: a live run, the same run unwatched, the live serving path on its own (the recorded
  * events of that run produced as fast as a run could, a step's events in one burst), and
- * replays. Live minus unwatched is what watching costs; serving is its ceiling.
+ * replays, and the same run with no route, registry or store at all (bare). Live minus
+ * unwatched is what watching costs, unwatched minus bare what keeping the run costs; serving
+ * is the serving path's ceiling. Live, unwatched and bare are measured in turn each round.
  */
 export async function measureSseThroughput(options: { replays: number; runs?: number }): Promise<SseThroughput> {
   process.env.LOOP_LAB_DATA_DIR = mkdtempSync(join(tmpdir(), 'loop-lab-bench-'));
   const { getRunRegistry, createRunRegistry, createSseResponse } = await import('@/lib/server');
   const { getStore } = await import('@/lib/store');
+  const { launchRun } = await import('@/lib/runtime/launch-run');
   const route = await import('@/app/api/runs/[id]/events/route');
   const registry = getRunRegistry();
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: 'long-project', clock: 'virtual' });
@@ -50,6 +58,9 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
 
   const live: number[] = [];
   const unwatched: number[] = [];
+  const bare: number[] = [];
+  const bareWall: number[] = [];
+  const bareCpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const watched = await timed(() => read(registry.startRun({ config }).id));
     live.push((watched.n / watched.ms) * 1000);
@@ -59,6 +70,16 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
       return events;
     });
     unwatched.push((alone.n / alone.ms) * 1000);
+    const cpuBefore = process.cpuUsage();
+    const byItself = await timed(async () => {
+      const kept: RunEvent[] = [];
+      await launchRun({ runId: `bare-${i}`, config, onEvent: (event) => void kept.push(event) }).done;
+      return kept.length;
+    });
+    const cpu = process.cpuUsage(cpuBefore);
+    bare.push((byItself.n / byItself.ms) * 1000);
+    bareWall.push(byItself.ms);
+    bareCpu.push((cpu.user + cpu.system) / 1000);
   }
 
   // The serving path alone: a launch that replays the recorded run's events live, one
@@ -86,6 +107,9 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
     events,
     liveEventsPerSec: median(live),
     unwatchedEventsPerSec: median(unwatched),
+    bareEventsPerSec: median(bare),
+    bareWallMs: median(bareWall),
+    bareCpuMs: median(bareCpu),
     servingEventsPerSec: median(servingRates),
     replayEventsPerSec: (total / replayMs) * 1000,
   };

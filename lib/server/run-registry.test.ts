@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
 import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run';
 import { createFakeLaunch } from './fake-launch';
 import { HttpError } from './http-error';
-import { createRunRegistry, type RunListener } from './run-registry';
+import { createRunRegistry, FLUSH_MS, type RunListener } from './run-registry';
 
 let dir: string;
 let store: RunStore;
@@ -249,5 +249,36 @@ describe('run registry', () => {
     expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', event_count: 6 });
     // A late reader (the SSE route, the trace download) encodes every stored event.
     expect(() => stored.map((e) => JSON.stringify(e))).not.toThrow();
+  });
+  it('writes a live log in batches at most FLUSH_MS behind, and at once when asked', async () => {
+    vi.useFakeTimers();
+    try {
+      let transactions = 0;
+      const counted: RunStore = { ...store, appendEvents: (options) => (transactions++, store.appendEvents(options)) };
+      // One event a millisecond, each from its own timer: a batch per macrotask would be 31 transactions.
+      const fake = createFakeLaunch({ steps: 30, tickMs: 1, holdAt: 20 });
+      const registry = createRunRegistry({ store: counted, launch: fake.launch });
+      const { id } = registry.startRun({ config: sampleConfig() });
+      await vi.advanceTimersByTimeAsync(25);
+      // 21 events made (run_start and 20 deltas), none written yet: they wait for the batch.
+      expect(store.readEvents({ runId: id })).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(FLUSH_MS);
+      expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+      expect(transactions).toBe(1);
+
+      fake.release();
+      await vi.advanceTimersByTimeAsync(3);
+      // A reader of the store (a fork of this running run) asks for what is waiting.
+      registry.writePending(id);
+      expect(store.readEvents({ runId: id }).length).toBeGreaterThan(21);
+      expect(transactions).toBe(2);
+      await vi.advanceTimersByTimeAsync(50);
+      await registry.whenFinished(id);
+      expect(store.readEvents({ runId: id })).toHaveLength(32);
+      expect(store.readEvents({ runId: id }).at(-1)?.event).toBe('terminate');
+      expect(transactions).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

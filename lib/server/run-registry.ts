@@ -38,6 +38,11 @@ export interface RunRegistry {
   /** Throws HttpError 404 (unknown) or 409 (already finished). */
   control(options: ControlOptions): void;
   isLive(runId: string): boolean;
+  /**
+   * Writes a live run's unwritten events now (they wait up to FLUSH_MS otherwise), for a reader
+   * that goes to the store rather than subscribing: a fork of a running run. A no-op otherwise.
+   */
+  writePending(runId: string): void;
   /** Resolves once the run's terminate event is stored (at once when it is not live). */
   whenFinished(runId: string): Promise<void>;
 }
@@ -51,8 +56,15 @@ export interface RunRegistryOptions {
 
 /** Recent events kept in memory so a reconnect near the live edge needs no database read. */
 const TAIL_SIZE = 512;
-/** Past this many unwritten events a batch is written at once rather than next tick. */
+/** Past this many unwritten events a batch is written at once rather than at the next flush. */
 const FLUSH_BATCH = 256;
+/**
+ * Unwritten events wait at most this long (wall time) before they are written as one batch.
+ * A transaction per macrotask cost more CPU than the run itself (measured: 156 commits and
+ * ~65 ms of CPU for a 400-event run of the long-project scenario); readers of the live edge
+ * are served from memory, and a subscriber that needs the store writes the batch first.
+ */
+export const FLUSH_MS = 100;
 
 interface LiveRun {
   id: string;
@@ -67,7 +79,8 @@ interface LiveRun {
   totals: Readonly<RunTotals>;
   subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
-  flushScheduled: boolean;
+  /** Armed while events wait to be written (FLUSH_MS). */
+  flushTimer: ReturnType<typeof setTimeout> | undefined;
   finished: () => void;
   done: Promise<void>;
 }
@@ -82,7 +95,8 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   const live = new Map<string, LiveRun>();
 
   const flush = (run: LiveRun): void => {
-    run.flushScheduled = false;
+    clearTimeout(run.flushTimer);
+    run.flushTimer = undefined;
     if (run.pending.length === 0) return;
     const events = run.pending;
     run.pending = [];
@@ -144,10 +158,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     }
     if (event.event === 'terminate') finish(run);
     else if (run.pending.length >= FLUSH_BATCH) flush(run);
-    else if (!run.flushScheduled) {
-      run.flushScheduled = true;
-      setImmediate(() => flush(run));
-    }
+    else run.flushTimer ??= setTimeout(() => flush(run), FLUSH_MS);
   };
 
   /** Ends a log the engine left open, so every stored run ends with terminate. */
@@ -169,7 +180,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       const run: LiveRun = {
         id, redactor: createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) }), handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
         totals: NO_TOTALS, subscribers: new Set(), idleTimer: undefined,
-        flushScheduled: false, finished, done,
+        flushTimer: undefined, finished, done,
       };
       live.set(id, run);
       armIdleTimer(run);
@@ -224,6 +235,11 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
     isLive(runId) {
       return live.has(runId);
+    },
+
+    writePending(runId) {
+      const run = live.get(runId);
+      if (run) flush(run);
     },
 
     whenFinished(runId) {

@@ -15,6 +15,8 @@ export async function POST(request: Request): Promise<Response> {
     const body = CreateRunBodySchema.parse(await readJson({ request }));
     const { apiKey } = body;
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
+    // A running parent's latest events may still wait to be written: the fork reads the store.
+    if (body.fork) getRunRegistry().writePending(body.fork.runId);
     const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined }) : undefined;
     const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
