@@ -1,12 +1,16 @@
 // A speed change must not change a run: hash many sweep jobs' event logs, one line a job, and
 // compare two builds' files (`diff`). Run:
 //   OUT=/tmp/before.txt node --conditions=react-server --import tsx lib/bench/sweep-log-digest.ts
-// SEEDS (default 2) widens the grid; the last line is one digest of every job.
+// SEEDS (default 2) widens the grid; the last line is one digest of every job. BUNDLE=1 runs
+// the jobs through the sweep worker's bundle (lib/sweeps/worker-bundle.ts), the code a pool's
+// workers load, instead of the TypeScript sources: both must hash the same.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { SweepGridSchema } from '@/lib/protocol';
 import { expandGrid } from '@/lib/sweeps/expand-grid';
-import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { runSweepJob, type SweepJobResult } from '@/lib/sweeps/run-sweep-job';
+import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 
 const plan = (id: string, action: object, when: object = { kind: 'requests', numbers: [2, 3] }): object => ({ id, plan: { rules: [{ id: 'r', when, action }] } });
 
@@ -30,10 +34,15 @@ const grid = SweepGridSchema.parse({
   seeds: { from: 1, to: Number(process.env.SEEDS ?? 2) },
 });
 
+type RunJob = (task: Parameters<typeof runSweepJob>[0]) => Promise<SweepJobResult>;
+const run: RunJob = process.env.BUNDLE
+  ? ((await import(pathToFileURL(await sweepWorkerBundle()).href)) as { default: RunJob }).default
+  : runSweepJob;
+
 const lines: string[] = [];
 const all = createHash('sha256');
 for (const job of expandGrid(grid)) {
-  const { log } = await runSweepJob({ sweepId: 'digest', job });
+  const { log } = await run({ sweepId: 'digest', job });
   const hash = createHash('sha256').update(log.bodies.join('\n')).digest('hex').slice(0, 16);
   all.update(hash);
   lines.push(`${job.index} ${job.key} seed=${job.seed} events=${log.bodies.length} ${hash}`);

@@ -63,6 +63,34 @@ describe('bundleSweepWorker', () => {
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it("keeps the tokenizer's rank tables out of the bundle, as a data file beside it, and rebuilds when that file is gone", async () => {
+    // A rank table shaped as gpt-tokenizer ships them: an ES module exporting strings and byte lists.
+    write('node_modules/gpt-tokenizer/package.json', JSON.stringify({ name: 'gpt-tokenizer', type: 'module' }));
+    write('node_modules/gpt-tokenizer/esm/bpeRanks/tiny_base.js', 'const c0 = ["a", " b", "\\u00e9t\\u00e9", [255, 254]];\nexport default c0;\n');
+    write(
+      'lib/sweeps/sweep-worker-entry.ts',
+      "import ranks from 'gpt-tokenizer/esm/bpeRanks/tiny_base.js';\nexport default function run(task: { x: number }): unknown {\n  return ranks[task.x];\n}\n",
+    );
+    // (The test above dated the builder in the future.)
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.join(root, 'lib/sweeps/worker-bundle.ts'), past, past);
+    fs.rmSync(path.join(root, 'node_modules/.cache'), { recursive: true, force: true });
+    const file = await bundleSweepWorker(root);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('" b"');
+    const data = path.join(path.dirname(file), 'sweep-worker.tiny_base.json');
+    expect(JSON.parse(fs.readFileSync(data, 'utf8'))).toEqual(['a', ' b', 'été', [255, 254]]);
+    const run = (await load(file)) as unknown as (task: { x: number }) => unknown;
+    expect([run({ x: 2 }), run({ x: 3 })]).toEqual(['été', [255, 254]]);
+
+    // Fresh while its data file is there; built again (the data file with it) when it is not.
+    const builtAt = fs.statSync(file).mtimeMs;
+    expect(await bundleSweepWorker(root)).toBe(file);
+    expect(fs.statSync(file).mtimeMs).toBe(builtAt);
+    fs.rmSync(data);
+    await bundleSweepWorker(root);
+    expect(fs.existsSync(data)).toBe(true);
+  });
+
   it('says what to do when started outside the project', async () => {
     await expect(bundleSweepWorker(path.join(root, 'nowhere'))).rejects.toThrow(/LOOP_LAB_ROOT/);
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ranksAsData } from './ranks-as-data';
 
 /** The project root: where lib/ and node_modules/ are (LOOP_LAB_ROOT when the process starts elsewhere). */
 export function projectRoot(): string {
@@ -8,6 +9,8 @@ export function projectRoot(): string {
 
 const ENTRY = path.join('lib', 'sweeps', 'sweep-worker-entry.ts');
 const BUILDER = path.join('lib', 'sweeps', 'worker-bundle.ts');
+/** The builder's own parts: a change to any of them makes the bundle on disk stale. */
+const BUILDER_PARTS = [BUILDER, path.join('lib', 'sweeps', 'ranks-as-data.ts')];
 /** Inside node_modules, so the bundle's few external imports resolve from the project. */
 const OUT = path.join('node_modules', '.cache', 'loop-lab', 'sweep-worker.mjs');
 
@@ -43,6 +46,8 @@ export async function bundleSweepWorker(root: string): Promise<string> {
   const startedAt = new Date();
   // Written under a name of its own, then renamed: two processes building at once never load a half-written file.
   const temp = `${out}.${process.pid}.${Date.now()}.tmp`;
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const data: string[] = [];
   const result = await build({
     absWorkingDir: root,
     entryPoints: [ENTRY],
@@ -61,24 +66,33 @@ export async function bundleSweepWorker(root: string): Promise<string> {
     minifyWhitespace: true,
     metafile: true,
     logLevel: 'silent',
+    // The tokenizer's tables as JSON files beside the bundle, not as code in it.
+    plugins: [ranksAsData(path.dirname(out), data)],
   });
   // Project sources by name; packages through the lock file, which changes when any of them does.
   // This file too: a change to how the bundle is built makes the one on disk stale.
-  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json', BUILDER]
+  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json', ...BUILDER_PARTS]
     .filter((file) => fs.existsSync(path.join(root, file)));
   // Dated from when the build began, so a source saved during the build makes it stale.
   fs.utimesSync(temp, startedAt, startedAt);
-  fs.writeFileSync(`${temp}.inputs.json`, JSON.stringify(inputs));
+  fs.writeFileSync(`${temp}.inputs.json`, JSON.stringify({ inputs, data } satisfies BuildRecord));
   fs.renameSync(`${temp}.inputs.json`, `${out}.inputs.json`);
   fs.renameSync(temp, out);
   return out;
 }
 
-/** The bundle exists and no project source it was built from is newer (or gone). */
+/** What the bundle was built from (project paths) and the data files beside it that it reads (names). */
+interface BuildRecord {
+  inputs: string[];
+  data: string[];
+}
+
+/** The bundle and its data files exist and no project source it was built from is newer (or gone). */
 function isFresh(root: string, out: string): boolean {
   try {
     const builtAt = fs.statSync(out).mtimeMs;
-    const inputs = JSON.parse(fs.readFileSync(`${out}.inputs.json`, 'utf8')) as string[];
+    const { inputs, data } = JSON.parse(fs.readFileSync(`${out}.inputs.json`, 'utf8')) as BuildRecord;
+    if (!data.every((file) => fs.existsSync(path.join(path.dirname(out), file)))) return false;
     // Built by a builder that did not list itself: made with other options, so stale.
     if (!inputs.includes(BUILDER) && fs.existsSync(path.join(root, BUILDER))) return false;
     return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= builtAt);
