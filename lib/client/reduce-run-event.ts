@@ -205,6 +205,9 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'keepalive':
       return foldKeepalive(s, e);
     case 'forked_from':
+      // A fork of a fork copies its parent's own forked_from with the turns: the run's link is
+      // the first one (seq 1), and a copied one inside its range must not replace it.
+      if (s.forkedFrom && e.seq <= s.forkedFrom.lastCopiedSeq) return s;
       return {
         ...s,
         forkedFrom: {

@@ -45,6 +45,26 @@ describe('a fork’s request counts', () => {
     expect([early.requests, early.copiedRequests]).toEqual([0, 3]);
   });
 
+  it('a fork of a fork links to its own parent and counts every copied request (two runs\' requests, each numbered from 1)', () => {
+    const child = forkLog().filter((e) => e.event !== 'run_start');
+    const [start] = forkLog();
+    const own = [
+      { event: 'iteration_start', iteration: 4 },
+      { event: 'model_request', iteration: 4, attempt: 1, request_no: 1, vendor: 'sim-openai', model: 'gpt-sim-4o', message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false },
+    ];
+    const bodies = [
+      start,
+      { event: 'forked_from', parent_run_id: 'child', turn: 3, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', copied_events: child.length, messages: 7, inherited: { usd: 0, input_tokens: 0, output_tokens: 0 }, workspace: { replayed: 0, diverged: [] } },
+      ...child,
+      ...own,
+    ];
+    const log = bodies.map((b, seq) => ({ ...b, run_id: 'grandchild', seq, ts: seq }) as unknown as RunEvent);
+    const view = foldRawEvents(initialRunViewState(), log);
+    // The child's own forked_from came along with its turns: it is not this run's link.
+    expect(view.forkedFrom).toMatchObject({ parentRunId: 'child', turn: 3, lastCopiedSeq: 1 + child.length });
+    expect(requestSplitLabel(view)).toBe('6 requests: 5 copied from the parent, 1 in this run');
+  });
+
   it('a run that is not a fork counts every request as its own', () => {
     const log = forkLog().filter((e) => e.event !== 'forked_from');
     const view = foldRawEvents(initialRunViewState(), log);

@@ -7,12 +7,13 @@ type Counts = Pick<RunViewState, 'requests' | 'copiedRequests'>;
  * Counts a model request as this run's or, in a fork, as one copied from the parent. A fork's
  * log carries the parent's requests of turns 1..k (numbered as the parent numbered them) and
  * then its own, numbered again from 1 — the attempt budget counts only the latter, so the count
- * shown against it must too.
+ * shown against it must too. Copied requests are counted one by one: a fork of a fork copies
+ * requests from two runs, each numbered from 1.
  */
 export function countModelRequest(s: Pick<RunViewState, 'requests' | 'copiedRequests' | 'forkedFrom'>, e: EventOf<'model_request'>): Counts {
   const copied = s.forkedFrom !== undefined && e.seq <= s.forkedFrom.lastCopiedSeq;
   return copied
-    ? { requests: s.requests, copiedRequests: Math.max(s.copiedRequests, e.request_no) }
+    ? { requests: s.requests, copiedRequests: s.copiedRequests + 1 }
     : { requests: Math.max(s.requests, e.request_no), copiedRequests: s.copiedRequests };
 }
 
