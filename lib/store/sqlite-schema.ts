@@ -93,12 +93,33 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN forked_at_turn INTEGER;
   CREATE INDEX runs_by_parent ON runs (forked_from) WHERE forked_from IS NOT NULL;
   `,
+  // The events table as an ordinary (rowid) table with a unique index on (run_id, seq): the
+  // thread that stores a sweep's runs appends each event at the end of the table and a small
+  // key to the index, instead of placing ~400-byte rows in key order inside one B-tree
+  // (measured: ~0.2 ms less CPU to store a 130-event run; reading a run is ~0.03 ms slower).
+  // Same columns, same uniqueness; the rows are copied run by run, in seq order.
+  `
+  CREATE TABLE events_rowid (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    ts REAL NOT NULL,
+    body TEXT NOT NULL
+  );
+  INSERT INTO events_rowid (run_id, seq, type, ts, body) SELECT run_id, seq, type, ts, body FROM events ORDER BY run_id, seq;
+  DROP TABLE events;
+  ALTER TABLE events_rowid RENAME TO events;
+  CREATE UNIQUE INDEX events_by_run ON events (run_id, seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database up to SCHEMA_VERSION; refuses a file written by a newer version. */
-export function migrate(db: Database): void {
+/**
+ * Brings the database up to SCHEMA_VERSION (`to`: an earlier version, for tests that make a
+ * database as an older build left it); refuses a file written by a newer version.
+ */
+export function migrate(db: Database, to = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(
@@ -106,7 +127,7 @@ export function migrate(db: Database): void {
         'use a newer Loop Lab or point LOOP_LAB_DATA_DIR at another folder',
     );
   }
-  for (let version = current; version < SCHEMA_VERSION; version += 1) {
+  for (let version = current; version < to; version += 1) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventJson } from '@/lib/protocol';
+import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
+import { sampleConfig, sampleRunEvents } from './sample-run';
+import { summarizeEvents } from './summarize-events';
+import { migrate, SCHEMA_VERSION } from './sqlite-schema';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-schema-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The events table's definition as SQLite keeps it. */
+function eventsTableSql(db: Database.Database): string {
+  return (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() as { sql: string }).sql;
+}
+
+describe('store migrations', () => {
+  it('opens a database whose events table is WITHOUT ROWID (schema 6) and reads every stored run exactly as before', () => {
+    // A database as the build before the rowid events table left it, two runs stored as that
+    // store wrote them: a run row, its summary, and one events row per event.
+    const old = new Database(path.join(dir, DB_FILE_NAME));
+    migrate(old, 6);
+    expect(eventsTableSql(old)).toMatch(/WITHOUT ROWID/);
+    const runs = ['r-b', 'r-a'].map((id) => ({ id, events: sampleRunEvents({ runId: id }) }));
+    const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
+    runs.forEach(({ id, events }, index) => {
+      const summary = summarizeEvents(events);
+      old.prepare('INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, 1000 + index, JSON.stringify(sampleConfig()), 'ended', summary.reason, summary.complete === null ? null : Number(summary.complete), events.length, summary.maxTs);
+      // Stored out of seq order: the copy must put them back in order.
+      for (const event of [...events].reverse()) insertEvent.run(id, event.seq, event.event, event.ts, eventJson(event));
+    });
+    const before = runs.map(({ id }) => old.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id));
+    old.close();
+
+    const store = createSqliteRunStore({ dir });
+    try {
+      for (const { id, events } of runs) {
+        expect(store.readEvents({ runId: id })).toEqual(events);
+        expect(store.readEvents({ runId: id, afterSeq: 3 })).toEqual(events.slice(4));
+        expect(store.getRun(id)?.summary.event_count).toBe(events.length);
+      }
+      // A run stored after the migration reads back too, and a repeated seq is still refused.
+      const fresh = sampleRunEvents({ runId: 'r-new' });
+      store.createRun({ id: 'r-new', config: sampleConfig() });
+      store.appendEvents({ runId: 'r-new', events: fresh });
+      expect(store.readEvents({ runId: 'r-new' })).toEqual(fresh);
+    } finally {
+      store.close();
+    }
+
+    const db = new Database(path.join(dir, DB_FILE_NAME));
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(eventsTableSql(db)).not.toMatch(/WITHOUT ROWID/);
+      // Every column of every row as it was.
+      expect(runs.map(({ id }) => db.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id))).toEqual(before);
+      expect(() => db.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)').run('r-a', 0, 'x', 0, '{}')).toThrow(/UNIQUE/);
+      // Deleting a run still deletes its events.
+      db.pragma('foreign_keys = ON');
+      db.prepare('DELETE FROM runs WHERE id = ?').run('r-a');
+      expect(db.prepare('SELECT COUNT(*) AS n FROM events WHERE run_id = ?').get('r-a')).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});
