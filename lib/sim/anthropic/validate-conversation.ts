@@ -5,35 +5,45 @@ import { verifyThinking } from '../signature';
 const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 
 function toolUseIds(message: Message | undefined): string[] {
-  if (!message || message.role !== 'assistant') return [];
-  return message.parts.flatMap((p) => (p.type === 'tool_call' ? [p.id] : []));
+  const ids: string[] = [];
+  if (!message || message.role !== 'assistant') return ids;
+  for (const part of message.parts) if (part.type === 'tool_call') ids.push(part.id);
+  return ids;
 }
 
-/** Every tool_use needs its tool_result in the very next user message, and vice versa. */
+/**
+ * Every tool_use needs its tool_result in the very next user message, and vice versa. Plain
+ * loops: the whole history is checked on every request, so no set or list is made for a
+ * message that has no tool block.
+ */
 function checkToolPairing(messages: Message[]): void {
-  messages.forEach((message, i) => {
-    if (message.role !== 'user') return;
-    const offered = new Set(toolUseIds(messages[i - 1]));
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== 'user') continue;
+    let offered: Set<string> | undefined;
     message.parts.forEach((part, j) => {
-      if (part.type === 'tool_result' && !offered.has(part.callId)) {
+      if (part.type !== 'tool_result') return;
+      offered ??= new Set(toolUseIds(messages[i - 1]));
+      if (!offered.has(part.callId)) {
         throw invalidRequest(
           `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${part.callId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
         );
       }
     });
-  });
-  messages.forEach((message, i) => {
-    const ids = toolUseIds(message);
-    if (ids.length === 0) return;
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const ids = toolUseIds(messages[i]);
+    if (ids.length === 0) continue;
     const next = messages[i + 1];
-    const answered = new Set(next?.role === 'user' ? next.parts.flatMap((p) => (p.type === 'tool_result' ? [p.callId] : [])) : []);
+    const answered = new Set<string>();
+    if (next?.role === 'user') for (const part of next.parts) if (part.type === 'tool_result') answered.add(part.callId);
     const missing = ids.filter((id) => !answered.has(id));
     if (missing.length > 0) {
       throw invalidRequest(
         `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
       );
     }
-  });
+  }
 }
 
 /** In a tool loop with thinking on, the assistant turn being continued must open with thinking. */
