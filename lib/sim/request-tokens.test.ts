@@ -4,7 +4,7 @@ import { requestTokens } from '@/lib/tokens/request-tokens';
 import { countRequestTokens, sameJson } from './request-tokens';
 
 const messages = [{ role: 'user' as const, parts: [{ type: 'text' as const, text: 'Fix the failing test in src/sum.js' }] }];
-const tool = (inputSchema: unknown, description = 'Read a file of the workspace') => ({ name: 'read_file', description, inputSchema });
+const tool = (inputSchema: Record<string, unknown>, description = 'Read a file of the workspace') => ({ name: 'read_file', description, inputSchema });
 /** What the shared structure counts, every tool serialised afresh. */
 const fresh = (tools: ReturnType<typeof tool>[]) => requestTokens({ system: 'You are a careful engineer.', messages, tools }, countTokens);
 const count = (tools: ReturnType<typeof tool>[]) => countRequestTokens({ system: 'You are a careful engineer.', messages, tools });
