@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
 import { expandGrid } from '@/lib/sweeps/expand-grid';
 import { parseWithSdkAlone, recordTrajectory } from './record-trajectory';
-import { assertSameBytes, runSimWithSdk } from './sim-sdk-ceiling';
+import { assertSameBytes, runSimAlone, runSimWithSdk } from './sim-sdk-ceiling';
 
 const overloaded = { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] };
 
@@ -17,6 +17,8 @@ describe('the simulated vendor + SDK floor', () => {
     await expect(assertSameBytes(trajectory)).resolves.toBeUndefined();
     // The SDK sees the same stream events as when it parses the recorded bytes alone.
     expect(await runSimWithSdk(trajectory)).toBe(await parseWithSdkAlone(trajectory));
+    // Read without the SDK, the vendor sends every recorded byte.
+    expect(await runSimAlone(trajectory)).toBe(trajectory.exchanges.reduce((n, x) => n + x.chunks.reduce((m, c) => m + c.length, 0), 0));
   });
 
   it('fails loudly when the work differs: another seed, or one changed byte', async () => {

@@ -113,16 +113,50 @@ export async function runSimWithSdk(trajectory: Trajectory, options: SimSdkOptio
   return seen;
 }
 
+/**
+ * The simulated vendor alone: the same requests as the SDK would send them (its JSON body,
+ * its key header), each answer drained by a plain stream reader. No SDK parsing; what the
+ * vendor costs by itself. Returns the bytes read.
+ */
+export async function runSimAlone(trajectory: Trajectory, options: SimSdkOptions = {}): Promise<number> {
+  const fetch = simulatedTransport(trajectory);
+  const url = trajectory.vendor === 'sim-anthropic' ? 'http://sim.anthropic.local/v1/messages' : 'http://sim.openai.local/v1/chat/completions';
+  const headers = new Headers({ 'content-type': 'application/json', 'x-api-key': 'sim-key', authorization: 'Bearer sim-key' });
+  let bytes = 0;
+  for (const [i, exchange] of trajectory.exchanges.entries()) {
+    const chunks: Uint8Array[] = [];
+    try {
+      const body = JSON.stringify({ ...(exchange.body as object), stream: true });
+      const response = await fetch(url, { method: 'POST', headers, body, signal: new AbortController().signal });
+      if (response.body) {
+        const reader = response.body.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) {
+          bytes += read.value.length;
+          if (options.onResponse) chunks.push(read.value.slice());
+        }
+      }
+      options.onResponse?.(i, response.status, chunks);
+    } catch {
+      options.onResponse?.(i, 0, chunks);
+    }
+  }
+  return bytes;
+}
+
 const joined = (chunks: readonly Uint8Array[]): Buffer => Buffer.concat(chunks);
 
 /**
  * Proves the ceiling measures the same work the run did: every response the simulated
- * vendor produces for the recorded request bodies must equal, byte for byte, what the run's
- * SDK read. Throws naming the first exchange that differs.
+ * vendor produces for the recorded request bodies, read through the SDK and read alone, must
+ * equal, byte for byte, what the run's SDK read. Throws naming the first exchange that differs.
  */
 export async function assertSameBytes(trajectory: Trajectory): Promise<void> {
+  for (const run of [runSimWithSdk, runSimAlone]) await assertSame(trajectory, run);
+}
+
+async function assertSame(trajectory: Trajectory, run: typeof runSimWithSdk): Promise<void> {
   const produced: { status: number; bytes: Buffer }[] = [];
-  await runSimWithSdk(trajectory, { onResponse: (i, status, chunks) => (produced[i] = { status, bytes: joined(chunks) }) });
+  await run(trajectory, { onResponse: (i, status, chunks) => (produced[i] = { status, bytes: joined(chunks) }) });
   const recorded: readonly RecordedExchange[] = trajectory.exchanges;
   if (produced.length !== recorded.length) {
     throw new Error(`simulated vendor answered ${produced.length} requests, the run made ${recorded.length} (seed ${trajectory.config.seed})`);

@@ -3,7 +3,7 @@ import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
 import type { SweepJob } from '@/lib/sweeps/expand-grid';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
 import { mainThreadCpuMs } from './proc-memory';
-import { assertSameBytes, runSimWithSdk } from './sim-sdk-ceiling';
+import { assertSameBytes, runSimAlone, runSimWithSdk } from './sim-sdk-ceiling';
 import { median } from './stats';
 
 /** One layer's cost a run, on one core: medians over alternating rounds. */
@@ -21,6 +21,8 @@ export interface SweepCeiling {
   cores: number;
   runs: number;
   sdk: LayerCost;
+  /** The simulated vendor alone, its answers drained by a plain reader (no SDK). */
+  sim: LayerCost;
   simSdk: LayerCost;
   whole: LayerCost;
   /** cores × simSdk runs/s ÷ sdk runs/s: the sweep ratio with perfect scaling and a free engine, tools and store. */
@@ -29,14 +31,14 @@ export interface SweepCeiling {
   ceilingCpu: number;
 }
 
-type Phase = 'sdk' | 'simSdk' | 'whole';
+type Phase = 'sdk' | 'sim' | 'simSdk' | 'whole';
 
 /**
  * Where a sweep run's CPU goes, measured on one core in this process, and the best sweep
  * ratio any engine could reach: rounds of (1) the bare SDK over the recorded bytes, (2) the
- * run's own simulated vendor producing those bytes for the recorded request bodies plus the
- * same SDK parsing them, (3) the whole run as a sweep worker runs it — alternated, so load
- * moves all three alike. Before timing, every recorded response is produced again and
+ * run's own simulated vendor producing those bytes for the recorded request bodies, read by
+ * a plain reader, (3) the same plus the SDK parsing them, (4) the whole run as a sweep worker
+ * runs it — alternated, so load moves all four alike. Before timing, every recorded response is produced again and
  * compared byte for byte (a hard failure if one differs): (2) is the same work the run did.
  */
 export async function measureSweepCeiling({ sample, cores, rounds }: { sample: readonly SweepJob[]; cores: number; rounds: number }): Promise<SweepCeiling> {
@@ -57,6 +59,9 @@ export async function measureSweepCeiling({ sample, cores, rounds }: { sample: r
     sdk: async () => {
       for (const t of trajectories) await parseWithSdkAlone(t);
     },
+    sim: async () => {
+      for (const t of trajectories) await runSimAlone(t);
+    },
     simSdk: async () => {
       for (const t of trajectories) await runSimWithSdk(t);
     },
@@ -66,10 +71,11 @@ export async function measureSweepCeiling({ sample, cores, rounds }: { sample: r
   };
   const samples: Record<Phase, { wall: number[]; cpu: number[]; main: (number | null)[] }> = {
     sdk: { wall: [], cpu: [], main: [] },
+    sim: { wall: [], cpu: [], main: [] },
     simSdk: { wall: [], cpu: [], main: [] },
     whole: { wall: [], cpu: [], main: [] },
   };
-  const order: Phase[] = ['sdk', 'simSdk', 'whole'];
+  const order: Phase[] = ['sdk', 'sim', 'simSdk', 'whole'];
   for (const phase of order) await phases[phase]();
   for (let round = 0; round < rounds; round++) {
     for (const phase of round % 2 === 0 ? order : [...order].reverse()) {
@@ -102,12 +108,14 @@ export async function measureSweepCeiling({ sample, cores, rounds }: { sample: r
     };
   };
   const sdk = cost('sdk');
+  const sim = cost('sim');
   const simSdk = cost('simSdk');
   const whole = cost('whole');
   return {
     cores,
     runs: sample.length,
     sdk,
+    sim,
     simSdk,
     whole,
     ceiling: (cores * simSdk.runsPerSec) / sdk.runsPerSec,
