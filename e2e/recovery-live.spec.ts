@@ -17,6 +17,8 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
 
   // Between the last delta and the watchdog firing, the header does not claim the stream is flowing.
   await expect(page.getByTestId('run-status-reason')).toContainText(/no content for \d/, { timeout: 30_000 });
+  // …nor does the vendor label say it is answering.
+  await expect(page.getByText('stream open, silent')).toBeVisible({ timeout: 5_000 });
   await expect(page.getByText(/watchdog/i).first()).toBeVisible({ timeout: 30_000 });
   await expect(playground.ladderSteps.first()).toBeVisible();
   await expect(playground.ladderSteps.first()).toContainText(/timeout|watchdog|empty/i);

@@ -31,7 +31,6 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   // A model Loop Lab has no price for shows its tokens and no invented cost.
   const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
   const verdict = useRunStore((s) => s.view.verdict);
-  const vendorLabel = useRunStore((s) => vendorStatLabel({ status: s.view.status, vendor: s.view.vendor, model: s.view.model, turns: s.view.turns }));
   const tone = statusTone(status);
 
   return (
@@ -70,9 +69,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
       <RunBudgets />
-      <Stat label={vendorLabel}>
-        <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
-      </Stat>
+      <VendorStat vendor={vendor} model={model} />
       {disabled.length > 0 && (
         <Stat label="disabled tools">
           <span className="flex gap-1">
@@ -110,10 +107,7 @@ function StatusReason() {
   const reason = useRunStore((s) => s.view.reason);
   const waitTs = useRunStore((s) => pendingRetry(s.view)?.ts);
   const waitMs = useRunStore((s) => pendingRetry(s.view)?.waitMs);
-  const quietSince = useRunStore((s) => {
-    const watchdog = openAttempt(s.view)?.watchdog;
-    return watchdog && !watchdog.fired ? watchdog.lastResetTs : undefined;
-  });
+  const quietSince = useRunStore((s) => quietSinceOf(s.view));
   const now = useRunClock(250);
   const pendingWait = waitTs !== undefined && waitMs !== undefined ? { ts: waitTs, waitMs } : undefined;
   const text = liveStatusReason({ status, reason, now, pendingWait, quietSince });
@@ -123,6 +117,26 @@ function StatusReason() {
       {text}
     </span>
   );
+}
+
+/** The vendor and model, labelled with what they are doing now; re-rendered on the clock's tick for a silent stream. */
+function VendorStat({ vendor, model }: { vendor?: string | undefined; model?: string | undefined }) {
+  const quietSince = useRunStore((s) => quietSinceOf(s.view));
+  const now = useRunClock(250);
+  const label = useRunStore((s) =>
+    vendorStatLabel({ status: s.view.status, vendor: s.view.vendor, model: s.view.model, turns: s.view.turns, quietMs: quietSince === undefined ? undefined : now - quietSince }),
+  );
+  return (
+    <Stat label={label}>
+      <span className="text-takeover">{vendor ?? '–'}</span> {model ?? ''}
+    </Stat>
+  );
+}
+
+/** When the open attempt's stream last brought content (its watchdog armed and not fired). */
+function quietSinceOf(view: Parameters<typeof openAttempt>[0]): number | undefined {
+  const watchdog = openAttempt(view)?.watchdog;
+  return watchdog && !watchdog.fired ? watchdog.lastResetTs : undefined;
 }
 
 /** The latest attempt's retry wait while it still runs (its next request not yet sent). */

@@ -38,6 +38,9 @@ describe('vendorStatLabel', () => {
 
   it('says "answering now" only while the response streams, and "asked, no reply yet" before its first byte', () => {
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }] })).toBe('answering now');
+    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }], quietMs: 300 })).toBe('answering now');
+    // A stall: the stream is open and nothing arrives (the watchdog is timing it).
+    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }], quietMs: 12_300 })).toBe('stream open, silent');
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('error'), attempt('pending')] }] })).toBe('asked, no reply yet');
   });
 
