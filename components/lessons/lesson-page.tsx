@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
 import { api, ApiError } from '@/lib/client/api-client';
+import { timeScaleLabel } from '@/lib/client/format';
 import { lessonBySlug } from '@/lib/lessons';
 import { MECHANISMS } from '@/lib/lessons/mechanisms';
 import type { PlayedLesson } from '@/lib/protocol/http';
@@ -70,7 +71,7 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
             {played ? 'Play again' : 'Play'}
           </Button>
           <span className="text-2xs text-muted">
-            Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off. Time scale ×{scale}
+            Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off. Real clock, {timeScaleLabel(scale)}
             {scale !== 1 ? ' (times shown stay in run time)' : ''}.
           </span>
         </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { formatClock } from '@/lib/client/format';
+import { formatClock, timeScaleLabel } from '@/lib/client/format';
 import { useRunClock } from '@/lib/client/use-run-clock';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import { Stat } from '@/components/ui/stat';
@@ -13,7 +13,11 @@ export function RunClock() {
   return (
     <Stat label={clock === 'virtual' ? 'run clock (virtual)' : 'run clock'} title="time in the run's clock">
       <span data-testid="run-clock">{formatClock(now)}</span>
-      {clock === 'real' && timeScale !== 1 && <span className="ml-1 text-faint">×{timeScale}</span>}
+      {clock === 'real' && timeScale !== 1 && (
+        <span className="ml-1 text-faint" data-testid="run-time-scale" title={`time scale ${timeScale}: wall time per unit of run time`}>
+          {timeScaleLabel(timeScale)}
+        </span>
+      )}
     </Stat>
   );
 }

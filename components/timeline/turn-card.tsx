@@ -10,6 +10,7 @@ import { runTurnHref } from '@/lib/client/use-turn-from-url';
 import { Pill } from '@/components/ui/pill';
 import { TONE_PILL } from '@/components/ui/tone';
 import { groupBackgroundCalls } from '@/lib/client/group-background-calls';
+import { retriedFailures } from '@/lib/client/retried-failures';
 import { WhyLine } from '@/components/explain/why-line';
 import { BackgroundCallCard } from './background-call-card';
 import { OutputSteps } from './output-steps';
@@ -45,7 +46,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   // The turn's own call only: background calls (title, summary) get their own card below.
   const fg = turn.attempts.filter((a) => !a.background);
   const background = groupBackgroundCalls(turn.attempts, ended);
-  const failedCount = fg.filter((a) => a.error || a.watchdog?.fired).length;
+  const failedCount = retriedFailures(fg, r?.attempt);
   const truncated = r?.stopReason === 'max_tokens' || r?.stopReason === 'context_window' || r?.partial;
   const live = fg.find((a) => a.endTs === undefined);
   const waiting = !ended && !live && !r && fg.length > 0 && fg[fg.length - 1]!.retry !== undefined;

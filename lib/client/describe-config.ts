@@ -1,5 +1,6 @@
 import { toolFaultLabel, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
 import { FAULT_TOGGLES } from './fault-catalog';
+import { timeScaleLabel } from './format';
 
 export interface ConfigLine {
   label: string;
@@ -34,7 +35,7 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     { label: 'overrides', value: overrides.length > 0 ? overrides.join(', ') : 'none', changed: overrides.length > 0 },
     { label: 'faults', value: faults.length > 0 ? faults.join(', ') : 'none', changed: faults.length > 0 },
     { label: 'seed', value: String(config.seed), changed: false },
-    { label: 'clock', value: config.clock === 'virtual' ? 'virtual' : `real × ${config.timeScale}`, changed: false },
+    { label: 'clock', value: config.clock === 'virtual' ? 'virtual' : `real, ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`, changed: false },
     {
       label: 'budgets',
       value: `${b.maxIterations} turns · $${b.maxCostUsd} · ${b.maxRunMs / 60_000} min · ${b.maxAttempts} attempts`,

@@ -105,6 +105,15 @@ describe('explainEvent: the why is true for this event', () => {
     expect(x.term).toBe('cap-escalation');
   });
 
+  it('a Partial with no output count reported does not claim nothing arrived', () => {
+    const body = { event: 'output_recovery', iteration: 1, action: 'stop_partial', stop_reason: 'incomplete', max_tokens: 8192, kept: true, reason: 'r' } as const;
+    const unreported = explainEvent(ev({ ...body, output_tokens: 0 }))!;
+    expect(unreported.why).not.toContain('0 tokens');
+    expect(unreported.why).toContain('after content arrived');
+    expect(unreported.term).toBe('partial');
+    expect(explainEvent(ev({ ...body, output_tokens: 412 }))!.why).toContain(`after ${formatTokens(412)} tokens`);
+  });
+
   it('terminate points at the mechanism that ended the run', () => {
     const x = explainEvent(ev({ event: 'terminate', iteration: 3, reason: 'retries_exhausted', complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }))!;
     expect(x.why).toBe('Failed: retry budget exhausted.');

@@ -6,6 +6,9 @@ import { formatTokens } from './format';
 export function explainOutputStep(e: EventOf<'output_recovery'>): { why: string; term: GlossaryId; also?: readonly GlossaryId[] } {
   const cut = `cut at ${formatTokens(e.output_tokens)} of ${formatTokens(e.max_tokens)} tokens (${e.stop_reason})`;
   const n = e.continuation !== undefined && e.max_continuations !== undefined ? ` ${e.continuation} of ${e.max_continuations}` : '';
+  // A cut stream rarely carries its output count (the vendor sends usage at the end), so 0
+  // means "not reported", not "nothing arrived": the event only exists because content did.
+  const after = e.output_tokens > 0 ? `after ${formatTokens(e.output_tokens)} tokens` : 'after content arrived (before the vendor reported an output count)';
   switch (e.action) {
     case 'escalate':
       return {
@@ -22,9 +25,9 @@ export function explainOutputStep(e: EventOf<'output_recovery'>): { why: string;
       return { why: `Response ${cut}: ${e.refused?.length ?? 0} tool call${e.refused?.length === 1 ? '' : 's'} with cut arguments${tools ? ` (${tools})` : ''} refused; the model is asked to resend.`, term: 'refused-truncated' };
     }
     case 'continue_partial':
-      return { why: `The stream was cut after ${formatTokens(e.output_tokens)} tokens (Partial): they are kept and the model is asked to continue, not billed twice.`, term: 'partial', also: ['continuation'] };
+      return { why: `The stream was cut ${after} (Partial): what arrived is kept and the model is asked to continue, not billed twice.`, term: 'partial', also: ['continuation'] };
     case 'stop_partial':
-      return { why: `The stream was cut after ${formatTokens(e.output_tokens)} tokens (Partial): what arrived is presented as the answer and the loop stops.`, term: 'partial' };
+      return { why: `The stream was cut ${after} (Partial): what arrived is presented as the answer and the loop stops.`, term: 'partial' };
     default:
       return checkNever(e.action);
   }

@@ -25,6 +25,16 @@ export function formatClock(ms: number): string {
   return `${m}:${s.toFixed(1).padStart(4, '0')}`;
 }
 
+/**
+ * The real clock's time scale in words. `timeScale` is wall time per unit of run time, so
+ * 0.1 runs ten times faster than life and 5 five times slower; a bare "×5" reads the wrong way.
+ */
+export function timeScaleLabel(timeScale: number): string {
+  if (timeScale === 1) return 'real time';
+  const round = (n: number) => (n >= 10 ? Math.round(n) : Math.round(n * 10) / 10).toLocaleString('en-US');
+  return timeScale < 1 ? `${round(1 / timeScale)}× faster` : `${round(timeScale)}× slower`;
+}
+
 export function formatTokens(n: number | undefined): string {
   if (n === undefined) return '–';
   if (n < 10_000) return n.toLocaleString('en-US');
