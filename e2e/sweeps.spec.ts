@@ -38,6 +38,13 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   expect(ticks).toHaveLength(4);
   for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.left).toBeGreaterThanOrEqual(ticks[i - 1]!.right);
 
+  // On a phone the sweep's name is read whole: the export buttons wrap below it, not over it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const name = page.getByTestId('sweep-name');
+  await expect(name).toHaveText('codesmith vs naive · 160 runs');
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // Drill in: the cell's runs, then one run's own page.
   await naiveOverloaded.click();
   await expect(sweeps.cellRuns).toHaveCount(40);

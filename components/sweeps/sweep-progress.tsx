@@ -16,8 +16,8 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
       >
         <div className={`h-full ${frame.status === 'running' ? 'bg-run' : frame.status === 'completed' ? 'bg-ok' : 'bg-faint'}`} style={{ width: `${fraction * 100}%` }} />
       </div>
-      <div className="tabular flex gap-4 font-mono text-2xs text-muted">
-        <span data-testid="sweep-done">
+      <div className="tabular flex flex-wrap gap-x-4 font-mono text-2xs text-muted">
+        <span data-testid="sweep-done" className="whitespace-nowrap">
           {frame.done.toLocaleString('en')} / {frame.total.toLocaleString('en')} runs
         </span>
         {frame.status === 'running' ? (

@@ -32,11 +32,14 @@ export function SweepView({ sweepId }: { sweepId: string }) {
   if (detail.error) return <div className="p-4 text-xs text-fail">Could not load sweep {sweepId}: {detail.error.message}</div>;
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-3 p-4">
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
+      {/* Wraps on a narrow screen so the name is not clipped to a couple of letters by the export buttons. */}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-[min(100%,16rem)] flex-1">
           <h1 className="flex items-center gap-2 text-sm font-semibold">
             {sweep && <Pill tone={SWEEP_TONE[sweep.status]}>{sweep.status}</Pill>}
-            <span className="truncate">{sweep?.name ?? sweepId}</span>
+            <span className="truncate" data-testid="sweep-name">
+              {sweep?.name ?? sweepId}
+            </span>
           </h1>
           <p className="text-2xs text-muted">
             {sweepId} · {sweep?.runner === 'bullmq' ? 'BullMQ workers' : 'local worker pool'} · click a row for its runs
