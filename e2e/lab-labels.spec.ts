@@ -77,3 +77,17 @@ test('at 390 px the controls are a drawer and nothing scrolls sideways', async (
   await expect(page.getByTestId('runs-row').first()).toBeVisible();
   expect(await sideways()).toBeLessThanOrEqual(0);
 });
+
+test('at 390 px a live run can be aborted from the bar above it (the drawer is closed)', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const playground = new PlaygroundPage(page);
+  await page.goto('/');
+  await page.getByTestId('controls-toggle').click();
+  // A stall on the real clock keeps the run live long enough to stop it by hand.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 1, faults: ['no-answer'] });
+  await playground.runButton.click();
+  await expect(page.getByTestId('controls')).toBeHidden();
+  await page.getByTestId('bar-abort').click();
+  expect((await playground.waitForEnd()).reason).toBe('aborted');
+  await expect(page.getByTestId('bar-abort')).toBeHidden();
+});

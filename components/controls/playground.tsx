@@ -136,6 +136,12 @@ function PlaygroundBody({
           <Button variant="primary" onClick={run} disabled={create.isPending}>
             {create.isPending ? 'Starting…' : 'Run'}
           </Button>
+          {/* The drawer is closed while a run plays: without this a phone could not stop it. */}
+          {live && (
+            <Button variant="danger" data-testid="bar-abort" onClick={abort} title="abort (a / Esc)">
+              Abort
+            </Button>
+          )}
         </div>
         {runId && missing ? (
           <div className="m-auto max-w-md p-6 text-center text-xs text-fail" data-testid="run-missing">
