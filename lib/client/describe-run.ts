@@ -30,9 +30,16 @@ export function terminateStatus(event: EventOf<'terminate'>): RunStatus {
   return outcome === 'completed' ? 'done' : outcome;
 }
 
+/**
+ * Reasons whose engine message only restates the reason ("aborted by request", "nobody was
+ * watching the run", "the partial response is presented"): the header says it once. The
+ * message stays in the event JSON one click away.
+ */
+const MESSAGE_RESTATES: ReadonlySet<TerminateReason> = new Set(['aborted', 'abandoned', 'partial_response']);
+
 export function terminateText(event: EventOf<'terminate'>): string {
   const base = TERMINATE_TEXT[event.reason];
-  return event.message ? `${base} — ${event.message}` : base;
+  return event.message && !MESSAGE_RESTATES.has(event.reason) ? `${base} — ${event.message}` : base;
 }
 
 /** How a waiting reason begins ("waiting 7.0 s:"), for the header to count the wait down live. */
