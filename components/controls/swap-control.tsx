@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';
+import { isCurrentTarget } from '@/lib/client/swap-target';
 import { Field, INPUT } from './field';
 import { VendorOptions } from './vendor-options';
 
@@ -24,6 +25,7 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const models = modelsOf(vendor);
+  const same = isCurrentTarget(current, vendor, model);
   return (
     <div className="flex flex-col gap-1 rounded border border-takeover/40 bg-takeover-soft/40 p-2" data-testid="swap-control">
       <p className="text-2xs text-muted">
@@ -70,7 +72,8 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
       <Button
         variant="primary"
         data-testid="swap-button"
-        disabled={pending}
+        disabled={pending || same}
+        title={same ? 'this vendor and model already answer the run: pick another to swap to' : undefined}
         onClick={() =>
           onSwap({
             vendor,
@@ -80,7 +83,7 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
           })
         }
       >
-        Swap to {vendor}
+        {same ? `Already on ${vendor}` : `Swap to ${vendor}`}
       </Button>
     </div>
   );
