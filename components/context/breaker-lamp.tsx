@@ -1,7 +1,8 @@
 'use client';
 
 import type { BreakerView } from '@/lib/client/context-view-state';
-import { formatMs } from '@/lib/client/format';
+import { breakerLampState } from '@/lib/client/breaker-lamp-state';
+import { useRunStore } from '@/lib/client/run-store-provider';
 import { useRunClock } from '@/lib/client/use-run-clock';
 import { WhyLine } from '@/components/explain/why-line';
 
@@ -13,22 +14,14 @@ const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string 
 
 /**
  * The summary call's circuit breaker: closed (summaries allowed), open (refused, counting
- * down to the probe on the run clock), half-open (the next summary call is a probe).
+ * down to the probe on the run clock), half-open (the next summary call is a probe); the
+ * words are lib/client/breaker-lamp-state.ts.
  */
 export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; threshold: number }) {
   const now = useRunClock(250);
-  const coolDownOver = breaker?.state === 'open' && breaker.reopenAt !== undefined && now >= breaker.reopenAt;
-  const state = coolDownOver ? 'half_open' : (breaker?.state ?? 'closed');
+  const ended = useRunStore((s) => s.view.terminate !== undefined);
+  const { state, detail, coolDownOver } = breakerLampState({ breaker, threshold, now, ended });
   const { dot, word } = LAMP[state];
-  let detail: string;
-  if (breaker?.state === 'open' && breaker.reopenAt !== undefined && !coolDownOver) {
-    detail = `summaries refused · probe in ${formatMs(breaker.reopenAt - now)}`;
-  } else if (state === 'half_open') {
-    detail = 'the next summary call is a probe';
-  } else {
-    const failures = breaker?.failures ?? 0;
-    detail = `${failures} of ${threshold} consecutive summary failures`;
-  }
   return (
     <div data-testid="breaker-lamp" data-state={state} className="flex flex-wrap items-center gap-1.5 text-2xs" title={breaker?.reason ?? 'no summary call has failed'}>
       <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} />
