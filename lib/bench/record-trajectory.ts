@@ -98,7 +98,15 @@ function replay(exchanges: readonly RecordedExchange[]): typeof fetch {
  * it. No engine, no simulated vendor, no tools, no store. Returns the stream events seen.
  */
 export async function parseWithSdkAlone(trajectory: Trajectory): Promise<number> {
-  const fetch = replay(trajectory.exchanges);
+  return readWithSdk(trajectory, replay(trajectory.exchanges));
+}
+
+/**
+ * Sends every recorded request body of a trajectory through its vendor's own SDK over
+ * `fetch` (no retries, an abort signal as any caller passes), reading every stream to its end
+ * and catching every error as the engine would meet it. Returns the stream events seen.
+ */
+export async function readWithSdk(trajectory: Trajectory, fetch: typeof globalThis.fetch): Promise<number> {
   let seen = 0;
   if (trajectory.vendor === 'sim-anthropic') {
     const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 });

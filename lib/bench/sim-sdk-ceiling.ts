@@ -1,12 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { dialectFor } from '@/lib/dialects';
 import { withFaults } from '@/lib/faults';
 import { simulatedPolicy } from '@/lib/runtime/launch-run';
 import { createVendorTransports } from '@/lib/runtime/vendor-transports';
 import { getScenario } from '@/lib/tools';
-import type { RecordedExchange, Trajectory } from './record-trajectory';
+import { readWithSdk, type RecordedExchange, type Trajectory } from './record-trajectory';
 
 /**
  * The floor under a sweep run: the simulated vendor producing a recorded run's responses and
@@ -82,35 +80,7 @@ function capture(inner: typeof fetch, onResponse: NonNullable<SimSdkOptions['onR
 export async function runSimWithSdk(trajectory: Trajectory, options: SimSdkOptions = {}): Promise<number> {
   const transport = simulatedTransport(trajectory);
   const fetch = options.onResponse ? capture(transport, options.onResponse) : transport;
-  let seen = 0;
-  if (trajectory.vendor === 'sim-anthropic') {
-    const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 });
-    for (const exchange of trajectory.exchanges) {
-      try {
-        const stream = await client.messages.create(
-          { ...(exchange.body as Anthropic.MessageCreateParamsStreaming), stream: true },
-          { signal: new AbortController().signal },
-        );
-        for await (const event of stream) seen += event.type.length > 0 ? 1 : 0;
-      } catch {
-        seen += 1;
-      }
-    }
-    return seen;
-  }
-  const client = new OpenAI({ apiKey: 'sim-key', baseURL: 'http://sim.openai.local/v1', fetch, maxRetries: 0 });
-  for (const exchange of trajectory.exchanges) {
-    try {
-      const stream = await client.chat.completions.create(
-        { ...(exchange.body as OpenAI.ChatCompletionCreateParamsStreaming), stream: true },
-        { signal: new AbortController().signal },
-      );
-      for await (const chunk of stream) seen += chunk.choices.length >= 0 ? 1 : 0;
-    } catch {
-      seen += 1;
-    }
-  }
-  return seen;
+  return readWithSdk(trajectory, fetch);
 }
 
 /**
