@@ -75,3 +75,17 @@ test('a plain tracer JSONL imports and is drawn as a run', async ({ page }) => {
   expect(await run.turnCards.count()).toBeGreaterThanOrEqual(2);
   await expect(run.toolCalls.first()).toBeVisible();
 });
+
+test('the runs list shows why a run failed in full, not clipped', async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto();
+  // No retries against three 529s: the run fails at once with the longest reason code.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'naive', faults: ['overloaded-x3'] });
+  const id = await playground.run();
+  expect((await playground.waitForEnd()).reason).toBe('retries_exhausted');
+  const runs = new RunsPage(page);
+  await runs.goto();
+  const reason = runs.row(id).getByTestId('runs-outcome-reason');
+  await expect(reason).toHaveText('retries_exhausted');
+  expect(await reason.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});

@@ -18,7 +18,7 @@ import { RunsFilterBar } from './runs-filter-bar';
 const ROW = 32;
 // title · scenario · vendor/model · preset · faults · seed · outcome · verdict · duration · cost · date · actions
 const COLS =
-  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(9rem,1fr)_5rem_minmax(6rem,1fr)_3rem_minmax(8.5rem,1fr)_8rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
+  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(7.5rem,1fr)_5rem_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
 const MIN_WIDTH = 'min-w-[84rem]';
 const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
 const RIGHT: ReadonlySet<RunColumnId> = new Set(['seed', 'duration', 'cost']);
@@ -37,7 +37,11 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
       return (
         <span className="flex min-w-0 items-center gap-1" title={run.outcome}>
           <Pill tone={STATUS_TONE[run.status] ?? 'neutral'}>{run.status}</Pill>
-          {reason && <span className="truncate font-mono text-2xs text-faint">{reason}</span>}
+          {reason && (
+            <span data-testid="runs-outcome-reason" className="truncate font-mono text-2xs text-faint">
+              {reason}
+            </span>
+          )}
           {run.imported && <Pill>imported</Pill>}
         </span>
       );
