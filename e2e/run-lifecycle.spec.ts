@@ -79,8 +79,8 @@ test('a plain tracer JSONL imports and is drawn as a run', async ({ page }) => {
 test('the runs list shows why a run failed in full, not clipped', async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
-  // No retries against three 529s: the run fails at once with the longest reason code.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'naive', faults: ['overloaded-x3'] });
+  // Three 529s, then a 429 on the fourth and last attempt: the retry budget runs out.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', faults: ['overloaded-x3', 'rate-limit-7s'] });
   const id = await playground.run();
   expect((await playground.waitForEnd()).reason).toBe('retries_exhausted');
   const runs = new RunsPage(page);
