@@ -105,6 +105,12 @@ describe('explainEvent: the why is true for this event', () => {
     expect(x.term).toBe('cap-escalation');
   });
 
+  it('a retryable error does not promise a retry the budget may not have', () => {
+    const x = explainEvent(ev({ event: 'model_error', iteration: 1, attempt: 4, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false }))!;
+    expect(x.why).not.toMatch(/: retryable\.$/);
+    expect(x.why).toContain('retried while the retry budget lasts');
+  });
+
   it('a Partial with no output count reported does not claim nothing arrived', () => {
     const body = { event: 'output_recovery', iteration: 1, action: 'stop_partial', stop_reason: 'incomplete', max_tokens: 8192, kept: true, reason: 'r' } as const;
     const unreported = explainEvent(ev({ ...body, output_tokens: 0 }))!;

@@ -134,7 +134,7 @@ function explainError(e: EventOf<'model_error'>): Explanation {
   const cause = errorCause({ status: e.status, category: e.category });
   if (e.category === 'context_length') return { why: `${cap(cause)}: the request is over the model's window, so the context channel takes over (not a retry).`, term: 'overflow-waterfall' };
   if (!e.retryable) return { why: `${cap(cause)} (rule ${e.rule}): not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
-  return { why: `${cap(cause)} (rule ${e.rule}) on attempt ${e.attempt}: retryable${e.partial ? ', after content had arrived' : ''}.`, term: 'error-category', also: ['whitelist-retry'] };
+  return { why: `${cap(cause)} (rule ${e.rule}) on attempt ${e.attempt}: a retryable kind${e.partial ? ', after content had arrived' : ''} — retried while the retry budget lasts.`, term: 'error-category', also: ['whitelist-retry'] };
 }
 
 function explainGuard(e: EventOf<'tool_guard'>): Explanation {
