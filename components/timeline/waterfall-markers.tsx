@@ -13,7 +13,7 @@ export const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-fai
 const MARKER_PX = 10;
 
 /** The width of an element in px, kept up to date. */
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
+export function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   useEffect(() => {

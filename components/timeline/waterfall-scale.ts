@@ -23,6 +23,17 @@ export function ticks(domain: number, count = 6): number[] {
   return ticksBetween(0, domain, count);
 }
 
+/** Room one axis label needs on screen ("1 m 00 s" in the small mono face, with a gap). */
+export const TICK_LABEL_PX = 72;
+
+/**
+ * How many ticks an axis this many px wide can label without them running into each other:
+ * six on a desktop, fewer on a phone (ticks are at least span / count apart).
+ */
+export function axisTickCount(widthPx: number): number {
+  return Math.max(2, Math.min(6, Math.floor(widthPx / TICK_LABEL_PX)));
+}
+
 /** Round ticks inside [from, to] (a zoomed window). */
 export function ticksBetween(from: number, to: number, count = 6): number[] {
   const step = niceStep(Math.max(to - from, 1), count);

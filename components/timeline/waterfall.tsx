@@ -8,10 +8,10 @@ import { useRunClock } from '@/lib/client/use-run-clock';
 import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/selectors';
 import { clampWindow, isWholeRun, panWindow, zoomWindow, type TimeWindow } from '@/lib/client/time-window';
 import { VendorLane } from './vendor-lane';
-import { MARKER_TONE, WaterfallMarkers, useMarkerClusters } from './waterfall-markers';
+import { MARKER_TONE, WaterfallMarkers, useMarkerClusters, useWidth } from './waterfall-markers';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
 import { WaterfallZoomControls } from './waterfall-zoom-controls';
-import { niceDomain, pct, ticksBetween } from './waterfall-scale';
+import { axisTickCount, niceDomain, pct, ticksBetween } from './waterfall-scale';
 
 /** The row labels' width (w-28). */
 const LABEL_PX = 112;
@@ -42,7 +42,9 @@ export function Waterfall() {
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
-  const axis = ticksBetween(window.from, window.to);
+  // As many ticks as the axis has room for: on a phone six labels would run into each other.
+  const [axisRef, axisWidth] = useWidth();
+  const axis = ticksBetween(window.from, window.to, axisTickCount(axisWidth));
   const span = window.to - window.from;
   const at = (ts: number): string => pct(ts - window.from, span);
   const totalHeight = virtualizer.getTotalSize();
@@ -81,7 +83,7 @@ export function Waterfall() {
           waterfall
           <WaterfallZoomControls window={window} domain={domain} zoomed={zoom !== null} onChange={setWindow} onReset={() => setZoom(null)} />
         </div>
-        <div className="relative h-4 flex-1 overflow-hidden" data-testid="waterfall-axis">
+        <div ref={axisRef} className="relative h-4 flex-1 overflow-hidden" data-testid="waterfall-axis">
           {axis.map((t, i) => (
             <span
               key={t}
