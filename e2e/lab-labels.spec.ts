@@ -83,10 +83,14 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   const playground = new PlaygroundPage(page);
   await page.goto('/');
   await page.getByTestId('controls-toggle').click();
-  // A stall on the real clock keeps the run live long enough to stop it by hand.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 1, faults: ['no-answer'] });
+  // A 7 s Retry-After on the real clock keeps the run live long enough to read and stop it.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 1, faults: ['rate-limit-7s'] });
   await playground.runButton.click();
   await expect(page.getByTestId('controls')).toBeHidden();
+  // The whole waiting reason is readable on a phone, the server's ask included (not cut at two lines).
+  const reason = page.getByTestId('run-status-reason');
+  await expect(reason).toContainText('server asked 7.0 s', { timeout: 15_000 });
+  expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
   await page.getByTestId('bar-abort').click();
   expect((await playground.waitForEnd()).reason).toBe('aborted');
   await expect(page.getByTestId('bar-abort')).toBeHidden();

@@ -112,8 +112,8 @@ function StatusReason() {
   const pendingWait = waitTs !== undefined && waitMs !== undefined ? { ts: waitTs, waitMs } : undefined;
   const text = liveStatusReason({ status, reason, now, pendingWait, quietSince });
   return (
-    // Two lines at most: the terminate banner below carries the whole message.
-    <span className="line-clamp-2 font-mono text-2xs break-words" title={text} data-testid="run-status-reason">
+    // Two lines at most (four on a phone, where a waiting reason needs three): the terminate banner below carries the whole message.
+    <span className="line-clamp-4 font-mono text-2xs break-words sm:line-clamp-2" title={text} data-testid="run-status-reason">
       {text}
     </span>
   );
