@@ -95,3 +95,35 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   expect((await playground.waitForEnd()).reason).toBe('aborted');
   await expect(page.getByTestId('bar-abort')).toBeHidden();
 });
+
+test('a retry wait: the header\'s countdown and the attempt card\'s count agree at every moment', async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await page.goto('/');
+  // Twice as fast as the wall clock: a display a tick behind the other is off by a visible amount.
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 0.5, faults: ['rate-limit-7s'] });
+  await playground.runButton.click();
+  await expect(page.getByTestId('retry-wait')).toHaveAttribute('data-state', 'waiting', { timeout: 15_000 });
+  // "600 ms" or "1.4 s", as formatMs writes a time.
+  const seconds = (text: string, pattern: RegExp): number => {
+    const [, value = 'NaN', unit] = pattern.exec(text) ?? [];
+    return Number(value) / (unit === 'ms' ? 1000 : 1);
+  };
+  let compared = 0;
+  for (let i = 0; i < 8; i++) {
+    // Both read in one go, from the same painted frame.
+    const [header, card] = await page.evaluate(() => [
+      document.querySelector('[data-testid=run-status-reason]')?.textContent ?? '',
+      document.querySelector('[data-testid=retry-wait][data-state=waiting]')?.textContent ?? '',
+    ]);
+    if (!/more of/.test(header) || !/waiting…/.test(card)) break;
+    const left = seconds(header, /waiting ([\d.]+) (ms|s) more of 7\.0 s/);
+    const spent = seconds(card, /waiting… ([\d.]+) (ms|s) of 7\.0 s/);
+    // Each is rounded to a tenth, so together they make 7.0 s give or take 0.1.
+    expect(Math.abs(left + spent - 7), `header "${header}" · card "${card}"`).toBeLessThanOrEqual(0.11);
+    compared++;
+    await page.waitForTimeout(230);
+  }
+  expect(compared).toBeGreaterThanOrEqual(4);
+  await page.getByTestId('abort-button').click();
+  expect((await playground.waitForEnd()).reason).toBe('aborted');
+});

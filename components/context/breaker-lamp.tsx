@@ -18,7 +18,7 @@ const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string 
  * words are lib/client/breaker-lamp-state.ts.
  */
 export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; threshold: number }) {
-  const now = useRunClock(250);
+  const now = useRunClock();
   const ended = useRunStore((s) => s.view.terminate !== undefined);
   const { state, detail, coolDownOver } = breakerLampState({ breaker, threshold, now, ended });
   const { dot, word } = LAMP[state];

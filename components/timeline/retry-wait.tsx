@@ -17,7 +17,7 @@ export function RetryWait({ retry }: { retry: RetryView }) {
 }
 
 function LiveWait({ retry }: { retry: RetryView }) {
-  const now = useRunClock(100);
+  const now = useRunClock();
   const spent = Math.min(retry.waitMs, Math.max(0, now - retry.ts));
   return (
     <span data-testid="retry-wait" data-state="waiting">

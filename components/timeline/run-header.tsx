@@ -108,7 +108,7 @@ function StatusReason() {
   const waitTs = useRunStore((s) => pendingRetry(s.view)?.ts);
   const waitMs = useRunStore((s) => pendingRetry(s.view)?.waitMs);
   const quietSince = useRunStore((s) => quietSinceOf(s.view));
-  const now = useRunClock(250);
+  const now = useRunClock();
   const pendingWait = waitTs !== undefined && waitMs !== undefined ? { ts: waitTs, waitMs } : undefined;
   const text = liveStatusReason({ status, reason, now, pendingWait, quietSince });
   return (
@@ -122,7 +122,7 @@ function StatusReason() {
 /** The vendor and model, labelled with what they are doing now; re-rendered on the clock's tick for a silent stream. */
 function VendorStat({ vendor, model }: { vendor?: string | undefined; model?: string | undefined }) {
   const quietSince = useRunStore((s) => quietSinceOf(s.view));
-  const now = useRunClock(250);
+  const now = useRunClock();
   const label = useRunStore((s) =>
     vendorStatLabel({ status: s.view.status, vendor: s.view.vendor, model: s.view.model, turns: s.view.turns, quietMs: quietSince === undefined ? undefined : now - quietSince }),
   );

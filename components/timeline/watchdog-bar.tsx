@@ -12,7 +12,7 @@ import { useRunClock } from '@/lib/client/use-run-clock';
 export function WatchdogBar() {
   const watchdog = useRunStore((s) => openAttempt(s.view)?.watchdog);
   const keepalives = useRunStore((s) => openAttempt(s.view)?.keepalives);
-  const now = useRunClock(100);
+  const now = useRunClock();
   if (!watchdog || watchdog.fired) return null;
   const elapsed = Math.max(0, now - watchdog.lastResetTs);
   const left = Math.max(0, watchdog.windowMs - elapsed);

@@ -26,7 +26,7 @@ export function Waterfall() {
   const shape = useRunStore(selectWaterfallShape);
   // The live run clock, not the last event's time: during a stall no event arrives, yet the
   // axis (and the open bar) must keep moving with the clock the header shows.
-  const clockTs = useRunClock(250);
+  const clockTs = useRunClock(3);
   const lastIteration = useRunStore(selectLastIteration);
   const markers = useRunStore((s) => s.view.markers);
   const rows = parseWaterfallShape(shape);
