@@ -12,6 +12,7 @@ import { MARKER_TONE, WaterfallMarkers, useMarkerClusters, useWidth } from './wa
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
 import { WaterfallZoomControls } from './waterfall-zoom-controls';
 import { axisTickCount, niceDomain, pct, ticksBetween } from './waterfall-scale';
+import { rowsOutOfViewCaption } from './waterfall-scroll';
 
 /** The row labels' width (w-28). */
 const LABEL_PX = 112;
@@ -48,6 +49,7 @@ export function Waterfall() {
   const span = window.to - window.from;
   const at = (ts: number): string => pct(ts - window.from, span);
   const totalHeight = virtualizer.getTotalSize();
+  const outOfView = rowsOutOfViewCaption({ rows: rows.length, scrollTop: virtualizer.scrollOffset ?? 0, rowPx: ROW_HEIGHT });
   const shownMarkers = markers.filter((m) => m.kind !== 'log' || m.level !== 'info');
   const [laneRef, clusters] = useMarkerClusters(shownMarkers, window);
 
@@ -125,6 +127,11 @@ export function Waterfall() {
               ))}
             </div>
           </div>
+        </div>
+      )}
+      {outOfView && (
+        <div className="pt-1 text-right text-2xs text-faint" data-testid="waterfall-out-of-view">
+          {outOfView}
         </div>
       )}
     </section>
