@@ -104,7 +104,7 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
   const step = `${who}attempt ${e.next_attempt} of ${Math.max(e.next_attempt, e.max_attempts)}`;
   const rung =
     e.rung === 'degrade'
-      ? ' Degrade: the vendor keeps failing, so the loop now tells the user it is slow.'
+      ? ' Degrade: the busy model kept refusing, so the call now retries on the fallback model.'
       : e.rung === 'surface'
         ? ' Surface: the error is shown to the user.'
         : '';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GLOSSARY, lessonHref } from './glossary';
+import { isRetryableCategory } from '@/lib/engine/recovery';
+import { ErrorCategorySchema, PRESETS } from '@/lib/protocol';
+import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryId } from './glossary';
 import { MECHANISM_LIST } from './mechanisms';
 
 describe('glossary', () => {
@@ -23,5 +25,41 @@ describe('glossary', () => {
   it('reaches every lesson: each switchable mechanism has a term that links to it', () => {
     const linked = new Set(GLOSSARY.map((e) => lessonHref(e)).filter(Boolean));
     for (const m of MECHANISM_LIST) expect(linked, m.id).toContain(`/lessons/${m.lessonSlug}`);
+  });
+
+  it('quotes each mechanism’s numbers as the presets set them', () => {
+    const { codesmith, s11, course } = PRESETS;
+    const sec = (ms: number) => `${ms / 1000} s`;
+    const expected: [GlossaryId, string[]][] = [
+      ['retry-budget', [`${codesmith.retry.maxRetries} retries`]],
+      ['backoff', [sec(codesmith.retry.baseDelayMs), sec(codesmith.retry.baseDelayMs * 2), `capped at ${sec(codesmith.retry.maxDelayMs)}`]],
+      ['jitter', [`±${codesmith.retry.jitterRatio * 100} %`]],
+      ['retry-after', [`capped at ${codesmith.retry.retryAfterCapMs / 3_600_000} h`]],
+      ['background-account', [`${codesmith.background.maxRetries} retries`]],
+      ['fallback-model', [`After ${s11.fallback.afterOverloads} consecutive`]],
+      ['degrade', [`${s11.fallback.afterOverloads} consecutive 529s`]],
+      ['stream-error-cap', [`After ${codesmith.watchdog.streamErrorCap} consecutive`]],
+      ['watchdog', [`${sec(codesmith.watchdog.baseMs)} by default, plus ${sec(codesmith.watchdog.perRetryMs)}`]],
+      ['failure-budget', [`fail ${course.tools.failureBudget} times`]],
+      ['loop-guard', [`#${codesmith.tools.blockRepeatAt} is blocked`, `${codesmith.tools.warnAfterFailures} consecutive failures`, `${codesmith.tools.haltAfterFailures} halt`]],
+      ['truncation', [`over ${course.tools.truncateChars.toLocaleString('en-US')} characters`]],
+      ['old-result-compaction', [`over ${course.context.oldResultMinChars.toLocaleString('en-US')} characters`, `last ${course.context.keepRecentIterations} turns`]],
+      ['proactive-summary', [`${codesmith.compaction.thresholdRatio * 100} % of the window`]],
+      ['overflow-waterfall', [`budget of ${codesmith.compaction.waterfallBudget} recoveries`]],
+      ['hard-trim', [`at least ${codesmith.compaction.trimFloor}`]],
+      ['reactive-compact', [`last ${s11.compaction.reactiveKeepMessages} messages`]],
+      ['circuit-breaker', [`${codesmith.compaction.breakerFailures} consecutive failures`, `${codesmith.compaction.breakerCooldownMs / 60_000} min`]],
+      ['cap-escalation', [`${Math.round(s11.output.maxTokens / 1000)} K → ${Math.round(s11.output.escalatedMaxTokens / 1000)} K`]],
+      ['continuation', [`at most ${s11.output.maxContinuations} times`]],
+    ];
+    for (const [id, parts] of expected) for (const part of parts) expect(glossaryEntry(id).definition, id).toContain(part);
+  });
+
+  it('names as ending a call at once exactly the error categories the classifier does not retry', () => {
+    const words: Record<string, string> = { authentication: 'Authentication', authorization: 'permission', invalid_input: 'invalid-request', context_length: 'context-length' };
+    const definition = glossaryEntry('whitelist-retry').definition;
+    const notRetried = ErrorCategorySchema.options.filter((c) => !isRetryableCategory(c));
+    expect(notRetried.sort()).toEqual(Object.keys(words).sort());
+    for (const c of notRetried) expect(definition).toContain(words[c]);
   });
 });

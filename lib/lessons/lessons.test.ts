@@ -3,6 +3,7 @@ import { firstDivergence } from '@/lib/compare/first-divergence';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { LESSONS, lessonRunConfig, type Lesson } from './index';
+import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from './mechanisms';
 
 /** Both sides of a lesson on the virtual clock, through the real runtime. */
@@ -23,6 +24,10 @@ describe('the lessons catalogue', () => {
     }
   });
 
+  it('every lesson has its claims checked against its runs', () => {
+    expect(Object.keys(LESSON_CLAIMS).sort()).toEqual(LESSONS.map((l) => l.slug).sort());
+  });
+
   it('every lesson config is a valid run config on both sides', () => {
     for (const lesson of LESSONS) {
       for (const side of ['on', 'off'] as const) {
@@ -33,7 +38,7 @@ describe('the lessons catalogue', () => {
 });
 
 describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual clock, both sides)', (_slug, lesson) => {
-  it('each side reaches its expected outcome, the runs diverge where the lesson says, and it plays in under 30 s', async () => {
+  it('each side reaches its expected outcome, the runs diverge where the lesson says, it plays in under 30 s, and its text is true of both runs', async () => {
     const { on, off } = await play(lesson);
     const endOn = terminateOf(on);
     const endOff = terminateOf(off);
@@ -49,5 +54,8 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
     // Wall time when played live: run-clock duration × the demo time scale.
     const longest = Math.max(endOn.ts, endOff.ts);
     expect(longest * lesson.timeScale).toBeLessThan(30_000);
+
+    // What the text says happens on each side, with the numbers it quotes, is what the runs show.
+    LESSON_CLAIMS[lesson.slug]!(lesson, { on, off });
   });
 });

@@ -5,6 +5,7 @@ import type {
   RunConfigInput,
   TakeoverHandling,
 } from '@/lib/protocol';
+import { DEFAULTS as D } from './defaults';
 
 /**
  * The one table of mechanisms a person can switch off on their own (DESIGN.md §4): what the
@@ -47,7 +48,7 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     label: 'Stream idle watchdog',
     off: { recovery: { watchdog: { enabled: false } } },
     lessonSlug: 'stream-idle-watchdog',
-    oneLine: 'A stream that goes quiet (keepalives only) is aborted after 120 s (+30 s per retry) and retried while nothing arrived (Empty).',
+    oneLine: `A stream that goes quiet (keepalives only) is aborted after ${D.watchdogBase} (+${D.watchdogPerRetry} per retry) and retried while nothing arrived (Empty).`,
   },
   'partial-kept': {
     id: 'partial-kept',
@@ -63,91 +64,91 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     // The cap cannot be 0 (it bounds the watchdog's free retries); off means out of reach.
     off: { recovery: { watchdog: { streamErrorCap: 50 } } },
     lessonSlug: 'stream-error-cap',
-    oneLine: '5 consecutive broken streams end the call, instead of spending the whole retry budget on a stream that keeps breaking.',
+    oneLine: `${D.streamErrorCap} consecutive broken streams end the call, instead of spending the whole retry budget on a stream that keeps breaking.`,
   },
   fallback: {
     id: 'fallback',
     label: 'Fallback model',
     off: { recovery: { fallback: { enabled: false } } },
     lessonSlug: 'fallback-model',
-    oneLine: 'After 3 consecutive overloaded (529) answers the call moves to the fallback model instead of waiting for the busy one.',
+    oneLine: `After ${D.fallbackAfter} consecutive overloaded (529) answers the call moves to the fallback model instead of waiting for the busy one.`,
   },
   'background-retry': {
     id: 'background-retry',
     label: 'Background retry account',
     off: { recovery: { background: { enabled: false } } },
     lessonSlug: 'background-retry',
-    oneLine: 'Auxiliary calls (titles, summaries) retry on their own short account, so they neither fail at once nor eat the turn’s budget.',
+    oneLine: `Auxiliary calls (titles, summaries) retry on their own account (${D.backgroundRetries} retries), so they neither fail at once nor eat the turn’s budget.`,
   },
   'loop-guard': {
     id: 'loop-guard',
     label: 'Loop guard',
     off: { recovery: { tools: { loopGuard: false } } },
     lessonSlug: 'loop-guard',
-    oneLine: 'The 3rd identical tool call is blocked; 3 failures in a row draw a warning and 8 halt the run.',
+    oneLine: `Identical tool call #${D.blockRepeatAt} is blocked; ${D.warnAfterFailures} failures in a row draw a warning and ${D.haltAfterFailures} halt the run.`,
   },
   'failure-budget': {
     id: 'failure-budget',
     label: 'Failure budget and short-circuit',
     off: { recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } },
     lessonSlug: 'failure-budget',
-    oneLine: 'A tool that failed 3 times is disabled for the run, and an exact repeat of a failed call is answered without running it.',
+    oneLine: `A tool that failed ${D.failureBudget} times is disabled for the run, and an exact repeat of a failed call is answered without running it.`,
   },
   'safe-executor': {
     id: 'safe-executor',
     label: 'Safe executor (tool timeout)',
     off: { recovery: { tools: { safeExecutor: false } } },
     lessonSlug: 'specific-tool-errors',
-    oneLine: 'A tool that hangs is stopped after 30 s and answers with a specific is_error result, so the loop carries on instead of waiting.',
+    oneLine: `A tool that hangs is stopped after ${D.toolTimeout} and answers with a specific is_error result, so the loop carries on instead of waiting.`,
   },
   'output-truncation': {
     id: 'output-truncation',
     label: 'Tool output truncation',
     off: { recovery: { tools: { truncateChars: 0 } } },
     lessonSlug: 'output-truncation',
-    oneLine: 'Tool output over 4,000 characters is cut, with a note saying how to get the rest (offset, narrower pattern).',
+    oneLine: `Tool output over ${D.truncateChars} characters is cut, with a note saying how to get the rest (offset, narrower pattern).`,
   },
   'old-result-compaction': {
     id: 'old-result-compaction',
     label: 'Old-result compaction',
     off: { recovery: { context: { oldResultCompaction: false } } },
     lessonSlug: 'old-result-compaction',
-    oneLine: 'Tool results over 1,000 characters older than the last 2 iterations are sent as a stub saying how to get them back.',
+    oneLine: `Tool results over ${D.oldResultMinChars} characters older than the last ${D.keepRecentIterations} iterations are sent as a stub saying how to get them back.`,
   },
   'proactive-summary': {
     id: 'proactive-summary',
     label: 'Proactive summary',
     off: { recovery: { compaction: { proactive: false } } },
     lessonSlug: 'proactive-summary',
-    oneLine: 'When a request nears 75 % of the window, older history is summarised before the vendor has to refuse it.',
+    oneLine: `When a request passes ${D.proactiveThreshold} of the window, older history is summarised before the vendor has to refuse it.`,
   },
   'overflow-waterfall': {
     id: 'overflow-waterfall',
     label: 'Context overflow waterfall',
     off: { recovery: { compaction: { waterfall: false } } },
     lessonSlug: 'overflow-waterfall',
-    oneLine: 'On "prompt too long": clear old tool results, then force a full summary, then trim the oldest messages (keeping 4) — 2 tries.',
+    oneLine: `On "prompt too long": clear old tool results, then force a full summary, then trim the oldest messages (keeping ${D.trimFloor}) — ${D.waterfallBudget} tries.`,
   },
   'circuit-breaker': {
     id: 'circuit-breaker',
     label: 'Summary circuit breaker',
     off: { recovery: { compaction: { breaker: false } } },
     lessonSlug: 'circuit-breaker',
-    oneLine: 'After 3 failed summary calls in a row, compaction stops calling the model for 5 minutes and trims locally instead.',
+    oneLine: `After ${D.breakerFailures} failed summary calls in a row, compaction stops calling the model for ${D.breakerCooldown}; the waterfall’s local steps handle an overflow meanwhile.`,
   },
   'reactive-compact': {
     id: 'reactive-compact',
     label: 'Reactive compact (s11)',
     off: { recovery: { compaction: { reactive: false } } },
     lessonSlug: 'reactive-compact',
-    oneLine: 'On "prompt too long", keep the last 5 messages and retry once (s11’s simpler answer to an overflow).',
+    oneLine: `On "prompt too long", keep at most the last ${D.reactiveKeep} messages and retry once (s11’s simpler answer to an overflow).`,
   },
   'output-escalation': {
     id: 'output-escalation',
     label: 'Output-cap escalation and continuations',
     off: { recovery: { output: { escalate: false, maxContinuations: 0 } } },
     lessonSlug: 'output-cap-escalation',
-    oneLine: 'An answer cut by the output cap is re-asked once with 64 K tokens, then continued from where it stopped (at most 3 times).',
+    oneLine: `An answer cut by the output cap is re-asked once with ${D.escalatedCap} tokens, then continued from where it stopped (at most ${D.maxContinuations} times).`,
   },
 };
 

@@ -1,4 +1,7 @@
 import type { Lesson } from '../lesson';
+import { DEFAULTS } from '../defaults';
+
+const { breakerFailures, breakerCooldown } = DEFAULTS;
 
 export const circuitBreaker: Lesson = {
   slug: 'circuit-breaker',
@@ -16,11 +19,11 @@ export const circuitBreaker: Lesson = {
   timeScale: 1,
   text: {
     happens: 'Compaction itself calls a model. When that call is broken, a loop that asks for a summary every turn pays for a failing request every turn.',
-    does: 'After 3 failed summary calls in a row the breaker opens: compaction stops calling the model for 5 minutes of run time and falls back to local steps; then one probe is let through (half-open). A manual compact bypasses it.',
-    costs: 'On: a few failed summary requests, then the breaker refuses without calling. Off: a failing summary request on every turn that needs one — more than twice as many wasted requests, for the same outcome (failed requests bill nothing here, so it shows in requests and errors, not dollars).',
+    does: `After ${breakerFailures} failed summary calls in a row the breaker opens: for ${breakerCooldown} of run time compaction skips the summary without calling the model, and the waterfall’s local steps (micro-compact, hard trim) handle an overflow. Then one probe is let through (half-open); a manual compact bypasses the breaker. (This run ends after 17 s, so the probe never comes.)`,
+    costs: `On: ${breakerFailures} failed summary requests, then the breaker refuses 6 more without calling. Off: a failing summary request on each of those 9 turns — three times the wasted requests, for the same outcome (failed requests bill nothing here, so it shows in requests and errors, not dollars).`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'the breaker opens after 3 failed summaries' },
+    on: { reason: 'end_turn', complete: true, says: `the breaker opens after ${breakerFailures} failed summaries` },
     off: { reason: 'end_turn', complete: true, says: 'keeps calling the broken summarizer every turn' },
   },
   diverges: { turn: 7, on: 'breaker' },

@@ -1,4 +1,7 @@
 import type { Lesson } from '../lesson';
+import { DEFAULTS } from '../defaults';
+
+const { fallbackAfter, s11Retries, s11BackoffBase, s11BackoffCap, s11Jitter } = DEFAULTS;
 
 export const fallbackModel: Lesson = {
   slug: 'fallback-model',
@@ -17,11 +20,11 @@ export const fallbackModel: Lesson = {
   timeScale: 0.15,
   text: {
     happens: 'Overloaded (529) is about one model’s capacity, not the account. While the big model is saturated, waiting longer on it rarely helps.',
-    does: 's11 counts consecutive 529s on a call; after 3 it switches the call to the configured fallback model and keeps going there (a "degrade" rung on the ladder).',
-    costs: 'On: three short waits (0.5, 1, 2 s) and the rest of the run on a smaller, cheaper model. Off: all 9 retries wait on the busy model — more than two minutes — and the run still fails.',
+    does: `s11 counts consecutive 529s on a call; after ${fallbackAfter} it switches the call to the configured fallback model and keeps going there (a "degrade" rung on the ladder).`,
+    costs: `On: ${fallbackAfter} refused requests and waits of 0.6, 1.1 and 2.2 s (${s11BackoffBase} doubling, ${s11Jitter} jitter), then the rest of the run on a smaller, cheaper model. Off: all ${s11Retries} retries wait on the busy model (the doubling stops at ${s11BackoffCap}, jitter comes on top) — 2 min 19 s — and the run still fails.`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'after 3 overloads the fallback model finishes the task' },
+    on: { reason: 'end_turn', complete: true, says: `after ${fallbackAfter} overloads the fallback model finishes the task` },
     off: { reason: 'retries_exhausted', complete: false, says: 'retries the busy model until the budget is gone' },
   },
   diverges: { turn: 1, on: 'fallback' },

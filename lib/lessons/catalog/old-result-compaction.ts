@@ -1,4 +1,7 @@
 import type { Lesson } from '../lesson';
+import { DEFAULTS } from '../defaults';
+
+const { oldResultMinChars, keepRecentIterations } = DEFAULTS;
 
 export const oldResultCompaction: Lesson = {
   slug: 'old-result-compaction',
@@ -14,8 +17,8 @@ export const oldResultCompaction: Lesson = {
   timeScale: 1,
   text: {
     happens: 'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
-    does: 'On the copy sent to the vendor (never in the log), tool results over 1,000 characters older than the last 2 turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.',
-    costs: 'On: small stubs instead of old runbooks, so every request stays well inside the window and input tokens stay low. Off: the history grows until the last answer has no room left and is cut, having paid for more than twice the input tokens.',
+    does: `On the copy sent to the vendor (never in the log), tool results over ${oldResultMinChars} characters older than the last ${keepRecentIterations} turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.`,
+    costs: 'On: one runbook stubbed per turn from turn 7 on, so no request goes past 4,900 tokens of its 16,000 and input tokens stay low. Off: the history grows until the last answer has no room left and is cut, having paid for more than twice the input tokens (155.5k against 69.8k).',
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'old results are stubbed; the task is finished' },

@@ -1,4 +1,7 @@
 import type { Lesson } from '../lesson';
+import { DEFAULTS } from '../defaults';
+
+const { retries, backoffSteps, backoffCap, jitter } = DEFAULTS;
 
 export const retryLadder: Lesson = {
   slug: 'retry-ladder',
@@ -14,8 +17,8 @@ export const retryLadder: Lesson = {
   timeScale: 1,
   text: {
     happens: 'A busy vendor refuses a request that would have been fine a moment later. 529 Overloaded says nothing is wrong with the request itself: it is worth sending again.',
-    does: 'The classifier calls the error transient, so the loop schedules a retry and waits on the run clock: 1 s, then 2 s (doubling up to 60 s, ±10 % jitter so many clients do not return in step). CodeSmith allows 3 retries per call; the third request gets through and the run carries on as if nothing happened.',
-    costs: 'On: about 3 s of waiting and two failed requests, which bill nothing. Off: the first overload is the end of the run — the person sees an error for a fault that lasted two seconds.',
+    does: `The classifier calls the error transient, so the loop schedules a retry and waits on the run clock: ${backoffSteps[0]}, then ${backoffSteps[1]} (doubling up to ${backoffCap}, ${jitter} jitter so many clients do not return in step — here 0.9 s and 2.1 s). CodeSmith allows ${retries} retries per call; the third request gets through and the run carries on as if nothing happened.`,
+    costs: 'On: 3.0 s of waiting and two failed requests, which bill nothing. Off: the first overload is the end of the run — the person sees an error for a fault that two retries would have outlasted.',
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'two retries, then the task is finished' },

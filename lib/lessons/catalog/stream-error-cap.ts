@@ -1,4 +1,8 @@
 import type { Lesson } from '../lesson';
+import { DEFAULTS } from '../defaults';
+
+const RETRIES = 10;
+const CAP = DEFAULTS.streamErrorCap;
 
 export const streamErrorCap: Lesson = {
   slug: 'stream-error-cap',
@@ -9,18 +13,18 @@ export const streamErrorCap: Lesson = {
     provider: { vendor: 'sim-anthropic' },
     preset: 'codesmith',
     seed: 5,
-    recovery: { retry: { maxRetries: 10 } },
+    recovery: { retry: { maxRetries: RETRIES } },
     faults: { rules: [{ id: 'malformed', label: 'malformed JSON, every stream', when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }], tools: [] },
   },
   timeScale: 0.06,
   text: {
-    happens: 'Something between the loop and the vendor corrupts every stream. A single broken stream is worth retrying; the same break five times in a row is not bad luck any more.',
-    does: 'The loop counts consecutive stream errors on a call and gives up after 5, whatever retry budget is left — here the budget allows 10 retries.',
-    costs: 'On: the call fails after 5 attempts and about 16 s. Off (cap out of reach): the same failure after 11 attempts and almost 5 minutes of backoff. The outcome is no better; only later.',
+    happens: `Something between the loop and the vendor corrupts every stream. A single broken stream is worth retrying; the same break ${CAP} times in a row is not bad luck any more.`,
+    does: `The loop counts consecutive stream errors on a call and gives up after ${CAP}, whatever retry budget is left — here the budget allows ${RETRIES} retries.`,
+    costs: `On: the call fails after ${CAP} attempts and 15.8 s. Off (cap out of reach): the same failure after ${RETRIES + 1} attempts and 5 min 4 s of backoff. The outcome is no better; only later.`,
   },
   expect: {
-    on: { reason: 'retries_exhausted', complete: false, says: 'stops after 5 broken streams' },
-    off: { reason: 'retries_exhausted', complete: false, says: 'spends the whole budget of 10 retries first' },
+    on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
+    off: { reason: 'retries_exhausted', complete: false, says: `spends the whole budget of ${RETRIES} retries first` },
   },
   diverges: { turn: 1, on: 'task_verdict' },
 };

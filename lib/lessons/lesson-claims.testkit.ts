@@ -1,0 +1,251 @@
+import { expect } from 'vitest';
+import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
+import { PRESETS } from '@/lib/protocol';
+import { foldTotals } from '@/lib/protocol/run-totals';
+import { DEFAULTS } from './defaults';
+import type { Lesson } from './lesson';
+
+/**
+ * Test support: every claim a lesson's text makes, checked against the two runs it plays.
+ * A number the text quotes from a run is computed here from the events and must appear in
+ * the text as written, so prose and run cannot drift apart; numbers from the presets come
+ * into the text through ./defaults.ts and are checked against the events here.
+ */
+
+export interface PlayedSides {
+  on: RunEvent[];
+  off: RunEvent[];
+}
+
+const of = <T extends RunEventType>(log: RunEvent[], type: T): EventOf<T>[] => log.filter((e): e is EventOf<T> => e.event === type);
+const end = (log: RunEvent[]) => log.at(-1) as EventOf<'terminate'>;
+const foreground = (log: RunEvent[]) => of(log, 'model_request').filter((e) => !e.background);
+const toolCalls = (log: RunEvent[], tool: string) => of(log, 'tool_call').filter((e) => e.tool === tool);
+/** 3,000 → "3.0 s". */
+const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** 304,254 → "5 min 4 s". */
+const minSec = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+const n = (x: number) => x.toLocaleString('en-US');
+
+type Check = (lesson: Lesson, runs: PlayedSides) => void;
+
+export const LESSON_CLAIMS: Record<string, Check> = {
+  'retry-ladder': (lesson, { on, off }) => {
+    const retries = of(on, 'retry_scheduled');
+    expect(of(on, 'model_error').map((e) => e.status)).toEqual([529, 529]);
+    expect(retries.map((r) => r.max_attempts)).toEqual([DEFAULTS.retries + 1, DEFAULTS.retries + 1]);
+    // 1 s then 2 s, each within the preset's jitter.
+    retries.forEach((r, i) => expect(Math.abs(r.wait_ms / (PRESETS.codesmith.retry.baseDelayMs * 2 ** i) - 1)).toBeLessThanOrEqual(PRESETS.codesmith.retry.jitterRatio));
+    expect(lesson.text.does).toContain(`here ${s1(retries[0]!.wait_ms)} and ${s1(retries[1]!.wait_ms)}`);
+    expect(lesson.text.costs).toContain(`${s1(retries[0]!.wait_ms + retries[1]!.wait_ms)} of waiting`);
+    // The third request gets through; the failed ones bill nothing.
+    expect(of(on, 'llm_call')[0]!.attempt).toBe(3);
+    expect(of(on, 'llm_call').filter((c) => c.iteration === 1 && !c.background)).toHaveLength(1);
+    expect(foreground(off)).toHaveLength(1);
+    expect(of(off, 'retry_scheduled')).toHaveLength(0);
+    expect(end(off).usd_so_far).toBe(0);
+  },
+
+  'retry-after': (lesson, { on, off }) => {
+    const [wait] = of(on, 'retry_scheduled');
+    expect(of(on, 'retry_scheduled')).toHaveLength(1);
+    expect(wait!.wait_ms).toBe(wait!.retry_after_ms);
+    expect(lesson.text.costs).toContain(`one ${wait!.wait_ms / 1000} s wait`);
+    const offWaits = of(off, 'retry_scheduled');
+    expect(offWaits).toHaveLength(DEFAULTS.retries);
+    for (const w of offWaits) expect(w.wait_ms).toBeLessThan(w.retry_after_ms!);
+    const spent = end(off).ts;
+    expect(lesson.text.costs).toContain(`spent in ${s1(spent)}`);
+    expect(lesson.text.costs).toContain(`waiting ${s1(wait!.retry_after_ms! - spent)} longer`);
+  },
+
+  'stream-idle-watchdog': (lesson, { on, off }) => {
+    const { baseMs, perRetryMs } = PRESETS.codesmith.watchdog;
+    expect(of(on, 'watchdog_fired').map((w) => [w.window_ms, w.outcome])).toEqual([
+      [baseMs, 'empty'],
+      [baseMs + perRetryMs, 'empty'],
+    ]);
+    // Empty is retried at once, and the third attempt answers.
+    expect(of(on, 'retry_scheduled').map((r) => r.wait_ms)).toEqual([0, 0]);
+    expect(of(on, 'llm_call')[0]!.attempt).toBe(3);
+    const pings = of(on, 'keepalive').filter((k) => k.request_no === 1);
+    expect(pings[1]!.ts - pings[0]!.ts).toBe(15_000);
+    expect(lesson.text.happens).toContain('every 15 s');
+    expect(of(off, 'watchdog_fired')).toHaveLength(0);
+    expect(of(off, 'llm_call')).toHaveLength(0);
+    expect(end(off).ts).toBe(lesson.config.budgets!.maxRunMs);
+  },
+
+  'partial-vs-empty': (lesson, { on, off }) => {
+    expect(of(on, 'model_error').map((e) => e.partial)).toEqual([true]);
+    expect(foreground(on)).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`arrived, at ${Math.round(end(on).ts / 1000)} s`);
+    expect(foreground(off)).toHaveLength(2);
+    const again = of(off, 'llm_call').find((c) => !c.background)!;
+    expect(again.attempt).toBe(2);
+    expect(lesson.text.costs).toContain(`${Math.round(again.latency_ms / 1000)} s more, ${Math.round(again.ts / 1000)} s in all`);
+    expect(lesson.text.costs).toContain(`${n(again.output_tokens)} output tokens`);
+  },
+
+  'stream-error-cap': (lesson, { on, off }) => {
+    const cap = DEFAULTS.streamErrorCap;
+    expect(foreground(on)).toHaveLength(cap);
+    expect(end(on).message).toContain(`${cap} consecutive stream errors`);
+    expect(lesson.text.costs).toContain(`after ${cap} attempts and ${s1(end(on).ts)}`);
+    const retries = lesson.config.recovery!.retry!.maxRetries!;
+    expect(foreground(off)).toHaveLength(retries + 1);
+    expect(lesson.text.costs).toContain(`after ${retries + 1} attempts and ${minSec(end(off).ts)} of backoff`);
+  },
+
+  'fallback-model': (lesson, { on, off }) => {
+    const after = DEFAULTS.fallbackAfter;
+    const switchAt = on.findIndex((e) => e.event === 'fallback');
+    expect(of(on.slice(0, switchAt), 'model_error')).toHaveLength(after);
+    const waits = of(on, 'retry_scheduled');
+    expect(lesson.text.costs).toContain(`waits of ${waits.map((w) => (w.wait_ms / 1000).toFixed(1)).join(', ').replace(/, ([^,]*)$/, ' and $1')} s`);
+    expect(waits.at(-1)!.rung).toBe('degrade');
+    const fallback = of(on, 'fallback')[0]!;
+    for (const call of of(on, 'llm_call')) expect(call.model).toBe(fallback.to_model);
+    expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
+    expect(lesson.text.costs).toContain(`— ${minSec(end(off).ts)} —`);
+    // The doubling stops at the cap; jitter is added on top of it.
+    expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(PRESETS.s11.retry.maxDelayMs);
+  },
+
+  'background-retry': (lesson, { on, off }) => {
+    const [wait] = of(on, 'retry_scheduled');
+    expect(wait).toMatchObject({ account: 'background', wait_ms: 2_000 });
+    expect(lesson.text.costs).toContain(`a ${wait!.wait_ms / 1000} s wait`);
+    expect(of(on, 'run_title')).toHaveLength(1);
+    expect(of(off, 'run_title')).toHaveLength(0);
+    expect(of(off, 'log').some((l) => /title skipped/.test(l.message))).toBe(true);
+    for (const log of [on, off]) expect(of(log, 'task_verdict')[0]!.verdict).toBe('done');
+  },
+
+  'loop-guard': (lesson, { on, off }) => {
+    const blocked = of(on, 'tool_guard').filter((g) => g.kind === 'blocked');
+    expect(blocked.map((g) => g.reason)).toEqual([`call #${DEFAULTS.blockRepeatAt} of read_file with the same arguments`, `call #${DEFAULTS.blockRepeatAt + 1} of read_file with the same arguments`]);
+    expect(of(on, 'tool_guard').find((g) => g.kind === 'warning')!.consecutive_failures).toBe(DEFAULTS.warnAfterFailures);
+    expect(toolCalls(on, 'read_file').slice(0, 4).map((c) => c.status)).toEqual(['error', 'error', 'blocked', 'blocked']);
+    expect(toolCalls(off, 'read_file').slice(0, 4).map((c) => c.status)).toEqual(['error', 'error', 'error', 'error']);
+    const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
+    expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
+  },
+
+  'failure-budget': (lesson, { on, off }) => {
+    expect(of(on, 'tool_guard').map((g) => g.kind)).toEqual(['short_circuit', 'short_circuit', 'short_circuit']);
+    // Short-circuits spend none of the budget, so the tool is never disabled here.
+    expect(Math.min(...toolCalls(on, 'read_file').map((c) => c.budget_left!))).toBe(DEFAULTS.failureBudget - 1);
+    expect(toolCalls(off, 'read_file').filter((c) => c.status === 'error')).toHaveLength(4);
+    const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
+    expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} input tokens`);
+  },
+
+  'specific-tool-errors': (lesson, { on, off }) => {
+    const { timeoutMs, failureBudget } = PRESETS.course.tools;
+    const reads = toolCalls(on, 'read_file');
+    expect(reads.filter((c) => c.status === 'timeout').map((c) => c.latency_ms)).toEqual(Array(failureBudget).fill(timeoutMs));
+    expect(reads.filter((c) => c.status === 'short_circuit')).toHaveLength(2);
+    expect(of(on, 'tool_guard').filter((g) => g.kind === 'disabled')).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`at ${Math.round(end(on).ts / 1000)} s`);
+    expect(end(off).ts).toBe(lesson.config.budgets!.maxRunMs);
+    expect(toolCalls(off, 'read_file')[0]!.latency_ms).toBeGreaterThan(timeoutMs);
+  },
+
+  'output-truncation': (lesson, { on, off }) => {
+    expect(toolCalls(on, 'list_files')[0]!.result).toContain('logs/service.log (2400 lines, 160345 chars)');
+    expect(lesson.failure).toContain('2,400-line service log (160,345 characters)');
+    const whole = toolCalls(off, 'read_file').find((c) => c.result?.startsWith('logs/service.log'))!;
+    expect(lesson.text.costs).toContain(`${n(whole.result_chars)} characters`);
+    // The same read on the mechanism's side: what was kept is within the cap, the rest is cut.
+    const [cut] = toolCalls(on, 'read_file').filter((c) => c.truncated_chars);
+    expect(whole.result_chars - cut!.truncated_chars!).toBeLessThanOrEqual(PRESETS.course.tools.truncateChars);
+    expect(toolCalls(on, 'search').length).toBeGreaterThan(0);
+    const [tooLong] = of(off, 'model_error');
+    const [, tokens, window] = /(\d+) tokens > (\d+) maximum/.exec(tooLong!.message)!;
+    expect(lesson.text.costs).toContain(`${n(Number(tokens))} tokens against a ${n(Number(window))}-token window`);
+  },
+
+  'old-result-compaction': (lesson, { on, off }) => {
+    const runbooks = new Set(toolCalls(on, 'read_file').map((c) => /^docs\/runbooks\/\S+/.exec(c.result ?? '')?.[0]).filter(Boolean));
+    expect(runbooks.size).toBe(12);
+    const stubs = of(on, 'compaction').filter((c) => c.step === 'old_results');
+    expect(stubs.map((c) => c.stubbed.length)).toEqual(Array(12).fill(1));
+    expect(stubs[0]!.iteration).toBe(7);
+    const largest = Math.max(...foreground(on).map((r) => r.input_tokens_est));
+    expect(lesson.text.costs).toContain(`past ${n(Math.ceil(largest / 100) * 100)} tokens`);
+    const [a, b] = [foldTotals(off).inputTokens, foldTotals(on).inputTokens];
+    expect(a / b).toBeGreaterThan(2);
+    expect(lesson.text.costs).toContain(`(${(a / 1000).toFixed(1)}k against ${(b / 1000).toFixed(1)}k)`);
+  },
+
+  'proactive-summary': (lesson, { on, off }) => {
+    const [summary] = of(on, 'compaction');
+    expect(summary).toMatchObject({ step: 'summary', trigger: 'proactive', ok: true });
+    expect(summary!.tokens_before / 16_000).toBeGreaterThanOrEqual(PRESETS.codesmith.compaction.thresholdRatio);
+    expect(lesson.text.costs).toContain(`at turn ${summary!.iteration} one summary call takes the request from ${n(summary!.tokens_before)} to ${n(summary!.tokens_after)} tokens`);
+    expect(of(on, 'model_error')).toHaveLength(0);
+    expect(lesson.text.costs).toContain(`${Math.round((end(on).ts - end(off).ts) / 1000)} s longer`);
+    const [overflow] = of(off, 'context_overflow');
+    expect(lesson.text.costs).toContain(`at turn ${overflow!.iteration} the vendor refuses`);
+    expect(lesson.text.costs).toContain(/(\d+) tokens > (\d+)/.exec(of(off, 'model_error')[0]!.message)!.slice(1).map((x) => n(Number(x))).join(' tokens > '));
+    expect(of(off, 'context_recovered')).toHaveLength(1);
+  },
+
+  'overflow-waterfall': (lesson, { on, off }) => {
+    const [overflow] = of(on, 'context_overflow');
+    expect(overflow!.budget).toBe(DEFAULTS.waterfallBudget);
+    const steps = of(on, 'compaction');
+    expect(steps.map((c) => c.step)).toEqual(['micro_compact']);
+    expect(lesson.text.costs).toContain(`at turn ${overflow!.iteration} one micro-compact takes the request from ${n(steps[0]!.tokens_before)} to ${n(steps[0]!.tokens_after)} tokens`);
+    expect(of(on, 'context_recovered')).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`ends the run at turn ${end(off).iteration}`);
+  },
+
+  'circuit-breaker': (lesson, { on, off }) => {
+    const failed = (log: RunEvent[]) => of(log, 'compaction').filter((c) => c.step === 'summary' && c.reason === 'the summary call failed');
+    const refused = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
+    const open = of(on, 'breaker').find((b) => b.state === 'open')!;
+    expect(open.consecutive_failures).toBe(DEFAULTS.breakerFailures);
+    expect(open.reopen_at! - open.ts).toBe(PRESETS.codesmith.compaction.breakerCooldownMs);
+    expect(failed(on)).toHaveLength(DEFAULTS.breakerFailures);
+    expect(lesson.text.costs).toContain(`refuses ${refused.length} more without calling`);
+    expect(lesson.text.costs).toContain(`each of those ${failed(off).length} turns`);
+    expect(failed(off).length / failed(on).length).toBe(3);
+    expect(lesson.text.does).toContain(`ends after ${Math.round(end(on).ts / 1000)} s`);
+    expect(end(on).usd_so_far).toBe(end(off).usd_so_far);
+  },
+
+  'reactive-compact': (lesson, { on, off }) => {
+    const [trim] = of(on, 'compaction');
+    expect(trim).toMatchObject({ step: 'hard_trim', trigger: 'overflow' });
+    expect(trim!.reason).toContain('the last 4 kept');
+    expect(lesson.text.costs).toContain(`from ${trim!.messages_before} messages to ${trim!.messages_after}`);
+    const [first, second] = of(on, 'context_overflow');
+    expect(second!.outcome).toBe('exhausted');
+    expect(lesson.text.costs).toContain(`${second!.iteration! - first!.iteration!} more turns`);
+    expect(lesson.text.costs).toContain(`at turn ${second!.iteration}`);
+    expect(lesson.text.costs).toContain(`ends the run at turn ${end(off).iteration}`);
+  },
+
+  'output-cap-escalation': (lesson, { on, off }) => {
+    const steps = of(on, 'output_recovery');
+    expect(steps.map((s) => s.action)).toEqual(['escalate', 'continue', 'continue', 'continue']);
+    expect(steps.filter((s) => s.action === 'continue')).toHaveLength(DEFAULTS.maxContinuations);
+    expect(steps[0]!.next_max_tokens).toBe(lesson.config.recovery!.output!.escalatedMaxTokens);
+    const kept = of(on, 'llm_call').filter((c) => !c.background && c.iteration! > 1).reduce((sum, c) => sum + c.output_tokens, 0);
+    expect(lesson.text.costs).toContain(`${n(kept)} tokens of answer in ${Math.round(end(on).ts / 1000)} s`);
+    expect(lesson.text.costs).toContain(`at ${s1(end(off).ts)}, with ${end(off).output_tokens} tokens: about a sixth`);
+    expect(Math.round(kept / end(off).output_tokens)).toBe(6);
+  },
+
+  'takeover-credentials': (lesson, { on, off }) => {
+    const [swap] = of(on, 'swap');
+    expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
+    expect(of(on, 'takeover_report')[0]!.dropped.some((d) => d.kind === 'thinking')).toBe(true);
+    const [refusal] = of(off, 'model_error');
+    expect(refusal).toMatchObject({ status: 400 });
+    expect(refusal!.message).toMatch(/Invalid `signature`/);
+    expect(end(off).iteration).toBe(swap!.iteration);
+  },
+};
