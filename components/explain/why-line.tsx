@@ -21,7 +21,7 @@ export function WhyLine({ seq, className = '', linked = false }: { seq: number |
       <span aria-hidden className="mr-1 text-faint">why</span>
       {x.why}
       {linked && lessonHref(entry) && (
-        <Link href={lessonHref(entry)!} data-testid="why-lesson-link" className="ml-1 text-run hover:underline">
+        <Link href={lessonHref(entry)!} data-testid="why-lesson-link" className="ml-1 text-run underline">
           lesson →
         </Link>
       )}

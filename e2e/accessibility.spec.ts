@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './pages/axe-scan';
+import { finishedRun } from './pages/compare-page';
+import { PlaygroundPage } from './pages/playground-page';
+import { RunPage } from './pages/run-page';
+import { SweepsPage } from './pages/sweeps-page';
+
+/**
+ * Every page in the states people see, scanned with axe-core's WCAG 2.0/2.1 A and AA rules, in
+ * the light and the dark theme. A failure lists each broken rule, its impact and the selectors.
+ */
+
+const THEME_KEY = 'loop-lab-theme';
+
+/** A run that waits 40 s of run time (20 s of wall time) on a 429's Retry-After before its second request. */
+const WAITING_RUN = {
+  provider: { vendor: 'sim-anthropic' },
+  clock: 'real',
+  timeScale: 0.5,
+  seed: 3,
+  faults: { rules: [{ id: 'rl', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 40 } }], tools: [] },
+};
+
+const VIRTUAL_RUN = (extra: Record<string, unknown> = {}) => ({
+  provider: { vendor: 'sim-anthropic' },
+  clock: 'virtual',
+  seed: 11,
+  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  ...extra,
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`${theme} theme`, () => {
+    test.use({ colorScheme: theme });
+    test.beforeEach(async ({ page }) => {
+      // What the theme toggle stores; set before the first paint so every page opens in it.
+      await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_KEY, theme]);
+    });
+
+    async function expectTheme(page: Page) {
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    }
+
+    test('playground idle, a run mid-flight (waiting on a Retry-After) and finished, the runs list', async ({ page, request }) => {
+      test.setTimeout(120_000);
+      const playground = new PlaygroundPage(page);
+      await playground.goto();
+      await expect(playground.scenarioSelect.locator('option').first()).toBeAttached();
+      await expectTheme(page);
+      await expectAccessible(page, 'playground, idle');
+
+      const created = await request.post('/api/runs', { data: { config: WAITING_RUN } });
+      expect(created.status()).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const run = new RunPage(page);
+      await run.goto(id);
+      await expect(page.getByTestId('run-status-reason')).toContainText(/waiting/, { timeout: 30_000 });
+      await expect(run.ladderSteps.first()).toBeVisible();
+      await expectAccessible(page, 'run page, waiting on a retry');
+
+      await run.waitForEnd(60_000);
+      await expectAccessible(page, 'run page, finished');
+
+      await page.goto('/runs');
+      await expect(page.getByTestId('runs-row').first()).toBeVisible();
+      await expectAccessible(page, '/runs');
+    });
+
+    test('sweeps: the form, and a finished small sweep with its table and charts', async ({ page }) => {
+      test.setTimeout(180_000);
+      const sweeps = new SweepsPage(page);
+      await sweeps.goto();
+      await expect(page.getByTestId('sweep-start')).toBeEnabled();
+      await expectTheme(page);
+      await expectAccessible(page, '/sweeps, the form');
+
+      await sweeps.start({ seedTo: 2 });
+      await sweeps.waitForStatus('completed', 150_000);
+      await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });
+      await expectAccessible(page, 'a finished sweep');
+    });
+
+    test('compare two runs', async ({ page, request }) => {
+      const on = await finishedRun(request, VIRTUAL_RUN());
+      const off = await finishedRun(request, VIRTUAL_RUN({ recovery: { retry: { enabled: false } } }));
+      await page.goto(`/compare?a=${on}&b=${off}`);
+      await expect(page.getByTestId('compare-divergence')).toBeVisible();
+      await expectTheme(page);
+      await expectAccessible(page, '/compare');
+    });
+
+    test('lessons index, a lesson after Play, the glossary', async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.goto('/lessons');
+      await expect(page.getByTestId('lesson-item').first()).toBeVisible();
+      await expectTheme(page);
+      await expectAccessible(page, '/lessons');
+
+      await page.goto('/lessons/retry-ladder?scale=0.05');
+      await page.getByTestId('lesson-play').click();
+      await expect(page.getByTestId('lesson-report')).toBeVisible({ timeout: 45_000 });
+      await expectAccessible(page, 'a lesson after Play');
+
+      await page.goto('/glossary');
+      await expect(page.locator('main, h1').first()).toBeVisible();
+      await expectAccessible(page, '/glossary');
+    });
+  });
+}
