@@ -17,30 +17,68 @@ export function firstDivergence(a: readonly RunEvent[], b: readonly RunEvent[]):
   return divergenceOfSteps(runSteps(a), runSteps(b));
 }
 
-/** The same, over steps already read (compareRuns reads them once for alignment and divergence). */
+/** The same, over steps already read. */
 export function divergenceOfSteps(a: readonly RunStep[], b: readonly RunStep[]): Divergence | null {
-  const n = Math.max(a.length, b.length);
-  for (let i = 0; i < n; i += 1) {
+  const scan = new DivergenceScan();
+  for (const step of a) scan.add('a', step);
+  for (const step of b) scan.add('b', step);
+  return scan.divergence();
+}
+
+/**
+ * The first divergence, read as both runs' steps arrive. Steps only ever append, so a step
+ * matched on both sides is matched for good and is dropped, and a divergence once found is
+ * final (two different steps stay different; an ended run stays ended). What it holds is the
+ * steps one side has that the other has not reached yet, and nothing after a divergence.
+ */
+export class DivergenceScan {
+  private readonly pending = { a: [] as RunStep[], b: [] as RunStep[] };
+  private readonly ended = { a: false, b: false };
+  private matched = 0;
+  private found: Divergence | null = null;
+
+  add(side: 'a' | 'b', step: RunStep): void {
+    if (this.found) return;
+    // A run ends with its terminate: a step after it (there is none in a real log) reopens it.
+    this.ended[side] = isTerminate(step);
+    this.pending[side].push(step);
+  }
+
+  /** Steps held for a side the other has not caught up with. */
+  get held(): number {
+    return this.pending.a.length + this.pending.b.length;
+  }
+
+  divergence(): Divergence | null {
+    if (this.found) return this.found;
+    const { a, b } = this.pending;
+    let i = 0;
+    for (; i < a.length && i < b.length; i += 1) if (a[i]!.key !== b[i]!.key) break;
     const x = a[i];
     const y = b[i];
-    if (x && y && x.key === y.key) continue;
     // One side has no step here: that is a divergence only if it has ended.
-    if (!x && !endedBy(a)) return null;
-    if (!y && !endedBy(b)) return null;
-    return {
+    const open = (!x && !this.ended.a) || (!y && !this.ended.b) || (!x && !y);
+    if (open) {
+      this.matched += i;
+      a.splice(0, i);
+      b.splice(0, i);
+      return null;
+    }
+    this.found = {
       turn: earlierTurn(x, y),
-      step: i,
+      step: this.matched + i,
       a: x ? { seq: x.seq, turn: x.turn, label: x.label } : null,
       b: y ? { seq: y.seq, turn: y.turn, label: y.label } : null,
       description: describe(x, y),
     };
+    a.length = 0;
+    b.length = 0;
+    return this.found;
   }
-  return null;
 }
 
-function endedBy(steps: readonly RunStep[]): boolean {
-  const last = steps.at(-1);
-  return last !== undefined && last.kind === 'end' && last.key.startsWith('end:["terminate"');
+function isTerminate(step: RunStep): boolean {
+  return step.kind === 'end' && step.key.startsWith('end:["terminate"');
 }
 
 function earlierTurn(x: RunStep | undefined, y: RunStep | undefined): number | null {

@@ -22,13 +22,29 @@ export interface RunStep {
 
 /** Reads the steps of a log in order. Events that carry no behaviour of their own are skipped. */
 export function runSteps(events: readonly RunEvent[]): RunStep[] {
+  const read = createStepReader();
   const steps: RunStep[] = [];
+  for (const e of events) {
+    const step = read(e);
+    if (step) steps.push(step);
+  }
+  return steps;
+}
+
+/**
+ * The step reader itself, fed one event at a time in log order: the step that event is, or
+ * null. It keeps only what a later step depends on (the last turn, whether a background call
+ * is open), so a comparison following a live run reads each event once.
+ */
+export function createStepReader(): (e: RunEvent) => RunStep | null {
   let background = false;
   let lastTurn = 0;
+  let step: RunStep | null = null;
   const push = (e: RunEvent, turn: number | null, kind: RunStep['kind'], content: unknown, label: string) => {
-    steps.push({ seq: e.seq, turn, kind, background, key: `${kind}:${background ? 'bg:' : ''}${stableJson(content)}`, label });
+    step = { seq: e.seq, turn, kind, background, key: `${kind}:${background ? 'bg:' : ''}${stableJson(content)}`, label };
   };
-  for (const e of events) {
+  return (e) => {
+    step = null;
     const turn = 'iteration' in e && typeof e.iteration === 'number' ? e.iteration : null;
     if (turn !== null) lastTurn = turn;
     const at = turn ?? lastTurn;
@@ -120,8 +136,8 @@ export function runSteps(events: readonly RunEvent[]): RunStep[] {
         void never;
       }
     }
-  }
-  return steps;
+    return step;
+  };
 }
 
 /** What a message said: text and tool calls (thinking signatures are vendor credentials, not content). */

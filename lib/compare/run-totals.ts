@@ -1,5 +1,5 @@
-import { foldTotals, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
-import { runMetrics } from '@/lib/sweeps/run-metrics';
+import { addToTotals, NO_TOTALS, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { MetricsFold } from '@/lib/sweeps/run-metrics';
 
 /** What a run adds up to, as a comparison shows it. null: not known until the run ends. */
 export interface RunTotals {
@@ -29,36 +29,53 @@ export interface RunTotals {
  * the rest waits for the end (an error is "seen" only if no retry absorbs it).
  */
 export function runTotals(events: readonly RunEvent[]): RunTotals {
-  const last = events.at(-1);
-  if (last?.event !== 'terminate') {
-    const sofar = foldTotals(events);
+  const fold = new TotalsFold();
+  for (const event of events) fold.add(event);
+  return fold.totals();
+}
+
+/** The same, one event at a time: the totals so far and the run's metrics, both folds of their own. */
+export class TotalsFold {
+  private sofar: Readonly<FoldedTotals> = NO_TOTALS;
+  private readonly metrics = new MetricsFold();
+  private last: RunEvent | undefined;
+
+  add(event: RunEvent): void {
+    this.sofar = addToTotals(this.sofar, event);
+    this.metrics.add(event);
+    this.last = event;
+  }
+
+  totals(): RunTotals {
+    const last = this.last;
+    if (last?.event !== 'terminate') {
+      return {
+        final: false,
+        reason: null,
+        complete: null,
+        verdict: null,
+        durationMs: last?.ts ?? 0,
+        ...this.sofar,
+        wastedTokens: null,
+        errorsSeen: null,
+        attempts: null,
+        failedAttempts: null,
+      };
+    }
+    const m = this.metrics.metrics();
     return {
-      final: false,
-      reason: null,
-      complete: null,
-      verdict: null,
-      durationMs: last?.ts ?? 0,
-      ...sofar,
-      wastedTokens: null,
-      errorsSeen: null,
-      attempts: null,
-      failedAttempts: null,
+      final: true,
+      reason: last.reason,
+      complete: m.complete,
+      verdict: m.verdict,
+      durationMs: m.durationMs,
+      inputTokens: m.inputTokens,
+      outputTokens: m.outputTokens,
+      usd: m.usd,
+      wastedTokens: m.wastedTokens,
+      errorsSeen: m.errorsSeen,
+      attempts: m.attempts,
+      failedAttempts: m.failedAttempts,
     };
   }
-  const m = runMetrics(events);
-  const verdict = events.findLast((e) => e.event === 'task_verdict');
-  return {
-    final: true,
-    reason: last.reason,
-    complete: m.complete,
-    verdict: verdict?.event === 'task_verdict' ? verdict.verdict : null,
-    durationMs: m.durationMs,
-    inputTokens: m.inputTokens,
-    outputTokens: m.outputTokens,
-    usd: m.usd,
-    wastedTokens: m.wastedTokens,
-    errorsSeen: m.errorsSeen,
-    attempts: m.attempts,
-    failedAttempts: m.failedAttempts,
-  };
 }

@@ -12,4 +12,4 @@ export { createSweepRegistry, type SweepRegistry, type SweepListener, type Sweep
 export { getSweepRegistry } from './get-sweep-registry';
 export { createSweepSseResponse } from './sweep-sse-response';
 export { resolveFork, forkProblem } from './resolve-fork';
-export { createRunLogCache, runLogCacheOf, type RunLogCache } from './run-log-cache';
+export { createComparisonCache, comparisonCacheOf, type ComparisonCache } from './comparison-cache';

@@ -1,4 +1,4 @@
-import { costUsd, type RunEvent, type TaskVerdict } from '@/lib/protocol';
+import { costUsd, type EventOf, type RunEvent, type TaskVerdict } from '@/lib/protocol';
 import { countTokens } from '@/lib/tokens/count-tokens';
 
 /** What one run of a sweep adds up to, read off its event log alone. */
@@ -42,16 +42,34 @@ interface Attempt {
  * failure, counted with the one tokenizer.
  */
 export function runMetrics(events: readonly RunEvent[]): RunMetrics {
-  const attempts: Attempt[] = [];
-  let current: Attempt | undefined;
-  let verdict: TaskVerdict | null = null;
-  for (const event of events) {
+  const fold = new MetricsFold();
+  for (const event of events) fold.add(event);
+  return fold.metrics();
+}
+
+/**
+ * The same read one event at a time (a comparison following a live run adds each event once).
+ * It keeps one small record an attempt; the streamed text only of attempts not yet answered,
+ * the only ones whose output can turn out wasted.
+ */
+export class MetricsFold {
+  private readonly attempts: Attempt[] = [];
+  private current: Attempt | undefined;
+  private verdict: TaskVerdict | null = null;
+  private terminate: EventOf<'terminate'> | undefined;
+
+  add(event: RunEvent): void {
+    const current = this.current;
+    this.terminate = undefined;
     switch (event.event) {
+      case 'terminate':
+        this.terminate = event;
+        break;
       case 'task_verdict':
-        verdict = event.verdict;
+        this.verdict = event.verdict;
         break;
       case 'model_request':
-        current = {
+        this.current = {
           iteration: event.iteration,
           background: event.background,
           model: event.model,
@@ -62,13 +80,13 @@ export function runMetrics(events: readonly RunEvent[]): RunMetrics {
           retried: false,
           inputTokens: null,
         };
-        attempts.push(current);
+        this.attempts.push(this.current);
         break;
       case 'stream_open':
         if (current) current.streamed = true;
         break;
       case 'content_delta':
-        if (current) current.outText += event.text;
+        if (current && current.inputTokens === null) current.outText += event.text;
         break;
       case 'model_error':
         if (current) current.failed = true;
@@ -77,44 +95,51 @@ export function runMetrics(events: readonly RunEvent[]): RunMetrics {
         if (current) current.retried = true;
         break;
       case 'llm_call':
-        if (current) current.inputTokens = event.input_tokens;
+        if (current) {
+          current.inputTokens = event.input_tokens;
+          current.outText = ''; // answered: never wasted, its text is not needed
+        }
         break;
       default:
         break;
     }
   }
 
-  const terminate = events.at(-1);
-  if (terminate?.event !== 'terminate') throw new Error('a sweep run must end with terminate');
-  let wastedTokens = 0;
-  let wastedUsd = 0;
-  let failedAttempts = 0;
-  let errorsSeen = 0;
-  attempts.forEach((attempt, index) => {
-    if (!attempt.failed || attempt.inputTokens !== null) return;
-    failedAttempts += 1;
-    if (!attempt.retried && !attempt.background) errorsSeen += 1;
-    if (!attempt.streamed) return;
-    const input = billedInput(attempts, index);
-    const output = countTokens(attempt.outText);
-    wastedTokens += input + output;
-    wastedUsd += costUsd(attempt.model, input, output);
-  });
+  /** The metrics of the log so far; it must have ended with terminate. */
+  metrics(): RunMetrics {
+    const terminate = this.terminate;
+    if (!terminate) throw new Error('a sweep run must end with terminate');
+    const attempts = this.attempts;
+    let wastedTokens = 0;
+    let wastedUsd = 0;
+    let failedAttempts = 0;
+    let errorsSeen = 0;
+    attempts.forEach((attempt, index) => {
+      if (!attempt.failed || attempt.inputTokens !== null) return;
+      failedAttempts += 1;
+      if (!attempt.retried && !attempt.background) errorsSeen += 1;
+      if (!attempt.streamed) return;
+      const input = billedInput(attempts, index);
+      const output = countTokens(attempt.outText);
+      wastedTokens += input + output;
+      wastedUsd += costUsd(attempt.model, input, output);
+    });
 
-  return {
-    complete: terminate.complete,
-    reason: terminate.reason,
-    verdict,
-    durationMs: terminate.ts,
-    inputTokens: terminate.input_tokens,
-    outputTokens: terminate.output_tokens,
-    usd: terminate.usd_so_far,
-    attempts: attempts.length,
-    failedAttempts,
-    wastedTokens,
-    wastedUsd,
-    errorsSeen,
-  };
+    return {
+      complete: terminate.complete,
+      reason: terminate.reason,
+      verdict: this.verdict,
+      durationMs: terminate.ts,
+      inputTokens: terminate.input_tokens,
+      outputTokens: terminate.output_tokens,
+      usd: terminate.usd_so_far,
+      attempts: attempts.length,
+      failedAttempts,
+      wastedTokens,
+      wastedUsd,
+      errorsSeen,
+    };
+  }
 }
 
 /** The vendor-reported input of the same request retried (same iteration), else the engine's estimate. */

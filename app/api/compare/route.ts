@@ -1,6 +1,6 @@
-import { compareRuns, NotComparableError } from '@/lib/compare/compare-runs';
+import { NotComparableError } from '@/lib/compare/compare-runs';
 import { ComparisonSchema, CompareQuerySchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, runLogCacheOf } from '@/lib/server';
+import { errorResponse, HttpError, jsonResponse, comparisonCacheOf } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -15,9 +15,8 @@ export async function GET(request: Request): Promise<Response> {
       if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
     }
     try {
-      // A live side is asked for again after each burst of its events: only what is new is read.
-      const logs = runLogCacheOf(store);
-      const comparison = compareRuns({ id: a, events: logs.read(a) }, { id: b, events: logs.read(b) });
+      // A live side is asked for again after each burst of its events: only what is new is read and folded.
+      const comparison = comparisonCacheOf(store).compare(a, b);
       return jsonResponse(ComparisonSchema, comparison);
     } catch (error) {
       if (error instanceof NotComparableError) throw new HttpError(409, error.message);

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compareRuns } from '@/lib/compare/compare-runs';
+import { RunConfigSchema, type RunConfigInput, type RunEvent } from '@/lib/protocol';
+import { launchRun } from '@/lib/runtime/launch-run';
+import { createSqliteRunStore, type RunStore } from '@/lib/store';
+import { createComparisonCache } from './comparison-cache';
+
+vi.mock('server-only', () => ({}));
+
+const dirs: string[] = [];
+function tempStore(): RunStore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-compare-cache-'));
+  dirs.push(dir);
+  return createSqliteRunStore({ dir });
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function recordedRun(runId: string, input: Partial<RunConfigInput>): Promise<RunEvent[]> {
+  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', ...input });
+  const events: RunEvent[] = [];
+  await launchRun({ runId, config, onEvent: (e) => events.push(e) }).done;
+  return events;
+}
+
+function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.length): void {
+  store.createRun({ id, config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config, events: log.slice(0, upTo).map((e) => ({ ...e, run_id: id })) });
+}
+
+describe('the compare route\'s comparison cache', () => {
+  it('answers exactly what compareRuns over both whole logs does as a live side grows, reading only its new events and never re-reading a finished side', async () => {
+    const store = tempStore();
+    const log = await recordedRun('x', { seed: 4 });
+    const other = await recordedRun('y', { seed: 4, recovery: { retry: { enabled: false } }, faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] } });
+    expect(log.length).toBeGreaterThan(40);
+    storeRun(store, 'live', log, 10);
+    storeRun(store, 'done', other);
+    const reads = vi.spyOn(store, 'readEvents');
+    const cache = createComparisonCache({ store });
+    const whole = () => compareRuns({ id: 'live', events: store.readEvents({ runId: 'live' }) }, { id: 'done', events: store.readEvents({ runId: 'done' }) });
+
+    expect(cache.compare('live', 'done')).toEqual(whole());
+    for (let at = 10; at < log.length; at += 17) {
+      store.appendEvents({ runId: 'live', events: log.slice(at, at + 17).map((e) => ({ ...e, run_id: 'live' })) });
+      reads.mockClear();
+      const answer = cache.compare('live', 'done');
+      expect(reads.mock.calls).toEqual([[{ runId: 'live', afterSeq: at - 1 }]]);
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(whole()));
+    }
+    expect(cache.compare('live', 'done').a.running).toBe(false);
+    reads.mockClear();
+    cache.compare('live', 'done');
+    expect(reads).not.toHaveBeenCalled();
+  });
+
+  it('holds, beside the folds, only the steps a live side has not caught up with, none once both ended, and at most `max` pairs', async () => {
+    const store = tempStore();
+    const log = await recordedRun('x', { seed: 5 });
+    storeRun(store, 'done', log);
+    storeRun(store, 'live', log, 30);
+    const cache = createComparisonCache({ store, max: 2 });
+    cache.compare('live', 'done');
+    // Same config and seed: the finished side's steps past where the live one has got wait for it.
+    const lead = cache.held().steps;
+    expect(lead).toBeGreaterThan(10);
+    store.appendEvents({ runId: 'live', events: log.slice(30).map((e) => ({ ...e, run_id: 'live' })) });
+    expect(cache.compare('live', 'done').divergence).toBeNull();
+    expect(cache.held()).toEqual({ pairs: 1, steps: 0 });
+
+    const reads = vi.spyOn(store, 'readEvents');
+    cache.compare('done', 'live');
+    cache.compare('live', 'done');
+    cache.compare('done', 'done'); // drops done/live, the least recently asked
+    expect(cache.held().pairs).toBe(2);
+    reads.mockClear();
+    cache.compare('live', 'done');
+    cache.compare('done', 'live');
+    expect(reads.mock.calls).toEqual([[{ runId: 'done' }], [{ runId: 'live' }]]);
+  });
+});
