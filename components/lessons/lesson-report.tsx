@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { compareUrl, useComparison } from '@/lib/client/compare-api';
+import { lessonGlance } from '@/lib/client/lesson-glance';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import type { Lesson, LessonSide } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
@@ -12,12 +13,23 @@ import { TotalsRows } from '@/components/compare/totals-rows';
 /** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
 export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
   const divergence = useMemo(() => firstDivergence(on, off), [on, off]);
+  const glance = useMemo(() => lessonGlance(lesson, on, off), [lesson, on, off]);
   // Totals are read off both stored logs by the server's one fold (lib/compare), as /compare shows them.
   const comparison = useComparison(played.on, played.off);
   const compareHref = compareUrl(played.on, played.off);
 
   return (
     <section className="flex flex-col gap-3 rounded border border-line bg-panel p-3" data-testid="lesson-report">
+      <div className="text-xs" data-testid="lesson-glance">
+        <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What differed</h2>
+        <ul className="mt-1 flex flex-col gap-0.5">
+          {glance.differences.map((line, i) => (
+            <li key={i} data-testid="lesson-difference" className={i === 0 ? 'font-semibold' : ''}>
+              {line}
+            </li>
+          ))}
+        </ul>
+      </div>
       <div className="grid gap-2 md:grid-cols-2">
         <Ending lesson={lesson} side="on" log={on} />
         <Ending lesson={lesson} side="off" log={off} />

@@ -5,6 +5,7 @@ import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { LESSONS, lessonRunConfig, type Lesson } from './index';
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from './mechanisms';
+import { mechanismSteps } from './mechanism-steps';
 
 /** Both sides of a lesson on the virtual clock, through the real runtime. */
 async function play(lesson: Lesson): Promise<{ on: RunEvent[]; off: RunEvent[] }> {
@@ -54,6 +55,10 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
     // Wall time when played live: run-clock duration × the demo time scale.
     const longest = Math.max(endOn.ts, endOff.ts);
     expect(longest * lesson.timeScale).toBeLessThan(30_000);
+
+    // The mechanism's own steps happen with it on, and fewer (here: none) with it off.
+    expect(mechanismSteps(lesson.mechanism, on).count, 'steps with the mechanism on').toBeGreaterThan(0);
+    expect(mechanismSteps(lesson.mechanism, off).count, 'steps with the mechanism off').toBe(0);
 
     // What the text says happens on each side, with the numbers it quotes, is what the runs show.
     LESSON_CLAIMS[lesson.slug]!(lesson, { on, off });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { lessonBySlug, lessonRunConfig, type Lesson } from '@/lib/lessons';
+import type { RunEvent } from '@/lib/protocol';
+import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { lessonGlance } from './lesson-glance';
+
+async function play(slug: string): Promise<{ lesson: Lesson; on: RunEvent[]; off: RunEvent[] }> {
+  const lesson = lessonBySlug(slug)!;
+  const [on, off] = await Promise.all([runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' })), runToEnd(lessonRunConfig(lesson, 'off', { clock: 'virtual' }))]);
+  return { lesson, on, off };
+}
+
+describe('a lesson report at a glance', () => {
+  it('says what the mechanism did on each side, how each ended, and the time and cost it made, in the logs’ own numbers', async () => {
+    const { lesson, on, off } = await play('retry-ladder');
+    const glance = lessonGlance(lesson, on, off);
+    const waited = on.filter((e) => e.event === 'retry_scheduled').reduce((sum, e) => sum + (e.event === 'retry_scheduled' ? e.wait_ms : 0), 0);
+    expect(waited).toBeGreaterThan(2_900);
+    expect(glance.differences[0]).toBe(`Retry ladder and backoff: 2 retries, ${(waited / 1000).toFixed(1)} s waited with it on; none with it off.`);
+    expect(glance.differences[1]).toBe('With it on the run finished — end turn, task done; with it off it did not finish — model error, task not done.');
+    const endOn = terminateOf(on);
+    expect(terminateOf(off).ts).toBe(0);
+    expect(glance.sides.on).toMatchObject({ finished: true, durationMs: endOn.ts, usd: endOn.usd_so_far, requests: on.filter((e) => e.event === 'model_request').length });
+    expect(glance.sides.off).toMatchObject({ finished: false, durationMs: 0, usd: 0, requests: 1 });
+    expect(glance.differences[2]).toBe(`Run time ${(endOn.ts / 1000).toFixed(1)} s on, 0 ms off — ${(endOn.ts / 1000).toFixed(1)} s longer with it on.`);
+    expect(glance.differences[3]).toMatch(new RegExp(`^Model requests ${glance.sides.on.requests} on, 1 off; cost \\$0\\.0\\d\\d on, \\$0 off — \\$0\\.0\\d\\d more with it on\\.$`));
+  });
+
+  it('says when both sides ended alike, and counts waits the mechanism made (watchdog windows)', async () => {
+    const background = await play('background-retry');
+    expect(lessonGlance(background.lesson, background.on, background.off).differences.slice(0, 2)).toEqual([
+      'Background retry account: 1 background retry, 2.0 s waited with it on; none with it off.',
+      'Both sides finished — end turn, task done.',
+    ]);
+    const watchdog = await play('stream-idle-watchdog');
+    const glance = lessonGlance(watchdog.lesson, watchdog.on, watchdog.off);
+    expect(glance.sides.on.steps).toBe('2 watchdog firings, 4 m 30 s waited');
+    expect(glance.sides.off.steps).toBe('none');
+    expect(glance.differences[2]).toContain('shorter with it on');
+  });
+});

@@ -1,0 +1,52 @@
+import type { EventOf, MechanismId, RunEvent, RunEventType } from '@/lib/protocol';
+
+/**
+ * What one mechanism did in a run, counted from its events: the number a lesson's report puts
+ * beside each side, so "what differed" is the mechanism's own work in numbers, not only totals.
+ */
+export interface MechanismSteps {
+  count: number;
+  /** The noun for one step and for several: "retry", "retries". */
+  noun: [one: string, many: string];
+  /** Run time the steps waited (backoff, Retry-After, watchdog windows, tool timeouts), when they wait. */
+  waitedMs?: number;
+}
+
+const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] => log.filter((e): e is EventOf<T> => e.event === type);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+function waits(retries: EventOf<'retry_scheduled'>[], noun: [string, string]): MechanismSteps {
+  return { count: retries.length, noun, waitedMs: sum(retries.map((r) => r.wait_ms)) };
+}
+
+const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps> = {
+  retry: (log) => waits(of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'), ['retry', 'retries']),
+  'retry-after': (log) => waits(of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms), ['Retry-After wait honoured', 'Retry-After waits honoured']),
+  watchdog: (log) => {
+    const fired = of(log, 'watchdog_fired');
+    return { count: fired.length, noun: ['watchdog firing', 'watchdog firings'], waitedMs: sum(fired.map((f) => f.window_ms)) };
+  },
+  'partial-kept': (log) => ({ count: of(log, 'llm_call').filter((c) => c.partial).length, noun: ['partial answer kept', 'partial answers kept'] }),
+  'stream-error-cap': (log) => ({ count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length, noun: ['call stopped by the cap', 'calls stopped by the cap'] }),
+  fallback: (log) => ({ count: of(log, 'fallback').length, noun: ['switch to the fallback model', 'switches to the fallback model'] }),
+  'background-retry': (log) => waits(of(log, 'retry_scheduled').filter((r) => r.account === 'background'), ['background retry', 'background retries']),
+  'loop-guard': (log) => ({ count: of(log, 'tool_guard').filter((g) => g.kind === 'blocked' || g.kind === 'halt').length, noun: ['call blocked', 'calls blocked'] }),
+  'failure-budget': (log) => ({ count: of(log, 'tool_guard').filter((g) => g.kind === 'short_circuit' || g.kind === 'disabled').length, noun: ['repeat short-circuited or tool disabled', 'repeats short-circuited or tools disabled'] }),
+  'safe-executor': (log) => {
+    const timedOut = of(log, 'tool_call').filter((c) => c.status === 'timeout');
+    return { count: timedOut.length, noun: ['tool call timed out', 'tool calls timed out'], waitedMs: sum(timedOut.map((c) => c.latency_ms)) };
+  },
+  'output-truncation': (log) => ({ count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length, noun: ['tool result cut', 'tool results cut'] }),
+  'old-result-compaction': (log) => ({ count: sum(of(log, 'compaction').filter((c) => c.step === 'old_results').map((c) => c.stubbed.length)), noun: ['old result stubbed', 'old results stubbed'] }),
+  'proactive-summary': (log) => ({ count: of(log, 'compaction').filter((c) => c.step === 'summary' && c.trigger === 'proactive' && c.ok).length, noun: ['proactive summary', 'proactive summaries'] }),
+  'overflow-waterfall': (log) => ({ count: of(log, 'context_recovered').length, noun: ['overflow recovered', 'overflows recovered'] }),
+  'circuit-breaker': (log) => ({ count: of(log, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open')).length, noun: ['summary call skipped by the open breaker', 'summary calls skipped by the open breaker'] }),
+  'reactive-compact': (log) => ({ count: of(log, 'compaction').filter((c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok).length, noun: ['reactive compact', 'reactive compacts'] }),
+  'output-escalation': (log) => ({ count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length, noun: ['escalation or continuation', 'escalations and continuations'] }),
+  'takeover-handling': (log) => ({ count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)), noun: ['credential dropped at the switch', 'credentials dropped at the switch'] }),
+};
+
+/** The mechanism's own steps in a run's log. */
+export function mechanismSteps(id: MechanismId, log: readonly RunEvent[]): MechanismSteps {
+  return COUNTERS[id](log);
+}
