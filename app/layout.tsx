@@ -19,12 +19,19 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen">
         <QueryProvider>
+          {/* First Tab stop: past the site links straight to the page (WCAG 2.4.1). */}
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:fixed focus:top-1 focus:left-1 focus:z-50 focus:rounded focus:border focus:border-line focus:bg-panel focus:px-2 focus:py-1 focus:text-xs"
+          >
+            Skip to content
+          </a>
           {/* Below 640 px the links take a row of their own rather than hide behind a sideways scroll. */}
           <header className="flex h-(--header-h) flex-wrap items-center gap-x-4 border-b border-line bg-panel px-4 max-sm:content-center max-sm:gap-y-2">
             <Link href="/" className="shrink-0 whitespace-nowrap font-semibold tracking-tight">
               Loop Lab
             </Link>
-            <nav className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full" data-testid="site-nav">
+            <nav aria-label="site" className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full" data-testid="site-nav">
               <Link href="/" className="hover:text-fg">
                 Playground
               </Link>
@@ -48,7 +55,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <ThemeToggle />
             </div>
           </header>
-          {children}
+          <main id="main" tabIndex={-1} className="outline-none">
+            {children}
+          </main>
         </QueryProvider>
       </body>
     </html>

@@ -1,21 +1,25 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
 import { compareUrl } from '@/lib/client/compare-api';
 import { formatMs } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
+import { usePopover } from '@/lib/client/use-popover';
 import { Button } from '@/components/ui/button';
 
 /** "Compare with…": pick another run (same scenario first) and open the comparison. */
 export function CompareWith({ runId, scenario }: { runId: string; scenario: string | undefined }) {
-  const [open, setOpen] = useState(false);
+  const { open, toggle, close, triggerRef, panelRef, onPanelKeyDown } = usePopover();
   return (
     <div className="relative">
-      <Button data-testid="compare-with" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+      <Button ref={triggerRef} data-testid="compare-with" onClick={toggle} aria-expanded={open} aria-haspopup="dialog">
         Compare with…
       </Button>
-      {open && <Picker runId={runId} scenario={scenario} onClose={() => setOpen(false)} />}
+      {open && (
+        <div ref={panelRef} onKeyDown={onPanelKeyDown} role="dialog" aria-label="compare this run with another">
+          <Picker runId={runId} scenario={scenario} onClose={close} />
+        </div>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { usePopover } from '@/lib/client/use-popover';
 import { mechanismAlreadyOff } from '@/lib/compare/mechanism-already-off';
 import { api, ApiError } from '@/lib/client/api-client';
 import { compareUrl } from '@/lib/client/compare-api';
@@ -15,13 +16,17 @@ import { Button } from '@/components/ui/button';
  * (lib/lessons/mechanisms.ts), started as a new run, then both opened side by side.
  */
 export function RunCounterfactual({ runId }: { runId: string }) {
-  const [open, setOpen] = useState(false);
+  const { open, toggle, close, triggerRef, panelRef, onPanelKeyDown } = usePopover();
   return (
     <div className="relative">
-      <Button data-testid="counterfactual" onClick={() => setOpen((o) => !o)} aria-expanded={open} title="the same config and seed with one mechanism off, side by side">
+      <Button ref={triggerRef} data-testid="counterfactual" onClick={toggle} aria-expanded={open} aria-haspopup="dialog" title="the same config and seed with one mechanism off, side by side">
         Run the counterfactual…
       </Button>
-      {open && <Chooser runId={runId} onClose={() => setOpen(false)} />}
+      {open && (
+        <div ref={panelRef} onKeyDown={onPanelKeyDown} role="dialog" aria-label="run the counterfactual">
+          <Chooser runId={runId} onClose={close} />
+        </div>
+      )}
     </div>
   );
 }

@@ -59,7 +59,7 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
           Abort
         </Button>
         {onCloseDrawer && (
-          <Button onClick={onCloseDrawer} title="close the controls" className="md:hidden" data-testid="controls-close">
+          <Button onClick={onCloseDrawer} title="close the controls" aria-label="close the controls" className="md:hidden" data-testid="controls-close">
             ✕
           </Button>
         )}

@@ -111,6 +111,7 @@ function PlaygroundBody({
 
   return (
     <div className="flex h-[calc(100vh-var(--header-h))] min-h-0">
+      <h1 className="sr-only">Playground</h1>
       <ControlPanel
         form={form}
         onChange={(patch) => setForm((f) => ({ ...f, ...patch }))}
@@ -128,7 +129,7 @@ function PlaygroundBody({
         drawerOpen={drawer}
         onCloseDrawer={() => setDrawer(false)}
       />
-      <main className="flex min-w-0 flex-1 flex-col">
+      <section aria-label="run" className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line bg-panel px-3 py-1.5 md:hidden">
           <Button onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer}>
             ☰ Controls
@@ -159,7 +160,7 @@ function PlaygroundBody({
         ) : (
           <EmptyState />
         )}
-      </main>
+      </section>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { forkTarget } from '@/lib/client/fork-target';
 import { forkableTurns } from '@/lib/client/fork-turns';
 import { useForkRun } from '@/lib/client/queries';
 import { useRunStore } from '@/lib/client/run-store-provider';
+import { usePopover } from '@/lib/client/use-popover';
 import { Button } from '@/components/ui/button';
 import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
@@ -30,7 +31,7 @@ export function ForkControl({ runId }: { runId: string }) {
   const terminate = useRunStore((s) => s.view.terminate);
   const config = useRunStore((s) => s.view.config);
   const offered = useMemo(() => forkableTurns({ turns, terminate }), [turns, terminate]);
-  const [open, setOpen] = useState(false);
+  const { open, toggle, triggerRef, panelRef, onPanelKeyDown } = usePopover();
   const [turn, setTurn] = useState<number | undefined>(undefined);
   const [vendor, setVendor] = useState<Vendor | undefined>(undefined);
   /** Typed by the person; undefined: what the target resolves to. */
@@ -64,11 +65,11 @@ export function ForkControl({ runId }: { runId: string }) {
 
   return (
     <div className="relative">
-      <Button data-testid="fork-open" onClick={() => setOpen((o) => !o)} disabled={offered.length === 0} title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}>
+      <Button ref={triggerRef} data-testid="fork-open" onClick={toggle} aria-expanded={open} aria-haspopup="dialog" disabled={offered.length === 0} title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}>
         Fork…
       </Button>
       {open && (
-        <div className="absolute top-full right-0 z-30 mt-1 flex w-80 flex-col gap-2 rounded border border-line bg-panel p-3 text-xs shadow-lg" data-testid="fork-dialog" role="dialog" aria-label="fork this run">
+        <div className="absolute top-full right-0 z-30 mt-1 flex w-80 flex-col gap-2 rounded border border-line bg-panel p-3 text-xs shadow-lg" data-testid="fork-dialog" role="dialog" aria-label="fork this run" ref={panelRef} onKeyDown={onPanelKeyDown}>
           <p className="text-2xs text-muted">
             A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool calls and results, and the
             files those edits left), then continues live on the vendor and model below, with this run&apos;s config and seed.

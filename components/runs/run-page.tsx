@@ -45,7 +45,10 @@ function RunPageBody({ runId }: { runId: string }) {
         <Link href="/runs" className="text-muted hover:text-fg">
           ← runs
         </Link>
-        <span className="truncate font-mono text-muted">{runId}</span>
+        <h1 className="truncate font-mono text-muted">
+          <span className="sr-only">Run </span>
+          {runId}
+        </h1>
         {config && <RunActions config={config} />}
         <span className="ml-auto flex items-center gap-2">
           <CompareWith runId={runId} scenario={scenario} />

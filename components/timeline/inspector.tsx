@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { RunEvent } from '@/lib/protocol';
 import { useRunStore } from '@/lib/client/run-store-provider';
 import type { Selection } from '@/lib/client/run-store';
@@ -57,14 +57,31 @@ export function Inspector() {
     [selection, log, eventCount, attempt?.requestNo],
   );
 
+  // Focus goes into the inspector when it opens (a keyboard or screen-reader user lands on what
+  // they asked for) and back to where it was when it closes.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      heading.current?.focus();
+    } else if (opener.current?.isConnected) {
+      opener.current.focus();
+      opener.current = null;
+    }
+  }, [open]);
+
   if (!open) return null;
   return (
     <aside
       data-testid="inspector"
+      aria-labelledby="inspector-heading"
       className="fixed inset-x-0 top-(--header-h) bottom-0 z-40 flex flex-col border-l border-line bg-panel md:static md:w-[26rem] md:shrink-0"
     >
       <div className="flex items-center justify-between border-b border-line px-3 py-1.5">
-        <span className="text-xs font-semibold">Inspector</span>
+        <h2 id="inspector-heading" ref={heading} tabIndex={-1} className="text-xs font-semibold">
+          Inspector
+        </h2>
         <Button onClick={() => setOpen(false)} title="close (i)">
           close
         </Button>

@@ -15,6 +15,7 @@ import { VerdictPill } from '@/components/ui/verdict-pill';
 import { TONE_PILL, statusTone } from '@/components/ui/tone';
 import { RunBudgets } from './run-budgets';
 import { RunClock } from './run-clock';
+import { StatusAnnouncer } from './status-announcer';
 import type { ReactNode } from 'react';
 
 /** Is it running, waiting, recovering, done or failed — and why? */
@@ -44,6 +45,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
           <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
           <StatusReason />
         </div>
+        <StatusAnnouncer />
         {verdict && (
           <span className="flex items-center gap-1.5 text-2xs text-muted">
             <VerdictPill verdict={verdict.verdict} title={verdict.detail} />

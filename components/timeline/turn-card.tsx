@@ -63,7 +63,12 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
           <button
             type="button"
             className="text-xs font-semibold hover:underline"
-            onClick={() => api.getState().select({ kind: 'turn', iteration })}
+            aria-pressed={selected}
+            title="show this turn's details in the inspector (i)"
+            onClick={() => {
+              api.getState().select({ kind: 'turn', iteration });
+              api.getState().setInspectorOpen(true);
+            }}
           >
             Turn {iteration}
           </button>

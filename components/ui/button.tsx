@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 
 type Variant = 'primary' | 'danger' | 'plain';
 
@@ -8,7 +8,8 @@ const VARIANTS: Record<Variant, string> = {
   plain: 'bg-panel text-fg border-line hover:bg-sunken',
 };
 
-export function Button({ variant = 'plain', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+/** A button; `ref` passes through (React 19), so a popover can return focus to it. */
+export function Button({ variant = 'plain', className = '', ...props }: ComponentPropsWithRef<'button'> & { variant?: Variant }) {
   return (
     <button
       type="button"

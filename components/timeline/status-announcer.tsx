@@ -1,0 +1,28 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { useRunStoreApi } from '@/lib/client/run-store-provider';
+import { statusAnnouncement } from '@/lib/client/status-announcement';
+
+/**
+ * A polite live region for screen readers: one sentence each time the run's status changes
+ * (lib/client/status-announcement.ts). The visible status line ticks every frame and is not
+ * a live region, so nobody hears a countdown or a stream of deltas.
+ */
+export function StatusAnnouncer() {
+  const store = useRunStoreApi();
+  const [text, setText] = useState('');
+  useEffect(
+    () =>
+      store.subscribe((state, previous) => {
+        const said = statusAnnouncement(previous.view.status, state.view.status, state.view.reason);
+        if (said) setText(said);
+      }),
+    [store],
+  );
+  return (
+    <p role="status" className="sr-only" data-testid="run-status-announcement">
+      {text}
+    </p>
+  );
+}
