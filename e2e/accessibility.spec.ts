@@ -41,17 +41,28 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     }
 
-    test('playground idle, a run mid-flight (waiting on a Retry-After) and finished, the runs list', async ({ page, request }) => {
-      test.setTimeout(120_000);
+    test('playground idle (and its phone drawer), a run mid-flight (waiting on a Retry-After) and finished, its inspector and Fork…, the runs list', async ({ page, request }) => {
+      test.setTimeout(150_000);
       const playground = new PlaygroundPage(page);
       await playground.goto();
       await expect(playground.scenarioSelect.locator('option').first()).toBeAttached();
       await expectTheme(page);
       await expectAccessible(page, 'playground, idle');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('controls-toggle').click();
+      await expect(page.getByTestId('controls')).toHaveAttribute('data-drawer', 'open');
+      await expectAccessible(page, 'playground at 390 px, controls drawer open');
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       const created = await request.post('/api/runs', { data: { config: WAITING_RUN } });
       expect(created.status()).toBe(201);
       const { id } = (await created.json()) as { id: string };
+      // The playground reattached to the live run: fault toggles live, "Swap to…" on screen.
+      await page.goto(`/?run=${encodeURIComponent(id)}`);
+      await expect(page.getByTestId('run-status-reason')).toContainText(/waiting/, { timeout: 30_000 });
+      await expect(page.getByTestId('swap-control')).toBeVisible();
+      await expectAccessible(page, 'playground, a run waiting on a retry');
+
       const run = new RunPage(page);
       await run.goto(id);
       await expect(page.getByTestId('run-status-reason')).toContainText(/waiting/, { timeout: 30_000 });
@@ -60,6 +71,12 @@ for (const theme of ['light', 'dark'] as const) {
 
       await run.waitForEnd(60_000);
       await expectAccessible(page, 'run page, finished');
+      await page.getByRole('button', { name: 'Turn 2' }).click();
+      await expect(run.inspector).toBeVisible();
+      await expectAccessible(page, 'run page, inspector open on a turn');
+      await page.getByTestId('fork-open').click();
+      await expect(page.getByTestId('fork-dialog')).toBeVisible();
+      await expectAccessible(page, 'run page, Fork… open');
 
       await page.goto('/runs');
       await expect(page.getByTestId('runs-row').first()).toBeVisible();
