@@ -64,7 +64,7 @@ export function Inspector() {
   useEffect(() => {
     if (open) {
       opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      heading.current?.focus();
+      heading.current?.focus({ preventScroll: true });
     } else if (opener.current?.isConnected) {
       opener.current.focus();
       opener.current = null;
