@@ -28,7 +28,10 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
   await expect(compare.marker).toBeVisible();
   await expect(compare.divergedTurn).toBeInViewport();
   await expect(compare.divergence).toContainText('First divergence at turn 2');
+  // The turn is said once, in the heading; the line after it says what differed.
+  await expect(compare.divergence).not.toContainText('Turn 2:');
   await expect(compare.configRows).toHaveCount(1);
+  await expect(compare.configHeading).toHaveText('Config: 1 field differs');
   await expect(compare.configRow('recovery.retry.enabled')).toContainText('true');
   await expect(compare.configRow('recovery.retry.enabled')).toContainText('false');
   // Better is said in words, not only colour: A finished its work, B did not.
@@ -71,4 +74,38 @@ test('a live side is followed on its stream until it ends', async ({ page, reque
   await expect(page.getByTestId('compare-side-b')).toContainText('ended: end turn', { timeout: 30_000 });
   await expect(compare.divergence).toContainText('No divergence');
   await expect(compare.total('complete')).toContainText('same');
+});
+
+test('a live side\'s run time and its turn in progress move on through a retry\'s wait, when no event is written', async ({ page, request }) => {
+  // Retry-After 10 s on the second request, real clock at full speed: ten seconds with no event.
+  const waits = { rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 10 } }], tools: [] };
+  const done = await finishedRun(request, config({ faults: waits }));
+  const created = await request.post('/api/runs', { data: { config: config({ clock: 'real', timeScale: 1, faults: waits }) } });
+  const { id: live } = (await created.json()) as { id: string };
+  const compare = new ComparePage(page);
+  await compare.goto(done, live);
+  const turn2 = page.locator('[data-testid="compare-turn"][data-turn="2"]');
+  await expect(turn2).toContainText('retry-after 10 s', { timeout: 20_000 });
+  await expect(turn2).toContainText('so far');
+  const first = await compare.runTimeOf('b');
+  const turnFirst = await compare.inProgressMs(2, 'b');
+  await page.waitForTimeout(2_000);
+  // Two seconds on, still inside the wait: both moved on by about two seconds of run time.
+  const second = await compare.runTimeOf('b');
+  const turnSecond = await compare.inProgressMs(2, 'b');
+  expect(second - first).toBeGreaterThan(1_200);
+  expect(second - first).toBeLessThan(3_500);
+  expect(turnSecond - turnFirst).toBeGreaterThan(1_200);
+  await expect(page.getByTestId('compare-side-b')).toContainText('ended: end turn', { timeout: 40_000 });
+});
+
+test('on a phone (390 px) nothing is cut off or sticks out of its box', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const on = await finishedRun(request, config());
+  const off = await finishedRun(request, config({ recovery: { retry: { enabled: false } } }));
+  const compare = new ComparePage(page);
+  await compare.goto(on, off);
+  await expect(compare.root).toBeVisible();
+  await expect(page.getByTestId('compare-side-b')).toContainText('ended: model error');
+  expect(await compare.clippedOrOutside()).toEqual([]);
 });

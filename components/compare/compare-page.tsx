@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { useComparison } from '@/lib/client/compare-api';
+import { useComparisonNow } from '@/lib/client/compare-clock';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';
 import { ConfigDiffTable } from './config-diff-table';
@@ -36,10 +37,12 @@ function Loaded({ a, b }: { a: string; b: string }) {
     );
   }
   if (!query.data) return <Message testId="compare-loading">Reading both runs…</Message>;
-  return <ComparisonView c={query.data} />;
+  return <ComparisonView answer={query.data} receivedAt={query.dataUpdatedAt} />;
 }
 
-function ComparisonView({ c }: { c: Comparison }) {
+function ComparisonView({ answer, receivedAt }: { answer: Comparison; receivedAt: number }) {
+  // A live side's times move on between answers (a retry's wait writes no event).
+  const c = useComparisonNow(answer, receivedAt);
   const scrolled = useRef(false);
   const divergedTurn = c.divergence?.turn ?? null;
   useEffect(() => {
@@ -52,8 +55,9 @@ function ComparisonView({ c }: { c: Comparison }) {
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4" data-testid="compare-page">
-      <div className="grid grid-cols-[3rem_1fr_1fr] gap-3">
-        <span />
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-[3rem_1fr_1fr]">
+        {/* Over the turns' label column on a wide screen; a phone needs the width for the cards. */}
+        <span className="hidden md:block" />
         <CompareSideHeader side={c.a} letter="A" />
         <CompareSideHeader side={c.b} letter="B" />
       </div>

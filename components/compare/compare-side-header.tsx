@@ -9,10 +9,10 @@ export function CompareSideHeader({ side, letter }: { side: CompareSide; letter:
     <div className="min-w-0 rounded border border-line bg-panel px-3 py-2" data-testid={`compare-side-${letter.toLowerCase()}`}>
       <div className="flex items-center gap-2">
         <span className="rounded bg-fg px-1.5 font-mono text-2xs text-bg">{letter}</span>
-        <span className="truncate text-xs font-semibold">{side.title ?? side.scenario}</span>
+        <span className="min-w-0 break-words text-xs font-semibold">{side.title ?? side.scenario}</span>
       </div>
       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 font-mono text-2xs text-muted">
-        <Link href={`/runs/${encodeURIComponent(side.id)}`} className="text-takeover underline">
+        <Link href={`/runs/${encodeURIComponent(side.id)}`} className="break-all text-takeover underline">
           {side.id}
         </Link>
         <span>{side.scenario}</span>

@@ -1,11 +1,17 @@
 import type { ConfigDiffRow } from '@/lib/protocol/http/compare';
 
+/** The table's heading: "1 field differs", "14 fields differ". */
+export function configHeading(differing: number): string {
+  if (differing === 0) return 'Config: the same in every field';
+  return `Config: ${differing} ${differing === 1 ? 'field differs' : 'fields differ'}`;
+}
+
 /** The fields the two configs differ in (recovery as resolved from preset and overrides). */
 export function ConfigDiffTable({ rows }: { rows: ConfigDiffRow[] }) {
   return (
     <section className="rounded border border-line bg-panel" data-testid="compare-config">
       <h2 className="border-b border-line px-3 py-1.5 text-xs font-semibold">
-        Config: {rows.length === 0 ? 'the same in every field' : `${rows.length} field${rows.length === 1 ? '' : 's'} differ`}
+        {configHeading(rows.length)}
       </h2>
       {rows.length > 0 && (
         <table className="w-full text-xs">

@@ -19,16 +19,16 @@ export const TurnRow = memo(function TurnRow({ row, firstDivergence }: { row: Al
           </span>
         )}
       </div>
-      <SideCard side={row.a} />
-      <SideCard side={row.b} />
+      <SideCard side={row.a} letter="a" />
+      <SideCard side={row.b} letter="b" />
     </div>
   );
 });
 
-function SideCard({ side }: { side: TurnSide | null }) {
-  if (!side) return <div className="text-2xs text-faint">no such turn</div>;
+function SideCard({ side, letter }: { side: TurnSide | null; letter: 'a' | 'b' }) {
+  if (!side) return <div className="text-2xs text-faint" data-testid={`turn-side-${letter}`}>no such turn</div>;
   return (
-    <div className="min-w-0 text-xs">
+    <div className="min-w-0 text-xs" data-testid={`turn-side-${letter}`}>
       <div className="tabular flex flex-wrap gap-x-3 font-mono text-2xs text-muted">
         <span>{side.finished ? formatMs(side.durationMs) : `${formatMs(side.durationMs)} so far`}</span>
         <span>
@@ -40,7 +40,7 @@ function SideCard({ side }: { side: TurnSide | null }) {
       {side.toolCalls.length > 0 && (
         <ul className="mt-0.5 font-mono text-2xs">
           {side.toolCalls.map((t, i) => (
-            <li key={i} className="truncate" title={t}>
+            <li key={i} className="break-all">
               ⚙ {t}
             </li>
           ))}

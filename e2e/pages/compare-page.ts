@@ -10,6 +10,7 @@ export class ComparePage {
   readonly divergence: Locator;
   readonly configRows: Locator;
   readonly totals: Locator;
+  readonly configHeading: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -20,6 +21,40 @@ export class ComparePage {
     this.divergence = page.getByTestId('compare-divergence');
     this.configRows = page.getByTestId('config-row');
     this.totals = page.getByTestId('compare-totals');
+    this.configHeading = page.getByTestId('compare-config').locator('h2');
+  }
+
+  /** A side's run time as the totals show it, in ms ("7.5 s", "12 s", "850 ms"). */
+  async runTimeOf(side: 'a' | 'b'): Promise<number> {
+    const cells = this.total('durationMs').locator('td');
+    return parseShownMs(await cells.nth(side === 'a' ? 1 : 2).innerText());
+  }
+
+  /** How long a side's turn in progress has taken so far, as its card shows it ("3.1 s so far"). */
+  async inProgressMs(turn: number, side: 'a' | 'b'): Promise<number> {
+    const card = this.page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"]`);
+    const text = await card.innerText();
+    const match = /([\d.]+ (?:ms|s)) so far/.exec(text);
+    if (!match) throw new Error(`turn ${turn} side ${side} shows no time so far: ${text}`);
+    return parseShownMs(match[1]!);
+  }
+
+  /** Text cut off by its box, or anything drawn outside the card or section it belongs to. */
+  async clippedOrOutside(): Promise<string[]> {
+    return this.root.evaluate((root) => {
+      const bad: string[] = [];
+      for (const box of root.querySelectorAll<HTMLElement>('section, [data-testid^="compare-side-"], [data-testid="compare-turn"], [data-testid="compare-end"]')) {
+        const r = box.getBoundingClientRect();
+        for (const el of box.querySelectorAll('*')) {
+          const e = el.getBoundingClientRect();
+          if (e.width > 0 && (e.right > r.right + 0.5 || e.left < r.left - 0.5)) bad.push(`outside ${box.dataset.testid ?? box.tagName}: "${el.textContent?.slice(0, 40)}"`);
+        }
+      }
+      for (const el of root.querySelectorAll('*')) {
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') bad.push(`cut off: "${el.textContent?.slice(0, 40)}"`);
+      }
+      return bad;
+    });
   }
 
   async goto(a: string, b: string): Promise<void> {
@@ -40,6 +75,12 @@ export class ComparePage {
     await this.page.getByTestId('counterfactual-mechanism').selectOption(mechanism);
     await this.page.getByTestId('counterfactual-start').click();
   }
+}
+
+function parseShownMs(text: string): number {
+  const match = /([\d.]+) (ms|s)/.exec(text);
+  if (!match) throw new Error(`not a time: ${text}`);
+  return Number(match[1]) * (match[2] === 's' ? 1000 : 1);
 }
 
 /** Starts a run through the API and waits for it to end (virtual clock: well under a second of run work). */

@@ -31,7 +31,7 @@ describe('firstDivergence (virtual clock, real runs)', () => {
     expect(at(a, d.a!.seq)).toMatchObject({ event: 'retry_scheduled', iteration: 3, category: 'overloaded' });
     // B took no retry: its next step is the end of the run.
     expect(at(b, d.b!.seq).event).toBe('task_verdict');
-    expect(d.description).toMatch(/^Turn 3: A retry 1 of \d .*overloaded.* · B task verdict: not done$/);
+    expect(d.description).toMatch(/^A retry 1 of \d .*overloaded.* · B task verdict: not done$/);
     // Up to that point both logs did the same things (the fault and the error on turn 3 included).
     const errorA = a.find((e) => e.event === 'model_error')!;
     const errorB = b.find((e) => e.event === 'model_error')!;
@@ -46,7 +46,7 @@ describe('firstDivergence (virtual clock, real runs)', () => {
     expect(d.turn).toBe(1);
     expect(at(a, d.a!.seq)).toMatchObject({ event: 'model_request', iteration: 1, attempt: 1 });
     expect(at(b, d.b!.seq)).toMatchObject({ event: 'model_request', iteration: 1, attempt: 1 });
-    expect(d.description).toMatch(/^Turn 1: the request differs — A request to .*~\d+ tokens in\) · B request to/);
+    expect(d.description).toMatch(/^the request differs — A request to .*~\d+ tokens in\) · B request to/);
   });
 
   it('a run still going that has done the same so far has not diverged yet', async () => {

@@ -86,15 +86,14 @@ function earlierTurn(x: RunStep | undefined, y: RunStep | undefined): number | n
   return turns.length > 0 ? Math.min(...turns) : null;
 }
 
+/** What differed, in one line; where (the turn) is the divergence's own field, said once by whoever shows it. */
 function describe(x: RunStep | undefined, y: RunStep | undefined): string {
-  const where = earlierTurn(x, y);
-  const at = where === null ? 'At the end' : `Turn ${where}`;
   if (x && y && x.kind === y.kind) {
     const what = KIND_WORD[x.kind];
-    if (x.label === y.label) return `${at}: the ${what} differs in content — both ${x.label}`;
-    return `${at}: the ${what} differs — A ${x.label} · B ${y.label}`;
+    if (x.label === y.label) return `the ${what} differs in content — both ${x.label}`;
+    return `the ${what} differs — A ${x.label} · B ${y.label}`;
   }
-  return `${at}: A ${x ? x.label : 'had no further step'} · B ${y ? y.label : 'had no further step'}`;
+  return `A ${x ? x.label : 'had no further step'} · B ${y ? y.label : 'had no further step'}`;
 }
 
 const KIND_WORD: Record<RunStep['kind'], string> = {

@@ -68,6 +68,9 @@ export class RunFold {
       reason: last?.event === 'terminate' ? last.reason : null,
       verdict: this.verdict,
       eventCount: this.count,
+      clock: start.config.clock,
+      timeScale: start.config.timeScale,
+      clockTs: last?.ts ?? 0,
     };
   }
 }

@@ -90,6 +90,14 @@ export const CompareSideSchema = z
     reason: TerminateReasonSchema.nullable(),
     verdict: TaskVerdictSchema.nullable(),
     eventCount: z.number().int(),
+    /**
+     * The run's clock and time scale, and the run-clock ms of its latest event: between two
+     * answers a live real-clock run goes on (a retry's wait writes no event), so the page moves
+     * its times on from `clockTs` by wall time / timeScale, as the run page does.
+     */
+    clock: z.enum(['real', 'virtual']),
+    timeScale: z.number(),
+    clockTs: z.number(),
   })
   .strict();
 export type CompareSide = z.infer<typeof CompareSideSchema>;
