@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LESSONS } from '../lib/lessons';
+import { MECHANISMS } from '../lib/lessons/mechanisms';
 
 /** The lessons: every page states its failure and offers Play; a few play both sides to their end, fast. */
 
@@ -30,14 +31,32 @@ async function play(page: Page, slug: string, scale: number) {
 // sides are told apart by a run-time window needs room: retry-after's off side must spend its three
 // backoffs (7 s) inside the 20 s limit, which at 0.02 left 260 ms of wall time for four requests and
 // failed once on a loaded CI machine; at 0.2 it leaves 2.6 s.
+// The watchdog lesson's on side must fit two watchdog windows (120 s + 150 s) and nine turns in
+// its 8-minute budget, so it keeps its demo pace. Every lesson plays here, not only opens.
 const PLAYED: [slug: string, scale: number][] = [
   ['retry-ladder', 0.05],
   ['retry-after', 0.2],
-  ['stream-idle-watchdog', 0.06],
+  ['stream-idle-watchdog', 0.05],
+  ['partial-vs-empty', 0.05],
+  ['stream-error-cap', 0.01],
   ['fallback-model', 0.01],
+  ['background-retry', 0.1],
+  ['loop-guard', 0.1],
+  ['failure-budget', 0.1],
+  ['specific-tool-errors', 0.05],
   ['output-truncation', 0.1],
+  ['old-result-compaction', 0.1],
+  ['proactive-summary', 0.1],
+  ['overflow-waterfall', 0.1],
+  ['circuit-breaker', 0.1],
+  ['reactive-compact', 0.1],
+  ['output-cap-escalation', 0.1],
   ['takeover-credentials', 0.1],
 ];
+
+test('the list above plays every lesson', () => {
+  expect(PLAYED.map(([slug]) => slug).sort()).toEqual(LESSONS.map((l) => l.slug).sort());
+});
 
 for (const [slug, scale] of PLAYED) {
   const lesson = LESSONS.find((l) => l.slug === slug)!;
@@ -46,6 +65,8 @@ for (const [slug, scale] of PLAYED) {
     await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-reason', lesson.expect.on.reason);
     await expect(page.getByTestId('lesson-ending-off')).toHaveAttribute('data-reason', lesson.expect.off.reason);
     await expect(page.getByTestId('lesson-divergence')).toContainText(lesson.diverges.turn === null ? 'Only in how they ended' : `At turn ${lesson.diverges.turn}`);
+    await expect(page.getByTestId('lesson-difference').first()).toContainText(`${MECHANISMS[lesson.mechanism].label}: `);
+    await expect(page.getByTestId('lesson-difference').first()).toContainText('with it off.');
     await expect(page.getByTestId('lesson-total').first()).toBeVisible();
     await expect(page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' })).toBeVisible();
     const on = await page.getByTestId('lesson-side-on').getAttribute('data-run-id');
