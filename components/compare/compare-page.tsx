@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { useComparison } from '@/lib/client/compare-api';
 import { useComparisonNow } from '@/lib/client/compare-clock';
@@ -52,14 +52,17 @@ function ComparisonView({ answer, receivedAt }: { answer: Comparison; receivedAt
     target?.scrollIntoView({ block: 'center' });
   }, [c.divergence]);
   const live = c.a.running || c.b.running;
+  const modelA = `${c.a.vendor} ${c.a.model}`;
+  const modelB = `${c.b.vendor} ${c.b.model}`;
+  const runModels = useMemo(() => ({ a: modelA, b: modelB }), [modelA, modelB]);
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4" data-testid="compare-page">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-[3rem_1fr_1fr]">
         {/* Over the turns' label column on a wide screen; a phone needs the width for the cards. */}
         <span className="hidden md:block" />
-        <CompareSideHeader side={c.a} letter="A" />
-        <CompareSideHeader side={c.b} letter="B" />
+        <CompareSideHeader side={c.a} letter="A" other={{ id: c.b.id, letter: 'B' }} />
+        <CompareSideHeader side={c.b} letter="B" other={{ id: c.a.id, letter: 'A' }} />
       </div>
 
       <section data-testid="compare-divergence" className={`rounded border px-3 py-2 text-xs ${c.divergence ? 'border-wait/50 bg-wait-soft' : 'border-line bg-panel'}`}>
@@ -86,7 +89,7 @@ function ComparisonView({ answer, receivedAt }: { answer: Comparison; receivedAt
       <section className="flex flex-col gap-2" data-testid="compare-turns">
         <h2 className="text-xs font-semibold">Turns, side by side</h2>
         {c.turns.map((row) => (
-          <TurnRow key={row.turn} row={row} firstDivergence={row.turn === divergedTurn} />
+          <TurnRow key={row.turn} row={row} firstDivergence={row.turn === divergedTurn} runModels={runModels} />
         ))}
         <div
           data-testid="compare-end"

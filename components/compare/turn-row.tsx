@@ -3,7 +3,16 @@ import { formatMs, truncateText } from '@/lib/client/format';
 import type { AlignedTurn, TurnSide } from '@/lib/protocol/http/compare';
 
 /** Turn n of both runs, each side's card condensed: what was said, tool calls, recovery, time. */
-export const TurnRow = memo(function TurnRow({ row, firstDivergence }: { row: AlignedTurn; firstDivergence: boolean }) {
+export const TurnRow = memo(function TurnRow({
+  row,
+  firstDivergence,
+  runModels,
+}: {
+  row: AlignedTurn;
+  firstDivergence: boolean;
+  /** Each side's vendor and model as its header names them (where the run started). */
+  runModels: { a: string; b: string };
+}) {
   return (
     <div
       data-testid="compare-turn"
@@ -19,13 +28,22 @@ export const TurnRow = memo(function TurnRow({ row, firstDivergence }: { row: Al
           </span>
         )}
       </div>
-      <SideCard side={row.a} letter="a" />
-      <SideCard side={row.b} letter="b" />
+      <SideCard side={row.a} letter="a" runModel={runModels.a} />
+      <SideCard side={row.b} letter="b" runModel={runModels.b} />
     </div>
   );
 });
 
-function SideCard({ side, letter }: { side: TurnSide | null; letter: 'a' | 'b' }) {
+/** Where a turn ran when that is not what the side's header says: after a takeover, or a fork's copied turn. */
+export function turnOrigin(side: Pick<TurnSide, 'vendor' | 'model' | 'copied'>, runModel: string): string[] {
+  const notes: string[] = [];
+  if (side.copied) notes.push('copied from the parent run');
+  const model = side.vendor && side.model ? `${side.vendor} ${side.model}` : null;
+  if (model && model !== runModel) notes.push(`on ${model}`);
+  return notes;
+}
+
+function SideCard({ side, letter, runModel }: { side: TurnSide | null; letter: 'a' | 'b'; runModel: string }) {
   if (!side) return <div className="text-2xs text-faint" data-testid={`turn-side-${letter}`}>no such turn</div>;
   return (
     <div className="min-w-0 text-xs" data-testid={`turn-side-${letter}`}>
@@ -35,12 +53,17 @@ function SideCard({ side, letter }: { side: TurnSide | null; letter: 'a' | 'b' }
           {side.attempts} request{side.attempts === 1 ? '' : 's'}
         </span>
         {side.stopReason && <span>stop: {side.stopReason}</span>}
+        {turnOrigin(side, runModel).map((note) => (
+          <span key={note} className="text-takeover" data-testid="turn-origin">
+            {note}
+          </span>
+        ))}
       </div>
       {side.text && <p className="mt-0.5 whitespace-pre-wrap break-words">{truncateText(side.text, 280)}</p>}
       {side.toolCalls.length > 0 && (
         <ul className="mt-0.5 font-mono text-2xs">
           {side.toolCalls.map((t, i) => (
-            <li key={i} className="break-all">
+            <li key={i} className="[overflow-wrap:anywhere]">
               ⚙ {t}
             </li>
           ))}

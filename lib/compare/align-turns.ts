@@ -12,23 +12,26 @@ export class TurnFold {
   private current: TurnSide | undefined;
   private streaming = '';
 
-  add(e: RunEvent, step: RunStep | null): void {
-    if ('iteration' in e && typeof e.iteration === 'number') this.addToTurn(e, e.iteration);
+  /** `copied`: the event is one a fork copied from its parent's log. */
+  add(e: RunEvent, step: RunStep | null, copied = false): void {
+    if ('iteration' in e && typeof e.iteration === 'number') this.addToTurn(e, e.iteration, copied);
     if (e.event === 'terminate') this.close(e.ts);
     if (step && step.turn !== null) this.addStep(step, step.turn);
   }
 
-  private addToTurn(e: RunEvent, turn: number): void {
+  private addToTurn(e: RunEvent, turn: number, copied: boolean): void {
     let side = this.sides.get(turn);
     if (!side) {
       this.close(e.ts);
-      side = { firstSeq: e.seq, startMs: e.ts, durationMs: 0, attempts: 0, text: '', stopReason: null, toolCalls: [], recovery: [], finished: false };
+      side = { firstSeq: e.seq, startMs: e.ts, durationMs: 0, attempts: 0, text: '', stopReason: null, toolCalls: [], recovery: [], finished: false, vendor: null, model: null, copied };
       this.sides.set(turn, side);
       this.current = side;
     }
     if (!side.finished) side.durationMs = Math.max(side.durationMs, e.ts - side.startMs);
     if (e.event === 'model_request' && !e.background) {
       side.attempts += 1;
+      side.vendor = e.vendor;
+      side.model = e.model;
       this.streaming = '';
     } else if (e.event === 'content_delta' && e.kind === 'text') {
       this.streaming += e.text;

@@ -84,4 +84,20 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     expect(fold.comparison('a', 'b').divergence).toBeNull();
     expect(fold.scan.held).toBe(0);
   });
+
+  it('says which of a fork\'s turns were copied from its parent, and where each turn of a takeover ran', () => {
+    const fork = compareRuns({ id: 'parent', events: logs.parent! }, { id: 'child', events: logs.fork! });
+    expect(fork.b.forkedFrom).toEqual({ runId: 'parent', turn: 2 });
+    expect(fork.a.forkedFrom).toBeNull();
+    const copied = fork.turns.filter((t) => t.b?.copied).map((t) => t.turn);
+    expect(copied).toEqual([1, 2]);
+    expect(fork.turns.every((t) => t.a?.copied !== true)).toBe(true);
+    // The copied turns ran on the parent's vendor; the fork's own on the vendor it moved to.
+    expect(fork.turns[0]!.b).toMatchObject({ vendor: 'sim-anthropic' });
+    expect(fork.turns[2]!.b).toMatchObject({ vendor: 'sim-openai' });
+
+    const takeover = compareRuns({ id: 't', events: logs.takeover! }, { id: 'p', events: logs.plain! });
+    expect(takeover.turns.slice(0, 4).map((t) => t.a?.vendor)).toEqual(['sim-anthropic', 'sim-openai', 'sim-anthropic', 'sim-anthropic']);
+    expect(takeover.turns.slice(0, 4).map((t) => t.b?.vendor)).toEqual(['sim-anthropic', 'sim-anthropic', 'sim-anthropic', 'sim-anthropic']);
+  });
 });

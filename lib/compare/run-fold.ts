@@ -23,6 +23,9 @@ export class RunFold {
   private title: string | null = null;
   private verdict: TaskVerdict | null = null;
   private count = 0;
+  private forkedFrom: CompareSide['forkedFrom'] = null;
+  /** Events still to come that a fork copied from its parent (they follow its forked_from). */
+  private copiedLeft = 0;
 
   /** Adds an event and returns the step it is (null: it carries no behaviour of its own). */
   add(e: RunEvent): RunStep | null {
@@ -31,8 +34,14 @@ export class RunFold {
     this.count += 1;
     if (e.event === 'run_title') this.title = e.title;
     else if (e.event === 'task_verdict') this.verdict = e.verdict;
+    const copied = this.copiedLeft > 0;
+    if (copied) this.copiedLeft -= 1;
+    if (e.event === 'forked_from') {
+      this.forkedFrom = { runId: e.parent_run_id, turn: e.turn };
+      this.copiedLeft = e.copied_events;
+    }
     const step = this.read(e);
-    this.turns.add(e, step);
+    this.turns.add(e, step, copied);
     this.totals.add(e);
     if (step && step.turn === null) this.end.push(step.label);
     return step;
@@ -71,6 +80,7 @@ export class RunFold {
       clock: start.config.clock,
       timeScale: start.config.timeScale,
       clockTs: last?.ts ?? 0,
+      forkedFrom: this.forkedFrom,
     };
   }
 }

@@ -43,6 +43,11 @@ export const TurnSideSchema = z
     recovery: z.array(z.string()),
     /** The next turn (or the end) has started. */
     finished: z.boolean(),
+    /** Vendor and model of the turn's latest foreground request (a takeover changes them mid-run); null before one. */
+    vendor: z.string().nullable(),
+    model: z.string().nullable(),
+    /** A fork's turn copied from its parent's log, not run by this run. */
+    copied: z.boolean(),
   })
   .strict();
 export type TurnSide = z.infer<typeof TurnSideSchema>;
@@ -98,6 +103,8 @@ export const CompareSideSchema = z
     clock: z.enum(['real', 'virtual']),
     timeScale: z.number(),
     clockTs: z.number(),
+    /** The run this one was forked from and the turn it continued after (forked_from); null: not a fork. */
+    forkedFrom: z.object({ runId: z.string(), turn: z.number().int() }).strict().nullable(),
   })
   .strict();
 export type CompareSide = z.infer<typeof CompareSideSchema>;
