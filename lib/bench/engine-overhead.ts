@@ -4,7 +4,7 @@ import { replayFetch, runBenchLoop, type Exchange } from './record-run';
 import { cpuTime, median, percentile } from './stats';
 
 /** The 50-turn run through the whole engine (rendering, stream parts, events, watchdog), over replayed bytes. */
-async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
+export async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
   const events = await runBenchLoop({ fetch: replayFetch(exchanges), clock: new RealClock(1) });
   if (events.at(-1)?.event !== 'terminate') throw new Error('bench run did not terminate');
   return events.length;
@@ -14,7 +14,7 @@ async function engineRun(exchanges: readonly Exchange[]): Promise<number> {
  * The same SDK parsing the same bytes for the same request bodies, with no engine. Each
  * request carries an abort signal, as any caller that can stop a stream must pass one.
  */
-async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
+export async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
   const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch: replayFetch(exchanges), maxRetries: 0 });
   let seen = 0;
   for (const exchange of exchanges) {

@@ -1,5 +1,6 @@
 import { measureCheckCost } from './check-cost';
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
+import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { recordBenchRun } from './record-run';
@@ -59,6 +60,16 @@ async function engineFigures(): Promise<void> {
       `(middle half ${bundled.spread[0].toFixed(2)}–${bundled.spread[1].toFixed(2)})`,
     bundled.ratio <= 1.1,
     'target ≤ 1.10',
+  );
+
+  // How low the ratio above can go: the provider layer alone (render, SDK, translate) on the
+  // engine run's own requests, bundled; the engine's ratio measured beside it, same rounds.
+  const floor = JSON.parse((await runBundled({ entry: 'lib/bench/engine-floor-entry.ts' })).trim().split('\n').at(-1)!) as EngineFloor;
+  console.log(
+    `INFO  engine floor: the provider layer alone (render each neutral request, the SDK, stream parts; no loop, events, watchdog or context) ÷ the bare SDK, same bodies and bytes, bundled\n` +
+      `      median CPU ${floor.floorMs.toFixed(1)} ms vs ${floor.sdkMs.toFixed(1)} ms; paired ratio ${floor.floorRatio.toFixed(3)} (middle half ${floor.floorSpread[0].toFixed(2)}–${floor.floorSpread[1].toFixed(2)}): ` +
+      `${floor.floorRatio <= 1.1 ? 'under' : 'over'} 1.10, so the target is ${floor.floorRatio <= 1.1 ? 'within reach of an engine that renders from a neutral trajectory' : 'out of reach for any engine that renders from a neutral trajectory'}\n` +
+      `      the whole engine in the same rounds: ${floor.engineMs.toFixed(1)} ms, paired ratio ${floor.engineRatio.toFixed(3)} (middle half ${floor.engineSpread[0].toFixed(2)}–${floor.engineSpread[1].toFixed(2)})\n`,
   );
 
   const sse = await measureSseThroughput({ replays: 20 });

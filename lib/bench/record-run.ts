@@ -3,7 +3,7 @@ import { EventLog, runLoop, type ToolRunner } from '@/lib/engine';
 import { resolveRecovery, RunConfigSchema, type RunConfig, type RunEvent } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { createSimAnthropic, type Policy } from '@/lib/sim';
-import type { ToolSpec } from '@/lib/providers/types';
+import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 
 /**
  * One recorded exchange: the request body the SDK sent and the bytes the vendor answered,
@@ -61,15 +61,19 @@ export async function recordBenchRun(): Promise<Exchange[]> {
   return exchanges;
 }
 
-/** The bench conversation through the engine loop over a given transport; returns its log. */
-export async function runBenchLoop(options: { fetch: typeof fetch; clock: Clock }): Promise<RunEvent[]> {
+/**
+ * The bench conversation through the engine loop over a given transport; returns its log.
+ * `wrap` sees the provider the loop is given (the engine floor records the loop's requests).
+ */
+export async function runBenchLoop(options: { fetch: typeof fetch; clock: Clock; wrap?: (provider: ProviderAdapter) => ProviderAdapter }): Promise<RunEvent[]> {
   const { clock } = options;
   const events: RunEvent[] = [];
+  const provider = createProvider({ vendor: 'sim-anthropic', fetch: options.fetch, maxRetries: 0 });
   const log = new EventLog('bench', clock, (event) => events.push(event));
   await runLoop({
     config: benchConfig,
     recovery: resolveRecovery('codesmith'),
-    provider: createProvider({ vendor: 'sim-anthropic', fetch: options.fetch, maxRetries: 0 }),
+    provider: options.wrap?.(provider) ?? provider,
     model: 'claude-sim-sonnet',
     fallbackModel: 'claude-sim-haiku',
     system: 'You are a careful coding agent.',
