@@ -132,7 +132,7 @@ function PlaygroundBody({
       <section aria-label="run" className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line bg-panel px-3 py-1.5 md:hidden">
           <Button onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer}>
-            ☰ Controls
+            <span aria-hidden>☰</span> Controls
           </Button>
           <Button variant="primary" onClick={run} disabled={create.isPending}>
             {create.isPending ? 'Starting…' : 'Run'}
