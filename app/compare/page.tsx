@@ -4,5 +4,10 @@ import { ComparePage } from '@/components/compare/compare-page';
 export default async function CompareRoute({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-  return <ComparePage a={one(params.a)} b={one(params.b)} />;
+  return (
+    <>
+      <h1 className="sr-only">Compare two runs</h1>
+      <ComparePage a={one(params.a)} b={one(params.b)} />
+    </>
+  );
 }
