@@ -109,3 +109,19 @@ test('start a run, inject a fault mid-run, swap vendors, open a finished turn: k
   await expect(fork).toBeHidden();
   await expectFocused(forkOpen);
 });
+
+test('on a phone the controls drawer opens with Enter, takes focus, and Escape closes it back to its button', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const playground = new PlaygroundPage(page);
+  await page.goto('/');
+  const toggle = page.getByTestId('controls-toggle');
+  await expect(toggle).toBeVisible();
+  await tabTo(page, toggle);
+  await page.keyboard.press('Enter');
+  const drawer = page.getByTestId('controls');
+  await expect(drawer).toHaveAttribute('data-drawer', 'open');
+  await expectFocused(playground.runButton);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveAttribute('data-drawer', 'closed');
+  await expectFocused(toggle);
+});

@@ -1,5 +1,6 @@
 'use client';
 
+import { useEffect, useRef } from 'react';
 import { isSimulated } from '@/lib/protocol';
 import type { PlaygroundForm } from '@/lib/client/playground-form';
 import { countOverrides } from '@/lib/client/recovery-fields';
@@ -44,12 +45,26 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
   const overrideCount = countOverrides(form.overrides);
   // A prompt edited after loading a set is no longer that set: the run must not claim it.
   const onPromptChange = (patch: Partial<PlaygroundForm>) => onChange({ ...patch, promptSet: null });
+  // The drawer takes focus when it opens, so Tab moves through the controls, not the run behind.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (drawerOpen) panel.current?.querySelector<HTMLElement>('button:not([disabled]), select, input')?.focus();
+  }, [drawerOpen]);
   return (
     <aside
+      ref={panel}
+      id="run-controls"
       data-testid="controls"
       data-drawer={drawerOpen ? 'open' : 'closed'}
       className={`${drawerOpen ? 'flex' : 'hidden'} fixed top-(--header-h) bottom-0 left-0 z-40 w-80 max-w-[88vw] shrink-0 flex-col overflow-y-auto border-r border-line bg-panel shadow-lg md:static md:z-auto md:flex md:max-w-none md:shadow-none`}
       aria-label="run controls"
+      onKeyDown={(e) => {
+        // On a phone the controls are a drawer over the run: Escape closes it (and is marked
+        // handled, so the run's own Escape-to-abort does not fire as well).
+        if (e.key !== 'Escape' || !drawerOpen || !onCloseDrawer) return;
+        e.preventDefault();
+        onCloseDrawer();
+      }}
     >
       <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
         <Button variant="primary" data-testid="run-button" onClick={onRun} disabled={starting} title="run (r)" className="flex-1">

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/endpoint-key';
 import { faultPlanFor } from '@/lib/client/fault-catalog';
@@ -63,6 +63,7 @@ function PlaygroundBody({
   const [apiKey] = useEndpointKey();
   // Narrow screens: the controls are a drawer, closed by default so the run has the width.
   const [drawer, setDrawer] = useState(false);
+  const drawerToggle = useRef<HTMLButtonElement>(null);
   const live = useRunStore((s) => runId !== undefined && s.view.terminate === undefined);
   const current = useRunStore((s) => (s.view.vendor ? `${s.view.vendor}/${s.view.model ?? ''}` : undefined));
   const missing = useRunStore((s) => s.connection === 'error' && s.view.eventCount === 0);
@@ -127,11 +128,14 @@ function PlaygroundBody({
         onSwap={onSwap}
         swapPending={control.isPending}
         drawerOpen={drawer}
-        onCloseDrawer={() => setDrawer(false)}
+        onCloseDrawer={() => {
+          setDrawer(false);
+          drawerToggle.current?.focus();
+        }}
       />
       <section aria-label="run" className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line bg-panel px-3 py-1.5 md:hidden">
-          <Button onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer}>
+          <Button ref={drawerToggle} onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer} aria-controls="run-controls">
             <span aria-hidden>☰</span> Controls
           </Button>
           <Button variant="primary" onClick={run} disabled={create.isPending}>
