@@ -30,7 +30,7 @@ export const GLOSSARY = [
     definition: 'One step of the ladder, named for what the user experiences: a silent retry (nothing shown), degrade (the call carries on, on the fallback model), or surface (the error reaches the user).' },
   { id: 'silent-retry', term: 'silent retry', mechanism: 'retry',
     definition: 'A retry the user does not need to hear about: the same call is sent again after a wait, on the same model. Most transient errors clear within one or two waits.' },
-  { id: 'degrade', term: 'degrade', mechanism: 'retry',
+  { id: 'degrade', term: 'degrade', mechanism: 'fallback',
     definition: `The rung after the fallback model takes over (s11: ${D.fallbackAfter} consecutive 529s): the call keeps retrying, on a smaller model, so the answer may be plainer than the busy model’s. The retries after the switch are marked degrade.` },
   { id: 'surface', term: 'surface', mechanism: 'retry',
     definition: 'The end of the ladder: the error is not retryable or the budget is spent, so it reaches the user as it is. Nothing more is retried: the run ends with it (terminate: retries_exhausted or model_error).' },
