@@ -54,9 +54,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const offWaits = of(off, 'retry_scheduled');
     expect(offWaits).toHaveLength(DEFAULTS.retries);
     for (const w of offWaits) expect(w.wait_ms).toBeLessThan(w.retry_after_ms!);
-    const spent = end(off).ts;
-    expect(lesson.text.costs).toContain(`spent in ${s1(spent)}`);
-    expect(lesson.text.costs).toContain(`waiting ${s1(wait!.retry_after_ms! - spent)} longer`);
+    const spent = offWaits.reduce((sum, w) => sum + w.wait_ms, 0);
+    expect(spent).toBeLessThan(wait!.retry_after_ms!);
+    expect(lesson.text.costs).toContain(`waits that add up to ${s1(spent)}`);
   },
 
   'stream-idle-watchdog': (lesson, { on, off }) => {
@@ -79,11 +79,11 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'partial-vs-empty': (lesson, { on, off }) => {
     expect(of(on, 'model_error').map((e) => e.partial)).toEqual([true]);
     expect(foreground(on)).toHaveLength(1);
-    expect(lesson.text.costs).toContain(`arrived, at ${Math.round(end(on).ts / 1000)} s`);
     expect(foreground(off)).toHaveLength(2);
     const again = of(off, 'llm_call').find((c) => !c.background)!;
     expect(again.attempt).toBe(2);
-    expect(lesson.text.costs).toContain(`${Math.round(again.latency_ms / 1000)} s more, ${Math.round(again.ts / 1000)} s in all`);
+    // A second stream as long as the first: the wait is spent twice.
+    expect(again.latency_ms).toBeGreaterThan(of(on, 'llm_call')[0]!.latency_ms);
     expect(lesson.text.costs).toContain(`${n(again.output_tokens)} output tokens`);
   },
 
@@ -91,10 +91,11 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const cap = DEFAULTS.streamErrorCap;
     expect(foreground(on)).toHaveLength(cap);
     expect(end(on).message).toContain(`${cap} consecutive stream errors`);
-    expect(lesson.text.costs).toContain(`after ${cap} attempts and ${s1(end(on).ts)}`);
+    const waited = (log: RunEvent[]) => of(log, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0);
+    expect(lesson.text.costs).toContain(`after ${cap} attempts and ${s1(waited(on))} of backoff`);
     const retries = lesson.config.recovery!.retry!.maxRetries!;
     expect(foreground(off)).toHaveLength(retries + 1);
-    expect(lesson.text.costs).toContain(`after ${retries + 1} attempts and ${minSec(end(off).ts)} of backoff`);
+    expect(lesson.text.costs).toContain(`after ${retries + 1} attempts and ${minSec(waited(off))} of backoff`);
   },
 
   'fallback-model': (lesson, { on, off }) => {
@@ -107,7 +108,7 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const fallback = of(on, 'fallback')[0]!;
     for (const call of of(on, 'llm_call')) expect(call.model).toBe(fallback.to_model);
     expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
-    expect(lesson.text.costs).toContain(`— ${minSec(end(off).ts)} —`);
+    expect(lesson.text.costs).toContain(`— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`);
     // The doubling stops at the cap; jitter is added on top of it.
     expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(PRESETS.s11.retry.maxDelayMs);
   },
@@ -147,7 +148,6 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(reads.filter((c) => c.status === 'timeout').map((c) => c.latency_ms)).toEqual(Array(failureBudget).fill(timeoutMs));
     expect(reads.filter((c) => c.status === 'short_circuit')).toHaveLength(2);
     expect(of(on, 'tool_guard').filter((g) => g.kind === 'disabled')).toHaveLength(1);
-    expect(lesson.text.costs).toContain(`at ${Math.round(end(on).ts / 1000)} s`);
     expect(end(off).ts).toBe(lesson.config.budgets!.maxRunMs);
     expect(toolCalls(off, 'read_file')[0]!.latency_ms).toBeGreaterThan(timeoutMs);
   },
@@ -185,7 +185,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(summary!.tokens_before / 16_000).toBeGreaterThanOrEqual(PRESETS.codesmith.compaction.thresholdRatio);
     expect(lesson.text.costs).toContain(`at turn ${summary!.iteration} one summary call takes the request from ${n(summary!.tokens_before)} to ${n(summary!.tokens_after)} tokens`);
     expect(of(on, 'model_error')).toHaveLength(0);
-    expect(lesson.text.costs).toContain(`${Math.round((end(on).ts - end(off).ts) / 1000)} s longer`);
+    expect(lesson.text.costs).toContain('one summary request');
+    expect(of(on, 'compaction')).toHaveLength(1);
     const [overflow] = of(off, 'context_overflow');
     expect(lesson.text.costs).toContain(`at turn ${overflow!.iteration} the vendor refuses`);
     expect(lesson.text.costs).toContain(/(\d+) tokens > (\d+)/.exec(of(off, 'model_error')[0]!.message)!.slice(1).map((x) => n(Number(x))).join(' tokens > '));
@@ -212,7 +213,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`refuses ${refused.length} more without calling`);
     expect(lesson.text.costs).toContain(`each of those ${failed(off).length} turns`);
     expect(failed(off).length / failed(on).length).toBe(3);
-    expect(lesson.text.does).toContain(`ends after ${Math.round(end(on).ts / 1000)} s`);
+    expect(end(on).ts).toBeLessThan(PRESETS.codesmith.compaction.breakerCooldownMs);
+    expect(of(on, 'breaker').map((b) => b.state)).not.toContain('half_open');
     expect(end(on).usd_so_far).toBe(end(off).usd_so_far);
   },
 
@@ -234,8 +236,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(steps.filter((s) => s.action === 'continue')).toHaveLength(DEFAULTS.maxContinuations);
     expect(steps[0]!.next_max_tokens).toBe(lesson.config.recovery!.output!.escalatedMaxTokens);
     const kept = of(on, 'llm_call').filter((c) => !c.background && c.iteration! > 1).reduce((sum, c) => sum + c.output_tokens, 0);
-    expect(lesson.text.costs).toContain(`${n(kept)} tokens of answer in ${Math.round(end(on).ts / 1000)} s`);
-    expect(lesson.text.costs).toContain(`at ${s1(end(off).ts)}, with ${end(off).output_tokens} tokens: about a sixth`);
+    expect(lesson.text.costs).toContain(`${n(kept)} tokens of answer over ${foreground(on).length} requests`);
+    expect(foreground(off)).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`after one request, with ${end(off).output_tokens} tokens: about a sixth`);
     expect(Math.round(kept / end(off).output_tokens)).toBe(6);
   },
 

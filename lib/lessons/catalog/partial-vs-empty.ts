@@ -16,7 +16,7 @@ export const partialVsEmpty: Lesson = {
   text: {
     happens: 'A stream that breaks before any content (Empty) has cost nothing and can simply be asked again. A stream that breaks after content arrived (Partial) has already been generated — and billed.',
     does: 'CodeSmith keeps a Partial: the text that arrived is presented as it is and the run stops there, marked incomplete — never re-requested from the start, so the same output is never paid for twice. (A project option, off here, asks the model to continue instead.)',
-    costs: 'On: the person has the answer that arrived, at 82 s, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — 90 s more, 173 s in all — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 7,996 output tokens).',
+    costs: 'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — a second stream as long as the first, so the wait is spent twice — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 7,996 output tokens).',
   },
   expect: {
     on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill' },

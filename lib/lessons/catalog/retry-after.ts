@@ -22,7 +22,7 @@ export const retryAfter: Lesson = {
   text: {
     happens: `A 429 comes with the server’s own answer to "when may I come back": Retry-After: ${LIMIT_S}. Every request before then is refused again, however many are sent.`,
     does: `With Retry-After honoured, the loop waits exactly what the server asked (capped at ${retryAfterCap}) instead of its own backoff guess. One wait of ${LIMIT_S} s, one retry, done.`,
-    costs: `On: one ${LIMIT_S} s wait. Off: the loop’s own backoff (about ${backoffSteps.join(', ')}) lands inside the limit every time, each retry is refused again, and the retry budget of ${retries} is spent in 7.4 s — the run fails although waiting 12.6 s longer would have worked.`,
+    costs: `On: one ${LIMIT_S} s wait. Off: the loop’s own backoff (about ${backoffSteps.join(', ')}) lands inside the limit every time, each retry is refused again, and the retry budget of ${retries} is spent on waits that add up to 7.4 s — the run fails although one wait of ${LIMIT_S} s would have worked.`,
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: `waits the ${LIMIT_S} s asked for, then finishes` },

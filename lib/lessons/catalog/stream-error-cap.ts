@@ -20,7 +20,7 @@ export const streamErrorCap: Lesson = {
   text: {
     happens: `Something between the loop and the vendor corrupts every stream. A single broken stream is worth retrying; the same break ${CAP} times in a row is not bad luck any more.`,
     does: `The loop counts consecutive stream errors on a call and gives up after ${CAP}, whatever retry budget is left — here the budget allows ${RETRIES} retries.`,
-    costs: `On: the call fails after ${CAP} attempts and 15.8 s. Off (cap out of reach): the same failure after ${RETRIES + 1} attempts and 5 min 4 s of backoff. The outcome is no better; only later.`,
+    costs: `On: the call fails after ${CAP} attempts and 15.5 s of backoff. Off (cap out of reach): the same failure after ${RETRIES + 1} attempts and 5 min 3 s of backoff. The outcome is no better; only later.`,
   },
   expect: {
     on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
