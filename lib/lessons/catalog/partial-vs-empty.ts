@@ -12,7 +12,10 @@ export const partialVsEmpty: Lesson = {
     seed: 17,
     faults: { rules: [{ id: 'drop', label: 'connection dropped before the last record', when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'final' } }], tools: [] },
   },
-  timeScale: 0.12,
+  // Played live, this lesson's ~2,500 streamed deltas carry the machine's own time: in Chromium
+  // against a production build its run clock read about 2.8× the virtual one at any scale
+  // (off side: 10 min 27 s for 173 s), so the demo pace is set on that, not on the virtual time.
+  timeScale: 0.04,
   text: {
     happens: 'A stream that breaks before any content (Empty) has cost nothing and can simply be asked again. A stream that breaks after content arrived (Partial) has already been generated — and billed.',
     does: 'CodeSmith keeps a Partial: the text that arrived is presented as it is and the run stops there, marked incomplete — never re-requested from the start, so the same output is never paid for twice. (A project option, off here, asks the model to continue instead.)',
