@@ -109,3 +109,26 @@ test('on a phone (390 px) nothing is cut off or sticks out of its box', async ({
   await expect(page.getByTestId('compare-side-b')).toContainText('ended: model error');
   expect(await compare.clippedOrOutside()).toEqual([]);
 });
+
+test('a takeover\'s turns say which vendor answered them; a fork says whose fork it is and which turns it copied', async ({ page, request }) => {
+  const base = { provider: { vendor: 'sim-anthropic', thinking: true }, clock: 'virtual', seed: 13 };
+  const takeover = await finishedRun(request, { ...base, swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }, { atTurn: 3, vendor: 'sim-anthropic', model: '' }] });
+  const plain = await finishedRun(request, base);
+  const compare = new ComparePage(page);
+  await compare.goto(takeover, plain);
+  const origin = (turn: number, side: 'a' | 'b') => page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"] [data-testid="turn-origin"]`);
+  await expect(origin(2, 'a')).toHaveText('on sim-openai gpt-sim-4o');
+  await expect(origin(1, 'a')).toHaveCount(0);
+  await expect(origin(3, 'a')).toHaveCount(0);
+  await expect(origin(2, 'b')).toHaveCount(0);
+
+  const created = await request.post('/api/runs', { data: { fork: { runId: plain, atTurn: 2, provider: 'sim-openai' } } });
+  expect(created.status()).toBe(201);
+  const { id: fork } = (await created.json()) as { id: string };
+  await compare.goto(plain, fork);
+  await expect(page.getByTestId('compare-side-b')).toContainText('ended: end turn', { timeout: 30_000 });
+  await expect(page.getByTestId('compare-forked-from')).toHaveText('fork of run A after turn 2');
+  await expect(origin(1, 'b').first()).toHaveText('copied from the parent run');
+  await expect(origin(2, 'b').first()).toHaveText('copied from the parent run');
+  await expect(origin(3, 'b')).toHaveCount(0);
+});
