@@ -48,8 +48,12 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
       void client.invalidateQueries({ queryKey: key.split('\u0000') });
     };
     source.onmessage = (message: MessageEvent<string>) => {
-      if (isTerminate(message.data)) source.close();
-      if (timer === undefined) timer = setTimeout(refresh, REFRESH_MS);
+      const step = followStep(message.data, timer !== undefined);
+      if (step.close) source.close();
+      if (step.refresh === 'now') {
+        if (timer !== undefined) clearTimeout(timer);
+        refresh();
+      } else if (step.refresh === 'soon') timer = setTimeout(refresh, REFRESH_MS);
     };
     return () => {
       source.close();
@@ -57,6 +61,17 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the stream opens once per live side, from where the first read left off
   }, [id, client, key]);
+}
+
+/**
+ * What one event on a followed side's stream calls for. Events in a burst are folded in one
+ * re-read at most REFRESH_MS later; the terminate is read at once and closes the stream: until
+ * the page knows the run ended, its run time keeps counting on (lib/client/compare-clock), and at
+ * a slow time scale a 400 ms wait is many seconds of run time shown that the run never had.
+ */
+export function followStep(data: string, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none' } {
+  if (isTerminate(data)) return { close: true, refresh: 'now' };
+  return { close: false, refresh: refreshPending ? 'none' : 'soon' };
 }
 
 function isTerminate(data: string): boolean {

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { followStep } from './compare-api';
+
+describe('following a live side of a comparison', () => {
+  it('folds a burst of events into one re-read a little later', () => {
+    const delta = JSON.stringify({ event: 'content_delta', seq: 40 });
+    expect(followStep(delta, false)).toEqual({ close: false, refresh: 'soon' });
+    expect(followStep(delta, true)).toEqual({ close: false, refresh: 'none' });
+  });
+
+  it('reads the terminate at once, even with a re-read already waiting, and stops following', () => {
+    const end = JSON.stringify({ event: 'terminate', seq: 120, reason: 'end_turn' });
+    expect(followStep(end, false)).toEqual({ close: true, refresh: 'now' });
+    expect(followStep(end, true)).toEqual({ close: true, refresh: 'now' });
+    expect(followStep('not json', false)).toEqual({ close: false, refresh: 'soon' });
+  });
+});
