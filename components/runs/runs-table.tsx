@@ -127,19 +127,19 @@ export function RunsTable() {
               const sorted = header.column.getIsSorted();
               const id = header.column.id as RunColumnId;
               return (
-                <button
-                  key={header.id}
-                  type="button"
-                  role="columnheader"
-                  data-testid={`runs-sort-${id}`}
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                  onClick={header.column.getToggleSortingHandler()}
-                  className={`flex items-center gap-1 uppercase hover:text-fg ${RIGHT.has(id) ? 'justify-end' : ''} ${sorted ? 'text-fg' : ''}`}
-                  title={`sort by ${String(header.column.columnDef.header)}`}
-                >
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                  <span aria-hidden>{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
-                </button>
+                // The header cell carries the sort state; the button inside it sorts (a button
+                // cannot itself be a column header).
+                <div key={header.id} role="columnheader" data-testid={`runs-sort-${id}`} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'} className="flex">
+                  <button
+                    type="button"
+                    onClick={header.column.getToggleSortingHandler()}
+                    className={`flex w-full items-center gap-1 uppercase hover:text-fg ${RIGHT.has(id) ? 'justify-end' : ''} ${sorted ? 'text-fg' : ''}`}
+                    title={`sort by ${String(header.column.columnDef.header)}`}
+                  >
+                    {flexRender(header.column.columnDef.header, header.getContext())}
+                    <span aria-hidden>{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                  </button>
+                </div>
               );
             })}
             <span />
