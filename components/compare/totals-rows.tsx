@@ -26,9 +26,8 @@ export function TotalsRows({ rows, sides, rowTestId, className = '' }: { rows: T
     <table className={`w-full text-xs ${className}`}>
       <thead>
         <tr className="text-left text-2xs text-muted">
-          <th className="px-3 py-1 font-normal">
-            <span className="sr-only">total</span>
-          </th>
+          {/* The corner over the row names: an empty data cell, not a header without a name. */}
+          <td className="px-3 py-1" />
           <th className="px-2 py-1 font-normal">{sides.a}</th>
           <th className="px-2 py-1 font-normal">{sides.b}</th>
           <th className="px-2 py-1 font-normal">better</th>
