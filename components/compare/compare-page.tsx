@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { useComparison } from '@/lib/client/compare-api';
-import { useComparisonNow } from '@/lib/client/compare-clock';
+import { useComparisonNow, type SideEnds } from '@/lib/client/compare-clock';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';
 import { ConfigDiffTable } from './config-diff-table';
@@ -25,7 +25,10 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
 }
 
 function Loaded({ a, b }: { a: string; b: string }) {
-  const query = useComparison(a, b);
+  // A side's terminate, heard on its stream: its clock stops there before the re-read arrives.
+  const [ends, setEnds] = useState<SideEnds>({ a: null, b: null });
+  const onEnd = useCallback((side: 'a' | 'b', runMs: number) => setEnds((e) => ({ ...e, [side]: runMs })), []);
+  const query = useComparison(a, b, onEnd);
   if (query.error) {
     const error = query.error;
     return (
@@ -37,12 +40,12 @@ function Loaded({ a, b }: { a: string; b: string }) {
     );
   }
   if (!query.data) return <Message testId="compare-loading">Reading both runs…</Message>;
-  return <ComparisonView answer={query.data} receivedAt={query.dataUpdatedAt} />;
+  return <ComparisonView answer={query.data} receivedAt={query.dataUpdatedAt} ends={ends} />;
 }
 
-function ComparisonView({ answer, receivedAt }: { answer: Comparison; receivedAt: number }) {
+function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; receivedAt: number; ends: SideEnds }) {
   // A live side's times move on between answers (a retry's wait writes no event).
-  const c = useComparisonNow(answer, receivedAt);
+  const c = useComparisonNow(answer, receivedAt, ends);
   const scrolled = useRef(false);
   const divergedTurn = c.divergence?.turn ?? null;
   useEffect(() => {

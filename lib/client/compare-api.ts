@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { ComparisonSchema, type Comparison, type CompareSide } from '@/lib/protocol/http/compare';
 import { ApiError, apiRequest, eventsUrl } from './api-client';
 
@@ -20,21 +20,27 @@ export function fetchComparison(a: string, b: string): Promise<Comparison> {
 /**
  * Two runs compared. A side still running is followed on its own event stream (from the
  * events the comparison already has): each burst of events re-reads the comparison, until
- * that side's terminate. A 4xx is not retried: it says what to fix.
+ * that side's terminate. A 4xx is not retried: it says what to fix. `onEnd` hears a followed side's terminate the moment it arrives on its
+ * stream, with the terminate's own run time: the page stops that side's clock there rather
+ * than counting on through the re-read's round trip.
  */
-export function useComparison(a: string, b: string) {
+export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', runMs: number) => void) {
   const query = useQuery({
     queryKey: ['compare', a, b],
     queryFn: () => fetchComparison(a, b),
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
   });
-  useFollowSide(query.data?.a, ['compare', a, b]);
-  useFollowSide(query.data?.b, ['compare', a, b]);
+  const ended = useRef(onEnd);
+  ended.current = onEnd;
+  useFollowSide(query.data?.a, ['compare', a, b], (ms) => ended.current?.('a', ms));
+  useFollowSide(query.data?.b, ['compare', a, b], (ms) => ended.current?.('b', ms));
   return query;
 }
 
-function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[]): void {
+function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[], onEnd: (runMs: number) => void): void {
   const client = useQueryClient();
+  const ended = useRef(onEnd);
+  ended.current = onEnd;
   const id = side?.running ? side.id : undefined;
   // Only where the stream starts matters: later events arrive on the open stream.
   const after = side?.running ? side.eventCount - 1 : -1;
@@ -50,6 +56,7 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
     source.onmessage = (message: MessageEvent<string>) => {
       const step = followStep(message.data, timer !== undefined);
       if (step.close) source.close();
+      if (step.endMs !== null) ended.current(step.endMs);
       if (step.refresh === 'now') {
         if (timer !== undefined) clearTimeout(timer);
         refresh();
@@ -69,15 +76,19 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
  * the page knows the run ended, its run time keeps counting on (lib/client/compare-clock), and at
  * a slow time scale a 400 ms wait is many seconds of run time shown that the run never had.
  */
-export function followStep(data: string, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none' } {
-  if (isTerminate(data)) return { close: true, refresh: 'now' };
-  return { close: false, refresh: refreshPending ? 'none' : 'soon' };
+export function followStep(data: string, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none'; endMs: number | null } {
+  const endMs = terminateTs(data);
+  if (endMs !== undefined) return { close: true, refresh: 'now', endMs };
+  return { close: false, refresh: refreshPending ? 'none' : 'soon', endMs: null };
 }
 
-function isTerminate(data: string): boolean {
+/** A terminate's run time (null: it carries none); undefined: the message is not a terminate. */
+function terminateTs(data: string): number | null | undefined {
   try {
-    return (JSON.parse(data) as { event?: unknown } | null)?.event === 'terminate';
+    const e = JSON.parse(data) as { event?: unknown; ts?: unknown } | null;
+    if (e?.event !== 'terminate') return undefined;
+    return typeof e.ts === 'number' ? e.ts : null;
   } catch {
-    return false;
+    return undefined;
   }
 }

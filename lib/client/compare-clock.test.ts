@@ -55,4 +55,27 @@ describe('a live side\'s times between two answers', () => {
     const finished = compareRuns({ id: 'a', events: log }, { id: 'b', events: log });
     expect(comparisonAt(finished, { a: 1e9, b: 1e9 })).toBe(finished);
   });
+
+  it('stop at the terminate\'s own run time once the stream has said it, not one re-read later', () => {
+    // The page's last answer holds everything but the terminate: A is live, its clock counting.
+    const terminate = log[log.length - 1]!;
+    expect(terminate.event).toBe('terminate');
+    const c = compareRuns({ id: 'live', events: log.slice(0, -1) }, { id: 'done', events: log });
+    expect(c.a.running).toBe(true);
+    const receivedAt = 1_000_000;
+    // The terminate arrives on the stream; the re-read takes a while (here 800 ms of wall time,
+    // 1.6 s of run time at half speed) before its answer says A ended.
+    const wall = receivedAt + (terminate.ts - c.a.clockTs) * 0.5 + 800;
+    const runTime = (x: Comparison) => x.totals.find((r) => r.id === 'durationMs')!.a;
+    // Without the terminate's time the clock counts past the end: the overshoot that was shown.
+    expect(runTime(comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wall), b: 0 }))).toBe(terminate.ts + 1_600);
+    const shown = comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wall, terminate.ts), b: sideClockNow(c.b, receivedAt, wall) });
+    expect(runTime(shown)).toBe(terminate.ts);
+    // …and it is the same time the re-read's answer then gives.
+    const after = compareRuns({ id: 'live', events: log }, { id: 'done', events: log });
+    expect(runTime(comparisonAt(after, { a: sideClockNow(after.a, wall, wall + 5_000, terminate.ts), b: 0 }))).toBe(terminate.ts);
+    // The last turn stops at the terminate too.
+    const last = shown.turns.filter((t) => t.a).at(-1)!.a!;
+    expect(last.startMs + last.durationMs).toBeLessThanOrEqual(terminate.ts);
+  });
 });
