@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api-client';
 import { useComparison } from '@/lib/client/compare-api';
 import { useComparisonNow, type SideEnds } from '@/lib/client/compare-clock';
+import { noDivergenceNote } from '@/lib/compare/no-divergence-note';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';
 import { ConfigDiffTable } from './config-diff-table';
@@ -77,10 +78,8 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
               A #{c.divergence.a?.seq ?? '–'} · B #{c.divergence.b?.seq ?? '–'}
             </span>
           </>
-        ) : live ? (
-          'No divergence so far: both runs have done the same things up to where the shorter one has got.'
         ) : (
-          'No divergence: both runs did the same things, step for step (times aside).'
+          noDivergenceNote(c)
         )}
       </section>
 
