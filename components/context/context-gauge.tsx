@@ -69,7 +69,7 @@ export function ContextGauge({
           <g key={s.seq} data-testid="gauge-bar" data-index={i} onClick={() => onSelect(i)} className="cursor-pointer">
             <title>{title}</title>
             <rect x={x - 1} y={-14} width={BAR + 2} height={H + 16} className={selected === i ? 'fill-sunken' : 'fill-transparent'} />
-            {s.reported !== undefined && <rect x={x} y={y(s.reported)} width={BAR} height={H - y(s.reported)} className={over ? 'fill-fail/60' : 'fill-run/50'} />}
+            {s.reported !== undefined && <rect x={x} y={y(s.reported)} width={BAR} height={H - y(s.reported)} className={over ? 'fill-fail/60 stroke-fail' : 'fill-run/50 stroke-run'} strokeWidth={1} />}
             <rect x={x} y={y(s.tokensEst)} width={BAR} height={H - y(s.tokensEst)} className={over ? 'stroke-fail' : 'stroke-run'} fill="none" strokeWidth={1} />
             {marks && <path data-testid="gauge-marker" d={`M${x} -12 L${x + BAR} -12 L${x + BAR / 2} -4 Z`} className="fill-compact" />}
           </g>

@@ -3,12 +3,19 @@
 import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMs, formatUsd } from '@/lib/client/format';
+import { seriesColour, seriesShape } from '@/lib/client/mark-palette';
 import { rowLabel } from '@/lib/client/sweep-columns';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { BandTick } from './band-tick';
 
-/** One colour per row, the same in every chart. */
-const PALETTE = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b7791f', '#c53030', '#3b7a8c', '#97266d', '#4a5568', '#276749'];
+/**
+ * One colour and one shape per row, the same in every chart (lib/client/mark-palette). Dots are
+ * filled translucent, so overlapping runs show as denser colour, and outlined in the solid
+ * series colour, which is what reads at 3:1 against the panel.
+ */
+function seriesProps(i: number) {
+  return { fill: seriesColour(i), stroke: seriesColour(i), strokeWidth: 1.5, fillOpacity: 0.45, shape: seriesShape(i), legendType: seriesShape(i) } as const;
+}
 const AXIS = { fontSize: 10, fill: 'var(--c-muted)' };
 const GRID = 'var(--c-line)';
 
@@ -52,7 +59,7 @@ function Strip({ title, rows, runs, pick, format, testId }: {
           />
           {rows.map((row, i) => {
             const points: Point[] = (runs.get(row.key) ?? []).map((m) => ({ x: i + jitter(m.job), y: pick(m), run: m.run_id, seed: m.seed }));
-            return <Scatter key={row.key} name={labels[i]} data={points} fill={PALETTE[i % PALETTE.length]} fillOpacity={0.55} isAnimationActive={false} shape="circle" />;
+            return <Scatter key={row.key} name={labels[i]} data={points} {...seriesProps(i)} isAnimationActive={false} />;
           })}
         </ScatterChart>
       </ResponsiveContainer>
@@ -91,7 +98,7 @@ export function SweepCharts({ rows, runs }: { rows: SweepRow[]; runs: SweepRunMe
             <XAxis dataKey="name" tick={<BandTick captions={completion.map((c) => c.label)} />} height={48} interval={0} />
             <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v} %`} tick={AXIS} width={48} />
             <Tooltip formatter={(value, _name, item) => (item.payload as { label?: string } | undefined)?.label ?? `${Number(value).toFixed(0)} %`} />
-            <Bar dataKey="rate" fill="#2f855a" fillOpacity={0.7} isAnimationActive={false} minPointSize={2}>
+            <Bar dataKey="rate" fill="var(--c-ok)" fillOpacity={0.35} stroke="var(--c-ok)" strokeWidth={1.5} isAnimationActive={false} minPointSize={2}>
               <ErrorBar dataKey="ci" width={6} stroke="var(--c-fg)" />
             </Bar>
           </BarChart>
@@ -111,8 +118,7 @@ export function SweepCharts({ rows, runs }: { rows: SweepRow[]; runs: SweepRunMe
                 key={row.key}
                 name={labels[i]}
                 data={(byKey.get(row.key) ?? []).map((m) => ({ x: m.duration_ms, y: m.usd }))}
-                fill={PALETTE[i % PALETTE.length]}
-                fillOpacity={0.6}
+                {...seriesProps(i)}
                 isAnimationActive={false}
               />
             ))}

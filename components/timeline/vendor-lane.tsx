@@ -23,7 +23,7 @@ export function VendorLane({ domain, window, nowTs }: { domain: number; window: 
               data-testid="vendor-segment"
               data-vendor={s.vendor}
               title={`${turns}: ${s.vendor}/${s.model} (${formatMs(s.startTs)} – ${formatMs(s.endTs)})`}
-              className={`absolute inset-y-0 overflow-hidden rounded-sm border border-takeover/60 px-1 font-mono text-2xs leading-4 whitespace-nowrap text-takeover ${i % 2 === 0 ? 'bg-takeover-soft' : 'bg-takeover/25'}`}
+              className={`absolute inset-y-0 overflow-hidden rounded-sm border border-takeover px-1 font-mono text-2xs leading-4 whitespace-nowrap text-takeover ${i % 2 === 0 ? 'bg-takeover-soft' : 'bg-takeover/25'}`}
               style={{ left: pct(s.startTs, domain), width: pctWidth(s.startTs, s.endTs, domain) }}
             >
               {s.vendor}/{s.model}

@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import { errorCause, formatMs } from '@/lib/client/format';
 import type { AttemptView } from '@/lib/client/run-view-state';
-import { TONE_BAR, outcomeTone } from '@/components/ui/tone';
+import { TONE_BAR, TONE_BORDER, TONE_TEXT, outcomeTone } from '@/components/ui/tone';
 import { keepaliveLabel } from '@/lib/client/format';
 import { pct, pctWidth } from './waterfall-scale';
 
@@ -18,6 +18,11 @@ function attemptTitle(a: AttemptView): string {
   if (a.watchdog?.fired) lines.push(`watchdog fired after ${formatMs(a.watchdog.windowMs)}: ${a.watchdog.fired.outcome}`);
   if (a.result) lines.push(`stop: ${a.result.stopReason} · ${a.result.inputTokens} in / ${a.result.outputTokens} out`);
   return lines.join('\n');
+}
+
+/** Attempts that ended without an answer: drawn hatched as well as in their colour, so "failed" never rests on colour alone (WCAG 1.4.1). */
+function failedOutcome(outcome: AttemptView['outcome']): boolean {
+  return outcome === 'error' || outcome === 'watchdog' || outcome === 'cut';
 }
 
 /** One attempt: its bar, streamed content shaded, its watchdog band and the wait after it. */
@@ -60,9 +65,12 @@ export const AttemptBar = memo(function AttemptBar({
         title={attemptTitle(a)}
         data-testid="waterfall-attempt"
         data-outcome={a.outcome}
-        className={`absolute top-1 bottom-1 min-w-[3px] overflow-hidden rounded-sm opacity-40 hover:opacity-60 ${TONE_BAR[tone]} ${selected ? 'ring-2 ring-fg opacity-60' : ''}`}
+        className={`absolute top-1 bottom-1 min-w-[3px] overflow-hidden rounded-sm border ${TONE_BORDER[tone]} ${selected ? 'ring-2 ring-fg' : ''}`}
         style={{ left: pct(a.startTs, domain), width: pctWidth(a.startTs, end, domain) }}
-      />
+      >
+        <span className={`absolute inset-0 opacity-30 ${TONE_BAR[tone]}`} />
+        {failedOutcome(a.outcome) && <span data-testid="attempt-failed-hatch" className={`mark-failed absolute inset-0 ${TONE_TEXT[tone]}`} />}
+      </button>
       {a.contentSpans.map(([from, to]) => (
         <div
           key={from}
@@ -80,7 +88,7 @@ export const AttemptBar = memo(function AttemptBar({
       ))}
       {wait && (
         <div
-          className="hatch-wait absolute top-1.5 bottom-1.5 overflow-hidden rounded-sm border border-wait/50"
+          className="hatch-wait absolute top-1.5 bottom-1.5 overflow-hidden rounded-sm border border-wait"
           style={{ left: pct(wait[0]!, domain), width: pctWidth(wait[0]!, wait[1]!, domain) }}
           title={`backoff ${formatMs(wait[1]! - wait[0]!)}: ${a.retry!.reason}`}
         >

@@ -70,7 +70,7 @@ export function WaterfallMarkers({
                   api.getState().select({ kind: 'marker', seq: m.seq });
                   api.getState().setInspectorOpen(true);
                 }}
-                className={`absolute top-1 h-2 w-2 -translate-x-1/2 rotate-45 opacity-80 hover:opacity-100 ${MARKER_TONE[m.kind]}`}
+                className={`absolute top-1 h-2 w-2 -translate-x-1/2 rotate-45 ${MARKER_TONE[m.kind]}`}
                 style={{ left: left(m.ts) }}
               />
             );

@@ -58,7 +58,8 @@ export const WaterfallRow = memo(function WaterfallRow({
           api.getState().select({ kind: 'tool', iteration: spec.iteration, key: call.key });
           api.getState().setInspectorOpen(true);
         }}
-        className={`absolute top-1.5 bottom-1.5 rounded-sm ${TONE_BAR[tone]} ${isSelected ? 'ring-2 ring-fg' : ''}`}
+        data-failed={tone === 'fail' || undefined}
+        className={`absolute top-1.5 bottom-1.5 rounded-sm ${TONE_BAR[tone]} ${tone === 'fail' ? 'mark-failed text-panel' : ''} ${isSelected ? 'ring-2 ring-fg' : ''}`}
         style={{ left: pct(call.startTs, domain), width: pctWidth(call.startTs, Math.max(end, call.startTs + domain / 300), domain) }}
       />
     );

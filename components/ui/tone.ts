@@ -33,6 +33,17 @@ export const TONE_BAR: Record<Tone, string> = {
   takeover: 'bg-takeover',
 };
 
+/** Solid outlines for marks whose fill is translucent: the outline is what reads at 3:1 (WCAG 1.4.11). */
+export const TONE_BORDER: Record<Tone, string> = {
+  neutral: 'border-faint',
+  run: 'border-run',
+  wait: 'border-wait',
+  fail: 'border-fail',
+  ok: 'border-ok',
+  compact: 'border-compact',
+  takeover: 'border-takeover',
+};
+
 export function statusTone(status: RunStatus): Tone {
   switch (status) {
     case 'idle':
