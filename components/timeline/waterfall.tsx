@@ -10,6 +10,7 @@ import { clampWindow, isWholeRun, panWindow, zoomWindow, type TimeWindow } from 
 import { VendorLane } from './vendor-lane';
 import { MARKER_TONE, WaterfallMarkers, useMarkerClusters, useWidth } from './waterfall-markers';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
+import { WaterfallKey } from './waterfall-key';
 import { WaterfallZoomControls } from './waterfall-zoom-controls';
 import { axisTickCount, niceDomain, pct, ticksBetween } from './waterfall-scale';
 import { rowsOutOfViewCaption } from './waterfall-scroll';
@@ -134,6 +135,7 @@ export function Waterfall() {
           {outOfView}
         </div>
       )}
+      {rows.length > 0 && <WaterfallKey />}
     </section>
   );
 }
