@@ -59,6 +59,7 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
   const modelA = `${c.a.vendor} ${c.a.model}`;
   const modelB = `${c.b.vendor} ${c.b.model}`;
   const runModels = useMemo(() => ({ a: modelA, b: modelB }), [modelA, modelB]);
+  const copied = useMemo(() => ({ a: c.a.copied, b: c.b.copied }), [c.a.copied, c.b.copied]);
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4" data-testid="compare-page">
@@ -84,7 +85,7 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
       </section>
 
       <div className="grid gap-4 md:grid-cols-2">
-        <TotalsTable rows={c.totals} live={live} />
+        <TotalsTable rows={c.totals} live={live} copied={copied} />
         <ConfigDiffTable rows={c.config} />
       </div>
 

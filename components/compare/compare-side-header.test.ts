@@ -20,6 +20,7 @@ const side: CompareSide = {
   timeScale: 1,
   clockTs: 8300,
   forkedFrom: { runId: 'parent', turn: 2 },
+  copied: { turns: 2, durationMs: 1498, inputTokens: 1382, outputTokens: 36, usd: 0.004686 },
 };
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '');
@@ -31,7 +32,7 @@ describe('a side\'s header', () => {
     const elsewhere = renderToStaticMarkup(createElement(CompareSideHeader, { side, letter: 'B', other: { id: 'someone-else', letter: 'A' } }));
     expect(text(elsewhere)).toContain('fork of parent after turn 2');
     expect(elsewhere).toContain('href="/runs/parent"');
-    const notAFork = renderToStaticMarkup(createElement(CompareSideHeader, { side: { ...side, forkedFrom: null }, letter: 'B', other: { id: 'parent', letter: 'A' } }));
+    const notAFork = renderToStaticMarkup(createElement(CompareSideHeader, { side: { ...side, forkedFrom: null, copied: null }, letter: 'B', other: { id: 'parent', letter: 'A' } }));
     expect(text(notAFork)).not.toContain('fork of');
   });
 });

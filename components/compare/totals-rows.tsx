@@ -1,5 +1,6 @@
 import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
-import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
+import type { CopiedPart, TotalsDiffRow } from '@/lib/protocol/http/compare';
+import { copiedNote } from './copied-note';
 
 function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
   if (value === null) return '–';
@@ -21,7 +22,20 @@ function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
  * said in words, not only in colour. Shared by /compare (sides A and B) and a lesson's report
  * (mechanism on and off), which name the sides differently.
  */
-export function TotalsRows({ rows, sides, rowTestId, className = '' }: { rows: TotalsDiffRow[]; sides: { a: string; b: string }; rowTestId: string; className?: string }) {
+export function TotalsRows({
+  rows,
+  sides,
+  rowTestId,
+  className = '',
+  copied,
+}: {
+  rows: TotalsDiffRow[];
+  sides: { a: string; b: string };
+  rowTestId: string;
+  className?: string;
+  /** A fork's part copied from its parent, said under the totals it is counted in. */
+  copied?: { a: CopiedPart | null; b: CopiedPart | null };
+}) {
   return (
     <table className={`w-full text-xs ${className}`}>
       <thead>
@@ -37,12 +51,27 @@ export function TotalsRows({ rows, sides, rowTestId, className = '' }: { rows: T
         {rows.map((row) => (
           <tr key={row.id} className="border-t border-line" data-testid={rowTestId} data-total={row.id} data-better={row.better ?? ''}>
             <td className="px-3 py-1">{row.label}</td>
-            <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>{show(row, row.a)}</td>
-            <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>{show(row, row.b)}</td>
+            <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>
+              {show(row, row.a)}
+              <CopiedLine note={copiedNote(row, row.a, copied?.a ?? null)} />
+            </td>
+            <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>
+              {show(row, row.b)}
+              <CopiedLine note={copiedNote(row, row.b, copied?.b ?? null)} />
+            </td>
             <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.note ? <span className="text-muted">{row.note}</span> : row.a !== null && row.a === row.b ? 'same' : ''}</td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+function CopiedLine({ note }: { note: string | null }) {
+  if (!note) return null;
+  return (
+    <span className="block font-sans text-2xs font-normal text-muted" data-testid="copied-note">
+      {note}
+    </span>
   );
 }

@@ -5,6 +5,7 @@ import { launchRun } from '@/lib/runtime/launch-run';
 import { planFork } from '@/lib/runtime/plan-fork';
 import { ofType, runToEnd } from '@/lib/testing/run-to-end';
 import { ComparisonFold, compareRuns } from './compare-runs';
+import { runTotals } from './run-totals';
 
 /** Real runs on the virtual clock, one for each mechanism a comparison has to read. */
 const overload: RunConfigInput['faults'] = { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] };
@@ -99,5 +100,35 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     const takeover = compareRuns({ id: 't', events: logs.takeover! }, { id: 'p', events: logs.plain! });
     expect(takeover.turns.slice(0, 4).map((t) => t.a?.vendor)).toEqual(['sim-anthropic', 'sim-openai', 'sim-anthropic', 'sim-anthropic']);
     expect(takeover.turns.slice(0, 4).map((t) => t.b?.vendor)).toEqual(['sim-anthropic', 'sim-anthropic', 'sim-anthropic', 'sim-anthropic']);
+  });
+
+  it('says what part of a fork\'s totals it copied from its parent: its turns, their run time, tokens and cost', () => {
+    const parent = logs.parent!;
+    const fork = logs.fork!;
+    const forked = ofType(fork, 'forked_from')[0]!;
+    // The parent's events the fork copied: everything before its turn 3.
+    const copiedFromParent = parent.slice(0, parent.findIndex((e) => e.event === 'iteration_start' && e.iteration === 3));
+    const copiedTotals = runTotals(copiedFromParent);
+    const c = compareRuns({ id: 'parent', events: parent }, { id: 'child', events: fork });
+    expect(c.a.copied).toBeNull();
+    expect(c.b.copied).toEqual({
+      turns: 2,
+      durationMs: copiedFromParent.at(-1)!.ts,
+      inputTokens: copiedTotals.inputTokens,
+      outputTokens: copiedTotals.outputTokens,
+      usd: forked.inherited.usd,
+    });
+    expect(copiedTotals.usd).toBeCloseTo(forked.inherited.usd, 9);
+    const copied = c.b.copied!;
+    expect(copied.durationMs).toBeGreaterThan(0);
+    // The fork's run time counts the copied part: what is left is the time of its own turns.
+    const runTime = c.totals.find((r) => r.id === 'durationMs')!;
+    const ownTurns = c.turns.filter((t) => t.b && !t.b.copied).map((t) => t.b!);
+    expect(Number(runTime.b) - copied.durationMs).toBe(ownTurns.at(-1)!.startMs + ownTurns.at(-1)!.durationMs - ownTurns[0]!.startMs);
+    expect(Number(runTime.b)).toBeGreaterThan(copied.durationMs);
+    // While the fork is still copying, the copied part is what has been copied so far.
+    const midCopy = compareRuns({ id: 'parent', events: parent }, { id: 'child', events: fork.slice(0, 10) });
+    expect(midCopy.b.copied!.durationMs).toBe(fork[9]!.ts);
+    expect(midCopy.b.copied!.turns).toBe(2);
   });
 });

@@ -24,6 +24,7 @@ export class RunFold {
   private verdict: TaskVerdict | null = null;
   private count = 0;
   private forkedFrom: CompareSide['forkedFrom'] = null;
+  private copied: CompareSide['copied'] = null;
   /** Events still to come that a fork copied from its parent (they follow its forked_from). */
   private copiedLeft = 0;
 
@@ -35,10 +36,15 @@ export class RunFold {
     if (e.event === 'run_title') this.title = e.title;
     else if (e.event === 'task_verdict') this.verdict = e.verdict;
     const copied = this.copiedLeft > 0;
-    if (copied) this.copiedLeft -= 1;
+    if (copied) {
+      this.copiedLeft -= 1;
+      if (this.copied) this.copied.durationMs = Math.max(this.copied.durationMs, e.ts);
+    }
     if (e.event === 'forked_from') {
       this.forkedFrom = { runId: e.parent_run_id, turn: e.turn };
       this.copiedLeft = e.copied_events;
+      const { inherited } = e;
+      this.copied = { turns: e.turn, durationMs: e.ts, inputTokens: inherited.input_tokens, outputTokens: inherited.output_tokens, usd: inherited.usd };
     }
     const step = this.read(e);
     this.turns.add(e, step, copied);
@@ -81,6 +87,7 @@ export class RunFold {
       timeScale: start.config.timeScale,
       clockTs: last?.ts ?? 0,
       forkedFrom: this.forkedFrom,
+      copied: this.copied ? { ...this.copied } : null,
     };
   }
 }

@@ -105,9 +105,19 @@ export const CompareSideSchema = z
     clockTs: z.number(),
     /** The run this one was forked from and the turn it continued after (forked_from); null: not a fork. */
     forkedFrom: z.object({ runId: z.string(), turn: z.number().int() }).strict().nullable(),
+    /**
+     * A fork's totals include the turns it copied from its parent: what that part was (its
+     * turns, the run-clock ms of its last copied event, the tokens and cost it inherited), so a
+     * page can say how much of a total is the parent's. null: not a fork.
+     */
+    copied: z
+      .object({ turns: z.number().int(), durationMs: z.number(), inputTokens: z.number().int(), outputTokens: z.number().int(), usd: z.number() })
+      .strict()
+      .nullable(),
   })
   .strict();
 export type CompareSide = z.infer<typeof CompareSideSchema>;
+export type CopiedPart = NonNullable<CompareSide['copied']>;
 
 export const ComparisonSchema = z
   .object({
