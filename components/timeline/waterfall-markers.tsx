@@ -9,6 +9,18 @@ import type { TimeWindow } from '@/lib/client/time-window';
 
 export const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-faint', storage: 'bg-fail', swap: 'bg-takeover' } as const;
 
+/**
+ * Each kind its own shape as well as its colour (WCAG 1.4.1): a fault and a storage failure share
+ * the failure red, so only the shape tells them apart. Sizes keep every shape about 8 px.
+ */
+export const MARKER_SHAPE = {
+  fault: 'h-2 w-2 rotate-45',
+  storage: 'h-2 w-2',
+  control: 'h-2 w-2 rounded-full',
+  log: 'h-2 w-2 rounded-full',
+  swap: 'h-3 w-1',
+} as const;
+
 /** About a marker's width on screen: markers closer than this are drawn as one cluster. */
 const MARKER_PX = 10;
 
@@ -34,8 +46,8 @@ export function useMarkerClusters(markers: readonly MarkerView[], window: TimeWi
 }
 
 /**
- * Faults, control changes, swaps and notes on the time axis. A marker alone is a diamond that
- * opens in the inspector; markers too close to tell apart are one cluster with a count, and
+ * Faults, control changes, swaps and notes on the time axis. A marker alone is its kind's shape
+ * (MARKER_SHAPE) and opens in the inspector; markers too close to tell apart are one cluster with a count, and
  * clicking it zooms to the span it covers, where they come apart.
  */
 export function WaterfallMarkers({
@@ -70,7 +82,7 @@ export function WaterfallMarkers({
                   api.getState().select({ kind: 'marker', seq: m.seq });
                   api.getState().setInspectorOpen(true);
                 }}
-                className={`absolute top-1 h-2 w-2 -translate-x-1/2 rotate-45 ${MARKER_TONE[m.kind]}`}
+                className={`absolute top-1 -translate-x-1/2 ${MARKER_SHAPE[m.kind]} ${MARKER_TONE[m.kind]}`}
                 style={{ left: left(m.ts) }}
               />
             );

@@ -135,7 +135,7 @@ export function Waterfall() {
           {outOfView}
         </div>
       )}
-      {rows.length > 0 && <WaterfallKey />}
+      {rows.length > 0 && <WaterfallKey markerKinds={new Set(shownMarkers.map((m) => m.kind))} />}
     </section>
   );
 }
