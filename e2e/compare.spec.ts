@@ -133,6 +133,6 @@ test('a takeover\'s turns say which vendor answered them; a fork says whose fork
   await expect(origin(3, 'b')).toHaveCount(0);
   // Its run time and cost count the copied turns, and say so (the parent's side says nothing).
   await expect(compare.total('durationMs').getByTestId('copied-note')).toHaveCount(1);
-  await expect(compare.total('durationMs')).toContainText(/incl\. 2 copied turns: [\d.]+ m?s · after the fork: [\d.]+ m?s/);
+  await expect(compare.total('durationMs')).toContainText(/incl\. 2 copied turns: [\d.]+ m?s\s*after the fork: [\d.]+ m?s/);
   await expect(compare.total('usd')).toContainText('copied');
 });

@@ -67,11 +67,15 @@ export function TotalsRows({
   );
 }
 
-function CopiedLine({ note }: { note: string | null }) {
+function CopiedLine({ note }: { note: string[] | null }) {
   if (!note) return null;
   return (
     <span className="block font-sans text-2xs font-normal text-muted" data-testid="copied-note">
-      {note}
+      {note.map((line) => (
+        <span key={line} className="block">
+          {line}
+        </span>
+      ))}
     </span>
   );
 }
