@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { explainEvent, isExplained } from '@/lib/client/explain-event';
+import { explainEvent, explainedSteps } from '@/lib/client/explain-event';
 import type { RunEvent } from '@/lib/protocol';
 import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/lessons/glossary';
 
@@ -8,8 +8,7 @@ import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/lessons/glossary'
  * events, the why, the term's definition, and links to the glossary and the lesson.
  */
 export function ExplainEntries({ events }: { events: readonly RunEvent[] }) {
-  const entries = events.flatMap((e) => {
-    if (!isExplained(e)) return [];
+  const entries = explainedSteps(events).flatMap((e) => {
     const x = explainEvent(e);
     return x ? [{ seq: e.seq, event: e.event, ...x }] : [];
   });

@@ -12,7 +12,7 @@ import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
 export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly AttemptView[]; onSelect?: (a: AttemptView) => void }) {
   const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1 || a.outcome === 'stopped');
   if (!interesting) return null;
-  const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? 0), 0);
+  const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? a.declined?.maxAttempts ?? 0), 0);
   // The first armed window: later attempts' windows are widened per retry already spent.
   const baseWindow = attempts.find((a) => a.watchdog)?.watchdog?.windowMs ?? Infinity;
   return (
@@ -36,7 +36,7 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
             {a.error && (
               <span>
                 {a.error.status ?? ''} {categoryLabel(a.error.category)}
-                {ladderErrorNote(a, maxAttempts)}
+                {ladderErrorNote(a)}
               </span>
             )}
             {fired && <span>watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}</span>}
@@ -49,7 +49,7 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
                 {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · <RetryWait retry={r} />
               </span>
             )}
-            <WhyLine seq={r?.seq ?? fired?.seq ?? a.error?.seq} className="max-w-[22rem] font-sans whitespace-normal" />
+            <WhyLine seq={r?.seq ?? a.declined?.seq ?? fired?.seq ?? a.error?.seq} className="max-w-[22rem] font-sans whitespace-normal" />
           </button>
         );
       })}

@@ -46,7 +46,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   // The turn's own call only: background calls (title, summary) get their own card below.
   const fg = turn.attempts.filter((a) => !a.background);
   const background = groupBackgroundCalls(turn.attempts, ended);
-  const failedCount = retriedFailures(fg, r?.attempt);
+  const failedCount = retriedFailures(fg);
   const truncated = r?.stopReason === 'max_tokens' || r?.stopReason === 'context_window' || r?.partial;
   const live = fg.find((a) => a.endTs === undefined);
   const waiting = !ended && !live && !r && fg.length > 0 && fg[fg.length - 1]!.retry !== undefined;

@@ -55,21 +55,17 @@ export function waitingReason(event: EventOf<'retry_scheduled'>, error: ErrorVie
   return `waiting ${formatMs(event.wait_ms)}: ${who}${cause}, then attempt ${event.next_attempt} of ${of}${asked}${rung}`;
 }
 
+/** What the watchdog decided (Empty or Partial); what the call does next is the retry decision's own event. */
 export function watchdogReason(event: EventOf<'watchdog_fired'>): string {
-  const what =
-    event.outcome === 'empty'
-      ? 'Empty — retrying transparently'
-      : 'Partial — keeping what arrived, no retry';
-  return `watchdog fired: no content for ${formatMs(event.window_ms)} (${what})`;
+  const what = event.outcome === 'empty' ? 'Empty: no content had arrived' : 'Partial: content had arrived';
+  return `watchdog fired: no stream event for ${formatMs(event.window_ms)} (${what})`;
 }
 
 /**
- * `maxAttempts`: the turn's retry budget in attempts as its retry events said (0: none seen
- * yet). A retryable error on the last attempt the budget allows is not "recovering".
+ * What the classifier decided about a failed attempt. Whether it is retried is not known
+ * here: the retry function's `retry_scheduled` or `retry_declined` that follows says so.
  */
-export function errorReason(event: EventOf<'model_error'>, maxAttempts = 0): string {
+export function errorReason(event: EventOf<'model_error'>): string {
   const cause = errorCause({ status: event.status, category: event.category });
-  if (!event.retryable) return `${cause}: not retryable`;
-  if (maxAttempts > 0 && event.attempt >= maxAttempts) return `${cause} on attempt ${event.attempt} of ${maxAttempts}: retry budget spent`;
-  return `${cause} on attempt ${event.attempt}: recovering`;
+  return `${cause} on attempt ${event.attempt}${event.retryable ? '' : ' (not retryable)'}`;
 }

@@ -52,10 +52,13 @@ describe('explainEvent: the why is true for this event', () => {
   it('watchdog Empty and Partial differ, and quote the window', () => {
     const empty = explainEvent(ev({ event: 'watchdog_fired', iteration: 1, attempt: 2, window_ms: 150_000, outcome: 'empty' }))!;
     expect(empty.why).toContain(formatMs(150_000));
-    expect(empty.why).toContain('attempt 3 goes out at once');
+    expect(empty.why).toContain('nothing was billed');
+    // What the call does next is the retry decision's own event: the watchdog claims no attempt.
+    expect(empty.why).not.toMatch(/attempt \d|goes out|retried/);
     expect(empty.term).toBe('empty');
     const partial = explainEvent(ev({ event: 'watchdog_fired', iteration: 1, attempt: 1, window_ms: 120_000, outcome: 'partial' }))!;
-    expect(partial.why).toContain('kept');
+    expect(partial.why).toContain('after content arrived');
+    expect(partial.why).not.toMatch(/\bkept\b|presented/);
     expect(partial.term).toBe('partial');
   });
 
@@ -105,10 +108,25 @@ describe('explainEvent: the why is true for this event', () => {
     expect(x.term).toBe('cap-escalation');
   });
 
-  it('a retryable error does not promise a retry the budget may not have', () => {
+  it('a retryable error says what the classifier decided and promises no retry', () => {
     const x = explainEvent(ev({ event: 'model_error', iteration: 1, attempt: 4, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false }))!;
-    expect(x.why).not.toMatch(/: retryable\.$/);
-    expect(x.why).toContain('retried while the retry budget lasts');
+    expect(x.why).toBe('429 rate limited on attempt 4 (rule status:429): classified as a retryable kind.');
+    expect(x.why).not.toMatch(/retried|budget/);
+  });
+
+  it("a declined retry says the engine's own words, with the rule's term", () => {
+    const body = { event: 'retry_declined', iteration: 1, attempt: 4, account: 'foreground', category: 'overloaded', attempts: 4, max_attempts: 4 } as const;
+    const spent = explainEvent(ev({ ...body, rule: 'budget_spent', next: 'surface', why: 'no retry — retry budget of 3 spent; the error surfaces and the run ends.' }))!;
+    expect(spent.why).toBe('No retry — retry budget of 3 spent; the error surfaces and the run ends.');
+    expect(spent.term).toBe('retry-budget');
+    const kept = explainEvent(ev({ ...body, rule: 'partial_kept', next: 'keep_partial', why: 'No retry — content had arrived.' }))!;
+    expect(kept.term).toBe('partial');
+  });
+
+  it('a fork\'s swap says it is a fork, not a fallback', () => {
+    const x = explainEvent(ev({ event: 'swap', iteration: 3, from_vendor: 'sim-anthropic', from_model: 'a', to_vendor: 'sim-openai', to_model: 'b', dialect: 'openai-chat', cause: 'fork', handling: { foreignThinking: 'drop', naive: false } }))!;
+    expect(x.why).toContain('fork');
+    expect(x.why).not.toContain('fallback');
   });
 
   it('a Partial with no output count reported does not claim nothing arrived', () => {

@@ -19,6 +19,7 @@ export interface Explanation {
 /** The event types that are a mechanism's step: each has an explanation. */
 export const EXPLAINED_TYPES = [
   'retry_scheduled',
+  'retry_declined',
   'watchdog_fired',
   'keepalive',
   'fallback',
@@ -53,10 +54,14 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
   switch (event.event) {
     case 'retry_scheduled':
       return explainRetry(event);
+    case 'retry_declined':
+      return { why: cap(event.why), term: DECLINED_TERM[event.rule], also: event.rule === 'partial_kept' ? ['watchdog'] : ['retry-budget'] };
     case 'watchdog_fired':
+      // The watchdog decides Empty or Partial; whether the call is retried is the retry
+      // decision that follows (retry_scheduled or retry_declined), which says so itself.
       return event.outcome === 'empty'
-        ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing was billed, so attempt ${event.attempt + 1} goes out at once.`, term: 'empty', also: ['watchdog'] }
-        : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): what arrived is kept, not requested again — a retry would bill it twice.`, term: 'partial', also: ['watchdog'] };
+        ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing arrived, so nothing was billed.`, term: 'empty', also: ['watchdog'] }
+        : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): a retry would bill that content twice.`, term: 'partial', also: ['watchdog'] };
     case 'keepalive':
       return {
         why: `${cap(keepaliveLabel(event.count, event.style))} on request ${event.request_no} so far: the connection is alive but sends no content; the SDK drops keepalives, so the watchdog keeps counting.`,
@@ -130,12 +135,26 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
   };
 }
 
+/**
+ * What the classifier decided about a failure: its category and whether that kind is
+ * retryable. What the call then did is the next decision's own event, never said here.
+ */
 function explainError(e: EventOf<'model_error'>): Explanation {
   const cause = errorCause({ status: e.status, category: e.category });
-  if (e.category === 'context_length') return { why: `${cap(cause)}: the request is over the model's window, so the context channel takes over (not a retry).`, term: 'overflow-waterfall' };
-  if (!e.retryable) return { why: `${cap(cause)} (rule ${e.rule}): not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
-  return { why: `${cap(cause)} (rule ${e.rule}) on attempt ${e.attempt}: a retryable kind${e.partial ? ', after content had arrived' : ''} — retried while the retry budget lasts.`, term: 'error-category', also: ['whitelist-retry'] };
+  const after = e.partial ? ', after content had arrived' : '';
+  if (e.category === 'context_length') return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`, term: 'overflow-waterfall' };
+  if (!e.retryable) return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
+  return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified as a retryable kind${after}.`, term: 'error-category', also: ['whitelist-retry'] };
 }
+
+const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
+  partial_kept: 'partial',
+  retry_off: 'retry-budget',
+  not_retryable: 'whitelist-retry',
+  category_not_retried: 'whitelist-retry',
+  budget_spent: 'retry-budget',
+  stream_error_cap: 'stream-error-cap',
+};
 
 function explainGuard(e: EventOf<'tool_guard'>): Explanation {
   const left = e.budget_left !== undefined ? ` (${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left)` : '';
@@ -188,8 +207,15 @@ const STATUS_WORDS = {
   timeout: 'timed out',
 } as const;
 
+const SWAP_CAUSE: Record<EventOf<'swap'>['cause'], string> = {
+  control: 'on request',
+  scheduled: 'as scheduled in the config',
+  fallback: 'as cross-vendor fallback',
+  fork: 'as the target this fork was started on',
+};
+
 function explainSwap(e: EventOf<'swap'>): Explanation {
-  const cause = e.cause === 'control' ? 'on request' : e.cause === 'scheduled' ? 'as scheduled in the config' : 'as cross-vendor fallback';
+  const cause = SWAP_CAUSE[e.cause];
   const reason = e.reason ? ` (${e.reason})` : '';
   return {
     why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.`,
@@ -222,4 +248,15 @@ function explainTerminate(e: EventOf<'terminate'>): Explanation {
 
 function cap(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The explained events of a selection, one entry per step: keepalives are coalesced events
+ * whose `count` is the running total on their request, so only the last one of each request
+ * is kept (it carries the total; the earlier ones only repeat it with smaller numbers).
+ */
+export function explainedSteps(events: readonly RunEvent[]): ExplainedEvent[] {
+  const lastKeepalive = new Map<number, number>();
+  for (const e of events) if (e.event === 'keepalive') lastKeepalive.set(e.request_no, e.seq);
+  return events.filter((e): e is ExplainedEvent => isExplained(e) && (e.event !== 'keepalive' || lastKeepalive.get(e.request_no) === e.seq));
 }

@@ -1,7 +1,7 @@
 import type { EventOf } from '@/lib/protocol';
 import { errorReason, waitingReason, watchdogReason } from './describe-run';
 import type { AttemptView, RunViewState } from './run-view-state';
-import { findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
+import { turnLabel, updateAttempt, updateTurn } from './turn-updates';
 
 /**
  * The recovery folds of reduceRunEvent: a classified error closes its attempt, a retry wait
@@ -30,7 +30,22 @@ export function foldModelError(s: RunViewState, e: EventOf<'model_error'>): RunV
       })),
     ),
     status: 'recovering',
-    reason: `${turnLabel(e.iteration)}: ${errorReason(e, turnMaxAttempts(s, e.iteration, e.attempt))}`,
+    reason: `${turnLabel(e.iteration)}: ${errorReason(e)}`,
+  };
+}
+
+/** The call stopped retrying (or kept its Partial): the engine's own words become the status reason. */
+export function foldRetryDeclined(s: RunViewState, e: EventOf<'retry_declined'>): RunViewState {
+  return {
+    ...s,
+    turns: updateTurn(s, e.iteration, e.ts, (t) =>
+      updateAttempt(t, e.attempt, (a) => ({
+        ...a,
+        endTs: a.endTs ?? e.ts,
+        declined: { ts: e.ts, seq: e.seq, rule: e.rule, next: e.next, maxAttempts: e.max_attempts, why: e.why },
+      })),
+    ),
+    reason: `${turnLabel(e.iteration)}: ${e.why.charAt(0).toLowerCase()}${e.why.slice(1)}`,
   };
 }
 
@@ -104,17 +119,4 @@ export function foldFallback(s: RunViewState, e: EventOf<'fallback'>): RunViewSt
     status: 'recovering',
     reason: `falling back ${e.from_model} → ${e.to_model}: ${e.reason}`,
   };
-}
-
-/**
- * The retry budget in attempts that the errored call's earlier retry events reported (0: none
- * yet); background calls keep their own account, so only attempts of the same kind count.
- */
-function turnMaxAttempts(s: RunViewState, iteration: number | undefined, attempt: number): number {
-  const turn = s.turns.find((t) => t.iteration === iteration);
-  if (!turn) return 0;
-  const errored = turn.attempts[findAttemptIndex(turn, attempt)];
-  let max = 0;
-  for (const a of turn.attempts) if (a.background === errored?.background && a.attempt < attempt && a.retry) max = Math.max(max, a.retry.maxAttempts);
-  return max;
 }

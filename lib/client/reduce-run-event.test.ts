@@ -122,8 +122,7 @@ describe('status reasons in plain language', () => {
   it('explains a watchdog firing', () => {
     const s = foldUpTo(seqOf((e) => e.event === 'watchdog_fired'));
     expect(s.status).toBe('recovering');
-    expect(s.reason).toContain('watchdog fired: no content for 2 m 00 s');
-    expect(s.reason).toContain('Empty');
+    expect(s.reason).toBe('turn 2: watchdog fired: no stream event for 2 m 00 s (Empty: no content had arrived)');
   });
 
   it('is running with an open, streaming attempt mid-call', () => {
@@ -170,15 +169,19 @@ describe('budgets and lost events', () => {
   });
 });
 
-describe('the status reason on the last attempt of a spent retry budget', () => {
+describe('the status reason around a spent retry budget', () => {
   const base = { run_id: 'r', iteration: 1 };
   const request = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_request', attempt, request_no: attempt, vendor: 'sim-anthropic', model: 'claude-sim-sonnet', message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false });
   const error = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_error', attempt, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false });
   const retry = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'retry_scheduled', attempt, next_attempt: attempt + 1, max_attempts: 2, category: 'rate_limit', rung: 'silent_retry', computed_delay_ms: 1000, wait_ms: 1000, reason: 'backoff' });
-  const events = [{ ...base, seq: 0, ts: 0, event: 'iteration_start' }, request(1, 1), error(2, 1), retry(3, 1), request(4, 2), error(5, 2)];
+  const declined = { ...base, seq: 6, ts: 60, event: 'retry_declined', attempt: 2, account: 'foreground', category: 'rate_limit', rule: 'budget_spent', attempts: 2, max_attempts: 2, next: 'surface', why: 'no retry — retry budget of 1 spent; the error surfaces and the run ends.' };
+  const events = [{ ...base, seq: 0, ts: 0, event: 'iteration_start' }, request(1, 1), error(2, 1), retry(3, 1), request(4, 2), error(5, 2), declined];
 
-  it('says "recovering" while a retry is still to come, and "retry budget spent" once none is', () => {
-    expect(foldRawEvents(initialRunViewState(), events.slice(0, 3)).reason).toBe('turn 1: 429 rate limited on attempt 1: recovering');
-    expect(foldRawEvents(initialRunViewState(), events).reason).toBe('turn 1: 429 rate limited on attempt 2 of 2: retry budget spent');
+  it("states the error, then the engine's own decision; it never guesses what comes next", () => {
+    expect(foldRawEvents(initialRunViewState(), events.slice(0, 3)).reason).toBe('turn 1: 429 rate limited on attempt 1');
+    expect(foldRawEvents(initialRunViewState(), events.slice(0, 6)).reason).toBe('turn 1: 429 rate limited on attempt 2');
+    const final = foldRawEvents(initialRunViewState(), events);
+    expect(final.reason).toBe('turn 1: no retry — retry budget of 1 spent; the error surfaces and the run ends.');
+    expect(final.turns[0]?.attempts[1]?.declined).toMatchObject({ rule: 'budget_spent', next: 'surface', maxAttempts: 2 });
   });
 });

@@ -6,7 +6,7 @@ import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
-import { foldFallback, foldModelError, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
+import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
 /**
  * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
@@ -130,6 +130,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldModelError(s, e);
     case 'retry_scheduled':
       return foldRetryScheduled(s, e);
+    case 'retry_declined':
+      return foldRetryDeclined(s, e);
     case 'watchdog_armed':
       return foldWatchdogArmed(s, e);
     case 'watchdog_fired':

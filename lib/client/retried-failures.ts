@@ -1,10 +1,10 @@
 import type { AttemptView } from './run-view-state';
 
 /**
- * Failed attempts the loop answered with another attempt. An attempt whose result was kept
- * (a Partial: the stream was cut after content arrived, and what arrived is the answer) is
- * not a failure the turn "recovered after" — it is the answer itself, cut.
+ * Failed attempts the loop answered with another attempt: exactly those that carry a
+ * `retry_scheduled` decision. A cut attempt whose Partial was kept, or a last failure the call
+ * gave up on, has none.
  */
-export function retriedFailures(attempts: readonly Pick<AttemptView, 'attempt' | 'error' | 'watchdog'>[], keptAttempt: number | undefined): number {
-  return attempts.filter((a) => (a.error !== undefined || a.watchdog?.fired !== undefined) && a.attempt !== keptAttempt).length;
+export function retriedFailures(attempts: readonly Pick<AttemptView, 'retry'>[]): number {
+  return attempts.filter((a) => a.retry !== undefined).length;
 }

@@ -3,6 +3,8 @@ import type {
   FaultPlan,
   Message,
   RecoveryConfig,
+  RetryDeclinedNext,
+  RetryDeclinedRule,
   RunConfig,
   TaskVerdict,
   TerminateReason,
@@ -58,6 +60,16 @@ export interface RetryView {
   actualWaitMs?: number;
 }
 
+/** The retry_declined event: the call stopped retrying, with the rule and what follows. */
+export interface DeclinedView {
+  ts: number;
+  seq: number;
+  rule: RetryDeclinedRule;
+  next: RetryDeclinedNext;
+  maxAttempts: number;
+  why: string;
+}
+
 export interface WatchdogView {
   windowMs: number;
   armedTs: number;
@@ -108,6 +120,8 @@ export interface AttemptView {
   outcome: AttemptOutcome;
   error?: ErrorView;
   retry?: RetryView;
+  /** Set when the call gave up after this attempt (or kept its Partial): the decision, as the engine wrote it. */
+  declined?: DeclinedView;
   watchdog?: WatchdogView;
   /** Keepalives the vendor sent on this attempt (they never reset the watchdog). */
   keepalives?: KeepaliveView;

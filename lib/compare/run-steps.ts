@@ -68,6 +68,9 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         push(e, at, 'retry', [e.next_attempt, e.max_attempts, e.category, e.rung, e.wait_ms, e.account ?? null],
           `retry ${e.next_attempt - 1} of ${e.max_attempts - 1} (${e.rung.replace('_', ' ')}) after ${categoryLabel(e.category)}, waits ${formatMs(e.wait_ms)}`);
         break;
+      case 'retry_declined':
+        push(e, at, 'recovery', ['declined', e.rule, e.next, e.account], `no retry (${e.rule.replace(/_/g, ' ')}): ${e.next.replace(/_/g, ' ')}`);
+        break;
       case 'watchdog_fired':
         push(e, at, 'recovery', ['watchdog', e.window_ms, e.outcome], `watchdog fired after ${formatMs(e.window_ms)} of silence (${e.outcome === 'empty' ? 'Empty' : 'Partial'})`);
         break;

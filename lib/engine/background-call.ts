@@ -43,6 +43,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
       signal,
       iteration,
       label: `background ${purpose}`,
+      onDecline: () => ({ next: 'skip_call', then: `the ${purpose} is skipped and the run goes on without it` }),
       attempt: async (attempt) => {
         const request: ModelRequest = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
         const started = clock.now();

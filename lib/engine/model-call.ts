@@ -60,6 +60,8 @@ export interface CallOptions {
    * binding; undefined when the swap cannot be made.
    */
   rebind?: (target: { vendor: string; model: string; reason: string }) => CallBinding | undefined;
+  /** Whether a context overflow this call gives up on is taken by the context channel (else it surfaces). */
+  overflowHandled?: boolean;
 }
 
 /** What a rebind hands back: the provider, model and fallback in force from now on. */
@@ -82,6 +84,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
   const { watchdog } = recovery;
   let streamErrors = 0;
   let lastOpened = false;
+  const account = foregroundAccount(recovery);
 
   const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
     const request: ModelRequest = { ...options.request, model: state.model };
@@ -117,7 +120,21 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 
     // Partial: keep what arrived and present it; retrying would bill the same output twice.
     // A context overflow is not a Partial: it goes to the context channel wherever it arrived.
-    if (hasContent && watchdog.enabled && verdict.category !== 'context_length') return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
+    if (hasContent && watchdog.enabled && verdict.category !== 'context_length') {
+      emit({
+        event: 'retry_declined',
+        iteration,
+        attempt,
+        account: account.name,
+        category: verdict.category,
+        rule: 'partial_kept',
+        attempts: attempt,
+        max_attempts: account.maxRetries + 1,
+        next: 'keep_partial',
+        why: 'No retry — content had arrived before the stream failed: what arrived is kept as the answer (an incomplete tool call is dropped), since a retry would bill it twice.',
+      });
+      return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
+    }
 
     const degraded = noteOverload({
       options,
@@ -139,7 +156,19 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     return { ok: false, verdict, rung };
   };
 
-  const result = await retry({ account: foregroundAccount(recovery), attempt: attemptOnce, clock, random: options.random, emit, signal, iteration });
+  const result = await retry({
+    account,
+    attempt: attemptOnce,
+    clock,
+    random: options.random,
+    emit,
+    signal,
+    iteration,
+    onDecline: (verdict) =>
+      verdict.category === 'context_length' && options.overflowHandled
+        ? { next: 'context_channel', then: 'the context channel takes the overflow' }
+        : { next: 'surface', then: 'the error surfaces and the run ends' },
+  });
   if (result.ok) return result.value;
   const { verdict, attempts } = result;
   throw new ModelCallFailed(

@@ -201,6 +201,7 @@ async function iterate(
           emit,
           signal,
           iteration,
+          overflowHandled: context.handlesOverflow,
           rebind: (target) => {
             const next = options.rebind?.({ ...target, iteration });
             if (next) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstDivergence } from '@/lib/compare/first-divergence';
+import { findContradictions } from '@/lib/client/why-claims';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { LESSONS, lessonRunConfig, type Lesson } from './index';
@@ -45,6 +46,10 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
     const endOff = terminateOf(off);
     expect({ reason: endOn.reason, complete: endOn.complete }).toEqual({ reason: lesson.expect.on.reason, complete: lesson.expect.on.complete });
     expect({ reason: endOff.reason, complete: endOff.complete }).toEqual({ reason: lesson.expect.off.reason, complete: lesson.expect.off.complete });
+
+    // Every why line either side shows is borne out by what that side did next.
+    expect(findContradictions(on), 'why lines the on side contradicts').toEqual([]);
+    expect(findContradictions(off), 'why lines the off side contradicts').toEqual([]);
 
     const divergence = firstDivergence(on, off);
     expect(divergence, 'the two sides never part').not.toBeNull();

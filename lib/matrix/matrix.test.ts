@@ -40,6 +40,7 @@ describe('the cell list', () => {
 describe.concurrent('fault matrix (virtual clock)', () => {
   it.each(runnable.map((cell) => [name(cell), cell] as const))('%s', async (_, cell) => {
     const result = await runCell(cell);
+    // The failures include any why line the run view would show that the run's own later events contradict.
     expect(result.verdict.failures, cell.promise.rule).toEqual([]);
     expect(result.verdict.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
   });

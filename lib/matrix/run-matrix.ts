@@ -3,6 +3,7 @@ import { buildCells, MATRIX_PRESETS, MATRIX_VENDORS, type Cell, type RunnableCel
 import { checkCell, MATRIX_RULE_ID, type CellVerdict } from './check-cell';
 import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
+import { findContradictions, type Contradiction } from '@/lib/client/why-claims';
 
 export interface CellResult {
   cell: RunnableCell;
@@ -46,7 +47,14 @@ export async function runCell(cell: RunnableCell, options: { guardMs?: number } 
       rule: { id: MATRIX_RULE_ID, enabled: true, when: { kind: 'requests', numbers: [cell.requestNo] }, action: cell.action },
     }),
   });
-  return { cell, verdict: checkCell(cell, run), wallMs: run.wallMs, events: run.events.length };
+  return { cell, verdict: withWhyLines(checkCell(cell, run), findContradictions(run.events)), wallMs: run.wallMs, events: run.events.length };
+}
+
+/** A cell also fails when a why line its run view would show is contradicted by its own later events. */
+function withWhyLines(verdict: CellVerdict, contradictions: readonly Contradiction[]): CellVerdict {
+  if (contradictions.length === 0) return verdict;
+  const failures = contradictions.map((c) => `why line of ${c.event} #${c.seq} says ${c.claim}`);
+  return { ...verdict, passed: false, failures: [...verdict.failures, ...failures] };
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   LlmCallEventSchema,
   ModelErrorEventSchema,
   RetryScheduledEventSchema,
+  RetryDeclinedEventSchema,
   WatchdogArmedEventSchema,
   WatchdogFiredEventSchema,
   FallbackEventSchema,
@@ -34,7 +35,14 @@ import {
 } from './event-families/context-events';
 
 export { TerminateReasonSchema, type TerminateReason, TaskVerdictSchema, type TaskVerdict } from './event-families/run-events';
-export { ErrorCategorySchema, type ErrorCategory } from './event-families/model-call-events';
+export {
+  ErrorCategorySchema,
+  type ErrorCategory,
+  RetryDeclinedRuleSchema,
+  type RetryDeclinedRule,
+  RetryDeclinedNextSchema,
+  type RetryDeclinedNext,
+} from './event-families/model-call-events';
 export { ToolCallStatusSchema, type ToolCallStatus } from './event-families/tool-events';
 export {
   SentMessageSchema,
@@ -61,6 +69,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   LlmCallEventSchema,
   ModelErrorEventSchema,
   RetryScheduledEventSchema,
+  RetryDeclinedEventSchema,
   WatchdogArmedEventSchema,
   WatchdogFiredEventSchema,
   FallbackEventSchema,

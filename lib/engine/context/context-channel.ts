@@ -83,6 +83,11 @@ export class ContextChannel {
     return Math.floor(this.window() * this.config.thresholdRatio);
   }
 
+  /** Whether a context overflow is this channel's to recover (waterfall or reactive compact on). */
+  get handlesOverflow(): boolean {
+    return this.config.waterfall || this.reactive;
+  }
+
   /**
    * One step's model call through the channel: builds the request copy (compacting first when
    * due or asked), sends it, and on a context overflow runs the waterfall and sends again.
@@ -110,7 +115,7 @@ export class ContextChannel {
         options.account(result);
         overflow = { source: 'stop_reason', message: `the context window cut the response (${result.vendorStopReason})` };
       } catch (error) {
-        if (!((this.config.waterfall || this.reactive) && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
+        if (!(this.handlesOverflow && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
         overflow = { source: error.opened ? 'in_stream' : 'before_stream', message: error.message };
       }
       // s11 tries its reactive compact once per run (has_attempted_reactive_compact).

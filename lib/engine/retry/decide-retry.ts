@@ -1,10 +1,11 @@
 import type { Random } from '@/lib/clock';
+import type { RetryDeclinedRule } from '@/lib/protocol';
 import { computeBackoff, decideWait, type Classification } from '../recovery';
 import type { RetryAccount } from './retry-account';
 
 /** What the retry function does after a failed attempt. */
 export type RetryDecision =
-  | { retry: false; why: string; exhausted: boolean }
+  | { retry: false; rule: RetryDeclinedRule; why: string; exhausted: boolean }
   | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string };
 
 /** How a failed attempt asks to be treated beyond its classification. */
@@ -28,11 +29,13 @@ export function decideRetry(options: {
   random: Random;
 }): RetryDecision {
   const { account, attempt, verdict, hints = {}, random } = options;
-  if (hints.stop) return { retry: false, why: hints.stop, exhausted: true };
+  if (hints.stop) return { retry: false, rule: 'stream_error_cap', why: hints.stop, exhausted: true };
   const refused = hints.immediate ? undefined : account.refuses(verdict);
-  if (refused) return { retry: false, why: refused, exhausted: false };
+  if (refused) return { retry: false, rule: refused.rule, why: refused.why, exhausted: false };
   if (attempt > account.maxRetries) {
-    return { retry: false, why: `${account.name === 'foreground' ? 'retry' : `${account.name} retry`} budget of ${account.maxRetries} spent`, exhausted: true };
+    const budget = `${account.name === 'foreground' ? 'retry' : `${account.name} retry`} budget`;
+    const why = account.maxRetries === 0 ? `the ${budget} allows no retries` : `${budget} of ${account.maxRetries} spent`;
+    return { retry: false, rule: 'budget_spent', why, exhausted: true };
   }
   if (hints.immediate) return { retry: true, computedMs: 0, waitMs: 0, reason: hints.immediate };
   const backoff = computeBackoff({ attempt: attempt - 1, config: account.backoff, random });

@@ -1,4 +1,4 @@
-import type { ErrorCategory, RecoveryConfig } from '@/lib/protocol';
+import type { ErrorCategory, RecoveryConfig, RetryDeclinedRule } from '@/lib/protocol';
 import { isBackgroundRetryable, type Classification } from '../recovery';
 
 type RetryConfig = RecoveryConfig['retry'];
@@ -15,10 +15,16 @@ export interface RetryAccount {
   name: RetryAccountName;
   /** Retries after the first attempt; 0 when the account is switched off. */
   maxRetries: number;
-  /** Why this account will not retry a failure, or undefined when it will. */
-  refuses(verdict: Classification): string | undefined;
+  /** Why this account will not retry a failure (the rule and the words), or undefined when it will. */
+  refuses(verdict: Classification): Refusal | undefined;
   backoff: Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
   wait: Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
+}
+
+/** A refusal to retry: which rule decided, in words. */
+export interface Refusal {
+  rule: Extract<RetryDeclinedRule, 'retry_off' | 'not_retryable' | 'category_not_retried'>;
+  why: string;
 }
 
 /** s11's with_retry catches only RateLimitError (429) and OverloadedError (529). */
@@ -31,10 +37,10 @@ export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
     name: 'foreground',
     maxRetries: retry.enabled ? retry.maxRetries : 0,
     refuses: (verdict) => {
-      if (!retry.enabled) return 'retry is off';
-      if (!verdict.retryable) return `not retryable: ${verdict.rule}`;
+      if (!retry.enabled) return { rule: 'retry_off', why: 'retry is off in this configuration' };
+      if (!verdict.retryable) return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
       if (retry.retryOn === 'rate_limit_overloaded' && !RATE_LIMIT_OVERLOADED.has(verdict.category)) {
-        return `${verdict.category} is not retried (only rate limits and overloads are)`;
+        return { rule: 'category_not_retried', why: `${verdict.category} is not retried by this configuration (only rate limits and overloads are)` };
       }
       return undefined;
     },
@@ -53,8 +59,9 @@ export function backgroundAccount(recovery: RecoveryConfig): RetryAccount {
     name: 'background',
     maxRetries: background.enabled ? background.maxRetries : 0,
     refuses: (verdict) => {
-      if (!background.enabled) return 'background retry is off';
-      if (!verdict.retryable || !isBackgroundRetryable(verdict.category)) return `${verdict.category} is not retried for background calls`;
+      if (!background.enabled) return { rule: 'retry_off', why: 'background retry is off in this configuration' };
+      if (!verdict.retryable) return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
+      if (!isBackgroundRetryable(verdict.category)) return { rule: 'category_not_retried', why: `${verdict.category} is not retried for background calls (only network, rate-limit and timeout errors are)` };
       return undefined;
     },
     backoff: { ...retry, baseDelayMs: background.baseDelayMs },

@@ -1,4 +1,5 @@
 import type { Clock, Random } from '@/lib/clock';
+import type { RetryDeclinedNext } from '@/lib/protocol';
 import type { Classification } from '../recovery';
 import type { Emit } from '../event-log';
 import { decideRetry, type FailureHints } from './decide-retry';
@@ -24,12 +25,19 @@ export interface RetryOptions<T> {
   iteration: number;
   /** Prefix for the retry reason on the timeline ("background title"). */
   label?: string;
+  /**
+   * What the caller does when the retry function gives up on a failure, and the words for it
+   * ("the error surfaces and the run ends"): recorded in the `retry_declined` event, so the log
+   * says what follows where the decision was made.
+   */
+  onDecline: (verdict: Classification) => { next: RetryDeclinedNext; then: string };
 }
 
 /**
  * The one retry loop for every model call (foreground, background, context): attempt,
  * classify (inside the attempt), decide on the call's own account, record the decision as a
- * `retry_scheduled` event and sleep on the run clock. Never throws for a failed attempt: the
+ * `retry_scheduled` event and sleep on the run clock — or, when it gives up, record that as a
+ * `retry_declined` event naming the rule and what the caller does next. Never throws for a failed attempt: the
  * caller decides what giving up means (surface, skip, trim).
  */
 export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>> {
@@ -39,7 +47,22 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
     if (outcome.ok) return { ok: true, value: outcome.value, attempts: attempt };
     if (signal.aborted) throw signal.reason;
     const decision = decideRetry({ account, attempt, verdict: outcome.verdict, hints: outcome, random });
-    if (!decision.retry) return { ok: false, verdict: outcome.verdict, attempts: attempt, why: decision.why, exhausted: decision.exhausted };
+    if (!decision.retry) {
+      const follow = options.onDecline(outcome.verdict);
+      emit({
+        event: 'retry_declined',
+        iteration,
+        attempt,
+        account: account.name,
+        category: outcome.verdict.category,
+        rule: decision.rule,
+        attempts: attempt,
+        max_attempts: account.maxRetries + 1,
+        next: follow.next,
+        why: `${options.label ? `${options.label}: ` : ''}no retry — ${decision.why}; ${follow.then}.`,
+      });
+      return { ok: false, verdict: outcome.verdict, attempts: attempt, why: decision.why, exhausted: decision.exhausted };
+    }
     emit({
       event: 'retry_scheduled',
       iteration,

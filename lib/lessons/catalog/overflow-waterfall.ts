@@ -23,5 +23,5 @@ export const overflowWaterfall: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'a micro-compact makes room and the step is resent' },
     off: { reason: 'model_error', complete: false, says: '"prompt is too long" ends the run' },
   },
-  diverges: { turn: 15, on: 'context_overflow' },
+  diverges: { turn: 15, on: 'retry_declined' },
 };

@@ -25,5 +25,5 @@ export const partialVsEmpty: Lesson = {
     on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill' },
     off: { reason: 'end_turn', complete: true, says: 'throws the partial answer away and starts over' },
   },
-  diverges: { turn: 1, on: 'llm_call' },
+  diverges: { turn: 1, on: 'retry_declined' },
 };

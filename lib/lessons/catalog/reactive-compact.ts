@@ -22,5 +22,5 @@ export const reactiveCompact: Lesson = {
     on: { reason: 'context_overflow', complete: false, says: 'one reactive trim, then the next overflow ends the run' },
     off: { reason: 'model_error', complete: false, says: 'the first "prompt is too long" ends the run' },
   },
-  diverges: { turn: 15, on: 'context_overflow' },
+  diverges: { turn: 15, on: 'retry_declined' },
 };

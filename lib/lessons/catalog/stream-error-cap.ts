@@ -26,5 +26,5 @@ export const streamErrorCap: Lesson = {
     on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
     off: { reason: 'retries_exhausted', complete: false, says: `spends the whole budget of ${RETRIES} retries first` },
   },
-  diverges: { turn: 1, on: 'task_verdict' },
+  diverges: { turn: 1, on: 'retry_declined' },
 };

@@ -109,6 +109,54 @@ export const RetryScheduledEventSchema = z.object({
   account: z.enum(['foreground', 'background', 'context']).optional(),
 });
 
+/** The rule that made a call stop retrying, written by the code that decided. */
+export const RetryDeclinedRuleSchema = z.enum([
+  /** Content had arrived before the stream failed: it is kept, not requested again. */
+  'partial_kept',
+  /** The account's retries are switched off in this configuration. */
+  'retry_off',
+  /** The classifier says the same request would fail the same way. */
+  'not_retryable',
+  /** Retryable in general, but this account does not retry this category. */
+  'category_not_retried',
+  /** Every retry the account allows has been spent. */
+  'budget_spent',
+  /** Too many stream errors in a row (the watchdog's stream error cap). */
+  'stream_error_cap',
+]);
+export type RetryDeclinedRule = z.infer<typeof RetryDeclinedRuleSchema>;
+
+/** What follows a declined retry, decided by the caller that gave up. */
+export const RetryDeclinedNextSchema = z.enum([
+  /** The content that arrived becomes the call's answer (the output cap decides what the loop does with it). */
+  'keep_partial',
+  /** The error goes up: the turn fails and the run ends with it. */
+  'surface',
+  /** The context channel takes the overflow (its waterfall or reactive compact). */
+  'context_channel',
+  /** An auxiliary call is given up; the run goes on without its result. */
+  'skip_call',
+]);
+export type RetryDeclinedNext = z.infer<typeof RetryDeclinedNextSchema>;
+
+/**
+ * The retry decision's other side: a failed attempt that is not followed by another. Every
+ * failed attempt is followed by exactly one `retry_scheduled` or one `retry_declined`.
+ */
+export const RetryDeclinedEventSchema = z.object({
+  ...attempt,
+  event: z.literal('retry_declined'),
+  account: z.enum(['foreground', 'background', 'context']),
+  category: ErrorCategorySchema,
+  rule: RetryDeclinedRuleSchema,
+  /** Attempts made on this call, the failed one included, and the most the account allows. */
+  attempts: z.number().int().min(1),
+  max_attempts: z.number().int().min(1),
+  next: RetryDeclinedNextSchema,
+  /** The decision in words, written where it was made. */
+  why: z.string(),
+});
+
 export const WatchdogArmedEventSchema = z.object({
   ...attempt,
   event: z.literal('watchdog_armed'),
