@@ -4,6 +4,73 @@ import tseslint from 'typescript-eslint';
 
 const framework = ['next', 'next/*', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*', '@tanstack/*'];
 
+/**
+ * The order of lib/'s rooms: a room's code imports only rooms of a lower rank (tests and test
+ * support may reach anything). Equal ranks do not import each other.
+ */
+const LAYER_RANK = {
+  protocol: 0,
+  clock: 0,
+  tokens: 1,
+  trajectory: 1,
+  lessons: 1,
+  store: 1,
+  otel: 1,
+  dialects: 2,
+  client: 2,
+  providers: 3,
+  faults: 3,
+  tools: 4,
+  sim: 5,
+  engine: 5,
+  runtime: 6,
+  sweeps: 7,
+  compare: 8,
+  server: 9,
+  matrix: 10,
+  cli: 10,
+  bench: 10,
+  audit: 10,
+  testing: 10,
+};
+
+/** Packages that only run on the server: never in browser code. */
+const serverOnly = ['piscina', 'bullmq', 'ioredis', 'better-sqlite3', '@opentelemetry/*', 'esbuild', 'node:*', 'server-only'];
+const serverLib = ['engine', 'server', 'store', 'sim', 'tools', 'runtime', 'providers', 'faults', 'tokens', 'sweeps', 'otel', 'bench', 'cli', 'matrix', 'audit'];
+const tests = ['**/*.test.ts', '**/*.test.tsx', '**/*.testkit.ts', '**/fixtures/**', 'lib/testing/**'];
+
+/** One rule set for static and dynamic imports: `import(...)` is held to the same patterns. */
+function restrict(patterns) {
+  const sources = patterns.flatMap((p) => p.group.map((g) => ({ g, message: p.message })));
+  const toRegex = (g) => `^${g.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`;
+  return {
+    'no-restricted-imports': ['error', { patterns }],
+    'no-restricted-syntax': [
+      'error',
+      ...sources.map(({ g, message }) => ({ selector: `ImportExpression[source.value=/${toRegex(g).replace(/\//g, '\\/')}/]`, message: `import(): ${message}` })),
+    ],
+  };
+}
+
+function layerRules() {
+  const configs = [];
+  for (const [room, rank] of Object.entries(LAYER_RANK)) {
+    const above = Object.entries(LAYER_RANK).filter(([other, r]) => other !== room && r >= rank).map(([other]) => other);
+    const patterns = [{ group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' }];
+    if (room !== 'client') patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
+    if (above.length > 0) patterns.push({ group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.` });
+    if (room === 'client') patterns.push({ group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly], message: 'Browser code reaches the server only through lib/client and HTTP.' });
+    configs.push({ files: [`lib/${room}/**/*.{ts,tsx,mjs}`], ignores: tests, rules: restrict(patterns) });
+  }
+  configs.push({
+    // The browser reaches the server only through lib/client and HTTP.
+    files: ['components/**/*.{ts,tsx}'],
+    ignores: tests,
+    rules: restrict([{ group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly], message: 'Browser code reaches the server only through lib/client and HTTP.' }]),
+  });
+  return configs;
+}
+
 export default tseslint.config(
   { ignores: ['.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
   js.configs.recommended,
@@ -19,20 +86,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
-  {
-    // The engine is a library: the CLI, the route handlers and the tests drive it the same way.
-    files: ['lib/engine/**', 'lib/providers/**', 'lib/trajectory/**', 'lib/sim/**', 'lib/faults/**', 'lib/tools/**', 'lib/clock/**', 'lib/protocol/**', 'lib/runtime/**', 'lib/tokens/**', 'lib/lessons/**', 'lib/store/**', 'lib/cli/**', 'lib/bench/**', 'lib/audit/**', 'lib/compare/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: framework, message: 'lib/ below the client layer is framework-free.' }, { group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' }] }],
-    },
-  },
-  {
-    // The browser reaches the server only through lib/client and HTTP.
-    files: ['components/**', 'lib/client/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/lib/engine*', '@/lib/server*', '@/lib/store*', '@/lib/sim*', '@/lib/tools*', '@/lib/runtime*', '@/lib/providers*', '@/lib/faults*', '@/lib/tokens*'], message: 'Browser code reaches the server only through lib/client and HTTP.' }] }],
-    },
-  },
+  ...layerRules(),
   {
     files: ['**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -32,16 +32,17 @@ export interface SseThroughput {
  */
 export async function measureSseThroughput(options: { replays: number; runs?: number }): Promise<SseThroughput> {
   process.env.LOOP_LAB_DATA_DIR = mkdtempSync(join(tmpdir(), 'loop-lab-bench-'));
-  const { getRunRegistry, createRunRegistry, createSseResponse } = await import('@/lib/server');
+  const { getRunRegistry, createRunRegistry, createSseResponse, resumePoint } = await import('@/lib/server');
   const { getStore } = await import('@/lib/store');
   const { launchRun } = await import('@/lib/runtime/launch-run');
-  const route = await import('@/app/api/runs/[id]/events/route');
   const registry = getRunRegistry();
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: 'long-project', clock: 'virtual' });
   const runs = options.runs ?? 3;
 
   const read = async (id: string): Promise<number> => {
-    const response = await route.GET(new Request(`http://bench.local/api/runs/${id}/events`), { params: Promise.resolve({ id }) });
+    // What GET /api/runs/:id/events does (the route is one call to this).
+    const request = new Request(`http://bench.local/api/runs/${id}/events`);
+    const response = createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }), signal: request.signal });
     const text = await response.text();
     return text.split('\n\n').filter((frame) => frame.startsWith('id: ')).length;
   };

@@ -14,6 +14,8 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
     case 'retry_scheduled':
       return `${t}  #${event.iteration}   ${event.rung.replace('_', ' ')}: attempt ${event.next_attempt} of ${event.max_attempts} in ${(event.wait_ms / 1000).toFixed(1)} s (${event.reason})`;
+    case 'retry_declined':
+      return `${t}  #${event.iteration}   ${event.why}`;
     case 'watchdog_fired':
       return `${t}  #${event.iteration}   watchdog fired after ${(event.window_ms / 1000).toFixed(0)} s idle: ${event.outcome}`;
     case 'fallback':
