@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { describe, expect, it } from 'vitest';
 import { reduceRawEvent } from './reduce-run-event';
 import { initialRunViewState, type RunViewState } from './run-view-state';
@@ -60,10 +59,7 @@ describe('vendorStatLabel', () => {
 });
 
 describe('vendorStatLabel over a recorded recovering run, event by event', () => {
-  const events = readFileSync(fileURLToPath(new URL('./fixtures/recovering-run.jsonl', import.meta.url)), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { event: string });
+  const events = readRecoveringRun();
   const labels: Array<{ event: string; label: string; state: RunViewState }> = [];
   let state = initialRunViewState();
   for (const e of events) {

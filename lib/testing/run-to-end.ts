@@ -12,13 +12,14 @@ export async function runToEnd(
     onEvent?: (event: RunEvent, control: (message: ControlMessage) => void) => void;
     apiKey?: string;
     onVendorRequest?: LaunchOptions['onVendorRequest'];
+    runId?: string;
   } = {},
 ): Promise<RunEvent[]> {
   const config = RunConfigSchema.parse({ clock: 'virtual', provider: { vendor: 'sim-anthropic' }, ...input });
   const events: RunEvent[] = [];
   let control: (message: ControlMessage) => void = () => {};
   const handle = launchRun({
-    runId: 'test-run',
+    runId: options.runId ?? 'test-run',
     config,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.onVendorRequest ? { onVendorRequest: options.onVendorRequest } : {}),
