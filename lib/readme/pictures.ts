@@ -28,7 +28,6 @@ export interface ReadmePicture {
   viewport: { width: number; height: number };
 }
 
-const VIEWPORT = { width: 1280, height: 1000 };
 
 export const PICTURES: readonly ReadmePicture[] = [
   {
@@ -46,7 +45,7 @@ export const PICTURES: readonly ReadmePicture[] = [
         { iteration: 1, attempt: 3, category: 'timeout', watchdog: 'empty', retried: true },
       ],
     },
-    viewport: VIEWPORT,
+    viewport: { width: 1280, height: 1000 },
   },
   {
     file: 'docs/retries-exhausted.png',
@@ -64,7 +63,8 @@ export const PICTURES: readonly ReadmePicture[] = [
         { iteration: 1, attempt: 4, category: 'timeout', watchdog: 'empty', retried: false },
       ],
     },
-    viewport: VIEWPORT,
+    // One turn: the page ends below its attempt cards.
+    viewport: { width: 1280, height: 800 },
   },
 ];
 

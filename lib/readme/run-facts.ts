@@ -1,4 +1,4 @@
-import { runOutcome, type ErrorCategory, type RunEvent, type RunStatus, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { runOutcome, type ErrorCategory, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 
 /** One failed attempt of the loop's own model calls (background calls such as the title left out). */
 export interface FailedAttempt {
@@ -13,7 +13,7 @@ export interface FailedAttempt {
 
 /** What a README caption may claim about a run, read from its events and nothing else. */
 export interface RunFacts {
-  outcome: Exclude<RunStatus, 'running'>;
+  outcome: ReturnType<typeof runOutcome>;
   reason: TerminateReason;
   /** The task verdict (null: the log has none). */
   verdict: TaskVerdict | null;
