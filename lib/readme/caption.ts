@@ -21,10 +21,21 @@ export function captionOf(picture: ReadmePicture): string {
   const notRetried = facts.failures.filter((f) => !f.retried);
   const attempts = `Turn 1 took ${facts.firstTurnAttempts} attempt${facts.firstTurnAttempts === 1 ? '' : 's'}`;
   const parts = [
-    ...(retried.length > 0 ? [`retried after ${retried.map(failureWords).join(', ')}`] : []),
-    ...(notRetried.length > 0 ? [`not retried after ${notRetried.map(failureWords).join(', ')}`] : []),
+    ...(retried.length > 0 ? [retriedWords(retried)] : []),
+    ...(notRetried.length > 0 ? [`${notRetried.map(failureWords).join(', ')}, not retried`] : []),
   ];
   return `${head} ${attempts}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`;
+}
+
+/** The retried failures and the ladder's rung named once when every retry was on the same one, else after each failure. */
+function retriedWords(retried: readonly FailedAttempt[]): string {
+  const rungs = [...new Set(retried.map((f) => f.rung))];
+  const words = (rung: FailedAttempt['rung']) => (rung ? rung.replace('_', ' ') : 'no');
+  if (rungs.length === 1) {
+    const on = rungs[0] ? ` on the ladder's ${words(rungs[0])} rung` : '';
+    return `${retried.map(failureWords).join(', ')}, ${retried.length > 1 ? 'each ' : ''}retried${on}`;
+  }
+  return `${retried.map((f) => `${failureWords(f)} (${words(f.rung)} rung)`).join(', ')}, each retried`;
 }
 
 function failureWords(failure: FailedAttempt): string {
@@ -33,9 +44,16 @@ function failureWords(failure: FailedAttempt): string {
   return `${where}${categoryLabel(failure.category)}${watchdog}`;
 }
 
+/** What the picture shows (every picture is a run's page), for the image's alt text. */
+export function altOf(picture: ReadmePicture): string {
+  const { outcome, reason, firstTurnAttempts } = picture.facts;
+  const ended = outcome === 'completed' ? 'completed' : `${outcome === 'aborted' ? 'was aborted' : 'failed'} (${reason.replace('_', ' ')})`;
+  return `The page of a run that ${ended}: its config line, the header, the waterfall and turn 1's ${firstTurnAttempts} attempt cards`;
+}
+
 /** How the README shows a picture: the image, then its caption in italics on a line of its own. */
 export function readmeBlock(picture: ReadmePicture): string {
-  return `![${picture.alt}](${picture.file})\n\n*${captionOf(picture)}*`;
+  return `![${altOf(picture)}](${picture.file})\n\n*${captionOf(picture)}*`;
 }
 
 /** Where a picture's block is in the README's lines (its image line, and its caption line if it has one). */

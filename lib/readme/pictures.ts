@@ -12,8 +12,6 @@ import type { RunFacts } from './run-facts';
 export interface ReadmePicture {
   /** Where the PNG goes, relative to the repository root (the README links the same path). */
   file: string;
-  /** What the picture shows, for the image's alt text. */
-  alt: string;
   run: {
     vendor: Vendor;
     preset: PresetId;
@@ -32,7 +30,6 @@ export interface ReadmePicture {
 export const PICTURES: readonly ReadmePicture[] = [
   {
     file: 'docs/playground.png',
-    alt: "A finished run's page: its config line, the header (completed, task done), the waterfall and turn 1's four attempt cards",
     run: { vendor: 'sim-anthropic', preset: 'codesmith', scenario: 'fix-failing-test', faults: ['server-500', 'stall-after-first'], seed: 1 },
     facts: {
       outcome: 'completed',
@@ -40,16 +37,15 @@ export const PICTURES: readonly ReadmePicture[] = [
       verdict: 'done',
       firstTurnAttempts: 4,
       failures: [
-        { iteration: 1, attempt: 1, category: 'internal', retried: true },
-        { iteration: 1, attempt: 2, category: 'internal', retried: true },
-        { iteration: 1, attempt: 3, category: 'timeout', watchdog: 'empty', retried: true },
+        { iteration: 1, attempt: 1, category: 'internal', retried: true, rung: 'silent_retry' },
+        { iteration: 1, attempt: 2, category: 'internal', retried: true, rung: 'silent_retry' },
+        { iteration: 1, attempt: 3, category: 'timeout', watchdog: 'empty', retried: true, rung: 'silent_retry' },
       ],
     },
     viewport: { width: 1280, height: 1000 },
   },
   {
     file: 'docs/retries-exhausted.png',
-    alt: "A failed run's page: its config line, the header (failed, retries exhausted), the waterfall and turn 1's four attempt cards",
     run: { vendor: 'sim-anthropic', preset: 'codesmith', scenario: 'fix-failing-test', faults: ['overloaded-x3', 'stall-after-first'], seed: 1 },
     facts: {
       outcome: 'failed',
@@ -57,9 +53,9 @@ export const PICTURES: readonly ReadmePicture[] = [
       verdict: 'not_done',
       firstTurnAttempts: 4,
       failures: [
-        { iteration: 1, attempt: 1, category: 'overloaded', retried: true },
-        { iteration: 1, attempt: 2, category: 'overloaded', retried: true },
-        { iteration: 1, attempt: 3, category: 'overloaded', retried: true },
+        { iteration: 1, attempt: 1, category: 'overloaded', retried: true, rung: 'silent_retry' },
+        { iteration: 1, attempt: 2, category: 'overloaded', retried: true, rung: 'silent_retry' },
+        { iteration: 1, attempt: 3, category: 'overloaded', retried: true, rung: 'silent_retry' },
         { iteration: 1, attempt: 4, category: 'timeout', watchdog: 'empty', retried: false },
       ],
     },

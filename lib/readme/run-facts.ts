@@ -9,6 +9,8 @@ export interface FailedAttempt {
   watchdog?: 'empty' | 'partial';
   /** The same call's next attempt went out (not what was planned: what the log shows happened). */
   retried: boolean;
+  /** The retry ladder's rung for it, when the loop scheduled a retry (retry_scheduled). */
+  rung?: 'silent_retry' | 'degrade' | 'surface';
 }
 
 /** What a README caption may claim about a run, read from its events and nothing else. */
@@ -29,6 +31,7 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
   const requests = new Set<string>();
   const failures: FailedAttempt[] = [];
   const fired = new Map<string, 'empty' | 'partial'>();
+  const rungs = new Map<string, NonNullable<FailedAttempt['rung']>>();
   let verdict: TaskVerdict | null = null;
   let firstTurnAttempts = 0;
   // Events of one attempt follow its model_request: whose they are is the latest request's.
@@ -43,6 +46,8 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
       failures.push({ iteration: e.iteration, attempt: e.attempt, category: e.category, retried: false });
     } else if (e.event === 'watchdog_fired' && !background) {
       fired.set(`${e.iteration}:${e.attempt}`, e.outcome);
+    } else if (e.event === 'retry_scheduled' && !background && e.account !== 'background') {
+      rungs.set(`${e.iteration}:${e.attempt}`, e.rung);
     } else if (e.event === 'task_verdict') {
       verdict = e.verdict;
     }
@@ -53,8 +58,10 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
     verdict,
     firstTurnAttempts,
     failures: failures.map((f) => {
-      const watchdog = fired.get(`${f.iteration}:${f.attempt}`);
-      return { ...f, ...(watchdog ? { watchdog } : {}), retried: requests.has(`${f.iteration}:${f.attempt + 1}`) };
+      const key = `${f.iteration}:${f.attempt}`;
+      const watchdog = fired.get(key);
+      const rung = rungs.get(key);
+      return { ...f, ...(watchdog ? { watchdog } : {}), retried: requests.has(`${f.iteration}:${f.attempt + 1}`), ...(rung ? { rung } : {}) };
     }),
   };
 }
