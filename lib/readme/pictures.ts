@@ -26,7 +26,6 @@ export interface ReadmePicture {
   viewport: { width: number; height: number };
 }
 
-
 export const PICTURES: readonly ReadmePicture[] = [
   {
     file: 'docs/playground.png',
