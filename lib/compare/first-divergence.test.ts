@@ -29,9 +29,9 @@ describe('firstDivergence (virtual clock, real runs)', () => {
     expect(d.turn).toBe(3);
     // A's divergent event is the retry after the injected 529 on turn 3.
     expect(at(a, d.a!.seq)).toMatchObject({ event: 'retry_scheduled', iteration: 3, category: 'overloaded' });
-    // B took no retry: its next step is the end of the run.
-    expect(at(b, d.b!.seq).event).toBe('task_verdict');
-    expect(d.description).toMatch(/^A retry 1 of \d .*overloaded.* · B task verdict: not done$/);
+    // B took no retry: its next step is the decision not to, which says the error surfaces.
+    expect(at(b, d.b!.seq)).toMatchObject({ event: 'retry_declined', iteration: 3, rule: 'retry_off', next: 'surface' });
+    expect(d.description).toMatch(/^A retry 1 of \d .*overloaded.* · B no retry \(retry off\): surface$/);
     // Up to that point both logs did the same things (the fault and the error on turn 3 included).
     const errorA = a.find((e) => e.event === 'model_error')!;
     const errorB = b.find((e) => e.event === 'model_error')!;

@@ -71,8 +71,9 @@ describe('callModel over a scripted provider (virtual clock)', () => {
   it('s11 does not retry a 500 (only 429 and 529): the call surfaces after one attempt', async () => {
     const failed = { parts: [], end: { kind: 'error' as const, error: apiError({ status: 500, type: 'api_error', message: 'Internal' }) } };
     const { error, events } = await call({ preset: 's11', script: [failed] });
-    expect((error as ModelCallFailed).message).toMatch(/internal is not retried \(only rate limits and overloads are\); 1 attempt/);
+    expect((error as ModelCallFailed).message).toMatch(/internal is not retried by this configuration \(only rate limits and overloads are\); 1 attempt/);
     expect(of(events, 'retry_scheduled')).toEqual([]);
+    expect(of(events, 'retry_declined')).toEqual([expect.objectContaining({ attempt: 1, rule: 'category_not_retried', next: 'surface' })]);
   });
 
   it('s11 waits its own backoff even when the server sends Retry-After', async () => {
