@@ -7,7 +7,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { countOf, formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
-import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
+import { formatDate, matchesEveryWord, MODEL_TITLE_NOTE, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
 import { runsListFromSearch, runsListToSearch } from '@/lib/client/runs-filters';
 import { Pill } from '@/components/ui/pill';
 import { VerdictPill } from '@/components/ui/verdict-pill';
@@ -27,7 +27,7 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
   switch (id) {
     case 'title':
       return (
-        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title || run.id}>
+        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title ? `${run.title}\n${MODEL_TITLE_NOTE}` : run.id}>
           {run.title || <span className="font-mono text-2xs text-faint">{run.id.slice(0, 8)}</span>}
           {run.promptSet && <span className="text-2xs text-takeover"> · {run.promptSet}</span>}
         </Link>
