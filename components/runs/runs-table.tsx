@@ -16,10 +16,10 @@ import { RunRowActions } from './run-row-actions';
 import { RunsFilterBar } from './runs-filter-bar';
 
 const ROW = 32;
-// title · scenario · vendor/model · preset · faults · seed · outcome · verdict · duration · cost · date · actions
+// title · scenario · vendor/model · preset · overrides · faults · seed · outcome · verdict · duration · cost · date · actions
 const COLS =
-  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(7.5rem,1fr)_5rem_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
-const MIN_WIDTH = 'min-w-[84rem]';
+  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(7.5rem,1.2fr)_5rem_minmax(6rem,1fr)_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
+const MIN_WIDTH = 'min-w-[92rem]';
 const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
 const RIGHT: ReadonlySet<RunColumnId> = new Set(['seed', 'duration', 'cost']);
 
@@ -58,10 +58,26 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
       return <span className="tabular font-mono text-2xs whitespace-nowrap text-muted">{formatDate(run.date)}</span>;
     case 'seed':
       return <span className="tabular font-mono text-2xs">{run.seed ?? '–'}</span>;
+    case 'vendorModel':
+      return (
+        <span className="truncate font-mono text-2xs" data-stops={run.vendorModels.length} title={run.vendorModels.length > 1 ? `${run.vendorModels.length} vendors / models in order:\n${run.vendorModels.join('\n')}` : run.vendorModel}>
+          {run.vendorModel}
+        </span>
+      );
+    case 'overrides':
+      return run.overrides ? (
+        <span className="truncate font-mono text-2xs" title={`changed from the ${run.preset || 'run’s'} preset: ${run.overrides}`}>
+          {run.overrides}
+        </span>
+      ) : (
+        <span className="text-faint" title={`the ${run.preset || 'run’s'} preset as it is`}>
+          none
+        </span>
+      );
     default: {
       const text = run[id];
       return (
-        <span className={`truncate ${id === 'vendorModel' || id === 'preset' ? 'font-mono text-2xs' : ''}`} title={text}>
+        <span className={`truncate ${id === 'preset' ? 'font-mono text-2xs' : ''}`} title={text}>
           {text || <span className="text-faint">–</span>}
         </span>
       );
