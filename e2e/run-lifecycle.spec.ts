@@ -117,7 +117,10 @@ test('the runs list tells a lesson’s two runs apart and shows every vendor a s
   await expect(on.locator('[data-col="overrides"]')).toHaveText('none');
   await expect(off.locator('[data-col="overrides"]')).toContainText('partial-kept off');
 
-  const vendors = runs.row(swapped).locator('[data-col="vendorModel"] span');
-  await expect(vendors).toHaveAttribute('data-stops', '3', { timeout: 30_000 });
-  await expect(vendors).toHaveText(/^sim-anthropic \/ \S+ → sim-openai \/ \S+ → sim-deepseek \/ \S+$/);
+  const cell = runs.row(swapped).locator('[data-col="vendorModel"] > span');
+  await expect(cell).toHaveAttribute('data-stops', '3', { timeout: 30_000 });
+  // Every vendor in order, on the row itself (not only in a tooltip), and each with its model in the tooltip.
+  await expect(cell.getByTestId('runs-vendors')).toHaveText('sim-anthropic → sim-openai → sim-deepseek');
+  expect(await cell.getByTestId('runs-vendors').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect(cell).toHaveAttribute('title', /^3 vendors \/ models in order:\nsim-anthropic \/ \S+\nsim-openai \/ \S+\nsim-deepseek \/ \S+$/);
 });

@@ -62,8 +62,9 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
                 {title}
               </span>
             ) : null}
-            {title && scenario ? ' · ' : null}
-            {scenario}
+            {/* The scenario's title once when the model's title is the same words. */}
+            {title && scenario && title !== scenario ? ' · ' : null}
+            {title !== scenario ? scenario : null}
           </span>
         )}
       </div>

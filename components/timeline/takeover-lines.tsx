@@ -16,7 +16,7 @@ export function DroppedList({ dropped }: { dropped: readonly { kind: string; det
   return (
     <ul className="flex flex-col gap-0.5" data-testid="takeover-dropped">
       {countIdentical(dropped, (d) => `${d.kind}\u0000${d.detail}`).map(({ item, count }) => (
-        <li key={`${item.kind}\u0000${item.detail}`} className="flex gap-1">
+        <li key={`${item.kind}\u0000${item.detail}`} className="flex items-start gap-1">
           <Pill tone="takeover">{item.kind}</Pill>
           <span className="font-mono break-words">{item.detail}</span>
           <Times count={count} />

@@ -16,6 +16,8 @@ export interface RunRowValues {
   vendorModel: string;
   /** The same, one "vendor / model" per stop (the vendor / model filter matches any of them). */
   vendorModels: string[];
+  /** The same stops as data. */
+  vendorStops: { vendor: string; model: string }[];
   preset: string;
   /** What the config changed from its preset, in the mechanisms' words ("watchdog off"); '' for none. */
   overrides: string;
@@ -38,13 +40,15 @@ export function runRowValues(run: RunSummary): RunRowValues {
   const verdict = parseVerdict(run.verdict);
   const created = run.created_at === undefined ? NaN : new Date(run.created_at).getTime();
   const stops = run.vendors?.length ? run.vendors : [{ vendor: run.vendor ?? '–', model: run.model ?? '–' }];
-  const vendorModels = stops.map((s) => `${s.vendor || '–'} / ${s.model || '–'}`);
+  const vendorStops = stops.map((s) => ({ vendor: s.vendor || '–', model: s.model || '–' }));
+  const vendorModels = vendorStops.map((s) => `${s.vendor} / ${s.model}`);
   return {
     id: run.id,
     title: run.title ?? '',
     scenario: run.scenario ?? '',
     vendorModel: vendorModels.join(' → '),
     vendorModels,
+    vendorStops,
     preset: run.preset ?? '',
     overrides: (run.overrides ?? []).join(', '),
     faults: (run.faults ?? []).join(', '),
