@@ -89,3 +89,38 @@ test('the runs list shows why a run failed in full, not clipped', async ({ page 
   await expect(reason).toHaveText('retries_exhausted');
   expect(await reason.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
+
+test('the runs list tells a lesson’s two runs apart and shows every vendor a swapped run used', async ({ page, request }) => {
+  // A lesson plays its mechanism-on and mechanism-off runs on the same preset.
+  const played = await (await request.post('/api/lessons/partial-vs-empty/play', { data: { timeScale: 0.01 } })).json();
+  // A run swapped twice by its config: Anthropic, then OpenAI from turn 2, then DeepSeek from turn 3.
+  const created = await request.post('/api/runs', {
+    data: {
+      config: {
+        provider: { vendor: 'sim-anthropic' },
+        clock: 'virtual',
+        swaps: [
+          { atTurn: 2, vendor: 'sim-openai', model: '' },
+          { atTurn: 3, vendor: 'sim-deepseek', model: '' },
+        ],
+      },
+    },
+  });
+  const swapped = (await created.json()).id as string;
+  const runs = new RunsPage(page);
+  await runs.goto();
+  await expect(page.getByRole('columnheader', { name: /overrides/i })).toBeVisible();
+
+  const on = runs.row(played.on);
+  const off = runs.row(played.off);
+  await expect(on.locator('[data-col="preset"]')).toHaveText(await off.locator('[data-col="preset"]').innerText());
+  await expect(on.locator('[data-col="overrides"]')).toHaveText('none');
+  await expect(off.locator('[data-col="overrides"]')).toContainText('partial-kept off');
+
+  const cell = runs.row(swapped).locator('[data-col="vendorModel"] > span');
+  await expect(cell).toHaveAttribute('data-stops', '3', { timeout: 30_000 });
+  // Every vendor in order, on the row itself (not only in a tooltip), and each with its model in the tooltip.
+  await expect(cell.getByTestId('runs-vendors')).toHaveText('sim-anthropic → sim-openai → sim-deepseek');
+  expect(await cell.getByTestId('runs-vendors').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect(cell).toHaveAttribute('title', /^3 vendors \/ models in order:\nsim-anthropic \/ \S+\nsim-openai \/ \S+\nsim-deepseek \/ \S+$/);
+});

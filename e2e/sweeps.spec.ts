@@ -26,6 +26,11 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   await expect(naiveOverloaded).toContainText('0 %');
   // Every run of that cell failed at the first 529: quick and free, but not the best on effort.
   for (const col of ['median_ms', 'p95_ms', 'mean_tokens', 'mean_usd']) await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-best]`)).toHaveCount(0);
+  // Nor a run time of 0 ms: no loop completed, so the cell has no run time and says why.
+  for (const col of ['median_ms', 'p95_ms']) {
+    await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-blank]`)).toHaveAttribute('title', /no run in this cell completed its loop/);
+    await expect(naiveOverloaded.locator(`td[data-col="${col}"]`)).toContainText('—');
+  }
 
   // Charts: dots drawn for runs.
   await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });

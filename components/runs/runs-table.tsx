@@ -7,7 +7,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { countOf, formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/queries';
-import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
+import { formatDate, matchesEveryWord, MODEL_TITLE_NOTE, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/runs-columns';
 import { runsListFromSearch, runsListToSearch } from '@/lib/client/runs-filters';
 import { Pill } from '@/components/ui/pill';
 import { VerdictPill } from '@/components/ui/verdict-pill';
@@ -16,10 +16,10 @@ import { RunRowActions } from './run-row-actions';
 import { RunsFilterBar } from './runs-filter-bar';
 
 const ROW = 32;
-// title · scenario · vendor/model · preset · faults · seed · outcome · verdict · duration · cost · date · actions
+// title · scenario · vendor/model · preset · overrides · faults · seed · outcome · verdict · duration · cost · date · actions
 const COLS =
-  'grid grid-cols-[minmax(8rem,1.5fr)_7.5rem_minmax(7.5rem,1fr)_5rem_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
-const MIN_WIDTH = 'min-w-[84rem]';
+  'grid grid-cols-[minmax(8rem,1.2fr)_7.5rem_minmax(17.5rem,2fr)_5rem_minmax(9rem,1.2fr)_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
+const MIN_WIDTH = 'min-w-[100rem]';
 const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
 const RIGHT: ReadonlySet<RunColumnId> = new Set(['seed', 'duration', 'cost']);
 
@@ -27,7 +27,7 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
   switch (id) {
     case 'title':
       return (
-        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title || run.id}>
+        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title ? `${run.title}\n${MODEL_TITLE_NOTE}` : run.id}>
           {run.title || <span className="font-mono text-2xs text-faint">{run.id.slice(0, 8)}</span>}
           {run.promptSet && <span className="text-2xs text-takeover"> · {run.promptSet}</span>}
         </Link>
@@ -58,10 +58,40 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
       return <span className="tabular font-mono text-2xs whitespace-nowrap text-muted">{formatDate(run.date)}</span>;
     case 'seed':
       return <span className="tabular font-mono text-2xs">{run.seed ?? '–'}</span>;
+    case 'vendorModel': {
+      const stops = run.vendorStops;
+      const all = run.vendorModels.length > 1 ? `${run.vendorModels.length} vendors / models in order:\n${run.vendorModels.join('\n')}` : run.vendorModel;
+      if (stops.length === 1) {
+        return (
+          <span className="truncate font-mono text-2xs" data-stops={1} title={all}>
+            {run.vendorModel}
+          </span>
+        );
+      }
+      // A swapped run: every vendor on the first line, the models under them, in order.
+      return (
+        <span className="flex min-w-0 flex-col font-mono text-2xs leading-tight" data-stops={stops.length} title={all}>
+          <span className="truncate" data-testid="runs-vendors">
+            {stops.map((s) => s.vendor).join(' → ')}
+          </span>
+          <span className="truncate text-faint">{stops.map((s) => s.model).join(' → ')}</span>
+        </span>
+      );
+    }
+    case 'overrides':
+      return run.overrides ? (
+        <span className="line-clamp-2 font-mono text-2xs leading-tight break-words" title={`changed from the ${run.preset || 'run’s'} preset: ${run.overrides}`}>
+          {run.overrides}
+        </span>
+      ) : (
+        <span className="text-faint" title={`the ${run.preset || 'run’s'} preset as it is`}>
+          none
+        </span>
+      );
     default: {
       const text = run[id];
       return (
-        <span className={`truncate ${id === 'vendorModel' || id === 'preset' ? 'font-mono text-2xs' : ''}`} title={text}>
+        <span className={`truncate ${id === 'preset' ? 'font-mono text-2xs' : ''}`} title={text}>
           {text || <span className="text-faint">–</span>}
         </span>
       );

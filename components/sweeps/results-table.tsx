@@ -14,6 +14,8 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
     return [...rows].sort((a, b) => {
       const x = column.value(a);
       const y = column.value(b);
+      // A cell with no figure (NaN: "—") sorts last whichever way.
+      if (typeof x === 'number' && typeof y === 'number' && (Number.isNaN(x) || Number.isNaN(y))) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
       return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * sort.dir;
     });
   }, [rows, sort]);
@@ -48,15 +50,18 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
             >
               {SWEEP_COLUMNS.map((c) => {
                 const isBest = row.runs > 0 && (!c.effort || row.completion_rate > 0) && best.get(c.id) === c.value(row);
+                const blank = c.blank?.(row);
                 return (
                   <td
                     key={c.id}
                     className={`px-2 py-1 ${c.numeric ? 'tabular text-right font-mono text-2xs whitespace-nowrap' : 'truncate'} ${isBest ? 'font-semibold text-ok' : ''}`}
                     data-col={c.id}
                     data-best={isBest || undefined}
-                    title={isBest ? 'best in this column' : undefined}
+                    data-blank={blank ? true : undefined}
+                    title={blank ?? (isBest ? 'best in this column' : undefined)}
                   >
                     {c.show(row)}
+                    {blank && <span className="sr-only"> ({blank})</span>}
                     {isBest ? ' ★' : ''}
                   </td>
                 );

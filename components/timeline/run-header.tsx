@@ -7,6 +7,7 @@ import { liveStatusReason } from '@/lib/client/live-status-reason';
 import { openAttempt } from '@/lib/client/reduce-run-event';
 import { statusWord } from '@/lib/client/run-view-state';
 import { latestAttempt } from '@/lib/client/turn-updates';
+import { MODEL_TITLE_NOTE } from '@/lib/client/runs-columns';
 import { useRunClock } from '@/lib/client/use-run-clock';
 import { vendorStatLabel } from '@/lib/client/vendor-stat-label';
 import { Pill } from '@/components/ui/pill';
@@ -56,9 +57,14 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         )}
         {(title || scenario) && (
           <span className="truncate text-2xs text-muted" data-testid="run-title">
-            {title ? <span className="font-medium text-fg">{title}</span> : null}
-            {title && scenario ? ' · ' : null}
-            {scenario}
+            {title ? (
+              <span className="font-medium text-fg" title={MODEL_TITLE_NOTE}>
+                {title}
+              </span>
+            ) : null}
+            {/* The scenario's title once when the model's title is the same words. */}
+            {title && scenario && title !== scenario ? ' · ' : null}
+            {title !== scenario ? scenario : null}
           </span>
         )}
       </div>

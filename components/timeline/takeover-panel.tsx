@@ -7,6 +7,7 @@ import { useRunStore } from '@/lib/client/run-store-provider';
 import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';
 import { WhyLine } from '@/components/explain/why-line';
+import { CarriedList, DroppedList } from './takeover-lines';
 
 const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped by hand',
@@ -66,11 +67,7 @@ function SwapCard({ swap }: { swap: SwapView }) {
             {report.converted.length === 0 ? (
               <p className="text-muted">nothing needed converting</p>
             ) : (
-              <ul className="list-inside list-disc font-mono" data-testid="takeover-carried">
-                {report.converted.map((c) => (
-                  <li key={c}>{c}</li>
-                ))}
-              </ul>
+              <CarriedList converted={report.converted} />
             )}
           </div>
           <div>
@@ -78,14 +75,7 @@ function SwapCard({ swap }: { swap: SwapView }) {
             {report.dropped.length === 0 ? (
               <p className="text-muted">nothing: the history was the target&apos;s own</p>
             ) : (
-              <ul className="flex flex-col gap-0.5" data-testid="takeover-dropped">
-                {report.dropped.map((d, i) => (
-                  <li key={i} className="flex gap-1">
-                    <Pill tone="takeover">{d.kind}</Pill>
-                    <span className="font-mono break-words">{d.detail}</span>
-                  </li>
-                ))}
-              </ul>
+              <DroppedList dropped={report.dropped} />
             )}
           </div>
           <div className="md:col-span-2">

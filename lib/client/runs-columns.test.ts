@@ -4,13 +4,13 @@ import type { RunSummary } from './api-client';
 import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunRowValues } from './runs-columns';
 
 const base: RunSummary = {
-  id: '', created_at: '', status: 'completed', reason: null, complete: null, verdict: null, vendor: '', model: '', scenario: '', title: null,
+  id: '', created_at: '', status: 'completed', reason: null, complete: null, verdict: null, vendor: '', model: '', scenario: '', title: null, vendors: [{ vendor: '', model: '' }], overrides: [],
   preset: '', seed: null, faults: [], prompt_set: null, iterations: 0, input_tokens: 0, output_tokens: 0, usd: 0, duration_ms: 0, event_count: 0, imported: false,
 };
 const runs: RunSummary[] = [
-  { ...base, id: 'a', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', scenario: 'fix-failing-test', title: 'Fix slugify', preset: 'codesmith', seed: 1, faults: [], usd: 0.02, duration_ms: 9_000 },
-  { ...base, id: 'b', created_at: '2026-11-30T12:00:00.000Z', status: 'failed', reason: 'retries_exhausted', verdict: 'not_done', vendor: 'sim-openai', model: 'gpt-sim-4o', scenario: 'huge-log', title: null, preset: 'naive', seed: 42, faults: ['overloaded ×3'], usd: 0.3, duration_ms: 120_000, prompt_set: { name: 'terse', version: 2 } },
-  { ...base, id: 'c', created_at: '2026-11-29T08:00:00.000Z', status: 'running', vendor: 'sim-anthropic', model: 'claude-sim-haiku', scenario: 'fix-failing-test', title: 'Read the README', preset: 's11', seed: 7, faults: ['429 with Retry-After 7 s', 'tools throw'], usd: 0.005, duration_ms: 1_500 },
+  { ...base, id: 'a', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }], scenario: 'fix-failing-test', title: 'Fix slugify', preset: 'codesmith', seed: 1, faults: [], usd: 0.02, duration_ms: 9_000 },
+  { ...base, id: 'b', created_at: '2026-11-30T12:00:00.000Z', status: 'failed', reason: 'retries_exhausted', verdict: 'not_done', vendor: 'sim-openai', model: 'gpt-sim-4o', vendors: [{ vendor: 'sim-openai', model: 'gpt-sim-4o' }], scenario: 'huge-log', title: null, preset: 'naive', seed: 42, faults: ['overloaded ×3'], usd: 0.3, duration_ms: 120_000, prompt_set: { name: 'terse', version: 2 } },
+  { ...base, id: 'c', created_at: '2026-11-29T08:00:00.000Z', status: 'running', vendor: 'sim-anthropic', model: 'claude-sim-haiku', vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-haiku' }], scenario: 'fix-failing-test', title: 'Read the README', preset: 's11', seed: 7, faults: ['429 with Retry-After 7 s', 'tools throw'], usd: 0.005, duration_ms: 1_500 },
 ];
 
 function view(state: Partial<TableState>): string[] {
@@ -45,6 +45,26 @@ describe('the runs list columns', () => {
       cost: 0.3,
       promptSet: 'terse v2',
     });
+  });
+
+  it('shows every vendor / model of a swapped run in order, and what the config changed from its preset', () => {
+    const swapped: RunSummary = {
+      ...runs[0]!,
+      vendors: [
+        { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+        { vendor: 'sim-openai', model: 'gpt-sim-4o' },
+        { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' },
+      ],
+      overrides: ['watchdog off', 'partial-kept off'],
+    };
+    const row = runRowValues(swapped);
+    expect(row.vendorModel).toBe('sim-anthropic / claude-sim-sonnet → sim-openai / gpt-sim-4o → sim-deepseek / deepseek-sim-reasoner');
+    expect(row.overrides).toBe('watchdog off, partial-kept off');
+    // The word filter finds a run by any vendor it used and by a mechanism switched off.
+    const match = (query: string) => matchesEveryWord({ original: row } as never, 'title', query, () => {});
+    expect(match('deepseek')).toBe(true);
+    expect(match('partial-kept off')).toBe(true);
+    expect(runRowValues(runs[0]!).overrides).toBe('');
   });
 
   it('sorts numbers as numbers and dates by time, either way', () => {

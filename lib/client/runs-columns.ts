@@ -4,13 +4,23 @@ import type { RunSummary } from './api-client';
 import { VERDICT_WORDS, parseVerdict } from './describe-verdict';
 import { RUN_FILTER_FNS } from './runs-filters';
 
+/** Said wherever a run's title is shown: the model wrote it, and it is not the verdict. */
+export const MODEL_TITLE_NOTE = "the model's own title for this run (its background title call), not a verdict: the verdict column says whether the task was done";
+
 /** What the run list's columns read from a summary: one value per column, sortable as is. */
 export interface RunRowValues {
   id: string;
   title: string;
   scenario: string;
+  /** Every vendor / model the run used, in order, joined by arrows (a swapped run lists each). */
   vendorModel: string;
+  /** The same, one "vendor / model" per stop (the vendor / model filter matches any of them). */
+  vendorModels: string[];
+  /** The same stops as data. */
+  vendorStops: { vendor: string; model: string }[];
   preset: string;
+  /** What the config changed from its preset, in the mechanisms' words ("watchdog off"); '' for none. */
+  overrides: string;
   faults: string;
   seed: number | null;
   /** The loop's status, with its terminate reason after a dot when it has one. */
@@ -29,12 +39,18 @@ export interface RunRowValues {
 export function runRowValues(run: RunSummary): RunRowValues {
   const verdict = parseVerdict(run.verdict);
   const created = run.created_at === undefined ? NaN : new Date(run.created_at).getTime();
+  const stops = run.vendors?.length ? run.vendors : [{ vendor: run.vendor ?? '–', model: run.model ?? '–' }];
+  const vendorStops = stops.map((s) => ({ vendor: s.vendor || '–', model: s.model || '–' }));
+  const vendorModels = vendorStops.map((s) => `${s.vendor} / ${s.model}`);
   return {
     id: run.id,
     title: run.title ?? '',
     scenario: run.scenario ?? '',
-    vendorModel: `${run.vendor ?? '–'} / ${run.model ?? '–'}`,
+    vendorModel: vendorModels.join(' → '),
+    vendorModels,
+    vendorStops,
     preset: run.preset ?? '',
+    overrides: (run.overrides ?? []).join(', '),
     faults: (run.faults ?? []).join(', '),
     seed: run.seed ?? null,
     outcome: run.reason ? `${run.status ?? 'unknown'} · ${run.reason}` : (run.status ?? 'unknown'),
@@ -60,7 +76,7 @@ export function formatDate(ms: number): string {
 /** The filter box: every word must appear in some column's text (case-insensitive). */
 export const matchesEveryWord: FilterFn<RunRowValues> = (row, _columnId, query: string) => {
   const v = row.original;
-  const hay = [v.title, v.scenario, v.vendorModel, v.preset, v.faults, v.seed ?? '', v.outcome, v.verdict, v.promptSet, v.id, formatDate(v.date)]
+  const hay = [v.title, v.scenario, v.vendorModel, v.preset, v.overrides, v.faults, v.seed ?? '', v.outcome, v.verdict, v.promptSet, v.id, formatDate(v.date)]
     .join(' ')
     .toLowerCase();
   return query
@@ -76,6 +92,7 @@ export const RUN_COLUMNS = [
   ['scenario', 'scenario'],
   ['vendorModel', 'vendor / model'],
   ['preset', 'preset'],
+  ['overrides', 'overrides'],
   ['faults', 'faults'],
   ['seed', 'seed'],
   ['outcome', 'outcome'],

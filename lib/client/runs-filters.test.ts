@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from './api-client';
 import { runRowValues } from './runs-columns';
-import { DEFAULT_SORTING, filterOptions, runsListFromSearch, runsListToSearch, type RunsListState } from './runs-filters';
+import { DEFAULT_SORTING, filterOptions, RUN_FILTER_FNS, runsListFromSearch, runsListToSearch, type RunsListState } from './runs-filters';
 
 const base: RunSummary = {
-  id: '', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', complete: true, verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', scenario: 'fix-failing-test', title: null,
+  id: '', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', complete: true, verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', scenario: 'fix-failing-test', title: null, vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }], overrides: [],
   preset: 'codesmith', seed: 1, faults: [], prompt_set: null, iterations: 0, input_tokens: 0, output_tokens: 0, usd: 0, duration_ms: 0, event_count: 0, imported: false,
 };
 const rows = [
@@ -31,6 +31,25 @@ describe('runs list filters', () => {
       ['done', 'task done'],
       ['not_done', 'task not done'],
     ]);
+  });
+
+  it('the vendor / model select offers each vendor a run used, and a swapped run matches every one of them', () => {
+    const swapped = runRowValues({
+      ...base,
+      id: 's',
+      vendors: [
+        { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+        { vendor: 'sim-openai', model: 'gpt-sim-4o' },
+      ],
+    });
+    const all = [...rows, swapped];
+    expect(filterOptions(all, 'vendorModel').map((o) => [o.value, o.count])).toEqual([
+      ['sim-anthropic / claude-sim-sonnet', 4],
+      ['sim-openai / gpt-sim-4o', 1],
+    ]);
+    const matches = (value: string) => all.filter((row) => RUN_FILTER_FNS.vendorModel!({ original: row } as never, 'vendorModel', value, () => {})).map((r) => r.id);
+    expect(matches('sim-openai / gpt-sim-4o')).toEqual(['s']);
+    expect(matches('sim-anthropic / claude-sim-sonnet')).toEqual(['', 'b', 'c', 's']);
   });
 
   it('the whole list state goes into the address and comes back the same', () => {

@@ -44,7 +44,8 @@ const dayStart = (day: string): number => new Date(`${day}T00:00:00`).getTime();
 export const RUN_FILTER_FNS: Partial<Record<RunColumnId, FilterFn<RunRowValues>>> = {
   title: (row, _id, value: string) => row.original.title.toLowerCase().includes(value.trim().toLowerCase()),
   scenario: (row, _id, value: string) => row.original.scenario === value,
-  vendorModel: (row, _id, value: string) => row.original.vendorModel === value,
+  // A swapped run matches every vendor / model it used.
+  vendorModel: (row, _id, value: string) => row.original.vendorModels.includes(value),
   preset: (row, _id, value: string) => row.original.preset === value,
   seed: (row, _id, value: string) => String(row.original.seed ?? '') === value.trim(),
   // A status ("failed") matches every run that ended so; a whole outcome ("failed · attempt_budget") only those.
@@ -79,6 +80,8 @@ export function filterOptions(rows: readonly RunRowValues[], id: RunColumnId): F
     if (id === 'outcome') {
       add(row.status);
       if (row.outcome !== row.status) add(row.outcome, `  ${row.outcome}`);
+    } else if (id === 'vendorModel') {
+      for (const stop of new Set(row.vendorModels)) add(stop);
     } else if (id === 'verdict') {
       if (row.verdictId) add(row.verdictId, VERDICT_WORDS[row.verdictId]);
       else add(NO_VERDICT, 'no verdict');
@@ -102,7 +105,7 @@ export interface RunsListState {
 
 export const DEFAULT_SORTING: SortingState = [{ id: 'date', desc: true }];
 
-const SORTABLE = new Set<string>(['title', 'scenario', 'vendorModel', 'preset', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date']);
+const SORTABLE = new Set<string>(['title', 'scenario', 'vendorModel', 'preset', 'overrides', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date']);
 
 /** The list state as query parameters: only what differs from an unfiltered, newest-first list. */
 export function runsListToSearch(state: RunsListState): string {

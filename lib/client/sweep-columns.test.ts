@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepRow } from '@/lib/protocol';
-import { bestValues } from './sweep-columns';
+import { bestValues, SWEEP_COLUMNS } from './sweep-columns';
 
 function row(key: string, over: Partial<SweepRow>): SweepRow {
   return {
@@ -27,5 +27,21 @@ describe('bestValues', () => {
     expect(best.get('errors_seen')).toBe(0);
     expect(best.get('median_ms')).toBe(8_600);
     expect(best.get('mean_usd')).toBe(0.03);
+  });
+});
+
+describe('a run-time cell with no figure', () => {
+  it('shows "—" and says why, never "0 ms"', () => {
+    const failed = row('naive', { completed: 0, completion_rate: 0, median_ms: null, p95_ms: null });
+    const empty = row('course', { runs: 0, completed: 0, completion_rate: 0, median_ms: null, p95_ms: null });
+    for (const id of ['median_ms', 'p95_ms']) {
+      const column = SWEEP_COLUMNS.find((c) => c.id === id)!;
+      expect(column.show(failed)).toBe('—');
+      expect(column.blank?.(failed)).toMatch(/no run in this cell completed its loop \(0 of 20\)/);
+      expect(column.show(empty)).toBe('—');
+      expect(column.blank?.(empty)).toMatch(/no run in this cell has finished yet/);
+      expect(column.show(row('codesmith', {}))).not.toBe('—');
+      expect(column.blank?.(row('codesmith', {}))).toBeUndefined();
+    }
   });
 });

@@ -16,7 +16,23 @@ export interface SweepColumn {
    */
   effort?: true;
   numeric: boolean;
+  /** Why a cell shows "—" instead of a figure (the cell's tooltip); absent: the cell has its figure. */
+  blank?: (row: SweepRow) => string | undefined;
 }
+
+/**
+ * A run-time cell with no figure: no run finished yet, or every run failed. Shown as "—" with
+ * this reason, never as a 0 that reads as the fastest cell.
+ */
+export function noRunTime(row: SweepRow): string | undefined {
+  if (row.runs === 0) return 'no run in this cell has finished yet';
+  if (row.completion_rate === 0 || row.median_ms === null) {
+    return `no run in this cell completed its loop (0 of ${row.runs}): how fast a run failed is not a run time; each run's own time is in the run-time chart`;
+  }
+  return undefined;
+}
+
+const runTime = (ms: number | null): string => (ms === null ? '—' : formatMs(ms));
 
 const pct = (v: number): string => `${(v * 100).toFixed(0)} %`;
 
@@ -37,8 +53,14 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
     show: (r) => `${pct(r.verdict_rate)} (${pct(r.verdict_ci[0])}–${pct(r.verdict_ci[1])})${r.unchecked > 0 ? ` · ${r.unchecked} unchecked` : ''}`,
     better: 'high', numeric: true,
   },
-  { id: 'median_ms', header: 'median', title: 'median run time (run clock)', value: (r) => r.median_ms, show: (r) => formatMs(r.median_ms), better: 'low', numeric: true, effort: true },
-  { id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock)', value: (r) => r.p95_ms, show: (r) => formatMs(r.p95_ms), better: 'low', numeric: true, effort: true },
+  {
+    id: 'median_ms', header: 'median', title: 'median run time (run clock); — where no run of the cell completed its loop',
+    value: (r) => r.median_ms ?? Number.NaN, show: (r) => (noRunTime(r) ? '—' : runTime(r.median_ms)), blank: noRunTime, better: 'low', numeric: true, effort: true,
+  },
+  {
+    id: 'p95_ms', header: 'p95', title: '95th percentile run time (run clock); — where no run of the cell completed its loop',
+    value: (r) => r.p95_ms ?? Number.NaN, show: (r) => (noRunTime(r) ? '—' : runTime(r.p95_ms)), blank: noRunTime, better: 'low', numeric: true, effort: true,
+  },
   { id: 'mean_tokens', header: 'tokens/run', title: 'input + output tokens per run', value: (r) => r.mean_tokens, show: (r) => formatTokens(Math.round(r.mean_tokens)), better: 'low', numeric: true, effort: true },
   { id: 'mean_usd', header: '$/run', title: 'cost per run', value: (r) => r.mean_usd, show: (r) => formatUsd(r.mean_usd), better: 'low', numeric: true, effort: true },
   {

@@ -129,8 +129,12 @@ export const SweepRowSchema = z.object({
   verdict_ci: z.tuple([z.number(), z.number()]),
   /** Runs the check could not judge (not_checkable, or no task_verdict in the log). */
   unchecked: z.number().int(),
-  median_ms: z.number(),
-  p95_ms: z.number(),
+  /**
+   * Run time (run clock) over the cell's runs; null when no run's loop completed (or no run
+   * finished yet): how fast a run failed is not a run time to read or rank.
+   */
+  median_ms: z.number().nullable(),
+  p95_ms: z.number().nullable(),
   mean_tokens: z.number(),
   mean_usd: z.number(),
   /** Per run: tokens and dollars billed for attempts that failed and were thrown away. */

@@ -7,7 +7,7 @@ describe('background calls', () => {
     const events = await runToEnd({});
     const background = ofType(events, 'model_request').filter((r) => r.background);
     expect(background).toHaveLength(1);
-    expect(ofType(events, 'run_title')[0]?.title).toBe('Slugify regex gets its global flag');
+    expect(ofType(events, 'run_title')[0]?.title).toBe('Fix a failing test');
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 

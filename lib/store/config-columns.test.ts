@@ -23,6 +23,6 @@ describe('configColumns', () => {
   });
 
   it('lists a stored config it cannot read as empty rather than failing the list', () => {
-    expect(configColumns('{not json')).toEqual({ preset: '', seed: null, faults: [], prompt_set: null });
+    expect(configColumns('{not json')).toEqual({ preset: '', overrides: [], seed: null, faults: [], prompt_set: null });
   });
 });

@@ -1,8 +1,11 @@
 import { toolFaultLabel, type PromptSetRef, type RunConfig } from '@/lib/protocol';
+import { describeOverrides } from '@/lib/lessons/describe-overrides';
 
 /** What a run's list row shows of the config that made it (lib/store RunSummary). */
 export interface ConfigColumns {
   preset: string;
+  /** What the config changed from its preset (lib/lessons/describe-overrides.ts). */
+  overrides: string[];
   seed: number | null;
   /** One label per enabled fault: a rule's label (or id), a tool fault as the run page names it ("tools throw (every tool)"). */
   faults: string[];
@@ -18,12 +21,13 @@ export function configColumns(stored: string): ConfigColumns {
   try {
     config = JSON.parse(stored) as Partial<RunConfig>;
   } catch {
-    return { preset: '', seed: null, faults: [], prompt_set: null };
+    return { preset: '', overrides: [], seed: null, faults: [], prompt_set: null };
   }
   const rules = (config.faults?.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.label ?? r.id);
   const tools = (config.faults?.tools ?? []).filter((t) => t.enabled !== false).map(toolFaultLabel);
   return {
     preset: typeof config.preset === 'string' ? config.preset : '',
+    overrides: describeOverrides(config),
     seed: typeof config.seed === 'number' ? config.seed : null,
     faults: [...rules, ...tools],
     prompt_set: config.promptSet ?? null,

@@ -19,6 +19,7 @@ import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
 import { summarizeEvents, type SummaryDelta } from './summarize-events';
 import { configColumns } from './config-columns';
+import { foldRoute, NO_ROUTE, parseRoute, routeEventOf, routeStops, type RouteEvent, type RouteState } from './run-route';
 
 export const DB_FILE_NAME = 'loop-lab.db';
 
@@ -41,12 +42,16 @@ interface RunRow {
   cost_usd: number;
   duration_ms: number;
   event_count: number;
+  /** JSON RouteState; NULL for a run stored before routes were kept. */
+  route: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
-  scenario, title, config, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count`;
+  scenario, title, config, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count, route`;
 
-function toSummary(row: RunRow): RunSummary {
+const ROUTE_EVENT_TYPES = "('swap', 'fallback', 'forked_from')";
+
+function toSummary(row: RunRow, route: RouteState): RunSummary {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -56,6 +61,7 @@ function toSummary(row: RunRow): RunSummary {
     verdict: row.verdict as TaskVerdict | null,
     vendor: row.vendor,
     model: row.model,
+    vendors: routeStops(route, { vendor: row.vendor, model: row.model }),
     scenario: row.scenario,
     title: row.title,
     ...configColumns(row.config),
@@ -89,8 +95,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const owner = createOwnerId();
 
   const insertRun = db.prepare(
-    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner, forked_from, forked_at_turn)
-     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner, @forkedFrom, @forkedAtTurn)`,
+    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner, forked_from, forked_at_turn, route)
+     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner, @forkedFrom, @forkedAtTurn, '{"stops":[]}')`,
   );
   const insertSweepRun = db.prepare(
     'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
@@ -135,8 +141,27 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     `SELECT ${SUMMARY_COLUMNS}, forked_at_turn FROM runs WHERE forked_from = ? ORDER BY created_at, rowid`,
   );
 
+  const selectRouteRow = db.prepare<[string], { route: string | null; vendor: string; model: string }>('SELECT route, vendor, model FROM runs WHERE id = ?');
+  const selectRouteEvents = db.prepare<[string], { body: string }>(
+    `SELECT body FROM events WHERE run_id = ? AND type IN ${ROUTE_EVENT_TYPES} ORDER BY seq`,
+  );
+  const updateRoute = db.prepare<[string, string]>('UPDATE runs SET route = ? WHERE id = ?');
+
+  /**
+   * A run's route as stored; for a run stored before routes were kept, folded from its log's
+   * swaps, fallbacks and fork start (and kept, so it is folded once).
+   */
+  const storedRoute = (runId: string, row: { route: string | null; vendor: string; model: string }): RouteState => {
+    if (row.route !== null) return parseRoute(row.route);
+    const events = selectRouteEvents.all(runId).map((r) => routeEventOf(JSON.parse(r.body) as RunEvent)).filter((e): e is RouteEvent => e !== undefined);
+    const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
+    updateRoute.run(JSON.stringify(route), runId);
+    return route;
+  };
+  const summaryOf = (row: RunRow): RunSummary => toSummary(row, storedRoute(row.id, row));
+
   /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
-  const updateRow = (runId: string, delta: SummaryDelta): void => {
+  const updateRow = (runId: string, { route, ...delta }: SummaryDelta): void => {
     const changed = updateSummary.run({
       id: runId,
       ...delta,
@@ -148,6 +173,11 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       throw new Error(
         `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
       );
+    }
+    // Read after the summary update, so a run_start in the same batch has set the start vendor.
+    if (route.length > 0) {
+      const row = selectRouteRow.get(runId)!;
+      updateRoute.run(JSON.stringify(foldRoute(storedRoute(runId, row), route, row)), runId);
     }
   };
 
@@ -208,7 +238,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       create(id, config, createdAt, imported, events, log, sweep, forkedFrom);
     },
     listForks(runId: string): ForkSummary[] {
-      return selectForks.all(runId).map((row) => ({ ...toSummary(row), forked_at_turn: row.forked_at_turn }));
+      return selectForks.all(runId).map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
     },
     appendEvents({ runId, events }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events);
@@ -221,10 +251,10 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       if (!row) return undefined;
       // Parsing fills defaults added to the schema since the run was stored.
       const config = RunConfigSchema.parse(JSON.parse(row.config));
-      return { summary: toSummary(row), config };
+      return { summary: summaryOf(row), config };
     },
     listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): RunSummary[] {
-      return (sweepId === undefined ? selectRuns.all(limit) : selectSweepRuns.all(sweepId, limit)).map(toSummary);
+      return (sweepId === undefined ? selectRuns.all(limit) : selectSweepRuns.all(sweepId, limit)).map(summaryOf);
     },
     close(): void {
       db.close();

@@ -70,4 +70,45 @@ describe('store migrations', () => {
       db.close();
     }
   });
+
+  it('gives a run stored before routes were kept (schema 7) every vendor it used, from its log, once', () => {
+    const old = new Database(path.join(dir, DB_FILE_NAME));
+    migrate(old, 7);
+    const handling = { foreignThinking: 'drop', naive: false } as const;
+    const base = sampleRunEvents({ runId: 'r-old' });
+    // The sample run with a swap to OpenAI before its second turn and a fallback model after it.
+    const events = [
+      ...base.slice(0, 4),
+      { run_id: 'r-old', seq: 0, ts: 1250, event: 'swap', iteration: 1, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', to_vendor: 'sim-openai', to_model: 'gpt-sim', dialect: 'openai-chat', cause: 'scheduled', handling },
+      { run_id: 'r-old', seq: 0, ts: 1260, event: 'fallback', iteration: 1, from_model: 'gpt-sim', to_model: 'gpt-sim-mini', reason: '3 consecutive overloaded errors' },
+      ...base.slice(4),
+    ].map((e, seq) => ({ ...e, seq })) as ReturnType<typeof sampleRunEvents>;
+    const summary = summarizeEvents(events);
+    old.prepare('INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run('r-old', 1000, JSON.stringify(sampleConfig()), 'completed', 'sim-anthropic', 'claude-sim-sonnet', events.length, summary.maxTs);
+    const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
+    for (const event of events) insertEvent.run('r-old', event.seq, event.event, event.ts, eventJson(event));
+    old.close();
+
+    const store = createSqliteRunStore({ dir });
+    try {
+      const expected = [
+        { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+        { vendor: 'sim-openai', model: 'gpt-sim' },
+        { vendor: 'sim-openai', model: 'gpt-sim-mini' },
+      ];
+      expect(store.listRuns()[0]?.vendors).toEqual(expected);
+      expect(store.getRun('r-old')?.summary.vendors).toEqual(expected);
+    } finally {
+      store.close();
+    }
+    const db = new Database(path.join(dir, DB_FILE_NAME));
+    try {
+      // Folded from the log once, then kept in the row.
+      const row = db.prepare('SELECT route FROM runs WHERE id = ?').get('r-old') as { route: string };
+      expect(JSON.parse(row.route).stops).toHaveLength(3);
+    } finally {
+      db.close();
+    }
+  });
 });

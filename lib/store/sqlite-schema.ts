@@ -111,6 +111,12 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE events_rowid RENAME TO events;
   CREATE UNIQUE INDEX events_by_run ON events (run_id, seq);
   `,
+  // Every vendor and model a run used, in order (lib/store/run-route.ts): kept up to date as
+  // swaps, fallback models and a fork's start are appended. NULL for a run stored before: its
+  // route is folded from its log the first time the row is read or appended to, then kept.
+  `
+  ALTER TABLE runs ADD COLUMN route TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import { addToTotals, NO_TOTALS, runOutcome, type RunEvent, type RunTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type { RunStatus } from './run-store';
+import { routeEventOf, type RouteEvent } from './run-route';
 
 /**
  * What a batch of events changes in a run's summary row. Computed in memory so appending
@@ -25,6 +26,8 @@ export interface SummaryDelta {
   complete: boolean | null;
   verdict: TaskVerdict | null;
   title: string | null;
+  /** The batch's vendor and model changes (swaps, fallback models, a fork's start), in order. */
+  route: RouteEvent[];
 }
 
 export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
@@ -46,6 +49,7 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     complete: null,
     verdict: null,
     title: null,
+    route: [],
   };
   // The batch's share of the run's totals, by the one fold: a sum to add to the row, or, once
   // a terminate is in the batch, the final totals that replace it.
@@ -53,6 +57,8 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
   for (const event of events) {
     delta.maxTs = Math.max(delta.maxTs, event.ts);
     batch = addToTotals(batch, event);
+    const step = routeEventOf(event);
+    if (step) delta.route.push(step);
     switch (event.event) {
       case 'run_start':
         delta.vendor = event.vendor;

@@ -42,7 +42,7 @@ describe('executeSweep on the local worker pool', () => {
       expect(row('codesmith', 'overloaded-x2').completion_rate).toBe(1);
       expect(row('naive', 'overloaded-x2').completion_rate).toBe(0);
       expect(row('naive', 'overloaded-x2').errors_seen).toBe(5);
-      expect(row('codesmith', 'overloaded-x2').median_ms).toBeGreaterThan(row('codesmith', 'none').median_ms);
+      expect(row('codesmith', 'overloaded-x2').median_ms).toBeGreaterThan(row('codesmith', 'none').median_ms!);
 
       const stored = sweepStore.getSweep('sw-a')!;
       expect(stored.summary).toMatchObject({ status: 'completed', done: 20, total: 20, runner: 'local' });

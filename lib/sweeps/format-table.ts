@@ -3,12 +3,14 @@ import type { SweepRow } from '@/lib/protocol';
 /** A column of the printed table: its header, how a row reads in it, and which way is better. */
 interface Column {
   header: string;
-  value: (row: SweepRow) => number | string;
+  value: (row: SweepRow) => number | string | null;
   format?: (value: number) => string;
   better?: 'high' | 'low';
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+/** A figure that does not apply to the row (run time where no loop completed): a dash, never 0. */
+const NONE = '—';
 
 export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'configuration', value: (r) => r.config_label },
@@ -37,13 +39,16 @@ export const TABLE_COLUMNS: readonly Column[] = [
 export function formatTable(rows: readonly SweepRow[]): string {
   const cells = rows.map((row) => TABLE_COLUMNS.map((c) => {
     const v = c.value(row);
+    if (v === null) return NONE;
     return typeof v === 'number' && c.format ? c.format(v) : String(v);
   }));
   TABLE_COLUMNS.forEach((column, ci) => {
     if (!column.better || rows.length < 2) return;
-    const values = rows.map((r) => Number(column.value(r)));
-    const best = column.better === 'high' ? Math.max(...values) : Math.min(...values);
-    if (values.every((v) => v === best)) return;
+    const values = rows.map((r) => column.value(r)).map((v) => (v === null ? Number.NaN : Number(v)));
+    const ranked = values.filter((v) => !Number.isNaN(v));
+    if (ranked.length < 2) return;
+    const best = column.better === 'high' ? Math.max(...ranked) : Math.min(...ranked);
+    if (ranked.every((v) => v === best)) return;
     values.forEach((v, ri) => {
       if (v === best) cells[ri]![ci] = `${cells[ri]![ci]}*`;
     });

@@ -37,8 +37,10 @@ export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; 
       verdict_ci: wilsonInterval(done, n),
       // A log without a task_verdict (stored before verdicts, or stopped outside the loop) is unchecked too.
       unchecked: runs.filter((r) => r.verdict !== 'done' && r.verdict !== 'not_done').length,
-      median_ms: quantile(times, 0.5),
-      p95_ms: quantile(times, 0.95),
+      // A run time is a figure of the work only where some loop completed: a cell whose every
+      // run failed (naive under a 529 fails at the first request) has none, not "0 ms".
+      median_ms: completed === 0 ? null : quantile(times, 0.5),
+      p95_ms: completed === 0 ? null : quantile(times, 0.95),
       mean_tokens: mean((r) => r.input_tokens + r.output_tokens),
       mean_usd: mean((r) => r.usd),
       wasted_tokens: mean((r) => r.wasted_tokens),

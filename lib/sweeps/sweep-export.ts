@@ -45,7 +45,7 @@ function csvField(value: string | number | boolean): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function toCsv(columns: readonly string[], records: readonly Record<string, string | number | boolean>[]): string {
+function toCsv(columns: readonly string[], records: readonly Record<string, string | number | boolean | null>[]): string {
   const lines = [columns.join(','), ...records.map((r) => columns.map((c) => csvField(r[c] ?? '')).join(','))];
   return `${lines.join('\r\n')}\r\n`;
 }

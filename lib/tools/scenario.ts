@@ -42,6 +42,4 @@ export interface ScenarioHints {
   fix?: { path: string; find: string; replace: string };
   /** The final answer once the check passes. */
   summary: string;
-  /** A short title for the finished run (what the background title call answers). */
-  title?: string;
 }

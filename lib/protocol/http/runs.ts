@@ -21,13 +21,25 @@ export const RunSummarySchema = z
     complete: z.boolean().nullable(),
     /** The scenario's check on the final workspace (null: no verdict in the log, e.g. an import). */
     verdict: TaskVerdictSchema.nullable(),
+    /** The vendor and model the run started on. */
     vendor: z.string(),
     model: z.string(),
+    /**
+     * Every vendor and model the run used, in order, the start first: a swap (by hand, planned,
+     * cross-vendor fallback, a fork moving on) or a fallback model adds one. A fork starts where
+     * its copied turns ran.
+     */
+    vendors: z.array(z.object({ vendor: z.string(), model: z.string() }).strict()).min(1),
     scenario: z.string(),
     /** The short title the background call gave the run (null until it did, or if it gave up). */
     title: z.string().nullable(),
     /** From the config: the recovery preset, the seed, the enabled faults, the prompt set used. */
     preset: z.string(),
+    /**
+     * What the config changed from its preset, in the mechanisms' words where it maps
+     * (lib/lessons/describe-overrides.ts): "watchdog off", "fallback on", "retry.maxRetries = 5".
+     */
+    overrides: z.array(z.string()),
     seed: z.number().int().nullable(),
     faults: z.array(z.string()),
     prompt_set: PromptSetRefSchema.nullable(),

@@ -105,7 +105,6 @@ export const growingContext: Scenario = {
   hints: {
     read: ['README.md', ...NAMES.map((n) => `docs/runbooks/${n}.md`), 'config/services.json'],
     fix: { path: 'config/services.json', find: `"${WRONG}": { "timeoutMs": ${WRONG_VALUE},`, replace: `"${WRONG}": { "timeoutMs": ${SERVICES[WRONG]!.timeoutMs},` },
-    title: 'Shipping timeout restored to 4000 ms',
     summary:
       `config/services.json gave ${WRONG} a ${WRONG_VALUE} ms timeout, but its runbook says callers must wait ${SERVICES[WRONG]!.timeoutMs} ms — so the gateway gave up on ` +
       `every slow shipping request. Set it to ${SERVICES[WRONG]!.timeoutMs}; every service now matches its runbook.`,

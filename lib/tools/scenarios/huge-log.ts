@@ -94,7 +94,6 @@ export const hugeLog: Scenario = {
     read: ['README.md', 'logs/service.log', 'config/db.json'],
     search: 'ERROR',
     fix: { path: 'config/db.json', find: '"max": 10', replace: '"max": 25' },
-    title: 'Database pool raised from 10 to 25',
     summary:
       `The first ERROR in logs/service.log (line ${ROOT_CAUSE_LINE}) says the database pool was exhausted (10/10 busy, 37 waiting); ` +
       'the 503s after it are requests timing out while waiting for a connection. Raised pool.max in config/db.json from 10 to 25.',

@@ -139,7 +139,6 @@ export const longProject: Scenario = {
     read: ['README.md', 'test/pricing.test.js', 'src/index.js', ...CODES.map((c) => `src/regions/${c}.js`)],
     search: 'vatRate: 0\\.\\d+',
     fix: { path: `src/regions/${BUGGY}.js`, find: 'vatRate: 0.32', replace: 'vatRate: 0.23' },
-    title: 'Portugal VAT rate typo corrected',
     summary:
       'src/regions/pt.js had its VAT rate typed as 0.32 instead of 0.23 (digits swapped), so Portugal priced 100.00 at 132.00. ' +
       'Corrected it to 0.23; every region now passes.',
