@@ -15,7 +15,7 @@ const LAYER_RANK = {
   tokens: 1,
   trajectory: 1,
   lessons: 1,
-  store: 1,
+  store: 2,
   otel: 1,
   dialects: 2,
   client: 2,
