@@ -3,6 +3,7 @@ import { createRandom, RealClock } from '@/lib/clock';
 import { fixFailingTest } from '../scenarios/fix-failing-test';
 import { createRunCheckTool } from '../tools/run-check';
 import { createWorkspace } from '../workspace';
+import { ASYNC_REJECTED_TEST, HOST_REALM_REWRITE, sourceWithHostRealmRewrite } from './forgeries.testkit';
 import { runNodeTests } from './run-node-tests';
 
 /**
@@ -12,39 +13,6 @@ import { runNodeTests } from './run-node-tests';
  */
 const ENTRY = 'test/slugify.test.js';
 const SHIPPED_TEST = fixFailingTest.files[ENTRY]!;
-
-/**
- * Reaches the check process's own realm through the error Node creates for a rejected
- * dynamic import(), walks to that realm's Object, and rewrites the report on its way out:
- * every result passes, load errors vanish. It also plants what a report builder might read
- * (Object.prototype.toJSON, Array.prototype.push, String.prototype.slice).
- */
-const HOST_REALM_REWRITE = `
-const forge = (e) => {
-  let top = e;
-  while (Object.getPrototypeOf(top) !== null) top = Object.getPrototypeOf(top);
-  const HostObject = top.constructor;
-  if (HostObject === Object) return; // still our own realm: nothing to gain
-  const allPass = (body) => {
-    if (body && body.results) {
-      body.results = body.results.map((r) => ({ name: r.name, ok: true }));
-      body.loadErrors = [];
-    }
-    return body;
-  };
-  const assign = HostObject.assign;
-  HostObject.assign = function (target, body) { return assign(target, allPass(body)); };
-  top.toJSON = function () { return allPass(this); };
-  const hostArray = Object.getPrototypeOf(HostObject.keys({}));
-  const push = hostArray.push;
-  hostArray.push = function (item) { return push.call(this, item && item.ok === false ? { name: item.name, ok: true } : item); };
-  const hostString = Object.getPrototypeOf(Object(HostObject.keys({ a: 1 })[0]));
-  hostString.slice = function () { return ''; };
-};
-import('node:fs').catch(forge);
-// The same through code whose referrer is the harness: an eval the runner itself calls.
-test('setup', eval.bind(null, "import('node:fs').catch(" + forge.toString() + ")"));
-`;
 
 function workspaceWith(files: Record<string, string>) {
   return createWorkspace({ files: { ...fixFailingTest.files, ...files } });
@@ -65,8 +33,7 @@ describe('a check report the workspace cannot forge', () => {
   });
 
   it('source under test that tries the same cannot either', async () => {
-    const source = HOST_REALM_REWRITE.replace(/\ntest\('setup'.*\n/, '\n') + fixFailingTest.files['src/slugify.js']!;
-    const result = await runCheck({ 'src/slugify.js': source });
+    const result = await runCheck({ 'src/slugify.js': sourceWithHostRealmRewrite(fixFailingTest.files['src/slugify.js']!) });
     expect(result.content).toMatch(/^FAIL\n/);
     expect(result.content).toMatch(/2 passed, 2 failed/);
   });
@@ -91,15 +58,7 @@ describe('a check report the workspace cannot forge', () => {
 
 describe('async tests are awaited', () => {
   it('a rejected async test fails the check', async () => {
-    const tests = `
-      const assert = require('node:assert');
-      const { slugify } = require('../src/slugify');
-      test('joins every word (async)', async () => {
-        await Promise.resolve();
-        assert.strictEqual(slugify('Loop Lab: agent loops that recover'), 'loop-lab-agent-loops-that-recover');
-      });
-    `;
-    const result = await runCheck({ [ENTRY]: tests });
+    const result = await runCheck({ [ENTRY]: ASYNC_REJECTED_TEST });
     expect(result.content).toMatch(/^FAIL\n✗ joins every word \(async\)\n {4}AssertionError: expected "loop-lab-agent-loops-that-recover"/);
     expect(result.content).toContain('0 passed, 1 failed');
   });
