@@ -52,6 +52,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['reactive-compact', 0.1],
   ['output-cap-escalation', 0.1],
   ['takeover-credentials', 0.1],
+  ['rewritten-test', 0.1],
 ];
 
 test('the list above plays every lesson', () => {
@@ -74,6 +75,16 @@ for (const [slug, scale] of PLAYED) {
     await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute('href', `/compare?a=${on}&b=${off}`);
   });
 }
+
+test('rewritten-test: run_check passes on both sides; the verdict that runs the shipped test says not done and names the edited test', async ({ page }) => {
+  await play(page, 'rewritten-test', 0.1);
+  const on = page.getByTestId('lesson-side-on');
+  const off = page.getByTestId('lesson-side-off');
+  await expect(on.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'not_done');
+  await expect(on.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it');
+  await expect(off.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'done');
+  await expect(off.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
+});
 
 test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

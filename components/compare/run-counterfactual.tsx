@@ -38,7 +38,7 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
   const [choice, setChoice] = useState<MechanismId | ''>('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const off = (id: MechanismId) => (recovery && config ? mechanismAlreadyOff({ recovery, takeover: config.takeover }, id) : false);
+  const off = (id: MechanismId) => (recovery && config ? mechanismAlreadyOff({ recovery, takeover: config.takeover, verdict: config.verdict }, id) : false);
   const chosen = MECHANISM_LIST.find((m) => m.id === choice);
 
   const start = async () => {

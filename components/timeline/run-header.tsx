@@ -49,7 +49,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         <StatusAnnouncer />
         {verdict && (
           <span className="flex items-center gap-1.5 text-2xs text-muted">
-            <VerdictPill verdict={verdict.verdict} title={verdict.detail} />
+            <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} />
             <span className="truncate font-mono" title={verdict.detail}>
               {verdict.check}
             </span>

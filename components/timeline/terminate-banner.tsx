@@ -23,7 +23,7 @@ export function TerminateBanner() {
       <span className="font-semibold">Run {statusWord(status)}</span>
       <span className="font-mono">reason: {terminate.reason}</span>
       <span className="font-mono">complete: {String(terminate.complete)}</span>
-      {verdict && <VerdictPill verdict={verdict.verdict} title={verdict.detail} />}
+      {verdict && <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} />}
       <span className="font-mono">at {formatMs(terminate.ts)}</span>
       <WhyLine seq={terminate.seq} className="text-xs" linked />
     </div>

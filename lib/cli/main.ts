@@ -51,7 +51,10 @@ async function main(argv: string[]): Promise<number> {
       last = event;
       if (options.otelOut) all.push(event);
       if (event.event === 'llm_call') turns += 1;
-      if (event.event === 'task_verdict') verdict = `\n  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})`;
+      if (event.event === 'task_verdict') {
+        const edited = event.tests_edited?.length ? `; test edited by the model: ${event.tests_edited.join(', ')}` : '';
+        verdict = `\n  task verdict: ${event.verdict.replace('_', ' ')} (${event.check}${edited})`;
+      }
       out?.write(`${JSON.stringify(event)}\n`);
       if (!options.quiet) {
         const line = describeEvent(event);

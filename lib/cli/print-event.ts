@@ -35,7 +35,10 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'control':
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
     case 'task_verdict':
-      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})`;
+    {
+      const edited = event.tests_edited?.length ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})` : '';
+      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}`;
+    }
     case 'terminate':
       return `${t}  terminate: ${event.reason} · complete ${event.complete}${event.message ? ` · ${event.message}` : ''}`;
     default:

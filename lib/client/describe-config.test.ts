@@ -36,4 +36,11 @@ describe('describeConfig: the config that produced a run, readable', () => {
     expect(lines.find((l) => l.label === 'vendor / model')!.value).toBe('sim-anthropic / claude-sim-sonnet (default)');
     expect(lines.find((l) => l.label === 'faults')!.value).toBe('none');
   });
+
+  it("says when the task verdict runs the workspace's own tests instead of the shipped ones", () => {
+    const line = (verdict?: { tests: 'shipped' | 'workspace' }) =>
+      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...(verdict ? { verdict } : {}) })).find((l) => l.label === 'task verdict');
+    expect(line()).toMatchObject({ value: 'runs the scenario’s tests as shipped', changed: false });
+    expect(line({ tests: 'workspace' })).toMatchObject({ value: 'runs the workspace’s own tests (the model’s edits count)', changed: true });
+  });
 });

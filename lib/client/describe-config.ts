@@ -53,5 +53,10 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
       value: `foreign thinking ${config.takeover.foreignThinking}${config.takeover.naive ? ', naive (credentials sent as they were)' : ''}`,
       changed: config.takeover.naive || config.takeover.foreignThinking !== 'drop',
     },
+    {
+      label: 'task verdict',
+      value: config.verdict?.tests === 'workspace' ? 'runs the workspace’s own tests (the model’s edits count)' : 'runs the scenario’s tests as shipped',
+      changed: config.verdict?.tests === 'workspace',
+    },
   ];
 }

@@ -105,6 +105,7 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
   'bad-args': 'sends arguments that break the schema',
   'ignore-truncation': 'ignores truncation notes',
   'long-output': 'writes past the output cap',
+  'rewrite-test': 'rewrites the failing test instead of the code',
 };
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */

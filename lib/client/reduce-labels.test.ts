@@ -109,6 +109,18 @@ describe('labels that tell the truth', () => {
     expect(s.status).toBe('done');
     expect(s.verdict).toMatchObject({ verdict: 'not_done', check: 'test/slugify.test.js' });
     expect(s.reason).not.toMatch(/finished its task/);
+    expect(s.verdict?.testsNote).toBeUndefined();
+  });
+
+  it('says beside the verdict when the model edited a test, and what the verdict ran', () => {
+    const verdict = (tests_run: 'shipped' | 'workspace', verdict: 'done' | 'not_done') =>
+      fold([
+        { event: 'iteration_start', iteration: 1, ts: 0 },
+        { event: 'task_verdict', iteration: 1, verdict, check: 'test/slugify.test.js', detail: '', tests_run, tests_edited: ['test/slugify.test.js'], ts: 5 },
+        end(5, 'end_turn'),
+      ]).verdict;
+    expect(verdict('shipped', 'not_done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it');
+    expect(verdict('workspace', 'done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
   });
 
   it('one changed field is one override, however deep it sits', () => {

@@ -2,6 +2,7 @@ import { countModelRequest } from './request-counts';
 import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { terminateStatus, terminateText } from './describe-run';
+import { editedTestsNote } from './describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
@@ -225,7 +226,10 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'run_title':
       return { ...s, title: e.title };
     case 'task_verdict':
-      return { ...s, verdict: { ts: e.ts, verdict: e.verdict, check: e.check, detail: e.detail } };
+    {
+      const testsNote = editedTestsNote(e);
+      return { ...s, verdict: { ts: e.ts, verdict: e.verdict, check: e.check, detail: e.detail, ...(testsNote ? { testsNote } : {}) } };
+    }
     case 'log':
       return {
         ...s,

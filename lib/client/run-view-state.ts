@@ -224,6 +224,8 @@ export interface VerdictView {
   verdict: TaskVerdict;
   check: string;
   detail: string;
+  /** The model edited the scenario's test files: which, and what the verdict ran (editedTestsNote). */
+  testsNote?: string;
 }
 
 export interface TerminateView {

@@ -1,15 +1,16 @@
 import { MECHANISMS } from '@/lib/lessons/mechanisms';
-import type { MechanismId, RecoveryConfig, TakeoverHandling } from '@/lib/protocol';
+import type { MechanismId, RecoveryConfig, TakeoverHandling, VerdictConfig } from '@/lib/protocol';
 import { stableJson } from './run-steps';
 
 /**
  * Is this mechanism already off in a run (its preset or its overrides switched it off)? Then
  * its counterfactual would be the same run again: switching it off changes no field of the
- * recovery the run used (or of its takeover handling).
+ * recovery the run used (or of its takeover handling, or of how its task verdict is judged).
  */
-export function mechanismAlreadyOff(run: { recovery: RecoveryConfig; takeover: TakeoverHandling }, id: MechanismId): boolean {
+export function mechanismAlreadyOff(run: { recovery: RecoveryConfig; takeover: TakeoverHandling; verdict?: VerdictConfig | undefined }, id: MechanismId): boolean {
   const off = MECHANISMS[id].off;
   if ('takeover' in off) return stableJson({ ...run.takeover, ...off.takeover }) === stableJson(run.takeover);
+  if ('verdict' in off) return (run.verdict?.tests ?? 'shipped') === off.verdict.tests;
   const recovery = run.recovery as unknown as Record<string, unknown>;
   return Object.entries(off.recovery).every(([group, fields]) => {
     const current = recovery[group];

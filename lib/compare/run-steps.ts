@@ -111,7 +111,7 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         break;
       case 'task_verdict':
         background = false;
-        push(e, null, 'end', ['verdict', e.verdict], `task verdict: ${e.verdict.replace('_', ' ')}`);
+        push(e, null, 'end', ['verdict', e.verdict], `task verdict: ${e.verdict.replace('_', ' ')}${e.tests_edited?.length ? ` (test edited by the model: ${e.tests_edited.join(', ')})` : ''}`);
         break;
       case 'terminate':
         background = false;

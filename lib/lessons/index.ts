@@ -13,6 +13,7 @@ import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
 import { retryAfter } from './catalog/retry-after';
 import { retryLadder } from './catalog/retry-ladder';
+import { rewrittenTest } from './catalog/rewritten-test';
 import { specificToolErrors } from './catalog/specific-tool-errors';
 import { streamErrorCap } from './catalog/stream-error-cap';
 import { streamIdleWatchdog } from './catalog/stream-idle-watchdog';
@@ -21,7 +22,7 @@ import { takeoverCredentials } from './catalog/takeover-credentials';
 export type { Lesson, LessonOutcome, LessonSide } from './lesson';
 export { lessonRunConfig } from './lesson';
 
-/** Every lesson, in teaching order: model calls, streams, tools, context, takeover. */
+/** Every lesson, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
 export const LESSONS: readonly Lesson[] = [
   retryLadder,
   retryAfter,
@@ -41,6 +42,7 @@ export const LESSONS: readonly Lesson[] = [
   reactiveCompact,
   outputCapEscalation,
   takeoverCredentials,
+  rewrittenTest,
 ];
 
 export function lessonBySlug(slug: string): Lesson | undefined {

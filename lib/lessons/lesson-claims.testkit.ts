@@ -251,4 +251,22 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(refusal!.message).toMatch(/Invalid `signature`/);
     expect(end(off).iteration).toBe(swap!.iteration);
   },
+
+  'rewritten-test': (lesson, { on, off }) => {
+    const test = 'test/slugify.test.js';
+    for (const log of [on, off]) {
+      // The same run on both sides: the test file rewritten, the code left alone, run_check FAIL then PASS.
+      expect(toolCalls(log, 'run_check').map((c) => c.result?.split('\n')[0])).toEqual(['FAIL', 'PASS']);
+      expect(toolCalls(log, 'edit_file').map((c) => (c.args as { path?: string }).path)).toEqual([test]);
+      expect(of(log, 'task_verdict')[0]!.tests_edited).toEqual([test]);
+    }
+    expect(lesson.text.happens).toContain(`reads ${test}`);
+    expect(foldTotals(on)).toEqual(foldTotals(off));
+    const [verdictOn] = of(on, 'task_verdict');
+    expect(verdictOn).toMatchObject({ verdict: 'not_done', tests_run: 'shipped' });
+    const [, passed, failed] = /(\d+) passed, (\d+) failed/.exec(verdictOn!.detail)!;
+    expect(lesson.text.does).toContain(`fails ${failed} of its ${Number(passed) + Number(failed)} tests`);
+    expect(lesson.text.does).toContain(`names ${test} as edited`);
+    expect(of(off, 'task_verdict')[0]).toMatchObject({ verdict: 'done', tests_run: 'workspace' });
+  },
 };

@@ -44,6 +44,10 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
   'reactive-compact': (log) => ({ count: of(log, 'compaction').filter((c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok).length, noun: ['reactive compact', 'reactive compacts'] }),
   'output-escalation': (log) => ({ count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length, noun: ['escalation or continuation', 'escalations and continuations'] }),
   'takeover-handling': (log) => ({ count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)), noun: ['credential dropped at the switch', 'credentials dropped at the switch'] }),
+  'shipped-tests': (log) => ({
+    count: sum(of(log, 'task_verdict').filter((v) => v.tests_run === 'shipped').map((v) => v.tests_edited?.length ?? 0)),
+    noun: ['edited test set aside by the verdict', 'edited tests set aside by the verdict'],
+  }),
 };
 
 /** The mechanism's own steps in a run's log. */

@@ -4,6 +4,7 @@ import type {
   RecoveryOverrides,
   RunConfigInput,
   TakeoverHandling,
+  VerdictConfig,
 } from '@/lib/protocol';
 import { DEFAULTS as D } from './defaults';
 
@@ -12,8 +13,8 @@ import { DEFAULTS as D } from './defaults';
  * sweeps' on/off axis, "run the counterfactual" and every lesson use. Pure data, browser-safe.
  */
 
-/** How a mechanism is switched off: a recovery override, or the run config's takeover handling. */
-export type MechanismOff = { recovery: RecoveryOverrides } | { takeover: Partial<TakeoverHandling> };
+/** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
+export type MechanismOff = { recovery: RecoveryOverrides } | { takeover: Partial<TakeoverHandling> } | { verdict: Partial<VerdictConfig> };
 
 export interface Mechanism {
   id: MechanismId;
@@ -160,8 +161,16 @@ const TAKEOVER: Mechanism = {
   oneLine: 'On a vendor or model switch, thinking signatures travel only back to the vendor that minted them; naive sends history as it was.',
 };
 
+const SHIPPED_TESTS: Mechanism = {
+  id: 'shipped-tests',
+  label: 'Task verdict: the tests as shipped',
+  off: { verdict: { tests: 'workspace' } },
+  lessonSlug: 'rewritten-test',
+  oneLine: "The task verdict runs the scenario's test files as it shipped them against the final workspace, so a model that rewrites a failing test gets no credit for it.",
+};
+
 /** Every switchable mechanism, in teaching order. */
-export const MECHANISMS: Record<MechanismId, Mechanism> = { ...RECOVERY, 'takeover-handling': TAKEOVER };
+export const MECHANISMS: Record<MechanismId, Mechanism> = { ...RECOVERY, 'takeover-handling': TAKEOVER, 'shipped-tests': SHIPPED_TESTS };
 export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
 
 export function mechanismById(id: MechanismId): Mechanism {
@@ -187,8 +196,9 @@ export function withMechanismOff(overrides: RecoveryOverrides, id: RecoveryMecha
 }
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
-export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover'>>(config: C, id: MechanismId): C {
+export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'>>(config: C, id: MechanismId): C {
   const off = MECHANISMS[id].off;
   if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
+  if ('verdict' in off) return { ...config, verdict: { ...config.verdict, ...off.verdict } };
   return { ...config, recovery: mergeOverrides(config.recovery ?? {}, off.recovery) };
 }

@@ -43,6 +43,7 @@ export const SimPolicyIdSchema = z.enum([
   'bad-args',
   'ignore-truncation',
   'long-output',
+  'rewrite-test',
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 
@@ -60,6 +61,20 @@ export const TakeoverSchema = z
   .strict();
 export type TakeoverHandling = z.infer<typeof TakeoverSchema>;
 export const DEFAULT_TAKEOVER: TakeoverHandling = { foreignThinking: 'drop', naive: false };
+
+/**
+ * Which copies of the scenario's test files the task verdict runs against the final workspace:
+ * `shipped`, as the scenario shipped them (a model that rewrites a test cannot make its task
+ * done), or `workspace`, the workspace's own, as run_check runs them. Absent: shipped.
+ */
+export const VerdictTestsSchema = z.enum(['shipped', 'workspace']);
+export type VerdictTests = z.infer<typeof VerdictTestsSchema>;
+export const VerdictConfigSchema = z
+  .object({
+    tests: VerdictTestsSchema.default('shipped'),
+  })
+  .strict();
+export type VerdictConfig = z.infer<typeof VerdictConfigSchema>;
 
 /** A vendor (and model) to continue on; empty model: the vendor's default. */
 export const SwapTargetSchema = z
@@ -142,6 +157,8 @@ export const RunConfigSchema = z
     takeover: TakeoverSchema.default(DEFAULT_TAKEOVER),
     /** Planned swaps, applied at the request boundary of their turn. */
     swaps: z.array(ScheduledSwapSchema).max(20).default([]),
+    /** How the task verdict judges the final workspace; absent: the scenario's shipped tests. */
+    verdict: VerdictConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -27,8 +27,11 @@ export const RECOVERY_MECHANISM_IDS = [
   'output-escalation',
 ] as const;
 
-/** Every switchable mechanism: the recovery ones and the takeover handling (a run-config field). */
-export const MECHANISM_IDS = [...RECOVERY_MECHANISM_IDS, 'takeover-handling'] as const;
+/**
+ * Every switchable mechanism: the recovery ones, the takeover handling and the task verdict's
+ * shipped tests (run-config fields).
+ */
+export const MECHANISM_IDS = [...RECOVERY_MECHANISM_IDS, 'takeover-handling', 'shipped-tests'] as const;
 
 export const RecoveryMechanismIdSchema = z.enum(RECOVERY_MECHANISM_IDS);
 export type RecoveryMechanismId = z.infer<typeof RecoveryMechanismIdSchema>;

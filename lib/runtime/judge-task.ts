@@ -1,22 +1,49 @@
 import type { Clock } from '@/lib/clock';
-import type { TaskVerdict } from '@/lib/protocol';
+import type { TaskVerdict, VerdictTests } from '@/lib/protocol';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Workspace } from '@/lib/tools/types';
+import { createWorkspace } from '@/lib/tools/workspace';
 
 export interface TaskJudgement {
   verdict: TaskVerdict;
   check: string;
   detail: string;
+  /** Which copies of the scenario's test files were run: as shipped, or the workspace's own. */
+  tests_run: VerdictTests;
+  /** The scenario's test files the model changed or deleted (empty: none). */
+  tests_edited: string[];
 }
 
 /** Longest check report kept in the event: the verdict is a label, the report its evidence. */
 const DETAIL_CHARS = 2_000;
 
+/** The scenario's test files whose final content is not what the scenario shipped (deleted included). */
+export function editedTests(scenario: Scenario, workspace: Workspace): string[] {
+  return scenario.tests.filter((path) => workspace.read(path) !== scenario.files[path]);
+}
+
+/**
+ * The final workspace with the scenario's test files put back as it shipped them: what the
+ * verdict runs, so a model that rewrote a test to pass gets no credit for it. Every other file
+ * (the code under test, new files) is the model's.
+ */
+export function withShippedTests(scenario: Scenario, workspace: Workspace): Workspace {
+  const files: Record<string, string> = {};
+  for (const path of workspace.paths()) files[path] = workspace.read(path) ?? '';
+  for (const path of scenario.tests) {
+    const shipped = scenario.files[path];
+    if (shipped !== undefined) files[path] = shipped;
+  }
+  return createWorkspace({ files });
+}
+
 /**
  * The task verdict: the scenario's own check on the final workspace, apart from how the loop
  * ended — a model that says "I could not finish" ends its turn cleanly but leaves the tests
- * failing. The check is real work in the sandbox, so it holds the virtual clock; it takes no
- * run signal, since an aborted run is judged too (the sandbox bounds its time).
+ * failing. By default the check runs the scenario's test files as shipped (`tests: 'shipped'`),
+ * whatever the model did to them, and says which it edited. The check is real work in the
+ * sandbox, so it holds the virtual clock; it takes no run signal, since an aborted run is
+ * judged too (the sandbox bounds its time).
  */
 export async function judgeTask(options: {
   scenario: Scenario;
@@ -24,19 +51,24 @@ export async function judgeTask(options: {
   clock: Clock;
   /** The task the run was given; a replaced task is not what the scenario's check tests. */
   task: string;
+  /** Which copies of the test files to run (the run config's `verdict.tests`). */
+  tests?: VerdictTests;
 }): Promise<TaskJudgement> {
   const { scenario, workspace, clock, task } = options;
+  const testsRun = options.tests ?? 'shipped';
   const check = scenario.checkLabel ?? `${scenario.id} check`;
+  const seen = { tests_run: testsRun, tests_edited: editedTests(scenario, workspace) };
   if (task.trim() !== scenario.task.trim()) {
-    return { verdict: 'not_checkable', check, detail: `the task was replaced; ${check} checks the scenario's own task` };
+    return { verdict: 'not_checkable', check, detail: `the task was replaced; ${check} checks the scenario's own task`, ...seen };
   }
   try {
-    const result = await clock.hold(scenario.check(workspace));
+    const judged = testsRun === 'shipped' ? withShippedTests(scenario, workspace) : workspace;
+    const result = await clock.hold(scenario.check(judged));
     const detail = clip(result.output);
-    if (result.stopped) return { verdict: 'not_checkable', check, detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}` };
-    return { verdict: result.passed ? 'done' : 'not_done', check, detail };
+    if (result.stopped) return { verdict: 'not_checkable', check, detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`, ...seen };
+    return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
   } catch (error) {
-    return { verdict: 'not_checkable', check, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}` };
+    return { verdict: 'not_checkable', check, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`, ...seen };
   }
 }
 

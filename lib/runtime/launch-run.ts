@@ -186,7 +186,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       onIteration: (n) => {
         iteration = n;
       },
-      judgeTask: () => judgeTask({ scenario, workspace, clock, task }),
+      judgeTask: () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped' }),
       ...(fork
         ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } }
         : {}),

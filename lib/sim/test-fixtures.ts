@@ -21,6 +21,7 @@ export const TEST_SCENARIO: Scenario = {
     const ok = (workspace.read('src/math.ts') ?? '').includes('a + b');
     return { passed: ok, output: ok ? '1 passed' : 'FAIL src/math.test.ts: expected 5, got -1' };
   },
+  tests: ['src/math.test.ts'],
   policy: 'worker',
   hints: {
     read: ['src/math.ts', 'src/math.test.ts'],

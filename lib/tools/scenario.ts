@@ -28,6 +28,12 @@ export interface Scenario {
   check(workspace: Workspace, options?: { signal?: AbortSignal }): Promise<CheckResult>;
   /** What the check runs, in a few words (shown in run_check's description). */
   checkLabel?: string;
+  /**
+   * The test files the check runs, as shipped in `files`. The model can edit them (run_check
+   * runs the workspace's copies); the task verdict runs these shipped copies against the final
+   * workspace instead, so rewriting a test cannot make the task done.
+   */
+  tests: string[];
   policy: SimPolicyId;
   /** What the simulated worker policy needs to know to solve the task. */
   hints: ScenarioHints;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunConfigSchema } from '../config';
+import { RunConfigSchema, VerdictTestsSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
 import { RecoveryConfigSchema } from '../recovery';
 import { base, turn } from './fields';
@@ -84,6 +84,14 @@ export const TaskVerdictEventSchema = z.object({
   check: z.string(),
   /** The check's report, or why there is no answer. */
   detail: z.string(),
+  /**
+   * Which copies of the scenario's test files the check ran against the final workspace:
+   * `shipped` (as the scenario shipped them, so the model's edits to its tests do not count) or
+   * `workspace` (the workspace's own, as run_check runs them). Absent in logs written before.
+   */
+  tests_run: VerdictTestsSchema.optional(),
+  /** The scenario's test files the model changed or deleted during the run; empty when it left them alone. Absent in logs written before. */
+  tests_edited: z.array(z.string()).optional(),
 });
 
 export const LogEventSchema = z.object({

@@ -6,6 +6,7 @@ import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
 import { createRepeatOnFailurePolicy } from './repeat-on-failure';
+import { testRewritingScenario } from './rewrite-test';
 import { freeTaskTurn } from './free-task';
 import { withSummaries } from './summary';
 import { withTitles } from './title';
@@ -13,7 +14,9 @@ import { createWorkerPolicy } from './worker';
 
 /** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
-  return withSummaries(withTitles({ policy: behaviour(id, scenario), scenario }));
+  // The test-rewriting model works from its own view of the task, its title included.
+  const acting = id === 'rewrite-test' ? testRewritingScenario(scenario) : scenario;
+  return withSummaries(withTitles({ policy: behaviour(id, acting), scenario: acting }));
 }
 
 /**
@@ -38,5 +41,7 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createIgnoreTruncationPolicy({ scenario });
     case 'long-output':
       return createLongOutputPolicy({ scenario });
+    case 'rewrite-test':
+      return createWorkerPolicy({ scenario });
   }
 }

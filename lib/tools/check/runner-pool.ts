@@ -52,15 +52,23 @@ function probeNetworkNamespace(): Promise<string | undefined> {
 }
 
 /**
+ * What the child's own realm (outside the check's vm context) is held to: no code built from
+ * strings; builtins frozen (`--frozen-intrinsics`: workspace code that reached this realm could
+ * change none of what the report is built with); and vm's `importModuleDynamically` callback
+ * (`--experimental-vm-modules`), so the sandbox answers `import()` with an error of the vm
+ * context's realm instead of Node's own, which would be an object of this realm.
+ */
+export const SANDBOX_REALM_FLAGS = ['--disallow-code-generation-from-strings', '--frozen-intrinsics', '--experimental-vm-modules'] as const;
+
+/**
  * Spawns one sandbox child: an empty environment (the server's API keys are in its
  * environment), the permission model with nothing allowed (no file system, no child
- * processes, no workers), no code built from strings outside the check's vm context, a heap
- * cap, the program given with `-e` so it reads no file, and no network where `launch` says
- * so. stdout is discarded; stderr is kept only to tell a heap-limit abort from a crash; fd 3
+ * processes, no workers), the realm flags above, a heap cap, the program given with `-e` so
+ * it reads no file, and no network where `launch` says so. stdout is discarded; stderr is kept only to tell a heap-limit abort from a crash; fd 3
  * is the report channel.
  */
 export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }): ChildProcess {
-  const node = [permissionFlag(), '--disallow-code-generation-from-strings', '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
+  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
   return spawn(options.launch.command, [...options.launch.prefix, ...node], {
     env: {} as NodeJS.ProcessEnv,
     cwd: '/',

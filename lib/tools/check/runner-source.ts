@@ -5,11 +5,15 @@
  * replaces `JSON`, `Array.prototype.push` or the global `test` changes what its own code sees,
  * not how the runner records results.
  *
- * Evaluating it yields `setup(compiled, jsonFiles)`: `compiled` maps each JavaScript file to
- * a function compiled in this context (or to the text of its SyntaxError), `jsonFiles` is one
- * JSON string of the .json files. `setup` defines a frozen, non-writable `__loopLabRunner`
- * whose methods answer with strings and numbers only, so the host never handles an object the
- * workspace made.
+ * Evaluating it yields `setup(compiled, jsonFiles, entries)`: `compiled` maps each JavaScript
+ * file to a function compiled in this context (or to the text of its SyntaxError), `jsonFiles`
+ * is one JSON string of the .json files, `entries` one JSON string of the test files to load.
+ * `setup` defines a frozen, non-writable `__loopLabRunner` whose methods take no arguments
+ * (each call is compiled once, before workspace code runs) and answer with strings and numbers
+ * only, so the host never handles an object the workspace made. It walks the entries and the
+ * tests with its own cursors: `loadNext()`, then per test `name()`, `start()` and `finish()`.
+ * A test that returns a promise is awaited: `start()` calls it, the host's call ends, the
+ * context's microtasks run (inside the same time limit), and `finish()` reads how it settled.
  */
 export const RUNNER_SOURCE = String.raw`
 (function () {
@@ -18,6 +22,7 @@ export const RUNNER_SOURCE = String.raw`
   var isArray = Array.isArray, jsonParse = JSON.parse, jsonStringify = JSON.stringify, StringOf = String;
   var hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
   var ErrorProto = Error.prototype, SyntaxErrorOf = SyntaxError, ErrorOf = Error;
+  var promiseResolve = Promise.resolve.bind(Promise), thenOf = Function.prototype.call.bind(Promise.prototype.then);
   var MAX_LOGS = 50, MAX_LOG_CHARS = 300, MAX_TESTS = 500, MAX_ERROR_CHARS = 1000, MAX_FRAMES = 3;
 
   // Arrays filled with defineProperty, never push or index assignment: a setter planted on
@@ -25,7 +30,9 @@ export const RUNNER_SOURCE = String.raw`
   function append(list, value) { define(list, list.length, { value: value, writable: true, enumerable: true, configurable: true }); }
   function clip(text, max) { text = StringOf(text); return text.length > max ? text.slice(0, max) + '…' : text; }
 
-  var logs = [], tests = [], cache = create(null), prefix = [], modules = null, jsonTexts = null;
+  var logs = [], tests = [], cache = create(null), prefix = [], modules = null, jsonTexts = null, entries = [];
+  var nextEntry = 0, cursor = 0, outcome = null, awaited = null;
+  var NEVER_SETTLED = 'the promise this test returned never settled (the check has no timers, and import() is not available)';
 
   function fmt(v) {
     try { var s = jsonStringify(v); return s === undefined ? StringOf(v) : s; } catch (e) { return StringOf(v); }
@@ -121,23 +128,51 @@ export const RUNNER_SOURCE = String.raw`
   globalThis.test = globalThis.it = api.test;
   globalThis.describe = api.describe;
 
+  /** Calls the test; a returned promise (or thenable) is awaited through the context's microtasks. */
+  function start(test) {
+    outcome = null;
+    awaited = null;
+    try {
+      var value = test.fn();
+      if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
+        var state = { settled: false, error: '' };
+        awaited = state;
+        thenOf(promiseResolve(value), function () { state.settled = true; }, function (e) { state.settled = true; state.error = explain(e) || 'failed'; });
+        return 1;
+      }
+      outcome = '';
+    } catch (e) {
+      outcome = explain(e) || 'failed';
+    }
+    return 0;
+  }
+
   var runner = freeze({
-    /** '' when the entry loaded, else why not. */
-    load: function (entry) {
+    /** Loads the next entry: '' when it loaded, else why not. */
+    loadNext: function () {
+      var entry = entries[nextEntry++];
       try { load(entry); return ''; } catch (e) { return explain(e); }
     },
     count: function () { return tests.length; },
-    name: function (i) { return tests[i].name; },
-    /** '' when test i passed, else its failure. */
-    run: function (i) {
-      try { tests[i].fn(); return ''; } catch (e) { return explain(e) || 'failed'; }
+    /** The name of the test at the cursor. */
+    name: function () { return tests[cursor].name; },
+    /** Runs the test at the cursor; 1 when it returned a promise (settled by the next call), else 0. */
+    start: function () { return start(tests[cursor]); },
+    /** '' when the test at the cursor passed, else its failure; moves the cursor on. */
+    finish: function () {
+      var result = outcome !== null ? outcome : awaited !== null && awaited.settled ? awaited.error : NEVER_SETTLED;
+      cursor++;
+      outcome = null;
+      awaited = null;
+      return result;
     },
     logs: function () { return logs.join('\n'); },
   });
 
-  return function setup(compiled, jsonFilesJson) {
+  return function setup(compiled, jsonFilesJson, entriesJson) {
     modules = compiled;
     jsonTexts = jsonParse(jsonFilesJson);
+    entries = jsonParse(entriesJson);
     define(globalThis, '__loopLabRunner', { value: runner, writable: false, configurable: false, enumerable: false });
   };
 })()

@@ -5,9 +5,18 @@ import { RUNNER_SOURCE } from './runner-source';
  * permission model then denies every file, child process and worker). It reads one JSON
  * request from stdin — `{ nonce, files, entries, timeoutMs }`, plain strings only — runs the
  * workspace's tests in a vm context through the harness, and writes one JSON report, tagged
- * with the nonce, to file descriptor 3: the runner's own channel. Everything it needs
- * (`fs.writeSync`, `JSON.stringify`, the nonce) is captured before any workspace code loads,
- * and stdout/stderr are never read for results, so printing a report forges nothing.
+ * with the nonce, to file descriptor 3: the runner's own channel. stdout/stderr are never read
+ * for results, so printing a report forges nothing.
+ *
+ * Workspace code must not be able to change the report on its way out, even if it reached
+ * this realm. So, before any workspace code loads:
+ * - every builtin the program uses afterwards is captured (uncurried, like Node's own
+ *   primordials), every runner call is compiled, and the report is built by concatenating
+ *   strings, each quoted by the captured `JSON.stringify` — no object, array or prototype
+ *   method of this realm is touched once workspace code has run;
+ * - `import()` anywhere in the vm context is refused with an error of the context's own realm
+ *   (without a callback Node would reject it with an error of this realm, a way out);
+ * - the child runs with `--frozen-intrinsics`, so this realm's builtins cannot be changed.
  *
  * The vm context is defence in depth; the boundary is the process: empty environment, no
  * file system, heap cap, and a wall-clock limit the parent enforces with SIGKILL.
@@ -16,8 +25,12 @@ export const SANDBOX_SOURCE = String.raw`
 'use strict';
 const fs = require('node:fs');
 const vm = require('node:vm');
-const writeSync = fs.writeSync, readFileSync = fs.readFileSync;
-const stringify = JSON.stringify, parse = JSON.parse, now = performance.now.bind(performance);
+const uncurry = Function.prototype.bind.bind(Function.prototype.call);
+const writeSync = fs.writeSync, readFileSync = fs.readFileSync, bufferFrom = Buffer.from.bind(Buffer);
+const stringify = JSON.stringify, parse = JSON.parse, now = performance.now.bind(performance), floor = Math.floor;
+const sliceOf = uncurry(String.prototype.slice), splitOf = uncurry(String.prototype.split), createObject = Object.create;
+const byteCount = uncurry(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get);
+const runScript = uncurry(vm.Script.prototype.runInContext);
 const exit = process.exit.bind(process);
 // Nothing outside the vm context needs to load a module again: should workspace code ever
 // reach this realm, it finds no require, no getBuiltinModule and no way to build code from
@@ -29,21 +42,18 @@ const HARNESS = ${JSON.stringify(RUNNER_SOURCE)};
 let request;
 try { request = parse(readFileSync(0, 'utf8')); } catch (e) { exit(0); } // parent went away: nothing to do
 const nonce = String(request.nonce), timeoutMs = Number(request.timeoutMs);
-const deadline = now() + timeoutMs;
+const entries = request.entries.map(String);
 
-function send(body) {
-  const bytes = Buffer.from(stringify(Object.assign({ nonce: nonce }, body)));
-  let at = 0;
-  while (at < bytes.length) {
-    try { at += writeSync(3, bytes, at, bytes.length - at); }
-    catch (e) { if (e.code !== 'EAGAIN') throw e; }
-  }
-}
-
+let refusal;
+/** import() inside the check: refused with an error of the context's realm, never one of this realm. */
+function refuseImport() { throw new refusal('import() is not available in the check: use require()'); }
 const context = vm.createContext(Object.create(null), {
   name: 'check', microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false },
+  importModuleDynamically: refuseImport,
 });
-const setup = vm.runInContext(HARNESS, context, { filename: 'check-runner.js' });
+refusal = vm.runInContext('TypeError', context);
+const scriptOptions = { filename: 'check.js', importModuleDynamically: refuseImport };
+const setup = new vm.Script(HARNESS, { filename: 'check-runner.js', importModuleDynamically: refuseImport }).runInContext(context);
 const compiled = vm.runInContext('Object.create(null)', context);
 const jsonFiles = {};
 const PARAMS = ['exports', 'require', 'module', '__filename', '__dirname', 'test', 'it', 'describe'];
@@ -51,21 +61,41 @@ for (const path of Object.keys(request.files)) {
   const text = String(request.files[path]);
   if (/\.json$/.test(path)) { jsonFiles[path] = text; continue; }
   try {
-    compiled[path] = vm.compileFunction(text, PARAMS, { parsingContext: context, filename: path });
+    compiled[path] = vm.compileFunction(text, PARAMS, { parsingContext: context, filename: path, importModuleDynamically: refuseImport });
   } catch (e) {
     compiled[path] = (e instanceof SyntaxError ? 'SyntaxError: ' : 'Error: ') + (e instanceof Error ? e.message : 'could not compile');
   }
 }
-setup(compiled, stringify(jsonFiles));
+setup(compiled, stringify(jsonFiles), stringify(entries));
+// Every runner call, compiled now: later calls build nothing, so they read no option object
+// that workspace code could have reached.
+const RUNNER = {
+  load: new vm.Script('__loopLabRunner.loadNext()', scriptOptions),
+  count: new vm.Script('__loopLabRunner.count()', scriptOptions),
+  name: new vm.Script('__loopLabRunner.name()', scriptOptions),
+  start: new vm.Script('__loopLabRunner.start()', scriptOptions),
+  finish: new vm.Script('__loopLabRunner.finish()', scriptOptions),
+  logs: new vm.Script('__loopLabRunner.logs()', scriptOptions),
+};
+const loadScript = RUNNER.load, countScript = RUNNER.count, nameScript = RUNNER.name;
+const startScript = RUNNER.start, finishScript = RUNNER.finish, logsScript = RUNNER.logs;
+const entryCount = entries.length;
+const deadline = now() + timeoutMs;
 
+// From here on, workspace code runs: only captured functions, primitives and string concatenation.
 let timedOut = false;
-/** Runs one runner call under what is left of the time limit; only a string or number comes back. */
-function call(code, want, maxChars) {
-  const left = Math.floor(deadline - now());
+/**
+ * Runs one runner call under what is left of the time limit (its microtasks included: an
+ * async test settles within it); only a string or number comes back.
+ */
+function call(script, want, maxChars) {
+  const left = floor(deadline - now());
   if (left <= 0) { timedOut = true; return undefined; }
+  const options = createObject(null);
+  options.timeout = left;
   try {
-    const value = new vm.Script(code, { filename: 'check.js' }).runInContext(context, { timeout: left });
-    if (typeof value === 'string') return want === 'string' ? value.slice(0, maxChars || 1500) : undefined;
+    const value = runScript(script, context, options);
+    if (typeof value === 'string') return want === 'string' ? sliceOf(value, 0, maxChars || 1500) : undefined;
     return typeof value === want ? value : undefined;
   } catch (e) {
     // Never read the thrown value: it may be the workspace's own object (a getter, a proxy).
@@ -75,23 +105,44 @@ function call(code, want, maxChars) {
   }
 }
 
-const loadErrors = [];
-const results = [];
-for (const entry of request.entries) {
+let loadErrorsJson = '', loadErrorCount = 0;
+function addLoadError(text) { loadErrorsJson += (loadErrorCount++ > 0 ? ',' : '') + stringify(text); }
+for (let i = 0; i < entryCount; i++) {
   if (timedOut) break;
-  const error = call('__loopLabRunner.load(' + stringify(String(entry)) + ')', 'string');
-  if (error === undefined) loadErrors.push(entry + ': ' + (timedOut ? 'timed out while loading' : 'the runner gave no answer'));
-  else if (error !== '') loadErrors.push(entry + ': ' + error);
+  const entry = entries[i];
+  const error = call(loadScript, 'string');
+  if (error === undefined) addLoadError(entry + ': ' + (timedOut ? 'timed out while loading' : 'the runner gave no answer'));
+  else if (error !== '') addLoadError(entry + ': ' + error);
 }
-const count = timedOut ? 0 : Math.min(500, call('__loopLabRunner.count()', 'number') || 0);
+let resultsJson = '', resultCount = 0;
+function addResult(name, error) {
+  resultsJson += (resultCount++ > 0 ? ',' : '') + '{"name":' + stringify(name) + ',"ok":' + (error === '' ? 'true' : 'false,"error":' + stringify(error)) + '}';
+}
+const counted = timedOut ? 0 : call(countScript, 'number');
+const count = counted === undefined || counted < 0 ? 0 : counted > 500 ? 500 : floor(counted);
 for (let i = 0; i < count && !timedOut; i++) {
-  const name = (call('__loopLabRunner.name(' + i + ')', 'string') || 'test ' + (i + 1)).slice(0, 300);
-  const error = call('__loopLabRunner.run(' + i + ')', 'string');
-  if (timedOut) results.push({ name: name, ok: false, error: 'timed out' });
-  else results.push(error === '' ? { name: name, ok: true } : { name: name, ok: false, error: error || 'the runner gave no answer' });
+  const named = call(nameScript, 'string');
+  const name = sliceOf(named === undefined ? 'test ' + (i + 1) : named, 0, 300);
+  if (!timedOut) call(startScript, 'number');
+  const error = timedOut ? undefined : call(finishScript, 'string');
+  if (timedOut) addResult(name, 'timed out');
+  else addResult(name, error === undefined ? 'the runner gave no answer' : error);
 }
-const logText = timedOut ? undefined : call('__loopLabRunner.logs()', 'string', 16000);
-const logs = logText ? logText.split('\n').slice(0, 50).map((line) => line.slice(0, 300)) : [];
-send({ results: results, loadErrors: loadErrors, logs: logs, timedOut: timedOut });
+const logText = timedOut ? undefined : call(logsScript, 'string', 16000);
+let logsJson = '';
+if (logText) {
+  const lines = splitOf(logText, '\n');
+  const lineCount = lines.length > 50 ? 50 : lines.length;
+  for (let i = 0; i < lineCount; i++) logsJson += (i > 0 ? ',' : '') + stringify(sliceOf(lines[i], 0, 300));
+}
+const report = '{"nonce":' + stringify(nonce) + ',"results":[' + resultsJson + '],"loadErrors":[' + loadErrorsJson +
+  '],"logs":[' + logsJson + '],"timedOut":' + (timedOut ? 'true' : 'false') + '}';
+const bytes = bufferFrom(report);
+const size = byteCount(bytes);
+let at = 0;
+while (at < size) {
+  try { at += writeSync(3, bytes, at, size - at); }
+  catch (e) { if (e.code !== 'EAGAIN') throw e; }
+}
 exit(0);
 `;

@@ -87,8 +87,9 @@ export const fixFailingTest: Scenario = {
     'src/slugify.js': SLUGIFY,
     'test/slugify.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: ['test/slugify.test.js'], ...(options?.signal ? { signal: options.signal } : {}) }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: fixFailingTest.tests, ...(options?.signal ? { signal: options.signal } : {}) }),
   checkLabel: 'test/slugify.test.js',
+  tests: ['test/slugify.test.js'],
   policy: 'worker',
   hints: {
     read: ['README.md', 'test/slugify.test.js', 'src/slugify.js'],

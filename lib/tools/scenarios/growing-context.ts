@@ -99,8 +99,9 @@ export const growingContext: Scenario = {
     'Gateway calls to one service time out far too early. Read each runbook in docs/runbooks/, compare the documented timeout with config/services.json, ' +
     'fix the value that disagrees, and make sure run_check passes.',
   files,
-  check: (workspace) => runNodeTests({ workspace, entries: ['test/services.test.js'] }),
+  check: (workspace) => runNodeTests({ workspace, entries: growingContext.tests }),
   checkLabel: 'test/services.test.js',
+  tests: ['test/services.test.js'],
   policy: 'worker',
   hints: {
     read: ['README.md', ...NAMES.map((n) => `docs/runbooks/${n}.md`), 'config/services.json'],

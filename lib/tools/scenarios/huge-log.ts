@@ -87,8 +87,9 @@ export const hugeLog: Scenario = {
     'logs/service.log': buildLog(),
     'test/db-config.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: ['test/db-config.test.js'], ...(options?.signal ? { signal: options.signal } : {}) }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: hugeLog.tests, ...(options?.signal ? { signal: options.signal } : {}) }),
   checkLabel: 'test/db-config.test.js',
+  tests: ['test/db-config.test.js'],
   policy: 'worker',
   hints: {
     read: ['README.md', 'logs/service.log', 'config/db.json'],
