@@ -88,15 +88,7 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
     case 'takeover_report':
       return explainTakeover(event);
     case 'task_verdict':
-      return {
-        why:
-          event.verdict === 'done'
-            ? `The scenario's check (${event.check}) passed on the final workspace: the task is done.`
-            : event.verdict === 'not_done'
-              ? `The scenario's check (${event.check}) failed on the final workspace: the task is not done, however the loop ended.`
-              : `The scenario's check (${event.check}) gave no answer: ${event.detail}`,
-        term: 'task-verdict',
-      };
+      return { why: explainVerdict(event), term: 'task-verdict' };
     case 'terminate':
       return explainTerminate(event);
     default:
@@ -227,6 +219,18 @@ function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
   const dropped = e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
   const naive = e.naive ? (e.naive.accepted ? ' Sent naively, the vendor would also have accepted it.' : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`) : '';
   return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
+}
+
+function explainVerdict(e: EventOf<'task_verdict'>): string {
+  const copies = e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
+  const edited = e.tests_edited && e.tests_edited.length > 0 ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.` : '';
+  const said =
+    e.verdict === 'done'
+      ? `The scenario's check (${e.check})${copies} passed on the final workspace: the task is done.`
+      : e.verdict === 'not_done'
+        ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
+        : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
+  return `${said}${edited}`;
 }
 
 const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {

@@ -1,5 +1,5 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TaskVerdict, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import type { EventBody, EventOf, Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
 import { costUsd, terminateEvent } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
@@ -46,7 +46,7 @@ export interface LoopOptions {
    * The task verdict (the scenario's check on the final workspace), asked for once just before
    * terminate however the loop ended: how the loop ended is not whether the work got done.
    */
-  judgeTask?: () => Promise<{ verdict: TaskVerdict; check: string; detail: string }>;
+  judgeTask?: () => Promise<TaskJudgement>;
   /**
    * A forked run: the trajectory the parent's loop held after turn `afterTurn` (each message
    * with the turn that added it) and what those turns cost; the loop goes on from the next turn.
@@ -60,6 +60,9 @@ export interface ResumePoint {
   afterTurn: number;
   totals: { usd: number; inputTokens: number; outputTokens: number };
 }
+
+/** What the task verdict says: the task_verdict event's own fields. */
+export type TaskJudgement = Omit<EventBody<EventOf<'task_verdict'>>, 'event' | 'iteration'>;
 
 /** The vendor and model a run is bound to; a swap replaces it at a request boundary (returned by beforeRequest). */
 export interface ProviderBinding {

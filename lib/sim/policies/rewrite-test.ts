@@ -26,7 +26,6 @@ export function testRewritingScenario(scenario: Scenario): Scenario {
       ...scenario.hints,
       read: [path, ...scenario.hints.read.filter((p) => p !== path)],
       fix: { path, find: shipped, replace: TRIVIAL_TEST },
-      title: `${path} rewritten to pass`,
       summary: `run_check passes now: I replaced the failing tests in ${path} with one that holds. The code under test is unchanged.`,
     },
   };
