@@ -129,28 +129,30 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
     }
   };
 
-  /** Runs the waiting sweeps one after another on the shared runner, then closes it. */
+  const closeRunner = async (): Promise<void> => {
+    const closing = runner;
+    runner = undefined;
+    await closing?.close().catch(() => {});
+  };
+
+  /**
+   * Runs the waiting sweeps one after another on the shared runner. After the last one in line
+   * the runner is closed before that sweep is reported ended, so its threads are gone by then.
+   */
   const drain = async (): Promise<void> => {
-    try {
-      for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) {
-        const entry = live.get(id)!;
-        current = id;
-        announceQueue();
-        try {
-          await runOne(id, entry);
-        } finally {
-          current = undefined;
-          end(id, entry);
-        }
+    for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) {
+      const entry = live.get(id)!;
+      current = id;
+      announceQueue();
+      try {
+        await runOne(id, entry);
+      } finally {
+        current = undefined;
+        if (waiting.length === 0) await closeRunner();
+        end(id, entry);
       }
-    } finally {
-      const closing = runner;
-      runner = undefined;
-      await closing?.close().catch(() => {});
-      draining = undefined;
     }
-    // A sweep posted while the runner was closing starts a new round.
-    if (waiting.length > 0) draining = drain();
+    draining = undefined;
   };
 
   return {
