@@ -72,3 +72,23 @@ test('a reload reattaches to a running sweep, and cancel stops it', async ({ pag
   await sweeps.waitForStatus('cancelled', 60_000);
   expect(await sweeps.done()).toBeLessThan(8000);
 });
+
+test('a sweep started while another runs waits its turn and says for which sweep', async ({ page }) => {
+  test.setTimeout(240_000);
+  const sweeps = new SweepsPage(page);
+  await sweeps.goto();
+  const first = await sweeps.start({ seedTo: 2000 });
+  await sweeps.goto();
+  const second = await sweeps.start({ seedTo: 2 });
+  await sweeps.waitForStatus('queued', 30_000);
+  await expect(page.getByTestId('sweep-queued')).toHaveText(`queued: waiting for sweep ${first} to finish (next in line; one sweep runs at a time)`);
+  // A queued sweep can be cancelled: it leaves the line without running.
+  await page.getByTestId('sweep-cancel').click();
+  await sweeps.waitForStatus('cancelled', 30_000);
+  expect(await sweeps.done()).toBe(0);
+  await page.goto(`/sweeps/${first}`);
+  await sweeps.waitForStatus('running');
+  await page.getByTestId('sweep-cancel').click();
+  await sweeps.waitForStatus('cancelled', 60_000);
+  expect(second).not.toBe(first);
+});

@@ -1,6 +1,19 @@
 import { formatMs } from '@/lib/client/format';
 import type { SweepFrame } from '@/lib/client/sweeps-api';
 
+/** A queued sweep's line: the sweep it waits for and its place, as the server sent them. */
+export function queuedText({ queue }: Pick<SweepFrame, 'queue'>): string {
+  if (!queue) return 'queued: waiting for the worker pool';
+  const place = queue.position === 1 ? 'next in line' : `${ordinal(queue.position)} in line`;
+  return `queued: waiting for sweep ${queue.waiting_for} to finish (${place}; one sweep runs at a time)`;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
 /** Runs done of total, runs per second and time left, true as of the last frame. */
 export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
   const fraction = frame.total === 0 ? 1 : frame.done / frame.total;
@@ -20,7 +33,9 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
         <span data-testid="sweep-done" className="whitespace-nowrap">
           {frame.done.toLocaleString('en')} / {frame.total.toLocaleString('en')} runs
         </span>
-        {frame.status === 'running' ? (
+        {frame.status === 'queued' ? (
+          <span data-testid="sweep-queued">{queuedText(frame)}</span>
+        ) : frame.status === 'running' ? (
           <>
             <span>{frame.runs_per_sec > 0 ? `${frame.runs_per_sec.toFixed(1)} runs/s` : 'starting workers…'}</span>
             <span>{frame.eta_ms === null ? '' : `${formatMs(frame.eta_ms)} left`}</span>

@@ -1,4 +1,9 @@
 import type { SweepStatus } from '@/lib/protocol';
 import type { Tone } from '@/components/ui/tone';
 
-export const SWEEP_TONE: Record<SweepStatus, Tone> = { running: 'run', completed: 'ok', cancelled: 'neutral', failed: 'fail' };
+/** A sweep still to end: running, or queued for the worker pool. */
+export function isSweepOpen(status: SweepStatus): boolean {
+  return status === 'running' || status === 'queued';
+}
+
+export const SWEEP_TONE: Record<SweepStatus, Tone> = { queued: 'neutral', running: 'run', completed: 'ok', cancelled: 'neutral', failed: 'fail' };

@@ -9,7 +9,7 @@ import { Pill } from '@/components/ui/pill';
 import { CellRuns } from './cell-runs';
 import { ResultsTable } from './results-table';
 import { SweepProgressBar } from './sweep-progress';
-import { SWEEP_TONE } from './sweep-tone';
+import { isSweepOpen, SWEEP_TONE } from './sweep-tone';
 
 // The chart library loads only on this page, after the table.
 const SweepCharts = dynamic(() => import('./sweep-charts').then((m) => m.SweepCharts), {
@@ -20,7 +20,8 @@ const SweepCharts = dynamic(() => import('./sweep-charts').then((m) => m.SweepCh
 /** One sweep: live progress, cancel, the results table, charts, a cell's runs, exports. */
 export function SweepView({ sweepId }: { sweepId: string }) {
   const frame = useSweepProgress(sweepId);
-  const running = frame?.status === 'running';
+  // Queued counts as running here: it can be cancelled, and its table fills in once it starts.
+  const running = frame !== undefined && isSweepOpen(frame.status);
   const detail = useSweep(sweepId, running);
   const runs = useSweepRuns(sweepId, running);
   const cancel = useCancelSweep();

@@ -1,4 +1,5 @@
 import { measureCheckCost } from './check-cost';
+import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurrent-sweeps';
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
@@ -144,6 +145,18 @@ async function sweepFigures(): Promise<void> {
       `(${(sweep.afterMs / 1000).toFixed(1)} s after the pool closed, full collections every 0.5 s)`,
     sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
     'target peak ≤ 500 MB and back to baseline',
+  );
+  const many = await measureConcurrentSweeps({ sweeps: 8, runsEach: Number(process.env.BENCH_SWEEP_RUNS ?? 1000) });
+  const line = (r: ConcurrentSweepsRound): string =>
+    `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.runsDone} runs stored; ` +
+    `RSS ${r.rssBaselineMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} → after ${r.rssAfterMb.toFixed(0)} MB` +
+    `${r.threadsBaseline === null ? '' : `; threads ${r.threadsBaseline} before, ${r.threadsAfter} after`}`;
+  const { first, second } = many;
+  report(
+    `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
+    `fresh process: ${line(first)}\n      the same again: ${line(second)}`,
+    [first, second].every((r) => r.poolsMade === 1 && (r.threadsAfter ?? 0) <= (r.threadsBaseline ?? 0)) && second.rssAfterMb <= second.rssBaselineMb * 1.1,
+    'target one pool, no extra threads after cancelling, RSS back within 10 % of the baseline (a process that has run sweeps before)',
   );
 }
 

@@ -10,11 +10,11 @@ export function useSweeps() {
   return useQuery({
     queryKey: ['sweeps'],
     queryFn: sweepsApi.list,
-    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'running') ? 2_000 : 15_000),
+    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'running' || s.status === 'queued') ? 2_000 : 15_000),
   });
 }
 
-/** The sweep and its table; refetched while it runs so the table fills in as runs finish. */
+/** The sweep and its table; refetched while it runs or waits so the table fills in as runs finish. */
 export function useSweep(id: string, running: boolean) {
   return useQuery({ queryKey: ['sweep', id], queryFn: () => sweepsApi.get(id), refetchInterval: running ? 2_000 : false, retry: 1 });
 }
@@ -45,7 +45,7 @@ export function useSweepProgress(id: string): SweepFrame | undefined {
       // A frame in another shape throws here, naming the endpoint and the field.
       const next = parseResponse(SweepFrameSchema, JSON.parse(message.data as string), 'GET /api/sweeps/{id}/events');
       setFrame(next);
-      if (next.status !== 'running') {
+      if (next.status !== 'running' && next.status !== 'queued') {
         source.close();
         void client.invalidateQueries({ queryKey: ['sweep', id] });
         void client.invalidateQueries({ queryKey: ['sweep-runs', id] });

@@ -102,7 +102,8 @@ export function countSweepJobs(grid: Pick<SweepGrid, 'scenarios' | 'configuratio
   return grid.scenarios.length * configs * grid.faultPlans.length * grid.vendors.length * seeds;
 }
 
-export const SweepStatusSchema = z.enum(['running', 'completed', 'cancelled', 'failed']);
+/** `queued`: waiting for the process's worker pool, which runs one sweep at a time. */
+export const SweepStatusSchema = z.enum(['queued', 'running', 'completed', 'cancelled', 'failed']);
 export type SweepStatus = z.infer<typeof SweepStatusSchema>;
 
 /** One row of the results table: one configuration on one scenario, fault plan and vendor. */
@@ -180,5 +181,10 @@ export const SweepSummarySchema = z.object({
   /** Where the jobs run: the local worker pool or a BullMQ queue. */
   runner: z.enum(['local', 'bullmq']),
   message: z.string().optional(),
+  /**
+   * While queued, from the process that queued it: its place in line (1 = next) and the sweep
+   * it waits for (the one running now). Absent from a sweep read from the store alone.
+   */
+  queue: z.object({ position: z.number().int().min(1), waiting_for: z.string() }).optional(),
 });
 export type SweepSummary = z.infer<typeof SweepSummarySchema>;

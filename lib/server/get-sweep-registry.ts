@@ -5,6 +5,13 @@ import { createSweepRegistry, type SweepRegistry } from './sweep-registry';
 
 const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepRegistry?: SweepRegistry };
 
+function removeDeadJobsFrom(redisUrl: string): (isDead: (sweepId: string) => boolean) => Promise<number> {
+  return async (isDead) => {
+    const { removeDeadSweepJobs } = await import('@/lib/sweeps/bullmq-runner');
+    return removeDeadSweepJobs({ redisUrl, isDead });
+  };
+}
+
 /** The process-wide sweep registry (on globalThis, like the run registry, for every route bundle). */
 export function getSweepRegistry(): SweepRegistry {
   globalForSweeps.__loopLabSweepRegistry ??= createSweepRegistry({
@@ -12,6 +19,7 @@ export function getSweepRegistry(): SweepRegistry {
     sweepStore: getSweepStore(),
     createRunner: () => createSweepRunner(),
     runnerKind: sweepRunnerKind(),
+    ...(process.env.LOOP_LAB_REDIS_URL ? { removeDeadJobs: removeDeadJobsFrom(process.env.LOOP_LAB_REDIS_URL) } : {}),
   });
   return globalForSweeps.__loopLabSweepRegistry;
 }

@@ -15,74 +15,160 @@ export interface SweepListener {
 }
 
 export interface SweepRegistry {
+  /** Runs the sweep now, or queues it behind the sweeps already here (status `queued`). */
   start(grid: SweepGrid): { id: string };
-  /** Throws HttpError 404 (unknown) or 409 (not running in this process). */
+  /** Throws HttpError 404 (unknown) or 409 (not running or queued in this process). */
   cancel(id: string): void;
   /** Throws HttpError 404 for an unknown sweep; a finished one sends its last state and ends. */
   subscribe(id: string, listener: SweepListener): () => void;
   /** The sweep with its table, from the store (finished runs only while it runs). */
   read(id: string): { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[] } | undefined;
+  /** Sweeps, newest first: the store's rows with this process's live state over them. */
+  list(options?: { limit?: number }): SweepSummary[];
   /** Resolves when the sweep is over (at once if it is not running here). */
   whenFinished(id: string): Promise<void>;
+  /** Resolves when the startup clean-up is done: how many queue jobs of dead sweeps it removed. */
+  readonly started: Promise<{ removedJobs: number }>;
 }
 
 export interface SweepRegistryOptions {
   runStore: RunStore;
   sweepStore: SweepStore;
+  /** The runner every sweep of this process shares; created when a sweep starts, closed when none is left. */
   createRunner: () => Promise<SweepJobRunner>;
   /** Where jobs will run (stored on the sweep before the runner exists). */
   runnerKind: SweepSummary['runner'];
+  /**
+   * Removes queued jobs of sweeps that are over (a queue outlives the process that fed it);
+   * given whether a sweep id is one this store closed. Returns how many jobs it removed.
+   */
+  removeDeadJobs?: (isDead: (sweepId: string) => boolean) => Promise<number>;
 }
 
 interface LiveSweep {
+  grid: SweepGrid;
   cancel: AbortController;
   latest: SweepProgress | undefined;
   listeners: Set<SweepListener>;
   done: Promise<void>;
+  finish: () => void;
 }
 
 /**
- * Sweeps running in this process: each gets its own runner (closed when it ends, so the
- * workers' memory goes back), its progress fans out to SSE subscribers, and everything a
- * reload needs is in the store. Sweeps a previous process left running are marked failed.
+ * Sweeps of this process. They share one runner (one worker pool): one sweep runs at a time
+ * and the others wait in order, each told its place and the sweep it waits for; the runner is
+ * closed when no sweep is left, so the workers' memory and threads go back. Progress fans
+ * out to SSE subscribers, and everything a reload needs is in the store. Sweeps a dead
+ * process left open were closed when the store opened; their queue jobs are removed here.
  */
-export function createSweepRegistry({ runStore, sweepStore, createRunner, runnerKind }: SweepRegistryOptions): SweepRegistry {
+export function createSweepRegistry({ runStore, sweepStore, createRunner, runnerKind, removeDeadJobs }: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
-  sweepStore.closeInterrupted('the server stopped while this sweep ran; its finished runs are kept');
+  /** Sweeps waiting for the runner, in order. */
+  const waiting: string[] = [];
+  let current: string | undefined;
+  let runner: SweepJobRunner | undefined;
+  let draining: Promise<void> | undefined;
+
+  const isDead = (sweepId: string): boolean => {
+    if (live.has(sweepId)) return false;
+    const status = sweepStore.getSweep(sweepId)?.summary.status;
+    return status !== undefined && status !== 'running' && status !== 'queued';
+  };
+  const started = (removeDeadJobs ? removeDeadJobs(isDead) : Promise.resolve(0)).then(
+    (removedJobs) => {
+      if (removedJobs > 0) console.log(`[loop-lab] removed ${removedJobs} queued job${removedJobs === 1 ? '' : 's'} of sweeps that are over`);
+      return { removedJobs };
+    },
+    (error: unknown) => {
+      console.error(`[loop-lab] could not remove the queue jobs of sweeps that are over: ${error instanceof Error ? error.message : String(error)}`);
+      return { removedJobs: 0 };
+    },
+  );
 
   const stored = (id: string): SweepProgress | undefined => {
     const record = sweepStore.getSweep(id);
     return record ? { summary: record.summary, runsPerSec: 0, etaMs: null } : undefined;
   };
+  const broadcast = (entry: LiveSweep, progress: SweepProgress): void => {
+    entry.latest = progress;
+    for (const l of entry.listeners) l.onProgress(progress);
+  };
+  /** Tells every waiting sweep its place in line and the sweep it waits for. */
+  const announceQueue = (): void => {
+    waiting.forEach((id, index) => {
+      const entry = live.get(id)!;
+      const base = stored(id)!;
+      const queue = current ? { queue: { position: index + 1, waiting_for: current } } : {};
+      broadcast(entry, { ...base, summary: { ...base.summary, status: 'queued', ...queue } });
+    });
+  };
+  const end = (id: string, entry: LiveSweep): void => {
+    live.delete(id);
+    for (const l of entry.listeners) l.onEnd();
+    entry.listeners.clear();
+    entry.finish();
+  };
+
+  const runOne = async (id: string, entry: LiveSweep): Promise<void> => {
+    try {
+      if (entry.cancel.signal.aborted) throw new Error('cancelled before it started');
+      sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
+      broadcast(entry, stored(id)!);
+      runner ??= await createRunner();
+      await executeSweep({ sweepId: id, grid: entry.grid, runner, runStore, sweepStore, signal: entry.cancel.signal, onProgress: (p) => broadcast(entry, p), created: true });
+    } catch (error) {
+      const summary = sweepStore.getSweep(id)!.summary;
+      if (entry.cancel.signal.aborted) {
+        sweepStore.updateSweep({ id, done: summary.done, elapsedMs: summary.elapsed_ms, status: 'cancelled' });
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        console.error(`[loop-lab] sweep ${id} failed: ${message}`);
+        sweepStore.updateSweep({ id, done: summary.done, elapsedMs: summary.elapsed_ms, status: 'failed', message });
+      }
+      broadcast(entry, stored(id)!);
+    }
+  };
+
+  const closeRunner = async (): Promise<void> => {
+    const closing = runner;
+    runner = undefined;
+    await closing?.close().catch(() => {});
+  };
+
+  /**
+   * Runs the waiting sweeps one after another on the shared runner. After the last one in line
+   * the runner is closed before that sweep is reported ended, so its threads are gone by then.
+   */
+  const drain = async (): Promise<void> => {
+    for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) {
+      const entry = live.get(id)!;
+      current = id;
+      announceQueue();
+      try {
+        await runOne(id, entry);
+      } finally {
+        current = undefined;
+        if (waiting.length === 0) await closeRunner();
+        end(id, entry);
+      }
+    }
+    draining = undefined;
+  };
 
   return {
+    started,
+
     start(grid) {
       const id = `sweep-${randomUUID().slice(0, 8)}`;
-      const entry: LiveSweep = { cancel: new AbortController(), latest: undefined, listeners: new Set(), done: Promise.resolve() };
-      createSweepRecord({ sweepStore, sweepId: id, grid, runner: runnerKind });
+      let finish!: () => void;
+      const done = new Promise<void>((resolve) => (finish = resolve));
+      const entry: LiveSweep = { grid, cancel: new AbortController(), latest: undefined, listeners: new Set(), done, finish };
+      const busy = current !== undefined || waiting.length > 0 || draining !== undefined;
+      createSweepRecord({ sweepStore, sweepId: id, grid, runner: runnerKind, status: busy ? 'queued' : 'running' });
       live.set(id, entry);
-      const broadcast = (progress: SweepProgress): void => {
-        entry.latest = progress;
-        for (const l of entry.listeners) l.onProgress(progress);
-      };
-      entry.done = (async () => {
-        let runner: SweepJobRunner | undefined;
-        try {
-          runner = await createRunner();
-          await executeSweep({ sweepId: id, grid, runner, runStore, sweepStore, signal: entry.cancel.signal, onProgress: broadcast, created: true });
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          console.error(`[loop-lab] sweep ${id} failed: ${message}`);
-          const summary = sweepStore.getSweep(id)!.summary;
-          sweepStore.updateSweep({ id, done: summary.done, elapsedMs: summary.elapsed_ms, status: 'failed', message });
-          broadcast(stored(id)!);
-        } finally {
-          await runner?.close().catch(() => {});
-          live.delete(id);
-          for (const l of entry.listeners) l.onEnd();
-          entry.listeners.clear();
-        }
-      })();
+      waiting.push(id);
+      announceQueue();
+      draining ??= drain();
       return { id };
     },
 
@@ -90,9 +176,16 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
       const entry = live.get(id);
       if (!entry) {
         if (!sweepStore.getSweep(id)) throw new HttpError(404, `No sweep with id ${id}`);
-        throw new HttpError(409, `Sweep ${id} is not running`);
+        throw new HttpError(409, `Sweep ${id} is not running in this process`);
       }
       entry.cancel.abort();
+      const place = waiting.indexOf(id);
+      if (place < 0) return; // running: its jobs stop and executeSweep ends it
+      waiting.splice(place, 1);
+      sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'cancelled', message: 'cancelled while it waited for the worker pool' });
+      broadcast(entry, stored(id)!);
+      end(id, entry);
+      announceQueue();
     },
 
     subscribe(id, listener) {
@@ -116,6 +209,13 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
       const latest = live.get(id)?.latest?.summary;
       const sweep = latest && latest.done >= record.summary.done ? latest : record.summary;
       return { sweep, grid: record.grid, rows: resultsTable({ cells: listCells(record.grid), metrics: sweepStore.readSweepMetrics(id) }) };
+    },
+
+    list(options) {
+      return sweepStore.listSweeps(options).map((summary) => {
+        const latest = live.get(summary.id)?.latest?.summary;
+        return latest && latest.done >= summary.done ? latest : summary;
+      });
     },
 
     whenFinished(id) {

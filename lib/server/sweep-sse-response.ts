@@ -39,7 +39,7 @@ export function createSweepSseResponse({ registry, sweepId, signal }: { registry
       return registry.subscribe(sweepId, {
         onProgress(progress) {
           pending = progress;
-          const final = progress.summary.status !== 'running';
+          const final = progress.summary.status !== 'running' && progress.summary.status !== 'queued';
           const wait = FRAME_MS - (Date.now() - lastSent);
           if (final || wait <= 0) flush();
           else timer ??= setTimeout(flush, wait);

@@ -117,6 +117,14 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN route TEXT;
   `,
+  // Which open store runs a sweep, as for runs: at startup, sweeps left running or queued by a
+  // process that is gone are closed (a live CLI's or second server's are left alone), and a
+  // closed sweep's `done` is the number of its stored runs (a crash left it behind them).
+  `
+  ALTER TABLE sweeps ADD COLUMN owner TEXT;
+  UPDATE sweeps SET done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+    WHERE status NOT IN ('running', 'queued');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,13 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SweepGridSchema, type SweepRunMetrics } from '@/lib/protocol';
-import { createSqliteRunStore } from './sqlite-run-store';
+import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
 import { createSqliteSweepStore } from './sqlite-sweep-store';
 import { sampleConfig, sampleRunEvents } from './sample-run';
 import type { RunStore } from './run-store';
-import type { SweepStore } from './sweep-store';
+import { INTERRUPTED_SWEEP_MESSAGE, type SweepStore } from './sweep-store';
 
 let dir: string;
 let runs: RunStore;
@@ -52,9 +54,44 @@ describe('sqlite sweep store', () => {
     expect(sweeps.readSweepMetrics('s1')).toEqual([]);
   });
 
-  it('marks sweeps a previous process left running as failed', () => {
+  it('closes at opening a sweep a dead process left running, with done equal to its stored runs', () => {
     sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
-    expect(sweeps.closeInterrupted('the server stopped while this sweep ran')).toBe(1);
-    expect(sweeps.getSweep('s1')?.summary).toMatchObject({ status: 'failed', message: 'the server stopped while this sweep ran' });
+    sweeps.createSweep({ id: 's2', name: 'waiting', grid, total: 2, runner: 'local', status: 'queued' });
+    runs.createRun({ id: 's1-0', config: sampleConfig(), events: sampleRunEvents({ runId: 's1-0' }), sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } });
+    sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10 }); // progress is persisted every 500 ms: it lags the runs
+    setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
+    setSweepOwner('s2', `${os.hostname()}:${deadPid()}:an-opening`);
+    sweeps.close();
+    sweeps = createSqliteSweepStore({ dir }); // the server starts again: nothing else is called
+    expect(sweeps.listSweeps().map((s) => [s.id, s.status, s.done])).toEqual([['s2', 'failed', 0], ['s1', 'failed', 1]]);
+    expect(sweeps.getSweep('s1')?.summary.message).toBe(INTERRUPTED_SWEEP_MESSAGE);
+  });
+
+  it('leaves alone a sweep whose owner is another live process on the same data folder', () => {
+    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
+    setSweepOwner('s1', `${os.hostname()}:${process.ppid}:another-opening`); // the parent: alive, not us
+    sweeps.close();
+    sweeps = createSqliteSweepStore({ dir });
+    expect(sweeps.getSweep('s1')?.summary.status).toBe('running');
+    expect(sweeps.closeInterrupted()).toEqual([]);
+  });
+
+  it('a sweep of an earlier opening in this process is closed by the next opening', () => {
+    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'bullmq' });
+    const again = createSqliteSweepStore({ dir });
+    expect(again.getSweep('s1')?.summary).toMatchObject({ status: 'failed', done: 0 });
+    again.close();
   });
 });
+
+function setSweepOwner(id: string, owner: string): void {
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.prepare('UPDATE sweeps SET owner = ? WHERE id = ?').run(owner, id);
+  db.close();
+}
+
+/** The pid of a process that has exited (a child spawned and waited for). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}

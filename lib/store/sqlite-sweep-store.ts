@@ -3,8 +3,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SweepGridSchema, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
 import { DB_FILE_NAME } from './sqlite-run-store';
+import { createOwnerId, isOwnerGone } from './run-owner';
 import { migrate } from './sqlite-schema';
-import type { CreateSweepOptions, SweepRecord, SweepStore, UpdateSweepOptions } from './sweep-store';
+import { INTERRUPTED_SWEEP_MESSAGE, type ClosedSweep, type CreateSweepOptions, type SweepRecord, type SweepStore, type UpdateSweepOptions } from './sweep-store';
 
 interface SweepRow {
   id: string;
@@ -33,7 +34,11 @@ function toSummary(row: SweepRow): SweepSummary {
   };
 }
 
-/** The sweep store on the run store's SQLite file (its own connection; WAL lets both write in turn). */
+/**
+ * The sweep store on the run store's SQLite file (its own connection; WAL lets both write in
+ * turn). Each sweep records which opening of the store runs it; opening the store closes the
+ * sweeps whose process is gone, so no list or route ever shows a dead sweep as running.
+ */
 export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   fs.mkdirSync(dir, { recursive: true });
   const db = new Database(path.join(dir, DB_FILE_NAME));
@@ -43,9 +48,10 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
+  const owner = createOwnerId();
   const insert = db.prepare(
-    `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner)
-     VALUES (@id, @createdAt, @name, @grid, 'running', @total, @runner)`,
+    `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner, owner)
+     VALUES (@id, @createdAt, @name, @grid, @status, @total, @runner, @owner)`,
   );
   const update = db.prepare(
     `UPDATE sweeps SET done = @done, elapsed_ms = @elapsedMs, status = COALESCE(@status, status),
@@ -54,11 +60,28 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   const selectOne = db.prepare<[string], SweepRow>('SELECT * FROM sweeps WHERE id = ?');
   const selectMany = db.prepare<[number], SweepRow>('SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?');
   const selectMetrics = db.prepare<[string], { metrics: string }>('SELECT metrics FROM sweep_runs WHERE sweep_id = ? ORDER BY job');
-  const closeRunning = db.prepare(`UPDATE sweeps SET status = 'failed', message = ? WHERE status = 'running'`);
+  const selectOpen = db.prepare<[], { id: string; owner: string | null; runner: string }>(
+    `SELECT id, owner, runner FROM sweeps WHERE status IN ('running', 'queued')`,
+  );
+  const closeOne = db.prepare<[string, string], { done: number }>(
+    `UPDATE sweeps SET status = 'failed', message = ?,
+       done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+     WHERE id = ? AND status IN ('running', 'queued') RETURNING done`,
+  );
+  const closeInterrupted = (): ClosedSweep[] => {
+    const closed: ClosedSweep[] = [];
+    for (const row of selectOpen.all()) {
+      if (!isOwnerGone({ owner: row.owner, self: owner })) continue;
+      const done = closeOne.get(INTERRUPTED_SWEEP_MESSAGE, row.id);
+      if (done) closed.push({ id: row.id, runner: row.runner as ClosedSweep['runner'], done: done.done });
+    }
+    return closed;
+  };
+  closeInterrupted();
 
   return {
-    createSweep({ id, name, grid, total, runner, createdAt = Date.now() }: CreateSweepOptions): void {
-      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), total, runner });
+    createSweep({ id, name, grid, total, runner, createdAt = Date.now(), status = 'running' }: CreateSweepOptions): void {
+      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), status, total, runner, owner });
     },
     updateSweep({ id, done, elapsedMs, status, message }: UpdateSweepOptions): void {
       update.run({ id, done, elapsedMs, status: status ?? null, message: message ?? null });
@@ -74,9 +97,7 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
     readSweepMetrics(id: string): SweepRunMetrics[] {
       return selectMetrics.all(id).map((row) => JSON.parse(row.metrics) as SweepRunMetrics);
     },
-    closeInterrupted(message: string): number {
-      return closeRunning.run(message).changes;
-    },
+    closeInterrupted,
     close(): void {
       db.close();
     },

@@ -8,6 +8,8 @@ export interface CreateSweepOptions {
   runner: SweepSummary['runner'];
   /** Epoch ms; defaults to now. */
   createdAt?: number;
+  /** `queued` when it waits for the worker pool; defaults to running. */
+  status?: 'queued' | 'running';
 }
 
 export interface UpdateSweepOptions {
@@ -17,6 +19,17 @@ export interface UpdateSweepOptions {
   status?: SweepStatus;
   message?: string;
 }
+
+/** A sweep closed because the process running it is gone. */
+export interface ClosedSweep {
+  id: string;
+  runner: SweepSummary['runner'];
+  /** Its stored runs. */
+  done: number;
+}
+
+/** The message a sweep closed after its process died carries. */
+export const INTERRUPTED_SWEEP_MESSAGE = 'the process running this sweep stopped before it ended; its finished runs are kept';
 
 export interface SweepRecord {
   summary: SweepSummary;
@@ -34,7 +47,11 @@ export interface SweepStore {
   listSweeps(options?: { limit?: number }): SweepSummary[];
   /** Every stored run's metrics, in job order. */
   readSweepMetrics(id: string): SweepRunMetrics[];
-  /** Marks sweeps a previous process left running as failed; returns how many. */
-  closeInterrupted(message: string): number;
+  /**
+   * Closes sweeps left running or queued by a process that is gone (the store does this when
+   * it opens): each is marked failed with `done` set to its stored runs. A sweep of another
+   * live process on the same data folder is left alone. Returns the sweeps closed.
+   */
+  closeInterrupted(): ClosedSweep[];
   close(): void;
 }

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, type JobType } from 'bullmq';
 import type { SweepJob } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
 import type { SweepJobResult } from './run-sweep-job';
@@ -40,7 +40,9 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
     async run(input, signal) {
       if (signal?.aborted) throw abortError();
       const jobId = `${input.sweepId}-${input.job.index}`;
-      const job = await queue.add('run', input, { jobId, removeOnFail: { age: 3600 } });
+      // A result nobody collects (its sweep's process died, or cancelled it while the job ran)
+      // is removed by BullMQ an hour later; removeDeadSweepJobs collects such jobs at startup.
+      const job = await queue.add('run', input, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
       const finished = job.waitUntilFinished(events);
       const aborted = new Promise<never>((_, reject) => {
         signal?.addEventListener(
@@ -62,6 +64,32 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
       await queue.close();
     },
   };
+}
+
+/** The states a job of a dead sweep can be left in (an active one is locked by its worker). */
+const LEFT_OVER_STATES: JobType[] = ['wait', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'];
+
+/**
+ * Removes the queue's jobs of sweeps that are over: after a crash the workers go on taking the
+ * dead sweep's jobs and leave their results in Redis, and its waiting jobs would still run.
+ * A job's id is `<sweep id>-<job index>`; `isDead` says which sweeps are over (sweeps it does
+ * not know, of another data folder on the same Redis, are left alone). Returns how many.
+ */
+export async function removeDeadSweepJobs({ redisUrl, isDead }: { redisUrl: string; isDead: (sweepId: string) => boolean }): Promise<number> {
+  const queue = new Queue<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, { connection: redisConnection(redisUrl) });
+  try {
+    await queue.waitUntilReady();
+    const ids = await queue.getRanges(LEFT_OVER_STATES, 0, -1);
+    let removed = 0;
+    for (const jobId of new Set(ids)) {
+      const cut = jobId.lastIndexOf('-');
+      if (cut <= 0 || !isDead(jobId.slice(0, cut))) continue;
+      removed += (await queue.remove(jobId)) === 1 ? 1 : 0;
+    }
+    return removed;
+  } finally {
+    await queue.close();
+  }
 }
 
 function abortError(): Error {

@@ -33,16 +33,17 @@ export function sweepName(grid: SweepGrid, total: number): string {
   return grid.name ?? `${grid.configurations.map((c) => c.id).join(' vs ')} · ${total} runs`;
 }
 
-/** Writes the sweep's row (status running) before any job starts. */
-export function createSweepRecord({ sweepStore, sweepId, grid, runner, createdAt = Date.now() }: {
+/** Writes the sweep's row (status running, or queued behind other sweeps) before any job starts. */
+export function createSweepRecord({ sweepStore, sweepId, grid, runner, createdAt = Date.now(), status = 'running' }: {
   sweepStore: SweepStore;
   sweepId: string;
   grid: SweepGrid;
   runner: SweepSummary['runner'];
   createdAt?: number;
+  status?: 'queued' | 'running';
 }): void {
   const total = countSweepJobs(grid);
-  sweepStore.createSweep({ id: sweepId, name: sweepName(grid, total), grid, total, runner, createdAt });
+  sweepStore.createSweep({ id: sweepId, name: sweepName(grid, total), grid, total, runner, createdAt, status });
 }
 
 export interface SweepOutcome {

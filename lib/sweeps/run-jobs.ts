@@ -27,6 +27,7 @@ export async function runJobs({ sweepId, jobs, runner, inFlight, signal, onResul
   setMaxListeners(0, stop.signal);
   const onAbort = (): void => stop.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort(); // cancelled before the first job: run none
   let next = 0;
   let failure: string | undefined;
 

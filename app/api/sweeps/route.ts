@@ -1,6 +1,5 @@
 import { CreatedSchema, CreateSweepBodySchema, ListSweepsQuerySchema, SweepSummaryListSchema } from '@/lib/protocol/http';
 import { errorResponse, getSweepRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
-import { getSweepStore } from '@/lib/store';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
 
 export const runtime = 'nodejs';
@@ -20,11 +19,11 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-/** Sweeps, newest first. */
+/** Sweeps, newest first (the live progress and queue place of this process's sweeps). */
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListSweepsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return jsonResponse(SweepSummaryListSchema, getSweepStore().listSweeps({ limit }));
+    return jsonResponse(SweepSummaryListSchema, getSweepRegistry().list({ limit }));
   } catch (error) {
     return errorResponse(error);
   }

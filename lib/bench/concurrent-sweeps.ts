@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SweepGridSchema } from '@/lib/protocol';
+import { createSweepRegistry } from '@/lib/server/sweep-registry';
+import { createSqliteRunStore, createSqliteSweepStore } from '@/lib/store';
+import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
+import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
+import { peakRssMb, resetPeakRss } from './proc-memory';
+
+/** One round: the sweeps posted at once, all cancelled once the first has stored runs. */
+export interface ConcurrentSweepsRound {
+  /** Pools the registry created for all the sweeps of the round. */
+  poolsMade: number;
+  /** Sweeps that were queued (not running) when the first one had stored its runs. */
+  queuedAtOnce: number;
+  runsDone: number;
+  rssBaselineMb: number;
+  rssPeakMb: number;
+  rssAfterMb: number;
+  threadsBaseline: number | null;
+  threadsAfter: number | null;
+}
+
+export interface ConcurrentSweeps {
+  sweeps: number;
+  runsEach: number;
+  workers: number;
+  afterMs: number;
+  /** In a fresh process: its baseline has never run a sweep. */
+  first: ConcurrentSweepsRound;
+  /** The same again: a server that has done this before. */
+  second: ConcurrentSweepsRound;
+}
+
+const MB = 1024 * 1024;
+
+function osThreads(): number | null {
+  try {
+    return Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]);
+  } catch {
+    return null;
+  }
+}
+
+async function settledRssMb(ms: number): Promise<number> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    globalThis.gc?.();
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  globalThis.gc?.();
+  return process.memoryUsage.rss() / MB;
+}
+
+/**
+ * Many large sweeps posted at once to one process's sweep registry, all cancelled once runs
+ * are being stored: how many pools they got, the process's RSS and threads before, at the
+ * peak and after (full collections every 0.5 s), with the stores on a temporary data folder.
+ * Two rounds: the first in a fresh process keeps some memory for good (measured ~16 MB, the
+ * allocator's arenas from the first peak, which later rounds reuse); the second shows whether
+ * cancelling gives back what a round took.
+ */
+export async function measureConcurrentSweeps({ sweeps = 8, runsEach = 1000, runFor = 100, afterMs = 5_000 } = {}): Promise<ConcurrentSweeps> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-sweeps-'));
+  const runStore = createSqliteRunStore({ dir });
+  const sweepStore = createSqliteSweepStore({ dir });
+  const workers = defaultWorkerCount();
+  let poolsMade = 0;
+  try {
+    await sweepWorkerBundle();
+    const registry = createSweepRegistry({
+      runStore,
+      sweepStore,
+      runnerKind: 'local',
+      createRunner: async () => {
+        poolsMade += 1;
+        return createLocalPool({ workers });
+      },
+    });
+    const grid = SweepGridSchema.parse({ configurations: [{ id: 'codesmith', preset: 'codesmith' }], seeds: { from: 1, to: runsEach } });
+    const round = async (): Promise<ConcurrentSweepsRound> => {
+      poolsMade = 0;
+      const rssBaselineMb = await settledRssMb(2_000);
+      const threadsBaseline = osThreads();
+      const fromKernel = resetPeakRss();
+      let sampledPeak = process.memoryUsage.rss() / MB;
+      const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss() / MB)), 50);
+      const ids = Array.from({ length: sweeps }, () => registry.start(grid).id);
+      while ((registry.read(ids[0]!)?.sweep.done ?? 0) < runFor) await new Promise((r) => setTimeout(r, 100));
+      const queuedAtOnce = ids.filter((id) => registry.read(id)?.sweep.status === 'queued').length;
+      for (const id of ids) registry.cancel(id);
+      await Promise.all(ids.map((id) => registry.whenFinished(id)));
+      const runsDone = ids.reduce((n, id) => n + (sweepStore.getSweep(id)?.summary.done ?? 0), 0);
+      clearInterval(sampler);
+      const rssPeakMb = fromKernel ? (peakRssMb() ?? sampledPeak) : sampledPeak;
+      const rssAfterMb = await settledRssMb(afterMs);
+      return { poolsMade, queuedAtOnce, runsDone, rssBaselineMb, rssPeakMb, rssAfterMb, threadsBaseline, threadsAfter: osThreads() };
+    };
+    const first = await round();
+    const second = await round();
+    return { sweeps, runsEach, workers, afterMs, first, second };
+  } finally {
+    runStore.close();
+    sweepStore.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
