@@ -4,6 +4,7 @@ import { foldRawEvents } from '@/lib/client/reduce-run-event';
 import { initialRunViewState, type RunViewState } from '@/lib/client/run-view-state';
 import { getRunRegistry } from '@/lib/server';
 import { RunRecordSchema } from '@/lib/protocol/http';
+import { isPlaceholderConfig } from '@/lib/protocol';
 import { POST as postRun } from '../route';
 import { GET as getRun } from '../[id]/route';
 import { GET as getOtel } from '../[id]/otel/route';
@@ -72,5 +73,18 @@ describe('OTLP export → import', () => {
     const copy = await view(await roundTrip(id));
     expect(seen(copy)).toEqual(seen(original));
     expect(copy.turns.flatMap((t) => t.attempts).filter((a) => a.error).map((a) => a.error!.status)).toEqual(failed.map((a) => a.error!.status));
+  }, 60_000);
+
+  it('a foreign trace (GenAI spans, no Loop Lab log) is stored under the placeholder config the page does not offer to run', async () => {
+    const id = await finishedRun({ provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 });
+    const otel = JSON.parse(await (await getOtel(new Request(`http://localhost/api/runs/${id}/otel`), ctx(id))).text()) as {
+      resourceSpans: { scopeSpans: { spans: { events?: unknown[] }[] }[] }[];
+    };
+    for (const r of otel.resourceSpans) for (const s of r.scopeSpans) for (const span of s.spans) delete span.events;
+    const imported = await postImport(jsonPost('http://localhost/api/runs/import', JSON.stringify(otel)));
+    expect(imported.status).toBe(201);
+    const copyId = ((await imported.json()) as { id: string }).id;
+    const record = RunRecordSchema.parse(await (await getRun(new Request(`http://localhost/api/runs/${copyId}`), ctx(copyId))).json());
+    expect(isPlaceholderConfig(record.config)).toBe(true);
   }, 60_000);
 });
