@@ -74,6 +74,10 @@ test('a plain tracer JSONL imports and is drawn as a run', async ({ page }) => {
   await run.waitForEnd();
   expect(await run.turnCards.count()).toBeGreaterThanOrEqual(2);
   await expect(run.toolCalls.first()).toBeVisible();
+  // The trace carries no Loop Lab config: nothing is offered to run again, and the page says why.
+  await expect(page.getByTestId('no-config-note')).toContainText('no Loop Lab config');
+  await expect(page.getByTestId('rerun-button')).toHaveCount(0);
+  await expect(page.getByTestId('open-in-playground')).toHaveCount(0);
 });
 
 test('the runs list shows why a run failed in full, not clipped', async ({ page }) => {

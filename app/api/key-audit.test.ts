@@ -8,7 +8,9 @@ import { driveKeyAudit, type ApiRequest, type ApiResponse, type KeyAuditResult }
 import { standInEnv, startStandIns, type StandIns } from '@/lib/audit/vendor-stand-ins';
 import { GET as getRun } from './runs/[id]/route';
 import { GET as getEvents } from './runs/[id]/events/route';
+import { GET as getOtel } from './runs/[id]/otel/route';
 import { GET as getTrace } from './runs/[id]/trace/route';
+import { POST as postImport } from './runs/import/route';
 import { GET as getRuns, POST as postRun } from './runs/route';
 
 // The key audit (npm run audit:keys) in-process: canary keys from the environment and from
@@ -24,6 +26,8 @@ const output: string[] = [];
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Handler][] = [
   ['POST', /^\/api\/runs$/, postRun],
+  ['POST', /^\/api\/runs\/import$/, postImport],
+  ['GET', /^\/api\/runs\/([^/]+)\/otel$/, getOtel],
   ['GET', /^\/api\/runs$/, getRuns],
   ['GET', /^\/api\/runs\/([^/]+)$/, getRun],
   ['GET', /^\/api\/runs\/([^/]+)\/events$/, getEvents],
@@ -78,7 +82,7 @@ afterAll(async () => {
 describe('key audit: canary keys after runs on every vendor', () => {
   it('made every run it meant to, and refused the ones it had to', () => {
     expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(result.outcomes.map((o) => [o.name, o.expected]));
-    const reasons = Object.fromEntries(result.outcomes.filter((o) => o.status === 201).map((o) => [o.name, o.reason]));
+    const reasons = Object.fromEntries(result.outcomes.filter((o) => o.status === 201 && !o.name.startsWith('import')).map((o) => [o.name, o.reason]));
     // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.
     for (const [name, reason] of Object.entries(reasons)) {
       expect([name, reason]).toEqual([name, name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/)]);
@@ -91,6 +95,9 @@ describe('key audit: canary keys after runs on every vendor', () => {
     expect(result.envKeysAtRequestChosen).toBe(0);
     // The echoing stand-in did receive both kinds of key, so the echo path was exercised.
     expect(standIns.echo.openai.keysReceived).toEqual(expect.arrayContaining([canaries.envOpenai, canaries.request]));
+    // So did the one that streams it back split across deltas; a key with CRLF inside reached no vendor.
+    expect(standIns.splitEcho.anthropic.keysReceived).toEqual(expect.arrayContaining([canaries.envAnthropic, canaries.request]));
+    expect(standIns.all.flatMap((s) => s.keysReceived).some((k) => k.includes('\n') || k.includes('X-Injected'))).toBe(false);
   });
 
   it('leaves 0 canaries in responses: JSON, SSE and JSONL traces', () => {

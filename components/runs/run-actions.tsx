@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { RunConfig } from '@/lib/protocol';
+import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
 import { ApiError } from '@/lib/client/api-client';
 import { formFromConfig } from '@/lib/client/form-from-config';
 import { formToSearch } from '@/lib/client/form-url';
@@ -23,6 +23,21 @@ export function playgroundHref(config: RunConfig): { href: string; dropped: stri
  * cannot be re-run from here: the key was never stored.
  */
 export function RunActions({ config, compact = false }: { config: RunConfig; compact?: boolean }) {
+  if (isPlaceholderConfig(config)) return <NoConfigNote compact={compact} />;
+  return <OfferedActions config={config} compact={compact} />;
+}
+
+/** An imported trace that carried no Loop Lab config: nothing to run again, and the page says why. */
+function NoConfigNote({ compact }: { compact: boolean }) {
+  const why = 'imported from a trace that carries no Loop Lab config (a plain tracer or another agent’s OTLP): there is no config to run again or to open in the playground';
+  return (
+    <span data-testid="no-config-note" className="text-faint" title={why}>
+      {compact ? 'no config' : `No Re-run: ${why}`}
+    </span>
+  );
+}
+
+function OfferedActions({ config, compact }: { config: RunConfig; compact: boolean }) {
   const router = useRouter();
   const create = useCreateRun();
   const [error, setError] = useState<string>();

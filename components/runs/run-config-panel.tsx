@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { RunConfig } from '@/lib/protocol';
+import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
 import { describeConfig } from '@/lib/client/describe-config';
 import { Button } from '@/components/ui/button';
 import { JsonView } from '@/components/ui/json-view';
@@ -15,7 +15,8 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
   const lines = describeConfig(config);
   const value = (label: string) => lines.find((l) => l.label === label)?.value ?? '';
   const faults = value('faults');
-  const short = [
+  const placeholder = isPlaceholderConfig(config);
+  const short = placeholder ? ['not recovered: the imported trace carries no Loop Lab config; the fields below are the importer’s placeholder'] : [
     value('vendor / model'),
     `preset ${value('preset')}`,
     `seed ${value('seed')}`,

@@ -15,8 +15,11 @@ export interface Canaries {
   envOpenai: string;
 }
 
+/** The random part that ends every canary (hex), unique to one audit. */
+const TAG_CHARS = 24;
+
 export function makeCanaries(): Canaries {
-  const tag = () => randomBytes(12).toString('hex');
+  const tag = () => randomBytes(TAG_CHARS / 2).toString('hex');
   return {
     request: `sk-canary-REQUEST-${tag()}`,
     envAnthropic: `sk-ant-canary-ENV-${tag()}`,
@@ -30,7 +33,9 @@ export function allCanaries(canaries: Canaries): string[] {
 
 /**
  * How many times any canary occurs in a text, in the forms a leak could take: as is,
- * percent-encoded, and base64 (the aligned encoding, and the core at each other alignment).
+ * percent-encoded, hex, base64 (the aligned encoding, and the core at each other alignment),
+ * and in parts: each half of its random tag on its own, so a key split in two anywhere (across
+ * two streamed deltas) still counts — one half is whole in one of the parts.
  */
 export function countCanaries(text: string, canaries: readonly string[]): number {
   let count = 0;
@@ -41,13 +46,16 @@ export function countCanaries(text: string, canaries: readonly string[]): number
 }
 
 function leakForms(canary: string): string[] {
-  const forms = new Set([canary, encodeURIComponent(canary)]);
   const bytes = Buffer.from(canary);
+  const tag = canary.slice(-TAG_CHARS);
+  const forms = new Set([canary, encodeURIComponent(canary), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]);
+  // A whole canary holds both halves of its tag too, so a whole leak counts more than once.
+  const halves = [tag.slice(0, TAG_CHARS / 2), tag.slice(TAG_CHARS / 2)];
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
     forms.add(encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((shift + bytes.length) / 3) * 4));
   }
-  return [...forms];
+  return [...forms, ...halves];
 }
 
 function occurrences(text: string, needle: string): number {

@@ -79,6 +79,9 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
       { name: `${vendor}, env key, allow-listed URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]) }), expect: 201 },
       { name: `${vendor}, request key, URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: key }), expect: 201 },
       { name: `${vendor}, request-chosen URL without a key (refused)`, body: run(vendor, { baseUrl: at(standIns.requestChosen[d]) }), expect: 400 },
+      { name: `${vendor}, env key, allow-listed URL streaming the key split across deltas`, body: run(vendor, { baseUrl: at(standIns.splitEcho[d]) }), expect: 201 },
+      { name: `${vendor}, request key, URL streaming the key split across deltas`, body: run(vendor, { baseUrl: at(standIns.splitEcho[d]), apiKey: key }), expect: 201 },
+      { name: `${vendor}, request key with CRLF inside (refused)`, body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: `${key}\r\nX-Injected: 1` }), expect: 400 },
     );
   }
   cases.push({
@@ -126,6 +129,19 @@ export async function driveKeyAudit(options: {
     outcome.reason = last ? (JSON.parse(last.slice(6)) as { reason?: string }).reason : undefined;
     await call({ method: 'GET', path: `/api/runs/${id}` });
     await call({ method: 'GET', path: `/api/runs/${id}/trace` });
+    await call({ method: 'GET', path: `/api/runs/${id}/otel` });
+  }
+  // A trace written elsewhere, quoting the server's keys as property names and values.
+  const imported = await call({
+    method: 'POST',
+    path: '/api/runs/import',
+    body: keyNamedTrace(canaries),
+    headers: { 'content-type': 'application/x-ndjson', ...options.ownHeaders },
+  });
+  outcomes.push({ name: 'import quoting the env keys as property names', status: imported.status, expected: 201 });
+  if (imported.status === 201) {
+    const { id } = JSON.parse(imported.body) as { id: string };
+    for (const p of [`/api/runs/${id}`, `/api/runs/${id}/trace`, `/api/runs/${id}/events`, `/api/runs/${id}/otel`]) await call({ method: 'GET', path: p });
   }
   await call({ method: 'GET', path: '/api/runs' });
 
@@ -139,4 +155,18 @@ export async function driveKeyAudit(options: {
     requestChosenRequests: chosen.length,
     envKeysAtRequestChosen: chosen.filter((k) => k.includes(canaries.envAnthropic) || k.includes(canaries.envOpenai)).length,
   };
+}
+
+/** A plain tracer's trace whose tool arguments use the environment's keys as property names (and values). */
+function keyNamedTrace(canaries: Canaries): string {
+  const t0 = 1_735_689_600;
+  const lines = [
+    { run_id: 'elsewhere', ts: t0, event: 'llm_call', iteration: 1, input_tokens: 10, output_tokens: 5, usd_so_far: 0.001, stop_reason: 'tool_use', latency_ms: 20 },
+    {
+      run_id: 'elsewhere', ts: t0 + 0.1, event: 'tool_call', iteration: 1, tool: 'read_file', is_error: false, result_chars: 2,
+      args: { [canaries.envAnthropic]: canaries.envOpenai, headers: { [`Bearer ${canaries.envOpenai}`]: 1 } },
+    },
+    { run_id: 'elsewhere', ts: t0 + 0.2, event: 'terminate', reason: 'done', complete: true },
+  ];
+  return lines.map((l) => JSON.stringify(l)).join('\n');
 }

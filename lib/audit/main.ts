@@ -83,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     const bundle = scanFolder({ dir: path.join(ROOT, '.next', 'static'), canaries: secrets });
     rows.push(
       { where: 'store (SQLite file bytes)', lookedAt: `${store.files} files, ${kb(store.bytes)}`, hits: store.hits },
-      { where: 'HTTP responses (JSON, SSE, JSONL)', lookedAt: `${result.responses} responses, ${kb(result.responseText.length)}`, hits: result.responseHits },
+      { where: 'HTTP responses (JSON, SSE, JSONL, OTLP)', lookedAt: `${result.responses} responses, ${kb(result.responseText.length)}`, hits: result.responseHits },
       { where: 'server output (stdout/stderr)', lookedAt: kb(serverOutput.length), hits: countCanaries(serverOutput, secrets) },
       { where: 'CLI output and --out traces', lookedAt: `${cli.runs} runs, ${kb(cli.text.length)}`, hits: countCanaries(cli.text, secrets) },
       {
@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
       },
       { where: 'env keys sent to request-chosen URLs', lookedAt: `${result.requestChosenRequests} requests received`, hits: result.envKeysAtRequestChosen },
     );
-    console.log(`\nkey audit: 3 canary keys (1 request, 2 environment); ${result.outcomes.length} API cases on every vendor, ${cli.runs} CLI runs\n`);
+    console.log(`\nkey audit: 3 canary keys (1 request, 2 environment), counted whole, encoded and in parts; ${result.outcomes.length} API cases on every vendor, ${cli.runs} CLI runs\n`);
     for (const o of result.outcomes) console.log(`  ${o.status === o.expected ? 'ok ' : 'BAD'} ${String(o.status)}  ${o.name}${o.reason ? ` → ${o.reason}` : ''}`);
     console.log('');
     const width = Math.max(...rows.map((r) => r.where.length)) + 2;

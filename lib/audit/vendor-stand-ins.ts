@@ -3,6 +3,7 @@ import type { Dialect } from '@/lib/protocol';
 import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
 import { anthropicErrorBody, openaiErrorBody } from '@/lib/dialects';
+import { splitEcho } from './split-echo';
 
 /** A local HTTP server speaking one vendor's API that writes down every key it was sent. */
 export interface StandIn {
@@ -20,6 +21,8 @@ export interface StandIns {
   requestChosen: Record<Dialect, StandIn>;
   /** Allow-listed, and answers every request 401 with the key it received quoted in the error body. */
   echo: Record<Dialect, StandIn>;
+  /** Allow-listed, and answers 200 streaming the key it received split across two deltas, then in hex. */
+  splitEcho: Record<Dialect, StandIn>;
   all: StandIn[];
   close(): Promise<void>;
 }
@@ -31,17 +34,17 @@ export function standInEnv(standIns: StandIns, keys: { envAnthropic: string; env
     OPENAI_API_KEY: keys.envOpenai,
     ANTHROPIC_BASE_URL: standIns.envNamed.anthropic.baseUrl,
     OPENAI_BASE_URL: standIns.envNamed.openai.baseUrl,
-    LOOP_LAB_ALLOWED_BASE_URLS: `${standIns.echo.anthropic.baseUrl} ${standIns.echo.openai.baseUrl}`,
+    LOOP_LAB_ALLOWED_BASE_URLS: [standIns.echo, standIns.splitEcho].flatMap((p) => [p.anthropic.baseUrl, p.openai.baseUrl]).join(' '),
   };
 }
 
 /**
- * Six stand-ins on 127.0.0.1 (ephemeral ports): the simulated vendors served over real HTTP
+ * Eight stand-ins on 127.0.0.1 (ephemeral ports): the simulated vendors served over real HTTP
  * (lib/sim/http-server.ts), on the real clock at `timeScale`, each recording the keys it gets.
  */
 export async function startStandIns(options: { timeScale: number }): Promise<StandIns> {
   const servers: SimServer[] = [];
-  const start = async (dialect: Dialect, echo: boolean): Promise<StandIn> => {
+  const start = async (dialect: Dialect, echo: 'none' | 'error' | 'split'): Promise<StandIn> => {
     const keysReceived: string[] = [];
     const clock = new RealClock(options.timeScale);
     const random = createRandom(11);
@@ -51,21 +54,23 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
       const headers = new Headers(init?.headers);
       const key = headers.get('x-api-key') ?? headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
       keysReceived.push(key);
-      return echo ? echoKey(dialect, key) : sim(input, init);
+      return echo === 'error' ? echoKey(dialect, key) : echo === 'split' ? splitEcho(dialect, key) : sim(input, init);
     }) as typeof globalThis.fetch;
     const server = await startSimServer({ dialect, fetch });
     servers.push(server);
     return { dialect, baseUrl: dialect === 'openai' ? `${server.url}/v1` : server.url, keysReceived };
   };
-  const pair = async (echo: boolean): Promise<Record<Dialect, StandIn>> => ({ anthropic: await start('anthropic', echo), openai: await start('openai', echo) });
-  const envNamed = await pair(false);
-  const requestChosen = await pair(false);
-  const echo = await pair(true);
+  const pair = async (echo: 'none' | 'error' | 'split'): Promise<Record<Dialect, StandIn>> => ({ anthropic: await start('anthropic', echo), openai: await start('openai', echo) });
+  const envNamed = await pair('none');
+  const requestChosen = await pair('none');
+  const echo = await pair('error');
+  const split = await pair('split');
   return {
     envNamed,
     requestChosen,
     echo,
-    all: [envNamed, requestChosen, echo].flatMap((p) => [p.anthropic, p.openai]),
+    splitEcho: split,
+    all: [envNamed, requestChosen, echo, split].flatMap((p) => [p.anthropic, p.openai]),
     close: async () => {
       await Promise.all(servers.map((s) => s.close()));
     },

@@ -1,5 +1,6 @@
 import { describeIssues } from '@/lib/protocol';
 import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from './otlp-json-schema';
+import { ownLogOf } from './loop-lab-span-events';
 
 /** Is this text an OTLP/JSON trace request rather than JSONL? */
 export function looksLikeOtlp(text: string): boolean {
@@ -10,11 +11,15 @@ export function looksLikeOtlp(text: string): boolean {
 const nanosToMs = (n: string | number): number => Number(BigInt(n) / 1_000_000n);
 
 /**
- * An OTLP/JSON trace with GenAI spans (Loop Lab's own export, or any agent instrumented with
- * the GenAI conventions) as plain-tracer JSONL, which the run import already draws: each
- * `chat` span that returned a response becomes an llm_call line, each `execute_tool` span a
- * tool_call line, the `invoke_agent` span the terminate line. Failed chat attempts carry no
- * usage and are left out (the plain tracer has no line for them); a cut-short response that was kept and billed stays.
+ * An OTLP/JSON trace as JSONL the run import reads. Loop Lab's own export carries its event log
+ * as span events (loop-lab-span-events.ts) and comes back as that log, whole. Any other trace
+ * with GenAI spans (an agent instrumented with the GenAI conventions) becomes plain-tracer
+ * JSONL: each `chat` span that returned a response becomes an llm_call line, each
+ * `execute_tool` span a tool_call line, the `invoke_agent` span the terminate line. Failed chat
+ * attempts carry no usage and are left out (the plain tracer has no line for them); a
+ * cut-short response that was kept and billed stays. Such a trace has no run config: the run
+ * is stored under the importer's placeholder (importedConfig), which the page does not offer
+ * to run again.
  */
 export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | { ok: false; errors: string[] } {
   let raw: unknown;
@@ -26,6 +31,10 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
   const parsed = OtlpTraceRequestSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, errors: describeIssues(parsed.error).slice(0, 20) };
   const spans = parsed.data.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+  // Loop Lab's own export carries its log: read back whole, as Loop Lab's own JSONL.
+  const own = ownLogOf(spans);
+  if (own && 'error' in own) return { ok: false, errors: [own.error] };
+  if (own) return { ok: true, jsonl: own.jsonl };
   const op = (span: OtlpSpan): unknown => attributeOf(span, 'gen_ai.operation.name');
   const ordered = [...spans].sort((a, b) => Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)));
   const agent = ordered.find((s) => op(s) === 'invoke_agent');

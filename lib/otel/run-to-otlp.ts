@@ -24,6 +24,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { RunEvent } from '@/lib/protocol';
+import { recordEvent } from './loop-lab-span-events';
 
 export interface RunToOtlpOptions {
   runId: string;
@@ -48,7 +49,9 @@ function providerName(vendor: string): string {
  * one `invoke_agent` span for the run, a `chat` span per model request attempt (its retry
  * number as `http.request.resend_count`, a failure as `error.type` and status ERROR, the
  * retry wait that followed as a span event), and an `execute_tool` span per tool call. Built
- * with the OpenTelemetry SDK and serialized by its OTLP JSON serializer.
+ * with the OpenTelemetry SDK and serialized by its OTLP JSON serializer. Each event of the log
+ * is also a span event carrying the event as JSON (`loop_lab.event`), so Loop Lab's import
+ * reads the run back whole: config, attempts with usage and errors, tool arguments, vendor.
  */
 export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): string {
   const exporter = new InMemorySpanExporter();
@@ -57,6 +60,8 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'loop-lab' }),
     idGenerator: seededIds(runId),
     spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    // Every event of the log rides along (loop-lab-span-events.ts): none may be dropped.
+    spanLimits: { eventCountLimit: Number.MAX_SAFE_INTEGER },
   });
   const tracer = provider.getTracer('loop-lab', '0.1.0');
   const at = (ts: number): number => startedAtMs + ts;
@@ -87,7 +92,15 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
     chat?.end(at(ts));
     chat = undefined;
   };
+  // An event goes on the span open when it happened: its attempt's, its tool call's, else the run's.
+  const spanOf = (event: RunEvent): Span => {
+    if (event.event === 'run_start' || event.event === 'terminate') return agent;
+    if (event.event === 'tool_start' || event.event === 'tool_call') return (event.call_id ? tools.get(event.call_id) : undefined) ?? agent;
+    return chat ?? agent;
+  };
   for (const event of events) {
+    const opens = event.event === 'model_request' || event.event === 'tool_start';
+    if (!opens) recordEvent(spanOf(event), event, at(event.ts));
     switch (event.event) {
       case 'model_request': {
         endChat(event.ts);
@@ -126,7 +139,6 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
         // The span stays open for the retry decision; it ends at the next attempt or event.
         break;
       case 'retry_scheduled':
-        chat?.addEvent('retry_scheduled', { 'loop_lab.wait_ms': event.wait_ms, 'loop_lab.next_attempt': event.next_attempt, 'loop_lab.reason': event.reason }, at(event.ts));
         endChat(event.ts);
         break;
       case 'tool_start':
@@ -177,6 +189,7 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
       default:
         break;
     }
+    if (opens) recordEvent(spanOf(event), event, at(event.ts));
   }
   const last = events.at(-1)?.ts ?? 0;
   endChat(last);

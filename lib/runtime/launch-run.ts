@@ -14,6 +14,7 @@ import { tapKeepalives } from './keepalive-tap';
 import { judgeTask } from './judge-task';
 import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
+import { createSplitSecretHold } from './hold-split-secrets';
 import { createVendorTransports } from './vendor-transports';
 
 /**
@@ -37,12 +38,20 @@ export function launchRun(options: LaunchOptions): RunHandle {
   let backgroundRequest = false;
   // The totals so far, for a terminate this runtime has to write when the loop could not.
   let totals: Readonly<RunTotals> = NO_TOTALS;
+  // A secret split across streamed deltas is held back until the joined text shows it (a held
+  // part may go out as a delta of its own), so the log's seq is numbered here, after that.
+  const hold = createSplitSecretHold(() => redactor);
+  let seq = 0;
   const log = new EventLog(runId, clock, (event) => {
     if (event.event === 'model_request') backgroundRequest = event.background;
     totals = addToTotals(totals, event);
-    // Too deep to encode (a model's tool argument nested thousands deep): a storage_error takes
-    // its place before anything walks it, and the run goes on.
-    options.onEvent(redactor.value(toStorableEvent(event)));
+    for (const out of hold(event)) {
+      out.seq = seq;
+      seq += 1;
+      // Too deep to encode (a model's tool argument nested thousands deep): a storage_error takes
+      // its place before anything walks it, and the run goes on.
+      options.onEvent(redactor.value(toStorableEvent(out)));
+    }
   });
   let compactRequested = false;
   const abort = new AbortController();

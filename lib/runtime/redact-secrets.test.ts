@@ -65,12 +65,30 @@ describe('createRedactor', () => {
       const same = createRedactor({ secrets: [word] }).value(event);
       expect(same).toBe(event);
     }
-    // A long key equal to a property name leaves the property name alone.
-    const named = { run_id: 'r', seq: 0, ts: 0, event: 'log', Some_Property_Name_0123: 1, note: 'plain' };
-    expect(JSON.stringify(createRedactor({ secrets: ['Some_Property_Name_0123'] }).value(named))).toBe(JSON.stringify(named));
     // The event discriminator and run id are never rewritten, whatever the key.
     const runId = { ...event, run_id: '0f8c2a4e-3b1d-4c7a-9e6f-1a2b3c4d5e6f' };
     expect(createRedactor({ secrets: [runId.run_id] }).value(runId).run_id).toBe(runId.run_id);
+  });
+
+  it('removes a key used as a property name, at any depth, keeping the order and both of two names that redact alike', () => {
+    const other = 'sk-proj-second-Canary-0123456789';
+    const event = { run_id: 'r', seq: 2, ts: 0, event: 'tool_call', args: { [KEY]: 'v1', nested: [{ [`x-${KEY}`]: 1, [other]: 2, keep: 3 }] } };
+    const out = createRedactor({ secrets: [KEY, other] }).value(event);
+    const json = JSON.stringify(out);
+    expect(json).not.toContain(KEY);
+    expect(json).not.toContain(other);
+    expect(out.args).toEqual({ [REDACTED]: 'v1', nested: [{ [`x-${REDACTED}`]: 1, [REDACTED]: 2, keep: 3 }] });
+    const twice = createRedactor({ secrets: [KEY, other] }).value({ a: { [KEY]: 1, [other]: 2, ['__proto__']: 3 } });
+    expect(Object.keys(twice.a)).toEqual([REDACTED, `${REDACTED} (2)`, '__proto__']);
+  });
+
+  it('removes a hex-encoded echo, and each part of a key with a line break inside', () => {
+    const redactor = createRedactor({ secrets: [KEY] });
+    const hex = Buffer.from(KEY).toString('hex');
+    expect(redactor.text(`dump ${hex} / ${hex.toUpperCase()}`)).toBe(`dump ${REDACTED} / ${REDACTED}`);
+    const crlf = 'sk-canary-REQUEST-part-one\r\nsk-canary-part-two-0123';
+    const parts = createRedactor({ secrets: runSecrets({ apiKey: crlf, env: {} }) });
+    expect(parts.text('invalid header value sk-canary-REQUEST-part-one, then sk-canary-part-two-0123')).toBe(`invalid header value ${REDACTED}, then ${REDACTED}`);
   });
 
   it('returns the very same object when there is nothing to redact', () => {

@@ -21,14 +21,24 @@ const PROTOCOL_WORD = /^[a-z_]+$/;
 /** Environment variables whose values are secrets even when no vendor reads them. */
 const SECRET_VAR = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_KEY|CLIENT_SECRET)$/;
 
+/** Whitespace and control characters: what splits a key that cannot be one header value. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const NOT_IN_A_HEADER = /[\s\x00-\x1f\x7f]+/;
+
 /** Top-level fields that identify an event rather than describe it: never rewritten. */
 const STRUCTURAL = new Set(['event', 'run_id']);
 
 export interface Redactor {
-  /** The value with every secret removed from every string in it; property names untouched. */
+  /** The value with every secret removed from every string in it, property names included. */
   value<T>(value: T): T;
   /** One string with every secret removed. */
   text(text: string): string;
+  /**
+   * Where the end of a text could be the start of a secret (in any of its forms): the index
+   * from which the text must be held back until what follows shows whether it is one, or the
+   * text's length when no suffix could be.
+   */
+  holdFrom(text: string): number;
   /** True when there is nothing to redact (no secret long enough). */
   readonly empty: boolean;
 }
@@ -40,15 +50,19 @@ export interface Redactor {
 export function runSecrets(options: { apiKey?: string | undefined; env: Record<string, string | undefined> }): string[] {
   const names = Object.keys(options.env).filter((name) => ENV_KEY_VARS.includes(name) || SECRET_VAR.test(name));
   const values = names.map((name) => options.env[name]);
-  return [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
+  const secrets = [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
+  // A key with a line break or a space inside cannot travel as one header value; an error
+  // quoting where it broke would quote each part on its own, so each part is a secret too.
+  return secrets.flatMap((s) => [s, ...s.split(NOT_IN_A_HEADER).filter((part) => part !== s)]);
 }
 
 /**
- * Structural redaction: walks a value before it is serialised and, in every string, replaces
- * each secret in every form a vendor, proxy or SDK might give it back — as is, behind
- * `Bearer `, percent-encoded, JSON-escaped inside a quoted body, and base64 (at any byte
- * alignment, so `Basic base64(user:key)` is caught too). Nothing else changes: property names,
- * numbers and other text stay byte-identical, and objects with no secret are returned as is.
+ * Structural redaction: walks a value before it is serialised and, in every string and every
+ * property name (a trace can use a key as a name), replaces each secret in every form a vendor,
+ * proxy or SDK might give it back — as is, behind `Bearer `, percent-encoded, JSON-escaped
+ * inside a quoted body, hex, and base64 (at any byte alignment, so `Basic base64(user:key)` is
+ * caught too). Nothing else changes: numbers and other text stay byte-identical, and objects
+ * with no secret are returned as is.
  */
 export function createRedactor(options: { secrets: Iterable<string | undefined> }): Redactor {
   const forms = new Set<string>();
@@ -60,7 +74,9 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
   // Longest first, so a form that contains another is replaced whole.
   const ordered = [...forms].sort((a, b) => b.length - a.length);
 
+  const shortest = ordered.at(-1)?.length ?? 0;
   const text = (input: string): string => {
+    if (input.length < shortest) return input;
     let out = input;
     for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
@@ -77,20 +93,51 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
       });
       return copy ?? input;
     }
+    const entries = Object.entries(input as Record<string, unknown>);
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(input as Record<string, unknown>)) {
+    let renamed = false;
+    for (const [key, item] of entries) {
       if (depth === 0 && STRUCTURAL.has(key)) continue;
+      if (text(key) !== key) renamed = true;
       const next = walk(item, depth + 1);
       if (next !== item) (copy ??= { ...(input as Record<string, unknown>) })[key] = next;
     }
+    if (renamed) return renameKeys(copy ?? (input as Record<string, unknown>), depth === 0 ? STRUCTURAL : undefined, text);
     return copy ?? input;
+  };
+
+  // Each form by its first character: where the end of a text could begin one.
+  const byFirst = new Map<string, string[]>();
+  for (const form of ordered) byFirst.set(form[0]!, [...(byFirst.get(form[0]!) ?? []), form]);
+  const longest = ordered[0]?.length ?? 0;
+  const holdFrom = (input: string): number => {
+    for (let at = Math.max(0, input.length - longest + 1); at < input.length; at += 1) {
+      const candidates = byFirst.get(input[at]!);
+      if (!candidates) continue;
+      const tail = input.slice(at);
+      if (candidates.some((form) => form.length > tail.length && form.startsWith(tail))) return at;
+    }
+    return input.length;
   };
 
   return {
     empty: ordered.length === 0,
     text: (input) => (ordered.length === 0 ? input : text(input)),
     value: <T>(input: T): T => (ordered.length === 0 ? input : (walk(input, 0) as T)),
+    holdFrom: (input) => (ordered.length === 0 ? input.length : holdFrom(input)),
   };
+}
+
+/** A copy with each property name redacted (in its place, so the order stays); two names that become one keep a count. */
+function renameKeys(input: Record<string, unknown>, keep: ReadonlySet<string> | undefined, text: (s: string) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(input)) {
+    let name = keep?.has(key) ? key : text(key);
+    for (let n = 2; name !== key && Object.hasOwn(out, name); n += 1) name = `${text(key)} (${n})`;
+    // Defined, not assigned: a name such as __proto__ stays a plain property.
+    Object.defineProperty(out, name, { value: item, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** Every encoding of one secret worth looking for. */
@@ -98,6 +145,7 @@ function formsOf(secret: string): string[] {
   const forms = [secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())];
   forms.push(JSON.stringify(secret).slice(1, -1));
   const bytes = Buffer.from(secret, 'utf8');
+  forms.push(bytes.toString('hex'), bytes.toString('hex').toUpperCase());
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
     // Drop the characters that depend on the bytes before the secret or after it.

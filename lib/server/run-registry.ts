@@ -174,11 +174,13 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   return {
     startRun({ config, apiKey, fork }) {
       const id = randomUUID();
-      store.createRun({ id, config, ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
+      const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) });
+      // The stored config is redacted like the run's events (a key pasted into the system prompt).
+      store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
-        id, redactor: createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) }), handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
+        id, redactor, handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
         totals: NO_TOTALS, subscribers: new Set(), idleTimer: undefined,
         flushTimer: undefined, finished, done,
       };

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import {
   describeIssues,
   foldTotals,
+  importedConfig,
+  IMPORTED_SCENARIO,
   resolveRecovery,
-  RunConfigSchema,
   safeParseEvent,
   terminateEvent,
   TerminateReasonSchema,
-  type RunConfig,
   type RunEvent,
 } from '@/lib/protocol';
 import { capErrors, type JsonlLine, type ParsedTrace } from './jsonl-lines';
@@ -51,10 +51,7 @@ const TerminateLineSchema = z.object({
   total_usd: z.number().min(0).optional(),
 });
 
-/** The run config an imported trace is shown under: minimal, valid, and marked as imported. */
-export function importedConfig(): RunConfig {
-  return RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: 'imported', preset: 'naive' });
-}
+export { importedConfig } from '@/lib/protocol';
 
 /** Epoch seconds (the tracer's `round(time.time(), 3)`), epoch ms, or an ISO date, in ms. */
 function tsToMs(ts: unknown): number | undefined {
@@ -220,7 +217,7 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
     config: importedConfig(),
     recovery: resolveRecovery('naive'),
     scenario: {
-      id: 'imported',
+      id: IMPORTED_SCENARIO,
       title: 'Imported trace',
       task: `Imported from a JSONL trace${sourceRunId !== undefined ? ` (run_id ${String(sourceRunId)})` : ''}`,
     },

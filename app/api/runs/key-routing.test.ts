@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonPost, useTempDataDir } from '@/lib/testing/api-test-env';
+import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import { GET as getRuns, POST as postRun } from './route';
+import { POST as postControl } from './[id]/control/route';
 
 // POST /api/runs refuses, at POST time, every run whose key would go somewhere it should not
 // (or that has no key at all): a 400 naming the field, and no run is created.
@@ -56,5 +57,22 @@ describe('POST /api/runs: key routing', () => {
     expect(await refused({ config: { provider: { vendor: 'anthropic', keySource: 'request' } } })).toEqual([
       'apiKey: keySource is "request" but no key was sent',
     ]);
+  });
+
+  it('refuses a key that cannot be a header value (a line break, a control character, non-ASCII) on every route that takes one, naming apiKey and never quoting it', async () => {
+    const canary = 'sk-canary-REQUEST-0123456789abcdef';
+    const keys = [`${canary}\r\nX-Injected: 1`, `${canary}\u0000tail`, `${canary}é`];
+    for (const apiKey of keys) {
+      const config = { provider: { vendor: 'openai', keySource: 'request', baseUrl: 'https://mine.example/v1' } };
+      const details = await refused({ config, apiKey });
+      expect(details).toEqual([expect.stringMatching(/^apiKey: cannot be sent as a header value: (a line break|a control character|a character outside ASCII) at character 35/)]);
+      expect(JSON.stringify(details)).not.toContain(canary);
+      expect(await refused({ fork: { runId: 'any', atTurn: 1, provider: 'openai', baseUrl: 'https://mine.example/v1' }, apiKey })).toEqual([expect.stringMatching(/^apiKey: cannot be sent as a header value/)]);
+      const swap = await postControl(jsonPost('http://localhost/api/runs/any/control', { action: 'swap', vendor: 'openai', apiKey }), routeContext({ id: 'any' }));
+      expect(swap.status).toBe(400);
+      const body = await swap.text();
+      expect(body).toMatch(/apiKey: cannot be sent as a header value/);
+      expect(body).not.toContain(canary);
+    }
   });
 });

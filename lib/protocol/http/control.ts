@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VendorSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
+import { ApiKeySchema } from './api-key';
 
 /**
  * POST /api/runs/{id}/control. A client may abort, change the fault plan, ask for a full
@@ -18,7 +19,7 @@ export const ControlBodySchema = z.discriminatedUnion('action', [
       vendor: VendorSchema,
       model: z.string().max(200).default(''),
       baseUrl: z.string().url().optional(),
-      apiKey: z.string().trim().min(1).max(1000).optional(),
+      apiKey: ApiKeySchema.optional(),
     })
     .strict(),
 ]);

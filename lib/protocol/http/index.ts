@@ -4,6 +4,7 @@
  * endpoint adds its shapes here, in the file of its resource.
  */
 export * from './error-body';
+export * from './api-key';
 export * from './runs';
 export * from './control';
 export * from './scenarios';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PromptSetRefSchema, RunConfigSchema } from '../config';
 import { RunEventSchema, TaskVerdictSchema, TerminateReasonSchema } from '../events';
 import { ForkSpecSchema } from '../fork';
+import { ApiKeySchema } from './api-key';
 
 /** Where a run stands, derived from its log: no terminate yet means running. */
 export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'aborted']);
@@ -75,7 +76,7 @@ export const CreateRunBodySchema = z
   .object({
     config: RunConfigSchema.optional(),
     fork: ForkSpecSchema.optional(),
-    apiKey: z.string().trim().min(1, 'an empty key: leave apiKey out to use the server environment').max(1000).optional(),
+    apiKey: ApiKeySchema.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {

@@ -71,4 +71,19 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
     for (const body of stored) expect(body).not.toContain(KEYS.OPENAI_API_KEY);
     expect(stored[0]).toContain('OPENAI_API_KEY=[redacted]');
   });
+
+  it('a key used as a property name, at any depth of any event, is stored and served without it', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', KEYS.ANTHROPIC_API_KEY);
+    const key = KEYS.ANTHROPIC_API_KEY;
+    const events = sampleRunEvents({ runId: 'elsewhere' }).map((event) => {
+      if (event.event === 'tool_call' || event.event === 'tool_start') return { ...event, args: { [key]: 'value', deeper: { [`Bearer ${key}`]: [1] } } };
+      if (event.event === 'run_start') return { ...event, scenario: { ...event.scenario, [key]: 'x' } };
+      return event;
+    });
+    const id = await imported(events.map((e) => JSON.stringify(e)).join('\n'));
+    const stored = await everywhere(id);
+    for (const body of stored) expect(body).not.toContain(key);
+    const lines = stored[0]!.trim().split('\n').map((l) => JSON.parse(l) as { event: string; args?: unknown });
+    expect(lines.find((l) => l.event === 'tool_call')?.args).toEqual({ '[redacted]': 'value', deeper: { 'Bearer [redacted]': [1] } });
+  });
 });

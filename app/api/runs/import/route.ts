@@ -19,15 +19,16 @@ export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request, accept: IMPORT_TYPES });
     let text = await readText({ request });
+    // The server's keys (every *_API_KEY it holds) never get into the store by way of a trace,
+    // nor into an error that quotes the file (a key used as a property name is a path).
+    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
     if (looksLikeOtlp(text)) {
       const converted = otlpToTracerJsonl(text);
-      if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors);
+      if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));
       text = converted.jsonl;
     }
-    // The server's keys (every *_API_KEY it holds) never get into the store by way of a trace.
-    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
     const result = importJsonl({ store: getStore(), text, redactor });
-    if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors);
+    if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors.map(redactor.text));
     return jsonResponse(CreatedSchema, { id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
   } catch (error) {
     return errorResponse(error);

@@ -1,0 +1,50 @@
+import type { Dialect } from '@/lib/protocol';
+
+/** How long the second half of the key waits after the first: two deltas, never coalesced. */
+export const SPLIT_GAP_MS = 300;
+
+/**
+ * The vendor that streams the key back in pieces: a 200 whose answer text quotes the key it
+ * received split across two deltas SPLIT_GAP_MS apart (a redactor that looks at one delta at
+ * a time sees neither half as a key), then the key hex-encoded, in the dialect's own stream.
+ */
+export function splitEcho(dialect: Dialect, key: string): Response {
+  const half = Math.floor(key.length / 2);
+  const pieces = [`Your key is ${key.slice(0, half)}`, `${key.slice(half)}; in hex ${Buffer.from(key).toString('hex')}. Done.`];
+  const encoder = new TextEncoder();
+  const frames = dialect === 'anthropic' ? anthropicFrames(pieces) : openaiFrames(pieces);
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(frames.head));
+      await new Promise((resolve) => setTimeout(resolve, SPLIT_GAP_MS));
+      controller.enqueue(encoder.encode(frames.tail));
+      controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
+
+function anthropicFrames(pieces: string[]): { head: string; tail: string } {
+  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const delta = (text: string) => frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+  return {
+    head:
+      frame('message_start', { message: { id: 'msg_split_echo', type: 'message', role: 'assistant', model: 'claude-sim-sonnet', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } } }) +
+      frame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+      delta(pieces[0]!),
+    tail:
+      delta(pieces[1]!) +
+      frame('content_block_stop', { index: 0 }) +
+      frame('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 30 } }) +
+      frame('message_stop', {}),
+  };
+}
+
+function openaiFrames(pieces: string[]): { head: string; tail: string } {
+  const chunk = (delta: object, finish: string | null, usage?: object) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-split-echo', object: 'chat.completion.chunk', created: 0, model: 'gpt-sim-4o', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  return {
+    head: chunk({ role: 'assistant', content: pieces[0] }, null),
+    tail: chunk({ content: pieces[1] }, null) + chunk({}, 'stop') + chunk({}, null, { prompt_tokens: 20, completion_tokens: 30, total_tokens: 50 }) + 'data: [DONE]\n\n',
+  };
+}
