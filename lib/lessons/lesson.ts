@@ -1,3 +1,4 @@
+import type { Criterion } from '@/lib/compare/totals-diff';
 import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
 import { configWithMechanismOff } from './mechanisms';
 
@@ -10,6 +11,12 @@ export interface LessonOutcome {
   complete: boolean;
   /** One line a person reads beside that side's column. */
   says: string;
+  /**
+   * This ending is the mechanism doing its job, not a failure (a Partial presented and the
+   * turn stopped): the words its column shows instead of "failed", when the run ends with
+   * exactly this reason and complete. Absent: the ending is shown as any run's is.
+   */
+  byDesign?: string;
 }
 
 /**
@@ -36,6 +43,11 @@ export interface Lesson {
     costs: string;
   };
   expect: Record<LessonSide, LessonOutcome>;
+  /**
+   * What "better" means in this lesson: the totals that decide, each with its direction, in
+   * words. The report judges the two sides by these lines only (lib/compare/totals-diff).
+   */
+  criterion: Criterion;
   /** Where the two runs part (lib/compare's first divergence): the turn, and the event the mechanism's side takes there. */
   diverges: { turn: number | null; on: RunEventType };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { compareRuns } from '@/lib/compare/compare-runs';
 import { firstDivergence } from '@/lib/compare/first-divergence';
+import { judgedBetter } from '@/lib/compare/totals-diff';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { LESSONS, lessonRunConfig, type Lesson } from './index';
@@ -62,5 +64,17 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
 
     // What the text says happens on each side, with the numbers it quotes, is what the runs show.
     LESSON_CLAIMS[lesson.slug]!(lesson, { on, off });
+
+    // Judged by the lesson's own measure, the mechanism's side is the better one — on the
+    // virtual clock and as played (real clock: run time is not judged from one pair) — and no
+    // line outside the measure is marked.
+    for (const clock of ['virtual', 'real'] as const) {
+      const onClock = (log: RunEvent[]) => log.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, clock } } : e));
+      const { totals } = compareRuns({ id: 'on', events: onClock(on) }, { id: 'off', events: onClock(off) }, { criterion: lesson.criterion });
+      expect(judgedBetter(totals).side, `${clock} clock: ${JSON.stringify(judgedBetter(totals).lines)}`).toBe('a');
+      expect(totals.filter((r) => r.better !== null && !(r.id in lesson.criterion.lines)).map((r) => r.id)).toEqual([]);
+    }
+    // An ending the lesson calls the mechanism's job is one the run really has.
+    for (const side of ['on', 'off'] as const) if (lesson.expect[side].byDesign) expect(lesson.expect[side].complete).toBe(false);
   });
 });

@@ -27,5 +27,9 @@ export const backgroundRetry: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `the title call waits ${RETRY_AFTER_S} s and succeeds` },
     off: { reason: 'end_turn', complete: true, says: 'the title is skipped at the first 429' },
   },
+  criterion: {
+    says: 'the auxiliary call gets its answer (the run its title) without touching the turn’s own retries',
+    lines: { titled: 'high' },
+  },
   diverges: { turn: 9, on: 'retry_scheduled' },
 };

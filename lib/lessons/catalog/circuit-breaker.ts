@@ -26,5 +26,9 @@ export const circuitBreaker: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `the breaker opens after ${breakerFailures} failed summaries` },
     off: { reason: 'end_turn', complete: true, says: 'keeps calling the broken summarizer every turn' },
   },
+  criterion: {
+    says: 'requests wasted on a summarizer that keeps failing: model requests and failed attempts',
+    lines: { attempts: 'low', failedAttempts: 'low' },
+  },
   diverges: { turn: 7, on: 'breaker' },
 };

@@ -22,5 +22,9 @@ export const failureBudget: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'repeats are short-circuited without running' },
     off: { reason: 'end_turn', complete: true, says: 'every repeat runs the tool again' },
   },
+  criterion: {
+    says: 'how often a call already known to fail is run again: tool runs that failed',
+    lines: { failedToolRuns: 'low' },
+  },
   diverges: { turn: 2, on: 'tool_guard' },
 };

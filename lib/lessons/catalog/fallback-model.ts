@@ -27,5 +27,9 @@ export const fallbackModel: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `after ${fallbackAfter} overloads the fallback model finishes the task` },
     off: { reason: 'retries_exhausted', complete: false, says: 'retries the busy model until the budget is gone' },
   },
+  criterion: {
+    says: 'the work gets done while the main model is overloaded: the loop finishes, the task is done, no error shown',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
+  },
   diverges: { turn: 1, on: 'fallback' },
 };

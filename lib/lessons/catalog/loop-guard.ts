@@ -24,5 +24,9 @@ export const loopGuard: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `call #${blockRepeatAt} and later identical calls are blocked with an explanation` },
     off: { reason: 'end_turn', complete: true, says: 'the same failing call runs four times' },
   },
+  criterion: {
+    says: 'how often a call already known to fail is run again: tool runs that failed',
+    lines: { failedToolRuns: 'low' },
+  },
   diverges: { turn: 3, on: 'tool_guard' },
 };

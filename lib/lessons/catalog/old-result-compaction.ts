@@ -24,5 +24,9 @@ export const oldResultCompaction: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'old results are stubbed; the task is finished' },
     off: { reason: 'max_tokens', complete: false, says: 'the context fills until the answer is cut' },
   },
+  criterion: {
+    says: 'the answer fits and the input paid for stays small: the loop finishes, fewer tokens in',
+    lines: { complete: 'high', inputTokens: 'low' },
+  },
   diverges: { turn: 7, on: 'compaction' },
 };

@@ -28,5 +28,9 @@ export const outputCapEscalation: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'escalates the cap, then continues until the answer is whole' },
     off: { reason: 'max_tokens', complete: false, says: 'ends at the first cut' },
   },
+  criterion: {
+    says: 'the person gets the whole answer: the loop finishes instead of ending at the cut',
+    lines: { complete: 'high' },
+  },
   diverges: { turn: 1, on: 'output_recovery' },
 };

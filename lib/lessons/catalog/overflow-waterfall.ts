@@ -23,5 +23,9 @@ export const overflowWaterfall: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'a micro-compact makes room and the step is resent' },
     off: { reason: 'model_error', complete: false, says: '"prompt is too long" ends the run' },
   },
+  criterion: {
+    says: 'the work gets done past the window: the loop finishes, the task is done, and the refusal never reaches the person',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
+  },
   diverges: { turn: 15, on: 'context_overflow' },
 };

@@ -22,8 +22,12 @@ export const partialVsEmpty: Lesson = {
     costs: 'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — a second stream as long as the first, so the wait is spent twice — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 7,996 output tokens).',
   },
   expect: {
-    on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill' },
+    on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill', byDesign: 'Partial presented' },
     off: { reason: 'end_turn', complete: true, says: 'throws the partial answer away and starts over' },
+  },
+  criterion: {
+    says: 'time and cost until the person has an answer, and output paid for twice: run time, cost, tokens spent on the thrown-away attempt, model requests',
+    lines: { durationMs: 'low', usd: 'low', wastedTokens: 'low', attempts: 'low' },
   },
   diverges: { turn: 1, on: 'llm_call' },
 };

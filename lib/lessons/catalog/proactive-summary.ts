@@ -22,5 +22,9 @@ export const proactiveSummary: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'history is summarised before the window is reached' },
     off: { reason: 'end_turn', complete: true, says: 'a request is refused as too long, then recovered' },
   },
+  criterion: {
+    says: 'no request is refused as too long: failed attempts and errors seen',
+    lines: { failedAttempts: 'low', errorsSeen: 'low' },
+  },
   diverges: { turn: 12, on: 'model_request' },
 };

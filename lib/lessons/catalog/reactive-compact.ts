@@ -22,5 +22,9 @@ export const reactiveCompact: Lesson = {
     on: { reason: 'context_overflow', complete: false, says: 'one reactive trim, then the next overflow ends the run' },
     off: { reason: 'model_error', complete: false, says: 'the first "prompt is too long" ends the run' },
   },
+  criterion: {
+    says: 'how long the run keeps working before the window ends it: turns done',
+    lines: { turns: 'high' },
+  },
   diverges: { turn: 15, on: 'context_overflow' },
 };

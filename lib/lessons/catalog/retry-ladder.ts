@@ -24,5 +24,9 @@ export const retryLadder: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'two retries, then the task is finished' },
     off: { reason: 'model_error', complete: false, says: 'the first 529 ends the run with an error' },
   },
+  criterion: {
+    says: 'the person gets the work done: the loop finishes, the task is done, and no error reaches them',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
+  },
   diverges: { turn: 1, on: 'retry_scheduled' },
 };

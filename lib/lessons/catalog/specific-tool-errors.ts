@@ -27,5 +27,9 @@ export const specificToolErrors: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `each hung read times out at ${toolTimeout} with a specific error` },
     off: { reason: 'run_time_budget', complete: false, says: 'the first read hangs until the time budget ends the run' },
   },
+  criterion: {
+    says: 'the run ends with an answer instead of hanging on a tool until its time budget runs out',
+    lines: { complete: 'high', durationMs: 'low' },
+  },
   diverges: { turn: 2, on: 'tool_call' },
 };

@@ -26,5 +26,9 @@ export const streamErrorCap: Lesson = {
     on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
     off: { reason: 'retries_exhausted', complete: false, says: `spends the whole budget of ${RETRIES} retries first` },
   },
+  criterion: {
+    says: 'how much a call that cannot succeed spends before it gives up: run time and requests',
+    lines: { durationMs: 'low', attempts: 'low', failedAttempts: 'low' },
+  },
   diverges: { turn: 1, on: 'task_verdict' },
 };

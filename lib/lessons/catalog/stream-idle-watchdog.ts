@@ -31,5 +31,9 @@ export const streamIdleWatchdog: Lesson = {
     on: { reason: 'end_turn', complete: true, says: `the watchdog fires at ${words(baseMs)}, then at ${words(baseMs + perRetryMs)}; the third attempt answers` },
     off: { reason: 'run_time_budget', complete: false, says: 'waits on the silent stream until the time budget ends the run' },
   },
+  criterion: {
+    says: 'the person gets an answer at all: the loop finishes and the task is done',
+    lines: { complete: 'high', verdict: 'high' },
+  },
   diverges: { turn: 1, on: 'model_error' },
 };
