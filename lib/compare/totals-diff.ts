@@ -95,7 +95,7 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
     const x = a[line.id];
     const y = b[line.id];
     const judged = final ? judge(line, x, y, { ...options, endedAlike, deterministicTime }) : { better: null, note: null };
-    return { id: line.id, label: line.label, unit: line.unit, a: shown(x), b: shown(y), ...judged };
+    return { id: line.id, label: line.label, unit: line.unit, a: shown(line.id, x), b: shown(line.id, y), ...judged };
   });
 }
 
@@ -115,8 +115,10 @@ function judge(
   return { better: better(direction, exact(line.id, x), exact(line.id, y)), note: null };
 }
 
-function shown(value: Value): number | string | null {
+/** A line's value as sent: cost in whole picodollars (so equal costs are the same number), booleans in words. */
+function shown(id: TotalsLineId, value: Value): number | string | null {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (id === 'usd' && typeof value === 'number') return exactUsd(value) / 1e12;
   return value;
 }
 

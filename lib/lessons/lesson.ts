@@ -57,3 +57,13 @@ export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock
   const base: RunConfigInput = { ...lesson.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
   return side === 'on' ? base : configWithMechanismOff(base, lesson.mechanism);
 }
+
+/**
+ * The words a side's ending is shown with when the lesson calls it the mechanism doing its job
+ * (a Partial presented and the turn stopped) and the run ended exactly so — decided from the
+ * terminate event's reason and complete, never from its text. null: show the ending as any run's.
+ */
+export function endingByDesign(outcome: LessonOutcome, end: { reason: TerminateReason; complete: boolean } | undefined): string | null {
+  if (!outcome.byDesign || !end) return null;
+  return end.reason === outcome.reason && end.complete === outcome.complete ? outcome.byDesign : null;
+}

@@ -4,7 +4,7 @@ import { firstDivergence } from '@/lib/compare/first-divergence';
 import { judgedBetter } from '@/lib/compare/totals-diff';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
-import { LESSONS, lessonRunConfig, type Lesson } from './index';
+import { endingByDesign, LESSONS, lessonBySlug, lessonRunConfig, type Lesson } from './index';
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from './mechanisms';
 import { mechanismSteps } from './mechanism-steps';
@@ -29,6 +29,15 @@ describe('the lessons catalogue', () => {
 
   it('every lesson has its claims checked against its runs', () => {
     expect(Object.keys(LESSON_CLAIMS).sort()).toEqual(LESSONS.map((l) => l.slug).sort());
+  });
+
+  it('shows an ending as the mechanism doing its job only where the lesson says so and the run ended exactly so', () => {
+    const partial = lessonBySlug('partial-vs-empty')!;
+    expect(endingByDesign(partial.expect.on, { reason: 'partial_response', complete: false })).toBe('Partial presented');
+    // Any other ending on that side is shown as it is: a failure stays a failure.
+    expect(endingByDesign(partial.expect.on, { reason: 'model_error', complete: false })).toBeNull();
+    expect(endingByDesign(partial.expect.off, { reason: 'end_turn', complete: true })).toBeNull();
+    expect(endingByDesign(partial.expect.on, undefined)).toBeNull();
   });
 
   it('every lesson config is a valid run config on both sides', () => {
