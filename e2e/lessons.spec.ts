@@ -69,11 +69,29 @@ for (const [slug, scale] of PLAYED) {
     await expect(page.getByTestId('lesson-difference').first()).toContainText('with it off.');
     await expect(page.getByTestId('lesson-total').first()).toBeVisible();
     await expect(page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' })).toBeVisible();
+    // Judged by the lesson's own measure, and the mechanism's side is the better one.
+    await expect(page.getByTestId('lesson-criterion')).toContainText(lesson.criterion.says);
+    await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-better', 'a');
+    await expect(page.locator('[data-testid="lesson-total"][data-better="b"]')).toHaveCount(0);
     const on = await page.getByTestId('lesson-side-on').getAttribute('data-run-id');
     const off = await page.getByTestId('lesson-side-off').getAttribute('data-run-id');
     await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute('href', `/compare?a=${on}&b=${off}`);
   });
 }
+
+test('Partial vs Empty: the Partial presented is the mechanism doing its job, not a red failure, and the on side is judged better by cost and tokens paid twice', async ({ page }) => {
+  await play(page, 'partial-vs-empty', 0.05);
+  const on = page.getByTestId('lesson-side-on');
+  await expect(on.getByTestId('run-status')).toHaveAttribute('data-ended-as', 'Partial presented');
+  await expect(on.getByTestId('run-status')).not.toContainText('failed');
+  await expect(on.getByTestId('terminate-banner')).toContainText('Partial presented: the mechanism did its job');
+  await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-by-design', 'Partial presented');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="usd"]')).toHaveAttribute('data-better', 'a');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="wastedTokens"]')).toHaveAttribute('data-better', 'a');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="complete"]')).toHaveAttribute('data-better', '');
+  // Played live, its run times are the machine's as much as the lesson's: not judged from one pair.
+  await expect(page.locator('[data-testid="lesson-total"][data-total="durationMs"]')).toContainText('machine’s own variation');
+});
 
 test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
