@@ -29,12 +29,15 @@ export type LessonPlayTimes = { how: string; lessons: LessonPlayTime[] };
  * one: the same two run configs launched in this process on the real clock (the runtime calls
  * the route makes, without the server, its store or the stream).
  */
-export async function measureLessonPlayTimes(options: { only?: readonly string[] } = {}): Promise<LessonPlayTimes> {
+export async function measureLessonPlayTimes(options: { only?: readonly string[]; onLesson?: (time: LessonPlayTime) => void } = {}): Promise<LessonPlayTimes> {
   const lessons = options.only ? LESSONS.filter((l) => options.only!.includes(l.slug)) : LESSONS;
   const root = process.cwd();
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     const out: LessonPlayTime[] = [];
-    for (const lesson of lessons) out.push(await playInProcess(lesson));
+    for (const lesson of lessons) {
+      out.push(await playInProcess(lesson));
+      options.onLesson?.(out.at(-1)!);
+    }
     return { how: 'in this process (no production build: run `npx next build` to measure through `next start`)', lessons: out };
   }
   const port = await freePort();
@@ -50,7 +53,10 @@ export async function measureLessonPlayTimes(options: { only?: readonly string[]
   try {
     await waitForServer(`${base}/api/scenarios`, server, () => stderr);
     const out: LessonPlayTime[] = [];
-    for (const lesson of lessons) out.push(await playThroughServer(base, lesson));
+    for (const lesson of lessons) {
+      out.push(await playThroughServer(base, lesson));
+      options.onLesson?.(out.at(-1)!);
+    }
     return { how: 'through `next start` (production build): POST /api/lessons/{slug}/play, each side read on its event stream to terminate', lessons: out };
   } finally {
     server.kill('SIGTERM');

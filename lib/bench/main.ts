@@ -45,8 +45,8 @@ async function clickFigures(): Promise<void> {
 /** Every lesson's two sides played as its page plays them, each lesson's wall time against its promise (BENCH_ONLY=lessons: this alone; BENCH_LESSONS=slug,slug: those). */
 async function lessonFigures(): Promise<void> {
   const only = process.env.BENCH_LESSONS?.split(',').map((s) => s.trim()).filter(Boolean);
-  const { how, lessons } = await measureLessonPlayTimes(only ? { only } : {});
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const { how, lessons } = await measureLessonPlayTimes({ ...(only ? { only } : {}), onLesson: (l) => console.log(`      … ${l.slug} ${s(l.wallMs)}`) });
   const width = Math.max(...lessons.map((l) => l.slug.length));
   const lines = lessons.map(
     (l) => `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale})`,

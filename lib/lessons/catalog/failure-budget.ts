@@ -12,7 +12,7 @@ export const failureBudget: Lesson = {
     policy: 'repeat-on-failure',
     seed: 29,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'A failed call repeated with the same arguments will fail again; a tool that keeps failing is probably broken for this run.',
     does: `The course’s SafeExecutor answers an exact repeat of a failed call at once, without running it (a short-circuit), and gives each tool a failure budget of ${DEFAULTS.failureBudget}: past it the tool is disabled for the run and says so. Short-circuits spend none of that budget, so here it never runs out — each result shows how much is left (the lesson "Specific tool errors" plays a tool that uses it up).`,

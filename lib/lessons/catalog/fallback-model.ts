@@ -17,7 +17,7 @@ export const fallbackModel: Lesson = {
       tools: [],
     },
   },
-  timeScale: 0.15,
+  timeScale: 0.1,
   text: {
     happens: 'Overloaded (529) is about one model’s capacity, not the account. While the big model is saturated, waiting longer on it rarely helps.',
     does: `s11 counts consecutive 529s on a call; after ${fallbackAfter} it switches the call to the configured fallback model and keeps going there (a "degrade" rung on the ladder).`,

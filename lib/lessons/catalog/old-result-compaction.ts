@@ -14,7 +14,7 @@ export const oldResultCompaction: Lesson = {
     scenario: 'growing-context',
     seed: 41,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
     does: `On the copy sent to the vendor (never in the log), tool results over ${oldResultMinChars} characters older than the last ${keepRecentIterations} turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.`,

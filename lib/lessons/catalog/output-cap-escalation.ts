@@ -18,7 +18,7 @@ export const outputCapEscalation: Lesson = {
     seed: 61,
     recovery: { output: { escalatedMaxTokens: ESCALATED } },
   },
-  timeScale: 0.6,
+  timeScale: 0.3,
   text: {
     happens: 'A response that hits the output cap stops mid-sentence with stop reason max_tokens. Nothing failed; the answer is just not done.',
     does: `s11 first resends the same request with a bigger cap (here ${ESCALATED}; ${escalatedCap} by default), discarding the cut text. If that is cut too, it keeps the text and asks the model to continue from where it stopped, at most ${maxContinuations} times.`,

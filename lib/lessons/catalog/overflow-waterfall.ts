@@ -13,7 +13,7 @@ export const overflowWaterfall: Lesson = {
     seed: 47,
     recovery: { compaction: { proactive: false } },
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'A context-length error is not transient: sending the same request again gets the same answer. Something has to come out of the request first.',
     does: `The waterfall tries the cheapest fix first and stops when the vendor accepts: clear old tool results (micro-compact), then force a full summary, then trim the oldest messages keeping at least ${DEFAULTS.trimFloor} — with a budget of ${DEFAULTS.waterfallBudget} recoveries, which starts over once a request goes through.`,

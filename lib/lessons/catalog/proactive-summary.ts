@@ -12,7 +12,7 @@ export const proactiveSummary: Lesson = {
     scenario: 'growing-context',
     seed: 43,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Without care, the first sign that the context is full is the vendor refusing a request: "prompt is too long".',
     does: `Before each request the loop sizes the copy it is about to send. Past ${DEFAULTS.proactiveThreshold} of the window it asks the model (a background call) to summarise the older history and sends the summary plus the newest messages instead.`,

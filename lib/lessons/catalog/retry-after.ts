@@ -18,7 +18,7 @@ export const retryAfter: Lesson = {
       tools: [],
     },
   },
-  timeScale: 0.5,
+  timeScale: 0.3,
   text: {
     happens: `A 429 comes with the server’s own answer to "when may I come back": Retry-After: ${LIMIT_S}. Every request before then is refused again, however many are sent.`,
     does: `With Retry-After honoured, the loop waits exactly what the server asked (capped at ${retryAfterCap}) instead of its own backoff guess. One wait of ${LIMIT_S} s, one retry, done.`,
