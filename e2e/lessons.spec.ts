@@ -32,7 +32,7 @@ async function play(page: Page, slug: string, scale: number) {
 // backoffs (7 s) inside the 20 s limit, which at 0.02 left 260 ms of wall time for four requests and
 // failed once on a loaded CI machine; at 0.2 it leaves 2.6 s.
 // The watchdog lesson's on side must fit two watchdog windows (120 s + 150 s) and nine turns in
-// its 8-minute budget, so it keeps its demo pace. Every lesson plays here, not only opens.
+// its 8-minute budget, so it plays near its demo pace (0.04). Every lesson plays here, not only opens.
 const PLAYED: [slug: string, scale: number][] = [
   ['retry-ladder', 0.05],
   ['retry-after', 0.2],
