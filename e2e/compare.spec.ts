@@ -136,3 +136,23 @@ test('a takeover\'s turns say which vendor answered them; a fork says whose fork
   await expect(compare.total('durationMs')).toContainText(/incl\. 2 copied turns: [\d.]+ m?s\s*after the fork: [\d.]+ m?s/);
   await expect(compare.total('usd')).toContainText('copied');
 });
+
+test('two real-clock runs of the same config and seed: nothing is judged better; differing only in the system prompt, the page says the simulated model does not read prompts', async ({ page, request }) => {
+  const real = { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 0.05, seed: 11 };
+  const [a, b] = [await finishedRun(request, real), await finishedRun(request, real)];
+  const compare = new ComparePage(page);
+  await compare.goto(a, b);
+  await expect(compare.total('usd')).toContainText('same');
+  await expect(page.locator('[data-testid="totals-row"]:not([data-better=""])')).toHaveCount(0);
+  await expect(page.getByTestId('prompt-only-note')).toHaveCount(0);
+  // The two run times come from the machine's clock: not judged from one pair.
+  const times = await compare.total('durationMs').locator('td').allTextContents();
+  if (times[1] !== times[2]) await expect(compare.total('durationMs')).toContainText('machine’s own variation');
+
+  const terse = await finishedRun(request, { ...real, system: 'You are a terse agent. Do the work.' });
+  await compare.goto(a, terse);
+  await expect(page.getByTestId('prompt-only-note')).toContainText('The simulated model does not read prompts');
+  await expect(page.getByTestId('prompt-only-note')).toContainText('differ only in their system prompt');
+  await expect(page.locator('[data-testid="totals-row"]:not([data-better=""])')).toHaveCount(0);
+  await expect(compare.total('usd')).toContainText('only the prompts’ own tokens differ');
+});

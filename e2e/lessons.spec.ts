@@ -32,7 +32,7 @@ async function play(page: Page, slug: string, scale: number) {
 // backoffs (7 s) inside the 20 s limit, which at 0.02 left 260 ms of wall time for four requests and
 // failed once on a loaded CI machine; at 0.2 it leaves 2.6 s.
 // The watchdog lesson's on side must fit two watchdog windows (120 s + 150 s) and nine turns in
-// its 8-minute budget, so it keeps its demo pace. Every lesson plays here, not only opens.
+// its 8-minute budget, so it plays near its demo pace (0.04). Every lesson plays here, not only opens.
 const PLAYED: [slug: string, scale: number][] = [
   ['retry-ladder', 0.05],
   ['retry-after', 0.2],
@@ -70,6 +70,10 @@ for (const [slug, scale] of PLAYED) {
     await expect(page.getByTestId('lesson-difference').first()).toContainText('with it off.');
     await expect(page.getByTestId('lesson-total').first()).toBeVisible();
     await expect(page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' })).toBeVisible();
+    // Judged by the lesson's own measure, and the mechanism's side is the better one.
+    await expect(page.getByTestId('lesson-criterion')).toContainText(lesson.criterion.says);
+    await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-better', 'a');
+    await expect(page.locator('[data-testid="lesson-total"][data-better="b"]')).toHaveCount(0);
     const on = await page.getByTestId('lesson-side-on').getAttribute('data-run-id');
     const off = await page.getByTestId('lesson-side-off').getAttribute('data-run-id');
     await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute('href', `/compare?a=${on}&b=${off}`);
@@ -84,6 +88,20 @@ test('rewritten-test: run_check passes on both sides; the verdict that runs the 
   await expect(on.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it');
   await expect(off.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'done');
   await expect(off.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
+});
+
+test('Partial vs Empty: the Partial presented is the mechanism doing its job, not a red failure, and the on side is judged better by cost and tokens paid twice', async ({ page }) => {
+  await play(page, 'partial-vs-empty', 0.05);
+  const on = page.getByTestId('lesson-side-on');
+  await expect(on.getByTestId('run-status')).toHaveAttribute('data-ended-as', 'Partial presented');
+  await expect(on.getByTestId('run-status')).not.toContainText('failed');
+  await expect(on.getByTestId('terminate-banner')).toContainText('Partial presented: the mechanism did its job');
+  await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-by-design', 'Partial presented');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="usd"]')).toHaveAttribute('data-better', 'a');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="wastedTokens"]')).toHaveAttribute('data-better', 'a');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="complete"]')).toHaveAttribute('data-better', '');
+  // Played live, its run times are the machine's as much as the lesson's: not judged from one pair.
+  await expect(page.locator('[data-testid="lesson-total"][data-total="durationMs"]')).toContainText('machine’s own variation');
 });
 
 test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page }) => {

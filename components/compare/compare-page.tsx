@@ -9,6 +9,7 @@ import { noDivergenceNote } from '@/lib/compare/no-divergence-note';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';
 import { ConfigDiffTable } from './config-diff-table';
+import { PromptOnlyNote } from './prompt-only-note';
 import { TotalsTable } from './totals-table';
 import { TurnRow } from './turn-row';
 
@@ -83,6 +84,8 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
           noDivergenceNote(c)
         )}
       </section>
+
+      {c.promptOnly && <PromptOnlyNote fields={c.promptOnly.fields} where="compare" />}
 
       <div className="grid gap-4 md:grid-cols-2">
         <TotalsTable rows={c.totals} live={live} copied={copied} />

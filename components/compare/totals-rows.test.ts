@@ -27,6 +27,17 @@ describe('TotalsRows', () => {
     expect(html).not.toContain(">1500<");
   });
 
+  it('never writes two different costs as the same figure, and says "same" for equal ones', () => {
+    const rows: TotalsDiffRow[] = [
+      { id: 'usd', label: 'cost', unit: 'usd', a: 0.116407, b: 0.115715, better: 'b', note: null },
+      { id: 'usd', label: 'cost again', unit: 'usd', a: 0.036, b: 0.036, better: null, note: null },
+    ];
+    const html = renderToStaticMarkup(createElement(TotalsRows, { rows, sides: { a: 'A', b: 'B' }, rowTestId: 'totals-row' }));
+    expect(html).toContain('$0.1164');
+    expect(html).toContain('$0.1157');
+    expect(html).toContain('same');
+  });
+
   it('says why a differing row is not judged instead of leaving it blank', () => {
     expect(render({ a: 'A', b: 'B' }, 'totals-row')).toContain('not judged: only one run finished its work');
   });

@@ -1,10 +1,13 @@
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd, formatUsdApart } from '@/lib/client/format';
 import type { CopiedPart, TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { copiedNote } from './copied-note';
 
-function show(row: TotalsDiffRow, value: TotalsDiffRow['a']): string {
+function show(row: TotalsDiffRow, side: 'a' | 'b'): string {
+  const value = row[side];
   if (value === null) return '–';
   if (typeof value === 'string') return value.replace(/_/g, ' ');
+  // Two costs that differ are never written as the same figure.
+  if (row.unit === 'usd' && typeof row.a === 'number' && typeof row.b === 'number') return formatUsdApart(row.a, row.b)[side === 'a' ? 0 : 1];
   switch (row.unit) {
     case 'ms':
       return formatMs(value);
@@ -52,11 +55,11 @@ export function TotalsRows({
           <tr key={row.id} className="border-t border-line" data-testid={rowTestId} data-total={row.id} data-better={row.better ?? ''}>
             <td className="px-3 py-1">{row.label}</td>
             <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>
-              {show(row, row.a)}
+              {show(row, 'a')}
               <CopiedLine note={copiedNote(row, row.a, copied?.a ?? null)} />
             </td>
             <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>
-              {show(row, row.b)}
+              {show(row, 'b')}
               <CopiedLine note={copiedNote(row, row.b, copied?.b ?? null)} />
             </td>
             <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.note ? <span className="text-muted">{row.note}</span> : row.a !== null && row.a === row.b ? 'same' : ''}</td>

@@ -1,17 +1,20 @@
 'use client';
 
+import { promptsUnreadBySimulation } from '@/lib/compare/prompt-only';
 import { DEFAULT_SYSTEM_PROMPT } from '@/lib/protocol';
-import type { PlaygroundForm } from '@/lib/client/playground-form';
+import { promptTexts, type PlaygroundForm } from '@/lib/client/playground-form';
 import { useScenarios } from '@/lib/client/queries';
+import { PromptOnlyNote } from '@/components/compare/prompt-only-note';
 import { Field, INPUT } from './field';
 
 type PromptPatch = Partial<Pick<PlaygroundForm, 'system' | 'toolDescriptions'>>;
+type PromptForm = Pick<PlaygroundForm, 'system' | 'toolDescriptions' | 'scenario' | 'vendor'>;
 
 /**
  * The system prompt and what the model is told each tool does. Empty means the built-in
  * text, shown as the placeholder, so what is on screen is what is sent.
  */
-export function PromptFields({ form, onChange }: { form: PlaygroundForm; onChange: (patch: PromptPatch) => void }) {
+export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (patch: PromptPatch) => void }) {
   const { data } = useScenarios();
   const tools = data?.find((s) => s.id === form.scenario)?.tools ?? [];
   const replaced = Object.keys(form.toolDescriptions).filter((name) => form.toolDescriptions[name]?.trim()).length;
@@ -21,8 +24,12 @@ export function PromptFields({ form, onChange }: { form: PlaygroundForm; onChang
     else next[name] = text;
     onChange({ toolDescriptions: next });
   };
+  // A prompt set's texts are in these fields; its task is not prompt text (the simulated model reads the task).
+  const texts = promptTexts({ ...form, task: '' });
+  const unread = promptsUnreadBySimulation({ provider: { vendor: form.vendor }, system: texts.system, toolDescriptions: texts.toolDescriptions });
   return (
     <>
+      {unread && <PromptOnlyNote fields={unread.fields} where="playground" />}
       <Field label="system prompt" hint={form.system.trim() ? 'your own system prompt' : 'empty: the built-in one'}>
         <textarea
           data-testid="system-input"

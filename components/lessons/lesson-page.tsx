@@ -84,8 +84,8 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
       {played && (
         <>
           <div className="grid gap-3 lg:grid-cols-2" data-testid="lesson-sides">
-            <LessonRunColumn runId={played.on} side="on" title={`${mechanism.label}: on`} expected={lesson.expect.on.says} onEnd={endOn} />
-            <LessonRunColumn runId={played.off} side="off" title={`${mechanism.label}: off`} expected={lesson.expect.off.says} onEnd={endOff} />
+            <LessonRunColumn runId={played.on} side="on" title={`${mechanism.label}: on`} expected={lesson.expect.on} onEnd={endOn} />
+            <LessonRunColumn runId={played.off} side="off" title={`${mechanism.label}: off`} expected={lesson.expect.off} onEnd={endOff} />
           </div>
           {logs.on && logs.off && <LessonReport lesson={lesson} played={played} on={logs.on} off={logs.off} />}
         </>

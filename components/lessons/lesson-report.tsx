@@ -5,17 +5,19 @@ import { useMemo } from 'react';
 import { compareUrl, useComparison } from '@/lib/client/compare-api';
 import { lessonGlance } from '@/lib/client/lesson-glance';
 import { firstDivergence } from '@/lib/compare/first-divergence';
-import type { Lesson, LessonSide } from '@/lib/lessons';
+import { judgedBetter } from '@/lib/compare/totals-diff';
+import { endingByDesign, type Lesson, type LessonSide } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
 import type { PlayedLesson } from '@/lib/protocol/http';
+import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { TotalsRows } from '@/components/compare/totals-rows';
 
 /** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
 export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
   const divergence = useMemo(() => firstDivergence(on, off), [on, off]);
   const glance = useMemo(() => lessonGlance(lesson, on, off), [lesson, on, off]);
-  // Totals are read off both stored logs by the server's one fold (lib/compare), as /compare shows them.
-  const comparison = useComparison(played.on, played.off);
+  // Totals are read off both stored logs by the server's one fold (lib/compare), judged by this lesson's measure.
+  const comparison = useComparison(played.on, played.off, undefined, lesson.slug);
   const compareHref = compareUrl(played.on, played.off);
 
   return (
@@ -47,8 +49,15 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
       </div>
       <div data-testid="lesson-totals">
         <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What each side cost</h2>
+        <p className="mt-1 text-xs" data-testid="lesson-criterion">
+          <span className="text-muted">Better, in this lesson, means: </span>
+          {lesson.criterion.says}.
+        </p>
         {comparison.data ? (
-          <TotalsRows rows={comparison.data.totals} sides={{ a: 'on', b: 'off' }} rowTestId="lesson-total" className="mt-1 max-w-2xl" />
+          <>
+            <Verdict rows={comparison.data.totals} />
+            <TotalsRows rows={comparison.data.totals} sides={{ a: 'on', b: 'off' }} rowTestId="lesson-total" className="mt-1 max-w-2xl" />
+          </>
         ) : comparison.error ? (
           <p className="text-xs text-fail">{comparison.error.message}</p>
         ) : (
@@ -62,15 +71,33 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
   );
 }
 
+/** Which side the lesson's measure favours, from the lines the server judged by it: nothing here judges anew. */
+function Verdict({ rows }: { rows: TotalsDiffRow[] }) {
+  const { side, lines } = judgedBetter(rows);
+  const named = { a: 'on', b: 'off' } as const;
+  return (
+    <p className="mt-1 text-xs font-semibold" data-testid="lesson-verdict" data-better={side ?? ''}>
+      {side === 'a' || side === 'b'
+        ? `By that measure the mechanism ${named[side]} did better: ${lines[side].join(', ')}.`
+        : side === 'mixed'
+          ? `By that measure neither side is better throughout: on did better in ${lines.a.join(', ')}; off in ${lines.b.join(', ')}.`
+          : 'By that measure no difference could be judged between the two sides.'}
+    </p>
+  );
+}
+
 function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: RunEvent[] }) {
   const end = log.at(-1);
   const expected = lesson.expect[side];
-  const reason = end?.event === 'terminate' ? end.reason : undefined;
-  const asExpected = end?.event === 'terminate' && end.reason === expected.reason && end.complete === expected.complete;
+  const terminate = end?.event === 'terminate' ? end : undefined;
+  const reason = terminate?.reason;
+  const asExpected = terminate !== undefined && terminate.reason === expected.reason && terminate.complete === expected.complete;
+  const byDesign = endingByDesign(expected, terminate);
   return (
-    <div className="text-xs" data-testid={`lesson-ending-${side}`} data-reason={reason ?? ''} data-as-expected={asExpected ? 'yes' : 'no'}>
+    <div className="text-xs" data-testid={`lesson-ending-${side}`} data-reason={reason ?? ''} data-as-expected={asExpected ? 'yes' : 'no'} data-by-design={byDesign ?? ''}>
       <span className={`font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>Mechanism {side}: </span>
-      ended <span className="font-mono">{reason?.replace(/_/g, ' ') ?? '?'}</span> — {expected.says}
+      ended <span className="font-mono">{reason?.replace(/_/g, ' ') ?? '?'}</span>
+      {byDesign && <span className="text-ok"> ({byDesign}: the mechanism did its job)</span>} — {expected.says}
       {!asExpected && <span className="text-fail"> (the lesson expected {expected.reason.replace(/_/g, ' ')})</span>}
     </div>
   );

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect } from 'react';
+import { endingByDesign, type LessonOutcome } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
 import { RunStoreProvider, useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
 import { useRunEvents } from '@/lib/client/use-run-events';
@@ -15,8 +16,8 @@ export interface LessonRunColumnProps {
   runId: string;
   side: 'on' | 'off';
   title: string;
-  /** What the lesson expects this side to do, in one line. */
-  expected: string;
+  /** What the lesson expects of this side: its ending, and in one line what it does. */
+  expected: LessonOutcome;
   /** Called once with the whole log when the run's terminate event has arrived. */
   onEnd: (log: RunEvent[]) => void;
 }
@@ -34,6 +35,8 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
   useRunEvents(runId);
   const store = useRunStoreApi();
   const ended = useRunStore((s) => s.view.terminate !== undefined);
+  // The lesson says whether this ending is the mechanism doing its job; the terminate's reason and complete say whether the run ended so.
+  const endedAs = useRunStore((s) => endingByDesign(expected, s.view.terminate));
   useEffect(() => {
     if (ended) onEnd([...store.getState().log]);
   }, [ended, onEnd, store]);
@@ -42,14 +45,14 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
     <section data-testid={`lesson-side-${side}`} data-run-id={runId} data-ended={ended ? 'yes' : 'no'} className="flex min-w-0 flex-col rounded border border-line bg-panel">
       <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-1.5">
         <h2 className={`text-xs font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>{title}</h2>
-        <span className="text-2xs text-muted">expected: {expected}</span>
+        <span className="text-2xs text-muted">expected: {expected.says}</span>
         <Link href={`/runs/${encodeURIComponent(runId)}`} className="ml-auto text-2xs text-takeover underline">
           open run
         </Link>
       </div>
-      <RunHeader />
+      <RunHeader endedAs={endedAs} />
       <WatchdogBar />
-      <TerminateBanner />
+      <TerminateBanner endedAs={endedAs} />
       <Waterfall />
       <div className="max-h-[28rem] min-h-0 overflow-y-auto">
         <TurnList />

@@ -19,8 +19,12 @@ import { RunClock } from './run-clock';
 import { StatusAnnouncer } from './status-announcer';
 import type { ReactNode } from 'react';
 
-/** Is it running, waiting, recovering, done or failed — and why? */
-export function RunHeader({ actions }: { actions?: ReactNode }) {
+/**
+ * Is it running, waiting, recovering, done or failed — and why? `endedAs`: where the run's
+ * ending is a mechanism doing its job (a lesson's side says so, lib/lessons endingByDesign),
+ * the words shown instead of the status word, not in the failure's colour.
+ */
+export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?: string | null }) {
   const status = useRunStore((s) => s.view.status);
   const totals = useRunStore((s) => s.view.totals);
   const vendor = useRunStore((s) => s.view.vendor);
@@ -33,7 +37,7 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
   // A model Loop Lab has no price for shows its tokens and no invented cost.
   const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
   const verdict = useRunStore((s) => s.view.verdict);
-  const tone = statusTone(status);
+  const tone = endedAs ? 'ok' : statusTone(status);
 
   return (
     <div className="flex flex-wrap items-start gap-x-6 gap-y-2 border-b border-line bg-panel px-4 py-2">
@@ -41,9 +45,10 @@ export function RunHeader({ actions }: { actions?: ReactNode }) {
         <div
           data-testid="run-status"
           data-status={statusWord(status)}
+          data-ended-as={endedAs ?? undefined}
           className={`inline-flex max-w-full items-center gap-2 self-start rounded border px-2 py-0.5 text-xs ${TONE_PILL[tone]}`}
         >
-          <span className="font-semibold uppercase tracking-wide">{statusWord(status)}</span>
+          <span className="font-semibold uppercase tracking-wide">{endedAs ?? statusWord(status)}</span>
           <StatusReason />
         </div>
         <StatusAnnouncer />

@@ -109,7 +109,7 @@ export function describeClicks(result: Exclude<ClickToFirstEvent, { skipped: str
   );
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -120,7 +120,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
+export async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);

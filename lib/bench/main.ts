@@ -4,6 +4,7 @@ import { describeClicks, measureClickToFirstEvent } from './click-to-first-event
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
+import { LESSON_WALL_TARGET_MS, measureLessonPlayTimes } from './lesson-play';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { runBundled } from './run-bundled';
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === 'click') await clickFigures();
   if (only === 'click') return;
+  if (only === undefined || only === 'lessons') await lessonFigures();
+  if (only === 'lessons') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
   if (only !== 'sweep') await otherFigures();
@@ -38,6 +41,25 @@ async function clickFigures(): Promise<void> {
     return;
   }
   report(name, describeClicks(result), median(result.painted) <= 150, 'target median ≤ 150 ms');
+}
+
+/** Every lesson's two sides played as its page plays them, each lesson's wall time against its promise (BENCH_ONLY=lessons: this alone; BENCH_LESSONS=slug,slug: those). */
+async function lessonFigures(): Promise<void> {
+  const only = process.env.BENCH_LESSONS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const { how, lessons } = await measureLessonPlayTimes({ ...(only ? { only } : {}), onLesson: (l) => console.log(`      … ${l.slug} ${s(l.wallMs)}`) });
+  const width = Math.max(...lessons.map((l) => l.slug.length));
+  const lines = lessons.map(
+    (l) => `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale})`,
+  );
+  const slowest = lessons.reduce((a, b) => (b.wallMs > a.wallMs ? b : a));
+  report(
+    `every lesson played, both sides, wall time from Play to the later terminate (${how})`,
+    `slowest ${slowest.slug} ${s(slowest.wallMs)}; ${lessons.filter((l) => l.wallMs >= LESSON_WALL_TARGET_MS).length} of ${lessons.length} over
+${lines.join('\n')}`,
+    lessons.every((l) => l.wallMs < LESSON_WALL_TARGET_MS),
+    `target each < ${s(LESSON_WALL_TARGET_MS)}`,
+  );
 }
 
 /** Engine overhead and live SSE (BENCH_ONLY=engine: these alone). */

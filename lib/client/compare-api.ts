@@ -13,8 +13,9 @@ export function compareUrl(a: string, b: string): string {
 }
 
 /** GET /api/compare, parsed at the edge: a body in another shape is an ApiError naming the field, not a guess. */
-export function fetchComparison(a: string, b: string): Promise<Comparison> {
-  return apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+export function fetchComparison(a: string, b: string, lesson?: string): Promise<Comparison> {
+  const judgedBy = lesson ? `&lesson=${encodeURIComponent(lesson)}` : '';
+  return apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
 }
 
 /**
@@ -24,16 +25,16 @@ export function fetchComparison(a: string, b: string): Promise<Comparison> {
  * stream, with the terminate's own run time: the page stops that side's clock there rather
  * than counting on through the re-read's round trip.
  */
-export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', runMs: number) => void) {
+export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', runMs: number) => void, lesson?: string) {
   const query = useQuery({
-    queryKey: ['compare', a, b],
-    queryFn: () => fetchComparison(a, b),
+    queryKey: ['compare', a, b, lesson ?? ''],
+    queryFn: () => fetchComparison(a, b, lesson),
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
   });
   const ended = useRef(onEnd);
   ended.current = onEnd;
-  useFollowSide(query.data?.a, ['compare', a, b], (ms) => ended.current?.('a', ms));
-  useFollowSide(query.data?.b, ['compare', a, b], (ms) => ended.current?.('b', ms));
+  useFollowSide(query.data?.a, ['compare', a, b, lesson ?? ''], (ms) => ended.current?.('a', ms));
+  useFollowSide(query.data?.b, ['compare', a, b, lesson ?? ''], (ms) => ended.current?.('b', ms));
   return query;
 }
 

@@ -49,6 +49,17 @@ export function formatUsd(n: number | undefined): string {
   return `$${n.toFixed(n < 1 ? 3 : 2)}`;
 }
 
+/**
+ * Two costs side by side: as formatUsd writes them, with more decimals where that would show
+ * two different costs as the same figure ($0.116 / $0.116), so a difference judged is a
+ * difference seen.
+ */
+export function formatUsdApart(x: number, y: number): [string, string] {
+  let [a, b] = [formatUsd(x), formatUsd(y)];
+  for (let digits = 4; a === b && x !== y && digits <= 12; digits += 1) [a, b] = [`$${x.toFixed(digits)}`, `$${y.toFixed(digits)}`];
+  return [a, b];
+}
+
 /** Re-exported for the browser's components, which take their words from lib/client. */
 export { categoryLabel };
 

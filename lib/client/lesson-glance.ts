@@ -2,7 +2,8 @@ import type { Lesson, LessonSide } from '@/lib/lessons';
 import { MECHANISMS } from '@/lib/lessons/mechanisms';
 import { mechanismSteps, type MechanismSteps } from '@/lib/lessons/mechanism-steps';
 import type { EventOf, RunEvent } from '@/lib/protocol';
-import { countOf, formatMs, formatUsd } from './format';
+import { exactUsd } from '@/lib/compare/totals-diff';
+import { countOf, formatMs, formatUsd, formatUsdApart } from './format';
 
 /** One side of a played lesson, read off its finished log. */
 export interface SideGlance {
@@ -50,9 +51,9 @@ function side(lesson: Lesson, log: readonly RunEvent[]): SideGlance {
   };
 }
 
-/** "11.4 s longer" / "2.0 s shorter" / "the same". */
-function delta(on: number, off: number, format: (n: number) => string, more: string, less: string): string {
-  if (on === off) return 'the same on both sides';
+/** "11.4 s longer" / "2.0 s shorter" / "the same" (`same`: how two values are equal, e.g. cost in exact units). */
+function delta(on: number, off: number, format: (n: number) => string, more: string, less: string, same = (x: number, y: number) => x === y): string {
+  if (same(on, off)) return 'the same on both sides';
   return `${format(Math.abs(on - off))} ${on > off ? more : less} with it on`;
 }
 
@@ -65,13 +66,14 @@ export function lessonGlance(lesson: Lesson, on: readonly RunEvent[], off: reado
     a.outcome === b.outcome
       ? `Both sides ${a.outcome.replace(': ', ' — ')}.`
       : `With it on the run ${a.outcome.replace(': ', ' — ')}; with it off it ${b.outcome.replace(': ', ' — ')}.`;
+  const [usdOn, usdOff] = formatUsdApart(a.usd, b.usd);
   return {
     sides: { on: a, off: b },
     differences: [
       `${label}: ${a.steps} with it on; ${b.steps} with it off.`,
       outcome,
       `Run time ${formatMs(a.durationMs)} on, ${formatMs(b.durationMs)} off — ${delta(a.durationMs, b.durationMs, formatMs, 'longer', 'shorter')}.`,
-      `Model requests ${a.requests} on, ${b.requests} off; cost ${formatUsd(a.usd)} on, ${formatUsd(b.usd)} off — ${delta(a.usd, b.usd, formatUsd, 'more', 'less')}.`,
+      `Model requests ${a.requests} on, ${b.requests} off; cost ${usdOn} on, ${usdOff} off — ${delta(a.usd, b.usd, formatUsd, 'more', 'less', (x, y) => exactUsd(x) === exactUsd(y))}.`,
     ],
   };
 }

@@ -84,3 +84,27 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     expect(() => compareRuns({ id: 'a', events: a }, { id: 'empty', events: [] })).toThrow(NotComparableError);
   });
 });
+
+describe('compareRuns: pairs that differ in nothing that matters', () => {
+  // The real clock, sped up: each run is a second or so of wall time, with the machine's own timing in it.
+  const real: RunConfigInput = { provider: { vendor: 'sim-anthropic' }, seed: 5, clock: 'real', timeScale: 0.02 };
+
+  it('two real-clock runs of the same config and seed: no line is judged better', async () => {
+    const [a, b] = await Promise.all([runToEnd(real), runToEnd(real)]);
+    const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
+    expect(c.totals.filter((r) => r.better !== null).map((r) => `${r.id}: ${r.a} / ${r.b}`)).toEqual([]);
+    expect(c.promptOnly).toBeNull();
+    const time = c.totals.find((r) => r.id === 'durationMs')!;
+    if (time.a !== time.b) expect(time.note).toMatch(/machine’s own variation/);
+  });
+
+  it('two runs that differ only in the system prompt on a simulated vendor: nothing judged, and it says the model does not read prompts', async () => {
+    const [a, b] = await Promise.all([runToEnd(real), runToEnd({ ...real, system: 'You are a terse agent. Do the work.' })]);
+    const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
+    expect(c.promptOnly).toEqual({ fields: ['system prompt'] });
+    expect(c.totals.filter((r) => r.better !== null).map((r) => `${r.id}: ${r.a} / ${r.b}`)).toEqual([]);
+    // The same steps; only the prompt's own tokens are billed differently.
+    expect(c.totals.find((r) => r.id === 'outputTokens')).toMatchObject({ note: null });
+    expect(c.totals.find((r) => r.id === 'usd')!.note).toMatch(/does not read prompts/);
+  });
+});

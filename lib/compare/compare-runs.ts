@@ -3,8 +3,9 @@ import type { Comparison } from '@/lib/protocol/http/compare';
 import { alignTurns } from './align-turns';
 import { configDiff } from './config-diff';
 import { DivergenceScan } from './first-divergence';
+import { promptOnlyDifference } from './prompt-only';
 import { RunFold } from './run-fold';
-import { totalsDiff } from './totals-diff';
+import { totalsDiff, type Criterion } from './totals-diff';
 
 export { NotComparableError } from './run-fold';
 
@@ -17,11 +18,16 @@ export interface CompareInput {
  * Two runs side by side from their logs alone: turns aligned, the first divergence, totals
  * (only for runs that ended) and the configs field by field.
  */
-export function compareRuns(a: CompareInput, b: CompareInput): Comparison {
+export function compareRuns(a: CompareInput, b: CompareInput, options: ComparisonOptions = {}): Comparison {
   const fold = new ComparisonFold();
   fold.add('a', a.events);
   fold.add('b', b.events);
-  return fold.comparison(a.id, b.id);
+  return fold.comparison(a.id, b.id, options);
+}
+
+export interface ComparisonOptions {
+  /** What "better" means for this pair (a lesson's measure); absent: the general rules of totalsDiff. */
+  criterion?: Criterion | undefined;
 }
 
 /**
@@ -45,18 +51,21 @@ export class ComparisonFold {
     }
   }
 
-  comparison(idA: string, idB: string): Comparison {
+  comparison(idA: string, idB: string, options: ComparisonOptions = {}): Comparison {
     const startA = this.a.start(idA);
     const startB = this.b.start(idB);
     const divergence = this.scan.divergence();
+    // Vendors a run moved to by control message are not in its config; its swap events name them.
+    const promptOnly = promptOnlyDifference(startA.config, startB.config, [...this.a.swappedTo, ...this.b.swappedTo]);
     return {
       a: this.a.side(idA),
       b: this.b.side(idB),
       turns: alignTurns(this.a.turns.sides, this.b.turns.sides, divergence),
       end: { a: [...this.a.end], b: [...this.b.end] },
       divergence,
-      totals: totalsDiff(this.a.totals.totals(), this.b.totals.totals()),
+      totals: totalsDiff(this.a.totals.totals(), this.b.totals.totals(), { criterion: options.criterion, promptOnly: promptOnly !== null }),
       config: (this.config ??= configDiff(startA, startB)),
+      promptOnly,
     };
   }
 }

@@ -17,6 +17,8 @@ export class RunFold {
   readonly totals = new TotalsFold();
   /** The labels of the run's end (task verdict, terminate): steps of no turn. */
   readonly end: string[] = [];
+  /** Every vendor the run's swap events moved it to. */
+  readonly swappedTo = new Set<string>();
   private readonly read = createStepReader();
   private first: RunEvent | undefined;
   private last: RunEvent | undefined;
@@ -35,6 +37,7 @@ export class RunFold {
     this.count += 1;
     if (e.event === 'run_title') this.title = e.title;
     else if (e.event === 'task_verdict') this.verdict = e.verdict;
+    else if (e.event === 'swap') this.swappedTo.add(e.to_vendor);
     const copied = this.copiedLeft > 0;
     if (copied) {
       this.copiedLeft -= 1;

@@ -5,6 +5,8 @@ import { MetricsFold } from '@/lib/sweeps/run-metrics';
 export interface RunTotals {
   /** The run has ended: every total is final. */
   final: boolean;
+  /** The run's clock (its config): a virtual-clock time is deterministic, a real-clock one carries the machine's own variation. null: no run_start read. */
+  clock: 'real' | 'virtual' | null;
   reason: TerminateReason | null;
   complete: boolean | null;
   /** null also when the log has no task_verdict (an import, an emergency close). */
@@ -20,7 +22,18 @@ export interface RunTotals {
   errorsSeen: number | null;
   attempts: number | null;
   failedAttempts: number | null;
+  /** Tool calls that ran and failed (status error or timeout); a call the executor answered without running it is not one. */
+  failedToolRuns: number | null;
+  /** The background title call answered (a run_title event). */
+  titled: boolean | null;
+  /** Model turns started (the highest iteration_start). */
+  turns: number;
+  /** Test files the model edited that the task verdict ran as edited (its own copies, not the shipped ones). null: no verdict yet. */
+  trustedEditedTests: number | null;
 }
+
+/** A tool call's statuses that mean the tool itself ran and failed. */
+const RAN_AND_FAILED = new Set(['error', 'timeout']);
 
 /**
  * A run's totals. A finished log is read with runMetrics (tokens, cost, failed attempts and
@@ -39,8 +52,18 @@ export class TotalsFold {
   private sofar: Readonly<FoldedTotals> = NO_TOTALS;
   private readonly metrics = new MetricsFold();
   private last: RunEvent | undefined;
+  private clock: RunTotals['clock'] = null;
+  private failedToolRuns = 0;
+  private titled = false;
+  private turns = 0;
+  private trustedEditedTests: number | null = null;
 
   add(event: RunEvent): void {
+    if (event.event === 'run_start') this.clock = event.config.clock;
+    else if (event.event === 'tool_call' && (event.status ? RAN_AND_FAILED.has(event.status) : event.is_error)) this.failedToolRuns += 1;
+    else if (event.event === 'run_title') this.titled = true;
+    else if (event.event === 'iteration_start') this.turns = Math.max(this.turns, event.iteration);
+    else if (event.event === 'task_verdict') this.trustedEditedTests = event.tests_run === 'workspace' ? (event.tests_edited?.length ?? 0) : 0;
     this.sofar = addToTotals(this.sofar, event);
     this.metrics.add(event);
     this.last = event;
@@ -51,6 +74,7 @@ export class TotalsFold {
     if (last?.event !== 'terminate') {
       return {
         final: false,
+        clock: this.clock,
         reason: null,
         complete: null,
         verdict: null,
@@ -60,11 +84,16 @@ export class TotalsFold {
         errorsSeen: null,
         attempts: null,
         failedAttempts: null,
+        failedToolRuns: null,
+        titled: null,
+        turns: this.turns,
+        trustedEditedTests: null,
       };
     }
     const m = this.metrics.metrics();
     return {
       final: true,
+      clock: this.clock,
       reason: last.reason,
       complete: m.complete,
       verdict: m.verdict,
@@ -76,6 +105,10 @@ export class TotalsFold {
       errorsSeen: m.errorsSeen,
       attempts: m.attempts,
       failedAttempts: m.failedAttempts,
+      failedToolRuns: this.failedToolRuns,
+      titled: this.titled,
+      turns: this.turns,
+      trustedEditedTests: this.trustedEditedTests,
     };
   }
 }

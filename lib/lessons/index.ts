@@ -20,7 +20,7 @@ import { streamIdleWatchdog } from './catalog/stream-idle-watchdog';
 import { takeoverCredentials } from './catalog/takeover-credentials';
 
 export type { Lesson, LessonOutcome, LessonSide } from './lesson';
-export { lessonRunConfig } from './lesson';
+export { endingByDesign, lessonRunConfig } from './lesson';
 
 /** Every lesson, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
 export const LESSONS: readonly Lesson[] = [

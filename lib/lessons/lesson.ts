@@ -1,3 +1,4 @@
+import type { Criterion } from '@/lib/compare/totals-diff';
 import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
 import { configWithMechanismOff } from './mechanisms';
 
@@ -10,6 +11,12 @@ export interface LessonOutcome {
   complete: boolean;
   /** One line a person reads beside that side's column. */
   says: string;
+  /**
+   * This ending is the mechanism doing its job, not a failure (a Partial presented and the
+   * turn stopped): the words its column shows instead of "failed", when the run ends with
+   * exactly this reason and complete. Absent: the ending is shown as any run's is.
+   */
+  byDesign?: string;
 }
 
 /**
@@ -36,6 +43,11 @@ export interface Lesson {
     costs: string;
   };
   expect: Record<LessonSide, LessonOutcome>;
+  /**
+   * What "better" means in this lesson: the totals that decide, each with its direction, in
+   * words. The report judges the two sides by these lines only (lib/compare/totals-diff).
+   */
+  criterion: Criterion;
   /** Where the two runs part (lib/compare's first divergence): the turn, and the event the mechanism's side takes there. */
   diverges: { turn: number | null; on: RunEventType };
 }
@@ -44,4 +56,14 @@ export interface Lesson {
 export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock: 'real' | 'virtual'; timeScale?: number }): RunConfigInput {
   const base: RunConfigInput = { ...lesson.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
   return side === 'on' ? base : configWithMechanismOff(base, lesson.mechanism);
+}
+
+/**
+ * The words a side's ending is shown with when the lesson calls it the mechanism doing its job
+ * (a Partial presented and the turn stopped) and the run ended exactly so — decided from the
+ * terminate event's reason and complete, never from its text. null: show the ending as any run's.
+ */
+export function endingByDesign(outcome: LessonOutcome, end: { reason: TerminateReason; complete: boolean } | undefined): string | null {
+  if (!outcome.byDesign || !end) return null;
+  return end.reason === outcome.reason && end.complete === outcome.complete ? outcome.byDesign : null;
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { compareRuns } from '@/lib/compare/compare-runs';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import { findContradictions } from '@/lib/client/why-claims';
+import { judgedBetter } from '@/lib/compare/totals-diff';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
-import { LESSONS, lessonRunConfig, type Lesson } from './index';
+import { endingByDesign, LESSONS, lessonBySlug, lessonRunConfig, type Lesson } from './index';
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from './mechanisms';
 import { mechanismSteps } from './mechanism-steps';
@@ -28,6 +30,15 @@ describe('the lessons catalogue', () => {
 
   it('every lesson has its claims checked against its runs', () => {
     expect(Object.keys(LESSON_CLAIMS).sort()).toEqual(LESSONS.map((l) => l.slug).sort());
+  });
+
+  it('shows an ending as the mechanism doing its job only where the lesson says so and the run ended exactly so', () => {
+    const partial = lessonBySlug('partial-vs-empty')!;
+    expect(endingByDesign(partial.expect.on, { reason: 'partial_response', complete: false })).toBe('Partial presented');
+    // Any other ending on that side is shown as it is: a failure stays a failure.
+    expect(endingByDesign(partial.expect.on, { reason: 'model_error', complete: false })).toBeNull();
+    expect(endingByDesign(partial.expect.off, { reason: 'end_turn', complete: true })).toBeNull();
+    expect(endingByDesign(partial.expect.on, undefined)).toBeNull();
   });
 
   it('every lesson config is a valid run config on both sides', () => {
@@ -67,5 +78,17 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
 
     // What the text says happens on each side, with the numbers it quotes, is what the runs show.
     LESSON_CLAIMS[lesson.slug]!(lesson, { on, off });
+
+    // Judged by the lesson's own measure, the mechanism's side is the better one — on the
+    // virtual clock and as played (real clock: run time is not judged from one pair) — and no
+    // line outside the measure is marked.
+    for (const clock of ['virtual', 'real'] as const) {
+      const onClock = (log: RunEvent[]) => log.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, clock } } : e));
+      const { totals } = compareRuns({ id: 'on', events: onClock(on) }, { id: 'off', events: onClock(off) }, { criterion: lesson.criterion });
+      expect(judgedBetter(totals).side, `${clock} clock: ${JSON.stringify(judgedBetter(totals).lines)}`).toBe('a');
+      expect(totals.filter((r) => r.better !== null && !(r.id in lesson.criterion.lines)).map((r) => r.id)).toEqual([]);
+    }
+    // An ending the lesson calls the mechanism's job is one the run really has.
+    for (const side of ['on', 'off'] as const) if (lesson.expect[side].byDesign) expect(lesson.expect[side].complete).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { ComparisonFold } from '@/lib/compare/compare-runs';
+import { ComparisonFold, type ComparisonOptions } from '@/lib/compare/compare-runs';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import type { RunStore } from '@/lib/store';
 
@@ -7,7 +7,7 @@ const MAX_PAIRS = 4;
 
 /** Compares two runs, keeping what the next request for the same pair needs. */
 export interface ComparisonCache {
-  compare(a: string, b: string): Comparison;
+  compare(a: string, b: string, options?: ComparisonOptions): Comparison;
   /** What is held, for tests and the bench: pairs, and steps one side has that the other has not reached. */
   held(): { pairs: number; steps: number };
 }
@@ -28,7 +28,7 @@ export function createComparisonCache(options: { store: RunStore; max?: number }
   const max = options.max ?? MAX_PAIRS;
   const held = new Map<string, ComparisonFold>();
   return {
-    compare(a, b) {
+    compare(a, b, options = {}) {
       const key = `${a}\u0000${b}`;
       const fold = held.get(key) ?? new ComparisonFold();
       held.delete(key); // re-inserted below: the Map's order is the recency order
@@ -39,7 +39,7 @@ export function createComparisonCache(options: { store: RunStore; max?: number }
         if (run.ended) continue;
         fold.add(side, run.lastSeq < 0 ? store.readEvents({ runId }) : store.readEvents({ runId, afterSeq: run.lastSeq }));
       }
-      return fold.comparison(a, b);
+      return fold.comparison(a, b, options);
     },
     held() {
       let steps = 0;

@@ -41,6 +41,14 @@ describe('runMetrics', () => {
     expect(m.failedAttempts).toBe(1);
   });
 
+  it('counts a "prompt is too long" the overflow waterfall recovered from as unseen, and one it could not as seen', async () => {
+    const config = { provider: { vendor: 'sim-anthropic' as const, model: 'claude-sim-16k' }, scenario: 'growing-context', seed: 47, recovery: { compaction: { proactive: false } } };
+    const recovered = runMetrics(await runToEnd(config));
+    expect(recovered).toMatchObject({ complete: true, failedAttempts: 1, errorsSeen: 0 });
+    const unrecovered = runMetrics(await runToEnd({ ...config, recovery: { compaction: { proactive: false, waterfall: false } } }));
+    expect(unrecovered).toMatchObject({ complete: false, failedAttempts: 1, errorsSeen: 1 });
+  });
+
   it('reads the task verdict apart from how the loop ended: a model that gives up completes its loop, not its task', async () => {
     const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
     const m = runMetrics(events);

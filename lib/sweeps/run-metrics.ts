@@ -18,7 +18,7 @@ export interface RunMetrics {
   /** Billed for failed attempts whose output was thrown away. */
   wastedTokens: number;
   wastedUsd: number;
-  /** Foreground errors no retry absorbed: what a person using the loop would have seen. */
+  /** Foreground errors no retry or context recovery absorbed: what a person using the loop would have seen. */
   errorsSeen: number;
 }
 
@@ -93,6 +93,11 @@ export class MetricsFold {
         break;
       case 'retry_scheduled':
         if (current) current.retried = true;
+        break;
+      case 'context_overflow':
+        // The overflow waterfall (or a reactive compact) makes room and resends the request:
+        // the refusal is recovered from, not shown, as a retried error is.
+        if (current && event.outcome === 'recovering') current.retried = true;
         break;
       case 'llm_call':
         if (current) {

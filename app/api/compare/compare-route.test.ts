@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
+import { lessonBySlug, lessonRunConfig } from '@/lib/lessons';
 import { ComparisonSchema } from '@/lib/protocol/http/compare';
 import { POST as postRun } from '../runs/route';
 import { GET as getEvents } from '../runs/[id]/events/route';
@@ -32,6 +33,22 @@ describe('GET /api/compare', () => {
     expect(body.turns.find((t) => t.diverged)?.turn).toBe(2);
     expect(body.config).toEqual([{ path: 'recovery.retry.enabled', a: 'true', b: 'false' }]);
     expect(body.totals.find((r) => r.id === 'errorsSeen')).toMatchObject({ a: 0, b: 1, better: 'a' });
+  });
+
+  it('judges a lesson’s pair by that lesson’s measure (?lesson=): Partial vs Empty crowns the Partial', async () => {
+    const lesson = lessonBySlug('partial-vs-empty')!;
+    const [on, off] = await Promise.all((['on', 'off'] as const).map((side) => finishedRun(lessonRunConfig(lesson, side, { clock: 'virtual' }))));
+    const general = ComparisonSchema.parse(await (await compare(`?a=${on}&b=${off}`)).json());
+    expect(general.totals.find((r) => r.id === 'complete')!.better).toBe('b');
+    const judged = ComparisonSchema.parse(await (await compare(`?a=${on}&b=${off}&lesson=partial-vs-empty`)).json());
+    expect(judged.totals.filter((r) => r.better !== null).map((r) => [r.id, r.better])).toEqual([
+      ['durationMs', 'a'],
+      ['usd', 'a'],
+      ['wastedTokens', 'a'],
+      ['attempts', 'a'],
+    ]);
+    const unknown = await compare(`?a=${on}&b=${off}&lesson=nope`);
+    expect(unknown.status).toBe(404);
   });
 
   it('says which id is unknown, and what a request needs', async () => {

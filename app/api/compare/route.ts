@@ -1,4 +1,5 @@
 import { NotComparableError } from '@/lib/compare/compare-runs';
+import { LESSONS, lessonBySlug } from '@/lib/lessons';
 import { ComparisonSchema, CompareQuerySchema } from '@/lib/protocol/http';
 import { errorResponse, HttpError, jsonResponse, comparisonCacheOf } from '@/lib/server';
 import { getStore } from '@/lib/store';
@@ -6,17 +7,20 @@ import { getStore } from '@/lib/store';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Two runs side by side (a Comparison, lib/protocol/http/compare.ts), from their logs as they stand now. */
+/** Two runs side by side (a Comparison, lib/protocol/http/compare.ts), from their logs as they stand now; `lesson`: judged by that lesson's measure. */
 export async function GET(request: Request): Promise<Response> {
   try {
-    const { a, b } = CompareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { a, b, lesson: slug } = CompareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const lesson = slug === undefined ? undefined : lessonBySlug(slug);
+    if (slug !== undefined && !lesson) throw new HttpError(404, `No lesson "${slug}" (?lesson=)`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
     const store = getStore();
     for (const [side, id] of [['a', a], ['b', b]] as const) {
       if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
     }
     try {
       // A live side is asked for again after each burst of its events: only what is new is read and folded.
-      const comparison = comparisonCacheOf(store).compare(a, b);
+      // A lesson's pair is judged by what "better" means for that lesson.
+      const comparison = comparisonCacheOf(store).compare(a, b, { criterion: lesson?.criterion });
       return jsonResponse(ComparisonSchema, comparison);
     } catch (error) {
       if (error instanceof NotComparableError) throw new HttpError(409, error.message);

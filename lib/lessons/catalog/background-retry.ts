@@ -17,7 +17,7 @@ export const backgroundRetry: Lesson = {
       tools: [],
     },
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Besides its own turns, a loop makes auxiliary calls — a title, a summary for compaction. They fail like any request.',
     does: `Auxiliary calls retry on their own account (CodeSmith: ${DEFAULTS.backgroundRetries} retries) and only for network, rate-limit and timeout errors, so they neither give up at the first hiccup nor spend the turn’s retry budget.`,
@@ -26,6 +26,10 @@ export const backgroundRetry: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `the title call waits ${RETRY_AFTER_S} s and succeeds` },
     off: { reason: 'end_turn', complete: true, says: 'the title is skipped at the first 429' },
+  },
+  criterion: {
+    says: 'the auxiliary call gets its answer (the run its title) without touching the turn’s own retries',
+    lines: { titled: 'high' },
   },
   diverges: { turn: 9, on: 'retry_scheduled' },
 };

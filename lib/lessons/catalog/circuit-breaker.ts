@@ -16,7 +16,7 @@ export const circuitBreaker: Lesson = {
     recovery: { compaction: { thresholdRatio: 0.3 } },
     faults: { rules: [{ id: 'summarizer', label: '500 on summary calls', target: 'background', when: { kind: 'always' }, action: { type: 'http_error', status: 500 } }], tools: [] },
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Compaction itself calls a model. When that call is broken, a loop that asks for a summary every turn pays for a failing request every turn.',
     does: `After ${breakerFailures} failed summary calls in a row the breaker opens: for ${breakerCooldown} of run time compaction skips the summary without calling the model, and the waterfall’s local steps (micro-compact, hard trim) handle an overflow. Then one probe is let through (half-open); a manual compact bypasses the breaker. (This run ends long before ${breakerCooldown} of run time, so the probe never comes.)`,
@@ -25,6 +25,10 @@ export const circuitBreaker: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `the breaker opens after ${breakerFailures} failed summaries` },
     off: { reason: 'end_turn', complete: true, says: 'keeps calling the broken summarizer every turn' },
+  },
+  criterion: {
+    says: 'requests wasted on a summarizer that keeps failing: model requests and failed attempts',
+    lines: { attempts: 'low', failedAttempts: 'low' },
   },
   diverges: { turn: 7, on: 'breaker' },
 };

@@ -12,7 +12,7 @@ export const failureBudget: Lesson = {
     policy: 'repeat-on-failure',
     seed: 29,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'A failed call repeated with the same arguments will fail again; a tool that keeps failing is probably broken for this run.',
     does: `The course’s SafeExecutor answers an exact repeat of a failed call at once, without running it (a short-circuit), and gives each tool a failure budget of ${DEFAULTS.failureBudget}: past it the tool is disabled for the run and says so. Short-circuits spend none of that budget, so here it never runs out — each result shows how much is left (the lesson "Specific tool errors" plays a tool that uses it up).`,
@@ -21,6 +21,10 @@ export const failureBudget: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'repeats are short-circuited without running' },
     off: { reason: 'end_turn', complete: true, says: 'every repeat runs the tool again' },
+  },
+  criterion: {
+    says: 'how often a call already known to fail is run again: tool runs that failed',
+    lines: { failedToolRuns: 'low' },
   },
   diverges: { turn: 2, on: 'tool_guard' },
 };

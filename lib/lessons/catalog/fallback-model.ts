@@ -17,7 +17,7 @@ export const fallbackModel: Lesson = {
       tools: [],
     },
   },
-  timeScale: 0.15,
+  timeScale: 0.1,
   text: {
     happens: 'Overloaded (529) is about one model’s capacity, not the account. While the big model is saturated, waiting longer on it rarely helps.',
     does: `s11 counts consecutive 529s on a call; after ${fallbackAfter} it switches the call to the configured fallback model and keeps going there (a "degrade" rung on the ladder).`,
@@ -26,6 +26,10 @@ export const fallbackModel: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `after ${fallbackAfter} overloads the fallback model finishes the task` },
     off: { reason: 'retries_exhausted', complete: false, says: 'retries the busy model until the budget is gone' },
+  },
+  criterion: {
+    says: 'the work gets done while the main model is overloaded: the loop finishes, the task is done, no error shown',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
   },
   diverges: { turn: 1, on: 'fallback' },
 };

@@ -14,7 +14,7 @@ export const loopGuard: Lesson = {
     policy: 'repeat-on-failure',
     seed: 23,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'A model that got an error sometimes "tries again" with the very same arguments. Nothing has changed, so the result will not either; with a tool that has side effects or costs, each repeat is paid for.',
     does: `The guard counts identical calls: call #${blockRepeatAt} of the same tool with the same arguments is blocked without running, and its result tells the model why. ${warnAfterFailures} failures in a row add a warning; ${haltAfterFailures} would halt the run. (This simulated model gives up after 4 tries on its own; a stuck real one may not.)`,
@@ -23,6 +23,10 @@ export const loopGuard: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `call #${blockRepeatAt} and later identical calls are blocked with an explanation` },
     off: { reason: 'end_turn', complete: true, says: 'the same failing call runs four times' },
+  },
+  criterion: {
+    says: 'how often a call already known to fail is run again: tool runs that failed',
+    lines: { failedToolRuns: 'low' },
   },
   diverges: { turn: 3, on: 'tool_guard' },
 };

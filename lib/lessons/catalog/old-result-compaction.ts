@@ -14,7 +14,7 @@ export const oldResultCompaction: Lesson = {
     scenario: 'growing-context',
     seed: 41,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
     does: `On the copy sent to the vendor (never in the log), tool results over ${oldResultMinChars} characters older than the last ${keepRecentIterations} turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.`,
@@ -23,6 +23,10 @@ export const oldResultCompaction: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'old results are stubbed; the task is finished' },
     off: { reason: 'max_tokens', complete: false, says: 'the context fills until the answer is cut' },
+  },
+  criterion: {
+    says: 'the answer fits and the input paid for stays small: the loop finishes, fewer tokens in',
+    lines: { complete: 'high', inputTokens: 'low' },
   },
   diverges: { turn: 7, on: 'compaction' },
 };

@@ -18,7 +18,7 @@ export const outputCapEscalation: Lesson = {
     seed: 61,
     recovery: { output: { escalatedMaxTokens: ESCALATED } },
   },
-  timeScale: 0.6,
+  timeScale: 0.3,
   text: {
     happens: 'A response that hits the output cap stops mid-sentence with stop reason max_tokens. Nothing failed; the answer is just not done.',
     does: `s11 first resends the same request with a bigger cap (here ${ESCALATED}; ${escalatedCap} by default), discarding the cut text. If that is cut too, it keeps the text and asks the model to continue from where it stopped, at most ${maxContinuations} times.`,
@@ -27,6 +27,10 @@ export const outputCapEscalation: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'escalates the cap, then continues until the answer is whole' },
     off: { reason: 'max_tokens', complete: false, says: 'ends at the first cut' },
+  },
+  criterion: {
+    says: 'the person gets the whole answer: the loop finishes instead of ending at the cut',
+    lines: { complete: 'high' },
   },
   diverges: { turn: 1, on: 'output_recovery' },
 };

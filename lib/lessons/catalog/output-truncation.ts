@@ -22,5 +22,9 @@ export const outputTruncation: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'the read is cut with a note; the model narrows its search' },
     off: { reason: 'model_error', complete: false, says: 'the next request is over the window and refused' },
   },
+  criterion: {
+    says: 'the work gets done although a tool returned far more than the window holds: the loop finishes, the task is done, no error shown',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
+  },
   diverges: { turn: 3, on: 'tool_call' },
 };

@@ -13,7 +13,7 @@ export const overflowWaterfall: Lesson = {
     seed: 47,
     recovery: { compaction: { proactive: false } },
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'A context-length error is not transient: sending the same request again gets the same answer. Something has to come out of the request first.',
     does: `The waterfall tries the cheapest fix first and stops when the vendor accepts: clear old tool results (micro-compact), then force a full summary, then trim the oldest messages keeping at least ${DEFAULTS.trimFloor} — with a budget of ${DEFAULTS.waterfallBudget} recoveries, which starts over once a request goes through.`,
@@ -22,6 +22,10 @@ export const overflowWaterfall: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'a micro-compact makes room and the step is resent' },
     off: { reason: 'model_error', complete: false, says: '"prompt is too long" ends the run' },
+  },
+  criterion: {
+    says: 'the work gets done past the window: the loop finishes, the task is done, and the refusal never reaches the person',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
   },
   diverges: { turn: 15, on: 'retry_declined' },
 };

@@ -12,7 +12,7 @@ export const proactiveSummary: Lesson = {
     scenario: 'growing-context',
     seed: 43,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'Without care, the first sign that the context is full is the vendor refusing a request: "prompt is too long".',
     does: `Before each request the loop sizes the copy it is about to send. Past ${DEFAULTS.proactiveThreshold} of the window it asks the model (a background call) to summarise the older history and sends the summary plus the newest messages instead.`,
@@ -21,6 +21,10 @@ export const proactiveSummary: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'history is summarised before the window is reached' },
     off: { reason: 'end_turn', complete: true, says: 'a request is refused as too long, then recovered' },
+  },
+  criterion: {
+    says: 'no request is refused as too long: failed attempts and errors seen',
+    lines: { failedAttempts: 'low', errorsSeen: 'low' },
   },
   diverges: { turn: 12, on: 'model_request' },
 };

@@ -12,7 +12,7 @@ export const reactiveCompact: Lesson = {
     scenario: 'growing-context',
     seed: 59,
   },
-  timeScale: 1,
+  timeScale: 0.5,
   text: {
     happens: 'learn-claude-code s11 keeps no running summary. Its only answer to a full context is to react when the vendor refuses.',
     does: `On "prompt too long" it keeps at most the last ${DEFAULTS.reactiveKeep} messages — here 4, since a cut never separates a tool call from its result — adds a note so the task stays in view, drops the rest and retries, once per run.`,
@@ -21,6 +21,10 @@ export const reactiveCompact: Lesson = {
   expect: {
     on: { reason: 'context_overflow', complete: false, says: 'one reactive trim, then the next overflow ends the run' },
     off: { reason: 'model_error', complete: false, says: 'the first "prompt is too long" ends the run' },
+  },
+  criterion: {
+    says: 'how long the run keeps working before the window ends it: turns done',
+    lines: { turns: 'high' },
   },
   diverges: { turn: 15, on: 'retry_declined' },
 };

@@ -18,7 +18,7 @@ export const retryAfter: Lesson = {
       tools: [],
     },
   },
-  timeScale: 0.5,
+  timeScale: 0.3,
   text: {
     happens: `A 429 comes with the server’s own answer to "when may I come back": Retry-After: ${LIMIT_S}. Every request before then is refused again, however many are sent.`,
     does: `With Retry-After honoured, the loop waits exactly what the server asked (capped at ${retryAfterCap}) instead of its own backoff guess. One wait of ${LIMIT_S} s, one retry, done.`,
@@ -27,6 +27,10 @@ export const retryAfter: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `waits the ${LIMIT_S} s asked for, then finishes` },
     off: { reason: 'retries_exhausted', complete: false, says: `retries too early ${retries} times and gives up` },
+  },
+  criterion: {
+    says: 'the work gets done without hammering a rate-limited server: the loop finishes, the task is done, no error shown, fewer refused requests',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low', failedAttempts: 'low' },
   },
   diverges: { turn: 1, on: 'retry_scheduled' },
 };

@@ -16,7 +16,7 @@ export const streamErrorCap: Lesson = {
     recovery: { retry: { maxRetries: RETRIES } },
     faults: { rules: [{ id: 'malformed', label: 'malformed JSON, every stream', when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }], tools: [] },
   },
-  timeScale: 0.06,
+  timeScale: 0.04,
   text: {
     happens: `Something between the loop and the vendor corrupts every stream. A single broken stream is worth retrying; the same break ${CAP} times in a row is not bad luck any more.`,
     does: `The loop counts consecutive stream errors on a call and gives up after ${CAP}, whatever retry budget is left — here the budget allows ${RETRIES} retries.`,
@@ -25,6 +25,10 @@ export const streamErrorCap: Lesson = {
   expect: {
     on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
     off: { reason: 'retries_exhausted', complete: false, says: `spends the whole budget of ${RETRIES} retries first` },
+  },
+  criterion: {
+    says: 'how much a call that cannot succeed spends before it gives up: run time and requests',
+    lines: { durationMs: 'low', attempts: 'low', failedAttempts: 'low' },
   },
   diverges: { turn: 1, on: 'retry_declined' },
 };

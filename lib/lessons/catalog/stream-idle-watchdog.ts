@@ -21,7 +21,7 @@ export const streamIdleWatchdog: Lesson = {
       tools: [],
     },
   },
-  timeScale: 0.05,
+  timeScale: 0.04,
   text: {
     happens: `The connection is healthy and the vendor keeps it alive with pings every ${words(PING_MS)}, but no token ever comes. The SDK sees a live stream; nothing times out on its own.`,
     does: `The watchdog puts a deadline on every wait for the next content event: ${DEFAULTS.watchdogBase} on the first attempt, ${DEFAULTS.watchdogPerRetry} more for each retry already spent. When it fires with nothing received yet (Empty), nothing is lost by asking again, so the loop aborts through the SDK’s signal and retries at once.`,
@@ -30,6 +30,10 @@ export const streamIdleWatchdog: Lesson = {
   expect: {
     on: { reason: 'end_turn', complete: true, says: `the watchdog fires at ${words(baseMs)}, then at ${words(baseMs + perRetryMs)}; the third attempt answers` },
     off: { reason: 'run_time_budget', complete: false, says: 'waits on the silent stream until the time budget ends the run' },
+  },
+  criterion: {
+    says: 'the person gets an answer at all: the loop finishes and the task is done',
+    lines: { complete: 'high', verdict: 'high' },
   },
   diverges: { turn: 1, on: 'model_error' },
 };

@@ -21,5 +21,9 @@ export const takeoverCredentials: Lesson = {
     on: { reason: 'end_turn', complete: true, says: 'signatures dropped at the switch; the new model finishes' },
     off: { reason: 'model_error', complete: false, says: 'the new model rejects the foreign signatures with a 400' },
   },
+  criterion: {
+    says: 'the run survives the switch of model: the loop finishes, the task is done, no error shown',
+    lines: { complete: 'high', verdict: 'high', errorsSeen: 'low' },
+  },
   diverges: { turn: 3, on: 'llm_call' },
 };
