@@ -1,5 +1,5 @@
 import 'server-only';
-import { findTooDeep, MAX_JSON_DEPTH } from '@/lib/protocol';
+import { MAX_JSON_DEPTH, parseJsonWithin } from '@/lib/protocol';
 import { HttpError } from './http-error';
 
 /** The most a trace import may be; read no further than this. */
@@ -58,15 +58,8 @@ export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request
 export async function readJson({ request, maxBytes = MAX_JSON_BYTES }: { request: Request; maxBytes?: number }): Promise<unknown> {
   const text = await readText({ request, maxBytes });
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty; send a JSON object');
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
-  }
-  const tooDeep = findTooDeep(value, MAX_JSON_DEPTH);
-  if (tooDeep !== undefined) {
-    throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [`${tooDeep}: nested too deep; flatten it`]);
-  }
-  return value;
+  const parsed = parseJsonWithin(text, MAX_JSON_DEPTH);
+  if (parsed.ok) return parsed.value;
+  if (parsed.tooDeep === undefined) throw new HttpError(400, `The request body is not valid JSON: ${parsed.syntax}`);
+  throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [`${parsed.tooDeep}: nested too deep; flatten it`]);
 }
