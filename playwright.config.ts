@@ -31,6 +31,8 @@ export default defineConfig({
     env: {
       LOOP_LAB_DATA_DIR: `.data/e2e-${process.pid}`,
       LOOP_LAB_UNWATCHED_MS: '20000',
+      // The local vendor stand-ins (lib/audit/vendor-stand-ins.ts) listen on 127.0.0.1: runs that bring their own key may use them.
+      LOOP_LAB_ALLOWED_REQUEST_HOSTS: '127.0.0.1',
     },
   },
 });

@@ -1,16 +1,25 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { isTrustedHost, untrustedHostMessage } from '@/lib/server/trusted-host';
 
 /**
- * Runs before Next matches a route: an API path whose percent-encoding does not decode
- * (`/api/runs/%E0%A4%A`) gets a JSON 400 saying so, instead of the router's HTML error page.
+ * Runs before Next matches a route, for every `/api` request:
+ * - a Host the server does not expect (a DNS-rebinding page reading or writing through the
+ *   user's browser) gets a 403, reads included — the one place this is checked;
+ * - a path whose percent-encoding does not decode (`/api/runs/%E0%A4%A`) gets a JSON 400 saying
+ *   so, instead of the router's HTML error page.
+ * Request bodies pass through untouched: next.config.mjs lets the proxy buffer more than any
+ * route accepts, so each route's own limit (lib/server/read-body.ts) is what refuses a large body.
  */
 export function proxy(request: NextRequest): NextResponse | undefined {
+  const host = request.headers.get('host') ?? request.nextUrl.host;
+  if (!isTrustedHost(host)) return refuse(403, untrustedHostMessage(host));
   const bad = request.nextUrl.pathname.split('/').find((segment) => !decodes(segment));
   if (bad === undefined) return undefined;
-  return NextResponse.json(
-    { error: `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent` },
-    { status: 400, headers: { 'Cache-Control': 'no-store' } },
-  );
+  return refuse(400, `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent`);
+}
+
+function refuse(status: number, error: string): NextResponse {
+  return NextResponse.json({ error }, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
 function decodes(segment: string): boolean {

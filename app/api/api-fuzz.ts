@@ -5,8 +5,9 @@ import { POST as postRun } from './runs/route';
 export { dispatch, type FuzzRequest };
 
 /**
- * Property-based API fuzzing over the real route handlers (issue 7): random malformed run
- * configs, control messages, imports, SSE resume points and paths, dispatched the way Next
+ * Property-based API fuzzing over every route handler: random malformed run configs, control
+ * messages, JSONL and OTLP imports, prompt sets, sweep grids, lesson slugs, compare queries,
+ * SSE resume points, paths and Host headers, dispatched the way Next
  * would (proxy first, then the route, with the path segment decoded). Shared by the vitest
  * properties (app/api/api-fuzz.test.ts) and `npm run fuzz`, which counts 5xx answers.
  */
@@ -82,6 +83,75 @@ export const importBodies: fc.Arbitrary<string> = fc
   )
   .map((lines) => lines.join('\n'));
 
+const deepOtlpValue = fc.integer({ min: 1, max: 800 }).map((depth) => {
+  let value: unknown = { stringValue: 'x' };
+  for (let i = 0; i < depth; i += 1) value = i % 2 ? { arrayValue: { values: [value] } } : { kvlistValue: { values: [{ key: 'k', value }] } };
+  return value;
+});
+
+/** POST /api/runs/import bodies in OTLP/JSON: GenAI spans with junk times, ids, kinds and attribute values nested to any depth. */
+export const otlpBodies: fc.Arbitrary<string> = fc
+  .record({
+    traceId: fc.oneof(fc.constant('0af7651916cd43dd8448eb211c80319c'), fc.string({ maxLength: 40 })),
+    spanId: fc.oneof(fc.constant('b7ad6b7169203331'), fc.string({ maxLength: 20 })),
+    name: fc.oneof(fc.constantFrom('chat m', 'execute_tool read_file', 'invoke_agent loop'), fc.string({ maxLength: 10 })),
+    kind: fc.oneof(fc.constantFrom(1, 3), junk),
+    startTimeUnixNano: fc.oneof(fc.constant('1760000000000000000'), fc.constantFrom('-1', '1e30', 'abc', '99999999999999999999999'), junk),
+    endTimeUnixNano: fc.oneof(fc.constant('1760000001000000000'), junk),
+    op: fc.constantFrom('chat', 'execute_tool', 'invoke_agent', 'other'),
+    extra: fc.oneof(deepOtlpValue, junk),
+    tokens: fc.oneof(fc.nat().map((n) => ({ intValue: String(n) })), junk),
+  })
+  .map(({ op, extra, tokens, ...span }) =>
+    JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  ...span,
+                  attributes: [
+                    { key: 'gen_ai.operation.name', value: { stringValue: op } },
+                    { key: 'gen_ai.usage.input_tokens', value: tokens },
+                    { key: 'extra', value: extra },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  );
+
+/** POST /api/prompt-sets bodies: names with control and bidi characters, junk tool names (`__proto__` among them) and texts. */
+export const promptSetBodies: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .record({
+      name: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('a\u202Eb', 'a\u0000b', '', ' ', 'x'.repeat(101)), junk),
+      system: fc.oneof(fc.string({ maxLength: 40 }), junk),
+      toolDescriptions: fc.oneof(fc.dictionary(fc.constantFrom('read_file', 'run_check', '__proto__', 'constructor', 'nope', ''), fc.oneof(fc.string({ maxLength: 20 }), junk)), junk),
+    })
+    .map((body) => JSON.stringify(body)),
+  fc.constant('{"name":"p","toolDescriptions":{"__proto__":"x"}}'),
+  deepText,
+);
+
+/** POST /api/sweeps bodies: grids one field off, and junk. Valid grids stay one run long. */
+export const sweepBodies: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .record({
+      configurations: fc.oneof(fc.constant([{ id: 'naive', preset: 'naive' }]), junk),
+      faultPlans: fc.option(fc.oneof(fc.constant([{ id: 'none', plan: { rules: [] } }]), junk), { nil: undefined }),
+      seeds: fc.oneof(fc.constant({ from: 1, to: 1 }), fc.record({ from: junk, to: junk })),
+      scenarios: fc.option(fc.oneof(fc.constant(['fix-failing-test']), junk), { nil: undefined }),
+    })
+    .map((grid) => JSON.stringify(grid)),
+  junk.map((value) => JSON.stringify(value) ?? ''),
+  deepText,
+);
+
 /** Last-Event-ID / ?after= values. */
 export const resumeValues: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('0x10', '2e3', '1.5', '-1', '-2', '+3', '01', ' 4', '1e400', '99999999999999999999', '', '0'),
@@ -97,9 +167,11 @@ export const pathSegments: fc.Arbitrary<string> = fc.oneof(
   fc.uuid(),
 );
 
-/** One fuzzed request of any kind, aimed at `knownId` (a finished run) some of the time. */
-export function fuzzRequests(knownId: string): fc.Arbitrary<FuzzRequest> {
+/** One fuzzed request of any kind, to any route, aimed at `knownId` (a finished run) some of the time. */
+export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitrary<FuzzRequest> {
   const id = fc.oneof(fc.constant(knownId), pathSegments);
+  const sweepId = knownSweepId ? fc.oneof(fc.constant(knownSweepId), pathSegments) : pathSegments;
+  const query = fc.oneof(fc.string({ maxLength: 12 }), id).map((v) => encodeURIComponent(v));
   const header = (value: string): Record<string, string> => {
     try {
       new Headers({ 'Last-Event-ID': value });
@@ -118,6 +190,19 @@ export function fuzzRequests(knownId: string): fc.Arbitrary<FuzzRequest> {
       ([method, segs]): FuzzRequest => ({ method, path: `/api/runs/${segs.join('/')}`, body: '{}' }),
     ),
     fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/runs?limit=abc' }, { method: 'GET', path: '/api/runs?limit=-1' }, { method: 'GET', path: '/api/scenarios' }),
+    otlpBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body })),
+    fc.tuple(id, fc.constantFrom('', '/forks', '/otel', '/trace')).map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}${leaf}` })),
+    promptSetBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/prompt-sets', body })),
+    sweepBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/sweeps', body })),
+    fc.tuple(sweepId, fc.constantFrom('', '/events', '/runs', '/export', '/export?format=csv', '/export?format=nope')).map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/sweeps/${i}${leaf}` })),
+    fc.tuple(sweepId, fc.oneof(junk.map((v) => JSON.stringify(v) ?? ''), fc.constant('{}'))).map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/sweeps/${i}/cancel`, body })),
+    fc.tuple(query, query).map(([a, b]): FuzzRequest => ({ method: 'GET', path: `/api/compare?a=${a}&b=${b}` })),
+    fc.oneof(fc.constantFrom('', '?limit=x', '?limit=-3', '?limit=1e9')).map((q): FuzzRequest => ({ method: 'GET', path: `/api/sweeps${q}` })),
+    fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/prompt-sets' }),
+    fc.tuple(pathSegments, fc.oneof(junk.map((v) => JSON.stringify(v) ?? ''), fc.constant('{}'))).map(([slug, body]): FuzzRequest => ({ method: 'POST', path: `/api/lessons/${slug}/play`, body })),
+    fc.tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'), fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', '')).map(
+      ([method, path, host]): FuzzRequest => ({ method, path, body: '{}', headers: host ? { host } : {} }),
+    ),
   );
 }
 

@@ -1,16 +1,27 @@
 import { NextRequest } from 'next/server';
 import { proxy } from '@/proxy';
+import { GET as getCompare } from './compare/route';
+import { POST as postLessonPlay } from './lessons/[slug]/play/route';
+import { GET as getPromptSets, POST as postPromptSet } from './prompt-sets/route';
 import { GET as getRuns, POST as postRun } from './runs/route';
 import { GET as getRun } from './runs/[id]/route';
 import { POST as postControl } from './runs/[id]/control/route';
 import { GET as getEvents } from './runs/[id]/events/route';
+import { GET as getForks } from './runs/[id]/forks/route';
+import { GET as getOtel } from './runs/[id]/otel/route';
 import { GET as getTrace } from './runs/[id]/trace/route';
 import { POST as postImport } from './runs/import/route';
 import { GET as getScenarios } from './scenarios/route';
+import { GET as getSweeps, POST as postSweep } from './sweeps/route';
+import { GET as getSweep } from './sweeps/[id]/route';
+import { POST as postSweepCancel } from './sweeps/[id]/cancel/route';
+import { GET as getSweepEvents } from './sweeps/[id]/events/route';
+import { GET as getSweepExport } from './sweeps/[id]/export/route';
+import { GET as getSweepRuns } from './sweeps/[id]/runs/route';
 
 /**
- * The run API's routes called the way Next calls them — proxy first, then the route with its
- * path segment decoded — for the fuzzer and for a bare HTTP server in tests (no build needed).
+ * Every API route called the way Next calls it — proxy first, then the route with its path
+ * segments decoded — for the fuzzer and for a bare HTTP server in tests (no build needed).
  */
 
 export interface FuzzRequest {
@@ -21,7 +32,35 @@ export interface FuzzRequest {
 }
 
 export const BASE = 'http://localhost';
-type Handler = (request: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+type Params = Record<string, string>;
+type Handler = (request: Request, ctx: { params: Promise<Params> }) => Promise<Response>;
+/** A bare handler, or one that takes (request) or (request, { params }): all called alike. */
+type AnyHandler = ((request: Request, ctx: { params: Promise<never> }) => Promise<Response>) | (() => Promise<Response>);
+
+/** The routes as app/api lays them out: `:name` is a dynamic segment. A fixed segment wins over a dynamic one. */
+export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler: AnyHandler }[] = [
+  { method: 'GET', pattern: '/api/compare', handler: getCompare },
+  { method: 'POST', pattern: '/api/lessons/:slug/play', handler: postLessonPlay },
+  { method: 'GET', pattern: '/api/prompt-sets', handler: getPromptSets },
+  { method: 'POST', pattern: '/api/prompt-sets', handler: postPromptSet },
+  { method: 'GET', pattern: '/api/runs', handler: getRuns },
+  { method: 'POST', pattern: '/api/runs', handler: postRun },
+  { method: 'POST', pattern: '/api/runs/import', handler: postImport },
+  { method: 'GET', pattern: '/api/runs/:id', handler: getRun },
+  { method: 'POST', pattern: '/api/runs/:id/control', handler: postControl },
+  { method: 'GET', pattern: '/api/runs/:id/events', handler: getEvents },
+  { method: 'GET', pattern: '/api/runs/:id/forks', handler: getForks },
+  { method: 'GET', pattern: '/api/runs/:id/otel', handler: getOtel },
+  { method: 'GET', pattern: '/api/runs/:id/trace', handler: getTrace },
+  { method: 'GET', pattern: '/api/scenarios', handler: getScenarios },
+  { method: 'GET', pattern: '/api/sweeps', handler: getSweeps },
+  { method: 'POST', pattern: '/api/sweeps', handler: postSweep },
+  { method: 'GET', pattern: '/api/sweeps/:id', handler: getSweep },
+  { method: 'POST', pattern: '/api/sweeps/:id/cancel', handler: postSweepCancel },
+  { method: 'GET', pattern: '/api/sweeps/:id/events', handler: getSweepEvents },
+  { method: 'GET', pattern: '/api/sweeps/:id/export', handler: getSweepExport },
+  { method: 'GET', pattern: '/api/sweeps/:id/runs', handler: getSweepRuns },
+];
 
 /** Sends one request through the proxy and the route handler Next would pick. */
 export async function dispatch(fuzz: FuzzRequest): Promise<Response> {
@@ -36,21 +75,26 @@ export async function dispatch(fuzz: FuzzRequest): Promise<Response> {
   const segments = new URL(url).pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
   const route = pick(fuzz.method, segments);
   if (!route) return Response.json({ error: 'no such route' }, { status: 404 });
-  return route.handler(request, { params: Promise.resolve({ id: route.id }) });
+  return route.handler(request, { params: Promise.resolve(route.params) });
 }
 
-function pick(method: string, segments: string[]): { handler: Handler; id: string } | undefined {
-  if (segments[0] !== 'api') return undefined;
-  const [, first, id = '', leaf] = segments;
-  if (first === 'scenarios' && segments.length === 2 && method === 'GET') return { handler: () => getScenarios(), id };
-  if (first !== 'runs') return undefined;
-  if (segments.length === 2) return { handler: method === 'POST' ? postRun : getRuns, id };
-  if (segments.length === 3 && id === 'import' && method === 'POST') return { handler: postImport, id };
-  if (segments.length === 3 && method === 'GET') return { handler: getRun, id };
-  if (segments.length !== 4) return undefined;
-  if (leaf === 'control' && method === 'POST') return { handler: postControl, id };
-  if (leaf === 'events' && method === 'GET') return { handler: getEvents, id };
-  if (leaf === 'trace' && method === 'GET') return { handler: getTrace, id };
-  return undefined;
+function pick(method: string, segments: string[]): { handler: Handler; params: Params } | undefined {
+  let best: { handler: Handler; params: Params; fixed: number } | undefined;
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const parts = route.pattern.split('/').filter(Boolean);
+    if (parts.length !== segments.length) continue;
+    const params: Params = {};
+    let fixed = 0;
+    const matches = parts.every((part, i) => {
+      if (part.startsWith(':')) {
+        params[part.slice(1)] = segments[i]!;
+        return true;
+      }
+      fixed += 1;
+      return part === segments[i];
+    });
+    if (matches && (!best || fixed > best.fixed)) best = { handler: route.handler as Handler, params, fixed };
+  }
+  return best && { handler: best.handler, params: best.params };
 }
-

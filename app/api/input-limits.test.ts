@@ -94,6 +94,17 @@ describe('strict schemas', () => {
     const ok = await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model: 'claude-sim-haiku' } } } })));
     expect(ok.status).toBe(201);
   });
+
+  it('checks a cross-vendor fallback model against the fallback vendor’s models, not the run’s', async () => {
+    const cross = (model: string, vendor = 'sim-openai') =>
+      postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model, vendor } } } })));
+    expect((await cross('gpt-sim-mini')).status).toBe(201);
+    const wrong = await errorOf(await cross('claude-sim-haiku'));
+    expect(wrong.status).toBe(400);
+    expect(wrong.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.model: the simulated vendor sim-openai serves gpt-sim/)]);
+    const noVendor = await errorOf(await cross('gpt-sim-mini', 'sim-nobody'));
+    expect(noVendor.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.vendor: no vendor "sim-nobody"/)]);
+  });
 });
 
 describe('resume points and paths', () => {

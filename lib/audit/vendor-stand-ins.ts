@@ -35,6 +35,8 @@ export function standInEnv(standIns: StandIns, keys: { envAnthropic: string; env
     ANTHROPIC_BASE_URL: standIns.envNamed.anthropic.baseUrl,
     OPENAI_BASE_URL: standIns.envNamed.openai.baseUrl,
     LOOP_LAB_ALLOWED_BASE_URLS: [standIns.echo, standIns.splitEcho].flatMap((p) => [p.anthropic.baseUrl, p.openai.baseUrl]).join(' '),
+    // The request-chosen stand-ins are on 127.0.0.1 too: a run that brings its own key may use them, the server's key never.
+    LOOP_LAB_ALLOWED_REQUEST_HOSTS: [standIns.requestChosen.anthropic, standIns.requestChosen.openai].map((s) => new URL(s.baseUrl).host).join(' '),
   };
 }
 

@@ -1,4 +1,5 @@
 import { addToTotals, NO_TOTALS, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import type { TotalsLineId } from '@/lib/protocol/http/compare';
 import { MetricsFold } from '@/lib/sweeps/run-metrics';
 
 /** What a run adds up to, as a comparison shows it. null: not known until the run ends. */
@@ -31,6 +32,11 @@ export interface RunTotals {
   /** Test files the model edited that the task verdict ran as edited (its own copies, not the shipped ones). null: no verdict yet. */
   trustedEditedTests: number | null;
 }
+
+// The totals table's line ids (lib/protocol/http/compare) are exactly these totals.
+type SameLines<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const linesMatch: SameLines<Exclude<keyof RunTotals, 'final' | 'clock'>, TotalsLineId> = true;
+void linesMatch;
 
 /** A tool call's statuses that mean the tool itself ran and failed. */
 const RAN_AND_FAILED = new Set(['error', 'timeout']);

@@ -1,22 +1,8 @@
-import type { TotalsDiffRow, TotalsUnit } from '@/lib/protocol/http/compare';
+import { exactUsd } from '@/lib/protocol';
+import type { Criterion, Direction, TotalsDiffRow, TotalsLineId, TotalsUnit } from '@/lib/protocol/http/compare';
 import type { RunTotals } from './run-totals';
 
-/** A line of the totals table: every total but the bookkeeping ones. */
-export type TotalsLineId = Exclude<keyof RunTotals, 'final' | 'clock'>;
-/** Which way is better on a line. */
-export type Direction = 'low' | 'high';
-
-/**
- * What "better" means where a comparison has a measure of its own (a lesson): the lines that
- * decide, each with its direction, in words. Only these lines are judged; the rest are shown.
- * Declaring a line is declaring the two endings comparable on it, so a line in a criterion is
- * judged even when only one run finished its work (a Partial presented is an answer given).
- */
-export interface Criterion {
-  /** In words, e.g. "time and cost until the user has an answer, and tokens paid twice". */
-  says: string;
-  lines: Partial<Record<TotalsLineId, Direction>>;
-}
+export type { Criterion, Direction, TotalsLineId };
 
 export interface JudgeOptions {
   criterion?: Criterion | undefined;
@@ -63,10 +49,7 @@ export const NOT_JUDGED = {
   notMeasure: 'not judged: not this lesson’s measure',
 } as const;
 
-/** Cost in whole picodollars: float sums of the same calls in another order agree here, and one token of the cheapest model is 150,000 of them. */
-export function exactUsd(usd: number): number {
-  return Math.round(usd * 1e12);
-}
+export { exactUsd };
 
 type Value = RunTotals[TotalsLineId];
 

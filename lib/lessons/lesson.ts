@@ -1,4 +1,4 @@
-import type { Criterion } from '@/lib/compare/totals-diff';
+import type { Criterion } from '@/lib/protocol/http/compare';
 import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
 import { configWithMechanismOff } from './mechanisms';
 

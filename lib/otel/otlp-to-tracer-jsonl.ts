@@ -1,4 +1,4 @@
-import { describeIssues } from '@/lib/protocol';
+import { describeIssues, MAX_EVENT_DEPTH, parseJsonWithin } from '@/lib/protocol';
 import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from './otlp-json-schema';
 import { ownLogOf } from './loop-lab-span-events';
 
@@ -7,6 +7,9 @@ export function looksLikeOtlp(text: string): boolean {
   const head = text.trimStart().slice(0, 200);
   return head.startsWith('{') && head.includes('"resourceSpans"');
 }
+
+/** How deep an OTLP trace may nest: its envelope (resourceSpans › scopeSpans › spans › attributes › value) and an event's worth below. */
+export const MAX_OTLP_DEPTH = MAX_EVENT_DEPTH;
 
 const nanosToMs = (n: string | number): number => Number(BigInt(n) / 1_000_000n);
 
@@ -22,13 +25,12 @@ const nanosToMs = (n: string | number): number => Number(BigInt(n) / 1_000_000n)
  * to run again.
  */
 export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | { ok: false; errors: string[] } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [`not valid JSON: ${(error as Error).message}`] };
-  }
-  const parsed = OtlpTraceRequestSchema.safeParse(raw);
+  // A nested attribute value (arrayValue / kvlistValue) far deeper than any trace needs would
+  // overflow the stack inside the recursive schema: refused here, with where it is.
+  const raw = parseJsonWithin(text, MAX_OTLP_DEPTH);
+  if (!raw.ok && raw.tooDeep === undefined) return { ok: false, errors: [`not valid JSON: ${raw.syntax}`] };
+  if (!raw.ok) return { ok: false, errors: [`${raw.tooDeep}: nested deeper than ${MAX_OTLP_DEPTH} levels; flatten it`] };
+  const parsed = OtlpTraceRequestSchema.safeParse(raw.value);
   if (!parsed.success) return { ok: false, errors: describeIssues(parsed.error).slice(0, 20) };
   const spans = parsed.data.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
   // Loop Lab's own export carries its log: read back whole, as Loop Lab's own JSONL.

@@ -9,6 +9,7 @@ export * from './recovery';
 export * from './models';
 export * from './sweeps';
 export * from './json-depth';
+export * from './display-name';
 export * from './storable-event';
 export * from './event-json';
 export * from './stub-text';

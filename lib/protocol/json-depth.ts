@@ -9,6 +9,25 @@ export const MAX_JSON_DEPTH = 64;
 /** Events wrap tool arguments a few levels down (llm_call.message.parts[i].args): room for that. */
 export const MAX_EVENT_DEPTH = MAX_JSON_DEPTH + 16;
 
+/** What parseJsonWithin found wrong: not JSON (the parser's words), or too deep (the path to where). */
+export type JsonProblem = { ok: false; syntax: string; tooDeep?: undefined } | { ok: false; tooDeep: string; syntax?: undefined };
+
+/**
+ * JSON.parse with the depth limit: every JSON the server reads from outside (a request body,
+ * an imported JSONL line, an OTLP trace) comes in through here, so none can reach a schema or
+ * a recursive reader deeper than it can walk.
+ */
+export function parseJsonWithin(text: string, maxDepth: number = MAX_JSON_DEPTH): { ok: true; value: unknown } | JsonProblem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return { ok: false, syntax: (error as Error).message };
+  }
+  const tooDeep = findTooDeep(value, maxDepth);
+  return tooDeep === undefined ? { ok: true, value } : { ok: false, tooDeep };
+}
+
 /**
  * The path to the first place `value` nests deeper than `maxDepth` objects/arrays, or
  * undefined when it does not. Iterative, so a value far too deep to stringify is still

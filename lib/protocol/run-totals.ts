@@ -36,3 +36,8 @@ export function foldTotals(events: Iterable<RunEvent>): Readonly<RunTotals> {
   for (const event of events) totals = addToTotals(totals, event);
   return totals;
 }
+
+/** Cost in whole picodollars: float sums of the same calls in another order agree here, and one token of the cheapest model is 150,000 of them. */
+export function exactUsd(usd: number): number {
+  return Math.round(usd * 1e12);
+}

@@ -52,7 +52,7 @@ describe('resolveClientConfig', () => {
     expect(noUrl).toThrow(/needs a base URL.*OPENAI_BASE_URL/);
     expect(noUrl).not.toThrow(/sk-secret/);
     expect(() =>
-      resolveClientConfig({ vendor: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', env: {} }),
+      resolveClientConfig({ vendor: 'openai-compatible', baseUrl: 'https://llm.example/v1', env: {} }),
     ).toThrow(/send a key with the run/);
     expect(() =>
       resolveClientConfig({ vendor: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }),

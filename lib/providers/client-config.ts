@@ -1,4 +1,5 @@
 import type { Vendor } from '@/lib/protocol';
+import { ADDRESS_KIND_WORDS, addressKindOf } from './base-url-address';
 
 /** The run-request field a provider problem is about; the API's 400 names it. */
 export type ProviderConfigField = 'provider.baseUrl' | 'apiKey';
@@ -32,6 +33,8 @@ const SIM_KEY = 'sim-key';
 /** The server environment variables that route keys (documented in README and docs/config.md). */
 export const ALLOWED_BASE_URLS_VAR = 'LOOP_LAB_ALLOWED_BASE_URLS';
 export const CUSTOM_BASE_URLS_VAR = 'LOOP_LAB_CUSTOM_BASE_URLS';
+/** Hosts (`host` or `host:port`) on this machine or a private network that a run request may aim at with its own key; the server's key never goes there. */
+export const REQUEST_HOSTS_VAR = 'LOOP_LAB_ALLOWED_REQUEST_HOSTS';
 
 const REAL = {
   anthropic: { urlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', officialUrl: 'https://api.anthropic.com' },
@@ -59,6 +62,10 @@ export interface ResolveClientConfigOptions {
  * URL picked by a request must come with a key picked by the same request, or anyone who can
  * reach the API could have the server send its key to their own host.
  * LOOP_LAB_CUSTOM_BASE_URLS=off refuses request-chosen URLs altogether. Only http(s) URLs.
+ * A request-chosen URL may not point at a cloud metadata service or a link-local address, nor
+ * at this machine or a private network unless the environment names it (the URL in
+ * LOOP_LAB_ALLOWED_BASE_URLS or *_BASE_URL, or its host in LOOP_LAB_ALLOWED_REQUEST_HOSTS): the
+ * server would fetch it and show the answer in the run (base-url-address.ts).
  * A simulated vendor never reads the real vendors' environment at all. Throws
  * ProviderConfigError naming the request field to fix; messages never contain a key.
  */
@@ -87,6 +94,19 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
         'provider.baseUrl',
         `this server does not accept base URLs from a run request (${CUSTOM_BASE_URLS_VAR}=off); leave provider.baseUrl out, ` +
           `or use one the server names (${spec.urlVar} or ${ALLOWED_BASE_URLS_VAR})`,
+      );
+    }
+    const target = new URL(requested);
+    const kind = addressKindOf(target.hostname);
+    if (kind === 'metadata' || kind === 'link-local') {
+      throw new ProviderConfigError('provider.baseUrl', `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}: a run request may never point the server there`);
+    }
+    if (kind !== undefined && !listed(env[REQUEST_HOSTS_VAR], target)) {
+      throw new ProviderConfigError(
+        'provider.baseUrl',
+        `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}, which a run request may point the server at only when the ` +
+          `server's environment names it: set ${ALLOWED_BASE_URLS_VAR}=${requested} (or ${spec.urlVar}) where the server starts, ` +
+          `or ${REQUEST_HOSTS_VAR}=${target.host} to let runs that bring their own key use it (a local model server such as Ollama)`,
       );
     }
     if (!requestKey) {
@@ -135,6 +155,15 @@ function normalizeBaseUrl(raw: string, source: string): string {
   }
   url.hash = '';
   return url.href.replace(/\/+$/, '');
+}
+
+/** Is `url`'s host (with its port, or any port when the entry names none) in a comma- or space-separated list? */
+function listed(list: string | undefined, url: URL): boolean {
+  return (list ?? '')
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean)
+    .some((entry) => entry === url.host || entry === url.hostname);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

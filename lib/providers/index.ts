@@ -1,6 +1,7 @@
 export {
   ALLOWED_BASE_URLS_VAR,
   CUSTOM_BASE_URLS_VAR,
+  REQUEST_HOSTS_VAR,
   ENV_KEY_VARS,
   ProviderConfigError,
   SIM_BASE_URLS,

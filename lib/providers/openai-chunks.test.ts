@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { createOpenAITranslator } from './openai-chunks';
+import { classifyError } from '@/lib/engine/recovery/classify';
+import { createOpenAITranslator, UpstreamFormatError } from './openai-chunks';
 
 type Delta = OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning?: string };
 
@@ -46,5 +47,15 @@ describe('createOpenAITranslator', () => {
     const t = createOpenAITranslator();
     t.push(chunk({ content: 'partial' }));
     expect(t.end()).toEqual([]);
+  });
+
+  it('says the upstream does not speak the stream format when a record has no choices (an Ollama-native or Anthropic answer)', () => {
+    const t = createOpenAITranslator();
+    const native = { model: 'llama3', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'hi' }, done: false };
+    const push = () => t.push(native as unknown as OpenAI.ChatCompletionChunk);
+    expect(push).toThrow(UpstreamFormatError);
+    expect(push).toThrow(/does not speak the OpenAI Chat Completions stream format: a streamed record has no "choices" array \(\{"model":"llama3"/);
+    expect(push).toThrow(SyntaxError);
+    expect(classifyError(new UpstreamFormatError(native))).toMatchObject({ category: 'parse', rule: 'SyntaxError' });
   });
 });

@@ -23,6 +23,22 @@ interface ToolState {
  * finish is held to the end so the usage chunk (sent after it) precedes it; open blocks are
  * stopped when the finish reason arrives, and only then: a cut stream leaves them open.
  */
+/**
+ * A streamed record that is JSON but not a Chat Completions chunk (no `choices` array): the
+ * upstream speaks another API (Anthropic Messages, Ollama's native /api/chat, the Responses API…)
+ * at this base URL. A SyntaxError, like a record the SDK could not parse, so it classifies as
+ * `parse`; the message says what arrived and what was expected.
+ */
+export class UpstreamFormatError extends SyntaxError {
+  constructor(chunk: unknown) {
+    const seen = JSON.stringify(chunk)?.slice(0, 160) ?? String(chunk);
+    super(
+      `The upstream does not speak the OpenAI Chat Completions stream format: a streamed record has no "choices" array (${seen}). ` +
+        'Point provider.baseUrl at its OpenAI-compatible endpoint (often …/v1), or pick the vendor whose API it speaks',
+    );
+  }
+}
+
 export function createOpenAITranslator(): EventTranslator<OpenAI.ChatCompletionChunk> {
   let started = false;
   let nextBlock = 0;
@@ -70,6 +86,7 @@ export function createOpenAITranslator(): EventTranslator<OpenAI.ChatCompletionC
         started = true;
         parts.push({ type: 'response-start', id: chunk.id, model: chunk.model });
       }
+      if (!Array.isArray((chunk as { choices?: unknown }).choices)) throw new UpstreamFormatError(chunk);
       const choice = chunk.choices.find((c) => c.index === 0);
       if (choice) {
         const delta = (choice.delta ?? {}) as DeltaWithReasoning;

@@ -92,8 +92,11 @@ describe('a real vendor\'s keepalives reach the run log', () => {
   beforeAll(async () => {
     anthropicUrl = await standIn('anthropic', 'event: ping\ndata: {"type": "ping"}\n\n'.repeat(2));
     compatibleUrl = await standIn('openai', ': keepalive\n\n'.repeat(2));
+    // The stand-ins are on 127.0.0.1, which a run may aim at with its own key only when the environment names it.
+    process.env.LOOP_LAB_ALLOWED_REQUEST_HOSTS = [anthropicUrl, compatibleUrl].map((u) => new URL(u).host).join(' ');
   });
   afterAll(async () => {
+    delete process.env.LOOP_LAB_ALLOWED_REQUEST_HOSTS;
     await Promise.all(servers.map((s) => s.close()));
   });
 

@@ -1,4 +1,4 @@
-import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, type RunConfig, type Vendor } from '@/lib/protocol';
+import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, VendorSchema, type RunConfig, type Vendor } from '@/lib/protocol';
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios, TOOL_NAMES } from '@/lib/tools';
 
@@ -24,11 +24,18 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   // for want of a key or an address.
   problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
   const fallback = config.recovery.fallback?.model;
-  if (fallback) {
-    if (isSimulated(vendor)) {
-      const own = modelsOf(vendor).map((m) => m.id);
+  // A cross-vendor fallback's model is served by the fallback vendor, not the run's own.
+  const fallbackVendorName = config.recovery.fallback?.vendor?.trim();
+  const fallbackVendor = fallbackVendorName ? VendorSchema.safeParse(fallbackVendorName) : undefined;
+  if (fallbackVendor && !fallbackVendor.success) {
+    problems.push(`recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${VendorSchema.options.join(', ')}`);
+  }
+  const servedBy = fallbackVendor?.success ? fallbackVendor.data : vendor;
+  if (fallback && (!fallbackVendor || fallbackVendor.success)) {
+    if (isSimulated(servedBy)) {
+      const own = modelsOf(servedBy).map((m) => m.id);
       if (!own.includes(fallback)) {
-        problems.push(`recovery.fallback.model: the simulated vendor ${vendor} serves ${own.join(', ')}; "${fallback}" is not one of them`);
+        problems.push(`recovery.fallback.model: the simulated vendor ${servedBy} serves ${own.join(', ')}; "${fallback}" is not one of them`);
       }
     } else if (!MODEL_ID.test(fallback)) {
       problems.push(`recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`);

@@ -2,7 +2,7 @@ import 'server-only';
 export { HttpError } from './http-error';
 export { errorResponse, jsonError, type ErrorBody } from './error-response';
 export { jsonResponse } from './json-response';
-export { readJson, readText, MAX_BODY_BYTES, MAX_JSON_BYTES } from './read-body';
+export { readJson, readText, describeLimit, MAX_BODY_BYTES, MAX_JSON_BYTES } from './read-body';
 export { refuseCrossSite, type RefuseCrossSiteOptions } from './refuse-cross-site';
 export * from './run-registry';
 export { getRunRegistry, unwatchedMs } from './get-run-registry';

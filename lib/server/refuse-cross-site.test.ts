@@ -42,28 +42,6 @@ describe('refuseCrossSite', () => {
     expect(statusOf({ 'content-type': 'application/x-ndjson' }, ['application/x-ndjson', 'application/json'])).toBe(0);
   });
 
-  it('refuses a browser that reaches the server under an unexpected DNS name (DNS rebinding)', () => {
-    const rebound = (host: string) =>
-      new Request(`http://${host}/api/runs`, { method: 'POST', body: '{}', headers: { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', ...JSON_TYPE } });
-    const status = (host: string): number => {
-      try {
-        refuseCrossSite({ request: rebound(host) });
-        return 0;
-      } catch (error) {
-        return (error as HttpError).status;
-      }
-    };
-    expect(status('attacker.example:3000')).toBe(403);
-    expect(() => refuseCrossSite({ request: rebound('attacker.example:3000') })).toThrow(/LOOP_LAB_ALLOWED_HOSTS/);
-    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', '192.168.1.20:3000', 'app.localhost']) expect(status(host)).toBe(0);
-    process.env.LOOP_LAB_ALLOWED_HOSTS = 'loop.lan, other.lan';
-    try {
-      expect(status('loop.lan:3000')).toBe(0);
-    } finally {
-      delete process.env.LOOP_LAB_ALLOWED_HOSTS;
-    }
-  });
-
   it('says what happened and what to do in the 403', () => {
     expect(() => refuseCrossSite({ request: req({ ...JSON_TYPE, origin: 'https://evil.example' }) })).toThrow(
       /Origin https:\/\/evil\.example is not this server \(127\.0\.0\.1:3000\).*open the playground/,

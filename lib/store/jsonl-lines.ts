@@ -1,4 +1,4 @@
-import { findTooDeep, MAX_EVENT_DEPTH, type RunEvent } from '@/lib/protocol';
+import { MAX_EVENT_DEPTH, parseJsonWithin, type RunEvent } from '@/lib/protocol';
 
 /** One non-blank line of a JSONL file, parsed, with its 1-based line number. */
 export interface JsonlLine {
@@ -22,20 +22,18 @@ export function splitJsonl(text: string): { lines: JsonlLine[]; errors: string[]
     const line = index + 1;
     const trimmed = raw.trim();
     if (trimmed === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      errors.push(`line ${line}: not valid JSON (${(error as Error).message})`);
+    const parsed = parseJsonWithin(trimmed, MAX_EVENT_DEPTH);
+    if (!parsed.ok) {
+      errors.push(
+        parsed.tooDeep === undefined
+          ? `line ${line}: not valid JSON (${parsed.syntax})`
+          : `line ${line}: nested deeper than ${MAX_EVENT_DEPTH} levels at ${parsed.tooDeep}; flatten it`,
+      );
       return;
     }
+    const value = parsed.value;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       errors.push(`line ${line}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
-      return;
-    }
-    const tooDeep = findTooDeep(value, MAX_EVENT_DEPTH);
-    if (tooDeep !== undefined) {
-      errors.push(`line ${line}: nested deeper than ${MAX_EVENT_DEPTH} levels at ${tooDeep}; flatten it`);
       return;
     }
     lines.push({ line, value: value as Record<string, unknown> });

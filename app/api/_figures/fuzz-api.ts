@@ -4,8 +4,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 
 /**
- * `npm run fuzz [-- N]`: sends N (default 1200) fuzzed requests — malformed configs, control
- * messages, imports, SSE resume points and paths — through the real route handlers (proxy
+ * `npm run fuzz [-- N]`: sends N (default 1200) fuzzed requests to every route — malformed
+ * configs, control messages, JSONL and OTLP imports, prompt sets, sweep grids, lessons, compare
+ * queries, SSE resume points, paths and Host headers — through the real route handlers (proxy
  * first, as Next does) and prints how many answered 5xx. Exit 1 when any did.
  */
 async function main(): Promise<number> {
@@ -14,14 +15,17 @@ async function main(): Promise<number> {
   process.env.LOOP_LAB_DATA_DIR = dir;
   process.env.LOOP_LAB_UNWATCHED_MS ??= '5000';
   const { dispatch, fuzzRequests, startValidRun } = await import('../api-fuzz');
-  const { getRunRegistry } = await import('@/lib/server');
+  const { getRunRegistry, getSweepRegistry } = await import('@/lib/server');
   const knownId = await startValidRun();
   await getRunRegistry().whenFinished(knownId);
+  const sweep = await dispatch({ method: 'POST', path: '/api/sweeps', body: JSON.stringify({ configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 1 } }) });
+  const knownSweepId = ((await sweep.json()) as { id: string }).id;
+  await getSweepRegistry().whenFinished(knownSweepId);
 
   const byStatus = new Map<number, number>();
   const failures: string[] = [];
   const started = performance.now();
-  for (const request of fc.sample(fuzzRequests(knownId), { numRuns: count, seed: Number(process.env.FUZZ_SEED ?? 7) })) {
+  for (const request of fc.sample(fuzzRequests(knownId, knownSweepId), { numRuns: count, seed: Number(process.env.FUZZ_SEED ?? 7) })) {
     let status: number;
     let text = '';
     try {

@@ -19,11 +19,15 @@ export async function GET(): Promise<Response> {
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const body = SavePromptSetBodySchema.parse(await readJson({ request }));
-    const unknown = Object.keys(body.toolDescriptions).filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
+    const raw = await readJson({ request });
+    // Read the names as sent: a key such as "__proto__" would not survive parsing into an object.
+    const described = (raw as { toolDescriptions?: unknown } | null)?.toolDescriptions;
+    const names = typeof described === 'object' && described !== null && !Array.isArray(described) ? Object.keys(described) : [];
+    const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      throw new HttpError(400, 'The prompt set names tools that do not exist', unknown.map((n) => `toolDescriptions.${n}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`));
+      throw new HttpError(400, 'The prompt set names tools that do not exist', unknown.map((n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`));
     }
+    const body = SavePromptSetBodySchema.parse(raw);
     const saved = getPromptSetStore().savePromptSet(body);
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {

@@ -60,6 +60,7 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-env-canary-should-not-travel-0123');
     const parent = await storedParent();
     const standIn = standIns.requestChosen.openai;
+    vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', new URL(standIn.baseUrl).host); // on 127.0.0.1: named, for runs with their own key
     const k = 2;
     const created = await started({ fork: { runId: parent.id, atTurn: k, provider: 'openai-compatible', model: 'gpt-sim-4o', baseUrl: standIn.baseUrl }, apiKey: KEY });
     const child = await streamed(created.id);

@@ -58,6 +58,38 @@ export const AlignedTurnSchema = z
   .strict();
 export type AlignedTurn = z.infer<typeof AlignedTurnSchema>;
 
+/** A line of the totals table: every total of a run but the bookkeeping ones (lib/compare/run-totals). */
+export type TotalsLineId =
+  | 'reason'
+  | 'complete'
+  | 'verdict'
+  | 'trustedEditedTests'
+  | 'durationMs'
+  | 'turns'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'usd'
+  | 'wastedTokens'
+  | 'errorsSeen'
+  | 'attempts'
+  | 'failedAttempts'
+  | 'failedToolRuns'
+  | 'titled';
+/** Which way is better on a line. */
+export type Direction = 'low' | 'high';
+
+/**
+ * What "better" means where a comparison has a measure of its own (a lesson): the lines that
+ * decide, each with its direction, in words. Only these lines are judged; the rest are shown.
+ * Declaring a line is declaring the two endings comparable on it, so a line in a criterion is
+ * judged even when only one run finished its work (a Partial presented is an answer given).
+ */
+export interface Criterion {
+  /** In words, e.g. "time and cost until the user has an answer, and tokens paid twice". */
+  says: string;
+  lines: Partial<Record<TotalsLineId, Direction>>;
+}
+
 export const TotalsUnitSchema = z.enum(['ms', 'tokens', 'usd', 'count', 'text']);
 export type TotalsUnit = z.infer<typeof TotalsUnitSchema>;
 

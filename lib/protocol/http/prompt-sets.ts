@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolNameSchema } from '../config';
+import { DisplayNameSchema } from '../display-name';
 
 /**
  * A named prompt set: the texts a prompt experiment changes (system prompt, optional task,
@@ -8,7 +9,7 @@ import { ToolNameSchema } from '../config';
  */
 export const SavePromptSetBodySchema = z
   .object({
-    name: z.string().trim().min(1, 'a name: what this set tries, e.g. "terse system prompt"').max(100),
+    name: DisplayNameSchema,
     /** '' = the built-in system prompt. */
     system: z.string().max(20_000).default(''),
     /** '' = the scenario's own task. */

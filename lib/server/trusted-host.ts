@@ -1,0 +1,41 @@
+/**
+ * The DNS-rebinding check, for every `/api` request (reads as well as writes), made once in
+ * proxy.ts. A page on another site can re-point its own DNS name at 127.0.0.1: the browser
+ * then treats this server as same-origin with that page, which may read anything it serves.
+ * What gives it away is the Host header: the attacker's name. Loopback names and IP addresses
+ * cannot be re-pointed; the name the server was told to listen on (LOOP_LAB_HOST) and the
+ * names listed in LOOP_LAB_ALLOWED_HOSTS are expected; any other name is refused with a 403.
+ *
+ * No `server-only` import: proxy.ts loads this outside the route bundles.
+ */
+export const ALLOWED_HOSTS_VAR = 'LOOP_LAB_ALLOWED_HOSTS';
+export const LISTEN_HOST_VAR = 'LOOP_LAB_HOST';
+
+/** True when `host` (a Host header: name or IP, with or without a port) is one this server expects. */
+export function isTrustedHost(host: string, env: Record<string, string | undefined> = process.env): boolean {
+  const name = hostnameOf(host);
+  if (name === undefined) return false;
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (name.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return true; // an IP address
+  const expected = [env[LISTEN_HOST_VAR] ?? '', ...(env[ALLOWED_HOSTS_VAR] ?? '').split(/[\s,]+/)]
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return expected.includes(name) || expected.includes(host.toLowerCase());
+}
+
+/** The 403's words: what was refused, why, and the two ways to be let in. */
+export function untrustedHostMessage(host: string): string {
+  return (
+    `Request refused: this server is not expected to be reached as "${host.slice(0, 200)}" (a page on another site can point its own ` +
+    `name at this machine and read what it serves). Open Loop Lab at http://localhost or its IP address, or list the name in ${ALLOWED_HOSTS_VAR}`
+  );
+}
+
+function hostnameOf(host: string): string | undefined {
+  if (host === '' || /[\s/\\@?#]/.test(host)) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
