@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * The attack of issue 7 in a real browser: a page on another origin posts to this server.
+ * A cross-site write attempted in a real browser: a page on another origin posts to this server.
  * A CORS-simple post (no preflight) reaches the server and is refused; a JSON post needs a
  * preflight the server never grants. Either way no run starts.
  */

@@ -104,7 +104,7 @@ export function describeClicks(result: Exclude<ClickToFirstEvent, { skipped: str
     `not counted: ${result.coldMs.toFixed(0)} ms)\n` +
     `      along the way, from the click: POST answered ${f(result.created)}; stream open ${f(result.streamOpen)}; ` +
     `first event received ${f(result.firstEvent)}\n` +
-    `      before (issue 10, same path on a production build): median 451 ms — POST 82 ms, the stream opened 170–200 ms after the POST returned\n` +
+    `      before (same path on a production build): median 451 ms — POST 82 ms, the stream opened 170–200 ms after the POST returned\n` +
     `      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`
   );
 }

@@ -142,7 +142,7 @@ async function otherFigures(): Promise<void> {
 
 }
 
-/** The sweep's throughput against the bare SDK, and the server's memory around it (issue 11). */
+/** The sweep's throughput against the bare SDK, and the server's memory around it. */
 async function sweepFigures(): Promise<void> {
   const sweep = await measureSweepThroughput({ runs: Number(process.env.BENCH_SWEEP_RUNS ?? 1000), recordRuns: 32 });
   const ratio = sweep.poolRunsPerSec / sweep.sdkRunsPerSec;

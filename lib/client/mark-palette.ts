@@ -6,7 +6,7 @@
  * series always pairs its colour with a shape so colour is never the only cue (WCAG 1.4.1).
  */
 
-/** Accents drawn as bars, dots, lamps and lines (UI.md meanings: wait amber, fail red, ok green, compaction violet, takeover blue, live run). */
+/** Accents drawn as bars, dots, lamps and lines (meanings: wait amber, fail red, ok green, compaction violet, takeover blue, live run). */
 export const MARK_ACCENTS = ['wait', 'fail', 'ok', 'compact', 'takeover', 'run', 'faint'] as const;
 
 /** Surfaces a mark can sit on. */

@@ -10,7 +10,7 @@ import { foldSwap, foldTakeoverReport } from './fold-takeover';
 import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
 /**
- * Folds one run event into the view (STYLE.md habit 7): pure, exhaustive, and idempotent —
+ * Folds one run event into the view: pure, exhaustive, and idempotent —
  * an event whose seq was already folded (a replay after reconnect) returns the same state.
  */
 export function reduceRunEvent(state: RunViewState, event: RunEvent): RunViewState {

@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages' error bodies, the one copy (wire-formats §2): the HTTP error table the
+ * Anthropic Messages' error bodies, the one copy: the HTTP error table the
  * fault injector sends, the body shape the simulated vendor refuses a request with, and the
  * `event: error` record inside a 200 stream. Wordings from recorded traffic and the docs.
  */

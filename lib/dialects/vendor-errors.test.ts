@@ -21,7 +21,7 @@ async function injected(dialect: 'anthropic' | 'openai', status: 529 | 404): Pro
 // Every error body the project sends for a dialect comes from lib/dialects: the fault injector,
 // the strict simulated vendors, the scripted provider's SDK-shaped errors and in-stream errors.
 describe('vendor error bodies: one copy per dialect', () => {
-  it('Anthropic: the injected HTTP error and the simulated vendor’s refusal have the wire shape (wire-formats §2.2)', async () => {
+  it('Anthropic: the injected HTTP error and the simulated vendor’s refusal have the wire shape', async () => {
     expect(shape(await injected('anthropic', 529))).toEqual(ANTHROPIC_SHAPE);
     const refusal = probeSimRequest({ vendor: 'sim-anthropic', body: { model: 'claude-sim-sonnet', max_tokens: 10, messages: [] } });
     expect(refusal?.accepted).toBe(false);
@@ -32,7 +32,7 @@ describe('vendor error bodies: one copy per dialect', () => {
     expect(JSON.parse(record.split('data: ')[1]!)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   });
 
-  it('OpenAI dialects: the injected error, the OpenAI and DeepSeek-style refusals and the stream error share one shape (§3.5)', async () => {
+  it('OpenAI dialects: the injected error, the OpenAI and DeepSeek-style refusals and the stream error share one shape', async () => {
     const body = (await injected('openai', 404)) as { error: { code: string } };
     expect(shape(body)).toEqual(OPENAI_SHAPE);
     for (const vendor of ['sim-openai', 'sim-deepseek'] as const) {

@@ -31,7 +31,7 @@ export function kTokens(n: number): string {
 
 const { codesmith, s11, course } = PRESETS;
 
-/** The numbers DESIGN.md §4 names, each from the preset that reproduces its source. */
+/** The numbers the design names for each mechanism, each from the preset that reproduces its source. */
 export const DEFAULTS = {
   /** CodeSmith's whitelist retry. */
   retries: codesmith.retry.maxRetries,

@@ -9,7 +9,7 @@ import type {
 import { DEFAULTS as D } from './defaults';
 
 /**
- * The one table of mechanisms a person can switch off on their own (DESIGN.md §4): what the
+ * The one table of mechanisms a person can switch off on their own: what the
  * sweeps' on/off axis, "run the counterfactual" and every lesson use. Pure data, browser-safe.
  */
 

@@ -48,7 +48,7 @@ export const SimPolicyIdSchema = z.enum([
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 
 /**
- * How a trajectory is handed to another vendor or model (DESIGN.md §5). Credentials never
+ * How a trajectory is handed to another vendor or model. Credentials never
  * travel on a switch; foreign thinking text is dropped or kept as a marked note. `naive`
  * sends the history as it was, credentials included, so the strict vendor's real rejection
  * can be seen.

@@ -54,7 +54,7 @@ export {
 } from './event-families/context-events';
 
 /**
- * The run event union (DESIGN.md §1): everything a run does is one of these, appended to
+ * The run event union: everything a run does is one of these, appended to
  * its log with `seq` contiguous from 0 and `ts` in the run's clock (ms since run start).
  * Field names follow the plain tracer where they overlap (run_id, iteration, ts, event,
  * input_tokens, output_tokens, usd_so_far, stop_reason, latency_ms, tool, args,

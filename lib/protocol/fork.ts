@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VendorSchema } from './config';
 
 /**
- * Fork a stored run at turn `atTurn` (issue 9): the new run starts from the parent's
+ * Fork a stored run at turn `atTurn`: the new run starts from the parent's
  * trajectory up to and including that turn, rebuilt from its event log, and continues live on
  * `provider`/`model`/`baseUrl` (default: the vendor and model the parent was on at that turn)
  * with the parent's config otherwise, seed included. The key for the child is the body's

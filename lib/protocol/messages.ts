@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The neutral trajectory format (DESIGN.md §5). A message is stored in no vendor's
+ * The neutral trajectory format. A message is stored in no vendor's
  * format: rendering to a vendor happens at request time in lib/trajectory.
  */
 

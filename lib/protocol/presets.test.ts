@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, PRESET_DESCRIPTIONS, resolveRecovery } from './presets';
 import { RecoveryConfigSchema, RecoveryOverridesSchema } from './recovery';
 
-/** Each preset's numbers, as its seed states them (/work/shared/seeds). */
+/** Each preset's numbers, as its seed states them. */
 describe('presets match their seeds', () => {
   it('s11: range(10) attempts, 429/529 only, Retry-After not passed, 500·2ⁿ ≤ 32 s + 0–25 %, output 8,000 → 64,000 then 3 continuations, reactive compact keeping 5', () => {
     const { retry, output, compaction, fallback } = PRESETS.s11;

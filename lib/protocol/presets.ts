@@ -1,7 +1,7 @@
 import { COMPACTION_OFF, type PresetId, type RecoveryConfig, type RecoveryOverrides } from './recovery';
 
 /**
- * The presets reproduce their sources (DESIGN.md §4). Pure data, shared by the engine
+ * The presets reproduce their sources. Pure data, shared by the engine
  * (to run) and the browser (to show each parameter's default).
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Recovery configuration: every mechanism of DESIGN.md §4 with its parameters, each
+ * Recovery configuration: every mechanism with its parameters, each
  * switchable on its own so a lesson can show the same fault with and without it.
  */
 

@@ -6,7 +6,7 @@ import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-i
 import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /**
- * A sweep grid (issue 11): scenarios × configurations × fault plans × vendors × seeds, every
+ * A sweep grid: scenarios × configurations × fault plans × vendors × seeds, every
  * run on the virtual clock. The same schema is the body of POST /api/sweeps and the CLI's
  * `--grid` file; expanding it (lib/sweeps/expand-grid.ts) gives one seeded job per cell.
  */

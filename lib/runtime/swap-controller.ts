@@ -27,7 +27,7 @@ export interface SwapController {
 }
 
 /**
- * Moves a run between vendors and models at request boundaries (DESIGN.md §5). Each swap is
+ * Moves a run between vendors and models at request boundaries. Each swap is
  * a `swap` event; the first request on the new binding records a `takeover_report`: what
  * rendering the history converted and dropped, and — rendered naively and validated by the
  * strict simulated vendor — the real error the foreign credentials would have met. A swap

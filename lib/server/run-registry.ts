@@ -86,7 +86,7 @@ interface LiveRun {
 }
 
 /**
- * Runs execute here, not inside an HTTP response (DESIGN.md §6): events go to the store and
+ * Runs execute here, not inside an HTTP response: events go to the store and
  * to whoever subscribes, and a reconnect replays from the store with no gap and no repeat.
  * Everything between reading the replay and joining the live fan-out is synchronous (the
  * store is synchronous too), so no event can slip in between.

@@ -41,7 +41,7 @@ export interface ListRunsOptions {
 }
 
 /**
- * The run store (DESIGN.md §6, §8): a run is its config plus its event log. Small on
+ * The run store: a run is its config plus its event log. Small on
  * purpose, so a server database can stand behind it when one machine is not enough.
  */
 export interface RunStore {

@@ -34,7 +34,7 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, seq)
   ) WITHOUT ROWID;
   `,
-  // Sweeps (issue 11): a sweep's runs are ordinary runs carrying its id; each run's metrics
+  // Sweeps: a sweep's runs are ordinary runs carrying its id; each run's metrics
   // row is written in the same transaction as the run and its log.
   `
   ALTER TABLE runs ADD COLUMN sweep_id TEXT;
@@ -59,18 +59,18 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (sweep_id, job)
   ) WITHOUT ROWID;
   `,
-  // Which open store wrote a run (issue 7): at startup, runs left running by a process that
+  // Which open store wrote a run: at startup, runs left running by a process that
   // is gone are closed with a server_restart terminate.
   `
   ALTER TABLE runs ADD COLUMN owner TEXT;
   CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
   `,
-  // The task verdict (issue 10): the scenario's check on the final workspace, shown beside the
+  // The task verdict: the scenario's check on the final workspace, shown beside the
   // terminate reason in the run list.
   `
   ALTER TABLE runs ADD COLUMN verdict TEXT;
   `,
-  // The lab (issue 10): named, versioned prompt sets, and the run's title in its summary row
+  // The lab: named, versioned prompt sets, and the run's title in its summary row
   // (filled in for runs stored before, from their run_title event).
   `
   CREATE TABLE prompt_sets (
@@ -87,7 +87,7 @@ const MIGRATIONS: readonly string[] = [
     SELECT json_extract(body, '$.title') FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
   );
   `,
-  // Forks (issue 9): a run started from another run's trajectory at a turn; the parent lists them.
+  // Forks: a run started from another run's trajectory at a turn; the parent lists them.
   `
   ALTER TABLE runs ADD COLUMN forked_from TEXT;
   ALTER TABLE runs ADD COLUMN forked_at_turn INTEGER;

@@ -37,7 +37,7 @@ export interface SweepRecord {
 }
 
 /**
- * Sweeps beside the runs they made (DESIGN.md §8): the grid and its progress here; each run,
+ * Sweeps beside the runs they made: the grid and its progress here; each run,
  * its log and its metrics row are written by the run store in one transaction per run.
  */
 export interface SweepStore {

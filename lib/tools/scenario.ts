@@ -11,7 +11,7 @@ export interface CheckResult {
 
 /**
  * A scenario is data: a task, a workspace, a check, the default simulated model policy and
- * the hints that policy follows to do the work for real (DESIGN.md §7).
+ * the hints that policy follows to do the work for real.
  */
 export interface Scenario {
   id: string;

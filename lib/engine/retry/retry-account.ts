@@ -3,7 +3,7 @@ import { isBackgroundRetryable, type Classification } from '../recovery';
 
 type RetryConfig = RecoveryConfig['retry'];
 
-/** Which ledger a retry is booked on; each keeps its own budget (DESIGN.md §4). */
+/** Which ledger a retry is booked on; each keeps its own budget. */
 export type RetryAccountName = 'foreground' | 'background' | 'context';
 
 /**

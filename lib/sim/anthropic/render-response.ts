@@ -39,7 +39,7 @@ function usage(inputTokens: number, outputTokens: number): Record<string, number
   return { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
 }
 
-/** The SSE records of a streamed Message, each with its pacing delay (wire-formats §1). */
+/** The SSE records of a streamed Message, each with its pacing delay. */
 export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator<BodyFrame> {
   const { plan, pacing } = input;
   yield {

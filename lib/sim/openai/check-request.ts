@@ -13,7 +13,7 @@ export interface CheckedOpenAIRequest {
   promptTokens: number;
 }
 
-/** DeepSeek's thinking-mode rule, in its own words (wire-formats §5.1). */
+/** DeepSeek's thinking-mode rule, in its own words. */
 export const REASONING_CONTENT_MISSING = 'The reasoning_content in the thinking mode must be passed back to the API.';
 
 /**

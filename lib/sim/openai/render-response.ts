@@ -32,7 +32,7 @@ function usageBody(input: OpenAIResponseInput): Record<string, unknown> {
   };
 }
 
-/** The `data:` records of a streamed chat completion, paced (wire-formats §3). */
+/** The `data:` records of a streamed chat completion, paced. */
 export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyFrame> {
   const { plan, pacing } = input;
   // Every chunk opens with the same fields: serialized once, then only choices (and usage)

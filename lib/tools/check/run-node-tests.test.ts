@@ -8,7 +8,7 @@ import { createWorkspace } from '../workspace';
 import { runNodeTests } from './run-node-tests';
 
 /**
- * The check sandbox against hostile workspaces (issue 7, finding 2). Each of these hung,
+ * The check sandbox against hostile workspaces. Each of these hung,
  * crashed or fooled the old in-process node:vm check; here each must end with a clear answer
  * while this process (standing in for the server) keeps running.
  */

@@ -8,7 +8,7 @@ import { searchTool } from './search';
 
 /**
  * Inputs a model can send that used to hold the server's only thread for seconds to minutes
- * (issue 7, finding 3). Each test yields to the timer queue after the call, so a call that
+ *. Each test yields to the timer queue after the call, so a call that
  * blocked past the test timeout fails by that timeout; no timing is asserted.
  */
 const HOSTILE_TIMEOUT_MS = 3_000;
