@@ -2,7 +2,7 @@ import { DEFAULT_TAKEOVER, PRESETS, PresetIdSchema, resolveRecovery, type Recove
 import { MECHANISM_LIST } from './mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
-export type OverridableConfig = Partial<Pick<RunConfig, 'preset' | 'recovery' | 'takeover'>>;
+export type OverridableConfig = Partial<Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict'>>;
 
 type Path = `${string}.${string}` | 'sdkMaxRetries';
 
@@ -28,7 +28,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
  * `watchdog off` when the overrides switch a mechanism off that the preset has on (every
  * field of its switch, lib/lessons/mechanisms.ts), `fallback on` for the reverse, and any other
  * changed field as `group.field = value`. An override equal to the preset's value changes
- * nothing and is not listed. The takeover's naive handling is the takeover mechanism off.
+ * nothing and is not listed. The takeover's naive handling is the takeover mechanism off, a
+ * verdict on the workspace's own tests the shipped-tests mechanism off.
  */
 export function describeOverrides(config: OverridableConfig): string[] {
   const parsed = PresetIdSchema.safeParse(config.preset ?? 'codesmith');
@@ -57,5 +58,7 @@ export function describeOverrides(config: OverridableConfig): string[] {
   const takeover = { ...DEFAULT_TAKEOVER, ...config.takeover };
   if (takeover.naive) lines.push('takeover-handling off');
   if (takeover.foreignThinking !== DEFAULT_TAKEOVER.foreignThinking) lines.push(`takeover.foreignThinking = ${JSON.stringify(takeover.foreignThinking)}`);
+  // The verdict running the workspace's own copies of the tests is the shipped-tests mechanism off.
+  if (config.verdict?.tests === 'workspace') lines.push('shipped-tests off');
   return lines;
 }
