@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { QueryProvider } from '@/lib/client/query-provider';
+import { QueryProvider } from '@/lib/client/api/query-provider';
 import { THEME_SCRIPT, ThemeToggle } from '@/components/ui/theme-toggle';
 import './globals.css';
 

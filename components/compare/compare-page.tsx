@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '@/lib/client/api-client';
-import { useComparison } from '@/lib/client/compare-api';
-import { useComparisonNow, type SideEnds } from '@/lib/client/compare-clock';
+import { ApiError } from '@/lib/client/api/client';
+import { useComparison } from '@/lib/client/api/compare';
+import { useComparisonNow, type SideEnds } from '@/lib/client/run-view/compare-clock';
 import { noDivergenceNote } from '@/lib/compare/no-divergence-note';
 import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';

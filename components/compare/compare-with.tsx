@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { compareUrl } from '@/lib/client/compare-api';
+import { compareUrl } from '@/lib/client/api/compare';
 import { formatMs } from '@/lib/client/format';
-import { useRuns } from '@/lib/client/queries';
-import { usePopover } from '@/lib/client/use-popover';
+import { useRuns } from '@/lib/client/api/runs';
+import { usePopover } from '@/lib/client/hooks/use-popover';
 import { Button } from '@/components/ui/button';
 
 /** "Compare with…": pick another run (same scenario first) and open the comparison. */

@@ -2,11 +2,11 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { usePopover } from '@/lib/client/use-popover';
+import { usePopover } from '@/lib/client/hooks/use-popover';
 import { mechanismAlreadyOff } from '@/lib/compare/mechanism-already-off';
-import { api, ApiError } from '@/lib/client/api-client';
-import { compareUrl } from '@/lib/client/compare-api';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { api, ApiError } from '@/lib/client/api/client';
+import { compareUrl } from '@/lib/client/api/compare';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { configWithMechanismOff, MECHANISM_LIST } from '@/lib/lessons/mechanisms';
 import type { MechanismId } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';

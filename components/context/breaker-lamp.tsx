@@ -1,9 +1,9 @@
 'use client';
 
-import type { BreakerView } from '@/lib/client/context-view-state';
-import { breakerLampState } from '@/lib/client/breaker-lamp-state';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { useRunClock } from '@/lib/client/use-run-clock';
+import type { BreakerView } from '@/lib/client/run-view/context-view-state';
+import { breakerLampState } from '@/lib/client/run-view/breaker-lamp-state';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 import { WhyLine } from '@/components/explain/why-line';
 
 const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string }> = {

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { useControlRun } from '@/lib/client/queries';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { useControlRun } from '@/lib/client/api/runs';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Button } from '@/components/ui/button';
 import { BreakerLamp } from './breaker-lamp';
 import { CompactionSteps } from './compaction-steps';

@@ -2,8 +2,8 @@
 
 import { useEffect, useRef } from 'react';
 import { isSimulated } from '@/lib/protocol';
-import type { PlaygroundForm } from '@/lib/client/playground-form';
-import { countOverrides } from '@/lib/client/recovery-fields';
+import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { countOverrides } from '@/lib/client/forms/recovery-fields';
 import { Button } from '@/components/ui/button';
 import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';

@@ -1,9 +1,9 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import { ENDPOINT_VENDORS, draftFor, endpointPatch, type EndpointDraft, type EndpointVendor } from '@/lib/client/endpoint-form';
-import { useEndpointKey } from '@/lib/client/endpoint-key';
-import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/playground-form';
+import { ENDPOINT_VENDORS, draftFor, endpointPatch, type EndpointDraft, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
+import { useEndpointKey } from '@/lib/client/forms/endpoint-key';
+import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { Button } from '@/components/ui/button';
 import { EndpointFields } from './endpoint-fields';
 import { Field, INPUT } from './field';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import { ENDPOINT_PRESETS, applyPreset, priceNote, suggestedModels, type EndpointDraft } from '@/lib/client/endpoint-form';
+import { ENDPOINT_PRESETS, applyPreset, priceNote, suggestedModels, type EndpointDraft } from '@/lib/client/forms/endpoint-form';
 import { Button } from '@/components/ui/button';
 import { Field, INPUT } from './field';
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { FAULT_GROUPS, FAULT_TOGGLES, TOOL_FAULT_TARGETS } from '@/lib/client/fault-catalog';
+import { FAULT_GROUPS, FAULT_TOGGLES, TOOL_FAULT_TARGETS } from '@/lib/client/forms/fault-catalog';
 
 /** Fault toggles grouped by kind. While a run is live, a change is sent to it at once. */
 export function FaultToggles({

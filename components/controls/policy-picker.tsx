@@ -1,6 +1,6 @@
 'use client';
 
-import { POLICY_LABELS } from '@/lib/client/playground-form';
+import { POLICY_LABELS } from '@/lib/client/forms/playground-form';
 import type { SimPolicyId } from '@/lib/protocol';
 import { Field, INPUT } from './field';
 

@@ -2,8 +2,8 @@
 
 import { promptsUnreadBySimulation } from '@/lib/compare/prompt-only';
 import { DEFAULT_SYSTEM_PROMPT } from '@/lib/protocol';
-import { promptTexts, type PlaygroundForm } from '@/lib/client/playground-form';
-import { useScenarios } from '@/lib/client/queries';
+import { promptTexts, type PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { useScenarios } from '@/lib/client/api/runs';
 import { PromptOnlyNote } from '@/components/compare/prompt-only-note';
 import { Field, INPUT } from './field';
 

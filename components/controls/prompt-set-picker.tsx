@@ -2,9 +2,9 @@
 
 import { useState } from 'react';
 import type { PromptSet } from '@/lib/protocol';
-import { ApiError } from '@/lib/client/api-client';
-import { promptTexts, type PlaygroundForm } from '@/lib/client/playground-form';
-import { usePromptSets, useSavePromptSet } from '@/lib/client/prompt-sets-api';
+import { ApiError } from '@/lib/client/api/client';
+import { promptTexts, type PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { usePromptSets, useSavePromptSet } from '@/lib/client/api/prompt-sets';
 import { Button } from '@/components/ui/button';
 import { Field, INPUT } from './field';
 

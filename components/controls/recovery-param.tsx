@@ -1,6 +1,6 @@
 'use client';
 
-import type { RecoveryField } from '@/lib/client/recovery-fields';
+import type { RecoveryField } from '@/lib/client/forms/recovery-fields';
 import { formatMs } from '@/lib/client/format';
 import { INPUT } from './field';
 

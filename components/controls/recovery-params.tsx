@@ -1,7 +1,7 @@
 'use client';
 
 import { resolveRecovery, type PresetId, type RecoveryOverrides } from '@/lib/protocol';
-import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/recovery-fields';
+import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/forms/recovery-fields';
 import type { ReactNode } from 'react';
 import { useGroupOpen } from './open-groups';
 import { RecoveryParam } from './recovery-param';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { PlaygroundForm } from '@/lib/client/playground-form';
+import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { Field, INPUT } from './field';
 
 /** Seed, clock and time scale. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { useScenarios } from '@/lib/client/queries';
+import { useScenarios } from '@/lib/client/api/runs';
 import { Field, INPUT } from './field';
 
 export function ScenarioPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';
-import { isCurrentTarget } from '@/lib/client/swap-target';
+import { isCurrentTarget } from '@/lib/client/forms/swap-target';
 import { Field, INPUT } from './field';
 import { VendorOptions } from './vendor-options';
 

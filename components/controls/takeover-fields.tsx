@@ -1,6 +1,6 @@
 'use client';
 
-import type { PlaygroundForm } from '@/lib/client/playground-form';
+import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { Field, INPUT } from './field';
 
 /** How history is handed over on a swap: foreign thinking dropped or noted; the naive toggle. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { VENDOR_DEFAULTS, VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
-import type { PlaygroundForm } from '@/lib/client/playground-form';
+import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { EndpointDialog } from './endpoint-dialog';
 import { Field, INPUT } from './field';
 import { VendorOptions } from './vendor-options';

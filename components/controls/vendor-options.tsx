@@ -1,5 +1,5 @@
 import { VendorSchema } from '@/lib/protocol';
-import { VENDOR_LABELS } from '@/lib/client/playground-form';
+import { VENDOR_LABELS } from '@/lib/client/forms/playground-form';
 
 /** One <option> per vendor, in the protocol's order and under the playground's names. */
 export function VendorOptions() {

@@ -1,7 +1,7 @@
 'use client';
 
-import { explainEvent, isExplained } from '@/lib/client/explain-event';
-import { useLogEvent } from '@/lib/client/use-log-event';
+import { explainEvent, isExplained } from '@/lib/client/explain/explain-event';
+import { useLogEvent } from '@/lib/client/hooks/use-log-event';
 import Link from 'next/link';
 import { glossaryEntry, lessonHref } from '@/lib/lessons/glossary';
 

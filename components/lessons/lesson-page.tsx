@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
-import { api, ApiError } from '@/lib/client/api-client';
+import { api, ApiError } from '@/lib/client/api/client';
 import { timeScaleLabel } from '@/lib/client/format';
 import { lessonBySlug } from '@/lib/lessons';
 import { MECHANISMS } from '@/lib/lessons/mechanisms';

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { compareUrl, useComparison } from '@/lib/client/compare-api';
-import { lessonGlance } from '@/lib/client/lesson-glance';
+import { compareUrl, useComparison } from '@/lib/client/api/compare';
+import { lessonGlance } from '@/lib/client/explain/lesson-glance';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import { judgedBetter } from '@/lib/compare/totals-diff';
 import { endingByDesign, type Lesson, type LessonSide } from '@/lib/lessons';

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { formatUsd } from '@/lib/client/format';
-import { useForks } from '@/lib/client/queries';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { useForks } from '@/lib/client/api/runs';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 
 /**
  * The fork links of a run page, both ways: the parent this run was forked from (and at which

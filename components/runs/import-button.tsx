@@ -2,8 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
-import { ApiError } from '@/lib/client/api-client';
-import { useImportRun } from '@/lib/client/queries';
+import { ApiError } from '@/lib/client/api/client';
+import { useImportRun } from '@/lib/client/api/runs';
 
 /** Upload a .jsonl trace; on success, open the imported run. */
 export function ImportButton() {

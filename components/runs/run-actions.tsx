@@ -4,10 +4,10 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
-import { ApiError } from '@/lib/client/api-client';
-import { formFromConfig } from '@/lib/client/form-from-config';
-import { formToSearch } from '@/lib/client/form-url';
-import { useCreateRun } from '@/lib/client/queries';
+import { ApiError } from '@/lib/client/api/client';
+import { formFromConfig } from '@/lib/client/forms/form-from-config';
+import { formToSearch } from '@/lib/client/forms/form-url';
+import { useCreateRun } from '@/lib/client/api/runs';
 import { Button } from '@/components/ui/button';
 
 /** The playground URL holding a run's config (what the form cannot hold is listed). */

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
-import { describeConfig } from '@/lib/client/describe-config';
+import { describeConfig } from '@/lib/client/explain/describe-config';
 import { Button } from '@/components/ui/button';
 import { JsonView } from '@/components/ui/json-view';
 

@@ -1,12 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { traceUrl } from '@/lib/client/api-client';
-import { useControlRun } from '@/lib/client/queries';
-import { RunStoreProvider, useRunStore } from '@/lib/client/run-store-provider';
-import { useRunEvents } from '@/lib/client/use-run-events';
-import { useRunKeyboard } from '@/lib/client/use-run-keyboard';
-import { useTurnFromUrl } from '@/lib/client/use-turn-from-url';
+import { traceUrl } from '@/lib/client/api/client';
+import { useControlRun } from '@/lib/client/api/runs';
+import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { useRunEvents } from '@/lib/client/hooks/use-run-events';
+import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
+import { useTurnFromUrl } from '@/lib/client/hooks/use-turn-from-url';
 import { Button } from '@/components/ui/button';
 import { RunView } from '@/components/timeline/run-view';
 import { CompareWith } from '@/components/compare/compare-with';

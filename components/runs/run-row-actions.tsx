@@ -2,8 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { api, ApiError } from '@/lib/client/api-client';
-import { useCreateRun } from '@/lib/client/queries';
+import { api, ApiError } from '@/lib/client/api/client';
+import { useCreateRun } from '@/lib/client/api/runs';
 import { playgroundHref } from './run-actions';
 
 /**

@@ -2,8 +2,8 @@
 
 import type { Table } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import type { RunRowValues } from '@/lib/client/runs-columns';
-import { RUN_FILTERS, filterOptions, type DateRange, type RunFilterSpec } from '@/lib/client/runs-filters';
+import type { RunRowValues } from '@/lib/client/tables/runs-columns';
+import { RUN_FILTERS, filterOptions, type DateRange, type RunFilterSpec } from '@/lib/client/tables/runs-filters';
 
 const CONTROL = 'rounded border border-line bg-panel px-1.5 py-0.5 font-mono text-2xs text-fg focus:border-takeover focus:outline-none';
 

@@ -1,9 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { compareUrl } from '@/lib/client/compare-api';
+import { compareUrl } from '@/lib/client/api/compare';
 import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
-import { sweepCounterparts } from '@/lib/client/sweep-counterparts';
+import { sweepCounterparts } from '@/lib/client/tables/sweep-counterparts';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { Pill } from '@/components/ui/pill';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { bestValues, SWEEP_COLUMNS } from '@/lib/client/sweep-columns';
+import { bestValues, SWEEP_COLUMNS } from '@/lib/client/tables/sweep-columns';
 import type { SweepRow } from '@/lib/protocol';
 
 /** The results table: one row per cell, sortable by any column, the best value per column marked. */

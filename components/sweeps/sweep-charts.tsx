@@ -3,8 +3,8 @@
 import { useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMs, formatUsd } from '@/lib/client/format';
-import { seriesColour, seriesShape } from '@/lib/client/mark-palette';
-import { rowLabel } from '@/lib/client/sweep-columns';
+import { seriesColour, seriesShape } from '@/lib/client/marks/mark-palette';
+import { rowLabel } from '@/lib/client/tables/sweep-columns';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { BandTick } from './band-tick';
 

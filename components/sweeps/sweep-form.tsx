@@ -2,11 +2,11 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { FAULT_TOGGLES } from '@/lib/client/fault-catalog';
-import { useScenarios } from '@/lib/client/queries';
-import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/sweep-form';
-import { useCreateSweep } from '@/lib/client/sweep-queries';
-import { ApiError } from '@/lib/client/api-client';
+import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
+import { useScenarios } from '@/lib/client/api/runs';
+import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/forms/sweep-form';
+import { useCreateSweep } from '@/lib/client/api/sweep-queries';
+import { ApiError } from '@/lib/client/api/client';
 import { MECHANISMS as MECHANISMS_TABLE } from '@/lib/lessons/mechanisms';
 import { MAX_SWEEP_JOBS, PRESET_LABELS, PresetIdSchema, SweepMechanismSchema } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';

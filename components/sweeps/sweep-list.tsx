@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { formatMs } from '@/lib/client/format';
-import { useSweeps } from '@/lib/client/sweep-queries';
+import { useSweeps } from '@/lib/client/api/sweep-queries';
 import { Pill } from '@/components/ui/pill';
 import { SWEEP_TONE } from './sweep-tone';
 

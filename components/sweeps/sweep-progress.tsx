@@ -1,5 +1,5 @@
 import { formatMs } from '@/lib/client/format';
-import type { SweepFrame } from '@/lib/client/sweeps-api';
+import type { SweepFrame } from '@/lib/client/api/sweeps';
 
 /** A queued sweep's line: the sweep it waits for and its place, as the server sent them. */
 export function queuedText({ queue }: Pick<SweepFrame, 'queue'>): string {

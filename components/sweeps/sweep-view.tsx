@@ -2,8 +2,8 @@
 
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
-import { useCancelSweep, useSweep, useSweepProgress, useSweepRuns } from '@/lib/client/sweep-queries';
-import { sweepExportUrl } from '@/lib/client/sweeps-api';
+import { useCancelSweep, useSweep, useSweepProgress, useSweepRuns } from '@/lib/client/api/sweep-queries';
+import { sweepExportUrl } from '@/lib/client/api/sweeps';
 import { Button } from '@/components/ui/button';
 import { Pill } from '@/components/ui/pill';
 import { CellRuns } from './cell-runs';

@@ -2,9 +2,9 @@
 
 import { useEffect, useMemo, useRef } from 'react';
 import type { RunEvent } from '@/lib/protocol';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import type { Selection } from '@/lib/client/run-store';
-import { findTurn } from '@/lib/client/selectors';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import type { Selection } from '@/lib/client/run-view/run-store';
+import { findTurn } from '@/lib/client/run-view/selectors';
 import { Button } from '@/components/ui/button';
 import { JsonView } from '@/components/ui/json-view';
 import { ExplainEntries } from '@/components/explain/explain-entries';

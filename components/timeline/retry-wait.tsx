@@ -1,9 +1,9 @@
 'use client';
 
 import { formatMs } from '@/lib/client/format';
-import type { RetryView } from '@/lib/client/run-view-state';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { useRunClock } from '@/lib/client/use-run-clock';
+import type { RetryView } from '@/lib/client/run-view/run-view-state';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 
 /**
  * The wait before the next attempt: "waited 3.9 s" only once the next request has gone out;

@@ -1,9 +1,9 @@
 'use client';
 
 import { formatMs, formatUsd } from '@/lib/client/format';
-import { requestSplitLabel } from '@/lib/client/request-counts';
-import { useRunClock } from '@/lib/client/use-run-clock';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { requestSplitLabel } from '@/lib/client/run-view/request-counts';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Stat } from '@/components/ui/stat';
 
 /**

@@ -1,8 +1,8 @@
 'use client';
 
 import { formatClock, timeScaleLabel } from '@/lib/client/format';
-import { useRunClock } from '@/lib/client/use-run-clock';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Stat } from '@/components/ui/stat';
 
 /** The run clock in run time; shows the time scale when it is not 1. */

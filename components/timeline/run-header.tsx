@@ -2,14 +2,14 @@
 
 import { isPriced } from '@/lib/protocol';
 import { formatTokens, formatUsd } from '@/lib/client/format';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { liveStatusReason } from '@/lib/client/live-status-reason';
-import { openAttempt } from '@/lib/client/reduce-run-event';
-import { statusWord } from '@/lib/client/run-view-state';
-import { latestAttempt } from '@/lib/client/turn-updates';
-import { MODEL_TITLE_NOTE } from '@/lib/client/runs-columns';
-import { useRunClock } from '@/lib/client/use-run-clock';
-import { vendorStatLabel } from '@/lib/client/vendor-stat-label';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { liveStatusReason } from '@/lib/client/explain/live-status-reason';
+import { openAttempt } from '@/lib/client/run-view/reduce-run-event';
+import { statusWord } from '@/lib/client/run-view/run-view-state';
+import { latestAttempt } from '@/lib/client/run-view/turn-updates';
+import { MODEL_TITLE_NOTE } from '@/lib/client/tables/runs-columns';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
+import { vendorStatLabel } from '@/lib/client/explain/vendor-stat-label';
 import { Pill } from '@/components/ui/pill';
 import { Stat } from '@/components/ui/stat';
 import { VerdictPill } from '@/components/ui/verdict-pill';

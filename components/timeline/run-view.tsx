@@ -9,7 +9,7 @@ import { TerminateBanner } from './terminate-banner';
 import { TurnList } from './turn-list';
 import { WatchdogBar } from './watchdog-bar';
 import { Waterfall } from './waterfall';
-import { useFirstEventMark } from '@/lib/client/use-first-event-mark';
+import { useFirstEventMark } from '@/lib/client/hooks/use-first-event-mark';
 
 /**
  * A run, live or finished, drawn from the page's run store: header, watchdog, terminate

@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { useRunStoreApi } from '@/lib/client/run-store-provider';
-import { statusAnnouncement } from '@/lib/client/status-announcement';
+import { useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
+import { statusAnnouncement } from '@/lib/client/explain/status-announcement';
 
 /**
  * A polite live region for screen readers: one sentence each time the run's status changes

@@ -1,4 +1,4 @@
-import { countIdentical } from '@/lib/client/count-identical';
+import { countIdentical } from '@/lib/client/run-view/count-identical';
 import { Pill } from '@/components/ui/pill';
 
 /** "×5" after a line that appeared five times; nothing after a line that appeared once. */

@@ -1,9 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import type { SwapView } from '@/lib/client/fold-takeover';
+import type { SwapView } from '@/lib/client/run-view/fold-takeover';
 import { formatMs } from '@/lib/client/format';
-import { useRunStore } from '@/lib/client/run-store-provider';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';
 import { WhyLine } from '@/components/explain/why-line';

@@ -1,5 +1,5 @@
 import type { Part } from '@/lib/protocol';
-import type { ToolCallView, TurnView } from '@/lib/client/run-view-state';
+import type { ToolCallView, TurnView } from '@/lib/client/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { ToolCallItem } from './tool-call-item';

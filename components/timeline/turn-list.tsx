@@ -2,8 +2,8 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { parseIterationKey, selectIterationKey } from '@/lib/client/selectors';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { parseIterationKey, selectIterationKey } from '@/lib/client/run-view/selectors';
 import { TurnCard } from './turn-card';
 
 /** Above this many turns the list is virtualized. */

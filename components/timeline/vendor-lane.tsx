@@ -1,11 +1,11 @@
 'use client';
 
 import { formatMs } from '@/lib/client/format';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { parseVendorLane, selectVendorLane } from '@/lib/client/vendor-lane';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { parseVendorLane, selectVendorLane } from '@/lib/client/run-view/vendor-lane';
 import { pct, pctWidth } from './waterfall-scale';
 import { ZoomTrack } from './zoom-track';
-import type { TimeWindow } from '@/lib/client/time-window';
+import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
 /** Which vendor and model produced each turn, on the waterfall's time axis (takeover blue). */
 export function VendorLane({ domain, window, nowTs }: { domain: number; window: TimeWindow; nowTs: number }) {

@@ -1,9 +1,9 @@
 'use client';
 
 import { formatMs, keepaliveLabel } from '@/lib/client/format';
-import { openAttempt } from '@/lib/client/reduce-run-event';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { useRunClock } from '@/lib/client/use-run-clock';
+import { openAttempt } from '@/lib/client/run-view/reduce-run-event';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 
 /**
  * The stream idle watchdog counting down in run time: the window from watchdog_armed,

@@ -2,7 +2,7 @@
 
 import { memo } from 'react';
 import { errorCause, formatMs } from '@/lib/client/format';
-import type { AttemptView } from '@/lib/client/run-view-state';
+import type { AttemptView } from '@/lib/client/run-view/run-view-state';
 import { TONE_BAR, TONE_BORDER, TONE_TEXT, outcomeTone } from '@/components/ui/tone';
 import { keepaliveLabel } from '@/lib/client/format';
 import { pct, pctWidth } from './waterfall-scale';

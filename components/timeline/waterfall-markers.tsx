@@ -1,11 +1,11 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { clusterMarkers, type MarkerCluster } from '@/lib/client/cluster-markers';
+import { clusterMarkers, type MarkerCluster } from '@/lib/client/run-view/cluster-markers';
 import { formatMs } from '@/lib/client/format';
-import { useRunStoreApi } from '@/lib/client/run-store-provider';
-import type { MarkerView } from '@/lib/client/run-view-state';
-import type { TimeWindow } from '@/lib/client/time-window';
+import { useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
+import type { MarkerView } from '@/lib/client/run-view/run-view-state';
+import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
 export const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-faint', storage: 'bg-fail', swap: 'bg-takeover' } as const;
 

@@ -2,14 +2,14 @@
 
 import { memo, useCallback } from 'react';
 import { formatMs } from '@/lib/client/format';
-import { useRunStore, useRunStoreApi } from '@/lib/client/run-store-provider';
-import type { AttemptView } from '@/lib/client/run-view-state';
-import { selectTurn, type WaterfallRowSpec } from '@/lib/client/selectors';
+import { useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
+import type { AttemptView } from '@/lib/client/run-view/run-view-state';
+import { selectTurn, type WaterfallRowSpec } from '@/lib/client/run-view/selectors';
 import { TONE_BAR, TONE_TEXT, toolTone } from '@/components/ui/tone';
 import { AttemptBar } from './waterfall-attempts';
 import { pct, pctWidth } from './waterfall-scale';
 import { ZoomTrack } from './zoom-track';
-import type { TimeWindow } from '@/lib/client/time-window';
+import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
 export const ROW_HEIGHT = 20;
 

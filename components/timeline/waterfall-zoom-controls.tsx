@@ -1,4 +1,4 @@
-import { panWindow, zoomWindow, type TimeWindow } from '@/lib/client/time-window';
+import { panWindow, zoomWindow, type TimeWindow } from '@/lib/client/run-view/time-window';
 
 const BUTTON = 'rounded px-0.5 font-mono leading-3 text-muted hover:bg-sunken hover:text-fg disabled:opacity-30';
 

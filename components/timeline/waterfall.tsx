@@ -3,10 +3,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatMs } from '@/lib/client/format';
-import { useRunStore } from '@/lib/client/run-store-provider';
-import { useRunClock } from '@/lib/client/use-run-clock';
-import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/selectors';
-import { clampWindow, isWholeRun, panWindow, zoomWindow, type TimeWindow } from '@/lib/client/time-window';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { useRunClock } from '@/lib/client/hooks/use-run-clock';
+import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/run-view/selectors';
+import { clampWindow, isWholeRun, panWindow, zoomWindow, type TimeWindow } from '@/lib/client/run-view/time-window';
 import { VendorLane } from './vendor-lane';
 import { MARKER_TONE, WaterfallMarkers, useMarkerClusters, useWidth } from './waterfall-markers';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';

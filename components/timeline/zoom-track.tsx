@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { TimeWindow } from '@/lib/client/time-window';
+import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
 /**
  * A track that shows only the visible window of run time. Its content is laid out on the

@@ -1,5 +1,5 @@
 import type { TaskVerdict } from '@/lib/protocol';
-import { VERDICT_TONE, VERDICT_WORDS } from '@/lib/client/describe-verdict';
+import { VERDICT_TONE, VERDICT_WORDS } from '@/lib/client/explain/describe-verdict';
 import { Pill } from './pill';
 
 /**

@@ -3,7 +3,7 @@ import { buildCells, MATRIX_PRESETS, MATRIX_VENDORS, type Cell, type RunnableCel
 import { checkCell, MATRIX_RULE_ID, type CellVerdict } from './check-cell';
 import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
-import { findContradictions, type Contradiction } from '@/lib/client/why-claims';
+import { findContradictions, type Contradiction } from '@/lib/client/explain/why-claims';
 
 export interface CellResult {
   cell: RunnableCell;

@@ -1,4 +1,4 @@
-import { FAULT_TOGGLES } from '@/lib/client/fault-catalog';
+import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import { categoryLabel, PRESET_LABELS, RunConfigSchema } from '@/lib/protocol';
 import type { ReadmePicture } from './pictures';
 import type { FailedAttempt } from './run-facts';

@@ -1,4 +1,4 @@
-import { faultPlanFor, FAULT_TOGGLES } from '@/lib/client/fault-catalog';
+import { faultPlanFor, FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import type { PresetId, RunConfigInput, Vendor } from '@/lib/protocol';
 import type { RunFacts } from './run-facts';
 

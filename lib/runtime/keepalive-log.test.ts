@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldRawEvents } from '@/lib/client/reduce-run-event';
-import { initialRunViewState } from '@/lib/client/run-view-state';
+import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
+import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 function keepaliveRun(vendor: 'sim-anthropic' | 'sim-openai', intervalMs: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeConfig } from '@/lib/client/describe-config';
+import { describeConfig } from '@/lib/client/explain/describe-config';
 import { RunConfigSchema } from '@/lib/protocol';
 import { configColumns } from './config-columns';
 

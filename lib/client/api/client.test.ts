@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RunSummary } from '@/lib/protocol/http';
+import { api, ApiError } from './client';
+
+// The browser edge: a response that drifted from its schema is an ApiError naming the endpoint
+// and the field, and an error body's message and details reach the UI as the server wrote them.
+const answer = (status: number, body: unknown) => vi.fn(async () => Response.json(body, { status }));
+
+afterEach(() => vi.unstubAllGlobals());
+
+const sampleRunSummary: RunSummary = {
+  id: 'run_sample',
+  created_at: '2026-11-30T20:00:00.000Z',
+  status: 'completed',
+  reason: 'end_turn',
+  complete: true,
+  verdict: 'done',
+  vendor: 'sim-anthropic',
+  model: 'claude-sim-sonnet',
+  vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }],
+  scenario: 'fix-failing-test',
+  title: 'Fix the failing slugify test',
+  preset: 'codesmith',
+  overrides: [],
+  seed: 1,
+  faults: [],
+  prompt_set: null,
+  iterations: 4,
+  input_tokens: 5210,
+  output_tokens: 640,
+  usd: 0.0252,
+  duration_ms: 9120,
+  event_count: 48,
+  imported: false,
+};
+
+describe('api client', () => {
+  it('returns a run list that matches the schema', async () => {
+    vi.stubGlobal('fetch', answer(200, [sampleRunSummary]));
+    expect(await api.listRuns()).toEqual([sampleRunSummary]);
+  });
+
+  it('names the endpoint and the field when a response drifted from its schema', async () => {
+    const { status: _dropped, ...rest } = sampleRunSummary;
+    vi.stubGlobal('fetch', answer(200, [{ ...rest, state: 'completed' }]));
+    const error = await api.listRuns().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toMatch(/^GET \/api\/runs answered in an unexpected shape: /);
+    expect((error as ApiError).details).toEqual(expect.arrayContaining([expect.stringMatching(/^0\.status: /), expect.stringMatching(/^0: .*state/)]));
+  });
+
+  it('passes a 4xx error body through as the message and its details', async () => {
+    vi.stubGlobal('fetch', answer(400, { error: 'The request is invalid', details: ['config.seed: too small'] }));
+    const error = (await api.createRun({ provider: { vendor: 'sim-anthropic' } }).catch((e: unknown) => e)) as ApiError;
+    expect([error.status, error.message, error.details]).toEqual([400, 'The request is invalid', ['config.seed: too small']]);
+  });
+
+  it('names the endpoint when an error response has no error body', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
+    const error = (await api.control('r1', { action: 'abort' }).catch((e: unknown) => e)) as ApiError;
+    expect([error.status, error.message]).toEqual([502, 'POST /api/runs/r1/control: 502 Bad Gateway']);
+  });
+});

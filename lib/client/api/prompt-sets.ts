@@ -1,0 +1,23 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { PromptSetListSchema, PromptSetSchema, type SavePromptSetInput } from '@/lib/protocol';
+import { apiRequest, jsonPost } from './client';
+
+/** GET / POST /api/prompt-sets, parsed at the edge with the route's own shapes. */
+export const promptSetsApi = {
+  list: () => apiRequest(PromptSetListSchema, '/api/prompt-sets'),
+  save: (body: SavePromptSetInput) => apiRequest(PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
+};
+
+export function usePromptSets() {
+  return useQuery({ queryKey: ['prompt-sets'], queryFn: promptSetsApi.list, staleTime: 10_000 });
+}
+
+export function useSavePromptSet() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: promptSetsApi.save,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['prompt-sets'] }),
+  });
+}

@@ -1,0 +1,24 @@
+import type { SweepGridInput } from '@/lib/protocol';
+import { CreatedSchema, SweepCancelledSchema, SweepDetailSchema, SweepRunMetricsListSchema, SweepSummaryListSchema } from '@/lib/protocol/http';
+import { apiRequest, jsonPost } from './client';
+
+export type { SweepDetail, SweepFrame } from '@/lib/protocol/http';
+
+const enc = encodeURIComponent;
+
+/** The sweep endpoints; every response parsed with its schema (lib/protocol/http). */
+export const sweepsApi = {
+  list: () => apiRequest(SweepSummaryListSchema, '/api/sweeps'),
+  get: (id: string) => apiRequest(SweepDetailSchema, `/api/sweeps/${enc(id)}`),
+  create: (grid: SweepGridInput) => apiRequest(CreatedSchema, '/api/sweeps', jsonPost(grid)),
+  cancel: (id: string) => apiRequest(SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
+  runs: (id: string) => apiRequest(SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
+};
+
+export function sweepEventsUrl(id: string): string {
+  return `/api/sweeps/${enc(id)}/events`;
+}
+
+export function sweepExportUrl(id: string, format: 'json' | 'csv', what: 'table' | 'runs' = 'table'): string {
+  return `/api/sweeps/${enc(id)}/export?format=${format}&what=${what}`;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { RunConfigSchema } from '@/lib/protocol';
+import { describeConfig } from './describe-config';
+import { faultPlanFor } from '../forms/fault-catalog';
+
+describe('describeConfig: the config that produced a run, readable', () => {
+  it('names every field a person changes and marks what differs from the default', () => {
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-openai', model: 'gpt-sim-mini' },
+      preset: 's11',
+      recovery: { retry: { maxRetries: 5 } },
+      faults: faultPlanFor(['overloaded-x3', 'tool-throw'], 'run_check'),
+      seed: 9,
+      system: 'Be terse.',
+      toolDescriptions: { search: 'Find text.' },
+      promptSet: { name: 'terse', version: 2 },
+      maxOutputTokens: 900,
+      budgets: { maxIterations: 10, maxCostUsd: 0.5, maxRunMs: 120_000, maxAttempts: 50 },
+    });
+    const lines = Object.fromEntries(describeConfig(config).map((l) => [l.label, l]));
+    expect(lines['vendor / model']!.value).toBe('sim-openai / gpt-sim-mini');
+    expect(lines.preset!.value).toBe('s11');
+    expect(lines.overrides).toEqual({ label: 'overrides', value: 'retry.maxRetries = 5', changed: true });
+    expect(lines.faults!.value).toBe('overloaded ×3, tools throw (run_check)');
+    expect(lines.seed!.value).toBe('9');
+    expect(lines.budgets!.value).toBe('10 turns · $0.5 · 2 min · 50 attempts');
+    expect(lines['output cap']!.value).toBe('900 tokens');
+    expect(lines['system prompt']).toMatchObject({ value: 'Be terse.', changed: true });
+    expect(lines['tool descriptions']!.value).toBe('replaced: search');
+    expect(lines['prompt set']!.value).toBe('terse v2');
+  });
+
+  it('a default config reads as defaults, nothing marked changed but nothing hidden', () => {
+    const lines = describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' } }));
+    expect(lines.filter((l) => l.changed)).toEqual([]);
+    expect(lines.find((l) => l.label === 'vendor / model')!.value).toBe('sim-anthropic / claude-sim-sonnet (default)');
+    expect(lines.find((l) => l.label === 'faults')!.value).toBe('none');
+  });
+
+  it("says when the task verdict runs the workspace's own tests instead of the shipped ones", () => {
+    const line = (verdict?: { tests: 'shipped' | 'workspace' }) =>
+      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...(verdict ? { verdict } : {}) })).find((l) => l.label === 'task verdict');
+    expect(line()).toMatchObject({ value: 'runs the scenario’s tests as shipped', changed: false });
+    expect(line({ tests: 'workspace' })).toMatchObject({ value: 'runs the workspace’s own tests (the model’s edits count)', changed: true });
+  });
+});

@@ -1,0 +1,266 @@
+import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
+import type { GlossaryId } from '@/lib/lessons/glossary';
+import { terminateText } from './describe-run';
+import { explainContextStep } from './explain-context-step';
+import { explainOutputStep } from './explain-output-step';
+import { errorCause, formatMs, keepaliveLabel } from '../format';
+
+/**
+ * The one-line "why" of each mechanism step, written from the event's own fields, so what a
+ * card says is true of that event and not a generic caption. `term` is the glossary entry
+ * (and through it the lesson) that explains the mechanism; `also` names related terms.
+ */
+export interface Explanation {
+  why: string;
+  term: GlossaryId;
+  also?: readonly GlossaryId[];
+}
+
+/** The event types that are a mechanism's step: each has an explanation. */
+export const EXPLAINED_TYPES = [
+  'retry_scheduled',
+  'retry_declined',
+  'watchdog_fired',
+  'keepalive',
+  'fallback',
+  'model_error',
+  'tool_guard',
+  'tool_call',
+  'compaction',
+  'context_overflow',
+  'context_recovered',
+  'breaker',
+  'output_recovery',
+  'swap',
+  'takeover_report',
+  'task_verdict',
+  'terminate',
+] as const satisfies readonly RunEventType[];
+
+export type ExplainedType = (typeof EXPLAINED_TYPES)[number];
+export type ExplainedEvent = EventOf<ExplainedType>;
+
+const EXPLAINED: ReadonlySet<string> = new Set(EXPLAINED_TYPES);
+
+export function isExplained(event: RunEvent): event is ExplainedEvent {
+  return EXPLAINED.has(event.event);
+}
+
+/**
+ * Why this step happened. Undefined only for an instance that is no mechanism's step (a
+ * tool call that simply worked).
+ */
+export function explainEvent(event: ExplainedEvent): Explanation | undefined {
+  switch (event.event) {
+    case 'retry_scheduled':
+      return explainRetry(event);
+    case 'retry_declined':
+      return { why: cap(event.why), term: DECLINED_TERM[event.rule], also: event.rule === 'partial_kept' ? ['watchdog'] : ['retry-budget'] };
+    case 'watchdog_fired':
+      // The watchdog decides Empty or Partial; whether the call is retried is the retry
+      // decision that follows (retry_scheduled or retry_declined), which says so itself.
+      return event.outcome === 'empty'
+        ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing arrived, so nothing was billed.`, term: 'empty', also: ['watchdog'] }
+        : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): a retry would bill that content twice.`, term: 'partial', also: ['watchdog'] };
+    case 'keepalive':
+      return {
+        why: `${cap(keepaliveLabel(event.count, event.style))} on request ${event.request_no} so far: the connection is alive but sends no content; the SDK drops keepalives, so the watchdog keeps counting.`,
+        term: 'keepalive',
+        also: ['watchdog'],
+      };
+    case 'fallback':
+      return { why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`, term: 'fallback-model' };
+    case 'model_error':
+      return explainError(event);
+    case 'tool_guard':
+      return explainGuard(event);
+    case 'tool_call':
+      return explainToolCall(event);
+    case 'compaction':
+    case 'context_overflow':
+    case 'context_recovered':
+    case 'breaker':
+      return explainContextStep(event);
+    case 'output_recovery':
+      return explainOutputStep(event);
+    case 'swap':
+      return explainSwap(event);
+    case 'takeover_report':
+      return explainTakeover(event);
+    case 'task_verdict':
+      return { why: explainVerdict(event), term: 'task-verdict' };
+    case 'terminate':
+      return explainTerminate(event);
+    default:
+      return checkNever(event);
+  }
+}
+
+function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
+  const who = e.account === 'background' ? 'background call, ' : e.account === 'context' ? 'context recovery, ' : '';
+  const step = `${who}attempt ${e.next_attempt} of ${Math.max(e.next_attempt, e.max_attempts)}`;
+  const rung =
+    e.rung === 'degrade'
+      ? ' Degrade: the busy model kept refusing, so the call now retries on the fallback model.'
+      : e.rung === 'surface'
+        ? ' Surface: the error is shown to the user.'
+        : '';
+  const also: GlossaryId[] = [e.rung === 'silent_retry' ? 'silent-retry' : e.rung === 'degrade' ? 'degrade' : 'surface'];
+  if (e.account === 'background') also.push('background-account');
+  if (e.wait_ms === 0 && e.computed_delay_ms === 0) {
+    return { why: `${cap(step)} at once: ${e.reason}.${rung}`, term: 'empty', also };
+  }
+  const after = e.retry_after_ms;
+  if (after !== undefined) {
+    if (e.wait_ms === after) {
+      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for it (Retry-After honoured instead of the ${formatMs(e.computed_delay_ms)} backoff).${rung}`, term: 'retry-after', also };
+    }
+    if (e.wait_ms < after && e.wait_ms !== e.computed_delay_ms) {
+      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for ${formatMs(after)}, capped at ${formatMs(e.wait_ms)}.${rung}`, term: 'retry-after', also };
+    }
+    return { why: `${cap(step)} after the ${formatMs(e.wait_ms)} backoff: the server's Retry-After of ${formatMs(after)} is not honoured by this configuration.${rung}`, term: 'backoff', also: [...also, 'retry-after'] };
+  }
+  return {
+    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step.${rung}`,
+    term: 'backoff',
+    also: [...also, 'jitter'],
+  };
+}
+
+/**
+ * What the classifier decided about a failure: its category and whether that kind is
+ * retryable. What the call then did is the next decision's own event, never said here.
+ */
+function explainError(e: EventOf<'model_error'>): Explanation {
+  const cause = errorCause({ status: e.status, category: e.category });
+  const after = e.partial ? ', after content had arrived' : '';
+  if (e.category === 'context_length') return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`, term: 'overflow-waterfall' };
+  if (!e.retryable) return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
+  return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified as a retryable kind${after}.`, term: 'error-category', also: ['whitelist-retry'] };
+}
+
+const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
+  partial_kept: 'partial',
+  retry_off: 'retry-budget',
+  not_retryable: 'whitelist-retry',
+  category_not_retried: 'whitelist-retry',
+  budget_spent: 'retry-budget',
+  stream_error_cap: 'stream-error-cap',
+};
+
+function explainGuard(e: EventOf<'tool_guard'>): Explanation {
+  const left = e.budget_left !== undefined ? ` (${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left)` : '';
+  const failures = e.consecutive_failures !== undefined ? `${e.consecutive_failures} consecutive tool failure${e.consecutive_failures === 1 ? '' : 's'}` : 'repeated failures';
+  switch (e.kind) {
+    case 'warning':
+      return { why: `Loop guard warning after ${failures}: the model is told it may be going in circles.${left}`, term: 'loop-guard' };
+    case 'blocked':
+      return { why: `${e.tool} blocked: the same call with the same arguments was already made — a third time would not help.`, term: 'blocked', also: ['loop-guard'] };
+    case 'short_circuit':
+      return { why: `${e.tool} short-circuited: this exact call already failed, so it is answered with that failure without running again.${left}`, term: 'short-circuit' };
+    case 'disabled':
+      return { why: `${e.tool} disabled for the rest of the run: its failure budget is spent.`, term: 'failure-budget' };
+    case 'halt':
+      return { why: `Run halted after ${failures}: the model is not making progress.`, term: 'halt', also: ['loop-guard'] };
+    default:
+      return checkNever(e.kind);
+  }
+}
+
+function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
+  const left = e.budget_left !== undefined ? ` ${e.tool} has ${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left before it is disabled.` : '';
+  const truncated = e.truncated_chars ? { why: `Output cut by ${e.truncated_chars.toLocaleString('en-US')} chars: the model is told how to read the rest.`, term: 'truncation' as const } : undefined;
+  switch (e.status) {
+    case undefined:
+    case 'ok':
+      return e.is_error ? { why: `${e.tool} failed; the error goes back to the model as a result it can act on.${left}`, term: 'tool-error' } : truncated;
+    case 'error':
+    case 'invalid_args':
+    case 'unknown_tool':
+    case 'timeout':
+      return { why: `${e.tool} ${STATUS_WORDS[e.status]}: the model gets a specific error it can correct, not a crash.${left}`, term: 'tool-error', also: ['failure-budget'] };
+    case 'short_circuit':
+      return { why: `${e.tool}: the same call already failed, so the earlier failure is returned without running it.${left}`, term: 'short-circuit' };
+    case 'blocked':
+      return { why: `${e.tool}: identical call blocked by the loop guard.`, term: 'blocked' };
+    case 'disabled':
+      return { why: `${e.tool} is disabled for this run: its failure budget was spent.`, term: 'failure-budget' };
+    case 'refused_truncated':
+      return { why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`, term: 'refused-truncated' };
+    default:
+      return checkNever(e.status);
+  }
+}
+
+const STATUS_WORDS = {
+  error: 'failed',
+  invalid_args: 'got arguments that do not fit its schema',
+  unknown_tool: 'does not exist',
+  timeout: 'timed out',
+} as const;
+
+const SWAP_CAUSE: Record<EventOf<'swap'>['cause'], string> = {
+  control: 'on request',
+  scheduled: 'as scheduled in the config',
+  fallback: 'as cross-vendor fallback',
+  fork: 'as the target this fork was started on',
+};
+
+function explainSwap(e: EventOf<'swap'>): Explanation {
+  const cause = SWAP_CAUSE[e.cause];
+  const reason = e.reason ? ` (${e.reason})` : '';
+  return {
+    why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.`,
+    term: 'takeover',
+  };
+}
+
+function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
+  const dropped = e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
+  const naive = e.naive ? (e.naive.accepted ? ' Sent naively, the vendor would also have accepted it.' : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`) : '';
+  return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
+}
+
+function explainVerdict(e: EventOf<'task_verdict'>): string {
+  const copies = e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
+  const edited = e.tests_edited && e.tests_edited.length > 0 ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.` : '';
+  const said =
+    e.verdict === 'done'
+      ? `The scenario's check (${e.check})${copies} passed on the final workspace: the task is done.`
+      : e.verdict === 'not_done'
+        ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
+        : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
+  return `${said}${edited}`;
+}
+
+const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {
+  retries_exhausted: 'retry-budget',
+  model_error: 'whitelist-retry',
+  tool_halt: 'halt',
+  max_tokens: 'continuation',
+  partial_response: 'partial',
+  context_overflow: 'overflow-waterfall',
+  max_iterations: 'run-budgets',
+  cost_budget: 'run-budgets',
+  run_time_budget: 'run-budgets',
+  attempt_budget: 'run-budgets',
+};
+
+function explainTerminate(e: EventOf<'terminate'>): Explanation {
+  return { why: `${cap(terminateText(e))}.`, term: TERMINATE_TERM[e.reason] ?? 'terminate', also: ['terminate', 'task-verdict'] };
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The explained events of a selection, one entry per step: keepalives are coalesced events
+ * whose `count` is the running total on their request, so only the last one of each request
+ * is kept (it carries the total; the earlier ones only repeat it with smaller numbers).
+ */
+export function explainedSteps(events: readonly RunEvent[]): ExplainedEvent[] {
+  const lastKeepalive = new Map<number, number>();
+  for (const e of events) if (e.event === 'keepalive') lastKeepalive.set(e.request_no, e.seq);
+  return events.filter((e): e is ExplainedEvent => isExplained(e) && (e.event !== 'keepalive' || lastKeepalive.get(e.request_no) === e.seq));
+}
