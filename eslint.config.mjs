@@ -43,7 +43,23 @@ for (const room of readdirSync(new URL('./lib/', import.meta.url), { withFileTyp
 
 /** Packages that only run on the server: never in browser code. */
 const serverOnly = ['piscina', 'bullmq', 'ioredis', 'better-sqlite3', '@opentelemetry/*', 'esbuild', 'node:*', 'server-only'];
-const serverLib = ['engine', 'server', 'store', 'sim', 'tools', 'runtime', 'providers', 'faults', 'tokens', 'sweeps', 'otel', 'bench', 'cli', 'matrix', 'audit'];
+const serverLib = [
+  'engine',
+  'server',
+  'store',
+  'sim',
+  'tools',
+  'runtime',
+  'providers',
+  'faults',
+  'tokens',
+  'sweeps',
+  'otel',
+  'bench',
+  'cli',
+  'matrix',
+  'audit',
+];
 const tests = ['**/*.test.ts', '**/*.test.tsx', '**/*.testkit.ts', '**/fixtures/**', 'lib/testing/**'];
 
 /** One rule set for static and dynamic imports: `import(...)` is held to the same patterns. */
@@ -54,7 +70,10 @@ function restrict(patterns) {
     'no-restricted-imports': ['error', { patterns }],
     'no-restricted-syntax': [
       'error',
-      ...sources.map(({ g, message }) => ({ selector: `ImportExpression[source.value=/${toRegex(g).replace(/\//g, '\\/')}/]`, message: `import(): ${message}` })),
+      ...sources.map(({ g, message }) => ({
+        selector: `ImportExpression[source.value=/${toRegex(g).replace(/\//g, '\\/')}/]`,
+        message: `import(): ${message}`,
+      })),
     ],
   };
 }
@@ -62,18 +81,33 @@ function restrict(patterns) {
 function layerRules() {
   const configs = [];
   for (const [room, rank] of Object.entries(LAYER_RANK)) {
-    const above = Object.entries(LAYER_RANK).filter(([other, r]) => other !== room && r >= rank).map(([other]) => other);
+    const above = Object.entries(LAYER_RANK)
+      .filter(([other, r]) => other !== room && r >= rank)
+      .map(([other]) => other);
     const patterns = [{ group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' }];
     if (room !== 'client') patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
-    if (above.length > 0) patterns.push({ group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.` });
-    if (room === 'client') patterns.push({ group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly], message: 'Browser code reaches the server only through lib/client and HTTP.' });
+    if (above.length > 0)
+      patterns.push({
+        group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
+        message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.`,
+      });
+    if (room === 'client')
+      patterns.push({
+        group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
+        message: 'Browser code reaches the server only through lib/client and HTTP.',
+      });
     configs.push({ files: [`lib/${room}/**/*.{ts,tsx,mjs}`], ignores: tests, rules: restrict(patterns) });
   }
   configs.push({
     // The browser reaches the server only through lib/client and HTTP.
     files: ['components/**/*.{ts,tsx}'],
     ignores: tests,
-    rules: restrict([{ group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly], message: 'Browser code reaches the server only through lib/client and HTTP.' }]),
+    rules: restrict([
+      {
+        group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
+        message: 'Browser code reaches the server only through lib/client and HTTP.',
+      },
+    ]),
   });
   return configs;
 }

@@ -48,9 +48,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 Glossary
               </Link>
             </nav>
-            <span className="ml-auto hidden text-2xs text-faint lg:inline">
-              keys: r run · a / Esc abort · j k turns · i inspector (Esc closes it)
-            </span>
+            <span className="ml-auto hidden text-2xs text-faint lg:inline">keys: r run · a / Esc abort · j k turns · i inspector (Esc closes it)</span>
             <div className="max-lg:ml-auto">
               <ThemeToggle />
             </div>

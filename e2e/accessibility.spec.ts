@@ -18,7 +18,10 @@ const WAITING_RUN = {
   clock: 'real',
   timeScale: 0.5,
   seed: 3,
-  faults: { rules: [{ id: 'rl', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 40 } }], tools: [] },
+  faults: {
+    rules: [{ id: 'rl', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 40 } }],
+    tools: [],
+  },
 };
 
 const VIRTUAL_RUN = (extra: Record<string, unknown> = {}) => ({
@@ -41,7 +44,10 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     }
 
-    test('playground idle (and its phone drawer), a run mid-flight (waiting on a Retry-After) and finished, its inspector and Fork…, the runs list', async ({ page, request }) => {
+    test('playground idle (and its phone drawer), a run mid-flight (waiting on a Retry-After) and finished, its inspector and Fork…, the runs list', async ({
+      page,
+      request,
+    }) => {
       test.setTimeout(120_000);
       const playground = new PlaygroundPage(page);
       await playground.goto();

@@ -76,9 +76,12 @@ test('a live side is followed on its stream until it ends', async ({ page, reque
   await expect(compare.total('complete')).toContainText('same');
 });
 
-test('a live side\'s run time and its turn in progress move on through a retry\'s wait, when no event is written', async ({ page, request }) => {
+test("a live side's run time and its turn in progress move on through a retry's wait, when no event is written", async ({ page, request }) => {
   // Retry-After 10 s on the second request, real clock at full speed: ten seconds with no event.
-  const waits = { rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 10 } }], tools: [] };
+  const waits = {
+    rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 10 } }],
+    tools: [],
+  };
   const done = await finishedRun(request, config({ faults: waits }));
   const created = await request.post('/api/runs', { data: { config: config({ clock: 'real', timeScale: 1, faults: waits }) } });
   const { id: live } = (await created.json()) as { id: string };
@@ -110,13 +113,20 @@ test('on a phone (390 px) nothing is cut off or sticks out of its box', async ({
   expect(await compare.clippedOrOutside()).toEqual([]);
 });
 
-test('a takeover\'s turns say which vendor answered them; a fork says whose fork it is and which turns it copied', async ({ page, request }) => {
+test("a takeover's turns say which vendor answered them; a fork says whose fork it is and which turns it copied", async ({ page, request }) => {
   const base = { provider: { vendor: 'sim-anthropic', thinking: true }, clock: 'virtual', seed: 13 };
-  const takeover = await finishedRun(request, { ...base, swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }, { atTurn: 3, vendor: 'sim-anthropic', model: '' }] });
+  const takeover = await finishedRun(request, {
+    ...base,
+    swaps: [
+      { atTurn: 2, vendor: 'sim-openai', model: '' },
+      { atTurn: 3, vendor: 'sim-anthropic', model: '' },
+    ],
+  });
   const plain = await finishedRun(request, base);
   const compare = new ComparePage(page);
   await compare.goto(takeover, plain);
-  const origin = (turn: number, side: 'a' | 'b') => page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"] [data-testid="turn-origin"]`);
+  const origin = (turn: number, side: 'a' | 'b') =>
+    page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"] [data-testid="turn-origin"]`);
   await expect(origin(2, 'a')).toHaveText('on sim-openai gpt-sim-4o');
   await expect(origin(1, 'a')).toHaveCount(0);
   await expect(origin(3, 'a')).toHaveCount(0);
@@ -137,7 +147,10 @@ test('a takeover\'s turns say which vendor answered them; a fork says whose fork
   await expect(compare.total('usd')).toContainText('copied');
 });
 
-test('two real-clock runs of the same config and seed: nothing is judged better; differing only in the system prompt, the page says the simulated model does not read prompts', async ({ page, request }) => {
+test('two real-clock runs of the same config and seed: nothing is judged better; differing only in the system prompt, the page says the simulated model does not read prompts', async ({
+  page,
+  request,
+}) => {
   const real = { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 0.05, seed: 11 };
   const [a, b] = [await finishedRun(request, real), await finishedRun(request, real)];
   const compare = new ComparePage(page);

@@ -81,7 +81,11 @@ test('the runs list has the columns a person sorts and filters by', async ({ pag
   const runs = new RunsPage(page);
   await runs.goto();
   const headers = page.getByRole('columnheader');
-  await expect(headers).toHaveText(['title', 'scenario', 'vendor / model', 'preset', 'overrides', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date'].map((h) => new RegExp(`^${h}`, 'i')));
+  await expect(headers).toHaveText(
+    ['title', 'scenario', 'vendor / model', 'preset', 'overrides', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date'].map(
+      (h) => new RegExp(`^${h}`, 'i'),
+    ),
+  );
   const seeds = () => runs.rows.locator('[data-col="seed"]').allTextContents();
 
   await page.getByTestId('runs-sort-seed').click();

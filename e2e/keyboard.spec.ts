@@ -93,7 +93,12 @@ test('start a run, inject a fault mid-run, swap vendors, open a finished turn: k
   const inspector = page.getByTestId('inspector');
   await expect(inspector).toBeVisible();
   await expect(inspector.getByRole('heading', { name: 'Inspector' })).toBeFocused();
-  await expect(inspector.getByTestId('explain-entry').or(inspector.getByText(/raw event/)).first()).toBeVisible();
+  await expect(
+    inspector
+      .getByTestId('explain-entry')
+      .or(inspector.getByText(/raw event/))
+      .first(),
+  ).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(inspector).toBeHidden();
   await expectFocused(turnButton);

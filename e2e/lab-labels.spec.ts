@@ -96,7 +96,7 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   await expect(page.getByTestId('bar-abort')).toBeHidden();
 });
 
-test('a retry wait: the header\'s countdown and the attempt card\'s count agree at every moment', async ({ page }) => {
+test("a retry wait: the header's countdown and the attempt card's count agree at every moment", async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await page.goto('/');
   // Twice as fast as the wall clock: a display a tick behind the other is off by a visible amount.

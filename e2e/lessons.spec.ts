@@ -65,7 +65,9 @@ for (const [slug, scale] of PLAYED) {
     await play(page, slug, scale);
     await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-reason', lesson.expect.on.reason);
     await expect(page.getByTestId('lesson-ending-off')).toHaveAttribute('data-reason', lesson.expect.off.reason);
-    await expect(page.getByTestId('lesson-divergence')).toContainText(lesson.diverges.turn === null ? 'Only in how they ended' : `At turn ${lesson.diverges.turn}`);
+    await expect(page.getByTestId('lesson-divergence')).toContainText(
+      lesson.diverges.turn === null ? 'Only in how they ended' : `At turn ${lesson.diverges.turn}`,
+    );
     await expect(page.getByTestId('lesson-difference').first()).toContainText(`${MECHANISMS[lesson.mechanism].label}: `);
     await expect(page.getByTestId('lesson-difference').first()).toContainText('with it off.');
     await expect(page.getByTestId('lesson-total').first()).toBeVisible();
@@ -85,12 +87,20 @@ test('rewritten-test: run_check passes on both sides; the verdict that runs the 
   const on = page.getByTestId('lesson-side-on');
   const off = page.getByTestId('lesson-side-off');
   await expect(on.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'not_done');
-  await expect(on.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it');
+  await expect(on.getByTestId('tests-edited').first()).toHaveAttribute(
+    'title',
+    'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it',
+  );
   await expect(off.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'done');
-  await expect(off.getByTestId('tests-edited').first()).toHaveAttribute('title', 'the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
+  await expect(off.getByTestId('tests-edited').first()).toHaveAttribute(
+    'title',
+    'the model edited the test file test/slugify.test.js; this verdict ran the edited copies',
+  );
 });
 
-test('Partial vs Empty: the Partial presented is the mechanism doing its job, not a red failure, and the on side is judged better by cost and tokens paid twice', async ({ page }) => {
+test('Partial vs Empty: the Partial presented is the mechanism doing its job, not a red failure, and the on side is judged better by cost and tokens paid twice', async ({
+  page,
+}) => {
   await play(page, 'partial-vs-empty', 0.05);
   const on = page.getByTestId('lesson-side-on');
   await expect(on.getByTestId('run-status')).toHaveAttribute('data-ended-as', 'Partial presented');

@@ -33,7 +33,10 @@ test('a reload in the middle of a run loses nothing: the run continues and every
   expect(end.complete).toBe(true);
 
   // Compare what the page shows with the server's log of the same run.
-  const trace = (await (await request.get(`/api/runs/${id}/trace`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+  const trace = (await (await request.get(`/api/runs/${id}/trace`)).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const iterations = new Set(trace.filter((e) => e.event === 'llm_call').map((e) => e.iteration));
   await expect(run.turnCards).toHaveCount(iterations.size);
   const shown = await run.turnCards.evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-iteration'))));
@@ -55,7 +58,10 @@ test('an earlier run opens by its URL exactly as it ended, and its trace downloa
   expect(await run.waitForEnd()).toEqual({ reason: 'end_turn', complete: true });
   await expect(run.turnCards).toHaveCount(turns);
   const jsonl = await run.downloadTraceText();
-  const events = jsonl.trim().split('\n').map((line) => JSON.parse(line));
+  const events = jsonl
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   expect(events[0].event).toBe('run_start');
   expect(events.at(-1)).toMatchObject({ event: 'terminate', complete: true });
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));

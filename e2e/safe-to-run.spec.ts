@@ -22,11 +22,18 @@ test('a 15 MB import is stored whole, and a body over the limit is a 413 naming 
   const created = await request.post('/api/runs/import', { headers: { 'content-type': 'application/x-ndjson' }, data: body, timeout: 120_000 });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const trace = (await (await request.get(`/api/runs/${id}/trace`)).text()).trim().split('\n').map((l) => JSON.parse(l) as { event: string; reason?: string });
+  const trace = (await (await request.get(`/api/runs/${id}/trace`)).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; reason?: string });
   expect(trace.filter((e) => e.event === 'tool_call')).toHaveLength(14_000);
   expect(trace.at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn' });
 
-  const over = await request.post('/api/runs/import', { headers: { 'content-type': 'application/x-ndjson' }, data: 'a'.repeat(22 * 1024 * 1024), timeout: 120_000 });
+  const over = await request.post('/api/runs/import', {
+    headers: { 'content-type': 'application/x-ndjson' },
+    data: 'a'.repeat(22 * 1024 * 1024),
+    timeout: 120_000,
+  });
   expect(over.status()).toBe(413);
   expect(((await over.json()) as { error: string }).error).toContain('20 MiB');
 });

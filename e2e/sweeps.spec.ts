@@ -25,7 +25,8 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   const naiveOverloaded = page.locator('[data-testid="sweep-row"][data-key="naive|fix-failing-test|overloaded-x3|sim-anthropic"]');
   await expect(naiveOverloaded).toContainText('0 %');
   // Every run of that cell failed at the first 529: quick and free, but not the best on effort.
-  for (const col of ['median_ms', 'p95_ms', 'mean_tokens', 'mean_usd']) await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-best]`)).toHaveCount(0);
+  for (const col of ['median_ms', 'p95_ms', 'mean_tokens', 'mean_usd'])
+    await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-best]`)).toHaveCount(0);
   // Nor a run time of 0 ms: no loop completed, so the cell has no run time and says why.
   for (const col of ['median_ms', 'p95_ms']) {
     await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-blank]`)).toHaveAttribute('title', /no run in this cell completed its loop/);
@@ -39,7 +40,10 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   await expect(page.getByTestId('chart-completion').getByTestId('band-caption')).toHaveCount(4);
   await expect(page.getByTestId('chart-completion')).toContainText(/0 % \(0–\d+\)/);
   // The row labels under a chart stay in their own bands: no label runs into the next one.
-  const ticks = await page.getByTestId('chart-run-time').locator('.recharts-xAxis .recharts-cartesian-axis-tick').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+  const ticks = await page
+    .getByTestId('chart-run-time')
+    .locator('.recharts-xAxis .recharts-cartesian-axis-tick')
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
   expect(ticks).toHaveLength(4);
   for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.left).toBeGreaterThanOrEqual(ticks[i - 1]!.right);
 

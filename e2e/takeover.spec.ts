@@ -24,7 +24,9 @@ test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover pan
   await expect(page.getByTestId('takeover-dropped')).toContainText(/thinking/, { timeout: 30_000 });
   await expect(page.getByTestId('takeover-carried')).toContainText('(reasoning omitted)');
   await page.getByTestId('naive-toggle').click();
-  await expect(page.getByTestId('naive-verdict')).toContainText('400 invalid_request_error: The reasoning_content in the thinking mode must be passed back to the API.');
+  await expect(page.getByTestId('naive-verdict')).toContainText(
+    '400 invalid_request_error: The reasoning_content in the thinking mode must be passed back to the API.',
+  );
 
   const lane = page.getByTestId('vendor-lane');
   await expect(lane.locator('[data-testid="vendor-segment"][data-vendor="sim-anthropic"]')).toHaveCount(1);

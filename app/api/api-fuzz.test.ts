@@ -41,12 +41,20 @@ describe('the API under random malformed input', () => {
   });
 
   it('never answers 5xx to control messages, imports or resume points', async () => {
-    await fc.assert(fc.asyncProperty(controlBodies, async (body) => answersWell({ method: 'POST', path: `/api/runs/${knownId}/control`, body })), { numRuns: 80 });
     await fc.assert(
-      fc.asyncProperty(importBodies, async (body) => answersWell({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } })),
+      fc.asyncProperty(controlBodies, async (body) => answersWell({ method: 'POST', path: `/api/runs/${knownId}/control`, body })),
       { numRuns: 80 },
     );
-    await fc.assert(fc.asyncProperty(resumeValues, async (value) => answersWell({ method: 'GET', path: `/api/runs/${knownId}/events?after=${encodeURIComponent(value)}` })), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(importBodies, async (body) =>
+        answersWell({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } }),
+      ),
+      { numRuns: 80 },
+    );
+    await fc.assert(
+      fc.asyncProperty(resumeValues, async (value) => answersWell({ method: 'GET', path: `/api/runs/${knownId}/events?after=${encodeURIComponent(value)}` })),
+      { numRuns: 60 },
+    );
   });
 
   it('never answers 5xx to any mix of requests and paths, and still serves a valid run afterwards', async () => {

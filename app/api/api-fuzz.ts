@@ -26,13 +26,35 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 const mutatedConfig: fc.Arbitrary<unknown> = fc
   .tuple(
     fc.constantFrom(
-      ['provider'], ['provider', 'vendor'], ['provider', 'model'], ['provider', 'baseUrl'], ['provider', 'keySource'],
-      ['scenario'], ['task'], ['policy'], ['preset'], ['seed'], ['timeScale'], ['maxOutputTokens'], ['clock'],
-      ['budgets', 'maxRunMs'], ['budgets', 'maxAttempts'], ['budgets', 'maxIterations'], ['budgets', 'maxCostUsd'],
-      ['recovery', 'retry', 'maxRetries'], ['recovery', 'watchdog', 'streamErrorCap'], ['recovery', 'fallback', 'model'],
-      ['recovery', 'context', 'oldResultMinChars'], ['recovery', 'unknownMechanism'],
-      ['faults', 'rules'], ['faults', 'tools'], ['faults', 'rules', '0'], ['faults', 'rules', '0', 'action'],
-      ['faults', 'rules', '0', 'when'], ['faults', 'tools', '0'], ['colour'],
+      ['provider'],
+      ['provider', 'vendor'],
+      ['provider', 'model'],
+      ['provider', 'baseUrl'],
+      ['provider', 'keySource'],
+      ['scenario'],
+      ['task'],
+      ['policy'],
+      ['preset'],
+      ['seed'],
+      ['timeScale'],
+      ['maxOutputTokens'],
+      ['clock'],
+      ['budgets', 'maxRunMs'],
+      ['budgets', 'maxAttempts'],
+      ['budgets', 'maxIterations'],
+      ['budgets', 'maxCostUsd'],
+      ['recovery', 'retry', 'maxRetries'],
+      ['recovery', 'watchdog', 'streamErrorCap'],
+      ['recovery', 'fallback', 'model'],
+      ['recovery', 'context', 'oldResultMinChars'],
+      ['recovery', 'unknownMechanism'],
+      ['faults', 'rules'],
+      ['faults', 'tools'],
+      ['faults', 'rules', '0'],
+      ['faults', 'rules', '0', 'action'],
+      ['faults', 'rules', '0', 'when'],
+      ['faults', 'tools', '0'],
+      ['colour'],
     ),
     junk,
   )
@@ -63,7 +85,9 @@ export const runBodies: fc.Arbitrary<string> = fc.oneof(
 
 /** POST /api/runs/:id/control bodies. */
 export const controlBodies: fc.Arbitrary<string> = fc.oneof(
-  fc.record({ action: fc.oneof(fc.constantFrom('abort', 'set_faults', 'pause', 'abandoned'), junk), faults: fc.option(junk, { nil: undefined }) }).map((b) => JSON.stringify(b)),
+  fc
+    .record({ action: fc.oneof(fc.constantFrom('abort', 'set_faults', 'pause', 'abandoned'), junk), faults: fc.option(junk, { nil: undefined }) })
+    .map((b) => JSON.stringify(b)),
   fc.record({ action: fc.constant('set_faults'), faults: mutatedConfig.map((c) => (c as { faults?: unknown }).faults) }).map((b) => JSON.stringify(b)),
   fc.string({ maxLength: 40 }),
   deepText,
@@ -74,8 +98,25 @@ export const importBodies: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
       junk.map((v) => JSON.stringify(v) ?? ''),
-      fc.record({ run_id: junk, seq: junk, ts: junk, event: fc.constantFrom('run_start', 'llm_call', 'tool_call', 'terminate', 'storage_error', 'nope'), iteration: junk }).map((e) => JSON.stringify(e)),
-      fc.record({ event: fc.constantFrom('llm_call', 'tool_call', 'terminate'), iteration: fc.nat(5), input_tokens: fc.nat(), output_tokens: fc.nat(), tool: fc.string(), args: junk }).map((e) => JSON.stringify(e)),
+      fc
+        .record({
+          run_id: junk,
+          seq: junk,
+          ts: junk,
+          event: fc.constantFrom('run_start', 'llm_call', 'tool_call', 'terminate', 'storage_error', 'nope'),
+          iteration: junk,
+        })
+        .map((e) => JSON.stringify(e)),
+      fc
+        .record({
+          event: fc.constantFrom('llm_call', 'tool_call', 'terminate'),
+          iteration: fc.nat(5),
+          input_tokens: fc.nat(),
+          output_tokens: fc.nat(),
+          tool: fc.string(),
+          args: junk,
+        })
+        .map((e) => JSON.stringify(e)),
       fc.string({ maxLength: 30 }),
       deepText,
     ),
@@ -100,7 +141,10 @@ export const otlpBodies: fc.Arbitrary<string> = fc
     endTimeUnixNano: fc.oneof(fc.constant('1760000001000000000'), junk),
     op: fc.constantFrom('chat', 'execute_tool', 'invoke_agent', 'other'),
     extra: fc.oneof(deepOtlpValue, junk),
-    tokens: fc.oneof(fc.nat().map((n) => ({ intValue: String(n) })), junk),
+    tokens: fc.oneof(
+      fc.nat().map((n) => ({ intValue: String(n) })),
+      junk,
+    ),
   })
   .map(({ op, extra, tokens, ...span }) =>
     JSON.stringify({
@@ -131,7 +175,10 @@ export const promptSetBodies: fc.Arbitrary<string> = fc.oneof(
     .record({
       name: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('a\u202Eb', 'a\u0000b', '', ' ', 'x'.repeat(101)), junk),
       system: fc.oneof(fc.string({ maxLength: 40 }), junk),
-      toolDescriptions: fc.oneof(fc.dictionary(fc.constantFrom('read_file', 'run_check', '__proto__', 'constructor', 'nope', ''), fc.oneof(fc.string({ maxLength: 20 }), junk)), junk),
+      toolDescriptions: fc.oneof(
+        fc.dictionary(fc.constantFrom('read_file', 'run_check', '__proto__', 'constructor', 'nope', ''), fc.oneof(fc.string({ maxLength: 20 }), junk)),
+        junk,
+      ),
     })
     .map((body) => JSON.stringify(body)),
   fc.constant('{"name":"p","toolDescriptions":{"__proto__":"x"}}'),
@@ -186,23 +233,49 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
     importBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } })),
     fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events`, headers: header(v) })),
     fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}` })),
-    fc.tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.array(pathSegments, { minLength: 1, maxLength: 4 })).map(
-      ([method, segs]): FuzzRequest => ({ method, path: `/api/runs/${segs.join('/')}`, body: '{}' }),
+    fc
+      .tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.array(pathSegments, { minLength: 1, maxLength: 4 }))
+      .map(([method, segs]): FuzzRequest => ({ method, path: `/api/runs/${segs.join('/')}`, body: '{}' })),
+    fc.constantFrom<FuzzRequest>(
+      { method: 'GET', path: '/api/runs?limit=abc' },
+      { method: 'GET', path: '/api/runs?limit=-1' },
+      { method: 'GET', path: '/api/scenarios' },
     ),
-    fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/runs?limit=abc' }, { method: 'GET', path: '/api/runs?limit=-1' }, { method: 'GET', path: '/api/scenarios' }),
     otlpBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body })),
     fc.tuple(id, fc.constantFrom('', '/forks', '/otel', '/trace')).map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}${leaf}` })),
     promptSetBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/prompt-sets', body })),
     sweepBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/sweeps', body })),
-    fc.tuple(sweepId, fc.constantFrom('', '/events', '/runs', '/export', '/export?format=csv', '/export?format=nope')).map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/sweeps/${i}${leaf}` })),
-    fc.tuple(sweepId, fc.oneof(junk.map((v) => JSON.stringify(v) ?? ''), fc.constant('{}'))).map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/sweeps/${i}/cancel`, body })),
+    fc
+      .tuple(sweepId, fc.constantFrom('', '/events', '/runs', '/export', '/export?format=csv', '/export?format=nope'))
+      .map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/sweeps/${i}${leaf}` })),
+    fc
+      .tuple(
+        sweepId,
+        fc.oneof(
+          junk.map((v) => JSON.stringify(v) ?? ''),
+          fc.constant('{}'),
+        ),
+      )
+      .map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/sweeps/${i}/cancel`, body })),
     fc.tuple(query, query).map(([a, b]): FuzzRequest => ({ method: 'GET', path: `/api/compare?a=${a}&b=${b}` })),
     fc.oneof(fc.constantFrom('', '?limit=x', '?limit=-3', '?limit=1e9')).map((q): FuzzRequest => ({ method: 'GET', path: `/api/sweeps${q}` })),
     fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/prompt-sets' }),
-    fc.tuple(pathSegments, fc.oneof(junk.map((v) => JSON.stringify(v) ?? ''), fc.constant('{}'))).map(([slug, body]): FuzzRequest => ({ method: 'POST', path: `/api/lessons/${slug}/play`, body })),
-    fc.tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'), fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', '')).map(
-      ([method, path, host]): FuzzRequest => ({ method, path, body: '{}', headers: host ? { host } : {} }),
-    ),
+    fc
+      .tuple(
+        pathSegments,
+        fc.oneof(
+          junk.map((v) => JSON.stringify(v) ?? ''),
+          fc.constant('{}'),
+        ),
+      )
+      .map(([slug, body]): FuzzRequest => ({ method: 'POST', path: `/api/lessons/${slug}/play`, body })),
+    fc
+      .tuple(
+        fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
+        fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'),
+        fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', ''),
+      )
+      .map(([method, path, host]): FuzzRequest => ({ method, path, body: '{}', headers: host ? { host } : {} })),
   );
 }
 
@@ -213,7 +286,9 @@ export async function drain(response: Response): Promise<string> {
 
 /** A valid run, for "the server still answers" and for a known id. */
 export async function startValidRun(): Promise<string> {
-  const response = await postRun(new Request(`${BASE}/api/runs`, { method: 'POST', body: JSON.stringify({ config: VALID_CONFIG }), headers: { 'Content-Type': 'application/json' } }));
+  const response = await postRun(
+    new Request(`${BASE}/api/runs`, { method: 'POST', body: JSON.stringify({ config: VALID_CONFIG }), headers: { 'Content-Type': 'application/json' } }),
+  );
   if (response.status !== 201) throw new Error(`a valid run was refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }

@@ -97,19 +97,32 @@ describe('POST /api/runs', () => {
     expect(list[0]).toMatchObject({ id, status: 'completed', reason: 'end_turn', event_count: n, imported: false });
 
     const one = await getRun(new Request(`${BASE}/runs/${id}`), ctx(id));
-    expect(await read(RunRecordSchema, one, 'GET /api/runs/{id}')).toMatchObject({ summary: { id, event_count: n, vendor: 'sim-anthropic', verdict: 'done' }, config: { clock: 'virtual' } });
+    expect(await read(RunRecordSchema, one, 'GET /api/runs/{id}')).toMatchObject({
+      summary: { id, event_count: n, vendor: 'sim-anthropic', verdict: 'done' },
+      config: { clock: 'virtual' },
+    });
 
     const trace = await getTrace(new Request(`${BASE}/runs/${id}/trace`), ctx(id));
     expect(trace.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(trace.headers.get('content-disposition')).toBe(`attachment; filename="run-${id}.jsonl"`);
-    expect((await trace.text()).trim().split('\n').map((l) => JSON.parse(l))).toEqual(events);
+    expect(
+      (await trace.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(events);
   });
 
   it('hands a browser key to the run only: never in a response or the database', async () => {
     const id = await startRun({ config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: KEY });
-    const seen = JSON.stringify(await streamed(id)) + JSON.stringify(await read(RunRecordSchema, await getRun(new Request(`${BASE}/runs/${id}`), ctx(id)), 'GET /api/runs/{id}'));
+    const seen =
+      JSON.stringify(await streamed(id)) +
+      JSON.stringify(await read(RunRecordSchema, await getRun(new Request(`${BASE}/runs/${id}`), ctx(id)), 'GET /api/runs/{id}'));
     expect(seen).not.toContain(KEY);
-    const bytes = fs.readdirSync(dataDir()).map((n) => fs.readFileSync(path.join(dataDir(), n)).toString('latin1')).join('');
+    const bytes = fs
+      .readdirSync(dataDir())
+      .map((n) => fs.readFileSync(path.join(dataDir(), n)).toString('latin1'))
+      .join('');
     expect(bytes).not.toContain(KEY);
   });
 });
@@ -195,7 +208,13 @@ describe('POST /api/runs/import', () => {
 describe('GET /api/scenarios', () => {
   it('lists scenarios for pickers', async () => {
     const body = await read(ScenarioListSchema, await getScenarios(), 'GET /api/scenarios');
-    expect(body[0]).toEqual({ id: 'fix-failing-test', title: expect.any(String), summary: expect.any(String), task: expect.any(String), tools: expect.any(Array) });
+    expect(body[0]).toEqual({
+      id: 'fix-failing-test',
+      title: expect.any(String),
+      summary: expect.any(String),
+      task: expect.any(String),
+      tools: expect.any(Array),
+    });
     expect(body[0]!.tools.map((t) => t.name)).toEqual(['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check']);
   });
 });
@@ -204,8 +223,16 @@ describe('prompt sets', () => {
   it('POST saves the next version of a name; GET lists them; a run names one only with its exact texts', async () => {
     const first = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse.' })));
     expect(first.status).toBe(201);
-    expect(await read(PromptSetSchema, first, 'POST /api/prompt-sets')).toMatchObject({ name: 'terse', version: 1, system: 'Be terse.', task: '', toolDescriptions: {} });
-    const second = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } })));
+    expect(await read(PromptSetSchema, first, 'POST /api/prompt-sets')).toMatchObject({
+      name: 'terse',
+      version: 1,
+      system: 'Be terse.',
+      task: '',
+      toolDescriptions: {},
+    });
+    const second = await postPromptSet(
+      post('/prompt-sets', JSON.stringify({ name: 'terse', system: 'Be terse!', toolDescriptions: { search: 'Find text.' } })),
+    );
     expect(await read(PromptSetSchema, second, 'POST /api/prompt-sets')).toMatchObject({ version: 2 });
     const list = await read(PromptSetListSchema, await getPromptSets(), 'GET /api/prompt-sets');
     expect(list.filter((s) => s.name === 'terse').map((s) => s.version)).toEqual([2, 1]);
@@ -219,7 +246,9 @@ describe('prompt sets', () => {
 
     const lie = await postRun(post('/runs', JSON.stringify({ config: { ...config, promptSet: { name: 'terse', version: 1 } } })));
     expect(lie.status).toBe(400);
-    expect((await readError(lie)).details).toEqual(['config.promptSet: system, toolDescriptions differ from "terse" v1; save them as a new version, or leave promptSet out']);
+    expect((await readError(lie)).details).toEqual([
+      'config.promptSet: system, toolDescriptions differ from "terse" v1; save them as a new version, or leave promptSet out',
+    ]);
   });
 
   it('refuses a set without a name or naming a tool that does not exist', async () => {
@@ -228,6 +257,8 @@ describe('prompt sets', () => {
     expect((await readError(nameless)).details?.[0]).toMatch(/^name: /);
     const grep = await postPromptSet(post('/prompt-sets', JSON.stringify({ name: 'x', toolDescriptions: { grep: 'find' } })));
     expect(grep.status).toBe(400);
-    expect((await readError(grep)).details).toEqual(['toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check']);
+    expect((await readError(grep)).details).toEqual([
+      'toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check',
+    ]);
   });
 });

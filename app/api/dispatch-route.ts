@@ -72,7 +72,10 @@ export async function dispatch(fuzz: FuzzRequest): Promise<Response> {
   const early = proxy(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
   if (early) return early;
   const request = new Request(url, init);
-  const segments = new URL(url).pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const segments = new URL(url).pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   const route = pick(fuzz.method, segments);
   if (!route) return Response.json({ error: 'no such route' }, { status: 404 });
   return route.handler(request, { params: Promise.resolve(route.params) });

@@ -29,7 +29,12 @@ describe('body limits counted in bytes while reading', () => {
         else controller.enqueue(chunk);
       },
     });
-    const request = new Request(`${BASE}/runs/import`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-ndjson' }, duplex: 'half' } as RequestInit);
+    const request = new Request(`${BASE}/runs/import`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/x-ndjson' },
+      duplex: 'half',
+    } as RequestInit);
     const response = await postImport(request);
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(MAX_BODY_BYTES + 4 * chunk.byteLength);
@@ -43,7 +48,9 @@ describe('body limits counted in bytes while reading', () => {
         controller.close();
       },
     });
-    const response = await postRun(new Request(`${BASE}/runs`, { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit));
+    const response = await postRun(
+      new Request(`${BASE}/runs`, { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit),
+    );
     expect(response.status).toBe(413);
   });
 });
@@ -61,7 +68,10 @@ describe('nesting limits', () => {
   it('answers a deeply nested import line with a 400 naming the line, not a 500', async () => {
     const lines = [
       JSON.stringify({ run_id: 't', ts: 1, event: 'llm_call', iteration: 1, input_tokens: 1, output_tokens: 1 }),
-      JSON.stringify({ run_id: 't', ts: 2, event: 'tool_call', iteration: 1, tool: 'x', args: 1 }).replace('"args":1', `"args":${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+      JSON.stringify({ run_id: 't', ts: 2, event: 'tool_call', iteration: 1, tool: 'x', args: 1 }).replace(
+        '"args":1',
+        `"args":${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      ),
     ].join('\n');
     const response = await postImport(new Request(`${BASE}/runs/import`, { method: 'POST', body: lines, headers: { 'Content-Type': 'application/x-ndjson' } }));
     const { status, details } = await errorOf(response);
@@ -74,9 +84,21 @@ describe('strict schemas', () => {
   const withFaults = (faults: unknown) => json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', faults } }));
 
   it.each([
-    ['a fault rule', { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 }, colour: 'red' }] }, /^config\.faults\.rules\.0: .*colour/],
-    ['a fault action', { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529, retryAfter: 5 } }] }, /^config\.faults\.rules\.0\.action: .*retryAfter/],
-    ['a fault "when"', { rules: [{ id: 'r', when: { kind: 'always', p: 0.5 }, action: { type: 'http_error', status: 529 } }] }, /^config\.faults\.rules\.0\.when: .*"p"/],
+    [
+      'a fault rule',
+      { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 }, colour: 'red' }] },
+      /^config\.faults\.rules\.0: .*colour/,
+    ],
+    [
+      'a fault action',
+      { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529, retryAfter: 5 } }] },
+      /^config\.faults\.rules\.0\.action: .*retryAfter/,
+    ],
+    [
+      'a fault "when"',
+      { rules: [{ id: 'r', when: { kind: 'always', p: 0.5 }, action: { type: 'http_error', status: 529 } }] },
+      /^config\.faults\.rules\.0\.when: .*"p"/,
+    ],
     ['a tool fault', { tools: [{ id: 't', tool: '*', kind: 'throw', probability: 1 }] }, /^config\.faults\.tools\.0: .*probability/],
     ['the plan', { rules: [], extra: [] }, /^config\.faults: .*extra/],
   ])('rejects an unknown key in %s with a 400 naming it', async (_what, faults, detail) => {
@@ -86,12 +108,25 @@ describe('strict schemas', () => {
   });
 
   it('takes as fallback model only a model the simulated vendor knows, and a plausible id for a real one', async () => {
-    const sim = await errorOf(await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, recovery: { fallback: { model: 'gpt-sim-mini' } } } }))));
+    const sim = await errorOf(
+      await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, recovery: { fallback: { model: 'gpt-sim-mini' } } } }))),
+    );
     expect(sim.status).toBe(400);
     expect(sim.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.model: the simulated vendor sim-anthropic serves claude-sim-sonnet/)]);
-    const real = await errorOf(await postRun(json(JSON.stringify({ config: { provider: { vendor: 'anthropic' }, recovery: { fallback: { model: 'not a model <script>' } } }, apiKey: 'sk-ant-test-0123456789' }))));
+    const real = await errorOf(
+      await postRun(
+        json(
+          JSON.stringify({
+            config: { provider: { vendor: 'anthropic' }, recovery: { fallback: { model: 'not a model <script>' } } },
+            apiKey: 'sk-ant-test-0123456789',
+          }),
+        ),
+      ),
+    );
     expect(real.details).toEqual(expect.arrayContaining([expect.stringMatching(/^config\.recovery\.fallback\.model: .*does not look like a model id/)]));
-    const ok = await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model: 'claude-sim-haiku' } } } })));
+    const ok = await postRun(
+      json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model: 'claude-sim-haiku' } } } })),
+    );
     expect(ok.status).toBe(201);
   });
 

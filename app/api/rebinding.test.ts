@@ -21,7 +21,11 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   sweepId = ((await created.json()) as { id: string }).id;
   await getSweepRegistry().whenFinished(sweepId);
-  const saved = await dispatch({ method: 'POST', path: '/api/prompt-sets', body: JSON.stringify({ name: 'terse', system: 'Be brief.', toolDescriptions: {} }) });
+  const saved = await dispatch({
+    method: 'POST',
+    path: '/api/prompt-sets',
+    body: JSON.stringify({ name: 'terse', system: 'Be brief.', toolDescriptions: {} }),
+  });
   expect(saved.status).toBe(201);
 }, 180_000);
 
@@ -44,7 +48,15 @@ async function statusUnder(path: string, host: string): Promise<number> {
 describe('a Host the server does not expect', () => {
   it('is refused on every GET route — runs, events, SSE, trace, OTLP, prompt sets, sweeps — and the same reads answer under localhost', async () => {
     const paths = getPaths();
-    for (const wanted of ['/api/runs', `/api/runs/${runId}`, `/api/runs/${runId}/events`, `/api/runs/${runId}/trace`, `/api/runs/${runId}/otel`, '/api/prompt-sets', '/api/sweeps']) {
+    for (const wanted of [
+      '/api/runs',
+      `/api/runs/${runId}`,
+      `/api/runs/${runId}/events`,
+      `/api/runs/${runId}/trace`,
+      `/api/runs/${runId}/otel`,
+      '/api/prompt-sets',
+      '/api/sweeps',
+    ]) {
       expect(paths).toContain(wanted);
     }
     for (const path of paths) {

@@ -18,8 +18,12 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
   if (!a || !b) {
     return (
       <Message testId="compare-missing">
-        A comparison needs two runs: <span className="font-mono">/compare?a=&lt;run id&gt;&amp;b=&lt;run id&gt;</span>. Open a run and use
-        “Compare with…”, or pick one from the <Link href="/runs" className="text-takeover underline">runs list</Link>.
+        A comparison needs two runs: <span className="font-mono">/compare?a=&lt;run id&gt;&amp;b=&lt;run id&gt;</span>. Open a run and use “Compare with…”, or
+        pick one from the{' '}
+        <Link href="/runs" className="text-takeover underline">
+          runs list
+        </Link>
+        .
       </Message>
     );
   }
@@ -37,7 +41,9 @@ function Loaded({ a, b }: { a: string; b: string }) {
       <Message testId="compare-error">
         {error instanceof ApiError ? error.message : String(error)}
         {error instanceof ApiError && error.details.length > 0 ? ` (${error.details.join('; ')})` : ''}.{' '}
-        <Link href="/runs" className="text-takeover underline">Runs list</Link>
+        <Link href="/runs" className="text-takeover underline">
+          Runs list
+        </Link>
       </Message>
     );
   }
@@ -71,7 +77,10 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
         <CompareSideHeader side={c.b} letter="B" other={{ id: c.a.id, letter: 'A' }} />
       </div>
 
-      <section data-testid="compare-divergence" className={`rounded border px-3 py-2 text-xs ${c.divergence ? 'border-wait/50 bg-wait-soft' : 'border-line bg-panel'}`}>
+      <section
+        data-testid="compare-divergence"
+        className={`rounded border px-3 py-2 text-xs ${c.divergence ? 'border-wait/50 bg-wait-soft' : 'border-line bg-panel'}`}
+      >
         {c.divergence ? (
           <>
             <span className="font-semibold">◆ First divergence{c.divergence.turn !== null ? ` at turn ${c.divergence.turn}` : ' at the end'}: </span>

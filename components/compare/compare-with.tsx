@@ -47,7 +47,10 @@ function Picker({ runId, scenario, onClose }: { runId: string; scenario: string 
             data-testid="compare-pick"
             className="flex items-center gap-2 border-b border-line px-3 py-1 text-2xs hover:bg-sunken"
           >
-            <span className={`w-2 ${r.scenario === scenario ? 'text-ok' : 'text-faint'}`} title={r.scenario === scenario ? 'same scenario' : 'another scenario'}>
+            <span
+              className={`w-2 ${r.scenario === scenario ? 'text-ok' : 'text-faint'}`}
+              title={r.scenario === scenario ? 'same scenario' : 'another scenario'}
+            >
               {r.scenario === scenario ? '●' : '○'}
             </span>
             <span className="font-mono">{r.id}</span>

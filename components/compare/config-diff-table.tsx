@@ -10,9 +10,7 @@ export function configHeading(differing: number): string {
 export function ConfigDiffTable({ rows }: { rows: ConfigDiffRow[] }) {
   return (
     <section className="rounded border border-line bg-panel" data-testid="compare-config">
-      <h2 className="border-b border-line px-3 py-1.5 text-xs font-semibold">
-        {configHeading(rows.length)}
-      </h2>
+      <h2 className="border-b border-line px-3 py-1.5 text-xs font-semibold">{configHeading(rows.length)}</h2>
       {rows.length > 0 && (
         <table className="w-full text-xs">
           <thead>

@@ -25,7 +25,7 @@ describe('what a fork copied, under its totals', () => {
     expect(copiedNote({ id: 'errorsSeen' }, 0, part)).toBeNull();
   });
 
-  it('is drawn under the fork\'s side only', () => {
+  it("is drawn under the fork's side only", () => {
     const rows = [row('durationMs', 'ms', 8_000, 9_600), row('attempts', 'count', 4, 5)];
     const html = renderToStaticMarkup(createElement(TotalsRows, { rows, sides: { a: 'A', b: 'B' }, rowTestId: 'totals-row', copied: { a: null, b: part } }));
     expect(html.match(/data-testid="copied-note"/g)).toHaveLength(1);

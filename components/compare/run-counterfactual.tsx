@@ -19,7 +19,14 @@ export function RunCounterfactual({ runId }: { runId: string }) {
   const { open, toggle, close, triggerRef, panelRef, onPanelKeyDown } = usePopover();
   return (
     <div className="relative">
-      <Button ref={triggerRef} data-testid="counterfactual" onClick={toggle} aria-expanded={open} aria-haspopup="dialog" title="the same config and seed with one mechanism off, side by side">
+      <Button
+        ref={triggerRef}
+        data-testid="counterfactual"
+        onClick={toggle}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        title="the same config and seed with one mechanism off, side by side"
+      >
         Run the counterfactual…
       </Button>
       {open && (

@@ -24,7 +24,7 @@ describe('TotalsRows', () => {
   it('says "same" for an unjudged equal row and formats values by unit', () => {
     const html = render({ a: 'A', b: 'B' }, 'totals-row');
     expect(html).toContain('same');
-    expect(html).not.toContain(">1500<");
+    expect(html).not.toContain('>1500<');
   });
 
   it('never writes two different costs as the same figure, and says "same" for equal ones', () => {

@@ -62,7 +62,17 @@ export function TotalsRows({
               {show(row, 'b')}
               <CopiedLine note={copiedNote(row, row.b, copied?.b ?? null)} />
             </td>
-            <td className="px-2 py-1 text-2xs">{row.better ? `▲ ${sides[row.better]}` : row.note ? <span className="text-muted">{row.note}</span> : row.a !== null && row.a === row.b ? 'same' : ''}</td>
+            <td className="px-2 py-1 text-2xs">
+              {row.better ? (
+                `▲ ${sides[row.better]}`
+              ) : row.note ? (
+                <span className="text-muted">{row.note}</span>
+              ) : row.a !== null && row.a === row.b ? (
+                'same'
+              ) : (
+                ''
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { turnOrigin } from './turn-row';
 
-describe('where a turn ran, when the side\'s header does not say it', () => {
-  it('names the vendor a takeover moved the turn to, and a fork\'s copied turns', () => {
+describe("where a turn ran, when the side's header does not say it", () => {
+  it("names the vendor a takeover moved the turn to, and a fork's copied turns", () => {
     const header = 'sim-anthropic claude-sim-sonnet';
     expect(turnOrigin({ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', copied: false }, header)).toEqual([]);
     expect(turnOrigin({ vendor: 'sim-openai', model: 'gpt-sim-4o', copied: false }, header)).toEqual(['on sim-openai gpt-sim-4o']);

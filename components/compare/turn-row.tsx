@@ -44,7 +44,12 @@ export function turnOrigin(side: Pick<TurnSide, 'vendor' | 'model' | 'copied'>, 
 }
 
 function SideCard({ side, letter, runModel }: { side: TurnSide | null; letter: 'a' | 'b'; runModel: string }) {
-  if (!side) return <div className="text-2xs text-faint" data-testid={`turn-side-${letter}`}>no such turn</div>;
+  if (!side)
+    return (
+      <div className="text-2xs text-faint" data-testid={`turn-side-${letter}`}>
+        no such turn
+      </div>
+    );
   return (
     <div className="min-w-0 text-xs" data-testid={`turn-side-${letter}`}>
       <div className="tabular flex flex-wrap gap-x-3 font-mono text-2xs text-muted">

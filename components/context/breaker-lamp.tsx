@@ -23,7 +23,12 @@ export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; thr
   const { state, detail, coolDownOver } = breakerLampState({ breaker, threshold, now, ended });
   const { dot, word } = LAMP[state];
   return (
-    <div data-testid="breaker-lamp" data-state={state} className="flex flex-wrap items-center gap-1.5 text-2xs" title={breaker?.reason ?? 'no summary call has failed'}>
+    <div
+      data-testid="breaker-lamp"
+      data-state={state}
+      className="flex flex-wrap items-center gap-1.5 text-2xs"
+      title={breaker?.reason ?? 'no summary call has failed'}
+    >
       <span className={`inline-block h-2.5 w-2.5 rounded-full ${dot}`} />
       <span className="font-medium">breaker {word}</span>
       <span className="tabular text-muted">{detail}</span>

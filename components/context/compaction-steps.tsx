@@ -23,7 +23,13 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
   return (
     <ol className="flex flex-col gap-1" data-testid="compaction-steps">
       {shown.map((s) => (
-        <li key={s.seq} data-testid="compaction-step" data-step={s.step} data-ok={s.ok ? 'yes' : 'no'} className="rounded border border-line bg-panel px-1.5 py-1 text-2xs">
+        <li
+          key={s.seq}
+          data-testid="compaction-step"
+          data-step={s.step}
+          data-ok={s.ok ? 'yes' : 'no'}
+          className="rounded border border-line bg-panel px-1.5 py-1 text-2xs"
+        >
           <div className="flex flex-wrap items-baseline gap-2">
             <span className="text-muted">turn {s.iteration}</span>
             <Pill tone={s.ok ? 'compact' : 'neutral'}>{s.trigger}</Pill>
@@ -39,9 +45,7 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
           {s.ok && <div className="text-muted">{s.reason}</div>}
           <WhyLine seq={s.seq} linked />
           {s.stubbed.length > 0 && (
-            <div className="font-mono text-muted">
-              stubs: {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}
-            </div>
+            <div className="font-mono text-muted">stubs: {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}</div>
           )}
           {s.summary !== undefined && (
             <div className="mt-1 border-l-2 border-compact pl-2" data-testid="compaction-summary">

@@ -52,7 +52,14 @@ export function ContextGauge({
   const width = Math.max(samples.length * (BAR + GAP) + GAP, 240);
   const threshold = samples.at(-1)?.threshold ?? 0;
   return (
-    <svg data-testid="context-gauge" viewBox={`0 -14 ${width} ${H + 16}`} className="h-28 w-full" preserveAspectRatio="xMinYMid meet" role="img" aria-label="context size per request against the window">
+    <svg
+      data-testid="context-gauge"
+      viewBox={`0 -14 ${width} ${H + 16}`}
+      className="h-28 w-full"
+      preserveAspectRatio="xMinYMid meet"
+      role="img"
+      aria-label="context size per request against the window"
+    >
       {window > 0 && <line x1={0} x2={width} y1={y(window)} y2={y(window)} className="stroke-fail" strokeWidth={1} />}
       {threshold > 0 && <line x1={0} x2={width} y1={y(threshold)} y2={y(threshold)} className="stroke-wait" strokeWidth={1} strokeDasharray="4 3" />}
       <line x1={0} x2={width} y1={H} y2={H} className="stroke-line" strokeWidth={1} />
@@ -69,8 +76,25 @@ export function ContextGauge({
           <g key={s.seq} data-testid="gauge-bar" data-index={i} onClick={() => onSelect(i)} className="cursor-pointer">
             <title>{title}</title>
             <rect x={x - 1} y={-14} width={BAR + 2} height={H + 16} className={selected === i ? 'fill-sunken' : 'fill-transparent'} />
-            {s.reported !== undefined && <rect x={x} y={y(s.reported)} width={BAR} height={H - y(s.reported)} className={over ? 'fill-fail/60 stroke-fail' : 'fill-run/50 stroke-run'} strokeWidth={1} />}
-            <rect x={x} y={y(s.tokensEst)} width={BAR} height={H - y(s.tokensEst)} className={over ? 'stroke-fail' : 'stroke-run'} fill="none" strokeWidth={1} />
+            {s.reported !== undefined && (
+              <rect
+                x={x}
+                y={y(s.reported)}
+                width={BAR}
+                height={H - y(s.reported)}
+                className={over ? 'fill-fail/60 stroke-fail' : 'fill-run/50 stroke-run'}
+                strokeWidth={1}
+              />
+            )}
+            <rect
+              x={x}
+              y={y(s.tokensEst)}
+              width={BAR}
+              height={H - y(s.tokensEst)}
+              className={over ? 'stroke-fail' : 'stroke-run'}
+              fill="none"
+              strokeWidth={1}
+            />
             {marks && <path data-testid="gauge-marker" d={`M${x} -12 L${x + BAR} -12 L${x + BAR / 2} -4 Z`} className="fill-compact" />}
           </g>
         );

@@ -46,7 +46,13 @@ export function ContextPanel() {
           {last.window > 0 ? ` / ${tokens(last.window)} tokens (${pct} %)` : ' tokens'} · threshold {tokens(last.threshold)}
         </span>
         {compaction?.breaker && <BreakerLamp breaker={context.breaker} threshold={compaction.breakerFailures} />}
-        <Button data-testid="compact-now" className="ml-auto" onClick={compactNow} disabled={!live || (asked > 0 && !compactedSince && live)} title="a full compaction (summary call) before the next request, past the threshold and the breaker">
+        <Button
+          data-testid="compact-now"
+          className="ml-auto"
+          onClick={compactNow}
+          disabled={!live || (asked > 0 && !compactedSince && live)}
+          title="a full compaction (summary call) before the next request, past the threshold and the breaker"
+        >
           {asked > 0 && !compactedSince && live ? 'Compact requested…' : 'Compact now'}
         </Button>
       </div>
@@ -55,7 +61,8 @@ export function ContextPanel() {
           <div className="flex min-w-0 flex-col gap-2">
             <ContextGauge samples={samples} steps={steps} selected={selected} onSelect={setPicked} />
             <div className="text-2xs text-muted">
-              outline: estimated before sending · fill: reported by the vendor · dashed: threshold · red line: window · ▼ compaction. Click a column for what it sent.
+              outline: estimated before sending · fill: reported by the vendor · dashed: threshold · red line: window · ▼ compaction. Click a column for what it
+              sent.
             </div>
             {overflows.length > 0 && <OverflowStepper overflows={overflows} steps={steps} />}
             <CompactionSteps steps={steps} />

@@ -26,13 +26,18 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
       {overflows.map((o) => {
         const rungs = steps.filter((s) => s.trigger === 'overflow' && s.iteration === o.iteration && s.recoveryAttempt === o.recoveryAttempt);
         return (
-          <div key={o.seq} data-testid="overflow-recovery" data-outcome={o.recovered ? 'recovered' : o.outcome} className="rounded border border-compact/40 bg-compact-soft/40 p-1.5">
+          <div
+            key={o.seq}
+            data-testid="overflow-recovery"
+            data-outcome={o.recovered ? 'recovered' : o.outcome}
+            className="rounded border border-compact/40 bg-compact-soft/40 p-1.5"
+          >
             <div className="flex flex-wrap items-baseline gap-2 text-2xs">
               <span className="font-semibold text-compact">turn {o.iteration} · prompt too long</span>
-              <span className="text-muted">{SOURCE[o.source]} at ~{tokens(o.tokensEst)} tokens</span>
-              <span className="tabular">
-                {o.outcome === 'exhausted' ? `budget of ${o.budget} spent` : `recovery ${o.recoveryAttempt} of ${o.budget}`}
+              <span className="text-muted">
+                {SOURCE[o.source]} at ~{tokens(o.tokensEst)} tokens
               </span>
+              <span className="tabular">{o.outcome === 'exhausted' ? `budget of ${o.budget} spent` : `recovery ${o.recoveryAttempt} of ${o.budget}`}</span>
             </div>
             {o.outcome === 'recovering' && (
               <ol className="mt-1 flex flex-wrap items-stretch gap-1">
@@ -40,7 +45,15 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
                   const done = rungs.find((r) => r.step === step);
                   const tone = !done ? 'border-line text-faint' : done.ok ? 'border-compact text-fg' : 'border-line text-muted';
                   return (
-                    <li key={step} data-testid="waterfall-rung" data-step={step} data-reached={done ? 'yes' : 'no'} data-ok={done?.ok ? 'yes' : 'no'} className={`min-w-36 flex-1 rounded border bg-panel px-1.5 py-1 text-2xs ${tone}`} title={done?.reason}>
+                    <li
+                      key={step}
+                      data-testid="waterfall-rung"
+                      data-step={step}
+                      data-reached={done ? 'yes' : 'no'}
+                      data-ok={done?.ok ? 'yes' : 'no'}
+                      className={`min-w-36 flex-1 rounded border bg-panel px-1.5 py-1 text-2xs ${tone}`}
+                      title={done?.reason}
+                    >
                       <div className="font-medium">{label}</div>
                       {done ? (
                         <div className="tabular font-mono">
@@ -56,7 +69,9 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
               </ol>
             )}
             {o.recovered && (
-              <div className="mt-1 text-2xs text-ok">resent at ~{tokens(o.recovered.tokensEst)} tokens and accepted · the step&apos;s retry budget starts over</div>
+              <div className="mt-1 text-2xs text-ok">
+                resent at ~{tokens(o.recovered.tokensEst)} tokens and accepted · the step&apos;s retry budget starts over
+              </div>
             )}
           </div>
         );

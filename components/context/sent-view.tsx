@@ -24,20 +24,28 @@ export function SentView({ sample, index }: { sample: ContextSample; index: numb
   return (
     <div data-testid="sent-view" className="flex flex-col gap-1">
       <div className="flex flex-wrap gap-x-3 text-2xs text-muted">
-        <span className="font-semibold text-fg">request {index + 1} · turn {sample.iteration}</span>
+        <span className="font-semibold text-fg">
+          request {index + 1} · turn {sample.iteration}
+        </span>
         <span className="tabular">
           ~{tokens(sample.tokensEst)} tokens{sample.reported !== undefined ? ` (vendor: ${tokens(sample.reported)})` : ''}
           {sample.window > 0 ? ` of ${tokens(sample.window)}` : ''}
         </span>
         <span data-testid="sent-summary">
-          log {sample.logMessages} messages → sent {sample.messages.length}: {fromLog} from the log{stubs > 0 ? ` (${stubs} result${stubs === 1 ? '' : 's'} as stubs)` : ''}
+          log {sample.logMessages} messages → sent {sample.messages.length}: {fromLog} from the log
+          {stubs > 0 ? ` (${stubs} result${stubs === 1 ? '' : 's'} as stubs)` : ''}
           {dropped > 0 ? `, ${dropped} not sent` : ''}
           {head > 0 ? `, ${head} written by compaction` : ''}
         </span>
       </div>
       <ol className="flex flex-col gap-1">
         {sample.messages.map((m, i) => (
-          <li key={i} data-testid="sent-message" data-kind={m.kind === 'text' ? m.origin : m.kind} className="rounded border border-line bg-panel px-1.5 py-1 text-2xs">
+          <li
+            key={i}
+            data-testid="sent-message"
+            data-kind={m.kind === 'text' ? m.origin : m.kind}
+            className="rounded border border-line bg-panel px-1.5 py-1 text-2xs"
+          >
             <SentRow message={m} turn={m.kind === 'text' ? undefined : findTurn(turns, m.iteration)} />
           </li>
         ))}
@@ -55,7 +63,14 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
     </div>
   );
   if (message.kind === 'text') {
-    const label = message.origin === 'summary' ? 'summary (replaces older messages)' : message.origin === 'trim_note' ? 'trim note' : message.iteration === 0 ? 'task' : `turn ${message.iteration}`;
+    const label =
+      message.origin === 'summary'
+        ? 'summary (replaces older messages)'
+        : message.origin === 'trim_note'
+          ? 'trim note'
+          : message.iteration === 0
+            ? 'task'
+            : `turn ${message.iteration}`;
     return (
       <>
         {head(message.role, label, message.origin === 'log' ? 'neutral' : 'compact')}
@@ -66,7 +81,9 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
   if (message.kind === 'assistant') {
     const parts = turn?.result?.message?.parts ?? [];
     const text = parts
-      .map((p) => (p.type === 'text' ? p.text : p.type === 'tool_call' ? `⚙ ${p.name} ${p.argsText}` : p.type === 'thinking' ? `(thinking, ${p.text.length} chars)` : ''))
+      .map((p) =>
+        p.type === 'text' ? p.text : p.type === 'tool_call' ? `⚙ ${p.name} ${p.argsText}` : p.type === 'thinking' ? `(thinking, ${p.text.length} chars)` : '',
+      )
       .filter(Boolean)
       .join('\n');
     return (
@@ -83,11 +100,18 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
       {(turn?.toolCalls ?? []).map((call) => {
         const stub = call.callId ? stubbed.get(call.callId) : undefined;
         return (
-          <div key={call.key} data-testid="sent-result" data-stub={stub ? 'yes' : 'no'} className={`mt-0.5 border-l-2 pl-2 ${stub ? 'border-compact' : 'border-line'}`}>
+          <div
+            key={call.key}
+            data-testid="sent-result"
+            data-stub={stub ? 'yes' : 'no'}
+            className={`mt-0.5 border-l-2 pl-2 ${stub ? 'border-compact' : 'border-line'}`}
+          >
             <span className="font-mono text-muted">{call.tool}</span>
             {stub ? (
               <>
-                <span className="ml-2 text-compact">stub since turn {stub.since} · the log keeps all {tokens(stub.chars)} chars</span>
+                <span className="ml-2 text-compact">
+                  stub since turn {stub.since} · the log keeps all {tokens(stub.chars)} chars
+                </span>
                 <LongText text={stubText(stub.chars)} max={300} />
               </>
             ) : (

@@ -8,7 +8,14 @@ type Budgets = PlaygroundForm['budgets'];
 const FIELDS: ReadonlyArray<{ key: keyof Budgets; label: string; hint: string; min: number; max: number; step: string }> = [
   { key: 'maxIterations', label: 'turns', hint: 'model turns before the run stops', min: 1, max: 500, step: '1' },
   { key: 'maxCostUsd', label: 'cost $', hint: 'spend before the run stops', min: 0, max: 1000, step: 'any' },
-  { key: 'maxRunMinutes', label: 'run time (min)', hint: 'minutes of run clock before the run stops, whatever it is waiting on', min: 1 / 60, max: 1440, step: 'any' },
+  {
+    key: 'maxRunMinutes',
+    label: 'run time (min)',
+    hint: 'minutes of run clock before the run stops, whatever it is waiting on',
+    min: 1 / 60,
+    max: 1440,
+    step: 'any',
+  },
   { key: 'maxAttempts', label: 'attempts', hint: 'model requests of any kind (retries and background calls too)', min: 1, max: 10_000, step: '1' },
 ];
 

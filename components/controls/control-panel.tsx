@@ -41,7 +41,23 @@ export interface ControlPanelProps {
 }
 
 /** The left panel: everything a run is made of, and Run / Abort. */
-export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTargetChange, onRun, onAbort, running, starting, live, errors, current, onSwap, swapPending, drawerOpen = false, onCloseDrawer }: ControlPanelProps) {
+export function ControlPanel({
+  form,
+  onChange,
+  onFaultsChange,
+  onToolFaultTargetChange,
+  onRun,
+  onAbort,
+  running,
+  starting,
+  live,
+  errors,
+  current,
+  onSwap,
+  swapPending,
+  drawerOpen = false,
+  onCloseDrawer,
+}: ControlPanelProps) {
   const overrideCount = countOverrides(form.overrides);
   // A prompt edited after loading a set is no longer that set: the run must not claim it.
   const onPromptChange = (patch: Partial<PlaygroundForm>) => onChange({ ...patch, promptSet: null });
@@ -102,7 +118,16 @@ export function ControlPanel({ form, onChange, onFaultsChange, onToolFaultTarget
         {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
       </Section>
-      <Section title="Recovery" right={overrideCount > 0 ? <span className="text-2xs text-takeover">{overrideCount} {overrideCount === 1 ? 'override' : 'overrides'}</span> : undefined}>
+      <Section
+        title="Recovery"
+        right={
+          overrideCount > 0 ? (
+            <span className="text-2xs text-takeover">
+              {overrideCount} {overrideCount === 1 ? 'override' : 'overrides'}
+            </span>
+          ) : undefined
+        }
+      >
         <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
         <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
       </Section>

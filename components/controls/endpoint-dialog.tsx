@@ -43,13 +43,25 @@ export function EndpointDialog({ form, onChange, disabled }: { form: PlaygroundF
           {key ? 'key: held in this page for the next run' : "key: the server's environment"}
         </span>
       </div>
-      <dialog ref={dialog} data-testid="endpoint-dialog" aria-label="key and endpoint" className="m-auto w-96 max-w-[92vw] rounded border border-line bg-panel p-4 text-xs text-fg backdrop:bg-black/40">
-        <form method="dialog" className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); use(); }}>
+      <dialog
+        ref={dialog}
+        data-testid="endpoint-dialog"
+        aria-label="key and endpoint"
+        className="m-auto w-96 max-w-[92vw] rounded border border-line bg-panel p-4 text-xs text-fg backdrop:bg-black/40"
+      >
+        <form
+          method="dialog"
+          className="flex flex-col gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            use();
+          }}
+        >
           <h2 className="text-sm font-semibold">Run on a real endpoint</h2>
           <p className="text-2xs text-muted" data-testid="endpoint-key-promise">
-            The key is sent with the one run request and held in server memory for that run only. It is never stored, never in the
-            trace, never in the page address or this browser&apos;s storage. Left empty, the server&apos;s own environment key is used —
-            and that key only ever goes to the vendor&apos;s official endpoint or an address the server names.
+            The key is sent with the one run request and held in server memory for that run only. It is never stored, never in the trace, never in the page
+            address or this browser&apos;s storage. Left empty, the server&apos;s own environment key is used — and that key only ever goes to the vendor&apos;s
+            official endpoint or an address the server names.
           </p>
           <Field label="vendor">
             <select

@@ -40,12 +40,24 @@ export function EndpointFields({
             ))}
           </div>
           <Field label="base URL" hint="a base URL typed here needs a key typed here">
-            <input data-testid={`${testId}-base-url`} className={INPUT} value={draft.baseUrl} placeholder="https://…/v1" onChange={(e) => onDraft({ ...draft, baseUrl: e.target.value })} />
+            <input
+              data-testid={`${testId}-base-url`}
+              className={INPUT}
+              value={draft.baseUrl}
+              placeholder="https://…/v1"
+              onChange={(e) => onDraft({ ...draft, baseUrl: e.target.value })}
+            />
           </Field>
         </>
       )}
       <Field label="model" hint={note ? <span data-testid={`${testId}-price-note`}>{note}</span> : 'priced: the run shows its cost'}>
-        <input data-testid={`${testId}-model`} className={INPUT} list={listId} value={draft.model} onChange={(e) => onDraft({ ...draft, model: e.target.value })} />
+        <input
+          data-testid={`${testId}-model`}
+          className={INPUT}
+          list={listId}
+          value={draft.model}
+          onChange={(e) => onDraft({ ...draft, model: e.target.value })}
+        />
         <datalist id={listId}>
           {models.map((m) => (
             <option key={m} value={m} />
@@ -53,7 +65,15 @@ export function EndpointFields({
         </datalist>
       </Field>
       <Field label="API key">
-        <input data-testid={`${testId}-key`} type="password" autoComplete="off" spellCheck={false} className={INPUT} value={apiKey} onChange={(e) => onApiKey(e.target.value)} />
+        <input
+          data-testid={`${testId}-key`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          className={INPUT}
+          value={apiKey}
+          onChange={(e) => onApiKey(e.target.value)}
+        />
       </Field>
     </>
   );

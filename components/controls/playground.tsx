@@ -38,9 +38,9 @@ export function Playground() {
   return (
     <OpenGroupsProvider>
       <EndpointKeyProvider>
-      <RunStoreProvider runKey={runId}>
-        <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
-      </RunStoreProvider>
+        <RunStoreProvider runKey={runId}>
+          <PlaygroundBody form={form} setForm={setForm} runId={runId} setRunId={setRunId} />
+        </RunStoreProvider>
       </EndpointKeyProvider>
     </OpenGroupsProvider>
   );
@@ -78,8 +78,7 @@ function PlaygroundBody({
         setDrawer(false);
         setRunId(id);
       },
-      onError: (error) =>
-        setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
+      onError: (error) => setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
     });
   }, [create, form, apiKey, setRunId]);
 
@@ -174,8 +173,8 @@ function EmptyState() {
     <div className="m-auto max-w-md p-6 text-center text-xs text-muted">
       <p className="mb-2 text-sm text-fg">Pick a scenario, switch on a fault, press Run.</p>
       <p>
-        Every decision the loop makes to survive — classify, retry, wait, widen the watchdog, fall back — streams in here
-        as it happens. Try <span className="font-mono">overloaded ×3</span> with the CodeSmith preset, then the same with
+        Every decision the loop makes to survive — classify, retry, wait, widen the watchdog, fall back — streams in here as it happens. Try{' '}
+        <span className="font-mono">overloaded ×3</span> with the CodeSmith preset, then the same with
         <span className="font-mono"> naive</span>.
       </p>
     </div>

@@ -11,12 +11,7 @@ function presetHint(preset: PresetId): string {
 export function PresetPicker({ value, onChange }: { value: PresetId; onChange: (preset: PresetId) => void }) {
   return (
     <Field label="preset" hint={presetHint(value)}>
-      <select
-        data-testid="preset-select"
-        className={INPUT}
-        value={value}
-        onChange={(e) => onChange(PresetIdSchema.parse(e.target.value))}
-      >
+      <select data-testid="preset-select" className={INPUT} value={value} onChange={(e) => onChange(PresetIdSchema.parse(e.target.value))}>
         {PresetIdSchema.options.map((p) => (
           <option key={p} value={p}>
             {PRESET_LABELS[p]}

@@ -42,7 +42,8 @@ export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (
       </Field>
       <details data-testid="tool-descriptions" className="text-2xs">
         <summary className="cursor-pointer font-medium text-muted">
-          tool descriptions{replaced > 0 ? <span className="text-takeover"> · {replaced} replaced</span> : <span className="text-faint"> · the tools’ own</span>}
+          tool descriptions
+          {replaced > 0 ? <span className="text-takeover"> · {replaced} replaced</span> : <span className="text-faint"> · the tools’ own</span>}
         </summary>
         <div className="mt-1.5 flex flex-col gap-2">
           {tools.length === 0 && <span className="text-faint">Loading the tools…</span>}

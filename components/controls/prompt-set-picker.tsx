@@ -62,7 +62,12 @@ export function PromptSetPicker({ form, onChange }: { form: PlaygroundForm; onCh
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
-        <Button data-testid="prompt-set-save" onClick={onSave} disabled={save.isPending || !name.trim()} title="save the system prompt, task and tool descriptions as a new version">
+        <Button
+          data-testid="prompt-set-save"
+          onClick={onSave}
+          disabled={save.isPending || !name.trim()}
+          title="save the system prompt, task and tool descriptions as a new version"
+        >
           Save
         </Button>
       </div>

@@ -29,8 +29,8 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
   return (
     <div className="flex flex-col gap-1 rounded border border-takeover/40 bg-takeover-soft/40 p-2" data-testid="swap-control">
       <p className="text-2xs text-muted">
-        The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another vendor or model: it takes over
-        from the next request, and the takeover panel shows what travelled.
+        The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another vendor or model: it takes over from the next request,
+        and the takeover panel shows what travelled.
       </p>
       <Field label="swap to vendor">
         <select

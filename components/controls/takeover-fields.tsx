@@ -28,8 +28,8 @@ export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundF
           onChange={(e) => onChange({ naiveTakeover: e.target.checked })}
         />
         <span>
-          <span className="text-fg">naive takeover</span>: send the history to the new vendor as it was, credentials included — and watch
-          the strict vendor reject it with its real error
+          <span className="text-fg">naive takeover</span>: send the history to the new vendor as it was, credentials included — and watch the strict vendor
+          reject it with its real error
         </span>
       </label>
     </>

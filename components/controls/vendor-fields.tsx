@@ -12,7 +12,15 @@ function modelsFor(vendor: Vendor) {
 }
 
 /** Vendor, model, base URL and the key. The key is held in memory and sent with one run only. */
-export function VendorFields({ form, onChange, disabled = false }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void; disabled?: boolean }) {
+export function VendorFields({
+  form,
+  onChange,
+  disabled = false,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+  disabled?: boolean;
+}) {
   const models = modelsFor(form.vendor);
   return (
     <>

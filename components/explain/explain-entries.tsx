@@ -33,11 +33,13 @@ export function ExplainEntries({ events }: { events: readonly RunEvent[] }) {
                   lesson: {entry.term} →
                 </Link>
               )}
-              {x.also?.filter((id) => id !== x.term).map((id) => (
-                <Link key={id} href={glossaryHref(id)} className="text-muted hover:underline">
-                  {glossaryEntry(id).term}
-                </Link>
-              ))}
+              {x.also
+                ?.filter((id) => id !== x.term)
+                .map((id) => (
+                  <Link key={id} href={glossaryHref(id)} className="text-muted hover:underline">
+                    {glossaryEntry(id).term}
+                  </Link>
+                ))}
             </p>
           </div>
         );

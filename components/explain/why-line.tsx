@@ -10,7 +10,15 @@ import { glossaryEntry, lessonHref } from '@/lib/lessons/glossary';
  * the term's definition. Inside a button (a ladder step) it is plain text and the lesson link
  * is in the inspector entry for the same event; elsewhere `linked` adds the lesson link.
  */
-export function WhyLine({ seq, className = '', linked = false }: { seq: number | undefined; className?: string; /** Not inside a button: link the lesson. */ linked?: boolean }) {
+export function WhyLine({
+  seq,
+  className = '',
+  linked = false,
+}: {
+  seq: number | undefined;
+  className?: string;
+  /** Not inside a button: link the lesson. */ linked?: boolean;
+}) {
   const event = useLogEvent(seq);
   if (!event || !isExplained(event)) return null;
   const x = explainEvent(event);
@@ -18,7 +26,9 @@ export function WhyLine({ seq, className = '', linked = false }: { seq: number |
   const entry = glossaryEntry(x.term);
   return (
     <span data-testid="why-line" data-term={x.term} title={`${entry.term}: ${entry.definition}`} className={`block text-2xs leading-4 text-fg/75 ${className}`}>
-      <span aria-hidden className="mr-1 text-faint">why</span>
+      <span aria-hidden className="mr-1 text-faint">
+        why
+      </span>
       {x.why}
       {linked && lessonHref(entry) && (
         <Link href={lessonHref(entry)!} data-testid="why-lesson-link" className="ml-1 text-run underline">

@@ -71,8 +71,10 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
             {played ? 'Play again' : 'Play'}
           </Button>
           <span className="text-2xs text-muted">
-            Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off. Real clock, {timeScaleLabel(scale)}
-            {scale !== 1 ? ' (times shown stay in run time)' : ''}. The times quoted above are this seed’s on the virtual clock; played live, every step also takes this machine’s own time (more on a busy machine or in dev mode), so run times come out longer — the waits, counts and outcomes stay the same.
+            Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off. Real clock,{' '}
+            {timeScaleLabel(scale)}
+            {scale !== 1 ? ' (times shown stay in run time)' : ''}. The times quoted above are this seed’s on the virtual clock; played live, every step also
+            takes this machine’s own time (more on a busy machine or in dev mode), so run times come out longer — the waits, counts and outcomes stay the same.
           </span>
         </div>
         {error && (

@@ -94,7 +94,13 @@ function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: 
   const asExpected = terminate !== undefined && terminate.reason === expected.reason && terminate.complete === expected.complete;
   const byDesign = endingByDesign(expected, terminate);
   return (
-    <div className="text-xs" data-testid={`lesson-ending-${side}`} data-reason={reason ?? ''} data-as-expected={asExpected ? 'yes' : 'no'} data-by-design={byDesign ?? ''}>
+    <div
+      className="text-xs"
+      data-testid={`lesson-ending-${side}`}
+      data-reason={reason ?? ''}
+      data-as-expected={asExpected ? 'yes' : 'no'}
+      data-by-design={byDesign ?? ''}
+    >
       <span className={`font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>Mechanism {side}: </span>
       ended <span className="font-mono">{reason?.replace(/_/g, ' ') ?? '?'}</span>
       {byDesign && <span className="text-ok"> ({byDesign}: the mechanism did its job)</span>} — {expected.says}

@@ -42,7 +42,12 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
   }, [ended, onEnd, store]);
 
   return (
-    <section data-testid={`lesson-side-${side}`} data-run-id={runId} data-ended={ended ? 'yes' : 'no'} className="flex min-w-0 flex-col rounded border border-line bg-panel">
+    <section
+      data-testid={`lesson-side-${side}`}
+      data-run-id={runId}
+      data-ended={ended ? 'yes' : 'no'}
+      className="flex min-w-0 flex-col rounded border border-line bg-panel"
+    >
       <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-1.5">
         <h2 className={`text-xs font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>{title}</h2>
         <span className="text-2xs text-muted">expected: {expected.says}</span>

@@ -65,14 +65,29 @@ export function ForkControl({ runId }: { runId: string }) {
 
   return (
     <div className="relative">
-      <Button ref={triggerRef} data-testid="fork-open" onClick={toggle} aria-expanded={open} aria-haspopup="dialog" disabled={offered.length === 0} title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}>
+      <Button
+        ref={triggerRef}
+        data-testid="fork-open"
+        onClick={toggle}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        disabled={offered.length === 0}
+        title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}
+      >
         Fork…
       </Button>
       {open && (
-        <div className="absolute top-full right-0 z-30 mt-1 flex w-80 flex-col gap-2 rounded border border-line bg-panel p-3 text-xs shadow-lg" data-testid="fork-dialog" role="dialog" aria-label="fork this run" ref={panelRef} onKeyDown={onPanelKeyDown}>
+        <div
+          className="absolute top-full right-0 z-30 mt-1 flex w-80 flex-col gap-2 rounded border border-line bg-panel p-3 text-xs shadow-lg"
+          data-testid="fork-dialog"
+          role="dialog"
+          aria-label="fork this run"
+          ref={panelRef}
+          onKeyDown={onPanelKeyDown}
+        >
           <p className="text-2xs text-muted">
-            A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool calls and results, and the
-            files those edits left), then continues live on the vendor and model below, with this run&apos;s config and seed.
+            A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool calls and results, and the files those edits
+            left), then continues live on the vendor and model below, with this run&apos;s config and seed.
           </p>
           <Field label="after turn">
             <select data-testid="fork-turn-select" className={INPUT} value={chosenTurn ?? ''} onChange={(e) => setTurn(Number(e.target.value))}>
@@ -85,7 +100,13 @@ export function ForkControl({ runId }: { runId: string }) {
           </Field>
           <Field
             label="continue on"
-            hint={vendor ? undefined : target.vendor ? `the vendor and model that answered that turn: ${target.vendor} ${target.model}` : 'that turn\'s vendor cannot run here: choose one'}
+            hint={
+              vendor
+                ? undefined
+                : target.vendor
+                  ? `the vendor and model that answered that turn: ${target.vendor} ${target.model}`
+                  : "that turn's vendor cannot run here: choose one"
+            }
           >
             <select
               data-testid="fork-vendor-select"
@@ -116,8 +137,8 @@ export function ForkControl({ runId }: { runId: string }) {
                 onApiKey={setApiKey}
               />
               <p className="text-2xs text-faint">
-                The key goes with this one request and is held in server memory for the new run only; never stored. Empty: the server&apos;s
-                environment key, which only goes to the vendor&apos;s own endpoint or an address the server names.
+                The key goes with this one request and is held in server memory for the new run only; never stored. Empty: the server&apos;s environment key,
+                which only goes to the vendor&apos;s own endpoint or an address the server names.
               </p>
             </>
           )}

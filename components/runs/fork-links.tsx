@@ -23,10 +23,13 @@ export function ForkLinks({ runId }: { runId: string }) {
           <Link className="font-mono text-takeover underline" href={`/runs/${encodeURIComponent(from.parentRunId)}`}>
             {from.parentRunId.slice(0, 8)}
           </Link>{' '}
-          at turn {from.turn} ({from.fromVendor}/{from.fromModel}): turns 1–{from.turn} are copied from it, and their{' '}
-          {formatUsd(from.inherited.usd)} count in this run&apos;s totals
+          at turn {from.turn} ({from.fromVendor}/{from.fromModel}): turns 1–{from.turn} are copied from it, and their {formatUsd(from.inherited.usd)} count in
+          this run&apos;s totals
           {from.workspace.diverged.length > 0 && (
-            <span className="text-wait"> · {from.workspace.diverged.length} replayed edit(s) differed: {from.workspace.diverged.join(', ')}</span>
+            <span className="text-wait">
+              {' '}
+              · {from.workspace.diverged.length} replayed edit(s) differed: {from.workspace.diverged.join(', ')}
+            </span>
           )}
         </span>
       )}

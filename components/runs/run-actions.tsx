@@ -29,7 +29,8 @@ export function RunActions({ config, compact = false }: { config: RunConfig; com
 
 /** An imported trace that carried no Loop Lab config: nothing to run again, and the page says why. */
 function NoConfigNote({ compact }: { compact: boolean }) {
-  const why = 'imported from a trace that carries no Loop Lab config (a plain tracer or another agent’s OTLP): there is no config to run again or to open in the playground';
+  const why =
+    'imported from a trace that carries no Loop Lab config (a plain tracer or another agent’s OTLP): there is no config to run again or to open in the playground';
   return (
     <span data-testid="no-config-note" className="text-faint" title={why}>
       {compact ? 'no config' : `No Re-run: ${why}`}
@@ -68,7 +69,9 @@ function OfferedActions({ config, compact }: { config: RunConfig; compact: boole
         data-testid="rerun-button"
         onClick={rerun}
         disabled={create.isPending || needsKey}
-        title={needsKey ? 'its API key came with its request and was never stored: open it in the playground and enter the key' : 'the same config and seed, again'}
+        title={
+          needsKey ? 'its API key came with its request and was never stored: open it in the playground and enter the key' : 'the same config and seed, again'
+        }
       >
         {create.isPending ? 'Starting…' : 'Re-run'}
       </Button>

@@ -16,13 +16,15 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
   const value = (label: string) => lines.find((l) => l.label === label)?.value ?? '';
   const faults = value('faults');
   const placeholder = isPlaceholderConfig(config);
-  const short = placeholder ? ['not recovered: the imported trace carries no Loop Lab config; the fields below are the importer’s placeholder'] : [
-    value('vendor / model'),
-    `preset ${value('preset')}`,
-    `seed ${value('seed')}`,
-    faults === 'none' ? 'no faults' : `faults: ${faults}`,
-    ...(config.promptSet ? [`prompt set ${value('prompt set')}`] : []),
-  ];
+  const short = placeholder
+    ? ['not recovered: the imported trace carries no Loop Lab config; the fields below are the importer’s placeholder']
+    : [
+        value('vendor / model'),
+        `preset ${value('preset')}`,
+        `seed ${value('seed')}`,
+        faults === 'none' ? 'no faults' : `faults: ${faults}`,
+        ...(config.promptSet ? [`prompt set ${value('prompt set')}`] : []),
+      ];
   const copy = () => {
     navigator.clipboard.writeText(JSON.stringify(config, null, 2)).then(
       () => setCopied('yes'),

@@ -36,13 +36,31 @@ export function RunRowActions({ id }: { id: string }) {
     });
   return (
     <span role="cell" className="flex justify-end gap-2 text-2xs" title={error}>
-      <button type="button" data-testid="runs-open" disabled={busy} onClick={open} className="text-takeover underline disabled:opacity-40" title="this run's config in the playground">
+      <button
+        type="button"
+        data-testid="runs-open"
+        disabled={busy}
+        onClick={open}
+        className="text-takeover underline disabled:opacity-40"
+        title="this run's config in the playground"
+      >
         open
       </button>
-      <button type="button" data-testid="runs-rerun" disabled={busy || create.isPending} onClick={rerun} className="text-takeover underline disabled:opacity-40" title="the same config and seed, again">
+      <button
+        type="button"
+        data-testid="runs-rerun"
+        disabled={busy || create.isPending}
+        onClick={rerun}
+        className="text-takeover underline disabled:opacity-40"
+        title="the same config and seed, again"
+      >
         re-run
       </button>
-      {error && <span className="text-fail" aria-live="polite">failed</span>}
+      {error && (
+        <span className="text-fail" aria-live="polite">
+          failed
+        </span>
+      )}
     </span>
   );
 }

@@ -45,9 +45,23 @@ function ColumnFilter({ spec, table, rows }: { spec: RunFilterSpec; table: Table
       <span className="flex flex-col gap-0.5">
         <span className="text-faint">{spec.label}</span>
         <span className="flex items-center gap-1">
-          <input type="date" aria-label="from date" data-testid="runs-filter-from" className={CONTROL} value={range.from ?? ''} onChange={(e) => setEnd('from', e.target.value)} />
+          <input
+            type="date"
+            aria-label="from date"
+            data-testid="runs-filter-from"
+            className={CONTROL}
+            value={range.from ?? ''}
+            onChange={(e) => setEnd('from', e.target.value)}
+          />
           <span className="text-faint">–</span>
-          <input type="date" aria-label="to date" data-testid="runs-filter-to" className={CONTROL} value={range.to ?? ''} onChange={(e) => setEnd('to', e.target.value)} />
+          <input
+            type="date"
+            aria-label="to date"
+            data-testid="runs-filter-to"
+            className={CONTROL}
+            value={range.to ?? ''}
+            onChange={(e) => setEnd('to', e.target.value)}
+          />
         </span>
       </span>
     );

@@ -1,13 +1,29 @@
 'use client';
 
-import { flexRender, getCoreRowModel, getFilteredRowModel, getSortedRowModel, useReactTable, type ColumnFiltersState, type SortingState } from '@tanstack/react-table';
+import {
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type ColumnFiltersState,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { countOf, formatMs, formatUsd } from '@/lib/client/format';
 import { useRuns } from '@/lib/client/api/runs';
-import { formatDate, matchesEveryWord, MODEL_TITLE_NOTE, RUN_COLUMN_DEFS, runRowValues, type RunColumnId, type RunRowValues } from '@/lib/client/tables/runs-columns';
+import {
+  formatDate,
+  matchesEveryWord,
+  MODEL_TITLE_NOTE,
+  RUN_COLUMN_DEFS,
+  runRowValues,
+  type RunColumnId,
+  type RunRowValues,
+} from '@/lib/client/tables/runs-columns';
 import { runsListFromSearch, runsListToSearch } from '@/lib/client/tables/runs-filters';
 import { Pill } from '@/components/ui/pill';
 import { VerdictPill } from '@/components/ui/verdict-pill';
@@ -27,7 +43,12 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
   switch (id) {
     case 'title':
       return (
-        <Link href={`/runs/${run.id}`} data-testid="runs-row-link" className="truncate text-fg underline decoration-line hover:decoration-fg" title={run.title ? `${run.title}\n${MODEL_TITLE_NOTE}` : run.id}>
+        <Link
+          href={`/runs/${run.id}`}
+          data-testid="runs-row-link"
+          className="truncate text-fg underline decoration-line hover:decoration-fg"
+          title={run.title ? `${run.title}\n${MODEL_TITLE_NOTE}` : run.id}
+        >
           {run.title || <span className="font-mono text-2xs text-faint">{run.id.slice(0, 8)}</span>}
           {run.promptSet && <span className="text-2xs text-takeover"> · {run.promptSet}</span>}
         </Link>
@@ -80,7 +101,10 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
     }
     case 'overrides':
       return run.overrides ? (
-        <span className="line-clamp-2 font-mono text-2xs leading-tight break-words" title={`changed from the ${run.preset || 'run’s'} preset: ${run.overrides}`}>
+        <span
+          className="line-clamp-2 font-mono text-2xs leading-tight break-words"
+          title={`changed from the ${run.preset || 'run’s'} preset: ${run.overrides}`}
+        >
           {run.overrides}
         </span>
       ) : (
@@ -159,7 +183,13 @@ export function RunsTable() {
               return (
                 // The header cell carries the sort state; the button inside it sorts (a button
                 // cannot itself be a column header).
-                <div key={header.id} role="columnheader" data-testid={`runs-sort-${id}`} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'} className="flex">
+                <div
+                  key={header.id}
+                  role="columnheader"
+                  data-testid={`runs-sort-${id}`}
+                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                  className="flex"
+                >
                   <button
                     type="button"
                     onClick={header.column.getToggleSortingHandler()}
@@ -176,7 +206,9 @@ export function RunsTable() {
           </div>
           {error && <div className="p-3 text-xs text-fail">Could not load runs: {error.message}</div>}
           {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
-          {!isLoading && !error && rows.length === 0 && <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>}
+          {!isLoading && !error && rows.length === 0 && (
+            <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>
+          )}
           {rows.length > 0 && shown.length === 0 && (
             <div className="p-3 text-xs text-faint">
               No run matches {filter ? `“${filter}”` : null}
@@ -198,7 +230,12 @@ export function RunsTable() {
                   style={{ top: item.start, height: ROW }}
                 >
                   {RUN_COLUMN_DEFS.map((column) => (
-                    <span key={column.id} role="cell" data-col={column.id} className={`flex min-w-0 ${RIGHT.has(column.id as RunColumnId) ? 'justify-end' : ''}`}>
+                    <span
+                      key={column.id}
+                      role="cell"
+                      data-col={column.id}
+                      className={`flex min-w-0 ${RIGHT.has(column.id as RunColumnId) ? 'justify-end' : ''}`}
+                    >
                       <Cell id={column.id as RunColumnId} run={run} />
                     </span>
                   ))}

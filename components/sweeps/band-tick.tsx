@@ -31,7 +31,17 @@ export function BandTick({ x = 0, y = 0, width = 0, visibleTicksCount = 1, paylo
         {label}
       </Text>
       {captions?.[index] !== undefined && (
-        <Text x={x} y={y + 26} width={band} textAnchor="middle" verticalAnchor="start" fontSize={10} fontWeight={600} fill="var(--c-fg)" data-testid="band-caption">
+        <Text
+          x={x}
+          y={y + 26}
+          width={band}
+          textAnchor="middle"
+          verticalAnchor="start"
+          fontSize={10}
+          fontWeight={600}
+          fill="var(--c-fg)"
+          data-testid="band-caption"
+        >
           {captions[index]}
         </Text>
       )}

@@ -26,7 +26,10 @@ export function CellRuns({ row, rows = [], runs, onClose }: { row: SweepRow; row
             <Link href={`/runs/${m.run_id}`} className="flex min-w-0 flex-1 items-center gap-3 px-3 py-1 text-xs" data-testid="cell-run">
               <span className="w-16 font-mono text-2xs text-muted">seed {m.seed}</span>
               <Pill tone={m.complete ? 'ok' : 'fail'}>{m.complete ? 'complete' : 'incomplete'}</Pill>
-              <Pill tone={m.verdict === 'done' ? 'ok' : m.verdict === 'not_done' ? 'fail' : 'neutral'} title="task verdict: the scenario's own check on the final workspace">
+              <Pill
+                tone={m.verdict === 'done' ? 'ok' : m.verdict === 'not_done' ? 'fail' : 'neutral'}
+                title="task verdict: the scenario's own check on the final workspace"
+              >
                 {m.verdict ? `task ${m.verdict.replace('_', ' ')}` : 'task unchecked'}
               </Pill>
               <span className="w-32 truncate text-2xs text-muted">{m.reason}</span>
@@ -41,7 +44,13 @@ export function CellRuns({ row, rows = [], runs, onClose }: { row: SweepRow; row
               <span className="tabular w-20 text-right font-mono text-2xs">{m.errors_seen} seen</span>
             </Link>
             {sweepCounterparts({ row, rows, runs, seed: m.seed }).map((c) => (
-              <Link key={c.runId} href={compareUrl(m.run_id, c.runId)} className="shrink-0 px-2 text-2xs text-takeover underline" data-testid="cell-run-compare" title={`compare with seed ${m.seed} in ${c.configLabel}`}>
+              <Link
+                key={c.runId}
+                href={compareUrl(m.run_id, c.runId)}
+                className="shrink-0 px-2 text-2xs text-takeover underline"
+                data-testid="cell-run-compare"
+                title={`compare with seed ${m.seed} in ${c.configLabel}`}
+              >
                 compare vs {c.configLabel}
               </Link>
             ))}

@@ -26,11 +26,16 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
         <thead>
           <tr className="border-b border-line text-2xs tracking-wide text-faint uppercase">
             {SWEEP_COLUMNS.map((c) => (
-              <th key={c.id} title={c.title} className={`px-2 py-1.5 font-medium ${c.numeric ? 'text-right' : 'text-left'}`} aria-sort={sort?.id === c.id ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
+              <th
+                key={c.id}
+                title={c.title}
+                className={`px-2 py-1.5 font-medium ${c.numeric ? 'text-right' : 'text-left'}`}
+                aria-sort={sort?.id === c.id ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+              >
                 <button
                   type="button"
                   className="uppercase hover:text-fg"
-                  onClick={() => setSort((s) => ({ id: c.id, dir: s?.id === c.id ? ((-s.dir) as 1 | -1) : c.better === 'low' || !c.numeric ? 1 : -1 }))}
+                  onClick={() => setSort((s) => ({ id: c.id, dir: s?.id === c.id ? (-s.dir as 1 | -1) : c.better === 'low' || !c.numeric ? 1 : -1 }))}
                 >
                   {c.header}
                   {sort?.id === c.id ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}

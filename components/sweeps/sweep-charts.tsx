@@ -19,14 +19,26 @@ function seriesProps(i: number) {
 const AXIS = { fontSize: 10, fill: 'var(--c-muted)' };
 const GRID = 'var(--c-line)';
 
-interface Point { x: number; y: number; run: string; seed: number }
+interface Point {
+  x: number;
+  y: number;
+  run: string;
+  seed: number;
+}
 
 /** A fixed spread in [-0.3, 0.3] from the job number, so points of a strip do not overlap and never move. */
 function jitter(job: number): number {
   return (((job * 2654435761) % 1000) / 1000 - 0.5) * 0.6;
 }
 
-function Strip({ title, rows, runs, pick, format, testId }: {
+function Strip({
+  title,
+  rows,
+  runs,
+  pick,
+  format,
+  testId,
+}: {
   title: string;
   rows: SweepRow[];
   runs: Map<string, SweepRunMetrics[]>;
@@ -52,11 +64,7 @@ function Strip({ title, rows, runs, pick, format, testId }: {
             interval={0}
           />
           <YAxis type="number" dataKey="y" tickFormatter={format} tick={AXIS} width={64} />
-          <Tooltip
-            cursor={false}
-            formatter={(value, name) => (name === 'y' ? format(Number(value)) : String(value))}
-            labelFormatter={() => ''}
-          />
+          <Tooltip cursor={false} formatter={(value, name) => (name === 'y' ? format(Number(value)) : String(value))} labelFormatter={() => ''} />
           {rows.map((row, i) => {
             const points: Point[] = (runs.get(row.key) ?? []).map((m) => ({ x: i + jitter(m.job), y: pick(m), run: m.run_id, seed: m.seed }));
             return <Scatter key={row.key} name={labels[i]} data={points} {...seriesProps(i)} isAnimationActive={false} />;

@@ -15,8 +15,14 @@ import { CheckGroup } from './check-group';
 
 const PRESETS = PresetIdSchema.options.map((id) => ({ id, label: PRESET_LABELS[id] }));
 const MECHANISMS = SweepMechanismSchema.options.map((id) => ({ id, label: MECHANISMS_TABLE[id].label, title: MECHANISMS_TABLE[id].oneLine }));
-const FAULTS = [{ id: 'none', label: 'no faults', title: 'the run as scripted' }, ...FAULT_TOGGLES.map((t) => ({ id: t.id, label: t.label, title: t.meaning }))];
-const VENDORS = [{ id: 'sim-anthropic' as const, label: 'sim-anthropic' }, { id: 'sim-openai' as const, label: 'sim-openai' }];
+const FAULTS = [
+  { id: 'none', label: 'no faults', title: 'the run as scripted' },
+  ...FAULT_TOGGLES.map((t) => ({ id: t.id, label: t.label, title: t.meaning })),
+];
+const VENDORS = [
+  { id: 'sim-anthropic' as const, label: 'sim-anthropic' },
+  { id: 'sim-openai' as const, label: 'sim-openai' },
+];
 
 /** The grid form: what to compare, under which faults, over how many seeds. */
 export function SweepForm() {
@@ -25,7 +31,10 @@ export function SweepForm() {
   const create = useCreateSweep();
   const router = useRouter();
   const runs = formRunCount(form);
-  const set = <K extends keyof SweepFormState>(key: K) => (value: SweepFormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof SweepFormState>(key: K) =>
+    (value: SweepFormState[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
   const error = create.error instanceof ApiError ? create.error : undefined;
 
   const start = (): void => {
@@ -65,11 +74,25 @@ export function SweepForm() {
       <div className="flex items-end gap-2">
         <label className="flex flex-col gap-0.5">
           <span className="text-2xs font-medium text-muted">Seeds from</span>
-          <input type="number" min={0} className={`${INPUT} w-24`} value={form.seedFrom} onChange={(e) => set('seedFrom')(Number(e.target.value))} data-testid="sweep-seed-from" />
+          <input
+            type="number"
+            min={0}
+            className={`${INPUT} w-24`}
+            value={form.seedFrom}
+            onChange={(e) => set('seedFrom')(Number(e.target.value))}
+            data-testid="sweep-seed-from"
+          />
         </label>
         <label className="flex flex-col gap-0.5">
           <span className="text-2xs font-medium text-muted">to</span>
-          <input type="number" min={0} className={`${INPUT} w-24`} value={form.seedTo} onChange={(e) => set('seedTo')(Number(e.target.value))} data-testid="sweep-seed-to" />
+          <input
+            type="number"
+            min={0}
+            className={`${INPUT} w-24`}
+            value={form.seedTo}
+            onChange={(e) => set('seedTo')(Number(e.target.value))}
+            data-testid="sweep-seed-to"
+          />
         </label>
         <span className="pb-1 text-2xs text-muted tabular" data-testid="sweep-run-count">
           {runs.toLocaleString('en')} runs on the virtual clock

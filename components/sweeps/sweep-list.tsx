@@ -17,7 +17,12 @@ export function SweepList() {
       {data?.length === 0 && <div className="p-3 text-xs text-faint">No sweeps yet.</div>}
       <div className="min-h-0 overflow-y-auto">
         {data?.map((s) => (
-          <Link key={s.id} href={`/sweeps/${s.id}`} className="flex items-center gap-2 border-b border-line px-3 py-1.5 text-xs hover:bg-sunken" data-testid="sweep-list-row">
+          <Link
+            key={s.id}
+            href={`/sweeps/${s.id}`}
+            className="flex items-center gap-2 border-b border-line px-3 py-1.5 text-xs hover:bg-sunken"
+            data-testid="sweep-list-row"
+          >
             <Pill tone={SWEEP_TONE[s.status]}>{s.status}</Pill>
             <span className="min-w-0 flex-1 truncate">{s.name}</span>
             <span className="tabular font-mono text-2xs text-muted">

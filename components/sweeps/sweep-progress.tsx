@@ -10,7 +10,7 @@ export function queuedText({ queue }: Pick<SweepFrame, 'queue'>): string {
 
 function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
@@ -27,7 +27,10 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
         aria-valuenow={frame.done}
         aria-label="runs done"
       >
-        <div className={`h-full ${frame.status === 'running' ? 'bg-run' : frame.status === 'completed' ? 'bg-ok' : 'bg-faint'}`} style={{ width: `${fraction * 100}%` }} />
+        <div
+          className={`h-full ${frame.status === 'running' ? 'bg-run' : frame.status === 'completed' ? 'bg-ok' : 'bg-faint'}`}
+          style={{ width: `${fraction * 100}%` }}
+        />
       </div>
       <div className="tabular flex flex-wrap gap-x-4 font-mono text-2xs text-muted">
         <span data-testid="sweep-done" className="whitespace-nowrap">

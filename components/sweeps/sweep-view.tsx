@@ -30,7 +30,12 @@ export function SweepView({ sweepId }: { sweepId: string }) {
   const rows = detail.data?.rows ?? [];
   const row = rows.find((r) => r.key === selected);
 
-  if (detail.error) return <div className="p-4 text-xs text-fail">Could not load sweep {sweepId}: {detail.error.message}</div>;
+  if (detail.error)
+    return (
+      <div className="p-4 text-xs text-fail">
+        Could not load sweep {sweepId}: {detail.error.message}
+      </div>
+    );
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-3 p-4">
       {/* Wraps on a narrow screen so the name is not clipped to a couple of letters by the export buttons. */}

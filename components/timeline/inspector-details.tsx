@@ -20,16 +20,31 @@ function AttemptDetails({ a }: { a: AttemptView }) {
         Attempt {a.attempt} · request {a.requestNo}
         {a.background ? ' · background' : ''}
       </h3>
-      <Row k="vendor / model">{a.vendor} / {a.model}</Row>
-      <Row k="request">{a.messageCount} messages · ~{formatTokens(a.inputTokensEst)} tok · max {formatTokens(a.maxTokens)}</Row>
-      <Row k="timing">start {formatMs(a.startTs)}{a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}{a.endTs !== undefined ? ` · end ${formatMs(a.endTs)}` : ' · open'}</Row>
+      <Row k="vendor / model">
+        {a.vendor} / {a.model}
+      </Row>
+      <Row k="request">
+        {a.messageCount} messages · ~{formatTokens(a.inputTokensEst)} tok · max {formatTokens(a.maxTokens)}
+      </Row>
+      <Row k="timing">
+        start {formatMs(a.startTs)}
+        {a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}
+        {a.endTs !== undefined ? ` · end ${formatMs(a.endTs)}` : ' · open'}
+      </Row>
       <Row k="outcome">{a.outcome}</Row>
       {a.responseId && <Row k="response id">{a.responseId}</Row>}
       {a.error && (
         <>
-          <Row k="error">{errorCause(a.error)}{a.error.vendorType ? ` (${a.error.vendorType})` : ''}</Row>
-          <Row k="classified by">rule {a.error.rule} · {a.error.retryable ? 'retryable' : 'not retryable'} · {a.error.partial ? 'content had arrived' : 'no content yet'}</Row>
-          <Row k="message"><LongText text={a.error.message} max={300} /></Row>
+          <Row k="error">
+            {errorCause(a.error)}
+            {a.error.vendorType ? ` (${a.error.vendorType})` : ''}
+          </Row>
+          <Row k="classified by">
+            rule {a.error.rule} · {a.error.retryable ? 'retryable' : 'not retryable'} · {a.error.partial ? 'content had arrived' : 'no content yet'}
+          </Row>
+          <Row k="message">
+            <LongText text={a.error.message} max={300} />
+          </Row>
         </>
       )}
       {a.watchdog && (
@@ -47,7 +62,9 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       )}
       {a.result && (
         <Row k="result">
-          {a.result.stopReason}{a.result.vendorStopReason ? ` (${a.result.vendorStopReason})` : ''} · {a.result.inputTokens} in / {a.result.outputTokens} out · {formatMs(a.result.latencyMs)}
+          {a.result.stopReason}
+          {a.result.vendorStopReason ? ` (${a.result.vendorStopReason})` : ''} · {a.result.inputTokens} in / {a.result.outputTokens} out ·{' '}
+          {formatMs(a.result.latencyMs)}
         </Row>
       )}
       {a.body !== undefined && (
@@ -63,12 +80,23 @@ function ToolDetails({ c }: { c: ToolCallView }) {
   return (
     <>
       <h3 className="mb-1 font-semibold">Tool call {c.tool}</h3>
-      <Row k="status">{c.status}{c.isError ? ' (is_error)' : ''}</Row>
+      <Row k="status">
+        {c.status}
+        {c.isError ? ' (is_error)' : ''}
+      </Row>
       <Row k="call id">{c.callId ?? '–'}</Row>
-      <Row k="timing">start {formatMs(c.startTs)} · {formatMs(c.latencyMs)}</Row>
+      <Row k="timing">
+        start {formatMs(c.startTs)} · {formatMs(c.latencyMs)}
+      </Row>
       {c.truncatedChars ? <Row k="truncated">{c.truncatedChars} chars cut</Row> : null}
-      <Row k="args"><LongText text={JSON.stringify(c.args, null, 2)} max={600} /></Row>
-      {c.result !== undefined && <Row k="result"><LongText text={c.result} max={800} /></Row>}
+      <Row k="args">
+        <LongText text={JSON.stringify(c.args, null, 2)} max={600} />
+      </Row>
+      {c.result !== undefined && (
+        <Row k="result">
+          <LongText text={c.result} max={800} />
+        </Row>
+      )}
     </>
   );
 }
@@ -88,7 +116,10 @@ export function InspectorDetails({ turn, attempt, tool, marker }: { turn?: TurnV
     return (
       <>
         <h3 className="mb-1 font-semibold">{MARKER_TITLE[marker.kind]}</h3>
-        <Row k="at">{formatMs(marker.ts)}{marker.iteration !== undefined ? ` · turn ${marker.iteration}` : ''}</Row>
+        <Row k="at">
+          {formatMs(marker.ts)}
+          {marker.iteration !== undefined ? ` · turn ${marker.iteration}` : ''}
+        </Row>
         <Row k="what">{marker.label}</Row>
         {marker.detail && <Row k="detail">{marker.detail}</Row>}
       </>
@@ -98,11 +129,23 @@ export function InspectorDetails({ turn, attempt, tool, marker }: { turn?: TurnV
     return (
       <>
         <h3 className="mb-1 font-semibold">Turn {turn.iteration}</h3>
-        <Row k="time">{formatMs(turn.startTs)} → {formatMs(turn.lastTs)}</Row>
-        <Row k="attempts">{turn.attempts.length} ({turn.attempts.filter((a) => a.error).length} failed)</Row>
+        <Row k="time">
+          {formatMs(turn.startTs)} → {formatMs(turn.lastTs)}
+        </Row>
+        <Row k="attempts">
+          {turn.attempts.length} ({turn.attempts.filter((a) => a.error).length} failed)
+        </Row>
         <Row k="tool calls">{turn.toolCalls.length}</Row>
-        {turn.result && <Row k="stop">{turn.result.stopReason} · {turn.result.inputTokens} in / {turn.result.outputTokens} out</Row>}
-        {turn.result?.message && <div className="mt-2"><JsonView value={turn.result.message} label="neutral message" /></div>}
+        {turn.result && (
+          <Row k="stop">
+            {turn.result.stopReason} · {turn.result.inputTokens} in / {turn.result.outputTokens} out
+          </Row>
+        )}
+        {turn.result?.message && (
+          <div className="mt-2">
+            <JsonView value={turn.result.message} label="neutral message" />
+          </div>
+        )}
       </>
     );
   }

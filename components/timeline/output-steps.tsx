@@ -42,9 +42,7 @@ export function OutputSteps({ steps }: { steps: readonly OutputStepView[] }) {
           )}
           <span className="text-muted">{step.reason}</span>
           {!step.kept && <span className="text-faint">({formatTokens(step.outputTokens)} tok not kept)</span>}
-          {step.refused && step.refused.length > 0 && (
-            <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>
-          )}
+          {step.refused && step.refused.length > 0 && <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>}
           <WhyLine seq={step.seq} className="w-full" linked />
           {step.prompt && (
             <details className="w-full pl-2">

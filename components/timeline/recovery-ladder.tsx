@@ -39,7 +39,11 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
                 {ladderErrorNote(a)}
               </span>
             )}
-            {fired && <span>watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}</span>}
+            {fired && (
+              <span>
+                watchdog {formatMs(a.watchdog!.windowMs)} · {fired.outcome === 'empty' ? 'Empty' : 'Partial'}
+              </span>
+            )}
             {!fired && a.watchdog && a.watchdog.windowMs > baseWindow && (
               <span data-testid="watchdog-widened">watchdog window widened to {formatMs(a.watchdog.windowMs)}</span>
             )}

@@ -11,8 +11,18 @@ import { useRunClock } from '@/lib/client/hooks/use-run-clock';
  */
 export function RetryWait({ retry }: { retry: RetryView }) {
   const ended = useRunStore((s) => s.view.terminate !== undefined);
-  if (retry.actualWaitMs !== undefined) return <span data-testid="retry-wait" data-state="done">waited {formatMs(retry.actualWaitMs)}</span>;
-  if (ended) return <span data-testid="retry-wait" data-state="cut">wait cut off by the end of the run</span>;
+  if (retry.actualWaitMs !== undefined)
+    return (
+      <span data-testid="retry-wait" data-state="done">
+        waited {formatMs(retry.actualWaitMs)}
+      </span>
+    );
+  if (ended)
+    return (
+      <span data-testid="retry-wait" data-state="cut">
+        wait cut off by the end of the run
+      </span>
+    );
   return <LiveWait retry={retry} />;
 }
 

@@ -27,12 +27,20 @@ export function RunBudgets() {
   return (
     <Stat label="budgets used" title="turns · spend · run time · model requests (foreground and background), each against its budget">
       <span data-testid="run-budgets" className="flex flex-wrap gap-x-2">
-        <span className={spent('max_iterations')}>turn {turns}/{budgets.maxIterations}</span>
-        <span className={spent('cost_budget')}>{formatUsd(usd)}/{formatUsd(budgets.maxCostUsd)}</span>
+        <span className={spent('max_iterations')}>
+          turn {turns}/{budgets.maxIterations}
+        </span>
+        <span className={spent('cost_budget')}>
+          {formatUsd(usd)}/{formatUsd(budgets.maxCostUsd)}
+        </span>
         <span data-testid="run-time-budget" className={spent('run_time_budget')}>
           {formatMs(runMs)}/{formatMs(budgets.maxRunMs)}
         </span>
-        <span data-testid="attempt-budget" className={spent('attempt_budget')} title={forked ? 'the attempt budget counts this run\'s own requests, not the ones copied from the parent' : undefined}>
+        <span
+          data-testid="attempt-budget"
+          className={spent('attempt_budget')}
+          title={forked ? "the attempt budget counts this run's own requests, not the ones copied from the parent" : undefined}
+        >
           {requests}/{budgets.maxAttempts} req
         </span>
         {forked && (

@@ -35,7 +35,9 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
   const scenario = useRunStore((s) => s.view.scenario?.title);
   const title = useRunStore((s) => s.view.title);
   // A model Loop Lab has no price for shows its tokens and no invented cost.
-  const unpriced = useRunStore((s) => [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '));
+  const unpriced = useRunStore((s) =>
+    [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '),
+  );
   const verdict = useRunStore((s) => s.view.verdict);
   const tone = endedAs ? 'ok' : statusTone(status);
 
@@ -137,7 +139,13 @@ function VendorStat({ vendor, model }: { vendor?: string | undefined; model?: st
   const quietSince = useRunStore((s) => quietSinceOf(s.view));
   const now = useRunClock();
   const label = useRunStore((s) =>
-    vendorStatLabel({ status: s.view.status, vendor: s.view.vendor, model: s.view.model, turns: s.view.turns, quietMs: quietSince === undefined ? undefined : now - quietSince }),
+    vendorStatLabel({
+      status: s.view.status,
+      vendor: s.view.vendor,
+      model: s.view.model,
+      turns: s.view.turns,
+      quietMs: quietSince === undefined ? undefined : now - quietSince,
+    }),
   );
   return (
     <Stat label={label}>

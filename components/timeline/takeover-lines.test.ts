@@ -3,7 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CarriedList, DroppedList } from './takeover-lines';
 
-const text = (html: string): string => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const text = (html: string): string =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 const items = (html: string): string[] => [...html.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) => text(m[1]!));
 
 describe('the takeover panel’s lists', () => {
@@ -16,7 +20,9 @@ describe('the takeover panel’s lists', () => {
   });
 
   it('counts repeated carried lines the same way', () => {
-    const html = renderToStaticMarkup(createElement(CarriedList, { converted: ['a turn given a placeholder', 'a turn given a placeholder', 'tool ids renamed'] }));
+    const html = renderToStaticMarkup(
+      createElement(CarriedList, { converted: ['a turn given a placeholder', 'a turn given a placeholder', 'tool ids renamed'] }),
+    );
     expect(items(html)).toEqual(['a turn given a placeholder ×2', 'tool ids renamed']);
   });
 });

@@ -44,7 +44,10 @@ function SwapCard({ swap }: { swap: SwapView }) {
     <div className="rounded border border-takeover/40 bg-takeover-soft/40 p-2 text-2xs" data-testid="takeover-swap">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-fg">
-          {swap.fromVendor}/{swap.fromModel} → <span className="text-takeover">{swap.toVendor}/{swap.toModel}</span>
+          {swap.fromVendor}/{swap.fromModel} →{' '}
+          <span className="text-takeover">
+            {swap.toVendor}/{swap.toModel}
+          </span>
         </span>
         <Pill tone="takeover">{swap.dialect}</Pill>
         <span className="text-muted">
@@ -64,11 +67,7 @@ function SwapCard({ swap }: { swap: SwapView }) {
         <div className="mt-1 grid gap-2 md:grid-cols-2">
           <div>
             <h3 className="font-semibold text-fg">Carried</h3>
-            {report.converted.length === 0 ? (
-              <p className="text-muted">nothing needed converting</p>
-            ) : (
-              <CarriedList converted={report.converted} />
-            )}
+            {report.converted.length === 0 ? <p className="text-muted">nothing needed converting</p> : <CarriedList converted={report.converted} />}
           </div>
           <div>
             <h3 className="font-semibold text-fg">Dropped</h3>
@@ -80,15 +79,12 @@ function SwapCard({ swap }: { swap: SwapView }) {
           </div>
           <div className="md:col-span-2">
             {naive === undefined ? (
-              <p className="text-muted">the naive rendering is judged only by the strict simulated vendors: a real vendor is not paid to show a counterfactual</p>
+              <p className="text-muted">
+                the naive rendering is judged only by the strict simulated vendors: a real vendor is not paid to show a counterfactual
+              </p>
             ) : (
               <>
-                <button
-                  type="button"
-                  data-testid="naive-toggle"
-                  className="text-takeover underline decoration-dotted"
-                  onClick={() => setShowNaive(!showNaive)}
-                >
+                <button type="button" data-testid="naive-toggle" className="text-takeover underline decoration-dotted" onClick={() => setShowNaive(!showNaive)}>
                   {showNaive ? 'hide' : 'show'} what {swap.toVendor} answers the naive rendering (history as it was, credentials included)
                 </button>
                 {showNaive && (
@@ -100,7 +96,9 @@ function SwapCard({ swap }: { swap: SwapView }) {
                         <p className="font-mono text-fail">
                           {naive.status} {naive.type}: {naive.message}
                         </p>
-                        <p className="mt-1 text-muted">validated by the simulated vendor&apos;s own checks on the actually rendered request, not a canned string</p>
+                        <p className="mt-1 text-muted">
+                          validated by the simulated vendor&apos;s own checks on the actually rendered request, not a canned string
+                        </p>
                         <JsonView value={naive.body} label="error body" />
                       </>
                     )}

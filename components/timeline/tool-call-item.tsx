@@ -9,17 +9,7 @@ import { toolTone } from '@/components/ui/tone';
 import { WhyLine } from '@/components/explain/why-line';
 
 /** A tool call: what the model asked for and, once run, what came back. */
-export function ToolCallItem({
-  name,
-  argsText,
-  call,
-  onSelect,
-}: {
-  name: string;
-  argsText: string;
-  call?: ToolCallView;
-  onSelect?: () => void;
-}) {
+export function ToolCallItem({ name, argsText, call, onSelect }: { name: string; argsText: string; call?: ToolCallView; onSelect?: () => void }) {
   const status = call?.status ?? 'requested';
   const callId = call?.callId;
   const stubSince = useRunStore((s) => (callId ? s.view.context.stubSince[callId] : undefined));
@@ -31,9 +21,7 @@ export function ToolCallItem({
         </button>
         <Pill tone={call ? toolTone(call.status) : 'neutral'}>{status}</Pill>
         {call?.latencyMs !== undefined && <span className="tabular font-mono text-2xs text-muted">{formatMs(call.latencyMs)}</span>}
-        {call?.resultChars !== undefined && (
-          <span className="tabular font-mono text-2xs text-muted">{call.resultChars.toLocaleString('en-US')} chars</span>
-        )}
+        {call?.resultChars !== undefined && <span className="tabular font-mono text-2xs text-muted">{call.resultChars.toLocaleString('en-US')} chars</span>}
         {call?.truncatedChars ? (
           <Pill tone="compact" title="output cut by the safe executor">
             truncated {call.truncatedChars.toLocaleString('en-US')} chars

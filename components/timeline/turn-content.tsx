@@ -5,7 +5,7 @@ import { Pill } from '@/components/ui/pill';
 import { ToolCallItem } from './tool-call-item';
 
 type Shown =
-  | { type: 'thinking'; text: string; credential?: { vendor: string; model: string } ; redacted?: boolean }
+  | { type: 'thinking'; text: string; credential?: { vendor: string; model: string }; redacted?: boolean }
   | { type: 'text'; text: string }
   | { type: 'tool'; id?: string; name: string; argsText: string };
 
@@ -53,7 +53,9 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
       return (
         <details key={i} className="rounded border border-line px-2 py-1 text-muted">
           <summary className="flex flex-wrap items-center gap-2 text-2xs">
-            <span>▸ thinking{p.redacted ? ' (redacted)' : ''} · {p.text.length.toLocaleString('en-US')} chars</span>
+            <span>
+              ▸ thinking{p.redacted ? ' (redacted)' : ''} · {p.text.length.toLocaleString('en-US')} chars
+            </span>
             {p.credential ? (
               <Pill tone="takeover" title="an opaque credential that only travels back to the vendor and model that minted it">
                 signed: {p.credential.vendor} / {p.credential.model}
@@ -74,9 +76,7 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
       );
     }
     const call = findCall(p.id, p.name);
-    return (
-      <ToolCallItem key={i} name={p.name} argsText={p.argsText} call={call} onSelect={call ? () => onSelectTool(call) : undefined} />
-    );
+    return <ToolCallItem key={i} name={p.name} argsText={p.argsText} call={call} onSelect={call ? () => onSelectTool(call) : undefined} />;
   });
   const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
   return (

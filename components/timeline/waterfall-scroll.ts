@@ -13,9 +13,8 @@ export function rowsOutOfViewCaption(options: { rows: number; scrollTop: number;
   if (rows * rowPx <= viewportPx) return null;
   const above = Math.min(rows, Math.floor(scrollTop / rowPx));
   const below = Math.max(0, rows - Math.ceil((scrollTop + viewportPx) / rowPx));
-  const parts = [
-    above > 0 ? `↑ ${countOf(above, 'row')} above` : null,
-    below > 0 ? `↓ ${countOf(below, 'row')} below` : null,
-  ].filter((part): part is string => part !== null);
+  const parts = [above > 0 ? `↑ ${countOf(above, 'row')} above` : null, below > 0 ? `↓ ${countOf(below, 'row')} below` : null].filter(
+    (part): part is string => part !== null,
+  );
   return parts.length === 0 ? null : `${parts.join(' · ')} — scroll the waterfall`;
 }

@@ -80,7 +80,13 @@ export function Waterfall() {
   }, []);
 
   return (
-    <section className="border-b border-line bg-panel px-4 py-2" data-testid="waterfall" data-from={Math.round(window.from)} data-to={Math.round(window.to)} ref={sectionRef}>
+    <section
+      className="border-b border-line bg-panel px-4 py-2"
+      data-testid="waterfall"
+      data-from={Math.round(window.from)}
+      data-to={Math.round(window.to)}
+      ref={sectionRef}
+    >
       <div className="flex text-2xs text-faint">
         <div className="flex w-28 shrink-0 items-center gap-1">
           waterfall

@@ -43,11 +43,14 @@ export class ComparePage {
   async clippedOrOutside(): Promise<string[]> {
     return this.root.evaluate((root) => {
       const bad: string[] = [];
-      for (const box of root.querySelectorAll<HTMLElement>('section, [data-testid^="compare-side-"], [data-testid="compare-turn"], [data-testid="compare-end"]')) {
+      for (const box of root.querySelectorAll<HTMLElement>(
+        'section, [data-testid^="compare-side-"], [data-testid="compare-turn"], [data-testid="compare-end"]',
+      )) {
         const r = box.getBoundingClientRect();
         for (const el of box.querySelectorAll('*')) {
           const e = el.getBoundingClientRect();
-          if (e.width > 0 && (e.right > r.right + 0.5 || e.left < r.left - 0.5)) bad.push(`outside ${box.dataset.testid ?? box.tagName}: "${el.textContent?.slice(0, 40)}"`);
+          if (e.width > 0 && (e.right > r.right + 0.5 || e.left < r.left - 0.5))
+            bad.push(`outside ${box.dataset.testid ?? box.tagName}: "${el.textContent?.slice(0, 40)}"`);
         }
       }
       for (const el of root.querySelectorAll('*')) {

@@ -76,5 +76,4 @@ export class PlaygroundPage extends RunView {
     const href = (await this.runLink.getAttribute('href')) ?? '';
     return href.replace(/^\/runs\//, '');
   }
-
 }

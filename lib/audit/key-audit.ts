@@ -67,9 +67,17 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
   const dialectOf = (vendor: Vendor): 'anthropic' | 'openai' => (vendor === 'anthropic' ? 'anthropic' : 'openai');
   const cases: KeyAuditCase[] = [
     { name: 'sim-anthropic', body: { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } }, expect: 201 },
-    { name: 'sim-anthropic, request key', body: { config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: key }, expect: 201 },
+    {
+      name: 'sim-anthropic, request key',
+      body: { config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      expect: 201,
+    },
     { name: 'sim-openai', body: { config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } }, expect: 201 },
-    { name: 'sim-openai, request key', body: { config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' }, apiKey: key }, expect: 201 },
+    {
+      name: 'sim-openai, request key',
+      body: { config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      expect: 201,
+    },
   ];
   for (const vendor of ['anthropic', 'openai', 'openai-compatible'] as const) {
     const d = dialectOf(vendor);
@@ -79,9 +87,21 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
       { name: `${vendor}, env key, allow-listed URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]) }), expect: 201 },
       { name: `${vendor}, request key, URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: key }), expect: 201 },
       { name: `${vendor}, request-chosen URL without a key (refused)`, body: run(vendor, { baseUrl: at(standIns.requestChosen[d]) }), expect: 400 },
-      { name: `${vendor}, env key, allow-listed URL streaming the key split across deltas`, body: run(vendor, { baseUrl: at(standIns.splitEcho[d]) }), expect: 201 },
-      { name: `${vendor}, request key, URL streaming the key split across deltas`, body: run(vendor, { baseUrl: at(standIns.splitEcho[d]), apiKey: key }), expect: 201 },
-      { name: `${vendor}, request key with CRLF inside (refused)`, body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: `${key}\r\nX-Injected: 1` }), expect: 400 },
+      {
+        name: `${vendor}, env key, allow-listed URL streaming the key split across deltas`,
+        body: run(vendor, { baseUrl: at(standIns.splitEcho[d]) }),
+        expect: 201,
+      },
+      {
+        name: `${vendor}, request key, URL streaming the key split across deltas`,
+        body: run(vendor, { baseUrl: at(standIns.splitEcho[d]), apiKey: key }),
+        expect: 201,
+      },
+      {
+        name: `${vendor}, request key with CRLF inside (refused)`,
+        body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: `${key}\r\nX-Injected: 1` }),
+        expect: 400,
+      },
     );
   }
   cases.push({
@@ -125,7 +145,10 @@ export async function driveKeyAudit(options: {
     if (created.status !== 201) continue;
     const { id } = JSON.parse(created.body) as { id: string };
     const stream = await call({ method: 'GET', path: `/api/runs/${id}/events` });
-    const last = stream.body.split('\n').filter((line) => line.startsWith('data: ')).at(-1);
+    const last = stream.body
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .at(-1);
     outcome.reason = last ? (JSON.parse(last.slice(6)) as { reason?: string }).reason : undefined;
     await call({ method: 'GET', path: `/api/runs/${id}` });
     await call({ method: 'GET', path: `/api/runs/${id}/trace` });
@@ -161,9 +184,25 @@ export async function driveKeyAudit(options: {
 function keyNamedTrace(canaries: Canaries): string {
   const t0 = 1_735_689_600;
   const lines = [
-    { run_id: 'elsewhere', ts: t0, event: 'llm_call', iteration: 1, input_tokens: 10, output_tokens: 5, usd_so_far: 0.001, stop_reason: 'tool_use', latency_ms: 20 },
     {
-      run_id: 'elsewhere', ts: t0 + 0.1, event: 'tool_call', iteration: 1, tool: 'read_file', is_error: false, result_chars: 2,
+      run_id: 'elsewhere',
+      ts: t0,
+      event: 'llm_call',
+      iteration: 1,
+      input_tokens: 10,
+      output_tokens: 5,
+      usd_so_far: 0.001,
+      stop_reason: 'tool_use',
+      latency_ms: 20,
+    },
+    {
+      run_id: 'elsewhere',
+      ts: t0 + 0.1,
+      event: 'tool_call',
+      iteration: 1,
+      tool: 'read_file',
+      is_error: false,
+      result_chars: 2,
       args: { [canaries.envAnthropic]: canaries.envOpenai, headers: { [`Bearer ${canaries.envOpenai}`]: 1 } },
     },
     { run_id: 'elsewhere', ts: t0 + 0.2, event: 'terminate', reason: 'done', complete: true },

@@ -53,7 +53,11 @@ async function main(argv: string[]): Promise<number> {
       throw new Error('--no-build needs an existing build: run `npm run build` first');
     }
 
-    const started = spawn(NEXT, ['start', '-p', String(PORT), '-H', '127.0.0.1'], { env: asProcessEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(NEXT, ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
+      env: asProcessEnv(env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server = started;
     started.stdout.on('data', (d: Buffer) => (serverOutput += d.toString()));
     started.stderr.on('data', (d: Buffer) => (serverOutput += d.toString()));
@@ -83,7 +87,11 @@ async function main(argv: string[]): Promise<number> {
     const bundle = scanFolder({ dir: path.join(ROOT, '.next', 'static'), canaries: secrets });
     rows.push(
       { where: 'store (SQLite file bytes)', lookedAt: `${store.files} files, ${kb(store.bytes)}`, hits: store.hits },
-      { where: 'HTTP responses (JSON, SSE, JSONL, OTLP)', lookedAt: `${result.responses} responses, ${kb(result.responseText.length)}`, hits: result.responseHits },
+      {
+        where: 'HTTP responses (JSON, SSE, JSONL, OTLP)',
+        lookedAt: `${result.responses} responses, ${kb(result.responseText.length)}`,
+        hits: result.responseHits,
+      },
       { where: 'server output (stdout/stderr)', lookedAt: kb(serverOutput.length), hits: countCanaries(serverOutput, secrets) },
       { where: 'CLI output and --out traces', lookedAt: `${cli.runs} runs, ${kb(cli.text.length)}`, hits: countCanaries(cli.text, secrets) },
       {
@@ -93,8 +101,11 @@ async function main(argv: string[]): Promise<number> {
       },
       { where: 'env keys sent to request-chosen URLs', lookedAt: `${result.requestChosenRequests} requests received`, hits: result.envKeysAtRequestChosen },
     );
-    console.log(`\nkey audit: 3 canary keys (1 request, 2 environment), counted whole, encoded and in parts; ${result.outcomes.length} API cases on every vendor, ${cli.runs} CLI runs\n`);
-    for (const o of result.outcomes) console.log(`  ${o.status === o.expected ? 'ok ' : 'BAD'} ${String(o.status)}  ${o.name}${o.reason ? ` → ${o.reason}` : ''}`);
+    console.log(
+      `\nkey audit: 3 canary keys (1 request, 2 environment), counted whole, encoded and in parts; ${result.outcomes.length} API cases on every vendor, ${cli.runs} CLI runs\n`,
+    );
+    for (const o of result.outcomes)
+      console.log(`  ${o.status === o.expected ? 'ok ' : 'BAD'} ${String(o.status)}  ${o.name}${o.reason ? ` → ${o.reason}` : ''}`);
     console.log('');
     const width = Math.max(...rows.map((r) => r.where.length)) + 2;
     const lookWidth = Math.max(...rows.map((r) => r.lookedAt.length)) + 2;

@@ -29,7 +29,18 @@ function anthropicFrames(pieces: string[]): { head: string; tail: string } {
   const delta = (text: string) => frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
   return {
     head:
-      frame('message_start', { message: { id: 'msg_split_echo', type: 'message', role: 'assistant', model: 'claude-sim-sonnet', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } } }) +
+      frame('message_start', {
+        message: {
+          id: 'msg_split_echo',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sim-sonnet',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 20, output_tokens: 1 },
+        },
+      }) +
       frame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
       delta(pieces[0]!),
     tail:
@@ -45,6 +56,10 @@ function openaiFrames(pieces: string[]): { head: string; tail: string } {
     `data: ${JSON.stringify({ id: 'chatcmpl-split-echo', object: 'chat.completion.chunk', created: 0, model: 'gpt-sim-4o', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
   return {
     head: chunk({ role: 'assistant', content: pieces[0] }, null),
-    tail: chunk({ content: pieces[1] }, null) + chunk({}, 'stop') + chunk({}, null, { prompt_tokens: 20, completion_tokens: 30, total_tokens: 50 }) + 'data: [DONE]\n\n',
+    tail:
+      chunk({ content: pieces[1] }, null) +
+      chunk({}, 'stop') +
+      chunk({}, null, { prompt_tokens: 20, completion_tokens: 30, total_tokens: 50 }) +
+      'data: [DONE]\n\n',
   };
 }

@@ -62,7 +62,10 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
     servers.push(server);
     return { dialect, baseUrl: dialect === 'openai' ? `${server.url}/v1` : server.url, keysReceived };
   };
-  const pair = async (echo: 'none' | 'error' | 'split'): Promise<Record<Dialect, StandIn>> => ({ anthropic: await start('anthropic', echo), openai: await start('openai', echo) });
+  const pair = async (echo: 'none' | 'error' | 'split'): Promise<Record<Dialect, StandIn>> => ({
+    anthropic: await start('anthropic', echo),
+    openai: await start('openai', echo),
+  });
   const envNamed = await pair('none');
   const requestChosen = await pair('none');
   const echo = await pair('error');
@@ -84,6 +87,10 @@ function echoKey(dialect: Dialect, key: string): Response {
   const body =
     dialect === 'anthropic'
       ? anthropicErrorBody({ type: 'authentication_error', message: `invalid x-api-key: ${key}` })
-      : openaiErrorBody({ message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' });
+      : openaiErrorBody({
+          message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        });
   return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
 }

@@ -74,9 +74,15 @@ export async function measureClickToFirstEvent({ clicks }: { clicks: number }): 
       const href = await page.getByTestId('run-link').first().getAttribute('href');
       const id = href?.split('/').at(-1);
       if (id) {
-        await page.evaluate(`fetch('/api/runs/${encodeURIComponent(id)}/control', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"abort"}' })`);
+        await page.evaluate(
+          `fetch('/api/runs/${encodeURIComponent(id)}/control', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"abort"}' })`,
+        );
       }
-      await page.getByTestId('terminate-banner').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+      await page
+        .getByTestId('terminate-banner')
+        .first()
+        .waitFor({ timeout: 30_000 })
+        .catch(() => undefined);
     }
     const [cold, ...warm] = samples;
     const pick = (key: keyof (typeof samples)[number]) => warm.map((s) => s[key]);

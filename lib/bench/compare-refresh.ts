@@ -92,8 +92,12 @@ async function main(): Promise<void> {
       }
     }
     const ratios = before.map((w, i) => after[i]! / w);
-    console.log(`events: live ${a.length}, finished ${b.length}; ${before.length} refreshes measured with the live side past 2,000 events (+${BURST} a refresh)`);
-    console.log(`CPU per refresh, median (p90): whole-log fold ${median(before).toFixed(2)} ms (${percentile(before, 90).toFixed(2)}), incremental ${median(after).toFixed(3)} ms (${percentile(after, 90).toFixed(3)}); paired ratio median ${median(ratios).toFixed(3)}`);
+    console.log(
+      `events: live ${a.length}, finished ${b.length}; ${before.length} refreshes measured with the live side past 2,000 events (+${BURST} a refresh)`,
+    );
+    console.log(
+      `CPU per refresh, median (p90): whole-log fold ${median(before).toFixed(2)} ms (${percentile(before, 90).toFixed(2)}), incremental ${median(after).toFixed(3)} ms (${percentile(after, 90).toFixed(3)}); paired ratio median ${median(ratios).toFixed(3)}`,
+    );
 
     // What each way holds for the pair: both whole logs, or the comparison fold.
     const h0 = heapUsed();
@@ -102,8 +106,14 @@ async function main(): Promise<void> {
     const fresh = createComparisonCache({ store });
     fresh.compare('live', 'done');
     const h2 = heapUsed();
-    console.log(`heap held for the pair once both ended: the two whole logs ${((h1 - h0) / 1e6).toFixed(2)} MB (${logs[0]!.length + logs[1]!.length} events); the comparison fold ${((h2 - h1) / 1e6).toFixed(2)} MB (${fresh.held().steps} steps pending)`);
-    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `heap held for the pair once both ended: the two whole logs ${((h1 - h0) / 1e6).toFixed(2)} MB (${logs[0]!.length + logs[1]!.length} events); the comparison fold ${((h2 - h1) / 1e6).toFixed(2)} MB (${fresh.held().steps} steps pending)`,
+    );
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

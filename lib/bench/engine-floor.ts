@@ -91,7 +91,9 @@ export async function assertSameBodies(recorded: EngineRequests, exchanges: read
   if (sent.length !== recorded.bodies.length) throw new Error(`the floor sent ${sent.length} requests, the engine's run ${recorded.bodies.length}`);
   sent.forEach((body, i) => {
     if (body !== recorded.bodies[i]) {
-      throw new Error(`the floor's request ${i + 1} differs from the engine's (${body.length} vs ${recorded.bodies[i]!.length} characters): it would not measure the same work`);
+      throw new Error(
+        `the floor's request ${i + 1} differs from the engine's (${body.length} vs ${recorded.bodies[i]!.length} characters): it would not measure the same work`,
+      );
     }
   });
 }

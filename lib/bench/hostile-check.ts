@@ -82,7 +82,15 @@ async function runScenario(options: { clock: Clock; policy?: Policy; seed: numbe
     system: 'You are a careful coding agent.',
     task: scenario.task,
     tools: toolbox.specs(),
-    executor: createToolExecutor({ toolbox, workspace, clock: options.clock, random: createRandom(options.seed), config: recovery.tools, faults: () => [], emit: log.emit }),
+    executor: createToolExecutor({
+      toolbox,
+      workspace,
+      clock: options.clock,
+      random: createRandom(options.seed),
+      config: recovery.tools,
+      faults: () => [],
+      emit: log.emit,
+    }),
     clock: options.clock,
     random: createRandom(options.seed),
     emit: log.emit,
@@ -130,7 +138,9 @@ export async function measureHostileCheck(options: { timeScale: number }): Promi
   const hostileEvents = await hostile;
   histogram.disable();
 
-  const results = hostileEvents.flatMap((e) => (e.event === 'tool_call' && e.tool === 'run_check' ? [`${e.is_error ? 'is_error' : 'ok'}: ${(e.result ?? '').split('\n')[1] ?? ''}`] : []));
+  const results = hostileEvents.flatMap((e) =>
+    e.event === 'tool_call' && e.tool === 'run_check' ? [`${e.is_error ? 'is_error' : 'ok'}: ${(e.result ?? '').split('\n')[1] ?? ''}`] : [],
+  );
   const end = other.at(-1);
   return {
     hostileResults: results,

@@ -70,7 +70,9 @@ async function playThroughServer(base: string, lesson: Lesson): Promise<LessonPl
   const response = await fetch(`${base}/api/lessons/${lesson.slug}/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   if (response.status !== 201) throw new Error(`play ${lesson.slug}: ${response.status} ${await response.text()}`);
   const { on, off } = (await response.json()) as { on: string; off: string };
-  const [onMs, offMs] = await Promise.all([on, off].map(async (id) => (await readToTerminate(`${base}/api/runs/${encodeURIComponent(id)}/events`), performance.now() - started)));
+  const [onMs, offMs] = await Promise.all(
+    [on, off].map(async (id) => (await readToTerminate(`${base}/api/runs/${encodeURIComponent(id)}/events`), performance.now() - started)),
+  );
   return { slug: lesson.slug, timeScale: lesson.timeScale, onMs: onMs!, offMs: offMs!, wallMs: Math.max(onMs!, offMs!) };
 }
 

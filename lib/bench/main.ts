@@ -45,12 +45,15 @@ async function clickFigures(): Promise<void> {
 
 /** Every lesson's two sides played as its page plays them, each lesson's wall time against its promise (BENCH_ONLY=lessons: this alone; BENCH_LESSONS=slug,slug: those). */
 async function lessonFigures(): Promise<void> {
-  const only = process.env.BENCH_LESSONS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_LESSONS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const { how, lessons } = await measureLessonPlayTimes({ ...(only ? { only } : {}), onLesson: (l) => console.log(`      … ${l.slug} ${s(l.wallMs)}`) });
   const width = Math.max(...lessons.map((l) => l.slug.length));
   const lines = lessons.map(
-    (l) => `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale})`,
+    (l) =>
+      `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale})`,
   );
   const slowest = lessons.reduce((a, b) => (b.wallMs > a.wallMs ? b : a));
   report(
@@ -76,7 +79,9 @@ async function engineFigures(): Promise<void> {
 
   // The same figure with the engine bundled, in a process of its own: as the server build and
   // sweep workers run it (no tsx). A second figure beside the first, not a replacement.
-  const bundled = JSON.parse((await runBundled({ entry: 'lib/bench/engine-overhead-entry.ts' })).trim().split('\n').at(-1)!) as Awaited<ReturnType<typeof measureEngineOverhead>>;
+  const bundled = JSON.parse((await runBundled({ entry: 'lib/bench/engine-overhead-entry.ts' })).trim().split('\n').at(-1)!) as Awaited<
+    ReturnType<typeof measureEngineOverhead>
+  >;
   report(
     'engine overhead, the same, bundled as the server and sweep workers run the code (no tsx)',
     `median CPU ${bundled.engineMs.toFixed(1)} ms vs ${bundled.sdkMs.toFixed(1)} ms; paired ratio ${bundled.ratio.toFixed(3)} ` +
@@ -139,7 +144,6 @@ async function otherFigures(): Promise<void> {
     hostile.besideMaxLateMs <= 100,
     'target ≤ 100 ms',
   );
-
 }
 
 /** The sweep's throughput against the bare SDK, and the server's memory around it. */
@@ -191,7 +195,11 @@ async function ceilingFigures(): Promise<void> {
   // Bundled, in a process of its own: the code runs as a sweep worker runs it (no tsx).
   const printed = await runBundled({
     entry: 'lib/bench/sweep-ceiling-entry.ts',
-    env: { BENCH_CEILING_CORES: String(cores), BENCH_SWEEP_RUNS: process.env.BENCH_SWEEP_RUNS ?? '1000', BENCH_CEILING_ROUNDS: process.env.BENCH_CEILING_ROUNDS ?? '9' },
+    env: {
+      BENCH_CEILING_CORES: String(cores),
+      BENCH_SWEEP_RUNS: process.env.BENCH_SWEEP_RUNS ?? '1000',
+      BENCH_CEILING_ROUNDS: process.env.BENCH_CEILING_ROUNDS ?? '9',
+    },
   });
   const c = JSON.parse(printed.trim().split('\n').at(-1)!) as SweepCeiling;
   const ms = (n: number): string => `${n.toFixed(2)} ms`;
@@ -207,7 +215,7 @@ async function ceilingFigures(): Promise<void> {
       `      so the simulated vendor costs ${ms(c.simSdk.cpuMs - c.sdk.cpuMs)} a run beside the SDK (${ms(c.sim.cpuMs)} alone) and the engine, tools and log ` +
       `${ms(c.whole.cpuMs - c.simSdk.cpuMs)} (whole run minus vendor + SDK); a run's CPU is ${(c.whole.cpuMs / c.sdk.cpuMs).toFixed(2)}× the SDK's, where 1.5× on ${cores} cores needs ≤ ${(cores / 1.5).toFixed(2)}×`,
     c.ceiling >= 1.5,
-    'the issue\'s 1.5× is reachable only if this is ≥ 1.5',
+    "the issue's 1.5× is reachable only if this is ≥ 1.5",
   );
 }
 

@@ -42,28 +42,33 @@ export async function recordTrajectory(job: SweepJob): Promise<Trajectory> {
   // The engine logs each model_request just before sending it, as the fault wrapper reads it.
   let background = false;
   let at = 0;
-  const tapFetch = (inner: typeof fetch): typeof fetch => async (input, init) => {
-    const response = await inner(input, init);
-    const exchange: RecordedExchange = {
-      url: input instanceof Request ? input.url : String(input),
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : null,
-      status: response.status,
-      headers: [...response.headers],
-      chunks: [],
-      background,
-      at,
+  const tapFetch =
+    (inner: typeof fetch): typeof fetch =>
+    async (input, init) => {
+      const response = await inner(input, init);
+      const exchange: RecordedExchange = {
+        url: input instanceof Request ? input.url : String(input),
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : null,
+        status: response.status,
+        headers: [...response.headers],
+        chunks: [],
+        background,
+        at,
+      };
+      exchanges.push(exchange);
+      if (!response.body) return response;
+      const copy = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          exchange.chunks.push(chunk.slice());
+          controller.enqueue(chunk);
+        },
+      });
+      return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
     };
-    exchanges.push(exchange);
-    if (!response.body) return response;
-    const copy = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        exchange.chunks.push(chunk.slice());
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-  const handle = launchRun({ runId: sweepRunId('record', job.index), config: job.config, onEvent: (e) => {
+  const handle = launchRun({
+    runId: sweepRunId('record', job.index),
+    config: job.config,
+    onEvent: (e) => {
       if (e.event === 'model_request') {
         background = e.background;
         at = e.ts;

@@ -7,7 +7,9 @@ import { assertSameBytes, runSimAlone, runSimWithSdk } from './sim-sdk-ceiling';
 const overloaded = { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] };
 
 const job = (vendor: string) =>
-  expandGrid(SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], faultPlans: [{ id: 'o', plan: overloaded }], vendors: [vendor], seeds: [3] }))[0]!;
+  expandGrid(
+    SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], faultPlans: [{ id: 'o', plan: overloaded }], vendors: [vendor], seeds: [3] }),
+  )[0]!;
 
 describe('the simulated vendor + SDK floor', () => {
   it.each(['sim-anthropic', 'sim-openai'])('produces every recorded response of a %s run again, byte for byte, injected errors included', async (vendor) => {
@@ -23,7 +25,9 @@ describe('the simulated vendor + SDK floor', () => {
 
   it('fails loudly when the work differs: another seed, or one changed byte', async () => {
     const trajectory = await recordTrajectory(job('sim-anthropic'));
-    await expect(assertSameBytes({ ...trajectory, config: { ...trajectory.config, seed: trajectory.config.seed + 1 } })).rejects.toThrow(/differs from the run's/);
+    await expect(assertSameBytes({ ...trajectory, config: { ...trajectory.config, seed: trajectory.config.seed + 1 } })).rejects.toThrow(
+      /differs from the run's/,
+    );
     const exchanges = trajectory.exchanges.map((x) => ({ ...x, chunks: x.chunks.map((c) => c.slice()) }));
     const last = exchanges.at(-1)!;
     const first = last.chunks[0]!;

@@ -12,7 +12,10 @@ import { expandGrid } from '@/lib/sweeps/expand-grid';
 import { runSweepJob, type SweepJobResult } from '@/lib/sweeps/run-sweep-job';
 import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 
-const plan = (id: string, action: object, when: object = { kind: 'requests', numbers: [2, 3] }): object => ({ id, plan: { rules: [{ id: 'r', when, action }] } });
+const plan = (id: string, action: object, when: object = { kind: 'requests', numbers: [2, 3] }): object => ({
+  id,
+  plan: { rules: [{ id: 'r', when, action }] },
+});
 
 /** Every scenario, preset and kind of fault, on both simulated dialects. */
 const grid = SweepGridSchema.parse({
@@ -35,9 +38,7 @@ const grid = SweepGridSchema.parse({
 });
 
 type RunJob = (task: Parameters<typeof runSweepJob>[0]) => Promise<SweepJobResult>;
-const run: RunJob = process.env.BUNDLE
-  ? ((await import(pathToFileURL(await sweepWorkerBundle()).href)) as { default: RunJob }).default
-  : runSweepJob;
+const run: RunJob = process.env.BUNDLE ? ((await import(pathToFileURL(await sweepWorkerBundle()).href)) as { default: RunJob }).default : runSweepJob;
 
 const lines: string[] = [];
 const all = createHash('sha256');

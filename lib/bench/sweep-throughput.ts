@@ -69,7 +69,10 @@ const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 
 /** The bench grid: two presets × no faults / two overloads, seeds 1..runs/4. */
 function benchGrid(runs: number) {
   return SweepGridSchema.parse({
-    configurations: [{ id: 'codesmith', preset: 'codesmith' }, { id: 'naive', preset: 'naive' }],
+    configurations: [
+      { id: 'codesmith', preset: 'codesmith' },
+      { id: 'naive', preset: 'naive' },
+    ],
     faultPlans: [
       { id: 'none' },
       { id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] } },

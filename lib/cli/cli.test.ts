@@ -48,7 +48,10 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
 }
 
 function readTrace(path: string): RunEvent[] {
-  return readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
 }
 
 const outFile = (): string => join(mkdtempSync(join(tmpdir(), 'loop-cli-')), 'trace.jsonl');

@@ -55,7 +55,8 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
   let workers: number | undefined;
   if (values.workers !== undefined) {
     workers = Number(values.workers);
-    if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new CliInputError([`--workers: expected a whole number from 1 to 256, got "${values.workers}"`]);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 256)
+      throw new CliInputError([`--workers: expected a whole number from 1 to 256, got "${values.workers}"`]);
   }
   if (values.out && !/\.(json|csv)$/i.test(values.out)) throw new CliInputError([`--out ${values.out}: name a .json or .csv file`]);
   return { grid: grid.data, ...(workers ? { workers } : {}), ...(values.out ? { out: values.out } : {}), quiet: values.quiet };

@@ -25,7 +25,11 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'swap':
       return `${t}  #${event.iteration} swap ${event.from_vendor}/${event.from_model} → ${event.to_vendor}/${event.to_model} (${event.cause}${event.reason ? `: ${event.reason}` : ''})`;
     case 'takeover_report': {
-      const naive = event.naive ? (event.naive.accepted ? 'naive rendering would be accepted' : `naive rendering would get ${event.naive.status}: ${short(event.naive.message ?? '')}`) : 'naive rendering not probed (real vendor)';
+      const naive = event.naive
+        ? event.naive.accepted
+          ? 'naive rendering would be accepted'
+          : `naive rendering would get ${event.naive.status}: ${short(event.naive.message ?? '')}`
+        : 'naive rendering not probed (real vendor)';
       return `${t}  #${event.iteration}   takeover to ${event.dialect}: ${event.dropped.length} dropped, ${event.converted.length} kinds converted · ${naive}`;
     }
     case 'fault_injected':
@@ -34,9 +38,10 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   guard ${event.kind} ${event.tool}: ${event.reason}`;
     case 'control':
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
-    case 'task_verdict':
-    {
-      const edited = event.tests_edited?.length ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})` : '';
+    case 'task_verdict': {
+      const edited = event.tests_edited?.length
+        ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})`
+        : '';
       return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}`;
     }
     case 'terminate':

@@ -25,11 +25,19 @@ function sweepCli(args: string[]): Promise<{ code: number; stdout: string; stder
 describe('npm run sweep', () => {
   it('runs a grid on the worker pool, prints progress and the table, and writes the results', async () => {
     const grid = join(dir, 'grid.json');
-    writeFileSync(grid, JSON.stringify({
-      configurations: [{ id: 'codesmith', preset: 'codesmith' }, { id: 'naive', preset: 'naive' }],
-      faultPlans: [{ id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] } }],
-      seeds: [1, 2],
-    }));
+    writeFileSync(
+      grid,
+      JSON.stringify({
+        configurations: [
+          { id: 'codesmith', preset: 'codesmith' },
+          { id: 'naive', preset: 'naive' },
+        ],
+        faultPlans: [
+          { id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] } },
+        ],
+        seeds: [1, 2],
+      }),
+    );
     const out = join(dir, 'results.json');
     const { code, stdout, stderr } = await sweepCli(['--grid', grid, '--workers', '2', '--out', out]);
     expect(stderr).toMatch(/4\/4 runs · [\d.]+ runs\/s/);
@@ -39,7 +47,10 @@ describe('npm run sweep', () => {
     expect(stdout).toContain('completed: 4 of 4 runs');
     expect(code).toBe(0);
     const results = SweepExportSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
-    expect(results.rows.map((r) => [r.config, r.completion_rate])).toEqual([['codesmith', 1], ['naive', 0]]);
+    expect(results.rows.map((r) => [r.config, r.completion_rate])).toEqual([
+      ['codesmith', 1],
+      ['naive', 0],
+    ]);
     expect(results.runs).toHaveLength(4);
   }, 180_000);
 

@@ -26,7 +26,10 @@ export class RealClock implements Clock {
   private readonly timers = new Set<Timer>();
 
   /** `startAt`: run time at creation (a forked run goes on from its parent's last copied event). */
-  constructor(readonly timeScale = 1, startAt = 0) {
+  constructor(
+    readonly timeScale = 1,
+    startAt = 0,
+  ) {
     if (!(timeScale > 0)) throw new RangeError(`time scale must be > 0, got ${timeScale}`);
     this.runAtMark = startAt;
   }

@@ -102,9 +102,7 @@ describe('Clock.hold', () => {
     const order: string[] = [];
     // A tool timeout of 1 s raced against real work that takes ~30 wall ms.
     const deadline = clock.sleep(1_000).then(() => order.push(`timeout@${clock.now()}`));
-    const work = clock.hold(
-      new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30)),
-    ).then((v) => order.push(`${v}@${clock.now()}`));
+    const work = clock.hold(new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30))).then((v) => order.push(`${v}@${clock.now()}`));
     expect(clock.held).toBe(1);
     await Promise.all([deadline, work]);
     expect(order).toEqual(['done@0', 'timeout@1000']);

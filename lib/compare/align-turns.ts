@@ -23,7 +23,20 @@ export class TurnFold {
     let side = this.sides.get(turn);
     if (!side) {
       this.close(e.ts);
-      side = { firstSeq: e.seq, startMs: e.ts, durationMs: 0, attempts: 0, text: '', stopReason: null, toolCalls: [], recovery: [], finished: false, vendor: null, model: null, copied };
+      side = {
+        firstSeq: e.seq,
+        startMs: e.ts,
+        durationMs: 0,
+        attempts: 0,
+        text: '',
+        stopReason: null,
+        toolCalls: [],
+        recovery: [],
+        finished: false,
+        vendor: null,
+        model: null,
+        copied,
+      };
       this.sides.set(turn, side);
       this.current = side;
     }

@@ -60,7 +60,13 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
   it('diffs the configs field by field: the one switched field', () => {
     const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
     expect(c.config).toEqual([{ path: 'recovery.retry.enabled', a: 'true', b: 'false' }]);
-    const seeds = compareRuns({ id: 'a', events: a }, { id: 'c', events: a.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, seed: 8, budgets: { ...e.config.budgets, maxIterations: 12 } } } : e)) });
+    const seeds = compareRuns(
+      { id: 'a', events: a },
+      {
+        id: 'c',
+        events: a.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, seed: 8, budgets: { ...e.config.budgets, maxIterations: 12 } } } : e)),
+      },
+    );
     expect(seeds.config).toEqual([
       { path: 'budgets.maxIterations', a: '30', b: '12' },
       { path: 'seed', a: '7', b: '8' },

@@ -8,7 +8,10 @@ import { ComparisonFold, compareRuns } from './compare-runs';
 import { runTotals } from './run-totals';
 
 /** Real runs on the virtual clock, one for each mechanism a comparison has to read. */
-const overload: RunConfigInput['faults'] = { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] };
+const overload: RunConfigInput['faults'] = {
+  rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }],
+  tools: [],
+};
 const logs: Record<string, RunEvent[]> = {};
 
 async function lessonRun(slug: string, side: 'on' | 'off'): Promise<RunEvent[]> {
@@ -31,7 +34,14 @@ beforeAll(async () => {
   logs.watchdogOff = await lessonRun('stream-idle-watchdog', 'off');
   logs.compactionOn = await lessonRun('old-result-compaction', 'on');
   logs.compactionOff = await lessonRun('old-result-compaction', 'off');
-  logs.takeover = await runToEnd({ seed: 7, provider: { vendor: 'sim-anthropic', thinking: true }, swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }, { atTurn: 3, vendor: 'sim-anthropic', model: '' }] });
+  logs.takeover = await runToEnd({
+    seed: 7,
+    provider: { vendor: 'sim-anthropic', thinking: true },
+    swaps: [
+      { atTurn: 2, vendor: 'sim-openai', model: '' },
+      { atTurn: 3, vendor: 'sim-anthropic', model: '' },
+    ],
+  });
   logs.plain = await runToEnd({ seed: 7, provider: { vendor: 'sim-anthropic', thinking: true } });
   logs.parent = await runToEnd({ seed: 7 });
   logs.fork = await forkOf(logs.parent);
@@ -53,7 +63,9 @@ function followInBursts(a: RunEvent[], b: RunEvent[], burst: (i: number) => numb
     else atB = to;
     if (atA === 0 || atB === 0) continue;
     // Byte for byte: the JSON the route would send.
-    expect(JSON.stringify(fold.comparison('a', 'b'))).toBe(JSON.stringify(compareRuns({ id: 'a', events: a.slice(0, atA) }, { id: 'b', events: b.slice(0, atB) })));
+    expect(JSON.stringify(fold.comparison('a', 'b'))).toBe(
+      JSON.stringify(compareRuns({ id: 'a', events: a.slice(0, atA) }, { id: 'b', events: b.slice(0, atB) })),
+    );
     checks += 1;
   }
   return checks;
@@ -86,7 +98,7 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     expect(fold.scan.held).toBe(0);
   });
 
-  it('says which of a fork\'s turns were copied from its parent, and where each turn of a takeover ran', () => {
+  it("says which of a fork's turns were copied from its parent, and where each turn of a takeover ran", () => {
     const fork = compareRuns({ id: 'parent', events: logs.parent! }, { id: 'child', events: logs.fork! });
     expect(fork.b.forkedFrom).toEqual({ runId: 'parent', turn: 2 });
     expect(fork.a.forkedFrom).toBeNull();
@@ -102,12 +114,15 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     expect(takeover.turns.slice(0, 4).map((t) => t.b?.vendor)).toEqual(['sim-anthropic', 'sim-anthropic', 'sim-anthropic', 'sim-anthropic']);
   });
 
-  it('says what part of a fork\'s totals it copied from its parent: its turns, their run time, tokens and cost', () => {
+  it("says what part of a fork's totals it copied from its parent: its turns, their run time, tokens and cost", () => {
     const parent = logs.parent!;
     const fork = logs.fork!;
     const forked = ofType(fork, 'forked_from')[0]!;
     // The parent's events the fork copied: everything before its turn 3.
-    const copiedFromParent = parent.slice(0, parent.findIndex((e) => e.event === 'iteration_start' && e.iteration === 3));
+    const copiedFromParent = parent.slice(
+      0,
+      parent.findIndex((e) => e.event === 'iteration_start' && e.iteration === 3),
+    );
     const copiedTotals = runTotals(copiedFromParent);
     const c = compareRuns({ id: 'parent', events: parent }, { id: 'child', events: fork });
     expect(c.a.copied).toBeNull();

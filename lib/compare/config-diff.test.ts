@@ -3,7 +3,12 @@ import type { EventOf, FaultRule, RunConfigInput } from '@/lib/protocol';
 import { runToEnd } from '@/lib/testing/run-to-end';
 import { configDiff } from './config-diff';
 
-const overload = (id: string, n: number): FaultRule => ({ id, enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 529 } });
+const overload = (id: string, n: number): FaultRule => ({
+  id,
+  enabled: true,
+  when: { kind: 'requests', numbers: [n] },
+  action: { type: 'http_error', status: 529 },
+});
 const config: RunConfigInput = {
   provider: { vendor: 'sim-anthropic' },
   seed: 3,
@@ -34,7 +39,13 @@ describe('configDiff: fault rules are diffed as rules, by id', () => {
   it('an edited rule is one row showing the rule on each side; a removed tool fault is one row', () => {
     const edited = {
       ...base,
-      config: { ...base.config, faults: { rules: [base.config.faults.rules[0]!, { ...base.config.faults.rules[1]!, action: { type: 'http_error' as const, status: 503 as const } }], tools: [] } },
+      config: {
+        ...base.config,
+        faults: {
+          rules: [base.config.faults.rules[0]!, { ...base.config.faults.rules[1]!, action: { type: 'http_error' as const, status: 503 as const } }],
+          tools: [],
+        },
+      },
     };
     const rows = configDiff(base, edited);
     expect(rows.map((r) => r.path)).toEqual(['faults.rules[o3]', 'faults.tools[t]']);

@@ -7,7 +7,10 @@ import { stableJson } from './run-steps';
  * its counterfactual would be the same run again: switching it off changes no field of the
  * recovery the run used (or of its takeover handling, or of how its task verdict is judged).
  */
-export function mechanismAlreadyOff(run: { recovery: RecoveryConfig; takeover: TakeoverHandling; verdict?: VerdictConfig | undefined }, id: MechanismId): boolean {
+export function mechanismAlreadyOff(
+  run: { recovery: RecoveryConfig; takeover: TakeoverHandling; verdict?: VerdictConfig | undefined },
+  id: MechanismId,
+): boolean {
   const off = MECHANISMS[id].off;
   if ('takeover' in off) return stableJson({ ...run.takeover, ...off.takeover }) === stableJson(run.takeover);
   if ('verdict' in off) return (run.verdict?.tests ?? 'shipped') === off.verdict.tests;

@@ -5,7 +5,10 @@ import { compareRuns } from './compare-runs';
 import { noDivergenceNote } from './no-divergence-note';
 
 /** Real runs on the virtual clock: one that goes its length, and a 529 on request 3 with retry on and off. */
-const overload: RunConfigInput['faults'] = { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] };
+const overload: RunConfigInput['faults'] = {
+  rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }],
+  tools: [],
+};
 let plain: RunEvent[];
 let retryOn: RunEvent[];
 let retryOff: RunEvent[];
@@ -17,7 +20,10 @@ beforeAll(async () => {
 
 /** The log up to (not including) the first event of turn n. */
 function beforeTurn(log: RunEvent[], n: number): RunEvent[] {
-  return log.slice(0, log.findIndex((e) => 'iteration' in e && e.iteration === n));
+  return log.slice(
+    0,
+    log.findIndex((e) => 'iteration' in e && e.iteration === n),
+  );
 }
 
 /** The log up to and including the first event of turn n: turn n has started. */
@@ -37,15 +43,23 @@ describe('what "no divergence" covers, in numbers', () => {
   it('both live: the turns both have done, and the turn each is on', () => {
     expect(turnsOf(plain)).toBeGreaterThanOrEqual(4);
     expect(note(intoTurn(plain, 4), intoTurn(plain, 4))).toBe('No divergence in the 3 turns both have done; both are still running (turn 4 in progress).');
-    expect(note(intoTurn(plain, 2), intoTurn(plain, 4))).toBe('No divergence in the 1 turn both have done; A is still running (turn 2 in progress); B is still running (turn 4 in progress).');
-    expect(note(plain.slice(0, 1), intoTurn(plain, 1))).toBe('No divergence so far (no turn done by both yet); A has not started a turn yet; B is still running (turn 1 in progress).');
+    expect(note(intoTurn(plain, 2), intoTurn(plain, 4))).toBe(
+      'No divergence in the 1 turn both have done; A is still running (turn 2 in progress); B is still running (turn 4 in progress).',
+    );
+    expect(note(plain.slice(0, 1), intoTurn(plain, 1))).toBe(
+      'No divergence so far (no turn done by both yet); A has not started a turn yet; B is still running (turn 1 in progress).',
+    );
   });
 
-  it('one live: the ended side\'s turns, and where the live one has got', () => {
+  it("one live: the ended side's turns, and where the live one has got", () => {
     const n = turnsOf(plain);
-    expect(note(plain, intoTurn(plain, 3))).toBe(`No divergence in the 2 turns both have done; A ended after ${n} turns; B is still running (turn 3 in progress).`);
+    expect(note(plain, intoTurn(plain, 3))).toBe(
+      `No divergence in the 2 turns both have done; A ended after ${n} turns; B is still running (turn 3 in progress).`,
+    );
     // A turn is under way until the next one starts: the last event before turn 3 leaves turn 2 in progress.
-    expect(note(beforeTurn(plain, 3), plain)).toBe(`No divergence in the 1 turn both have done; A is still running (turn 2 in progress); B ended after ${n} turns.`);
+    expect(note(beforeTurn(plain, 3), plain)).toBe(
+      `No divergence in the 1 turn both have done; A is still running (turn 2 in progress); B ended after ${n} turns.`,
+    );
   });
 
   it('both ended alike: how many turns they matched in', () => {
@@ -62,7 +76,9 @@ describe('what "no divergence" covers, in numbers', () => {
     const off = turnsOf(retryOff);
     const on = c.turns.filter((t) => t.b).at(-1)!.turn;
     expect(off).toBeLessThan(turnsOf(retryOn));
-    expect(noDivergenceNote(c)).toBe(`No divergence in the ${on - 1} turn${on - 1 === 1 ? '' : 's'} both have done; A ended after ${off} turns; B is still running (turn ${on} in progress).`);
+    expect(noDivergenceNote(c)).toBe(
+      `No divergence in the ${on - 1} turn${on - 1 === 1 ? '' : 's'} both have done; A ended after ${off} turns; B is still running (turn ${on} in progress).`,
+    );
     // Once the live side takes a step the ended one never took, it is a divergence, not this note.
     expect(compareRuns({ id: 'off', events: retryOff }, { id: 'on', events: retryOn }).divergence).not.toBeNull();
   });

@@ -7,7 +7,9 @@ const config = (input: Partial<RunConfigInput> = {}) => RunConfigSchema.parse({ 
 describe('promptOnlyDifference', () => {
   it('names the prompt texts two runs on a simulated vendor differ in, when nothing else differs', () => {
     expect(promptOnlyDifference(config(), config({ system: 'Be terse.' }))).toEqual({ fields: ['system prompt'] });
-    expect(promptOnlyDifference(config({ toolDescriptions: { read_file: 'Reads.' } }), config({ promptSet: { name: 'terse', version: 2 }, system: 'Be terse.' }))).toEqual({
+    expect(
+      promptOnlyDifference(config({ toolDescriptions: { read_file: 'Reads.' } }), config({ promptSet: { name: 'terse', version: 2 }, system: 'Be terse.' })),
+    ).toEqual({
       fields: ['system prompt', 'tool descriptions', 'prompt set'],
     });
   });

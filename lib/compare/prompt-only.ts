@@ -43,7 +43,9 @@ export function promptOnlyDifference(a: RunConfig, b: RunConfig, extraVendors: r
   // isSimulated compares names: a vendor name it does not know is not simulated.
   if (![...vendorsOf(a), ...vendorsOf(b), ...extraVendors].every((v) => isSimulated(v as Vendor))) return null;
   if (stableJson(withoutPrompts(a)) !== stableJson(withoutPrompts(b))) return null;
-  const fields = (Object.keys(PROMPT_FIELDS) as PromptField[]).filter((f) => stableJson(a[f] ?? null) !== stableJson(b[f] ?? null)).map((f) => PROMPT_FIELDS[f]);
+  const fields = (Object.keys(PROMPT_FIELDS) as PromptField[])
+    .filter((f) => stableJson(a[f] ?? null) !== stableJson(b[f] ?? null))
+    .map((f) => PROMPT_FIELDS[f]);
   return fields.length > 0 ? { fields } : null;
 }
 

@@ -51,28 +51,54 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
     switch (e.event) {
       case 'model_request':
         background = e.background;
-        push(e, at, 'request', [e.vendor, e.model, e.attempt, e.message_count, e.input_tokens_est, e.max_tokens, e.body ?? null],
-          `${background ? 'background request' : 'request'} to ${e.vendor} ${e.model}, attempt ${e.attempt} (${e.message_count} messages, ~${e.input_tokens_est} tokens in)`);
+        push(
+          e,
+          at,
+          'request',
+          [e.vendor, e.model, e.attempt, e.message_count, e.input_tokens_est, e.max_tokens, e.body ?? null],
+          `${background ? 'background request' : 'request'} to ${e.vendor} ${e.model}, attempt ${e.attempt} (${e.message_count} messages, ~${e.input_tokens_est} tokens in)`,
+        );
         break;
       case 'llm_call':
         background = e.background === true;
-        push(e, at, 'response', [e.stop_reason, e.partial === true, e.input_tokens, e.output_tokens, messageContent(e.message)],
-          `${e.background ? `${e.purpose ?? 'background'} call` : 'response'}: ${e.stop_reason}${e.partial ? ' (partial)' : ''}, ${e.output_tokens} tokens out${describeMessage(e.message)}`);
+        push(
+          e,
+          at,
+          'response',
+          [e.stop_reason, e.partial === true, e.input_tokens, e.output_tokens, messageContent(e.message)],
+          `${e.background ? `${e.purpose ?? 'background'} call` : 'response'}: ${e.stop_reason}${e.partial ? ' (partial)' : ''}, ${e.output_tokens} tokens out${describeMessage(e.message)}`,
+        );
         background = false;
         break;
       case 'model_error':
-        push(e, at, 'error', [e.category, e.status ?? null, e.vendor_type ?? null, e.retryable, e.partial],
-          `error: ${e.status ? `${e.status} ` : ''}${categoryLabel(e.category)}${e.partial ? ' after partial content' : ''}${e.retryable ? '' : ' (not retryable)'}`);
+        push(
+          e,
+          at,
+          'error',
+          [e.category, e.status ?? null, e.vendor_type ?? null, e.retryable, e.partial],
+          `error: ${e.status ? `${e.status} ` : ''}${categoryLabel(e.category)}${e.partial ? ' after partial content' : ''}${e.retryable ? '' : ' (not retryable)'}`,
+        );
         break;
       case 'retry_scheduled':
-        push(e, at, 'retry', [e.next_attempt, e.max_attempts, e.category, e.rung, e.wait_ms, e.account ?? null],
-          `retry ${e.next_attempt - 1} of ${e.max_attempts - 1} (${e.rung.replace('_', ' ')}) after ${categoryLabel(e.category)}, waits ${formatMs(e.wait_ms)}`);
+        push(
+          e,
+          at,
+          'retry',
+          [e.next_attempt, e.max_attempts, e.category, e.rung, e.wait_ms, e.account ?? null],
+          `retry ${e.next_attempt - 1} of ${e.max_attempts - 1} (${e.rung.replace('_', ' ')}) after ${categoryLabel(e.category)}, waits ${formatMs(e.wait_ms)}`,
+        );
         break;
       case 'retry_declined':
         push(e, at, 'recovery', ['declined', e.rule, e.next, e.account], `no retry (${e.rule.replace(/_/g, ' ')}): ${e.next.replace(/_/g, ' ')}`);
         break;
       case 'watchdog_fired':
-        push(e, at, 'recovery', ['watchdog', e.window_ms, e.outcome], `watchdog fired after ${formatMs(e.window_ms)} of silence (${e.outcome === 'empty' ? 'Empty' : 'Partial'})`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['watchdog', e.window_ms, e.outcome],
+          `watchdog fired after ${formatMs(e.window_ms)} of silence (${e.outcome === 'empty' ? 'Empty' : 'Partial'})`,
+        );
         break;
       case 'fallback':
         push(e, at, 'recovery', ['fallback', e.from_model, e.to_model], `fallback from ${e.from_model} to ${e.to_model}`);
@@ -81,11 +107,22 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         push(e, at, 'recovery', ['swap', e.to_vendor, e.to_model, e.cause], `swap to ${e.to_vendor} ${e.to_model} (${e.cause})`);
         break;
       case 'output_recovery':
-        push(e, at, 'recovery', ['output', e.action, e.max_tokens, e.next_max_tokens ?? null, e.kept], `output cap: ${e.action.replace('_', ' ')} (${e.stop_reason})`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['output', e.action, e.max_tokens, e.next_max_tokens ?? null, e.kept],
+          `output cap: ${e.action.replace('_', ' ')} (${e.stop_reason})`,
+        );
         break;
       case 'compaction':
-        push(e, at, 'recovery', ['compaction', e.step, e.trigger, e.ok, e.messages_before, e.messages_after, e.stubbed.map((s) => s.call_id)],
-          `compaction: ${e.step.replace('_', ' ')} (${e.trigger})${e.ok ? '' : ' failed'}, ${e.messages_before} → ${e.messages_after} messages`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['compaction', e.step, e.trigger, e.ok, e.messages_before, e.messages_after, e.stubbed.map((s) => s.call_id)],
+          `compaction: ${e.step.replace('_', ' ')} (${e.trigger})${e.ok ? '' : ' failed'}, ${e.messages_before} → ${e.messages_after} messages`,
+        );
         break;
       case 'context_overflow':
         push(e, at, 'recovery', ['overflow', e.source, e.recovery_attempt, e.outcome], `context overflow (${e.source.replace('_', ' ')}), ${e.outcome}`);
@@ -97,8 +134,13 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         push(e, turn, 'recovery', ['breaker', e.state, e.consecutive_failures], `summary breaker ${e.state.replace('_', '-')}`);
         break;
       case 'tool_call':
-        push(e, at, 'tool', [e.tool, e.args ?? null, e.status ?? null, e.is_error, e.result ?? null, e.result_chars],
-          `${e.tool}(${shortArgs(e.args)}) → ${e.status ?? (e.is_error ? 'error' : 'ok')}${e.is_error && e.status !== 'error' ? ' (error)' : ''}`);
+        push(
+          e,
+          at,
+          'tool',
+          [e.tool, e.args ?? null, e.status ?? null, e.is_error, e.result ?? null, e.result_chars],
+          `${e.tool}(${shortArgs(e.args)}) → ${e.status ?? (e.is_error ? 'error' : 'ok')}${e.is_error && e.status !== 'error' ? ' (error)' : ''}`,
+        );
         break;
       case 'tool_guard':
         push(e, at, 'recovery', ['guard', e.tool, e.kind], `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`);
@@ -111,7 +153,13 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         break;
       case 'task_verdict':
         background = false;
-        push(e, null, 'end', ['verdict', e.verdict], `task verdict: ${e.verdict.replace('_', ' ')}${e.tests_edited?.length ? ` (test edited by the model: ${e.tests_edited.join(', ')})` : ''}`);
+        push(
+          e,
+          null,
+          'end',
+          ['verdict', e.verdict],
+          `task verdict: ${e.verdict.replace('_', ' ')}${e.tests_edited?.length ? ` (test edited by the model: ${e.tests_edited.join(', ')})` : ''}`,
+        );
         break;
       case 'terminate':
         background = false;
@@ -163,7 +211,10 @@ function messageContent(message: Message | undefined): unknown {
 function describeMessage(message: Message | undefined): string {
   if (!message) return '';
   const calls = message.parts.filter((p) => p.type === 'tool_call').map((p) => (p.type === 'tool_call' ? p.name : ''));
-  const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+  const text = message.parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join('')
+    .trim();
   const parts: string[] = [];
   if (text) parts.push(`“${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`);
   if (calls.length > 0) parts.push(`calls ${calls.join(', ')}`);

@@ -67,7 +67,16 @@ describe('totalsDiff', () => {
 
   it('with a criterion, judges only its lines, in its directions, whichever way the runs ended', () => {
     // Partial vs Empty: the Partial presented (incomplete) against the answer paid for twice.
-    const partial: RunTotals = { ...DONE, reason: 'partial_response', complete: false, verdict: 'not_done', usd: 0.001941, wastedTokens: 0, attempts: 1, failedAttempts: 0 };
+    const partial: RunTotals = {
+      ...DONE,
+      reason: 'partial_response',
+      complete: false,
+      verdict: 'not_done',
+      usd: 0.001941,
+      wastedTokens: 0,
+      attempts: 1,
+      failedAttempts: 0,
+    };
     const twice: RunTotals = { ...DONE, verdict: 'not_done', usd: 0.12342, wastedTokens: 8_638, attempts: 3, failedAttempts: 1 };
     const criterion: Criterion = { says: 'time and cost until the person has an answer', lines: { usd: 'low', wastedTokens: 'low', attempts: 'low' } };
     const rows = totalsDiff(partial, twice, { criterion });

@@ -45,7 +45,13 @@ export function openaiErrorBody(options: { message: string; type: string; code?:
  * The record a 200 stream ends with when the vendor fails mid-answer: Chat Completions sends a
  * bare `data: {"error":…}`; the Responses API an `event: error` with the error nested (observed).
  */
-export function openaiStreamError(options: { message: string; type: string; code: string | null; framing: 'chat' | 'responses'; sequenceNumber: number }): string {
+export function openaiStreamError(options: {
+  message: string;
+  type: string;
+  code: string | null;
+  framing: 'chat' | 'responses';
+  sequenceNumber: number;
+}): string {
   const { message, type, code } = options;
   if (options.framing === 'responses') {
     const body = { type: 'error', sequence_number: options.sequenceNumber, error: { type, code, message, param: null } };

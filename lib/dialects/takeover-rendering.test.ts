@@ -20,14 +20,27 @@ function signed(text: string, model = SONNET): Message['parts'][number] {
 /** Two tool rounds on sim-anthropic (Sonnet) with signed thinking; the latest round still open. */
 const history: Message[] = [
   { role: 'user', parts: [{ type: 'text', text: 'Fix the failing test.' }] },
-  { role: 'assistant', parts: [signed('Look at the source first.'), { type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{"path":"a.ts"}', args: { path: 'a.ts' } }] },
+  {
+    role: 'assistant',
+    parts: [signed('Look at the source first.'), { type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{"path":"a.ts"}', args: { path: 'a.ts' } }],
+  },
   { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'export const a = 1;', isError: false }] },
   { role: 'assistant', parts: [signed('Now run the check.'), { type: 'tool_call', id: 'toolu_2', name: 'run_check', argsText: '{}', args: {} }] },
   { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_2', content: '1 passed', isError: false }] },
 ];
 
 function request(model: string): ModelRequest {
-  return { model, system: 'Be careful.', messages: history, tools: [{ name: 'read_file', description: 'Read', inputSchema: { type: 'object' } }, { name: 'run_check', description: 'Check', inputSchema: { type: 'object' } }], maxTokens: 4096, thinking: true };
+  return {
+    model,
+    system: 'Be careful.',
+    messages: history,
+    tools: [
+      { name: 'read_file', description: 'Read', inputSchema: { type: 'object' } },
+      { name: 'run_check', description: 'Check', inputSchema: { type: 'object' } },
+    ],
+    maxTokens: 4096,
+    thinking: true,
+  };
 }
 
 function renderAndProbe(vendor: Vendor, model: string, handling: TakeoverHandling = DEFAULT_TAKEOVER) {
@@ -67,7 +80,9 @@ describe('takeover rendering against the strict simulated vendors', () => {
     const { params, report, verdict } = renderAndProbe('sim-openai', 'gpt-sim-4o', { foreignThinking: 'note', naive: false });
     const text = JSON.stringify(params.messages);
     expect(text).toContain('[Note carried over on a model switch: reasoning written by sim-anthropic/claude-sim-sonnet, not by you]');
-    expect(text).not.toContain(history[1]!.parts[0]!.type === 'thinking' ? (history[1]!.parts[0] as { credential: { signature: string } }).credential.signature : '');
+    expect(text).not.toContain(
+      history[1]!.parts[0]!.type === 'thinking' ? (history[1]!.parts[0] as { credential: { signature: string } }).credential.signature : '',
+    );
     expect(report.dropped.map((d) => d.kind)).toEqual(['signature', 'signature']);
     expect(verdict).toEqual({ accepted: true });
   });
@@ -94,9 +109,15 @@ describe('takeover rendering against the strict simulated vendors', () => {
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: '1 passed', isError: false }] },
     ];
     const req = { ...request(SONNET), messages: openaiHistory };
-    const naive = dialectFor({ vendor: 'sim-anthropic', model: SONNET }).render({ request: req, vendor: 'sim-anthropic', handling: { foreignThinking: 'drop', naive: true } });
+    const naive = dialectFor({ vendor: 'sim-anthropic', model: SONNET }).render({
+      request: req,
+      vendor: 'sim-anthropic',
+      handling: { foreignThinking: 'drop', naive: true },
+    });
     const verdict = probeSimRequest({ vendor: 'sim-anthropic', body: naive.params });
-    expect(verdict?.accepted === false && verdict.message).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
+    expect(verdict?.accepted === false && verdict.message).toMatch(
+      /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/,
+    );
     const handled = dialectFor({ vendor: 'sim-anthropic', model: SONNET }).render({ request: req, vendor: 'sim-anthropic' });
     expect(probeSimRequest({ vendor: 'sim-anthropic', body: handled.params })).toEqual({ accepted: true });
   });

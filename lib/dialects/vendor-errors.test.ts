@@ -7,7 +7,11 @@ import { inStreamErrorRecord, vendorHttpError } from './vendor-errors';
 /** The shape of a JSON value: its keys, recursively (values left out). */
 function shape(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return typeof value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+  return Object.fromEntries(
+    Object.entries(value)
+      .map(([k, v]) => [k, shape(v)])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
 }
 
 const ANTHROPIC_SHAPE = { error: { message: 'string', type: 'string' }, request_id: 'string', type: 'string' };
@@ -27,7 +31,10 @@ describe('vendor error bodies: one copy per dialect', () => {
     expect(refusal?.accepted).toBe(false);
     expect(shape(refusal && !refusal.accepted ? refusal.body : undefined)).toEqual(ANTHROPIC_SHAPE);
     // The scripted provider's SDK-shaped error carries the same body, minus the request id it never had.
-    expect(shape((apiError({ status: 529, type: 'overloaded_error', message: 'Overloaded' }) as unknown as { error: unknown }).error)).toEqual({ error: ANTHROPIC_SHAPE.error, type: 'string' });
+    expect(shape((apiError({ status: 529, type: 'overloaded_error', message: 'Overloaded' }) as unknown as { error: unknown }).error)).toEqual({
+      error: ANTHROPIC_SHAPE.error,
+      type: 'string',
+    });
     const record = inStreamErrorRecord({ dialect: 'anthropic', errorType: 'overloaded_error', framing: 'chat', sequenceNumber: 0, model: 'm' });
     expect(JSON.parse(record.split('data: ')[1]!)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   });
@@ -47,7 +54,9 @@ describe('vendor error bodies: one copy per dialect', () => {
 
   it('the internal error the simulated vendor answers with is the fault injector’s 500 (the two copies used to differ)', () => {
     // lib/sim used "… Sorry about that!" while the fault table had the docs wording: one table now.
-    expect(vendorHttpError({ dialect: 'openai', status: 500, model: 'm' }).message).toBe('The server had an error while processing your request. Sorry about that!');
+    expect(vendorHttpError({ dialect: 'openai', status: 500, model: 'm' }).message).toBe(
+      'The server had an error while processing your request. Sorry about that!',
+    );
     expect(vendorHttpError({ dialect: 'anthropic', status: 500, model: 'm' })).toMatchObject({ type: 'api_error', message: 'Internal server error' });
   });
 });

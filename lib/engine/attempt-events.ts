@@ -42,13 +42,7 @@ export function emitModelRequest(options: {
 }
 
 /** Classifies a failed attempt (one classifier for every call) and records the verdict. */
-export function classifyAndRecord(options: {
-  emit: Emit;
-  error: unknown;
-  iteration: number;
-  attempt: number;
-  partial: boolean;
-}): Classification {
+export function classifyAndRecord(options: { emit: Emit; error: unknown; iteration: number; attempt: number; partial: boolean }): Classification {
   const verdict = classifyError(options.error);
   options.emit({
     event: 'model_error',

@@ -45,7 +45,14 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
       label: `background ${purpose}`,
       onDecline: () => ({ next: 'skip_call', then: `the ${purpose} is skipped and the run goes on without it` }),
       attempt: async (attempt) => {
-        const request: ModelRequest = { model: state.model, system: options.system, messages: options.messages, tools: [], maxTokens: options.maxTokens, thinking: false };
+        const request: ModelRequest = {
+          model: state.model,
+          system: options.system,
+          messages: options.messages,
+          tools: [],
+          maxTokens: options.maxTokens,
+          thinking: false,
+        };
         const started = clock.now();
         emitModelRequest({
           emit,
@@ -81,6 +88,9 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
 
 /** The text of a background answer, trimmed; undefined when it said nothing. */
 export function answerText(result: CallResult | undefined): string | undefined {
-  const text = result?.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+  const text = result?.message.parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join('')
+    .trim();
   return text ? text : undefined;
 }

@@ -26,7 +26,7 @@ describe('consumeStream over a scripted provider', () => {
     expect(deltas.length).toBeGreaterThan(1);
   });
 
-  it('a stream that ends without the vendor\'s finish is a failure, with what arrived kept', async () => {
+  it("a stream that ends without the vendor's finish is a failure, with what arrived kept", async () => {
     const cut = textResponse({ text: 'partial' });
     const { outcome } = await consume({ parts: cut.parts.filter((p) => p.type !== 'finish') });
     expect(outcome.kind).toBe('failed');

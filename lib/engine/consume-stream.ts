@@ -76,9 +76,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   let opened = false;
   let finish: { stopReason: StopReason; vendorStopReason: string } | undefined;
   const watchdog =
-    options.watchdogMs === undefined
-      ? undefined
-      : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
+    options.watchdogMs === undefined ? undefined : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
 
   // Deltas are coalesced per block for up to DELTA_WINDOW_MS of run time: the log, the SSE
   // stream and the browser get a handful of events a second per block instead of one per
@@ -86,7 +84,8 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   // also closes on the clock, so text that arrived before a stall is shown when it arrived,
   // not when the stall ends.
   // A window's pieces are joined once when it closes: `+=` per piece would build a rope.
-  let pending: { index: number; kind: 'text' | 'thinking' | 'tool_args'; pieces: string[]; since: number; tool: { id: string; name: string } | undefined } | undefined;
+  let pending:
+    { index: number; kind: 'text' | 'thinking' | 'tool_args'; pieces: string[]; since: number; tool: { id: string; name: string } | undefined } | undefined;
   let cancelWindow: (() => void) | undefined;
   const flush = (): void => {
     if (!pending) return;

@@ -19,9 +19,7 @@ export class IdleWatchdog {
   private stopped = false;
   private fired = false;
 
-  constructor(
-    private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void },
-  ) {
+  constructor(private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void }) {
     this.last = options.clock.now();
     this.cancel = options.clock.setTimer(options.windowMs, this.check);
   }

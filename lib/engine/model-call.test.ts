@@ -53,7 +53,13 @@ describe('callModel over a scripted provider (virtual clock)', () => {
   });
 
   it('Partial: content then silence is kept and not retried', async () => {
-    const partial = { parts: [{ type: 'response-start' as const, id: 'm', model: 'scripted' }, { type: 'text-delta' as const, index: 0, text: 'half' }], end: { kind: 'stall' as const } };
+    const partial = {
+      parts: [
+        { type: 'response-start' as const, id: 'm', model: 'scripted' },
+        { type: 'text-delta' as const, index: 0, text: 'half' },
+      ],
+      end: { kind: 'stall' as const },
+    };
     const { value, requests } = await call({ script: [partial] });
     expect(value).toMatchObject({ partial: true, stopReason: 'incomplete' });
     expect(value?.message.parts).toEqual([{ type: 'text', text: 'half' }]);
@@ -61,7 +67,10 @@ describe('callModel over a scripted provider (virtual clock)', () => {
   });
 
   it('five consecutive in-stream errors fail the call whatever the budget (stream error cap)', async () => {
-    const broken = { parts: [{ type: 'connected' as const }], end: { kind: 'error' as const, error: apiError({ status: 500, type: 'api_error', message: 'boom' }) } };
+    const broken = {
+      parts: [{ type: 'connected' as const }],
+      end: { kind: 'error' as const, error: apiError({ status: 500, type: 'api_error', message: 'boom' }) },
+    };
     const { error, requests } = await call({ script: () => broken, recovery: { retry: { maxRetries: 20 } } });
     expect(error).toBeInstanceOf(ModelCallFailed);
     expect((error as ModelCallFailed).message).toMatch(/5 consecutive stream errors; 5 attempts/);
@@ -77,7 +86,10 @@ describe('callModel over a scripted provider (virtual clock)', () => {
   });
 
   it('s11 waits its own backoff even when the server sends Retry-After', async () => {
-    const limited = { parts: [], end: { kind: 'error' as const, error: apiError({ status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '30' } }) } };
+    const limited = {
+      parts: [],
+      end: { kind: 'error' as const, error: apiError({ status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '30' } }) },
+    };
     const { events } = await call({ preset: 's11', script: [limited, textResponse({ text: 'ok' })] });
     const [retry] = of(events, 'retry_scheduled');
     expect(retry).toMatchObject({ retry_after_ms: 30_000 });

@@ -181,7 +181,17 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 }
 
 /** Counts the overload streak; at the threshold switches to the fallback model (a degrade rung). */
-function noteOverload({ options, category, currentVendor, onRebind }: { options: CallOptions; category: ErrorCategory; currentVendor: string; onRebind: (binding: CallBinding) => void }): boolean {
+function noteOverload({
+  options,
+  category,
+  currentVendor,
+  onRebind,
+}: {
+  options: CallOptions;
+  category: ErrorCategory;
+  currentVendor: string;
+  onRebind: (binding: CallBinding) => void;
+}): boolean {
   const { state, recovery, emit, iteration } = options;
   if (category !== 'overloaded') {
     state.consecutiveOverloads = 0;
@@ -215,11 +225,7 @@ function noteOverload({ options, category, currentVendor, onRebind }: { options:
 }
 
 /** What a stream that ran to its stop reason gives the loop. */
-export function completeResult(
-  outcome: Extract<StreamOutcome, { kind: 'complete' }>,
-  attempt: number,
-  latencyMs: number,
-): CallResult {
+export function completeResult(outcome: Extract<StreamOutcome, { kind: 'complete' }>, attempt: number, latencyMs: number): CallResult {
   return {
     message: outcome.assembler.message(),
     usage: outcome.usage,

@@ -41,9 +41,7 @@ export function describeTimeBudget(options: { maxRunMs: number; watchdogEnabled:
   const budget = `its ${formatMs(options.maxRunMs)} time budget`;
   const { last } = options;
   if (last !== undefined && STREAM_WAITS.has(last)) {
-    return options.watchdogEnabled
-      ? `a model stream was still open when the run hit ${budget}`
-      : `no watchdog: the stream stalled and the run hit ${budget}`;
+    return options.watchdogEnabled ? `a model stream was still open when the run hit ${budget}` : `no watchdog: the stream stalled and the run hit ${budget}`;
   }
   if (last === 'retry_scheduled') return `the run was waiting to retry when it hit ${budget}`;
   if (last === 'tool_start') return `a tool was still running when the run hit ${budget}`;

@@ -1,5 +1,16 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { EventBody, EventOf, Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TerminateReason, ToolCallPart, ToolResultPart } from '@/lib/protocol';
+import type {
+  EventBody,
+  EventOf,
+  Message,
+  RecoveryConfig,
+  RunConfig,
+  RunEventType,
+  RunTotals,
+  TerminateReason,
+  ToolCallPart,
+  ToolResultPart,
+} from '@/lib/protocol';
 import { costUsd, terminateEvent } from '@/lib/protocol';
 import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
@@ -11,10 +22,7 @@ import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
 
 /** What the loop needs of a tool executor (lib/tools provides the safe one). */
 export interface ToolRunner {
-  execute(
-    call: ToolCallPart,
-    ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean },
-  ): Promise<{ result: ToolResultPart; halt?: string }>;
+  execute(call: ToolCallPart, ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean }): Promise<{ result: ToolResultPart; halt?: string }>;
 }
 
 export interface LoopOptions {
@@ -135,11 +143,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   }
 }
 
-async function iterate(
-  options: LoopOptions,
-  totals: Totals,
-  setIteration: (n: number) => void,
-): Promise<{ reason: TerminateReason; message?: string }> {
+async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: number) => void): Promise<{ reason: TerminateReason; message?: string }> {
   const { config, recovery, emit, signal, clock } = options;
   const messages: Message[] = options.resume
     ? options.resume.messages.map((m) => m.message)
@@ -262,7 +266,21 @@ async function iterate(
 const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
 
 /** A background call for the run's title once the work is done; the run ends the same without it. */
-async function titleRun({ options, provider, state, totals, messages, iteration }: { options: LoopOptions; provider: ProviderAdapter; state: CallState; totals: Totals; messages: Message[]; iteration: number }): Promise<void> {
+async function titleRun({
+  options,
+  provider,
+  state,
+  totals,
+  messages,
+  iteration,
+}: {
+  options: LoopOptions;
+  provider: ProviderAdapter;
+  state: CallState;
+  totals: Totals;
+  messages: Message[];
+  iteration: number;
+}): Promise<void> {
   const result = await backgroundCall({
     provider,
     system: TITLE_SYSTEM,
@@ -287,7 +305,21 @@ async function titleRun({ options, provider, state, totals, messages, iteration 
  * Every model call that got an answer — foreground or background — is an llm_call in the
  * log and counts in the run's tokens and cost (the course traces every LLM call).
  */
-function recordCall({ options, provider, totals, iteration, result, purpose }: { options: LoopOptions; provider: ProviderAdapter; totals: Totals; iteration: number; result: CallResult; purpose?: string }): void {
+function recordCall({
+  options,
+  provider,
+  totals,
+  iteration,
+  result,
+  purpose,
+}: {
+  options: LoopOptions;
+  provider: ProviderAdapter;
+  totals: Totals;
+  iteration: number;
+  result: CallResult;
+  purpose?: string;
+}): void {
   const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
   totals.inputTokens += result.usage.inputTokens;
   totals.outputTokens += result.usage.outputTokens;

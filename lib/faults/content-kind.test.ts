@@ -15,6 +15,8 @@ describe('contentKindOf', () => {
     expect(contentKindOf('{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":""}}')).toBeUndefined();
     expect(contentKindOf('{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":""}}')).toBeUndefined();
     expect(contentKindOf('{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}')).toBeUndefined();
-    expect(contentKindOf('{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":""}}]}}]}')).toBeUndefined();
+    expect(
+      contentKindOf('{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":""}}]}}]}'),
+    ).toBeUndefined();
   });
 });

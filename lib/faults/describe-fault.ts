@@ -43,12 +43,7 @@ const placed = (p: Placed): boolean => p.afterEvents !== undefined || p.during !
 /** Where a stream fault strikes, in words: its event count, its point, or whichever comes first. */
 function where(p: Placed): string {
   const after = (n: number): string => `after ${n} event${n === 1 ? '' : 's'}`;
-  const point =
-    p.during === undefined
-      ? undefined
-      : p.during === 'final'
-        ? 'at the final delta'
-        : `inside the first ${p.during.replace('_', ' ')} block`;
+  const point = p.during === undefined ? undefined : p.during === 'final' ? 'at the final delta' : `inside the first ${p.during.replace('_', ' ')} block`;
   if (point === undefined) return after(p.afterEvents ?? 0);
   if (p.afterEvents === undefined) return point;
   return `${after(p.afterEvents)} or ${point}`;

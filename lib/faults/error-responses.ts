@@ -5,12 +5,7 @@ type HttpErrorAction = Extract<FaultAction, { type: 'http_error' }>;
 type ProxyErrorAction = Extract<FaultAction, { type: 'proxy_error' }>;
 
 /** An HTTP error exactly as the vendor sends it: status, JSON body, request id, Retry-After. */
-export function httpErrorResponse(options: {
-  dialect: Dialect;
-  action: HttpErrorAction;
-  requestId: string;
-  model: string;
-}): Response {
+export function httpErrorResponse(options: { dialect: Dialect; action: HttpErrorAction; requestId: string; model: string }): Response {
   const { dialect, action, requestId, model } = options;
   const error = vendorHttpError({ dialect, status: action.status, model });
   const headers = new Headers({ 'content-type': 'application/json', ...error.headers });

@@ -21,13 +21,24 @@ describe('RuleMatcher', () => {
   it('an `until` rule hits every request sent before its run-clock time, however many', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf(rule('limit', { kind: 'until', ms: 20_000 }));
-    expect([0, 1_000, 7_000, 19_999, 20_000, 40_000].map((now, i) => m.match({ plan, requestNo: i + 1, now })?.id)).toEqual(['limit', 'limit', 'limit', 'limit', undefined, undefined]);
+    expect([0, 1_000, 7_000, 19_999, 20_000, 40_000].map((now, i) => m.match({ plan, requestNo: i + 1, now })?.id)).toEqual([
+      'limit',
+      'limit',
+      'limit',
+      'limit',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('a rule naming a model hits only requests to that model', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf({ ...rule('busy', { kind: 'always' }), model: 'claude-sim-sonnet' });
-    expect(['claude-sim-sonnet', 'claude-sim-haiku', undefined].map((model, i) => m.match({ plan, requestNo: i + 1, model })?.id)).toEqual(['busy', undefined, undefined]);
+    expect(['claude-sim-sonnet', 'claude-sim-haiku', undefined].map((model, i) => m.match({ plan, requestNo: i + 1, model })?.id)).toEqual([
+      'busy',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('a rule aimed at background calls skips foreground requests and spends its hits only on background ones', () => {
@@ -74,7 +85,12 @@ describe('RuleMatcher', () => {
     expect(hits).toBeGreaterThan(40);
     expect(hits).toBeLessThan(80);
     // Another rule in front (firing on some requests) does not move this rule's dice.
-    const withFront = firing(new RuleMatcher(createRandom(42)), planOf(rule('x', { kind: 'requests', numbers: [5] }), rule('p', { kind: 'probability', p: 0.3 })), 1, 200);
+    const withFront = firing(
+      new RuleMatcher(createRandom(42)),
+      planOf(rule('x', { kind: 'requests', numbers: [5] }), rule('p', { kind: 'probability', p: 0.3 })),
+      1,
+      200,
+    );
     expect(withFront.map((id, i) => (i === 4 ? a[4] : id))).toEqual(a);
     expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 0 })), 1, 50).every((x) => x === undefined)).toBe(true);
     expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 1 })), 1, 50).every((x) => x === 'p')).toBe(true);

@@ -14,7 +14,14 @@ function rawFaulted(dialect: 'anthropic' | 'openai', action: FaultAction) {
   const injections: FaultInjection[] = [];
   const inner = cannedSseFetch({ sse: loadFixture('anthropic-thinking-text-tool') });
   const plan: FaultPlan = { rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action }], tools: [] };
-  const fetch = withFaults({ fetch: inner, dialect, plan: () => plan, clock: new VirtualClock(), random: createRandom(3), onInject: (i) => injections.push(i) });
+  const fetch = withFaults({
+    fetch: inner,
+    dialect,
+    plan: () => plan,
+    clock: new VirtualClock(),
+    random: createRandom(3),
+    onInject: (i) => injections.push(i),
+  });
   const init = { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini' }) };
   return { call: () => fetch('https://api.example.com/v1/chat/completions', init), inner, injections };
 }
@@ -109,7 +116,14 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
   it('an already-aborted request rejects with the signal’s reason and injects nothing', async () => {
     const { injections } = rawFaulted('anthropic', { type: 'http_error', status: 500 });
     const inner = cannedSseFetch({ sse: '' });
-    const fetch = withFaults({ fetch: inner, dialect: 'anthropic', plan: () => ({ rules: [], tools: [] }), clock: new VirtualClock(), random: createRandom(1), onInject: () => undefined });
+    const fetch = withFaults({
+      fetch: inner,
+      dialect: 'anthropic',
+      plan: () => ({ rules: [], tools: [] }),
+      clock: new VirtualClock(),
+      random: createRandom(1),
+      onInject: () => undefined,
+    });
     const reason = new DOMException('gone', 'AbortError');
     await expect(fetch('http://x/v1/messages', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     expect(injections).toEqual([]);

@@ -37,7 +37,10 @@ describe('stream faults placed at a point (through the real SDKs)', () => {
   });
 
   it('malformed at the final delta: the stop-reason record itself is cut short', async () => {
-    for (const [dialect, before] of [['anthropic', ANTHROPIC_BEFORE_FINAL], ['openai', OPENAI_BEFORE_FINAL]] as const) {
+    for (const [dialect, before] of [
+      ['anthropic', ANTHROPIC_BEFORE_FINAL],
+      ['openai', OPENAI_BEFORE_FINAL],
+    ] as const) {
       const run = await runThroughSdk({ dialect, action: { type: 'malformed', during: 'final' } });
       expect(run.items).toHaveLength(before);
       expect(run.error).toBeInstanceOf(SyntaxError);
@@ -45,7 +48,11 @@ describe('stream faults placed at a point (through the real SDKs)', () => {
   });
 
   it('keepalives only, from inside thinking on: the stream stays alive and says nothing more', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'keepalive_only', intervalMs: 5_000, style: 'ping', during: 'thinking' }, abortAfterMs: 60_000 });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'keepalive_only', intervalMs: 5_000, style: 'ping', during: 'thinking' },
+      abortAfterMs: 60_000,
+    });
     expect(last(a.items).delta?.type).toBe('thinking_delta');
     expect(a.innerCalls).toBe(1);
     expect(a.error).toBeUndefined();

@@ -87,7 +87,11 @@ describe('withFaults: stream faults through the real SDKs', () => {
     const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'sse_error', afterEvents: 4, errorType: 'overloaded_error' } });
     expect(a.items).toHaveLength(3); // 4 records on the wire, one of them the ping
     expect(a.thrownAt).toBe('stream');
-    expect(a.error).toMatchObject({ status: undefined, type: 'overloaded_error', error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    expect(a.error).toMatchObject({
+      status: undefined,
+      type: 'overloaded_error',
+      error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    });
     const o = await runThroughSdk({ dialect: 'openai', action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' } });
     expect(o.items).toHaveLength(1);
     expect(o.error).toMatchObject({ status: undefined, code: 'rate_limit_exceeded', type: 'tokens' });
@@ -122,7 +126,14 @@ describe('withFaults: stream faults through the real SDKs', () => {
 async function readBody(options: { dialect: 'anthropic' | 'openai'; action: FaultAction; abortAtMs?: number }) {
   const clock = new VirtualClock();
   const plan: FaultPlan = { rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action: options.action }], tools: [] };
-  const fetch = withFaults({ fetch: cannedSseFetch({ sse: loadFixture('anthropic-thinking-text-tool') }), dialect: options.dialect, plan: () => plan, clock, random: createRandom(1), onInject: () => undefined });
+  const fetch = withFaults({
+    fetch: cannedSseFetch({ sse: loadFixture('anthropic-thinking-text-tool') }),
+    dialect: options.dialect,
+    plan: () => plan,
+    clock,
+    random: createRandom(1),
+    onInject: () => undefined,
+  });
   const abort = new AbortController();
   if (options.abortAtMs !== undefined) void clock.sleep(options.abortAtMs).then(() => abort.abort(new DOMException('watchdog', 'TimeoutError')));
   const response = await fetch('http://x/v1/messages', { signal: abort.signal });
@@ -179,9 +190,19 @@ describe('withFaults: plan and injections', () => {
     let plan: FaultPlan = { rules: [], tools: [] };
     const injections: FaultInjection[] = [];
     const inner = cannedSseFetch({ sse: loadFixture('openai-chat-text-tool') });
-    const fetch = withFaults({ fetch: inner, dialect: 'openai', plan: () => plan, clock: new VirtualClock(), random: createRandom(5), onInject: (i) => injections.push(i) });
+    const fetch = withFaults({
+      fetch: inner,
+      dialect: 'openai',
+      plan: () => plan,
+      clock: new VirtualClock(),
+      random: createRandom(5),
+      onInject: (i) => injections.push(i),
+    });
     expect((await fetch('http://x/chat/completions')).status).toBe(200);
-    plan = { rules: [{ id: 'boom', label: 'my 500', enabled: true, when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 500 } }], tools: [] };
+    plan = {
+      rules: [{ id: 'boom', label: 'my 500', enabled: true, when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 500 } }],
+      tools: [],
+    };
     expect((await fetch('http://x/chat/completions')).status).toBe(500);
     expect((await fetch('http://x/chat/completions')).status).toBe(200);
     expect(injections).toEqual([{ requestNo: 2, rule: plan.rules[0], label: 'my 500' }]);

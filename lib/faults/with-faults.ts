@@ -61,12 +61,17 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     // an injected fault quotes it, not on the clean requests that are nearly all of a run.
     const model = (): string => modelOf(init?.body);
     const aimsAtModel = plan.rules.some((r) => r.model !== undefined);
-    const rule = matcher.match({ plan, requestNo, background: options.isBackground?.() ?? false, now: clock.now(), ...(aimsAtModel ? { model: model() } : {}) });
+    const rule = matcher.match({
+      plan,
+      requestNo,
+      background: options.isBackground?.() ?? false,
+      now: clock.now(),
+      ...(aimsAtModel ? { model: model() } : {}),
+    });
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
     const dialect = dialectNow();
-    const inject = (): void =>
-      options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
+    const inject = (): void => options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
     const onKeepalive =
       action.type === 'keepalive_only' && options.onKeepalive
         ? (phase: 'beat' | 'end'): void => options.onKeepalive!({ requestNo, style: dialect === 'anthropic' ? action.style : 'comment', phase })

@@ -21,8 +21,12 @@ describe('describeOverrides', () => {
       'retry.maxRetries = 5',
     ]);
     expect(of({ provider: { vendor: 'sim-anthropic' }, preset: 'codesmith', recovery: { fallback: { enabled: true } } })).toEqual(['fallback on']);
-    expect(of({ provider: { vendor: 'sim-anthropic' }, preset: 'codesmith', recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } })).toEqual(['tools.failureBudget = 100']);
-    expect(of({ provider: { vendor: 'sim-anthropic' }, preset: 'course', recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } })).toEqual(['failure-budget off']);
+    expect(of({ provider: { vendor: 'sim-anthropic' }, preset: 'codesmith', recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } })).toEqual(
+      ['tools.failureBudget = 100'],
+    );
+    expect(of({ provider: { vendor: 'sim-anthropic' }, preset: 'course', recovery: { tools: { failureBudget: 100, shortCircuitRepeats: false } } })).toEqual([
+      'failure-budget off',
+    ]);
     expect(of({ provider: { vendor: 'sim-anthropic' }, takeover: { naive: true } })).toEqual(['takeover-handling off']);
   });
 

@@ -17,7 +17,42 @@ describe('glossary', () => {
 
   it('defines the words the run view shows', () => {
     const terms = GLOSSARY.map((e) => e.term.toLowerCase()).join('\n');
-    for (const word of ['silent retry', 'degrade', 'rung', 'backoff', 'retry-after', 'jitter', 'empty', 'partial', 'stream idle watchdog', 'keepalive', 'stream error cap', 'fallback model', 'background account', 'loop guard', 'failure budget', 'short-circuit', 'output truncation', 'old-result compaction', 'stub', 'micro-compact', 'proactive summary', 'overflow waterfall', 'hard trim', 'circuit breaker', 'half-open', 'output cap escalation', 'continuation', 'takeover', 'signature', 'foreign thinking', 'naive takeover', 'fork', 'task verdict', 'terminate reason']) {
+    for (const word of [
+      'silent retry',
+      'degrade',
+      'rung',
+      'backoff',
+      'retry-after',
+      'jitter',
+      'empty',
+      'partial',
+      'stream idle watchdog',
+      'keepalive',
+      'stream error cap',
+      'fallback model',
+      'background account',
+      'loop guard',
+      'failure budget',
+      'short-circuit',
+      'output truncation',
+      'old-result compaction',
+      'stub',
+      'micro-compact',
+      'proactive summary',
+      'overflow waterfall',
+      'hard trim',
+      'circuit breaker',
+      'half-open',
+      'output cap escalation',
+      'continuation',
+      'takeover',
+      'signature',
+      'foreign thinking',
+      'naive takeover',
+      'fork',
+      'task verdict',
+      'terminate reason',
+    ]) {
       expect(terms).toContain(word);
     }
   });
@@ -41,9 +76,19 @@ describe('glossary', () => {
       ['stream-error-cap', [`After ${codesmith.watchdog.streamErrorCap} consecutive`]],
       ['watchdog', [`${sec(codesmith.watchdog.baseMs)} by default, plus ${sec(codesmith.watchdog.perRetryMs)}`]],
       ['failure-budget', [`fail ${course.tools.failureBudget} times`]],
-      ['loop-guard', [`#${codesmith.tools.blockRepeatAt} is blocked`, `${codesmith.tools.warnAfterFailures} consecutive failures`, `${codesmith.tools.haltAfterFailures} halt`]],
+      [
+        'loop-guard',
+        [
+          `#${codesmith.tools.blockRepeatAt} is blocked`,
+          `${codesmith.tools.warnAfterFailures} consecutive failures`,
+          `${codesmith.tools.haltAfterFailures} halt`,
+        ],
+      ],
       ['truncation', [`over ${course.tools.truncateChars.toLocaleString('en-US')} characters`]],
-      ['old-result-compaction', [`over ${course.context.oldResultMinChars.toLocaleString('en-US')} characters`, `last ${course.context.keepRecentIterations} turns`]],
+      [
+        'old-result-compaction',
+        [`over ${course.context.oldResultMinChars.toLocaleString('en-US')} characters`, `last ${course.context.keepRecentIterations} turns`],
+      ],
       ['proactive-summary', [`${codesmith.compaction.thresholdRatio * 100} % of the window`]],
       ['overflow-waterfall', [`budget of ${codesmith.compaction.waterfallBudget} recoveries`]],
       ['hard-trim', [`at least ${codesmith.compaction.trimFloor}`]],
@@ -56,7 +101,12 @@ describe('glossary', () => {
   });
 
   it('names as ending a call at once exactly the error categories the classifier does not retry', () => {
-    const words: Record<string, string> = { authentication: 'Authentication', authorization: 'permission', invalid_input: 'invalid-request', context_length: 'context-length' };
+    const words: Record<string, string> = {
+      authentication: 'Authentication',
+      authorization: 'permission',
+      invalid_input: 'invalid-request',
+      context_length: 'context-length',
+    };
     const definition = glossaryEntry('whitelist-retry').definition;
     const notRetried = ErrorCategorySchema.options.filter((c) => !isRetryableCategory(c));
     expect(notRetried.sort()).toEqual(Object.keys(words).sort());

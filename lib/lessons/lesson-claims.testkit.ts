@@ -35,7 +35,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(on, 'model_error').map((e) => e.status)).toEqual([529, 529]);
     expect(retries.map((r) => r.max_attempts)).toEqual([DEFAULTS.retries + 1, DEFAULTS.retries + 1]);
     // 1 s then 2 s, each within the preset's jitter.
-    retries.forEach((r, i) => expect(Math.abs(r.wait_ms / (PRESETS.codesmith.retry.baseDelayMs * 2 ** i) - 1)).toBeLessThanOrEqual(PRESETS.codesmith.retry.jitterRatio));
+    retries.forEach((r, i) =>
+      expect(Math.abs(r.wait_ms / (PRESETS.codesmith.retry.baseDelayMs * 2 ** i) - 1)).toBeLessThanOrEqual(PRESETS.codesmith.retry.jitterRatio),
+    );
     expect(lesson.text.does).toContain(`here ${s1(retries[0]!.wait_ms)} and ${s1(retries[1]!.wait_ms)}`);
     expect(lesson.text.costs).toContain(`${s1(retries[0]!.wait_ms + retries[1]!.wait_ms)} of waiting`);
     // The third request gets through; the failed ones bill nothing.
@@ -103,7 +105,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const switchAt = on.findIndex((e) => e.event === 'fallback');
     expect(of(on.slice(0, switchAt), 'model_error')).toHaveLength(after);
     const waits = of(on, 'retry_scheduled');
-    expect(lesson.text.costs).toContain(`waits of ${waits.map((w) => (w.wait_ms / 1000).toFixed(1)).join(', ').replace(/, ([^,]*)$/, ' and $1')} s`);
+    expect(lesson.text.costs).toContain(
+      `waits of ${waits
+        .map((w) => (w.wait_ms / 1000).toFixed(1))
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' and $1')} s`,
+    );
     expect(waits.at(-1)!.rung).toBe('degrade');
     const fallback = of(on, 'fallback')[0]!;
     for (const call of of(on, 'llm_call')) expect(call.model).toBe(fallback.to_model);
@@ -125,10 +132,21 @@ export const LESSON_CLAIMS: Record<string, Check> = {
 
   'loop-guard': (lesson, { on, off }) => {
     const blocked = of(on, 'tool_guard').filter((g) => g.kind === 'blocked');
-    expect(blocked.map((g) => g.reason)).toEqual([`call #${DEFAULTS.blockRepeatAt} of read_file with the same arguments`, `call #${DEFAULTS.blockRepeatAt + 1} of read_file with the same arguments`]);
+    expect(blocked.map((g) => g.reason)).toEqual([
+      `call #${DEFAULTS.blockRepeatAt} of read_file with the same arguments`,
+      `call #${DEFAULTS.blockRepeatAt + 1} of read_file with the same arguments`,
+    ]);
     expect(of(on, 'tool_guard').find((g) => g.kind === 'warning')!.consecutive_failures).toBe(DEFAULTS.warnAfterFailures);
-    expect(toolCalls(on, 'read_file').slice(0, 4).map((c) => c.status)).toEqual(['error', 'error', 'blocked', 'blocked']);
-    expect(toolCalls(off, 'read_file').slice(0, 4).map((c) => c.status)).toEqual(['error', 'error', 'error', 'error']);
+    expect(
+      toolCalls(on, 'read_file')
+        .slice(0, 4)
+        .map((c) => c.status),
+    ).toEqual(['error', 'error', 'blocked', 'blocked']);
+    expect(
+      toolCalls(off, 'read_file')
+        .slice(0, 4)
+        .map((c) => c.status),
+    ).toEqual(['error', 'error', 'error', 'error']);
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
   },
@@ -167,7 +185,11 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   },
 
   'old-result-compaction': (lesson, { on, off }) => {
-    const runbooks = new Set(toolCalls(on, 'read_file').map((c) => /^docs\/runbooks\/\S+/.exec(c.result ?? '')?.[0]).filter(Boolean));
+    const runbooks = new Set(
+      toolCalls(on, 'read_file')
+        .map((c) => /^docs\/runbooks\/\S+/.exec(c.result ?? '')?.[0])
+        .filter(Boolean),
+    );
     expect(runbooks.size).toBe(12);
     const stubs = of(on, 'compaction').filter((c) => c.step === 'old_results');
     expect(stubs.map((c) => c.stubbed.length)).toEqual(Array(12).fill(1));
@@ -183,13 +205,21 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const [summary] = of(on, 'compaction');
     expect(summary).toMatchObject({ step: 'summary', trigger: 'proactive', ok: true });
     expect(summary!.tokens_before / 16_000).toBeGreaterThanOrEqual(PRESETS.codesmith.compaction.thresholdRatio);
-    expect(lesson.text.costs).toContain(`at turn ${summary!.iteration} one summary call takes the request from ${n(summary!.tokens_before)} to ${n(summary!.tokens_after)} tokens`);
+    expect(lesson.text.costs).toContain(
+      `at turn ${summary!.iteration} one summary call takes the request from ${n(summary!.tokens_before)} to ${n(summary!.tokens_after)} tokens`,
+    );
     expect(of(on, 'model_error')).toHaveLength(0);
     expect(lesson.text.costs).toContain('one summary request');
     expect(of(on, 'compaction')).toHaveLength(1);
     const [overflow] = of(off, 'context_overflow');
     expect(lesson.text.costs).toContain(`at turn ${overflow!.iteration} the vendor refuses`);
-    expect(lesson.text.costs).toContain(/(\d+) tokens > (\d+)/.exec(of(off, 'model_error')[0]!.message)!.slice(1).map((x) => n(Number(x))).join(' tokens > '));
+    expect(lesson.text.costs).toContain(
+      /(\d+) tokens > (\d+)/
+        .exec(of(off, 'model_error')[0]!.message)!
+        .slice(1)
+        .map((x) => n(Number(x)))
+        .join(' tokens > '),
+    );
     expect(of(off, 'context_recovered')).toHaveLength(1);
   },
 
@@ -198,7 +228,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(overflow!.budget).toBe(DEFAULTS.waterfallBudget);
     const steps = of(on, 'compaction');
     expect(steps.map((c) => c.step)).toEqual(['micro_compact']);
-    expect(lesson.text.costs).toContain(`at turn ${overflow!.iteration} one micro-compact takes the request from ${n(steps[0]!.tokens_before)} to ${n(steps[0]!.tokens_after)} tokens`);
+    expect(lesson.text.costs).toContain(
+      `at turn ${overflow!.iteration} one micro-compact takes the request from ${n(steps[0]!.tokens_before)} to ${n(steps[0]!.tokens_after)} tokens`,
+    );
     expect(of(on, 'context_recovered')).toHaveLength(1);
     expect(lesson.text.costs).toContain(`ends the run at turn ${end(off).iteration}`);
   },
@@ -235,7 +267,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(steps.map((s) => s.action)).toEqual(['escalate', 'continue', 'continue', 'continue']);
     expect(steps.filter((s) => s.action === 'continue')).toHaveLength(DEFAULTS.maxContinuations);
     expect(steps[0]!.next_max_tokens).toBe(lesson.config.recovery!.output!.escalatedMaxTokens);
-    const kept = of(on, 'llm_call').filter((c) => !c.background && c.iteration! > 1).reduce((sum, c) => sum + c.output_tokens, 0);
+    const kept = of(on, 'llm_call')
+      .filter((c) => !c.background && c.iteration! > 1)
+      .reduce((sum, c) => sum + c.output_tokens, 0);
     expect(lesson.text.costs).toContain(`${n(kept)} tokens of answer over ${foreground(on).length} requests`);
     expect(foreground(off)).toHaveLength(1);
     expect(lesson.text.costs).toContain(`after one request, with ${end(off).output_tokens} tokens: about a sixth`);

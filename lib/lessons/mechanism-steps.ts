@@ -20,32 +20,82 @@ function waits(retries: EventOf<'retry_scheduled'>[], noun: [string, string]): M
 }
 
 const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps> = {
-  retry: (log) => waits(of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'), ['retry', 'retries']),
-  'retry-after': (log) => waits(of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms), ['Retry-After wait honoured', 'Retry-After waits honoured']),
+  retry: (log) =>
+    waits(
+      of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'),
+      ['retry', 'retries'],
+    ),
+  'retry-after': (log) =>
+    waits(
+      of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),
+      ['Retry-After wait honoured', 'Retry-After waits honoured'],
+    ),
   watchdog: (log) => {
     const fired = of(log, 'watchdog_fired');
     return { count: fired.length, noun: ['watchdog firing', 'watchdog firings'], waitedMs: sum(fired.map((f) => f.window_ms)) };
   },
   'partial-kept': (log) => ({ count: of(log, 'llm_call').filter((c) => c.partial).length, noun: ['partial answer kept', 'partial answers kept'] }),
-  'stream-error-cap': (log) => ({ count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length, noun: ['call stopped by the cap', 'calls stopped by the cap'] }),
+  'stream-error-cap': (log) => ({
+    count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length,
+    noun: ['call stopped by the cap', 'calls stopped by the cap'],
+  }),
   fallback: (log) => ({ count: of(log, 'fallback').length, noun: ['switch to the fallback model', 'switches to the fallback model'] }),
-  'background-retry': (log) => waits(of(log, 'retry_scheduled').filter((r) => r.account === 'background'), ['background retry', 'background retries']),
-  'loop-guard': (log) => ({ count: of(log, 'tool_guard').filter((g) => g.kind === 'blocked' || g.kind === 'halt').length, noun: ['call blocked', 'calls blocked'] }),
-  'failure-budget': (log) => ({ count: of(log, 'tool_guard').filter((g) => g.kind === 'short_circuit' || g.kind === 'disabled').length, noun: ['repeat short-circuited or tool disabled', 'repeats short-circuited or tools disabled'] }),
+  'background-retry': (log) =>
+    waits(
+      of(log, 'retry_scheduled').filter((r) => r.account === 'background'),
+      ['background retry', 'background retries'],
+    ),
+  'loop-guard': (log) => ({
+    count: of(log, 'tool_guard').filter((g) => g.kind === 'blocked' || g.kind === 'halt').length,
+    noun: ['call blocked', 'calls blocked'],
+  }),
+  'failure-budget': (log) => ({
+    count: of(log, 'tool_guard').filter((g) => g.kind === 'short_circuit' || g.kind === 'disabled').length,
+    noun: ['repeat short-circuited or tool disabled', 'repeats short-circuited or tools disabled'],
+  }),
   'safe-executor': (log) => {
     const timedOut = of(log, 'tool_call').filter((c) => c.status === 'timeout');
     return { count: timedOut.length, noun: ['tool call timed out', 'tool calls timed out'], waitedMs: sum(timedOut.map((c) => c.latency_ms)) };
   },
-  'output-truncation': (log) => ({ count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length, noun: ['tool result cut', 'tool results cut'] }),
-  'old-result-compaction': (log) => ({ count: sum(of(log, 'compaction').filter((c) => c.step === 'old_results').map((c) => c.stubbed.length)), noun: ['old result stubbed', 'old results stubbed'] }),
-  'proactive-summary': (log) => ({ count: of(log, 'compaction').filter((c) => c.step === 'summary' && c.trigger === 'proactive' && c.ok).length, noun: ['proactive summary', 'proactive summaries'] }),
+  'output-truncation': (log) => ({
+    count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length,
+    noun: ['tool result cut', 'tool results cut'],
+  }),
+  'old-result-compaction': (log) => ({
+    count: sum(
+      of(log, 'compaction')
+        .filter((c) => c.step === 'old_results')
+        .map((c) => c.stubbed.length),
+    ),
+    noun: ['old result stubbed', 'old results stubbed'],
+  }),
+  'proactive-summary': (log) => ({
+    count: of(log, 'compaction').filter((c) => c.step === 'summary' && c.trigger === 'proactive' && c.ok).length,
+    noun: ['proactive summary', 'proactive summaries'],
+  }),
   'overflow-waterfall': (log) => ({ count: of(log, 'context_recovered').length, noun: ['overflow recovered', 'overflows recovered'] }),
-  'circuit-breaker': (log) => ({ count: of(log, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open')).length, noun: ['summary call skipped by the open breaker', 'summary calls skipped by the open breaker'] }),
-  'reactive-compact': (log) => ({ count: of(log, 'compaction').filter((c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok).length, noun: ['reactive compact', 'reactive compacts'] }),
-  'output-escalation': (log) => ({ count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length, noun: ['escalation or continuation', 'escalations and continuations'] }),
-  'takeover-handling': (log) => ({ count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)), noun: ['credential dropped at the switch', 'credentials dropped at the switch'] }),
+  'circuit-breaker': (log) => ({
+    count: of(log, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open')).length,
+    noun: ['summary call skipped by the open breaker', 'summary calls skipped by the open breaker'],
+  }),
+  'reactive-compact': (log) => ({
+    count: of(log, 'compaction').filter((c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok).length,
+    noun: ['reactive compact', 'reactive compacts'],
+  }),
+  'output-escalation': (log) => ({
+    count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length,
+    noun: ['escalation or continuation', 'escalations and continuations'],
+  }),
+  'takeover-handling': (log) => ({
+    count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)),
+    noun: ['credential dropped at the switch', 'credentials dropped at the switch'],
+  }),
   'shipped-tests': (log) => ({
-    count: sum(of(log, 'task_verdict').filter((v) => v.tests_run === 'shipped').map((v) => v.tests_edited?.length ?? 0)),
+    count: sum(
+      of(log, 'task_verdict')
+        .filter((v) => v.tests_run === 'shipped')
+        .map((v) => v.tests_edited?.length ?? 0),
+    ),
     noun: ['edited test set aside by the verdict', 'edited tests set aside by the verdict'],
   }),
 };

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MECHANISM_IDS,
-  PresetIdSchema,
-  RecoveryOverridesSchema,
-  RunConfigSchema,
-  SweepMechanismSchema,
-  resolveRecovery,
-} from '@/lib/protocol';
+import { MECHANISM_IDS, PresetIdSchema, RecoveryOverridesSchema, RunConfigSchema, SweepMechanismSchema, resolveRecovery } from '@/lib/protocol';
 import { MECHANISM_LIST, MECHANISMS, configWithMechanismOff, withMechanismOff } from './mechanisms';
 
 describe('the mechanisms table', () => {
@@ -37,7 +30,9 @@ describe('the mechanisms table', () => {
   });
 
   it('the takeover mechanism is switched off through the run config, not the recovery overrides', () => {
-    const config = RunConfigSchema.parse(configWithMechanismOff({ provider: { vendor: 'sim-anthropic' }, takeover: { foreignThinking: 'note' } }, 'takeover-handling'));
+    const config = RunConfigSchema.parse(
+      configWithMechanismOff({ provider: { vendor: 'sim-anthropic' }, takeover: { foreignThinking: 'note' } }, 'takeover-handling'),
+    );
     expect(config.takeover).toEqual({ foreignThinking: 'note', naive: true });
     expect(config.recovery).toEqual({});
   });

@@ -1,11 +1,4 @@
-import type {
-  MechanismId,
-  RecoveryMechanismId,
-  RecoveryOverrides,
-  RunConfigInput,
-  TakeoverHandling,
-  VerdictConfig,
-} from '@/lib/protocol';
+import type { MechanismId, RecoveryMechanismId, RecoveryOverrides, RunConfigInput, TakeoverHandling, VerdictConfig } from '@/lib/protocol';
 import { DEFAULTS as D } from './defaults';
 
 /**
@@ -42,7 +35,7 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     label: 'Retry-After honoured',
     off: { recovery: { retry: { honorRetryAfter: false } } },
     lessonSlug: 'retry-after',
-    oneLine: "When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.",
+    oneLine: 'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
   },
   watchdog: {
     id: 'watchdog',
@@ -166,7 +159,8 @@ const SHIPPED_TESTS: Mechanism = {
   label: 'Task verdict: the tests as shipped',
   off: { verdict: { tests: 'workspace' } },
   lessonSlug: 'rewritten-test',
-  oneLine: "The task verdict runs the scenario's test files as it shipped them against the final workspace, so a model that rewrites a failing test gets no credit for it.",
+  oneLine:
+    "The task verdict runs the scenario's test files as it shipped them against the final workspace, so a model that rewrites a failing test gets no credit for it.",
 };
 
 /** Every switchable mechanism, in teaching order. */

@@ -37,7 +37,14 @@ describe('checkCell: a broken promise or invariant fails the cell', () => {
   });
 
   it('fails a log with a gap in seq, a second terminate, or no terminate last', async () => {
-    const run = await runGuarded({ config: matrixConfig({ vendor: 'sim-openai', preset: 'codesmith', rule: { id: 'matrix', enabled: true, when: { kind: 'requests', numbers: [1] }, action: cell.action } }), guardMs: 15_000 });
+    const run = await runGuarded({
+      config: matrixConfig({
+        vendor: 'sim-openai',
+        preset: 'codesmith',
+        rule: { id: 'matrix', enabled: true, when: { kind: 'requests', numbers: [1] }, action: cell.action },
+      }),
+      guardMs: 15_000,
+    });
     const gap = run.events.filter((_, i) => i !== 3);
     expect(checkCell(cell, { ...run, events: gap }).failures.join(' ')).toMatch(/not contiguous from 0/);
     const terminate = run.events.at(-1)!;

@@ -36,7 +36,13 @@ function beforeHeaders(id: string, label: string, action: FaultAction, effect: F
 }
 
 /** A fault inside the stream, placed at the point's record. */
-function inStream(id: string, label: string, effect: FaultEffect, make: (placement: NonNullable<(typeof POINTS)[InjectionPoint]['placement']>) => FaultAction, headers?: FaultAction): MatrixFault {
+function inStream(
+  id: string,
+  label: string,
+  effect: FaultEffect,
+  make: (placement: NonNullable<(typeof POINTS)[InjectionPoint]['placement']>) => FaultAction,
+  headers?: FaultAction,
+): MatrixFault {
   return {
     id,
     label,
@@ -54,16 +60,44 @@ function inStream(id: string, label: string, effect: FaultEffect, make: (placeme
  * three families (overloaded, rate limited with Retry-After, refused for authentication).
  */
 export const MATRIX_FAULTS: MatrixFault[] = [
-  beforeHeaders('http-529', 'HTTP 529 overloaded (OpenAI: 503)', { type: 'http_error', status: 529 }, { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: true }),
+  beforeHeaders(
+    'http-529',
+    'HTTP 529 overloaded (OpenAI: 503)',
+    { type: 'http_error', status: 529 },
+    { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: true },
+  ),
   // Retry-After is short because the SDK's own retries sleep on the wall clock, not the run's.
-  beforeHeaders('http-429', 'HTTP 429 + retry-after-ms 250', { type: 'http_error', status: 429, retryAfterMs: 250 }, { kind: 'error', retryable: true, family: 'rate_limit', sdkRetryable: true }),
+  beforeHeaders(
+    'http-429',
+    'HTTP 429 + retry-after-ms 250',
+    { type: 'http_error', status: 429, retryAfterMs: 250 },
+    { kind: 'error', retryable: true, family: 'rate_limit', sdkRetryable: true },
+  ),
   beforeHeaders('http-401', 'HTTP 401 bad key', { type: 'http_error', status: 401 }, { kind: 'error', retryable: false, family: 'other', sdkRetryable: false }),
-  beforeHeaders('proxy-502', 'proxy 502 HTML page', { type: 'proxy_error', status: 502, body: 'html' }, { kind: 'error', retryable: true, family: 'other', sdkRetryable: true }),
-  beforeHeaders('connection', 'connection reset', { type: 'connection', mode: 'reset' }, { kind: 'error', retryable: true, family: 'other', sdkRetryable: true }, 'a reset after headers is a dropped stream (drop)'),
+  beforeHeaders(
+    'proxy-502',
+    'proxy 502 HTML page',
+    { type: 'proxy_error', status: 502, body: 'html' },
+    { kind: 'error', retryable: true, family: 'other', sdkRetryable: true },
+  ),
+  beforeHeaders(
+    'connection',
+    'connection reset',
+    { type: 'connection', mode: 'reset' },
+    { kind: 'error', retryable: true, family: 'other', sdkRetryable: true },
+    'a reset after headers is a dropped stream (drop)',
+  ),
   inStream('stall', 'stall (silence)', { kind: 'silence' }, (p) => ({ type: 'stall', ...p }), { type: 'stall', beforeHeaders: true }),
   inStream('keepalive', 'keepalives only', { kind: 'silence' }, (p) => ({ type: 'keepalive_only', intervalMs: 15_000, style: 'ping', ...p })),
   inStream('drop', 'connection dropped', { kind: 'error', retryable: true, family: 'other', sdkRetryable: false }, (p) => ({ type: 'drop', ...p })),
-  inStream('sse-error', 'in-stream overloaded_error', { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: false }, (p) => ({ type: 'sse_error', errorType: 'overloaded_error', ...p })),
-  inStream('malformed', 'malformed JSON record', { kind: 'error', retryable: true, family: 'other', sdkRetryable: false }, (p) => ({ type: 'malformed', ...p })),
+  inStream('sse-error', 'in-stream overloaded_error', { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: false }, (p) => ({
+    type: 'sse_error',
+    errorType: 'overloaded_error',
+    ...p,
+  })),
+  inStream('malformed', 'malformed JSON record', { kind: 'error', retryable: true, family: 'other', sdkRetryable: false }, (p) => ({
+    type: 'malformed',
+    ...p,
+  })),
   inStream('slow-drip', 'slow drip, 2 s a record', { kind: 'slow', delayMs: 2_000 }, (p) => ({ type: 'slow_drip', delayMs: 2_000, ...p })),
 ];

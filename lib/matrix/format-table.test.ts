@@ -6,7 +6,16 @@ import type { CellResult, MatrixReport } from './run-matrix';
 
 const fault = (id: string) => MATRIX_FAULTS.find((f) => f.id === id)!;
 const runnable = (preset: RunnableCell['preset'], observed: CellResult['verdict']['observed'], failures: string[] = []): CellResult => ({
-  cell: { fault: fault('drop'), point: 'mid_text', vendor: 'sim-anthropic', preset, status: 'runnable', action: { type: 'drop', during: 'text' }, requestNo: 1, promise: { ending: 'completes', path: 'partial_kept', rule: 'the Partial rule' } },
+  cell: {
+    fault: fault('drop'),
+    point: 'mid_text',
+    vendor: 'sim-anthropic',
+    preset,
+    status: 'runnable',
+    action: { type: 'drop', during: 'text' },
+    requestNo: 1,
+    promise: { ending: 'completes', path: 'partial_kept', rule: 'the Partial rule' },
+  },
   verdict: { observed, passed: failures.length === 0, hung: false, failures },
   wallMs: 50,
   events: 40,
@@ -16,7 +25,14 @@ describe('formatMatrix', () => {
   it('draws observed outcomes, skipped cells with their reasons, broken promises with their rule, and totals', () => {
     const kept = runnable('codesmith', { ending: 'completes', path: 'partial_kept' });
     const broken = runnable('s11', { ending: 'model_error', path: 'surfaced' }, ['ended model_error, promised completes']);
-    const skipped: Cell = { fault: fault('http-401'), point: 'mid_text', vendor: 'sim-anthropic', preset: 'naive', status: 'not_applicable', why: 'an HTTP status comes before any body' };
+    const skipped: Cell = {
+      fault: fault('http-401'),
+      point: 'mid_text',
+      vendor: 'sim-anthropic',
+      preset: 'naive',
+      status: 'not_applicable',
+      why: 'an HTTP status comes before any body',
+    };
     const report: MatrixReport = { cells: [kept.cell, broken.cell, skipped], results: [kept, broken], baselines: [], wallMs: 1234 };
     const text = formatMatrix(report);
     expect(symbolOf(kept)).toBe('P');

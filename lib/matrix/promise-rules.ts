@@ -49,10 +49,15 @@ export function promiseFor(options: {
 
   // An error the SDK sees before any body: with its own retries on, it retries where the loop cannot see.
   if (beforeHeaders && effect.sdkRetryable && sdkMaxRetries > 0) {
-    return { ending: 'completes', path: 'sdk_retry', rule: 'an SDK-retryable error before headers with sdkMaxRetries > 0 → the SDK retries it unseen; the loop never sees an error' };
+    return {
+      ending: 'completes',
+      path: 'sdk_retry',
+      rule: 'an SDK-retryable error before headers with sdkMaxRetries > 0 → the SDK retries it unseen; the loop never sees an error',
+    };
   }
   // Content arrived: the watchdog's Partial rule keeps it and does not retry (no double billing).
-  if (contentArrived && watchdog.enabled) return partialKept('content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried');
+  if (contentArrived && watchdog.enabled)
+    return partialKept('content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried');
   if (!beforeHeaders && capOfOne) {
     return { ending: 'retries_exhausted', path: 'surfaced', rule: 'a stream error with a stream error cap of 1 → the call fails at once' };
   }
@@ -63,7 +68,11 @@ export function promiseFor(options: {
     return { ending: 'model_error', path: 'surfaced', rule: 'an error the whitelist refuses (authentication) → not retried, model_error' };
   }
   if (retry.retryOn === 'rate_limit_overloaded' && effect.family === 'other') {
-    return { ending: 'model_error', path: 'surfaced', rule: 'a ladder that retries only rate limits and overloads (retryOn) → any other error is not retried: model_error' };
+    return {
+      ending: 'model_error',
+      path: 'surfaced',
+      rule: 'a ladder that retries only rate limits and overloads (retryOn) → any other error is not retried: model_error',
+    };
   }
   if (retry.maxRetries < 1) {
     return { ending: 'retries_exhausted', path: 'surfaced', rule: 'loop retry on with a budget of 0 retries → retries_exhausted' };
@@ -78,7 +87,11 @@ export function promiseFor(options: {
     if (recovery.output.continueAfterPartial) {
       return { ending: 'completes', path: 'partial_kept', rule: `${why}; continueAfterPartial on → the model is asked to continue` };
     }
-    return { ending: 'partial_response', path: 'partial_kept', rule: `${why}; continueAfterPartial off → the partial response is presented and the run stops (partial_response)` };
+    return {
+      ending: 'partial_response',
+      path: 'partial_kept',
+      rule: `${why}; continueAfterPartial off → the partial response is presented and the run stops (partial_response)`,
+    };
   }
 
   function silence(): CellPromise {
@@ -87,11 +100,23 @@ export function promiseFor(options: {
     }
     if (contentArrived) return partialKept('silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried');
     if (capOfOne) {
-      return { ending: 'retries_exhausted', path: 'surfaced', rule: 'silence before content with a stream error cap of 1 → the watchdog fires and the call fails' };
+      return {
+        ending: 'retries_exhausted',
+        path: 'surfaced',
+        rule: 'silence before content with a stream error cap of 1 → the watchdog fires and the call fails',
+      };
     }
     if (!retry.enabled || retry.maxRetries < 1) {
-      return { ending: 'retries_exhausted', path: 'surfaced', rule: 'silence before content: the watchdog fires (Empty), but its retry spends the retry budget and there is none' };
+      return {
+        ending: 'retries_exhausted',
+        path: 'surfaced',
+        rule: 'silence before content: the watchdog fires (Empty), but its retry spends the retry budget and there is none',
+      };
     }
-    return { ending: 'completes', path: 'watchdog_empty', rule: 'silence before any content with the watchdog on → it fires (Empty) and retries at once; the run completes' };
+    return {
+      ending: 'completes',
+      path: 'watchdog_empty',
+      rule: 'silence before any content with the watchdog on → it fires (Empty) and retries at once; the run completes',
+    };
   }
 }

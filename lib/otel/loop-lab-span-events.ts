@@ -41,7 +41,8 @@ export function ownLogOf(spans: readonly OtlpSpan[]): { jsonl: string } | { erro
       if (typeof seq !== 'number') return { error: `span "${span.name}", event "${event.name}": ${LOOP_LAB_EVENT} has no seq` };
       lines.push({ seq, line });
     }
-    if ((span.droppedEventsCount ?? 0) > 0) return { error: `span "${span.name}" dropped ${span.droppedEventsCount} of its events: the run cannot be read back whole` };
+    if ((span.droppedEventsCount ?? 0) > 0)
+      return { error: `span "${span.name}" dropped ${span.droppedEventsCount} of its events: the run cannot be read back whole` };
   }
   if (lines.length === 0) return undefined;
   lines.sort((a, b) => a.seq - b.seq);

@@ -58,11 +58,25 @@ export const OtlpSpanSchema = z
       .optional(),
     droppedEventsCount: z.number().int().min(0).optional(),
     links: z
-      .array(z.object({ traceId: hex(16), spanId: hex(8), traceState: z.string().optional(), attributes: Attributes, droppedAttributesCount: z.number().int().min(0).optional(), flags: z.number().int().optional() }).strict())
+      .array(
+        z
+          .object({
+            traceId: hex(16),
+            spanId: hex(8),
+            traceState: z.string().optional(),
+            attributes: Attributes,
+            droppedAttributesCount: z.number().int().min(0).optional(),
+            flags: z.number().int().optional(),
+          })
+          .strict(),
+      )
       .optional(),
     droppedLinksCount: z.number().int().min(0).optional(),
     /** STATUS_CODE_UNSET 0, OK 1, ERROR 2. */
-    status: z.object({ code: z.number().int().min(0).max(2).optional(), message: z.string().optional() }).strict().optional(),
+    status: z
+      .object({ code: z.number().int().min(0).max(2).optional(), message: z.string().optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type OtlpSpan = z.infer<typeof OtlpSpanSchema>;
@@ -72,11 +86,17 @@ export const OtlpTraceRequestSchema = z
     resourceSpans: z.array(
       z
         .object({
-          resource: z.object({ attributes: Attributes, droppedAttributesCount: z.number().int().min(0).optional() }).strict().optional(),
+          resource: z
+            .object({ attributes: Attributes, droppedAttributesCount: z.number().int().min(0).optional() })
+            .strict()
+            .optional(),
           scopeSpans: z.array(
             z
               .object({
-                scope: z.object({ name: z.string(), version: z.string().optional(), attributes: Attributes, droppedAttributesCount: z.number().int().optional() }).strict().optional(),
+                scope: z
+                  .object({ name: z.string(), version: z.string().optional(), attributes: Attributes, droppedAttributesCount: z.number().int().optional() })
+                  .strict()
+                  .optional(),
                 spans: z.array(OtlpSpanSchema),
                 schemaUrl: z.string().optional(),
               })

@@ -54,17 +54,28 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
       usd += Number(attributeOf(span, 'loop_lab.usd') ?? 0);
       const reasons = attributeOf(span, 'gen_ai.response.finish_reasons');
       lines.push({
-        run_id: runId, ts, event: 'llm_call', iteration,
-        input_tokens: input, output_tokens: Number(attributeOf(span, 'gen_ai.usage.output_tokens') ?? 0),
-        usd_so_far: usd, latency_ms: latency,
+        run_id: runId,
+        ts,
+        event: 'llm_call',
+        iteration,
+        input_tokens: input,
+        output_tokens: Number(attributeOf(span, 'gen_ai.usage.output_tokens') ?? 0),
+        usd_so_far: usd,
+        latency_ms: latency,
         stop_reason: Array.isArray(reasons) ? String(reasons[0] ?? 'end_turn') : 'end_turn',
         model: String(attributeOf(span, 'gen_ai.response.model') ?? attributeOf(span, 'gen_ai.request.model') ?? ''),
       });
     } else if (op(span) === 'execute_tool') {
       lines.push({
-        run_id: runId, ts, event: 'tool_call', iteration: Number(attributeOf(span, 'loop_lab.iteration') ?? iteration),
-        tool: String(attributeOf(span, 'gen_ai.tool.name') ?? span.name), call_id: attributeOf(span, 'gen_ai.tool.call.id'),
-        is_error: span.status?.code === 2, latency_ms: latency, result_chars: Number(attributeOf(span, 'loop_lab.result_chars') ?? 0),
+        run_id: runId,
+        ts,
+        event: 'tool_call',
+        iteration: Number(attributeOf(span, 'loop_lab.iteration') ?? iteration),
+        tool: String(attributeOf(span, 'gen_ai.tool.name') ?? span.name),
+        call_id: attributeOf(span, 'gen_ai.tool.call.id'),
+        is_error: span.status?.code === 2,
+        latency_ms: latency,
+        result_chars: Number(attributeOf(span, 'loop_lab.result_chars') ?? 0),
       });
     }
   }
@@ -72,7 +83,10 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
   if (agent) {
     const complete = attributeOf(agent, 'loop_lab.complete');
     lines.push({
-      run_id: runId, ts: nanosToMs(agent.endTimeUnixNano), event: 'terminate', iteration,
+      run_id: runId,
+      ts: nanosToMs(agent.endTimeUnixNano),
+      event: 'terminate',
+      iteration,
       reason: String(attributeOf(agent, 'loop_lab.terminate.reason') ?? (agent.status?.code === 2 ? 'model_error' : 'end_turn')),
       complete: typeof complete === 'boolean' ? complete : agent.status?.code !== 2,
       usd_so_far: Number(attributeOf(agent, 'loop_lab.usd') ?? usd),

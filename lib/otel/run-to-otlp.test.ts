@@ -8,7 +8,11 @@ import { runToOtlp } from './run-to-otlp';
 const faults = {
   rules: [
     { id: 'o', when: { kind: 'requests' as const, numbers: [2] }, action: { type: 'http_error' as const, status: 529 as const } },
-    { id: 't', when: { kind: 'requests' as const, numbers: [4] }, action: { type: 'sse_error' as const, afterEvents: 1, errorType: 'overloaded_error' as const } },
+    {
+      id: 't',
+      when: { kind: 'requests' as const, numbers: [4] },
+      action: { type: 'sse_error' as const, afterEvents: 1, errorType: 'overloaded_error' as const },
+    },
   ],
 };
 const STARTED = Date.UTC(2026, 10, 30, 12);

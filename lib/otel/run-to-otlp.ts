@@ -36,7 +36,11 @@ export interface RunToOtlpOptions {
 /** Trace and span ids from the run id and a counter: the same run always exports the same file. */
 function seededIds(runId: string): IdGenerator {
   let n = 0;
-  const hex = (bytes: number): string => createHash('sha256').update(`${runId}:${(n += 1)}`).digest('hex').slice(0, bytes * 2);
+  const hex = (bytes: number): string =>
+    createHash('sha256')
+      .update(`${runId}:${(n += 1)}`)
+      .digest('hex')
+      .slice(0, bytes * 2);
   return { generateTraceId: () => hex(16), generateSpanId: () => hex(8) };
 }
 
@@ -79,7 +83,9 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
         [ATTR_GEN_AI_CONVERSATION_ID]: runId,
         [ATTR_GEN_AI_PROVIDER_NAME]: providerName(vendor),
         [ATTR_GEN_AI_REQUEST_MODEL]: model,
-        ...(start?.event === 'run_start' ? { [ATTR_GEN_AI_REQUEST_SEED]: start.config.seed, 'loop_lab.scenario': start.scenario.id, 'loop_lab.preset': start.config.preset } : {}),
+        ...(start?.event === 'run_start'
+          ? { [ATTR_GEN_AI_REQUEST_SEED]: start.config.seed, 'loop_lab.scenario': start.scenario.id, 'loop_lab.preset': start.config.preset }
+          : {}),
       },
     },
     ROOT_CONTEXT,

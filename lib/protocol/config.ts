@@ -24,7 +24,10 @@ export const ProviderConfigSchema = z
      * Overrides the SDK's base URL (and ANTHROPIC_BASE_URL / OPENAI_BASE_URL); http(s) only.
      * A URL the server's environment does not name needs a key sent with the same request.
      */
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .max(2000)
+      .optional(),
     /**
      * Where the key comes from. The key itself is never part of a config: a key sent with
      * a run request is held in memory for that run only.
@@ -36,15 +39,7 @@ export const ProviderConfigSchema = z
   .strict();
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
-export const SimPolicyIdSchema = z.enum([
-  'worker',
-  'repeat-on-failure',
-  'hallucinate-tool',
-  'bad-args',
-  'ignore-truncation',
-  'long-output',
-  'rewrite-test',
-]);
+export const SimPolicyIdSchema = z.enum(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'ignore-truncation', 'long-output', 'rewrite-test']);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 
 /**
@@ -146,7 +141,12 @@ export const RunConfigSchema = z
     preset: PresetIdSchema.default('codesmith'),
     recovery: RecoveryOverridesSchema.default({}),
     faults: FaultPlanSchema.default({ rules: [], tools: [] }),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
     /** Real clock only: wall time per unit of run time (0.05 shows a 120 s wait in 6 s). */
     timeScale: z.number().min(0.001).max(10).default(1),
     clock: z.enum(['real', 'virtual']).default('real'),

@@ -100,9 +100,7 @@ export type RunEventType = RunEvent['event'];
 export type EventOf<T extends RunEventType> = Extract<RunEvent, { event: T }>;
 
 /** An event before the log stamps it with run_id, seq and ts. */
-export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent
-  ? Omit<T, 'run_id' | 'seq' | 'ts'>
-  : never;
+export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent ? Omit<T, 'run_id' | 'seq' | 'ts'> : never;
 
 /**
  * Parses one event at the edge without throwing: the browser skips an event it does not

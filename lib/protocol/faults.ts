@@ -18,9 +18,19 @@ export const FaultWhenSchema = z.discriminatedUnion('kind', [
 export type FaultWhen = z.infer<typeof FaultWhenSchema>;
 
 export const HttpErrorStatusSchema = z.union([
-  z.literal(400), z.literal(401), z.literal(403), z.literal(404), z.literal(408),
-  z.literal(409), z.literal(413), z.literal(429), z.literal(500), z.literal(502),
-  z.literal(503), z.literal(504), z.literal(529),
+  z.literal(400),
+  z.literal(401),
+  z.literal(403),
+  z.literal(404),
+  z.literal(408),
+  z.literal(409),
+  z.literal(413),
+  z.literal(429),
+  z.literal(500),
+  z.literal(502),
+  z.literal(503),
+  z.literal(504),
+  z.literal(529),
 ]);
 
 /**
@@ -37,8 +47,17 @@ export const FaultActionSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('http_error'),
     status: HttpErrorStatusSchema,
-    retryAfterSec: z.number().min(0).max(86_400 * 7).optional(),
-    retryAfterMs: z.number().int().min(0).max(86_400_000 * 7).optional(),
+    retryAfterSec: z
+      .number()
+      .min(0)
+      .max(86_400 * 7)
+      .optional(),
+    retryAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000 * 7)
+      .optional(),
   }),
   /** A non-JSON body from a proxy in front of the vendor. */
   z.strictObject({

@@ -20,7 +20,10 @@ export const ForkSpecSchema = z
      * the request's own key (the body's `apiKey`, beside `fork`), as for every run.
      * Absent: the parent's address when the vendor is the parent's, else the vendor's own.
      */
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .max(2000)
+      .optional(),
     /** Never here: a key inside the fork spec is refused with where it goes instead. */
     apiKey: z.never({ error: "send the key as the body's apiKey, beside fork, not inside it" }).optional(),
   })

@@ -23,8 +23,7 @@ describe('findTooDeep', () => {
 
   it('agrees with the nesting depth of mixed arrays and objects at every limit', () => {
     // Depth counted independently: an object or array is one level more than its deepest child.
-    const depthOf = (value: unknown): number =>
-      typeof value !== 'object' || value === null ? 0 : 1 + Math.max(0, ...Object.values(value).map(depthOf));
+    const depthOf = (value: unknown): number => (typeof value !== 'object' || value === null ? 0 : 1 + Math.max(0, ...Object.values(value).map(depthOf)));
     let seed = 7;
     const next = (n: number): number => (seed = (seed * 48271) % 2147483647) % n;
     const build = (levels: number): unknown => {

@@ -140,13 +140,13 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     summary:
       'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard',
     differs:
-      'background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source\'s preventive 262,144 (the simulated models allow 8–64 K)',
+      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K)",
   },
   s11: {
     summary:
       'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once per run',
     differs:
-      'the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model\'s own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset',
+      "the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
   },
   course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
   naive: { summary: 'no recovery at all: the first error ends the run' },

@@ -5,23 +5,28 @@ import { runOutcome, terminateEvent } from './terminate-event';
 
 const base = { run_id: 'r', ts: 0 };
 let seq = 0;
-const llmCall = (input: number, output: number, usdSoFar: number): EventOf<'llm_call'> => ({
+const llmCall = (input: number, output: number, usdSoFar: number): EventOf<'llm_call'> =>
+  ({
+    ...base,
+    seq: seq++,
+    event: 'llm_call',
+    iteration: 1,
+    attempt: 1,
+    vendor: 'sim-anthropic',
+    model: 'claude-sim-sonnet',
+    input_tokens: input,
+    output_tokens: output,
+    usd: 0,
+    usd_so_far: usdSoFar,
+    stop_reason: 'tool_use',
+    latency_ms: 10,
+  }) as EventOf<'llm_call'>;
+const other = (): RunEvent => ({ ...base, seq: seq++, event: 'iteration_start', iteration: 1 }) as RunEvent;
+const terminate = (input: number, output: number, usd: number): RunEvent => ({
   ...base,
   seq: seq++,
-  event: 'llm_call',
-  iteration: 1,
-  attempt: 1,
-  vendor: 'sim-anthropic',
-  model: 'claude-sim-sonnet',
-  input_tokens: input,
-  output_tokens: output,
-  usd: 0,
-  usd_so_far: usdSoFar,
-  stop_reason: 'tool_use',
-  latency_ms: 10,
-}) as EventOf<'llm_call'>;
-const other = (): RunEvent => ({ ...base, seq: seq++, event: 'iteration_start', iteration: 1 }) as RunEvent;
-const terminate = (input: number, output: number, usd: number): RunEvent => ({ ...base, seq: seq++, ...terminateEvent({ reason: 'end_turn', complete: true, totals: { inputTokens: input, outputTokens: output, usd } }) });
+  ...terminateEvent({ reason: 'end_turn', complete: true, totals: { inputTokens: input, outputTokens: output, usd } }),
+});
 
 describe('the one totals fold', () => {
   it('adds every answered call and carries the cost so far, not a sum of rounded per-call costs', () => {
@@ -52,7 +57,10 @@ describe('terminateEvent and runOutcome', () => {
       input_tokens: 7,
       output_tokens: 8,
     });
-    expect(terminateEvent({ reason: 'aborted', complete: false, iteration: 3, message: 'stop', totals: NO_TOTALS })).toMatchObject({ iteration: 3, message: 'stop' });
+    expect(terminateEvent({ reason: 'aborted', complete: false, iteration: 3, message: 'stop', totals: NO_TOTALS })).toMatchObject({
+      iteration: 3,
+      message: 'stop',
+    });
   });
 
   it('says how a run ended once: complete, aborted by a person or nobody watching, an import that did not say, or failed', () => {

@@ -27,5 +27,8 @@ export function toStorableEvent(event: RunEvent): RunEvent {
   if (event.event === 'content_delta' || event.event === 'terminate') return event;
   const at = findTooDeep(event, MAX_EVENT_DEPTH);
   if (at === undefined) return event;
-  return storageErrorFor(event, `the ${event.event} event nests deeper than ${MAX_EVENT_DEPTH} levels (at ${at}), past what the store, the trace and the browser can encode; it was not kept`);
+  return storageErrorFor(
+    event,
+    `the ${event.event} event nests deeper than ${MAX_EVENT_DEPTH} levels (at ${at}), past what the store, the trace and the browser can encode; it was not kept`,
+  );
 }

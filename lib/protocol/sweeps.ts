@@ -44,10 +44,30 @@ export type SweepMechanism = z.infer<typeof SweepMechanismSchema>;
 /** Seeds as an inclusive range (`{from: 1, to: 200}`) or a list. */
 export const SweepSeedsSchema = z.union([
   z
-    .object({ from: z.number().int().min(0).max(2 ** 31 - 1), to: z.number().int().min(0).max(2 ** 31 - 1) })
+    .object({
+      from: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+      to: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+    })
     .strict()
     .refine((r) => r.to >= r.from, 'seeds.to must be at least seeds.from'),
-  z.array(z.number().int().min(0).max(2 ** 31 - 1)).min(1).max(100_000),
+  z
+    .array(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+    )
+    .min(1)
+    .max(100_000),
 ]);
 
 /** Sweeps run on simulated vendors only: the virtual clock cannot make real network time jump. */
@@ -63,7 +83,11 @@ export const SweepGridSchema = z
     configurations: z.array(SweepConfigurationSchema).min(1).max(20),
     /** Each configuration also runs once with each of these mechanisms switched off. */
     mechanismsOff: z.array(SweepMechanismSchema).max(RECOVERY_MECHANISM_IDS.length).default([]),
-    faultPlans: z.array(SweepFaultPlanSchema).min(1).max(20).default([{ id: 'none', plan: { rules: [], tools: [] } }]),
+    faultPlans: z
+      .array(SweepFaultPlanSchema)
+      .min(1)
+      .max(20)
+      .default([{ id: 'none', plan: { rules: [], tools: [] } }]),
     vendors: z.array(SweepVendorSchema).min(1).max(2).default(['sim-anthropic']),
     seeds: SweepSeedsSchema,
     budgets: BudgetsSchema.optional(),
@@ -78,8 +102,14 @@ export const SweepGridSchema = z
         seen.add(id);
       }
     };
-    unique(grid.configurations.map((c) => c.id), 'configurations');
-    unique(grid.faultPlans.map((f) => f.id), 'faultPlans');
+    unique(
+      grid.configurations.map((c) => c.id),
+      'configurations',
+    );
+    unique(
+      grid.faultPlans.map((f) => f.id),
+      'faultPlans',
+    );
     unique(grid.scenarios, 'scenarios');
     unique(grid.vendors, 'vendors');
     unique(grid.mechanismsOff, 'mechanismsOff');

@@ -31,7 +31,8 @@ describe('anthropic adapter over recorded-form streams', () => {
       {
         type: 'thinking-signature',
         index: 0,
-        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDmXd8ZfXPI0DiyRwiMEYnhxeCRr2yKxcZOvGQ8oQH9D2TYmmNbF5dxQCxS24glRdOkB5tJ/8SMsIvmAEABGUqEJbEXPjKbBPmzxJ8xRCE2Os=',
+        signature:
+          'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDmXd8ZfXPI0DiyRwiMEYnhxeCRr2yKxcZOvGQ8oQH9D2TYmmNbF5dxQCxS24glRdOkB5tJ/8SMsIvmAEABGUqEJbEXPjKbBPmzxJ8xRCE2Os=',
       },
       { type: 'block-stop', index: 0 },
       { type: 'tool-call-start', index: 1, id: 'toolu_01A09q90qw90lq917835lq9', name: 'read_file' },
@@ -96,9 +97,7 @@ describe('anthropic adapter errors and aborts', () => {
       status: 529,
       headers: { 'content-type': 'application/json', 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', 'x-should-retry': 'true' },
     });
-    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch(
-      (e: unknown) => e,
-    );
+    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 529, type: 'overloaded_error' });
     expect(String((error as Error).message)).toContain('Overloaded');
@@ -111,9 +110,7 @@ describe('anthropic adapter errors and aborts', () => {
       status: 400,
       headers: { 'content-type': 'application/json' },
     });
-    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch(
-      (e: unknown) => e,
-    );
+    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error' });
     expect((error as Error).message).toContain('prompt is too long: 200251 tokens > 200000 maximum');
   });

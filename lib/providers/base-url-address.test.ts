@@ -12,18 +12,39 @@ describe('addressKindOf', () => {
     expect(addressKindOf(hostOf('http://100.100.100.200/'))).toBe('metadata');
     expect(addressKindOf(hostOf('http://169.254.1.1/'))).toBe('link-local');
     expect(addressKindOf(hostOf('http://[fe80::1]/'))).toBe('link-local');
-    for (const url of ['http://127.0.0.1:3000', 'http://localhost:11434', 'http://2130706433/', 'http://0x7f.1/', 'http://0.0.0.0:3000', 'http://[::1]:3000', 'http://[::ffff:127.0.0.1]/', 'http://app.localhost/']) {
+    for (const url of [
+      'http://127.0.0.1:3000',
+      'http://localhost:11434',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://0.0.0.0:3000',
+      'http://[::1]:3000',
+      'http://[::ffff:127.0.0.1]/',
+      'http://app.localhost/',
+    ]) {
       expect(addressKindOf(hostOf(url)), url).toBe('loopback');
     }
-    for (const url of ['http://10.0.0.5', 'http://172.16.0.1', 'http://192.168.1.20:8080', 'http://[fd12::1]/', 'http://printer.local/', 'http://intranet/', 'http://[::ffff:10.0.0.1]/']) {
+    for (const url of [
+      'http://10.0.0.5',
+      'http://172.16.0.1',
+      'http://192.168.1.20:8080',
+      'http://[fd12::1]/',
+      'http://printer.local/',
+      'http://intranet/',
+      'http://[::ffff:10.0.0.1]/',
+    ]) {
       expect(addressKindOf(hostOf(url)), url).toBe('private');
     }
-    for (const url of ['https://api.deepseek.com', 'http://8.8.8.8', 'http://172.32.0.1', 'http://[2606:4700::1111]/']) expect(addressKindOf(hostOf(url)), url).toBeUndefined();
+    for (const url of ['https://api.deepseek.com', 'http://8.8.8.8', 'http://172.32.0.1', 'http://[2606:4700::1111]/'])
+      expect(addressKindOf(hostOf(url)), url).toBeUndefined();
   });
 });
 
 describe('a base URL chosen by a run request', () => {
-  const chosen = (baseUrl: string, env: Record<string, string> = {}) => () => resolveClientConfig({ vendor: 'openai-compatible', baseUrl, apiKey: 'sk-request', env });
+  const chosen =
+    (baseUrl: string, env: Record<string, string> = {}) =>
+    () =>
+      resolveClientConfig({ vendor: 'openai-compatible', baseUrl, apiKey: 'sk-request', env });
 
   it('may never be a metadata service or link-local, even with its own key', () => {
     expect(chosen('http://169.254.169.254/v1')).toThrow(ProviderConfigError);
@@ -38,7 +59,10 @@ describe('a base URL chosen by a run request', () => {
     expect(ollama).toThrow(/LOOP_LAB_ALLOWED_REQUEST_HOSTS=localhost:11434/);
     expect(chosen('http://127.0.0.1:3000/api/runs')).toThrow(/loopback/); // Loop Lab itself
     expect(chosen('http://192.168.1.20:8080/v1')).toThrow(/private-network address/);
-    expect(chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })()).toMatchObject({ keyFrom: 'request', baseURL: 'http://localhost:11434/v1' });
+    expect(chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })()).toMatchObject({
+      keyFrom: 'request',
+      baseURL: 'http://localhost:11434/v1',
+    });
     expect(chosen('http://localhost:9999/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })).toThrow(/loopback/);
     expect(chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_BASE_URLS: 'http://localhost:11434/v1' })()).toMatchObject({ keyFrom: 'request' });
     expect(chosen('http://localhost:11434/v1', { OPENAI_BASE_URL: 'http://localhost:11434/v1' })()).toMatchObject({ keyFrom: 'request' });

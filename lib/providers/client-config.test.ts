@@ -26,9 +26,7 @@ describe('resolveClientConfig', () => {
       baseURL: 'https://api.openai.com/v1',
       keyFrom: 'env',
     });
-    expect(resolveClientConfig({ vendor: 'anthropic', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: '' } }).baseURL).toBe(
-      'https://api.anthropic.com',
-    );
+    expect(resolveClientConfig({ vendor: 'anthropic', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: '' } }).baseURL).toBe('https://api.anthropic.com');
   });
 
   it('keeps simulated vendors on their fake hosts and away from real keys', () => {
@@ -51,12 +49,8 @@ describe('resolveClientConfig', () => {
     const noUrl = () => resolveClientConfig({ vendor: 'openai-compatible', env: { OPENAI_API_KEY: 'sk-secret' } });
     expect(noUrl).toThrow(/needs a base URL.*OPENAI_BASE_URL/);
     expect(noUrl).not.toThrow(/sk-secret/);
-    expect(() =>
-      resolveClientConfig({ vendor: 'openai-compatible', baseUrl: 'https://llm.example/v1', env: {} }),
-    ).toThrow(/send a key with the run/);
-    expect(() =>
-      resolveClientConfig({ vendor: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }),
-    ).toThrow(/placeholder/);
+    expect(() => resolveClientConfig({ vendor: 'openai-compatible', baseUrl: 'https://llm.example/v1', env: {} })).toThrow(/send a key with the run/);
+    expect(() => resolveClientConfig({ vendor: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } })).toThrow(/placeholder/);
   });
 });
 
@@ -87,8 +81,7 @@ describe("resolveClientConfig: where the server's own key may go", () => {
 
   it('sends the environment key to the official endpoint and to URLs the environment names', () => {
     const env = { ...REAL_ENV, LOOP_LAB_ALLOWED_BASE_URLS: 'http://127.0.0.1:8080/v1, https://llm.internal/anthropic' };
-    const routed = (vendor: 'anthropic' | 'openai' | 'openai-compatible', baseUrl: string) =>
-      resolveClientConfig({ vendor, baseUrl, env });
+    const routed = (vendor: 'anthropic' | 'openai' | 'openai-compatible', baseUrl: string) => resolveClientConfig({ vendor, baseUrl, env });
     expect(routed('anthropic', 'https://api.anthropic.com/')).toMatchObject({ keyFrom: 'env', baseURL: 'https://api.anthropic.com' });
     expect(routed('anthropic', 'https://proxy.example/anthropic/')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-ant-env-secret' });
     expect(routed('anthropic', 'https://llm.internal/anthropic')).toMatchObject({ keyFrom: 'env', apiKey: 'sk-ant-env-secret' });
@@ -128,9 +121,7 @@ describe('createProvider', () => {
     const saved = process.env.OPENAI_BASE_URL;
     delete process.env.OPENAI_BASE_URL;
     try {
-      expect(() => createProvider({ vendor: 'openai-compatible', apiKey: 'k', fetch: fetchNever, maxRetries: 0 })).toThrow(
-        ProviderConfigError,
-      );
+      expect(() => createProvider({ vendor: 'openai-compatible', apiKey: 'k', fetch: fetchNever, maxRetries: 0 })).toThrow(ProviderConfigError);
     } finally {
       if (saved !== undefined) process.env.OPENAI_BASE_URL = saved;
     }

@@ -99,7 +99,10 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
     const target = new URL(requested);
     const kind = addressKindOf(target.hostname);
     if (kind === 'metadata' || kind === 'link-local') {
-      throw new ProviderConfigError('provider.baseUrl', `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}: a run request may never point the server there`);
+      throw new ProviderConfigError(
+        'provider.baseUrl',
+        `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}: a run request may never point the server there`,
+      );
     }
     if (kind !== undefined && !listed(env[REQUEST_HOSTS_VAR], target)) {
       throw new ProviderConfigError(

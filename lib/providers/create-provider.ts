@@ -15,7 +15,5 @@ export function createProvider(options: ProviderOptions): ProviderAdapter {
     apiKey: options.apiKey,
     env: process.env,
   });
-  return dialectOf(options.vendor) === 'anthropic'
-    ? createAnthropicAdapter({ provider: options, client })
-    : createOpenAIAdapter({ provider: options, client });
+  return dialectOf(options.vendor) === 'anthropic' ? createAnthropicAdapter({ provider: options, client }) : createOpenAIAdapter({ provider: options, client });
 }

@@ -11,11 +11,4 @@ export {
 } from './client-config';
 export { createProvider } from './create-provider';
 export { mapAnthropicStopReason, mapOpenAIFinishReason } from './stop-reasons';
-export type {
-  ModelRequest,
-  ProviderAdapter,
-  ProviderOptions,
-  StreamOptions,
-  StreamPart,
-  ToolSpec,
-} from './types';
+export type { ModelRequest, ProviderAdapter, ProviderOptions, StreamOptions, StreamPart, ToolSpec } from './types';

@@ -54,7 +54,14 @@ export function createScriptedProvider(options: { script: Script; clock: Clock; 
 }
 
 /** A complete text answer as an adapter would yield it. */
-export function textResponse(options: { text: string; stopReason?: StopReason; inputTokens?: number; outputTokens?: number; chunks?: number; gapMs?: number }): ScriptedResponse {
+export function textResponse(options: {
+  text: string;
+  stopReason?: StopReason;
+  inputTokens?: number;
+  outputTokens?: number;
+  chunks?: number;
+  gapMs?: number;
+}): ScriptedResponse {
   const { text, stopReason = 'end_turn', inputTokens = 100, outputTokens = Math.ceil(text.length / 4) } = options;
   const chunks = Math.max(1, options.chunks ?? 1);
   const size = Math.ceil(text.length / chunks);
@@ -73,7 +80,11 @@ export function textResponse(options: { text: string; stopReason?: StopReason; i
 }
 
 /** An answer that calls tools; `argsText` may be cut (a call the cap stopped mid-arguments). */
-export function toolCallResponse(options: { calls: Array<{ id: string; name: string; argsText: string }>; stopReason?: StopReason; outputTokens?: number }): ScriptedResponse {
+export function toolCallResponse(options: {
+  calls: Array<{ id: string; name: string; argsText: string }>;
+  stopReason?: StopReason;
+  outputTokens?: number;
+}): ScriptedResponse {
   const parts: StreamPart[] = [{ type: 'response-start', id: 'msg_scripted', model: 'scripted', inputTokens: 100 }];
   options.calls.forEach((call, index) => {
     parts.push({ type: 'tool-call-start', index, id: call.id, name: call.name });

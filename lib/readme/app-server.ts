@@ -61,7 +61,11 @@ export async function startApp({ root, mode, port }: { root: string; mode: 'dev'
   const base = `http://127.0.0.1:${listen}`;
   try {
     // GET /api/runs answers from the same route file the runs are started through: one compile, not two.
-    await waitForApp(`${base}/api/runs?limit=1`, () => child.exitCode, () => output);
+    await waitForApp(
+      `${base}/api/runs?limit=1`,
+      () => child.exitCode,
+      () => output,
+    );
   } catch (error) {
     await stop();
     throw error;

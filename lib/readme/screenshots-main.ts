@@ -45,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
       const runId = await startRun(app.base, picture);
       const facts = factsOf(await readLog(app.base, runId));
       if (isDeepStrictEqual(facts, picture.facts)) runs.push({ picture, runId });
-      else problems.push(`${picture.file}: run ${runId} does not do what the caption says\n  claimed:  ${JSON.stringify(picture.facts)}\n  happened: ${JSON.stringify(facts)}`);
+      else
+        problems.push(
+          `${picture.file}: run ${runId} does not do what the caption says\n  claimed:  ${JSON.stringify(picture.facts)}\n  happened: ${JSON.stringify(facts)}`,
+        );
     }
     console.log(`${runs.length} of ${PICTURES.length} runs do what their captions say (${seconds()})`);
     if (problems.length === 0) {
@@ -137,7 +140,9 @@ async function drawRunPage(page: Page, url: string): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     const box = await steps.nth(i).boundingBox();
     if (!box || box.y < 0 || box.x < 0 || box.y + box.height > viewport.height || box.x + box.width > viewport.width) {
-      throw new Error(`${url}: turn 1's attempt card ${i + 1} is not wholly in the ${viewport.width}×${viewport.height} picture (${JSON.stringify(box)}); raise the picture's viewport`);
+      throw new Error(
+        `${url}: turn 1's attempt card ${i + 1} is not wholly in the ${viewport.width}×${viewport.height} picture (${JSON.stringify(box)}); raise the picture's viewport`,
+      );
     }
   }
 }

@@ -19,7 +19,12 @@ describe('background calls', () => {
 
   it('retries a rate-limited title call on its own account (CodeSmith: 3 retries), honouring Retry-After', async () => {
     const n = await titleRequestNo();
-    const events = await runToEnd({ faults: { rules: [{ id: 'r', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }], tools: [] } });
+    const events = await runToEnd({
+      faults: {
+        rules: [{ id: 'r', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }],
+        tools: [],
+      },
+    });
     const retries = ofType(events, 'retry_scheduled').filter((r) => r.reason.startsWith('background'));
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ category: 'rate_limit', wait_ms: 2000, max_attempts: 4, account: 'background' });
@@ -41,7 +46,9 @@ describe('background calls', () => {
 
   it('does not retry an overloaded title call (not a background category): the run ends the same', async () => {
     const n = await titleRequestNo();
-    const events = await runToEnd({ faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 529 } }], tools: [] } });
+    const events = await runToEnd({
+      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
     expect(ofType(events, 'retry_scheduled').filter((r) => r.reason.startsWith('background'))).toEqual([]);
     expect(ofType(events, 'run_title')).toEqual([]);
     expect(ofType(events, 'log').at(-1)?.message).toMatch(/title skipped: overloaded is not retried for background calls/);

@@ -25,12 +25,7 @@ export interface BoundVendor extends ProviderBinding {
  * faulted fetch), the model, its fallback and its context window. Throws ProviderConfigError
  * when a real vendor cannot be reached as configured.
  */
-export function bindVendor(options: {
-  target: VendorTarget;
-  fetch: typeof fetch;
-  maxRetries: number;
-  handling: TakeoverHandling;
-}): BoundVendor {
+export function bindVendor(options: { target: VendorTarget; fetch: typeof fetch; maxRetries: number; handling: TakeoverHandling }): BoundVendor {
   const { target } = options;
   const model = target.model || VENDOR_DEFAULTS[target.vendor].model;
   const provider = createProvider({

@@ -6,9 +6,12 @@ import { validateRunConfig } from './validate-config';
 /** What the playground's prompt fields change, seen where it counts: in the request the vendor receives. */
 async function requestsOf(vendor: Vendor, input: Parameters<typeof runToEnd>[0]) {
   const bodies: Array<Record<string, unknown>> = [];
-  const events = await runToEnd({ provider: { vendor }, ...input }, {
-    onVendorRequest: ({ body }) => bodies.push(JSON.parse(body) as Record<string, unknown>),
-  });
+  const events = await runToEnd(
+    { provider: { vendor }, ...input },
+    {
+      onVendorRequest: ({ body }) => bodies.push(JSON.parse(body) as Record<string, unknown>),
+    },
+  );
   return { bodies, events };
 }
 

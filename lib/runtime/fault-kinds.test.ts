@@ -17,12 +17,21 @@ const CASES: { name: string; action: FaultAction; category?: string; retried: bo
   { name: 'proxy 502 as plain text', action: { type: 'proxy_error', status: 502, body: 'text' }, retried: true, completes: true },
   { name: 'connection refused', action: { type: 'connection', mode: 'refused' }, category: 'network', retried: true, completes: true },
   { name: 'stall right after headers', action: { type: 'stall', afterEvents: 0 }, category: 'timeout', retried: true, completes: true },
-  { name: 'rate-limit error event in the stream', action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' }, category: 'rate_limit', retried: true, completes: true },
+  {
+    name: 'rate-limit error event in the stream',
+    action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' },
+    category: 'rate_limit',
+    retried: true,
+    completes: true,
+  },
 ];
 
 describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (vendor) => {
   it.each(CASES)('$name', async ({ action, category, retried, completes }) => {
-    const events = await runToEnd({ provider: { vendor }, faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [1] }, action }], tools: [] } });
+    const events = await runToEnd({
+      provider: { vendor },
+      faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [1] }, action }], tools: [] },
+    });
     const [error] = ofType(events, 'model_error');
     expect(error).toBeDefined();
     if (category) expect(error!.category).toBe(category);
@@ -31,7 +40,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
   });
 
   it('a slow drip is slow, not an error: every record waits, the watchdog never fires', async () => {
-    const events = await runToEnd({ provider: { vendor }, faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'slow_drip', delayMs: 2_000 } }], tools: [] } });
+    const events = await runToEnd({
+      provider: { vendor },
+      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'slow_drip', delayMs: 2_000 } }], tools: [] },
+    });
     expect(ofType(events, 'model_error')).toEqual([]);
     const first = ofType(events, 'llm_call')[0]!;
     expect(first.latency_ms).toBeGreaterThan(10_000);
@@ -40,7 +52,11 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
 
   it('a drop inside tool-call arguments keeps what arrived (Partial) and drops the half-sent call', async () => {
     // With the project's continuation after a Partial, so the run can finish; the seed's default stops there.
-    const events = await runToEnd({ provider: { vendor }, recovery: { output: { continueAfterPartial: true } }, faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] } });
+    const events = await runToEnd({
+      provider: { vendor },
+      recovery: { output: { continueAfterPartial: true } },
+      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] },
+    });
     const [error] = ofType(events, 'model_error');
     expect(error).toMatchObject({ partial: true, category: 'network' });
     const first = ofType(events, 'llm_call')[0]!;
@@ -52,7 +68,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
 
 describe('a drop inside thinking (Anthropic)', () => {
   it('keeps the thinking that arrived; the seed presents it and stops, the continuation option goes on', async () => {
-    const rules = { rules: [{ id: 'd', enabled: true, when: { kind: 'requests' as const, numbers: [1] }, action: { type: 'drop' as const, during: 'thinking' as const } }], tools: [] };
+    const rules = {
+      rules: [{ id: 'd', enabled: true, when: { kind: 'requests' as const, numbers: [1] }, action: { type: 'drop' as const, during: 'thinking' as const } }],
+      tools: [],
+    };
     const seed = await runToEnd({ faults: rules });
     expect(ofType(seed, 'model_error')[0]).toMatchObject({ partial: true });
     expect(terminateOf(seed)).toMatchObject({ reason: 'partial_response', complete: false });

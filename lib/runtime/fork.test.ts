@@ -6,7 +6,10 @@ import { forkableTurns } from '@/lib/trajectory';
 import { planFork } from './plan-fork';
 
 /** Forks a stored log at a turn and runs the child to its end. */
-async function forkRun(parent: RunEvent[], spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek'; model?: string }): Promise<RunEvent[]> {
+async function forkRun(
+  parent: RunEvent[],
+  spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek'; model?: string },
+): Promise<RunEvent[]> {
   const start = ofType(parent, 'run_start')[0]!;
   const plan = planFork({ spec: { runId: 'parent', ...spec }, parent: { config: start.config, running: false }, events: parent });
   if (!plan.ok) throw new Error(plan.problems.join('; '));
@@ -55,7 +58,10 @@ describe('fork a stored run at turn k', () => {
     expect(ofType(child, 'task_verdict')[0]?.verdict).toBe(ofType(parent, 'task_verdict')[0]?.verdict);
     // Totals carry what the copied turns cost.
     const calls = ofType(child, 'llm_call');
-    expect(end.usd_so_far).toBeCloseTo(calls.reduce((sum, c) => sum + (c.usd ?? 0), 0), 5);
+    expect(end.usd_so_far).toBeCloseTo(
+      calls.reduce((sum, c) => sum + (c.usd ?? 0), 0),
+      5,
+    );
     expect(end.input_tokens).toBe(calls.reduce((sum, c) => sum + c.input_tokens, 0));
   });
 
@@ -68,7 +74,11 @@ describe('fork a stored run at turn k', () => {
     expect(report).toMatchObject({ iteration: 2, vendor: 'sim-openai' });
     expect(report.dropped.some((d) => d.kind === 'thinking')).toBe(true);
     expect(ofType(child, 'model_error')).toEqual([]);
-    expect(ofType(child, 'llm_call').filter((c) => c.iteration > 1).every((c) => c.vendor === 'sim-openai')).toBe(true);
+    expect(
+      ofType(child, 'llm_call')
+        .filter((c) => c.iteration > 1)
+        .every((c) => c.vendor === 'sim-openai'),
+    ).toBe(true);
     expect(terminateOf(child).reason).toBe('end_turn');
   });
 
@@ -84,21 +94,40 @@ describe('fork a stored run at turn k', () => {
     const parent = await runToEnd(PARENT);
     const config = ofType(parent, 'run_start')[0]!.config;
     const turns = ofType(parent, 'iteration_start').length;
-    const plan = (atTurn: number, running = false, events = parent) =>
-      planFork({ spec: { runId: 'p', atTurn }, parent: { config, running }, events });
-    expect(planFork({ spec: { runId: 'gone', atTurn: 1 }, parent: undefined, events: [] })).toMatchObject({ ok: false, status: 404, problems: [expect.stringMatching(/^fork\.runId: no run with id "gone"/)] });
-    expect(plan(turns + 5)).toMatchObject({ ok: false, status: 400, problems: [`fork.atTurn: turn ${turns + 5} is out of range: the run has turns 1 to ${turns}`] });
+    const plan = (atTurn: number, running = false, events = parent) => planFork({ spec: { runId: 'p', atTurn }, parent: { config, running }, events });
+    expect(planFork({ spec: { runId: 'gone', atTurn: 1 }, parent: undefined, events: [] })).toMatchObject({
+      ok: false,
+      status: 404,
+      problems: [expect.stringMatching(/^fork\.runId: no run with id "gone"/)],
+    });
+    expect(plan(turns + 5)).toMatchObject({
+      ok: false,
+      status: 400,
+      problems: [`fork.atTurn: turn ${turns + 5} is out of range: the run has turns 1 to ${turns}`],
+    });
     // The last turn is the final answer: nothing to continue from.
     expect(plan(turns)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^fork\.atTurn: turn \d+ ends the conversation/)] });
     // A running parent: only turns it has finished.
-    expect(plan(2, true, parent.filter((e) => !('iteration' in e) || e.iteration === undefined || e.iteration <= 2))).toMatchObject({ ok: false, problems: [expect.stringMatching(/still running turn 2/)] });
+    expect(
+      plan(
+        2,
+        true,
+        parent.filter((e) => !('iteration' in e) || e.iteration === undefined || e.iteration <= 2),
+      ),
+    ).toMatchObject({ ok: false, problems: [expect.stringMatching(/still running turn 2/)] });
     // Imported logs without messages cannot be continued.
     const bare = parent.map((e) => (e.event === 'llm_call' ? { ...e, message: undefined } : e));
     expect(plan(1, false, bare)).toMatchObject({ ok: false, problems: [expect.stringMatching(/not recorded in the log/)] });
   });
 
   it('the child config keeps the parent’s seed and drops planned swaps the copied turns passed', async () => {
-    const parent = await runToEnd({ ...PARENT, swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }, { atTurn: 9, vendor: 'sim-deepseek', model: '' }] });
+    const parent = await runToEnd({
+      ...PARENT,
+      swaps: [
+        { atTurn: 2, vendor: 'sim-openai', model: '' },
+        { atTurn: 9, vendor: 'sim-deepseek', model: '' },
+      ],
+    });
     const start = ofType(parent, 'run_start')[0]!;
     const plan = planFork({ spec: { runId: 'p', atTurn: 2 }, parent: { config: start.config, running: false }, events: parent });
     if (!plan.ok) throw new Error(plan.problems.join('; '));
@@ -113,9 +142,17 @@ describe('fork a stored run at turn k', () => {
     const parent = await runToEnd({ ...PARENT, clock: 'virtual' });
     const config = ofType(parent, 'run_start')[0]!.config;
     const plan = (spec: { provider?: 'openai-compatible' | 'sim-anthropic'; baseUrl?: string }, keySent: boolean) =>
-      planFork({ spec: { runId: 'p', atTurn: 1, ...spec }, parent: { config: { ...config, provider: { ...config.provider, keySource: 'request' } }, running: false }, events: parent, keySent });
+      planFork({
+        spec: { runId: 'p', atTurn: 1, ...spec },
+        parent: { config: { ...config, provider: { ...config.provider, keySource: 'request' } }, running: false },
+        events: parent,
+        keySent,
+      });
     const onto = plan({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }, true);
-    expect(onto).toMatchObject({ ok: true, config: { provider: { vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', keySource: 'request' }, clock: 'real' } });
+    expect(onto).toMatchObject({
+      ok: true,
+      config: { provider: { vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', keySource: 'request' }, clock: 'real' },
+    });
     // Staying on the simulated vendor keeps the virtual clock; without a key the source is the environment.
     const same = plan({}, false);
     expect(same).toMatchObject({ ok: true, config: { provider: { vendor: 'sim-anthropic', keySource: 'env' }, clock: 'virtual' } });
@@ -125,7 +162,12 @@ describe('fork a stored run at turn k', () => {
 
 describe('fork after output-cap steps', () => {
   it('continuation prompts and escalations are rebuilt as the loop held them: every forkable turn continues without a vendor error', async () => {
-    const parent = await runToEnd({ ...PARENT, policy: 'long-output', maxOutputTokens: 200, recovery: { output: { escalate: true, escalatedMaxTokens: 300, maxContinuations: 3 } } });
+    const parent = await runToEnd({
+      ...PARENT,
+      policy: 'long-output',
+      maxOutputTokens: 200,
+      recovery: { output: { escalate: true, escalatedMaxTokens: 300, maxContinuations: 3 } },
+    });
     const actions = ofType(parent, 'output_recovery').map((s) => s.action);
     expect(actions).toEqual(expect.arrayContaining(['escalate', 'continue']));
     const turns = forkableTurns(parent);

@@ -15,7 +15,20 @@ function splitEcho(): Response {
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (text: string) => controller.enqueue(encoder.encode(text));
-      send(frame('message_start', { message: { id: 'msg_split', type: 'message', role: 'assistant', model: 'claude-sim-sonnet', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1 } } }));
+      send(
+        frame('message_start', {
+          message: {
+            id: 'msg_split',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-sim-sonnet',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 40, output_tokens: 1 },
+          },
+        }),
+      );
       send(frame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
       send(frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: `Your key is ${HALVES[0]}` } }));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -31,7 +44,12 @@ function splitEcho(): Response {
 
 describe('a secret split across streamed deltas', () => {
   it('is in no stored or streamed delta, whole or in parts, and the deltas still join to the redacted text', async () => {
-    const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'real', timeScale: 1, budgets: { maxIterations: 1 } });
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-anthropic', keySource: 'request' },
+      clock: 'real',
+      timeScale: 1,
+      budgets: { maxIterations: 1 },
+    });
     const events: RunEvent[] = [];
     let first = true;
     const handle = launchRun({
@@ -47,7 +65,10 @@ describe('a secret split across streamed deltas', () => {
     });
     await handle.done;
     // The answer's deltas (the background title call that follows streams its own).
-    const answer = events.slice(0, events.findIndex((e) => e.event === 'llm_call'));
+    const answer = events.slice(
+      0,
+      events.findIndex((e) => e.event === 'llm_call'),
+    );
     const deltas = ofType(answer, 'content_delta').filter((e) => e.kind === 'text');
     expect(deltas.length).toBeGreaterThanOrEqual(2);
     for (const delta of deltas) for (const part of HALVES) expect(delta.text).not.toContain(part);
@@ -58,8 +79,30 @@ describe('a secret split across streamed deltas', () => {
 });
 
 describe('createSplitSecretHold', () => {
-  const delta = (seq: number, text: string, index = 0): EventOf<'content_delta'> => ({ run_id: 'r', seq, ts: seq * 10, event: 'content_delta', iteration: 1, attempt: 1, index, kind: 'text', text });
-  const end: RunEvent = { run_id: 'r', seq: 9, ts: 90, event: 'model_error', iteration: 1, attempt: 1, message: 'cut', category: 'network', rule: 'x', retryable: true, partial: true };
+  const delta = (seq: number, text: string, index = 0): EventOf<'content_delta'> => ({
+    run_id: 'r',
+    seq,
+    ts: seq * 10,
+    event: 'content_delta',
+    iteration: 1,
+    attempt: 1,
+    index,
+    kind: 'text',
+    text,
+  });
+  const end: RunEvent = {
+    run_id: 'r',
+    seq: 9,
+    ts: 90,
+    event: 'model_error',
+    iteration: 1,
+    attempt: 1,
+    message: 'cut',
+    category: 'network',
+    rule: 'x',
+    retryable: true,
+    partial: true,
+  };
   const run = (redactorKeys: string[], input: RunEvent[]) => {
     const hold = createSplitSecretHold(() => createRedactor({ secrets: redactorKeys }));
     return input.flatMap((e) => hold(e));
@@ -76,7 +119,10 @@ describe('createSplitSecretHold', () => {
 
   it('catches a secret split three ways, and a hex echo of it', () => {
     const hex = Buffer.from(KEY).toString('hex');
-    const out = run([KEY], [delta(0, `a ${KEY.slice(0, 5)}`), delta(1, KEY.slice(5, 30)), delta(2, `${KEY.slice(30)} b ${hex.slice(0, 30)}`), delta(3, `${hex.slice(30)} c`), end]);
+    const out = run(
+      [KEY],
+      [delta(0, `a ${KEY.slice(0, 5)}`), delta(1, KEY.slice(5, 30)), delta(2, `${KEY.slice(30)} b ${hex.slice(0, 30)}`), delta(3, `${hex.slice(30)} c`), end],
+    );
     expect(text(out).join('')).toBe(`a ${REDACTED} b ${REDACTED} c`);
     for (const t of text(out)) expect(t.length === 0 || !KEY.startsWith(t.trim().slice(-5))).toBe(true);
   });

@@ -26,7 +26,19 @@ export function createSplitSecretHold(redactor: () => Redactor): (event: RunEven
     const out: RunEvent[] = [];
     for (const { text, delta } of held.values()) {
       const { run_id, seq, iteration, attempt, index, kind, call_id, tool } = delta;
-      out.push({ run_id, seq, ts: at.ts, event: 'content_delta', iteration, attempt, index, kind, text: redactor().text(text), ...(call_id ? { call_id } : {}), ...(tool ? { tool } : {}) });
+      out.push({
+        run_id,
+        seq,
+        ts: at.ts,
+        event: 'content_delta',
+        iteration,
+        attempt,
+        index,
+        kind,
+        text: redactor().text(text),
+        ...(call_id ? { call_id } : {}),
+        ...(tool ? { tool } : {}),
+      });
     }
     held.clear();
     return out;

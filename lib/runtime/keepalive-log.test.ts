@@ -6,7 +6,10 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 function keepaliveRun(vendor: 'sim-anthropic' | 'sim-openai', intervalMs: number) {
   return runToEnd({
     provider: { vendor },
-    faults: { rules: [{ id: 'k', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'keepalive_only', intervalMs, style: 'ping' } }], tools: [] },
+    faults: {
+      rules: [{ id: 'k', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'keepalive_only', intervalMs, style: 'ping' } }],
+      tools: [],
+    },
   });
 }
 

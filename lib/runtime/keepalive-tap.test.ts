@@ -16,7 +16,8 @@ function scanned(chunks: readonly string[]): KeepaliveStyle[] {
 }
 
 describe('KeepaliveScanner', () => {
-  const anthropic = 'event: message_start\ndata: {"type":"message_start"}\n\nevent: ping\ndata: {"type": "ping"}\n\nevent: content_block_delta\ndata: {"text":"event: ping"}\n\n';
+  const anthropic =
+    'event: message_start\ndata: {"type":"message_start"}\n\nevent: ping\ndata: {"type": "ping"}\n\nevent: content_block_delta\ndata: {"text":"event: ping"}\n\n';
 
   it('counts Anthropic ping events and SSE comment lines, nothing else', () => {
     expect(scanned([anthropic])).toEqual(['ping']);
@@ -69,7 +70,7 @@ describe('tapKeepalives', () => {
  * stand-in (the simulated vendor served on 127.0.0.1) whose streams carry extra keepalives,
  * as Anthropic's pings and OpenAI-compatible servers' comment lines do.
  */
-describe('a real vendor\'s keepalives reach the run log', () => {
+describe("a real vendor's keepalives reach the run log", () => {
   const servers: SimServer[] = [];
   const standIn = async (dialect: 'anthropic' | 'openai', extra: string): Promise<string> => {
     const options = { clock: new RealClock(0.01), random: createRandom(3), policy: createPolicy('worker', getScenario('fix-failing-test')!) };
@@ -101,7 +102,13 @@ describe('a real vendor\'s keepalives reach the run log', () => {
   });
 
   async function run(provider: Record<string, unknown>): Promise<RunEvent[]> {
-    const config = RunConfigSchema.parse({ provider: { ...provider, keySource: 'request' }, clock: 'real', timeScale: 0.01, seed: 3, budgets: { maxIterations: 3 } });
+    const config = RunConfigSchema.parse({
+      provider: { ...provider, keySource: 'request' },
+      clock: 'real',
+      timeScale: 0.01,
+      seed: 3,
+      budgets: { maxIterations: 3 },
+    });
     const events: RunEvent[] = [];
     await launchRun({ runId: 'keepalive-tap', config, apiKey: 'sk-test-keepalive', onEvent: (e) => events.push(e) }).done;
     return events;
@@ -113,7 +120,7 @@ describe('a real vendor\'s keepalives reach the run log', () => {
     return last;
   }
 
-  it('logs Anthropic\'s ping events per request (the sim\'s own ping and the two extra), on the request that got them', async () => {
+  it("logs Anthropic's ping events per request (the sim's own ping and the two extra), on the request that got them", async () => {
     const events = await run({ vendor: 'anthropic', model: 'claude-sim-sonnet', baseUrl: anthropicUrl });
     expect(events.at(-1)).toMatchObject({ event: 'terminate' });
     const requests = events.filter((e): e is EventOf<'model_request'> => e.event === 'model_request');
@@ -127,7 +134,7 @@ describe('a real vendor\'s keepalives reach the run log', () => {
     }
   });
 
-  it('logs an OpenAI-compatible server\'s comment lines', async () => {
+  it("logs an OpenAI-compatible server's comment lines", async () => {
     const events = await run({ vendor: 'openai-compatible', model: 'gpt-sim-4o', baseUrl: compatibleUrl });
     expect(events.at(-1)).toMatchObject({ event: 'terminate' });
     const counts = finalCounts(events);

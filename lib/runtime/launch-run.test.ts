@@ -24,7 +24,9 @@ describe('a full run on a simulated vendor', () => {
 
   it('keeps thinking with its credential on the Anthropic dialect, and the vendor accepts it back', async () => {
     const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } });
-    const thinking = ofType(events, 'llm_call').flatMap((c) => c.message?.parts ?? []).filter((p) => p.type === 'thinking');
+    const thinking = ofType(events, 'llm_call')
+      .flatMap((c) => c.message?.parts ?? [])
+      .filter((p) => p.type === 'thinking');
     expect(thinking.length).toBeGreaterThan(0);
     for (const part of thinking) {
       expect(part.type === 'thinking' && part.credential?.vendor).toBe('sim-anthropic');
@@ -42,11 +44,14 @@ describe('a full run on a simulated vendor', () => {
   });
 
   it('ends with terminate (aborted) when aborted mid-run', async () => {
-    const events = await runToEnd({}, {
-      onEvent: (event, control) => {
-        if (event.event === 'tool_call') control({ action: 'abort' });
+    const events = await runToEnd(
+      {},
+      {
+        onEvent: (event, control) => {
+          if (event.event === 'tool_call') control({ action: 'abort' });
+        },
       },
-    });
+    );
     expect(terminateOf(events)).toMatchObject({ reason: 'aborted', complete: false });
     expect(ofType(events, 'control')[0]).toMatchObject({ action: 'abort' });
   });
@@ -54,7 +59,10 @@ describe('a full run on a simulated vendor', () => {
   it('a task of its own on a simulated vendor: it looks around, answers honestly, and is titled by the task', async () => {
     const events = await runToEnd({ task: 'Summarize what this project does in two sentences.' });
     expect(ofType(events, 'tool_call').map((t) => t.tool)).toEqual(['list_files', 'read_file']);
-    const answer = ofType(events, 'llm_call').filter((c) => !c.background).at(-1)!.message!.parts.find((p) => p.type === 'text');
+    const answer = ofType(events, 'llm_call')
+      .filter((c) => !c.background)
+      .at(-1)!
+      .message!.parts.find((p) => p.type === 'text');
     expect(answer?.type === 'text' && answer.text).toMatch(/README\.md says: "A very small blog helper/);
     expect(ofType(events, 'run_title')[0]?.title).toBe('Summarize what this project does in');
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });

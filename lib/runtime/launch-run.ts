@@ -1,7 +1,20 @@
 import { createClock, createRandom, VirtualClock, type Clock, type Random } from '@/lib/clock';
 import { EventLog, runLoop, RunAborted, RunBudgetExceeded, type Emit } from '@/lib/engine';
 import { withFaults } from '@/lib/faults';
-import { addToTotals, DEFAULT_SYSTEM_PROMPT, isSimulated, NO_TOTALS, resolveRecovery, terminateEvent, toStorableEvent, VendorSchema, type EventBody, type FaultPlan, type RunConfig, type RunTotals } from '@/lib/protocol';
+import {
+  addToTotals,
+  DEFAULT_SYSTEM_PROMPT,
+  isSimulated,
+  NO_TOTALS,
+  resolveRecovery,
+  terminateEvent,
+  toStorableEvent,
+  VendorSchema,
+  type EventBody,
+  type FaultPlan,
+  type RunConfig,
+  type RunTotals,
+} from '@/lib/protocol';
 import { createFreeTaskPolicy, createPolicy, type Policy } from '@/lib/sim';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type Toolbox, type Workspace } from '@/lib/tools';
 import { createSdkRetryHold } from './sdk-retry-hold';
@@ -142,7 +155,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
       bind,
       handling: config.takeover,
       emit: log.emit,
-      ...(fork ? { inherited: { vendor: fork.trajectory.vendor, model: fork.trajectory.model, reason: `forked from run ${fork.parentRunId} at turn ${fork.atTurn}` } } : {}),
+      ...(fork
+        ? { inherited: { vendor: fork.trajectory.vendor, model: fork.trajectory.model, reason: `forked from run ${fork.parentRunId} at turn ${fork.atTurn}` } }
+        : {}),
     });
     const { vendor, model } = initial;
     const executor = createToolExecutor({
@@ -196,9 +211,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
         iteration = n;
       },
       judgeTask: () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped' }),
-      ...(fork
-        ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } }
-        : {}),
+      ...(fork ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } } : {}),
       takeCompactRequest: () => {
         const asked = compactRequested;
         compactRequested = false;
@@ -271,21 +284,41 @@ export function launchRun(options: LaunchOptions): RunHandle {
  * A fork's start: the link to its parent (an event), the parent's events of the copied turns
  * (their ts kept), and the workspace as those turns left it (their edits replayed).
  */
-async function startFromParent(options: { fork: ForkStart; log: EventLog; toolbox: Toolbox; workspace: Workspace; clock: Clock; random: Random }): Promise<void> {
+async function startFromParent(options: {
+  fork: ForkStart;
+  log: EventLog;
+  toolbox: Toolbox;
+  workspace: Workspace;
+  clock: Clock;
+  random: Random;
+}): Promise<void> {
   const { fork, log } = options;
   const { trajectory } = fork;
-  const files = await replayWorkspace({ events: trajectory.events, toolbox: options.toolbox, workspace: options.workspace, clock: options.clock, random: options.random });
-  log.emitAt({
-    event: 'forked_from',
-    parent_run_id: fork.parentRunId,
-    turn: fork.atTurn,
-    from_vendor: trajectory.vendor,
-    from_model: trajectory.model,
-    copied_events: trajectory.events.length,
-    messages: trajectory.messages.length,
-    inherited: { usd: Math.round(trajectory.totals.usd * 1e6) / 1e6, input_tokens: trajectory.totals.inputTokens, output_tokens: trajectory.totals.outputTokens },
-    workspace: files,
-  }, 0);
+  const files = await replayWorkspace({
+    events: trajectory.events,
+    toolbox: options.toolbox,
+    workspace: options.workspace,
+    clock: options.clock,
+    random: options.random,
+  });
+  log.emitAt(
+    {
+      event: 'forked_from',
+      parent_run_id: fork.parentRunId,
+      turn: fork.atTurn,
+      from_vendor: trajectory.vendor,
+      from_model: trajectory.model,
+      copied_events: trajectory.events.length,
+      messages: trajectory.messages.length,
+      inherited: {
+        usd: Math.round(trajectory.totals.usd * 1e6) / 1e6,
+        input_tokens: trajectory.totals.inputTokens,
+        output_tokens: trajectory.totals.outputTokens,
+      },
+      workspace: files,
+    },
+    0,
+  );
   for (const event of trajectory.events) log.emitAt({ ...event } as EventBody, event.ts);
 }
 

@@ -41,7 +41,10 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('keepalive-only: the watchdog fires at the base window (Empty) and the retry succeeds', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'keepalive_only', intervalMs: 15_000, style: vendor === 'sim-anthropic' ? 'ping' : 'comment' } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1] },
+      action: { type: 'keepalive_only', intervalMs: 15_000, style: vendor === 'sim-anthropic' ? 'ping' : 'comment' },
+    });
     const [armed] = ofType(events, 'watchdog_armed');
     const [fired] = ofType(events, 'watchdog_fired');
     expect(fired).toMatchObject({ window_ms: 120_000, outcome: 'empty', attempt: 1 });
@@ -63,7 +66,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
       [210_000, 'empty'],
     ]);
     const retries = ofType(events, 'retry_scheduled');
-    expect(retries.map((r) => [r.next_attempt, r.max_attempts, r.wait_ms])).toEqual([[2, 4, 0], [3, 4, 0], [4, 4, 0]]);
+    expect(retries.map((r) => [r.next_attempt, r.max_attempts, r.wait_ms])).toEqual([
+      [2, 4, 0],
+      [3, 4, 0],
+      [4, 4, 0],
+    ]);
     expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
     expect(terminateOf(events).message).toMatch(/retry budget of 3 spent; 4 attempts/);
   });
@@ -86,7 +93,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
 
   it('a stream error cap out of reach does not make Empty retries endless: the budget still bounds them', async () => {
     // (A cap of 0 used to mean "no cap"; the schema now refuses it.)
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } }, { recovery: { watchdog: { streamErrorCap: 50 } } });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } },
+      { recovery: { watchdog: { streamErrorCap: 50 } } },
+    );
     expect(ofType(events, 'watchdog_fired')).toHaveLength(4);
     expect(terminateOf(events).reason).toBe('retries_exhausted');
   });
@@ -102,7 +113,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('a Partial with the continuation option on: the loop sends the continuation prompt and goes on', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output', recovery: { output: { continueAfterPartial: true } } });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } },
+      { policy: 'long-output', recovery: { output: { continueAfterPartial: true } } },
+    );
     expect(ofType(events, 'output_recovery')[0]).toMatchObject({ action: 'continue_partial', iteration: 1 });
     expect(ofType(events, 'iteration_start').length).toBeGreaterThan(1);
     expect(terminateOf(events).reason).not.toBe('internal_error');
@@ -139,7 +154,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('five consecutive stream errors fail the call (stream error cap)', async () => {
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }, { recovery: { retry: { maxRetries: 10 } } });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } },
+      { recovery: { retry: { maxRetries: 10 } } },
+    );
     expect(ofType(events, 'model_error')).toHaveLength(5);
     expect(terminateOf(events).message).toMatch(/5 consecutive stream errors/);
   });
@@ -157,7 +176,10 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('a mid-stream overloaded error event before content is retried', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'sse_error', afterEvents: 1, errorType: 'overloaded_error' } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1] },
+      action: { type: 'sse_error', afterEvents: 1, errorType: 'overloaded_error' },
+    });
     expect(ofType(events, 'model_error')[0]).toMatchObject({ category: 'overloaded' });
     expect(terminateOf(events).complete).toBe(true);
   });
@@ -165,7 +187,10 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
 
 describe('the SDK default preset', () => {
   it('retries inside the SDK where the loop cannot see it: only the fault markers show', async () => {
-    const events = await runToEnd({ preset: 'sdk-default', faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'next', count: 2 }, action: { type: 'http_error', status: 529 } }], tools: [] } });
+    const events = await runToEnd({
+      preset: 'sdk-default',
+      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'next', count: 2 }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
     expect(ofType(events, 'fault_injected')).toHaveLength(2);
     expect(ofType(events, 'model_error')).toEqual([]);
     expect(ofType(events, 'retry_scheduled')).toEqual([]);
@@ -178,14 +203,23 @@ describe('the SDK default preset', () => {
 describe('live fault toggles', () => {
   it('a set_faults control takes effect at the next request and is an event', async () => {
     let sent = false;
-    const events = await runToEnd({}, {
-      onEvent: (event, control) => {
-        if (!sent && event.event === 'tool_call') {
-          sent = true;
-          control({ action: 'set_faults', faults: { rules: [{ id: 'o1', enabled: true, label: 'overloaded ×1', when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 529 } }], tools: [] } });
-        }
+    const events = await runToEnd(
+      {},
+      {
+        onEvent: (event, control) => {
+          if (!sent && event.event === 'tool_call') {
+            sent = true;
+            control({
+              action: 'set_faults',
+              faults: {
+                rules: [{ id: 'o1', enabled: true, label: 'overloaded ×1', when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 529 } }],
+                tools: [],
+              },
+            });
+          }
+        },
       },
-    });
+    );
     const [change] = ofType(events, 'control');
     expect(change).toMatchObject({ action: 'set_faults' });
     const [injected] = ofType(events, 'fault_injected');

@@ -88,7 +88,9 @@ describe('createRedactor', () => {
     expect(redactor.text(`dump ${hex} / ${hex.toUpperCase()}`)).toBe(`dump ${REDACTED} / ${REDACTED}`);
     const crlf = 'sk-canary-REQUEST-part-one\r\nsk-canary-part-two-0123';
     const parts = createRedactor({ secrets: runSecrets({ apiKey: crlf, env: {} }) });
-    expect(parts.text('invalid header value sk-canary-REQUEST-part-one, then sk-canary-part-two-0123')).toBe(`invalid header value ${REDACTED}, then ${REDACTED}`);
+    expect(parts.text('invalid header value sk-canary-REQUEST-part-one, then sk-canary-part-two-0123')).toBe(
+      `invalid header value ${REDACTED}, then ${REDACTED}`,
+    );
   });
 
   it('returns the very same object when there is nothing to redact', () => {

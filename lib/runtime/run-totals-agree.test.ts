@@ -37,11 +37,14 @@ describe('the engine and the one fold agree on a real run', () => {
 
   it('when the loop dies with an internal error after model calls', async () => {
     let calls = 0;
-    const events = await runToEnd({}, {
-      onEvent: (event) => {
-        if (event.event === 'llm_call' && ++calls === 2) throw new Error('a sink that broke');
+    const events = await runToEnd(
+      {},
+      {
+        onEvent: (event) => {
+          if (event.event === 'llm_call' && ++calls === 2) throw new Error('a sink that broke');
+        },
       },
-    });
+    );
     expect(terminateOf(events).reason).toBe('internal_error');
     expect(calls).toBeGreaterThanOrEqual(2);
     agree(events);
@@ -56,7 +59,11 @@ describe('the engine and the one fold agree on a real run', () => {
     await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) }).done;
     const inherited = ofType(child, 'forked_from')[0]!.inherited;
     const copied = foldTotals(child.slice(0, child.findIndex((e) => e.event === 'forked_from') + 1 + ofType(child, 'forked_from')[0]!.copied_events));
-    expect({ usd: inherited.usd, input_tokens: inherited.input_tokens, output_tokens: inherited.output_tokens }).toEqual({ usd: copied.usd, input_tokens: copied.inputTokens, output_tokens: copied.outputTokens });
+    expect({ usd: inherited.usd, input_tokens: inherited.input_tokens, output_tokens: inherited.output_tokens }).toEqual({
+      usd: copied.usd,
+      input_tokens: copied.inputTokens,
+      output_tokens: copied.outputTokens,
+    });
     agree(child);
   });
 });

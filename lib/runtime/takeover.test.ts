@@ -93,14 +93,17 @@ describe('takeover between vendors mid-run', () => {
 
   it('a swap control message applies at the next request boundary', async () => {
     let sent = false;
-    const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } }, {
-      onEvent: (event, control) => {
-        if (!sent && event.event === 'tool_call') {
-          sent = true;
-          control({ action: 'swap', target: { vendor: 'sim-deepseek', model: '' } });
-        }
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic' } },
+      {
+        onEvent: (event, control) => {
+          if (!sent && event.event === 'tool_call') {
+            sent = true;
+            control({ action: 'swap', target: { vendor: 'sim-deepseek', model: '' } });
+          }
+        },
       },
-    });
+    );
     const [swap] = ofType(events, 'swap');
     expect(swap).toMatchObject({ cause: 'control', from_vendor: 'sim-anthropic', to_vendor: 'sim-deepseek', to_model: 'deepseek-sim-reasoner' });
     const next = events.find((e) => e.seq > swap!.seq && e.event === 'model_request');
@@ -109,11 +112,15 @@ describe('takeover between vendors mid-run', () => {
   });
 
   it('refuses a swap this installation cannot make, in the log, and stays on its vendor', async () => {
-    const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } }, {
-      onEvent: (event, control) => {
-        if (event.event === 'iteration_start' && event.iteration === 2) control({ action: 'swap', target: { vendor: 'sim-openai', model: 'claude-sim-haiku' } });
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic' } },
+      {
+        onEvent: (event, control) => {
+          if (event.event === 'iteration_start' && event.iteration === 2)
+            control({ action: 'swap', target: { vendor: 'sim-openai', model: 'claude-sim-haiku' } });
+        },
       },
-    });
+    );
     expect(ofType(events, 'swap')).toEqual([]);
     expect(ofType(events, 'log').some((l) => l.level === 'warn' && l.message.includes('swap to sim-openai/claude-sim-haiku not made'))).toBe(true);
     expect(terminateOf(events).complete).toBe(true);
@@ -127,7 +134,14 @@ describe('takeover between vendors mid-run', () => {
       faults: { rules: [{ id: 'o3', enabled: true, when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } }], tools: [] },
     });
     const [swap] = ofType(events, 'swap');
-    expect(swap).toMatchObject({ cause: 'fallback', iteration: 1, from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-mini', reason: '3 consecutive overloaded errors' });
+    expect(swap).toMatchObject({
+      cause: 'fallback',
+      iteration: 1,
+      from_vendor: 'sim-anthropic',
+      to_vendor: 'sim-openai',
+      to_model: 'gpt-sim-mini',
+      reason: '3 consecutive overloaded errors',
+    });
     expect(ofType(events, 'model_error')).toHaveLength(3);
     // The retry after the third overload is the first request on the new vendor.
     const requests = ofType(events, 'model_request').filter((r) => r.iteration === 1);

@@ -15,7 +15,9 @@ describe('task verdict', () => {
   it('a model that gives up ends its turn cleanly, but the task is not done', async () => {
     // Every edit throws: the bug cannot be fixed, and the simulated model says so and stops.
     const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
-    const answer = ofType(events, 'llm_call').filter((c) => !c.background).at(-1);
+    const answer = ofType(events, 'llm_call')
+      .filter((c) => !c.background)
+      .at(-1);
     expect(JSON.stringify(answer?.message)).toMatch(/could not finish the task/);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
     const verdict = ofType(events, 'task_verdict')[0];

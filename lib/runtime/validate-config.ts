@@ -16,7 +16,11 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   const env = options.env ?? process.env;
   const problems: string[] = [];
   if (!getScenario(config.scenario)) {
-    problems.push(`scenario: unknown scenario "${config.scenario}"; choose one of ${listScenarios().map((s) => s.id).join(', ')}`);
+    problems.push(
+      `scenario: unknown scenario "${config.scenario}"; choose one of ${listScenarios()
+        .map((s) => s.id)
+        .join(', ')}`,
+    );
   }
   const { vendor, model } = config.provider;
   const target = { vendor, model, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };

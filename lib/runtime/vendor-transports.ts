@@ -8,12 +8,7 @@ import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, type Policy } f
  * The first vendor's simulator keeps the `sim` random fork, so a run without swaps draws
  * exactly what it always drew.
  */
-export function createVendorTransports(options: {
-  clock: Clock;
-  random: Random;
-  policy: Policy;
-  first: Vendor;
-}): (vendor: Vendor) => typeof fetch {
+export function createVendorTransports(options: { clock: Clock; random: Random; policy: Policy; first: Vendor }): (vendor: Vendor) => typeof fetch {
   const { clock, random, policy, first } = options;
   const sims = new Map<Vendor, typeof fetch>();
   return (vendor) => {

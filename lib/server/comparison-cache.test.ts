@@ -31,11 +31,15 @@ function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.lengt
   store.createRun({ id, config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config, events: log.slice(0, upTo).map((e) => ({ ...e, run_id: id })) });
 }
 
-describe('the compare route\'s comparison cache', () => {
+describe("the compare route's comparison cache", () => {
   it('answers exactly what compareRuns over both whole logs does as a live side grows, reading only its new events and never re-reading a finished side', async () => {
     const store = tempStore();
     const log = await recordedRun('x', { seed: 4 });
-    const other = await recordedRun('y', { seed: 4, recovery: { retry: { enabled: false } }, faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] } });
+    const other = await recordedRun('y', {
+      seed: 4,
+      recovery: { retry: { enabled: false } },
+      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
     expect(log.length).toBeGreaterThan(40);
     storeRun(store, 'live', log, 10);
     storeRun(store, 'done', other);

@@ -34,7 +34,10 @@ export function createComparisonCache(options: { store: RunStore; max?: number }
       held.delete(key); // re-inserted below: the Map's order is the recency order
       held.set(key, fold);
       while (held.size > max) held.delete(held.keys().next().value!);
-      for (const [side, runId] of [['a', a], ['b', b]] as const) {
+      for (const [side, runId] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
         const run = fold[side];
         if (run.ended) continue;
         fold.add(side, run.lastSeq < 0 ? store.readEvents({ runId }) : store.readEvents({ runId, afterSeq: run.lastSeq }));

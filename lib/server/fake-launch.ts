@@ -34,10 +34,11 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
     const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq * 10 } as RunEvent);
     const sample = sampleRunEvents({ runId });
     emit(sample[0]!);
-    const sleep = (ms: number) => new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, ms);
-    });
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, ms);
+      });
     const done = (async () => {
       for (let step = 0; step < steps && !stopped; step += 1) {
         if (step === holdAt && !released) {

@@ -133,7 +133,10 @@ describe('run registry', () => {
     unsubscribe();
     await registry.whenFinished(watched.id);
     expect(store.getRun(watched.id)?.summary.reason).toBe('abandoned');
-    expect(fake.controls).toEqual([{ action: 'abort', reason: 'abandoned' }, { action: 'abort', reason: 'abandoned' }]);
+    expect(fake.controls).toEqual([
+      { action: 'abort', reason: 'abandoned' },
+      { action: 'abort', reason: 'abandoned' },
+    ]);
   });
 
   it('hands the key to launch only and redacts it from events and the store', async () => {
@@ -148,7 +151,11 @@ describe('run registry', () => {
     expect(JSON.stringify(watcher.events)).not.toContain(key);
     expect(JSON.stringify(watcher.events)).toContain('[redacted]');
     store.close();
-    const bytes = fs.readdirSync(dir).filter((n) => n.startsWith(DB_FILE_NAME)).map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1')).join('');
+    const bytes = fs
+      .readdirSync(dir)
+      .filter((n) => n.startsWith(DB_FILE_NAME))
+      .map((n) => fs.readFileSync(path.join(dir, n)).toString('latin1'))
+      .join('');
     expect(bytes).not.toContain(key);
     store = createSqliteRunStore({ dir });
   });

@@ -163,7 +163,12 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
 
   /** Ends a log the engine left open, so every stored run ends with terminate. */
   const terminateFor = (run: LiveRun, message: string): void => {
-    accept(run, { run_id: run.id, seq: run.lastSeq + 1, ts: run.lastTs, ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }) });
+    accept(run, {
+      run_id: run.id,
+      seq: run.lastSeq + 1,
+      ts: run.lastTs,
+      ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }),
+    });
   };
 
   /** A run marked running in the store but not live here was cut off by a server restart. */
@@ -180,9 +185,19 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
-        id, redactor, handle: undefined, pending: [], tail: [], lastSeq: -1, lastTs: 0,
-        totals: NO_TOTALS, subscribers: new Set(), idleTimer: undefined,
-        flushTimer: undefined, finished, done,
+        id,
+        redactor,
+        handle: undefined,
+        pending: [],
+        tail: [],
+        lastSeq: -1,
+        lastTs: 0,
+        totals: NO_TOTALS,
+        subscribers: new Set(),
+        idleTimer: undefined,
+        flushTimer: undefined,
+        finished,
+        done,
       };
       live.set(id, run);
       armIdleTimer(run);

@@ -44,11 +44,13 @@ function parseFrames(text: string): Frame[] {
 }
 
 function eventsOf(frames: Frame[]): RunEvent[] {
-  return frames.filter((f) => f.data !== undefined).map((f) => {
-    const event = RunEventSchema.parse(JSON.parse(f.data!));
-    expect(f.id).toBe(String(event.seq));
-    return event;
-  });
+  return frames
+    .filter((f) => f.data !== undefined)
+    .map((f) => {
+      const event = RunEventSchema.parse(JSON.parse(f.data!));
+      expect(f.id).toBe(String(event.seq));
+      return event;
+    });
 }
 
 function seqs(events: readonly RunEvent[]): number[] {

@@ -37,7 +37,9 @@ beforeAll(async () => {
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   let out = '';
-  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const end = Date.now() + 20_000;
   while (!/Ready to accept connections/.test(out)) {
@@ -79,7 +81,12 @@ describe('queue jobs of a dead sweep', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await worker.close();
-    for (const [sweepId, index] of [['sweep-dead', 1], ['sweep-dead', 2], ['sweep-live', 0], ['sweep-elsewhere', 0]] as const) {
+    for (const [sweepId, index] of [
+      ['sweep-dead', 1],
+      ['sweep-dead', 2],
+      ['sweep-live', 0],
+      ['sweep-elsewhere', 0],
+    ] as const) {
       await queue.add('run', payload(sweepId, index), { jobId: `${sweepId}-${index}` });
     }
 

@@ -33,7 +33,6 @@ function osThreads(): number {
   return Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]);
 }
 
-
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));

@@ -115,7 +115,16 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
       sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
       broadcast(entry, stored(id)!);
       runner ??= await createRunner();
-      await executeSweep({ sweepId: id, grid: entry.grid, runner, runStore, sweepStore, signal: entry.cancel.signal, onProgress: (p) => broadcast(entry, p), created: true });
+      await executeSweep({
+        sweepId: id,
+        grid: entry.grid,
+        runner,
+        runStore,
+        sweepStore,
+        signal: entry.cancel.signal,
+        onProgress: (p) => broadcast(entry, p),
+        created: true,
+      });
     } catch (error) {
       const summary = sweepStore.getSweep(id)!.summary;
       if (entry.cancel.signal.aborted) {

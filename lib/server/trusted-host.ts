@@ -17,9 +17,7 @@ export function isTrustedHost(host: string, env: Record<string, string | undefin
   if (name === undefined) return false;
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (name.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return true; // an IP address
-  const expected = [env[LISTEN_HOST_VAR] ?? '', ...(env[ALLOWED_HOSTS_VAR] ?? '').split(/[\s,]+/)]
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
+  const expected = [env[LISTEN_HOST_VAR] ?? '', ...(env[ALLOWED_HOSTS_VAR] ?? '').split(/[\s,]+/)].map((h) => h.trim().toLowerCase()).filter(Boolean);
   return expected.includes(name) || expected.includes(host.toLowerCase());
 }
 

@@ -29,7 +29,10 @@ describe('startSimServer', () => {
     try {
       const client = new OpenAI({ apiKey: 'sim', baseURL: `${server.url}/v1`, maxRetries: 0 });
       const controller = new AbortController();
-      const stream = await client.chat.completions.create({ model: 'gpt-sim-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+      const stream = await client.chat.completions.create(
+        { model: 'gpt-sim-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+        { signal: controller.signal },
+      );
       let chunks = 0;
       for await (const chunk of stream) {
         if (chunk.choices[0]?.delta.content) chunks++;

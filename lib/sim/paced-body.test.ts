@@ -46,7 +46,14 @@ describe('pacedBody', () => {
   it('errors with the abort reason when the request is aborted mid-wait', async () => {
     const clock = new VirtualClock();
     const controller = new AbortController();
-    const reader = pacedBody({ frames: [{ delayMs: 0, text: 'x' }, { delayMs: 1_000, text: 'y' }], clock, signal: controller.signal }).getReader();
+    const reader = pacedBody({
+      frames: [
+        { delayMs: 0, text: 'x' },
+        { delayMs: 1_000, text: 'y' },
+      ],
+      clock,
+      signal: controller.signal,
+    }).getReader();
     await reader.read();
     const next = reader.read();
     controller.abort(new Error('watchdog'));
@@ -56,7 +63,14 @@ describe('pacedBody', () => {
   it('drops the pending wait when the request aborts, even after the reader cancelled, and lets go of the signal', async () => {
     const clock = new VirtualClock();
     const controller = new AbortController();
-    const reader = pacedBody({ frames: [{ delayMs: 0, text: 'x' }, { delayMs: 1_000, text: 'y' }], clock, signal: controller.signal }).getReader();
+    const reader = pacedBody({
+      frames: [
+        { delayMs: 0, text: 'x' },
+        { delayMs: 1_000, text: 'y' },
+      ],
+      clock,
+      signal: controller.signal,
+    }).getReader();
     await reader.read();
     const next = reader.read();
     for (let i = 0; i < 10; i++) await Promise.resolve();

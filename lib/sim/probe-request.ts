@@ -7,9 +7,7 @@ import { VendorRejection } from './rejection';
 import { DEFAULT_SIGNING_KEY } from './signature';
 
 /** What a strict simulated vendor says of a request body, without generating anything. */
-export type ProbeVerdict =
-  | { accepted: true }
-  | { accepted: false; status: number; type: string; message: string; body: Record<string, unknown> };
+export type ProbeVerdict = { accepted: true } | { accepted: false; status: number; type: string; message: string; body: Record<string, unknown> };
 
 /**
  * Validates a rendered request exactly as the simulated vendor would on arrival and returns

@@ -31,9 +31,18 @@ describe('countRequestTokens', () => {
 describe('sameJson', () => {
   it('holds only for values that serialise to the same JSON text', () => {
     const pairs: [unknown, unknown][] = [
-      [{ a: 1, b: [1, 'x', null] }, { a: 1, b: [1, 'x', null] }],
-      [{ a: 1, b: 2 }, { b: 2, a: 1 }],
-      [[1, 2], [1, 2, 3]],
+      [
+        { a: 1, b: [1, 'x', null] },
+        { a: 1, b: [1, 'x', null] },
+      ],
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [
+        [1, 2],
+        [1, 2, 3],
+      ],
       [{ a: [] }, { a: {} }],
       [{ a: null }, { a: {} }],
       [{ a: '1' }, { a: 1 }],

@@ -18,7 +18,10 @@ describe('worker through the real SDKs', () => {
     for (let turn = 0; turn < 20; turn++) {
       const message = await client.messages
         .stream({
-          model: 'claude-sim-sonnet', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, messages,
+          model: 'claude-sim-sonnet',
+          max_tokens: 4096,
+          thinking: { type: 'enabled', budget_tokens: 2048 },
+          messages,
           tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })),
         })
         .finalMessage();
@@ -50,7 +53,10 @@ describe('worker through the real SDKs', () => {
     for (let turn = 0; turn < 20; turn++) {
       const completion = await client.chat.completions
         .stream({
-          model: 'gpt-sim-mini', max_completion_tokens: 2048, messages, stream_options: { include_usage: true },
+          model: 'gpt-sim-mini',
+          max_completion_tokens: 2048,
+          messages,
+          stream_options: { include_usage: true },
           tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
         })
         .finalChatCompletion();

@@ -33,7 +33,12 @@ describe('a log encoded where the run was made', () => {
 
   it('is refused, with the store’s own words, when the events are not one run’s contiguous log', () => {
     const events = sampleRunEvents({ runId: 'r' });
-    expect(() => encodeLog('r', events.filter((e) => e.seq !== 3))).toThrow(/run r: seq 4 breaks the contiguous batch at index 3/);
+    expect(() =>
+      encodeLog(
+        'r',
+        events.filter((e) => e.seq !== 3),
+      ),
+    ).toThrow(/run r: seq 4 breaks the contiguous batch at index 3/);
     expect(() => encodeLog('other', events)).toThrow(/event seq 0 belongs to run r, not other/);
   });
 

@@ -7,9 +7,7 @@ export interface JsonlLine {
 }
 
 /** Parse outcome for an import: events ready to store, or every problem found, by line. */
-export type ParsedTrace =
-  | { ok: true; events: RunEvent[] }
-  | { ok: false; errors: string[] };
+export type ParsedTrace = { ok: true; events: RunEvent[] } | { ok: false; errors: string[] };
 
 /** Enough errors to fix a file without flooding the response. */
 export const MAX_LINE_ERRORS = 20;

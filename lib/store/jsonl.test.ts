@@ -38,7 +38,12 @@ describe('JSONL export and import of our own events', () => {
     store.createRun({ id: 'orig', config: sampleConfig() });
     store.appendEvents({ runId: 'orig', events });
     const text = exportRunJsonl({ store, runId: 'orig' })!;
-    expect(text.trim().split('\n').map((l) => JSON.parse(l))).toEqual(events);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(events);
     expect(exportRunJsonl({ store, runId: 'missing' })).toBeUndefined();
 
     const result = importJsonl({ store, text, redactor: createRedactor({ secrets: [] }) });
@@ -91,9 +96,15 @@ describe('plain tracer JSONL import', () => {
     expectWellFormed(events, result.id);
     expect(events.map((e) => e.event)).toEqual([
       'run_start',
-      'iteration_start', 'llm_call', 'tool_call',
-      'iteration_start', 'llm_call', 'tool_call', 'log',
-      'iteration_start', 'llm_call',
+      'iteration_start',
+      'llm_call',
+      'tool_call',
+      'iteration_start',
+      'llm_call',
+      'tool_call',
+      'log',
+      'iteration_start',
+      'llm_call',
       'terminate',
     ]);
     expect(events.map((e) => e.ts)).toEqual([0, 0, 0, 277, 2852, 2852, 2885, 2895, 6375, 6375, 6385]);
@@ -119,9 +130,21 @@ describe('plain tracer JSONL import', () => {
 
   it('accepts millisecond timestamps and ends a trace without terminate with reason imported', () => {
     const text = [
-      { run_id: 'x', ts: 1735689600000, event: 'llm_call', iteration: 1, input_tokens: 10, output_tokens: 5, usd_so_far: 0.01, stop_reason: 'tool_use', latency_ms: 900 },
+      {
+        run_id: 'x',
+        ts: 1735689600000,
+        event: 'llm_call',
+        iteration: 1,
+        input_tokens: 10,
+        output_tokens: 5,
+        usd_so_far: 0.01,
+        stop_reason: 'tool_use',
+        latency_ms: 900,
+      },
       { run_id: 'x', ts: 1735689600450, event: 'tool_call', iteration: 1, tool: 'grep', args: { pattern: 'TODO' }, result_chars: 10, is_error: false },
-    ].map((l) => JSON.stringify(l)).join('\n');
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
     const parsed = parseJsonl({ text, runId: 'new' });
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
     expectWellFormed(parsed.events, 'new');
@@ -154,7 +177,10 @@ describe('plain tracer JSONL import', () => {
     const parsed = parseJsonl({ text: mixed, runId: 'x' });
     expect(parsed.ok ? [] : parsed.errors).toEqual([expect.stringMatching(/^line 9: run_id "other" differs from "3f9a1c2e" on line 1; .*split it by run_id/)]);
 
-    expect(importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({ ok: false, errors: ['the file is empty: expected one JSON object a line'] });
+    expect(importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({
+      ok: false,
+      errors: ['the file is empty: expected one JSON object a line'],
+    });
     const noUsable = importJsonl({ store, text: '{"ts": 1, "event": "note", "text": "hi"}\n', redactor: createRedactor({ secrets: [] }) });
     expect(noUsable).toEqual({ ok: false, errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'] });
     expect(store.listRuns()).toEqual([]);

@@ -235,7 +235,13 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
       run_id: runId,
       seq: log.length,
       ts: log[log.length - 1]!.ts,
-      ...terminateEvent({ iteration, reason: 'imported', complete: false, message: 'the trace ended without a terminate line', totals: { ...foldTotals(log), usd } }),
+      ...terminateEvent({
+        iteration,
+        reason: 'imported',
+        complete: false,
+        message: 'the trace ended without a terminate line',
+        totals: { ...foldTotals(log), usd },
+      }),
     });
   }
   return { ok: true, events: log };

@@ -63,7 +63,11 @@ describe('the runs list’s rows', () => {
 
   it('start a fork’s vendors where its copied turns ran', async () => {
     const parent = await runToEnd({ provider: { vendor: 'sim-anthropic' }, seed: 7 });
-    const plan = planFork({ spec: { runId: 'parent', atTurn: 2, provider: 'sim-openai' }, parent: { config: ofType(parent, 'run_start')[0]!.config, running: false }, events: parent });
+    const plan = planFork({
+      spec: { runId: 'parent', atTurn: 2, provider: 'sim-openai' },
+      parent: { config: ofType(parent, 'run_start')[0]!.config, running: false },
+      events: parent,
+    });
     if (!plan.ok) throw new Error(plan.problems.join('; '));
     const child: RunEvent[] = [];
     await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) }).done;

@@ -23,16 +23,48 @@ describe('a run’s route', () => {
   });
 
   it('counts a same-vendor fallback model as a stop', () => {
-    const state = foldRoute(NO_ROUTE, [{ kind: 'fallback', model: 'claude-sim-haiku' }, { kind: 'swap', from: { ...a, model: 'claude-sim-haiku' }, to: o }], a);
+    const state = foldRoute(
+      NO_ROUTE,
+      [
+        { kind: 'fallback', model: 'claude-sim-haiku' },
+        { kind: 'swap', from: { ...a, model: 'claude-sim-haiku' }, to: o },
+      ],
+      a,
+    );
     expect(routeStops(state, a)).toEqual([a, { ...a, model: 'claude-sim-haiku' }, o]);
   });
 
   it('starts a fork where its copied turns ran, not where the fork was launched', () => {
     // A fork launched on OpenAI from a parent that ran turns 1–2 on Anthropic.
-    expect(routeStops(foldRoute(NO_ROUTE, [{ kind: 'fork', at: a }, { kind: 'swap', from: a, to: o }], o), o)).toEqual([a, o]);
+    expect(
+      routeStops(
+        foldRoute(
+          NO_ROUTE,
+          [
+            { kind: 'fork', at: a },
+            { kind: 'swap', from: a, to: o },
+          ],
+          o,
+        ),
+        o,
+      ),
+    ).toEqual([a, o]);
     // A fork that stays on the parent's vendor: one stop.
     expect(routeStops(foldRoute(NO_ROUTE, [{ kind: 'fork', at: a }], a), a)).toEqual([a]);
     // The parent's own swap in the copied turns comes first.
-    expect(routeStops(foldRoute(NO_ROUTE, [{ kind: 'fork', at: o }, { kind: 'swap', from: a, to: o }, { kind: 'swap', from: o, to: d }], d), d)).toEqual([a, o, d]);
+    expect(
+      routeStops(
+        foldRoute(
+          NO_ROUTE,
+          [
+            { kind: 'fork', at: o },
+            { kind: 'swap', from: a, to: o },
+            { kind: 'swap', from: o, to: d },
+          ],
+          d,
+        ),
+        d,
+      ),
+    ).toEqual([a, o, d]);
   });
 });

@@ -11,10 +11,7 @@ export interface RouteStop {
  * swap (any cause: by hand, planned, cross-vendor fallback, a fork moving on), a same-vendor
  * fallback model, and a fork's start (its trajectory began on the parent's vendor).
  */
-export type RouteEvent =
-  | { kind: 'swap'; from: RouteStop; to: RouteStop }
-  | { kind: 'fallback'; model: string }
-  | { kind: 'fork'; at: RouteStop };
+export type RouteEvent = { kind: 'swap'; from: RouteStop; to: RouteStop } | { kind: 'fallback'; model: string } | { kind: 'fork'; at: RouteStop };
 
 /**
  * What the store keeps of a run's route (the summary row's `route`): the vendors and models

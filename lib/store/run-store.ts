@@ -20,7 +20,6 @@ export interface CreateRunOptions {
   forkedFrom?: ForkLink;
 }
 
-
 export interface AppendEventsOptions {
   runId: string;
   /** Events in seq order; the first must follow the last stored one (no gap, no repeat). */

@@ -34,9 +34,7 @@ export function createSqlitePromptSetStore({ dir, now = Date.now }: { dir: strin
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
-  const nextVersion = db.prepare<[string], { next: number }>(
-    'SELECT COALESCE(MAX(version), 0) + 1 AS next FROM prompt_sets WHERE name = ?',
-  );
+  const nextVersion = db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS next FROM prompt_sets WHERE name = ?');
   const insert = db.prepare(
     `INSERT INTO prompt_sets (name, version, created_at, system, task, tool_descriptions)
      VALUES (@name, @version, @created_at, @system, @task, @tool_descriptions)`,

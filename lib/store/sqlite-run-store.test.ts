@@ -88,7 +88,15 @@ describe('sqlite run store', () => {
   it('records the task verdict from the log beside the terminate reason', () => {
     const events = sampleRunEvents({ runId: 'v1' });
     const end = events.at(-1)!;
-    const verdict = { run_id: 'v1', seq: end.seq, ts: end.ts, event: 'task_verdict' as const, verdict: 'not_done' as const, check: 'test/slugify.test.js', detail: '1 passed, 1 failed' };
+    const verdict = {
+      run_id: 'v1',
+      seq: end.seq,
+      ts: end.ts,
+      event: 'task_verdict' as const,
+      verdict: 'not_done' as const,
+      check: 'test/slugify.test.js',
+      detail: '1 passed, 1 failed',
+    };
     store.createRun({ id: 'v1', config: sampleConfig(), events: [...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }] });
     expect(store.getRun('v1')!.summary).toMatchObject({ status: 'completed', reason: 'end_turn', verdict: 'not_done' });
     expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
@@ -133,7 +141,10 @@ describe('sqlite run store', () => {
   });
 
   it('derives aborted and failed statuses from the terminate reason', () => {
-    for (const [id, reason] of [['a', 'abandoned'], ['f', 'retries_exhausted']] as const) {
+    for (const [id, reason] of [
+      ['a', 'abandoned'],
+      ['f', 'retries_exhausted'],
+    ] as const) {
       store.createRun({ id, config: sampleConfig() });
       const start = sampleRunEvents({ runId: id })[0]!;
       store.appendEvents({
@@ -149,7 +160,10 @@ describe('sqlite run store', () => {
     // Keys are taken out of values before events reach the store (lib/runtime/redact-secrets);
     // the store itself must not silently change a log, or a stored trace differs from the stream.
     const events = sampleRunEvents({ runId: 'k' });
-    events[3] = { ...events[3]!, args: { path: 'x', password: 'hunter2', nested: [{ secret: 'the answer', authorization: 'none' }] } } as (typeof events)[number];
+    events[3] = {
+      ...events[3]!,
+      args: { path: 'x', password: 'hunter2', nested: [{ secret: 'the answer', authorization: 'none' }] },
+    } as (typeof events)[number];
     store.createRun({ id: 'k', config: sampleConfig() });
     store.appendEvents({ runId: 'k', events });
     const read = store.readEvents({ runId: 'k' });

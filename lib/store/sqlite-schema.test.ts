@@ -31,8 +31,18 @@ describe('store migrations', () => {
     const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
     runs.forEach(({ id, events }, index) => {
       const summary = summarizeEvents(events);
-      old.prepare('INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, 1000 + index, JSON.stringify(sampleConfig()), 'ended', summary.reason, summary.complete === null ? null : Number(summary.complete), events.length, summary.maxTs);
+      old
+        .prepare('INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(
+          id,
+          1000 + index,
+          JSON.stringify(sampleConfig()),
+          'ended',
+          summary.reason,
+          summary.complete === null ? null : Number(summary.complete),
+          events.length,
+          summary.maxTs,
+        );
       // Stored out of seq order: the copy must put them back in order.
       for (const event of [...events].reverse()) insertEvent.run(id, event.seq, event.event, event.ts, eventJson(event));
     });
@@ -79,12 +89,35 @@ describe('store migrations', () => {
     // The sample run with a swap to OpenAI before its second turn and a fallback model after it.
     const events = [
       ...base.slice(0, 4),
-      { run_id: 'r-old', seq: 0, ts: 1250, event: 'swap', iteration: 1, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', to_vendor: 'sim-openai', to_model: 'gpt-sim', dialect: 'openai-chat', cause: 'scheduled', handling },
-      { run_id: 'r-old', seq: 0, ts: 1260, event: 'fallback', iteration: 1, from_model: 'gpt-sim', to_model: 'gpt-sim-mini', reason: '3 consecutive overloaded errors' },
+      {
+        run_id: 'r-old',
+        seq: 0,
+        ts: 1250,
+        event: 'swap',
+        iteration: 1,
+        from_vendor: 'sim-anthropic',
+        from_model: 'claude-sim-sonnet',
+        to_vendor: 'sim-openai',
+        to_model: 'gpt-sim',
+        dialect: 'openai-chat',
+        cause: 'scheduled',
+        handling,
+      },
+      {
+        run_id: 'r-old',
+        seq: 0,
+        ts: 1260,
+        event: 'fallback',
+        iteration: 1,
+        from_model: 'gpt-sim',
+        to_model: 'gpt-sim-mini',
+        reason: '3 consecutive overloaded errors',
+      },
       ...base.slice(4),
     ].map((e, seq) => ({ ...e, seq })) as ReturnType<typeof sampleRunEvents>;
     const summary = summarizeEvents(events);
-    old.prepare('INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    old
+      .prepare('INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run('r-old', 1000, JSON.stringify(sampleConfig()), 'completed', 'sim-anthropic', 'claude-sim-sonnet', events.length, summary.maxTs);
     const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
     for (const event of events) insertEvent.run('r-old', event.seq, event.event, event.ts, eventJson(event));

@@ -16,8 +16,22 @@ let runs: RunStore;
 let sweeps: SweepStore;
 const grid = SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2] });
 const metrics = (job: number): SweepRunMetrics => ({
-  job, run_id: `s1-${job}`, key: 'c|fix-failing-test|none|sim-anthropic', seed: job + 1, complete: true, reason: 'end_turn', verdict: 'done',
-  duration_ms: 1000, input_tokens: 10, output_tokens: 5, usd: 0.01, attempts: 1, failed_attempts: 0, wasted_tokens: 0, wasted_usd: 0, errors_seen: 0,
+  job,
+  run_id: `s1-${job}`,
+  key: 'c|fix-failing-test|none|sim-anthropic',
+  seed: job + 1,
+  complete: true,
+  reason: 'end_turn',
+  verdict: 'done',
+  duration_ms: 1000,
+  input_tokens: 10,
+  output_tokens: 5,
+  usd: 0.01,
+  attempts: 1,
+  failed_attempts: 0,
+  wasted_tokens: 0,
+  wasted_usd: 0,
+  errors_seen: 0,
 });
 
 beforeEach(() => {
@@ -42,7 +56,12 @@ describe('sqlite sweep store', () => {
       summary: { id: 's1', name: 'two seeds', created_at: new Date(5).toISOString(), status: 'completed', total: 2, done: 2, elapsed_ms: 40, runner: 'local' },
     });
     expect(sweeps.readSweepMetrics('s1')).toEqual([metrics(0), metrics(1)]);
-    expect(runs.listRuns({ sweepId: 's1' }).map((r) => r.id).sort()).toEqual(['s1-0', 's1-1']);
+    expect(
+      runs
+        .listRuns({ sweepId: 's1' })
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['s1-0', 's1-1']);
     expect(runs.listRuns()).toEqual([]);
   });
 
@@ -63,7 +82,10 @@ describe('sqlite sweep store', () => {
     setSweepOwner('s2', `${os.hostname()}:${deadPid()}:an-opening`);
     sweeps.close();
     sweeps = createSqliteSweepStore({ dir }); // the server starts again: nothing else is called
-    expect(sweeps.listSweeps().map((s) => [s.id, s.status, s.done])).toEqual([['s2', 'failed', 0], ['s1', 'failed', 1]]);
+    expect(sweeps.listSweeps().map((s) => [s.id, s.status, s.done])).toEqual([
+      ['s2', 'failed', 0],
+      ['s1', 'failed', 1],
+    ]);
     expect(sweeps.getSweep('s1')?.summary.message).toBe(INTERRUPTED_SWEEP_MESSAGE);
   });
 

@@ -5,7 +5,14 @@ import { SweepGridSchema, type SweepRunMetrics, type SweepStatus, type SweepSumm
 import { DB_FILE_NAME } from './sqlite-run-store';
 import { createOwnerId, isOwnerGone } from './run-owner';
 import { migrate } from './sqlite-schema';
-import { INTERRUPTED_SWEEP_MESSAGE, type ClosedSweep, type CreateSweepOptions, type SweepRecord, type SweepStore, type UpdateSweepOptions } from './sweep-store';
+import {
+  INTERRUPTED_SWEEP_MESSAGE,
+  type ClosedSweep,
+  type CreateSweepOptions,
+  type SweepRecord,
+  type SweepStore,
+  type UpdateSweepOptions,
+} from './sweep-store';
 
 interface SweepRow {
   id: string;

@@ -47,7 +47,9 @@ beforeAll(async () => {
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   let redisOut = '';
-  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
   await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
   for (let i = 0; i < 2; i += 1) {

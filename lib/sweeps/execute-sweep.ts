@@ -34,7 +34,14 @@ export function sweepName(grid: SweepGrid, total: number): string {
 }
 
 /** Writes the sweep's row (status running, or queued behind other sweeps) before any job starts. */
-export function createSweepRecord({ sweepStore, sweepId, grid, runner, createdAt = Date.now(), status = 'running' }: {
+export function createSweepRecord({
+  sweepStore,
+  sweepId,
+  grid,
+  runner,
+  createdAt = Date.now(),
+  status = 'running',
+}: {
   sweepStore: SweepStore;
   sweepId: string;
   grid: SweepGrid;

@@ -30,7 +30,13 @@ describe('expandGrid', () => {
   });
 
   it('refuses duplicate ids and grids past the run limit, naming the field', () => {
-    const dup = SweepGridSchema.safeParse({ configurations: [{ id: 'a', preset: 'naive' }, { id: 'a', preset: 'course' }], seeds: [1] });
+    const dup = SweepGridSchema.safeParse({
+      configurations: [
+        { id: 'a', preset: 'naive' },
+        { id: 'a', preset: 'course' },
+      ],
+      seeds: [1],
+    });
     expect(dup.success).toBe(false);
     expect(dup.error?.issues[0]?.path).toEqual(['configurations']);
     const huge = SweepGridSchema.safeParse({ configurations: [{ id: 'a', preset: 'naive' }], seeds: { from: 1, to: 50_000 } });

@@ -37,11 +37,13 @@ export const TABLE_COLUMNS: readonly Column[] = [
  * with `*` (ties all marked; a column where every row is equal marks nothing).
  */
 export function formatTable(rows: readonly SweepRow[]): string {
-  const cells = rows.map((row) => TABLE_COLUMNS.map((c) => {
-    const v = c.value(row);
-    if (v === null) return NONE;
-    return typeof v === 'number' && c.format ? c.format(v) : String(v);
-  }));
+  const cells = rows.map((row) =>
+    TABLE_COLUMNS.map((c) => {
+      const v = c.value(row);
+      if (v === null) return NONE;
+      return typeof v === 'number' && c.format ? c.format(v) : String(v);
+    }),
+  );
   TABLE_COLUMNS.forEach((column, ci) => {
     if (!column.better || rows.length < 2) return;
     const values = rows.map((r) => column.value(r)).map((v) => (v === null ? Number.NaN : Number(v)));

@@ -46,14 +46,18 @@ export function defaultWorkerCount(): number {
  * running after the pool was destroyed (2 workers: 12 → 14 → 16 → 18 threads over three
  * cancelled sweeps), where destroying the pool gives back every thread (12 after each).
  */
-export function createLocalPool({ workers = defaultWorkerCount(), resourceLimits = SWEEP_WORKER_LIMITS }: { workers?: number; resourceLimits?: ResourceLimits } = {}): SweepJobRunner {
+export function createLocalPool({
+  workers = defaultWorkerCount(),
+  resourceLimits = SWEEP_WORKER_LIMITS,
+}: { workers?: number; resourceLimits?: ResourceLimits } = {}): SweepJobRunner {
   let pool: Promise<Piscina> | undefined;
   const started = (): Promise<Piscina> =>
     (pool ??= sweepWorkerBundle().then(
       // execArgv []: the bundle is plain JavaScript, so a worker needs none of this process's
       // flags; inheriting `--import tsx` (the CLI, the bench) would give every worker thread its
       // own tsx loader thread (measured: ~100 MB of RSS a worker).
-      (filename) => new Piscina({ filename, execArgv: [], minThreads: workers, maxThreads: workers, concurrentTasksPerWorker: 1, idleTimeout: 30_000, resourceLimits }),
+      (filename) =>
+        new Piscina({ filename, execArgv: [], minThreads: workers, maxThreads: workers, concurrentTasksPerWorker: 1, idleTimeout: 30_000, resourceLimits }),
     ));
   /** Pools being destroyed: close() waits for them, so their threads are gone when it returns. */
   const stopping = new Set<Promise<void>>();
@@ -61,7 +65,12 @@ export function createLocalPool({ workers = defaultWorkerCount(), resourceLimits
   const stop = (which: Promise<Piscina>): Promise<void> => {
     if (pool !== which) return Promise.resolve();
     pool = undefined;
-    const destroyed = which.then((p) => p.destroy(), () => {}).finally(() => stopping.delete(destroyed));
+    const destroyed = which
+      .then(
+        (p) => p.destroy(),
+        () => {},
+      )
+      .finally(() => stopping.delete(destroyed));
     stopping.add(destroyed);
     return destroyed;
   };

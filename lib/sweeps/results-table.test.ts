@@ -2,10 +2,31 @@ import { describe, expect, it } from 'vitest';
 import type { SweepRunMetrics } from '@/lib/protocol';
 import { resultsTable, wilsonInterval } from './results-table';
 
-const cell = { key: 'c|fix-failing-test|none|sim-anthropic', configId: 'c', configLabel: 'c', scenario: 'fix-failing-test', faultPlan: 'none', vendor: 'sim-anthropic' as const };
+const cell = {
+  key: 'c|fix-failing-test|none|sim-anthropic',
+  configId: 'c',
+  configLabel: 'c',
+  scenario: 'fix-failing-test',
+  faultPlan: 'none',
+  vendor: 'sim-anthropic' as const,
+};
 const run = (job: number, complete: boolean, verdict: SweepRunMetrics['verdict']): SweepRunMetrics => ({
-  job, run_id: `s-${job}`, key: cell.key, seed: job, complete, reason: complete ? 'end_turn' : 'max_iterations', verdict,
-  duration_ms: 1000 + job, input_tokens: 10, output_tokens: 5, usd: 0.01, attempts: 1, failed_attempts: 0, wasted_tokens: 0, wasted_usd: 0, errors_seen: 0,
+  job,
+  run_id: `s-${job}`,
+  key: cell.key,
+  seed: job,
+  complete,
+  reason: complete ? 'end_turn' : 'max_iterations',
+  verdict,
+  duration_ms: 1000 + job,
+  input_tokens: 10,
+  output_tokens: 5,
+  usd: 0.01,
+  attempts: 1,
+  failed_attempts: 0,
+  wasted_tokens: 0,
+  wasted_usd: 0,
+  errors_seen: 0,
 });
 
 describe('resultsTable', () => {

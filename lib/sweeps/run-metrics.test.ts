@@ -22,7 +22,13 @@ describe('runMetrics', () => {
   it('bills a stream that failed after it began: the retried request’s input plus what streamed', async () => {
     // The in-stream error comes after content started, before any of it could be kept.
     const faults = {
-      rules: [{ id: 'e', when: { kind: 'requests' as const, numbers: [2] }, action: { type: 'sse_error' as const, afterEvents: 1, errorType: 'overloaded_error' as const } }],
+      rules: [
+        {
+          id: 'e',
+          when: { kind: 'requests' as const, numbers: [2] },
+          action: { type: 'sse_error' as const, afterEvents: 1, errorType: 'overloaded_error' as const },
+        },
+      ],
     };
     const events = await runToEnd({ faults, seed: 3 });
     const m = runMetrics(events);
@@ -42,7 +48,12 @@ describe('runMetrics', () => {
   });
 
   it('counts a "prompt is too long" the overflow waterfall recovered from as unseen, and one it could not as seen', async () => {
-    const config = { provider: { vendor: 'sim-anthropic' as const, model: 'claude-sim-16k' }, scenario: 'growing-context', seed: 47, recovery: { compaction: { proactive: false } } };
+    const config = {
+      provider: { vendor: 'sim-anthropic' as const, model: 'claude-sim-16k' },
+      scenario: 'growing-context',
+      seed: 47,
+      recovery: { compaction: { proactive: false } },
+    };
     const recovered = runMetrics(await runToEnd(config));
     expect(recovered).toMatchObject({ complete: true, failedAttempts: 1, errorsSeen: 0 });
     const unrecovered = runMetrics(await runToEnd({ ...config, recovery: { compaction: { proactive: false, waterfall: false } } }));

@@ -5,12 +5,34 @@ import { resultsTable } from './results-table';
 import { rowsToCsv } from './sweep-export';
 import type { SweepCell } from './expand-grid';
 
-const cell = (configId: string): SweepCell => ({ key: `${configId}|overloaded`, configId, configLabel: configId, scenario: 'fix-failing-test', faultPlan: 'overloaded', vendor: 'sim-anthropic' });
+const cell = (configId: string): SweepCell => ({
+  key: `${configId}|overloaded`,
+  configId,
+  configLabel: configId,
+  scenario: 'fix-failing-test',
+  faultPlan: 'overloaded',
+  vendor: 'sim-anthropic',
+});
 
 function run(key: string, job: number, over: Partial<SweepRunMetrics>): SweepRunMetrics {
   return {
-    job, run_id: `r${job}`, key, seed: job, complete: true, reason: 'completed', verdict: 'done', duration_ms: 12_000,
-    input_tokens: 9000, output_tokens: 300, usd: 0.03, attempts: 4, failed_attempts: 0, wasted_tokens: 0, wasted_usd: 0, errors_seen: 0, ...over,
+    job,
+    run_id: `r${job}`,
+    key,
+    seed: job,
+    complete: true,
+    reason: 'completed',
+    verdict: 'done',
+    duration_ms: 12_000,
+    input_tokens: 9000,
+    output_tokens: 300,
+    usd: 0.03,
+    attempts: 4,
+    failed_attempts: 0,
+    wasted_tokens: 0,
+    wasted_usd: 0,
+    errors_seen: 0,
+    ...over,
   };
 }
 

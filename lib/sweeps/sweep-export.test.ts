@@ -4,18 +4,52 @@ import { SweepGridSchema, type SweepRow, type SweepRunMetrics } from '@/lib/prot
 import { rowsToCsv, runsToCsv, sweepExport, SweepExportSchema } from './sweep-export';
 
 const row: SweepRow = {
-  key: 'cs|fix-failing-test|none|sim-anthropic', config: 'cs', config_label: 'CodeSmith, "tuned", 5 retries', scenario: 'fix-failing-test',
-  fault_plan: 'none', vendor: 'sim-anthropic', runs: 5, completed: 4, completion_rate: 0.8, completion_ci: [0.376, 0.964],
-  verdict_rate: 0.6, verdict_ci: [0.231, 0.882], unchecked: 1, median_ms: 8712.5, p95_ms: 9101, mean_tokens: 11093.4, mean_usd: 0.0364, wasted_tokens: 120.5, wasted_usd: 0.0004, errors_seen: 1,
+  key: 'cs|fix-failing-test|none|sim-anthropic',
+  config: 'cs',
+  config_label: 'CodeSmith, "tuned", 5 retries',
+  scenario: 'fix-failing-test',
+  fault_plan: 'none',
+  vendor: 'sim-anthropic',
+  runs: 5,
+  completed: 4,
+  completion_rate: 0.8,
+  completion_ci: [0.376, 0.964],
+  verdict_rate: 0.6,
+  verdict_ci: [0.231, 0.882],
+  unchecked: 1,
+  median_ms: 8712.5,
+  p95_ms: 9101,
+  mean_tokens: 11093.4,
+  mean_usd: 0.0364,
+  wasted_tokens: 120.5,
+  wasted_usd: 0.0004,
+  errors_seen: 1,
 };
 const run: SweepRunMetrics = {
-  job: 3, run_id: 'sweep-1-3', key: row.key, seed: 4, complete: false, reason: 'retries_exhausted', verdict: 'not_done', duration_ms: 812.4,
-  input_tokens: 600, output_tokens: 40, usd: 0.0021, attempts: 5, failed_attempts: 4, wasted_tokens: 0, wasted_usd: 0, errors_seen: 1,
+  job: 3,
+  run_id: 'sweep-1-3',
+  key: row.key,
+  seed: 4,
+  complete: false,
+  reason: 'retries_exhausted',
+  verdict: 'not_done',
+  duration_ms: 812.4,
+  input_tokens: 600,
+  output_tokens: 40,
+  usd: 0.0021,
+  attempts: 5,
+  failed_attempts: 4,
+  wasted_tokens: 0,
+  wasted_usd: 0,
+  errors_seen: 1,
 };
 
 describe('sweep export', () => {
   it('CSV of the table parses back to the same values, quotes and commas included', () => {
-    const parsed = Papa.parse<Record<string, string>>(rowsToCsv([row, { ...row, config: 'naive', config_label: 'naive\nline' }]), { header: true, skipEmptyLines: true });
+    const parsed = Papa.parse<Record<string, string>>(rowsToCsv([row, { ...row, config: 'naive', config_label: 'naive\nline' }]), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(parsed.errors).toEqual([]);
     expect(parsed.data).toHaveLength(2);
     const back = parsed.data[0]!;

@@ -1,9 +1,4 @@
-import type {
-  SweepGrid,
-  SweepRow,
-  SweepRunMetrics,
-  SweepSummary,
-} from '@/lib/protocol';
+import type { SweepGrid, SweepRow, SweepRunMetrics, SweepSummary } from '@/lib/protocol';
 import type { SweepExport } from '@/lib/protocol/http';
 
 /**
@@ -29,14 +24,46 @@ export function sweepExport(parts: { sweep: SweepSummary; grid: SweepGrid; rows:
  * scenario's check), since a CSV carries no definitions of its own.
  */
 const ROW_COLUMNS = [
-  'config', 'config_label', 'scenario', 'fault_plan', 'vendor', 'runs', 'completed', 'loop_completion_rate',
-  'loop_completion_ci_low', 'loop_completion_ci_high', 'task_verdict_rate', 'task_verdict_ci_low', 'task_verdict_ci_high',
-  'task_unchecked', 'median_ms', 'p95_ms', 'mean_tokens', 'mean_usd', 'wasted_tokens', 'wasted_usd', 'errors_seen',
+  'config',
+  'config_label',
+  'scenario',
+  'fault_plan',
+  'vendor',
+  'runs',
+  'completed',
+  'loop_completion_rate',
+  'loop_completion_ci_low',
+  'loop_completion_ci_high',
+  'task_verdict_rate',
+  'task_verdict_ci_low',
+  'task_verdict_ci_high',
+  'task_unchecked',
+  'median_ms',
+  'p95_ms',
+  'mean_tokens',
+  'mean_usd',
+  'wasted_tokens',
+  'wasted_usd',
+  'errors_seen',
 ] as const;
 
 const RUN_COLUMNS = [
-  'job', 'run_id', 'key', 'seed', 'complete', 'reason', 'verdict', 'duration_ms', 'input_tokens', 'output_tokens', 'usd',
-  'attempts', 'failed_attempts', 'wasted_tokens', 'wasted_usd', 'errors_seen',
+  'job',
+  'run_id',
+  'key',
+  'seed',
+  'complete',
+  'reason',
+  'verdict',
+  'duration_ms',
+  'input_tokens',
+  'output_tokens',
+  'usd',
+  'attempts',
+  'failed_attempts',
+  'wasted_tokens',
+  'wasted_usd',
+  'errors_seen',
 ] as const satisfies readonly (keyof SweepRunMetrics)[];
 
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double the quotes inside. */
@@ -70,5 +97,8 @@ export function rowsToCsv(rows: readonly SweepRow[]): string {
 /** Every run's summary as CSV, one line a run (its id opens it at /runs/<id>). */
 export function runsToCsv(runs: readonly SweepRunMetrics[]): string {
   // A run stored before verdicts has none: an empty cell.
-  return toCsv(RUN_COLUMNS, runs.map((r) => ({ ...r, verdict: r.verdict ?? '' })));
+  return toCsv(
+    RUN_COLUMNS,
+    runs.map((r) => ({ ...r, verdict: r.verdict ?? '' })),
+  );
 }

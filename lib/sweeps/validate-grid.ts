@@ -5,5 +5,10 @@ import { getScenario, listScenarios } from '@/lib/tools';
 export function validateSweepGrid(grid: SweepGrid): string[] {
   return grid.scenarios
     .filter((id) => !getScenario(id))
-    .map((id) => `scenarios: unknown scenario "${id}"; choose from ${listScenarios().map((s) => s.id).join(', ')}`);
+    .map(
+      (id) =>
+        `scenarios: unknown scenario "${id}"; choose from ${listScenarios()
+          .map((s) => s.id)
+          .join(', ')}`,
+    );
 }

@@ -71,8 +71,12 @@ export async function bundleSweepWorker(root: string): Promise<string> {
   });
   // Project sources by name; packages through the lock file, which changes when any of them does.
   // This file too: a change to how the bundle is built makes the one on disk stale.
-  const inputs = [...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')), 'package-lock.json', 'tsconfig.json', ...BUILDER_PARTS]
-    .filter((file) => fs.existsSync(path.join(root, file)));
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')),
+    'package-lock.json',
+    'tsconfig.json',
+    ...BUILDER_PARTS,
+  ].filter((file) => fs.existsSync(path.join(root, file)));
   // Dated from when the build began, so a source saved during the build makes it stale.
   fs.utimesSync(temp, startedAt, startedAt);
   fs.writeFileSync(`${temp}.inputs.json`, JSON.stringify({ inputs, data } satisfies BuildRecord));

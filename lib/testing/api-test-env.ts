@@ -29,7 +29,10 @@ export async function settleLiveRuns(): Promise<void> {
   const registry = g.__loopLabRunRegistry;
   const store = g.__loopLabStore;
   if (!registry || !store) return;
-  const liveIds = store.listRuns({ limit: 100_000 }).map((run) => run.id).filter((id) => registry.isLive(id));
+  const liveIds = store
+    .listRuns({ limit: 100_000 })
+    .map((run) => run.id)
+    .filter((id) => registry.isLive(id));
   for (const runId of liveIds) registry.control({ runId, message: { action: 'abort', reason: 'aborted' } });
   await Promise.all(liveIds.map((runId) => registry.whenFinished(runId)));
 }

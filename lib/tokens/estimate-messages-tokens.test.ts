@@ -5,7 +5,13 @@ import { estimateMessagesTokens, estimateRequestTokens } from './estimate-reques
 import { messageTokens, requestTokens } from './request-tokens';
 
 const turn = (i: number): Message[] => [
-  { role: 'assistant', parts: [{ type: 'text', text: `Reading module ${i} to follow the value.`.repeat(i + 1) }, { type: 'tool_call', id: `t${i}`, name: 'read_file', argsText: `{"path":"m${i}.js"}` }] },
+  {
+    role: 'assistant',
+    parts: [
+      { type: 'text', text: `Reading module ${i} to follow the value.`.repeat(i + 1) },
+      { type: 'tool_call', id: `t${i}`, name: 'read_file', argsText: `{"path":"m${i}.js"}` },
+    ],
+  },
   { role: 'user', parts: [{ type: 'tool_result', callId: `t${i}`, content: 'export const value = 42;\n'.repeat(i + 3), isError: false }] },
 ];
 

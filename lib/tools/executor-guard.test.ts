@@ -10,7 +10,10 @@ describe('executor: loop guard', () => {
     await t.call('read_file', read);
     await t.call('read_file', { limit: 5, offset: 1, path: 'src/slugify.js' });
     const third = await t.call('read_file', read);
-    expect(third.result).toMatchObject({ isError: true, content: expect.stringMatching(/^Error: blocked — this is call #3 of read_file with exactly the same arguments/) });
+    expect(third.result).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^Error: blocked — this is call #3 of read_file with exactly the same arguments/),
+    });
     expect(t.of('tool_guard')).toEqual([
       { event: 'tool_guard', iteration: 1, tool: 'read_file', kind: 'blocked', reason: 'call #3 of read_file with the same arguments' },
     ]);

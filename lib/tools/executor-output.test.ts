@@ -8,7 +8,10 @@ describe('executor: output truncation', () => {
     const t = setup({ files: { 'app.log': LOG } });
     const first = await t.call('read_file', { path: 'app.log' });
     const text = first.result.content;
-    const note = /\[TRUNCATED: (\d+) more characters not shown\. Shown up to line (\d+) of 400\. Call read_file with path "app\.log", offset (\d+) and a limit \(e\.g\. 50\) to read on, or use search to find the lines you need\.\]$/.exec(text);
+    const note =
+      /\[TRUNCATED: (\d+) more characters not shown\. Shown up to line (\d+) of 400\. Call read_file with path "app\.log", offset (\d+) and a limit \(e\.g\. 50\) to read on, or use search to find the lines you need\.\]$/.exec(
+        text,
+      );
     expect(note).not.toBeNull();
     const [, dropped, last, next] = note!.map(Number);
     expect(next).toBe(last! + 1);
@@ -32,7 +35,9 @@ describe('executor: output truncation', () => {
   it('tells search to narrow its pattern', async () => {
     const t = setup({ files: { 'app.log': LOG } });
     const { result } = await t.call('search', { pattern: 'INFO', max_results: 400 });
-    expect(result.content).toMatch(/\[TRUNCATED: \d+ more characters not shown\. Narrow the pattern, pass a path to search one file or folder, or lower max_results\.\]$/);
+    expect(result.content).toMatch(
+      /\[TRUNCATED: \d+ more characters not shown\. Narrow the pattern, pass a path to search one file or folder, or lower max_results\.\]$/,
+    );
   });
 
   it('leaves results alone when truncateChars is 0', async () => {

@@ -14,7 +14,10 @@ describe('executor: safe executor rules', () => {
       { event: 'tool_guard', iteration: 1, tool: 'probe', kind: 'disabled', reason: 'probe failed 3 times (budget 3)', budget_left: 0 },
     ]);
     const later = await t.call('probe', { n: 4 });
-    expect(later.result).toMatchObject({ isError: true, content: 'Error: probe is disabled for the rest of this run after 3 failures. Use a different tool or approach.' });
+    expect(later.result).toMatchObject({
+      isError: true,
+      content: 'Error: probe is disabled for the rest of this run after 3 failures. Use a different tool or approach.',
+    });
     expect(t.probe.runs).toBe(3);
     expect(t.of('tool_call').at(-1)).toMatchObject({ status: 'disabled', is_error: true });
     expect(t.executor.disabledTools()).toEqual(['probe']);
@@ -46,7 +49,10 @@ describe('executor: safe executor rules', () => {
     const t = setup({ config: SAFE_ONLY });
     await t.call('probe', { a: 1, b: 2, fail: true });
     const again = await t.callRaw('probe', '{"fail": true, "b": 2, "a": 1}');
-    expect(again.result).toMatchObject({ isError: true, content: expect.stringMatching(/^Error: you already made this exact probe call and it failed; it was not run again/) });
+    expect(again.result).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^Error: you already made this exact probe call and it failed; it was not run again/),
+    });
     expect(t.probe.runs).toBe(1);
     expect(t.of('tool_guard')).toEqual([
       { event: 'tool_guard', iteration: 1, tool: 'probe', kind: 'short_circuit', reason: 'exact repeat of a failed probe call', budget_left: 2 },

@@ -34,7 +34,15 @@ export function createProbeTool(): AnyTool & { runs: number } {
   return probe;
 }
 
-export function setup(options: { config?: Partial<RecoveryConfig['tools']>; faults?: ToolFault[]; files?: Record<string, string>; seed?: number; emit?: (body: EventBody) => void } = {}) {
+export function setup(
+  options: {
+    config?: Partial<RecoveryConfig['tools']>;
+    faults?: ToolFault[];
+    files?: Record<string, string>;
+    seed?: number;
+    emit?: (body: EventBody) => void;
+  } = {},
+) {
   const probe = createProbeTool();
   const base = createToolbox({ scenario: fixFailingTest });
   const toolbox = createToolbox({ scenario: fixFailingTest, tools: [...base.tools, probe] });

@@ -63,7 +63,13 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   let revision = workspace.revision();
   const shortCircuit = config.safeExecutor && config.shortCircuitRepeats;
 
-  function emitGuard(iteration: number, tool: string, kind: GuardKind, reason: string, extra: { consecutive_failures?: number; budget_left?: number } = {}): void {
+  function emitGuard(
+    iteration: number,
+    tool: string,
+    kind: GuardKind,
+    reason: string,
+    extra: { consecutive_failures?: number; budget_left?: number } = {},
+  ): void {
     emit({ event: 'tool_guard', iteration, tool, kind, reason, ...extra });
   }
 
@@ -79,7 +85,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       return { status: 'disabled', isError: true, content: text.disabled(name, budget.failureCount(name)) };
     }
     const parsed = parseCallArgs(call);
-    if (!parsed.ok) return { status: 'invalid_args', isError: true, content: `Error: invalid arguments for ${name}: ${parsed.error}. Resend the call with a JSON object.` };
+    if (!parsed.ok)
+      return { status: 'invalid_args', isError: true, content: `Error: invalid arguments for ${name}: ${parsed.error}. Resend the call with a JSON object.` };
     const key = canonicalKey({ tool: name, args: parsed.args });
     const base = { key, args: parsed.args };
     if (config.loopGuard) {
@@ -96,7 +103,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     const checked = tool.input.safeParse(parsed.args);
     if (!checked.success) {
-      return { ...base, status: 'invalid_args', isError: true, content: describeIssues({ tool: name, input: tool.input, args: parsed.args, error: checked.error }) };
+      return {
+        ...base,
+        status: 'invalid_args',
+        isError: true,
+        content: describeIssues({ tool: name, input: tool.input, args: parsed.args, error: checked.error }),
+      };
     }
     const run = await runTool({
       tool,
@@ -119,7 +131,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (config.safeExecutor && ranAndFailed && toolbox.get(name)) {
       const { disabledNow } = budget.record({ tool: name, ...(outcome.key ? { key: outcome.key } : {}) });
       if (disabledNow) {
-        emitGuard(iteration, name, 'disabled', `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`, { budget_left: 0 });
+        emitGuard(iteration, name, 'disabled', `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`, {
+          budget_left: 0,
+        });
         content += `\n\n${text.disabledNow(name, budget.failureCount(name))}`;
       }
     }
@@ -163,9 +177,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         status: outcome.status,
         ...(cut.droppedChars > 0 ? { truncated_chars: cut.droppedChars } : {}),
         // What is left of the tool's failure budget after this call, so no count goes stale.
-        ...(config.safeExecutor && toolbox.get(call.name)
-          ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) }
-          : {}),
+        ...(config.safeExecutor && toolbox.get(call.name) ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) } : {}),
       });
       return { result: { type: 'tool_result', callId: call.id, content, isError: outcome.isError }, ...(halt ? { halt } : {}) };
     } catch (error) {

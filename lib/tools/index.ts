@@ -12,11 +12,6 @@ export { writeFileTool } from './tools/write-file';
 export { createRunCheckTool } from './tools/run-check';
 export { runNodeTests } from './check/run-node-tests';
 export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
-export {
-  createToolExecutor,
-  type ExecuteContext,
-  type ToolExecutor,
-  type ToolExecutorOptions,
-} from './executor';
+export { createToolExecutor, type ExecuteContext, type ToolExecutor, type ToolExecutorOptions } from './executor';
 export { canonicalKey } from './executor/canonical-key';
 export { truncateOutput } from './executor/truncate-output';

@@ -6,7 +6,11 @@ describe('toInputSchema', () => {
   it('converts a schema once and hands every caller the same frozen copy', () => {
     const input = z.strictObject({ path: z.string(), limit: z.number().int().optional() });
     const first = toInputSchema({ input });
-    expect(first).toEqual({ type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } }, required: ['path'] });
+    expect(first).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string' }, limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } },
+      required: ['path'],
+    });
     expect(toInputSchema({ input })).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen((first.properties as Record<string, object>).path)).toBe(true);

@@ -76,13 +76,18 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       }
       if (handling.naive) {
         // As it was: the foreign signature (or none) goes out, and the vendor judges it.
-        report.count(credential ? `naive: thinking block sent with the signature ${describeMinter(credential)} minted` : 'naive: thinking block sent without a signature');
+        report.count(
+          credential ? `naive: thinking block sent with the signature ${describeMinter(credential)} minted` : 'naive: thinking block sent without a signature',
+        );
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' } };
       }
       const from = credential ?? part.origin;
       if (handling.foreignThinking === 'note' && part.text.trim() !== '') {
         if (credential) {
-          report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`);
+          report.drop(
+            'signature',
+            `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`,
+          );
         }
         report.count('foreign thinking kept as a marked note');
         return { role, block: { type: 'text', text: foreignThinkingNote({ from, text: part.text }) } };
@@ -96,7 +101,11 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     case 'redacted_thinking': {
       const minter = redactedMinter(part);
       if (isMintedBy({ credential: minter, vendor, model }) || handling.naive) {
-        report.count(handling.naive && !isMintedBy({ credential: minter, vendor, model }) ? `naive: redacted thinking from ${describeMinter(minter)} sent as it was` : 'redacted thinking block passed back unchanged');
+        report.count(
+          handling.naive && !isMintedBy({ credential: minter, vendor, model })
+            ? `naive: redacted thinking from ${describeMinter(minter)} sent as it was`
+            : 'redacted thinking block passed back unchanged',
+        );
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       report.drop(
@@ -108,10 +117,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     case 'tool_call': {
       const input = part.args ?? parseToolArgs(part.argsText);
       if (!input) {
-        report.drop(
-          'tool_args',
-          `arguments of tool call ${part.name} (${part.id}) are not a JSON object; sent as {} (original text kept in the trajectory)`,
-        );
+        report.drop('tool_args', `arguments of tool call ${part.name} (${part.id}) are not a JSON object; sent as {} (original text kept in the trajectory)`);
       }
       report.count('tool call rendered as a tool_use block');
       return { role: 'assistant', block: { type: 'tool_use', id: part.id, name: part.name, input: input ?? {} } };

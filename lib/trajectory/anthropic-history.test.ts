@@ -21,13 +21,25 @@ function randomMessage(next: () => number, n: number): Message {
   const call = `toolu_${n}`;
   switch (Math.floor(next() * 6)) {
     case 0:
-      return { role: 'assistant', parts: [{ type: 'thinking', text: `think ${n}`, credential }, { type: 'tool_call', id: call, name: 'read_file', argsText: '{"path":"a"}', args: { path: 'a' } }] };
+      return {
+        role: 'assistant',
+        parts: [
+          { type: 'thinking', text: `think ${n}`, credential },
+          { type: 'tool_call', id: call, name: 'read_file', argsText: '{"path":"a"}', args: { path: 'a' } },
+        ],
+      };
     case 1:
       return { role: 'assistant', parts: [{ type: 'text', text: `answer ${n}` }] };
     case 2:
       return { role: 'user', parts: [{ type: 'tool_result', callId: call, content: `result ${n}`, isError: false }] };
     case 3:
-      return { role: 'user', parts: [{ type: 'text', text: `note ${n}` }, { type: 'tool_result', callId: call, content: 'late', isError: false }] };
+      return {
+        role: 'user',
+        parts: [
+          { type: 'text', text: `note ${n}` },
+          { type: 'tool_result', callId: call, content: 'late', isError: false },
+        ],
+      };
     case 4:
       // Renders nothing: the API rejects empty text blocks.
       return { role: n % 2 ? 'user' : 'assistant', parts: [{ type: 'text', text: '' }] };

@@ -17,4 +17,3 @@ export interface ModelRequest {
   /** Ask for extended thinking / reasoning where the vendor supports it. */
   thinking: boolean;
 }
-

@@ -67,13 +67,11 @@ describe('renderAnthropic', () => {
     expect(report.dropped).toEqual([
       {
         kind: 'thinking',
-        detail:
-          'thinking block from claude-sim-sonnet dropped: credential is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
+        detail: 'thinking block from claude-sim-sonnet dropped: credential is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
       },
       {
         kind: 'thinking_config',
-        detail:
-          'extended thinking off for this request: the tool round in progress did not start with a thinking block signed by anthropic/claude-haiku-4-5',
+        detail: 'extended thinking off for this request: the tool round in progress did not start with a thinking block signed by anthropic/claude-haiku-4-5',
       },
     ]);
   });
@@ -81,9 +79,7 @@ describe('renderAnthropic', () => {
   it('never sends a real signature to the simulator, nor one to a sibling model', () => {
     const real: Message[] = toolRound.map((m) => ({
       ...m,
-      parts: m.parts.map((p) =>
-        p.type === 'thinking' ? { ...p, credential: { vendor: 'anthropic', model: 'claude-sim-sonnet', signature: SIG } } : p,
-      ),
+      parts: m.parts.map((p) => (p.type === 'thinking' ? { ...p, credential: { vendor: 'anthropic', model: 'claude-sim-sonnet', signature: SIG } } : p)),
     }));
     expect(JSON.stringify(renderAnthropic({ request: request(real), vendor: 'sim-anthropic' }).params)).not.toContain(SIG);
     const sibling = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic' });
@@ -94,7 +90,13 @@ describe('renderAnthropic', () => {
   it('drops thinking without a credential instead of converting it to text', () => {
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
-      { role: 'assistant', parts: [{ type: 'thinking', text: 'deepseek musing' }, { type: 'text', text: 'Hello.' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'thinking', text: 'deepseek musing' },
+          { type: 'text', text: 'Hello.' },
+        ],
+      },
       { role: 'user', parts: [{ type: 'text', text: 'Go on.' }] },
     ];
     const { params, report } = renderAnthropic({ request: request(messages), vendor: 'sim-anthropic' });
@@ -126,8 +128,7 @@ describe('renderAnthropic', () => {
     expect(other.report.dropped).toEqual([
       {
         kind: 'redacted_thinking',
-        detail:
-          'redacted thinking block from claude-sim-sonnet dropped: it is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
+        detail: 'redacted thinking block from claude-sim-sonnet dropped: it is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
       },
     ]);
   });
@@ -210,7 +211,11 @@ describe('renderAnthropic over a growing history (each message rendered once per
     const sibling = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic' });
     expect(sibling.params.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }]);
     expect(sibling.report.dropped.map((d) => d.kind)).toContain('thinking');
-    const noted = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic', handling: { foreignThinking: 'note', naive: false } });
+    const noted = renderAnthropic({
+      request: request(toolRound, { model: 'claude-sim-haiku' }),
+      vendor: 'sim-anthropic',
+      handling: { foreignThinking: 'note', naive: false },
+    });
     expect((noted.params.messages[1]!.content as { type: string }[])[0]!.type).toBe('text');
     const back = renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
     expect((back.params.messages[1]!.content as { type: string }[])[0]).toEqual({ type: 'thinking', thinking: 'Read first.', signature: SIG });

@@ -80,10 +80,7 @@ function thinkingConfig(options: {
   }
   const budget = thinkingBudget({ maxTokens: request.maxTokens });
   if (budget === undefined) {
-    report.drop(
-      'thinking_config',
-      `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`,
-    );
+    report.drop('thinking_config', `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`);
     return undefined;
   }
   if (!options.naive && toolRoundLacksThinking(messages)) {

@@ -74,10 +74,7 @@ describe('renderOpenAI', () => {
     expect(report.dropped).toEqual([
       { kind: 'thinking', detail: 'thinking block from claude-sim-sonnet dropped: sim-openai/gpt-sim-4o takes no thinking back' },
     ]);
-    expect(report.converted).toEqual([
-      '2 × tool call rendered as a function tool call',
-      '2 × tool result rendered as a tool message',
-    ]);
+    expect(report.converted).toEqual(['2 × tool call rendered as a function tool call', '2 × tool result rendered as a tool message']);
   });
 
   it('uses max_tokens and a reasoning_content placeholder for DeepSeek tool-call turns, never foreign thinking', () => {
@@ -98,7 +95,13 @@ describe('renderOpenAI', () => {
     const own = { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' };
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
-      { role: 'assistant', parts: [{ type: 'thinking', text: 'Check first.', origin: own }, { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'thinking', text: 'Check first.', origin: own },
+          { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' },
+        ],
+      },
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
     ];
     const { params, report } = renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });
@@ -111,7 +114,13 @@ describe('renderOpenAI', () => {
       { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
       { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
-      { role: 'assistant', parts: [{ type: 'thinking', text: 'all good' }, { type: 'text', text: 'Done.' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'thinking', text: 'all good' },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
     ];
     const compatible = renderOpenAI({ request: request(messages, { model: 'deepseek-chat' }), vendor: 'openai-compatible' });
     expect(compatible.params.messages[2]).toEqual({
@@ -171,7 +180,13 @@ describe('renderOpenAI over a growing history (each message rendered once per ta
     const own = { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' };
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Go.' }] },
-      { role: 'assistant', parts: [{ type: 'thinking', text: 'Check first.', origin: own }, { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'thinking', text: 'Check first.', origin: own },
+          { type: 'tool_call', id: 'call_1', name: 'run_check', argsText: '{}' },
+        ],
+      },
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
     ];
     const deepseek = () => renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });

@@ -170,7 +170,8 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
   const reasoning = context.reasoning && toolCalls.length > 0;
   const notes = foreignThinking(foreign, context);
   for (const part of own) {
-    if (!reasoning) report.drop('thinking', `own reasoning of ${vendor}/${part.origin?.model ?? context.model} not sent back: outside a tool-call turn it is ignored`);
+    if (!reasoning)
+      report.drop('thinking', `own reasoning of ${vendor}/${part.origin?.model ?? context.model} not sent back: outside a tool-call turn it is ignored`);
   }
   const content = [...notes, ...texts];
   const out: OpenAI.ChatCompletionMessageParam[] = [];
@@ -184,9 +185,7 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
       const text = own.map((t) => t.text).join('\n\n');
       assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
       report.count(
-        text === ''
-          ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`
-          : 'own reasoning passed back as reasoning_content',
+        text === '' ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"` : 'own reasoning passed back as reasoning_content',
       );
     } else if (reasoning) {
       report.count('naive: tool-call turn sent without reasoning_content, as it was');

@@ -41,10 +41,8 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
     return { ok: false, problem: last === 0 ? 'the run has no turns to fork from' : `turn ${atTurn} is out of range: the run has turns 1 to ${last}` };
   }
 
-  const cut = events.findIndex((e) => ENDING.has(e.event) ? e.event !== 'run_start' : turnOf(e) > atTurn);
-  const copied = events
-    .slice(0, cut < 0 ? events.length : cut)
-    .filter((e) => e.event !== 'run_start' && !(e.event === 'control' && e.action === 'abort'));
+  const cut = events.findIndex((e) => (ENDING.has(e.event) ? e.event !== 'run_start' : turnOf(e) > atTurn));
+  const copied = events.slice(0, cut < 0 ? events.length : cut).filter((e) => e.event !== 'run_start' && !(e.event === 'control' && e.action === 'abort'));
 
   const messages: LoggedMessage[] = [{ message: { role: 'user', parts: [{ type: 'text', text: start.scenario.task }] }, iteration: 0 }];
   let vendor = start.vendor;

@@ -18,7 +18,11 @@ async function main(): Promise<number> {
   const { getRunRegistry, getSweepRegistry } = await import('@/lib/server');
   const knownId = await startValidRun();
   await getRunRegistry().whenFinished(knownId);
-  const sweep = await dispatch({ method: 'POST', path: '/api/sweeps', body: JSON.stringify({ configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 1 } }) });
+  const sweep = await dispatch({
+    method: 'POST',
+    path: '/api/sweeps',
+    body: JSON.stringify({ configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 1 } }),
+  });
   const knownSweepId = ((await sweep.json()) as { id: string }).id;
   await getSweepRegistry().whenFinished(knownSweepId);
 
@@ -39,9 +43,15 @@ async function main(): Promise<number> {
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     if (status >= 500 && failures.length < 5) failures.push(`${request.method} ${request.path} → ${status}: ${text.slice(0, 200)}`);
   }
-  const alive = await startValidRun().then(() => true, () => false);
+  const alive = await startValidRun().then(
+    () => true,
+    () => false,
+  );
   const fiveXx = [...byStatus].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
-  const table = [...byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}×${c}`).join('  ');
+  const table = [...byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, c]) => `${s}×${c}`)
+    .join('  ');
   console.log(`fuzzed ${count} requests in ${((performance.now() - started) / 1000).toFixed(1)} s: ${table}`);
   console.log(`5xx from app code: ${fiveXx}; server still answers a valid run afterwards: ${alive ? 'yes' : 'NO'}`);
   for (const failure of failures) console.log(`  ${failure}`);

@@ -8,7 +8,9 @@ import path from 'node:path';
  * stay in flight (a stalled stream, no watchdog, real clock), SIGKILLs the process, starts
  * it again on the same data folder, and counts the runs left without a terminate event.
  */
-export async function restartFigure(options: { runs?: number } = {}): Promise<{ started: number; runningBefore: number; withoutTerminate: number; reasons: string[] }> {
+export async function restartFigure(
+  options: { runs?: number } = {},
+): Promise<{ started: number; runningBefore: number; withoutTerminate: number; reasons: string[] }> {
   const runs = options.runs ?? 5;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-restart-'));
   try {

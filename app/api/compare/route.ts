@@ -14,7 +14,10 @@ export async function GET(request: Request): Promise<Response> {
     const lesson = slug === undefined ? undefined : lessonBySlug(slug);
     if (slug !== undefined && !lesson) throw new HttpError(404, `No lesson "${slug}" (?lesson=)`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
     const store = getStore();
-    for (const [side, id] of [['a', a], ['b', b]] as const) {
+    for (const [side, id] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
     }
     try {

@@ -25,7 +25,11 @@ export async function POST(request: Request): Promise<Response> {
     const names = typeof described === 'object' && described !== null && !Array.isArray(described) ? Object.keys(described) : [];
     const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      throw new HttpError(400, 'The prompt set names tools that do not exist', unknown.map((n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`));
+      throw new HttpError(
+        400,
+        'The prompt set names tools that do not exist',
+        unknown.map((n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`),
+      );
     }
     const body = SavePromptSetBodySchema.parse(raw);
     const saved = getPromptSetStore().savePromptSet(body);

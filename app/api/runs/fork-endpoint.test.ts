@@ -51,7 +51,9 @@ function turnsUpTo(events: RunEvent[], k: number): unknown[] {
 }
 
 async function storedParent(): Promise<{ id: string; events: RunEvent[] }> {
-  const { id } = await started({ config: { provider: { vendor: 'sim-openai', model: 'gpt-sim-4o' }, scenario: 'fix-failing-test', clock: 'virtual', seed: 5 } });
+  const { id } = await started({
+    config: { provider: { vendor: 'sim-openai', model: 'gpt-sim-4o' }, scenario: 'fix-failing-test', clock: 'virtual', seed: 5 },
+  });
   return { id, events: (await streamed(id)).events };
 }
 
@@ -62,7 +64,10 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     const standIn = standIns.requestChosen.openai;
     vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', new URL(standIn.baseUrl).host); // on 127.0.0.1: named, for runs with their own key
     const k = 2;
-    const created = await started({ fork: { runId: parent.id, atTurn: k, provider: 'openai-compatible', model: 'gpt-sim-4o', baseUrl: standIn.baseUrl }, apiKey: KEY });
+    const created = await started({
+      fork: { runId: parent.id, atTurn: k, provider: 'openai-compatible', model: 'gpt-sim-4o', baseUrl: standIn.baseUrl },
+      apiKey: KEY,
+    });
     const child = await streamed(created.id);
 
     expect(turnsUpTo(child.events, k)).toEqual(turnsUpTo(parent.events, k));
@@ -106,7 +111,9 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     expect(await details({ fork: { ...fork, baseUrl: 'https://collector.example/v1' } })).toEqual([
       expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/),
     ]);
-    expect(await details({ fork: { ...fork, baseUrl: 'file:///etc/passwd' }, apiKey: KEY })).toEqual([expect.stringMatching(/^fork\.baseUrl: must be an http:\/\/ or https:\/\/ URL/)]);
+    expect(await details({ fork: { ...fork, baseUrl: 'file:///etc/passwd' }, apiKey: KEY })).toEqual([
+      expect.stringMatching(/^fork\.baseUrl: must be an http:\/\/ or https:\/\/ URL/),
+    ]);
     expect(await details({ fork: { ...fork, apiKey: KEY } })).toEqual(["fork.apiKey: send the key as the body's apiKey, beside fork, not inside it"]);
   });
 });

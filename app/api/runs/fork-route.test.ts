@@ -61,13 +61,17 @@ describe('POST /api/runs { fork }', () => {
       return ((await response.json()) as { details: string[] }).details;
     };
     expect(await details({ fork: { runId: 'nope', atTurn: 1 } }, 404)).toEqual([expect.stringMatching(/^fork\.runId: no run with id "nope"/)]);
-    expect(await details({ fork: { runId: parentId, atTurn: 99 } })).toEqual([expect.stringMatching(/^fork\.atTurn: turn 99 is out of range: the run has turns 1 to \d+$/)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 99 } })).toEqual([
+      expect.stringMatching(/^fork\.atTurn: turn 99 is out of range: the run has turns 1 to \d+$/),
+    ]);
     expect(await details({ fork: { runId: parentId, atTurn: 0 } })).toEqual([expect.stringMatching(/^fork\.atTurn: turns count from 1/)]);
     expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'acme' } })).toEqual([expect.stringMatching(/^fork\.provider: /)]);
     expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'sim-openai', model: 'claude-sim-sonnet' } })).toEqual([
       expect.stringMatching(/^fork\.model: the simulated vendor sim-openai serves .*"claude-sim-sonnet" is not one of them/),
     ]);
-    expect(await details({ fork: { runId: parentId, atTurn: 1 }, config: { provider: { vendor: 'sim-openai' } } })).toEqual([expect.stringMatching(/^fork: send either a config/)]);
+    expect(await details({ fork: { runId: parentId, atTurn: 1 }, config: { provider: { vendor: 'sim-openai' } } })).toEqual([
+      expect.stringMatching(/^fork: send either a config/),
+    ]);
     expect(await details({})).toEqual([expect.stringMatching(/^config: required: the run config, or a fork/)]);
   });
 });

@@ -8,8 +8,7 @@ import { POST as postControl } from './[id]/control/route';
 useTempDataDir('loop-lab-key-routing-');
 afterEach(() => vi.unstubAllEnvs());
 
-const post = (body: unknown) =>
-  postRun(jsonPost('http://localhost/api/runs', body));
+const post = (body: unknown) => postRun(jsonPost('http://localhost/api/runs', body));
 const runCount = async () => ((await (await getRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
 
 async function refused(body: unknown): Promise<string[]> {
@@ -26,7 +25,9 @@ describe('POST /api/runs: key routing', () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-openai-env-canary-0123456789abcdef');
     for (const vendor of ['anthropic', 'openai', 'openai-compatible']) {
       const details = await refused({ config: { provider: { vendor, baseUrl: 'https://collector.example/v1' } } });
-      expect(details).toEqual([expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/)]);
+      expect(details).toEqual([
+        expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/),
+      ]);
       expect(JSON.stringify(details)).not.toContain('canary');
     }
   });
@@ -65,10 +66,17 @@ describe('POST /api/runs: key routing', () => {
     for (const apiKey of keys) {
       const config = { provider: { vendor: 'openai', keySource: 'request', baseUrl: 'https://mine.example/v1' } };
       const details = await refused({ config, apiKey });
-      expect(details).toEqual([expect.stringMatching(/^apiKey: cannot be sent as a header value: (a line break|a control character|a character outside ASCII) at character 35/)]);
+      expect(details).toEqual([
+        expect.stringMatching(/^apiKey: cannot be sent as a header value: (a line break|a control character|a character outside ASCII) at character 35/),
+      ]);
       expect(JSON.stringify(details)).not.toContain(canary);
-      expect(await refused({ fork: { runId: 'any', atTurn: 1, provider: 'openai', baseUrl: 'https://mine.example/v1' }, apiKey })).toEqual([expect.stringMatching(/^apiKey: cannot be sent as a header value/)]);
-      const swap = await postControl(jsonPost('http://localhost/api/runs/any/control', { action: 'swap', vendor: 'openai', apiKey }), routeContext({ id: 'any' }));
+      expect(await refused({ fork: { runId: 'any', atTurn: 1, provider: 'openai', baseUrl: 'https://mine.example/v1' }, apiKey })).toEqual([
+        expect.stringMatching(/^apiKey: cannot be sent as a header value/),
+      ]);
+      const swap = await postControl(
+        jsonPost('http://localhost/api/runs/any/control', { action: 'swap', vendor: 'openai', apiKey }),
+        routeContext({ id: 'any' }),
+      );
       expect(swap.status).toBe(400);
       const body = await swap.text();
       expect(body).toMatch(/apiKey: cannot be sent as a header value/);

@@ -20,12 +20,13 @@ export async function POST(request: Request): Promise<Response> {
     const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined }) : undefined;
     const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
-    const problems = [
-      ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
-      ...checkPromptSetRef({ config, store: getPromptSetStore() }),
-    ];
+    const problems = [...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }), ...checkPromptSetRef({ config, store: getPromptSetStore() })];
     if (problems.length > 0) {
-      throw new HttpError(400, 'The run config cannot run here', problems.map((p) => (forked ? forkProblem(p) : p.startsWith('apiKey') ? p : `config.${p}`)));
+      throw new HttpError(
+        400,
+        'The run config cannot run here',
+        problems.map((p) => (forked ? forkProblem(p) : p.startsWith('apiKey') ? p : `config.${p}`)),
+      );
     }
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.

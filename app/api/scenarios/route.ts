@@ -17,7 +17,9 @@ export async function GET(): Promise<Response> {
   try {
     const scenarios = listScenarios().map((scenario) => {
       const { id, title, summary, task } = scenario;
-      const tools = createToolbox({ scenario }).specs().map(({ name, description }) => ({ name, description }));
+      const tools = createToolbox({ scenario })
+        .specs()
+        .map(({ name, description }) => ({ name, description }));
       return { id, title, summary, task, tools };
     });
     return jsonResponse(ScenarioListSchema, scenarios);

@@ -30,7 +30,10 @@ useTempDataDir('loop-lab-sweep-routes-');
 const ctx = (id: string) => routeContext({ id });
 const post = (url: string, body: unknown) => jsonPost(`${BASE}${url}`, body);
 const GRID = {
-  configurations: [{ id: 'codesmith', preset: 'codesmith' }, { id: 'naive', preset: 'naive' }],
+  configurations: [
+    { id: 'codesmith', preset: 'codesmith' },
+    { id: 'naive', preset: 'naive' },
+  ],
   faultPlans: [{ id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] } }],
   seeds: { from: 1, to: 3 },
 };
@@ -68,11 +71,18 @@ describe('sweep routes', () => {
 
     const { sweep, rows } = await read(SweepDetailSchema, await getSweep(new Request(`${BASE}/sweeps/${id}`), ctx(id)), 'GET /api/sweeps/{id}');
     expect(sweep.status).toBe('completed');
-    expect(rows.map((r) => [r.config, r.runs, r.completion_rate])).toEqual([['codesmith', 3, 1], ['naive', 3, 0]]);
+    expect(rows.map((r) => [r.config, r.runs, r.completion_rate])).toEqual([
+      ['codesmith', 3, 1],
+      ['naive', 3, 0],
+    ]);
     expect((await read(SweepSummaryListSchema, await listSweeps(new Request(`${BASE}/sweeps`)), 'GET /api/sweeps'))[0]?.id).toBe(id);
 
     // Drill in: a cell's runs, and each opens as an ordinary run.
-    const runs = await read(SweepRunMetricsListSchema, await getRuns(new Request(`${BASE}/sweeps/${id}/runs?key=${encodeURIComponent(rows[1]!.key)}`), ctx(id)), 'GET /api/sweeps/{id}/runs');
+    const runs = await read(
+      SweepRunMetricsListSchema,
+      await getRuns(new Request(`${BASE}/sweeps/${id}/runs?key=${encodeURIComponent(rows[1]!.key)}`), ctx(id)),
+      'GET /api/sweeps/{id}/runs',
+    );
     expect(runs.map((r) => r.seed)).toEqual([1, 2, 3]);
     expect(runs.every((r) => !r.complete && r.errors_seen === 1)).toBe(true);
     expect((await getRun(new Request(`${BASE}/runs/${runs[0]!.run_id}`), ctx(runs[0]!.run_id))).status).toBe(200);
@@ -80,7 +90,10 @@ describe('sweep routes', () => {
     const csv = await getExport(new Request(`${BASE}/sweeps/${id}/export?format=csv&what=table`), ctx(id));
     expect(csv.headers.get('content-disposition')).toContain(`${id}-table.csv`);
     const parsed = Papa.parse<Record<string, string>>(await csv.text(), { header: true, skipEmptyLines: true });
-    expect(parsed.data.map((r) => [r.config, Number(r.loop_completion_rate), Number(r.task_verdict_rate)])).toEqual([['codesmith', 1, 1], ['naive', 0, 0]]);
+    expect(parsed.data.map((r) => [r.config, Number(r.loop_completion_rate), Number(r.task_verdict_rate)])).toEqual([
+      ['codesmith', 1, 1],
+      ['naive', 0, 0],
+    ]);
     const json = await read(SweepExportSchema, await getExport(new Request(`${BASE}/sweeps/${id}/export`), ctx(id)), 'GET /api/sweeps/{id}/export');
     expect(json.rows).toEqual(rows);
     expect(json.runs).toHaveLength(6);

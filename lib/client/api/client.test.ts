@@ -56,7 +56,10 @@ describe('api client', () => {
   });
 
   it('names the endpoint when an error response has no error body', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })),
+    );
     const error = (await api.control('r1', { action: 'abort' }).catch((e: unknown) => e)) as ApiError;
     expect([error.status, error.message]).toEqual([502, 'POST /api/runs/r1/control: 502 Bad Gateway']);
   });

@@ -93,7 +93,8 @@ export const api = {
   /** The runs forked from this one, oldest first. */
   listForks: (id: string) => request(ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
-  playLesson: (slug: string, timeScale?: number) => request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
+  playLesson: (slug: string, timeScale?: number) =>
+    request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
   control: (id: string, action: ControlAction) => request(ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
   importTrace: (jsonl: string) =>
     request(CreatedSchema, '/api/runs/import', {

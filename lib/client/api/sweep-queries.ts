@@ -25,7 +25,10 @@ export function useSweepRuns(id: string, running: boolean) {
 
 export function useCreateSweep() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (grid: SweepGridInput) => sweepsApi.create(grid), onSuccess: () => void client.invalidateQueries({ queryKey: ['sweeps'] }) });
+  return useMutation({
+    mutationFn: (grid: SweepGridInput) => sweepsApi.create(grid),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['sweeps'] }),
+  });
 }
 
 export function useCancelSweep() {

@@ -35,7 +35,11 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     { label: 'overrides', value: overrides.length > 0 ? overrides.join(', ') : 'none', changed: overrides.length > 0 },
     { label: 'faults', value: faults.length > 0 ? faults.join(', ') : 'none', changed: faults.length > 0 },
     { label: 'seed', value: String(config.seed), changed: false },
-    { label: 'clock', value: config.clock === 'virtual' ? 'virtual' : `real, ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`, changed: false },
+    {
+      label: 'clock',
+      value: config.clock === 'virtual' ? 'virtual' : `real, ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`,
+      changed: false,
+    },
     {
       label: 'budgets',
       value: `${b.maxIterations} turns · $${b.maxCostUsd} · ${b.maxRunMs / 60_000} min · ${b.maxAttempts} attempts`,
@@ -44,7 +48,11 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     { label: 'output cap', value: config.maxOutputTokens ? `${config.maxOutputTokens} tokens` : 'the preset’s', changed: config.maxOutputTokens !== undefined },
     { label: 'system prompt', value: config.system ? clip(config.system) : 'built in', changed: config.system !== undefined },
     { label: 'tool descriptions', value: described.length > 0 ? `replaced: ${described.join(', ')}` : 'the tools’ own', changed: described.length > 0 },
-    { label: 'prompt set', value: config.promptSet ? `${config.promptSet.name} v${config.promptSet.version}` : 'none', changed: config.promptSet !== undefined },
+    {
+      label: 'prompt set',
+      value: config.promptSet ? `${config.promptSet.name} v${config.promptSet.version}` : 'none',
+      changed: config.promptSet !== undefined,
+    },
     ...(config.swaps.length > 0
       ? [{ label: 'planned swaps', value: config.swaps.map((s) => `turn ${s.atTurn} → ${s.vendor}${s.model ? `/${s.model}` : ''}`).join(', '), changed: true }]
       : []),

@@ -3,7 +3,19 @@ import { RunEventSchema, type EventOf } from '@/lib/protocol';
 import { terminateText } from './describe-run';
 
 const end = (reason: EventOf<'terminate'>['reason'], message?: string) =>
-  RunEventSchema.parse({ run_id: 'r', seq: 9, ts: 1000, event: 'terminate', iteration: 1, reason, complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0, message }) as EventOf<'terminate'>;
+  RunEventSchema.parse({
+    run_id: 'r',
+    seq: 9,
+    ts: 1000,
+    event: 'terminate',
+    iteration: 1,
+    reason,
+    complete: false,
+    usd_so_far: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    message,
+  }) as EventOf<'terminate'>;
 
 describe('terminateText', () => {
   it('says a run ended once, not twice, when the message only restates the reason', () => {

@@ -34,14 +34,26 @@ export function explainContextStep(e: ContextStepEvent): { why: string; term: Gl
     }
     case 'context_overflow':
       return e.outcome === 'recovering'
-        ? { why: `Prompt too long (~${formatTokens(e.tokens_est)} tokens): overflow recovery ${e.recovery_attempt} of ${e.budget} starts the waterfall.`, term: 'overflow-waterfall' }
-        : { why: `Still too long after ${e.budget} overflow recover${e.budget === 1 ? 'y' : 'ies'} (~${formatTokens(e.tokens_est)} tokens): the budget is spent and the run ends.`, term: 'overflow-waterfall' };
+        ? {
+            why: `Prompt too long (~${formatTokens(e.tokens_est)} tokens): overflow recovery ${e.recovery_attempt} of ${e.budget} starts the waterfall.`,
+            term: 'overflow-waterfall',
+          }
+        : {
+            why: `Still too long after ${e.budget} overflow recover${e.budget === 1 ? 'y' : 'ies'} (~${formatTokens(e.tokens_est)} tokens): the budget is spent and the run ends.`,
+            term: 'overflow-waterfall',
+          };
     case 'context_recovered':
-      return { why: `The call went through after ${e.recovery_attempts} overflow recover${e.recovery_attempts === 1 ? 'y' : 'ies'} (~${formatTokens(e.tokens_est)} tokens): the overflow budget starts over.`, term: 'overflow-waterfall' };
+      return {
+        why: `The call went through after ${e.recovery_attempts} overflow recover${e.recovery_attempts === 1 ? 'y' : 'ies'} (~${formatTokens(e.tokens_est)} tokens): the overflow budget starts over.`,
+        term: 'overflow-waterfall',
+      };
     case 'breaker':
       switch (e.state) {
         case 'open':
-          return { why: `Breaker open after ${e.consecutive_failures} consecutive summary failures: summaries are skipped${e.reopen_at !== undefined ? ` until ${formatMs(e.reopen_at)} of run time` : ''}, then one probe.`, term: 'circuit-breaker' };
+          return {
+            why: `Breaker open after ${e.consecutive_failures} consecutive summary failures: summaries are skipped${e.reopen_at !== undefined ? ` until ${formatMs(e.reopen_at)} of run time` : ''}, then one probe.`,
+            term: 'circuit-breaker',
+          };
         case 'half_open':
           return { why: `Cool-down over: the next summary call is a probe (${e.reason}).`, term: 'half-open', also: ['circuit-breaker'] };
         case 'closed':

@@ -10,7 +10,20 @@ function ev<T extends ExplainedType>(body: EventBody<EventOf<T>> & { event: T })
 }
 
 const retry = (extra: Partial<EventBody<EventOf<'retry_scheduled'>>>) =>
-  ev({ event: 'retry_scheduled', iteration: 1, attempt: 1, next_attempt: 2, max_attempts: 4, category: 'rate_limit', rung: 'silent_retry', computed_delay_ms: 1043, wait_ms: 1043, reason: 'backoff 1.0 s', account: 'foreground', ...extra });
+  ev({
+    event: 'retry_scheduled',
+    iteration: 1,
+    attempt: 1,
+    next_attempt: 2,
+    max_attempts: 4,
+    category: 'rate_limit',
+    rung: 'silent_retry',
+    computed_delay_ms: 1043,
+    wait_ms: 1043,
+    reason: 'backoff 1.0 s',
+    account: 'foreground',
+    ...extra,
+  });
 
 describe('explainEvent: the why is true for this event', () => {
   it('a backoff wait quotes the wait and the attempt it leads to', () => {
@@ -43,7 +56,17 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('an Empty retry goes at once; degrade and background are said', () => {
-    const x = explainEvent(retry({ wait_ms: 0, computed_delay_ms: 0, reason: 'empty stream: transparent retry, no backoff', rung: 'degrade', account: 'background', next_attempt: 3, attempt: 2 }))!;
+    const x = explainEvent(
+      retry({
+        wait_ms: 0,
+        computed_delay_ms: 0,
+        reason: 'empty stream: transparent retry, no backoff',
+        rung: 'degrade',
+        account: 'background',
+        next_attempt: 3,
+        attempt: 2,
+      }),
+    )!;
     expect(x.why).toMatch(/^Background call, attempt 3 of 4 at once/);
     expect(x.why).toContain('Degrade');
     expect(x.also).toEqual(expect.arrayContaining(['degrade', 'background-account']));
@@ -70,7 +93,9 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('guard pills say which guard and the budget left', () => {
-    const warn = explainEvent(ev({ event: 'tool_guard', iteration: 2, tool: 'edit_file', kind: 'warning', reason: 'x', consecutive_failures: 3, budget_left: 1 }))!;
+    const warn = explainEvent(
+      ev({ event: 'tool_guard', iteration: 2, tool: 'edit_file', kind: 'warning', reason: 'x', consecutive_failures: 3, budget_left: 1 }),
+    )!;
     expect(warn.why).toContain('3 consecutive tool failures');
     expect(warn.why).toContain('1 failure left');
     const off = explainEvent(ev({ event: 'tool_guard', iteration: 2, tool: 'run_check', kind: 'disabled', reason: 'x' }))!;
@@ -89,7 +114,22 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('a compaction step quotes tokens and messages before and after', () => {
-    const x = explainEvent(ev({ event: 'compaction', iteration: 4, step: 'micro_compact', trigger: 'overflow', ok: true, tokens_before: 210_000, tokens_after: 150_000, messages_before: 30, messages_after: 30, stubbed: [], reason: 'r', recovery_attempt: 1 }))!;
+    const x = explainEvent(
+      ev({
+        event: 'compaction',
+        iteration: 4,
+        step: 'micro_compact',
+        trigger: 'overflow',
+        ok: true,
+        tokens_before: 210_000,
+        tokens_after: 150_000,
+        messages_before: 30,
+        messages_after: 30,
+        stubbed: [],
+        reason: 'r',
+        recovery_attempt: 1,
+      }),
+    )!;
     expect(x.why).toContain(`${formatTokens(210_000)} → ${formatTokens(150_000)} tokens`);
     expect(x.why).toContain('overflow recovery 1');
     expect(x.term).toBe('micro-compact');
@@ -102,35 +142,81 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('output escalation quotes the old and new cap', () => {
-    const x = explainEvent(ev({ event: 'output_recovery', iteration: 1, action: 'escalate', stop_reason: 'max_tokens', max_tokens: 8192, next_max_tokens: 65_536, output_tokens: 8192, kept: false, reason: 'r' }))!;
+    const x = explainEvent(
+      ev({
+        event: 'output_recovery',
+        iteration: 1,
+        action: 'escalate',
+        stop_reason: 'max_tokens',
+        max_tokens: 8192,
+        next_max_tokens: 65_536,
+        output_tokens: 8192,
+        kept: false,
+        reason: 'r',
+      }),
+    )!;
     expect(x.why).toContain(formatTokens(65_536));
     expect(x.why).toContain(`of ${formatTokens(8192)}`);
     expect(x.term).toBe('cap-escalation');
   });
 
   it('a retryable error says what the classifier decided and promises no retry', () => {
-    const x = explainEvent(ev({ event: 'model_error', iteration: 1, attempt: 4, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false }))!;
+    const x = explainEvent(
+      ev({
+        event: 'model_error',
+        iteration: 1,
+        attempt: 4,
+        message: '429',
+        status: 429,
+        category: 'rate_limit',
+        rule: 'status:429',
+        retryable: true,
+        partial: false,
+      }),
+    )!;
     expect(x.why).toBe('429 rate limited on attempt 4 (rule status:429): classified as a retryable kind.');
     expect(x.why).not.toMatch(/retried|budget/);
   });
 
   it("a declined retry says the engine's own words, with the rule's term", () => {
     const body = { event: 'retry_declined', iteration: 1, attempt: 4, account: 'foreground', category: 'overloaded', attempts: 4, max_attempts: 4 } as const;
-    const spent = explainEvent(ev({ ...body, rule: 'budget_spent', next: 'surface', why: 'no retry — retry budget of 3 spent; the error surfaces and the run ends.' }))!;
+    const spent = explainEvent(
+      ev({ ...body, rule: 'budget_spent', next: 'surface', why: 'no retry — retry budget of 3 spent; the error surfaces and the run ends.' }),
+    )!;
     expect(spent.why).toBe('No retry — retry budget of 3 spent; the error surfaces and the run ends.');
     expect(spent.term).toBe('retry-budget');
     const kept = explainEvent(ev({ ...body, rule: 'partial_kept', next: 'keep_partial', why: 'No retry — content had arrived.' }))!;
     expect(kept.term).toBe('partial');
   });
 
-  it('a fork\'s swap says it is a fork, not a fallback', () => {
-    const x = explainEvent(ev({ event: 'swap', iteration: 3, from_vendor: 'sim-anthropic', from_model: 'a', to_vendor: 'sim-openai', to_model: 'b', dialect: 'openai-chat', cause: 'fork', handling: { foreignThinking: 'drop', naive: false } }))!;
+  it("a fork's swap says it is a fork, not a fallback", () => {
+    const x = explainEvent(
+      ev({
+        event: 'swap',
+        iteration: 3,
+        from_vendor: 'sim-anthropic',
+        from_model: 'a',
+        to_vendor: 'sim-openai',
+        to_model: 'b',
+        dialect: 'openai-chat',
+        cause: 'fork',
+        handling: { foreignThinking: 'drop', naive: false },
+      }),
+    )!;
     expect(x.why).toContain('fork');
     expect(x.why).not.toContain('fallback');
   });
 
   it('a Partial with no output count reported does not claim nothing arrived', () => {
-    const body = { event: 'output_recovery', iteration: 1, action: 'stop_partial', stop_reason: 'incomplete', max_tokens: 8192, kept: true, reason: 'r' } as const;
+    const body = {
+      event: 'output_recovery',
+      iteration: 1,
+      action: 'stop_partial',
+      stop_reason: 'incomplete',
+      max_tokens: 8192,
+      kept: true,
+      reason: 'r',
+    } as const;
     const unreported = explainEvent(ev({ ...body, output_tokens: 0 }))!;
     expect(unreported.why).not.toContain('0 tokens');
     expect(unreported.why).toContain('after content arrived');
@@ -139,11 +225,12 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('terminate points at the mechanism that ended the run', () => {
-    const x = explainEvent(ev({ event: 'terminate', iteration: 3, reason: 'retries_exhausted', complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }))!;
+    const x = explainEvent(
+      ev({ event: 'terminate', iteration: 3, reason: 'retries_exhausted', complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }),
+    )!;
     expect(x.why).toBe('Failed: retry budget exhausted.');
     expect(x.term).toBe('retry-budget');
   });
-
 });
 
 describe('explainEvent over real runs (virtual clock)', () => {
@@ -159,7 +246,9 @@ describe('explainEvent over real runs (virtual clock)', () => {
       },
     });
     const explained = events.filter(isExplained);
-    expect(new Set(explained.map((e) => e.event))).toEqual(new Set(['retry_scheduled', 'model_error', 'watchdog_fired', 'keepalive', 'tool_call', 'task_verdict', 'terminate']));
+    expect(new Set(explained.map((e) => e.event))).toEqual(
+      new Set(['retry_scheduled', 'model_error', 'watchdog_fired', 'keepalive', 'tool_call', 'task_verdict', 'terminate']),
+    );
     const retries = ofType(events, 'retry_scheduled');
     expect(retries).toHaveLength(3);
     for (const r of retries) {

@@ -60,8 +60,16 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       // The watchdog decides Empty or Partial; whether the call is retried is the retry
       // decision that follows (retry_scheduled or retry_declined), which says so itself.
       return event.outcome === 'empty'
-        ? { why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing arrived, so nothing was billed.`, term: 'empty', also: ['watchdog'] }
-        : { why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): a retry would bill that content twice.`, term: 'partial', also: ['watchdog'] };
+        ? {
+            why: `No stream event for ${formatMs(event.window_ms)} and no content yet (Empty): nothing arrived, so nothing was billed.`,
+            term: 'empty',
+            also: ['watchdog'],
+          }
+        : {
+            why: `No stream event for ${formatMs(event.window_ms)} after content arrived (Partial): a retry would bill that content twice.`,
+            term: 'partial',
+            also: ['watchdog'],
+          };
     case 'keepalive':
       return {
         why: `${cap(keepaliveLabel(event.count, event.style))} on request ${event.request_no} so far: the connection is alive but sends no content; the SDK drops keepalives, so the watchdog keeps counting.`,
@@ -113,12 +121,24 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
   const after = e.retry_after_ms;
   if (after !== undefined) {
     if (e.wait_ms === after) {
-      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for it (Retry-After honoured instead of the ${formatMs(e.computed_delay_ms)} backoff).${rung}`, term: 'retry-after', also };
+      return {
+        why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for it (Retry-After honoured instead of the ${formatMs(e.computed_delay_ms)} backoff).${rung}`,
+        term: 'retry-after',
+        also,
+      };
     }
     if (e.wait_ms < after && e.wait_ms !== e.computed_delay_ms) {
-      return { why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for ${formatMs(after)}, capped at ${formatMs(e.wait_ms)}.${rung}`, term: 'retry-after', also };
+      return {
+        why: `${cap(step)} after ${formatMs(e.wait_ms)}: the server asked for ${formatMs(after)}, capped at ${formatMs(e.wait_ms)}.${rung}`,
+        term: 'retry-after',
+        also,
+      };
     }
-    return { why: `${cap(step)} after the ${formatMs(e.wait_ms)} backoff: the server's Retry-After of ${formatMs(after)} is not honoured by this configuration.${rung}`, term: 'backoff', also: [...also, 'retry-after'] };
+    return {
+      why: `${cap(step)} after the ${formatMs(e.wait_ms)} backoff: the server's Retry-After of ${formatMs(after)} is not honoured by this configuration.${rung}`,
+      term: 'backoff',
+      also: [...also, 'retry-after'],
+    };
   }
   return {
     why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step.${rung}`,
@@ -134,9 +154,19 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
 function explainError(e: EventOf<'model_error'>): Explanation {
   const cause = errorCause({ status: e.status, category: e.category });
   const after = e.partial ? ', after content had arrived' : '';
-  if (e.category === 'context_length') return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`, term: 'overflow-waterfall' };
-  if (!e.retryable) return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified not retryable — the same request would fail the same way.`, term: 'whitelist-retry', also: ['error-category'] };
-  return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified as a retryable kind${after}.`, term: 'error-category', also: ['whitelist-retry'] };
+  if (e.category === 'context_length')
+    return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`, term: 'overflow-waterfall' };
+  if (!e.retryable)
+    return {
+      why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified not retryable — the same request would fail the same way.`,
+      term: 'whitelist-retry',
+      also: ['error-category'],
+    };
+  return {
+    why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified as a retryable kind${after}.`,
+    term: 'error-category',
+    also: ['whitelist-retry'],
+  };
 }
 
 const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
@@ -150,14 +180,22 @@ const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
 
 function explainGuard(e: EventOf<'tool_guard'>): Explanation {
   const left = e.budget_left !== undefined ? ` (${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left)` : '';
-  const failures = e.consecutive_failures !== undefined ? `${e.consecutive_failures} consecutive tool failure${e.consecutive_failures === 1 ? '' : 's'}` : 'repeated failures';
+  const failures =
+    e.consecutive_failures !== undefined ? `${e.consecutive_failures} consecutive tool failure${e.consecutive_failures === 1 ? '' : 's'}` : 'repeated failures';
   switch (e.kind) {
     case 'warning':
       return { why: `Loop guard warning after ${failures}: the model is told it may be going in circles.${left}`, term: 'loop-guard' };
     case 'blocked':
-      return { why: `${e.tool} blocked: the same call with the same arguments was already made — a third time would not help.`, term: 'blocked', also: ['loop-guard'] };
+      return {
+        why: `${e.tool} blocked: the same call with the same arguments was already made — a third time would not help.`,
+        term: 'blocked',
+        also: ['loop-guard'],
+      };
     case 'short_circuit':
-      return { why: `${e.tool} short-circuited: this exact call already failed, so it is answered with that failure without running again.${left}`, term: 'short-circuit' };
+      return {
+        why: `${e.tool} short-circuited: this exact call already failed, so it is answered with that failure without running again.${left}`,
+        term: 'short-circuit',
+      };
     case 'disabled':
       return { why: `${e.tool} disabled for the rest of the run: its failure budget is spent.`, term: 'failure-budget' };
     case 'halt':
@@ -169,7 +207,9 @@ function explainGuard(e: EventOf<'tool_guard'>): Explanation {
 
 function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
   const left = e.budget_left !== undefined ? ` ${e.tool} has ${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left before it is disabled.` : '';
-  const truncated = e.truncated_chars ? { why: `Output cut by ${e.truncated_chars.toLocaleString('en-US')} chars: the model is told how to read the rest.`, term: 'truncation' as const } : undefined;
+  const truncated = e.truncated_chars
+    ? { why: `Output cut by ${e.truncated_chars.toLocaleString('en-US')} chars: the model is told how to read the rest.`, term: 'truncation' as const }
+    : undefined;
   switch (e.status) {
     case undefined:
     case 'ok':
@@ -178,7 +218,11 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
     case 'invalid_args':
     case 'unknown_tool':
     case 'timeout':
-      return { why: `${e.tool} ${STATUS_WORDS[e.status]}: the model gets a specific error it can correct, not a crash.${left}`, term: 'tool-error', also: ['failure-budget'] };
+      return {
+        why: `${e.tool} ${STATUS_WORDS[e.status]}: the model gets a specific error it can correct, not a crash.${left}`,
+        term: 'tool-error',
+        also: ['failure-budget'],
+      };
     case 'short_circuit':
       return { why: `${e.tool}: the same call already failed, so the earlier failure is returned without running it.${left}`, term: 'short-circuit' };
     case 'blocked':
@@ -186,7 +230,10 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
     case 'disabled':
       return { why: `${e.tool} is disabled for this run: its failure budget was spent.`, term: 'failure-budget' };
     case 'refused_truncated':
-      return { why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`, term: 'refused-truncated' };
+      return {
+        why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`,
+        term: 'refused-truncated',
+      };
     default:
       return checkNever(e.status);
   }
@@ -216,14 +263,25 @@ function explainSwap(e: EventOf<'swap'>): Explanation {
 }
 
 function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
-  const dropped = e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
-  const naive = e.naive ? (e.naive.accepted ? ' Sent naively, the vendor would also have accepted it.' : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`) : '';
+  const dropped =
+    e.dropped.length === 0
+      ? 'nothing had to be dropped'
+      : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
+  const naive = e.naive
+    ? e.naive.accepted
+      ? ' Sent naively, the vendor would also have accepted it.'
+      : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`
+    : '';
   return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
 }
 
 function explainVerdict(e: EventOf<'task_verdict'>): string {
-  const copies = e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
-  const edited = e.tests_edited && e.tests_edited.length > 0 ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.` : '';
+  const copies =
+    e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
+  const edited =
+    e.tests_edited && e.tests_edited.length > 0
+      ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.`
+      : '';
   const said =
     e.verdict === 'done'
       ? `The scenario's check (${e.check})${copies} passed on the final workspace: the task is done.`

@@ -22,10 +22,17 @@ export function explainOutputStep(e: EventOf<'output_recovery'>): { why: string;
       return { why: `Response ${cut} with no continuation left${n ? ` (${n.trim()} used)` : ''}: the run ends at the cap.`, term: 'continuation' };
     case 'refuse_truncated': {
       const tools = e.refused?.map((r) => r.tool).join(', ') ?? '';
-      return { why: `Response ${cut}: ${e.refused?.length ?? 0} tool call${e.refused?.length === 1 ? '' : 's'} with cut arguments${tools ? ` (${tools})` : ''} refused; the model is asked to resend.`, term: 'refused-truncated' };
+      return {
+        why: `Response ${cut}: ${e.refused?.length ?? 0} tool call${e.refused?.length === 1 ? '' : 's'} with cut arguments${tools ? ` (${tools})` : ''} refused; the model is asked to resend.`,
+        term: 'refused-truncated',
+      };
     }
     case 'continue_partial':
-      return { why: `The stream was cut ${after} (Partial): what arrived is kept and the model is asked to continue, not billed twice.`, term: 'partial', also: ['continuation'] };
+      return {
+        why: `The stream was cut ${after} (Partial): what arrived is kept and the model is asked to continue, not billed twice.`,
+        term: 'partial',
+        also: ['continuation'],
+      };
     case 'stop_partial':
       return { why: `The stream was cut ${after} (Partial): what arrived is presented as the answer and the loop stops.`, term: 'partial' };
     default:

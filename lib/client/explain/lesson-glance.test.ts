@@ -6,7 +6,10 @@ import { lessonGlance } from './lesson-glance';
 
 async function play(slug: string): Promise<{ lesson: Lesson; on: RunEvent[]; off: RunEvent[] }> {
   const lesson = lessonBySlug(slug)!;
-  const [on, off] = await Promise.all([runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' })), runToEnd(lessonRunConfig(lesson, 'off', { clock: 'virtual' }))]);
+  const [on, off] = await Promise.all([
+    runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' })),
+    runToEnd(lessonRunConfig(lesson, 'off', { clock: 'virtual' })),
+  ]);
   return { lesson, on, off };
 }
 
@@ -20,10 +23,17 @@ describe('a lesson report at a glance', () => {
     expect(glance.differences[1]).toBe('With it on the run finished — end turn, task done; with it off it did not finish — model error, task not done.');
     const endOn = terminateOf(on);
     expect(terminateOf(off).ts).toBe(0);
-    expect(glance.sides.on).toMatchObject({ finished: true, durationMs: endOn.ts, usd: endOn.usd_so_far, requests: on.filter((e) => e.event === 'model_request').length });
+    expect(glance.sides.on).toMatchObject({
+      finished: true,
+      durationMs: endOn.ts,
+      usd: endOn.usd_so_far,
+      requests: on.filter((e) => e.event === 'model_request').length,
+    });
     expect(glance.sides.off).toMatchObject({ finished: false, durationMs: 0, usd: 0, requests: 1 });
     expect(glance.differences[2]).toBe(`Run time ${(endOn.ts / 1000).toFixed(1)} s on, 0 ms off — ${(endOn.ts / 1000).toFixed(1)} s longer with it on.`);
-    expect(glance.differences[3]).toMatch(new RegExp(`^Model requests ${glance.sides.on.requests} on, 1 off; cost \\$0\\.0\\d\\d on, \\$0 off — \\$0\\.0\\d\\d more with it on\\.$`));
+    expect(glance.differences[3]).toMatch(
+      new RegExp(`^Model requests ${glance.sides.on.requests} on, 1 off; cost \\$0\\.0\\d\\d on, \\$0 off — \\$0\\.0\\d\\d more with it on\\.$`),
+    );
   });
 
   it('says when both sides ended alike, and counts waits the mechanism made (watchdog windows)', async () => {

@@ -29,10 +29,27 @@ describe('liveStatusReason', () => {
   it('recognises every waiting reason the reducer writes, so none is left showing its total', () => {
     for (const account of ['foreground', 'background', 'context'] as const) {
       const reason = waitingReason(
-        { run_id: 'r', seq: 4, ts: 1_000, event: 'retry_scheduled', iteration: 2, attempt: 1, next_attempt: 2, max_attempts: 4, category: 'overloaded', rung: 'degrade', computed_delay_ms: 2_100, wait_ms: 2_100, reason: 'overloaded', account },
+        {
+          run_id: 'r',
+          seq: 4,
+          ts: 1_000,
+          event: 'retry_scheduled',
+          iteration: 2,
+          attempt: 1,
+          next_attempt: 2,
+          max_attempts: 4,
+          category: 'overloaded',
+          rung: 'degrade',
+          computed_delay_ms: 2_100,
+          wait_ms: 2_100,
+          reason: 'overloaded',
+          account,
+        },
         undefined,
       );
-      expect(liveStatusReason({ status: 'waiting', reason, now: 2_000, pendingWait: { ts: 1_000, waitMs: 2_100 } })).toMatch(/^waiting 1\.1 s more of 2\.1 s: /);
+      expect(liveStatusReason({ status: 'waiting', reason, now: 2_000, pendingWait: { ts: 1_000, waitMs: 2_100 } })).toMatch(
+        /^waiting 1\.1 s more of 2\.1 s: /,
+      );
     }
   });
 });

@@ -3,7 +3,9 @@ import { statusAnnouncement } from './status-announcement';
 
 describe('statusAnnouncement', () => {
   it('speaks when the status changes, with the reason of that moment', () => {
-    expect(statusAnnouncement('running', 'waiting', 'turn 2: 429 rate limited, then attempt 2 of 4')).toBe('Run waiting: turn 2: 429 rate limited, then attempt 2 of 4');
+    expect(statusAnnouncement('running', 'waiting', 'turn 2: 429 rate limited, then attempt 2 of 4')).toBe(
+      'Run waiting: turn 2: 429 rate limited, then attempt 2 of 4',
+    );
     expect(statusAnnouncement('waiting', 'done', 'the model ended its turn')).toBe('Run completed: the model ended its turn');
   });
 

@@ -5,7 +5,16 @@ import { initialRunViewState, type RunViewState } from '../run-view/run-view-sta
 import type { AttemptOutcome, CallResultView } from '../run-view/run-view-state';
 import { vendorStatLabel } from './vendor-stat-label';
 
-const result = (vendor: string, model: string): CallResultView => ({ ts: 1, stopReason: 'end_turn', inputTokens: 10, outputTokens: 5, latencyMs: 100, partial: false, vendor, model });
+const result = (vendor: string, model: string): CallResultView => ({
+  ts: 1,
+  stopReason: 'end_turn',
+  inputTokens: 10,
+  outputTokens: 5,
+  latencyMs: 100,
+  partial: false,
+  vendor,
+  model,
+});
 const sonnet = { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' };
 const attempt = (outcome: AttemptOutcome, over: { background?: boolean; vendor?: string; model?: string } = {}) => ({
   ...sonnet,
@@ -44,7 +53,9 @@ describe('vendorStatLabel', () => {
   });
 
   it('says "last answered by" while the turn\'s tools run, even when a background call is in flight', () => {
-    const turns = [{ result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok'), attempt('pending', { background: true, model: 'claude-sim-haiku' })] }];
+    const turns = [
+      { result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok'), attempt('pending', { background: true, model: 'claude-sim-haiku' })] },
+    ];
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns })).toBe('last answered by');
   });
 

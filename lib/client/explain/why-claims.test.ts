@@ -18,7 +18,12 @@ function inferredExplain(e: ExplainedEvent): Explanation | undefined {
   return explainEvent(e);
 }
 
-const overloaded = (numbers: number[]) => ({ id: 'overloaded', enabled: true, when: { kind: 'requests' as const, numbers }, action: { type: 'http_error' as const, status: 529 as const } });
+const overloaded = (numbers: number[]) => ({
+  id: 'overloaded',
+  enabled: true,
+  when: { kind: 'requests' as const, numbers },
+  action: { type: 'http_error' as const, status: 529 as const },
+});
 
 function codesmith(rules: object[]): Omit<RunConfigInput, 'provider'> {
   return { preset: 'codesmith', seed: 1, faults: { rules, tools: [] } } as Omit<RunConfigInput, 'provider'>;
@@ -37,7 +42,9 @@ describe('claimsOf: what a why line says comes next', () => {
 
 describe('every why line of a run is borne out by what the run did next', () => {
   it('three 529s then a silent stall on CodeSmith: the budget is spent, and no line promises a fifth attempt', async () => {
-    const events = await runToEnd(codesmith([overloaded([1, 2, 3]), { id: 'stall', enabled: true, when: { kind: 'requests', numbers: [4] }, action: { type: 'stall', afterEvents: 1 } }]));
+    const events = await runToEnd(
+      codesmith([overloaded([1, 2, 3]), { id: 'stall', enabled: true, when: { kind: 'requests', numbers: [4] }, action: { type: 'stall', afterEvents: 1 } }]),
+    );
     expect(terminateOf(events).reason).toBe('retries_exhausted');
     expect(findContradictions(events)).toEqual([]);
     // The inferred lines promised an attempt 5 that never went out.
@@ -48,7 +55,9 @@ describe('every why line of a run is borne out by what the run did next', () => 
   });
 
   it('a drop inside tool-call arguments: the Partial is kept, and no line says it was retried', async () => {
-    const events = await runToEnd(codesmith([{ id: 'drop', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }]));
+    const events = await runToEnd(
+      codesmith([{ id: 'drop', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }]),
+    );
     expect(findContradictions(events)).toEqual([]);
     expect(events.some((e) => e.event === 'retry_declined' && e.rule === 'partial_kept')).toBe(true);
     expect(findContradictions(events, inferredExplain).map((c) => c.claim)).toContain('attempt 1 is retried, but no retry of it was scheduled');

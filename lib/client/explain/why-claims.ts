@@ -18,7 +18,16 @@ export interface Contradiction {
 }
 
 /** Endings that can cut a plan short from outside the decision (the user, a run budget, the server). */
-const INTERRUPTIONS: ReadonlySet<TerminateReason> = new Set(['aborted', 'abandoned', 'attempt_budget', 'run_time_budget', 'cost_budget', 'server_restart', 'deadlock', 'internal_error']);
+const INTERRUPTIONS: ReadonlySet<TerminateReason> = new Set([
+  'aborted',
+  'abandoned',
+  'attempt_budget',
+  'run_time_budget',
+  'cost_budget',
+  'server_restart',
+  'deadlock',
+  'internal_error',
+]);
 
 type Explain = (event: ExplainedEvent) => Explanation | undefined;
 
@@ -87,7 +96,9 @@ function check(claim: Claim, event: ExplainedEvent, before: readonly RunEvent[],
       return more ? 'the run ends, but a later turn was requested' : undefined;
     }
     case 'presented': {
-      const shown = after.some((e) => (e.event === 'terminate' && e.reason === 'partial_response') || (e.event === 'output_recovery' && e.action === 'stop_partial'));
+      const shown = after.some(
+        (e) => (e.event === 'terminate' && e.reason === 'partial_response') || (e.event === 'output_recovery' && e.action === 'stop_partial'),
+      );
       const itself = event.event === 'output_recovery' || (event.event === 'terminate' && event.reason === 'partial_response');
       return shown || itself || interrupted ? undefined : 'the answer is presented, but the run did not present a Partial';
     }
@@ -97,7 +108,11 @@ function check(claim: Claim, event: ExplainedEvent, before: readonly RunEvent[],
       return after.some((e) => e.event === 'context_overflow') ? undefined : 'the context channel takes over, but no context_overflow followed';
     case 'failures_left': {
       if (claim.left <= 0) return undefined;
-      const disabledBefore = before.some((e) => (e.event === 'tool_guard' && e.kind === 'disabled' && e.tool === claim.tool) || (e.event === 'tool_call' && e.status === 'disabled' && e.tool === claim.tool));
+      const disabledBefore = before.some(
+        (e) =>
+          (e.event === 'tool_guard' && e.kind === 'disabled' && e.tool === claim.tool) ||
+          (e.event === 'tool_call' && e.status === 'disabled' && e.tool === claim.tool),
+      );
       return disabledBefore ? `${claim.tool} has ${claim.left} failures left, but it was already disabled` : undefined;
     }
     default:

@@ -21,12 +21,20 @@ describe('the key & endpoint dialog', () => {
   });
 
   it('sets vendor, model and base URL on the form (a base URL only where the vendor takes one)', () => {
-    expect(endpointPatch({ vendor: 'openai-compatible', baseUrl: ' http://127.0.0.1:9/v1 ', model: ' m ' })).toEqual({ vendor: 'openai-compatible', model: 'm', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(endpointPatch({ vendor: 'openai-compatible', baseUrl: ' http://127.0.0.1:9/v1 ', model: ' m ' })).toEqual({
+      vendor: 'openai-compatible',
+      model: 'm',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
     expect(endpointPatch({ vendor: 'anthropic', baseUrl: 'http://left.over/v1', model: 'claude-haiku-4-5' }).baseUrl).toBe('');
   });
 
   it('the key travels beside the config in the one request, and the form has no place for it', () => {
-    const form: PlaygroundForm = { ...DEFAULT_FORM, ...endpointPatch({ vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }), clock: 'real' };
+    const form: PlaygroundForm = {
+      ...DEFAULT_FORM,
+      ...endpointPatch({ vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }),
+      clock: 'real',
+    };
     const body = buildRunRequest(form, `  ${KEY} `);
     expect(body.apiKey).toBe(KEY);
     expect(body.config.provider).toMatchObject({ keySource: 'request', baseUrl: 'http://127.0.0.1:9/v1' });

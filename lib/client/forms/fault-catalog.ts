@@ -28,11 +28,17 @@ function tool(id: string, label: string, meaning: string, fault: Omit<ToolFault,
 }
 
 export const FAULT_TOGGLES: readonly FaultToggle[] = [
-  model('summarizer-broken', 'Context', 'summarizer broken (background only)', 'every background call (summary, title) answers 500; the loop\'s own turns pass — watch the breaker', {
-    target: 'background',
-    when: { kind: 'always' },
-    action: { type: 'http_error', status: 500 },
-  }),
+  model(
+    'summarizer-broken',
+    'Context',
+    'summarizer broken (background only)',
+    "every background call (summary, title) answers 500; the loop's own turns pass — watch the breaker",
+    {
+      target: 'background',
+      when: { kind: 'always' },
+      action: { type: 'http_error', status: 500 },
+    },
+  ),
   model('overloaded-x3', 'HTTP errors', 'overloaded ×3', 'the next 3 requests answer 529 overloaded', {
     when: { kind: 'next', count: 3 },
     action: { type: 'http_error', status: 529 },

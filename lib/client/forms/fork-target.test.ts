@@ -3,7 +3,16 @@ import { RunConfigSchema, type RunConfig } from '@/lib/protocol';
 import { forkTarget } from './fork-target';
 import type { CallResultView } from '../run-view/run-view-state';
 
-const result = (vendor: string, model: string): CallResultView => ({ ts: 1, stopReason: 'tool_use', inputTokens: 10, outputTokens: 5, latencyMs: 100, partial: false, vendor, model });
+const result = (vendor: string, model: string): CallResultView => ({
+  ts: 1,
+  stopReason: 'tool_use',
+  inputTokens: 10,
+  outputTokens: 5,
+  latencyMs: 100,
+  partial: false,
+  vendor,
+  model,
+});
 const configOn = (provider: Record<string, unknown>): RunConfig => RunConfigSchema.parse({ provider });
 const LOCAL = 'http://127.0.0.1:11434/v1';
 
@@ -26,7 +35,12 @@ describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
   });
 
   it('asks for no key and keeps no address when the fork goes to a simulated vendor', () => {
-    expect(forkTarget({ turns, atTurn: 2, config: compatible, chosen: 'sim-openai' })).toEqual({ vendor: 'sim-openai', model: 'gpt-sim-4o', needsKey: false, baseUrl: '' });
+    expect(forkTarget({ turns, atTurn: 2, config: compatible, chosen: 'sim-openai' })).toEqual({
+      vendor: 'sim-openai',
+      model: 'gpt-sim-4o',
+      needsKey: false,
+      baseUrl: '',
+    });
   });
 
   it('follows the vendor that answered the chosen turn, not the one the run started or ended on', () => {
@@ -40,13 +54,27 @@ describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
     expect(forkTarget({ turns: swapped, atTurn: 1, config, chosen: undefined })).toMatchObject({ vendor: 'sim-anthropic', needsKey: false });
     // Turn 3 has no kept response: the vendor in force is the one that answered turn 2.
     for (const atTurn of [2, 3]) {
-      expect(forkTarget({ turns: swapped, atTurn, config, chosen: undefined })).toEqual({ vendor: 'anthropic', model: 'claude-sonnet-4-5', needsKey: true, baseUrl: '' });
+      expect(forkTarget({ turns: swapped, atTurn, config, chosen: undefined })).toEqual({
+        vendor: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        needsKey: true,
+        baseUrl: '',
+      });
     }
   });
 
   it('falls back to how the run started before any turn answered, and leaves an unknown vendor to the server', () => {
-    expect(forkTarget({ turns: [], atTurn: undefined, config: configOn({ vendor: 'openai', model: 'gpt-4o' }), chosen: undefined })).toMatchObject({ vendor: 'openai', model: 'gpt-4o', needsKey: true });
+    expect(forkTarget({ turns: [], atTurn: undefined, config: configOn({ vendor: 'openai', model: 'gpt-4o' }), chosen: undefined })).toMatchObject({
+      vendor: 'openai',
+      model: 'gpt-4o',
+      needsKey: true,
+    });
     const imported = [{ iteration: 1, result: result('acme-llm', 'acme-1') }];
-    expect(forkTarget({ turns: imported, atTurn: 1, config: undefined, chosen: undefined })).toEqual({ vendor: undefined, model: 'acme-1', needsKey: false, baseUrl: '' });
+    expect(forkTarget({ turns: imported, atTurn: 1, config: undefined, chosen: undefined })).toEqual({
+      vendor: undefined,
+      model: 'acme-1',
+      needsKey: false,
+      baseUrl: '',
+    });
   });
 });

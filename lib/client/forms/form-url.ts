@@ -1,12 +1,4 @@
-import {
-  BudgetsSchema,
-  PresetIdSchema,
-  PromptSetRefSchema,
-  RecoveryOverridesSchema,
-  SimPolicyIdSchema,
-  ToolNameSchema,
-  VendorSchema,
-} from '@/lib/protocol';
+import { BudgetsSchema, PresetIdSchema, PromptSetRefSchema, RecoveryOverridesSchema, SimPolicyIdSchema, ToolNameSchema, VendorSchema } from '@/lib/protocol';
 import { z } from 'zod';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -71,7 +63,15 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
     read: (raw) => raw.split(',').filter((id) => FAULT_IDS.has(id)),
   },
   toolFaultTarget: text('toolFaultTarget', 'ftool', z.enum(TOOL_FAULT_TARGETS)),
-  seed: text('seed', 'seed', z.coerce.number().int().min(0).max(2 ** 31 - 1)),
+  seed: text(
+    'seed',
+    'seed',
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
+  ),
   timeScale: text('timeScale', 'ts', number.min(0.001).max(10)),
   clock: text('clock', 'clock', z.enum(['real', 'virtual'])),
   budgets: {

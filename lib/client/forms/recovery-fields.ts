@@ -43,7 +43,10 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('retry', 'jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'),
       f('retry', 'honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'),
       f('retry', 'retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'),
-      f('retry', 'retryOn', 'retry on', 'enum', 'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529', ['transient', 'rate_limit_overloaded']),
+      f('retry', 'retryOn', 'retry on', 'enum', 'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529', [
+        'transient',
+        'rate_limit_overloaded',
+      ]),
     ],
   },
   {
@@ -102,7 +105,7 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
     fields: [
       f('output', 'maxTokens', 'output cap', 'int', 'most tokens one response may have'),
       f('output', 'escalate', 'escalate once', 'bool', 'first cut response: resend the same request with a bigger cap, output dropped'),
-      f('output', 'escalatedMaxTokens', 'escalated cap', 'int', 'the bigger cap (lowered to the model\'s own limit)'),
+      f('output', 'escalatedMaxTokens', 'escalated cap', 'int', "the bigger cap (lowered to the model's own limit)"),
       f('output', 'maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'),
       f('output', 'continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'),
     ],

@@ -8,7 +8,11 @@ describe('sweep form', () => {
     const grid = SweepGridSchema.parse(gridFromForm(form));
     expect(countSweepJobs(grid)).toBe(formRunCount(form));
     expect(formRunCount(form)).toBe(2 * 2 * 3 * 10);
-    expect(grid.faultPlans.map((f) => [f.id, f.plan.rules.length, f.plan.tools.length])).toEqual([['none', 0, 0], ['overloaded-x3', 1, 0], ['tool-throw', 0, 1]]);
+    expect(grid.faultPlans.map((f) => [f.id, f.plan.rules.length, f.plan.tools.length])).toEqual([
+      ['none', 0, 0],
+      ['overloaded-x3', 1, 0],
+      ['tool-throw', 0, 1],
+    ]);
     expect(grid.configurations.map((c) => c.label)).toEqual(['CodeSmith', 'naive (no recovery)']);
   });
 });

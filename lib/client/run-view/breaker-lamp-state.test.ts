@@ -22,6 +22,9 @@ describe('breakerLampState', () => {
 
   it('turns half-open once the cool-down is over, and closed shows the failure count', () => {
     expect(breakerLampState({ breaker: open, threshold: 3, now: 370_000, ended: false }).detail).toBe('the next summary call is a probe');
-    expect(breakerLampState({ breaker: undefined, threshold: 3, now: 0, ended: false })).toMatchObject({ state: 'closed', detail: '0 of 3 consecutive summary failures' });
+    expect(breakerLampState({ breaker: undefined, threshold: 3, now: 0, ended: false })).toMatchObject({
+      state: 'closed',
+      detail: '0 of 3 consecutive summary failures',
+    });
   });
 });

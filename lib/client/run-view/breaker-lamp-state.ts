@@ -9,7 +9,11 @@ export type LampState = 'closed' | 'open' | 'half_open';
  * call is a probe). Once the run has ended nothing will probe, so an open breaker says when
  * the probe would have been due instead of counting down to a moment that never comes.
  */
-export function breakerLampState(input: { breaker?: BreakerView; threshold: number; now: number; ended: boolean }): { state: LampState; detail: string; coolDownOver: boolean } {
+export function breakerLampState(input: { breaker?: BreakerView; threshold: number; now: number; ended: boolean }): {
+  state: LampState;
+  detail: string;
+  coolDownOver: boolean;
+} {
   const { breaker, threshold, now, ended } = input;
   const coolDownOver = breaker?.state === 'open' && breaker.reopenAt !== undefined && now >= breaker.reopenAt;
   const state: LampState = coolDownOver ? 'half_open' : (breaker?.state ?? 'closed');

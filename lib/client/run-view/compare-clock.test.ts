@@ -10,7 +10,10 @@ let log: RunEvent[];
 beforeAll(async () => {
   const events = await runToEnd({
     seed: 11,
-    faults: { rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 429, retryAfterSec: 12 } }], tools: [] },
+    faults: {
+      rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 429, retryAfterSec: 12 } }],
+      tools: [],
+    },
   });
   log = events.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, clock: 'real', timeScale: 0.5 } } : e));
 });
@@ -21,8 +24,8 @@ function duringTheWait(): Comparison {
   return compareRuns({ id: 'live', events: log.slice(0, upTo) }, { id: 'done', events: log });
 }
 
-describe('a live side\'s times between two answers', () => {
-  it('move on with the wall clock, at the run\'s time scale, while nothing is written (a retry\'s wait)', () => {
+describe("a live side's times between two answers", () => {
+  it("move on with the wall clock, at the run's time scale, while nothing is written (a retry's wait)", () => {
     const c = duringTheWait();
     expect(c.a).toMatchObject({ running: true, clock: 'real', timeScale: 0.5 });
     const receivedAt = 1_000_000;
@@ -56,7 +59,7 @@ describe('a live side\'s times between two answers', () => {
     expect(comparisonAt(finished, { a: 1e9, b: 1e9 })).toBe(finished);
   });
 
-  it('stop at the terminate\'s own run time once the stream has said it, not one re-read later', () => {
+  it("stop at the terminate's own run time once the stream has said it, not one re-read later", () => {
     // The page's last answer holds everything but the terminate: A is live, its clock counting.
     const terminate = log[log.length - 1]!;
     expect(terminate.event).toBe('terminate');

@@ -14,7 +14,12 @@ const noSubscription = () => () => undefined;
  * Once the side's terminate is known (`endMs`, its run time, read off the stream) the clock
  * stops there: counting on until the re-read answers would show run time the run never had.
  */
-export function sideClockNow(side: Pick<CompareSide, 'running' | 'clock' | 'timeScale' | 'clockTs'>, receivedAt: number, wallNow: number, endMs: number | null = null): number {
+export function sideClockNow(
+  side: Pick<CompareSide, 'running' | 'clock' | 'timeScale' | 'clockTs'>,
+  receivedAt: number,
+  wallNow: number,
+  endMs: number | null = null,
+): number {
   // The terminate seen on the side's stream, before the re-read that says so: its clock stopped there.
   if (side.running && endMs !== null) return Math.max(side.clockTs, endMs);
   if (!side.running || side.clock !== 'real' || receivedAt === 0) return side.clockTs;
@@ -38,7 +43,9 @@ export function comparisonAt(c: Comparison, now: { a: number; b: number }): Comp
     return a === row.a && b === row.b ? row : { ...row, a, b };
   });
   const totals = c.totals.map((row) =>
-    row.id === 'durationMs' ? { ...row, a: live.a ? Math.max(Number(row.a ?? 0), now.a) : row.a, b: live.b ? Math.max(Number(row.b ?? 0), now.b) : row.b } : row,
+    row.id === 'durationMs'
+      ? { ...row, a: live.a ? Math.max(Number(row.a ?? 0), now.a) : row.a, b: live.b ? Math.max(Number(row.b ?? 0), now.b) : row.b }
+      : row,
   );
   return { ...c, turns, totals };
 }

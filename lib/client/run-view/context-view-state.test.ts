@@ -19,7 +19,9 @@ describe('the context view folded from a run', () => {
     expect(ofStep.map((s) => s.reported === undefined)).toEqual([true, false]);
     expect(ofStep[1]!.reported).toBe(ofType(events, 'llm_call').find((c) => c.iteration === step && !c.background)!.input_tokens);
     // The title call at the end (a background call) did not overwrite the last report.
-    const lastForeground = ofType(events, 'llm_call').filter((c) => !c.background).at(-1)!;
+    const lastForeground = ofType(events, 'llm_call')
+      .filter((c) => !c.background)
+      .at(-1)!;
     expect(samples.at(-1)!.reported).toBe(lastForeground.input_tokens);
     expect(overflows[0]!.recovered).toBeDefined();
     expect(steps.map((s) => s.step)).toEqual(['micro_compact']);

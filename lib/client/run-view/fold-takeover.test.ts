@@ -6,8 +6,40 @@ import { initialRunViewState } from './run-view-state';
 const handling = { foreignThinking: 'drop', naive: false } as const;
 const events: RunEvent[] = [
   { run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 },
-  { run_id: 'r', seq: 1, ts: 10, event: 'swap', iteration: 2, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', to_vendor: 'sim-deepseek', to_model: 'deepseek-sim-reasoner', dialect: 'deepseek-reasoning', cause: 'control', handling, context_window: 32000 },
-  { run_id: 'r', seq: 2, ts: 11, event: 'takeover_report', iteration: 2, vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', dialect: 'deepseek-reasoning', converted: ['1 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"'], dropped: [{ kind: 'thinking', detail: 'thinking block from claude-sim-sonnet dropped' }], handling, naive: { accepted: false, status: 400, type: 'invalid_request_error', message: 'The reasoning_content in the thinking mode must be passed back to the API.' } },
+  {
+    run_id: 'r',
+    seq: 1,
+    ts: 10,
+    event: 'swap',
+    iteration: 2,
+    from_vendor: 'sim-anthropic',
+    from_model: 'claude-sim-sonnet',
+    to_vendor: 'sim-deepseek',
+    to_model: 'deepseek-sim-reasoner',
+    dialect: 'deepseek-reasoning',
+    cause: 'control',
+    handling,
+    context_window: 32000,
+  },
+  {
+    run_id: 'r',
+    seq: 2,
+    ts: 11,
+    event: 'takeover_report',
+    iteration: 2,
+    vendor: 'sim-deepseek',
+    model: 'deepseek-sim-reasoner',
+    dialect: 'deepseek-reasoning',
+    converted: ['1 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"'],
+    dropped: [{ kind: 'thinking', detail: 'thinking block from claude-sim-sonnet dropped' }],
+    handling,
+    naive: {
+      accepted: false,
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'The reasoning_content in the thinking mode must be passed back to the API.',
+    },
+  },
 ];
 
 describe('folding swaps and takeover reports', () => {

@@ -68,12 +68,7 @@ export function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewSta
     });
     return background ? updated : { ...updated, result: { ...result, attempt: e.attempt } };
   });
-  const next =
-    e.stop_reason === 'tool_use'
-      ? 'the model asked for tools'
-      : result.partial
-        ? 'kept the partial response'
-        : `response ended (${e.stop_reason})`;
+  const next = e.stop_reason === 'tool_use' ? 'the model asked for tools' : result.partial ? 'kept the partial response' : `response ended (${e.stop_reason})`;
   return {
     ...s,
     turns,

@@ -13,13 +13,60 @@ function fold(bodies: ReadonlyArray<EventBody & { ts: number }>): RunViewState {
 }
 
 const request = (attempt: number, requestNo: number, background: boolean, ts: number) =>
-  ({ event: 'model_request', iteration: 1, attempt, request_no: requestNo, vendor: 'sim-anthropic', model: 'm', message_count: 1, input_tokens_est: 10, max_tokens: 64, background, ts }) as const;
+  ({
+    event: 'model_request',
+    iteration: 1,
+    attempt,
+    request_no: requestNo,
+    vendor: 'sim-anthropic',
+    model: 'm',
+    message_count: 1,
+    input_tokens_est: 10,
+    max_tokens: 64,
+    background,
+    ts,
+  }) as const;
 const retry = (attempt: number, ts: number, account: 'foreground' | 'background') =>
-  ({ event: 'retry_scheduled', iteration: 1, attempt, next_attempt: attempt + 1, max_attempts: 4, category: 'rate_limit', rung: 'silent_retry', computed_delay_ms: 1000, wait_ms: 1000, reason: 'r', account, ts }) as const;
+  ({
+    event: 'retry_scheduled',
+    iteration: 1,
+    attempt,
+    next_attempt: attempt + 1,
+    max_attempts: 4,
+    category: 'rate_limit',
+    rung: 'silent_retry',
+    computed_delay_ms: 1000,
+    wait_ms: 1000,
+    reason: 'r',
+    account,
+    ts,
+  }) as const;
 const error = (attempt: number, ts: number) =>
-  ({ event: 'model_error', iteration: 1, attempt, message: '429', status: 429, category: 'rate_limit', rule: 'status', retryable: true, partial: false, ts }) as const;
+  ({
+    event: 'model_error',
+    iteration: 1,
+    attempt,
+    message: '429',
+    status: 429,
+    category: 'rate_limit',
+    rule: 'status',
+    retryable: true,
+    partial: false,
+    ts,
+  }) as const;
 const answer = (attempt: number, ts: number, background: boolean) =>
-  ({ event: 'llm_call', iteration: 1, attempt, input_tokens: 10, output_tokens: 5, usd_so_far: 0.01, stop_reason: 'end_turn', latency_ms: 100, ts, ...(background ? { background: true, purpose: 'title' } : {}) }) as const;
+  ({
+    event: 'llm_call',
+    iteration: 1,
+    attempt,
+    input_tokens: 10,
+    output_tokens: 5,
+    usd_so_far: 0.01,
+    stop_reason: 'end_turn',
+    latency_ms: 100,
+    ts,
+    ...(background ? { background: true, purpose: 'title' } : {}),
+  }) as const;
 const end = (ts: number, reason: 'end_turn' | 'aborted') =>
   ({ event: 'terminate', iteration: 1, reason, complete: reason === 'end_turn', usd_so_far: 0.01, input_tokens: 10, output_tokens: 5, ts }) as const;
 
@@ -119,7 +166,9 @@ describe('labels that tell the truth', () => {
         { event: 'task_verdict', iteration: 1, verdict, check: 'test/slugify.test.js', detail: '', tests_run, tests_edited: ['test/slugify.test.js'], ts: 5 },
         end(5, 'end_turn'),
       ]).verdict;
-    expect(verdict('shipped', 'not_done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it');
+    expect(verdict('shipped', 'not_done')?.testsNote).toBe(
+      'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it',
+    );
     expect(verdict('workspace', 'done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
   });
 

@@ -8,9 +8,31 @@ const at = (seq: number, body: Record<string, unknown>): RunEvent => ({ run_id: 
 describe('output_recovery in the view', () => {
   const events = [
     at(0, { event: 'iteration_start', iteration: 1 }),
-    at(1, { event: 'output_recovery', iteration: 1, action: 'escalate', stop_reason: 'max_tokens', max_tokens: 8000, next_max_tokens: 64000, output_tokens: 8000, kept: false, reason: 'cut at the 8000-token cap' }),
+    at(1, {
+      event: 'output_recovery',
+      iteration: 1,
+      action: 'escalate',
+      stop_reason: 'max_tokens',
+      max_tokens: 8000,
+      next_max_tokens: 64000,
+      output_tokens: 8000,
+      kept: false,
+      reason: 'cut at the 8000-token cap',
+    }),
     at(2, { event: 'iteration_start', iteration: 2 }),
-    at(3, { event: 'output_recovery', iteration: 2, action: 'continue', stop_reason: 'max_tokens', max_tokens: 64000, output_tokens: 64000, kept: true, continuation: 1, max_continuations: 3, prompt: '[go on]', reason: 'kept' }),
+    at(3, {
+      event: 'output_recovery',
+      iteration: 2,
+      action: 'continue',
+      stop_reason: 'max_tokens',
+      max_tokens: 64000,
+      output_tokens: 64000,
+      kept: true,
+      continuation: 1,
+      max_continuations: 3,
+      prompt: '[go on]',
+      reason: 'kept',
+    }),
   ];
 
   it('puts each step on its own turn card with the header saying what is happening', () => {

@@ -30,7 +30,7 @@ describe('reduceRunEvent over a recovering run', () => {
   const final = foldRawEvents(initialRunViewState(), fixture);
   const turns = only('iteration_start').map((e) => e.iteration);
 
-  it('builds one turn per iteration with their attempts (the title call is turn 10\'s background attempt)', () => {
+  it("builds one turn per iteration with their attempts (the title call is turn 10's background attempt)", () => {
     expect(final.turns.map((t) => t.iteration)).toEqual(turns);
     expect(final.turns.map((t) => t.attempts.filter((a) => !a.background).length)).toEqual(turns.map((n) => (n === 1 ? 3 : n === 2 ? 2 : 1)));
     expect(final.turns.at(-1)!.attempts.filter((a) => a.background)).toHaveLength(1);
@@ -54,7 +54,11 @@ describe('reduceRunEvent over a recovering run', () => {
   it('assembles streamed deltas into thinking and tool arguments', () => {
     const a3 = final.turns[0]!.attempts[2]!;
     const deltas = only('content_delta', (e) => e.iteration === 1);
-    const joined = (kind: string) => deltas.filter((d) => d.kind === kind).map((d) => d.text).join('');
+    const joined = (kind: string) =>
+      deltas
+        .filter((d) => d.kind === kind)
+        .map((d) => d.text)
+        .join('');
     expect(a3.blocks.map((b) => [b.kind, b.text])).toEqual([
       ['thinking', joined('thinking')],
       ['tool_args', joined('tool_args')],
@@ -110,7 +114,11 @@ describe('reduceRunEvent over a recovering run', () => {
     expect(junk.skippedCount).toBe(1);
     expect(reduceRawEvent(final, 'not even an object').turns).toBe(final.turns);
     // An event a newer server added, here renumbering the log after it: skipped, the rest folds the same.
-    const withUnknown = [...events.slice(0, 20), { run_id: 'run-fixture-1', seq: 20, ts: events[19]!.ts, event: 'compaction_started' }, ...events.slice(20).map((e) => ({ ...e, seq: e.seq + 1 }))];
+    const withUnknown = [
+      ...events.slice(0, 20),
+      { run_id: 'run-fixture-1', seq: 20, ts: events[19]!.ts, event: 'compaction_started' },
+      ...events.slice(20).map((e) => ({ ...e, seq: e.seq + 1 })),
+    ];
     const folded = foldRawEvents(initialRunViewState(), withUnknown);
     expect(folded.skippedCount).toBe(1);
     const shape = (v: typeof final) => v.turns.map((t) => [t.iteration, t.attempts.map((a) => a.outcome), t.toolCalls.map((c) => c.status)]);
@@ -164,7 +172,9 @@ describe('budgets and lost events', () => {
   const final = foldRawEvents(initialRunViewState(), fixture);
 
   it('counts every model request the attempt budget counts and reads the budgets from run_start', () => {
-    expect(final.requests).toBe(Math.max(...fixture.filter((e) => (e as { event: string }).event === 'model_request').map((e) => (e as { request_no: number }).request_no)));
+    expect(final.requests).toBe(
+      Math.max(...fixture.filter((e) => (e as { event: string }).event === 'model_request').map((e) => (e as { request_no: number }).request_no)),
+    );
     // A log from before the run budgets existed still parses: defaults are filled in.
     expect(final.config?.budgets).toMatchObject({ maxRunMs: 1_800_000, maxAttempts: 200 });
   });
@@ -188,10 +198,61 @@ describe('budgets and lost events', () => {
 
 describe('the status reason around a spent retry budget', () => {
   const base = { run_id: 'r', iteration: 1 };
-  const request = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_request', attempt, request_no: attempt, vendor: 'sim-anthropic', model: 'claude-sim-sonnet', message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false });
-  const error = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'model_error', attempt, message: '429', status: 429, category: 'rate_limit', rule: 'status:429', retryable: true, partial: false });
-  const retry = (seq: number, attempt: number) => ({ ...base, seq, ts: seq * 10, event: 'retry_scheduled', attempt, next_attempt: attempt + 1, max_attempts: 2, category: 'rate_limit', rung: 'silent_retry', computed_delay_ms: 1000, wait_ms: 1000, reason: 'backoff' });
-  const declined = { ...base, seq: 6, ts: 60, event: 'retry_declined', attempt: 2, account: 'foreground', category: 'rate_limit', rule: 'budget_spent', attempts: 2, max_attempts: 2, next: 'surface', why: 'no retry — retry budget of 1 spent; the error surfaces and the run ends.' };
+  const request = (seq: number, attempt: number) => ({
+    ...base,
+    seq,
+    ts: seq * 10,
+    event: 'model_request',
+    attempt,
+    request_no: attempt,
+    vendor: 'sim-anthropic',
+    model: 'claude-sim-sonnet',
+    message_count: 1,
+    input_tokens_est: 10,
+    max_tokens: 100,
+    background: false,
+  });
+  const error = (seq: number, attempt: number) => ({
+    ...base,
+    seq,
+    ts: seq * 10,
+    event: 'model_error',
+    attempt,
+    message: '429',
+    status: 429,
+    category: 'rate_limit',
+    rule: 'status:429',
+    retryable: true,
+    partial: false,
+  });
+  const retry = (seq: number, attempt: number) => ({
+    ...base,
+    seq,
+    ts: seq * 10,
+    event: 'retry_scheduled',
+    attempt,
+    next_attempt: attempt + 1,
+    max_attempts: 2,
+    category: 'rate_limit',
+    rung: 'silent_retry',
+    computed_delay_ms: 1000,
+    wait_ms: 1000,
+    reason: 'backoff',
+  });
+  const declined = {
+    ...base,
+    seq: 6,
+    ts: 60,
+    event: 'retry_declined',
+    attempt: 2,
+    account: 'foreground',
+    category: 'rate_limit',
+    rule: 'budget_spent',
+    attempts: 2,
+    max_attempts: 2,
+    next: 'surface',
+    why: 'no retry — retry budget of 1 spent; the error surfaces and the run ends.',
+  };
   const events = [{ ...base, seq: 0, ts: 0, event: 'iteration_start' }, request(1, 1), error(2, 1), retry(3, 1), request(4, 2), error(5, 2), declined];
 
   it("states the error, then the engine's own decision; it never guesses what comes next", () => {

@@ -95,9 +95,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     }
     case 'content_delta': {
       const turns = updateTurn(s, e.iteration, e.ts, (t) =>
-        updateAttempt(t, e.attempt, (a) =>
-          appendDelta(a, { ts: e.ts, index: e.index, kind: e.kind, text: e.text, callId: e.call_id, tool: e.tool }),
-        ),
+        updateAttempt(t, e.attempt, (a) => appendDelta(a, { ts: e.ts, index: e.index, kind: e.kind, text: e.text, callId: e.call_id, tool: e.tool })),
       );
       const reason = `${turnLabel(e.iteration)}: streaming ${e.kind === 'tool_args' ? `${e.tool ?? 'tool'} arguments` : e.kind}`;
       return s.status === 'running' && s.reason === reason ? { ...s, turns } : { ...s, turns, status: 'running', reason };
@@ -225,8 +223,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'run_title':
       return { ...s, title: e.title };
-    case 'task_verdict':
-    {
+    case 'task_verdict': {
       const testsNote = editedTestsNote(e);
       return { ...s, verdict: { ts: e.ts, verdict: e.verdict, check: e.check, detail: e.detail, ...(testsNote ? { testsNote } : {}) } };
     }

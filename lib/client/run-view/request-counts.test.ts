@@ -12,18 +12,41 @@ import { initialRunViewState } from './run-view-state';
 function forkLog(): RunEvent[] {
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
   const request = (iteration: number, requestNo: number, attempt = 1, background = false) => ({
-    event: 'model_request', iteration, attempt, request_no: requestNo, vendor: 'sim-anthropic', model: 'claude-sim-sonnet', message_count: 1, input_tokens_est: 10, max_tokens: 100, background,
+    event: 'model_request',
+    iteration,
+    attempt,
+    request_no: requestNo,
+    vendor: 'sim-anthropic',
+    model: 'claude-sim-sonnet',
+    message_count: 1,
+    input_tokens_est: 10,
+    max_tokens: 100,
+    background,
   });
-  const copied = [
-    { event: 'iteration_start', iteration: 1 },
-    request(1, 1),
-    { event: 'iteration_start', iteration: 2 },
-    request(2, 2),
-    request(2, 3, 2),
-  ];
+  const copied = [{ event: 'iteration_start', iteration: 1 }, request(1, 1), { event: 'iteration_start', iteration: 2 }, request(2, 2), request(2, 3, 2)];
   const bodies = [
-    { event: 'run_start', config, recovery: resolveRecovery(config.preset), scenario: { id: config.scenario, title: 't', task: 't' }, tools: [], vendor: 'sim-anthropic', model: 'claude-sim-sonnet', clock: 'virtual', time_scale: 1 },
-    { event: 'forked_from', parent_run_id: 'parent-1', turn: 2, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', copied_events: copied.length, messages: 5, inherited: { usd: 0, input_tokens: 0, output_tokens: 0 }, workspace: { replayed: 0, diverged: [] } },
+    {
+      event: 'run_start',
+      config,
+      recovery: resolveRecovery(config.preset),
+      scenario: { id: config.scenario, title: 't', task: 't' },
+      tools: [],
+      vendor: 'sim-anthropic',
+      model: 'claude-sim-sonnet',
+      clock: 'virtual',
+      time_scale: 1,
+    },
+    {
+      event: 'forked_from',
+      parent_run_id: 'parent-1',
+      turn: 2,
+      from_vendor: 'sim-anthropic',
+      from_model: 'claude-sim-sonnet',
+      copied_events: copied.length,
+      messages: 5,
+      inherited: { usd: 0, input_tokens: 0, output_tokens: 0 },
+      workspace: { replayed: 0, diverged: [] },
+    },
     ...copied,
     { event: 'iteration_start', iteration: 3 },
     request(3, 1),
@@ -45,16 +68,37 @@ describe('a fork’s request counts', () => {
     expect([early.requests, early.copiedRequests]).toEqual([0, 3]);
   });
 
-  it('a fork of a fork links to its own parent and counts every copied request (two runs\' requests, each numbered from 1)', () => {
+  it("a fork of a fork links to its own parent and counts every copied request (two runs' requests, each numbered from 1)", () => {
     const child = forkLog().filter((e) => e.event !== 'run_start');
     const [start] = forkLog();
     const own = [
       { event: 'iteration_start', iteration: 4 },
-      { event: 'model_request', iteration: 4, attempt: 1, request_no: 1, vendor: 'sim-openai', model: 'gpt-sim-4o', message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false },
+      {
+        event: 'model_request',
+        iteration: 4,
+        attempt: 1,
+        request_no: 1,
+        vendor: 'sim-openai',
+        model: 'gpt-sim-4o',
+        message_count: 1,
+        input_tokens_est: 10,
+        max_tokens: 100,
+        background: false,
+      },
     ];
     const bodies = [
       start,
-      { event: 'forked_from', parent_run_id: 'child', turn: 3, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet', copied_events: child.length, messages: 7, inherited: { usd: 0, input_tokens: 0, output_tokens: 0 }, workspace: { replayed: 0, diverged: [] } },
+      {
+        event: 'forked_from',
+        parent_run_id: 'child',
+        turn: 3,
+        from_vendor: 'sim-anthropic',
+        from_model: 'claude-sim-sonnet',
+        copied_events: child.length,
+        messages: 7,
+        inherited: { usd: 0, input_tokens: 0, output_tokens: 0 },
+        workspace: { replayed: 0, diverged: [] },
+      },
       ...child,
       ...own,
     ];

@@ -6,7 +6,21 @@ import { initialRunViewState } from './run-view-state';
 import { parseVendorLane, selectVendorLane } from './vendor-lane';
 
 function request(seq: number, ts: number, iteration: number, vendor: string, model: string): RunEvent {
-  return { run_id: 'r', seq, ts, event: 'model_request', iteration, attempt: 1, request_no: seq, vendor, model, message_count: 1, input_tokens_est: 10, max_tokens: 100, background: false };
+  return {
+    run_id: 'r',
+    seq,
+    ts,
+    event: 'model_request',
+    iteration,
+    attempt: 1,
+    request_no: seq,
+    vendor,
+    model,
+    message_count: 1,
+    input_tokens_est: 10,
+    max_tokens: 100,
+    background: false,
+  };
 }
 
 describe('the vendor lane', () => {
@@ -28,10 +42,7 @@ describe('the vendor lane', () => {
   });
 
   it('runs the last segment on with the live run clock while a stalled stream sends no events', () => {
-    const events: RunEvent[] = [
-      { run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 },
-      request(1, 5, 1, 'sim-anthropic', 'claude-sim-sonnet'),
-    ];
+    const events: RunEvent[] = [{ run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 }, request(1, 5, 1, 'sim-anthropic', 'claude-sim-sonnet')];
     const key = selectVendorLane(createRunStore(foldRawEvents(initialRunViewState(), events)).getState());
     // Seven seconds of silence: the clock the header and the attempt bar show is at 7 s.
     expect(parseVendorLane(key, 7_000)).toEqual([{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', fromTurn: 1, toTurn: 1, startTs: 0, endTs: 7_000 }]);

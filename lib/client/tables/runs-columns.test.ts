@@ -4,17 +4,103 @@ import type { RunSummary } from '../api/client';
 import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunRowValues } from './runs-columns';
 
 const base: RunSummary = {
-  id: '', created_at: '', status: 'completed', reason: null, complete: null, verdict: null, vendor: '', model: '', scenario: '', title: null, vendors: [{ vendor: '', model: '' }], overrides: [],
-  preset: '', seed: null, faults: [], prompt_set: null, iterations: 0, input_tokens: 0, output_tokens: 0, usd: 0, duration_ms: 0, event_count: 0, imported: false,
+  id: '',
+  created_at: '',
+  status: 'completed',
+  reason: null,
+  complete: null,
+  verdict: null,
+  vendor: '',
+  model: '',
+  scenario: '',
+  title: null,
+  vendors: [{ vendor: '', model: '' }],
+  overrides: [],
+  preset: '',
+  seed: null,
+  faults: [],
+  prompt_set: null,
+  iterations: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  usd: 0,
+  duration_ms: 0,
+  event_count: 0,
+  imported: false,
 };
 const runs: RunSummary[] = [
-  { ...base, id: 'a', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }], scenario: 'fix-failing-test', title: 'Fix slugify', preset: 'codesmith', seed: 1, faults: [], usd: 0.02, duration_ms: 9_000 },
-  { ...base, id: 'b', created_at: '2026-11-30T12:00:00.000Z', status: 'failed', reason: 'retries_exhausted', verdict: 'not_done', vendor: 'sim-openai', model: 'gpt-sim-4o', vendors: [{ vendor: 'sim-openai', model: 'gpt-sim-4o' }], scenario: 'huge-log', title: null, preset: 'naive', seed: 42, faults: ['overloaded ×3'], usd: 0.3, duration_ms: 120_000, prompt_set: { name: 'terse', version: 2 } },
-  { ...base, id: 'c', created_at: '2026-11-29T08:00:00.000Z', status: 'running', vendor: 'sim-anthropic', model: 'claude-sim-haiku', vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-haiku' }], scenario: 'fix-failing-test', title: 'Read the README', preset: 's11', seed: 7, faults: ['429 with Retry-After 7 s', 'tools throw'], usd: 0.005, duration_ms: 1_500 },
+  {
+    ...base,
+    id: 'a',
+    created_at: '2026-11-30T10:00:00.000Z',
+    status: 'completed',
+    reason: 'end_turn',
+    verdict: 'done',
+    vendor: 'sim-anthropic',
+    model: 'claude-sim-sonnet',
+    vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }],
+    scenario: 'fix-failing-test',
+    title: 'Fix slugify',
+    preset: 'codesmith',
+    seed: 1,
+    faults: [],
+    usd: 0.02,
+    duration_ms: 9_000,
+  },
+  {
+    ...base,
+    id: 'b',
+    created_at: '2026-11-30T12:00:00.000Z',
+    status: 'failed',
+    reason: 'retries_exhausted',
+    verdict: 'not_done',
+    vendor: 'sim-openai',
+    model: 'gpt-sim-4o',
+    vendors: [{ vendor: 'sim-openai', model: 'gpt-sim-4o' }],
+    scenario: 'huge-log',
+    title: null,
+    preset: 'naive',
+    seed: 42,
+    faults: ['overloaded ×3'],
+    usd: 0.3,
+    duration_ms: 120_000,
+    prompt_set: { name: 'terse', version: 2 },
+  },
+  {
+    ...base,
+    id: 'c',
+    created_at: '2026-11-29T08:00:00.000Z',
+    status: 'running',
+    vendor: 'sim-anthropic',
+    model: 'claude-sim-haiku',
+    vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
+    scenario: 'fix-failing-test',
+    title: 'Read the README',
+    preset: 's11',
+    seed: 7,
+    faults: ['429 with Retry-After 7 s', 'tools throw'],
+    usd: 0.005,
+    duration_ms: 1_500,
+  },
 ];
 
 function view(state: Partial<TableState>): string[] {
-  const full: TableState = { sorting: [], globalFilter: '', columnFilters: [], columnVisibility: {}, columnOrder: [], columnPinning: {}, rowPinning: { top: [], bottom: [] }, columnSizing: {}, columnSizingInfo: { startOffset: null, startSize: null, deltaOffset: null, deltaPercentage: null, isResizingColumn: false, columnSizingStart: [] }, expanded: {}, grouping: [], pagination: { pageIndex: 0, pageSize: 100 }, rowSelection: {}, ...state };
+  const full: TableState = {
+    sorting: [],
+    globalFilter: '',
+    columnFilters: [],
+    columnVisibility: {},
+    columnOrder: [],
+    columnPinning: {},
+    rowPinning: { top: [], bottom: [] },
+    columnSizing: {},
+    columnSizingInfo: { startOffset: null, startSize: null, deltaOffset: null, deltaPercentage: null, isResizingColumn: false, columnSizingStart: [] },
+    expanded: {},
+    grouping: [],
+    pagination: { pageIndex: 0, pageSize: 100 },
+    rowSelection: {},
+    ...state,
+  };
   const table = createTable<RunRowValues>({
     data: runs.map(runRowValues),
     columns: RUN_COLUMN_DEFS,
@@ -103,10 +189,22 @@ describe('the runs list columns', () => {
     expect(only([{ id: 'seed', value: '4' }])).toEqual([]);
     expect(only([{ id: 'seed', value: '42' }])).toEqual(['b']);
     const day = (iso: string) => formatDate(new Date(iso).getTime()).slice(0, 10);
-    expect(only([{ id: 'date', value: { from: day('2026-11-30T12:00:00.000Z') } }]).sort()).toEqual(runs.filter((r) => day(r.created_at) >= day('2026-11-30T12:00:00.000Z')).map((r) => r.id).sort());
-    expect(only([{ id: 'date', value: { to: day('2026-11-29T08:00:00.000Z') } }])).toEqual(runs.filter((r) => day(r.created_at) <= day('2026-11-29T08:00:00.000Z')).map((r) => r.id));
+    expect(only([{ id: 'date', value: { from: day('2026-11-30T12:00:00.000Z') } }]).sort()).toEqual(
+      runs
+        .filter((r) => day(r.created_at) >= day('2026-11-30T12:00:00.000Z'))
+        .map((r) => r.id)
+        .sort(),
+    );
+    expect(only([{ id: 'date', value: { to: day('2026-11-29T08:00:00.000Z') } }])).toEqual(
+      runs.filter((r) => day(r.created_at) <= day('2026-11-29T08:00:00.000Z')).map((r) => r.id),
+    );
     // Filters combine with each other and with the word filter.
-    expect(only([{ id: 'scenario', value: 'fix-failing-test' }, { id: 'preset', value: 's11' }])).toEqual(['c']);
+    expect(
+      only([
+        { id: 'scenario', value: 'fix-failing-test' },
+        { id: 'preset', value: 's11' },
+      ]),
+    ).toEqual(['c']);
     expect(only([{ id: 'scenario', value: 'fix-failing-test' }], 'codesmith')).toEqual(['a']);
   });
 

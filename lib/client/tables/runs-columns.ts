@@ -5,7 +5,8 @@ import { VERDICT_WORDS, parseVerdict } from '../explain/describe-verdict';
 import { RUN_FILTER_FNS } from './runs-filters';
 
 /** Said wherever a run's title is shown: the model wrote it, and it is not the verdict. */
-export const MODEL_TITLE_NOTE = "the model's own title for this run (its background title call), not a verdict: the verdict column says whether the task was done";
+export const MODEL_TITLE_NOTE =
+  "the model's own title for this run (its background title call), not a verdict: the verdict column says whether the task was done";
 
 /** What the run list's columns read from a summary: one value per column, sortable as is. */
 export interface RunRowValues {

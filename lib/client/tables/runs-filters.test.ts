@@ -4,8 +4,29 @@ import { runRowValues } from './runs-columns';
 import { DEFAULT_SORTING, filterOptions, RUN_FILTER_FNS, runsListFromSearch, runsListToSearch, type RunsListState } from './runs-filters';
 
 const base: RunSummary = {
-  id: '', created_at: '2026-11-30T10:00:00.000Z', status: 'completed', reason: 'end_turn', complete: true, verdict: 'done', vendor: 'sim-anthropic', model: 'claude-sim-sonnet', scenario: 'fix-failing-test', title: null, vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }], overrides: [],
-  preset: 'codesmith', seed: 1, faults: [], prompt_set: null, iterations: 0, input_tokens: 0, output_tokens: 0, usd: 0, duration_ms: 0, event_count: 0, imported: false,
+  id: '',
+  created_at: '2026-11-30T10:00:00.000Z',
+  status: 'completed',
+  reason: 'end_turn',
+  complete: true,
+  verdict: 'done',
+  vendor: 'sim-anthropic',
+  model: 'claude-sim-sonnet',
+  scenario: 'fix-failing-test',
+  title: null,
+  vendors: [{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }],
+  overrides: [],
+  preset: 'codesmith',
+  seed: 1,
+  faults: [],
+  prompt_set: null,
+  iterations: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  usd: 0,
+  duration_ms: 0,
+  event_count: 0,
+  imported: false,
 };
 const rows = [
   base,
@@ -47,7 +68,8 @@ describe('runs list filters', () => {
       ['sim-anthropic / claude-sim-sonnet', 4],
       ['sim-openai / gpt-sim-4o', 1],
     ]);
-    const matches = (value: string) => all.filter((row) => RUN_FILTER_FNS.vendorModel!({ original: row } as never, 'vendorModel', value, () => {})).map((r) => r.id);
+    const matches = (value: string) =>
+      all.filter((row) => RUN_FILTER_FNS.vendorModel!({ original: row } as never, 'vendorModel', value, () => {})).map((r) => r.id);
     expect(matches('sim-openai / gpt-sim-4o')).toEqual(['s']);
     expect(matches('sim-anthropic / claude-sim-sonnet')).toEqual(['', 'b', 'c', 's']);
   });
@@ -76,6 +98,13 @@ describe('runs list filters', () => {
 
   it('a hand-edited address with junk in it loses the junk, not the page', () => {
     const read = runsListFromSearch(new URLSearchParams('verdict=maybe&from=yesterday&to=2026-11-30&sort=nonsense&preset=&scenario=huge-log'));
-    expect(read).toEqual({ words: '', sorting: DEFAULT_SORTING, columnFilters: [{ id: 'scenario', value: 'huge-log' }, { id: 'date', value: { to: '2026-11-30' } }] });
+    expect(read).toEqual({
+      words: '',
+      sorting: DEFAULT_SORTING,
+      columnFilters: [
+        { id: 'scenario', value: 'huge-log' },
+        { id: 'date', value: { to: '2026-11-30' } },
+      ],
+    });
   });
 });

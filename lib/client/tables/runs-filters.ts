@@ -105,7 +105,20 @@ export interface RunsListState {
 
 export const DEFAULT_SORTING: SortingState = [{ id: 'date', desc: true }];
 
-const SORTABLE = new Set<string>(['title', 'scenario', 'vendorModel', 'preset', 'overrides', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date']);
+const SORTABLE = new Set<string>([
+  'title',
+  'scenario',
+  'vendorModel',
+  'preset',
+  'overrides',
+  'faults',
+  'seed',
+  'outcome',
+  'verdict',
+  'duration',
+  'cost',
+  'date',
+]);
 
 /** The list state as query parameters: only what differs from an unfiltered, newest-first list. */
 export function runsListToSearch(state: RunsListState): string {

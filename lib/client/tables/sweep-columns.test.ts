@@ -4,16 +4,45 @@ import { bestValues, SWEEP_COLUMNS } from './sweep-columns';
 
 function row(key: string, over: Partial<SweepRow>): SweepRow {
   return {
-    key, config: key, config_label: key, scenario: 'fix-failing-test', fault_plan: 'overloaded-x3', vendor: 'sim-anthropic',
-    runs: 20, completed: 20, completion_rate: 1, completion_ci: [0.84, 1], verdict_rate: 1, verdict_ci: [0.84, 1], unchecked: 0,
-    median_ms: 15_800, p95_ms: 16_300, mean_tokens: 11_400, mean_usd: 0.037, wasted_tokens: 0, wasted_usd: 0, errors_seen: 0, ...over,
+    key,
+    config: key,
+    config_label: key,
+    scenario: 'fix-failing-test',
+    fault_plan: 'overloaded-x3',
+    vendor: 'sim-anthropic',
+    runs: 20,
+    completed: 20,
+    completion_rate: 1,
+    completion_ci: [0.84, 1],
+    verdict_rate: 1,
+    verdict_ci: [0.84, 1],
+    unchecked: 0,
+    median_ms: 15_800,
+    p95_ms: 16_300,
+    mean_tokens: 11_400,
+    mean_usd: 0.037,
+    wasted_tokens: 0,
+    wasted_usd: 0,
+    errors_seen: 0,
+    ...over,
   };
 }
 
 describe('bestValues', () => {
   // The sweep page's own case: naive under overloaded ×3 fails every run at the first 529.
   const codesmith = row('codesmith', {});
-  const naive = row('naive', { completed: 0, completion_rate: 0, completion_ci: [0, 0.16], verdict_rate: 0, verdict_ci: [0, 0.16], median_ms: 0, p95_ms: 0, mean_tokens: 0, mean_usd: 0, errors_seen: 20 });
+  const naive = row('naive', {
+    completed: 0,
+    completion_rate: 0,
+    completion_ci: [0, 0.16],
+    verdict_rate: 0,
+    verdict_ci: [0, 0.16],
+    median_ms: 0,
+    p95_ms: 0,
+    mean_tokens: 0,
+    mean_usd: 0,
+    errors_seen: 20,
+  });
 
   it('does not mark a cell whose every run failed as best on time, tokens or cost', () => {
     const best = bestValues([codesmith, naive]);

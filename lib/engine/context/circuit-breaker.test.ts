@@ -50,7 +50,13 @@ describe('the breaker through the loop', () => {
   it('opens after 3 failed summaries, refuses while open, probes after the cool-down (run time) and closes', async () => {
     const events = await runToEnd(config(brokenSummarizer(3), { breakerCooldownMs: 5_000 }));
     const states = ofType(events, 'breaker').map((b) => [b.state, b.consecutive_failures]);
-    expect(states).toEqual([['closed', 1], ['closed', 2], ['open', 3], ['half_open', 3], ['closed', 0]]);
+    expect(states).toEqual([
+      ['closed', 1],
+      ['closed', 2],
+      ['open', 3],
+      ['half_open', 3],
+      ['closed', 0],
+    ]);
     const opened = ofType(events, 'breaker').find((b) => b.state === 'open')!;
     const halfOpen = ofType(events, 'breaker').find((b) => b.state === 'half_open')!;
     expect(opened.reopen_at).toBe(opened.ts + 5_000);

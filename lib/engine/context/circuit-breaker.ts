@@ -1,8 +1,6 @@
 import type { BreakerState } from '@/lib/protocol';
 
-export type BreakerVerdict =
-  | { allowed: true; probe: boolean }
-  | { allowed: false; reopenAt: number; reason: string };
+export type BreakerVerdict = { allowed: true; probe: boolean } | { allowed: false; reopenAt: number; reason: string };
 
 export interface BreakerTransition {
   state: BreakerState;
@@ -73,6 +71,10 @@ export class CircuitBreaker {
         reason: probeFailed ? 'the probe failed: open again' : `${this.failures} consecutive summary failures`,
       };
     }
-    return { state: this.current, consecutiveFailures: this.failures, reason: `summary failed (${this.failures} of ${this.options.failures} before the breaker opens)` };
+    return {
+      state: this.current,
+      consecutiveFailures: this.failures,
+      reason: `summary failed (${this.failures} of ${this.options.failures} before the breaker opens)`,
+    };
   }
 }

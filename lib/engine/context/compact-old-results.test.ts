@@ -3,16 +3,23 @@ import type { Message } from '@/lib/protocol';
 import { compactOldResults } from './compact-old-results';
 
 const call = (id: string): Message => ({ role: 'assistant', parts: [{ type: 'tool_call', id, name: 'read_file', argsText: '{}', args: {} }] });
-const result = (id: string, size: number): Message => ({ role: 'user', parts: [{ type: 'tool_result', callId: id, content: 'x'.repeat(size), isError: false }] });
+const result = (id: string, size: number): Message => ({
+  role: 'user',
+  parts: [{ type: 'tool_result', callId: id, content: 'x'.repeat(size), isError: false }],
+});
 
 describe('compactOldResults', () => {
   it('stubs large results older than the last iterations and leaves the rest alone', () => {
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'task' }] },
-      call('a'), result('a', 5_000),
-      call('b'), result('b', 200),
-      call('c'), result('c', 5_000),
-      call('d'), result('d', 5_000),
+      call('a'),
+      result('a', 5_000),
+      call('b'),
+      result('b', 200),
+      call('c'),
+      result('c', 5_000),
+      call('d'),
+      result('d', 5_000),
     ];
     const { messages: sent, compacted } = compactOldResults({ messages, minChars: 1_000, keepIterations: 2 });
     expect(compacted).toBe(1);

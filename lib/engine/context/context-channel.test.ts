@@ -5,7 +5,11 @@ const growing = { provider: { vendor: 'sim-anthropic' as const, model: 'claude-s
 
 describe('the context channel through the loop', () => {
   it('records every request copy with its size against the window, estimated before and reported after', async () => {
-    const events = await runToEnd({ ...growing, recovery: { compaction: { proactive: false, waterfall: false } }, budgets: { maxIterations: 8, maxCostUsd: 1 } });
+    const events = await runToEnd({
+      ...growing,
+      recovery: { compaction: { proactive: false, waterfall: false } },
+      budgets: { maxIterations: 8, maxCostUsd: 1 },
+    });
     const sent = ofType(events, 'context_sent');
     const calls = ofType(events, 'llm_call');
     expect(sent).toHaveLength(calls.length);
@@ -31,7 +35,9 @@ describe('the context channel through the loop', () => {
     // The vendor's reports confirm the smaller requests; no file is read twice.
     const next = ofType(events, 'llm_call').find((c) => c.iteration === summary!.iteration)!;
     expect(next.input_tokens).toBeLessThan(summary!.tokens_before / 2);
-    const reads = ofType(events, 'tool_call').filter((t) => t.tool === 'read_file').map((t) => JSON.stringify(t.args));
+    const reads = ofType(events, 'tool_call')
+      .filter((t) => t.tool === 'read_file')
+      .map((t) => JSON.stringify(t.args));
     expect(new Set(reads).size).toBe(reads.length);
     expect(ofType(events, 'context_overflow')).toEqual([]);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
@@ -58,7 +64,12 @@ describe('the context channel through the loop', () => {
       expect(call.result).not.toMatch(/Older tool result cleared/);
     }
     // And the vendor really received the smaller copy: compare with the same run without stubs.
-    const full = await runToEnd({ ...growing, preset: 'course', recovery: { context: { oldResultCompaction: false } }, budgets: { maxIterations: 10, maxCostUsd: 1 } });
+    const full = await runToEnd({
+      ...growing,
+      preset: 'course',
+      recovery: { context: { oldResultCompaction: false } },
+      budgets: { maxIterations: 10, maxCostUsd: 1 },
+    });
     const withStubs = ofType(events, 'llm_call')[9]!.input_tokens;
     const without = ofType(full, 'llm_call')[9]!.input_tokens;
     expect(without - withStubs).toBeGreaterThan(4_000);

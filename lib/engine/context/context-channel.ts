@@ -39,7 +39,6 @@ export interface ContextChannelOptions {
 type Trigger = 'routine' | 'proactive' | 'overflow' | 'manual';
 type Overflow = { source: 'before_stream' | 'in_stream' | 'stop_reason'; message: string };
 
-
 /**
  * The context channel: decides what each request carries and keeps it inside the model's
  * window — old results as stubs, a summary call near the threshold (behind a circuit
@@ -133,14 +132,16 @@ export class ContextChannel {
         tokens_est: this.meter.measure(sent.messages),
       });
       if (exhausted) {
-        const why = budget === 0 ? 'the reactive compact was already used in this run' : `still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${budget})`;
+        const why =
+          budget === 0
+            ? 'the reactive compact was already used in this run'
+            : `still too long after ${used} overflow recover${used === 1 ? 'y' : 'ies'} (budget ${budget})`;
         throw new ContextOverflowExhausted(`${overflow.message} — ${why}`);
       }
       if (this.reactive) {
         this.reactiveSpent = true;
         reactiveTrim(this.host, { messages, iteration, attempt: used, keep: this.config.reactiveKeepMessages });
-      }
-      else await this.waterfall({ messages, iteration, attempt: used });
+      } else await this.waterfall({ messages, iteration, attempt: used });
       sent = this.publish({ messages, iteration });
     }
   }
@@ -228,16 +229,35 @@ export class ContextChannel {
    * A full compaction: a summary call replaces the history before the newest messages. The
    * proactive and overflow triggers go through the breaker; a manual one bypasses it.
    */
-  private async summarize(options: { messages: readonly Message[]; iteration: number; trigger: Trigger; attempt?: number }): Promise<'done' | 'skipped' | 'failed'> {
+  private async summarize(options: {
+    messages: readonly Message[];
+    iteration: number;
+    trigger: Trigger;
+    attempt?: number;
+  }): Promise<'done' | 'skipped' | 'failed'> {
     const { messages, iteration, trigger } = options;
     const before = this.build(messages, iteration);
     const tokensBefore = this.meter.measure(before.messages);
     const fail = (reason: string, outcome: 'skipped' | 'failed'): 'skipped' | 'failed' => {
-      this.step({ iteration, step: 'summary', trigger, ok: false, before: tokensBefore, after: tokensBefore, messagesBefore: before.messages.length, messagesAfter: before.messages.length, stubbed: [], reason, attempt: options.attempt });
+      this.step({
+        iteration,
+        step: 'summary',
+        trigger,
+        ok: false,
+        before: tokensBefore,
+        after: tokensBefore,
+        messagesBefore: before.messages.length,
+        messagesAfter: before.messages.length,
+        stubbed: [],
+        reason,
+        attempt: options.attempt,
+      });
       return outcome;
     };
     const keep = this.config.keepRecentMessages;
-    const cut = cutPoints(messages, this.view.from).filter((c) => messages.length - c >= keep).at(-1);
+    const cut = cutPoints(messages, this.view.from)
+      .filter((c) => messages.length - c >= keep)
+      .at(-1);
     if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
     if (this.config.breaker && trigger !== 'manual') {
       const { verdict, transition } = this.breaker.check(this.options.clock.now());
@@ -299,7 +319,12 @@ export class ContextChannel {
   }
 
   private step(options: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> }): void {
-    const stubbed = options.stubbed.map(([id, chars]) => ({ callId: id, tool: this.toolNames.get(id) ?? 'tool', chars, iteration: this.resultIteration.get(id) ?? options.iteration }));
+    const stubbed = options.stubbed.map(([id, chars]) => ({
+      callId: id,
+      tool: this.toolNames.get(id) ?? 'tool',
+      chars,
+      iteration: this.resultIteration.get(id) ?? options.iteration,
+    }));
     emitCompaction(this.options.emit, { ...options, stubbed });
   }
 

@@ -67,7 +67,14 @@ export class ContextView {
     if (head !== undefined) {
       const message: Message = { role: 'user', parts: [{ type: 'text', text: head }] };
       sent.unshift(message);
-      refs.push({ kind: 'text', role: 'user', origin: this.summary ? 'summary' : 'trim_note', iteration: this.summary?.iteration ?? iteration, tokens: count(message), text: head });
+      refs.push({
+        kind: 'text',
+        role: 'user',
+        origin: this.summary ? 'summary' : 'trim_note',
+        iteration: this.summary?.iteration ?? iteration,
+        tokens: count(message),
+        text: head,
+      });
     }
     for (let i = 0; i < kept.length; i++) {
       const message = sent[head === undefined ? i : i + 1]!;

@@ -35,7 +35,11 @@ describe('overflow inside the stream', () => {
     const fg = foreground(requests);
     expect(fg).toHaveLength(3);
     expect(fg[2]!.messages.length).toBe(fg[1]!.messages.length);
-    expect(ofType(events, 'llm_call').filter((c) => !c.background).map((c) => c.partial ?? false)).toEqual([false, false]);
+    expect(
+      ofType(events, 'llm_call')
+        .filter((c) => !c.background)
+        .map((c) => c.partial ?? false),
+    ).toEqual([false, false]);
     expect(ofType(events, 'context_recovered')).toHaveLength(1);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
@@ -54,7 +58,7 @@ describe('overflow inside the stream', () => {
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
-  it('with the waterfall off, the same stop is the output-cap mechanism\'s (a length-ended round)', async () => {
+  it("with the waterfall off, the same stop is the output-cap mechanism's (a length-ended round)", async () => {
     const { events } = await runScripted({
       preset: 's11',
       script: script([readReadme, textResponse({ text: 'The answer is', stopReason: 'context_window' }), textResponse({ text: 'done' })]),

@@ -46,14 +46,19 @@ describe('the overflow waterfall', () => {
   it('rung 2: when the micro-compact is not enough, a forced full compaction (a summary call) follows, past the threshold check', async () => {
     const events = await runToEnd(small({ thresholdRatio: 0.16 }));
     const rungs = ofType(events, 'compaction').filter((c) => c.trigger === 'overflow');
-    expect(rungs.map((r) => [r.step, r.ok])).toEqual([['micro_compact', true], ['summary', true]]);
+    expect(rungs.map((r) => [r.step, r.ok])).toEqual([
+      ['micro_compact', true],
+      ['summary', true],
+    ]);
     const summary = rungs[1]!;
     expect(summary.tokens_after).toBeLessThan(summary.tokens_before);
     expect(summary.tokens_after).toBeLessThanOrEqual(Math.floor(16_000 * 0.16));
     expect(summary.summary).toMatch(/read_file \{"path":"docs\/runbooks\/accounts.md"\}/);
     // The summary call was a background request between the overflow and the resend.
     expect(ofType(events, 'model_request').filter((r) => r.background && r.iteration === summary.iteration)).toHaveLength(1);
-    const after = ofType(events, 'context_sent').filter((s) => s.iteration === summary.iteration).at(-1)!;
+    const after = ofType(events, 'context_sent')
+      .filter((s) => s.iteration === summary.iteration)
+      .at(-1)!;
     expect(after.messages[0]).toMatchObject({ kind: 'text', origin: 'summary' });
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
@@ -62,11 +67,17 @@ describe('the overflow waterfall', () => {
     const events = await runToEnd(small({ thresholdRatio: 0.1 }, [summaryFault]));
     const step = ofType(events, 'context_overflow')[0]!.iteration;
     const rungs = ofType(events, 'compaction').filter((c) => c.trigger === 'overflow' && c.iteration === step);
-    expect(rungs.map((r) => [r.step, r.ok])).toEqual([['micro_compact', true], ['summary', false], ['hard_trim', true]]);
+    expect(rungs.map((r) => [r.step, r.ok])).toEqual([
+      ['micro_compact', true],
+      ['summary', false],
+      ['hard_trim', true],
+    ]);
     const trim = rungs[2]!;
     expect(trim.reason).toMatch(/local hard trim/);
     expect(trim.tokens_after).toBeLessThan(trim.tokens_before);
-    const sent = ofType(events, 'context_sent').filter((s) => s.iteration === trim.iteration).at(-1)!;
+    const sent = ofType(events, 'context_sent')
+      .filter((s) => s.iteration === trim.iteration)
+      .at(-1)!;
     // A trim note, then at least 4 log messages, the first an assistant turn (a call never loses its result).
     expect(sent.messages[0]).toMatchObject({ kind: 'text', origin: 'trim_note' });
     expect(sent.messages.length - 1).toBeGreaterThanOrEqual(4);
@@ -80,7 +91,11 @@ describe('the overflow waterfall', () => {
   it('honours the budget of 2: a result no rung can shrink ends the run with context_overflow after two recoveries', async () => {
     const events = await runToEnd({ provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' }, scenario: 'huge-log' });
     const overflows = ofType(events, 'context_overflow');
-    expect(overflows.map((o) => [o.recovery_attempt, o.outcome])).toEqual([[1, 'recovering'], [2, 'recovering'], [3, 'exhausted']]);
+    expect(overflows.map((o) => [o.recovery_attempt, o.outcome])).toEqual([
+      [1, 'recovering'],
+      [2, 'recovering'],
+      [3, 'exhausted'],
+    ]);
     // Two recoveries, three requests of the step to the vendor, then the end.
     const step = overflows[0]!.iteration;
     expect(ofType(events, 'model_request').filter((r) => r.iteration === step && !r.background)).toHaveLength(3);
@@ -93,7 +108,12 @@ describe('the overflow waterfall', () => {
     const step = ofType(base, 'context_overflow')[0]!.iteration;
     const first = ofType(base, 'model_request').find((r) => r.iteration === step && !r.background)!.request_no;
     // Three overloads spend the step's whole retry budget before the overflow; one more after the resend.
-    const overloads: FaultRule = { id: 'o', enabled: true, when: { kind: 'requests', numbers: [first, first + 1, first + 2, first + 4] }, action: { type: 'http_error', status: 529 } };
+    const overloads: FaultRule = {
+      id: 'o',
+      enabled: true,
+      when: { kind: 'requests', numbers: [first, first + 1, first + 2, first + 4] },
+      action: { type: 'http_error', status: 529 },
+    };
     const events = await runToEnd(small({}, [overloads]));
     const retries = ofType(events, 'retry_scheduled').filter((r) => r.iteration === step);
     expect(retries.map((r) => r.next_attempt)).toEqual([2, 3, 4, 2]);

@@ -30,7 +30,9 @@ describe('s11 reactive compact (virtual clock, simulated vendor)', () => {
     expect(trim!.reason).toMatch(/reactive compact: \d+ oldest messages dropped, the last [1-5] kept/);
     expect(trim!.tokens_after).toBeLessThan(trim!.tokens_before);
     // The resent copy: a trim note that keeps the task in view, then at most 5 log messages.
-    const resent = ofType(events, 'context_sent').filter((s) => s.iteration === overflow!.iteration).at(-1)!;
+    const resent = ofType(events, 'context_sent')
+      .filter((s) => s.iteration === overflow!.iteration)
+      .at(-1)!;
     expect(resent.messages[0]).toMatchObject({ kind: 'text', origin: 'trim_note' });
     expect(resent.messages.length - 1).toBeLessThanOrEqual(5);
     expect(ofType(events, 'context_recovered')[0]).toMatchObject({ iteration: overflow!.iteration, recovery_attempts: 1 });
@@ -50,7 +52,10 @@ describe('s11 reactive compact (virtual clock, simulated vendor)', () => {
       recovery: { compaction: { reactiveKeepMessages: 28 } },
     });
     const overflows = ofType(events, 'context_overflow');
-    expect(overflows.map((o) => [o.recovery_attempt, o.outcome])).toEqual([[1, 'recovering'], [2, 'exhausted']]);
+    expect(overflows.map((o) => [o.recovery_attempt, o.outcome])).toEqual([
+      [1, 'recovering'],
+      [2, 'exhausted'],
+    ]);
     expect(terminateOf(events)).toMatchObject({ reason: 'context_overflow', complete: false });
   });
 });

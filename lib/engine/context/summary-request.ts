@@ -28,7 +28,10 @@ export function summaryTranscript(options: { previousSummary?: string; messages:
           lines.push(`[call ${part.name} ${part.argsText}]`);
           break;
         case 'tool_result': {
-          const body = part.content.length > RESULT_CHARS ? `${part.content.slice(0, RESULT_CHARS)}\n… (${part.content.length - RESULT_CHARS} more characters)` : part.content;
+          const body =
+            part.content.length > RESULT_CHARS
+              ? `${part.content.slice(0, RESULT_CHARS)}\n… (${part.content.length - RESULT_CHARS} more characters)`
+              : part.content;
           lines.push(`[result ${names.get(part.callId) ?? 'tool'} ${part.isError ? 'error' : 'ok'}]`, body);
           break;
         }

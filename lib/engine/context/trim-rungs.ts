@@ -49,7 +49,7 @@ export function microCompact(host: RungHost, options: { messages: readonly Messa
 export function reactiveTrim(host: RungHost, options: { keep: number; messages: readonly Message[]; iteration: number; attempt: number }): void {
   const { messages, iteration } = options;
   const { keep } = options;
-    const before = host.build(messages, iteration);
+  const before = host.build(messages, iteration);
   const cut = reactiveCut({ messages, from: host.view.from, keep });
   const removed = cut === undefined ? 0 : cut - host.view.from;
   if (cut !== undefined) {
@@ -67,7 +67,10 @@ export function reactiveTrim(host: RungHost, options: { keep: number; messages: 
     messagesBefore: before.messages.length,
     messagesAfter: after.messages.length,
     stubbed: [],
-    reason: removed > 0 ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - host.view.from} kept` : `reactive compact: no cut keeps ${keep} messages or fewer`,
+    reason:
+      removed > 0
+        ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - host.view.from} kept`
+        : `reactive compact: no cut keeps ${keep} messages or fewer`,
     attempt: options.attempt,
   });
 }
@@ -99,7 +102,10 @@ export function hardTrim(host: RungHost, options: { floor: number; messages: rea
     messagesBefore: before.messages.length,
     messagesAfter: after.messages.length,
     stubbed: [],
-    reason: removed > 0 ? `${why}: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, ${messages.length - host.view.from} kept (floor ${floor})` : `${why}: the floor of ${floor} messages is reached`,
+    reason:
+      removed > 0
+        ? `${why}: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, ${messages.length - host.view.from} kept (floor ${floor})`
+        : `${why}: the floor of ${floor} messages is reached`,
     attempt: options.attempt,
   });
 }

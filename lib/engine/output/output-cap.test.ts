@@ -54,7 +54,7 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
-  it('the escalated cap is lowered to the model\'s own output limit', async () => {
+  it("the escalated cap is lowered to the model's own output limit", async () => {
     const { requests } = await runScripted({
       preset: 's11',
       script: script([
@@ -98,7 +98,10 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     const [step] = ofType(events, 'output_recovery');
     expect(step).toMatchObject({ action: 'refuse_truncated', refused: [{ call_id: 'cut1', tool: 'read_file' }], kept: true });
     const calls = ofType(events, 'tool_call');
-    expect(calls.map((c) => [c.call_id, c.status])).toEqual([['ok1', 'ok'], ['cut1', 'refused_truncated']]);
+    expect(calls.map((c) => [c.call_id, c.status])).toEqual([
+      ['ok1', 'ok'],
+      ['cut1', 'refused_truncated'],
+    ]);
     const results = foreground(requests)[1]!.messages.at(-1)!.parts;
     const refused = results.find((p) => p.type === 'tool_result' && p.callId === 'cut1');
     expect(refused).toMatchObject({ isError: true });
@@ -108,7 +111,10 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
 
   it('after a Partial the seed presents what arrived and stops; the continuation is an option, shown and named', async () => {
     const partial: ScriptedResponse = {
-      parts: [{ type: 'response-start', id: 'm', model: 'scripted', inputTokens: 10 }, { type: 'text-delta', index: 0, text: 'half an ans' }],
+      parts: [
+        { type: 'response-start', id: 'm', model: 'scripted', inputTokens: 10 },
+        { type: 'text-delta', index: 0, text: 'half an ans' },
+      ],
       end: { kind: 'stall' },
     };
     const seed = await runScripted({ preset: 'codesmith', script: script([partial]) });
@@ -116,7 +122,11 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     expect(ofType(seed.events, 'output_recovery')).toMatchObject([{ action: 'stop_partial', kept: true }]);
     expect(terminateOf(seed.events)).toMatchObject({ reason: 'partial_response', complete: false });
 
-    const option = await runScripted({ preset: 'codesmith', recovery: { output: { continueAfterPartial: true } }, script: script([partial, textResponse({ text: 'the rest' })]) });
+    const option = await runScripted({
+      preset: 'codesmith',
+      recovery: { output: { continueAfterPartial: true } },
+      script: script([partial, textResponse({ text: 'the rest' })]),
+    });
     expect(ofType(option.events, 'output_recovery')).toMatchObject([{ action: 'continue_partial', prompt: CONTINUE_AFTER_PARTIAL }]);
     expect(lastUserText(foreground(option.requests)[1]!)).toBe(CONTINUE_AFTER_PARTIAL);
     expect(terminateOf(option.events).complete).toBe(true);

@@ -32,9 +32,7 @@ export class OutputCap {
   private continuations = 0;
   private cap: number;
 
-  constructor(
-    private readonly options: { config: RecoveryConfig['output']; maxTokens: number; emit: Emit },
-  ) {
+  constructor(private readonly options: { config: RecoveryConfig['output']; maxTokens: number; emit: Emit }) {
     this.cap = options.maxTokens;
   }
 
@@ -46,15 +44,32 @@ export class OutputCap {
   review({ result, iteration }: { result: CallResult; iteration: number }): OutputDecision {
     const { config, emit } = this.options;
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-    const base = { event: 'output_recovery', iteration, stop_reason: result.stopReason, max_tokens: this.cap, output_tokens: result.usage.outputTokens } as const;
+    const base = {
+      event: 'output_recovery',
+      iteration,
+      stop_reason: result.stopReason,
+      max_tokens: this.cap,
+      output_tokens: result.usage.outputTokens,
+    } as const;
 
     if (result.partial) {
       if (calls.length > 0) return { kind: 'proceed', truncatedRound: false };
       if (config.continueAfterPartial) {
-        emit({ ...base, action: 'continue_partial', kept: true, prompt: CONTINUE_AFTER_PARTIAL, reason: 'the stream was cut after content arrived; continuing is a project choice (the seed presents what arrived and stops)' });
+        emit({
+          ...base,
+          action: 'continue_partial',
+          kept: true,
+          prompt: CONTINUE_AFTER_PARTIAL,
+          reason: 'the stream was cut after content arrived; continuing is a project choice (the seed presents what arrived and stops)',
+        });
         return { kind: 'continue', prompt: CONTINUE_AFTER_PARTIAL };
       }
-      emit({ ...base, action: 'stop_partial', kept: true, reason: 'the stream was cut after content arrived: what arrived is presented, not retried (no double billing)' });
+      emit({
+        ...base,
+        action: 'stop_partial',
+        kept: true,
+        reason: 'the stream was cut after content arrived: what arrived is presented, not retried (no double billing)',
+      });
       return { kind: 'stop', reason: 'partial_response', message: 'the stream was cut after content arrived; the partial response is presented' };
     }
 
@@ -64,7 +79,13 @@ export class OutputCap {
     const next = Math.min(config.escalatedMaxTokens, findModel(result.model)?.maxOutputTokens ?? Infinity);
     if (config.escalate && !this.escalated && byCap && next > this.cap) {
       this.escalated = true;
-      emit({ ...base, action: 'escalate', next_max_tokens: next, kept: false, reason: `cut at the ${this.cap}-token cap: the same request goes again with ${next}, the cut output is not kept` });
+      emit({
+        ...base,
+        action: 'escalate',
+        next_max_tokens: next,
+        kept: false,
+        reason: `cut at the ${this.cap}-token cap: the same request goes again with ${next}, the cut output is not kept`,
+      });
       this.cap = next;
       return { kind: 'resend' };
     }
@@ -72,7 +93,13 @@ export class OutputCap {
     if (calls.length > 0) {
       const refused = calls.filter((c) => parseToolArgs(c.argsText) === undefined).map((c) => ({ call_id: c.id, tool: c.name }));
       if (refused.length > 0) {
-        emit({ ...base, action: 'refuse_truncated', kept: true, refused, reason: `${refused.length} tool call${refused.length === 1 ? ' was' : 's were'} cut by the cap mid-arguments: refused, and the model is asked to resend` });
+        emit({
+          ...base,
+          action: 'refuse_truncated',
+          kept: true,
+          refused,
+          reason: `${refused.length} tool call${refused.length === 1 ? ' was' : 's were'} cut by the cap mid-arguments: refused, and the model is asked to resend`,
+        });
       }
       return { kind: 'proceed', truncatedRound: true };
     }
@@ -80,7 +107,15 @@ export class OutputCap {
     const why = byCap ? `cut at the ${this.cap}-token output cap` : 'cut where the context window ran out';
     if (this.continuations < config.maxContinuations) {
       this.continuations += 1;
-      emit({ ...base, action: 'continue', kept: true, continuation: this.continuations, max_continuations: config.maxContinuations, prompt: CONTINUE_AFTER_CAP, reason: `${why}: kept, and the model is asked to continue (${this.continuations} of ${config.maxContinuations})` });
+      emit({
+        ...base,
+        action: 'continue',
+        kept: true,
+        continuation: this.continuations,
+        max_continuations: config.maxContinuations,
+        prompt: CONTINUE_AFTER_CAP,
+        reason: `${why}: kept, and the model is asked to continue (${this.continuations} of ${config.maxContinuations})`,
+      });
       return { kind: 'continue', prompt: CONTINUE_AFTER_CAP };
     }
     const message =

@@ -25,7 +25,10 @@ describe('computeBackoff', () => {
   });
 
   it('jitter stays in its band, uses all of it, and is the same under the same seed', () => {
-    for (const [config, lo, hi] of [[codesmith, 0.9, 1.1], [s11, 1, 1.25]] as const) {
+    for (const [config, lo, hi] of [
+      [codesmith, 0.9, 1.1],
+      [s11, 1, 1.25],
+    ] as const) {
       const random = createRandom(11);
       const ratios = Array.from({ length: 2_000 }, () => {
         const { computedMs, jitteredMs } = computeBackoff({ attempt: 3, config, random });
@@ -48,9 +51,20 @@ describe('decideWait', () => {
   });
 
   it('honours Retry-After over the backoff, capped at retryAfterCapMs', () => {
-    expect(decideWait({ computedMs: 1_000, retryAfterMs: 7_000, config: codesmith })).toEqual({ waitMs: 7_000, honoured: true, reason: 'Retry-After 7 s honoured' });
-    expect(decideWait({ computedMs: 1_000, retryAfterMs: 3 * 86_400_000, config: codesmith })).toEqual({ waitMs: 86_400_000, honoured: true, reason: 'Retry-After 72 h capped at 24 h' });
-    expect(decideWait({ computedMs: 1_000, retryAfterMs: 90_000, config: { honorRetryAfter: true, retryAfterCapMs: 30_000 } })).toMatchObject({ waitMs: 30_000, honoured: true });
+    expect(decideWait({ computedMs: 1_000, retryAfterMs: 7_000, config: codesmith })).toEqual({
+      waitMs: 7_000,
+      honoured: true,
+      reason: 'Retry-After 7 s honoured',
+    });
+    expect(decideWait({ computedMs: 1_000, retryAfterMs: 3 * 86_400_000, config: codesmith })).toEqual({
+      waitMs: 86_400_000,
+      honoured: true,
+      reason: 'Retry-After 72 h capped at 24 h',
+    });
+    expect(decideWait({ computedMs: 1_000, retryAfterMs: 90_000, config: { honorRetryAfter: true, retryAfterCapMs: 30_000 } })).toMatchObject({
+      waitMs: 30_000,
+      honoured: true,
+    });
   });
 
   it('ignores Retry-After when the config says so', () => {

@@ -13,17 +13,12 @@ type WaitSettings = Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
  *   additive (s11):        min(base·2ⁿ, max) × (1 + [0, ratio]), e.g. 500 ms … 32 s +0–25 %
  * Jitter is applied after the cap, as both sources do. Exactly one draw per call.
  */
-export function computeBackoff(options: {
-  attempt: number;
-  config: RetrySettings;
-  random: Random;
-}): { computedMs: number; jitteredMs: number } {
+export function computeBackoff(options: { attempt: number; config: RetrySettings; random: Random }): { computedMs: number; jitteredMs: number } {
   const { attempt, config, random } = options;
   const n = Math.max(0, Math.floor(attempt));
   const computedMs = Math.min(config.baseDelayMs * 2 ** n, config.maxDelayMs);
   const r = random.next();
-  const factor =
-    config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
+  const factor = config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
   return { computedMs, jitteredMs: Math.round(computedMs * factor) };
 }
 
@@ -31,11 +26,11 @@ export function computeBackoff(options: {
  * How long to wait before the next attempt: the server's Retry-After when present and
  * honoured (capped: a hint of "a week" must not park a run for a week), else the backoff.
  */
-export function decideWait(options: {
-  computedMs: number;
-  retryAfterMs?: number | undefined;
-  config: WaitSettings;
-}): { waitMs: number; honoured: boolean; reason: string } {
+export function decideWait(options: { computedMs: number; retryAfterMs?: number | undefined; config: WaitSettings }): {
+  waitMs: number;
+  honoured: boolean;
+  reason: string;
+} {
   const { computedMs, retryAfterMs, config } = options;
   if (retryAfterMs === undefined) {
     return { waitMs: computedMs, honoured: false, reason: `backoff ${formatMs(computedMs)}` };

@@ -47,14 +47,26 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
     class StreamIdleTimeout extends Error {
       override readonly name = 'TimeoutError';
     }
-    expect(classifyError(new StreamIdleTimeout('stream idle timeout: no stream event for 120.0 s'))).toMatchObject({ category: 'timeout', rule: 'TimeoutError', retryable: true });
+    expect(classifyError(new StreamIdleTimeout('stream idle timeout: no stream event for 120.0 s'))).toMatchObject({
+      category: 'timeout',
+      rule: 'TimeoutError',
+      retryable: true,
+    });
     expect(classifyError(new DOMException('signal timed out', 'TimeoutError'))).toMatchObject({ category: 'timeout', rule: 'TimeoutError' });
     expect(classifyError(new Error('aborted', { cause: new DOMException('x', 'TimeoutError') }))).toMatchObject({ category: 'timeout' });
   });
 
   it('an abort names its reason: a timeout is retried, a plain abort is not', () => {
-    expect(classifyError(new DOMException('The operation was aborted due to timeout', 'AbortError'))).toMatchObject({ category: 'timeout', rule: 'abort with a timeout reason', retryable: true });
-    expect(classifyError(new DOMException('This operation was aborted', 'AbortError'))).toMatchObject({ category: 'unknown', rule: 'aborted by the caller', retryable: false });
+    expect(classifyError(new DOMException('The operation was aborted due to timeout', 'AbortError'))).toMatchObject({
+      category: 'timeout',
+      rule: 'abort with a timeout reason',
+      retryable: true,
+    });
+    expect(classifyError(new DOMException('This operation was aborted', 'AbortError'))).toMatchObject({
+      category: 'unknown',
+      rule: 'aborted by the caller',
+      retryable: false,
+    });
   });
 
   it('socket codes along the cause chain, and undici’s connect timeout', () => {
@@ -65,10 +77,21 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
   });
 
   it('reads status, vendor type and Retry-After from plain objects too (errors that crossed a boundary)', () => {
-    const verdict = classifyError(
-      { status: 429, error: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, headers: { 'Retry-After': '3' }, message: 'x' },
-    );
-    expect(verdict).toEqual({ category: 'rate_limit', rule: 'vendor type rate_limit_error', retryable: true, status: 429, vendorType: 'rate_limit_error', message: 'slow down', retryAfterMs: 3_000 });
+    const verdict = classifyError({
+      status: 429,
+      error: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+      headers: { 'Retry-After': '3' },
+      message: 'x',
+    });
+    expect(verdict).toEqual({
+      category: 'rate_limit',
+      rule: 'vendor type rate_limit_error',
+      retryable: true,
+      status: 429,
+      vendorType: 'rate_limit_error',
+      message: 'slow down',
+      retryAfterMs: 3_000,
+    });
   });
 
   it('keeps a long proxy page to one bounded line', () => {

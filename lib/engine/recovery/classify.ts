@@ -78,9 +78,7 @@ export function classifyError(error: unknown, options: { nowMs?: number } = {}):
     rule: verdict.rule,
     retryable: !verdict.permanent && isRetryableCategory(verdict.category),
     ...(facts.status !== undefined ? { status: facts.status } : {}),
-    ...(facts.vendorType !== undefined || facts.vendorCode !== undefined
-      ? { vendorType: facts.vendorType ?? facts.vendorCode }
-      : {}),
+    ...(facts.vendorType !== undefined || facts.vendorCode !== undefined ? { vendorType: facts.vendorType ?? facts.vendorCode } : {}),
     message: facts.message,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
@@ -159,17 +157,23 @@ function byStatus(facts: ErrorFacts): Verdict | undefined {
     case 529:
       return { category: 'overloaded', rule };
     case 503:
-      return facts.text.includes('overloaded')
-        ? { category: 'overloaded', rule: `${rule} + text: 'overloaded'` }
-        : { category: 'internal', rule };
+      return facts.text.includes('overloaded') ? { category: 'overloaded', rule: `${rule} + text: 'overloaded'` } : { category: 'internal', rule };
   }
   if (status >= 500) return { category: 'internal', rule };
   return { category: 'invalid_input', rule };
 }
 
 const SOCKET_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
-  'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
 ]);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 

@@ -21,13 +21,7 @@ export interface FailureHints {
  * classifier's verdict, decide whether to retry and how long to wait. The backoff exponent is
  * the number of retries already spent; the one random draw is the jitter.
  */
-export function decideRetry(options: {
-  account: RetryAccount;
-  attempt: number;
-  verdict: Classification;
-  hints?: FailureHints;
-  random: Random;
-}): RetryDecision {
+export function decideRetry(options: { account: RetryAccount; attempt: number; verdict: Classification; hints?: FailureHints; random: Random }): RetryDecision {
   const { account, attempt, verdict, hints = {}, random } = options;
   if (hints.stop) return { retry: false, rule: 'stream_error_cap', why: hints.stop, exhausted: true };
   const refused = hints.immediate ? undefined : account.refuses(verdict);

@@ -38,7 +38,8 @@ export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
     maxRetries: retry.enabled ? retry.maxRetries : 0,
     refuses: (verdict) => {
       if (!retry.enabled) return { rule: 'retry_off', why: 'retry is off in this configuration' };
-      if (!verdict.retryable) return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
+      if (!verdict.retryable)
+        return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
       if (retry.retryOn === 'rate_limit_overloaded' && !RATE_LIMIT_OVERLOADED.has(verdict.category)) {
         return { rule: 'category_not_retried', why: `${verdict.category} is not retried by this configuration (only rate limits and overloads are)` };
       }
@@ -60,8 +61,13 @@ export function backgroundAccount(recovery: RecoveryConfig): RetryAccount {
     maxRetries: background.enabled ? background.maxRetries : 0,
     refuses: (verdict) => {
       if (!background.enabled) return { rule: 'retry_off', why: 'background retry is off in this configuration' };
-      if (!verdict.retryable) return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
-      if (!isBackgroundRetryable(verdict.category)) return { rule: 'category_not_retried', why: `${verdict.category} is not retried for background calls (only network, rate-limit and timeout errors are)` };
+      if (!verdict.retryable)
+        return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
+      if (!isBackgroundRetryable(verdict.category))
+        return {
+          rule: 'category_not_retried',
+          why: `${verdict.category} is not retried for background calls (only network, rate-limit and timeout errors are)`,
+        };
       return undefined;
     },
     backoff: { ...retry, baseDelayMs: background.baseDelayMs },

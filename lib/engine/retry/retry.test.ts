@@ -42,7 +42,11 @@ describe('decideRetry', () => {
   const random = createRandom(1);
   it('s11 retries only rate limits and overloads, and never passes Retry-After', () => {
     const account = foregroundAccount(PRESETS.s11);
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: false, rule: 'category_not_retried', exhausted: false });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({
+      retry: false,
+      rule: 'category_not_retried',
+      exhausted: false,
+    });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('network'), random })).toMatchObject({ retry: false });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), random })).toMatchObject({ retry: false });
     const limited = decideRetry({ account, attempt: 1, verdict: verdict('rate_limit', { retryAfterMs: 7_000 }), random });
@@ -53,21 +57,40 @@ describe('decideRetry', () => {
   it('s11 range(10): the 10th failed attempt is the last', () => {
     const account = foregroundAccount(PRESETS.s11);
     expect(decideRetry({ account, attempt: 9, verdict: verdict('overloaded'), random })).toMatchObject({ retry: true });
-    expect(decideRetry({ account, attempt: 10, verdict: verdict('overloaded'), random })).toMatchObject({ retry: false, rule: 'budget_spent', exhausted: true, why: 'retry budget of 9 spent' });
+    expect(decideRetry({ account, attempt: 10, verdict: verdict('overloaded'), random })).toMatchObject({
+      retry: false,
+      rule: 'budget_spent',
+      exhausted: true,
+      why: 'retry budget of 9 spent',
+    });
   });
 
   it('CodeSmith retries everything but the whitelist; an Empty firing waits nothing but still spends the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
     expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: true });
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({ retry: false, rule: 'not_retryable', exhausted: false });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({
+      retry: false,
+      rule: 'not_retryable',
+      exhausted: false,
+    });
     const empty = { immediate: 'empty stream' };
-    expect(decideRetry({ account, attempt: 3, verdict: verdict('timeout'), hints: empty, random })).toEqual({ retry: true, computedMs: 0, waitMs: 0, reason: 'empty stream' });
+    expect(decideRetry({ account, attempt: 3, verdict: verdict('timeout'), hints: empty, random })).toEqual({
+      retry: true,
+      computedMs: 0,
+      waitMs: 0,
+      reason: 'empty stream',
+    });
     expect(decideRetry({ account, attempt: 4, verdict: verdict('timeout'), hints: empty, random })).toMatchObject({ retry: false, exhausted: true });
   });
 
   it('a stop hint ends the call whatever the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), hints: { stop: '5 consecutive stream errors' }, random })).toEqual({ retry: false, rule: 'stream_error_cap', why: '5 consecutive stream errors', exhausted: true });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), hints: { stop: '5 consecutive stream errors' }, random })).toEqual({
+      retry: false,
+      rule: 'stream_error_cap',
+      why: '5 consecutive stream errors',
+      exhausted: true,
+    });
   });
 
   it('the background account: CodeSmith 3 retries at 1/2/4 s (±10 %), network/rate-limit/timeout only', () => {
@@ -81,8 +104,16 @@ describe('decideRetry', () => {
         expect(w.waitMs).toBeLessThanOrEqual(1_000 * 2 ** n * 1.1);
       }
     });
-    expect(decideRetry({ account, attempt: 4, verdict: verdict('network'), random })).toMatchObject({ retry: false, exhausted: true, why: 'background retry budget of 3 spent' });
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('overloaded'), random })).toMatchObject({ retry: false, rule: 'category_not_retried', why: 'overloaded is not retried for background calls (only network, rate-limit and timeout errors are)' });
+    expect(decideRetry({ account, attempt: 4, verdict: verdict('network'), random })).toMatchObject({
+      retry: false,
+      exhausted: true,
+      why: 'background retry budget of 3 spent',
+    });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('overloaded'), random })).toMatchObject({
+      retry: false,
+      rule: 'category_not_retried',
+      why: 'overloaded is not retried for background calls (only network, rate-limit and timeout errors are)',
+    });
   });
 });
 
@@ -90,10 +121,22 @@ describe('retry on the virtual clock', () => {
   it('sleeps each decided wait on the run clock and records it as retry_scheduled on its account', async () => {
     const h = harness();
     const run = script([verdict('overloaded'), verdict('overloaded')]);
-    const result = await retry({ account: foregroundAccount(PRESETS.codesmith), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 1, onDecline: surface });
+    const result = await retry({
+      account: foregroundAccount(PRESETS.codesmith),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
     expect(result).toEqual({ ok: true, value: 3, attempts: 3 });
     const retries = h.events.filter((e) => e.event === 'retry_scheduled');
-    expect(retries.map((r) => [r.attempt, r.next_attempt, r.max_attempts, r.account])).toEqual([[1, 2, 4, 'foreground'], [2, 3, 4, 'foreground']]);
+    expect(retries.map((r) => [r.attempt, r.next_attempt, r.max_attempts, r.account])).toEqual([
+      [1, 2, 4, 'foreground'],
+      [2, 3, 4, 'foreground'],
+    ]);
     const total = retries.reduce((sum, r) => sum + r.wait_ms, 0);
     expect(h.clock.now()).toBeCloseTo(total, 0);
   });
@@ -101,7 +144,16 @@ describe('retry on the virtual clock', () => {
   it('gives up with the verdict, the attempts made and why; never throws for a failed attempt', async () => {
     const h = harness();
     const run = script(Array.from({ length: 20 }, () => verdict('rate_limit')));
-    const result = await retry({ account: foregroundAccount(PRESETS.s11), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 1, onDecline: surface });
+    const result = await retry({
+      account: foregroundAccount(PRESETS.s11),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
     expect(result).toMatchObject({ ok: false, attempts: 10, exhausted: true, why: 'retry budget of 9 spent' });
     expect(run.started).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // The giving up is an event of its own, after the last attempt, with the rule and what follows.
@@ -114,7 +166,16 @@ describe('retry on the virtual clock', () => {
   it('a failure the account refuses is declined at once, with the refusing rule', async () => {
     const h = harness();
     const run = script([verdict('authentication')]);
-    const result = await retry({ account: foregroundAccount(PRESETS.codesmith), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 1, onDecline: surface });
+    const result = await retry({
+      account: foregroundAccount(PRESETS.codesmith),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
     expect(result).toMatchObject({ ok: false, attempts: 1, exhausted: false });
     expect(h.events).toEqual([expect.objectContaining({ event: 'retry_declined', attempt: 1, rule: 'not_retryable', next: 'surface', account: 'foreground' })]);
   });
@@ -123,16 +184,41 @@ describe('retry on the virtual clock', () => {
     const h = harness();
     const run = script([verdict('rate_limit', { retryAfterMs: 2_000 })]);
     const recovery = resolveRecovery('codesmith');
-    const result = await retry({ account: backgroundAccount(recovery), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: h.signal, iteration: 2, label: 'background title', onDecline: surface });
+    const result = await retry({
+      account: backgroundAccount(recovery),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 2,
+      label: 'background title',
+      onDecline: surface,
+    });
     expect(result.ok).toBe(true);
-    expect(h.events[0]).toMatchObject({ event: 'retry_scheduled', account: 'background', wait_ms: 2_000, max_attempts: 4, reason: 'background title: Retry-After 2 s honoured' });
+    expect(h.events[0]).toMatchObject({
+      event: 'retry_scheduled',
+      account: 'background',
+      wait_ms: 2_000,
+      max_attempts: 4,
+      reason: 'background title: Retry-After 2 s honoured',
+    });
   });
 
   it('an abort during the wait rejects with the run signal reason', async () => {
     const h = harness();
     const controller = new AbortController();
     const run = script([verdict('overloaded')]);
-    const pending = retry({ account: foregroundAccount(PRESETS.codesmith), attempt: run.attempt, clock: h.clock, random: createRandom(3), emit: h.emit, signal: controller.signal, iteration: 1, onDecline: surface });
+    const pending = retry({
+      account: foregroundAccount(PRESETS.codesmith),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: controller.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
   });

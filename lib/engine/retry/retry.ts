@@ -6,13 +6,10 @@ import { decideRetry, type FailureHints } from './decide-retry';
 import type { RetryAccount } from './retry-account';
 
 /** One attempt's result, as the retry function needs it. */
-export type AttemptOutcome<T> =
-  | { ok: true; value: T }
-  | ({ ok: false; verdict: Classification; rung?: 'silent_retry' | 'degrade' } & FailureHints);
+export type AttemptOutcome<T> = { ok: true; value: T } | ({ ok: false; verdict: Classification; rung?: 'silent_retry' | 'degrade' } & FailureHints);
 
 export type RetryResult<T> =
-  | { ok: true; value: T; attempts: number }
-  | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
+  { ok: true; value: T; attempts: number } | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
 
 export interface RetryOptions<T> {
   account: RetryAccount;

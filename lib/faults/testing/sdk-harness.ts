@@ -43,9 +43,7 @@ export async function runThroughSdk(options: {
     ...(options.chunkBytes ? { chunkBytes: options.chunkBytes } : {}),
   });
   const plan: FaultPlan = {
-    rules: options.action
-      ? [{ id: 'r1', enabled: true, when: options.when ?? { kind: 'always' }, action: options.action }]
-      : [],
+    rules: options.action ? [{ id: 'r1', enabled: true, when: options.when ?? { kind: 'always' }, action: options.action }] : [],
     tools: [],
   };
   const injections: FaultInjection[] = [];
@@ -60,9 +58,7 @@ export async function runThroughSdk(options: {
 
   const abort = new AbortController();
   if (options.abortAfterMs !== undefined) {
-    void clock
-      .sleep(options.abortAfterMs)
-      .then(() => abort.abort(new DOMException('stream idle timeout', 'TimeoutError')));
+    void clock.sleep(options.abortAfterMs).then(() => abort.abort(new DOMException('stream idle timeout', 'TimeoutError')));
   }
 
   const run: SdkRun = { items: [], injections, clock, innerCalls: 0 };
@@ -80,11 +76,7 @@ export async function runThroughSdk(options: {
   return { ...run, innerCalls: inner.calls };
 }
 
-async function openStream(options: {
-  dialect: Dialect;
-  fetch: typeof fetch;
-  signal: AbortSignal;
-}): Promise<AsyncIterable<unknown>> {
+async function openStream(options: { dialect: Dialect; fetch: typeof fetch; signal: AbortSignal }): Promise<AsyncIterable<unknown>> {
   const { fetch, signal } = options;
   if (options.dialect === 'anthropic') {
     const client = new Anthropic({ apiKey: 'k', baseURL: 'http://x', fetch, maxRetries: 0, logLevel: 'off' });
@@ -94,8 +86,5 @@ async function openStream(options: {
     );
   }
   const client = new OpenAI({ apiKey: 'k', baseURL: 'http://x', fetch, maxRetries: 0, logLevel: 'off' });
-  return client.chat.completions.create(
-    { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], stream: true },
-    { signal },
-  );
+  return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], stream: true }, { signal });
 }

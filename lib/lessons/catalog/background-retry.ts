@@ -13,7 +13,15 @@ export const backgroundRetry: Lesson = {
     preset: 'codesmith',
     seed: 19,
     faults: {
-      rules: [{ id: 'title-429', label: '429 on the title call', target: 'background', when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 429, retryAfterSec: RETRY_AFTER_S } }],
+      rules: [
+        {
+          id: 'title-429',
+          label: '429 on the title call',
+          target: 'background',
+          when: { kind: 'next', count: 1 },
+          action: { type: 'http_error', status: 429, retryAfterSec: RETRY_AFTER_S },
+        },
+      ],
       tools: [],
     },
   },

@@ -14,7 +14,10 @@ export const circuitBreaker: Lesson = {
     scenario: 'growing-context',
     seed: 53,
     recovery: { compaction: { thresholdRatio: 0.3 } },
-    faults: { rules: [{ id: 'summarizer', label: '500 on summary calls', target: 'background', when: { kind: 'always' }, action: { type: 'http_error', status: 500 } }], tools: [] },
+    faults: {
+      rules: [{ id: 'summarizer', label: '500 on summary calls', target: 'background', when: { kind: 'always' }, action: { type: 'http_error', status: 500 } }],
+      tools: [],
+    },
   },
   timeScale: 0.5,
   text: {

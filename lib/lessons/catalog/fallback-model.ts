@@ -13,7 +13,15 @@ export const fallbackModel: Lesson = {
     preset: 's11',
     seed: 13,
     faults: {
-      rules: [{ id: 'busy-model', label: '529 on claude-sim-sonnet', model: 'claude-sim-sonnet', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }],
+      rules: [
+        {
+          id: 'busy-model',
+          label: '529 on claude-sim-sonnet',
+          model: 'claude-sim-sonnet',
+          when: { kind: 'always' },
+          action: { type: 'http_error', status: 529 },
+        },
+      ],
       tools: [],
     },
   },

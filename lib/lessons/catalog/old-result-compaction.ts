@@ -16,9 +16,11 @@ export const oldResultCompaction: Lesson = {
   },
   timeScale: 0.5,
   text: {
-    happens: 'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
+    happens:
+      'Every tool result stays in the history and is sent again with every later request. Results the model has already used keep taking room — and money — turn after turn.',
     does: `On the copy sent to the vendor (never in the log), tool results over ${oldResultMinChars} characters older than the last ${keepRecentIterations} turns are replaced by a short stub saying how to get them back. Each stubbing is a compaction event.`,
-    costs: 'On: one runbook stubbed per turn from turn 7 on, so no request goes past 4,900 tokens of its 16,000 and input tokens stay low. Off: the history grows until the last answer has no room left and is cut, having paid for more than twice the input tokens (155.5k against 69.8k).',
+    costs:
+      'On: one runbook stubbed per turn from turn 7 on, so no request goes past 4,900 tokens of its 16,000 and input tokens stay low. Off: the history grows until the last answer has no room left and is cut, having paid for more than twice the input tokens (155.5k against 69.8k).',
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'old results are stubbed; the task is finished' },

@@ -13,7 +13,12 @@ export const partialVsEmpty: Lesson = {
     // A long answer, but not the preset's full 8,192 tokens: every streamed token costs this
     // machine its own time when played live, whatever the time scale (see below).
     maxOutputTokens: 5_000,
-    faults: { rules: [{ id: 'drop', label: 'connection dropped before the last record', when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'final' } }], tools: [] },
+    faults: {
+      rules: [
+        { id: 'drop', label: 'connection dropped before the last record', when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'final' } },
+      ],
+      tools: [],
+    },
   },
   // Played live, each streamed token carries the machine's own time: with the preset's 8,192-token
   // cap (~2,500 deltas a side) the off side took 28.8 s through `next start` at 0.04 under a load
@@ -21,9 +26,11 @@ export const partialVsEmpty: Lesson = {
   // deltas) and 0.03 leave room for the page's own rendering beside it (`npm run bench`).
   timeScale: 0.03,
   text: {
-    happens: 'A stream that breaks before any content (Empty) has cost nothing and can simply be asked again. A stream that breaks after content arrived (Partial) has already been generated — and billed.',
+    happens:
+      'A stream that breaks before any content (Empty) has cost nothing and can simply be asked again. A stream that breaks after content arrived (Partial) has already been generated — and billed.',
     does: 'CodeSmith keeps a Partial: the text that arrived is presented as it is and the run stops there, marked incomplete — never re-requested from the start, so the same output is never paid for twice. (A project option, off here, asks the model to continue instead.)',
-    costs: 'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — a second stream as long as the first, so the wait is spent twice — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 4,965 output tokens).',
+    costs:
+      'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — a second stream as long as the first, so the wait is spent twice — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 4,965 output tokens).',
   },
   expect: {
     on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill', byDesign: 'Partial presented' },

@@ -14,7 +14,14 @@ export const retryAfter: Lesson = {
     preset: 'codesmith',
     seed: 11,
     faults: {
-      rules: [{ id: 'rate-limit', label: `429 for ${LIMIT_S} s (retry-after ${LIMIT_S} s)`, when: { kind: 'until', ms: LIMIT_S * 1000 }, action: { type: 'http_error', status: 429, retryAfterSec: LIMIT_S } }],
+      rules: [
+        {
+          id: 'rate-limit',
+          label: `429 for ${LIMIT_S} s (retry-after ${LIMIT_S} s)`,
+          when: { kind: 'until', ms: LIMIT_S * 1000 },
+          action: { type: 'http_error', status: 429, retryAfterSec: LIMIT_S },
+        },
+      ],
       tools: [],
     },
   },

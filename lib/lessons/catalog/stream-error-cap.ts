@@ -14,7 +14,10 @@ export const streamErrorCap: Lesson = {
     preset: 'codesmith',
     seed: 5,
     recovery: { retry: { maxRetries: RETRIES } },
-    faults: { rules: [{ id: 'malformed', label: 'malformed JSON, every stream', when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }], tools: [] },
+    faults: {
+      rules: [{ id: 'malformed', label: 'malformed JSON, every stream', when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }],
+      tools: [],
+    },
   },
   timeScale: 0.04,
   text: {

@@ -17,7 +17,14 @@ export const streamIdleWatchdog: Lesson = {
     seed: 3,
     budgets: { maxRunMs: BUDGET_MS },
     faults: {
-      rules: [{ id: 'keepalive', label: 'keepalives only', when: { kind: 'requests', numbers: [1, 2] }, action: { type: 'keepalive_only', intervalMs: PING_MS, style: 'ping' } }],
+      rules: [
+        {
+          id: 'keepalive',
+          label: 'keepalives only',
+          when: { kind: 'requests', numbers: [1, 2] },
+          action: { type: 'keepalive_only', intervalMs: PING_MS, style: 'ping' },
+        },
+      ],
       tools: [],
     },
   },
@@ -28,7 +35,11 @@ export const streamIdleWatchdog: Lesson = {
     costs: `On: ${words(baseMs)} of waiting, a retry whose wider ${words(baseMs + perRetryMs)} window also runs out, then a normal run on the third attempt. Off: the run sits on the first silent stream until something outside gives up — here the run’s ${words(BUDGET_MS)} time budget — and the person gets no answer at all.`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: `the watchdog fires at ${words(baseMs)}, then at ${words(baseMs + perRetryMs)}; the third attempt answers` },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: `the watchdog fires at ${words(baseMs)}, then at ${words(baseMs + perRetryMs)}; the third attempt answers`,
+    },
     off: { reason: 'run_time_budget', complete: false, says: 'waits on the silent stream until the time budget ends the run' },
   },
   criterion: {

@@ -166,17 +166,19 @@ export const ComparisonSchema = z
      * vendor they used is simulated (lib/compare/prompt-only): which texts. The simulated model
      * does not read prompts, so nothing between the two runs is a prompt's effect. null: not so.
      */
-    promptOnly: z.object({ fields: z.array(z.string()) }).strict().nullable(),
+    promptOnly: z
+      .object({ fields: z.array(z.string()) })
+      .strict()
+      .nullable(),
   })
   .strict();
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 /** The query of GET /api/compare. */
-export const CompareQuerySchema = z
-  .object({
-    /** A lesson's slug: judge the totals by that lesson's measure (its criterion) instead of the general rules. */
-    lesson: z.string().min(1).max(100).optional(),
-    a: z.string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' }).min(1, 'a: the id of the first run is required'),
-    b: z.string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' }).min(1, 'b: the id of the second run is required'),
-  });
+export const CompareQuerySchema = z.object({
+  /** A lesson's slug: judge the totals by that lesson's measure (its criterion) instead of the general rules. */
+  lesson: z.string().min(1).max(100).optional(),
+  a: z.string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' }).min(1, 'a: the id of the first run is required'),
+  b: z.string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' }).min(1, 'b: the id of the second run is required'),
+});
 export type CompareQuery = z.infer<typeof CompareQuerySchema>;

@@ -21,14 +21,19 @@ export function checkAnthropicRequest(options: { body: string; signingKey: strin
   if (!model) throw new VendorRejection({ status: 404, type: 'not_found_error', message: `model: ${parsed.model}` });
   if (parsed.maxTokens > model.maxOutputTokens) {
     throw new VendorRejection({
-      status: 400, type: 'invalid_request_error',
+      status: 400,
+      type: 'invalid_request_error',
       message: `max_tokens: ${parsed.maxTokens} > ${model.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model.id}`,
     });
   }
   validateAnthropicConversation({ messages: parsed.messages, model: model.id, thinking: parsed.thinking, signingKey: options.signingKey });
   const inputTokens = countRequestTokens(parsed);
   if (inputTokens > model.contextWindow) {
-    throw new VendorRejection({ status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${model.contextWindow} maximum` });
+    throw new VendorRejection({
+      status: 400,
+      type: 'invalid_request_error',
+      message: `prompt is too long: ${inputTokens} tokens > ${model.contextWindow} maximum`,
+    });
   }
   return { parsed, model, inputTokens };
 }

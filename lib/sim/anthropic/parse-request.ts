@@ -103,7 +103,9 @@ function parseThinking(body: Record<string, unknown>, maxTokens: number): { enab
   if (thinking.type === 'disabled') return { enabled: false, budget: undefined };
   if (thinking.type === 'adaptive') return { enabled: true, budget: undefined };
   if (thinking.type !== 'enabled') {
-    throw invalidRequest(`thinking: Input tag '${String(thinking.type)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`);
+    throw invalidRequest(
+      `thinking: Input tag '${String(thinking.type)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,
+    );
   }
   const budget = thinking.budget_tokens;
   if (typeof budget !== 'number' || !Number.isInteger(budget)) throw invalidRequest('thinking.enabled.budget_tokens: Field required');
@@ -114,7 +116,9 @@ function parseThinking(body: Record<string, unknown>, maxTokens: number): { enab
     );
   }
   if (body.temperature !== undefined && body.temperature !== 1) {
-    throw invalidRequest('`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility');
+    throw invalidRequest(
+      '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility',
+    );
   }
   if (isRecord(body.tool_choice) && (body.tool_choice.type === 'any' || body.tool_choice.type === 'tool')) {
     throw invalidRequest('Thinking may not be enabled when tool_choice forces tool use.');

@@ -5,7 +5,18 @@ import { anthropicStreamFrames, type AnthropicResponseInput } from './render-res
 /** Each record as the generic writer serializes it: the oracle for the hand-written deltas. */
 const generic = (type: string, data: unknown): string => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-const TRICKY = ['plain', ' leading space', 'quote " and \\ backslash', 'new\nline\ttab', 'control \u0001\u001f', 'unicode café 日本 \u{1F600}', 'lone \uD800 surrogate', '{"partial": [1, 2', '</script>', ''];
+const TRICKY = [
+  'plain',
+  ' leading space',
+  'quote " and \\ backslash',
+  'new\nline\ttab',
+  'control \u0001\u001f',
+  'unicode café 日本 \u{1F600}',
+  'lone \uD800 surrogate',
+  '{"partial": [1, 2',
+  '</script>',
+  '',
+];
 
 describe('anthropicStreamFrames', () => {
   it('writes every content delta byte for byte as the generic record writer would', () => {
@@ -20,7 +31,13 @@ describe('anthropicStreamFrames', () => {
       cut: false,
     };
     const input: AnthropicResponseInput = {
-      id: 'msg_1', model: 'claude-sim-sonnet', plan, inputTokens: 10, stopReason: 'tool_use', toolIds: ['toolu_1'], signatures: ['sig'],
+      id: 'msg_1',
+      model: 'claude-sim-sonnet',
+      plan,
+      inputTokens: 10,
+      stopReason: 'tool_use',
+      toolIds: ['toolu_1'],
+      signatures: ['sig'],
       pacing: { headersMs: 1, firstTokenMs: 2, forTokens: (n) => n * 3 },
     };
     const deltas = [...anthropicStreamFrames(input)].filter((f) => f.text.startsWith('event: content_block_delta') && !f.text.includes('signature_delta'));

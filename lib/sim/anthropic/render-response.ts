@@ -47,8 +47,14 @@ export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator
     text: record('message_start', {
       type: 'message_start',
       message: {
-        id: input.id, type: 'message', role: 'assistant', model: input.model, content: [],
-        stop_reason: null, stop_sequence: null, usage: usage(input.inputTokens, 1),
+        id: input.id,
+        type: 'message',
+        role: 'assistant',
+        model: input.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usage(input.inputTokens, 1),
       },
     }),
   };
@@ -57,9 +63,11 @@ export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator
   for (const [index, block] of plan.blocks.entries()) {
     const firstDelay = index === 0 ? pacing.firstTokenMs : 0;
     const skeleton =
-      block.kind === 'thinking' ? { type: 'thinking', thinking: '', signature: '' }
-      : block.kind === 'text' ? { type: 'text', text: '' }
-      : { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: {} };
+      block.kind === 'thinking'
+        ? { type: 'thinking', thinking: '', signature: '' }
+        : block.kind === 'text'
+          ? { type: 'text', text: '' }
+          : { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: {} };
     yield { delayMs: firstDelay, text: record('content_block_start', { type: 'content_block_start', index, content_block: skeleton }) };
     if (index === 0) yield { delayMs: 0, text: PING };
     const opening = `${DELTA_HEAD}${index},"delta":${DELTA_FIELD[block.kind]}`;
@@ -103,8 +111,14 @@ export function anthropicMessageBody(input: AnthropicResponseInput): string {
     return { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: parseInput(block.text) };
   });
   return JSON.stringify({
-    id: input.id, type: 'message', role: 'assistant', model: input.model, content,
-    stop_reason: input.stopReason, stop_sequence: null, usage: usage(input.inputTokens, Math.max(1, input.plan.outputTokens)),
+    id: input.id,
+    type: 'message',
+    role: 'assistant',
+    model: input.model,
+    content,
+    stop_reason: input.stopReason,
+    stop_sequence: null,
+    usage: usage(input.inputTokens, Math.max(1, input.plan.outputTokens)),
   });
 }
 

@@ -39,7 +39,14 @@ describe('simulated Anthropic: streaming', () => {
     const res = await fetch('http://sim.anthropic.local/v1/messages', {
       method: 'POST',
       headers: { 'x-api-key': 'sim', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-sim-haiku', max_tokens: 2048, stream: true, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }], tools: TOOL_SCHEMAS }),
+      body: JSON.stringify({
+        model: 'claude-sim-haiku',
+        max_tokens: 2048,
+        stream: true,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: TOOL_SCHEMAS,
+      }),
     });
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('request-id')).toMatch(/^req_011C/);
@@ -60,7 +67,9 @@ describe('simulated Anthropic: streaming', () => {
 
   it('omits thinking when the request did not ask for it', async () => {
     const { client } = anthropicClient({ policy: fixedPolicy(TURN) });
-    const message = await client.messages.stream({ model: 'claude-sim-sonnet', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }], tools: TOOL_SCHEMAS as Anthropic.Tool[] }).finalMessage();
+    const message = await client.messages
+      .stream({ model: 'claude-sim-sonnet', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }], tools: TOOL_SCHEMAS as Anthropic.Tool[] })
+      .finalMessage();
     expect(message.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
   });
 
@@ -75,7 +84,12 @@ describe('simulated Anthropic: streaming', () => {
   it('cuts output at max_tokens, mid tool JSON, and stops with max_tokens', async () => {
     const long = { path: 'src/big.ts', content: 'word '.repeat(200) };
     const { client } = anthropicClient({ policy: fixedPolicy({ toolCalls: [{ name: 'write_file', argsText: JSON.stringify(long) }] }) });
-    const stream = client.messages.stream({ model: 'claude-sim-sonnet', max_tokens: 40, messages: [{ role: 'user', content: 'write' }], tools: TOOL_SCHEMAS as Anthropic.Tool[] });
+    const stream = client.messages.stream({
+      model: 'claude-sim-sonnet',
+      max_tokens: 40,
+      messages: [{ role: 'user', content: 'write' }],
+      tools: TOOL_SCHEMAS as Anthropic.Tool[],
+    });
     let json = '';
     stream.on('inputJson', (delta) => {
       json += delta;
@@ -85,8 +99,9 @@ describe('simulated Anthropic: streaming', () => {
     expect(() => JSON.parse(json)).toThrow();
     expect(message.stop_reason).toBe('max_tokens');
     expect(message.usage.output_tokens).toBe(40);
-    const res = await anthropicClient({ policy: fixedPolicy({ text: 'one two three four five six seven eight nine ten eleven twelve', toolCalls: [] }) })
-      .client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 5, messages: [{ role: 'user', content: 'count' }] });
+    const res = await anthropicClient({
+      policy: fixedPolicy({ text: 'one two three four five six seven eight nine ten eleven twelve', toolCalls: [] }),
+    }).client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 5, messages: [{ role: 'user', content: 'count' }] });
     expect(res.stop_reason).toBe('max_tokens');
     expect(res.usage.output_tokens).toBe(5);
     expect(res.content[0]).toMatchObject({ type: 'text', text: 'one two three four five' });
@@ -98,7 +113,14 @@ describe('simulated Anthropic: streaming', () => {
       const res = await fetch('http://sim.anthropic.local/v1/messages', {
         method: 'POST',
         headers: { 'x-api-key': 'sim' },
-        body: JSON.stringify({ model: 'claude-sim-sonnet', max_tokens: 2048, stream: true, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }], tools: TOOL_SCHEMAS }),
+        body: JSON.stringify({
+          model: 'claude-sim-sonnet',
+          max_tokens: 2048,
+          stream: true,
+          thinking: { type: 'enabled', budget_tokens: 1024 },
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: TOOL_SCHEMAS,
+        }),
       });
       return { body: await res.text(), ms: clock.now() };
     };
@@ -113,7 +135,10 @@ describe('simulated Anthropic: streaming', () => {
   it('stops a stream when the signal aborts mid-way', async () => {
     const { client, clock } = anthropicClient({ policy: fixedPolicy({ text: 'word '.repeat(400), toolCalls: [] }) });
     const controller = new AbortController();
-    const stream = client.messages.stream({ model: 'claude-sim-sonnet', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+    const stream = client.messages.stream(
+      { model: 'claude-sim-sonnet', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] },
+      { signal: controller.signal },
+    );
     let seen = '';
     stream.on('text', (delta) => {
       seen += delta;
@@ -139,7 +164,9 @@ describe('simulated Anthropic: internal errors', () => {
         throw new Error('policy bug');
       },
     });
-    const error = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { type: 'api_error' } });
   });

@@ -13,7 +13,12 @@ const turn = { thinking: 'Read the file next.', toolCalls: [{ name: 'read_file',
 async function rejection(params: Record<string, unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
   const { client } = anthropicClient({ policy: fixedPolicy(turn) });
   try {
-    await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 2048, stream: true, ...params } as unknown as Anthropic.MessageCreateParamsStreaming);
+    await client.messages.create({
+      model: 'claude-sim-sonnet',
+      max_tokens: 2048,
+      stream: true,
+      ...params,
+    } as unknown as Anthropic.MessageCreateParamsStreaming);
   } catch (error) {
     if (error instanceof Anthropic.APIError) return error;
     throw error;
@@ -35,7 +40,9 @@ describe('simulated Anthropic: strict validation', () => {
     expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
     const strict = createSimAnthropic({ clock: new VirtualClock(), random: createRandom(1), policy: fixedPolicy(turn), apiKey: 'right' });
     const client = new Anthropic({ apiKey: 'wrong', baseURL: 'http://sim.anthropic.local', fetch: strict, maxRetries: 0 });
-    const error = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { message: 'invalid x-api-key' } });
   });
@@ -51,7 +58,10 @@ describe('simulated Anthropic: strict validation', () => {
     expectInvalid(await rejection({}), 'messages: Field required');
     expectInvalid(await rejection({ messages: [{ role: 'robot', content: 'hi' }] }), "messages.0.role: Input should be 'user' or 'assistant'");
     expectInvalid(await rejection({ messages: [{ role: 'assistant', content: 'hi' }] }), 'messages: first message must use the "user" role');
-    expectInvalid(await rejection({ max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] }), 'max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sim-sonnet');
+    expectInvalid(
+      await rejection({ max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] }),
+      'max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sim-sonnet',
+    );
     expectInvalid(
       await rejection({ max_tokens: 1024, thinking: THINK, messages: [{ role: 'user', content: 'hi' }] }),
       '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
@@ -61,11 +71,31 @@ describe('simulated Anthropic: strict validation', () => {
   it('rejects a tool_use without its tool_result, and a tool_result for an unknown id', async () => {
     const use = { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'a.ts' } };
     expectInvalid(
-      await rejection({ tools: TOOLS, messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [use] }, { role: 'user', content: 'and?' }] }),
+      await rejection({
+        tools: TOOLS,
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [use] },
+          { role: 'user', content: 'and?' },
+        ],
+      }),
       'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01A. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
     );
     expectInvalid(
-      await rejection({ tools: TOOLS, messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'x' }, { type: 'tool_result', tool_use_id: 'toolu_01B', content: 'y' }] }] }),
+      await rejection({
+        tools: TOOLS,
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [use] },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_01A', content: 'x' },
+              { type: 'tool_result', tool_use_id: 'toolu_01B', content: 'y' },
+            ],
+          },
+        ],
+      }),
       'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01B. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
     );
   });
@@ -78,23 +108,44 @@ describe('simulated Anthropic: strict validation', () => {
 
   it('rejects a foreign thinking signature and accepts a round-tripped one', async () => {
     const { client } = anthropicClient({ policy: fixedPolicy(turn) });
-    const first = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 2048, thinking: THINK, tools: TOOLS, messages: [{ role: 'user', content: 'go' }] });
+    const first = await client.messages.create({
+      model: 'claude-sim-sonnet',
+      max_tokens: 2048,
+      thinking: THINK,
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'go' }],
+    });
     const use = first.content.find((b) => b.type === 'tool_use')!;
     const history = (content: unknown[]): Anthropic.MessageParam[] => [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: content as Anthropic.ContentBlockParam[] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'export const a = 1;' }] },
     ];
-    const next = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 2048, thinking: THINK, tools: TOOLS, messages: history(first.content) });
+    const next = await client.messages.create({
+      model: 'claude-sim-sonnet',
+      max_tokens: 2048,
+      thinking: THINK,
+      tools: TOOLS,
+      messages: history(first.content),
+    });
     expect(next.stop_reason).toBe('tool_use');
 
     const thinking = first.content[0] as Anthropic.ThinkingBlock;
     const forged = { ...thinking, signature: signThinking({ key: 'someone-else', model: 'claude-sim-sonnet', thinking: thinking.thinking }) };
-    expectInvalid(await rejection({ thinking: THINK, tools: TOOLS, messages: history([forged, use]) }), 'messages.1.content.0: Invalid `signature` in `thinking` block');
+    expectInvalid(
+      await rejection({ thinking: THINK, tools: TOOLS, messages: history([forged, use]) }),
+      'messages.1.content.0: Invalid `signature` in `thinking` block',
+    );
     const edited = { ...thinking, thinking: `${thinking.thinking} (edited)` };
-    expectInvalid(await rejection({ thinking: THINK, tools: TOOLS, messages: history([edited, use]) }), 'messages.1.content.0: Invalid `signature` in `thinking` block');
+    expectInvalid(
+      await rejection({ thinking: THINK, tools: TOOLS, messages: history([edited, use]) }),
+      'messages.1.content.0: Invalid `signature` in `thinking` block',
+    );
     // Minted for another model: replaying it into claude-sim-haiku fails.
-    expectInvalid(await rejection({ model: 'claude-sim-haiku', thinking: THINK, tools: TOOLS, messages: history([thinking, use]) }), 'messages.1.content.0: Invalid `signature` in `thinking` block');
+    expectInvalid(
+      await rejection({ model: 'claude-sim-haiku', thinking: THINK, tools: TOOLS, messages: history([thinking, use]) }),
+      'messages.1.content.0: Invalid `signature` in `thinking` block',
+    );
   });
 
   it('requires the continued assistant turn to start with thinking when thinking is on', async () => {
@@ -102,7 +153,11 @@ describe('simulated Anthropic: strict validation', () => {
     const error = await rejection({
       thinking: THINK,
       tools: TOOLS,
-      messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'x' }] }],
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, use] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'x' }] },
+      ],
     });
     expect(error.status).toBe(400);
     expect((error.error as { error: { message: string } }).error.message).toMatch(

@@ -29,7 +29,9 @@ export function checkOpenAIRequest(options: { body: string; flavor: OpenAIFlavor
   if (!model) {
     if (flavor === 'deepseek') throw invalidRequest('Model Not Exist', { code: 'invalid_request_error' });
     throw new VendorRejection({
-      status: 404, type: 'invalid_request_error', code: 'model_not_found',
+      status: 404,
+      type: 'invalid_request_error',
+      code: 'model_not_found',
       message: `The model \`${parsed.model}\` does not exist or you do not have access to it.`,
     });
   }

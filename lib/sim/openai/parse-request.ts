@@ -27,7 +27,10 @@ function contentText(value: unknown, param: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) {
-    throw invalidRequest(`Invalid type for '${param}': expected one of a string or array of objects, but got ${typeof value} instead.`, { code: 'invalid_type', param });
+    throw invalidRequest(`Invalid type for '${param}': expected one of a string or array of objects, but got ${typeof value} instead.`, {
+      code: 'invalid_type',
+      param,
+    });
   }
   return value
     .map((part, i) => {
@@ -45,7 +48,11 @@ function looksLikeError(content: string): boolean {
 
 function parseToolCalls(value: unknown, i: number): Part[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalidRequest(`Invalid type for 'messages[${i}].tool_calls': expected an array, but got ${typeof value} instead.`, { code: 'invalid_type', param: `messages[${i}].tool_calls` });
+  if (!Array.isArray(value))
+    throw invalidRequest(`Invalid type for 'messages[${i}].tool_calls': expected an array, but got ${typeof value} instead.`, {
+      code: 'invalid_type',
+      param: `messages[${i}].tool_calls`,
+    });
   return value.map((call, j): Part => {
     const where = `messages[${i}].tool_calls[${j}]`;
     if (!isRecord(call)) missing(where);
@@ -68,15 +75,30 @@ function parseToolCalls(value: unknown, i: number): Part[] {
 /** Wire messages → neutral messages; system/developer text is lifted out, tool replies grouped. */
 function parseMessages(value: unknown): { system: string; messages: Message[] } {
   if (value === undefined) missing('messages');
-  if (!Array.isArray(value)) throw invalidRequest(`Invalid type for 'messages': expected an array of objects, but got ${typeof value} instead.`, { code: 'invalid_type', param: 'messages' });
-  if (value.length === 0) throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", { code: 'empty_array', param: 'messages' });
+  if (!Array.isArray(value))
+    throw invalidRequest(`Invalid type for 'messages': expected an array of objects, but got ${typeof value} instead.`, {
+      code: 'invalid_type',
+      param: 'messages',
+    });
+  if (value.length === 0)
+    throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", {
+      code: 'empty_array',
+      param: 'messages',
+    });
   const system: string[] = [];
   const messages: Message[] = [];
   value.forEach((raw, i) => {
-    if (!isRecord(raw)) throw invalidRequest(`Invalid type for 'messages[${i}]': expected an object, but got ${typeof raw} instead.`, { code: 'invalid_type', param: `messages[${i}]` });
+    if (!isRecord(raw))
+      throw invalidRequest(`Invalid type for 'messages[${i}]': expected an object, but got ${typeof raw} instead.`, {
+        code: 'invalid_type',
+        param: `messages[${i}]`,
+      });
     if (raw.role === undefined) missing(`messages[${i}].role`);
     if (typeof raw.role !== 'string' || !ROLES.includes(raw.role)) {
-      throw invalidRequest(`Invalid value: '${String(raw.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, { code: 'invalid_value', param: `messages[${i}].role` });
+      throw invalidRequest(`Invalid value: '${String(raw.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, {
+        code: 'invalid_value',
+        param: `messages[${i}].role`,
+      });
     }
     if (raw.role === 'system' || raw.role === 'developer') {
       if (raw.content === undefined) missing(`messages[${i}].content`);
@@ -104,14 +126,18 @@ function parseMessages(value: unknown): { system: string; messages: Message[] } 
 
 function parseTools(value: unknown): PolicyTool[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalidRequest(`Invalid type for 'tools': expected an array of objects, but got ${typeof value} instead.`, { code: 'invalid_type', param: 'tools' });
+  if (!Array.isArray(value))
+    throw invalidRequest(`Invalid type for 'tools': expected an array of objects, but got ${typeof value} instead.`, { code: 'invalid_type', param: 'tools' });
   return value.map((tool, i) => {
     if (!isRecord(tool)) missing(`tools[${i}]`);
     if (!isRecord(tool.function)) missing(`tools[${i}].function`);
     const fn = tool.function;
     if (typeof fn.name !== 'string') missing(`tools[${i}].function.name`);
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(fn.name)) {
-      throw invalidRequest(`Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, { code: 'invalid_value', param: `tools[${i}].function.name` });
+      throw invalidRequest(
+        `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        { code: 'invalid_value', param: `tools[${i}].function.name` },
+      );
     }
     return {
       name: fn.name,
@@ -128,7 +154,11 @@ function parseMaxTokens(body: Record<string, unknown>): Pick<OpenAIRequest, 'max
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalidRequest(`Invalid type for '${field}': expected an integer, but got ${typeof value} instead.`, { code: 'invalid_type', param: field });
   }
-  if (value < 1) throw invalidRequest(`Invalid '${field}': integer below minimum value. Expected a value >= 1, but got ${value} instead.`, { code: 'integer_below_min_value', param: field });
+  if (value < 1)
+    throw invalidRequest(`Invalid '${field}': integer below minimum value. Expected a value >= 1, but got ${value} instead.`, {
+      code: 'integer_below_min_value',
+      param: field,
+    });
   return { maxTokens: value, maxTokensField: field };
 }
 

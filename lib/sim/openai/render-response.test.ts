@@ -7,8 +7,13 @@ const TRICKY = ['plain', ' quote " and \\ backslash', 'new\nline', 'unicode cafÃ
 /** The record each chunk must be: the whole object serialized at once, as the oracle. */
 function reference(input: OpenAIResponseInput, choices: unknown[], usage?: unknown): string {
   return `data: ${JSON.stringify({
-    id: input.id, object: 'chat.completion.chunk', created: input.created, model: input.model,
-    service_tier: 'default', system_fingerprint: input.systemFingerprint, choices,
+    id: input.id,
+    object: 'chat.completion.chunk',
+    created: input.created,
+    model: input.model,
+    service_tier: 'default',
+    system_fingerprint: input.systemFingerprint,
+    choices,
     ...(input.includeUsage ? { usage: usage ?? null } : {}),
   })}\n\n`;
 }
@@ -27,8 +32,16 @@ describe('openaiStreamFrames', () => {
         cut: false,
       };
       const input: OpenAIResponseInput = {
-        id: 'chatcmpl-"x"', created: 1735689600, model: 'gpt-sim-4o', systemFingerprint: 'fp_1', plan, promptTokens: 7,
-        finishReason: 'tool_calls', callIds: ['call_1'], includeUsage, pacing: { headersMs: 1, firstTokenMs: 2, forTokens: (n) => n },
+        id: 'chatcmpl-"x"',
+        created: 1735689600,
+        model: 'gpt-sim-4o',
+        systemFingerprint: 'fp_1',
+        plan,
+        promptTokens: 7,
+        finishReason: 'tool_calls',
+        callIds: ['call_1'],
+        includeUsage,
+        pacing: { headersMs: 1, firstTokenMs: 2, forTokens: (n) => n },
       };
       const frames = [...openaiStreamFrames(input)].map((f) => f.text);
       const choice = (delta: unknown, finish: string | null = null): unknown[] => [{ index: 0, delta, logprobs: null, finish_reason: finish }];

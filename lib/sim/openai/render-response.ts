@@ -38,8 +38,12 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
   // Every chunk opens with the same fields: serialized once, then only choices (and usage)
   // per chunk. The same bytes as serializing the whole object each time (tested).
   const head = `data: ${JSON.stringify({
-    id: input.id, object: 'chat.completion.chunk', created: input.created, model: input.model,
-    service_tier: 'default', system_fingerprint: input.systemFingerprint,
+    id: input.id,
+    object: 'chat.completion.chunk',
+    created: input.created,
+    model: input.model,
+    service_tier: 'default',
+    system_fingerprint: input.systemFingerprint,
   }).slice(0, -1)},"choices":`;
   const chunk = (choices: unknown[], usage?: unknown): string =>
     `${head}${JSON.stringify(choices)}${input.includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}` : ''}}\n\n`;
@@ -49,14 +53,19 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
   const text = plan.blocks.find((b) => b.kind === 'text');
   const calls = plan.blocks.filter((b) => b.kind === 'tool_call');
   const opening = (k: number): unknown => ({
-    index: k, id: input.callIds[k], type: 'function', function: { name: calls[k]!.name, arguments: '' },
+    index: k,
+    id: input.callIds[k],
+    type: 'function',
+    function: { name: calls[k]!.name, arguments: '' },
   });
 
   // The first chunk carries the role; with no text it opens the first tool call as well.
   const toolFirst = !thinking && !text && calls.length > 0;
   yield {
     delayMs: pacing.firstTokenMs + (toolFirst ? pacing.forTokens(calls[0]!.chunks[0]?.tokens ?? 0) : 0),
-    text: chunk(choice(toolFirst ? { role: 'assistant', content: null, tool_calls: [opening(0)], refusal: null } : { role: 'assistant', content: '', refusal: null })),
+    text: chunk(
+      choice(toolFirst ? { role: 'assistant', content: null, tool_calls: [opening(0)], refusal: null } : { role: 'assistant', content: '', refusal: null }),
+    ),
   };
   // DeepSeek-style reasoning streams first, as `reasoning_content` beside `content`.
   for (const piece of thinking?.chunks ?? []) {
@@ -96,8 +105,13 @@ export function openaiCompletionBody(input: OpenAIResponseInput): string {
       : {}),
   };
   return JSON.stringify({
-    id: input.id, object: 'chat.completion', created: input.created, model: input.model,
+    id: input.id,
+    object: 'chat.completion',
+    created: input.created,
+    model: input.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: input.finishReason }],
-    usage: usageBody(input), service_tier: 'default', system_fingerprint: input.systemFingerprint,
+    usage: usageBody(input),
+    service_tier: 'default',
+    system_fingerprint: input.systemFingerprint,
   });
 }

@@ -6,7 +6,9 @@ import { REASONING_CONTENT_MISSING } from './check-request';
 import { createSimDeepSeek } from './sim-openai';
 
 const TURN = { thinking: 'The check reads add(); look there.', text: '', toolCalls: [{ name: 'run_check', argsText: '{}' }] };
-const TOOLS: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'run_check', description: 'Run the check', parameters: { type: 'object', properties: {} } } }];
+const TOOLS: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'run_check', description: 'Run the check', parameters: { type: 'object', properties: {} } } },
+];
 
 function client(): OpenAI {
   const fetch = createSimDeepSeek({ clock: new VirtualClock(), random: createRandom(3), policy: fixedPolicy(TURN) });
@@ -16,7 +18,11 @@ function client(): OpenAI {
 describe('simulated DeepSeek-style reasoning endpoint', () => {
   it('streams reasoning_content before the tool call, counted as reasoning tokens', async () => {
     const stream = await client().chat.completions.create({
-      model: 'deepseek-sim-reasoner', messages: [{ role: 'user', content: 'Go.' }], tools: TOOLS, stream: true, stream_options: { include_usage: true },
+      model: 'deepseek-sim-reasoner',
+      messages: [{ role: 'user', content: 'Go.' }],
+      tools: TOOLS,
+      stream: true,
+      stream_options: { include_usage: true },
     });
     let reasoning = '';
     let firstCallAt = -1;
@@ -37,10 +43,17 @@ describe('simulated DeepSeek-style reasoning endpoint', () => {
   it('refuses a thinking-mode tool-call turn sent back without reasoning_content, and accepts an empty one', async () => {
     const turn = (reasoning?: string): OpenAI.ChatCompletionMessageParam[] => [
       { role: 'user', content: 'Go.' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_check', arguments: '{}' } }], ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}) } as OpenAI.ChatCompletionMessageParam,
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_check', arguments: '{}' } }],
+        ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+      } as OpenAI.ChatCompletionMessageParam,
       { role: 'tool', tool_call_id: 'call_1', content: '1 passed' },
     ];
-    const error = await client().chat.completions.create({ model: 'deepseek-sim-reasoner', messages: turn(), tools: TOOLS }).catch((e: unknown) => e);
+    const error = await client()
+      .chat.completions.create({ model: 'deepseek-sim-reasoner', messages: turn(), tools: TOOLS })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toBe(`400 ${REASONING_CONTENT_MISSING}`);
     const ok = await client().chat.completions.create({ model: 'deepseek-sim-reasoner', messages: turn(''), tools: TOOLS });
@@ -48,7 +61,9 @@ describe('simulated DeepSeek-style reasoning endpoint', () => {
   });
 
   it('serves only its own models', async () => {
-    const error = await client().chat.completions.create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    const error = await client()
+      .chat.completions.create({ model: 'gpt-sim-4o', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('400 Model Not Exist');
   });
 });

@@ -5,8 +5,17 @@ import { countTokens } from '@/lib/tokens/count-tokens';
 import { fixedPolicy, openaiClient, TOOL_SCHEMAS } from '../test-fixtures';
 import { createSimOpenAI } from './sim-openai';
 
-const TOOLS: OpenAI.ChatCompletionTool[] = TOOL_SCHEMAS.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
-const TURN = { text: 'Reading both files.', toolCalls: [{ name: 'read_file', argsText: '{"path":"src/math.ts"}' }, { name: 'read_file', argsText: '{"path":"src/math.test.ts"}' }] };
+const TOOLS: OpenAI.ChatCompletionTool[] = TOOL_SCHEMAS.map((t) => ({
+  type: 'function',
+  function: { name: t.name, description: t.description, parameters: t.input_schema },
+}));
+const TURN = {
+  text: 'Reading both files.',
+  toolCalls: [
+    { name: 'read_file', argsText: '{"path":"src/math.ts"}' },
+    { name: 'read_file', argsText: '{"path":"src/math.test.ts"}' },
+  ],
+};
 const BASE = { model: 'gpt-sim-4o', messages: [{ role: 'user' as const, content: 'Fix the bug.' }], tools: TOOLS };
 
 /** The loose shape of a chunk as it appears on the wire, for byte-level assertions. */
@@ -14,7 +23,10 @@ interface WireChunk {
   id: string;
   created: number;
   usage: { prompt_tokens: number } | null;
-  choices: { delta: { tool_calls?: { index: number; id?: string; function: Record<string, string> }[] } & Record<string, unknown>; finish_reason: string | null }[];
+  choices: {
+    delta: { tool_calls?: { index: number; id?: string; function: Record<string, string> }[] } & Record<string, unknown>;
+    finish_reason: string | null;
+  }[];
 }
 
 async function rejection(params: Record<string, unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
@@ -42,7 +54,8 @@ describe('simulated OpenAI: streaming', () => {
     ]);
     expect(message.tool_calls?.[0]?.id).toMatch(/^call_/);
     expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
-    const expectedOut = countTokens(TURN.text) + 2 * countTokens('read_file') + countTokens(TURN.toolCalls[0]!.argsText) + countTokens(TURN.toolCalls[1]!.argsText);
+    const expectedOut =
+      countTokens(TURN.text) + 2 * countTokens('read_file') + countTokens(TURN.toolCalls[0]!.argsText) + countTokens(TURN.toolCalls[1]!.argsText);
     expect(Math.abs(completion.usage!.completion_tokens - expectedOut)).toBeLessThanOrEqual(3);
     expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
   });
@@ -57,10 +70,17 @@ describe('simulated OpenAI: streaming', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
     const body = await res.text();
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
-    const chunks = body.split('\n\n').filter((r) => r && r !== 'data: [DONE]').map((r) => JSON.parse(r.slice(6)) as WireChunk);
+    const chunks = body
+      .split('\n\n')
+      .filter((r) => r && r !== 'data: [DONE]')
+      .map((r) => JSON.parse(r.slice(6)) as WireChunk);
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
     expect(new Set(chunks.map((c) => c.created)).size).toBe(1);
-    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { name: 'read_file', arguments: '' } }] });
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, type: 'function', function: { name: 'read_file', arguments: '' } }],
+    });
     const later = chunks.slice(1).flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
     expect(later.filter((t) => t.id).map((t) => t.index)).toEqual([1]);
     expect(later.filter((t) => !t.id).every((t) => Object.keys(t.function).join() === 'arguments')).toBe(true);
@@ -83,7 +103,11 @@ describe('simulated OpenAI: streaming', () => {
     const run = async (): Promise<{ body: string; ms: number }> => {
       const clock = new VirtualClock();
       const fetch = createSimOpenAI({ clock, random: createRandom(3), policy: fixedPolicy(TURN) });
-      const res = await fetch('http://sim.openai.local/v1/chat/completions', { method: 'POST', headers: { authorization: 'Bearer k' }, body: JSON.stringify({ ...BASE, stream: true }) });
+      const res = await fetch('http://sim.openai.local/v1/chat/completions', {
+        method: 'POST',
+        headers: { authorization: 'Bearer k' },
+        body: JSON.stringify({ ...BASE, stream: true }),
+      });
       return { body: await res.text(), ms: clock.now() };
     };
     const [a, b] = [await run(), await run()];
@@ -138,7 +162,14 @@ describe('simulated OpenAI: strict validation', () => {
     const error = await rejection({
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_A', type: 'function', function: { name: 'read_file', arguments: '{}' } }, { id: 'call_B', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_A', type: 'function', function: { name: 'read_file', arguments: '{}' } },
+            { id: 'call_B', type: 'function', function: { name: 'read_file', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_A', content: 'ok' },
         { role: 'user', content: 'next' },
       ],
@@ -146,7 +177,8 @@ describe('simulated OpenAI: strict validation', () => {
     expect(error.status).toBe(400);
     expect(error.type).toBe('invalid_request_error');
     expect(error.error).toMatchObject({
-      message: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_B",
+      message:
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_B",
     });
   });
 
@@ -154,7 +186,9 @@ describe('simulated OpenAI: strict validation', () => {
     const error = await rejection({ model: 'gpt-sim-mini', messages: [{ role: 'user', content: 'lorem ipsum '.repeat(13_000) }] });
     expect(error.status).toBe(400);
     expect(error.code).toBe('context_length_exceeded');
-    expect(error.message).toMatch(/This model's maximum context length is 12000 tokens\. However, your messages resulted in \d+ tokens\. Please reduce the length of the messages\./);
+    expect(error.message).toMatch(
+      /This model's maximum context length is 12000 tokens\. However, your messages resulted in \d+ tokens\. Please reduce the length of the messages\./,
+    );
   });
 
   it('answers other paths with the vendor 404 body', async () => {

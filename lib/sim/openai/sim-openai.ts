@@ -18,14 +18,18 @@ function checkAuth(headers: Headers, expected: string | undefined): void {
   const key = headers.get('authorization')?.replace(/^Bearer\s*/i, '') ?? '';
   if (key.trim().length === 0) {
     throw new VendorRejection({
-      status: 401, type: 'invalid_request_error',
-      message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+      status: 401,
+      type: 'invalid_request_error',
+      message:
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
     });
   }
   if (expected !== undefined && key !== expected) {
     const shown = key.length > 8 ? `${key.slice(0, 3)}*****${key.slice(-4)}` : key;
     throw new VendorRejection({
-      status: 401, type: 'invalid_request_error', code: 'invalid_api_key',
+      status: 401,
+      type: 'invalid_request_error',
+      code: 'invalid_api_key',
       message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`,
     });
   }

@@ -30,9 +30,17 @@ export function freeTaskTurn(request: PolicyRequest, random: Random): PolicyTurn
   }
   const gist = read?.result?.content
     .split('\n')
-    .map((line) => line.replace(/^\s*\d+\t/, '').replace(/^#+\s*/, '').trim())
+    .map((line) =>
+      line
+        .replace(/^\s*\d+\t/, '')
+        .replace(/^#+\s*/, '')
+        .trim(),
+    )
     .filter((line) => line.length > 20 && !line.includes('— lines'))[0];
-  const seen = paths.length > 0 ? `The workspace has ${paths.length} files${target ? `; ${target} says: "${gist ?? 'nothing notable'}"` : ''}.` : 'I could not list the workspace.';
+  const seen =
+    paths.length > 0
+      ? `The workspace has ${paths.length} files${target ? `; ${target} says: "${gist ?? 'nothing notable'}"` : ''}.`
+      : 'I could not list the workspace.';
   return answerTurn({
     thinking: thinking('answer'),
     text: `${seen} On the task ("${taskOf(request).slice(0, 120)}"): this simulated model only knows how to do the scenario's own task, so this is as far as it goes — run a real vendor for an open-ended task.`,

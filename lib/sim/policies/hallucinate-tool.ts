@@ -27,7 +27,12 @@ export function createHallucinateToolPolicy(options: { scenario: Scenario }): Po
     const last = history[history.length - 1];
     const firstCheckJustRan = last?.name === 'run_check' && history.filter((r) => r.name === 'run_check').length === 1;
     const candidates = IMAGINED.filter((t) => !offered.has(t.name));
-    if (request.tools.length > 0 && candidates.length > 0 && imagined.length < MAX_IMAGINED && (history.length === 0 || (imagined.length === 1 && firstCheckJustRan))) {
+    if (
+      request.tools.length > 0 &&
+      candidates.length > 0 &&
+      imagined.length < MAX_IMAGINED &&
+      (history.length === 0 || (imagined.length === 1 && firstCheckJustRan))
+    ) {
       const tool = random.pick(candidates);
       const path = scenario.hints.read[0] ?? '.';
       const thinking = request.thinking ? `The quickest way is the ${tool.name} tool.` : undefined;

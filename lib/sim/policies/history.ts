@@ -23,7 +23,13 @@ export function callHistory(messages: Message[]): CallRecord[] {
     for (const part of message.parts) {
       if (part.type === 'text' && message.role === 'user') {
         summaryCalls(part.text).forEach((c, n) => {
-          records.push({ id: `summary-${records.length}-${n}`, name: c.name, argsText: c.argsText, args: parseArgs(c.argsText), result: { content: c.content, isError: c.isError } });
+          records.push({
+            id: `summary-${records.length}-${n}`,
+            name: c.name,
+            argsText: c.argsText,
+            args: parseArgs(c.argsText),
+            result: { content: c.content, isError: c.isError },
+          });
         });
       } else if (part.type === 'tool_call') {
         const record: CallRecord = { id: part.id, name: part.name, argsText: part.argsText, args: part.args ?? parseArgs(part.argsText), result: undefined };

@@ -33,7 +33,14 @@ describe('worker policy', () => {
   it('thinks a seed-varied sentence on every turn when thinking is requested', () => {
     const { tools } = scenarioTools(TEST_SCENARIO);
     const policy = createPolicy('worker', TEST_SCENARIO);
-    const request = { model: 'sim', system: '', messages: [{ role: 'user' as const, parts: [{ type: 'text' as const, text: 'go' }] }], tools, maxTokens: 1000, thinking: true };
+    const request = {
+      model: 'sim',
+      system: '',
+      messages: [{ role: 'user' as const, parts: [{ type: 'text' as const, text: 'go' }] }],
+      tools,
+      maxTokens: 1000,
+      thinking: true,
+    };
     const thoughts = new Set([1, 2, 3, 4, 5, 6].map((seed) => policy(request, createRandom(seed)).thinking));
     expect(thoughts.size).toBeGreaterThan(1);
     expect(policy({ ...request, thinking: false }, createRandom(1)).thinking).toBeUndefined();
@@ -42,7 +49,8 @@ describe('worker policy', () => {
   it('adapts to tool errors: re-lists, retries, and gives up in text instead of looping', async () => {
     const { run, tools } = scenarioTools(TEST_SCENARIO);
     let readFailures = 0;
-    const flaky: ToolRunner = async (name, args) => (name === 'read_file' && readFailures++ < 1 ? { content: 'Error: disk hiccup', isError: true } : run(name, args));
+    const flaky: ToolRunner = async (name, args) =>
+      name === 'read_file' && readFailures++ < 1 ? { content: 'Error: disk hiccup', isError: true } : run(name, args);
     const recovered = await runPolicy({ policy: createPolicy('worker', TEST_SCENARIO), tools, run: flaky, task: 'fix' });
     expect(recovered.calls.slice(0, 4).map((c) => c.name)).toEqual(['list_files', 'read_file', 'list_files', 'read_file']);
     expect(recovered.final).toBe(TEST_SCENARIO.hints.summary);
@@ -101,7 +109,14 @@ describe('misbehaving policies', () => {
 
   it('long-output writes past the cap, and closes after a few long answers', () => {
     const policy = createPolicy('long-output', TEST_SCENARIO);
-    const request = { model: 'sim', system: '', messages: [{ role: 'user' as const, parts: [{ type: 'text' as const, text: 'Report.' }] }], tools: [], maxTokens: 300, thinking: false };
+    const request = {
+      model: 'sim',
+      system: '',
+      messages: [{ role: 'user' as const, parts: [{ type: 'text' as const, text: 'Report.' }] }],
+      tools: [],
+      maxTokens: 300,
+      thinking: false,
+    };
     const turn = policy(request, createRandom(1));
     expect(turn.toolCalls).toEqual([]);
     expect(turn.text!.length).toBeGreaterThan(300 * 3);

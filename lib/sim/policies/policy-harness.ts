@@ -34,13 +34,24 @@ export interface PolicyRun {
 }
 
 /** Plays a policy against tools in the neutral format until it answers in text (or maxTurns). */
-export async function runPolicy(options: { policy: Policy; tools: PolicyTool[]; run: ToolRunner; task: string; seed?: number; maxTurns?: number; maxTokens?: number }): Promise<PolicyRun> {
+export async function runPolicy(options: {
+  policy: Policy;
+  tools: PolicyTool[];
+  run: ToolRunner;
+  task: string;
+  seed?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+}): Promise<PolicyRun> {
   const random = createRandom(options.seed ?? 1);
   const messages: Message[] = [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
   const calls: PolicyRun['calls'] = [];
   const maxTurns = options.maxTurns ?? 60;
   for (let turn = 1; turn <= maxTurns; turn++) {
-    const out = options.policy({ model: 'sim', system: '', messages, tools: options.tools, maxTokens: options.maxTokens ?? 4096, thinking: true }, random.fork(`turn-${turn}`));
+    const out = options.policy(
+      { model: 'sim', system: '', messages, tools: options.tools, maxTokens: options.maxTokens ?? 4096, thinking: true },
+      random.fork(`turn-${turn}`),
+    );
     if (out.toolCalls.length === 0) return { calls, final: out.text, turns: turn };
     const ids = out.toolCalls.map((_, i) => `call_${turn}_${i}`);
     messages.push({

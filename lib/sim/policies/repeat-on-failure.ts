@@ -32,7 +32,10 @@ export function createRepeatOnFailurePolicy(options: { scenario: Scenario }): Po
       let streak = 0;
       for (let i = history.length - 1; i >= 0 && history[i]!.name === last.name && history[i]!.argsText === last.argsText; i--) streak++;
       if (streak < MAX_ATTEMPTS) {
-        return { ...(request.thinking ? { thinking: `That failed, but it should work. Run ${last.name} again exactly as before.` } : {}), toolCalls: [{ name: last.name, argsText: last.argsText }] };
+        return {
+          ...(request.thinking ? { thinking: `That failed, but it should work. Run ${last.name} again exactly as before.` } : {}),
+          toolCalls: [{ name: last.name, argsText: last.argsText }],
+        };
       }
     }
     return decisionTurn({ decision: decideWorkerStep({ scenario, request }), request, random });

@@ -36,12 +36,9 @@ export function summarizeTranscript(transcript: string): string {
       done.push(`- ${call[1]} ${call[2]} → ${result.status}: ${result.first}`);
     }
   }
-  return [
-    ...(task ? [`Task: ${task}`] : []),
-    'Done so far:',
-    ...(done.length > 0 ? done : ['- nothing yet']),
-    ...(said ? [`Last note: ${said}`] : []),
-  ].join('\n');
+  return [...(task ? [`Task: ${task}`] : []), 'Done so far:', ...(done.length > 0 ? done : ['- nothing yet']), ...(said ? [`Last note: ${said}`] : [])].join(
+    '\n',
+  );
 }
 
 function findResult(lines: string[], from: number, name: string): { status: 'ok' | 'error'; first: string } {
@@ -67,7 +64,10 @@ export function summaryCalls(text: string): Array<{ name: string; argsText: stri
 export function withSummaries(policy: Policy): Policy {
   return (request, random) => {
     if (!isSummaryRequest(request)) return policy(request, random);
-    const text = request.messages.flatMap((m) => m.parts).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const text = request.messages
+      .flatMap((m) => m.parts)
+      .map((p) => (p.type === 'text' ? p.text : ''))
+      .join('\n');
     return { text: summarizeTranscript(text), toolCalls: [] };
   };
 }

@@ -15,10 +15,17 @@ export function isTitleRequest(request: PolicyRequest): boolean {
  * title like "regex gets its global flag" would claim a fix the task verdict may contradict.
  */
 function titleFor(request: PolicyRequest, scenario: Scenario): string {
-  const text = request.messages.flatMap((m) => m.parts).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  const text = request.messages
+    .flatMap((m) => m.parts)
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join('\n');
   const task = /Task: ([\s\S]*?)(?:\n\nOutcome:|$)/.exec(text)?.[1]?.trim() ?? '';
   if (task === '' || task === scenario.task.trim()) return scenario.title;
-  return task.split(/\s+/).slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
+  return task
+    .split(/\s+/)
+    .slice(0, 6)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
 }
 
 /** Wraps a policy so background title requests get a title instead of the policy's work. */

@@ -10,9 +10,7 @@ const MAX_ERRORS = 5;
 /** Calls in one conversation after which the worker wraps up whatever the state. */
 const MAX_CALLS = 30;
 
-export type WorkerDecision =
-  | { kind: 'call'; name: string; args: Record<string, unknown>; intent: Intent }
-  | { kind: 'answer'; text: string; intent: Intent };
+export type WorkerDecision = { kind: 'call'; name: string; args: Record<string, unknown>; intent: Intent } | { kind: 'answer'; text: string; intent: Intent };
 
 interface Progress {
   cursor: number;
@@ -72,7 +70,11 @@ export function decideWorkerStep(options: { scenario: Scenario; request: PolicyR
   const p = progress(plan, history);
   if (p.gaveUp || history.length >= MAX_CALLS) {
     const reason = p.gaveUp ?? 'the conversation ran too long';
-    return { kind: 'answer', text: `I could not finish the task: ${reason}. ${hints.fix ? `The intended fix is in ${hints.fix.path}.` : ''}`.trim(), intent: { kind: 'give-up', reason } };
+    return {
+      kind: 'answer',
+      text: `I could not finish the task: ${reason}. ${hints.fix ? `The intended fix is in ${hints.fix.path}.` : ''}`.trim(),
+      intent: { kind: 'give-up', reason },
+    };
   }
   const step = plan[p.cursor];
   if (p.done || !step) return { kind: 'answer', text: hints.summary, intent: { kind: 'answer' } };

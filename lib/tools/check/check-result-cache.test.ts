@@ -6,7 +6,10 @@ import type { SandboxOutcome } from './run-sandboxed';
 
 const files = { ...fixFailingTest.files };
 const entries = ['test/slugify.test.js'];
-const report = (ok: boolean, timedOut = false): SandboxOutcome => ({ kind: 'report', report: { results: [{ name: 't', ok }], loadErrors: [], logs: [], timedOut } });
+const report = (ok: boolean, timedOut = false): SandboxOutcome => ({
+  kind: 'report',
+  report: { results: [{ name: 't', ok }], loadErrors: [], logs: [], timedOut },
+});
 
 describe('CheckResultCache', () => {
   it('keys a check by every byte of its input: one changed character, entry or limit is another check', () => {
@@ -19,8 +22,9 @@ describe('CheckResultCache', () => {
     expect(CheckResultCache.key({ files, entries: [...entries, 'x.js'], limits: DEFAULT_SANDBOX_LIMITS })).not.toBe(key);
     expect(CheckResultCache.key({ files, entries, limits: { ...DEFAULT_SANDBOX_LIMITS, timeMs: 1 } })).not.toBe(key);
     // A path and its text cannot be shifted into one another.
-    expect(CheckResultCache.key({ files: { a: 'bc' }, entries, limits: DEFAULT_SANDBOX_LIMITS }))
-      .not.toBe(CheckResultCache.key({ files: { ab: 'c' }, entries, limits: DEFAULT_SANDBOX_LIMITS }));
+    expect(CheckResultCache.key({ files: { a: 'bc' }, entries, limits: DEFAULT_SANDBOX_LIMITS })).not.toBe(
+      CheckResultCache.key({ files: { ab: 'c' }, entries, limits: DEFAULT_SANDBOX_LIMITS }),
+    );
   });
 
   it('keeps full reports only: anything the sandbox stopped runs again next time', () => {
@@ -29,7 +33,10 @@ describe('CheckResultCache', () => {
     cache.set('fail', report(false));
     cache.set('slow', report(true, true));
     for (const kind of ['time_limit', 'memory_limit', 'crashed', 'aborted'] as const) {
-      cache.set(kind, kind === 'crashed' ? { kind, detail: 'x' } : kind === 'aborted' ? { kind } : kind === 'time_limit' ? { kind, limitMs: 1 } : { kind, limitMb: 1 });
+      cache.set(
+        kind,
+        kind === 'crashed' ? { kind, detail: 'x' } : kind === 'aborted' ? { kind } : kind === 'time_limit' ? { kind, limitMs: 1 } : { kind, limitMb: 1 },
+      );
     }
     expect(cache.get('pass')).toEqual(report(true));
     expect(cache.get('fail')).toEqual(report(false));

@@ -51,7 +51,9 @@ describe('a check report the workspace cannot forge', () => {
     `;
     const result = await runNodeTests({ workspace: workspaceWith({ [ENTRY]: probe }), entries: [ENTRY] });
     expect(result.passed).toBe(false);
-    expect(result.output).toContain('✗ awaits a dynamic import\n    the promise this test returned never settled (the check has no timers, and import() is not available)');
+    expect(result.output).toContain(
+      '✗ awaits a dynamic import\n    the promise this test returned never settled (the check has no timers, and import() is not available)',
+    );
     expect(result.output).toContain('✓ caught import errors come from the own realm');
   });
 });

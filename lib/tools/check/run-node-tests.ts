@@ -65,7 +65,9 @@ function formatReport(report: SandboxReport, limitMs: number): string {
   const failed = report.results.filter((r) => !r.ok).length;
   if (report.results.length === 0 && report.loadErrors.length === 0 && !report.timedOut) lines.push('No tests were found.');
   if (report.timedOut) lines.push(`Tests timed out after ${limitMs} ms (an infinite loop?); later tests did not run.`);
-  lines.push(`${report.results.length - failed} passed, ${failed} failed${report.loadErrors.length ? `, ${report.loadErrors.length} files failed to load` : ''}`);
+  lines.push(
+    `${report.results.length - failed} passed, ${failed} failed${report.loadErrors.length ? `, ${report.loadErrors.length} files failed to load` : ''}`,
+  );
   if (report.logs.length > 0) lines.push('console output:', ...report.logs.map((l) => `  ${l}`));
   return lines.join('\n');
 }

@@ -29,8 +29,7 @@ describe('RunnerPool', () => {
 });
 
 /** Whether this kernel lets this user take a user + network namespace, asked without the code under test. */
-const kernelAllows =
-  process.platform === 'linux' && spawnSync('unshare', ['--user', '--net', 'true'], { stdio: 'ignore' }).status === 0;
+const kernelAllows = process.platform === 'linux' && spawnSync('unshare', ['--user', '--net', 'true'], { stdio: 'ignore' }).status === 0;
 const isolatedHere = (await sandboxLaunch()).networkIsolated;
 
 describe('sandboxLaunch', () => {
@@ -49,27 +48,24 @@ describe('sandboxLaunch', () => {
     expect(await runLaunched('console.log("started")')).toBe('started');
   });
 
-  it.runIf(isolatedHere)(
-    'a child cannot reach a server listening on this machine',
-    async () => {
-      const connections: string[] = [];
-      const server = createServer((socket) => {
-        connections.push('connected');
-        socket.destroy();
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      try {
-        const printed = await runLaunched(
-          `const s = require('node:net').connect(${port}, '127.0.0.1');` +
-            `s.on('connect', () => { console.log('reached'); s.destroy(); });` +
-            `s.on('error', (e) => console.log(e.code));`,
-        );
-        expect(printed).toBe('ENETUNREACH');
-        expect(connections).toEqual([]);
-      } finally {
-        server.close();
-      }
-    },
-  );
+  it.runIf(isolatedHere)('a child cannot reach a server listening on this machine', async () => {
+    const connections: string[] = [];
+    const server = createServer((socket) => {
+      connections.push('connected');
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const printed = await runLaunched(
+        `const s = require('node:net').connect(${port}, '127.0.0.1');` +
+          `s.on('connect', () => { console.log('reached'); s.destroy(); });` +
+          `s.on('error', (e) => console.log(e.code));`,
+      );
+      expect(printed).toBe('ENETUNREACH');
+      expect(connections).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
 });

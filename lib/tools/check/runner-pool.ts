@@ -97,9 +97,7 @@ export class RunnerPool {
   private active = 0;
   private readonly queue: Array<() => void> = [];
 
-  constructor(
-    private readonly options: { heapMb: number; warm: number; maxActive: number },
-  ) {}
+  constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {}
 
   /** A fresh child for one check; call `release` when it has exited. */
   async acquire(): Promise<{ child: ChildProcess; release: () => void }> {

@@ -4,9 +4,7 @@ import { similarity } from '../similarity';
 /** The texts the executor answers with: each says what happened and what to do instead. */
 
 export function unknownTool(name: string, names: string[]): string {
-  const near = names
-    .map((n) => ({ n, s: similarity(name.toLowerCase(), n) }))
-    .sort((a, b) => b.s - a.s)[0];
+  const near = names.map((n) => ({ n, s: similarity(name.toLowerCase(), n) })).sort((a, b) => b.s - a.s)[0];
   const hint = near && near.s >= 0.5 ? ` Did you mean ${near.n}?` : '';
   return `Error: there is no tool named "${name}". Available tools: ${names.join(', ')}.${hint} Call one of those.`;
 }
@@ -34,8 +32,7 @@ export function disabledNow(name: string, failures: number): string {
 
 export function shortCircuit(name: string): string {
   return (
-    `Error: you already made this exact ${name} call and it failed; it was not run again. ` +
-    'Do not repeat it: change the arguments or try another approach.'
+    `Error: you already made this exact ${name} call and it failed; it was not run again. ` + 'Do not repeat it: change the arguments or try another approach.'
   );
 }
 

@@ -4,12 +4,10 @@
  * rest — an offset read for read_file, a narrower pattern for search. The note is an
  * affordance: the model reads it and asks for less.
  */
-export function truncateOutput(options: {
-  tool: string;
-  args: Record<string, unknown> | undefined;
+export function truncateOutput(options: { tool: string; args: Record<string, unknown> | undefined; content: string; limit: number }): {
   content: string;
-  limit: number;
-}): { content: string; droppedChars: number } {
+  droppedChars: number;
+} {
   const { tool, args, content, limit } = options;
   if (limit <= 0 || content.length <= limit) return { content, droppedChars: 0 };
   let kept = content.slice(0, limit);

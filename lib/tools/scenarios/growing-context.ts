@@ -21,14 +21,34 @@ const WRONG = 'shipping';
 const WRONG_VALUE = 400;
 
 const ENDPOINTS = [
-  'GET /{s}/health', 'GET /{s}/v1/items', 'GET /{s}/v1/items/:id', 'POST /{s}/v1/items', 'PUT /{s}/v1/items/:id',
-  'DELETE /{s}/v1/items/:id', 'GET /{s}/v1/search', 'POST /{s}/v1/batch', 'GET /{s}/v1/export', 'POST /{s}/v1/import',
-  'GET /{s}/v1/stats', 'GET /{s}/v1/audit', 'POST /{s}/v1/webhooks', 'GET /{s}/v1/settings', 'PUT /{s}/v1/settings',
-  'GET /{s}/internal/metrics', 'POST /{s}/internal/reindex', 'GET /{s}/internal/queue',
+  'GET /{s}/health',
+  'GET /{s}/v1/items',
+  'GET /{s}/v1/items/:id',
+  'POST /{s}/v1/items',
+  'PUT /{s}/v1/items/:id',
+  'DELETE /{s}/v1/items/:id',
+  'GET /{s}/v1/search',
+  'POST /{s}/v1/batch',
+  'GET /{s}/v1/export',
+  'POST /{s}/v1/import',
+  'GET /{s}/v1/stats',
+  'GET /{s}/v1/audit',
+  'POST /{s}/v1/webhooks',
+  'GET /{s}/v1/settings',
+  'PUT /{s}/v1/settings',
+  'GET /{s}/internal/metrics',
+  'POST /{s}/internal/reindex',
+  'GET /{s}/internal/queue',
 ];
 const NOTES = [
-  'cached 30 s at the edge', 'paginated, 100 per page', 'idempotent with a request key', 'rate limited to 50 rps per caller',
-  'reads from the replica', 'writes through the primary', 'streams its response', 'admin only',
+  'cached 30 s at the edge',
+  'paginated, 100 per page',
+  'idempotent with a request key',
+  'rate limited to 50 rps per caller',
+  'reads from the replica',
+  'writes through the primary',
+  'streams its response',
+  'admin only',
 ];
 const INCIDENTS = [
   'a deploy of {s} doubled p95 latency; rolled back after 14 minutes; cause was an unindexed query added in the release.',
@@ -105,7 +125,11 @@ export const growingContext: Scenario = {
   policy: 'worker',
   hints: {
     read: ['README.md', ...NAMES.map((n) => `docs/runbooks/${n}.md`), 'config/services.json'],
-    fix: { path: 'config/services.json', find: `"${WRONG}": { "timeoutMs": ${WRONG_VALUE},`, replace: `"${WRONG}": { "timeoutMs": ${SERVICES[WRONG]!.timeoutMs},` },
+    fix: {
+      path: 'config/services.json',
+      find: `"${WRONG}": { "timeoutMs": ${WRONG_VALUE},`,
+      replace: `"${WRONG}": { "timeoutMs": ${SERVICES[WRONG]!.timeoutMs},`,
+    },
     summary:
       `config/services.json gave ${WRONG} a ${WRONG_VALUE} ms timeout, but its runbook says callers must wait ${SERVICES[WRONG]!.timeoutMs} ms — so the gateway gave up on ` +
       `every slow shipping request. Set it to ${SERVICES[WRONG]!.timeoutMs}; every service now matches its runbook.`,

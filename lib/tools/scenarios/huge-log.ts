@@ -78,9 +78,7 @@ export const hugeLog: Scenario = {
   id: 'huge-log',
   title: 'Find the root cause in a huge log',
   summary: 'A 2,400-line log hides one root-cause line; reading it whole gets truncated, paging or search finds it.',
-  task:
-    'Our service returned 503s last night. Find the root cause in logs/service.log and fix the configuration, then make sure ' +
-    'run_check passes.',
+  task: 'Our service returned 503s last night. Find the root cause in logs/service.log and fix the configuration, then make sure ' + 'run_check passes.',
   files: {
     'README.md': README,
     'config/db.json': DB_CONFIG,

@@ -20,18 +20,16 @@ function closestLine(content: string, oldString: string): { line: number; text: 
   const probe = firstNonBlankLine(oldString);
   if (!probe) return undefined;
   let best: { line: number; text: string; score: number } | undefined;
-  content
-    .split('\n', MAX_HINT_LINES)
-    .forEach((text, i) => {
-      // Only scores that beat the best so far (and 0.3) are worth computing in full.
-      const score = similarity(probe, text.trim(), Math.max(0.3, best?.score ?? 0));
-      if (!best || score > best.score) best = { line: i + 1, text, score };
-    });
+  content.split('\n', MAX_HINT_LINES).forEach((text, i) => {
+    // Only scores that beat the best so far (and 0.3) are worth computing in full.
+    const score = similarity(probe, text.trim(), Math.max(0.3, best?.score ?? 0));
+    if (!best || score > best.score) best = { line: i + 1, text, score };
+  });
   return best && best.score > 0.3 ? best : undefined;
 }
 
 function firstNonBlankLine(text: string): string | undefined {
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     const end = text.indexOf('\n', start);
     const line = text.slice(start, end < 0 ? text.length : end).trim();
     if (line !== '') return line;
@@ -84,8 +82,7 @@ function occurrences(content: string, needle: string): { count: number; first: n
 export const editFileTool: Tool<z.infer<typeof input>> = {
   name: 'edit_file',
   mutates: true,
-  description:
-    'Replace old_string with new_string in a file. old_string must match the file exactly (including whitespace) and occur exactly once.',
+  description: 'Replace old_string with new_string in a file. old_string must match the file exactly (including whitespace) and occur exactly once.',
   input,
   run({ path, old_string, new_string }, { workspace }) {
     const resolved = resolvePath(path);

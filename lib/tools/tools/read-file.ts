@@ -18,8 +18,7 @@ const input = z.strictObject({
  */
 export const readFileTool: Tool<z.infer<typeof input>> = {
   name: 'read_file',
-  description:
-    'Read a text file as numbered lines. Use offset (1-based line) and limit to read part of a large file.',
+  description: 'Read a text file as numbered lines. Use offset (1-based line) and limit to read part of a large file.',
   input,
   run({ path, offset = 1, limit = DEFAULT_READ_LIMIT }, { workspace }) {
     const resolved = resolvePath(path);
@@ -28,8 +27,7 @@ export const readFileTool: Tool<z.infer<typeof input>> = {
     if (workspace.isDir(file)) {
       const children = workspace.list(file);
       return fail(
-        `Error: "${file || '.'}" is a folder, not a file. It contains: ${children.join(', ') || '(nothing)'}. ` +
-          'Call read_file with one of those paths.',
+        `Error: "${file || '.'}" is a folder, not a file. It contains: ${children.join(', ') || '(nothing)'}. ` + 'Call read_file with one of those paths.',
       );
     }
     const content = workspace.read(file);

@@ -73,17 +73,14 @@ function isJsRegex(pattern: string): boolean {
 /** Finds lines matching a pattern: `file:line: text`, with a count of what was not shown. */
 export const searchTool: Tool<z.infer<typeof input>> = {
   name: 'search',
-  description:
-    'Search file contents line by line for a regular expression or literal text. Returns file:line: text for each match.',
+  description: 'Search file contents line by line for a regular expression or literal text. Returns file:line: text for each match.',
   input,
   run({ pattern, path = '', max_results = DEFAULT_MAX_RESULTS }, { workspace }) {
     const resolved = resolvePath(path);
     if ('error' in resolved) return resolved.error;
     const where = resolved.path;
     if (!workspace.exists(where)) return notFound({ workspace, path: where, what: 'path' });
-    const files = workspace.isDir(where)
-      ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`))
-      : [where];
+    const files = workspace.isDir(where) ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`)) : [where];
     const program = compile(pattern);
     if ('error' in program) return fail(program.error);
     const { regex, note } = program;
@@ -104,10 +101,7 @@ export const searchTool: Tool<z.infer<typeof input>> = {
       return ok(`${note}No matches for /${regex.pattern()}/ in ${scope} (${files.length} files searched). Try a shorter or looser pattern.`);
     }
     const header = `${note}${total} match${total === 1 ? '' : 'es'} for /${regex.pattern()}/ in ${scope}:`;
-    const rest =
-      total > hits.length
-        ? `\n(${total - hits.length} more matches not shown: narrow the pattern or path, or raise max_results.)`
-        : '';
+    const rest = total > hits.length ? `\n(${total - hits.length} more matches not shown: narrow the pattern or path, or raise max_results.)` : '';
     return ok(`${header}\n${hits.join('\n')}${rest}`);
   },
 };

@@ -9,7 +9,7 @@ import { searchTool } from './search';
 import { writeFileTool } from './write-file';
 
 const FILES = {
-  'src/math.js': "function add(a, b) {\n  return a - b;\n}\nfunction sub(a, b) {\n  return a - b;\n}\n",
+  'src/math.js': 'function add(a, b) {\n  return a - b;\n}\nfunction sub(a, b) {\n  return a - b;\n}\n',
   'src/util.js': 'const x = 1;\n',
   'docs/setup-guide.md': '# Setup\n',
   'docs/install.md': '# Install\n',
@@ -94,11 +94,16 @@ describe('edit_file', () => {
   });
   it('refuses an ambiguous match, naming the lines', async () => {
     const r = await run(editFileTool, { path: 'src/math.js', old_string: 'return a - b;', new_string: 'return a + b;' });
-    expect(r).toEqual({ isError: true, content: 'Error: old_string occurs 2 times in src/math.js (lines 2, 5). Include more surrounding lines so it matches exactly once.' });
+    expect(r).toEqual({
+      isError: true,
+      content: 'Error: old_string occurs 2 times in src/math.js (lines 2, 5). Include more surrounding lines so it matches exactly once.',
+    });
   });
   it('shows the closest line when nothing matches', async () => {
     const r = await run(editFileTool, { path: 'src/math.js', old_string: 'function ad(a, b) {', new_string: 'x' });
-    expect(r.content).toBe('Error: old_string was not found in src/math.js. Closest line is 1: "function add(a, b) {" Read the file again and copy old_string exactly.');
+    expect(r.content).toBe(
+      'Error: old_string was not found in src/math.js. Closest line is 1: "function add(a, b) {" Read the file again and copy old_string exactly.',
+    );
   });
   it('points out whitespace differences and line-number prefixes', async () => {
     const ws = await run(editFileTool, { path: 'src/math.js', old_string: 'function add(a, b) {\n return a - b;', new_string: 'x' });

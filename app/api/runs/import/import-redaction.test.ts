@@ -54,7 +54,10 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
     expect(trace).toContain('Bearer [redacted]');
     expect(trace).toContain('/tmp/[redacted]');
     // Nothing else changed: the rest of the log is as sent, re-stamped with the new id.
-    const lines = trace.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = trace
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.event)).toEqual(events.map((e) => e.event));
     expect(lines[2]).toEqual({ ...events[2], run_id: id });
   });
@@ -62,8 +65,27 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
   it('a plain tracer’s lines carrying a key are stored without it', async () => {
     vi.stubEnv('OPENAI_API_KEY', KEYS.OPENAI_API_KEY);
     const lines = [
-      { run_id: 'x', ts: 1735689600.1, event: 'llm_call', iteration: 0, input_tokens: 10, output_tokens: 5, usd_so_far: 0.001, stop_reason: 'tool_use', latency_ms: 20 },
-      { run_id: 'x', ts: 1735689600.2, event: 'tool_call', iteration: 0, tool: 'read_file', args: { path: `.env: OPENAI_API_KEY=${KEYS.OPENAI_API_KEY}` }, result_chars: 3, is_error: false },
+      {
+        run_id: 'x',
+        ts: 1735689600.1,
+        event: 'llm_call',
+        iteration: 0,
+        input_tokens: 10,
+        output_tokens: 5,
+        usd_so_far: 0.001,
+        stop_reason: 'tool_use',
+        latency_ms: 20,
+      },
+      {
+        run_id: 'x',
+        ts: 1735689600.2,
+        event: 'tool_call',
+        iteration: 0,
+        tool: 'read_file',
+        args: { path: `.env: OPENAI_API_KEY=${KEYS.OPENAI_API_KEY}` },
+        result_chars: 3,
+        is_error: false,
+      },
       { run_id: 'x', ts: 1735689600.3, event: 'terminate', reason: 'done', complete: true },
     ];
     const id = await imported(lines.map((l) => JSON.stringify(l)).join('\n'));
@@ -83,7 +105,10 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
     const id = await imported(events.map((e) => JSON.stringify(e)).join('\n'));
     const stored = await everywhere(id);
     for (const body of stored) expect(body).not.toContain(key);
-    const lines = stored[0]!.trim().split('\n').map((l) => JSON.parse(l) as { event: string; args?: unknown });
+    const lines = stored[0]!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; args?: unknown });
     expect(lines.find((l) => l.event === 'tool_call')?.args).toEqual({ '[redacted]': 'value', deeper: { 'Bearer [redacted]': [1] } });
   });
 });

@@ -72,7 +72,10 @@ describe('a large import through the proxy', () => {
     expect(response.status, await response.clone().text()).toBe(201);
     const { id } = (await response.json()) as { id: string };
     const trace = await dispatch({ method: 'GET', path: `/api/runs/${id}/trace` });
-    const events = (await trace.text()).trim().split('\n').map((line) => JSON.parse(line) as { event: string; reason?: string });
+    const events = (await trace.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; reason?: string });
     expect(events.filter((e) => e.event === 'tool_call')).toHaveLength(TOOL_LINES);
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn' });
   }, 120_000);

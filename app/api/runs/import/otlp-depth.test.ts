@@ -20,7 +20,15 @@ const deepKvlist = (depth: number): unknown => {
   return value;
 };
 
-function trace({ spanAttribute, resourceAttribute, eventAttribute }: { spanAttribute?: unknown; resourceAttribute?: unknown; eventAttribute?: unknown }): string {
+function trace({
+  spanAttribute,
+  resourceAttribute,
+  eventAttribute,
+}: {
+  spanAttribute?: unknown;
+  resourceAttribute?: unknown;
+  eventAttribute?: unknown;
+}): string {
   const span = {
     traceId: '0af7651916cd43dd8448eb211c80319c',
     spanId: 'b7ad6b7169203331',

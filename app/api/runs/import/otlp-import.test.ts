@@ -12,7 +12,10 @@ useTempDataDir('loop-lab-otlp-import-');
 
 const ctx = (id: string) => routeContext({ id });
 const events = async (id: string): Promise<RunEvent[]> =>
-  (await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text()).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+  (await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RunEvent);
 
 describe('OTLP export and import', () => {
   it('GET /api/runs/:id/otel serves the run as OTLP/JSON, and importing it draws the same turns', async () => {

@@ -27,7 +27,13 @@ async function finishedRun(config: Record<string, unknown>): Promise<string> {
 
 async function view(id: string): Promise<RunViewState> {
   const trace = await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text();
-  return foldRawEvents(initialRunViewState(), trace.trim().split('\n').map((l) => JSON.parse(l) as unknown));
+  return foldRawEvents(
+    initialRunViewState(),
+    trace
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown),
+  );
 }
 
 async function roundTrip(id: string): Promise<string> {
@@ -72,7 +78,12 @@ describe('OTLP export → import', () => {
     expect(failed.length).toBeGreaterThanOrEqual(2);
     const copy = await view(await roundTrip(id));
     expect(seen(copy)).toEqual(seen(original));
-    expect(copy.turns.flatMap((t) => t.attempts).filter((a) => a.error).map((a) => a.error!.status)).toEqual(failed.map((a) => a.error!.status));
+    expect(
+      copy.turns
+        .flatMap((t) => t.attempts)
+        .filter((a) => a.error)
+        .map((a) => a.error!.status),
+    ).toEqual(failed.map((a) => a.error!.status));
   }, 60_000);
 
   it('a foreign trace (GenAI spans, no Loop Lab log) is stored under the placeholder config the page does not offer to run', async () => {

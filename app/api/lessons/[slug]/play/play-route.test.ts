@@ -16,7 +16,8 @@ describe('POST /api/lessons/{slug}/play', () => {
     const played = parseResponse(PlayedLessonSchema, await response.json(), 'POST play');
     expect(played).toMatchObject({ slug: 'retry-ladder', timeScale: 0.01 });
     expect(played.on).not.toBe(played.off);
-    const record = async (id: string) => parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
+    const record = async (id: string) =>
+      parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
     const [on, off] = [(await record(played.on)).config, (await record(played.off)).config];
     expect(on).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
     expect(off).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
