@@ -2,7 +2,7 @@ import { checkVendorTarget } from '@/lib/runtime/validate-config';
 import { ControlAcceptedSchema, ControlBodySchema } from '@/lib/protocol/http';
 import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { getStore } from '@/lib/store';
-import { toControlMessage } from './schema';
+import { toControlMessage } from './to-control-message';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
