@@ -7,6 +7,7 @@ import { lessonBySlug, lessonRunConfig } from '@/lib/lessons';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { planFork } from '@/lib/runtime/plan-fork';
 import { ofType, runToEnd } from '@/lib/testing/run-to-end';
+import { RunSummaryListSchema } from '@/lib/protocol/http/runs';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
 
@@ -31,6 +32,18 @@ function keep(id: string, events: RunEvent[], batch = 5): void {
 const summaryOf = (id: string) => store.listRuns().find((r) => r.id === id)!;
 
 describe('the runs list’s rows', () => {
+  it('a same-vendor fallback model joins the route as a plain stop, and the list parses as the browser parses it', async () => {
+    const lesson = lessonBySlug('fallback-model')!;
+    const events = await runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' }));
+    expect(ofType(events, 'fallback')).not.toEqual([]);
+    keep('fallback', events);
+    const row = summaryOf('fallback');
+    expect(row.vendors.length).toBeGreaterThan(1);
+    for (const stop of row.vendors) expect(Object.keys(stop).sort()).toEqual(['model', 'vendor']);
+    // One malformed row makes the whole list unreadable in the browser (it showed "0 runs").
+    expect(RunSummaryListSchema.safeParse(store.listRuns()).success).toBe(true);
+  });
+
   it('show every vendor and model a swapped run used, in order', async () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-anthropic' },

@@ -166,7 +166,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     // Read after the summary update, so a run_start in the same batch has set the start vendor.
     if (route.length > 0) {
       const row = selectRouteRow.get(runId)!;
-      updateRoute.run(JSON.stringify(foldRoute(storedRoute(runId, row), route, row)), runId);
+      updateRoute.run(JSON.stringify(foldRoute(storedRoute(runId, row), route, { vendor: row.vendor, model: row.model })), runId);
     }
   };
 
