@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { PlaygroundPage } from './pages/playground-page';
 import { RunsPage } from './pages/runs-page';
 
-/** Issue 10's experimentation surface: the form in the URL, prompt sets, re-run, the runs list. */
+/** The experimentation surface: the form in the URL, prompt sets, re-run, the runs list. */
 
 test('the form lives in the URL: edit the system prompt and a budget, reload, and it is all back; a reload mid-run reattaches', async ({ page }) => {
   const playground = new PlaygroundPage(page);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { PlaygroundPage } from './pages/playground-page';
 import { RunsPage } from './pages/runs-page';
 
-/** Issue 10's labels, read as a person reads them, and the task verdict beside how the run ended. */
+/** The lab's labels, read as a person reads them, and the task verdict beside how the run ended. */
 
 test('a finished run: no card still "streaming", the title call on its own card, the task verdict beside the reason', async ({ page }) => {
   const playground = new PlaygroundPage(page);
