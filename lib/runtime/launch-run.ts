@@ -90,7 +90,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
     (error: unknown) => log.close('internal_error', error instanceof Error ? error.message : String(error)),
   );
   const done = Promise.race([finished, deadlock.forced]).then(deadlock.stop);
-  return { runId, done, control: controls.push };
+  return { runId, done, control: controls.push, redactText: log.redactText };
 }
 
 /** The vendor and model the config starts on, with the request's key if one came. */
