@@ -124,5 +124,6 @@ function replayLaunch({ runId, onEvent }: LaunchOptions, recorded: readonly RunE
       onEvent({ ...event, run_id: runId });
     }
   })();
-  return { runId, done, control: () => {} };
+  // Recorded events were redacted when they were recorded.
+  return { runId, done, control: () => {}, redactText: (text) => text };
 }

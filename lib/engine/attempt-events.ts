@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '@/lib/providers/types';
+import type { ProviderBinding } from './binding';
 import type { Emit } from './event-log';
 import type { CallState } from './model-call';
 import { classifyError, type Classification } from './recovery';
@@ -15,7 +15,8 @@ export function attemptsLeft(state: CallState): boolean {
  */
 export function emitModelRequest(options: {
   emit: Emit;
-  provider: ProviderAdapter;
+  /** The binding in force: the vendor and model the request goes to. */
+  binding: ProviderBinding;
   state: CallState;
   iteration: number;
   attempt: number;
@@ -24,7 +25,7 @@ export function emitModelRequest(options: {
   maxTokens: number;
   background: boolean;
 }): void {
-  const { emit, provider, state } = options;
+  const { emit, binding, state } = options;
   if (!attemptsLeft(state)) throw new RunBudgetExceeded('attempt_budget', describeAttemptBudget(state.maxAttempts));
   state.requestNo += 1;
   emit({
@@ -32,8 +33,8 @@ export function emitModelRequest(options: {
     iteration: options.iteration,
     attempt: options.attempt,
     request_no: state.requestNo,
-    vendor: provider.vendor,
-    model: state.model,
+    vendor: binding.provider.vendor,
+    model: binding.model,
     message_count: options.messageCount,
     input_tokens_est: options.inputTokensEst,
     max_tokens: options.maxTokens,

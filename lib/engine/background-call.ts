@@ -1,25 +1,22 @@
-import type { Clock, Random } from '@/lib/clock';
 import type { Message, RecoveryConfig } from '@/lib/protocol';
-import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
+import type { ModelRequest } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { consumeStream } from './consume-stream';
-import type { Emit } from './event-log';
+import type { RunBinding } from './binding';
+import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import { completeResult, type CallResult, type CallState } from './model-call';
 import { backgroundAccount, retry } from './retry';
 import { RunBudgetExceeded } from './run-budget';
 
-export interface BackgroundCallOptions {
-  provider: ProviderAdapter;
+export interface BackgroundCallOptions extends EngineDeps {
+  /** The run's binding: the call goes to the provider and model in force. */
+  binding: RunBinding;
   system: string;
   messages: Message[];
   maxTokens: number;
   recovery: RecoveryConfig;
   state: CallState;
-  clock: Clock;
-  random: Random;
-  emit: Emit;
-  signal: AbortSignal;
   iteration: number;
   /** What the call is for, in the events ("title", "summary"). */
   purpose: string;
@@ -32,7 +29,7 @@ export interface BackgroundCallOptions {
  * without its result (undefined) and a log event says why.
  */
 export async function backgroundCall(options: BackgroundCallOptions): Promise<CallResult | undefined> {
-  const { provider, recovery, state, clock, emit, signal, iteration, purpose } = options;
+  const { binding, recovery, state, clock, emit, signal, iteration, purpose } = options;
   let result;
   try {
     result = await retry<CallResult>({
@@ -46,7 +43,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
       onDecline: () => ({ next: 'skip_call', then: `the ${purpose} is skipped and the run goes on without it` }),
       attempt: async (attempt) => {
         const request: ModelRequest = {
-          model: state.model,
+          model: binding.model,
           system: options.system,
           messages: options.messages,
           tools: [],
@@ -54,9 +51,10 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
           thinking: false,
         };
         const started = clock.now();
+        const { provider } = binding;
         emitModelRequest({
           emit,
-          provider,
+          binding,
           state,
           iteration,
           attempt,

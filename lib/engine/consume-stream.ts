@@ -1,8 +1,7 @@
-import type { Clock } from '@/lib/clock';
 import type { EventBody, StopReason } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter, StreamPart } from '@/lib/providers/types';
 import { MessageAssembler } from './assemble-message';
-import type { Emit } from './event-log';
+import type { EngineDeps } from './engine-deps';
 import { IdleWatchdog, StreamIdleTimeout } from './idle-watchdog';
 
 /** A stream that ended cleanly but before the vendor's end marker. */
@@ -41,12 +40,9 @@ export type StreamOutcome =
       watchdogFired: boolean;
     };
 
-export interface ConsumeOptions {
+export interface ConsumeOptions extends Omit<EngineDeps, 'random'> {
   provider: ProviderAdapter;
   request: ModelRequest;
-  clock: Clock;
-  emit: Emit;
-  signal: AbortSignal;
   iteration: number;
   attempt: number;
   /** Stream idle window; undefined when the watchdog is off. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { resolveRecovery, type PresetId, type RecoveryOverrides, type RunEvent } from '@/lib/protocol';
 import { apiError, createScriptedProvider, textResponse, type Script } from '@/lib/providers/scripted-provider';
+import { RunBinding } from './binding';
 import { EventLog } from './event-log';
 import { callModel, ModelCallFailed, type CallResult } from './model-call';
 
@@ -12,10 +13,10 @@ async function call(options: { script: Script; preset?: PresetId; recovery?: Rec
   const log = new EventLog('r', clock, (e) => events.push(e));
   const provider = createScriptedProvider({ script: options.script, clock });
   const run = callModel({
-    provider,
+    binding: new RunBinding({ provider, model: 'claude-sim-sonnet', fallbackModel: 'claude-sim-haiku' }),
     request: { system: 's', messages: [{ role: 'user', parts: [{ type: 'text', text: 'go' }] }], tools: [], maxTokens: 1000, thinking: false },
     recovery: resolveRecovery(options.preset ?? 'codesmith', options.recovery),
-    state: { model: 'claude-sim-sonnet', fallbackModel: 'claude-sim-haiku', consecutiveOverloads: 0, requestNo: 0, maxAttempts: 200 },
+    state: { consecutiveOverloads: 0, requestNo: 0, maxAttempts: 200 },
     clock,
     random: createRandom(1),
     emit: log.emit,

@@ -1,10 +1,10 @@
-import type { Clock, Random } from '@/lib/clock';
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
-import type { ModelRequest, ProviderAdapter } from '@/lib/providers/types';
+import type { ModelRequest } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
-import type { Emit } from './event-log';
+import type { ProviderBinding, RunBinding } from './binding';
+import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import { foregroundAccount, retry, type AttemptOutcome } from './retry';
 
@@ -35,40 +35,28 @@ export interface CallResult {
   partial: boolean;
 }
 
-/** State that outlives one call: the model answering now and the run's overload streak. */
+/** State that outlives one call: the run's overload streak and its request count. */
 export interface CallState {
-  model: string;
-  fallbackModel: string;
   consecutiveOverloads: number;
   requestNo: number;
   /** The run's attempt budget: requests of any kind (budgets.maxAttempts). */
   maxAttempts: number;
 }
 
-export interface CallOptions {
-  provider: ProviderAdapter;
+export interface CallOptions extends EngineDeps {
+  /** The run's binding: the provider and model each attempt goes to (a fallback changes it). */
+  binding: RunBinding;
   request: Omit<ModelRequest, 'model'>;
   recovery: RecoveryConfig;
   state: CallState;
-  clock: Clock;
-  random: Random;
-  emit: Emit;
-  signal: AbortSignal;
   iteration: number;
   /**
    * Cross-vendor fallback: moves the run to another vendor (a swap) and returns the new
    * binding; undefined when the swap cannot be made.
    */
-  rebind?: (target: { vendor: string; model: string; reason: string }) => CallBinding | undefined;
+  rebind?: (target: { vendor: string; model: string; reason: string }) => ProviderBinding | undefined;
   /** Whether a context overflow this call gives up on is taken by the context channel (else it surfaces). */
   overflowHandled?: boolean;
-}
-
-/** What a rebind hands back: the provider, model and fallback in force from now on. */
-export interface CallBinding {
-  provider: ProviderAdapter;
-  model: string;
-  fallbackModel: string;
 }
 
 /**
@@ -78,20 +66,20 @@ export interface CallBinding {
  * with every attempt listed.
  */
 export async function callModel(options: CallOptions): Promise<CallResult> {
-  const { recovery, state, clock, emit, signal, iteration } = options;
-  // A cross-vendor fallback rebinds the provider between attempts.
-  let provider = options.provider;
+  const { binding, recovery, state, clock, emit, signal, iteration } = options;
   const { watchdog } = recovery;
   let streamErrors = 0;
   let lastOpened = false;
   const account = foregroundAccount(recovery);
 
   const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
-    const request: ModelRequest = { ...options.request, model: state.model };
+    // Read at each attempt: a fallback between two attempts changes the model, or the vendor too.
+    const { provider } = binding;
+    const request: ModelRequest = { ...options.request, model: binding.model };
     const started = clock.now();
     emitModelRequest({
       emit,
-      provider,
+      binding,
       state,
       iteration,
       attempt,
@@ -136,14 +124,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
     }
 
-    const degraded = noteOverload({
-      options,
-      category: verdict.category,
-      currentVendor: provider.vendor,
-      onRebind: (binding) => {
-        provider = binding.provider;
-      },
-    });
+    const degraded = noteOverload(options, verdict.category);
     const rung = degraded ? 'degrade' : 'silent_retry';
     if (watchdog.enabled && streamErrors >= watchdog.streamErrorCap) {
       return { ok: false, verdict, rung, stop: `${streamErrors} consecutive stream errors` };
@@ -181,18 +162,8 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
 }
 
 /** Counts the overload streak; at the threshold switches to the fallback model (a degrade rung). */
-function noteOverload({
-  options,
-  category,
-  currentVendor,
-  onRebind,
-}: {
-  options: CallOptions;
-  category: ErrorCategory;
-  currentVendor: string;
-  onRebind: (binding: CallBinding) => void;
-}): boolean {
-  const { state, recovery, emit, iteration } = options;
+function noteOverload(options: CallOptions, category: ErrorCategory): boolean {
+  const { binding, state, recovery, emit, iteration } = options;
   if (category !== 'overloaded') {
     state.consecutiveOverloads = 0;
     return false;
@@ -200,26 +171,24 @@ function noteOverload({
   state.consecutiveOverloads += 1;
   const { fallback } = recovery;
   if (!fallback.enabled || state.consecutiveOverloads < fallback.afterOverloads) return false;
-  if (fallback.vendor && fallback.vendor !== currentVendor && options.rebind) {
+  if (fallback.vendor && fallback.vendor !== binding.provider.vendor && options.rebind) {
     // Cross-vendor: the composition root makes the swap (an event) and hands back the binding.
-    const binding = options.rebind({ vendor: fallback.vendor, model: fallback.model, reason: `${state.consecutiveOverloads} consecutive overloaded errors` });
-    if (!binding) return false;
-    onRebind(binding);
-    state.model = binding.model;
-    state.fallbackModel = binding.fallbackModel;
+    const next = options.rebind({ vendor: fallback.vendor, model: fallback.model, reason: `${state.consecutiveOverloads} consecutive overloaded errors` });
+    if (!next) return false;
+    binding.swap(next);
     state.consecutiveOverloads = 0;
     return true;
   }
-  const target = fallback.model || state.fallbackModel;
-  if (!target || target === state.model) return false;
+  const target = fallback.model || binding.fallbackModel;
+  if (!target || target === binding.model) return false;
   emit({
     event: 'fallback',
     iteration,
-    from_model: state.model,
+    from_model: binding.model,
     to_model: target,
     reason: `${state.consecutiveOverloads} consecutive overloaded errors`,
   });
-  state.model = target;
+  binding.useModel(target);
   state.consecutiveOverloads = 0;
   return true;
 }

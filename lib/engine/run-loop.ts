@@ -1,4 +1,3 @@
-import type { Clock, Random } from '@/lib/clock';
 import type {
   EventBody,
   EventOf,
@@ -12,9 +11,11 @@ import type {
   ToolResultPart,
 } from '@/lib/protocol';
 import { costUsd, terminateEvent } from '@/lib/protocol';
-import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
+import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
+import { RunBinding, type ProviderBinding } from './binding';
 import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
+import type { EngineDeps } from './engine-deps';
 import type { Emit } from './event-log';
 import { OutputCap } from './output/output-cap';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
@@ -25,20 +26,13 @@ export interface ToolRunner {
   execute(call: ToolCallPart, ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean }): Promise<{ result: ToolResultPart; halt?: string }>;
 }
 
-export interface LoopOptions {
+export interface LoopOptions extends EngineDeps, ProviderBinding {
   config: RunConfig;
   recovery: RecoveryConfig;
-  provider: ProviderAdapter;
-  model: string;
-  fallbackModel: string;
   system: string;
   task: string;
   tools: ToolSpec[];
   executor: ToolRunner;
-  clock: Clock;
-  random: Random;
-  emit: Emit;
-  signal: AbortSignal;
   /**
    * Applies queued control messages; called at every request boundary. Returning a binding
    * moves the run to another provider and model from this request on (a swap).
@@ -71,13 +65,6 @@ export interface ResumePoint {
 
 /** What the task verdict says: the task_verdict event's own fields. */
 export type TaskJudgement = Omit<EventBody<EventOf<'task_verdict'>>, 'event' | 'iteration'>;
-
-/** The vendor and model a run is bound to; a swap replaces it at a request boundary (returned by beforeRequest). */
-export interface ProviderBinding {
-  provider: ProviderAdapter;
-  model: string;
-  fallbackModel: string;
-}
 
 /** The engine's own accounting: it writes each llm_call's usd_so_far, so it sums the unrounded cost. */
 type Totals = RunTotals;
@@ -148,16 +135,11 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
   const messages: Message[] = options.resume
     ? options.resume.messages.map((m) => m.message)
     : [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
-  const state: CallState = {
-    model: options.model,
-    fallbackModel: options.fallbackModel,
-    consecutiveOverloads: 0,
-    requestNo: 0,
-    maxAttempts: config.budgets.maxAttempts,
-  };
-  let provider = options.provider;
-  const contextOptions = {
-    provider,
+  const state: CallState = { consecutiveOverloads: 0, requestNo: 0, maxAttempts: config.budgets.maxAttempts };
+  // The one binding (provider, model, fallback): every call reads it, a swap replaces it.
+  const binding = new RunBinding(options);
+  const context = new ContextChannel({
+    binding,
     recovery,
     state,
     clock,
@@ -166,9 +148,8 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
     signal,
     system: options.system,
     tools: options.tools,
-    recordBackground: (result: CallResult, iteration: number, purpose: string) => recordCall({ options, provider, totals, iteration, result, purpose }),
-  };
-  const context = new ContextChannel(contextOptions);
+    recordBackground: (result, iteration, purpose) => recordCall({ options, binding, totals, iteration, result, purpose }),
+  });
   // Inherited messages keep the turns that added them (context_sent refers to them by turn).
   if (options.resume) context.adopt(options.resume.messages);
   const output = new OutputCap({ config: recovery.output, maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens, emit });
@@ -180,14 +161,11 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
   for (let iteration = (options.resume?.afterTurn ?? 0) + 1; iteration <= config.budgets.maxIterations; iteration++) {
     setIteration(iteration);
     if (signal.aborted) throw signal.reason;
-    const binding = options.beforeRequest?.(iteration);
-    if (binding) {
-      // A swap: the provider, model and fallback change from this request on; the context
-      // channel's window follows the model in `state`, its summary calls the provider.
-      provider = binding.provider;
-      contextOptions.provider = provider;
-      state.model = binding.model;
-      state.fallbackModel = binding.fallbackModel;
+    const swapped = options.beforeRequest?.(iteration);
+    if (swapped) {
+      // A swap: the provider, model and fallback change from this request on, for the calls
+      // and the context channel alike (its window follows the model, its summary the provider).
+      binding.swap(swapped);
       state.consecutiveOverloads = 0;
     }
     emit({ event: 'iteration_start', iteration });
@@ -196,10 +174,10 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
       messages,
       iteration,
       compactNow: options.takeCompactRequest?.() ?? false,
-      account: (cut) => recordCall({ options, provider, totals, iteration, result: cut }),
+      account: (cut) => recordCall({ options, binding, totals, iteration, result: cut }),
       invoke: (sent) =>
         callModel({
-          provider,
+          binding,
           request: { system: options.system, messages: sent, tools: options.tools, maxTokens: output.maxTokens, thinking: config.provider.thinking },
           recovery,
           state,
@@ -209,18 +187,11 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
           signal,
           iteration,
           overflowHandled: context.handlesOverflow,
-          rebind: (target) => {
-            const next = options.rebind?.({ ...target, iteration });
-            if (next) {
-              provider = next.provider;
-              contextOptions.provider = provider;
-            }
-            return next;
-          },
+          rebind: (target) => options.rebind?.({ ...target, iteration }),
         }),
     });
 
-    recordCall({ options, provider, totals, iteration, result });
+    recordCall({ options, binding, totals, iteration, result });
     const decision = output.review({ result, iteration });
     // Escalation: the cut response is billed but not kept; the same messages go again.
     if (decision.kind === 'resend') {
@@ -240,7 +211,7 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     if (calls.length === 0) {
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      await titleRun({ options, provider, state, totals, messages, iteration });
+      await titleRun({ options, binding, state, totals, messages, iteration });
       return { reason: 'end_turn' };
     }
 
@@ -268,21 +239,21 @@ const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, 
 /** A background call for the run's title once the work is done; the run ends the same without it. */
 async function titleRun({
   options,
-  provider,
+  binding,
   state,
   totals,
   messages,
   iteration,
 }: {
   options: LoopOptions;
-  provider: ProviderAdapter;
+  binding: RunBinding;
   state: CallState;
   totals: Totals;
   messages: Message[];
   iteration: number;
 }): Promise<void> {
   const result = await backgroundCall({
-    provider,
+    binding,
     system: TITLE_SYSTEM,
     messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}\n\nOutcome: ${lastText(messages)}` }] }],
     maxTokens: 64,
@@ -296,7 +267,7 @@ async function titleRun({
     purpose: 'title',
   });
   if (!result) return;
-  recordCall({ options, provider, totals, iteration, result, purpose: 'title' });
+  recordCall({ options, binding, totals, iteration, result, purpose: 'title' });
   const title = answerText(result);
   if (title) options.emit({ event: 'run_title', iteration, title });
 }
@@ -307,14 +278,14 @@ async function titleRun({
  */
 function recordCall({
   options,
-  provider,
+  binding,
   totals,
   iteration,
   result,
   purpose,
 }: {
   options: LoopOptions;
-  provider: ProviderAdapter;
+  binding: RunBinding;
   totals: Totals;
   iteration: number;
   result: CallResult;
@@ -328,7 +299,7 @@ function recordCall({
     event: 'llm_call',
     iteration,
     attempt: result.attempt,
-    vendor: provider.vendor,
+    vendor: binding.provider.vendor,
     model: result.model,
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,

@@ -68,6 +68,13 @@ describe('a full run on a simulated vendor', () => {
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
+  it('closes its own log when the run cannot start: one terminate that says why', async () => {
+    const events = await runToEnd({ scenario: 'no-such-scenario' });
+    expect(events).toEqual([
+      expect.objectContaining({ seq: 0, event: 'terminate', reason: 'internal_error', complete: false, message: 'unknown scenario "no-such-scenario"' }),
+    ]);
+  });
+
   it('stops at the iteration budget', async () => {
     const events = await runToEnd({ budgets: { maxIterations: 2, maxCostUsd: 1 } });
     expect(terminateOf(events)).toMatchObject({ reason: 'max_iterations', complete: false, iteration: 2 });

@@ -18,7 +18,10 @@ export interface LaunchOptions {
   apiKey?: string;
   /** Start from a stored run's trajectory up to a turn (lib/runtime/plan-fork.ts). */
   fork?: ForkStart;
-  /** Called with every event, in seq order, synchronously as it is appended. */
+  /**
+   * Called with every event, in seq order, synchronously as it is appended: final as given
+   * (numbered, storable, redacted by the run log, lib/runtime/run-log.ts), the last a terminate.
+   */
   onEvent: (event: RunEvent) => void;
   /** Sees each request body as it reaches the vendor, beneath the fault wrapper (tests, recordings). */
   onVendorRequest?: (request: { vendor: Vendor; body: string }) => void;
@@ -34,6 +37,8 @@ export interface RunHandle {
   control(message: ControlMessage): void;
   /** Resolves after the terminate event has been emitted. Never rejects. */
   readonly done: Promise<void>;
+  /** The run's redaction in force (every key it has learned), for text that leaves it outside its events. */
+  redactText(text: string): string;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { NO_TOTALS, terminateEvent, type RunEvent, type TerminateReason } from '@/lib/protocol';
+import { createClock } from '@/lib/clock';
+import { NO_TOTALS, terminateEvent, type EventBody, type TerminateReason } from '@/lib/protocol';
+import { createRunLog } from '@/lib/runtime/run-log';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { sampleRunEvents } from '@/lib/store/sample-run';
 
@@ -19,7 +21,8 @@ export interface FakeLaunch {
 
 /**
  * A stand-in for launchRun with its contract (events in seq order, synchronous onEvent,
- * always ending with terminate) and a controllable pace, for registry and SSE tests.
+ * always ending with terminate, each event through the run log: numbered, storable and
+ * redacted once) and a controllable pace, for registry and SSE tests.
  */
 export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchOptions = {}): FakeLaunch {
   const controls: ControlMessage[] = [];
@@ -28,12 +31,12 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
   let released = false;
   const launch = ({ runId, onEvent, apiKey }: LaunchOptions): RunHandle => {
     apiKeys.push(apiKey);
-    let seq = 0;
     let stopped: TerminateReason | undefined;
     let wake: (() => void) | undefined;
-    const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq * 10 } as RunEvent);
-    const sample = sampleRunEvents({ runId });
-    emit(sample[0]!);
+    const log = createRunLog({ runId, clock: createClock({ kind: 'virtual', timeScale: 1 }), apiKey, env: process.env, onEvent });
+    const emit = (body: EventBody): void => void log.emit(body);
+    const { run_id: _id, seq: _seq, ts: _ts, ...start } = sampleRunEvents({ runId })[0]!;
+    emit(start);
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
         wake = resolve;
@@ -58,6 +61,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
     return {
       runId,
       done,
+      redactText: log.redactText,
       control(message) {
         controls.push(message);
         if (message.action === 'abort' && !stopped) {

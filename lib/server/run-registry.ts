@@ -1,11 +1,11 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { addToTotals, NO_TOTALS, storageErrorFor, terminateEvent, toStorableEvent, type RunConfig, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { storageErrorFor, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
-import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 
 /** Receives a run's events in seq order, then onEnd once after the terminate event. */
 export interface RunListener {
@@ -68,15 +68,11 @@ export const FLUSH_MS = 100;
 
 interface LiveRun {
   id: string;
-  /** Removes the run's key and the environment's keys from everything this run emits or logs. */
-  redactor: Redactor;
+  /** Removes from what the registry logs every key the run has learned (the run's own redaction). */
+  redactText: (text: string) => string;
   handle: RunHandle | undefined;
   pending: RunEvent[];
   tail: RunEvent[];
-  lastSeq: number;
-  lastTs: number;
-  /** The one fold (lib/protocol/run-totals), for a terminate the registry has to write itself. */
-  totals: Readonly<RunTotals>;
   subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Armed while events wait to be written (FLUSH_MS). */
@@ -115,7 +111,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       store.appendEvents({ runId: run.id, events: [event] });
       return;
     } catch (error) {
-      const why = run.redactor.text((error as Error).message);
+      const why = run.redactText((error as Error).message);
       console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
       if (event.event === 'terminate') return;
       const replacement = storageErrorFor(event, `the store refused the ${event.event} event (${why}); it was not kept`);
@@ -144,31 +140,21 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     run.finished();
   };
 
-  const accept = (run: LiveRun, raw: RunEvent): void => {
-    if (!live.has(run.id)) return; // after terminate (or a synthesized one) nothing more is logged
-    const event = run.redactor.value(toStorableEvent(raw));
+  /**
+   * Fans out and persists an event as the run's log emitted it: numbered, storable and redacted
+   * there (lib/runtime/run-log.ts), so nothing here converts, redacts or folds it again.
+   */
+  const accept = (run: LiveRun, event: RunEvent): void => {
+    if (!live.has(run.id)) return; // after terminate nothing more is logged
     run.pending.push(event);
     run.tail.push(event);
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
-    run.lastSeq = event.seq;
-    run.lastTs = event.ts;
-    run.totals = addToTotals(run.totals, event);
     for (const listener of run.subscribers) {
       if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
     }
     if (event.event === 'terminate') finish(run);
     else if (run.pending.length >= FLUSH_BATCH) flush(run);
     else run.flushTimer ??= setTimeout(() => flush(run), FLUSH_MS);
-  };
-
-  /** Ends a log the engine left open, so every stored run ends with terminate. */
-  const terminateFor = (run: LiveRun, message: string): void => {
-    accept(run, {
-      run_id: run.id,
-      seq: run.lastSeq + 1,
-      ts: run.lastTs,
-      ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }),
-    });
   };
 
   /** A run marked running in the store but not live here was cut off by a server restart. */
@@ -180,19 +166,16 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
     startRun({ config, apiKey, fork }) {
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) });
-      // The stored config is redacted like the run's events (a key pasted into the system prompt).
+      // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
       store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       const run: LiveRun = {
         id,
-        redactor,
+        redactText: (text) => redactor.text(text),
         handle: undefined,
         pending: [],
         tail: [],
-        lastSeq: -1,
-        lastTs: 0,
-        totals: NO_TOTALS,
         subscribers: new Set(),
         idleTimer: undefined,
         flushTimer: undefined,
@@ -201,14 +184,21 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       };
       live.set(id, run);
       armIdleTimer(run);
+      // The launch owns the log to its end: its run log writes the terminate, even for a run that
+      // could not start. A launch that breaks that contract is dropped here, its log left open for
+      // the store to close as interrupted; nothing here writes an event of its own.
       try {
         run.handle = launch({ runId: id, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}), onEvent: (event) => accept(run, event) });
-        void run.handle.done.then(() => {
-          if (live.has(id)) terminateFor(run, 'the engine stopped without a terminate event');
-        });
       } catch (error) {
-        terminateFor(run, `the run could not start: ${(error as Error).message}`);
+        finish(run);
+        throw error;
       }
+      run.redactText = run.handle.redactText;
+      void run.handle.done.then(() => {
+        if (!live.has(id)) return;
+        console.error(`[loop-lab] run ${id}: the launch ended without a terminate event; its log is left open`);
+        finish(run);
+      });
       return { id };
     },
 

@@ -1,10 +1,10 @@
-import type { Clock, Random } from '@/lib/clock';
 import type { EventBody, Message, RecoveryConfig } from '@/lib/protocol';
 import { findModel } from '@/lib/protocol';
-import type { ProviderAdapter, ToolSpec } from '@/lib/providers/types';
+import type { ToolSpec } from '@/lib/providers/types';
 import { estimateTokens as estimateText } from '@/lib/tokens/count-tokens';
 import { answerText, backgroundCall } from '../background-call';
-import type { Emit } from '../event-log';
+import type { RunBinding } from '../binding';
+import type { EngineDeps } from '../engine-deps';
 import { ModelCallFailed, type CallResult, type CallState } from '../model-call';
 import { CircuitBreaker, type BreakerTransition } from './circuit-breaker';
 import { stubText } from './compact-old-results';
@@ -22,14 +22,11 @@ export class ContextOverflowExhausted extends Error {
   }
 }
 
-export interface ContextChannelOptions {
-  provider: ProviderAdapter;
+export interface ContextChannelOptions extends EngineDeps {
+  /** The run's binding: the window follows its model, the summary call goes to its provider. */
+  binding: RunBinding;
   recovery: RecoveryConfig;
   state: CallState;
-  clock: Clock;
-  random: Random;
-  emit: Emit;
-  signal: AbortSignal;
   system: string;
   tools: readonly ToolSpec[];
   /** Counts a background call that answered in the run's totals (an llm_call event). */
@@ -75,7 +72,7 @@ export class ContextChannel {
   }
 
   private window(): number {
-    return findModel(this.options.state.model)?.contextWindow ?? 0;
+    return findModel(this.options.binding.model)?.contextWindow ?? 0;
   }
 
   private threshold(): number {
@@ -266,7 +263,7 @@ export class ContextChannel {
     }
     const transcript = summaryTranscript({ previousSummary: this.view.summary?.text, messages: messages.slice(this.view.from, cut) });
     const answer = await backgroundCall({
-      provider: this.options.provider,
+      binding: this.options.binding,
       system: SUMMARY_SYSTEM,
       messages: [{ role: 'user', parts: [{ type: 'text', text: transcript }] }],
       maxTokens: this.config.summaryMaxTokens,

@@ -1,7 +1,6 @@
-import type { Clock, Random } from '@/lib/clock';
 import type { RetryDeclinedNext } from '@/lib/protocol';
 import type { Classification } from '../recovery';
-import type { Emit } from '../event-log';
+import type { EngineDeps } from '../engine-deps';
 import { decideRetry, type FailureHints } from './decide-retry';
 import type { RetryAccount } from './retry-account';
 
@@ -11,14 +10,10 @@ export type AttemptOutcome<T> = { ok: true; value: T } | ({ ok: false; verdict: 
 export type RetryResult<T> =
   { ok: true; value: T; attempts: number } | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
 
-export interface RetryOptions<T> {
+export interface RetryOptions<T> extends EngineDeps {
   account: RetryAccount;
   /** Runs attempt n (1-based); records its own request and error events. */
   attempt: (n: number) => Promise<AttemptOutcome<T>>;
-  clock: Clock;
-  random: Random;
-  emit: Emit;
-  signal: AbortSignal;
   iteration: number;
   /** Prefix for the retry reason on the timeline ("background title"). */
   label?: string;

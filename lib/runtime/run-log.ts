@@ -1,0 +1,84 @@
+import type { Clock } from '@/lib/clock';
+import { EventLog, type Emit } from '@/lib/engine';
+import { addToTotals, NO_TOTALS, terminateEvent, toStorableEvent, type EventBody, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { createSplitSecretHold } from './hold-split-secrets';
+import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
+
+/** Why a log is closed by the run log rather than by the loop. */
+export type FallbackReason = 'internal_error' | 'deadlock';
+
+/**
+ * One run's log, owned once. Every event the run writes passes here exactly once: the totals
+ * are folded, a secret split across content deltas is held back, `seq` is numbered (after that
+ * hold, since a held part may go out as a delta of its own), an event too deep to encode is
+ * replaced by its storage_error, and every value is redacted with every key the run has learned
+ * (its own, the environment's, and each key a swap brought). What leaves through `onEvent` is
+ * final: the registry, the CLI and the store hand it on as it is.
+ */
+export interface RunLog {
+  /** The engine's emit: stamps run_id and the run clock's ts, then does all of the above. */
+  readonly emit: Emit;
+  /** Appends at a given run time (a fork's opening events, its parent's copied events). */
+  emitAt(body: EventBody, ts: number): RunEvent;
+  /** A key this run learned after it started (a swap's): redacted from every later event. */
+  learnSecret(key: string): void;
+  /** The redaction in force, for text that leaves the run outside its events (a server log). */
+  redactText(text: string): string;
+  /** The turn in progress (the last iteration_start's), for events written outside the loop. */
+  readonly iteration: number;
+  /** Was the last model request a background call? (The fault wrapper asks as it goes out.) */
+  readonly inBackground: boolean;
+  /** The one fallback terminate: closes the log the loop left open. A no-op once closed. */
+  close(reason: FallbackReason, message: string): void;
+  readonly closed: boolean;
+}
+
+export function createRunLog(options: {
+  runId: string;
+  clock: Clock;
+  apiKey?: string | undefined;
+  startTurn?: number | undefined;
+  env: Record<string, string | undefined>;
+  onEvent: (event: RunEvent) => void;
+}): RunLog {
+  const secrets = runSecrets({ apiKey: options.apiKey, env: options.env });
+  let redactor: Redactor = createRedactor({ secrets });
+  const hold = createSplitSecretHold(() => redactor);
+  let totals: Readonly<RunTotals> = NO_TOTALS;
+  // The turn in progress, for a terminate the loop could not write (a fork starts at its turn).
+  let iteration = options.startTurn ?? 0;
+  let inBackground = false;
+  let seq = 0;
+  const log = new EventLog(options.runId, options.clock, (event) => {
+    if (event.event === 'model_request') inBackground = event.background;
+    if (event.event === 'iteration_start') iteration = event.iteration;
+    totals = addToTotals(totals, event);
+    for (const out of hold(event)) {
+      out.seq = seq;
+      seq += 1;
+      options.onEvent(redactor.value(toStorableEvent(out)));
+    }
+  });
+
+  return {
+    emit: log.emit,
+    emitAt: (body, ts) => log.emitAt(body, ts),
+    learnSecret(key) {
+      secrets.push(key);
+      redactor = createRedactor({ secrets });
+    },
+    redactText: (text) => redactor.text(text),
+    get iteration() {
+      return iteration;
+    },
+    get inBackground() {
+      return inBackground;
+    },
+    close(reason, message) {
+      if (!log.closed) log.emit(terminateEvent({ iteration, reason, complete: false, message, totals }));
+    },
+    get closed() {
+      return log.closed;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Clock, Random } from '@/lib/clock';
+import type { Emit } from '@/lib/engine';
+import { resolveRecovery, type EventBody, type EventOf, type FaultPlan, type RecoveryConfig, type RunConfig } from '@/lib/protocol';
+import type { ToolSpec } from '@/lib/providers';
+import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type ToolExecutor, type Toolbox, type Workspace } from '@/lib/tools';
+import { judgeTask } from './judge-task';
+
+/** What a run works on: its scenario, the recovery in force, the workspace and its tools. */
+export interface RunWorkbench {
+  scenario: Scenario;
+  recovery: RecoveryConfig;
+  task: string;
+  workspace: Workspace;
+  toolbox: Toolbox;
+  tools: ToolSpec[];
+  executor: ToolExecutor;
+  /** The task verdict: the scenario's check on the final workspace. */
+  judge: () => ReturnType<typeof judgeTask>;
+}
+
+/** Builds a run's workbench from its config; throws for a scenario that does not exist. */
+export function createRunWorkbench(options: { config: RunConfig; clock: Clock; random: Random; emit: Emit; faults: () => FaultPlan }): RunWorkbench {
+  const { config, clock, emit } = options;
+  const scenario = getScenario(config.scenario);
+  if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
+  const recovery = resolveRecovery(config.preset, config.recovery);
+  const workspace = createWorkspace({ files: scenario.files });
+  const toolbox = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) });
+  const task = config.task ?? scenario.task;
+  const faults = () => options.faults().tools;
+  const executor = createToolExecutor({ toolbox, workspace, clock, random: options.random.fork('tools'), config: recovery.tools, faults, emit });
+  const judge = () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped' });
+  return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
+}
+
+/** The run_start event: the config, the recovery in force, the scenario, the tools, the vendor and model, the clock. */
+export function runStartEvent(options: {
+  config: RunConfig;
+  bench: RunWorkbench;
+  vendor: string;
+  model: string;
+  clock: Clock;
+}): EventBody<EventOf<'run_start'>> {
+  const { config, bench, clock } = options;
+  return {
+    event: 'run_start',
+    config,
+    recovery: bench.recovery,
+    scenario: { id: bench.scenario.id, title: bench.scenario.title, task: bench.task },
+    tools: bench.tools.map((t) => t.name),
+    vendor: options.vendor,
+    model: options.model,
+    clock: clock.kind,
+    time_scale: clock.timeScale,
+  };
+}

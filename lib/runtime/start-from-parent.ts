@@ -1,0 +1,47 @@
+import type { Clock, Random } from '@/lib/clock';
+import type { EventBody, RunEvent } from '@/lib/protocol';
+import type { Toolbox, Workspace } from '@/lib/tools';
+import type { ForkStart } from './plan-fork';
+import { replayWorkspace } from './replay-workspace';
+
+/**
+ * A fork's start: the link to its parent (an event), the parent's events of the copied turns
+ * (their ts kept), and the workspace as those turns left it (their edits replayed).
+ */
+export async function startFromParent(options: {
+  fork: ForkStart;
+  emitAt: (body: EventBody, ts: number) => RunEvent;
+  toolbox: Toolbox;
+  workspace: Workspace;
+  clock: Clock;
+  random: Random;
+}): Promise<void> {
+  const { fork, emitAt } = options;
+  const { trajectory } = fork;
+  const files = await replayWorkspace({
+    events: trajectory.events,
+    toolbox: options.toolbox,
+    workspace: options.workspace,
+    clock: options.clock,
+    random: options.random,
+  });
+  emitAt(
+    {
+      event: 'forked_from',
+      parent_run_id: fork.parentRunId,
+      turn: fork.atTurn,
+      from_vendor: trajectory.vendor,
+      from_model: trajectory.model,
+      copied_events: trajectory.events.length,
+      messages: trajectory.messages.length,
+      inherited: {
+        usd: Math.round(trajectory.totals.usd * 1e6) / 1e6,
+        input_tokens: trajectory.totals.inputTokens,
+        output_tokens: trajectory.totals.outputTokens,
+      },
+      workspace: files,
+    },
+    0,
+  );
+  for (const event of trajectory.events) emitAt({ ...event } as EventBody, event.ts);
+}
