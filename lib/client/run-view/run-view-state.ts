@@ -153,6 +153,23 @@ export interface ToolCallView {
   truncatedChars?: number;
   /** The tool_call event that ended it. */
   seq?: number;
+  /** The repair ladder's steps on this call's arguments, in order (arg_repair events). */
+  repairs?: readonly RepairView[];
+  /** The rungs that changed the arguments it ran with (from its tool_call); `args` is then what ran. */
+  repaired?: readonly ('json' | 'coerce')[];
+}
+
+/** One rung of the argument repair ladder on a call: what it changed and what came next. */
+export interface RepairView {
+  /** The arg_repair event. */
+  seq: number;
+  ts: number;
+  rung: 'json' | 'coerce';
+  changes: readonly string[];
+  before: string;
+  after: string;
+  next: 'coerce' | 'run' | 'reask';
+  why: string;
 }
 
 export interface GuardView {
