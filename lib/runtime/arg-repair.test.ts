@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { findContradictions } from '@/lib/client/explain/why-claims';
+import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
+import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 /** The damaged-args model through the whole stack: the real SDKs, the strict simulated vendors, the executor's ladder. */
@@ -21,6 +24,14 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('the argument repair lad
     expect(calls.filter((c) => c.status === 'invalid_args')).toEqual([]);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
     expect(ofType(events, 'task_verdict')[0]!.verdict).toBe('done');
+    // What each rung says comes next is what the log shows.
+    expect(findContradictions(events)).toEqual([]);
+
+    // The run view marks each repaired call, with the rungs' own words.
+    const view = foldRawEvents(initialRunViewState(), events);
+    const shown = view.turns.flatMap((t) => t.toolCalls).filter((c) => c.repairs);
+    expect(shown.map((c) => [c.tool, c.repaired, c.repairs!.map((r) => r.why)])).toEqual(repairs.map((r) => [r.tool, [r.rung], [r.why]]));
+    expect(shown.find((c) => c.tool === 'search')!.args).toEqual({ pattern: 'replace\\(', max_results: 50 });
   });
 
   it('naive only re-asks: each damaged call fails with the specific error and is sent again', async () => {
