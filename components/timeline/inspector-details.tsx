@@ -60,6 +60,11 @@ function AttemptDetails({ a }: { a: AttemptView }) {
           {a.retry.actualWaitMs !== undefined ? ` · actual ${formatMs(a.retry.actualWaitMs)}` : ''} — {a.retry.reason}
         </Row>
       )}
+      {a.retry?.formula && (
+        <Row k="backoff">
+          <span data-testid="backoff-formula">{a.retry.formula}</span>
+        </Row>
+      )}
       {a.result && (
         <Row k="result">
           {a.result.stopReason}

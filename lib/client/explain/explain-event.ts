@@ -144,7 +144,7 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
     };
   }
   return {
-    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step.${rung}`,
+    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step${e.backoff ? ` (${e.backoff.formula})` : ''}.${rung}`,
     term: 'backoff',
     also: [...also, 'jitter'],
   };

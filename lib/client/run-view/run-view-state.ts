@@ -56,6 +56,8 @@ export interface RetryView {
   retryAfterMs?: number;
   waitMs: number;
   reason: string;
+  /** The backoff formula as the retry function computed it ("1000 × 2² = 4000, cap 60000, jitter ×0.94 → 3760 ms"); absent for a retry at once. */
+  formula?: string;
   /** Measured when the next attempt's request goes out. */
   actualWaitMs?: number;
 }
