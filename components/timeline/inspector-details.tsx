@@ -60,6 +60,11 @@ function AttemptDetails({ a }: { a: AttemptView }) {
           {a.retry.actualWaitMs !== undefined ? ` · actual ${formatMs(a.retry.actualWaitMs)}` : ''} — {a.retry.reason}
         </Row>
       )}
+      {a.retry?.formula && (
+        <Row k="backoff">
+          <span data-testid="backoff-formula">{a.retry.formula}</span>
+        </Row>
+      )}
       {a.result && (
         <Row k="result">
           {a.result.stopReason}
@@ -89,7 +94,13 @@ function ToolDetails({ c }: { c: ToolCallView }) {
         start {formatMs(c.startTs)} · {formatMs(c.latencyMs)}
       </Row>
       {c.truncatedChars ? <Row k="truncated">{c.truncatedChars} chars cut</Row> : null}
-      <Row k="args">
+      {c.repairs?.map((r) => (
+        <Row key={r.seq} k={r.rung === 'json' ? 'repaired (JSON text)' : 'repaired (coerced)'}>
+          {r.changes.join('; ')}
+          <LongText text={`${r.before}\n→ ${r.after}`} max={600} />
+        </Row>
+      ))}
+      <Row k={c.repaired ? 'args (as run)' : 'args'}>
         <LongText text={JSON.stringify(c.args, null, 2)} max={600} />
       </Row>
       {c.result !== undefined && (

@@ -19,7 +19,7 @@ function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number,
     case 'tool':
       return log.filter(
         (e) =>
-          (e.event === 'tool_start' || e.event === 'tool_call' || e.event === 'tool_guard') &&
+          (e.event === 'tool_start' || e.event === 'tool_call' || e.event === 'tool_guard' || e.event === 'arg_repair') &&
           e.iteration === sel.iteration &&
           (e.event === 'tool_guard' || e.call_id === undefined || e.call_id === sel.key),
       );

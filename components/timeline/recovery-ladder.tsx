@@ -49,7 +49,7 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
             )}
             {r && (
               <span className="tabular">
-                {r.rung.replace('_', ' ')} · calc {formatMs(r.computedDelayMs)}
+                {r.rung.replace('_', ' ')} · calc {r.formula ?? formatMs(r.computedDelayMs)}
                 {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · <RetryWait retry={r} />
               </span>
             )}

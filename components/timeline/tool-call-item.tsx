@@ -27,12 +27,20 @@ export function ToolCallItem({ name, argsText, call, onSelect }: { name: string;
             truncated {call.truncatedChars.toLocaleString('en-US')} chars
           </Pill>
         ) : null}
+        {call?.repaired ? (
+          <Pill tone="compact" testId="repaired" title="the repair ladder fixed the arguments before the call ran; the model was not asked again">
+            repaired: {call.repaired.map((r) => (r === 'json' ? 'JSON text' : 'coerced to schema')).join(' + ')}
+          </Pill>
+        ) : null}
         {stubSince !== undefined && (
           <Pill tone="compact" title="the log keeps the full result; requests since then carry a stub that says how to get it back">
             sent to the model as a stub since turn {stubSince}
           </Pill>
         )}
       </div>
+      {call?.repairs?.map((r) => (
+        <WhyLine key={r.seq} seq={r.seq} className="mt-0.5" linked />
+      ))}
       <WhyLine seq={call?.seq} className="mt-0.5" linked />
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (

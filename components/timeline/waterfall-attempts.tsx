@@ -90,7 +90,8 @@ export const AttemptBar = memo(function AttemptBar({
         <div
           className="hatch-wait absolute top-1.5 bottom-1.5 overflow-hidden rounded-sm border border-wait"
           style={{ left: pct(wait[0]!, domain), width: pctWidth(wait[0]!, wait[1]!, domain) }}
-          title={`backoff ${formatMs(wait[1]! - wait[0]!)}: ${a.retry!.reason}`}
+          title={`backoff ${formatMs(wait[1]! - wait[0]!)}: ${a.retry!.reason}${a.retry!.formula ? `\n${a.retry!.formula}` : ''}`}
+          data-formula={a.retry!.formula}
         >
           <span className="pointer-events-none px-1 font-mono text-[10px] leading-3 text-wait whitespace-nowrap">
             {errorCause(a.error, a.retry!.category)} · {formatMs(wait[1]! - wait[0]!)}

@@ -53,7 +53,8 @@ export const WaterfallRow = memo(function WaterfallRow({
     body = (
       <button
         type="button"
-        title={`${call.tool} · ${call.status} · ${formatMs(call.latencyMs ?? end - call.startTs)}${call.truncatedChars ? ` · truncated ${call.truncatedChars} chars` : ''}`}
+        title={`${call.tool} · ${call.status} · ${formatMs(call.latencyMs ?? end - call.startTs)}${call.truncatedChars ? ` · truncated ${call.truncatedChars} chars` : ''}${call.repaired ? ` · arguments repaired (${call.repaired.join(' + ')})` : ''}`}
+        data-repaired={call.repaired ? call.repaired.join(' ') : undefined}
         onClick={() => {
           api.getState().select({ kind: 'tool', iteration: spec.iteration, key: call.key });
           api.getState().setInspectorOpen(true);

@@ -9,7 +9,9 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'llm_call':
       return `${t}  #${event.iteration} ${event.background ? `[${event.purpose ?? 'background'}] ` : ''}${event.model ?? ''} ${event.stop_reason}${event.partial ? ' (partial)' : ''} · ${event.input_tokens}→${event.output_tokens} tok · ${event.latency_ms} ms · $${event.usd_so_far.toFixed(4)}`;
     case 'tool_call':
-      return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}`;
+      return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}${event.repaired ? ' [repaired]' : ''}`;
+    case 'arg_repair':
+      return `${t}  #${event.iteration}   repair ${event.rung} ${event.tool}: ${event.why}`;
     case 'model_error':
       return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
     case 'retry_scheduled':

@@ -145,6 +145,15 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
       case 'tool_guard':
         push(e, at, 'recovery', ['guard', e.tool, e.kind], `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`);
         break;
+      case 'arg_repair':
+        push(
+          e,
+          at,
+          'recovery',
+          ['repair', e.tool, e.rung, e.after],
+          `argument repair (${e.rung === 'json' ? 'JSON text' : 'coerced to the schema'}) on ${e.tool}`,
+        );
+        break;
       case 'fault_injected':
         push(e, at, 'fault', [e.rule_id, e.action], `fault injected: ${e.label}`);
         break;

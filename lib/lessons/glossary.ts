@@ -184,6 +184,14 @@ export const GLOSSARY = [
       'A tool failure returned to the model as a result that says what to do next (for example the sibling file names when a path does not exist), so the model can correct itself instead of guessing.',
   },
   {
+    id: 'arg-repair',
+    term: 'tool-argument repair ladder',
+    mechanism: 'arg-repair',
+    see: ['tool-error'],
+    definition:
+      'Malformed tool arguments climb a ladder before the model is asked again: parse; repair the JSON text with jsonrepair (trailing commas, single quotes, unquoted keys, a cut-off closing brace); coerce values the schema takes only one way ("7" for a number, "true" for a boolean); and only then re-ask with the specific error. Each rung that changes something is an event, and a repaired call is marked as repaired.',
+  },
+  {
     id: 'failure-budget',
     term: 'failure budget',
     mechanism: 'failure-budget',

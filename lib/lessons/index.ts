@@ -1,4 +1,5 @@
 import type { Lesson } from './lesson';
+import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
 import { circuitBreaker } from './catalog/circuit-breaker';
 import { failureBudget } from './catalog/failure-budget';
@@ -34,6 +35,7 @@ export const LESSONS: readonly Lesson[] = [
   loopGuard,
   failureBudget,
   specificToolErrors,
+  argRepair,
   outputTruncation,
   oldResultCompaction,
   proactiveSummary,

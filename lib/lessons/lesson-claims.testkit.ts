@@ -170,6 +170,29 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(toolCalls(off, 'read_file')[0]!.latency_ms).toBeGreaterThan(timeoutMs);
   },
 
+  'arg-repair': (lesson, { on, off }) => {
+    const repairs = of(on, 'arg_repair');
+    const turns = (log: RunEvent[]) => of(log, 'iteration_start').length;
+    // One repair per damaged call, each of the five kinds the text names, each call run as repaired.
+    expect(repairs.flatMap((r) => r.changes)).toEqual([
+      'trailing comma removed',
+      'single quotes replaced by double quotes',
+      'unquoted keys quoted',
+      'max_results: "50" → 50',
+      'cut-off closing brace added',
+    ]);
+    expect(lesson.text.costs).toContain(`On: ${repairs.length} calls repaired`);
+    expect(of(on, 'tool_call').filter((c) => c.repaired)).toHaveLength(repairs.length);
+    expect(of(on, 'tool_call').filter((c) => c.is_error)).toHaveLength(0);
+    expect(lesson.text.costs).toContain(`the task takes ${turns(on)} turns`);
+    const failed = of(off, 'tool_call').filter((c) => c.status === 'invalid_args');
+    expect(lesson.text.costs).toContain(`each of the ${failed.length} damaged calls fails`);
+    expect(lesson.text.costs).toContain(`${turns(off) - turns(on)} extra turns`);
+    const extra = foldTotals(off).inputTokens - foldTotals(on).inputTokens;
+    expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
+    expect(PRESETS.codesmith.tools).toMatchObject({ repairJson: true, coerceArgs: true });
+  },
+
   'output-truncation': (lesson, { on, off }) => {
     expect(toolCalls(on, 'list_files')[0]!.result).toContain('logs/service.log (2400 lines, 160345 chars)');
     expect(lesson.failure).toContain('2,400-line service log (160,345 characters)');

@@ -57,6 +57,7 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     const timedOut = of(log, 'tool_call').filter((c) => c.status === 'timeout');
     return { count: timedOut.length, noun: ['tool call timed out', 'tool calls timed out'], waitedMs: sum(timedOut.map((c) => c.latency_ms)) };
   },
+  'arg-repair': (log) => ({ count: of(log, 'arg_repair').length, noun: ['argument repair', 'argument repairs'] }),
   'output-truncation': (log) => ({
     count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length,
     noun: ['tool result cut', 'tool results cut'],

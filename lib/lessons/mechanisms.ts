@@ -95,6 +95,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'specific-tool-errors',
     oneLine: `A tool that hangs is stopped after ${D.toolTimeout} and answers with a specific is_error result, so the loop carries on instead of waiting.`,
   },
+  'arg-repair': {
+    id: 'arg-repair',
+    label: 'Tool-argument repair',
+    off: { recovery: { tools: { repairJson: false, coerceArgs: false } } },
+    lessonSlug: 'arg-repair',
+    oneLine:
+      'Malformed tool arguments are repaired where that is safe — the JSON text (trailing commas, single quotes, unquoted keys, a cut-off brace), then values the schema takes one way ("7" → 7) — before the model is asked again.',
+  },
   'output-truncation': {
     id: 'output-truncation',
     label: 'Tool output truncation',

@@ -39,7 +39,16 @@ export const ProviderConfigSchema = z
   .strict();
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
-export const SimPolicyIdSchema = z.enum(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'ignore-truncation', 'long-output', 'rewrite-test']);
+export const SimPolicyIdSchema = z.enum([
+  'worker',
+  'repeat-on-failure',
+  'hallucinate-tool',
+  'bad-args',
+  'damaged-args',
+  'ignore-truncation',
+  'long-output',
+  'rewrite-test',
+]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 
 /**

@@ -24,7 +24,7 @@ import {
   KeepaliveEventSchema,
 } from './event-families/model-call-events';
 import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema } from './event-families/takeover-events';
-import { ToolStartEventSchema, ToolCallEventSchema, ToolGuardEventSchema } from './event-families/tool-events';
+import { ToolStartEventSchema, ToolCallEventSchema, ToolGuardEventSchema, ArgRepairEventSchema } from './event-families/tool-events';
 import {
   ContextSentEventSchema,
   CompactionEventSchema,
@@ -43,7 +43,7 @@ export {
   RetryDeclinedNextSchema,
   type RetryDeclinedNext,
 } from './event-families/model-call-events';
-export { ToolCallStatusSchema, type ToolCallStatus } from './event-families/tool-events';
+export { ToolCallStatusSchema, type ToolCallStatus, ArgRepairRungSchema, type ArgRepairRung } from './event-families/tool-events';
 export {
   SentMessageSchema,
   type SentMessage,
@@ -82,6 +82,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ToolStartEventSchema,
   ToolCallEventSchema,
   ToolGuardEventSchema,
+  ArgRepairEventSchema,
   ContextSentEventSchema,
   CompactionEventSchema,
   ContextOverflowEventSchema,

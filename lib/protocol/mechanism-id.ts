@@ -18,6 +18,7 @@ export const RECOVERY_MECHANISM_IDS = [
   'loop-guard',
   'failure-budget',
   'safe-executor',
+  'arg-repair',
   'output-truncation',
   'old-result-compaction',
   'proactive-summary',

@@ -66,6 +66,10 @@ export const ToolRecoveryConfigSchema = z.object({
   blockRepeatAt: z.number().int().min(2).max(100),
   warnAfterFailures: z.number().int().min(1).max(100),
   haltAfterFailures: z.number().int().min(1).max(1000),
+  /** The repair ladder's first rung: malformed argument JSON (trailing commas, single quotes, unquoted keys, a cut-off brace) is repaired before the model is asked again. */
+  repairJson: z.boolean(),
+  /** Its second rung: a value the tool's schema can take unambiguously ("7" for a number, "true" for a boolean) is converted. */
+  coerceArgs: z.boolean(),
 });
 
 export const ContextConfigSchema = z.object({
@@ -156,7 +160,11 @@ export const RecoveryConfigSchema = z.object({
   background: BackgroundRetryConfigSchema,
   watchdog: WatchdogConfigSchema,
   fallback: FallbackConfigSchema,
-  tools: ToolRecoveryConfigSchema,
+  // The repair ladder came later: a log recorded before it repaired nothing.
+  tools: ToolRecoveryConfigSchema.extend({
+    repairJson: ToolRecoveryConfigSchema.shape.repairJson.default(false),
+    coerceArgs: ToolRecoveryConfigSchema.shape.coerceArgs.default(false),
+  }),
   context: ContextConfigSchema,
   // Defaulted so traces recorded before the context channel still parse (with it off, as it was).
   compaction: CompactionConfigSchema.extend({

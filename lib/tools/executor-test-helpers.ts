@@ -17,6 +17,9 @@ export const ALL_ON: RecoveryConfig['tools'] = {
   blockRepeatAt: 3,
   warnAfterFailures: 3,
   haltAfterFailures: 8,
+  // The repair ladder is off here, so the re-ask texts are tested as sent; executor-repair.test.ts switches it on.
+  repairJson: false,
+  coerceArgs: false,
 };
 
 /** A tool that counts its runs and fails on request, to watch what the executor lets through. */

@@ -1,10 +1,11 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { EventBody, RecoveryConfig, ToolCallPart, ToolCallStatus, ToolFault, ToolResultPart } from '@/lib/protocol';
+import type { ArgRepairRung, EventBody, RecoveryConfig, ToolCallPart, ToolCallStatus, ToolFault, ToolResultPart } from '@/lib/protocol';
 import { canonicalKey } from './executor/canonical-key';
 import { describeIssues } from './executor/describe-issues';
 import { FailureBudget } from './executor/failure-budget';
 import { LoopGuard } from './executor/loop-guard';
-import { argsTextParses, parseCallArgs } from './executor/parse-args';
+import { argsTextParses } from './executor/parse-args';
+import { repairLadder } from './executor/repair-args';
 import { describeThrown, runTool } from './executor/run-tool';
 import { activeFaults } from './executor/tool-faults';
 import { truncateOutput } from './executor/truncate-output';
@@ -45,6 +46,8 @@ interface Outcome {
   /** Set when the call's arguments parsed: the key for repeat detection. */
   key?: string;
   args?: Record<string, unknown>;
+  /** The repair ladder's rungs that changed the arguments (`args` is then the repaired arguments). */
+  repaired?: ArgRepairRung[];
 }
 
 type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
@@ -52,9 +55,10 @@ type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
 /**
  * The tool executor: validates, guards, runs and reports one tool call at a time. Each rule
  * is switched by the run's recovery config — safeExecutor (budget, short-circuit, timeout),
- * loopGuard (repeat block, warn/halt), truncateChars — so a lesson can run the same fault
- * with a rule on and off. Unknown tools, bad arguments and truncated-round refusals always
- * answer with specific text: there is no useful "off" for telling the model what went wrong.
+ * loopGuard (repeat block, warn/halt), truncateChars, and the argument repair ladder's rungs
+ * (repairJson, coerceArgs) — so a lesson can run the same fault with a rule on and off.
+ * Unknown tools, bad arguments and truncated-round refusals always answer with specific
+ * text: there is no useful "off" for telling the model what went wrong.
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { toolbox, workspace, clock, random, config, faults, emit } = options;
@@ -84,11 +88,13 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (config.safeExecutor && budget.isDisabled(name)) {
       return { status: 'disabled', isError: true, content: text.disabled(name, budget.failureCount(name)) };
     }
-    const parsed = parseCallArgs(call);
+    const ladder = repairLadder({ call, input: tool.input, rungs: { repairJson: config.repairJson, coerceArgs: config.coerceArgs } });
+    for (const step of ladder.steps) emit({ event: 'arg_repair', iteration: ctx.iteration, call_id: call.id, tool: name, ...step });
+    const parsed = ladder.parsed;
     if (!parsed.ok)
       return { status: 'invalid_args', isError: true, content: `Error: invalid arguments for ${name}: ${parsed.error}. Resend the call with a JSON object.` };
     const key = canonicalKey({ tool: name, args: parsed.args });
-    const base = { key, args: parsed.args };
+    const base = { key, args: parsed.args, ...(ladder.steps.length > 0 ? { repaired: ladder.steps.map((step) => step.rung) } : {}) };
     if (config.loopGuard) {
       const { count, blocked } = guard.countCall(key);
       if (blocked) {
@@ -169,7 +175,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         iteration: ctx.iteration,
         call_id: call.id,
         tool: call.name,
-        args: loggedArgs,
+        // A repaired call logs the arguments it ran with, and which rungs changed them.
+        args: outcome.repaired ? outcome.args : loggedArgs,
+        ...(outcome.repaired ? { repaired: outcome.repaired } : {}),
         result: content,
         result_chars: content.length,
         is_error: outcome.isError,

@@ -25,6 +25,7 @@ export const EXPLAINED_TYPES = [
   'fallback',
   'model_error',
   'tool_guard',
+  'arg_repair',
   'tool_call',
   'compaction',
   'context_overflow',
@@ -82,6 +83,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return explainError(event);
     case 'tool_guard':
       return explainGuard(event);
+    case 'arg_repair':
+      return { why: cap(event.why), term: 'arg-repair', also: event.next === 'reask' ? ['tool-error'] : [] };
     case 'tool_call':
       return explainToolCall(event);
     case 'compaction':
@@ -141,7 +144,7 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
     };
   }
   return {
-    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step.${rung}`,
+    why: `${cap(step)} after ${formatMs(e.wait_ms)}: backoff (${errorCause(undefined, e.category)}), growing with each retry and jittered so clients do not retry in step${e.backoff ? ` (${e.backoff.formula})` : ''}.${rung}`,
     term: 'backoff',
     also: [...also, 'jitter'],
   };
@@ -213,7 +216,13 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
   switch (e.status) {
     case undefined:
     case 'ok':
-      return e.is_error ? { why: `${e.tool} failed; the error goes back to the model as a result it can act on.${left}`, term: 'tool-error' } : truncated;
+      if (e.is_error) return { why: `${e.tool} failed; the error goes back to the model as a result it can act on.${left}`, term: 'tool-error' };
+      return e.repaired
+        ? {
+            why: `${e.tool} ran with arguments the repair ladder fixed (${e.repaired.map((r) => REPAIR_WORDS[r]).join(', then ')}): the model was not asked again.`,
+            term: 'arg-repair',
+          }
+        : truncated;
     case 'error':
     case 'invalid_args':
     case 'unknown_tool':
@@ -238,6 +247,8 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
       return checkNever(e.status);
   }
 }
+
+const REPAIR_WORDS = { json: 'the JSON text', coerce: 'values fitted to the schema' } as const;
 
 const STATUS_WORDS = {
   error: 'failed',

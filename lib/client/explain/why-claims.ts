@@ -57,7 +57,8 @@ type Claim =
   | { kind: 'presented' }
   | { kind: 'request_follows'; words: string }
   | { kind: 'context_channel' }
-  | { kind: 'failures_left'; tool: string; left: number };
+  | { kind: 'failures_left'; tool: string; left: number }
+  | { kind: 'call_outcome'; outcome: 'repaired' | 'reask' };
 
 /** The claims about what comes next that a why line makes, read from its words. */
 export function claimsOf(why: string): Claim[] {
@@ -72,6 +73,8 @@ export function claimsOf(why: string): Claim[] {
   if (/\bcontext channel takes\b/i.test(why)) claims.push({ kind: 'context_channel' });
   const left = /\b(\w+) has (\d+) failures? left\b/.exec(why);
   if (left) claims.push({ kind: 'failures_left', tool: left[1]!, left: Number(left[2]) });
+  if (/\bthe call goes on with the repaired arguments\b/i.test(why)) claims.push({ kind: 'call_outcome', outcome: 'repaired' });
+  if (/\bthe model is asked again with the specific error\b/i.test(why)) claims.push({ kind: 'call_outcome', outcome: 'reask' });
   return claims;
 }
 
@@ -114,6 +117,14 @@ function check(claim: Claim, event: ExplainedEvent, before: readonly RunEvent[],
           (e.event === 'tool_call' && e.status === 'disabled' && e.tool === claim.tool),
       );
       return disabledBefore ? `${claim.tool} has ${claim.left} failures left, but it was already disabled` : undefined;
+    }
+    case 'call_outcome': {
+      if (!('call_id' in event) || event.call_id === undefined) return undefined;
+      const ended = after.find((e): e is Extract<RunEvent, { event: 'tool_call' }> => e.event === 'tool_call' && e.call_id === event.call_id);
+      if (!ended) return interrupted ? undefined : `the call goes on, but call ${event.call_id} never ended`;
+      if (claim.outcome === 'reask')
+        return ended.status === 'invalid_args' ? undefined : `the model is asked again, but the call ended ${ended.status ?? 'without a status'}`;
+      return ended.repaired ? undefined : 'the call goes on with the repaired arguments, but its tool_call is not marked repaired';
     }
     default:
       return undefined;

@@ -103,6 +103,7 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
   'repeat-on-failure': 'repeats a failing call',
   'hallucinate-tool': 'calls tools that do not exist',
   'bad-args': 'sends arguments that break the schema',
+  'damaged-args': 'sends malformed JSON arguments (trailing comma, single quotes, unquoted keys, "7" for 7, a cut-off brace)',
   'ignore-truncation': 'ignores truncation notes',
   'long-output': 'writes past the output cap',
   'rewrite-test': 'rewrites the failing test instead of the code',

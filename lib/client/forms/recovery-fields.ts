@@ -97,6 +97,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('tools', 'blockRepeatAt', 'block repeat at', 'int', 'the Nth identical call is blocked'),
       f('tools', 'warnAfterFailures', 'warn after', 'int', 'consecutive failures before a warning'),
       f('tools', 'haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'),
+      f('tools', 'repairJson', 'repair JSON', 'bool', 'malformed argument JSON is repaired (jsonrepair) before the model is asked again'),
+      f('tools', 'coerceArgs', 'coerce arguments', 'bool', 'values the schema takes one way ("7" → 7) are converted before the model is asked again'),
     ],
   },
   {

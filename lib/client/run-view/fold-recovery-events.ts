@@ -68,6 +68,7 @@ export function foldRetryScheduled(s: RunViewState, e: EventOf<'retry_scheduled'
           retryAfterMs: e.retry_after_ms,
           waitMs: e.wait_ms,
           reason: e.reason,
+          ...(e.backoff ? { formula: e.backoff.formula } : {}),
         },
       };
     }),

@@ -170,6 +170,7 @@ export function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
     truncatedChars: e.truncated_chars,
     endTs: e.ts,
     seq: e.seq,
+    ...(e.repaired ? { repaired: e.repaired, args: e.args } : {}),
   };
   let index = -1;
   for (let i = t.toolCalls.length - 1; i >= 0; i--) {
@@ -193,5 +194,16 @@ export function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
   }
   const toolCalls = t.toolCalls.slice();
   toolCalls[index] = { ...toolCalls[index]!, ...done };
+  return { ...t, toolCalls };
+}
+
+/** A rung of the argument repair ladder: noted on the running call it repaired. */
+export function foldArgRepair(t: TurnView, e: EventOf<'arg_repair'>): TurnView {
+  const index = t.toolCalls.findLastIndex((c) => c.callId === e.call_id);
+  if (index === -1) return t;
+  const repair = { seq: e.seq, ts: e.ts, rung: e.rung, changes: e.changes, before: e.before, after: e.after, next: e.next, why: e.why };
+  const toolCalls = t.toolCalls.slice();
+  const call = toolCalls[index]!;
+  toolCalls[index] = { ...call, repairs: [...(call.repairs ?? []), repair] };
   return { ...t, toolCalls };
 }

@@ -5,7 +5,7 @@ import { terminateStatus, terminateText } from '../explain/describe-run';
 import { editedTestsNote } from '../explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
-import { finishToolCall, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
+import { finishToolCall, foldArgRepair, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
 import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
@@ -177,6 +177,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         turns: updateTurn(s, e.iteration, e.ts, (t) => finishToolCall(t, e)),
         toolBudgets: e.budget_left !== undefined && s.toolBudgets[e.tool] !== e.budget_left ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
       };
+    case 'arg_repair':
+      return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldArgRepair(t, e)) };
     case 'tool_guard': {
       const disabled = e.kind === 'disabled' && !s.disabledTools.includes(e.tool);
       return {

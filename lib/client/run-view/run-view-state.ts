@@ -56,6 +56,8 @@ export interface RetryView {
   retryAfterMs?: number;
   waitMs: number;
   reason: string;
+  /** The backoff formula as the retry function computed it ("1000 × 2² = 4000, cap 60000, jitter ×0.94 → 3760 ms"); absent for a retry at once. */
+  formula?: string;
   /** Measured when the next attempt's request goes out. */
   actualWaitMs?: number;
 }
@@ -153,6 +155,23 @@ export interface ToolCallView {
   truncatedChars?: number;
   /** The tool_call event that ended it. */
   seq?: number;
+  /** The repair ladder's steps on this call's arguments, in order (arg_repair events). */
+  repairs?: readonly RepairView[];
+  /** The rungs that changed the arguments it ran with (from its tool_call); `args` is then what ran. */
+  repaired?: readonly ('json' | 'coerce')[];
+}
+
+/** One rung of the argument repair ladder on a call: what it changed and what came next. */
+export interface RepairView {
+  /** The arg_repair event. */
+  seq: number;
+  ts: number;
+  rung: 'json' | 'coerce';
+  changes: readonly string[];
+  before: string;
+  after: string;
+  next: 'coerce' | 'run' | 'reask';
+  why: string;
 }
 
 export interface GuardView {

@@ -13,13 +13,24 @@ type WaitSettings = Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
  *   additive (s11):        min(base·2ⁿ, max) × (1 + [0, ratio]), e.g. 500 ms … 32 s +0–25 %
  * Jitter is applied after the cap, as both sources do. Exactly one draw per call.
  */
-export function computeBackoff(options: { attempt: number; config: RetrySettings; random: Random }): { computedMs: number; jitteredMs: number } {
+export function computeBackoff(options: { attempt: number; config: RetrySettings; random: Random }): {
+  /** n in base·2ⁿ. */
+  exponent: number;
+  /** base·2ⁿ, before the cap. */
+  exponentialMs: number;
+  /** min(base·2ⁿ, max). */
+  computedMs: number;
+  /** The jitter drawn: the factor the capped delay is multiplied by. */
+  factor: number;
+  jitteredMs: number;
+} {
   const { attempt, config, random } = options;
   const n = Math.max(0, Math.floor(attempt));
-  const computedMs = Math.min(config.baseDelayMs * 2 ** n, config.maxDelayMs);
+  const exponentialMs = config.baseDelayMs * 2 ** n;
+  const computedMs = Math.min(exponentialMs, config.maxDelayMs);
   const r = random.next();
   const factor = config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
-  return { computedMs, jitteredMs: Math.round(computedMs * factor) };
+  return { exponent: n, exponentialMs, computedMs, factor, jitteredMs: Math.round(computedMs * factor) };
 }
 
 /**

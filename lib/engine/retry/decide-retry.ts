@@ -1,12 +1,13 @@
 import type { Random } from '@/lib/clock';
 import type { RetryDeclinedRule } from '@/lib/protocol';
 import { computeBackoff, decideWait, type Classification } from '../recovery';
+import { backoffFormula, type BackoffFormula } from './backoff-formula';
 import type { RetryAccount } from './retry-account';
 
 /** What the retry function does after a failed attempt. */
 export type RetryDecision =
   | { retry: false; rule: RetryDeclinedRule; why: string; exhausted: boolean }
-  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string };
+  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string; backoff?: BackoffFormula };
 
 /** How a failed attempt asks to be treated beyond its classification. */
 export interface FailureHints {
@@ -40,5 +41,6 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
     waitMs: wait.waitMs,
     ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
     reason: wait.reason,
+    backoff: backoffFormula(account, backoff),
   };
 }

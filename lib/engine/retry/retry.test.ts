@@ -141,6 +141,56 @@ describe('retry on the virtual clock', () => {
     expect(h.clock.now()).toBeCloseTo(total, 0);
   });
 
+  it('every retry carries its backoff formula: base, exponent, the exponential term, the cap, the jitter drawn and the result', async () => {
+    const h = harness();
+    const config = resolveRecovery('codesmith', { retry: { maxRetries: 8, maxDelayMs: 10_000 } });
+    const run = script(Array(6).fill(verdict('overloaded')));
+    await retry({
+      account: foregroundAccount(config),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
+    const retries = h.events.flatMap((e) => (e.event === 'retry_scheduled' ? [e] : []));
+    expect(retries).toHaveLength(6);
+    retries.forEach((r, n) => {
+      const b = r.backoff!;
+      expect(b).toMatchObject({ base_ms: 1_000, exponent: n, exponential_ms: 1_000 * 2 ** n, cap_ms: 10_000, jitter_mode: 'symmetric', jitter_ratio: 0.1 });
+      expect(Math.abs(b.jitter_factor - 1)).toBeLessThanOrEqual(0.1);
+      // The result is the capped term times the jitter drawn, and it is the delay the event computed.
+      expect(b.result_ms).toBe(Math.round(Math.min(b.exponential_ms, b.cap_ms) * b.jitter_factor));
+      expect(r.computed_delay_ms).toBe(b.result_ms);
+      expect(r.wait_ms).toBe(b.result_ms);
+    });
+    const [first, , third, , fifth] = retries.map((r) => r.backoff!);
+    expect(first!.formula).toBe(`1000 × 2⁰ = 1000, cap 10000, jitter ×${Number(first!.jitter_factor.toFixed(3))} → ${first!.result_ms} ms`);
+    expect(third!.formula).toBe(`1000 × 2² = 4000, cap 10000, jitter ×${Number(third!.jitter_factor.toFixed(3))} → ${third!.result_ms} ms`);
+    // Past the cap the formula says where the term was cut.
+    expect(fifth!.formula).toBe(`1000 × 2⁴ = 16000, cap 10000 → 10000, jitter ×${Number(fifth!.jitter_factor.toFixed(3))} → ${fifth!.result_ms} ms`);
+  });
+
+  it('an immediate retry (an Empty stream) has no backoff to show', async () => {
+    const h = harness();
+    const run = script([{ ok: false, verdict: verdict('timeout'), immediate: 'nothing arrived' }]);
+    await retry({
+      account: foregroundAccount(PRESETS.codesmith),
+      attempt: run.attempt,
+      clock: h.clock,
+      random: createRandom(3),
+      emit: h.emit,
+      signal: h.signal,
+      iteration: 1,
+      onDecline: surface,
+    });
+    const [scheduled] = h.events.flatMap((e) => (e.event === 'retry_scheduled' ? [e] : []));
+    expect(scheduled).toMatchObject({ wait_ms: 0, computed_delay_ms: 0 });
+    expect(scheduled!.backoff).toBeUndefined();
+  });
+
   it('gives up with the verdict, the attempts made and why; never throws for a failed attempt', async () => {
     const h = harness();
     const run = script(Array.from({ length: 20 }, () => verdict('rate_limit')));

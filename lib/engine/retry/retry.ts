@@ -68,6 +68,7 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
       wait_ms: Math.round(decision.waitMs),
       reason: options.label ? `${options.label}: ${decision.reason}` : decision.reason,
       account: account.name,
+      ...(decision.backoff ? { backoff: decision.backoff } : {}),
     });
     await clock.sleep(decision.waitMs, signal);
   }

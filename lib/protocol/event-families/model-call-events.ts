@@ -93,6 +93,26 @@ export const ModelErrorEventSchema = z.object({
   partial: z.boolean(),
 });
 
+/**
+ * The backoff formula as computed for one retry: min(base·2ⁿ, cap) × the jitter drawn. `formula`
+ * is the same in words, written where the wait is computed ("1000 × 2² = 4000, cap 60000, jitter ×0.94 → 3760 ms").
+ */
+export const BackoffFormulaSchema = z.object({
+  base_ms: z.number(),
+  /** n in base·2ⁿ: the retries already spent on this call. */
+  exponent: z.number().int().min(0),
+  /** base·2ⁿ, before the cap. */
+  exponential_ms: z.number(),
+  cap_ms: z.number(),
+  jitter_mode: z.enum(['symmetric', 'additive']),
+  jitter_ratio: z.number(),
+  /** The jitter drawn: the factor the capped delay was multiplied by. */
+  jitter_factor: z.number(),
+  /** min(base·2ⁿ, cap) × jitter_factor, rounded: computed_delay_ms. */
+  result_ms: z.number(),
+  formula: z.string(),
+});
+
 export const RetryScheduledEventSchema = z.object({
   ...attempt,
   event: z.literal('retry_scheduled'),
@@ -107,6 +127,8 @@ export const RetryScheduledEventSchema = z.object({
   reason: z.string(),
   /** The retry account the retry is booked on (each keeps its own budget). */
   account: z.enum(['foreground', 'background', 'context']).optional(),
+  /** How computed_delay_ms was reached (absent for a retry at once, and in logs written before it existed). */
+  backoff: BackoffFormulaSchema.optional(),
 });
 
 /** The rule that made a call stop retrying, written by the code that decided. */

@@ -38,6 +38,8 @@ export const ToolCallEventSchema = z.object({
   truncated_chars: z.number().int().optional(),
   /** The safe executor's failure budget left for this tool after the call. */
   budget_left: z.number().int().optional(),
+  /** The repair ladder's rungs that changed the arguments before the call ran (`args` is then what ran). */
+  repaired: z.array(z.enum(['json', 'coerce'])).optional(),
 });
 
 export const ToolGuardEventSchema = z.object({
@@ -48,4 +50,29 @@ export const ToolGuardEventSchema = z.object({
   reason: z.string(),
   consecutive_failures: z.number().int().optional(),
   budget_left: z.number().int().optional(),
+});
+
+/** A rung of the argument repair ladder: `json` repairs the text, `coerce` fits values to the tool's schema. */
+export const ArgRepairRungSchema = z.enum(['json', 'coerce']);
+export type ArgRepairRung = z.infer<typeof ArgRepairRungSchema>;
+
+/**
+ * One rung of the argument repair ladder changed a call's arguments, written by the executor
+ * that repaired them: what was wrong, what it changed, and what happens next.
+ */
+export const ArgRepairEventSchema = z.object({
+  ...turn,
+  event: z.literal('arg_repair'),
+  call_id: z.string(),
+  tool: z.string(),
+  rung: ArgRepairRungSchema,
+  /** What the rung changed, one entry each ("trailing comma removed", "offset: \"7\" → 7"). */
+  changes: z.array(z.string()).min(1),
+  /** The arguments before and after the rung, as JSON text. */
+  before: z.string(),
+  after: z.string(),
+  /** coerce: the next rung takes the result; run: the call goes on with it; reask: it still does not fit, the model gets the specific error. */
+  next: z.enum(['coerce', 'run', 'reask']),
+  /** The decision in words, written where it was made. */
+  why: z.string(),
 });

@@ -2,6 +2,7 @@ import type { SimPolicyId } from '@/lib/protocol';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
+import { createDamagedArgsPolicy } from './damaged-args';
 import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
@@ -37,6 +38,8 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createHallucinateToolPolicy({ scenario });
     case 'bad-args':
       return createBadArgsPolicy({ scenario });
+    case 'damaged-args':
+      return createDamagedArgsPolicy({ scenario });
     case 'ignore-truncation':
       return createIgnoreTruncationPolicy({ scenario });
     case 'long-output':

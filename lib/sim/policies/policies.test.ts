@@ -4,6 +4,7 @@ import type { SimPolicyId } from '@/lib/protocol';
 import { DEFAULT_SCENARIO_ID, getScenario } from '@/lib/tools';
 import { TEST_SCENARIO } from '../test-fixtures';
 import { createPolicy } from './create-policy';
+import { DAMAGE_KINDS, damageArgs } from './damaged-args';
 import { runPolicy, scenarioTools, type ToolRunner } from './policy-harness';
 
 const broken: ToolRunner = async () => ({ content: 'Error: workspace unavailable', isError: true });
@@ -96,6 +97,30 @@ describe('misbehaving policies', () => {
     expect(result.final).toBe(TEST_SCENARIO.hints.summary);
   });
 
+  it('damaged-args sends each kind of damage once, resends a failed call valid, and finishes', async () => {
+    const { run, tools } = scenarioTools(TEST_SCENARIO);
+    const result = await runPolicy({ policy: createPolicy('damaged-args', TEST_SCENARIO), tools, run, task: 'fix', seed: 4 });
+    const failed = result.calls.filter((c) => c.isError);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    // Every failed (damaged) call is followed by the same tool called with valid arguments.
+    for (const c of failed) expect(result.calls[result.calls.indexOf(c) + 1]!.name).toBe(c.name);
+    expect(result.final).toBe(TEST_SCENARIO.hints.summary);
+  });
+
+  it('damaged-args damages arguments each way it says, or not at all where that kind does not fit', () => {
+    const args = { path: 'src/a.js' };
+    expect(DAMAGE_KINDS.map((kind) => damageArgs('read_file', args, kind))).toEqual([
+      '{"path":"src/a.js",}',
+      "{'path': 'src/a.js'}",
+      '{path: "src/a.js"}',
+      '{"path":"src/a.js","limit":"2000"}',
+      '{"path":"src/a.js"',
+    ]);
+    expect(damageArgs('edit_file', { path: 'a', old_string: "it's" }, 'single-quotes')).toBeUndefined();
+    expect(damageArgs('list_files', { path: 'a' }, 'string-number')).toBeUndefined();
+    expect(damageArgs('run_check', {}, 'trailing-comma')).toBeUndefined();
+  });
+
   it('ignore-truncation re-reads the same truncated file, then moves on', async () => {
     const { run, tools } = scenarioTools(TEST_SCENARIO);
     const truncating: ToolRunner = async (name, args) => {
@@ -126,7 +151,7 @@ describe('misbehaving policies', () => {
     expect(closing.text).toContain(TEST_SCENARIO.hints.summary);
   });
 
-  it.each<SimPolicyId>(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'ignore-truncation', 'long-output'])(
+  it.each<SimPolicyId>(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'damaged-args', 'ignore-truncation', 'long-output'])(
     '%s terminates even when every tool fails',
     async (id) => {
       const { tools } = scenarioTools(TEST_SCENARIO);
