@@ -40,8 +40,6 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
   beforeRequest?: (iteration: number) => ProviderBinding | void;
   /** Cross-vendor fallback: make a swap now (an event) and return the new binding. */
   rebind?: (target: { vendor: string; model: string; reason: string; iteration: number }) => ProviderBinding | undefined;
-  /** The iteration now running, for events raised outside the loop (fault injections). */
-  onIteration?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
   takeCompactRequest?: () => boolean;
   /**
@@ -108,7 +106,6 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   try {
     const outcome = await iterate({ ...options, emit, signal }, totals, (n) => {
       iteration = n;
-      options.onIteration?.(n);
     });
     await terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
   } catch (error) {
