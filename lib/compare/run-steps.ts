@@ -139,7 +139,7 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           at,
           'tool',
           [e.tool, e.args ?? null, e.status ?? null, e.is_error, e.result ?? null, e.result_chars],
-          `${e.tool}(${shortArgs(e.args)}) → ${e.status ?? (e.is_error ? 'error' : 'ok')}${e.is_error && e.status !== 'error' ? ' (error)' : ''}`,
+          `${e.tool}(${shortArgs(e.args)}) → ${e.status ?? (e.is_error ? 'error' : 'ok')}${e.is_error && e.status !== 'error' ? ' (error)' : ''}${e.repaired ? ' (arguments repaired)' : ''}`,
         );
         break;
       case 'tool_guard':

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findContradictions } from '@/lib/client/explain/why-claims';
 import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
 import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
+import { runSteps } from '@/lib/compare/run-steps';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 /** The damaged-args model through the whole stack: the real SDKs, the strict simulated vendors, the executor's ladder. */
@@ -32,6 +33,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('the argument repair lad
     const shown = view.turns.flatMap((t) => t.toolCalls).filter((c) => c.repairs);
     expect(shown.map((c) => [c.tool, c.repaired, c.repairs!.map((r) => r.why)])).toEqual(repairs.map((r) => [r.tool, [r.rung], [r.why]]));
     expect(shown.find((c) => c.tool === 'search')!.args).toEqual({ pattern: 'replace\\(', max_results: 50 });
+    // The comparison's steps: each rung a recovery step, each repaired call labelled so.
+    const steps = runSteps(events);
+    expect(steps.filter((st) => st.kind === 'recovery' && st.label.startsWith('argument repair'))).toHaveLength(5);
+    expect(steps.filter((st) => st.kind === 'tool' && st.label.endsWith('→ ok (arguments repaired)'))).toHaveLength(5);
   });
 
   it('naive only re-asks: each damaged call fails with the specific error and is sent again', async () => {
