@@ -168,6 +168,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       config: recovery.tools,
       faults: () => faults.tools,
       emit: log.emit,
+      share: runId,
     });
 
     // A fork opens at 0 like any run; its clock already stands where the copied turns end.
@@ -210,7 +211,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       onIteration: (n) => {
         iteration = n;
       },
-      judgeTask: () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped' }),
+      judgeTask: () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped', share: runId }),
       ...(fork ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } } : {}),
       takeCompactRequest: () => {
         const asked = compactRequested;

@@ -9,6 +9,7 @@ import { describeThrown, runTool } from './executor/run-tool';
 import { activeFaults } from './executor/tool-faults';
 import { truncateOutput } from './executor/truncate-output';
 import * as text from './executor/messages';
+import type { SlotShare } from './check/fair-slots';
 import type { Toolbox } from './registry';
 import type { Workspace } from './types';
 
@@ -21,6 +22,8 @@ export interface ToolExecutorOptions {
   /** Read at every call, so a fault toggled mid-run applies to the next call. */
   faults: () => readonly ToolFault[];
   emit: (body: EventBody) => void;
+  /** The run, as the check sandbox's pool knows it (its fair share of slots); a run of its own when absent. */
+  share?: SlotShare;
 }
 
 export interface ExecuteContext {
@@ -58,6 +61,7 @@ type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { toolbox, workspace, clock, random, config, faults, emit } = options;
+  const share = options.share ?? Symbol('run');
   const budget = new FailureBudget(config.failureBudget);
   const guard = new LoopGuard(config);
   let revision = workspace.revision();
@@ -118,6 +122,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       random,
       signal: ctx.signal,
       faults: activeFaults({ faults: faults(), tool: name }),
+      share,
       ...(config.safeExecutor ? { timeoutMs: config.timeoutMs } : {}),
     });
     return { ...base, ...run };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { checkResultCache, CheckResultCache } from './check-result-cache';
+import type { SlotShare } from './fair-slots';
 import { sandboxLaunch, sharedRunnerPool, spawnRunner } from './runner-pool';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
 
@@ -54,6 +55,8 @@ export async function runSandboxed(options: {
   entries: string[];
   limits?: Partial<SandboxLimits>;
   signal?: AbortSignal;
+  /** The run this check is for: the pool shares its slots fairly among runs. */
+  share?: SlotShare;
 }): Promise<SandboxOutcome> {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
   // In a sweep worker, a check already run on byte-identical input answers from its report.
@@ -72,8 +75,10 @@ export async function runSandboxed(options: {
 
   const pooled = limits.heapMb === DEFAULT_SANDBOX_LIMITS.heapMb;
   const lease = pooled
-    ? await sharedRunnerPool().acquire()
+    ? await sharedRunnerPool().acquire(options.share, options.signal)
     : { child: spawnRunner({ heapMb: limits.heapMb, launch: await sandboxLaunch() }), release: () => undefined };
+  // Aborted while it waited for a slot: it never started.
+  if (!lease) return { kind: 'aborted' };
   try {
     const outcome = await superviseChild({ child: lease.child, request, nonce, limits, ...(options.signal ? { signal: options.signal } : {}) });
     if (key !== undefined) cache!.set(key, outcome);

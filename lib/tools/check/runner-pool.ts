@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
+import { FairSlots, type SlotShare } from './fair-slots';
 import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits';
 import { SANDBOX_SOURCE } from './sandbox-source';
 
@@ -69,12 +70,31 @@ export const SANDBOX_REALM_FLAGS = ['--disallow-code-generation-from-strings', '
  */
 export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }): ChildProcess {
   const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
-  return spawn(options.launch.command, [...options.launch.prefix, ...node], {
+  const child = spawn(options.launch.command, [...options.launch.prefix, ...node], {
     env: {} as NodeJS.ProcessEnv,
     cwd: '/',
     stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
+  lowerPriority(child);
+  return child;
+}
+
+/**
+ * The lowest CPU priority there is (nice 19): a check busy-looping or allocating on every core
+ * then takes only what the server's own timers and streams leave over, instead of an equal share.
+ * (`unshare` execs node in the same process, so the priority holds for the check itself.)
+ * Lowering a child's priority needs no privilege; where the platform refuses, the child runs as it is.
+ */
+export const CHECK_NICE = 19;
+
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    setPriority(child.pid, CHECK_NICE);
+  } catch {
+    // A child that already exited, or a platform without priorities: nothing to lower.
+  }
 }
 
 function setRef(child: ChildProcess, on: boolean): void {
@@ -89,36 +109,37 @@ function setRef(child: ChildProcess, on: boolean): void {
  * A few children started ahead of need, each serving ONE check and then exiting, so a check
  * does not wait for Node to boot (the figure is in `npm run bench`). Waiting children are
  * unref'd: they never keep a process alive, and they exit when their stdin closes. At most
- * `maxActive` checks run at once; the rest queue, so a burst of runs cannot fork-bomb the
- * machine.
+ * `maxActive` checks run at once, shared fairly among runs (`FairSlots`: a run never holds
+ * more than its share while another run waits); the rest queue, so a burst of runs cannot
+ * fork-bomb the machine and one run's checks cannot starve another's.
  */
 export class RunnerPool {
   private readonly idle: ChildProcess[] = [];
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly slots: FairSlots;
 
-  constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {}
+  constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {
+    this.slots = new FairSlots(options.maxActive);
+  }
 
-  /** A fresh child for one check; call `release` when it has exited. */
-  async acquire(): Promise<{ child: ChildProcess; release: () => void }> {
+  /**
+   * A fresh child for one check of the run `share` (a check without one is a run of its own);
+   * call `release` when it has exited. Undefined when `signal` aborts while the check waits.
+   */
+  async acquire(share?: SlotShare, signal?: AbortSignal): Promise<{ child: ChildProcess; release: () => void } | undefined> {
     const launch = await sandboxLaunch();
-    if (this.active >= this.options.maxActive) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.active++;
+    const release = await this.slots.acquire(share ?? Symbol('check'), signal);
+    if (!release) return undefined;
     let child = this.idle.shift();
     while (child && (child.exitCode !== null || child.signalCode !== null)) child = this.idle.shift();
     child ??= spawnRunner({ heapMb: this.options.heapMb, launch });
     setRef(child, true);
     this.refill(launch);
-    let released = false;
-    return {
-      child,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.active--;
-        this.queue.shift()?.();
-      },
-    };
+    return { child, release };
+  }
+
+  /** Slots in use and checks waiting. */
+  state(): { active: number; waiting: number } {
+    return this.slots.state();
   }
 
   private refill(launch: SandboxLaunch): void {
