@@ -15,6 +15,9 @@ const OFF_TOOLS: RecoveryConfig['tools'] = {
   blockRepeatAt: 3,
   warnAfterFailures: 3,
   haltAfterFailures: 8,
+  // A safety limit, not a recovery mechanism: the same in every preset.
+  checkRateMax: 10,
+  checkRateWindowMs: 60_000,
 };
 
 const OFF_CONTEXT: RecoveryConfig['context'] = {

@@ -17,6 +17,8 @@ export const ALL_ON: RecoveryConfig['tools'] = {
   blockRepeatAt: 3,
   warnAfterFailures: 3,
   haltAfterFailures: 8,
+  checkRateMax: 10,
+  checkRateWindowMs: 60_000,
 };
 
 /** A tool that counts its runs and fails on request, to watch what the executor lets through. */

@@ -97,6 +97,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('tools', 'blockRepeatAt', 'block repeat at', 'int', 'the Nth identical call is blocked'),
       f('tools', 'warnAfterFailures', 'warn after', 'int', 'consecutive failures before a warning'),
       f('tools', 'haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'),
+      f('tools', 'checkRateMax', 'check rate', 'int', 'most run_check calls per window; more are refused unrun (0 = off)'),
+      f('tools', 'checkRateWindowMs', 'check rate window', 'ms', 'run time the check rate counts over'),
     ],
   },
   {

@@ -16,6 +16,7 @@ export function createRunCheckTool(options: { scenario: Scenario }): Tool<z.infe
   const { scenario } = options;
   return {
     name: 'run_check',
+    sandboxed: true,
     description: `Run the project's check (${scenario.checkLabel ?? 'its tests'}) against the workspace and report PASS or FAIL with the output.`,
     input,
     async run(_args, { workspace, clock, signal, share }) {
