@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { checkResultCache, CheckResultCache } from './check-result-cache';
+import type { SandboxChild } from './check-launcher';
 import type { SlotShare } from './fair-slots';
 import { sandboxLaunch, sharedRunnerPool, spawnRunner } from './runner-pool';
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
+import { DEFAULT_SANDBOX_LIMITS, MAX_REPORT_BYTES, MAX_STDERR_CHARS, type SandboxLimits } from './sandbox-limits';
 
-const MAX_REPORT_BYTES = 2_000_000;
-const MAX_STDERR_CHARS = 4_000;
 const RSS_POLL_MS = 20;
 const PAGE_BYTES = 4096;
 
@@ -89,7 +87,7 @@ export async function runSandboxed(options: {
 }
 
 function superviseChild(options: {
-  child: ChildProcess;
+  child: SandboxChild;
   request: string;
   nonce: string;
   limits: SandboxLimits;

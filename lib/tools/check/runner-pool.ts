@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
+import { CheckLauncher, type RemoteChild, type SandboxChild } from './check-launcher';
 import { FairSlots, type SlotShare } from './fair-slots';
-import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits';
+import { DEFAULT_SANDBOX_LIMITS, MAX_REPORT_BYTES, MAX_STDERR_CHARS } from './sandbox-limits';
 import { SANDBOX_SOURCE } from './sandbox-source';
 
 /** Node 22.13+ calls the permission model `--permission`; Node 20 `--experimental-permission`. */
@@ -69,8 +70,8 @@ export const SANDBOX_REALM_FLAGS = ['--disallow-code-generation-from-strings', '
  * is the report channel.
  */
 export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }): ChildProcess {
-  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
-  const child = spawn(options.launch.command, [...options.launch.prefix, ...node], {
+  const { command, args } = runnerCommand(options);
+  const child = spawn(command, args, {
     env: {} as NodeJS.ProcessEnv,
     cwd: '/',
     stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
@@ -78,6 +79,12 @@ export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }):
   });
   lowerPriority(child);
   return child;
+}
+
+/** The command line of a sandbox child (see `spawnRunner`). */
+function runnerCommand(options: { heapMb: number; launch: SandboxLaunch }): { command: string; args: string[] } {
+  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
+  return { command: options.launch.command, args: [...options.launch.prefix, ...node] };
 }
 
 /**
@@ -97,7 +104,7 @@ function lowerPriority(child: ChildProcess): void {
   }
 }
 
-function setRef(child: ChildProcess, on: boolean): void {
+function setRef(child: SandboxChild, on: boolean): void {
   for (const stream of [child, ...child.stdio]) {
     const handle = stream as { ref?: () => void; unref?: () => void } | null;
     if (on) handle?.ref?.();
@@ -114,8 +121,9 @@ function setRef(child: ChildProcess, on: boolean): void {
  * fork-bomb the machine and one run's checks cannot starve another's.
  */
 export class RunnerPool {
-  private readonly idle: ChildProcess[] = [];
+  private readonly idle: RemoteChild[] = [];
   private readonly slots: FairSlots;
+  private readonly launcher = new CheckLauncher();
 
   constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {
     this.slots = new FairSlots(options.maxActive);
@@ -125,13 +133,13 @@ export class RunnerPool {
    * A fresh child for one check of the run `share` (a check without one is a run of its own);
    * call `release` when it has exited. Undefined when `signal` aborts while the check waits.
    */
-  async acquire(share?: SlotShare, signal?: AbortSignal): Promise<{ child: ChildProcess; release: () => void } | undefined> {
+  async acquire(share?: SlotShare, signal?: AbortSignal): Promise<{ child: SandboxChild; release: () => void } | undefined> {
     const launch = await sandboxLaunch();
     const release = await this.slots.acquire(share ?? Symbol('check'), signal);
     if (!release) return undefined;
     let child = this.idle.shift();
     while (child && (child.exitCode !== null || child.signalCode !== null)) child = this.idle.shift();
-    child ??= spawnRunner({ heapMb: this.options.heapMb, launch });
+    child ??= this.spawn(launch);
     setRef(child, true);
     this.refill(launch);
     return { child, release };
@@ -142,9 +150,15 @@ export class RunnerPool {
     return this.slots.state();
   }
 
+  /** A child started by the launcher process, so this process's event loop never waits for the fork. */
+  private spawn(launch: SandboxLaunch): RemoteChild {
+    const { command, args } = runnerCommand({ heapMb: this.options.heapMb, launch });
+    return this.launcher.spawn({ command, args, nice: CHECK_NICE, maxReportBytes: MAX_REPORT_BYTES, maxStderrChars: MAX_STDERR_CHARS });
+  }
+
   private refill(launch: SandboxLaunch): void {
     while (this.idle.length < this.options.warm) {
-      const child = spawnRunner({ heapMb: this.options.heapMb, launch });
+      const child = this.spawn(launch);
       child.on('error', () => undefined);
       setRef(child, false);
       this.idle.push(child);
