@@ -14,6 +14,7 @@ export interface SandboxChild {
   kill(signal: NodeJS.Signals): boolean;
   on(event: 'error', listener: (error: Error) => void): this;
   on(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'spawn', listener: () => void): this;
 }
 
 type LauncherMessage =
@@ -64,6 +65,7 @@ export class RemoteChild extends EventEmitter implements SandboxChild {
     switch (message.op) {
       case 'pid':
         this.pid = message.pid ?? undefined;
+        if (this.pid !== undefined) this.emit('spawn');
         return;
       case 'report':
         this.report.emit('data', Buffer.from(message.data, 'base64'));

@@ -104,7 +104,15 @@ function superviseChild(options: {
       stoppedFor ??= why;
       child.kill('SIGKILL');
     };
-    const killTimer = setTimeout(() => stop({ kind: 'time_limit', limitMs: limits.timeMs }), limits.timeMs + limits.graceMs);
+    const timeLimit = (): NodeJS.Timeout => setTimeout(() => stop({ kind: 'time_limit', limitMs: limits.timeMs }), limits.timeMs + limits.graceMs);
+    let killTimer = timeLimit();
+    // A child the launcher starts exists only once it says so: the limit counts from then (so at
+    // most twice the limit from here, should the launcher itself be slow to answer).
+    if (child.pid === undefined)
+      child.once('spawn', () => {
+        clearTimeout(killTimer);
+        if (!settled) killTimer = timeLimit();
+      });
     const rssTimer = setInterval(() => {
       const rss = child.pid === undefined ? undefined : residentBytes(child.pid);
       if (rss !== undefined && rss > limits.rssMb * 1_048_576) stop({ kind: 'memory_limit', limitMb: limits.rssMb });

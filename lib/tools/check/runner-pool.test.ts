@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RunnerPool, sandboxLaunch } from './runner-pool';
+import { CHECK_NICE, RunnerPool, sandboxLaunch } from './runner-pool';
 
 describe('RunnerPool', () => {
   it('shares its slots among runs: a run that filled every slot gives the next free ones to the run that waits', async () => {
@@ -36,6 +37,19 @@ describe('RunnerPool', () => {
     expect(granted).toEqual(['A', 'A', 'B', 'A', 'B', 'A', 'A']);
     // While B had a check waiting, A never held more than its share (one of two slots).
     expect(Math.max(...heldWhileOthersWait.slice(1, 3))).toBe(1);
+  });
+
+  it.runIf(process.platform === 'linux')("starts children from its launcher, not from this process, at the checks' lower CPU priority", async () => {
+    const pool = new RunnerPool({ heapMb: 64, warm: 0, maxActive: 1 });
+    const { child, release } = (await pool.acquire('run'))!;
+    if (child.pid === undefined) await new Promise((resolve) => child.once('spawn', () => resolve(undefined)));
+    // /proc/<pid>/stat: the fields after the command's closing parenthesis; ppid is the 2nd, nice the 17th.
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    expect(Number(fields[1])).not.toBe(process.pid);
+    expect(Number(fields[16])).toBe(CHECK_NICE);
+    child.kill('SIGKILL');
+    release();
   });
 
   it('hands out a fresh child for every check and queues checks past maxActive', async () => {
