@@ -51,6 +51,7 @@ export class RemoteChild extends EventEmitter implements SandboxChild {
 
   /** A child in use keeps the server's process alive (through the launcher's pipes); a warm one does not. */
   ref(): void {
+    if (this.exitCode !== null || this.signalCode !== null) return;
     if (!this.refd) this.launcher.hold(+1);
     this.refd = true;
   }
