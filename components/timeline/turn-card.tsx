@@ -17,7 +17,7 @@ import { OutputSteps } from './output-steps';
 import { RecoveryLadder } from './recovery-ladder';
 import { TurnContent } from './turn-content';
 
-const GUARD_TONE = { warning: 'wait', blocked: 'wait', short_circuit: 'wait', disabled: 'fail', halt: 'fail' } as const;
+const GUARD_TONE = { warning: 'wait', blocked: 'wait', short_circuit: 'wait', disabled: 'fail', halt: 'fail', rate_limited: 'wait' } as const;
 
 /** One iteration: what the model saw and said, and the recovery inside it. */
 export const TurnCard = memo(function TurnCard({ iteration }: { iteration: number }) {
@@ -125,6 +125,7 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
               <Pill tone={GUARD_TONE[g.kind]}>guard: {g.kind}</Pill>
               <span className="font-mono">{g.tool}</span>
               <span className="text-muted">{g.reason}</span>
+              {g.next !== undefined && <span className="text-faint">{g.next}</span>}
               {g.budgetLeft !== undefined && <span className="text-faint">budget left {g.budgetLeft}</span>}
               <WhyLine seq={g.seq} className="w-full" linked />
             </div>

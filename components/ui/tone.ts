@@ -81,6 +81,6 @@ export function outcomeTone(outcome: AttemptOutcome): Tone {
 export function toolTone(status: ToolCallViewStatus): Tone {
   if (status === 'ok') return 'ok';
   if (status === 'running') return 'run';
-  if (status === 'blocked' || status === 'short_circuit' || status === 'disabled' || status === 'refused_truncated') return 'wait';
+  if (status === 'blocked' || status === 'short_circuit' || status === 'disabled' || status === 'refused_truncated' || status === 'rate_limited') return 'wait';
   return 'fail';
 }

@@ -1,9 +1,11 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createRandom, RealClock, type Clock } from '@/lib/clock';
+import { createRandom, RealClock, VirtualClock, type Clock } from '@/lib/clock';
 import { EventLog, runLoop } from '@/lib/engine';
 import { resolveRecovery, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { createPolicy, createSimAnthropic, type Policy } from '@/lib/sim';
+import { judgeTask } from '@/lib/runtime/judge-task';
+import { sharedRunnerPool } from '@/lib/tools/check/runner-pool';
 import { createToolbox, createToolExecutor, createWorkspace, getScenario } from '@/lib/tools';
 import { percentile } from './stats';
 
@@ -48,13 +50,13 @@ class LatenessClock implements Clock {
   }
 }
 
-/** A model that writes one hostile test file after another and runs the check on each, until told to stop. */
-function hostilePolicy(stopped: () => boolean): Policy {
+/** A model that writes one hostile test file after another (from `offset` in the list) and runs the check on each, until told to stop. */
+function hostilePolicy(stopped: () => boolean, offset = 0): Policy {
   const kinds = Object.keys(HOSTILE_TEST_FILES);
   return (request) => {
     const turn = request.messages.filter((m) => m.role === 'assistant').length;
     if (stopped() && turn % 2 === 0) return { text: 'Done.', toolCalls: [] };
-    const kind = kinds[Math.floor(turn / 2) % kinds.length]!;
+    const kind = kinds[(Math.floor(turn / 2) + offset) % kinds.length]!;
     if (turn % 2 === 0) {
       const content = HOSTILE_TEST_FILES[kind]!;
       return { text: `Writing a test (${kind}).`, toolCalls: [{ name: 'write_file', argsText: JSON.stringify({ path: 'test/slugify.test.js', content }) }] };
@@ -63,15 +65,15 @@ function hostilePolicy(stopped: () => boolean): Policy {
   };
 }
 
-/** One run of the default scenario through the engine, on the given clock and simulated model. */
-async function runScenario(options: { clock: Clock; policy?: Policy; seed: number }): Promise<RunEvent[]> {
+/** One run of the default scenario through the engine, on the given clock and simulated model (its own share of the check pool). */
+async function runScenario(options: { clock: Clock; policy?: Policy; seed: number; runId: string }): Promise<RunEvent[]> {
   const scenario = getScenario('fix-failing-test')!;
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, seed: options.seed, budgets: { maxIterations: 200, maxCostUsd: 1000 } });
   const recovery = resolveRecovery('codesmith');
   const workspace = createWorkspace({ files: scenario.files });
   const toolbox = createToolbox({ scenario });
   const events: RunEvent[] = [];
-  const log = new EventLog(`bench-${options.seed}`, options.clock, (event) => events.push(event));
+  const log = new EventLog(options.runId, options.clock, (event) => events.push(event));
   const sim = createSimAnthropic({ clock: options.clock, random: createRandom(options.seed), policy: options.policy ?? createPolicy('worker', scenario) });
   await runLoop({
     config,
@@ -90,66 +92,145 @@ async function runScenario(options: { clock: Clock; policy?: Policy; seed: numbe
       config: recovery.tools,
       faults: () => [],
       emit: log.emit,
+      share: options.runId,
     }),
     clock: options.clock,
     random: createRandom(options.seed),
     emit: log.emit,
     signal: new AbortController().signal,
+    judgeTask: () => judgeTask({ scenario, workspace, clock: options.clock, task: scenario.task, share: options.runId }),
   });
   return events;
 }
 
+/** How each hostile run_check ended: its status, and the report's first line of detail. */
+function checkOutcomes(events: readonly RunEvent[]): string[] {
+  return events.flatMap((e) => {
+    if (e.event !== 'tool_call' || e.tool !== 'run_check') return [];
+    if (e.status === 'rate_limited') return ['refused by the check rate'];
+    return [`${e.is_error ? 'is_error' : 'ok'}: ${(e.result ?? '').split('\n')[1] ?? ''}`];
+  });
+}
+
+/** Runs `count` hostile runs until `other` settles, then lets them finish their turn; their events. */
+async function besideHostileRuns<T>(options: { count: number; clock: () => Clock; other: () => Promise<T> }): Promise<{ other: T; hostile: RunEvent[][] }> {
+  let otherDone = false;
+  const hostile = Array.from({ length: options.count }, (_, i) =>
+    runScenario({ clock: options.clock(), policy: hostilePolicy(() => otherDone, i), seed: 12 + i, runId: `hostile-${i}` }),
+  );
+  try {
+    const other = await options.other();
+    otherDone = true;
+    return { other, hostile: await Promise.all(hostile) };
+  } finally {
+    otherDone = true;
+  }
+}
+
 export interface HostileCheckFigures {
+  /** Hostile runs beside the other run (the timer figure). */
+  hostileRuns: number;
   /** Hostile checks that ended, by how they ended. */
   hostileResults: string[];
   /** Largest wall ms any of the other run's timers (stream pace, waits) fired late, alone and beside. */
   aloneMaxLateMs: number;
+  aloneP99LateMs: number;
   besideMaxLateMs: number;
   besideP99LateMs: number;
   /** This process's event-loop delay while the other run ran alone (max, ms): the machine's own noise. */
   aloneLoopDelayMaxMs: number;
-  /** This process's event-loop delay while the hostile run ran (max, p99; ms). */
+  /** This process's event-loop delay while the hostile runs ran (max, p99; ms). */
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
   otherRunEnded: string;
 }
 
 /**
- * The figure "a model-written test file cannot delay another run's events by more than
- * 100 ms": the default scenario runs on the real clock, first alone, then beside a run whose
- * model writes hostile test files and runs the check on each. Every event of the other run
- * waits on its clock, so how late its timers fire is how late its events are.
+ * The figure "model-written test files cannot delay another run's events by more than 100 ms":
+ * the default scenario runs on the real clock, first alone, then beside `hostileRuns` runs whose
+ * model writes hostile test files (busy loops, runaway allocations) and runs the check on each.
+ * Every event of the other run waits on its clock, so how late its timers fire is how late its
+ * events are.
  */
-export async function measureHostileCheck(options: { timeScale: number }): Promise<HostileCheckFigures> {
+export async function measureHostileCheck(options: { timeScale: number; hostileRuns: number }): Promise<HostileCheckFigures> {
   const alone = new LatenessClock(options.timeScale);
   const aloneHistogram = monitorEventLoopDelay({ resolution: 5 });
   aloneHistogram.enable();
-  await runScenario({ clock: alone, seed: 11 });
+  await runScenario({ clock: alone, seed: 11, runId: 'other-alone' });
   aloneHistogram.disable();
 
   const beside = new LatenessClock(options.timeScale);
-  const hostileClock = new RealClock(1);
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
-  let otherDone = false;
-  const hostile = runScenario({ clock: hostileClock, policy: hostilePolicy(() => otherDone), seed: 12 });
-  const other = await runScenario({ clock: beside, seed: 11 });
-  otherDone = true;
-  const hostileEvents = await hostile;
+  const { other, hostile } = await besideHostileRuns({
+    count: options.hostileRuns,
+    clock: () => new RealClock(1),
+    other: () => runScenario({ clock: beside, seed: 11, runId: 'other' }),
+  });
   histogram.disable();
 
-  const results = hostileEvents.flatMap((e) =>
-    e.event === 'tool_call' && e.tool === 'run_check' ? [`${e.is_error ? 'is_error' : 'ok'}: ${(e.result ?? '').split('\n')[1] ?? ''}`] : [],
-  );
   const end = other.at(-1);
   return {
-    hostileResults: results,
+    hostileRuns: options.hostileRuns,
+    hostileResults: hostile.flatMap(checkOutcomes),
     aloneMaxLateMs: Math.max(...alone.lateness),
+    aloneP99LateMs: percentile(alone.lateness, 99),
     besideMaxLateMs: Math.max(...beside.lateness),
     besideP99LateMs: percentile(beside.lateness, 99),
     aloneLoopDelayMaxMs: aloneHistogram.max / 1e6,
     loopDelayMaxMs: histogram.max / 1e6,
     loopDelayP99Ms: histogram.percentile(99) / 1e6,
-    otherRunEnded: end?.event === 'terminate' ? `${end.reason}${end.complete ? ' (complete)' : ''}` : 'no terminate',
+    otherRunEnded: describeEnd(end),
+  };
+}
+
+function describeEnd(end: RunEvent | undefined): string {
+  return end?.event === 'terminate' ? `${end.reason}${end.complete ? ' (complete)' : ''}` : 'no terminate';
+}
+
+export interface CheckStarvationFigures {
+  hostileRuns: number;
+  /** Wall ms of a normal virtual-clock run (its checks and verdict included), alone and beside the hostile runs. */
+  aloneWallMs: number;
+  besideWallMs: number;
+  otherRunEnded: string;
+  /** Hostile checks that ended while it ran, by how they ended. */
+  hostileResults: string[];
+}
+
+/**
+ * The figure "one run's checks cannot starve another's": a normal run of the default scenario on
+ * the virtual clock (its wall time is its checks' wall time and its waits for a slot of the
+ * check pool), alone and beside `hostileRuns` virtual-clock runs that call run_check in a loop
+ * (nothing of theirs waits on wall time: each has a check waiting the moment its last one ends).
+ */
+export async function measureCheckStarvation(options: { hostileRuns: number }): Promise<CheckStarvationFigures> {
+  const started = performance.now();
+  await runScenario({ clock: new VirtualClock(), seed: 21, runId: 'normal-alone' });
+  const aloneWallMs = performance.now() - started;
+
+  let besideWallMs = 0;
+  const { other, hostile } = await besideHostileRuns({
+    count: options.hostileRuns,
+    clock: () => new VirtualClock(),
+    other: async () => {
+      // Let the hostile runs fill the pool first (every slot busy, checks waiting), as on a busy server.
+      const pool = sharedRunnerPool();
+      for (let waited = 0; waited < 20_000; waited += 50) {
+        if (pool.state().waiting > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const begin = performance.now();
+      const events = await runScenario({ clock: new VirtualClock(), seed: 21, runId: 'normal' });
+      besideWallMs = performance.now() - begin;
+      return events;
+    },
+  });
+  return {
+    hostileRuns: options.hostileRuns,
+    aloneWallMs,
+    besideWallMs,
+    otherRunEnded: describeEnd(other.at(-1)),
+    hostileResults: hostile.flatMap(checkOutcomes),
   };
 }

@@ -3,7 +3,8 @@ import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurren
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
-import { measureHostileCheck } from './hostile-check';
+import { loadavg } from 'node:os';
+import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, measureLessonPlayTimes } from './lesson-play';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   if (only === 'lessons') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
+  if (only === 'checks') return void (await fairCheckFigures());
   if (only !== 'sweep') await otherFigures();
 
   await sweepFigures();
@@ -134,15 +136,26 @@ async function otherFigures(): Promise<void> {
       `      fresh spawn:        median ${cost.freshMs.toFixed(0)} ms, p95 ${cost.freshP95Ms.toFixed(0)} ms\n`,
   );
 
-  const hostile = await measureHostileCheck({ timeScale: 1 });
+  await fairCheckFigures();
+}
+
+/** Hostile checks beside other runs: timer lateness and check-pool starvation (BENCH_ONLY=checks: these alone). */
+async function fairCheckFigures(): Promise<void> {
+  const hostile = await measureHostileCheck({ timeScale: 1, hostileRuns: 2 });
   report(
-    "a hostile model-written test file beside another run: largest delay of the other run's events",
-    `timers of the other run fired at most ${hostile.besideMaxLateMs.toFixed(1)} ms late beside it (p99 ${hostile.besideP99LateMs.toFixed(1)} ms; ` +
-      `${hostile.aloneMaxLateMs.toFixed(1)} ms alone);\n      event-loop delay beside it max ${hostile.loopDelayMaxMs.toFixed(1)} ms, p99 ${hostile.loopDelayP99Ms.toFixed(1)} ms ` +
-      `(alone max ${hostile.aloneLoopDelayMaxMs.toFixed(1)} ms); ` +
-      `other run ended ${hostile.otherRunEnded}\n      hostile checks: ${summarize(hostile.hostileResults)}`,
-    hostile.besideMaxLateMs <= 100,
-    'target ≤ 100 ms',
+    `${hostile.hostileRuns} runs writing hostile test files (busy loops, runaway allocations) beside another run: how late that run's timers fire`,
+    `p99 ${hostile.besideP99LateMs.toFixed(1)} ms, max ${hostile.besideMaxLateMs.toFixed(1)} ms beside them ` +
+      `(alone p99 ${hostile.aloneP99LateMs.toFixed(1)} ms, max ${hostile.aloneMaxLateMs.toFixed(1)} ms);\n      event-loop delay beside them max ${hostile.loopDelayMaxMs.toFixed(1)} ms, p99 ${hostile.loopDelayP99Ms.toFixed(1)} ms ` +
+      `(alone max ${hostile.aloneLoopDelayMaxMs.toFixed(1)} ms); other run ended ${hostile.otherRunEnded}; load average ${loadavg()[0]!.toFixed(1)}\n      hostile checks: ${summarize(hostile.hostileResults)}`,
+    hostile.besideP99LateMs <= 100,
+    'target p99 ≤ 100 ms',
+  );
+
+  const starved = await measureCheckStarvation({ hostileRuns: 6 });
+  console.log(
+    `INFO  a normal virtual-clock run beside ${starved.hostileRuns} runs calling run_check in a loop (the check pool shared by run, a check rate per run)\n` +
+      `      wall time alone ${(starved.aloneWallMs / 1000).toFixed(2)} s, beside them ${(starved.besideWallMs / 1000).toFixed(2)} s; ended ${starved.otherRunEnded}; ` +
+      `load average ${loadavg()[0]!.toFixed(1)}\n      hostile checks meanwhile: ${summarize(starved.hostileResults)}\n`,
   );
 }
 

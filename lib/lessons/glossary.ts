@@ -205,6 +205,12 @@ export const GLOSSARY = [
       'An exact repeat of a call that already failed is answered with the earlier failure without running it again: the same input will fail the same way.',
   },
   {
+    id: 'check-rate',
+    term: 'check rate',
+    see: ['loop-guard'],
+    definition: `A safety limit, the same in every preset: a run may start at most ${PRESETS.codesmith.tools.checkRateMax} sandboxed checks (run_check) in any ${words(PRESETS.codesmith.tools.checkRateWindowMs)} of run time; one more is answered at once without running, saying when the next may run. A model that calls its check in a loop spends its own turns, not the machine every run shares.`,
+  },
+  {
     id: 'loop-guard',
     term: 'loop guard',
     mechanism: 'loop-guard',

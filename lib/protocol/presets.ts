@@ -17,6 +17,9 @@ const OFF_TOOLS: RecoveryConfig['tools'] = {
   haltAfterFailures: 8,
   repairJson: false,
   coerceArgs: false,
+  // A safety limit, not a recovery mechanism: the same in every preset.
+  checkRateMax: 10,
+  checkRateWindowMs: 60_000,
 };
 
 const OFF_CONTEXT: RecoveryConfig['context'] = {

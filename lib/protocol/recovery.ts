@@ -70,7 +70,17 @@ export const ToolRecoveryConfigSchema = z.object({
   repairJson: z.boolean(),
   /** Its second rung: a value the tool's schema can take unambiguously ("7" for a number, "true" for a boolean) is converted. */
   coerceArgs: z.boolean(),
+  /**
+   * The check rate: at most this many sandboxed checks (run_check) per `checkRateWindowMs` of
+   * run time; one more is refused without running (0 = off). Every preset has the same limit:
+   * it keeps a model that calls its check in a loop from spending the machine, not a lesson.
+   */
+  checkRateMax: z.number().int().min(0).max(10_000),
+  checkRateWindowMs: z.number().int().min(1_000).max(86_400_000),
 });
+
+/** No check rate: what a log written before the limit existed ran with. */
+const CHECK_RATE_BEFORE_LIMIT = { checkRateMax: 0, checkRateWindowMs: 60_000 } as const;
 
 export const ContextConfigSchema = z.object({
   oldResultCompaction: z.boolean(),
@@ -164,6 +174,8 @@ export const RecoveryConfigSchema = z.object({
   tools: ToolRecoveryConfigSchema.extend({
     repairJson: ToolRecoveryConfigSchema.shape.repairJson.default(false),
     coerceArgs: ToolRecoveryConfigSchema.shape.coerceArgs.default(false),
+    checkRateMax: ToolRecoveryConfigSchema.shape.checkRateMax.default(CHECK_RATE_BEFORE_LIMIT.checkRateMax),
+    checkRateWindowMs: ToolRecoveryConfigSchema.shape.checkRateWindowMs.default(CHECK_RATE_BEFORE_LIMIT.checkRateWindowMs),
   }),
   context: ContextConfigSchema,
   // Defaulted so traces recorded before the context channel still parse (with it off, as it was).

@@ -1,5 +1,6 @@
 import type { Clock } from '@/lib/clock';
 import type { TaskVerdict, VerdictTests } from '@/lib/protocol';
+import type { SlotShare } from '@/lib/tools/check/fair-slots';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Workspace } from '@/lib/tools/types';
 import { createWorkspace } from '@/lib/tools/workspace';
@@ -53,6 +54,8 @@ export async function judgeTask(options: {
   task: string;
   /** Which copies of the test files to run (the run config's `verdict.tests`). */
   tests?: VerdictTests;
+  /** The run, so its verdict check takes the run's share of the check sandbox. */
+  share?: SlotShare;
 }): Promise<TaskJudgement> {
   const { scenario, workspace, clock, task } = options;
   const testsRun = options.tests ?? 'shipped';
@@ -63,7 +66,7 @@ export async function judgeTask(options: {
   }
   try {
     const judged = testsRun === 'shipped' ? withShippedTests(scenario, workspace) : workspace;
-    const result = await clock.hold(scenario.check(judged));
+    const result = await clock.hold(scenario.check(judged, options.share !== undefined ? { share: options.share } : {}));
     const detail = clip(result.output);
     if (result.stopped) return { verdict: 'not_checkable', check, detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`, ...seen };
     return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };

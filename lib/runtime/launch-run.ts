@@ -39,7 +39,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
   });
 
   const run = async (): Promise<void> => {
-    const bench = createRunWorkbench({ config, clock, random, emit: log.emit, faults: () => controls.faults });
+    const bench = createRunWorkbench({ config, clock, random, emit: log.emit, faults: () => controls.faults, share: runId });
     const { recovery, tools, executor, task } = bench;
     const bind = createRunTransport({
       config,

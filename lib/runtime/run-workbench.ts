@@ -2,7 +2,7 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { resolveRecovery, type EventBody, type EventOf, type FaultPlan, type RecoveryConfig, type RunConfig } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers';
-import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type ToolExecutor, type Toolbox, type Workspace } from '@/lib/tools';
+import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type SlotShare, type ToolExecutor, type Toolbox, type Workspace } from '@/lib/tools';
 import { judgeTask } from './judge-task';
 
 /** What a run works on: its scenario, the recovery in force, the workspace and its tools. */
@@ -19,7 +19,15 @@ export interface RunWorkbench {
 }
 
 /** Builds a run's workbench from its config; throws for a scenario that does not exist. */
-export function createRunWorkbench(options: { config: RunConfig; clock: Clock; random: Random; emit: Emit; faults: () => FaultPlan }): RunWorkbench {
+export function createRunWorkbench(options: {
+  config: RunConfig;
+  clock: Clock;
+  random: Random;
+  emit: Emit;
+  faults: () => FaultPlan;
+  /** The run, as the check sandbox's pool knows it: its fair share of the pool's slots. */
+  share: SlotShare;
+}): RunWorkbench {
   const { config, clock, emit } = options;
   const scenario = getScenario(config.scenario);
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
@@ -28,8 +36,8 @@ export function createRunWorkbench(options: { config: RunConfig; clock: Clock; r
   const toolbox = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) });
   const task = config.task ?? scenario.task;
   const faults = () => options.faults().tools;
-  const executor = createToolExecutor({ toolbox, workspace, clock, random: options.random.fork('tools'), config: recovery.tools, faults, emit });
-  const judge = () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped' });
+  const executor = createToolExecutor({ toolbox, workspace, clock, random: options.random.fork('tools'), config: recovery.tools, faults, emit, share: options.share });
+  const judge = () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped', share: options.share });
   return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
 }
 

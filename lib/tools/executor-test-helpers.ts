@@ -20,6 +20,8 @@ export const ALL_ON: RecoveryConfig['tools'] = {
   // The repair ladder is off here, so the re-ask texts are tested as sent; executor-repair.test.ts switches it on.
   repairJson: false,
   coerceArgs: false,
+  checkRateMax: 10,
+  checkRateWindowMs: 60_000,
 };
 
 /** A tool that counts its runs and fails on request, to watch what the executor lets through. */

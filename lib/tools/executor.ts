@@ -1,6 +1,7 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { ArgRepairRung, EventBody, RecoveryConfig, ToolCallPart, ToolCallStatus, ToolFault, ToolResultPart } from '@/lib/protocol';
 import { canonicalKey } from './executor/canonical-key';
+import { CheckRate } from './executor/check-rate';
 import { describeIssues } from './executor/describe-issues';
 import { FailureBudget } from './executor/failure-budget';
 import { LoopGuard } from './executor/loop-guard';
@@ -10,6 +11,7 @@ import { describeThrown, runTool } from './executor/run-tool';
 import { activeFaults } from './executor/tool-faults';
 import { truncateOutput } from './executor/truncate-output';
 import * as text from './executor/messages';
+import type { SlotShare } from './check/fair-slots';
 import type { Toolbox } from './registry';
 import type { Workspace } from './types';
 
@@ -22,6 +24,8 @@ export interface ToolExecutorOptions {
   /** Read at every call, so a fault toggled mid-run applies to the next call. */
   faults: () => readonly ToolFault[];
   emit: (body: EventBody) => void;
+  /** The run, as the check sandbox's pool knows it (its fair share of slots); a run of its own when absent. */
+  share?: SlotShare;
 }
 
 export interface ExecuteContext {
@@ -50,20 +54,23 @@ interface Outcome {
   repaired?: ArgRepairRung[];
 }
 
-type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
+type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt' | 'rate_limited';
 
 /**
  * The tool executor: validates, guards, runs and reports one tool call at a time. Each rule
  * is switched by the run's recovery config — safeExecutor (budget, short-circuit, timeout),
- * loopGuard (repeat block, warn/halt), truncateChars, and the argument repair ladder's rungs
- * (repairJson, coerceArgs) — so a lesson can run the same fault with a rule on and off.
- * Unknown tools, bad arguments and truncated-round refusals always answer with specific
- * text: there is no useful "off" for telling the model what went wrong.
+ * loopGuard (repeat block, warn/halt), truncateChars, checkRateMax (sandboxed checks per
+ * window of run time) and the argument repair ladder's rungs (repairJson, coerceArgs) — so a
+ * lesson can run the same fault with a rule on and off. Unknown tools, bad arguments and
+ * truncated-round refusals always answer with specific text: there is no useful "off" for
+ * telling the model what went wrong.
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { toolbox, workspace, clock, random, config, faults, emit } = options;
+  const share = options.share ?? Symbol('run');
   const budget = new FailureBudget(config.failureBudget);
   const guard = new LoopGuard(config);
+  const checkRate = new CheckRate(config.checkRateMax, config.checkRateWindowMs);
   let revision = workspace.revision();
   const shortCircuit = config.safeExecutor && config.shortCircuitRepeats;
 
@@ -72,7 +79,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     tool: string,
     kind: GuardKind,
     reason: string,
-    extra: { consecutive_failures?: number; budget_left?: number } = {},
+    extra: { consecutive_failures?: number; budget_left?: number; next?: string } = {},
   ): void {
     emit({ event: 'tool_guard', iteration, tool, kind, reason, ...extra });
   }
@@ -116,6 +123,17 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         content: describeIssues({ tool: name, input: tool.input, args: parsed.args, error: checked.error }),
       };
     }
+    if (tool.sandboxed) {
+      const now = clock.now();
+      const rate = checkRate.admit(now);
+      if (!rate.admitted) {
+        const waitMs = rate.nextAt - now;
+        emitGuard(ctx.iteration, name, 'rate_limited', text.rateLimitedReason(name, rate.count, checkRate.max, checkRate.windowMs), {
+          next: text.rateLimitedNext(name, rate.nextAt, waitMs),
+        });
+        return { ...base, status: 'rate_limited', isError: true, content: text.rateLimited(name, rate.count, checkRate.windowMs, waitMs) };
+      }
+    }
     const run = await runTool({
       tool,
       args: checked.data,
@@ -124,6 +142,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       random,
       signal: ctx.signal,
       faults: activeFaults({ faults: faults(), tool: name }),
+      share,
       ...(config.safeExecutor ? { timeoutMs: config.timeoutMs } : {}),
     });
     return { ...base, ...run };

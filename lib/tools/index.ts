@@ -11,6 +11,7 @@ export { editFileTool } from './tools/edit-file';
 export { writeFileTool } from './tools/write-file';
 export { createRunCheckTool } from './tools/run-check';
 export { runNodeTests } from './check/run-node-tests';
+export type { SlotShare } from './check/fair-slots';
 export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
 export { createToolExecutor, type ExecuteContext, type ToolExecutor, type ToolExecutorOptions } from './executor';
 export { canonicalKey } from './executor/canonical-key';

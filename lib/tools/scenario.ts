@@ -1,4 +1,5 @@
 import type { SimPolicyId } from '@/lib/protocol';
+import type { SlotShare } from './check/fair-slots';
 import type { Workspace } from './types';
 
 /** What a scenario's check reports: did the workspace's test pass, and its output. */
@@ -23,9 +24,10 @@ export interface Scenario {
   files: Record<string, string>;
   /**
    * Runs the scenario's test against the workspace (no shell, no disk). Real work: the tests
-   * run in a sandboxed child process, so this takes wall time; `signal` stops it.
+   * run in a sandboxed child process, so this takes wall time; `signal` stops it. `share`
+   * names the run the check is for: the sandbox pool shares its slots fairly among runs.
    */
-  check(workspace: Workspace, options?: { signal?: AbortSignal }): Promise<CheckResult>;
+  check(workspace: Workspace, options?: { signal?: AbortSignal; share?: SlotShare }): Promise<CheckResult>;
   /** What the check runs, in a few words (shown in run_check's description). */
   checkLabel?: string;
   /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Clock } from '@/lib/clock';
 import type { Random } from '@/lib/clock';
+import type { SlotShare } from './check/fair-slots';
 
 /** What a tool returns. The executor never throws: failures come back with isError. */
 export interface ToolResult {
@@ -13,6 +14,8 @@ export interface ToolContext {
   clock: Clock;
   random: Random;
   signal: AbortSignal;
+  /** The run the call belongs to, for what runs share among runs (the check sandbox's slots). */
+  share?: SlotShare;
 }
 
 /** A tool declares a zod input schema; arguments are validated before it runs. */
@@ -22,6 +25,8 @@ export interface Tool<I = unknown> {
   input: z.ZodType<I>;
   /** Changes the workspace: a forked run replays these calls to rebuild its parent's files. */
   mutates?: boolean;
+  /** Runs model-written code in the check sandbox: counted against the run's check rate (`tools.checkRateMax`). */
+  sandboxed?: boolean;
   run(args: I, ctx: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

@@ -203,6 +203,9 @@ function explainGuard(e: EventOf<'tool_guard'>): Explanation {
       return { why: `${e.tool} disabled for the rest of the run: its failure budget is spent.`, term: 'failure-budget' };
     case 'halt':
       return { why: `Run halted after ${failures}: the model is not making progress.`, term: 'halt', also: ['loop-guard'] };
+    case 'rate_limited':
+      // The executor wrote both the reason and what happens next: shown as written.
+      return { why: `${cap(e.reason)}: ${e.next ?? 'refused without running'}.`, term: 'check-rate' };
     default:
       return checkNever(e.kind);
   }
@@ -243,6 +246,8 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
         why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`,
         term: 'refused-truncated',
       };
+    case 'rate_limited':
+      return { why: `${e.tool}: refused without running by the run's check rate (the tool_guard before it says when it may run again).`, term: 'check-rate' };
     default:
       return checkNever(e.status);
   }

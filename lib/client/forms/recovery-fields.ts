@@ -99,6 +99,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('tools', 'haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'),
       f('tools', 'repairJson', 'repair JSON', 'bool', 'malformed argument JSON is repaired (jsonrepair) before the model is asked again'),
       f('tools', 'coerceArgs', 'coerce arguments', 'bool', 'values the schema takes one way ("7" → 7) are converted before the model is asked again'),
+      f('tools', 'checkRateMax', 'check rate', 'int', 'most run_check calls per window; more are refused unrun (0 = off)'),
+      f('tools', 'checkRateWindowMs', 'check rate window', 'ms', 'run time the check rate counts over'),
     ],
   },
   {

@@ -195,6 +195,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
               reason: e.reason,
               consecutiveFailures: e.consecutive_failures,
               budgetLeft: e.budget_left,
+              ...(e.next !== undefined ? { next: e.next } : {}),
             },
           ],
         })),

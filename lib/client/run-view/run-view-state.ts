@@ -179,8 +179,10 @@ export interface GuardView {
   /** The tool_guard event. */
   seq: number;
   tool: string;
-  kind: 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt';
+  kind: 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt' | 'rate_limited';
   reason: string;
+  /** What happens next, when the guard's event says so. */
+  next?: string;
   consecutiveFailures?: number;
   budgetLeft?: number;
 }

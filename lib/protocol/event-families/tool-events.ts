@@ -13,6 +13,7 @@ export const ToolCallStatusSchema = z.enum([
   'blocked',
   'disabled',
   'refused_truncated',
+  'rate_limited',
 ]);
 export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 
@@ -46,8 +47,10 @@ export const ToolGuardEventSchema = z.object({
   ...turn,
   event: z.literal('tool_guard'),
   tool: z.string(),
-  kind: z.enum(['warning', 'blocked', 'short_circuit', 'disabled', 'halt']),
+  kind: z.enum(['warning', 'blocked', 'short_circuit', 'disabled', 'halt', 'rate_limited']),
   reason: z.string(),
+  /** What happens next, as the executor decided it (a refused check: not run, and when the next may run). */
+  next: z.string().optional(),
   consecutive_failures: z.number().int().optional(),
   budget_left: z.number().int().optional(),
 });

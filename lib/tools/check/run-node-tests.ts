@@ -1,5 +1,6 @@
 import type { CheckResult } from '../scenario';
 import type { Workspace } from '../types';
+import type { SlotShare } from './fair-slots';
 import { runSandboxed, type SandboxOutcome, type SandboxReport } from './run-sandboxed';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
 
@@ -17,6 +18,8 @@ export async function runNodeTests(options: {
   entries: string[];
   limits?: Partial<SandboxLimits>;
   signal?: AbortSignal;
+  /** The run the check is for (the pool's fair share). */
+  share?: SlotShare;
 }): Promise<CheckResult> {
   const { workspace, entries } = options;
   const missing = entries.filter((e) => workspace.read(e) === undefined);
@@ -30,6 +33,7 @@ export async function runNodeTests(options: {
     entries,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.share !== undefined ? { share: options.share } : {}),
   });
   if (outcome.kind === 'report') {
     const { report } = outcome;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { checkResultCache, CheckResultCache } from './check-result-cache';
+import type { SandboxChild } from './check-launcher';
+import type { SlotShare } from './fair-slots';
 import { sandboxLaunch, sharedRunnerPool, spawnRunner } from './runner-pool';
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits';
+import { DEFAULT_SANDBOX_LIMITS, MAX_REPORT_BYTES, MAX_STDERR_CHARS, type SandboxLimits } from './sandbox-limits';
 
-const MAX_REPORT_BYTES = 2_000_000;
-const MAX_STDERR_CHARS = 4_000;
 const RSS_POLL_MS = 20;
 const PAGE_BYTES = 4096;
 
@@ -54,6 +53,8 @@ export async function runSandboxed(options: {
   entries: string[];
   limits?: Partial<SandboxLimits>;
   signal?: AbortSignal;
+  /** The run this check is for: the pool shares its slots fairly among runs. */
+  share?: SlotShare;
 }): Promise<SandboxOutcome> {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
   // In a sweep worker, a check already run on byte-identical input answers from its report.
@@ -72,8 +73,10 @@ export async function runSandboxed(options: {
 
   const pooled = limits.heapMb === DEFAULT_SANDBOX_LIMITS.heapMb;
   const lease = pooled
-    ? await sharedRunnerPool().acquire()
+    ? await sharedRunnerPool().acquire(options.share, options.signal)
     : { child: spawnRunner({ heapMb: limits.heapMb, launch: await sandboxLaunch() }), release: () => undefined };
+  // Aborted while it waited for a slot: it never started.
+  if (!lease) return { kind: 'aborted' };
   try {
     const outcome = await superviseChild({ child: lease.child, request, nonce, limits, ...(options.signal ? { signal: options.signal } : {}) });
     if (key !== undefined) cache!.set(key, outcome);
@@ -84,7 +87,7 @@ export async function runSandboxed(options: {
 }
 
 function superviseChild(options: {
-  child: ChildProcess;
+  child: SandboxChild;
   request: string;
   nonce: string;
   limits: SandboxLimits;
@@ -101,7 +104,15 @@ function superviseChild(options: {
       stoppedFor ??= why;
       child.kill('SIGKILL');
     };
-    const killTimer = setTimeout(() => stop({ kind: 'time_limit', limitMs: limits.timeMs }), limits.timeMs + limits.graceMs);
+    const timeLimit = (): NodeJS.Timeout => setTimeout(() => stop({ kind: 'time_limit', limitMs: limits.timeMs }), limits.timeMs + limits.graceMs);
+    let killTimer = timeLimit();
+    // A child the launcher starts exists only once it says so: the limit counts from then (so at
+    // most twice the limit from here, should the launcher itself be slow to answer).
+    if (child.pid === undefined)
+      child.once('spawn', () => {
+        clearTimeout(killTimer);
+        if (!settled) killTimer = timeLimit();
+      });
     const rssTimer = setInterval(() => {
       const rss = child.pid === undefined ? undefined : residentBytes(child.pid);
       if (rss !== undefined && rss > limits.rssMb * 1_048_576) stop({ kind: 'memory_limit', limitMb: limits.rssMb });

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { DEFAULT_SANDBOX_LIMITS } from './sandbox-limits';
+import { availableParallelism, setPriority } from 'node:os';
+import { CheckLauncher, type RemoteChild, type SandboxChild } from './check-launcher';
+import { FairSlots, type SlotShare } from './fair-slots';
+import { DEFAULT_SANDBOX_LIMITS, MAX_REPORT_BYTES, MAX_STDERR_CHARS } from './sandbox-limits';
 import { SANDBOX_SOURCE } from './sandbox-source';
 
 /** Node 22.13+ calls the permission model `--permission`; Node 20 `--experimental-permission`. */
@@ -68,16 +70,43 @@ export const SANDBOX_REALM_FLAGS = ['--disallow-code-generation-from-strings', '
  * is the report channel.
  */
 export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }): ChildProcess {
-  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
-  return spawn(options.launch.command, [...options.launch.prefix, ...node], {
+  const { command, args } = runnerCommand(options);
+  const child = spawn(command, args, {
     env: {} as NodeJS.ProcessEnv,
     cwd: '/',
     stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
+  lowerPriority(child);
+  return child;
 }
 
-function setRef(child: ChildProcess, on: boolean): void {
+/** The command line of a sandbox child (see `spawnRunner`). */
+function runnerCommand(options: { heapMb: number; launch: SandboxLaunch }): { command: string; args: string[] } {
+  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
+  return { command: options.launch.command, args: [...options.launch.prefix, ...node] };
+}
+
+/**
+ * The check children's CPU priority (nice 10: a tenth of the weight of a normal process), so a
+ * check busy-looping or allocating on every core takes mostly what the server's own timers and
+ * streams leave over. Not 19: on a machine busy with other work, a check at 19 barely runs and
+ * ends at its wall-clock limit instead of with its own report (measured in `npm run bench`,
+ * docs/benchmarks.md). (`unshare` execs node in the same process, so the priority holds for the
+ * check itself.) Lowering a child's priority needs no privilege; where it fails, the child runs as it is.
+ */
+export const CHECK_NICE = 10;
+
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    setPriority(child.pid, CHECK_NICE);
+  } catch {
+    // A child that already exited, or a platform without priorities: nothing to lower.
+  }
+}
+
+function setRef(child: SandboxChild, on: boolean): void {
   for (const stream of [child, ...child.stdio]) {
     const handle = stream as { ref?: () => void; unref?: () => void } | null;
     if (on) handle?.ref?.();
@@ -89,41 +118,49 @@ function setRef(child: ChildProcess, on: boolean): void {
  * A few children started ahead of need, each serving ONE check and then exiting, so a check
  * does not wait for Node to boot (the figure is in `npm run bench`). Waiting children are
  * unref'd: they never keep a process alive, and they exit when their stdin closes. At most
- * `maxActive` checks run at once; the rest queue, so a burst of runs cannot fork-bomb the
- * machine.
+ * `maxActive` checks run at once, shared fairly among runs (`FairSlots`: a run never holds
+ * more than its share while another run waits); the rest queue, so a burst of runs cannot
+ * fork-bomb the machine and one run's checks cannot starve another's.
  */
 export class RunnerPool {
-  private readonly idle: ChildProcess[] = [];
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly idle: RemoteChild[] = [];
+  private readonly slots: FairSlots;
+  private readonly launcher = new CheckLauncher();
 
-  constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {}
+  constructor(private readonly options: { heapMb: number; warm: number; maxActive: number }) {
+    this.slots = new FairSlots(options.maxActive);
+  }
 
-  /** A fresh child for one check; call `release` when it has exited. */
-  async acquire(): Promise<{ child: ChildProcess; release: () => void }> {
+  /**
+   * A fresh child for one check of the run `share` (a check without one is a run of its own);
+   * call `release` when it has exited. Undefined when `signal` aborts while the check waits.
+   */
+  async acquire(share?: SlotShare, signal?: AbortSignal): Promise<{ child: SandboxChild; release: () => void } | undefined> {
     const launch = await sandboxLaunch();
-    if (this.active >= this.options.maxActive) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.active++;
+    const release = await this.slots.acquire(share ?? Symbol('check'), signal);
+    if (!release) return undefined;
     let child = this.idle.shift();
     while (child && (child.exitCode !== null || child.signalCode !== null)) child = this.idle.shift();
-    child ??= spawnRunner({ heapMb: this.options.heapMb, launch });
+    child ??= this.spawn(launch);
     setRef(child, true);
     this.refill(launch);
-    let released = false;
-    return {
-      child,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.active--;
-        this.queue.shift()?.();
-      },
-    };
+    return { child, release };
+  }
+
+  /** Slots in use and checks waiting. */
+  state(): { active: number; waiting: number } {
+    return this.slots.state();
+  }
+
+  /** A child started by the launcher process, so this process's event loop never waits for the fork. */
+  private spawn(launch: SandboxLaunch): RemoteChild {
+    const { command, args } = runnerCommand({ heapMb: this.options.heapMb, launch });
+    return this.launcher.spawn({ command, args, nice: CHECK_NICE, maxReportBytes: MAX_REPORT_BYTES, maxStderrChars: MAX_STDERR_CHARS });
   }
 
   private refill(launch: SandboxLaunch): void {
     while (this.idle.length < this.options.warm) {
-      const child = spawnRunner({ heapMb: this.options.heapMb, launch });
+      const child = this.spawn(launch);
       child.on('error', () => undefined);
       setRef(child, false);
       this.idle.push(child);

@@ -19,3 +19,8 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   rssMb: 256,
   inputBytes: 8_000_000,
 };
+
+/** The most a check's report may be (bytes): a larger one is a crash, never parsed. */
+export const MAX_REPORT_BYTES = 2_000_000;
+/** What is kept of a check's stderr (only to tell a heap-limit abort from a crash). */
+export const MAX_STDERR_CHARS = 4_000;

@@ -53,3 +53,25 @@ export function warning(name: string, consecutive: number, haltAt: number): stri
     'Step back: re-read the errors, check names and arguments, or try a different tool.'
   );
 }
+
+/** Run-clock milliseconds as seconds people read: "60 s", "12.5 s". */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** Why the check rate refused a call (the guard's reason). */
+export function rateLimitedReason(name: string, count: number, max: number, windowMs: number): string {
+  return `${name} ran ${timesWord(count)} in the last ${seconds(windowMs)} of run time (limit ${max} per ${seconds(windowMs)})`;
+}
+
+/** What happens next after a refusal (the guard's next). */
+export function rateLimitedNext(name: string, nextAt: number, waitMs: number): string {
+  return `refused without running; ${name} may run again at ${seconds(nextAt)} of run time (in ${seconds(waitMs)})`;
+}
+
+export function rateLimited(name: string, count: number, windowMs: number, waitMs: number): string {
+  return (
+    `Error: ${name} was not run: this run already ran it ${timesWord(count)} in the last ${seconds(windowMs)} of run time, ` +
+    `the most it may. It can run again in ${seconds(waitMs)} of run time. Make the changes you need first, then check once.`
+  );
+}

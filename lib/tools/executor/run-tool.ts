@@ -1,5 +1,6 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { ToolFault } from '@/lib/protocol';
+import type { SlotShare } from '../check/fair-slots';
 import type { AnyTool } from '../registry';
 import type { Workspace } from '../types';
 import { inflateOutput, raiseFaults, slowDelayMs } from './tool-faults';
@@ -34,8 +35,9 @@ export async function runTool(options: {
   signal: AbortSignal;
   faults: readonly ToolFault[];
   timeoutMs?: number;
+  share?: SlotShare;
 }): Promise<RunOutcome> {
-  const { tool, args, workspace, clock, random, signal, faults, timeoutMs } = options;
+  const { tool, args, workspace, clock, random, signal, faults, timeoutMs, share } = options;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const forward = (): void => controller?.abort(signal.reason);
   if (controller) {
@@ -49,7 +51,7 @@ export async function runTool(options: {
     if (delay > 0) await clock.sleep(delay, toolSignal);
     if (toolSignal.aborted) throw toolSignal.reason;
     raiseFaults({ faults, tool: tool.name, random });
-    const result = await tool.run(args, { workspace, clock, random, signal: toolSignal });
+    const result = await tool.run(args, { workspace, clock, random, signal: toolSignal, ...(share !== undefined ? { share } : {}) });
     const content = inflateOutput({ content: result.content, faults });
     return { status: result.isError ? 'error' : 'ok', content, isError: result.isError };
   })();

@@ -87,7 +87,7 @@ export const fixFailingTest: Scenario = {
     'src/slugify.js': SLUGIFY,
     'test/slugify.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: fixFailingTest.tests, ...(options?.signal ? { signal: options.signal } : {}) }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: fixFailingTest.tests, ...options }),
   checkLabel: 'test/slugify.test.js',
   tests: ['test/slugify.test.js'],
   policy: 'worker',

@@ -119,7 +119,7 @@ export const growingContext: Scenario = {
     'Gateway calls to one service time out far too early. Read each runbook in docs/runbooks/, compare the documented timeout with config/services.json, ' +
     'fix the value that disagrees, and make sure run_check passes.',
   files,
-  check: (workspace) => runNodeTests({ workspace, entries: growingContext.tests }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: growingContext.tests, ...options }),
   checkLabel: 'test/services.test.js',
   tests: ['test/services.test.js'],
   policy: 'worker',

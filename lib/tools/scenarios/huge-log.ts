@@ -85,7 +85,7 @@ export const hugeLog: Scenario = {
     'logs/service.log': buildLog(),
     'test/db-config.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: hugeLog.tests, ...(options?.signal ? { signal: options.signal } : {}) }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: hugeLog.tests, ...options }),
   checkLabel: 'test/db-config.test.js',
   tests: ['test/db-config.test.js'],
   policy: 'worker',

@@ -132,7 +132,7 @@ export const longProject: Scenario = {
   summary: `${CODES.length} region modules; one has a typo in its VAT rate. Reading every file makes the context grow.`,
   task: 'One region in this pricing project computes the wrong gross price (run_check shows which). Fix it, and make sure run_check passes.',
   files,
-  check: (workspace, options) => runNodeTests({ workspace, entries: longProject.tests, ...(options?.signal ? { signal: options.signal } : {}) }),
+  check: (workspace, options) => runNodeTests({ workspace, entries: longProject.tests, ...options }),
   checkLabel: 'test/pricing.test.js',
   tests: ['test/pricing.test.js'],
   policy: 'worker',

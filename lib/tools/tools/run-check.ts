@@ -16,10 +16,11 @@ export function createRunCheckTool(options: { scenario: Scenario }): Tool<z.infe
   const { scenario } = options;
   return {
     name: 'run_check',
+    sandboxed: true,
     description: `Run the project's check (${scenario.checkLabel ?? 'its tests'}) against the workspace and report PASS or FAIL with the output.`,
     input,
-    async run(_args, { workspace, clock, signal }) {
-      const result = await clock.hold(scenario.check(workspace, { signal }));
+    async run(_args, { workspace, clock, signal, share }) {
+      const result = await clock.hold(scenario.check(workspace, { signal, ...(share !== undefined ? { share } : {}) }));
       const text = `${result.passed ? 'PASS' : 'FAIL'}\n${result.output}`;
       return result.stopped ? fail(text) : ok(text);
     },
