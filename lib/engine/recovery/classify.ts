@@ -92,6 +92,7 @@ export function isRetryableCategory(category: ErrorCategory): boolean {
 function decide(facts: ErrorFacts): Verdict {
   return (
     byOwnAbort(facts) ??
+    byAddressRefusal(facts) ??
     byUpstreamFormat(facts) ??
     byVendor(facts) ??
     byContextText(facts) ??
@@ -112,6 +113,13 @@ function byOwnAbort(facts: ErrorFacts): Verdict | undefined {
     return { category: 'unknown', rule: 'aborted by the caller', permanent: true };
   }
   return undefined;
+}
+
+/** A request-chosen base URL whose name resolved to an address it may not reach (lib/providers/pinned-fetch.ts): the same every time. */
+function byAddressRefusal(facts: ErrorFacts): Verdict | undefined {
+  return facts.names.includes('BaseUrlAddressError')
+    ? { category: 'invalid_input', rule: 'BaseUrlAddressError: the base URL resolves to a refused address' }
+    : undefined;
 }
 
 /**
