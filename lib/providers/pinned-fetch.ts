@@ -62,6 +62,8 @@ export function createPinnedFetch(options: { guard: AddressGuard; resolve?: Reso
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     const body = init?.body == null ? undefined : typeof init.body === 'string' ? init.body : Buffer.from(await new Response(init.body).arrayBuffer());
+    // A declared length, as the platform fetch sends for a known body (some local servers refuse chunked requests).
+    if (body !== undefined && !headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(body)));
     // node:http does not decompress: ask for the body as it is (the platform fetch would decode it).
     if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
     const signal = init?.signal ?? undefined;
