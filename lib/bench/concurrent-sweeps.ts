@@ -27,7 +27,7 @@ export interface ConcurrentSweeps {
   runsEach: number;
   workers: number;
   afterMs: number;
-  /** In a fresh process: its baseline has never run a sweep. */
+  /** The first round (in a fresh process when called alone; after the throughput sweep in `npm run bench`). */
   first: ConcurrentSweepsRound;
   /** The same again: a server that has done this before. */
   second: ConcurrentSweepsRound;
@@ -57,9 +57,9 @@ async function settledRssMb(ms: number): Promise<number> {
  * Many large sweeps posted at once to one process's sweep registry, all cancelled once runs
  * are being stored: how many pools they got, the process's RSS and threads before, at the
  * peak and after (full collections every 0.5 s), with the stores on a temporary data folder.
- * Two rounds: the first in a fresh process keeps some memory for good (measured ~16 MB, the
- * allocator's arenas from the first peak, which later rounds reuse); the second shows whether
- * cancelling gives back what a round took.
+ * Two rounds: the first may keep some memory the process reuses later (in a fresh process,
+ * measured −2 to +14 MB over three runs), the second shows whether cancelling gives back what a
+ * round took; each is held to 10 % of its own baseline.
  */
 export async function measureConcurrentSweeps({ sweeps = 8, runsEach = 1000, runFor = 100, afterMs = 5_000 } = {}): Promise<ConcurrentSweeps> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-sweeps-'));

@@ -142,6 +142,30 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   return { baseURL, apiKey: envKey, keyFrom: 'env' };
 }
 
+/**
+ * Every base URL the environment names for a real vendor: the official endpoints, the SDKs'
+ * *_BASE_URL variables and LOOP_LAB_ALLOWED_BASE_URLS. A malformed entry is left out (the
+ * client's own check names it).
+ */
+export function environmentBaseUrls(env: Record<string, string | undefined>): string[] {
+  const urls = new Set<string>();
+  const add = (raw: string | undefined, source: string): void => {
+    const value = nonEmpty(raw);
+    if (!value) return;
+    try {
+      urls.add(normalizeBaseUrl(value, source));
+    } catch {
+      // Not a URL: nothing to trust.
+    }
+  };
+  for (const spec of Object.values(REAL)) {
+    add(spec.officialUrl, spec.urlVar);
+    add(env[spec.urlVar], spec.urlVar);
+  }
+  for (const entry of (env[ALLOWED_BASE_URLS_VAR] ?? '').split(/[\s,]+/)) add(entry, ALLOWED_BASE_URLS_VAR);
+  return [...urls];
+}
+
 /** An http(s) URL without a trailing slash, so equal addresses compare equal. */
 function normalizeBaseUrl(raw: string, source: string): string {
   let url: URL;
@@ -161,7 +185,7 @@ function normalizeBaseUrl(raw: string, source: string): string {
 }
 
 /** Is `url`'s host (with its port, or any port when the entry names none) in a comma- or space-separated list? */
-function listed(list: string | undefined, url: URL): boolean {
+export function listed(list: string | undefined, url: URL): boolean {
   return (list ?? '')
     .split(/[\s,]+/)
     .map((entry) => entry.trim().toLowerCase())

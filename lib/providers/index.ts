@@ -10,5 +10,7 @@ export {
   type ProviderConfigField,
 } from './client-config';
 export { createProvider } from './create-provider';
+export { BaseUrlAddressError } from './pinned-fetch';
+export { createRealVendorFetch } from './real-vendor-fetch';
 export { mapAnthropicStopReason, mapOpenAIFinishReason } from './stop-reasons';
 export type { ModelRequest, ProviderAdapter, ProviderOptions, StreamOptions, StreamPart, ToolSpec } from './types';

@@ -34,7 +34,7 @@ export function createOpenAIAdapter(options: { provider: ProviderOptions; client
       onRequestBody?.(params);
       return translateStream({
         open: () => client.chat.completions.create(params, { signal }),
-        translator: createOpenAITranslator(),
+        translator: createOpenAITranslator({ baseURL: config.baseURL }),
         signal,
         onPart,
       });

@@ -17,7 +17,7 @@ function chunk(delta: Delta, finish: string | null = null): OpenAI.ChatCompletio
 
 describe('createOpenAITranslator', () => {
   it('holds argument text that arrives before the name, and makes up a unique id when none is sent', () => {
-    const t = createOpenAITranslator();
+    const t = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
     const parts = [
       ...t.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a"' } }] })),
       ...t.push(chunk({ tool_calls: [{ index: 0, function: { name: 'run_check', arguments: ':1}' } }] })),
@@ -34,28 +34,34 @@ describe('createOpenAITranslator', () => {
   });
 
   it('reads vLLM `reasoning`, maps content_filter and unknown finish reasons', () => {
-    const t = createOpenAITranslator();
+    const t = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
     t.push(chunk({ reasoning: 'hmm' }));
     expect(t.push(chunk({}, 'content_filter'))).toEqual([{ type: 'block-stop', index: 0 }]);
     expect(t.end()).toEqual([{ type: 'finish', stopReason: 'refusal', vendorStopReason: 'content_filter' }]);
-    const u = createOpenAITranslator();
+    const u = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
     u.push(chunk({}, 'eos'));
     expect(u.end()).toEqual([{ type: 'finish', stopReason: 'other', vendorStopReason: 'eos' }]);
   });
 
   it('owes nothing at the end of a stream that never finished', () => {
-    const t = createOpenAITranslator();
+    const t = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
     t.push(chunk({ content: 'partial' }));
     expect(t.end()).toEqual([]);
   });
 
-  it('says the upstream does not speak the stream format when a record has no choices (an Ollama-native or Anthropic answer)', () => {
-    const t = createOpenAITranslator();
+  it('says the upstream at its base URL answers in a format the dialect does not speak, and the classifier does not retry it', () => {
+    const t = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
     const native = { model: 'llama3', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'hi' }, done: false };
     const push = () => t.push(native as unknown as OpenAI.ChatCompletionChunk);
     expect(push).toThrow(UpstreamFormatError);
-    expect(push).toThrow(/does not speak the OpenAI Chat Completions stream format: a streamed record has no "choices" array \(\{"model":"llama3"/);
-    expect(push).toThrow(SyntaxError);
-    expect(classifyError(new UpstreamFormatError(native))).toMatchObject({ category: 'parse', rule: 'SyntaxError' });
+    expect(push).toThrow(
+      /^the upstream at http:\/\/ollama.test:11434 answered in a format the openai dialect does not speak: a streamed record has no "choices" array \(\{"model":"llama3"/,
+    );
+    expect(classifyError(new UpstreamFormatError(native, 'http://ollama.test:11434'))).toMatchObject({ category: 'invalid_input', retryable: false });
+    // The quoted record's own words (here "context window") do not decide.
+    expect(classifyError(new UpstreamFormatError({ error: 'context window too small' }, 'http://x.test'))).toMatchObject({
+      category: 'invalid_input',
+      retryable: false,
+    });
   });
 });

@@ -26,20 +26,24 @@ interface ToolState {
 /**
  * A streamed record that is JSON but not a Chat Completions chunk (no `choices` array): the
  * upstream speaks another API (Anthropic Messages, Ollama's native /api/chat, the Responses API…)
- * at this base URL. A SyntaxError, like a record the SDK could not parse, so it classifies as
- * `parse`; the message says what arrived and what was expected.
+ * at this base URL. Retrying would get the same answer, so the classifier reads it by its name
+ * as a request that cannot work as configured (not a cut stream); the message says where the
+ * answer came from, what arrived and what was expected.
  */
-export class UpstreamFormatError extends SyntaxError {
-  constructor(chunk: unknown) {
+export class UpstreamFormatError extends Error {
+  override readonly name = 'UpstreamFormatError';
+
+  constructor(chunk: unknown, baseURL: string) {
     const seen = JSON.stringify(chunk)?.slice(0, 160) ?? String(chunk);
     super(
-      `The upstream does not speak the OpenAI Chat Completions stream format: a streamed record has no "choices" array (${seen}). ` +
+      `the upstream at ${baseURL} answered in a format the openai dialect does not speak: a streamed record has no "choices" array (${seen}). ` +
         'Point provider.baseUrl at its OpenAI-compatible endpoint (often …/v1), or pick the vendor whose API it speaks',
     );
   }
 }
 
-export function createOpenAITranslator(): EventTranslator<OpenAI.ChatCompletionChunk> {
+/** `baseURL` is where the chunks come from, for the error when they are not Chat Completions chunks. */
+export function createOpenAITranslator(options: { baseURL: string }): EventTranslator<OpenAI.ChatCompletionChunk> {
   let started = false;
   let nextBlock = 0;
   let thinkingBlock: number | undefined;
@@ -81,12 +85,12 @@ export function createOpenAITranslator(): EventTranslator<OpenAI.ChatCompletionC
 
   return {
     push(chunk) {
+      if (!Array.isArray((chunk as { choices?: unknown }).choices)) throw new UpstreamFormatError(chunk, options.baseURL);
       const parts: StreamPart[] = [];
       if (!started) {
         started = true;
         parts.push({ type: 'response-start', id: chunk.id, model: chunk.model });
       }
-      if (!Array.isArray((chunk as { choices?: unknown }).choices)) throw new UpstreamFormatError(chunk);
       const choice = chunk.choices.find((c) => c.index === 0);
       if (choice) {
         const delta = (choice.delta ?? {}) as DeltaWithReasoning;

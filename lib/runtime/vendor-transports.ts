@@ -1,16 +1,20 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Vendor } from '@/lib/protocol';
+import { createRealVendorFetch } from '@/lib/providers';
 import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, type Policy } from '@/lib/sim';
 
 /**
  * The fetch under each vendor: a simulated vendor (one instance per run, so its request
- * count and signing survive a swap away and back), or the global fetch for real ones.
+ * count and signing survive a swap away and back), or for real ones the global fetch to a
+ * URL the environment names and a fetch that checks where a request-chosen URL's name
+ * resolves (createRealVendorFetch).
  * The first vendor's simulator keeps the `sim` random fork, so a run without swaps draws
  * exactly what it always drew.
  */
 export function createVendorTransports(options: { clock: Clock; random: Random; policy: Policy; first: Vendor }): (vendor: Vendor) => typeof fetch {
   const { clock, random, policy, first } = options;
   const sims = new Map<Vendor, typeof fetch>();
+  let real: typeof fetch | undefined;
   return (vendor) => {
     const cached = sims.get(vendor);
     if (cached) return cached;
@@ -27,7 +31,7 @@ export function createVendorTransports(options: { clock: Clock; random: Random; 
         transport = createSimDeepSeek(simOptions);
         break;
       default:
-        return globalThis.fetch;
+        return (real ??= createRealVendorFetch());
     }
     sims.set(vendor, transport);
     return transport;

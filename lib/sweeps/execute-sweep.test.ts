@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
 import { executeSweep } from './execute-sweep';
@@ -95,4 +95,37 @@ describe('executeSweep on the local worker pool', () => {
       await runner.close();
     }
   }, 180_000);
+});
+
+describe("a key pasted into a sweep's grid", () => {
+  const KEY = 'sk-proj-SweepCanary-0123456789abcdef';
+
+  it('is stored nowhere: not in the sweep row, its grid, a run config or a run log', async () => {
+    vi.stubEnv('OPENAI_API_KEY', KEY);
+    try {
+      const grid = SweepGridSchema.parse({
+        name: `paste ${KEY}`,
+        configurations: [{ id: 'codesmith', label: `system prompt: use ${KEY}`, preset: 'codesmith' }],
+        faultPlans: [{ id: 'none', label: `key ${KEY}` }],
+        seeds: [1, 2],
+      });
+      const runner = createLocalPool({ workers: 1 });
+      try {
+        await executeSweep({ sweepId: 'sw-key', grid, runner, runStore, sweepStore });
+      } finally {
+        await runner.close();
+      }
+      const record = sweepStore.getSweep('sw-key')!;
+      expect(record.summary.name).toBe('paste [redacted]');
+      expect(record.grid.configurations[0]!.label).toBe('system prompt: use [redacted]');
+      const runs = runStore.listRuns({ sweepId: 'sw-key', limit: 10 });
+      expect(runs).toHaveLength(2);
+      const stored = JSON.stringify([record, runs, runs.map((r) => [runStore.getRun(r.id), runStore.readEvents({ runId: r.id })])]);
+      expect(stored).toContain('[redacted]');
+      expect(stored).not.toContain(KEY);
+      expect(stored).not.toContain('SweepCanary');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 });

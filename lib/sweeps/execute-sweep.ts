@@ -1,4 +1,5 @@
 import { countSweepJobs, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
+import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { expandGrid, listCells } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
@@ -26,6 +27,23 @@ export interface ExecuteSweepOptions {
   now?: () => number;
   /** The sweep's row was already created (createSweepRecord), so a reader finds it at once. */
   created?: boolean;
+  /** Removes secrets from the grid (default: every key in the server's environment). */
+  redactor?: Redactor;
+}
+
+/** The environment's keys, as every stored run is redacted of them. */
+function environmentRedactor(): Redactor {
+  return createRedactor({ secrets: runSecrets({ env: process.env }) });
+}
+
+/**
+ * The grid with every secret removed (a key pasted into its name, a label or a fault plan's
+ * text). A sweep runs simulated vendors only, so no run needs a key from its grid: the grid is
+ * redacted before its jobs are made, and neither the sweep's row, a queued job nor a stored
+ * run's config or log ever holds one.
+ */
+export function redactGrid(grid: SweepGrid, redactor: Redactor = environmentRedactor()): SweepGrid {
+  return redactor.empty ? grid : redactor.value(grid);
 }
 
 /** A sweep's title when its grid gives none. */
@@ -37,10 +55,11 @@ export function sweepName(grid: SweepGrid, total: number): string {
 export function createSweepRecord({
   sweepStore,
   sweepId,
-  grid,
+  grid: raw,
   runner,
   createdAt = Date.now(),
   status = 'running',
+  redactor,
 }: {
   sweepStore: SweepStore;
   sweepId: string;
@@ -48,7 +67,9 @@ export function createSweepRecord({
   runner: SweepSummary['runner'];
   createdAt?: number;
   status?: 'queued' | 'running';
+  redactor?: Redactor;
 }): void {
+  const grid = redactGrid(raw, redactor);
   const total = countSweepJobs(grid);
   sweepStore.createSweep({ id: sweepId, name: sweepName(grid, total), grid, total, runner, createdAt, status });
 }
@@ -69,11 +90,12 @@ const PERSIST_EVERY_MS = 500;
  * Used by the server's sweep registry and the CLI alike.
  */
 export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepOutcome> {
-  const { sweepId, grid, runner, runStore, sweepStore, signal, onProgress } = options;
+  const { sweepId, runner, runStore, sweepStore, signal, onProgress } = options;
+  const grid = redactGrid(options.grid, options.redactor);
   const now = options.now ?? (() => performance.now());
   const jobs = expandGrid(grid);
   const started = now();
-  if (!options.created) createSweepRecord({ sweepStore, sweepId, grid, runner: runner.kind });
+  if (!options.created) createSweepRecord({ sweepStore, sweepId, grid, runner: runner.kind, ...(options.redactor ? { redactor: options.redactor } : {}) });
   const record = sweepStore.getSweep(sweepId)!.summary;
   const createdAt = Date.parse(record.created_at);
   const name = record.name;

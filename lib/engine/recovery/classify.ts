@@ -63,7 +63,7 @@ const SPEND_CAP = /spend limit|usage limit|credit balance|billing|exceeded your 
 
 /**
  * The one place that decides what an error is and whether retrying can help (STYLE 4).
- * Order: the caller's own abort/timeout, specific vendor code or type, context-overflow
+ * Order: the caller's own abort/timeout, an upstream in another API's format, specific vendor code or type, context-overflow
  * text (a 400 is too generic to decide alone), HTTP status, socket codes, generic vendor
  * type, then text heuristics.
  * Whitelist retry: only authentication/authorization, context overflow (its own recovery
@@ -92,6 +92,8 @@ export function isRetryableCategory(category: ErrorCategory): boolean {
 function decide(facts: ErrorFacts): Verdict {
   return (
     byOwnAbort(facts) ??
+    byAddressRefusal(facts) ??
+    byUpstreamFormat(facts) ??
     byVendor(facts) ??
     byContextText(facts) ??
     byStatus(facts) ??
@@ -111,6 +113,24 @@ function byOwnAbort(facts: ErrorFacts): Verdict | undefined {
     return { category: 'unknown', rule: 'aborted by the caller', permanent: true };
   }
   return undefined;
+}
+
+/** A request-chosen base URL whose name resolved to an address it may not reach (lib/providers/pinned-fetch.ts): the same every time. */
+function byAddressRefusal(facts: ErrorFacts): Verdict | undefined {
+  return facts.names.includes('BaseUrlAddressError')
+    ? { category: 'invalid_input', rule: 'BaseUrlAddressError: the base URL resolves to a refused address' }
+    : undefined;
+}
+
+/**
+ * The upstream answered in another API's stream format (lib/providers/openai-chunks.ts): the
+ * base URL points at a server the dialect cannot talk to, and every retry would get the same
+ * answer. Decided before the text rules, which would read the quoted record's words.
+ */
+function byUpstreamFormat(facts: ErrorFacts): Verdict | undefined {
+  return facts.topNames.includes('UpstreamFormatError')
+    ? { category: 'invalid_input', rule: "UpstreamFormatError: the upstream speaks another API's stream format" }
+    : undefined;
 }
 
 function byVendor(facts: ErrorFacts): Verdict | undefined {
