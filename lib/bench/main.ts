@@ -1,4 +1,5 @@
 import { measureCheckCost } from './check-cost';
+import { VENDOR_AND_SDK, type CpuOwners } from './cpu-owners';
 import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurrent-sweeps';
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
 import type { EngineFloor } from './engine-floor';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   if (only === 'lessons') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
+  if (only === 'owners') return void (await ownerFigures());
   if (only !== 'sweep') await otherFigures();
 
   await ceilingFigures(await sweepFigures());
@@ -233,6 +235,36 @@ async function ceilingFigures(sweep?: SweepThroughput): Promise<void> {
       `${ms(c.whole.cpuMs - c.simSdk.cpuMs)} (whole run minus vendor + SDK); every response the simulated vendor produced equals the run's recorded bytes`,
     ratio >= SWEEP_TARGET,
     `target ≥ ${SWEEP_TARGET}`,
+  );
+}
+
+/**
+ * Where the engine's and a sweep run's CPU goes, by layer (BENCH_ONLY=owners; BENCH_OWNER_RUNS,
+ * default 40): V8's sampling profiler in a bundled process, each sample charged to the nearest
+ * frame of ours on its stack (lib/bench/cpu-owners.ts). The profiler samples wall time, so on a
+ * loaded machine read the shares, not the milliseconds.
+ */
+async function ownerFigures(): Promise<void> {
+  const printed = await runBundled({ entry: 'lib/bench/cpu-owners-entry.ts', env: { BENCH_OWNER_RUNS: process.env.BENCH_OWNER_RUNS ?? '40' } });
+  const { engine, sdk, sweep } = JSON.parse(printed.trim().split('\n').at(-1)!) as Record<'engine' | 'sdk' | 'sweep', CpuOwners>;
+  const pct = (share: number): string => `${(share * 100).toFixed(1)} %`.padStart(7);
+  const sdkMs = new Map(sdk.owners.map((o) => [o.owner, o.msPerRun]));
+  const engineLines = engine.owners
+    .filter((o) => o.share >= 0.005)
+    .map(
+      (o) =>
+        `        ${pct(o.share)}  ${o.owner.padEnd(52)} ${o.msPerRun.toFixed(1).padStart(7)} ms a run (bare SDK run: ${(sdkMs.get(o.owner) ?? 0).toFixed(1)})`,
+    );
+  const vendorSide = sweep.owners.filter((o) => VENDOR_AND_SDK.has(o.owner)).reduce((n, o) => n + o.share, 0);
+  const shared = sweep.owners.filter((o) => o.owner.startsWith('(')).reduce((n, o) => n + o.share, 0);
+  const sweepLines = sweep.owners.filter((o) => o.share >= 0.005).map((o) => `        ${pct(o.share)}  ${o.owner}`);
+  console.log(
+    `INFO  where the CPU goes, by layer (sampled, each sample charged to the nearest frame of ours on its stack; bundled)\n` +
+      `      the engine bench's run (${engine.busyMsPerRun.toFixed(1)} ms a run sampled) beside the bare SDK on the same bytes (${sdk.busyMsPerRun.toFixed(1)} ms):\n` +
+      `${engineLines.join('\n')}\n` +
+      `      a sweep run as a worker runs it (${sweep.runs} runs, ${sweep.busyMsPerRun.toFixed(1)} ms a run sampled): the simulated vendor and SDK ${pct(vendorSide).trim()}, ` +
+      `GC, V8 and callbacks of no layer ${pct(shared).trim()}, the engine side (engine, tools, runtime, log, protocol…) ${pct(1 - vendorSide - shared).trim()}\n` +
+      `${sweepLines.join('\n')}\n`,
   );
 }
 
