@@ -193,11 +193,11 @@ async function sweepFigures(): Promise<SweepThroughput> {
 
 /**
  * The sweep against its ceiling: the same runs' simulated vendor + SDK work with no engine,
- * tools or store, on as many threads as the pool has (one core's rate × cores, measured
- * bundled as a sweep worker runs). With a sweep measured (`sweep`), the target is the pool's
- * runs a second over that; alone (BENCH_ONLY=ceiling; BENCH_CEILING_ROUNDS, default 9) it is
- * the same over one core: whole runs a second over vendor + SDK runs a second. Also where a
- * sweep run's CPU goes, layer by layer.
+ * tools or store, on as many threads as the pool has (one core's rate × workers). With a sweep
+ * measured (`sweep`), the target is the pool's runs a second over that rate as measured around
+ * the sweep; alone (BENCH_ONLY=ceiling; BENCH_CEILING_ROUNDS, default 9) it is the same on one
+ * core, bundled as a sweep worker runs: whole runs a second over vendor + SDK runs a second.
+ * Also where a sweep run's CPU goes, layer by layer, on one core (bundled).
  */
 async function ceilingFigures(sweep?: SweepThroughput): Promise<void> {
   const cores = defaultWorkerCount();
