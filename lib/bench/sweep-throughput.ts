@@ -9,6 +9,7 @@ import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
 import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
+import { assertSameBytes, runSimWithSdk } from './sim-sdk-ceiling';
 import { mainThreadCpuMs, peakRssMb, resetPeakRss } from './proc-memory';
 import { median } from './stats';
 
@@ -21,6 +22,12 @@ export interface SweepThroughput {
   exchangesPerRun: number;
   /** Trajectories a second of the bare SDK parsing the recorded runs' bytes, one core (median of rounds before and after the sweep). */
   sdkRunsPerSec: number;
+  /**
+   * The same recorded runs' simulated vendor + SDK work alone (no engine, tools or store), runs a
+   * second on one core, in this process just before and after the sweep (median of rounds): the
+   * sweep's ceiling is `workers` × this, measured at the same moment as the sweep.
+   */
+  simSdkRunsPerSec: number;
   /** Runs a second of the recorded jobs through the whole runtime, one after another in this process. */
   oneCoreRunsPerSec: number;
   /** Runs a second of the whole sweep through the worker pool, stored in SQLite, workers loaded. */
@@ -116,9 +123,14 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });
   const trajectories: Trajectory[] = [];
   for (const job of sample) trajectories.push(await recordTrajectory(job));
-  for (let i = 0; i < 3; i++) await rate(trajectories, parseWithSdkAlone);
+  for (const trajectory of trajectories) await assertSameBytes(trajectory);
+  for (let i = 0; i < 3; i++) {
+    await rate(trajectories, parseWithSdkAlone);
+    await rate(trajectories, runSimWithSdk);
+  }
 
   const sdkRates = [await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone)];
+  const simSdkRates = [await rate(trajectories, runSimWithSdk), await rate(trajectories, runSimWithSdk)];
   const oneCpu = process.cpuUsage();
   const oneCoreRunsPerSec = await rate(sample, (job) => runSweepJob({ sweepId: 'one', job }));
   const oneCoreCpuMsPerRun = cpuMs(process.cpuUsage(oneCpu)) / sample.length;
@@ -159,6 +171,7 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
     rmSync(dir, { recursive: true, force: true });
     const closedAt = performance.now();
     sdkRates.push(await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone));
+    simSdkRates.push(await rate(trajectories, runSimWithSdk), await rate(trajectories, runSimWithSdk));
     const after = await settledRss(rssBaselineMb, closedAt);
     return {
       workers,
@@ -166,6 +179,7 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
       recorded: trajectories.length,
       exchangesPerRun: trajectories.reduce((n, t) => n + t.exchanges.length, 0) / trajectories.length,
       sdkRunsPerSec: median(sdkRates),
+      simSdkRunsPerSec: median(simSdkRates),
       oneCoreRunsPerSec,
       poolRunsPerSec,
       bundleMs,
