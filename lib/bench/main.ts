@@ -5,6 +5,8 @@ import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, measureLessonPlayTimes } from './lesson-play';
+import { describeLoad, measureLoad } from './load';
+import { percentile } from './stats';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { runBundled } from './run-bundled';
@@ -22,6 +24,8 @@ async function main(): Promise<void> {
   if (only === 'click') return;
   if (only === undefined || only === 'lessons') await lessonFigures();
   if (only === 'lessons') return;
+  if (only === undefined || only === 'load') await loadFigures();
+  if (only === 'load') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
   if (only !== 'sweep') await otherFigures();
@@ -62,6 +66,18 @@ async function lessonFigures(): Promise<void> {
 ${lines.join('\n')}`,
     lessons.every((l) => l.wallMs < LESSON_WALL_TARGET_MS),
     `target each < ${s(LESSON_WALL_TARGET_MS)}`,
+  );
+}
+
+/** Many real-clock runs at once in one `next start`, each watched over SSE (BENCH_ONLY=load: this alone; BENCH_LOAD_RUNS, default 100). */
+async function loadFigures(): Promise<void> {
+  const load = await measureLoad({ runs: Number(process.env.BENCH_LOAD_RUNS ?? 100), timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04) });
+  const late = percentile(load.server.watchdogLateWallMs, 99);
+  report(
+    `${load.runs} concurrent real-clock runs in one \`next start\`, each watched by an SSE client (the watchdog lesson's "on" side)`,
+    describeLoad(load),
+    late <= 50 && load.server.loopDelay.p99 <= 50 && percentile(load.postMs, 95) <= 500 && load.lost === 0 && load.gappedRuns === 0,
+    'target watchdog lateness p99 ≤ 50 ms, event-loop delay p99 ≤ 50 ms, POST p95 ≤ 500 ms, 0 events lost',
   );
 }
 
