@@ -1,5 +1,6 @@
 import 'server-only';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
 import { getStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
 
@@ -13,9 +14,15 @@ export function unwatchedMs(): number {
 
 /**
  * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
- * every route bundle shares one set of runs.
+ * every route bundle shares one set of runs. Real-clock runs execute on run threads
+ * (LOOP_LAB_RUN_THREADS, default one a core; 0: on this thread), so this thread's routing,
+ * storing and streaming never makes a run's timer late; virtual-clock runs execute here.
  */
 export function getRunRegistry(): RunRegistry {
-  globalForRegistry.__loopLabRunRegistry ??= createRunRegistry({ store: getStore(), launch: launchRun, unwatchedMs: unwatchedMs() });
+  if (!globalForRegistry.__loopLabRunRegistry) {
+    const count = runThreadCount();
+    const launch = launchRealClockOnThreads(count > 0 ? createRunThreads({ threads: count }) : undefined, launchRun);
+    globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs() });
+  }
   return globalForRegistry.__loopLabRunRegistry;
 }
