@@ -69,14 +69,20 @@ ${lines.join('\n')}`,
   );
 }
 
-/** Many real-clock runs at once in one `next start`, each watched over SSE (BENCH_ONLY=load: this alone; BENCH_LOAD_RUNS, default 100). */
+/**
+ * Many real-clock runs at once in one `next start`, each watched over SSE, with the runs on the
+ * main thread and then on run threads, side by side (BENCH_ONLY=load: this alone; BENCH_LOAD_RUNS,
+ * default 100; BENCH_LOAD_THREADS: the run threads, default one a core).
+ */
 async function loadFigures(): Promise<void> {
-  const load = await measureLoad({ runs: Number(process.env.BENCH_LOAD_RUNS ?? 100), timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04) });
-  const late = percentile(load.server.watchdogLateWallMs, 99);
+  const options = { runs: Number(process.env.BENCH_LOAD_RUNS ?? 100), timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04) };
+  const before = await measureLoad({ ...options, runThreads: '0' });
+  const after = await measureLoad({ ...options, runThreads: process.env.BENCH_LOAD_THREADS ?? 'default' });
+  const late = percentile(after.server.watchdogLateWallMs, 99);
   report(
-    `${load.runs} concurrent real-clock runs in one \`next start\`, each watched by an SSE client (the watchdog lesson's "on" side)`,
-    describeLoad(load),
-    late <= 50 && load.server.loopDelay.p99 <= 50 && percentile(load.postMs, 95) <= 500 && load.lost === 0 && load.gappedRuns === 0,
+    `${after.runs} concurrent real-clock runs in one \`next start\`, each watched by an SSE client (the watchdog lesson's "on" side)`,
+    `${describeLoad(after)}\n      the same on the main thread, just before:\n      ${describeLoad(before).replaceAll('\n', '\n  ')}`,
+    late <= 50 && after.server.loopDelay.p99 <= 50 && percentile(after.postMs, 95) <= 500 && after.lost === 0 && after.gappedRuns === 0,
     'target watchdog lateness p99 ≤ 50 ms, event-loop delay p99 ≤ 50 ms, POST p95 ≤ 500 ms, 0 events lost',
   );
 }
