@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { measureCheckCost } from './check-cost';
 import { VENDOR_AND_SDK, type CpuOwners } from './cpu-owners';
 import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurrent-sweeps';
@@ -7,6 +8,8 @@ import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
 import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, measureLessonPlayTimes } from './lesson-play';
+import { describeLoad, measureLoad } from './load';
+import { percentile } from './stats';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { runBundled } from './run-bundled';
@@ -24,6 +27,8 @@ async function main(): Promise<void> {
   if (only === 'click') return;
   if (only === undefined || only === 'lessons') await lessonFigures();
   if (only === 'lessons') return;
+  if (only === undefined || only === 'load') await loadFigures();
+  if (only === 'load') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
   if (only === 'checks') return void (await fairCheckFigures());
@@ -70,6 +75,24 @@ async function lessonFigures(): Promise<void> {
 ${lines.join('\n')}`,
     lessons.every((l) => l.wallMs < LESSON_WALL_TARGET_MS),
     `target each < ${s(LESSON_WALL_TARGET_MS)}`,
+  );
+}
+
+/**
+ * Many real-clock runs at once in one `next start`, each watched over SSE, with the runs on the
+ * main thread and then on run threads, side by side (BENCH_ONLY=load: this alone; BENCH_LOAD_RUNS,
+ * default 100; BENCH_LOAD_THREADS: the run threads, default one a core).
+ */
+async function loadFigures(): Promise<void> {
+  const options = { runs: Number(process.env.BENCH_LOAD_RUNS ?? 100), timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04) };
+  const before = await measureLoad({ ...options, runThreads: '0' });
+  const after = await measureLoad({ ...options, runThreads: process.env.BENCH_LOAD_THREADS ?? String(os.availableParallelism()) });
+  const late = percentile(after.server.watchdogLateWallMs, 99);
+  report(
+    `${after.runs} concurrent real-clock runs in one \`next start\`, each watched by an SSE client (the watchdog lesson's "on" side)`,
+    `${describeLoad(after)}\n      the same on the main thread, just before:\n      ${describeLoad(before).replaceAll('\n', '\n  ')}`,
+    late <= 50 && after.server.loopDelay.p99 <= 50 && percentile(after.postMs, 95) <= 500 && after.lost === 0 && after.gappedRuns === 0,
+    'target watchdog lateness p99 ≤ 50 ms, event-loop delay p99 ≤ 50 ms, POST p95 ≤ 500 ms, 0 events lost',
   );
 }
 

@@ -1,4 +1,5 @@
-import type { Clock } from '@/lib/clock';
+import { RealClock, type Clock } from '@/lib/clock';
+import { benchProbe } from '@/lib/clock/bench-probe';
 
 /** The reason a request is aborted with when its stream goes quiet. */
 export class StreamIdleTimeout extends Error {
@@ -47,6 +48,8 @@ export class IdleWatchdog {
       return;
     }
     this.fired = true;
+    // How late it fired, in wall ms, for the load bench only (see bench-probe).
+    if (clock instanceof RealClock) benchProbe()?.watchdogLateWallMs.push(-remaining * clock.timeScale);
     this.options.onFire(new StreamIdleTimeout(windowMs));
   };
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
 import { getStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
 
@@ -13,9 +14,15 @@ export function unwatchedMs(): number {
 
 /**
  * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
- * every route bundle shares one set of runs.
+ * every route bundle shares one set of runs. With LOOP_LAB_RUN_THREADS set above 0, real-clock
+ * runs execute on run threads, so this thread's routing, storing and streaming cannot make a
+ * run's timer late; by default, and for virtual-clock runs always, they execute here.
  */
 export function getRunRegistry(): RunRegistry {
-  globalForRegistry.__loopLabRunRegistry ??= createRunRegistry({ store: getStore(), launch: launchRun, unwatchedMs: unwatchedMs() });
+  if (!globalForRegistry.__loopLabRunRegistry) {
+    const count = runThreadCount();
+    const launch = launchRealClockOnThreads(count > 0 ? createRunThreads({ threads: count }) : undefined, launchRun);
+    globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs() });
+  }
   return globalForRegistry.__loopLabRunRegistry;
 }

@@ -7,14 +7,23 @@ export function projectRoot(): string {
   return process.env.LOOP_LAB_ROOT || process.cwd();
 }
 
-const ENTRY = path.join('lib', 'sweeps', 'sweep-worker-entry.ts');
+/** A worker thread's code as one bundled file: its entry (a project path) and where the bundle goes. */
+export interface WorkerBundleSpec {
+  entry: string;
+  out: string;
+}
+
+/** The sweep pool's worker (lib/sweeps/sweep-worker-entry.ts). */
+const SWEEP_WORKER: WorkerBundleSpec = {
+  entry: path.join('lib', 'sweeps', 'sweep-worker-entry.ts'),
+  /** Inside node_modules, so the bundle's few external imports resolve from the project. */
+  out: path.join('node_modules', '.cache', 'loop-lab', 'sweep-worker.mjs'),
+};
 const BUILDER = path.join('lib', 'sweeps', 'worker-bundle.ts');
 /** The builder's own parts: a change to any of them makes the bundle on disk stale. */
 const BUILDER_PARTS = [BUILDER, path.join('lib', 'sweeps', 'ranks-as-data.ts')];
-/** Inside node_modules, so the bundle's few external imports resolve from the project. */
-const OUT = path.join('node_modules', '.cache', 'loop-lab', 'sweep-worker.mjs');
 
-let building: { root: string; file: Promise<string> } | undefined;
+const building = new Map<string, Promise<string>>();
 
 /**
  * The sweep worker as one JavaScript file: the engine and its packages bundled with esbuild
@@ -25,20 +34,32 @@ let building: { root: string; file: Promise<string> } | undefined;
  * Not bundled by Next (esbuild is a server external): route handlers reach it at run time.
  */
 export function sweepWorkerBundle(root = projectRoot()): Promise<string> {
-  if (building?.root !== root) {
-    const file = bundleSweepWorker(root);
-    building = { root, file };
-    // A failed build is tried again next time, not remembered.
-    file.catch(() => (building = undefined));
-  }
-  return building.file;
+  return workerBundle(SWEEP_WORKER, root);
 }
 
-/** Builds the bundle unless the one on disk is fresh; returns its path. */
-export async function bundleSweepWorker(root: string): Promise<string> {
+/** Any worker's bundle, built as the sweep worker's is: once per process and entry, reused while fresh. */
+export function workerBundle(spec: WorkerBundleSpec, root = projectRoot()): Promise<string> {
+  const key = `${root}\0${spec.out}`;
+  let file = building.get(key);
+  if (!file) {
+    file = bundleWorker(root, spec);
+    building.set(key, file);
+    // A failed build is tried again next time, not remembered.
+    file.catch(() => building.delete(key));
+  }
+  return file;
+}
+
+/** Builds the sweep worker's bundle unless the one on disk is fresh; returns its path. */
+export function bundleSweepWorker(root: string): Promise<string> {
+  return bundleWorker(root, SWEEP_WORKER);
+}
+
+/** Builds a worker's bundle unless the one on disk is fresh; returns its path. */
+export async function bundleWorker(root: string, { entry: ENTRY, out: OUT }: WorkerBundleSpec): Promise<string> {
   const entry = path.join(root, ENTRY);
   if (!fs.existsSync(entry)) {
-    throw new Error(`the sweep worker ${entry} is missing; start Loop Lab from its project folder or set LOOP_LAB_ROOT`);
+    throw new Error(`the worker ${entry} is missing; start Loop Lab from its project folder or set LOOP_LAB_ROOT`);
   }
   const out = path.join(root, OUT);
   if (isFresh(root, out)) return out;

@@ -47,6 +47,8 @@ export function useTempDataDir(prefix: string): () => string {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     process.env.LOOP_LAB_DATA_DIR = dir;
+    // Route tests run their real-clock runs on the test's own thread (lib/run-threads has its own tests).
+    process.env.LOOP_LAB_RUN_THREADS ??= '0';
   });
   afterAll(async () => {
     await settleLiveRuns();

@@ -1,0 +1,201 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { lessonRunConfig, LESSONS } from '@/lib/lessons';
+import type { BenchDiagnostics } from '@/lib/server/bench-diagnostics';
+import { freePort, waitForServer } from './click-to-first-event';
+import { percentile } from './stats';
+
+/**
+ * Many real-clock runs at once in one `next start`, each watched by its own SSE client: the
+ * watchdog lesson's "on" side (two silent streams the watchdog must cut, then a normal run),
+ * POSTed all at once. Measured from outside (POST latency, events received against events
+ * stored) and from inside, through the server's opt-in diagnostics (LOOP_LAB_BENCH_DIAGNOSTICS=1,
+ * GET /api/bench-diagnostics): how late each watchdog fired after its deadline, and the main
+ * thread's event-loop delay over the whole load.
+ */
+export interface LoadFigures {
+  /** Where the runs ran: LOOP_LAB_RUN_THREADS as the server was started with it. */
+  runThreads: string;
+  runs: number;
+  timeScale: number;
+  postMs: number[];
+  /** Wall ms from the POSTs to the last terminate received. */
+  wallMs: number;
+  eventsReceived: number;
+  eventsStored: number;
+  /** Stored events a client never received, and runs whose received seqs were not 0..n contiguous. */
+  lost: number;
+  gappedRuns: number;
+  /** SSE connections that dropped and were resumed with Last-Event-ID. */
+  reconnects: number;
+  watchdogEvents: number;
+  server: BenchDiagnostics;
+  buildAgeMin: number;
+  built: boolean;
+}
+
+const SLUG = 'stream-idle-watchdog';
+
+/**
+ * `runThreads`: the server's LOOP_LAB_RUN_THREADS ('0': every run on the main thread, as before
+ * run threads; 'default': one a core). BENCH_LOAD_PROFILE=<dir>: the server writes V8 CPU
+ * profiles there (one a thread) when it stops.
+ */
+export async function measureLoad({ runs, timeScale, runThreads }: { runs: number; timeScale: number; runThreads: string }): Promise<LoadFigures> {
+  const root = process.cwd();
+  const { built, buildAgeMin } = ensureBuild(root);
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-load-'));
+  const profile = process.env.BENCH_LOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_LOAD_PROFILE)}`] : [];
+  const env: NodeJS.ProcessEnv = { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production', LOOP_LAB_BENCH_DIAGNOSTICS: '1' };
+  if (runThreads === 'default') delete env.LOOP_LAB_RUN_THREADS;
+  else env.LOOP_LAB_RUN_THREADS = runThreads;
+  const server = spawn(
+    process.execPath,
+    [...profile, path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
+    const lesson = LESSONS.find((l) => l.slug === SLUG)!;
+    const side = lessonRunConfig(lesson, 'on', { clock: 'real', timeScale });
+    // The lesson's time budget (8 min of run time) ends a run starved of CPU early; the load should not.
+    const config = { ...side, budgets: { ...side.budgets, maxRunMs: 86_400_000 } };
+    // One run first, to its end: the server's one-time costs (route compilation, warm-up) are not load.
+    await watch(base, (await post(base, config)).id, { reconnects: 0 });
+    const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST' });
+    if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
+
+    const counts = { reconnects: 0 };
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: runs }, async () => {
+        const t0 = performance.now();
+        const { id } = await post(base, config);
+        const postMs = performance.now() - t0;
+        return { id, postMs, seqs: await watch(base, id, counts) };
+      }),
+    );
+    const wallMs = performance.now() - started;
+    const diagnostics = (await (await fetch(`${base}/api/bench-diagnostics`)).json()) as BenchDiagnostics;
+
+    let eventsStored = 0;
+    let lost = 0;
+    let gappedRuns = 0;
+    let watchdogEvents = 0;
+    for (const { id, seqs } of results) {
+      const stored = (await (await fetch(`${base}/api/runs/${id}/trace`)).text()).trim().split('\n');
+      eventsStored += stored.length;
+      watchdogEvents += stored.filter((line) => line.includes('"event":"watchdog_fired"')).length;
+      const received = new Set(seqs.map((s) => s.seq));
+      lost += stored.length - [...received].filter((seq) => seq < stored.length).length;
+      if (!seqs.every((s, i) => s.seq === i)) gappedRuns += 1;
+    }
+    return {
+      runThreads,
+      runs,
+      timeScale,
+      postMs: results.map((r) => r.postMs),
+      wallMs,
+      eventsReceived: results.reduce((n, r) => n + r.seqs.length, 0),
+      eventsStored,
+      lost,
+      gappedRuns,
+      reconnects: counts.reconnects,
+      watchdogEvents,
+      server: diagnostics,
+      built,
+      buildAgeMin,
+    };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n      server stderr: ${stderr.slice(-1500)}`, { cause: error });
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Reuses .next when there is a build (BENCH_REBUILD=1: build anyway). */
+function ensureBuild(root: string): { built: boolean; buildAgeMin: number } {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  let built = false;
+  if (!fs.existsSync(buildId) || process.env.BENCH_REBUILD === '1') {
+    console.log('      … building (next build), a few minutes');
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`next build failed (${result.status})`);
+    built = true;
+  }
+  return { built, buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000 };
+}
+
+async function post(base: string, config: unknown): Promise<{ id: string }> {
+  const response = await fetch(`${base}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+  if (response.status !== 201) throw new Error(`POST /api/runs: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string };
+}
+
+/**
+ * Reads a run's whole event stream (from seq 0) to its terminate; the seq and event name of each
+ * frame. A dropped connection is resumed after the last seq received, as a browser's
+ * EventSource does (counted in `reconnects`).
+ */
+async function watch(base: string, id: string, counts: { reconnects: number }): Promise<Array<{ seq: number; event: string }>> {
+  const out: Array<{ seq: number; event: string }> = [];
+  for (let attempt = 0; ; attempt += 1) {
+    if (attempt > 0) {
+      counts.reconnects += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (attempt > 20) throw new Error(`GET /api/runs/${id}/events: gave up after 20 reconnects`);
+    try {
+      const headers: Record<string, string> = out.length > 0 ? { 'Last-Event-ID': String(out.at(-1)!.seq) } : {};
+      const response = await fetch(`${base}/api/runs/${id}/events`, { headers });
+      if (!response.ok || !response.body) continue;
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        const frames = buffer.split('\n\n');
+        buffer = frames.pop()!;
+        for (const frame of frames) {
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (!data) continue;
+          const event = JSON.parse(data.slice(6)) as { seq: number; event: string };
+          out.push({ seq: event.seq, event: event.event });
+        }
+      }
+      if (out.at(-1)?.event === 'terminate') return out;
+    } catch {
+      // dropped: resume after the last seq received
+    }
+  }
+}
+
+export function describeLoad(f: LoadFigures): string {
+  const ms = (n: number): string => `${n.toFixed(0)} ms`;
+  const late = f.server.watchdogLateWallMs;
+  return (
+    `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
+    `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')}\n` +
+    `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}\n` +
+    `      watchdog fired after its deadline (wall): p50 ${percentile(late, 50).toFixed(1)} ms, p99 ${percentile(late, 99).toFixed(1)} ms, max ${Math.max(...late).toFixed(1)} ms ` +
+    `(${late.length} firings; ${f.watchdogEvents} watchdog_fired events stored)\n` +
+    `      main thread event-loop delay: p50 ${f.server.loopDelay.p50.toFixed(1)} ms, p99 ${f.server.loopDelay.p99.toFixed(1)} ms, max ${f.server.loopDelay.max.toFixed(1)} ms\n` +
+    `      events: ${f.eventsReceived} received by the SSE clients, ${f.eventsStored} stored; ${f.lost} lost, ${f.gappedRuns} runs with a gap or repeat; ${f.reconnects} dropped streams resumed\n` +
+    `      server process CPU ${(f.server.cpuMs / f.server.wallMs).toFixed(2)} of a core over the load, RSS ${f.server.rssMb.toFixed(0)} MB\n` +
+    `      (build ${f.built ? 'made now' : `${f.buildAgeMin.toFixed(0)} min old, reused; BENCH_REBUILD=1 builds the code as it is`})`
+  );
+}

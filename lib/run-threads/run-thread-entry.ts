@@ -1,0 +1,81 @@
+import { parentPort } from 'node:worker_threads';
+import { benchProbe } from '@/lib/clock/bench-probe';
+import { NO_TOTALS, terminateEvent, type RunEvent } from '@/lib/protocol';
+import { launchRun } from '@/lib/runtime/launch-run';
+import type { RunHandle } from '@/lib/runtime/types';
+import { warmUp } from '@/lib/runtime/warm-up';
+import type { FromRunThread, ToRunThread } from './messages';
+
+/**
+ * A run thread (lib/run-threads/run-threads.ts): real-clock runs execute here, each with its
+ * own clock and timers, so the server's main thread (routing, storing, SSE) never delays a
+ * run's deadlines and no run's synchronous work delays another's beyond its thread. Loaded as
+ * one bundled file (lib/sweeps/worker-bundle.ts). Events go back in batches, one message per
+ * turn of this thread's event loop, each run's in seq order.
+ */
+const port = parentPort!;
+const runs = new Map<string, RunHandle>();
+let outbox = new Map<string, RunEvent[]>();
+let scheduled = false;
+/** Each run's latest event, for a launch that throws part way (its terminate follows it). */
+const lastOf = new Map<string, RunEvent>();
+
+const send = (message: FromRunThread): void => port.postMessage(message);
+
+const flush = (): void => {
+  scheduled = false;
+  const late = benchProbe()?.watchdogLateWallMs.splice(0);
+  if (outbox.size === 0 && !late?.length) return;
+  send({ type: 'events', runs: [...outbox], ...(late?.length ? { late } : {}) });
+  outbox = new Map();
+};
+
+const emit = (runId: string, event: RunEvent): void => {
+  lastOf.set(runId, event);
+  const queue = outbox.get(runId);
+  if (queue) queue.push(event);
+  else outbox.set(runId, [event]);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flush);
+  }
+};
+
+const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
+  const { runId, config, apiKey, fork } = message;
+  let handle: RunHandle;
+  try {
+    handle = launchRun({ runId, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}), onEvent: (event) => emit(runId, event) });
+  } catch (error) {
+    // As the registry does for a launch that throws in its own thread: the log still ends.
+    const message = `the run could not start: ${(error as Error).message}`;
+    const last = lastOf.get(runId);
+    lastOf.delete(runId);
+    emit(runId, {
+      run_id: runId,
+      seq: (last?.seq ?? -1) + 1,
+      ts: last?.ts ?? 0,
+      ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: NO_TOTALS }),
+    });
+    flush();
+    send({ type: 'done', runId });
+    return;
+  }
+  runs.set(runId, handle);
+  void handle.done.then(() => {
+    runs.delete(runId);
+    lastOf.delete(runId);
+    flush();
+    send({ type: 'done', runId });
+  });
+};
+
+// This thread's one-time costs (tokenizer, first SDK parse) are paid before its first run's
+// clock starts: every message waits for them, in the order it came.
+const ready = warmUp();
+port.on('message', (message: ToRunThread) => {
+  void ready.then(() => {
+    if (message.type === 'start') start(message);
+    else runs.get(message.runId)?.control(message.message);
+  });
+});

@@ -1,0 +1,58 @@
+import 'server-only';
+import os from 'node:os';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { benchProbe } from '@/lib/clock/bench-probe';
+
+/**
+ * What the load bench reads from a running server, only when it was started with
+ * LOOP_LAB_BENCH_DIAGNOSTICS=1: this thread's event-loop delay since the last reset, and how
+ * late each stream watchdog fired (lib/clock/bench-probe.ts). Never shown by the app.
+ */
+export interface BenchDiagnostics {
+  /** Event-loop delay of the server's main thread, in ms (monitorEventLoopDelay, 10 ms resolution). */
+  loopDelay: { p50: number; p99: number; max: number; samples: number };
+  /** Each stream watchdog firing since the last reset: fire time minus deadline, wall ms. */
+  watchdogLateWallMs: number[];
+  /** CPU of the whole process since the last reset, ms (every thread). */
+  cpuMs: number;
+  wallMs: number;
+  rssMb: number;
+  loadAverage: number[];
+}
+
+interface State {
+  histogram: IntervalHistogram;
+  cpu: NodeJS.CpuUsage;
+  since: number;
+}
+
+const globalForDiagnostics = globalThis as typeof globalThis & { __loopLabBenchDiagnostics?: State };
+
+export function benchDiagnosticsEnabled(): boolean {
+  return benchProbe() !== undefined;
+}
+
+/** Starts (or restarts) the measurement: a new histogram, the watchdog list emptied. */
+export function resetBenchDiagnostics(): void {
+  globalForDiagnostics.__loopLabBenchDiagnostics?.histogram.disable();
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  globalForDiagnostics.__loopLabBenchDiagnostics = { histogram, cpu: process.cpuUsage(), since: performance.now() };
+  const probe = benchProbe();
+  if (probe) probe.watchdogLateWallMs.length = 0;
+}
+
+export function readBenchDiagnostics(): BenchDiagnostics {
+  if (!globalForDiagnostics.__loopLabBenchDiagnostics) resetBenchDiagnostics();
+  const { histogram, cpu, since } = globalForDiagnostics.__loopLabBenchDiagnostics!;
+  const used = process.cpuUsage(cpu);
+  const ms = (ns: number): number => ns / 1e6;
+  return {
+    loopDelay: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), samples: histogram.count },
+    watchdogLateWallMs: [...(benchProbe()?.watchdogLateWallMs ?? [])],
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs: performance.now() - since,
+    rssMb: process.memoryUsage.rss() / 2 ** 20,
+    loadAverage: os.loadavg(),
+  };
+}
