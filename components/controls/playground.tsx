@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -14,10 +15,14 @@ import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-p
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { Button } from '@/components/ui/button';
-import { RunView } from '@/components/timeline/run-view';
 import { ControlPanel } from './control-panel';
 import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
+
+// The run's view is code the first paint does not draw (no run yet): loaded when a run is on screen.
+const RunView = dynamic(() => import('@/components/timeline/run-view').then((m) => m.RunView), {
+  loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
+});
 
 /**
  * The playground: controls on the left, the current run on the right. The form lives
