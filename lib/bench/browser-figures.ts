@@ -10,8 +10,8 @@ import { median } from './stats';
 
 /**
  * The browser side, measured in Chromium against `next start` (the production build):
- * the JavaScript the playground route loads (every script Chromium fetches for `/`, gzipped as
- * `next start` sends it), and a finished run of ~20,000 events opened on its run page — time
+ * the JavaScript the playground route loads (every script Chromium fetches for `/` until its
+ * load event, each file of the build gzipped as `next start` sends it), and a finished run of ~20,000 events opened on its run page — time
  * from navigation to the paint that shows the whole folded run (its terminate banner drawn),
  * and the longest frame on the way (long animation frames, long tasks as a fallback).
  */
@@ -78,13 +78,15 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
   try {
     await waitForServer(`${base}/api/scenarios`, server, () => stderr);
 
-    // What Chromium loads for the playground: every script response, measured as the build wrote it.
+    // What Chromium loads for the playground: every script it fetches until the page's load event
+    // (what the page needs to draw and hydrate; later fetches are Next prefetching other routes' code).
     const page = await browser.newPage();
-    const urls: string[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() === 'script') urls.push(response.url());
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') requested.push(request.url());
     });
-    await page.goto(base, { waitUntil: 'networkidle' });
+    await page.goto(base, { waitUntil: 'load' });
+    const urls = [...new Set(requested)];
     await page.getByRole('button', { name: 'Run', exact: true }).first().waitFor();
     await page.close();
     const scripts = urls.map((url) => {
