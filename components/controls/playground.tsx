@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -14,10 +15,26 @@ import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-p
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { Button } from '@/components/ui/button';
-import { RunView } from '@/components/timeline/run-view';
 import { ControlPanel } from './control-panel';
 import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
+
+// The run's view is code the first paint does not draw (no run yet): loaded when a run is on
+// screen, or fetched ahead once the page has loaded and the browser is idle (usePreloadRunView).
+const loadRunView = () => import('@/components/timeline/run-view');
+const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
+  loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
+});
+
+/** Fetches the run view's code after the page's load event, when the browser is idle, so Run does not wait for it. */
+function usePreloadRunView(): void {
+  useEffect(() => {
+    const preload = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void loadRunView()) : setTimeout(() => void loadRunView(), 0));
+    if (document.readyState === 'complete') preload();
+    else window.addEventListener('load', preload, { once: true });
+    return () => window.removeEventListener('load', preload);
+  }, []);
+}
 
 /**
  * The playground: controls on the left, the current run on the right. The form lives
@@ -30,6 +47,7 @@ export function Playground() {
   const [initial] = useState(() => formFromSearch(params));
   const [form, setForm] = useState<PlaygroundForm>(initial.form);
   const [runId, setRunId] = useState<string | undefined>(initial.runId);
+  usePreloadRunView();
   useEffect(() => {
     const search = formToSearch(form, runId);
     const url = `${window.location.pathname}${search ? `?${search}` : ''}`;

@@ -3,6 +3,7 @@ import { measureCheckCost } from './check-cost';
 import { VENDOR_AND_SDK, type CpuOwners } from './cpu-owners';
 import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurrent-sweeps';
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
+import { BUNDLE_TARGET_BYTES, describeBrowser, FRAME_TARGET_MS, measureBrowser, PAINT_TARGET_MS } from './browser-figures';
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === 'click') await clickFigures();
   if (only === 'click') return;
+  if (only === undefined || only === 'browser') await browserFigures();
+  if (only === 'browser') return;
   if (only === undefined || only === 'lessons') await lessonFigures();
   if (only === 'lessons') return;
   if (only === undefined || only === 'load') await loadFigures();
@@ -54,6 +57,31 @@ async function clickFigures(): Promise<void> {
     return;
   }
   report(name, describeClicks(result), median(result.painted) <= 150, 'target median ≤ 150 ms');
+}
+
+/** The playground's JavaScript and a 20k-event run opened finished, Chromium against `next start` (BENCH_ONLY=browser: these alone). */
+async function browserFigures(): Promise<void> {
+  const result = await measureBrowser({ opens: Number(process.env.BENCH_OPENS ?? 4) });
+  if ('skipped' in result) {
+    console.log(`SKIP  the browser side (playground JavaScript, a 20k-event run opened)
+      ${result.skipped}
+`);
+    return;
+  }
+  const { bundle, open } = describeBrowser(result);
+  report(
+    'JavaScript the playground route loads (every script Chromium fetches for / until its load event, gzip)',
+    bundle,
+    result.gzipBytes <= BUNDLE_TARGET_BYTES,
+    `target ≤ ${BUNDLE_TARGET_BYTES / 1024} kB`,
+  );
+  const warm = result.opens.length > 1 ? result.opens.slice(1) : result.opens;
+  report(
+    'a finished run of ~20,000 events opened on its run page: navigation → whole run painted, and the longest frame',
+    open,
+    median(warm.map((o) => o.paintedMs)) <= PAINT_TARGET_MS && Math.max(...warm.map((o) => o.longestFrameMs)) <= FRAME_TARGET_MS,
+    `target ≤ ${PAINT_TARGET_MS} ms, no frame over ${FRAME_TARGET_MS} ms`,
+  );
 }
 
 /** Every lesson's two sides played as its page plays them, each lesson's wall time against its promise (BENCH_ONLY=lessons: this alone; BENCH_LESSONS=slug,slug: those). */

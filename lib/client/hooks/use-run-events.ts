@@ -3,17 +3,15 @@
 import { useEffect } from 'react';
 import { openRunStream, takeRunStream } from '../api/run-stream';
 import { useRunStoreApi } from '../run-view/run-store-provider';
-
-/** Events arriving within this many ms are folded in one store update (after the first). */
-const BATCH_MS = 25;
+import { createSlicedFold } from '../run-view/sliced-fold';
 
 /**
  * Subscribes the page's run store to a run's event stream: the one opened when the run was
  * created (run-stream.ts), else a fresh one. A fresh EventSource starts at seq 0, so a reload
  * shows everything; on a dropped connection the browser reconnects with Last-Event-ID and the
- * reducer skips anything it already folded. The first event is folded at once, so it is on
- * screen as soon as it arrives; later ones in batches. Closes itself after `terminate` so the
- * browser does not reconnect to a finished run.
+ * reducer skips anything it already folded. Events are folded by a sliced fold (the first at
+ * once, later ones in batches, a long replay in slices that leave the page its frames, drawn
+ * once). Closes itself after `terminate` so the browser does not reconnect to a finished run.
  */
 export function useRunEvents(runId: string | undefined): void {
   const store = useRunStoreApi();
@@ -23,19 +21,15 @@ export function useRunEvents(runId: string | undefined): void {
     setConnection('connecting');
     const stream = takeRunStream(runId) ?? openRunStream(runId);
     const { source } = stream;
-    let queue: unknown[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    const flush = () => {
-      timer = undefined;
-      const batch = queue;
-      queue = [];
-      store.getState().applyEvents(batch);
-      if (store.getState().view.terminate) {
-        source.close();
-        setConnection('closed');
-      }
-    };
+    const fold = createSlicedFold({
+      store,
+      onShown: () => {
+        if (store.getState().view.terminate) {
+          source.close();
+          setConnection('closed');
+        }
+      },
+    });
 
     stream.attach({
       onOpen: () => setConnection('open'),
@@ -46,9 +40,7 @@ export function useRunEvents(runId: string | undefined): void {
         } catch {
           value = undefined;
         }
-        queue.push(value);
-        if (store.getState().view.eventCount === 0) flush();
-        else if (timer === undefined) timer = setTimeout(flush, BATCH_MS);
+        fold.push(value);
       },
       onError: () => {
         if (store.getState().view.terminate) return;
@@ -58,8 +50,8 @@ export function useRunEvents(runId: string | undefined): void {
 
     return () => {
       source.close();
-      if (timer !== undefined) clearTimeout(timer);
-      if (queue.length > 0) store.getState().applyEvents(queue);
+      fold.stop();
+      fold.drain();
     };
   }, [runId, store]);
 }

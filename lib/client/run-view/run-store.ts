@@ -24,7 +24,15 @@ export interface RunStoreState {
   connection: ConnectionState;
   selection?: Selection;
   inspectorOpen: boolean;
+  /** Folds events and shows the result (foldEvents, then commit). */
   applyEvents: (raws: readonly unknown[]) => void;
+  /**
+   * Folds events into the view without showing it yet: no subscriber runs until `commit`. A long
+   * backlog (a finished run replayed) is folded in slices and drawn once, not once a slice.
+   */
+  foldEvents: (raws: readonly unknown[]) => void;
+  /** Shows what was folded since the last commit. */
+  commit: () => void;
   setConnection: (connection: ConnectionState) => void;
   select: (selection: Selection | undefined) => void;
   setInspectorOpen: (open: boolean) => void;
@@ -37,6 +45,8 @@ export type RunStore = StoreApi<RunStoreState>;
  * view changes only by folding events through the pure reducer.
  */
 export function createRunStore(initial: RunViewState = initialRunViewState()): RunStore {
+  // Folded but not yet shown (between foldEvents and commit).
+  let folded: RunViewState | undefined;
   return createStore<RunStoreState>()((set, get) => ({
     view: initial,
     log: [],
@@ -45,9 +55,12 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
     selection: undefined,
     inspectorOpen: false,
     applyEvents: (raws) => {
-      if (raws.length === 0) return;
+      get().foldEvents(raws);
+      get().commit();
+    },
+    foldEvents: (raws) => {
       const { log } = get();
-      let view = get().view;
+      let view = folded ?? get().view;
       for (const raw of raws) {
         const parsed = safeParseEvent(raw);
         if (parsed.ok && parsed.event.seq > view.lastSeq) {
@@ -57,7 +70,12 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
           view = reduceRawEvent(view, raw);
         }
       }
-      if (view !== get().view) set({ view, receivedAt: Date.now() });
+      if (view !== get().view) folded = view;
+    },
+    commit: () => {
+      const view = folded;
+      folded = undefined;
+      if (view !== undefined && view !== get().view) set({ view, receivedAt: Date.now() });
     },
     setConnection: (connection) => set({ connection }),
     select: (selection) => set({ selection }),

@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { RunConfigInput } from '@/lib/protocol';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@/lib/testing/chromium-launch';
+import { freePort, waitForServer } from './click-to-first-event';
+import { median } from './stats';
+
+/**
+ * The browser side, measured in Chromium against `next start` (the production build):
+ * the JavaScript the playground route loads (every script Chromium fetches for `/` until its
+ * load event, each file of the build gzipped as `next start` sends it), and a finished run of ~20,000 events opened on its run page — time
+ * from navigation to the paint that shows the whole folded run (its terminate banner drawn),
+ * and the longest frame on the way (long animation frames, long tasks as a fallback).
+ */
+export type BrowserFigures =
+  | { skipped: string }
+  | {
+      scripts: Array<{ url: string; bytes: number; gzip: number }>;
+      gzipBytes: number;
+      runEvents: number;
+      /** One entry a page open (the first, cold, included). */
+      opens: Array<{ paintedMs: number; longestFrameMs: number; longestTaskMs: number; frames: number }>;
+      buildAgeMin: number;
+    };
+
+/**
+ * The long run: the long-output model with a 64,000-token cap, every stream record its own
+ * event (a slow drip 60 ms a record, past the 50 ms delta window), on the virtual clock.
+ * Played by the server itself through POST /api/runs: ~18,500 events.
+ */
+export const LONG_RUN_CONFIG: RunConfigInput = {
+  provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+  scenario: 'long-project',
+  policy: 'long-output',
+  seed: 3,
+  clock: 'virtual',
+  maxOutputTokens: 64_000,
+  budgets: { maxIterations: 10, maxCostUsd: 50, maxAttempts: 500 },
+  faults: { rules: [{ id: 'drip', enabled: true, when: { kind: 'always' }, action: { type: 'slow_drip', delayMs: 60 } }], tools: [] },
+} as RunConfigInput;
+
+/** The page's own observers, installed before any script of the page runs (a string: tsx would wrap a function). */
+const OBSERVE = `(() => {
+  window.__frames = [];
+  window.__tasks = [];
+  try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__frames.push(e.duration); }).observe({ type: 'long-animation-frame', buffered: true }); } catch {}
+  try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {}
+  // The run is on screen once its terminate banner is in the page and painted (the frame after the next one starts).
+  const watch = new MutationObserver(() => {
+    if (!document.querySelector('[data-testid="terminate-banner"]')) return;
+    watch.disconnect();
+    requestAnimationFrame(() => setTimeout(() => performance.mark('bench:run-painted'), 0));
+  });
+  document.addEventListener('DOMContentLoaded', () => watch.observe(document.body, { childList: true, subtree: true }));
+})()`;
+
+export async function measureBrowser({ opens }: { opens: number }): Promise<BrowserFigures> {
+  const root = process.cwd();
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  if (!fs.existsSync(CHROMIUM_PATH)) return { skipped: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or apt-get install chromium)` };
+  if (!fs.existsSync(buildId)) return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
+  const { chromium } = await import('playwright-core');
+
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-browser-'));
+  const server = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: root,
+    env: { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  try {
+    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
+
+    // What Chromium loads for the playground: every script it fetches until the page's load event
+    // (what the page needs to draw and hydrate; later fetches are Next prefetching other routes' code).
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') requested.push(request.url());
+    });
+    await page.goto(base, { waitUntil: 'load' });
+    const urls = [...new Set(requested)];
+    await page.getByRole('button', { name: 'Run', exact: true }).first().waitFor();
+    await page.close();
+    const scripts = urls.map((url) => {
+      const file = new URL(url).pathname.replace(/^\/_next\//, '.next/');
+      const body = fs.readFileSync(path.join(root, decodeURIComponent(file)));
+      return { url: new URL(url).pathname, bytes: body.length, gzip: zlib.gzipSync(body).length };
+    });
+
+    // The long run, played by the server (virtual clock), then opened finished.
+    const created = await fetch(`${base}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ config: LONG_RUN_CONFIG }),
+    });
+    if (!created.ok) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const runEvents = await waitForEnd(`${base}/api/runs/${encodeURIComponent(id)}/events`);
+
+    const samples: Array<{ paintedMs: number; longestFrameMs: number; longestTaskMs: number; frames: number }> = [];
+    for (let i = 0; i < opens; i += 1) {
+      const context = await browser.newContext();
+      const runPage = await context.newPage();
+      await runPage.addInitScript(OBSERVE);
+      await runPage.goto(`${base}/runs/${encodeURIComponent(id)}`);
+      await runPage.waitForFunction(`performance.getEntriesByName('bench:run-painted').length > 0`, undefined, { timeout: 60_000 });
+      // Frames still settling after the paint count too.
+      await runPage.waitForTimeout(500);
+      samples.push(
+        (await runPage.evaluate(`(() => ({
+          paintedMs: performance.getEntriesByName('bench:run-painted')[0].startTime,
+          longestFrameMs: Math.max(0, ...window.__frames),
+          longestTaskMs: Math.max(0, ...window.__tasks),
+          frames: window.__frames.length,
+        }))()`)) as (typeof samples)[number],
+      );
+      await context.close();
+    }
+    return {
+      scripts,
+      gzipBytes: scripts.reduce((sum, s) => sum + s.gzip, 0),
+      runEvents,
+      opens: samples,
+      buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000,
+    };
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Reads the run's event stream to its terminate; returns how many events it holds. */
+async function waitForEnd(url: string): Promise<number> {
+  const text = await (await fetch(url)).text();
+  const frames = text.split('\n\n').filter((frame) => frame.startsWith('id: '));
+  if (!frames.at(-1)?.includes('"event":"terminate"')) throw new Error('the long run ended without a terminate');
+  return frames.length;
+}
+
+export const BUNDLE_TARGET_BYTES = 150 * 1024;
+export const PAINT_TARGET_MS = 1000;
+export const FRAME_TARGET_MS = 100;
+
+export function describeBrowser(result: Exclude<BrowserFigures, { skipped: string }>): { bundle: string; open: string } {
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+  const largest = [...result.scripts].sort((a, b) => b.gzip - a.gzip).slice(0, 5);
+  const [cold, ...warm] = result.opens;
+  const seen = warm.length > 0 ? warm : result.opens;
+  const painted = seen.map((s) => s.paintedMs);
+  const frames = seen.map((s) => s.longestFrameMs);
+  return {
+    bundle:
+      `${kb(result.gzipBytes)} gzip in ${result.scripts.length} scripts (${kb(result.scripts.reduce((sum, s) => sum + s.bytes, 0))} before gzip); largest: ` +
+      largest.map((s) => `${path.basename(s.url)} ${kb(s.gzip)}`).join(', '),
+    open:
+      `${result.runEvents.toLocaleString('en')} events: painted ${median(painted).toFixed(0)} ms after navigation (median of ${seen.length}; ` +
+      `each ${painted.map((n) => n.toFixed(0)).join(', ')}), longest frame ${Math.max(...frames).toFixed(0)} ms ` +
+      `(longest task ${Math.max(...seen.map((s) => s.longestTaskMs)).toFixed(0)} ms)` +
+      (cold && warm.length > 0 ? `; the first open, cold: ${cold.paintedMs.toFixed(0)} ms, frame ${cold.longestFrameMs.toFixed(0)} ms` : '') +
+      `\n      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`,
+  };
+}
