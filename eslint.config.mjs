@@ -12,6 +12,7 @@ const framework = ['next', 'next/*', 'react', 'react-dom', 'react/*', 'zustand',
 const LAYER_RANK = {
   protocol: 0,
   clock: 0,
+  config: 0,
   tokens: 1,
   trajectory: 1,
   lessons: 1,
@@ -44,6 +45,7 @@ for (const room of readdirSync(new URL('./lib/', import.meta.url), { withFileTyp
 /** Packages that only run on the server: never in browser code. */
 const serverOnly = ['piscina', 'bullmq', 'ioredis', 'better-sqlite3', '@opentelemetry/*', 'esbuild', 'node:*', 'server-only'];
 const serverLib = [
+  'config',
   'engine',
   'server',
   'store',
@@ -128,6 +130,17 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   ...layerRules(),
+  {
+    // The server's environment is read in one module; scripts (bench, audit, readme, the API's scripts) read their own knobs.
+    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    ignores: [...tests, 'lib/config/**', 'lib/bench/**', 'lib/audit/**', 'lib/readme/**', 'scripts/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment through lib/config/server-env (serverEnv, processEnv).' },
+      ],
+    },
+  },
   {
     files: ['**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },

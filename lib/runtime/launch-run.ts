@@ -29,6 +29,7 @@ import type { ControlMessage, LaunchOptions, RunHandle } from './types';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
 import { createSplitSecretHold } from './hold-split-secrets';
 import { createVendorTransports } from './vendor-transports';
+import { processEnv } from '@/lib/config/server-env';
 
 /**
  * The composition root: builds the clock, the transport (a simulated vendor, or the global
@@ -46,7 +47,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
   // its values before anyone serialises it. The fault wrapper also asks here whether the request
   // going out is a background call: the engine records each request (model_request) just
   // before sending it.
-  const secrets = runSecrets({ apiKey: options.apiKey, env: process.env });
+  const secrets = runSecrets({ apiKey: options.apiKey, env: processEnv() });
   let redactor: Redactor = createRedactor({ secrets });
   let backgroundRequest = false;
   // The totals so far, for a terminate this runtime has to write when the loop could not.

@@ -2,13 +2,13 @@ import 'server-only';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { getStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
+import { serverEnv } from '@/lib/config/server-env';
 
 const globalForRegistry = globalThis as typeof globalThis & { __loopLabRunRegistry?: RunRegistry };
 
 /** LOOP_LAB_UNWATCHED_MS, default one minute: how long a run may go unwatched before it is abandoned. */
 export function unwatchedMs(): number {
-  const value = Number(process.env.LOOP_LAB_UNWATCHED_MS);
-  return Number.isFinite(value) && value > 0 ? value : 60_000;
+  return serverEnv().unwatchedMs;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/typ
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
 import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
+import { processEnv } from '@/lib/config/server-env';
 
 /** Receives a run's events in seq order, then onEnd once after the terminate event. */
 export interface RunListener {
@@ -179,7 +180,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   return {
     startRun({ config, apiKey, fork }) {
       const id = randomUUID();
-      const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) });
+      const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted like the run's events (a key pasted into the system prompt).
       store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;
