@@ -1,4 +1,4 @@
-import { NO_TOTALS, terminateEvent, type RunEvent, type TerminateReason } from '@/lib/protocol';
+import { NO_TOTALS, stampEvent, terminateEvent, type EventBody, type RunEvent, type TerminateReason } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { sampleRunEvents } from '@/lib/store/sample-run';
 
@@ -31,7 +31,7 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
     let seq = 0;
     let stopped: TerminateReason | undefined;
     let wake: (() => void) | undefined;
-    const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq * 10 } as RunEvent);
+    const emit = (body: EventBody): void => onEvent(stampEvent(body, { run_id: runId, seq: seq++, ts: seq * 10 }));
     const sample = sampleRunEvents({ runId });
     emit(sample[0]!);
     const sleep = (ms: number) =>

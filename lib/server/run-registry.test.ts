@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '@/lib/protocol';
+import { stampEvent, type EventBody, type RunEvent } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
 import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run';
 import { createFakeLaunch } from './fake-launch';
@@ -22,7 +22,7 @@ afterEach(() => {
 
 function collector(): RunListener & { events: RunEvent[]; ended: boolean } {
   const c = {
-    events: [] as RunEvent[],
+    events: new Array<RunEvent>(),
     ended: false,
     onEvent: (event: RunEvent) => c.events.push(event),
     onEnd: () => {
@@ -230,7 +230,7 @@ describe('run registry', () => {
       launch: ({ runId, onEvent }) => {
         const sample = sampleRunEvents({ runId });
         let seq = 0;
-        const emit = (body: Record<string, unknown>): void => onEvent({ ...body, run_id: runId, seq: seq++, ts: seq } as RunEvent);
+        const emit = (body: EventBody): void => onEvent(stampEvent(body, { run_id: runId, seq: seq++, ts: seq }));
         const done = (async () => {
           emit(sample[0]!);
           emit({ event: 'tool_call', iteration: 1, call_id: 'c1', tool: 'edit_file', args, result: 'invalid', result_chars: 7, is_error: true, latency_ms: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventBody, RunEvent } from '@/lib/protocol';
+import { stampEvent, type EventBody } from '@/lib/protocol';
 import { groupBackgroundCalls } from './group-background-calls';
 import { countOverrides } from '../forms/recovery-fields';
 import { foldRawEvents } from './reduce-run-event';
@@ -8,7 +8,7 @@ import { vendorStatLabel } from '../explain/vendor-stat-label';
 
 /** Folds hand-written event bodies, stamping run_id, seq and ts (ts given per event). */
 function fold(bodies: ReadonlyArray<EventBody & { ts: number }>): RunViewState {
-  const events = bodies.map((b, seq) => ({ run_id: 'r', seq, ...b }) as RunEvent);
+  const events = bodies.map(({ ts, ...body }, seq) => stampEvent(body, { run_id: 'r', seq, ts }));
   return foldRawEvents(initialRunViewState(), events);
 }
 
