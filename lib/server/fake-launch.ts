@@ -1,4 +1,4 @@
-import { NO_TOTALS, stampEvent, terminateEvent, type EventBody, type RunEvent, type TerminateReason } from '@/lib/protocol';
+import { NO_TOTALS, stampEvent, terminateEvent, type EventBody, type TerminateReason } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { sampleRunEvents } from '@/lib/store/sample-run';
 
