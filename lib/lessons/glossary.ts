@@ -1,5 +1,5 @@
-import { PRESETS, type MechanismId } from '@/lib/protocol';
-import { DEFAULTS as D, words } from './defaults';
+import { formatMs, PRESETS, type MechanismId } from '@/lib/protocol';
+import { DEFAULTS as D } from './defaults';
 import { MECHANISMS } from './mechanisms';
 
 /**
@@ -354,7 +354,7 @@ export const GLOSSARY = [
   {
     id: 'time-scale',
     term: 'time scale',
-    definition: `How fast run time passes against the wall clock: at 0.05 a ${D.watchdogBase} wait takes ${words(PRESETS.codesmith.watchdog.baseMs * 0.05)}. Labels always show run time.`,
+    definition: `How fast run time passes against the wall clock: at 0.05 a ${D.watchdogBase} wait takes ${formatMs(PRESETS.codesmith.watchdog.baseMs * 0.05)}. Labels always show run time.`,
   },
   {
     id: 'virtual-clock',

@@ -19,3 +19,4 @@ export * from './run-totals';
 export * from './terminate-event';
 export * from './category-label';
 export * from './event-builders';
+export * from './format-duration';

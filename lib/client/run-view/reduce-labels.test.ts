@@ -140,7 +140,7 @@ describe('labels that tell the truth', () => {
 
   it('the header counts attempts as the cards do, first request included', () => {
     const s = fold([{ event: 'iteration_start', iteration: 1, ts: 0 }, request(1, 1, false, 0), error(1, 10), retry(1, 10, 'foreground')]);
-    expect(s.reason).toBe('waiting 1.0 s: 429 rate limited, then attempt 2 of 4');
+    expect(s.reason).toBe('waiting 1 s: 429 rate limited, then attempt 2 of 4');
     const attempt = s.turns[0]!.attempts[0]!;
     expect(attempt.retry).toMatchObject({ nextAttempt: 2, maxAttempts: 4 });
     // The wait has not ended: no measured wait yet, so nothing may say "waited".
