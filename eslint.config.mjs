@@ -15,6 +15,8 @@ const LAYER_RANK = {
   config: 0,
   tokens: 1,
   trajectory: 1,
+  // The mechanism vocabulary (table, glossary, defaults in words): below lessons, which teach it.
+  mechanisms: 0.5,
   lessons: 1,
   store: 2,
   otel: 1,

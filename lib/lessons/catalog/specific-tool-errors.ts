@@ -1,6 +1,6 @@
 import { formatMs } from '@/lib/protocol';
 import type { Lesson } from '../lesson';
-import { DEFAULTS } from '../defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 
 const HANG_MS = 600_000;
 const BUDGET_MS = 300_000;

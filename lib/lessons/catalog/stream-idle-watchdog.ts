@@ -1,5 +1,5 @@
 import type { Lesson } from '../lesson';
-import { DEFAULTS } from '../defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import { formatMs, PRESETS } from '@/lib/protocol';
 
 const { baseMs, perRetryMs } = PRESETS.codesmith.watchdog;

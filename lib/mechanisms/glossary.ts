@@ -16,7 +16,7 @@ export interface GlossaryEntry {
   term: string;
   /** One or two sentences: what it is and why it exists. */
   definition: string;
-  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/lessons/mechanisms.ts). */
+  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
   mechanism?: MechanismId;
   /** Other entries worth reading next. */
   see?: readonly string[];
