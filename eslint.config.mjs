@@ -133,6 +133,17 @@ export default tseslint.config(
   },
   ...layerRules(),
   {
+    // Test support is named for what it is: only tests, *.testkit.ts helpers, fixtures and lib/testing import vitest.
+    files: ['**/*.{ts,tsx}'],
+    ignores: tests,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vitest', message: 'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.' }] },
+      ],
+    },
+  },
+  {
     // The server's environment is read in one module; scripts (bench, audit, readme, the API's scripts) read their own knobs.
     files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
     ignores: [...tests, 'lib/config/**', 'lib/bench/**', 'lib/audit/**', 'lib/readme/**', 'scripts/**'],

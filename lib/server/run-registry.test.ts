@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stampEvent, type EventBody, type RunEvent } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
-import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run';
-import { createFakeLaunch } from './fake-launch';
+import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run.testkit';
+import { createFakeLaunch } from './fake-launch.testkit';
 import { HttpError } from './http-error';
 import { createRunRegistry, FLUSH_MS, type RunListener } from './run-registry';
 

@@ -1,6 +1,6 @@
 import { NO_TOTALS, stampEvent, terminateEvent, type EventBody, type TerminateReason } from '@/lib/protocol';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import { sampleRunEvents } from '@/lib/store/sample-run';
+import { sampleRunEvents } from '@/lib/store/sample-run.testkit';
 
 export interface FakeLaunchOptions {
   /** Events between run_start and terminate (content deltas), one per tick. */
