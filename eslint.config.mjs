@@ -19,6 +19,8 @@ const LAYER_RANK = {
   mechanisms: 0.5,
   lessons: 1,
   store: 2,
+  // One run's metrics from its log (MetricsFold): read by sweeps and compare alike.
+  metrics: 2,
   otel: 1,
   dialects: 2,
   client: 2,
@@ -58,6 +60,7 @@ const serverLib = [
   'faults',
   'tokens',
   'sweeps',
+  'metrics',
   'otel',
   'bench',
   'cli',
