@@ -12,10 +12,15 @@ const framework = ['next', 'next/*', 'react', 'react-dom', 'react/*', 'zustand',
 const LAYER_RANK = {
   protocol: 0,
   clock: 0,
+  config: 0,
   tokens: 1,
   trajectory: 1,
+  // The mechanism vocabulary (table, glossary, defaults in words): below lessons, which teach it.
+  mechanisms: 0.5,
   lessons: 1,
   store: 2,
+  // One run's metrics from its log (MetricsFold): read by sweeps and compare alike.
+  metrics: 2,
   otel: 1,
   dialects: 2,
   client: 2,
@@ -45,6 +50,7 @@ for (const room of readdirSync(new URL('./lib/', import.meta.url), { withFileTyp
 /** Packages that only run on the server: never in browser code. */
 const serverOnly = ['piscina', 'bullmq', 'ioredis', 'better-sqlite3', '@opentelemetry/*', 'esbuild', 'node:*', 'server-only'];
 const serverLib = [
+  'config',
   'engine',
   'server',
   'store',
@@ -56,6 +62,7 @@ const serverLib = [
   'tokens',
   'sweeps',
   'run-threads',
+  'metrics',
   'otel',
   'bench',
   'cli',
@@ -130,6 +137,28 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   ...layerRules(),
+  {
+    // Test support is named for what it is: only tests, *.testkit.ts helpers, fixtures and lib/testing import vitest.
+    files: ['**/*.{ts,tsx}'],
+    ignores: tests,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vitest', message: 'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.' }] },
+      ],
+    },
+  },
+  {
+    // The server's environment is read in one module; scripts (bench, audit, readme, the API's scripts) read their own knobs.
+    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    ignores: [...tests, 'lib/config/**', 'lib/bench/**', 'lib/audit/**', 'lib/readme/**', 'scripts/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment through lib/config/server-env (serverEnv, processEnv).' },
+      ],
+    },
+  },
   {
     files: ['**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },

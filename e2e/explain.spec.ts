@@ -30,7 +30,7 @@ test('a retry step says why, the inspector links its lesson and glossary term, k
   // The first ladder step: the wait was the server's Retry-After, and the line says so with its number.
   const step = page.getByTestId('ladder-step').first();
   const why = step.getByTestId('why-line');
-  await expect(why).toContainText('after 7.0 s');
+  await expect(why).toContainText('after 7 s');
   await expect(why).toContainText('Retry-After honoured');
   await expect(why).toHaveAttribute('data-term', 'retry-after');
   // The watchdog step after the keepalives: Empty, retried at once.

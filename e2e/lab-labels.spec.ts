@@ -89,7 +89,7 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   await expect(page.getByTestId('controls')).toBeHidden();
   // The whole waiting reason is readable on a phone, the server's ask included (not cut at two lines).
   const reason = page.getByTestId('run-status-reason');
-  await expect(reason).toContainText('server asked 7.0 s', { timeout: 15_000 });
+  await expect(reason).toContainText('server asked 7 s', { timeout: 15_000 });
   expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
   await page.getByTestId('bar-abort').click();
   expect((await playground.waitForEnd()).reason).toBe('aborted');
@@ -116,9 +116,9 @@ test("a retry wait: the header's countdown and the attempt card's count agree at
       document.querySelector('[data-testid=retry-wait][data-state=waiting]')?.textContent ?? '',
     ]);
     if (!/more of/.test(header) || !/waiting…/.test(card)) break;
-    const left = seconds(header, /waiting ([\d.]+) (ms|s) more of 7\.0 s/);
-    const spent = seconds(card, /waiting… ([\d.]+) (ms|s) of 7\.0 s/);
-    // Each is rounded to a tenth, so together they make 7.0 s give or take 0.1.
+    const left = seconds(header, /waiting ([\d.]+) (ms|s) more of 7 s/);
+    const spent = seconds(card, /waiting… ([\d.]+) (ms|s) of 7 s/);
+    // Each is rounded to a tenth, so together they make 7 s give or take 0.1.
     expect(Math.abs(left + spent - 7), `header "${header}" · card "${card}"`).toBeLessThanOrEqual(0.11);
     compared++;
     await page.waitForTimeout(230);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LESSONS } from '../lib/lessons';
-import { MECHANISMS } from '../lib/lessons/mechanisms';
+import { MECHANISMS } from '../lib/mechanisms/mechanisms';
 
 /** The lessons: every page states its failure and offers Play; a few play both sides to their end, fast. */
 

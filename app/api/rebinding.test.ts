@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getRunRegistry, getSweepRegistry } from '@/lib/server';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
-import { dispatch, ROUTES } from './dispatch-route';
-import { startValidRun } from './api-fuzz';
+import { dispatch, ROUTES } from '@/scripts/api/dispatch-route';
+import { startValidRun } from '@/scripts/api/api-fuzz';
 
 /**
  * DNS rebinding: a page on another site re-points its own name at 127.0.0.1 and reads what

@@ -7,13 +7,13 @@ import { mechanismAlreadyOff } from '@/lib/compare/mechanism-already-off';
 import { api, ApiError } from '@/lib/client/api/client';
 import { compareUrl } from '@/lib/client/api/compare';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
-import { configWithMechanismOff, MECHANISM_LIST } from '@/lib/lessons/mechanisms';
+import { configWithMechanismOff, MECHANISM_LIST } from '@/lib/mechanisms/mechanisms';
 import type { MechanismId } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';
 
 /**
  * "Run the counterfactual": the same config and seed with one mechanism switched off
- * (lib/lessons/mechanisms.ts), started as a new run, then both opened side by side.
+ * (lib/mechanisms/mechanisms.ts), started as a new run, then both opened side by side.
  */
 export function RunCounterfactual({ runId }: { runId: string }) {
   const { open, toggle, close, triggerRef, panelRef, onPanelKeyDown } = usePopover();

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { explainEvent, explainedSteps } from '@/lib/client/explain/explain-event';
 import type { RunEvent } from '@/lib/protocol';
-import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/lessons/glossary';
+import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/mechanisms/glossary';
 
 /**
  * The inspector's explanation of the selected item: for every mechanism step among its

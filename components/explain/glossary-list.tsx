@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryEntry, type GlossaryId } from '@/lib/lessons/glossary';
+import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryEntry, type GlossaryId } from '@/lib/mechanisms/glossary';
 
 /** Every term the UI uses, an anchor each, with the lesson where the mechanism plays on and off. */
 export function GlossaryList() {

@@ -3,7 +3,7 @@
 import { explainEvent, isExplained } from '@/lib/client/explain/explain-event';
 import { useLogEvent } from '@/lib/client/hooks/use-log-event';
 import Link from 'next/link';
-import { glossaryEntry, lessonHref } from '@/lib/lessons/glossary';
+import { glossaryEntry, lessonHref } from '@/lib/mechanisms/glossary';
 
 /**
  * The one-line "why" of a mechanism step, read from its event in the log; hovering shows

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { LESSONS } from '@/lib/lessons';
-import { MECHANISMS } from '@/lib/lessons/mechanisms';
+import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 
 /** Every lesson: its failure in one line and the mechanism it switches off. */
 export function LessonIndex() {

@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react';
 import { api, ApiError } from '@/lib/client/api/client';
 import { timeScaleLabel } from '@/lib/client/format';
 import { lessonBySlug } from '@/lib/lessons';
-import { MECHANISMS } from '@/lib/lessons/mechanisms';
+import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import type { PlayedLesson } from '@/lib/protocol/http';
 import type { RunEvent } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';

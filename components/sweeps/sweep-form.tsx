@@ -7,7 +7,7 @@ import { useScenarios } from '@/lib/client/api/runs';
 import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/forms/sweep-form';
 import { useCreateSweep } from '@/lib/client/api/sweep-queries';
 import { ApiError } from '@/lib/client/api/client';
-import { MECHANISMS as MECHANISMS_TABLE } from '@/lib/lessons/mechanisms';
+import { MECHANISMS as MECHANISMS_TABLE } from '@/lib/mechanisms/mechanisms';
 import { MAX_SWEEP_JOBS, PRESET_LABELS, PresetIdSchema, SweepMechanismSchema } from '@/lib/protocol';
 import { Button } from '@/components/ui/button';
 import { INPUT } from '@/components/controls/field';

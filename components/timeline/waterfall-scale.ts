@@ -23,8 +23,8 @@ export function ticks(domain: number, count = 6): number[] {
   return ticksBetween(0, domain, count);
 }
 
-/** Room one axis label needs on screen ("1 m 00 s" in the small mono face, with a gap). */
-export const TICK_LABEL_PX = 72;
+/** Room one axis label needs on screen ("2 min 30 s" in the small mono face, with a gap). */
+export const TICK_LABEL_PX = 84;
 
 /**
  * How many ticks an axis this many px wide can label without them running into each other:

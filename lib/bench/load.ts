@@ -72,7 +72,7 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     const config = { ...side, budgets: { ...side.budgets, maxRunMs: 86_400_000 } };
     // One run first, to its end: the server's one-time costs (route compilation, warm-up) are not load.
     await watch(base, (await post(base, config)).id, { reconnects: 0 });
-    const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST' });
+    const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
 
     const counts = { reconnects: 0 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RealClock, createRandom } from '@/lib/clock';
 import { withFaults } from '@/lib/faults';
-import type { FaultPlan, RunEvent } from '@/lib/protocol';
+import { parseEventJson, type FaultPlan, type RunEvent } from '@/lib/protocol';
 import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
 
@@ -51,7 +51,7 @@ function readTrace(path: string): RunEvent[] {
   return readFileSync(path, 'utf8')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as RunEvent);
+    .map((line) => parseEventJson(line));
 }
 
 const outFile = (): string => join(mkdtempSync(join(tmpdir(), 'loop-cli-')), 'trace.jsonl');

@@ -8,6 +8,7 @@ import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { CliInputError, parseCliArgs, USAGE } from './parse-args';
 import { describeEvent } from './print-event';
+import { processEnv } from '@/lib/config/server-env';
 
 /**
  * `npm run loop -- …`: the same engine as the playground, in a terminal. Prints the run as
@@ -86,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
     console.error(`loop: ${redactor.text(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   },

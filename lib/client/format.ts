@@ -1,21 +1,7 @@
 import { categoryLabel, type ErrorCategory } from '@/lib/protocol';
 
-/** Short human durations: 850 ms, 4.1 s, 2 m 05 s, 1 h 02 m. */
-export function formatMs(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return '–';
-  const abs = Math.abs(ms);
-  const sign = ms < 0 ? '-' : '';
-  if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
-  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 || Math.round(abs) % 1000 !== 0 ? 1 : 0)} s`;
-  if (abs < 3_600_000) {
-    const m = Math.floor(abs / 60_000);
-    const s = Math.floor((abs % 60_000) / 1000);
-    return `${sign}${m} m ${String(s).padStart(2, '0')} s`;
-  }
-  const h = Math.floor(abs / 3_600_000);
-  const m = Math.floor((abs % 3_600_000) / 60_000);
-  return `${sign}${h} h ${String(m).padStart(2, '0')} m`;
-}
+/** Durations: the one formatter, in lib/protocol (the engine's reasons and the lessons' words use it too). */
+export { formatMs } from '@/lib/protocol';
 
 /** A run clock reading: 0:04.1, 12:30.0. */
 export function formatClock(ms: number): string {

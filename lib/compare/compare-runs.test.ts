@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfigInput, RunEvent } from '@/lib/protocol';
-import { configWithMechanismOff } from '@/lib/lessons/mechanisms';
+import { configWithMechanismOff } from '@/lib/mechanisms/mechanisms';
 import { runToEnd } from '@/lib/testing/run-to-end';
 import { compareRuns, NotComparableError } from './compare-runs';
 

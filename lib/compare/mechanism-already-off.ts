@@ -1,4 +1,4 @@
-import { MECHANISMS } from '@/lib/lessons/mechanisms';
+import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import type { MechanismId, RecoveryConfig, TakeoverHandling, VerdictConfig } from '@/lib/protocol';
 import { stableJson } from './run-steps';
 

@@ -1,4 +1,4 @@
-import { categoryLabel, type Message, type RunEvent } from '@/lib/protocol';
+import { categoryLabel, formatMs, type Message, type RunEvent } from '@/lib/protocol';
 
 /**
  * One step of a run that a comparison looks at: what was asked, what came back, what the
@@ -234,10 +234,6 @@ function shortArgs(args: unknown): string {
   if (args === undefined || args === null) return '';
   const text = typeof args === 'string' ? args : JSON.stringify(args);
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
 /** JSON with object keys sorted, so equal content gives an equal key whatever the key order. */

@@ -1,6 +1,6 @@
 import { addToTotals, NO_TOTALS, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type { TotalsLineId } from '@/lib/protocol/http/compare';
-import { MetricsFold } from '@/lib/sweeps/run-metrics';
+import { MetricsFold } from '@/lib/metrics/run-metrics';
 
 /** What a run adds up to, as a comparison shows it. null: not known until the run ends. */
 export interface RunTotals {

@@ -1,5 +1,5 @@
 import type { Clock } from '@/lib/clock';
-import type { EventBody, RunEvent } from '@/lib/protocol';
+import { stampEventInPlace, type EventBody, type RunEvent } from '@/lib/protocol';
 
 export type Emit = (body: EventBody) => RunEvent;
 
@@ -23,10 +23,7 @@ export class EventLog {
   private append(body: EventBody, ts: number): RunEvent {
     // Bodies are fresh literals at every call site: stamping them in place saves a copy per
     // streamed delta on the hottest path of a run.
-    const event = body as RunEvent;
-    event.run_id = this.runId;
-    event.seq = this.seq;
-    event.ts = ts;
+    const event = stampEventInPlace(body, { run_id: this.runId, seq: this.seq, ts });
     if (this.terminated) return event;
     this.seq += 1;
     if (event.event === 'terminate') this.terminated = true;

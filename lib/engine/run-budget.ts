@@ -1,6 +1,5 @@
 import type { Clock } from '@/lib/clock';
-import type { RunEventType } from '@/lib/protocol';
-import { formatMs } from './recovery';
+import { formatMs, type RunEventType } from '@/lib/protocol';
 
 /** Why a budget ended the run: the terminate reason and a message that teaches what happened. */
 export class RunBudgetExceeded extends Error {

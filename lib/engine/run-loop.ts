@@ -208,7 +208,7 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     if (calls.length === 0) {
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      await titleRun({ options, binding, state, totals, messages, iteration });
+      await titleRun({ options, binding, state, totals, iteration });
       return { reason: 'end_turn' };
     }
 
@@ -233,26 +233,29 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
 
 const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
 
-/** A background call for the run's title once the work is done; the run ends the same without it. */
+/**
+ * A background call for the run's title once the work is done; the run ends the same without
+ * it. The model sees the task only: the run's outcome text is the model's own claim (it can say
+ * "fixed" when the check still fails), so a title written from it could claim what the run did
+ * not do.
+ */
 async function titleRun({
   options,
   binding,
   state,
   totals,
-  messages,
   iteration,
 }: {
   options: LoopOptions;
   binding: RunBinding;
   state: CallState;
   totals: Totals;
-  messages: Message[];
   iteration: number;
 }): Promise<void> {
   const result = await backgroundCall({
     binding,
     system: TITLE_SYSTEM,
-    messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}\n\nOutcome: ${lastText(messages)}` }] }],
+    messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}` }] }],
     maxTokens: 64,
     recovery: options.recovery,
     state,
@@ -309,14 +312,6 @@ function recordCall({
     message: result.message,
     ...(purpose ? { background: true, purpose } : {}),
   });
-}
-
-function lastText(messages: readonly Message[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const text = messages[i]!.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    if (messages[i]!.role === 'assistant' && text) return text.slice(0, 2_000);
-  }
-  return '(no final text)';
 }
 
 /** The reason a run's signal is aborted with, so the terminate event can say who stopped it. */

@@ -1,5 +1,5 @@
 import { DEFAULT_TAKEOVER, PRESETS, PresetIdSchema, resolveRecovery, type RecoveryConfig, type RecoveryOverrides, type RunConfig } from '@/lib/protocol';
-import { MECHANISM_LIST } from './mechanisms';
+import { MECHANISM_LIST } from '@/lib/mechanisms/mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
 export type OverridableConfig = Partial<Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict'>>;
@@ -26,7 +26,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 /**
  * What a run's config changed from its preset, in the mechanism vocabulary where it maps:
  * `watchdog off` when the overrides switch a mechanism off that the preset has on (every
- * field of its switch, lib/lessons/mechanisms.ts), `fallback on` for the reverse, and any other
+ * field of its switch, lib/mechanisms/mechanisms.ts), `fallback on` for the reverse, and any other
  * changed field as `group.field = value`. An override equal to the preset's value changes
  * nothing and is not listed. The takeover's naive handling is the takeover mechanism off, a
  * verdict on the workspace's own tests the shipped-tests mechanism off.

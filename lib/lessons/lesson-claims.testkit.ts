@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
-import { DEFAULTS } from './defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import type { Lesson } from './lesson';
 
 /**

@@ -1,6 +1,6 @@
 import type { Criterion } from '@/lib/protocol/http/compare';
 import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
-import { configWithMechanismOff } from './mechanisms';
+import { configWithMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** Which run of a lesson: the mechanism on (as configured) or the same seed with it switched off. */
 export type LessonSide = 'on' | 'off';

@@ -7,7 +7,7 @@ import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { endingByDesign, LESSONS, lessonBySlug, lessonRunConfig, type Lesson } from './index';
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
-import { MECHANISMS } from './mechanisms';
+import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import { mechanismSteps } from './mechanism-steps';
 
 /** Both sides of a lesson on the virtual clock, through the real runtime. */

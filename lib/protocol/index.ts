@@ -18,3 +18,5 @@ export * from './http/prompt-sets';
 export * from './run-totals';
 export * from './terminate-event';
 export * from './category-label';
+export * from './event-builders';
+export * from './format-duration';

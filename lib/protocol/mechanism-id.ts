@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Ids of the mechanisms a person can switch off on their own (the table with labels, the
- * override and the lesson is lib/lessons/mechanisms.ts). The ids live here, below everything,
+ * override and the lesson is lib/mechanisms/mechanisms.ts). The ids live here, below everything,
  * so the sweep grid's schema and the lessons share one list.
  */
 

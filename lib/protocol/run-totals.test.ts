@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent } from './events';
+import { stampEvent } from './event-builders';
 import { addToTotals, foldTotals, NO_TOTALS } from './run-totals';
 import { runOutcome, terminateEvent } from './terminate-event';
 
@@ -21,7 +22,7 @@ const llmCall = (input: number, output: number, usdSoFar: number): EventOf<'llm_
     stop_reason: 'tool_use',
     latency_ms: 10,
   }) as EventOf<'llm_call'>;
-const other = (): RunEvent => ({ ...base, seq: seq++, event: 'iteration_start', iteration: 1 }) as RunEvent;
+const other = (): RunEvent => stampEvent({ event: 'iteration_start', iteration: 1 }, { ...base, seq: seq++ });
 const terminate = (input: number, output: number, usd: number): RunEvent => ({
   ...base,
   seq: seq++,

@@ -37,7 +37,7 @@ export const SweepFaultPlanSchema = z
   .strict();
 export type SweepFaultPlan = z.infer<typeof SweepFaultPlanSchema>;
 
-/** Mechanisms the on/off axis can switch off: the recovery ones of lib/lessons/mechanisms.ts. */
+/** Mechanisms the on/off axis can switch off: the recovery ones of lib/mechanisms/mechanisms.ts. */
 export const SweepMechanismSchema = RecoveryMechanismIdSchema;
 export type SweepMechanism = z.infer<typeof SweepMechanismSchema>;
 

@@ -1,3 +1,4 @@
+import { serverEnv, type EnvSource } from '@/lib/config/server-env';
 import type { Vendor } from '@/lib/protocol';
 import { ADDRESS_KIND_WORDS, addressKindOf } from './base-url-address';
 
@@ -51,8 +52,8 @@ export interface ResolveClientConfigOptions {
   baseUrl?: string;
   /** A key sent with the run request. */
   apiKey?: string;
-  /** The server's environment (process.env): keys, base URLs, the allow-list and the switch. */
-  env: Record<string, string | undefined>;
+  /** The server's environment (processEnv()): keys, base URLs, the allow-list and the switch. */
+  env: EnvSource;
 }
 
 /**
@@ -71,6 +72,7 @@ export interface ResolveClientConfigOptions {
  */
 export function resolveClientConfig(options: ResolveClientConfigOptions): ClientConfig {
   const { vendor, env } = options;
+  const settings = serverEnv(env);
   const requestUrl = nonEmpty(options.baseUrl);
   const requestKey = nonEmpty(options.apiKey);
   if (vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek') {
@@ -83,13 +85,13 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   const trusted = new Set<string>();
   if (spec.officialUrl) trusted.add(normalizeBaseUrl(spec.officialUrl, spec.urlVar));
   if (envUrl) trusted.add(normalizeBaseUrl(envUrl, spec.urlVar));
-  for (const entry of (env[ALLOWED_BASE_URLS_VAR] ?? '').split(/[\s,]+/).filter(Boolean)) {
+  for (const entry of settings.allowedBaseUrls) {
     trusted.add(normalizeBaseUrl(entry, ALLOWED_BASE_URLS_VAR));
   }
 
   const requested = requestUrl ? normalizeBaseUrl(requestUrl, 'provider.baseUrl') : undefined;
   if (requested && !trusted.has(requested)) {
-    if (nonEmpty(env[CUSTOM_BASE_URLS_VAR])?.toLowerCase() === 'off') {
+    if (!settings.customBaseUrls) {
       throw new ProviderConfigError(
         'provider.baseUrl',
         `this server does not accept base URLs from a run request (${CUSTOM_BASE_URLS_VAR}=off); leave provider.baseUrl out, ` +
@@ -104,7 +106,7 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
         `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}: a run request may never point the server there`,
       );
     }
-    if (kind !== undefined && !listed(env[REQUEST_HOSTS_VAR], target)) {
+    if (kind !== undefined && !listed(settings.allowedRequestHosts, target)) {
       throw new ProviderConfigError(
         'provider.baseUrl',
         `provider.baseUrl ${requested} is ${ADDRESS_KIND_WORDS[kind]}, which a run request may point the server at only when the ` +
@@ -184,10 +186,10 @@ function normalizeBaseUrl(raw: string, source: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** Is `url`'s host (with its port, or any port when the entry names none) in a comma- or space-separated list? */
-export function listed(list: string | undefined, url: URL): boolean {
-  return (list ?? '')
-    .split(/[\s,]+/)
+/** Is `url`'s host (with its port, or any port when the entry names none) in the list (or a comma- or space-separated string of one)? */
+export function listed(list: string | readonly string[] | undefined, url: URL): boolean {
+  const entries = typeof list === 'string' || list === undefined ? (list ?? '').split(/[\s,]+/) : list;
+  return entries
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean)
     .some((entry) => entry === url.host || entry === url.hostname);

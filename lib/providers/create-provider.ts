@@ -3,6 +3,7 @@ import { createAnthropicAdapter } from './anthropic-adapter';
 import { resolveClientConfig } from './client-config';
 import { createOpenAIAdapter } from './openai-adapter';
 import type { ProviderAdapter, ProviderOptions } from './types';
+import { processEnv } from '@/lib/config/server-env';
 
 /**
  * The adapter for a vendor. Throws ProviderConfigError when a real vendor has no key or
@@ -13,7 +14,7 @@ export function createProvider(options: ProviderOptions): ProviderAdapter {
     vendor: options.vendor,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    env: process.env,
+    env: processEnv(),
   });
   return dialectOf(options.vendor) === 'anthropic' ? createAnthropicAdapter({ provider: options, client }) : createOpenAIAdapter({ provider: options, client });
 }

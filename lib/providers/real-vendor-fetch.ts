@@ -1,3 +1,4 @@
+import { processEnv } from '@/lib/config/server-env';
 import { ALLOWED_BASE_URLS_VAR, environmentBaseUrls, listed, REQUEST_HOSTS_VAR } from './client-config';
 import { createPinnedFetch, type ResolveAll } from './pinned-fetch';
 
@@ -12,7 +13,7 @@ import { createPinnedFetch, type ResolveAll } from './pinned-fetch';
  * The environment is read at each request, like the client's own check.
  */
 export function createRealVendorFetch(options: { env?: Record<string, string | undefined>; resolve?: ResolveAll } = {}): typeof fetch {
-  const envOf = (): Record<string, string | undefined> => options.env ?? process.env;
+  const envOf = (): Record<string, string | undefined> => options.env ?? processEnv();
   const pinned = (allowPrivate: boolean): typeof fetch =>
     createPinnedFetch({
       guard: {

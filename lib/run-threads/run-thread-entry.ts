@@ -1,10 +1,14 @@
 import { parentPort } from 'node:worker_threads';
-import { benchProbe } from '@/lib/clock/bench-probe';
+import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
+import { serverEnv } from '@/lib/config/server-env';
 import { NO_TOTALS, terminateEvent, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
 import type { FromRunThread, ToRunThread } from './messages';
+
+// The load bench's opt-in figures, measured on this thread as on the main one.
+if (serverEnv().benchDiagnostics) enableBenchProbe();
 
 /**
  * A run thread (lib/run-threads/run-threads.ts): real-clock runs execute here, each with its

@@ -1,7 +1,10 @@
+import { serverEnv } from '@/lib/config/server-env';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { benchProbe } from '@/lib/clock/bench-probe';
-import type { RunEvent } from '@/lib/protocol';
+import { addToTotals, NO_TOTALS, terminateEvent, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
+import { processEnv } from '@/lib/config/server-env';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle, type WorkerBundleSpec } from '@/lib/sweeps/worker-bundle';
 import type { FromRunThread, ToRunThread } from './messages';
@@ -19,8 +22,7 @@ export const RUN_THREAD_BUNDLE: WorkerBundleSpec = {
  * starved machine they answered POSTs more slowly than the main thread did.
  */
 export function runThreadCount(): number {
-  const value = Number(process.env.LOOP_LAB_RUN_THREADS);
-  return process.env.LOOP_LAB_RUN_THREADS !== undefined && Number.isInteger(value) && value >= 0 ? value : 0;
+  return serverEnv().runThreads;
 }
 
 export interface RunThreads {
@@ -33,6 +35,10 @@ export interface RunThreads {
 interface RunOnThread {
   onEvent: (event: RunEvent) => void;
   finished: () => void;
+  /** The last event the thread sent, and the totals so far: what a terminate needs if the thread dies. */
+  last: RunEvent | undefined;
+  totals: Readonly<RunTotals>;
+  ended: boolean;
 }
 
 interface Thread {
@@ -65,7 +71,19 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
     thread.gone = true;
     pool.splice(pool.indexOf(thread), 1);
     if (thread.runs.size > 0) console.error(`[loop-lab] a run thread stopped with ${thread.runs.size} runs on it: ${why}`);
-    for (const run of thread.runs.values()) run.finished();
+    for (const run of thread.runs.values()) {
+      // The thread took the run's own log with it: its end is written here, from what the thread sent.
+      if (!run.ended) {
+        const message = `the run thread stopped (${why}); the run ended with it`;
+        run.onEvent({
+          run_id: run.last?.run_id ?? '',
+          seq: (run.last?.seq ?? -1) + 1,
+          ts: run.last?.ts ?? 0,
+          ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }),
+        } as RunEvent);
+      }
+      run.finished();
+    }
     thread.runs.clear();
   };
 
@@ -81,6 +99,10 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       const run = thread.runs.get(runId);
       if (!run) continue;
       for (const event of events) {
+        // Folded here only so a thread that dies can still end the log with true totals.
+        run.last = event;
+        run.totals = addToTotals(run.totals, event);
+        if (event.event === 'terminate') run.ended = true;
         try {
           run.onEvent(event);
         } catch (error) {
@@ -116,15 +138,20 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       const thread = pool.reduce((a, b) => (b.runs.size < a.runs.size ? b : a));
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
-      thread.runs.set(runId, { onEvent, finished });
+      thread.runs.set(runId, { onEvent, finished, last: undefined, totals: NO_TOTALS, ended: false });
+      // The thread redacts the run's events; this is for text the registry logs about the run.
+      const secrets = runSecrets({ apiKey, env: processEnv() });
+      let redactor = createRedactor({ secrets });
       thread.worker?.ref();
       post(thread, { type: 'start', runId, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}) });
       return {
         runId,
         done,
         control: (message) => {
+          if (message.action === 'swap' && message.target.apiKey) redactor = createRedactor({ secrets: [...secrets, message.target.apiKey] });
           if (!thread.gone) post(thread, { type: 'control', runId, message });
         },
+        redactText: (text) => redactor.text(text),
       };
     },
     async close() {

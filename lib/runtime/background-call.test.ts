@@ -31,6 +31,16 @@ describe('background calls', () => {
     expect(ofType(events, 'run_title')).toHaveLength(1);
   });
 
+  it('asks for the title from the task alone: the request is the same whether the run fixed the bug or not', async () => {
+    const titleTokens = (events: Awaited<ReturnType<typeof runToEnd>>) => ofType(events, 'llm_call').find((c) => c.purpose === 'title')?.input_tokens;
+    const fixed = await runToEnd({});
+    // Every edit throws: the model still ends with its own account of the work, a different text.
+    const failed = await runToEnd({ faults: { rules: [], tools: [{ id: 'no-edit', tool: 'edit_file', kind: 'throw' }] } });
+    expect(ofType(failed, 'task_verdict')[0]?.verdict).toBe('not_done');
+    expect(titleTokens(fixed)).toBeGreaterThan(0);
+    expect(titleTokens(failed)).toBe(titleTokens(fixed));
+  });
+
   it('is a model call like any other: an llm_call in the log, its tokens and cost in the run totals', async () => {
     const events = await runToEnd({});
     const calls = ofType(events, 'llm_call');

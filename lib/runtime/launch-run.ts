@@ -1,6 +1,7 @@
 import { createClock, createRandom } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
 import { DEFAULT_SYSTEM_PROMPT, VendorSchema } from '@/lib/protocol';
+import { processEnv } from '@/lib/config/server-env';
 import { createControlQueue } from './control-queue';
 import { createRunLog } from './run-log';
 import { createRunTransport } from './run-transport';
@@ -26,7 +27,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
   // A fork's own time goes on from the last event it copies from its parent.
   const clock = createClock({ kind: config.clock, timeScale: config.timeScale, startAt: fork?.trajectory.events.at(-1)?.ts ?? 0 });
   const random = createRandom(config.seed);
-  const log = createRunLog({ runId, clock, apiKey: options.apiKey, startTurn: fork?.atTurn, env: process.env, onEvent: options.onEvent });
+  const log = createRunLog({ runId, clock, apiKey: options.apiKey, startTurn: fork?.atTurn, env: processEnv(), onEvent: options.onEvent });
   let swaps: SwapController | undefined; // built once the scenario is known; requests go out only after
   const controls = createControlQueue({
     faults: config.faults,

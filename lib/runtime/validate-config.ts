@@ -1,6 +1,7 @@
 import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, VendorSchema, type RunConfig, type Vendor } from '@/lib/protocol';
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios, TOOL_NAMES } from '@/lib/tools';
+import { processEnv } from '@/lib/config/server-env';
 
 /** A plausible model id for a real vendor: what vendors and local servers name their models with. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
@@ -13,7 +14,7 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
  */
 export function validateRunConfig(options: { config: RunConfig; apiKey?: string; env?: Record<string, string | undefined> }): string[] {
   const { config, apiKey } = options;
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnv();
   const problems: string[] = [];
   if (!getScenario(config.scenario)) {
     problems.push(
@@ -83,7 +84,7 @@ export function checkVendorTarget(options: {
     }
   }
   try {
-    resolveClientConfig({ vendor, baseUrl: target.baseUrl, apiKey: target.apiKey, env: options.env ?? process.env });
+    resolveClientConfig({ vendor, baseUrl: target.baseUrl, apiKey: target.apiKey, env: options.env ?? processEnv() });
   } catch (error) {
     if (!(error instanceof ProviderConfigError)) throw error;
     problems.push(`${error.field.replace(/^provider\./, '')}: ${error.message}`);

@@ -1,7 +1,8 @@
 import 'server-only';
 import os from 'node:os';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { benchProbe } from '@/lib/clock/bench-probe';
+import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
+import { serverEnv } from '@/lib/config/server-env';
 
 /**
  * What the load bench reads from a running server, only when it was started with
@@ -29,7 +30,9 @@ interface State {
 const globalForDiagnostics = globalThis as typeof globalThis & { __loopLabBenchDiagnostics?: State };
 
 export function benchDiagnosticsEnabled(): boolean {
-  return benchProbe() !== undefined;
+  if (!serverEnv().benchDiagnostics) return false;
+  enableBenchProbe();
+  return true;
 }
 
 /** Starts (or restarts) the measurement: a new histogram, the watchdog list emptied. */

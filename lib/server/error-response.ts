@@ -5,6 +5,7 @@ import { ErrorBodySchema, type ErrorBody } from '@/lib/protocol/http';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { HttpError } from './http-error';
 import { jsonResponse } from './json-response';
+import { processEnv } from '@/lib/config/server-env';
 
 export type { ErrorBody };
 
@@ -26,7 +27,7 @@ export function errorResponse(error: unknown): Response {
   }
   // Only the message and stack, with the environment's keys taken out: request bodies (which
   // may hold a key) are never logged, but an SDK or vendor message may quote one.
-  const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+  const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   console.error('[loop-lab] unhandled error in a route handler:', redactor.text(text));
   return jsonError({ status: 500, error: 'Internal server error; the server log has the details' });

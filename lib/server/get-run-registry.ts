@@ -1,15 +1,16 @@
 import 'server-only';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
 import { getStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
+import { serverEnv } from '@/lib/config/server-env';
 
 const globalForRegistry = globalThis as typeof globalThis & { __loopLabRunRegistry?: RunRegistry };
 
 /** LOOP_LAB_UNWATCHED_MS, default one minute: how long a run may go unwatched before it is abandoned. */
 export function unwatchedMs(): number {
-  const value = Number(process.env.LOOP_LAB_UNWATCHED_MS);
-  return Number.isFinite(value) && value > 0 ? value : 60_000;
+  return serverEnv().unwatchedMs;
 }
 
 /**
@@ -20,6 +21,7 @@ export function unwatchedMs(): number {
  */
 export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {
+    benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
     const count = runThreadCount();
     const launch = launchRealClockOnThreads(count > 0 ? createRunThreads({ threads: count }) : undefined, launchRun);
     globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs() });

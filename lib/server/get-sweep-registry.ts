@@ -2,6 +2,7 @@ import 'server-only';
 import { getStore, getSweepStore } from '@/lib/store';
 import { createSweepRunner, sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { createSweepRegistry, type SweepRegistry } from './sweep-registry';
+import { serverEnv } from '@/lib/config/server-env';
 
 const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepRegistry?: SweepRegistry };
 
@@ -14,12 +15,13 @@ function removeDeadJobsFrom(redisUrl: string): (isDead: (sweepId: string) => boo
 
 /** The process-wide sweep registry (on globalThis, like the run registry, for every route bundle). */
 export function getSweepRegistry(): SweepRegistry {
+  const { redisUrl } = serverEnv();
   globalForSweeps.__loopLabSweepRegistry ??= createSweepRegistry({
     runStore: getStore(),
     sweepStore: getSweepStore(),
     createRunner: () => createSweepRunner(),
     runnerKind: sweepRunnerKind(),
-    ...(process.env.LOOP_LAB_REDIS_URL ? { removeDeadJobs: removeDeadJobsFrom(process.env.LOOP_LAB_REDIS_URL) } : {}),
+    ...(redisUrl ? { removeDeadJobs: removeDeadJobsFrom(redisUrl) } : {}),
   });
   return globalForSweeps.__loopLabSweepRegistry;
 }

@@ -24,7 +24,7 @@ afterEach(() => {
 const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
 
 function collector(): RunListener & { events: RunEvent[] } {
-  const c = { events: [] as RunEvent[], onEvent: (e: RunEvent) => c.events.push(e), onEnd: () => {} };
+  const c = { events: new Array<RunEvent>(), onEvent: (e: RunEvent) => c.events.push(e), onEnd: () => {} };
   return c;
 }
 

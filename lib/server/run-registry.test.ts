@@ -6,8 +6,8 @@ import { createClock } from '@/lib/clock';
 import type { EventBody, RunEvent } from '@/lib/protocol';
 import { createRunLog } from '@/lib/runtime/run-log';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
-import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run';
-import { createFakeLaunch } from './fake-launch';
+import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run.testkit';
+import { createFakeLaunch } from './fake-launch.testkit';
 import { HttpError } from './http-error';
 import { createRunRegistry, FLUSH_MS, type RunListener } from './run-registry';
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
 import { storageErrorFor, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
@@ -165,7 +166,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   return {
     startRun({ config, apiKey, fork }) {
       const id = randomUUID();
-      const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: process.env }) });
+      const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
       store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;

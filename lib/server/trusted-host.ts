@@ -1,3 +1,5 @@
+import { processEnv, serverEnv, type EnvSource } from '@/lib/config/server-env';
+
 /**
  * The DNS-rebinding check, for every `/api` request (reads as well as writes), made once in
  * proxy.ts. A page on another site can re-point its own DNS name at 127.0.0.1: the browser
@@ -12,12 +14,13 @@ export const ALLOWED_HOSTS_VAR = 'LOOP_LAB_ALLOWED_HOSTS';
 export const LISTEN_HOST_VAR = 'LOOP_LAB_HOST';
 
 /** True when `host` (a Host header: name or IP, with or without a port) is one this server expects. */
-export function isTrustedHost(host: string, env: Record<string, string | undefined> = process.env): boolean {
+export function isTrustedHost(host: string, env: EnvSource = processEnv()): boolean {
   const name = hostnameOf(host);
   if (name === undefined) return false;
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (name.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return true; // an IP address
-  const expected = [env[LISTEN_HOST_VAR] ?? '', ...(env[ALLOWED_HOSTS_VAR] ?? '').split(/[\s,]+/)].map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const { host: listenHost, allowedHosts } = serverEnv(env);
+  const expected = [listenHost ?? '', ...allowedHosts].map((h) => h.toLowerCase()).filter(Boolean);
   return expected.includes(name) || expected.includes(host.toLowerCase());
 }
 

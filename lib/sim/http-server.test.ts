@@ -5,7 +5,7 @@ import { createRandom, VirtualClock } from '@/lib/clock';
 import { createSimAnthropic } from './anthropic/sim-anthropic';
 import { startSimServer } from './http-server';
 import { createSimOpenAI } from './openai/sim-openai';
-import { fixedPolicy } from './test-fixtures';
+import { fixedPolicy } from './sim-fixtures.testkit';
 
 describe('startSimServer', () => {
   it('serves the Anthropic sim over HTTP to the SDK on its default fetch', async () => {

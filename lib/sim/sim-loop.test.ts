@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 import { getScenario, DEFAULT_SCENARIO_ID } from '@/lib/tools';
 import { createPolicy } from './policies/create-policy';
 import { scenarioTools } from './policies/policy-harness';
-import { anthropicClient, openaiClient } from './test-fixtures';
+import { anthropicClient, openaiClient } from './sim-fixtures.testkit';
 
 /** Whole tool loops through the real SDKs: the worker's turns must satisfy the sims' own rules. */
 describe('worker through the real SDKs', () => {

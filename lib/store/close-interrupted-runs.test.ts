@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, createSqliteRunStore } from './sqlite-run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 
 let dir: string;
 

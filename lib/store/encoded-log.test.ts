@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeLog } from './encoded-log';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 
 let dir: string;
 let store: RunStore;

@@ -5,10 +5,11 @@ import { createSqliteSweepStore } from './sqlite-sweep-store';
 import type { SweepStore } from './sweep-store';
 import type { PromptSetStore } from './prompt-set-store';
 import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
+import { serverEnv } from '@/lib/config/server-env';
 
 /** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
 export function dataDir(): string {
-  return process.env.LOOP_LAB_DATA_DIR || path.join(process.cwd(), '.data');
+  return serverEnv().dataDir ?? path.join(process.cwd(), '.data');
 }
 
 const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunStore };

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunEventSchema, type RunEvent } from '@/lib/protocol';
 import { exportRunJsonl, importJsonl, parseJsonl, toJsonl } from './jsonl';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { createSqliteRunStore } from './sqlite-run-store';
 
 const TRACER_FIXTURE = fs.readFileSync(path.join(__dirname, 'fixtures/tracer-trace.jsonl'), 'utf8');

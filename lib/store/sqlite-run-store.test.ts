@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { RunConfigSchema } from '@/lib/protocol';
 
 let dir: string;

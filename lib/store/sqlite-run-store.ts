@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { eventJson, RunConfigSchema, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { eventJson, RunConfigSchema, trustedEventJson, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
   CreateRunOptions,
@@ -143,7 +143,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     if (row.route !== null) return parseRoute(row.route);
     const events = selectRouteEvents
       .all(runId)
-      .map((r) => routeEventOf(JSON.parse(r.body) as RunEvent))
+      .map((r) => routeEventOf(trustedEventJson(r.body)))
       .filter((e): e is RouteEvent => e !== undefined);
     const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
     updateRoute.run(JSON.stringify(route), runId);
@@ -233,7 +233,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       if (events.length > 0) append(runId, events);
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
-      return selectEvents.all(runId, afterSeq).map((row) => JSON.parse(row.body) as RunEvent);
+      return selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
     },
     getRun(id: string): RunRecord | undefined {
       const row = selectRun.get(id);

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventJson } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { summarizeEvents } from './summarize-events';
 import { migrate, SCHEMA_VERSION } from './sqlite-schema';
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SweepGridSchema, type SweepRunMetrics } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
 import { createSqliteSweepStore } from './sqlite-sweep-store';
-import { sampleConfig, sampleRunEvents } from './sample-run';
+import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import type { RunStore } from './run-store';
 import { INTERRUPTED_SWEEP_MESSAGE, type SweepStore } from './sweep-store';
 

@@ -8,7 +8,7 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
 import { createBullmqRunner } from './bullmq-runner';
 import { executeSweep } from './execute-sweep';
-import { SMALL_GRID } from './execute-sweep.test-grid';
+import { SMALL_GRID } from './execute-sweep-grid.testkit';
 import { createLocalPool } from './local-pool';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
 import { executeSweep } from './execute-sweep';
-import { SMALL_GRID } from './execute-sweep.test-grid';
+import { SMALL_GRID } from './execute-sweep-grid.testkit';
 import { expandGrid } from './expand-grid';
 import { createLocalPool } from './local-pool';
 import { runSweepJob, sweepRunId } from './run-sweep-job';

@@ -1,3 +1,4 @@
+import { processEnv } from '@/lib/config/server-env';
 import { countSweepJobs, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
 import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 import type { RunStore, SweepStore } from '@/lib/store';
@@ -33,7 +34,7 @@ export interface ExecuteSweepOptions {
 
 /** The environment's keys, as every stored run is redacted of them. */
 function environmentRedactor(): Redactor {
-  return createRedactor({ secrets: runSecrets({ env: process.env }) });
+  return createRedactor({ secrets: runSecrets({ env: processEnv() }) });
 }
 
 /**

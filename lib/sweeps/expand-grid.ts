@@ -1,5 +1,5 @@
 import { RunConfigSchema, seedList, type RunConfig, type SweepGrid } from '@/lib/protocol';
-import { withMechanismOff } from '@/lib/lessons/mechanisms';
+import { withMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** One run of a sweep: a cell of the grid and a seed, with the config it runs. */
 export interface SweepJob {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { redisConnection, SWEEP_QUEUE, type QueuedSweepJob } from './bullmq-runner';
 import { createLocalPool, defaultWorkerCount } from './local-pool';
 import type { SweepJobResult } from './run-sweep-job';
+import { serverEnv } from '@/lib/config/server-env';
 
 /**
  * `npm run worker`: a stateless sweep worker. It takes jobs from the Redis queue named by
@@ -12,7 +13,8 @@ import type { SweepJobResult } from './run-sweep-job';
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } }, strict: true });
-  const url = process.env.LOOP_LAB_REDIS_URL;
+  const env = serverEnv();
+  const url = env.redisUrl;
   if (!url) {
     console.error('worker: set LOOP_LAB_REDIS_URL to the Redis server the sweeps use, e.g. redis://127.0.0.1:6379');
     process.exit(2);
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
   }
   // BullMQ's rate limiter: at most this many jobs a minute across every worker (for sweeps
   // that spend real vendor requests). Unset: no cap.
-  const ratePerMin = Number(values['rate-per-min'] ?? process.env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0);
+  const ratePerMin = values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
   const pool = createLocalPool({ workers: threads });
   const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
     connection: redisConnection(url),

@@ -3,7 +3,7 @@ import { launchRun } from '@/lib/runtime/launch-run';
 import { encodeLog, type EncodedLog } from '@/lib/store/encoded-log';
 import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import type { SweepJob } from './expand-grid';
-import { runMetrics } from './run-metrics';
+import { runMetrics } from '@/lib/metrics/run-metrics';
 
 // Sweep runs end on the same workspaces again and again: a check run once on identical input
 // answers from its report (lib/tools/check/check-result-cache.ts says what is and is not kept).

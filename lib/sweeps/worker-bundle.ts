@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ranksAsData } from './ranks-as-data';
+import { serverEnv } from '@/lib/config/server-env';
 
 /** The project root: where lib/ and node_modules/ are (LOOP_LAB_ROOT when the process starts elsewhere). */
 export function projectRoot(): string {
-  return process.env.LOOP_LAB_ROOT || process.cwd();
+  return serverEnv().root ?? process.cwd();
 }
 
 /** A worker thread's code as one bundled file: its entry (a project path) and where the bundle goes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setup } from './executor-test-helpers';
+import { setup } from './executor.testkit';
 
 /** A model that edits and re-checks in a loop: each check follows a change, so the loop guard lets it through. */
 async function editAndCheck(t: ReturnType<typeof setup>, n: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setup } from './executor-test-helpers';
+import { setup } from './executor.testkit';
 
 const GUARD_ONLY = { safeExecutor: false, shortCircuitRepeats: false };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setup } from './executor-test-helpers';
+import { setup } from './executor.testkit';
 
 const LOG = Array.from({ length: 400 }, (_, i) => `2025-01-01T00:00:${String(i % 60).padStart(2, '0')} INFO request ${i + 1} served`).join('\n') + '\n';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setup } from './executor-test-helpers';
+import { setup } from './executor.testkit';
 
 describe('executor: events and validation', () => {
   it('emits tool_start, then tool_call with result, size, status and clock latency', async () => {

@@ -1,3 +1,4 @@
+import { errorResponse, refuseCrossSite } from '@/lib/server';
 import { benchDiagnosticsEnabled, readBenchDiagnostics, resetBenchDiagnostics } from '@/lib/server/bench-diagnostics';
 
 export const runtime = 'nodejs';
@@ -14,9 +15,15 @@ export async function GET(request: Request): Promise<Response> {
 }
 
 export async function POST(request: Request): Promise<Response> {
-  if (!allowed(request)) return notFound();
-  resetBenchDiagnostics();
-  return new Response(null, { status: 204 });
+  try {
+    // A state-changing route like every other: another site's page is refused first.
+    refuseCrossSite({ request });
+    if (!allowed(request)) return notFound();
+    resetBenchDiagnostics();
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
 function allowed(request: Request): boolean {

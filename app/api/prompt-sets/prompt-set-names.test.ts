@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
-import { dispatch } from '../dispatch-route';
+import { dispatch } from '@/scripts/api/dispatch-route';
 
 /** What POST /api/prompt-sets refuses that it used to store or silently drop. */
 useTempDataDir('loop-lab-prompt-set-names-');

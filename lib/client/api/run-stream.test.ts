@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '@/lib/protocol';
+import { eventLog } from '@/lib/protocol';
 import { preopenRunStream, takeRunStream } from './run-stream';
 
 /** A stand-in for the browser's EventSource: the test plays the server's side. */
@@ -64,7 +64,7 @@ describe('a run stream opened when the run is created', () => {
   });
 
   it('starts from the events the POST brought: they come first, and the stream resumes after them', () => {
-    const first = [{ run_id: 'r2', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 }] as unknown as RunEvent[];
+    const first = eventLog('r2', [{ event: 'iteration_start', iteration: 1 }]);
     preopenRunStream('r2', first);
     const [source] = FakeEventSource.made;
     expect(source?.url).toBe('/api/runs/r2/events?after=0');

@@ -1,5 +1,5 @@
 import { checkNever, type EventOf } from '@/lib/protocol';
-import type { GlossaryId } from '@/lib/lessons/glossary';
+import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { formatMs, formatTokens } from '../format';
 
 type ContextStepEvent = EventOf<'compaction' | 'context_overflow' | 'context_recovered' | 'breaker'>;

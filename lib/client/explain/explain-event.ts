@@ -1,5 +1,5 @@
 import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
-import type { GlossaryId } from '@/lib/lessons/glossary';
+import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
 import { explainOutputStep } from './explain-output-step';

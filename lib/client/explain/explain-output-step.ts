@@ -1,5 +1,5 @@
 import { checkNever, type EventOf } from '@/lib/protocol';
-import type { GlossaryId } from '@/lib/lessons/glossary';
+import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { formatTokens } from '../format';
 
 /** The "why" of an output-cap or Partial recovery step, from its fields. */

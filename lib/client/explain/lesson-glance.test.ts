@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lessonBySlug, lessonRunConfig, type Lesson } from '@/lib/lessons';
-import type { RunEvent } from '@/lib/protocol';
+import { formatMs, type RunEvent } from '@/lib/protocol';
 import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { lessonGlance } from './lesson-glance';
 
@@ -19,7 +19,7 @@ describe('a lesson report at a glance', () => {
     const glance = lessonGlance(lesson, on, off);
     const waited = on.filter((e) => e.event === 'retry_scheduled').reduce((sum, e) => sum + (e.event === 'retry_scheduled' ? e.wait_ms : 0), 0);
     expect(waited).toBeGreaterThan(2_900);
-    expect(glance.differences[0]).toBe(`Retry ladder and backoff: 2 retries, ${(waited / 1000).toFixed(1)} s waited with it on; none with it off.`);
+    expect(glance.differences[0]).toBe(`Retry ladder and backoff: 2 retries, ${formatMs(waited)} waited with it on; none with it off.`);
     expect(glance.differences[1]).toBe('With it on the run finished — end turn, task done; with it off it did not finish — model error, task not done.');
     const endOn = terminateOf(on);
     expect(terminateOf(off).ts).toBe(0);
@@ -39,12 +39,12 @@ describe('a lesson report at a glance', () => {
   it('says when both sides ended alike, and counts waits the mechanism made (watchdog windows)', async () => {
     const background = await play('background-retry');
     expect(lessonGlance(background.lesson, background.on, background.off).differences.slice(0, 2)).toEqual([
-      'Background retry account: 1 background retry, 2.0 s waited with it on; none with it off.',
+      'Background retry account: 1 background retry, 2 s waited with it on; none with it off.',
       'Both sides finished — end turn, task done.',
     ]);
     const watchdog = await play('stream-idle-watchdog');
     const glance = lessonGlance(watchdog.lesson, watchdog.on, watchdog.off);
-    expect(glance.sides.on.steps).toBe('2 watchdog firings, 4 m 30 s waited');
+    expect(glance.sides.on.steps).toBe('2 watchdog firings, 4 min 30 s waited');
     expect(glance.sides.off.steps).toBe('none');
     expect(glance.differences[2]).toContain('shorter with it on');
   });

@@ -1,5 +1,5 @@
 import type { Lesson, LessonSide } from '@/lib/lessons';
-import { MECHANISMS } from '@/lib/lessons/mechanisms';
+import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import { mechanismSteps, type MechanismSteps } from '@/lib/lessons/mechanism-steps';
 import type { EventOf, RunEvent } from '@/lib/protocol';
 import { exactUsd } from '@/lib/protocol';

@@ -3,14 +3,14 @@ import { waitingReason } from './describe-run';
 import { liveStatusReason } from './live-status-reason';
 
 describe('liveStatusReason', () => {
-  const waiting = 'waiting 7.0 s: 429 rate limited, then attempt 2 of 4, server asked 7.0 s';
+  const waiting = 'waiting 7 s: 429 rate limited, then attempt 2 of 4, server asked 7 s';
 
   it('counts a retry wait down on the run clock instead of repeating its total', () => {
     const at = (now: number) => liveStatusReason({ status: 'waiting', reason: waiting, now, pendingWait: { ts: 10_000, waitMs: 7_000 } });
-    expect(at(10_000)).toBe('waiting 7.0 s more of 7.0 s: 429 rate limited, then attempt 2 of 4, server asked 7.0 s');
-    expect(at(12_800)).toBe('waiting 4.2 s more of 7.0 s: 429 rate limited, then attempt 2 of 4, server asked 7.0 s');
+    expect(at(10_000)).toBe('waiting 7 s more of 7 s: 429 rate limited, then attempt 2 of 4, server asked 7 s');
+    expect(at(12_800)).toBe('waiting 4.2 s more of 7 s: 429 rate limited, then attempt 2 of 4, server asked 7 s');
     // Past the wait (the next request is about to go out) it never goes negative.
-    expect(at(20_000)).toMatch(/^waiting 0 ms more of 7\.0 s:/);
+    expect(at(20_000)).toMatch(/^waiting 0 ms more of 7 s:/);
   });
 
   it('says how long a stream has sent no content once the silence passes a second', () => {

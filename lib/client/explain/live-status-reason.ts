@@ -7,8 +7,8 @@ export const QUIET_NOTICE_MS = 1_000;
 
 /**
  * The header's reason brought up to the run clock's `now`. The reducer writes a reason when
- * an event arrives ("waiting 7.0 s: 429 rate limited, then attempt 2 of 4"), but between
- * events time runs on: a wait counts down ("waiting 4.2 s more of 7.0 s: …"), and a stream
+ * an event arrives ("waiting 7 s: 429 rate limited, then attempt 2 of 4"), but between
+ * events time runs on: a wait counts down ("waiting 4.2 s more of 7 s: …"), and a stream
  * that has sent no content for a while says for how long, so a stall does not read as
  * "streaming" while nothing arrives. Keepalives are not content (the watchdog ignores them
  * too), so they do not shorten the silence.

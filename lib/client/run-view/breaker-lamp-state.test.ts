@@ -8,7 +8,7 @@ describe('breakerLampState', () => {
   it('counts down to the probe on the run clock while the run is live', () => {
     expect(breakerLampState({ breaker: open, threshold: 3, now: 125_000, ended: false })).toEqual({
       state: 'open',
-      detail: 'summaries refused · probe in 4 m 04 s',
+      detail: 'summaries refused · probe in 4 min 04 s',
       coolDownOver: false,
     });
   });
@@ -17,7 +17,7 @@ describe('breakerLampState', () => {
     const x = breakerLampState({ breaker: open, threshold: 3, now: 125_000, ended: true });
     expect(x.state).toBe('open');
     expect(x.detail).not.toContain('probe in');
-    expect(x.detail).toBe('summaries refused when the run ended · the probe was due at 6 m 09 s of run time');
+    expect(x.detail).toBe('summaries refused when the run ended · the probe was due at 6 min 09 s of run time');
   });
 
   it('turns half-open once the cool-down is over, and closed shows the failure count', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventBody, RunEvent } from '@/lib/protocol';
+import { stampEvent, type EventBody } from '@/lib/protocol';
 import { groupBackgroundCalls } from './group-background-calls';
 import { countOverrides } from '../forms/recovery-fields';
 import { foldRawEvents } from './reduce-run-event';
@@ -8,7 +8,7 @@ import { vendorStatLabel } from '../explain/vendor-stat-label';
 
 /** Folds hand-written event bodies, stamping run_id, seq and ts (ts given per event). */
 function fold(bodies: ReadonlyArray<EventBody & { ts: number }>): RunViewState {
-  const events = bodies.map((b, seq) => ({ run_id: 'r', seq, ...b }) as RunEvent);
+  const events = bodies.map(({ ts, ...body }, seq) => stampEvent(body, { run_id: 'r', seq, ts }));
   return foldRawEvents(initialRunViewState(), events);
 }
 
@@ -140,7 +140,7 @@ describe('labels that tell the truth', () => {
 
   it('the header counts attempts as the cards do, first request included', () => {
     const s = fold([{ event: 'iteration_start', iteration: 1, ts: 0 }, request(1, 1, false, 0), error(1, 10), retry(1, 10, 'foreground')]);
-    expect(s.reason).toBe('waiting 1.0 s: 429 rate limited, then attempt 2 of 4');
+    expect(s.reason).toBe('waiting 1 s: 429 rate limited, then attempt 2 of 4');
     const attempt = s.turns[0]!.attempts[0]!;
     expect(attempt.retry).toMatchObject({ nextAttempt: 2, maxAttempts: 4 });
     // The wait has not ended: no measured wait yet, so nothing may say "waited".

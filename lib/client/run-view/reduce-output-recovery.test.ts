@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@/lib/protocol';
+import { stampEvent, type EventBody, type RunEvent } from '@/lib/protocol';
 import { foldRawEvents } from './reduce-run-event';
 import { initialRunViewState } from './run-view-state';
 
-const at = (seq: number, body: Record<string, unknown>): RunEvent => ({ run_id: 'r', seq, ts: seq * 10, ...body }) as RunEvent;
+const at = (seq: number, body: EventBody): RunEvent => stampEvent(body, { run_id: 'r', seq, ts: seq * 10 });
 
 describe('output_recovery in the view', () => {
   const events = [

@@ -146,7 +146,7 @@ describe('status reasons in plain language', () => {
   it('explains a watchdog firing', () => {
     const s = foldUpTo(seqOf((e) => e.event === 'watchdog_fired'));
     expect(s.status).toBe('recovering');
-    expect(s.reason).toBe('turn 2: watchdog fired: no stream event for 2 m 00 s (Empty: no content had arrived)');
+    expect(s.reason).toBe('turn 2: watchdog fired: no stream event for 120 s (Empty: no content had arrived)');
   });
 
   it('is running with an open, streaming attempt mid-call', () => {

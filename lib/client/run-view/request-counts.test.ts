@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunConfigSchema, resolveRecovery, type RunEvent } from '@/lib/protocol';
+import { eventLog, RunConfigSchema, resolveRecovery, type EventBody, type RunEvent } from '@/lib/protocol';
 import { foldRawEvents } from './reduce-run-event';
 import { requestSplitLabel } from './request-counts';
 import { initialRunViewState } from './run-view-state';
@@ -11,7 +11,7 @@ import { initialRunViewState } from './run-view-state';
  */
 function forkLog(): RunEvent[] {
   const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
-  const request = (iteration: number, requestNo: number, attempt = 1, background = false) => ({
+  const request = (iteration: number, requestNo: number, attempt = 1, background = false): EventBody => ({
     event: 'model_request',
     iteration,
     attempt,
@@ -23,8 +23,14 @@ function forkLog(): RunEvent[] {
     max_tokens: 100,
     background,
   });
-  const copied = [{ event: 'iteration_start', iteration: 1 }, request(1, 1), { event: 'iteration_start', iteration: 2 }, request(2, 2), request(2, 3, 2)];
-  const bodies = [
+  const copied: EventBody[] = [
+    { event: 'iteration_start', iteration: 1 },
+    request(1, 1),
+    { event: 'iteration_start', iteration: 2 },
+    request(2, 2),
+    request(2, 3, 2),
+  ];
+  const bodies: EventBody[] = [
     {
       event: 'run_start',
       config,
@@ -52,7 +58,7 @@ function forkLog(): RunEvent[] {
     request(3, 1),
     request(3, 2, 1, true),
   ];
-  return bodies.map((b, seq) => ({ ...b, run_id: 'child', seq, ts: seq }) as unknown as RunEvent);
+  return eventLog('child', bodies);
 }
 
 describe('a fork’s request counts', () => {
@@ -71,7 +77,7 @@ describe('a fork’s request counts', () => {
   it("a fork of a fork links to its own parent and counts every copied request (two runs' requests, each numbered from 1)", () => {
     const child = forkLog().filter((e) => e.event !== 'run_start');
     const [start] = forkLog();
-    const own = [
+    const own: EventBody[] = [
       { event: 'iteration_start', iteration: 4 },
       {
         event: 'model_request',
@@ -86,8 +92,8 @@ describe('a fork’s request counts', () => {
         background: false,
       },
     ];
-    const bodies = [
-      start,
+    const bodies: EventBody[] = [
+      start!,
       {
         event: 'forked_from',
         parent_run_id: 'child',
@@ -102,7 +108,7 @@ describe('a fork’s request counts', () => {
       ...child,
       ...own,
     ];
-    const log = bodies.map((b, seq) => ({ ...b, run_id: 'grandchild', seq, ts: seq }) as unknown as RunEvent);
+    const log = eventLog('grandchild', bodies);
     const view = foldRawEvents(initialRunViewState(), log);
     // The child's own forked_from came along with its turns: it is not this run's link.
     expect(view.forkedFrom).toMatchObject({ parentRunId: 'child', turn: 3, lastCopiedSeq: 1 + child.length });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, type Random } from '@/lib/clock';
 import { PRESETS } from '@/lib/protocol';
-import { computeBackoff, decideWait, formatMs } from './backoff';
+import { computeBackoff, decideWait } from './backoff';
 import { parseRetryAfter } from './retry-after';
 
 const fixed = (r: number): Random => ({ next: () => r, int: (min) => min, pick: (items) => items[0]!, fork: () => fixed(r) });
@@ -73,10 +73,6 @@ describe('decideWait', () => {
       honoured: false,
       reason: 'backoff 1 s; Retry-After 7 s ignored (not honoured by config)',
     });
-  });
-
-  it('formats durations for labels', () => {
-    expect([450, 1_000, 2_250, 90_000, 180_000, 86_400_000].map(formatMs)).toEqual(['450 ms', '1 s', '2.3 s', '90 s', '3 min', '24 h']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Random } from '@/lib/clock';
-import type { RecoveryConfig } from '@/lib/protocol';
+import { formatMs, type RecoveryConfig } from '@/lib/protocol';
 
 type RetryConfig = RecoveryConfig['retry'];
 
@@ -61,16 +61,4 @@ export function decideWait(options: { computedMs: number; retryAfterMs?: number 
     };
   }
   return { waitMs: retryAfterMs, honoured: true, reason: `Retry-After ${formatMs(retryAfterMs)} honoured` };
-}
-
-/** "850 ms", "1.5 s", "2 min", "24 h": short enough for a timeline label. */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${trim(ms / 1000)} s`;
-  if (ms < 7_200_000) return `${trim(ms / 60_000)} min`;
-  return `${trim(ms / 3_600_000)} h`;
-}
-
-function trim(value: number): string {
-  return String(Math.round(value * 10) / 10);
 }

@@ -1,5 +1,5 @@
 import type { Lesson } from '../lesson';
-import { DEFAULTS } from '../defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 
 const { fallbackAfter, s11Retries, s11BackoffBase, s11BackoffCap, s11Jitter } = DEFAULTS;
 

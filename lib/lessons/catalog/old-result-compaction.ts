@@ -1,5 +1,5 @@
 import type { Lesson } from '../lesson';
-import { DEFAULTS } from '../defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 
 const { oldResultMinChars, keepRecentIterations } = DEFAULTS;
 

@@ -1,5 +1,6 @@
+import { formatMs } from '@/lib/protocol';
 import type { Lesson } from '../lesson';
-import { DEFAULTS, words } from '../defaults';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
 
 const HANG_MS = 600_000;
 const BUDGET_MS = 300_000;
@@ -9,7 +10,7 @@ export const specificToolErrors: Lesson = {
   slug: 'specific-tool-errors',
   title: 'Specific tool errors: a tool that hangs',
   mechanism: 'safe-executor',
-  failure: `read_file hangs for ${words(HANG_MS)} on every call.`,
+  failure: `read_file hangs for ${formatMs(HANG_MS)} on every call.`,
   config: {
     provider: { vendor: 'sim-anthropic' },
     preset: 'course',
@@ -21,7 +22,7 @@ export const specificToolErrors: Lesson = {
   text: {
     happens: 'A tool that never returns blocks the loop as surely as a silent stream. The model cannot react to an error it never receives.',
     does: `The safe executor runs every tool under a timeout (${toolTimeout}) and never throws: a timed-out call comes back as an is_error result saying which tool timed out and what to try instead, and after ${failureBudget} failures the tool is disabled for the run. (Unknown tools and bad arguments always get a specific answer in this project; those have no "off".)`,
-    costs: `On: ${failureBudget} timeouts of ${toolTimeout} (two exact repeats in between are short-circuited), then read_file is disabled and the model finishes without it. Off: the first read waits until the run’s ${words(BUDGET_MS)} budget ends it.`,
+    costs: `On: ${failureBudget} timeouts of ${toolTimeout} (two exact repeats in between are short-circuited), then read_file is disabled and the model finishes without it. Off: the first read waits until the run’s ${formatMs(BUDGET_MS)} budget ends it.`,
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: `each hung read times out at ${toolTimeout} with a specific error` },

@@ -1,6 +1,6 @@
 import type { Lesson } from '../lesson';
-import { DEFAULTS, words } from '../defaults';
-import { PRESETS } from '@/lib/protocol';
+import { DEFAULTS } from '@/lib/mechanisms/defaults';
+import { formatMs, PRESETS } from '@/lib/protocol';
 
 const { baseMs, perRetryMs } = PRESETS.codesmith.watchdog;
 const PING_MS = 15_000;
@@ -30,15 +30,15 @@ export const streamIdleWatchdog: Lesson = {
   },
   timeScale: 0.04,
   text: {
-    happens: `The connection is healthy and the vendor keeps it alive with pings every ${words(PING_MS)}, but no token ever comes. The SDK sees a live stream; nothing times out on its own.`,
+    happens: `The connection is healthy and the vendor keeps it alive with pings every ${formatMs(PING_MS)}, but no token ever comes. The SDK sees a live stream; nothing times out on its own.`,
     does: `The watchdog puts a deadline on every wait for the next content event: ${DEFAULTS.watchdogBase} on the first attempt, ${DEFAULTS.watchdogPerRetry} more for each retry already spent. When it fires with nothing received yet (Empty), nothing is lost by asking again, so the loop aborts through the SDK’s signal and retries at once.`,
-    costs: `On: ${words(baseMs)} of waiting, a retry whose wider ${words(baseMs + perRetryMs)} window also runs out, then a normal run on the third attempt. Off: the run sits on the first silent stream until something outside gives up — here the run’s ${words(BUDGET_MS)} time budget — and the person gets no answer at all.`,
+    costs: `On: ${formatMs(baseMs)} of waiting, a retry whose wider ${formatMs(baseMs + perRetryMs)} window also runs out, then a normal run on the third attempt. Off: the run sits on the first silent stream until something outside gives up — here the run’s ${formatMs(BUDGET_MS)} time budget — and the person gets no answer at all.`,
   },
   expect: {
     on: {
       reason: 'end_turn',
       complete: true,
-      says: `the watchdog fires at ${words(baseMs)}, then at ${words(baseMs + perRetryMs)}; the third attempt answers`,
+      says: `the watchdog fires at ${formatMs(baseMs)}, then at ${formatMs(baseMs + perRetryMs)}; the third attempt answers`,
     },
     off: { reason: 'run_time_budget', complete: false, says: 'waits on the silent stream until the time budget ends the run' },
   },

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import { countTokens } from '@/lib/tokens/count-tokens';
-import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../test-fixtures';
+import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../sim-fixtures.testkit';
 
 const TURN = {
   thinking: 'The user wants the weather. I will call the tool.',

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { signThinking } from '../signature';
-import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../test-fixtures';
+import { anthropicClient, fixedPolicy, TOOL_SCHEMAS } from '../sim-fixtures.testkit';
 import { createSimAnthropic } from './sim-anthropic';
 
 const TOOLS = TOOL_SCHEMAS as Anthropic.Tool[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { createRandom, VirtualClock } from '@/lib/clock';
-import { fixedPolicy } from '../test-fixtures';
+import { fixedPolicy } from '../sim-fixtures.testkit';
 import { REASONING_CONTENT_MISSING } from './check-request';
 import { createSimDeepSeek } from './sim-openai';
 

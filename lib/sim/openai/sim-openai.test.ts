@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import OpenAI from 'openai';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { countTokens } from '@/lib/tokens/count-tokens';
-import { fixedPolicy, openaiClient, TOOL_SCHEMAS } from '../test-fixtures';
+import { fixedPolicy, openaiClient, TOOL_SCHEMAS } from '../sim-fixtures.testkit';
 import { createSimOpenAI } from './sim-openai';
 
 const TOOLS: OpenAI.ChatCompletionTool[] = TOOL_SCHEMAS.map((t) => ({

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { createRandom } from '@/lib/clock';
 import type { SimPolicyId } from '@/lib/protocol';
 import { DEFAULT_SCENARIO_ID, getScenario } from '@/lib/tools';
-import { TEST_SCENARIO } from '../test-fixtures';
+import { TEST_SCENARIO } from '../sim-fixtures.testkit';
 import { createPolicy } from './create-policy';
 import { DAMAGE_KINDS, damageArgs } from './damaged-args';
 import { runPolicy, scenarioTools, type ToolRunner } from './policy-harness';

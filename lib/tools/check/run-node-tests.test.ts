@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, RealClock } from '@/lib/clock';
-import { setup } from '../executor-test-helpers';
+import { setup } from '../executor.testkit';
 import { fixFailingTest } from '../scenarios/fix-failing-test';
 import { createRunCheckTool } from '../tools/run-check';
 import type { ToolContext } from '../types';

@@ -5,6 +5,7 @@ import { CheckLauncher, type RemoteChild, type SandboxChild } from './check-laun
 import { FairSlots, type SlotShare } from './fair-slots';
 import { DEFAULT_SANDBOX_LIMITS, MAX_REPORT_BYTES, MAX_STDERR_CHARS } from './sandbox-limits';
 import { SANDBOX_SOURCE } from './sandbox-source';
+import { serverEnv } from '@/lib/config/server-env';
 
 /** Node 22.13+ calls the permission model `--permission`; Node 20 `--experimental-permission`. */
 function permissionFlag(): string {
@@ -43,7 +44,7 @@ export function sandboxLaunch(): Promise<SandboxLaunch> {
 
 /** The path of `unshare` when starting node under it with a private network works here. */
 function probeNetworkNamespace(): Promise<string | undefined> {
-  if (process.platform !== 'linux' || process.env.LOOP_LAB_SANDBOX_NETNS === 'off') return Promise.resolve(undefined);
+  if (process.platform !== 'linux' || !serverEnv().sandboxNetns) return Promise.resolve(undefined);
   const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((path) => existsSync(path));
   if (!unshare) return Promise.resolve(undefined);
   return new Promise((resolve) => {

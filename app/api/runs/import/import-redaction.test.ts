@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
-import { sampleRunEvents } from '@/lib/store/sample-run';
+import { sampleRunEvents } from '@/lib/store/sample-run.testkit';
 import { GET as getRun } from '../[id]/route';
 import { GET as getTrace } from '../[id]/trace/route';
 import { GET as getRuns } from '../route';

@@ -6,7 +6,7 @@ import { getCloneableBody } from 'next/dist/server/body-streams';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@/lib/server';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
-import { dispatch } from '../../dispatch-route';
+import { dispatch } from '@/scripts/api/dispatch-route';
 import { POST as postImport } from './route';
 
 /**

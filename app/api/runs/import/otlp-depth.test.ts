@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
-import { dispatch } from '../../dispatch-route';
+import { dispatch } from '@/scripts/api/dispatch-route';
 
 /**
  * An OTLP trace whose attribute values nest hundreds of levels deep (a 17 kB body) used to

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
-import type { RunEvent } from '@/lib/protocol';
+import { parseEventJson, type RunEvent } from '@/lib/protocol';
 import { getRunRegistry } from '@/lib/server';
 import { POST as postRun } from '../route';
 import { GET as getOtel } from '../[id]/otel/route';
@@ -15,7 +15,7 @@ const events = async (id: string): Promise<RunEvent[]> =>
   (await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text())
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as RunEvent);
+    .map((l) => parseEventJson(l));
 
 describe('OTLP export and import', () => {
   it('GET /api/runs/:id/otel serves the run as OTLP/JSON, and importing it draws the same turns', async () => {

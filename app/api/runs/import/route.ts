@@ -3,6 +3,7 @@ import { errorResponse, HttpError, jsonResponse, readText, refuseCrossSite } fro
 import { getStore, importJsonl } from '@/lib/store';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
+import { processEnv } from '@/lib/config/server-env';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,7 +22,7 @@ export async function POST(request: Request): Promise<Response> {
     let text = await readText({ request });
     // The server's keys (every *_API_KEY it holds) never get into the store by way of a trace,
     // nor into an error that quotes the file (a key used as a property name is a path).
-    const redactor = createRedactor({ secrets: runSecrets({ env: process.env }) });
+    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
     if (looksLikeOtlp(text)) {
       const converted = otlpToTracerJsonl(text);
       if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));

@@ -1,4 +1,4 @@
-import { resolveRecovery, RunConfigSchema, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { resolveRecovery, RunConfigSchema, stampEvent, type EventBody, type RunConfig, type RunEvent } from '@/lib/protocol';
 
 /**
  * A small, valid run log for tests of the store, the JSONL round trip and the server:
@@ -10,7 +10,7 @@ export function sampleConfig(): RunConfig {
 
 export function sampleRunEvents({ runId }: { runId: string }): RunEvent[] {
   const config = sampleConfig();
-  const bodies = [
+  const bodies: (EventBody & { ts: number })[] = [
     {
       ts: 0,
       event: 'run_start',
@@ -66,5 +66,5 @@ export function sampleRunEvents({ runId }: { runId: string }): RunEvent[] {
       output_tokens: 150,
     },
   ];
-  return bodies.map((body, seq) => ({ ...body, run_id: runId, seq }) as RunEvent);
+  return bodies.map(({ ts, ...body }, seq) => stampEvent(body, { run_id: runId, seq, ts }));
 }

@@ -14,7 +14,7 @@ async function main(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fuzz-'));
   process.env.LOOP_LAB_DATA_DIR = dir;
   process.env.LOOP_LAB_UNWATCHED_MS ??= '5000';
-  const { dispatch, fuzzRequests, startValidRun } = await import('../api-fuzz');
+  const { dispatch, fuzzRequests, startValidRun } = await import('./api-fuzz');
   const { getRunRegistry, getSweepRegistry } = await import('@/lib/server');
   const knownId = await startValidRun();
   await getRunRegistry().whenFinished(knownId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restartFigure } from './_figures/restart-figure';
+import { restartFigure } from './restart-figure';
 
 describe('SIGKILL and restart (a real server process)', () => {
   it('leaves 0 runs without a terminate event: every cut-off run is closed server_restart', async () => {

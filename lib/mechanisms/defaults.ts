@@ -1,18 +1,10 @@
-import { PRESETS } from '@/lib/protocol';
+import { formatMs, PRESETS } from '@/lib/protocol';
 
 /**
  * The mechanisms' default numbers in words, read from the presets (lib/protocol), so a lesson,
  * a glossary entry or a mechanism's one line cannot state a number the engine does not use.
  * Change a preset and every sentence that quotes it changes with it.
  */
-
-/** A configured duration in words: 500 ms, 1 s, 60 s, 5 min, 24 h. */
-export function words(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  if (ms <= 120_000 || ms % 60_000 !== 0) return `${Number((ms / 1000).toFixed(1))} s`;
-  if (ms < 7_200_000 || ms % 3_600_000 !== 0) return `${ms / 60_000} min`;
-  return `${ms / 3_600_000} h`;
-}
 
 /** A count with its thousands separated: 4,000. */
 export function count(n: number): string {
@@ -35,21 +27,21 @@ const { codesmith, s11, course } = PRESETS;
 export const DEFAULTS = {
   /** CodeSmith's whitelist retry. */
   retries: codesmith.retry.maxRetries,
-  backoffBase: words(codesmith.retry.baseDelayMs),
-  backoffSteps: [0, 1, 2].map((n) => words(Math.min(codesmith.retry.baseDelayMs * 2 ** n, codesmith.retry.maxDelayMs))),
-  backoffCap: words(codesmith.retry.maxDelayMs),
+  backoffBase: formatMs(codesmith.retry.baseDelayMs),
+  backoffSteps: [0, 1, 2].map((n) => formatMs(Math.min(codesmith.retry.baseDelayMs * 2 ** n, codesmith.retry.maxDelayMs))),
+  backoffCap: formatMs(codesmith.retry.maxDelayMs),
   jitter: `±${percent(codesmith.retry.jitterRatio)}`,
-  retryAfterCap: words(codesmith.retry.retryAfterCapMs),
+  retryAfterCap: formatMs(codesmith.retry.retryAfterCapMs),
   backgroundRetries: codesmith.background.maxRetries,
   /** The stream idle watchdog and the stream error cap. */
-  watchdogBase: words(codesmith.watchdog.baseMs),
-  watchdogPerRetry: words(codesmith.watchdog.perRetryMs),
+  watchdogBase: formatMs(codesmith.watchdog.baseMs),
+  watchdogPerRetry: formatMs(codesmith.watchdog.perRetryMs),
   streamErrorCap: codesmith.watchdog.streamErrorCap,
   /** s11's retry and degrade. */
   s11Attempts: s11.retry.maxRetries + 1,
   s11Retries: s11.retry.maxRetries,
-  s11BackoffBase: words(s11.retry.baseDelayMs),
-  s11BackoffCap: words(s11.retry.maxDelayMs),
+  s11BackoffBase: formatMs(s11.retry.baseDelayMs),
+  s11BackoffCap: formatMs(s11.retry.maxDelayMs),
   s11Jitter: `0–${percent(s11.retry.jitterRatio)}`,
   fallbackAfter: s11.fallback.afterOverloads,
   /** Tools (the loop guard is CodeSmith's; the rest the course's SafeExecutor). */
@@ -57,7 +49,7 @@ export const DEFAULTS = {
   warnAfterFailures: codesmith.tools.warnAfterFailures,
   haltAfterFailures: codesmith.tools.haltAfterFailures,
   failureBudget: course.tools.failureBudget,
-  toolTimeout: words(course.tools.timeoutMs),
+  toolTimeout: formatMs(course.tools.timeoutMs),
   truncateChars: count(course.tools.truncateChars),
   oldResultMinChars: count(course.context.oldResultMinChars),
   keepRecentIterations: course.context.keepRecentIterations,
@@ -66,7 +58,7 @@ export const DEFAULTS = {
   waterfallBudget: codesmith.compaction.waterfallBudget,
   trimFloor: codesmith.compaction.trimFloor,
   breakerFailures: codesmith.compaction.breakerFailures,
-  breakerCooldown: words(codesmith.compaction.breakerCooldownMs),
+  breakerCooldown: formatMs(codesmith.compaction.breakerCooldownMs),
   reactiveKeep: s11.compaction.reactiveKeepMessages,
   /** s11's output cap escalation. */
   outputCap: kTokens(s11.output.maxTokens),

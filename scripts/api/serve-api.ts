@@ -1,12 +1,12 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { dispatch } from '../dispatch-route';
+import { dispatch } from './dispatch-route';
 
 /**
  * The run API as a bare HTTP server on 127.0.0.1 (no Next build): the real route handlers
  * and store, in a process of its own — what the restart figure SIGKILLs. Usage:
- * `node --conditions=react-server --import tsx app/api/_figures/serve-api.ts [PORT]` (0 or none: any free port).
+ * `node --conditions=react-server --import tsx scripts/api/serve-api.ts [PORT]` (0 or none: any free port).
  */
 const port = Number(process.argv[2] ?? 0);
 /** Headers of the connection, not the request: a Request may not carry them. */

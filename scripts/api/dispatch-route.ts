@@ -1,23 +1,23 @@
 import { NextRequest } from 'next/server';
 import { proxy } from '@/proxy';
-import { GET as getCompare } from './compare/route';
-import { POST as postLessonPlay } from './lessons/[slug]/play/route';
-import { GET as getPromptSets, POST as postPromptSet } from './prompt-sets/route';
-import { GET as getRuns, POST as postRun } from './runs/route';
-import { GET as getRun } from './runs/[id]/route';
-import { POST as postControl } from './runs/[id]/control/route';
-import { GET as getEvents } from './runs/[id]/events/route';
-import { GET as getForks } from './runs/[id]/forks/route';
-import { GET as getOtel } from './runs/[id]/otel/route';
-import { GET as getTrace } from './runs/[id]/trace/route';
-import { POST as postImport } from './runs/import/route';
-import { GET as getScenarios } from './scenarios/route';
-import { GET as getSweeps, POST as postSweep } from './sweeps/route';
-import { GET as getSweep } from './sweeps/[id]/route';
-import { POST as postSweepCancel } from './sweeps/[id]/cancel/route';
-import { GET as getSweepEvents } from './sweeps/[id]/events/route';
-import { GET as getSweepExport } from './sweeps/[id]/export/route';
-import { GET as getSweepRuns } from './sweeps/[id]/runs/route';
+import { GET as getCompare } from '@/app/api/compare/route';
+import { POST as postLessonPlay } from '@/app/api/lessons/[slug]/play/route';
+import { GET as getPromptSets, POST as postPromptSet } from '@/app/api/prompt-sets/route';
+import { GET as getRuns, POST as postRun } from '@/app/api/runs/route';
+import { GET as getRun } from '@/app/api/runs/[id]/route';
+import { POST as postControl } from '@/app/api/runs/[id]/control/route';
+import { GET as getEvents } from '@/app/api/runs/[id]/events/route';
+import { GET as getForks } from '@/app/api/runs/[id]/forks/route';
+import { GET as getOtel } from '@/app/api/runs/[id]/otel/route';
+import { GET as getTrace } from '@/app/api/runs/[id]/trace/route';
+import { POST as postImport } from '@/app/api/runs/import/route';
+import { GET as getScenarios } from '@/app/api/scenarios/route';
+import { GET as getSweeps, POST as postSweep } from '@/app/api/sweeps/route';
+import { GET as getSweep } from '@/app/api/sweeps/[id]/route';
+import { POST as postSweepCancel } from '@/app/api/sweeps/[id]/cancel/route';
+import { GET as getSweepEvents } from '@/app/api/sweeps/[id]/events/route';
+import { GET as getSweepExport } from '@/app/api/sweeps/[id]/export/route';
+import { GET as getSweepRuns } from '@/app/api/sweeps/[id]/runs/route';
 
 /**
  * Every API route called the way Next calls it — proxy first, then the route with its path

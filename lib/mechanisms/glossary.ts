@@ -1,5 +1,5 @@
-import { PRESETS, type MechanismId } from '@/lib/protocol';
-import { DEFAULTS as D, words } from './defaults';
+import { formatMs, PRESETS, type MechanismId } from '@/lib/protocol';
+import { DEFAULTS as D } from './defaults';
 import { MECHANISMS } from './mechanisms';
 
 /**
@@ -16,7 +16,7 @@ export interface GlossaryEntry {
   term: string;
   /** One or two sentences: what it is and why it exists. */
   definition: string;
-  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/lessons/mechanisms.ts). */
+  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
   mechanism?: MechanismId;
   /** Other entries worth reading next. */
   see?: readonly string[];
@@ -208,7 +208,7 @@ export const GLOSSARY = [
     id: 'check-rate',
     term: 'check rate',
     see: ['loop-guard'],
-    definition: `A safety limit, the same in every preset: a run may start at most ${PRESETS.codesmith.tools.checkRateMax} sandboxed checks (run_check) in any ${words(PRESETS.codesmith.tools.checkRateWindowMs)} of run time; one more is answered at once without running, saying when the next may run. A model that calls its check in a loop spends its own turns, not the machine every run shares.`,
+    definition: `A safety limit, the same in every preset: a run may start at most ${PRESETS.codesmith.tools.checkRateMax} sandboxed checks (run_check) in any ${formatMs(PRESETS.codesmith.tools.checkRateWindowMs)} of run time; one more is answered at once without running, saying when the next may run. A model that calls its check in a loop spends its own turns, not the machine every run shares.`,
   },
   {
     id: 'loop-guard',
@@ -368,7 +368,7 @@ export const GLOSSARY = [
   {
     id: 'time-scale',
     term: 'time scale',
-    definition: `How fast run time passes against the wall clock: at 0.05 a ${D.watchdogBase} wait takes ${words(PRESETS.codesmith.watchdog.baseMs * 0.05)}. Labels always show run time.`,
+    definition: `How fast run time passes against the wall clock: at 0.05 a ${D.watchdogBase} wait takes ${formatMs(PRESETS.codesmith.watchdog.baseMs * 0.05)}. Labels always show run time.`,
   },
   {
     id: 'virtual-clock',

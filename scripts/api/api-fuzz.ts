@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { BASE, dispatch, type FuzzRequest } from './dispatch-route';
-import { POST as postRun } from './runs/route';
+import { POST as postRun } from '@/app/api/runs/route';
 
 export { dispatch, type FuzzRequest };
 
@@ -9,7 +9,7 @@ export { dispatch, type FuzzRequest };
  * messages, JSONL and OTLP imports, prompt sets, sweep grids, lesson slugs, compare queries,
  * SSE resume points, paths and Host headers, dispatched the way Next
  * would (proxy first, then the route, with the path segment decoded). Shared by the vitest
- * properties (app/api/api-fuzz.test.ts) and `npm run fuzz`, which counts 5xx answers.
+ * properties (api-fuzz.test.ts) and `npm run fuzz`, which counts 5xx answers.
  */
 
 /** A config that runs (virtual clock, so a created run ends in milliseconds). */

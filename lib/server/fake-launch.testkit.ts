@@ -2,7 +2,7 @@ import { createClock } from '@/lib/clock';
 import { NO_TOTALS, terminateEvent, type EventBody, type TerminateReason } from '@/lib/protocol';
 import { createRunLog } from '@/lib/runtime/run-log';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import { sampleRunEvents } from '@/lib/store/sample-run';
+import { sampleRunEvents } from '@/lib/store/sample-run.testkit';
 
 export interface FakeLaunchOptions {
   /** Events between run_start and terminate (content deltas), one per tick. */

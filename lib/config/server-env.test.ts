@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { serverEnv, ServerEnvError } from './server-env';
+
+describe('serverEnv', () => {
+  it('gives the defaults when nothing is set, and blank is unset', () => {
+    const env = serverEnv({ LOOP_LAB_DATA_DIR: '  ', LOOP_LAB_UNWATCHED_MS: '' });
+    expect(env).toMatchObject({ dataDir: undefined, unwatchedMs: 60_000, redisUrl: undefined, workerRatePerMin: 0, sandboxNetns: true, customBaseUrls: true });
+    expect(env.allowedHosts).toEqual([]);
+  });
+
+  it('reads each setting with its type', () => {
+    const env = serverEnv({
+      LOOP_LAB_DATA_DIR: '/tmp/data',
+      LOOP_LAB_UNWATCHED_MS: '5000',
+      LOOP_LAB_REDIS_URL: 'redis://127.0.0.1:6379',
+      LOOP_LAB_WORKER_RATE_PER_MIN: '30',
+      LOOP_LAB_SANDBOX_NETNS: 'OFF',
+      LOOP_LAB_CUSTOM_BASE_URLS: 'off',
+      LOOP_LAB_ALLOWED_HOSTS: 'a.lan, b.lan  c.lan',
+    });
+    expect(env).toMatchObject({
+      dataDir: '/tmp/data',
+      unwatchedMs: 5000,
+      redisUrl: 'redis://127.0.0.1:6379',
+      workerRatePerMin: 30,
+      sandboxNetns: false,
+      customBaseUrls: false,
+    });
+    expect(env.allowedHosts).toEqual(['a.lan', 'b.lan', 'c.lan']);
+  });
+
+  it.each([
+    ['LOOP_LAB_UNWATCHED_MS', 'a minute', /LOOP_LAB_UNWATCHED_MS: must be a whole number \(got "a minute"\)/],
+    ['LOOP_LAB_UNWATCHED_MS', '0', /LOOP_LAB_UNWATCHED_MS: must be at least 1/],
+    ['LOOP_LAB_WORKER_RATE_PER_MIN', '2.5', /LOOP_LAB_WORKER_RATE_PER_MIN: must be a whole number/],
+    ['LOOP_LAB_REDIS_URL', 'localhost:6379', /LOOP_LAB_REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
+    ['LOOP_LAB_SANDBOX_NETNS', 'no', /LOOP_LAB_SANDBOX_NETNS: must be on or off/],
+    ['LOOP_LAB_CUSTOM_BASE_URLS', 'false', /LOOP_LAB_CUSTOM_BASE_URLS: must be on or off/],
+  ])('refuses a bad %s (%s) naming the variable', (name, value, message) => {
+    const read = () => serverEnv({ [name]: value });
+    expect(read).toThrow(ServerEnvError);
+    expect(read).toThrow(message);
+  });
+
+  it('ignores variables it does not own', () => {
+    expect(() => serverEnv({ OPENAI_API_KEY: 'not a number', LOOP_LAB_OTHER: 'x' })).not.toThrow();
+  });
+});

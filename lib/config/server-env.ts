@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * The server's environment, read in one place. Every `LOOP_LAB_*` variable is parsed here with
+ * its rule (docs/config.md lists them); a bad value throws a ServerEnvError that names the
+ * variable and what it accepts. The environment is read on every call, not cached: tests and
+ * scripts set variables before the code that reads them runs.
+ */
+export class ServerEnvError extends Error {
+  override readonly name = 'ServerEnvError';
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+/** Unset and blank are the same: the default. */
+const text = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+/** A comma- or space-separated list. */
+const list = text.transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean));
+const onOff = text.transform((value) => value?.toLowerCase()).pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional());
+const wholeNumber = (min: number) =>
+  text
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(
+      z
+        .number({ error: 'must be a whole number' })
+        .int({ error: 'must be a whole number' })
+        .min(min, { error: `must be at least ${min}` })
+        .optional(),
+    );
+const redisUrl = text.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' }).optional());
+
+const SCHEMA = z.object({
+  LOOP_LAB_DATA_DIR: text,
+  LOOP_LAB_ROOT: text,
+  LOOP_LAB_UNWATCHED_MS: wholeNumber(1),
+  LOOP_LAB_REDIS_URL: redisUrl,
+  LOOP_LAB_WORKER_RATE_PER_MIN: wholeNumber(0),
+  LOOP_LAB_SANDBOX_NETNS: onOff,
+  LOOP_LAB_HOST: text,
+  LOOP_LAB_ALLOWED_HOSTS: list,
+  LOOP_LAB_ALLOWED_BASE_URLS: list,
+  LOOP_LAB_CUSTOM_BASE_URLS: onOff,
+  LOOP_LAB_ALLOWED_REQUEST_HOSTS: list,
+  LOOP_LAB_RUN_THREADS: wholeNumber(0),
+  LOOP_LAB_BENCH_DIAGNOSTICS: text.pipe(z.enum(['0', '1'], { error: 'must be 1 (on) or 0' }).optional()),
+});
+
+/** The variables this module reads, by name. */
+export const SERVER_ENV_VARS = Object.keys(SCHEMA.shape) as readonly (keyof typeof SCHEMA.shape)[];
+
+export interface ServerEnv {
+  /** LOOP_LAB_DATA_DIR: where the SQLite store lives (unset: `.data/` in the project). */
+  dataDir: string | undefined;
+  /** LOOP_LAB_ROOT: the project root when the process starts elsewhere (unset: the working directory). */
+  root: string | undefined;
+  /** LOOP_LAB_UNWATCHED_MS: how long a run may go unwatched before it is abandoned (default one minute). */
+  unwatchedMs: number;
+  /** LOOP_LAB_REDIS_URL: sweeps go through BullMQ on this Redis (unset: the local worker pool). */
+  redisUrl: string | undefined;
+  /** LOOP_LAB_WORKER_RATE_PER_MIN: at most this many queued sweep jobs a minute (0: no cap). */
+  workerRatePerMin: number;
+  /** LOOP_LAB_SANDBOX_NETNS: false when `off` (check children start without their private network). */
+  sandboxNetns: boolean;
+  /** LOOP_LAB_HOST: the address the server listens on. */
+  host: string | undefined;
+  /** LOOP_LAB_ALLOWED_HOSTS: further names the API may be reached under. */
+  allowedHosts: string[];
+  /** LOOP_LAB_ALLOWED_BASE_URLS: further base URLs the environment's keys may be sent to (checked as URLs by the key routing). */
+  allowedBaseUrls: string[];
+  /** LOOP_LAB_CUSTOM_BASE_URLS: false when `off` (a run request may not choose a base URL the environment does not name). */
+  customBaseUrls: boolean;
+  /** LOOP_LAB_ALLOWED_REQUEST_HOSTS: local or private hosts a run bringing its own key may aim at. */
+  allowedRequestHosts: string[];
+  /** LOOP_LAB_RUN_THREADS: worker threads for real-clock runs (0, the default: the main thread). */
+  runThreads: number;
+  /** LOOP_LAB_BENCH_DIAGNOSTICS=1: the load bench's opt-in figures (GET /api/bench-diagnostics, loopback only). */
+  benchDiagnostics: boolean;
+}
+
+/** The server's `LOOP_LAB_*` settings, validated. Throws ServerEnvError naming the first bad variable. */
+export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
+  const picked: Record<string, string | undefined> = {};
+  for (const name of SERVER_ENV_VARS) picked[name] = source[name];
+  const parsed = SCHEMA.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]);
+    throw new ServerEnvError(variable, `${issue.message} (got "${String(source[variable]).slice(0, 80)}")`);
+  }
+  const env = parsed.data;
+  return {
+    dataDir: env.LOOP_LAB_DATA_DIR,
+    root: env.LOOP_LAB_ROOT,
+    unwatchedMs: env.LOOP_LAB_UNWATCHED_MS ?? 60_000,
+    redisUrl: env.LOOP_LAB_REDIS_URL,
+    workerRatePerMin: env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0,
+    sandboxNetns: env.LOOP_LAB_SANDBOX_NETNS !== 'off',
+    host: env.LOOP_LAB_HOST,
+    allowedHosts: env.LOOP_LAB_ALLOWED_HOSTS,
+    allowedBaseUrls: env.LOOP_LAB_ALLOWED_BASE_URLS,
+    customBaseUrls: env.LOOP_LAB_CUSTOM_BASE_URLS !== 'off',
+    allowedRequestHosts: env.LOOP_LAB_ALLOWED_REQUEST_HOSTS,
+    runThreads: env.LOOP_LAB_RUN_THREADS ?? 0,
+    benchDiagnostics: env.LOOP_LAB_BENCH_DIAGNOSTICS === '1',
+  };
+}
+
+/**
+ * The process environment as variables read by name: the vendors' keys and base URLs
+ * (`ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, …, which the key routing reads for the vendor a run
+ * names) and every variable that looks like a secret (which redaction removes from what a run
+ * writes). The one place outside scripts that reads `process.env`.
+ */
+export function processEnv(): EnvSource {
+  return process.env;
+}
