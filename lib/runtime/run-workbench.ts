@@ -2,7 +2,17 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { resolveRecovery, type EventBody, type EventOf, type FaultPlan, type RecoveryConfig, type RunConfig } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers';
-import { createToolbox, createToolExecutor, createWorkspace, getScenario, type Scenario, type SlotShare, type ToolExecutor, type Toolbox, type Workspace } from '@/lib/tools';
+import {
+  createToolbox,
+  createToolExecutor,
+  createWorkspace,
+  getScenario,
+  type Scenario,
+  type SlotShare,
+  type ToolExecutor,
+  type Toolbox,
+  type Workspace,
+} from '@/lib/tools';
 import { judgeTask } from './judge-task';
 
 /** What a run works on: its scenario, the recovery in force, the workspace and its tools. */
@@ -36,7 +46,16 @@ export function createRunWorkbench(options: {
   const toolbox = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) });
   const task = config.task ?? scenario.task;
   const faults = () => options.faults().tools;
-  const executor = createToolExecutor({ toolbox, workspace, clock, random: options.random.fork('tools'), config: recovery.tools, faults, emit, share: options.share });
+  const executor = createToolExecutor({
+    toolbox,
+    workspace,
+    clock,
+    random: options.random.fork('tools'),
+    config: recovery.tools,
+    faults,
+    emit,
+    share: options.share,
+  });
   const judge = () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped', share: options.share });
   return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
 }
