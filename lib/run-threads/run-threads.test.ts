@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchProbe } from '@/lib/clock/bench-probe';
+import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
@@ -9,6 +9,7 @@ import { createRunThreads, RUN_THREAD_BUNDLE, type RunThreads } from './run-thre
 
 // The watchdog's lateness is read through the bench probe (on for this file's process and threads).
 process.env.LOOP_LAB_BENCH_DIAGNOSTICS = '1';
+enableBenchProbe();
 
 /**
  * The watchdog lesson's "on" side: two silent streams the watchdog cuts (120 s, then 150 s of

@@ -1,5 +1,6 @@
 import { NextRequest } from 'next/server';
 import { proxy } from '@/proxy';
+import { GET as getBenchDiagnostics, POST as postBenchDiagnostics } from '@/app/api/bench-diagnostics/route';
 import { GET as getCompare } from '@/app/api/compare/route';
 import { POST as postLessonPlay } from '@/app/api/lessons/[slug]/play/route';
 import { GET as getPromptSets, POST as postPromptSet } from '@/app/api/prompt-sets/route';
@@ -39,6 +40,8 @@ type AnyHandler = ((request: Request, ctx: { params: Promise<never> }) => Promis
 
 /** The routes as app/api lays them out: `:name` is a dynamic segment. A fixed segment wins over a dynamic one. */
 export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler: AnyHandler }[] = [
+  { method: 'GET', pattern: '/api/bench-diagnostics', handler: getBenchDiagnostics },
+  { method: 'POST', pattern: '/api/bench-diagnostics', handler: postBenchDiagnostics },
   { method: 'GET', pattern: '/api/compare', handler: getCompare },
   { method: 'POST', pattern: '/api/lessons/:slug/play', handler: postLessonPlay },
   { method: 'GET', pattern: '/api/prompt-sets', handler: getPromptSets },
