@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRunRegistry, getSweepRegistry } from '@/lib/server';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
 import { dispatch, ROUTES } from '@/scripts/api/dispatch-route';
@@ -13,7 +13,15 @@ useTempDataDir('loop-lab-rebinding-');
 
 let runId: string;
 let sweepId: string;
+// The bench's diagnostics route answers only when the server was started for the bench: on here,
+// so it is read like every other route (and refused like them under a foreign Host).
+const diagnosticsBefore = process.env.LOOP_LAB_BENCH_DIAGNOSTICS;
+afterAll(() => {
+  if (diagnosticsBefore === undefined) delete process.env.LOOP_LAB_BENCH_DIAGNOSTICS;
+  else process.env.LOOP_LAB_BENCH_DIAGNOSTICS = diagnosticsBefore;
+});
 beforeAll(async () => {
+  process.env.LOOP_LAB_BENCH_DIAGNOSTICS = '1';
   runId = await startValidRun();
   await getRunRegistry().whenFinished(runId);
   const grid = { configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 1 } };
