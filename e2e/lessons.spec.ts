@@ -53,6 +53,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['output-cap-escalation', 0.1],
   ['takeover-credentials', 0.1],
   ['rewritten-test', 0.1],
+  ['arg-repair', 0.1],
 ];
 
 test('the list above plays every lesson', () => {
