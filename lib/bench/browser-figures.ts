@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { RunConfigInput } from '@/lib/protocol';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@/lib/testing/chromium-launch';
-import { freePort, waitForServer } from './click-to-first-event';
+import { startNextServer } from './next-server';
 import { median } from './stats';
 
 /**
@@ -64,20 +62,10 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
   if (!fs.existsSync(buildId)) return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
   const { chromium } = await import('playwright-core');
 
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-browser-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startNextServer({ root, prefix: 'loop-lab-bench-browser-' });
+  const { base } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   try {
-    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
-
     // What Chromium loads for the playground: every script it fetches until the page's load event
     // (what the page needs to draw and hydrate; later fetches are Next prefetching other routes' code).
     const page = await browser.newPage();
@@ -133,9 +121,7 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
     };
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { startNextServer } from './next-server';
 import { median, percentile } from './stats';
 
 /**
@@ -34,19 +32,10 @@ export async function measureClickToFirstEvent({ clicks }: { clicks: number }): 
   if (!fs.existsSync(buildId)) return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
   const { chromium } = await import('playwright-core');
 
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-web-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startNextServer({ root, prefix: 'loop-lab-bench-web-' });
+  const { base } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
-    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
     const page = await browser.newPage();
     await page.goto(base);
     const runButton = page.getByRole('button', { name: 'Run', exact: true }).first();
@@ -97,9 +86,7 @@ export async function measureClickToFirstEvent({ clicks }: { clicks: number }): 
     };
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
@@ -113,29 +100,4 @@ export function describeClicks(result: Exclude<ClickToFirstEvent, { skipped: str
     `      before (same path on a production build): median 451 ms — POST 82 ms, the stream opened 170–200 ms after the POST returned\n` +
     `      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`
   );
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-export async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`next start did not answer ${url} within 60 s: ${log().slice(-500)}`);
 }

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { LESSONS, lessonRunConfig, type Lesson } from '@/lib/lessons';
 import { RunConfigSchema } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import { freePort, waitForServer } from './click-to-first-event';
+import { startNextServer } from './next-server';
 
 /** The promise a lesson page makes: both sides played to their end in this much wall time. */
 export const LESSON_WALL_TARGET_MS = 30_000;
@@ -40,18 +38,9 @@ export async function measureLessonPlayTimes(options: { only?: readonly string[]
     }
     return { how: 'in this process (no production build: run `npx next build` to measure through `next start`)', lessons: out };
   }
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-lessons-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startNextServer({ root, prefix: 'loop-lab-bench-lessons-' });
+  const { base } = server;
   try {
-    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
     const out: LessonPlayTime[] = [];
     for (const lesson of lessons) {
       out.push(await playThroughServer(base, lesson));
@@ -59,9 +48,7 @@ export async function measureLessonPlayTimes(options: { only?: readonly string[]
     }
     return { how: 'through `next start` (production build): POST /api/lessons/{slug}/play, each side read on its event stream to terminate', lessons: out };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

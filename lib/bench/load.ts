@@ -1,10 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import type { BenchDiagnostics } from '@/lib/server/bench-diagnostics';
-import { freePort, waitForServer } from './click-to-first-event';
+import { startNextServer } from './next-server';
 import { percentile } from './stats';
 
 /**
@@ -46,26 +45,20 @@ const SLUG = 'stream-idle-watchdog';
 export async function measureLoad({ runs, timeScale, runThreads }: { runs: number; timeScale: number; runThreads: string }): Promise<LoadFigures> {
   const root = process.cwd();
   const { built, buildAgeMin } = ensureBuild(root);
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-load-'));
   const profile = process.env.BENCH_LOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_LOAD_PROFILE)}`] : [];
-  const env: NodeJS.ProcessEnv = { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production', LOOP_LAB_BENCH_DIAGNOSTICS: '1' };
-  if (runThreads === 'default') delete env.LOOP_LAB_RUN_THREADS;
-  else env.LOOP_LAB_RUN_THREADS = runThreads;
-  const server = spawn(
-    process.execPath,
-    [...profile, path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startNextServer({
+    root,
+    prefix: 'loop-lab-bench-load-',
+    nodeArgs: profile,
+    env: (env) => {
+      const out: NodeJS.ProcessEnv = { ...env, LOOP_LAB_BENCH_DIAGNOSTICS: '1' };
+      if (runThreads === 'default') delete out.LOOP_LAB_RUN_THREADS;
+      else out.LOOP_LAB_RUN_THREADS = runThreads;
+      return out;
     },
-  );
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = `http://127.0.0.1:${port}`;
+  });
+  const { base } = server;
   try {
-    await waitForServer(`${base}/api/scenarios`, server, () => stderr);
     const lesson = LESSONS.find((l) => l.slug === SLUG)!;
     const side = lessonRunConfig(lesson, 'on', { clock: 'real', timeScale });
     // The lesson's time budget (8 min of run time) ends a run starved of CPU early; the load should not.
@@ -117,11 +110,9 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
       buildAgeMin,
     };
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n      server stderr: ${stderr.slice(-1500)}`, { cause: error });
+    throw new Error(`${(error as Error).message}\n      server stderr: ${server.stderr().slice(-1500)}`, { cause: error });
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
