@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/testing/chromium-launch';
 
 const PORT = Number(process.env.E2E_PORT ?? 3217);
+/** `npm test` builds beside the unit tests and sets E2E_BUILT; run alone, the browser tests build first. */
+const BUILD = process.env.E2E_BUILT ? '' : 'npx next build && ';
 
 /**
  * Browser tests run against the real app (`next build && next start`) in Debian's Chromium,
@@ -11,8 +13,10 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   expect: { timeout: 20_000 },
+  // Spec files run two at a time, each in its own browser, against the one server; tests within a
+  // file run in order. Specs never assume they are alone on the server (E2E_WORKERS=1: one at a time).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-reports/e2e.json' }]] : [['list']],
   use: {
@@ -22,7 +26,7 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
   webServer: {
-    command: `npx next build && npx next start -p ${PORT} -H 127.0.0.1`,
+    command: `${BUILD}npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/scenarios`,
     // `next build` alone took 5–14 minutes on a 2-core machine under heavy load; a slow build
     // should fail on its own errors, not on this wait.
