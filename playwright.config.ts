@@ -16,7 +16,7 @@ export default defineConfig({
   // One spec at a time by default: many specs watch real-clock runs live, and on a 2-core machine a
   // second browser and test process beside them makes those timings the machine's, not the app's
   // (tried at a load of 25: 4 of the first 10 failed on timing). E2E_WORKERS=2 runs two files at
-  // once on a machine with cores to spare; the specs do not assume they are alone on the server.
+  // once on a machine with cores to spare (not yet seen green: the first try was at that load).
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
