@@ -20,6 +20,9 @@ const OFF_TOOLS: RecoveryConfig['tools'] = {
   // A safety limit, not a recovery mechanism: the same in every preset.
   checkRateMax: 10,
   checkRateWindowMs: 60_000,
+  repairInterrupted: false,
+  // Every source runs a turn's tool calls one after another.
+  maxParallel: 1,
 };
 
 const OFF_CONTEXT: RecoveryConfig['context'] = {
@@ -55,7 +58,7 @@ const codesmith: RecoveryConfig = {
   background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
   fallback: { enabled: false, afterOverloads: 3, model: '' },
-  tools: { ...OFF_TOOLS, loopGuard: true, repairJson: true, coerceArgs: true },
+  tools: { ...OFF_TOOLS, loopGuard: true, repairJson: true, coerceArgs: true, repairInterrupted: true },
   context: OFF_CONTEXT,
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
@@ -98,6 +101,7 @@ const course: RecoveryConfig = {
     safeExecutor: true,
     shortCircuitRepeats: true,
     truncateChars: 4_000,
+    repairInterrupted: true,
   },
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,
