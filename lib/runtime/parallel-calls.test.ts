@@ -15,7 +15,7 @@ function config(vendor: Vendor, maxParallel: number, extra: ToolFault[] = []): O
     policy: 'parallel-reads',
     seed: 4,
     recovery: { tools: { maxParallel } },
-    faults: { rules: [], tools: [{ id: 'slow', tool: '*', kind: 'slow', delayMs: 2_000 }, ...extra] },
+    faults: { rules: [], tools: [{ id: 'slow', tool: '*', kind: 'slow', delayMs: 2_000, enabled: true }, ...extra] },
   };
 }
 
@@ -43,7 +43,7 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('parallel tool calls thr
   it('read-only calls run at once up to the limit, and their results go back in call order in one message', async () => {
     const bodies: string[] = [];
     // list_files takes a second longer, so the calls end in another order than they were made.
-    const slowList: ToolFault = { id: 'slow-list', tool: 'list_files', kind: 'slow', delayMs: 1_000 };
+    const slowList: ToolFault = { id: 'slow-list', tool: 'list_files', kind: 'slow', delayMs: 1_000, enabled: true };
     const events = await runToEnd(config(vendor, 4, [slowList]), { onVendorRequest: ({ body }) => bodies.push(body) });
     const batches = ofType(events, 'tool_batch').filter((b) => b.iteration === 1);
     expect(batches.map((b) => [b.tools, b.parallel])).toEqual([
@@ -89,7 +89,7 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('parallel tool calls thr
 
   it('one call failing among several leaves the others’ results as they are', async () => {
     const bodies: string[] = [];
-    const events = await runToEnd(config(vendor, 4, [{ id: 'boom', tool: 'read_file', kind: 'throw', times: 1 }]), {
+    const events = await runToEnd(config(vendor, 4, [{ id: 'boom', tool: 'read_file', kind: 'throw', times: 1, enabled: true }]), {
       onVendorRequest: ({ body }) => bodies.push(body),
     });
     const first = ofType(events, 'tool_call').filter((e) => e.iteration === 1);
