@@ -240,7 +240,7 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // The off side is stopped before its check after the fix passes; the on side sees it pass.
     const passed = (log: RunEvent[]) => toolCalls(log, 'run_check').some((c) => c.result?.startsWith('PASS'));
     expect([passed(on), passed(off)]).toEqual([true, false]);
-    expect(PRESETS.codesmith.tools.maxParallel).toBe(1);
+    expect(PRESETS.codesmith.tools.maxParallel).toBe(lesson.config.recovery!.tools!.maxParallel);
   },
 
   'output-truncation': (lesson, { on, off }) => {
