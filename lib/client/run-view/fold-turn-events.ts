@@ -1,5 +1,5 @@
 import { addToTotals, type EventOf } from '@/lib/protocol';
-import type { AttemptView, MarkerView, RunViewState, ToolBatchView, ToolCallView, TurnView } from './run-view-state';
+import type { AttemptView, DanglingView, MarkerView, RunViewState, ToolBatchView, ToolCallView, TurnView } from './run-view-state';
 import { addMarker, findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 
 /**
@@ -220,6 +220,11 @@ export function foldDangling(t: TurnView, e: EventOf<'dangling_calls'>): TurnVie
     ...t,
     dangling: { seq: e.seq, ts: e.ts, callIds: e.calls.map((c) => c.call_id), tools: e.calls.map((c) => c.tool), repaired: e.repaired, why: e.why },
   };
+}
+
+/** The turn's dangling calls, when this call is one of them. */
+export function danglingOf(turn: TurnView, callId: string | undefined): DanglingView | undefined {
+  return callId !== undefined && turn.dangling?.callIds.includes(callId) ? turn.dangling : undefined;
 }
 
 /** The group a call ran in, when its turn had several calls. */
