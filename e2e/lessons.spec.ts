@@ -54,6 +54,8 @@ const PLAYED: [slug: string, scale: number][] = [
   ['takeover-credentials', 0.1],
   ['rewritten-test', 0.1],
   ['arg-repair', 0.1],
+  ['interrupted-tool-call', 0.1],
+  ['parallel-tool-calls', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

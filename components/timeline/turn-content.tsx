@@ -2,6 +2,7 @@ import type { Part } from '@/lib/protocol';
 import type { ToolCallView, TurnView } from '@/lib/client/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
+import { batchOf, danglingOf } from '@/lib/client/run-view/fold-turn-events';
 import { ToolCallItem } from './tool-call-item';
 
 type Shown =
@@ -76,7 +77,17 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
       );
     }
     const call = findCall(p.id, p.name);
-    return <ToolCallItem key={i} name={p.name} argsText={p.argsText} call={call} onSelect={call ? () => onSelectTool(call) : undefined} />;
+    return (
+      <ToolCallItem
+        key={i}
+        name={p.name}
+        argsText={p.argsText}
+        call={call}
+        batch={batchOf(turn, call?.callId)}
+        dangling={danglingOf(turn, call?.callId)}
+        onSelect={call ? () => onSelectTool(call) : undefined}
+      />
+    );
   });
   const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
   return (
@@ -88,6 +99,8 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
           name={c.tool}
           argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
           call={c}
+          batch={batchOf(turn, c.callId)}
+          dangling={danglingOf(turn, c.callId)}
           onSelect={() => onSelectTool(c)}
         />
       ))}

@@ -12,6 +12,10 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}${event.repaired ? ' [repaired]' : ''}`;
     case 'arg_repair':
       return `${t}  #${event.iteration}   repair ${event.rung} ${event.tool}: ${event.why}`;
+    case 'tool_batch':
+      return `${t}  #${event.iteration}   ${event.parallel ? 'parallel' : 'alone'}: ${event.why}`;
+    case 'dangling_calls':
+      return `${t}  #${event.iteration}   dangling: ${event.why}`;
     case 'model_error':
       return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
     case 'retry_scheduled':

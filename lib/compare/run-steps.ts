@@ -145,6 +145,24 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
       case 'tool_guard':
         push(e, at, 'recovery', ['guard', e.tool, e.kind], `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`);
         break;
+      case 'tool_batch':
+        push(
+          e,
+          at,
+          'tool',
+          ['batch', e.parallel, e.tools, e.limit],
+          e.parallel ? `${e.tools.length} tool calls at once (${e.tools.join(', ')})` : `${e.tools[0] ?? 'a tool'} runs alone`,
+        );
+        break;
+      case 'dangling_calls':
+        push(
+          e,
+          at,
+          'recovery',
+          ['dangling', e.repaired, e.calls.map((c) => c.tool)],
+          `interrupted tool call${e.calls.length === 1 ? '' : 's'} (${e.calls.map((c) => c.tool).join(', ')}): ${e.repaired ? 'synthetic error results' : 'sent unanswered'}`,
+        );
+        break;
       case 'arg_repair':
         push(
           e,

@@ -1,15 +1,4 @@
-import type {
-  EventBody,
-  EventOf,
-  Message,
-  RecoveryConfig,
-  RunConfig,
-  RunEventType,
-  RunTotals,
-  TerminateReason,
-  ToolCallPart,
-  ToolResultPart,
-} from '@/lib/protocol';
+import type { EventBody, EventOf, Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TerminateReason, ToolCallPart } from '@/lib/protocol';
 import { costUsd, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
@@ -20,11 +9,9 @@ import type { Emit } from './event-log';
 import { OutputCap } from './output/output-cap';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
+import { runToolStep, type ToolRunner } from './tool-step';
 
-/** What the loop needs of a tool executor (lib/tools provides the safe one). */
-export interface ToolRunner {
-  execute(call: ToolCallPart, ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean }): Promise<{ result: ToolResultPart; halt?: string }>;
-}
+export type { ToolRunner } from './tool-step';
 
 export interface LoopOptions extends EngineDeps, ProviderBinding {
   config: RunConfig;
@@ -212,21 +199,17 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
       return { reason: 'end_turn' };
     }
 
-    const results: ToolResultPart[] = [];
-    for (const call of calls) {
-      if (signal.aborted) throw signal.reason;
-      const { result: toolResult, halt } = await options.executor.execute(call, {
-        iteration,
-        signal,
-        truncatedRound: decision.truncatedRound,
-      });
-      results.push(toolResult);
-      if (halt) {
-        messages.push({ role: 'user', parts: results });
-        return { reason: 'tool_halt', message: halt };
-      }
-    }
-    messages.push({ role: 'user', parts: results });
+    const step = await runToolStep({
+      calls,
+      runner: options.executor,
+      config: recovery.tools,
+      emit,
+      signal,
+      iteration,
+      truncatedRound: decision.truncatedRound,
+    });
+    messages.push(step.message);
+    if (step.halt) return { reason: 'tool_halt', message: step.halt };
   }
   return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
 }

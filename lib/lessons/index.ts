@@ -4,11 +4,13 @@ import { backgroundRetry } from './catalog/background-retry';
 import { circuitBreaker } from './catalog/circuit-breaker';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
+import { interruptedToolCall } from './catalog/interrupted-tool-call';
 import { loopGuard } from './catalog/loop-guard';
 import { oldResultCompaction } from './catalog/old-result-compaction';
 import { outputCapEscalation } from './catalog/output-cap-escalation';
 import { outputTruncation } from './catalog/output-truncation';
 import { overflowWaterfall } from './catalog/overflow-waterfall';
+import { parallelToolCalls } from './catalog/parallel-tool-calls';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
@@ -36,6 +38,8 @@ export const LESSONS: readonly Lesson[] = [
   failureBudget,
   specificToolErrors,
   argRepair,
+  interruptedToolCall,
+  parallelToolCalls,
   outputTruncation,
   oldResultCompaction,
   proactiveSummary,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
-import { PRESETS } from '@/lib/protocol';
+import { formatMs, PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import type { Lesson } from './lesson';
@@ -191,6 +191,56 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const extra = foldTotals(off).inputTokens - foldTotals(on).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
     expect(PRESETS.codesmith.tools).toMatchObject({ repairJson: true, coerceArgs: true });
+  },
+
+  'interrupted-tool-call': (lesson, { on, off }) => {
+    const turns = (log: RunEvent[]) => of(log, 'iteration_start').length;
+    const cut = of(on, 'tool_call').filter((c) => c.status === 'interrupted');
+    expect(cut.map((c) => c.tool)).toEqual(['read_file']);
+    expect(of(on, 'dangling_calls')).toMatchObject([{ repaired: true, calls: [{ tool: 'read_file' }] }]);
+    // The model lists again, then reads again: the read it lost is asked for once more.
+    const after = of(on, 'tool_call').filter((c) => c.seq > cut[0]!.seq);
+    expect(after.slice(0, 2).map((c) => c.tool)).toEqual(['list_files', 'read_file']);
+    expect(lesson.text.costs).toContain(`finishes in ${turns(on)} turns`);
+    expect(of(off, 'dangling_calls')).toMatchObject([{ repaired: false, next: 'sent_unanswered' }]);
+    const refused = of(off, 'model_error');
+    expect(refused.map((e) => e.status)).toEqual([400]);
+    expect(refused[0]!.message).toContain('`tool_use` ids were found without `tool_result` blocks immediately after');
+    expect(lesson.text.happens).toContain('tool_use ids were found without tool_result blocks immediately after');
+    expect(of(off, 'model_request').filter((r) => !r.background)).toHaveLength(3);
+    expect(lesson.text.costs).toContain(`the run ends after ${turns(off)} turns with the task not done`);
+    expect(of(off, 'task_verdict')[0]!.verdict).toBe('not_done');
+    expect(PRESETS.codesmith.tools.repairInterrupted).toBe(true);
+  },
+
+  'parallel-tool-calls': (lesson, { on, off }) => {
+    const firstTurnMs = (log: RunEvent[]) => {
+      const calls = of(log, 'tool_call').filter((c) => c.iteration === 1);
+      return calls.at(-1)!.ts - of(log, 'tool_start')[0]!.ts;
+    };
+    const slow = lesson.config.faults!.tools![0]!.delayMs!;
+    expect(lesson.failure).toContain(`every tool call takes ${formatMs(slow)}`);
+    const batches = of(on, 'tool_batch').filter((b) => b.iteration === 1);
+    expect(batches.map((b) => [b.tools.length, b.parallel])).toEqual([
+      [4, true],
+      [1, false],
+    ]);
+    expect(batches[0]!.limit).toBe(lesson.config.recovery!.tools!.maxParallel);
+    expect(lesson.text.does).toContain(`at most ${batches[0]!.limit} at a time`);
+    expect(lesson.text.costs).toContain(`the first turn’s five calls take ${formatMs(firstTurnMs(on))}`);
+    expect(firstTurnMs(on)).toBe(2 * slow);
+    expect(lesson.text.costs).toContain(`the run finishes in ${formatMs(end(on).ts)}`);
+    expect(of(off, 'tool_batch').every((b) => !b.parallel)).toBe(true);
+    expect(firstTurnMs(off)).toBe(5 * slow);
+    expect(lesson.text.happens).toContain(`${formatMs(firstTurnMs(off))} before the model can take its next step`);
+    expect(lesson.text.costs).toContain(
+      `Off: they take ${formatMs(firstTurnMs(off))}, and the ${formatMs(lesson.config.budgets!.maxRunMs!)} budget ends the run`,
+    );
+    expect(end(off).ts).toBe(lesson.config.budgets!.maxRunMs);
+    // The off side is stopped before its check after the fix passes; the on side sees it pass.
+    const passed = (log: RunEvent[]) => toolCalls(log, 'run_check').some((c) => c.result?.startsWith('PASS'));
+    expect([passed(on), passed(off)]).toEqual([true, false]);
+    expect(PRESETS.codesmith.tools.maxParallel).toBe(lesson.config.recovery!.tools!.maxParallel);
   },
 
   'output-truncation': (lesson, { on, off }) => {

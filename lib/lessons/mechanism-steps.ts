@@ -58,6 +58,18 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     return { count: timedOut.length, noun: ['tool call timed out', 'tool calls timed out'], waitedMs: sum(timedOut.map((c) => c.latency_ms)) };
   },
   'arg-repair': (log) => ({ count: of(log, 'arg_repair').length, noun: ['argument repair', 'argument repairs'] }),
+  'interrupted-repair': (log) => ({
+    count: sum(
+      of(log, 'dangling_calls')
+        .filter((d) => d.repaired)
+        .map((d) => d.calls.length),
+    ),
+    noun: ['interrupted call answered with a synthetic error', 'interrupted calls answered with synthetic errors'],
+  }),
+  'parallel-tool-calls': (log) => ({
+    count: of(log, 'tool_batch').filter((b) => b.parallel).length,
+    noun: ['group of calls run at once', 'groups of calls run at once'],
+  }),
   'output-truncation': (log) => ({
     count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length,
     noun: ['tool result cut', 'tool results cut'],

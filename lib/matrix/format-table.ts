@@ -1,6 +1,7 @@
 import { PRESET_LABELS, type PresetId } from '@/lib/protocol';
 import { MATRIX_PRESETS, MATRIX_VENDORS, type Cell } from './cells';
 import type { CellResult, MatrixReport } from './run-matrix';
+import { TOOL_ROWS, type ToolCellResult } from './tool-cells';
 import { MATRIX_FAULTS } from './fault-kinds';
 import { INJECTION_POINTS, POINTS } from './injection-points';
 
@@ -82,6 +83,7 @@ export function formatMatrix(report: MatrixReport): string {
       lines.push(`    rule: ${r.cell.promise.rule}`);
     }
   }
+  lines.push(...formatToolRows(report.toolResults));
   lines.push('', 'Per preset (both vendors):');
   for (const preset of MATRIX_PRESETS) lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
   lines.push('', totalsLine(report));
@@ -135,6 +137,7 @@ export function totalsLine(report: MatrixReport): string {
   const count = (status: Cell['status']): number => report.cells.filter((c) => c.status === status).length;
   const passed = report.results.filter((r) => r.verdict.passed).length;
   const hangs = report.results.filter((r) => r.verdict.hung).length;
+  const toolPassed = report.toolResults.filter((r) => r.passed).length;
   return [
     `cells: ${report.cells.length} combinations, ${report.results.length} run`,
     `passed ${passed}`,
@@ -143,5 +146,37 @@ export function totalsLine(report: MatrixReport): string {
     `cannot apply ${count('not_applicable')}`,
     `waiting ${count('pending')}`,
     `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
+    ...(report.toolResults.length > 0 ? [`tool-call rows: ${toolPassed} of ${report.toolResults.length} passed`] : []),
   ].join(' · ');
+}
+
+/** The tool-call rows: how each vendor × preset handled a cut turn and a turn of parallel calls. */
+export function formatToolRows(results: readonly ToolCellResult[]): string[] {
+  if (results.length === 0) return [];
+  const group = MATRIX_PRESETS.length * CELL_WIDTH;
+  const lines = ['', 'Tool-call rows:', ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join('')];
+  for (const row of TOOL_ROWS) {
+    const symbols = MATRIX_VENDORS.map((vendor) => {
+      const inGroup = MATRIX_PRESETS.map((preset) => results.find((r) => r.cell.row === row && r.cell.vendor === vendor && r.cell.preset === preset));
+      return `| ${inGroup.map((r) => (r ? toolSymbol(r) : ' ').padEnd(CELL_WIDTH)).join('')}`;
+    });
+    lines.push(row.padEnd(14) + symbols.join(''));
+  }
+  for (const [symbol, meaning] of TOOL_LEGEND) lines.push(`  ${symbol}  ${meaning}`);
+  for (const r of results.filter((x) => !x.passed))
+    lines.push(`  ! ${r.cell.row} on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`);
+  return lines;
+}
+
+const TOOL_LEGEND: ReadonlyArray<readonly [string, string]> = [
+  ['Y', 'interrupted: the dangling call got a synthetic error result and the run completed'],
+  ['4', 'interrupted: the call went unanswered and the strict vendor answered 400 (model_error), as promised'],
+  ['∥', 'parallel: the looking calls ran at once, their results went back in call order (two turns run)'],
+  ['1', 'parallel: the calls ran one after another, their results went back in call order (two turns run)'],
+];
+
+function toolSymbol(result: ToolCellResult): string {
+  if (result.hung) return 'H';
+  if (!result.passed) return '!';
+  return { synthetic_results: 'Y', sent_unanswered: '4', at_once: '∥', one_by_one: '1', none: '!' }[result.observed.path];
 }

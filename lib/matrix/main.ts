@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     restore();
   }
   process.stdout.write(`${formatMatrix(report)}\n`);
-  const failed = report.results.some((r) => !r.verdict.passed);
+  const failed = report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed);
   process.exit(failed ? 1 : 0);
 }
 

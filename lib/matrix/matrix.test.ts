@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { INJECTION_POINTS } from './injection-points';
 import { MATRIX_FAULTS } from './fault-kinds';
 import { MATRIX_PRESETS, MATRIX_VENDORS, type RunnableCell } from './cells';
-import { prepareMatrix, runCell } from './run-matrix';
+import { DEFAULT_GUARD_MS, prepareMatrix, runCell } from './run-matrix';
+import { buildToolCells, runToolCell, TOOL_ROWS } from './tool-cells';
 
 /**
  * The fault matrix, every runnable cell asserted: each runs the real engine through the
@@ -12,6 +13,7 @@ import { prepareMatrix, runCell } from './run-matrix';
  */
 const { cells } = await prepareMatrix();
 const runnable = cells.filter((c): c is RunnableCell => c.status === 'runnable');
+const toolCells = buildToolCells();
 
 describe('the cell list', () => {
   it('lists every fault kind × point × vendor × preset exactly once, each not run with its reason', () => {
@@ -44,6 +46,23 @@ describe.concurrent('fault matrix (virtual clock)', () => {
     expect(result.verdict.failures, cell.promise.rule).toEqual([]);
     expect(result.verdict.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
   });
+});
+
+// One at a time: the parallel rows run the scenario's check in a child process.
+describe('tool-call rows (virtual clock)', () => {
+  it('lists interrupted and parallel calls on every vendor × preset', () => {
+    expect(toolCells).toHaveLength(TOOL_ROWS.length * MATRIX_VENDORS.length * MATRIX_PRESETS.length);
+    // Each promise is met on some preset and its counterfactual on another.
+    expect(new Set(toolCells.map((c) => c.promise.path))).toEqual(new Set(['synthetic_results', 'sent_unanswered', 'at_once', 'one_by_one']));
+  });
+  it.each(toolCells.map((cell) => [`${cell.row} on ${cell.vendor} × ${cell.preset} → ${cell.promise.ending} (${cell.promise.path})`, cell] as const))(
+    '%s',
+    async (_, cell) => {
+      const result = await runToolCell(cell, { guardMs: 4 * DEFAULT_GUARD_MS });
+      expect(result.failures, cell.promise.rule).toEqual([]);
+      expect(result.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
+    },
+  );
 });
 
 function name(cell: RunnableCell): string {

@@ -1,5 +1,6 @@
 import { RunConfigSchema, type RunConfigInput, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import type { LaunchOptions } from '@/lib/runtime/types';
 
 export interface GuardedRun {
   events: RunEvent[];
@@ -13,11 +14,22 @@ export interface GuardedRun {
  * SDKs, the simulated vendor under the fault wrapper), with a wall-time guard: a run still
  * going after `guardMs` of real time is a hang, is aborted, and is reported as one.
  */
-export async function runGuarded(options: { config: RunConfigInput; guardMs: number; runId?: string }): Promise<GuardedRun> {
+export async function runGuarded(options: {
+  config: RunConfigInput;
+  guardMs: number;
+  runId?: string;
+  /** Sees each request body as sent to the vendor. */
+  onVendorRequest?: LaunchOptions['onVendorRequest'];
+}): Promise<GuardedRun> {
   const config = RunConfigSchema.parse({ clock: 'virtual', ...options.config });
   const events: RunEvent[] = [];
   const started = performance.now();
-  const handle = launchRun({ runId: options.runId ?? 'matrix', config, onEvent: (event) => events.push(event) });
+  const handle = launchRun({
+    runId: options.runId ?? 'matrix',
+    config,
+    onEvent: (event) => events.push(event),
+    ...(options.onVendorRequest ? { onVendorRequest: options.onVendorRequest } : {}),
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<'hung'>((resolve) => {
     timer = setTimeout(() => resolve('hung'), options.guardMs);

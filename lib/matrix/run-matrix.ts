@@ -3,6 +3,7 @@ import { buildCells, MATRIX_PRESETS, MATRIX_VENDORS, type Cell, type RunnableCel
 import { checkCell, MATRIX_RULE_ID, type CellVerdict } from './check-cell';
 import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
+import { buildToolCells, runToolCell, type ToolCellResult } from './tool-cells';
 import { findContradictions, type Contradiction } from '@/lib/client/explain/why-claims';
 
 export interface CellResult {
@@ -15,6 +16,8 @@ export interface CellResult {
 export interface MatrixReport {
   cells: Cell[];
   results: CellResult[];
+  /** The tool-call rows (interrupted calls, parallel calls), each vendor × preset. */
+  toolResults: ToolCellResult[];
   baselines: Baseline[];
   wallMs: number;
 }
@@ -77,5 +80,7 @@ export async function runMatrix(options: { guardMs?: number; concurrency?: numbe
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-  return { cells, results, baselines, wallMs: performance.now() - started };
+  const toolResults: ToolCellResult[] = [];
+  for (const cell of buildToolCells()) toolResults.push(await runToolCell(cell, { guardMs: 4 * (options.guardMs ?? DEFAULT_GUARD_MS) }));
+  return { cells, results, toolResults, baselines, wallMs: performance.now() - started };
 }

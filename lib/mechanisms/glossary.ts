@@ -192,6 +192,21 @@ export const GLOSSARY = [
       'Malformed tool arguments climb a ladder before the model is asked again: parse; repair the JSON text with jsonrepair (trailing commas, single quotes, unquoted keys, a cut-off closing brace); coerce values the schema takes only one way ("7" for a number, "true" for a boolean); and only then re-ask with the specific error. Each rung that changes something is an event, and a repaired call is marked as repaired.',
   },
   {
+    id: 'dangling-call',
+    term: 'dangling tool call (interrupted call)',
+    mechanism: 'interrupted-repair',
+    see: ['tool-error'],
+    definition:
+      'A tool call whose result never came back: the turn was cut between the call and its result (an interrupt, a crash, a tool that never returned). The strict vendors reject a history holding one with a 400 (Anthropic: tool_use ids without tool_result blocks immediately after; OpenAI: an assistant message with tool_calls not followed by a tool message for each id). The repair answers each with a synthetic error result before the next request.',
+  },
+  {
+    id: 'parallel-tool-calls',
+    term: 'parallel tool calls',
+    mechanism: 'parallel-tool-calls',
+    definition:
+      'Several calls the model makes in one turn run at the same time where their tools allow it: a tool declares whether it may run beside others (the ones that only read), a per-turn limit caps how many run at once, and a tool that may change the workspace runs alone. The results go back in one message in call order (Anthropic: every tool_result in the next user message; OpenAI: one tool message per call), and one that fails leaves the others’ results as they are.',
+  },
+  {
     id: 'failure-budget',
     term: 'failure budget',
     mechanism: 'failure-budget',

@@ -103,6 +103,22 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     oneLine:
       'Malformed tool arguments are repaired where that is safe — the JSON text (trailing commas, single quotes, unquoted keys, a cut-off brace), then values the schema takes one way ("7" → 7) — before the model is asked again.',
   },
+  'interrupted-repair': {
+    id: 'interrupted-repair',
+    label: 'Interrupted tool-call repair',
+    off: { recovery: { tools: { repairInterrupted: false } } },
+    lessonSlug: 'interrupted-tool-call',
+    oneLine:
+      'A turn cut between a tool call and its result leaves the call dangling; each one gets a synthetic error result before the next request, so the strict vendors do not answer 400.',
+  },
+  'parallel-tool-calls': {
+    id: 'parallel-tool-calls',
+    label: 'Parallel tool calls',
+    off: { recovery: { tools: { maxParallel: 1 } } },
+    lessonSlug: 'parallel-tool-calls',
+    oneLine:
+      'Read-only calls of one turn run at the same time (a per-turn limit), their results returned together in call order; a call that may change the workspace always runs alone.',
+  },
   'output-truncation': {
     id: 'output-truncation',
     label: 'Tool output truncation',

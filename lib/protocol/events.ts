@@ -24,7 +24,14 @@ import {
   KeepaliveEventSchema,
 } from './event-families/model-call-events';
 import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema } from './event-families/takeover-events';
-import { ToolStartEventSchema, ToolCallEventSchema, ToolGuardEventSchema, ArgRepairEventSchema } from './event-families/tool-events';
+import {
+  ToolStartEventSchema,
+  ToolCallEventSchema,
+  ToolGuardEventSchema,
+  ArgRepairEventSchema,
+  ToolBatchEventSchema,
+  DanglingCallsEventSchema,
+} from './event-families/tool-events';
 import {
   ContextSentEventSchema,
   CompactionEventSchema,
@@ -83,6 +90,8 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ToolCallEventSchema,
   ToolGuardEventSchema,
   ArgRepairEventSchema,
+  ToolBatchEventSchema,
+  DanglingCallsEventSchema,
   ContextSentEventSchema,
   CompactionEventSchema,
   ContextOverflowEventSchema,

@@ -135,13 +135,19 @@ export const ToolFaultSchema = z.strictObject({
   /** Tool name, or '*' for every tool. */
   tool: z.string().min(1).max(64),
   enabled: z.boolean().default(true),
-  kind: z.enum(['throw', 'flaky', 'slow', 'huge']),
+  /**
+   * interrupt: the turn is cut after the call — the tool's result never comes back (a crash or
+   * an interrupt between the call and its result), and the loop goes on to its next request.
+   */
+  kind: z.enum(['throw', 'flaky', 'slow', 'huge', 'interrupt']),
   /** flaky: probability of failure per call under the run's seed. */
   p: z.number().min(0).max(1).optional(),
   /** slow: how long the tool takes. */
   delayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** huge: size of the output in characters. */
   chars: z.number().int().min(1).max(2_000_000).optional(),
+  /** At most this many calls are hit (the first ones of its tool); absent: every call. */
+  times: z.number().int().min(1).max(1_000).optional(),
 });
 export type ToolFault = z.infer<typeof ToolFaultSchema>;
 

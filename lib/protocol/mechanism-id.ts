@@ -19,6 +19,8 @@ export const RECOVERY_MECHANISM_IDS = [
   'failure-budget',
   'safe-executor',
   'arg-repair',
+  'interrupted-repair',
+  'parallel-tool-calls',
   'output-truncation',
   'old-result-compaction',
   'proactive-summary',

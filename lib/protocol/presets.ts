@@ -20,6 +20,9 @@ const OFF_TOOLS: RecoveryConfig['tools'] = {
   // A safety limit, not a recovery mechanism: the same in every preset.
   checkRateMax: 10,
   checkRateWindowMs: 60_000,
+  repairInterrupted: false,
+  // s11's and the course's loops run a turn's tool calls one after another.
+  maxParallel: 1,
 };
 
 const OFF_CONTEXT: RecoveryConfig['context'] = {
@@ -55,7 +58,7 @@ const codesmith: RecoveryConfig = {
   background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
   fallback: { enabled: false, afterOverloads: 3, model: '' },
-  tools: { ...OFF_TOOLS, loopGuard: true, repairJson: true, coerceArgs: true },
+  tools: { ...OFF_TOOLS, loopGuard: true, repairJson: true, coerceArgs: true, repairInterrupted: true, maxParallel: 4 },
   context: OFF_CONTEXT,
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
@@ -98,6 +101,7 @@ const course: RecoveryConfig = {
     safeExecutor: true,
     shortCircuitRepeats: true,
     truncateChars: 4_000,
+    repairInterrupted: true,
   },
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,
@@ -145,7 +149,7 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     summary:
       'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard; malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error',
     differs:
-      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K)",
+      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K); the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result",
   },
   s11: {
     summary:
@@ -153,7 +157,10 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     differs:
       "the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
   },
-  course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
+  course: {
+    summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried',
+    differs: "a tool call cut before its result is answered with a synthetic error result (the project's addition; the course's loop does not meet one)",
+  },
   naive: { summary: 'no recovery at all: the first error ends the run; malformed tool arguments are not repaired, the model is only told what was wrong' },
   'sdk-default': { summary: "only the vendor SDK's own 2 retries, invisible to the loop" },
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createRandom, VirtualClock } from '@/lib/clock';
-import type { EventBody, RecoveryConfig, ToolCallPart, ToolFault } from '@/lib/protocol';
+import type { EventBody, RecoveryConfig, ToolCallPart, ToolFault, ToolResultPart } from '@/lib/protocol';
 import { createToolExecutor, type ExecuteContext } from './executor';
 import { createToolbox, type AnyTool } from './registry';
 import { fixFailingTest } from './scenarios/fix-failing-test';
@@ -22,6 +22,8 @@ export const ALL_ON: RecoveryConfig['tools'] = {
   coerceArgs: false,
   checkRateMax: 10,
   checkRateWindowMs: 60_000,
+  repairInterrupted: true,
+  maxParallel: 4,
 };
 
 /** A tool that counts its runs and fails on request, to watch what the executor lets through. */
@@ -65,13 +67,19 @@ export function setup(
     emit: options.emit ?? ((body) => events.push(body)),
   });
   let n = 0;
+  /** The call's answer; a call whose result never came back (interrupted) fails the test here. */
+  const answered = async (part: ToolCallPart, ctx: Partial<ExecuteContext>): Promise<{ result: ToolResultPart; halt?: string }> => {
+    const outcome = await executor.execute(part, { iteration: 1, signal: new AbortController().signal, truncatedRound: false, ...ctx });
+    if (!outcome.result) throw new Error(`${part.name} was interrupted: no result`);
+    return { result: outcome.result, ...(outcome.halt ? { halt: outcome.halt } : {}) };
+  };
   const callRaw = (name: string, argsText: string, ctx: Partial<ExecuteContext> = {}) => {
     const part: ToolCallPart = { type: 'tool_call', id: `c${++n}`, name, argsText };
-    return executor.execute(part, { iteration: 1, signal: new AbortController().signal, truncatedRound: false, ...ctx });
+    return answered(part, ctx);
   };
   const call = (name: string, args: Record<string, unknown> = {}, ctx: Partial<ExecuteContext> = {}) => {
     const part: ToolCallPart = { type: 'tool_call', id: `c${++n}`, name, argsText: JSON.stringify(args), args };
-    return executor.execute(part, { iteration: 1, signal: new AbortController().signal, truncatedRound: false, ...ctx });
+    return answered(part, ctx);
   };
   const of = <T extends EventBody['event']>(type: T) => events.filter((e): e is Extract<EventBody, { event: T }> => e.event === type);
   return {

@@ -36,8 +36,13 @@ export interface ExecuteContext {
 }
 
 export interface ToolExecutor {
-  /** Runs one call. Never throws: every failure is an is_error result. `halt` ends the run. */
-  execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result: ToolResultPart; halt?: string }>;
+  /**
+   * Runs one call. Never throws: every failure is an is_error result. `halt` ends the run. No
+   * `result`: the call was interrupted (an interrupt tool fault) and its result never came back.
+   */
+  execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string }>;
+  /** May this call run beside others of its turn? (Its tool says so; an unknown tool may, it does nothing.) */
+  parallelSafe(call: ToolCallPart): boolean;
   disabledTools(): string[];
   /** Failures each tool may still have before it is disabled. */
   budgets(): Record<string, number>;
@@ -72,6 +77,18 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const guard = new LoopGuard(config);
   const checkRate = new CheckRate(config.checkRateMax, config.checkRateWindowMs);
   let revision = workspace.revision();
+  const faultHits = new Map<string, number>();
+
+  /** The faults that hit this call: active for the tool, and a fault with `times` only on its first calls. */
+  function faultsFor(name: string): ToolFault[] {
+    return activeFaults({ faults: faults(), tool: name }).filter((fault) => {
+      if (fault.times === undefined) return true;
+      const hits = faultHits.get(fault.id) ?? 0;
+      if (hits >= fault.times) return false;
+      faultHits.set(fault.id, hits + 1);
+      return true;
+    });
+  }
   const shortCircuit = config.safeExecutor && config.shortCircuitRepeats;
 
   function emitGuard(
@@ -134,6 +151,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         return { ...base, status: 'rate_limited', isError: true, content: text.rateLimited(name, rate.count, checkRate.windowMs, waitMs) };
       }
     }
+    const hitting = faultsFor(name);
     const run = await runTool({
       tool,
       args: checked.data,
@@ -141,10 +159,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       clock,
       random,
       signal: ctx.signal,
-      faults: activeFaults({ faults: faults(), tool: name }),
+      faults: hitting,
       share,
       ...(config.safeExecutor ? { timeoutMs: config.timeoutMs } : {}),
     });
+    // The tool ran (its effects stand), but its result never reaches the loop.
+    if (hitting.some((fault) => fault.kind === 'interrupt')) return { ...base, status: 'interrupted', isError: true, content: '' };
     return { ...base, ...run };
   }
 
@@ -176,7 +196,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return { content };
   }
 
-  async function execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result: ToolResultPart; halt?: string }> {
+  async function execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string }> {
     const started = clock.now();
     const loggedArgs: unknown = call.args ?? (argsTextParses(call) ? JSON.parse(call.argsText) : call.argsText);
     try {
@@ -187,6 +207,22 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         budget.forgetFailedCalls();
       }
       const outcome = await decide(call, ctx);
+      if (outcome.status === 'interrupted') {
+        // Not booked as a failure: the call did not fail, its answer was lost.
+        emit({
+          event: 'tool_call',
+          iteration: ctx.iteration,
+          call_id: call.id,
+          tool: call.name,
+          args: outcome.repaired ? outcome.args : loggedArgs,
+          ...(outcome.repaired ? { repaired: outcome.repaired } : {}),
+          result_chars: 0,
+          is_error: true,
+          latency_ms: clock.now() - started,
+          status: 'interrupted',
+        });
+        return {};
+      }
       const cut = truncateOutput({ tool: call.name, args: outcome.args, content: outcome.content, limit: config.truncateChars });
       const { content, halt } = account(call, { ...outcome, content: cut.content }, ctx.iteration);
       emit({
@@ -216,6 +252,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
   return {
     execute,
+    parallelSafe: (call) => toolbox.get(call.name)?.parallelSafe ?? !toolbox.get(call.name),
     disabledTools: () => budget.disabledTools(),
     budgets: () => Object.fromEntries(toolbox.names().map((n) => [n, budget.left(n)])),
   };

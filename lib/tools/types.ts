@@ -25,6 +25,8 @@ export interface Tool<I = unknown> {
   input: z.ZodType<I>;
   /** Changes the workspace: a forked run replays these calls to rebuild its parent's files. */
   mutates?: boolean;
+  /** Reads only, so it may run at the same time as other such calls of its turn (up to `tools.maxParallel`). */
+  parallelSafe?: boolean;
   /** Runs model-written code in the check sandbox: counted against the run's check rate (`tools.checkRateMax`). */
   sandboxed?: boolean;
   run(args: I, ctx: ToolContext): Promise<ToolResult> | ToolResult;

@@ -26,6 +26,8 @@ export const EXPLAINED_TYPES = [
   'model_error',
   'tool_guard',
   'arg_repair',
+  'tool_batch',
+  'dangling_calls',
   'tool_call',
   'compaction',
   'context_overflow',
@@ -85,6 +87,10 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return explainGuard(event);
     case 'arg_repair':
       return { why: cap(event.why), term: 'arg-repair', also: event.next === 'reask' ? ['tool-error'] : [] };
+    case 'tool_batch':
+      return { why: `${cap(event.why)}.`, term: 'parallel-tool-calls' };
+    case 'dangling_calls':
+      return { why: `${cap(event.why)}.`, term: 'dangling-call' };
     case 'tool_call':
       return explainToolCall(event);
     case 'compaction':
@@ -248,6 +254,11 @@ function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
       };
     case 'rate_limited':
       return { why: `${e.tool}: refused without running by the run's check rate (the tool_guard before it says when it may run again).`, term: 'check-rate' };
+    case 'interrupted':
+      return {
+        why: `${e.tool} was interrupted: its result never came back (what the loop did about it is the dangling-calls step that follows).`,
+        term: 'dangling-call',
+      };
     default:
       return checkNever(e.status);
   }

@@ -107,6 +107,10 @@ export const FAULT_TOGGLES: readonly FaultToggle[] = [
   tool('tool-flaky', 'tools flaky (30 %)', 'each tool call fails with p = 0.3', { kind: 'flaky', p: 0.3 }),
   tool('tool-slow', 'tools slow (5 s)', 'every tool call takes 5 s', { kind: 'slow', delayMs: 5_000 }),
   tool('tool-huge', 'tools huge output', 'every tool returns 50,000 characters', { kind: 'huge', chars: 50_000 }),
+  tool('tool-interrupt', 'turn cut after a call', 'the first tool call runs but its result never comes back; the loop goes on', {
+    kind: 'interrupt',
+    times: 1,
+  }),
 ];
 
 export const FAULT_GROUPS: readonly FaultGroup[] = ['HTTP errors', 'Stream faults', 'Connection', 'Context', 'Tool faults'];

@@ -1,5 +1,5 @@
 import { addToTotals, type EventOf } from '@/lib/protocol';
-import type { AttemptView, MarkerView, RunViewState, ToolCallView, TurnView } from './run-view-state';
+import type { AttemptView, DanglingView, MarkerView, RunViewState, ToolBatchView, ToolCallView, TurnView } from './run-view-state';
 import { addMarker, findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 
 /**
@@ -206,4 +206,29 @@ export function foldArgRepair(t: TurnView, e: EventOf<'arg_repair'>): TurnView {
   const call = toolCalls[index]!;
   toolCalls[index] = { ...call, repairs: [...(call.repairs ?? []), repair] };
   return { ...t, toolCalls };
+}
+
+/** A group of the turn's calls, as the tool step decided it. */
+export function foldToolBatch(t: TurnView, e: EventOf<'tool_batch'>): TurnView {
+  const batch = { seq: e.seq, ts: e.ts, callIds: e.call_ids, tools: e.tools, parallel: e.parallel, limit: e.limit, why: e.why };
+  return { ...t, batches: [...(t.batches ?? []), batch] };
+}
+
+/** The turn's dangling calls and whether they were answered with synthetic results. */
+export function foldDangling(t: TurnView, e: EventOf<'dangling_calls'>): TurnView {
+  return {
+    ...t,
+    dangling: { seq: e.seq, ts: e.ts, callIds: e.calls.map((c) => c.call_id), tools: e.calls.map((c) => c.tool), repaired: e.repaired, why: e.why },
+  };
+}
+
+/** The turn's dangling calls, when this call is one of them. */
+export function danglingOf(turn: TurnView, callId: string | undefined): DanglingView | undefined {
+  return callId !== undefined && turn.dangling?.callIds.includes(callId) ? turn.dangling : undefined;
+}
+
+/** The group a call ran in, when its turn had several calls. */
+export function batchOf(turn: TurnView, callId: string | undefined): ToolBatchView | undefined {
+  if (callId === undefined) return undefined;
+  return turn.batches?.find((b) => b.callIds.includes(callId));
 }

@@ -5,7 +5,17 @@ import { terminateStatus, terminateText } from '../explain/describe-run';
 import { editedTestsNote } from '../explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
-import { finishToolCall, foldArgRepair, foldControl, foldKeepalive, foldLlmCall, foldModelRequest, foldOutputRecovery } from './fold-turn-events';
+import {
+  finishToolCall,
+  foldArgRepair,
+  foldDangling,
+  foldToolBatch,
+  foldControl,
+  foldKeepalive,
+  foldLlmCall,
+  foldModelRequest,
+  foldOutputRecovery,
+} from './fold-turn-events';
 import { foldSwap, foldTakeoverReport } from './fold-takeover';
 import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
@@ -179,6 +189,14 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'arg_repair':
       return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldArgRepair(t, e)) };
+    case 'tool_batch':
+      return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldToolBatch(t, e)) };
+    case 'dangling_calls':
+      return {
+        ...s,
+        turns: updateTurn(s, e.iteration, e.ts, (t) => foldDangling(t, e)),
+        reason: `${turnLabel(e.iteration)}: ${e.repaired ? 'interrupted calls answered with synthetic errors' : 'interrupted calls sent unanswered'}`,
+      };
     case 'tool_guard': {
       const disabled = e.kind === 'disabled' && !s.disabledTools.includes(e.tool);
       return {

@@ -226,6 +226,31 @@ export interface TurnView {
   outputSteps: readonly OutputStepView[];
   /** The foreground response the loop kept for this turn. */
   result?: CallResultView & { attempt?: number };
+  /** How the tool step grouped a turn of several calls (tool_batch events), in order. */
+  batches?: readonly ToolBatchView[];
+  /** Calls whose result never came back, and what the tool step did about them (dangling_calls). */
+  dangling?: DanglingView;
+}
+
+/** One group of a turn's calls: run at once, or one alone, as the tool step decided. */
+export interface ToolBatchView {
+  seq: number;
+  ts: number;
+  callIds: readonly string[];
+  tools: readonly string[];
+  parallel: boolean;
+  limit: number;
+  why: string;
+}
+
+/** A turn cut between its calls and their results: the dangling calls and the repair's decision. */
+export interface DanglingView {
+  seq: number;
+  ts: number;
+  callIds: readonly string[];
+  tools: readonly string[];
+  repaired: boolean;
+  why: string;
 }
 
 /** Something marked on the timeline at the moment it took effect. */

@@ -14,6 +14,7 @@ export const ToolCallStatusSchema = z.enum([
   'disabled',
   'refused_truncated',
   'rate_limited',
+  'interrupted',
 ]);
 export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
 
@@ -76,6 +77,43 @@ export const ArgRepairEventSchema = z.object({
   after: z.string(),
   /** coerce: the next rung takes the result; run: the call goes on with it; reask: it still does not fit, the model gets the specific error. */
   next: z.enum(['coerce', 'run', 'reask']),
+  /** The decision in words, written where it was made. */
+  why: z.string(),
+});
+
+/**
+ * The loop's tool step put several calls of one turn into a group: run together (each tool
+ * declares whether it may run beside others, at most `tools.maxParallel` at once) or one at
+ * a time. Written by the tool step before the group runs.
+ */
+export const ToolBatchEventSchema = z.object({
+  ...turn,
+  event: z.literal('tool_batch'),
+  /** The group's calls, in the order the model made them (and their results go back in). */
+  call_ids: z.array(z.string()).min(1),
+  tools: z.array(z.string()).min(1),
+  /** true: the calls run at once; false: this call runs alone (a tool that must not run beside others, or the limit is 1). */
+  parallel: z.boolean(),
+  /** The per-turn limit in force (`tools.maxParallel`). */
+  limit: z.number().int().min(1),
+  /** The decision in words, written where it was made. */
+  why: z.string(),
+});
+
+/**
+ * A turn was cut between its tool calls and their results (a call interrupted: its result never
+ * came back). Written by the loop's tool step before the next request: with the repair on, each
+ * dangling call gets a synthetic error result; with it off, the calls go unanswered and a strict
+ * vendor rejects the request with a 400.
+ */
+export const DanglingCallsEventSchema = z.object({
+  ...turn,
+  event: z.literal('dangling_calls'),
+  calls: z.array(z.object({ call_id: z.string(), tool: z.string() })).min(1),
+  /** true: a synthetic error result was added for each; false: the history goes as it is. */
+  repaired: z.boolean(),
+  /** What happens next: the next request carries a result for every call / carries the calls unanswered. */
+  next: z.enum(['synthetic_results', 'sent_unanswered']),
   /** The decision in words, written where it was made. */
   why: z.string(),
 });

@@ -6,6 +6,7 @@ import { createDamagedArgsPolicy } from './damaged-args';
 import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
+import { createParallelReadsPolicy } from './parallel-reads';
 import { createRepeatOnFailurePolicy } from './repeat-on-failure';
 import { testRewritingScenario } from './rewrite-test';
 import { freeTaskTurn } from './free-task';
@@ -46,5 +47,7 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createLongOutputPolicy({ scenario });
     case 'rewrite-test':
       return createWorkerPolicy({ scenario });
+    case 'parallel-reads':
+      return createParallelReadsPolicy({ scenario });
   }
 }

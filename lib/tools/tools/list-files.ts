@@ -9,6 +9,7 @@ const input = z.strictObject({
 /** Lists every file under a folder with its size, so the model can choose what to read. */
 export const listFilesTool: Tool<z.infer<typeof input>> = {
   name: 'list_files',
+  parallelSafe: true,
   description: 'List the files under a folder of the workspace (recursively), with line counts.',
   input,
   run({ path = '' }, { workspace }) {

@@ -18,6 +18,7 @@ const input = z.strictObject({
  */
 export const readFileTool: Tool<z.infer<typeof input>> = {
   name: 'read_file',
+  parallelSafe: true,
   description: 'Read a text file as numbered lines. Use offset (1-based line) and limit to read part of a large file.',
   input,
   run({ path, offset = 1, limit = DEFAULT_READ_LIMIT }, { workspace }) {

@@ -73,6 +73,7 @@ function isJsRegex(pattern: string): boolean {
 /** Finds lines matching a pattern: `file:line: text`, with a count of what was not shown. */
 export const searchTool: Tool<z.infer<typeof input>> = {
   name: 'search',
+  parallelSafe: true,
   description: 'Search file contents line by line for a regular expression or literal text. Returns file:line: text for each match.',
   input,
   run({ pattern, path = '', max_results = DEFAULT_MAX_RESULTS }, { workspace }) {
