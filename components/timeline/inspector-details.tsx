@@ -26,6 +26,7 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       <Row k="request">
         {a.messageCount} messages · ~{formatTokens(a.inputTokensEst)} tok · max {formatTokens(a.maxTokens)}
       </Row>
+      {a.maxTokensWhy && <Row k="output cap">{a.maxTokensWhy}</Row>}
       <Row k="timing">
         start {formatMs(a.startTs)}
         {a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}

@@ -60,7 +60,9 @@ const codesmith: RecoveryConfig = {
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
   compaction: { ...OFF_COMPACTION, proactive: true, waterfall: true, breaker: true },
-  output: OFF_OUTPUT,
+  // The preventive per-turn output budget (headroom for interleaved thinking): each request
+  // asks for it lowered to the model's own output limit (the engine says so on the request).
+  output: { ...OFF_OUTPUT, maxTokens: 262_144 },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */

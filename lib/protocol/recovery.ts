@@ -136,16 +136,19 @@ export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
   reactiveKeepMessages: 5,
 };
 
+/** The largest output cap a run may ask for (above CodeSmith's preventive 262,144; a model's own limit still applies). */
+export const OUTPUT_CAP_MAX = 1_048_576;
+
 /**
  * The output cap and what happens when a response ends on it (s11: escalate once, then
  * continue at most 3 times), and the project's continuation after a Partial stream.
  */
 export const OutputRecoveryConfigSchema = z.object({
   /** Output cap of a model call (the run config's `maxOutputTokens` overrides it). */
-  maxTokens: z.number().int().min(16).max(200_000),
+  maxTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX),
   /** First length-ended round: resend the same request with `escalatedMaxTokens`, the cut output not kept. */
   escalate: z.boolean(),
-  escalatedMaxTokens: z.number().int().min(16).max(200_000),
+  escalatedMaxTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX),
   /** Later length-ended rounds: keep the cut output and ask the model to continue, at most this many times. */
   maxContinuations: z.number().int().min(0).max(20),
   /** After a Partial (a stream cut after content), ask the model to continue (a project choice; the seed presents it and stops). */

@@ -110,6 +110,8 @@ export interface AttemptView {
   messageCount: number;
   inputTokensEst: number;
   maxTokens: number;
+  /** Why `maxTokens` is below the configured cap (the model's own limit), as the engine wrote it. */
+  maxTokensWhy?: string;
   body?: unknown;
   startTs: number;
   openTs?: number;

@@ -34,6 +34,10 @@ export const ModelRequestEventSchema = z.object({
   message_count: z.number().int(),
   input_tokens_est: z.number().int(),
   max_tokens: z.number().int(),
+  /** The configured output cap, present when the model's own output limit lowered `max_tokens` below it. */
+  max_tokens_configured: z.number().int().optional(),
+  /** Why `max_tokens` is not the configured cap, in words. */
+  max_tokens_why: z.string().optional(),
   background: z.boolean(),
   /** The request body as sent to the vendor (no key, no headers). */
   body: z.unknown().optional(),
