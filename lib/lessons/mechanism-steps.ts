@@ -30,6 +30,10 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
       of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),
       ['Retry-After wait honoured', 'Retry-After waits honoured'],
     ),
+  'sdk-retries': (log) => {
+    const resent = of(log, 'sdk_retry');
+    return { count: resent.length, noun: ['request resent by the SDK', 'requests resent by the SDK'], waitedMs: sum(resent.map((r) => r.wait_ms)) };
+  },
   watchdog: (log) => {
     const fired = of(log, 'watchdog_fired');
     return { count: fired.length, noun: ['watchdog firing', 'watchdog firings'], waitedMs: sum(fired.map((f) => f.window_ms)) };

@@ -37,6 +37,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'retry-after',
     oneLine: 'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
   },
+  'sdk-retries': {
+    id: 'sdk-retries',
+    label: 'SDK retries beneath the loop',
+    off: { recovery: { sdkMaxRetries: 0 } },
+    lessonSlug: 'retry-amplification',
+    oneLine:
+      'The vendor SDK resends a failed HTTP request on its own before the loop hears of it; stacked under the loop’s own retries, one outage becomes many requests (retry amplification).',
+  },
   watchdog: {
     id: 'watchdog',
     label: 'Stream idle watchdog',

@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const RECOVERY_MECHANISM_IDS = [
   'retry',
   'retry-after',
+  'sdk-retries',
   'watchdog',
   'partial-kept',
   'stream-error-cap',

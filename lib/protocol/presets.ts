@@ -51,6 +51,9 @@ const codesmith: RecoveryConfig = {
     honorRetryAfter: true,
     retryAfterCapMs: 86_400_000,
     retryOn: 'transient',
+    backoff: 'exponential',
+    // The engine layer's hardcoded rate-limit sleep, used when `backoff` is `fixed` (the stacked layers).
+    fixedDelayMs: 2_000,
   },
   background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
@@ -78,6 +81,8 @@ const s11: RecoveryConfig = {
     honorRetryAfter: false,
     retryAfterCapMs: 86_400_000,
     retryOn: 'rate_limit_overloaded',
+    backoff: 'exponential',
+    fixedDelayMs: 2_000,
   },
   background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
   watchdog: { enabled: false, baseMs: 120_000, perRetryMs: 0, streamErrorCap: 5 },
