@@ -83,7 +83,7 @@ export const GLOSSARY = [
   {
     id: 'sdk-retry',
     term: 'SDK retry',
-    mechanism: 'sdk-retries',
+    mechanism: 'one-retry-layer',
     see: ['retry-amplification'],
     definition:
       "The vendor SDK's own retry (maxRetries on its client): a failed HTTP request (408, 409, 429, 5xx, a dropped connection) is sent again inside the SDK, before the loop hears of it. Each is an sdk_retry event, numbered as an HTTP request of its own.",
@@ -91,7 +91,7 @@ export const GLOSSARY = [
   {
     id: 'retry-amplification',
     term: 'retry amplification',
-    mechanism: 'sdk-retries',
+    mechanism: 'one-retry-layer',
     see: ['sdk-retry', 'retry-budget'],
     definition:
       'Retry layers stacked on one another multiply: an SDK that tries each request up to 4 times, under a loop that tries each call up to 4 times, sends up to 16 requests for one call — into a service that is already failing.',

@@ -37,13 +37,15 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'retry-after',
     oneLine: 'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
   },
-  'sdk-retries': {
-    id: 'sdk-retries',
-    label: 'SDK retries beneath the loop',
-    off: { recovery: { sdkMaxRetries: 0 } },
+  'one-retry-layer': {
+    id: 'one-retry-layer',
+    label: 'One retry layer',
+    // Off: CodeSmith's two layers as its seed has them — an HTTP layer (here the SDK's own
+    // retries, 3) beneath an engine layer that sleeps a fixed 2 s on rate limits.
+    off: { recovery: { sdkMaxRetries: 3, retry: { backoff: 'fixed' } } },
     lessonSlug: 'retry-amplification',
     oneLine:
-      'The vendor SDK resends a failed HTTP request on its own before the loop hears of it; stacked under the loop’s own retries, one outage becomes many requests (retry amplification).',
+      'Failed requests are retried in one place, the loop’s ladder. Stack the SDK’s own retries beneath it and every loop attempt becomes up to 4 HTTP requests: one outage, many requests (retry amplification).',
   },
   watchdog: {
     id: 'watchdog',

@@ -10,7 +10,7 @@ import { z } from 'zod';
 export const RECOVERY_MECHANISM_IDS = [
   'retry',
   'retry-after',
-  'sdk-retries',
+  'one-retry-layer',
   'watchdog',
   'partial-kept',
   'stream-error-cap',

@@ -57,7 +57,7 @@ function fixedWait(delayMs: number, verdict: Classification): RetryDecision {
       computedMs: 0,
       waitMs: 0,
       fixed: true,
-      reason: `fixed mode: ${verdict.category} is retried at once (the engine layer has no backoff)`,
+      reason: `fixed mode: no wait for ${verdict.category} (the engine layer sleeps only on rate limits, and never backs off)`,
     };
   }
   const ignored = verdict.retryAfterMs !== undefined ? `; Retry-After ${formatMs(verdict.retryAfterMs)} not read` : '';
