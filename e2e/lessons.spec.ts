@@ -36,6 +36,7 @@ async function play(page: Page, slug: string, scale: number) {
 const PLAYED: [slug: string, scale: number][] = [
   ['retry-ladder', 0.05],
   ['retry-after', 0.2],
+  ['retry-amplification', 0.1],
   ['stream-idle-watchdog', 0.05],
   ['partial-vs-empty', 0.05],
   ['stream-error-cap', 0.01],

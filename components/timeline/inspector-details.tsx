@@ -26,6 +26,12 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       <Row k="request">
         {a.messageCount} messages · ~{formatTokens(a.inputTokensEst)} tok · max {formatTokens(a.maxTokens)}
       </Row>
+      {a.maxTokensWhy && <Row k="output cap">{a.maxTokensWhy}</Row>}
+      {a.sdkRetries?.map((r) => (
+        <Row key={r.seq} k={`SDK retry ${r.retry}/${r.maxRetries}`}>
+          request {r.requestNo} after {r.afterStatus !== undefined ? `HTTP ${r.afterStatus}` : 'a connection error'} · {r.formula}
+        </Row>
+      ))}
       <Row k="timing">
         start {formatMs(a.startTs)}
         {a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}

@@ -10,7 +10,7 @@ import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
  * computed delay, server-requested delay, actual wait, and the watchdog's Empty/Partial.
  */
 export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly AttemptView[]; onSelect?: (a: AttemptView) => void }) {
-  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1 || a.outcome === 'stopped');
+  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1 || a.outcome === 'stopped' || a.sdkRetries?.length);
   if (!interesting) return null;
   const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? a.declined?.maxAttempts ?? 0), 0);
   // The first armed window: later attempts' windows are widened per retry already spent.
@@ -37,6 +37,12 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
               <span>
                 {a.error.status ?? ''} {categoryLabel(a.error.category)}
                 {ladderErrorNote(a)}
+              </span>
+            )}
+            {a.sdkRetries && a.sdkRetries.length > 0 && (
+              <span data-testid="sdk-retries" className="tabular">
+                {1 + a.sdkRetries.length} HTTP requests: the SDK resent {a.sdkRetries.length} (
+                {a.sdkRetries.map((r) => (r.afterStatus !== undefined ? r.afterStatus : 'conn')).join(', ')})
               </span>
             )}
             {fired && (

@@ -17,6 +17,7 @@ export function RunBudgets() {
   const turns = useRunStore((s) => s.view.turns.length);
   const requests = useRunStore((s) => s.view.requests);
   const copiedRequests = useRunStore((s) => s.view.copiedRequests);
+  const sdkRetries = useRunStore((s) => s.view.sdkRetries);
   const forked = useRunStore((s) => s.view.forkedFrom !== undefined);
   const usd = useRunStore((s) => s.view.totals.usd);
   const ended = useRunStore((s) => s.view.terminate?.reason);
@@ -43,6 +44,15 @@ export function RunBudgets() {
         >
           {requests}/{budgets.maxAttempts} req
         </span>
+        {sdkRetries > 0 && (
+          <span
+            data-testid="http-requests"
+            className="text-wait"
+            title="the vendor SDK resent failed requests on its own beneath the loop (sdk_retry): each is an HTTP request the attempt budget does not see"
+          >
+            {requests + sdkRetries} HTTP ({sdkRetries} resent by the SDK)
+          </span>
+        )}
         {forked && (
           <span data-testid="request-split" className="text-faint">
             ({requestSplitLabel({ requests, copiedRequests })})

@@ -175,6 +175,15 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
       case 'fault_injected':
         push(e, at, 'fault', [e.rule_id, e.action], `fault injected: ${e.label}`);
         break;
+      case 'sdk_retry':
+        push(
+          e,
+          at,
+          'recovery',
+          ['sdk_retry', e.retry, e.after_status ?? null],
+          `SDK retry ${e.retry} of ${e.max_retries} after ${e.after_status !== undefined ? `HTTP ${e.after_status}` : 'a connection error'}`,
+        );
+        break;
       case 'control':
         push(e, at, 'control', [e.action, e.detail ?? null], `control: ${e.action}${e.detail ? ` (${e.detail})` : ''}`);
         break;

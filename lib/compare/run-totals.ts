@@ -22,6 +22,8 @@ export interface RunTotals {
   /** Foreground errors no retry absorbed: what a person using the loop would have seen. */
   errorsSeen: number | null;
   attempts: number | null;
+  /** HTTP requests sent: the attempts and the ones the vendor SDK resent beneath them (sdk_retry). */
+  httpRequests: number | null;
   failedAttempts: number | null;
   /** Tool calls that ran and failed (status error or timeout); a call the executor answered without running it is not one. */
   failedToolRuns: number | null;
@@ -89,6 +91,7 @@ export class TotalsFold {
         wastedTokens: null,
         errorsSeen: null,
         attempts: null,
+        httpRequests: null,
         failedAttempts: null,
         failedToolRuns: null,
         titled: null,
@@ -110,6 +113,7 @@ export class TotalsFold {
       wastedTokens: m.wastedTokens,
       errorsSeen: m.errorsSeen,
       attempts: m.attempts,
+      httpRequests: m.httpRequests,
       failedAttempts: m.failedAttempts,
       failedToolRuns: this.failedToolRuns,
       titled: this.titled,

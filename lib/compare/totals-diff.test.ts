@@ -17,6 +17,7 @@ const DONE: RunTotals = {
   wastedTokens: 0,
   errorsSeen: 0,
   attempts: 10,
+  httpRequests: 10,
   failedAttempts: 0,
   failedToolRuns: 0,
   titled: true,

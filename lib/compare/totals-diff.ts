@@ -30,6 +30,7 @@ const LINES: { id: TotalsLineId; label: string; unit: TotalsUnit; better: Direct
   { id: 'wastedTokens', label: 'tokens spent on failed attempts', unit: 'tokens', better: 'low' },
   { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', better: 'low' },
   { id: 'attempts', label: 'model requests', unit: 'count', better: null },
+  { id: 'httpRequests', label: 'HTTP requests sent (SDK resends included)', unit: 'count', better: null },
   { id: 'failedAttempts', label: 'failed attempts', unit: 'count', better: 'low' },
   { id: 'failedToolRuns', label: 'tool runs that failed', unit: 'count', better: null },
   { id: 'titled', label: 'run got its title', unit: 'text', better: null },

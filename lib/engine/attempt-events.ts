@@ -23,6 +23,8 @@ export function emitModelRequest(options: {
   messageCount: number;
   inputTokensEst: number;
   maxTokens: number;
+  /** The configured cap, when the model's own output limit lowered it to `maxTokens`. */
+  capClampedFrom?: number;
   background: boolean;
 }): void {
   const { emit, binding, state } = options;
@@ -38,6 +40,12 @@ export function emitModelRequest(options: {
     message_count: options.messageCount,
     input_tokens_est: options.inputTokensEst,
     max_tokens: options.maxTokens,
+    ...(options.capClampedFrom !== undefined
+      ? {
+          max_tokens_configured: options.capClampedFrom,
+          max_tokens_why: `the configured output cap of ${options.capClampedFrom.toLocaleString('en-US')} is above ${binding.model}'s own limit: the request asks for ${options.maxTokens.toLocaleString('en-US')}, the most the vendor accepts`,
+        }
+      : {}),
     background: options.background,
   });
 }

@@ -7,6 +7,7 @@ import type { ProviderBinding, RunBinding } from './binding';
 import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import { foregroundAccount, retry, type AttemptOutcome } from './retry';
+import { capForModel } from './output/output-cap';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {
@@ -75,9 +76,11 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
   const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
     // Read at each attempt: a fallback between two attempts changes the model, or the vendor too.
     const { provider } = binding;
-    const request: ModelRequest = { ...options.request, model: binding.model };
+    const cap = capForModel(options.request.maxTokens, binding.model);
+    const request: ModelRequest = { ...options.request, model: binding.model, maxTokens: cap.maxTokens };
     const started = clock.now();
     emitModelRequest({
+      capClampedFrom: cap.clampedFrom,
       emit,
       binding,
       state,

@@ -15,6 +15,7 @@ import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
 import { retryAfter } from './catalog/retry-after';
+import { retryAmplification } from './catalog/retry-amplification';
 import { retryLadder } from './catalog/retry-ladder';
 import { rewrittenTest } from './catalog/rewritten-test';
 import { specificToolErrors } from './catalog/specific-tool-errors';
@@ -29,6 +30,7 @@ export { endingByDesign, lessonRunConfig } from './lesson';
 export const LESSONS: readonly Lesson[] = [
   retryLadder,
   retryAfter,
+  retryAmplification,
   streamIdleWatchdog,
   partialVsEmpty,
   streamErrorCap,

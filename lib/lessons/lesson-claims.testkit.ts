@@ -48,6 +48,25 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(end(off).usd_so_far).toBe(0);
   },
 
+  'retry-amplification': (lesson, { on, off }) => {
+    // The requests sent before the outage's first answer got through, on each side.
+    const outage = (log: RunEvent[]) => of(log, 'fault_injected').length;
+    const firstTurn = (log: RunEvent[]) => foreground(log).filter((e) => e.iteration === 1).length;
+    const resent = of(off, 'sdk_retry');
+    expect(of(on, 'sdk_retry')).toHaveLength(0);
+    const onRequests = firstTurn(on);
+    const offRequests = firstTurn(off) + resent.length;
+    const backoff = of(on, 'retry_scheduled').reduce((sum, r) => sum + r.wait_ms, 0);
+    expect(lesson.text.costs).toContain(`On: ${onRequests} HTTP requests for the outage, ${outage(on)} of them failed, after ${s1(backoff)} of backoff`);
+    expect(lesson.text.costs).toContain(
+      `Off: ${offRequests} HTTP requests for the same outage — the SDK resent ${resent.length} of them on its own — ${outage(off)} failed`,
+    );
+    // Stacked, the engine layer never backs off: a 503 goes again at once.
+    expect(of(off, 'retry_scheduled').every((r) => r.backoff_mode === 'fixed' && r.wait_ms === 0)).toBe(true);
+    expect(lesson.text.does).toContain(`(${DEFAULTS.retries} retries per call)`);
+    expect(PRESETS.codesmith.retry.fixedDelayMs).toBe(2_000);
+  },
+
   'retry-after': (lesson, { on, off }) => {
     const [wait] = of(on, 'retry_scheduled');
     expect(of(on, 'retry_scheduled')).toHaveLength(1);

@@ -30,6 +30,13 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
       of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),
       ['Retry-After wait honoured', 'Retry-After waits honoured'],
     ),
+  // The one layer's own work: the loop's retries that backed off. Stacked under the SDK's
+  // retries the engine layer sleeps a fixed 2 s or nothing (backoff_mode fixed), never backs off.
+  'one-retry-layer': (log) =>
+    waits(
+      of(log, 'retry_scheduled').filter((r) => r.backoff !== undefined),
+      ['retry backed off in the loop', 'retries backed off in the loop'],
+    ),
   watchdog: (log) => {
     const fired = of(log, 'watchdog_fired');
     return { count: fired.length, noun: ['watchdog firing', 'watchdog firings'], waitedMs: sum(fired.map((f) => f.window_ms)) };

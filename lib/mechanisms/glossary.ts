@@ -74,6 +74,29 @@ export const GLOSSARY = [
     definition: `The wait before a retry, growing with each failure (${D.backoffSteps.join(', ')} … capped at ${D.backoffCap} by default) so a struggling service gets room to recover instead of a burst of repeats.`,
   },
   {
+    id: 'fixed-backoff',
+    term: 'fixed backoff (engine layer)',
+    mechanism: 'retry',
+    see: ['backoff', 'sdk-retry'],
+    definition: `CodeSmith's engine layer does not back off: a rate limit sleeps a fixed ${formatMs(PRESETS.codesmith.retry.fixedDelayMs)} (the server's Retry-After is only a string by the time it gets there, so it is not read) and anything else is sent again at once. The retry setting backoff: fixed.`,
+  },
+  {
+    id: 'sdk-retry',
+    term: 'SDK retry',
+    mechanism: 'one-retry-layer',
+    see: ['retry-amplification'],
+    definition:
+      "The vendor SDK's own retry (maxRetries on its client): a failed HTTP request (408, 409, 429, 5xx, a dropped connection) is sent again inside the SDK, before the loop hears of it. Each is an sdk_retry event, numbered as an HTTP request of its own.",
+  },
+  {
+    id: 'retry-amplification',
+    term: 'retry amplification',
+    mechanism: 'one-retry-layer',
+    see: ['sdk-retry', 'retry-budget'],
+    definition:
+      'Retry layers stacked on one another multiply: an SDK that tries each request up to 4 times, under a loop that tries each call up to 4 times, sends up to 16 requests for one call — into a service that is already failing.',
+  },
+  {
     id: 'jitter',
     term: 'jitter',
     mechanism: 'retry',

@@ -37,6 +37,16 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'retry-after',
     oneLine: 'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
   },
+  'one-retry-layer': {
+    id: 'one-retry-layer',
+    label: 'One retry layer',
+    // Off: CodeSmith's two layers as its seed has them — an HTTP layer (here the SDK's own
+    // retries, 3) beneath an engine layer that sleeps a fixed 2 s on rate limits.
+    off: { recovery: { sdkMaxRetries: 3, retry: { backoff: 'fixed' } } },
+    lessonSlug: 'retry-amplification',
+    oneLine:
+      'Failed requests are retried in one place, the loop’s ladder. Stack the SDK’s own retries beneath it and every loop attempt becomes up to 4 HTTP requests: one outage, many requests (retry amplification).',
+  },
   watchdog: {
     id: 'watchdog',
     label: 'Stream idle watchdog',

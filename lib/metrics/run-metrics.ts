@@ -14,6 +14,8 @@ export interface RunMetrics {
   usd: number;
   /** Every model request attempt, foreground and background. */
   attempts: number;
+  /** HTTP requests sent: every attempt plus each one the vendor SDK resent on its own beneath it (sdk_retry). */
+  httpRequests: number;
   failedAttempts: number;
   /** Billed for failed attempts whose output was thrown away. */
   wastedTokens: number;
@@ -56,6 +58,7 @@ export class MetricsFold {
   private readonly attempts: Attempt[] = [];
   private current: Attempt | undefined;
   private verdict: TaskVerdict | null = null;
+  private sdkRetries = 0;
   private terminate: EventOf<'terminate'> | undefined;
 
   add(event: RunEvent): void {
@@ -67,6 +70,9 @@ export class MetricsFold {
         break;
       case 'task_verdict':
         this.verdict = event.verdict;
+        break;
+      case 'sdk_retry':
+        this.sdkRetries += 1;
         break;
       case 'model_request':
         this.current = {
@@ -139,6 +145,7 @@ export class MetricsFold {
       outputTokens: terminate.output_tokens,
       usd: terminate.usd_so_far,
       attempts: attempts.length,
+      httpRequests: attempts.length + this.sdkRetries,
       failedAttempts,
       wastedTokens,
       wastedUsd,

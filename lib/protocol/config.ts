@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FaultPlanSchema } from './faults';
-import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /** Where a run's model traffic goes. Simulated vendors need no key and no network. */
 export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'sim-deepseek', 'anthropic', 'openai', 'openai-compatible']);
@@ -161,7 +161,7 @@ export const RunConfigSchema = z
     timeScale: z.number().min(0.001).max(10).default(1),
     clock: z.enum(['real', 'virtual']).default('real'),
     /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
-    maxOutputTokens: z.number().int().min(16).max(200_000).optional(),
+    maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
     budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),
     /** How history is rendered when the vendor or model changes mid-run. */
     takeover: TakeoverSchema.default(DEFAULT_TAKEOVER),

@@ -22,6 +22,7 @@ import {
   FallbackEventSchema,
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
+  SdkRetryEventSchema,
 } from './event-families/model-call-events';
 import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema } from './event-families/takeover-events';
 import {
@@ -85,6 +86,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   TakeoverReportEventSchema,
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
+  SdkRetryEventSchema,
   ControlEventSchema,
   ToolStartEventSchema,
   ToolCallEventSchema,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const RECOVERY_MECHANISM_IDS = [
   'retry',
   'retry-after',
+  'one-retry-layer',
   'watchdog',
   'partial-kept',
   'stream-error-cap',

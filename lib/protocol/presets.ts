@@ -54,6 +54,9 @@ const codesmith: RecoveryConfig = {
     honorRetryAfter: true,
     retryAfterCapMs: 86_400_000,
     retryOn: 'transient',
+    backoff: 'exponential',
+    // The engine layer's hardcoded rate-limit sleep, used when `backoff` is `fixed` (the stacked layers).
+    fixedDelayMs: 2_000,
   },
   background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
@@ -63,7 +66,9 @@ const codesmith: RecoveryConfig = {
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
   compaction: { ...OFF_COMPACTION, proactive: true, waterfall: true, breaker: true },
-  output: OFF_OUTPUT,
+  // The preventive per-turn output budget (headroom for interleaved thinking): each request
+  // asks for it lowered to the model's own output limit (the engine says so on the request).
+  output: { ...OFF_OUTPUT, maxTokens: 262_144 },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -79,6 +84,8 @@ const s11: RecoveryConfig = {
     honorRetryAfter: false,
     retryAfterCapMs: 86_400_000,
     retryOn: 'rate_limit_overloaded',
+    backoff: 'exponential',
+    fixedDelayMs: 2_000,
   },
   background: { enabled: false, maxRetries: 0, baseDelayMs: 500 },
   watchdog: { enabled: false, baseMs: 120_000, perRetryMs: 0, streamErrorCap: 5 },
@@ -147,22 +154,27 @@ export const PRESET_LABELS: Record<PresetId, string> = {
 export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: string }> = {
   codesmith: {
     summary:
-      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard; malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error',
+      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured up to 1 day); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; overflow waterfall with a budget of 2 and a hard-trim floor of 4 messages; summary breaker open after 3 failures for 5 min; loop guard (the 3rd identical call blocked, 3 failures in a row warn, 8 halt); malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error; a preventive output budget of 262,144 tokens, each request asking for it within the model’s own output limit (64,000 on claude-sim-sonnet, and it says so)',
     differs:
-      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K); the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result",
+      "the seed stacks two retry layers, an HTTP layer retrying 429/500/502/503/504 3 times beneath an engine layer that sleeps a fixed 2 s on rate limits; this preset runs the HTTP layer's numbers in the loop's one ladder — the stacked pair is sdkMaxRetries 3 with retry backoff fixed, the HTTP layer then being the vendor SDK's own retries (0.5 s doubling to 8 s, less up to 25 %, 408 and 409 retried too); background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the proactive summary at 75 % of the window is the project's choice; a model Loop Lab does not know is asked for the full budget; the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result",
   },
   s11: {
     summary:
       'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once per run',
     differs:
-      "the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
+      "the source's text says a server's Retry-After takes priority, but its with_retry never passes one: the preset follows the code; the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
   },
   course: {
-    summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried',
-    differs: "a tool call cut before its result is answered with a synthetic error result (the project's addition; the course's loop does not meet one)",
+    summary:
+      'safe executor: tools fail well — 3 failures disable a tool, an exact repeat of a failed call is short-circuited, tool output truncated at 4,000 characters, results over 1,000 characters stubbed once older than the last 2 iterations; model calls are not retried',
+    differs:
+      "the 30 s tool timeout is the project's (the course has none); the output cap is the project's 8,192 (the course's sample call asks for 2,048); its 15-iteration budget is the run's budgets.maxIterations, not a preset's; a tool call cut before its result is answered with a synthetic error result (the project's addition; the course's loop does not meet one)",
   },
   naive: { summary: 'no recovery at all: the first error ends the run; malformed tool arguments are not repaired, the model is only told what was wrong' },
-  'sdk-default': { summary: "only the vendor SDK's own 2 retries, invisible to the loop" },
+  'sdk-default': {
+    summary:
+      "only the vendor SDK's own 2 retries (its default: 0.5 s doubling to 8 s, less up to 25 %, Retry-After honoured) beneath a loop that retries nothing: the loop sees one attempt, the page each request the SDK resent",
+  },
 };
 
 /** The effective configuration: a preset with overrides laid over it, field by field. */

@@ -23,6 +23,15 @@ export const RetryConfigSchema = z.object({
    * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
    */
   retryOn: z.enum(['transient', 'rate_limit_overloaded']),
+  /**
+   * How the wait before a retry is reached: `exponential` = min(base·2ⁿ, cap) with jitter;
+   * `fixed` = CodeSmith's engine layer: a rate limit sleeps `fixedDelayMs` (Retry-After is not
+   * read: it is a string by the time it reaches that layer), anything else is retried at once.
+   * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
+   */
+  backoff: z.enum(['exponential', 'fixed']),
+  /** The fixed sleep on a rate limit in `fixed` mode (CodeSmith: 2 s). */
+  fixedDelayMs: z.number().int().min(0).max(600_000),
 });
 
 export const BackgroundRetryConfigSchema = z.object({
@@ -147,16 +156,19 @@ export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
   reactiveKeepMessages: 5,
 };
 
+/** The largest output cap a run may ask for (above CodeSmith's preventive 262,144; a model's own limit still applies). */
+export const OUTPUT_CAP_MAX = 1_048_576;
+
 /**
  * The output cap and what happens when a response ends on it (s11: escalate once, then
  * continue at most 3 times), and the project's continuation after a Partial stream.
  */
 export const OutputRecoveryConfigSchema = z.object({
   /** Output cap of a model call (the run config's `maxOutputTokens` overrides it). */
-  maxTokens: z.number().int().min(16).max(200_000),
+  maxTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX),
   /** First length-ended round: resend the same request with `escalatedMaxTokens`, the cut output not kept. */
   escalate: z.boolean(),
-  escalatedMaxTokens: z.number().int().min(16).max(200_000),
+  escalatedMaxTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX),
   /** Later length-ended rounds: keep the cut output and ask the model to continue, at most this many times. */
   maxContinuations: z.number().int().min(0).max(20),
   /** After a Partial (a stream cut after content), ask the model to continue (a project choice; the seed presents it and stops). */
@@ -173,11 +185,19 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
 };
 
 export const RecoveryConfigSchema = z.object({
-  /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
+  /**
+   * The vendor SDK's own retries (`maxRetries` on its client), beneath the loop's: 0 everywhere
+   * except the sdk-default preset. Above 0 with the loop's retry on, the layers stack (each
+   * loop attempt is up to 1 + this many HTTP requests), as CodeSmith's HTTP layer does under its engine.
+   */
   sdkMaxRetries: z.number().int().min(0).max(10),
   // Fields added after runs were first recorded get defaults here, never in the override
   // schemas: an override of one field must not reset its neighbours to a default.
-  retry: RetryConfigSchema.extend({ retryOn: RetryConfigSchema.shape.retryOn.default('transient') }),
+  retry: RetryConfigSchema.extend({
+    retryOn: RetryConfigSchema.shape.retryOn.default('transient'),
+    backoff: RetryConfigSchema.shape.backoff.default('exponential'),
+    fixedDelayMs: RetryConfigSchema.shape.fixedDelayMs.default(2_000),
+  }),
   background: BackgroundRetryConfigSchema,
   watchdog: WatchdogConfigSchema,
   fallback: FallbackConfigSchema,

@@ -3,7 +3,7 @@ import { BudgetsSchema, VendorSchema } from './config';
 import { TaskVerdictSchema } from './events';
 import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
-import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /**
  * A sweep grid: scenarios × configurations × fault plans × vendors × seeds, every
@@ -91,7 +91,7 @@ export const SweepGridSchema = z
     vendors: z.array(SweepVendorSchema).min(1).max(2).default(['sim-anthropic']),
     seeds: SweepSeedsSchema,
     budgets: BudgetsSchema.optional(),
-    maxOutputTokens: z.number().int().min(16).max(200_000).optional(),
+    maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
   })
   .strict()
   .superRefine((grid, ctx) => {

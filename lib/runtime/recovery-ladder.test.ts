@@ -186,7 +186,7 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
 });
 
 describe('the SDK default preset', () => {
-  it('retries inside the SDK where the loop cannot see it: only the fault markers show', async () => {
+  it('retries inside the SDK, beneath the loop: the loop sees one attempt, and each request the SDK resent is an sdk_retry', async () => {
     const events = await runToEnd({
       preset: 'sdk-default',
       faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'next', count: 2 }, action: { type: 'http_error', status: 529 } }], tools: [] },
@@ -194,8 +194,12 @@ describe('the SDK default preset', () => {
     expect(ofType(events, 'fault_injected')).toHaveLength(2);
     expect(ofType(events, 'model_error')).toEqual([]);
     expect(ofType(events, 'retry_scheduled')).toEqual([]);
-    // One request as far as the loop knows; the SDK made three.
+    // One request as far as the loop knows; the SDK made three, and said so.
     expect(ofType(events, 'model_request').filter((r) => r.iteration === 1)).toHaveLength(1);
+    expect(ofType(events, 'sdk_retry').map((r) => [r.request_no, r.retry, r.max_retries, r.after_status])).toEqual([
+      [2, 1, 2, 529],
+      [3, 2, 2, 529],
+    ]);
     expect(terminateOf(events).complete).toBe(true);
   });
 });

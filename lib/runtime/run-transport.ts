@@ -7,6 +7,7 @@ import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createKeepaliveLog } from './keepalive-log';
 import { tapKeepalives } from './keepalive-tap';
 import { createSdkRetryHold } from './sdk-retry-hold';
+import { sdkRetryLayer } from './sdk-retry-layer';
 import type { LaunchOptions } from './types';
 import { createVendorTransports } from './vendor-transports';
 
@@ -16,7 +17,7 @@ export interface RunTransportOptions {
   random: Random;
   /** The simulated model behind every simulated vendor. */
   policy: Policy;
-  /** The SDK's own retries (the preset's); above 0 the virtual clock is held while they wait. */
+  /** The SDK's own retries (the preset's); above 0 each is logged (sdk_retry) and waits on the run clock. */
   sdkMaxRetries: number;
   /** Where fault injections, misses and keepalives are written. */
   log: { emit: Emit; readonly iteration: number; readonly inBackground: boolean };
@@ -29,7 +30,8 @@ export interface RunTransportOptions {
 }
 
 /**
- * A run's transport, from the SDK down: the SDK-retry hold, the caller's tap, the request
+ * A run's transport, from the SDK down: the SDK-retry hold and layer (its retries logged and
+ * paced on the run clock), the caller's tap, the request
  * count, one fault wrapper over every vendor (one request count, one plan), then a routing
  * fetch to the simulated vendor in force or — for a real vendor — the network through the
  * keepalive tap. Returns the binder: a provider adapter over the real SDK on that transport,
@@ -64,9 +66,12 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
       }),
   });
   const faulted = realVendor.numbered(faultWrapper);
-  // The SDK's own retries wait in wall time: the virtual clock must not jump past them.
-  const sdkHold = options.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
-  const sdkFetch = options.taps.tapFetch ? options.taps.tapFetch(faulted) : faulted;
+  const tapped = options.taps.tapFetch ? options.taps.tapFetch(faulted) : faulted;
+  // The SDK's own retries: each is an sdk_retry event and waits on the run clock; between a
+  // failed response and the SDK's next request the virtual clock is held still.
+  const sdkOn = options.sdkMaxRetries > 0;
+  const sdkHold = sdkOn ? createSdkRetryHold(clock) : undefined;
+  const sdkFetch = sdkOn ? sdkRetryLayer(tapped, { clock, random: random.fork('sdk-retries'), maxRetries: options.sdkMaxRetries, log }) : tapped;
   return (target) => {
     const bound = bindVendor({ target, fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch, maxRetries: options.sdkMaxRetries, handling: config.takeover });
     return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;

@@ -2,10 +2,12 @@ import type { Clock } from '@/lib/clock';
 import type { ProviderAdapter } from '@/lib/providers/types';
 
 /**
- * The SDK's own retries (the sdk-default preset) wait in wall time, off the run clock. On
- * the virtual clock that wait looks like nothing running, and time would jump to the next
- * deadline — the run's time budget — and end a healthy run. So between a failed response the
- * SDK may retry and its next request (or the end of the call) the clock is held still.
+ * Between a failed response the SDK may retry and its next request (or the end of the call)
+ * the SDK is on its own timer, off the run clock: a 1 ms one when the SDK-retry layer took its
+ * wait over, its own backoff after a connection error. On the virtual clock that looks like
+ * nothing running, and time would jump to the next deadline — the run's time budget — and end a
+ * healthy run. So in that gap the clock is held still; the layer's own wait on the run clock
+ * comes after the hold is released (this wraps the layer).
  */
 export function createSdkRetryHold(clock: Clock): {
   wrapFetch: (inner: typeof fetch) => typeof fetch;

@@ -22,6 +22,7 @@ export const EXPLAINED_TYPES = [
   'retry_declined',
   'watchdog_fired',
   'keepalive',
+  'sdk_retry',
   'fallback',
   'model_error',
   'tool_guard',
@@ -79,6 +80,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
         term: 'keepalive',
         also: ['watchdog'],
       };
+    case 'sdk_retry':
+      return { why: `${cap(event.why)} (${event.formula}).`, term: 'sdk-retry', also: ['retry-amplification'] };
     case 'fallback':
       return { why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`, term: 'fallback-model' };
     case 'model_error':
@@ -124,6 +127,9 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
         : '';
   const also: GlossaryId[] = [e.rung === 'silent_retry' ? 'silent-retry' : e.rung === 'degrade' ? 'degrade' : 'surface'];
   if (e.account === 'background') also.push('background-account');
+  if (e.backoff_mode === 'fixed') {
+    return { why: `${cap(step)} ${e.wait_ms === 0 ? 'at once' : `after ${formatMs(e.wait_ms)}`}: ${e.reason}.${rung}`, term: 'fixed-backoff', also };
+  }
   if (e.wait_ms === 0 && e.computed_delay_ms === 0) {
     return { why: `${cap(step)} at once: ${e.reason}.${rung}`, term: 'empty', also };
   }

@@ -1,4 +1,13 @@
-import { BudgetsSchema, PresetIdSchema, PromptSetRefSchema, RecoveryOverridesSchema, SimPolicyIdSchema, ToolNameSchema, VendorSchema } from '@/lib/protocol';
+import {
+  BudgetsSchema,
+  OUTPUT_CAP_MAX,
+  PresetIdSchema,
+  PromptSetRefSchema,
+  RecoveryOverridesSchema,
+  SimPolicyIdSchema,
+  ToolNameSchema,
+  VendorSchema,
+} from '@/lib/protocol';
 import { z } from 'zod';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -87,7 +96,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   },
   system: text('system', 'sys', z.string().max(20_000)),
   toolDescriptions: json('toolDescriptions', 'tools', z.record(ToolNameSchema, z.string().max(4_000))),
-  maxOutputTokens: text('maxOutputTokens', 'out', z.coerce.number().int().min(16).max(200_000)),
+  maxOutputTokens: text('maxOutputTokens', 'out', z.coerce.number().int().min(16).max(OUTPUT_CAP_MAX)),
   promptSet: json('promptSet', 'ps', PromptSetRefSchema),
 };
 

@@ -47,13 +47,25 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
         'transient',
         'rate_limit_overloaded',
       ]),
+      f('retry', 'backoff', 'backoff', 'enum', 'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once', [
+        'exponential',
+        'fixed',
+      ]),
+      f('retry', 'fixedDelayMs', 'fixed delay', 'ms', 'the sleep on a rate limit in fixed mode (Retry-After not read)'),
     ],
   },
   {
     id: 'sdk',
     title: 'SDK retries',
     fields: [
-      { path: 'sdkMaxRetries', section: 'sdk', key: 'sdkMaxRetries', label: 'SDK max retries', kind: 'int', meaning: "the vendor SDK's own hidden retries" },
+      {
+        path: 'sdkMaxRetries',
+        section: 'sdk',
+        key: 'sdkMaxRetries',
+        label: 'SDK max retries',
+        kind: 'int',
+        meaning: "the vendor SDK's own retries beneath the loop's: each is an HTTP request of its own (sdk_retry)",
+      },
     ],
   },
   {

@@ -16,6 +16,7 @@ export function foldModelRequest(s: RunViewState, e: EventOf<'model_request'>): 
     messageCount: e.message_count,
     inputTokensEst: e.input_tokens_est,
     maxTokens: e.max_tokens,
+    ...(e.max_tokens_why !== undefined ? { maxTokensWhy: e.max_tokens_why } : {}),
     body: e.body,
     startTs: e.ts,
     contentSpans: [],

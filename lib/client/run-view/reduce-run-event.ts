@@ -1,4 +1,5 @@
 import { countModelRequest } from './request-counts';
+import { foldSdkRetry } from './fold-sdk-retry';
 import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { terminateStatus, terminateText } from '../explain/describe-run';
@@ -226,6 +227,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldOutputRecovery(s, e);
     case 'keepalive':
       return foldKeepalive(s, e);
+    case 'sdk_retry':
+      return foldSdkRetry(s, e);
     case 'forked_from':
       // A fork of a fork copies its parent's own forked_from with the turns: the run's link is
       // the first one (seq 1), and a copied one inside its range must not replace it.

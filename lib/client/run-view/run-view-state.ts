@@ -100,6 +100,18 @@ export interface CallResultView {
 /** stopped: the run ended (abort, a budget) while the attempt was still open. */
 export type AttemptOutcome = 'pending' | 'streaming' | 'ok' | 'error' | 'watchdog' | 'cut' | 'stopped';
 
+/** One HTTP request the vendor SDK retried on its own, beneath the loop (sdk_retry). */
+export interface SdkRetryView {
+  seq: number;
+  ts: number;
+  requestNo: number;
+  retry: number;
+  maxRetries: number;
+  afterStatus?: number;
+  waitMs: number;
+  formula: string;
+}
+
 /** One HTTP attempt of one model call. */
 export interface AttemptView {
   attempt: number;
@@ -110,11 +122,15 @@ export interface AttemptView {
   messageCount: number;
   inputTokensEst: number;
   maxTokens: number;
+  /** Why `maxTokens` is below the configured cap (the model's own limit), as the engine wrote it. */
+  maxTokensWhy?: string;
   body?: unknown;
   startTs: number;
   openTs?: number;
   ttfbMs?: number;
   responseId?: string;
+  /** HTTP requests the vendor SDK sent again on its own inside this attempt (sdk_retry), in order. */
+  sdkRetries?: readonly SdkRetryView[];
   /** Run-time spans in which content arrived (close deltas merged). */
   contentSpans: ReadonlyArray<readonly [number, number]>;
   blocks: readonly BlockView[];
@@ -310,6 +326,8 @@ export interface RunViewState {
   requests: number;
   /** A fork: the requests of the parent's turns copied into this log (not this run's, not budgeted). */
   copiedRequests: number;
+  /** HTTP requests the vendor SDK retried on its own (sdk_retry): each one more request than the loop's attempts. */
+  sdkRetries: number;
   turns: readonly TurnView[];
   markers: readonly MarkerView[];
   /** Vendor/model changes mid-run, in order, each with its takeover report once sent. */
@@ -350,6 +368,7 @@ export function initialRunViewState(): RunViewState {
     totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
     requests: 0,
     copiedRequests: 0,
+    sdkRetries: 0,
     turns: [],
     markers: [],
     swaps: [],

@@ -75,10 +75,19 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
   });
 
   it('without continuations (CodeSmith) a cut answer ends the run with an event that says why', async () => {
-    const { events } = await runScripted({ preset: 'codesmith', script: script([cut('a')]) });
-    expect(ofType(events, 'output_recovery')).toMatchObject([{ action: 'exhausted', max_continuations: 0 }]);
+    const sonnet = { ...cut('a'), parts: cut('a').parts.map((p) => (p.type === 'response-start' ? { ...p, model: 'claude-sim-sonnet' } : p)) };
+    const { events } = await runScripted({ preset: 'codesmith', script: script([sonnet]) });
+    expect(ofType(events, 'output_recovery')).toMatchObject([{ action: 'exhausted', max_continuations: 0, max_tokens: 64_000 }]);
     expect(terminateOf(events)).toMatchObject({ reason: 'max_tokens', complete: false });
-    expect(terminateOf(events).message).toMatch(/cut at the 8192-token output cap, and no continuation is configured/);
+    expect(terminateOf(events).message).toMatch(/cut at the 64000-token output cap, and no continuation is configured/);
+  });
+
+  it("CodeSmith's preventive 262,144-token budget is asked for within the model's own limit, and each request says so", async () => {
+    const { events, requests } = await runScripted({ preset: 'codesmith', script: script([textResponse({ text: 'done' })]) });
+    expect(foreground(requests).map((r) => r.maxTokens)).toEqual([64_000]);
+    const [request] = ofType(events, 'model_request').filter((e) => !e.background);
+    expect(request).toMatchObject({ max_tokens: 64_000, max_tokens_configured: 262_144 });
+    expect(request?.max_tokens_why).toMatch(/262,144 is above claude-sim-sonnet's own limit: the request asks for 64,000/);
   });
 
   it('tool calls cut mid-arguments are refused, visibly, and the model is asked to resend', async () => {

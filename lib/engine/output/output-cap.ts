@@ -11,6 +11,16 @@ export const CONTINUE_AFTER_CAP =
 export const CONTINUE_AFTER_PARTIAL =
   '[Your previous response was cut off by a connection problem after partial output. Continue from where you stopped; do not repeat what you already said.]';
 
+/**
+ * What a request to `model` asks for: the configured cap, lowered to the model's own output
+ * limit when that is smaller (the vendor would refuse more with a 400). A model Loop Lab does
+ * not know is asked for the configured cap as it is.
+ */
+export function capForModel(configured: number, model: string): { maxTokens: number; clampedFrom?: number } {
+  const limit = findModel(model)?.maxOutputTokens;
+  return limit !== undefined && configured > limit ? { maxTokens: limit, clampedFrom: configured } : { maxTokens: configured };
+}
+
 /** What the loop does with a response, as far as the output cap is concerned. */
 export type OutputDecision =
   | { kind: 'proceed'; truncatedRound: boolean }
@@ -44,11 +54,13 @@ export class OutputCap {
   review({ result, iteration }: { result: CallResult; iteration: number }): OutputDecision {
     const { config, emit } = this.options;
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+    // The cap the request really asked for: the configured one, within the model's limit.
+    const cap = capForModel(this.cap, result.model).maxTokens;
     const base = {
       event: 'output_recovery',
       iteration,
       stop_reason: result.stopReason,
-      max_tokens: this.cap,
+      max_tokens: cap,
       output_tokens: result.usage.outputTokens,
     } as const;
 
@@ -77,14 +89,14 @@ export class OutputCap {
     if (!byCap && result.stopReason !== 'context_window') return { kind: 'proceed', truncatedRound: false };
 
     const next = Math.min(config.escalatedMaxTokens, findModel(result.model)?.maxOutputTokens ?? Infinity);
-    if (config.escalate && !this.escalated && byCap && next > this.cap) {
+    if (config.escalate && !this.escalated && byCap && next > cap) {
       this.escalated = true;
       emit({
         ...base,
         action: 'escalate',
         next_max_tokens: next,
         kept: false,
-        reason: `cut at the ${this.cap}-token cap: the same request goes again with ${next}, the cut output is not kept`,
+        reason: `cut at the ${cap}-token cap: the same request goes again with ${next}, the cut output is not kept`,
       });
       this.cap = next;
       return { kind: 'resend' };
@@ -104,7 +116,7 @@ export class OutputCap {
       return { kind: 'proceed', truncatedRound: true };
     }
 
-    const why = byCap ? `cut at the ${this.cap}-token output cap` : 'cut where the context window ran out';
+    const why = byCap ? `cut at the ${cap}-token output cap` : 'cut where the context window ran out';
     if (this.continuations < config.maxContinuations) {
       this.continuations += 1;
       emit({

@@ -1,5 +1,5 @@
 import type { Random } from '@/lib/clock';
-import type { RetryDeclinedRule } from '@/lib/protocol';
+import { formatMs, type RetryDeclinedRule } from '@/lib/protocol';
 import { computeBackoff, decideWait, type Classification } from '../recovery';
 import { backoffFormula, type BackoffFormula } from './backoff-formula';
 import type { RetryAccount } from './retry-account';
@@ -7,7 +7,7 @@ import type { RetryAccount } from './retry-account';
 /** What the retry function does after a failed attempt. */
 export type RetryDecision =
   | { retry: false; rule: RetryDeclinedRule; why: string; exhausted: boolean }
-  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string; backoff?: BackoffFormula };
+  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string; backoff?: BackoffFormula; fixed?: true };
 
 /** How a failed attempt asks to be treated beyond its classification. */
 export interface FailureHints {
@@ -33,6 +33,7 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
     return { retry: false, rule: 'budget_spent', why, exhausted: true };
   }
   if (hints.immediate) return { retry: true, computedMs: 0, waitMs: 0, reason: hints.immediate };
+  if (account.fixedDelayMs !== undefined) return fixedWait(account.fixedDelayMs, verdict);
   const backoff = computeBackoff({ attempt: attempt - 1, config: account.backoff, random });
   const wait = decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: account.wait });
   return {
@@ -42,5 +43,30 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
     ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
     reason: wait.reason,
     backoff: backoffFormula(account, backoff),
+  };
+}
+
+/**
+ * CodeSmith's engine layer: no backoff. A rate limit sleeps the fixed delay (Retry-After is a
+ * string by the time it reaches that layer, so it is not read); anything else goes again at once.
+ */
+function fixedWait(delayMs: number, verdict: Classification): RetryDecision {
+  if (verdict.category !== 'rate_limit') {
+    return {
+      retry: true,
+      computedMs: 0,
+      waitMs: 0,
+      fixed: true,
+      reason: `fixed mode: no wait for ${verdict.category} (the engine layer sleeps only on rate limits, and never backs off)`,
+    };
+  }
+  const ignored = verdict.retryAfterMs !== undefined ? `; Retry-After ${formatMs(verdict.retryAfterMs)} not read` : '';
+  return {
+    retry: true,
+    fixed: true,
+    computedMs: delayMs,
+    waitMs: delayMs,
+    ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
+    reason: `fixed mode: a rate limit sleeps a fixed ${formatMs(delayMs)}${ignored}`,
   };
 }

@@ -19,6 +19,8 @@ export interface RetryAccount {
   refuses(verdict: Classification): Refusal | undefined;
   backoff: Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
   wait: Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
+  /** CodeSmith's engine layer instead of backoff: a rate limit sleeps this long, anything else is retried at once. */
+  fixedDelayMs?: number;
 }
 
 /** A refusal to retry: which rule decided, in words. */
@@ -47,6 +49,7 @@ export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
     },
     backoff: retry,
     wait: retry,
+    ...(retry.backoff === 'fixed' ? { fixedDelayMs: retry.fixedDelayMs } : {}),
   };
 }
 

@@ -69,6 +69,7 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
       reason: options.label ? `${options.label}: ${decision.reason}` : decision.reason,
       account: account.name,
       ...(decision.backoff ? { backoff: decision.backoff } : {}),
+      ...(decision.fixed ? { backoff_mode: 'fixed' as const } : {}),
     });
     await clock.sleep(decision.waitMs, signal);
   }

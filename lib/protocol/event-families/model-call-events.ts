@@ -34,6 +34,10 @@ export const ModelRequestEventSchema = z.object({
   message_count: z.number().int(),
   input_tokens_est: z.number().int(),
   max_tokens: z.number().int(),
+  /** The configured output cap, present when the model's own output limit lowered `max_tokens` below it. */
+  max_tokens_configured: z.number().int().optional(),
+  /** Why `max_tokens` is not the configured cap, in words. */
+  max_tokens_why: z.string().optional(),
   background: z.boolean(),
   /** The request body as sent to the vendor (no key, no headers). */
   body: z.unknown().optional(),
@@ -129,6 +133,8 @@ export const RetryScheduledEventSchema = z.object({
   account: z.enum(['foreground', 'background', 'context']).optional(),
   /** How computed_delay_ms was reached (absent for a retry at once, and in logs written before it existed). */
   backoff: BackoffFormulaSchema.optional(),
+  /** `fixed`: CodeSmith's engine layer decided the wait (a rate limit sleeps a fixed delay, anything else at once), not backoff. */
+  backoff_mode: z.literal('fixed').optional(),
 });
 
 /** The rule that made a call stop retrying, written by the code that decided. */
@@ -220,4 +226,32 @@ export const KeepaliveEventSchema = z.object({
   count: z.number().int().min(1),
   /** An Anthropic `ping` event or an SSE comment line (`: keepalive`). */
   style: z.enum(['ping', 'comment']),
+});
+
+/**
+ * The vendor SDK's own retry (its `maxRetries`, beneath the loop's ladder): the SDK decided to
+ * send a failed HTTP request again, and this is that request. Written by the run's transport
+ * just beneath the SDK, which sees each request the SDK sends (its retry count header) and makes
+ * the SDK's wait on the run clock. The loop's attempt stays one attempt until the SDK gives up.
+ */
+export const SdkRetryEventSchema = z.object({
+  ...base,
+  event: z.literal('sdk_retry'),
+  iteration: z.number().int().min(0).optional(),
+  /** This HTTP request's number (the fault wrapper's count, as in fault_injected). */
+  request_no: z.number().int(),
+  /** The SDK's retry count on this request (1 = its first retry) and the most it makes. */
+  retry: z.number().int().min(1),
+  max_retries: z.number().int().min(1),
+  /** What the request it retries got: an HTTP status, or none (a connection error). */
+  after_status: z.number().int().optional(),
+  /** The SDK's wait before this request, on the run clock; 0 after a connection error (the SDK then waits in wall time). */
+  wait_ms: z.number(),
+  /** What the server asked for (Retry-After), when it did. */
+  retry_after_ms: z.number().optional(),
+  /** How the wait was reached, in words: the SDK's min(500·2ⁿ, 8000) × (1 − 0–25 %), or the server's Retry-After. */
+  formula: z.string(),
+  background: z.boolean(),
+  /** The decision in words, as the UI shows it. */
+  why: z.string(),
 });

@@ -72,6 +72,7 @@ export type TotalsLineId =
   | 'wastedTokens'
   | 'errorsSeen'
   | 'attempts'
+  | 'httpRequests'
   | 'failedAttempts'
   | 'failedToolRuns'
   | 'titled';
