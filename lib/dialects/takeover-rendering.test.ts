@@ -78,7 +78,7 @@ describe('takeover rendering against the strict simulated vendors', () => {
 
   it('keeps foreign thinking as a clearly marked note when asked, and the credential still never travels', () => {
     const { params, report, verdict } = renderAndProbe('sim-openai', 'gpt-sim-4o', { foreignThinking: 'note', naive: false });
-    const text = JSON.stringify(params.messages);
+    const text = JSON.stringify(params);
     expect(text).toContain('[Note carried over on a model switch: reasoning written by sim-anthropic/claude-sim-sonnet, not by you]');
     expect(text).not.toContain(
       history[1]!.parts[0]!.type === 'thinking' ? (history[1]!.parts[0] as { credential: { signature: string } }).credential.signature : '',

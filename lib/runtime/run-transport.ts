@@ -68,7 +68,13 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   const sdkHold = options.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
   const sdkFetch = options.taps.tapFetch ? options.taps.tapFetch(faulted) : faulted;
   return (target) => {
-    const bound = bindVendor({ target, fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch, maxRetries: options.sdkMaxRetries, handling: config.takeover });
+    const bound = bindVendor({
+      target,
+      fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch,
+      maxRetries: options.sdkMaxRetries,
+      handling: config.takeover,
+      holdClock: (work) => clock.hold(work),
+    });
     return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;
   };
 }
