@@ -107,4 +107,21 @@ describe('a model switch within the Responses API', () => {
     expect(error?.message).toMatch(/The encrypted content gAAA\.\.\..{4} could not be verified\./);
     expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
   });
+
+  it('cross-vendor fallback onto the Responses API: after three overloads the call goes on there, by value', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic' },
+      preset: 's11',
+      recovery: { fallback: { enabled: true, afterOverloads: 3, vendor: 'sim-openai-responses', model: 'gpt-sim-5-mini' } },
+      faults: { rules: [{ id: 'o3', enabled: true, when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
+    expect(ofType(events, 'swap')[0]).toMatchObject({
+      cause: 'fallback',
+      to_vendor: 'sim-openai-responses',
+      to_model: 'gpt-sim-5-mini',
+      dialect: 'openai-responses',
+    });
+    expect(ofType(events, 'llm_call')[0]).toMatchObject({ vendor: 'sim-openai-responses', model: 'gpt-sim-5-mini' });
+    expect(terminateOf(events).complete).toBe(true);
+  });
 });
