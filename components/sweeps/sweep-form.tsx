@@ -22,6 +22,7 @@ const FAULTS = [
 const VENDORS = [
   { id: 'sim-anthropic' as const, label: 'sim-anthropic' },
   { id: 'sim-openai' as const, label: 'sim-openai' },
+  { id: 'sim-openai-responses' as const, label: 'sim-openai-responses' },
 ];
 
 /** The grid form: what to compare, under which faults, over how many seeds. */

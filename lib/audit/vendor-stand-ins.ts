@@ -1,5 +1,8 @@
 import { RealClock, createRandom } from '@/lib/clock';
-import type { Dialect } from '@/lib/protocol';
+import type { Dialect as AnyDialect } from '@/lib/protocol';
+
+/** The stand-ins serve the two error-body families (the Responses API's are OpenAI's). */
+type Dialect = Exclude<AnyDialect, 'responses'>;
 import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
 import { anthropicErrorBody, openaiErrorBody } from '@/lib/dialects';

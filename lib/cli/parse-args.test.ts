@@ -12,6 +12,16 @@ describe('--swap-at and takeover flags', () => {
     expect(options.config.takeover).toEqual({ foreignThinking: 'drop', naive: true });
   });
 
+  it('reaches the Responses API like the others: --provider and --swap-at name it', () => {
+    const options = parseCliArgs(['--provider', 'openai-responses', '--swap-at', '3:openai-responses:gpt-5-mini', '--swap-at', '4:sim-openai-responses']);
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.config.provider.vendor).toBe('openai-responses');
+    expect(options.config.swaps).toEqual([
+      { atTurn: 3, vendor: 'openai-responses', model: 'gpt-5-mini' },
+      { atTurn: 4, vendor: 'sim-openai-responses', model: '' },
+    ]);
+  });
+
   it('keeps foreign thinking as a note when asked', () => {
     const options = parseCliArgs(['--foreign-thinking', 'note']);
     expect(options !== 'help' && options.config.takeover.foreignThinking).toBe('note');

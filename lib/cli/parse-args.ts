@@ -4,7 +4,8 @@ import { describeIssues, RunConfigSchema, type RunConfig } from '@/lib/protocol'
 
 export const USAGE = `Usage: npm run loop -- [options]
 
-  --provider P     sim-anthropic (default) | sim-openai | sim-deepseek | anthropic | openai | openai-compatible
+  --provider P     sim-anthropic (default) | sim-openai | sim-deepseek | sim-openai-responses
+                   | anthropic | openai | openai-compatible | openai-responses
   --model M        model id (default: the vendor's default)
   --swap-at T:P[:M]  from turn T continue on provider P (model M, else its default); repeatable
   --naive-takeover send history to the new vendor as it was, credentials included (to see the rejection)
@@ -21,7 +22,7 @@ export const USAGE = `Usage: npm run loop -- [options]
   --quiet          print only the summary
   --help           this text
 
-Real vendors read ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL or OPENAI_API_KEY / OPENAI_BASE_URL.
+Real vendors read ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL or OPENAI_API_KEY / OPENAI_BASE_URL (openai-responses too).
 Exit status: 0 the run completed, 1 it ended incomplete, 2 bad input.`;
 
 export interface CliOptions {

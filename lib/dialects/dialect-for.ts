@@ -3,6 +3,7 @@ import { anthropicMessages } from './anthropic-messages';
 import { deepseekReasoning } from './deepseek-reasoning';
 import { openaiChat } from './openai-chat';
 import { openaiCompatible } from './openai-compatible';
+import { openaiResponses } from './openai-responses';
 import type { DialectModule } from './types';
 
 /**
@@ -22,7 +23,10 @@ export function dialectFor(options: { vendor: Vendor; model: string }): DialectM
       return deepseekReasoning;
     case 'openai-compatible':
       return options.model.startsWith('deepseek') ? deepseekReasoning : openaiCompatible;
+    case 'sim-openai-responses':
+    case 'openai-responses':
+      return openaiResponses;
   }
 }
 
-export const DIALECTS: readonly DialectModule[] = [anthropicMessages, openaiChat, deepseekReasoning, openaiCompatible];
+export const DIALECTS: readonly DialectModule[] = [anthropicMessages, openaiChat, deepseekReasoning, openaiCompatible, openaiResponses];

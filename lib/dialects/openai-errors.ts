@@ -1,6 +1,6 @@
 /**
- * OpenAI's error bodies, the one copy for every OpenAI-dialect endpoint (Chat Completions, the
- * DeepSeek-style reasoning endpoint, plain OpenAI-compatible servers): the
+ * OpenAI's error bodies, the one copy for every OpenAI endpoint (Chat Completions, the Responses
+ * API, the DeepSeek-style reasoning endpoint, plain OpenAI-compatible servers): the
  * HTTP error table the fault injector sends, the body shape the simulated vendor refuses a
  * request with, and the error records inside a 200 stream (Chat and Responses framing).
  */

@@ -78,7 +78,7 @@ describe('takeover rendering against the strict simulated vendors', () => {
 
   it('keeps foreign thinking as a clearly marked note when asked, and the credential still never travels', () => {
     const { params, report, verdict } = renderAndProbe('sim-openai', 'gpt-sim-4o', { foreignThinking: 'note', naive: false });
-    const text = JSON.stringify(params.messages);
+    const text = JSON.stringify(params);
     expect(text).toContain('[Note carried over on a model switch: reasoning written by sim-anthropic/claude-sim-sonnet, not by you]');
     expect(text).not.toContain(
       history[1]!.parts[0]!.type === 'thinking' ? (history[1]!.parts[0] as { credential: { signature: string } }).credential.signature : '',
@@ -128,5 +128,22 @@ describe('takeover rendering against the strict simulated vendors', () => {
     expect(dialectFor({ vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner' }).id).toBe('deepseek-reasoning');
     expect(dialectFor({ vendor: 'openai-compatible', model: 'deepseek-reasoner' }).id).toBe('deepseek-reasoning');
     expect(dialectFor({ vendor: 'openai-compatible', model: 'llama3.1' }).id).toBe('openai-compatible');
+  });
+
+  it('Responses target: Claude’s history goes by value as input items, its signatures dropped, and is accepted', () => {
+    const { params, report, verdict } = renderAndProbe('sim-openai-responses', 'gpt-sim-5');
+    expect(verdict).toEqual({ accepted: true });
+    expect(params).toMatchObject({ model: 'gpt-sim-5', instructions: 'Be careful.', store: true });
+    expect(params).not.toHaveProperty('previous_response_id');
+    const items = (params as { input: { type?: string }[] }).input;
+    expect(items.map((i) => i.type ?? 'message')).toEqual(['message', 'function_call', 'function_call_output', 'function_call', 'function_call_output']);
+    expect(report.converted).toContain('5 × message sent by value');
+    expect(report.dropped.map((d) => d.kind)).toEqual(['thinking', 'thinking']);
+  });
+
+  it('Responses target, naive: Claude’s signatures sent as encrypted reasoning meet its real invalid_encrypted_content 400', () => {
+    const { verdict } = renderAndProbe('sim-openai-responses', 'gpt-sim-5', { foreignThinking: 'drop', naive: true });
+    expect(verdict).toMatchObject({ accepted: false, status: 400, type: 'invalid_request_error', body: { error: { code: 'invalid_encrypted_content' } } });
+    expect(verdict).toMatchObject({ message: expect.stringMatching(/^The encrypted content .+ could not be verified\.$/) });
   });
 });

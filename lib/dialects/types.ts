@@ -1,13 +1,15 @@
 import type { Dialect, TakeoverHandling, Vendor } from '@/lib/protocol';
-import type { ModelRequest, RenderedAnthropic, RenderedOpenAI } from '@/lib/trajectory';
+import type { HeldPrefix, ModelRequest, RenderedAnthropic, RenderedOpenAI, RenderedResponses } from '@/lib/trajectory';
 
-/** The four ways Loop Lab speaks to a vendor. */
-export type DialectId = 'anthropic-messages' | 'openai-chat' | 'deepseek-reasoning' | 'openai-compatible';
+/** The five ways Loop Lab speaks to a vendor. */
+export type DialectId = 'anthropic-messages' | 'openai-chat' | 'deepseek-reasoning' | 'openai-compatible' | 'openai-responses';
 
 export interface RenderOptions {
   request: ModelRequest;
   vendor: Vendor;
   handling?: TakeoverHandling;
+  /** Responses only: the history's prefix the vendor holds as a stored response. */
+  held?: HeldPrefix;
 }
 
 /** What a real endpoint of this dialect needs from the server's environment or the run. */
@@ -36,9 +38,14 @@ export interface OpenAIDialect extends DialectBase {
   render(options: RenderOptions): RenderedOpenAI;
 }
 
+export interface ResponsesDialect extends DialectBase {
+  wire: Extract<Dialect, 'responses'>;
+  render(options: RenderOptions): RenderedResponses;
+}
+
 /**
  * One vendor dialect: request rendering from the neutral trajectory (with a report of what
  * was converted and dropped) and what a config needs to reach it. Providers render through
  * it; the runtime uses it to describe and probe a takeover.
  */
-export type DialectModule = AnthropicDialect | OpenAIDialect;
+export type DialectModule = AnthropicDialect | OpenAIDialect | ResponsesDialect;

@@ -7,7 +7,7 @@ import type { StreamPart } from '@/lib/providers/types';
  */
 type Block =
   | { kind: 'text'; pieces: string[] }
-  | { kind: 'thinking'; pieces: string[]; signature?: string }
+  | { kind: 'thinking'; pieces: string[]; signature?: string; itemId?: string }
   | { kind: 'redacted'; data: string }
   | { kind: 'tool'; id: string; name: string; pieces: string[]; closed?: boolean };
 
@@ -42,7 +42,10 @@ export class MessageAssembler {
       }
       case 'thinking-signature': {
         const block = this.blocks.get(part.index) ?? this.open(part.index, { kind: 'thinking', pieces: [] });
-        if (block.kind === 'thinking') block.signature = part.signature;
+        if (block.kind === 'thinking') {
+          block.signature = part.signature;
+          if (part.itemId !== undefined) block.itemId = part.itemId;
+        }
         return;
       }
       case 'redacted-thinking':
@@ -96,7 +99,16 @@ export class MessageAssembler {
           type: 'thinking',
           text: block.pieces.join(''),
           origin: { vendor: this.vendor, model: this.model },
-          ...(block.signature ? { credential: { vendor: this.vendor, model: this.model, signature: block.signature } } : {}),
+          ...(block.signature
+            ? {
+                credential: {
+                  vendor: this.vendor,
+                  model: this.model,
+                  signature: block.signature,
+                  ...(block.itemId !== undefined ? { item: block.itemId } : {}),
+                },
+              }
+            : {}),
         };
       case 'redacted':
         return { type: 'redacted_thinking', data: block.data, vendor: this.vendor, model: this.model };

@@ -5,7 +5,7 @@ export function describeFault(options: { action: FaultAction; dialect: Dialect }
   const { action, dialect } = options;
   switch (action.type) {
     case 'http_error': {
-      const status = dialect === 'openai' && action.status === 529 ? 503 : action.status;
+      const status = dialect !== 'anthropic' && action.status === 529 ? 503 : action.status;
       const hints = [
         action.retryAfterSec !== undefined ? `retry-after ${action.retryAfterSec} s` : '',
         action.retryAfterMs !== undefined ? `retry-after-ms ${action.retryAfterMs}` : '',

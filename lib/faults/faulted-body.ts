@@ -125,6 +125,15 @@ function cutShort(record: SseRecord): string {
 }
 
 function fallbackRecord(dialect: Dialect): SseRecord {
+  if (dialect === 'responses') {
+    return {
+      raw: '',
+      event: 'response.output_text.delta',
+      data: '{"type":"response.output_text.delta","sequence_number":0,"item_id":"msg_fault","output_index":0,"content_index":0,"delta":"…"}',
+      commentOnly: false,
+      incomplete: false,
+    };
+  }
   return dialect === 'anthropic'
     ? {
         raw: '',

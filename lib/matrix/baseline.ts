@@ -2,7 +2,7 @@ import type { PresetId, RunEvent } from '@/lib/protocol';
 import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
 
-export type MatrixVendor = 'sim-anthropic' | 'sim-openai';
+export type MatrixVendor = 'sim-anthropic' | 'sim-openai' | 'sim-openai-responses';
 
 /** What a column's unfaulted run streamed, request by request: where each point can be struck. */
 export interface Baseline {

@@ -4,7 +4,7 @@ import { MATRIX_FAULTS, type MatrixFault } from './fault-kinds';
 import { CLOSES_TOOL_CALLS_BEFORE_FINAL, INJECTION_POINTS, POINTS, type InjectionPoint } from './injection-points';
 import { promiseFor, type CellPromise } from './promise-rules';
 
-export const MATRIX_VENDORS: readonly MatrixVendor[] = ['sim-anthropic', 'sim-openai'];
+export const MATRIX_VENDORS: readonly MatrixVendor[] = ['sim-anthropic', 'sim-openai', 'sim-openai-responses'];
 export const MATRIX_PRESETS: readonly PresetId[] = PresetIdSchema.options;
 
 interface CellBase {

@@ -1,4 +1,5 @@
 import type { StreamPoint } from '@/lib/protocol';
+import type { MatrixVendor } from './baseline';
 
 /**
  * Where in a model request a fault strikes. `before_headers` is the only point outside the
@@ -28,11 +29,13 @@ export const POINTS: Record<InjectionPoint, PointInfo> = {
 
 /**
  * Whether a vendor's stream closes each tool call before its final delta: Anthropic sends
- * `content_block_stop` for every block before `message_delta`; OpenAI Chat closes tool calls
- * only with the chunk that carries `finish_reason`. A Partial cut at the final delta keeps
- * finished tool calls only where they were closed.
+ * `content_block_stop` for every block before `message_delta`, the Responses API
+ * `response.output_item.done` for every item before `response.completed`; OpenAI Chat closes
+ * tool calls only with the chunk that carries `finish_reason`. A Partial cut at the final
+ * delta keeps finished tool calls only where they were closed.
  */
-export const CLOSES_TOOL_CALLS_BEFORE_FINAL: Record<'sim-anthropic' | 'sim-openai', boolean> = {
+export const CLOSES_TOOL_CALLS_BEFORE_FINAL: Record<MatrixVendor, boolean> = {
   'sim-anthropic': true,
   'sim-openai': false,
+  'sim-openai-responses': true,
 };

@@ -3,16 +3,29 @@ import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 
 /** Where a run's model traffic goes. Simulated vendors need no key and no network. */
-export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'sim-deepseek', 'anthropic', 'openai', 'openai-compatible']);
+export const VendorSchema = z.enum([
+  'sim-anthropic',
+  'sim-openai',
+  'sim-deepseek',
+  'sim-openai-responses',
+  'anthropic',
+  'openai',
+  'openai-compatible',
+  'openai-responses',
+]);
 export type Vendor = z.infer<typeof VendorSchema>;
 
-/** Which wire format a vendor speaks. */
-export type Dialect = 'anthropic' | 'openai';
+/**
+ * Which wire format a vendor speaks: Anthropic Messages, OpenAI Chat Completions (and the
+ * servers that copy it), or OpenAI's Responses API (its error bodies are OpenAI's).
+ */
+export type Dialect = 'anthropic' | 'openai' | 'responses';
 export function dialectOf(vendor: Vendor): Dialect {
-  return vendor === 'sim-anthropic' || vendor === 'anthropic' ? 'anthropic' : 'openai';
+  if (vendor === 'sim-anthropic' || vendor === 'anthropic') return 'anthropic';
+  return vendor === 'sim-openai-responses' || vendor === 'openai-responses' ? 'responses' : 'openai';
 }
 export function isSimulated(vendor: Vendor): boolean {
-  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek';
+  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek' || vendor === 'sim-openai-responses';
 }
 
 export const ProviderConfigSchema = z

@@ -10,6 +10,8 @@ export const CredentialSchema = z.object({
   vendor: z.string(),
   model: z.string(),
   signature: z.string(),
+  /** The vendor's id of the item the credential came in (a Responses reasoning item, `rs_…`). */
+  item: z.string().optional(),
 });
 export type Credential = z.infer<typeof CredentialSchema>;
 

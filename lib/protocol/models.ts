@@ -16,7 +16,7 @@ export interface ModelInfo {
   /** USD per million tokens. */
   inputPrice: number;
   outputPrice: number;
-  /** Emits thinking (Anthropic) or reasoning_content (OpenAI-compatible). */
+  /** Emits thinking (Anthropic), reasoning_content (OpenAI-compatible) or reasoning items (Responses). */
   reasoning: boolean;
 }
 
@@ -111,6 +111,30 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     outputPrice: 0.42,
     reasoning: false,
   },
+  // OpenAI's Responses API: reasoning models whose reasoning comes back as encrypted items only
+  // the minting model can read, and whose responses the vendor stores for previous_response_id.
+  {
+    id: 'gpt-sim-5',
+    label: 'GPT Sim 5 (Responses)',
+    vendor: 'sim-openai-responses',
+    dialect: 'responses',
+    contextWindow: 32_000,
+    maxOutputTokens: 32_000,
+    inputPrice: 1.25,
+    outputPrice: 10,
+    reasoning: true,
+  },
+  {
+    id: 'gpt-sim-5-mini',
+    label: 'GPT Sim 5 mini (Responses)',
+    vendor: 'sim-openai-responses',
+    dialect: 'responses',
+    contextWindow: 12_000,
+    maxOutputTokens: 16_384,
+    inputPrice: 0.25,
+    outputPrice: 2,
+    reasoning: true,
+  },
 ];
 
 export const REAL_MODELS: readonly ModelInfo[] = [
@@ -191,6 +215,28 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     outputPrice: 0.42,
     reasoning: true,
   },
+  {
+    id: 'gpt-5',
+    label: 'GPT-5 (Responses)',
+    vendor: 'openai-responses',
+    dialect: 'responses',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    inputPrice: 1.25,
+    outputPrice: 10,
+    reasoning: true,
+  },
+  {
+    id: 'gpt-5-mini',
+    label: 'GPT-5 mini (Responses)',
+    vendor: 'openai-responses',
+    dialect: 'responses',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    inputPrice: 0.25,
+    outputPrice: 2,
+    reasoning: true,
+  },
 ];
 
 /** Each vendor's default model and its fallback (used by the fallback-model mechanism). */
@@ -198,9 +244,11 @@ export const VENDOR_DEFAULTS: Record<Vendor, { model: string; fallback: string }
   'sim-anthropic': { model: 'claude-sim-sonnet', fallback: 'claude-sim-haiku' },
   'sim-openai': { model: 'gpt-sim-4o', fallback: 'gpt-sim-mini' },
   'sim-deepseek': { model: 'deepseek-sim-reasoner', fallback: 'deepseek-sim-chat' },
+  'sim-openai-responses': { model: 'gpt-sim-5', fallback: 'gpt-sim-5-mini' },
   anthropic: { model: 'claude-sonnet-4-6', fallback: 'claude-haiku-4-5' },
   openai: { model: 'gpt-4o', fallback: 'gpt-4o-mini' },
   'openai-compatible': { model: 'deepseek-chat', fallback: 'deepseek-chat' },
+  'openai-responses': { model: 'gpt-5', fallback: 'gpt-5-mini' },
 };
 
 const ALL = [...SIM_MODELS, ...REAL_MODELS];

@@ -71,7 +71,8 @@ export const SweepSeedsSchema = z.union([
 ]);
 
 /** Sweeps run on simulated vendors only: the virtual clock cannot make real network time jump. */
-export const SweepVendorSchema = VendorSchema.extract(['sim-anthropic', 'sim-openai']);
+export const SweepVendorSchema = VendorSchema.extract(['sim-anthropic', 'sim-openai', 'sim-openai-responses']);
+export type SweepVendor = z.infer<typeof SweepVendorSchema>;
 
 /** Most jobs one sweep may hold: a 20-config × 1,000-seed grid, well past a useful chart. */
 export const MAX_SWEEP_JOBS = 20_000;
@@ -88,7 +89,7 @@ export const SweepGridSchema = z
       .min(1)
       .max(20)
       .default([{ id: 'none', plan: { rules: [], tools: [] } }]),
-    vendors: z.array(SweepVendorSchema).min(1).max(2).default(['sim-anthropic']),
+    vendors: z.array(SweepVendorSchema).min(1).max(3).default(['sim-anthropic']),
     seeds: SweepSeedsSchema,
     budgets: BudgetsSchema.optional(),
     maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),

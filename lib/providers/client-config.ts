@@ -28,6 +28,7 @@ export const SIM_BASE_URLS = {
   'sim-anthropic': 'http://sim.anthropic.local',
   'sim-openai': 'http://sim.openai.local/v1',
   'sim-deepseek': 'http://sim.deepseek.local/v1',
+  'sim-openai-responses': 'http://sim.openai-responses.local/v1',
 } as const;
 const SIM_KEY = 'sim-key';
 
@@ -41,6 +42,7 @@ const REAL = {
   anthropic: { urlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', officialUrl: 'https://api.anthropic.com' },
   openai: { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
   'openai-compatible': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: undefined },
+  'openai-responses': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
 } as const;
 
 /** The environment variables that hold vendor keys (redaction treats every one as a secret). */
@@ -75,7 +77,7 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   const settings = serverEnv(env);
   const requestUrl = nonEmpty(options.baseUrl);
   const requestKey = nonEmpty(options.apiKey);
-  if (vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek') {
+  if (vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek' || vendor === 'sim-openai-responses') {
     if (requestUrl) normalizeBaseUrl(requestUrl, 'provider.baseUrl');
     return { baseURL: requestUrl ?? SIM_BASE_URLS[vendor], apiKey: requestKey ?? SIM_KEY, keyFrom: requestKey ? 'request' : 'sim' };
   }

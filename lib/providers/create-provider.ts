@@ -2,6 +2,7 @@ import { dialectOf } from '@/lib/protocol';
 import { createAnthropicAdapter } from './anthropic-adapter';
 import { resolveClientConfig } from './client-config';
 import { createOpenAIAdapter } from './openai-adapter';
+import { createResponsesAdapter } from './responses-adapter';
 import type { ProviderAdapter, ProviderOptions } from './types';
 import { processEnv } from '@/lib/config/server-env';
 
@@ -16,5 +17,12 @@ export function createProvider(options: ProviderOptions): ProviderAdapter {
     apiKey: options.apiKey,
     env: processEnv(),
   });
-  return dialectOf(options.vendor) === 'anthropic' ? createAnthropicAdapter({ provider: options, client }) : createOpenAIAdapter({ provider: options, client });
+  switch (dialectOf(options.vendor)) {
+    case 'anthropic':
+      return createAnthropicAdapter({ provider: options, client });
+    case 'responses':
+      return createResponsesAdapter({ provider: options, client });
+    case 'openai':
+      return createOpenAIAdapter({ provider: options, client });
+  }
 }

@@ -13,7 +13,7 @@ export type StreamPart =
   | { type: 'response-start'; id: string; model: string; inputTokens?: number }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'thinking-delta'; index: number; text: string }
-  | { type: 'thinking-signature'; index: number; signature: string }
+  | { type: 'thinking-signature'; index: number; signature: string; itemId?: string }
   | { type: 'redacted-thinking'; index: number; data: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argsText: string }
@@ -59,4 +59,9 @@ export interface ProviderOptions {
   maxRetries: number;
   /** How history from another vendor or model is rendered (default: credentials and foreign thinking dropped). */
   handling?: TakeoverHandling;
+  /**
+   * The run clock's `hold`, for an SDK helper that starts its request from a timer of its own
+   * (the Responses stream): time must not jump before the request is under way.
+   */
+  holdClock?: (work: Promise<void>) => Promise<void>;
 }

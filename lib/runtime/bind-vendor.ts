@@ -25,7 +25,13 @@ export interface BoundVendor extends ProviderBinding {
  * faulted fetch), the model, its fallback and its context window. Throws ProviderConfigError
  * when a real vendor cannot be reached as configured.
  */
-export function bindVendor(options: { target: VendorTarget; fetch: typeof fetch; maxRetries: number; handling: TakeoverHandling }): BoundVendor {
+export function bindVendor(options: {
+  target: VendorTarget;
+  fetch: typeof fetch;
+  maxRetries: number;
+  handling: TakeoverHandling;
+  holdClock?: (work: Promise<void>) => Promise<void>;
+}): BoundVendor {
   const { target } = options;
   const model = target.model || VENDOR_DEFAULTS[target.vendor].model;
   const provider = createProvider({
@@ -35,6 +41,7 @@ export function bindVendor(options: { target: VendorTarget; fetch: typeof fetch;
     fetch: options.fetch,
     maxRetries: options.maxRetries,
     handling: options.handling,
+    ...(options.holdClock ? { holdClock: options.holdClock } : {}),
   });
   const contextWindow = findModel(model)?.contextWindow;
   return {

@@ -8,13 +8,20 @@ import { planFork } from './plan-fork';
 /** Forks a stored log at a turn and runs the child to its end. */
 async function forkRun(
   parent: RunEvent[],
-  spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek'; model?: string },
+  spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek' | 'sim-openai-responses'; model?: string },
+  onVendorRequest?: (request: { vendor: string; body: string }) => void,
 ): Promise<RunEvent[]> {
   const start = ofType(parent, 'run_start')[0]!;
   const plan = planFork({ spec: { runId: 'parent', ...spec }, parent: { config: start.config, running: false }, events: parent });
   if (!plan.ok) throw new Error(plan.problems.join('; '));
   const events: RunEvent[] = [];
-  const handle = launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => events.push(e) });
+  const handle = launchRun({
+    runId: 'child',
+    config: plan.config,
+    fork: plan.fork,
+    onEvent: (e) => events.push(e),
+    ...(onVendorRequest ? { onVendorRequest } : {}),
+  });
   await handle.done;
   return events;
 }
@@ -87,6 +94,27 @@ describe('fork a stored run at turn k', () => {
     const child = await forkRun(parent, { atTurn: 2, provider: 'sim-deepseek' });
     expect(ofType(child, 'model_error')).toEqual([]);
     expect(ofType(child, 'takeover_report')[0]?.naive).toMatchObject({ accepted: false, status: 400 });
+    expect(terminateOf(child).reason).toBe('end_turn');
+  });
+
+  it('onto the Responses API: the history goes by value (no stored response holds it), every request accepted', async () => {
+    const parent = await runToEnd(PARENT);
+    const child = await forkRun(parent, { atTurn: 2, provider: 'sim-openai-responses' });
+    expect(ofType(child, 'model_error')).toEqual([]);
+    const [report] = ofType(child, 'takeover_report');
+    expect(report).toMatchObject({ vendor: 'sim-openai-responses', dialect: 'openai-responses', naive: { accepted: false, status: 400 } });
+    expect(report!.converted.some((c) => c.endsWith('× message sent by value'))).toBe(true);
+    expect(terminateOf(child).reason).toBe('end_turn');
+  });
+
+  it('a Responses run forked on the same model: its sealed reasoning, read back from the log, is accepted by value', async () => {
+    const parent = await runToEnd({ ...PARENT, provider: { vendor: 'sim-openai-responses' } });
+    const bodies: { input: { type?: string; encrypted_content?: string }[] }[] = [];
+    const child = await forkRun(parent, { atTurn: 2 }, ({ body }) => bodies.push(JSON.parse(body) as (typeof bodies)[number]));
+    expect(ofType(child, 'model_error')).toEqual([]);
+    const sealed = bodies[0]!.input.filter((item) => item.type === 'reasoning');
+    expect(sealed).toHaveLength(2);
+    expect(sealed.every((item) => item.encrypted_content?.startsWith('gAAAAAB'))).toBe(true);
     expect(terminateOf(child).reason).toBe('end_turn');
   });
 

@@ -73,7 +73,13 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   const sdkHold = sdkOn ? createSdkRetryHold(clock) : undefined;
   const sdkFetch = sdkOn ? sdkRetryLayer(tapped, { clock, random: random.fork('sdk-retries'), maxRetries: options.sdkMaxRetries, log }) : tapped;
   return (target) => {
-    const bound = bindVendor({ target, fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch, maxRetries: options.sdkMaxRetries, handling: config.takeover });
+    const bound = bindVendor({
+      target,
+      fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch,
+      maxRetries: options.sdkMaxRetries,
+      handling: config.takeover,
+      holdClock: (work) => clock.hold(work),
+    });
     return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;
   };
 }

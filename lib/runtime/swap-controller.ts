@@ -3,7 +3,7 @@ import type { EventOf, RunConfig, TakeoverHandling } from '@/lib/protocol';
 import type { ProviderAdapter } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
 import { probeSimRequest } from '@/lib/sim';
-import type { RenderReport } from '@/lib/trajectory';
+import { heldReference, type RenderReport } from '@/lib/trajectory';
 import type { BoundVendor, VendorTarget } from './bind-vendor';
 import { checkVendorTarget } from './validate-config';
 
@@ -51,7 +51,7 @@ export function createSwapController(options: {
   const pending: PendingSwap[] = [];
   let inherited = options.inherited;
 
-  const reporting = (bound: BoundVendor, iteration: number): ProviderAdapter => {
+  const reporting = (bound: BoundVendor, iteration: number, from: { vendor: string; model: string }): ProviderAdapter => {
     const inner = bound.provider;
     let reported = false;
     return {
@@ -65,17 +65,42 @@ export function createSwapController(options: {
             streamOptions.onRenderReport?.(report);
             if (reported) return;
             reported = true;
-            emitReport({ bound, report, request, iteration });
+            emitReport({ bound, report, request, iteration, from });
           },
         });
       },
     };
   };
 
-  const emitReport = (input: { bound: BoundVendor; report: RenderReport; request: Parameters<ProviderAdapter['stream']>[0]; iteration: number }): void => {
-    const { bound, report, request, iteration } = input;
-    // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
-    const naiveRendering = bound.dialect.render({ request, vendor: bound.vendor, handling: { ...handling, naive: true } });
+  const emitReport = (input: {
+    bound: BoundVendor;
+    report: RenderReport;
+    request: Parameters<ProviderAdapter['stream']>[0];
+    iteration: number;
+    from: { vendor: string; model: string };
+  }): void => {
+    const { bound, request, iteration } = input;
+    // What the vendor left behind held by reference (a stored response) goes again by value:
+    // a reference means nothing to another vendor or model. Naively, only what it did not
+    // hold would be sent, as the code written for it sends.
+    const held = heldReference({ messages: request.messages, from: input.from });
+    const report: RenderReport = held
+      ? {
+          ...input.report,
+          converted: [
+            `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
+            ...input.report.converted,
+          ],
+        }
+      : input.report;
+    // Naively the reference is kept where the dialect has a place for it, and elsewhere only the
+    // messages after it are sent: each is what code written for the first vendor would send.
+    const naive = { ...handling, naive: true };
+    const naiveRendering = !held
+      ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive })
+      : bound.dialect.wire === 'responses'
+        ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive, held: { responseId: held.responseId, messages: held.messages } })
+        : bound.dialect.render({ request: { ...request, messages: request.messages.slice(held.messages) }, vendor: bound.vendor, handling: naive });
     const verdict = probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
     emit({
       event: 'takeover_report',
@@ -129,7 +154,8 @@ export function createSwapController(options: {
       handling,
       ...(bound.contextWindow !== undefined ? { context_window: bound.contextWindow } : {}),
     });
-    current = { ...bound, provider: reporting(bound, iteration) };
+    const from = { vendor: current.vendor, model: current.model };
+    current = { ...bound, provider: reporting(bound, iteration, from) };
     return true;
   };
 
@@ -162,7 +188,7 @@ export function createSwapController(options: {
             handling,
             ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
           });
-          current = { ...current, provider: reporting(current, iteration) };
+          current = { ...current, provider: reporting(current, iteration, from) };
           swapped = true;
         }
       }

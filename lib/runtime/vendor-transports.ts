@@ -1,7 +1,7 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Vendor } from '@/lib/protocol';
 import { createRealVendorFetch } from '@/lib/providers';
-import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, type Policy } from '@/lib/sim';
+import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, createSimResponses, type Policy } from '@/lib/sim';
 
 /**
  * The fetch under each vendor: a simulated vendor (one instance per run, so its request
@@ -29,6 +29,9 @@ export function createVendorTransports(options: { clock: Clock; random: Random; 
         break;
       case 'sim-deepseek':
         transport = createSimDeepSeek(simOptions);
+        break;
+      case 'sim-openai-responses':
+        transport = createSimResponses(simOptions);
         break;
       default:
         return (real ??= createRealVendorFetch());

@@ -8,7 +8,7 @@ describe('warmUp', () => {
     const report = await first;
     // Once per process: a later caller gets the same report, nothing runs again.
     await expect(warmUp()).resolves.toBe(report);
-    expect(report.steps).toEqual(['tokenizer', 'sim-anthropic', 'sim-openai']);
+    expect(report.steps).toEqual(['tokenizer', 'sim-anthropic', 'sim-openai', 'sim-openai-responses']);
     expect(report.wallMs).toBeGreaterThan(0);
   });
 });

@@ -24,7 +24,7 @@ export function warmUp(): Promise<WarmUpReport> {
     const steps: string[] = [];
     countTokens('warm up the tokenizer');
     steps.push('tokenizer');
-    for (const vendor of ['sim-anthropic', 'sim-openai'] as const) {
+    for (const vendor of ['sim-anthropic', 'sim-openai', 'sim-openai-responses'] as const) {
       const config = RunConfigSchema.parse({ clock: 'virtual', provider: { vendor }, budgets: { maxIterations: 1 } });
       await launchRun({ runId: `warm-up-${vendor}`, config, onEvent: () => undefined }).done;
       steps.push(vendor);

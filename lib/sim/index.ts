@@ -2,6 +2,10 @@
 export { createSimAnthropic } from './anthropic/sim-anthropic';
 export { createSimDeepSeek, createSimOpenAI } from './openai/sim-openai';
 export { REASONING_CONTENT_MISSING } from './openai/check-request';
+export { createSimResponses } from './responses/sim-responses';
+export { ResponseStore, STORED_RESPONSE_TTL_MS } from './responses/response-store';
+export { noToolCall, noToolOutput, notVerified } from './responses/conversation';
+export { previousNotFound } from './responses/check-request';
 export { probeSimRequest, type ProbeVerdict } from './probe-request';
 export { startSimServer, type SimServer } from './http-server';
 export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';

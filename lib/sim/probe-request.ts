@@ -4,6 +4,7 @@ import { anthropicErrorBody } from './anthropic/errors';
 import { checkOpenAIRequest } from './openai/check-request';
 import { openaiErrorBody } from './openai/errors';
 import { VendorRejection } from './rejection';
+import { checkResponsesRequest } from './responses/check-request';
 import { DEFAULT_SIGNING_KEY } from './signature';
 
 /** What a strict simulated vendor says of a request body, without generating anything. */
@@ -21,6 +22,8 @@ export function probeSimRequest(options: { vendor: Vendor; body: unknown; signin
     if (vendor === 'sim-anthropic') checkAnthropicRequest({ body: text, signingKey: options.signingKey ?? DEFAULT_SIGNING_KEY });
     else if (vendor === 'sim-openai') checkOpenAIRequest({ body: text, flavor: 'openai' });
     else if (vendor === 'sim-deepseek') checkOpenAIRequest({ body: text, flavor: 'deepseek' });
+    // Without the run's store every previous_response_id is unknown: the probe judges a body by value.
+    else if (vendor === 'sim-openai-responses') checkResponsesRequest({ body: text });
     else return undefined;
     return { accepted: true };
   } catch (error) {

@@ -92,9 +92,11 @@ export const VENDOR_LABELS: Record<Vendor, string> = {
   'sim-anthropic': 'Simulated Anthropic',
   'sim-openai': 'Simulated OpenAI',
   'sim-deepseek': 'Simulated DeepSeek-style (reasoning)',
+  'sim-openai-responses': 'Simulated OpenAI Responses',
   anthropic: 'Anthropic',
   openai: 'OpenAI',
   'openai-compatible': 'OpenAI-compatible',
+  'openai-responses': 'OpenAI Responses',
 };
 
 /** What each simulated model behaviour does, for the picker. */

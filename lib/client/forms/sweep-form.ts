@@ -1,4 +1,4 @@
-import { PRESET_LABELS, type PresetId, type SweepGridInput, type SweepMechanism } from '@/lib/protocol';
+import { PRESET_LABELS, type PresetId, type SweepGridInput, type SweepMechanism, type SweepVendor } from '@/lib/protocol';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
 /** What the sweep form holds: choices a person ticks, turned into a grid on submit. */
@@ -9,7 +9,7 @@ export interface SweepFormState {
   mechanismsOff: SweepMechanism[];
   /** 'none' (no faults) and fault-catalog toggle ids: each is one fault plan. */
   faults: string[];
-  vendors: ('sim-anthropic' | 'sim-openai')[];
+  vendors: SweepVendor[];
   seedFrom: number;
   seedTo: number;
 }

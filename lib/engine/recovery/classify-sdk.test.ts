@@ -9,7 +9,7 @@ import { classifyError, type Classification } from './classify';
  * The classifier on real SDK error objects: each fault goes through withFaults and the
  * vendor SDK, and whatever the SDK throws is classified.
  */
-const CASES: Array<[Dialect, FaultAction, Partial<Classification>]> = [
+const CASES: Array<[Exclude<Dialect, 'responses'>, FaultAction, Partial<Classification>]> = [
   [
     'anthropic',
     { type: 'http_error', status: 529 },

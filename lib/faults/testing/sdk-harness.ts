@@ -23,7 +23,7 @@ export interface SdkRun {
  * vendor stream, on a virtual clock, and records what the SDK surfaced.
  */
 export async function runThroughSdk(options: {
-  dialect: Dialect;
+  dialect: Exclude<Dialect, 'responses'>;
   action?: FaultAction;
   when?: FaultWhen;
   fixture?: FixtureName;

@@ -1,0 +1,17 @@
+import { renderResponses } from '@/lib/trajectory';
+import type { ResponsesDialect } from './types';
+
+/**
+ * OpenAI's Responses API: the vendor stores each response, so history it holds goes by
+ * reference (`previous_response_id`) and the rest as input items; reasoning comes back only as
+ * the encrypted items its own model sealed, and a function_call needs its output in the same
+ * conversation.
+ */
+export const openaiResponses: ResponsesDialect = {
+  id: 'openai-responses',
+  label: 'OpenAI Responses',
+  wire: 'responses',
+  thinkingRule: "takes back only encrypted reasoning items sealed by the same model; another model's is a 400 (invalid_encrypted_content)",
+  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL', officialBaseUrl: 'https://api.openai.com/v1' },
+  render: ({ request, vendor, handling, held }) => renderResponses({ request, vendor, ...(handling ? { handling } : {}), ...(held ? { held } : {}) }),
+};
