@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
 import type { EventBody, ToolCallPart } from '@/lib/protocol';
+import { stampEvent } from '@/lib/protocol/event-builders';
 import { groupCalls, RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
 
 const READS = new Set(['list_files', 'read_file', 'search']);
 const call = (id: string, name: string): ToolCallPart => ({ type: 'tool_call', id, name, argsText: '{}' });
+
+/** An emit that keeps the bodies, stamped as the engine's log would stamp them. */
+const keep = (events: EventBody[]) => (body: EventBody) => {
+  events.push(body);
+  return stampEvent(body, { run_id: 'run-test', seq: events.length - 1, ts: 0 });
+};
 
 /** A runner whose calls take `ms[id]` of run time; `lost` never return a result, `halt` ends the run. */
 function runner(options: { clock: VirtualClock; ms?: Record<string, number>; lost?: string[]; halt?: string[]; running?: string[][] }): ToolRunner {
@@ -49,7 +56,7 @@ describe('the tool step', () => {
       calls,
       runner: runner({ clock, ms: { a: 3_000, b: 1_000, c: 2_000 }, running }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: (e) => events.push(e),
+      emit: keep(events),
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
@@ -68,7 +75,7 @@ describe('the tool step', () => {
         calls: [call('a', 'read_file'), call('b', 'read_file')],
         runner: runner({ clock, lost: ['a'] }),
         config: { maxParallel: 4, repairInterrupted },
-        emit: (e) => events.push(e),
+        emit: keep(events),
         signal: new AbortController().signal,
         iteration: 2,
         truncatedRound: false,
@@ -85,7 +92,7 @@ describe('the tool step', () => {
       calls: [call('a', 'edit_file'), call('b', 'read_file')],
       runner: runner({ clock, halt: ['a'] }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: () => {},
+      emit: keep([]),
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,

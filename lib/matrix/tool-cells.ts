@@ -76,6 +76,7 @@ export function toolCellConfig(cell: ToolCell): RunConfigInput {
 const VENDOR_400: Record<MatrixVendor, RegExp> = {
   'sim-anthropic': /`tool_use` ids were found without `tool_result` blocks immediately after/,
   'sim-openai': /An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'/,
+  'sim-openai-responses': /No tool output found for function call/,
 };
 
 /** Runs one tool cell through the real runtime and checks it against its promise. */
