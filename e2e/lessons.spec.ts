@@ -54,6 +54,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['takeover-credentials', 0.1],
   ['rewritten-test', 0.1],
   ['arg-repair', 0.1],
+  ['cross-vendor-fallback', 0.01],
 ];
 
 test('the list above plays every lesson', () => {

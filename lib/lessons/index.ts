@@ -2,6 +2,7 @@ import type { Lesson } from './lesson';
 import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
 import { circuitBreaker } from './catalog/circuit-breaker';
+import { crossVendorFallback } from './catalog/cross-vendor-fallback';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { loopGuard } from './catalog/loop-guard';
@@ -31,6 +32,7 @@ export const LESSONS: readonly Lesson[] = [
   partialVsEmpty,
   streamErrorCap,
   fallbackModel,
+  crossVendorFallback,
   backgroundRetry,
   loopGuard,
   failureBudget,

@@ -120,6 +120,29 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(PRESETS.s11.retry.maxDelayMs);
   },
 
+  'cross-vendor-fallback': (lesson, { on, off }) => {
+    const after = DEFAULTS.fallbackAfter;
+    const [swap] = of(on, 'swap');
+    expect(of(on, 'swap')).toHaveLength(1);
+    expect(swap).toMatchObject({ cause: 'fallback', from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-4o', dialect: 'openai-chat' });
+    expect(lesson.text.costs).toContain(`sim-openai’s ${swap!.to_model}`);
+    expect(of(on.slice(0, on.indexOf(swap!)), 'model_error')).toHaveLength(after);
+    const waits = of(on, 'retry_scheduled');
+    expect(lesson.text.costs).toContain(
+      `waits of ${waits
+        .map((w) => (w.wait_ms / 1000).toFixed(1))
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' and $1')} s`,
+    );
+    // Every answer after the swap comes from the other vendor.
+    for (const call of of(on, 'llm_call')) expect(call.vendor).toBe(swap!.to_vendor);
+    expect(of(on, 'fallback')).toHaveLength(0);
+    expect(of(off, 'swap')).toHaveLength(0);
+    expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
+    expect(of(off, 'model_error')).toHaveLength(DEFAULTS.s11Retries + 1);
+    expect(lesson.text.costs).toContain(`— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`);
+  },
+
   'background-retry': (lesson, { on, off }) => {
     const [wait] = of(on, 'retry_scheduled');
     expect(wait).toMatchObject({ account: 'background', wait_ms: 2_000 });

@@ -39,7 +39,11 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length,
     noun: ['call stopped by the cap', 'calls stopped by the cap'],
   }),
-  fallback: (log) => ({ count: of(log, 'fallback').length, noun: ['switch to the fallback model', 'switches to the fallback model'] }),
+  // A fallback onto another vendor is a swap (cause "fallback"), not a fallback event.
+  fallback: (log) => ({
+    count: of(log, 'fallback').length + of(log, 'swap').filter((s) => s.cause === 'fallback').length,
+    noun: ['switch to the fallback model', 'switches to the fallback model'],
+  }),
   'background-retry': (log) =>
     waits(
       of(log, 'retry_scheduled').filter((r) => r.account === 'background'),

@@ -18,6 +18,8 @@ export interface GlossaryEntry {
   definition: string;
   /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
   mechanism?: MechanismId;
+  /** The lesson that shows this term, when it is not the mechanism's own (a second lesson of the same mechanism). */
+  lesson?: string;
   /** Other entries worth reading next. */
   see?: readonly string[];
 }
@@ -118,6 +120,15 @@ export const GLOSSARY = [
     term: 'fallback model',
     mechanism: 'fallback',
     definition: `After ${D.fallbackAfter} consecutive overloaded (529) errors the call switches to a configured fallback model, because a busy model tends to stay busy while another one has capacity.`,
+  },
+  {
+    id: 'cross-vendor-fallback',
+    term: 'cross-vendor fallback',
+    mechanism: 'fallback',
+    lesson: 'cross-vendor-fallback',
+    see: ['fallback-model', 'takeover'],
+    definition:
+      'A fallback that names another vendor: after the same streak of overloaded errors the run swaps to that vendor between two attempts of one call, its history rendered in the new wire format, because an outage can take a whole vendor down and not only one model.',
   },
   {
     id: 'stream-error-cap',
@@ -421,5 +432,6 @@ export function glossaryHref(id: GlossaryId): string {
 
 /** The lesson page where a term's mechanism plays on and off, from the one mechanisms table. */
 export function lessonHref(entry: GlossaryEntry): string | undefined {
-  return entry.mechanism ? `/lessons/${MECHANISMS[entry.mechanism].lessonSlug}` : undefined;
+  if (!entry.mechanism) return undefined;
+  return `/lessons/${entry.lesson ?? MECHANISMS[entry.mechanism].lessonSlug}`;
 }
