@@ -55,6 +55,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['rewritten-test', 0.1],
   ['arg-repair', 0.1],
   ['cross-vendor-fallback', 0.01],
+  ['breaker-half-open', 0.2],
 ];
 
 test('the list above plays every lesson', () => {

@@ -1,6 +1,7 @@
 import type { Lesson } from './lesson';
 import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
+import { breakerHalfOpen } from './catalog/breaker-half-open';
 import { circuitBreaker } from './catalog/circuit-breaker';
 import { crossVendorFallback } from './catalog/cross-vendor-fallback';
 import { failureBudget } from './catalog/failure-budget';
@@ -43,6 +44,7 @@ export const LESSONS: readonly Lesson[] = [
   proactiveSummary,
   overflowWaterfall,
   circuitBreaker,
+  breakerHalfOpen,
   reactiveCompact,
   outputCapEscalation,
   takeoverCredentials,

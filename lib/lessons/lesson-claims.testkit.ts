@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
-import { PRESETS } from '@/lib/protocol';
+import { formatMs, PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import type { Lesson } from './lesson';
@@ -294,6 +294,36 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(end(on).ts).toBeLessThan(PRESETS.codesmith.compaction.breakerCooldownMs);
     expect(of(on, 'breaker').map((b) => b.state)).not.toContain('half_open');
     expect(end(on).usd_so_far).toBe(end(off).usd_so_far);
+  },
+
+  'breaker-half-open': (lesson, { on, off }) => {
+    const summaries = (log: RunEvent[]) => of(log, 'compaction').filter((c) => c.step === 'summary');
+    const failed = (log: RunEvent[]) => summaries(log).filter((c) => c.reason === 'the summary call failed');
+    const skipped = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
+    const { breakerCooldownMs } = lesson.config.recovery!.compaction!;
+    const [healsAt] = lesson.config.faults!.rules!.map((r) => (r.when.kind === 'until' ? r.when.ms : 0));
+    expect(lesson.failure).toContain(`for the first ${formatMs(healsAt!)} of the run`);
+    expect(lesson.text.does).toContain(`here ${formatMs(breakerCooldownMs!)} of run time`);
+    const states = of(on, 'breaker').map((b) => b.state);
+    expect(states).toEqual(['closed', 'closed', 'open', 'half_open', 'open', 'half_open', 'closed']);
+    for (const open of of(on, 'breaker').filter((b) => b.state === 'open')) expect(open.reopen_at! - open.ts).toBe(breakerCooldownMs);
+    // Each probe is the first summary call after the cooldown: one fails before the outage is over, one succeeds after it.
+    const probes = of(on, 'breaker').filter((b) => b.state === 'half_open');
+    expect(probes.map((p) => p.ts < healsAt!)).toEqual([true, false]);
+    expect(lesson.text.costs).toContain(`the probe at turn ${probes[0]!.iteration} fails`);
+    expect(lesson.text.costs).toContain(`the probe at turn ${probes[1]!.iteration} succeeds and closes it`);
+    expect(of(on, 'breaker').at(-1)!.reason).toBe('the probe succeeded');
+    expect(lesson.text.costs).toContain(`${failed(on).length} failed summary requests, ${skipped.length} summaries skipped`);
+    expect(failed(on)).toHaveLength(DEFAULTS.breakerFailures + 1);
+    // Off: a failed summary on every turn before the outage ends, then summaries again.
+    expect(of(off, 'breaker')).toHaveLength(0);
+    expect(lesson.text.costs).toContain(`— ${failed(off).length} of them —`);
+    for (const f of failed(off)) expect(f.ts).toBeLessThan(healsAt!);
+    const firstOk = (log: RunEvent[]) => summaries(log).find((c) => c.ok)!.iteration!;
+    expect(lesson.text.costs).toContain(`the first summary at turn ${firstOk(off)}`);
+    expect(lesson.text.costs).toContain(`summarised ${firstOk(on) - firstOk(off) === 2 ? 'two' : firstOk(on) - firstOk(off)} turns later`);
+    const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
+    expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 1000) * 1000)} more input tokens`);
   },
 
   'reactive-compact': (lesson, { on, off }) => {

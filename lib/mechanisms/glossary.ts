@@ -305,9 +305,11 @@ export const GLOSSARY = [
   },
   {
     id: 'half-open',
-    term: 'half-open',
+    term: 'half-open (probe)',
     mechanism: 'circuit-breaker',
-    definition: 'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again.',
+    lesson: 'breaker-half-open',
+    definition:
+      'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again for another cool-down. It is how a breaker finds out that an outage is over.',
   },
   // Output cap
   {
