@@ -56,6 +56,8 @@ const PLAYED: [slug: string, scale: number][] = [
   ['arg-repair', 0.1],
   ['cross-vendor-fallback', 0.01],
   ['breaker-half-open', 0.2],
+  ['loop-guard-halt', 0.1],
+  ['reasoning-placeholder', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

@@ -7,6 +7,7 @@ import { crossVendorFallback } from './catalog/cross-vendor-fallback';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { loopGuard } from './catalog/loop-guard';
+import { loopGuardHalt } from './catalog/loop-guard-halt';
 import { oldResultCompaction } from './catalog/old-result-compaction';
 import { outputCapEscalation } from './catalog/output-cap-escalation';
 import { outputTruncation } from './catalog/output-truncation';
@@ -14,6 +15,7 @@ import { overflowWaterfall } from './catalog/overflow-waterfall';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
+import { reasoningPlaceholder } from './catalog/reasoning-placeholder';
 import { retryAfter } from './catalog/retry-after';
 import { retryLadder } from './catalog/retry-ladder';
 import { rewrittenTest } from './catalog/rewritten-test';
@@ -36,6 +38,7 @@ export const LESSONS: readonly Lesson[] = [
   crossVendorFallback,
   backgroundRetry,
   loopGuard,
+  loopGuardHalt,
   failureBudget,
   specificToolErrors,
   argRepair,
@@ -48,6 +51,7 @@ export const LESSONS: readonly Lesson[] = [
   reactiveCompact,
   outputCapEscalation,
   takeoverCredentials,
+  reasoningPlaceholder,
   rewrittenTest,
 ];
 

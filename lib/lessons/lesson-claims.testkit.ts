@@ -3,6 +3,7 @@ import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { formatMs, PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
+import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
 import type { Lesson } from './lesson';
 
 /**
@@ -172,6 +173,31 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     ).toEqual(['error', 'error', 'error', 'error']);
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
+  },
+
+  'loop-guard-halt': (lesson, { on, off }) => {
+    const { warnAfterFailures, haltAfterFailures } = DEFAULTS;
+    const usd = (log: RunEvent[]) => `$${end(log).usd_so_far.toFixed(3)}`;
+    for (const log of [on, off]) {
+      const reads = toolCalls(log, 'read_file');
+      // Every call fails and no two are the same: nothing for the repeat block to catch.
+      expect(new Set(reads.map((c) => (c.args as { path: string }).path)).size).toBe(reads.length);
+      expect(reads.every((c) => c.status === 'error')).toBe(true);
+      expect(of(log, 'tool_guard').filter((g) => g.kind === 'blocked')).toHaveLength(0);
+    }
+    const guards = of(on, 'tool_guard');
+    expect(guards.filter((g) => g.kind === 'warning').map((g) => g.consecutive_failures)).toEqual(
+      Array.from({ length: haltAfterFailures - warnAfterFailures }, (_, i) => warnAfterFailures + i),
+    );
+    const halt = guards.find((g) => g.kind === 'halt')!;
+    expect(halt.consecutive_failures).toBe(haltAfterFailures);
+    expect(toolCalls(on, 'read_file')).toHaveLength(haltAfterFailures);
+    expect(toolCalls(on, 'read_file').filter((c) => c.result?.startsWith('Warning:'))).toHaveLength(haltAfterFailures - warnAfterFailures);
+    expect(lesson.text.costs).toContain(`${haltAfterFailures - warnAfterFailures} of them with a warning`);
+    expect(lesson.text.costs).toContain(`then the halt at turn ${end(on).iteration} — ${usd(on)}`);
+    expect(end(off).iteration).toBe(lesson.config.budgets!.maxIterations);
+    expect(lesson.text.costs).toContain(`${toolCalls(off, 'read_file').length} failed reads for ${usd(off)}`);
+    expect(Math.round(end(off).usd_so_far / end(on).usd_so_far)).toBe(3);
   },
 
   'failure-budget': (lesson, { on, off }) => {
@@ -359,6 +385,26 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const [refusal] = of(off, 'model_error');
     expect(refusal).toMatchObject({ status: 400 });
     expect(refusal!.message).toMatch(/Invalid `signature`/);
+    expect(end(off).iteration).toBe(swap!.iteration);
+  },
+
+  'reasoning-placeholder': (lesson, { on, off }) => {
+    const [swap] = of(on, 'swap');
+    expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
+    const turnsGiven = (log: RunEvent[], words: string) =>
+      Number(/^(\d+) × /.exec(of(log, 'takeover_report')[0]!.converted.find((c) => c.includes(words)) ?? '0 × ')![1]);
+    const given = turnsGiven(on, `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`);
+    expect(lesson.text.does).toContain(`"${REASONING_PLACEHOLDER}"`);
+    expect(lesson.text.costs).toContain(`${given} tool-call turns get the placeholder`);
+    // Every tool-call turn before the switch: the ones the first vendor's model wrote.
+    expect(given).toBe(of(on, 'llm_call').filter((c) => c.iteration! < swap!.iteration && c.stop_reason === 'tool_use').length);
+    expect(of(on, 'takeover_report')[0]!.dropped.every((d) => d.kind === 'thinking')).toBe(true);
+    expect(lesson.text.costs).toContain(`${swap!.to_model} finishes the task`);
+    expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
+    expect(turnsGiven(off, 'naive: tool-call turn sent without reasoning_content')).toBe(given);
+    const [refusal] = of(off, 'model_error');
+    expect(refusal).toMatchObject({ status: 400 });
+    expect(lesson.text.costs).toContain(`400 "${refusal!.message}"`);
     expect(end(off).iteration).toBe(swap!.iteration);
   },
 

@@ -91,8 +91,13 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length,
     noun: ['escalation or continuation', 'escalations and continuations'],
   }),
+  // Naive handling is the mechanism off: what a naive rendering could not carry is not its work.
   'takeover-handling': (log) => ({
-    count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)),
+    count: sum(
+      of(log, 'takeover_report')
+        .filter((r) => !r.handling.naive)
+        .map((r) => r.dropped.length),
+    ),
     noun: ['credential dropped at the switch', 'credentials dropped at the switch'],
   }),
   'shipped-tests': (log) => ({

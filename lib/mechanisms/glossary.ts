@@ -238,7 +238,8 @@ export const GLOSSARY = [
     id: 'halt',
     term: 'tool halt',
     mechanism: 'loop-guard',
-    definition: 'The loop guard ended the run after too many consecutive tool failures: the model is not making progress.',
+    lesson: 'loop-guard-halt',
+    definition: `The loop guard ended the run after ${D.haltAfterFailures} consecutive failures of one tool, whatever the arguments: the model is not making progress, and each more call is paid for.`,
   },
   {
     id: 'truncation',
@@ -358,6 +359,15 @@ export const GLOSSARY = [
     term: 'foreign thinking',
     mechanism: 'takeover-handling',
     definition: "Thinking written by another vendor's model. It is dropped, or kept as a marked plain-text note, by the target's rules.",
+  },
+  {
+    id: 'reasoning-placeholder',
+    term: 'reasoning placeholder',
+    mechanism: 'takeover-handling',
+    lesson: 'reasoning-placeholder',
+    see: ['foreign-thinking'],
+    definition:
+      'What a DeepSeek-style reasoner is sent as reasoning_content on an earlier tool-call turn that has no reasoning of its own (one another vendor wrote): "(reasoning omitted)". The vendor refuses a tool-call turn without the field; the placeholder meets the rule without passing foreign thinking off as its own.',
   },
   {
     id: 'naive-takeover',

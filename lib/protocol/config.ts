@@ -48,6 +48,7 @@ export const SimPolicyIdSchema = z.enum([
   'ignore-truncation',
   'long-output',
   'rewrite-test',
+  'guess-paths',
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 

@@ -107,6 +107,7 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
   'ignore-truncation': 'ignores truncation notes',
   'long-output': 'writes past the output cap',
   'rewrite-test': 'rewrites the failing test instead of the code',
+  'guess-paths': 'guesses one missing file path after another and never stops',
 };
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */

@@ -3,6 +3,7 @@ import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
 import { createDamagedArgsPolicy } from './damaged-args';
+import { createGuessPathsPolicy } from './guess-paths';
 import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
@@ -46,5 +47,7 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createLongOutputPolicy({ scenario });
     case 'rewrite-test':
       return createWorkerPolicy({ scenario });
+    case 'guess-paths':
+      return createGuessPathsPolicy({ scenario });
   }
 }

@@ -81,6 +81,15 @@ describe('misbehaving policies', () => {
     expect(result.final).toBe(TEST_SCENARIO.hints.summary);
   });
 
+  it('guess-paths reads a new missing path every turn and never stops on its own: only a budget or the loop guard ends it', async () => {
+    const { run, tools } = scenarioTools(TEST_SCENARIO);
+    const result = await runPolicy({ policy: createPolicy('guess-paths', TEST_SCENARIO), tools, run, task: 'fix', maxTurns: 20 });
+    expect(result.calls).toHaveLength(20);
+    expect(result.calls.every((c) => c.name === 'read_file' && c.isError)).toBe(true);
+    expect(new Set(result.calls.map((c) => c.argsText)).size).toBe(20);
+    expect(result.final).toBeUndefined();
+  });
+
   it('hallucinate-tool calls a tool that was not offered, then recovers', async () => {
     const { run, tools } = scenarioTools(TEST_SCENARIO);
     const result = await runPolicy({ policy: createPolicy('hallucinate-tool', TEST_SCENARIO), tools, run, task: 'fix' });
