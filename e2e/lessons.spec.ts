@@ -58,6 +58,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['breaker-half-open', 0.2],
   ['loop-guard-halt', 0.1],
   ['reasoning-placeholder', 0.1],
+  ['classifier', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

@@ -3,6 +3,7 @@ import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
 import { breakerHalfOpen } from './catalog/breaker-half-open';
 import { circuitBreaker } from './catalog/circuit-breaker';
+import { classifier } from './catalog/classifier';
 import { crossVendorFallback } from './catalog/cross-vendor-fallback';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
@@ -30,6 +31,7 @@ export { endingByDesign, lessonRunConfig } from './lesson';
 /** Every lesson, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
 export const LESSONS: readonly Lesson[] = [
   retryLadder,
+  classifier,
   retryAfter,
   streamIdleWatchdog,
   partialVsEmpty,

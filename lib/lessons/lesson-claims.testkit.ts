@@ -49,6 +49,28 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(end(off).usd_so_far).toBe(0);
   },
 
+  classifier: (lesson, { on, off }) => {
+    // The same status twice; the body tells them apart.
+    for (const log of [on, off]) expect([...new Set(of(log, 'model_error').map((e) => e.status))]).toEqual([429]);
+    const [rateLimit, quota] = of(on, 'model_error');
+    expect(rateLimit).toMatchObject({ category: 'rate_limit', retryable: true, iteration: 1 });
+    expect(quota).toMatchObject({ vendor_type: 'insufficient_quota', retryable: false });
+    const [retried] = of(on, 'retry_scheduled');
+    expect(of(on, 'retry_scheduled')).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`the rate limit at turn ${rateLimit!.iteration} is retried once, after ${s1(retried!.wait_ms)}`);
+    const [declined] = of(on, 'retry_declined');
+    expect(declined).toMatchObject({ rule: 'not_retryable', attempts: 1, iteration: quota!.iteration });
+    expect(lesson.text.costs).toContain(`the spent quota at turn ${quota!.iteration} ends the run at once`);
+    expect(end(on).message).toContain(quota!.message);
+    // Off: the spent quota retried to the end of the budget, each wait saying the classifier was overruled.
+    const wasted = of(off, 'retry_scheduled').filter((r) => r.iteration === quota!.iteration);
+    expect(wasted).toHaveLength(DEFAULTS.retries);
+    for (const w of wasted) expect(w.reason).toContain('retried although the classifier calls it final');
+    expect(lesson.text.costs).toContain(`${DEFAULTS.retries} more requests and ${s1(wasted.reduce((sum, w) => sum + w.wait_ms, 0))} of waiting`);
+    expect(end(off).iteration).toBe(end(on).iteration);
+    expect(end(off).message).toContain(quota!.message);
+  },
+
   'retry-after': (lesson, { on, off }) => {
     const [wait] = of(on, 'retry_scheduled');
     expect(of(on, 'retry_scheduled')).toHaveLength(1);

@@ -25,6 +25,10 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
       of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'),
       ['retry', 'retries'],
     ),
+  classifier: (log) => ({
+    count: of(log, 'retry_declined').filter((d) => d.rule === 'not_retryable').length,
+    noun: ['error not retried: it would fail the same way', 'errors not retried: they would fail the same way'],
+  }),
   'retry-after': (log) =>
     waits(
       of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),

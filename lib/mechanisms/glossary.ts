@@ -90,15 +90,23 @@ export const GLOSSARY = [
   {
     id: 'whitelist-retry',
     term: 'retryable error',
-    mechanism: 'retry',
+    mechanism: 'classifier',
     see: ['error-category'],
     definition:
       'Authentication, permission and invalid-request errors (a 400 that the same request would get again) end a call at once, as do a spent quota or billing limit; context-length errors go to the context channel. Everything else is retried within the budget, since retrying a transient error is cheap and failing the run is not.',
   },
   {
+    id: 'spent-quota',
+    term: 'spent quota (insufficient_quota)',
+    mechanism: 'classifier',
+    see: ['whitelist-retry'],
+    definition:
+      'The account has run out of money or credit, not of rate: OpenAI answers with a 429 like a rate limit, but its body says insufficient_quota (Anthropic sends a 400, "credit balance is too low"). No wait fixes it, so the classifier ends the call at once and shows the vendor’s words.',
+  },
+  {
     id: 'error-category',
     term: 'error category',
-    mechanism: 'retry',
+    mechanism: 'classifier',
     definition:
       'What the one classifier decided an error is (rate limit, overloaded, timeout, network, context length, authentication …) from its status, vendor error type and message text. Every mechanism asks the same classifier.',
   },

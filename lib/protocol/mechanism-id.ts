@@ -9,6 +9,7 @@ import { z } from 'zod';
 /** Mechanisms switched off by a recovery override alone (the ones a sweep's on/off axis can use). */
 export const RECOVERY_MECHANISM_IDS = [
   'retry',
+  'classifier',
   'retry-after',
   'watchdog',
   'partial-kept',

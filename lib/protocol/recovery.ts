@@ -19,10 +19,13 @@ export const RetryConfigSchema = z.object({
   retryAfterCapMs: z.number().int().min(0).max(86_400_000),
   /**
    * Which failures the ladder retries: `transient` = everything the classifier calls
-   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11).
+   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11);
+   * `everything` = every failure, whatever the classifier says (a loop without a classifier:
+   * an expired key or a spent quota is retried like a rate limit; a context overflow still goes
+   * to the context channel). No preset uses it: it is the classifier's lesson switched off.
    * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
    */
-  retryOn: z.enum(['transient', 'rate_limit_overloaded']),
+  retryOn: z.enum(['transient', 'rate_limit_overloaded', 'everything']),
 });
 
 export const BackgroundRetryConfigSchema = z.object({

@@ -43,10 +43,14 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('retry', 'jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'),
       f('retry', 'honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'),
       f('retry', 'retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'),
-      f('retry', 'retryOn', 'retry on', 'enum', 'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529', [
-        'transient',
-        'rate_limit_overloaded',
-      ]),
+      f(
+        'retry',
+        'retryOn',
+        'retry on',
+        'enum',
+        'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
+        ['transient', 'rate_limit_overloaded', 'everything'],
+      ),
     ],
   },
   {
