@@ -59,6 +59,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['loop-guard-halt', 0.1],
   ['reasoning-placeholder', 0.1],
   ['classifier', 0.1],
+  ['cut-tool-calls', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

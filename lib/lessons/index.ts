@@ -5,6 +5,7 @@ import { breakerHalfOpen } from './catalog/breaker-half-open';
 import { circuitBreaker } from './catalog/circuit-breaker';
 import { classifier } from './catalog/classifier';
 import { crossVendorFallback } from './catalog/cross-vendor-fallback';
+import { cutToolCalls } from './catalog/cut-tool-calls';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { loopGuard } from './catalog/loop-guard';
@@ -52,6 +53,7 @@ export const LESSONS: readonly Lesson[] = [
   breakerHalfOpen,
   reactiveCompact,
   outputCapEscalation,
+  cutToolCalls,
   takeoverCredentials,
   reasoningPlaceholder,
   rewrittenTest,

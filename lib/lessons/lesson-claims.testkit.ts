@@ -400,6 +400,27 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(Math.round(kept / end(off).output_tokens)).toBe(6);
   },
 
+  'cut-tool-calls': (lesson, { on, off }) => {
+    const cap = lesson.config.maxOutputTokens!;
+    const [cut] = of(on, 'llm_call').filter((c) => c.stop_reason === 'max_tokens');
+    expect(cut).toMatchObject({ output_tokens: cap });
+    const [refusal] = of(on, 'output_recovery');
+    expect(refusal).toMatchObject({ action: 'refuse_truncated', refused: [{ tool: 'write_file' }] });
+    expect(toolCalls(on, 'write_file').map((c) => c.status)).toEqual(['refused_truncated']);
+    expect(toolCalls(on, 'edit_file').map((c) => c.status)).toEqual(['ok']);
+    expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
+    // Off: the same cut call, closed by the repair ladder and run.
+    expect(of(off, 'output_recovery')).toHaveLength(0);
+    expect(of(off, 'arg_repair').flatMap((r) => r.changes)).toContain('cut-off closing brace added');
+    const [written] = toolCalls(off, 'write_file');
+    const [, chars] = /^Overwrote src\/slugify\.js \(\d+ lines?, (\d+) chars\)/.exec(written!.result ?? '')!;
+    const whole = /src\/slugify\.js \(\d+ lines, (\d+) chars\)/.exec(toolCalls(off, 'list_files')[0]!.result ?? '')![1];
+    expect(lesson.text.costs).toContain(`the first ${chars} of its ${whole} characters`);
+    expect(toolCalls(off, 'edit_file')[0]!.is_error).toBe(true);
+    expect(of(off, 'task_verdict')[0]).toMatchObject({ verdict: 'not_done' });
+    expect(of(off, 'task_verdict')[0]!.detail).toContain('could not compile (src/slugify.js)');
+  },
+
   'takeover-credentials': (lesson, { on, off }) => {
     const [swap] = of(on, 'swap');
     expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);

@@ -96,6 +96,14 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     noun: ['escalation or continuation', 'escalations and continuations'],
   }),
   // Naive handling is the mechanism off: what a naive rendering could not carry is not its work.
+  'refuse-cut-calls': (log) => ({
+    count: sum(
+      of(log, 'output_recovery')
+        .filter((o) => o.action === 'refuse_truncated')
+        .map((o) => o.refused?.length ?? 0),
+    ),
+    noun: ['cut tool call refused', 'cut tool calls refused'],
+  }),
   'takeover-handling': (log) => ({
     count: sum(
       of(log, 'takeover_report')

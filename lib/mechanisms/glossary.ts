@@ -342,7 +342,7 @@ export const GLOSSARY = [
   {
     id: 'refused-truncated',
     term: 'cut tool call refused',
-    mechanism: 'output-escalation',
+    mechanism: 'refuse-cut-calls',
     definition:
       'A tool call whose arguments were cut by the cap does not parse; it is refused and the model is asked to resend it, rather than run with half its input.',
   },

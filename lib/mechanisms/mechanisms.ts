@@ -160,6 +160,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'output-cap-escalation',
     oneLine: `An answer cut by the output cap is re-asked once with ${D.escalatedCap} tokens, then continued from where it stopped (at most ${D.maxContinuations} times).`,
   },
+  'refuse-cut-calls': {
+    id: 'refuse-cut-calls',
+    label: 'Cut tool calls refused',
+    off: { recovery: { output: { refuseCutToolCalls: false } } },
+    lessonSlug: 'cut-tool-calls',
+    oneLine:
+      'A tool call cut by the output cap mid-arguments is refused and the model asked to resend it, instead of being repaired and run with half its input.',
+  },
 };
 
 const TAKEOVER: Mechanism = {

@@ -49,6 +49,7 @@ export const SimPolicyIdSchema = z.enum([
   'long-output',
   'rewrite-test',
   'guess-paths',
+  'write-whole-file',
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 

@@ -27,6 +27,7 @@ export const RECOVERY_MECHANISM_IDS = [
   'circuit-breaker',
   'reactive-compact',
   'output-escalation',
+  'refuse-cut-calls',
 ] as const;
 
 /**

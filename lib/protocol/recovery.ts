@@ -153,6 +153,12 @@ export const OutputRecoveryConfigSchema = z.object({
   maxContinuations: z.number().int().min(0).max(20),
   /** After a Partial (a stream cut after content), ask the model to continue (a project choice; the seed presents it and stops). */
   continueAfterPartial: z.boolean(),
+  /**
+   * A round cut by the cap whose tool calls do not parse has them refused, and the model is
+   * asked to resend (CodeSmith). Off: they go to the tools as they are, where the repair ladder
+   * may close the cut JSON and run the call with half its input.
+   */
+  refuseCutToolCalls: z.boolean(),
 });
 
 /** What a log written before the output section existed did: 8,192 tokens, continue after a Partial. */
@@ -162,6 +168,7 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
   escalatedMaxTokens: 64_000,
   maxContinuations: 0,
   continueAfterPartial: true,
+  refuseCutToolCalls: true,
 };
 
 export const RecoveryConfigSchema = z.object({
@@ -186,7 +193,10 @@ export const RecoveryConfigSchema = z.object({
     reactive: CompactionConfigSchema.shape.reactive.default(false),
     reactiveKeepMessages: CompactionConfigSchema.shape.reactiveKeepMessages.default(5),
   }).default(COMPACTION_OFF),
-  output: OutputRecoveryConfigSchema.default(OUTPUT_BEFORE_SECTION),
+  // Cut tool calls were refused before the switch existed.
+  output: OutputRecoveryConfigSchema.extend({ refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true) }).default(
+    OUTPUT_BEFORE_SECTION,
+  ),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 

@@ -116,6 +116,7 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('output', 'escalatedMaxTokens', 'escalated cap', 'int', "the bigger cap (lowered to the model's own limit)"),
       f('output', 'maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'),
       f('output', 'continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'),
+      f('output', 'refuseCutToolCalls', 'refuse cut tool calls', 'bool', 'a tool call cut by the cap mid-arguments is refused, not run half-written'),
     ],
   },
   {

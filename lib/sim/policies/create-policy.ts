@@ -13,6 +13,7 @@ import { freeTaskTurn } from './free-task';
 import { withSummaries } from './summary';
 import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
+import { createWriteWholeFilePolicy } from './write-whole-file';
 
 /** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
@@ -49,5 +50,7 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createWorkerPolicy({ scenario });
     case 'guess-paths':
       return createGuessPathsPolicy({ scenario });
+    case 'write-whole-file':
+      return createWriteWholeFilePolicy({ scenario });
   }
 }
