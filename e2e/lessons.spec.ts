@@ -60,6 +60,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['reasoning-placeholder', 0.1],
   ['classifier', 0.1],
   ['cut-tool-calls', 0.1],
+  ['reading-a-trace', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

@@ -17,6 +17,7 @@ import { overflowWaterfall } from './catalog/overflow-waterfall';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
+import { readingATrace } from './catalog/reading-a-trace';
 import { reasoningPlaceholder } from './catalog/reasoning-placeholder';
 import { retryAfter } from './catalog/retry-after';
 import { retryLadder } from './catalog/retry-ladder';
@@ -57,6 +58,7 @@ export const LESSONS: readonly Lesson[] = [
   takeoverCredentials,
   reasoningPlaceholder,
   rewrittenTest,
+  readingATrace,
 ];
 
 export function lessonBySlug(slug: string): Lesson | undefined {

@@ -4,6 +4,8 @@ import { formatMs, PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
+import { runToOtlp } from '@/lib/otel/run-to-otlp';
+import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from '@/lib/otel/otlp-json-schema';
 import type { Lesson } from './lesson';
 
 /**
@@ -29,6 +31,15 @@ const minSec = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms 
 const n = (x: number) => x.toLocaleString('en-US');
 
 type Check = (lesson: Lesson, runs: PlayedSides) => void;
+
+/** A run's OTLP export, as its run page's OTLP link serves it, read back span by span. */
+function traceOf(log: RunEvent[]): OtlpSpan[] {
+  const request = OtlpTraceRequestSchema.parse(JSON.parse(runToOtlp({ runId: 'lesson', events: log, startedAtMs: 0 })));
+  return request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+}
+const opOf = (span: OtlpSpan) => attributeOf(span, 'gen_ai.operation.name');
+/** OTLP status code 2 is ERROR. */
+const isError = (span: OtlpSpan) => span.status?.code === 2;
 
 export const LESSON_CLAIMS: Record<string, Check> = {
   'retry-ladder': (lesson, { on, off }) => {
@@ -449,6 +460,42 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(refusal).toMatchObject({ status: 400 });
     expect(lesson.text.costs).toContain(`400 "${refusal!.message}"`);
     expect(end(off).iteration).toBe(swap!.iteration);
+  },
+
+  'reading-a-trace': (lesson, { on, off }) => {
+    const spans = traceOf(on);
+    const chats = spans.filter((s) => opOf(s) === 'chat');
+    const toolSpans = spans.filter((s) => opOf(s) === 'execute_tool');
+    const [agent] = spans.filter((s) => opOf(s) === 'invoke_agent');
+    expect(lesson.text.costs).toContain(`On: ${chats.length} chat spans and ${toolSpans.length} execute_tool spans under one invoke_agent span`);
+    expect([...chats, ...toolSpans].every((s) => s.parentSpanId === agent!.spanId)).toBe(true);
+    const [failure] = of(on, 'model_error');
+    const turn = chats.filter((s) => attributeOf(s, 'loop_lab.iteration') === failure!.iteration);
+    expect(lesson.text.costs).toContain(`Turn ${failure!.iteration} is three chat spans in a row, resend_count 0, 1 and 2`);
+    expect(turn.map((s) => [attributeOf(s, 'http.request.resend_count'), isError(s), attributeOf(s, 'error.type')])).toEqual([
+      [0, true, 'server_error'],
+      [1, true, 'server_error'],
+      [2, false, undefined],
+    ]);
+    // The wait rides on the failed attempt's span as its retry_scheduled event.
+    const waits = turn.slice(0, 2).map((s) => {
+      const carried = (s.events ?? []).map((e) => JSON.parse(String(attributeOf(e, 'loop_lab.event'))) as RunEvent).find((e) => e.event === 'retry_scheduled');
+      return carried?.event === 'retry_scheduled' ? carried.wait_ms : undefined;
+    });
+    expect(waits).toEqual(of(on, 'retry_scheduled').map((r) => r.wait_ms));
+    expect(lesson.text.costs).toContain(`(${s1(waits[0]!)}, then ${s1(waits[1]!)})`);
+    expect(isError(agent!)).toBe(false);
+    expect(spans.filter(isError)).toHaveLength(2);
+    // Off: the trace stops at the first failure, and the run's own span is the error.
+    const offSpans = traceOf(off);
+    const offChats = offSpans.filter((s) => opOf(s) === 'chat');
+    expect(lesson.text.costs).toContain(`the trace ends at turn ${end(off).iteration} with one ERROR chat span`);
+    expect(offChats.filter(isError).map((s) => attributeOf(s, 'loop_lab.iteration'))).toEqual([end(off).iteration]);
+    expect(attributeOf(offChats.at(-1)!, 'loop_lab.iteration')).toBe(end(off).iteration);
+    const offAgent = offSpans.find((s) => opOf(s) === 'invoke_agent')!;
+    expect(isError(offAgent)).toBe(true);
+    expect(offAgent.status?.message).toContain(failure!.message);
+    expect(offAgent.status?.message).toContain('retry is off in this configuration');
   },
 
   'rewritten-test': (lesson, { on, off }) => {

@@ -397,6 +397,24 @@ export const GLOSSARY = [
       'A failure injected beneath the SDK at the fetch level (a vendor error, a stall, keepalives only, a dropped connection …), so the SDK meets it exactly as it would on a bad day.',
   },
   {
+    id: 'trace',
+    term: 'trace (OTLP export)',
+    mechanism: 'retry',
+    lesson: 'reading-a-trace',
+    see: ['span'],
+    definition:
+      'A run exported as OpenTelemetry (OTLP/JSON, the GenAI conventions) from the OTLP link on its run page: one invoke_agent span for the run, a chat span per model request attempt, an execute_tool span per tool call, and every Loop Lab event as a loop_lab.event span event — the same run, readable in any tracing tool and importable back.',
+  },
+  {
+    id: 'span',
+    term: 'span',
+    mechanism: 'retry',
+    lesson: 'reading-a-trace',
+    see: ['trace'],
+    definition:
+      'One timed step in a trace, under its parent: a chat span is one request attempt (http.request.resend_count is its retry number; a failed attempt has status ERROR and error.type), and the run’s own span is ERROR only when the run ended without finishing its work.',
+  },
+  {
     id: 'time-scale',
     term: 'time scale',
     definition: `How fast run time passes against the wall clock: at 0.05 a ${D.watchdogBase} wait takes ${formatMs(PRESETS.codesmith.watchdog.baseMs * 0.05)}. Labels always show run time.`,
