@@ -57,6 +57,13 @@ const PLAYED: [slug: string, scale: number][] = [
   ['arg-repair', 0.1],
   ['interrupted-tool-call', 0.1],
   ['parallel-tool-calls', 0.1],
+  ['cross-vendor-fallback', 0.01],
+  ['breaker-half-open', 0.2],
+  ['loop-guard-halt', 0.1],
+  ['reasoning-placeholder', 0.1],
+  ['classifier', 0.1],
+  ['cut-tool-calls', 0.1],
+  ['reading-a-trace', 0.1],
 ];
 
 test('the list above plays every lesson', () => {

@@ -9,6 +9,10 @@ export const ANTHROPIC_REQUEST_ID_HEADER = 'request-id';
 
 const ORG_UUID = '5f3c2a71-0d4e-4b8a-9c61-7e2f0a9b3d14';
 
+/** Anthropic's answer when the account's credit is spent: a 400, not a 429 (no wait fixes it). */
+export const ANTHROPIC_CREDIT_TOO_LOW =
+  'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.';
+
 /** Status → [error type, message]; `{model}` is replaced by the requested model. */
 export const ANTHROPIC_HTTP_ERRORS: Readonly<Record<number, readonly [type: string, message: string]>> = {
   400: ['invalid_request_error', 'There was an issue with the format or content of your request.'],

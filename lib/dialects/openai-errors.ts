@@ -10,6 +10,10 @@ export const OPENAI_REQUEST_ID_HEADER = 'x-request-id';
 
 export const OPENAI_OVERLOADED = 'The engine is currently overloaded, please try again later.';
 
+/** The 429 of a spent quota (type and code `insufficient_quota`): no wait fixes it. */
+export const OPENAI_INSUFFICIENT_QUOTA =
+  'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
+
 /** Status → [error type, code, message]; `{model}` is replaced by the requested model. OpenAI has no 529. */
 export const OPENAI_HTTP_ERRORS: Readonly<Record<number, readonly [type: string, code: string | null, message: string]>> = {
   400: ['invalid_request_error', null, 'Invalid request: the request body is not valid for this endpoint.'],

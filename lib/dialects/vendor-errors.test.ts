@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classifyError } from '@/lib/engine/recovery';
 import { httpErrorResponse } from '@/lib/faults/error-responses';
 import { apiError } from '@/lib/providers/scripted-provider';
 import { probeSimRequest } from '@/lib/sim';
@@ -50,6 +51,25 @@ describe('vendor error bodies: one copy per dialect', () => {
     }
     const record = inStreamErrorRecord({ dialect: 'openai', errorType: 'api_error', framing: 'chat', sequenceNumber: 0, model: 'm' });
     expect(Object.keys((JSON.parse(record.slice('data: '.length)) as { error: object }).error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  });
+
+  it('a spent quota is told apart from a rate limit by its body, and the one classifier reads it as final', async () => {
+    const quota = httpErrorResponse({ dialect: 'openai', action: { type: 'http_error', status: 429, quota: true }, requestId: 'req_1', model: 'm' });
+    expect(quota.status).toBe(429);
+    const body = JSON.parse(await quota.text()) as { error: { type: string; code: string } };
+    expect(body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    // Anthropic answers a spent credit balance with a 400, never a 429.
+    const credit = httpErrorResponse({ dialect: 'anthropic', action: { type: 'http_error', status: 429, quota: true }, requestId: 'req_1', model: 'm' });
+    expect(credit.status).toBe(400);
+    expect(shape(JSON.parse(await credit.text()))).toEqual(ANTHROPIC_SHAPE);
+    for (const dialect of ['openai', 'anthropic'] as const) {
+      const error = vendorHttpError({ dialect, status: 429, model: 'm', quota: true });
+      const classified = classifyError(
+        Object.assign(new Error(error.message), { status: error.status, error: { type: error.type, code: error.code, message: error.message } }),
+      );
+      expect(classified.retryable, dialect).toBe(false);
+    }
+    expect(vendorHttpError({ dialect: 'openai', status: 429, model: 'm' }).code).toBe('rate_limit_exceeded');
   });
 
   it('the internal error the simulated vendor answers with is the fault injector’s 500 (the two copies used to differ)', () => {

@@ -1,6 +1,6 @@
 import type { Dialect } from '@/lib/protocol';
-import { ANTHROPIC_HTTP_ERRORS, anthropicErrorBody, anthropicStreamError } from './anthropic-errors';
-import { OPENAI_HTTP_ERRORS, openaiErrorBody, openaiStreamError } from './openai-errors';
+import { ANTHROPIC_CREDIT_TOO_LOW, ANTHROPIC_HTTP_ERRORS, anthropicErrorBody, anthropicStreamError } from './anthropic-errors';
+import { OPENAI_HTTP_ERRORS, OPENAI_INSUFFICIENT_QUOTA, openaiErrorBody, openaiStreamError } from './openai-errors';
 
 /**
  * A vendor's error for an HTTP status in its wire dialect, from the one table per dialect
@@ -16,9 +16,17 @@ export interface VendorError {
   headers: Record<string, string>;
 }
 
-/** The vendor's error for an HTTP status, with the headers that travel with it. */
-export function vendorHttpError(options: { dialect: Dialect; status: number; model: string }): VendorError {
+/**
+ * The vendor's error for an HTTP status, with the headers that travel with it. `quota`: a 429
+ * that is the account's spent quota or credit, as each vendor words it.
+ */
+export function vendorHttpError(options: { dialect: Dialect; status: number; model: string; quota?: boolean }): VendorError {
   const { dialect, model } = options;
+  if (options.quota && options.status === 429) {
+    return dialect === 'anthropic'
+      ? { status: 400, type: 'invalid_request_error', code: null, message: ANTHROPIC_CREDIT_TOO_LOW, headers: {} }
+      : { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: OPENAI_INSUFFICIENT_QUOTA, headers: {} };
+  }
   if (dialect === 'anthropic') {
     const [type, message] = ANTHROPIC_HTTP_ERRORS[options.status] ?? ANTHROPIC_HTTP_ERRORS[500]!;
     const headers: Record<string, string> = {};

@@ -5,6 +5,7 @@ export function describeFault(options: { action: FaultAction; dialect: Dialect }
   const { action, dialect } = options;
   switch (action.type) {
     case 'http_error': {
+      if (action.quota && action.status === 429) return dialect !== 'anthropic' ? 'HTTP 429 (quota spent)' : 'HTTP 400 (credit balance too low)';
       const status = dialect !== 'anthropic' && action.status === 529 ? 503 : action.status;
       const hints = [
         action.retryAfterSec !== undefined ? `retry-after ${action.retryAfterSec} s` : '',

@@ -1,11 +1,16 @@
 import type { Lesson } from './lesson';
 import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
+import { breakerHalfOpen } from './catalog/breaker-half-open';
 import { circuitBreaker } from './catalog/circuit-breaker';
+import { classifier } from './catalog/classifier';
+import { crossVendorFallback } from './catalog/cross-vendor-fallback';
+import { cutToolCalls } from './catalog/cut-tool-calls';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { interruptedToolCall } from './catalog/interrupted-tool-call';
 import { loopGuard } from './catalog/loop-guard';
+import { loopGuardHalt } from './catalog/loop-guard-halt';
 import { oldResultCompaction } from './catalog/old-result-compaction';
 import { outputCapEscalation } from './catalog/output-cap-escalation';
 import { outputTruncation } from './catalog/output-truncation';
@@ -14,6 +19,8 @@ import { parallelToolCalls } from './catalog/parallel-tool-calls';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { reactiveCompact } from './catalog/reactive-compact';
+import { readingATrace } from './catalog/reading-a-trace';
+import { reasoningPlaceholder } from './catalog/reasoning-placeholder';
 import { retryAfter } from './catalog/retry-after';
 import { retryAmplification } from './catalog/retry-amplification';
 import { retryLadder } from './catalog/retry-ladder';
@@ -29,14 +36,17 @@ export { endingByDesign, lessonRunConfig } from './lesson';
 /** Every lesson, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
 export const LESSONS: readonly Lesson[] = [
   retryLadder,
+  classifier,
   retryAfter,
   retryAmplification,
   streamIdleWatchdog,
   partialVsEmpty,
   streamErrorCap,
   fallbackModel,
+  crossVendorFallback,
   backgroundRetry,
   loopGuard,
+  loopGuardHalt,
   failureBudget,
   specificToolErrors,
   argRepair,
@@ -47,10 +57,14 @@ export const LESSONS: readonly Lesson[] = [
   proactiveSummary,
   overflowWaterfall,
   circuitBreaker,
+  breakerHalfOpen,
   reactiveCompact,
   outputCapEscalation,
+  cutToolCalls,
   takeoverCredentials,
+  reasoningPlaceholder,
   rewrittenTest,
+  readingATrace,
 ];
 
 export function lessonBySlug(slug: string): Lesson | undefined {

@@ -3,6 +3,9 @@ import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { formatMs, PRESETS } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
+import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
+import { runToOtlp } from '@/lib/otel/run-to-otlp';
+import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from '@/lib/otel/otlp-json-schema';
 import type { Lesson } from './lesson';
 
 /**
@@ -28,6 +31,15 @@ const minSec = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms 
 const n = (x: number) => x.toLocaleString('en-US');
 
 type Check = (lesson: Lesson, runs: PlayedSides) => void;
+
+/** A run's OTLP export, as its run page's OTLP link serves it, read back span by span. */
+function traceOf(log: RunEvent[]): OtlpSpan[] {
+  const request = OtlpTraceRequestSchema.parse(JSON.parse(runToOtlp({ runId: 'lesson', events: log, startedAtMs: 0 })));
+  return request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+}
+const opOf = (span: OtlpSpan) => attributeOf(span, 'gen_ai.operation.name');
+/** OTLP status code 2 is ERROR. */
+const isError = (span: OtlpSpan) => span.status?.code === 2;
 
 export const LESSON_CLAIMS: Record<string, Check> = {
   'retry-ladder': (lesson, { on, off }) => {
@@ -65,6 +77,28 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(off, 'retry_scheduled').every((r) => r.backoff_mode === 'fixed' && r.wait_ms === 0)).toBe(true);
     expect(lesson.text.does).toContain(`(${DEFAULTS.retries} retries per call)`);
     expect(PRESETS.codesmith.retry.fixedDelayMs).toBe(2_000);
+  },
+
+  classifier: (lesson, { on, off }) => {
+    // The same status twice; the body tells them apart.
+    for (const log of [on, off]) expect([...new Set(of(log, 'model_error').map((e) => e.status))]).toEqual([429]);
+    const [rateLimit, quota] = of(on, 'model_error');
+    expect(rateLimit).toMatchObject({ category: 'rate_limit', retryable: true, iteration: 1 });
+    expect(quota).toMatchObject({ vendor_type: 'insufficient_quota', retryable: false });
+    const [retried] = of(on, 'retry_scheduled');
+    expect(of(on, 'retry_scheduled')).toHaveLength(1);
+    expect(lesson.text.costs).toContain(`the rate limit at turn ${rateLimit!.iteration} is retried once, after ${s1(retried!.wait_ms)}`);
+    const [declined] = of(on, 'retry_declined');
+    expect(declined).toMatchObject({ rule: 'not_retryable', attempts: 1, iteration: quota!.iteration });
+    expect(lesson.text.costs).toContain(`the spent quota at turn ${quota!.iteration} ends the run at once`);
+    expect(end(on).message).toContain(quota!.message);
+    // Off: the spent quota retried to the end of the budget, each wait saying the classifier was overruled.
+    const wasted = of(off, 'retry_scheduled').filter((r) => r.iteration === quota!.iteration);
+    expect(wasted).toHaveLength(DEFAULTS.retries);
+    for (const w of wasted) expect(w.reason).toContain('retried although the classifier calls it final');
+    expect(lesson.text.costs).toContain(`${DEFAULTS.retries} more requests and ${s1(wasted.reduce((sum, w) => sum + w.wait_ms, 0))} of waiting`);
+    expect(end(off).iteration).toBe(end(on).iteration);
+    expect(end(off).message).toContain(quota!.message);
   },
 
   'retry-after': (lesson, { on, off }) => {
@@ -139,6 +173,29 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(PRESETS.s11.retry.maxDelayMs);
   },
 
+  'cross-vendor-fallback': (lesson, { on, off }) => {
+    const after = DEFAULTS.fallbackAfter;
+    const [swap] = of(on, 'swap');
+    expect(of(on, 'swap')).toHaveLength(1);
+    expect(swap).toMatchObject({ cause: 'fallback', from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-4o', dialect: 'openai-chat' });
+    expect(lesson.text.costs).toContain(`sim-openai’s ${swap!.to_model}`);
+    expect(of(on.slice(0, on.indexOf(swap!)), 'model_error')).toHaveLength(after);
+    const waits = of(on, 'retry_scheduled');
+    expect(lesson.text.costs).toContain(
+      `waits of ${waits
+        .map((w) => (w.wait_ms / 1000).toFixed(1))
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' and $1')} s`,
+    );
+    // Every answer after the swap comes from the other vendor.
+    for (const call of of(on, 'llm_call')) expect(call.vendor).toBe(swap!.to_vendor);
+    expect(of(on, 'fallback')).toHaveLength(0);
+    expect(of(off, 'swap')).toHaveLength(0);
+    expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
+    expect(of(off, 'model_error')).toHaveLength(DEFAULTS.s11Retries + 1);
+    expect(lesson.text.costs).toContain(`— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`);
+  },
+
   'background-retry': (lesson, { on, off }) => {
     const [wait] = of(on, 'retry_scheduled');
     expect(wait).toMatchObject({ account: 'background', wait_ms: 2_000 });
@@ -168,6 +225,31 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     ).toEqual(['error', 'error', 'error', 'error']);
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} more input tokens`);
+  },
+
+  'loop-guard-halt': (lesson, { on, off }) => {
+    const { warnAfterFailures, haltAfterFailures } = DEFAULTS;
+    const usd = (log: RunEvent[]) => `$${end(log).usd_so_far.toFixed(3)}`;
+    for (const log of [on, off]) {
+      const reads = toolCalls(log, 'read_file');
+      // Every call fails and no two are the same: nothing for the repeat block to catch.
+      expect(new Set(reads.map((c) => (c.args as { path: string }).path)).size).toBe(reads.length);
+      expect(reads.every((c) => c.status === 'error')).toBe(true);
+      expect(of(log, 'tool_guard').filter((g) => g.kind === 'blocked')).toHaveLength(0);
+    }
+    const guards = of(on, 'tool_guard');
+    expect(guards.filter((g) => g.kind === 'warning').map((g) => g.consecutive_failures)).toEqual(
+      Array.from({ length: haltAfterFailures - warnAfterFailures }, (_, i) => warnAfterFailures + i),
+    );
+    const halt = guards.find((g) => g.kind === 'halt')!;
+    expect(halt.consecutive_failures).toBe(haltAfterFailures);
+    expect(toolCalls(on, 'read_file')).toHaveLength(haltAfterFailures);
+    expect(toolCalls(on, 'read_file').filter((c) => c.result?.startsWith('Warning:'))).toHaveLength(haltAfterFailures - warnAfterFailures);
+    expect(lesson.text.costs).toContain(`${haltAfterFailures - warnAfterFailures} of them with a warning`);
+    expect(lesson.text.costs).toContain(`then the halt at turn ${end(on).iteration} — ${usd(on)}`);
+    expect(end(off).iteration).toBe(lesson.config.budgets!.maxIterations);
+    expect(lesson.text.costs).toContain(`${toolCalls(off, 'read_file').length} failed reads for ${usd(off)}`);
+    expect(Math.round(end(off).usd_so_far / end(on).usd_so_far)).toBe(3);
   },
 
   'failure-budget': (lesson, { on, off }) => {
@@ -342,6 +424,36 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(end(on).usd_so_far).toBe(end(off).usd_so_far);
   },
 
+  'breaker-half-open': (lesson, { on, off }) => {
+    const summaries = (log: RunEvent[]) => of(log, 'compaction').filter((c) => c.step === 'summary');
+    const failed = (log: RunEvent[]) => summaries(log).filter((c) => c.reason === 'the summary call failed');
+    const skipped = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
+    const { breakerCooldownMs } = lesson.config.recovery!.compaction!;
+    const [healsAt] = lesson.config.faults!.rules!.map((r) => (r.when.kind === 'until' ? r.when.ms : 0));
+    expect(lesson.failure).toContain(`for the first ${formatMs(healsAt!)} of the run`);
+    expect(lesson.text.does).toContain(`here ${formatMs(breakerCooldownMs!)} of run time`);
+    const states = of(on, 'breaker').map((b) => b.state);
+    expect(states).toEqual(['closed', 'closed', 'open', 'half_open', 'open', 'half_open', 'closed']);
+    for (const open of of(on, 'breaker').filter((b) => b.state === 'open')) expect(open.reopen_at! - open.ts).toBe(breakerCooldownMs);
+    // Each probe is the first summary call after the cooldown: one fails before the outage is over, one succeeds after it.
+    const probes = of(on, 'breaker').filter((b) => b.state === 'half_open');
+    expect(probes.map((p) => p.ts < healsAt!)).toEqual([true, false]);
+    expect(lesson.text.costs).toContain(`the probe at turn ${probes[0]!.iteration} fails`);
+    expect(lesson.text.costs).toContain(`the probe at turn ${probes[1]!.iteration} succeeds and closes it`);
+    expect(of(on, 'breaker').at(-1)!.reason).toBe('the probe succeeded');
+    expect(lesson.text.costs).toContain(`${failed(on).length} failed summary requests, ${skipped.length} summaries skipped`);
+    expect(failed(on)).toHaveLength(DEFAULTS.breakerFailures + 1);
+    // Off: a failed summary on every turn before the outage ends, then summaries again.
+    expect(of(off, 'breaker')).toHaveLength(0);
+    expect(lesson.text.costs).toContain(`— ${failed(off).length} of them —`);
+    for (const f of failed(off)) expect(f.ts).toBeLessThan(healsAt!);
+    const firstOk = (log: RunEvent[]) => summaries(log).find((c) => c.ok)!.iteration!;
+    expect(lesson.text.costs).toContain(`the first summary at turn ${firstOk(off)}`);
+    expect(lesson.text.costs).toContain(`summarised ${firstOk(on) - firstOk(off) === 2 ? 'two' : firstOk(on) - firstOk(off)} turns later`);
+    const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
+    expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 1000) * 1000)} more input tokens`);
+  },
+
   'reactive-compact': (lesson, { on, off }) => {
     const [trim] = of(on, 'compaction');
     expect(trim).toMatchObject({ step: 'hard_trim', trigger: 'overflow' });
@@ -368,6 +480,27 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(Math.round(kept / end(off).output_tokens)).toBe(6);
   },
 
+  'cut-tool-calls': (lesson, { on, off }) => {
+    const cap = lesson.config.maxOutputTokens!;
+    const [cut] = of(on, 'llm_call').filter((c) => c.stop_reason === 'max_tokens');
+    expect(cut).toMatchObject({ output_tokens: cap });
+    const [refusal] = of(on, 'output_recovery');
+    expect(refusal).toMatchObject({ action: 'refuse_truncated', refused: [{ tool: 'write_file' }] });
+    expect(toolCalls(on, 'write_file').map((c) => c.status)).toEqual(['refused_truncated']);
+    expect(toolCalls(on, 'edit_file').map((c) => c.status)).toEqual(['ok']);
+    expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
+    // Off: the same cut call, closed by the repair ladder and run.
+    expect(of(off, 'output_recovery')).toHaveLength(0);
+    expect(of(off, 'arg_repair').flatMap((r) => r.changes)).toContain('cut-off closing brace added');
+    const [written] = toolCalls(off, 'write_file');
+    const [, chars] = /^Overwrote src\/slugify\.js \(\d+ lines?, (\d+) chars\)/.exec(written!.result ?? '')!;
+    const whole = /src\/slugify\.js \(\d+ lines, (\d+) chars\)/.exec(toolCalls(off, 'list_files')[0]!.result ?? '')![1];
+    expect(lesson.text.costs).toContain(`the first ${chars} of its ${whole} characters`);
+    expect(toolCalls(off, 'edit_file')[0]!.is_error).toBe(true);
+    expect(of(off, 'task_verdict')[0]).toMatchObject({ verdict: 'not_done' });
+    expect(of(off, 'task_verdict')[0]!.detail).toContain('could not compile (src/slugify.js)');
+  },
+
   'takeover-credentials': (lesson, { on, off }) => {
     const [swap] = of(on, 'swap');
     expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
@@ -376,6 +509,62 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(refusal).toMatchObject({ status: 400 });
     expect(refusal!.message).toMatch(/Invalid `signature`/);
     expect(end(off).iteration).toBe(swap!.iteration);
+  },
+
+  'reasoning-placeholder': (lesson, { on, off }) => {
+    const [swap] = of(on, 'swap');
+    expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
+    const turnsGiven = (log: RunEvent[], words: string) =>
+      Number(/^(\d+) × /.exec(of(log, 'takeover_report')[0]!.converted.find((c) => c.includes(words)) ?? '0 × ')![1]);
+    const given = turnsGiven(on, `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`);
+    expect(lesson.text.does).toContain(`"${REASONING_PLACEHOLDER}"`);
+    expect(lesson.text.costs).toContain(`${given} tool-call turns get the placeholder`);
+    // Every tool-call turn before the switch: the ones the first vendor's model wrote.
+    expect(given).toBe(of(on, 'llm_call').filter((c) => c.iteration! < swap!.iteration && c.stop_reason === 'tool_use').length);
+    expect(of(on, 'takeover_report')[0]!.dropped.every((d) => d.kind === 'thinking')).toBe(true);
+    expect(lesson.text.costs).toContain(`${swap!.to_model} finishes the task`);
+    expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
+    expect(turnsGiven(off, 'naive: tool-call turn sent without reasoning_content')).toBe(given);
+    const [refusal] = of(off, 'model_error');
+    expect(refusal).toMatchObject({ status: 400 });
+    expect(lesson.text.costs).toContain(`400 "${refusal!.message}"`);
+    expect(end(off).iteration).toBe(swap!.iteration);
+  },
+
+  'reading-a-trace': (lesson, { on, off }) => {
+    const spans = traceOf(on);
+    const chats = spans.filter((s) => opOf(s) === 'chat');
+    const toolSpans = spans.filter((s) => opOf(s) === 'execute_tool');
+    const [agent] = spans.filter((s) => opOf(s) === 'invoke_agent');
+    expect(lesson.text.costs).toContain(`On: ${chats.length} chat spans and ${toolSpans.length} execute_tool spans under one invoke_agent span`);
+    expect([...chats, ...toolSpans].every((s) => s.parentSpanId === agent!.spanId)).toBe(true);
+    const [failure] = of(on, 'model_error');
+    const turn = chats.filter((s) => attributeOf(s, 'loop_lab.iteration') === failure!.iteration);
+    expect(lesson.text.costs).toContain(`Turn ${failure!.iteration} is three chat spans in a row, resend_count 0, 1 and 2`);
+    expect(turn.map((s) => [attributeOf(s, 'http.request.resend_count'), isError(s), attributeOf(s, 'error.type')])).toEqual([
+      [0, true, 'server_error'],
+      [1, true, 'server_error'],
+      [2, false, undefined],
+    ]);
+    // The wait rides on the failed attempt's span as its retry_scheduled event.
+    const waits = turn.slice(0, 2).map((s) => {
+      const carried = (s.events ?? []).map((e) => JSON.parse(String(attributeOf(e, 'loop_lab.event'))) as RunEvent).find((e) => e.event === 'retry_scheduled');
+      return carried?.event === 'retry_scheduled' ? carried.wait_ms : undefined;
+    });
+    expect(waits).toEqual(of(on, 'retry_scheduled').map((r) => r.wait_ms));
+    expect(lesson.text.costs).toContain(`(${s1(waits[0]!)}, then ${s1(waits[1]!)})`);
+    expect(isError(agent!)).toBe(false);
+    expect(spans.filter(isError)).toHaveLength(2);
+    // Off: the trace stops at the first failure, and the run's own span is the error.
+    const offSpans = traceOf(off);
+    const offChats = offSpans.filter((s) => opOf(s) === 'chat');
+    expect(lesson.text.costs).toContain(`the trace ends at turn ${end(off).iteration} with one ERROR chat span`);
+    expect(offChats.filter(isError).map((s) => attributeOf(s, 'loop_lab.iteration'))).toEqual([end(off).iteration]);
+    expect(attributeOf(offChats.at(-1)!, 'loop_lab.iteration')).toBe(end(off).iteration);
+    const offAgent = offSpans.find((s) => opOf(s) === 'invoke_agent')!;
+    expect(isError(offAgent)).toBe(true);
+    expect(offAgent.status?.message).toContain(failure!.message);
+    expect(offAgent.status?.message).toContain('retry is off in this configuration');
   },
 
   'rewritten-test': (lesson, { on, off }) => {

@@ -25,6 +25,10 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
       of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'),
       ['retry', 'retries'],
     ),
+  classifier: (log) => ({
+    count: of(log, 'retry_declined').filter((d) => d.rule === 'not_retryable').length,
+    noun: ['error not retried: it would fail the same way', 'errors not retried: they would fail the same way'],
+  }),
   'retry-after': (log) =>
     waits(
       of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),
@@ -46,7 +50,11 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length,
     noun: ['call stopped by the cap', 'calls stopped by the cap'],
   }),
-  fallback: (log) => ({ count: of(log, 'fallback').length, noun: ['switch to the fallback model', 'switches to the fallback model'] }),
+  // A fallback onto another vendor is a swap (cause "fallback"), not a fallback event.
+  fallback: (log) => ({
+    count: of(log, 'fallback').length + of(log, 'swap').filter((s) => s.cause === 'fallback').length,
+    noun: ['switch to the fallback model', 'switches to the fallback model'],
+  }),
   'background-retry': (log) =>
     waits(
       of(log, 'retry_scheduled').filter((r) => r.account === 'background'),
@@ -106,8 +114,21 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length,
     noun: ['escalation or continuation', 'escalations and continuations'],
   }),
+  // Naive handling is the mechanism off: what a naive rendering could not carry is not its work.
+  'refuse-cut-calls': (log) => ({
+    count: sum(
+      of(log, 'output_recovery')
+        .filter((o) => o.action === 'refuse_truncated')
+        .map((o) => o.refused?.length ?? 0),
+    ),
+    noun: ['cut tool call refused', 'cut tool calls refused'],
+  }),
   'takeover-handling': (log) => ({
-    count: sum(of(log, 'takeover_report').map((r) => r.dropped.length)),
+    count: sum(
+      of(log, 'takeover_report')
+        .filter((r) => !r.handling.naive)
+        .map((r) => r.dropped.length),
+    ),
     noun: ['credential dropped at the switch', 'credentials dropped at the switch'],
   }),
   'shipped-tests': (log) => ({

@@ -3,6 +3,7 @@ import { isRetryableCategory } from '@/lib/engine/recovery';
 import { ErrorCategorySchema, PRESETS } from '@/lib/protocol';
 import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryId } from './glossary';
 import { MECHANISM_LIST } from './mechanisms';
+import { LESSONS } from '@/lib/lessons';
 
 describe('glossary', () => {
   it('has one entry per anchor, each defined, and every "see also" points at an entry', () => {
@@ -60,6 +61,11 @@ describe('glossary', () => {
   it('reaches every lesson: each switchable mechanism has a term that links to it', () => {
     const linked = new Set(GLOSSARY.map((e) => lessonHref(e)).filter(Boolean));
     for (const m of MECHANISM_LIST) expect(linked, m.id).toContain(`/lessons/${m.lessonSlug}`);
+  });
+
+  it('reaches every lesson, a second lesson of a mechanism included', () => {
+    const linked = new Set(GLOSSARY.map((e) => lessonHref(e)).filter(Boolean));
+    for (const lesson of LESSONS) expect(linked, lesson.slug).toContain(`/lessons/${lesson.slug}`);
   });
 
   it('quotes each mechanism’s numbers as the presets set them', () => {

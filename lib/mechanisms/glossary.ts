@@ -18,6 +18,8 @@ export interface GlossaryEntry {
   definition: string;
   /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
   mechanism?: MechanismId;
+  /** The lesson that shows this term, when it is not the mechanism's own (a second lesson of the same mechanism). */
+  lesson?: string;
   /** Other entries worth reading next. */
   see?: readonly string[];
 }
@@ -111,15 +113,23 @@ export const GLOSSARY = [
   {
     id: 'whitelist-retry',
     term: 'retryable error',
-    mechanism: 'retry',
+    mechanism: 'classifier',
     see: ['error-category'],
     definition:
       'Authentication, permission and invalid-request errors (a 400 that the same request would get again) end a call at once, as do a spent quota or billing limit; context-length errors go to the context channel. Everything else is retried within the budget, since retrying a transient error is cheap and failing the run is not.',
   },
   {
+    id: 'spent-quota',
+    term: 'spent quota (insufficient_quota)',
+    mechanism: 'classifier',
+    see: ['whitelist-retry'],
+    definition:
+      'The account has run out of money or credit, not of rate: OpenAI answers with a 429 like a rate limit, but its body says insufficient_quota (Anthropic sends a 400, "credit balance is too low"). No wait fixes it, so the classifier ends the call at once and shows the vendor’s words.',
+  },
+  {
     id: 'error-category',
     term: 'error category',
-    mechanism: 'retry',
+    mechanism: 'classifier',
     definition:
       'What the one classifier decided an error is (rate limit, overloaded, timeout, network, context length, authentication …) from its status, vendor error type and message text. Every mechanism asks the same classifier.',
   },
@@ -141,6 +151,15 @@ export const GLOSSARY = [
     term: 'fallback model',
     mechanism: 'fallback',
     definition: `After ${D.fallbackAfter} consecutive overloaded (529) errors the call switches to a configured fallback model, because a busy model tends to stay busy while another one has capacity.`,
+  },
+  {
+    id: 'cross-vendor-fallback',
+    term: 'cross-vendor fallback',
+    mechanism: 'fallback',
+    lesson: 'cross-vendor-fallback',
+    see: ['fallback-model', 'takeover'],
+    definition:
+      'A fallback that names another vendor: after the same streak of overloaded errors the run swaps to that vendor between two attempts of one call, its history rendered in the new wire format, because an outage can take a whole vendor down and not only one model.',
   },
   {
     id: 'stream-error-cap',
@@ -265,7 +284,8 @@ export const GLOSSARY = [
     id: 'halt',
     term: 'tool halt',
     mechanism: 'loop-guard',
-    definition: 'The loop guard ended the run after too many consecutive tool failures: the model is not making progress.',
+    lesson: 'loop-guard-halt',
+    definition: `The loop guard ended the run after ${D.haltAfterFailures} consecutive failures of one tool, whatever the arguments: the model is not making progress, and each more call is paid for.`,
   },
   {
     id: 'truncation',
@@ -332,9 +352,11 @@ export const GLOSSARY = [
   },
   {
     id: 'half-open',
-    term: 'half-open',
+    term: 'half-open (probe)',
     mechanism: 'circuit-breaker',
-    definition: 'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again.',
+    lesson: 'breaker-half-open',
+    definition:
+      'The breaker state after its cool-down: the next summary call is a probe; success closes the breaker, failure opens it again for another cool-down. It is how a breaker finds out that an outage is over.',
   },
   // Output cap
   {
@@ -358,7 +380,7 @@ export const GLOSSARY = [
   {
     id: 'refused-truncated',
     term: 'cut tool call refused',
-    mechanism: 'output-escalation',
+    mechanism: 'refuse-cut-calls',
     definition:
       'A tool call whose arguments were cut by the cap does not parse; it is refused and the model is asked to resend it, rather than run with half its input.',
   },
@@ -385,6 +407,15 @@ export const GLOSSARY = [
     definition: "Thinking written by another vendor's model. It is dropped, or kept as a marked plain-text note, by the target's rules.",
   },
   {
+    id: 'reasoning-placeholder',
+    term: 'reasoning placeholder',
+    mechanism: 'takeover-handling',
+    lesson: 'reasoning-placeholder',
+    see: ['foreign-thinking'],
+    definition:
+      'What a DeepSeek-style reasoner is sent as reasoning_content on an earlier tool-call turn that has no reasoning of its own (one another vendor wrote): "(reasoning omitted)". The vendor refuses a tool-call turn without the field; the placeholder meets the rule without passing foreign thinking off as its own.',
+  },
+  {
     id: 'naive-takeover',
     term: 'naive takeover',
     mechanism: 'takeover-handling',
@@ -402,6 +433,24 @@ export const GLOSSARY = [
     term: 'fault',
     definition:
       'A failure injected beneath the SDK at the fetch level (a vendor error, a stall, keepalives only, a dropped connection …), so the SDK meets it exactly as it would on a bad day.',
+  },
+  {
+    id: 'trace',
+    term: 'trace (OTLP export)',
+    mechanism: 'retry',
+    lesson: 'reading-a-trace',
+    see: ['span'],
+    definition:
+      'A run exported as OpenTelemetry (OTLP/JSON, the GenAI conventions) from the OTLP link on its run page: one invoke_agent span for the run, a chat span per model request attempt, an execute_tool span per tool call, and every Loop Lab event as a loop_lab.event span event — the same run, readable in any tracing tool and importable back.',
+  },
+  {
+    id: 'span',
+    term: 'span',
+    mechanism: 'retry',
+    lesson: 'reading-a-trace',
+    see: ['trace'],
+    definition:
+      'One timed step in a trace, under its parent: a chat span is one request attempt (http.request.resend_count is its retry number; a failed attempt has status ERROR and error.type), and the run’s own span is ERROR only when the run ended without finishing its work.',
   },
   {
     id: 'time-scale',
@@ -459,5 +508,6 @@ export function glossaryHref(id: GlossaryId): string {
 
 /** The lesson page where a term's mechanism plays on and off, from the one mechanisms table. */
 export function lessonHref(entry: GlossaryEntry): string | undefined {
-  return entry.mechanism ? `/lessons/${MECHANISMS[entry.mechanism].lessonSlug}` : undefined;
+  if (!entry.mechanism) return undefined;
+  return `/lessons/${entry.lesson ?? MECHANISMS[entry.mechanism].lessonSlug}`;
 }

@@ -30,6 +30,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'retry-ladder',
     oneLine: 'A transient failure (429, 529, 5xx, network) is retried after a growing wait instead of ending the run.',
   },
+  classifier: {
+    id: 'classifier',
+    label: 'Error classifier (what must not be retried)',
+    off: { recovery: { retry: { retryOn: 'everything' } } },
+    lessonSlug: 'classifier',
+    oneLine:
+      'Each error is classified from its vendor code, type, status and text; an expired key, a missing permission, a bad request or a spent quota ends the call at once instead of being retried like a rate limit.',
+  },
   'retry-after': {
     id: 'retry-after',
     label: 'Retry-After honoured',
@@ -177,6 +185,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     off: { recovery: { output: { escalate: false, maxContinuations: 0 } } },
     lessonSlug: 'output-cap-escalation',
     oneLine: `An answer cut by the output cap is re-asked once with ${D.escalatedCap} tokens, then continued from where it stopped (at most ${D.maxContinuations} times).`,
+  },
+  'refuse-cut-calls': {
+    id: 'refuse-cut-calls',
+    label: 'Cut tool calls refused',
+    off: { recovery: { output: { refuseCutToolCalls: false } } },
+    lessonSlug: 'cut-tool-calls',
+    oneLine:
+      'A tool call cut by the output cap mid-arguments is refused and the model asked to resend it, instead of being repaired and run with half its input.',
   },
 };
 

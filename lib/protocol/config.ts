@@ -62,6 +62,8 @@ export const SimPolicyIdSchema = z.enum([
   'long-output',
   'rewrite-test',
   'parallel-reads',
+  'guess-paths',
+  'write-whole-file',
 ]);
 export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
 

@@ -58,6 +58,12 @@ export const FaultActionSchema = z.discriminatedUnion('type', [
       .min(0)
       .max(86_400_000 * 7)
       .optional(),
+    /**
+     * The account's money is spent, not its rate: the vendor's exhausted-quota answer, which no
+     * wait fixes (OpenAI dialect: a 429 `insufficient_quota`; Anthropic: its 400 "credit balance
+     * is too low"). Only with status 429.
+     */
+    quota: z.boolean().optional(),
   }),
   /** A non-JSON body from a proxy in front of the vendor. */
   z.strictObject({

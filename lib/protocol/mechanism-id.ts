@@ -9,6 +9,7 @@ import { z } from 'zod';
 /** Mechanisms switched off by a recovery override alone (the ones a sweep's on/off axis can use). */
 export const RECOVERY_MECHANISM_IDS = [
   'retry',
+  'classifier',
   'retry-after',
   'one-retry-layer',
   'watchdog',
@@ -29,6 +30,7 @@ export const RECOVERY_MECHANISM_IDS = [
   'circuit-breaker',
   'reactive-compact',
   'output-escalation',
+  'refuse-cut-calls',
 ] as const;
 
 /**

@@ -39,6 +39,7 @@ const OFF_OUTPUT: RecoveryConfig['output'] = {
   escalatedMaxTokens: 64_000,
   maxContinuations: 0,
   continueAfterPartial: false,
+  refuseCutToolCalls: true,
 };
 
 /** CodeSmith: whitelist retry, 1 s doubling to 60 s ±10 %, watchdog, loop guard, tool arguments repaired before a re-ask. */
@@ -93,7 +94,7 @@ const s11: RecoveryConfig = {
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
   compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
-  output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false },
+  output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false, refuseCutToolCalls: true },
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */

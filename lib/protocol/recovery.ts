@@ -19,10 +19,13 @@ export const RetryConfigSchema = z.object({
   retryAfterCapMs: z.number().int().min(0).max(86_400_000),
   /**
    * Which failures the ladder retries: `transient` = everything the classifier calls
-   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11).
+   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11);
+   * `everything` = every failure, whatever the classifier says (a loop without a classifier:
+   * an expired key or a spent quota is retried like a rate limit; a context overflow still goes
+   * to the context channel). No preset uses it: it is the classifier's lesson switched off.
    * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
    */
-  retryOn: z.enum(['transient', 'rate_limit_overloaded']),
+  retryOn: z.enum(['transient', 'rate_limit_overloaded', 'everything']),
   /**
    * How the wait before a retry is reached: `exponential` = min(base·2ⁿ, cap) with jitter;
    * `fixed` = CodeSmith's engine layer: a rate limit sleeps `fixedDelayMs` (Retry-After is not
@@ -173,6 +176,12 @@ export const OutputRecoveryConfigSchema = z.object({
   maxContinuations: z.number().int().min(0).max(20),
   /** After a Partial (a stream cut after content), ask the model to continue (a project choice; the seed presents it and stops). */
   continueAfterPartial: z.boolean(),
+  /**
+   * A round cut by the cap whose tool calls do not parse has them refused, and the model is
+   * asked to resend (CodeSmith). Off: they go to the tools as they are, where the repair ladder
+   * may close the cut JSON and run the call with half its input.
+   */
+  refuseCutToolCalls: z.boolean(),
 });
 
 /** What a log written before the output section existed did: 8,192 tokens, continue after a Partial. */
@@ -182,6 +191,7 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
   escalatedMaxTokens: 64_000,
   maxContinuations: 0,
   continueAfterPartial: true,
+  refuseCutToolCalls: true,
 };
 
 export const RecoveryConfigSchema = z.object({
@@ -217,7 +227,10 @@ export const RecoveryConfigSchema = z.object({
     reactive: CompactionConfigSchema.shape.reactive.default(false),
     reactiveKeepMessages: CompactionConfigSchema.shape.reactiveKeepMessages.default(5),
   }).default(COMPACTION_OFF),
-  output: OutputRecoveryConfigSchema.default(OUTPUT_BEFORE_SECTION),
+  // Cut tool calls were refused before the switch existed.
+  output: OutputRecoveryConfigSchema.extend({ refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true) }).default(
+    OUTPUT_BEFORE_SECTION,
+  ),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 

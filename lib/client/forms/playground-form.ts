@@ -110,6 +110,8 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
   'long-output': 'writes past the output cap',
   'rewrite-test': 'rewrites the failing test instead of the code',
   'parallel-reads': 'asks for every read it needs at once, several tool calls in one turn',
+  'guess-paths': 'guesses one missing file path after another and never stops',
+  'write-whole-file': 'fixes by writing the whole file back (a long tool call)',
 };
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */

@@ -43,10 +43,14 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('retry', 'jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'),
       f('retry', 'honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'),
       f('retry', 'retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'),
-      f('retry', 'retryOn', 'retry on', 'enum', 'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529', [
-        'transient',
-        'rate_limit_overloaded',
-      ]),
+      f(
+        'retry',
+        'retryOn',
+        'retry on',
+        'enum',
+        'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
+        ['transient', 'rate_limit_overloaded', 'everything'],
+      ),
       f('retry', 'backoff', 'backoff', 'enum', 'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once', [
         'exponential',
         'fixed',
@@ -132,6 +136,7 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
       f('output', 'escalatedMaxTokens', 'escalated cap', 'int', "the bigger cap (lowered to the model's own limit)"),
       f('output', 'maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'),
       f('output', 'continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'),
+      f('output', 'refuseCutToolCalls', 'refuse cut tool calls', 'bool', 'a tool call cut by the cap mid-arguments is refused, not run half-written'),
     ],
   },
   {

@@ -118,6 +118,20 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     expect(terminateOf(events).complete).toBe(true);
   });
 
+  it('with the refusal switched off, a cut call goes to the tools as it is: the repair ladder closes it and it runs', async () => {
+    const { events } = await runScripted({
+      preset: 'codesmith',
+      recovery: { output: { refuseCutToolCalls: false } },
+      script: script([
+        toolCallResponse({ stopReason: 'max_tokens', calls: [{ id: 'cut1', name: 'read_file', argsText: '{"path": "src/slugify.js' }] }),
+        textResponse({ text: 'done' }),
+      ]),
+    });
+    expect(ofType(events, 'output_recovery')).toEqual([]);
+    expect(ofType(events, 'arg_repair').flatMap((r) => r.changes)).toContain('cut-off closing brace added');
+    expect(ofType(events, 'tool_call').map((c) => [c.call_id, c.status])).toEqual([['cut1', 'ok']]);
+  });
+
   it('after a Partial the seed presents what arrived and stops; the continuation is an option, shown and named', async () => {
     const partial: ScriptedResponse = {
       parts: [

@@ -103,6 +103,8 @@ export class OutputCap {
     }
 
     if (calls.length > 0) {
+      // Switched off: the cut calls go to the tools as they are (the repair ladder's events say what it made of them).
+      if (!config.refuseCutToolCalls) return { kind: 'proceed', truncatedRound: false };
       const refused = calls.filter((c) => parseToolArgs(c.argsText) === undefined).map((c) => ({ call_id: c.id, tool: c.name }));
       if (refused.length > 0) {
         emit({

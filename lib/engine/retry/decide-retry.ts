@@ -41,7 +41,10 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
     computedMs: backoff.jitteredMs,
     waitMs: wait.waitMs,
     ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
-    reason: wait.reason,
+    // Only an account that retries every error gets here with a verdict the classifier calls final.
+    reason: verdict.retryable
+      ? wait.reason
+      : `${wait.reason}; retried although the classifier calls it final (${verdict.rule}): this configuration retries every error`,
     backoff: backoffFormula(account, backoff),
   };
 }

@@ -40,7 +40,7 @@ export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
     maxRetries: retry.enabled ? retry.maxRetries : 0,
     refuses: (verdict) => {
       if (!retry.enabled) return { rule: 'retry_off', why: 'retry is off in this configuration' };
-      if (!verdict.retryable)
+      if (!verdict.retryable && !(retry.retryOn === 'everything' && verdict.category !== 'context_length'))
         return { rule: 'not_retryable', why: `not retryable (classifier rule ${verdict.rule}): the same request would fail the same way` };
       if (retry.retryOn === 'rate_limit_overloaded' && !RATE_LIMIT_OVERLOADED.has(verdict.category)) {
         return { rule: 'category_not_retried', why: `${verdict.category} is not retried by this configuration (only rate limits and overloads are)` };

@@ -54,6 +54,21 @@ describe('decideRetry', () => {
     if (limited.retry) expect(limited.waitMs).toBeLessThan(7_000);
   });
 
+  it('with the classifier ignored (retryOn everything) a final error is retried and says so; a context overflow still is not', () => {
+    const account = foregroundAccount({ ...PRESETS.codesmith, retry: { ...PRESETS.codesmith.retry, retryOn: 'everything' } });
+    const quota = verdict('rate_limit', { retryable: false, rule: 'vendor code insufficient_quota' });
+    const retried = decideRetry({ account, attempt: 1, verdict: quota, random });
+    expect(retried).toMatchObject({ retry: true });
+    if (retried.retry) expect(retried.reason).toContain('retried although the classifier calls it final (vendor code insufficient_quota)');
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({ retry: true });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('context_length'), random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+    // With the classifier heeded, the same spent quota ends the call.
+    expect(decideRetry({ account: foregroundAccount(PRESETS.codesmith), attempt: 1, verdict: quota, random })).toMatchObject({
+      retry: false,
+      rule: 'not_retryable',
+    });
+  });
+
   it('s11 range(10): the 10th failed attempt is the last', () => {
     const account = foregroundAccount(PRESETS.s11);
     expect(decideRetry({ account, attempt: 9, verdict: verdict('overloaded'), random })).toMatchObject({ retry: true });

@@ -3,6 +3,7 @@ import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
 import { createDamagedArgsPolicy } from './damaged-args';
+import { createGuessPathsPolicy } from './guess-paths';
 import { createHallucinateToolPolicy } from './hallucinate-tool';
 import { createIgnoreTruncationPolicy } from './ignore-truncation';
 import { createLongOutputPolicy } from './long-output';
@@ -13,6 +14,7 @@ import { freeTaskTurn } from './free-task';
 import { withSummaries } from './summary';
 import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
+import { createWriteWholeFilePolicy } from './write-whole-file';
 
 /** The simulated model a scenario (or a run config override) names; it also answers title requests. */
 export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
@@ -49,5 +51,9 @@ function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
       return createWorkerPolicy({ scenario });
     case 'parallel-reads':
       return createParallelReadsPolicy({ scenario });
+    case 'guess-paths':
+      return createGuessPathsPolicy({ scenario });
+    case 'write-whole-file':
+      return createWriteWholeFilePolicy({ scenario });
   }
 }

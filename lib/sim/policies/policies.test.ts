@@ -81,6 +81,25 @@ describe('misbehaving policies', () => {
     expect(result.final).toBe(TEST_SCENARIO.hints.summary);
   });
 
+  it('guess-paths reads a new missing path every turn and never stops on its own: only a budget or the loop guard ends it', async () => {
+    const { run, tools } = scenarioTools(TEST_SCENARIO);
+    const result = await runPolicy({ policy: createPolicy('guess-paths', TEST_SCENARIO), tools, run, task: 'fix', maxTurns: 20 });
+    expect(result.calls).toHaveLength(20);
+    expect(result.calls.every((c) => c.name === 'read_file' && c.isError)).toBe(true);
+    expect(new Set(result.calls.map((c) => c.argsText)).size).toBe(20);
+    expect(result.final).toBeUndefined();
+  });
+
+  it('write-whole-file writes the fixed file back whole once, then makes the small edit after it', async () => {
+    const { run, tools } = scenarioTools(TEST_SCENARIO);
+    const result = await runPolicy({ policy: createPolicy('write-whole-file', TEST_SCENARIO), tools, run, task: 'fix' });
+    const fix = TEST_SCENARIO.hints.fix!;
+    const write = result.calls.find((c) => c.name === 'write_file');
+    expect(JSON.parse(write!.argsText)).toEqual({ path: fix.path, content: TEST_SCENARIO.files[fix.path]!.replace(fix.find, fix.replace) });
+    expect(result.calls.filter((c) => c.name === 'write_file')).toHaveLength(1);
+    expect(result.final).toBeDefined();
+  });
+
   it('hallucinate-tool calls a tool that was not offered, then recovers', async () => {
     const { run, tools } = scenarioTools(TEST_SCENARIO);
     const result = await runPolicy({ policy: createPolicy('hallucinate-tool', TEST_SCENARIO), tools, run, task: 'fix' });
@@ -151,7 +170,7 @@ describe('misbehaving policies', () => {
     expect(closing.text).toContain(TEST_SCENARIO.hints.summary);
   });
 
-  it.each<SimPolicyId>(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'damaged-args', 'ignore-truncation', 'long-output'])(
+  it.each<SimPolicyId>(['worker', 'repeat-on-failure', 'hallucinate-tool', 'bad-args', 'damaged-args', 'ignore-truncation', 'long-output', 'write-whole-file'])(
     '%s terminates even when every tool fails',
     async (id) => {
       const { tools } = scenarioTools(TEST_SCENARIO);
