@@ -10,7 +10,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from '@/lib/protocol';
-import { costUsd, terminateEvent } from '@/lib/protocol';
+import { cacheSavingUsd, costUsd, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { RunBinding, type ProviderBinding } from './binding';
@@ -175,7 +175,14 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
       invoke: (sent) =>
         callModel({
           binding,
-          request: { system: options.system, messages: sent, tools: options.tools, maxTokens: output.maxTokens, thinking: config.provider.thinking },
+          request: {
+            system: options.system,
+            messages: sent,
+            tools: options.tools,
+            maxTokens: output.maxTokens,
+            thinking: config.provider.thinking,
+            promptCaching: recovery.cache.promptCaching,
+          },
           recovery,
           state,
           clock,
@@ -291,7 +298,8 @@ function recordCall({
   result: CallResult;
   purpose?: string;
 }): void {
-  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
+  const cached = result.usage.cachedInput;
+  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens, cached);
   totals.inputTokens += result.usage.inputTokens;
   totals.outputTokens += result.usage.outputTokens;
   totals.usd += usd;
@@ -303,6 +311,13 @@ function recordCall({
     model: result.model,
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,
+    ...(cached
+      ? {
+          cache_read_tokens: cached.read,
+          cache_write_tokens: cached.written,
+          cache_saved_usd: cacheSavingUsd(result.model, result.usage.inputTokens, cached),
+        }
+      : {}),
     usd: round6(usd),
     usd_so_far: round6(totals.usd),
     stop_reason: result.stopReason,

@@ -61,6 +61,7 @@ const codesmith: RecoveryConfig = {
   // proactive threshold (75 % of the window) is the project's choice.
   compaction: { ...OFF_COMPACTION, proactive: true, waterfall: true, breaker: true },
   output: OFF_OUTPUT,
+  cache: { promptCaching: true },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -84,6 +85,7 @@ const s11: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
   output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false },
+  cache: { promptCaching: false },
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
@@ -102,6 +104,8 @@ const course: RecoveryConfig = {
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
+  // "Keep the system prompt lean and cache it: stable prefix first."
+  cache: { promptCaching: true },
 };
 
 /** No recovery at all: the first error ends the run. */
@@ -115,6 +119,7 @@ const naive: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
+  cache: { promptCaching: false },
 };
 
 /** The vendor SDK's own retries (2, its default), nothing else. */
@@ -171,5 +176,6 @@ export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides =
     context: { ...base.context, ...overrides.context },
     compaction: { ...base.compaction, ...overrides.compaction },
     output: { ...base.output, ...overrides.output },
+    cache: { ...base.cache, ...overrides.cache },
   };
 }

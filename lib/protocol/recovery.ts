@@ -161,6 +161,18 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
   continueAfterPartial: true,
 };
 
+/**
+ * The vendor's prompt cache: the stable prefix (tools, system, settled history) marked for
+ * Anthropic's cache (`cache_control` breakpoints); OpenAI dialects cache long prefixes on their
+ * own, so off there plays a vendor that keeps no cache (the simulated vendors honour it).
+ */
+export const CacheConfigSchema = z.object({
+  promptCaching: z.boolean(),
+});
+
+/** No cache: what a log written before prompt caching existed ran with. */
+const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = { promptCaching: false };
+
 export const RecoveryConfigSchema = z.object({
   /** The vendor SDK's own retries (0 everywhere except the sdk-default preset). */
   sdkMaxRetries: z.number().int().min(0).max(10),
@@ -184,6 +196,7 @@ export const RecoveryConfigSchema = z.object({
     reactiveKeepMessages: CompactionConfigSchema.shape.reactiveKeepMessages.default(5),
   }).default(COMPACTION_OFF),
   output: OutputRecoveryConfigSchema.default(OUTPUT_BEFORE_SECTION),
+  cache: CacheConfigSchema.default(CACHE_BEFORE_SECTION),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 
@@ -199,6 +212,7 @@ export const RecoveryOverridesSchema = z
     context: ContextConfigSchema.partial().strict().optional(),
     compaction: CompactionConfigSchema.partial().strict().optional(),
     output: OutputRecoveryConfigSchema.partial().strict().optional(),
+    cache: CacheConfigSchema.partial().strict().optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;
