@@ -10,7 +10,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from '@/lib/protocol';
-import { cacheSavingUsd, costUsd, terminateEvent } from '@/lib/protocol';
+import { cacheSavingUsd, costUsd, NO_TOTALS, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { RunBinding, type ProviderBinding } from './binding';
@@ -74,7 +74,7 @@ type Totals = RunTotals;
  */
 export async function runLoop(options: LoopOptions): Promise<void> {
   const inherited = options.resume?.totals;
-  const totals: Totals = { inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
+  const totals: Totals = { ...NO_TOTALS, inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
   let iteration = options.resume?.afterTurn ?? 0;
   let last: RunEventType | undefined;
   const emit: Emit = (body) => {
