@@ -29,9 +29,16 @@ export function tokens(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** The cached part of a request in words, as the vendor reported it. */
+function cachedNote(s: ContextSample): string {
+  if (!s.cached) return '';
+  return `\nprompt cache: ${tokens(s.cached.read)} read, ${tokens(s.cached.written)} written, ${tokens(Math.max(0, (s.reported ?? 0) - s.cached.read - s.cached.written))} plain input`;
+}
+
 /**
  * The context gauge: one column per request, its size against the model's window — the
- * outline is the engine's estimate before sending, the fill what the vendor reported after —
+ * outline is the engine's estimate before sending, the fill what the vendor reported after,
+ * its lower part solid where the vendor read that much from its prompt cache —
  * with the proactive threshold dashed and a violet marker where a compaction step ran.
  */
 export function ContextGauge({
@@ -71,6 +78,7 @@ export function ContextGauge({
           `request ${i + 1} (turn ${s.iteration}): ~${tokens(s.tokensEst)} tokens estimated` +
           (s.reported !== undefined ? `, ${tokens(s.reported)} reported` : ', no report (refused or pending)') +
           (s.window > 0 ? ` of ${tokens(s.window)}` : '') +
+          cachedNote(s) +
           (marks ? `\n${marks.map((m) => `${STEP_LABEL[m.step]} (${m.trigger}): ${tokens(m.tokensBefore)} → ${tokens(m.tokensAfter)}`).join('\n')}` : '');
         return (
           <g key={s.seq} data-testid="gauge-bar" data-index={i} onClick={() => onSelect(i)} className="cursor-pointer">
@@ -85,6 +93,9 @@ export function ContextGauge({
                 className={over ? 'fill-fail/60 stroke-fail' : 'fill-run/50 stroke-run'}
                 strokeWidth={1}
               />
+            )}
+            {s.cached !== undefined && s.cached.read > 0 && (
+              <rect data-testid="gauge-cached" x={x} y={y(s.cached.read)} width={BAR} height={H - y(s.cached.read)} className="fill-run" />
             )}
             <rect
               x={x}

@@ -44,6 +44,7 @@ export function ContextPanel() {
         <span data-testid="context-now" className="tabular font-mono text-2xs">
           {last.reported !== undefined ? `${tokens(last.reported)} reported` : `~${tokens(last.tokensEst)} estimated`}
           {last.window > 0 ? ` / ${tokens(last.window)} tokens (${pct} %)` : ' tokens'} · threshold {tokens(last.threshold)}
+          {last.cached ? ` · ${tokens(last.cached.read)} read from the cache` : ''}
         </span>
         {compaction?.breaker && <BreakerLamp breaker={context.breaker} threshold={compaction.breakerFailures} />}
         <Button
@@ -61,8 +62,8 @@ export function ContextPanel() {
           <div className="flex min-w-0 flex-col gap-2">
             <ContextGauge samples={samples} steps={steps} selected={selected} onSelect={setPicked} />
             <div className="text-2xs text-muted">
-              outline: estimated before sending · fill: reported by the vendor · dashed: threshold · red line: window · ▼ compaction. Click a column for what it
-              sent.
+              outline: estimated before sending · fill: reported by the vendor (solid: read from its prompt cache) · dashed: threshold · red line: window · ▼
+              compaction. Click a column for what it sent.
             </div>
             {overflows.length > 0 && <OverflowStepper overflows={overflows} steps={steps} />}
             <CompactionSteps steps={steps} />

@@ -30,6 +30,7 @@ export function SentView({ sample, index }: { sample: ContextSample; index: numb
         <span className="tabular">
           ~{tokens(sample.tokensEst)} tokens{sample.reported !== undefined ? ` (vendor: ${tokens(sample.reported)})` : ''}
           {sample.window > 0 ? ` of ${tokens(sample.window)}` : ''}
+          {sample.cached ? ` · prompt cache: ${tokens(sample.cached.read)} read, ${tokens(sample.cached.written)} written` : ''}
         </span>
         <span data-testid="sent-summary">
           log {sample.logMessages} messages → sent {sample.messages.length}: {fromLog} from the log

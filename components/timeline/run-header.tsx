@@ -1,7 +1,7 @@
 'use client';
 
-import { isPriced } from '@/lib/protocol';
-import { formatTokens, formatUsd } from '@/lib/client/format';
+import { cacheHitRate, isPriced, type RunTotals } from '@/lib/protocol';
+import { cacheSavingLabel, formatPercent, formatTokens, formatUsd } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { liveStatusReason } from '@/lib/client/explain/live-status-reason';
 import { openAttempt } from '@/lib/client/run-view/reduce-run-event';
@@ -83,6 +83,12 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
         {unpriced && totals.usd === 0 ? 'not priced' : formatUsd(totals.usd)}
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
+      {totals.cacheReadTokens + totals.cacheWriteTokens > 0 && (
+        <Stat label="prompt cache" title={cacheTitle(totals)}>
+          <span data-testid="cache-hit-rate">{formatPercent(cacheHitRate(totals))} read</span>
+          <span className="text-faint"> · {cacheSavingLabel(totals.cacheSavedUsd)}</span>
+        </Stat>
+      )}
       <RunBudgets />
       <VendorStat vendor={vendor} model={model} />
       {disabled.length > 0 && (
@@ -117,6 +123,11 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
  * stream says how long it has been silent (lib/client/live-status-reason.ts). Only this line
  * re-renders on the clock's tick.
  */
+/** The prompt cache's figures in words, from the one totals fold. */
+function cacheTitle(totals: Readonly<RunTotals>): string {
+  return `${formatTokens(totals.cacheReadTokens)} of ${formatTokens(totals.inputTokens)} prompt tokens were read from the vendor's prompt cache and ${formatTokens(totals.cacheWriteTokens)} written to it; at the model's cache prices that ${cacheSavingLabel(totals.cacheSavedUsd)} against sending them all as plain input`;
+}
+
 function StatusReason() {
   const status = useRunStore((s) => s.view.status);
   const reason = useRunStore((s) => s.view.reason);

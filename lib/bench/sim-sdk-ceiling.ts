@@ -1,6 +1,7 @@
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { dialectFor } from '@/lib/dialects';
 import { withFaults } from '@/lib/faults';
+import { resolveRecovery } from '@/lib/protocol';
 import { simulatedPolicy } from '@/lib/runtime/launch-run';
 import { createVendorTransports } from '@/lib/runtime/vendor-transports';
 import { getScenario } from '@/lib/tools';
@@ -28,7 +29,8 @@ function simulatedTransport(trajectory: Trajectory): typeof fetch {
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
   const clock = new VirtualClock();
   const random = createRandom(config.seed);
-  const transports = createVendorTransports({ clock, random, policy: simulatedPolicy(config, scenario), first: config.provider.vendor });
+  const promptCache = resolveRecovery(config.preset, config.recovery).cache.promptCaching;
+  const transports = createVendorTransports({ clock, random, policy: simulatedPolicy(config, scenario), first: config.provider.vendor, promptCache });
   let index = 0;
   const faulted = withFaults({
     fetch: (input, init) => transports(config.provider.vendor)(input, init),

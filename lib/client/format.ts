@@ -35,6 +35,17 @@ export function formatUsd(n: number | undefined): string {
   return `$${n.toFixed(n < 1 ? 3 : 2)}`;
 }
 
+/** A share as a whole percentage ("42 %"); under 1 % but not zero, "<1 %". */
+export function formatPercent(share: number): string {
+  if (share > 0 && share < 0.01) return '<1 %';
+  return `${Math.round(share * 100)} %`;
+}
+
+/** What a prompt cache did to the cost: "saved $0.0123", or "cost $0.0009 more" when its writes outweighed its reads. */
+export function cacheSavingLabel(savedUsd: number): string {
+  return savedUsd >= 0 ? `saved ${formatUsd(savedUsd)}` : `cost ${formatUsd(-savedUsd)} more`;
+}
+
 /**
  * Two costs side by side: as formatUsd writes them, with more decimals where that would show
  * two different costs as the same figure ($0.116 / $0.116), so a difference judged is a

@@ -49,6 +49,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
           tools: [],
           maxTokens: options.maxTokens,
           thinking: false,
+          promptCaching: recovery.cache.promptCaching,
         };
         const started = clock.now();
         const { provider } = binding;

@@ -1,4 +1,4 @@
-import type { EventBody, StopReason } from '@/lib/protocol';
+import type { CachedTokens, EventBody, StopReason } from '@/lib/protocol';
 import type { ModelRequest, ProviderAdapter, StreamPart } from '@/lib/providers/types';
 import { MessageAssembler } from './assemble-message';
 import type { EngineDeps } from './engine-deps';
@@ -16,8 +16,11 @@ export class IncompleteStreamError extends Error {
 export const DELTA_WINDOW_MS = 50;
 
 export interface Usage {
+  /** The whole prompt, cached part included. */
   inputTokens: number;
   outputTokens: number;
+  /** The prompt's part the vendor read from its cache or wrote to it, when it said (absent: the vendor reported no cache). */
+  cachedInput?: CachedTokens;
 }
 
 export type StreamOutcome =
@@ -124,6 +127,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         model = part.model || model;
         assembler.setModel(model);
         if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+        if (part.cachedInput !== undefined) usage.cachedInput = part.cachedInput;
         emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: now - started });
         return;
       case 'text-delta':
@@ -151,6 +155,7 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         return;
       case 'usage':
         if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
+        if (part.cachedInput !== undefined) usage.cachedInput = part.cachedInput;
         if (part.outputTokens !== undefined) usage.outputTokens = part.outputTokens;
         return;
       case 'finish':

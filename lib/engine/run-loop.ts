@@ -1,5 +1,5 @@
 import type { EventBody, EventOf, Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TerminateReason, ToolCallPart } from '@/lib/protocol';
-import { costUsd, terminateEvent } from '@/lib/protocol';
+import { cacheSavingUsd, costUsd, NO_TOTALS, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
 import { RunBinding, type ProviderBinding } from './binding';
@@ -61,7 +61,7 @@ type Totals = RunTotals;
  */
 export async function runLoop(options: LoopOptions): Promise<void> {
   const inherited = options.resume?.totals;
-  const totals: Totals = { inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
+  const totals: Totals = { ...NO_TOTALS, inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
   let iteration = options.resume?.afterTurn ?? 0;
   let last: RunEventType | undefined;
   const emit: Emit = (body) => {
@@ -162,7 +162,14 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
       invoke: (sent) =>
         callModel({
           binding,
-          request: { system: options.system, messages: sent, tools: options.tools, maxTokens: output.maxTokens, thinking: config.provider.thinking },
+          request: {
+            system: options.system,
+            messages: sent,
+            tools: options.tools,
+            maxTokens: output.maxTokens,
+            thinking: config.provider.thinking,
+            promptCaching: recovery.cache.promptCaching,
+          },
           recovery,
           state,
           clock,
@@ -274,7 +281,8 @@ function recordCall({
   result: CallResult;
   purpose?: string;
 }): void {
-  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens);
+  const cached = result.usage.cachedInput;
+  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens, cached);
   totals.inputTokens += result.usage.inputTokens;
   totals.outputTokens += result.usage.outputTokens;
   totals.usd += usd;
@@ -286,6 +294,13 @@ function recordCall({
     model: result.model,
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,
+    ...(cached
+      ? {
+          cache_read_tokens: cached.read,
+          cache_write_tokens: cached.written,
+          cache_saved_usd: cacheSavingUsd(result.model, result.usage.inputTokens, cached),
+        }
+      : {}),
     usd: round6(usd),
     usd_so_far: round6(totals.usd),
     stop_reason: result.stopReason,

@@ -18,6 +18,43 @@ export interface ModelInfo {
   outputPrice: number;
   /** Emits thinking (Anthropic), reasoning_content (OpenAI-compatible) or reasoning items (Responses). */
   reasoning: boolean;
+  /** The vendor's prompt cache for this model: its rule and its prices. */
+  cache: PromptCacheInfo;
+}
+
+/**
+ * A vendor's prompt cache, as documented. Anthropic caches what `cache_control` breakpoints
+ * mark (a write costs more than plain input, a read a tenth); OpenAI caches every long prompt's
+ * prefix on its own (no write price) and reads it at a discount.
+ */
+export interface PromptCacheInfo {
+  /** `breakpoints`: only prefixes a request marks; `automatic`: every prompt's prefix. */
+  kind: 'breakpoints' | 'automatic';
+  /** Shortest prefix (in tokens) the vendor caches; a shorter one is processed as plain input. */
+  minTokens: number;
+  /** Cache hits are counted in steps of this many tokens past the minimum (OpenAI: 128; Anthropic: 1, any length). */
+  stepTokens: number;
+  /** Run time a cached prefix lives without a hit; each hit refreshes it. */
+  ttlMs: number;
+  /** USD per million tokens written to the cache (automatic caches charge plain input). */
+  writePrice: number;
+  /** USD per million tokens read from the cache. */
+  readPrice: number;
+}
+
+const FIVE_MINUTES = 5 * 60_000;
+
+/** Anthropic: breakpoints, 5-minute TTL refreshed on a hit, writes 1.25× input, reads 0.1×. */
+function anthropicCache(inputPrice: number, minTokens: number): PromptCacheInfo {
+  return { kind: 'breakpoints', minTokens, stepTokens: 1, ttlMs: FIVE_MINUTES, writePrice: inputPrice * 1.25, readPrice: inputPrice * 0.1 };
+}
+
+/**
+ * OpenAI-style automatic caching: prompts of 1,024 tokens and more, hits in 128-token steps, kept
+ * for 5 to 10 minutes without use (the shorter end modelled); `readShare` of the input price.
+ */
+function automaticCache(inputPrice: number, readShare: number): PromptCacheInfo {
+  return { kind: 'automatic', minTokens: 1024, stepTokens: 128, ttlMs: FIVE_MINUTES, writePrice: inputPrice, readPrice: inputPrice * readShare };
 }
 
 export const SIM_MODELS: readonly ModelInfo[] = [
@@ -31,6 +68,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 3,
     outputPrice: 15,
     reasoning: true,
+    cache: anthropicCache(3, 1024),
   },
   {
     id: 'claude-sim-haiku',
@@ -42,6 +80,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 1,
     outputPrice: 5,
     reasoning: true,
+    cache: anthropicCache(1, 2048),
   },
   // Small windows for the context lessons: a growing conversation reaches them in a few turns.
   {
@@ -54,6 +93,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 1,
     outputPrice: 5,
     reasoning: true,
+    cache: anthropicCache(1, 2048),
   },
   {
     id: 'gpt-sim-4o',
@@ -65,6 +105,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 2.5,
     outputPrice: 10,
     reasoning: false,
+    cache: automaticCache(2.5, 0.5),
   },
   {
     id: 'gpt-sim-mini',
@@ -76,6 +117,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.15,
     outputPrice: 0.6,
     reasoning: false,
+    cache: automaticCache(0.15, 0.5),
   },
   {
     id: 'gpt-sim-16k',
@@ -87,6 +129,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.15,
     outputPrice: 0.6,
     reasoning: false,
+    cache: automaticCache(0.15, 0.5),
   },
   // DeepSeek-style reasoning: OpenAI dialect, thinking streamed as reasoning_content (DeepSeek's prices).
   {
@@ -99,6 +142,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.28,
     outputPrice: 0.42,
     reasoning: true,
+    cache: automaticCache(0.28, 0.1),
   },
   {
     id: 'deepseek-sim-chat',
@@ -110,6 +154,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.28,
     outputPrice: 0.42,
     reasoning: false,
+    cache: automaticCache(0.28, 0.1),
   },
   // OpenAI's Responses API: reasoning models whose reasoning comes back as encrypted items only
   // the minting model can read, and whose responses the vendor stores for previous_response_id.
@@ -148,6 +193,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 3,
     outputPrice: 15,
     reasoning: true,
+    cache: anthropicCache(3, 2048),
   },
   {
     id: 'claude-opus-4-7',
@@ -159,6 +205,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 5,
     outputPrice: 25,
     reasoning: true,
+    cache: anthropicCache(5, 4096),
   },
   {
     id: 'claude-haiku-4-5',
@@ -170,6 +217,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 1,
     outputPrice: 5,
     reasoning: true,
+    cache: anthropicCache(1, 4096),
   },
   {
     id: 'gpt-4o',
@@ -181,6 +229,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 2.5,
     outputPrice: 10,
     reasoning: false,
+    cache: automaticCache(2.5, 0.5),
   },
   {
     id: 'gpt-4o-mini',
@@ -192,6 +241,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.15,
     outputPrice: 0.6,
     reasoning: false,
+    cache: automaticCache(0.15, 0.5),
   },
   {
     id: 'deepseek-chat',
@@ -203,6 +253,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.28,
     outputPrice: 0.42,
     reasoning: false,
+    cache: automaticCache(0.28, 0.1),
   },
   {
     id: 'deepseek-reasoner',
@@ -214,6 +265,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.28,
     outputPrice: 0.42,
     reasoning: true,
+    cache: automaticCache(0.28, 0.1),
   },
   {
     id: 'gpt-5',
@@ -267,9 +319,27 @@ export function isPriced(model: string): boolean {
   return findModel(model) !== undefined;
 }
 
-/** Cost of one call; unknown models are priced at zero rather than guessed. */
-export function costUsd(model: string, inputTokens: number, outputTokens: number): number {
+/** The input tokens of one call that the vendor served from its prompt cache (read) or wrote to it. */
+export interface CachedTokens {
+  read: number;
+  written: number;
+}
+
+/**
+ * Cost of one call; unknown models are priced at zero rather than guessed. `inputTokens` is the
+ * whole prompt; the part the vendor read from its cache or wrote to it is priced at the
+ * model's cache rates, the rest at the input price.
+ */
+export function costUsd(model: string, inputTokens: number, outputTokens: number, cached?: CachedTokens): number {
   const info = findModel(model);
   if (!info) return 0;
-  return (inputTokens * info.inputPrice + outputTokens * info.outputPrice) / 1_000_000;
+  const read = cached?.read ?? 0;
+  const written = cached?.written ?? 0;
+  const plain = Math.max(0, inputTokens - read - written);
+  return (plain * info.inputPrice + read * info.cache.readPrice + written * info.cache.writePrice + outputTokens * info.outputPrice) / 1_000_000;
+}
+
+/** What the cache saved on one call: its cost had every input token been plain input, less its cost (negative when writes cost more than reads saved). */
+export function cacheSavingUsd(model: string, inputTokens: number, cached: CachedTokens): number {
+  return costUsd(model, inputTokens, 0) - costUsd(model, inputTokens, 0, cached);
 }

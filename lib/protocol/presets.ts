@@ -70,6 +70,7 @@ const codesmith: RecoveryConfig = {
   // The preventive per-turn output budget (headroom for interleaved thinking): each request
   // asks for it lowered to the model's own output limit (the engine says so on the request).
   output: { ...OFF_OUTPUT, maxTokens: 262_144 },
+  cache: { promptCaching: true },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -95,6 +96,7 @@ const s11: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
   output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false, refuseCutToolCalls: true },
+  cache: { promptCaching: false },
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
@@ -114,6 +116,8 @@ const course: RecoveryConfig = {
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
+  // "Keep the system prompt lean and cache it: stable prefix first."
+  cache: { promptCaching: true },
 };
 
 /** No recovery at all: the first error ends the run. */
@@ -127,6 +131,7 @@ const naive: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
+  cache: { promptCaching: false },
 };
 
 /** The vendor SDK's own retries (2, its default), nothing else. */
@@ -191,5 +196,6 @@ export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides =
     context: { ...base.context, ...overrides.context },
     compaction: { ...base.compaction, ...overrides.compaction },
     output: { ...base.output, ...overrides.output },
+    cache: { ...base.cache, ...overrides.cache },
   };
 }

@@ -194,6 +194,18 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
   refuseCutToolCalls: true,
 };
 
+/**
+ * The vendor's prompt cache: the stable prefix (tools, system, settled history) marked for
+ * Anthropic's cache (`cache_control` breakpoints); OpenAI dialects cache long prefixes on their
+ * own, so off there plays a vendor that keeps no cache (the simulated vendors honour it).
+ */
+export const CacheConfigSchema = z.object({
+  promptCaching: z.boolean(),
+});
+
+/** No cache: what a log written before prompt caching existed ran with. */
+const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = { promptCaching: false };
+
 export const RecoveryConfigSchema = z.object({
   /**
    * The vendor SDK's own retries (`maxRetries` on its client), beneath the loop's: 0 everywhere
@@ -231,6 +243,7 @@ export const RecoveryConfigSchema = z.object({
   output: OutputRecoveryConfigSchema.extend({ refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true) }).default(
     OUTPUT_BEFORE_SECTION,
   ),
+  cache: CacheConfigSchema.default(CACHE_BEFORE_SECTION),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 
@@ -246,6 +259,7 @@ export const RecoveryOverridesSchema = z
     context: ContextConfigSchema.partial().strict().optional(),
     compaction: CompactionConfigSchema.partial().strict().optional(),
     output: OutputRecoveryConfigSchema.partial().strict().optional(),
+    cache: CacheConfigSchema.partial().strict().optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;

@@ -10,7 +10,7 @@ import type { RunTotals } from './run-totals';
 export function terminateEvent(options: {
   reason: TerminateReason;
   complete: boolean;
-  totals: Readonly<RunTotals>;
+  totals: Readonly<Pick<RunTotals, 'inputTokens' | 'outputTokens' | 'usd'>>;
   message?: string | undefined;
   iteration?: number | undefined;
 }): EventBody<EventOf<'terminate'>> {

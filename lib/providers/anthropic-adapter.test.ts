@@ -25,7 +25,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5-20250929', inputTokens: 849 },
+      { type: 'response-start', id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5-20250929', inputTokens: 849, cachedInput: { read: 0, written: 0 } },
       { type: 'thinking-delta', index: 0, text: 'The test fails on an off-by-one. ' },
       { type: 'thinking-delta', index: 0, text: 'Read the file first.' },
       {
@@ -49,7 +49,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01Rd4ct3dTh1nk1ngX', model: 'claude-sonnet-4-5-20250929', inputTokens: 1500 },
+      { type: 'response-start', id: 'msg_01Rd4ct3dTh1nk1ngX', model: 'claude-sonnet-4-5-20250929', inputTokens: 1500, cachedInput: { read: 300, written: 0 } },
       {
         type: 'redacted-thinking',
         index: 0,
@@ -69,7 +69,7 @@ describe('anthropic adapter over recorded-form streams', () => {
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01CutStr3amY', model: 'claude-haiku-4-5-20251001', inputTokens: 310 },
+      { type: 'response-start', id: 'msg_01CutStr3amY', model: 'claude-haiku-4-5-20251001', inputTokens: 310, cachedInput: { read: 0, written: 0 } },
       { type: 'text-delta', index: 0, text: 'Let me look at' },
     ]);
   });

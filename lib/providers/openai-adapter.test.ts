@@ -35,7 +35,7 @@ describe('openai adapter over recorded-form streams', () => {
       { type: 'tool-call-delta', index: 1, argsText: '{}' },
       { type: 'block-stop', index: 0 },
       { type: 'block-stop', index: 1 },
-      { type: 'usage', inputTokens: 412, outputTokens: 38 },
+      { type: 'usage', inputTokens: 412, outputTokens: 38, cachedInput: { read: 0, written: 0 } },
       { type: 'finish', stopReason: 'tool_use', vendorStopReason: 'tool_calls' },
     ]);
   });
@@ -49,7 +49,7 @@ describe('openai adapter over recorded-form streams', () => {
       { type: 'text-delta', index: 0, text: 'Hello' },
       { type: 'text-delta', index: 0, text: ' — déjà vu ✓' },
       { type: 'block-stop', index: 0 },
-      { type: 'usage', inputTokens: 8, outputTokens: 9 },
+      { type: 'usage', inputTokens: 8, outputTokens: 9, cachedInput: { read: 5, written: 0 } },
       { type: 'finish', stopReason: 'max_tokens', vendorStopReason: 'length' },
     ]);
   });
@@ -69,7 +69,7 @@ describe('openai adapter over recorded-form streams', () => {
       { type: 'block-stop', index: 0 },
       { type: 'block-stop', index: 1 },
       { type: 'block-stop', index: 2 },
-      { type: 'usage', inputTokens: 620, outputTokens: 57 },
+      { type: 'usage', inputTokens: 620, outputTokens: 57, cachedInput: { read: 512, written: 0 } },
       { type: 'finish', stopReason: 'tool_use', vendorStopReason: 'tool_calls' },
     ]);
     expect(transport.requests[0]?.url).toBe('https://api.deepseek.com/chat/completions');

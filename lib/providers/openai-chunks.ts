@@ -113,7 +113,12 @@ export function createOpenAITranslator(options: { baseURL: string }): EventTrans
         }
       }
       if (chunk.usage) {
-        parts.push({ type: 'usage', inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens });
+        // prompt_tokens includes the cached prefix; DeepSeek names its hits prompt_cache_hit_tokens.
+        const deepseek = chunk.usage as { prompt_cache_hit_tokens?: number };
+        const read = chunk.usage.prompt_tokens_details?.cached_tokens ?? deepseek.prompt_cache_hit_tokens;
+        const part: StreamPart = { type: 'usage', inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        if (read != null) part.cachedInput = { read, written: 0 };
+        parts.push(part);
       }
       return parts;
     },

@@ -1,4 +1,4 @@
-import type { Dialect, StopReason, TakeoverHandling, Vendor } from '@/lib/protocol';
+import type { CachedTokens, Dialect, StopReason, TakeoverHandling, Vendor } from '@/lib/protocol';
 import type { ModelRequest, RenderReport } from '@/lib/trajectory';
 
 /** The neutral request lives with the renderers (lib/trajectory); adapters take it as is. */
@@ -10,7 +10,8 @@ export type { ModelRequest, ToolSpec } from '@/lib/trajectory';
  */
 export type StreamPart =
   | { type: 'connected' }
-  | { type: 'response-start'; id: string; model: string; inputTokens?: number }
+  /** `inputTokens` is the whole prompt; `cachedInput` the part of it the vendor read from its prompt cache or wrote to it. */
+  | { type: 'response-start'; id: string; model: string; inputTokens?: number; cachedInput?: CachedTokens }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'thinking-delta'; index: number; text: string }
   | { type: 'thinking-signature'; index: number; signature: string; itemId?: string }
@@ -18,7 +19,7 @@ export type StreamPart =
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argsText: string }
   | { type: 'block-stop'; index: number }
-  | { type: 'usage'; inputTokens?: number; outputTokens?: number }
+  | { type: 'usage'; inputTokens?: number; outputTokens?: number; cachedInput?: CachedTokens }
   | { type: 'finish'; stopReason: StopReason; vendorStopReason: string };
 
 export interface StreamOptions {

@@ -49,6 +49,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       log,
       policy: simulatedPolicy(config, bench.scenario),
       sdkMaxRetries: recovery.sdkMaxRetries,
+      promptCache: recovery.cache.promptCaching,
       faults: () => controls.faults,
       inForce: () => swaps!.current,
       taps: options,

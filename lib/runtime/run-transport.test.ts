@@ -34,6 +34,7 @@ describe('the run transport', () => {
       random: createRandom(1),
       policy: createPolicy('worker', getScenario('fix-failing-test')!),
       sdkMaxRetries: 0,
+      promptCache: true,
       log,
       faults: () => plan,
       inForce: () => inForce!,

@@ -17,6 +17,8 @@ export interface RunTransportOptions {
   random: Random;
   /** The simulated model behind every simulated vendor. */
   policy: Policy;
+  /** Whether the simulated vendors keep a prompt cache (the run's recovery.cache.promptCaching). */
+  promptCache: boolean;
   /** The SDK's own retries (the preset's); above 0 each is logged (sdk_retry) and waits on the run clock. */
   sdkMaxRetries: number;
   /** Where fault injections, misses and keepalives are written. */
@@ -39,7 +41,7 @@ export interface RunTransportOptions {
  */
 export function createRunTransport(options: RunTransportOptions): (target: VendorTarget) => BoundVendor {
   const { config, clock, random, log, inForce } = options;
-  const transports = createVendorTransports({ clock, random, policy: options.policy, first: config.provider.vendor });
+  const transports = createVendorTransports({ clock, random, policy: options.policy, first: config.provider.vendor, promptCache: options.promptCache });
   // Keepalives are logged the same way whether the fault wrapper sent them or a real vendor did.
   const keepalives = createKeepaliveLog({ clock, emit: log.emit, iteration: () => log.iteration });
   const realVendor = tapRealVendor(transports, inForce, keepalives);

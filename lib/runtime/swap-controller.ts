@@ -153,6 +153,7 @@ export function createSwapController(options: {
       ...(swap.reason ? { reason: swap.reason } : {}),
       handling,
       ...(bound.contextWindow !== undefined ? { context_window: bound.contextWindow } : {}),
+      cache_note: cacheNote(bound.model),
     });
     const from = { vendor: current.vendor, model: current.model };
     current = { ...bound, provider: reporting(bound, iteration, from) };
@@ -187,6 +188,7 @@ export function createSwapController(options: {
             reason: from.reason,
             handling,
             ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
+            cache_note: cacheNote(current.model),
           });
           current = { ...current, provider: reporting(current, iteration, from) };
           swapped = true;
@@ -199,4 +201,9 @@ export function createSwapController(options: {
       return swapped ? current : undefined;
     },
   };
+}
+
+/** A prompt cache belongs to one vendor and model: what was cached before the swap is not read after it. */
+function cacheNote(model: string): string {
+  return `the prompt cache does not carry over: the next request on ${model} reads nothing from a cache and its prefix is cached anew`;
 }

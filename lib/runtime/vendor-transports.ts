@@ -11,14 +11,21 @@ import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, createSimRespon
  * The first vendor's simulator keeps the `sim` random fork, so a run without swaps draws
  * exactly what it always drew.
  */
-export function createVendorTransports(options: { clock: Clock; random: Random; policy: Policy; first: Vendor }): (vendor: Vendor) => typeof fetch {
-  const { clock, random, policy, first } = options;
+export function createVendorTransports(options: {
+  clock: Clock;
+  random: Random;
+  policy: Policy;
+  first: Vendor;
+  /** Each simulated vendor keeps a prompt cache (off: none, whatever the requests mark). */
+  promptCache: boolean;
+}): (vendor: Vendor) => typeof fetch {
+  const { clock, random, policy, first, promptCache } = options;
   const sims = new Map<Vendor, typeof fetch>();
   let real: typeof fetch | undefined;
   return (vendor) => {
     const cached = sims.get(vendor);
     if (cached) return cached;
-    const simOptions = { clock, random: random.fork(vendor === first ? 'sim' : `sim-${vendor}`), policy };
+    const simOptions = { clock, random: random.fork(vendor === first ? 'sim' : `sim-${vendor}`), policy, promptCache };
     let transport: typeof fetch;
     switch (vendor) {
       case 'sim-anthropic':

@@ -28,7 +28,7 @@ const TOOL_COUNTS_LIMIT = 256;
  * of a few dozen values, where counting again serialises its schema to JSON and looks the text
  * up. Same key order is required, as the serialised text depends on it.
  */
-function exactToolTokens(tool: SizedTool): number {
+export function exactToolTokens(tool: SizedTool): number {
   const last = toolCounts.get(tool.name);
   if (last && last.description === tool.description && sameJson(last.inputSchema, tool.inputSchema)) return last.tokens;
   const tokens = toolTokens(tool, countTokens);

@@ -65,13 +65,13 @@ export function fixedPolicy(turn: PolicyTurn): Policy {
   return () => turn;
 }
 
-export function anthropicClient(options: { policy: Policy; seed?: number; clock?: VirtualClock }): {
+export function anthropicClient(options: { policy: Policy; seed?: number; clock?: VirtualClock; promptCache?: boolean }): {
   client: Anthropic;
   clock: VirtualClock;
   fetch: typeof fetch;
 } {
   const clock = options.clock ?? new VirtualClock();
-  const fetch = createSimAnthropic({ clock, random: createRandom(options.seed ?? 1), policy: options.policy });
+  const fetch = createSimAnthropic({ clock, random: createRandom(options.seed ?? 1), policy: options.policy, promptCache: options.promptCache ?? true });
   return { client: new Anthropic({ apiKey: 'sim', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 }), clock, fetch };
 }
 

@@ -61,6 +61,8 @@ export interface SimVendorOptions {
   pacing?: Partial<Pacing>;
   /** When set, only this key is accepted; otherwise any non-empty key is. */
   apiKey?: string;
+  /** The vendor's prompt cache (default on); off plays a vendor that caches nothing. */
+  promptCache?: boolean;
   /** HMAC key for thinking signatures (Anthropic); a fixed default keeps runs reproducible. */
   signingKey?: string;
 }

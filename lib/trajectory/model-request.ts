@@ -16,4 +16,9 @@ export interface ModelRequest {
   maxTokens: number;
   /** Ask for extended thinking / reasoning where the vendor supports it. */
   thinking: boolean;
+  /**
+   * Mark the stable prefix for the vendor's prompt cache (Anthropic's `cache_control`
+   * breakpoints). Vendors that cache on their own (OpenAI) need no field. Absent: off.
+   */
+  promptCaching?: boolean;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_TAKEOVER, type TakeoverHandling, type Vendor } from '@/lib/prot
 import type { ModelRequest, ToolSpec } from './model-request';
 import { renderTarget } from './anthropic-content';
 import { renderAnthropicHistory } from './anthropic-history';
+import { markCachePrefix } from './anthropic-cache-breakpoints';
 import { describeMinter } from './credentials';
 import { recordingReport, reportFromCalls, type RenderReport, type ReportBuilder, type ReportCall } from './render-report';
 import { modelReasons, thinkingBudget } from './thinking-budget';
@@ -40,6 +41,7 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   };
   if (request.system !== '') params.system = request.system;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
+  if (request.promptCaching) markCachePrefix(params);
   const thinking = thinkingConfig({ request, vendor, messages, report: recordingReport(own), naive: handling.naive });
   if (thinking) params.thinking = thinking;
   let report: RenderReport | undefined;

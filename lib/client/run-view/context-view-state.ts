@@ -17,6 +17,8 @@ export interface ContextSample {
   messages: readonly SentMessage[];
   /** What the vendor reported for this request, once it answered. */
   reported?: number;
+  /** Of `reported`, what the vendor said it read from its prompt cache and wrote to it (absent: it reported no cache). */
+  cached?: { read: number; written: number };
 }
 
 export interface CompactionView {
@@ -87,11 +89,14 @@ export function foldContextSent(c: ContextViewState, e: EventOf<'context_sent'>)
   return { ...c, samples: [...c.samples, sample] };
 }
 
-/** The vendor's count for the latest request copy (the first report after it). */
-export function foldReported(c: ContextViewState, inputTokens: number): ContextViewState {
+/** The vendor's count for the latest request copy (the first report after it), with its cached part. */
+export function foldReported(c: ContextViewState, e: Pick<EventOf<'llm_call'>, 'input_tokens' | 'cache_read_tokens' | 'cache_write_tokens'>): ContextViewState {
   const last = c.samples.at(-1);
   if (!last || last.reported !== undefined) return c;
-  return { ...c, samples: [...c.samples.slice(0, -1), { ...last, reported: inputTokens }] };
+  const sample: ContextSample = { ...last, reported: e.input_tokens };
+  if (e.cache_read_tokens !== undefined || e.cache_write_tokens !== undefined)
+    sample.cached = { read: e.cache_read_tokens ?? 0, written: e.cache_write_tokens ?? 0 };
+  return { ...c, samples: [...c.samples.slice(0, -1), sample] };
 }
 
 export function foldCompaction(c: ContextViewState, e: EventOf<'compaction'>): ContextViewState {

@@ -112,7 +112,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return s.status === 'running' && s.reason === reason ? { ...s, turns } : { ...s, turns, status: 'running', reason };
     }
     case 'llm_call':
-      return { ...foldLlmCall(s, e), context: e.background ? s.context : foldReported(s.context, e.input_tokens) };
+      return { ...foldLlmCall(s, e), context: e.background ? s.context : foldReported(s.context, e) };
     case 'context_sent':
       return { ...s, context: foldContextSent(s.context, e) };
     case 'compaction':

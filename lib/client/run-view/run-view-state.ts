@@ -10,6 +10,7 @@ import type {
   TerminateReason,
   ToolCallStatus,
 } from '@/lib/protocol';
+import { NO_TOTALS, type RunTotals } from '@/lib/protocol';
 import { initialContextView, type ContextViewState } from './context-view-state';
 import type { SwapView } from './fold-takeover';
 
@@ -318,7 +319,7 @@ export interface RunViewState {
   tools: readonly string[];
   vendor?: string;
   model?: string;
-  totals: { inputTokens: number; outputTokens: number; usd: number };
+  totals: Readonly<RunTotals>;
   /**
    * Model requests this run made so far, foreground and background: what its attempt budget
    * counts. A fork's copied turns are not among them (copiedRequests).
@@ -365,7 +366,7 @@ export function initialRunViewState(): RunViewState {
     clock: 'real',
     timeScale: 1,
     tools: [],
-    totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
+    totals: NO_TOTALS,
     requests: 0,
     copiedRequests: 0,
     sdkRetries: 0,

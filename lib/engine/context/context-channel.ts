@@ -146,6 +146,7 @@ export class ContextChannel {
   /** Before a request: routine stubs, then a full compaction when asked for or near the threshold. */
   private async prepare(options: { messages: readonly Message[]; iteration: number; compactNow: boolean }): Promise<SentCopy> {
     const { messages, iteration } = options;
+    this.current = { messages, iteration };
     this.view.noteIterations(messages, iteration - 1);
     this.learnToolNames(messages);
     this.stubRoutinely({ messages, iteration });
@@ -178,6 +179,7 @@ export class ContextChannel {
   /** Builds the copy that goes out and records it (context_sent). */
   private publish(options: { messages: readonly Message[]; iteration: number }): SentCopy {
     const sent = this.build(options.messages, options.iteration);
+    this.lastSent = sent.messages;
     this.emit({
       event: 'context_sent',
       iteration: options.iteration,
@@ -322,7 +324,26 @@ export class ContextChannel {
       chars,
       iteration: this.resultIteration.get(id) ?? options.iteration,
     }));
-    emitCompaction(this.options.emit, { ...options, stubbed });
+    const kept = options.ok ? this.cacheKept() : undefined;
+    const record = kept === undefined ? options : { ...options, cacheKept: kept, reason: `${options.reason}; ${cacheNote(kept)}` };
+    emitCompaction(this.options.emit, { ...record, stubbed });
+  }
+
+  /** The messages being prepared and the copy the last request sent: what a step is compared against. */
+  private current: { messages: readonly Message[]; iteration: number } | undefined;
+  private lastSent: readonly Message[] | undefined;
+
+  /**
+   * With prompt caching on: how many messages of the last request open the copy as it stands
+   * now unchanged, when a step changed one of them (undefined when it changed none of them).
+   */
+  private cacheKept(): number | undefined {
+    const { current, lastSent } = this;
+    if (!this.options.recovery.cache.promptCaching || !current || !lastSent) return undefined;
+    const now = this.build(current.messages, current.iteration).messages;
+    let k = 0;
+    while (k < lastSent.length && k < now.length && sameMessage(now[k]!, lastSent[k]!)) k++;
+    return k < lastSent.length ? k : undefined;
   }
 
   private recordBreaker(iteration: number, transition: BreakerTransition): void {
@@ -359,4 +380,16 @@ export class ContextChannel {
 function taskText(messages: readonly Message[]): string {
   const first = messages[0];
   return first ? first.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : '';
+}
+
+/** The same message as sent: the same object, or the same parts (a summary note is rebuilt per copy). */
+function sameMessage(a: Message, b: Message): boolean {
+  return a === b || (a.role === b.role && JSON.stringify(a.parts) === JSON.stringify(b.parts));
+}
+
+/** What a step that changed the last request's messages does to the vendor's prompt cache, in words. */
+function cacheNote(kept: number): string {
+  return kept === 0
+    ? 'invalidates the cached prefix after the system prompt: the next request can read only the tools and the system prompt from the cache'
+    : `invalidates the cached prefix after message ${kept}: the next request can read at most the tools, the system prompt and ${kept} message${kept === 1 ? '' : 's'} from the cache`;
 }

@@ -16,6 +16,8 @@ export interface CompactionRecord {
   reason: string;
   summary?: string;
   attempt?: number;
+  /** Messages of the last request that open the next one unchanged, when the step changed an earlier one (prompt caching on). */
+  cacheKept?: number;
 }
 
 /** The `compaction` event: what a step did to the request copy, tokens before → after. */
@@ -34,6 +36,7 @@ export function emitCompaction(emit: Emit, record: CompactionRecord): void {
     ...(record.summary !== undefined ? { summary: record.summary } : {}),
     reason: record.reason,
     ...(record.attempt !== undefined ? { recovery_attempt: record.attempt } : {}),
+    ...(record.cacheKept !== undefined ? { cache_kept_messages: record.cacheKept } : {}),
   });
 }
 

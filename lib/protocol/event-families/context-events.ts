@@ -68,6 +68,11 @@ export const CompactionEventSchema = z.object({
   reason: z.string(),
   /** Which overflow recovery of the step this rung belongs to. */
   recovery_attempt: z.number().int().min(1).optional(),
+  /**
+   * With prompt caching on, when the step changed messages the last request sent: how many of
+   * them still open the next request unchanged. The vendor's cached prefix ends there at most.
+   */
+  cache_kept_messages: z.number().int().min(0).optional(),
 });
 
 export const ContextOverflowEventSchema = z.object({

@@ -67,8 +67,15 @@ export const LlmCallEventSchema = z.object({
   attempt: z.number().int().min(1).optional(),
   vendor: z.string().optional(),
   model: z.string().optional(),
+  /** The whole prompt, the part the vendor served from its prompt cache included. */
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /** Of input_tokens, what the vendor reported reading from its prompt cache (absent: it reported no cache). */
+  cache_read_tokens: z.number().int().min(0).optional(),
+  /** Of input_tokens, what the vendor reported writing to its prompt cache (Anthropic's cache_creation_input_tokens). */
+  cache_write_tokens: z.number().int().min(0).optional(),
+  /** What the cache saved on this call at the model's cache prices: the cost as plain input less `usd`'s input part (negative when a write cost more). */
+  cache_saved_usd: z.number().optional(),
   usd: z.number().optional(),
   usd_so_far: z.number(),
   stop_reason: z.string(),

@@ -25,6 +25,8 @@ export const SwapEventSchema = z.object({
   handling: TakeoverSchema,
   /** The new model's context window when known. */
   context_window: z.number().int().optional(),
+  /** What the swap does to the prompt cache, in words: a vendor's cache is per model, so the next request reads none of it. */
+  cache_note: z.string().optional(),
 });
 
 export const ForkedFromEventSchema = z.object({

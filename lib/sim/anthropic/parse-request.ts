@@ -12,6 +12,8 @@ export interface AnthropicRequest {
   tools: PolicyTool[];
   thinking: boolean;
   budgetTokens: number | undefined;
+  /** The body as sent, for what the neutral view leaves out (the cache breakpoints). */
+  raw: Record<string, unknown>;
 }
 
 const BLOCK_TAGS = "'text', 'image', 'document', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result'";
@@ -146,5 +148,15 @@ export function parseAnthropicRequest(options: { body: string }): AnthropicReque
   const tools = parseTools(body.tools);
   const thinking = parseThinking(body, maxTokens);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalidRequest('stream: Input should be a valid boolean');
-  return { model: body.model, maxTokens, stream: body.stream === true, system, messages, tools, thinking: thinking.enabled, budgetTokens: thinking.budget };
+  return {
+    model: body.model,
+    maxTokens,
+    stream: body.stream === true,
+    system,
+    messages,
+    tools,
+    thinking: thinking.enabled,
+    budgetTokens: thinking.budget,
+    raw: body,
+  };
 }

@@ -34,7 +34,7 @@ describe('anthropicStreamFrames', () => {
       id: 'msg_1',
       model: 'claude-sim-sonnet',
       plan,
-      inputTokens: 10,
+      cache: { read: 0, written: 0, uncached: 10 },
       stopReason: 'tool_use',
       toolIds: ['toolu_1'],
       signatures: ['sig'],

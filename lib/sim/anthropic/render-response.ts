@@ -1,13 +1,15 @@
 import type { OutputPlan } from '../output-plan';
 import type { BodyFrame } from '../paced-body';
 import type { ResponsePacing } from '../pacing';
+import type { CacheUsage } from '../prompt-cache';
 
 /** Everything decided about one response before its bytes are written. */
 export interface AnthropicResponseInput {
   id: string;
   model: string;
   plan: OutputPlan;
-  inputTokens: number;
+  /** The prompt's input: what the cache served, what was written to it, and the rest (`input_tokens`). */
+  cache: CacheUsage;
   stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'model_context_window_exceeded';
   /** One toolu_ id per tool_call block, in order. */
   toolIds: string[];
@@ -35,8 +37,9 @@ const DELTA_FIELD = {
 /** Recorded traffic serializes ping with a space after the colon; the other events are compact. */
 const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
 
-function usage(inputTokens: number, outputTokens: number): Record<string, number> {
-  return { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
+/** Anthropic's usage: `input_tokens` counts only the input after the last cached or written prefix. */
+function usage(cache: CacheUsage, outputTokens: number): Record<string, number> {
+  return { input_tokens: cache.uncached, cache_creation_input_tokens: cache.written, cache_read_input_tokens: cache.read, output_tokens: outputTokens };
 }
 
 /** The SSE records of a streamed Message, each with its pacing delay. */
@@ -54,7 +57,7 @@ export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: usage(input.inputTokens, 1),
+        usage: usage(input.cache, 1),
       },
     }),
   };
@@ -86,7 +89,7 @@ export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator
     text: record('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: input.stopReason, stop_sequence: null },
-      usage: usage(input.inputTokens, Math.max(1, plan.outputTokens)),
+      usage: usage(input.cache, Math.max(1, plan.outputTokens)),
     }),
   };
   yield { delayMs: 0, text: record('message_stop', { type: 'message_stop' }) };
@@ -118,7 +121,7 @@ export function anthropicMessageBody(input: AnthropicResponseInput): string {
     content,
     stop_reason: input.stopReason,
     stop_sequence: null,
-    usage: usage(input.inputTokens, Math.max(1, input.plan.outputTokens)),
+    usage: usage(input.cache, Math.max(1, input.plan.outputTokens)),
   });
 }
 

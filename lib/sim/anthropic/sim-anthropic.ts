@@ -10,6 +10,8 @@ import type { SimVendorOptions } from '../types';
 import { ANTHROPIC_HTTP_ERRORS } from '@/lib/dialects';
 import { anthropicErrorResponse } from './errors';
 import { checkAnthropicRequest } from './check-request';
+import { PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
+import { cacheBreakpoints } from './cache-breakpoints';
 import { anthropicMessageBody, anthropicStreamFrames, totalGenerationMs, type AnthropicResponseInput } from './render-response';
 
 function checkAuth(headers: Headers, expected: string | undefined): void {
@@ -31,6 +33,8 @@ function checkAuth(headers: Headers, expected: string | undefined): void {
 export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
   const signingKey = options.signingKey ?? DEFAULT_SIGNING_KEY;
   let served = 0;
+  // The run's prompt cache on this vendor (none when the option turns caching off: markers are then checked, nothing is kept).
+  const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = await readFetchInput({ input, init });
@@ -48,6 +52,13 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
       checkAuth(request.headers, options.apiKey);
       const { parsed, model, inputTokens } = checkAnthropicRequest({ body: request.body, signingKey });
 
+      let cached: CacheUsage = { read: 0, written: 0, uncached: inputTokens };
+      if (request.body.includes('"cache_control"')) {
+        const prefix = promptPrefix({ model: model.id, system: parsed.system, tools: parsed.tools, messages: parsed.messages });
+        const breakpoints = cacheBreakpoints(parsed.raw, prefix);
+        if (cache && breakpoints.length > 0) cached = cache.breakpoints(prefix, breakpoints, model.cache);
+      }
+
       const thinking = parsed.thinking && model.reasoning;
       const turn = options.policy(
         { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens: parsed.maxTokens, thinking },
@@ -63,7 +74,7 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
         id: makeId({ random: ids, kind: 'msg' }),
         model: model.id,
         plan,
-        inputTokens,
+        cache: cached,
         stopReason,
         toolIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => makeId({ random: ids, kind: 'toolu' })),
         signatures: plan.blocks.flatMap((b) => (b.kind === 'thinking' ? [signThinking({ key: signingKey, model: model.id, thinking: b.text })] : [])),

@@ -38,6 +38,7 @@ describe('openaiStreamFrames', () => {
         systemFingerprint: 'fp_1',
         plan,
         promptTokens: 7,
+        cache: { read: 0, written: 0, uncached: 7 },
         finishReason: 'tool_calls',
         callIds: ['call_1'],
         includeUsage,

@@ -1,6 +1,7 @@
 import type { OutputPlan } from '../output-plan';
 import type { BodyFrame } from '../paced-body';
 import type { ResponsePacing } from '../pacing';
+import type { CacheUsage } from '../prompt-cache';
 
 export interface OpenAIResponseInput {
   id: string;
@@ -9,6 +10,8 @@ export interface OpenAIResponseInput {
   systemFingerprint: string;
   plan: OutputPlan;
   promptTokens: number;
+  /** The part of the prompt read from the vendor's automatic prefix cache (`cached_tokens`). */
+  cache: CacheUsage;
   finishReason: 'stop' | 'tool_calls' | 'length';
   /** One call_ id per tool_call block, in order. */
   callIds: string[];
@@ -27,7 +30,7 @@ function usageBody(input: OpenAIResponseInput): Record<string, unknown> {
     prompt_tokens: input.promptTokens,
     completion_tokens: completion,
     total_tokens: input.promptTokens + completion,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: input.cache.read, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: reasoningTokens(input), audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }

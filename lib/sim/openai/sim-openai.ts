@@ -9,6 +9,7 @@ import type { SimVendorOptions } from '../types';
 import { checkOpenAIRequest, type OpenAIFlavor } from './check-request';
 import { OPENAI_HTTP_ERRORS } from '@/lib/dialects';
 import { openaiErrorResponse } from './errors';
+import { PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
 import { openaiCompletionBody, openaiStreamFrames, type OpenAIResponseInput } from './render-response';
 
 /** `created` timestamps count from a fixed epoch in run time, so bytes repeat run after run. */
@@ -44,6 +45,8 @@ function checkAuth(headers: Headers, expected: string | undefined): void {
 export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFlavor }): typeof fetch {
   const flavor = options.flavor ?? 'openai';
   let served = 0;
+  // The run's automatic prefix cache on this vendor (none when the option turns caching off).
+  const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = await readFetchInput({ input, init });
@@ -61,6 +64,12 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
       checkAuth(request.headers, options.apiKey);
       const { parsed, model, promptTokens } = checkOpenAIRequest({ body: request.body, flavor });
 
+      // Automatic: no request field; every prompt long enough is cached and read back by prefix.
+      let cached: CacheUsage = { read: 0, written: 0, uncached: promptTokens };
+      if (cache && promptTokens >= model.cache.minTokens) {
+        cached = cache.automatic(promptPrefix({ model: model.id, system: parsed.system, tools: parsed.tools, messages: parsed.messages }), model.cache);
+      }
+
       const maxTokens = parsed.maxTokens ?? model.maxOutputTokens;
       const turn = options.policy(
         { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens, thinking: model.reasoning },
@@ -77,6 +86,7 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
         systemFingerprint: `fp_${randomChars({ random: options.random.fork(`fingerprint-${model.id}`), length: 10, alphabet: '0123456789abcdef' })}`,
         plan,
         promptTokens,
+        cache: cached,
         finishReason: plan.cut ? 'length' : hasTools ? 'tool_calls' : 'stop',
         callIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => makeId({ random: ids, kind: 'call' })),
         includeUsage: parsed.includeUsage,
