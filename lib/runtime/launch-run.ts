@@ -54,8 +54,17 @@ export function launchRun(options: LaunchOptions): RunHandle {
       taps: options,
     });
     const initial = bind(firstTarget(options));
-    swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit, ...(fork ? { inherited: inheritedFrom(fork) } : {}) });
-    const { provider, model, fallbackModel } = initial;
+    swaps = createSwapController({
+      config,
+      initial,
+      bind,
+      handling: config.takeover,
+      emit: log.emit,
+      inBackground: () => log.inBackground,
+      ...(fork ? { inherited: inheritedFrom(fork) } : {}),
+    });
+    // The swap controller's adapter: it keeps the last body sent, for the next swap's event.
+    const { provider, model, fallbackModel } = swaps.current;
     // A fork opens at 0 like any run; its clock already stands where the copied turns end.
     const opening = runStartEvent({ config, bench, vendor: initial.vendor, model, clock });
     if (!fork) log.emit(opening);

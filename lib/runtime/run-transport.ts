@@ -68,7 +68,12 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   const sdkHold = options.sdkMaxRetries > 0 ? createSdkRetryHold(clock) : undefined;
   const sdkFetch = options.taps.tapFetch ? options.taps.tapFetch(faulted) : faulted;
   return (target) => {
-    const bound = bindVendor({ target, fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch, maxRetries: options.sdkMaxRetries, handling: config.takeover });
+    const bound = bindVendor({
+      target,
+      fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch,
+      maxRetries: options.sdkMaxRetries,
+      handling: target.takeover ?? config.takeover,
+    });
     return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;
   };
 }

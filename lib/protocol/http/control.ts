@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VendorSchema } from '../config';
+import { TakeoverSchema, VendorSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
 import { ApiKeySchema } from './api-key';
 
@@ -20,6 +20,8 @@ export const ControlBodySchema = z.discriminatedUnion('action', [
       model: z.string().max(200).default(''),
       baseUrl: z.string().url().optional(),
       apiKey: ApiKeySchema.optional(),
+      /** How history is handed over on this swap; absent: the run's own `takeover`. */
+      takeover: TakeoverSchema.optional(),
     })
     .strict(),
 ]);
