@@ -79,6 +79,29 @@ describe('takeover between vendors mid-run', () => {
     expect(report?.naive?.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
+  it('keeps the wire on both sides of a swap: the bodies the vendors received, and the naive body the vendor refuses', async () => {
+    const received: { vendor: string; body: unknown }[] = [];
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }, swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }] },
+      { onVendorRequest: ({ vendor, body }) => received.push({ vendor, body: JSON.parse(body) as unknown }) },
+    );
+    const [swap] = ofType(events, 'swap');
+    const [report] = ofType(events, 'takeover_report');
+    // What each side's vendor received, byte for byte the JSON the events keep.
+    const lastBefore = received.filter((r) => r.vendor === 'sim-anthropic').at(-1)!;
+    const firstAfter = received.find((r) => r.vendor === 'sim-deepseek')!;
+    expect(swap?.sent_before).toMatchObject({ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', url: 'http://sim.anthropic.local/v1/messages' });
+    expect(swap?.sent_before?.body).toEqual(lastBefore.body);
+    expect(report?.sent).toMatchObject({ vendor: 'sim-deepseek', url: 'http://sim.deepseek.local/v1/chat/completions' });
+    expect(report?.sent?.body).toEqual(firstAfter.body);
+    expect(report?.sent?.chars).toBe(JSON.stringify(firstAfter.body).length);
+    // Anthropic's thinking blocks carry signatures before; after, none travels, and the naive body still has them.
+    expect(JSON.stringify(swap?.sent_before?.body)).toContain('"signature"');
+    expect(JSON.stringify(report?.sent?.body)).not.toContain('signature');
+    expect(report?.naive).toMatchObject({ accepted: false, status: 400 });
+    expect(report?.naive_body?.body).not.toEqual(report?.sent?.body);
+  });
+
   it('a naive takeover to the DeepSeek-style vendor fails with its reasoning_content error', async () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-openai' },
