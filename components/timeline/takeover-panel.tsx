@@ -8,6 +8,7 @@ import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';
 import { WhyLine } from '@/components/explain/why-line';
 import { CarriedList, DroppedList } from './takeover-lines';
+import { TakeoverWire } from './takeover-wire';
 
 const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped by hand',
@@ -59,6 +60,12 @@ function SwapCard({ swap }: { swap: SwapView }) {
           {swap.handling.naive ? ' · naive takeover: history sent as it was' : ''}
         </span>
       </div>
+      {swap.recordedAs && (
+        <p className="text-muted" data-testid="swap-recorded">
+          recorded in the run&apos;s config as a swap at turn {swap.recordedAs.atTurn}: Re-run and Open in playground make it again
+        </p>
+      )}
+      {swap.notRecorded && <p className="text-wait">not recorded in the run&apos;s config: {swap.notRecorded}</p>}
       <WhyLine seq={swap.seq} linked />
       {report && <WhyLine seq={report.seq} />}
       {!report ? (
@@ -76,6 +83,9 @@ function SwapCard({ swap }: { swap: SwapView }) {
             ) : (
               <DroppedList dropped={report.dropped} />
             )}
+          </div>
+          <div className="md:col-span-2">
+            <TakeoverWire before={swap.sentBefore} after={report.sent} naive={report.naiveBody} />
           </div>
           <div className="md:col-span-2">
             {naive === undefined ? (
