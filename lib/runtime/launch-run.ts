@@ -89,6 +89,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       judgeTask: bench.judge,
       takeCompactRequest: controls.takeCompactRequest,
       beforeRequest: controls.beforeRequest,
+      beforeTerminate: controls.ending,
       rebind: (target) => crossVendorFallback(target, swaps!, log.emit),
       ...(fork ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } } : {}),
     });

@@ -148,7 +148,7 @@ export function createSwapController(options: {
     const label = `${target.vendor}${target.model ? `/${target.model}` : ''}`;
     const problems = checkVendorTarget({ target, clock: config.clock });
     if (problems.length > 0) {
-      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${problems.join('; ')}` });
+      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${problems.join('; ')}` });
       return false;
     }
     let bound: BoundVendor;
@@ -156,11 +156,11 @@ export function createSwapController(options: {
       bound = options.bind(target);
     } catch (error) {
       if (!(error instanceof ProviderConfigError)) throw error;
-      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${error.message}` });
+      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${error.message}` });
       return false;
     }
     if (bound.vendor === current.vendor && bound.model === current.model) {
-      emit({ event: 'log', iteration, level: 'info', message: `swap to ${label} skipped: the run is already on it` });
+      emit({ event: 'log', iteration, level: 'info', about: 'swap', message: `swap to ${label} skipped: the run is already on it` });
       return false;
     }
     emit({

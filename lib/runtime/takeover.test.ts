@@ -134,6 +134,26 @@ describe('takeover between vendors mid-run', () => {
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
+  it('a swap asked for as the run ends is said not made, before the terminate, never dropped in silence', async () => {
+    let sent = false;
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic' } },
+      {
+        onEvent: (event, control) => {
+          if (!sent && event.event === 'llm_call' && event.stop_reason === 'end_turn' && !event.background) {
+            sent = true;
+            control({ action: 'swap', target: { vendor: 'sim-deepseek', model: '' } });
+          }
+        },
+      },
+    );
+    expect(sent).toBe(true);
+    expect(ofType(events, 'swap')).toEqual([]);
+    const note = ofType(events, 'log').find((l) => l.about === 'swap');
+    expect(note).toMatchObject({ level: 'warn', message: 'swap to sim-deepseek not made: the run ended before its next request' });
+    expect(note!.seq).toBeLessThan(terminateOf(events).seq);
+  });
+
   it('refuses a swap this installation cannot make, in the log, and stays on its vendor', async () => {
     const events = await runToEnd(
       { provider: { vendor: 'sim-anthropic' } },
@@ -145,7 +165,9 @@ describe('takeover between vendors mid-run', () => {
       },
     );
     expect(ofType(events, 'swap')).toEqual([]);
-    expect(ofType(events, 'log').some((l) => l.level === 'warn' && l.message.includes('swap to sim-openai/claude-sim-haiku not made'))).toBe(true);
+    expect(
+      ofType(events, 'log').some((l) => l.level === 'warn' && l.about === 'swap' && l.message.includes('swap to sim-openai/claude-sim-haiku not made')),
+    ).toBe(true);
     expect(terminateOf(events).complete).toBe(true);
   });
 
