@@ -16,6 +16,8 @@ import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
 import { SwapControl, type SwapTargetInput } from './swap-control';
+import { SwapOutcomeLine } from './swap-outcome';
+import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { TakeoverFields } from './takeover-fields';
 import { TaskField } from './task-field';
 import { VendorFields } from './vendor-fields';
@@ -35,6 +37,8 @@ export interface ControlPanelProps {
   current?: string;
   onSwap: (target: SwapTargetInput) => void;
   swapPending: boolean;
+  /** The last swap asked for from this page, whose outcome is shown in words. */
+  swapAsk?: SwapAsk;
   /** Narrow screens: the panel is a drawer over the run, open or closed. */
   drawerOpen?: boolean;
   onCloseDrawer?: () => void;
@@ -55,6 +59,7 @@ export function ControlPanel({
   current,
   onSwap,
   swapPending,
+  swapAsk,
   drawerOpen = false,
   onCloseDrawer,
 }: ControlPanelProps) {
@@ -116,6 +121,7 @@ export function ControlPanel({
       <Section title="Provider">
         <VendorFields form={form} onChange={onChange} disabled={live} />
         {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
+        {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
       </Section>
       <Section
