@@ -17,6 +17,7 @@ import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
 import { SwapControl, type SwapTargetInput } from './swap-control';
 import { SwapOutcomeLine } from './swap-outcome';
+import { PlannedSwaps } from './planned-swaps';
 import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { TakeoverFields } from './takeover-fields';
 import { TaskField } from './task-field';
@@ -123,6 +124,7 @@ export function ControlPanel({
         {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
         {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
+        <PlannedSwaps form={form} onChange={onChange} disabled={live} />
       </Section>
       <Section
         title="Recovery"

@@ -1,4 +1,14 @@
-import { BudgetsSchema, PresetIdSchema, PromptSetRefSchema, RecoveryOverridesSchema, SimPolicyIdSchema, ToolNameSchema, VendorSchema } from '@/lib/protocol';
+import {
+  BudgetsSchema,
+  MAX_SCHEDULED_SWAPS,
+  PresetIdSchema,
+  PromptSetRefSchema,
+  RecoveryOverridesSchema,
+  ScheduledSwapSchema,
+  SimPolicyIdSchema,
+  ToolNameSchema,
+  VendorSchema,
+} from '@/lib/protocol';
 import { z } from 'zod';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -54,6 +64,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   model: text('model', 'm', z.string().max(200)),
   foreignThinking: text('foreignThinking', 'ft', z.enum(['drop', 'note'])),
   naiveTakeover: { key: 'naiveTakeover', param: 'naive', write: (v) => (v ? '1' : '0'), read: (raw) => raw === '1' },
+  swaps: json('swaps', 'sw', z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS)),
   preset: text('preset', 'pre', PresetIdSchema),
   overrides: json('overrides', 'rec', RecoveryOverridesSchema),
   faults: {
