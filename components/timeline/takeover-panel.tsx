@@ -35,13 +35,13 @@ export function TakeoverPanel() {
     seen.current = landed;
     if (!grew || !live || swaps.length === 0) return;
     const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    section.current?.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+    section.current?.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
   }, [landed, live, swaps.length]);
   if (swaps.length === 0) return null;
   return (
     <section
       ref={section}
-      className="max-h-[32rem] scroll-mt-2 overflow-y-auto border-b border-line bg-panel px-4 py-2"
+      className="max-h-[75vh] scroll-mt-2 overflow-y-auto border-b border-line bg-panel px-4 py-2"
       data-testid="takeover-panel"
       aria-label="takeover"
     >
@@ -90,6 +90,9 @@ function SwapCard({ swap }: { swap: SwapView }) {
         <p className="mt-1 text-muted">the first request on {swap.toVendor} has not been sent yet</p>
       ) : (
         <div className="mt-1 grid gap-2 md:grid-cols-2">
+          <div className="md:col-span-2">
+            <TakeoverWire before={swap.sentBefore} after={report.sent} naive={report.naiveBody} />
+          </div>
           <div>
             <h3 className="font-semibold text-fg">Carried</h3>
             {report.converted.length === 0 ? <p className="text-muted">nothing needed converting</p> : <CarriedList converted={report.converted} />}
@@ -101,9 +104,6 @@ function SwapCard({ swap }: { swap: SwapView }) {
             ) : (
               <DroppedList dropped={report.dropped} />
             )}
-          </div>
-          <div className="md:col-span-2">
-            <TakeoverWire before={swap.sentBefore} after={report.sent} naive={report.naiveBody} />
           </div>
           <div className="md:col-span-2">
             {naive === undefined ? (
