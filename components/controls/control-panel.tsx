@@ -38,6 +38,8 @@ export interface ControlPanelProps {
   current?: string;
   onSwap: (target: SwapTargetInput) => void;
   swapPending: boolean;
+  /** The run on screen (for the swap control's suggestions). */
+  runId?: string;
   /** The last swap asked for from this page, whose outcome is shown in words. */
   swapAsk?: SwapAsk;
   /** Narrow screens: the panel is a drawer over the run, open or closed. */
@@ -61,6 +63,7 @@ export function ControlPanel({
   onSwap,
   swapPending,
   swapAsk,
+  runId,
   drawerOpen = false,
   onCloseDrawer,
 }: ControlPanelProps) {
@@ -121,7 +124,7 @@ export function ControlPanel({
       </Section>
       <Section title="Provider">
         <VendorFields form={form} onChange={onChange} disabled={live} />
-        {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
+        {live && <SwapControl runId={runId} current={current} onSwap={onSwap} pending={swapPending} />}
         {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
         <PlannedSwaps form={form} onChange={onChange} disabled={live} />

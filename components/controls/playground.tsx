@@ -156,6 +156,7 @@ function PlaygroundBody({
         onSwap={onSwap}
         swapPending={control.isPending}
         swapAsk={swapAsk}
+        runId={runId}
         drawerOpen={drawer}
         onCloseDrawer={() => {
           setDrawer(false);
