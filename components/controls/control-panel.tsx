@@ -16,6 +16,9 @@ import { RecoveryParams } from './recovery-params';
 import { RunSettings } from './run-settings';
 import { ScenarioPicker } from './scenario-picker';
 import { SwapControl, type SwapTargetInput } from './swap-control';
+import { SwapOutcomeLine } from './swap-outcome';
+import { PlannedSwaps } from './planned-swaps';
+import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { TakeoverFields } from './takeover-fields';
 import { TaskField } from './task-field';
 import { VendorFields } from './vendor-fields';
@@ -35,6 +38,10 @@ export interface ControlPanelProps {
   current?: string;
   onSwap: (target: SwapTargetInput) => void;
   swapPending: boolean;
+  /** The run on screen (for the swap control's suggestions). */
+  runId?: string;
+  /** The last swap asked for from this page, whose outcome is shown in words. */
+  swapAsk?: SwapAsk;
   /** Narrow screens: the panel is a drawer over the run, open or closed. */
   drawerOpen?: boolean;
   onCloseDrawer?: () => void;
@@ -55,6 +62,8 @@ export function ControlPanel({
   current,
   onSwap,
   swapPending,
+  swapAsk,
+  runId,
   drawerOpen = false,
   onCloseDrawer,
 }: ControlPanelProps) {
@@ -115,8 +124,10 @@ export function ControlPanel({
       </Section>
       <Section title="Provider">
         <VendorFields form={form} onChange={onChange} disabled={live} />
-        {live && <SwapControl current={current} onSwap={onSwap} pending={swapPending} />}
+        {live && <SwapControl runId={runId} current={current} onSwap={onSwap} pending={swapPending} />}
+        {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
         <TakeoverFields form={form} onChange={onChange} disabled={live} />
+        <PlannedSwaps form={form} onChange={onChange} disabled={live} />
       </Section>
       <Section
         title="Recovery"

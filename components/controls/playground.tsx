@@ -11,7 +11,8 @@ import { formFromSearch, formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
 import { markRun, RUN_MARKS } from '@/lib/client/run-view/run-marks';
-import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { RunStoreProvider, useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
+import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { Button } from '@/components/ui/button';
@@ -78,6 +79,8 @@ function PlaygroundBody({
   const create = useCreateRun();
   const control = useControlRun();
   const [errors, setErrors] = useState<string[]>([]);
+  const [swapAsk, setSwapAsk] = useState<SwapAsk>();
+  const runStore = useRunStoreApi();
   const [apiKey] = useEndpointKey();
   // Narrow screens: the controls are a drawer, closed by default so the run has the width.
   const [drawer, setDrawer] = useState(false);
@@ -94,6 +97,7 @@ function PlaygroundBody({
     create.mutate(buildRunRequest(form, apiKey), {
       onSuccess: ({ id }) => {
         setDrawer(false);
+        setSwapAsk(undefined);
         setRunId(id);
       },
       onError: (error) => setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
@@ -119,11 +123,18 @@ function PlaygroundBody({
   };
 
   const onSwap = (target: SwapTargetInput) => {
-    if (!runId || !live) return;
-    setErrors([]);
+    if (!runId) return;
+    const ask: SwapAsk = { target: `${target.vendor}${target.model ? `/${target.model}` : ''}`, afterSeq: runStore.getState().view.lastSeq, accepted: false };
+    setSwapAsk(ask);
     control.mutate(
       { id: runId, action: { action: 'swap', ...target } },
-      { onError: (error) => setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]) },
+      {
+        onSuccess: () => setSwapAsk((now) => (now === ask ? { ...ask, accepted: true } : now)),
+        onError: (error) =>
+          setSwapAsk((now) =>
+            now === ask ? { ...ask, error: error instanceof ApiError ? [error.message, ...error.details].join(' · ') : String(error) } : now,
+          ),
+      },
     );
   };
 
@@ -144,6 +155,8 @@ function PlaygroundBody({
         current={current}
         onSwap={onSwap}
         swapPending={control.isPending}
+        swapAsk={swapAsk}
+        runId={runId}
         drawerOpen={drawer}
         onCloseDrawer={() => {
           setDrawer(false);

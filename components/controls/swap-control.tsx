@@ -6,12 +6,15 @@ import { Button } from '@/components/ui/button';
 import { isCurrentTarget } from '@/lib/client/forms/swap-target';
 import { Field, INPUT } from './field';
 import { VendorOptions } from './vendor-options';
+import { SwapSuggestions } from './swap-suggestions';
 
 export interface SwapTargetInput {
   vendor: Vendor;
   model: string;
   baseUrl?: string;
   apiKey?: string;
+  /** Only when asked for: a naive handover (the history as it was), to meet the vendor's refusal. */
+  takeover?: { foreignThinking: 'drop' | 'note'; naive: boolean };
 }
 
 /**
@@ -19,8 +22,19 @@ export interface SwapTargetInput {
  * from its next request; a key typed here goes with this one swap request and is held in
  * server memory for this run only.
  */
-export function SwapControl({ current, onSwap, pending }: { current?: string; onSwap: (target: SwapTargetInput) => void; pending: boolean }) {
+export function SwapControl({
+  runId,
+  current,
+  onSwap,
+  pending,
+}: {
+  runId?: string;
+  current?: string;
+  onSwap: (target: SwapTargetInput) => void;
+  pending: boolean;
+}) {
   const [vendor, setVendor] = useState<Vendor>('sim-openai');
+  const [naive, setNaive] = useState(false);
   const [model, setModel] = useState(VENDOR_DEFAULTS['sim-openai'].model);
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -32,6 +46,14 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
         The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another vendor or model: it takes over from the next request,
         and the takeover panel shows what travelled.
       </p>
+      <SwapSuggestions
+        runId={runId}
+        onPick={(target) => {
+          setVendor(target.vendor);
+          setModel(target.model);
+          setNaive(target.naive);
+        }}
+      />
       <Field label="swap to vendor">
         <select
           data-testid="swap-vendor-select"
@@ -69,6 +91,10 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
           <input type="password" autoComplete="off" className={INPUT} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
         </Field>
       )}
+      <label className="flex items-start gap-2 text-2xs text-muted">
+        <input type="checkbox" data-testid="swap-naive-toggle" checked={naive} onChange={(e) => setNaive(e.target.checked)} />
+        <span>naive handover for this swap: the history as it was, credentials included (to meet the vendor&apos;s refusal)</span>
+      </label>
       <Button
         variant="primary"
         data-testid="swap-button"
@@ -80,6 +106,7 @@ export function SwapControl({ current, onSwap, pending }: { current?: string; on
             model: model.trim(),
             ...(baseUrl.trim() && vendor === 'openai-compatible' ? { baseUrl: baseUrl.trim() } : {}),
             ...(apiKey.trim() && !isSimulated(vendor) ? { apiKey: apiKey.trim() } : {}),
+            ...(naive ? { takeover: { foreignThinking: 'drop', naive: true } } : {}),
           })
         }
       >

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SwapView } from '@/lib/client/run-view/fold-takeover';
 import { formatMs } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
@@ -8,6 +8,7 @@ import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';
 import { WhyLine } from '@/components/explain/why-line';
 import { CarriedList, DroppedList } from './takeover-lines';
+import { TakeoverWire } from './takeover-wire';
 
 const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped by hand',
@@ -23,9 +24,27 @@ const CAUSE: Record<SwapView['cause'], string> = {
  */
 export function TakeoverPanel() {
   const swaps = useRunStore((s) => s.view.swaps);
+  const live = useRunStore((s) => s.view.status === 'running' || s.view.status === 'waiting' || s.view.status === 'recovering');
+  const section = useRef<HTMLElement>(null);
+  // A new swap, or its first request's report (the bodies) arriving: the panel grew.
+  const landed = `${swaps.length}:${swaps.at(-1)?.report?.seq ?? ''}`;
+  const seen = useRef(landed);
+  // A swap that lands while the run is watched brings the panel into view: the payoff is here, not only in the vendor lane.
+  useEffect(() => {
+    const grew = landed !== seen.current;
+    seen.current = landed;
+    if (!grew || !live || swaps.length === 0) return;
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    section.current?.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+  }, [landed, live, swaps.length]);
   if (swaps.length === 0) return null;
   return (
-    <section className="max-h-72 overflow-y-auto border-b border-line bg-panel px-4 py-2" data-testid="takeover-panel" aria-label="takeover">
+    <section
+      ref={section}
+      className="max-h-[75vh] scroll-mt-2 overflow-y-auto border-b border-line bg-panel px-4 py-2"
+      data-testid="takeover-panel"
+      aria-label="takeover"
+    >
       <h2 className="mb-1 text-2xs font-semibold tracking-wide text-takeover uppercase">Takeover</h2>
       <div className="flex flex-col gap-2">
         {[...swaps].reverse().map((swap) => (
@@ -59,12 +78,21 @@ function SwapCard({ swap }: { swap: SwapView }) {
           {swap.handling.naive ? ' · naive takeover: history sent as it was' : ''}
         </span>
       </div>
+      {swap.recordedAs && (
+        <p className="text-muted" data-testid="swap-recorded">
+          recorded in the run&apos;s config as a swap at turn {swap.recordedAs.atTurn}: Re-run and Open in playground make it again
+        </p>
+      )}
+      {swap.notRecorded && <p className="text-wait">not recorded in the run&apos;s config: {swap.notRecorded}</p>}
       <WhyLine seq={swap.seq} linked />
       {report && <WhyLine seq={report.seq} />}
       {!report ? (
         <p className="mt-1 text-muted">the first request on {swap.toVendor} has not been sent yet</p>
       ) : (
         <div className="mt-1 grid gap-2 md:grid-cols-2">
+          <div className="md:col-span-2">
+            <TakeoverWire before={swap.sentBefore} after={report.sent} naive={report.naiveBody} />
+          </div>
           <div>
             <h3 className="font-semibold text-fg">Carried</h3>
             {report.converted.length === 0 ? <p className="text-muted">nothing needed converting</p> : <CarriedList converted={report.converted} />}

@@ -104,7 +104,8 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         push(e, at, 'recovery', ['fallback', e.from_model, e.to_model], `fallback from ${e.from_model} to ${e.to_model}`);
         break;
       case 'swap':
-        push(e, at, 'recovery', ['swap', e.to_vendor, e.to_model, e.cause], `swap to ${e.to_vendor} ${e.to_model} (${e.cause})`);
+        // Where the run went, not why: a re-run makes a swap made by hand as a scheduled one.
+        push(e, at, 'recovery', ['swap', e.to_vendor, e.to_model], `swap to ${e.to_vendor} ${e.to_model} (${e.cause})`);
         break;
       case 'output_recovery':
         push(

@@ -27,6 +27,8 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
   beforeRequest?: (iteration: number) => ProviderBinding | void;
   /** Cross-vendor fallback: make a swap now (an event) and return the new binding. */
   rebind?: (target: { vendor: string; model: string; reason: string; iteration: number }) => ProviderBinding | undefined;
+  /** The loop is ending: what still waited for a request boundary is said now, before the verdict and terminate. */
+  beforeTerminate?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
   takeCompactRequest?: () => boolean;
   /**
@@ -79,6 +81,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     abort: (reason) => budget.abort(reason),
   });
   const terminate = async (reason: TerminateReason, complete: boolean, message?: string): Promise<void> => {
+    options.beforeTerminate?.(iteration);
     if (options.judgeTask) {
       const judgement = await options.judgeTask().catch((error: unknown) => ({
         verdict: 'not_checkable' as const,

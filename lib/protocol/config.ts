@@ -105,11 +105,20 @@ export const SwapTargetSchema = z
   .strict();
 export type SwapTarget = z.infer<typeof SwapTargetSchema>;
 
-/** A swap planned in the config: from turn `atTurn` on, the run continues on `vendor`. */
+/**
+ * A swap planned in the config: from turn `atTurn` on, the run continues on `vendor`, its history
+ * handed over as `takeover` says (absent: the run's own `takeover`). A swap made by hand during a
+ * run is recorded into its stored config as one of these (`recorded_as` on its swap event), so a
+ * re-run, a fork or a sweep of that config makes it again at the same turn.
+ */
 export const ScheduledSwapSchema = SwapTargetSchema.extend({
-  atTurn: z.number().int().min(2).max(500),
+  atTurn: z.number().int().min(1).max(500),
+  takeover: TakeoverSchema.optional(),
 }).strict();
 export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
+
+/** The most swaps a config holds, planned and recorded from swaps made by hand alike. */
+export const MAX_SCHEDULED_SWAPS = 20;
 
 /** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
 export const DEFAULT_MAX_RUN_MS = 1_800_000;
@@ -181,7 +190,7 @@ export const RunConfigSchema = z
     /** How history is rendered when the vendor or model changes mid-run. */
     takeover: TakeoverSchema.default(DEFAULT_TAKEOVER),
     /** Planned swaps, applied at the request boundary of their turn. */
-    swaps: z.array(ScheduledSwapSchema).max(20).default([]),
+    swaps: z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS).default([]),
     /** How the task verdict judges the final workspace; absent: the scenario's shipped tests. */
     verdict: VerdictConfigSchema.optional(),
   })

@@ -24,7 +24,7 @@ import {
   KeepaliveEventSchema,
   SdkRetryEventSchema,
 } from './event-families/model-call-events';
-import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema } from './event-families/takeover-events';
+import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema, type SentBodySchema } from './event-families/takeover-events';
 import {
   ToolStartEventSchema,
   ToolCallEventSchema,
@@ -51,6 +51,8 @@ export {
   RetryDeclinedNextSchema,
   type RetryDeclinedNext,
 } from './event-families/model-call-events';
+export { SentBodySchema, SENT_BODY_MAX_CHARS } from './event-families/takeover-events';
+export type SentBody = z.infer<typeof SentBodySchema>;
 export { ToolCallStatusSchema, type ToolCallStatus, ArgRepairRungSchema, type ArgRepairRung } from './event-families/tool-events';
 export {
   SentMessageSchema,

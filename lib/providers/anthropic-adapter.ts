@@ -20,6 +20,7 @@ export function createAnthropicAdapter(options: { provider: ProviderOptions; cli
   return {
     vendor,
     dialect: 'anthropic',
+    endpoint: `${config.baseURL.replace(/\/+$/, '')}/v1/messages`,
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const rendered = anthropicMessages.render({ request, vendor, ...handling });
       const { params } = rendered;

@@ -24,6 +24,7 @@ export function createOpenAIAdapter(options: { provider: ProviderOptions; client
   return {
     vendor,
     dialect: 'openai',
+    endpoint: `${config.baseURL.replace(/\/+$/, '')}/chat/completions`,
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const dialect = dialectFor({ vendor, model: request.model });
       if (dialect.wire !== 'openai') throw new Error(`${vendor} does not speak the OpenAI dialect`);

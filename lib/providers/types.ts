@@ -40,6 +40,8 @@ export interface StreamOptions {
 export interface ProviderAdapter {
   readonly vendor: Vendor;
   readonly dialect: Dialect;
+  /** Where its requests go: the base URL and the API's path (no key), for the trace and "copy as curl". */
+  readonly endpoint?: string;
   /**
    * Streams one response into `onPart`; resolves when the stream ends (with or without a
    * finish part). SDK errors reject unchanged for the classifier; an abort rejects with the

@@ -11,6 +11,8 @@ export interface VendorTarget {
   baseUrl?: string;
   /** Held in memory for this run only; never in an event. */
   apiKey?: string;
+  /** How history is handed over to it; absent: the run's `takeover`. */
+  takeover?: TakeoverHandling;
 }
 
 /** A provider binding and what the rest of the runtime wants to know about it. */

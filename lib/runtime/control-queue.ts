@@ -21,6 +21,11 @@ export interface ControlQueue {
   takeCompactRequest(): boolean;
   /** At a request boundary: applies what waited, then the swaps due; the new binding, if any. */
   beforeRequest(iteration: number): ProviderBinding | undefined;
+  /**
+   * The loop is ending: no request boundary will come. A swap still waiting (or asked for from
+   * now on) is said not made, in the log, rather than dropped in silence.
+   */
+  ending(iteration: number): void;
 }
 
 export function createControlQueue(options: {
@@ -42,6 +47,18 @@ export function createControlQueue(options: {
   const pending: ControlMessage[] = [];
   let faults = options.faults;
   let compactRequested = false;
+  let ended = false;
+  const notMade = (message: ControlMessage, iteration: number): void => {
+    if (message.action !== 'swap') return;
+    const { vendor, model } = message.target;
+    emit({
+      event: 'log',
+      iteration,
+      level: 'warn',
+      about: 'swap',
+      message: `swap to ${vendor}${model ? `/${model}` : ''} not made: the run ended before its next request`,
+    });
+  };
 
   return {
     push(message) {
@@ -54,7 +71,8 @@ export function createControlQueue(options: {
       }
       // A key that comes with a swap is a secret of this run from now on, like the first one.
       if (message.action === 'swap' && message.target.apiKey) options.learnSecret(message.target.apiKey);
-      pending.push(message);
+      if (ended) notMade(message, options.iteration());
+      else pending.push(message);
     },
     signal: controller.signal,
     abort: (reason) => controller.abort(reason),
@@ -79,6 +97,10 @@ export function createControlQueue(options: {
         }
       }
       return options.applySwaps(iteration);
+    },
+    ending(iteration) {
+      ended = true;
+      for (const message of pending.splice(0)) notMade(message, iteration);
     },
   };
 }

@@ -55,8 +55,17 @@ export function launchRun(options: LaunchOptions): RunHandle {
       taps: options,
     });
     const initial = bind(firstTarget(options));
-    swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit, ...(fork ? { inherited: inheritedFrom(fork) } : {}) });
-    const { provider, model, fallbackModel } = initial;
+    swaps = createSwapController({
+      config,
+      initial,
+      bind,
+      handling: config.takeover,
+      emit: log.emit,
+      inBackground: () => log.inBackground,
+      ...(fork ? { inherited: inheritedFrom(fork) } : {}),
+    });
+    // The swap controller's adapter: it keeps the last body sent, for the next swap's event.
+    const { provider, model, fallbackModel } = swaps.current;
     // A fork opens at 0 like any run; its clock already stands where the copied turns end.
     const opening = runStartEvent({ config, bench, vendor: initial.vendor, model, clock });
     if (!fork) log.emit(opening);
@@ -81,6 +90,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       judgeTask: bench.judge,
       takeCompactRequest: controls.takeCompactRequest,
       beforeRequest: controls.beforeRequest,
+      beforeTerminate: controls.ending,
       rebind: (target) => crossVendorFallback(target, swaps!, log.emit),
       ...(fork ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } } : {}),
     });

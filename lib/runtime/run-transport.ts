@@ -79,7 +79,7 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
       target,
       fetch: sdkHold ? sdkHold.wrapFetch(sdkFetch) : sdkFetch,
       maxRetries: options.sdkMaxRetries,
-      handling: config.takeover,
+      handling: target.takeover ?? config.takeover,
       holdClock: (work) => clock.hold(work),
     });
     return sdkHold ? { ...bound, provider: sdkHold.wrapProvider(bound.provider) } : bound;

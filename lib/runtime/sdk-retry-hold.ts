@@ -38,6 +38,7 @@ export function createSdkRetryHold(clock: Clock): {
     wrapProvider: (inner) => ({
       vendor: inner.vendor,
       dialect: inner.dialect,
+      ...(inner.endpoint !== undefined ? { endpoint: inner.endpoint } : {}),
       stream: (request, options) => inner.stream(request, options).finally(end),
     }),
   };

@@ -1,10 +1,11 @@
 import type { Emit, ProviderBinding } from '@/lib/engine';
-import type { EventOf, RunConfig, TakeoverHandling } from '@/lib/protocol';
+import { MAX_SCHEDULED_SWAPS, type EventOf, type RunConfig, type ScheduledSwap, type TakeoverHandling } from '@/lib/protocol';
 import type { ProviderAdapter } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
 import { probeSimRequest } from '@/lib/sim';
 import { heldReference, type RenderReport } from '@/lib/trajectory';
 import type { BoundVendor, VendorTarget } from './bind-vendor';
+import { sentBody } from './sent-body';
 import { checkVendorTarget } from './validate-config';
 
 type SwapCause = EventOf<'swap'>['cause'];
@@ -26,13 +27,22 @@ export interface SwapController {
   swapNow(target: VendorTarget, cause: SwapCause, reason: string, iteration: number): ProviderBinding | undefined;
 }
 
+/** The last foreground request body an adapter sent, kept by reference until the next swap reads it. */
+interface LastSent {
+  bound: BoundVendor;
+  model: string;
+  body: unknown;
+}
+
 /**
  * Moves a run between vendors and models at request boundaries. Each swap is
- * a `swap` event; the first request on the new binding records a `takeover_report`: what
- * rendering the history converted and dropped, and — rendered naively and validated by the
- * strict simulated vendor — the real error the foreign credentials would have met. A swap
- * that cannot be made here (no key, a model the vendor does not serve) is a warning in the
- * log and the run stays where it was.
+ * a `swap` event carrying the last request body sent on the vendor left behind; the first
+ * request on the new binding records a `takeover_report`: what rendering the history converted
+ * and dropped, the body as sent, and — rendered naively and validated by the strict simulated
+ * vendor — the naive body and the real error the foreign credentials would have met. A swap
+ * made by hand says how it is recorded into the run's config (`recorded_as`), so a re-run makes
+ * it again. A swap that cannot be made here (no key, a model the vendor does not serve) is a
+ * warning in the log and the run stays where it was.
  */
 export function createSwapController(options: {
   config: RunConfig;
@@ -40,46 +50,66 @@ export function createSwapController(options: {
   bind: (target: VendorTarget) => BoundVendor;
   handling: TakeoverHandling;
   emit: Emit;
+  /** Is a background call (title, summary) on the wire? Its body is not the conversation's. */
+  inBackground: () => boolean;
   /**
    * A fork: the vendor and model its parent was on at the copied turn. When the fork goes on
    * elsewhere, its first request is a swap (cause `fork`) with its takeover report.
    */
   inherited?: { vendor: string; model: string; reason: string };
 }): SwapController {
-  const { config, emit, handling } = options;
-  let current = options.initial;
-  const pending: PendingSwap[] = [];
-  let inherited = options.inherited;
+  const { config, emit } = options;
+  let lastSent: LastSent | undefined;
+  let recorded = 0;
 
-  const reporting = (bound: BoundVendor, iteration: number, from: { vendor: string; model: string }): ProviderAdapter => {
+  /** Every binding's adapter: keeps the last foreground body; on a swap's binding, reports its first request. */
+  const recording = (bound: BoundVendor, report?: { iteration: number; handling: TakeoverHandling; from: { vendor: string; model: string } }): BoundVendor => {
     const inner = bound.provider;
-    let reported = false;
-    return {
+    let pending = report;
+    const provider: ProviderAdapter = {
       vendor: inner.vendor,
       dialect: inner.dialect,
+      ...(inner.endpoint !== undefined ? { endpoint: inner.endpoint } : {}),
       stream(request, streamOptions) {
-        if (reported) return inner.stream(request, streamOptions);
+        const reporting = pending;
+        let rendered: RenderReport | undefined;
         return inner.stream(request, {
           ...streamOptions,
-          onRenderReport: (report) => {
-            streamOptions.onRenderReport?.(report);
-            if (reported) return;
-            reported = true;
-            emitReport({ bound, report, request, iteration, from });
+          ...(reporting
+            ? {
+                onRenderReport: (renderReport: RenderReport) => {
+                  streamOptions.onRenderReport?.(renderReport);
+                  rendered = renderReport;
+                },
+              }
+            : {}),
+          onRequestBody: (body) => {
+            streamOptions.onRequestBody?.(body);
+            if (!options.inBackground()) lastSent = { bound: withProvider, model: request.model, body };
+            if (!reporting || !rendered || pending !== reporting) return;
+            pending = undefined;
+            emitReport({ bound: withProvider, report: rendered, request, body, ...reporting });
           },
         });
       },
     };
+    const withProvider = { ...bound, provider };
+    return withProvider;
   };
+  let current = recording(options.initial);
+  const pending: PendingSwap[] = [];
+  let inherited = options.inherited;
 
   const emitReport = (input: {
     bound: BoundVendor;
     report: RenderReport;
     request: Parameters<ProviderAdapter['stream']>[0];
+    body: unknown;
     iteration: number;
+    handling: TakeoverHandling;
     from: { vendor: string; model: string };
   }): void => {
-    const { bound, request, iteration } = input;
+    const { bound, request, iteration, handling } = input;
     // What the vendor left behind held by reference (a stored response) goes again by value:
     // a reference means nothing to another vendor or model. Naively, only what it did not
     // hold would be sent, as the code written for it sends.
@@ -93,6 +123,7 @@ export function createSwapController(options: {
           ],
         }
       : input.report;
+    // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
     // Naively the reference is kept where the dialect has a place for it, and elsewhere only the
     // messages after it are sent: each is what code written for the first vendor would send.
     const naive = { ...handling, naive: true };
@@ -102,6 +133,7 @@ export function createSwapController(options: {
         ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive, held: { responseId: held.responseId, messages: held.messages } })
         : bound.dialect.render({ request: { ...request, messages: request.messages.slice(held.messages) }, vendor: bound.vendor, handling: naive });
     const verdict = probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
+    const at = { vendor: bound.vendor, model: request.model, url: bound.provider.endpoint };
     emit({
       event: 'takeover_report',
       iteration,
@@ -118,15 +150,26 @@ export function createSwapController(options: {
               : { accepted: false, status: verdict.status, type: verdict.type, message: verdict.message, body: verdict.body },
           }
         : {}),
+      sent: sentBody({ ...at, body: input.body }),
+      naive_body: sentBody({ ...at, body: naiveRendering.params }),
     });
+  };
+
+  /** The last body sent on the vendor being left, for the swap event (once: the next swap has its own). */
+  const takeSentBefore = (): Pick<EventOf<'swap'>, 'sent_before'> => {
+    const last = lastSent;
+    lastSent = undefined;
+    if (!last) return {};
+    return { sent_before: sentBody({ vendor: last.bound.vendor, model: last.model, url: last.bound.provider.endpoint, body: last.body }) };
   };
 
   const swapTo = (swap: PendingSwap, iteration: number): boolean => {
     const { target } = swap;
+    const handling = target.takeover ?? options.handling;
     const label = `${target.vendor}${target.model ? `/${target.model}` : ''}`;
     const problems = checkVendorTarget({ target, clock: config.clock });
     if (problems.length > 0) {
-      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${problems.join('; ')}` });
+      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${problems.join('; ')}` });
       return false;
     }
     let bound: BoundVendor;
@@ -134,11 +177,11 @@ export function createSwapController(options: {
       bound = options.bind(target);
     } catch (error) {
       if (!(error instanceof ProviderConfigError)) throw error;
-      emit({ event: 'log', iteration, level: 'warn', message: `swap to ${label} not made: ${error.message}` });
+      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${error.message}` });
       return false;
     }
     if (bound.vendor === current.vendor && bound.model === current.model) {
-      emit({ event: 'log', iteration, level: 'info', message: `swap to ${label} skipped: the run is already on it` });
+      emit({ event: 'log', iteration, level: 'info', about: 'swap', message: `swap to ${label} skipped: the run is already on it` });
       return false;
     }
     emit({
@@ -153,10 +196,13 @@ export function createSwapController(options: {
       ...(swap.reason ? { reason: swap.reason } : {}),
       handling,
       ...(bound.contextWindow !== undefined ? { context_window: bound.contextWindow } : {}),
+      ...(swap.cause === 'control' ? recordAs({ target, iteration, handling, room: MAX_SCHEDULED_SWAPS - config.swaps.length - recorded }) : {}),
       cache_note: cacheNote(bound.model),
+      ...takeSentBefore(),
     });
+    if (swap.cause === 'control') recorded += 1;
     const from = { vendor: current.vendor, model: current.model };
-    current = { ...bound, provider: reporting(bound, iteration, from) };
+    current = recording(bound, { iteration, handling, from });
     return true;
   };
 
@@ -186,21 +232,48 @@ export function createSwapController(options: {
             dialect: current.dialect.id,
             cause: 'fork',
             reason: from.reason,
-            handling,
+            handling: options.handling,
             ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
             cache_note: cacheNote(current.model),
           });
-          current = { ...current, provider: reporting(current, iteration, from) };
+          current = recording(current, { iteration, handling: options.handling, from });
           swapped = true;
         }
       }
       const due: PendingSwap[] = config.swaps
         .filter((s) => s.atTurn === iteration)
-        .map((s) => ({ target: { vendor: s.vendor, model: s.model }, cause: 'scheduled', reason: `planned for turn ${s.atTurn}` }));
+        .map((s) => ({
+          target: { vendor: s.vendor, model: s.model, ...(s.takeover ? { takeover: s.takeover } : {}) },
+          cause: 'scheduled',
+          reason: `planned for turn ${s.atTurn}`,
+        }));
       for (const swap of [...due, ...pending.splice(0)]) swapped = swapTo(swap, iteration) || swapped;
       return swapped ? current : undefined;
     },
   };
+}
+
+/**
+ * How a swap made by hand is recorded into the run's stored config: as a scheduled swap at
+ * this turn, with the handling it used — unless its address or key came with the swap request,
+ * which the config never holds.
+ */
+function recordAs(input: {
+  target: VendorTarget;
+  iteration: number;
+  handling: TakeoverHandling;
+  /** How many more swaps the config can hold. */
+  room: number;
+}): Pick<EventOf<'swap'>, 'recorded_as' | 'not_recorded'> {
+  const { target, iteration, handling } = input;
+  if (target.baseUrl || target.apiKey) {
+    return { not_recorded: 'its address or key came with the swap request and is held for this run only, so a re-run of this config does not make it' };
+  }
+  if (input.room <= 0) {
+    return { not_recorded: `the config already holds the most swaps it can (${MAX_SCHEDULED_SWAPS}), so a re-run of this config does not make this one` };
+  }
+  const recorded: ScheduledSwap = { atTurn: iteration, vendor: target.vendor, model: target.model, takeover: handling };
+  return { recorded_as: recorded };
 }
 
 /** A prompt cache belongs to one vendor and model: what was cached before the swap is not read after it. */

@@ -79,6 +79,29 @@ describe('takeover between vendors mid-run', () => {
     expect(report?.naive?.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
+  it('keeps the wire on both sides of a swap: the bodies the vendors received, and the naive body the vendor refuses', async () => {
+    const received: { vendor: string; body: unknown }[] = [];
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }, swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }] },
+      { onVendorRequest: ({ vendor, body }) => received.push({ vendor, body: JSON.parse(body) as unknown }) },
+    );
+    const [swap] = ofType(events, 'swap');
+    const [report] = ofType(events, 'takeover_report');
+    // What each side's vendor received, byte for byte the JSON the events keep.
+    const lastBefore = received.filter((r) => r.vendor === 'sim-anthropic').at(-1)!;
+    const firstAfter = received.find((r) => r.vendor === 'sim-deepseek')!;
+    expect(swap?.sent_before).toMatchObject({ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', url: 'http://sim.anthropic.local/v1/messages' });
+    expect(swap?.sent_before?.body).toEqual(lastBefore.body);
+    expect(report?.sent).toMatchObject({ vendor: 'sim-deepseek', url: 'http://sim.deepseek.local/v1/chat/completions' });
+    expect(report?.sent?.body).toEqual(firstAfter.body);
+    expect(report?.sent?.chars).toBe(JSON.stringify(firstAfter.body).length);
+    // Anthropic's thinking blocks carry signatures before; after, none travels, and the naive body still has them.
+    expect(JSON.stringify(swap?.sent_before?.body)).toContain('"signature"');
+    expect(JSON.stringify(report?.sent?.body)).not.toContain('signature');
+    expect(report?.naive).toMatchObject({ accepted: false, status: 400 });
+    expect(report?.naive_body?.body).not.toEqual(report?.sent?.body);
+  });
+
   it('a naive takeover to the DeepSeek-style vendor fails with its reasoning_content error', async () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-openai' },
@@ -111,6 +134,26 @@ describe('takeover between vendors mid-run', () => {
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
+  it('a swap asked for as the run ends is said not made, before the terminate, never dropped in silence', async () => {
+    let sent = false;
+    const events = await runToEnd(
+      { provider: { vendor: 'sim-anthropic' } },
+      {
+        onEvent: (event, control) => {
+          if (!sent && event.event === 'llm_call' && event.stop_reason === 'end_turn' && !event.background) {
+            sent = true;
+            control({ action: 'swap', target: { vendor: 'sim-deepseek', model: '' } });
+          }
+        },
+      },
+    );
+    expect(sent).toBe(true);
+    expect(ofType(events, 'swap')).toEqual([]);
+    const note = ofType(events, 'log').find((l) => l.about === 'swap');
+    expect(note).toMatchObject({ level: 'warn', message: 'swap to sim-deepseek not made: the run ended before its next request' });
+    expect(note!.seq).toBeLessThan(terminateOf(events).seq);
+  });
+
   it('refuses a swap this installation cannot make, in the log, and stays on its vendor', async () => {
     const events = await runToEnd(
       { provider: { vendor: 'sim-anthropic' } },
@@ -122,7 +165,9 @@ describe('takeover between vendors mid-run', () => {
       },
     );
     expect(ofType(events, 'swap')).toEqual([]);
-    expect(ofType(events, 'log').some((l) => l.level === 'warn' && l.message.includes('swap to sim-openai/claude-sim-haiku not made'))).toBe(true);
+    expect(
+      ofType(events, 'log').some((l) => l.level === 'warn' && l.about === 'swap' && l.message.includes('swap to sim-openai/claude-sim-haiku not made')),
+    ).toBe(true);
     expect(terminateOf(events).complete).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { eventJson, RunConfigSchema, trustedEventJson, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { eventJson, RunConfigSchema, trustedEventJson, type RunEvent, type ScheduledSwap, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
   CreateRunOptions,
@@ -134,6 +134,22 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const selectRouteRow = db.prepare<[string], { route: string | null; vendor: string; model: string }>('SELECT route, vendor, model FROM runs WHERE id = ?');
   const selectRouteEvents = db.prepare<[string], { body: string }>(`SELECT body FROM events WHERE run_id = ? AND type IN ${ROUTE_EVENT_TYPES} ORDER BY seq`);
   const updateRoute = db.prepare<[string, string]>('UPDATE runs SET route = ? WHERE id = ?');
+  const selectConfig = db.prepare<[string], { config: string }>('SELECT config FROM runs WHERE id = ?');
+  const updateConfig = db.prepare<[string, string]>('UPDATE runs SET config = ? WHERE id = ?');
+
+  /**
+   * A swap made by hand goes into the stored config as a scheduled swap (its event's
+   * `recorded_as`), so Re-run, Open in playground, compare and sweeps of this config make it
+   * again. Written in the batch's transaction; the config's other fields stay as stored.
+   */
+  const recordSwaps = (runId: string, swaps: readonly ScheduledSwap[]): void => {
+    const row = selectConfig.get(runId);
+    if (!row) return;
+    const config = JSON.parse(row.config) as { swaps?: ScheduledSwap[] };
+    // After the planned swaps of the same turn, as the run made them (a stable sort).
+    config.swaps = [...(config.swaps ?? []), ...swaps].sort((a, b) => a.atTurn - b.atTurn);
+    updateConfig.run(JSON.stringify(config), runId);
+  };
 
   /**
    * A run's route as stored; for a run stored before routes were kept, folded from its log's
@@ -152,7 +168,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const summaryOf = (row: RunRow): RunSummary => toSummary(row, storedRoute(row.id, row));
 
   /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
-  const updateRow = (runId: string, { route, ...delta }: SummaryDelta): void => {
+  const updateRow = (runId: string, { route, recordedSwaps, ...delta }: SummaryDelta): void => {
     const changed = updateSummary.run({
       id: runId,
       ...delta,
@@ -163,6 +179,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       if (!state) throw new Error(`run ${runId} does not exist in the store`);
       throw new Error(`run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`);
     }
+    if (recordedSwaps.length > 0) recordSwaps(runId, recordedSwaps);
     // Read after the summary update, so a run_start in the same batch has set the start vendor.
     if (route.length > 0) {
       const row = selectRouteRow.get(runId)!;

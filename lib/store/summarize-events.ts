@@ -1,4 +1,4 @@
-import { addToTotals, NO_TOTALS, runOutcome, type RunEvent, type RunTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { addToTotals, NO_TOTALS, runOutcome, type RunEvent, type ScheduledSwap, type RunTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type { RunStatus } from './run-store';
 import { routeEventOf, type RouteEvent } from './run-route';
 
@@ -28,6 +28,8 @@ export interface SummaryDelta {
   title: string | null;
   /** The batch's vendor and model changes (swaps, fallback models, a fork's start), in order. */
   route: RouteEvent[];
+  /** Swaps made by hand in the batch, as their events record them into the run's config. */
+  recordedSwaps: ScheduledSwap[];
 }
 
 export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
@@ -50,6 +52,7 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     verdict: null,
     title: null,
     route: [],
+    recordedSwaps: [],
   };
   // The batch's share of the run's totals, by the one fold: a sum to add to the row, or, once
   // a terminate is in the batch, the final totals that replace it.
@@ -70,6 +73,9 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         break;
       case 'llm_call':
         delta.usd = batch.usd;
+        break;
+      case 'swap':
+        if (event.recorded_as) delta.recordedSwaps.push(event.recorded_as);
         break;
       case 'run_title':
         delta.title = event.title;

@@ -9,6 +9,7 @@ import { GET as getRun } from '@/app/api/runs/[id]/route';
 import { POST as postControl } from '@/app/api/runs/[id]/control/route';
 import { GET as getEvents } from '@/app/api/runs/[id]/events/route';
 import { GET as getForks } from '@/app/api/runs/[id]/forks/route';
+import { GET as getSwapTargets } from '@/app/api/runs/[id]/swap-targets/route';
 import { GET as getOtel } from '@/app/api/runs/[id]/otel/route';
 import { GET as getTrace } from '@/app/api/runs/[id]/trace/route';
 import { POST as postImport } from '@/app/api/runs/import/route';
@@ -53,6 +54,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'POST', pattern: '/api/runs/:id/control', handler: postControl },
   { method: 'GET', pattern: '/api/runs/:id/events', handler: getEvents },
   { method: 'GET', pattern: '/api/runs/:id/forks', handler: getForks },
+  { method: 'GET', pattern: '/api/runs/:id/swap-targets', handler: getSwapTargets },
   { method: 'GET', pattern: '/api/runs/:id/otel', handler: getOtel },
   { method: 'GET', pattern: '/api/runs/:id/trace', handler: getTrace },
   { method: 'GET', pattern: '/api/scenarios', handler: getScenarios },

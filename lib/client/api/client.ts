@@ -11,6 +11,7 @@ import {
   RunRecordSchema,
   RunSummaryListSchema,
   ScenarioListSchema,
+  SwapTargetsSchema,
   parseResponse,
   type ControlBodyInput,
   type RunRecord,
@@ -92,6 +93,8 @@ export const api = {
   forkRun: (fork: ForkSpec, apiKey?: string) => request(CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
   /** The runs forked from this one, oldest first. */
   listForks: (id: string) => request(ForkListSchema, `/api/runs/${enc(id)}/forks`),
+  /** Suggested demos for a swap: every simulated target judged naively and as handled, for the run's history now. */
+  swapTargets: (id: string) => request(SwapTargetsSchema, `/api/runs/${enc(id)}/swap-targets`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
   playLesson: (slug: string, timeScale?: number) =>
     request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),

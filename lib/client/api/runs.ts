@@ -57,6 +57,17 @@ export function useForks(id: string, refreshKey?: unknown) {
   return useQuery({ queryKey: ['forks', id, refreshKey], queryFn: () => api.listForks(id), retry: 1 });
 }
 
+/** Suggested swap targets for a live run, asked again when `turn` moves on (the history grew). */
+export function useSwapTargets(id: string | undefined, turn: number) {
+  return useQuery({
+    queryKey: ['swap-targets', id, turn],
+    queryFn: () => api.swapTargets(id!),
+    enabled: id !== undefined && turn > 1,
+    retry: 0,
+    staleTime: Infinity,
+  });
+}
+
 export function useForkRun() {
   const client = useQueryClient();
   return useMutation({

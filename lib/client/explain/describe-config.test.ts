@@ -44,3 +44,22 @@ describe('describeConfig: the config that produced a run, readable', () => {
     expect(line({ tests: 'workspace' })).toMatchObject({ value: 'runs the workspace’s own tests (the model’s edits count)', changed: true });
   });
 });
+
+describe('describeConfig: every vendor the run is configured to use', () => {
+  it('lists the swaps, recorded from swaps made by hand or planned, after the first vendor', () => {
+    const lines = describeConfig(
+      RunConfigSchema.parse({
+        provider: { vendor: 'sim-anthropic' },
+        swaps: [
+          { atTurn: 3, vendor: 'sim-deepseek', model: '', takeover: { foreignThinking: 'drop', naive: true } },
+          { atTurn: 5, vendor: 'sim-openai', model: 'gpt-sim-mini' },
+        ],
+      }),
+    );
+    expect(lines.find((l) => l.label === 'swaps')).toEqual({
+      label: 'swaps',
+      value: 'turn 3 → sim-deepseek / deepseek-sim-reasoner (default) (naive), turn 5 → sim-openai / gpt-sim-mini',
+      changed: true,
+    });
+  });
+});

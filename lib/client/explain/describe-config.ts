@@ -54,7 +54,15 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
       changed: config.promptSet !== undefined,
     },
     ...(config.swaps.length > 0
-      ? [{ label: 'planned swaps', value: config.swaps.map((s) => `turn ${s.atTurn} → ${s.vendor}${s.model ? `/${s.model}` : ''}`).join(', '), changed: true }]
+      ? [
+          {
+            label: 'swaps',
+            value: config.swaps
+              .map((s) => `turn ${s.atTurn} → ${s.vendor} / ${s.model || `${VENDOR_DEFAULTS[s.vendor].model} (default)`}${s.takeover?.naive ? ' (naive)' : ''}`)
+              .join(', '),
+            changed: true,
+          },
+        ]
       : []),
     {
       label: 'takeover',

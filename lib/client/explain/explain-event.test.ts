@@ -207,6 +207,24 @@ describe('explainEvent: the why is true for this event', () => {
     expect(x.why).not.toContain('fallback');
   });
 
+  it('a swap made by hand says whether a re-run makes it too', () => {
+    const swap = {
+      event: 'swap',
+      iteration: 3,
+      from_vendor: 'sim-anthropic',
+      from_model: 'a',
+      to_vendor: 'sim-deepseek',
+      to_model: 'b',
+      dialect: 'deepseek-reasoning',
+      cause: 'control',
+      handling: { foreignThinking: 'drop', naive: false },
+    } as const;
+    const recorded = explainEvent(ev({ ...swap, recorded_as: { atTurn: 3, vendor: 'sim-deepseek', model: '' } }))!;
+    expect(recorded.why).toContain("Recorded in the run's config as a swap at turn 3: a re-run swaps here too.");
+    const not = explainEvent(ev({ ...swap, not_recorded: 'its address or key came with the swap request' }))!;
+    expect(not.why).toContain("Not recorded in the run's config: its address or key came with the swap request.");
+  });
+
   it('a Partial with no output count reported does not claim nothing arrived', () => {
     const body = {
       event: 'output_recovery',

@@ -289,8 +289,13 @@ const SWAP_CAUSE: Record<EventOf<'swap'>['cause'], string> = {
 function explainSwap(e: EventOf<'swap'>): Explanation {
   const cause = SWAP_CAUSE[e.cause];
   const reason = e.reason ? ` (${e.reason})` : '';
+  const replay = e.recorded_as
+    ? ` Recorded in the run's config as a swap at turn ${e.recorded_as.atTurn}: a re-run swaps here too.`
+    : e.not_recorded
+      ? ` Not recorded in the run's config: ${e.not_recorded}.`
+      : '';
   return {
-    why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.`,
+    why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.${replay}`,
     term: 'takeover',
   };
 }

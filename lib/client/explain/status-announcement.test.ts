@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusAnnouncement } from './status-announcement';
+import { statusAnnouncement, swapAnnouncement } from './status-announcement';
 
 describe('statusAnnouncement', () => {
   it('speaks when the status changes, with the reason of that moment', () => {
@@ -12,5 +12,22 @@ describe('statusAnnouncement', () => {
   it('stays quiet while the status holds (deltas, new turns, the countdown) and for a reset to idle', () => {
     expect(statusAnnouncement('running', 'running', 'turn 3: streaming from claude-sim-sonnet')).toBeUndefined();
     expect(statusAnnouncement('done', 'idle', 'not started')).toBeUndefined();
+  });
+});
+
+describe('swapAnnouncement', () => {
+  const swap = {
+    seq: 40,
+    fromVendor: 'sim-anthropic',
+    fromModel: 'claude-sim-sonnet',
+    toVendor: 'sim-deepseek',
+    toModel: 'deepseek-sim-reasoner',
+    iteration: 3,
+  };
+  it('says where the run went and where to look when a swap lands, and nothing when none did', () => {
+    expect(swapAnnouncement([], [swap])).toBe(
+      'Swapped sim-anthropic/claude-sim-sonnet → sim-deepseek/deepseek-sim-reasoner from turn 3: the takeover panel shows the request before and after.',
+    );
+    expect(swapAnnouncement([swap], [swap])).toBeUndefined();
   });
 });

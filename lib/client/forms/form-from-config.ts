@@ -5,7 +5,7 @@ import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
 /**
  * A stored run's config as the playground form ("open in playground"). What the form cannot
  * hold is named in `dropped` so the page can say so instead of silently running something else:
- * faults that are not among the toggles, planned swaps, a base URL, a key.
+ * faults that are not among the toggles, a base URL, a key.
  */
 export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropped: string[] } {
   const faults = togglesInPlan(config.faults);
@@ -14,7 +14,6 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
   const representable = JSON.stringify(faultPlanFor(faults, toolTarget));
   const enabledOnly = { rules: config.faults.rules.filter((r) => r.enabled), tools: config.faults.tools.filter((t) => t.enabled) };
   if (representable !== JSON.stringify(enabledOnly)) dropped.push('faults that are not among the playground’s toggles');
-  if (config.swaps.length > 0) dropped.push(`${config.swaps.length} planned swap${config.swaps.length === 1 ? '' : 's'}`);
   if (config.provider.baseUrl) dropped.push('the base URL');
   if (config.provider.keySource === 'request') dropped.push('the API key (never stored: enter it again)');
   const form: PlaygroundForm = {
@@ -26,6 +25,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     model: config.provider.model,
     foreignThinking: config.takeover.foreignThinking,
     naiveTakeover: config.takeover.naive,
+    swaps: config.swaps,
     preset: config.preset,
     overrides: config.recovery,
     faults,

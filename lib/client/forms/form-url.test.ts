@@ -14,6 +14,10 @@ const EVERY_FIELD: PlaygroundForm = {
   baseUrl: 'https://user:secret@llm.example/v1',
   foreignThinking: 'note',
   naiveTakeover: true,
+  swaps: [
+    { atTurn: 3, vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', takeover: { foreignThinking: 'drop', naive: true } },
+    { atTurn: 5, vendor: 'sim-anthropic', model: '' },
+  ],
   preset: 's11',
   overrides: { retry: { maxRetries: 5, baseDelayMs: 250 }, watchdog: { enabled: false } },
   faults: ['overloaded-x3', 'rate-limit-7s', 'tool-flaky'],
@@ -71,12 +75,14 @@ describe('open in playground: a run config as the form', () => {
     expect(back.dropped).toEqual([]);
   });
 
-  it('names what the form cannot hold', () => {
+  it('names what the form cannot hold, and holds planned swaps (a swap made by hand is recorded as one)', () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'sim-anthropic' },
       swaps: [{ atTurn: 3, vendor: 'sim-openai' }],
       faults: { rules: [{ id: 'custom', when: { kind: 'always' }, action: { type: 'http_error', status: 503 } }] },
     });
-    expect(formFromConfig(config).dropped).toEqual(['faults that are not among the playground’s toggles', '1 planned swap']);
+    const { form, dropped } = formFromConfig(config);
+    expect(dropped).toEqual(['faults that are not among the playground’s toggles']);
+    expect(buildRunRequest(form).config.swaps).toEqual([{ atTurn: 3, vendor: 'sim-openai', model: '' }]);
   });
 });

@@ -1,9 +1,11 @@
 import {
   BudgetsSchema,
+  MAX_SCHEDULED_SWAPS,
   OUTPUT_CAP_MAX,
   PresetIdSchema,
   PromptSetRefSchema,
   RecoveryOverridesSchema,
+  ScheduledSwapSchema,
   SimPolicyIdSchema,
   ToolNameSchema,
   VendorSchema,
@@ -63,6 +65,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   model: text('model', 'm', z.string().max(200)),
   foreignThinking: text('foreignThinking', 'ft', z.enum(['drop', 'note'])),
   naiveTakeover: { key: 'naiveTakeover', param: 'naive', write: (v) => (v ? '1' : '0'), read: (raw) => raw === '1' },
+  swaps: json('swaps', 'sw', z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS)),
   preset: text('preset', 'pre', PresetIdSchema),
   overrides: json('overrides', 'rec', RecoveryOverridesSchema),
   faults: {

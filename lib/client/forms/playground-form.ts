@@ -7,6 +7,7 @@ import {
   type PromptSetRef,
   type RecoveryOverrides,
   type RunConfigInput,
+  type ScheduledSwap,
   type SimPolicyId,
   type Vendor,
 } from '@/lib/protocol';
@@ -29,6 +30,8 @@ export interface PlaygroundForm {
   foreignThinking: 'drop' | 'note';
   /** On a swap: send the history as it was, credentials included (to see the rejection). */
   naiveTakeover: boolean;
+  /** Swaps planned in the config (a run's swaps made by hand are recorded here too): from turn atTurn on, another vendor. */
+  swaps: ScheduledSwap[];
   preset: PresetId;
   overrides: RecoveryOverrides;
   faults: string[];
@@ -58,6 +61,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   baseUrl: '',
   foreignThinking: 'drop',
   naiveTakeover: false,
+  swaps: [],
   preset: 'codesmith',
   overrides: {},
   faults: [],
@@ -137,6 +141,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),
     takeover: { foreignThinking: form.foreignThinking, naive: form.naiveTakeover },
+    ...(form.swaps.length > 0 ? { swaps: form.swaps } : {}),
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,

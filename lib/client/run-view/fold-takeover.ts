@@ -1,4 +1,4 @@
-import type { EventOf, TakeoverHandling } from '@/lib/protocol';
+import type { EventOf, ScheduledSwap, SentBody, TakeoverHandling } from '@/lib/protocol';
 import type { RunViewState } from './run-view-state';
 import { addMarker } from './turn-updates';
 
@@ -13,6 +13,10 @@ export interface TakeoverReportView {
   dropped: readonly { kind: string; detail: string }[];
   handling: TakeoverHandling;
   naive?: EventOf<'takeover_report'>['naive'];
+  /** The first request body on the new vendor, as its adapter sent it. */
+  sent?: SentBody;
+  /** The naive rendering of that request, the body `naive` judged. */
+  naiveBody?: SentBody;
 }
 
 /** One vendor/model change mid-run and, once sent, its first request's report. */
@@ -30,6 +34,11 @@ export interface SwapView {
   reason?: string;
   handling: TakeoverHandling;
   contextWindow?: number;
+  /** A swap made by hand: how it is recorded into the run's config, or why it is not. */
+  recordedAs?: ScheduledSwap;
+  notRecorded?: string;
+  /** The last request body sent on the vendor left behind. */
+  sentBefore?: SentBody;
   report?: TakeoverReportView;
 }
 
@@ -54,6 +63,9 @@ export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {
     reason: e.reason,
     handling: e.handling,
     contextWindow: e.context_window,
+    recordedAs: e.recorded_as,
+    notRecorded: e.not_recorded,
+    sentBefore: e.sent_before,
   };
   const label = `${CAUSE[e.cause]}: ${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model}`;
   return {
@@ -80,6 +92,8 @@ export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'
     dropped: e.dropped,
     handling: e.handling,
     naive: e.naive,
+    sent: e.sent,
+    naiveBody: e.naive_body,
   };
   return { ...s, swaps: [...s.swaps.slice(0, -1), { ...last, report }] };
 }

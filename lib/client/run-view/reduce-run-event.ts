@@ -255,6 +255,9 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return {
         ...s,
         markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'log', label: e.message, level: e.level, iteration: e.iteration }),
+        ...(e.about === 'swap' && !s.swapNotes.some((n) => n.seq === e.seq)
+          ? { swapNotes: [...s.swapNotes, { seq: e.seq, ts: e.ts, message: e.message }] }
+          : {}),
       };
     case 'storage_error':
       return {

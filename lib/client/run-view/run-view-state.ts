@@ -333,6 +333,8 @@ export interface RunViewState {
   markers: readonly MarkerView[];
   /** Vendor/model changes mid-run, in order, each with its takeover report once sent. */
   swaps: readonly SwapView[];
+  /** Swaps asked for and not made, in the run's own words (`log` events about a swap). */
+  swapNotes: readonly SwapNoteView[];
   faults?: FaultPlan;
   disabledTools: readonly string[];
   toolBudgets: Readonly<Record<string, number>>;
@@ -342,6 +344,12 @@ export interface RunViewState {
   terminate?: TerminateView;
   /** A forked run: its parent and the turns copied from it (events seq ≤ lastCopiedSeq). */
   forkedFrom?: ForkedFromView;
+}
+
+export interface SwapNoteView {
+  seq: number;
+  ts: number;
+  message: string;
 }
 
 export interface ForkedFromView {
@@ -373,6 +381,7 @@ export function initialRunViewState(): RunViewState {
     turns: [],
     markers: [],
     swaps: [],
+    swapNotes: [],
     disabledTools: [],
     toolBudgets: {},
     context: initialContextView(),

@@ -100,6 +100,8 @@ export const LogEventSchema = z.object({
   iteration: z.number().int().min(0).optional(),
   level: z.enum(['info', 'warn', 'error']),
   message: z.string(),
+  /** The control message the note answers: `swap`, a swap asked for and not made (the message says why). */
+  about: z.enum(['swap']).optional(),
 });
 
 export const StorageErrorEventSchema = z.object({

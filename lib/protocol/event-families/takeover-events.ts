@@ -1,11 +1,29 @@
 import { z } from 'zod';
-import { TakeoverSchema } from '../config';
+import { ScheduledSwapSchema, TakeoverSchema } from '../config';
 import { base } from './fields';
 
 /**
  * Vendor changes: a swap mid-run, a fork's start from a parent's turn, and the takeover report
  * of what travelled to the new vendor.
  */
+
+/** The largest request body a takeover event keeps, in characters of its JSON. */
+export const SENT_BODY_MAX_CHARS = 200_000;
+
+/**
+ * A request body as the provider adapter sent it (the JSON the SDK serialises, no headers, no
+ * key), with the endpoint it went to. A body over SENT_BODY_MAX_CHARS keeps only its size.
+ */
+export const SentBodySchema = z.object({
+  vendor: z.string(),
+  model: z.string(),
+  /** Where it went: the base URL and the API's path, as the adapter's SDK client addresses it. */
+  url: z.string().optional(),
+  chars: z.number().int().min(0),
+  body: z.unknown().optional(),
+  /** Why the body is not kept (over the size kept). */
+  omitted: z.string().optional(),
+});
 
 export const SwapEventSchema = z.object({
   ...base,
@@ -27,6 +45,19 @@ export const SwapEventSchema = z.object({
   context_window: z.number().int().optional(),
   /** What the swap does to the prompt cache, in words: a vendor's cache is per model, so the next request reads none of it. */
   cache_note: z.string().optional(),
+  /**
+   * A swap made by hand, as the store records it into the run's config (its `swaps`), so a
+   * re-run makes it again at this turn. Absent for every other cause.
+   */
+  recorded_as: ScheduledSwapSchema.optional(),
+  /** A swap made by hand that could not be recorded into the config, and why (its address or key came with the swap). */
+  not_recorded: z.string().optional(),
+  /**
+   * The last request body sent before the swap, on the vendor left behind, as its adapter sent
+   * it (no headers, no key). Absent when nothing was sent yet (a fork's first request) or the
+   * body was over the stored size.
+   */
+  sent_before: SentBodySchema.optional(),
 });
 
 export const ForkedFromEventSchema = z.object({
@@ -75,4 +106,8 @@ export const TakeoverReportEventSchema = z.object({
       body: z.unknown().optional(),
     })
     .optional(),
+  /** The first request body on the new vendor, as its adapter sent it. */
+  sent: SentBodySchema.optional(),
+  /** The naive rendering of that same request (history as it was), the body `naive` judged. */
+  naive_body: SentBodySchema.optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VendorSchema } from '../config';
+import { TakeoverSchema, VendorSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
 import { ApiKeySchema } from './api-key';
 
@@ -20,6 +20,8 @@ export const ControlBodySchema = z.discriminatedUnion('action', [
       model: z.string().max(200).default(''),
       baseUrl: z.string().url().optional(),
       apiKey: ApiKeySchema.optional(),
+      /** How history is handed over on this swap; absent: the run's own `takeover`. */
+      takeover: TakeoverSchema.optional(),
     })
     .strict(),
 ]);
@@ -29,3 +31,45 @@ export type ControlBodyInput = z.input<typeof ControlBodySchema>;
 /** 202 from the control route: the message is queued for the next request boundary (abort: at once). */
 export const ControlAcceptedSchema = z.object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap']) }).strict();
 export type ControlAccepted = z.infer<typeof ControlAcceptedSchema>;
+
+/** What the strict simulated vendor answers to a rendered request: accepted, or its real error. */
+export const ProbeVerdictSchema = z
+  .object({
+    accepted: z.boolean(),
+    status: z.number().int().optional(),
+    type: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .strict();
+
+/**
+ * One place the run could be swapped to now: the history rendered for it naively (as it was,
+ * credentials included) and as the run's takeover handling renders it, each judged by that
+ * simulated vendor's own checks. `naive` absent: no simulator judges that vendor.
+ */
+export const SwapSuggestionSchema = z
+  .object({
+    vendor: VendorSchema,
+    model: z.string(),
+    naive: ProbeVerdictSchema.optional(),
+    handled: ProbeVerdictSchema.optional(),
+    /** What the handled rendering dropped (signatures, foreign thinking …), counted by kind. */
+    dropped: z.array(z.string()),
+  })
+  .strict();
+export type SwapSuggestion = z.infer<typeof SwapSuggestionSchema>;
+
+/** GET /api/runs/{id}/swap-targets: for the history as of `atTurn`, every simulated target, naive failures first. */
+export const SwapTargetsSchema = z.discriminatedUnion('ok', [
+  z
+    .object({
+      ok: z.literal(true),
+      atTurn: z.number().int().min(1),
+      vendor: z.string(),
+      model: z.string(),
+      targets: z.array(SwapSuggestionSchema),
+    })
+    .strict(),
+  z.object({ ok: z.literal(false), problem: z.string() }).strict(),
+]);
+export type SwapTargets = z.infer<typeof SwapTargetsSchema>;

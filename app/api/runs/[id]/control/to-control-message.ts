@@ -10,8 +10,8 @@ export function toControlMessage(body: ControlBody): ControlMessage {
     case 'compact':
       return body;
     case 'swap': {
-      const { vendor, model, baseUrl, apiKey } = body;
-      return { action: 'swap', target: { vendor, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) } };
+      const { vendor, model, baseUrl, apiKey, takeover } = body;
+      return { action: 'swap', target: { vendor, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}), ...(takeover ? { takeover } : {}) } };
     }
   }
 }

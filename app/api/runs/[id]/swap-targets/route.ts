@@ -1,0 +1,23 @@
+import { suggestSwaps } from '@/lib/runtime/swap-suggestions';
+import { SwapTargetsSchema } from '@/lib/protocol/http';
+import { errorResponse, getRunRegistry, HttpError, jsonResponse } from '@/lib/server';
+import { getStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * Suggested demos for "Swap to…": the run's history as of its last finished turn rendered for
+ * every simulated target, naively and as handled, each judged by the vendor's own checks.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const store = getStore();
+    if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
+    getRunRegistry().writePending(id);
+    return jsonResponse(SwapTargetsSchema, suggestSwaps(store.readEvents({ runId: id })));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
