@@ -11,7 +11,7 @@ export interface RunStep {
   /** The turn (iteration) the step belongs to; null for the run's end (verdict, terminate). */
   turn: number | null;
   /** What kind of step, for the condensed card. */
-  kind: 'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'control' | 'end';
+  kind: 'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'replay' | 'control' | 'end';
   /** Part of an auxiliary (background) call such as the title. */
   background: boolean;
   /** Canonical content: equal keys mean the same step. */
@@ -156,6 +156,9 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         break;
       case 'fault_injected':
         push(e, at, 'fault', [e.rule_id, e.action], `fault injected: ${e.label}`);
+        break;
+      case 'off_recording':
+        push(e, at, 'replay', [e.request_no, e.next], `off the recording at request ${e.request_no}: ${e.differs}`);
         break;
       case 'control':
         push(e, at, 'control', [e.action, e.detail ?? null], `control: ${e.action}${e.detail ? ` (${e.detail})` : ''}`);

@@ -23,6 +23,7 @@ import {
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
 } from './event-families/model-call-events';
+import { OffRecordingEventSchema } from './event-families/replay-events';
 import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema } from './event-families/takeover-events';
 import { ToolStartEventSchema, ToolCallEventSchema, ToolGuardEventSchema, ArgRepairEventSchema } from './event-families/tool-events';
 import {
@@ -78,6 +79,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   TakeoverReportEventSchema,
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
+  OffRecordingEventSchema,
   ControlEventSchema,
   ToolStartEventSchema,
   ToolCallEventSchema,

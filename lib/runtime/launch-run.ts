@@ -13,6 +13,7 @@ import type { ForkStart } from './plan-fork';
 import type { LaunchOptions, RunHandle } from './types';
 import type { VendorTarget } from './bind-vendor';
 import { watchDeadlock } from './watch-deadlock';
+import { replayTarget } from './replay-target';
 
 export { simulatedPolicy } from './simulated-policy';
 
@@ -52,6 +53,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
       faults: () => controls.faults,
       inForce: () => swaps!.current,
       taps: options,
+      ...(options.cassette ? { cassette: options.cassette } : {}),
+      redact: log.redactText,
     });
     const initial = bind(firstTarget(options));
     swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit, ...(fork ? { inherited: inheritedFrom(fork) } : {}) });
@@ -96,6 +99,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
 
 /** The vendor and model the config starts on, with the request's key if one came. */
 function firstTarget({ config, apiKey }: LaunchOptions): VendorTarget {
+  if (config.replay) return replayTarget(config);
   const { vendor, model, baseUrl } = config.provider;
   return { vendor, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
 }
