@@ -85,7 +85,9 @@ async function main(argv: string[]): Promise<number> {
       verdict +
       (options.out ? `\n  trace written to ${options.out}` : '') +
       (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : '') +
-      (options.record ? `\n  cassette written to ${options.record} (${kept?.exchanges.length ?? 0} exchanges${kept?.truncated ? ', cut at its size bound' : ''})` : '') +
+      (options.record
+        ? `\n  cassette written to ${options.record} (${kept?.exchanges.length ?? 0} exchanges${kept?.truncated ? ', cut at its size bound' : ''})`
+        : '') +
       (options.config.replay ? `\n  replayed from ${options.config.replay.cassette} (off the recording: ${options.config.replay.offRecording})` : ''),
   );
   return last.complete ? 0 : 1;
