@@ -14,6 +14,7 @@ import type { LaunchOptions, RunHandle } from './types';
 import type { VendorTarget } from './bind-vendor';
 import { watchDeadlock } from './watch-deadlock';
 import { replayTarget } from './replay-target';
+import { redactPieces } from '@/lib/cassettes';
 
 export { simulatedPolicy } from './simulated-policy';
 
@@ -54,7 +55,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
       inForce: () => swaps!.current,
       taps: options,
       ...(options.cassette ? { cassette: options.cassette } : {}),
-      redact: log.redactText,
+      // A recording keeps bytes: every key in every form, then any piece of one a stream split across records.
+      redact: (text) => redactPieces(log.redactText(text), log.knownSecrets()),
     });
     const initial = bind(firstTarget(options));
     swaps = createSwapController({ config, initial, bind, handling: config.takeover, emit: log.emit, ...(fork ? { inherited: inheritedFrom(fork) } : {}) });
