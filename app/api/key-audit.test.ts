@@ -74,7 +74,7 @@ beforeAll(async () => {
   } finally {
     vi.restoreAllMocks();
   }
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await standIns?.close();

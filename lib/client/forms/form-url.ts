@@ -1,4 +1,13 @@
-import { BudgetsSchema, PresetIdSchema, PromptSetRefSchema, RecoveryOverridesSchema, SimPolicyIdSchema, ToolNameSchema, VendorSchema } from '@/lib/protocol';
+import {
+  BudgetsSchema,
+  PresetIdSchema,
+  PromptSetRefSchema,
+  RecoveryOverridesSchema,
+  ReplayConfigSchema,
+  SimPolicyIdSchema,
+  ToolNameSchema,
+  VendorSchema,
+} from '@/lib/protocol';
 import { z } from 'zod';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -89,6 +98,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   toolDescriptions: json('toolDescriptions', 'tools', z.record(ToolNameSchema, z.string().max(4_000))),
   maxOutputTokens: text('maxOutputTokens', 'out', z.coerce.number().int().min(16).max(200_000)),
   promptSet: json('promptSet', 'ps', PromptSetRefSchema),
+  replay: json('replay', 'cassette', ReplayConfigSchema),
 };
 
 /** Fields the URL never carries (the API key is no form field: lib/client/endpoint-key.tsx holds it). */

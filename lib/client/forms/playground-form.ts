@@ -6,6 +6,7 @@ import {
   type PresetId,
   type PromptSetRef,
   type RecoveryOverrides,
+  type ReplayConfig,
   type RunConfigInput,
   type SimPolicyId,
   type Vendor,
@@ -47,6 +48,11 @@ export interface PlaygroundForm {
   maxOutputTokens: number | null;
   /** The saved prompt set the prompts were loaded from; cleared as soon as one of them is edited. */
   promptSet: PromptSetRef | null;
+  /**
+   * "Recorded (cassette)": the run is served from this cassette (its vendor and model are set from
+   * it) and, off the recording, stops or goes on on the simulated model; null = the vendor itself.
+   */
+  replay: ReplayConfig | null;
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -70,6 +76,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   toolDescriptions: {},
   maxOutputTokens: null,
   promptSet: null,
+  replay: null,
 };
 
 /**
@@ -111,7 +118,8 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */
 export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunConfigInput; apiKey?: string } {
-  const apiKey = isSimulated(form.vendor) ? '' : key.trim();
+  // A replay never reaches the vendor: no key goes with it.
+  const apiKey = isSimulated(form.vendor) || form.replay ? '' : key.trim();
   const baseUrl = form.vendor === 'openai-compatible' ? form.baseUrl.trim() : '';
   const prompts = promptTexts(form);
   const config: RunConfigInput = {
@@ -128,6 +136,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     ...(form.promptSet ? { promptSet: form.promptSet } : {}),
     ...(form.maxOutputTokens !== null ? { maxOutputTokens: form.maxOutputTokens } : {}),
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
+    ...(form.replay ? { replay: form.replay } : {}),
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),
