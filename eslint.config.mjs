@@ -29,6 +29,8 @@ const LAYER_RANK = {
   tools: 4,
   sim: 5,
   engine: 5,
+  // Recording a run's traffic and replaying it as a vendor: over the simulated vendors' dialect errors, under the runtime.
+  cassettes: 5.5,
   runtime: 6,
   sweeps: 7,
   compare: 8,
@@ -55,6 +57,7 @@ const serverLib = [
   'server',
   'store',
   'sim',
+  'cassettes',
   'tools',
   'runtime',
   'providers',

@@ -12,6 +12,9 @@ import { GET as getOtel } from './runs/[id]/otel/route';
 import { GET as getTrace } from './runs/[id]/trace/route';
 import { POST as postImport } from './runs/import/route';
 import { GET as getRuns, POST as postRun } from './runs/route';
+import { POST as postRunCassette } from './runs/[id]/cassette/route';
+import { GET as getCassettes, POST as postCassette } from './cassettes/route';
+import { GET as getCassette } from './cassettes/[id]/route';
 
 // The key audit (npm run audit:keys) in-process: canary keys from the environment and from
 // requests, runs on every vendor through the real route handlers and engine, vendors stood in
@@ -32,6 +35,10 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/api\/runs\/([^/]+)$/, getRun],
   ['GET', /^\/api\/runs\/([^/]+)\/events$/, getEvents],
   ['GET', /^\/api\/runs\/([^/]+)\/trace$/, getTrace],
+  ['POST', /^\/api\/runs\/([^/]+)\/cassette$/, postRunCassette],
+  ['GET', /^\/api\/cassettes$/, getCassettes],
+  ['POST', /^\/api\/cassettes$/, postCassette],
+  ['GET', /^\/api\/cassettes\/([^/]+)$/, getCassette],
 ];
 
 async function inProcess(request: ApiRequest): Promise<ApiResponse> {
@@ -67,7 +74,7 @@ beforeAll(async () => {
   } finally {
     vi.restoreAllMocks();
   }
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await standIns?.close();
@@ -82,7 +89,9 @@ afterAll(async () => {
 describe('key audit: canary keys after runs on every vendor', () => {
   it('made every run it meant to, and refused the ones it had to', () => {
     expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(result.outcomes.map((o) => [o.name, o.expected]));
-    const reasons = Object.fromEntries(result.outcomes.filter((o) => o.status === 201 && !o.name.startsWith('import')).map((o) => [o.name, o.reason]));
+    const reasons = Object.fromEntries(
+      result.outcomes.filter((o) => o.status === 201 && !o.name.startsWith('import') && !o.name.includes('cassette')).map((o) => [o.name, o.reason]),
+    );
     // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.
     for (const [name, reason] of Object.entries(reasons)) {
       expect([name, reason]).toEqual([name, name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/)]);
@@ -98,6 +107,12 @@ describe('key audit: canary keys after runs on every vendor', () => {
     // So did the one that streams it back split across deltas; a key with CRLF inside reached no vendor.
     expect(standIns.splitEcho.anthropic.keysReceived).toEqual(expect.arrayContaining([canaries.envAnthropic, canaries.request]));
     expect(standIns.all.flatMap((s) => s.keysReceived).some((k) => k.includes('\n') || k.includes('X-Injected'))).toBe(false);
+  });
+
+  it('leaves 0 canaries in the cassettes: every run saved as one and downloaded, and an import quoting the keys', () => {
+    expect(result.outcomes.filter((o) => o.name.endsWith('saved as a cassette')).length).toBeGreaterThan(10);
+    expect(result.responseText).toContain('"format": "loop-lab-cassette"');
+    expect(result.responseText).toContain('Incorrect API key provided: [redacted]');
   });
 
   it('leaves 0 canaries in responses: JSON, SSE and JSONL traces', () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 /** Every GET route, with ids that exist, so a trusted Host gets a 200. */
 function getPaths(): string[] {
-  const ids: Record<string, string> = { '/api/runs/:id': runId, '/api/sweeps/:id': sweepId };
+  const ids: Record<string, string> = { '/api/runs/:id': runId, '/api/sweeps/:id': sweepId, '/api/cassettes/:id': 'shipped:explain-project.sim-anthropic' };
   return ROUTES.filter((r) => r.method === 'GET').map((route) => {
     if (route.pattern === '/api/compare') return `/api/compare?a=${runId}&b=${runId}`;
     const prefix = Object.keys(ids).find((p) => route.pattern.startsWith(p));
@@ -64,6 +64,8 @@ describe('a Host the server does not expect', () => {
       `/api/runs/${runId}/otel`,
       '/api/prompt-sets',
       '/api/sweeps',
+      '/api/cassettes',
+      '/api/cassettes/shipped:explain-project.sim-anthropic',
     ]) {
       expect(paths).toContain(wanted);
     }

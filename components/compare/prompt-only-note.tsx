@@ -24,7 +24,12 @@ export function PromptOnlyNote({ fields, where }: { fields: readonly string[]; w
           what it would with the built-in text.
         </>
       )}{' '}
-      To see what a prompt changes, a real endpoint is needed (Anthropic, OpenAI or an OpenAI-compatible server) — or a recording of runs on one, imported.
+      To see what a prompt changes, a real endpoint is needed (Anthropic, OpenAI or an OpenAI-compatible server) — or a{' '}
+      <a href="/cassettes" className="text-takeover underline">
+        cassette
+      </a>{' '}
+      recorded from one with that prompt (&ldquo;Save as cassette&rdquo; on its run, or <code>npm run loop -- --record</code>), which replays its real answers
+      offline under any fault; a replay asked for another prompt leaves the recording at its first request.
     </p>
   );
 }

@@ -15,6 +15,7 @@ import { RunActions } from './run-actions';
 import { RunConfigPanel } from './run-config-panel';
 import { ForkControl } from './fork-control';
 import { ForkLinks } from './fork-links';
+import { SaveCassette } from './save-cassette';
 
 /** Any run, live or finished; a reload replays the stream from the start. */
 export function RunPage({ runId }: { runId: string }) {
@@ -66,6 +67,7 @@ function RunPageBody({ runId }: { runId: string }) {
         >
           OTLP
         </a>
+        <SaveCassette runId={runId} finished={!live && eventCount > 0} />
         <ForkControl runId={runId} />
         <Button variant="danger" data-testid="abort-button" onClick={abort} disabled={!live} title="abort (a / Esc)">
           Abort

@@ -153,6 +153,15 @@ export async function driveKeyAudit(options: {
     await call({ method: 'GET', path: `/api/runs/${id}` });
     await call({ method: 'GET', path: `/api/runs/${id}/trace` });
     await call({ method: 'GET', path: `/api/runs/${id}/otel` });
+    // The run's traffic as a cassette (requests as sent, responses as received — an echoed key included), then the file itself.
+    const saved = await call({
+      method: 'POST',
+      path: `/api/runs/${id}/cassette`,
+      body: '{}',
+      headers: { 'content-type': 'application/json', ...options.ownHeaders },
+    });
+    outcomes.push({ name: `${item.name}: saved as a cassette`, status: saved.status, expected: 201 });
+    if (saved.status === 201) await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(saved.body) as { id: string }).id}` });
   }
   // A trace written elsewhere, quoting the server's keys as property names and values.
   const imported = await call({
@@ -166,6 +175,16 @@ export async function driveKeyAudit(options: {
     const { id } = JSON.parse(imported.body) as { id: string };
     for (const p of [`/api/runs/${id}`, `/api/runs/${id}/trace`, `/api/runs/${id}/events`, `/api/runs/${id}/otel`]) await call({ method: 'GET', path: p });
   }
+  // A cassette file written elsewhere that quotes the server's keys in its request and its response.
+  const cassette = await call({
+    method: 'POST',
+    path: '/api/cassettes',
+    body: keyQuotingCassette(canaries),
+    headers: { 'content-type': 'application/json', ...options.ownHeaders },
+  });
+  outcomes.push({ name: 'cassette import quoting the env keys', status: cassette.status, expected: 201 });
+  if (cassette.status === 201) await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(cassette.body) as { id: string }).id}` });
+  await call({ method: 'GET', path: '/api/cassettes' });
   await call({ method: 'GET', path: '/api/runs' });
 
   const responseText = texts.join('\n');
@@ -208,4 +227,32 @@ function keyNamedTrace(canaries: Canaries): string {
     { run_id: 'elsewhere', ts: t0 + 0.2, event: 'terminate', reason: 'done', complete: true },
   ];
   return lines.map((l) => JSON.stringify(l)).join('\n');
+}
+
+/** An import body: a cassette whose request carries the environment's keys as a header value and in its body, and whose response echoes one. */
+function keyQuotingCassette(canaries: Canaries): string {
+  const echo = `data: ${JSON.stringify({ error: { message: `Incorrect API key provided: ${canaries.envOpenai}` } })}\n\n`;
+  return JSON.stringify({
+    name: `pasted ${canaries.envAnthropic}`,
+    cassette: {
+      format: 'loop-lab-cassette',
+      version: 1,
+      source: { kind: 'recorded', vendor: 'openai', model: 'gpt-4o', note: `recorded with ${canaries.envOpenai}` },
+      clock: 'real',
+      exchanges: [
+        {
+          n: 1,
+          vendor: 'openai',
+          dialect: 'openai',
+          request: {
+            method: 'POST',
+            path: '/v1/chat/completions',
+            headers: { 'content-type': 'application/json', 'x-note': `Bearer ${canaries.envOpenai}` },
+            body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `my key is ${canaries.envAnthropic}` }] }),
+          },
+          response: { status: 401, headers: { 'content-type': 'text/event-stream' }, after_ms: 10, chunks: [{ after_ms: 1, text: echo }], end: 'complete' },
+        },
+      ],
+    },
+  });
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
-import type { RunEvent } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { warmUp } from '@/lib/runtime/warm-up';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -45,9 +46,12 @@ async function main(argv: string[]): Promise<number> {
   const runId = randomUUID();
   let turns = 0;
   let verdict = '';
+  const kept = options.record ? createExchangeKeeper() : undefined;
   const handle = launchRun({
     runId,
     config: options.config,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+    ...(kept ? { onExchange: kept.keep } : {}),
     onEvent: (event) => {
       last = event;
       if (options.otelOut) all.push(event);
@@ -69,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
   process.off('SIGINT', stop);
   if (out) await new Promise<void>((resolve) => out.end(resolve));
   if (options.otelOut) writeFileSync(options.otelOut, runToOtlp({ runId, events: all, startedAtMs }));
+  if (options.record && kept) writeFileSync(options.record, `${JSON.stringify(cassetteOf(options.config, kept), null, 1)}\n`);
 
   if (last?.event !== 'terminate') {
     console.error('loop: the run ended without a terminate event (a bug: please report it)');
@@ -79,9 +84,27 @@ async function main(argv: string[]): Promise<number> {
       `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${(last.ts / 1000).toFixed(1)} s run time` +
       verdict +
       (options.out ? `\n  trace written to ${options.out}` : '') +
-      (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : ''),
+      (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : '') +
+      (options.record
+        ? `\n  cassette written to ${options.record} (${kept?.exchanges.length ?? 0} exchanges${kept?.truncated ? ', cut at its size bound' : ''})`
+        : '') +
+      (options.config.replay ? `\n  replayed from ${options.config.replay.cassette} (off the recording: ${options.config.replay.offRecording})` : ''),
   );
   return last.complete ? 0 : 1;
+}
+
+/** The CLI run's recording as a cassette, labelled with what was run. */
+function cassetteOf(config: RunConfig, kept: ReturnType<typeof createExchangeKeeper>): Cassette {
+  const faults = config.faults.rules.filter((r) => r.enabled).length;
+  return buildCassette({
+    exchanges: kept.exchanges,
+    vendor: config.provider.vendor,
+    model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
+    note: `scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}${config.replay ? `, itself a replay of ${config.replay.cassette}` : ''}`,
+    clock: config.clock,
+    truncated: kept.truncated,
+    recordedAt: new Date(),
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeIssues, RunConfigSchema, type RunConfig } from '@/lib/protocol';
+import { CassetteFileError, parseCassette } from '@/lib/cassettes';
+import { describeIssues, RunConfigSchema, type Cassette, type RunConfig } from '@/lib/protocol';
 
 export const USAGE = `Usage: npm run loop -- [options]
 
@@ -19,6 +20,9 @@ export const USAGE = `Usage: npm run loop -- [options]
   --clock C        real (default) | virtual (simulated vendors only: instant, same timestamps)
   --out FILE       write the run's events as JSONL
   --otel-out FILE  write the run as OTLP/JSON (GenAI spans) for Jaeger, Phoenix, Langfuse, …
+  --record FILE    record the run's model traffic as a cassette (requests without keys, response bytes and timing)
+  --cassette FILE  replay a cassette instead of calling the vendor (its vendor and model; faults apply on top)
+  --off-recording stop|simulate  when the loop asks for what the cassette does not hold: stop (default) or go on on the simulated model
   --quiet          print only the summary
   --help           this text
 
@@ -27,6 +31,10 @@ Exit status: 0 the run completed, 1 it ended incomplete, 2 bad input.`;
 
 export interface CliOptions {
   config: RunConfig;
+  /** The cassette a replayed run is served from (--cassette). */
+  cassette?: Cassette;
+  /** Where to write the run's recording (--record). */
+  record?: string;
   out?: string;
   otelOut?: string;
   quiet: boolean;
@@ -59,6 +67,9 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         clock: { type: 'string' },
         out: { type: 'string' },
         'otel-out': { type: 'string' },
+        record: { type: 'string' },
+        cassette: { type: 'string' },
+        'off-recording': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         'swap-at': { type: 'string', multiple: true },
         'naive-takeover': { type: 'boolean', default: false },
@@ -77,6 +88,13 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const provider: Record<string, unknown> = { vendor: 'sim-anthropic', ...(base.provider as object | undefined) };
   if (v.provider) provider.vendor = v.provider;
   if (v.model) provider.model = v.model;
+  const cassette = v.cassette ? readCassetteFile(v.cassette) : undefined;
+  if (cassette) {
+    // A replay speaks the recording's dialect to the recording's model.
+    provider.vendor = cassette.source.vendor;
+    provider.model = cassette.source.model;
+    input.replay = { cassette: v.cassette, ...(v['off-recording'] ? { offRecording: v['off-recording'] } : {}) };
+  } else if (v['off-recording']) throw new CliInputError(['--off-recording: only with --cassette']);
   input.provider = provider;
   if (v.task) input.task = v.task;
   if (v.scenario) input.scenario = v.scenario;
@@ -95,7 +113,29 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
 
   const result = RunConfigSchema.safeParse(input);
   if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
-  return { config: result.data, ...(v.out ? { out: v.out } : {}), ...(v['otel-out'] ? { otelOut: v['otel-out'] } : {}), quiet: v.quiet ?? false };
+  return {
+    config: result.data,
+    ...(cassette ? { cassette } : {}),
+    ...(v.record ? { record: v.record } : {}),
+    ...(v.out ? { out: v.out } : {}),
+    ...(v['otel-out'] ? { otelOut: v['otel-out'] } : {}),
+    quiet: v.quiet ?? false,
+  };
+}
+
+function readCassetteFile(path: string): Cassette {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliInputError([`--cassette: cannot read ${path}: ${(error as Error).message}`]);
+  }
+  try {
+    return parseCassette(text);
+  } catch (error) {
+    if (error instanceof CassetteFileError) throw new CliInputError(error.lines.map((line) => `--cassette ${path}: ${line}`));
+    throw error;
+  }
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

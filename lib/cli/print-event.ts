@@ -38,6 +38,8 @@ export function describeEvent(event: RunEvent): string | undefined {
         : 'naive rendering not probed (real vendor)';
       return `${t}  #${event.iteration}   takeover to ${event.dialect}: ${event.dropped.length} dropped, ${event.converted.length} kinds converted · ${naive}`;
     }
+    case 'off_recording':
+      return `${t}  off the recording at request ${event.request_no}: ${event.differs} — ${event.why}`;
     case 'fault_injected':
       return `${t}  fault: ${event.label}`;
     case 'tool_guard':

@@ -80,3 +80,10 @@ export function countOf(n: number, noun: string, plural = `${noun}s`): string {
 export function truncateText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
+
+/** A file's size as the page writes it: 950 B, 31 KB, 2.4 MB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -104,6 +104,7 @@ const KIND_WORD: Record<RunStep['kind'], string> = {
   recovery: 'recovery step',
   tool: 'tool call',
   fault: 'fault',
+  replay: 'replay step',
   control: 'control',
   end: 'ending',
 };

@@ -11,7 +11,7 @@ export interface RunStep {
   /** The turn (iteration) the step belongs to; null for the run's end (verdict, terminate). */
   turn: number | null;
   /** What kind of step, for the condensed card. */
-  kind: 'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'control' | 'end';
+  kind: 'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'replay' | 'control' | 'end';
   /** Part of an auxiliary (background) call such as the title. */
   background: boolean;
   /** Canonical content: equal keys mean the same step. */
@@ -184,6 +184,8 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           ['sdk_retry', e.retry, e.after_status ?? null],
           `SDK retry ${e.retry} of ${e.max_retries} after ${e.after_status !== undefined ? `HTTP ${e.after_status}` : 'a connection error'}`,
         );
+      case 'off_recording':
+        push(e, at, 'replay', [e.request_no, e.next], `off the recording at request ${e.request_no}: ${e.differs}`);
         break;
       case 'control':
         push(e, at, 'control', [e.action, e.detail ?? null], `control: ${e.action}${e.detail ? ` (${e.detail})` : ''}`);

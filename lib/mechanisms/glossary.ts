@@ -427,6 +427,20 @@ export const GLOSSARY = [
     term: 'fork',
     definition: "A new run that starts from a stored run's conversation at a chosen turn, so one can try a different configuration from the same point.",
   },
+  {
+    id: 'cassette',
+    term: 'cassette',
+    see: ['off-recording', 'fault'],
+    definition:
+      "A run's model traffic as it crossed the wire: each request as sent (no key, a few headers) and each response's bytes in the chunks they arrived in, with the time between them. Replayed as a vendor it feeds the same bytes to the same SDK, so a recorded session can run again offline under any fault and recovery preset.",
+  },
+  {
+    id: 'off-recording',
+    term: 'off the recording',
+    see: ['cassette'],
+    definition:
+      'A replayed run asked for something the cassette does not hold: another recovery config, prompt or fault changed the history, so the recorded answer no longer fits. The run says where and what differs, then stops or goes on on the simulated model, as its config chose.',
+  },
   // Faults and the run
   {
     id: 'fault',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { ReplayConfigSchema } from './replay';
 
 /** Where a run's model traffic goes. Simulated vendors need no key and no network. */
 export const VendorSchema = z.enum([
@@ -193,6 +194,8 @@ export const RunConfigSchema = z
     swaps: z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS).default([]),
     /** How the task verdict judges the final workspace; absent: the scenario's shipped tests. */
     verdict: VerdictConfigSchema.optional(),
+    /** Serve the model traffic from a cassette (lib/cassettes) instead of the vendor: the vendor and model are the recording's. */
+    replay: ReplayConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

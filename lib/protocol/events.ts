@@ -24,6 +24,7 @@ import {
   KeepaliveEventSchema,
   SdkRetryEventSchema,
 } from './event-families/model-call-events';
+import { OffRecordingEventSchema } from './event-families/replay-events';
 import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema, type SentBodySchema } from './event-families/takeover-events';
 import {
   ToolStartEventSchema,
@@ -89,6 +90,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
   SdkRetryEventSchema,
+  OffRecordingEventSchema,
   ControlEventSchema,
   ToolStartEventSchema,
   ToolCallEventSchema,

@@ -20,3 +20,5 @@ export * from './terminate-event';
 export * from './category-label';
 export * from './event-builders';
 export * from './format-duration';
+export * from './cassette';
+export * from './replay';

@@ -1,10 +1,12 @@
-import type { RunConfig, RunEvent } from '@/lib/protocol';
+import type { Cassette, CassetteExchange, RunConfig, RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage } from '@/lib/runtime/types';
 
 /** What the server's main thread sends a run thread. */
 export type ToRunThread =
-  { type: 'start'; runId: string; config: RunConfig; apiKey?: string; fork?: ForkStart } | { type: 'control'; runId: string; message: ControlMessage };
+  /** `record`: send the run's exchanges back (LaunchOptions.onExchange); `cassette`: the recording a replay is served from. */
+  | { type: 'start'; runId: string; config: RunConfig; apiKey?: string; fork?: ForkStart; record?: boolean; cassette?: Cassette }
+  | { type: 'control'; runId: string; message: ControlMessage };
 
 /** What a run thread sends back. */
 export type FromRunThread =
@@ -12,6 +14,6 @@ export type FromRunThread =
    * The events its runs emitted since the last message, each run's in seq order; `late`: how
    * late each stream watchdog that fired meanwhile was, wall ms, when the bench asked (lib/clock/bench-probe.ts).
    */
-  | { type: 'events'; runs: Array<[runId: string, events: RunEvent[]]>; late?: number[] }
+  | { type: 'events'; runs: Array<[runId: string, events: RunEvent[]]>; late?: number[]; exchanges?: Array<[runId: string, exchanges: CassetteExchange[]]> }
   /** The run's handle is done: every event it emitted has been sent before this. */
   | { type: 'done'; runId: string };

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
-import { NO_TOTALS, terminateEvent, type RunEvent } from '@/lib/protocol';
+import { NO_TOTALS, terminateEvent, type CassetteExchange, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
@@ -20,6 +20,7 @@ if (serverEnv().benchDiagnostics) enableBenchProbe();
 const port = parentPort!;
 const runs = new Map<string, RunHandle>();
 let outbox = new Map<string, RunEvent[]>();
+let exchangeOutbox = new Map<string, CassetteExchange[]>();
 let scheduled = false;
 /** Each run's latest event, for a launch that throws part way (its terminate follows it). */
 const lastOf = new Map<string, RunEvent>();
@@ -29,9 +30,10 @@ const send = (message: FromRunThread): void => port.postMessage(message);
 const flush = (): void => {
   scheduled = false;
   const late = benchProbe()?.watchdogLateWallMs.splice(0);
-  if (outbox.size === 0 && !late?.length) return;
-  send({ type: 'events', runs: [...outbox], ...(late?.length ? { late } : {}) });
+  if (outbox.size === 0 && exchangeOutbox.size === 0 && !late?.length) return;
+  send({ type: 'events', runs: [...outbox], ...(late?.length ? { late } : {}), ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}) });
   outbox = new Map();
+  exchangeOutbox = new Map();
 };
 
 const emit = (runId: string, event: RunEvent): void => {
@@ -45,11 +47,29 @@ const emit = (runId: string, event: RunEvent): void => {
   }
 };
 
+const keepExchange = (runId: string, exchange: CassetteExchange): void => {
+  const queue = exchangeOutbox.get(runId);
+  if (queue) queue.push(exchange);
+  else exchangeOutbox.set(runId, [exchange]);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flush);
+  }
+};
+
 const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
-  const { runId, config, apiKey, fork } = message;
+  const { runId, config, apiKey, fork, cassette } = message;
   let handle: RunHandle;
   try {
-    handle = launchRun({ runId, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}), onEvent: (event) => emit(runId, event) });
+    handle = launchRun({
+      runId,
+      config,
+      ...(apiKey ? { apiKey } : {}),
+      ...(fork ? { fork } : {}),
+      ...(cassette ? { cassette } : {}),
+      ...(message.record ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) } : {}),
+      onEvent: (event) => emit(runId, event),
+    });
   } catch (error) {
     // As the registry does for a launch that throws in its own thread: the log still ends.
     const message = `the run could not start: ${(error as Error).message}`;

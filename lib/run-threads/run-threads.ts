@@ -34,6 +34,7 @@ export interface RunThreads {
 
 interface RunOnThread {
   onEvent: (event: RunEvent) => void;
+  onExchange: LaunchOptions['onExchange'];
   finished: () => void;
   /** The last event the thread sent, and the totals so far: what a terminate needs if the thread dies. */
   last: RunEvent | undefined;
@@ -95,6 +96,10 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       return;
     }
     if (message.late) benchProbe()?.watchdogLateWallMs.push(...message.late);
+    for (const [runId, exchanges] of message.exchanges ?? []) {
+      const keep = thread.runs.get(runId)?.onExchange;
+      for (const exchange of exchanges) keep?.(exchange);
+    }
     for (const [runId, events] of message.runs) {
       const run = thread.runs.get(runId);
       if (!run) continue;
@@ -133,17 +138,25 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
   };
 
   return {
-    launch({ runId, config, apiKey, fork, onEvent }) {
+    launch({ runId, config, apiKey, fork, onEvent, onExchange, cassette }) {
       while (pool.length < threads) startThread();
       const thread = pool.reduce((a, b) => (b.runs.size < a.runs.size ? b : a));
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
-      thread.runs.set(runId, { onEvent, finished, last: undefined, totals: NO_TOTALS, ended: false });
+      thread.runs.set(runId, { onEvent, onExchange, finished, last: undefined, totals: NO_TOTALS, ended: false });
       // The thread redacts the run's events; this is for text the registry logs about the run.
       const secrets = runSecrets({ apiKey, env: processEnv() });
       let redactor = createRedactor({ secrets });
       thread.worker?.ref();
-      post(thread, { type: 'start', runId, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}) });
+      post(thread, {
+        type: 'start',
+        runId,
+        config,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fork ? { fork } : {}),
+        ...(cassette ? { cassette } : {}),
+        ...(onExchange ? { record: true } : {}),
+      });
       return {
         runId,
         done,

@@ -13,6 +13,8 @@ import type { ForkStart } from './plan-fork';
 import type { LaunchOptions, RunHandle } from './types';
 import type { VendorTarget } from './bind-vendor';
 import { watchDeadlock } from './watch-deadlock';
+import { replayTarget } from './replay-target';
+import { redactPieces } from '@/lib/cassettes';
 
 export { simulatedPolicy } from './simulated-policy';
 
@@ -53,6 +55,9 @@ export function launchRun(options: LaunchOptions): RunHandle {
       faults: () => controls.faults,
       inForce: () => swaps!.current,
       taps: options,
+      ...(options.cassette ? { cassette: options.cassette } : {}),
+      // A recording keeps bytes: every key in every form, then any piece of one a stream split across records.
+      redact: (text) => redactPieces(log.redactText(text), log.knownSecrets()),
     });
     const initial = bind(firstTarget(options));
     swaps = createSwapController({
@@ -107,6 +112,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
 
 /** The vendor and model the config starts on, with the request's key if one came. */
 function firstTarget({ config, apiKey }: LaunchOptions): VendorTarget {
+  if (config.replay) return replayTarget(config);
   const { vendor, model, baseUrl } = config.provider;
   return { vendor, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
 }

@@ -24,6 +24,8 @@ export interface RunLog {
   learnSecret(key: string): void;
   /** The redaction in force, for text that leaves the run outside its events (a server log). */
   redactText(text: string): string;
+  /** Every key the run has learned so far (for a recording, which also looks for a key's pieces: lib/cassettes). */
+  knownSecrets(): readonly string[];
   /** The turn in progress (the last iteration_start's), for events written outside the loop. */
   readonly iteration: number;
   /** Was the last model request a background call? (The fault wrapper asks as it goes out.) */
@@ -68,6 +70,7 @@ export function createRunLog(options: {
       redactor = createRedactor({ secrets });
     },
     redactText: (text) => redactor.text(text),
+    knownSecrets: () => secrets.filter((s): s is string => typeof s === 'string'),
     get iteration() {
       return iteration;
     },

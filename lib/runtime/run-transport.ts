@@ -1,7 +1,8 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
+import { createCassettePlayer, recordExchanges } from '@/lib/cassettes';
 import { withFaults } from '@/lib/faults';
-import { isSimulated, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
+import { dialectOf, isSimulated, VENDOR_DEFAULTS, VendorSchema, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
 import type { Policy } from '@/lib/sim';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createKeepaliveLog } from './keepalive-log';
@@ -28,7 +29,11 @@ export interface RunTransportOptions {
   /** The vendor in force (a swap changes it): where each request is routed. */
   inForce: () => BoundVendor;
   /** The caller's views of the transport: each request body at the vendor, the fetch the SDK calls. */
-  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch'>;
+  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange'>;
+  /** The cassette a replayed run is served from (config.replay). */
+  cassette?: LaunchOptions['cassette'];
+  /** The run's redaction in force, for what a recording keeps (launchRun passes the run log's; absent: a test's transport records nothing secret). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -45,12 +50,26 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   // Keepalives are logged the same way whether the fault wrapper sent them or a real vendor did.
   const keepalives = createKeepaliveLog({ clock, emit: log.emit, iteration: () => log.iteration });
   const realVendor = tapRealVendor(transports, inForce, keepalives);
+  const route: typeof fetch = (input, init) => {
+    const { vendor } = inForce();
+    options.taps.onVendorRequest?.({ vendor, body: typeof init?.body === 'string' ? init.body : '' });
+    return isSimulated(vendor) ? transports(vendor)(input, init) : realVendor.fetch(input, init);
+  };
+  const source = config.replay ? replaySource(options, transports, realVendor.requestNo) : route;
+  const { onExchange } = options.taps;
+  const recorded = onExchange
+    ? recordExchanges({
+        fetch: source,
+        clock,
+        requestNo: realVendor.requestNo,
+        vendor: () => inForce().vendor,
+        dialect: () => inForce().dialect.wire,
+        redact: options.redact ?? ((text) => text),
+        onExchange,
+      })
+    : source;
   const faultWrapper = withFaults({
-    fetch: (input, init) => {
-      const { vendor } = inForce();
-      options.taps.onVendorRequest?.({ vendor, body: typeof init?.body === 'string' ? init.body : '' });
-      return isSimulated(vendor) ? transports(vendor)(input, init) : realVendor.fetch(input, init);
-    },
+    fetch: recorded,
     dialect: () => inForce().dialect.wire,
     plan: options.faults,
     clock,
@@ -87,6 +106,44 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
 }
 
 /**
+ * A replayed run's vendor: the cassette player, with the simulated vendor of the dialect in
+ * force behind it for a run set to go on off the recording (asked for its own default model
+ * when the recording came from a real vendor, whose model it does not serve).
+ */
+function replaySource(
+  options: RunTransportOptions,
+  transports: (vendor: Vendor) => typeof fetch,
+  requestNo: (init: RequestInit | undefined) => number,
+): typeof fetch {
+  const { config, clock, log, inForce } = options;
+  if (!options.cassette) throw new Error(`the run replays cassette "${config.replay?.cassette}" but none was loaded`);
+  return createCassettePlayer({
+    cassette: options.cassette,
+    clock,
+    offRecording: config.replay?.offRecording ?? 'stop',
+    requestNo,
+    dialect: () => inForce().dialect.wire,
+    simulated: () => {
+      const { vendor } = inForce();
+      if (isSimulated(vendor)) return { fetch: transports(vendor), label: `the simulated model (${vendor})` };
+      const wire = inForce().dialect.wire;
+      const sim = VendorSchema.options.find((v) => isSimulated(v) && dialectOf(v) === wire) ?? 'sim-openai';
+      return { fetch: transports(sim), model: VENDOR_DEFAULTS[sim].model, label: `the simulated model (${sim}, ${VENDOR_DEFAULTS[sim].model})` };
+    },
+    onOffRecording: (report) =>
+      log.emit({
+        event: 'off_recording',
+        iteration: log.iteration,
+        request_no: report.requestNo,
+        ...(report.recordedNo !== undefined ? { recorded_no: report.recordedNo } : {}),
+        differs: report.differs,
+        next: report.next,
+        why: report.why,
+      }),
+  });
+}
+
+/**
  * A real vendor's fetch with its keepalives counted, numbered with the fault wrapper's request
  * count: `numbered` wraps the fault wrapper and records each request's number by its init,
  * which the wrapper passes through to the tap beneath it.
@@ -95,7 +152,7 @@ function tapRealVendor(
   transports: (vendor: Vendor) => typeof fetch,
   inForce: () => BoundVendor,
   keepalives: ReturnType<typeof createKeepaliveLog>,
-): { fetch: typeof fetch; numbered: (inner: typeof fetch) => typeof fetch } {
+): { fetch: typeof fetch; numbered: (inner: typeof fetch) => typeof fetch; requestNo: (init: RequestInit | undefined) => number } {
   const requestNos = new WeakMap<RequestInit, number>();
   let requestsSent = 0;
   const fetch = tapKeepalives({
@@ -113,5 +170,7 @@ function tapRealVendor(
       if (init) requestNos.set(init, requestsSent);
       return inner(input, init);
     }) as typeof globalThis.fetch;
-  return { fetch, numbered };
+  // A request the wrapper made itself (none today) counts as the latest.
+  const requestNo = (init: RequestInit | undefined): number => (init ? requestNos.get(init) : undefined) ?? requestsSent;
+  return { fetch, numbered, requestNo };
 }

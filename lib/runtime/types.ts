@@ -1,4 +1,4 @@
-import type { FaultPlan, RunConfig, RunEvent, Vendor } from '@/lib/protocol';
+import type { Cassette, CassetteExchange, FaultPlan, RunConfig, RunEvent, Vendor } from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
 import type { ForkStart } from './plan-fork';
 
@@ -30,6 +30,13 @@ export interface LaunchOptions {
    * sweep bench records a run's exchanges with it to time the bare SDK on the same bytes.
    */
   tapFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  /** The recording a run with `config.replay` is served from (the caller loads it: a file, a stored cassette). */
+  cassette?: Cassette;
+  /**
+   * Records the run's traffic for a cassette: called with each exchange beneath the fault wrapper
+   * once its response has ended, with every key the run knows removed (lib/cassettes).
+   */
+  onExchange?: (exchange: CassetteExchange) => void;
 }
 
 export interface RunHandle {

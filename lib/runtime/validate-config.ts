@@ -27,7 +27,10 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   const target = { vendor, model, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
   // The same rule the provider is built with, so a run that passes here cannot die later
   // for want of a key or an address.
-  problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
+  // A replay's requests never leave the process: the cassette answers them, so no key or address is needed, and the virtual clock is fine.
+  if (!config.replay) {
+    problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
+  }
   const fallback = config.recovery.fallback?.model;
   // A cross-vendor fallback's model is served by the fallback vendor, not the run's own.
   const fallbackVendorName = config.recovery.fallback?.vendor?.trim();
@@ -46,7 +49,7 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
       problems.push(`recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`);
     }
   }
-  if (config.provider.keySource === 'request' && !apiKey) {
+  if (config.provider.keySource === 'request' && !apiKey && !config.replay) {
     problems.push('apiKey: keySource is "request" but no key was sent');
   }
   config.swaps.forEach((swap, i) => {

@@ -5,8 +5,15 @@ import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/li
 import { getStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
 import { serverEnv } from '@/lib/config/server-env';
+import { createRunTraffic, type RunTraffic } from './run-traffic';
 
-const globalForRegistry = globalThis as typeof globalThis & { __loopLabRunRegistry?: RunRegistry };
+const globalForRegistry = globalThis as typeof globalThis & { __loopLabRunRegistry?: RunRegistry; __loopLabRunTraffic?: RunTraffic };
+
+/** The newest runs' model traffic, kept for "Save as cassette" (lib/server/run-traffic.ts). */
+export function getRunTraffic(): RunTraffic {
+  globalForRegistry.__loopLabRunTraffic ??= createRunTraffic();
+  return globalForRegistry.__loopLabRunTraffic;
+}
 
 /** LOOP_LAB_UNWATCHED_MS, default one minute: how long a run may go unwatched before it is abandoned. */
 export function unwatchedMs(): number {
@@ -24,7 +31,7 @@ export function getRunRegistry(): RunRegistry {
     benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
     const count = runThreadCount();
     const launch = launchRealClockOnThreads(count > 0 ? createRunThreads({ threads: count }) : undefined, launchRun);
-    globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs() });
+    globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs(), traffic: getRunTraffic() });
   }
   return globalForRegistry.__loopLabRunRegistry;
 }

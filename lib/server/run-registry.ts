@@ -1,11 +1,12 @@
 import 'server-only';
 import { processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import { storageErrorFor, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { storageErrorFor, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
+import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 
 /** Receives a run's events in seq order, then onEnd once after the terminate event. */
@@ -20,6 +21,8 @@ export interface StartRunOptions {
   apiKey?: string;
   /** A fork of a stored run (lib/runtime/plan-fork.ts): recorded with the run, handed to launch. */
   fork?: ForkStart;
+  /** The recording a run with `config.replay` is served from, loaded by the route. */
+  cassette?: Cassette;
 }
 export interface SubscribeOptions {
   runId: string;
@@ -53,6 +56,8 @@ export interface RunRegistryOptions {
   launch: (options: LaunchOptions) => RunHandle;
   /** A run nobody has watched for this long is aborted as abandoned. */
   unwatchedMs?: number;
+  /** Where each run's model traffic is kept for "Save as cassette" (lib/server/run-traffic.ts); absent: not kept. */
+  traffic?: RunTraffic;
 }
 
 /** Recent events kept in memory so a reconnect near the live edge needs no database read. */
@@ -88,7 +93,7 @@ interface LiveRun {
  * Everything between reading the replay and joining the live fan-out is synchronous (the
  * store is synchronous too), so no event can slip in between.
  */
-export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRegistryOptions): RunRegistry {
+export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
 
   const flush = (run: LiveRun): void => {
@@ -164,7 +169,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
   };
 
   return {
-    startRun({ config, apiKey, fork }) {
+    startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
@@ -189,7 +194,15 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000 }: RunRe
       // could not start. A launch that breaks that contract is dropped here, its log left open for
       // the store to close as interrupted; nothing here writes an event of its own.
       try {
-        run.handle = launch({ runId: id, config, ...(apiKey ? { apiKey } : {}), ...(fork ? { fork } : {}), onEvent: (event) => accept(run, event) });
+        run.handle = launch({
+          runId: id,
+          config,
+          ...(apiKey ? { apiKey } : {}),
+          ...(fork ? { fork } : {}),
+          ...(cassette ? { cassette } : {}),
+          ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+          onEvent: (event) => accept(run, event),
+        });
       } catch (error) {
         finish(run);
         throw error;

@@ -5,6 +5,8 @@ import { createSqliteSweepStore } from './sqlite-sweep-store';
 import type { SweepStore } from './sweep-store';
 import type { PromptSetStore } from './prompt-set-store';
 import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
+import type { CassetteStore } from './cassette-store';
+import { createSqliteCassetteStore } from './sqlite-cassette-store';
 import { serverEnv } from '@/lib/config/server-env';
 
 /** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
@@ -37,4 +39,12 @@ const globalForPromptSets = globalThis as typeof globalThis & { __loopLabPromptS
 export function getPromptSetStore(): PromptSetStore {
   globalForPromptSets.__loopLabPromptSetStore ??= createSqlitePromptSetStore({ dir: dataDir() });
   return globalForPromptSets.__loopLabPromptSetStore;
+}
+
+const globalForCassettes = globalThis as typeof globalThis & { __loopLabCassetteStore?: CassetteStore };
+
+/** The process-wide cassette store, on the same data folder as the run store. */
+export function getCassetteStore(): CassetteStore {
+  globalForCassettes.__loopLabCassetteStore ??= createSqliteCassetteStore({ dir: dataDir() });
+  return globalForCassettes.__loopLabCassetteStore;
 }

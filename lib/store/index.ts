@@ -1,7 +1,7 @@
 export * from './run-store';
 export { encodeLog, type EncodedLog } from './encoded-log';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
-export { getStore, getSweepStore, getPromptSetStore, dataDir } from './get-store';
+export { getStore, getSweepStore, getPromptSetStore, getCassetteStore, dataDir } from './get-store';
 export {
   toJsonl,
   exportRunJsonl,
@@ -18,3 +18,5 @@ export { INTERRUPTED_SWEEP_MESSAGE } from './sweep-store';
 export { createSqliteSweepStore } from './sqlite-sweep-store';
 export { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';
 export { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
+export type { CassetteStore } from './cassette-store';
+export { createSqliteCassetteStore } from './sqlite-cassette-store';

@@ -125,6 +125,23 @@ const MIGRATIONS: readonly string[] = [
   UPDATE sweeps SET done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
     WHERE status NOT IN ('running', 'queued');
   `,
+  // Cassettes (lib/cassettes): a run's recorded traffic, saved from a run page or imported; the
+  // file's JSON as it is downloaded, with what the list shows beside it.
+  `
+  CREATE TABLE cassettes (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    source_kind TEXT NOT NULL,
+    vendor TEXT NOT NULL,
+    model TEXT NOT NULL,
+    exchanges INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    from_run TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX cassettes_by_time ON cassettes (created_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

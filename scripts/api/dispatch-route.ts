@@ -1,11 +1,14 @@
 import { NextRequest } from 'next/server';
 import { proxy } from '@/proxy';
 import { GET as getBenchDiagnostics, POST as postBenchDiagnostics } from '@/app/api/bench-diagnostics/route';
+import { GET as getCassettes, POST as postCassette } from '@/app/api/cassettes/route';
+import { GET as getCassette } from '@/app/api/cassettes/[id]/route';
 import { GET as getCompare } from '@/app/api/compare/route';
 import { POST as postLessonPlay } from '@/app/api/lessons/[slug]/play/route';
 import { GET as getPromptSets, POST as postPromptSet } from '@/app/api/prompt-sets/route';
 import { GET as getRuns, POST as postRun } from '@/app/api/runs/route';
 import { GET as getRun } from '@/app/api/runs/[id]/route';
+import { POST as postRunCassette } from '@/app/api/runs/[id]/cassette/route';
 import { POST as postControl } from '@/app/api/runs/[id]/control/route';
 import { GET as getEvents } from '@/app/api/runs/[id]/events/route';
 import { GET as getForks } from '@/app/api/runs/[id]/forks/route';
@@ -43,6 +46,9 @@ type AnyHandler = ((request: Request, ctx: { params: Promise<never> }) => Promis
 export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler: AnyHandler }[] = [
   { method: 'GET', pattern: '/api/bench-diagnostics', handler: getBenchDiagnostics },
   { method: 'POST', pattern: '/api/bench-diagnostics', handler: postBenchDiagnostics },
+  { method: 'GET', pattern: '/api/cassettes', handler: getCassettes },
+  { method: 'POST', pattern: '/api/cassettes', handler: postCassette },
+  { method: 'GET', pattern: '/api/cassettes/:id', handler: getCassette },
   { method: 'GET', pattern: '/api/compare', handler: getCompare },
   { method: 'POST', pattern: '/api/lessons/:slug/play', handler: postLessonPlay },
   { method: 'GET', pattern: '/api/prompt-sets', handler: getPromptSets },
@@ -51,6 +57,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'POST', pattern: '/api/runs', handler: postRun },
   { method: 'POST', pattern: '/api/runs/import', handler: postImport },
   { method: 'GET', pattern: '/api/runs/:id', handler: getRun },
+  { method: 'POST', pattern: '/api/runs/:id/cassette', handler: postRunCassette },
   { method: 'POST', pattern: '/api/runs/:id/control', handler: postControl },
   { method: 'GET', pattern: '/api/runs/:id/events', handler: getEvents },
   { method: 'GET', pattern: '/api/runs/:id/forks', handler: getForks },

@@ -2,7 +2,7 @@ import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { warmUp } from '@/lib/runtime/warm-up';
 import type { RunEvent } from '@/lib/protocol';
 import { CreatedRunSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
-import { errorResponse, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
+import { errorResponse, findCassette, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -28,11 +28,29 @@ export async function POST(request: Request): Promise<Response> {
         problems.map((p) => (forked ? forkProblem(p) : p.startsWith('apiKey') ? p : `config.${p}`)),
       );
     }
+    // A replay is served from a cassette the server has: shipped, saved or imported.
+    const cassette = config.replay ? findCassette(config.replay.cassette) : undefined;
+    if (config.replay) {
+      if (!cassette)
+        throw new HttpError(400, 'The run config cannot run here', [
+          `config.replay.cassette: no cassette "${config.replay.cassette}"; GET /api/cassettes lists them`,
+        ]);
+      if (cassette.cassette.source.vendor !== config.provider.vendor) {
+        throw new HttpError(400, 'The run config cannot run here', [
+          `config.provider.vendor: the cassette was recorded from ${cassette.cassette.source.vendor}; a replay speaks its dialect, so choose that vendor`,
+        ]);
+      }
+    }
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.
     if (config.clock === 'real') await warmUp();
     const registry = getRunRegistry();
-    const { id } = registry.startRun({ config, ...(apiKey ? { apiKey } : {}), ...(forked ? { fork: forked.fork } : {}) });
+    const { id } = registry.startRun({
+      config,
+      ...(apiKey ? { apiKey } : {}),
+      ...(forked ? { fork: forked.fork } : {}),
+      ...(cassette ? { cassette: cassette.cassette } : {}),
+    });
     // The events so far (redacted like every event): the page paints them without waiting for its stream.
     const events: RunEvent[] = [];
     registry.subscribe({ runId: id, listener: { onEvent: (event) => events.push(event), onEnd: () => {} } })();

@@ -37,6 +37,7 @@ export const EXPLAINED_TYPES = [
   'output_recovery',
   'swap',
   'takeover_report',
+  'off_recording',
   'task_verdict',
   'terminate',
 ] as const satisfies readonly RunEventType[];
@@ -107,6 +108,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return explainSwap(event);
     case 'takeover_report':
       return explainTakeover(event);
+    case 'off_recording':
+      return { why: cap(event.why), term: 'off-recording', also: ['cassette'] };
     case 'task_verdict':
       return { why: explainVerdict(event), term: 'task-verdict' };
     case 'terminate':

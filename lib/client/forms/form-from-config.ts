@@ -43,6 +43,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     toolDescriptions: config.toolDescriptions ?? {},
     maxOutputTokens: config.maxOutputTokens ?? null,
     promptSet: config.promptSet ?? null,
+    replay: config.replay ?? null,
   };
   return { form, dropped };
 }

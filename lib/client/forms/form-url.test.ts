@@ -30,6 +30,7 @@ const EVERY_FIELD: PlaygroundForm = {
   toolDescriptions: { search: 'Find text first.', run_check: 'Run the tests; call it last.' },
   maxOutputTokens: 1_500,
   promptSet: { name: 'terse & quick', version: 3 },
+  replay: { cassette: 'shipped:explain-project.sim-openai', offRecording: 'simulate' },
 };
 
 describe('the playground form in the URL', () => {

@@ -5,6 +5,7 @@ import {
   PresetIdSchema,
   PromptSetRefSchema,
   RecoveryOverridesSchema,
+  ReplayConfigSchema,
   ScheduledSwapSchema,
   SimPolicyIdSchema,
   ToolNameSchema,
@@ -101,6 +102,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   toolDescriptions: json('toolDescriptions', 'tools', z.record(ToolNameSchema, z.string().max(4_000))),
   maxOutputTokens: text('maxOutputTokens', 'out', z.coerce.number().int().min(16).max(OUTPUT_CAP_MAX)),
   promptSet: json('promptSet', 'ps', PromptSetRefSchema),
+  replay: json('replay', 'cassette', ReplayConfigSchema),
 };
 
 /** Fields the URL never carries (the API key is no form field: lib/client/endpoint-key.tsx holds it). */

@@ -6,6 +6,7 @@ import {
   type PresetId,
   type PromptSetRef,
   type RecoveryOverrides,
+  type ReplayConfig,
   type RunConfigInput,
   type ScheduledSwap,
   type SimPolicyId,
@@ -50,6 +51,11 @@ export interface PlaygroundForm {
   maxOutputTokens: number | null;
   /** The saved prompt set the prompts were loaded from; cleared as soon as one of them is edited. */
   promptSet: PromptSetRef | null;
+  /**
+   * "Recorded (cassette)": the run is served from this cassette (its vendor and model are set from
+   * it) and, off the recording, stops or goes on on the simulated model; null = the vendor itself.
+   */
+  replay: ReplayConfig | null;
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -74,6 +80,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   toolDescriptions: {},
   maxOutputTokens: null,
   promptSet: null,
+  replay: null,
 };
 
 /**
@@ -120,7 +127,8 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
 
 /** The POST /api/runs body. Only recovery overrides are sent, never the whole preset. */
 export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunConfigInput; apiKey?: string } {
-  const apiKey = isSimulated(form.vendor) ? '' : key.trim();
+  // A replay never reaches the vendor: no key goes with it.
+  const apiKey = isSimulated(form.vendor) || form.replay ? '' : key.trim();
   const baseUrl = form.vendor === 'openai-compatible' ? form.baseUrl.trim() : '';
   const prompts = promptTexts(form);
   const config: RunConfigInput = {
@@ -137,6 +145,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     ...(form.promptSet ? { promptSet: form.promptSet } : {}),
     ...(form.maxOutputTokens !== null ? { maxOutputTokens: form.maxOutputTokens } : {}),
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),
+    ...(form.replay ? { replay: form.replay } : {}),
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),

@@ -160,6 +160,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
       };
+    case 'off_recording':
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: `off the recording at request ${e.request_no}: ${e.differs}`,
+          detail: e.why,
+          level: e.next === 'stop' ? 'error' : 'warn',
+          iteration: e.iteration,
+        }),
+      };
     case 'control':
       return foldControl(s, e);
     case 'swap':

@@ -13,3 +13,4 @@ export * from './prompt-sets';
 export * from './compare';
 export * from './parse-response';
 export * from './lessons';
+export * from './cassettes';

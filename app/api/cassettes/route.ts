@@ -1,0 +1,36 @@
+import { processEnv } from '@/lib/config/server-env';
+import { CassetteSchema } from '@/lib/protocol';
+import { CassetteListSchema, CassetteSummarySchema, ImportCassetteBodySchema } from '@/lib/protocol/http';
+import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
+import { errorResponse, jsonResponse, listAllCassettes, MAX_BODY_BYTES, readJson, refuseCrossSite } from '@/lib/server';
+import { getCassetteStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Every cassette a run can replay: the shipped ones, then the saved and imported ones (CassetteListSchema). */
+export async function GET(): Promise<Response> {
+  try {
+    return jsonResponse(CassetteListSchema, { cassettes: listAllCassettes() });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/**
+ * Imports a cassette file under a name: 201 with its summary. Every key the server holds is
+ * removed from it on the way in (in every form the run log's redaction knows), as a trace
+ * import does, so a file quoting the server's key stores `[redacted]`.
+ */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    refuseCrossSite({ request });
+    const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }));
+    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+    const cassette = CassetteSchema.parse(redactor.value(body.cassette));
+    const saved = getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
+    return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

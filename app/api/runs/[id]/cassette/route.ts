@@ -1,0 +1,46 @@
+import { buildCassette } from '@/lib/cassettes';
+import { VENDOR_DEFAULTS } from '@/lib/protocol';
+import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
+import { errorResponse, getRunRegistry, getRunTraffic, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { getCassetteStore, getStore } from '@/lib/store';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * Saves a finished run's model traffic as a cassette: 201 with its summary. The server holds the
+ * traffic of its newest runs only (lib/server/run-traffic.ts); a run it no longer holds, or one
+ * still running, is a 409 saying so.
+ */
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    refuseCrossSite({ request });
+    const { id } = await params;
+    const body = SaveRunCassetteBodySchema.parse(await readJson({ request }));
+    const run = getStore().getRun(id);
+    if (!run) throw new HttpError(404, `No run with id "${id}"`);
+    if (getRunRegistry().isLive(id)) throw new HttpError(409, `Run "${id}" is still running; save its cassette once it has ended`);
+    const traffic = getRunTraffic().get(id);
+    if (!traffic || traffic.exchanges.length === 0) {
+      throw new HttpError(
+        409,
+        `This server no longer holds the model traffic of run "${id}" (it keeps its newest runs' only, in memory); run it again to record it`,
+      );
+    }
+    const { config } = run;
+    const faults = config.faults.rules.filter((r) => r.enabled).length;
+    const cassette = buildCassette({
+      exchanges: traffic.exchanges,
+      vendor: config.provider.vendor,
+      model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
+      note: `run ${id}: scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}`,
+      clock: config.clock,
+      truncated: traffic.truncated,
+      recordedAt: new Date(),
+    });
+    const saved = getCassetteStore().saveCassette({ name: body.name ?? run.summary.title ?? `run ${id.slice(0, 8)}`, cassette, fromRun: id });
+    return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { redactPieces } from './redact-pieces';
+
+describe('redactPieces', () => {
+  const key = 'sk-canary-ENV-0123456789abcdef';
+  it('removes a key split across two stream records, which a whole-key search misses', () => {
+    const body = `data: {"delta":{"text":"the key is ${key.slice(0, 17)}"}}\n\ndata: {"delta":{"text":"${key.slice(17)}"}}\n\n`;
+    const out = redactPieces(body, [key]);
+    expect(out).not.toContain(key.slice(0, 17));
+    expect(out).not.toContain(key.slice(17));
+    expect(out).toContain('the key is [redacted]');
+  });
+  it('leaves a text with no piece of a key, and short or snake_case secrets, as it was', () => {
+    const body = 'data: {"delta":{"text":"nothing to see"}}\n\n';
+    expect(redactPieces(body, [key])).toBe(body);
+    expect(redactPieces('tool_use and run_check', ['short', 'tool_use_and_run_check'])).toBe('tool_use and run_check');
+  });
+});

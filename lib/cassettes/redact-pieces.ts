@@ -1,0 +1,41 @@
+/** The shortest piece of a key that a recording looks for on its own. */
+export const MIN_PIECE = 8;
+const REDACTED = '[redacted]';
+
+/**
+ * Removes from a recorded body every piece of a key at least MIN_PIECE characters long. A
+ * stream can carry a key split across two records (two content deltas, each a JSON record of
+ * its own), which no whole-key search finds in the raw bytes; the run log's split-secret hold
+ * rejoins deltas, a recording keeps the bytes, so it looks for the pieces instead. Keys shorter
+ * than 16 characters and snake_case words are never treated as keys (as the run log's redaction).
+ */
+export function redactPieces(text: string, secrets: readonly string[]): string {
+  const keys = secrets.map((s) => s.trim()).filter((s) => s.length >= 16 && !/^[a-z_]+$/.test(s));
+  if (keys.length === 0 || text.length < MIN_PIECE) return text;
+  const grams = new Map<string, Array<[key: string, at: number]>>();
+  for (const key of keys) {
+    for (let at = 0; at + MIN_PIECE <= key.length; at += 1) {
+      const gram = key.slice(at, at + MIN_PIECE);
+      grams.set(gram, [...(grams.get(gram) ?? []), [key, at]]);
+    }
+  }
+  let out = '';
+  let copied = 0;
+  for (let p = 0; p + MIN_PIECE <= text.length; ) {
+    const found = grams.get(text.slice(p, p + MIN_PIECE));
+    if (!found) {
+      p += 1;
+      continue;
+    }
+    let longest = 0;
+    for (const [key, at] of found) {
+      let m = MIN_PIECE;
+      while (p + m < text.length && at + m < key.length && text[p + m] === key[at + m]) m += 1;
+      longest = Math.max(longest, m);
+    }
+    out += text.slice(copied, p) + REDACTED;
+    p += longest;
+    copied = p;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}

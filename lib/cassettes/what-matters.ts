@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What a request is matched on: the parts that decide the model's answer — the model, the
+ * system prompt (`system`, or `instructions`), the conversation (`messages`, or `input`) and
+ * the tools — read from the dialect request body by name, so every dialect's body works. The
+ * output cap, sampling and streaming options are left out: a retry with a raised cap still asks
+ * the same question.
+ */
+export interface WhatMatters {
+  model: unknown;
+  system: unknown;
+  messages: readonly unknown[];
+  tools: readonly unknown[];
+}
+
+export function whatMatters(body: string): WhatMatters {
+  let parsed: Record<string, unknown> = {};
+  try {
+    const value: unknown = JSON.parse(body);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) parsed = value as Record<string, unknown>;
+  } catch {
+    // Not JSON: matched on nothing but the empty parts (and so only to another such body).
+  }
+  const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+  return {
+    model: parsed.model ?? null,
+    system: parsed.system ?? parsed.instructions ?? null,
+    messages: list(parsed.messages ?? parsed.input),
+    tools: list(parsed.tools),
+  };
+}
+
+/** The fingerprint of what matters: equal for two requests exactly when model, system, messages and tools are equal. */
+export function fingerprint(body: string): string {
+  return createHash('sha256').update(canonical(whatMatters(body))).digest('hex');
+}
+
+/** JSON with every object's keys sorted, so key order never changes a fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * What differs between a request and the recorded one, in words: the first part that differs,
+ * and for the conversation the first message that does (its position and role).
+ */
+export function describeDifference(sent: string, recorded: string): string {
+  const a = whatMatters(sent);
+  const b = whatMatters(recorded);
+  const parts: string[] = [];
+  if (canonical(a.model) !== canonical(b.model)) parts.push(`model ${String(a.model)} sent, ${String(b.model)} recorded`);
+  if (canonical(a.system) !== canonical(b.system)) parts.push('the system prompt differs');
+  if (canonical(a.tools) !== canonical(b.tools)) parts.push(`tools differ (${toolNames(a.tools)} sent; ${toolNames(b.tools)} recorded)`);
+  if (canonical(a.messages) !== canonical(b.messages)) {
+    const n = Math.min(a.messages.length, b.messages.length);
+    let i = 0;
+    while (i < n && canonical(a.messages[i]) === canonical(b.messages[i])) i += 1;
+    const where = i < n ? `first difference at message ${i + 1} (${roleOf(a.messages[i])})` : `the first ${n} agree`;
+    parts.push(`messages: ${a.messages.length} sent, ${b.messages.length} recorded; ${where}`);
+  }
+  return parts.length > 0 ? parts.join('; ') : 'nothing that matters differs';
+}
+
+function roleOf(message: unknown): string {
+  const role = message !== null && typeof message === 'object' ? (message as { role?: unknown; type?: unknown }).role ?? (message as { type?: unknown }).type : undefined;
+  return typeof role === 'string' ? role : 'no role';
+}
+
+function toolNames(tools: readonly unknown[]): string {
+  const names = tools.map((t) => {
+    const tool = t as { name?: unknown; function?: { name?: unknown } } | null;
+    const name = tool?.name ?? tool?.function?.name;
+    return typeof name === 'string' ? name : '?';
+  });
+  return names.length > 0 ? names.join(', ') : 'none';
+}

@@ -1,0 +1,31 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CassetteListSchema, CassetteSummarySchema, type ImportCassetteBody } from '@/lib/protocol/http';
+import { apiRequest, jsonPost } from './client';
+
+/** GET / POST /api/cassettes and POST /api/runs/{id}/cassette, parsed at the edge with the routes' own shapes. */
+export const cassettesApi = {
+  list: () => apiRequest(CassetteListSchema, '/api/cassettes'),
+  import: (body: ImportCassetteBody) => apiRequest(CassetteSummarySchema, '/api/cassettes', jsonPost(body)),
+  saveRun: (runId: string) => apiRequest(CassetteSummarySchema, `/api/runs/${encodeURIComponent(runId)}/cassette`, jsonPost({})),
+};
+
+/** Where a cassette downloads from. */
+export function cassetteUrl(id: string): string {
+  return `/api/cassettes/${encodeURIComponent(id)}`;
+}
+
+export function useCassettes() {
+  return useQuery({ queryKey: ['cassettes'], queryFn: cassettesApi.list, staleTime: 10_000 });
+}
+
+export function useImportCassette() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: cassettesApi.import, onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }) });
+}
+
+export function useSaveRunCassette() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: cassettesApi.saveRun, onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }) });
+}
