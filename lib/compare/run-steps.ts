@@ -184,6 +184,7 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           ['sdk_retry', e.retry, e.after_status ?? null],
           `SDK retry ${e.retry} of ${e.max_retries} after ${e.after_status !== undefined ? `HTTP ${e.after_status}` : 'a connection error'}`,
         );
+        break;
       case 'off_recording':
         push(e, at, 'replay', [e.request_no, e.next], `off the recording at request ${e.request_no}: ${e.differs}`);
         break;
