@@ -168,6 +168,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 1.25,
     outputPrice: 10,
     reasoning: true,
+    cache: automaticCache(1.25, 0.1),
   },
   {
     id: 'gpt-sim-5-mini',
@@ -179,6 +180,7 @@ export const SIM_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.25,
     outputPrice: 2,
     reasoning: true,
+    cache: automaticCache(0.25, 0.1),
   },
 ];
 
@@ -277,6 +279,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 1.25,
     outputPrice: 10,
     reasoning: true,
+    cache: automaticCache(1.25, 0.1),
   },
   {
     id: 'gpt-5-mini',
@@ -288,6 +291,7 @@ export const REAL_MODELS: readonly ModelInfo[] = [
     inputPrice: 0.25,
     outputPrice: 2,
     reasoning: true,
+    cache: automaticCache(0.25, 0.1),
   },
 ];
 
