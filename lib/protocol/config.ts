@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { FaultPlanSchema } from './faults';
 import { PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from './config-defaults';
+import { VENDORS } from './vendors';
 
-/** Where a run's model traffic goes. Simulated vendors need no key and no network. */
-export const VendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'sim-deepseek', 'anthropic', 'openai', 'openai-compatible']);
-export type Vendor = z.infer<typeof VendorSchema>;
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, DEFAULT_SYSTEM_PROMPT } from './config-defaults';
+export { VENDORS, asVendor, dialectOf, isSimulated, type Dialect, type Vendor } from './vendors';
 
-/** Which wire format a vendor speaks. */
-export type Dialect = 'anthropic' | 'openai';
-export function dialectOf(vendor: Vendor): Dialect {
-  return vendor === 'sim-anthropic' || vendor === 'anthropic' ? 'anthropic' : 'openai';
-}
-export function isSimulated(vendor: Vendor): boolean {
-  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek';
-}
+/** Where a run's model traffic goes (the list: vendors.ts, free of zod for the browser's first load). */
+export const VendorSchema = z.enum(VENDORS);
 
 export const ProviderConfigSchema = z
   .object({
@@ -95,11 +90,6 @@ export const ScheduledSwapSchema = SwapTargetSchema.extend({
 }).strict();
 export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
 
-/** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
-export const DEFAULT_MAX_RUN_MS = 1_800_000;
-/** The attempt budget's default: model requests of any kind (foreground and background) in one run. */
-export const DEFAULT_MAX_ATTEMPTS = 200;
-
 /** Every budget is finite: a run always ends, whatever the model, the faults and the recovery do. */
 export const BudgetsSchema = z
   .object({
@@ -111,14 +101,6 @@ export const BudgetsSchema = z
     maxAttempts: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_ATTEMPTS),
   })
   .strict();
-
-/**
- * The system prompt a run gets when its config names none: what the playground shows as the
- * placeholder, so the text on screen is the text sent.
- */
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
-  'and run the check. When the work is done, finish with a short summary of what you changed and why.';
 
 /** A tool's name as the model sees it (lib/tools): the key of a description override. */
 export const ToolNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a tool name: lowercase letters, digits and _');

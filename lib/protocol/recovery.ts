@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { COMPACTION_OFF, PRESET_IDS, type PresetId } from './preset-ids';
+
+export { COMPACTION_OFF, PRESET_IDS, asPresetId } from './preset-ids';
 
 /**
  * Recovery configuration: every mechanism with its parameters, each
@@ -119,22 +122,7 @@ export const CompactionConfigSchema = z.object({
   /** Messages a reactive compact keeps (s11: the last 5). */
   reactiveKeepMessages: z.number().int().min(1).max(50),
 });
-
-/** Every context-channel mechanism off: what a run recorded before the channel existed did. */
-export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
-  proactive: false,
-  thresholdRatio: 0.75,
-  keepRecentMessages: 4,
-  summaryMaxTokens: 1_024,
-  waterfall: false,
-  waterfallBudget: 2,
-  trimFloor: 4,
-  breaker: false,
-  breakerFailures: 3,
-  breakerCooldownMs: 300_000,
-  reactive: false,
-  reactiveKeepMessages: 5,
-};
+export type CompactionConfig = z.infer<typeof CompactionConfigSchema>;
 
 /**
  * The output cap and what happens when a response ends on it (s11: escalate once, then
@@ -203,5 +191,5 @@ export const RecoveryOverridesSchema = z
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;
 
-export const PresetIdSchema = z.enum(['codesmith', 's11', 'course', 'naive', 'sdk-default']);
-export type PresetId = z.infer<typeof PresetIdSchema>;
+export const PresetIdSchema = z.enum(PRESET_IDS);
+export type { PresetId };

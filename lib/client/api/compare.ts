@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { ComparisonSchema, type Comparison, type CompareSide } from '@/lib/protocol/http/compare';
+import type { Comparison, CompareSide } from '@/lib/protocol/http/compare';
 import { ApiError, apiRequest, eventsUrl } from './client';
 import { useEventStream } from './event-stream';
 
@@ -16,7 +16,7 @@ export function compareUrl(a: string, b: string): string {
 /** GET /api/compare, parsed at the edge: a body in another shape is an ApiError naming the field, not a guess. */
 export function fetchComparison(a: string, b: string, lesson?: string): Promise<Comparison> {
   const judgedBy = lesson ? `&lesson=${encodeURIComponent(lesson)}` : '';
-  return apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
+  return apiRequest((h) => h.ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
 }
 
 /**

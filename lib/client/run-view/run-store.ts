@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { safeParseEvent, type RunEvent } from '@/lib/protocol';
-import { reduceRawEvent, reduceRunEvent } from './reduce-run-event';
+import type { RunEvent } from '@/lib/protocol';
+import { checkEvent } from './event-check';
+import { reduceCheckedEvent, reduceRunEvent } from './reduce-run-event';
 import { initialRunViewState, type RunViewState } from './run-view-state';
 
 /** What the inspector shows; one item at a time. */
@@ -27,7 +28,7 @@ export interface RunStoreState {
   /** Folds events and shows the result (foldEvents, then commit). */
   applyEvents: (raws: readonly unknown[]) => void;
   /**
-   * Folds events into the view without showing it yet: no subscriber runs until `commit`. A long
+   * Folds events into the view without showing it yet (after loadEventCheck: each is checked against the union): no subscriber runs until `commit`. A long
    * backlog (a finished run replayed) is folded in slices and drawn once, not once a slice.
    */
   foldEvents: (raws: readonly unknown[]) => void;
@@ -62,12 +63,12 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       const { log } = get();
       let view = folded ?? get().view;
       for (const raw of raws) {
-        const parsed = safeParseEvent(raw);
-        if (parsed.ok && parsed.event.seq > view.lastSeq) {
-          log.push(parsed.event);
-          view = reduceRunEvent(view, parsed.event);
-        } else if (!parsed.ok) {
-          view = reduceRawEvent(view, raw);
+        const checked = checkEvent(raw);
+        if (checked.ok && checked.event.seq > view.lastSeq) {
+          log.push(checked.event);
+          view = reduceRunEvent(view, checked.event);
+        } else if (!checked.ok) {
+          view = reduceCheckedEvent(view, raw, checked);
         }
       }
       if (view !== get().view) folded = view;
