@@ -9,7 +9,7 @@ import { faultPlanFor } from '@/lib/client/forms/fault-catalog';
 import { formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
-import { loadEventCheck } from '@/lib/client/run-view/event-check';
+import { loadFold } from '@/lib/client/run-view/load-fold';
 import { markRun, RUN_MARKS } from '@/lib/client/run-view/run-marks';
 import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
@@ -26,12 +26,12 @@ const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
   loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
 });
 
-/** Fetches the run view's code and the event check after the page's load event, when the browser is idle, so Run does not wait for them. */
+/** Fetches the run view's code and the run's fold after the page's load event, when the browser is idle, so Run does not wait for them. */
 function usePreloadRunView(): void {
   useEffect(() => {
     const load = () => {
       void loadRunView();
-      void loadEventCheck();
+      void loadFold();
     };
     const preload = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0));
     if (document.readyState === 'complete') preload();

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { openRunStream, takeRunStream } from '../api/run-stream';
 import { useRunStoreApi } from '../run-view/run-store-provider';
-import { loadEventCheck } from '../run-view/event-check';
+import { loadFold } from '../run-view/load-fold';
 import { createSlicedFold } from '../run-view/sliced-fold';
 
 /**
@@ -20,8 +20,8 @@ export function useRunEvents(runId: string | undefined): void {
     if (!runId) return;
     const { setConnection } = store.getState();
     setConnection('connecting');
-    // The event check is not in the page's first load: fetched now, while the stream connects.
-    void loadEventCheck();
+    // The fold (event check and reducer) is not in the page's first load: fetched now, while the stream connects.
+    void loadFold();
     const run = takeRunStream(runId) ?? openRunStream(runId);
     const { stream } = run;
     const fold = createSlicedFold({

@@ -31,7 +31,7 @@ export function reduceRunEvent(state: RunViewState, event: RunEvent): RunViewSta
 /**
  * Folds a value read from the stream, once checked against the event union (`checked`);
  * anything the protocol does not know is counted and skipped. The check is the caller's: the
- * page loads it after its first paint (event-check.ts), a test or the server imports it
+ * page loads it after its first paint (load-fold.ts), a test or the server imports it
  * (fold-raw-events.ts).
  */
 export function reduceCheckedEvent(state: RunViewState, raw: unknown, checked: CheckedEvent): RunViewState {

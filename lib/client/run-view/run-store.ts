@@ -1,7 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '@/lib/protocol';
-import { checkEvent } from './event-check';
-import { reduceCheckedEvent, reduceRunEvent } from './reduce-run-event';
+import { foldValues } from './load-fold';
 import { initialRunViewState, type RunViewState } from './run-view-state';
 
 /** What the inspector shows; one item at a time. */
@@ -28,7 +27,7 @@ export interface RunStoreState {
   /** Folds events and shows the result (foldEvents, then commit). */
   applyEvents: (raws: readonly unknown[]) => void;
   /**
-   * Folds events into the view without showing it yet (after loadEventCheck: each is checked against the union): no subscriber runs until `commit`. A long
+   * Folds events into the view without showing it yet (after loadFold: each is checked against the union): no subscriber runs until `commit`. A long
    * backlog (a finished run replayed) is folded in slices and drawn once, not once a slice.
    */
   foldEvents: (raws: readonly unknown[]) => void;
@@ -60,17 +59,7 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       get().commit();
     },
     foldEvents: (raws) => {
-      const { log } = get();
-      let view = folded ?? get().view;
-      for (const raw of raws) {
-        const checked = checkEvent(raw);
-        if (checked.ok && checked.event.seq > view.lastSeq) {
-          log.push(checked.event);
-          view = reduceRunEvent(view, checked.event);
-        } else if (!checked.ok) {
-          view = reduceCheckedEvent(view, raw, checked);
-        }
-      }
+      const view = foldValues(folded ?? get().view, get().log, raws);
       if (view !== get().view) folded = view;
     },
     commit: () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
-import { loadEventCheck } from './event-check';
+import { loadFold } from './load-fold';
 import { foldRawEvents } from './fold-raw-events';
 import { createRunStore } from './run-store';
 import { initialRunViewState } from './run-view-state';
@@ -20,24 +20,24 @@ async function until(done: () => boolean): Promise<void> {
   if (!done()) throw new Error('the sliced fold never finished');
 }
 
-describe('the event check, loaded after the first paint', () => {
+describe('the fold, loaded after the first paint', () => {
   it('folds nothing before it is loaded; what arrived meanwhile is folded in order once it is', async () => {
-    // Fresh modules: the check not loaded yet, as on a page that just painted.
+    // Fresh modules: the fold not loaded yet, as on a page that just painted.
     vi.resetModules();
-    const fresh = { store: await import('./run-store'), fold: await import('./sliced-fold'), check: await import('./event-check') };
+    const fresh = { store: await import('./run-store'), fold: await import('./sliced-fold'), loader: await import('./load-fold') };
     const store = fresh.store.createRunStore();
     const fold = fresh.fold.createSlicedFold({ store, onShown: () => {} });
     for (const raw of events) fold.push(raw);
-    expect(fresh.check.eventCheckLoaded()).toBe(false);
+    expect(fresh.loader.foldLoaded()).toBe(false);
     expect(store.getState().view.eventCount).toBe(0);
     await until(() => store.getState().view.terminate !== undefined);
-    expect(fresh.check.eventCheckLoaded()).toBe(true);
+    expect(fresh.loader.foldLoaded()).toBe(true);
     expect(store.getState().view).toEqual(foldRawEvents(initialRunViewState(), events));
   });
 });
 
 describe('createSlicedFold', () => {
-  beforeAll(loadEventCheck);
+  beforeAll(loadFold);
 
   it('folds a replayed backlog in slices and draws it once, the same view as one fold of the whole log', async () => {
     const store = createRunStore();
