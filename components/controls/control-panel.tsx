@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { isSimulated } from '@/lib/protocol';
+import { isSimulated } from '@/lib/protocol/vendors';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { countOverrides } from '@/lib/client/forms/recovery-fields';
 import { Button } from '@/components/ui/button';

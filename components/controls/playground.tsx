@@ -2,14 +2,14 @@
 
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api/client';
 import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/forms/endpoint-key';
 import { faultPlanFor } from '@/lib/client/forms/fault-catalog';
-import { formFromSearch, formToSearch } from '@/lib/client/forms/form-url';
+import { formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
+import { loadFold } from '@/lib/client/run-view/load-fold';
 import { markRun, RUN_MARKS } from '@/lib/client/run-view/run-marks';
 import { RunStoreProvider, useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
 import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
@@ -27,10 +27,14 @@ const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
   loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
 });
 
-/** Fetches the run view's code after the page's load event, when the browser is idle, so Run does not wait for it. */
+/** Fetches the run view's code and the run's fold after the page's load event, when the browser is idle, so Run does not wait for them. */
 function usePreloadRunView(): void {
   useEffect(() => {
-    const preload = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void loadRunView()) : setTimeout(() => void loadRunView(), 0));
+    const load = () => {
+      void loadRunView();
+      void loadFold();
+    };
+    const preload = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0));
     if (document.readyState === 'complete') preload();
     else window.addEventListener('load', preload, { once: true });
     return () => window.removeEventListener('load', preload);
@@ -41,11 +45,10 @@ function usePreloadRunView(): void {
  * The playground: controls on the left, the current run on the right. The form lives
  * above the per-run store, so starting a new run keeps the controls and resets the view.
  */
-export function Playground() {
-  const params = useSearchParams();
+export function Playground({ initial }: { initial: { form: PlaygroundForm; runId?: string } }) {
   // The form and the run on screen live in the address bar: a reload or a shared link
-  // restores the form, and a reload mid-run reattaches to the run (replayed, then live).
-  const [initial] = useState(() => formFromSearch(params));
+  // restores the form (read by the server: app/page.tsx), and a reload mid-run reattaches to
+  // the run (replayed, then live).
   const [form, setForm] = useState<PlaygroundForm>(initial.form);
   const [runId, setRunId] = useState<string | undefined>(initial.runId);
   usePreloadRunView();

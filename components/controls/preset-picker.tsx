@@ -1,6 +1,7 @@
 'use client';
 
-import { PRESET_DESCRIPTIONS, PRESET_LABELS, PresetIdSchema, type PresetId } from '@/lib/protocol';
+import { asPresetId, PRESET_IDS, type PresetId } from '@/lib/protocol/preset-ids';
+import { PRESET_DESCRIPTIONS, PRESET_LABELS } from '@/lib/protocol/presets';
 import { Field, INPUT } from './field';
 
 function presetHint(preset: PresetId): string {
@@ -11,8 +12,8 @@ function presetHint(preset: PresetId): string {
 export function PresetPicker({ value, onChange }: { value: PresetId; onChange: (preset: PresetId) => void }) {
   return (
     <Field label="preset" hint={presetHint(value)}>
-      <select data-testid="preset-select" className={INPUT} value={value} onChange={(e) => onChange(PresetIdSchema.parse(e.target.value))}>
-        {PresetIdSchema.options.map((p) => (
+      <select data-testid="preset-select" className={INPUT} value={value} onChange={(e) => onChange(asPresetId(e.target.value) ?? value)}>
+        {PRESET_IDS.map((p) => (
           <option key={p} value={p}>
             {PRESET_LABELS[p]}
           </option>

@@ -1,7 +1,7 @@
 'use client';
 
 import { promptsUnreadBySimulation } from '@/lib/compare/prompt-only';
-import { DEFAULT_SYSTEM_PROMPT } from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT } from '@/lib/protocol/config-defaults';
 import { promptTexts, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { useScenarios } from '@/lib/client/api/runs';
 import { PromptOnlyNote } from '@/components/compare/prompt-only-note';

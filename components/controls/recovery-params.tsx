@@ -1,6 +1,7 @@
 'use client';
 
-import { resolveRecovery, type PresetId, type RecoveryOverrides } from '@/lib/protocol';
+import type { PresetId, RecoveryOverrides } from '@/lib/protocol';
+import { resolveRecovery } from '@/lib/protocol/presets';
 import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/forms/recovery-fields';
 import type { ReactNode } from 'react';
 import { useGroupOpen } from './open-groups';

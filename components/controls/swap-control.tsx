@@ -1,7 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { VENDOR_DEFAULTS, VendorSchema, isSimulated, modelsOf, type Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, modelsOf } from '@/lib/protocol/models';
+import { asVendor, isSimulated, type Vendor } from '@/lib/protocol/vendors';
 import { Button } from '@/components/ui/button';
 import { isCurrentTarget } from '@/lib/client/forms/swap-target';
 import { Field, INPUT } from './field';
@@ -60,7 +61,8 @@ export function SwapControl({
           className={INPUT}
           value={vendor}
           onChange={(e) => {
-            const next = VendorSchema.parse(e.target.value);
+            const next = asVendor(e.target.value);
+            if (!next) return;
             setVendor(next);
             setModel(VENDOR_DEFAULTS[next].model);
           }}

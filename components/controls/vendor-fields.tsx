@@ -1,6 +1,7 @@
 'use client';
 
-import { VENDOR_DEFAULTS, VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, modelsOf } from '@/lib/protocol/models';
+import { asVendor, type Vendor } from '@/lib/protocol/vendors';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { EndpointDialog } from './endpoint-dialog';
 import { Field, INPUT } from './field';
@@ -42,8 +43,8 @@ export function VendorFields({
               if (first) onChange(replayPatch(first, 'stop'));
               return;
             }
-            const vendor = VendorSchema.parse(e.target.value);
-            onChange({ vendor, model: VENDOR_DEFAULTS[vendor].model, replay: null });
+            const vendor = asVendor(e.target.value);
+            if (vendor) onChange({ vendor, model: VENDOR_DEFAULTS[vendor].model, replay: null });
           }}
         >
           <VendorOptions />

@@ -1,11 +1,11 @@
-import { VendorSchema } from '@/lib/protocol';
+import { VENDORS } from '@/lib/protocol/vendors';
 import { VENDOR_LABELS } from '@/lib/client/forms/playground-form';
 
 /** One <option> per vendor, in the protocol's order and under the playground's names. */
 export function VendorOptions() {
   return (
     <>
-      {VendorSchema.options.map((v) => (
+      {VENDORS.map((v) => (
         <option key={v} value={v}>
           {VENDOR_LABELS[v]}
         </option>

@@ -1,7 +1,8 @@
-import { categoryLabel, type ErrorCategory } from '@/lib/protocol';
+import type { ErrorCategory } from '@/lib/protocol';
+import { categoryLabel } from '@/lib/protocol/category-label';
 
 /** Durations: the one formatter, in lib/protocol (the engine's reasons and the lessons' words use it too). */
-export { formatMs } from '@/lib/protocol';
+export { formatMs } from '@/lib/protocol/format-duration';
 
 /** A run clock reading: 0:04.1, 12:30.0. */
 export function formatClock(ms: number): string {

@@ -1,4 +1,5 @@
-import { isSimulated, type RunConfig, type Vendor } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol';
+import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
 import { stableJson } from './run-steps';
 
 /** The config fields that are prompt text a model reads and the simulated model does not. */

@@ -1,4 +1,6 @@
-import { categoryLabel, formatMs, type Message, type RunEvent } from '@/lib/protocol';
+import type { Message, RunEvent } from '@/lib/protocol';
+import { categoryLabel } from '@/lib/protocol/category-label';
+import { formatMs } from '@/lib/protocol/format-duration';
 
 /**
  * One step of a run that a comparison looks at: what was asked, what came back, what the

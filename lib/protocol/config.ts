@@ -2,32 +2,14 @@ import { z } from 'zod';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { ReplayConfigSchema } from './replay';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, MAX_SCHEDULED_SWAPS } from './config-defaults';
+import { VENDORS } from './vendors';
 
-/** Where a run's model traffic goes. Simulated vendors need no key and no network. */
-export const VendorSchema = z.enum([
-  'sim-anthropic',
-  'sim-openai',
-  'sim-deepseek',
-  'sim-openai-responses',
-  'anthropic',
-  'openai',
-  'openai-compatible',
-  'openai-responses',
-]);
-export type Vendor = z.infer<typeof VendorSchema>;
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, DEFAULT_SYSTEM_PROMPT, MAX_SCHEDULED_SWAPS } from './config-defaults';
+export { VENDORS, asVendor, dialectOf, isSimulated, type Dialect, type Vendor } from './vendors';
 
-/**
- * Which wire format a vendor speaks: Anthropic Messages, OpenAI Chat Completions (and the
- * servers that copy it), or OpenAI's Responses API (its error bodies are OpenAI's).
- */
-export type Dialect = 'anthropic' | 'openai' | 'responses';
-export function dialectOf(vendor: Vendor): Dialect {
-  if (vendor === 'sim-anthropic' || vendor === 'anthropic') return 'anthropic';
-  return vendor === 'sim-openai-responses' || vendor === 'openai-responses' ? 'responses' : 'openai';
-}
-export function isSimulated(vendor: Vendor): boolean {
-  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek' || vendor === 'sim-openai-responses';
-}
+/** Where a run's model traffic goes (the list: vendors.ts, free of zod for the browser's first load). */
+export const VendorSchema = z.enum(VENDORS);
 
 export const ProviderConfigSchema = z
   .object({
@@ -118,14 +100,6 @@ export const ScheduledSwapSchema = SwapTargetSchema.extend({
 }).strict();
 export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
 
-/** The most swaps a config holds, planned and recorded from swaps made by hand alike. */
-export const MAX_SCHEDULED_SWAPS = 20;
-
-/** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
-export const DEFAULT_MAX_RUN_MS = 1_800_000;
-/** The attempt budget's default: model requests of any kind (foreground and background) in one run. */
-export const DEFAULT_MAX_ATTEMPTS = 200;
-
 /** Every budget is finite: a run always ends, whatever the model, the faults and the recovery do. */
 export const BudgetsSchema = z
   .object({
@@ -137,14 +111,6 @@ export const BudgetsSchema = z
     maxAttempts: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_ATTEMPTS),
   })
   .strict();
-
-/**
- * The system prompt a run gets when its config names none: what the playground shows as the
- * placeholder, so the text on screen is the text sent.
- */
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a careful coding agent working in a small project. Use the tools to look around, read and change files, ' +
-  'and run the check. When the work is done, finish with a short summary of what you changed and why.';
 
 /** A tool's name as the model sees it (lib/tools): the key of a description override. */
 export const ToolNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a tool name: lowercase letters, digits and _');

@@ -122,13 +122,13 @@ export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent ? Omit
  * Parses one event at the edge without throwing: the browser skips an event it does not
  * know rather than crashing.
  */
-export function safeParseEvent(value: unknown): { ok: true; event: RunEvent } | { ok: false; error: string } {
+/** An event checked against the union: the event, or what did not match. */
+export type CheckedEvent = { ok: true; event: RunEvent } | { ok: false; error: string };
+
+export function safeParseEvent(value: unknown): CheckedEvent {
   const result = RunEventSchema.safeParse(value);
   if (result.success) return { ok: true, event: result.data };
   return { ok: false, error: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
 }
 
-/** Exhaustiveness check for switches over the event union. */
-export function checkNever(value: never): never {
-  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
-}
+export { checkNever } from './check-never';

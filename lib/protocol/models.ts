@@ -1,4 +1,4 @@
-import type { Dialect, Vendor } from './config';
+import type { Dialect, Vendor } from './vendors';
 
 /**
  * What Loop Lab knows about models: context window, output cap and price. Simulated models

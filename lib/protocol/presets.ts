@@ -1,4 +1,5 @@
-import { COMPACTION_OFF, type PresetId, type RecoveryConfig, type RecoveryOverrides } from './recovery';
+import { COMPACTION_OFF, type PresetId } from './preset-ids';
+import type { RecoveryConfig, RecoveryOverrides } from './recovery';
 
 /**
  * The presets reproduce their sources. Pure data, shared by the engine

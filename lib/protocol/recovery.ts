@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { COMPACTION_OFF, PRESET_IDS, type PresetId } from './preset-ids';
+
+export { COMPACTION_OFF, PRESET_IDS, asPresetId } from './preset-ids';
 
 /**
  * Recovery configuration: every mechanism with its parameters, each
@@ -142,22 +145,7 @@ export const CompactionConfigSchema = z.object({
   /** Messages a reactive compact keeps (s11: the last 5). */
   reactiveKeepMessages: z.number().int().min(1).max(50),
 });
-
-/** Every context-channel mechanism off: what a run recorded before the channel existed did. */
-export const COMPACTION_OFF: z.infer<typeof CompactionConfigSchema> = {
-  proactive: false,
-  thresholdRatio: 0.75,
-  keepRecentMessages: 4,
-  summaryMaxTokens: 1_024,
-  waterfall: false,
-  waterfallBudget: 2,
-  trimFloor: 4,
-  breaker: false,
-  breakerFailures: 3,
-  breakerCooldownMs: 300_000,
-  reactive: false,
-  reactiveKeepMessages: 5,
-};
+export type CompactionConfig = z.infer<typeof CompactionConfigSchema>;
 
 /** The largest output cap a run may ask for (above CodeSmith's preventive 262,144; a model's own limit still applies). */
 export const OUTPUT_CAP_MAX = 1_048_576;
@@ -264,5 +252,5 @@ export const RecoveryOverridesSchema = z
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;
 
-export const PresetIdSchema = z.enum(['codesmith', 's11', 'course', 'naive', 'sdk-default']);
-export type PresetId = z.infer<typeof PresetIdSchema>;
+export const PresetIdSchema = z.enum(PRESET_IDS);
+export type { PresetId };

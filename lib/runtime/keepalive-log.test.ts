@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 

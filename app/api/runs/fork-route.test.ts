@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import type { RunEvent } from '@/lib/protocol';
 import { ForkListSchema } from '@/lib/protocol/http';
-import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
 import { POST as postRun } from './route';
 import { GET as getEvents } from './[id]/events/route';

@@ -1,14 +1,14 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CassetteListSchema, CassetteSummarySchema, type ImportCassetteBody } from '@/lib/protocol/http';
+import type { ImportCassetteBody } from '@/lib/protocol/http';
 import { apiRequest, jsonPost } from './client';
 
 /** GET / POST /api/cassettes and POST /api/runs/{id}/cassette, parsed at the edge with the routes' own shapes. */
 export const cassettesApi = {
-  list: () => apiRequest(CassetteListSchema, '/api/cassettes'),
-  import: (body: ImportCassetteBody) => apiRequest(CassetteSummarySchema, '/api/cassettes', jsonPost(body)),
-  saveRun: (runId: string) => apiRequest(CassetteSummarySchema, `/api/runs/${encodeURIComponent(runId)}/cassette`, jsonPost({})),
+  list: () => apiRequest((h) => h.CassetteListSchema, '/api/cassettes'),
+  import: (body: ImportCassetteBody) => apiRequest((h) => h.CassetteSummarySchema, '/api/cassettes', jsonPost(body)),
+  saveRun: (runId: string) => apiRequest((h) => h.CassetteSummarySchema, `/api/runs/${encodeURIComponent(runId)}/cassette`, jsonPost({})),
 };
 
 /** Where a cassette downloads from. */

@@ -1,27 +1,25 @@
 import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
-import {
-  ControlAcceptedSchema,
-  CreatedRunSchema,
-  CreatedSchema,
-  ErrorBodySchema,
-  ForkListSchema,
-  PlayedLessonSchema,
-  ResponseShapeError,
-  RunRecordSchema,
-  RunSummaryListSchema,
-  ScenarioListSchema,
-  SwapTargetsSchema,
-  parseResponse,
-  type ControlBodyInput,
-  type RunRecord,
-} from '@/lib/protocol/http';
+import type * as Http from '@/lib/protocol/http';
+import type { ControlBodyInput, RunRecord } from '@/lib/protocol/http';
 
 /**
  * The browser's only way to the server: fetches over the HTTP API whose every response is
  * parsed with its endpoint's schema (lib/protocol/http). A body that does not match is an
- * ApiError naming the endpoint and the field, never a cast.
+ * ApiError naming the endpoint and the field, never a cast. The schemas (and zod) are loaded
+ * with the first request, not with the page: a page's first paint carries none of them.
  */
+
+/** The HTTP shapes' module, as the request helper loads it. */
+export type HttpSchemas = typeof Http;
+
+let schemas: Promise<HttpSchemas> | undefined;
+
+/** The response schemas: loaded once, on the first request (or ahead of it, when the page is idle). */
+export function loadSchemas(): Promise<HttpSchemas> {
+  schemas ??= import('@/lib/protocol/http');
+  return schemas;
+}
 
 export type { RunRecord as RunDetail, RunStatus as RunSummaryStatus, RunSummary, ScenarioInfo } from '@/lib/protocol/http';
 
@@ -39,7 +37,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<S extends z.ZodType>(schema: S, path: string, init?: RequestInit): Promise<z.output<S>> {
+async function request<S extends z.ZodType>(pick: (http: HttpSchemas) => S, path: string, init?: RequestInit): Promise<z.output<S>> {
+  const http = loadSchemas();
   const endpoint = `${init?.method ?? 'GET'} ${path.split('?')[0]}`;
   let response: Response;
   try {
@@ -54,13 +53,14 @@ async function request<S extends z.ZodType>(schema: S, path: string, init?: Requ
   } catch {
     body = undefined;
   }
+  const { ErrorBodySchema, ResponseShapeError, parseResponse } = await http;
   if (!response.ok) {
     const parsed = ErrorBodySchema.safeParse(body);
     if (parsed.success) throw new ApiError(parsed.data.error, response.status, parsed.data.details ?? []);
     throw new ApiError(`${endpoint}: ${response.status} ${response.statusText}`.trim(), response.status);
   }
   try {
-    return parseResponse(schema, body, endpoint);
+    return parseResponse(pick(await http), body, endpoint);
   } catch (error) {
     if (error instanceof ResponseShapeError) throw new ApiError(error.message, response.status, error.problems);
     throw error;
@@ -84,23 +84,23 @@ export function traceUrl(id: string): string {
 }
 
 export const api = {
-  listScenarios: () => request(ScenarioListSchema, '/api/scenarios'),
-  listRuns: () => request(RunSummaryListSchema, '/api/runs'),
-  getRun: (id: string): Promise<RunRecord> => request(RunRecordSchema, `/api/runs/${enc(id)}`),
+  listScenarios: () => request((h) => h.ScenarioListSchema, '/api/scenarios'),
+  listRuns: () => request((h) => h.RunSummaryListSchema, '/api/runs'),
+  getRun: (id: string): Promise<RunRecord> => request((h) => h.RunRecordSchema, `/api/runs/${enc(id)}`),
   /** The key travels with this one request only; it is never stored in the browser. */
-  createRun: (config: RunConfigInput, apiKey?: string) => request(CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  createRun: (config: RunConfigInput, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
   /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */
-  forkRun: (fork: ForkSpec, apiKey?: string) => request(CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
+  forkRun: (fork: ForkSpec, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
   /** The runs forked from this one, oldest first. */
-  listForks: (id: string) => request(ForkListSchema, `/api/runs/${enc(id)}/forks`),
+  listForks: (id: string) => request((h) => h.ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Suggested demos for a swap: every simulated target judged naively and as handled, for the run's history now. */
-  swapTargets: (id: string) => request(SwapTargetsSchema, `/api/runs/${enc(id)}/swap-targets`),
+  swapTargets: (id: string) => request((h) => h.SwapTargetsSchema, `/api/runs/${enc(id)}/swap-targets`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
   playLesson: (slug: string, timeScale?: number) =>
-    request(PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
-  control: (id: string, action: ControlAction) => request(ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
+    request((h) => h.PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
+  control: (id: string, action: ControlAction) => request((h) => h.ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
   importTrace: (jsonl: string) =>
-    request(CreatedSchema, '/api/runs/import', {
+    request((h) => h.CreatedSchema, '/api/runs/import', {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },
       body: jsonl,

@@ -2,8 +2,9 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { ComparisonSchema, type Comparison, type CompareSide } from '@/lib/protocol/http/compare';
+import type { Comparison, CompareSide } from '@/lib/protocol/http/compare';
 import { ApiError, apiRequest, eventsUrl } from './client';
+import { useEventStream } from './event-stream';
 
 /** A live side's new events are folded into the comparison at most this often. */
 const REFRESH_MS = 400;
@@ -15,7 +16,7 @@ export function compareUrl(a: string, b: string): string {
 /** GET /api/compare, parsed at the edge: a body in another shape is an ApiError naming the field, not a guess. */
 export function fetchComparison(a: string, b: string, lesson?: string): Promise<Comparison> {
   const judgedBy = lesson ? `&lesson=${encodeURIComponent(lesson)}` : '';
-  return apiRequest(ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
+  return apiRequest((h) => h.ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
 }
 
 /**
@@ -40,35 +41,29 @@ export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', ru
 
 function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[], onEnd: (runMs: number) => void): void {
   const client = useQueryClient();
-  const ended = useRef(onEnd);
-  ended.current = onEnd;
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // Only where the stream starts matters (from the events the first read had): later events
+  // arrive on the open stream, so the stream is opened once per live side.
+  const start = useRef<{ id: string; after: number }>(undefined);
   const id = side?.running ? side.id : undefined;
-  // Only where the stream starts matters: later events arrive on the open stream.
-  const after = side?.running ? side.eventCount - 1 : -1;
-  const key = queryKey.join('\u0000');
-  useEffect(() => {
-    if (!id) return;
-    const source = new EventSource(`${eventsUrl(id)}?after=${after}`);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
-      timer = undefined;
-      void client.invalidateQueries({ queryKey: key.split('\u0000') });
-    };
-    source.onmessage = (message: MessageEvent<string>) => {
-      const step = followStep(message.data, timer !== undefined);
-      if (step.close) source.close();
-      if (step.endMs !== null) ended.current(step.endMs);
+  if (side && id !== undefined && start.current?.id !== id) start.current = { id, after: side.eventCount - 1 };
+  const url = id !== undefined && start.current ? `${eventsUrl(id)}?after=${start.current.after}` : undefined;
+  const refresh = () => {
+    timer.current = undefined;
+    void client.invalidateQueries({ queryKey: [...queryKey] });
+  };
+  useEventStream(url, {
+    onMessage: (value, stream) => {
+      const step = followStep(value, timer.current !== undefined);
+      if (step.close) stream.close();
+      if (step.endMs !== null) onEnd(step.endMs);
       if (step.refresh === 'now') {
-        if (timer !== undefined) clearTimeout(timer);
+        if (timer.current !== undefined) clearTimeout(timer.current);
         refresh();
-      } else if (step.refresh === 'soon') timer = setTimeout(refresh, REFRESH_MS);
-    };
-    return () => {
-      source.close();
-      if (timer !== undefined) clearTimeout(timer);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the stream opens once per live side, from where the first read left off
-  }, [id, client, key]);
+      } else if (step.refresh === 'soon') timer.current = setTimeout(refresh, REFRESH_MS);
+    },
+  });
+  useEffect(() => () => clearTimeout(timer.current), [url]);
 }
 
 /**
@@ -77,19 +72,16 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
  * the page knows the run ended, its run time keeps counting on (lib/client/compare-clock), and at
  * a slow time scale a 400 ms wait is many seconds of run time shown that the run never had.
  */
-export function followStep(data: string, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none'; endMs: number | null } {
-  const endMs = terminateTs(data);
+export function followStep(value: unknown, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none'; endMs: number | null } {
+  const endMs = terminateTs(value);
   if (endMs !== undefined) return { close: true, refresh: 'now', endMs };
   return { close: false, refresh: refreshPending ? 'none' : 'soon', endMs: null };
 }
 
 /** A terminate's run time (null: it carries none); undefined: the message is not a terminate. */
-function terminateTs(data: string): number | null | undefined {
-  try {
-    const e = JSON.parse(data) as { event?: unknown; ts?: unknown } | null;
-    if (e?.event !== 'terminate') return undefined;
-    return typeof e.ts === 'number' ? e.ts : null;
-  } catch {
-    return undefined;
-  }
+function terminateTs(value: unknown): number | null | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const e = value as { event?: unknown; ts?: unknown };
+  if (e.event !== 'terminate') return undefined;
+  return typeof e.ts === 'number' ? e.ts : null;
 }

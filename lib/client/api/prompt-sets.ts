@@ -1,13 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PromptSetListSchema, PromptSetSchema, type SavePromptSetInput } from '@/lib/protocol';
+import type { SavePromptSetInput } from '@/lib/protocol';
 import { apiRequest, jsonPost } from './client';
 
 /** GET / POST /api/prompt-sets, parsed at the edge with the route's own shapes. */
 export const promptSetsApi = {
-  list: () => apiRequest(PromptSetListSchema, '/api/prompt-sets'),
-  save: (body: SavePromptSetInput) => apiRequest(PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
+  list: () => apiRequest((h) => h.PromptSetListSchema, '/api/prompt-sets'),
+  save: (body: SavePromptSetInput) => apiRequest((h) => h.PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
 };
 
 export function usePromptSets() {

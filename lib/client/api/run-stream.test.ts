@@ -1,31 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventLog } from '@/lib/protocol';
+import { FakeEventSource, stubEventSource } from './fake-event-source.testkit';
 import { preopenRunStream, takeRunStream } from './run-stream';
 
-/** A stand-in for the browser's EventSource: the test plays the server's side. */
-class FakeEventSource {
-  static made: FakeEventSource[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((m: { data: string }) => void) | null = null;
-  onerror: (() => void) | null = null;
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.made.push(this);
-  }
-  close() {
-    this.closed = true;
-  }
-  open() {
-    this.onopen?.();
-  }
-  send(data: string) {
-    this.onmessage?.({ data });
-  }
-}
-
 beforeEach(() => {
-  FakeEventSource.made = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
+  stubEventSource();
   vi.useFakeTimers();
 });
 afterEach(() => {
@@ -43,11 +22,11 @@ describe('a run stream opened when the run is created', () => {
     source!.send('{"seq":1}');
 
     const stream = takeRunStream('r1')!;
-    const seen: string[] = [];
+    const seen: unknown[] = [];
     const opened = vi.fn();
-    stream.attach({ onMessage: (d) => seen.push(d), onOpen: opened, onError: () => {} });
+    stream.attach({ onMessage: (value) => seen.push(value), onOpen: opened, onError: () => {} });
     source!.send('{"seq":2}');
-    expect(seen).toEqual(['{"seq":0}', '{"seq":1}', '{"seq":2}']);
+    expect(seen).toEqual([{ seq: 0 }, { seq: 1 }, { seq: 2 }]);
     expect(opened).toHaveBeenCalledOnce();
     // Taken once: a second view (a remount) opens its own.
     expect(takeRunStream('r1')).toBeUndefined();
@@ -68,9 +47,11 @@ describe('a run stream opened when the run is created', () => {
     preopenRunStream('r2', first);
     const [source] = FakeEventSource.made;
     expect(source?.url).toBe('/api/runs/r2/events?after=0');
-    const seen: string[] = [];
-    takeRunStream('r2')!.attach({ onMessage: (d) => seen.push(d), onOpen: () => {}, onError: () => {} });
+    const seen: unknown[] = [];
+    takeRunStream('r2')!.attach({ onMessage: (value) => seen.push(value), onOpen: () => {}, onError: () => {} });
     source!.send('{"seq":1}');
-    expect(seen.map((d) => (JSON.parse(d) as { seq: number }).seq)).toEqual([0, 1]);
+    // The POST's events are handed on as they are (not written out and read back).
+    expect(seen[0]).toBe(first[0]);
+    expect(seen.map((value) => (value as { seq: number }).seq)).toEqual([0, 1]);
   });
 });

@@ -1,9 +1,10 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SweepGridInput } from '@/lib/protocol';
 import { parseResponse, SweepFrameSchema } from '@/lib/protocol/http';
+import { useEventStream } from './event-stream';
 import { sweepEventsUrl, sweepsApi, type SweepFrame } from './sweeps';
 
 export function useSweeps() {
@@ -37,26 +38,24 @@ export function useCancelSweep() {
 
 /**
  * The sweep's live progress over SSE. The server sends the current state first, so a reload
- * (or a second tab) reattaches where the sweep is; when it ends the table is fetched again.
+ * (or a second tab) reattaches where the sweep is (a dropped stream reconnects on its own and
+ * starts again from the current state); when it ends the table is fetched again.
  */
 export function useSweepProgress(id: string): SweepFrame | undefined {
   const [frame, setFrame] = useState<SweepFrame>();
   const client = useQueryClient();
-  useEffect(() => {
-    const source = new EventSource(sweepEventsUrl(id));
-    source.onmessage = (message) => {
+  useEventStream(sweepEventsUrl(id), {
+    onMessage: (value, stream) => {
       // A frame in another shape throws here, naming the endpoint and the field.
-      const next = parseResponse(SweepFrameSchema, JSON.parse(message.data as string), 'GET /api/sweeps/{id}/events');
+      const next = parseResponse(SweepFrameSchema, value, 'GET /api/sweeps/{id}/events');
       setFrame(next);
       if (next.status !== 'running' && next.status !== 'queued') {
-        source.close();
+        stream.close();
         void client.invalidateQueries({ queryKey: ['sweep', id] });
         void client.invalidateQueries({ queryKey: ['sweep-runs', id] });
         void client.invalidateQueries({ queryKey: ['sweeps'] });
       }
-    };
-    // A dropped stream reconnects on its own (EventSource) and starts again from the current state.
-    return () => source.close();
-  }, [id, client]);
+    },
+  });
   return frame;
 }

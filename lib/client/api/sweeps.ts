@@ -1,5 +1,4 @@
 import type { SweepGridInput } from '@/lib/protocol';
-import { CreatedSchema, SweepCancelledSchema, SweepDetailSchema, SweepRunMetricsListSchema, SweepSummaryListSchema } from '@/lib/protocol/http';
 import { apiRequest, jsonPost } from './client';
 
 export type { SweepDetail, SweepFrame } from '@/lib/protocol/http';
@@ -8,11 +7,11 @@ const enc = encodeURIComponent;
 
 /** The sweep endpoints; every response parsed with its schema (lib/protocol/http). */
 export const sweepsApi = {
-  list: () => apiRequest(SweepSummaryListSchema, '/api/sweeps'),
-  get: (id: string) => apiRequest(SweepDetailSchema, `/api/sweeps/${enc(id)}`),
-  create: (grid: SweepGridInput) => apiRequest(CreatedSchema, '/api/sweeps', jsonPost(grid)),
-  cancel: (id: string) => apiRequest(SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
-  runs: (id: string) => apiRequest(SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
+  list: () => apiRequest((h) => h.SweepSummaryListSchema, '/api/sweeps'),
+  get: (id: string) => apiRequest((h) => h.SweepDetailSchema, `/api/sweeps/${enc(id)}`),
+  create: (grid: SweepGridInput) => apiRequest((h) => h.CreatedSchema, '/api/sweeps', jsonPost(grid)),
+  cancel: (id: string) => apiRequest((h) => h.SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
+  runs: (id: string) => apiRequest((h) => h.SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
 };
 
 export function sweepEventsUrl(id: string): string {

@@ -1,4 +1,5 @@
-import { runOutcome, type EventOf, type TerminateReason } from '@/lib/protocol';
+import type { EventOf, TerminateReason } from '@/lib/protocol';
+import { runOutcome } from '@/lib/protocol/terminate-event';
 import { errorCause, formatMs } from '../format';
 import type { ErrorView, RunStatus } from '../run-view/run-view-state';
 

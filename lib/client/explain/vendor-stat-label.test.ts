@@ -1,6 +1,6 @@
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { describe, expect, it } from 'vitest';
-import { reduceRawEvent } from '../run-view/reduce-run-event';
+import { reduceRawEvent } from '../run-view/fold-raw-events';
 import { initialRunViewState, type RunViewState } from '../run-view/run-view-state';
 import type { AttemptOutcome, CallResultView } from '../run-view/run-view-state';
 import { vendorStatLabel } from './vendor-stat-label';

@@ -1,4 +1,5 @@
-import { VENDOR_DEFAULTS, isPriced, modelsOf, type Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS, isPriced, modelsOf } from '@/lib/protocol/models';
+import type { Vendor } from '@/lib/protocol/vendors';
 
 /** The real endpoints the key & endpoint dialog offers. */
 export type EndpointVendor = Extract<Vendor, 'anthropic' | 'openai' | 'openai-compatible'>;

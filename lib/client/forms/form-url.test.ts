@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '@/lib/protocol';
 import { formFromConfig } from './form-from-config';
-import { formFromSearch, formToSearch, NOT_IN_URL } from './form-url';
+import { formToSearch, NOT_IN_URL } from './form-url';
+import { formFromSearch } from './form-url-read';
 import { buildRunRequest, DEFAULT_FORM, type PlaygroundForm } from './playground-form';
 
 /** A form with every field away from its default. */

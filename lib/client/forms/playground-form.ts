@@ -1,17 +1,7 @@
-import {
-  DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_MAX_RUN_MS,
-  VENDOR_DEFAULTS,
-  isSimulated,
-  type PresetId,
-  type PromptSetRef,
-  type RecoveryOverrides,
-  type ReplayConfig,
-  type RunConfigInput,
-  type ScheduledSwap,
-  type SimPolicyId,
-  type Vendor,
-} from '@/lib/protocol';
+import type { PresetId, PromptSetRef, RecoveryOverrides, ReplayConfig, RunConfigInput, ScheduledSwap, SimPolicyId } from '@/lib/protocol';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
+import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
+import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
 import { faultPlanFor } from './fault-catalog';
 
 /**

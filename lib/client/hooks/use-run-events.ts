@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { openRunStream, takeRunStream } from '../api/run-stream';
 import { useRunStoreApi } from '../run-view/run-store-provider';
+import { loadFold } from '../run-view/load-fold';
 import { createSlicedFold } from '../run-view/sliced-fold';
 
 /**
@@ -19,37 +20,31 @@ export function useRunEvents(runId: string | undefined): void {
     if (!runId) return;
     const { setConnection } = store.getState();
     setConnection('connecting');
-    const stream = takeRunStream(runId) ?? openRunStream(runId);
-    const { source } = stream;
+    // The fold (event check and reducer) is not in the page's first load: fetched now, while the stream connects.
+    void loadFold();
+    const run = takeRunStream(runId) ?? openRunStream(runId);
+    const { stream } = run;
     const fold = createSlicedFold({
       store,
       onShown: () => {
         if (store.getState().view.terminate) {
-          source.close();
+          stream.close();
           setConnection('closed');
         }
       },
     });
 
-    stream.attach({
+    run.attach({
       onOpen: () => setConnection('open'),
-      onMessage: (data) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(data);
-        } catch {
-          value = undefined;
-        }
-        fold.push(value);
-      },
-      onError: () => {
+      onMessage: (value) => fold.push(value),
+      onError: (closed) => {
         if (store.getState().view.terminate) return;
-        setConnection(source.readyState === EventSource.CLOSED ? 'error' : 'connecting');
+        setConnection(closed ? 'error' : 'connecting');
       },
     });
 
     return () => {
-      source.close();
+      stream.close();
       fold.stop();
       fold.drain();
     };

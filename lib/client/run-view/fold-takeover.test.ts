@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@/lib/protocol';
-import { foldRawEvents } from './reduce-run-event';
+import { foldRawEvents } from './fold-raw-events';
 import { initialRunViewState } from './run-view-state';
 
 const handling = { foreignThinking: 'drop', naive: false } as const;

@@ -1,4 +1,5 @@
-import { addToTotals, type EventOf } from '@/lib/protocol';
+import type { EventOf } from '@/lib/protocol';
+import { addToTotals } from '@/lib/protocol/run-totals';
 import type { AttemptView, DanglingView, MarkerView, RunViewState, ToolBatchView, ToolCallView, TurnView } from './run-view-state';
 import { addMarker, findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 

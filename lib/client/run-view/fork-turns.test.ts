@@ -3,7 +3,7 @@ import type { RunEvent } from '@/lib/protocol';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { forkableTurns as fromLog } from '@/lib/trajectory';
 import { forkableTurns } from './fork-turns';
-import { foldRawEvents } from './reduce-run-event';
+import { foldRawEvents } from './fold-raw-events';
 import { initialRunViewState } from './run-view-state';
 
 /** A run the real engine made (`npm run fixtures`). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stampEvent, type EventBody } from '@/lib/protocol';
 import { groupBackgroundCalls } from './group-background-calls';
 import { countOverrides } from '../forms/recovery-fields';
-import { foldRawEvents } from './reduce-run-event';
+import { foldRawEvents } from './fold-raw-events';
 import { initialRunViewState, type RunViewState } from './run-view-state';
 import { vendorStatLabel } from '../explain/vendor-stat-label';
 

@@ -1,6 +1,9 @@
 import { countModelRequest } from './request-counts';
 import { foldSdkRetry } from './fold-sdk-retry';
-import { addToTotals, checkNever, safeParseEvent, type EventOf, type RunEvent } from '@/lib/protocol';
+import type { EventOf, RunEvent } from '@/lib/protocol';
+import type { CheckedEvent } from '@/lib/protocol/events';
+import { checkNever } from '@/lib/protocol/check-never';
+import { addToTotals } from '@/lib/protocol/run-totals';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { terminateStatus, terminateText } from '../explain/describe-run';
 import { editedTestsNote } from '../explain/describe-verdict';
@@ -36,22 +39,20 @@ export function reduceRunEvent(state: RunViewState, event: RunEvent): RunViewSta
   return foldBody(s, event);
 }
 
-/** Parses and folds a raw value; anything the protocol does not know is counted and skipped. */
-export function reduceRawEvent(state: RunViewState, raw: unknown): RunViewState {
-  const parsed = safeParseEvent(raw);
-  if (!parsed.ok) {
+/**
+ * Folds a value read from the stream, once checked against the event union (`checked`);
+ * anything the protocol does not know is counted and skipped. The check is the caller's: the
+ * page loads it after its first paint (load-fold.ts), a test or the server imports it
+ * (fold-raw-events.ts).
+ */
+export function reduceCheckedEvent(state: RunViewState, raw: unknown, checked: CheckedEvent): RunViewState {
+  if (!checked.ok) {
     const seq = typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown }).seq : undefined;
     if (typeof seq !== 'number') return { ...state, skippedCount: state.skippedCount + 1 };
     if (seq <= state.lastSeq) return state;
     return { ...state, lastSeq: seq, skippedCount: state.skippedCount + 1 };
   }
-  return reduceRunEvent(state, parsed.event);
-}
-
-export function foldRawEvents(state: RunViewState, raws: readonly unknown[]): RunViewState {
-  let s = state;
-  for (const raw of raws) s = reduceRawEvent(s, raw);
-  return s;
+  return reduceRunEvent(state, checked.event);
 }
 
 const STEP_WORDS: Record<EventOf<'compaction'>['step'], string> = {

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { safeParseEvent, type RunEvent } from '@/lib/protocol';
-import { reduceRawEvent, reduceRunEvent } from './reduce-run-event';
+import type { RunEvent } from '@/lib/protocol';
+import { foldValues } from './load-fold';
 import { initialRunViewState, type RunViewState } from './run-view-state';
 
 /** What the inspector shows; one item at a time. */
@@ -27,7 +27,7 @@ export interface RunStoreState {
   /** Folds events and shows the result (foldEvents, then commit). */
   applyEvents: (raws: readonly unknown[]) => void;
   /**
-   * Folds events into the view without showing it yet: no subscriber runs until `commit`. A long
+   * Folds events into the view without showing it yet (after loadFold: each is checked against the union): no subscriber runs until `commit`. A long
    * backlog (a finished run replayed) is folded in slices and drawn once, not once a slice.
    */
   foldEvents: (raws: readonly unknown[]) => void;
@@ -59,17 +59,7 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       get().commit();
     },
     foldEvents: (raws) => {
-      const { log } = get();
-      let view = folded ?? get().view;
-      for (const raw of raws) {
-        const parsed = safeParseEvent(raw);
-        if (parsed.ok && parsed.event.seq > view.lastSeq) {
-          log.push(parsed.event);
-          view = reduceRunEvent(view, parsed.event);
-        } else if (!parsed.ok) {
-          view = reduceRawEvent(view, raw);
-        }
-      }
+      const view = foldValues(folded ?? get().view, get().log, raws);
       if (view !== get().view) folded = view;
     },
     commit: () => {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
-import { foldRawEvents } from './reduce-run-event';
+import { loadFold } from './load-fold';
+import { foldRawEvents } from './fold-raw-events';
 import { createRunStore } from './run-store';
 import { initialRunViewState } from './run-view-state';
 import { createSlicedFold, SLICE_MS } from './sliced-fold';
@@ -19,7 +20,25 @@ async function until(done: () => boolean): Promise<void> {
   if (!done()) throw new Error('the sliced fold never finished');
 }
 
+describe('the fold, loaded after the first paint', () => {
+  it('folds nothing before it is loaded; what arrived meanwhile is folded in order once it is', async () => {
+    // Fresh modules: the fold not loaded yet, as on a page that just painted.
+    vi.resetModules();
+    const fresh = { store: await import('./run-store'), fold: await import('./sliced-fold'), loader: await import('./load-fold') };
+    const store = fresh.store.createRunStore();
+    const fold = fresh.fold.createSlicedFold({ store, onShown: () => {} });
+    for (const raw of events) fold.push(raw);
+    expect(fresh.loader.foldLoaded()).toBe(false);
+    expect(store.getState().view.eventCount).toBe(0);
+    await until(() => store.getState().view.terminate !== undefined);
+    expect(fresh.loader.foldLoaded()).toBe(true);
+    expect(store.getState().view).toEqual(foldRawEvents(initialRunViewState(), events));
+  });
+});
+
 describe('createSlicedFold', () => {
+  beforeAll(loadFold);
+
   it('folds a replayed backlog in slices and draws it once, the same view as one fold of the whole log', async () => {
     const store = createRunStore();
     const shown: number[] = [];

@@ -1,3 +1,4 @@
+import { foldLoaded, loadFold } from './load-fold';
 import type { RunStore } from './run-store';
 
 /** Events arriving within this many ms are folded in one store update (after the first). */
@@ -32,13 +33,17 @@ export interface SlicedFold {
  * each batch folded in slices of at most SLICE_MS with the page's frames in between. The view
  * is shown (committed, so React draws it) when the queue is empty — a live run's batch, or the
  * whole backlog of a finished run's replay, drawn once — or every SHOW_EVERY_MS meanwhile.
- * `onShown` runs after each commit.
+ * `onShown` runs after each commit. Nothing is folded before the fold (the event check and the
+ * reducer) is loaded: it is not in the page's first load; events that arrive meanwhile wait in
+ * the queue, in order.
  */
 export function createSlicedFold({ store, onShown, now = () => performance.now(), chunk = CHUNK }: SlicedFoldOptions): SlicedFold {
   let queue: unknown[] = [];
   let head = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  // Waiting for the fold (loaded after the page's first paint: load-fold.ts).
+  let waiting = false;
   let shownAt = now();
 
   const show = () => {
@@ -50,6 +55,14 @@ export function createSlicedFold({ store, onShown, now = () => performance.now()
   const step = () => {
     timer = undefined;
     if (stopped) return;
+    if (!foldLoaded()) {
+      waiting = true;
+      void loadFold().then(() => {
+        waiting = false;
+        step();
+      });
+      return;
+    }
     const started = now();
     const { foldEvents } = store.getState();
     while (head < queue.length && now() - started < SLICE_MS) {
@@ -71,7 +84,7 @@ export function createSlicedFold({ store, onShown, now = () => performance.now()
   return {
     push(raw) {
       queue.push(raw);
-      if (timer !== undefined) return;
+      if (timer !== undefined || waiting) return;
       if (store.getState().view.eventCount === 0 && queue.length - head === 1) {
         // The first event: folded and shown now.
         step();
@@ -82,7 +95,8 @@ export function createSlicedFold({ store, onShown, now = () => performance.now()
     drain() {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      if (head < queue.length) store.getState().foldEvents(queue.slice(head));
+      // Without the fold loaded nothing can be folded: the view goes away as it was.
+      if (head < queue.length && foldLoaded()) store.getState().foldEvents(queue.slice(head));
       queue = [];
       head = 0;
       store.getState().commit();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@/lib/protocol';
-import { foldRawEvents } from './reduce-run-event';
+import { foldRawEvents } from './fold-raw-events';
 import { createRunStore } from './run-store';
 import { initialRunViewState } from './run-view-state';
 import { parseVendorLane, selectVendorLane } from './vendor-lane';

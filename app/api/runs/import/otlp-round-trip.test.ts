@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
-import { foldRawEvents } from '@/lib/client/run-view/reduce-run-event';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState, type RunViewState } from '@/lib/client/run-view/run-view-state';
 import { getRunRegistry } from '@/lib/server';
 import { RunRecordSchema } from '@/lib/protocol/http';
