@@ -10,7 +10,8 @@ import type {
   TerminateReason,
   ToolCallStatus,
 } from '@/lib/protocol';
-import { NO_TOTALS, type RunTotals } from '@/lib/protocol';
+import type { RunTotals } from '@/lib/protocol';
+import { NO_TOTALS } from '@/lib/protocol/run-totals';
 import { initialContextView, type ContextViewState } from './context-view-state';
 import type { SwapView } from './fold-takeover';
 
