@@ -84,7 +84,7 @@ export function formatMatrix(report: MatrixReport): string {
     }
   }
   lines.push(...formatToolRows(report.toolResults));
-  lines.push('', 'Per preset (both vendors):');
+  lines.push('', 'Per preset (every vendor):');
   for (const preset of MATRIX_PRESETS) lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
   lines.push('', totalsLine(report));
   return lines.join('\n');
@@ -112,7 +112,7 @@ function groupSkipped(cells: Cell[], status: 'not_applicable' | 'pending'): Map<
     const names = <T>(pick: (c: Cell) => T): T[] => [...new Set(list.map(pick))];
     const faults = names((c) => c.fault.id).join(', ');
     const points = names((c) => POINTS[c.point].label).join(', ');
-    const vendors = names((c) => c.vendor).length === MATRIX_VENDORS.length ? 'both vendors' : names((c) => c.vendor).join(', ');
+    const vendors = names((c) => c.vendor).length === MATRIX_VENDORS.length ? 'every vendor' : names((c) => c.vendor).join(', ');
     const presets = names((c) => c.preset).length === MATRIX_PRESETS.length ? 'every preset' : names((c) => c.preset).join(', ');
     out.set(why, `${faults} × ${points} × ${vendors} × ${presets} (${list.length} cells)`);
   }

@@ -26,4 +26,12 @@ describe('runSweepJob', () => {
     await runSweepJob({ sweepId: 'c', job: second! });
     expect(cache.hits).toBeGreaterThan(hits + checks);
   });
+
+  it('runs a job on the simulated Responses API, a sweep vendor like the others', async () => {
+    const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], vendors: ['sim-openai-responses'], seeds: [1] });
+    const [job] = expandGrid(grid);
+    const ran = await runSweepJob({ sweepId: 'responses', job: job! });
+    expect(ran.metrics.verdict).toBe('done');
+    expect(ran.log.bodies.some((json) => json.includes('"vendor":"sim-openai-responses"'))).toBe(true);
+  });
 });
