@@ -181,5 +181,5 @@ describe('cassettes through the CLI', () => {
     expect(off).toEqual([expect.objectContaining({ request_no: 2, recorded_no: 2, next: 'stop' })]);
     expect(off[0]!.event === 'off_recording' && off[0]!.differs).toMatch(/messages: 4 sent, 4 recorded; first difference at message 4 \(tool\)/);
     expect(naive.stdout).toMatch(/incomplete: model_error \(off the recording at request 2/);
-  }, 120_000);
+  }, 240_000);
 });

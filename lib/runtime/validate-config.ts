@@ -29,7 +29,9 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   // for want of a key or an address.
   // A replay's requests never leave the process: the cassette answers them, so no key or address is needed, and the virtual clock is fine.
   if (!config.replay) {
-    problems.push(...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)));
+    problems.push(
+      ...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)),
+    );
   }
   const fallback = config.recovery.fallback?.model;
   // A cross-vendor fallback's model is served by the fallback vendor, not the run's own.

@@ -15,6 +15,8 @@ type ServerGlobals = {
   __loopLabStore?: { close(): void; listRuns(options?: { limit?: number }): { id: string }[] };
   __loopLabSweepStore?: { close(): void };
   __loopLabPromptSetStore?: { close(): void };
+  __loopLabCassetteStore?: { close(): void };
+  __loopLabRunTraffic?: unknown;
   __loopLabRunRegistry?: Pick<RunRegistry, 'isLive' | 'control' | 'whenFinished'>;
   __loopLabSweepRegistry?: unknown;
 };
@@ -56,9 +58,12 @@ export function useTempDataDir(prefix: string): () => string {
     g.__loopLabStore?.close();
     g.__loopLabSweepStore?.close();
     g.__loopLabPromptSetStore?.close();
+    g.__loopLabCassetteStore?.close();
     delete g.__loopLabStore;
     delete g.__loopLabSweepStore;
     delete g.__loopLabPromptSetStore;
+    delete g.__loopLabCassetteStore;
+    delete g.__loopLabRunTraffic;
     delete g.__loopLabRunRegistry;
     delete g.__loopLabSweepRegistry;
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

@@ -37,6 +37,16 @@ describe('describeConfig: the config that produced a run, readable', () => {
     expect(lines.find((l) => l.label === 'faults')!.value).toBe('none');
   });
 
+  it('says a replayed run comes from a cassette, and what it does off the recording', () => {
+    const line = (offRecording: 'stop' | 'simulate') =>
+      describeConfig(
+        RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, replay: { cassette: 'shipped:explain-project.sim-openai', offRecording } }),
+      ).find((l) => l.label === 'replayed from');
+    expect(line('stop')).toMatchObject({ value: 'cassette shipped:explain-project.sim-openai; off the recording: the run stops', changed: true });
+    expect(line('simulate')?.value).toMatch(/goes on on the simulated model$/);
+    expect(describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-openai' } })).some((l) => l.label === 'replayed from')).toBe(false);
+  });
+
   it("says when the task verdict runs the workspace's own tests instead of the shipped ones", () => {
     const line = (verdict?: { tests: 'shipped' | 'workspace' }) =>
       describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...(verdict ? { verdict } : {}) })).find((l) => l.label === 'task verdict');

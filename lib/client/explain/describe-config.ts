@@ -30,6 +30,15 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     { label: 'scenario', value: config.scenario, changed: false },
     { label: 'task', value: config.task ? clip(config.task) : 'the scenario’s own', changed: config.task !== undefined },
     { label: 'vendor / model', value: `${config.provider.vendor} / ${model}`, changed: false },
+    ...(config.replay
+      ? [
+          {
+            label: 'replayed from',
+            value: `cassette ${config.replay.cassette}; off the recording: ${config.replay.offRecording === 'stop' ? 'the run stops' : 'it goes on on the simulated model'}`,
+            changed: true,
+          },
+        ]
+      : []),
     ...(config.policy ? [{ label: 'simulated model', value: config.policy, changed: true }] : []),
     { label: 'preset', value: config.preset, changed: false },
     { label: 'overrides', value: overrides.length > 0 ? overrides.join(', ') : 'none', changed: overrides.length > 0 },
