@@ -26,6 +26,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     model: config.provider.model,
     foreignThinking: config.takeover.foreignThinking,
     naiveTakeover: config.takeover.naive,
+    takeoverRulesOff: config.takeover.rulesOff ?? [],
     preset: config.preset,
     overrides: config.recovery,
     faults,

@@ -14,6 +14,7 @@ const EVERY_FIELD: PlaygroundForm = {
   baseUrl: 'https://user:secret@llm.example/v1',
   foreignThinking: 'note',
   naiveTakeover: true,
+  takeoverRulesOff: ['latest_turn'],
   preset: 's11',
   overrides: { retry: { maxRetries: 5, baseDelayMs: 250 }, watchdog: { enabled: false } },
   faults: ['overloaded-x3', 'rate-limit-7s', 'tool-flaky'],

@@ -3,6 +3,7 @@ import {
   OUTPUT_CAP_MAX,
   PresetIdSchema,
   PromptSetRefSchema,
+  TakeoverRuleSchema,
   RecoveryOverridesSchema,
   SimPolicyIdSchema,
   ToolNameSchema,
@@ -63,6 +64,7 @@ const CODECS: { [K in keyof PlaygroundForm]?: Codec<K> } = {
   model: text('model', 'm', z.string().max(200)),
   foreignThinking: text('foreignThinking', 'ft', z.enum(['drop', 'note'])),
   naiveTakeover: { key: 'naiveTakeover', param: 'naive', write: (v) => (v ? '1' : '0'), read: (raw) => raw === '1' },
+  takeoverRulesOff: json('takeoverRulesOff', 'rulesoff', z.array(TakeoverRuleSchema).max(3)),
   preset: text('preset', 'pre', PresetIdSchema),
   overrides: json('overrides', 'rec', RecoveryOverridesSchema),
   faults: {

@@ -8,6 +8,7 @@ import {
   type RecoveryOverrides,
   type RunConfigInput,
   type SimPolicyId,
+  type TakeoverRule,
   type Vendor,
 } from '@/lib/protocol';
 import { faultPlanFor } from './fault-catalog';
@@ -29,6 +30,8 @@ export interface PlaygroundForm {
   foreignThinking: 'drop' | 'note';
   /** On a swap: send the history as it was, credentials included (to see the rejection). */
   naiveTakeover: boolean;
+  /** Takeover safeguards switched off one at a time (naiveTakeover: all of them). */
+  takeoverRulesOff: TakeoverRule[];
   preset: PresetId;
   overrides: RecoveryOverrides;
   faults: string[];
@@ -58,6 +61,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   baseUrl: '',
   foreignThinking: 'drop',
   naiveTakeover: false,
+  takeoverRulesOff: [],
   preset: 'codesmith',
   overrides: {},
   faults: [],
@@ -131,7 +135,11 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),
-    takeover: { foreignThinking: form.foreignThinking, naive: form.naiveTakeover },
+    takeover: {
+      foreignThinking: form.foreignThinking,
+      naive: form.naiveTakeover,
+      ...(form.takeoverRulesOff.length > 0 ? { rulesOff: form.takeoverRulesOff } : {}),
+    },
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,
