@@ -76,6 +76,7 @@ function SwapCard({ swap }: { swap: SwapView }) {
         <span className="text-muted">
           foreign thinking: {swap.handling.foreignThinking === 'drop' ? 'dropped' : 'kept as a marked note'}
           {swap.handling.naive ? ' · naive takeover: history sent as it was' : ''}
+          {!swap.handling.naive && swap.handling.rulesOff?.length ? ` · safeguard off: ${swap.handling.rulesOff.join(', ').replace(/_/g, ' ')}` : ''}
         </span>
       </div>
       {swap.recordedAs && (

@@ -66,7 +66,7 @@ export const MATRIX_FAULTS: MatrixFault[] = [
     { type: 'http_error', status: 529 },
     { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: true },
   ),
-  // Retry-After is short because the SDK's own retries sleep on the wall clock, not the run's.
+  // Retry-After is short: the SDK-default cells' SDK honours it too (on the run clock).
   beforeHeaders(
     'http-429',
     'HTTP 429 + retry-after-ms 250',

@@ -1,10 +1,12 @@
 import { formatMatrix } from './format-table';
 import { quietParseNoise } from './quiet-parse-noise';
+import { REPAIR_GUARD_MS, repairCells, runRepairCell } from './repair-cells';
 import { runMatrix } from './run-matrix';
 
 /**
  * `npm run matrix`: every fault kind × injection point × vendor × preset on the virtual
- * clock, printed as a table. Exits 1 if any cell broke its promise or hung.
+ * clock, printed as a table, then the argument repair ladder on every vendor × ladder setting.
+ * Exits 1 if any cell broke its promise or hung.
  */
 async function main(): Promise<void> {
   const restore = quietParseNoise();
@@ -15,7 +17,18 @@ async function main(): Promise<void> {
     restore();
   }
   process.stdout.write(`${formatMatrix(report)}\n`);
-  const failed = report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed);
+  // The argument repair ladder: the damaged-args model on every vendor × ladder setting.
+  let repairFailed = false;
+  process.stdout.write('\nargument repair ladder (damaged-args model)\n');
+  for (const cell of repairCells()) {
+    const result = await runRepairCell(cell, { guardMs: REPAIR_GUARD_MS });
+    repairFailed ||= result.failures.length > 0;
+    const promised = `${cell.promise.json.length} JSON + ${cell.promise.coerce.length} coerce repaired, ${cell.promise.reasked} re-asked`;
+    process.stdout.write(
+      `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${cell.vendor} × ${cell.setting.label}: ${promised}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
+    );
+  }
+  const failed = repairFailed || report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed);
   process.exit(failed ? 1 : 0);
 }
 

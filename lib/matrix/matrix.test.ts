@@ -3,6 +3,7 @@ import { INJECTION_POINTS } from './injection-points';
 import { MATRIX_FAULTS } from './fault-kinds';
 import { MATRIX_PRESETS, MATRIX_VENDORS, type RunnableCell } from './cells';
 import { DEFAULT_GUARD_MS, prepareMatrix, runCell } from './run-matrix';
+import { REPAIR_GUARD_MS, repairCells, runRepairCell } from './repair-cells';
 import { buildToolCells, runToolCell, TOOL_ROWS } from './tool-cells';
 
 /**
@@ -68,3 +69,27 @@ describe('tool-call rows (virtual clock)', () => {
 function name(cell: RunnableCell): string {
   return `${cell.fault.id} ${cell.point} on ${cell.vendor} × ${cell.preset} → ${cell.promise.ending} (${cell.promise.path})`;
 }
+
+// One at a time: each run is the whole scenario, with the check sandbox's child processes.
+describe('the argument repair ladder in the matrix (damaged-args model, virtual clock)', () => {
+  const repair = repairCells();
+
+  it('covers both vendors, every preset, and each rung switched off alone', () => {
+    expect(new Set(repair.map((c) => c.vendor))).toEqual(new Set(MATRIX_VENDORS));
+    expect(repair.filter((c) => c.promise.json.length > 0 && c.promise.coerce.length === 0).length).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
+    expect(repair.filter((c) => c.promise.json.length === 0 && c.promise.coerce.length > 0).length).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
+  });
+
+  it.each(
+    repair.map(
+      (cell) =>
+        [
+          `${cell.vendor} × ${cell.setting.label}: ${cell.promise.json.length + cell.promise.coerce.length} repaired, ${cell.promise.reasked} re-asked`,
+          cell,
+        ] as const,
+    ),
+  )('%s', async (_, cell) => {
+    const result = await runRepairCell(cell, { guardMs: REPAIR_GUARD_MS });
+    expect(result.failures).toEqual([]);
+  });
+});

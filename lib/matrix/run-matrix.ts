@@ -62,8 +62,8 @@ function withWhyLines(verdict: CellVerdict, contradictions: readonly Contradicti
 
 /**
  * The whole matrix. Cells run a few at a time in one process: runs on the virtual clock are
- * CPU-bound, but the SDK-default cells sleep on the wall clock inside the SDK's own retries,
- * and those waits overlap. Results come back in cell order.
+ * CPU-bound, but a few waits are wall time (the SDK's own backoff after a connection error,
+ * the check sandbox's child processes), and those overlap. Results come back in cell order.
  */
 export async function runMatrix(options: { guardMs?: number; concurrency?: number; onResult?: (result: CellResult) => void } = {}): Promise<MatrixReport> {
   const started = performance.now();

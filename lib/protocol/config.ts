@@ -56,14 +56,37 @@ export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
  * sends the history as it was, credentials included, so the strict vendor's real rejection
  * can be seen.
  */
+/**
+ * The takeover safeguards that can be switched off one at a time (naive: all at once):
+ * `credentials` — thinking signed by another model (its signature, a redacted block) is never
+ * sent to a model that did not mint it; `latest_turn` — Anthropic's rule that a tool round in
+ * progress must start with thinking this model signed, met by asking for no thinking on that
+ * request; `reasoning_placeholder` — a DeepSeek-style vendor's tool-call turn without reasoning
+ * of its own is given the placeholder reasoning_content it requires.
+ */
+export const TakeoverRuleSchema = z.enum(['credentials', 'latest_turn', 'reasoning_placeholder']);
+export type TakeoverRule = z.infer<typeof TakeoverRuleSchema>;
+
 export const TakeoverSchema = z
   .object({
     foreignThinking: z.enum(['drop', 'note']).default('drop'),
     naive: z.boolean().default(false),
+    /** Safeguards switched off alone (absent: none); `naive` switches every one off. */
+    rulesOff: z.array(TakeoverRuleSchema).max(3).optional(),
   })
   .strict();
 export type TakeoverHandling = z.infer<typeof TakeoverSchema>;
 export const DEFAULT_TAKEOVER: TakeoverHandling = { foreignThinking: 'drop', naive: false };
+
+/** Whether a takeover safeguard is in force: not switched off alone, and no naive takeover. */
+export function takeoverRuleOn(handling: TakeoverHandling, rule: TakeoverRule): boolean {
+  return !handling.naive && !(handling.rulesOff ?? []).includes(rule);
+}
+
+/** What part of a render cache key the handling is: everything rendering depends on in it. */
+export function takeoverKey(handling: TakeoverHandling): string {
+  return `${handling.foreignThinking}\u0000${handling.naive}\u0000${[...(handling.rulesOff ?? [])].sort().join(',')}`;
+}
 
 /**
  * Which copies of the scenario's test files the task verdict runs against the final workspace:

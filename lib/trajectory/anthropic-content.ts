@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, Part, TakeoverHandling, Vendor } from '@/lib/protocol';
+import { takeoverKey, takeoverRuleOn, type Message, type Part, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import { describeMinter, isMintedBy, redactedMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
 import { parseToolArgs } from './parse-tool-args';
@@ -54,7 +54,7 @@ export function renderAnthropicMessage(message: Message, context: Omit<PartConte
 
 /** The cache key of a rendering target: everything a part's rendering depends on besides the part. */
 export function renderTarget(vendor: Vendor, model: string, handling: TakeoverHandling): string {
-  return `${vendor}\u0000${model}\u0000${handling.foreignThinking}\u0000${handling.naive}`;
+  return `${vendor}\u0000${model}\u0000${takeoverKey(handling)}`;
 }
 
 /**
@@ -74,10 +74,13 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
         report.count('thinking block passed back with its signature');
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential.signature } };
       }
-      if (handling.naive) {
+      if (!takeoverRuleOn(handling, 'credentials')) {
         // As it was: the foreign signature (or none) goes out, and the vendor judges it.
+        const who = handling.naive ? 'naive' : 'credentials rule off';
         report.count(
-          credential ? `naive: thinking block sent with the signature ${describeMinter(credential)} minted` : 'naive: thinking block sent without a signature',
+          credential
+            ? `${who}: thinking block sent with the signature ${describeMinter(credential)} minted`
+            : `${who}: thinking block sent without a signature`,
         );
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' } };
       }
@@ -100,10 +103,11 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     }
     case 'redacted_thinking': {
       const minter = redactedMinter(part);
-      if (isMintedBy({ credential: minter, vendor, model }) || handling.naive) {
+      const credentialsOff = !takeoverRuleOn(handling, 'credentials');
+      if (isMintedBy({ credential: minter, vendor, model }) || credentialsOff) {
         report.count(
-          handling.naive && !isMintedBy({ credential: minter, vendor, model })
-            ? `naive: redacted thinking from ${describeMinter(minter)} sent as it was`
+          credentialsOff && !isMintedBy({ credential: minter, vendor, model })
+            ? `${handling.naive ? 'naive' : 'credentials rule off'}: redacted thinking from ${describeMinter(minter)} sent as it was`
             : 'redacted thinking block passed back unchanged',
         );
         return { role, block: { type: 'redacted_thinking', data: part.data } };

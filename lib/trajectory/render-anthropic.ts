@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { DEFAULT_TAKEOVER, type TakeoverHandling, type Vendor } from '@/lib/protocol';
+import { DEFAULT_TAKEOVER, takeoverRuleOn, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
 import { renderTarget } from './anthropic-content';
 import { renderAnthropicHistory } from './anthropic-history';
@@ -42,7 +42,7 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   if (request.system !== '') params.system = request.system;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   if (request.promptCaching) markCachePrefix(params);
-  const thinking = thinkingConfig({ request, vendor, messages, report: recordingReport(own), naive: handling.naive });
+  const thinking = thinkingConfig({ request, vendor, messages, report: recordingReport(own), latestTurnRule: takeoverRuleOn(handling, 'latest_turn') });
   if (thinking) params.thinking = thinking;
   let report: RenderReport | undefined;
   return {
@@ -71,8 +71,8 @@ function thinkingConfig(options: {
   vendor: Vendor;
   messages: Anthropic.MessageParam[];
   report: Omit<ReportBuilder, 'build'>;
-  /** A naive takeover keeps thinking on whatever the history holds, and meets the vendor's rule. */
-  naive: boolean;
+  /** Off (alone, or in a naive takeover): thinking stays on whatever the history holds, and meets the vendor's rule. */
+  latestTurnRule: boolean;
 }): Anthropic.ThinkingConfigEnabled | undefined {
   const { request, vendor, messages, report } = options;
   if (!request.thinking) return undefined;
@@ -85,7 +85,7 @@ function thinkingConfig(options: {
     report.drop('thinking_config', `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`);
     return undefined;
   }
-  if (!options.naive && toolRoundLacksThinking(messages)) {
+  if (options.latestTurnRule && toolRoundLacksThinking(messages)) {
     report.drop(
       'thinking_config',
       `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${describeMinter({ vendor, model: request.model })}`,

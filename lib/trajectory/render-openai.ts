@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { DEFAULT_TAKEOVER, type Message, type TakeoverHandling, type ThinkingPart, type Vendor } from '@/lib/protocol';
+import { DEFAULT_TAKEOVER, takeoverKey, takeoverRuleOn, type Message, type TakeoverHandling, type ThinkingPart, type Vendor } from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
 import { describeMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
@@ -66,7 +66,7 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
     model: request.model,
     reasoning,
     handling,
-    target: `${vendor}\u0000${request.model}\u0000${reasoning}\u0000${handling.foreignThinking}\u0000${handling.naive}`,
+    target: `${vendor}\u0000${request.model}\u0000${reasoning}\u0000${takeoverKey(handling)}`,
   };
   const messages: OpenAI.ChatCompletionMessageParam[] = [];
   const calls: (readonly ReportCall[])[] = [];
@@ -181,14 +181,14 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
       content: content.length > 0 ? content.join('\n\n') : null,
     };
     if (toolCalls.length > 0) assistant.tool_calls = toolCalls;
-    if (reasoning && (own.length > 0 || !handling.naive)) {
+    if (reasoning && (own.length > 0 || takeoverRuleOn(handling, 'reasoning_placeholder'))) {
       const text = own.map((t) => t.text).join('\n\n');
       assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
       report.count(
         text === '' ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"` : 'own reasoning passed back as reasoning_content',
       );
     } else if (reasoning) {
-      report.count('naive: tool-call turn sent without reasoning_content, as it was');
+      report.count(`${handling.naive ? 'naive' : 'reasoning placeholder rule off'}: tool-call turn sent without reasoning_content, as it was`);
     }
     out.push(assistant);
   }

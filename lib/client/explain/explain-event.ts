@@ -1,4 +1,4 @@
-import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
+import { checkNever, type EventOf, type RunEvent, type RunEventType, type TakeoverRule, type TerminateReason } from '@/lib/protocol';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
@@ -313,8 +313,16 @@ function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
       ? ' Sent naively, the vendor would also have accepted it.'
       : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`
     : '';
-  return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
+  const rulesOff = e.handling.naive ? [] : (e.handling.rulesOff ?? []);
+  const off = rulesOff.length > 0 ? ` Safeguard switched off for this run: ${rulesOff.map((r) => RULE_WORDS[r]).join(', ')}.` : '';
+  return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${off}${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
 }
+
+const RULE_WORDS: Record<TakeoverRule, string> = {
+  credentials: 'foreign credentials dropped',
+  latest_turn: 'the latest-turn rule',
+  reasoning_placeholder: 'the reasoning_content placeholder',
+};
 
 function explainVerdict(e: EventOf<'task_verdict'>): string {
   const copies =

@@ -26,6 +26,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     foreignThinking: config.takeover.foreignThinking,
     naiveTakeover: config.takeover.naive,
     swaps: config.swaps,
+    takeoverRulesOff: config.takeover.rulesOff ?? [],
     preset: config.preset,
     overrides: config.recovery,
     faults,

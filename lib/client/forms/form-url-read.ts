@@ -9,6 +9,7 @@ import {
   ReplayConfigSchema,
   ScheduledSwapSchema,
   SimPolicyIdSchema,
+  TakeoverRuleSchema,
   ToolNameSchema,
   VendorSchema,
 } from '@/lib/protocol';
@@ -56,6 +57,7 @@ const READERS: { [K in UrlField]: Reader<K> } = {
   model: text(z.string().max(200)),
   foreignThinking: text(z.enum(['drop', 'note'])),
   naiveTakeover: (raw) => raw === '1',
+  takeoverRulesOff: json(z.array(TakeoverRuleSchema).max(3)),
   preset: text(PresetIdSchema),
   overrides: json(RecoveryOverridesSchema),
   faults: (raw) => raw.split(',').filter((id) => FAULT_IDS.has(id)),

@@ -19,6 +19,7 @@ const EVERY_FIELD: PlaygroundForm = {
     { atTurn: 3, vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', takeover: { foreignThinking: 'drop', naive: true } },
     { atTurn: 5, vendor: 'sim-anthropic', model: '' },
   ],
+  takeoverRulesOff: ['latest_turn'],
   preset: 's11',
   overrides: { retry: { maxRetries: 5, baseDelayMs: 250 }, watchdog: { enabled: false } },
   faults: ['overloaded-x3', 'rate-limit-7s', 'tool-flaky'],

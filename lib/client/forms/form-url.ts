@@ -22,6 +22,7 @@ export const FORM_PARAMS: { [K in Exclude<keyof PlaygroundForm, (typeof NOT_IN_U
   model: text('m'),
   foreignThinking: text('ft'),
   naiveTakeover: { param: 'naive', write: (v) => (v ? '1' : '0') },
+  takeoverRulesOff: json('rulesoff'),
   preset: text('pre'),
   overrides: json('rec'),
   faults: { param: 'f', write: (ids) => ids.join(',') },

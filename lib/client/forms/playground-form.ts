@@ -1,4 +1,4 @@
-import type { PresetId, PromptSetRef, RecoveryOverrides, ReplayConfig, RunConfigInput, ScheduledSwap, SimPolicyId } from '@/lib/protocol';
+import type { PresetId, PromptSetRef, RecoveryOverrides, ReplayConfig, RunConfigInput, ScheduledSwap, SimPolicyId, TakeoverRule } from '@/lib/protocol';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
 import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
 import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
@@ -23,6 +23,8 @@ export interface PlaygroundForm {
   naiveTakeover: boolean;
   /** Swaps planned in the config (a run's swaps made by hand are recorded here too): from turn atTurn on, another vendor. */
   swaps: ScheduledSwap[];
+  /** Takeover safeguards switched off one at a time (naiveTakeover: all of them). */
+  takeoverRulesOff: TakeoverRule[];
   preset: PresetId;
   overrides: RecoveryOverrides;
   faults: string[];
@@ -58,6 +60,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   foreignThinking: 'drop',
   naiveTakeover: false,
   swaps: [],
+  takeoverRulesOff: [],
   preset: 'codesmith',
   overrides: {},
   faults: [],
@@ -139,7 +142,11 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     preset: form.preset,
     recovery: form.overrides,
     faults: faultPlanFor(form.faults, form.toolFaultTarget),
-    takeover: { foreignThinking: form.foreignThinking, naive: form.naiveTakeover },
+    takeover: {
+      foreignThinking: form.foreignThinking,
+      naive: form.naiveTakeover,
+      ...(form.takeoverRulesOff.length > 0 ? { rulesOff: form.takeoverRulesOff } : {}),
+    },
     ...(form.swaps.length > 0 ? { swaps: form.swaps } : {}),
     seed: form.seed,
     timeScale: form.timeScale,
