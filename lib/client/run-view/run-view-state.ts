@@ -110,7 +110,10 @@ export interface AttemptView {
   messageCount: number;
   inputTokensEst: number;
   maxTokens: number;
+  /** The request body as sent: from an imported log's request, or kept at a swap for the requests on each side of it. */
   body?: unknown;
+  /** Why this attempt's body is kept: the request on one side of a swap. */
+  bodyAt?: string;
   startTs: number;
   openTs?: number;
   ttfbMs?: number;
