@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@/lib/protocol';
+import { resolveRecovery, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { foldRawEvents } from './reduce-run-event';
 import { initialRunViewState } from './run-view-state';
 
@@ -96,5 +96,29 @@ describe('the wire on both sides of a swap, on the attempts that sent it', () =>
     });
     expect(state.swaps[0]?.sentBefore?.body).toEqual({ messages: ['before'] });
     expect(state.swaps[0]?.report?.sent?.body).toEqual({ messages: ['after'] });
+  });
+});
+
+describe('a swap made by hand, in the config the run page shows and re-runs', () => {
+  it('is added to the folded config’s swaps as its event records it', () => {
+    const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
+    const start = {
+      run_id: 'r',
+      seq: 0,
+      ts: 0,
+      event: 'run_start',
+      config,
+      recovery: resolveRecovery(config.preset, config.recovery),
+      scenario: { id: 'fix-failing-test', title: 't', task: 't' },
+      tools: [],
+      vendor: 'sim-anthropic',
+      model: 'claude-sim-sonnet',
+      clock: 'virtual',
+      time_scale: 1,
+    } as const;
+    const recorded = { atTurn: 2, vendor: 'sim-deepseek', model: '', takeover: handling } as const;
+    const swap = { ...(events[1] as Extract<RunEvent, { event: 'swap' }>), seq: 1, recorded_as: recorded };
+    expect(foldRawEvents(initialRunViewState(), [start, swap]).config?.swaps).toEqual([recorded]);
+    expect(foldRawEvents(initialRunViewState(), [start, { ...swap, recorded_as: undefined }]).config?.swaps).toEqual([]);
   });
 });

@@ -69,8 +69,11 @@ export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {
   };
   const label = `${CAUSE[e.cause]}: ${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model}`;
   const before = e.sent_before?.body;
+  const recorded = e.recorded_as;
   return {
     ...s,
+    // The run's config as the store keeps it: a swap made by hand is recorded into its swaps (Re-run, Open in playground).
+    ...(recorded && s.config ? { config: { ...s.config, swaps: [...s.config.swaps, recorded].sort((a, b) => a.atTurn - b.atTurn) } } : {}),
     ...(before !== undefined ? { turns: withLastForegroundBody(s.turns, before, `the last request before the swap to ${e.to_vendor}/${e.to_model}`) } : {}),
     vendor: e.to_vendor,
     model: e.to_model,
