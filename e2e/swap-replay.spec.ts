@@ -12,7 +12,8 @@ test('swap mid-run: the takeover panel in view with both request bodies; Re-run 
   test.setTimeout(240_000);
   const playground = new PlaygroundPage(page);
   await playground.goto();
-  await playground.configure({ vendor: 'sim-anthropic', timeScale: 1 });
+  // Slow enough that a loaded machine's browser can reach "Swap to…" before the run ends.
+  await playground.configure({ vendor: 'sim-anthropic', timeScale: 3 });
   const id = await playground.run();
   await expect(playground.turnCard(1)).toBeVisible({ timeout: 30_000 });
 

@@ -80,7 +80,7 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       )}
       {a.body !== undefined && (
         <div className="mt-2">
-          <JsonView value={a.body} label="vendor request as sent" />
+          <JsonView value={a.body} label={a.bodyAt ? `vendor request as sent: ${a.bodyAt}` : 'vendor request as sent'} />
         </div>
       )}
     </>

@@ -1,5 +1,5 @@
 import type { EventOf, ScheduledSwap, SentBody, TakeoverHandling } from '@/lib/protocol';
-import type { RunViewState } from './run-view-state';
+import type { RunViewState, TurnView } from './run-view-state';
 import { addMarker } from './turn-updates';
 
 /** What rendering did to the history on the first request after a swap, and the naive counterfactual. */
@@ -68,8 +68,13 @@ export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {
     sentBefore: e.sent_before,
   };
   const label = `${CAUSE[e.cause]}: ${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model}`;
+  const before = e.sent_before?.body;
+  const recorded = e.recorded_as;
   return {
     ...s,
+    // The run's config as the store keeps it: a swap made by hand is recorded into its swaps (Re-run, Open in playground).
+    ...(recorded && s.config ? { config: { ...s.config, swaps: [...s.config.swaps, recorded].sort((a, b) => a.atTurn - b.atTurn) } } : {}),
+    ...(before !== undefined ? { turns: withLastForegroundBody(s.turns, before, `the last request before the swap to ${e.to_vendor}/${e.to_model}`) } : {}),
     vendor: e.to_vendor,
     model: e.to_model,
     swaps: [...s.swaps, swap],
@@ -95,5 +100,31 @@ export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'
     sent: e.sent,
     naiveBody: e.naive_body,
   };
-  return { ...s, swaps: [...s.swaps.slice(0, -1), { ...last, report }] };
+  const sent = e.sent?.body;
+  return {
+    ...s,
+    swaps: [...s.swaps.slice(0, -1), { ...last, report }],
+    ...(sent !== undefined
+      ? { turns: withLastForegroundBody(s.turns, sent, `the first request after the swap from ${last.fromVendor}/${last.fromModel}`) }
+      : {}),
+  };
+}
+
+/**
+ * Gives the latest foreground attempt the body a swap event kept for it (the last request
+ * before the swap, or the first after it), so the inspector shows it on that attempt.
+ */
+function withLastForegroundBody(turns: readonly TurnView[], body: unknown, at: string): readonly TurnView[] {
+  for (let t = turns.length - 1; t >= 0; t--) {
+    const turn = turns[t]!;
+    for (let i = turn.attempts.length - 1; i >= 0; i--) {
+      if (turn.attempts[i]!.background) continue;
+      const attempts = turn.attempts.slice();
+      attempts[i] = { ...attempts[i]!, body, bodyAt: at };
+      const next = turns.slice();
+      next[t] = { ...turn, attempts };
+      return next;
+    }
+  }
+  return turns;
 }

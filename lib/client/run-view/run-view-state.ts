@@ -126,7 +126,10 @@ export interface AttemptView {
   maxTokens: number;
   /** Why `maxTokens` is below the configured cap (the model's own limit), as the engine wrote it. */
   maxTokensWhy?: string;
+  /** The request body as sent: from an imported log's request, or kept at a swap for the requests on each side of it. */
   body?: unknown;
+  /** Why this attempt's body is kept: the request on one side of a swap. */
+  bodyAt?: string;
   startTs: number;
   openTs?: number;
   ttfbMs?: number;
