@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
-import type { EventBody, ToolCallPart } from '@/lib/protocol';
+import type { RunEvent, ToolCallPart } from '@/lib/protocol';
+import { EventLog } from './event-log';
 import { groupCalls, RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
 
 const READS = new Set(['list_files', 'read_file', 'search']);
@@ -43,13 +44,13 @@ describe('the tool step', () => {
   it('answers in call order whatever order the calls finish in, and runs a group at once on the run clock', async () => {
     const clock = new VirtualClock();
     const running: string[][] = [];
-    const events: EventBody[] = [];
+    const events: RunEvent[] = [];
     const calls = [call('a', 'read_file'), call('b', 'read_file'), call('c', 'list_files')];
     const step = await runToolStep({
       calls,
       runner: runner({ clock, ms: { a: 3_000, b: 1_000, c: 2_000 }, running }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: (e) => events.push(e),
+      emit: new EventLog('r', clock, (e) => events.push(e)).emit,
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
@@ -63,12 +64,12 @@ describe('the tool step', () => {
   it('answers a dangling call with a synthetic error in its place when the repair is on, and leaves it unanswered when off', async () => {
     for (const repairInterrupted of [true, false]) {
       const clock = new VirtualClock();
-      const events: EventBody[] = [];
+      const events: RunEvent[] = [];
       const step = await runToolStep({
         calls: [call('a', 'read_file'), call('b', 'read_file')],
         runner: runner({ clock, lost: ['a'] }),
         config: { maxParallel: 4, repairInterrupted },
-        emit: (e) => events.push(e),
+        emit: new EventLog('r', clock, (e) => events.push(e)).emit,
         signal: new AbortController().signal,
         iteration: 2,
         truncatedRound: false,
@@ -85,7 +86,7 @@ describe('the tool step', () => {
       calls: [call('a', 'edit_file'), call('b', 'read_file')],
       runner: runner({ clock, halt: ['a'] }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: () => {},
+      emit: new EventLog('r', clock, () => {}).emit,
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
