@@ -17,12 +17,16 @@ function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number,
     case 'turn':
       return log.filter((e) => 'iteration' in e && e.iteration === sel.iteration);
     case 'tool':
-      return log.filter(
-        (e) =>
+      return log.filter((e) => {
+        if (!('iteration' in e) || e.iteration !== sel.iteration) return false;
+        // The group the call ran in, and the tool step's decision when its result never came back.
+        if (e.event === 'tool_batch') return e.call_ids.includes(sel.key);
+        if (e.event === 'dangling_calls') return e.calls.some((c) => c.call_id === sel.key);
+        return (
           (e.event === 'tool_start' || e.event === 'tool_call' || e.event === 'tool_guard' || e.event === 'arg_repair') &&
-          e.iteration === sel.iteration &&
-          (e.event === 'tool_guard' || e.call_id === undefined || e.call_id === sel.key),
-      );
+          (e.event === 'tool_guard' || e.call_id === undefined || e.call_id === sel.key)
+        );
+      });
     case 'attempt': {
       let inAttempt = false;
       return log.filter((e) => {

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
-import type { EventBody, ToolCallPart } from '@/lib/protocol';
-import { stampEvent } from '@/lib/protocol/event-builders';
+import type { RunEvent, ToolCallPart } from '@/lib/protocol';
+import { EventLog } from './event-log';
 import { groupCalls, RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
 
 const READS = new Set(['list_files', 'read_file', 'search']);
 const call = (id: string, name: string): ToolCallPart => ({ type: 'tool_call', id, name, argsText: '{}' });
-
-/** An emit that keeps the bodies, stamped as the engine's log would stamp them. */
-const keep = (events: EventBody[]) => (body: EventBody) => {
-  events.push(body);
-  return stampEvent(body, { run_id: 'run-test', seq: events.length - 1, ts: 0 });
-};
 
 /** A runner whose calls take `ms[id]` of run time; `lost` never return a result, `halt` ends the run. */
 function runner(options: { clock: VirtualClock; ms?: Record<string, number>; lost?: string[]; halt?: string[]; running?: string[][] }): ToolRunner {
@@ -50,13 +44,13 @@ describe('the tool step', () => {
   it('answers in call order whatever order the calls finish in, and runs a group at once on the run clock', async () => {
     const clock = new VirtualClock();
     const running: string[][] = [];
-    const events: EventBody[] = [];
+    const events: RunEvent[] = [];
     const calls = [call('a', 'read_file'), call('b', 'read_file'), call('c', 'list_files')];
     const step = await runToolStep({
       calls,
       runner: runner({ clock, ms: { a: 3_000, b: 1_000, c: 2_000 }, running }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: keep(events),
+      emit: new EventLog('r', clock, (e) => events.push(e)).emit,
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
@@ -70,12 +64,12 @@ describe('the tool step', () => {
   it('answers a dangling call with a synthetic error in its place when the repair is on, and leaves it unanswered when off', async () => {
     for (const repairInterrupted of [true, false]) {
       const clock = new VirtualClock();
-      const events: EventBody[] = [];
+      const events: RunEvent[] = [];
       const step = await runToolStep({
         calls: [call('a', 'read_file'), call('b', 'read_file')],
         runner: runner({ clock, lost: ['a'] }),
         config: { maxParallel: 4, repairInterrupted },
-        emit: keep(events),
+        emit: new EventLog('r', clock, (e) => events.push(e)).emit,
         signal: new AbortController().signal,
         iteration: 2,
         truncatedRound: false,
@@ -92,7 +86,7 @@ describe('the tool step', () => {
       calls: [call('a', 'edit_file'), call('b', 'read_file')],
       runner: runner({ clock, halt: ['a'] }),
       config: { maxParallel: 4, repairInterrupted: true },
-      emit: keep([]),
+      emit: new EventLog('r', clock, () => {}).emit,
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
