@@ -11,6 +11,7 @@ import { outputTruncation } from './catalog/output-truncation';
 import { overflowWaterfall } from './catalog/overflow-waterfall';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
+import { promptCaching } from './catalog/prompt-caching';
 import { reactiveCompact } from './catalog/reactive-compact';
 import { retryAfter } from './catalog/retry-after';
 import { retryLadder } from './catalog/retry-ladder';
@@ -38,6 +39,7 @@ export const LESSONS: readonly Lesson[] = [
   argRepair,
   outputTruncation,
   oldResultCompaction,
+  promptCaching,
   proactiveSummary,
   overflowWaterfall,
   circuitBreaker,

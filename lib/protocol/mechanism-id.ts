@@ -26,6 +26,7 @@ export const RECOVERY_MECHANISM_IDS = [
   'circuit-breaker',
   'reactive-compact',
   'output-escalation',
+  'prompt-caching',
 ] as const;
 
 /**
