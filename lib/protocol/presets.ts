@@ -148,9 +148,9 @@ export const PRESET_LABELS: Record<PresetId, string> = {
 export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: string }> = {
   codesmith: {
     summary:
-      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard; malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error',
+      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; loop guard; malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error; the stable prefix (tools, system prompt, settled history) marked for the vendor\'s prompt cache',
     differs:
-      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K)",
+      "background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the output cap is 8,192, not the source's preventive 262,144 (the simulated models allow 8–64 K); the source's cache-protection floor (which its forced compaction may bypass) is not modelled: every compaction here may rewrite the cached prefix, and its event says where the cached prefix ends",
   },
   s11: {
     summary:
@@ -158,7 +158,10 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     differs:
       "the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
   },
-  course: { summary: 'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried' },
+  course: {
+    summary:
+      'safe executor: tools fail well (budgets, short-circuits, truncation, old-result stubs); model calls are not retried; the stable prefix cached ("stable prefix first")',
+  },
   naive: { summary: 'no recovery at all: the first error ends the run; malformed tool arguments are not repaired, the model is only told what was wrong' },
   'sdk-default': { summary: "only the vendor SDK's own 2 retries, invisible to the loop" },
 };
