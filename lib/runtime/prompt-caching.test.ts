@@ -20,7 +20,7 @@ describe.each([
     const reads = calls.map((c) => c.cache_read_tokens ?? 0);
     // Once the prompt passes the vendor's minimum, each request reads what the one before it sent.
     expect(reads.filter((r) => r > 0).length).toBeGreaterThanOrEqual(3);
-    for (const [i, c] of calls.entries()) if (i > 0 && reads[i]! > 0) expect(reads[i]).toBeLessThanOrEqual(calls[i - 1]!.input_tokens);
+    for (let i = 1; i < calls.length; i++) if (reads[i]! > 0) expect(reads[i]).toBeLessThanOrEqual(calls[i - 1]!.input_tokens);
     if (dialect === 'openai') for (const r of reads) if (r > 0) expect((r - 1024) % 128).toBe(0);
     expect(ofType(off, 'llm_call').every((c) => (c.cache_read_tokens ?? 0) === 0 && (c.cache_write_tokens ?? 0) === 0)).toBe(true);
 
