@@ -20,13 +20,13 @@ export const RECOVERY_MECHANISM_IDS = [
   'safe-executor',
   'arg-repair',
   'output-truncation',
+  'prompt-caching',
   'old-result-compaction',
   'proactive-summary',
   'overflow-waterfall',
   'circuit-breaker',
   'reactive-compact',
   'output-escalation',
-  'prompt-caching',
 ] as const;
 
 /**
