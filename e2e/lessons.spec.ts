@@ -47,6 +47,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['specific-tool-errors', 0.05],
   ['output-truncation', 0.1],
   ['old-result-compaction', 0.1],
+  ['prompt-caching', 0.1],
   ['proactive-summary', 0.1],
   ['overflow-waterfall', 0.1],
   ['circuit-breaker', 0.1],

@@ -67,8 +67,8 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           e,
           at,
           'response',
-          [e.stop_reason, e.partial === true, e.input_tokens, e.output_tokens, messageContent(e.message)],
-          `${e.background ? `${e.purpose ?? 'background'} call` : 'response'}: ${e.stop_reason}${e.partial ? ' (partial)' : ''}, ${e.output_tokens} tokens out${describeMessage(e.message)}`,
+          [e.stop_reason, e.partial === true, e.input_tokens, e.output_tokens, e.cache_read_tokens ?? 0, e.cache_write_tokens ?? 0, messageContent(e.message)],
+          `${e.background ? `${e.purpose ?? 'background'} call` : 'response'}: ${e.stop_reason}${e.partial ? ' (partial)' : ''}, ${e.output_tokens} tokens out${cachedWords(e)}${describeMessage(e.message)}`,
         );
         background = false;
         break;
@@ -277,4 +277,12 @@ export function stableJson(value: unknown): string {
     }
     return v;
   });
+}
+
+/** The cached input a vendor reported for a response, in words (nothing when it reported none). */
+function cachedWords(e: { cache_read_tokens?: number; cache_write_tokens?: number }): string {
+  const read = e.cache_read_tokens ?? 0;
+  const written = e.cache_write_tokens ?? 0;
+  if (read === 0 && written === 0) return '';
+  return `, ${read} tokens in read from the prompt cache, ${written} written to it`;
 }

@@ -18,6 +18,7 @@ import { overflowWaterfall } from './catalog/overflow-waterfall';
 import { parallelToolCalls } from './catalog/parallel-tool-calls';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
+import { promptCaching } from './catalog/prompt-caching';
 import { reactiveCompact } from './catalog/reactive-compact';
 import { readingATrace } from './catalog/reading-a-trace';
 import { reasoningPlaceholder } from './catalog/reasoning-placeholder';
@@ -54,6 +55,7 @@ export const LESSONS: readonly Lesson[] = [
   parallelToolCalls,
   outputTruncation,
   oldResultCompaction,
+  promptCaching,
   proactiveSummary,
   overflowWaterfall,
   circuitBreaker,

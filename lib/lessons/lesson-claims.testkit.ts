@@ -375,6 +375,31 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`(${(a / 1000).toFixed(1)}k against ${(b / 1000).toFixed(1)}k)`);
   },
 
+  'prompt-caching': (lesson, { on, off }) => {
+    const calls = of(on, 'llm_call');
+    const uncachedFirst = calls.findIndex((c) => (c.cache_read_tokens ?? 0) + (c.cache_write_tokens ?? 0) > 0);
+    for (const c of calls.slice(0, uncachedFirst)) expect(c.input_tokens).toBeLessThan(1024);
+    expect(lesson.text.costs).toContain(`the first ${uncachedFirst} requests are under the 1,024-token minimum`);
+    // From the first write on, every later foreground request reads what the one before it wrote.
+    const foregroundCalls = calls.filter((c) => !c.background);
+    for (const c of foregroundCalls.slice(uncachedFirst + 1)) expect(c.cache_read_tokens).toBeGreaterThan(0);
+    const turn15 = foregroundCalls.find((c) => c.iteration === 15)!;
+    expect(lesson.text.costs).toContain(`at turn 15, ${n(turn15.cache_read_tokens!)} of the request's ${n(turn15.input_tokens)} tokens`);
+    const totals = foldTotals(on);
+    expect(lesson.text.costs).toContain(`${Math.round((totals.cacheReadTokens / totals.inputTokens) * 100)} % of all input tokens`);
+    const offTotals = foldTotals(off);
+    // The same turns with the same tokens (compared through the runbooks: a sandboxed check's words can vary with the machine).
+    const upTo15 = (log: RunEvent[]) =>
+      of(log, 'llm_call')
+        .filter((c) => !c.background && c.iteration <= 15)
+        .map((c) => c.input_tokens);
+    expect(upTo15(off)).toEqual(upTo15(on));
+    expect(offTotals.cacheReadTokens + offTotals.cacheWriteTokens).toBe(0);
+    expect(totals.usd / offTotals.usd).toBeLessThan(0.25);
+    expect(lesson.text.costs).toContain('under a quarter of what it costs off');
+    expect(offTotals.usd - totals.usd).toBeCloseTo(totals.cacheSavedUsd, 5);
+  },
+
   'proactive-summary': (lesson, { on, off }) => {
     const [summary] = of(on, 'compaction');
     expect(summary).toMatchObject({ step: 'summary', trigger: 'proactive', ok: true });

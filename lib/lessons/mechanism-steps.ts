@@ -89,6 +89,10 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length,
     noun: ['tool result cut', 'tool results cut'],
   }),
+  'prompt-caching': (log) => ({
+    count: of(log, 'llm_call').filter((c) => (c.cache_read_tokens ?? 0) > 0).length,
+    noun: ['request read from the prompt cache', 'requests read from the prompt cache'],
+  }),
   'old-result-compaction': (log) => ({
     count: sum(
       of(log, 'compaction')

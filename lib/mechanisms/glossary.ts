@@ -300,6 +300,28 @@ export const GLOSSARY = [
     definition: 'The most tokens a model accepts in one request. Compaction keeps each request below a threshold under it.',
   },
   {
+    id: 'prompt-cache',
+    term: 'prompt cache',
+    mechanism: 'prompt-caching',
+    see: ['cache-breakpoint', 'cache-hit-rate'],
+    definition:
+      "The vendor's store of prompt prefixes it has already processed: a request that starts with a cached prefix pays a fraction of the input price for it (Anthropic: a tenth; OpenAI: half or less). A prefix lives five minutes without use; a changed byte ends it there.",
+  },
+  {
+    id: 'cache-breakpoint',
+    term: 'cache breakpoint (cache_control)',
+    mechanism: 'prompt-caching',
+    definition:
+      "Anthropic's marker on a block that says: cache the prompt up to here. At most four a request; a prefix shorter than the model's minimum (1,024 tokens for Sonnet, 2,048 for Haiku) is not cached. Writing costs 1.25× the input price. OpenAI needs no marker: it caches every prompt of 1,024 tokens or more by itself.",
+  },
+  {
+    id: 'cache-hit-rate',
+    term: 'cache hit rate',
+    mechanism: 'prompt-caching',
+    definition:
+      "The share of a run's input tokens the vendors reported reading from their prompt caches; beside it, what the cache saved against sending them all as plain input.",
+  },
+  {
     id: 'old-result-compaction',
     term: 'old-result compaction',
     mechanism: 'old-result-compaction',

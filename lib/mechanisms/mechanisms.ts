@@ -144,6 +144,14 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     lessonSlug: 'output-truncation',
     oneLine: `Tool output over ${D.truncateChars} characters is cut, with a note saying how to get the rest (offset, narrower pattern).`,
   },
+  'prompt-caching': {
+    id: 'prompt-caching',
+    label: 'Prompt caching',
+    off: { recovery: { cache: { promptCaching: false } } },
+    lessonSlug: 'prompt-caching',
+    oneLine:
+      "The stable prefix (tools, system prompt, settled history) is marked for the vendor's prompt cache, so each request reads what the last one sent at a tenth of the input price (Anthropic; OpenAI caches long prefixes on its own at half).",
+  },
   'old-result-compaction': {
     id: 'old-result-compaction',
     label: 'Old-result compaction',

@@ -24,6 +24,7 @@ export const RECOVERY_MECHANISM_IDS = [
   'interrupted-repair',
   'parallel-tool-calls',
   'output-truncation',
+  'prompt-caching',
   'old-result-compaction',
   'proactive-summary',
   'overflow-waterfall',

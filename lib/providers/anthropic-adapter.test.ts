@@ -25,7 +25,13 @@ describe('anthropic adapter over recorded-form streams', () => {
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: 'claude-sonnet-4-5-20250929', inputTokens: 849, cachedInput: { read: 0, written: 0 } },
+      {
+        type: 'response-start',
+        id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+        model: 'claude-sonnet-4-5-20250929',
+        inputTokens: 849,
+        cachedInput: { read: 0, written: 0 },
+      },
       { type: 'thinking-delta', index: 0, text: 'The test fails on an off-by-one. ' },
       { type: 'thinking-delta', index: 0, text: 'Read the file first.' },
       {

@@ -8,7 +8,12 @@ const ANSWER = fixedPolicy({ text: 'Done.', toolCalls: [] });
 const LONG_SYSTEM = Array.from({ length: 90 }, (_, i) => `Rule ${i}: keep the change small and say what you did.`).join('\n');
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-function anthropicRequest(options: { system?: string; messages: Anthropic.MessageParam[]; model?: string; markSystem?: boolean }): Anthropic.MessageCreateParamsNonStreaming {
+function anthropicRequest(options: {
+  system?: string;
+  messages: Anthropic.MessageParam[];
+  model?: string;
+  markSystem?: boolean;
+}): Anthropic.MessageCreateParamsNonStreaming {
   const system = options.system ?? LONG_SYSTEM;
   return {
     model: options.model ?? 'claude-sim-sonnet',
@@ -29,7 +34,9 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
     expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
     const whole = first.usage.input_tokens + first.usage.cache_creation_input_tokens!;
 
-    const second = await client.messages.create(anthropicRequest({ messages: [{ role: 'user', content: 'Fix the test.' }, { role: 'assistant', content: 'On it.' }, ask('Go on.')] }));
+    const second = await client.messages.create(
+      anthropicRequest({ messages: [{ role: 'user', content: 'Fix the test.' }, { role: 'assistant', content: 'On it.' }, ask('Go on.')] }),
+    );
     // The previous request's prefix (tools, system, its marked message) is read back; only the new turn is written.
     expect(second.usage.cache_read_input_tokens).toBe(whole);
     expect(second.usage.cache_creation_input_tokens).toBeGreaterThan(0);
@@ -43,7 +50,12 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
     const again = await client.messages.create(anthropicRequest({ model: 'claude-sim-haiku', messages: [ask('Fix the test.')] }));
     expect(again.usage.cache_read_input_tokens).toBe(0);
 
-    const unmarked: Anthropic.MessageCreateParamsNonStreaming = { model: 'claude-sim-sonnet', max_tokens: 256, system: LONG_SYSTEM, messages: [{ role: 'user', content: 'Fix.' }] };
+    const unmarked: Anthropic.MessageCreateParamsNonStreaming = {
+      model: 'claude-sim-sonnet',
+      max_tokens: 256,
+      system: LONG_SYSTEM,
+      messages: [{ role: 'user', content: 'Fix.' }],
+    };
     await client.messages.create(unmarked);
     const twice = await client.messages.create(unmarked);
     expect(twice.usage.cache_read_input_tokens).toBe(0);
@@ -80,8 +92,13 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
 
   it('refuses a fifth breakpoint with the vendor’s 400', async () => {
     const { client } = anthropicClient({ policy: ANSWER });
-    const request = anthropicRequest({ messages: [ask('a'), { role: 'assistant', content: [{ type: 'text', text: 'b', cache_control: EPHEMERAL }] }, ask('c')] });
-    await expect(client.messages.create(request)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('A maximum of 4 blocks with cache_control may be provided. Found 5.') });
+    const request = anthropicRequest({
+      messages: [ask('a'), { role: 'assistant', content: [{ type: 'text', text: 'b', cache_control: EPHEMERAL }] }, ask('c')],
+    });
+    await expect(client.messages.create(request)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('A maximum of 4 blocks with cache_control may be provided. Found 5.'),
+    });
   });
 
   it('keeps nothing when the vendor option turns the cache off', async () => {
@@ -104,7 +121,13 @@ describe('the simulated OpenAI automatic prefix cache, through the real SDK', ()
     const { client } = openaiClient({ policy: ANSWER });
     const first = await client.chat.completions.create(request([{ role: 'user', content: 'Fix the test.' }]));
     expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
-    const second = await client.chat.completions.create(request([{ role: 'user', content: 'Fix the test.' }, { role: 'assistant', content: 'On it.' }, { role: 'user', content: 'Go on.' }]));
+    const second = await client.chat.completions.create(
+      request([
+        { role: 'user', content: 'Fix the test.' },
+        { role: 'assistant', content: 'On it.' },
+        { role: 'user', content: 'Go on.' },
+      ]),
+    );
     const cached = second.usage!.prompt_tokens_details!.cached_tokens!;
     expect(cached).toBeGreaterThanOrEqual(1024);
     expect((cached - 1024) % 128).toBe(0);
@@ -114,7 +137,11 @@ describe('the simulated OpenAI automatic prefix cache, through the real SDK', ()
 
   it('caches no prompt under 1,024 tokens', async () => {
     const { client } = openaiClient({ policy: ANSWER });
-    const short: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: 'gpt-sim-4o', max_completion_tokens: 64, messages: [{ role: 'user', content: 'Fix.' }] };
+    const short: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+      model: 'gpt-sim-4o',
+      max_completion_tokens: 64,
+      messages: [{ role: 'user', content: 'Fix.' }],
+    };
     await client.chat.completions.create(short);
     expect((await client.chat.completions.create(short)).usage!.prompt_tokens_details!.cached_tokens).toBe(0);
   });
