@@ -454,15 +454,21 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const failed = (log: RunEvent[]) => summaries(log).filter((c) => c.reason === 'the summary call failed');
     const skipped = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
     const { breakerCooldownMs } = lesson.config.recovery!.compaction!;
-    const [healsAt] = lesson.config.faults!.rules!.map((r) => (r.when.kind === 'until' ? r.when.ms : 0));
-    expect(lesson.failure).toContain(`for the first ${formatMs(healsAt!)} of the run`);
+    const [downTo] = lesson.config.faults!.rules!.map((r) => (r.when.kind === 'requests' ? Math.max(...r.when.numbers) : 0));
+    expect(lesson.failure).toContain(`until the run’s ${downTo}th request`);
+    /** The request number of the summary call a breaker or compaction event belongs to. */
+    const requestOf = (log: RunEvent[], at: RunEvent) =>
+      of(log, 'model_request')
+        .filter((r) => r.background && r.seq < at.seq)
+        .at(-1)!.request_no;
     expect(lesson.text.does).toContain(`here ${formatMs(breakerCooldownMs!)} of run time`);
     const states = of(on, 'breaker').map((b) => b.state);
     expect(states).toEqual(['closed', 'closed', 'open', 'half_open', 'open', 'half_open', 'closed']);
     for (const open of of(on, 'breaker').filter((b) => b.state === 'open')) expect(open.reopen_at! - open.ts).toBe(breakerCooldownMs);
     // Each probe is the first summary call after the cooldown: one fails before the outage is over, one succeeds after it.
     const probes = of(on, 'breaker').filter((b) => b.state === 'half_open');
-    expect(probes.map((p) => p.ts < healsAt!)).toEqual([true, false]);
+    const probeRequests = probes.map((p) => of(on, 'model_request').find((r) => r.background && r.seq > p.seq)!.request_no);
+    expect(probeRequests.map((n) => n <= downTo!)).toEqual([true, false]);
     expect(lesson.text.costs).toContain(`the probe at turn ${probes[0]!.iteration} fails`);
     expect(lesson.text.costs).toContain(`the probe at turn ${probes[1]!.iteration} succeeds and closes it`);
     expect(of(on, 'breaker').at(-1)!.reason).toBe('the probe succeeded');
@@ -471,10 +477,10 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // Off: a failed summary on every turn before the outage ends, then summaries again.
     expect(of(off, 'breaker')).toHaveLength(0);
     expect(lesson.text.costs).toContain(`— ${failed(off).length} of them —`);
-    for (const f of failed(off)) expect(f.ts).toBeLessThan(healsAt!);
+    for (const f of failed(off)) expect(requestOf(off, f)).toBeLessThanOrEqual(downTo!);
     const firstOk = (log: RunEvent[]) => summaries(log).find((c) => c.ok)!.iteration!;
     expect(lesson.text.costs).toContain(`the first summary at turn ${firstOk(off)}`);
-    expect(lesson.text.costs).toContain(`summarised ${firstOk(on) - firstOk(off) === 2 ? 'two' : firstOk(on) - firstOk(off)} turns later`);
+    expect(lesson.text.costs).toContain(`summarised ${['no', 'one', 'two', 'three', 'four'][firstOk(on) - firstOk(off)]} turns later`);
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 1000) * 1000)} more input tokens`);
   },
