@@ -249,7 +249,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`then the halt at turn ${end(on).iteration} — ${usd(on)}`);
     expect(end(off).iteration).toBe(lesson.config.budgets!.maxIterations);
     expect(lesson.text.costs).toContain(`${toolCalls(off, 'read_file').length} failed reads for ${usd(off)}`);
-    expect(Math.round(end(off).usd_so_far / end(on).usd_so_far)).toBe(3);
+    expect(Math.round(end(off).usd_so_far / end(on).usd_so_far)).toBe(2);
+    expect(lesson.text.costs).toContain('about twice the cost');
   },
 
   'failure-budget': (lesson, { on, off }) => {

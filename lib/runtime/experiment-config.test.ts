@@ -16,7 +16,8 @@ async function requestsOf(vendor: Vendor, input: Parameters<typeof runToEnd>[0])
 }
 
 function systemOf(vendor: Vendor, body: Record<string, unknown>): unknown {
-  if (vendor === 'sim-anthropic') return body.system;
+  // Anthropic's system prompt may come as text blocks (a cache breakpoint marks the last): their text joined.
+  if (vendor === 'sim-anthropic') return Array.isArray(body.system) ? (body.system as Array<{ text: string }>).map((b) => b.text).join('') : body.system;
   const first = (body.messages as Array<{ role: string; content: unknown }>)[0]!;
   return first.role === 'system' ? first.content : undefined;
 }

@@ -37,9 +37,10 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
   const { vendor: from, model: fromModel } = trajectory.trajectory;
   const targets: SwapSuggestion[] = [];
   for (const vendor of VendorSchema.options.filter(isSimulated)) {
-    for (const { id: model } of modelsOf(vendor)) {
+    for (const { id: model, maxOutputTokens } of modelsOf(vendor)) {
       if (vendor === from && model === fromModel) continue;
-      const request: ModelRequest = { ...base, model };
+      // Each request asks for the cap within the target model's own output limit, as the engine's do.
+      const request: ModelRequest = { ...base, model, maxTokens: Math.min(base.maxTokens, maxOutputTokens) };
       const dialect = dialectFor({ vendor, model });
       const naive = probeSimRequest({ vendor, body: dialect.render({ request, vendor, handling: { ...config.takeover, naive: true } }).params });
       const handledRendering = dialect.render({ request, vendor, handling: { ...config.takeover, naive: false } });

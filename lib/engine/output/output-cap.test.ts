@@ -106,12 +106,14 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     });
     const [step] = ofType(events, 'output_recovery');
     expect(step).toMatchObject({ action: 'refuse_truncated', refused: [{ call_id: 'cut1', tool: 'read_file' }], kept: true });
+    // The refusal is decided before any call runs; the results go back in call order.
     const calls = ofType(events, 'tool_call');
     expect(calls.map((c) => [c.call_id, c.status])).toEqual([
-      ['ok1', 'ok'],
       ['cut1', 'refused_truncated'],
+      ['ok1', 'ok'],
     ]);
     const results = foreground(requests)[1]!.messages.at(-1)!.parts;
+    expect(results.flatMap((p) => (p.type === 'tool_result' ? [p.callId] : []))).toEqual(['ok1', 'cut1']);
     const refused = results.find((p) => p.type === 'tool_result' && p.callId === 'cut1');
     expect(refused).toMatchObject({ isError: true });
     expect(refused?.type === 'tool_result' && refused.content).toMatch(/resend|again/i);

@@ -20,7 +20,7 @@ export const loopGuardHalt: Lesson = {
     happens:
       'A model stuck on a wrong idea does not always repeat itself: it tries one variation after another. No two calls are the same, so no repeat is blocked, and every one of them fails.',
     does: `The guard also counts a tool’s consecutive failures, whatever the arguments: from ${warnAfterFailures} in a row each result carries a warning to step back, and at ${haltAfterFailures} the run is halted (tool_halt).`,
-    costs: `On: ${haltAfterFailures} failed reads, ${haltAfterFailures - warnAfterFailures} of them with a warning, then the halt at turn ${haltAfterFailures} — $0.024. Off: only the run’s iteration budget stops the guessing: 20 failed reads for $0.076, three times the cost, and nothing more done. The guard does not fix the model; it stops paying for it, and says why.`,
+    costs: `On: ${haltAfterFailures} failed reads, ${haltAfterFailures - warnAfterFailures} of them with a warning, then the halt at turn ${haltAfterFailures} — $0.019. Off: only the run’s iteration budget stops the guessing: 20 failed reads for $0.034, about twice the cost, and nothing more done. The guard does not fix the model; it stops paying for it, and says why.`,
   },
   expect: {
     on: { reason: 'tool_halt', complete: false, says: `halted after ${haltAfterFailures} failures in a row` },
