@@ -242,7 +242,24 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
       { method: 'GET', path: '/api/scenarios' },
     ),
     otlpBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body })),
-    fc.tuple(id, fc.constantFrom('', '/forks', '/otel', '/trace')).map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}${leaf}` })),
+    fc
+      .tuple(id, fc.constantFrom('', '/forks', '/otel', '/trace', '/swap-targets'))
+      .map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}${leaf}` })),
+    // Cassettes: the list, one by id, an import of junk or deep JSON, a run saved as one.
+    fc
+      .oneof(
+        fc.constant(''),
+        id.map((i) => `/${i}`),
+      )
+      .map((leaf): FuzzRequest => ({ method: 'GET', path: `/api/cassettes${leaf}` })),
+    fc
+      .oneof(
+        junk.map((v) => JSON.stringify(v) ?? ''),
+        fc.constant('{"cassette":{"version":1,"exchanges":[]}}'),
+        fc.constant('['.repeat(5_000)),
+      )
+      .map((body): FuzzRequest => ({ method: 'POST', path: '/api/cassettes', body })),
+    id.map((i): FuzzRequest => ({ method: 'POST', path: `/api/runs/${i}/cassette`, body: '{}' })),
     promptSetBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/prompt-sets', body })),
     sweepBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/sweeps', body })),
     fc
