@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareRuns } from '@/lib/compare/compare-runs';
-import { RunConfigSchema, type RunConfigInput, type RunEvent } from '@/lib/protocol';
+import { RunConfigSchema, type RunConfigInput, type RunEvent, type RunTotals } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { createComparisonCache } from '@/lib/server/comparison-cache';
 import { createSqliteRunStore } from '@/lib/store';
@@ -18,10 +18,18 @@ import { median, percentile } from './stats';
  */
 const BURST = 20;
 
-async function record(input: RunConfigInput): Promise<RunEvent[]> {
+/** A run's log, with the run's totals after each event as its run log handed them. */
+async function record(input: RunConfigInput): Promise<RunEvent[] & { totals: Readonly<RunTotals>[] }> {
   const config = RunConfigSchema.parse({ clock: 'virtual', ...input });
-  const events: RunEvent[] = [];
-  await launchRun({ runId: 'bench', config, onEvent: (e) => events.push(e) }).done;
+  const events = Object.assign([] as RunEvent[], { totals: [] as Readonly<RunTotals>[] });
+  await launchRun({
+    runId: 'bench',
+    config,
+    onEvent: (e, totals) => {
+      events.push(e);
+      events.totals.push(totals);
+    },
+  }).done;
   return events;
 }
 
@@ -54,8 +62,8 @@ async function main(): Promise<void> {
   try {
     const store = createSqliteRunStore({ dir });
     const startOf = (log: RunEvent[]) => (log[0] as Extract<RunEvent, { event: 'run_start' }>).config;
-    store.createRun({ id: 'live', config: startOf(a), events: a.slice(0, 1).map((e) => ({ ...e, run_id: 'live' })) });
-    store.createRun({ id: 'done', config: startOf(b), events: b.map((e) => ({ ...e, run_id: 'done' })) });
+    store.createRun({ id: 'live', config: startOf(a), events: a.slice(0, 1).map((e) => ({ ...e, run_id: 'live' })), totals: a.totals[0]! });
+    store.createRun({ id: 'done', config: startOf(b), events: b.map((e) => ({ ...e, run_id: 'done' })), totals: b.totals.at(-1)! });
 
     // Before: both logs kept whole (only new events read), compareRuns over both each refresh.
     let liveLog: RunEvent[] = [];
@@ -72,7 +80,8 @@ async function main(): Promise<void> {
     const after: number[] = [];
     let refresh = 0;
     for (let at = 1; at < a.length; at += BURST, refresh += 1) {
-      store.appendEvents({ runId: 'live', events: a.slice(at, at + BURST).map((e) => ({ ...e, run_id: 'live' })) });
+      const burst = a.slice(at, at + BURST);
+      store.appendEvents({ runId: 'live', events: burst.map((e) => ({ ...e, run_id: 'live' })), totals: a.totals[at + burst.length - 1]! });
       let x = '';
       let y = '';
       // Alternate which goes first, so neither always runs on a warmer cache.

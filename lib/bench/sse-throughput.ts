@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import { RunConfigSchema, runningTotals, type RunEvent, type RunTotals } from '@/lib/protocol';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { median } from './stats';
 
@@ -86,7 +86,9 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
   // The serving path alone: a launch that replays the recorded run's events live, one
   // engine step (up to the next request) per macrotask, through its own registry and the same store.
   const recorded = getStore().readEvents({ runId: warm.id });
-  const serving = createRunRegistry({ store: getStore(), launch: (o) => replayLaunch(o, recorded) });
+  // The run's totals after each event, as its run log handed them: folded once, before the timing.
+  const totals = runningTotals(recorded);
+  const serving = createRunRegistry({ store: getStore(), launch: (o) => replayLaunch(o, recorded, totals) });
   const servingRates: number[] = [];
   for (let i = 0; i < runs * 3; i++) {
     const { id } = serving.startRun({ config });
@@ -117,11 +119,12 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
 }
 
 /** A stand-in run that emits recorded events under its own id, a request's worth per macrotask. */
-function replayLaunch({ runId, onEvent }: LaunchOptions, recorded: readonly RunEvent[]): RunHandle {
+function replayLaunch({ runId, onEvent }: LaunchOptions, recorded: readonly RunEvent[], totals: readonly Readonly<RunTotals>[]): RunHandle {
   const done = (async () => {
-    for (const event of recorded) {
+    for (let i = 0; i < recorded.length; i += 1) {
+      const event = recorded[i]!;
       if (event.event === 'model_request') await new Promise((resolve) => setImmediate(resolve));
-      onEvent({ ...event, run_id: runId });
+      onEvent({ ...event, run_id: runId }, totals[i]!);
     }
   })();
   // Recorded events were redacted when they were recorded.

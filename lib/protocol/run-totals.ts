@@ -60,6 +60,12 @@ export function foldTotals(events: Iterable<RunEvent>): Readonly<RunTotals> {
   return totals;
 }
 
+/** The totals after each event of a log, in order: what a run's log hands on with each (a recorded log replayed as a run). */
+export function runningTotals(events: readonly RunEvent[]): Readonly<RunTotals>[] {
+  let totals: Readonly<RunTotals> = NO_TOTALS;
+  return events.map((event) => (totals = addToTotals(totals, event)));
+}
+
 /** Cost in whole picodollars: float sums of the same calls in another order agree here, and one token of the cheapest model is 150,000 of them. */
 export function exactUsd(usd: number): number {
   return Math.round(usd * 1e12);

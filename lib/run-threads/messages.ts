@@ -1,4 +1,4 @@
-import type { Cassette, CassetteExchange, RunConfig, RunEvent } from '@/lib/protocol';
+import type { Cassette, CassetteExchange, RunConfig, RunEvent, RunTotals } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage } from '@/lib/runtime/types';
 
@@ -14,6 +14,12 @@ export type FromRunThread =
    * The events its runs emitted since the last message, each run's in seq order; `late`: how
    * late each stream watchdog that fired meanwhile was, wall ms, when the bench asked (lib/clock/bench-probe.ts).
    */
-  | { type: 'events'; runs: Array<[runId: string, events: RunEvent[]]>; late?: number[]; exchanges?: Array<[runId: string, exchanges: CassetteExchange[]]> }
+  | {
+      type: 'events';
+      /** Each run's events, with the run's totals after each as its run log folded them. */
+      runs: Array<[runId: string, [events: RunEvent[], totals: Readonly<RunTotals>[]]]>;
+      late?: number[];
+      exchanges?: Array<[runId: string, exchanges: CassetteExchange[]]>;
+    }
   /** The run's handle is done: every event it emitted has been sent before this. */
   | { type: 'done'; runId: string };

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
-import { NO_TOTALS, terminateEvent, type CassetteExchange, type RunEvent } from '@/lib/protocol';
+import { NO_TOTALS, terminateEvent, type CassetteExchange, type RunEvent, type RunTotals } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
@@ -19,11 +19,12 @@ if (serverEnv().benchDiagnostics) enableBenchProbe();
  */
 const port = parentPort!;
 const runs = new Map<string, RunHandle>();
-let outbox = new Map<string, RunEvent[]>();
+/** Each run's events since the last message, with the run's totals after each (from its run log). */
+let outbox = new Map<string, [RunEvent[], Readonly<RunTotals>[]]>();
 let exchangeOutbox = new Map<string, CassetteExchange[]>();
 let scheduled = false;
-/** Each run's latest event, for a launch that throws part way (its terminate follows it). */
-const lastOf = new Map<string, RunEvent>();
+/** Each run's latest event and totals, for a launch that throws part way (its terminate follows it). */
+const lastOf = new Map<string, { event: RunEvent; totals: Readonly<RunTotals> }>();
 
 const send = (message: FromRunThread): void => port.postMessage(message);
 
@@ -36,11 +37,13 @@ const flush = (): void => {
   exchangeOutbox = new Map();
 };
 
-const emit = (runId: string, event: RunEvent): void => {
-  lastOf.set(runId, event);
+const emit = (runId: string, event: RunEvent, totals: Readonly<RunTotals>): void => {
+  lastOf.set(runId, { event, totals });
   const queue = outbox.get(runId);
-  if (queue) queue.push(event);
-  else outbox.set(runId, [event]);
+  if (queue) {
+    queue[0].push(event);
+    queue[1].push(totals);
+  } else outbox.set(runId, [[event], [totals]]);
   if (!scheduled) {
     scheduled = true;
     setImmediate(flush);
@@ -68,19 +71,17 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
       ...(fork ? { fork } : {}),
       ...(cassette ? { cassette } : {}),
       ...(message.record ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) } : {}),
-      onEvent: (event) => emit(runId, event),
+      onEvent: (event, totals) => emit(runId, event, totals),
     });
   } catch (error) {
     // As the registry does for a launch that throws in its own thread: the log still ends.
     const message = `the run could not start: ${(error as Error).message}`;
     const last = lastOf.get(runId);
     lastOf.delete(runId);
-    emit(runId, {
-      run_id: runId,
-      seq: (last?.seq ?? -1) + 1,
-      ts: last?.ts ?? 0,
-      ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: NO_TOTALS }),
-    });
+    const totals = last?.totals ?? NO_TOTALS;
+    const end = terminateEvent({ reason: 'internal_error', complete: false, message, totals });
+    // The terminate states the totals it ends on, as the run log's fold would take them.
+    emit(runId, { run_id: runId, seq: (last?.event.seq ?? -1) + 1, ts: last?.event.ts ?? 0, ...end }, totals);
     flush();
     send({ type: 'done', runId });
     return;

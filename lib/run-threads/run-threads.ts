@@ -2,7 +2,7 @@ import { serverEnv } from '@/lib/config/server-env';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { benchProbe } from '@/lib/clock/bench-probe';
-import { addToTotals, NO_TOTALS, terminateEvent, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { NO_TOTALS, terminateEvent, type RunEvent, type RunTotals } from '@/lib/protocol';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { processEnv } from '@/lib/config/server-env';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
@@ -33,10 +33,10 @@ export interface RunThreads {
 }
 
 interface RunOnThread {
-  onEvent: (event: RunEvent) => void;
+  onEvent: LaunchOptions['onEvent'];
   onExchange: LaunchOptions['onExchange'];
   finished: () => void;
-  /** The last event the thread sent, and the totals so far: what a terminate needs if the thread dies. */
+  /** The last event the thread sent, and the run's totals after it: what a terminate needs if the thread dies. */
   last: RunEvent | undefined;
   totals: Readonly<RunTotals>;
   ended: boolean;
@@ -76,12 +76,8 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       // The thread took the run's own log with it: its end is written here, from what the thread sent.
       if (!run.ended) {
         const message = `the run thread stopped (${why}); the run ended with it`;
-        run.onEvent({
-          run_id: run.last?.run_id ?? '',
-          seq: (run.last?.seq ?? -1) + 1,
-          ts: run.last?.ts ?? 0,
-          ...terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals }),
-        } as RunEvent);
+        const end = terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals });
+        run.onEvent({ run_id: run.last?.run_id ?? '', seq: (run.last?.seq ?? -1) + 1, ts: run.last?.ts ?? 0, ...end } as RunEvent, run.totals);
       }
       run.finished();
     }
@@ -100,16 +96,17 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       const keep = thread.runs.get(runId)?.onExchange;
       for (const exchange of exchanges) keep?.(exchange);
     }
-    for (const [runId, events] of message.runs) {
+    for (const [runId, [events, totals]] of message.runs) {
       const run = thread.runs.get(runId);
       if (!run) continue;
-      for (const event of events) {
-        // Folded here only so a thread that dies can still end the log with true totals.
+      for (let i = 0; i < events.length; i += 1) {
+        const event = events[i]!;
+        // Kept (as the thread's run log folded them) so a thread that dies can still end the log with true totals.
         run.last = event;
-        run.totals = addToTotals(run.totals, event);
+        run.totals = totals[i]!;
         if (event.event === 'terminate') run.ended = true;
         try {
-          run.onEvent(event);
+          run.onEvent(event, run.totals);
         } catch (error) {
           console.error(`[loop-lab] run ${runId}: an event listener failed:`, (error as Error).message);
         }

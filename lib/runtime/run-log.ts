@@ -8,12 +8,14 @@ import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
 export type FallbackReason = 'internal_error' | 'deadlock';
 
 /**
- * One run's log, owned once. Every event the run writes passes here exactly once: the totals
- * are folded, a secret split across content deltas is held back, `seq` is numbered (after that
+ * One run's log, owned once. Every event the run writes passes here exactly once: a secret
+ * split across content deltas is held back, the totals are folded (over what leaves, so the
+ * totals handed with an event are those of the log up to it), `seq` is numbered (after the
  * hold, since a held part may go out as a delta of its own), an event too deep to encode is
  * replaced by its storage_error, and every value is redacted with every key the run has learned
  * (its own, the environment's, and each key a swap brought). What leaves through `onEvent` is
- * final: the registry, the CLI and the store hand it on as it is.
+ * final, with the run's totals after it: the registry, the CLI and the store hand both on as
+ * they are, and nothing folds the event again.
  */
 export interface RunLog {
   /** The engine's emit: stamps run_id and the run clock's ts, then does all of the above. */
@@ -41,7 +43,8 @@ export function createRunLog(options: {
   apiKey?: string | undefined;
   startTurn?: number | undefined;
   env: Record<string, string | undefined>;
-  onEvent: (event: RunEvent) => void;
+  /** Each event as it leaves, final, with the run's totals after it (what the store writes the runs row from). */
+  onEvent: (event: RunEvent, totals: Readonly<RunTotals>) => void;
 }): RunLog {
   const secrets = runSecrets({ apiKey: options.apiKey, env: options.env });
   let redactor: Redactor = createRedactor({ secrets });
@@ -54,11 +57,11 @@ export function createRunLog(options: {
   const log = new EventLog(options.runId, options.clock, (event) => {
     if (event.event === 'model_request') inBackground = event.background;
     if (event.event === 'iteration_start') iteration = event.iteration;
-    totals = addToTotals(totals, event);
     for (const out of hold(event)) {
+      totals = addToTotals(totals, out);
       out.seq = seq;
       seq += 1;
-      options.onEvent(redactor.value(toStorableEvent(out)));
+      options.onEvent(redactor.value(toStorableEvent(out)), totals);
     }
   });
 

@@ -1,4 +1,4 @@
-import type { Cassette, CassetteExchange, FaultPlan, RunConfig, RunEvent, Vendor } from '@/lib/protocol';
+import type { Cassette, CassetteExchange, FaultPlan, RunConfig, RunEvent, RunTotals, Vendor } from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
 import type { ForkStart } from './plan-fork';
 
@@ -20,9 +20,10 @@ export interface LaunchOptions {
   fork?: ForkStart;
   /**
    * Called with every event, in seq order, synchronously as it is appended: final as given
-   * (numbered, storable, redacted by the run log, lib/runtime/run-log.ts), the last a terminate.
+   * (numbered, storable, redacted by the run log, lib/runtime/run-log.ts), the last a terminate;
+   * with the run's totals after it, folded there once (the store writes the runs row from them).
    */
-  onEvent: (event: RunEvent) => void;
+  onEvent: (event: RunEvent, totals: Readonly<RunTotals>) => void;
   /** Sees each request body as it reaches the vendor, beneath the fault wrapper (tests, recordings). */
   onVendorRequest?: (request: { vendor: Vendor; body: string }) => void;
   /**

@@ -6,6 +6,7 @@ import { compareRuns } from '@/lib/compare/compare-runs';
 import { RunConfigSchema, type RunConfigInput, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { createSqliteRunStore, type RunStore } from '@/lib/store';
+import { batchOf } from '@/lib/store/sample-run.testkit';
 import { createComparisonCache } from './comparison-cache';
 
 vi.mock('server-only', () => ({}));
@@ -28,7 +29,8 @@ async function recordedRun(runId: string, input: Partial<RunConfigInput>): Promi
 }
 
 function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.length): void {
-  store.createRun({ id, config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config, events: log.slice(0, upTo).map((e) => ({ ...e, run_id: id })) });
+  const { events, totals } = batchOf(log, 0, upTo);
+  store.createRun({ id, config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config, events: events.map((e) => ({ ...e, run_id: id })), totals });
 }
 
 describe("the compare route's comparison cache", () => {
@@ -49,7 +51,8 @@ describe("the compare route's comparison cache", () => {
 
     expect(cache.compare('live', 'done')).toEqual(whole());
     for (let at = 10; at < log.length; at += 17) {
-      store.appendEvents({ runId: 'live', events: log.slice(at, at + 17).map((e) => ({ ...e, run_id: 'live' })) });
+      const { events, totals } = batchOf(log, at, at + 17);
+      store.appendEvents({ runId: 'live', events: events.map((e) => ({ ...e, run_id: 'live' })), totals });
       reads.mockClear();
       const answer = cache.compare('live', 'done');
       expect(reads.mock.calls).toEqual([[{ runId: 'live', afterSeq: at - 1 }]]);
@@ -71,7 +74,8 @@ describe("the compare route's comparison cache", () => {
     // Same config and seed: the finished side's steps past where the live one has got wait for it.
     const lead = cache.held().steps;
     expect(lead).toBeGreaterThan(10);
-    store.appendEvents({ runId: 'live', events: log.slice(30).map((e) => ({ ...e, run_id: 'live' })) });
+    const { events, totals } = batchOf(log, 30);
+    store.appendEvents({ runId: 'live', events: events.map((e) => ({ ...e, run_id: 'live' })), totals });
     expect(cache.compare('live', 'done').divergence).toBeNull();
     expect(cache.held()).toEqual({ pairs: 1, steps: 0 });
 

@@ -4,31 +4,39 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import { createSqliteRunStore, type RunStore } from '@/lib/store';
+import { createSqliteRunStore, importJsonl, toJsonl, type RunStore } from '@/lib/store';
+import { sampleRunEvents } from '@/lib/store/sample-run.testkit';
 import type * as RunTotalsModule from '@/lib/protocol/run-totals';
 import type * as StorableModule from '@/lib/protocol/storable-event';
 import type * as RedactModule from '@/lib/runtime/redact-secrets';
 import { createRunRegistry, type RunListener } from './run-registry';
 
 /**
- * A served run (the registry over the real launchRun): each event is folded into the run's
- * totals, made storable and redacted exactly once, wherever in the stack that happens. The
- * three functions are wrapped where they are defined, so every caller is counted. (The store's
- * summary row is its own fold over what it stores, once an event too, counted apart.)
+ * A served run (the registry over the real launchRun, into the SQLite store): each event is
+ * folded into the run's totals, made storable and redacted exactly once, wherever in the stack
+ * that happens, the store's runs row included (it is written from the totals the run log handed
+ * on with each batch). The three functions are wrapped where they are defined, so every caller
+ * is counted.
  */
-const calls = vi.hoisted(() => ({ folded: [] as object[], summarized: [] as object[], storable: [] as object[], redacted: [] as string[] }));
+const calls = vi.hoisted(() => ({ folded: [] as object[], storable: [] as object[], redacted: [] as string[] }));
 
 vi.mock('@/lib/protocol/run-totals', async (importOriginal) => {
   const actual = await importOriginal<typeof RunTotalsModule>();
-  return {
-    ...actual,
-    addToTotals: (totals: Parameters<typeof actual.addToTotals>[0], event: Parameters<typeof actual.addToTotals>[1]) => {
-      // The store's summary row folds each stored batch for the runs list (lib/store/summarize-events.ts): counted apart.
-      if (new Error().stack?.includes('summarize-events')) calls.summarized.push(event);
-      else calls.folded.push(event);
-      return actual.addToTotals(totals, event);
-    },
+  const addToTotals: typeof actual.addToTotals = (totals, event) => {
+    calls.folded.push(event);
+    return actual.addToTotals(totals, event);
   };
+  // The whole-log folds call the fold inside their module: counted through the wrapped one.
+  const foldTotals: typeof actual.foldTotals = (events) => {
+    let totals = actual.NO_TOTALS;
+    for (const event of events) totals = addToTotals(totals, event);
+    return totals;
+  };
+  const runningTotals: typeof actual.runningTotals = (events) => {
+    let totals = actual.NO_TOTALS;
+    return events.map((event) => (totals = addToTotals(totals, event)));
+  };
+  return { ...actual, addToTotals, foldTotals, runningTotals };
 });
 vi.mock('@/lib/protocol/storable-event', async (importOriginal) => {
   const actual = await importOriginal<typeof StorableModule>();
@@ -70,6 +78,9 @@ function keyOf(event: RunEvent): string {
 let dir: string;
 let store: RunStore;
 beforeEach(() => {
+  calls.folded.length = 0;
+  calls.storable.length = 0;
+  calls.redacted.length = 0;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-once-'));
   store = createSqliteRunStore({ dir });
 });
@@ -98,7 +109,24 @@ describe('a served run', () => {
     expect(new Set(calls.folded).size).toBe(calls.folded.length);
     expect(calls.folded.map((e) => keyOf(e as RunEvent))).toEqual(keys);
     expect(calls.storable.map((e) => keyOf(e as RunEvent))).toEqual(keys);
-    expect(calls.summarized.map((e) => keyOf(e as RunEvent))).toEqual(keys);
     expect(seen).toEqual(stored);
+    // The runs row holds the run's totals as its terminate states them, with no fold of its own.
+    const end = stored.at(-1) as Extract<RunEvent, { event: 'terminate' }>;
+    expect(store.getRun(id)?.summary).toMatchObject({
+      input_tokens: end.input_tokens,
+      output_tokens: end.output_tokens,
+      usd: end.usd_so_far,
+      event_count: stored.length,
+    });
+  });
+});
+
+describe('an imported run', () => {
+  it('has no run log: the import folds its log once, for the runs row, and the store folds nothing again', () => {
+    const events = sampleRunEvents({ runId: 'elsewhere' });
+    const result = importJsonl({ store, text: toJsonl(events), redactor: { value: (value) => value } });
+    if (!result.ok) throw new Error(result.errors.join('; '));
+    expect(calls.folded.map((e) => (e as RunEvent).event)).toEqual(events.map((e) => e.event));
+    expect(store.getRun(result.id)?.summary).toMatchObject({ input_tokens: 2200, output_tokens: 150, usd: 0.0088, event_count: events.length });
   });
 });

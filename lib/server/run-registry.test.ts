@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClock } from '@/lib/clock';
-import type { EventBody, RunEvent } from '@/lib/protocol';
+import { NO_TOTALS, type EventBody, type RunEvent } from '@/lib/protocol';
 import { createRunLog } from '@/lib/runtime/run-log';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
-import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from '@/lib/store/sample-run.testkit';
 import { createFakeLaunch } from './fake-launch.testkit';
 import { HttpError } from './http-error';
 import { createRunRegistry, FLUSH_MS, type RunListener } from './run-registry';
@@ -199,7 +199,7 @@ describe('run registry', () => {
     const silent = createRunRegistry({
       store,
       launch: ({ runId, onEvent }) => {
-        onEvent(sampleRunEvents({ runId })[0]!);
+        onEvent(sampleRunEvents({ runId })[0]!, NO_TOTALS);
         return { runId, control: () => {}, done: Promise.resolve(), redactText: (text) => text };
       },
     });
@@ -213,7 +213,7 @@ describe('run registry', () => {
 
   it('closes a run in the store that is not live here when someone asks for it', () => {
     store.createRun({ id: 'orphan', config: sampleConfig() });
-    store.appendEvents({ runId: 'orphan', events: sampleRunEvents({ runId: 'orphan' }).slice(0, 3) });
+    store.appendEvents({ runId: 'orphan', ...batchOf(sampleRunEvents({ runId: 'orphan' }), 0, 3) });
     const registry = createRunRegistry({ store, launch: createFakeLaunch().launch });
     const watcher = collector();
     registry.subscribe({ runId: 'orphan', afterSeq: 1, listener: watcher });

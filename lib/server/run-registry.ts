@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { storageErrorFor, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import type { RunStore } from '@/lib/store';
+import type { RowTotals, RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -78,6 +78,8 @@ interface LiveRun {
   redactText: (text: string) => string;
   handle: RunHandle | undefined;
   pending: RunEvent[];
+  /** The run's totals after each pending event, as its run log handed them (the runs row is written from them). */
+  pendingTotals: RowTotals[];
   tail: RunEvent[];
   subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -101,20 +103,22 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
     run.flushTimer = undefined;
     if (run.pending.length === 0) return;
     const events = run.pending;
+    const totals = run.pendingTotals;
     run.pending = [];
+    run.pendingTotals = [];
     try {
-      store.appendEvents({ runId: run.id, events });
+      store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
     } catch {
       // The batch was rolled back whole: store it event by event, and put a storage_error in
       // the place of any event that still fails, so the log stays contiguous and later
       // batches still fit on.
-      for (const event of events) appendOne(run, event);
+      events.forEach((event, i) => appendOne(run, event, totals[i]!));
     }
   };
 
-  const appendOne = (run: LiveRun, event: RunEvent): void => {
+  const appendOne = (run: LiveRun, event: RunEvent, totals: RowTotals): void => {
     try {
-      store.appendEvents({ runId: run.id, events: [event] });
+      store.appendEvents({ runId: run.id, events: [event], totals });
       return;
     } catch (error) {
       const why = run.redactText((error as Error).message);
@@ -124,7 +128,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       const index = run.tail.findIndex((e) => e.seq === event.seq);
       if (index >= 0) run.tail[index] = replacement;
       try {
-        store.appendEvents({ runId: run.id, events: [replacement] });
+        store.appendEvents({ runId: run.id, events: [replacement], totals });
       } catch (again) {
         console.error(`[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`, (again as Error).message);
       }
@@ -148,11 +152,13 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
 
   /**
    * Fans out and persists an event as the run's log emitted it: numbered, storable and redacted
-   * there (lib/runtime/run-log.ts), so nothing here converts, redacts or folds it again.
+   * there, with the run's totals after it folded there (lib/runtime/run-log.ts), so nothing
+   * here or in the store converts, redacts or folds it again.
    */
-  const accept = (run: LiveRun, event: RunEvent): void => {
+  const accept = (run: LiveRun, event: RunEvent, totals: RowTotals): void => {
     if (!live.has(run.id)) return; // after terminate nothing more is logged
     run.pending.push(event);
+    run.pendingTotals.push(totals);
     run.tail.push(event);
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
     for (const listener of run.subscribers) {
@@ -181,6 +187,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
         redactText: (text) => redactor.text(text),
         handle: undefined,
         pending: [],
+        pendingTotals: [],
         tail: [],
         subscribers: new Set(),
         idleTimer: undefined,
@@ -201,7 +208,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
           ...(fork ? { fork } : {}),
           ...(cassette ? { cassette } : {}),
           ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-          onEvent: (event) => accept(run, event),
+          onEvent: (event, totals) => accept(run, event, totals),
         });
       } catch (error) {
         finish(run);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME, createSqliteRunStore } from './sqlite-run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 
 let dir: string;
 
@@ -20,7 +20,7 @@ afterEach(() => {
 function leaveRunning(id: string, events = 3): void {
   const before = createSqliteRunStore({ dir });
   before.createRun({ id, config: sampleConfig() });
-  before.appendEvents({ runId: id, events: sampleRunEvents({ runId: id }).slice(0, events) });
+  before.appendEvents({ runId: id, ...batchOf(sampleRunEvents({ runId: id }), 0, events) });
   before.close(); // the process "dies": nothing more is written
 }
 

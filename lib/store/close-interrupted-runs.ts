@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { terminateEvent, type RunEvent } from '@/lib/protocol';
 import { isOwnerGone } from './run-owner';
+import type { RowTotals } from './run-store';
 
 interface RunningRow {
   id: string;
@@ -21,7 +22,7 @@ interface RunningRow {
 export function closeInterruptedRuns(options: {
   db: Database;
   self: string;
-  append: (runId: string, events: readonly RunEvent[]) => void;
+  append: (runId: string, events: readonly RunEvent[], totals: RowTotals) => void;
   runId?: string;
 }): string[] {
   const { db, self } = options;
@@ -35,22 +36,27 @@ export function closeInterruptedRuns(options: {
     // A run named by the caller (the registry, which knows it is not live here) may be our own.
     const own = options.runId !== undefined && row.owner === self;
     if (!own && !isOwnerGone({ owner: row.owner, self })) continue;
-    options.append(row.id, [
-      {
-        run_id: row.id,
-        seq: row.event_count,
-        ts: row.duration_ms,
-        ...terminateEvent({
-          reason: 'server_restart',
-          complete: false,
-          message:
-            `the server process stopped while this run was in flight; its log ends at the last event stored ` +
-            `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
-          // The summary row's totals: the store's fold of the events it holds.
-          totals: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd },
-        }),
-      },
-    ]);
+    // The summary row's totals: what the batches stored so far brought; the terminate states them.
+    const totals = { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd };
+    options.append(
+      row.id,
+      [
+        {
+          run_id: row.id,
+          seq: row.event_count,
+          ts: row.duration_ms,
+          ...terminateEvent({
+            reason: 'server_restart',
+            complete: false,
+            message:
+              `the server process stopped while this run was in flight; its log ends at the last event stored ` +
+              `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
+            totals,
+          }),
+        },
+      ],
+      totals,
+    );
     closed.push(row.id);
   }
   return closed;

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NO_TOTALS } from '@/lib/protocol';
 import { encodeLog } from './encoded-log';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 
 let dir: string;
 let store: RunStore;
@@ -21,9 +22,10 @@ afterEach(() => {
 
 describe('a log encoded where the run was made', () => {
   it('is stored exactly as the same events would be: the same log and the same summary row', () => {
-    store.createRun({ id: 'a', config: sampleConfig(), createdAt: 1, events: sampleRunEvents({ runId: 'a' }) });
+    store.createRun({ id: 'a', config: sampleConfig(), createdAt: 1, ...batchOf(sampleRunEvents({ runId: 'a' })) });
     // Through a clone, as it crosses from a worker thread.
-    store.createRun({ id: 'b', config: sampleConfig(), createdAt: 1, log: structuredClone(encodeLog('b', sampleRunEvents({ runId: 'b' }))) });
+    const { events, totals } = batchOf(sampleRunEvents({ runId: 'b' }));
+    store.createRun({ id: 'b', config: sampleConfig(), createdAt: 1, log: structuredClone(encodeLog('b', events, totals)) });
     expect(store.readEvents({ runId: 'b' })).toEqual(sampleRunEvents({ runId: 'b' }));
     const { id: _a, ...a } = store.getRun('a')!.summary;
     const { id: _b, ...b } = store.getRun('b')!.summary;
@@ -37,23 +39,24 @@ describe('a log encoded where the run was made', () => {
       encodeLog(
         'r',
         events.filter((e) => e.seq !== 3),
+        NO_TOTALS,
       ),
     ).toThrow(/run r: seq 4 breaks the contiguous batch at index 3/);
-    expect(() => encodeLog('other', events)).toThrow(/event seq 0 belongs to run r, not other/);
+    expect(() => encodeLog('other', events, NO_TOTALS)).toThrow(/event seq 0 belongs to run r, not other/);
   });
 
   it('stores nothing of a run whose encoded log is not whole', () => {
-    const log = encodeLog('r', sampleRunEvents({ runId: 'r' }));
+    const { events, totals } = batchOf(sampleRunEvents({ runId: 'r' }));
+    const log = encodeLog('r', events, totals);
     log.types.pop();
     expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/not whole/);
     expect(store.getRun('r')).toBeUndefined();
-    expect(() =>
-      store.createRun({ id: 'r', config: sampleConfig(), events: sampleRunEvents({ runId: 'r' }), log: encodeLog('r', sampleRunEvents({ runId: 'r' })) }),
-    ).toThrow(/not both/);
+    expect(() => store.createRun({ id: 'r', config: sampleConfig(), events, totals, log: encodeLog('r', events, totals) })).toThrow(/not both/);
   });
 
   it('must start the log at seq 0 when it creates the run', () => {
-    const log = encodeLog('r', sampleRunEvents({ runId: 'r' }).slice(2));
+    const { events, totals } = batchOf(sampleRunEvents({ runId: 'r' }), 2);
+    const log = encodeLog('r', events, totals);
     expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/continue the log at seq 0, got seq 2/);
     expect(store.getRun('r')).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import { eventJson, type RunEvent } from '@/lib/protocol';
+import type { RowTotals } from './run-store';
 import { summarizeEvents, type SummaryDelta } from './summarize-events';
 
 /**
@@ -19,16 +20,17 @@ export interface EncodedLog {
 }
 
 /**
- * Encodes a log batch for `runId`, checking what the store would check of the events: one
+ * Encodes a log batch for `runId` (with the run's totals after its last event, from its run
+ * log), checking what the store would check of the events: one
  * run's, in contiguous seq order. Throws with the store's own messages.
  */
-export function encodeLog(runId: string, events: readonly RunEvent[]): EncodedLog {
+export function encodeLog(runId: string, events: readonly RunEvent[], totals: RowTotals): EncodedLog {
   checkBatch(runId, events);
   return {
     bodies: events.map(eventJson),
     types: events.map((event) => event.event),
     ts: events.map((event) => event.ts),
-    summary: summarizeEvents(events),
+    summary: summarizeEvents(events, totals),
   };
 }
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunEventSchema, type RunEvent } from '@/lib/protocol';
 import { exportRunJsonl, importJsonl, parseJsonl, toJsonl } from './jsonl';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { createSqliteRunStore } from './sqlite-run-store';
 
 const TRACER_FIXTURE = fs.readFileSync(path.join(__dirname, 'fixtures/tracer-trace.jsonl'), 'utf8');
@@ -36,7 +36,7 @@ describe('JSONL export and import of our own events', () => {
   it('exports exactly the stored events and imports them back under a new id', () => {
     const events = sampleRunEvents({ runId: 'orig' });
     store.createRun({ id: 'orig', config: sampleConfig() });
-    store.appendEvents({ runId: 'orig', events });
+    store.appendEvents({ runId: 'orig', ...batchOf(events) });
     const text = exportRunJsonl({ store, runId: 'orig' })!;
     expect(
       text

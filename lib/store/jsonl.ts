@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunEvent } from '@/lib/protocol';
+import { foldTotals, type RunEvent } from '@/lib/protocol';
 import { splitJsonl, capErrors, type ParsedTrace } from './jsonl-lines';
 import { parseOwnEvents } from './parse-own-events';
 import { importedConfig, parseTracerLines } from './parse-tracer-lines';
@@ -61,7 +61,11 @@ export interface ImportJsonlOptions {
 
 export type ImportResult = { ok: true; id: string } | { ok: false; errors: string[] };
 
-/** Parses a JSONL file and stores it, secrets redacted, as a new, imported run (all or nothing). */
+/**
+ * Parses a JSONL file and stores it, secrets redacted, as a new, imported run (all or nothing).
+ * The one path of both imports (a JSONL file, an OTLP trace converted to one): an imported log
+ * has no run log, so its totals are folded here, once over the whole log, for the runs row.
+ */
 export function importJsonl({ store, text, createdAt, redactor }: ImportJsonlOptions): ImportResult {
   const id = randomUUID();
   const parsed = parseJsonl({ text, runId: id });
@@ -69,6 +73,6 @@ export function importJsonl({ store, text, createdAt, redactor }: ImportJsonlOpt
   const events = parsed.events.map((event) => redactor.value(event));
   const start = events[0];
   const config = start?.event === 'run_start' ? start.config : importedConfig();
-  store.createRun({ id, config, createdAt, imported: true, events });
+  store.createRun({ id, config, createdAt, imported: true, events, totals: foldTotals(events) });
   return { ok: true, id };
 }

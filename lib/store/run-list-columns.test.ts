@@ -10,6 +10,7 @@ import { ofType, runToEnd } from '@/lib/testing/run-to-end';
 import { RunSummaryListSchema } from '@/lib/protocol/http/runs';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
+import { batchOf } from './sample-run.testkit';
 
 let dir: string;
 let store: RunStore;
@@ -26,7 +27,10 @@ afterEach(() => {
 function keep(id: string, events: RunEvent[], batch = 5): void {
   const config = ofType(events, 'run_start')[0]!.config;
   store.createRun({ id, config });
-  for (let i = 0; i < events.length; i += batch) store.appendEvents({ runId: id, events: events.slice(i, i + batch).map((e) => ({ ...e, run_id: id })) });
+  for (let i = 0; i < events.length; i += batch) {
+    const part = batchOf(events, i, i + batch);
+    store.appendEvents({ runId: id, events: part.events.map((e) => ({ ...e, run_id: id })), totals: part.totals });
+  }
 }
 
 const summaryOf = (id: string) => store.listRuns().find((r) => r.id === id)!;

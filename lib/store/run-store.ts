@@ -1,18 +1,32 @@
-import type { ForkLink, RunConfig, RunEvent, SweepRunMetrics } from '@/lib/protocol';
+import type { ForkLink, RunConfig, RunEvent, RunTotals, SweepRunMetrics } from '@/lib/protocol';
 import type { ForkSummary, RunRecord, RunSummary } from '@/lib/protocol/http';
 import type { EncodedLog } from './encoded-log';
 
 export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protocol/http';
 
-export interface CreateRunOptions {
+/**
+ * What the runs row keeps of a run's totals. A batch of events comes with the run's totals
+ * after its last event, as the run's log folded them (lib/runtime/run-log.ts; an import folds
+ * its whole log once): the store writes the row from them and never folds an event itself.
+ */
+export type RowTotals = Pick<RunTotals, 'inputTokens' | 'outputTokens' | 'usd'>;
+
+export type CreateRunOptions = CreateRunRecord & (CreateRunEvents | { events?: undefined; totals?: undefined });
+
+/** A whole log written with the record in one transaction (an import is all or nothing). */
+export interface CreateRunEvents {
+  events: readonly RunEvent[];
+  /** The run's totals after the last of them. */
+  totals: RowTotals;
+}
+
+export interface CreateRunRecord {
   id: string;
   config: RunConfig;
   /** Epoch ms; defaults to now. */
   createdAt?: number;
   imported?: boolean;
-  /** A whole log written with the record in one transaction (an import is all or nothing). */
-  events?: readonly RunEvent[];
-  /** The same, encoded where the run was made (lib/store/encoded-log.ts); instead of `events`. */
+  /** The log encoded where the run was made (lib/store/encoded-log.ts); instead of `events`. */
   log?: EncodedLog;
   /** A sweep's run: its sweep, its job and its metrics row, written in the same transaction. */
   sweep?: { sweepId: string; job: number; metrics: SweepRunMetrics };
@@ -24,6 +38,8 @@ export interface AppendEventsOptions {
   runId: string;
   /** Events in seq order; the first must follow the last stored one (no gap, no repeat). */
   events: readonly RunEvent[];
+  /** The run's totals after the last of them (the batch's own and every earlier event's). */
+  totals: RowTotals;
 }
 
 export interface ReadEventsOptions {

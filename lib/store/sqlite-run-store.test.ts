@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { RunConfigSchema } from '@/lib/protocol';
 
 let dir: string;
@@ -23,8 +23,8 @@ describe('sqlite run store', () => {
   it('appends events and reads them back from a seq', () => {
     const events = sampleRunEvents({ runId: 'r1' });
     store.createRun({ id: 'r1', config: sampleConfig(), createdAt: 1000 });
-    store.appendEvents({ runId: 'r1', events: events.slice(0, 3) });
-    store.appendEvents({ runId: 'r1', events: events.slice(3) });
+    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 3) });
+    store.appendEvents({ runId: 'r1', ...batchOf(events, 3) });
     expect(store.readEvents({ runId: 'r1' })).toEqual(events);
     expect(store.readEvents({ runId: 'r1', afterSeq: 4 }).map((e) => e.seq)).toEqual([5, 6]);
     expect(store.readEvents({ runId: 'r1', afterSeq: 6 })).toEqual([]);
@@ -33,29 +33,29 @@ describe('sqlite run store', () => {
   it('refuses a batch that would leave a gap or repeat a seq, and changes nothing', () => {
     const events = sampleRunEvents({ runId: 'r1' });
     store.createRun({ id: 'r1', config: sampleConfig() });
-    store.appendEvents({ runId: 'r1', events: events.slice(0, 2) });
-    expect(() => store.appendEvents({ runId: 'r1', events: events.slice(3, 4) })).toThrow(/continue the log at seq 2/);
-    expect(() => store.appendEvents({ runId: 'r1', events: events.slice(1, 3) })).toThrow(/seq 2, got seq 1/);
-    expect(() => store.appendEvents({ runId: 'nope', events: events.slice(0, 1) })).toThrow(/does not exist/);
+    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 2) });
+    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 3, 4) })).toThrow(/continue the log at seq 2/);
+    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 1, 3) })).toThrow(/seq 2, got seq 1/);
+    expect(() => store.appendEvents({ runId: 'nope', ...batchOf(events, 0, 1) })).toThrow(/does not exist/);
     expect(store.getRun('r1')?.summary.event_count).toBe(2);
   });
 
   it('creates a run with its whole log atomically, or not at all', () => {
     const events = sampleRunEvents({ runId: 'whole' });
-    store.createRun({ id: 'whole', config: sampleConfig(), events });
+    store.createRun({ id: 'whole', config: sampleConfig(), ...batchOf(events) });
     expect(store.getRun('whole')?.summary.event_count).toBe(7);
     const broken = sampleRunEvents({ runId: 'broken' }).filter((e) => e.seq !== 2);
-    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), events: broken })).toThrow(/seq 3 breaks/);
+    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), ...batchOf(broken) })).toThrow(/seq 3 breaks/);
     expect(store.getRun('broken')).toBeUndefined();
   });
 
   it('keeps a summary derived from the events', () => {
     const events = sampleRunEvents({ runId: 'r1' });
     store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
-    store.appendEvents({ runId: 'r1', events: events.slice(0, 4) });
+    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 4) });
     const mid = store.getRun('r1')!.summary;
     expect(mid).toMatchObject({ status: 'running', reason: null, iterations: 1, input_tokens: 1000, usd: 0.0045 });
-    store.appendEvents({ runId: 'r1', events: events.slice(4) });
+    store.appendEvents({ runId: 'r1', ...batchOf(events, 4) });
     const record = store.getRun('r1')!;
     expect(record.config).toEqual(sampleConfig());
     expect(record.summary).toEqual({
@@ -97,7 +97,7 @@ describe('sqlite run store', () => {
       check: 'test/slugify.test.js',
       detail: '1 passed, 1 failed',
     };
-    store.createRun({ id: 'v1', config: sampleConfig(), events: [...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }] });
+    store.createRun({ id: 'v1', config: sampleConfig(), ...batchOf([...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }]) });
     expect(store.getRun('v1')!.summary).toMatchObject({ status: 'completed', reason: 'end_turn', verdict: 'not_done' });
     expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
   });
@@ -119,7 +119,7 @@ describe('sqlite run store', () => {
     const events = sampleRunEvents({ runId: 't1' });
     const end = events.at(-1)!;
     const title = { run_id: 't1', seq: end.seq, ts: end.ts, event: 'run_title' as const, iteration: 1, title: 'Fix slugify' };
-    store.createRun({ id: 't1', config, events: [...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }] });
+    store.createRun({ id: 't1', config, ...batchOf([...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }]) });
     expect(store.listRuns()[0]).toMatchObject({
       title: 'Fix slugify',
       preset: 's11',
@@ -149,7 +149,7 @@ describe('sqlite run store', () => {
       const start = sampleRunEvents({ runId: id })[0]!;
       store.appendEvents({
         runId: id,
-        events: [start, { run_id: id, seq: 1, ts: 5, event: 'terminate', reason, complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }],
+        ...batchOf([start, { run_id: id, seq: 1, ts: 5, event: 'terminate', reason, complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }]),
       });
     }
     expect(store.getRun('a')?.summary.status).toBe('aborted');
@@ -165,7 +165,7 @@ describe('sqlite run store', () => {
       args: { path: 'x', password: 'hunter2', nested: [{ secret: 'the answer', authorization: 'none' }] },
     } as (typeof events)[number];
     store.createRun({ id: 'k', config: sampleConfig() });
-    store.appendEvents({ runId: 'k', events });
+    store.appendEvents({ runId: 'k', ...batchOf(events) });
     const read = store.readEvents({ runId: 'k' });
     expect(read).toEqual(events);
     expect(read.map((e) => JSON.stringify(e))).toEqual(events.map((e) => JSON.stringify(e)));

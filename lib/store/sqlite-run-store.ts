@@ -8,6 +8,7 @@ import type {
   ForkSummary,
   ListRunsOptions,
   ReadEventsOptions,
+  RowTotals,
   RunRecord,
   RunStatus,
   RunStore,
@@ -108,9 +109,9 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       event_count = event_count + @count,
       duration_ms = MAX(duration_ms, @maxTs),
       iterations = iterations + @iterations,
-      input_tokens = COALESCE(@totalInput, input_tokens + @inputAdd),
-      output_tokens = COALESCE(@totalOutput, output_tokens + @outputAdd),
-      cost_usd = COALESCE(@usd, cost_usd),
+      input_tokens = @inputTokens,
+      output_tokens = @outputTokens,
+      cost_usd = @usd,
       vendor = COALESCE(@vendor, vendor),
       model = COALESCE(@model, model),
       scenario = COALESCE(@scenario, scenario),
@@ -187,8 +188,8 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     }
   };
 
-  const append = db.transaction((runId: string, events: readonly RunEvent[]) => {
-    updateRow(runId, summarizeEvents(events));
+  const append = db.transaction((runId: string, events: readonly RunEvent[], totals: RowTotals) => {
+    updateRow(runId, summarizeEvents(events, totals));
     checkBatch(runId, events);
     for (const event of events) insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
   });
@@ -208,7 +209,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       config: CreateRunOptions['config'],
       createdAt: number,
       imported: boolean,
-      events: readonly RunEvent[],
+      batch: { events: readonly RunEvent[]; totals: RowTotals } | undefined,
       log: EncodedLog | undefined,
       sweep: CreateRunOptions['sweep'],
       forkedFrom: CreateRunOptions['forkedFrom'],
@@ -226,7 +227,7 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
         forkedFrom: forkedFrom?.runId ?? null,
         forkedAtTurn: forkedFrom?.turn ?? null,
       });
-      if (events.length > 0) append(id, events);
+      if (batch && batch.events.length > 0) append(id, batch.events, batch.totals);
       if (log && log.summary.count > 0) appendEncoded(id, log);
       if (sweep) insertSweepRun.run({ sweepId: sweep.sweepId, job: sweep.job, runId: id, metrics: JSON.stringify(sweep.metrics) });
     },
@@ -239,15 +240,15 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     closeInterruptedRuns({ runId }: { runId?: string } = {}): string[] {
       return closeInterruptedRuns({ db, self: owner, append, ...(runId !== undefined ? { runId } : {}) });
     },
-    createRun({ id, config, createdAt = Date.now(), imported = false, events = [], log, sweep, forkedFrom }: CreateRunOptions): void {
-      if (log && events.length > 0) throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
-      create(id, config, createdAt, imported, events, log, sweep, forkedFrom);
+    createRun({ id, config, createdAt = Date.now(), imported = false, events, totals, log, sweep, forkedFrom }: CreateRunOptions): void {
+      if (log && events && events.length > 0) throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
+      create(id, config, createdAt, imported, events ? { events, totals } : undefined, log, sweep, forkedFrom);
     },
     listForks(runId: string): ForkSummary[] {
       return selectForks.all(runId).map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
     },
-    appendEvents({ runId, events }: AppendEventsOptions): void {
-      if (events.length > 0) append(runId, events);
+    appendEvents({ runId, events, totals }: AppendEventsOptions): void {
+      if (events.length > 0) append(runId, events, totals);
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
       return selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));

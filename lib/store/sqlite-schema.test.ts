@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventJson } from '@/lib/protocol';
+import { eventJson, NO_TOTALS } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { summarizeEvents } from './summarize-events';
 import { migrate, SCHEMA_VERSION } from './sqlite-schema';
 
@@ -30,7 +30,7 @@ describe('store migrations', () => {
     const runs = ['r-b', 'r-a'].map((id) => ({ id, events: sampleRunEvents({ runId: id }) }));
     const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
     runs.forEach(({ id, events }, index) => {
-      const summary = summarizeEvents(events);
+      const summary = summarizeEvents(events, NO_TOTALS);
       old
         .prepare('INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
@@ -59,7 +59,7 @@ describe('store migrations', () => {
       // A run stored after the migration reads back too, and a repeated seq is still refused.
       const fresh = sampleRunEvents({ runId: 'r-new' });
       store.createRun({ id: 'r-new', config: sampleConfig() });
-      store.appendEvents({ runId: 'r-new', events: fresh });
+      store.appendEvents({ runId: 'r-new', ...batchOf(fresh) });
       expect(store.readEvents({ runId: 'r-new' })).toEqual(fresh);
     } finally {
       store.close();
@@ -115,7 +115,7 @@ describe('store migrations', () => {
       },
       ...base.slice(4),
     ].map((e, seq) => ({ ...e, seq })) as ReturnType<typeof sampleRunEvents>;
-    const summary = summarizeEvents(events);
+    const summary = summarizeEvents(events, NO_TOTALS);
     old
       .prepare('INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run('r-old', 1000, JSON.stringify(sampleConfig()), 'completed', 'sim-anthropic', 'claude-sim-sonnet', events.length, summary.maxTs);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SweepGridSchema, type SweepRunMetrics } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
 import { createSqliteSweepStore } from './sqlite-sweep-store';
-import { sampleConfig, sampleRunEvents } from './sample-run.testkit';
+import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import type { RunStore } from './run-store';
 import { INTERRUPTED_SWEEP_MESSAGE, type SweepStore } from './sweep-store';
 
@@ -48,8 +48,18 @@ afterEach(() => {
 describe('sqlite sweep store', () => {
   it('keeps a sweep, its progress and its runs’ metrics, written with each run in one transaction', () => {
     sweeps.createSweep({ id: 's1', name: 'two seeds', grid, total: 2, runner: 'local', createdAt: 5 });
-    runs.createRun({ id: 's1-1', config: sampleConfig(), events: sampleRunEvents({ runId: 's1-1' }), sweep: { sweepId: 's1', job: 1, metrics: metrics(1) } });
-    runs.createRun({ id: 's1-0', config: sampleConfig(), events: sampleRunEvents({ runId: 's1-0' }), sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } });
+    runs.createRun({
+      id: 's1-1',
+      config: sampleConfig(),
+      ...batchOf(sampleRunEvents({ runId: 's1-1' })),
+      sweep: { sweepId: 's1', job: 1, metrics: metrics(1) },
+    });
+    runs.createRun({
+      id: 's1-0',
+      config: sampleConfig(),
+      ...batchOf(sampleRunEvents({ runId: 's1-0' })),
+      sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
+    });
     sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'completed' });
     expect(sweeps.getSweep('s1')).toEqual({
       grid,
@@ -68,7 +78,7 @@ describe('sqlite sweep store', () => {
   it('writes neither the run nor its metrics when the log is broken', () => {
     sweeps.createSweep({ id: 's1', name: 'x', grid, total: 1, runner: 'local' });
     const broken = sampleRunEvents({ runId: 's1-0' }).filter((e) => e.seq !== 2);
-    expect(() => runs.createRun({ id: 's1-0', config: sampleConfig(), events: broken, sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } })).toThrow();
+    expect(() => runs.createRun({ id: 's1-0', config: sampleConfig(), ...batchOf(broken), sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } })).toThrow();
     expect(runs.getRun('s1-0')).toBeUndefined();
     expect(sweeps.readSweepMetrics('s1')).toEqual([]);
   });
@@ -76,7 +86,12 @@ describe('sqlite sweep store', () => {
   it('closes at opening a sweep a dead process left running, with done equal to its stored runs', () => {
     sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
     sweeps.createSweep({ id: 's2', name: 'waiting', grid, total: 2, runner: 'local', status: 'queued' });
-    runs.createRun({ id: 's1-0', config: sampleConfig(), events: sampleRunEvents({ runId: 's1-0' }), sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } });
+    runs.createRun({
+      id: 's1-0',
+      config: sampleConfig(),
+      ...batchOf(sampleRunEvents({ runId: 's1-0' })),
+      sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
+    });
     sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10 }); // progress is persisted every 500 ms: it lags the runs
     setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
     setSweepOwner('s2', `${os.hostname()}:${deadPid()}:an-opening`);

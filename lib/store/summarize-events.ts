@@ -1,23 +1,21 @@
-import { addToTotals, NO_TOTALS, runOutcome, type RunEvent, type ScheduledSwap, type RunTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
-import type { RunStatus } from './run-store';
+import { runOutcome, type RunEvent, type ScheduledSwap, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import type { RowTotals, RunStatus } from './run-store';
 import { routeEventOf, type RouteEvent } from './run-route';
 
 /**
  * What a batch of events changes in a run's summary row. Computed in memory so appending
  * costs one UPDATE per batch instead of a re-scan of the log: fields are null when the
- * batch says nothing about them.
+ * batch says nothing about them. The tokens and cost are the run's totals after the batch's
+ * last event, as the batch brought them (folded once, by the run's log): nothing here folds.
  */
 export interface SummaryDelta {
   count: number;
   firstSeq: number;
   maxTs: number;
   iterations: number;
-  inputAdd: number;
-  outputAdd: number;
-  /** Totals from a terminate event, which override the running sums. */
-  totalInput: number | null;
-  totalOutput: number | null;
-  usd: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
   vendor: string | null;
   model: string | null;
   scenario: string | null;
@@ -32,17 +30,15 @@ export interface SummaryDelta {
   recordedSwaps: ScheduledSwap[];
 }
 
-export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
+export function summarizeEvents(events: readonly RunEvent[], totals: RowTotals): SummaryDelta {
   const delta: SummaryDelta = {
     count: events.length,
     firstSeq: events[0]?.seq ?? 0,
     maxTs: 0,
     iterations: 0,
-    inputAdd: 0,
-    outputAdd: 0,
-    totalInput: null,
-    totalOutput: null,
-    usd: null,
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    usd: totals.usd,
     vendor: null,
     model: null,
     scenario: null,
@@ -54,12 +50,8 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
     route: [],
     recordedSwaps: [],
   };
-  // The batch's share of the run's totals, by the one fold: a sum to add to the row, or, once
-  // a terminate is in the batch, the final totals that replace it.
-  let batch: Readonly<RunTotals> = NO_TOTALS;
   for (const event of events) {
     delta.maxTs = Math.max(delta.maxTs, event.ts);
-    batch = addToTotals(batch, event);
     const step = routeEventOf(event);
     if (step) delta.route.push(step);
     switch (event.event) {
@@ -71,9 +63,6 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
       case 'iteration_start':
         delta.iterations += 1;
         break;
-      case 'llm_call':
-        delta.usd = batch.usd;
-        break;
       case 'swap':
         if (event.recorded_as) delta.recordedSwaps.push(event.recorded_as);
         break;
@@ -84,9 +73,6 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
         delta.verdict = event.verdict;
         break;
       case 'terminate':
-        delta.totalInput = batch.inputTokens;
-        delta.totalOutput = batch.outputTokens;
-        delta.usd = batch.usd;
         delta.reason = event.reason;
         delta.complete = event.complete;
         delta.status = runOutcome(event);
@@ -94,10 +80,6 @@ export function summarizeEvents(events: readonly RunEvent[]): SummaryDelta {
       default:
         break;
     }
-  }
-  if (delta.totalInput === null) {
-    delta.inputAdd = batch.inputTokens;
-    delta.outputAdd = batch.outputTokens;
   }
   return delta;
 }

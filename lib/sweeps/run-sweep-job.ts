@@ -1,4 +1,4 @@
-import type { RunEvent, SweepRunMetrics } from '@/lib/protocol';
+import { NO_TOTALS, type RunEvent, type RunTotals, type SweepRunMetrics } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { encodeLog, type EncodedLog } from '@/lib/store/encoded-log';
 import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
@@ -32,11 +32,20 @@ export function sweepRunId(sweepId: string, index: number): string {
 export async function runSweepJob({ sweepId, job }: { sweepId: string; job: SweepJob }): Promise<SweepJobResult> {
   const runId = sweepRunId(sweepId, job.index);
   const events: RunEvent[] = [];
-  const handle = launchRun({ runId, config: job.config, onEvent: (event) => events.push(event) });
+  // The run's totals after its last event, as its run log folded them: the runs row's.
+  let totals: Readonly<RunTotals> = NO_TOTALS;
+  const handle = launchRun({
+    runId,
+    config: job.config,
+    onEvent: (event, after) => {
+      events.push(event);
+      totals = after;
+    },
+  });
   await handle.done;
   const m = runMetrics(events);
   return {
-    log: encodeLog(runId, events),
+    log: encodeLog(runId, events, totals),
     metrics: {
       job: job.index,
       run_id: runId,
