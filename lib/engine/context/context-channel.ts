@@ -2,17 +2,14 @@ import type { EventBody, Message, RecoveryConfig } from '@/lib/protocol';
 import { findModel } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { estimateTokens as estimateText } from '@/lib/tokens/count-tokens';
-import { answerText, backgroundCall } from '../background-call';
-import type { RunBinding } from '../binding';
-import type { EngineDeps } from '../engine-deps';
-import { ModelCallFailed, type CallResult, type CallState } from '../model-call';
+import { ModelCallFailed, type CallResult } from '../model-call';
 import { CircuitBreaker, type BreakerTransition } from './circuit-breaker';
 import { stubText } from './compact-old-results';
 import { emitBreaker, emitCompaction, type CompactionRecord } from './context-events';
 import { ContextMeter } from './context-meter';
-import { ContextView, cutPoints, type SentCopy } from './context-view';
-import { hardTrim, microCompact, reactiveTrim, type RungHost } from './trim-rungs';
-import { SUMMARY_SYSTEM, summaryTranscript } from './summary-request';
+import { ContextView, type SentCopy } from './context-view';
+import { summarizeHistory, type SummaryDeps, type SummaryHost } from './summary-rung';
+import { hardTrim, microCompact, reactiveTrim } from './trim-rungs';
 
 /** The overflow budget of a step is spent: the run ends with reason context_overflow. */
 export class ContextOverflowExhausted extends Error {
@@ -22,18 +19,10 @@ export class ContextOverflowExhausted extends Error {
   }
 }
 
-export interface ContextChannelOptions extends EngineDeps {
-  /** The run's binding: the window follows its model, the summary call goes to its provider. */
-  binding: RunBinding;
-  recovery: RecoveryConfig;
-  state: CallState;
+export interface ContextChannelOptions extends SummaryDeps {
   system: string;
   tools: readonly ToolSpec[];
-  /** Counts a background call that answered in the run's totals (an llm_call event). */
-  recordBackground: (result: CallResult, iteration: number, purpose: string) => void;
 }
-
-type Trigger = 'routine' | 'proactive' | 'overflow' | 'manual';
 type Overflow = { source: 'before_stream' | 'in_stream' | 'stop_reason'; message: string };
 
 /**
@@ -48,18 +37,22 @@ export class ContextChannel {
   private readonly meter: ContextMeter;
   private readonly breaker: CircuitBreaker;
   private readonly toolNames = new Map<string, string>();
-  private readonly host: RungHost = {
-    view: this.view,
-    build: (messages, iteration) => this.build(messages, iteration),
-    measure: (messages) => this.meter.measure(messages),
-    threshold: () => this.threshold(),
-    step: (record) => this.step(record),
-  };
+  private readonly host: SummaryHost;
 
   constructor(private readonly options: ContextChannelOptions) {
     this.meter = new ContextMeter({ system: options.system, tools: options.tools });
     const { breakerFailures, breakerCooldownMs } = options.recovery.compaction;
     this.breaker = new CircuitBreaker({ failures: breakerFailures, cooldownMs: breakerCooldownMs });
+    this.host = {
+      view: this.view,
+      build: (messages, iteration) => this.build(messages, iteration),
+      measure: (messages) => this.meter.measure(messages),
+      threshold: () => this.threshold(),
+      step: (record) => this.step(record),
+      deps: options,
+      breaker: this.breaker,
+      recordBreaker: (iteration, transition) => this.recordBreaker(iteration, transition),
+    };
   }
 
   /** A forked run's inherited messages keep the turns that added them in the parent's log. */
@@ -151,10 +144,10 @@ export class ContextChannel {
     this.learnToolNames(messages);
     this.stubRoutinely({ messages, iteration });
     if (options.compactNow) {
-      await this.summarize({ messages, iteration, trigger: 'manual' });
+      await summarizeHistory(this.host, { messages, iteration, trigger: 'manual' });
     } else if (this.config.proactive && this.window() > 0) {
       const size = this.meter.measure(this.build(messages, iteration).messages);
-      if (size >= this.threshold()) await this.summarize({ messages, iteration, trigger: 'proactive' });
+      if (size >= this.threshold()) await summarizeHistory(this.host, { messages, iteration, trigger: 'proactive' });
     }
     return this.publish({ messages, iteration });
   }
@@ -219,95 +212,9 @@ export class ContextChannel {
     const fits = (): boolean => this.meter.measure(this.build(messages, iteration).messages) <= this.threshold();
     microCompact(this.host, { messages, iteration, attempt });
     if (fits()) return;
-    const summary = await this.summarize({ messages, iteration, trigger: 'overflow', attempt });
+    const summary = await summarizeHistory(this.host, { messages, iteration, trigger: 'overflow', attempt });
     if (fits()) return;
     hardTrim(this.host, { messages, iteration, attempt, local: summary === 'failed', floor: this.config.trimFloor });
-  }
-
-  /**
-   * A full compaction: a summary call replaces the history before the newest messages. The
-   * proactive and overflow triggers go through the breaker; a manual one bypasses it.
-   */
-  private async summarize(options: {
-    messages: readonly Message[];
-    iteration: number;
-    trigger: Trigger;
-    attempt?: number;
-  }): Promise<'done' | 'skipped' | 'failed'> {
-    const { messages, iteration, trigger } = options;
-    const before = this.build(messages, iteration);
-    const tokensBefore = this.meter.measure(before.messages);
-    const fail = (reason: string, outcome: 'skipped' | 'failed'): 'skipped' | 'failed' => {
-      this.step({
-        iteration,
-        step: 'summary',
-        trigger,
-        ok: false,
-        before: tokensBefore,
-        after: tokensBefore,
-        messagesBefore: before.messages.length,
-        messagesAfter: before.messages.length,
-        stubbed: [],
-        reason,
-        attempt: options.attempt,
-      });
-      return outcome;
-    };
-    const keep = this.config.keepRecentMessages;
-    const cut = cutPoints(messages, this.view.from)
-      .filter((c) => messages.length - c >= keep)
-      .at(-1);
-    if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
-    if (this.config.breaker && trigger !== 'manual') {
-      const { verdict, transition } = this.breaker.check(this.options.clock.now());
-      if (transition) this.recordBreaker(iteration, transition);
-      if (!verdict.allowed) return fail(verdict.reason, 'failed');
-    }
-    const transcript = summaryTranscript({ previousSummary: this.view.summary?.text, messages: messages.slice(this.view.from, cut) });
-    const answer = await backgroundCall({
-      binding: this.options.binding,
-      system: SUMMARY_SYSTEM,
-      messages: [{ role: 'user', parts: [{ type: 'text', text: transcript }] }],
-      maxTokens: this.config.summaryMaxTokens,
-      recovery: this.options.recovery,
-      state: this.options.state,
-      clock: this.options.clock,
-      random: this.options.random,
-      emit: this.options.emit,
-      signal: this.options.signal,
-      iteration,
-      purpose: 'summary',
-    });
-    if (answer) this.options.recordBackground(answer, iteration, 'summary');
-    const text = answerText(answer);
-    if (text === undefined) {
-      if (this.config.breaker) this.recordBreaker(iteration, this.breaker.failure(this.options.clock.now()));
-      return fail('the summary call failed', 'failed');
-    }
-    if (this.config.breaker) {
-      const closed = this.breaker.success();
-      if (closed) this.recordBreaker(iteration, closed);
-    }
-    const covered = cut - this.view.from;
-    this.view.from = cut;
-    this.view.summary = { text, iteration };
-    this.view.trimmed = 0;
-    const after = this.build(messages, iteration);
-    this.step({
-      iteration,
-      step: 'summary',
-      trigger,
-      ok: true,
-      before: tokensBefore,
-      after: this.meter.measure(after.messages),
-      messagesBefore: before.messages.length,
-      messagesAfter: after.messages.length,
-      stubbed: [],
-      summary: text,
-      reason: `${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
-      attempt: options.attempt,
-    });
-    return 'done';
   }
 
   private reactiveSpent = false;
