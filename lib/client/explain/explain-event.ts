@@ -1,20 +1,14 @@
-import { checkNever, type EventOf, type RunEvent, type RunEventType, type TakeoverRule, type TerminateReason } from '@/lib/protocol';
+import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
 import { explainOutputStep } from './explain-output-step';
 import { errorCause, formatMs, keepaliveLabel } from '../format';
+import { cap, type Explanation } from './explanation';
+import { explainGuard, explainToolCall } from './explain-tool-step';
+import { explainSwap, explainTakeover } from './explain-swap-step';
 
-/**
- * The one-line "why" of each mechanism step, written from the event's own fields, so what a
- * card says is true of that event and not a generic caption. `term` is the glossary entry
- * (and through it the lesson) that explains the mechanism; `also` names related terms.
- */
-export interface Explanation {
-  why: string;
-  term: GlossaryId;
-  also?: readonly GlossaryId[];
-}
+export type { Explanation } from './explanation';
 
 /** The event types that are a mechanism's step: each has an explanation. */
 export const EXPLAINED_TYPES = [
@@ -196,134 +190,6 @@ const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
   stream_error_cap: 'stream-error-cap',
 };
 
-function explainGuard(e: EventOf<'tool_guard'>): Explanation {
-  const left = e.budget_left !== undefined ? ` (${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left)` : '';
-  const failures =
-    e.consecutive_failures !== undefined ? `${e.consecutive_failures} consecutive tool failure${e.consecutive_failures === 1 ? '' : 's'}` : 'repeated failures';
-  switch (e.kind) {
-    case 'warning':
-      return { why: `Loop guard warning after ${failures}: the model is told it may be going in circles.${left}`, term: 'loop-guard' };
-    case 'blocked':
-      return {
-        why: `${e.tool} blocked: the same call with the same arguments was already made — a third time would not help.`,
-        term: 'blocked',
-        also: ['loop-guard'],
-      };
-    case 'short_circuit':
-      return {
-        why: `${e.tool} short-circuited: this exact call already failed, so it is answered with that failure without running again.${left}`,
-        term: 'short-circuit',
-      };
-    case 'disabled':
-      return { why: `${e.tool} disabled for the rest of the run: its failure budget is spent.`, term: 'failure-budget' };
-    case 'halt':
-      return { why: `Run halted after ${failures}: the model is not making progress.`, term: 'halt', also: ['loop-guard'] };
-    case 'rate_limited':
-      // The executor wrote both the reason and what happens next: shown as written.
-      return { why: `${cap(e.reason)}: ${e.next ?? 'refused without running'}.`, term: 'check-rate' };
-    default:
-      return checkNever(e.kind);
-  }
-}
-
-function explainToolCall(e: EventOf<'tool_call'>): Explanation | undefined {
-  const left = e.budget_left !== undefined ? ` ${e.tool} has ${e.budget_left} failure${e.budget_left === 1 ? '' : 's'} left before it is disabled.` : '';
-  const truncated = e.truncated_chars
-    ? { why: `Output cut by ${e.truncated_chars.toLocaleString('en-US')} chars: the model is told how to read the rest.`, term: 'truncation' as const }
-    : undefined;
-  switch (e.status) {
-    case undefined:
-    case 'ok':
-      if (e.is_error) return { why: `${e.tool} failed; the error goes back to the model as a result it can act on.${left}`, term: 'tool-error' };
-      return e.repaired
-        ? {
-            why: `${e.tool} ran with arguments the repair ladder fixed (${e.repaired.map((r) => REPAIR_WORDS[r]).join(', then ')}): the model was not asked again.`,
-            term: 'arg-repair',
-          }
-        : truncated;
-    case 'error':
-    case 'invalid_args':
-    case 'unknown_tool':
-    case 'timeout':
-      return {
-        why: `${e.tool} ${STATUS_WORDS[e.status]}: the model gets a specific error it can correct, not a crash.${left}`,
-        term: 'tool-error',
-        also: ['failure-budget'],
-      };
-    case 'short_circuit':
-      return { why: `${e.tool}: the same call already failed, so the earlier failure is returned without running it.${left}`, term: 'short-circuit' };
-    case 'blocked':
-      return { why: `${e.tool}: identical call blocked by the loop guard.`, term: 'blocked' };
-    case 'disabled':
-      return { why: `${e.tool} is disabled for this run: its failure budget was spent.`, term: 'failure-budget' };
-    case 'refused_truncated':
-      return {
-        why: `${e.tool}: its arguments were cut by the output cap and do not parse, so the call is refused and the model asked to resend it.`,
-        term: 'refused-truncated',
-      };
-    case 'rate_limited':
-      return { why: `${e.tool}: refused without running by the run's check rate (the tool_guard before it says when it may run again).`, term: 'check-rate' };
-    case 'interrupted':
-      return {
-        why: `${e.tool} was interrupted: its result never came back (what the loop did about it is the dangling-calls step that follows).`,
-        term: 'dangling-call',
-      };
-    default:
-      return checkNever(e.status);
-  }
-}
-
-const REPAIR_WORDS = { json: 'the JSON text', coerce: 'values fitted to the schema' } as const;
-
-const STATUS_WORDS = {
-  error: 'failed',
-  invalid_args: 'got arguments that do not fit its schema',
-  unknown_tool: 'does not exist',
-  timeout: 'timed out',
-} as const;
-
-const SWAP_CAUSE: Record<EventOf<'swap'>['cause'], string> = {
-  control: 'on request',
-  scheduled: 'as scheduled in the config',
-  fallback: 'as cross-vendor fallback',
-  fork: 'as the target this fork was started on',
-};
-
-function explainSwap(e: EventOf<'swap'>): Explanation {
-  const cause = SWAP_CAUSE[e.cause];
-  const reason = e.reason ? ` (${e.reason})` : '';
-  const replay = e.recorded_as
-    ? ` Recorded in the run's config as a swap at turn ${e.recorded_as.atTurn}: a re-run swaps here too.`
-    : e.not_recorded
-      ? ` Not recorded in the run's config: ${e.not_recorded}.`
-      : '';
-  return {
-    why: `${e.from_vendor}/${e.from_model} → ${e.to_vendor}/${e.to_model} ${cause}${reason}; from turn ${e.iteration} the history is rendered for ${e.dialect}.${replay}`,
-    term: 'takeover',
-  };
-}
-
-function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
-  const dropped =
-    e.dropped.length === 0
-      ? 'nothing had to be dropped'
-      : `${e.dropped.length} item${e.dropped.length === 1 ? '' : 's'} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
-  const naive = e.naive
-    ? e.naive.accepted
-      ? ' Sent naively, the vendor would also have accepted it.'
-      : ` Sent naively it would have been refused${e.naive.status !== undefined ? ` with ${e.naive.status}` : ''}.`
-    : '';
-  const rulesOff = e.handling.naive ? [] : (e.handling.rulesOff ?? []);
-  const off = rulesOff.length > 0 ? ` Safeguard switched off for this run: ${rulesOff.map((r) => RULE_WORDS[r]).join(', ')}.` : '';
-  return { why: `First request to ${e.vendor}/${e.model}: ${dropped}.${off}${naive}`, term: 'signature', also: ['takeover', 'naive-takeover'] };
-}
-
-const RULE_WORDS: Record<TakeoverRule, string> = {
-  credentials: 'foreign credentials dropped',
-  latest_turn: 'the latest-turn rule',
-  reasoning_placeholder: 'the reasoning_content placeholder',
-};
-
 function explainVerdict(e: EventOf<'task_verdict'>): string {
   const copies =
     e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
@@ -355,10 +221,6 @@ const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {
 
 function explainTerminate(e: EventOf<'terminate'>): Explanation {
   return { why: `${cap(terminateText(e))}.`, term: TERMINATE_TERM[e.reason] ?? 'terminate', also: ['terminate', 'task-verdict'] };
-}
-
-function cap(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
