@@ -1,11 +1,11 @@
-import { createClock, createRandom } from '@/lib/clock';
+import { createClock, createRandom, type Clock, type Random } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
-import { DEFAULT_SYSTEM_PROMPT, VendorSchema } from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, VendorSchema, type FaultPlan } from '@/lib/protocol';
 import { processEnv } from '@/lib/config/server-env';
 import { createControlQueue } from './control-queue';
-import { createRunLog } from './run-log';
+import { createRunLog, type RunLog } from './run-log';
 import { createRunTransport } from './run-transport';
-import { createRunWorkbench, runStartEvent } from './run-workbench';
+import { createRunWorkbench, runStartEvent, type RunWorkbench } from './run-workbench';
 import { simulatedPolicy } from './simulated-policy';
 import { startFromParent } from './start-from-parent';
 import { createSwapController, type SwapController } from './swap-controller';
@@ -44,35 +44,11 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const run = async (): Promise<void> => {
     const bench = createRunWorkbench({ config, clock, random, emit: log.emit, faults: () => controls.faults, share: runId });
     const { recovery, tools, executor, task } = bench;
-    const bind = createRunTransport({
-      config,
-      clock,
-      random,
-      log,
-      policy: simulatedPolicy(config, bench.scenario),
-      sdkMaxRetries: recovery.sdkMaxRetries,
-      promptCache: recovery.cache.promptCaching,
-      faults: () => controls.faults,
-      inForce: () => swaps!.current,
-      taps: options,
-      ...(options.cassette ? { cassette: options.cassette } : {}),
-      // A recording keeps bytes: every key in every form, then any piece of one a stream split across records.
-      redact: (text) => redactPieces(log.redactText(text), log.knownSecrets()),
-    });
-    const initial = bind(firstTarget(options));
-    swaps = createSwapController({
-      config,
-      initial,
-      bind,
-      handling: config.takeover,
-      emit: log.emit,
-      inBackground: () => log.inBackground,
-      ...(fork ? { inherited: inheritedFrom(fork) } : {}),
-    });
+    swaps = bindVendors({ options, clock, random, log, bench, faults: () => controls.faults });
     // The swap controller's adapter: it keeps the last body sent, for the next swap's event.
-    const { provider, model, fallbackModel } = swaps.current;
+    const { provider, model, fallbackModel, vendor } = swaps.current;
     // A fork opens at 0 like any run; its clock already stands where the copied turns end.
-    const opening = runStartEvent({ config, bench, vendor: initial.vendor, model, clock });
+    const opening = runStartEvent({ config, bench, vendor, model, clock });
     if (!fork) log.emit(opening);
     else {
       log.emitAt(opening, 0);
@@ -108,6 +84,48 @@ export function launchRun(options: LaunchOptions): RunHandle {
   );
   const done = Promise.race([finished, deadlock.forced]).then(deadlock.stop);
   return { runId, done, control: controls.push, redactText: log.redactText };
+}
+
+/**
+ * The transport for every vendor the run may use (the simulated one or the network, under the
+ * fault wrapper) and the swap controller over it, bound to the config's first vendor.
+ */
+function bindVendors(parts: {
+  options: LaunchOptions;
+  clock: Clock;
+  random: Random;
+  log: RunLog;
+  bench: RunWorkbench;
+  faults: () => FaultPlan;
+}): SwapController {
+  const { options, clock, random, log, bench } = parts;
+  const { config, fork } = options;
+  const bind = createRunTransport({
+    config,
+    clock,
+    random,
+    log,
+    policy: simulatedPolicy(config, bench.scenario),
+    sdkMaxRetries: bench.recovery.sdkMaxRetries,
+    promptCache: bench.recovery.cache.promptCaching,
+    faults: parts.faults,
+    // Requests go out only once the swap controller below is built.
+    inForce: () => swaps.current,
+    taps: options,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+    // A recording keeps bytes: every key in every form, then any piece of one a stream split across records.
+    redact: (text) => redactPieces(log.redactText(text), log.knownSecrets()),
+  });
+  const swaps = createSwapController({
+    config,
+    initial: bind(firstTarget(options)),
+    bind,
+    handling: config.takeover,
+    emit: log.emit,
+    inBackground: () => log.inBackground,
+    ...(fork ? { inherited: inheritedFrom(fork) } : {}),
+  });
+  return swaps;
 }
 
 /** The vendor and model the config starts on, with the request's key if one came. */
