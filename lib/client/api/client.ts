@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import type * as Http from '@/lib/protocol/http';
 import type { ControlBodyInput, RunRecord } from '@/lib/protocol/http';
+import type { RunViewState } from '../run-view/run-view-state';
 
 /**
  * The browser's only way to the server: fetches over the HTTP API whose every response is
@@ -87,6 +88,8 @@ export const api = {
   listScenarios: () => request((h) => h.ScenarioListSchema, '/api/scenarios'),
   listRuns: () => request((h) => h.RunSummaryListSchema, '/api/runs'),
   getRun: (id: string): Promise<RunRecord> => request((h) => h.RunRecordSchema, `/api/runs/${enc(id)}`),
+  /** A finished run folded by the server, with its log; `finished: false` while it is still going. */
+  finishedView: (id: string) => request((h) => h.finishedRunViewSchema<RunViewState>(), `/api/runs/${enc(id)}/view`),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
   /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */

@@ -33,6 +33,8 @@ export interface RunStoreState {
   foldEvents: (raws: readonly unknown[]) => void;
   /** Shows what was folded since the last commit. */
   commit: () => void;
+  /** Shows a finished run the server folded with the same reducer (GET /api/runs/{id}/view), with its log. */
+  showFolded: (view: RunViewState, log: RunEvent[]) => void;
   setConnection: (connection: ConnectionState) => void;
   select: (selection: Selection | undefined) => void;
   setInspectorOpen: (open: boolean) => void;
@@ -66,6 +68,10 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       const view = folded;
       folded = undefined;
       if (view !== undefined && view !== get().view) set({ view, receivedAt: Date.now() });
+    },
+    showFolded: (view, log) => {
+      folded = undefined;
+      set({ view, log, receivedAt: Date.now() });
     },
     setConnection: (connection) => set({ connection }),
     select: (selection) => set({ selection }),
