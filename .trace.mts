@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/testing/chromium-launch';
+const base = 'http://127.0.0.1:3322';
+const id = process.argv[2];
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+const ctx = await browser.newContext();
+const page = await ctx.newPage();
+await page.addInitScript(`const w=new MutationObserver(()=>{if(!document.querySelector('[data-testid="terminate-banner"]'))return;w.disconnect();requestAnimationFrame(()=>setTimeout(()=>performance.mark('painted'),0))});document.addEventListener('DOMContentLoaded',()=>w.observe(document.body,{childList:true,subtree:true}));`);
+await browser.startTracing(page, { path: '/tmp/o20/trace.json', categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading', 'blink.user_timing', 'toplevel', 'disabled-by-default-devtools.timeline.stack'] });
+await page.goto(`${base}/runs/${id}`);
+await page.waitForFunction(`performance.getEntriesByName('painted').length>0`, undefined, { timeout: 60000 });
+await page.waitForTimeout(300);
+console.log('painted', await page.evaluate(`performance.getEntriesByName('painted')[0].startTime`));
+await browser.stopTracing();
+await browser.close();
