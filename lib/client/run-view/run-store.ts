@@ -15,8 +15,8 @@ export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error
 export interface RunStoreState {
   view: RunViewState;
   /**
-   * The raw log, append-only. Mutated in place (pushing is O(1)); read on demand by the
-   * inspector, never selected reactively — `view.eventCount` tells when it grew.
+   * The raw log, append-only. Mutated in place (pushing is O(1)), or set whole with a finished
+   * run's folded view (showFolded); read on demand by the inspector — `view.eventCount` tells when it grew.
    */
   log: RunEvent[];
   /** Wall time (ms) when the latest batch was folded: anchors the live run clock. */
