@@ -1,3 +1,4 @@
+import { preload } from 'react-dom';
 import { Playground } from '@/components/controls/playground';
 import { formFromSearch } from '@/lib/client/forms/form-url-read';
 
@@ -11,5 +12,8 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined) params.set(name, first);
   }
-  return <Playground initial={formFromSearch(params)} />;
+  const initial = formFromSearch(params);
+  // The run on screen, folded by the server when it is finished, asked for with the page (see app/runs/[id]/page.tsx).
+  if (initial.runId) preload(`/api/runs/${encodeURIComponent(initial.runId)}/view`, { as: 'fetch', crossOrigin: 'anonymous' });
+  return <Playground initial={initial} />;
 }

@@ -17,7 +17,7 @@ import { ForkControl } from './fork-control';
 import { ForkLinks } from './fork-links';
 import { SaveCassette } from './save-cassette';
 
-/** Any run, live or finished; a reload replays the stream from the start. */
+/** Any run: a finished one arrives folded by the server, a live one streams (use-run-events.ts). */
 export function RunPage({ runId }: { runId: string }) {
   return (
     <RunStoreProvider key={runId}>

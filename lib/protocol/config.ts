@@ -191,10 +191,4 @@ export type RunConfig = z.infer<typeof RunConfigSchema>;
 /** What a caller may send: defaults filled in by parsing. */
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
 
-/** Turns zod issues into lines a person can act on: `provider.vendor: expected one of …`. */
-export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-    return `${path}: ${issue.message}`;
-  });
-}
+export { describeIssues } from './describe-issues';

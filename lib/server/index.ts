@@ -15,3 +15,4 @@ export { getSweepRegistry } from './get-sweep-registry';
 export { createSweepSseResponse } from './sweep-sse-response';
 export { resolveFork, forkProblem } from './resolve-fork';
 export { createComparisonCache, comparisonCacheOf, type ComparisonCache } from './comparison-cache';
+export { createFinishedRunViews, getFinishedRunViews, type FinishedRunView, type FinishedRunViews } from './finished-run-views';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import type * as Http from '@/lib/protocol/http';
 import type { ControlBodyInput, RunRecord } from '@/lib/protocol/http';
+import type { RunViewState } from '../run-view/run-view-state';
 
 /**
  * The browser's only way to the server: fetches over the HTTP API whose every response is
@@ -37,8 +38,21 @@ export class ApiError extends Error {
   }
 }
 
+/** What reading an answer needs: the error body and the parser, beside the endpoint's own schema. */
+type EdgeSchemas = Pick<HttpSchemas, 'ErrorBodySchema' | 'ResponseShapeError' | 'parseResponse'>;
+
 async function request<S extends z.ZodType>(pick: (http: HttpSchemas) => S, path: string, init?: RequestInit): Promise<z.output<S>> {
-  const http = loadSchemas();
+  return requestWith(loadSchemas, pick, path, init);
+}
+
+/** A request whose answer is read with the schemas `load` brings (every module of them, or a smaller one: run-view-edge). */
+async function requestWith<M extends EdgeSchemas, S extends z.ZodType>(
+  load: () => Promise<M>,
+  pick: (http: M) => S,
+  path: string,
+  init?: RequestInit,
+): Promise<z.output<S>> {
+  const http = load();
   const endpoint = `${init?.method ?? 'GET'} ${path.split('?')[0]}`;
   let response: Response;
   try {
@@ -87,6 +101,13 @@ export const api = {
   listScenarios: () => request((h) => h.ScenarioListSchema, '/api/scenarios'),
   listRuns: () => request((h) => h.RunSummaryListSchema, '/api/runs'),
   getRun: (id: string): Promise<RunRecord> => request((h) => h.RunRecordSchema, `/api/runs/${enc(id)}`),
+  /** A finished run folded by the server, with its log; `finished: false` while it is still going. */
+  finishedView: (id: string) =>
+    requestWith(
+      () => import('@/lib/protocol/http/run-view-edge'),
+      (h) => h.finishedRunViewSchema<RunViewState>(),
+      `/api/runs/${enc(id)}/view`,
+    ),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
   /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */

@@ -1,18 +1,23 @@
 'use client';
 
 import { useEffect } from 'react';
-import { openRunStream, takeRunStream } from '../api/run-stream';
+import { api } from '../api/client';
+import { openRunStream, takeRunStream, type RunStream } from '../api/run-stream';
 import { useRunStoreApi } from '../run-view/run-store-provider';
 import { loadFold } from '../run-view/load-fold';
 import { createSlicedFold } from '../run-view/sliced-fold';
 
 /**
- * Subscribes the page's run store to a run's event stream: the one opened when the run was
- * created (run-stream.ts), else a fresh one. A fresh EventSource starts at seq 0, so a reload
- * shows everything; on a dropped connection the browser reconnects with Last-Event-ID and the
- * reducer skips anything it already folded. Events are folded by a sliced fold (the first at
- * once, later ones in batches, a long replay in slices that leave the page its frames, drawn
- * once). Closes itself after `terminate` so the browser does not reconnect to a finished run.
+ * Fills the page's run store with a run. A run just created has its stream opened already
+ * (run-stream.ts): it is read from there. Any other run is asked for folded first (GET
+ * /api/runs/{id}/view): a finished one arrives as the server's fold of its stored log, with the
+ * log, and is shown at once, with no stream and nothing folded in the page; a run still going
+ * (or an answer that failed) is read from its event stream. A fresh EventSource starts at seq 0, so
+ * a reload shows everything; on a dropped connection the browser reconnects with Last-Event-ID
+ * and the reducer skips anything it already folded. Streamed events are folded by a sliced fold
+ * (the first at once, later ones in batches, a long replay in slices that leave the page its
+ * frames, drawn once). The stream closes itself after `terminate` so the browser does not
+ * reconnect to a finished run.
  */
 export function useRunEvents(runId: string | undefined): void {
   const store = useRunStoreApi();
@@ -20,33 +25,57 @@ export function useRunEvents(runId: string | undefined): void {
     if (!runId) return;
     const { setConnection } = store.getState();
     setConnection('connecting');
-    // The fold (event check and reducer) is not in the page's first load: fetched now, while the stream connects.
-    void loadFold();
-    const run = takeRunStream(runId) ?? openRunStream(runId);
-    const { stream } = run;
-    const fold = createSlicedFold({
-      store,
-      onShown: () => {
-        if (store.getState().view.terminate) {
-          stream.close();
-          setConnection('closed');
-        }
-      },
-    });
+    let stopped = false;
+    let unsubscribe: (() => void) | undefined;
 
-    run.attach({
-      onOpen: () => setConnection('open'),
-      onMessage: (value) => fold.push(value),
-      onError: (closed) => {
-        if (store.getState().view.terminate) return;
-        setConnection(closed ? 'error' : 'connecting');
-      },
-    });
+    const follow = (run: RunStream) => {
+      const { stream } = run;
+      const fold = createSlicedFold({
+        store,
+        onShown: () => {
+          if (store.getState().view.terminate) {
+            stream.close();
+            setConnection('closed');
+          }
+        },
+      });
+      run.attach({
+        onOpen: () => setConnection('open'),
+        onMessage: (value) => fold.push(value),
+        onError: (closed) => {
+          if (store.getState().view.terminate) return;
+          setConnection(closed ? 'error' : 'connecting');
+        },
+      });
+      unsubscribe = () => {
+        stream.close();
+        fold.stop();
+        fold.drain();
+      };
+    };
+
+    const preopened = takeRunStream(runId);
+    if (preopened) {
+      // The fold (event check and reducer) is not in the page's first load: fetched now, while the stream connects.
+      void loadFold();
+      follow(preopened);
+    } else {
+      const stream = () => {
+        if (stopped) return;
+        void loadFold();
+        follow(openRunStream(runId));
+      };
+      api.finishedView(runId).then((answer) => {
+        if (stopped) return;
+        if (!answer.finished) return stream();
+        store.getState().showFolded(answer.view, answer.log);
+        setConnection('closed');
+      }, stream);
+    }
 
     return () => {
-      stream.close();
-      fold.stop();
-      fold.drain();
+      stopped = true;
+      unsubscribe?.();
     };
   }, [runId, store]);
 }

@@ -15,8 +15,8 @@ export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error
 export interface RunStoreState {
   view: RunViewState;
   /**
-   * The raw log, append-only. Mutated in place (pushing is O(1)); read on demand by the
-   * inspector, never selected reactively — `view.eventCount` tells when it grew.
+   * The raw log, append-only. Mutated in place (pushing is O(1)), or set whole with a finished
+   * run's folded view (showFolded); read on demand by the inspector — `view.eventCount` tells when it grew.
    */
   log: RunEvent[];
   /** Wall time (ms) when the latest batch was folded: anchors the live run clock. */
@@ -33,6 +33,8 @@ export interface RunStoreState {
   foldEvents: (raws: readonly unknown[]) => void;
   /** Shows what was folded since the last commit. */
   commit: () => void;
+  /** Shows a finished run the server folded with the same reducer (GET /api/runs/{id}/view), with its log. */
+  showFolded: (view: RunViewState, log: RunEvent[]) => void;
   setConnection: (connection: ConnectionState) => void;
   select: (selection: Selection | undefined) => void;
   setInspectorOpen: (open: boolean) => void;
@@ -66,6 +68,10 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       const view = folded;
       folded = undefined;
       if (view !== undefined && view !== get().view) set({ view, receivedAt: Date.now() });
+    },
+    showFolded: (view, log) => {
+      folded = undefined;
+      set({ view, log, receivedAt: Date.now() });
     },
     setConnection: (connection) => set({ connection }),
     select: (selection) => set({ selection }),

@@ -14,3 +14,4 @@ export * from './compare';
 export * from './parse-response';
 export * from './lessons';
 export * from './cassettes';
+export * from './run-view';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeIssues } from '../config';
+import { describeIssues } from '../describe-issues';
 
 /**
  * A response body that does not match its endpoint's schema. Says which endpoint and which

@@ -1,0 +1,19 @@
+import { errorResponse, getFinishedRunViews, HttpError } from '@/lib/server';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * A finished run already folded: { finished: true, view, log } (lib/protocol/http/run-view.ts),
+ * written once per run and kept; a run still going answers { finished: false }.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await params;
+    const body = await getFinishedRunViews().body(id);
+    if (body === undefined) throw new HttpError(404, `No run with id "${id}"`);
+    return new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
