@@ -31,6 +31,14 @@ export interface LoadFigures {
   reconnects: number;
   watchdogEvents: number;
   server: BenchDiagnostics;
+  /**
+   * CPU the server's main thread used from the POSTs to the last terminate, ms (Linux, from
+   * /proc; undefined elsewhere): the work the load put on the thread that answers every request,
+   * which a busy machine does not inflate the way it does wall times.
+   */
+  mainThreadCpuMs: number | undefined;
+  /** The same from the POSTs to the last POST answered: the burst every answer waits behind. */
+  postBurstCpuMs: number | undefined;
   buildAgeMin: number;
   built: boolean;
 }
@@ -69,16 +77,22 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
 
     const counts = { reconnects: 0 };
+    const cpuBefore = mainThreadCpuMs(server.pid);
     const started = performance.now();
+    let answered = 0;
+    let cpuAnswered: number | undefined;
     const results = await Promise.all(
       Array.from({ length: runs }, async () => {
         const t0 = performance.now();
         const { id } = await post(base, config);
         const postMs = performance.now() - t0;
+        answered += 1;
+        if (answered === runs) cpuAnswered = mainThreadCpuMs(server.pid);
         return { id, postMs, seqs: await watch(base, id, counts) };
       }),
     );
     const wallMs = performance.now() - started;
+    const cpuAfter = mainThreadCpuMs(server.pid);
     const diagnostics = (await (await fetch(`${base}/api/bench-diagnostics`)).json()) as BenchDiagnostics;
 
     let eventsStored = 0;
@@ -106,6 +120,8 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
       reconnects: counts.reconnects,
       watchdogEvents,
       server: diagnostics,
+      mainThreadCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+      postBurstCpuMs: cpuBefore !== undefined && cpuAnswered !== undefined ? cpuAnswered - cpuBefore : undefined,
       built,
       buildAgeMin,
     };
@@ -113,6 +129,19 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     throw new Error(`${(error as Error).message}\n      server stderr: ${server.stderr().slice(-1500)}`, { cause: error });
   } finally {
     await server.stop();
+  }
+}
+
+/** User + system CPU of a process's main thread so far, ms: /proc/<pid>/task/<pid>/stat (Linux only). */
+function mainThreadCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return undefined;
   }
 }
 
@@ -175,10 +204,45 @@ async function watch(base: string, id: string, counts: { reconnects: number }): 
   }
 }
 
+/** The four targets of the load bench. */
+export const LOAD_TARGETS = { watchdogLateP99Ms: 50, loopDelayP99Ms: 50, postP95Ms: 500 } as const;
+
+/** The four figures the targets are set on, each with its target and whether it is met. */
+export function loadTargets(f: LoadFigures): Array<{ name: string; value: string; target: string; met: boolean }> {
+  const late = percentile(f.server.watchdogLateWallMs, 99);
+  const post = percentile(f.postMs, 95);
+  const lost = f.lost + f.gappedRuns;
+  return [
+    {
+      name: 'watchdog fired after its deadline, p99',
+      value: `${late.toFixed(1)} ms`,
+      target: `≤ ${LOAD_TARGETS.watchdogLateP99Ms} ms`,
+      met: late <= LOAD_TARGETS.watchdogLateP99Ms,
+    },
+    {
+      name: 'main thread event-loop delay, p99',
+      value: `${f.server.loopDelay.p99.toFixed(1)} ms`,
+      target: `≤ ${LOAD_TARGETS.loopDelayP99Ms} ms`,
+      met: f.server.loopDelay.p99 <= LOAD_TARGETS.loopDelayP99Ms,
+    },
+    {
+      name: `${f.runs} simultaneous POSTs answered, p95`,
+      value: `${post.toFixed(0)} ms`,
+      target: `≤ ${LOAD_TARGETS.postP95Ms} ms`,
+      met: post <= LOAD_TARGETS.postP95Ms,
+    },
+    { name: 'events lost (and runs with a gap)', value: `${f.lost} (${f.gappedRuns})`, target: '0', met: lost === 0 },
+  ];
+}
+
 export function describeLoad(f: LoadFigures): string {
   const ms = (n: number): string => `${n.toFixed(0)} ms`;
   const late = f.server.watchdogLateWallMs;
   return (
+    loadTargets(f)
+      .map((t) => `${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})`)
+      .join('\n      ') +
+    '\n      ' +
     `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
     `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')}\n` +
     `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}\n` +
@@ -186,7 +250,8 @@ export function describeLoad(f: LoadFigures): string {
     `(${late.length} firings; ${f.watchdogEvents} watchdog_fired events stored)\n` +
     `      main thread event-loop delay: p50 ${f.server.loopDelay.p50.toFixed(1)} ms, p99 ${f.server.loopDelay.p99.toFixed(1)} ms, max ${f.server.loopDelay.max.toFixed(1)} ms\n` +
     `      events: ${f.eventsReceived} received by the SSE clients, ${f.eventsStored} stored; ${f.lost} lost, ${f.gappedRuns} runs with a gap or repeat; ${f.reconnects} dropped streams resumed\n` +
-    `      server process CPU ${(f.server.cpuMs / f.server.wallMs).toFixed(2)} of a core over the load, RSS ${f.server.rssMb.toFixed(0)} MB\n` +
+    `      server process CPU ${(f.server.cpuMs / f.server.wallMs).toFixed(2)} of a core over the load, RSS ${f.server.rssMb.toFixed(0)} MB` +
+    `${f.mainThreadCpuMs === undefined ? '' : `; main thread CPU ${(f.mainThreadCpuMs / 1000).toFixed(1)} s (${(f.mainThreadCpuMs / f.runs).toFixed(1)} ms a run), ${((f.postBurstCpuMs ?? 0) / 1000).toFixed(2)} s of it until the last POST was answered`}\n` +
     `      (build ${f.built ? 'made now' : `${f.buildAgeMin.toFixed(0)} min old, reused; BENCH_REBUILD=1 builds the code as it is`})`
   );
 }

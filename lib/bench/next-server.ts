@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface NextServer {
   base: string;
   dataDir: string;
+  /** The server process's id (its main thread's too, on Linux). */
+  pid: number | undefined;
   /** What the server has written to stderr so far. */
   stderr(): string;
   /** Stops the server and removes its data folder. */
@@ -49,7 +51,7 @@ export async function startNextServer(options: {
     await stop();
     throw error;
   }
-  return { base: url, dataDir, stderr: () => stderr, stop };
+  return { base: url, dataDir, pid: server.pid, stderr: () => stderr, stop };
 }
 
 export function freePort(): Promise<number> {

@@ -95,12 +95,38 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
   });
 };
 
+/**
+ * Messages in the order they came, handled at most one start a turn of this thread's event loop:
+ * a hundred runs POSTed at once reach a thread as one burst of starts, and started together
+ * they would make their first steps, and every deadline after, fall due together. Between two
+ * starts the timers and events of the runs already going get their turn. A control message
+ * waits behind the start of its run.
+ */
+const inbox: ToRunThread[] = [];
+let draining = false;
+const drain = (): void => {
+  draining = false;
+  while (inbox.length > 0) {
+    const message = inbox.shift()!;
+    if (message.type !== 'start') {
+      runs.get(message.runId)?.control(message.message);
+      continue;
+    }
+    start(message);
+    if (inbox.length > 0) {
+      draining = true;
+      setImmediate(drain);
+    }
+    return;
+  }
+};
+
 // This thread's one-time costs (tokenizer, first SDK parse) are paid before its first run's
 // clock starts: every message waits for them, in the order it came.
 const ready = warmUp();
 port.on('message', (message: ToRunThread) => {
-  void ready.then(() => {
-    if (message.type === 'start') start(message);
-    else runs.get(message.runId)?.control(message.message);
-  });
+  inbox.push(message);
+  if (draining) return;
+  draining = true;
+  void ready.then(drain);
 });

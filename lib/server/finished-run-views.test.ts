@@ -9,6 +9,7 @@ import { loadFold } from '@/lib/client/run-view/load-fold';
 import { createRunStore } from '@/lib/client/run-view/run-store';
 import type { RunViewState } from '@/lib/client/run-view/run-view-state';
 import { createSqliteRunStore, type RunStore } from '@/lib/store';
+import { batchOf } from '@/lib/store/sample-run.testkit';
 import { createFinishedRunViews } from './finished-run-views';
 
 vi.mock('server-only', () => ({}));
@@ -44,7 +45,7 @@ async function liveFold(): Promise<RunViewState> {
 describe('finished runs folded on the server', () => {
   it("sends the view the page's own fold of the event stream gives, and the log as stored", async () => {
     const store = tempStore();
-    store.createRun({ id: runId, config, events: log });
+    store.createRun({ id: runId, config, ...batchOf(log) });
     const views = createFinishedRunViews({ store, isLive: () => false });
     const answer = schema.parse(JSON.parse((await views.body(runId))!));
     if (!answer.finished) throw new Error('a stored log that ends with terminate is finished');
@@ -55,13 +56,13 @@ describe('finished runs folded on the server', () => {
 
   it('answers a run still going with finished: false, and folds it once its terminate is stored', async () => {
     const store = tempStore();
-    store.createRun({ id: runId, config, events: log.slice(0, -1) });
+    store.createRun({ id: runId, config, ...batchOf(log, 0, log.length - 1) });
     let live = true;
     const views = createFinishedRunViews({ store, isLive: () => live });
     expect(schema.parse(JSON.parse((await views.body(runId))!))).toEqual({ finished: false });
     live = false;
     expect(schema.parse(JSON.parse((await views.body(runId))!))).toEqual({ finished: false });
-    store.appendEvents({ runId, events: log.slice(-1) });
+    store.appendEvents({ runId, ...batchOf(log, log.length - 1) });
     const answer = schema.parse(JSON.parse((await views.body(runId))!));
     expect(answer.finished && answer.view.eventCount).toBe(log.length);
   });

@@ -263,7 +263,11 @@ describe('run registry', () => {
     vi.useFakeTimers();
     try {
       let transactions = 0;
-      const counted: RunStore = { ...store, appendEvents: (options) => (transactions++, store.appendEvents(options)) };
+      const counted: RunStore = {
+        ...store,
+        appendEvents: (options) => (transactions++, store.appendEvents(options)),
+        appendEventBatches: (batches) => (transactions++, store.appendEventBatches(batches)),
+      };
       // One event a millisecond, each from its own timer: a batch per macrotask would be 31 transactions.
       const fake = createFakeLaunch({ steps: 30, tickMs: 1, holdAt: 20 });
       const registry = createRunRegistry({ store: counted, launch: fake.launch });
@@ -286,6 +290,44 @@ describe('run registry', () => {
       expect(store.readEvents({ runId: id })).toHaveLength(32);
       expect(store.readEvents({ runId: id }).at(-1)?.event).toBe('terminate');
       expect(transactions).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+  it('writes the batches of every live run due at once in one transaction, and each run alone when that one fails', async () => {
+    vi.useFakeTimers();
+    try {
+      const commits: string[][] = [];
+      let refuse = false;
+      const counted: RunStore = {
+        ...store,
+        appendEvents: (options) => (commits.push([options.runId]), store.appendEvents(options)),
+        appendEventBatches: (batches) => {
+          if (refuse) throw new Error('disk full');
+          commits.push(batches.map((b) => b.runId));
+          store.appendEventBatches(batches);
+        },
+      };
+      const fake = createFakeLaunch({ steps: 30, tickMs: 1, holdAt: 20 });
+      const registry = createRunRegistry({ store: counted, launch: fake.launch });
+      const ids = [0, 1, 2].map(() => registry.startRun({ config: sampleConfig() }).id);
+      await vi.advanceTimersByTimeAsync(25);
+      await vi.advanceTimersByTimeAsync(FLUSH_MS);
+      // Three live runs, 21 events each: one commit for all three, not one a run.
+      expect(commits).toEqual([ids]);
+      for (const id of ids) expect(store.readEvents({ runId: id })).toHaveLength(21);
+
+      refuse = true;
+      fake.release();
+      await vi.advanceTimersByTimeAsync(3);
+      await vi.advanceTimersByTimeAsync(FLUSH_MS);
+      // The shared commit failed as a whole: each run's batch is written on its own, nothing lost.
+      for (const id of ids) expect(store.readEvents({ runId: id }).length).toBeGreaterThan(21);
+      await vi.advanceTimersByTimeAsync(50);
+      for (const id of ids) {
+        await registry.whenFinished(id);
+        expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(Array.from({ length: 32 }, (_, i) => i));
+      }
     } finally {
       vi.useRealTimers();
     }

@@ -56,7 +56,8 @@ describe('createSseStream', () => {
   });
 
   it('beats while the producer is quiet', async () => {
-    vi.useFakeTimers();
+    // Only the heartbeat's interval is faked: frames go out at the end of a real turn (setImmediate).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       let sink!: SseSink;
       const response = createSseStream({ subscribe: (s) => ((sink = s), () => {}), heartbeatMs: 1_000 });

@@ -33,10 +33,11 @@ export interface SseStreamOptions {
 /**
  * The one SSE stream builder for runs and sweeps: a `: connected` comment, the producer's
  * frames, a heartbeat comment while it is quiet, and a close when the producer ends, the
- * client goes away or the consumer cancels. Frames sent in one burst (a replay, the events
- * of one engine step) are joined and enqueued as one chunk at the end of the burst, so a
- * fast producer costs one encode and one write per burst rather than per frame; nothing
- * waits on a timer, so no frame is held back.
+ * client goes away or the consumer cancels. Frames sent in one turn of the event loop (a
+ * replay, the events of one engine step, every batch a run thread sent while this thread was
+ * busy) are joined and enqueued as one chunk at the end of the turn (setImmediate), so a fast
+ * producer costs one encode and one socket write per turn rather than per frame or per
+ * batch; nothing waits on a timer, so no frame is held back.
  */
 export function createSseStream({ subscribe, signal, heartbeatMs = HEARTBEAT_MS, beforeClose }: SseStreamOptions): Response {
   const encoder = new TextEncoder();
@@ -63,7 +64,7 @@ export function createSseStream({ subscribe, signal, heartbeatMs = HEARTBEAT_MS,
     buffered += frame;
     if (controller && !flushQueued) {
       flushQueued = true;
-      queueMicrotask(flush);
+      setImmediate(flush);
     }
   };
   const close = (): void => {

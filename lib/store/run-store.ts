@@ -62,6 +62,8 @@ export interface ListRunsOptions {
 export interface RunStore {
   createRun(options: CreateRunOptions): void;
   appendEvents(options: AppendEventsOptions): void;
+  /** Several runs' events in one transaction: all are stored or, when one batch fails, none. */
+  appendEventBatches(batches: readonly AppendEventsOptions[]): void;
   readEvents(options: ReadEventsOptions): RunEvent[];
   getRun(id: string): RunRecord | undefined;
   listRuns(options?: ListRunsOptions): RunSummary[];

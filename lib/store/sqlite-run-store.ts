@@ -194,6 +194,11 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     for (const event of events) insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
   });
 
+  // One commit for many live runs' batches: a commit costs more than the rows it writes.
+  const appendBatches = db.transaction((batches: readonly AppendEventsOptions[]) => {
+    for (const { runId, events, totals } of batches) if (events.length > 0) append(runId, events, totals);
+  });
+
   /** A log encoded where it was made (a sweep worker): stored as its bytes are, nothing walked again. */
   const appendEncoded = (runId: string, log: EncodedLog): void => {
     checkEncodedLog(runId, log);
@@ -249,6 +254,9 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     },
     appendEvents({ runId, events, totals }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events, totals);
+    },
+    appendEventBatches(batches: readonly AppendEventsOptions[]): void {
+      if (batches.some((batch) => batch.events.length > 0)) appendBatches(batches);
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
       return selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
