@@ -105,6 +105,7 @@ export class ContextChannel {
         const result = await options.invoke(sent.messages);
         if (!(this.config.waterfall && result.stopReason === 'context_window')) {
           this.meter.calibrate(sent.messages, result.usage.inputTokens);
+          this.lastCacheRead = result.usage.cachedInput?.read ?? 0;
           if (used > 0) this.emit({ event: 'context_recovered', iteration, recovery_attempts: used, tokens_est: this.meter.measure(sent.messages) });
           return result;
         }
@@ -237,8 +238,9 @@ export class ContextChannel {
     const { messages, iteration, trigger } = options;
     const before = this.build(messages, iteration);
     const tokensBefore = this.meter.measure(before.messages);
-    const fail = (reason: string, outcome: 'skipped' | 'failed'): 'skipped' | 'failed' => {
+    const fail = (reason: string, outcome: 'skipped' | 'failed', cacheFloor?: CompactionRecord['cacheFloor']): 'skipped' | 'failed' => {
       this.step({
+        ...(cacheFloor ? { cacheFloor } : {}),
         iteration,
         step: 'summary',
         trigger,
@@ -258,6 +260,8 @@ export class ContextChannel {
       .filter((c) => messages.length - c >= keep)
       .at(-1);
     if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
+    const floor = this.floorCheck(trigger);
+    if (floor?.decision === 'held_back') return fail(floor.reason, 'skipped', floor.record);
     if (this.config.breaker && trigger !== 'manual') {
       const { verdict, transition } = this.breaker.check(this.options.clock.now());
       if (transition) this.recordBreaker(iteration, transition);
@@ -304,10 +308,41 @@ export class ContextChannel {
       messagesAfter: after.messages.length,
       stubbed: [],
       summary: text,
-      reason: `${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
+      reason: `${floor ? `${floor.reason}; ` : ''}${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
       attempt: options.attempt,
+      ...(floor ? { cacheFloor: floor.record } : {}),
     });
     return 'done';
+  }
+
+  /** What the vendor said the last foreground request read from its prompt cache. */
+  private lastCacheRead = 0;
+
+  /**
+   * The cache-protection floor, for a summary about to run: undefined when it does not apply
+   * (caching off, no floor, a warm prefix under it, or Compact now, which a person asked for);
+   * else held back, or bypassed by the overflow waterfall's forced compaction.
+   */
+  private floorCheck(
+    trigger: Trigger,
+  ): { decision: 'held_back' | 'bypassed'; reason: string; record: NonNullable<CompactionRecord['cacheFloor']> } | undefined {
+    const { promptCaching, protectionFloorTokens: floorTokens, forcedBypassesFloor } = this.options.recovery.cache;
+    const cachedTokens = this.lastCacheRead;
+    if (!promptCaching || floorTokens === 0 || trigger === 'manual' || cachedTokens < floorTokens) return undefined;
+    const warm = `the last request read ${cachedTokens} tokens from the prompt cache (floor ${floorTokens})`;
+    if (trigger === 'overflow' && forcedBypassesFloor) {
+      return {
+        decision: 'bypassed',
+        reason: `a forced compaction bypasses the cache-protection floor: ${warm}, but the prompt no longer fits`,
+        record: { decision: 'bypassed', cachedTokens, floorTokens },
+      };
+    }
+    const next = trigger === 'overflow' ? 'the waterfall goes on to its next rung' : 'the history is sent as it is';
+    return {
+      decision: 'held_back',
+      reason: `held back by the cache-protection floor: ${warm}, and a summary would rewrite that prefix; ${next}`,
+      record: { decision: 'held_back', cachedTokens, floorTokens },
+    };
   }
 
   private reactiveSpent = false;
