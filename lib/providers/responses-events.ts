@@ -51,7 +51,16 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
           const { response } = event;
           const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, argsText: item.arguments }] : []));
           const parts: StreamPart[] = [];
-          if (response.usage) parts.push({ type: 'usage', inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens });
+          if (response.usage) {
+            // OpenAI's automatic prefix cache: what the prompt read from it (it reports no writes).
+            const read = response.usage.input_tokens_details?.cached_tokens;
+            parts.push({
+              type: 'usage',
+              inputTokens: response.usage.input_tokens,
+              outputTokens: response.usage.output_tokens,
+              ...(read != null ? { cachedInput: { read, written: 0 } } : {}),
+            });
+          }
           let stopReason: StopReason;
           let vendor: string;
           if (event.type === 'response.incomplete') {
