@@ -82,6 +82,11 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
           finish = { type: 'finish', stopReason, vendorStopReason: vendor };
           return parts;
         }
+        case 'response.failed': {
+          // The response ended failed mid-stream: its error {code, message} goes to the classifier as the vendor's.
+          const error = event.response.error;
+          throw new ResponseFailedError(error?.code ?? 'server_error', error?.message ?? 'The response failed.', event.response.id);
+        }
         default:
           return [];
       }
@@ -90,4 +95,22 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
       return finish ? [finish] : [];
     },
   };
+}
+
+/**
+ * A Responses stream that ended with `response.failed`: the response's own error, carried as an
+ * SDK error carries a vendor body (`error` {code, message}), so the one classifier reads its code
+ * (rate_limit_exceeded, server_error, invalid_prompt, …) as it reads any vendor's.
+ */
+export class ResponseFailedError extends Error {
+  override readonly name = 'ResponseFailedError';
+  readonly error: { code: string; message: string };
+  constructor(
+    code: string,
+    message: string,
+    readonly responseId: string,
+  ) {
+    super(message);
+    this.error = { code, message };
+  }
 }
