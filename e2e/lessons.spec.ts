@@ -64,6 +64,7 @@ const PLAYED: [slug: string, scale: number][] = [
   ['breaker-half-open', 0.5],
   ['loop-guard-halt', 0.1],
   ['reasoning-placeholder', 0.1],
+  ['fork-onto-responses', 0.1],
   ['classifier', 0.1],
   ['cut-tool-calls', 0.1],
   ['reading-a-trace', 0.1],

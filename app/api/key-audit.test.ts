@@ -92,6 +92,9 @@ describe('key audit: canary keys after runs on every vendor', () => {
     const reasons = Object.fromEntries(
       result.outcomes.filter((o) => o.status === 201 && !o.name.startsWith('import') && !o.name.includes('cassette')).map((o) => [o.name, o.reason]),
     );
+    // Every vendor is audited, the Responses API (on OpenAI's address and key) and its simulator included.
+    const responses = result.outcomes.filter((o) => /^(sim-)?openai-responses\b/.test(o.name) && !o.name.endsWith('saved as a cassette'));
+    expect(responses.length).toBe(10);
     // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.
     for (const [name, reason] of Object.entries(reasons)) {
       expect([name, reason]).toEqual([name, name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/)]);

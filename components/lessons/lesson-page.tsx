@@ -71,8 +71,28 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
             {played ? 'Play again' : 'Play'}
           </Button>
           <span className="text-2xs text-muted">
-            Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off. Real clock,{' '}
-            {timeScaleLabel(scale)}
+            {lesson.fork ? (
+              <>
+                Play first makes a parent run from seed {lesson.config.seed} on {lesson.config.provider.vendor} (virtual clock) and stores it
+                {played?.parent && (
+                  <>
+                    {' '}
+                    (
+                    <Link className="underline" href={`/runs/${encodeURIComponent(played.parent)}`} data-testid="lesson-parent">
+                      the parent run
+                    </Link>
+                    )
+                  </>
+                )}
+                ; both runs are forks of it at turn {lesson.fork.atTurn} onto {lesson.fork.vendor} {lesson.fork.model}, started together: one as configured, one
+                with {mechanism.label.toLowerCase()} switched off.
+              </>
+            ) : (
+              <>
+                Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off.
+              </>
+            )}{' '}
+            Real clock, {timeScaleLabel(scale)}
             {scale !== 1 ? ' (times shown stay in run time)' : ''}. The times quoted above are this seed’s on the virtual clock; played live, every step also
             takes this machine’s own time (more on a busy machine or in dev mode), so run times come out longer — the waits, counts and outcomes stay the same.
           </span>

@@ -55,7 +55,7 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
   const { standIns, canaries, timeScale } = options;
   const key = canaries.request;
   const real = { clock: 'real', timeScale, budgets: { maxIterations: 3 } };
-  const model = (vendor: Vendor) => (vendor === 'anthropic' ? 'claude-sim-sonnet' : 'gpt-sim-4o');
+  const model = (vendor: Vendor) => (vendor === 'anthropic' ? 'claude-sim-sonnet' : vendor === 'openai-responses' ? 'gpt-sim-5' : 'gpt-sim-4o');
   const at = (standIn: StandIn) => standIn.baseUrl;
   const run = (vendor: Vendor, extra: { baseUrl?: string; apiKey?: string }) => ({
     config: {
@@ -78,8 +78,15 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
       body: { config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
       expect: 201,
     },
+    { name: 'sim-openai-responses', body: { config: { provider: { vendor: 'sim-openai-responses' }, clock: 'virtual' } }, expect: 201 },
+    {
+      name: 'sim-openai-responses, request key',
+      body: { config: { provider: { vendor: 'sim-openai-responses', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      expect: 201,
+    },
   ];
-  for (const vendor of ['anthropic', 'openai', 'openai-compatible'] as const) {
+  // The Responses API (openai-responses) is OpenAI's address and key: its stand-ins serve both APIs.
+  for (const vendor of ['anthropic', 'openai', 'openai-responses', 'openai-compatible'] as const) {
     const d = dialectOf(vendor);
     cases.push(
       { name: `${vendor}, env key, env-named URL`, body: run(vendor, {}), expect: 201 },

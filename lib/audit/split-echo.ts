@@ -12,7 +12,7 @@ export function splitEcho(dialect: Dialect, key: string): Response {
   const half = Math.floor(key.length / 2);
   const pieces = [`Your key is ${key.slice(0, half)}`, `${key.slice(half)}; in hex ${Buffer.from(key).toString('hex')}. Done.`];
   const encoder = new TextEncoder();
-  const frames = dialect === 'anthropic' ? anthropicFrames(pieces) : openaiFrames(pieces);
+  const frames = dialect === 'anthropic' ? anthropicFrames(pieces) : dialect === 'responses' ? responsesFrames(pieces) : openaiFrames(pieces);
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       controller.enqueue(encoder.encode(frames.head));
@@ -61,5 +61,59 @@ function openaiFrames(pieces: string[]): { head: string; tail: string } {
       chunk({}, 'stop') +
       chunk({}, null, { prompt_tokens: 20, completion_tokens: 30, total_tokens: 50 }) +
       'data: [DONE]\n\n',
+  };
+}
+
+function responsesFrames(pieces: string[]): { head: string; tail: string } {
+  let seq = 0;
+  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
+  const response = (status: string, output: object[], usage: object | null) => ({
+    id: 'resp_split_echo',
+    object: 'response',
+    created_at: 0,
+    status,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    model: 'gpt-sim-5',
+    output,
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    usage,
+  });
+  const item = (text: string, status: string) => ({
+    id: 'msg_split_echo',
+    type: 'message',
+    role: 'assistant',
+    status,
+    content: [{ type: 'output_text', text, annotations: [] }],
+  });
+  const delta = (text: string) => frame('response.output_text.delta', { item_id: 'msg_split_echo', output_index: 0, content_index: 0, delta: text });
+  const whole = pieces.join('');
+  return {
+    head:
+      frame('response.created', { response: response('in_progress', [], null) }) +
+      frame('response.output_item.added', { output_index: 0, item: item('', 'in_progress') }) +
+      frame('response.content_part.added', {
+        item_id: 'msg_split_echo',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      }) +
+      delta(pieces[0]!),
+    tail:
+      delta(pieces[1]!) +
+      frame('response.output_text.done', { item_id: 'msg_split_echo', output_index: 0, content_index: 0, text: whole }) +
+      frame('response.output_item.done', { output_index: 0, item: item(whole, 'completed') }) +
+      frame('response.completed', {
+        response: response('completed', [item(whole, 'completed')], {
+          input_tokens: 20,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 30,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 50,
+        }),
+      }),
   };
 }

@@ -3,7 +3,7 @@ import type { Dialect as AnyDialect } from '@/lib/protocol';
 
 /** The stand-ins serve the two error-body families (the Responses API's are OpenAI's). */
 type Dialect = Exclude<AnyDialect, 'responses'>;
-import { createPolicy, createSimAnthropic, createSimOpenAI, startSimServer, type SimServer } from '@/lib/sim';
+import { createPolicy, createSimAnthropic, createSimOpenAI, createSimResponses, startSimServer, type SimServer } from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
 import { anthropicErrorBody, openaiErrorBody } from '@/lib/dialects';
 import { splitEcho } from './split-echo';
@@ -54,12 +54,18 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
     const clock = new RealClock(options.timeScale);
     const random = createRandom(11);
     const scenario = getScenario('fix-failing-test')!;
-    const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({ clock, random, policy: createPolicy('worker', scenario) });
+    const simOptions = { clock, random, policy: createPolicy('worker', scenario) };
+    const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)(simOptions);
+    // OpenAI's address serves both of its APIs, as the real one does: Chat Completions and the Responses API.
+    const responses = dialect === 'openai' ? createSimResponses({ ...simOptions, random: random.fork('responses') }) : undefined;
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
       const key = headers.get('x-api-key') ?? headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
       keysReceived.push(key);
-      return echo === 'error' ? echoKey(dialect, key) : echo === 'split' ? splitEcho(dialect, key) : sim(input, init);
+      const api = responses && requestPath(input).endsWith('/responses') ? 'responses' : dialect;
+      if (echo === 'error') return echoKey(dialect, key);
+      if (echo === 'split') return splitEcho(api, key);
+      return api === 'responses' ? responses!(input, init) : sim(input, init);
     }) as typeof globalThis.fetch;
     const server = await startSimServer({ dialect, fetch });
     servers.push(server);
@@ -96,4 +102,9 @@ function echoKey(dialect: Dialect, key: string): Response {
           code: 'invalid_api_key',
         });
   return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
+}
+
+/** The path a fetch asks for, whatever form its input takes. */
+function requestPath(input: RequestInfo | URL): string {
+  return new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).pathname;
 }

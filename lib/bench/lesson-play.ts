@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LESSONS, lessonRunConfig, type Lesson } from '@/lib/lessons';
-import { RunConfigSchema } from '@/lib/protocol';
+import { LESSONS, type Lesson } from '@/lib/lessons';
+import type { RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { lessonParentConfig, lessonSideRun, type LessonParent } from '@/lib/runtime/lesson-sides';
 import { startNextServer } from './next-server';
 
 /** The promise a lesson page makes: both sides played to their end in this much wall time. */
@@ -84,9 +85,18 @@ async function readToTerminate(url: string): Promise<void> {
 
 async function playInProcess(lesson: Lesson): Promise<LessonPlayTime> {
   const started = performance.now();
+  // A forked lesson's parent is made first, on the virtual clock, as the play route makes it.
+  let parent: LessonParent | undefined;
+  if (lesson.fork) {
+    const config = lessonParentConfig(lesson);
+    const events: RunEvent[] = [];
+    const runId = `bench-${lesson.slug}-parent`;
+    await launchRun({ runId, config, onEvent: (e) => events.push(e) }).done;
+    parent = { runId, config, events };
+  }
   const side = async (which: 'on' | 'off', runId: string) => {
-    const config = RunConfigSchema.parse(lessonRunConfig(lesson, which, { clock: 'real' }));
-    await launchRun({ runId, config, onEvent: () => {} }).done;
+    const { config, fork } = lessonSideRun({ lesson, side: which, clock: { clock: 'real' }, ...(parent ? { parent } : {}) });
+    await launchRun({ runId, config, ...(fork ? { fork } : {}), onEvent: () => {} }).done;
     return performance.now() - started;
   };
   const [onMs, offMs] = await Promise.all([side('on', `bench-${lesson.slug}-on`), side('off', `bench-${lesson.slug}-off`)]);

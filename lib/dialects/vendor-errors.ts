@@ -70,6 +70,9 @@ export function inStreamErrorRecord(options: {
   framing: 'chat' | 'responses';
   sequenceNumber: number;
   model: string;
+  /** The Responses API: which event carries the failure (default its `error` event), and the id of the response it ends. */
+  responsesEvent?: 'error' | 'response.failed';
+  responseId?: string;
 }): string {
   const { dialect, errorType, model } = options;
   if (dialect === 'anthropic') {
@@ -79,5 +82,41 @@ export function inStreamErrorRecord(options: {
   }
   const status = errorType === 'overloaded_error' ? 503 : errorType === 'rate_limit_error' ? 429 : 500;
   const { type, code, message } = vendorHttpError({ dialect, status, model });
+  if (options.framing === 'responses' && options.responsesEvent === 'response.failed') {
+    return responseFailedRecord({
+      code: errorType === 'rate_limit_error' ? 'rate_limit_exceeded' : 'server_error',
+      message,
+      model,
+      sequenceNumber: options.sequenceNumber,
+      responseId: options.responseId ?? 'resp_unknown',
+    });
+  }
   return openaiStreamError({ message, type, code, framing: options.framing, sequenceNumber: options.sequenceNumber });
+}
+
+/**
+ * The Responses API's `response.failed` event: the response as it stood, ended with status
+ * failed and the failure as `response.error` {code, message}; the stream closes after it.
+ */
+function responseFailedRecord(options: { code: string; message: string; model: string; sequenceNumber: number; responseId: string }): string {
+  const body = {
+    type: 'response.failed',
+    sequence_number: options.sequenceNumber,
+    response: {
+      id: options.responseId,
+      object: 'response',
+      created_at: 0,
+      status: 'failed',
+      error: { code: options.code, message: options.message },
+      incomplete_details: null,
+      instructions: null,
+      model: options.model,
+      output: [],
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      tools: [],
+      usage: null,
+    },
+  };
+  return `event: response.failed\ndata: ${JSON.stringify(body)}\n\n`;
 }

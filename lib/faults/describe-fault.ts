@@ -24,7 +24,7 @@ export function describeFault(options: { action: FaultAction; dialect: Dialect }
     case 'drop':
       return `connection dropped ${where(action)}`;
     case 'sse_error':
-      return `in-stream ${action.errorType} ${where(action)}`;
+      return `in-stream ${action.errorType}${action.responsesEvent === 'response.failed' ? ' as response.failed' : ''} ${where(action)}`;
     case 'malformed':
       return `malformed JSON ${where(action)}`;
     case 'keepalive_only': {

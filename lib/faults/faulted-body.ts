@@ -42,6 +42,8 @@ export function faultedBody(options: {
   // With no point named the fault strikes at once (a slow drip paces the whole stream).
   const afterEvents = action.afterEvents ?? (during === undefined ? 0 : undefined);
 
+  let responseId: string | undefined;
+
   /** What the fault does once its point is reached; returns true when the stream is over. */
   async function* strike(stop: AbortSignal, passed: number): AsyncGenerator<string, boolean, undefined> {
     switch (action.type) {
@@ -64,6 +66,8 @@ export function faultedBody(options: {
           model: options.model,
           errorType: action.errorType,
           sequenceNumber: passed,
+          ...(action.responsesEvent ? { responsesEvent: action.responsesEvent } : {}),
+          ...(responseId ? { responseId } : {}),
         });
         return true;
       default:
@@ -98,6 +102,8 @@ export function faultedBody(options: {
         return;
       }
       yield record.raw;
+      // The Responses API's response.failed names the response it ends: the id response.created gave it.
+      if (responseId === undefined && record.data?.includes('"response.created"')) responseId = /"id":"(resp_[^"]+)"/.exec(record.data)?.[1];
       if (counts(record)) passed += 1;
       // A content point is struck just after the block's first piece has passed.
       if (!struck && during !== undefined && during !== 'final' && contentKindOf(record.data) === during) {

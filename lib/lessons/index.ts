@@ -6,6 +6,7 @@ import { circuitBreaker } from './catalog/circuit-breaker';
 import { classifier } from './catalog/classifier';
 import { crossVendorFallback } from './catalog/cross-vendor-fallback';
 import { cutToolCalls } from './catalog/cut-tool-calls';
+import { forkOntoResponses } from './catalog/fork-onto-responses';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { interruptedToolCall } from './catalog/interrupted-tool-call';
@@ -65,6 +66,7 @@ export const LESSONS: readonly Lesson[] = [
   cutToolCalls,
   takeoverCredentials,
   reasoningPlaceholder,
+  forkOntoResponses,
   rewrittenTest,
   readingATrace,
 ];

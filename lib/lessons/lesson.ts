@@ -1,5 +1,5 @@
 import type { Criterion } from '@/lib/protocol/http/compare';
-import type { MechanismId, RunConfigInput, RunEventType, TerminateReason } from '@/lib/protocol';
+import type { MechanismId, RunConfigInput, RunEventType, TerminateReason, Vendor } from '@/lib/protocol';
 import { configWithMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** Which run of a lesson: the mechanism on (as configured) or the same seed with it switched off. */
@@ -32,6 +32,13 @@ export interface Lesson {
   failure: string;
   /** The run with the mechanism on; clock and time scale are the player's. */
   config: Omit<RunConfigInput, 'clock' | 'timeScale'> & { seed: number };
+  /**
+   * A lesson whose two sides start from a stored parent run: `config` is the parent's, played to
+   * its end on the virtual clock and stored (a run of its own, on the real code path), and each
+   * side is a fork of it at `atTurn` onto `vendor` / `model`, the mechanism on or off on the fork.
+   * Absent: each side is `config` itself.
+   */
+  fork?: { atTurn: number; vendor: Vendor; model: string };
   /** Wall time per unit of run time when played live (chosen so both sides play in under 30 s). */
   timeScale: number;
   text: {

@@ -9,13 +9,19 @@ import { endingByDesign, LESSONS, lessonBySlug, lessonRunConfig, type Lesson } f
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import { mechanismSteps } from './mechanism-steps';
+import { launchRun } from '@/lib/runtime/launch-run';
+import { lessonParentConfig, lessonSideRun } from '@/lib/runtime/lesson-sides';
 
-/** Both sides of a lesson on the virtual clock, through the real runtime. */
+/** Both sides of a lesson on the virtual clock, through the real runtime (a forked lesson's from its parent run, made first). */
 async function play(lesson: Lesson): Promise<{ on: RunEvent[]; off: RunEvent[] }> {
-  const [on, off] = await Promise.all([
-    runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' })),
-    runToEnd(lessonRunConfig(lesson, 'off', { clock: 'virtual' })),
-  ]);
+  const parent = lesson.fork ? { runId: 'parent', config: lessonParentConfig(lesson), events: await runToEnd(lessonParentConfig(lesson)) } : undefined;
+  const side = async (which: 'on' | 'off') => {
+    const { config, fork } = lessonSideRun({ lesson, side: which, clock: { clock: 'virtual' }, ...(parent ? { parent } : {}) });
+    const events: RunEvent[] = [];
+    await launchRun({ runId: which, config, ...(fork ? { fork } : {}), onEvent: (e) => events.push(e) }).done;
+    return events;
+  };
+  const [on, off] = await Promise.all([side('on'), side('off')]);
   return { on, off };
 }
 

@@ -33,7 +33,14 @@ describe('formatMatrix', () => {
       status: 'not_applicable',
       why: 'an HTTP status comes before any body',
     };
-    const report: MatrixReport = { cells: [kept.cell, broken.cell, skipped], results: [kept, broken], toolResults: [], baselines: [], wallMs: 1234 };
+    const report: MatrixReport = {
+      cells: [kept.cell, broken.cell, skipped],
+      results: [kept, broken],
+      toolResults: [],
+      cacheResults: [],
+      baselines: [],
+      wallMs: 1234,
+    };
     const text = formatMatrix(report);
     expect(symbolOf(kept)).toBe('P');
     expect(symbolOf(broken)).toBe('!');

@@ -2,6 +2,7 @@ import { PRESET_LABELS, type PresetId } from '@/lib/protocol';
 import { MATRIX_PRESETS, MATRIX_VENDORS, type Cell } from './cells';
 import type { CellResult, MatrixReport } from './run-matrix';
 import { TOOL_ROWS, type ToolCellResult } from './tool-cells';
+import type { CacheCellResult } from './cache-cells';
 import { MATRIX_FAULTS } from './fault-kinds';
 import { INJECTION_POINTS, POINTS } from './injection-points';
 
@@ -84,6 +85,7 @@ export function formatMatrix(report: MatrixReport): string {
     }
   }
   lines.push(...formatToolRows(report.toolResults));
+  lines.push(...formatCacheRow(report.cacheResults));
   lines.push('', 'Per preset (every vendor):');
   for (const preset of MATRIX_PRESETS) lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
   lines.push('', totalsLine(report));
@@ -147,6 +149,9 @@ export function totalsLine(report: MatrixReport): string {
     `waiting ${count('pending')}`,
     `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
     ...(report.toolResults.length > 0 ? [`tool-call rows: ${toolPassed} of ${report.toolResults.length} passed`] : []),
+    ...(report.cacheResults.length > 0
+      ? [`prompt-cache row: ${report.cacheResults.filter((r) => r.passed).length} of ${report.cacheResults.length} passed`]
+      : []),
   ].join(' · ');
 }
 
@@ -179,4 +184,21 @@ function toolSymbol(result: ToolCellResult): string {
   if (result.hung) return 'H';
   if (!result.passed) return '!';
   return { synthetic_results: 'Y', sent_unanswered: '4', at_once: '∥', one_by_one: '1', none: '!' }[result.observed.path];
+}
+
+/** The prompt-cache row: on each vendor × preset, whether every llm_call's cache figures are the vendor's own. */
+export function formatCacheRow(results: readonly CacheCellResult[]): string[] {
+  if (results.length === 0) return [];
+  const group = MATRIX_PRESETS.length * CELL_WIDTH;
+  const lines = ['', 'Prompt-cache row:', ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join('')];
+  const symbols = MATRIX_VENDORS.map((vendor) => {
+    const inGroup = MATRIX_PRESETS.map((preset) => results.find((r) => r.cell.vendor === vendor && r.cell.preset === preset));
+    return `| ${inGroup.map((r) => (r ? (!r.passed ? '!' : r.cell.promise.cached ? 'C' : '-') : ' ').padEnd(CELL_WIDTH)).join('')}`;
+  });
+  lines.push('cache'.padEnd(14) + symbols.join(''));
+  lines.push('  C  caching on: later requests read from the cache, every llm_call’s cache figures are the vendor’s own usage');
+  lines.push('  -  caching off: no breakpoint sent, nothing read or written');
+  for (const r of results.filter((x) => !x.passed))
+    lines.push(`  ! cache on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`);
+  return lines;
 }

@@ -28,7 +28,8 @@ async function main(): Promise<void> {
       `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${cell.vendor} × ${cell.setting.label}: ${promised}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
     );
   }
-  const failed = repairFailed || report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed);
+  const failed =
+    repairFailed || report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed) || report.cacheResults.some((r) => !r.passed);
   process.exit(failed ? 1 : 0);
 }
 

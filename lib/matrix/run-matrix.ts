@@ -4,6 +4,7 @@ import { checkCell, MATRIX_RULE_ID, type CellVerdict } from './check-cell';
 import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
 import { buildToolCells, runToolCell, type ToolCellResult } from './tool-cells';
+import { buildCacheCells, runCacheCell, type CacheCellResult } from './cache-cells';
 import { findContradictions, type Contradiction } from '@/lib/client/explain/why-claims';
 
 export interface CellResult {
@@ -18,6 +19,8 @@ export interface MatrixReport {
   results: CellResult[];
   /** The tool-call rows (interrupted calls, parallel calls), each vendor × preset. */
   toolResults: ToolCellResult[];
+  /** The prompt-cache row: each vendor × preset's cache figures against the vendor's own usage. */
+  cacheResults: CacheCellResult[];
   baselines: Baseline[];
   wallMs: number;
 }
@@ -82,5 +85,7 @@ export async function runMatrix(options: { guardMs?: number; concurrency?: numbe
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
   const toolResults: ToolCellResult[] = [];
   for (const cell of buildToolCells()) toolResults.push(await runToolCell(cell, { guardMs: 4 * (options.guardMs ?? DEFAULT_GUARD_MS) }));
-  return { cells, results, toolResults, baselines, wallMs: performance.now() - started };
+  const cacheResults: CacheCellResult[] = [];
+  for (const cell of buildCacheCells()) cacheResults.push(await runCacheCell(cell));
+  return { cells, results, toolResults, cacheResults, baselines, wallMs: performance.now() - started };
 }

@@ -447,7 +447,20 @@ export const GLOSSARY = [
   {
     id: 'fork',
     term: 'fork',
-    definition: "A new run that starts from a stored run's conversation at a chosen turn, so one can try a different configuration from the same point.",
+    mechanism: 'takeover-handling',
+    lesson: 'fork-onto-responses',
+    see: ['takeover', 'encrypted-reasoning'],
+    definition:
+      "A new run that starts from a stored run's conversation at a chosen turn, so one can try a different configuration from the same point. Forked onto another vendor or model, its first request is a takeover.",
+  },
+  {
+    id: 'encrypted-reasoning',
+    term: 'encrypted reasoning (Responses API)',
+    mechanism: 'takeover-handling',
+    lesson: 'fork-onto-responses',
+    see: ['signature', 'fork'],
+    definition:
+      "OpenAI's Responses API hands reasoning back sealed, as a reasoning item's encrypted_content, and accepts it back only from the model that sealed it; anything else (another model's, or Anthropic's signed thinking sent in its place) is its 400 invalid_encrypted_content.",
   },
   {
     id: 'cassette',

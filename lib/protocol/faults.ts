@@ -102,6 +102,12 @@ export const FaultActionSchema = z.discriminatedUnion('type', [
     afterEvents: z.number().int().min(0).max(1_000_000).optional(),
     during: StreamPointSchema.optional(),
     errorType: z.enum(['overloaded_error', 'api_error', 'rate_limit_error']),
+    /**
+     * The Responses API only: which event carries the failure — its `error` event (the default) or
+     * `response.failed`, the response itself ending with status failed and its error's code
+     * (server_error; rate_limit_exceeded for a rate limit). Other dialects have one error record.
+     */
+    responsesEvent: z.enum(['error', 'response.failed']).optional(),
   }),
   /** The next JSON record at the fault's point is cut short. */
   z.strictObject({

@@ -51,6 +51,7 @@ const NUMBERS: Record<PresetId, Record<string, Meaning[]>> = {
     '0.5': [SDK],
     '25': [SDK],
     '75': [v((c) => percent(c.compaction.thresholdRatio))],
+    '0': [v((c) => c.cache.protectionFloorTokens)],
   },
   s11: {
     '10': [v((c) => c.retry.maxRetries + 1)],

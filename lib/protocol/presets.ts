@@ -71,7 +71,9 @@ const codesmith: RecoveryConfig = {
   // The preventive per-turn output budget (headroom for interleaved thinking): each request
   // asks for it lowered to the model's own output limit (the engine says so on the request).
   output: { ...OFF_OUTPUT, maxTokens: 262_144 },
-  cache: { promptCaching: true },
+  // The source's cache-protection floor has no number in it: off here (0); its forced compaction's
+  // bypass is on, so a floor set by hand is bypassed by the overflow waterfall as the source does.
+  cache: { promptCaching: true, protectionFloorTokens: 0, forcedBypassesFloor: true },
 };
 
 /** learn-claude-code s11: `range(10)` attempts of min(500·2ⁿ, 32000) ms + 0–25 %, 429/529 only, fallback after 3 overloads. */
@@ -97,7 +99,7 @@ const s11: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
   output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false, refuseCutToolCalls: true },
-  cache: { promptCaching: false },
+  cache: { promptCaching: false, protectionFloorTokens: 0, forcedBypassesFloor: true },
 };
 
 /** The course's SafeExecutor: tools fail well; model calls are not retried by the loop. */
@@ -118,7 +120,7 @@ const course: RecoveryConfig = {
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
   // "Keep the system prompt lean and cache it: stable prefix first."
-  cache: { promptCaching: true },
+  cache: { promptCaching: true, protectionFloorTokens: 0, forcedBypassesFloor: true },
 };
 
 /** No recovery at all: the first error ends the run. */
@@ -132,7 +134,7 @@ const naive: RecoveryConfig = {
   context: OFF_CONTEXT,
   compaction: OFF_COMPACTION,
   output: OFF_OUTPUT,
-  cache: { promptCaching: false },
+  cache: { promptCaching: false, protectionFloorTokens: 0, forcedBypassesFloor: true },
 };
 
 /** The vendor SDK's own retries (2, its default), nothing else. */
@@ -163,7 +165,7 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     summary:
       'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured up to 1 day); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; overflow waterfall with a budget of 2 and a hard-trim floor of 4 messages; summary breaker open after 3 failures for 5 min; loop guard (the 3rd identical call blocked, 3 failures in a row warn, 8 halt); malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error; a preventive output budget of 262,144 tokens, each request asking for it within the model’s own output limit (64,000 on claude-sim-sonnet, and it says so); the stable prefix (tools, system prompt, settled history) marked for the vendor\'s prompt cache',
     differs:
-      "the seed stacks two retry layers, an HTTP layer retrying 429/500/502/503/504 3 times beneath an engine layer that sleeps a fixed 2 s on rate limits; this preset runs the HTTP layer's numbers in the loop's one ladder — the stacked pair is sdkMaxRetries 3 with retry backoff fixed, the HTTP layer then being the vendor SDK's own retries (0.5 s doubling to 8 s, less up to 25 %, 408 and 409 retried too); background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the proactive summary at 75 % of the window is the project's choice; a model Loop Lab does not know is asked for the full budget; the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result; the source's cache-protection floor (which its forced compaction may bypass) is not modelled: every compaction here may rewrite the cached prefix, and its event says where the cached prefix ends",
+      "the seed stacks two retry layers, an HTTP layer retrying 429/500/502/503/504 3 times beneath an engine layer that sleeps a fixed 2 s on rate limits; this preset runs the HTTP layer's numbers in the loop's one ladder — the stacked pair is sdkMaxRetries 3 with retry backoff fixed, the HTTP layer then being the vendor SDK's own retries (0.5 s doubling to 8 s, less up to 25 %, 408 and 409 retried too); background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the proactive summary at 75 % of the window is the project's choice; a model Loop Lab does not know is asked for the full budget; the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result; the source names no number for its cache-protection floor, so the floor is off here (protectionFloorTokens 0: every compaction may rewrite the cached prefix, and its event says where the cached prefix ends); set one and a proactive summary is held back while the cache is warm, and the overflow waterfall's forced compaction bypasses it as the source's does (forcedBypassesFloor), its event saying so",
   },
   s11: {
     summary:

@@ -187,12 +187,28 @@ const OUTPUT_BEFORE_SECTION: z.infer<typeof OutputRecoveryConfigSchema> = {
  * Anthropic's cache (`cache_control` breakpoints); OpenAI dialects cache long prefixes on their
  * own, so off there plays a vendor that keeps no cache (the simulated vendors honour it).
  */
-export const CacheConfigSchema = z.object({
+const cacheFields = {
   promptCaching: z.boolean(),
+  /**
+   * The cache-protection floor: with prompt caching on, a full compaction (the summary) is held
+   * back while the last request read at least this many tokens from the vendor's cache, since
+   * a summary rewrites that prefix and the next request would write it anew. 0: no floor.
+   */
+  protectionFloorTokens: z.number().int().min(0).max(10_000_000),
+  /** The overflow waterfall's forced compaction may bypass the floor (the prompt no longer fits); off, the floor holds it back too and the waterfall goes on to its hard trim. */
+  forcedBypassesFloor: z.boolean(),
+};
+/** A config stored before the floor existed had none (and the bypass on). */
+export const CacheConfigSchema = z.object({
+  ...cacheFields,
+  protectionFloorTokens: cacheFields.protectionFloorTokens.default(0),
+  forcedBypassesFloor: cacheFields.forcedBypassesFloor.default(true),
 });
+/** Overrides name only what they change: no default is filled in over the preset's value. */
+const CacheOverridesSchema = z.object(cacheFields).partial().strict();
 
 /** No cache: what a log written before prompt caching existed ran with. */
-const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = { promptCaching: false };
+const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = { promptCaching: false, protectionFloorTokens: 0, forcedBypassesFloor: true };
 
 export const RecoveryConfigSchema = z.object({
   /**
@@ -247,7 +263,7 @@ export const RecoveryOverridesSchema = z
     context: ContextConfigSchema.partial().strict().optional(),
     compaction: CompactionConfigSchema.partial().strict().optional(),
     output: OutputRecoveryConfigSchema.partial().strict().optional(),
-    cache: CacheConfigSchema.partial().strict().optional(),
+    cache: CacheOverridesSchema.optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;

@@ -51,7 +51,16 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
           const { response } = event;
           const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, argsText: item.arguments }] : []));
           const parts: StreamPart[] = [];
-          if (response.usage) parts.push({ type: 'usage', inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens });
+          if (response.usage) {
+            // OpenAI's automatic prefix cache: what the prompt read from it (it reports no writes).
+            const read = response.usage.input_tokens_details?.cached_tokens;
+            parts.push({
+              type: 'usage',
+              inputTokens: response.usage.input_tokens,
+              outputTokens: response.usage.output_tokens,
+              ...(read != null ? { cachedInput: { read, written: 0 } } : {}),
+            });
+          }
           let stopReason: StopReason;
           let vendor: string;
           if (event.type === 'response.incomplete') {
@@ -73,6 +82,11 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
           finish = { type: 'finish', stopReason, vendorStopReason: vendor };
           return parts;
         }
+        case 'response.failed': {
+          // The response ended failed mid-stream: its error {code, message} goes to the classifier as the vendor's.
+          const error = event.response.error;
+          throw new ResponseFailedError(error?.code ?? 'server_error', error?.message ?? 'The response failed.', event.response.id);
+        }
         default:
           return [];
       }
@@ -81,4 +95,22 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
       return finish ? [finish] : [];
     },
   };
+}
+
+/**
+ * A Responses stream that ended with `response.failed`: the response's own error, carried as an
+ * SDK error carries a vendor body (`error` {code, message}), so the one classifier reads its code
+ * (rate_limit_exceeded, server_error, invalid_prompt, …) as it reads any vendor's.
+ */
+export class ResponseFailedError extends Error {
+  override readonly name = 'ResponseFailedError';
+  readonly error: { code: string; message: string };
+  constructor(
+    code: string,
+    message: string,
+    readonly responseId: string,
+  ) {
+    super(message);
+    this.error = { code, message };
+  }
 }

@@ -38,6 +38,8 @@ export class ContextChannel {
   private readonly breaker: CircuitBreaker;
   private readonly toolNames = new Map<string, string>();
   private readonly host: SummaryHost;
+  /** What the vendor said the last foreground request read from its prompt cache. */
+  private lastCacheRead = 0;
 
   constructor(private readonly options: ContextChannelOptions) {
     this.meter = new ContextMeter({ system: options.system, tools: options.tools });
@@ -52,6 +54,7 @@ export class ContextChannel {
       deps: options,
       breaker: this.breaker,
       recordBreaker: (iteration, transition) => this.recordBreaker(iteration, transition),
+      lastCacheRead: () => this.lastCacheRead,
     };
   }
 
@@ -98,6 +101,7 @@ export class ContextChannel {
         const result = await options.invoke(sent.messages);
         if (!(this.config.waterfall && result.stopReason === 'context_window')) {
           this.meter.calibrate(sent.messages, result.usage.inputTokens);
+          this.lastCacheRead = result.usage.cachedInput?.read ?? 0;
           if (used > 0) this.emit({ event: 'context_recovered', iteration, recovery_attempts: used, tokens_est: this.meter.measure(sent.messages) });
           return result;
         }

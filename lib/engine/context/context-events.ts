@@ -18,6 +18,8 @@ export interface CompactionRecord {
   attempt?: number;
   /** Messages of the last request that open the next one unchanged, when the step changed an earlier one (prompt caching on). */
   cacheKept?: number;
+  /** The cache-protection floor's decision on a summary step. */
+  cacheFloor?: { decision: 'held_back' | 'bypassed'; cachedTokens: number; floorTokens: number };
 }
 
 /** The `compaction` event: what a step did to the request copy, tokens before → after. */
@@ -37,6 +39,9 @@ export function emitCompaction(emit: Emit, record: CompactionRecord): void {
     reason: record.reason,
     ...(record.attempt !== undefined ? { recovery_attempt: record.attempt } : {}),
     ...(record.cacheKept !== undefined ? { cache_kept_messages: record.cacheKept } : {}),
+    ...(record.cacheFloor
+      ? { cache_floor: { decision: record.cacheFloor.decision, cached_tokens: record.cacheFloor.cachedTokens, floor_tokens: record.cacheFloor.floorTokens } }
+      : {}),
   });
 }
 

@@ -3,7 +3,9 @@ import { answerText, backgroundCall } from '../background-call';
 import type { RunBinding } from '../binding';
 import type { EngineDeps } from '../engine-deps';
 import type { CallResult, CallState } from '../model-call';
+import { cacheFloorCheck } from './cache-floor';
 import type { BreakerTransition, CircuitBreaker } from './circuit-breaker';
+import type { CompactionRecord } from './context-events';
 import { cutPoints } from './context-view';
 import { SUMMARY_SYSTEM, summaryTranscript } from './summary-request';
 import type { RungHost } from './trim-rungs';
@@ -23,6 +25,8 @@ export interface SummaryHost extends RungHost {
   deps: SummaryDeps;
   breaker: CircuitBreaker;
   recordBreaker(iteration: number, transition: BreakerTransition): void;
+  /** What the vendor said the last foreground request read from its prompt cache. */
+  lastCacheRead(): number;
 }
 
 export type SummaryTrigger = 'proactive' | 'overflow' | 'manual';
@@ -45,8 +49,9 @@ export async function summarizeHistory(
   const config = deps.recovery.compaction;
   const before = host.build(messages, iteration);
   const tokensBefore = host.measure(before.messages);
-  const fail = (reason: string, outcome: 'skipped' | 'failed'): 'skipped' | 'failed' => {
+  const fail = (reason: string, outcome: 'skipped' | 'failed', cacheFloor?: CompactionRecord['cacheFloor']): 'skipped' | 'failed' => {
     host.step({
+      ...(cacheFloor ? { cacheFloor } : {}),
       iteration,
       step: 'summary',
       trigger,
@@ -66,6 +71,8 @@ export async function summarizeHistory(
     .filter((c) => messages.length - c >= keep)
     .at(-1);
   if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
+  const floor = cacheFloorCheck(deps.recovery.cache, trigger, host.lastCacheRead());
+  if (floor?.decision === 'held_back') return fail(floor.reason, 'skipped', floor.record);
   if (config.breaker && trigger !== 'manual') {
     const { verdict, transition } = host.breaker.check(deps.clock.now());
     if (transition) host.recordBreaker(iteration, transition);
@@ -112,8 +119,9 @@ export async function summarizeHistory(
     messagesAfter: after.messages.length,
     stubbed: [],
     summary: text,
-    reason: `${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
+    reason: `${floor ? `${floor.reason}; ` : ''}${covered} message${covered === 1 ? '' : 's'} replaced by a summary`,
     attempt: options.attempt,
+    ...(floor ? { cacheFloor: floor.record } : {}),
   });
   return 'done';
 }

@@ -32,6 +32,9 @@ const VENDOR_CODES: Record<string, Omit<Verdict, 'rule'>> = {
   slow_down: { category: 'overloaded' },
   model_not_found: { category: 'invalid_input' },
   invalid_encrypted_content: { category: 'invalid_input' },
+  // The Responses API's response.failed codes that decide on their own.
+  invalid_prompt: { category: 'invalid_input' },
+  vector_store_timeout: { category: 'timeout' },
 };
 
 /** Vendor error types (Anthropic `error.type`, OpenAI `type`) that decide on their own. */
@@ -205,10 +208,11 @@ function bySocketCode(facts: ErrorFacts): Verdict | undefined {
 }
 
 function byGenericType(facts: ErrorFacts): Verdict | undefined {
-  const { vendorType } = facts;
+  // A Responses API response.failed has a code and no type: its server_error is the same catch-all.
+  const vendorType = facts.vendorType ?? (facts.vendorCode === 'server_error' ? facts.vendorCode : undefined);
   const category = vendorType ? GENERIC_TYPES[vendorType] : undefined;
   if (!category || !vendorType) return undefined;
-  const rule = `vendor type ${vendorType}`;
+  const rule = `vendor ${facts.vendorType ? 'type' : 'code'} ${vendorType}`;
   if (category === 'internal' && facts.text.includes('overloaded')) {
     return { category: 'overloaded', rule: `${rule} + text: 'overloaded'` };
   }

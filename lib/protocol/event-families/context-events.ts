@@ -73,6 +73,15 @@ export const CompactionEventSchema = z.object({
    * them still open the next request unchanged. The vendor's cached prefix ends there at most.
    */
   cache_kept_messages: z.number().int().min(0).optional(),
+  /**
+   * The cache-protection floor decided this summary step (`cache.protectionFloorTokens`): the last
+   * request read `cached_tokens` from the vendor's cache, at least `floor_tokens`. held_back: the
+   * summary did not run (a proactive one; a forced one with `cache.forcedBypassesFloor` off);
+   * bypassed: the overflow waterfall's forced compaction ran anyway.
+   */
+  cache_floor: z
+    .object({ decision: z.enum(['held_back', 'bypassed']), cached_tokens: z.number().int().min(0), floor_tokens: z.number().int().min(0) })
+    .optional(),
 });
 
 export const ContextOverflowEventSchema = z.object({

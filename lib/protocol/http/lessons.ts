@@ -20,6 +20,8 @@ export const PlayedLessonSchema = z
     /** The same config and seed with the mechanism switched off. */
     off: z.string(),
     timeScale: z.number(),
+    /** A forked lesson: the stored run both sides were forked from, made by the play. */
+    parent: z.string().optional(),
   })
   .strict();
 export type PlayedLesson = z.infer<typeof PlayedLessonSchema>;

@@ -9,6 +9,8 @@ export interface ResponsesOutputInput {
   model: string;
   plan: OutputPlan;
   promptTokens: number;
+  /** The part of the prompt read from the vendor's automatic prefix cache (`input_tokens_details.cached_tokens`). */
+  cachedTokens: number;
   /** One id per output item, in plan order (rs_, msg_, fc_), and one call_ id per function call. */
   itemIds: string[];
   callIds: string[];
@@ -57,7 +59,7 @@ function usage(input: ResponsesOutputInput): Record<string, unknown> {
   const reasoning = thinking ? thinking.chunks.reduce((n, c) => n + c.tokens, 0) : 0;
   return {
     input_tokens: input.promptTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: input.cachedTokens },
     output_tokens: input.plan.outputTokens,
     output_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: input.promptTokens + input.plan.outputTokens,

@@ -10,6 +10,7 @@ import type { SimVendorOptions } from '../types';
 import { openaiErrorResponse } from '../openai/errors';
 import { checkResponsesRequest } from './check-request';
 import { outputItems, responsesStreamFrames, type ResponsesOutputInput } from './render-response';
+import { PromptCache, promptPrefix } from '../prompt-cache';
 import { ResponseStore } from './response-store';
 
 /** `created_at` counts from a fixed epoch in run time, so bytes repeat run after run. */
@@ -27,6 +28,9 @@ const hexId = (random: SimVendorOptions['random'], prefix: string): string => `$
  */
 export function createSimResponses(options: SimVendorOptions & { store?: ResponseStore }): typeof fetch {
   const store = options.store ?? new ResponseStore(options.clock);
+  // The run's automatic prefix cache, as the Chat API's (none when the option turns caching off):
+  // the whole prompt counts, the part a stored response holds by reference included.
+  const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
   let served = 0;
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -61,6 +65,14 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
           param: 'stream',
         });
 
+      let cachedTokens = 0;
+      if (cache && promptTokens >= model.cache.minTokens) {
+        cachedTokens = cache.automatic(
+          promptPrefix({ model: model.id, system: checked.system, tools: parsed.tools, messages: checked.messages }),
+          model.cache,
+        ).read;
+      }
+
       const maxTokens = parsed.maxOutputTokens ?? model.maxOutputTokens;
       const turn = options.policy(
         { model: model.id, system: checked.system, messages: checked.messages, tools: parsed.tools, maxTokens, thinking: model.reasoning },
@@ -76,6 +88,7 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
         model: model.id,
         plan,
         promptTokens,
+        cachedTokens,
         itemIds: plan.blocks.map((b) => hexId(ids, prefixOf[b.kind])),
         callIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => `call_${randomChars({ random: ids, length: 24 })}`),
         includeEncrypted: parsed.includeEncrypted,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
-import { ErrorBodySchema, parseResponse, PlayedLessonSchema, RunRecordSchema } from '@/lib/protocol/http';
+import { ErrorBodySchema, ForkListSchema, parseResponse, PlayedLessonSchema, RunRecordSchema } from '@/lib/protocol/http';
 import { GET as getRun } from '../../../runs/[id]/route';
+import { GET as getForks } from '../../../runs/[id]/forks/route';
 import { POST as play } from './route';
 
 useTempDataDir('loop-lab-lessons-');
@@ -23,6 +24,36 @@ describe('POST /api/lessons/{slug}/play', () => {
     expect(off).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
     expect(off.faults).toEqual(on.faults);
     // Both finish on their own (0.01 × ~11 s of run time), before the store closes.
+    const status = async (id: string) => (await record(id)).summary.status;
+    await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
+  });
+
+  it('a forked lesson makes its parent run first, stores it, and forks both sides from it onto the lesson’s vendor', async () => {
+    const response = await play(request(JSON.stringify({ timeScale: 0.01 })), ctx('fork-onto-responses'));
+    expect(response.status).toBe(201);
+    const played = parseResponse(PlayedLessonSchema, await response.json(), 'POST play');
+    const record = async (id: string) =>
+      parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
+    const parent = await record(played.parent!);
+    expect(parent.summary.status).toBe('completed');
+    expect(parent.config).toMatchObject({ clock: 'virtual', provider: { vendor: 'sim-anthropic' } });
+    const [on, off] = [await record(played.on), await record(played.off)];
+    const forks = parseResponse(
+      ForkListSchema,
+      await (await getForks(new Request('http://localhost/x'), routeContext({ id: played.parent! }))).json(),
+      'forks',
+    );
+    expect(forks.map((f) => [f.id, f.forked_at_turn]).sort()).toEqual(
+      [
+        [played.on, 2],
+        [played.off, 2],
+      ].sort(),
+    );
+    for (const side of [on, off]) {
+      expect(side.config).toMatchObject({ clock: 'real', timeScale: 0.01, provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5' } });
+    }
+    expect(on.config.takeover.naive).toBe(false);
+    expect(off.config.takeover.naive).toBe(true);
     const status = async (id: string) => (await record(id)).summary.status;
     await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
   });

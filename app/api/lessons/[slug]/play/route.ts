@@ -1,12 +1,17 @@
-import { LESSONS, lessonBySlug, lessonRunConfig } from '@/lib/lessons';
-import { RunConfigSchema } from '@/lib/protocol';
+import { LESSONS, lessonBySlug } from '@/lib/lessons';
+import { lessonParentConfig, lessonSideRun, type LessonParent } from '@/lib/runtime/lesson-sides';
 import { PlayedLessonSchema, PlayLessonBodySchema } from '@/lib/protocol/http';
 import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Plays a lesson: both runs start together on the real clock (same seed; mechanism on / off). */
+/**
+ * Plays a lesson: both runs start together on the real clock (same seed; mechanism on / off).
+ * A forked lesson first makes its parent run on the virtual clock and stores it; both sides are
+ * forks of it.
+ */
 export async function POST(request: Request, { params }: { params: Promise<{ slug: string }> }): Promise<Response> {
   try {
     refuseCrossSite({ request });
@@ -16,11 +21,25 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     const body = PlayLessonBodySchema.parse(await readJson({ request }));
     const timeScale = body.timeScale ?? lesson.timeScale;
     const registry = getRunRegistry();
-    const start = (side: 'on' | 'off') => registry.startRun({ config: RunConfigSchema.parse(lessonRunConfig(lesson, side, { clock: 'real', timeScale })) }).id;
+    const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson)) : undefined;
+    const start = (side: 'on' | 'off') => {
+      const { config, fork } = lessonSideRun({ lesson, side, clock: { clock: 'real', timeScale }, ...(parent ? { parent } : {}) });
+      return registry.startRun({ config, ...(fork ? { fork } : {}) }).id;
+    };
     const on = start('on');
     const off = start('off');
-    return jsonResponse(PlayedLessonSchema, { slug, on, off, timeScale }, { status: 201 });
+    return jsonResponse(PlayedLessonSchema, { slug, on, off, timeScale, ...(parent ? { parent: parent.runId } : {}) }, { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/** A forked lesson's parent: run to its end like any run, stored, and read back as a fork reads it. */
+async function makeParent(config: LessonParent['config']): Promise<LessonParent> {
+  const registry = getRunRegistry();
+  const { id } = registry.startRun({ config });
+  await registry.whenFinished(id);
+  const record = getStore().getRun(id);
+  if (!record) throw new HttpError(500, 'The lesson could not make its parent run', [`run ${id} was not stored`]);
+  return { runId: id, config: record.config, events: getStore().readEvents({ runId: id }) };
 }
