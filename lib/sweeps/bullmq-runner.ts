@@ -2,6 +2,7 @@ import { Queue, QueueEvents, type JobType } from 'bullmq';
 import type { SweepJob } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
 import type { SweepJobInput, SweepJobResult } from './run-sweep-job';
+import { NO_KEYS_ON_QUEUE } from './queue-keys';
 
 /** The queue every Loop Lab sweep job goes through; `npm run worker` processes it. */
 export const SWEEP_QUEUE = 'loop-lab-sweeps';
@@ -13,10 +14,6 @@ export interface QueuedSweepJob {
   replay?: SweepJobInput['replay'];
 }
 
-/** Why a sweep with a key sent in its request cannot run on BullMQ. */
-export const NO_KEYS_ON_QUEUE =
-  'a key sent with a sweep stays in the memory of the process that took it, and BullMQ workers are other processes: ' +
-  'on BullMQ an endpoint takes its key from the workers\' environment (keySource "env")';
 
 /** BullMQ connection options from a redis:// URL (ioredis parses it). */
 export function redisConnection(url: string): { url: string; maxRetriesPerRequest: null } {
