@@ -184,7 +184,8 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
     );
     const targets = new Set<string>(grid.vendors);
     for (const e of grid.endpoints) {
-      if (targets.has(e.id)) ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
+      if (targets.has(e.id))
+        ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
     }
     if (grid.vendors.length + grid.endpoints.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['vendors'], message: 'no target: give at least one simulated vendor or one endpoint' });

@@ -71,7 +71,15 @@ interface LiveSweep {
  * out to SSE subscribers, and everything a reload needs is in the store. Sweeps a dead
  * process left open were closed when the store opened; their queue jobs are removed here.
  */
-export function createSweepRegistry({ runStore, sweepStore, createRunner, runnerKind, removeDeadJobs, promptSets, cassettes }: SweepRegistryOptions): SweepRegistry {
+export function createSweepRegistry({
+  runStore,
+  sweepStore,
+  createRunner,
+  runnerKind,
+  removeDeadJobs,
+  promptSets,
+  cassettes,
+}: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
   /** Sweeps waiting for the runner, in order. */
   const waiting: string[] = [];

@@ -14,7 +14,6 @@ export interface QueuedSweepJob {
   replay?: SweepJobInput['replay'];
 }
 
-
 /** BullMQ connection options from a redis:// URL (ioredis parses it). */
 export function redisConnection(url: string): { url: string; maxRetriesPerRequest: null } {
   // BullMQ's blocking commands need maxRetriesPerRequest null on the worker side; harmless here.

@@ -22,7 +22,8 @@ export function worstRunUsd(config: RunConfig): number | undefined {
 
 /**
  * The cap's ledger: what the stored runs spent, and the worst case held for each run still
- * going. `admit` decides whether the next run may start; its refusal is the sweep's reason to stop.
+ * going. `admit` decides whether the next run may start, must wait for a run to end, or cannot
+ * start at all: then the sweep stops, and that is its reason.
  */
 export function createCostLedger(capUsd: number | undefined) {
   let spent = 0;
@@ -32,22 +33,28 @@ export function createCostLedger(capUsd: number | undefined) {
     get spentUsd(): number {
       return spent;
     },
-    /** Undefined: the run may start (its worst case is held); else why the sweep stops before it. */
-    admit(job: { index: number; config: RunConfig }, total: number): string | undefined {
-      if (capUsd === undefined) return undefined;
+    /**
+     * `go`: the run may start (its worst case is now held). `wait`: it fits beside what was spent
+     * but not beside what runs still going could spend; ask again when one ends. Else the reason
+     * the sweep stops before it: what was spent plus its worst case could pass the cap.
+     */
+    admit(job: { index: number; config: RunConfig }, total: number): 'go' | 'wait' | { stop: string } {
+      if (capUsd === undefined) return 'go';
       const worst = worstRunUsd(job.config);
-      if (worst === undefined) return `run ${job.index + 1} of ${total} has no price (model "${effectiveModel(job.config)}"), so the $${capUsd} cost cap cannot hold it; the sweep stops`;
-      const going = heldSum();
-      if (spent + going + worst <= capUsd) {
+      if (worst === undefined)
+        return {
+          stop: `cost cap: run ${job.index + 1} of ${total} has no price (model "${effectiveModel(job.config)}"), so the ${formatUsd(capUsd)} cap cannot bound it; the sweep stopped before it`,
+        };
+      if (spent + heldSum() + worst <= capUsd) {
         held.set(job.index, worst);
-        return undefined;
+        return 'go';
       }
-      return (
-        `cost cap: the sweep stopped before run ${job.index + 1} of ${total}. ${formatUsd(spent)} spent` +
-        (held.size > 0 ? `, ${formatUsd(going)} held for the ${held.size} run${held.size === 1 ? '' : 's'} still going` : '') +
-        `, and this run could cost up to ${formatUsd(worst)} (its ${formatUsd(job.config.budgets.maxCostUsd)} budget and one more call), ` +
-        `which could pass the ${formatUsd(capUsd)} cap`
-      );
+      if (held.size > 0 && spent + worst <= capUsd) return 'wait';
+      return {
+        stop:
+          `cost cap: the sweep stopped before run ${job.index + 1} of ${total}: ${formatUsd(spent)} spent, and this run could cost up to ` +
+          `${formatUsd(worst)} (its ${formatUsd(job.config.budgets.maxCostUsd)} budget and one more call at a full context window), which could pass the ${formatUsd(capUsd)} cap`,
+      };
     },
     settle(index: number, usd: number): void {
       held.delete(index);

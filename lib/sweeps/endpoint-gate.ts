@@ -27,15 +27,24 @@ export interface TakeRequest {
 /** Why a request must wait: the endpoint's pause, its request limit or its token limit. */
 export type GateWait = { waitMs: 0; because?: undefined } | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
 
+/** A place taken: `entry` names it for settle. */
+export type GateTake = { waitMs: 0; because?: undefined; entry: string } | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
+
 export interface EndpointGate {
   /** Takes a place for one request now (waitMs 0), or says how long until one may be free and why. */
-  take(request: TakeRequest): Promise<GateWait>;
+  take(request: TakeRequest): Promise<GateTake>;
+  /**
+   * Moves a taken place to when the request's response began (wall ms): the endpoint saw the
+   * request somewhere between the take and then, so the window counts it at the later time —
+   * a request held up on its way (a busy event loop, a slow connect) still counts in full.
+   */
+  settle(key: string, entry: string, at: number): Promise<void>;
   /** No request to this endpoint before `until` (wall ms); an earlier pause is kept when it ends later. */
   pauseUntil(key: string, until: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A request the window holds: when it went and what it counted. */
+/** A request the window holds: when it went (then when its response began) and what it counted. */
 export interface WindowEntry {
   at: number;
   tokens: number;
@@ -71,15 +80,25 @@ export function decide(entries: readonly WindowEntry[], pausedUntil: number, req
 
 /** The gate of one process: every run of the local pool goes through the same one. */
 export function createMemoryGate(): EndpointGate {
-  const windows = new Map<string, WindowEntry[]>();
+  const windows = new Map<string, Array<WindowEntry & { id: string }>>();
   const paused = new Map<string, number>();
+  let taken = 0;
   return {
     take(request) {
-      const kept = (windows.get(request.key) ?? []).filter((e) => e.at > request.now - request.windowMs);
-      const wait = decide(kept, paused.get(request.key) ?? 0, request);
-      if (wait.waitMs === 0) kept.push({ at: request.now, tokens: request.tokens });
+      // Sorted by time: a settled entry moves later.
+      const kept = (windows.get(request.key) ?? []).filter((e) => e.at > request.now - request.windowMs).sort((a, b) => a.at - b.at);
       windows.set(request.key, kept);
-      return Promise.resolve(wait);
+      const wait = decide(kept, paused.get(request.key) ?? 0, request);
+      if (wait.because !== undefined) return Promise.resolve(wait);
+      taken += 1;
+      const entry = String(taken);
+      kept.push({ id: entry, at: request.now, tokens: request.tokens });
+      return Promise.resolve({ waitMs: 0, entry });
+    },
+    settle(key, entry, at) {
+      const found = windows.get(key)?.find((e) => e.id === entry);
+      if (found) found.at = Math.max(found.at, at);
+      return Promise.resolve();
     },
     pauseUntil(key, until) {
       paused.set(key, Math.max(paused.get(key) ?? 0, until));

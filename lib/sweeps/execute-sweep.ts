@@ -151,7 +151,10 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     if (!endpoint) return input;
     if (grid.replayFrom !== undefined) {
       const recorded = options.cassettes?.forRun(sweepRunId(grid.replayFrom, job.index));
-      if (!recorded) throw new Error(`replayFrom: sweep ${grid.replayFrom} kept no cassette of its run ${job.index} (the same grid gives the same jobs; a run that sent nothing keeps none)`);
+      if (!recorded)
+        throw new Error(
+          `replayFrom: sweep ${grid.replayFrom} kept no cassette of its run ${job.index} (the same grid gives the same jobs; a run that sent nothing keeps none)`,
+        );
       return { ...input, replay: recorded };
     }
     const apiKey = endpoint.keySource === 'request' ? apiKeys[endpoint.id] : undefined;

@@ -48,7 +48,15 @@ function targetsOf(grid: SweepGrid): Array<{ id: string; endpoint?: SweepEndpoin
 function cellsOf(grid: SweepGrid) {
   const models: Array<string | undefined> = grid.models ?? [undefined];
   const prompts: Array<PromptSetRef | undefined> = grid.promptSets ?? [undefined];
-  const cells: Array<SweepCell & { preset: string; recovery: SweepGrid['configurations'][number]['recovery']; plan: SweepGrid['faultPlans'][number]['plan']; endpoint?: SweepEndpoint; promptRef?: PromptSetRef }> = [];
+  const cells: Array<
+    SweepCell & {
+      preset: string;
+      recovery: SweepGrid['configurations'][number]['recovery'];
+      plan: SweepGrid['faultPlans'][number]['plan'];
+      endpoint?: SweepEndpoint;
+      promptRef?: PromptSetRef;
+    }
+  > = [];
   for (const scenario of grid.scenarios) {
     for (const configuration of configurationsOf(grid)) {
       for (const faultPlan of grid.faultPlans) {

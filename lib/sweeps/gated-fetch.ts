@@ -36,14 +36,25 @@ export function gatedFetch(fetch: typeof globalThis.fetch, options: GatedFetchOp
   const windowMs = MINUTE_MS * clock.timeScale;
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const tokens = requestTokens(init?.body);
+    let entry: string;
     for (;;) {
       const wait = await gate.take({ key, limits, tokens, windowMs, now: now() });
-      if (wait.because === undefined) break;
+      if (wait.because === undefined) {
+        entry = wait.entry;
+        break;
+      }
       const runMs = wait.waitMs / clock.timeScale;
-      options.note(`waiting ${formatMs(runMs)} for endpoint "${endpoint}": ${waitReason(wait.because, limits, tokens)}; the request goes when the endpoint's limiter has room`);
+      options.note(
+        `waiting ${formatMs(runMs)} for endpoint "${endpoint}": ${waitReason(wait.because, limits, tokens)}; the request goes when the endpoint's limiter has room`,
+      );
       await clock.sleep(runMs, init?.signal ?? undefined);
     }
-    const response = await fetch(input, init);
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } finally {
+      await gate.settle(key, entry, now());
+    }
     if (response.status === 429) {
       const afterMs = retryAfterMs(response.headers);
       if (afterMs !== undefined) {

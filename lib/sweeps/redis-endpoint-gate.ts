@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { EndpointGate, GateWait } from './endpoint-gate';
+import type { EndpointGate, GateTake } from './endpoint-gate';
 
 /** Where the limiters live in Redis: a sorted set of the window's requests and the pause's end, per endpoint. */
 const PREFIX = 'loop-lab:endpoint-gate:';
@@ -59,6 +59,7 @@ export function createRedisGate({ redisUrl }: { redisUrl: string }): EndpointGat
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   return {
     async take({ key, limits, tokens, windowMs, now }) {
+      const member = `${now}:${tokens}:${randomUUID()}`;
       const [waitMs, because] = (await redis.eval(
         TAKE,
         2,
@@ -69,9 +70,13 @@ export function createRedisGate({ redisUrl }: { redisUrl: string }): EndpointGat
         String(limits.requestsPerMin ?? 0),
         String(limits.tokensPerMin ?? 0),
         String(tokens),
-        `${now}:${tokens}:${randomUUID()}`,
+        member,
       )) as [number, string];
-      return (waitMs === 0 ? { waitMs: 0 } : { waitMs, because }) as GateWait;
+      return (waitMs === 0 ? { waitMs: 0, entry: member } : { waitMs, because }) as GateTake;
+    },
+    async settle(key, entry, at) {
+      // XX: only a place still in the window moves; GT: only later.
+      await redis.zadd(`${PREFIX}${key}:window`, 'XX', 'GT', at, entry);
     },
     async pauseUntil(key, until) {
       await redis.eval(PAUSE, 1, `${PREFIX}${key}:paused`, String(Math.ceil(until)), String(Date.now()));

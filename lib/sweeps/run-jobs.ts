@@ -13,10 +13,11 @@ export interface RunJobsOptions {
   /** What the runner is handed for a job (default: the sweep's id and the job). */
   inputOf?: (job: SweepJob) => SweepJobInput;
   /**
-   * Asked before each job starts: undefined lets it start; a reason stops the sweep there (no
-   * job starts after it, the ones in flight finish and are kept): the cost cap.
+   * Asked before each job starts (the cost cap): `go` starts it; `wait` asks again when a job in
+   * flight ends; a stop reason ends the sweep there (no job starts after it, the ones in flight
+   * finish and are kept).
    */
-  admit?: (job: SweepJob) => string | undefined;
+  admit?: (job: SweepJob) => 'go' | 'wait' | { stop: string };
   /** Called once per finished job, in the order jobs finish; the caller stores it. */
   onResult: (job: SweepJob, result: SweepJobResult) => void;
 }
@@ -39,16 +40,33 @@ export async function runJobs({ sweepId, jobs, runner, inFlight, signal, inputOf
   let next = 0;
   let failure: string | undefined;
   let stopped: string | undefined;
+  let running = 0;
+  /** Lanes waiting for a job in flight to end (admit said wait). */
+  let ended: { promise: Promise<void>; resolve: () => void } | undefined;
+  const jobEnded = (): void => {
+    running -= 1;
+    ended?.resolve();
+    ended = undefined;
+  };
 
   const lane = async (): Promise<void> => {
     while (!stop.signal.aborted && stopped === undefined && next < jobs.length) {
       const job = jobs[next]!;
-      const refusal = admit?.(job);
-      if (refusal !== undefined) {
-        stopped = refusal;
+      const decision = admit ? admit(job) : 'go';
+      if (decision === 'wait' && running > 0) {
+        if (!ended) {
+          let resolve!: () => void;
+          ended = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+        }
+        await ended.promise;
+        continue;
+      }
+      if (typeof decision === 'object' || decision === 'wait') {
+        stopped = typeof decision === 'object' ? decision.stop : `job ${job.index} could not be admitted`;
         return;
       }
       next += 1;
+      running += 1;
       try {
         const result = await runner.run(inputOf ? inputOf(job) : { sweepId, job }, stop.signal);
         if (stop.signal.aborted) return;
@@ -57,6 +75,8 @@ export async function runJobs({ sweepId, jobs, runner, inFlight, signal, inputOf
         if (stop.signal.aborted) return;
         failure ??= `job ${job.index} (${job.key}, seed ${job.seed}): ${error instanceof Error ? error.message : String(error)}`;
         stop.abort();
+      } finally {
+        jobEnded();
       }
     }
   };

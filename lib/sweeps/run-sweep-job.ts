@@ -77,7 +77,10 @@ export async function runSweepJob(input: SweepJobInput, context: { gate?: Endpoi
               gate,
               key: `${sweepId}:${endpoint.id}`,
               endpoint: endpoint.id,
-              limits: { ...(endpoint.requestsPerMin ? { requestsPerMin: endpoint.requestsPerMin } : {}), ...(endpoint.tokensPerMin ? { tokensPerMin: endpoint.tokensPerMin } : {}) },
+              limits: {
+                ...(endpoint.requestsPerMin ? { requestsPerMin: endpoint.requestsPerMin } : {}),
+                ...(endpoint.tokensPerMin ? { tokensPerMin: endpoint.tokensPerMin } : {}),
+              },
               clock: run.clock,
               note: run.note,
               onPause: (line) => notes.push(`${line} (run ${runId})`),

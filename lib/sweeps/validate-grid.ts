@@ -53,7 +53,12 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
     if (grid.replayFrom !== undefined) return; // served from cassettes: no key, no address
     const seen = new Set<string>();
     for (const model of models) {
-      const target = { vendor: endpoint.vendor, model, ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}), ...(endpoint.keySource === 'request' && apiKey ? { apiKey } : {}) };
+      const target = {
+        vendor: endpoint.vendor,
+        model,
+        ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
+        ...(endpoint.keySource === 'request' && apiKey ? { apiKey } : {}),
+      };
       for (const p of checkVendorTarget({ target, clock: 'real', env })) {
         const line = `endpoints.${i}.${p.replace(/^apiKey/, 'keySource')}`;
         if (!seen.has(line)) problems.push(line);
@@ -69,7 +74,8 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
   }
   if (grid.costCapUsd !== undefined) {
     for (const model of new Set(grid.models ?? [])) {
-      if (!findModel(model)) problems.push(`costCapUsd: Loop Lab has no price for model "${model}", so no cap can bound its runs; leave the cap out or choose a priced model`);
+      if (!findModel(model))
+        problems.push(`costCapUsd: Loop Lab has no price for model "${model}", so no cap can bound its runs; leave the cap out or choose a priced model`);
     }
   }
   return problems;
