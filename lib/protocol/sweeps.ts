@@ -211,6 +211,7 @@ export const CreateSweepRequestSchema = SweepGridObject.extend({
   .strict()
   .superRefine(checkGrid);
 export type CreateSweepRequest = z.infer<typeof CreateSweepRequestSchema>;
+export type CreateSweepRequestInput = z.input<typeof CreateSweepRequestSchema>;
 export type SweepGridInput = z.input<typeof SweepGridSchema>;
 
 export function seedList(seeds: SweepGrid['seeds']): number[] {
