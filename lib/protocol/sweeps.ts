@@ -154,46 +154,44 @@ const SweepGridObject = z
 
 /** Every check across fields, for the grid and for the request that carries one. */
 function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx): void {
-  {
-    const unique = (ids: string[], path: string): void => {
-      const seen = new Set<string>();
-      for (const id of ids) {
-        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
-        seen.add(id);
-      }
-    };
-    unique(
-      grid.configurations.map((c) => c.id),
-      'configurations',
-    );
-    unique(
-      grid.faultPlans.map((f) => f.id),
-      'faultPlans',
-    );
-    unique(grid.scenarios, 'scenarios');
-    unique(grid.vendors, 'vendors');
-    unique(grid.mechanismsOff, 'mechanismsOff');
-    unique(
-      grid.endpoints.map((e) => e.id),
-      'endpoints',
-    );
-    unique(grid.models ?? [], 'models');
-    unique(
-      (grid.promptSets ?? []).map((p) => `${p.name} v${p.version}`),
-      'promptSets',
-    );
-    const targets = new Set<string>(grid.vendors);
-    for (const e of grid.endpoints) {
-      if (targets.has(e.id))
-        ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
+  const unique = (ids: string[], path: string): void => {
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
+      seen.add(id);
     }
-    if (grid.vendors.length + grid.endpoints.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['vendors'], message: 'no target: give at least one simulated vendor or one endpoint' });
-    }
-    const jobs = countSweepJobs(grid);
-    if (jobs > MAX_SWEEP_JOBS) {
-      ctx.addIssue({ code: 'custom', path: ['seeds'], message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)` });
-    }
+  };
+  unique(
+    grid.configurations.map((c) => c.id),
+    'configurations',
+  );
+  unique(
+    grid.faultPlans.map((f) => f.id),
+    'faultPlans',
+  );
+  unique(grid.scenarios, 'scenarios');
+  unique(grid.vendors, 'vendors');
+  unique(grid.mechanismsOff, 'mechanismsOff');
+  unique(
+    grid.endpoints.map((e) => e.id),
+    'endpoints',
+  );
+  unique(grid.models ?? [], 'models');
+  unique(
+    (grid.promptSets ?? []).map((p) => `${p.name} v${p.version}`),
+    'promptSets',
+  );
+  const targets = new Set<string>(grid.vendors);
+  for (const e of grid.endpoints) {
+    if (targets.has(e.id))
+      ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
+  }
+  if (grid.vendors.length + grid.endpoints.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['vendors'], message: 'no target: give at least one simulated vendor or one endpoint' });
+  }
+  const jobs = countSweepJobs(grid);
+  if (jobs > MAX_SWEEP_JOBS) {
+    ctx.addIssue({ code: 'custom', path: ['seeds'], message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)` });
   }
 }
 
