@@ -6,9 +6,10 @@ function listed(fields: readonly string[]): string {
 /**
  * Said where prompt text meets a simulated vendor, which does not read it (the decision is
  * lib/compare/prompt-only's): on /compare when two runs differ only in prompt text, in the
- * playground when a run sets prompt text of its own.
+ * playground when a run sets prompt text of its own, on the sweep form when prompt sets meet a
+ * simulated vendor.
  */
-export function PromptOnlyNote({ fields, where }: { fields: readonly string[]; where: 'compare' | 'playground' }) {
+export function PromptOnlyNote({ fields, where }: { fields: readonly string[]; where: 'compare' | 'playground' | 'sweep' }) {
   return (
     <p data-testid="prompt-only-note" className="rounded border border-wait/50 bg-wait-soft px-3 py-2 text-xs">
       <span className="font-semibold">The simulated model does not read prompts. </span>
@@ -17,6 +18,12 @@ export function PromptOnlyNote({ fields, where }: { fields: readonly string[]; w
           These two runs differ only in their {listed(fields)}, on a simulated vendor: what the simulated model does comes from the scenario’s script and the
           seed, so nothing below is the prompt’s effect — whatever differs comes from the prompts’ own length (tokens billed, room in the context window), and
           none of it is judged.
+        </>
+      ) : where === 'sweep' ? (
+        <>
+          On the simulated vendors this sweep ticks, each prompt set’s {listed(fields)} will be sent and billed as tokens, but the simulated model’s choices
+          come from the scenario’s script and the seed: their rows differ only by the prompts’ length, never by what a prompt asks for. Add a real endpoint
+          below to compare them.
         </>
       ) : (
         <>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { bestValues, SWEEP_COLUMNS } from '@/lib/client/tables/sweep-columns';
+import { bestValues, SWEEP_COLUMNS, visibleColumns } from '@/lib/client/tables/sweep-columns';
 import type { SweepRow } from '@/lib/protocol';
 
 /** The results table: one row per cell, sortable by any column, the best value per column marked. */
@@ -20,12 +20,13 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
     });
   }, [rows, sort]);
 
+  const columns = visibleColumns(rows);
   return (
     <div className="overflow-x-auto rounded border border-line bg-panel">
       <table className="w-full text-xs" data-testid="sweep-table">
         <thead>
           <tr className="border-b border-line text-2xs tracking-wide text-faint uppercase">
-            {SWEEP_COLUMNS.map((c) => (
+            {columns.map((c) => (
               <th
                 key={c.id}
                 title={c.title}
@@ -53,7 +54,7 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
               onClick={() => onSelect(row.key)}
               className={`cursor-pointer border-b border-line hover:bg-sunken ${selected === row.key ? 'bg-takeover-soft' : ''}`}
             >
-              {SWEEP_COLUMNS.map((c) => {
+              {columns.map((c) => {
                 const isBest = row.runs > 0 && (!c.effort || row.completion_rate > 0) && best.get(c.id) === c.value(row);
                 const blank = c.blank?.(row);
                 return (

@@ -5,6 +5,9 @@ import { useState } from 'react';
 import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import { useScenarios } from '@/lib/client/api/runs';
 import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/forms/sweep-form';
+import { usePromptSets } from '@/lib/client/api/prompt-sets';
+import { PromptOnlyNote } from '@/components/compare/prompt-only-note';
+import { SweepEndpointFields } from './sweep-endpoint-fields';
 import { useCreateSweep } from '@/lib/client/api/sweep-queries';
 import { ApiError } from '@/lib/client/api/client';
 import { MECHANISMS as MECHANISMS_TABLE } from '@/lib/mechanisms/mechanisms';
@@ -32,6 +35,14 @@ export function SweepForm() {
   const create = useCreateSweep();
   const router = useRouter();
   const runs = formRunCount(form);
+  const promptSets = usePromptSets();
+  const promptOptions = (promptSets.data ?? []).map((p) => ({ id: `${p.name}@${p.version}`, label: `${p.name} v${p.version}` }));
+  // Which prompt fields the chosen sets change, said where they meet a simulated vendor (which does not read them).
+  const chosen = (promptSets.data ?? []).filter((p) => form.promptSets.includes(`${p.name}@${p.version}`));
+  const unread = [
+    ...(chosen.some((p) => p.system.trim()) ? ['system prompt'] : []),
+    ...(chosen.some((p) => Object.keys(p.toolDescriptions).length > 0) ? ['tool descriptions'] : []),
+  ];
   const set =
     <K extends keyof SweepFormState>(key: K) =>
     (value: SweepFormState[K]) =>
@@ -71,7 +82,47 @@ export function SweepForm() {
         allowNone
       />
       <CheckGroup label="Fault plans (one each)" options={FAULTS} value={form.faults} onChange={set('faults')} testId="sweep-faults" />
-      <CheckGroup label="Vendors" options={VENDORS} value={form.vendors} onChange={set('vendors')} />
+      <CheckGroup label="Simulated vendors" options={VENDORS} value={form.vendors} onChange={set('vendors')} allowNone />
+      <SweepEndpointFields value={form.endpoint} onChange={set('endpoint')} />
+      <label className="flex flex-col gap-0.5">
+        <span className="text-2xs font-medium text-muted">Models (comma-separated; empty: each target’s default)</span>
+        <input
+          className={INPUT}
+          value={form.models}
+          onChange={(e) => set('models')(e.target.value)}
+          placeholder="gpt-4o-mini, deepseek-chat"
+          data-testid="sweep-models"
+        />
+      </label>
+      {promptOptions.length > 0 && (
+        <CheckGroup
+          label="Prompt sets (each version a row; none: the built-in prompts)"
+          options={promptOptions}
+          value={form.promptSets}
+          onChange={set('promptSets')}
+          allowNone
+          testId="sweep-prompt-sets"
+        />
+      )}
+      {form.vendors.length > 0 && unread.length > 0 && <PromptOnlyNote fields={unread} where="sweep" />}
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col gap-0.5">
+          <span className="text-2xs font-medium text-muted">Cost cap (USD, whole sweep; empty: none)</span>
+          <input
+            type="number"
+            min={0}
+            step="0.01"
+            className={`${INPUT} w-32`}
+            value={form.costCapUsd}
+            onChange={(e) => set('costCapUsd')(e.target.value)}
+            data-testid="sweep-cost-cap"
+          />
+        </label>
+        <label className="flex flex-col gap-0.5">
+          <span className="text-2xs font-medium text-muted">Replay from cassettes of sweep (empty: call the endpoint)</span>
+          <input className={`${INPUT} w-48`} value={form.replayFrom} onChange={(e) => set('replayFrom')(e.target.value)} placeholder="sweep-1a2b3c4d" />
+        </label>
+      </div>
       <div className="flex items-end gap-2">
         <label className="flex flex-col gap-0.5">
           <span className="text-2xs font-medium text-muted">Seeds from</span>
@@ -96,7 +147,8 @@ export function SweepForm() {
           />
         </label>
         <span className="pb-1 text-2xs text-muted tabular" data-testid="sweep-run-count">
-          {runs.toLocaleString('en')} runs on the virtual clock
+          {runs.toLocaleString('en')} runs
+          {form.endpoint.enabled ? ' (simulated ones on the virtual clock, the endpoint’s on the real clock)' : ' on the virtual clock'}
         </span>
       </div>
       {error && (

@@ -1,4 +1,4 @@
-import { formatMs } from '@/lib/client/format';
+import { formatMs, formatUsd } from '@/lib/client/format';
 import type { SweepFrame } from '@/lib/client/api/sweeps';
 
 /** A queued sweep's line: the sweep it waits for and its place, as the server sent them. */
@@ -50,7 +50,23 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
           </span>
         )}
       </div>
-      {frame.message && <div className="text-2xs text-fail">{frame.message}</div>}
+      {frame.cost_cap_usd !== undefined && (
+        <div className="tabular font-mono text-2xs text-muted" data-testid="sweep-spent">
+          {formatUsd(frame.spent_usd ?? 0)} spent of the {formatUsd(frame.cost_cap_usd)} cap
+        </div>
+      )}
+      {frame.message && (
+        <div className={`text-2xs ${frame.status === 'failed' ? 'text-fail' : 'text-wait'}`} data-testid="sweep-message">
+          {frame.message}
+        </div>
+      )}
+      {frame.notes && frame.notes.length > 0 && (
+        <ul className="list-disc pl-4 text-2xs text-muted" data-testid="sweep-notes">
+          {frame.notes.map((note, i) => (
+            <li key={i}>{note}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

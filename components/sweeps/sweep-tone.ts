@@ -6,4 +6,11 @@ export function isSweepOpen(status: SweepStatus): boolean {
   return status === 'running' || status === 'queued';
 }
 
-export const SWEEP_TONE: Record<SweepStatus, Tone> = { queued: 'neutral', running: 'run', completed: 'ok', cancelled: 'neutral', failed: 'fail' };
+export const SWEEP_TONE: Record<SweepStatus, Tone> = {
+  queued: 'neutral',
+  running: 'run',
+  completed: 'ok',
+  cancelled: 'neutral',
+  failed: 'fail',
+  stopped: 'wait',
+};

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createSqliteRunStore, createSqliteSweepStore, dataDir } from '@/lib/store';
+import { createSqliteCassetteStore, createSqlitePromptSetStore, createSqliteRunStore, createSqliteSweepStore, dataDir } from '@/lib/store';
+import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
+import { storedSweepCassettes } from '@/lib/sweeps/sweep-cassettes';
 import { executeSweep } from '@/lib/sweeps/execute-sweep';
 import { formatTable } from '@/lib/sweeps/format-table';
 import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
@@ -29,15 +31,20 @@ async function main(argv: string[]): Promise<number> {
     console.log(SWEEP_USAGE);
     return 0;
   }
-  const problems = validateSweepGrid(options.grid);
+  const dir = dataDir();
+  const promptSetStore = createSqlitePromptSetStore({ dir });
+  const promptSets = (ref: { name: string; version: number }) => promptSetStore.getPromptSet(ref.name, ref.version);
+  // The CLI takes no key on its command line: an endpoint's key comes from the environment.
+  const problems = validateSweepGrid(options.grid, { runnerKind: sweepRunnerKind(), promptSets });
   if (problems.length > 0) {
     console.error(`sweep: ${problems.join('\n       ')}`);
+    promptSetStore.close();
     return 2;
   }
 
-  const dir = dataDir();
   const runStore = createSqliteRunStore({ dir });
   const sweepStore = createSqliteSweepStore({ dir });
+  const cassetteStore = createSqliteCassetteStore({ dir });
   const runner = await createSweepRunner({ ...(options.workers ? { workers: options.workers } : {}) });
   const cancel = new AbortController();
   const stop = (): void => cancel.abort();
@@ -53,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
       sweepStore,
       signal: cancel.signal,
       onProgress: (p) => printer?.update(p),
+      promptSets,
+      cassettes: storedSweepCassettes(cassetteStore),
     });
     printer?.end();
     const sweep = sweepStore.getSweep(sweepId)!.summary;
@@ -74,6 +83,8 @@ async function main(argv: string[]): Promise<number> {
     await runner.close();
     runStore.close();
     sweepStore.close();
+    cassetteStore.close();
+    promptSetStore.close();
   }
 }
 

@@ -1,14 +1,17 @@
 import { z } from 'zod';
-import { BudgetsSchema, VendorSchema } from './config';
+import { BudgetsSchema, PromptSetRefSchema, VendorSchema } from './config';
 import { TaskVerdictSchema } from './events';
 import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { ApiKeySchema } from './http/api-key';
 
 /**
- * A sweep grid: scenarios × configurations × fault plans × vendors × seeds, every
- * run on the virtual clock. The same schema is the body of POST /api/sweeps and the CLI's
- * `--grid` file; expanding it (lib/sweeps/expand-grid.ts) gives one seeded job per cell.
+ * A sweep grid: scenarios × configurations × fault plans × targets (simulated vendors and real
+ * endpoints) × models × prompt-set versions × seeds. Runs on a simulated vendor use the
+ * virtual clock; runs on a real endpoint the real clock. The same schema is the body of POST
+ * /api/sweeps and the CLI's `--grid` file; expanding it (lib/sweeps/expand-grid.ts) gives one
+ * seeded job per cell.
  */
 
 const AxisIdSchema = z
@@ -70,14 +73,48 @@ export const SweepSeedsSchema = z.union([
     .max(100_000),
 ]);
 
-/** Sweeps run on simulated vendors only: the virtual clock cannot make real network time jump. */
+/** The simulated vendors a sweep runs on the virtual clock. */
 export const SweepVendorSchema = VendorSchema.extract(['sim-anthropic', 'sim-openai', 'sim-openai-responses']);
 export type SweepVendor = z.infer<typeof SweepVendorSchema>;
+
+/** The real vendors a sweep endpoint may speak (their runs use the real clock). */
+export const SweepEndpointVendorSchema = VendorSchema.extract(['anthropic', 'openai', 'openai-responses', 'openai-compatible']);
+
+/**
+ * A real endpoint as a sweep target: a vendor, optionally at a base URL (the same rules as a
+ * run's: a URL the server's environment does not name needs a key sent with the sweep, and a
+ * loopback or private address must be allowed by the environment), and its limits. One limiter
+ * per endpoint holds every run of the sweep to them, on every worker.
+ */
+export const SweepEndpointSchema = z
+  .object({
+    id: AxisIdSchema,
+    vendor: SweepEndpointVendorSchema,
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .max(2000)
+      .optional(),
+    /** Where its key comes from: the server's environment, or `apiKeys[id]` sent with the sweep (kept in memory, never stored). */
+    keySource: z.enum(['env', 'request']).default('env'),
+    /** Requests a minute to this endpoint, over every run and worker of the sweep; absent: no limit. */
+    requestsPerMin: z.number().int().min(1).max(100_000).optional(),
+    /** Tokens a minute (each request's prompt estimate plus its max output, as OpenAI counts them); absent: no limit. */
+    tokensPerMin: z.number().int().min(1).max(100_000_000).optional(),
+  })
+  .strict();
+export type SweepEndpoint = z.infer<typeof SweepEndpointSchema>;
+
+/** A model id for the model axis (a simulated vendor's own, or what a real endpoint names). */
+const ModelIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/, 'a model id: letters, digits and . _ : / @ -');
 
 /** Most jobs one sweep may hold: a 20-config × 1,000-seed grid, well past a useful chart. */
 export const MAX_SWEEP_JOBS = 20_000;
 
-export const SweepGridSchema = z
+const SweepGridObject = z
   .object({
     name: z.string().max(200).optional(),
     scenarios: z.array(z.string().min(1).max(100)).min(1).max(20).default(['fix-failing-test']),
@@ -89,37 +126,90 @@ export const SweepGridSchema = z
       .min(1)
       .max(20)
       .default([{ id: 'none', plan: { rules: [], tools: [] } }]),
-    vendors: z.array(SweepVendorSchema).min(1).max(3).default(['sim-anthropic']),
+    /** Simulated vendors (empty when the sweep targets real endpoints only). */
+    vendors: z.array(SweepVendorSchema).max(3).default(['sim-anthropic']),
+    /** Real endpoints, each a target beside the simulated vendors. */
+    endpoints: z.array(SweepEndpointSchema).max(8).default([]),
+    /** The model axis: every target runs each of these (absent: each target's default model). */
+    models: z.array(ModelIdSchema).min(1).max(10).optional(),
+    /** The prompt axis: saved prompt-set versions (system prompt, task, tool descriptions); absent: the built-in prompts. */
+    promptSets: z.array(PromptSetRefSchema).min(1).max(10).optional(),
     seeds: SweepSeedsSchema,
     budgets: BudgetsSchema.optional(),
     maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
+    /**
+     * A hard cap on what the whole sweep may spend, in USD: a run starts only while what was spent
+     * plus every started run's worst case (lib/sweeps/cost-cap.ts) stays within it; else the sweep stops.
+     */
+    costCapUsd: z.number().positive().max(100_000).optional(),
+    /** Real-endpoint runs only: wall time per unit of run time (their waits, the limiters' minutes and a Retry-After's pause); 1 for a real vendor. */
+    timeScale: z.number().min(0.001).max(1).default(1),
+    /**
+     * Serve each real-endpoint run from the cassette an earlier sweep recorded for the same job
+     * (`<that sweep id>-<job index>`), instead of the endpoint: a rerun that costs nothing.
+     */
+    replayFrom: z.string().min(1).max(100).optional(),
   })
-  .strict()
-  .superRefine((grid, ctx) => {
-    const unique = (ids: string[], path: string): void => {
-      const seen = new Set<string>();
-      for (const id of ids) {
-        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
-        seen.add(id);
-      }
-    };
-    unique(
-      grid.configurations.map((c) => c.id),
-      'configurations',
-    );
-    unique(
-      grid.faultPlans.map((f) => f.id),
-      'faultPlans',
-    );
-    unique(grid.scenarios, 'scenarios');
-    unique(grid.vendors, 'vendors');
-    unique(grid.mechanismsOff, 'mechanismsOff');
-    const jobs = countSweepJobs(grid);
-    if (jobs > MAX_SWEEP_JOBS) {
-      ctx.addIssue({ code: 'custom', path: ['seeds'], message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)` });
+  .strict();
+
+/** Every check across fields, for the grid and for the request that carries one. */
+function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx): void {
+  const unique = (ids: string[], path: string): void => {
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
+      seen.add(id);
     }
-  });
+  };
+  unique(
+    grid.configurations.map((c) => c.id),
+    'configurations',
+  );
+  unique(
+    grid.faultPlans.map((f) => f.id),
+    'faultPlans',
+  );
+  unique(grid.scenarios, 'scenarios');
+  unique(grid.vendors, 'vendors');
+  unique(grid.mechanismsOff, 'mechanismsOff');
+  unique(
+    grid.endpoints.map((e) => e.id),
+    'endpoints',
+  );
+  unique(grid.models ?? [], 'models');
+  unique(
+    (grid.promptSets ?? []).map((p) => `${p.name} v${p.version}`),
+    'promptSets',
+  );
+  const targets = new Set<string>(grid.vendors);
+  for (const e of grid.endpoints) {
+    if (targets.has(e.id))
+      ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
+  }
+  if (grid.vendors.length + grid.endpoints.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['vendors'], message: 'no target: give at least one simulated vendor or one endpoint' });
+  }
+  const jobs = countSweepJobs(grid);
+  if (jobs > MAX_SWEEP_JOBS) {
+    ctx.addIssue({ code: 'custom', path: ['seeds'], message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)` });
+  }
+}
+
+export const SweepGridSchema = SweepGridObject.superRefine(checkGrid);
 export type SweepGrid = z.infer<typeof SweepGridSchema>;
+
+/**
+ * POST /api/sweeps: the grid, and keys for the endpoints whose keySource is "request", by
+ * endpoint id. The keys are held in the server's memory for this sweep only: never in its
+ * row, a run's config, an event, a queued job or a response.
+ */
+export const CreateSweepRequestSchema = SweepGridObject.extend({
+  apiKeys: z.record(AxisIdSchema, ApiKeySchema).optional(),
+})
+  .strict()
+  .superRefine(checkGrid);
+export type CreateSweepRequest = z.infer<typeof CreateSweepRequestSchema>;
+export type CreateSweepRequestInput = z.input<typeof CreateSweepRequestSchema>;
 export type SweepGridInput = z.input<typeof SweepGridSchema>;
 
 export function seedList(seeds: SweepGrid['seeds']): number[] {
@@ -127,25 +217,39 @@ export function seedList(seeds: SweepGrid['seeds']): number[] {
   return Array.from({ length: seeds.to - seeds.from + 1 }, (_, i) => seeds.from + i);
 }
 
-export function countSweepJobs(grid: Pick<SweepGrid, 'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'>): number {
+export function countSweepJobs(
+  grid: Pick<SweepGrid, 'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'> &
+    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets'>>,
+): number {
   const seeds = Array.isArray(grid.seeds) ? grid.seeds.length : grid.seeds.to - grid.seeds.from + 1;
   const configs = grid.configurations.length * (1 + grid.mechanismsOff.length);
-  return grid.scenarios.length * configs * grid.faultPlans.length * grid.vendors.length * seeds;
+  const targets = grid.vendors.length + (grid.endpoints?.length ?? 0);
+  const models = grid.models?.length ?? 1;
+  const prompts = grid.promptSets?.length ?? 1;
+  return grid.scenarios.length * configs * grid.faultPlans.length * targets * models * prompts * seeds;
 }
 
-/** `queued`: waiting for the process's worker pool, which runs one sweep at a time. */
-export const SweepStatusSchema = z.enum(['queued', 'running', 'completed', 'cancelled', 'failed']);
+/**
+ * `queued`: waiting for the process's worker pool, which runs one sweep at a time. `stopped`:
+ * it ended before its last run because its cost cap would have been passed (its message says so).
+ */
+export const SweepStatusSchema = z.enum(['queued', 'running', 'completed', 'cancelled', 'failed', 'stopped']);
 export type SweepStatus = z.infer<typeof SweepStatusSchema>;
 
 /** One row of the results table: one configuration on one scenario, fault plan and vendor. */
 export const SweepRowSchema = z.object({
-  /** `config|scenario|faultPlan|vendor`: the cell key runs are grouped by. */
+  /** `config|scenario|faultPlan|vendor` (then `|model` and `|promptSet` when the grid has those axes): the cell key runs are grouped by. */
   key: z.string(),
   config: z.string(),
   config_label: z.string(),
   scenario: z.string(),
   fault_plan: z.string(),
+  /** The target: a simulated vendor, or a real endpoint's id. */
   vendor: z.string(),
+  /** The model axis' value (absent: the grid has no model axis). */
+  model: z.string().optional(),
+  /** The prompt axis' value, `name v3` (absent: the grid has no prompt axis). */
+  prompt_set: z.string().optional(),
   runs: z.number().int(),
   /** Runs whose loop ended complete. */
   completed: z.number().int(),
@@ -212,6 +316,14 @@ export const SweepSummarySchema = z.object({
   /** Where the jobs run: the local worker pool or a BullMQ queue. */
   runner: z.enum(['local', 'bullmq']),
   message: z.string().optional(),
+  /**
+   * What the sweep's endpoints did, newest last, from this process while it runs: a 429's
+   * Retry-After pausing an endpoint (which, for how long, why), each line written where it was decided.
+   */
+  notes: z.array(z.string()).max(50).optional(),
+  /** USD spent by the stored runs, and the cap (when the grid sets one). */
+  spent_usd: z.number().optional(),
+  cost_cap_usd: z.number().optional(),
   /**
    * While queued, from the process that queued it: its place in line (1 = next) and the sweep
    * it waits for (the one running now). Absent from a sweep read from the store alone.

@@ -29,7 +29,7 @@ export interface RunTransportOptions {
   /** The vendor in force (a swap changes it): where each request is routed. */
   inForce: () => BoundVendor;
   /** The caller's views of the transport: each request body at the vendor, the fetch the SDK calls. */
-  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange'>;
+  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange' | 'gateNetwork'>;
   /** The cassette a replayed run is served from (config.replay). */
   cassette?: LaunchOptions['cassette'];
   /** The run's redaction in force, for what a recording keeps (launchRun passes the run log's; absent: a test's transport records nothing secret). */
@@ -50,10 +50,14 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   // Keepalives are logged the same way whether the fault wrapper sent them or a real vendor did.
   const keepalives = createKeepaliveLog({ clock, emit: log.emit, iteration: () => log.iteration });
   const realVendor = tapRealVendor(transports, inForce, keepalives);
+  const { gateNetwork } = options.taps;
+  const network = gateNetwork
+    ? gateNetwork(realVendor.fetch, { clock, note: (message) => log.emit({ event: 'log', iteration: log.iteration, level: 'info', message }) })
+    : realVendor.fetch;
   const route: typeof fetch = (input, init) => {
     const { vendor } = inForce();
     options.taps.onVendorRequest?.({ vendor, body: typeof init?.body === 'string' ? init.body : '' });
-    return isSimulated(vendor) ? transports(vendor)(input, init) : realVendor.fetch(input, init);
+    return isSimulated(vendor) ? transports(vendor)(input, init) : network(input, init);
   };
   const source = config.replay ? replaySource(options, transports, realVendor.requestNo) : route;
   const { onExchange } = options.taps;

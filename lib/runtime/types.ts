@@ -1,3 +1,4 @@
+import type { Clock } from '@/lib/clock';
 import type { Cassette, CassetteExchange, FaultPlan, RunConfig, RunEvent, RunTotals, Vendor } from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
 import type { ForkStart } from './plan-fork';
@@ -38,6 +39,12 @@ export interface LaunchOptions {
    * once its response has ended, with every key the run knows removed (lib/cassettes).
    */
   onExchange?: (exchange: CassetteExchange) => void;
+  /**
+   * Wraps a real vendor's network fetch, beneath the fault wrapper and the recorder (a sweep's
+   * per-endpoint limiter: lib/sweeps/gated-fetch.ts). It waits on the run's clock and writes why
+   * in the run's log (`note`, an info log event).
+   */
+  gateNetwork?: (fetch: typeof globalThis.fetch, run: { clock: Clock; note: (message: string) => void }) => typeof globalThis.fetch;
 }
 
 export interface RunHandle {

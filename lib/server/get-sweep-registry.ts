@@ -1,5 +1,6 @@
 import 'server-only';
-import { getStore, getSweepStore } from '@/lib/store';
+import { getCassetteStore, getPromptSetStore, getStore, getSweepStore } from '@/lib/store';
+import { storedSweepCassettes } from '@/lib/sweeps/sweep-cassettes';
 import { createSweepRunner, sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { createSweepRegistry, type SweepRegistry } from './sweep-registry';
 import { serverEnv } from '@/lib/config/server-env';
@@ -21,6 +22,8 @@ export function getSweepRegistry(): SweepRegistry {
     sweepStore: getSweepStore(),
     createRunner: () => createSweepRunner(),
     runnerKind: sweepRunnerKind(),
+    promptSets: (ref) => getPromptSetStore().getPromptSet(ref.name, ref.version),
+    cassettes: () => storedSweepCassettes(getCassetteStore()),
     ...(redisUrl ? { removeDeadJobs: removeDeadJobsFrom(redisUrl) } : {}),
   });
   return globalForSweeps.__loopLabSweepRegistry;

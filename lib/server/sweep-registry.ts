@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { SweepGrid, SweepRow, SweepSummary } from '@/lib/protocol';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { listCells } from '@/lib/sweeps/expand-grid';
-import { createSweepRecord, executeSweep, type SweepProgress } from '@/lib/sweeps/execute-sweep';
+import { createSweepRecord, executeSweep, type SweepCassettes, type SweepProgress } from '@/lib/sweeps/execute-sweep';
+import type { PromptSetLookup } from '@/lib/sweeps/expand-grid';
 import type { SweepJobRunner } from '@/lib/sweeps/local-pool';
 import { resultsTable } from '@/lib/sweeps/results-table';
 import { HttpError } from './http-error';
@@ -15,8 +16,11 @@ export interface SweepListener {
 }
 
 export interface SweepRegistry {
-  /** Runs the sweep now, or queues it behind the sweeps already here (status `queued`). */
-  start(grid: SweepGrid): { id: string };
+  /**
+   * Runs the sweep now, or queues it behind the sweeps already here (status `queued`). `apiKeys`:
+   * keys for its "request" endpoints, held in this process's memory until the sweep ends.
+   */
+  start(grid: SweepGrid, options?: { apiKeys?: Readonly<Record<string, string>> }): { id: string };
   /** Throws HttpError 404 (unknown) or 409 (not running or queued in this process). */
   cancel(id: string): void;
   /** Throws HttpError 404 for an unknown sweep; a finished one sends its last state and ends. */
@@ -43,10 +47,16 @@ export interface SweepRegistryOptions {
    * given whether a sweep id is one this store closed. Returns how many jobs it removed.
    */
   removeDeadJobs?: (isDead: (sweepId: string) => boolean) => Promise<number>;
+  /** Reads the prompt-set versions a grid's prompt axis names. */
+  promptSets?: PromptSetLookup;
+  /** Where real runs' recordings are kept and found for a replay. */
+  cassettes?: () => SweepCassettes;
 }
 
 interface LiveSweep {
   grid: SweepGrid;
+  /** In memory only, dropped with the entry when the sweep ends. */
+  apiKeys?: Readonly<Record<string, string>>;
   cancel: AbortController;
   latest: SweepProgress | undefined;
   listeners: Set<SweepListener>;
@@ -61,7 +71,15 @@ interface LiveSweep {
  * out to SSE subscribers, and everything a reload needs is in the store. Sweeps a dead
  * process left open were closed when the store opened; their queue jobs are removed here.
  */
-export function createSweepRegistry({ runStore, sweepStore, createRunner, runnerKind, removeDeadJobs }: SweepRegistryOptions): SweepRegistry {
+export function createSweepRegistry({
+  runStore,
+  sweepStore,
+  createRunner,
+  runnerKind,
+  removeDeadJobs,
+  promptSets,
+  cassettes,
+}: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
   /** Sweeps waiting for the runner, in order. */
   const waiting: string[] = [];
@@ -124,6 +142,9 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
         signal: entry.cancel.signal,
         onProgress: (p) => broadcast(entry, p),
         created: true,
+        ...(entry.apiKeys ? { apiKeys: entry.apiKeys } : {}),
+        ...(promptSets ? { promptSets } : {}),
+        ...(cassettes ? { cassettes: cassettes() } : {}),
       });
     } catch (error) {
       const summary = sweepStore.getSweep(id)!.summary;
@@ -167,11 +188,19 @@ export function createSweepRegistry({ runStore, sweepStore, createRunner, runner
   return {
     started,
 
-    start(grid) {
+    start(grid, options = {}) {
       const id = `sweep-${randomUUID().slice(0, 8)}`;
       let finish!: () => void;
       const done = new Promise<void>((resolve) => (finish = resolve));
-      const entry: LiveSweep = { grid, cancel: new AbortController(), latest: undefined, listeners: new Set(), done, finish };
+      const entry: LiveSweep = {
+        grid,
+        ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
+        cancel: new AbortController(),
+        latest: undefined,
+        listeners: new Set(),
+        done,
+        finish,
+      };
       const busy = current !== undefined || waiting.length > 0 || draining !== undefined;
       createSweepRecord({ sweepStore, sweepId: id, grid, runner: runnerKind, status: busy ? 'queued' : 'running' });
       live.set(id, entry);

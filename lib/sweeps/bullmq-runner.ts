@@ -1,15 +1,17 @@
 import { Queue, QueueEvents, type JobType } from 'bullmq';
 import type { SweepJob } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
-import type { SweepJobResult } from './run-sweep-job';
+import type { SweepJobInput, SweepJobResult } from './run-sweep-job';
+import { NO_KEYS_ON_QUEUE } from './queue-keys';
 
 /** The queue every Loop Lab sweep job goes through; `npm run worker` processes it. */
 export const SWEEP_QUEUE = 'loop-lab-sweeps';
 
-/** The payload of one queued job (the same as a local pool task). */
+/** The payload of one queued job (a local pool task without a key: a key never goes into Redis). */
 export interface QueuedSweepJob {
   sweepId: string;
   job: SweepJob;
+  replay?: SweepJobInput['replay'];
 }
 
 /** BullMQ connection options from a redis:// URL (ioredis parses it). */
@@ -39,10 +41,12 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
     describe: `BullMQ on ${safe}`,
     async run(input, signal) {
       if (signal?.aborted) throw abortError();
+      if (input.apiKey !== undefined) throw new Error(NO_KEYS_ON_QUEUE);
       const jobId = `${input.sweepId}-${input.job.index}`;
+      const data: QueuedSweepJob = { sweepId: input.sweepId, job: input.job, ...(input.replay ? { replay: input.replay } : {}) };
       // A result nobody collects (its sweep's process died, or cancelled it while the job ran)
       // is removed by BullMQ an hour later; removeDeadSweepJobs collects such jobs at startup.
-      const job = await queue.add('run', input, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
+      const job = await queue.add('run', data, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
       const finished = job.waitUntilFinished(events);
       const aborted = new Promise<never>((_, reject) => {
         signal?.addEventListener(

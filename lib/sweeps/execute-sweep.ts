@@ -1,9 +1,11 @@
 import { processEnv } from '@/lib/config/server-env';
-import { countSweepJobs, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
+import { countSweepJobs, type Cassette, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
 import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 import type { RunStore, SweepStore } from '@/lib/store';
-import { expandGrid, listCells } from './expand-grid';
+import { createCostLedger } from './cost-cap';
+import { expandGrid, listCells, type PromptSetLookup, type SweepJob } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
+import { sweepRunId, type SweepJobInput } from './run-sweep-job';
 import { resultsTable } from './results-table';
 import { runJobs } from './run-jobs';
 
@@ -28,20 +30,35 @@ export interface ExecuteSweepOptions {
   now?: () => number;
   /** The sweep's row was already created (createSweepRecord), so a reader finds it at once. */
   created?: boolean;
-  /** Removes secrets from the grid (default: every key in the server's environment). */
+  /** Removes secrets from the grid (default: every key in the server's environment and the sweep's apiKeys). */
   redactor?: Redactor;
+  /** Keys for the endpoints whose keySource is "request", by endpoint id: handed to their runs in memory, never stored. */
+  apiKeys?: Readonly<Record<string, string>>;
+  /** Reads the saved prompt-set versions the grid's prompt axis names. */
+  promptSets?: PromptSetLookup;
+  /** Where a real endpoint's recordings are kept, and found again for a sweep with replayFrom. */
+  cassettes?: SweepCassettes;
 }
 
-/** The environment's keys, as every stored run is redacted of them. */
-function environmentRedactor(): Redactor {
-  return createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+/** A sweep's cassettes: each real run's recording saved under its run id, read back by run id. */
+export interface SweepCassettes {
+  save(runId: string, cassette: Cassette): void;
+  forRun(runId: string): { id: string; cassette: Cassette } | undefined;
+}
+
+/** How many endpoint lines a sweep's progress keeps (the newest). */
+const KEPT_NOTES = 20;
+
+/** The environment's keys (and the sweep's own), as every stored run is redacted of them. */
+function environmentRedactor(apiKeys: Readonly<Record<string, string>> = {}): Redactor {
+  return createRedactor({ secrets: [...runSecrets({ env: processEnv() }), ...Object.values(apiKeys).flatMap((apiKey) => runSecrets({ apiKey, env: {} }))] });
 }
 
 /**
  * The grid with every secret removed (a key pasted into its name, a label or a fault plan's
- * text). A sweep runs simulated vendors only, so no run needs a key from its grid: the grid is
- * redacted before its jobs are made, and neither the sweep's row, a queued job nor a stored
- * run's config or log ever holds one.
+ * text). No run needs a key from its grid (a sweep's keys travel beside it, in memory): the
+ * grid is redacted before its jobs are made, and neither the sweep's row, a queued job nor a
+ * stored run's config or log ever holds one.
  */
 export function redactGrid(grid: SweepGrid, redactor: Redactor = environmentRedactor()): SweepGrid {
   return redactor.empty ? grid : redactor.value(grid);
@@ -92,9 +109,12 @@ const PERSIST_EVERY_MS = 500;
  */
 export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepOutcome> {
   const { sweepId, runner, runStore, sweepStore, signal, onProgress } = options;
-  const grid = redactGrid(options.grid, options.redactor);
+  const apiKeys = options.apiKeys ?? {};
+  const grid = redactGrid(options.grid, options.redactor ?? environmentRedactor(apiKeys));
   const now = options.now ?? (() => performance.now());
-  const jobs = expandGrid(grid);
+  const jobs = expandGrid(grid, options.promptSets ? { promptSets: options.promptSets } : {});
+  const ledger = createCostLedger(grid.costCapUsd);
+  const notes: string[] = [];
   const started = now();
   if (!options.created) createSweepRecord({ sweepStore, sweepId, grid, runner: runner.kind, ...(options.redactor ? { redactor: options.redactor } : {}) });
   const record = sweepStore.getSweep(sweepId)!.summary;
@@ -115,11 +135,30 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     elapsed_ms: now() - started,
     runner: runner.kind,
     ...(message ? { message } : {}),
+    ...(notes.length > 0 ? { notes: [...notes] } : {}),
+    spent_usd: ledger.spentUsd,
+    ...(grid.costCapUsd !== undefined ? { cost_cap_usd: grid.costCapUsd } : {}),
   });
   const progress = (s: SweepSummary): SweepProgress => {
     const since = firstAt === undefined ? 0 : now() - firstAt;
     const runsPerSec = s.done >= 2 && since > 0 ? ((s.done - 1) * 1000) / since : 0;
     return { summary: s, runsPerSec, etaMs: s.done > 0 && runsPerSec > 0 ? ((s.total - s.done) / runsPerSec) * 1000 : null };
+  };
+
+  const inputOf = (job: SweepJob): SweepJobInput => {
+    const endpoint = job.endpoint;
+    const input: SweepJobInput = { sweepId, job };
+    if (!endpoint) return input;
+    if (grid.replayFrom !== undefined) {
+      const recorded = options.cassettes?.forRun(sweepRunId(grid.replayFrom, job.index));
+      if (!recorded)
+        throw new Error(
+          `replayFrom: sweep ${grid.replayFrom} kept no cassette of its run ${job.index} (the same grid gives the same jobs; a run that sent nothing keeps none)`,
+        );
+      return { ...input, replay: recorded };
+    }
+    const apiKey = endpoint.keySource === 'request' ? apiKeys[endpoint.id] : undefined;
+    return apiKey ? { ...input, apiKey } : input;
   };
 
   const outcome = await runJobs({
@@ -128,7 +167,15 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     runner,
     inFlight: 64,
     ...(signal ? { signal } : {}),
+    inputOf,
+    admit: (job) => ledger.admit(job, jobs.length),
     onResult: (job, result) => {
+      ledger.settle(job.index, result.metrics.usd);
+      if (result.cassette) options.cassettes?.save(result.metrics.run_id, result.cassette);
+      for (const line of result.notes ?? []) {
+        notes.push(line);
+        if (notes.length > KEPT_NOTES) notes.shift();
+      }
       runStore.createRun({
         id: result.metrics.run_id,
         config: job.config,
@@ -146,7 +193,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     },
   });
 
-  const message = outcome.status === 'failed' ? outcome.message : undefined;
+  const message = outcome.status === 'failed' || outcome.status === 'stopped' ? outcome.message : undefined;
   const final = summary(outcome.status, message);
   sweepStore.updateSweep({ id: sweepId, done: final.done, elapsedMs: final.elapsed_ms, status: final.status, ...(message ? { message } : {}) });
   onProgress?.(progress(final));

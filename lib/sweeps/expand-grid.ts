@@ -1,42 +1,107 @@
-import { RunConfigSchema, seedList, type RunConfig, type SweepGrid } from '@/lib/protocol';
+import { RunConfigSchema, seedList, type PromptSet, type PromptSetRef, type RunConfig, type SweepEndpoint, type SweepGrid } from '@/lib/protocol';
 import { withMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** One run of a sweep: a cell of the grid and a seed, with the config it runs. */
 export interface SweepJob {
   /** Position in the job list (0-based); a run's id is `<sweep id>-<index>`. */
   index: number;
-  /** The row the run belongs to: `config|scenario|faultPlan|vendor`. */
+  /** The row the run belongs to: `config|scenario|faultPlan|vendor` (then `|model`, `|promptSet` when the grid has those axes). */
   key: string;
   configId: string;
   configLabel: string;
   scenario: string;
   faultPlan: string;
-  vendor: RunConfig['provider']['vendor'];
+  /** The target: a simulated vendor, or a real endpoint's id. */
+  vendor: string;
+  /** The model axis' value, when the grid has one. */
+  model?: string;
+  /** The prompt axis' value (`name v3`), when the grid has one. */
+  promptSet?: string;
+  /** The real endpoint the run goes to (its limits apply to it); absent on a simulated vendor. */
+  endpoint?: SweepEndpoint;
   seed: number;
   config: RunConfig;
 }
 
-export function cellKey(parts: { configId: string; scenario: string; faultPlan: string; vendor: string }): string {
-  return `${parts.configId}|${parts.scenario}|${parts.faultPlan}|${parts.vendor}`;
+/** Finds a saved prompt-set version (the sweep's caller reads its store). */
+export type PromptSetLookup = (ref: PromptSetRef) => PromptSet | undefined;
+
+export function cellKey(parts: { configId: string; scenario: string; faultPlan: string; vendor: string; model?: string; promptSet?: string }): string {
+  const base = `${parts.configId}|${parts.scenario}|${parts.faultPlan}|${parts.vendor}`;
+  return `${base}${parts.model !== undefined ? `|${parts.model}` : ''}${parts.promptSet !== undefined ? `|${parts.promptSet}` : ''}`;
 }
 
 /** One row of the results table: a cell of the grid without its seeds. */
-export type SweepCell = Pick<SweepJob, 'key' | 'configId' | 'configLabel' | 'scenario' | 'faultPlan' | 'vendor'>;
+export type SweepCell = Pick<SweepJob, 'key' | 'configId' | 'configLabel' | 'scenario' | 'faultPlan' | 'vendor' | 'model' | 'promptSet'>;
 
-/** The grid's cells in table order (cheap: no run configs are built). */
-export function listCells(grid: SweepGrid): SweepCell[] {
-  const cells: SweepCell[] = [];
+/** A prompt-set version as the prompt axis names it. */
+export function promptSetLabel(ref: PromptSetRef): string {
+  return `${ref.name} v${ref.version}`;
+}
+
+/** The targets: the simulated vendors, then the real endpoints. */
+function targetsOf(grid: SweepGrid): Array<{ id: string; endpoint?: SweepEndpoint }> {
+  return [...grid.vendors.map((id) => ({ id })), ...grid.endpoints.map((endpoint) => ({ id: endpoint.id, endpoint }))];
+}
+
+/** The cells in table order: scenario, configuration, fault plan, target, model, prompt set. */
+function cellsOf(grid: SweepGrid) {
+  const models: Array<string | undefined> = grid.models ?? [undefined];
+  const prompts: Array<PromptSetRef | undefined> = grid.promptSets ?? [undefined];
+  const cells: Array<
+    SweepCell & {
+      preset: string;
+      recovery: SweepGrid['configurations'][number]['recovery'];
+      plan: SweepGrid['faultPlans'][number]['plan'];
+      endpoint?: SweepEndpoint;
+      promptRef?: PromptSetRef;
+    }
+  > = [];
   for (const scenario of grid.scenarios) {
     for (const configuration of configurationsOf(grid)) {
       for (const faultPlan of grid.faultPlans) {
-        for (const vendor of grid.vendors) {
-          const parts = { configId: configuration.id, scenario, faultPlan: faultPlan.id, vendor };
-          cells.push({ key: cellKey(parts), configLabel: configuration.label, ...parts });
+        for (const target of targetsOf(grid)) {
+          for (const model of models) {
+            for (const promptRef of prompts) {
+              const parts = {
+                configId: configuration.id,
+                scenario,
+                faultPlan: faultPlan.id,
+                vendor: target.id,
+                ...(model !== undefined ? { model } : {}),
+                ...(promptRef ? { promptSet: promptSetLabel(promptRef) } : {}),
+              };
+              cells.push({
+                key: cellKey(parts),
+                configLabel: configuration.label,
+                ...parts,
+                preset: configuration.preset,
+                recovery: configuration.recovery,
+                plan: faultPlan.plan,
+                ...(target.endpoint ? { endpoint: target.endpoint } : {}),
+                ...(promptRef ? { promptRef } : {}),
+              });
+            }
+          }
         }
       }
     }
   }
   return cells;
+}
+
+/** The grid's cells in table order (cheap: no run configs are built). */
+export function listCells(grid: SweepGrid): SweepCell[] {
+  return cellsOf(grid).map(({ key, configId, configLabel, scenario, faultPlan, vendor, model, promptSet }) => ({
+    key,
+    configId,
+    configLabel,
+    scenario,
+    faultPlan,
+    vendor,
+    ...(model !== undefined ? { model } : {}),
+    ...(promptSet !== undefined ? { promptSet } : {}),
+  }));
 }
 
 /** The configurations as rows: each as given, then each with one mechanism off. */
@@ -52,45 +117,67 @@ function configurationsOf(grid: SweepGrid) {
   ]);
 }
 
+/** A prompt set's texts as a run config's fields ('' keeps the built-in text, as the set means it). */
+function promptFields(set: PromptSet): Pick<RunConfig, 'system' | 'task' | 'toolDescriptions' | 'promptSet'> {
+  return {
+    ...(set.system ? { system: set.system } : {}),
+    ...(set.task ? { task: set.task } : {}),
+    ...(Object.keys(set.toolDescriptions).length > 0 ? { toolDescriptions: set.toolDescriptions } : {}),
+    promptSet: { name: set.name, version: set.version },
+  };
+}
+
 /**
  * The job list of a grid, in a fixed order (scenario, configuration, mechanism off, fault
- * plan, vendor, seed): the same grid always gives the same jobs, so the same table.
+ * plan, target, model, prompt set, seed): the same grid always gives the same jobs, so the same
+ * table. A simulated vendor's run is on the virtual clock; a real endpoint's on the real clock
+ * at the grid's time scale. A grid with a prompt axis needs `promptSets` to read its versions.
  */
-export function expandGrid(grid: SweepGrid): SweepJob[] {
+export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLookup } = {}): SweepJob[] {
   const seeds = seedList(grid.seeds);
-  const configurations = configurationsOf(grid);
   const jobs: SweepJob[] = [];
-  for (const scenario of grid.scenarios) {
-    for (const configuration of configurations) {
-      for (const faultPlan of grid.faultPlans) {
-        for (const vendor of grid.vendors) {
-          for (const seed of seeds) {
-            const config = RunConfigSchema.parse({
-              provider: { vendor },
-              scenario,
-              preset: configuration.preset,
-              recovery: configuration.recovery,
-              faults: faultPlan.plan,
-              seed,
-              clock: 'virtual',
-              ...(grid.budgets ? { budgets: grid.budgets } : {}),
-              ...(grid.maxOutputTokens ? { maxOutputTokens: grid.maxOutputTokens } : {}),
-            });
-            const parts = { configId: configuration.id, scenario, faultPlan: faultPlan.id, vendor };
-            jobs.push({
-              index: jobs.length,
-              key: cellKey(parts),
-              configId: configuration.id,
-              configLabel: configuration.label,
-              scenario,
-              faultPlan: faultPlan.id,
-              vendor,
-              seed,
-              config,
-            });
-          }
-        }
-      }
+  for (const cell of cellsOf(grid)) {
+    let prompts: ReturnType<typeof promptFields> | undefined;
+    if (cell.promptRef) {
+      const set = options.promptSets?.(cell.promptRef);
+      if (!set) throw new Error(`promptSets: there is no saved prompt set "${cell.promptRef.name}" version ${cell.promptRef.version}`);
+      prompts = promptFields(set);
+    }
+    const endpoint = cell.endpoint;
+    for (const seed of seeds) {
+      const config = RunConfigSchema.parse({
+        provider: endpoint
+          ? {
+              vendor: endpoint.vendor,
+              ...(cell.model !== undefined ? { model: cell.model } : {}),
+              ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
+              keySource: endpoint.keySource,
+            }
+          : { vendor: cell.vendor, ...(cell.model !== undefined ? { model: cell.model } : {}) },
+        scenario: cell.scenario,
+        preset: cell.preset,
+        recovery: cell.recovery,
+        faults: cell.plan,
+        seed,
+        ...(endpoint ? { clock: 'real', timeScale: grid.timeScale } : { clock: 'virtual' }),
+        ...(prompts ?? {}),
+        ...(grid.budgets ? { budgets: grid.budgets } : {}),
+        ...(grid.maxOutputTokens ? { maxOutputTokens: grid.maxOutputTokens } : {}),
+      });
+      jobs.push({
+        index: jobs.length,
+        key: cell.key,
+        configId: cell.configId,
+        configLabel: cell.configLabel,
+        scenario: cell.scenario,
+        faultPlan: cell.faultPlan,
+        vendor: cell.vendor,
+        ...(cell.model !== undefined ? { model: cell.model } : {}),
+        ...(cell.promptSet !== undefined ? { promptSet: cell.promptSet } : {}),
+        ...(endpoint ? { endpoint } : {}),
+        seed,
+        config,
+      });
     }
   }
   return jobs;

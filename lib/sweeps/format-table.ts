@@ -6,6 +6,8 @@ interface Column {
   value: (row: SweepRow) => number | string | null;
   format?: (value: number) => string;
   better?: 'high' | 'low';
+  /** An axis the grid may not have: printed only when some row has it. */
+  axis?: 'model' | 'prompt_set';
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -17,6 +19,8 @@ export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'scenario', value: (r) => r.scenario },
   { header: 'faults', value: (r) => r.fault_plan },
   { header: 'vendor', value: (r) => r.vendor },
+  { header: 'model', value: (r) => r.model ?? '', axis: 'model' },
+  { header: 'prompts', value: (r) => r.prompt_set ?? '', axis: 'prompt_set' },
   { header: 'runs', value: (r) => r.runs },
   { header: 'loop complete', value: (r) => r.completion_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
   { header: '95 % CI', value: (r) => `${(r.completion_ci[0] * 100).toFixed(0)}–${(r.completion_ci[1] * 100).toFixed(0)} %` },
@@ -37,14 +41,17 @@ export const TABLE_COLUMNS: readonly Column[] = [
  * with `*` (ties all marked; a column where every row is equal marks nothing).
  */
 export function formatTable(rows: readonly SweepRow[]): string {
+  const columns = TABLE_COLUMNS.filter((c) => !c.axis || rows.some((r) => r[c.axis!] !== undefined));
+  // The text columns (configuration … vendor, and the axes the grid has) are left-aligned.
+  const textColumns = columns.findIndex((c) => c.header === 'runs');
   const cells = rows.map((row) =>
-    TABLE_COLUMNS.map((c) => {
+    columns.map((c) => {
       const v = c.value(row);
       if (v === null) return NONE;
       return typeof v === 'number' && c.format ? c.format(v) : String(v);
     }),
   );
-  TABLE_COLUMNS.forEach((column, ci) => {
+  columns.forEach((column, ci) => {
     if (!column.better || rows.length < 2) return;
     const values = rows.map((r) => column.value(r)).map((v) => (v === null ? Number.NaN : Number(v)));
     const ranked = values.filter((v) => !Number.isNaN(v));
@@ -55,8 +62,8 @@ export function formatTable(rows: readonly SweepRow[]): string {
       if (v === best) cells[ri]![ci] = `${cells[ri]![ci]}*`;
     });
   });
-  const headers = TABLE_COLUMNS.map((c) => c.header);
+  const headers = columns.map((c) => c.header);
   const widths = headers.map((h, ci) => Math.max(h.length, ...cells.map((r) => r[ci]!.length)));
-  const line = (parts: string[]): string => parts.map((p, ci) => (ci < 4 ? p.padEnd(widths[ci]!) : p.padStart(widths[ci]!))).join('  ');
+  const line = (parts: string[]): string => parts.map((p, ci) => (ci < textColumns ? p.padEnd(widths[ci]!) : p.padStart(widths[ci]!))).join('  ');
   return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...cells.map(line)].join('\n');
 }

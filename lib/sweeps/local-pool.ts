@@ -2,8 +2,8 @@ import os from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { sweepWorkerBundle } from './worker-bundle';
-import type { SweepJob } from './expand-grid';
-import type { SweepJobResult } from './run-sweep-job';
+import { createMemoryGate, type EndpointGate } from './endpoint-gate';
+import type { SweepJobInput, SweepJobResult } from './run-sweep-job';
 
 /** Where sweep jobs run: the local worker-thread pool, or a queue (lib/sweeps/bullmq-runner.ts). */
 export interface SweepJobRunner {
@@ -11,7 +11,7 @@ export interface SweepJobRunner {
   /** Where the jobs run, for a person: "2 worker threads", "BullMQ on redis://…". */
   readonly describe: string;
   /** Runs one job; rejects with an AbortError when the signal fires (the job's worker is stopped). */
-  run(input: { sweepId: string; job: SweepJob }, signal?: AbortSignal): Promise<SweepJobResult>;
+  run(input: SweepJobInput, signal?: AbortSignal): Promise<SweepJobResult>;
   close(): Promise<void>;
 }
 
@@ -34,7 +34,8 @@ export function defaultWorkerCount(): number {
 }
 
 /**
- * A pool of worker threads (piscina) running sweep jobs on the virtual clock. Each worker
+ * A pool of worker threads (piscina) running simulated sweep jobs on the virtual clock, and
+ * real-endpoint jobs on its own thread through the endpoints' limiters (`gate`). Each worker
  * loads the engine once, from one bundled file (lib/sweeps/worker-bundle.ts), and runs jobs
  * one after another. The pool starts with its first job, once the bundle is ready.
  *
@@ -49,7 +50,13 @@ export function defaultWorkerCount(): number {
 export function createLocalPool({
   workers = defaultWorkerCount(),
   resourceLimits = SWEEP_WORKER_LIMITS,
-}: { workers?: number; resourceLimits?: ResourceLimits } = {}): SweepJobRunner {
+  gate = createMemoryGate(),
+}: {
+  workers?: number;
+  resourceLimits?: ResourceLimits;
+  /** The endpoints' limiters every real-endpoint job of this pool goes through (a BullMQ worker passes the Redis one). */
+  gate?: EndpointGate;
+} = {}): SweepJobRunner {
   let pool: Promise<Piscina> | undefined;
   const started = (): Promise<Piscina> =>
     (pool ??= sweepWorkerBundle().then(
@@ -79,6 +86,14 @@ export function createLocalPool({
     describe: `${workers} worker thread${workers === 1 ? '' : 's'}`,
     async run(input, signal) {
       if (signal?.aborted) throw abortError();
+      if (input.job.endpoint) {
+        // A real endpoint's run waits on the network, not the CPU: it runs on this thread, where
+        // the one gate sees every request of every such run (its limits hold across them all).
+        const { runSweepJob } = await import('./run-sweep-job');
+        const result = await runSweepJob(input, { gate, ...(signal ? { signal } : {}) });
+        if (signal?.aborted) throw abortError();
+        return result;
+      }
       const current = started();
       const onAbort = (): void => void stop(current);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -94,6 +109,7 @@ export function createLocalPool({
     async close() {
       if (pool) void stop(pool);
       await Promise.all(stopping);
+      await gate.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import { Worker } from 'bullmq';
 import { parseArgs } from 'node:util';
 import { redisConnection, SWEEP_QUEUE, type QueuedSweepJob } from './bullmq-runner';
 import { createLocalPool, defaultWorkerCount } from './local-pool';
+import { createRedisGate } from './redis-endpoint-gate';
 import type { SweepJobResult } from './run-sweep-job';
 import { serverEnv } from '@/lib/config/server-env';
 
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   // BullMQ's rate limiter: at most this many jobs a minute across every worker (for sweeps
   // that spend real vendor requests). Unset: no cap.
   const ratePerMin = values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
-  const pool = createLocalPool({ workers: threads });
+  // Real-endpoint jobs go through the endpoints' limiters in Redis: one for every worker process.
+  const pool = createLocalPool({ workers: threads, gate: createRedisGate({ redisUrl: url }) });
   const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
     connection: redisConnection(url),
     concurrency: threads,

@@ -2,7 +2,8 @@ import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import type { SweepCell } from './expand-grid';
 
 /**
- * The results table: one row per cell (configuration × scenario × fault plan × vendor), in
+ * The results table: one row per cell (configuration × scenario × fault plan × target, × model
+ * and × prompt set when the grid has those axes), in
  * the order the grid lists them, from the runs finished so far. Rows depend only on the
  * metrics, never on the order runs finished in, so the same grid gives the same table.
  */
@@ -29,6 +30,8 @@ export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; 
       scenario: job.scenario,
       fault_plan: job.faultPlan,
       vendor: job.vendor,
+      ...(job.model !== undefined ? { model: job.model } : {}),
+      ...(job.promptSet !== undefined ? { prompt_set: job.promptSet } : {}),
       runs: n,
       completed,
       completion_rate: n === 0 ? 0 : completed / n,

@@ -79,8 +79,11 @@ function toCsv(columns: readonly string[], records: readonly Record<string, stri
 
 /** The results table as CSV, one line a row. */
 export function rowsToCsv(rows: readonly SweepRow[]): string {
+  // The model and prompt axes follow the vendor, when the grid has them.
+  const axes = (['model', 'prompt_set'] as const).filter((axis) => rows.some((r) => r[axis] !== undefined));
+  const at = ROW_COLUMNS.indexOf('vendor') + 1;
   return toCsv(
-    ROW_COLUMNS,
+    [...ROW_COLUMNS.slice(0, at), ...axes, ...ROW_COLUMNS.slice(at)],
     rows.map(({ key: _key, completion_rate, completion_ci, verdict_rate, verdict_ci, unchecked, ...rest }) => ({
       ...rest,
       loop_completion_rate: completion_rate,

@@ -1,5 +1,7 @@
 import { CreatedSchema, CreateSweepBodySchema, ListSweepsQuerySchema, SweepSummaryListSchema } from '@/lib/protocol/http';
 import { errorResponse, getSweepRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { getPromptSetStore } from '@/lib/store';
+import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
 
 export const runtime = 'nodejs';
@@ -9,10 +11,15 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const grid = CreateSweepBodySchema.parse(await readJson({ request }));
-    const problems = validateSweepGrid(grid);
+    const { apiKeys, ...grid } = CreateSweepBodySchema.parse(await readJson({ request }));
+    const problems = validateSweepGrid(grid, {
+      ...(apiKeys ? { apiKeys } : {}),
+      runnerKind: sweepRunnerKind(),
+      promptSets: (ref) => getPromptSetStore().getPromptSet(ref.name, ref.version),
+    });
     if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
-    const { id } = getSweepRegistry().start(grid);
+    // The keys stay in this process's memory for this sweep only: never in its row, a run's config, an event or a queued job.
+    const { id } = getSweepRegistry().start(grid, apiKeys ? { apiKeys } : {});
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
   } catch (error) {
     return errorResponse(error);

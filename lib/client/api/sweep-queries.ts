@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SweepGridInput } from '@/lib/protocol';
+import type { CreateSweepRequestInput } from '@/lib/protocol';
 import { parseResponse, SweepFrameSchema } from '@/lib/protocol/http';
 import { useEventStream } from './event-stream';
 import { sweepEventsUrl, sweepsApi, type SweepFrame } from './sweeps';
@@ -27,7 +27,7 @@ export function useSweepRuns(id: string, running: boolean) {
 export function useCreateSweep() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (grid: SweepGridInput) => sweepsApi.create(grid),
+    mutationFn: (grid: CreateSweepRequestInput) => sweepsApi.create(grid),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['sweeps'] }),
   });
 }

@@ -1,4 +1,4 @@
-import type { SweepGridInput } from '@/lib/protocol';
+import type { CreateSweepRequestInput } from '@/lib/protocol';
 import { apiRequest, jsonPost } from './client';
 
 export type { SweepDetail, SweepFrame } from '@/lib/protocol/http';
@@ -9,7 +9,7 @@ const enc = encodeURIComponent;
 export const sweepsApi = {
   list: () => apiRequest((h) => h.SweepSummaryListSchema, '/api/sweeps'),
   get: (id: string) => apiRequest((h) => h.SweepDetailSchema, `/api/sweeps/${enc(id)}`),
-  create: (grid: SweepGridInput) => apiRequest((h) => h.CreatedSchema, '/api/sweeps', jsonPost(grid)),
+  create: (grid: CreateSweepRequestInput) => apiRequest((h) => h.CreatedSchema, '/api/sweeps', jsonPost(grid)),
   cancel: (id: string) => apiRequest((h) => h.SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
   runs: (id: string) => apiRequest((h) => h.SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
 };

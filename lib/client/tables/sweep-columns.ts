@@ -18,6 +18,13 @@ export interface SweepColumn {
   numeric: boolean;
   /** Why a cell shows "—" instead of a figure (the cell's tooltip); absent: the cell has its figure. */
   blank?: (row: SweepRow) => string | undefined;
+  /** An axis the grid may not have: the column is shown only when some row has a value. */
+  optional?: true;
+}
+
+/** The columns a table of these rows shows: an optional axis only when the grid has it. */
+export function visibleColumns(rows: readonly SweepRow[]): readonly SweepColumn[] {
+  return SWEEP_COLUMNS.filter((c) => !c.optional || rows.some((r) => c.value(r) !== ''));
 }
 
 /**
@@ -40,7 +47,25 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
   { id: 'config', header: 'configuration', title: 'the recovery configuration', value: (r) => r.config_label, show: (r) => r.config_label, numeric: false },
   { id: 'scenario', header: 'scenario', title: 'the scenario', value: (r) => r.scenario, show: (r) => r.scenario, numeric: false },
   { id: 'fault_plan', header: 'faults', title: 'the fault plan', value: (r) => r.fault_plan, show: (r) => r.fault_plan, numeric: false },
-  { id: 'vendor', header: 'vendor', title: 'the simulated vendor', value: (r) => r.vendor, show: (r) => r.vendor, numeric: false },
+  { id: 'vendor', header: 'vendor', title: 'the simulated vendor, or the real endpoint', value: (r) => r.vendor, show: (r) => r.vendor, numeric: false },
+  {
+    id: 'model',
+    header: 'model',
+    title: 'the model (the grid’s model axis)',
+    value: (r) => r.model ?? '',
+    show: (r) => r.model ?? '',
+    numeric: false,
+    optional: true,
+  },
+  {
+    id: 'prompt_set',
+    header: 'prompts',
+    title: 'the prompt-set version (the grid’s prompt axis)',
+    value: (r) => r.prompt_set ?? '',
+    show: (r) => r.prompt_set ?? '',
+    numeric: false,
+    optional: true,
+  },
   { id: 'runs', header: 'runs', title: 'runs finished in this cell', value: (r) => r.runs, show: (r) => String(r.runs), numeric: true },
   {
     id: 'completion_rate',
@@ -159,6 +184,8 @@ export function rowLabel(row: SweepRow, rows: readonly SweepRow[]): string {
     varies((r) => r.fault_plan) ? row.fault_plan : '',
     varies((r) => r.scenario) ? row.scenario : '',
     varies((r) => r.vendor) ? row.vendor : '',
+    varies((r) => r.model ?? '') ? (row.model ?? '') : '',
+    varies((r) => r.prompt_set ?? '') ? (row.prompt_set ?? '') : '',
   ]
     .filter(Boolean)
     .join(' · ');

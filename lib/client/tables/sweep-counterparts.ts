@@ -15,7 +15,15 @@ export function sweepCounterparts(options: { row: SweepRow; rows: readonly Sweep
   const { row, rows, runs, seed } = options;
   const out: SweepCounterpart[] = [];
   for (const other of rows) {
-    if (other.key === row.key || other.scenario !== row.scenario || other.fault_plan !== row.fault_plan || other.vendor !== row.vendor) continue;
+    if (
+      other.key === row.key ||
+      other.scenario !== row.scenario ||
+      other.fault_plan !== row.fault_plan ||
+      other.vendor !== row.vendor ||
+      other.model !== row.model ||
+      other.prompt_set !== row.prompt_set
+    )
+      continue;
     const run = runs.find((r) => r.key === other.key && r.seed === seed);
     if (run) out.push({ runId: run.run_id, configLabel: other.config_label });
   }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { SweepGridSchema, SweepRowSchema, SweepRunMetricsSchema, SweepSummarySchema } from '../sweeps';
+import { CreateSweepRequestSchema, SweepGridSchema, SweepRowSchema, SweepRunMetricsSchema, SweepSummarySchema } from '../sweeps';
 
-/** POST /api/sweeps: the grid itself (the same document as the CLI's --grid file). */
-export const CreateSweepBodySchema = SweepGridSchema;
+/**
+ * POST /api/sweeps: the grid itself (the same document as the CLI's --grid file), with keys
+ * for its "request" endpoints by endpoint id (held for this sweep only, never stored).
+ */
+export const CreateSweepBodySchema = CreateSweepRequestSchema;
 
 /** GET /api/sweeps?limit=N: newest first. */
 export const ListSweepsQuerySchema = z.object({

@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SweepGridSchema, type SweepGridInput } from '@/lib/protocol';
+import {
+  createSqliteCassetteStore,
+  createSqlitePromptSetStore,
+  createSqliteRunStore,
+  createSqliteSweepStore,
+  type CassetteStore,
+  type PromptSetStore,
+  type RunStore,
+  type SweepStore,
+} from '@/lib/store';
+import { worstRunUsd } from './cost-cap';
+import { executeSweep, type SweepProgress } from './execute-sweep';
+import { expandGrid } from './expand-grid';
+import { createLocalPool } from './local-pool';
+import { mostInAnyWindow, startCountingEndpoint } from './real-endpoint.testkit';
+import { storedSweepCassettes } from './sweep-cassettes';
+import { validateSweepGrid } from './validate-grid';
+
+/**
+ * A sweep over a real endpoint, as a person runs one: an OpenAI-compatible server written here
+ * counts every request with its time; the sweep's limit of N requests a minute holds at the
+ * server, a 429 with Retry-After pauses the endpoint for every run, the cost cap stops the
+ * sweep, two prompt-set versions and two models reach the server, the key sent with the sweep
+ * is used and kept nowhere, and a rerun from the recorded cassettes runs with the server gone.
+ * Run time is scaled (timeScale 0.02: a minute is 1.2 s of wall time), so the limiter's minute,
+ * the Retry-After and the runs' own waits are all short.
+ */
+const KEY = 'sk-sweep-request-key-8231-secret';
+const SCALE = 0.02;
+const PER_MIN = 4;
+const RETRY_AFTER_S = 60;
+/** Wall ms a request may take from the limiter to the server (loopback, on a busy machine). */
+const JITTER_MS = 100;
+
+let dir: string;
+let runStore: RunStore;
+let sweepStore: SweepStore;
+let promptSetStore: PromptSetStore;
+let cassetteStore: CassetteStore;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-real-sweep-'));
+  runStore = createSqliteRunStore({ dir });
+  sweepStore = createSqliteSweepStore({ dir });
+  promptSetStore = createSqlitePromptSetStore({ dir });
+  cassetteStore = createSqliteCassetteStore({ dir });
+  promptSetStore.savePromptSet({ name: 'check-first', system: 'You fix code. Run the check before anything else.', task: '', toolDescriptions: {} });
+  promptSetStore.savePromptSet({
+    name: 'check-first',
+    system: 'You fix code. Run the check first, then read only what failed.',
+    task: '',
+    toolDescriptions: {},
+  });
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  for (const store of [runStore, sweepStore, promptSetStore, cassetteStore]) store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const promptSets = (ref: { name: string; version: number }) => promptSetStore.getPromptSet(ref.name, ref.version);
+
+function gridFor(url: string, extra: Partial<SweepGridInput> = {}): SweepGridInput {
+  return {
+    name: 'real endpoint',
+    configurations: [{ id: 'codesmith', preset: 'codesmith' }],
+    vendors: [],
+    endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: url, keySource: 'request', requestsPerMin: PER_MIN }],
+    models: ['gpt-4o-mini', 'deepseek-chat'],
+    promptSets: [
+      { name: 'check-first', version: 1 },
+      { name: 'check-first', version: 2 },
+    ],
+    seeds: [1, 2],
+    timeScale: SCALE,
+    costCapUsd: 100,
+    ...extra,
+  };
+}
+
+describe('a sweep over a real endpoint, on the local pool', () => {
+  it('holds the endpoint to N requests a minute, pauses it on a 429 Retry-After, varies prompts and models, and keeps no key', async () => {
+    const endpoint = await startCountingEndpoint({ rateLimitAt: 3, retryAfterS: RETRY_AFTER_S });
+    const grid = SweepGridSchema.parse(gridFor(endpoint.url));
+    // A loopback address is refused unless the environment allows it, as for a run.
+    expect(validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets, env: {} }).join('\n')).toMatch(
+      /endpoints\.0\.baseUrl: .*LOOP_LAB_ALLOWED_REQUEST_HOSTS/,
+    );
+    vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', endpoint.host);
+    expect(validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets })).toEqual([]);
+    // A key sent with a sweep never reaches a BullMQ queue.
+    expect(validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets, runnerKind: 'bullmq' }).join('\n')).toMatch(/keySource: a key sent with a sweep/);
+
+    const runner = createLocalPool({ workers: 1 });
+    const frames: SweepProgress[] = [];
+    try {
+      const outcome = await executeSweep({
+        sweepId: 'sw-real',
+        grid,
+        runner,
+        runStore,
+        sweepStore,
+        apiKeys: { local: KEY },
+        promptSets,
+        cassettes: storedSweepCassettes(cassetteStore),
+        onProgress: (p) => frames.push(p),
+      });
+      expect(outcome.message).toBeUndefined();
+      expect(outcome.status).toBe('completed');
+      // Two models × two prompt-set versions: four rows, two seeds each, each compared by its own axes.
+      expect(outcome.rows.map((r) => [r.model, r.prompt_set, r.runs])).toEqual([
+        ['gpt-4o-mini', 'check-first v1', 2],
+        ['gpt-4o-mini', 'check-first v2', 2],
+        ['deepseek-chat', 'check-first v1', 2],
+        ['deepseek-chat', 'check-first v2', 2],
+      ]);
+      expect(outcome.metrics.every((m) => m.complete)).toBe(true);
+    } finally {
+      await runner.close();
+      await endpoint.stop();
+    }
+
+    const { seen } = endpoint;
+    // The server saw both models and both prompts, with the sweep's key.
+    expect(new Set(seen.map((s) => s.model))).toEqual(new Set(['gpt-4o-mini', 'deepseek-chat']));
+    expect(new Set(seen.filter((s) => s.tools).map((s) => s.system))).toEqual(
+      new Set(['You fix code. Run the check before anything else.', 'You fix code. Run the check first, then read only what failed.']),
+    );
+    expect(seen.every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
+    // More requests than one minute's limit went, and no window of a minute held more than the limit.
+    expect(seen.length).toBeGreaterThan(2 * PER_MIN);
+    expect(mostInAnyWindow(seen, 60_000 * SCALE, JITTER_MS)).toBeLessThanOrEqual(PER_MIN);
+    // After the 429, nothing reached the endpoint until its Retry-After was over, and the sweep said why.
+    const limited = seen.findIndex((s) => s.status === 429);
+    expect(limited).toBe(2);
+    // (A request the limiter let go before the 429 came back may still arrive just after it.)
+    const pauseMs = RETRY_AFTER_S * 1000 * SCALE;
+    const during = seen.filter((s) => s.at > seen[limited]!.at + JITTER_MS && s.at < seen[limited]!.at + pauseMs - JITTER_MS);
+    expect(during).toEqual([]);
+    // Without the pause the limiter alone would have let the fifth request go a minute after the first, inside it.
+    expect(seen[0]!.at + 60_000 * SCALE).toBeLessThan(seen[limited]!.at + pauseMs - JITTER_MS);
+    expect(frames.at(-1)!.summary.notes?.join('\n')).toMatch(/endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/);
+
+    // The key is in no stored byte: the sweep's row, the runs' configs and events, the cassettes.
+    for (const file of fs.readdirSync(dir)) {
+      expect(fs.readFileSync(path.join(dir, file)).includes(KEY), file).toBe(false);
+    }
+    expect(JSON.stringify(sweepStore.getSweep('sw-real'))).not.toContain(KEY);
+
+    // Every run was recorded: a rerun replays the cassettes with the server gone, and costs nothing there.
+    expect(cassetteStore.listCassettes().filter((c) => c.from_run?.startsWith('sw-real-'))).toHaveLength(8);
+    const before = seen.length;
+    const rerun = SweepGridSchema.parse(
+      gridFor(endpoint.url, {
+        replayFrom: 'sw-real',
+        endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, requestsPerMin: PER_MIN }],
+      }),
+    );
+    const replayRunner = createLocalPool({ workers: 1 });
+    try {
+      const replayed = await executeSweep({
+        sweepId: 'sw-replay',
+        grid: rerun,
+        runner: replayRunner,
+        runStore,
+        sweepStore,
+        promptSets,
+        cassettes: storedSweepCassettes(cassetteStore),
+      });
+      expect(replayed.status).toBe('completed');
+      expect(replayed.metrics.every((m) => m.complete)).toBe(true);
+      expect(replayed.rows.map((r) => r.runs)).toEqual([2, 2, 2, 2]);
+    } finally {
+      await replayRunner.close();
+    }
+    expect(seen.length).toBe(before);
+  }, 120_000);
+
+  it('stops at its cost cap before a run that could pass it, and says so', async () => {
+    const endpoint = await startCountingEndpoint();
+    vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', endpoint.host);
+    const grid = SweepGridSchema.parse(
+      gridFor(endpoint.url, {
+        models: ['gpt-4o-mini'],
+        promptSets: [{ name: 'check-first', version: 1 }],
+        seeds: { from: 1, to: 12 },
+        costCapUsd: undefined,
+        budgets: { maxIterations: 30, maxCostUsd: 0.01, maxRunMs: 600_000, maxAttempts: 50 },
+      }),
+    );
+    // The cap: one run's worst case and half again, so the sweep goes on only while what it spent stays under half a worst case.
+    const worst = worstRunUsd(expandGrid(grid, { promptSets })[0]!.config)!;
+    const cap = worst * 1.5;
+    const runner = createLocalPool({ workers: 1 });
+    try {
+      const outcome = await executeSweep({
+        sweepId: 'sw-cap',
+        grid: { ...grid, costCapUsd: cap },
+        runner,
+        runStore,
+        sweepStore,
+        apiKeys: { local: KEY },
+        promptSets,
+      });
+      expect(outcome.status).toBe('stopped');
+      expect(outcome.message).toMatch(
+        /^cost cap: the sweep stopped before run \d+ of 12: \$[\d.]+ spent, and this run could cost up to \$[\d.]+ .*which could pass the \$[\d.]+ cap$/,
+      );
+      const spent = outcome.metrics.reduce((s, m) => s + m.usd, 0);
+      expect(outcome.metrics.length).toBeGreaterThan(0);
+      expect(outcome.metrics.length).toBeLessThan(12);
+      expect(spent).toBeLessThanOrEqual(cap);
+      // The next run's worst case is what would have passed it.
+      expect(spent + worst).toBeGreaterThan(cap);
+      const stored = sweepStore.getSweep('sw-cap')!.summary;
+      expect(stored.status).toBe('stopped');
+      expect(stored.message).toBe(outcome.message);
+    } finally {
+      await runner.close();
+      await endpoint.stop();
+    }
+  }, 120_000);
+});
