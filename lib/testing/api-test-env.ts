@@ -46,6 +46,8 @@ export async function settleLiveRuns(): Promise<void> {
  */
 export function useTempDataDir(prefix: string): () => string {
   let dir: string | undefined;
+  // The settings as they were, put back afterwards: the next file in the same worker starts from them.
+  const before = { dataDir: process.env.LOOP_LAB_DATA_DIR, runThreads: process.env.LOOP_LAB_RUN_THREADS };
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     process.env.LOOP_LAB_DATA_DIR = dir;
@@ -67,11 +69,18 @@ export function useTempDataDir(prefix: string): () => string {
     delete g.__loopLabRunRegistry;
     delete g.__loopLabSweepRegistry;
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    restoreEnv('LOOP_LAB_DATA_DIR', before.dataDir);
+    restoreEnv('LOOP_LAB_RUN_THREADS', before.runThreads);
   });
   return () => {
     if (!dir) throw new Error('useTempDataDir: the directory exists only once beforeAll has run');
     return dir;
   };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** A JSON POST as the browser sends it; a string body goes as is, anything else through JSON.stringify. */
