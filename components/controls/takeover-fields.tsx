@@ -55,9 +55,14 @@ export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundF
   );
 }
 
-/** The safeguards a naive takeover switches off all at once, each switchable alone. */
+/** The takeover safeguards, each switchable alone (a naive takeover switches off all but the last at once). */
 const TAKEOVER_RULES: { rule: TakeoverRule; label: string; hint: string }[] = [
   { rule: 'credentials', label: 'drop foreign credentials', hint: 'thinking signed by another model goes out with its signature (Anthropic refuses it)' },
   { rule: 'latest_turn', label: 'latest-turn rule', hint: 'thinking stays on for a tool round that began without thinking this model signed' },
   { rule: 'reasoning_placeholder', label: 'reasoning placeholder', hint: 'a DeepSeek-style vendor gets tool-call turns without reasoning_content' },
+  {
+    rule: 'handles',
+    label: 're-send references by value',
+    hint: 'a stored response (previous_response_id) is named to a model that does not hold it (the Responses API refuses it)',
+  },
 ];

@@ -62,9 +62,12 @@ export type SimPolicyId = z.infer<typeof SimPolicyIdSchema>;
  * sent to a model that did not mint it; `latest_turn` — Anthropic's rule that a tool round in
  * progress must start with thinking this model signed, met by asking for no thinking on that
  * request; `reasoning_placeholder` — a DeepSeek-style vendor's tool-call turn without reasoning
- * of its own is given the placeholder reasoning_content it requires.
+ * of its own is given the placeholder reasoning_content it requires; `handles` — a history a
+ * vendor held by reference (a Responses API `previous_response_id`) is re-sent by value to any other
+ * model or vendor. `naive` switches off the first three: a naive takeover sends the history by
+ * value, as it was; `handles` is off only when named, and then the old reference goes out instead.
  */
-export const TakeoverRuleSchema = z.enum(['credentials', 'latest_turn', 'reasoning_placeholder']);
+export const TakeoverRuleSchema = z.enum(['credentials', 'latest_turn', 'reasoning_placeholder', 'handles']);
 export type TakeoverRule = z.infer<typeof TakeoverRuleSchema>;
 
 export const TakeoverSchema = z
@@ -72,15 +75,19 @@ export const TakeoverSchema = z
     foreignThinking: z.enum(['drop', 'note']).default('drop'),
     naive: z.boolean().default(false),
     /** Safeguards switched off alone (absent: none); `naive` switches every one off. */
-    rulesOff: z.array(TakeoverRuleSchema).max(3).optional(),
+    rulesOff: z.array(TakeoverRuleSchema).max(4).optional(),
   })
   .strict();
 export type TakeoverHandling = z.infer<typeof TakeoverSchema>;
 export const DEFAULT_TAKEOVER: TakeoverHandling = { foreignThinking: 'drop', naive: false };
 
-/** Whether a takeover safeguard is in force: not switched off alone, and no naive takeover. */
+/**
+ * Whether a takeover safeguard is in force: not switched off alone, and (but for `handles`,
+ * which only naming switches off) no naive takeover.
+ */
 export function takeoverRuleOn(handling: TakeoverHandling, rule: TakeoverRule): boolean {
-  return !handling.naive && !(handling.rulesOff ?? []).includes(rule);
+  if ((handling.rulesOff ?? []).includes(rule)) return false;
+  return rule === 'handles' || !handling.naive;
 }
 
 /** What part of a render cache key the handling is: everything rendering depends on in it. */

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { openaiResponses } from '@/lib/dialects';
-import { markHeldBy } from '@/lib/trajectory';
+import { DEFAULT_TAKEOVER, takeoverRuleOn } from '@/lib/protocol';
+import { lastReference, markHeldBy, type HeldPrefix } from '@/lib/trajectory';
 import { SDK_TIMEOUT_MS, type ClientConfig } from './client-config';
 import { ResponseChain } from './responses-chain';
 import { createResponsesTranslator } from './responses-events';
@@ -30,8 +31,9 @@ export function createResponsesAdapter(options: { provider: ProviderOptions; cli
     vendor,
     dialect: 'responses',
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
-      const held = chain.held({ model: request.model, messages: request.messages });
-      const rendered = openaiResponses.render({ request, vendor, ...(provider.handling ? { handling: provider.handling } : {}), ...(held ? { held } : {}) });
+      const handling = provider.handling ?? DEFAULT_TAKEOVER;
+      const held = chain.held({ model: request.model, messages: request.messages }) ?? foreignReference(request, { vendor, handling });
+      const rendered = openaiResponses.render({ request, vendor, handling, ...(held ? { held } : {}) });
       const { params } = rendered;
       if (onRenderReport) onRenderReport(rendered.report);
       onRequestBody?.(params);
@@ -50,6 +52,21 @@ export function createResponsesAdapter(options: { provider: ProviderOptions; cli
       });
     },
   };
+}
+
+/**
+ * With the `handles` safeguard switched off, a history another model or vendor held by
+ * reference is sent by that reference, as code written for the first one would send it; the
+ * vendor answers whether it holds it. With the safeguard on (always, unless named) nothing.
+ */
+function foreignReference(
+  request: { model: string; messages: Parameters<typeof lastReference>[0] },
+  context: { vendor: string; handling: Parameters<typeof takeoverRuleOn>[0] },
+): HeldPrefix | undefined {
+  if (takeoverRuleOn(context.handling, 'handles')) return undefined;
+  const holder = lastReference(request.messages);
+  if (!holder || (holder.vendor === context.vendor && holder.model === request.model)) return undefined;
+  return { responseId: holder.responseId, messages: holder.messages, elsewhere: `${holder.vendor}/${holder.model}` };
 }
 
 /**

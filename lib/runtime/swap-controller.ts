@@ -1,5 +1,5 @@
 import type { Emit, ProviderBinding } from '@/lib/engine';
-import { MAX_SCHEDULED_SWAPS, type EventOf, type RunConfig, type ScheduledSwap, type TakeoverHandling } from '@/lib/protocol';
+import { MAX_SCHEDULED_SWAPS, takeoverRuleOn, type EventOf, type RunConfig, type ScheduledSwap, type TakeoverHandling } from '@/lib/protocol';
 import type { ProviderAdapter } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
 import { probeSimRequest } from '@/lib/sim';
@@ -114,15 +114,18 @@ export function createSwapController(options: {
     // a reference means nothing to another vendor or model. Naively, only what it did not
     // hold would be sent, as the code written for it sends.
     const held = heldReference({ messages: request.messages, from: input.from });
-    const report: RenderReport = held
-      ? {
-          ...input.report,
-          converted: [
-            `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
-            ...input.report.converted,
-          ],
-        }
-      : input.report;
+    // With the `handles` safeguard off, a Responses target was sent the reference itself (its render report says so).
+    const referenceSent = held !== undefined && bound.dialect.wire === 'responses' && !takeoverRuleOn(handling, 'handles');
+    const report: RenderReport =
+      held && !referenceSent
+        ? {
+            ...input.report,
+            converted: [
+              `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
+              ...input.report.converted,
+            ],
+          }
+        : input.report;
     // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
     // Naively the reference is kept where the dialect has a place for it, and elsewhere only the
     // messages after it are sent: each is what code written for the first vendor would send.

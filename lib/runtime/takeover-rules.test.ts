@@ -16,6 +16,10 @@ const SONNET_TO_HAIKU = {
   swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
 } as const;
 const OPENAI_TO_DEEPSEEK = { provider: { vendor: 'sim-openai' }, swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }] } as const;
+const GPT5_TO_MINI = {
+  provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5', thinking: true },
+  swaps: [{ atTurn: 3, vendor: 'sim-openai-responses', model: 'gpt-sim-5-mini' }],
+} as const;
 
 describe('takeover safeguards, each switched off alone', () => {
   it('credentials off: the other model’s thinking signatures go out, and Anthropic refuses them', async () => {
@@ -51,8 +55,26 @@ describe('takeover safeguards, each switched off alone', () => {
     expect(error?.message).toContain(REASONING_CONTENT_MISSING);
   });
 
-  it('every safeguard on: both swaps are accepted', async () => {
-    for (const route of [SONNET_TO_HAIKU, OPENAI_TO_DEEPSEEK]) {
+  it('handles off: gpt-sim-5’s stored response is named to gpt-sim-5-mini, which does not hold it, and the Responses API refuses it', async () => {
+    const events = await swapWithRuleOff('handles', GPT5_TO_MINI);
+    const [report] = ofType(events, 'takeover_report');
+    expect(report?.handling.rulesOff).toEqual(['handles']);
+    expect(report?.converted.some((c) => c.includes('handles rule off: message held by sim-openai-responses/gpt-sim-5, sent by its reference'))).toBe(true);
+    expect(report?.converted.some((c) => c.includes('re-sent by value'))).toBe(false);
+    const error = ofType(events, 'model_error')[0];
+    expect(error).toMatchObject({ iteration: 3, status: 400 });
+    expect(error?.message).toMatch(/previous response/i);
+    expect(terminateOf(events).complete).toBe(false);
+  });
+
+  it('naive leaves the handles safeguard on: the history goes by value, and the foreign reasoning is what the vendor refuses', async () => {
+    const events = await runToEnd({ provider: GPT5_TO_MINI.provider, swaps: [...GPT5_TO_MINI.swaps], takeover: { naive: true } });
+    expect(ofType(events, 'takeover_report')[0]?.converted.some((c) => c.includes('re-sent by value'))).toBe(true);
+    expect(ofType(events, 'model_error')[0]?.message).not.toMatch(/previous response/i);
+  });
+
+  it('every safeguard on: the swaps are accepted', async () => {
+    for (const route of [SONNET_TO_HAIKU, OPENAI_TO_DEEPSEEK, GPT5_TO_MINI]) {
       const events = await swapWithRuleOff(undefined, route);
       expect(ofType(events, 'model_error')).toEqual([]);
       expect(terminateOf(events).complete).toBe(true);

@@ -4,7 +4,7 @@ export { parseToolArgs } from './parse-tool-args';
 export { renderAnthropic, type RenderAnthropicOptions, type RenderedAnthropic } from './render-anthropic';
 export { needsReasoningContent, renderOpenAI, type AssistantMessageWithReasoning, type RenderOpenAIOptions, type RenderedOpenAI } from './render-openai';
 export type { RenderReport } from './render-report';
-export { heldReference, markHeldBy, type ReferenceHolder } from './reference-holders';
+export { heldReference, lastReference, markHeldBy, type ReferenceHolder } from './reference-holders';
 export { MIN_OUTPUT_TOKENS, renderResponses, type HeldPrefix, type RenderResponsesOptions, type RenderedResponses } from './render-responses';
 export { MIN_THINKING_BUDGET, modelReasons, thinkingBudget } from './thinking-budget';
 export { forkableTurns, trajectoryFromLog, type LoggedMessage, type LoggedTrajectory, type TrajectoryResult } from './trajectory-from-log';

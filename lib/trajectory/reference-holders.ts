@@ -22,11 +22,16 @@ export function markHeldBy(message: Message, holder: ReferenceHolder): void {
  * nothing to anyone else.
  */
 export function heldReference(options: { messages: readonly Message[]; from: { vendor: string; model: string } }): ReferenceHolder | undefined {
-  const { messages, from } = options;
+  const { from } = options;
+  const holder = lastReference(options.messages);
+  return holder && holder.vendor === from.vendor && holder.model === from.model ? holder : undefined;
+}
+
+/** The last reference the history was sent by, whoever held it (what the `handles` rule keeps from travelling). */
+export function lastReference(messages: readonly Message[]): ReferenceHolder | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const holder = holders.get(messages[i]!);
-    if (holder && holder.messages === i + 2 && messages[i + 1]?.role === 'assistant')
-      return holder.vendor === from.vendor && holder.model === from.model ? holder : undefined;
+    if (holder && holder.messages === i + 2 && messages[i + 1]?.role === 'assistant') return holder;
   }
   return undefined;
 }

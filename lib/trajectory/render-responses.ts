@@ -13,6 +13,8 @@ export interface HeldPrefix {
   responseId: string;
   /** How many of the request's first messages that response stands for. */
   messages: number;
+  /** Who held it, when that is another model or vendor (sent so with the `handles` safeguard off). */
+  elsewhere?: string;
 }
 
 export interface RenderResponsesOptions {
@@ -47,7 +49,13 @@ export function renderResponses(options: RenderResponsesOptions): RenderedRespon
   const held = options.held && options.held.messages <= request.messages.length ? options.held : undefined;
   const from = held ? held.messages : 0;
   for (let i = 0; i < request.messages.length; i++) {
-    report.count(i < from ? `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)` : 'message sent by value');
+    report.count(
+      i >= from
+        ? 'message sent by value'
+        : held?.elsewhere
+          ? `handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`
+          : `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)`,
+    );
   }
   const input: InputItem[] = [];
   for (const message of request.messages.slice(from)) {

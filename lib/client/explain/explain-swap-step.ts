@@ -43,4 +43,5 @@ const RULE_WORDS: Record<TakeoverRule, string> = {
   credentials: 'foreign credentials dropped',
   latest_turn: 'the latest-turn rule',
   reasoning_placeholder: 'the reasoning_content placeholder',
+  handles: 'references re-sent by value',
 };

@@ -57,7 +57,7 @@ const READERS: { [K in UrlField]: Reader<K> } = {
   model: text(z.string().max(200)),
   foreignThinking: text(z.enum(['drop', 'note'])),
   naiveTakeover: (raw) => raw === '1',
-  takeoverRulesOff: json(z.array(TakeoverRuleSchema).max(3)),
+  takeoverRulesOff: json(z.array(TakeoverRuleSchema).max(4)),
   preset: text(PresetIdSchema),
   overrides: json(RecoveryOverridesSchema),
   faults: (raw) => raw.split(',').filter((id) => FAULT_IDS.has(id)),
