@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +9,7 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, DB_FILE_NAME } from '@/lib/store';
 import { redisConnection, removeDeadSweepJobs, SWEEP_QUEUE } from '@/lib/sweeps/bullmq-runner';
 import { createSweepRegistry } from './sweep-registry';
+import { freePort } from '@/lib/testing/local-process';
 
 /**
  * A server that died mid-sweep leaves the sweep's jobs in Redis: some already run by the
@@ -20,16 +20,6 @@ const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 let dir: string;
 let redis: ChildProcess;
 let url: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);

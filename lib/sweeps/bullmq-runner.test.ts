@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { createBullmqRunner } from './bullmq-runner';
 import { executeSweep } from './execute-sweep';
 import { SMALL_GRID } from './execute-sweep-grid.testkit';
 import { createLocalPool } from './local-pool';
+import { freePort, waitFor } from '@/lib/testing/local-process';
 
 /**
  * The Redis path for real: a redis-server on a free localhost port, two `npm run worker`
@@ -22,24 +22,6 @@ let url: string;
 const workers: ChildProcess[] = [];
 let runStore: RunStore;
 let sweepStore: SweepStore;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitFor(check: () => boolean, what: string, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { createSqlitePromptSetStore, createSqliteRunStore, createSqliteSweepStor
 import { createBullmqRunner } from './bullmq-runner';
 import { executeSweep, type SweepProgress } from './execute-sweep';
 import { mostInAnyWindow, startCountingEndpoint } from './real-endpoint.testkit';
+import { freePort, waitFor } from '@/lib/testing/local-process';
 
 /**
  * The same sweep over a real endpoint through BullMQ: a redis-server, two `npm run worker`
@@ -30,24 +30,6 @@ let runStore: RunStore;
 let sweepStore: SweepStore;
 let promptSetStore: PromptSetStore;
 let endpoint: Awaited<ReturnType<typeof startCountingEndpoint>>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitFor(check: () => boolean, what: string, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
