@@ -63,9 +63,22 @@ export function createLocalPool({
       // execArgv []: the bundle is plain JavaScript, so a worker needs none of this process's
       // flags; inheriting `--import tsx` (the CLI, the bench) would give every worker thread its
       // own tsx loader thread (measured: ~100 MB of RSS a worker).
-      (filename) =>
-        new Piscina({ filename, execArgv: [], minThreads: workers, maxThreads: workers, concurrentTasksPerWorker: 1, idleTimeout: 30_000, resourceLimits }),
+      (filename) => {
+        const created = new Piscina({
+          filename,
+          execArgv: [],
+          minThreads: workers,
+          maxThreads: workers,
+          concurrentTasksPerWorker: 1,
+          idleTimeout: 30_000,
+          resourceLimits,
+        });
+        listenForPoolErrors(created, () => destroying.has(created));
+        return created;
+      },
     ));
+  /** Pools whose destroy() has begun: a result a worker posts after that belongs to a cancelled job. */
+  const destroying = new WeakSet<Piscina>();
   /** Pools being destroyed: close() waits for them, so their threads are gone when it returns. */
   const stopping = new Set<Promise<void>>();
   /** Destroys this pool (once) if it is still the current one; the next job starts another. */
@@ -74,7 +87,10 @@ export function createLocalPool({
     pool = undefined;
     const destroyed = which
       .then(
-        (p) => p.destroy(),
+        (p) => {
+          destroying.add(p);
+          return p.destroy();
+        },
         () => {},
       )
       .finally(() => stopping.delete(destroyed));
@@ -112,6 +128,21 @@ export function createLocalPool({
       await gate.close();
     },
   };
+}
+
+/**
+ * Piscina reports what belongs to no task as an 'error' event on the pool, and an EventEmitter
+ * with no 'error' listener throws it: uncaught, it would end the server. Two such reports are
+ * expected and harmless. A worker that finishes its job while the pool is being destroyed posts a
+ * result for a task the destroy already rejected ("Unexpected message from Worker"); that job was
+ * cancelled, so its result is dropped. Anything else (a worker failing between jobs) is logged,
+ * and the next job that needs that worker fails with its own error.
+ */
+export function listenForPoolErrors(pool: Piscina, isBeingDestroyed: () => boolean): void {
+  pool.on('error', (error: unknown) => {
+    if (isBeingDestroyed()) return;
+    console.error(`[loop-lab] a sweep worker failed outside any job: ${error instanceof Error ? error.message : String(error)}`);
+  });
 }
 
 function abortError(): Error {
