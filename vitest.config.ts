@@ -1,17 +1,40 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const INCLUDE = ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'];
+
+/**
+ * Test files that change what every later file in the same worker would see, so each runs in a
+ * fresh module graph of its own: module mocks (`vi.mock`, `vi.resetModules`) and a process-wide
+ * setting made at import and never undone.
+ */
+const ISOLATED = [
+  'lib/server/run-registry.once.test.ts', // vi.mock of the run-totals, storable-event and redaction modules
+  'lib/server/comparison-cache.test.ts', // vi.mock('server-only')
+  'lib/server/finished-run-views.test.ts', // vi.mock('server-only')
+  'lib/client/run-view/sliced-fold.test.ts', // vi.resetModules
+  'lib/run-threads/run-threads.test.ts', // LOOP_LAB_BENCH_DIAGNOSTICS=1 for the whole file
+  'lib/sweeps/run-sweep-job.test.ts', // turns on the sweep workers' check-result cache, as a worker's entry does
+];
+
 export default defineConfig({
   resolve: {
     alias: { '@': fileURLToPath(new URL('./', import.meta.url)) },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-reports/unit.json' },
     // `server-only` throws outside a React Server Component bundle; tests run server code directly.
     alias: { 'server-only': fileURLToPath(new URL('./lib/testing/server-only-stub.ts', import.meta.url)) },
+    projects: [
+      // Every other file shares its worker's module graph with the files before it (`isolate: false`):
+      // importing the engine, the SDKs and the schemas again for each of 250 files was most of the
+      // suite's time. Each file still leaves the process as it found it (the server's singletons,
+      // environment variables, timers and globals are put back in its afterAll/afterEach).
+      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
   },
 });

@@ -3,6 +3,7 @@
 // ceiling's sample of sweep runs as a worker runs them. Prints one JSON line for `npm run bench`.
 import { fileURLToPath } from 'node:url';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import { mergeOwners, profileOwners, type CpuOwners } from './cpu-owners';
 import { engineRun, sdkOnly } from './engine-overhead';
 import { recordBenchRun } from './record-run';
@@ -31,6 +32,7 @@ const engine = mergeOwners(engineParts);
 const sdk = mergeOwners(sdkParts);
 
 const sample = benchSample(benchJobs(1000), 32);
+enableCheckResultCache(); // as in a sweep worker thread
 for (const job of sample) await runSweepJob({ sweepId: 'warm', job });
 const rounds = Math.max(1, Math.round(runs / 10));
 const sweep = await profileOwners({

@@ -20,6 +20,12 @@ export interface LoadFigures {
   runs: number;
   timeScale: number;
   postMs: number[];
+  /**
+   * The same number of simultaneous POSTs, just before, to a route that does nothing (the bench
+   * diagnostics reset: no body read, no store, no run): what Next's own per-request path costs
+   * this machine, the floor under the POST figure.
+   */
+  floorPostMs: number[];
   /** Wall ms from the POSTs to the last terminate received. */
   wallMs: number;
   eventsReceived: number;
@@ -75,6 +81,8 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     await watch(base, (await post(base, config)).id, { reconnects: 0 });
     const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
+    const floorPostMs = await Promise.all(Array.from({ length: runs }, () => timedReset(base)));
+    await timedReset(base); // the figures start after the floor's burst
 
     const counts = { reconnects: 0 };
     const cpuBefore = mainThreadCpuMs(server.pid);
@@ -112,6 +120,7 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
       runs,
       timeScale,
       postMs: results.map((r) => r.postMs),
+      floorPostMs,
       wallMs,
       eventsReceived: results.reduce((n, r) => n + r.seqs.length, 0),
       eventsStored,
@@ -156,6 +165,14 @@ function ensureBuild(root: string): { built: boolean; buildAgeMin: number } {
     built = true;
   }
   return { built, buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000 };
+}
+
+/** One POST to the bench diagnostics reset, the cheapest route the server has; its wall ms. */
+async function timedReset(base: string): Promise<number> {
+  const t0 = performance.now();
+  const response = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (response.status !== 204) throw new Error(`POST /api/bench-diagnostics: ${response.status}`);
+  return performance.now() - t0;
 }
 
 async function post(base: string, config: unknown): Promise<{ id: string }> {
@@ -245,7 +262,8 @@ export function describeLoad(f: LoadFigures): string {
     '\n      ' +
     `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
     `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')}\n` +
-    `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}\n` +
+    `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}; ` +
+    `Next's floor, ${f.runs} POSTs at once to a route that does nothing: p50 ${ms(percentile(f.floorPostMs, 50))}, p95 ${ms(percentile(f.floorPostMs, 95))}\n` +
     `      watchdog fired after its deadline (wall): p50 ${percentile(late, 50).toFixed(1)} ms, p99 ${percentile(late, 99).toFixed(1)} ms, max ${Math.max(...late).toFixed(1)} ms ` +
     `(${late.length} firings; ${f.watchdogEvents} watchdog_fired events stored)\n` +
     `      main thread event-loop delay: p50 ${f.server.loopDelay.p50.toFixed(1)} ms, p99 ${f.server.loopDelay.p99.toFixed(1)} ms, max ${f.server.loopDelay.max.toFixed(1)} ms\n` +

@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import type { SweepJob } from '@/lib/sweeps/expand-grid';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
 import { mainThreadCpuMs } from './proc-memory';
@@ -41,6 +42,7 @@ type Phase = 'sdk' | 'sim' | 'simSdk' | 'whole';
  */
 export async function measureSweepCeiling({ sample, cores, rounds }: { sample: readonly SweepJob[]; cores: number; rounds: number }): Promise<SweepCeiling> {
   // Warm the whole runtime first (JIT, tokenizer tables, the check pool), then record.
+  enableCheckResultCache(); // as in a sweep worker thread
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });
   const trajectories: Trajectory[] = [];
   for (const job of sample) trajectories.push(await recordTrajectory(job));

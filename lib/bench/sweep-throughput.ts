@@ -7,6 +7,7 @@ import { executeSweep } from '@/lib/sweeps/execute-sweep';
 import { expandGrid, type SweepJob } from '@/lib/sweeps/expand-grid';
 import { createLocalPool, defaultWorkerCount } from '@/lib/sweeps/local-pool';
 import { runSweepJob } from '@/lib/sweeps/run-sweep-job';
+import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import { sweepWorkerBundle } from '@/lib/sweeps/worker-bundle';
 import { parseWithSdkAlone, recordTrajectory, type Trajectory } from './record-trajectory';
 import { assertSameBytes, runSimWithSdk } from './sim-sdk-ceiling';
@@ -120,6 +121,7 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
   const sample = benchSample(jobs, recordRuns);
 
   // Warm both sides (JIT, the tokenizer's tables, the check pool) before anything is timed.
+  enableCheckResultCache(); // as in a sweep worker thread
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });
   const trajectories: Trajectory[] = [];
   for (const job of sample) trajectories.push(await recordTrajectory(job));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
-import { checkResultCache } from '@/lib/tools/check/check-result-cache';
+import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import { expandGrid } from './expand-grid';
 import { runSweepJob } from './run-sweep-job';
 
@@ -8,8 +8,9 @@ describe('runSweepJob', () => {
   it('reuses check results on identical workspaces, and the run reads exactly as when the checks ran', async () => {
     const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], seeds: [1, 2] });
     const [first, second] = expandGrid(grid);
+    // Turned on as a sweep worker thread's entry does (this file runs in a worker of its own).
+    const cache = enableCheckResultCache();
     const ran = await runSweepJob({ sweepId: 'a', job: first! });
-    const cache = checkResultCache()!;
     const { misses, hits } = cache;
     expect(misses).toBeGreaterThanOrEqual(1);
     const checks = misses + hits;

@@ -3,15 +3,10 @@ import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { effectiveModel } from '@/lib/runtime/validate-config';
 import { encodeLog, type EncodedLog } from '@/lib/store/encoded-log';
-import { enableCheckResultCache } from '@/lib/tools/check/check-result-cache';
 import type { SweepJob } from './expand-grid';
 import { runMetrics } from '@/lib/metrics/run-metrics';
 import { createMemoryGate, type EndpointGate } from './endpoint-gate';
 import { gatedFetch } from './gated-fetch';
-
-// Sweep runs end on the same workspaces again and again: a check run once on identical input
-// answers from its report (lib/tools/check/check-result-cache.ts says what is and is not kept).
-enableCheckResultCache();
 
 /**
  * What a worker sends back for one job: the run's metrics and its whole log, encoded in the

@@ -14,8 +14,9 @@ import type { SandboxOutcome } from './run-sandboxed';
  * runs, and is stopped, in its own child again. The guarantees of the sandbox are untouched:
  * every check that runs, runs in a fresh child under the same limits; this only decides
  * whether to run one. A test whose outcome depends on Math.random or the time of day gets one
- * draw per identical workspace in a process that enables this: that is why only sweep
- * workers turn it on (lib/sweeps/run-sweep-job.ts), never the playground's runs.
+ * draw per identical workspace in a thread that enables this: that is why only sweep
+ * worker threads turn it on (lib/sweeps/sweep-worker-entry.ts), and the benches that measure
+ * what a sweep worker does, never a thread that runs the playground's runs.
  */
 export class CheckResultCache {
   private readonly entries = new Map<string, SandboxOutcome & { kind: 'report' }>();
