@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { expectAccessible } from './pages/axe-scan';
 import { finishedRun } from './pages/compare-page';
 import { PlaygroundPage } from './pages/playground-page';

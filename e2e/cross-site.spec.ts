@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 
 /**
  * A cross-site write attempted in a real browser: a page on another origin posts to this server.

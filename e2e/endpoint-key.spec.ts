@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { startStandIns, type StandIns } from '../lib/audit/vendor-stand-ins';
 import { PlaygroundPage } from './pages/playground-page';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { RunPage } from './pages/run-page';
 
 /** Explanations where things happen: the why on a ladder step, the inspector's lesson link, the glossary, the zoomable waterfall. */

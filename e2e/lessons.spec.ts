@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { LESSONS } from '../lib/lessons';
 import { MECHANISMS } from '../lib/mechanisms/mechanisms';
 

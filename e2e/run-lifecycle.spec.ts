@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { PlaygroundPage } from './pages/playground-page';
 import { RunPage } from './pages/run-page';
 import { RunsPage } from './pages/runs-page';

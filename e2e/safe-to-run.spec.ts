@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 
 /**
  * Against `next start`, where proxy.ts makes Next buffer every /api request body: a large

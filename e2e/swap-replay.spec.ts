@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { PlaygroundPage } from './pages/playground-page';
 import { RunPage } from './pages/run-page';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { SweepsPage } from './pages/sweeps-page';
 
 /** A sweep as a person runs one: start, watch the bar move, read the table and a chart, drill in. */

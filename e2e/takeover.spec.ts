@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { PlaygroundPage } from './pages/playground-page';
 
 /** A takeover demo as a person does it: swap vendors mid-run, read what travelled. */

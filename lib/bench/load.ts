@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
@@ -26,6 +26,11 @@ export interface LoadFigures {
    * this machine, the floor under the POST figure.
    */
   floorPostMs: number[];
+  /**
+   * The same burst to a plain `node:http` server in a process of its own that answers 204 at
+   * once: what this client, the loopback and the machine cost before any framework.
+   */
+  plainPostMs: number[];
   /** Wall ms from the POSTs to the last terminate received. */
   wallMs: number;
   eventsReceived: number;
@@ -81,8 +86,9 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     await watch(base, (await post(base, config)).id, { reconnects: 0 });
     const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
-    const floorPostMs = await Promise.all(Array.from({ length: runs }, () => timedReset(base)));
-    await timedReset(base); // the figures start after the floor's burst
+    const floorPostMs = await Promise.all(Array.from({ length: runs }, () => timedPost(`${base}/api/bench-diagnostics`, 204)));
+    const plainPostMs = await plainServerBurst(runs);
+    await timedPost(`${base}/api/bench-diagnostics`, 204); // the figures start after the floors' bursts
 
     const counts = { reconnects: 0 };
     const cpuBefore = mainThreadCpuMs(server.pid);
@@ -121,6 +127,7 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
       timeScale,
       postMs: results.map((r) => r.postMs),
       floorPostMs,
+      plainPostMs,
       wallMs,
       eventsReceived: results.reduce((n, r) => n + r.seqs.length, 0),
       eventsStored,
@@ -167,12 +174,32 @@ function ensureBuild(root: string): { built: boolean; buildAgeMin: number } {
   return { built, buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000 };
 }
 
-/** One POST to the bench diagnostics reset, the cheapest route the server has; its wall ms. */
-async function timedReset(base: string): Promise<number> {
+/** One POST of `{}` that must answer `status` (the bench diagnostics reset: the cheapest route the server has); its wall ms. */
+async function timedPost(url: string, status: number): Promise<number> {
   const t0 = performance.now();
-  const response = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  if (response.status !== 204) throw new Error(`POST /api/bench-diagnostics: ${response.status}`);
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  await response.arrayBuffer();
+  if (response.status !== status) throw new Error(`POST ${url}: ${response.status}`);
   return performance.now() - t0;
+}
+
+/** `runs` simultaneous POSTs to a plain node:http server started in a child process for them. */
+async function plainServerBurst(runs: number): Promise<number[]> {
+  const code =
+    "const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => { r.statusCode = 204; r.end(); }); });" +
+    "s.listen(0, '127.0.0.1', () => console.log(s.address().port));";
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child.once('exit', (status) => reject(new Error(`the plain HTTP server exited (${status})`)));
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    await timedPost(url, 204);
+    return await Promise.all(Array.from({ length: runs }, () => timedPost(url, 204)));
+  } finally {
+    child.kill();
+  }
 }
 
 async function post(base: string, config: unknown): Promise<{ id: string }> {
@@ -263,7 +290,8 @@ export function describeLoad(f: LoadFigures): string {
     `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
     `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')}\n` +
     `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}; ` +
-    `Next's floor, ${f.runs} POSTs at once to a route that does nothing: p50 ${ms(percentile(f.floorPostMs, 50))}, p95 ${ms(percentile(f.floorPostMs, 95))}\n` +
+    `the floors under it, ${f.runs} POSTs at once from the same client: to a Next route that does nothing p50 ${ms(percentile(f.floorPostMs, 50))}, ` +
+    `p95 ${ms(percentile(f.floorPostMs, 95))}; to a plain node:http server p50 ${ms(percentile(f.plainPostMs, 50))}, p95 ${ms(percentile(f.plainPostMs, 95))}\n` +
     `      watchdog fired after its deadline (wall): p50 ${percentile(late, 50).toFixed(1)} ms, p99 ${percentile(late, 99).toFixed(1)} ms, max ${Math.max(...late).toFixed(1)} ms ` +
     `(${late.length} firings; ${f.watchdogEvents} watchdog_fired events stored)\n` +
     `      main thread event-loop delay: p50 ${f.server.loopDelay.p50.toFixed(1)} ms, p99 ${f.server.loopDelay.p99.toFixed(1)} ms, max ${f.server.loopDelay.max.toFixed(1)} ms\n` +

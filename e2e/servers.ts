@@ -1,0 +1,14 @@
+/**
+ * The browser tests' servers: `E2E_SERVERS` of them (default 2) on consecutive ports from
+ * `E2E_PORT`, each `next start` with its own data folder, and one Playwright worker a server.
+ * A worker sends every request of its spec file to its own server (e2e/test.ts), so two files
+ * run at once without either seeing the other's runs, sweeps or sweep queue. The browser tests
+ * mostly wait on real-clock runs: two at once take about half the time on two cores.
+ */
+export const FIRST_PORT = Number(process.env.E2E_PORT ?? 3217);
+export const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? 2));
+
+/** The server of the worker in parallel slot `index` (0 … SERVERS − 1). */
+export function serverUrl(index: number): string {
+  return `http://127.0.0.1:${FIRST_PORT + (index % SERVERS)}`;
+}
