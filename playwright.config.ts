@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/testing/chromium-launch';
-import { FIRST_PORT, SERVERS, serverUrl } from './e2e/servers';
+import { FIRST_PORT, RUN_ALONE, SERVERS, serverUrl } from './e2e/servers';
 
 /** `npm test` builds beside the unit tests and sets E2E_BUILT; run alone, the browser tests build first. */
 const BUILD = process.env.E2E_BUILT ? '' : 'npx next build && ';
@@ -38,5 +38,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
+  // The timing specs wait for the others (a failure there skips them: the run is red either way).
+  projects:
+    SERVERS === 1
+      ? [{ name: 'all' }]
+      : [
+          { name: 'paired', testIgnore: RUN_ALONE },
+          { name: 'alone', testMatch: RUN_ALONE, dependencies: ['paired'], workers: 1 },
+        ],
   webServer: Array.from({ length: SERVERS }, (_, index) => server(FIRST_PORT + index, index)),
 });
