@@ -18,6 +18,8 @@ export interface UpdateSweepOptions {
   elapsedMs: number;
   status?: SweepStatus;
   message?: string;
+  /** The endpoints' lines as the progress shows them (the newest, bounded by the caller); absent: kept as they are. */
+  notes?: readonly string[];
 }
 
 /** A sweep closed because the process running it is gone. */
@@ -38,7 +40,9 @@ export interface SweepRecord {
 
 /**
  * Sweeps beside the runs they made: the grid and its progress here; each run,
- * its log and its metrics row are written by the run store in one transaction per run.
+ * its log and its metrics row are written by the run store in one transaction per run,
+ * which also adds the run's cost to the sweep's `spent_usd` (so a stored sweep's spend is
+ * always the sum of its stored runs'). Its cap is the grid's `costCapUsd`.
  */
 export interface SweepStore {
   createSweep(options: CreateSweepOptions): void;
