@@ -143,9 +143,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX cassettes_by_time ON cassettes (created_at);
   `,
   // What a sweep spent against which cap, and its endpoints' lines (a 429's pause), kept with
-  // the sweep so a reload or a restart shows what the live progress did. `spent_usd` grows by
-  // each run's cost in the transaction that stores the run; a sweep stored before is given the
-  // sum of its stored runs and the cap its grid names (its lines were never kept: none).
+  // the sweep so a reload or a restart shows what the live progress did. A sweep stored before
+  // is given what its stored runs cost and the cap its grid names (its lines were never kept: none).
   `
   ALTER TABLE sweeps ADD COLUMN notes TEXT;
   ALTER TABLE sweeps ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0;

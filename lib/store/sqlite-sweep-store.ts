@@ -68,7 +68,8 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   );
   const update = db.prepare(
     `UPDATE sweeps SET done = @done, elapsed_ms = @elapsedMs, status = COALESCE(@status, status),
-       message = COALESCE(@message, message), notes = COALESCE(@notes, notes) WHERE id = @id`,
+       message = COALESCE(@message, message), notes = COALESCE(@notes, notes), spent_usd = COALESCE(@spentUsd, spent_usd)
+     WHERE id = @id`,
   );
   const selectOne = db.prepare<[string], SweepRow>('SELECT * FROM sweeps WHERE id = ?');
   const selectMany = db.prepare<[number], SweepRow>('SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?');
@@ -78,7 +79,8 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   );
   const closeOne = db.prepare<[string, string], { done: number }>(
     `UPDATE sweeps SET status = 'failed', message = ?,
-       done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+       done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
+       spent_usd = (SELECT total(json_extract(metrics, '$.usd')) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
      WHERE id = ? AND status IN ('running', 'queued') RETURNING done`,
   );
   const closeInterrupted = (): ClosedSweep[] => {
@@ -96,8 +98,16 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
     createSweep({ id, name, grid, total, runner, createdAt = Date.now(), status = 'running' }: CreateSweepOptions): void {
       insert.run({ id, createdAt, name, grid: JSON.stringify(grid), status, total, runner, owner, costCapUsd: grid.costCapUsd ?? null });
     },
-    updateSweep({ id, done, elapsedMs, status, message, notes }: UpdateSweepOptions): void {
-      update.run({ id, done, elapsedMs, status: status ?? null, message: message ?? null, notes: notes && notes.length > 0 ? JSON.stringify(notes) : null });
+    updateSweep({ id, done, elapsedMs, status, message, notes, spentUsd }: UpdateSweepOptions): void {
+      update.run({
+        id,
+        done,
+        elapsedMs,
+        status: status ?? null,
+        message: message ?? null,
+        notes: notes && notes.length > 0 ? JSON.stringify(notes) : null,
+        spentUsd: spentUsd ?? null,
+      });
     },
     getSweep(id: string): SweepRecord | undefined {
       const row = selectOne.get(id);

@@ -172,8 +172,8 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     admit: (job) => ledger.admit(job, jobs.length),
     onResult: (job, result) => {
       if (result.cassette) options.cassettes?.save(result.metrics.run_id, result.cassette);
-      // The run is stored (adding its cost to the sweep's stored spend) before the ledger counts
-      // it: what the sweep spent is what its stored runs cost, live and after a reload alike.
+      // The run is stored before the ledger counts its cost: what the sweep spent (shown live and
+      // written to its row with its progress) is what its stored runs cost.
       runStore.createRun({
         id: result.metrics.run_id,
         config: job.config,
@@ -191,7 +191,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
       // A new endpoint line is written at once (a pause is rare and a reload must show it); progress every PERSIST_EVERY_MS.
       if ((result.notes?.length ?? 0) > 0 || now() - lastPersist >= PERSIST_EVERY_MS) {
         lastPersist = now();
-        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms, ...(s.notes ? { notes: s.notes } : {}) });
+        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms, spentUsd: ledger.spentUsd, ...(s.notes ? { notes: s.notes } : {}) });
       }
       onProgress?.(progress(s));
     },
@@ -204,6 +204,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     done: final.done,
     elapsedMs: final.elapsed_ms,
     status: final.status,
+    spentUsd: ledger.spentUsd,
     ...(message ? { message } : {}),
     ...(final.notes ? { notes: final.notes } : {}),
   });
