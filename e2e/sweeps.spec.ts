@@ -1,4 +1,5 @@
 import { expect, test } from './test';
+import { startCountingEndpoint } from '../lib/sweeps/real-endpoint.testkit';
 import { SweepsPage } from './pages/sweeps-page';
 
 /** A sweep as a person runs one: start, watch the bar move, read the table and a chart, drill in. */
@@ -95,4 +96,47 @@ test('a sweep started while another runs waits its turn and says for which sweep
   await page.getByTestId('sweep-cancel').click();
   await sweeps.waitForStatus('cancelled', 60_000);
   expect(second).not.toBe(first);
+});
+
+test('a real-endpoint sweep says after a reload what it said live: the 429 pause, what it spent of its cap, why it stopped', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  // An OpenAI-compatible server written for the tests: its second request is a 429 with Retry-After 10 min (12 s of wall time at timeScale 0.02).
+  const endpoint = await startCountingEndpoint({ rateLimitAt: 2, retryAfterS: 600 });
+  try {
+    const created = await request.post('/api/sweeps', {
+      data: {
+        name: 'capped real endpoint',
+        configurations: [{ id: 'codesmith', preset: 'codesmith' }],
+        vendors: [],
+        endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, keySource: 'request' }],
+        models: ['gpt-4o-mini'],
+        seeds: { from: 1, to: 12 },
+        timeScale: 0.02,
+        budgets: { maxIterations: 30, maxCostUsd: 0.01, maxRunMs: 600_000, maxAttempts: 50 },
+        costCapUsd: 0.06,
+        apiKeys: { local: 'sk-e2e-sweep-state-key-4410' },
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const sweeps = new SweepsPage(page);
+    await page.goto(`/sweeps/${id}`);
+    await sweeps.waitForStatus('running', 10_000);
+    await sweeps.waitForStatus('stopped', 120_000);
+    const live = {
+      spent: await page.getByTestId('sweep-spent').textContent(),
+      message: await page.getByTestId('sweep-message').textContent(),
+      notes: await page.getByTestId('sweep-notes').textContent(),
+    };
+    expect(live.spent).toMatch(/^\$[\d.]+ spent of the \$0\.060 cap$/);
+    expect(live.message).toMatch(/^cost cap: the sweep stopped before run \d+ of 12/);
+    expect(live.notes).toMatch(/endpoint "local" paused for 10 min: it answered 429 with Retry-After 10 min/);
+    await page.reload();
+    await sweeps.waitForStatus('stopped');
+    await expect(page.getByTestId('sweep-spent')).toHaveText(live.spent!);
+    await expect(page.getByTestId('sweep-message')).toHaveText(live.message!);
+    await expect(page.getByTestId('sweep-notes')).toHaveText(live.notes!);
+  } finally {
+    await endpoint.stop();
+  }
 });

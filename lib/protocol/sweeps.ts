@@ -317,11 +317,15 @@ export const SweepSummarySchema = z.object({
   runner: z.enum(['local', 'bullmq']),
   message: z.string().optional(),
   /**
-   * What the sweep's endpoints did, newest last, from this process while it runs: a 429's
-   * Retry-After pausing an endpoint (which, for how long, why), each line written where it was decided.
+   * What the sweep's endpoints did, newest last (the last 20): a 429's Retry-After pausing an
+   * endpoint (which, for how long, why), each line written where it was decided and stored with
+   * the sweep as it comes, so a reload or a restart shows what the live progress did.
    */
   notes: z.array(z.string()).max(50).optional(),
-  /** USD spent by the stored runs, and the cap (when the grid sets one). */
+  /**
+   * USD spent by the sweep's stored runs (each run's cost added as it is stored, live and in the
+   * store alike), and the cap (when the grid sets one).
+   */
   spent_usd: z.number().optional(),
   cost_cap_usd: z.number().optional(),
   /**

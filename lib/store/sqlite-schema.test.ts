@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventJson, NO_TOTALS } from '@/lib/protocol';
+import { eventJson, NO_TOTALS, SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, DB_FILE_NAME } from './sqlite-run-store';
+import { createSqliteSweepStore } from './sqlite-sweep-store';
 import { batchOf, sampleConfig, sampleRunEvents } from './sample-run.testkit';
 import { summarizeEvents } from './summarize-events';
 import { migrate, SCHEMA_VERSION } from './sqlite-schema';
@@ -142,6 +143,47 @@ describe('store migrations', () => {
       expect(JSON.parse(row.route).stops).toHaveLength(3);
     } finally {
       db.close();
+    }
+  });
+
+  it('gives a sweep stored before its spend was kept (schema 10) what its stored runs cost and the cap its grid names', () => {
+    const old = new Database(path.join(dir, DB_FILE_NAME));
+    migrate(old, 10);
+    const grid = (costCapUsd?: number) =>
+      JSON.stringify(SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2], ...(costCapUsd ? { costCapUsd } : {}) }));
+    const insertSweep = old.prepare(
+      "INSERT INTO sweeps (id, created_at, name, grid, status, total, done, elapsed_ms, runner, message) VALUES (?, ?, ?, ?, ?, 2, ?, 100, 'local', ?)",
+    );
+    insertSweep.run('s-cap', 2, 'capped', grid(0.5), 'stopped', 1, 'cost cap: the sweep stopped before run 2 of 2');
+    insertSweep.run('s-plain', 1, 'plain', grid(), 'completed', 2, null);
+    const insertRun = old.prepare("INSERT INTO runs (id, created_at, config, status, sweep_id) VALUES (?, 1, ?, 'ended', ?)");
+    const insertMetrics = old.prepare('INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (?, ?, ?, ?)');
+    const stored: Array<[string, number, number]> = [
+      ['s-cap', 0, 0.125],
+      ['s-plain', 0, 0.25],
+      ['s-plain', 1, 0.5],
+    ];
+    for (const [sweep, job, usd] of stored) {
+      insertRun.run(`${sweep}-${job}`, JSON.stringify(sampleConfig()), sweep);
+      insertMetrics.run(sweep, job, `${sweep}-${job}`, JSON.stringify({ job, run_id: `${sweep}-${job}`, usd }));
+    }
+    old.close();
+
+    const sweeps = createSqliteSweepStore({ dir });
+    try {
+      expect(sweeps.getSweep('s-cap')!.summary).toMatchObject({
+        status: 'stopped',
+        message: 'cost cap: the sweep stopped before run 2 of 2',
+        spent_usd: 0.125,
+        cost_cap_usd: 0.5,
+      });
+      const plain = sweeps.getSweep('s-plain')!.summary;
+      expect(plain.spent_usd).toBe(0.75);
+      expect(plain).not.toHaveProperty('cost_cap_usd');
+      // Lines were never kept before: none is made up.
+      expect(sweeps.listSweeps().map((s) => s.notes)).toEqual([undefined, undefined]);
+    } finally {
+      sweeps.close();
     }
   });
 });

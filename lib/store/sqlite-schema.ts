@@ -142,6 +142,17 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cassettes_by_time ON cassettes (created_at);
   `,
+  // What a sweep spent against which cap, and its endpoints' lines (a 429's pause), kept with
+  // the sweep so a reload or a restart shows what the live progress did. A sweep stored before
+  // is given what its stored runs cost and the cap its grid names (its lines were never kept: none).
+  `
+  ALTER TABLE sweeps ADD COLUMN notes TEXT;
+  ALTER TABLE sweeps ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0;
+  ALTER TABLE sweeps ADD COLUMN cost_cap_usd REAL;
+  UPDATE sweeps SET
+    spent_usd = (SELECT total(json_extract(metrics, '$.usd')) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
+    cost_cap_usd = json_extract(grid, '$.costCapUsd');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -60,10 +60,20 @@ describe('sqlite sweep store', () => {
       ...batchOf(sampleRunEvents({ runId: 's1-0' })),
       sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
     });
-    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'completed' });
+    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'completed', spentUsd: 0.02 });
     expect(sweeps.getSweep('s1')).toEqual({
       grid,
-      summary: { id: 's1', name: 'two seeds', created_at: new Date(5).toISOString(), status: 'completed', total: 2, done: 2, elapsed_ms: 40, runner: 'local' },
+      summary: {
+        id: 's1',
+        name: 'two seeds',
+        created_at: new Date(5).toISOString(),
+        status: 'completed',
+        total: 2,
+        done: 2,
+        elapsed_ms: 40,
+        runner: 'local',
+        spent_usd: 0.02,
+      },
     });
     expect(sweeps.readSweepMetrics('s1')).toEqual([metrics(0), metrics(1)]);
     expect(
@@ -73,6 +83,54 @@ describe('sqlite sweep store', () => {
         .sort(),
     ).toEqual(['s1-0', 's1-1']);
     expect(runs.listRuns()).toEqual([]);
+  });
+
+  it("keeps what a sweep spent against its cap and its endpoints' lines, read back the same after the store is opened again", () => {
+    const capped = SweepGridSchema.parse({ ...grid, costCapUsd: 0.5 });
+    sweeps.createSweep({ id: 's1', name: 'capped', grid: capped, total: 2, runner: 'local' });
+    const cost = [0.1, 0.2];
+    for (const job of [1, 0])
+      runs.createRun({
+        id: `s1-${job}`,
+        config: sampleConfig(),
+        ...batchOf(sampleRunEvents({ runId: `s1-${job}` })),
+        sweep: { sweepId: 's1', job, metrics: { ...metrics(job), usd: cost[job]! } },
+      });
+    const lines = [
+      'endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min; no run of the sweep sends to it until the pause ends (run s1-1)',
+    ];
+    sweeps.updateSweep({ id: 's1', done: 1, elapsedMs: 20, notes: lines, spentUsd: 0.2 });
+    // A later update without lines keeps them; the sweep's end writes its status and message beside them.
+    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'stopped', message: 'cost cap: stopped', spentUsd: 0.2 + 0.1 });
+    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40 });
+    const live = sweeps.getSweep('s1')!.summary;
+    expect(live).toMatchObject({ notes: lines, spent_usd: 0.2 + 0.1, cost_cap_usd: 0.5, status: 'stopped', message: 'cost cap: stopped' });
+    sweeps.close();
+    runs.close();
+    sweeps = createSqliteSweepStore({ dir });
+    runs = createSqliteRunStore({ dir });
+    expect(sweeps.getSweep('s1')!.summary).toEqual(live);
+    expect(sweeps.listSweeps()).toEqual([live]);
+    // A sweep with no cap and no lines carries neither, and has spent nothing yet.
+    sweeps.createSweep({ id: 's2', name: 'plain', grid, total: 2, runner: 'local' });
+    expect(sweeps.getSweep('s2')!.summary).not.toHaveProperty('notes');
+    expect(sweeps.getSweep('s2')!.summary).not.toHaveProperty('cost_cap_usd');
+    expect(sweeps.getSweep('s2')!.summary.spent_usd).toBe(0);
+  });
+
+  it('a sweep closed after its process died has spent what its stored runs cost, however far its progress lagged', () => {
+    sweeps.createSweep({ id: 's1', name: 'x', grid: SweepGridSchema.parse({ ...grid, costCapUsd: 1 }), total: 2, runner: 'local' });
+    runs.createRun({
+      id: 's1-0',
+      config: sampleConfig(),
+      ...batchOf(sampleRunEvents({ runId: 's1-0' })),
+      sweep: { sweepId: 's1', job: 0, metrics: { ...metrics(0), usd: 0.3 } },
+    });
+    sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10, spentUsd: 0 }); // progress is persisted every 500 ms: it lags the runs
+    setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
+    sweeps.close();
+    sweeps = createSqliteSweepStore({ dir });
+    expect(sweeps.getSweep('s1')!.summary).toMatchObject({ status: 'failed', done: 1, spent_usd: 0.3, cost_cap_usd: 1 });
   });
 
   it('writes neither the run nor its metrics when the log is broken', () => {

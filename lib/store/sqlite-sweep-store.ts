@@ -25,6 +25,9 @@ interface SweepRow {
   elapsed_ms: number;
   runner: string;
   message: string | null;
+  notes: string | null;
+  spent_usd: number;
+  cost_cap_usd: number | null;
 }
 
 function toSummary(row: SweepRow): SweepSummary {
@@ -38,6 +41,9 @@ function toSummary(row: SweepRow): SweepSummary {
     elapsed_ms: row.elapsed_ms,
     runner: row.runner as SweepSummary['runner'],
     ...(row.message ? { message: row.message } : {}),
+    ...(row.notes ? { notes: JSON.parse(row.notes) as string[] } : {}),
+    spent_usd: row.spent_usd,
+    ...(row.cost_cap_usd !== null ? { cost_cap_usd: row.cost_cap_usd } : {}),
   };
 }
 
@@ -57,12 +63,13 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
 
   const owner = createOwnerId();
   const insert = db.prepare(
-    `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner, owner)
-     VALUES (@id, @createdAt, @name, @grid, @status, @total, @runner, @owner)`,
+    `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner, owner, cost_cap_usd)
+     VALUES (@id, @createdAt, @name, @grid, @status, @total, @runner, @owner, @costCapUsd)`,
   );
   const update = db.prepare(
     `UPDATE sweeps SET done = @done, elapsed_ms = @elapsedMs, status = COALESCE(@status, status),
-       message = COALESCE(@message, message) WHERE id = @id`,
+       message = COALESCE(@message, message), notes = COALESCE(@notes, notes), spent_usd = COALESCE(@spentUsd, spent_usd)
+     WHERE id = @id`,
   );
   const selectOne = db.prepare<[string], SweepRow>('SELECT * FROM sweeps WHERE id = ?');
   const selectMany = db.prepare<[number], SweepRow>('SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?');
@@ -72,7 +79,8 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   );
   const closeOne = db.prepare<[string, string], { done: number }>(
     `UPDATE sweeps SET status = 'failed', message = ?,
-       done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+       done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
+       spent_usd = (SELECT total(json_extract(metrics, '$.usd')) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
      WHERE id = ? AND status IN ('running', 'queued') RETURNING done`,
   );
   const closeInterrupted = (): ClosedSweep[] => {
@@ -88,10 +96,18 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
 
   return {
     createSweep({ id, name, grid, total, runner, createdAt = Date.now(), status = 'running' }: CreateSweepOptions): void {
-      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), status, total, runner, owner });
+      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), status, total, runner, owner, costCapUsd: grid.costCapUsd ?? null });
     },
-    updateSweep({ id, done, elapsedMs, status, message }: UpdateSweepOptions): void {
-      update.run({ id, done, elapsedMs, status: status ?? null, message: message ?? null });
+    updateSweep({ id, done, elapsedMs, status, message, notes, spentUsd }: UpdateSweepOptions): void {
+      update.run({
+        id,
+        done,
+        elapsedMs,
+        status: status ?? null,
+        message: message ?? null,
+        notes: notes && notes.length > 0 ? JSON.stringify(notes) : null,
+        spentUsd: spentUsd ?? null,
+      });
     },
     getSweep(id: string): SweepRecord | undefined {
       const row = selectOne.get(id);

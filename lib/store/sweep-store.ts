@@ -18,6 +18,10 @@ export interface UpdateSweepOptions {
   elapsedMs: number;
   status?: SweepStatus;
   message?: string;
+  /** The endpoints' lines as the progress shows them (the newest, bounded by the caller); absent: kept as they are. */
+  notes?: readonly string[];
+  /** What the stored runs cost, as the sweep's cost ledger added them; absent: kept as it is. */
+  spentUsd?: number;
 }
 
 /** A sweep closed because the process running it is gone. */
@@ -37,8 +41,9 @@ export interface SweepRecord {
 }
 
 /**
- * Sweeps beside the runs they made: the grid and its progress here; each run,
- * its log and its metrics row are written by the run store in one transaction per run.
+ * Sweeps beside the runs they made: the grid and its progress here (what its stored runs spent,
+ * its cap — the grid's `costCapUsd` — and its endpoints' lines among it); each run, its log and
+ * its metrics row are written by the run store in one transaction per run.
  */
 export interface SweepStore {
   createSweep(options: CreateSweepOptions): void;
@@ -49,7 +54,8 @@ export interface SweepStore {
   readSweepMetrics(id: string): SweepRunMetrics[];
   /**
    * Closes sweeps left running or queued by a process that is gone (the store does this when
-   * it opens): each is marked failed with `done` set to its stored runs. A sweep of another
+   * it opens): each is marked failed with `done` set to its stored runs and `spent_usd` to what
+   * they cost (its progress was written every half second: it lagged them). A sweep of another
    * live process on the same data folder is left alone. Returns the sweeps closed.
    */
   closeInterrupted(): ClosedSweep[];

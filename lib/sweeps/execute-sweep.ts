@@ -110,7 +110,8 @@ const PERSIST_EVERY_MS = 500;
 export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepOutcome> {
   const { sweepId, runner, runStore, sweepStore, signal, onProgress } = options;
   const apiKeys = options.apiKeys ?? {};
-  const grid = redactGrid(options.grid, options.redactor ?? environmentRedactor(apiKeys));
+  const redactor = options.redactor ?? environmentRedactor(apiKeys);
+  const grid = redactGrid(options.grid, redactor);
   const now = options.now ?? (() => performance.now());
   const jobs = expandGrid(grid, options.promptSets ? { promptSets: options.promptSets } : {});
   const ledger = createCostLedger(grid.costCapUsd);
@@ -170,24 +171,27 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     inputOf,
     admit: (job) => ledger.admit(job, jobs.length),
     onResult: (job, result) => {
-      ledger.settle(job.index, result.metrics.usd);
       if (result.cassette) options.cassettes?.save(result.metrics.run_id, result.cassette);
-      for (const line of result.notes ?? []) {
-        notes.push(line);
-        if (notes.length > KEPT_NOTES) notes.shift();
-      }
+      // The run is stored before the ledger counts its cost: what the sweep spent (shown live and
+      // written to its row with its progress) is what its stored runs cost.
       runStore.createRun({
         id: result.metrics.run_id,
         config: job.config,
         log: result.log,
         sweep: { sweepId, job: job.index, metrics: result.metrics },
       });
+      ledger.settle(job.index, result.metrics.usd);
+      for (const line of result.notes ?? []) {
+        notes.push(redactor.text(line));
+        if (notes.length > KEPT_NOTES) notes.shift();
+      }
       metrics.push(result.metrics);
       firstAt ??= now();
       const s = summary('running');
-      if (now() - lastPersist >= PERSIST_EVERY_MS) {
+      // A new endpoint line is written at once (a pause is rare and a reload must show it); progress every PERSIST_EVERY_MS.
+      if ((result.notes?.length ?? 0) > 0 || now() - lastPersist >= PERSIST_EVERY_MS) {
         lastPersist = now();
-        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms });
+        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms, spentUsd: ledger.spentUsd, ...(s.notes ? { notes: s.notes } : {}) });
       }
       onProgress?.(progress(s));
     },
@@ -195,7 +199,15 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
 
   const message = outcome.status === 'failed' || outcome.status === 'stopped' ? outcome.message : undefined;
   const final = summary(outcome.status, message);
-  sweepStore.updateSweep({ id: sweepId, done: final.done, elapsedMs: final.elapsed_ms, status: final.status, ...(message ? { message } : {}) });
+  sweepStore.updateSweep({
+    id: sweepId,
+    done: final.done,
+    elapsedMs: final.elapsed_ms,
+    status: final.status,
+    spentUsd: ledger.spentUsd,
+    ...(message ? { message } : {}),
+    ...(final.notes ? { notes: final.notes } : {}),
+  });
   onProgress?.(progress(final));
   metrics.sort((a, b) => a.job - b.job);
   return { status: outcome.status, ...(message ? { message } : {}), rows: resultsTable({ cells: listCells(grid), metrics }), metrics };

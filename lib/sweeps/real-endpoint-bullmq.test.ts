@@ -129,7 +129,15 @@ describe('a sweep over a real endpoint through BullMQ', () => {
     expect(limited).toBe(2);
     const pauseMs = RETRY_AFTER_S * 1000 * SCALE;
     expect(seen.filter((s) => s.at > seen[limited]!.at + JITTER_MS && s.at < seen[limited]!.at + pauseMs - JITTER_MS)).toEqual([]);
-    expect(frames.at(-1)!.summary.notes?.join('\n')).toMatch(/endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/);
+    const last = frames.at(-1)!.summary;
+    expect(last.notes?.join('\n')).toMatch(/endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/);
+    // The lines came back with the jobs' results and were stored with the sweep: a restarted server reads the same.
+    const reopened = createSqliteSweepStore({ dir });
+    try {
+      expect(reopened.getSweep('sw-real-redis')!.summary).toMatchObject({ notes: last.notes, spent_usd: last.spent_usd });
+    } finally {
+      reopened.close();
+    }
     // The queue's jobs and the stored rows hold no key.
     expect(JSON.stringify(sweepStore.getSweep('sw-real-redis'))).not.toContain(KEY);
     for (const file of fs.readdirSync(dir).filter((f) => !f.endsWith('.rdb'))) {

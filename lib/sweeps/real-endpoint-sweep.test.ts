@@ -1,8 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SweepGridSchema, type SweepGridInput } from '@/lib/protocol';
+import { SweepProgressBar } from '@/components/sweeps/sweep-progress';
+import { SweepGridSchema, type SweepGridInput, type SweepSummary } from '@/lib/protocol';
+import { SweepFrameSchema, type SweepFrame } from '@/lib/protocol/http';
+import { createSweepRegistry } from '@/lib/server/sweep-registry';
+import { createSweepSseResponse, encodeSweepFrame } from '@/lib/server/sweep-sse-response';
 import {
   createSqliteCassetteStore,
   createSqlitePromptSetStore,
@@ -20,6 +26,7 @@ import { createLocalPool } from './local-pool';
 import { mostInAnyWindow, startCountingEndpoint } from './real-endpoint.testkit';
 import { storedSweepCassettes } from './sweep-cassettes';
 import { validateSweepGrid } from './validate-grid';
+import { formatUsd } from '@/lib/client/format';
 
 /**
  * A sweep over a real endpoint, as a person runs one: an OpenAI-compatible server written here
@@ -65,6 +72,37 @@ afterAll(() => {
 });
 
 const promptSets = (ref: { name: string; version: number }) => promptSetStore.getPromptSet(ref.name, ref.version);
+
+/** A frame as the sweep page parses it from its progress stream. */
+function frameOf(sse: string): SweepFrame {
+  const data = sse.split('\n').find((line) => line.startsWith('data: '));
+  return SweepFrameSchema.parse(JSON.parse(data!.slice('data: '.length)));
+}
+
+/**
+ * The sweep as a restarted server shows it: the stores opened again on the same data folder,
+ * and what the list, the sweep's page and its progress stream's first frame read from them.
+ */
+async function afterRestart(sweepId: string): Promise<{ stored: SweepSummary; listed: SweepSummary | undefined; first: SweepFrame }> {
+  const runs = createSqliteRunStore({ dir });
+  const sweeps = createSqliteSweepStore({ dir });
+  try {
+    const registry = createSweepRegistry({
+      runStore: runs,
+      sweepStore: sweeps,
+      runnerKind: 'local',
+      createRunner: () => Promise.reject(new Error('no sweep runs after the restart')),
+    });
+    const response = createSweepSseResponse({ registry, sweepId });
+    return { stored: registry.read(sweepId)!.sweep, listed: registry.list().find((s) => s.id === sweepId), first: frameOf(await response.text()) };
+  } finally {
+    runs.close();
+    sweeps.close();
+  }
+}
+
+/** What the sweep page draws for a frame: the progress bar with the spend, the message and the endpoints' lines. */
+const drawn = (frame: SweepFrame): string => renderToStaticMarkup(createElement(SweepProgressBar, { frame }));
 
 function gridFor(url: string, extra: Partial<SweepGridInput> = {}): SweepGridInput {
   return {
@@ -145,7 +183,24 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     expect(during).toEqual([]);
     // Without the pause the limiter alone would have let the fifth request go a minute after the first: inside the pause.
     expect(seen[0]!.at + 60_000 * SCALE).toBeLessThan(seen[limited]!.at + pauseMs - JITTER_MS);
-    expect(frames.at(-1)!.summary.notes?.join('\n')).toMatch(/endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min/);
+    const last = frames.at(-1)!.summary;
+    expect(last.notes?.join('\n')).toMatch(/endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min/);
+
+    // After a restart the sweep says what it said live: its pause line, what it spent against which cap.
+    const { stored, listed, first } = await afterRestart('sw-real');
+    for (const summary of [stored, listed!, first]) {
+      expect(summary.notes).toEqual(last.notes);
+      expect(summary.cost_cap_usd).toBe(100);
+      expect(summary.spent_usd).toBe(last.spent_usd);
+    }
+    // What it spent is what its stored runs cost.
+    expect(stored.spent_usd).toBeGreaterThan(0);
+    expect(stored.spent_usd).toBeCloseTo(
+      runStore.listRuns({ sweepId: 'sw-real' }).reduce((sum, run) => sum + run.usd, 0),
+      12,
+    );
+    expect(drawn(first)).toBe(drawn(frameOf(encodeSweepFrame(frames.at(-1)!))));
+    expect(drawn(first)).toMatch(/data-testid="sweep-notes".*paused for 3 min/);
 
     // The key is in no stored byte: the sweep's row, the runs' configs and events, the cassettes.
     for (const file of fs.readdirSync(dir)) {
@@ -221,6 +276,10 @@ describe('a sweep over a real endpoint, on the local pool', () => {
       const stored = sweepStore.getSweep('sw-cap')!.summary;
       expect(stored.status).toBe('stopped');
       expect(stored.message).toBe(outcome.message);
+      // After a restart it still says what it spent against which cap, beside why it stopped.
+      const { first } = await afterRestart('sw-cap');
+      expect(first).toMatchObject({ status: 'stopped', message: outcome.message, spent_usd: spent, cost_cap_usd: cap });
+      expect(drawn(first)).toContain(`${formatUsd(spent)} spent of the ${formatUsd(cap)} cap`);
     } finally {
       await runner.close();
       await endpoint.stop();
