@@ -37,9 +37,11 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
   const ended = useRunStore((s) => s.view.terminate !== undefined);
   // The lesson says whether this ending is the mechanism doing its job; the terminate's reason and complete say whether the run ended so.
   const endedAs = useRunStore((s) => endingByDesign(expected, s.view.terminate));
+  // The whole log: a finished run shown folded holds the events its view names until the rest is in.
+  const logWhole = useRunStore((s) => s.logLoading === undefined);
   useEffect(() => {
-    if (ended) onEnd([...store.getState().log]);
-  }, [ended, onEnd, store]);
+    if (ended && logWhole) onEnd([...store.getState().log]);
+  }, [ended, logWhole, onEnd, store]);
 
   return (
     <section
