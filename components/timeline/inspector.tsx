@@ -6,10 +6,10 @@ import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import type { Selection } from '@/lib/client/run-view/run-store';
 import { findTurn } from '@/lib/client/run-view/selectors';
 import { Button } from '@/components/ui/button';
-import { JsonView } from '@/components/ui/json-view';
 import { ExplainEntries } from '@/components/explain/explain-entries';
 import { InspectorDetails } from './inspector-details';
 import { LogProgress } from './log-progress';
+import { RawEvents } from './raw-events';
 
 function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number, attempt?: number, background?: boolean): RunEvent[] {
   switch (sel.kind) {
@@ -104,7 +104,7 @@ export function Inspector() {
         )}
         {selection && !logLoading && (
           <div className="mt-3 border-t border-line pt-2">
-            <JsonView value={events} label={`${events.length} raw event${events.length === 1 ? '' : 's'}`} />
+            <RawEvents events={events} />
           </div>
         )}
       </div>
