@@ -18,7 +18,12 @@ export function LogProgress({ className = '' }: { className?: string }) {
     );
   }
   return (
-    <span data-testid="log-progress" data-state="loading" className={`inline-flex items-center gap-1 text-muted ${className}`}>
+    // A box of its own size and layout: a count that changes many times a second never lays out the page around it.
+    <span
+      data-testid="log-progress"
+      data-state="loading"
+      className={`inline-flex h-4 w-64 shrink-0 items-center gap-1 overflow-hidden text-muted [contain:strict] ${className}`}
+    >
       <progress max={total} value={received} aria-label="Run log loaded" className="h-1.5 w-16" />
       log {received.toLocaleString('en')} of {total.toLocaleString('en')} events
     </span>
