@@ -5,6 +5,7 @@ import type { RunEvent } from '@/lib/protocol';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import type { Selection } from '@/lib/client/run-view/run-store';
 import { findTurn } from '@/lib/client/run-view/selectors';
+import { logWhole } from '@/lib/client/run-view/run-store';
 import { Button } from '@/components/ui/button';
 import { ExplainEntries } from '@/components/explain/explain-entries';
 import { InspectorDetails } from './inspector-details';
@@ -49,7 +50,7 @@ export function Inspector() {
   const markers = useRunStore((s) => s.view.markers);
   const log = useRunStore((s) => s.log);
   // A finished run drawn before its whole log arrived: its events are listed once they are all in.
-  const logLoading = useRunStore((s) => s.logLoading !== undefined);
+  const logLoading = !useRunStore(logWhole);
   const setOpen = useRunStore((s) => s.setInspectorOpen);
 
   const turn = selection && 'iteration' in selection ? findTurn(turns, selection.iteration) : undefined;

@@ -53,19 +53,15 @@ const OBSERVE = `(() => {
     watch.disconnect();
     requestAnimationFrame(() => setTimeout(() => performance.mark('bench:run-painted'), 0));
   });
-  // The rest of the log is in once its progress, shown after the paint, is gone again.
-  let loading = false;
+  // The rest of the log, read after the paint, is in once its progress says so.
   const log = new MutationObserver(() => {
-    const progress = document.querySelector('[data-testid="log-progress"]');
-    if (progress) loading = true;
-    else if (loading && document.querySelector('[data-testid="terminate-banner"]')) {
-      log.disconnect();
-      performance.mark('bench:log-whole');
-    }
+    if (!document.querySelector('[data-testid="log-progress"][data-state="whole"]')) return;
+    log.disconnect();
+    performance.mark('bench:log-whole');
   });
   document.addEventListener('DOMContentLoaded', () => {
     watch.observe(document.body, { childList: true, subtree: true });
-    log.observe(document.body, { childList: true, subtree: true });
+    log.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
   });
 })()`;
 

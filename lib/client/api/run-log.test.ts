@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
-import { createRunStore } from '../run-view/run-store';
+import { createRunStore, logWhole } from '../run-view/run-store';
 import { foldLog } from '../run-view/fold-log';
 import { namedEvents } from '../run-view/named-events';
 import { readRunLog } from './run-log';
@@ -59,18 +59,23 @@ describe("a finished run's log, read after its first paint", () => {
     const view = foldLog(log);
     const store = createRunStore();
     store.getState().showFolded(view, namedEvents(view, log));
-    expect(store.getState().logLoading).toEqual({ received: 0, total: log.length });
+    expect(store.getState().logLoad).toEqual({ received: 0, total: log.length, whole: false });
+    expect(logWhole(store.getState())).toBe(false);
     expect(store.getState().log.length).toBeLessThan(log.length);
     store.getState().logProgress(40);
-    expect(store.getState().logLoading).toEqual({ received: 40, total: log.length });
+    expect(store.getState().logLoad).toEqual({ received: 40, total: log.length, whole: false });
     store.getState().fillLog(log);
-    expect(store.getState().logLoading).toBeUndefined();
+    expect(store.getState().logLoad).toEqual({ received: log.length, total: log.length, whole: true });
+    expect(logWhole(store.getState())).toBe(true);
     expect(store.getState().log).toBe(log);
     expect(store.getState().view).toBe(view);
 
     const failed = createRunStore();
     failed.getState().showFolded(view, namedEvents(view, log));
     failed.getState().logFailed('GET /api/runs/r/trace: 500');
-    expect(failed.getState().logLoading).toEqual({ received: 0, total: log.length, error: 'GET /api/runs/r/trace: 500' });
+    expect(failed.getState().logLoad).toEqual({ received: 0, total: log.length, whole: false, error: 'GET /api/runs/r/trace: 500' });
+    expect(logWhole(failed.getState())).toBe(false);
+    // A streamed run's log holds every event it folded.
+    expect(logWhole(createRunStore().getState())).toBe(true);
   });
 });

@@ -4,6 +4,8 @@ import { ApiError, traceUrl } from './client';
 
 /** Longest the reader parses before the page gets the main thread back (a frame is ~16 ms). */
 export const PARSE_SLICE_MS = 8;
+/** Bytes decoded at a time. */
+const PIECE_BYTES = 64 * 1024;
 
 export interface ReadRunLogOptions {
   /** How many events are in so far, after each slice. */
@@ -32,45 +34,48 @@ export async function readRunLog(
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const log: RunEvent[] = [];
+  // Text received and not yet parsed: at most a piece and a line, never the whole log at once.
   let pending = '';
   let lineNo = 0;
   // A slice spans chunks: reading a chunk already received gives the page nothing back (a microtask).
   let sliceStart = now();
 
-  const parseLines = async (text: string) => {
-    const lines = text.split('\n');
-    for (const line of lines) {
-      lineNo += 1;
-      if (line === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = undefined;
-      }
-      if (!isStoredEvent(value)) throw new ApiError(`GET ${url}: line ${lineNo} is not a stored event (run_id, seq, event)`, response.status);
-      log.push(value);
-      if (now() - sliceStart >= PARSE_SLICE_MS) {
-        onProgress?.(log.length);
-        await yieldToPage();
-        if (signal?.aborted) throw signal.reason;
-        sliceStart = now();
-      }
+  const parseLine = (line: string) => {
+    lineNo += 1;
+    if (line === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
     }
+    if (!isStoredEvent(value)) throw new ApiError(`GET ${url}: line ${lineNo} is not a stored event (run_id, seq, event)`, response.status);
+    log.push(value);
+  };
+  const endSlice = async () => {
     onProgress?.(log.length);
+    await yieldToPage();
+    if (signal?.aborted) throw signal.reason;
+    sliceStart = now();
   };
 
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    pending += decoder.decode(value, { stream: true });
-    const end = pending.lastIndexOf('\n');
-    if (end < 0) continue;
-    const complete = pending.slice(0, end);
-    pending = pending.slice(end + 1);
-    await parseLines(complete);
+    // A chunk may be the whole log (a fast connection): decoded a piece at a time, each line parsed as it is found.
+    for (let at = 0; at < value.length; at += PIECE_BYTES) {
+      pending += decoder.decode(value.subarray(at, at + PIECE_BYTES), { stream: true });
+      let from = 0;
+      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n', from)) {
+        parseLine(pending.slice(from, end));
+        from = end + 1;
+        if (now() - sliceStart >= PARSE_SLICE_MS) await endSlice();
+      }
+      pending = pending.slice(from);
+    }
   }
   pending += decoder.decode();
-  if (pending !== '') await parseLines(pending);
+  if (pending !== '') parseLine(pending);
+  onProgress?.(log.length);
   return log;
 }

@@ -13,7 +13,7 @@ import { createSlicedFold } from '../run-view/sliced-fold';
  * /api/runs/{id}/view): a finished one arrives as the server's fold of its stored log, with the
  * events the view names, and is shown at once, with no stream and nothing folded in the page;
  * after that first paint the rest of its log is read (run-log.ts, in slices, its progress in the
- * store's logLoading) for the inspector's raw events; a run still going
+ * store's logLoad) for the inspector's raw events; a run still going
  * (or an answer that failed) is read from its event stream. A fresh EventSource starts at seq 0, so
  * a reload shows everything; on a dropped connection the browser reconnects with Last-Event-ID
  * and the reducer skips anything it already folded. Streamed events are folded by a sliced fold

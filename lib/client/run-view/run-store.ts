@@ -10,11 +10,15 @@ export type Selection =
   | { kind: 'tool'; iteration: number; key: string }
   | { kind: 'marker'; seq: number };
 
-export interface LogLoading {
+export interface LogLoad {
   received: number;
   total: number;
+  whole: boolean;
   error?: string;
 }
+
+/** The log holds every event folded: a streamed run's, or a folded run's once the rest has arrived. */
+export const logWhole = (s: Pick<RunStoreState, 'logLoad'>): boolean => s.logLoad === undefined || s.logLoad.whole;
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error';
 
@@ -27,10 +31,11 @@ export interface RunStoreState {
    */
   log: RunEvent[];
   /**
-   * A finished run shown before its whole log arrived: how many of its events are in so far, of
-   * how many, and why the rest never came if it failed. Undefined when the log holds every event folded.
+   * A finished run shown folded, its log read after the paint: how many of its events are in so
+   * far, of how many, whether all are, and why the rest never came if the read failed. Undefined
+   * for a run read from its event stream (its log holds every event folded).
    */
-  logLoading?: LogLoading;
+  logLoad?: LogLoad;
   /** Wall time (ms) when the latest batch was folded: anchors the live run clock. */
   receivedAt: number;
   connection: ConnectionState;
@@ -47,7 +52,7 @@ export interface RunStoreState {
   commit: () => void;
   /**
    * Shows a finished run the server folded with the same reducer (GET /api/runs/{id}/view), with
-   * the events its view names; the log is loading (logLoading) until fillLog.
+   * the events its view names; the log is loading (logLoad) until fillLog.
    */
   showFolded: (view: RunViewState, named: RunEvent[]) => void;
   /** How many of the log's events have arrived so far. */
@@ -92,16 +97,19 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
     },
     showFolded: (view, named) => {
       folded = undefined;
-      set({ view, log: named, logLoading: { received: 0, total: view.eventCount }, receivedAt: Date.now() });
+      set({ view, log: named, logLoad: { received: 0, total: view.eventCount, whole: false }, receivedAt: Date.now() });
     },
     logProgress: (received) => {
-      const loading = get().logLoading;
-      if (loading && !loading.error && loading.received !== received) set({ logLoading: { ...loading, received } });
+      const load = get().logLoad;
+      if (load && !load.whole && !load.error && load.received !== received) set({ logLoad: { ...load, received } });
     },
-    fillLog: (log) => set({ log, logLoading: undefined }),
+    fillLog: (log) => {
+      const load = get().logLoad;
+      set({ log, logLoad: load && { ...load, received: log.length, whole: true } });
+    },
     logFailed: (error) => {
-      const loading = get().logLoading;
-      if (loading) set({ logLoading: { ...loading, error } });
+      const load = get().logLoad;
+      if (load && !load.whole) set({ logLoad: { ...load, error } });
     },
     setConnection: (connection) => set({ connection }),
     select: (selection) => set({ selection }),
