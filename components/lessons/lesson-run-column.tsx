@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { endingByDesign, type LessonOutcome } from '@/lib/lessons';
 import type { RunEvent } from '@/lib/protocol';
 import { RunStoreProvider, useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
+import { logWhole } from '@/lib/client/run-view/run-store';
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { RunHeader } from '@/components/timeline/run-header';
 import { TerminateBanner } from '@/components/timeline/terminate-banner';
@@ -37,9 +38,11 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
   const ended = useRunStore((s) => s.view.terminate !== undefined);
   // The lesson says whether this ending is the mechanism doing its job; the terminate's reason and complete say whether the run ended so.
   const endedAs = useRunStore((s) => endingByDesign(expected, s.view.terminate));
+  // The whole log: a finished run shown folded holds the events its view names until the rest is in.
+  const whole = useRunStore(logWhole);
   useEffect(() => {
-    if (ended) onEnd([...store.getState().log]);
-  }, [ended, onEnd, store]);
+    if (ended && whole) onEnd([...store.getState().log]);
+  }, [ended, whole, onEnd, store]);
 
   return (
     <section

@@ -8,6 +8,7 @@ import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { useTurnFromUrl } from '@/lib/client/hooks/use-turn-from-url';
 import { Button } from '@/components/ui/button';
+import { LogProgress } from '@/components/timeline/log-progress';
 import { RunView } from '@/components/timeline/run-view';
 import { CompareWith } from '@/components/compare/compare-with';
 import { RunCounterfactual } from '@/components/compare/run-counterfactual';
@@ -55,6 +56,7 @@ function RunPageBody({ runId }: { runId: string }) {
           <CompareWith runId={runId} scenario={scenario} />
           <RunCounterfactual runId={runId} />
         </span>
+        <LogProgress />
         <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="text-takeover underline">
           Download trace
         </a>

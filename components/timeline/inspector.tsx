@@ -5,10 +5,12 @@ import type { RunEvent } from '@/lib/protocol';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import type { Selection } from '@/lib/client/run-view/run-store';
 import { findTurn } from '@/lib/client/run-view/selectors';
+import { logWhole } from '@/lib/client/run-view/run-store';
 import { Button } from '@/components/ui/button';
-import { JsonView } from '@/components/ui/json-view';
 import { ExplainEntries } from '@/components/explain/explain-entries';
 import { InspectorDetails } from './inspector-details';
+import { LogProgress } from './log-progress';
+import { RawEvents } from './raw-events';
 
 function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number, attempt?: number, background?: boolean): RunEvent[] {
   switch (sel.kind) {
@@ -47,6 +49,8 @@ export function Inspector() {
   const turns = useRunStore((s) => s.view.turns);
   const markers = useRunStore((s) => s.view.markers);
   const log = useRunStore((s) => s.log);
+  // A finished run drawn before its whole log arrived: its events are listed once they are all in.
+  const logLoading = !useRunStore(logWhole);
   const setOpen = useRunStore((s) => s.setInspectorOpen);
 
   const turn = selection && 'iteration' in selection ? findTurn(turns, selection.iteration) : undefined;
@@ -55,10 +59,10 @@ export function Inspector() {
   const marker = selection?.kind === 'marker' ? markers.find((m) => m.seq === selection.seq) : undefined;
 
   const events = useMemo(
-    () => (selection ? eventsFor(log, selection, attempt?.requestNo, attempt?.attempt, attempt?.background) : []),
+    () => (selection && !logLoading ? eventsFor(log, selection, attempt?.requestNo, attempt?.attempt, attempt?.background) : []),
     // eventCount: the log grew (it is appended in place)
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [selection, log, eventCount, attempt?.requestNo],
+    [selection, log, logLoading, eventCount, attempt?.requestNo],
   );
 
   // Focus goes into the inspector when it opens (a keyboard or screen-reader user lands on what
@@ -92,11 +96,16 @@ export function Inspector() {
       </div>
       <div className="flex-1 overflow-y-auto px-3 py-2 text-xs">
         {!selection && <p className="text-faint">Select a turn, an attempt bar, a tool call or a marker.</p>}
-        {selection && <ExplainEntries events={events} />}
+        {selection && !logLoading && <ExplainEntries events={events} />}
         {selection && <InspectorDetails turn={turn} attempt={attempt} tool={tool} marker={marker} />}
-        {selection && (
+        {selection && logLoading && (
           <div className="mt-3 border-t border-line pt-2">
-            <JsonView value={events} label={`${events.length} raw event${events.length === 1 ? '' : 's'}`} />
+            <LogProgress />
+          </div>
+        )}
+        {selection && !logLoading && (
+          <div className="mt-3 border-t border-line pt-2">
+            <RawEvents events={events} />
           </div>
         )}
       </div>

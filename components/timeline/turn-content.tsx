@@ -1,9 +1,13 @@
 import type { Part } from '@/lib/protocol';
 import type { ToolCallView, TurnView } from '@/lib/client/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
+
 import { Pill } from '@/components/ui/pill';
 import { batchOf, danglingOf } from '@/lib/client/run-view/fold-turn-events';
 import { ToolCallItem } from './tool-call-item';
+
+/** A turn's text longer than this is shown to here, with a toggle for the rest. */
+const PROSE_MAX = 8_000;
 
 type Shown =
   | { type: 'thinking'; text: string; credential?: { vendor: string; model: string }; redacted?: boolean }
@@ -70,7 +74,10 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
       );
     }
     if (p.type === 'text') {
-      return (
+      // A long-output turn's text runs to hundreds of kB: drawn in full, its layout alone held the page for a frame.
+      return p.text.length > PROSE_MAX ? (
+        <LongText key={i} text={p.text} max={PROSE_MAX} prose />
+      ) : (
         <p key={i} className="text-xs leading-5 whitespace-pre-wrap">
           {p.text}
         </p>

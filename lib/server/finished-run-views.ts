@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import type { finishedRunViewSchema } from '@/lib/protocol/http';
 import { foldLog } from '@/lib/client/run-view/fold-log';
+import { namedEvents } from '@/lib/client/run-view/named-events';
 import { initialRunViewState, type RunViewState } from '@/lib/client/run-view/run-view-state';
 import { getStore, type RunStore } from '@/lib/store';
 import { getRunRegistry } from './get-run-registry';
@@ -21,7 +22,8 @@ const STILL_GOING = JSON.stringify({ finished: false } satisfies FinishedRunView
 /**
  * Finished runs folded on the server: a finished log never changes, so its view is folded once
  * with the browser's own reducer (fold-log.ts) and the response body kept for the newest
- * `keep` runs opened. A run is finished when its stored log ends with terminate; a run still
+ * `keep` runs opened. The body holds the view and the events it names (named-events.ts), not
+ * the whole log: a long run's log is most of its bytes, and the page reads it after drawing. A run is finished when its stored log ends with terminate; a run still
  * being played (`isLive`, or a log without its terminate) answers `finished: false`.
  */
 export function createFinishedRunViews({ store, isLive, keep = 4 }: { store: RunStore; isLive: (runId: string) => boolean; keep?: number }): FinishedRunViews {
@@ -36,7 +38,7 @@ export function createFinishedRunViews({ store, isLive, keep = 4 }: { store: Run
       view = foldLog(log.slice(start, start + SLICE), view);
       if (start + SLICE < log.length) await new Promise((resolve) => setImmediate(resolve));
     }
-    return JSON.stringify({ finished: true, view, log } satisfies FinishedRunView);
+    return JSON.stringify({ finished: true, view, named: namedEvents(view, log) } satisfies FinishedRunView);
   };
 
   return {

@@ -64,14 +64,14 @@ describe('api client', () => {
     expect([error.status, error.message]).toEqual([502, 'POST /api/runs/r1/control: 502 Bad Gateway']);
   });
 
-  it("reads a finished run's folded view with its log, and names a log entry that is no stored event", async () => {
+  it("reads a finished run's folded view with the events it names, and names an entry that is no stored event", async () => {
     const terminate = { run_id: 'r', seq: 0, ts: 0, event: 'terminate', reason: 'end_turn', complete: true };
     const view = { turns: [], lastSeq: 0, terminate: { seq: 0, reason: 'end_turn', complete: true } };
-    vi.stubGlobal('fetch', answer(200, { finished: true, view, log: [terminate] }));
-    expect(await api.finishedView('r')).toEqual({ finished: true, view, log: [terminate] });
+    vi.stubGlobal('fetch', answer(200, { finished: true, view, named: [terminate] }));
+    expect(await api.finishedView('r')).toEqual({ finished: true, view, named: [terminate] });
     vi.stubGlobal('fetch', answer(200, { finished: false }));
     expect(await api.finishedView('r')).toEqual({ finished: false });
-    vi.stubGlobal('fetch', answer(200, { finished: true, view, log: [{ seq: 0 }] }));
-    await expect(api.finishedView('r')).rejects.toThrow(/GET \/api\/runs\/r\/view .*log\.0: not a stored event/);
+    vi.stubGlobal('fetch', answer(200, { finished: true, view, named: [{ seq: 0 }] }));
+    await expect(api.finishedView('r')).rejects.toThrow(/GET \/api\/runs\/r\/view .*named\.0: not a stored event/);
   });
 });

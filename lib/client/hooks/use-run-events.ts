@@ -11,7 +11,9 @@ import { createSlicedFold } from '../run-view/sliced-fold';
  * Fills the page's run store with a run. A run just created has its stream opened already
  * (run-stream.ts): it is read from there. Any other run is asked for folded first (GET
  * /api/runs/{id}/view): a finished one arrives as the server's fold of its stored log, with the
- * log, and is shown at once, with no stream and nothing folded in the page; a run still going
+ * events the view names, and is shown at once, with no stream and nothing folded in the page;
+ * after that first paint the rest of its log is read (run-log.ts, in slices, its progress in the
+ * store's logLoad) for the inspector's raw events; a run still going
  * (or an answer that failed) is read from its event stream. A fresh EventSource starts at seq 0, so
  * a reload shows everything; on a dropped connection the browser reconnects with Last-Event-ID
  * and the reducer skips anything it already folded. Streamed events are folded by a sliced fold
@@ -27,6 +29,8 @@ export function useRunEvents(runId: string | undefined): void {
     setConnection('connecting');
     let stopped = false;
     let unsubscribe: (() => void) | undefined;
+    // The rest of a finished run's log, read after its first paint.
+    const reading = new AbortController();
 
     const follow = (run: RunStream) => {
       const { stream } = run;
@@ -65,16 +69,28 @@ export function useRunEvents(runId: string | undefined): void {
         void loadFold();
         follow(openRunStream(runId));
       };
+      const readLog = () => {
+        if (stopped) return;
+        const { logProgress, fillLog, logFailed } = store.getState();
+        import('../api/run-log')
+          .then(({ readRunLog }) => readRunLog(runId, { signal: reading.signal, onProgress: logProgress }))
+          .then(fillLog, (error: unknown) => {
+            if (!stopped) logFailed(error instanceof Error ? error.message : String(error));
+          });
+      };
       api.finishedView(runId).then((answer) => {
         if (stopped) return;
         if (!answer.finished) return stream();
-        store.getState().showFolded(answer.view, answer.log);
+        store.getState().showFolded(answer.view, answer.named);
         setConnection('closed');
+        // The rest of the log once the run is painted: the frame after the next one starts.
+        requestAnimationFrame(() => setTimeout(readLog, 0));
       }, stream);
     }
 
     return () => {
       stopped = true;
+      reading.abort();
       unsubscribe?.();
     };
   }, [runId, store]);

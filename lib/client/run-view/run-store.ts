@@ -10,15 +10,32 @@ export type Selection =
   | { kind: 'tool'; iteration: number; key: string }
   | { kind: 'marker'; seq: number };
 
+export interface LogLoad {
+  received: number;
+  total: number;
+  whole: boolean;
+  error?: string;
+}
+
+/** The log holds every event folded: a streamed run's, or a folded run's once the rest has arrived. */
+export const logWhole = (s: Pick<RunStoreState, 'logLoad'>): boolean => s.logLoad === undefined || s.logLoad.whole;
+
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error';
 
 export interface RunStoreState {
   view: RunViewState;
   /**
-   * The raw log, append-only. Mutated in place (pushing is O(1)), or set whole with a finished
-   * run's folded view (showFolded); read on demand by the inspector — `view.eventCount` tells when it grew.
+   * The raw log, append-only. Mutated in place (pushing is O(1)); a finished run shown folded
+   * (showFolded) holds only the events its view names until the rest arrives (fillLog). Read on
+   * demand by the inspector and the why lines — `view.eventCount` tells when it grew. Ordered by seq.
    */
   log: RunEvent[];
+  /**
+   * A finished run shown folded, its log read after the paint: how many of its events are in so
+   * far, of how many, whether all are, and why the rest never came if the read failed. Undefined
+   * for a run read from its event stream (its log holds every event folded).
+   */
+  logLoad?: LogLoad;
   /** Wall time (ms) when the latest batch was folded: anchors the live run clock. */
   receivedAt: number;
   connection: ConnectionState;
@@ -33,8 +50,17 @@ export interface RunStoreState {
   foldEvents: (raws: readonly unknown[]) => void;
   /** Shows what was folded since the last commit. */
   commit: () => void;
-  /** Shows a finished run the server folded with the same reducer (GET /api/runs/{id}/view), with its log. */
-  showFolded: (view: RunViewState, log: RunEvent[]) => void;
+  /**
+   * Shows a finished run the server folded with the same reducer (GET /api/runs/{id}/view), with
+   * the events its view names; the log is loading (logLoad) until fillLog.
+   */
+  showFolded: (view: RunViewState, named: RunEvent[]) => void;
+  /** How many of the log's events have arrived so far. */
+  logProgress: (received: number) => void;
+  /** The whole log of the run shown folded. */
+  fillLog: (log: RunEvent[]) => void;
+  /** The rest of the log could not be read: the page keeps the events its view names and says so. */
+  logFailed: (error: string) => void;
   setConnection: (connection: ConnectionState) => void;
   select: (selection: Selection | undefined) => void;
   setInspectorOpen: (open: boolean) => void;
@@ -69,9 +95,21 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
       folded = undefined;
       if (view !== undefined && view !== get().view) set({ view, receivedAt: Date.now() });
     },
-    showFolded: (view, log) => {
+    showFolded: (view, named) => {
       folded = undefined;
-      set({ view, log, receivedAt: Date.now() });
+      set({ view, log: named, logLoad: { received: 0, total: view.eventCount, whole: false }, receivedAt: Date.now() });
+    },
+    logProgress: (received) => {
+      const load = get().logLoad;
+      if (load && !load.whole && !load.error && load.received !== received) set({ logLoad: { ...load, received } });
+    },
+    fillLog: (log) => {
+      const load = get().logLoad;
+      set({ log, logLoad: load && { ...load, received: log.length, whole: true } });
+    },
+    logFailed: (error) => {
+      const load = get().logLoad;
+      if (load && !load.whole) set({ logLoad: { ...load, error } });
     },
     setConnection: (connection) => set({ connection }),
     select: (selection) => set({ selection }),

@@ -4,8 +4,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * A finished run already folded: { finished: true, view, log } (lib/protocol/http/run-view.ts),
- * written once per run and kept; a run still going answers { finished: false }.
+ * A finished run already folded: { finished: true, view, named } — the view and the events it
+ * names, not the whole log, which the page reads after its first paint from the trace route
+ * (lib/protocol/http/run-view.ts) — written once per run and kept; a run still going answers { finished: false }.
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {
