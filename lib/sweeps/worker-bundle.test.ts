@@ -8,9 +8,15 @@ import { bundleSweepWorker } from './worker-bundle';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bundle-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/**
+ * Writes a source dated a minute ago: a source saved in the millisecond a build starts counts as
+ * saved during it (stale), and a build started right after the writes can fall in that millisecond.
+ */
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   fs.writeFileSync(path.join(root, file), text);
+  const before = new Date(Date.now() - 60_000);
+  fs.utimesSync(path.join(root, file), before, before);
 }
 
 /** Loads a bundle by a URL of its own, so each build is a new module. */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { RunRegistry } from '@/lib/server/run-registry';
+import type { SweepRegistry } from '@/lib/server/sweep-registry';
 
 /**
  * Shared setup for the route-handler tests under app/api: a private data directory, the
@@ -18,7 +19,7 @@ type ServerGlobals = {
   __loopLabCassetteStore?: { close(): void };
   __loopLabRunTraffic?: unknown;
   __loopLabRunRegistry?: Pick<RunRegistry, 'isLive' | 'control' | 'whenFinished'>;
-  __loopLabSweepRegistry?: unknown;
+  __loopLabSweepRegistry?: Pick<SweepRegistry, 'list' | 'cancel' | 'whenFinished'>;
 };
 
 /**
@@ -40,6 +41,25 @@ export async function settleLiveRuns(): Promise<void> {
 }
 
 /**
+ * Cancels every sweep the registry still runs or queues and waits until each has ended (its
+ * workers closed): a sweep left going by a test would otherwise write to the store after it is
+ * closed, in the middle of a later test file sharing this worker.
+ */
+export async function settleLiveSweeps(): Promise<void> {
+  const registry = (globalThis as typeof globalThis & ServerGlobals).__loopLabSweepRegistry;
+  if (!registry) return;
+  const live = registry.list({ limit: 100_000 }).filter((sweep) => sweep.status === 'running' || sweep.status === 'queued');
+  for (const sweep of live) {
+    try {
+      registry.cancel(sweep.id);
+    } catch {
+      // ended since it was listed, or run by another process: nothing of it runs here
+    }
+  }
+  await Promise.all(live.map((sweep) => registry.whenFinished(sweep.id)));
+}
+
+/**
  * Points LOOP_LAB_DATA_DIR at a fresh temp directory before the file's tests and, after them,
  * settles the runs still live, closes every store the server opened there, drops the registries and deletes the directory —
  * so the next test file gets its own store rather than a closed one. Returns the directory.
@@ -55,6 +75,7 @@ export function useTempDataDir(prefix: string): () => string {
     process.env.LOOP_LAB_RUN_THREADS ??= '0';
   });
   afterAll(async () => {
+    await settleLiveSweeps();
     await settleLiveRuns();
     const g = globalThis as typeof globalThis & ServerGlobals;
     g.__loopLabStore?.close();
