@@ -23,7 +23,8 @@ import { worstRunUsd } from './cost-cap';
 import { executeSweep, type SweepProgress } from './execute-sweep';
 import { expandGrid } from './expand-grid';
 import { createLocalPool } from './local-pool';
-import { mostInAnyWindow, startCountingEndpoint } from './real-endpoint.testkit';
+import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
+import { startCountingEndpoint } from './real-endpoint.testkit';
 import { storedSweepCassettes } from './sweep-cassettes';
 import { validateSweepGrid } from './validate-grid';
 import { formatUsd } from '@/lib/client/format';
@@ -165,22 +166,15 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     }
 
     const { seen } = endpoint;
-    // The server saw both models and both prompts, with the sweep's key.
-    expect(new Set(seen.map((s) => s.model))).toEqual(new Set(['gpt-4o-mini', 'deepseek-chat']));
-    expect(new Set(seen.filter((s) => s.tools).map((s) => s.system))).toEqual(
-      new Set(['You fix code. Run the check before anything else.', 'You fix code. Run the check first, then read only what failed.']),
-    );
-    expect(seen.every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
-    // More requests than one minute's limit went, and no window of a minute held more than the limit.
-    expect(seen.length).toBeGreaterThan(2 * PER_MIN);
-    expect(mostInAnyWindow(seen, 60_000 * SCALE, JITTER_MS)).toBeLessThanOrEqual(PER_MIN);
-    // After the 429, nothing reached the endpoint until its Retry-After was over, and the sweep said why.
-    const limited = seen.findIndex((s) => s.status === 429);
-    expect(limited).toBe(2);
-    // (A request the limiter let go before the 429 came back may still arrive just after it.)
-    const pauseMs = RETRY_AFTER_S * 1000 * SCALE;
-    const during = seen.filter((s) => s.at > seen[limited]!.at + JITTER_MS && s.at < seen[limited]!.at + pauseMs - JITTER_MS);
-    expect(during).toEqual([]);
+    // Both models and both prompts with the sweep's key; no minute held more than the limit; nothing during the 429's pause.
+    const { limited, pauseMs } = expectEndpointLimitsHeld(seen, {
+      key: KEY,
+      systemPrompts: ['You fix code. Run the check before anything else.', 'You fix code. Run the check first, then read only what failed.'],
+      scale: SCALE,
+      perMin: PER_MIN,
+      retryAfterS: RETRY_AFTER_S,
+      jitterMs: JITTER_MS,
+    });
     // Without the pause the limiter alone would have let the fifth request go a minute after the first: inside the pause.
     expect(seen[0]!.at + 60_000 * SCALE).toBeLessThan(seen[limited]!.at + pauseMs - JITTER_MS);
     const last = frames.at(-1)!.summary;
