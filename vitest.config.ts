@@ -4,6 +4,12 @@ import { defineConfig } from 'vitest/config';
 const INCLUDE = ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'];
 
 /**
+ * Runs alone, after the unit tests (`npm run test:determinism`): it starts busy loops beside its
+ * runs, which would slow every test running with it, and it needs the load to be its own.
+ */
+const ALONE = ['lib/testing/determinism.test.ts'];
+
+/**
  * Test files that change what every later file in the same worker would see, so each runs in a
  * fresh module graph of its own: module mocks (`vi.mock`, `vi.resetModules`) and a process-wide
  * setting made at import and never undone.
@@ -33,8 +39,9 @@ export default defineConfig({
       // importing the engine, the SDKs and the schemas again for each of 250 files was most of the
       // suite's time. Each file still leaves the process as it found it (the server's singletons,
       // environment variables, timers and globals are put back in its afterAll/afterEach).
-      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: [...ISOLATED, ...ALONE], isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'determinism', include: ALONE, isolate: true } },
     ],
   },
 });
