@@ -65,6 +65,28 @@ describe('run registry', () => {
     expect(registry.isLive(id)).toBe(false);
   });
 
+  it('sends a subscriber only events the store already holds, so a crash loses nothing anyone saw', async () => {
+    const fake = createFakeLaunch({ steps: 40, tickMs: 1 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    const unstored: number[] = [];
+    const seen = collector();
+    registry.subscribe({
+      runId: id,
+      listener: {
+        onEvent: (event) => {
+          // What a process killed right now would leave: the store as it stands.
+          if (!store.readEvents({ runId: id, afterSeq: event.seq - 1 }).some((e) => e.seq === event.seq)) unstored.push(event.seq);
+          seen.onEvent(event);
+        },
+        onEnd: seen.onEnd,
+      },
+    });
+    await registry.whenFinished(id);
+    expectContiguous(seen.events, 0, 41);
+    expect(unstored).toEqual([]);
+  });
+
   it('replays from the store when the resume point is older than the in-memory tail', async () => {
     const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
     const registry = createRunRegistry({ store, launch: fake.launch });
@@ -85,20 +107,24 @@ describe('run registry', () => {
     expectContiguous(nearEdge.events, 601, 701);
   });
 
-  it('serves a finished run from the store, from any resume point', async () => {
+  it('serves a finished run from the store, from any resume point, always ending with its terminate', async () => {
     const registry = createRunRegistry({ store, launch: createFakeLaunch({ steps: 5 }).launch });
     const { id } = registry.startRun({ config: sampleConfig() });
     await registry.whenFinished(id);
     const all = collector();
     const tail = collector();
-    const none = collector();
+    const atEnd = collector();
+    const past = collector();
     registry.subscribe({ runId: id, listener: all });
     registry.subscribe({ runId: id, afterSeq: 4, listener: tail });
-    registry.subscribe({ runId: id, afterSeq: 6, listener: none });
+    registry.subscribe({ runId: id, afterSeq: 6, listener: atEnd });
+    registry.subscribe({ runId: id, afterSeq: 70, listener: past });
     expectContiguous(all.events, 0, 6);
     expectContiguous(tail.events, 5, 6);
-    expect(none.events).toEqual([]);
-    expect([all.ended, tail.ended, none.ended]).toEqual([true, true, true]);
+    // A reader that had the end already, or names a seq past it, is sent the terminate again.
+    expect(atEnd.events.map((e) => [e.seq, e.event])).toEqual([[6, 'terminate']]);
+    expect(past.events.map((e) => [e.seq, e.event])).toEqual([[6, 'terminate']]);
+    expect([all.ended, tail.ended, atEnd.ended, past.ended]).toEqual([true, true, true, true]);
     expect(() => registry.subscribe({ runId: 'nope', listener: collector() })).toThrow(HttpError);
   });
 

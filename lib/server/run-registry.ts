@@ -65,23 +65,30 @@ const TAIL_SIZE = 512;
 /** Past this many unwritten events a batch is written at once rather than at the next flush. */
 const FLUSH_BATCH = 256;
 /**
- * Unwritten events wait at most this long (wall time) before they are written as one batch.
- * A transaction per macrotask cost more CPU than the run itself (measured: 156 commits and
- * ~65 ms of CPU for a 400-event run of the long-project scenario); readers of the live edge
- * are served from memory, and a subscriber that needs the store writes the batch first. Every
- * live run's batch due at once is written in one transaction: with 100 live runs, one commit
- * each FLUSH_MS rather than 100.
+ * Unwritten events of a run nobody watches wait at most this long (wall time) before they are
+ * written as one batch. A transaction per macrotask cost more CPU than the run itself
+ * (measured: 156 commits and ~65 ms of CPU for a 400-event run of the long-project scenario).
+ * Every live run's batch due at once is written in one transaction: with 100 live runs, one
+ * commit each FLUSH_MS rather than 100.
  */
 export const FLUSH_MS = 100;
+/**
+ * A watched run's events wait at most this long: no client sees an event before the store
+ * holds it (a crash then loses nothing anyone saw), so the batch is written soon. Still one
+ * transaction for every run due, so at most one commit each FLUSH_WATCHED_MS.
+ */
+export const FLUSH_WATCHED_MS = 10;
 
 interface LiveRun {
   id: string;
   /** Removes from what the registry logs every key the run has learned (the run's own redaction). */
   redactText: (text: string) => string;
   handle: RunHandle | undefined;
+  /** Events the run logged that the store does not hold yet: nobody has seen them. */
   pending: RunEvent[];
   /** The run's totals after each pending event, as its run log handed them (the runs row is written from them). */
   pendingTotals: RowTotals[];
+  /** The latest events the store holds (at most TAIL_SIZE): a reconnect near the edge reads them here. */
   tail: RunEvent[];
   subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -90,17 +97,41 @@ interface LiveRun {
 }
 
 /**
- * Runs execute here, not inside an HTTP response: events go to the store and
- * to whoever subscribes, and a reconnect replays from the store with no gap and no repeat.
- * Everything between reading the replay and joining the live fan-out is synchronous (the
- * store is synchronous too), so no event can slip in between.
+ * Runs execute here, not inside an HTTP response: events go to the store and then to whoever
+ * subscribes — an event is sent only once the store holds it, so a crash loses nothing a client
+ * saw and a restart's terminate never takes a seq a client already has. A reconnect replays
+ * from the store with no gap and no repeat: everything between reading the replay and joining
+ * the fan-out is synchronous (the store is synchronous too), so no event can slip in between.
  */
 export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
 
-  /** Runs with events waiting to be written, and the one timer that writes them all (FLUSH_MS). */
+  /** Runs with events waiting to be written, and the one timer that writes them all. */
   const due = new Set<LiveRun>();
   let dueTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (performance.now()), so a watched run's event can bring it forward. */
+  let dueAt = Infinity;
+
+  /** Writes every due batch within `delayMs`: the earlier of this and the timer already set. */
+  const scheduleFlush = (delayMs: number): void => {
+    const at = performance.now() + delayMs;
+    if (dueTimer !== undefined && dueAt <= at) return;
+    clearTimeout(dueTimer);
+    dueAt = at;
+    dueTimer = setTimeout(flushDue, delayMs);
+  };
+
+  /** Hands events the store now holds to the tail and to every subscriber. */
+  const publish = (run: LiveRun, events: readonly RunEvent[]): void => {
+    if (events.length === 0) return;
+    run.tail.push(...events);
+    if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
+    for (const event of events) {
+      for (const listener of run.subscribers) {
+        if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
+      }
+    }
+  };
 
   /** Takes a run's waiting events and the totals after each, leaving it none. */
   const take = (run: LiveRun): { events: RunEvent[]; totals: RowTotals[] } => {
@@ -110,14 +141,19 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
     return taken;
   };
 
+  /** Writes a batch, then publishes what the store now holds. */
   const write = (run: LiveRun, events: RunEvent[], totals: RowTotals[]): void => {
     try {
       store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
+      publish(run, events);
     } catch {
       // The batch was rolled back whole: store it event by event, and put a storage_error in
       // the place of any event that still fails, so the log stays contiguous and later
       // batches still fit on.
-      events.forEach((event, i) => appendOne(run, event, totals[i]!));
+      events.forEach((event, i) => {
+        const stored = appendOne(run, event, totals[i]!);
+        if (stored) publish(run, [stored]);
+      });
     }
   };
 
@@ -133,6 +169,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
   const flushDue = (): void => {
     clearTimeout(dueTimer);
     dueTimer = undefined;
+    dueAt = Infinity;
     const batches = [...due].filter((run) => run.pending.length > 0).map((run) => ({ run, ...take(run) }));
     due.clear();
     if (batches.length === 0) return;
@@ -140,24 +177,27 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       store.appendEventBatches(batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })));
     } catch {
       for (const { run, events, totals } of batches) write(run, events, totals);
+      return;
     }
+    for (const { run, events } of batches) publish(run, events);
   };
 
-  const appendOne = (run: LiveRun, event: RunEvent, totals: RowTotals): void => {
+  /** Stores one event, or a storage_error in its place; returns what was stored (nothing: neither could be). */
+  const appendOne = (run: LiveRun, event: RunEvent, totals: RowTotals): RunEvent | undefined => {
     try {
       store.appendEvents({ runId: run.id, events: [event], totals });
-      return;
+      return event;
     } catch (error) {
       const why = run.redactText((error as Error).message);
       console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
-      if (event.event === 'terminate') return;
+      if (event.event === 'terminate') return undefined;
       const replacement = storageErrorFor(event, `the store refused the ${event.event} event (${why}); it was not kept`);
-      const index = run.tail.findIndex((e) => e.seq === event.seq);
-      if (index >= 0) run.tail[index] = replacement;
       try {
         store.appendEvents({ runId: run.id, events: [replacement], totals });
+        return replacement;
       } catch (again) {
         console.error(`[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`, (again as Error).message);
+        return undefined;
       }
     }
   };
@@ -178,24 +218,19 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
   };
 
   /**
-   * Fans out and persists an event as the run's log emitted it: numbered, storable and redacted
-   * there, with the run's totals after it folded there (lib/runtime/run-log.ts), so nothing
-   * here or in the store converts, redacts or folds it again.
+   * Persists an event as the run's log emitted it (numbered, storable and redacted there, with
+   * the run's totals after it folded there: lib/runtime/run-log.ts, so nothing here or in the
+   * store converts, redacts or folds it again); it is fanned out once its batch is written.
    */
   const accept = (run: LiveRun, event: RunEvent, totals: RowTotals): void => {
     if (!live.has(run.id)) return; // after terminate nothing more is logged
     run.pending.push(event);
     run.pendingTotals.push(totals);
-    run.tail.push(event);
-    if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
-    for (const listener of run.subscribers) {
-      if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
-    }
     if (event.event === 'terminate') finish(run);
     else if (run.pending.length >= FLUSH_BATCH) flush(run);
     else {
       due.add(run);
-      dueTimer ??= setTimeout(flushDue, FLUSH_MS);
+      scheduleFlush(run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
     }
   };
 
@@ -257,7 +292,14 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       if (!run) {
         if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
         closeOrphan(runId);
-        for (const event of store.readEvents({ runId, afterSeq })) listener.onEvent(event);
+        const missed = store.readEvents({ runId, afterSeq });
+        // A reader that already had the end (or names a seq past it) is sent the terminate again:
+        // every stream of a finished run ends with it.
+        if (missed.at(-1)?.event !== 'terminate') {
+          const last = store.readEvents({ runId, afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2) }).at(-1);
+          if (last?.event === 'terminate') missed.push(last);
+        }
+        for (const event of missed) listener.onEvent(event);
         listener.onEnd();
         return () => {};
       }

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRandom } from '@/lib/clock';
+
+/**
+ * Nothing a client saw is lost in a crash. A real server process (the API's route handlers and
+ * store, scripts/api/serve-api.ts) runs live runs with an SSE client on each; it is SIGKILLed at
+ * a random moment, started again on the same data folder, and every client reconnects with the
+ * Last-Event-ID it had. Every event any client received must be in the store as received, the
+ * stored seqs must be unique and dense, and every reconnect must end with the run's terminate.
+ */
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+}
+
+const servers: ChildProcess[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sigkill-'));
+
+afterAll(() => {
+  for (const child of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(): Promise<Server> {
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'], {
+    env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  servers.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString());
+      if (match) resolve({ child, base: `${match[1]}/api` });
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited before it listened (${code})`)));
+  });
+}
+
+interface Received {
+  seq: number;
+  json: string;
+  event: string;
+}
+
+/**
+ * Reads a run's SSE stream (from `lastEventId` when given) until it ends or breaks, pushing each
+ * event as it arrives. Never rejects: a server killed mid-stream just ends the read.
+ */
+async function follow(base: string, runId: string, into: Received[], lastEventId?: number): Promise<void> {
+  try {
+    const response = await fetch(`${base}/runs/${runId}/events`, {
+      headers: lastEventId === undefined ? {} : { 'Last-Event-ID': String(lastEventId) },
+    });
+    if (!response.ok || !response.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
+        if (!data) continue;
+        const event = JSON.parse(data) as { seq: number; event: string };
+        into.push({ seq: event.seq, json: data, event: event.event });
+      }
+    }
+  } catch {
+    // The connection broke (the server was killed): what arrived is what the client saw.
+  }
+}
+
+async function startRun(base: string, seed: number): Promise<string> {
+  const response = await fetch(`${base}/runs`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      config: {
+        provider: { vendor: 'sim-anthropic' },
+        preset: 'codesmith',
+        seed,
+        clock: 'real',
+        timeScale: 0.5,
+        faults: {
+          rules: [{ id: 'limited', when: { kind: 'requests', numbers: [1, 3] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }],
+          tools: [],
+        },
+      },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function storedLog(base: string, runId: string): Promise<{ seq: number; json: string }[]> {
+  const text = await (await fetch(`${base}/runs/${runId}/trace`)).text();
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => ({ seq: (JSON.parse(line) as { seq: number }).seq, json: line }));
+}
+
+const canonical = (json: string): string => JSON.stringify(JSON.parse(json));
+
+describe('a server SIGKILLed at a random moment (a real process, clients attached)', () => {
+  it('keeps every event a client saw, never reuses a seq, and ends every reconnect with terminate', async () => {
+    const random = createRandom(20_261_203);
+    let checked = 0;
+    for (const round of [1, 2]) {
+      const first = await serve();
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) ids.push(await startRun(first.base, round * 100 + i));
+      const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
+      const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
+      // A random moment while the runs are in flight (they wait out rate limits on the real clock).
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(random.next() * 1_500)));
+      first.child.kill('SIGKILL');
+      await new Promise((resolve) => first.child.once('exit', resolve));
+      await Promise.all(reading);
+
+      const second = await serve();
+      for (const id of ids) {
+        const before = seen.get(id)!;
+        const after: Received[] = [];
+        await follow(second.base, id, after, before.at(-1)?.seq);
+        expect(after.at(-1)?.event, `run ${id}: the reconnect ends with terminate`).toBe('terminate');
+
+        const stored = await storedLog(second.base, id);
+        expect(
+          stored.map((e) => e.seq),
+          `run ${id}: stored seqs are unique and dense`,
+        ).toEqual(stored.map((_, i) => i));
+        const bySeq = new Map(stored.map((e) => [e.seq, canonical(e.json)]));
+        for (const event of [...before, ...after]) {
+          expect(bySeq.get(event.seq), `run ${id}: seq ${event.seq} (${event.event}) as the client received it`).toBe(canonical(event.json));
+        }
+        checked += before.length;
+      }
+      second.child.kill('SIGKILL');
+      await new Promise((resolve) => second.child.once('exit', resolve));
+    }
+    // The clients saw events before the kills: the check above compared something.
+    expect(checked).toBeGreaterThan(20);
+  }, 240_000);
+});
