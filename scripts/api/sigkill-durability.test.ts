@@ -59,8 +59,11 @@ async function follow(base: string, runId: string, into: Received[], lastEventId
     if (!response.ok || !response.body) return;
     const decoder = new TextDecoder();
     let buffer = '';
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const frame = buffer.slice(0, end);
