@@ -19,7 +19,6 @@ const ISOLATED = [
   'lib/server/comparison-cache.test.ts', // vi.mock('server-only')
   'lib/server/finished-run-views.test.ts', // vi.mock('server-only')
   'lib/client/run-view/sliced-fold.test.ts', // vi.resetModules
-  'lib/run-threads/run-threads.test.ts', // LOOP_LAB_BENCH_DIAGNOSTICS=1 for the whole file
   'lib/sweeps/run-sweep-job.test.ts', // turns on the sweep workers' check-result cache, as a worker's entry does
 ];
 

@@ -54,6 +54,12 @@ const SCHEMA = z.object({
   LOOP_LAB_BENCH_DIAGNOSTICS: text.pipe(z.enum(['0', '1'], { error: 'must be 1 (on) or 0' }).optional()),
 });
 
+/**
+ * Run threads a server keeps when LOOP_LAB_RUN_THREADS is not set: real-clock runs execute off the
+ * thread that routes, stores and streams, so a busy request path cannot make a run's timers late.
+ */
+export const DEFAULT_RUN_THREADS = 2;
+
 /** The variables this module reads, by name. */
 export const SERVER_ENV_VARS = Object.keys(SCHEMA.shape) as readonly (keyof typeof SCHEMA.shape)[];
 
@@ -80,7 +86,7 @@ export interface ServerEnv {
   customBaseUrls: boolean;
   /** LOOP_LAB_ALLOWED_REQUEST_HOSTS: local or private hosts a run bringing its own key may aim at. */
   allowedRequestHosts: string[];
-  /** LOOP_LAB_RUN_THREADS: worker threads for real-clock runs (0, the default: the main thread). */
+  /** LOOP_LAB_RUN_THREADS: worker threads for real-clock runs (DEFAULT_RUN_THREADS unless set; 0: the main thread). */
   runThreads: number;
   /** LOOP_LAB_BENCH_DIAGNOSTICS=1: the load bench's opt-in figures (GET /api/bench-diagnostics, loopback only). */
   benchDiagnostics: boolean;
@@ -109,7 +115,7 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     allowedBaseUrls: env.LOOP_LAB_ALLOWED_BASE_URLS,
     customBaseUrls: env.LOOP_LAB_CUSTOM_BASE_URLS !== 'off',
     allowedRequestHosts: env.LOOP_LAB_ALLOWED_REQUEST_HOSTS,
-    runThreads: env.LOOP_LAB_RUN_THREADS ?? 0,
+    runThreads: env.LOOP_LAB_RUN_THREADS ?? DEFAULT_RUN_THREADS,
     benchDiagnostics: env.LOOP_LAB_BENCH_DIAGNOSTICS === '1',
   };
 }

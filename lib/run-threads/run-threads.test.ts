@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle } from '@/lib/sweeps/worker-bundle';
-import { createRunThreads, RUN_THREAD_BUNDLE, type RunThreads } from './run-threads';
+import { createRunThreads, launchRealClockOnThreads, RUN_THREAD_BUNDLE, type RunThreads } from './run-threads';
 
-// The watchdog's lateness is read through the bench probe (on for this file's process and threads).
-process.env.LOOP_LAB_BENCH_DIAGNOSTICS = '1';
-enableBenchProbe();
+// How late a watchdog fires is a benchmark figure (`npm run bench`, BENCH_ONLY=load), never a unit
+// test's: these tests check what runs where and that a run on a thread behaves as it does here.
 
 /**
  * The watchdog lesson's "on" side: two silent streams the watchdog cuts (120 s, then 150 s of
@@ -30,15 +28,12 @@ beforeAll(async () => {
 afterAll(() => threads.close());
 
 /**
- * Runs to its end, blocking this thread for 800 ms as soon as it learns a watchdog was armed
- * (a 240 ms window at this scale, then 300 ms), as a busy server's main thread is blocked by
- * synchronous work: a watchdog timed on this thread fires at the end of the block, one on a
- * run thread on time.
+ * Runs to its end, blocking this thread for 800 ms as soon as it learns a watchdog was armed,
+ * as a busy server's main thread is blocked by synchronous work.
  */
-async function runBesideBlockedMainThread(launch: (options: LaunchOptions) => RunHandle, runId: string): Promise<{ events: RunEvent[]; late: number[] }> {
+async function runBesideBlockedMainThread(launch: (options: LaunchOptions) => RunHandle, runId: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   let blocks = 0;
-  benchProbe()!.watchdogLateWallMs.length = 0;
   const handle = launch({
     runId,
     config,
@@ -49,7 +44,7 @@ async function runBesideBlockedMainThread(launch: (options: LaunchOptions) => Ru
     },
   });
   await handle.done;
-  return { events, late: [...benchProbe()!.watchdogLateWallMs] };
+  return events;
 }
 
 function block(ms: number): void {
@@ -58,23 +53,29 @@ function block(ms: number): void {
 }
 
 describe('real-clock runs on run threads', () => {
-  it("keeps a run's watchdog on time while the main thread is blocked, and hands back every event in order", async () => {
-    const { events, late } = await runBesideBlockedMainThread((options) => threads.launch(options), 'on-thread');
+  it('runs a real-clock run on a thread and hands back every event in order while the main thread is blocked', async () => {
+    const events = await runBesideBlockedMainThread((options) => threads.launch(options), 'on-thread');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     expect(events[0]?.event).toBe('run_start');
     expect(events.at(-1), JSON.stringify(events.at(-1))).toMatchObject({ event: 'terminate', reason: 'end_turn', complete: true });
     expect(events.filter((e) => e.event === 'watchdog_fired')).toHaveLength(2);
-    expect(late).toHaveLength(2);
-    // Generous for a loaded test machine; the bench holds the 50 ms target with 100 runs.
-    for (const ms of late) expect(ms).toBeLessThan(150);
   }, 90_000);
 
-  it('the same run on the main thread fires its watchdog late (what the threads are for)', async () => {
-    const { late } = await runBesideBlockedMainThread(launchRun, 'in-process');
-    // (Blocked past a healthy stream's deadline too, it may cut a third one that was fine.)
-    expect(late.length).toBeGreaterThanOrEqual(2);
-    for (const ms of late.slice(0, 2)) expect(ms).toBeGreaterThan(300);
-  }, 30_000);
+  it('sends real-clock runs to the threads and keeps virtual-clock runs (and tapped ones) on this thread', () => {
+    const where: string[] = [];
+    const stand =
+      (name: string) =>
+      (options: LaunchOptions): RunHandle => {
+        where.push(`${options.runId}:${name}`);
+        return { runId: options.runId, done: Promise.resolve(), control: () => undefined, redactText: (text) => text };
+      };
+    const launch = launchRealClockOnThreads({ launch: stand('thread'), close: async () => undefined }, stand('here'));
+    const virtual = RunConfigSchema.parse({ ...config, clock: 'virtual' });
+    launch({ runId: 'real', config, onEvent: () => undefined });
+    launch({ runId: 'virtual', config: virtual, onEvent: () => undefined });
+    launch({ runId: 'tapped', config, onEvent: () => undefined, onVendorRequest: () => undefined });
+    expect(where).toEqual(['real:thread', 'virtual:here', 'tapped:here']);
+  });
 
   it('passes control messages to the run: an abort ends it at once', async () => {
     const events: RunEvent[] = [];

@@ -16,10 +16,8 @@ export const RUN_THREAD_BUNDLE: WorkerBundleSpec = {
 };
 
 /**
- * LOOP_LAB_RUN_THREADS: how many run threads a server keeps; 0, the default, runs real-clock runs
- * on the main thread. Opt-in until the load bench is judged on a quiet machine: at a load of 16–20
- * two threads cut 20 runs' watchdog lateness p99 from 1.6 s to 0.4 s, but with 100 runs on a
- * starved machine they answered POSTs more slowly than the main thread did.
+ * LOOP_LAB_RUN_THREADS: how many run threads a server keeps (DEFAULT_RUN_THREADS, 2, when unset);
+ * 0 runs real-clock runs on the main thread, as before run threads existed.
  */
 export function runThreadCount(): number {
   return serverEnv().runThreads;

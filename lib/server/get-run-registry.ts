@@ -22,9 +22,10 @@ export function unwatchedMs(): number {
 
 /**
  * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
- * every route bundle shares one set of runs. With LOOP_LAB_RUN_THREADS set above 0, real-clock
- * runs execute on run threads, so this thread's routing, storing and streaming cannot make a
- * run's timer late; by default, and for virtual-clock runs always, they execute here.
+ * every route bundle shares one set of runs. Real-clock runs execute on run threads (2 unless
+ * LOOP_LAB_RUN_THREADS says otherwise), so this thread's routing, storing and streaming cannot
+ * make a run's timer late; with LOOP_LAB_RUN_THREADS=0, and for virtual-clock runs always, they
+ * execute here.
  */
 export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {

@@ -126,8 +126,13 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
       for (let i = 0; i < 10; i++) ids.push(await startRun(first.base, round * 100 + i));
       const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
       const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
-      // A random moment while the runs are in flight (they wait out rate limits on the real clock).
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(random.next() * 1_500)));
+      // A random moment while the runs are in flight (they wait out rate limits on the real clock):
+      // once the clients have begun to receive events, after a random further wait.
+      const started = Date.now();
+      while ([...seen.values()].reduce((n, events) => n + events.length, 0) < 10 && Date.now() - started < 60_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
       first.child.kill('SIGKILL');
       await new Promise((resolve) => first.child.once('exit', resolve));
       await Promise.all(reading);
