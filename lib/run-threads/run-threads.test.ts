@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
-import { launchRun } from '@/lib/runtime/launch-run';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle } from '@/lib/sweeps/worker-bundle';
 import { createRunThreads, launchRealClockOnThreads, RUN_THREAD_BUNDLE, type RunThreads } from './run-threads';
