@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
-import { createBullmqRunner } from './bullmq-runner';
+import { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
+import { createBullmqRunner, SWEEP_QUEUE } from './bullmq-runner';
 import { executeSweep } from './execute-sweep';
 import { SMALL_GRID } from './execute-sweep-grid.testkit';
 import { createLocalPool } from './local-pool';
@@ -82,4 +84,38 @@ describe('sweeps through BullMQ on a real Redis', () => {
     expect(runStore.listRuns({ sweepId: 'sw-redis', limit: 100 })).toHaveLength(20);
     expect(runStore.readEvents({ runId: 'sw-redis-0' }).at(-1)?.event).toBe('terminate');
   }, 300_000);
+
+  it("finishes a sweep whose completions its event reader missed, from the jobs' state in Redis", async () => {
+    const grid = SweepGridSchema.parse({ ...SMALL_GRID, seeds: { from: 1, to: 1 } });
+    const queued = await createBullmqRunner({ redisUrl: url });
+    const admin = new Redis(url);
+    const jobs = new Queue(SWEEP_QUEUE, { connection: { url } });
+    let killing = true;
+    try {
+      // The runner's event reader (BullMQ names its connection "…:qe") keeps losing its connection
+      // until every job of the sweep has completed in Redis: it never reads an event, so it starts
+      // again from the stream's end each time, and no completion ever reaches it as an event.
+      const killer = (async () => {
+        while (killing) {
+          const clients = String(await admin.call('CLIENT', 'LIST'));
+          for (const [, id] of clients.matchAll(/(?:^|\n)id=(\d+) [^\n]*name=\S*:qe\b/g)) await admin.call('CLIENT', 'KILL', 'ID', id!);
+          const done = await Promise.all([0, 1, 2, 3].map((i) => jobs.getJobState(`sw-missed-${i}`)));
+          if (done.every((state) => state === 'completed')) killing = false;
+          else await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const outcome = await executeSweep({ sweepId: 'sw-missed', grid, runner: queued, runStore, sweepStore });
+      // (Read from Redis, a job's result is collected and the job removed: it never shows as completed.)
+      killing = false;
+      await killer;
+      expect(outcome.status).toBe('completed');
+      expect(sweepStore.getSweep('sw-missed')?.summary).toMatchObject({ status: 'completed', done: 4, total: 4 });
+      expect(runStore.listRuns({ sweepId: 'sw-missed', limit: 10 })).toHaveLength(4);
+    } finally {
+      killing = false;
+      admin.disconnect();
+      await jobs.close();
+      await queued.close();
+    }
+  }, 120_000);
 });

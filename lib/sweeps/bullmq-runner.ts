@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, type JobType } from 'bullmq';
+import { Job, Queue, QueueEvents, type JobType } from 'bullmq';
 import type { SweepJob } from './expand-grid';
 import type { SweepJobRunner } from './local-pool';
 import type { SweepJobInput, SweepJobResult } from './run-sweep-job';
@@ -14,6 +14,14 @@ export interface QueuedSweepJob {
   replay?: SweepJobInput['replay'];
 }
 
+/**
+ * How often a job waited on is also read from the queue's own state. Its completion event is the
+ * fast path, but an event can be missed — the event reader reconnecting before it had read any
+ * event starts again from the stream's end, and a completion in between is never delivered — and
+ * a result sitting in Redis must never leave its sweep waiting.
+ */
+export const JOB_STATE_POLL_MS = 2_000;
+
 /** BullMQ connection options from a redis:// URL (ioredis parses it). */
 export function redisConnection(url: string): { url: string; maxRetriesPerRequest: null } {
   // BullMQ's blocking commands need maxRetriesPerRequest null on the worker side; harmless here.
@@ -23,8 +31,10 @@ export function redisConnection(url: string): { url: string; maxRetriesPerReques
 /**
  * Sweep jobs through BullMQ on Redis: each job is queued with a deterministic id, any number
  * of stateless workers (`npm run worker`, on any machine that reaches Redis) run it, and the
- * result — the run's log and metrics — comes back through the queue. Cancelling removes the
- * sweep's jobs still waiting; a job already running finishes and its result is dropped.
+ * result — the run's log and metrics — comes back through the queue: from the completion
+ * event, or from the job's own state in Redis, read every JOB_STATE_POLL_MS, whichever comes
+ * first. Cancelling removes the sweep's jobs still waiting; a job already running finishes and
+ * its result is dropped.
  */
 export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Promise<SweepJobRunner> {
   const connection = redisConnection(redisUrl);
@@ -47,7 +57,9 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
       // A result nobody collects (its sweep's process died, or cancelled it while the job ran)
       // is removed by BullMQ an hour later; removeDeadSweepJobs collects such jobs at startup.
       const job = await queue.add('run', data, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
-      const finished = job.waitUntilFinished(events);
+      const settled = new AbortController();
+      const finished = job.waitUntilFinished(events) as Promise<SweepJobResult>;
+      const read = readWhenFinished(queue, jobId, settled.signal);
       const aborted = new Promise<never>((_, reject) => {
         signal?.addEventListener(
           'abort',
@@ -59,9 +71,16 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
           { once: true },
         );
       });
-      const result = (await Promise.race([finished, aborted])) as SweepJobResult;
-      await job.remove().catch(() => {});
-      return result;
+      try {
+        const result = await Promise.race([finished, read, aborted]);
+        await job.remove().catch(() => {});
+        return result;
+      } finally {
+        settled.abort();
+        // The losers of the race settle later (or never): nobody waits on them.
+        finished.catch(() => undefined);
+        read.catch(() => undefined);
+      }
     },
     async close() {
       await events.close();
@@ -94,6 +113,29 @@ export async function removeDeadSweepJobs({ redisUrl, isDead }: { redisUrl: stri
   } finally {
     await queue.close();
   }
+}
+
+/**
+ * Resolves with the job's result once Redis holds it as completed (rejects once failed, or when
+ * the job is gone), reading its state every JOB_STATE_POLL_MS until `stop` aborts.
+ */
+async function readWhenFinished(queue: Queue<QueuedSweepJob, SweepJobResult>, jobId: string, stop: AbortSignal): Promise<SweepJobResult> {
+  while (!stop.aborted) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, JOB_STATE_POLL_MS);
+      stop.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    if (stop.aborted) break;
+    const state = await queue.getJobState(jobId);
+    if (state === 'completed' || state === 'failed') {
+      const job = await Job.fromId<QueuedSweepJob, SweepJobResult>(queue, jobId);
+      if (!job) break;
+      if (state === 'failed') throw new Error(job.failedReason || `job ${jobId} failed`);
+      return job.returnvalue;
+    }
+    if (state === 'unknown') throw new Error(`job ${jobId} left the queue before its result was read`);
+  }
+  return new Promise<never>(() => undefined);
 }
 
 function abortError(): Error {
