@@ -219,6 +219,8 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
       truncatedRound: decision.truncatedRound,
     });
     messages.push(step.message);
+    // The machine could not do a call's work: going on would be a trajectory its speed decided.
+    if (step.hostOverloaded !== undefined) return { reason: 'host_overloaded', message: step.hostOverloaded };
     if (step.halt) return { reason: 'tool_halt', message: step.halt };
   }
   return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };

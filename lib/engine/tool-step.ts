@@ -3,8 +3,14 @@ import type { Emit } from './event-log';
 
 /** What the loop needs of a tool executor (lib/tools provides the safe one). */
 export interface ToolRunner {
-  /** No `result`: the call was interrupted and its result never came back. `halt` ends the run. */
-  execute(call: ToolCallPart, ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean }): Promise<{ result?: ToolResultPart; halt?: string }>;
+  /**
+   * No `result`: the call was interrupted and its result never came back. `halt` ends the run;
+   * `hostOverloaded` too (the machine could not do the call's work, so its answer is unknown).
+   */
+  execute(
+    call: ToolCallPart,
+    ctx: { iteration: number; signal: AbortSignal; truncatedRound: boolean },
+  ): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }>;
   /** May this call run beside others of its turn? Absent: no call may. */
   parallelSafe?(call: ToolCallPart): boolean;
 }
@@ -80,7 +86,8 @@ export function groupCalls(calls: readonly ToolCallPart[], runner: ToolRunner, l
  * both dialects require (Anthropic: every tool_result in the next user message; OpenAI: one
  * tool message per call, rendered in part order). A call whose result never came back is
  * dangling: with `repairInterrupted` it gets a synthetic error result, and either way the
- * decision is a `dangling_calls` event. Calls after a halt are not run (the run ends there).
+ * decision is a `dangling_calls` event. Calls after a halt, or after a call the machine was too
+ * overloaded to do, are not run (the run ends there).
  */
 export async function runToolStep(options: {
   calls: readonly ToolCallPart[];
@@ -90,13 +97,14 @@ export async function runToolStep(options: {
   signal: AbortSignal;
   iteration: number;
   truncatedRound: boolean;
-}): Promise<{ message: Message; halt?: string }> {
+}): Promise<{ message: Message; halt?: string; hostOverloaded?: string }> {
   const { calls, runner, config, emit, signal, iteration, truncatedRound } = options;
   const limit = config.maxParallel;
   const answered = new Map<string, ToolResultPart>();
   const dangling: ToolCallPart[] = [];
   const ran: ToolCallPart[] = [];
   let halt: string | undefined;
+  let hostOverloaded: string | undefined;
   for (const group of groupCalls(calls, runner, limit)) {
     if (signal.aborted) throw signal.reason;
     if (calls.length > 1) {
@@ -117,8 +125,9 @@ export async function runToolStep(options: {
       if (outcome.result) answered.set(call.id, outcome.result);
       else dangling.push(call);
       halt ??= outcome.halt;
+      hostOverloaded ??= outcome.hostOverloaded;
     });
-    if (halt) break;
+    if (halt || hostOverloaded !== undefined) break;
   }
   if (dangling.length > 0) {
     const repaired = config.repairInterrupted;
@@ -140,5 +149,5 @@ export async function runToolStep(options: {
     return result ? [result] : [];
   });
   if (dangling.length > 0) parts.push({ type: 'text', text: RESUME_NOTE });
-  return { message: { role: 'user', parts }, ...(halt ? { halt } : {}) };
+  return { message: { role: 'user', parts }, ...(halt ? { halt } : {}), ...(hostOverloaded !== undefined ? { hostOverloaded } : {}) };
 }

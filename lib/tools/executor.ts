@@ -37,10 +37,11 @@ export interface ExecuteContext {
 
 export interface ToolExecutor {
   /**
-   * Runs one call. Never throws: every failure is an is_error result. `halt` ends the run. No
-   * `result`: the call was interrupted (an interrupt tool fault) and its result never came back.
+   * Runs one call. Never throws: every failure is an is_error result. `halt` ends the run, and
+   * so does `hostOverloaded` (the machine could not do the work). No `result`: the call was
+   * interrupted (an interrupt tool fault) and its result never came back.
    */
-  execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string }>;
+  execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }>;
   /** May this call run beside others of its turn? (Its tool says so; an unknown tool may, it does nothing.) */
   parallelSafe(call: ToolCallPart): boolean;
   disabledTools(): string[];
@@ -57,6 +58,8 @@ interface Outcome {
   args?: Record<string, unknown>;
   /** The repair ladder's rungs that changed the arguments (`args` is then the repaired arguments). */
   repaired?: ArgRepairRung[];
+  /** The machine could not do the tool's work: the run ends with this message. */
+  hostOverloaded?: string;
 }
 
 type GuardKind = 'warning' | 'blocked' | 'short_circuit' | 'disabled' | 'halt' | 'rate_limited';
@@ -196,7 +199,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return { content };
   }
 
-  async function execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string }> {
+  async function execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }> {
     const started = clock.now();
     const loggedArgs: unknown = call.args ?? (argsTextParses(call) ? JSON.parse(call.argsText) : call.argsText);
     try {
@@ -224,7 +227,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         return {};
       }
       const cut = truncateOutput({ tool: call.name, args: outcome.args, content: outcome.content, limit: config.truncateChars });
-      const { content, halt } = account(call, { ...outcome, content: cut.content }, ctx.iteration);
+      // A call the machine could not do is not the tool's failure: no budget or loop guard counts it (the run ends).
+      const { content, halt } =
+        outcome.hostOverloaded !== undefined ? { content: cut.content, halt: undefined } : account(call, { ...outcome, content: cut.content }, ctx.iteration);
       emit({
         event: 'tool_call',
         iteration: ctx.iteration,
@@ -242,7 +247,11 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         // What is left of the tool's failure budget after this call, so no count goes stale.
         ...(config.safeExecutor && toolbox.get(call.name) ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) } : {}),
       });
-      return { result: { type: 'tool_result', callId: call.id, content, isError: outcome.isError }, ...(halt ? { halt } : {}) };
+      return {
+        result: { type: 'tool_result', callId: call.id, content, isError: outcome.isError },
+        ...(halt ? { halt } : {}),
+        ...(outcome.hostOverloaded !== undefined ? { hostOverloaded: outcome.hostOverloaded } : {}),
+      };
     } catch (error) {
       // Last resort (an emit or a rule threw): still answer the call instead of crashing the run.
       const content = `Error: internal failure while running ${call.name}: ${describeThrown(error)}`;

@@ -6,8 +6,12 @@ import type { Workspace } from './types';
 export interface CheckResult {
   passed: boolean;
   output: string;
-  /** Set when the check could not finish (its sandbox stopped it): a tool error, not a FAIL. */
-  stopped?: 'time_limit' | 'memory_limit' | 'too_large' | 'crashed' | 'aborted';
+  /**
+   * Set when the check could not finish (its sandbox stopped it): a tool error, not a FAIL.
+   * `host_overloaded`: the machine never gave the check the CPU to finish (its wall-clock
+   * backstop stopped it on every try), so its answer is unknown and the run ends there.
+   */
+  stopped?: 'time_limit' | 'memory_limit' | 'too_large' | 'crashed' | 'aborted' | 'host_overloaded';
 }
 
 /**

@@ -7,6 +7,12 @@ import type { SlotShare } from './check/fair-slots';
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /**
+   * Set when the machine could not do the tool's work (a check starved of CPU on every try):
+   * the result is not an answer to the model, and the run ends with `host_overloaded` and
+   * this message instead of going on with a trajectory the machine's speed decided.
+   */
+  hostOverloaded?: string;
 }
 
 export interface ToolContext {

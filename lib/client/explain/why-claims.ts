@@ -27,6 +27,7 @@ const INTERRUPTIONS: ReadonlySet<TerminateReason> = new Set([
   'server_restart',
   'deadlock',
   'internal_error',
+  'host_overloaded',
 ]);
 
 type Explain = (event: ExplainedEvent) => Explanation | undefined;

@@ -32,6 +32,11 @@ export const TerminateReasonSchema = z.enum([
   /** The server process stopped while the run was in flight; found and closed at the next start. */
   'server_restart',
   'partial_response',
+  /**
+   * The machine was too busy to do the run's work: a check got too little CPU to finish or reach
+   * its CPU-time limit before its wall-clock backstop, on every try. Not the model's doing.
+   */
+  'host_overloaded',
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 

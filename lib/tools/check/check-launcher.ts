@@ -23,7 +23,7 @@ type LauncherMessage =
   | { id: number; op: 'error'; message: string }
   | { id: number; op: 'close'; code: number | null; signal: NodeJS.Signals | null };
 
-/** A sandbox child started by the launcher: its pipes arrive as messages, and it is killed by message (or by pid). */
+/** A sandbox child started by the launcher: its pipes arrive as messages, and it is signalled by message (SIGINT or SIGKILL). */
 export class RemoteChild extends EventEmitter implements SandboxChild {
   pid: number | undefined;
   exitCode: number | null = null;
@@ -43,9 +43,10 @@ export class RemoteChild extends EventEmitter implements SandboxChild {
     this.stdio = [this.stdin, null, this.stderr, this.report];
   }
 
-  kill(_signal: NodeJS.Signals = 'SIGKILL'): boolean {
+  /** SIGINT interrupts the tests (past their CPU time); any other signal is sent as SIGKILL. */
+  kill(signal: NodeJS.Signals = 'SIGKILL'): boolean {
     if (this.exitCode !== null || this.signalCode !== null) return false;
-    this.launcher.send({ op: 'kill', id: this.id });
+    this.launcher.send({ op: 'kill', id: this.id, signal: signal === 'SIGINT' ? 'SIGINT' : 'SIGKILL' });
     return true;
   }
 

@@ -8,7 +8,7 @@ const files = { ...fixFailingTest.files };
 const entries = ['test/slugify.test.js'];
 const report = (ok: boolean, timedOut = false): SandboxOutcome => ({
   kind: 'report',
-  report: { results: [{ name: 't', ok }], loadErrors: [], logs: [], timedOut },
+  report: { registered: 1, results: [{ name: 't', ok }], loadErrors: [], logs: [], timedOut },
 });
 
 describe('CheckResultCache', () => {
@@ -32,15 +32,17 @@ describe('CheckResultCache', () => {
     cache.set('pass', report(true));
     cache.set('fail', report(false));
     cache.set('slow', report(true, true));
-    for (const kind of ['time_limit', 'memory_limit', 'crashed', 'aborted'] as const) {
-      cache.set(
-        kind,
-        kind === 'crashed' ? { kind, detail: 'x' } : kind === 'aborted' ? { kind } : kind === 'time_limit' ? { kind, limitMs: 1 } : { kind, limitMb: 1 },
-      );
-    }
+    const stopped: SandboxOutcome[] = [
+      { kind: 'time_limit', limitMs: 1, clock: 'cpu' },
+      { kind: 'wall_backstop', backstopMs: 1, tries: 3 },
+      { kind: 'memory_limit', limitMb: 1 },
+      { kind: 'crashed', detail: 'x' },
+      { kind: 'aborted' },
+    ];
+    for (const outcome of stopped) cache.set(outcome.kind, outcome);
     expect(cache.get('pass')).toEqual(report(true));
     expect(cache.get('fail')).toEqual(report(false));
-    expect(['slow', 'time_limit', 'memory_limit', 'crashed', 'aborted'].map((k) => cache.get(k))).toEqual(Array(5).fill(undefined));
+    expect(['slow', 'time_limit', 'wall_backstop', 'memory_limit', 'crashed', 'aborted'].map((k) => cache.get(k))).toEqual(Array(6).fill(undefined));
     expect(cache.size).toBe(2);
   });
 

@@ -11,7 +11,7 @@ import type { SandboxOutcome } from './run-sandboxed';
  *
  * What is kept: only a full report whose tests all ran within the time limit. A check the
  * sandbox stopped (time, memory, crash, abort, too large) is never kept, so every such check
- * runs, and is stopped, in its own child again. The guarantees of the sandbox are untouched:
+ * runs, and is stopped, in its own child again (a check the machine starved of CPU too). The guarantees of the sandbox are untouched:
  * every check that runs, runs in a fresh child under the same limits; this only decides
  * whether to run one. A test whose outcome depends on Math.random or the time of day gets one
  * draw per identical workspace in a thread that enables this: that is why only sweep

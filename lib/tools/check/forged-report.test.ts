@@ -83,6 +83,6 @@ describe('async tests are awaited', () => {
     const result = await runNodeTests({ workspace: workspaceWith({ [ENTRY]: tests }), entries: [ENTRY] });
     expect(result.passed).toBe(false);
     expect(result.output).toContain('✗ spins\n    timed out');
-    expect(result.output).toContain('Tests timed out after 2000 ms');
+    expect(result.output).toContain('Tests timed out after 2000 ms of CPU time');
   });
 });

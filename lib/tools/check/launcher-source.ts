@@ -10,7 +10,8 @@
  *
  * In (stdin): `{ op: 'spawn', id, command, args, nice, maxReportBytes, maxStderrChars }` (what it relays
  * of each pipe: a flood ends there, the server stops the child once past the first), `{ op: 'stdin', id, data }` (written,
- * then the child's stdin is closed), `{ op: 'kill', id }`. Out (stdout): `{ id, op: 'pid', pid }`,
+ * then the child's stdin is closed), `{ op: 'kill', id, signal }` (SIGINT: interrupt the tests, past
+ * their CPU time; anything else: SIGKILL). Out (stdout): `{ id, op: 'pid', pid }`,
  * `{ id, op: 'report', data }` (fd 3, the report channel, base64), `{ id, op: 'stderr', data }`,
  * `{ id, op: 'error', message }`, `{ id, op: 'close', code, signal }`. When its stdin closes
  * (the server is gone), it kills every child it started and exits.
@@ -58,7 +59,7 @@ const handle = (m) => {
   } else if (m.op === 'stdin') {
     children.get(m.id)?.stdin.end(m.data);
   } else if (m.op === 'kill') {
-    children.get(m.id)?.kill('SIGKILL');
+    children.get(m.id)?.kill(m.signal === 'SIGINT' ? 'SIGINT' : 'SIGKILL');
   }
 };
 let pending = '';

@@ -91,8 +91,9 @@ function runnerCommand(options: { heapMb: number; launch: SandboxLaunch }): { co
 /**
  * The check children's CPU priority (nice 10: a tenth of the weight of a normal process), so a
  * check busy-looping or allocating on every core takes mostly what the server's own timers and
- * streams leave over. Not 19: on a machine busy with other work, a check at 19 barely runs and
- * ends at its wall-clock limit instead of with its own report (measured in `npm run bench`,
+ * streams leave over. Not 19: on a machine busy with other work, a check at 19 barely runs (under
+ * the wall-clock limit checks had then, it ended there instead of with its own report; now it
+ * would reach the wall-clock backstop; measured in `npm run bench`,
  * docs/benchmarks.md). (`unshare` execs node in the same process, so the priority holds for the
  * check itself.) Lowering a child's priority needs no privilege; where it fails, the child runs as it is.
  */

@@ -1,3 +1,5 @@
+import { MAX_TESTS } from './sandbox-limits';
+
 /**
  * The test harness that runs inside a vm context in the check's child process (see
  * sandbox-source.ts). It is plain JavaScript source, evaluated before any workspace code, so
@@ -12,6 +14,8 @@
  * (each call is compiled once, before workspace code runs) and answer with strings and numbers
  * only, so the host never handles an object the workspace made. It walks the entries and the
  * tests with its own cursors: `loadNext()`, then per test `name()`, `start()` and `finish()`.
+ * It keeps at most MAX_TESTS tests and counts every registration (`registered()`), so a check
+ * over the cap can say so instead of dropping tests unseen.
  * A test that returns a promise is awaited: `start()` calls it, the host's call ends, the
  * context's microtasks run (inside the same time limit), and `finish()` reads how it settled.
  */
@@ -23,7 +27,7 @@ export const RUNNER_SOURCE = String.raw`
   var hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
   var ErrorProto = Error.prototype, SyntaxErrorOf = SyntaxError, ErrorOf = Error;
   var promiseResolve = Promise.resolve.bind(Promise), thenOf = Function.prototype.call.bind(Promise.prototype.then);
-  var MAX_LOGS = 50, MAX_LOG_CHARS = 300, MAX_TESTS = 500, MAX_ERROR_CHARS = 1000, MAX_FRAMES = 3;
+  var MAX_LOGS = 50, MAX_LOG_CHARS = 300, MAX_TESTS = ${MAX_TESTS}, MAX_ERROR_CHARS = 1000, MAX_FRAMES = 3;
 
   // Arrays filled with defineProperty, never push or index assignment: a setter planted on
   // Array.prototype cannot intercept what the runner records.
@@ -31,7 +35,7 @@ export const RUNNER_SOURCE = String.raw`
   function clip(text, max) { text = StringOf(text); return text.length > max ? text.slice(0, max) + '…' : text; }
 
   var logs = [], tests = [], cache = create(null), prefix = [], modules = null, jsonTexts = null, entries = [];
-  var nextEntry = 0, cursor = 0, outcome = null, awaited = null;
+  var nextEntry = 0, cursor = 0, outcome = null, awaited = null, registered = 0;
   var NEVER_SETTLED = 'the promise this test returned never settled (the check has no timers, and import() is not available)';
 
   function fmt(v) {
@@ -112,7 +116,9 @@ export const RUNNER_SOURCE = String.raw`
   }
 
   var api = {
+    // Every registration is counted; only the first MAX_TESTS are kept (a check over the cap fails).
     test: function (name, fn) {
+      registered++;
       if (tests.length < MAX_TESTS) append(tests, { name: clip(prefix.concat([StringOf(name)]).join(' > '), 200), fn: fn });
     },
     describe: function (name, fn) { append(prefix, StringOf(name)); try { fn(); } finally { prefix.length = prefix.length - 1; } },
@@ -154,6 +160,8 @@ export const RUNNER_SOURCE = String.raw`
       try { load(entry); return ''; } catch (e) { return explain(e); }
     },
     count: function () { return tests.length; },
+    /** How many tests were registered, those past the cap included. */
+    registered: function () { return registered; },
     /** The name of the test at the cursor. */
     name: function () { return tests[cursor].name; },
     /** Runs the test at the cursor; 1 when it returned a promise (settled by the next call), else 0. */

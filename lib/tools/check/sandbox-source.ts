@@ -1,9 +1,10 @@
 import { RUNNER_SOURCE } from './runner-source';
+import { MAX_TESTS } from './sandbox-limits';
 
 /**
  * The program a check's child process runs (`node -e`, so it reads no file from disk; the
  * permission model then denies every file, child process and worker). It reads one JSON
- * request from stdin — `{ nonce, files, entries, timeoutMs }`, plain strings only — runs the
+ * request from stdin — `{ nonce, files, entries, timeoutMs, clock }`, strings and numbers — runs the
  * workspace's tests in a vm context through the harness, and writes one JSON report, tagged
  * with the nonce, to file descriptor 3: the runner's own channel. stdout/stderr are never read
  * for results, so printing a report forges nothing.
@@ -18,11 +19,24 @@ import { RUNNER_SOURCE } from './runner-source';
  *   (without a callback Node would reject it with an error of this realm, a way out);
  * - the child runs with `--frozen-intrinsics`, so this realm's builtins cannot be changed.
  *
+ * The time limit (`clock: 'cpu'`): `timeoutMs` of the process's CPU time, its start included.
+ * Between runner calls the child reads its own (`process.cpuUsage`); during one, the parent,
+ * which reads the same figure from /proc, sends SIGINT once it is past the limit, and every call
+ * runs with `breakOnSigint`, so an endless loop (in a test or in the microtasks after it) is
+ * interrupted and the report still names the tests that finished. A call that ends by an
+ * interruption while the child's CPU time is past the limit timed out; the parent's figure is
+ * never ahead of the child's own (the same kernel count, rounded down to ticks), so an
+ * interruption always finds it past. A SIGINT between calls is swallowed by a listener set
+ * first thing. With `clock: 'wall'` (no /proc to read) the limit is wall time, a vm timeout.
+ *
  * The vm context is defence in depth; the boundary is the process: empty environment, no
- * file system, heap cap, and a wall-clock limit the parent enforces with SIGKILL.
+ * file system, heap cap, and the parent's SIGKILL past the limit and its grace.
  */
 export const SANDBOX_SOURCE = String.raw`
 'use strict';
+// First thing: a SIGINT from the parent that lands between runner calls must not end the child
+// (the child checks its CPU time there itself); during a call, breakOnSigint interrupts it.
+process.on('SIGINT', () => {});
 const fs = require('node:fs');
 const vm = require('node:vm');
 const uncurry = Function.prototype.bind.bind(Function.prototype.call);
@@ -31,7 +45,7 @@ const stringify = JSON.stringify, parse = JSON.parse, now = performance.now.bind
 const sliceOf = uncurry(String.prototype.slice), splitOf = uncurry(String.prototype.split), createObject = Object.create;
 const byteCount = uncurry(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get);
 const runScript = uncurry(vm.Script.prototype.runInContext);
-const exit = process.exit.bind(process);
+const exit = process.exit.bind(process), cpuUsage = process.cpuUsage.bind(process);
 // Nothing outside the vm context needs to load a module again: should workspace code ever
 // reach this realm, it finds no require, no getBuiltinModule and no way to build code from
 // strings (--disallow-code-generation-from-strings; the vm context keeps its own setting).
@@ -41,7 +55,10 @@ const HARNESS = ${JSON.stringify(RUNNER_SOURCE)};
 
 let request;
 try { request = parse(readFileSync(0, 'utf8')); } catch (e) { exit(0); } // parent went away: nothing to do
-const nonce = String(request.nonce), timeoutMs = Number(request.timeoutMs);
+const nonce = String(request.nonce), timeoutMs = Number(request.timeoutMs), cpuClock = request.clock === 'cpu';
+const budgetUs = timeoutMs * 1000;
+/** Has this process used its CPU time (microseconds, its start included: what the parent reads from /proc)? */
+function cpuSpent() { const used = cpuUsage(); return used.user + used.system >= budgetUs; }
 const entries = request.entries.map(String);
 
 let refusal;
@@ -72,12 +89,13 @@ setup(compiled, stringify(jsonFiles), stringify(entries));
 const RUNNER = {
   load: new vm.Script('__loopLabRunner.loadNext()', scriptOptions),
   count: new vm.Script('__loopLabRunner.count()', scriptOptions),
+  registered: new vm.Script('__loopLabRunner.registered()', scriptOptions),
   name: new vm.Script('__loopLabRunner.name()', scriptOptions),
   start: new vm.Script('__loopLabRunner.start()', scriptOptions),
   finish: new vm.Script('__loopLabRunner.finish()', scriptOptions),
   logs: new vm.Script('__loopLabRunner.logs()', scriptOptions),
 };
-const loadScript = RUNNER.load, countScript = RUNNER.count, nameScript = RUNNER.name;
+const loadScript = RUNNER.load, countScript = RUNNER.count, registeredScript = RUNNER.registered, nameScript = RUNNER.name;
 const startScript = RUNNER.start, finishScript = RUNNER.finish, logsScript = RUNNER.logs;
 const entryCount = entries.length;
 const deadline = now() + timeoutMs;
@@ -89,18 +107,24 @@ let timedOut = false;
  * async test settles within it); only a string or number comes back.
  */
 function call(script, want, maxChars) {
-  const left = floor(deadline - now());
-  if (left <= 0) { timedOut = true; return undefined; }
   const options = createObject(null);
-  options.timeout = left;
+  if (cpuClock) {
+    if (cpuSpent()) { timedOut = true; return undefined; }
+    options.breakOnSigint = true;
+  } else {
+    const left = floor(deadline - now());
+    if (left <= 0) { timedOut = true; return undefined; }
+    options.timeout = left;
+  }
   try {
     const value = runScript(script, context, options);
     if (typeof value === 'string') return want === 'string' ? sliceOf(value, 0, maxChars || 1500) : undefined;
     return typeof value === want ? value : undefined;
   } catch (e) {
     // Never read the thrown value: it may be the workspace's own object (a getter, a proxy).
-    // The runner catches every throw of the tests, so an escape here is the vm timeout.
-    if (now() >= deadline - 5) timedOut = true;
+    // The runner catches every throw of the tests, so an escape here is the parent's SIGINT
+    // (or the vm timeout) once the time is spent.
+    if (cpuClock ? cpuSpent() : now() >= deadline - 5) timedOut = true;
     return undefined;
   }
 }
@@ -119,7 +143,10 @@ function addResult(name, error) {
   resultsJson += (resultCount++ > 0 ? ',' : '') + '{"name":' + stringify(name) + ',"ok":' + (error === '' ? 'true' : 'false,"error":' + stringify(error)) + '}';
 }
 const counted = timedOut ? 0 : call(countScript, 'number');
-const count = counted === undefined || counted < 0 ? 0 : counted > 500 ? 500 : floor(counted);
+const count = counted === undefined || counted < 0 ? 0 : counted > ${MAX_TESTS} ? ${MAX_TESTS} : floor(counted);
+// Every registration, those past the cap included (the runner counts them without keeping them).
+const registeredCount = timedOut ? undefined : call(registeredScript, 'number');
+const registered = registeredCount !== undefined && registeredCount >= count ? floor(registeredCount) : count;
 for (let i = 0; i < count && !timedOut; i++) {
   const named = call(nameScript, 'string');
   const name = sliceOf(named === undefined ? 'test ' + (i + 1) : named, 0, 300);
@@ -135,7 +162,7 @@ if (logText) {
   const lineCount = lines.length > 50 ? 50 : lines.length;
   for (let i = 0; i < lineCount; i++) logsJson += (i > 0 ? ',' : '') + stringify(sliceOf(lines[i], 0, 300));
 }
-const report = '{"nonce":' + stringify(nonce) + ',"results":[' + resultsJson + '],"loadErrors":[' + loadErrorsJson +
+const report = '{"nonce":' + stringify(nonce) + ',"registered":' + stringify(registered) + ',"results":[' + resultsJson + '],"loadErrors":[' + loadErrorsJson +
   '],"logs":[' + logsJson + '],"timedOut":' + (timedOut ? 'true' : 'false') + '}';
 const bytes = bufferFrom(report);
 const size = byteCount(bytes);

@@ -9,6 +9,8 @@ export interface RunOutcome {
   status: 'ok' | 'error' | 'timeout';
   content: string;
   isError: boolean;
+  /** The machine could not do the tool's work: the run ends (see ToolResult). */
+  hostOverloaded?: string;
 }
 
 /** A thrown value as result text: its class name and message, which is what the model needs. */
@@ -53,7 +55,12 @@ export async function runTool(options: {
     raiseFaults({ faults, tool: tool.name, random });
     const result = await tool.run(args, { workspace, clock, random, signal: toolSignal, ...(share !== undefined ? { share } : {}) });
     const content = inflateOutput({ content: result.content, faults });
-    return { status: result.isError ? 'error' : 'ok', content, isError: result.isError };
+    return {
+      status: result.isError ? 'error' : 'ok',
+      content,
+      isError: result.isError,
+      ...(result.hostOverloaded !== undefined ? { hostOverloaded: result.hostOverloaded } : {}),
+    };
   })();
   work.catch(() => undefined);
 
