@@ -1,9 +1,8 @@
 'use client';
 
-import { useState } from 'react';
 import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
 import { describeConfig } from '@/lib/client/explain/describe-config';
-import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { JsonView } from '@/components/ui/json-view';
 
 /**
@@ -11,7 +10,6 @@ import { JsonView } from '@/components/ui/json-view';
  * the essentials, open to every field, with the exact JSON to copy.
  */
 export function RunConfigPanel({ config }: { config: RunConfig }) {
-  const [copied, setCopied] = useState<'yes' | 'failed'>();
   const lines = describeConfig(config);
   const value = (label: string) => lines.find((l) => l.label === label)?.value ?? '';
   const faults = value('faults');
@@ -25,12 +23,6 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
         faults === 'none' ? 'no faults' : `faults: ${faults}`,
         ...(config.promptSet ? [`prompt set ${value('prompt set')}`] : []),
       ];
-  const copy = () => {
-    navigator.clipboard.writeText(JSON.stringify(config, null, 2)).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  };
   return (
     <details data-testid="run-config" className="border-b border-line bg-panel px-4 py-1 text-2xs">
       <summary className="cursor-pointer truncate text-muted">
@@ -45,10 +37,13 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
         ))}
       </dl>
       <div className="my-1.5 flex items-center gap-3">
-        <Button data-testid="copy-config" onClick={copy} title="the exact config, as POST /api/runs and the CLI's --config take it">
+        <CopyButton
+          testId="copy-config"
+          text={() => JSON.stringify(config, null, 2)}
+          title="the exact config, as POST /api/runs and the CLI's --config take it"
+        >
           Copy as JSON
-        </Button>
-        {copied && <span className={copied === 'yes' ? 'text-ok' : 'text-fail'}>{copied === 'yes' ? 'copied' : 'the browser refused the clipboard'}</span>}
+        </CopyButton>
         <JsonView value={config} label="the config JSON" />
       </div>
     </details>

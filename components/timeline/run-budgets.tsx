@@ -28,7 +28,7 @@ export function RunBudgets() {
   return (
     <Stat label="budgets used" title="turns · spend · run time · model requests (foreground and background), each against its budget">
       <span data-testid="run-budgets" className="flex flex-wrap gap-x-2">
-        <span className={spent('max_iterations')}>
+        <span data-testid="turn-budget" className={spent('max_iterations')}>
           turn {turns}/{budgets.maxIterations}
         </span>
         <span className={spent('cost_budget')}>

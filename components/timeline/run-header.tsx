@@ -76,10 +76,10 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
         )}
       </div>
       <RunClock />
-      <Stat label="tokens in / out">
+      <Stat label="tokens in / out" testId="run-tokens">
         {formatTokens(totals.inputTokens)} / {formatTokens(totals.outputTokens)}
       </Stat>
-      <Stat label="cost" title={unpriced ? `no known price for ${unpriced}: its tokens are counted, its cost is not` : undefined}>
+      <Stat label="cost" testId="run-cost" title={unpriced ? `no known price for ${unpriced}: its tokens are counted, its cost is not` : undefined}>
         {unpriced && totals.usd === 0 ? 'not priced' : formatUsd(totals.usd)}
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>

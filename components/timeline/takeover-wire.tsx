@@ -3,7 +3,8 @@
 import { useMemo, useState } from 'react';
 import type { SentBody } from '@/lib/protocol';
 import { countOf } from '@/lib/client/format';
-import { curlFor } from '@/lib/client/wire/curl';
+import { curlFor, noCurlReason } from '@/lib/client/wire/curl';
+import { CopyButton } from '@/components/ui/copy-button';
 import { lineDiff } from '@/lib/client/wire/line-diff';
 
 type WireTab = 'bodies' | 'diff' | 'naive';
@@ -83,30 +84,14 @@ function BodyPane({ title, sent, testId, missing }: { title: string; sent?: Sent
 }
 
 function CopyCurl({ sent }: { sent: SentBody }) {
-  const [said, setSaid] = useState<string>();
   const curl = curlFor(sent);
-  if (!curl) return null;
-  const copy = () => {
-    if (!('clipboard' in navigator)) {
-      setSaid('not copied: this page has no clipboard access (it needs https or localhost)');
-      return;
-    }
-    navigator.clipboard.writeText(curl).then(
-      () => setSaid('copied, with the key as an environment variable: set it in your shell'),
-      (error: unknown) => setSaid(`not copied: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  };
+  // A body not kept says so below, in place of the body.
+  if (sent.body === undefined) return null;
+  if (!curl) return <span className="text-faint">no curl: {noCurlReason(sent)}</span>;
   return (
-    <span className="flex items-center gap-1">
-      <button type="button" className="text-takeover underline decoration-dotted" data-testid="copy-curl" onClick={copy}>
-        copy as curl
-      </button>
-      {said && (
-        <span role="status" className="text-faint">
-          {said}
-        </span>
-      )}
-    </span>
+    <CopyButton look="link" testId="copy-curl" text={curl} note="the key is an environment variable: set it in your shell">
+      copy as curl
+    </CopyButton>
   );
 }
 

@@ -29,6 +29,10 @@ const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** 304,254 → "5 min 4 s". */
 const minSec = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 const n = (x: number) => x.toLocaleString('en-US');
+/** 155,537 → "155.5k". */
+const k1 = (x: number) => `${(x / 1000).toFixed(1)}k`;
+/** 0.080135 → "$0.080". */
+const usd3 = (x: number) => `$${x.toFixed(3)}`;
 
 type Check = (lesson: Lesson, runs: PlayedSides) => void;
 
@@ -369,11 +373,30 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const stubs = of(on, 'compaction').filter((c) => c.step === 'old_results');
     expect(stubs.map((c) => c.stubbed.length)).toEqual(Array(12).fill(1));
     expect(stubs[0]!.iteration).toBe(7);
-    const largest = Math.max(...foreground(on).map((r) => r.input_tokens_est));
-    expect(lesson.text.costs).toContain(`past ${n(Math.ceil(largest / 100) * 100)} tokens`);
-    const [a, b] = [foldTotals(off).inputTokens, foldTotals(on).inputTokens];
-    expect(a / b).toBeGreaterThan(2);
-    expect(lesson.text.costs).toContain(`(${(a / 1000).toFixed(1)}k against ${(b / 1000).toFixed(1)}k)`);
+    // The largest request by the vendor's count (the estimate before sending runs lower).
+    const onCalls = of(on, 'llm_call').filter((c) => !c.background);
+    const largest = Math.max(...onCalls.map((c) => c.input_tokens));
+    expect(lesson.text.costs).toContain(`the largest request is ${n(largest)} tokens of its ${n(of(on, 'context_sent')[0]!.window)}`);
+    const [onTotals, offTotals] = [foldTotals(on), foldTotals(off)];
+    expect(offTotals.inputTokens / onTotals.inputTokens).toBeGreaterThan(2);
+    expect(lesson.text.costs).toContain(`less than half the input tokens (${k1(onTotals.inputTokens)} against ${k1(offTotals.inputTokens)})`);
+    // Each stub changes an old message: the compaction says it invalidates the cached prefix, and
+    // the request of that turn reads nothing from the cache and writes its whole prompt again.
+    for (const stub of stubs) expect(stub.reason).toContain('invalidates the cached prefix');
+    const stubbedTurns = new Set(stubs.map((c) => c.iteration));
+    const missed = onCalls.filter((c) => stubbedTurns.has(c.iteration));
+    expect(missed).toHaveLength(stubbedTurns.size);
+    for (const c of missed) expect([c.cache_read_tokens, c.cache_write_tokens]).toEqual([0, c.input_tokens]);
+    expect(lesson.text.costs).toContain(
+      `the ${missed.length} requests that stub a runbook read nothing from the prompt cache and write their whole prompt to it again`,
+    );
+    // So the cost rises while the tokens fall, and the criterion says so.
+    expect(onTotals.usd).toBeGreaterThan(offTotals.usd);
+    expect(lesson.text.costs).toContain(`${usd3(onTotals.usd)} on against ${usd3(offTotals.usd)} off`);
+    expect(lesson.criterion.says).toContain('costs more: the stubs break the prompt cache');
+    expect(lesson.text.costs).toContain(
+      `${Math.round((offTotals.cacheReadTokens / offTotals.inputTokens) * 100)} % of what it sent was read back from the cache`,
+    );
   },
 
   'prompt-caching': (lesson, { on, off }) => {

@@ -30,6 +30,7 @@ export function createResponsesAdapter(options: { provider: ProviderOptions; cli
   return {
     vendor,
     dialect: 'responses',
+    endpoint: `${config.baseURL.replace(/\/+$/, '')}/responses`,
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const handling = provider.handling ?? DEFAULT_TAKEOVER;
       const held = chain.held({ model: request.model, messages: request.messages }) ?? foreignReference(request, { vendor, handling });

@@ -1,4 +1,5 @@
 import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
+import { countOf, formatTokens, formatUsd } from '@/lib/client/format';
 import { categoryLabel, PRESET_LABELS, RunConfigSchema } from '@/lib/protocol';
 import type { ReadmePicture } from './pictures';
 import type { FailedAttempt } from './run-facts';
@@ -17,14 +18,16 @@ export function captionOf(picture: ReadmePicture): string {
   const scenario = run.scenario === DEFAULTS.scenario ? '' : `, scenario ${run.scenario}`;
   const verdict = facts.verdict ? `, task ${facts.verdict.replace('_', ' ')}` : '';
   const head = `${preset}${scenario} on ${run.vendor}, faults ${faults || 'none'}, seed ${run.seed} → ${facts.outcome} (\`${facts.reason}\`)${verdict}.`;
+  // The run header's figures, in its words (components/timeline/run-header.tsx): the picture shows the same.
+  const totals = `${countOf(facts.turns, 'turn')}, ${formatTokens(facts.inputTokens)} tokens in and ${formatTokens(facts.outputTokens)} out, ${formatUsd(facts.usd)}.`;
   const retried = facts.failures.filter((f) => f.retried);
   const notRetried = facts.failures.filter((f) => !f.retried);
-  const attempts = `Turn 1 took ${facts.firstTurnAttempts} attempt${facts.firstTurnAttempts === 1 ? '' : 's'}`;
+  const attempts = `Turn 1 took ${countOf(facts.firstTurnAttempts, 'attempt')}`;
   const parts = [
     ...(retried.length > 0 ? [retriedWords(retried)] : []),
     ...(notRetried.length > 0 ? [`${notRetried.map(failureWords).join(', ')}, not retried`] : []),
   ];
-  return `${head} ${attempts}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`;
+  return `${head} ${totals} ${attempts}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`;
 }
 
 /** The retried failures and the ladder's rung named once when every retry was on the same one, else after each failure. */

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { faultPlanFor, FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import type { PresetId, RunConfigInput, Vendor } from '@/lib/protocol';
 import type { RunFacts } from './run-facts';
@@ -34,6 +35,10 @@ export const PICTURES: readonly ReadmePicture[] = [
       outcome: 'completed',
       reason: 'end_turn',
       verdict: 'done',
+      turns: 9,
+      inputTokens: 11_096,
+      outputTokens: 271,
+      usd: 0.019623,
       firstTurnAttempts: 4,
       failures: [
         { iteration: 1, attempt: 1, category: 'internal', retried: true, rung: 'silent_retry' },
@@ -50,6 +55,10 @@ export const PICTURES: readonly ReadmePicture[] = [
       outcome: 'failed',
       reason: 'retries_exhausted',
       verdict: 'not_done',
+      turns: 1,
+      inputTokens: 0,
+      outputTokens: 0,
+      usd: 0,
       firstTurnAttempts: 4,
       failures: [
         { iteration: 1, attempt: 1, category: 'overloaded', retried: true, rung: 'silent_retry' },
@@ -62,6 +71,23 @@ export const PICTURES: readonly ReadmePicture[] = [
     viewport: { width: 1280, height: 800 },
   },
 ];
+
+/**
+ * What a picture shows of the figures its caption states, as the screenshot step read them from
+ * the page it photographed and wrote into the PNG (a tEXt chunk of this keyword): the run
+ * header's tokens in / out, cost and turn count, and how many of turn 1's attempt cards are
+ * wholly inside the picture.
+ */
+export const SHOWN_KEYWORD = 'loop-lab:shown';
+export const ShownSchema = z
+  .object({
+    tokens: z.string(),
+    cost: z.string(),
+    turns: z.string(),
+    attemptCards: z.number().int().min(0),
+  })
+  .strict();
+export type Shown = z.infer<typeof ShownSchema>;
 
 /** The run config a picture's run is started with: the same through the HTTP API and in the test. */
 export function runConfigOf(picture: ReadmePicture): RunConfigInput {

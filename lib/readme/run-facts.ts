@@ -19,6 +19,12 @@ export interface RunFacts {
   reason: TerminateReason;
   /** The task verdict (null: the log has none). */
   verdict: TaskVerdict | null;
+  /** Turns the run started (the run header's "turn n/…"). */
+  turns: number;
+  /** The run's totals as its terminate states them (the header's tokens in / out and cost). */
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
   /** Requests turn 1's own call made, its first included. */
   firstTurnAttempts: number;
   failures: FailedAttempt[];
@@ -34,6 +40,7 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
   const rungs = new Map<string, NonNullable<FailedAttempt['rung']>>();
   let verdict: TaskVerdict | null = null;
   let firstTurnAttempts = 0;
+  let turns = 0;
   // Events of one attempt follow its model_request: whose they are is the latest request's.
   let background = false;
   for (const e of events) {
@@ -48,6 +55,8 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
       fired.set(`${e.iteration}:${e.attempt}`, e.outcome);
     } else if (e.event === 'retry_scheduled' && !background && e.account !== 'background') {
       rungs.set(`${e.iteration}:${e.attempt}`, e.rung);
+    } else if (e.event === 'iteration_start') {
+      turns += 1;
     } else if (e.event === 'task_verdict') {
       verdict = e.verdict;
     }
@@ -56,6 +65,10 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
     outcome: runOutcome(terminate),
     reason: terminate.reason,
     verdict,
+    turns,
+    inputTokens: terminate.input_tokens,
+    outputTokens: terminate.output_tokens,
+    usd: terminate.usd_so_far,
     firstTurnAttempts,
     failures: failures.map((f) => {
       const key = `${f.iteration}:${f.attempt}`;

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
-import { safeParseEvent, type RunEvent } from '@/lib/protocol';
+import { formatTokens, formatUsd } from '@/lib/client/format';
+import { RunConfigSchema, safeParseEvent, type RunEvent } from '@/lib/protocol';
 import { CreatedRunSchema, RunRecordSchema } from '@/lib/protocol/http';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@/lib/testing/chromium-launch';
 import { startApp } from './app-server';
 import { captionOf, withPictureBlocks } from './caption';
-import { PICTURES, runConfigOf, type ReadmePicture } from './pictures';
+import { PICTURES, runConfigOf, SHOWN_KEYWORD, type ReadmePicture, type Shown } from './pictures';
+import { withPngText } from './png-text';
 import { factsOf } from './run-facts';
 
 /**
@@ -15,7 +17,10 @@ import { factsOf } from './run-facts';
  * the app (`next dev`; `--start`: `next start` on the production build in .next), starts each
  * picture's run through POST /api/runs on the virtual clock, reads its log back and refuses a
  * run whose facts are not the ones its caption claims, photographs the run's page in Debian's
- * Chromium, writes the PNGs into docs/ and each caption into README.md, and stops the app.
+ * Chromium — refusing a page that does not show the caption's figures (the header's tokens, cost
+ * and turns; turn 1's attempt cards, each wholly in the picture) — writes the PNGs into docs/,
+ * each with what its page showed in a text chunk (pictures.test.ts reads it), and each caption
+ * into README.md, and stops the app.
  */
 const ROOT = process.cwd();
 const MAX_BYTES = 400_000;
@@ -58,8 +63,15 @@ async function main(argv: string[]): Promise<number> {
         for (const { picture, runId } of runs) {
           const page = await browser.newPage({ viewport: picture.viewport, colorScheme: 'light', deviceScaleFactor: 1 });
           try {
-            await drawRunPage(page, `${app.base}/runs/${runId}`);
-            const png = await page.screenshot();
+            const shown = await drawRunPage(page, `${app.base}/runs/${runId}`);
+            const claimed = shownByCaption(picture);
+            if (!isDeepStrictEqual(shown, claimed)) {
+              problems.push(
+                `${picture.file}: the page does not show what the caption says\n  caption: ${JSON.stringify(claimed)}\n  page:    ${JSON.stringify(shown)}`,
+              );
+              continue;
+            }
+            const png = withPngText(await page.screenshot(), SHOWN_KEYWORD, JSON.stringify(shown));
             if (png.length > MAX_BYTES) problems.push(`${picture.file}: ${Math.round(png.length / 1000)} kB, over ${MAX_BYTES / 1000} kB`);
             shots.push({ picture, png });
             console.log(`${picture.file}  ${Math.round(png.length / 1000)} kB  run ${runId}  (${seconds()})\n  ${captionOf(picture)}`);
@@ -117,20 +129,38 @@ async function readLog(base: string, runId: string): Promise<RunEvent[]> {
     });
 }
 
+/** The page's figures a picture's caption states, in the run header's words. */
+function shownByCaption(picture: ReadmePicture): Shown {
+  const { facts } = picture;
+  return {
+    tokens: `${formatTokens(facts.inputTokens)} / ${formatTokens(facts.outputTokens)}`,
+    cost: formatUsd(facts.usd),
+    turns: `turn ${facts.turns}/${RunConfigSchema.parse(runConfigOf(picture)).budgets.maxIterations}`,
+    attemptCards: facts.firstTurnAttempts,
+  };
+}
+
 /**
- * The run page as a reader should see it: finished, the context panel folded so turn 1's
+ * The run page as a reader should see it: finished and its whole log in, the context panel folded so turn 1's
  * attempt cards are on screen, the dev build's badge hidden, fonts loaded. Every attempt card
- * must be wholly inside the picture.
+ * must be wholly inside the picture. Returns the figures the page shows.
  */
-async function drawRunPage(page: Page, url: string): Promise<void> {
+async function drawRunPage(page: Page, url: string): Promise<Shown> {
   // next dev compiles the page on its first visit.
   await page.goto(url, { timeout: 180_000 });
   await page.addStyleTag({ content: 'nextjs-portal { display: none !important; }' });
   await page.getByTestId('terminate-banner').first().waitFor({ timeout: 60_000 });
   const firstTurn = page.locator('[data-testid="turn-card"][data-iteration="1"]');
   await firstTurn.waitFor({ timeout: 60_000 });
-  const contextToggle = page.getByRole('button', { name: '▾ Context' });
-  if ((await contextToggle.count()) > 0) await contextToggle.first().click();
+  const contextToggle = page.getByRole('button', { name: '▾ Context', exact: true });
+  if ((await contextToggle.count()) > 0) {
+    await contextToggle.first().click();
+    await page.getByRole('button', { name: '▸ Context', exact: true }).waitFor({ timeout: 10_000 });
+  }
+  // The whole log in (a finished run's page reads it after the first paint, its progress in the header).
+  const progress = page.locator('[data-testid="log-progress"]:not([data-state="loading"])');
+  await progress.waitFor({ timeout: 60_000 });
+  if ((await progress.getAttribute('data-state')) !== 'whole') throw new Error(`${url}: the run's log did not load (${await progress.textContent()})`);
   await page.evaluate('document.fonts.ready');
   await page.waitForTimeout(300);
   const viewport = page.viewportSize()!;
@@ -145,6 +175,8 @@ async function drawRunPage(page: Page, url: string): Promise<void> {
       );
     }
   }
+  const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  return { tokens: await text('run-tokens'), cost: await text('run-cost'), turns: await text('turn-budget'), attemptCards: count };
 }
 
 main(process.argv.slice(2)).then(
