@@ -1,4 +1,4 @@
-import type { CheckResult } from '../scenario';
+import type { CheckResult, Scenario } from '../scenario';
 import type { Workspace } from '../types';
 import type { SlotShare } from './fair-slots';
 import { runSandboxed, type SandboxOutcome, type SandboxReport } from './run-sandboxed';
@@ -38,9 +38,22 @@ export async function runNodeTests(options: {
   if (outcome.kind === 'report') {
     const { report } = outcome;
     const limitMs = options.limits?.timeMs ?? CHECK_TIMEOUT_MS;
-    return { passed: isPass(report), output: formatReport(report, limitMs), ...(report.timedOut ? { stopped: 'time_limit' as const } : {}) };
+    return {
+      passed: isPass(report),
+      output: formatReport(report, limitMs),
+      results: report.results,
+      ...(report.timedOut ? { stopped: 'time_limit' as const } : {}),
+    };
   }
   return { passed: false, output: describeStop(outcome), stopped: outcome.kind };
+}
+
+/** A scenario's check that runs these test files (`options.entries`, when given, instead: the verdict's hidden tests). */
+export function nodeTestsCheck(tests: readonly string[]): Scenario['check'] {
+  return (workspace, options = {}) => {
+    const { entries, signal, share } = options;
+    return runNodeTests({ workspace, entries: [...(entries ?? tests)], ...(signal ? { signal } : {}), ...(share !== undefined ? { share } : {}) });
+  };
 }
 
 function describeStop(outcome: Exclude<SandboxOutcome, { kind: 'report' }>): string {

@@ -12,7 +12,8 @@ const PAGE_BYTES = 4096;
 
 const reportSchema = z.strictObject({
   nonce: z.string(),
-  results: z.array(z.strictObject({ name: z.string().max(400), ok: z.boolean(), error: z.string().max(2_000).optional() })).max(500),
+  /** Each test run, with the file that registered it ('' for the global test()). */
+  results: z.array(z.strictObject({ name: z.string().max(400), file: z.string().max(400), ok: z.boolean(), error: z.string().max(2_000).optional() })).max(500),
   loadErrors: z.array(z.string().max(2_500)).max(100),
   logs: z.array(z.string().max(400)).max(50),
   timedOut: z.boolean(),
