@@ -4,8 +4,9 @@ import type { CheckTestResult, Scenario } from '@/lib/tools/scenario';
 import type { Workspace } from '@/lib/tools/types';
 import { createWorkspace } from '@/lib/tools/workspace';
 
-/** Longest error kept per failed hidden test in the verdict's detail. */
+/** Longest error kept per failed hidden test in the verdict's detail, and the longest hidden-tests part of it (every name is in `hidden_failed`). */
 const ERROR_CHARS = 300;
+const DETAIL_CHARS = 2_000;
 
 /**
  * The expected tests (file → names) that did not run as expected: `missing`, no test of that
@@ -61,7 +62,14 @@ export async function judgeHiddenTests(options: { scenario: Scenario; judged: Wo
   }.`;
   // A hidden file that did not load shows as its tests not running; the check's own line says why.
   const why = result.output.split('\n').filter((line) => line.startsWith('✗ could not load'));
-  return { kind: 'ran', total, failed: unmet, passed, detail: [head, ...lines, ...why.map(clip)].join('\n') };
+  const detail = [head, ...lines, ...why.map(clip)].join('\n');
+  return {
+    kind: 'ran',
+    total,
+    failed: unmet,
+    passed,
+    detail: detail.length > DETAIL_CHARS ? `${detail.slice(0, DETAIL_CHARS)}… (${detail.length - DETAIL_CHARS} more chars)` : detail,
+  };
 }
 
 function clip(text: string): string {
