@@ -56,7 +56,7 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
         <StatusAnnouncer />
         {verdict && (
           <span className="flex items-center gap-1.5 text-2xs text-muted">
-            <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} />
+            <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} missing={verdict.missing} hidden={verdict.hidden} />
             <span className="truncate font-mono" title={verdict.detail}>
               {verdict.check}
             </span>

@@ -27,7 +27,9 @@ export function TerminateBanner({ endedAs }: { endedAs?: string | null } = {}) {
       <span className="font-semibold">{endedAs ? `${endedAs}: the mechanism did its job` : `Run ${statusWord(status)}`}</span>
       <span className="font-mono">reason: {terminate.reason}</span>
       <span className="font-mono">complete: {String(terminate.complete)}</span>
-      {verdict && <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} />}
+      {verdict && (
+        <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} missing={verdict.missing} hidden={verdict.hidden} />
+      )}
       <span className="font-mono">at {formatMs(terminate.ts)}</span>
       <WhyLine seq={terminate.seq} className="text-xs" linked />
     </div>

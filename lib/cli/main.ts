@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import { VENDOR_DEFAULTS, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { warmUp } from '@/lib/runtime/warm-up';
@@ -58,7 +59,10 @@ async function main(argv: string[]): Promise<number> {
       if (event.event === 'llm_call') turns += 1;
       if (event.event === 'task_verdict') {
         const edited = event.tests_edited?.length ? `; test edited by the model: ${event.tests_edited.join(', ')}` : '';
-        verdict = `\n  task verdict: ${event.verdict.replace('_', ' ')} (${event.check}${edited})`;
+        const tests = verdictTestsLabels(event)
+          .map((label) => `; ${label}`)
+          .join('');
+        verdict = `\n  task verdict: ${event.verdict.replace('_', ' ')} (${event.check}${edited}${tests})`;
       }
       out?.write(`${JSON.stringify(event)}\n`);
       if (!options.quiet) {

@@ -1,4 +1,5 @@
 import type { RunEvent } from '@/lib/protocol';
+import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 
 /** One readable line for the events a person follows in a terminal; undefined for the rest. */
 export function describeEvent(event: RunEvent): string | undefined {
@@ -50,7 +51,10 @@ export function describeEvent(event: RunEvent): string | undefined {
       const edited = event.tests_edited?.length
         ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})`
         : '';
-      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}`;
+      const tests = verdictTestsLabels(event)
+        .map((label) => ` · ${label}`)
+        .join('');
+      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}${tests}`;
     }
     case 'terminate':
       return `${t}  terminate: ${event.reason} · complete ${event.complete}${event.message ? ` · ${event.message}` : ''}`;

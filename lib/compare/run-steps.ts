@@ -1,6 +1,7 @@
-import type { Message, RunEvent } from '@/lib/protocol';
+import type { EventOf, Message, RunEvent } from '@/lib/protocol';
 import { categoryLabel } from '@/lib/protocol/category-label';
 import { formatMs } from '@/lib/protocol/format-duration';
+import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 
 /**
  * One step of a run that a comparison looks at: what was asked, what came back, what the
@@ -200,7 +201,7 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           null,
           'end',
           ['verdict', e.verdict],
-          `task verdict: ${e.verdict.replace('_', ' ')}${e.tests_edited?.length ? ` (test edited by the model: ${e.tests_edited.join(', ')})` : ''}`,
+          `task verdict: ${e.verdict.replace('_', ' ')}${e.tests_edited?.length ? ` (test edited by the model: ${e.tests_edited.join(', ')})` : ''}${verdictTests(e)}`,
         );
         break;
       case 'terminate':
@@ -285,4 +286,11 @@ function cachedWords(e: { cache_read_tokens?: number; cache_write_tokens?: numbe
   const written = e.cache_write_tokens ?? 0;
   if (read === 0 && written === 0) return '';
   return `, ${read} tokens in read from the prompt cache, ${written} written to it`;
+}
+
+/** The verdict's counts beside it on the comparison line: shipped tests that did not run, hidden tests that failed. */
+function verdictTests(e: EventOf<'task_verdict'>): string {
+  return verdictTestsLabels(e)
+    .map((label) => `; ${label}`)
+    .join('');
 }

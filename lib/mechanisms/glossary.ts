@@ -525,7 +525,7 @@ export const GLOSSARY = [
     mechanism: 'shipped-tests',
     see: ['task-verdict'],
     definition:
-      "The task verdict runs the scenario's test files as the scenario shipped them, against the model's final code: a model that rewrites a failing test makes run_check pass, not the task done. The verdict names any test file the model edited.",
+      "The task verdict runs the scenario's test files as the scenario shipped them, against the model's final code: a model that rewrites a failing test makes run_check pass, not the task done. The verdict names any test file the model edited, requires every shipped test by name, and runs hidden tests (inputs the model never saw).",
   },
   {
     id: 'terminate',

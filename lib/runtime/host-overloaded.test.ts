@@ -18,10 +18,10 @@ describe.runIf(checkClock() === 'cpu')('a run on a machine too busy to finish it
 
   it('ends host_overloaded at the first starved check, and the verdict is not checkable', async () => {
     const children: number[] = [];
-    vi.spyOn(fixFailingTest, 'check').mockImplementation((workspace, options) =>
+    vi.spyOn(fixFailingTest, 'check').mockImplementation((workspace, { entries, ...options } = {}) =>
       runNodeTests({
         workspace,
-        entries: fixFailingTest.tests,
+        entries: [...(entries ?? fixFailingTest.tests)],
         ...options,
         limits: { timeMs: 1_000, graceMs: 500, backstopMs: 600 },
         onChild: (pid) => {

@@ -1,9 +1,10 @@
 import type { Clock } from '@/lib/clock';
 import type { TaskVerdict, VerdictTests } from '@/lib/protocol';
 import type { SlotShare } from '@/lib/tools/check/fair-slots';
-import type { Scenario } from '@/lib/tools/scenario';
+import type { CheckResult, Scenario } from '@/lib/tools/scenario';
 import type { Workspace } from '@/lib/tools/types';
 import { createWorkspace } from '@/lib/tools/workspace';
+import { judgeHiddenTests, unmetTests } from './verdict-tests';
 
 export interface TaskJudgement {
   verdict: TaskVerdict;
@@ -13,6 +14,11 @@ export interface TaskJudgement {
   tests_run: VerdictTests;
   /** The scenario's test files the model changed or deleted (empty: none). */
   tests_edited: string[];
+  /** Shipped tests, by name, that did not run (set when the shipped tests were judged). */
+  tests_missing?: string[];
+  /** How many hidden tests the verdict ran, and which failed or did not run (set when they ran). */
+  hidden_tests?: number;
+  hidden_failed?: string[];
 }
 
 /** Longest check report kept in the event: the verdict is a label, the report its evidence. */
@@ -42,7 +48,9 @@ export function withShippedTests(scenario: Scenario, workspace: Workspace): Work
  * The task verdict: the scenario's own check on the final workspace, apart from how the loop
  * ended — a model that says "I could not finish" ends its turn cleanly but leaves the tests
  * failing. By default the check runs the scenario's test files as shipped (`tests: 'shipped'`),
- * whatever the model did to them, and says which it edited. The check is real work in the
+ * whatever the model did to them, and says which it edited; it then requires every shipped test
+ * by name and runs the scenario's hidden tests (judgeShipped). With `tests: 'workspace'` it runs
+ * the workspace's own tests as run_check does, and nothing more. The check is real work in the
  * sandbox, so it holds the virtual clock; it takes no run signal, since an aborted run is
  * judged too (the sandbox bounds its time).
  */
@@ -69,10 +77,48 @@ export async function judgeTask(options: {
     const result = await clock.hold(scenario.check(judged, options.share !== undefined ? { share: options.share } : {}));
     const detail = clip(result.output);
     if (result.stopped) return { verdict: 'not_checkable', check, detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`, ...seen };
-    return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
+    if (testsRun === 'workspace') return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
+    return await judgeShipped({ scenario, judged, clock, share: options.share, result, check, detail, seen });
   } catch (error) {
     return { verdict: 'not_checkable', check, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`, ...seen };
   }
+}
+
+/**
+ * The verdict on the shipped tests: done only when the check passed, every shipped test ran by
+ * name (registered by its own file) and passed, and every hidden test ran and passed.
+ */
+async function judgeShipped(options: {
+  scenario: Scenario;
+  judged: Workspace;
+  clock: Clock;
+  share: SlotShare | undefined;
+  result: CheckResult;
+  check: string;
+  detail: string;
+  seen: Pick<TaskJudgement, 'tests_run' | 'tests_edited'>;
+}): Promise<TaskJudgement> {
+  const { scenario, result, check, seen } = options;
+  const { missing, failed } = unmetTests(scenario.testNames, result.results);
+  const missingNote = missing.length > 0 ? `\nShipped tests that did not run: ${missing.map((n) => JSON.stringify(n)).join(', ')}.` : '';
+  const hidden = await judgeHiddenTests({
+    scenario,
+    judged: options.judged,
+    clock: options.clock,
+    ...(options.share !== undefined ? { share: options.share } : {}),
+  });
+  const detail = `${options.detail}${missingNote}`;
+  if (hidden.kind === 'stopped') return { verdict: 'not_checkable', check, detail: `${hidden.detail}\n${detail}`, ...seen, tests_missing: missing };
+  const done = result.passed && missing.length === 0 && failed.length === 0 && hidden.passed;
+  return {
+    verdict: done ? 'done' : 'not_done',
+    check,
+    detail: hidden.detail ? `${detail}\n${hidden.detail}` : detail,
+    ...seen,
+    tests_missing: missing,
+    hidden_tests: hidden.total,
+    hidden_failed: hidden.failed,
+  };
 }
 
 function clip(text: string): string {

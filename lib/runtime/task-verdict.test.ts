@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { listScenarios } from '@/lib/tools/scenarios';
 
 /** The task verdict: the scenario's check on the final workspace, apart from how the loop ended. */
 describe('task verdict', () => {
@@ -10,6 +11,19 @@ describe('task verdict', () => {
     expect(verdicts[0]).toMatchObject({ verdict: 'done', check: 'test/slugify.test.js' });
     expect(events.at(-2)?.event).toBe('task_verdict');
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  });
+
+  it("every scenario's simulated model makes the real fix, and the verdict finds every shipped test by name and every hidden test passing", async () => {
+    for (const scenario of listScenarios()) {
+      // The course preset truncates long tool output (huge-log's log overflows the default window
+      // whole); long-project reads its 23 region files one by one, past 30 iterations.
+      const events = await runToEnd({ scenario: scenario.id, preset: 'course', budgets: { maxIterations: 60 } });
+      expect(terminateOf(events), scenario.id).toMatchObject({ reason: 'end_turn' });
+      const verdict = ofType(events, 'task_verdict')[0];
+      const hidden = Object.values(scenario.hidden.names).flat().length;
+      expect(verdict, scenario.id).toMatchObject({ verdict: 'done', tests_missing: [], hidden_tests: hidden, hidden_failed: [] });
+      expect(verdict?.detail, scenario.id).toContain(`Hidden tests (run by the verdict only): all ${hidden} passed.`);
+    }
   });
 
   it('a model that gives up ends its turn cleanly, but the task is not done', async () => {
@@ -23,6 +37,8 @@ describe('task verdict', () => {
     const verdict = ofType(events, 'task_verdict')[0];
     expect(verdict).toMatchObject({ verdict: 'not_done' });
     expect(verdict?.detail).toMatch(/2 failed/);
+    expect(verdict).toMatchObject({ tests_missing: [], hidden_tests: 6 });
+    expect(verdict?.hidden_failed).toContain('collapses runs of spaces into one hyphen');
   });
 
   it('a run stopped before the work is judged too (the log says the task is not done)', async () => {

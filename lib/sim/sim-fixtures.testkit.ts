@@ -22,6 +22,9 @@ export const TEST_SCENARIO: Scenario = {
     return { passed: ok, output: ok ? '1 passed' : 'FAIL src/math.test.ts: expected 5, got -1' };
   },
   tests: ['src/math.test.ts'],
+  // Its check is a stand-in that reports no tests by name, and it has no hidden tests.
+  testNames: {},
+  hidden: { files: {}, names: {} },
   policy: 'worker',
   hints: {
     read: ['src/math.ts', 'src/math.test.ts'],

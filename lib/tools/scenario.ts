@@ -2,10 +2,20 @@ import type { SimPolicyId } from '@/lib/protocol';
 import type { SlotShare } from './check/fair-slots';
 import type { Workspace } from './types';
 
+/** One test the check ran: its name, the file that registered it ('' for the global test()), how it ended. */
+export interface CheckTestResult {
+  name: string;
+  file: string;
+  ok: boolean;
+  error?: string;
+}
+
 /** What a scenario's check reports: did the workspace's test pass, and its output. */
 export interface CheckResult {
   passed: boolean;
   output: string;
+  /** Every test that ran, when the tests ran (absent when the check stopped before they could). */
+  results?: CheckTestResult[];
   /**
    * Set when the check could not finish (its sandbox stopped it): a tool error, not a FAIL.
    * `host_overloaded`: the machine never gave the check the CPU to finish (its wall-clock
@@ -30,8 +40,9 @@ export interface Scenario {
    * Runs the scenario's test against the workspace (no shell, no disk). Real work: the tests
    * run in a sandboxed child process, so this takes wall time; `signal` stops it. `share`
    * names the run the check is for: the sandbox pool shares its slots fairly among runs.
+   * `entries` runs these test files instead of `tests` (the task verdict's hidden tests).
    */
-  check(workspace: Workspace, options?: { signal?: AbortSignal; share?: SlotShare }): Promise<CheckResult>;
+  check(workspace: Workspace, options?: { signal?: AbortSignal; share?: SlotShare; entries?: readonly string[] }): Promise<CheckResult>;
   /** What the check runs, in a few words (shown in run_check's description). */
   checkLabel?: string;
   /**
@@ -40,6 +51,19 @@ export interface Scenario {
    * workspace instead, so rewriting a test cannot make the task done.
    */
   tests: string[];
+  /**
+   * Every test each of `tests` registers, by name as the check reports it. The task verdict
+   * requires each to have run, registered by that file, and passed: code under test that
+   * keeps a shipped test from registering (or registers its own under the same name) does not
+   * pass for it. scenarios.test.ts checks these lists against a run of the fixed workspace.
+   */
+  testNames: Record<string, string[]>;
+  /**
+   * Tests only the task verdict runs: inputs the model never sees (not in `files`, the task,
+   * the hints or any tool result), so code that special-cases the visible tests' inputs is
+   * not judged done.
+   */
+  hidden: HiddenTests;
   policy: SimPolicyId;
   /** What the simulated worker policy needs to know to solve the task. */
   hints: ScenarioHints;
@@ -54,4 +78,12 @@ export interface ScenarioHints {
   fix?: { path: string; find: string; replace: string };
   /** The final answer once the check passes. */
   summary: string;
+}
+
+/** A scenario's hidden tests: files the verdict adds to a copy of the final workspace and runs. */
+export interface HiddenTests {
+  /** path → content. */
+  files: Record<string, string>;
+  /** Every test each file registers, by name (the verdict requires each to run and pass). */
+  names: Record<string, string[]>;
 }

@@ -1,4 +1,5 @@
 import type { EventOf, TaskVerdict } from '@/lib/protocol';
+import { hiddenTestsLabel, missingTestsLabel, verdictTestsWords } from '@/lib/protocol/verdict-words';
 
 /**
  * Words for the task verdict, apart from how the loop ended: "completed" says the loop ended
@@ -30,4 +31,35 @@ export function editedTestsNote(event: Pick<EventOf<'task_verdict'>, 'tests_run'
   const which = edited.length === 1 ? 'test file' : 'test files';
   if (event.tests_run === 'workspace') return `the model edited the ${which} ${files}; this verdict ran the edited copies`;
   return `the model edited the ${which} ${files}; this verdict ran ${edited.length === 1 ? 'it' : 'them'} as the scenario shipped ${edited.length === 1 ? 'it' : 'them'}`;
+}
+
+/** The hidden tests beside the verdict: a short label, a title that names what failed, and whether any did. */
+export interface HiddenTestsNote {
+  label: string;
+  title: string;
+  failed: boolean;
+}
+
+/**
+ * What the verdict's hidden tests found, from the event's fields: how many ran against the final
+ * code and which failed or did not run. Undefined when none ran (a workspace verdict, no answer,
+ * a log written before hidden tests).
+ */
+export function hiddenTestsNote(event: Pick<EventOf<'task_verdict'>, 'hidden_tests' | 'hidden_failed'>): HiddenTestsNote | undefined {
+  const label = hiddenTestsLabel(event);
+  const words = verdictTestsWords(event).hidden;
+  if (label === undefined || words === undefined) return undefined;
+  return {
+    label,
+    title: `the verdict also ran ${event.hidden_tests} hidden tests (inputs the model never saw) against the final code — ${words}`,
+    failed: (event.hidden_failed?.length ?? 0) > 0,
+  };
+}
+
+/** The shipped tests that did not run: a short label and a title that names them; undefined when every one ran (or the log predates the field). */
+export function missingTestsNote(event: Pick<EventOf<'task_verdict'>, 'tests_missing'>): { label: string; title: string } | undefined {
+  const label = missingTestsLabel(event);
+  const words = verdictTestsWords(event).missing;
+  if (label === undefined || words === undefined) return undefined;
+  return { label, title: `${words}; the verdict requires every one, by name` };
 }

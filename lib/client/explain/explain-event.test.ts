@@ -249,6 +249,20 @@ describe('explainEvent: the why is true for this event', () => {
     expect(x.why).toBe('Failed: retry budget exhausted.');
     expect(x.term).toBe('retry-budget');
   });
+
+  it('a verdict names the shipped tests that did not run and counts the hidden tests, from its own fields', () => {
+    const verdict = (fields: Partial<EventOf<'task_verdict'>>) =>
+      explainEvent(
+        ev({ event: 'task_verdict', iteration: 3, verdict: 'not_done', check: 'test/pricing.test.js', detail: '', tests_run: 'shipped', ...fields }),
+      )!.why;
+    const why = verdict({ tests_missing: ['gross price of 100.00 in pt'], hidden_tests: 24, hidden_failed: ['an invoice line in pt'] });
+    expect(why).toContain('The verdict requires every shipped test by name; shipped test did not run: "gross price of 100.00 in pt".');
+    expect(why).toContain(
+      'It also ran 24 hidden tests, inputs the model never saw, against the final code — hidden tests: 1 of 24 failed or did not run ("an invoice line in pt").',
+    );
+    expect(verdict({ verdict: 'done', tests_missing: [], hidden_tests: 6, hidden_failed: [] })).toContain('hidden tests: all 6 passed.');
+    expect(verdict({})).not.toMatch(/hidden|by name/);
+  });
 });
 
 describe('explainEvent over real runs (virtual clock)', () => {

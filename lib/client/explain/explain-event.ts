@@ -1,4 +1,5 @@
 import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
+import { verdictTestsWords } from '@/lib/protocol/verdict-words';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
@@ -203,7 +204,10 @@ function explainVerdict(e: EventOf<'task_verdict'>): string {
       : e.verdict === 'not_done'
         ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
         : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
-  return `${said}${edited}`;
+  const words = verdictTestsWords(e);
+  const missing = words.missing ? ` The verdict requires every shipped test by name; ${words.missing}.` : '';
+  const hidden = words.hidden ? ` It also ran ${e.hidden_tests} hidden tests, inputs the model never saw, against the final code — ${words.hidden}.` : '';
+  return `${said}${edited}${missing}${hidden}`;
 }
 
 const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {

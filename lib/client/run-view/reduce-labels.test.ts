@@ -172,6 +172,54 @@ describe('labels that tell the truth', () => {
     expect(verdict('workspace', 'done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
   });
 
+  it('folds, beside the verdict, the shipped tests that did not run and the hidden tests, from the event fields', () => {
+    const s = fold([
+      { event: 'iteration_start', iteration: 1, ts: 0 },
+      {
+        event: 'task_verdict',
+        iteration: 1,
+        verdict: 'not_done',
+        check: 'test/slugify.test.js',
+        detail: '',
+        tests_run: 'shipped',
+        tests_edited: [],
+        tests_missing: ['joins every word, not just the first two'],
+        hidden_tests: 6,
+        hidden_failed: ['collapses runs of spaces into one hyphen', 'trims hyphens already at the ends'],
+        ts: 5,
+      },
+      end(5, 'end_turn'),
+    ]);
+    expect(s.verdict?.missing).toEqual({
+      label: '1 shipped test did not run',
+      title: 'shipped test did not run: "joins every word, not just the first two"; the verdict requires every one, by name',
+    });
+    expect(s.verdict?.hidden).toEqual({
+      label: '2 of 6 hidden tests failed',
+      title:
+        'the verdict also ran 6 hidden tests (inputs the model never saw) against the final code — hidden tests: 2 of 6 failed or did not run ' +
+        '("collapses runs of spaces into one hyphen", "trims hyphens already at the ends")',
+      failed: true,
+    });
+    const passed = fold([
+      { event: 'iteration_start', iteration: 1, ts: 0 },
+      {
+        event: 'task_verdict',
+        iteration: 1,
+        verdict: 'done',
+        check: 'test/slugify.test.js',
+        detail: '',
+        tests_missing: [],
+        hidden_tests: 6,
+        hidden_failed: [],
+        ts: 5,
+      },
+      end(5, 'end_turn'),
+    ]).verdict;
+    expect(passed?.missing).toBeUndefined();
+    expect(passed?.hidden).toMatchObject({ label: '6 hidden tests passed', failed: false });
+  });
+
   it('one changed field is one override, however deep it sits', () => {
     expect(countOverrides({ retry: { maxRetries: 5 } })).toBe(1);
     expect(countOverrides({ retry: { maxRetries: 5, baseDelayMs: 10 }, sdkMaxRetries: 2 })).toBe(3);

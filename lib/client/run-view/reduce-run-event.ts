@@ -6,7 +6,7 @@ import { checkNever } from '@/lib/protocol/check-never';
 import { addToTotals } from '@/lib/protocol/run-totals';
 import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
 import { terminateStatus, terminateText } from '../explain/describe-run';
-import { editedTestsNote } from '../explain/describe-verdict';
+import { editedTestsNote, hiddenTestsNote, missingTestsNote } from '../explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import {
@@ -263,7 +263,20 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return { ...s, title: e.title };
     case 'task_verdict': {
       const testsNote = editedTestsNote(e);
-      return { ...s, verdict: { ts: e.ts, verdict: e.verdict, check: e.check, detail: e.detail, ...(testsNote ? { testsNote } : {}) } };
+      const missing = missingTestsNote(e);
+      const hidden = hiddenTestsNote(e);
+      return {
+        ...s,
+        verdict: {
+          ts: e.ts,
+          verdict: e.verdict,
+          check: e.check,
+          detail: e.detail,
+          ...(testsNote ? { testsNote } : {}),
+          ...(missing ? { missing } : {}),
+          ...(hidden ? { hidden } : {}),
+        },
+      };
     }
     case 'log':
       return {

@@ -1,5 +1,6 @@
 import type { FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
 import { NO_TOTALS } from '@/lib/protocol/run-totals';
+import type { HiddenTestsNote } from '../explain/describe-verdict';
 import { initialContextView, type ContextViewState } from './context-view-state';
 import type { SwapView } from './fold-takeover';
 import type { TurnView } from './turn-view';
@@ -35,6 +36,10 @@ export interface VerdictView {
   detail: string;
   /** The model edited the scenario's test files: which, and what the verdict ran (editedTestsNote). */
   testsNote?: string;
+  /** Shipped tests, by name, that did not run (missingTestsNote). */
+  missing?: { label: string; title: string };
+  /** The hidden tests the verdict ran: how many, and which failed (hiddenTestsNote). */
+  hidden?: HiddenTestsNote;
 }
 
 export interface TerminateView {

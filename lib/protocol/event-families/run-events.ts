@@ -97,6 +97,16 @@ export const TaskVerdictEventSchema = z.object({
   tests_run: VerdictTestsSchema.optional(),
   /** The scenario's test files the model changed or deleted during the run; empty when it left them alone. Absent in logs written before. */
   tests_edited: z.array(z.string()).optional(),
+  /**
+   * Shipped tests, by name, that did not run (code under test kept them from registering, or
+   * registered its own under their names); any makes the task not done. Set when the verdict
+   * ran the shipped tests; absent otherwise and in logs written before.
+   */
+  tests_missing: z.array(z.string()).optional(),
+  /** How many hidden tests (inputs the model never saw) the verdict ran against the final code. Set when they ran. */
+  hidden_tests: z.number().int().min(0).optional(),
+  /** The hidden tests, by name, that failed or did not run; any makes the task not done. Set when they ran. */
+  hidden_failed: z.array(z.string()).optional(),
 });
 
 export const LogEventSchema = z.object({

@@ -8,7 +8,7 @@ const files = { ...fixFailingTest.files };
 const entries = ['test/slugify.test.js'];
 const report = (ok: boolean, timedOut = false): SandboxOutcome => ({
   kind: 'report',
-  report: { registered: 1, results: [{ name: 't', ok }], loadErrors: [], logs: [], timedOut },
+  report: { registered: 1, results: [{ name: 't', file: 'test/t.test.js', ok }], loadErrors: [], logs: [], timedOut },
 });
 
 describe('CheckResultCache', () => {

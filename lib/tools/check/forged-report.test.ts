@@ -32,6 +32,22 @@ describe('a check report the workspace cannot forge', () => {
     expect(result.content).toContain('✗ setup\n    the promise this test returned never settled');
   });
 
+  it('source under test that registers passing tests and throws a value with nothing to say: the test file did not load, FAIL', async () => {
+    const result = await runCheck({ 'src/slugify.js': "test('lower-cases a single word', () => {});\nthrow '';\n" });
+    expect(result.content).toMatch(/^FAIL\n/);
+    expect(result.content).toContain('✗ could not load test/slugify.test.js: threw ""');
+  });
+
+  it('each test is reported with the file that registered it: a test file, the code under test, or the global test()', async () => {
+    const source = `test('registered by the source', () => {});\nglobalThis.test('registered through the global', () => {});\n${fixFailingTest.files['src/slugify.js']!}`;
+    const result = await runNodeTests({ workspace: workspaceWith({ 'src/slugify.js': source }), entries: [ENTRY] });
+    expect(result.results?.map((r) => [r.file, r.name])).toEqual([
+      ['src/slugify.js', 'registered by the source'],
+      ['', 'registered through the global'],
+      ...fixFailingTest.testNames[ENTRY]!.map((name) => [ENTRY, name]),
+    ]);
+  });
+
   it('source under test that tries the same cannot either', async () => {
     const result = await runCheck({ 'src/slugify.js': sourceWithHostRealmRewrite(fixFailingTest.files['src/slugify.js']!) });
     expect(result.content).toMatch(/^FAIL\n/);

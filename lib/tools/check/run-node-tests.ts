@@ -1,4 +1,4 @@
-import type { CheckResult } from '../scenario';
+import type { CheckResult, Scenario } from '../scenario';
 import type { Workspace } from '../types';
 import type { SlotShare } from './fair-slots';
 import { checkClock, runSandboxed, type CheckClock, type SandboxOutcome, type SandboxReport } from './run-sandboxed';
@@ -42,7 +42,12 @@ export async function runNodeTests(options: {
   if (outcome.kind === 'report') {
     const { report } = outcome;
     const limitMs = options.limits?.timeMs ?? CHECK_TIMEOUT_MS;
-    return { passed: isPass(report), output: formatReport(report, limitMs, checkClock()), ...(report.timedOut ? { stopped: 'time_limit' as const } : {}) };
+    return {
+      passed: isPass(report),
+      output: formatReport(report, limitMs, checkClock()),
+      results: report.results,
+      ...(report.timedOut ? { stopped: 'time_limit' as const } : {}),
+    };
   }
   if (outcome.kind === 'wall_backstop') return { passed: false, output: describeStop(outcome), stopped: 'host_overloaded' };
   return { passed: false, output: describeStop(outcome), stopped: outcome.kind };
@@ -51,6 +56,14 @@ export async function runNodeTests(options: {
 /** "2000 ms of CPU time", or "2000 ms" where the limit is wall time. */
 function limitText(limitMs: number, clock: CheckClock): string {
   return clock === 'cpu' ? `${limitMs} ms of CPU time` : `${limitMs} ms`;
+}
+
+/** A scenario's check that runs these test files (`options.entries`, when given, instead: the verdict's hidden tests). */
+export function nodeTestsCheck(tests: readonly string[]): Scenario['check'] {
+  return (workspace, options = {}) => {
+    const { entries, signal, share } = options;
+    return runNodeTests({ workspace, entries: [...(entries ?? tests)], ...(signal ? { signal } : {}), ...(share !== undefined ? { share } : {}) });
+  };
 }
 
 function describeStop(outcome: Exclude<SandboxOutcome, { kind: 'report' }>): string {

@@ -25,7 +25,10 @@ const reportSchema = z.strictObject({
   nonce: z.string(),
   /** Tests registered, those past the cap (which the runner counts but does not keep) included. */
   registered: z.number().int().min(0),
-  results: z.array(z.strictObject({ name: z.string().max(400), ok: z.boolean(), error: z.string().max(2_000).optional() })).max(MAX_TESTS),
+  /** Each test run, with the file that registered it ('' for the global test()). */
+  results: z
+    .array(z.strictObject({ name: z.string().max(400), file: z.string().max(400), ok: z.boolean(), error: z.string().max(2_000).optional() }))
+    .max(MAX_TESTS),
   loadErrors: z.array(z.string().max(2_500)).max(100),
   logs: z.array(z.string().max(400)).max(50),
   timedOut: z.boolean(),

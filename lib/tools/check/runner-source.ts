@@ -13,7 +13,7 @@ import { MAX_TESTS } from './sandbox-limits';
  * `setup` defines a frozen, non-writable `__loopLabRunner` whose methods take no arguments
  * (each call is compiled once, before workspace code runs) and answer with strings and numbers
  * only, so the host never handles an object the workspace made. It walks the entries and the
- * tests with its own cursors: `loadNext()`, then per test `name()`, `start()` and `finish()`.
+ * tests with its own cursors: `loadNext()`, then per test `name()`, `file()`, `start()` and `finish()`.
  * It keeps at most MAX_TESTS tests and counts every registration (`registered()`), so a check
  * over the cap can say so instead of dropping tests unseen.
  * A test that returns a promise is awaited: `start()` calls it, the host's call ends, the
@@ -90,7 +90,10 @@ export const RUNNER_SOURCE = String.raw`
     var compiled = modules[path];
     if (typeof compiled === 'string') throw new SyntaxErrorOf(compiled + ' (' + path + ')');
     var dir = path.indexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/'));
-    compiled(module.exports, makeRequire(dir), module, path, dir, api.test, api.test, api.describe);
+    // Each file gets a test() of its own, so every test is reported with the file that registered
+    // it: code under test that registers tests under a test file's names does not pass for it.
+    var own = testIn(path);
+    compiled(module.exports, makeRequire(dir), module, path, dir, own, own, api.describe);
     return module.exports;
   }
   function makeRequire(dir) {
@@ -115,12 +118,18 @@ export const RUNNER_SOURCE = String.raw`
     return clip(text, MAX_ERROR_CHARS);
   }
 
-  var api = {
-    // Every registration is counted; only the first MAX_TESTS are kept (a check over the cap fails).
-    test: function (name, fn) {
+  /**
+   * The test() a file registers with; '' for the global one. Every registration is counted; only
+   * the first MAX_TESTS are kept (a check over the cap fails).
+   */
+  function testIn(file) {
+    return function test(name, fn) {
       registered++;
-      if (tests.length < MAX_TESTS) append(tests, { name: clip(prefix.concat([StringOf(name)]).join(' > '), 200), fn: fn });
-    },
+      if (tests.length < MAX_TESTS) append(tests, { name: clip(prefix.concat([StringOf(name)]).join(' > '), 200), fn: fn, file: file });
+    };
+  }
+  var api = {
+    test: testIn(''),
     describe: function (name, fn) { append(prefix, StringOf(name)); try { fn(); } finally { prefix.length = prefix.length - 1; } },
   };
   freeze(api);
@@ -157,13 +166,16 @@ export const RUNNER_SOURCE = String.raw`
     /** Loads the next entry: '' when it loaded, else why not. */
     loadNext: function () {
       var entry = entries[nextEntry++];
-      try { load(entry); return ''; } catch (e) { return explain(e); }
+      // A throw with nothing to say (throw '') is still a file that did not load.
+      try { load(entry); return ''; } catch (e) { return explain(e) || 'threw ' + fmt(e); }
     },
     count: function () { return tests.length; },
     /** How many tests were registered, those past the cap included. */
     registered: function () { return registered; },
     /** The name of the test at the cursor. */
     name: function () { return tests[cursor].name; },
+    /** The file that registered the test at the cursor ('' for the global test()). */
+    file: function () { return tests[cursor].file; },
     /** Runs the test at the cursor; 1 when it returned a promise (settled by the next call), else 0. */
     start: function () { return start(tests[cursor]); },
     /** '' when the test at the cursor passed, else its failure; moves the cursor on. */

@@ -91,11 +91,12 @@ const RUNNER = {
   count: new vm.Script('__loopLabRunner.count()', scriptOptions),
   registered: new vm.Script('__loopLabRunner.registered()', scriptOptions),
   name: new vm.Script('__loopLabRunner.name()', scriptOptions),
+  file: new vm.Script('__loopLabRunner.file()', scriptOptions),
   start: new vm.Script('__loopLabRunner.start()', scriptOptions),
   finish: new vm.Script('__loopLabRunner.finish()', scriptOptions),
   logs: new vm.Script('__loopLabRunner.logs()', scriptOptions),
 };
-const loadScript = RUNNER.load, countScript = RUNNER.count, registeredScript = RUNNER.registered, nameScript = RUNNER.name;
+const loadScript = RUNNER.load, countScript = RUNNER.count, registeredScript = RUNNER.registered, nameScript = RUNNER.name, fileScript = RUNNER.file;
 const startScript = RUNNER.start, finishScript = RUNNER.finish, logsScript = RUNNER.logs;
 const entryCount = entries.length;
 const deadline = now() + timeoutMs;
@@ -139,8 +140,8 @@ for (let i = 0; i < entryCount; i++) {
   else if (error !== '') addLoadError(entry + ': ' + error);
 }
 let resultsJson = '', resultCount = 0;
-function addResult(name, error) {
-  resultsJson += (resultCount++ > 0 ? ',' : '') + '{"name":' + stringify(name) + ',"ok":' + (error === '' ? 'true' : 'false,"error":' + stringify(error)) + '}';
+function addResult(name, file, error) {
+  resultsJson += (resultCount++ > 0 ? ',' : '') + '{"name":' + stringify(name) + ',"file":' + stringify(file) + ',"ok":' + (error === '' ? 'true' : 'false,"error":' + stringify(error)) + '}';
 }
 const counted = timedOut ? 0 : call(countScript, 'number');
 const count = counted === undefined || counted < 0 ? 0 : counted > ${MAX_TESTS} ? ${MAX_TESTS} : floor(counted);
@@ -150,10 +151,12 @@ const registered = registeredCount !== undefined && registeredCount >= count ? f
 for (let i = 0; i < count && !timedOut; i++) {
   const named = call(nameScript, 'string');
   const name = sliceOf(named === undefined ? 'test ' + (i + 1) : named, 0, 300);
+  const filed = timedOut ? undefined : call(fileScript, 'string');
+  const file = sliceOf(filed === undefined ? '' : filed, 0, 300);
   if (!timedOut) call(startScript, 'number');
   const error = timedOut ? undefined : call(finishScript, 'string');
-  if (timedOut) addResult(name, 'timed out');
-  else addResult(name, error === undefined ? 'the runner gave no answer' : error);
+  if (timedOut) addResult(name, file, 'timed out');
+  else addResult(name, file, error === undefined ? 'the runner gave no answer' : error);
 }
 const logText = timedOut ? undefined : call(logsScript, 'string', 16000);
 let logsJson = '';

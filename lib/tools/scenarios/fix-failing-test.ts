@@ -1,4 +1,4 @@
-import { runNodeTests } from '../check/run-node-tests';
+import { nodeTestsCheck } from '../check/run-node-tests';
 import type { Scenario } from '../scenario';
 
 const SLUGIFY = `'use strict';
@@ -37,6 +37,41 @@ test('joins every word, not just the first two', () => {
 
 test('drops accents and trims separators', () => {
   assert.strictEqual(slugify('  Café crème!  '), 'cafe-creme');
+});
+`;
+
+/**
+ * The verdict's hidden tests: titles the visible tests do not use, and postPath, which they do
+ * not test at all. A slugify that knows only the four visible titles fails them.
+ */
+const HIDDEN = `'use strict';
+const assert = require('node:assert');
+const { slugify } = require('../src/slugify');
+const { postPath } = require('../src/index');
+
+test('collapses runs of spaces into one hyphen', () => {
+  assert.strictEqual(slugify('Three  spaces   apart'), 'three-spaces-apart');
+});
+
+test('drops the accents of every word', () => {
+  assert.strictEqual(slugify('Ünïcödé Títle'), 'unicode-title');
+});
+
+test('keeps digits and drops punctuation between words', () => {
+  assert.strictEqual(slugify('Agent Loops 101: Retry, Back off, Recover!'), 'agent-loops-101-retry-back-off-recover');
+  assert.strictEqual(slugify('C++ & Rust, 2024 edition'), 'c-rust-2024-edition');
+});
+
+test('trims hyphens already at the ends', () => {
+  assert.strictEqual(slugify('--Already--Slugged--'), 'already-slugged');
+});
+
+test('a title with no letters or digits gives an empty slug', () => {
+  assert.strictEqual(slugify('!!!'), '');
+});
+
+test('postPath puts the day and the slug together', () => {
+  assert.strictEqual(postPath('Crème Brûlée Recipes', new Date(Date.UTC(2025, 0, 31))), '/posts/2025-01-31/creme-brulee-recipes');
 });
 `;
 
@@ -87,9 +122,30 @@ export const fixFailingTest: Scenario = {
     'src/slugify.js': SLUGIFY,
     'test/slugify.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: fixFailingTest.tests, ...options }),
+  check: nodeTestsCheck(['test/slugify.test.js']),
   checkLabel: 'test/slugify.test.js',
   tests: ['test/slugify.test.js'],
+  testNames: {
+    'test/slugify.test.js': [
+      'lower-cases a single word',
+      'joins two words with a hyphen',
+      'joins every word, not just the first two',
+      'drops accents and trims separators',
+    ],
+  },
+  hidden: {
+    files: { '.hidden-tests/slugify.test.js': HIDDEN },
+    names: {
+      '.hidden-tests/slugify.test.js': [
+        'collapses runs of spaces into one hyphen',
+        'drops the accents of every word',
+        'keeps digits and drops punctuation between words',
+        'trims hyphens already at the ends',
+        'a title with no letters or digits gives an empty slug',
+        'postPath puts the day and the slug together',
+      ],
+    },
+  },
   policy: 'worker',
   hints: {
     read: ['README.md', 'test/slugify.test.js', 'src/slugify.js'],

@@ -1,4 +1,4 @@
-import { runNodeTests } from '../check/run-node-tests';
+import { nodeTestsCheck } from '../check/run-node-tests';
 import type { Scenario } from '../scenario';
 
 /** Each service's documented request timeout (ms); the config disagrees for one of them. */
@@ -92,6 +92,26 @@ Object.keys(documented).forEach(function (name) {
 });
 `;
 
+/**
+ * The verdict's hidden tests: the fix changes the one timeout and leaves every other setting as
+ * the runbooks say (the visible test checks timeouts only), with no service added or dropped.
+ */
+const HIDDEN = `'use strict';
+const assert = require('node:assert');
+const { services } = require('../config/services.json');
+const retries = ${JSON.stringify(Object.fromEntries(NAMES.map((n) => [n, SERVICES[n]!.retries])))};
+
+test('the config lists exactly the services that have runbooks', () => {
+  assert.deepStrictEqual(Object.keys(services).sort(), Object.keys(retries).sort());
+});
+
+for (const name in retries) {
+  test(name + ' retries match its runbook', () => {
+    assert.strictEqual(services[name].retries, retries[name]);
+  });
+}
+`;
+
 const README = `# gateway-config
 
 Caller-side settings for the ${NAMES.length} services behind the gateway. Each service's runbook in
@@ -119,9 +139,16 @@ export const growingContext: Scenario = {
     'Gateway calls to one service time out far too early. Read each runbook in docs/runbooks/, compare the documented timeout with config/services.json, ' +
     'fix the value that disagrees, and make sure run_check passes.',
   files,
-  check: (workspace, options) => runNodeTests({ workspace, entries: growingContext.tests, ...options }),
+  check: nodeTestsCheck(['test/services.test.js']),
   checkLabel: 'test/services.test.js',
   tests: ['test/services.test.js'],
+  testNames: { 'test/services.test.js': NAMES.map((n) => `${n} timeout matches its runbook`) },
+  hidden: {
+    files: { '.hidden-tests/services.test.js': HIDDEN },
+    names: {
+      '.hidden-tests/services.test.js': ['the config lists exactly the services that have runbooks', ...NAMES.map((n) => `${n} retries match its runbook`)],
+    },
+  },
   policy: 'worker',
   hints: {
     read: ['README.md', ...NAMES.map((n) => `docs/runbooks/${n}.md`), 'config/services.json'],

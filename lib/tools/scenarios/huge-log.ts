@@ -1,4 +1,4 @@
-import { runNodeTests } from '../check/run-node-tests';
+import { nodeTestsCheck } from '../check/run-node-tests';
 import type { Scenario } from '../scenario';
 
 /** Line of the log where the root cause is written (the first ERROR). */
@@ -61,6 +61,27 @@ test('the pool stays within what the database allows', () => {
 });
 `;
 
+/**
+ * The verdict's hidden tests: the fix raises one limit and leaves the rest of the connection
+ * settings alone, and the limit is a number (a string "25" also passes the visible tests).
+ */
+const HIDDEN = `'use strict';
+const assert = require('node:assert');
+const config = require('../config/db.json');
+
+test('pool.max is a whole number', () => {
+  assert.ok(Number.isInteger(config.pool.max), 'pool.max is ' + JSON.stringify(config.pool.max));
+});
+
+test('the service still connects to the same database', () => {
+  assert.deepStrictEqual([config.host, config.port, config.database], ['db.internal', 5432, 'blog']);
+});
+
+test('the pool keeps its other settings', () => {
+  assert.deepStrictEqual([config.pool.min, config.pool.idleTimeoutMs], [2, 30000]);
+});
+`;
+
 const README = `# blog-service
 
 The blog's API service. Since last night requests fail with 503s at peak time.
@@ -85,9 +106,18 @@ export const hugeLog: Scenario = {
     'logs/service.log': buildLog(),
     'test/db-config.test.js': TEST,
   },
-  check: (workspace, options) => runNodeTests({ workspace, entries: hugeLog.tests, ...options }),
+  check: nodeTestsCheck(['test/db-config.test.js']),
   checkLabel: 'test/db-config.test.js',
   tests: ['test/db-config.test.js'],
+  testNames: {
+    'test/db-config.test.js': ['the pool is large enough for peak traffic (see logs/service.log)', 'the pool stays within what the database allows'],
+  },
+  hidden: {
+    files: { '.hidden-tests/db-config.test.js': HIDDEN },
+    names: {
+      '.hidden-tests/db-config.test.js': ['pool.max is a whole number', 'the service still connects to the same database', 'the pool keeps its other settings'],
+    },
+  },
   policy: 'worker',
   hints: {
     read: ['README.md', 'logs/service.log', 'config/db.json'],

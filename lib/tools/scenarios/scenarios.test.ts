@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { createToolbox } from '../registry';
+import type { CheckTestResult } from '../scenario';
 import { createWorkspace } from '../workspace';
 import { getScenario, listScenarios } from './index';
+
+/** The names of the tests a check ran, by the file that registered them. */
+function namesByFile(results: CheckTestResult[] | undefined): Record<string, string[]> {
+  const byFile: Record<string, string[]> = {};
+  for (const r of results ?? []) (byFile[r.file] ??= []).push(r.name);
+  return byFile;
+}
 
 function toolCtx(files: Record<string, string>) {
   return { workspace: createWorkspace({ files }), clock: new VirtualClock(), random: createRandom(1), signal: new AbortController().signal };
@@ -28,6 +36,34 @@ describe('scenarios', () => {
         expect(edit.isError).toBe(false);
         const after = await toolbox.get('run_check')!.run({}, ctx);
         expect(after.content).toMatch(/^PASS\n/);
+      });
+
+      it('its shipped and hidden tests register exactly the names it lists, and the fix in its hints passes every one', async () => {
+        const fix = scenario.hints.fix!;
+        const files = { ...scenario.files, [fix.path]: scenario.files[fix.path]!.replace(fix.find, fix.replace) };
+        const shipped = await scenario.check(createWorkspace({ files }));
+        expect(shipped.passed, shipped.output).toBe(true);
+        expect(namesByFile(shipped.results)).toEqual(scenario.testNames);
+        const hidden = await scenario.check(createWorkspace({ files: { ...files, ...scenario.hidden.files } }), {
+          entries: Object.keys(scenario.hidden.files),
+        });
+        expect(hidden.passed, hidden.output).toBe(true);
+        expect(namesByFile(hidden.results)).toEqual(scenario.hidden.names);
+        expect(Object.values(scenario.hidden.names).flat().length).toBeGreaterThan(0);
+        // Names are unique across the scenario, so a verdict's list of names says which test.
+        const all = [...Object.values(scenario.testNames), ...Object.values(scenario.hidden.names)].flat();
+        expect(new Set(all).size).toBe(all.length);
+      });
+
+      it('keeps its hidden tests where the model cannot see them: not in the files, the task, the hints or a tool description', () => {
+        const seen = JSON.stringify([scenario.files, scenario.task, scenario.hints, createToolbox({ scenario }).specs()]);
+        for (const [path, content] of Object.entries(scenario.hidden.files)) {
+          expect(scenario.files[path], path).toBeUndefined();
+          expect(seen).not.toContain(path);
+          // Every assertion line of a hidden test is its own: none is in what the model sees.
+          for (const line of content.split('\n').filter((l) => /assert\./.test(l))) expect(seen, line).not.toContain(line.trim());
+        }
+        for (const name of Object.values(scenario.hidden.names).flat()) expect(seen, name).not.toContain(name);
       });
 
       it('has hints that point at real files and a search that matches', async () => {
