@@ -97,7 +97,7 @@ describe('decideRetry', () => {
     });
   });
 
-  it('CodeSmith retries everything but the whitelist; an Empty firing waits nothing but still spends the budget', () => {
+  it('CodeSmith retries everything but what its exclusion rule names; an Empty firing waits nothing but still spends the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
     expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: true });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({
