@@ -515,7 +515,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'reactive-compact': (lesson, { on, off }) => {
     const [trim] = of(on, 'compaction');
     expect(trim).toMatchObject({ step: 'hard_trim', trigger: 'overflow' });
-    expect(trim!.reason).toContain('the last 4 kept');
+    // s11's last 5, and the call before the oldest of them (a result): 6.
+    const kept = Number(/the last (\d+) kept/.exec(trim!.reason)![1]);
+    expect(kept).toBe(DEFAULTS.reactiveKeep + 1);
+    expect(lesson.text.does).toContain(`here ${kept}: the oldest of those ${DEFAULTS.reactiveKeep} is a tool result`);
+    expect(trim!.messages_after).toBe(kept + 1);
+    expect(lesson.text.costs).toContain(`(the note and the ${kept} kept)`);
     expect(lesson.text.costs).toContain(`from ${trim!.messages_before} messages to ${trim!.messages_after}`);
     const [first, second] = of(on, 'context_overflow');
     expect(second!.outcome).toBe('exhausted');
