@@ -161,6 +161,10 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'partial-vs-empty': (lesson, { on, off }) => {
     expect(of(on, 'model_error').map((e) => e.partial)).toEqual([true]);
     expect(foreground(on)).toHaveLength(1);
+    // The kept Partial is logged with the tokens that arrived, counted (the vendor's usage never came).
+    const kept = of(on, 'llm_call').find((c) => c.partial)!;
+    expect(kept).toMatchObject({ output_tokens_counted: true });
+    expect(kept.output_tokens).toBeGreaterThan(0);
     expect(foreground(off)).toHaveLength(2);
     const again = of(off, 'llm_call').find((c) => !c.background)!;
     expect(again.attempt).toBe(2);
