@@ -205,7 +205,12 @@ export const SDK_RETRIED_STATUSES = [408, 409, 429] as const;
 
 function notes(config: RecoveryConfig): string[] {
   const out: string[] = [];
-  const { compaction, watchdog } = config;
+  const { compaction, watchdog, retry } = config;
+  if (retry.enabled && retry.retryOn === 'rate_limit_overloaded') {
+    out.push(
+      "where this differs from s11: a 429 whose body says the quota is spent is not retried, as the classifier calls it final; the source's with_retry catches every RateLimitError and would retry it like any rate limit",
+    );
+  }
   out.push(
     compaction.waterfall
       ? `context overflow goes to the overflow waterfall (budget ${compaction.waterfallBudget}), not the retry ladder`

@@ -106,6 +106,9 @@ describe('the presets’ tables say what their sources do', () => {
         .filter((k) => row[k])
         .sort(),
     ).toEqual(['overloaded', 'rate_limit']);
+    expect(retryRulesTable(resolveRecovery('s11')).notes.join(' ')).toContain(
+      'where this differs from s11: a 429 whose body says the quota is spent is not retried',
+    );
   });
 
   it('no loop retries in naive, course and SDK default; SDK default names the SDK’s own retries beneath', () => {
@@ -119,7 +122,7 @@ describe('the presets’ tables say what their sources do', () => {
   it('every category the table lists has its label, and the context row names where overflow goes', () => {
     const table = retryRulesTable(resolveRecovery('s11'));
     expect(table.rows.every((r) => r.label.length > 0)).toBe(true);
-    expect(table.notes[0]).toContain('reactive compact (keep the last 5 messages, once per run)');
+    expect(table.notes.join(' ')).toContain('reactive compact (keep the last 5 messages, once per run)');
     const categories: ErrorCategory[] = table.rows.map((r) => r.kind.category);
     expect(categories).toContain('context_length');
   });
