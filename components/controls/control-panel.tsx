@@ -10,6 +10,8 @@ import { FaultToggles } from './fault-toggles';
 import { Section } from './field';
 import { PolicyPicker } from './policy-picker';
 import { PresetPicker } from './preset-picker';
+import { RetryRulesTable } from './retry-rules-table';
+import { resolveRecovery } from '@/lib/protocol/presets';
 import { OutputCapField, PromptFields } from './prompt-fields';
 import { PromptSetPicker } from './prompt-set-picker';
 import { RecoveryParams } from './recovery-params';
@@ -140,6 +142,7 @@ export function ControlPanel({
         }
       >
         <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
+        <RetryRulesTable config={resolveRecovery(form.preset, form.overrides)} title="retry rules (this configuration)" />
         <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
       </Section>
       <Section title="Faults">

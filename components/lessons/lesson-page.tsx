@@ -4,7 +4,10 @@ import Link from 'next/link';
 import { useCallback, useState } from 'react';
 import { api, ApiError } from '@/lib/client/api/client';
 import { timeScaleLabel } from '@/lib/client/format';
-import { lessonBySlug } from '@/lib/lessons';
+import { lessonBySlug, lessonRunConfig, type Lesson } from '@/lib/lessons';
+import { resolveRecovery } from '@/lib/protocol/presets';
+import { DEFAULT_PRESET } from '@/lib/protocol/preset-ids';
+import { RetryRulesTable } from '@/components/controls/retry-rules-table';
 import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import type { PlayedLesson } from '@/lib/protocol/http';
 import type { RunEvent } from '@/lib/protocol';
@@ -66,6 +69,7 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
           <Explained heading={`What the mechanism does (${mechanism.label})`} text={lesson.text.does} />
           <Explained heading="What it costs" text={lesson.text.costs} />
         </div>
+        {RETRY_RULE_MECHANISMS.has(lesson.mechanism) && <LessonRetryRules lesson={lesson} label={mechanism.label} />}
         <div className="flex flex-wrap items-center gap-3">
           <Button variant="primary" data-testid="lesson-play" onClick={() => void play()} disabled={starting || playing}>
             {played ? 'Play again' : 'Play'}
@@ -112,6 +116,23 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
           {logs.on && logs.off && <LessonReport lesson={lesson} played={played} on={logs.on} off={logs.off} />}
         </>
       )}
+    </div>
+  );
+}
+
+/** Lessons about what is retried show each side's retry rules, as its configuration decides them. */
+const RETRY_RULE_MECHANISMS: ReadonlySet<string> = new Set(['classifier']);
+
+function LessonRetryRules({ lesson, label }: { lesson: Lesson; label: string }) {
+  const sides = (['on', 'off'] as const).map((side) => {
+    const config = lessonRunConfig(lesson, side, { clock: 'virtual' });
+    return { side, recovery: resolveRecovery(config.preset ?? DEFAULT_PRESET, config.recovery) };
+  });
+  return (
+    <div className="grid gap-2 md:grid-cols-2" data-testid="lesson-retry-rules">
+      {sides.map(({ side, recovery }) => (
+        <RetryRulesTable key={side} config={recovery} open title={`retry rules, ${label.toLowerCase()} ${side}`} />
+      ))}
     </div>
   );
 }

@@ -19,6 +19,11 @@ export interface Usage {
   /** The whole prompt, cached part included. */
   inputTokens: number;
   outputTokens: number;
+  /**
+   * The vendor reported no output count (its usage comes at the end, and a cut stream never got
+   * there): `outputTokens` is what arrived, counted with the one tokenizer (a Partial's).
+   */
+  outputCounted?: true;
   /** The prompt's part the vendor read from its cache or wrote to it, when it said (absent: the vendor reported no cache). */
   cachedInput?: CachedTokens;
 }

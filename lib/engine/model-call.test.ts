@@ -5,6 +5,7 @@ import { apiError, createScriptedProvider, textResponse, type Script } from '@/l
 import { RunBinding } from './binding';
 import { EventLog } from './event-log';
 import { callModel, ModelCallFailed, type CallResult } from './model-call';
+import { countTokens } from '@/lib/tokens/count-tokens';
 
 /** callModel alone over the scripted provider on the virtual clock: no SDK, no vendor. */
 async function call(options: { script: Script; preset?: PresetId; recovery?: RecoveryOverrides }) {
@@ -65,6 +66,38 @@ describe('callModel over a scripted provider (virtual clock)', () => {
     expect(value).toMatchObject({ partial: true, stopReason: 'incomplete' });
     expect(value?.message.parts).toEqual([{ type: 'text', text: 'half' }]);
     expect(requests).toHaveLength(1);
+    // No usage arrived before the cut: what did arrive is counted, and the usage says so.
+    expect(value?.usage).toMatchObject({ outputTokens: countTokens('half'), outputCounted: true });
+  });
+
+  it('Partial: a tool call cut mid-arguments is dropped from the answer but its streamed tokens are counted', async () => {
+    const partial = {
+      parts: [
+        { type: 'response-start' as const, id: 'm', model: 'scripted' },
+        { type: 'text-delta' as const, index: 0, text: 'Reading the file now.' },
+        { type: 'block-stop' as const, index: 0 },
+        { type: 'tool-call-start' as const, index: 1, id: 'c1', name: 'read_file' },
+        { type: 'tool-call-delta' as const, index: 1, argsText: '{"path": "src/sl' },
+      ],
+      end: { kind: 'stall' as const },
+    };
+    const { value } = await call({ script: [partial] });
+    expect(value?.message.parts).toEqual([{ type: 'text', text: 'Reading the file now.' }]);
+    expect(value?.usage.outputTokens).toBe(countTokens('Reading the file now.') + countTokens('read_file') + countTokens('{"path": "src/sl'));
+  });
+
+  it('Partial: an output count the vendor did send before the cut stands', async () => {
+    const partial = {
+      parts: [
+        { type: 'response-start' as const, id: 'm', model: 'scripted' },
+        { type: 'text-delta' as const, index: 0, text: 'half' },
+        { type: 'usage' as const, outputTokens: 9 },
+      ],
+      end: { kind: 'stall' as const },
+    };
+    const { value } = await call({ script: [partial] });
+    expect(value?.usage.outputTokens).toBe(9);
+    expect(value?.usage.outputCounted).toBeUndefined();
   });
 
   it('five consecutive in-stream errors fail the call whatever the budget (stream error cap)', async () => {

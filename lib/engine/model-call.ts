@@ -2,6 +2,7 @@ import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/p
 import { costUsd } from '@/lib/protocol';
 import type { ModelRequest } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
+import { countTokens } from '@/lib/tokens/count-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
 import type { ProviderBinding, RunBinding } from './binding';
 import type { EngineDeps } from './engine-deps';
@@ -213,7 +214,7 @@ export function completeResult(outcome: Extract<StreamOutcome, { kind: 'complete
 function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, attempt: number, latencyMs: number): CallResult {
   return {
     message: outcome.assembler.message({ dropIncompleteTools: true }),
-    usage: outcome.usage,
+    usage: partialUsage(outcome),
     stopReason: 'incomplete',
     vendorStopReason: 'interrupted',
     model: outcome.model,
@@ -221,6 +222,24 @@ function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, atte
     latencyMs,
     partial: true,
   };
+}
+
+/**
+ * A Partial's usage. The vendors report output tokens at the end of a stream (Anthropic's
+ * message_delta, OpenAI's last chunk), which a cut stream never reaches; then the tokens that
+ * did arrive — text, thinking, tool names and arguments, the dropped incomplete call's too, since
+ * it was streamed — are counted with the one tokenizer the simulated vendors bill with, and the
+ * usage says it was counted. A count the vendor did send stands.
+ */
+function partialUsage(outcome: Extract<StreamOutcome, { kind: 'failed' }>): Usage {
+  if (outcome.usage.outputTokens > 0) return outcome.usage;
+  let counted = 0;
+  for (const part of outcome.assembler.message().parts) {
+    if (part.type === 'text') counted += countTokens(part.text);
+    else if (part.type === 'thinking') counted += countTokens(part.text);
+    else if (part.type === 'tool_call') counted += countTokens(part.name) + countTokens(part.argsText);
+  }
+  return { ...outcome.usage, outputTokens: counted, outputCounted: true };
 }
 
 export { costUsd };

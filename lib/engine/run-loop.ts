@@ -299,6 +299,7 @@ function recordCall({
     model: result.model,
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,
+    ...(result.usage.outputCounted ? { output_tokens_counted: true as const } : {}),
     ...(cached
       ? {
           cache_read_tokens: cached.read,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
-import { formatMs, PRESETS } from '@/lib/protocol';
+import { foregroundRetryRule, formatMs, PRESETS, resolveRecovery } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
 import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
@@ -33,6 +33,26 @@ const n = (x: number) => x.toLocaleString('en-US');
 const k1 = (x: number) => `${(x / 1000).toFixed(1)}k`;
 /** 0.080135 → "$0.080". */
 const usd3 = (x: number) => `$${x.toFixed(3)}`;
+
+/**
+ * A naive history's 400 under CodeSmith's exclusion rule: the first refused request and every
+ * resend the budget allows, each refused the same way and each retry saying the rule overruled
+ * the classifier; the text names the count and the backoff waited.
+ */
+function refusedOnEveryResend(lesson: Lesson, off: RunEvent[], status: number): EventOf<'model_error'> {
+  const refused = of(off, 'model_error');
+  expect(refused.map((e) => e.status)).toEqual(Array.from({ length: DEFAULTS.retries + 1 }, () => status));
+  expect(new Set(refused.map((e) => e.message)).size).toBe(1);
+  const waits = of(off, 'retry_scheduled');
+  expect(waits).toHaveLength(DEFAULTS.retries);
+  for (const w of waits) expect(w.reason).toContain('retried although the classifier calls it final');
+  for (const w of waits) expect(w.reason).toContain('CodeSmith’s exclusion rule');
+  expect(of(off, 'retry_declined')).toMatchObject([{ rule: 'budget_spent' }]);
+  expect(lesson.text.costs).toContain(`${s1(waits.reduce((sum, w) => sum + w.wait_ms, 0))} of backoff`);
+  expect(lesson.text.costs).toMatch(new RegExp(`refused ${DEFAULTS.retries + 1} times|the ${DEFAULTS.retries} resends`));
+  expect(PRESETS.codesmith.retry.retryOn).toBe('exclusion');
+  return refused[0]!;
+}
 
 type Check = (lesson: Lesson, runs: PlayedSides) => void;
 
@@ -103,6 +123,13 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`${DEFAULTS.retries} more requests and ${s1(wasted.reduce((sum, w) => sum + w.wait_ms, 0))} of waiting`);
     expect(end(off).iteration).toBe(end(on).iteration);
     expect(end(off).message).toContain(quota!.message);
+    // The on side runs the project's rule over CodeSmith's preset; CodeSmith's own exclusion rule retries this quota, as the off side does.
+    expect(lesson.config.recovery).toEqual({ retry: { retryOn: 'transient' } });
+    expect(foregroundRetryRule(PRESETS.codesmith, { category: 'rate_limit', lasting: 'spent_quota' })).toMatchObject({ retried: true });
+    expect(foregroundRetryRule(resolveRecovery('codesmith', lesson.config.recovery), { category: 'rate_limit', lasting: 'spent_quota' })).toMatchObject({
+      retried: false,
+    });
+    expect(lesson.text.does).toContain('CodeSmith’s own rule is exclusion');
   },
 
   'retry-after': (lesson, { on, off }) => {
@@ -138,6 +165,10 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'partial-vs-empty': (lesson, { on, off }) => {
     expect(of(on, 'model_error').map((e) => e.partial)).toEqual([true]);
     expect(foreground(on)).toHaveLength(1);
+    // The kept Partial is logged with the tokens that arrived, counted (the vendor's usage never came).
+    const kept = of(on, 'llm_call').find((c) => c.partial)!;
+    expect(kept).toMatchObject({ output_tokens_counted: true });
+    expect(kept.output_tokens).toBeGreaterThan(0);
     expect(foreground(off)).toHaveLength(2);
     const again = of(off, 'llm_call').find((c) => !c.background)!;
     expect(again.attempt).toBe(2);
@@ -309,11 +340,10 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(after.slice(0, 2).map((c) => c.tool)).toEqual(['list_files', 'read_file']);
     expect(lesson.text.costs).toContain(`finishes in ${turns(on)} turns`);
     expect(of(off, 'dangling_calls')).toMatchObject([{ repaired: false, next: 'sent_unanswered' }]);
-    const refused = of(off, 'model_error');
-    expect(refused.map((e) => e.status)).toEqual([400]);
-    expect(refused[0]!.message).toContain('`tool_use` ids were found without `tool_result` blocks immediately after');
+    const refused = refusedOnEveryResend(lesson, off, 400);
+    expect(refused.message).toContain('`tool_use` ids were found without `tool_result` blocks immediately after');
     expect(lesson.text.happens).toContain('tool_use ids were found without tool_result blocks immediately after');
-    expect(of(off, 'model_request').filter((r) => !r.background)).toHaveLength(3);
+    expect(of(off, 'model_request').filter((r) => !r.background && r.attempt === 1)).toHaveLength(3);
     expect(lesson.text.costs).toContain(`the run ends after ${turns(off)} turns with the task not done`);
     expect(of(off, 'task_verdict')[0]!.verdict).toBe('not_done');
     expect(PRESETS.codesmith.tools.repairInterrupted).toBe(true);
@@ -512,7 +542,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'reactive-compact': (lesson, { on, off }) => {
     const [trim] = of(on, 'compaction');
     expect(trim).toMatchObject({ step: 'hard_trim', trigger: 'overflow' });
-    expect(trim!.reason).toContain('the last 4 kept');
+    // s11's last 5, and the call before the oldest of them (a result): 6.
+    const kept = Number(/the last (\d+) kept/.exec(trim!.reason)![1]);
+    expect(kept).toBe(DEFAULTS.reactiveKeep + 1);
+    expect(lesson.text.does).toContain(`here ${kept}: the oldest of those ${DEFAULTS.reactiveKeep} is a tool result`);
+    expect(trim!.messages_after).toBe(kept + 1);
+    expect(lesson.text.costs).toContain(`(the note and the ${kept} kept)`);
     expect(lesson.text.costs).toContain(`from ${trim!.messages_before} messages to ${trim!.messages_after}`);
     const [first, second] = of(on, 'context_overflow');
     expect(second!.outcome).toBe('exhausted');
@@ -560,9 +595,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const [swap] = of(on, 'swap');
     expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
     expect(of(on, 'takeover_report')[0]!.dropped.some((d) => d.kind === 'thinking')).toBe(true);
-    const [refusal] = of(off, 'model_error');
-    expect(refusal).toMatchObject({ status: 400 });
-    expect(refusal!.message).toMatch(/Invalid `signature`/);
+    const refusal = refusedOnEveryResend(lesson, off, 400);
+    expect(refusal.message).toMatch(/Invalid `signature`/);
     expect(end(off).iteration).toBe(swap!.iteration);
   },
 
@@ -580,9 +614,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`${swap!.to_model} finishes the task`);
     expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
     expect(turnsGiven(off, 'naive: tool-call turn sent without reasoning_content')).toBe(given);
-    const [refusal] = of(off, 'model_error');
-    expect(refusal).toMatchObject({ status: 400 });
-    expect(lesson.text.costs).toContain(`400 "${refusal!.message}"`);
+    const refusal = refusedOnEveryResend(lesson, off, 400);
+    expect(lesson.text.costs).toContain(`400 "${refusal.message}"`);
     expect(end(off).iteration).toBe(swap!.iteration);
   },
 
@@ -614,9 +647,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // Naive: the signatures travel as sealed reasoning and the vendor's real 400 ends the fork at once.
     expect(count(of(off, 'takeover_report')[0]!.converted, 'naive: foreign reasoning sent as an encrypted reasoning item, as it was')).toBe(signed);
     expect(lesson.text.costs).toContain(`the ${signed} signatures go as encrypted reasoning items`);
-    const [refusal] = of(off, 'model_error');
+    const refusal = refusedOnEveryResend(lesson, off, 400);
     expect(refusal).toMatchObject({ status: 400, rule: 'vendor code invalid_encrypted_content', retryable: false });
-    expect(refusal!.message).toMatch(/^The encrypted content .+ could not be verified\.$/);
+    expect(refusal.message).toMatch(/^The encrypted content .+ could not be verified\.$/);
     expect(lesson.text.costs).toContain('400 invalid_encrypted_content ("The encrypted content … could not be verified.")');
     expect(of(off, 'llm_call').filter((c) => c.iteration! > fork.atTurn)).toEqual([]);
     expect(end(off).iteration).toBe(fork.atTurn + 1);

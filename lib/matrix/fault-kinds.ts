@@ -9,7 +9,7 @@ import { POINTS, type InjectionPoint } from './injection-points';
 export type FaultEffect =
   | {
       kind: 'error';
-      /** What the engine's classifier should make of it (whitelist: only auth / permission / overflow hard-fail). */
+      /** What the engine's classifier should make of it (only auth / permission / overflow / a bad request / a spent quota are final). */
       retryable: boolean;
       /** Its family, for ladders that retry only some (s11 retries rate limits and overloads only). */
       family: 'overloaded' | 'rate_limit' | 'other';

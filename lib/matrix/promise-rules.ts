@@ -65,7 +65,7 @@ export function promiseFor(options: {
     return { ending: 'model_error', path: 'surfaced', rule: 'loop retry off → the first error ends the run (model_error)' };
   }
   if (!effect.retryable) {
-    return { ending: 'model_error', path: 'surfaced', rule: 'an error the whitelist refuses (authentication) → not retried, model_error' };
+    return { ending: 'model_error', path: 'surfaced', rule: 'an authentication error, which every preset’s retry rule refuses → not retried, model_error' };
   }
   if (retry.retryOn === 'rate_limit_overloaded' && effect.family === 'other') {
     return {

@@ -25,7 +25,7 @@ const { codesmith, s11, course } = PRESETS;
 
 /** The numbers the design names for each mechanism, each from the preset that reproduces its source. */
 export const DEFAULTS = {
-  /** CodeSmith's whitelist retry. */
+  /** CodeSmith's retry (its exclusion rule). */
   retries: codesmith.retry.maxRetries,
   backoffBase: formatMs(codesmith.retry.baseDelayMs),
   backoffSteps: [0, 1, 2].map((n) => formatMs(Math.min(codesmith.retry.baseDelayMs * 2 ** n, codesmith.retry.maxDelayMs))),

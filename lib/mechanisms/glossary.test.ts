@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRetryableCategory } from '@/lib/engine/recovery';
-import { ErrorCategorySchema, PRESETS } from '@/lib/protocol';
+import { ErrorCategorySchema, EXCLUSION_FINAL, PRESETS } from '@/lib/protocol';
 import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryId } from './glossary';
 import { MECHANISM_LIST } from './mechanisms';
 import { LESSONS } from '@/lib/lessons';
@@ -108,7 +108,7 @@ describe('glossary', () => {
 
   it('names as ending a call at once exactly the error categories the classifier does not retry', () => {
     const words: Record<string, string> = {
-      authentication: 'Authentication',
+      authentication: 'authentication',
       authorization: 'permission',
       invalid_input: 'invalid-request',
       context_length: 'context-length',
@@ -117,5 +117,12 @@ describe('glossary', () => {
     const notRetried = ErrorCategorySchema.options.filter((c) => !isRetryableCategory(c));
     expect(notRetried.sort()).toEqual(Object.keys(words).sort());
     for (const c of notRetried) expect(definition).toContain(words[c]);
+  });
+
+  it('names what CodeSmith’s exclusion rule fails at once: exactly its final categories', () => {
+    const words: Record<string, string> = { authentication: 'authentication', authorization: 'permission', context_length: 'context overflow' };
+    expect([...EXCLUSION_FINAL].sort()).toEqual(Object.keys(words).sort());
+    const said = /CodeSmith’s exclusion rule [^(]*\(only ([^)]*) fail at once\)/.exec(glossaryEntry('whitelist-retry').definition)?.[1];
+    expect(said).toBe(`${words.authentication}, ${words.authorization} and ${words.context_length}`);
   });
 });

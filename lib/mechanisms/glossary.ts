@@ -116,7 +116,7 @@ export const GLOSSARY = [
     mechanism: 'classifier',
     see: ['error-category'],
     definition:
-      'Authentication, permission and invalid-request errors (a 400 that the same request would get again) end a call at once, as do a spent quota or billing limit; context-length errors go to the context channel. Everything else is retried within the budget, since retrying a transient error is cheap and failing the run is not.',
+      'What the classifier calls final: authentication, permission and invalid-request errors (a 400 that the same request would get again) and a spent quota or billing limit; context-length errors go to the context channel. Everything else is retryable, since retrying a transient error is cheap and failing the run is not. Whether a configuration retries is its own rule, shown as a table under each preset: CodeSmith’s exclusion rule retries a bad request and a spent quota too (only authentication, permission and context overflow fail at once), s11 retries only 429 and 529.',
   },
   {
     id: 'spent-quota',
@@ -124,7 +124,7 @@ export const GLOSSARY = [
     mechanism: 'classifier',
     see: ['whitelist-retry'],
     definition:
-      'The account has run out of money or credit, not of rate: OpenAI answers with a 429 like a rate limit, but its body says insufficient_quota (Anthropic sends a 400, "credit balance is too low"). No wait fixes it, so the classifier ends the call at once and shows the vendor’s words.',
+      'The account has run out of money or credit, not of rate: OpenAI answers with a 429 like a rate limit, but its body says insufficient_quota (Anthropic sends a 400, "credit balance is too low"). No wait fixes it, so the classifier calls it final and, under its rule, the call ends at once with the vendor’s words (CodeSmith’s exclusion rule files it with rate limits and retries it within the budget).',
   },
   {
     id: 'error-category',

@@ -36,7 +36,7 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     off: { recovery: { retry: { retryOn: 'everything' } } },
     lessonSlug: 'classifier',
     oneLine:
-      'Each error is classified from its vendor code, type, status and text; an expired key, a missing permission, a bad request or a spent quota ends the call at once instead of being retried like a rate limit.',
+      'Each error is classified from its vendor code, type, status and text; under the classifier’s rule (retry on: transient) an expired key, a missing permission, a bad request or a spent quota ends the call at once instead of being retried like a rate limit. CodeSmith’s exclusion rule ends only the first two at once.',
   },
   'retry-after': {
     id: 'retry-after',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
+import { DEFAULT_PRESET } from './preset-ids';
 import { ReplayConfigSchema } from './replay';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, MAX_SCHEDULED_SWAPS } from './config-defaults';
 import { VENDORS } from './vendors';
@@ -169,7 +170,7 @@ export const RunConfigSchema = z
     toolDescriptions: z.record(ToolNameSchema, z.string().trim().min(1, 'an empty description: leave the tool out to keep its own').max(4_000)).optional(),
     /** The prompt set the system prompt, task and tool descriptions were loaded from, unchanged. */
     promptSet: PromptSetRefSchema.optional(),
-    preset: PresetIdSchema.default('codesmith'),
+    preset: PresetIdSchema.default(DEFAULT_PRESET),
     recovery: RecoveryOverridesSchema.default({}),
     faults: FaultPlanSchema.default({ rules: [], tools: [] }),
     seed: z

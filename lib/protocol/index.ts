@@ -18,6 +18,7 @@ export * from './http/prompt-sets';
 export * from './run-totals';
 export * from './terminate-event';
 export * from './category-label';
+export * from './retry-rules';
 export * from './event-builders';
 export * from './format-duration';
 export * from './cassette';

@@ -3,6 +3,8 @@ import type { CompactionConfig } from './recovery';
 /** The recovery presets, without a schema (recovery.ts builds PresetIdSchema from this list). */
 export const PRESET_IDS = ['codesmith', 's11', 'course', 'naive', 'sdk-default'] as const;
 export type PresetId = (typeof PRESET_IDS)[number];
+/** The preset a run config that names none runs. */
+export const DEFAULT_PRESET: PresetId = 'codesmith';
 
 /** A string the page read from a select, as a preset (undefined: it names none). */
 export function asPresetId(value: string): PresetId | undefined {

@@ -42,6 +42,7 @@ const NUMBERS: Record<PresetId, Record<string, Meaning[]>> = {
     '262144': [v((c) => c.output.maxTokens)],
     '64000': [v(() => findModel('claude-sim-sonnet')!.maxOutputTokens)],
     '429': [named('the seed’s retryable status codes')],
+    '404': [named('an example of a bad request the exclusion rule retries')],
     '500': [named('the seed’s retryable status codes')],
     '502': [named('the seed’s retryable status codes')],
     '503': [named('the seed’s retryable status codes')],
@@ -66,6 +67,7 @@ const NUMBERS: Record<PresetId, Record<string, Meaning[]>> = {
     '8000': [v((c) => c.output.maxTokens)],
     '64000': [v((c) => c.output.escalatedMaxTokens)],
     '5': [v((c) => c.compaction.reactiveKeepMessages)],
+    '6': [v((c) => c.compaction.reactiveKeepMessages + 1)],
   },
   course: {
     '3': [v((c) => c.tools.failureBudget)],

@@ -30,7 +30,7 @@ describe('presets match their seeds', () => {
       jitterRatio: 0.1,
       honorRetryAfter: true,
       retryAfterCapMs: 86_400_000,
-      retryOn: 'transient',
+      retryOn: 'exclusion',
     });
     expect(background).toEqual({ enabled: true, maxRetries: 3, baseDelayMs: 1_000 });
     expect(watchdog).toMatchObject({ enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 });

@@ -43,7 +43,7 @@ const OFF_OUTPUT: RecoveryConfig['output'] = {
   refuseCutToolCalls: true,
 };
 
-/** CodeSmith: whitelist retry, 1 s doubling to 60 s ±10 %, watchdog, loop guard, tool arguments repaired before a re-ask. */
+/** CodeSmith: exclusion retry (all but auth and context overflow), 1 s doubling to 60 s ±10 %, watchdog, loop guard, tool arguments repaired before a re-ask. */
 const codesmith: RecoveryConfig = {
   sdkMaxRetries: 0,
   retry: {
@@ -55,7 +55,8 @@ const codesmith: RecoveryConfig = {
     jitterRatio: 0.1,
     honorRetryAfter: true,
     retryAfterCapMs: 86_400_000,
-    retryOn: 'transient',
+    // The source's exclusion rule: only authentication/permission errors and context overflow fail at once.
+    retryOn: 'exclusion',
     backoff: 'exponential',
     // The engine layer's hardcoded rate-limit sleep, used when `backoff` is `fixed` (the stacked layers).
     fixedDelayMs: 2_000,
@@ -163,7 +164,7 @@ export const PRESET_LABELS: Record<PresetId, string> = {
 export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: string }> = {
   codesmith: {
     summary:
-      'whitelist retry (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured up to 1 day); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; overflow waterfall with a budget of 2 and a hard-trim floor of 4 messages; summary breaker open after 3 failures for 5 min; loop guard (the 3rd identical call blocked, 3 failures in a row warn, 8 halt); malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error; a preventive output budget of 262,144 tokens, each request asking for it within the model’s own output limit (64,000 on claude-sim-sonnet, and it says so); the stable prefix (tools, system prompt, settled history) marked for the vendor\'s prompt cache',
+      'exclusion retry: only authentication and permission errors and context overflow (its own channel) fail at once, everything else — a bad request, a 404 and a spent quota included, as its text classifier files "quota" with rate limits — is retried within the budget (3 retries, 1 s doubling to 60 s ±10 %, Retry-After honoured up to 1 day); stream watchdog 120 s +30 s per retry, Empty retried at once within the same budget, 5 stream errors fail; background account 3 retries at 1/2/4 s; overflow waterfall with a budget of 2 and a hard-trim floor of 4 messages; summary breaker open after 3 failures for 5 min; loop guard (the 3rd identical call blocked, 3 failures in a row warn, 8 halt); malformed tool arguments repaired where safe (the JSON text, then values the schema takes unambiguously, "7" → 7) before the model is asked again with the specific error; a preventive output budget of 262,144 tokens, each request asking for it within the model’s own output limit (64,000 on claude-sim-sonnet, and it says so); the stable prefix (tools, system prompt, settled history) marked for the vendor\'s prompt cache',
     differs:
       "the seed stacks two retry layers, an HTTP layer retrying 429/500/502/503/504 3 times beneath an engine layer that sleeps a fixed 2 s on rate limits; this preset runs the HTTP layer's numbers in the loop's one ladder — the stacked pair is sdkMaxRetries 3 with retry backoff fixed, the HTTP layer then being the vendor SDK's own retries (0.5 s doubling to 8 s, less up to 25 %, 408 and 409 retried too); background retries use the same ±10 % jitter as the foreground (the source names only 1/2/4 s); the proactive summary at 75 % of the window is the project's choice; a model Loop Lab does not know is asked for the full budget; the project's additions, which the source does not describe: read-only tool calls of one turn run up to 4 at once, and a tool call cut before its result is answered with a synthetic error result; the source names no number for its cache-protection floor, so the floor is off here (protectionFloorTokens 0: every compaction may rewrite the cached prefix, and its event says where the cached prefix ends); set one and a proactive summary is held back while the cache is warm, and the overflow waterfall's forced compaction bypasses it as the source's does (forcedBypassesFloor), its event saying so",
   },
@@ -171,7 +172,7 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     summary:
       'range(10): 10 attempts in all, only 429 and 529 retried, min(500·2ⁿ, 32 s) + 0–25 %, Retry-After not passed; fallback model after 3 consecutive 529s; output cap 8,000 escalated once to 64,000, then at most 3 continuations; prompt too long: keep the last 5 messages, retry once per run',
     differs:
-      "the source's text says a server's Retry-After takes priority, but its with_retry never passes one: the preset follows the code; the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
+      "a 429 whose body says the quota is spent is not retried: the project's classifier ends the call at once, where the source's with_retry catches every RateLimitError and would retry it like any rate limit; the reactive compact cuts only before an assistant message, so when the oldest of the last 5 messages is a tool result (or another user message) the one before it is kept too (6 messages): a slice of the last 5 would send the result without its call, and the vendor refuses that; the source's text says a server's Retry-After takes priority, but its with_retry never passes one: the preset follows the code; the fallback streak resets on any other outcome (the source never resets it); the escalated cap is lowered to the model's own output limit when that is smaller; a window-exceeded stop is continued, not escalated (a bigger cap cannot help); the trimmed copy carries a note with the task, and the s08 compaction layers that run before the reactive compact are not part of this preset",
   },
   course: {
     summary:

@@ -21,14 +21,17 @@ export const RetryConfigSchema = z.object({
   /** Longest server-requested wait that is honoured as asked. */
   retryAfterCapMs: z.number().int().min(0).max(86_400_000),
   /**
-   * Which failures the ladder retries: `transient` = everything the classifier calls
-   * retryable (CodeSmith's whitelist); `rate_limit_overloaded` = only 429 and 529 (s11);
-   * `everything` = every failure, whatever the classifier says (a loop without a classifier:
-   * an expired key or a spent quota is retried like a rate limit; a context overflow still goes
-   * to the context channel). No preset uses it: it is the classifier's lesson switched off.
-   * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse.)
+   * Which failures the ladder retries (lib/protocol/retry-rules.ts decides, and builds each
+   * preset's table from the same functions): `exclusion` = CodeSmith's rule: every failure but
+   * authentication, permission and context overflow (its own channel), a bad request and a spent
+   * quota included; `transient` = everything the project's classifier calls retryable (a bad
+   * request, a spent quota or billing limit also end the call at once); `rate_limit_overloaded` =
+   * only 429 and 529 (s11); `everything` = every failure, whatever the classifier says (a loop
+   * without a classifier: an expired key is retried like a rate limit; a context overflow still
+   * goes to the context channel) — no preset's: the classifier lesson switched off.
+   * (Defaulted in RecoveryConfigSchema only, so logs written before it still parse: they ran `transient`.)
    */
-  retryOn: z.enum(['transient', 'rate_limit_overloaded', 'everything']),
+  retryOn: z.enum(['exclusion', 'transient', 'rate_limit_overloaded', 'everything']),
   /**
    * How the wait before a retry is reached: `exponential` = min(base·2ⁿ, cap) with jitter;
    * `fixed` = CodeSmith's engine layer: a rate limit sleeps `fixedDelayMs` (Retry-After is not

@@ -4,14 +4,15 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 /**
  * Every fault kind not covered by the ladder tests, on both simulated vendors (virtual
- * clock, CodeSmith preset): what the classifier calls it and whether the run survives.
+ * clock, CodeSmith preset): what the classifier calls it and whether the run survives. A 404 or
+ * 413 on one request is retried by CodeSmith's exclusion rule and the resend gets through.
  */
 const CASES: { name: string; action: FaultAction; category?: string; retried: boolean; completes: boolean }[] = [
   { name: '403 permission', action: { type: 'http_error', status: 403 }, category: 'authorization', retried: false, completes: false },
-  { name: '404 not found', action: { type: 'http_error', status: 404 }, category: 'invalid_input', retried: false, completes: false },
+  { name: '404 not found', action: { type: 'http_error', status: 404 }, category: 'invalid_input', retried: true, completes: true },
   { name: '408 request timeout', action: { type: 'http_error', status: 408 }, category: 'timeout', retried: true, completes: true },
   { name: '409 conflict', action: { type: 'http_error', status: 409 }, category: 'state', retried: true, completes: true },
-  { name: '413 too large', action: { type: 'http_error', status: 413 }, category: 'invalid_input', retried: false, completes: false },
+  { name: '413 too large', action: { type: 'http_error', status: 413 }, category: 'invalid_input', retried: true, completes: true },
   { name: '503 unavailable', action: { type: 'http_error', status: 503 }, retried: true, completes: true },
   { name: '504 gateway timeout', action: { type: 'http_error', status: 504 }, category: 'timeout', retried: true, completes: true },
   { name: 'proxy 502 as plain text', action: { type: 'proxy_error', status: 502, body: 'text' }, retried: true, completes: true },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findContradictions } from '@/lib/client/explain/why-claims';
 import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
-import type { RunConfigInput } from '@/lib/protocol';
+import { PRESETS, type RunConfigInput } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 const VENDOR_400 = {
@@ -49,12 +49,14 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('interrupted tool calls 
     const events = await runToEnd(interrupted(vendor, false));
     const [dangling] = ofType(events, 'dangling_calls');
     expect(dangling).toMatchObject({ repaired: false, next: 'sent_unanswered' });
+    // CodeSmith's exclusion rule resends the 400 within its budget; each resend carries the same history and is refused.
     const errors = ofType(events, 'model_error');
-    expect(errors).toHaveLength(1);
+    expect(errors).toHaveLength(PRESETS.codesmith.retry.maxRetries + 1);
+    expect(new Set(errors.map((e) => e.message)).size).toBe(1);
     expect(errors[0]).toMatchObject({ status: 400, retryable: false });
     expect(errors[0]!.message).toMatch(VENDOR_400[vendor]);
     expect(errors[0]!.message).toContain(dangling!.calls[0]!.call_id);
-    expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
+    expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
     expect(findContradictions(events)).toEqual([]);
   });
 });

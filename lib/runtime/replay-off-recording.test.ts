@@ -22,11 +22,11 @@ async function replay(offRecording: OffRecording, system?: string): Promise<RunE
 }
 
 describe('a replay off the recording', () => {
-  it('says where and what differs, then stops: the cassette answers 400 and the run ends', async () => {
+  it('says where and what differs, then stops: the cassette answers 400 (resent within the budget, as CodeSmith’s rule does) and the run ends', async () => {
     const events = await replay('stop', 'Answer in one word.');
     const off = events.filter((e) => e.event === 'off_recording');
     expect(off).toEqual([expect.objectContaining({ request_no: 1, recorded_no: 1, differs: 'the system prompt differs', next: 'stop' })]);
-    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'model_error', complete: false });
+    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'retries_exhausted', complete: false });
     expect(events.filter((e) => e.event === 'llm_call')).toEqual([]);
   });
 

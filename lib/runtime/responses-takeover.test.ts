@@ -105,7 +105,8 @@ describe('a model switch within the Responses API', () => {
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error', retryable: false });
     expect(error?.message).toMatch(/The encrypted content gAAA\.\.\..{4} could not be verified\./);
-    expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
+    // Resent within CodeSmith's budget (its exclusion rule), refused each time.
+    expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
   });
 
   it('cross-vendor fallback onto the Responses API: after three overloads the call goes on there, by value', async () => {

@@ -1,7 +1,7 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { parseRetryAfter } from '@/lib/engine/recovery';
-import { formatMs } from '@/lib/protocol';
+import { formatMs, SDK_RETRIED_STATUSES } from '@/lib/protocol';
 
 /** The Stainless SDKs' own backoff (both vendors' SDKs): min(0.5 s · 2ⁿ, 8 s), less up to 25 % jitter. */
 const SDK_BASE_MS = 500;
@@ -83,7 +83,7 @@ function sdkWillRetry(response: Response): boolean {
   const said = response.headers.get('x-should-retry');
   if (said === 'true') return true;
   if (said === 'false') return false;
-  return response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500;
+  return (SDK_RETRIED_STATUSES as readonly number[]).includes(response.status) || response.status >= 500;
 }
 
 /** The same response, telling the SDK to retry after 1 ms: the real wait is slept on the run clock instead. */

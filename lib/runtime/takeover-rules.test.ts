@@ -32,7 +32,8 @@ describe('takeover safeguards, each switched off alone', () => {
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error' });
     expect(error?.message).toMatch(/Invalid `signature` in `thinking` block/);
-    expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
+    // Resent within CodeSmith's budget (its exclusion rule), refused each time.
+    expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
   });
 
   it('latest-turn rule off: signatures still dropped, but thinking stays on for a tool round that began without it, and Anthropic refuses that', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import { PRESETS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from './launch-run';
 
 /**
@@ -29,7 +29,7 @@ describe('an upstream answering in a format its dialect does not speak', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('is one attempt whose error names the base URL and the dialect, declined as not retryable', async () => {
+  it('is an error that names the base URL and the dialect, classified final, and resent within the budget by CodeSmith’s exclusion rule', async () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'openai-compatible', model: 'llama3', baseUrl, keySource: 'request' },
       preset: 'codesmith',
@@ -41,15 +41,17 @@ describe('an upstream answering in a format its dialect does not speak', () => {
     const events: RunEvent[] = [];
     await launchRun({ runId: 'upstream-format', config, apiKey: 'sk-test-upstream-format', onEvent: (e) => events.push(e) }).done;
     const errors = events.filter((e) => e.event === 'model_error');
-    expect(errors).toHaveLength(1);
+    expect(errors).toHaveLength(PRESETS.codesmith.retry.maxRetries + 1);
     expect(errors[0]).toMatchObject({ category: 'invalid_input', retryable: false });
     expect((errors[0] as { message: string }).message).toContain(
       `the upstream at ${baseUrl} answered in a format the openai dialect does not speak: a streamed record has no "choices" array`,
     );
-    expect(events.filter((e) => e.event === 'retry_scheduled')).toHaveLength(0);
-    expect(events.find((e) => e.event === 'retry_declined')).toMatchObject({ rule: 'not_retryable', next: 'surface' });
-    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'model_error' });
-    expect(events.filter((e) => e.event === 'model_request' && !e.background)).toHaveLength(1);
+    const waits = events.filter((e) => e.event === 'retry_scheduled');
+    expect(waits).toHaveLength(PRESETS.codesmith.retry.maxRetries);
+    for (const w of waits) expect(w).toMatchObject({ reason: expect.stringContaining('retried although the classifier calls it final') });
+    expect(events.find((e) => e.event === 'retry_declined')).toMatchObject({ rule: 'budget_spent', next: 'surface' });
+    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'retries_exhausted' });
+    expect(events.filter((e) => e.event === 'model_request' && !e.background)).toHaveLength(PRESETS.codesmith.retry.maxRetries + 1);
     expect(requests).toBeGreaterThanOrEqual(1);
   });
 });

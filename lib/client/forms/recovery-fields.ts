@@ -48,8 +48,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
         'retryOn',
         'retry on',
         'enum',
-        'transient: all but auth/context/invalid; rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
-        ['transient', 'rate_limit_overloaded', 'everything'],
+        'exclusion: all but auth/permission/context (CodeSmith); transient: also not a bad request or a spent quota (the classifier); rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
+        ['exclusion', 'transient', 'rate_limit_overloaded', 'everything'],
       ),
       f('retry', 'backoff', 'backoff', 'enum', 'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once', [
         'exponential',

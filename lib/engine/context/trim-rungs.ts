@@ -45,7 +45,7 @@ export function microCompact(host: RungHost, options: { messages: readonly Messa
   });
 }
 
-/** s11: on prompt-too-long keep only the newest messages (at most `reactiveKeepMessages`), then retry once. */
+/** s11: on prompt-too-long keep only the newest `reactiveKeepMessages` messages (one more when the oldest is a tool result, to keep its call), then retry once. */
 export function reactiveTrim(host: RungHost, options: { keep: number; messages: readonly Message[]; iteration: number; attempt: number }): void {
   const { messages, iteration } = options;
   const { keep } = options;
@@ -69,8 +69,12 @@ export function reactiveTrim(host: RungHost, options: { keep: number; messages: 
     stubbed: [],
     reason:
       removed > 0
-        ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - host.view.from} kept`
-        : `reactive compact: no cut keeps ${keep} messages or fewer`,
+        ? `reactive compact: ${removed} oldest message${removed === 1 ? '' : 's'} dropped, the last ${messages.length - host.view.from} kept${
+            messages.length - host.view.from > keep
+              ? ` (the last ${keep}, and the call before the oldest of them, which a cut may not separate from its result)`
+              : ''
+          }`
+        : `reactive compact: no cut drops anything while keeping the last ${keep} messages`,
     attempt: options.attempt,
   });
 }

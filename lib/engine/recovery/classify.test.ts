@@ -18,6 +18,8 @@ describe('classifyError: text heuristics (errors that arrive as strings)', () =>
     ['Incorrect API key provided: sk-****', 'authentication', "text: 'incorrect api key'"],
     ['permission denied for this model', 'authorization', "text: 'permission'"],
     ['You exceeded your current quota, please check your plan and billing details.', 'rate_limit', "text: 'exceeded your current quota'"],
+    // CodeSmith's classifier files any "quota" with rate limits.
+    ['Quota exceeded for requests per minute', 'rate_limit', "text: 'quota'"],
     ['connect ECONNREFUSED 127.0.0.1:443', 'network', "text: 'econnrefused'"],
     ['request timed out', 'timeout', "text: 'timed out'"],
     ['409 Conflict', 'state', "text: 'conflict'"],
@@ -98,6 +100,18 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
     const verdict = classifyError(new Error(`502 <html>\r\n${'x'.repeat(2_000)}</html>`));
     expect(verdict.message.length).toBeLessThanOrEqual(500);
     expect(verdict.message).not.toMatch(/\n/);
+  });
+});
+
+describe('classifyError: why waiting cannot help (lasting)', () => {
+  it('a spent quota is a rate limit that waiting does not fix; a plain rate limit is not lasting', () => {
+    const quota = classifyError(Object.assign(new Error('You exceeded your current quota'), { status: 429, error: { code: 'insufficient_quota' } }));
+    expect(quota).toMatchObject({ category: 'rate_limit', lasting: 'spent_quota', retryable: false });
+    const limited = classifyError(Object.assign(new Error('Rate limit reached'), { status: 429 }));
+    expect(limited).toMatchObject({ category: 'rate_limit', retryable: true });
+    expect(limited.lasting).toBeUndefined();
+    const aborted = classifyError(Object.assign(new Error('Request was aborted.'), { name: 'AbortError' }));
+    expect(aborted).toMatchObject({ category: 'unknown', lasting: 'aborted', retryable: false });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ErrorCategory } from '@/lib/protocol';
+import { classifierRetryable, type ErrorCategory, type RetryErrorKind } from '@/lib/protocol';
 import { extractErrorFacts, type ErrorFacts } from './error-facts';
 import { parseRetryAfter } from './retry-after';
 import { matchTextRule } from './text-rules';
@@ -7,7 +7,10 @@ export interface Classification {
   category: ErrorCategory;
   /** Which rule decided, e.g. "status 529", "vendor type overloaded_error", "text: 'overloaded'". */
   rule: string;
+  /** The project's classifier's verdict: can retrying help? (A configuration's retry rule may still retry it: lib/protocol/retry-rules.ts.) */
   retryable: boolean;
+  /** Waiting cannot help whatever the category says: a spent quota or billing limit, or the caller's own abort. */
+  lasting?: RetryErrorKind['lasting'];
   status?: number;
   vendorType?: string;
   message: string;
@@ -18,8 +21,14 @@ export interface Classification {
 interface Verdict {
   category: ErrorCategory;
   rule: string;
-  /** The condition will not pass by waiting, whatever its category says (quota, abort). */
+  /** The condition will not pass by waiting, whatever its category says: a spent quota (or billing limit), or an abort. */
   permanent?: boolean;
+}
+
+/** Why a permanent verdict will not pass: a rate limit no wait fixes is a spent quota; anything else is the caller's abort. */
+function lastingOf(verdict: Verdict): RetryErrorKind['lasting'] {
+  if (!verdict.permanent) return undefined;
+  return verdict.category === 'rate_limit' ? 'spent_quota' : 'aborted';
 }
 
 /** Vendor error codes (OpenAI `code`) more specific than any type or status. */
@@ -69,17 +78,22 @@ const SPEND_CAP = /spend limit|usage limit|credit balance|billing|exceeded your 
  * Order: the caller's own abort/timeout, an upstream in another API's format, specific vendor code or type, context-overflow
  * text (a 400 is too generic to decide alone), HTTP status, socket codes, generic vendor
  * type, then text heuristics.
- * Whitelist retry: only authentication/authorization, context overflow (its own recovery
- * channel), invalid input and exhausted quota are final; everything else is retried.
+ * Its own verdict (`retryable`): authentication/authorization, context overflow (its own
+ * recovery channel), invalid input and an exhausted quota are final; everything else is
+ * retryable. Whether a configuration retries is its retry rule's decision, from the category
+ * and `lasting` (lib/protocol/retry-rules.ts): CodeSmith's exclusion rule retries a bad
+ * request and a spent quota too.
  */
 export function classifyError(error: unknown, options: { nowMs?: number } = {}): Classification {
   const facts = extractErrorFacts(error);
   const verdict = decide(facts);
   const retryAfterMs = parseRetryAfter({ headers: facts.headers, nowMs: options.nowMs });
+  const lasting = lastingOf(verdict);
   return {
     category: verdict.category,
     rule: verdict.rule,
-    retryable: !verdict.permanent && isRetryableCategory(verdict.category),
+    retryable: classifierRetryable({ category: verdict.category, ...(lasting ? { lasting } : {}) }),
+    ...(lasting ? { lasting } : {}),
     ...(facts.status !== undefined ? { status: facts.status } : {}),
     ...(facts.vendorType !== undefined || facts.vendorCode !== undefined ? { vendorType: facts.vendorType ?? facts.vendorCode } : {}),
     message: facts.message,
@@ -87,9 +101,9 @@ export function classifyError(error: unknown, options: { nowMs?: number } = {}):
   };
 }
 
-/** The whitelist: categories whose retry would fail the same way every time. */
+/** The classifier's final categories (lib/protocol/retry-rules.ts): a retry would fail the same way every time. */
 export function isRetryableCategory(category: ErrorCategory): boolean {
-  return !['authentication', 'authorization', 'context_length', 'invalid_input'].includes(category);
+  return classifierRetryable({ category });
 }
 
 function decide(facts: ErrorFacts): Verdict {

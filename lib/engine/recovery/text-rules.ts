@@ -39,6 +39,8 @@ export const TEXT_RULES: readonly TextRule[] = [
   { category: 'rate_limit', needle: 'spend limit', permanent: true },
   { category: 'rate_limit', needle: 'usage limit', permanent: true },
   { category: 'rate_limit', needle: 'credit balance', permanent: true },
+  // CodeSmith's text classifier files any "quota" with rate limits; the spent ones are matched above.
+  { category: 'rate_limit', needle: 'quota' },
   { category: 'rate_limit', needle: 'rate limit' },
   { category: 'rate_limit', needle: 'rate_limit' },
   { category: 'rate_limit', needle: 'too many requests' },

@@ -25,15 +25,16 @@ export interface FailureHints {
 export function decideRetry(options: { account: RetryAccount; attempt: number; verdict: Classification; hints?: FailureHints; random: Random }): RetryDecision {
   const { account, attempt, verdict, hints = {}, random } = options;
   if (hints.stop) return { retry: false, rule: 'stream_error_cap', why: hints.stop, exhausted: true };
-  const refused = hints.immediate ? undefined : account.refuses(verdict);
-  if (refused) return { retry: false, rule: refused.rule, why: refused.why, exhausted: false };
+  const rule = account.rule(verdict);
+  if (!rule.retried && !hints.immediate) return { retry: false, rule: rule.declined, why: rule.why, exhausted: false };
   if (attempt > account.maxRetries) {
     const budget = `${account.name === 'foreground' ? 'retry' : `${account.name} retry`} budget`;
     const why = account.maxRetries === 0 ? `the ${budget} allows no retries` : `${budget} of ${account.maxRetries} spent`;
     return { retry: false, rule: 'budget_spent', why, exhausted: true };
   }
   if (hints.immediate) return { retry: true, computedMs: 0, waitMs: 0, reason: hints.immediate };
-  if (account.fixedDelayMs !== undefined) return fixedWait(account.fixedDelayMs, verdict);
+  const despite = rule.retried && rule.despiteClassifier ? `; retried although the classifier calls it final (${verdict.rule}): ${rule.despiteClassifier}` : '';
+  if (account.fixedDelayMs !== undefined) return fixedWait(account.fixedDelayMs, verdict, despite);
   const backoff = computeBackoff({ attempt: attempt - 1, config: account.backoff, random });
   const wait = decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: account.wait });
   return {
@@ -41,10 +42,8 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
     computedMs: backoff.jitteredMs,
     waitMs: wait.waitMs,
     ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
-    // Only an account that retries every error gets here with a verdict the classifier calls final.
-    reason: verdict.retryable
-      ? wait.reason
-      : `${wait.reason}; retried although the classifier calls it final (${verdict.rule}): this configuration retries every error`,
+    // A rule that retries what the classifier calls final (CodeSmith's exclusion, or every error) says so.
+    reason: `${wait.reason}${despite}`,
     backoff: backoffFormula(account, backoff),
   };
 }
@@ -53,14 +52,14 @@ export function decideRetry(options: { account: RetryAccount; attempt: number; v
  * CodeSmith's engine layer: no backoff. A rate limit sleeps the fixed delay (Retry-After is a
  * string by the time it reaches that layer, so it is not read); anything else goes again at once.
  */
-function fixedWait(delayMs: number, verdict: Classification): RetryDecision {
+function fixedWait(delayMs: number, verdict: Classification, despite: string): RetryDecision {
   if (verdict.category !== 'rate_limit') {
     return {
       retry: true,
       computedMs: 0,
       waitMs: 0,
       fixed: true,
-      reason: `fixed mode: no wait for ${verdict.category} (the engine layer sleeps only on rate limits, and never backs off)`,
+      reason: `fixed mode: no wait for ${verdict.category} (the engine layer sleeps only on rate limits, and never backs off)${despite}`,
     };
   }
   const ignored = verdict.retryAfterMs !== undefined ? `; Retry-After ${formatMs(verdict.retryAfterMs)} not read` : '';
@@ -70,6 +69,6 @@ function fixedWait(delayMs: number, verdict: Classification): RetryDecision {
     computedMs: delayMs,
     waitMs: delayMs,
     ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
-    reason: `fixed mode: a rate limit sleeps a fixed ${formatMs(delayMs)}${ignored}`,
+    reason: `fixed mode: a rate limit sleeps a fixed ${formatMs(delayMs)}${ignored}${despite}`,
   };
 }

@@ -56,14 +56,31 @@ describe('decideRetry', () => {
 
   it('with the classifier ignored (retryOn everything) a final error is retried and says so; a context overflow still is not', () => {
     const account = foregroundAccount({ ...PRESETS.codesmith, retry: { ...PRESETS.codesmith.retry, retryOn: 'everything' } });
-    const quota = verdict('rate_limit', { retryable: false, rule: 'vendor code insufficient_quota' });
+    const quota = verdict('rate_limit', { retryable: false, lasting: 'spent_quota', rule: 'vendor code insufficient_quota' });
     const retried = decideRetry({ account, attempt: 1, verdict: quota, random });
     expect(retried).toMatchObject({ retry: true });
     if (retried.retry) expect(retried.reason).toContain('retried although the classifier calls it final (vendor code insufficient_quota)');
     expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({ retry: true });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('context_length'), random })).toMatchObject({ retry: false, rule: 'not_retryable' });
     // With the classifier heeded, the same spent quota ends the call.
-    expect(decideRetry({ account: foregroundAccount(PRESETS.codesmith), attempt: 1, verdict: quota, random })).toMatchObject({
+    const heeded = foregroundAccount(resolveRecovery('codesmith', { retry: { retryOn: 'transient' } }));
+    expect(decideRetry({ account: heeded, attempt: 1, verdict: quota, random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+  });
+
+  it('CodeSmith’s exclusion rule: a bad request and a spent quota are retried within the budget, saying the classifier calls them final', () => {
+    const account = foregroundAccount(PRESETS.codesmith);
+    const quota = verdict('rate_limit', { retryable: false, lasting: 'spent_quota', rule: 'vendor code insufficient_quota' });
+    for (const failed of [quota, verdict('invalid_input', { rule: 'status 400' }), verdict('invalid_input', { rule: 'status 404' })]) {
+      const decided = decideRetry({ account, attempt: 1, verdict: failed, random });
+      expect(decided).toMatchObject({ retry: true });
+      if (decided.retry) expect(decided.reason).toContain(`retried although the classifier calls it final (${failed.rule}): CodeSmith’s exclusion rule`);
+      expect(decideRetry({ account, attempt: 4, verdict: failed, random })).toMatchObject({ retry: false, rule: 'budget_spent', exhausted: true });
+    }
+    for (const final of ['authentication', 'authorization', 'context_length'] as const) {
+      expect(decideRetry({ account, attempt: 1, verdict: verdict(final), random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+    }
+    // The caller's own abort is never retried, whatever the rule.
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('unknown', { retryable: false, lasting: 'aborted' }), random })).toMatchObject({
       retry: false,
       rule: 'not_retryable',
     });
@@ -80,7 +97,7 @@ describe('decideRetry', () => {
     });
   });
 
-  it('CodeSmith retries everything but the whitelist; an Empty firing waits nothing but still spends the budget', () => {
+  it('CodeSmith retries everything but what its exclusion rule names; an Empty firing waits nothing but still spends the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
     expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: true });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({

@@ -14,6 +14,8 @@ export const classifier: Lesson = {
   config: {
     provider: { vendor: 'sim-openai' },
     preset: 'codesmith',
+    // The project's classifier rule. CodeSmith's own (exclusion) retries a spent quota: the off side shows what it does.
+    recovery: { retry: { retryOn: 'transient' } },
     seed: 79,
     faults: {
       rules: [
@@ -32,8 +34,8 @@ export const classifier: Lesson = {
   text: {
     happens:
       'A status code does not say whether waiting helps. OpenAI answers a busy minute and an empty account alike with a 429; only the body says which (rate_limit_exceeded or insufficient_quota). An expired key (401), a missing permission (403) or a malformed request (400) fail the same way however long one waits.',
-    does: 'The one classifier reads the vendor’s code and type before the status: rate_limit_exceeded is a rate limit, retried after a backoff; insufficient_quota is a spent quota and — like an authentication, permission or invalid-request error — ends the call at once, saying why: a person has to act, and no wait will do it for them.',
-    costs: `On: the rate limit at turn 1 is retried once, after 1.0 s; the spent quota at turn 3 ends the run at once, after one request, with the vendor’s own words. Off (every error retried, the classifier ignored): the spent quota is retried ${retries} times — ${retries} more requests and 7.5 s of waiting (minutes, with a longer ladder) — and the run ends at the same turn with the same error, only later.`,
+    does: 'The one classifier reads the vendor’s code and type before the status: rate_limit_exceeded is a rate limit, retried after a backoff; insufficient_quota is a spent quota and — like an authentication, permission or invalid-request error — ends the call at once, saying why: a person has to act, and no wait will do it for them. That is the project’s rule (retry on: transient), set here over CodeSmith’s preset. CodeSmith’s own rule is exclusion: only authentication, permission and context overflow fail at once, and its text classifier files “quota” with rate limits, so it retries this quota as the off side does — it judges a few bounded retries cheaper than a passing error wrongly called final. Each side’s retry table, below, shows the two rules.',
+    costs: `On: the rate limit at turn 1 is retried once, after 1.0 s; the spent quota at turn 3 ends the run at once, after one request, with the vendor’s own words. Off (every error retried, the classifier ignored — on this fault plan exactly what CodeSmith’s exclusion rule does): the spent quota is retried ${retries} times — ${retries} more requests and 7.5 s of waiting (minutes, with a longer ladder) — and the run ends at the same turn with the same error, only later.`,
   },
   expect: {
     on: { reason: 'model_error', complete: false, says: 'the rate limit is retried; the spent quota ends the run at once' },

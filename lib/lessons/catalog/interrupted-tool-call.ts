@@ -15,14 +15,14 @@ export const interruptedToolCall: Lesson = {
   timeScale: 0.5,
   text: {
     happens:
-      'The conversation now holds a tool call with no result. The strict vendors refuse such a history outright: Anthropic answers 400 “tool_use ids were found without tool_result blocks immediately after”, OpenAI 400 “An assistant message with tool_calls must be followed by tool messages responding to each tool_call_id”. A 400 is not retried, and every later request carries the same history.',
+      'The conversation now holds a tool call with no result. The strict vendors refuse such a history outright: Anthropic answers 400 “tool_use ids were found without tool_result blocks immediately after”, OpenAI 400 “An assistant message with tool_calls must be followed by tool messages responding to each tool_call_id”. Resending does not help: every later request carries the same history.',
     does: 'Before the next request, each dangling call gets a synthetic error result saying it was interrupted and what it did is unknown, so every call is answered; the model decides whether to call it again. The decision is a dangling_calls event, on or off.',
     costs:
-      'On: the dangling read is answered with a synthetic error; the model lists the files again, reads again and finishes in 11 turns. Off: the third request is refused with a 400 and the run ends after 3 turns with the task not done. The synthetic result says only that the call was cut: a call that changes something may have done so, and the model has to look before it repeats it.',
+      'On: the dangling read is answered with a synthetic error; the model lists the files again, reads again and finishes in 11 turns. Off: the third request is refused with a 400, and so are the 3 resends CodeSmith’s exclusion rule makes of it (the same history each time, 7.6 s of backoff); the run ends after 3 turns with the task not done. The synthetic result says only that the call was cut: a call that changes something may have done so, and the model has to look before it repeats it.',
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'the dangling read gets a synthetic error result; the model reads again and finishes' },
-    off: { reason: 'model_error', complete: false, says: 'the next request carries the call unanswered: 400, and the run ends' },
+    off: { reason: 'retries_exhausted', complete: false, says: 'the next request carries the call unanswered: 400 on every resend, and the run ends' },
   },
   criterion: {
     says: 'the run goes on after a turn cut between a call and its result',

@@ -70,6 +70,11 @@ export const LlmCallEventSchema = z.object({
   /** The whole prompt, the part the vendor served from its prompt cache included. */
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /**
+   * The vendor sent no output count (a Partial: the stream was cut before its usage), so
+   * output_tokens is what arrived, counted with the project's one tokenizer.
+   */
+  output_tokens_counted: z.literal(true).optional(),
   /** Of input_tokens, what the vendor reported reading from its prompt cache (absent: it reported no cache). */
   cache_read_tokens: z.number().int().min(0).optional(),
   /** Of input_tokens, what the vendor reported writing to its prompt cache (Anthropic's cache_creation_input_tokens). */
