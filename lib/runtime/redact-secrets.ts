@@ -1,4 +1,5 @@
-import { ENV_KEY_VARS } from '@/lib/providers';
+// By path, not the index: the proxy loads this (lib/server/request-keys.ts) without the SDKs.
+import { ENV_KEY_VARS } from '@/lib/providers/client-config';
 import {
   MAX_SEPARATORS,
   MIN_SECRET_LENGTH,
