@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { isTrustedHost, untrustedHostMessage } from '@/lib/server/trusted-host';
+import { knownKeysRedactor } from '@/lib/server/request-keys';
+import { isBrowserOrigin, isTrustedHost, unbrowserOriginMessage, untrustedHostMessage } from '@/lib/server/trusted-host';
 
 /**
  * Runs before Next matches a route, for every `/api` request:
  * - a Host the server does not expect (a DNS-rebinding page reading or writing through the
- *   user's browser) gets a 403, reads included — the one place this is checked;
+ *   user's browser), or one not spelled as a browser spells it, gets a 403, reads included — the
+ *   one place this is checked; so does an Origin no browser sends (userinfo, a path, a trailing dot);
  * - a path whose percent-encoding does not decode (`/api/runs/%E0%A4%A`) gets a JSON 400 saying
  *   so, instead of the router's HTML error page.
  * Request bodies pass through untouched: next.config.mjs lets the proxy buffer more than any
@@ -13,13 +15,16 @@ import { isTrustedHost, untrustedHostMessage } from '@/lib/server/trusted-host';
 export function proxy(request: NextRequest): NextResponse | undefined {
   const host = request.headers.get('host') ?? request.nextUrl.host;
   if (!isTrustedHost(host)) return refuse(403, untrustedHostMessage(host));
+  const origin = request.headers.get('origin');
+  if (origin !== null && !isBrowserOrigin(origin)) return refuse(403, unbrowserOriginMessage(origin));
   const bad = request.nextUrl.pathname.split('/').find((segment) => !decodes(segment));
   if (bad === undefined) return undefined;
   return refuse(400, `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent`);
 }
 
+/** A refusal quotes what was sent (a Host, an Origin, a path), so every key the server knows is taken out of it. */
 function refuse(status: number, error: string): NextResponse {
-  return NextResponse.json({ error }, { status, headers: { 'Cache-Control': 'no-store' } });
+  return NextResponse.json({ error: knownKeysRedactor().text(error) }, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
 function decodes(segment: string): boolean {

@@ -6,19 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { allCanaries, countCanaries, makeCanaries, scanFolder } from '@/lib/audit/canaries';
 import { driveKeyAudit, type ApiRequest, type ApiResponse, type KeyAuditResult } from '@/lib/audit/key-audit';
 import { standInEnv, startStandIns, type StandIns } from '@/lib/audit/vendor-stand-ins';
-import { GET as getRun } from './runs/[id]/route';
-import { GET as getEvents } from './runs/[id]/events/route';
-import { GET as getOtel } from './runs/[id]/otel/route';
-import { GET as getTrace } from './runs/[id]/trace/route';
-import { POST as postImport } from './runs/import/route';
-import { GET as getRuns, POST as postRun } from './runs/route';
-import { POST as postRunCassette } from './runs/[id]/cassette/route';
-import { GET as getCassettes, POST as postCassette } from './cassettes/route';
-import { GET as getCassette } from './cassettes/[id]/route';
+import { settleLiveRuns, settleLiveSweeps } from '@/lib/testing/api-test-env';
+import { dispatch } from '@/scripts/api/dispatch-route';
 
 // The key audit (npm run audit:keys) in-process: canary keys from the environment and from
-// requests, runs on every vendor through the real route handlers and engine, vendors stood in
-// for by local HTTP servers — one of which echoes the key it receives in its error body.
+// requests, runs and a sweep on every vendor through the real route handlers (proxy first, as
+// Next calls them) and engine, vendors stood in for by local HTTP servers — which echo the key
+// they receive in an error body, or stream it back split, backwards and in pieces.
 const TIME_SCALE = 0.01;
 const canaries = makeCanaries();
 let standIns: StandIns;
@@ -26,36 +20,9 @@ let dataDir: string;
 let result: KeyAuditResult;
 const output: string[] = [];
 
-type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
-const ROUTES: [string, RegExp, Handler][] = [
-  ['POST', /^\/api\/runs$/, postRun],
-  ['POST', /^\/api\/runs\/import$/, postImport],
-  ['GET', /^\/api\/runs\/([^/]+)\/otel$/, getOtel],
-  ['GET', /^\/api\/runs$/, getRuns],
-  ['GET', /^\/api\/runs\/([^/]+)$/, getRun],
-  ['GET', /^\/api\/runs\/([^/]+)\/events$/, getEvents],
-  ['GET', /^\/api\/runs\/([^/]+)\/trace$/, getTrace],
-  ['POST', /^\/api\/runs\/([^/]+)\/cassette$/, postRunCassette],
-  ['GET', /^\/api\/cassettes$/, getCassettes],
-  ['POST', /^\/api\/cassettes$/, postCassette],
-  ['GET', /^\/api\/cassettes\/([^/]+)$/, getCassette],
-];
-
 async function inProcess(request: ApiRequest): Promise<ApiResponse> {
-  for (const [method, pattern, handler] of ROUTES) {
-    const match = request.method === method ? pattern.exec(request.path) : null;
-    if (!match) continue;
-    const response = await handler(
-      new Request(`http://127.0.0.1:3000${request.path}`, {
-        method,
-        headers: { host: '127.0.0.1:3000', ...request.headers },
-        ...(request.body !== undefined ? { body: request.body } : {}),
-      }),
-      { params: Promise.resolve({ id: match[1] ?? '' }) },
-    );
-    return { status: response.status, headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), body: await response.text() };
-  }
-  throw new Error(`no route for ${request.method} ${request.path}`);
+  const response = await dispatch({ ...request, headers: { host: '127.0.0.1:3000', ...request.headers } });
+  return { status: response.status, headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), body: await response.text() };
 }
 
 beforeAll(async () => {
@@ -77,12 +44,22 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await settleLiveSweeps();
+  await settleLiveRuns();
   await standIns?.close();
   vi.unstubAllEnvs();
-  const g = globalThis as { __loopLabStore?: { close(): void }; __loopLabRunRegistry?: unknown };
-  g.__loopLabStore?.close();
-  delete g.__loopLabStore;
-  delete g.__loopLabRunRegistry;
+  const g = globalThis as unknown as Record<string, { close?(): void } | undefined>;
+  for (const name of ['__loopLabStore', '__loopLabSweepStore', '__loopLabPromptSetStore', '__loopLabCassetteStore']) g[name]?.close?.();
+  for (const name of [
+    '__loopLabStore',
+    '__loopLabSweepStore',
+    '__loopLabPromptSetStore',
+    '__loopLabCassetteStore',
+    '__loopLabRunTraffic',
+    '__loopLabRunRegistry',
+    '__loopLabSweepRegistry',
+  ])
+    delete g[name];
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -90,7 +67,9 @@ describe('key audit: canary keys after runs on every vendor', () => {
   it('made every run it meant to, and refused the ones it had to', () => {
     expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(result.outcomes.map((o) => [o.name, o.expected]));
     const reasons = Object.fromEntries(
-      result.outcomes.filter((o) => o.status === 201 && !o.name.startsWith('import') && !o.name.includes('cassette')).map((o) => [o.name, o.reason]),
+      result.outcomes
+        .filter((o) => o.status === 201 && !/^(import|prompt set|sweep)/.test(o.name) && !o.name.includes('cassette'))
+        .map((o) => [o.name, o.reason]),
     );
     // Every vendor is audited, the Responses API (on OpenAI's address and key) and its simulator included.
     const responses = result.outcomes.filter((o) => /^(sim-)?openai-responses\b/.test(o.name) && !o.name.endsWith('saved as a cassette'));
@@ -116,6 +95,8 @@ describe('key audit: canary keys after runs on every vendor', () => {
     expect(result.outcomes.filter((o) => o.name.endsWith('saved as a cassette')).length).toBeGreaterThan(10);
     expect(result.responseText).toContain('"format": "loop-lab-cassette"');
     expect(result.responseText).toContain('Incorrect API key provided: [redacted]');
+    // The echoes written backwards and in pieces were there to redact too.
+    expect(result.responseText).toContain('backwards [redacted], in pieces [redacted]');
   });
 
   it('leaves 0 canaries in responses: JSON, SSE and JSONL traces', () => {

@@ -78,6 +78,29 @@ describe('a Host the server does not expect', () => {
     }
   });
 
+  it('is refused when spelled as no browser spells it: a trailing dot, another form of an IP address, userinfo', async () => {
+    for (const path of getPaths()) {
+      for (const host of ['127.0.0.1.:3000', '127.0.0.1.', 'localhost.:3000', '0x7f.1:3000', '2130706433:3000', '[0:0:0:0:0:0:0:1]:3000', 'loc%61lhost:3000']) {
+        expect(await statusUnder(path, host), `${path} under Host ${host}`).toBe(403);
+      }
+    }
+    const written = await dispatch({ method: 'POST', path: '/api/runs', body: '{}', headers: { host: '127.0.0.1.:3000' } });
+    expect(written.status).toBe(403);
+  });
+
+  it("refuses an Origin no browser sends, reads and writes alike, and lets the page's own through", async () => {
+    for (const origin of ['http://evil@127.0.0.1:3000', 'http://127.0.0.1.:3000', 'http://127.0.0.1:3000/path']) {
+      const read = await dispatch({ method: 'GET', path: '/api/runs', headers: { host: '127.0.0.1:3000', origin } });
+      expect(read.status, origin).toBe(403);
+      expect(((await read.json()) as { error: string }).error).toMatch(/not one a browser sends/);
+      const write = await dispatch({ method: 'POST', path: '/api/prompt-sets', body: '{"name":"x"}', headers: { host: '127.0.0.1:3000', origin } });
+      expect(write.status, origin).toBe(403);
+    }
+    const own = await dispatch({ method: 'GET', path: '/api/runs', headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' } });
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+  });
+
   it('is refused on writes too, and the 403 says how to be let in', async () => {
     const response = await dispatch({ method: 'POST', path: '/api/runs', body: '{}', headers: { host: 'rebind.evil.example' } });
     expect(response.status).toBe(403);

@@ -32,30 +32,42 @@ export function allCanaries(canaries: Canaries): string[] {
 }
 
 /**
- * How many times any canary occurs in a text, in the forms a leak could take: as is,
- * percent-encoded, hex, base64 (the aligned encoding, and the core at each other alignment),
- * and in parts: each half of its random tag on its own, so a key split in two anywhere (across
- * two streamed deltas) still counts — one half is whole in one of the parts.
+ * How many times any canary occurs in a text, in the forms a leak could take: as is, written
+ * backwards, percent-encoded, hex, base64 (the aligned encoding, and the core at each other
+ * alignment), and in parts: each half of its random tag on its own, forwards and backwards, so a
+ * key split in two anywhere (across two streamed deltas) still counts — one half is whole in one
+ * of the parts; and split into any number of pieces by characters a key never holds (`|`, spaces,
+ * line breaks as text or as JSON escapes): the text with those taken out is searched again.
  */
 export function countCanaries(text: string, canaries: readonly string[]): number {
   let count = 0;
   for (const canary of canaries) {
     for (const form of leakForms(canary)) count += occurrences(text, form);
   }
+  // Split by separators: found only once they are taken out (so a whole leak is not counted twice).
+  for (const stripped of [text.replace(/[^A-Za-z0-9_-]+/g, ''), text.replace(/(?:\\[nrtbf"\\/]|[^A-Za-z0-9_-])+/g, '')]) {
+    for (const canary of canaries) {
+      for (const form of [canary, reverse(canary)]) count += Math.max(0, occurrences(stripped, form) - occurrences(text, form));
+    }
+  }
   return count;
+}
+
+function reverse(text: string): string {
+  return [...text].reverse().join('');
 }
 
 function leakForms(canary: string): string[] {
   const bytes = Buffer.from(canary);
   const tag = canary.slice(-TAG_CHARS);
-  const forms = new Set([canary, encodeURIComponent(canary), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]);
+  const forms = new Set([canary, reverse(canary), encodeURIComponent(canary), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]);
   // A whole canary holds both halves of its tag too, so a whole leak counts more than once.
   const halves = [tag.slice(0, TAG_CHARS / 2), tag.slice(TAG_CHARS / 2)];
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
     forms.add(encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((shift + bytes.length) / 3) * 4));
   }
-  return [...forms, ...halves];
+  return [...forms, ...halves, ...halves.map(reverse)];
 }
 
 function occurrences(text: string, needle: string): number {

@@ -160,6 +160,7 @@ export async function driveKeyAudit(options: {
     await call({ method: 'GET', path: `/api/runs/${id}` });
     await call({ method: 'GET', path: `/api/runs/${id}/trace` });
     await call({ method: 'GET', path: `/api/runs/${id}/otel` });
+    await call({ method: 'GET', path: `/api/runs/${id}/view` });
     // The run's traffic as a cassette (requests as sent, responses as received — an echoed key included), then the file itself.
     const saved = await call({
       method: 'POST',
@@ -192,6 +193,69 @@ export async function driveKeyAudit(options: {
   outcomes.push({ name: 'cassette import quoting the env keys', status: cassette.status, expected: 201 });
   if (cassette.status === 201) await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(cassette.body) as { id: string }).id}` });
   await call({ method: 'GET', path: '/api/cassettes' });
+
+  // A prompt set quoting every key, as is, backwards and split: stored and listed.
+  const promptSet = await call({
+    method: 'POST',
+    path: '/api/prompt-sets',
+    body: JSON.stringify({
+      name: 'quoting the keys',
+      system: `Keys: ${allCanaries(canaries).flatMap(mangled).join(' ; ')}`,
+      task: `Use ${mangled(canaries.request).join(' or ')}`,
+      toolDescriptions: { read_file: `Reads a file. ${mangled(canaries.envOpenai)[2]}` },
+    }),
+    headers: { 'content-type': 'application/json', ...options.ownHeaders },
+  });
+  outcomes.push({ name: 'prompt set quoting the env and request keys', status: promptSet.status, expected: 201 });
+  await call({ method: 'GET', path: '/api/prompt-sets' });
+
+  // Errors that would quote a key sent where a name belongs: a 400 each.
+  const config = { provider: { vendor: 'sim-openai' }, clock: 'virtual' };
+  for (const [name, body] of [
+    ['400 for an env key sent as a property name', { config, [canaries.envAnthropic]: 1 }],
+    ['400 for a request key sent as a property name', { config, apiKey: canaries.request, [canaries.request]: 1 }],
+    ['400 for an env key written backwards as a config property', { config: { ...config, [reverse(canaries.envOpenai)]: 1 } }],
+  ] as const) {
+    const refused = await call({
+      method: 'POST',
+      path: '/api/runs',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...options.ownHeaders },
+    });
+    outcomes.push({ name, status: refused.status, expected: 400 });
+  }
+
+  // A sweep with a key sent beside it, on an endpoint that streams the key back (backwards and split too).
+  const sweep = await call({
+    method: 'POST',
+    path: '/api/sweeps',
+    body: JSON.stringify({
+      name: `sweep ${mangled(canaries.request)[2]}`,
+      configurations: [{ id: 'naive', preset: 'naive' }],
+      vendors: [],
+      endpoints: [{ id: 'echo', vendor: 'openai', baseUrl: standIns.splitEcho.openai.baseUrl, keySource: 'request' }],
+      models: ['gpt-sim-4o'],
+      seeds: { from: 1, to: 2 },
+      timeScale: options.timeScale,
+      apiKeys: { echo: canaries.request },
+    }),
+    headers: { 'content-type': 'application/json', ...options.ownHeaders },
+  });
+  outcomes.push({ name: 'sweep with apiKeys on an endpoint streaming the key back', status: sweep.status, expected: 201 });
+  if (sweep.status === 201) {
+    const { id } = JSON.parse(sweep.body) as { id: string };
+    const ended = await sweepEnd({ transport, id });
+    outcomes.push({ name: `sweep with apiKeys: ${ended}`, status: ended === 'completed' ? 200 : 500, expected: 200 });
+    await call({ method: 'GET', path: `/api/sweeps/${id}` });
+    const runs = await call({ method: 'GET', path: `/api/sweeps/${id}/runs` });
+    const runIds = runs.status === 200 ? (JSON.parse(runs.body) as { run_id: string }[]).map((r) => r.run_id) : [];
+    outcomes.push({ name: 'sweep with apiKeys: its runs stored', status: runIds.length === 2 ? 200 : 500, expected: 200 });
+    for (const runId of runIds) {
+      for (const leaf of ['', '/trace', '/otel', '/view', '/events']) await call({ method: 'GET', path: `/api/runs/${runId}${leaf}` });
+    }
+    await call({ method: 'GET', path: `/api/sweeps/${id}/export` });
+    await call({ method: 'GET', path: '/api/sweeps' });
+  }
   await call({ method: 'GET', path: '/api/runs' });
 
   const responseText = texts.join('\n');
@@ -204,6 +268,28 @@ export async function driveKeyAudit(options: {
     requestChosenRequests: chosen.length,
     envKeysAtRequestChosen: chosen.filter((k) => k.includes(canaries.envAnthropic) || k.includes(canaries.envOpenai)).length,
   };
+}
+
+/** A key as a person or an upstream might mangle it: written backwards, split by `|`, split every few characters by ` | `, by line breaks. */
+function mangled(key: string): string[] {
+  const every = (n: number, sep: string) => key.match(new RegExp(`.{1,${n}}`, 'g'))!.join(sep);
+  return [reverse(key), `${key.slice(0, 20)}|${key.slice(20)}`, every(5, ' | '), reverse(every(7, '\n'))];
+}
+
+function reverse(text: string): string {
+  return [...text].reverse().join('');
+}
+
+/** Waits for a sweep to end (its status no longer queued or running), polling its summary. */
+async function sweepEnd({ transport, id }: { transport: ApiTransport; id: string }): Promise<string> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const response = await transport({ method: 'GET', path: `/api/sweeps/${id}` });
+    const now = response.status === 200 ? (JSON.parse(response.body) as { sweep: { status: string } }).sweep.status : undefined;
+    if (now && now !== 'queued' && now !== 'running') return now;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return 'still running after 120 s';
 }
 
 /** A plain tracer's trace whose tool arguments use the environment's keys as property names (and values). */
@@ -229,7 +315,7 @@ function keyNamedTrace(canaries: Canaries): string {
       tool: 'read_file',
       is_error: false,
       result_chars: 2,
-      args: { [canaries.envAnthropic]: canaries.envOpenai, headers: { [`Bearer ${canaries.envOpenai}`]: 1 } },
+      args: { [canaries.envAnthropic]: canaries.envOpenai, headers: { [`Bearer ${canaries.envOpenai}`]: 1 }, mangled: mangled(canaries.envAnthropic) },
     },
     { run_id: 'elsewhere', ts: t0 + 0.2, event: 'terminate', reason: 'done', complete: true },
   ];
@@ -238,13 +324,18 @@ function keyNamedTrace(canaries: Canaries): string {
 
 /** An import body: a cassette whose request carries the environment's keys as a header value and in its body, and whose response echoes one. */
 function keyQuotingCassette(canaries: Canaries): string {
-  const echo = `data: ${JSON.stringify({ error: { message: `Incorrect API key provided: ${canaries.envOpenai}` } })}\n\n`;
+  const echo = `data: ${JSON.stringify({ error: { message: `Incorrect API key provided: ${canaries.envOpenai} (${mangled(canaries.envOpenai).join(', ')})` } })}\n\n`;
   return JSON.stringify({
     name: `pasted ${canaries.envAnthropic}`,
     cassette: {
       format: 'loop-lab-cassette',
       version: 1,
-      source: { kind: 'recorded', vendor: 'openai', model: 'gpt-4o', note: `recorded with ${canaries.envOpenai}` },
+      source: {
+        kind: 'recorded',
+        vendor: 'openai',
+        model: 'gpt-4o',
+        note: `recorded with ${canaries.envOpenai}, ${mangled(canaries.envAnthropic).join(', ')}`,
+      },
       clock: 'real',
       exchanges: [
         {

@@ -6,11 +6,17 @@ export const SPLIT_GAP_MS = 300;
 /**
  * The vendor that streams the key back in pieces: a 200 whose answer text quotes the key it
  * received split across two deltas SPLIT_GAP_MS apart (a redactor that looks at one delta at
- * a time sees neither half as a key), then the key hex-encoded, in the dialect's own stream.
+ * a time sees neither half as a key), then the key hex-encoded, written backwards and split by
+ * line breaks, in the dialect's own stream.
  */
 export function splitEcho(dialect: Dialect, key: string): Response {
   const half = Math.floor(key.length / 2);
-  const pieces = [`Your key is ${key.slice(0, half)}`, `${key.slice(half)}; in hex ${Buffer.from(key).toString('hex')}. Done.`];
+  const backwards = [...key].reverse().join('');
+  const lines = key.match(/.{1,6}/g)!.join('\n');
+  const pieces = [
+    `Your key is ${key.slice(0, half)}`,
+    `${key.slice(half)}; in hex ${Buffer.from(key).toString('hex')}; backwards ${backwards}; in lines ${lines}. Done.`,
+  ];
   const encoder = new TextEncoder();
   const frames = dialect === 'anthropic' ? anthropicFrames(pieces) : dialect === 'responses' ? responsesFrames(pieces) : openaiFrames(pieces);
   const body = new ReadableStream<Uint8Array>({

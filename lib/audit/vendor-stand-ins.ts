@@ -22,9 +22,9 @@ export interface StandIns {
   envNamed: Record<Dialect, StandIn>;
   /** Named by nobody but a run request: the server's own key must never arrive here. */
   requestChosen: Record<Dialect, StandIn>;
-  /** Allow-listed, and answers every request 401 with the key it received quoted in the error body. */
+  /** Allow-listed, and answers every request 401 with the key it received quoted in the error body (as is, backwards, in pieces). */
   echo: Record<Dialect, StandIn>;
-  /** Allow-listed, and answers 200 streaming the key it received split across two deltas, then in hex. */
+  /** Allow-listed, and answers 200 streaming the key it received split across two deltas, then in hex, backwards and split by line breaks. */
   splitEcho: Record<Dialect, StandIn>;
   all: StandIn[];
   close(): Promise<void>;
@@ -91,13 +91,17 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
   };
 }
 
-/** The careless vendor: a 401 whose message quotes the key back, in the vendor's own error shape. */
+/**
+ * The careless vendor: a 401 whose message quotes the key back, in the vendor's own error shape —
+ * as is, written backwards, and split into pieces by `|`.
+ */
 function echoKey(dialect: Dialect, key: string): Response {
+  const mangled = `backwards ${[...key].reverse().join('')}, in pieces ${key.match(/.{1,5}/g)!.join('|')}`;
   const body =
     dialect === 'anthropic'
-      ? anthropicErrorBody({ type: 'authentication_error', message: `invalid x-api-key: ${key}` })
+      ? anthropicErrorBody({ type: 'authentication_error', message: `invalid x-api-key: ${key} (${mangled})` })
       : openaiErrorBody({
-          message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}`,
+          message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key} (${mangled})`,
           type: 'invalid_request_error',
           code: 'invalid_api_key',
         });

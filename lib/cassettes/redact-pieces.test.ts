@@ -10,6 +10,13 @@ describe('redactPieces', () => {
     expect(out).not.toContain(key.slice(17));
     expect(out).toContain('the key is [redacted]');
   });
+  it('removes a key written backwards, whole or split across two records', () => {
+    const backwards = [...key].reverse().join('');
+    const body = `data: {"text":"${backwards}"}\n\ndata: {"text":"${backwards.slice(0, 12)}"}\n\ndata: {"text":"${backwards.slice(12)}"}\n\n`;
+    const out = redactPieces(body, [key]);
+    for (const piece of [backwards.slice(0, 12), backwards.slice(12), 'fedcba9876']) expect(out).not.toContain(piece);
+    expect(out).toBe('data: {"text":"[redacted]"}\n\ndata: {"text":"[redacted]"}\n\ndata: {"text":"[redacted]"}\n\n');
+  });
   it('leaves a text with no piece of a key, and short or snake_case secrets, as it was', () => {
     const body = 'data: {"delta":{"text":"nothing to see"}}\n\n';
     expect(redactPieces(body, [key])).toBe(body);

@@ -1,16 +1,18 @@
+import { REDACTED, reversedKey, secretsToSeek } from '@/lib/protocol/secret-rule';
+
 /** The shortest piece of a key that a recording looks for on its own. */
 export const MIN_PIECE = 8;
-const REDACTED = '[redacted]';
 
 /**
  * Removes from a recorded body every piece of a key at least MIN_PIECE characters long. A
  * stream can carry a key split across two records (two content deltas, each a JSON record of
  * its own), which no whole-key search finds in the raw bytes; the run log's split-secret hold
- * rejoins deltas, a recording keeps the bytes, so it looks for the pieces instead. Keys shorter
- * than 16 characters and snake_case words are never treated as keys (as the run log's redaction).
+ * rejoins deltas, a recording keeps the bytes, so it looks for the pieces instead — of each key
+ * and of each key written backwards. What counts as a key is the run log's rule
+ * (lib/protocol/secret-rule.ts).
  */
 export function redactPieces(text: string, secrets: readonly string[]): string {
-  const keys = secrets.map((s) => s.trim()).filter((s) => s.length >= 16 && !/^[a-z_]+$/.test(s));
+  const keys = secretsToSeek(secrets).flatMap((key) => [key, reversedKey(key)]);
   if (keys.length === 0 || text.length < MIN_PIECE) return text;
   const grams = new Map<string, Array<[key: string, at: number]>>();
   for (const key of keys) {

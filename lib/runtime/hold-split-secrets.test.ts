@@ -127,6 +127,22 @@ describe('createSplitSecretHold', () => {
     for (const t of text(out)) expect(t.length === 0 || !KEY.startsWith(t.trim().slice(-5))).toBe(true);
   });
 
+  it('catches a key split by separators across deltas, and one streamed backwards', () => {
+    const backwards = [...KEY].reverse().join('');
+    const out = run(
+      [KEY],
+      [
+        delta(0, `a ${KEY.slice(0, 7)} | `),
+        delta(1, `${KEY.slice(7, 20)} |`),
+        delta(2, ` ${KEY.slice(20)} b ${backwards.slice(0, 12)}`),
+        delta(3, `${backwards.slice(12)} c`),
+        end,
+      ],
+    );
+    expect(text(out).join('')).toBe(`a ${REDACTED} b ${REDACTED} c`);
+    for (const t of text(out)) for (const piece of [KEY.slice(7, 20), backwards.slice(0, 12)]) expect(t).not.toContain(piece);
+  });
+
   it('hands every event on untouched when there are no secrets', () => {
     const input = [delta(0, 'sk-'), delta(1, 'x'), end];
     expect(run([], input)).toEqual(input);

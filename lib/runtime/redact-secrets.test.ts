@@ -93,6 +93,40 @@ describe('createRedactor', () => {
     );
   });
 
+  it('removes a key written backwards, and one split by characters a key never contains', () => {
+    const redactor = createRedactor({ secrets: [KEY] });
+    const backwards = [...KEY].reverse().join('');
+    const every = (n: number, sep: string) => KEY.match(new RegExp(`.{1,${n}}`, 'g'))!.join(sep);
+    const echoes = [
+      `reversed: ${backwards}.`,
+      `note: ${KEY.slice(0, 20)}|${KEY.slice(20)}`,
+      `split: ${every(5, ' | ')} end`,
+      `lines: ${every(7, '\n')}`,
+      `escaped in a body: ${JSON.stringify(every(4, '\n\t'))}`,
+      `${JSON.stringify([KEY.slice(0, 19), KEY.slice(19)]).slice(1, -1)}`,
+      `both: ${[...every(6, '.')].reverse().join('')}`,
+    ];
+    for (const echo of echoes) {
+      const out = redactor.text(echo);
+      expect(out, echo).toContain(REDACTED);
+      for (const piece of ['Canary0123', '456789abcdef', 'yranaC', 'fedcba']) expect(out, echo).not.toContain(piece);
+    }
+    expect(redactor.text(`note: ${KEY.slice(0, 20)}|${KEY.slice(20)}!`)).toBe(`note: ${REDACTED}!`);
+    // A key's characters with a key character between them, or spread further apart, are ordinary text.
+    const apart = KEY.slice(0, 20) + ' '.repeat(9) + KEY.slice(20);
+    expect(redactor.text(apart)).toBe(apart);
+    const joined = `${KEY.slice(0, 20)}x${KEY.slice(20)}`;
+    expect(redactor.text(joined)).toBe(joined);
+  });
+
+  it('says where a text must be held: a tail that could begin the key, split or backwards', () => {
+    const redactor = createRedactor({ secrets: [KEY] });
+    const backwards = [...KEY].reverse().join('');
+    expect(redactor.holdFrom(`done. ${KEY.slice(0, 6)} | ${KEY.slice(6, 12)}`)).toBe(6);
+    expect(redactor.holdFrom(`done. ${backwards.slice(0, 9)}`)).toBe(6);
+    expect(redactor.holdFrom(`done. ${KEY.slice(0, 6)} x`)).toBe(`done. ${KEY.slice(0, 6)} x`.length);
+  });
+
   it('returns the very same object when there is nothing to redact', () => {
     const event = terminate('all fine');
     expect(createRedactor({ secrets: [KEY] }).value(event)).toBe(event);

@@ -1,22 +1,17 @@
-import { ENV_KEY_VARS } from '@/lib/providers';
+// By path, not the index: the proxy loads this (lib/server/request-keys.ts) without the SDKs.
+import { ENV_KEY_VARS } from '@/lib/providers/client-config';
+import {
+  MAX_SEPARATORS,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  reversedKey,
+  secretsToSeek,
+  spellsKeyFrom,
+  splitKeyPattern,
+  splitKeyTest,
+} from '@/lib/protocol/secret-rule';
 
-/** What stands in for a secret wherever one was found. */
-export const REDACTED = '[redacted]';
-
-/**
- * Strings shorter than this are not treated as secrets. Real vendor keys are 40+ characters;
- * a short "key" is a placeholder for a local server that ignores keys ("ollama", "x"), and
- * replacing a short string would rewrite ordinary text — a key equal to "terminate" must not
- * rename the terminate event. Sixteen characters of a real key never occur by accident.
- */
-export const MIN_SECRET_LENGTH = 16;
-
-/**
- * A string of lowercase letters and underscores is a word of the protocol (an event name, a
- * terminate reason), never a vendor key: real keys carry digits, capitals or dashes. Treating
- * such a word as a secret would rewrite the log's own structure.
- */
-const PROTOCOL_WORD = /^[a-z_]+$/;
+export { MIN_SECRET_LENGTH, REDACTED };
 
 /** Environment variables whose values are secrets even when no vendor reads them. */
 const SECRET_VAR = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_KEY|CLIENT_SECRET)$/;
@@ -59,25 +54,39 @@ export function runSecrets(options: { apiKey?: string | undefined; env: Record<s
 /**
  * Structural redaction: walks a value before it is serialised and, in every string and every
  * property name (a trace can use a key as a name), replaces each secret in every form a vendor,
- * proxy or SDK might give it back — as is, behind `Bearer `, percent-encoded, JSON-escaped
- * inside a quoted body, hex, and base64 (at any byte alignment, so `Basic base64(user:key)` is
- * caught too). Nothing else changes: numbers and other text stay byte-identical, and objects
- * with no secret are returned as is.
+ * proxy, SDK or person might give it back — as is, behind `Bearer `, written backwards, split
+ * by characters a key never contains (`sk-ant-…|…`, a line break, `", "`), percent-encoded,
+ * JSON-escaped inside a quoted body, hex, and base64 (at any byte alignment, so
+ * `Basic base64(user:key)` is caught too). What is a secret is lib/protocol/secret-rule.ts.
+ * Nothing else changes: numbers and other text stay byte-identical, and objects with no secret
+ * are returned as is.
  */
 export function createRedactor(options: { secrets: Iterable<string | undefined> }): Redactor {
+  const keys = secretsToSeek(options.secrets);
+  // Each key forwards and backwards, as is or split; then its encodings, which are not split.
+  const spelled = [...new Set(keys.flatMap((key) => [key, reversedKey(key)]))];
   const forms = new Set<string>();
-  for (const raw of options.secrets) {
-    const secret = raw?.trim();
-    if (!secret || secret.length < MIN_SECRET_LENGTH || PROTOCOL_WORD.test(secret)) continue;
-    for (const form of formsOf(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
-  }
+  for (const key of keys) for (const form of formsOf(key)) if (form.length >= MIN_SECRET_LENGTH && !spelled.includes(form)) forms.add(form);
   // Longest first, so a form that contains another is replaced whole.
   const ordered = [...forms].sort((a, b) => b.length - a.length);
+  // Longest first, so a key that contains another is replaced whole.
+  const split =
+    spelled.length === 0
+      ? undefined
+      : new RegExp(
+          spelled
+            .sort((a, b) => b.length - a.length)
+            .map(splitKeyPattern)
+            .join('|'),
+          'g',
+        );
 
-  const shortest = ordered.at(-1)?.length ?? 0;
+  const maySplit = splitKeyTest(spelled);
+  const shortest = Math.min(...spelled.map((k) => k.length), ...ordered.map((f) => f.length));
   const text = (input: string): string => {
     if (input.length < shortest) return input;
     let out = input;
+    if (split && maySplit(out)) out = out.replace(split, REDACTED);
     for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   };
@@ -106,25 +115,33 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
     return copy ?? input;
   };
 
-  // Each form by its first character: where the end of a text could begin one.
+  // Where the end of a text could begin a form: an encoding by its first character, a key
+  // (either way round, perhaps split) by its own.
   const byFirst = new Map<string, string[]>();
   for (const form of ordered) byFirst.set(form[0]!, [...(byFirst.get(form[0]!) ?? []), form]);
-  const longest = ordered[0]?.length ?? 0;
+  const keyByFirst = new Map<string, string[]>();
+  for (const key of spelled) keyByFirst.set(key[0]!, [...(keyByFirst.get(key[0]!) ?? []), key]);
+  const longestForm = ordered[0]?.length ?? 0;
+  // A split key spans at most its characters and the separators between them (a JSON escape is up to 6 characters).
+  const longestSplit = Math.max(0, ...spelled.map((k) => k.length + (k.length - 1) * MAX_SEPARATORS * 6));
   const holdFrom = (input: string): number => {
-    for (let at = Math.max(0, input.length - longest + 1); at < input.length; at += 1) {
-      const candidates = byFirst.get(input[at]!);
-      if (!candidates) continue;
+    for (let at = Math.max(0, input.length - Math.max(longestForm, longestSplit) + 1); at < input.length; at += 1) {
+      const first = input[at]!;
+      if (keyByFirst.get(first)?.some((key) => spellsKeyFrom(input, at, key) === 'prefix')) return at;
+      const candidates = byFirst.get(first);
+      if (!candidates || at < input.length - longestForm + 1) continue;
       const tail = input.slice(at);
       if (candidates.some((form) => form.length > tail.length && form.startsWith(tail))) return at;
     }
     return input.length;
   };
 
+  const empty = spelled.length === 0;
   return {
-    empty: ordered.length === 0,
-    text: (input) => (ordered.length === 0 ? input : text(input)),
-    value: <T>(input: T): T => (ordered.length === 0 ? input : (walk(input, 0) as T)),
-    holdFrom: (input) => (ordered.length === 0 ? input.length : holdFrom(input)),
+    empty,
+    text: (input) => (empty ? input : text(input)),
+    value: <T>(input: T): T => (empty ? input : (walk(input, 0) as T)),
+    holdFrom: (input) => (empty ? input.length : holdFrom(input)),
   };
 }
 

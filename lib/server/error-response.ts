@@ -2,15 +2,26 @@ import 'server-only';
 import { ZodError } from 'zod';
 import { describeIssues } from '@/lib/protocol';
 import { ErrorBodySchema, type ErrorBody } from '@/lib/protocol/http';
-import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
+import { redactPieces } from '@/lib/cassettes';
 import { HttpError } from './http-error';
 import { jsonResponse } from './json-response';
+import { knownKeysRedactor, requestKeys } from './request-keys';
 import { processEnv } from '@/lib/config/server-env';
+import { runSecrets } from '@/lib/runtime/redact-secrets';
 
 export type { ErrorBody };
 
+/**
+ * An error body, with every key the server knows taken out of it: an error may quote what a
+ * request sent (a property name, a path segment, a piece of a body that is not JSON), and a
+ * request can put a key anywhere. Whole keys in every form the run log's redaction knows, and
+ * pieces of one (a parser quotes the first characters of what it could not read).
+ */
 export function jsonError({ status, error, details }: { status: number } & ErrorBody): Response {
-  const body: ErrorBody = details && details.length > 0 ? { error, details } : { error };
+  const redactor = knownKeysRedactor();
+  const keys = [...runSecrets({ env: processEnv() }), ...requestKeys()];
+  const clean = (text: string) => redactPieces(redactor.text(text), keys);
+  const body: ErrorBody = details && details.length > 0 ? { error: clean(error), details: details.map(clean) } : { error: clean(error) };
   return jsonResponse(ErrorBodySchema, body, { status });
 }
 
@@ -25,9 +36,9 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof ZodError) {
     return jsonError({ status: 400, error: 'The request is invalid', details: describeIssues(error) });
   }
-  // Only the message and stack, with the environment's keys taken out: request bodies (which
-  // may hold a key) are never logged, but an SDK or vendor message may quote one.
-  const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+  // Only the message and stack, with the keys taken out: request bodies (which may hold a key)
+  // are never logged, but an SDK or vendor message may quote one.
+  const redactor = knownKeysRedactor();
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   console.error('[loop-lab] unhandled error in a route handler:', redactor.text(text));
   return jsonError({ status: 500, error: 'Internal server error; the server log has the details' });

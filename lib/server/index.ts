@@ -4,6 +4,7 @@ export { errorResponse, jsonError, type ErrorBody } from './error-response';
 export { jsonResponse } from './json-response';
 export { readJson, readText, describeLimit, MAX_BODY_BYTES, MAX_JSON_BYTES } from './read-body';
 export { refuseCrossSite, type RefuseCrossSiteOptions } from './refuse-cross-site';
+export { knownKeysRedactor, learnRequestKeys, requestKeys, REMEMBERED_REQUEST_KEYS } from './request-keys';
 export * from './run-registry';
 export { getRunRegistry, getRunTraffic, unwatchedMs } from './get-run-registry';
 export { createRunTraffic, type RunTraffic } from './run-traffic';

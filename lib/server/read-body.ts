@@ -1,6 +1,7 @@
 import 'server-only';
 import { MAX_JSON_DEPTH, parseJsonWithin } from '@/lib/protocol';
 import { HttpError } from './http-error';
+import { learnRequestKeys } from './request-keys';
 
 /** The most a trace import may be; read no further than this. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -53,13 +54,17 @@ export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request
 
 /**
  * Reads a JSON body, or fails with a 400 that says what to fix: not JSON (and why), or
- * nested deeper than MAX_JSON_DEPTH (and where).
+ * nested deeper than MAX_JSON_DEPTH (and where). A key the body carries is remembered
+ * (request-keys.ts) before any schema reads it, so no answer or stored text can quote it.
  */
 export async function readJson({ request, maxBytes = MAX_JSON_BYTES }: { request: Request; maxBytes?: number }): Promise<unknown> {
   const text = await readText({ request, maxBytes });
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty; send a JSON object');
   const parsed = parseJsonWithin(text, MAX_JSON_DEPTH);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) {
+    learnRequestKeys(parsed.value);
+    return parsed.value;
+  }
   if (parsed.tooDeep === undefined) throw new HttpError(400, `The request body is not valid JSON: ${parsed.syntax}`);
   throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [`${parsed.tooDeep}: nested too deep; flatten it`]);
 }

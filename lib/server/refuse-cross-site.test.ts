@@ -31,6 +31,21 @@ describe('refuseCrossSite', () => {
     expect(statusOf({ 'content-type': 'text/plain', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).toBe(403);
   });
 
+  it('refuses an Origin no browser sends, even when it names this server: userinfo, a path, a trailing dot, a default port', () => {
+    for (const origin of [
+      'http://evil@127.0.0.1:3000',
+      'http://u:p@127.0.0.1:3000',
+      'http://127.0.0.1:3000/',
+      'http://127.0.0.1:3000/x',
+      'HTTP://127.0.0.1:3000',
+    ]) {
+      expect(statusOf({ ...JSON_TYPE, origin }), origin).toBe(403);
+    }
+    expect(statusOf({ ...JSON_TYPE, origin: 'http://127.0.0.1.:3000', host: '127.0.0.1.:3000' })).toBe(403);
+    expect(statusOf({ ...JSON_TYPE, origin: 'http://localhost.:3000', host: 'localhost.:3000' })).toBe(403);
+    expect(statusOf({ ...JSON_TYPE, origin: 'http://localhost:3000', host: 'localhost:3000' })).toBe(0);
+  });
+
   it('refuses CORS-simple and missing content types with 415 and says what to send', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       expect(statusOf({ 'content-type': type })).toBe(415);

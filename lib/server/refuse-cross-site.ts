@@ -1,5 +1,6 @@
 import 'server-only';
 import { HttpError } from './http-error';
+import { isBrowserOrigin } from './trusted-host';
 
 /** Sec-Fetch-Site values a browser sends for the app's own pages (or a typed URL / bookmark). */
 const OWN_SITE = new Set(['same-origin', 'none']);
@@ -14,8 +15,8 @@ export interface RefuseCrossSiteOptions {
  * The guard every state-changing route calls first. A page on another site can make a
  * browser POST to a server on localhost; with a CORS-simple body it needs no preflight, so
  * such a page could start runs (and spend keys) on the user's Loop Lab. Refused here:
- * a request whose Origin is not this host, or whose Sec-Fetch-Site says it came from another
- * site (403), and a body that is not one of the route's non-simple media types (415), which
+ * a request whose Origin is not this host (or not spelled as a browser spells one: no userinfo,
+ * path or trailing dot), or whose Sec-Fetch-Site says it came from another site (403), and a body that is not one of the route's non-simple media types (415), which
  * a cross-site page can only send after a preflight this server never answers. Tools that
  * send neither Origin nor Sec-Fetch-Site (curl, the tests) are not browsers and pass. A Host the
  * server does not expect (DNS rebinding) is refused before any route, reads included, by
@@ -47,12 +48,8 @@ export function refuseCrossSite({ request, accept = ['application/json'] }: Refu
   }
 }
 
-/** host[:port] of an Origin header, or undefined for "null" and anything that is not a URL. */
+/** host[:port] of an Origin header spelled as a browser spells one, or undefined for "null" and any other spelling. */
 function hostOf(origin: string): string | undefined {
-  try {
-    const url = new URL(origin);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
+  if (origin === 'null' || !isBrowserOrigin(origin)) return undefined;
+  return new URL(origin).host;
 }

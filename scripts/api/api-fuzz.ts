@@ -214,6 +214,11 @@ export const pathSegments: fc.Arbitrary<string> = fc.oneof(
   fc.uuid(),
 );
 
+/** Host headers no browser sends that name this machine: each must be refused (403), never read as an IP address. */
+export const UNBROWSER_HOSTS = ['127.0.0.1.:3000', '127.0.0.1.', 'localhost.:3000', '0x7f.1:3000', '2130706433:3000', '[0:0:0:0:0:0:0:1]:3000'];
+/** Origin headers no browser sends that name this server: each must be refused (403). */
+export const UNBROWSER_ORIGINS = ['http://evil@127.0.0.1:3000', 'http://u:p@localhost:3000', 'http://127.0.0.1.:3000', 'http://localhost:3000/x'];
+
 /** One fuzzed request of any kind, to any route, aimed at `knownId` (a finished run) some of the time. */
 export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitrary<FuzzRequest> {
   const id = fc.oneof(fc.constant(knownId), pathSegments);
@@ -290,9 +295,16 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
       .tuple(
         fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
         fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'),
-        fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', ''),
+        fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', '', ...UNBROWSER_HOSTS),
       )
       .map(([method, path, host]): FuzzRequest => ({ method, path, body: '{}', headers: host ? { host } : {} })),
+    fc
+      .tuple(
+        fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
+        fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'),
+        fc.constantFrom('http://localhost', 'null', 'https://evil.example', ...UNBROWSER_ORIGINS),
+      )
+      .map(([method, path, origin]): FuzzRequest => ({ method, path, body: '{}', headers: { origin } })),
   );
 }
 

@@ -6,15 +6,18 @@ import fc from 'fast-check';
 /**
  * `npm run fuzz [-- N]`: sends N (default 1200) fuzzed requests to every route — malformed
  * configs, control messages, JSONL and OTLP imports, prompt sets, sweep grids, lessons, compare
- * queries, SSE resume points, paths and Host headers — through the real route handlers (proxy
- * first, as Next does) and prints how many answered 5xx. Exit 1 when any did.
+ * queries, SSE resume points, paths, Host and Origin headers — through the real route handlers
+ * (proxy first, as Next does) and prints how many answered 5xx; then sends each Host and Origin
+ * spelling no browser sends (`127.0.0.1.:PORT`, `http://evil@127.0.0.1:PORT`, …) to every route
+ * and counts those not refused with a 403. Exit 1 when any answered 5xx or was let in.
  */
 async function main(): Promise<number> {
   const count = Number(process.argv[2] ?? 1200);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fuzz-'));
   process.env.LOOP_LAB_DATA_DIR = dir;
   process.env.LOOP_LAB_UNWATCHED_MS ??= '5000';
-  const { dispatch, fuzzRequests, startValidRun } = await import('./api-fuzz');
+  const { dispatch, fuzzRequests, startValidRun, UNBROWSER_HOSTS, UNBROWSER_ORIGINS } = await import('./api-fuzz');
+  const { ROUTES } = await import('./dispatch-route');
   const { getRunRegistry, getSweepRegistry } = await import('@/lib/server');
   const knownId = await startValidRun();
   await getRunRegistry().whenFinished(knownId);
@@ -43,6 +46,20 @@ async function main(): Promise<number> {
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     if (status >= 500 && failures.length < 5) failures.push(`${request.method} ${request.path} → ${status}: ${text.slice(0, 200)}`);
   }
+  // The spellings no browser sends, on every route: each a 403 from the proxy, before any route runs.
+  const spellings = [...UNBROWSER_HOSTS.map((host) => ({ host })), ...UNBROWSER_ORIGINS.map((origin) => ({ host: 'localhost:3000', origin }))];
+  let letIn = 0;
+  for (const route of ROUTES) {
+    const path = route.pattern.replace(/:\w+/g, knownId);
+    for (const headers of spellings) {
+      const response = await dispatch({ method: route.method, path, body: '{}', headers });
+      await response.body?.cancel();
+      if (response.status !== 403) {
+        letIn += 1;
+        if (failures.length < 10) failures.push(`${route.method} ${path} with ${JSON.stringify(headers)} → ${response.status}, not 403`);
+      }
+    }
+  }
   const alive = await startValidRun().then(
     () => true,
     () => false,
@@ -54,9 +71,10 @@ async function main(): Promise<number> {
     .join('  ');
   console.log(`fuzzed ${count} requests in ${((performance.now() - started) / 1000).toFixed(1)} s: ${table}`);
   console.log(`5xx from app code: ${fiveXx}; server still answers a valid run afterwards: ${alive ? 'yes' : 'NO'}`);
+  console.log(`Host and Origin spellings no browser sends: ${spellings.length} on each of ${ROUTES.length} routes, ${letIn} let in (each must be a 403)`);
   for (const failure of failures) console.log(`  ${failure}`);
   fs.rmSync(dir, { recursive: true, force: true });
-  return fiveXx === 0 && alive ? 0 : 1;
+  return fiveXx === 0 && alive && letIn === 0 ? 0 : 1;
 }
 
 main().then(

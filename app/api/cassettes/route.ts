@@ -1,8 +1,6 @@
-import { processEnv } from '@/lib/config/server-env';
 import { CassetteSchema } from '@/lib/protocol';
 import { CassetteListSchema, CassetteSummarySchema, ImportCassetteBodySchema } from '@/lib/protocol/http';
-import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
-import { errorResponse, jsonResponse, listAllCassettes, MAX_BODY_BYTES, readJson, refuseCrossSite } from '@/lib/server';
+import { errorResponse, jsonResponse, knownKeysRedactor, listAllCassettes, MAX_BODY_BYTES, readJson, refuseCrossSite } from '@/lib/server';
 import { getCassetteStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -18,15 +16,16 @@ export async function GET(): Promise<Response> {
 }
 
 /**
- * Imports a cassette file under a name: 201 with its summary. Every key the server holds is
- * removed from it on the way in (in every form the run log's redaction knows), as a trace
- * import does, so a file quoting the server's key stores `[redacted]`.
+ * Imports a cassette file under a name: 201 with its summary. Every key the server knows (its
+ * environment's, and each one a request has sent it) is removed from it on the way in — its
+ * name, its source and note, every exchange — in every form the run log's redaction knows
+ * (backwards and split included), as a trace import does, so a file quoting a key stores `[redacted]`.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
     const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }));
-    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+    const redactor = knownKeysRedactor();
     const cassette = CassetteSchema.parse(redactor.value(body.cassette));
     const saved = getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });

@@ -1,5 +1,5 @@
 import { PromptSetListSchema, PromptSetSchema, SavePromptSetBodySchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { errorResponse, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { TOOL_NAMES } from '@/lib/tools';
 
@@ -15,7 +15,11 @@ export async function GET(): Promise<Response> {
   }
 }
 
-/** Saves a prompt set as the next version of its name: 201 with the stored set (PromptSetSchema). */
+/**
+ * Saves a prompt set as the next version of its name: 201 with the stored set (PromptSetSchema).
+ * Every key the server knows (its environment's, and each one a request has sent it) is taken
+ * out of its texts first, as from a run's log, so a system prompt that quotes one stores `[redacted]`.
+ */
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
@@ -31,7 +35,7 @@ export async function POST(request: Request): Promise<Response> {
         unknown.map((n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`),
       );
     }
-    const body = SavePromptSetBodySchema.parse(raw);
+    const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw));
     const saved = getPromptSetStore().savePromptSet(body);
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {

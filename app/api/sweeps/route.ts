@@ -1,5 +1,5 @@
 import { CreatedSchema, CreateSweepBodySchema, ListSweepsQuerySchema, SweepSummaryListSchema } from '@/lib/protocol/http';
-import { errorResponse, getSweepRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { errorResponse, getSweepRegistry, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
@@ -18,8 +18,10 @@ export async function POST(request: Request): Promise<Response> {
       promptSets: (ref) => getPromptSetStore().getPromptSet(ref.name, ref.version),
     });
     if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
-    // The keys stay in this process's memory for this sweep only: never in its row, a run's config, an event or a queued job.
-    const { id } = getSweepRegistry().start(grid, apiKeys ? { apiKeys } : {});
+    // The keys stay in this process's memory: never in its row, a run's config, an event or a
+    // queued job. The grid's texts (its name, labels, fault plans) are redacted of every key the
+    // server knows before anything is made of them.
+    const { id } = getSweepRegistry().start(knownKeysRedactor().value(grid), apiKeys ? { apiKeys } : {});
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
   } catch (error) {
     return errorResponse(error);

@@ -1,9 +1,7 @@
 import { CreatedSchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, readText, refuseCrossSite } from '@/lib/server';
+import { errorResponse, HttpError, jsonResponse, knownKeysRedactor, readText, refuseCrossSite } from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
-import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
-import { processEnv } from '@/lib/config/server-env';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,16 +11,17 @@ const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/
 
 /**
  * Imports a trace sent as the raw body: a Loop Lab JSONL export, a plain tracer's file, or
- * OTLP/JSON with GenAI spans (GET /api/runs/:id/otel, or another agent's), with the server's
- * keys redacted from every event before it is stored. 400 lists what is wrong.
+ * OTLP/JSON with GenAI spans (GET /api/runs/:id/otel, or another agent's), with every key the
+ * server knows redacted from every event before it is stored. 400 lists what is wrong.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request, accept: IMPORT_TYPES });
     let text = await readText({ request });
-    // The server's keys (every *_API_KEY it holds) never get into the store by way of a trace,
-    // nor into an error that quotes the file (a key used as a property name is a path).
-    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+    // The server's keys (every *_API_KEY it holds, and each key a request has sent it) never get
+    // into the store by way of a trace, nor into an error that quotes the file (a key used as a
+    // property name is a path).
+    const redactor = knownKeysRedactor();
     if (looksLikeOtlp(text)) {
       const converted = otlpToTracerJsonl(text);
       if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));

@@ -1,7 +1,7 @@
 import { buildCassette } from '@/lib/cassettes';
 import { VENDOR_DEFAULTS } from '@/lib/protocol';
 import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, getRunTraffic, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import { errorResponse, getRunRegistry, getRunTraffic, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
 import { getCassetteStore, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -38,7 +38,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
       truncated: traffic.truncated,
       recordedAt: new Date(),
     });
-    const saved = getCassetteStore().saveCassette({ name: body.name ?? run.summary.title ?? `run ${id.slice(0, 8)}`, cassette, fromRun: id });
+    // The traffic was redacted as it was recorded (with the run's keys); the name is a person's text.
+    const name = knownKeysRedactor().text(body.name ?? run.summary.title ?? `run ${id.slice(0, 8)}`);
+    const saved = getCassetteStore().saveCassette({ name, cassette, fromRun: id });
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);
