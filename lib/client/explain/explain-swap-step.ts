@@ -1,4 +1,5 @@
-import { checkNever, type EventOf, type TakeoverHandling, type TakeoverRule } from '@/lib/protocol';
+import type { EventOf, TakeoverHandling, TakeoverRule } from '@/lib/protocol';
+import { checkNever } from '@/lib/protocol/check-never';
 import type { Explanation } from './explanation';
 
 const SWAP_CAUSE: Record<EventOf<'swap'>['cause'], string> = {
