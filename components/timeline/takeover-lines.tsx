@@ -38,3 +38,16 @@ export function CarriedList({ converted }: { converted: readonly string[] }) {
     </ul>
   );
 }
+
+/** What went as it was although a safeguard would have changed it: identical lines once, with their count. */
+export function AsIsList({ asIs }: { asIs: readonly string[] }) {
+  return (
+    <ul className="list-inside list-disc font-mono" data-testid="takeover-as-is">
+      {countIdentical(asIs).map(({ item, count }) => (
+        <li key={item}>
+          {item} <Times count={count} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -32,12 +32,21 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'swap':
       return `${t}  #${event.iteration} swap ${event.from_vendor}/${event.from_model} → ${event.to_vendor}/${event.to_model} (${event.cause}${event.reason ? `: ${event.reason}` : ''})`;
     case 'takeover_report': {
+      const asIs = event.as_is?.length ?? 0;
+      if (event.handling.naive) {
+        return `${t}  #${event.iteration}   naive takeover to ${event.dialect}: history sent as it was (${asIs} kinds as they were, ${event.dropped.length} dropped)`;
+      }
       const naive = event.naive
         ? event.naive.accepted
           ? 'naive rendering would be accepted'
           : `naive rendering would get ${event.naive.status}: ${short(event.naive.message ?? '')}`
         : 'naive rendering not probed (real vendor)';
-      return `${t}  #${event.iteration}   takeover to ${event.dialect}: ${event.dropped.length} dropped, ${event.converted.length} kinds converted · ${naive}`;
+      return `${t}  #${event.iteration}   takeover to ${event.dialect}: ${event.dropped.length} dropped, ${event.converted.length} kinds converted${asIs > 0 ? `, ${asIs} kinds as they were` : ''} · ${naive}`;
+    }
+    case 'takeover_outcome': {
+      const error = [event.status, event.vendor_type].filter((x) => x !== undefined).join(' ');
+      const answer = event.outcome === 'accepted' ? 'accepted' : `${event.outcome}${error ? ` ${error}` : ''}: ${short(event.message ?? '')}`;
+      return `${t}  #${event.iteration}   first request on ${event.vendor}/${event.model} after the swap: ${answer}`;
     }
     case 'off_recording':
       return `${t}  off the recording at request ${event.request_no}: ${event.differs} — ${event.why}`;

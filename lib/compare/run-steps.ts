@@ -216,6 +216,7 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
       case 'content_delta':
       case 'watchdog_armed':
       case 'takeover_report':
+      case 'takeover_outcome':
       case 'forked_from':
       case 'tool_start':
       case 'context_sent':

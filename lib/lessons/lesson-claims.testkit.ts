@@ -603,9 +603,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'reasoning-placeholder': (lesson, { on, off }) => {
     const [swap] = of(on, 'swap');
     expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
-    const turnsGiven = (log: RunEvent[], words: string) =>
-      Number(/^(\d+) × /.exec(of(log, 'takeover_report')[0]!.converted.find((c) => c.includes(words)) ?? '0 × ')![1]);
-    const given = turnsGiven(on, `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`);
+    const turnsGiven = (entries: readonly string[], words: string) => Number(/^(\d+) × /.exec(entries.find((c) => c.includes(words)) ?? '0 × ')![1]);
+    const given = turnsGiven(of(on, 'takeover_report')[0]!.converted, `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`);
     expect(lesson.text.does).toContain(`"${REASONING_PLACEHOLDER}"`);
     expect(lesson.text.costs).toContain(`${given} tool-call turns get the placeholder`);
     // Every tool-call turn before the switch: the ones the first vendor's model wrote.
@@ -613,7 +612,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(on, 'takeover_report')[0]!.dropped.every((d) => d.kind === 'thinking')).toBe(true);
     expect(lesson.text.costs).toContain(`${swap!.to_model} finishes the task`);
     expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
-    expect(turnsGiven(off, 'naive: tool-call turn sent without reasoning_content')).toBe(given);
+    // Naive: the same turns go as they were (the report's as_is), without reasoning_content.
+    expect(turnsGiven(of(off, 'takeover_report')[0]!.as_is ?? [], 'tool-call turn sent without reasoning_content, as it was')).toBe(given);
     const refusal = refusedOnEveryResend(lesson, off, 400);
     expect(lesson.text.costs).toContain(`400 "${refusal.message}"`);
     expect(end(off).iteration).toBe(swap!.iteration);
@@ -645,7 +645,7 @@ export const LESSON_CLAIMS: Record<string, Check> = {
         .every((c) => c.vendor === fork.vendor),
     ).toBe(true);
     // Naive: the signatures travel as sealed reasoning and the vendor's real 400 ends the fork at once.
-    expect(count(of(off, 'takeover_report')[0]!.converted, 'naive: foreign reasoning sent as an encrypted reasoning item, as it was')).toBe(signed);
+    expect(count(of(off, 'takeover_report')[0]!.as_is ?? [], 'foreign reasoning sent as an encrypted reasoning item, as it was')).toBe(signed);
     expect(lesson.text.costs).toContain(`the ${signed} signatures go as encrypted reasoning items`);
     const refusal = refusedOnEveryResend(lesson, off, 400);
     expect(refusal).toMatchObject({ status: 400, rule: 'vendor code invalid_encrypted_content', retryable: false });

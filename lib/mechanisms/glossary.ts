@@ -442,7 +442,7 @@ export const GLOSSARY = [
     term: 'naive takeover',
     mechanism: 'takeover-handling',
     definition:
-      'Sending the history to the new vendor as it was, credentials included. The takeover report shows the real error the strict vendor would have answered.',
+      'Sending the history to the new vendor as it was, credentials included. After a handled swap the takeover panel shows, one click away, the real error the strict vendor would have answered a naive one; after a naive swap, the error it did answer.',
   },
   {
     id: 'fork',

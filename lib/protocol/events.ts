@@ -25,7 +25,13 @@ import {
   SdkRetryEventSchema,
 } from './event-families/model-call-events';
 import { OffRecordingEventSchema } from './event-families/replay-events';
-import { SwapEventSchema, ForkedFromEventSchema, TakeoverReportEventSchema, type SentBodySchema } from './event-families/takeover-events';
+import {
+  SwapEventSchema,
+  ForkedFromEventSchema,
+  TakeoverReportEventSchema,
+  TakeoverOutcomeEventSchema,
+  type SentBodySchema,
+} from './event-families/takeover-events';
 import {
   ToolStartEventSchema,
   ToolCallEventSchema,
@@ -87,6 +93,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   SwapEventSchema,
   ForkedFromEventSchema,
   TakeoverReportEventSchema,
+  TakeoverOutcomeEventSchema,
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
   SdkRetryEventSchema,

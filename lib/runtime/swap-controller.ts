@@ -1,6 +1,7 @@
 import type { Emit, ProviderBinding } from '@/lib/engine';
+import { classifyError } from '@/lib/engine/recovery';
 import { MAX_SCHEDULED_SWAPS, takeoverRuleOn, type EventOf, type RunConfig, type ScheduledSwap, type TakeoverHandling } from '@/lib/protocol';
-import type { ProviderAdapter } from '@/lib/providers';
+import type { ProviderAdapter, StreamPart } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
 import { probeSimRequest } from '@/lib/sim';
 import { heldReference, type RenderReport } from '@/lib/trajectory';
@@ -73,13 +74,22 @@ export function createSwapController(options: {
       stream(request, streamOptions) {
         const reporting = pending;
         let rendered: RenderReport | undefined;
-        return inner.stream(request, {
+        // The request that carried the takeover report: its answer is the takeover's outcome.
+        let reported = false;
+        let began = false;
+        let finished = false;
+        const streamed = inner.stream(request, {
           ...streamOptions,
           ...(reporting
             ? {
                 onRenderReport: (renderReport: RenderReport) => {
                   streamOptions.onRenderReport?.(renderReport);
                   rendered = renderReport;
+                },
+                onPart: (part: StreamPart) => {
+                  if (part.type === 'connected' || part.type === 'response-start') began = true;
+                  if (part.type === 'finish') finished = true;
+                  streamOptions.onPart(part);
                 },
               }
             : {}),
@@ -88,9 +98,22 @@ export function createSwapController(options: {
             if (!options.inBackground()) lastSent = { bound: withProvider, model: request.model, body };
             if (!reporting || !rendered || pending !== reporting) return;
             pending = undefined;
+            reported = true;
             emitReport({ bound: withProvider, report: rendered, request, body, ...reporting });
           },
         });
+        if (!reporting) return streamed;
+        const answered = (error: unknown) => {
+          if (!reported) return;
+          emitOutcome({ bound: withProvider, model: request.model, iteration: reporting.iteration, handling: reporting.handling, began, finished, error });
+        };
+        return streamed.then(
+          () => answered(finished ? undefined : new Error('the stream ended before the vendor finished the response')),
+          (error: unknown) => {
+            answered(error ?? new Error('the request failed'));
+            throw error;
+          },
+        );
       },
     };
     const withProvider = { ...bound, provider };
@@ -129,13 +152,16 @@ export function createSwapController(options: {
     // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
     // Naively the reference is kept where the dialect has a place for it, and elsewhere only the
     // messages after it are sent: each is what code written for the first vendor would send.
+    // A naive takeover sent the naive rendering itself: its real answer is the takeover's outcome, not a counterfactual.
     const naive = { ...handling, naive: true };
-    const naiveRendering = !held
-      ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive })
-      : bound.dialect.wire === 'responses'
-        ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive, held: { responseId: held.responseId, messages: held.messages } })
-        : bound.dialect.render({ request: { ...request, messages: request.messages.slice(held.messages) }, vendor: bound.vendor, handling: naive });
-    const verdict = probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
+    const naiveRendering = handling.naive
+      ? undefined
+      : !held
+        ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive })
+        : bound.dialect.wire === 'responses'
+          ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive, held: { responseId: held.responseId, messages: held.messages } })
+          : bound.dialect.render({ request: { ...request, messages: request.messages.slice(held.messages) }, vendor: bound.vendor, handling: naive });
+    const verdict = naiveRendering && probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
     const at = { vendor: bound.vendor, model: request.model, url: bound.provider.endpoint };
     emit({
       event: 'takeover_report',
@@ -145,6 +171,7 @@ export function createSwapController(options: {
       dialect: bound.dialect.id,
       converted: report.converted,
       dropped: report.dropped,
+      as_is: report.asIs,
       handling,
       ...(verdict
         ? {
@@ -154,7 +181,37 @@ export function createSwapController(options: {
           }
         : {}),
       sent: sentBody({ ...at, body: input.body }),
-      naive_body: sentBody({ ...at, body: naiveRendering.params }),
+      ...(naiveRendering ? { naive_body: sentBody({ ...at, body: naiveRendering.params }) } : {}),
+    });
+  };
+
+  /**
+   * What the new vendor answered the takeover's first request: accepted (answered to its stop
+   * reason), refused (an error status before any response began) or failed (broke off, or no
+   * answer), the error as the run's one classifier reads it.
+   */
+  const emitOutcome = (input: {
+    bound: BoundVendor;
+    model: string;
+    iteration: number;
+    handling: TakeoverHandling;
+    began: boolean;
+    finished: boolean;
+    error: unknown;
+  }): void => {
+    const at = { event: 'takeover_outcome', iteration: input.iteration, vendor: input.bound.vendor, model: input.model, handling: input.handling } as const;
+    if (input.error === undefined) {
+      emit({ ...at, outcome: 'accepted' });
+      return;
+    }
+    const verdict = classifyError(input.error);
+    emit({
+      ...at,
+      outcome: verdict.status !== undefined && !input.began ? 'refused' : 'failed',
+      ...(verdict.status !== undefined ? { status: verdict.status } : {}),
+      ...(verdict.vendorType !== undefined ? { vendor_type: verdict.vendorType } : {}),
+      message: verdict.message,
+      category: verdict.category,
     });
   };
 

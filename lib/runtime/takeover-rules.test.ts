@@ -26,9 +26,9 @@ describe('takeover safeguards, each switched off alone', () => {
     const events = await swapWithRuleOff('credentials', SONNET_TO_HAIKU);
     const [report] = ofType(events, 'takeover_report');
     expect(report?.handling.rulesOff).toEqual(['credentials']);
-    expect(
-      report?.converted.some((c) => c.includes('credentials rule off: thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted')),
-    ).toBe(true);
+    expect(report?.as_is?.some((c) => c.includes('credentials rule off: thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted'))).toBe(
+      true,
+    );
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error' });
     expect(error?.message).toMatch(/Invalid `signature` in `thinking` block/);
@@ -60,7 +60,7 @@ describe('takeover safeguards, each switched off alone', () => {
     const events = await swapWithRuleOff('handles', GPT5_TO_MINI);
     const [report] = ofType(events, 'takeover_report');
     expect(report?.handling.rulesOff).toEqual(['handles']);
-    expect(report?.converted.some((c) => c.includes('handles rule off: message held by sim-openai-responses/gpt-sim-5, sent by its reference'))).toBe(true);
+    expect(report?.as_is?.some((c) => c.includes('handles rule off: message held by sim-openai-responses/gpt-sim-5, sent by its reference'))).toBe(true);
     expect(report?.converted.some((c) => c.includes('re-sent by value'))).toBe(false);
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400 });

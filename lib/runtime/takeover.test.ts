@@ -69,6 +69,63 @@ describe('takeover between vendors mid-run', () => {
     expect(new Set(ofType(events, 'model_error').map((e) => e.message)).size).toBe(1);
   });
 
+  it('a naive swap records what it sent as it was and what came back: the report has no counterfactual, the outcome is the real 400', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+      takeover: { naive: true },
+      swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
+    });
+    const [report] = ofType(events, 'takeover_report');
+    expect(report?.naive).toBeUndefined();
+    expect(report?.naive_body).toBeUndefined();
+    expect(report?.dropped).toEqual([]);
+    expect(report?.as_is?.some((c) => c.includes('thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted'))).toBe(true);
+    const [outcome] = ofType(events, 'takeover_outcome');
+    const [error] = ofType(events, 'model_error');
+    expect(outcome).toMatchObject({
+      iteration: 3,
+      vendor: 'sim-anthropic',
+      model: 'claude-sim-haiku',
+      handling: { naive: true },
+      outcome: 'refused',
+      status: 400,
+      vendor_type: 'invalid_request_error',
+      message: error!.message,
+      category: error!.category,
+    });
+    // Written when the request settled: after the report, before the engine's own record of the error.
+    expect(report!.seq).toBeLessThan(outcome!.seq);
+    expect(outcome!.seq).toBeLessThan(error!.seq);
+  });
+
+  it('a handled swap’s first request is accepted, and its outcome says so before the turn’s llm_call', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+      swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
+    });
+    const outcomes = ofType(events, 'takeover_outcome');
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        iteration: 3,
+        vendor: 'sim-anthropic',
+        model: 'claude-sim-haiku',
+        handling: expect.objectContaining({ naive: false }),
+        outcome: 'accepted',
+      }),
+    ]);
+    const call = ofType(events, 'llm_call').find((c) => c.seq > outcomes[0]!.seq);
+    expect(call).toMatchObject({ iteration: 3, model: 'claude-sim-haiku' });
+  });
+
+  it('a fault on the first request after a swap is its outcome (OpenAI’s overloaded is a 503); the retry after it is no takeover’s first request', async () => {
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic' },
+      swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }],
+      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+    });
+    expect(ofType(events, 'takeover_outcome')).toEqual([expect.objectContaining({ outcome: 'refused', status: 503, category: 'overloaded' })]);
+  });
+
   it('the same swap handled correctly drops the signatures and is accepted; the report shows the naive 400 one click away', async () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },

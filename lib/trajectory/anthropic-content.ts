@@ -76,11 +76,9 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       }
       if (!takeoverRuleOn(handling, 'credentials')) {
         // As it was: the foreign signature (or none) goes out, and the vendor judges it.
-        const who = handling.naive ? 'naive' : 'credentials rule off';
-        report.count(
-          credential
-            ? `${who}: thinking block sent with the signature ${describeMinter(credential)} minted`
-            : `${who}: thinking block sent without a signature`,
+        const who = handling.naive ? '' : 'credentials rule off: ';
+        report.asIs(
+          credential ? `${who}thinking block sent with the signature ${describeMinter(credential)} minted` : `${who}thinking block sent without a signature`,
         );
         return { role, block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' } };
       }
@@ -104,12 +102,12 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     case 'redacted_thinking': {
       const minter = redactedMinter(part);
       const credentialsOff = !takeoverRuleOn(handling, 'credentials');
-      if (isMintedBy({ credential: minter, vendor, model }) || credentialsOff) {
-        report.count(
-          credentialsOff && !isMintedBy({ credential: minter, vendor, model })
-            ? `${handling.naive ? 'naive' : 'credentials rule off'}: redacted thinking from ${describeMinter(minter)} sent as it was`
-            : 'redacted thinking block passed back unchanged',
-        );
+      if (isMintedBy({ credential: minter, vendor, model })) {
+        report.count('redacted thinking block passed back unchanged');
+        return { role, block: { type: 'redacted_thinking', data: part.data } };
+      }
+      if (credentialsOff) {
+        report.asIs(`${handling.naive ? '' : 'credentials rule off: '}redacted thinking from ${describeMinter(minter)} sent as it was`);
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       report.drop(

@@ -42,7 +42,14 @@ export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthro
   if (request.system !== '') params.system = request.system;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   if (request.promptCaching) markCachePrefix(params);
-  const thinking = thinkingConfig({ request, vendor, messages, report: recordingReport(own), latestTurnRule: takeoverRuleOn(handling, 'latest_turn') });
+  const thinking = thinkingConfig({
+    request,
+    vendor,
+    messages,
+    report: recordingReport(own),
+    latestTurnRule: takeoverRuleOn(handling, 'latest_turn'),
+    ruleOffBy: handling.naive ? '' : 'latest-turn rule off: ',
+  });
   if (thinking) params.thinking = thinking;
   let report: RenderReport | undefined;
   return {
@@ -73,6 +80,8 @@ function thinkingConfig(options: {
   report: Omit<ReportBuilder, 'build'>;
   /** Off (alone, or in a naive takeover): thinking stays on whatever the history holds, and meets the vendor's rule. */
   latestTurnRule: boolean;
+  /** The report entry's opening when the rule alone is off ("latest-turn rule off: "); empty in a naive takeover. */
+  ruleOffBy: string;
 }): Anthropic.ThinkingConfigEnabled | undefined {
   const { request, vendor, messages, report } = options;
   if (!request.thinking) return undefined;
@@ -85,12 +94,17 @@ function thinkingConfig(options: {
     report.drop('thinking_config', `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`);
     return undefined;
   }
-  if (options.latestTurnRule && toolRoundLacksThinking(messages)) {
-    report.drop(
-      'thinking_config',
-      `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${describeMinter({ vendor, model: request.model })}`,
-    );
-    return undefined;
+  if (toolRoundLacksThinking(messages)) {
+    const signer = describeMinter({ vendor, model: request.model });
+    if (!options.latestTurnRule) {
+      report.asIs(`${options.ruleOffBy}extended thinking left on, though the tool round in progress did not start with a thinking block signed by ${signer}`);
+    } else {
+      report.drop(
+        'thinking_config',
+        `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${signer}`,
+      );
+      return undefined;
+    }
   }
   return { type: 'enabled', budget_tokens: budget };
 }

@@ -188,7 +188,7 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
         text === '' ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"` : 'own reasoning passed back as reasoning_content',
       );
     } else if (reasoning) {
-      report.count(`${handling.naive ? 'naive' : 'reasoning placeholder rule off'}: tool-call turn sent without reasoning_content, as it was`);
+      report.asIs(`${handling.naive ? '' : 'reasoning placeholder rule off: '}tool-call turn sent without reasoning_content, as it was`);
     }
     out.push(assistant);
   }

@@ -49,13 +49,8 @@ export function renderResponses(options: RenderResponsesOptions): RenderedRespon
   const held = options.held && options.held.messages <= request.messages.length ? options.held : undefined;
   const from = held ? held.messages : 0;
   for (let i = 0; i < request.messages.length; i++) {
-    report.count(
-      i >= from
-        ? 'message sent by value'
-        : held?.elsewhere
-          ? `handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`
-          : `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)`,
-    );
+    if (i < from && held?.elsewhere) report.asIs(`handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`);
+    else report.count(i >= from ? 'message sent by value' : `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)`);
   }
   const input: InputItem[] = [];
   for (const message of request.messages.slice(from)) {
@@ -114,7 +109,7 @@ function renderAssistant(
           report.count('own reasoning passed back as its encrypted reasoning item');
           input.push(reasoningItem({ id: credential.item, text: part.text, sealed: credential.signature }));
         } else if (credential && handling.naive) {
-          report.count('naive: foreign reasoning sent as an encrypted reasoning item, as it was');
+          report.asIs('foreign reasoning sent as an encrypted reasoning item, as it was');
           input.push(reasoningItem({ id: credential.item ?? 'rs_foreign', text: part.text, sealed: credential.signature }));
         } else if (handling.foreignThinking === 'note' && !handling.naive && part.text.trim() !== '') {
           if (credential)
@@ -131,8 +126,10 @@ function renderAssistant(
         break;
       }
       case 'redacted_thinking':
-        if (handling.naive) input.push(reasoningItem({ id: 'rs_redacted', text: '', sealed: part.data }));
-        else
+        if (handling.naive) {
+          report.asIs(`redacted thinking from ${describeMinter(part)} sent as an encrypted reasoning item, as it was`);
+          input.push(reasoningItem({ id: 'rs_redacted', text: '', sealed: part.data }));
+        } else
           report.drop(
             'redacted_thinking',
             `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(part)} and ${vendor} cannot read it`,

@@ -7,7 +7,7 @@ import { explainOutputStep } from './explain-output-step';
 import { errorCause, formatMs, keepaliveLabel } from '../format';
 import { cap, type Explanation } from './explanation';
 import { explainGuard, explainToolCall } from './explain-tool-step';
-import { explainSwap, explainTakeover } from './explain-swap-step';
+import { explainSwap, explainTakeover, explainTakeoverOutcome } from './explain-swap-step';
 
 export type { Explanation } from './explanation';
 
@@ -32,6 +32,7 @@ export const EXPLAINED_TYPES = [
   'output_recovery',
   'swap',
   'takeover_report',
+  'takeover_outcome',
   'off_recording',
   'task_verdict',
   'terminate',
@@ -103,6 +104,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return explainSwap(event);
     case 'takeover_report':
       return explainTakeover(event);
+    case 'takeover_outcome':
+      return explainTakeoverOutcome(event);
     case 'off_recording':
       return { why: cap(event.why), term: 'off-recording', also: ['cassette'] };
     case 'task_verdict':

@@ -30,4 +30,25 @@ describe('swapAnnouncement', () => {
     );
     expect(swapAnnouncement([swap], [swap])).toBeUndefined();
   });
+
+  it('then says what the new vendor answered the first request, once', () => {
+    const handling = { foreignThinking: 'drop', naive: true } as const;
+    const answered = {
+      ...swap,
+      outcome: {
+        seq: 44,
+        vendor: 'sim-deepseek',
+        model: 'deepseek-sim-reasoner',
+        handling,
+        outcome: 'refused',
+        status: 400,
+        vendor_type: 'invalid_request_error',
+        message: 'No.',
+      } as const,
+    };
+    expect(swapAnnouncement([swap], [answered])).toBe(
+      'sim-deepseek/deepseek-sim-reasoner refused the first request after the swap, the history sent as it was (naive takeover): 400 invalid_request_error: No.',
+    );
+    expect(swapAnnouncement([answered], [answered])).toBeUndefined();
+  });
 });

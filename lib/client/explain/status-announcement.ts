@@ -1,4 +1,5 @@
 import { statusWord, type RunStatus } from '../run-view/run-view-state';
+import { explainTakeoverOutcome, type TakeoverOutcomeFacts } from './explain-swap-step';
 
 /**
  * What a screen reader is told about a run: a sentence when its status changes (running →
@@ -10,15 +11,28 @@ export function statusAnnouncement(previous: RunStatus, next: RunStatus, reason:
   return `Run ${statusWord(next)}: ${reason}`;
 }
 
+type AnnouncedSwap = {
+  seq: number;
+  fromVendor: string;
+  fromModel: string;
+  toVendor: string;
+  toModel: string;
+  iteration: number;
+  outcome?: TakeoverOutcomeFacts & { seq: number };
+};
+
 /**
  * What a screen reader is told when a swap lands while the run is watched: where the run went,
- * from which turn, and where to look. `undefined` when no new swap arrived.
+ * from which turn, and where to look; then, when it comes, what the new vendor answered the
+ * first request (the panel's own sentence). `undefined` when neither arrived.
  */
-export function swapAnnouncement(
-  previous: readonly { seq: number }[],
-  next: readonly { seq: number; fromVendor: string; fromModel: string; toVendor: string; toModel: string; iteration: number }[],
-): string | undefined {
+export function swapAnnouncement(previous: readonly AnnouncedSwap[], next: readonly AnnouncedSwap[]): string | undefined {
   const swap = next.at(-1);
-  if (!swap || next.length <= previous.length) return undefined;
-  return `Swapped ${swap.fromVendor}/${swap.fromModel} → ${swap.toVendor}/${swap.toModel} from turn ${swap.iteration}: the takeover panel shows the request before and after.`;
+  if (!swap) return undefined;
+  if (next.length > previous.length) {
+    return `Swapped ${swap.fromVendor}/${swap.fromModel} → ${swap.toVendor}/${swap.toModel} from turn ${swap.iteration}: the takeover panel shows the request before and after.`;
+  }
+  const before = previous.at(-1);
+  if (swap.outcome && before?.seq === swap.seq && before.outcome === undefined) return explainTakeoverOutcome(swap.outcome).why;
+  return undefined;
 }

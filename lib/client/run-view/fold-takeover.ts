@@ -11,6 +11,8 @@ export interface TakeoverReportView {
   dialect: string;
   converted: readonly string[];
   dropped: readonly { kind: string; detail: string }[];
+  /** What went as it was although a safeguard would have changed it (naive, or a safeguard off). */
+  asIs: readonly string[];
   handling: TakeoverHandling;
   naive?: EventOf<'takeover_report'>['naive'];
   /** The first request body on the new vendor, as its adapter sent it. */
@@ -40,7 +42,12 @@ export interface SwapView {
   /** The last request body sent on the vendor left behind. */
   sentBefore?: SentBody;
   report?: TakeoverReportView;
+  /** What the new vendor answered that first request, once it settled. */
+  outcome?: TakeoverOutcomeView;
 }
+
+/** The new vendor's answer to the first request after a swap, as the swap controller recorded it. */
+export type TakeoverOutcomeView = Omit<EventOf<'takeover_outcome'>, 'event' | 'run_id'>;
 
 const CAUSE: Record<SwapView['cause'], string> = {
   control: 'swapped',
@@ -95,6 +102,7 @@ export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'
     dialect: e.dialect,
     converted: e.converted,
     dropped: e.dropped,
+    asIs: e.as_is ?? [],
     handling: e.handling,
     naive: e.naive,
     sent: e.sent,
@@ -108,6 +116,14 @@ export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'
       ? { turns: withLastForegroundBody(s.turns, sent, `the first request after the swap from ${last.fromVendor}/${last.fromModel}`) }
       : {}),
   };
+}
+
+/** Attaches the first request's answer to the swap it follows (the latest one). */
+export function foldTakeoverOutcome(s: RunViewState, e: EventOf<'takeover_outcome'>): RunViewState {
+  const last = s.swaps[s.swaps.length - 1];
+  if (!last) return s;
+  const { event: _event, run_id: _run, ...outcome } = e;
+  return { ...s, swaps: [...s.swaps.slice(0, -1), { ...last, outcome }] };
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   foldModelRequest,
   foldOutputRecovery,
 } from './fold-turn-events';
-import { foldSwap, foldTakeoverReport } from './fold-takeover';
+import { foldSwap, foldTakeoverOutcome, foldTakeoverReport } from './fold-takeover';
 import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
 
 /**
@@ -180,6 +180,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldSwap(s, e);
     case 'takeover_report':
       return foldTakeoverReport(s, e);
+    case 'takeover_outcome':
+      return foldTakeoverOutcome(s, e);
     case 'tool_start': {
       const call: ToolCallView = {
         key: e.call_id,

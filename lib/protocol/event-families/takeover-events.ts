@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScheduledSwapSchema, TakeoverSchema } from '../config';
 import { base } from './fields';
+import { ErrorCategorySchema } from './model-call-events';
 
 /**
  * Vendor changes: a swap mid-run, a fork's start from a parent's turn, and the takeover report
@@ -92,10 +93,17 @@ export const TakeoverReportEventSchema = z.object({
   /** What rendering the history for the new vendor converted, and what it dropped. */
   converted: z.array(z.string()),
   dropped: z.array(z.object({ kind: z.string(), detail: z.string() })),
+  /**
+   * What went as it was although a safeguard would have changed it: everything a naive
+   * takeover carried over untouched (foreign credentials, a missing field), or what one
+   * safeguard switched off let through. Counted like `converted`. Absent in logs from before it was kept.
+   */
+  as_is: z.array(z.string()).optional(),
   handling: TakeoverSchema,
   /**
    * The same request rendered naively (history as it was, credentials included) and
-   * validated by the strict simulated vendor: its real verdict. Absent for real vendors.
+   * validated by the strict simulated vendor: its real verdict. Absent for real vendors, and
+   * for a naive takeover: its request was the naive one, and `takeover_outcome` has the real answer.
    */
   naive: z
     .object({
@@ -110,4 +118,30 @@ export const TakeoverReportEventSchema = z.object({
   sent: SentBodySchema.optional(),
   /** The naive rendering of that same request (history as it was), the body `naive` judged. */
   naive_body: SentBodySchema.optional(),
+});
+
+/**
+ * What the new vendor answered the first request after a swap (the one `takeover_report`
+ * describes), written by the swap controller when that request settled, before the engine
+ * classifies it (`model_error`) or records the turn (`llm_call`).
+ */
+export const TakeoverOutcomeEventSchema = z.object({
+  ...base,
+  event: z.literal('takeover_outcome'),
+  iteration: z.number().int().min(0),
+  vendor: z.string(),
+  model: z.string(),
+  /** How the history was handed over on that request: naive (as it was) or handled. */
+  handling: TakeoverSchema,
+  /**
+   * accepted: the vendor took the request and answered it to its stop reason; refused: it
+   * answered with an error status before any response began; failed: the response broke off
+   * after it began, or no answer came (a dropped connection, a timeout, an abort).
+   */
+  outcome: z.enum(['accepted', 'refused', 'failed']),
+  /** The error as the run's one classifier read it (the same words the `model_error` that follows carries). */
+  status: z.number().int().optional(),
+  vendor_type: z.string().optional(),
+  message: z.string().optional(),
+  category: ErrorCategorySchema.optional(),
 });
