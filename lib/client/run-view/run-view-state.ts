@@ -1,4 +1,4 @@
-import type { FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
+import type { ClockKind, FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
 import { NO_TOTALS } from '@/lib/protocol/run-totals';
 import { initialContextView, type ContextViewState } from './context-view-state';
 import type { SwapView } from './fold-takeover';
@@ -55,7 +55,7 @@ export interface RunViewState {
   reason: string;
   /** Run time of the latest event (ms). */
   clockTs: number;
-  clock: 'real' | 'virtual';
+  clock: ClockKind;
   timeScale: number;
   config?: RunConfig;
   recovery?: RecoveryConfig;
