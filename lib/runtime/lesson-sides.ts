@@ -75,6 +75,8 @@ export async function playLessonHere(options: {
   runIdPrefix?: string;
   /** A forked lesson's parent, already made (makeLessonParentHere). */
   parent?: LessonParent;
+  /** Called as each side's run ends. */
+  onEnd?: (side: LessonSide) => void;
 }): Promise<Record<LessonSide, RunEvent[]>> {
   const { lesson, clock } = options;
   const prefix = options.runIdPrefix ?? lesson.slug;
@@ -83,6 +85,7 @@ export async function playLessonHere(options: {
     const { config, fork } = lessonSideRun({ lesson, side: which, clock, ...(parent ? { parent } : {}) });
     const events: RunEvent[] = [];
     await launchRun({ runId: `${prefix}-${which}`, config, ...(fork ? { fork } : {}), onEvent: (e) => events.push(e) }).done;
+    options.onEnd?.(which);
     return events;
   };
   const [on, off] = await Promise.all([side('on'), side('off')]);
