@@ -4,10 +4,10 @@ import { defineConfig } from 'vitest/config';
 const INCLUDE = ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'];
 
 /**
- * Runs alone, after the unit tests (`npm run test:determinism`): it starts busy loops beside its
- * runs, which would slow every test running with it, and it needs the load to be its own.
+ * Run alone, after the unit tests (`npm run test:determinism`): they start busy loops beside their
+ * runs, which would slow every test running with them, and they need the load to be their own.
  */
-const ALONE = ['lib/testing/determinism.test.ts'];
+const ALONE = ['lib/testing/determinism.test.ts', 'lib/lessons/lessons-at-load.test.ts'];
 
 /**
  * Test files that change what every later file in the same worker would see, so each runs in a

@@ -22,10 +22,12 @@ export function RunSettings({ form, onChange }: { form: PlaygroundForm; onChange
           data-testid="clock-select"
           className={INPUT}
           value={form.clock}
-          onChange={(e) => onChange({ clock: e.target.value === 'virtual' ? 'virtual' : 'real' })}
+          onChange={(e) => onChange({ clock: e.target.value === 'virtual' || e.target.value === 'paced' ? e.target.value : 'real' })}
+          title="real: wall time at the time scale; virtual: jumps straight to each deadline; paced: the virtual run, each jump waiting for wall time at the time scale (simulated vendors and replays)"
         >
           <option value="real">real</option>
           <option value="virtual">virtual</option>
+          <option value="paced">paced</option>
         </select>
       </Field>
       <Field label="time scale">
@@ -36,7 +38,7 @@ export function RunSettings({ form, onChange }: { form: PlaygroundForm; onChange
           min={0.001}
           max={10}
           disabled={form.clock === 'virtual'}
-          title="wall time per unit of run time: 0.05 shows a 120 s wait in 6 s"
+          title="wall time per unit of run time (real and paced clocks): 0.05 shows a 120 s wait in 6 s"
           className={INPUT}
           value={form.timeScale}
           onChange={(e) => onChange({ timeScale: Number(e.target.value) })}

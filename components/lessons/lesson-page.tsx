@@ -96,9 +96,9 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
                 Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off.
               </>
             )}{' '}
-            Real clock, {timeScaleLabel(scale)}
-            {scale !== 1 ? ' (times shown stay in run time)' : ''}. The times quoted above are this seed’s on the virtual clock; played live, every step also
-            takes this machine’s own time (more on a busy machine or in dev mode), so run times come out longer — the waits, counts and outcomes stay the same.
+            Paced clock, {timeScaleLabel(scale)}
+            {scale !== 1 ? ' (times shown stay in run time)' : ''}: each run is this seed’s virtual-clock run event for event, each wait shown at that pace, so
+            the times, waits, counts and outcomes quoted above are the ones on screen. A busy machine (or dev mode) only makes the play slower.
           </span>
         </div>
         {error && (

@@ -11,9 +11,9 @@ export function RunClock() {
   const clock = useRunStore((s) => s.view.clock);
   const timeScale = useRunStore((s) => s.view.timeScale);
   return (
-    <Stat label={clock === 'virtual' ? 'run clock (virtual)' : 'run clock'} title="time in the run's clock">
+    <Stat label={clock === 'real' ? 'run clock' : `run clock (${clock})`} title="time in the run's clock">
       <span data-testid="run-clock">{formatClock(now)}</span>
-      {clock === 'real' && timeScale !== 1 && (
+      {clock !== 'virtual' && timeScale !== 1 && (
         <span className="ml-1 text-faint" data-testid="run-time-scale" title={`time scale ${timeScale}: wall time per unit of run time`}>
           {timeScaleLabel(timeScale)}
         </span>

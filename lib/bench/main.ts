@@ -7,7 +7,7 @@ import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
 import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
-import { LESSON_WALL_TARGET_MS, measureLessonPlayTimes } from './lesson-play';
+import { LESSON_WALL_TARGET_MS, LOAD_FLOOR, measureLessonPlayTimes } from './lesson-play';
 import { describeLoad, LOAD_TARGETS, loadTargets, measureLoad } from './load';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
@@ -80,25 +80,43 @@ async function browserFigures(): Promise<void> {
   );
 }
 
-/** Every lesson's two sides played as its page plays them, each lesson's wall time against its promise (BENCH_ONLY=lessons: this alone; BENCH_LESSONS=slug,slug: those). */
+/**
+ * Every lesson's two sides played as its page plays them, beside busy loops: each lesson's wall
+ * time against its promise, and its text against the runs as played (BENCH_ONLY=lessons: this
+ * alone; BENCH_LESSONS=slug,slug: those; BENCH_BUSY_PER_CORE: the busy loops a core, default 5).
+ */
 async function lessonFigures(): Promise<void> {
   const only = process.env.BENCH_LESSONS?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const { how, lessons } = await measureLessonPlayTimes({ ...(only ? { only } : {}), onLesson: (l) => console.log(`      … ${l.slug} ${s(l.wallMs)}`) });
+  const { how, busyLoops, lessons } = await measureLessonPlayTimes({
+    ...(only ? { only } : {}),
+    onLesson: (l) =>
+      console.log(`      … ${l.slug} ${s(l.wallMs)} at load ${l.load.toFixed(1)}${l.problems.length > 0 ? `: ${l.problems.length} problem(s)` : ''}`),
+  });
   const width = Math.max(...lessons.map((l) => l.slug.length));
   const lines = lessons.map(
     (l) =>
-      `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale})`,
+      `      ${l.wallMs < LESSON_WALL_TARGET_MS ? 'ok  ' : 'OVER'}  ${l.slug.padEnd(width)}  ${s(l.wallMs).padStart(6)}  (on ${s(l.onMs)}, off ${s(l.offMs)}; time scale ${l.timeScale}; load ${l.load.toFixed(1)})`,
   );
   const slowest = lessons.reduce((a, b) => (b.wallMs > a.wallMs ? b : a));
+  const loads = lessons.map((l) => l.load);
   report(
-    `every lesson played, both sides, wall time from Play to the later terminate (${how})`,
-    `slowest ${slowest.slug} ${s(slowest.wallMs)}; ${lessons.filter((l) => l.wallMs >= LESSON_WALL_TARGET_MS).length} of ${lessons.length} over
+    `every lesson played, both sides, wall time from Play to the later terminate, beside ${busyLoops} busy loops (${how})`,
+    `slowest ${slowest.slug} ${s(slowest.wallMs)}; ${lessons.filter((l) => l.wallMs >= LESSON_WALL_TARGET_MS).length} of ${lessons.length} over; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}
 ${lines.join('\n')}`,
     lessons.every((l) => l.wallMs < LESSON_WALL_TARGET_MS),
     `target each < ${s(LESSON_WALL_TARGET_MS)}`,
+  );
+  const wrong = lessons.filter((l) => l.problems.length > 0);
+  report(
+    `every lesson's text against its runs as played, beside ${busyLoops} busy loops: each side its virtual-clock run event for event, ending as the lesson says, every claim borne out`,
+    wrong.length === 0
+      ? `${lessons.length} of ${lessons.length} hold at load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`
+      : `${wrong.length} of ${lessons.length} do not:\n${wrong.map((l) => `      ${l.slug} (load ${l.load.toFixed(1)}): ${l.problems.join('; ')}`).join('\n')}`,
+    wrong.length === 0 && Math.min(...loads) >= LOAD_FLOOR,
+    `target every lesson, at a load of ${LOAD_FLOOR} or more`,
   );
 }
 

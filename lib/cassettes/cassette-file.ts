@@ -7,6 +7,7 @@ import {
   MAX_CASSETTE_EXCHANGES,
   type Cassette,
   type CassetteExchange,
+  type ClockKind,
   type Vendor,
 } from '@/lib/protocol';
 
@@ -75,7 +76,7 @@ export function buildCassette(options: {
   vendor: Vendor;
   model: string;
   note: string;
-  clock: 'real' | 'virtual';
+  clock: ClockKind;
   truncated?: boolean;
   recordedAt?: Date;
 }): Cassette {

@@ -16,8 +16,9 @@ export const USAGE = `Usage: npm run loop -- [options]
   --preset NAME    codesmith (default) | s11 | course | naive | sdk-default
   --config FILE    a JSON run config (the same schema as POST /api/runs); flags override it
   --seed N         seed for every random choice (default 1)
-  --time-scale X   wall time per unit of run time on the real clock (0.05 = 20x faster)
+  --time-scale X   wall time per unit of run time on the real and paced clocks (0.05 = 20x faster)
   --clock C        real (default) | virtual (simulated vendors only: instant, same timestamps)
+                   | paced (the virtual run, each jump waiting for wall time at --time-scale)
   --out FILE       write the run's events as JSONL
   --otel-out FILE  write the run as OTLP/JSON (GenAI spans) for Jaeger, Phoenix, Langfuse, …
   --record FILE    record the run's model traffic as a cassette (requests without keys, response bytes and timing)

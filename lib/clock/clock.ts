@@ -1,11 +1,12 @@
 /**
  * Every wait in Loop Lab — backoff, Retry-After, the stream watchdog, a simulated stall —
- * goes through a Clock, so the same run can play in real time, in scaled real time, or on
- * a virtual clock that jumps straight to the next deadline.
+ * goes through a Clock, so the same run can play in real time, in scaled real time, on a
+ * virtual clock that jumps straight to the next deadline, or on that virtual clock paced to
+ * wall time for a watcher (each jump waits until wall time has caught up at the time scale).
  */
 export interface Clock {
-  readonly kind: 'real' | 'virtual';
-  /** Wall time per unit of run time (1 on the virtual clock). */
+  readonly kind: 'real' | 'virtual' | 'paced';
+  /** Wall time per unit of run time (1 on the virtual clock; the pace on the paced one). */
   readonly timeScale: number;
   /** Milliseconds of run time since the clock started. */
   now(): number;

@@ -30,8 +30,8 @@ const STUCK_HOPS = 50;
  * Real work the run waits on (a check in a child process) holds time still until it ends.
  */
 export class VirtualClock implements Clock {
-  readonly kind = 'virtual' as const;
-  readonly timeScale = 1;
+  readonly kind: 'virtual' | 'paced' = 'virtual';
+  readonly timeScale: number = 1;
   private current = 0;
   private order = 0;
   private timers: Timer[] = [];
@@ -64,6 +64,7 @@ export class VirtualClock implements Clock {
     this.holds++;
     const release = (): void => {
       this.holds--;
+      if (this.holds === 0) this.heldWorkEnded();
       if (this.holds === 0 && this.timers.length > 0) this.scheduleAdvance();
       else if (this.holds === 0) this.scheduleStuckCheck();
     };
@@ -144,15 +145,33 @@ export class VirtualClock implements Clock {
       this.advancing = false;
       // Real work is in flight: its end (not a deadline) is what happens next.
       if (this.holds > 0) return;
-      const next = this.timers.shift();
-      if (!next) return this.scheduleStuckCheck();
+      const earliest = this.timers[0];
+      if (!earliest) return this.scheduleStuckCheck();
+      // Pacing (PacedClock): not yet in wall time; the jump is decided again when it is.
+      if (this.waitBeforeJump(earliest.deadline - this.current, () => this.scheduleAdvance())) return;
+      const next = this.timers.shift()!;
       this.current = Math.max(this.current, next.deadline);
+      this.jumped();
       next.resolve();
       if (this.timers.length > 0) this.scheduleAdvance();
       else this.scheduleStuckCheck();
     };
     setImmediate(hop);
   }
+
+  /**
+   * Before time jumps `runMs` ahead: true to wait instead, having arranged for `retry` to be
+   * called once the jump may be decided again. The virtual clock never waits.
+   */
+  protected waitBeforeJump(_runMs: number, _retry: () => void): boolean {
+    return false;
+  }
+
+  /** Time has just jumped to a new deadline (before that timer wakes). */
+  protected jumped(): void {}
+
+  /** The last piece of held real work has ended. */
+  protected heldWorkEnded(): void {}
 
   /**
    * Watches an empty timer list: a new timer or real work in flight means progress;

@@ -1,4 +1,4 @@
-import { addToTotals, NO_TOTALS, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import { addToTotals, NO_TOTALS, type ClockKind, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
 import type { TotalsLineId } from '@/lib/protocol/http/compare';
 import { MetricsFold } from '@/lib/metrics/run-metrics';
 
@@ -6,8 +6,8 @@ import { MetricsFold } from '@/lib/metrics/run-metrics';
 export interface RunTotals {
   /** The run has ended: every total is final. */
   final: boolean;
-  /** The run's clock (its config): a virtual-clock time is deterministic, a real-clock one carries the machine's own variation. null: no run_start read. */
-  clock: 'real' | 'virtual' | null;
+  /** The run's clock (its config): a virtual- or paced-clock time is deterministic, a real-clock one carries the machine's own variation. null: no run_start read. */
+  clock: ClockKind | null;
   reason: TerminateReason | null;
   complete: boolean | null;
   /** null also when the log has no task_verdict (an import, an emergency close). */

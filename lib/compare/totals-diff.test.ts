@@ -50,6 +50,14 @@ describe('totalsDiff', () => {
     expect(row(totalsDiff({ ...DONE, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better).toBe('b');
   });
 
+  it('judges a paced-clock run time exactly too: it is the virtual run, watched at a pace', () => {
+    const paced = { ...DONE, clock: 'paced' as const };
+    expect(row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...paced, durationMs: 8_327 }), 'durationMs').better).toBe('b');
+    expect(row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better).toBe('b');
+    // Against the real clock it is still one real-clock time: not judged.
+    expect(row(totalsDiff({ ...paced, durationMs: 1 }, { ...DONE, clock: 'real', durationMs: 2 }), 'durationMs').better).toBeNull();
+  });
+
   it('judges nothing between runs that differ only in prompt text on a simulated vendor, and says why', () => {
     const rows = totalsDiff(DONE, { ...DONE, inputTokens: 10_777, usd: 0.036336 }, { promptOnly: true });
     expect(rows.filter((r) => r.better !== null)).toEqual([]);

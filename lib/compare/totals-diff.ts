@@ -65,7 +65,7 @@ function exact(id: TotalsLineId, v: Value): Value {
  * task done over not done, less time, cost, waste and fewer errors seen (time, cost and waste
  * only between runs that ended alike); with one, only its lines. Never judged: equal values
  * (cost compared in exact units, not as float sums), a real-clock run time (one run a side
- * cannot tell an effect from the machine's own variation; a virtual-clock time is
+ * cannot tell an effect from the machine's own variation; a virtual- or paced-clock time is
  * deterministic and compared exactly), and anything between runs that differ only in prompt
  * text on a simulated vendor. Nothing is marked while either run goes on: its totals are only
  * so far (and what is known only at the end is null).
@@ -75,7 +75,8 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
   // A run that gave up is quicker and cheaper than one that finished; calling that "better"
   // would teach the wrong lesson, so effort lines are judged only between runs that ended alike.
   const endedAlike = a.complete === b.complete;
-  const deterministicTime = a.clock === 'virtual' && b.clock === 'virtual';
+  // The paced clock is the virtual one watched at a pace: its run times are the virtual run's.
+  const deterministicTime = a.clock !== null && a.clock !== 'real' && b.clock !== null && b.clock !== 'real';
   return LINES.map((line) => {
     const x = a[line.id];
     const y = b[line.id];

@@ -1,5 +1,5 @@
 import type { Criterion } from '@/lib/protocol/http/compare';
-import type { MechanismId, RunConfigInput, RunEventType, TerminateReason, Vendor } from '@/lib/protocol';
+import type { ClockKind, MechanismId, RunConfigInput, RunEventType, TerminateReason, Vendor } from '@/lib/protocol';
 import { configWithMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** Which run of a lesson: the mechanism on (as configured) or the same seed with it switched off. */
@@ -39,7 +39,7 @@ export interface Lesson {
    * Absent: each side is `config` itself.
    */
   fork?: { atTurn: number; vendor: Vendor; model: string };
-  /** Wall time per unit of run time when played live (chosen so both sides play in under 30 s). */
+  /** Wall time per unit of run time when played live on the paced clock (chosen so both sides play in under 30 s). */
   timeScale: number;
   text: {
     /** What goes wrong. */
@@ -60,7 +60,7 @@ export interface Lesson {
 }
 
 /** The run config of one side of a lesson, on the given clock and time scale. */
-export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock: 'real' | 'virtual'; timeScale?: number }): RunConfigInput {
+export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock: ClockKind; timeScale?: number }): RunConfigInput {
   const base: RunConfigInput = { ...lesson.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
   return side === 'on' ? base : configWithMechanismOff(base, lesson.mechanism);
 }

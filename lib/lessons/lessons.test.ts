@@ -4,25 +4,34 @@ import { firstDivergence } from '@/lib/compare/first-divergence';
 import { findContradictions } from '@/lib/client/explain/why-claims';
 import { judgedBetter } from '@/lib/compare/totals-diff';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
-import { runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { terminateOf } from '@/lib/testing/run-to-end';
+import { deterministicContent } from '@/lib/testing/deterministic-log';
 import { endingByDesign, LESSONS, lessonBySlug, lessonRunConfig, type Lesson } from './index';
 import { LESSON_CLAIMS } from './lesson-claims.testkit';
 import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import { mechanismSteps } from './mechanism-steps';
-import { launchRun } from '@/lib/runtime/launch-run';
-import { lessonParentConfig, lessonSideRun } from '@/lib/runtime/lesson-sides';
+import { lessonPlayClock, makeLessonParentHere, playLessonHere } from '@/lib/runtime/lesson-sides';
 
-/** Both sides of a lesson on the virtual clock, through the real runtime (a forked lesson's from its parent run, made first). */
-async function play(lesson: Lesson): Promise<{ on: RunEvent[]; off: RunEvent[] }> {
-  const parent = lesson.fork ? { runId: 'parent', config: lessonParentConfig(lesson), events: await runToEnd(lessonParentConfig(lesson)) } : undefined;
-  const side = async (which: 'on' | 'off') => {
-    const { config, fork } = lessonSideRun({ lesson, side: which, clock: { clock: 'virtual' }, ...(parent ? { parent } : {}) });
-    const events: RunEvent[] = [];
-    await launchRun({ runId: which, config, ...(fork ? { fork } : {}), onEvent: (e) => events.push(e) }).done;
-    return events;
-  };
-  const [on, off] = await Promise.all([side('on'), side('off')]);
-  return { on, off };
+/**
+ * The pace the played sides run at here: the play route's clock (paced), far faster than a
+ * lesson's own pace so the catalogue plays in seconds; the pace changes when events come, never
+ * which (lib/lessons/lessons-at-load.test.ts plays at a lesson's pace, beside busy loops).
+ */
+const TEST_PACE = 0.002;
+
+/**
+ * Both sides of a lesson through the real runtime (a forked lesson's from its parent run, made
+ * first on the virtual clock, as the route makes it): on the virtual clock, and as the play route
+ * plays them. The played runs must be the
+ * virtual ones event for event: that is what makes a lesson's numbers the ones on screen.
+ */
+async function play(lesson: Lesson): Promise<{ virtual: Record<'on' | 'off', RunEvent[]>; played: Record<'on' | 'off', RunEvent[]> }> {
+  const parent = lesson.fork ? await makeLessonParentHere(lesson) : undefined;
+  const [virtual, played] = await Promise.all([
+    playLessonHere({ lesson, clock: { clock: 'virtual' }, runIdPrefix: 'virtual', ...(parent ? { parent } : {}) }),
+    playLessonHere({ lesson, clock: lessonPlayClock(lesson, TEST_PACE), runIdPrefix: 'played', ...(parent ? { parent } : {}) }),
+  ]);
+  return { virtual, played };
 }
 
 describe('the lessons catalogue', () => {
@@ -50,15 +59,21 @@ describe('the lessons catalogue', () => {
   it('every lesson config is a valid run config on both sides', () => {
     for (const lesson of LESSONS) {
       for (const side of ['on', 'off'] as const) {
-        expect(RunConfigSchema.safeParse(lessonRunConfig(lesson, side, { clock: 'real' })).success, `${lesson.slug} ${side}`).toBe(true);
+        expect(RunConfigSchema.safeParse(lessonRunConfig(lesson, side, lessonPlayClock(lesson))).success, `${lesson.slug} ${side}`).toBe(true);
       }
     }
   });
 });
 
-describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual clock, both sides)', (_slug, lesson) => {
-  it('each side reaches its expected outcome, the runs diverge where the lesson says, it plays in under 30 s, and its text is true of both runs', async () => {
-    const { on, off } = await play(lesson);
+describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (both sides, virtual and as played)', (_slug, lesson) => {
+  it('each side reaches its expected outcome, the runs diverge where the lesson says, it plays in under 30 s, and its text is true of both runs as played', async () => {
+    const { virtual, played } = await play(lesson);
+    // As played (paced) is the virtual run event for event: only the run ids and the clock differ.
+    for (const side of ['on', 'off'] as const) {
+      expect(played[side][0]).toMatchObject({ event: 'run_start', clock: 'paced', config: { clock: 'paced' } });
+      expect(deterministicContent(played[side]), `${side} side as played`).toEqual(deterministicContent(virtual[side]));
+    }
+    const { on, off } = played;
     const endOn = terminateOf(on);
     const endOff = terminateOf(off);
     expect({ reason: endOn.reason, complete: endOn.complete }).toEqual({ reason: lesson.expect.on.reason, complete: lesson.expect.on.complete });
@@ -85,15 +100,12 @@ describe.each(LESSONS.map((l) => [l.slug, l] as const))('lesson %s (virtual cloc
     // What the text says happens on each side, with the numbers it quotes, is what the runs show.
     LESSON_CLAIMS[lesson.slug]!(lesson, { on, off });
 
-    // Judged by the lesson's own measure, the mechanism's side is the better one — on the
-    // virtual clock and as played (real clock: run time is not judged from one pair) — and no
-    // line outside the measure is marked.
-    for (const clock of ['virtual', 'real'] as const) {
-      const onClock = (log: RunEvent[]) => log.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, clock } } : e));
-      const { totals } = compareRuns({ id: 'on', events: onClock(on) }, { id: 'off', events: onClock(off) }, { criterion: lesson.criterion });
-      expect(judgedBetter(totals).side, `${clock} clock: ${JSON.stringify(judgedBetter(totals).lines)}`).toBe('a');
-      expect(totals.filter((r) => r.better !== null && !(r.id in lesson.criterion.lines)).map((r) => r.id)).toEqual([]);
-    }
+    // Judged by the lesson's own measure, the mechanism's side is the better one as played (the
+    // paced clock's run times are the virtual run's, so they are judged too) — and no line
+    // outside the measure is marked.
+    const { totals } = compareRuns({ id: 'on', events: on }, { id: 'off', events: off }, { criterion: lesson.criterion });
+    expect(judgedBetter(totals).side, JSON.stringify(judgedBetter(totals).lines)).toBe('a');
+    expect(totals.filter((r) => r.better !== null && !(r.id in lesson.criterion.lines)).map((r) => r.id)).toEqual([]);
     // An ending the lesson calls the mechanism's job is one the run really has.
     for (const side of ['on', 'off'] as const) if (lesson.expect[side].byDesign) expect(lesson.expect[side].complete).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VendorSchema } from './config';
+import { ClockKindSchema, VendorSchema } from './config';
 
 /**
  * A cassette: a run's model traffic as it crossed the wire, beneath the SDK and beneath the
@@ -114,8 +114,8 @@ export const CassetteSchema = z
       .strict(),
     /** When the recording ended (ISO 8601); absent in the shipped cassettes, which a script rebuilds. */
     recorded_at: z.string().max(40).optional(),
-    /** The recording's clock: its gaps are run-clock ms (virtual: simulated time). */
-    clock: z.enum(['real', 'virtual']),
+    /** The recording's clock: its gaps are run-clock ms (virtual, paced: simulated time). */
+    clock: ClockKindSchema,
     /** The recording stopped keeping exchanges at MAX_CASSETTE_EXCHANGES or its size bound; the rest of the run is not in it. */
     truncated: z.boolean().optional(),
     exchanges: z.array(CassetteExchangeSchema).max(MAX_CASSETTE_EXCHANGES),

@@ -155,6 +155,15 @@ export const PromptSetRefSchema = z
   .strict();
 export type PromptSetRef = z.infer<typeof PromptSetRefSchema>;
 
+/**
+ * The run's clock. real: wall time at the time scale. virtual: discrete-event time that jumps
+ * straight to the next deadline (simulated vendors and replays only). paced: the virtual clock
+ * with each jump held back until wall time has caught up at the time scale — the virtual run,
+ * event for event, watched at a readable pace.
+ */
+export const ClockKindSchema = z.enum(['real', 'virtual', 'paced']);
+export type ClockKind = z.infer<typeof ClockKindSchema>;
+
 export const RunConfigSchema = z
   .object({
     provider: ProviderConfigSchema,
@@ -179,9 +188,9 @@ export const RunConfigSchema = z
       .min(0)
       .max(2 ** 31 - 1)
       .default(1),
-    /** Real clock only: wall time per unit of run time (0.05 shows a 120 s wait in 6 s). */
+    /** Real and paced clocks: wall time per unit of run time (0.05 shows a 120 s wait in 6 s). */
     timeScale: z.number().min(0.001).max(10).default(1),
-    clock: z.enum(['real', 'virtual']).default('real'),
+    clock: ClockKindSchema.default('real'),
     /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
     maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
     budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),

@@ -170,7 +170,11 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
   };
 }
 
-/** The registry's launch: real-clock runs on the run threads (when there are any), virtual-clock runs in this thread. */
+/**
+ * The registry's launch: real-clock runs on the run threads (when there are any), virtual- and
+ * paced-clock runs in this thread. A busy main thread can make a real-clock deadline late (a
+ * different run); a paced run's jumps only come later, with the same events (lib/clock/paced-clock.ts).
+ */
 export function launchRealClockOnThreads(
   threads: RunThreads | undefined,
   launchHere: (options: LaunchOptions) => RunHandle,

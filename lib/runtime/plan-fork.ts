@@ -57,8 +57,8 @@ export function planFork(options: {
     ...parent.config,
     provider: { ...provider, vendor, model, keySource: options.keySent ? 'request' : 'env', ...(baseUrl ? { baseUrl } : {}) },
     recovery,
-    // Real network time cannot jump: a virtual-clock parent's fork onto a real vendor runs on the real clock.
-    ...(parent.config.clock === 'virtual' && !isSimulated(vendor) ? { clock: 'real' as const } : {}),
+    // Real network time cannot jump: a virtual- or paced-clock parent's fork onto a real vendor runs on the real clock.
+    ...(parent.config.clock !== 'real' && !isSimulated(vendor) ? { clock: 'real' as const } : {}),
     swaps: parent.config.swaps.filter((s) => s.atTurn > spec.atTurn),
   };
   if (config.policy && !isSimulated(vendor)) delete config.policy;

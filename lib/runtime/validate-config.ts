@@ -27,7 +27,7 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   const target = { vendor, model, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
   // The same rule the provider is built with, so a run that passes here cannot die later
   // for want of a key or an address.
-  // A replay's requests never leave the process: the cassette answers them, so no key or address is needed, and the virtual clock is fine.
+  // A replay's requests never leave the process: the cassette answers them, so no key or address is needed, and the virtual (or paced) clock is fine.
   if (!config.replay) {
     problems.push(
       ...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)),
@@ -72,7 +72,7 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
  * Whether a run can go to this vendor and model here: a simulated vendor serves only its own
  * models; a real one needs what its client needs (the same rule the provider applies, so a
  * run is never created only to die without a run_start); real network time cannot be
- * virtual. Lines name the field (`model`, `vendor`, `baseUrl`, `apiKey`).
+ * virtual or paced. Lines name the field (`model`, `vendor`, `baseUrl`, `apiKey`).
  */
 export function checkVendorTarget(options: {
   target: { vendor: Vendor; model: string; baseUrl?: string; apiKey?: string };
@@ -94,8 +94,8 @@ export function checkVendorTarget(options: {
     if (!(error instanceof ProviderConfigError)) throw error;
     problems.push(`${error.field.replace(/^provider\./, '')}: ${error.message}`);
   }
-  if (clock === 'virtual' && !isSimulated(vendor)) {
-    problems.push('clock: the virtual clock only drives simulated vendors (real network time cannot jump); use "real" with a time scale');
+  if (clock !== 'real' && !isSimulated(vendor)) {
+    problems.push(`clock: the ${clock} clock only drives simulated vendors and replays (real network time cannot jump); use "real" with a time scale`);
   }
   return problems;
 }

@@ -37,6 +37,14 @@ describe('describeConfig: the config that produced a run, readable', () => {
     expect(lines.find((l) => l.label === 'faults')!.value).toBe('none');
   });
 
+  it('names the clock: real with its scale, virtual, and paced as the virtual run shown at its scale', () => {
+    const clock = (input: object) =>
+      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...input })).find((l) => l.label === 'clock')!.value;
+    expect(clock({ clock: 'real', timeScale: 0.05 })).toBe('real, 20× faster (time scale 0.05)');
+    expect(clock({ clock: 'virtual' })).toBe('virtual');
+    expect(clock({ clock: 'paced', timeScale: 0.05 })).toBe('paced: the virtual run, shown 20× faster (time scale 0.05)');
+  });
+
   it('says a replayed run comes from a cassette, and what it does off the recording', () => {
     const line = (offRecording: 'stop' | 'simulate') =>
       describeConfig(

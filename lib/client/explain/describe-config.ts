@@ -46,7 +46,12 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     { label: 'seed', value: String(config.seed), changed: false },
     {
       label: 'clock',
-      value: config.clock === 'virtual' ? 'virtual' : `real, ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`,
+      value:
+        config.clock === 'virtual'
+          ? 'virtual'
+          : config.clock === 'paced'
+            ? `paced: the virtual run, shown ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`
+            : `real, ${timeScaleLabel(config.timeScale)} (time scale ${config.timeScale})`,
       changed: false,
     },
     {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   BudgetsSchema,
+  ClockKindSchema,
   MAX_SCHEDULED_SWAPS,
   OUTPUT_CAP_MAX,
   PresetIdSchema,
@@ -70,7 +71,7 @@ const READERS: { [K in UrlField]: Reader<K> } = {
       .max(2 ** 31 - 1),
   ),
   timeScale: text(number.min(0.001).max(10)),
-  clock: text(z.enum(['real', 'virtual'])),
+  clock: text(ClockKindSchema),
   budgets: (raw) => {
     const [maxIterations, maxCostUsd, maxRunMinutes, maxAttempts] = raw.split('_').map(Number);
     const budgets = { maxIterations, maxCostUsd, maxRunMinutes, maxAttempts };

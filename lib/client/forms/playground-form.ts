@@ -1,4 +1,14 @@
-import type { PresetId, PromptSetRef, RecoveryOverrides, ReplayConfig, RunConfigInput, ScheduledSwap, SimPolicyId, TakeoverRule } from '@/lib/protocol';
+import type {
+  ClockKind,
+  PresetId,
+  PromptSetRef,
+  RecoveryOverrides,
+  ReplayConfig,
+  RunConfigInput,
+  ScheduledSwap,
+  SimPolicyId,
+  TakeoverRule,
+} from '@/lib/protocol';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
 import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
 import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
@@ -32,7 +42,7 @@ export interface PlaygroundForm {
   toolFaultTarget: string;
   seed: number;
   timeScale: number;
-  clock: 'real' | 'virtual';
+  clock: ClockKind;
   /** Every run ends: turns, spend, run time (minutes of run clock) and model request attempts. */
   budgets: { maxIterations: number; maxCostUsd: number; maxRunMinutes: number; maxAttempts: number };
   /** The system prompt; '' = the built-in one (DEFAULT_SYSTEM_PROMPT). */

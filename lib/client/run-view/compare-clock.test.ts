@@ -33,6 +33,8 @@ describe("a live side's times between two answers", () => {
     const now = { a: sideClockNow(c.a, receivedAt, receivedAt + 3_000), b: sideClockNow(c.b, receivedAt, receivedAt + 3_000) };
     expect(now.a).toBe(c.a.clockTs + 6_000);
     expect(now.b).toBe(c.b.clockTs); // ended: its clock stopped at its terminate
+    // A paced side's next event comes when wall time catches up with its run time: it moves on meanwhile, as a real-clock side does.
+    expect(sideClockNow({ ...c.a, clock: 'paced' }, 1_000, 4_000)).toBe(c.a.clockTs + 6_000);
     const shown = comparisonAt(c, now);
 
     const runTime = (x: Comparison) => x.totals.find((r) => r.id === 'durationMs')!;

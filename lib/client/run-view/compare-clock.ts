@@ -8,7 +8,7 @@ const noSubscription = () => () => undefined;
 
 /**
  * A compared side's run clock now, in run ms. The answer says where the run's clock stood at
- * its latest event (`clockTs`); a live real-clock run goes on between answers — a retry's wait
+ * its latest event (`clockTs`); a live real- or paced-clock run goes on between answers — a retry's wait
  * or a stalled stream writes nothing for seconds — so its clock moves on by wall time / time
  * scale from when the answer arrived. A finished or virtual-clock side stays at its latest event.
  * Once the side's terminate is known (`endMs`, its run time, read off the stream) the clock
@@ -22,7 +22,7 @@ export function sideClockNow(
 ): number {
   // The terminate seen on the side's stream, before the re-read that says so: its clock stopped there.
   if (side.running && endMs !== null) return Math.max(side.clockTs, endMs);
-  if (!side.running || side.clock !== 'real' || receivedAt === 0) return side.clockTs;
+  if (!side.running || side.clock === 'virtual' || receivedAt === 0) return side.clockTs;
   const scale = side.timeScale > 0 ? side.timeScale : 1;
   return side.clockTs + Math.max(0, wallNow - receivedAt) / scale;
 }
@@ -53,9 +53,9 @@ export function comparisonAt(c: Comparison, now: { a: number; b: number }): Comp
 /** A side's terminate run time, known from its stream before the comparison's re-read says it ended. */
 export type SideEnds = { a: number | null; b: number | null };
 
-/** The comparison as it stands now, moving with the page's one wall ticker while a real-clock side runs. */
+/** The comparison as it stands now, moving with the page's one wall ticker while a real- or paced-clock side runs. */
 export function useComparisonNow(c: Comparison, receivedAt: number, ends: SideEnds = { a: null, b: null }): Comparison {
-  const ticking = (c.a.running && c.a.clock === 'real' && ends.a === null) || (c.b.running && c.b.clock === 'real' && ends.b === null);
+  const ticking = (c.a.running && c.a.clock !== 'virtual' && ends.a === null) || (c.b.running && c.b.clock !== 'virtual' && ends.b === null);
   const snapshot = useCallback(() => wallTicker.now(), []);
   const wallNow = useSyncExternalStore(ticking ? wallTicker.subscribe : noSubscription, snapshot, snapshot);
   return comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wallNow, ends.a), b: sideClockNow(c.b, receivedAt, wallNow, ends.b) });

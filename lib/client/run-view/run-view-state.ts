@@ -1,4 +1,4 @@
-import type { FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
+import type { ClockKind, FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
 import { NO_TOTALS } from '@/lib/protocol/run-totals';
 import type { HiddenTestsNote } from '../explain/describe-verdict';
 import { initialContextView, type ContextViewState } from './context-view-state';
@@ -60,7 +60,7 @@ export interface RunViewState {
   reason: string;
   /** Run time of the latest event (ms). */
   clockTs: number;
-  clock: 'real' | 'virtual';
+  clock: ClockKind;
   timeScale: number;
   config?: RunConfig;
   recovery?: RecoveryConfig;

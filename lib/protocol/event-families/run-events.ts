@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunConfigSchema, VerdictTestsSchema } from '../config';
+import { ClockKindSchema, RunConfigSchema, VerdictTestsSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
 import { RecoveryConfigSchema } from '../recovery';
 import { base, turn } from './fields';
@@ -53,7 +53,7 @@ export const RunStartEventSchema = z.object({
   tools: z.array(z.string()),
   vendor: z.string(),
   model: z.string(),
-  clock: z.enum(['real', 'virtual']),
+  clock: ClockKindSchema,
   time_scale: z.number(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClockKindSchema } from '../config';
 import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
 
 /**
@@ -130,10 +131,10 @@ export const CompareSideSchema = z
     eventCount: z.number().int(),
     /**
      * The run's clock and time scale, and the run-clock ms of its latest event: between two
-     * answers a live real-clock run goes on (a retry's wait writes no event), so the page moves
-     * its times on from `clockTs` by wall time / timeScale, as the run page does.
+     * answers a live real- or paced-clock run goes on (a retry's wait writes no event), so the
+     * page moves its times on from `clockTs` by wall time / timeScale, as the run page does.
      */
-    clock: z.enum(['real', 'virtual']),
+    clock: ClockKindSchema,
     timeScale: z.number(),
     clockTs: z.number(),
     /** The run this one was forked from and the turn it continued after (forked_from); null: not a fork. */

@@ -4,6 +4,10 @@ import { ErrorBodySchema, ForkListSchema, parseResponse, PlayedLessonSchema, Run
 import { GET as getRun } from '../../../runs/[id]/route';
 import { GET as getForks } from '../../../runs/[id]/forks/route';
 import { POST as play } from './route';
+import { lessonBySlug } from '@/lib/lessons';
+import { playLessonHere } from '@/lib/runtime/lesson-sides';
+import { getStore } from '@/lib/store';
+import { deterministicContent } from '@/lib/testing/deterministic-log';
 
 useTempDataDir('loop-lab-lessons-');
 
@@ -20,12 +24,16 @@ describe('POST /api/lessons/{slug}/play', () => {
     const record = async (id: string) =>
       parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
     const [on, off] = [(await record(played.on)).config, (await record(played.off)).config];
-    expect(on).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
-    expect(off).toMatchObject({ clock: 'real', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
+    expect(on).toMatchObject({ clock: 'paced', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
+    expect(off).toMatchObject({ clock: 'paced', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
     expect(off.faults).toEqual(on.faults);
     // Both finish on their own (0.01 × ~11 s of run time), before the store closes.
     const status = async (id: string) => (await record(id)).summary.status;
     await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
+    // As stored from the play, each side is the lesson's virtual-clock run event for event: the paced clock only set the pace.
+    const virtual = await playLessonHere({ lesson: lessonBySlug('retry-ladder')!, clock: { clock: 'virtual' } });
+    expect(deterministicContent(getStore().readEvents({ runId: played.on }))).toEqual(deterministicContent(virtual.on));
+    expect(deterministicContent(getStore().readEvents({ runId: played.off }))).toEqual(deterministicContent(virtual.off));
   });
 
   it('a forked lesson makes its parent run first, stores it, and forks both sides from it onto the lesson’s vendor', async () => {
@@ -50,7 +58,7 @@ describe('POST /api/lessons/{slug}/play', () => {
       ].sort(),
     );
     for (const side of [on, off]) {
-      expect(side.config).toMatchObject({ clock: 'real', timeScale: 0.01, provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5' } });
+      expect(side.config).toMatchObject({ clock: 'paced', timeScale: 0.01, provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5' } });
     }
     expect(on.config.takeover.naive).toBe(false);
     expect(off.config.takeover.naive).toBe(true);

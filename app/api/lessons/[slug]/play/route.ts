@@ -1,5 +1,5 @@
 import { LESSONS, lessonBySlug } from '@/lib/lessons';
-import { lessonParentConfig, lessonSideRun, type LessonParent } from '@/lib/runtime/lesson-sides';
+import { lessonParentConfig, lessonPlayClock, lessonSideRun, type LessonParent } from '@/lib/runtime/lesson-sides';
 import { PlayedLessonSchema, PlayLessonBodySchema } from '@/lib/protocol/http';
 import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
 import { getStore } from '@/lib/store';
@@ -8,7 +8,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * Plays a lesson: both runs start together on the real clock (same seed; mechanism on / off).
+ * Plays a lesson: both runs start together on the paced clock (same seed; mechanism on / off):
+ * each is its virtual-clock run event for event, shown at the lesson's time scale, so the waits,
+ * counts and outcomes its text quotes are the ones on screen however busy the machine is.
  * A forked lesson first makes its parent run on the virtual clock and stores it; both sides are
  * forks of it.
  */
@@ -19,16 +21,16 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     const lesson = lessonBySlug(slug);
     if (!lesson) throw new HttpError(404, `No lesson "${slug}"`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
     const body = PlayLessonBodySchema.parse(await readJson({ request }));
-    const timeScale = body.timeScale ?? lesson.timeScale;
+    const clock = lessonPlayClock(lesson, body.timeScale);
     const registry = getRunRegistry();
     const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson)) : undefined;
     const start = (side: 'on' | 'off') => {
-      const { config, fork } = lessonSideRun({ lesson, side, clock: { clock: 'real', timeScale }, ...(parent ? { parent } : {}) });
+      const { config, fork } = lessonSideRun({ lesson, side, clock, ...(parent ? { parent } : {}) });
       return registry.startRun({ config, ...(fork ? { fork } : {}) }).id;
     };
     const on = start('on');
     const off = start('off');
-    return jsonResponse(PlayedLessonSchema, { slug, on, off, timeScale, ...(parent ? { parent: parent.runId } : {}) }, { status: 201 });
+    return jsonResponse(PlayedLessonSchema, { slug, on, off, timeScale: clock.timeScale, ...(parent ? { parent: parent.runId } : {}) }, { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }
