@@ -109,6 +109,7 @@ function bindVendors(parts: {
     sdkMaxRetries: bench.recovery.sdkMaxRetries,
     promptCache: bench.recovery.cache.promptCaching,
     faults: parts.faults,
+    ...(fork ? { faultsFrom: fork.faults.position } : {}),
     // Requests go out only once the swap controller below is built.
     inForce: () => swaps.current,
     taps: options,
