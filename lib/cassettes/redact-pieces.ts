@@ -1,6 +1,7 @@
 /** The shortest piece of a key that a recording looks for on its own. */
 export const MIN_PIECE = 8;
-const REDACTED = '[redacted]';
+/** What stands in for what a recording removed (the run log's own mark, lib/runtime/redact-secrets.ts). */
+export const REDACTED = '[redacted]';
 
 /**
  * Removes from a recorded body every piece of a key at least MIN_PIECE characters long. A
@@ -8,8 +9,14 @@ const REDACTED = '[redacted]';
  * its own), which no whole-key search finds in the raw bytes; the run log's split-secret hold
  * rejoins deltas, a recording keeps the bytes, so it looks for the pieces instead. Keys shorter
  * than 16 characters and snake_case words are never treated as keys (as the run log's redaction).
+ *
+ * `keep`: public names the run itself sends (its models). A piece found wholly inside one of
+ * them is that name, not a key, and stays: a key that happens to share 8 characters with a
+ * model's name would otherwise hide the name in every request and response, and a replay would
+ * meet a model called `[redacted]` (whose signed thinking is then another model's). A piece
+ * that runs past the name is still removed, name and all.
  */
-export function redactPieces(text: string, secrets: readonly string[]): string {
+export function redactPieces(text: string, secrets: readonly string[], keep: readonly string[] = []): string {
   const keys = secrets.map((s) => s.trim()).filter((s) => s.length >= 16 && !/^[a-z_]+$/.test(s));
   if (keys.length === 0 || text.length < MIN_PIECE) return text;
   const grams = new Map<string, Array<[key: string, at: number]>>();
@@ -18,6 +25,11 @@ export function redactPieces(text: string, secrets: readonly string[]): string {
       const gram = key.slice(at, at + MIN_PIECE);
       grams.set(gram, [...(grams.get(gram) ?? []), [key, at]]);
     }
+  }
+  const names = keep.filter((k) => k.length >= MIN_PIECE);
+  const spans: Array<[start: number, end: number]> = [];
+  for (const name of names) {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) spans.push([at, at + name.length]);
   }
   let out = '';
   let copied = 0;
@@ -32,6 +44,10 @@ export function redactPieces(text: string, secrets: readonly string[]): string {
       let m = MIN_PIECE;
       while (p + m < text.length && at + m < key.length && text[p + m] === key[at + m]) m += 1;
       longest = Math.max(longest, m);
+    }
+    if (spans.some(([start, end]) => start <= p && p + longest <= end)) {
+      p += 1;
+      continue;
     }
     out += text.slice(copied, p) + REDACTED;
     p += longest;
