@@ -6,6 +6,7 @@ import {
   describeIssues,
   isSimulated,
   MAX_CASSETTE_EXCHANGES,
+  missingConfigText,
   type Cassette,
   type CassetteExchange,
   type RunConfig,
@@ -80,8 +81,7 @@ export function createExchangeKeeper(bounds: { maxBytes?: number; maxExchanges?:
  * its config: a version 1 file kept only its traffic.
  */
 export function missingConfig(cassette: Pick<Cassette, 'config' | 'version'>): string | undefined {
-  if (cassette.config) return undefined;
-  return `the cassette does not say what it was recorded with (${cassette.version === 1 ? 'a version 1 file, from before cassettes kept their config' : 'its config was left out'}): the task, scenario, prompts and preset are not known, and a replay with others leaves the recording at the first request they change`;
+  return cassette.config ? undefined : missingConfigText(cassette.version);
 }
 
 /** A cassette from a run's kept exchanges, in request order, labelled by where its traffic came from, with the config that made them. */
