@@ -21,8 +21,15 @@ interface ShippedFile {
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('the shipped cassettes are offered', () => {
+test('the shipped cassettes are offered, each saying it keeps its recorded config', async ({ page }) => {
   expect(SHIPPED.map((s) => s.name)).toEqual(['explain-project.sim-anthropic', 'explain-project.sim-openai']);
+  await page.goto('/cassettes');
+  for (const { name, cassette } of SHIPPED) {
+    const row = page.getByTestId('cassette-list').locator('tr', { hasText: name });
+    await expect(row.getByTestId('cassette-config')).toHaveText(
+      `keeps its recorded config (picking it in the playground fills it in): its own task, preset ${cassette.config.preset}, seed ${cassette.config.seed}`,
+    );
+  }
 });
 
 for (const { name, cassette } of SHIPPED) {
