@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api/client';
 import { cassetteUrl, useCassettes, useImportCassette } from '@/lib/client/api/cassettes';
 import { formatBytes } from '@/lib/client/format';
+import { missingConfigText } from '@/lib/protocol/cassette';
 
 /** The cassettes a run can replay: shipped, saved from runs, imported; each downloadable. */
 export function CassetteList() {
@@ -37,7 +38,14 @@ export function CassetteList() {
               {c.truncated ? ' (cut)' : ''}
             </td>
             <td className="py-1 pr-3 tabular-nums">{formatBytes(c.bytes)}</td>
-            <td className="max-w-xl py-1 pr-3 text-2xs text-muted">{c.source.note}</td>
+            <td className="max-w-xl py-1 pr-3 text-2xs text-muted">
+              {c.source.note}
+              <span data-testid="cassette-config" className={`block ${c.config ? '' : 'text-wait'}`}>
+                {c.config
+                  ? `keeps its recorded config (picking it in the playground fills it in): ${c.config.task ? 'its own task' : `scenario ${c.config.scenario}'s task`}, preset ${c.config.preset}, seed ${c.config.seed}`
+                  : missingConfigText(c.version)}
+              </span>
+            </td>
             <td className="py-1">
               <a href={cassetteUrl(c.id)} download className="text-takeover underline">
                 download

@@ -1,13 +1,34 @@
 'use client';
 
 import { useCassettes } from '@/lib/client/api/cassettes';
+import { recordedSettings, replayPatch } from '@/lib/client/forms/cassette-form';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import type { CassetteSummary } from '@/lib/protocol/http';
 import { Field, INPUT } from './field';
 
-/** What choosing a cassette sets: its vendor and model (a replay speaks the recording's dialect) and the replay itself. */
-export function replayPatch(cassette: CassetteSummary, offRecording: 'stop' | 'simulate'): Partial<PlaygroundForm> {
-  return { vendor: cassette.source.vendor, model: cassette.source.model, replay: { cassette: cassette.id, offRecording } };
+export { replayPatch };
+
+/** Under the chosen cassette: what was filled in from its recorded config and what has changed since, or what it cannot tell. */
+function RecordedSettingsNote({ form, cassette }: { form: PlaygroundForm; cassette: CassetteSummary }) {
+  const settings = recordedSettings(form, cassette);
+  if (settings.kind === 'missing') {
+    return (
+      <p data-testid="cassette-settings" data-kept="false" className="text-2xs text-wait">
+        Not filled in: {settings.text}.
+      </p>
+    );
+  }
+  return (
+    <p data-testid="cassette-settings" data-kept="true" className="text-2xs text-muted">
+      Filled in from the recording: {settings.filled}.{settings.dropped.length > 0 && <span> Not representable here: {settings.dropped.join(', ')}.</span>}
+      {settings.changed.length > 0 && (
+        <span data-testid="cassette-settings-changed" className="text-wait">
+          {' '}
+          Changed since: {settings.changed.join(', ')} — the requests will differ from the recorded ones, and the replay leaves the recording there.
+        </span>
+      )}
+    </p>
+  );
 }
 
 /**
@@ -40,6 +61,7 @@ export function CassetteFields({ form, onChange }: { form: PlaygroundForm; onCha
           ))}
         </select>
       </Field>
+      {chosen && <RecordedSettingsNote form={form} cassette={chosen} />}
       <Field label="off the recording">
         <select
           data-testid="off-recording-select"

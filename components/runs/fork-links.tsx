@@ -31,6 +31,7 @@ export function ForkLinks({ runId }: { runId: string }) {
               · {from.workspace.diverged.length} replayed edit(s) differed: {from.workspace.diverged.join(', ')}
             </span>
           )}
+          {from.faults && <span data-testid="fork-faults"> · {from.faults}</span>}
         </span>
       )}
       {children.length > 0 && (

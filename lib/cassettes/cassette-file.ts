@@ -1,13 +1,16 @@
 import {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
+  CASSETTE_VERSIONS,
   CassetteSchema,
   describeIssues,
   isSimulated,
   MAX_CASSETTE_EXCHANGES,
+  missingConfigText,
   type Cassette,
   type CassetteExchange,
   type ClockKind,
+  type RunConfig,
   type Vendor,
 } from '@/lib/protocol';
 
@@ -28,6 +31,10 @@ export function parseCassette(text: string): Cassette {
   }
   const format = (value as { format?: unknown; version?: unknown } | null)?.format;
   if (format !== CASSETTE_FORMAT) throw new CassetteFileError([`not a Loop Lab cassette (format "${String(format)}", expected "${CASSETTE_FORMAT}")`]);
+  const version = (value as { version?: unknown }).version;
+  if (!(CASSETTE_VERSIONS as readonly unknown[]).includes(version)) {
+    throw new CassetteFileError([`version ${String(version)}: this Loop Lab reads cassette versions ${CASSETTE_VERSIONS.join(' and ')}`]);
+  }
   const result = CassetteSchema.safeParse(value);
   if (!result.success) throw new CassetteFileError(describeIssues(result.error));
   return result.data;
@@ -70,13 +77,23 @@ export function createExchangeKeeper(bounds: { maxBytes?: number; maxExchanges?:
   };
 }
 
-/** A cassette from a run's kept exchanges, in request order, labelled by where its traffic came from. */
+/**
+ * What a cassette does not say about how it was recorded, in words, or undefined when it keeps
+ * its config: a version 1 file kept only its traffic.
+ */
+export function missingConfig(cassette: Pick<Cassette, 'config' | 'version'>): string | undefined {
+  return cassette.config ? undefined : missingConfigText(cassette.version);
+}
+
+/** A cassette from a run's kept exchanges, in request order, labelled by where its traffic came from, with the config that made them. */
 export function buildCassette(options: {
   exchanges: readonly CassetteExchange[];
   vendor: Vendor;
   model: string;
   note: string;
   clock: ClockKind;
+  /** The run config the traffic was recorded with, its keys already removed. */
+  config: RunConfig;
   truncated?: boolean;
   recordedAt?: Date;
 }): Cassette {
@@ -88,6 +105,7 @@ export function buildCassette(options: {
     source: { kind: simulated ? 'simulated' : 'recorded', vendor: options.vendor, model: options.model, note: `${label}: ${options.note}`.slice(0, 2_000) },
     ...(options.recordedAt ? { recorded_at: options.recordedAt.toISOString() } : {}),
     clock: options.clock,
+    config: options.config,
     ...(options.truncated ? { truncated: true } : {}),
     exchanges: [...options.exchanges].sort((a, b) => a.n - b.n),
   });

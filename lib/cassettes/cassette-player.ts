@@ -2,7 +2,7 @@ import type { Clock } from '@/lib/clock';
 import { vendorErrorBody, vendorHttpError } from '@/lib/dialects';
 import type { Cassette, CassetteExchange, Dialect, OffRecording } from '@/lib/protocol';
 import { replayBody } from './replay-body';
-import { describeDifference, fingerprint } from './what-matters';
+import { canonicalMatters, describeDifference, fingerprint, holdsRedaction, matchesUnderRedaction } from './what-matters';
 
 /** Where the loop left the recording, for the event the run writes. */
 export interface OffRecordingReport {
@@ -30,6 +30,8 @@ export interface CassettePlayerOptions {
 /**
  * A cassette as a vendor: a fetch that answers each request with the recorded response to the
  * same request — matched by the fingerprint of what matters (model, system, messages, tools),
+ * or, for a recorded request the recording's key redaction changed, by what matters under that
+ * redaction (`matchesUnderRedaction`),
  * the first recorded exchange with it not yet played, or, when every one was played (a retry
  * the recording did not make, after a fault on top), the last of them again — at the recorded
  * pace on the run clock. The first request the recording does not hold is reported with what
@@ -40,10 +42,22 @@ export function createCassettePlayer(options: CassettePlayerOptions): typeof fet
   const { cassette, clock } = options;
   const exchanges = cassette.exchanges;
   const byPrint = new Map<string, number[]>();
+  // Recorded requests the recording's redaction changed: matched under it when no print is equal.
+  const redacted = new Map<string, string>();
   exchanges.forEach((exchange, i) => {
     const print = fingerprint(exchange.request.body);
     byPrint.set(print, [...(byPrint.get(print) ?? []), i]);
+    const text = canonicalMatters(exchange.request.body);
+    if (holdsRedaction(text)) redacted.set(print, text);
   });
+  /** The recorded exchanges this request is: the same print, or a recorded request it becomes under the recording's redaction. */
+  const recordedAs = (body: string): number[] => {
+    const exact = byPrint.get(fingerprint(body));
+    if (exact || redacted.size === 0) return exact ?? [];
+    const sent = canonicalMatters(body);
+    for (const [print, text] of redacted) if (matchesUnderRedaction(sent, text)) return byPrint.get(print)!;
+    return [];
+  };
   const played = new Set<number>();
   let off: OffRecordingReport | undefined;
 
@@ -61,7 +75,7 @@ export function createCassettePlayer(options: CassettePlayerOptions): typeof fet
     init?.signal?.throwIfAborted();
     const body = typeof init?.body === 'string' ? init.body : '';
     if (off) return off.next === 'stop' ? refuse(off) : simulate(input, init, body);
-    const candidates = byPrint.get(fingerprint(body)) ?? [];
+    const candidates = recordedAs(body);
     const index = candidates.find((i) => !played.has(i)) ?? candidates.at(-1);
     if (index !== undefined) {
       played.add(index);

@@ -2,5 +2,5 @@
 export { recordExchanges, type RecordExchangesOptions } from './record-exchanges';
 export { createCassettePlayer, type CassettePlayerOptions, type OffRecordingReport } from './cassette-player';
 export { fingerprint, describeDifference, whatMatters } from './what-matters';
-export { buildCassette, createExchangeKeeper, parseCassette, CassetteFileError, MAX_CASSETTE_BYTES } from './cassette-file';
+export { buildCassette, createExchangeKeeper, missingConfig, parseCassette, CassetteFileError, MAX_CASSETTE_BYTES } from './cassette-file';
 export { redactPieces, MIN_PIECE } from './redact-pieces';

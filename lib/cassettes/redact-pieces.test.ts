@@ -23,3 +23,12 @@ describe('redactPieces', () => {
     expect(redactPieces('tool_use and run_check', ['short', 'tool_use_and_run_check'])).toBe('tool_use and run_check');
   });
 });
+
+describe('redactPieces with public names kept', () => {
+  const key = 'sk-test-claude-sim-sonnet-7f3a9c2e41';
+  it('keeps a model name that shares pieces with a key, and removes a piece that runs past it', () => {
+    const body = '{"model":"claude-sim-sonnet","text":"echo claude-sim-sonnet-7f3a9c2e41"}';
+    expect(redactPieces(body, [key], ['claude-sim-sonnet'])).toBe('{"model":"claude-sim-sonnet","text":"echo [redacted]"}');
+    expect(redactPieces(body, [key])).toBe('{"model":"[redacted]","text":"echo [redacted]"}');
+  });
+});

@@ -10,8 +10,14 @@ export const MIN_PIECE = 8;
  * rejoins deltas, a recording keeps the bytes, so it looks for the pieces instead — of each key
  * and of each key written backwards. What counts as a key is the run log's rule
  * (lib/protocol/secret-rule.ts).
+ *
+ * `keep`: public names the run itself sends (its models). A piece found wholly inside one of
+ * them is that name, not a key, and stays: a key that happens to share 8 characters with a
+ * model's name would otherwise hide the name in every request and response, and a replay would
+ * meet a model called `[redacted]` (whose signed thinking is then another model's). A piece
+ * that runs past the name is still removed, name and all.
  */
-export function redactPieces(text: string, secrets: readonly string[]): string {
+export function redactPieces(text: string, secrets: readonly string[], keep: readonly string[] = []): string {
   const keys = secretsToSeek(secrets).flatMap((key) => [key, reversedKey(key)]);
   if (keys.length === 0 || text.length < MIN_PIECE) return text;
   const grams = new Map<string, Array<[key: string, at: number]>>();
@@ -20,6 +26,11 @@ export function redactPieces(text: string, secrets: readonly string[]): string {
       const gram = key.slice(at, at + MIN_PIECE);
       grams.set(gram, [...(grams.get(gram) ?? []), [key, at]]);
     }
+  }
+  const names = keep.filter((k) => k.length >= MIN_PIECE);
+  const spans: Array<[start: number, end: number]> = [];
+  for (const name of names) {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) spans.push([at, at + name.length]);
   }
   let out = '';
   let copied = 0;
@@ -34,6 +45,10 @@ export function redactPieces(text: string, secrets: readonly string[]): string {
       let m = MIN_PIECE;
       while (p + m < text.length && at + m < key.length && text[p + m] === key[at + m]) m += 1;
       longest = Math.max(longest, m);
+    }
+    if (spans.some(([start, end]) => start <= p && p + longest <= end)) {
+      p += 1;
+      continue;
     }
     out += text.slice(copied, p) + REDACTED;
     p += longest;

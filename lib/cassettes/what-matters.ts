@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { REDACTED } from '@/lib/protocol/secret-rule';
 
 /**
  * What a request is matched on: the parts that decide the model's answer — the model, the
@@ -36,6 +37,44 @@ export function fingerprint(body: string): string {
   return createHash('sha256').update(canonical(whatMatters(body))).digest('hex');
 }
 
+/** What matters of a body as one canonical text (what the fingerprint hashes). */
+export function canonicalMatters(body: string): string {
+  return canonical(whatMatters(body));
+}
+
+/** Does the recorded text hold what the recording removed (a key, or a piece of one)? Only then can a request match it under its redaction. */
+export function holdsRedaction(recorded: string): boolean {
+  return recorded.includes(REDACTED);
+}
+
+/**
+ * Is `recorded` what `sent` becomes under the recording's redaction? The recording replaced each
+ * key it knew, and each piece of one at least MIN_PIECE long, with `[redacted]` — also where a
+ * piece of a key was ordinary request text (a model's name, a word of the prompt). The replay
+ * may not know those keys (another machine), so it cannot redact the live request itself; it
+ * asks instead whether some non-empty text at each `[redacted]` of the recorded request, and
+ * exactly the recorded text everywhere else, gives the live one. A request that differs
+ * anywhere the recording kept still differs.
+ */
+export function matchesUnderRedaction(sent: string, recorded: string): boolean {
+  if (sent === recorded) return true;
+  const parts = recorded.split(REDACTED);
+  if (parts.length === 1) return false;
+  const first = parts[0]!;
+  const last = parts.at(-1)!;
+  if (!sent.startsWith(first) || !sent.endsWith(last)) return false;
+  const end = sent.length - last.length;
+  // Each literal part at its leftmost place after at least one removed character: if any
+  // placement fits, this one does (it leaves the most room for what follows).
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = sent.indexOf(part, at + 1);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return end - at >= 1;
+}
+
 /** JSON with every object's keys sorted, so key order never changes a fingerprint. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -50,19 +89,21 @@ function canonical(value: unknown): string {
 
 /**
  * What differs between a request and the recorded one, in words: the first part that differs,
- * and for the conversation the first message that does (its position and role).
+ * and for the conversation the first message that does (its position and role) — each compared
+ * under the recording's redaction, so a name the recording hid is not called a difference.
  */
 export function describeDifference(sent: string, recorded: string): string {
   const a = whatMatters(sent);
   const b = whatMatters(recorded);
+  const same = (x: unknown, y: unknown): boolean => matchesUnderRedaction(canonical(x), canonical(y));
   const parts: string[] = [];
-  if (canonical(a.model) !== canonical(b.model)) parts.push(`model ${String(a.model)} sent, ${String(b.model)} recorded`);
-  if (canonical(a.system) !== canonical(b.system)) parts.push('the system prompt differs');
-  if (canonical(a.tools) !== canonical(b.tools)) parts.push(`tools differ (${toolNames(a.tools)} sent; ${toolNames(b.tools)} recorded)`);
-  if (canonical(a.messages) !== canonical(b.messages)) {
+  if (!same(a.model, b.model)) parts.push(`model ${String(a.model)} sent, ${String(b.model)} recorded`);
+  if (!same(a.system, b.system)) parts.push('the system prompt differs');
+  if (!same(a.tools, b.tools)) parts.push(`tools differ (${toolNames(a.tools)} sent; ${toolNames(b.tools)} recorded)`);
+  if (!same(a.messages, b.messages)) {
     const n = Math.min(a.messages.length, b.messages.length);
     let i = 0;
-    while (i < n && canonical(a.messages[i]) === canonical(b.messages[i])) i += 1;
+    while (i < n && same(a.messages[i], b.messages[i])) i += 1;
     const where = i < n ? `first difference at message ${i + 1} (${roleOf(a.messages[i])})` : `the first ${n} agree`;
     parts.push(`messages: ${a.messages.length} sent, ${b.messages.length} recorded; ${where}`);
   }

@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  if (options.cassetteNote && !options.quiet) console.log(options.cassetteNote);
   // A real-clock run's clock starts after the process's one-time costs (tokenizer, SDK first calls).
   if (options.config.clock === 'real') await warmUp();
   const out = options.out ? createWriteStream(options.out) : undefined;
@@ -106,6 +107,8 @@ function cassetteOf(config: RunConfig, kept: ReturnType<typeof createExchangeKee
     model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
     note: `scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}${config.replay ? `, itself a replay of ${config.replay.cassette}` : ''}`,
     clock: config.clock,
+    // The config as run, every key the environment holds removed (none should be in it).
+    config: createRedactor({ secrets: runSecrets({ env: processEnv() }) }).value(config),
     truncated: kept.truncated,
     recordedAt: new Date(),
   });

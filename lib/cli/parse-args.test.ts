@@ -38,3 +38,21 @@ describe('--swap-at and takeover flags', () => {
     }
   });
 });
+
+describe('--cassette', () => {
+  const file = 'cassettes/explain-project.sim-openai.cassette.json';
+  it('starts from the config the cassette was recorded with; flags override it', () => {
+    const options = parseCliArgs(['--cassette', file, '--seed', '5']);
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.config).toMatchObject({
+      provider: { vendor: 'sim-openai', model: 'gpt-sim-4o' },
+      task: 'Explain what this project does and where its tests live.',
+      clock: 'virtual',
+      seed: 5,
+      replay: { cassette: file, offRecording: 'stop' },
+    });
+    expect(options.cassetteNote).toBe(
+      'config from the cassette: scenario fix-failing-test, its own task, preset codesmith, seed 11, virtual clock (flags override it)',
+    );
+  });
+});

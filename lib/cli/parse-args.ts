@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CassetteFileError, parseCassette } from '@/lib/cassettes';
+import { CassetteFileError, missingConfig, parseCassette } from '@/lib/cassettes';
 import { describeIssues, RunConfigSchema, type Cassette, type RunConfig } from '@/lib/protocol';
 
 export const USAGE = `Usage: npm run loop -- [options]
@@ -22,7 +22,8 @@ export const USAGE = `Usage: npm run loop -- [options]
   --out FILE       write the run's events as JSONL
   --otel-out FILE  write the run as OTLP/JSON (GenAI spans) for Jaeger, Phoenix, Langfuse, …
   --record FILE    record the run's model traffic as a cassette (requests without keys, response bytes and timing)
-  --cassette FILE  replay a cassette instead of calling the vendor (its vendor and model; faults apply on top)
+  --cassette FILE  replay a cassette instead of calling the vendor (its vendor and model, and the config it was
+                   recorded with unless --config is given; flags override it; faults apply on top)
   --off-recording stop|simulate  when the loop asks for what the cassette does not hold: stop (default) or go on on the simulated model
   --quiet          print only the summary
   --help           this text
@@ -36,6 +37,8 @@ export interface CliOptions {
   cassette?: Cassette;
   /** Where to write the run's recording (--record). */
   record?: string;
+  /** What the replay's config came from, in words: the cassette's recorded config, or why not. */
+  cassetteNote?: string;
   out?: string;
   otelOut?: string;
   quiet: boolean;
@@ -84,12 +87,14 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const v = parsed.values;
   if (v.help) return 'help';
 
-  const base = v.config ? readConfigFile(v.config) : {};
+  const cassette = v.cassette ? readCassetteFile(v.cassette) : undefined;
+  // A replay asks the recorded questions only with the recorded task and prompts: the cassette's config is the base.
+  const recorded = cassette?.config && !v.config ? recordedBase(cassette.config) : undefined;
+  const base = v.config ? readConfigFile(v.config) : (recorded ?? {});
   const input: Record<string, unknown> = { ...base };
   const provider: Record<string, unknown> = { vendor: 'sim-anthropic', ...(base.provider as object | undefined) };
   if (v.provider) provider.vendor = v.provider;
   if (v.model) provider.model = v.model;
-  const cassette = v.cassette ? readCassetteFile(v.cassette) : undefined;
   if (cassette) {
     // A replay speaks the recording's dialect to the recording's model.
     provider.vendor = cassette.source.vendor;
@@ -116,12 +121,26 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
   return {
     config: result.data,
-    ...(cassette ? { cassette } : {}),
+    ...(cassette ? { cassette, cassetteNote: cassetteNote(cassette, Boolean(v.config)) } : {}),
     ...(v.record ? { record: v.record } : {}),
     ...(v.out ? { out: v.out } : {}),
     ...(v['otel-out'] ? { otelOut: v['otel-out'] } : {}),
     quiet: v.quiet ?? false,
   };
+}
+
+/** A cassette's recorded config as the base of its replay: everything but the vendor (the recording's) and the replay itself. */
+function recordedBase(config: RunConfig): Record<string, unknown> {
+  const { provider: _provider, replay: _replay, ...rest } = config;
+  return rest;
+}
+
+function cassetteNote(cassette: Cassette, ownConfig: boolean): string {
+  const missing = missingConfig(cassette);
+  if (missing) return `note: ${missing}`;
+  const c = cassette.config!;
+  if (ownConfig) return 'note: --config given: the cassette’s recorded config is not used, and a request it changes leaves the recording';
+  return `config from the cassette: scenario ${c.scenario}${c.task ? ', its own task' : ''}, preset ${c.preset}, seed ${c.seed}, ${c.clock} clock (flags override it)`;
 }
 
 function readCassetteFile(path: string): Cassette {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCassette } from '@/lib/cassettes';
+import { missingConfig, parseCassette } from '@/lib/cassettes';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { cassetteText, recordShippedCassette, SHIPPED_CASSETTE_DIR, SHIPPED_CASSETTES } from './shipped-cassettes';
@@ -22,9 +22,13 @@ describe('shipped cassettes', () => {
       expect(cassette.source.kind).toBe('simulated');
       expect(cassette.source.note).toMatch(/strict simulated vendor .* not a real one/);
 
+      // It keeps the config it was recorded with; replayed from that config alone, it stays on the recording.
+      expect(cassette.version).toBe(2);
+      expect(cassette.config).toEqual(RunConfigSchema.parse(spec.config));
+      expect(missingConfig(cassette)).toBeUndefined();
       const events: RunEvent[] = [];
       const config = RunConfigSchema.parse({
-        ...spec.config,
+        ...cassette.config,
         provider: { vendor: cassette.source.vendor, model: cassette.source.model },
         replay: { cassette: spec.name },
       });
@@ -34,4 +38,12 @@ describe('shipped cassettes', () => {
       expect(events.filter((e) => e.event === 'model_request')).toHaveLength(cassette.exchanges.length);
     });
   }
+
+  it('a version 1 file (no config) is still read, and says what it is missing', () => {
+    const { config: _config, ...rest } = parseCassette(readFileSync(join(SHIPPED_CASSETTE_DIR, `${SHIPPED_CASSETTES[0]!.name}.cassette.json`), 'utf8'));
+    const old = parseCassette(JSON.stringify({ ...rest, version: 1 }));
+    expect(old.config).toBeUndefined();
+    expect(missingConfig(old)).toMatch(/^the cassette does not say what it was recorded with \(a version 1 file, from before cassettes kept their config\)/);
+    expect(() => parseCassette(JSON.stringify({ ...rest, version: 3 }))).toThrow('version 3: this Loop Lab reads cassette versions 1 and 2');
+  });
 });

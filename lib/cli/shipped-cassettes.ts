@@ -37,6 +37,7 @@ export async function recordShippedCassette(spec: (typeof SHIPPED_CASSETTES)[num
     model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
     note: `${spec.what} (npm run cassettes; scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed})`,
     clock: config.clock,
+    config,
     truncated: kept.truncated,
   });
 }

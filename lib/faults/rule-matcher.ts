@@ -2,6 +2,19 @@ import type { Random } from '@/lib/clock';
 import type { FaultPlan, FaultRule, FaultWhen } from '@/lib/protocol';
 
 /**
+ * Where a fault plan stands after some requests: how many requests it has counted and how many
+ * of its `next N` hits each rule has spent. A fork starts its plan from its parent's at the
+ * copied turn (lib/runtime/fork-faults.ts), so a fault the parent already spent does not fire
+ * again and rules on request numbers and chance count on from the parent's requests.
+ */
+export interface FaultPlanPosition {
+  /** Requests the plan has already counted: this run's request n is the plan's request requestsBefore + n. */
+  requestsBefore: number;
+  /** `next N` hits spent, by rule id. */
+  spent: Readonly<Record<string, number>>;
+}
+
+/**
  * Picks the rule that fires on a request: the first enabled rule whose `when` matches.
  * `next N` means the rule's next N hits: a rule waiting behind an earlier one spends nothing,
  * so toggles switched on together play in order (overloaded ×3, then a 429). Stateful only
@@ -9,9 +22,20 @@ import type { FaultPlan, FaultRule, FaultWhen } from '@/lib/protocol';
  * comes back. A plan edited between requests applies from the next request on.
  */
 export class RuleMatcher {
-  private readonly hits = new Map<string, number>();
+  private readonly hits: Map<string, number>;
 
-  constructor(private readonly random: Random) {}
+  /** `spent`: hits already spent before the first request (a fork's parent's). */
+  constructor(
+    private readonly random: Random,
+    spent: Readonly<Record<string, number>> = {},
+  ) {
+    this.hits = new Map(Object.entries(spent));
+  }
+
+  /** The `next N` hits spent so far, by rule id (rules switched off since are forgotten). */
+  spent(): Record<string, number> {
+    return Object.fromEntries(this.hits);
+  }
 
   match(options: { plan: FaultPlan; requestNo: number; background?: boolean; now?: number; model?: string | undefined }): FaultRule | undefined {
     const { plan, requestNo } = options;

@@ -5,7 +5,7 @@ import { httpErrorResponse, proxyErrorResponse } from './error-responses';
 import { faultedBody } from './faulted-body';
 import { keepaliveBody } from './keepalive-body';
 import { untilAborted } from './lazy-stream';
-import { RuleMatcher } from './rule-matcher';
+import { RuleMatcher, type FaultPlanPosition } from './rule-matcher';
 import { fetchFailed } from './undici-errors';
 
 export interface FaultInjection {
@@ -36,7 +36,16 @@ export interface WithFaultsOptions {
   onKeepalive?: (info: { requestNo: number; style: 'ping' | 'comment'; phase: 'beat' | 'end' }) => void;
   /** Is the request going out now a background call (title, summary)? For rules aimed at one kind. */
   isBackground?: () => boolean;
+  /**
+   * Where the plan starts (a fork: where its parent's stood at the copied turn): the rules see
+   * request n as the plan's request `requestsBefore + n` and start with the hits already spent.
+   * The wrapper's own count (`requestNo` in what it reports) still starts at 1.
+   */
+  from?: FaultPlanPosition;
 }
+
+/** The name of the stream the rules' dice are drawn from (a fork replays them: lib/runtime/fork-faults.ts). */
+export const RULE_DICE = 'when';
 
 /**
  * Faults at the transport: a fetch that answers some requests the way a bad day does — a
@@ -47,7 +56,8 @@ export interface WithFaultsOptions {
 export function withFaults(options: WithFaultsOptions): typeof fetch {
   const { clock } = options;
   const dialectNow = typeof options.dialect === 'function' ? options.dialect : (): Dialect => options.dialect as Dialect;
-  const matcher = new RuleMatcher(options.random.fork('when'));
+  const matcher = new RuleMatcher(options.random.fork(RULE_DICE), options.from?.spent);
+  const before = options.from?.requestsBefore ?? 0;
   const ids = options.random.fork('request-ids');
   let requestCount = 0;
 
@@ -63,7 +73,7 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     const aimsAtModel = plan.rules.some((r) => r.model !== undefined);
     const rule = matcher.match({
       plan,
-      requestNo,
+      requestNo: before + requestNo,
       background: options.isBackground?.() ?? false,
       now: clock.now(),
       ...(aimsAtModel ? { model: model() } : {}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClockKindSchema, VendorSchema } from './config';
+import { ClockKindSchema, RunConfigSchema, VendorSchema } from './config';
 
 /**
  * A cassette: a run's model traffic as it crossed the wire, beneath the SDK and beneath the
@@ -9,7 +9,9 @@ import { ClockKindSchema, VendorSchema } from './config';
  * the same bytes through the same SDK, on the run clock.
  */
 export const CASSETTE_FORMAT = 'loop-lab-cassette';
-export const CASSETTE_VERSION = 1;
+/** 2: the cassette keeps the run config it was recorded with (`config`); 1: it does not (still read). */
+export const CASSETTE_VERSION = 2;
+export const CASSETTE_VERSIONS = [1, 2] as const;
 
 /** The request headers a cassette keeps; every other header (authorization, x-api-key, cookies, …) is dropped. */
 export const CASSETTE_REQUEST_HEADERS: readonly string[] = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
@@ -98,7 +100,7 @@ export type CassetteExchange = z.infer<typeof CassetteExchangeSchema>;
 export const CassetteSchema = z
   .object({
     format: z.literal(CASSETTE_FORMAT),
-    version: z.literal(CASSETTE_VERSION),
+    version: z.union([z.literal(1), z.literal(2)]),
     /**
      * Where the traffic came from: `simulated` — one of Loop Lab's strict simulated vendors (real
      * wire formats, a scripted model: it does not read the prompt); `recorded` — a real endpoint.
@@ -116,9 +118,22 @@ export const CassetteSchema = z
     recorded_at: z.string().max(40).optional(),
     /** The recording's clock: its gaps are run-clock ms (virtual, paced: simulated time). */
     clock: ClockKindSchema,
+    /**
+     * The run config the traffic was recorded with (its keys removed): the scenario, task, prompts,
+     * preset, seed and clock that made these requests, and the faults that were on top (not in the
+     * recording). A replay asks the same questions only with the same task and prompts, so picking
+     * a cassette fills them in. Absent in a version 1 file, which does not say what it was
+     * recorded with.
+     */
+    config: RunConfigSchema.optional(),
     /** The recording stopped keeping exchanges at MAX_CASSETTE_EXCHANGES or its size bound; the rest of the run is not in it. */
     truncated: z.boolean().optional(),
     exchanges: z.array(CassetteExchangeSchema).max(MAX_CASSETTE_EXCHANGES),
   })
   .strict();
 export type Cassette = z.infer<typeof CassetteSchema>;
+
+/** What a cassette without its config cannot tell, in the words the CLI and the playground show. */
+export function missingConfigText(version: number): string {
+  return `the cassette does not say what it was recorded with (${version === 1 ? 'a version 1 file, from before cassettes kept their config' : 'its config was left out'}): the task, scenario, prompts and preset are not known, and a replay with others leaves the recording at the first request they change`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
+import { RunConfigSchema, type FaultRule, type RunEvent } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { launchRun } from './launch-run';
 import { forkableTurns } from '@/lib/trajectory';
@@ -206,5 +206,78 @@ describe('fork after output-cap steps', () => {
       expect(ofType(child, 'model_error').filter((e) => e.iteration > k)).toEqual([]);
       expect(child.at(-1)?.event).toBe('terminate');
     }
+  });
+});
+
+/** What a turn's requests met beneath the loop: each fault injected and each error the loop classified, in order. */
+function faultsOfTurn(events: RunEvent[], turn: number, after = -1): unknown[] {
+  return events
+    .filter((e) => e.seq > after && 'iteration' in e && e.iteration === turn)
+    .flatMap((e): unknown[] => {
+      if (e.event === 'fault_injected') return [{ fault: e.rule_id, action: e.action }];
+      if (e.event === 'model_error') return [{ error: e.status, category: e.category }];
+      if (e.event === 'llm_call' && !e.background) return [{ reply: e.stop_reason }];
+      return [];
+    });
+}
+
+describe('a fork continues its parent’s fault plan', () => {
+  const overloaded = {
+    id: 'overloaded-x3',
+    label: 'overloaded ×3',
+    enabled: true,
+    when: { kind: 'next', count: 3 },
+    action: { type: 'http_error', status: 529 },
+  } as const;
+
+  it('overloaded ×3, forked at turn 4: turn 5 of the fork meets what turn 5 of the parent met (the three 529s were spent in turn 1)', async () => {
+    const parent = await runToEnd({ ...PARENT, faults: { rules: [overloaded] } });
+    expect(ofType(parent, 'fault_injected').map((e) => e.iteration)).toEqual([1, 1, 1]);
+    const child = await forkRun(parent, { atTurn: 4 });
+    const link = ofType(child, 'forked_from')[0]!;
+    const live = link.seq + link.copied_events;
+    expect(faultsOfTurn(child, 5, live)).toEqual(faultsOfTurn(parent, 5));
+    expect(faultsOfTurn(child, 5, live)).toEqual([{ reply: expect.any(String) }]);
+    expect(ofType(child, 'fault_injected').filter((e) => e.seq > live)).toEqual([]);
+    const requests = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter((e) => (e.iteration ?? 0) <= 4).length;
+    expect(link.faults).toMatchObject({ requests_before: requests, spent: { 'overloaded-x3': 3 } });
+    expect(link.faults?.why).toContain('"overloaded ×3" spent (3 of 3), so it does not fire again');
+    expect(terminateOf(child).reason).toBe('end_turn');
+
+    // A fork of the fork starts where its parent's plan started, plus its own requests.
+    const grandchild = await forkRun(child, { atTurn: 5 });
+    const requests5 = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter((e) => (e.iteration ?? 0) <= 5).length;
+    expect(ofType(grandchild, 'forked_from')[0]!.faults).toMatchObject({ requests_before: requests5, spent: { 'overloaded-x3': 3 } });
+  });
+
+  it('toggles switched on during the copied turns are the fork’s plan, with what they spent', async () => {
+    let sent = false;
+    const parent = await runToEnd(PARENT, {
+      onEvent: (e, control) => {
+        if (e.event !== 'iteration_start' || e.iteration !== 2 || sent) return;
+        sent = true;
+        control({ action: 'set_faults', faults: { rules: [overloaded], tools: [] } });
+      },
+    });
+    expect(ofType(parent, 'fault_injected').map((e) => e.iteration)).toEqual([3, 3, 3]);
+    const plan = planFork({ spec: { runId: 'p', atTurn: 4 }, parent: { config: ofType(parent, 'run_start')[0]!.config, running: false }, events: parent });
+    if (!plan.ok) throw new Error(plan.problems.join('; '));
+    expect(plan.config.faults.rules.map((r) => r.id)).toEqual(['overloaded-x3']);
+    expect(plan.fork.faults.position.spent).toEqual({ 'overloaded-x3': 3 });
+  });
+
+  it('a rule on request numbers counts the parent’s requests: the one the parent met at turn 5 hits the fork’s turn 5 too', async () => {
+    const clean = await runToEnd(PARENT);
+    const first5 = ofType(clean, 'model_request').find((e) => e.iteration === 5)!.request_no;
+    const rule: FaultRule = { id: 'at-turn-5', enabled: true, when: { kind: 'requests', numbers: [first5] }, action: { type: 'http_error', status: 500 } };
+    const parent = await runToEnd({ ...PARENT, faults: { rules: [rule] } });
+    expect(faultsOfTurn(parent, 5)).toEqual([
+      { fault: 'at-turn-5', action: 'http_error' },
+      { error: 500, category: 'internal' },
+      { reply: expect.any(String) },
+    ]);
+    const child = await forkRun(parent, { atTurn: 4 });
+    const link = ofType(child, 'forked_from')[0]!;
+    expect(faultsOfTurn(child, 5, link.seq + link.copied_events)).toEqual(faultsOfTurn(parent, 5));
   });
 });

@@ -1,6 +1,6 @@
 import { createClock, createRandom, type Clock, type Random } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
-import { DEFAULT_SYSTEM_PROMPT, VendorSchema, type FaultPlan } from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, REAL_MODELS, SIM_MODELS, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
 import { processEnv } from '@/lib/config/server-env';
 import { createControlQueue } from './control-queue';
 import { createRunLog, type RunLog } from './run-log';
@@ -109,12 +109,14 @@ function bindVendors(parts: {
     sdkMaxRetries: bench.recovery.sdkMaxRetries,
     promptCache: bench.recovery.cache.promptCaching,
     faults: parts.faults,
+    ...(fork ? { faultsFrom: fork.faults.position } : {}),
     // Requests go out only once the swap controller below is built.
     inForce: () => swaps.current,
     taps: options,
     ...(options.cassette ? { cassette: options.cassette } : {}),
-    // A recording keeps bytes: every key in every form, then any piece of one a stream split across records.
-    redact: (text) => redactPieces(log.redactText(text), log.knownSecrets()),
+    // A recording keeps bytes: every key in every form, then any piece of one a stream split across
+    // records — but not the model names the run sends, which a key may happen to share a piece with.
+    redact: (text) => redactPieces(log.redactText(text), log.knownSecrets(), modelNames(config)),
   });
   const swaps = createSwapController({
     config,
@@ -126,6 +128,12 @@ function bindVendors(parts: {
     ...(fork ? { inherited: inheritedFrom(fork) } : {}),
   });
   return swaps;
+}
+
+/** The public model names a run may send: every model Loop Lab knows, and the ones its config names. */
+function modelNames(config: RunConfig): string[] {
+  const named = [config.provider.model, config.recovery.fallback?.model, ...config.swaps.map((s) => s.model)];
+  return [...SIM_MODELS, ...REAL_MODELS].map((m) => m.id).concat(named.filter((m): m is string => Boolean(m)));
 }
 
 /** The vendor and model the config starts on, with the request's key if one came. */

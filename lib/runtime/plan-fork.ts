@@ -1,11 +1,14 @@
 import { isSimulated, VendorSchema, type ForkSpec, type RunConfig, type RunEvent, type Vendor } from '@/lib/protocol';
 import { trajectoryFromLog, type LoggedTrajectory } from '@/lib/trajectory';
+import { forkFaults, type ForkFaults } from './fork-faults';
 
 /** What launchRun needs to start a run from a parent's trajectory (LaunchOptions.fork). */
 export interface ForkStart {
   parentRunId: string;
   atTurn: number;
   trajectory: LoggedTrajectory;
+  /** Where the fork takes up the parent's fault plan (the plan itself is the child config's). */
+  faults: ForkFaults;
 }
 
 export type ForkPlan = { ok: true; config: RunConfig; fork: ForkStart } | { ok: false; status: 400 | 404; problems: string[] };
@@ -13,7 +16,9 @@ export type ForkPlan = { ok: true; config: RunConfig; fork: ForkStart } | { ok: 
 /**
  * Turns a fork request into the child's config and starting point: the parent's config
  * (seed included) moved to the chosen vendor, model and address, planned swaps the copied turns
- * already passed left out, and the parent's trajectory up to turn k rebuilt from its log.
+ * already passed left out, the fault plan as it stood at turn k (toggles switched during the
+ * copied turns included) with how far it had gone, and the parent's trajectory up to turn k
+ * rebuilt from its log.
  * Problems name the `fork.*` field and say what to do.
  */
 export function planFork(options: {
@@ -36,6 +41,7 @@ export function planFork(options: {
   const rebuilt = trajectoryFromLog(events, spec.atTurn);
   if (!rebuilt.ok) return { ok: false, status: 400, problems: [`fork.atTurn: ${rebuilt.problem}`] };
   const { trajectory } = rebuilt;
+  const faults = forkFaults({ config: parent.config, copied: trajectory.events, atTurn: spec.atTurn });
 
   const was = VendorSchema.safeParse(trajectory.vendor);
   const vendor: Vendor | undefined = spec.provider ?? (was.success ? was.data : undefined);
@@ -60,7 +66,8 @@ export function planFork(options: {
     // Real network time cannot jump: a virtual- or paced-clock parent's fork onto a real vendor runs on the real clock.
     ...(parent.config.clock !== 'real' && !isSimulated(vendor) ? { clock: 'real' as const } : {}),
     swaps: parent.config.swaps.filter((s) => s.atTurn > spec.atTurn),
+    faults: faults.plan,
   };
   if (config.policy && !isSimulated(vendor)) delete config.policy;
-  return { ok: true, config, fork: { parentRunId: spec.runId, atTurn: spec.atTurn, trajectory } };
+  return { ok: true, config, fork: { parentRunId: spec.runId, atTurn: spec.atTurn, trajectory, faults } };
 }

@@ -1,7 +1,7 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { createCassettePlayer, recordExchanges } from '@/lib/cassettes';
-import { withFaults } from '@/lib/faults';
+import { withFaults, type FaultPlanPosition } from '@/lib/faults';
 import { dialectOf, isSimulated, VENDOR_DEFAULTS, VendorSchema, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
 import type { Policy } from '@/lib/sim';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
@@ -11,6 +11,9 @@ import { createSdkRetryHold } from './sdk-retry-hold';
 import { sdkRetryLayer } from './sdk-retry-layer';
 import type { LaunchOptions } from './types';
 import { createVendorTransports } from './vendor-transports';
+
+/** The name of the run's random stream the fault wrapper draws from (a fork replays its dice: fork-faults.ts). */
+export const FAULTS_STREAM = 'faults';
 
 export interface RunTransportOptions {
   config: RunConfig;
@@ -26,6 +29,8 @@ export interface RunTransportOptions {
   log: { emit: Emit; readonly iteration: number; readonly inBackground: boolean };
   /** The fault plan in force, read per request. */
   faults: () => FaultPlan;
+  /** Where the plan starts: a fork's parent's position at the copied turn (absent: the start). */
+  faultsFrom?: FaultPlanPosition;
   /** The vendor in force (a swap changes it): where each request is routed. */
   inForce: () => BoundVendor;
   /** The caller's views of the transport: each request body at the vendor, the fetch the SDK calls. */
@@ -77,7 +82,8 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
     dialect: () => inForce().dialect.wire,
     plan: options.faults,
     clock,
-    random: random.fork('faults'),
+    random: random.fork(FAULTS_STREAM),
+    ...(options.faultsFrom ? { from: options.faultsFrom } : {}),
     isBackground: () => log.inBackground,
     onInject: ({ requestNo, rule, label }) =>
       log.emit({ event: 'fault_injected', iteration: log.iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),

@@ -5,8 +5,9 @@ import type { ForkStart } from './plan-fork';
 import { replayWorkspace } from './replay-workspace';
 
 /**
- * A fork's start: the link to its parent (an event), the parent's events of the copied turns
- * (their ts kept), and the workspace as those turns left it (their edits replayed).
+ * A fork's start: the link to its parent (an event, with where the fork takes up the parent's
+ * fault plan), the parent's events of the copied turns (their ts kept), and the workspace as
+ * those turns left it (their edits replayed).
  */
 export async function startFromParent(options: {
   fork: ForkStart;
@@ -40,6 +41,11 @@ export async function startFromParent(options: {
         output_tokens: trajectory.totals.outputTokens,
       },
       workspace: files,
+      faults: {
+        requests_before: fork.faults.position.requestsBefore,
+        spent: { ...fork.faults.position.spent },
+        why: fork.faults.why,
+      },
     },
     0,
   );

@@ -35,6 +35,8 @@ function shipped(): Array<{ summary: CassetteSummary; cassette: Cassette }> {
             bytes: Buffer.byteLength(text),
             shipped: true,
             truncated: cassette.truncated ?? false,
+            version: cassette.version,
+            ...(cassette.config ? { config: cassette.config } : {}),
           },
           cassette,
         },

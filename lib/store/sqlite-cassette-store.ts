@@ -33,6 +33,8 @@ function summaryOf(row: CassetteRow, cassette: Cassette): CassetteSummary {
     ...(row.from_run ? { from_run: row.from_run } : {}),
     shipped: false,
     truncated: cassette.truncated ?? false,
+    version: cassette.version,
+    ...(cassette.config ? { config: cassette.config } : {}),
   };
 }
 

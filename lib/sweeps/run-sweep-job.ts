@@ -103,6 +103,7 @@ export async function runSweepJob(input: SweepJobInput, context: { gate?: Endpoi
           model: effectiveModel(config),
           note: `sweep ${sweepId}, run ${runId} (endpoint ${endpoint?.id})`,
           clock: 'real',
+          config,
           truncated: record.truncated,
           recordedAt: new Date(),
         })

@@ -32,6 +32,10 @@ describe('cassette routes', () => {
     expect(saved.status).toBe(201);
     const summary = parseResponse(CassetteSummarySchema, await saved.json(), 'POST /api/runs/{id}/cassette');
     expect(summary).toMatchObject({ from_run: original.id, shipped: false, source: { kind: 'simulated', vendor: 'sim-openai', model: 'gpt-sim-4o' } });
+    // It keeps the config the run was recorded with: the list offers it to the playground, and the file carries it.
+    const recordedWith = original.events.find((e) => e.event === 'run_start')?.config;
+    expect(summary).toMatchObject({ version: 2, config: { task, seed: 4, clock: 'virtual', scenario: 'fix-failing-test' } });
+    expect(summary.config).toEqual(recordedWith);
 
     const list = parseResponse(CassetteListSchema, await (await listCassettes()).json(), 'GET /api/cassettes');
     expect(list.cassettes.map((c) => c.id)).toEqual(expect.arrayContaining(['shipped:explain-project.sim-anthropic', summary.id]));
@@ -39,6 +43,7 @@ describe('cassette routes', () => {
     const file = await getCassette(new Request(`${BASE}/cassettes/${summary.id}`), routeContext({ id: summary.id }));
     expect(file.headers.get('content-disposition')).toMatch(/attachment; filename=".*\.cassette\.json"/);
     const cassette = parseCassette(await file.text());
+    expect(cassette.config).toEqual(recordedWith);
     expect(cassette.exchanges.length).toBe(original.events.filter((e) => e.event === 'model_request').length);
 
     const imported = await importCassette(jsonPost(`${BASE}/cassettes`, { name: 'again', cassette }));

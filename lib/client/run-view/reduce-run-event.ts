@@ -259,6 +259,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           lastCopiedSeq: e.seq + e.copied_events,
           inherited: { usd: e.inherited.usd, inputTokens: e.inherited.input_tokens, outputTokens: e.inherited.output_tokens },
           workspace: e.workspace,
+          ...(e.faults ? { faults: e.faults.why } : {}),
         },
       };
     case 'run_title':

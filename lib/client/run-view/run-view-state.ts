@@ -112,6 +112,8 @@ export interface ForkedFromView {
   lastCopiedSeq: number;
   inherited: { usd: number; inputTokens: number; outputTokens: number };
   workspace: { replayed: number; diverged: readonly string[] };
+  /** Where the fork took up the parent's fault plan, in the event's words (absent in older forks). */
+  faults?: string;
 }
 
 export function initialRunViewState(): RunViewState {

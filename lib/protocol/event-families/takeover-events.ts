@@ -81,6 +81,19 @@ export const ForkedFromEventSchema = z.object({
   inherited: z.object({ usd: z.number(), input_tokens: z.number().int(), output_tokens: z.number().int() }),
   /** Workspace edits replayed from the copied tool calls, and any whose result differed from the parent's. */
   workspace: z.object({ replayed: z.number().int().min(0), diverged: z.array(z.string()) }),
+  /**
+   * Where the fork takes up its parent's fault plan (lib/runtime/fork-faults.ts): the parent's
+   * model requests up to the turn, counted by the plan (the fork's request n is the plan's
+   * requests_before + n, for rules on request numbers and chance), and the `next N` hits each
+   * rule had spent; `why` says it in words. Absent in forks made before forks kept it.
+   */
+  faults: z
+    .object({
+      requests_before: z.number().int().min(0),
+      spent: z.record(z.string(), z.number().int().min(0)),
+      why: z.string(),
+    })
+    .optional(),
 });
 
 export const TakeoverReportEventSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CassetteSchema } from '../cassette';
-import { VendorSchema } from '../config';
+import { RunConfigSchema, VendorSchema } from '../config';
 
 /** A cassette as the list shows it: where its traffic came from, how much, and whether the repository ships it. */
 export const CassetteSummarySchema = z.object({
@@ -15,6 +15,10 @@ export const CassetteSummarySchema = z.object({
   from_run: z.string().optional(),
   shipped: z.boolean(),
   truncated: z.boolean(),
+  /** The file's version (1: from before cassettes kept their config). */
+  version: z.number().int(),
+  /** The run config it was recorded with (absent: the cassette does not say; picking it then fills in nothing but the vendor). */
+  config: RunConfigSchema.optional(),
 });
 export type CassetteSummary = z.infer<typeof CassetteSummarySchema>;
 

@@ -35,6 +35,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
       model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
       note: `run ${id}: scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}`,
       clock: config.clock,
+      // The stored config, as the run log wrote it (its keys removed).
+      config,
       truncated: traffic.truncated,
       recordedAt: new Date(),
     });
