@@ -9,14 +9,13 @@ export const FIRST_PORT = Number(process.env.E2E_PORT ?? 3217);
 export const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? 2));
 
 /**
- * Spec files that run alone, after the others: what they check is timing on a live run or its
- * page (a countdown read against a card, a fault switched on before the run ends, scans of a run
- * while it waits, a lesson's live counts of requests its SDK resends on the real clock), and a
- * second browser beside them on two cores made those timings the machine's (tried: at a load of
- * 7–13, the retry-amplification lesson's live pair came out with equal request counts). Everything
- * else runs two at a time.
+ * Spec files that run alone, after the others: what they check is timing on a live real-clock run
+ * or its page (a countdown read against a card, a fault switched on before the run ends, scans of
+ * a run while it waits), and a second browser beside them on two cores made those timings the
+ * machine's. Everything else runs two at a time — the lessons too: they play on the paced clock,
+ * so their counts are their virtual-clock runs' at any load.
  */
-export const RUN_ALONE = ['accessibility', 'keyboard', 'lab-labels', 'lessons', 'run-lifecycle', 'takeover'].map((name) => `**/${name}.spec.ts`);
+export const RUN_ALONE = ['accessibility', 'keyboard', 'lab-labels', 'run-lifecycle', 'takeover'].map((name) => `**/${name}.spec.ts`);
 
 /** The server of the worker in parallel slot `index` (0 … SERVERS − 1). */
 export function serverUrl(index: number): string {

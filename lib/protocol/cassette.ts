@@ -1,4 +1,5 @@
 import { z } from 'zod';
+export { missingConfigText } from './cassette-words';
 import { ClockKindSchema, RunConfigSchema, VendorSchema } from './config';
 
 /**
@@ -132,8 +133,3 @@ export const CassetteSchema = z
   })
   .strict();
 export type Cassette = z.infer<typeof CassetteSchema>;
-
-/** What a cassette without its config cannot tell, in the words the CLI and the playground show. */
-export function missingConfigText(version: number): string {
-  return `the cassette does not say what it was recorded with (${version === 1 ? 'a version 1 file, from before cassettes kept their config' : 'its config was left out'}): the task, scenario, prompts and preset are not known, and a replay with others leaves the recording at the first request they change`;
-}

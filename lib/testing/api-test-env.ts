@@ -18,6 +18,8 @@ type ServerGlobals = {
   __loopLabPromptSetStore?: { close(): void };
   __loopLabCassetteStore?: { close(): void };
   __loopLabRunTraffic?: unknown;
+  __loopLabFinishedRunViews?: unknown;
+  __loopLabRequestKeys?: unknown;
   __loopLabRunRegistry?: Pick<RunRegistry, 'isLive' | 'control' | 'whenFinished'>;
   __loopLabSweepRegistry?: Pick<SweepRegistry, 'list' | 'cancel' | 'whenFinished'>;
 };
@@ -87,6 +89,9 @@ export function useTempDataDir(prefix: string): () => string {
     delete g.__loopLabPromptSetStore;
     delete g.__loopLabCassetteStore;
     delete g.__loopLabRunTraffic;
+    // Both hold what the file's server saw: the finished-run views its (now closed) store, the request keys its keys.
+    delete g.__loopLabFinishedRunViews;
+    delete g.__loopLabRequestKeys;
     delete g.__loopLabRunRegistry;
     delete g.__loopLabSweepRegistry;
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

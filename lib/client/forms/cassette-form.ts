@@ -1,4 +1,4 @@
-import { missingConfigText } from '@/lib/protocol/cassette';
+import { missingConfigText } from '@/lib/protocol/cassette-words';
 import type { CassetteSummary } from '@/lib/protocol/http';
 import { formFromConfig } from './form-from-config';
 import type { PlaygroundForm } from './playground-form';

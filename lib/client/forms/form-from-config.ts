@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_RUN_MS, type RunConfig } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol/config';
+import { DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
 import { faultPlanFor, togglesInPlan } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
 
