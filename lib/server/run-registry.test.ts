@@ -87,6 +87,17 @@ describe('run registry', () => {
     expect(unstored).toEqual([]);
   });
 
+  it('tells a reader of the store when a live run has its first event stored', async () => {
+    const fake = createFakeLaunch({ steps: 5, tickMs: 1 });
+    const registry = createRunRegistry({ store, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    expect(store.readEvents({ runId: id })).toEqual([]);
+    await registry.whenLogged(id);
+    expect(store.readEvents({ runId: id })[0]?.event).toBe('run_start');
+    await registry.whenFinished(id);
+    await registry.whenLogged(id); // at once for a run that is not live
+  });
+
   it('replays from the store when the resume point is older than the in-memory tail', async () => {
     const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
     const registry = createRunRegistry({ store, launch: fake.launch });

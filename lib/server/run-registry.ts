@@ -49,6 +49,12 @@ export interface RunRegistry {
   writePending(runId: string): void;
   /** Resolves once the run's terminate event is stored (at once when it is not live). */
   whenFinished(runId: string): Promise<void>;
+  /**
+   * Resolves once the store holds the run's first event (at once when it is not live): a reader
+   * of the store (the comparison) that meets a run started a moment ago, still starting on its
+   * run thread, waits for its run_start rather than finding an empty log.
+   */
+  whenLogged(runId: string): Promise<void>;
 }
 
 export interface RunRegistryOptions {
@@ -94,6 +100,9 @@ interface LiveRun {
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   finished: () => void;
   done: Promise<void>;
+  /** Resolves when the first of the run's events is stored (or the run ends). */
+  logged: () => void;
+  firstStored: Promise<void>;
 }
 
 /**
@@ -124,6 +133,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
   /** Hands events the store now holds to the tail and to every subscriber. */
   const publish = (run: LiveRun, events: readonly RunEvent[]): void => {
     if (events.length === 0) return;
+    run.logged();
     run.tail.push(...events);
     if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
     for (const event of events) {
@@ -214,6 +224,7 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
     live.delete(run.id);
     for (const listener of run.subscribers) safely(() => listener.onEnd());
     run.subscribers.clear();
+    run.logged();
     run.finished();
   };
 
@@ -247,6 +258,8 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
+      let logged!: () => void;
+      const firstStored = new Promise<void>((resolve) => (logged = resolve));
       const run: LiveRun = {
         id,
         redactText: (text) => redactor.text(text),
@@ -258,6 +271,8 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
         idleTimer: undefined,
         finished,
         done,
+        logged,
+        firstStored,
       };
       live.set(id, run);
       armIdleTimer(run);
@@ -343,6 +358,10 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
 
     whenFinished(runId) {
       return live.get(runId)?.done ?? Promise.resolve();
+    },
+
+    whenLogged(runId) {
+      return live.get(runId)?.firstStored ?? Promise.resolve();
     },
   };
 }

@@ -1,11 +1,14 @@
 import { NotComparableError } from '@/lib/compare/compare-runs';
 import { LESSONS, lessonBySlug } from '@/lib/lessons';
 import { ComparisonSchema, CompareQuerySchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, comparisonCacheOf } from '@/lib/server';
+import { errorResponse, getRunRegistry, HttpError, jsonResponse, comparisonCacheOf } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+
+/** How long the comparison waits for a just-started run's first event before answering without it. */
+const FIRST_EVENT_WAIT_MS = 15_000;
 
 /** Two runs side by side (a Comparison, lib/protocol/http/compare.ts), from their logs as they stand now; `lesson`: judged by that lesson's measure. */
 export async function GET(request: Request): Promise<Response> {
@@ -19,6 +22,10 @@ export async function GET(request: Request): Promise<Response> {
       ['b', b],
     ] as const) {
       if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
+      // A run started a moment ago may still be starting (on its run thread): wait for its first event.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([getRunRegistry().whenLogged(id), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_EVENT_WAIT_MS)))]);
+      clearTimeout(timer);
     }
     try {
       // A live side is asked for again after each burst of its events: only what is new is read and folded.
