@@ -61,7 +61,7 @@ export async function restartFigure(
 }
 
 /** Starts scripts/api/serve-api.ts on the data folder (any free port) and waits until it listens. */
-function serve(dir: string): Promise<{ child: ChildProcess; base: string }> {
+export function serve(dir: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'], {
     env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
     stdio: ['ignore', 'pipe', 'inherit'],

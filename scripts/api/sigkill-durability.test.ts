@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
+import { serve as serveApi } from './restart-figure';
 
 /**
  * Nothing a client saw is lost in a crash. A real server process (the API's route handlers and
@@ -26,19 +27,11 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function serve(): Promise<Server> {
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'], {
-    env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  servers.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString());
-      if (match) resolve({ child, base: `${match[1]}/api` });
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited before it listened (${code})`)));
-  });
+/** The API server on this test's data folder (restart-figure.ts starts it the same way), remembered for cleanup. */
+async function serve(): Promise<Server> {
+  const server = await serveApi(dir);
+  servers.push(server.child);
+  return server;
 }
 
 interface Received {
