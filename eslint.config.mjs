@@ -46,11 +46,21 @@ const LAYER_RANK = {
 
 // A new room must take its place in the order before its code is linted.
 for (const room of readdirSync(new URL('./lib/', import.meta.url), { withFileTypes: true })) {
-  if (room.isDirectory() && !(room.name in LAYER_RANK)) throw new Error(`lib/${room.name} has no rank in LAYER_RANK (eslint.config.mjs)`);
+  if (room.isDirectory() && !(room.name in LAYER_RANK))
+    throw new Error(`lib/${room.name} has no rank in LAYER_RANK (eslint.config.mjs)`);
 }
 
 /** Packages that only run on the server: never in browser code. */
-const serverOnly = ['piscina', 'bullmq', 'ioredis', 'better-sqlite3', '@opentelemetry/*', 'esbuild', 'node:*', 'server-only'];
+const serverOnly = [
+  'piscina',
+  'bullmq',
+  'ioredis',
+  'better-sqlite3',
+  '@opentelemetry/*',
+  'esbuild',
+  'node:*',
+  'server-only',
+];
 const serverLib = [
   'config',
   'engine',
@@ -96,8 +106,11 @@ function layerRules() {
     const above = Object.entries(LAYER_RANK)
       .filter(([other, r]) => other !== room && r >= rank)
       .map(([other]) => other);
-    const patterns = [{ group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' }];
-    if (room !== 'client') patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
+    const patterns = [
+      { group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' },
+    ];
+    if (room !== 'client')
+      patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
     if (above.length > 0)
       patterns.push({
         group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
@@ -125,7 +138,16 @@ function layerRules() {
 }
 
 export default tseslint.config(
-  { ignores: ['.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  {
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -147,7 +169,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vitest', message: 'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.' }] },
+        {
+          paths: [
+            {
+              name: 'vitest',
+              message:
+                'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -158,7 +188,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment through lib/config/server-env (serverEnv, processEnv).' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment through lib/config/server-env (serverEnv, processEnv).',
+        },
       ],
     },
   },

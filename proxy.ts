@@ -1,6 +1,11 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { knownKeysRedactor } from '@/lib/server/request-keys';
-import { isBrowserOrigin, isTrustedHost, unbrowserOriginMessage, untrustedHostMessage } from '@/lib/server/trusted-host';
+import {
+  isBrowserOrigin,
+  isTrustedHost,
+  unbrowserOriginMessage,
+  untrustedHostMessage,
+} from '@/lib/server/trusted-host';
 
 /**
  * Runs before Next matches a route, for every `/api` request:
@@ -19,12 +24,18 @@ export function proxy(request: NextRequest): NextResponse | undefined {
   if (origin !== null && !isBrowserOrigin(origin)) return refuse(403, unbrowserOriginMessage(origin));
   const bad = request.nextUrl.pathname.split('/').find((segment) => !decodes(segment));
   if (bad === undefined) return undefined;
-  return refuse(400, `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent`);
+  return refuse(
+    400,
+    `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent`,
+  );
 }
 
 /** A refusal quotes what was sent (a Host, an Origin, a path), so every key the server knows is taken out of it. */
 function refuse(status: number, error: string): NextResponse {
-  return NextResponse.json({ error: knownKeysRedactor().text(error) }, { status, headers: { 'Cache-Control': 'no-store' } });
+  return NextResponse.json(
+    { error: knownKeysRedactor().text(error) },
+    { status, headers: { 'Cache-Control': 'no-store' } },
+  );
 }
 
 function decodes(segment: string): boolean {

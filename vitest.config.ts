@@ -38,7 +38,10 @@ export default defineConfig({
       // importing the engine, the SDKs and the schemas again for each of 250 files was most of the
       // suite's time. Each file still leaves the process as it found it (the server's singletons,
       // environment variables, timers and globals are put back in its afterAll/afterEach).
-      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: [...ISOLATED, ...ALONE], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'shared', include: INCLUDE, exclude: [...ISOLATED, ...ALONE], isolate: false },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
       { extends: true, test: { name: 'determinism', include: ALONE, isolate: true } },
     ],

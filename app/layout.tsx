@@ -31,7 +31,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/" className="shrink-0 whitespace-nowrap font-semibold tracking-tight">
               Loop Lab
             </Link>
-            <nav aria-label="site" className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full" data-testid="site-nav">
+            <nav
+              aria-label="site"
+              className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full"
+              data-testid="site-nav"
+            >
               <Link href="/" className="hover:text-fg">
                 Playground
               </Link>
@@ -48,7 +52,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 Glossary
               </Link>
             </nav>
-            <span className="ml-auto hidden text-2xs text-faint lg:inline">keys: r run · a / Esc abort · j k turns · i inspector (Esc closes it)</span>
+            <span className="ml-auto hidden text-2xs text-faint lg:inline">
+              keys: r run · a / Esc abort · j k turns · i inspector (Esc closes it)
+            </span>
             <div className="max-lg:ml-auto">
               <ThemeToggle />
             </div>

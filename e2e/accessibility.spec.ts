@@ -49,7 +49,14 @@ const WAITING_RUN = {
   timeScale: 0.5,
   seed: 3,
   faults: {
-    rules: [{ id: 'rl', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 240 } }],
+    rules: [
+      {
+        id: 'rl',
+        enabled: true,
+        when: { kind: 'requests', numbers: [2] },
+        action: { type: 'http_error', status: 429, retryAfterSec: 240 },
+      },
+    ],
     tools: [],
   },
 };
@@ -58,7 +65,17 @@ const VIRTUAL_RUN = (extra: Record<string, unknown> = {}) => ({
   provider: { vendor: 'sim-anthropic' },
   clock: 'virtual',
   seed: 11,
-  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  faults: {
+    rules: [
+      {
+        id: 'f',
+        enabled: true,
+        when: { kind: 'requests', numbers: [2] },
+        action: { type: 'http_error', status: 529 },
+      },
+    ],
+    tools: [],
+  },
   ...extra,
 });
 
@@ -136,7 +153,9 @@ test('sweeps: the form, and a finished small sweep with its table and charts', a
 
   await sweeps.start({ seedTo: 2 });
   await sweeps.waitForStatus('completed', 150_000);
-  await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first(),
+  ).toBeVisible({ timeout: 30_000 });
   await expectAccessibleInBothThemes(page, 'a finished sweep');
 });
 

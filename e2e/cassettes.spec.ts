@@ -10,7 +10,10 @@ import { PlaygroundPage } from './pages/playground-page';
  */
 const SHIPPED = readdirSync('cassettes')
   .filter((file) => file.endsWith('.cassette.json'))
-  .map((file) => ({ name: file.slice(0, -'.cassette.json'.length), cassette: JSON.parse(readFileSync(`cassettes/${file}`, 'utf8')) as ShippedFile }))
+  .map((file) => ({
+    name: file.slice(0, -'.cassette.json'.length),
+    cassette: JSON.parse(readFileSync(`cassettes/${file}`, 'utf8')) as ShippedFile,
+  }))
   .sort((a, b) => a.name.localeCompare(b.name));
 
 interface ShippedFile {
@@ -33,7 +36,9 @@ test('the shipped cassettes are offered, each saying it keeps its recorded confi
 });
 
 for (const { name, cassette } of SHIPPED) {
-  test(`${name}: picked in the playground, it fills in its recorded task and config, and replays under a fault to the end`, async ({ page }, testInfo) => {
+  test(`${name}: picked in the playground, it fills in its recorded task and config, and replays under a fault to the end`, async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const playground = new PlaygroundPage(page);
     await playground.goto();
@@ -44,7 +49,9 @@ for (const { name, cassette } of SHIPPED) {
     // Filled in, and said so.
     const said = page.getByTestId('cassette-settings');
     await expect(said).toHaveAttribute('data-kept', 'true');
-    await expect(said).toContainText(`Filled in from the recording: scenario ${cassette.config.scenario}, the task “${cassette.config.task}”`);
+    await expect(said).toContainText(
+      `Filled in from the recording: scenario ${cassette.config.scenario}, the task “${cassette.config.task}”`,
+    );
     await expect(said).toContainText(`preset ${cassette.config.preset}, seed ${cassette.config.seed}`);
     await expect(page.getByTestId('cassette-settings-changed')).toHaveCount(0);
     await expect(page.getByTestId('task-input')).toHaveValue(cassette.config.task);
@@ -62,10 +69,20 @@ for (const { name, cassette } of SHIPPED) {
     const events = trace
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { event: string; reason?: string; config?: { task?: string; replay?: unknown } });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            event: string;
+            reason?: string;
+            config?: { task?: string; replay?: unknown };
+          },
+      );
     expect(events.filter((e) => e.event === 'off_recording')).toEqual([]);
     expect(events.filter((e) => e.event === 'fault_injected')).toHaveLength(3);
-    expect(events.find((e) => e.event === 'run_start')?.config).toMatchObject({ task: cassette.config.task, replay: { cassette: `shipped:${name}` } });
+    expect(events.find((e) => e.event === 'run_start')?.config).toMatchObject({
+      task: cassette.config.task,
+      replay: { cassette: `shipped:${name}` },
+    });
     expect(events.filter((e) => e.event === 'model_request')).toHaveLength(cassette.exchanges.length + 3);
   });
 }

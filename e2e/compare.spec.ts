@@ -10,7 +10,17 @@ const config = (extra: Record<string, unknown> = {}) => ({
   provider: { vendor: 'sim-anthropic' },
   clock: 'virtual',
   seed: 11,
-  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  faults: {
+    rules: [
+      {
+        id: 'f',
+        enabled: true,
+        when: { kind: 'requests', numbers: [2] },
+        action: { type: 'http_error', status: 529 },
+      },
+    ],
+    tools: [],
+  },
   ...extra,
 });
 
@@ -44,7 +54,9 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
 
   // From the run page: "Compare with…" lists the other runs, same scenario first.
   await page.goto(`/runs/${on}`);
-  await expect(page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first()).toBeVisible();
+  await expect(
+    page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first(),
+  ).toBeVisible();
   await page.getByTestId('compare-with').click();
   await page.locator(`[data-testid="compare-pick"][href*="b=${off}"]`).click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?a=${on}&b=${off}$`));
@@ -52,7 +64,9 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
 
   // And the same config and seed with the retry ladder off, started and opened side by side.
   await page.goto(`/runs/${on}`);
-  await expect(page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first()).toBeVisible();
+  await expect(
+    page.getByTestId('terminate-banner').or(page.getByTestId('task-verdict')).first(),
+  ).toBeVisible();
   await compare.runCounterfactual('retry');
   await expect(page).toHaveURL(new RegExp(`/compare\\?a=${on}&b=`));
   await expect(compare.root).toBeVisible();
@@ -64,7 +78,9 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
 test('a live side is followed on its stream until it ends', async ({ page, request }) => {
   const done = await finishedRun(request, config());
   // The same seed on the real clock (about 10 s of run time at 0.3: a few seconds live).
-  const created = await request.post('/api/runs', { data: { config: config({ clock: 'real', timeScale: 0.3 }) } });
+  const created = await request.post('/api/runs', {
+    data: { config: config({ clock: 'real', timeScale: 0.3 }) },
+  });
   const { id: live } = (await created.json()) as { id: string };
   const compare = new ComparePage(page);
   await compare.goto(done, live);
@@ -72,18 +88,32 @@ test('a live side is followed on its stream until it ends', async ({ page, reque
   await expect(compare.totals).toContainText('so far');
   // It ends on screen without a reload: same config and seed on another clock, same steps.
   await expect(page.getByTestId('compare-side-b')).toContainText('ended: end turn', { timeout: 30_000 });
-  await expect(compare.divergence).toContainText(/No divergence: both runs did the same things in their \d+ turns/);
+  await expect(compare.divergence).toContainText(
+    /No divergence: both runs did the same things in their \d+ turns/,
+  );
   await expect(compare.total('complete')).toContainText('same');
 });
 
-test("a live side's run time and its turn in progress move on through a retry's wait, when no event is written", async ({ page, request }) => {
+test("a live side's run time and its turn in progress move on through a retry's wait, when no event is written", async ({
+  page,
+  request,
+}) => {
   // Retry-After 10 s on the second request, real clock at full speed: ten seconds with no event.
   const waits = {
-    rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 429, retryAfterSec: 10 } }],
+    rules: [
+      {
+        id: 'ra',
+        enabled: true,
+        when: { kind: 'requests', numbers: [2] },
+        action: { type: 'http_error', status: 429, retryAfterSec: 10 },
+      },
+    ],
     tools: [],
   };
   const done = await finishedRun(request, config({ faults: waits }));
-  const created = await request.post('/api/runs', { data: { config: config({ clock: 'real', timeScale: 1, faults: waits }) } });
+  const created = await request.post('/api/runs', {
+    data: { config: config({ clock: 'real', timeScale: 1, faults: waits }) },
+  });
   const { id: live } = (await created.json()) as { id: string };
   const compare = new ComparePage(page);
   await compare.goto(done, live);
@@ -113,7 +143,10 @@ test('on a phone (390 px) nothing is cut off or sticks out of its box', async ({
   expect(await compare.clippedOrOutside()).toEqual([]);
 });
 
-test("a takeover's turns say which vendor answered them; a fork says whose fork it is and which turns it copied", async ({ page, request }) => {
+test("a takeover's turns say which vendor answered them; a fork says whose fork it is and which turns it copied", async ({
+  page,
+  request,
+}) => {
   const base = { provider: { vendor: 'sim-anthropic', thinking: true }, clock: 'virtual', seed: 13 };
   const takeover = await finishedRun(request, {
     ...base,
@@ -126,13 +159,17 @@ test("a takeover's turns say which vendor answered them; a fork says whose fork 
   const compare = new ComparePage(page);
   await compare.goto(takeover, plain);
   const origin = (turn: number, side: 'a' | 'b') =>
-    page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"] [data-testid="turn-origin"]`);
+    page.locator(
+      `[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"] [data-testid="turn-origin"]`,
+    );
   await expect(origin(2, 'a')).toHaveText('on sim-openai gpt-sim-4o');
   await expect(origin(1, 'a')).toHaveCount(0);
   await expect(origin(3, 'a')).toHaveCount(0);
   await expect(origin(2, 'b')).toHaveCount(0);
 
-  const created = await request.post('/api/runs', { data: { fork: { runId: plain, atTurn: 2, provider: 'sim-openai' } } });
+  const created = await request.post('/api/runs', {
+    data: { fork: { runId: plain, atTurn: 2, provider: 'sim-openai' } },
+  });
   expect(created.status()).toBe(201);
   const { id: fork } = (await created.json()) as { id: string };
   await compare.goto(plain, fork);
@@ -143,7 +180,9 @@ test("a takeover's turns say which vendor answered them; a fork says whose fork 
   await expect(origin(3, 'b')).toHaveCount(0);
   // Its run time and cost count the copied turns, and say so (the parent's side says nothing).
   await expect(compare.total('durationMs').getByTestId('copied-note')).toHaveCount(1);
-  await expect(compare.total('durationMs')).toContainText(/incl\. 2 copied turns: [\d.]+ m?s\s*after the fork: [\d.]+ m?s/);
+  await expect(compare.total('durationMs')).toContainText(
+    /incl\. 2 copied turns: [\d.]+ m?s\s*after the fork: [\d.]+ m?s/,
+  );
   await expect(compare.total('usd')).toContainText('copied');
 });
 
@@ -160,11 +199,14 @@ test('two real-clock runs of the same config and seed: nothing is judged better;
   await expect(page.getByTestId('prompt-only-note')).toHaveCount(0);
   // The two run times come from the machine's clock: not judged from one pair.
   const times = await compare.total('durationMs').locator('td').allTextContents();
-  if (times[1] !== times[2]) await expect(compare.total('durationMs')).toContainText('machine’s own variation');
+  if (times[1] !== times[2])
+    await expect(compare.total('durationMs')).toContainText('machine’s own variation');
 
   const terse = await finishedRun(request, { ...real, system: 'You are a terse agent. Do the work.' });
   await compare.goto(a, terse);
-  await expect(page.getByTestId('prompt-only-note')).toContainText('The simulated model does not read prompts');
+  await expect(page.getByTestId('prompt-only-note')).toContainText(
+    'The simulated model does not read prompts',
+  );
   await expect(page.getByTestId('prompt-only-note')).toContainText('differ only in their system prompt');
   await expect(page.locator('[data-testid="totals-row"]:not([data-better=""])')).toHaveCount(0);
   await expect(compare.total('usd')).toContainText('only the prompts’ own tokens differ');

@@ -11,10 +11,16 @@ test('an overflow on a small window: the gauge, a waterfall rung and what was se
   const playground = new PlaygroundPage(page);
   const context = new ContextPanelPage(page);
   await playground.goto();
-  await playground.configure({ scenario: 'growing-context', vendor: 'sim-anthropic', preset: 'codesmith', clock: 'virtual' });
+  await playground.configure({
+    scenario: 'growing-context',
+    vendor: 'sim-anthropic',
+    preset: 'codesmith',
+    clock: 'virtual',
+  });
   await page.getByTestId('model-select').selectOption('claude-sim-16k');
   const proactive = page.getByTestId('recovery-compaction.proactive');
-  if (!(await proactive.isVisible())) await page.getByTestId('recovery-group-compaction').locator('summary').click();
+  if (!(await proactive.isVisible()))
+    await page.getByTestId('recovery-group-compaction').locator('summary').click();
   await proactive.setChecked(false);
   await playground.run();
   const end = await playground.waitForEnd();

@@ -5,10 +5,21 @@ import { expect, test } from './test';
  * "Copy as JSON" and the takeover wire's "copy as curl", on a run swapped onto OpenAI's Responses
  * API — whose curl is addressed to the endpoint the body went to, not a placeholder.
  */
-test('copy buttons confirm the copy in a live region; a Responses body copies as curl to its real endpoint', async ({ page, context, baseURL }) => {
+test('copy buttons confirm the copy in a live region; a Responses body copies as curl to its real endpoint', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   const created = await page.request.post('/api/runs', {
-    data: { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 1, swaps: [{ atTurn: 2, vendor: 'sim-openai-responses' }] } },
+    data: {
+      config: {
+        provider: { vendor: 'sim-anthropic' },
+        clock: 'virtual',
+        seed: 1,
+        swaps: [{ atTurn: 2, vendor: 'sim-openai-responses' }],
+      },
+    },
   });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
@@ -24,12 +35,17 @@ test('copy buttons confirm the copy in a live region; a Responses body copies as
   await expect(configStatus).toHaveText('');
   await page.getByTestId('copy-config').click();
   await expect(configStatus).toHaveText('Copied');
-  expect(JSON.parse(await clipboard())).toMatchObject({ seed: 1, swaps: [{ atTurn: 2, vendor: 'sim-openai-responses' }] });
+  expect(JSON.parse(await clipboard())).toMatchObject({
+    seed: 1,
+    swaps: [{ atTurn: 2, vendor: 'sim-openai-responses' }],
+  });
   await expect(configStatus).toHaveText('', { timeout: 10_000 });
 
   // The first body sent to the Responses vendor, as curl: its endpoint, the key as a variable.
   const after = page.getByTestId('wire-after');
-  await expect(after).toContainText('POST http://sim.openai-responses.local/v1/responses', { timeout: 30_000 });
+  await expect(after).toContainText('POST http://sim.openai-responses.local/v1/responses', {
+    timeout: 30_000,
+  });
   await after.getByTestId('copy-curl').click();
   const curlStatus = after.getByTestId('copy-curl-status');
   await expect(curlStatus).toHaveAttribute('aria-live', 'polite');

@@ -8,7 +8,10 @@ import { expect, test } from './test';
 test('a page on another origin cannot start a run on this server', async ({ page, request, baseURL }) => {
   // The posts carry a seed no other test uses, so runs other specs start meanwhile do not count.
   const SEED = 914_207_331;
-  const count = async () => ((await (await request.get('/api/runs?limit=500')).json()) as { seed: number | null }[]).filter((r) => r.seed === SEED).length;
+  const count = async () =>
+    ((await (await request.get('/api/runs?limit=500')).json()) as { seed: number | null }[]).filter(
+      (r) => r.seed === SEED,
+    ).length;
   expect(await count()).toBe(0);
   const target = baseURL!;
   const otherOrigin = target.replace('127.0.0.1', 'localhost');
@@ -16,12 +19,23 @@ test('a page on another origin cannot start a run on this server', async ({ page
   await page.goto(`${otherOrigin}/api/scenarios`);
   const outcome = await page.evaluate(
     async ({ url, seed }) => {
-      const body = JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed } });
-      const simple = await fetch(`${url}/api/runs`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body }).then(
+      const body = JSON.stringify({
+        config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed },
+      });
+      const simple = await fetch(`${url}/api/runs`, {
+        method: 'POST',
+        mode: 'no-cors',
+        headers: { 'content-type': 'text/plain' },
+        body,
+      }).then(
         (r) => r.type,
         () => 'failed',
       );
-      const json = await fetch(`${url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+      const json = await fetch(`${url}/api/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }).then(
         (r) => `status ${r.status}`,
         () => 'blocked',
       );

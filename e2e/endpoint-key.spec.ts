@@ -17,7 +17,10 @@ test.afterAll(async () => {
   await standIns?.close();
 });
 
-test('run on an OpenAI-compatible server by base URL with a typed key; the key goes nowhere else', async ({ page, request }) => {
+test('run on an OpenAI-compatible server by base URL with a typed key; the key goes nowhere else', async ({
+  page,
+  request,
+}) => {
   const standIn = standIns.requestChosen.openai;
   const playground = new PlaygroundPage(page);
   await playground.goto();
@@ -25,7 +28,9 @@ test('run on an OpenAI-compatible server by base URL with a typed key; the key g
   await page.getByTestId('endpoint-open').click();
   const dialog = page.getByTestId('endpoint-dialog');
   await expect(dialog).toBeVisible();
-  await expect(page.getByTestId('endpoint-key-promise')).toContainText('held in server memory for that run only');
+  await expect(page.getByTestId('endpoint-key-promise')).toContainText(
+    'held in server memory for that run only',
+  );
   await page.getByTestId('endpoint-vendor').selectOption('openai-compatible');
   await page.getByTestId('endpoint-preset-ollama').click();
   await expect(page.getByTestId('endpoint-price-note')).toContainText('not priced');
@@ -45,7 +50,9 @@ test('run on an OpenAI-compatible server by base URL with a typed key; the key g
 
   expect(standIn.keysReceived).toContain(KEY);
   expect(page.url()).not.toContain(KEY);
-  const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+  const stored = await page.evaluate(() =>
+    JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
+  );
   expect(stored).not.toContain(KEY);
   for (const path of [`/api/runs/${runId}`, `/api/runs/${runId}/trace`, '/api/runs']) {
     expect(await (await request.get(path)).text()).not.toContain(KEY);

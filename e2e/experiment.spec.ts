@@ -4,7 +4,9 @@ import { RunsPage } from './pages/runs-page';
 
 /** The experimentation surface: the form in the URL, prompt sets, re-run, the runs list. */
 
-test('the form lives in the URL: edit the system prompt and a budget, reload, and it is all back; a reload mid-run reattaches', async ({ page }) => {
+test('the form lives in the URL: edit the system prompt and a budget, reload, and it is all back; a reload mid-run reattaches', async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await page.getByTestId('system-input').fill('Be terse. Run the check last.');
@@ -33,7 +35,9 @@ test('the form lives in the URL: edit the system prompt and a budget, reload, an
   expect(await playground.waitForEnd()).toEqual({ reason: 'end_turn', complete: true });
 });
 
-test('a prompt set saved, run, listed and re-run; the run page shows its whole config and opens it in the playground', async ({ page }) => {
+test('a prompt set saved, run, listed and re-run; the run page shows its whole config and opens it in the playground', async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await page.getByTestId('system-input').fill('You are careful. Read before you edit.');
@@ -82,9 +86,20 @@ test('the runs list has the columns a person sorts and filters by', async ({ pag
   await runs.goto();
   const headers = page.getByRole('columnheader');
   await expect(headers).toHaveText(
-    ['title', 'scenario', 'vendor / model', 'preset', 'overrides', 'faults', 'seed', 'outcome', 'verdict', 'duration', 'cost', 'date'].map(
-      (h) => new RegExp(`^${h}`, 'i'),
-    ),
+    [
+      'title',
+      'scenario',
+      'vendor / model',
+      'preset',
+      'overrides',
+      'faults',
+      'seed',
+      'outcome',
+      'verdict',
+      'duration',
+      'cost',
+      'date',
+    ].map((h) => new RegExp(`^${h}`, 'i')),
   );
   const seeds = () => runs.rows.locator('[data-col="seed"]').allTextContents();
 
@@ -121,7 +136,9 @@ test('the runs list has the columns a person sorts and filters by', async ({ pag
   await page.getByTestId('runs-filter-from').fill('2999-01-01');
   await expect(runs.rows).toHaveCount(0);
   await page.getByTestId('runs-filters-clear').click();
-  await expect(runs.rows.filter({ has: page.locator('[data-col="seed"]', { hasText: /^31$/ }) })).not.toHaveCount(0);
+  await expect(
+    runs.rows.filter({ has: page.locator('[data-col="seed"]', { hasText: /^31$/ }) }),
+  ).not.toHaveCount(0);
   // Only the sort (seed, largest first, from the clicks above) is left in the address.
   await expect.poll(() => new URL(page.url()).search).toBe('?sort=-seed');
 });

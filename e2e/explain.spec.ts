@@ -3,7 +3,9 @@ import { RunPage } from './pages/run-page';
 
 /** Explanations where things happen: the why on a ladder step, the inspector's lesson link, the glossary, the zoomable waterfall. */
 
-test('a retry step says why, the inspector links its lesson and glossary term, keepalives are drawn, the waterfall zooms', async ({ page }) => {
+test('a retry step says why, the inspector links its lesson and glossary term, keepalives are drawn, the waterfall zooms', async ({
+  page,
+}) => {
   // On the virtual clock the run is finished by the time the page opens: nothing to wait for.
   const created = await page.request.post('/api/runs', {
     data: {
@@ -13,8 +15,18 @@ test('a retry step says why, the inspector links its lesson and glossary term, k
         provider: { vendor: 'sim-anthropic' },
         faults: {
           rules: [
-            { id: 'busy', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 429, retryAfterSec: 7 } },
-            { id: 'quiet', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'keepalive_only', intervalMs: 15_000, style: 'ping' } },
+            {
+              id: 'busy',
+              enabled: true,
+              when: { kind: 'requests', numbers: [1] },
+              action: { type: 'http_error', status: 429, retryAfterSec: 7 },
+            },
+            {
+              id: 'quiet',
+              enabled: true,
+              when: { kind: 'requests', numbers: [2] },
+              action: { type: 'keepalive_only', intervalMs: 15_000, style: 'ping' },
+            },
           ],
           tools: [],
         },
@@ -48,7 +60,10 @@ test('a retry step says why, the inspector links its lesson and glossary term, k
 
   // The waterfall zooms and pans on the time axis, and goes back to the whole run.
   const waterfall = page.getByTestId('waterfall');
-  const range = async () => ({ from: Number(await waterfall.getAttribute('data-from')), to: Number(await waterfall.getAttribute('data-to')) });
+  const range = async () => ({
+    from: Number(await waterfall.getAttribute('data-from')),
+    to: Number(await waterfall.getAttribute('data-to')),
+  });
   const whole = await range();
   expect(whole.from).toBe(0);
   await page.getByTestId('waterfall-zoom-in').click();

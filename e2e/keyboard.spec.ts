@@ -20,7 +20,9 @@ async function expectFocused(target: Locator): Promise<void> {
   await expect.poll(() => target.evaluate((el) => el === document.activeElement)).toBe(true);
 }
 
-test('start a run, inject a fault mid-run, swap vendors, open a finished turn: keyboard only', async ({ page }) => {
+test('start a run, inject a fault mid-run, swap vendors, open a finished turn: keyboard only', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const playground = new PlaygroundPage(page);
   await playground.goto();
@@ -115,7 +117,9 @@ test('start a run, inject a fault mid-run, swap vendors, open a finished turn: k
   await expectFocused(forkOpen);
 });
 
-test('on a phone the controls drawer opens with Enter, takes focus, and Escape closes it back to its button', async ({ page }) => {
+test('on a phone the controls drawer opens with Enter, takes focus, and Escape closes it back to its button', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const playground = new PlaygroundPage(page);
   await page.goto('/');

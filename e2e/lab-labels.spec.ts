@@ -4,7 +4,9 @@ import { RunsPage } from './pages/runs-page';
 
 /** The lab's labels, read as a person reads them, and the task verdict beside how the run ended. */
 
-test('a finished run: no card still "streaming", the title call on its own card, the task verdict beside the reason', async ({ page }) => {
+test('a finished run: no card still "streaming", the title call on its own card, the task verdict beside the reason', async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   // An expanded parameter group stays expanded across Run.
@@ -42,7 +44,8 @@ test('at 390 px the controls are a drawer and nothing scrolls sideways', async (
   await page.goto('/');
   const controls = page.getByTestId('controls');
   await expect(controls).toBeHidden();
-  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const sideways = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await sideways()).toBeLessThanOrEqual(0);
   // Every page of the site is reachable from the header, none clipped behind a hidden scroll.
   for (const name of ['Playground', 'Runs', 'Sweeps', 'Lessons', 'Glossary']) {
@@ -84,7 +87,12 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   await page.goto('/');
   await page.getByTestId('controls-toggle').click();
   // A 7 s Retry-After on the real clock keeps the run live long enough to read and stop it.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 1, faults: ['rate-limit-7s'] });
+  await playground.configure({
+    vendor: 'sim-anthropic',
+    clock: 'real',
+    timeScale: 1,
+    faults: ['rate-limit-7s'],
+  });
   await playground.runButton.click();
   await expect(page.getByTestId('controls')).toBeHidden();
   // The whole waiting reason is readable on a phone, the server's ask included (not cut at two lines).
@@ -96,11 +104,18 @@ test('at 390 px a live run can be aborted from the bar above it (the drawer is c
   await expect(page.getByTestId('bar-abort')).toBeHidden();
 });
 
-test("a retry wait: the header's countdown and the attempt card's count agree at every moment", async ({ page }) => {
+test("a retry wait: the header's countdown and the attempt card's count agree at every moment", async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await page.goto('/');
   // Twice as fast as the wall clock: a display a tick behind the other is off by a visible amount.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'real', timeScale: 0.5, faults: ['rate-limit-7s'] });
+  await playground.configure({
+    vendor: 'sim-anthropic',
+    clock: 'real',
+    timeScale: 0.5,
+    faults: ['rate-limit-7s'],
+  });
   await playground.runButton.click();
   await expect(page.getByTestId('retry-wait')).toHaveAttribute('data-state', 'waiting', { timeout: 15_000 });
   // "600 ms" or "1.4 s", as formatMs writes a time.

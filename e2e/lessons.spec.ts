@@ -73,28 +73,45 @@ test('the list above plays every lesson', () => {
 
 for (const [slug, scale] of PLAYED) {
   const lesson = LESSONS.find((l) => l.slug === slug)!;
-  test(`${slug}: both sides play live to the lesson's outcome, side by side, with where they parted and what each cost`, async ({ page }) => {
+  test(`${slug}: both sides play live to the lesson's outcome, side by side, with where they parted and what each cost`, async ({
+    page,
+  }) => {
     await play(page, slug, scale);
-    await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-reason', lesson.expect.on.reason);
-    await expect(page.getByTestId('lesson-ending-off')).toHaveAttribute('data-reason', lesson.expect.off.reason);
+    await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute(
+      'data-reason',
+      lesson.expect.on.reason,
+    );
+    await expect(page.getByTestId('lesson-ending-off')).toHaveAttribute(
+      'data-reason',
+      lesson.expect.off.reason,
+    );
     await expect(page.getByTestId('lesson-divergence')).toContainText(
       lesson.diverges.turn === null ? 'Only in how they ended' : `At turn ${lesson.diverges.turn}`,
     );
-    await expect(page.getByTestId('lesson-difference').first()).toContainText(`${MECHANISMS[lesson.mechanism].label}: `);
+    await expect(page.getByTestId('lesson-difference').first()).toContainText(
+      `${MECHANISMS[lesson.mechanism].label}: `,
+    );
     await expect(page.getByTestId('lesson-difference').first()).toContainText('with it off.');
     await expect(page.getByTestId('lesson-total').first()).toBeVisible();
-    await expect(page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' })).toBeVisible();
+    await expect(
+      page.getByTestId('lesson-total').filter({ hasText: 'errors the user would have seen' }),
+    ).toBeVisible();
     // Judged by the lesson's own measure, and the mechanism's side is the better one.
     await expect(page.getByTestId('lesson-criterion')).toContainText(lesson.criterion.says);
     await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-better', 'a');
     await expect(page.locator('[data-testid="lesson-total"][data-better="b"]')).toHaveCount(0);
     const on = await page.getByTestId('lesson-side-on').getAttribute('data-run-id');
     const off = await page.getByTestId('lesson-side-off').getAttribute('data-run-id');
-    await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute('href', `/compare?a=${on}&b=${off}`);
+    await expect(page.getByTestId('lesson-compare-link')).toHaveAttribute(
+      'href',
+      `/compare?a=${on}&b=${off}`,
+    );
   });
 }
 
-test('rewritten-test: run_check passes on both sides; the verdict that runs the shipped test says not done and names the edited test', async ({ page }) => {
+test('rewritten-test: run_check passes on both sides; the verdict that runs the shipped test says not done and names the edited test', async ({
+  page,
+}) => {
   await play(page, 'rewritten-test', 0.1);
   const on = page.getByTestId('lesson-side-on');
   const off = page.getByTestId('lesson-side-off');
@@ -117,13 +134,27 @@ test('Partial vs Empty: the Partial presented is the mechanism doing its job, no
   const on = page.getByTestId('lesson-side-on');
   await expect(on.getByTestId('run-status')).toHaveAttribute('data-ended-as', 'Partial presented');
   await expect(on.getByTestId('run-status')).not.toContainText('failed');
-  await expect(on.getByTestId('terminate-banner')).toContainText('Partial presented: the mechanism did its job');
+  await expect(on.getByTestId('terminate-banner')).toContainText(
+    'Partial presented: the mechanism did its job',
+  );
   await expect(page.getByTestId('lesson-ending-on')).toHaveAttribute('data-by-design', 'Partial presented');
-  await expect(page.locator('[data-testid="lesson-total"][data-total="usd"]')).toHaveAttribute('data-better', 'a');
-  await expect(page.locator('[data-testid="lesson-total"][data-total="wastedTokens"]')).toHaveAttribute('data-better', 'a');
-  await expect(page.locator('[data-testid="lesson-total"][data-total="complete"]')).toHaveAttribute('data-better', '');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="usd"]')).toHaveAttribute(
+    'data-better',
+    'a',
+  );
+  await expect(page.locator('[data-testid="lesson-total"][data-total="wastedTokens"]')).toHaveAttribute(
+    'data-better',
+    'a',
+  );
+  await expect(page.locator('[data-testid="lesson-total"][data-total="complete"]')).toHaveAttribute(
+    'data-better',
+    '',
+  );
   // Played on the paced clock, its run times are the virtual run's: judged like any other line of the measure.
-  await expect(page.locator('[data-testid="lesson-total"][data-total="durationMs"]')).toHaveAttribute('data-better', 'a');
+  await expect(page.locator('[data-testid="lesson-total"][data-total="durationMs"]')).toHaveAttribute(
+    'data-better',
+    'a',
+  );
 });
 
 test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page }) => {
@@ -132,5 +163,7 @@ test('at 390 px the two sides stack and nothing scrolls sideways', async ({ page
   const on = await page.getByTestId('lesson-side-on').boundingBox();
   const off = await page.getByTestId('lesson-side-off').boundingBox();
   expect(off!.y).toBeGreaterThan(on!.y + on!.height - 1);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 });

@@ -9,7 +9,12 @@ import { PlaygroundPage } from './pages/playground-page';
 test('output cap: escalation then continuations, drawn on the turn cards', async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
-  await playground.configure({ policy: 'long-output', vendor: 'sim-anthropic', preset: 's11', clock: 'virtual' });
+  await playground.configure({
+    policy: 'long-output',
+    vendor: 'sim-anthropic',
+    preset: 's11',
+    clock: 'virtual',
+  });
   const cap = page.getByTestId('recovery-output.maxTokens');
   if (!(await cap.isVisible())) await page.getByTestId('recovery-group-output').locator('summary').click();
   await cap.fill('300');
@@ -26,5 +31,7 @@ test('output cap: escalation then continuations, drawn on the turn cards', async
   await expect(continued).toContainText('continuation 1 of 3');
   await continued.locator('summary').click();
   await expect(continued).toContainText('cut off at the output token limit');
-  await expect(playground.turnCard(4).locator('[data-testid="output-step"]')).toContainText('continuation 3 of 3');
+  await expect(playground.turnCard(4).locator('[data-testid="output-step"]')).toContainText(
+    'continuation 3 of 3',
+  );
 });

@@ -26,11 +26,18 @@ test('a stall toggled during a run: the watchdog fires, the retry succeeds', asy
   expect(end).toEqual({ reason: 'end_turn', complete: true });
 });
 
-test('tools that fail well: a blocked repeat (loop guard) and a disabled tool (failure budget)', async ({ page }) => {
+test('tools that fail well: a blocked repeat (loop guard) and a disabled tool (failure budget)', async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   // A simulated model that repeats its failing call: the loop guard blocks the third identical one.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', preset: 'codesmith', policy: 'repeat-on-failure' });
+  await playground.configure({
+    vendor: 'sim-anthropic',
+    clock: 'virtual',
+    preset: 'codesmith',
+    policy: 'repeat-on-failure',
+  });
   await playground.run();
   await playground.waitForEnd();
   await expect(playground.toolCallsWithStatus('blocked').first()).toBeVisible();

@@ -20,7 +20,10 @@ test('runs the default scenario and draws each turn as it arrives', async ({ pag
   await playground.expectStatus(/completed|done/i);
 });
 
-test('a reload in the middle of a run loses nothing: the run continues and every turn is there', async ({ page, request }) => {
+test('a reload in the middle of a run loses nothing: the run continues and every turn is there', async ({
+  page,
+  request,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await playground.configure({ vendor: 'sim-openai', timeScale: 1 });
@@ -39,12 +42,17 @@ test('a reload in the middle of a run loses nothing: the run continues and every
     .map((l) => JSON.parse(l));
   const iterations = new Set(trace.filter((e) => e.event === 'llm_call').map((e) => e.iteration));
   await expect(run.turnCards).toHaveCount(iterations.size);
-  const shown = await run.turnCards.evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-iteration'))));
+  const shown = await run.turnCards.evaluateAll((cards) =>
+    cards.map((c) => Number(c.getAttribute('data-iteration'))),
+  );
   expect(shown).toEqual([...iterations].sort((a, b) => a - b));
   await expect(run.toolCalls).toHaveCount(trace.filter((e) => e.event === 'tool_call').length);
 });
 
-test('an earlier run opens by its URL exactly as it ended, and its trace downloads', async ({ page, browser }) => {
+test('an earlier run opens by its URL exactly as it ended, and its trace downloads', async ({
+  page,
+  browser,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', seed: 5 });
@@ -90,7 +98,11 @@ test('the runs list shows why a run failed in full, not clipped', async ({ page 
   const playground = new PlaygroundPage(page);
   await playground.goto();
   // Three 529s, then a 429 on the fourth and last attempt: the retry budget runs out.
-  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', faults: ['overloaded-x3', 'rate-limit-7s'] });
+  await playground.configure({
+    vendor: 'sim-anthropic',
+    clock: 'virtual',
+    faults: ['overloaded-x3', 'rate-limit-7s'],
+  });
   const id = await playground.run();
   expect((await playground.waitForEnd()).reason).toBe('retries_exhausted');
   const runs = new RunsPage(page);
@@ -100,9 +112,14 @@ test('the runs list shows why a run failed in full, not clipped', async ({ page 
   expect(await reason.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
 
-test('the runs list tells a lesson’s two runs apart and shows every vendor a swapped run used', async ({ page, request }) => {
+test('the runs list tells a lesson’s two runs apart and shows every vendor a swapped run used', async ({
+  page,
+  request,
+}) => {
   // A lesson plays its mechanism-on and mechanism-off runs on the same preset.
-  const played = await (await request.post('/api/lessons/partial-vs-empty/play', { data: { timeScale: 0.01 } })).json();
+  const played = await (
+    await request.post('/api/lessons/partial-vs-empty/play', { data: { timeScale: 0.01 } })
+  ).json();
   // A run swapped twice by its config: Anthropic, then OpenAI from turn 2, then DeepSeek from turn 3.
   const created = await request.post('/api/runs', {
     data: {
@@ -123,7 +140,9 @@ test('the runs list tells a lesson’s two runs apart and shows every vendor a s
 
   const on = runs.row(played.on);
   const off = runs.row(played.off);
-  await expect(on.locator('[data-col="preset"]')).toHaveText(await off.locator('[data-col="preset"]').innerText());
+  await expect(on.locator('[data-col="preset"]')).toHaveText(
+    await off.locator('[data-col="preset"]').innerText(),
+  );
   await expect(on.locator('[data-col="overrides"]')).toHaveText('none');
   await expect(off.locator('[data-col="overrides"]')).toContainText('partial-kept off');
 
@@ -131,6 +150,11 @@ test('the runs list tells a lesson’s two runs apart and shows every vendor a s
   await expect(cell).toHaveAttribute('data-stops', '3', { timeout: 30_000 });
   // Every vendor in order, on the row itself (not only in a tooltip), and each with its model in the tooltip.
   await expect(cell.getByTestId('runs-vendors')).toHaveText('sim-anthropic → sim-openai → sim-deepseek');
-  expect(await cell.getByTestId('runs-vendors').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-  await expect(cell).toHaveAttribute('title', /^3 vendors \/ models in order:\nsim-anthropic \/ \S+\nsim-openai \/ \S+\nsim-deepseek \/ \S+$/);
+  expect(await cell.getByTestId('runs-vendors').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(
+    true,
+  );
+  await expect(cell).toHaveAttribute(
+    'title',
+    /^3 vendors \/ models in order:\nsim-anthropic \/ \S+\nsim-openai \/ \S+\nsim-deepseek \/ \S+$/,
+  );
 });

@@ -15,7 +15,9 @@ export const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? 2));
  * machine's. Everything else runs two at a time — the lessons too: they play on the paced clock,
  * so their counts are their virtual-clock runs' at any load.
  */
-export const RUN_ALONE = ['accessibility', 'keyboard', 'lab-labels', 'run-lifecycle', 'takeover'].map((name) => `**/${name}.spec.ts`);
+export const RUN_ALONE = ['accessibility', 'keyboard', 'lab-labels', 'run-lifecycle', 'takeover'].map(
+  (name) => `**/${name}.spec.ts`,
+);
 
 /** The server of the worker in parallel slot `index` (0 … SERVERS − 1). */
 export function serverUrl(index: number): string {

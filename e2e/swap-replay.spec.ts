@@ -8,7 +8,9 @@ import { RunPage } from './pages/run-page';
  */
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('swap mid-run: the takeover panel in view with both request bodies; Re-run reproduces the swap', async ({ page }) => {
+test('swap mid-run: the takeover panel in view with both request bodies; Re-run reproduces the swap', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const playground = new PlaygroundPage(page);
   await playground.goto();
@@ -33,7 +35,9 @@ test('swap mid-run: the takeover panel in view with both request bodies; Re-run 
   await expect(after).toContainText('sim-deepseek/deepseek-sim-reasoner');
   await expect(after).toContainText('POST http://sim.deepseek.local/v1/chat/completions');
   await expect(after).not.toContainText('"signature"');
-  await expect(page.getByTestId('swap-outcome')).toContainText('Swapped to sim-deepseek/deepseek-sim-reasoner from turn');
+  await expect(page.getByTestId('swap-outcome')).toContainText(
+    'Swapped to sim-deepseek/deepseek-sim-reasoner from turn',
+  );
 
   // The diff of the two bodies, and the naive body beside the vendor's real answer.
   await page.getByTestId('wire-tab-diff').click();
@@ -44,14 +48,18 @@ test('swap mid-run: the takeover panel in view with both request bodies; Re-run 
   const swapLine = await panel.getByTestId('takeover-swap').first().innerText();
   const turn = /turn (\d+)/.exec(swapLine)?.[1];
   expect(turn).toBeDefined();
-  await expect(panel.getByTestId('swap-recorded')).toContainText(`recorded in the run's config as a swap at turn ${turn}`);
+  await expect(panel.getByTestId('swap-recorded')).toContainText(
+    `recorded in the run's config as a swap at turn ${turn}`,
+  );
   expect(await playground.waitForEnd()).toEqual({ reason: 'end_turn', complete: true });
 
   // The run page's config holds the swap; Re-run makes it again at the same turn.
   const runPage = new RunPage(page);
   await runPage.goto(id);
   await page.getByTestId('run-config').locator('summary').click();
-  await expect(page.getByTestId('config-swaps')).toContainText(`turn ${turn} → sim-deepseek / deepseek-sim-reasoner`);
+  await expect(page.getByTestId('config-swaps')).toContainText(
+    `turn ${turn} → sim-deepseek / deepseek-sim-reasoner`,
+  );
   await page.getByTestId('rerun-button').click();
   await expect(page).not.toHaveURL(new RegExp(`/runs/${id}$`), { timeout: 30_000 });
   expect(await runPage.waitForEnd()).toEqual({ reason: 'end_turn', complete: true });

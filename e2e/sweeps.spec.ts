@@ -4,7 +4,9 @@ import { SweepsPage } from './pages/sweeps-page';
 
 /** A sweep as a person runs one: start, watch the bar move, read the table and a chart, drill in. */
 
-test('starts a sweep, the progress bar moves, the table and charts arrive, a cell opens its runs', async ({ page }) => {
+test('starts a sweep, the progress bar moves, the table and charts arrive, a cell opens its runs', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const sweeps = new SweepsPage(page);
   await sweeps.goto();
@@ -23,19 +25,26 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   // One row per configuration × fault plan, the best value per column marked.
   await expect(sweeps.rows).toHaveCount(4);
   await expect(page.locator('[data-testid="sweep-table"] td[data-best]').first()).toBeVisible();
-  const naiveOverloaded = page.locator('[data-testid="sweep-row"][data-key="naive|fix-failing-test|overloaded-x3|sim-anthropic"]');
+  const naiveOverloaded = page.locator(
+    '[data-testid="sweep-row"][data-key="naive|fix-failing-test|overloaded-x3|sim-anthropic"]',
+  );
   await expect(naiveOverloaded).toContainText('0 %');
   // Every run of that cell failed at the first 529: quick and free, but not the best on effort.
   for (const col of ['median_ms', 'p95_ms', 'mean_tokens', 'mean_usd'])
     await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-best]`)).toHaveCount(0);
   // Nor a run time of 0 ms: no loop completed, so the cell has no run time and says why.
   for (const col of ['median_ms', 'p95_ms']) {
-    await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-blank]`)).toHaveAttribute('title', /no run in this cell completed its loop/);
+    await expect(naiveOverloaded.locator(`td[data-col="${col}"][data-blank]`)).toHaveAttribute(
+      'title',
+      /no run in this cell completed its loop/,
+    );
     await expect(naiveOverloaded.locator(`td[data-col="${col}"]`)).toContainText('—');
   }
 
   // Charts: dots drawn for runs.
-  await expect(page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first()).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByTestId('chart-run-time').locator('svg .recharts-scatter-symbol').first(),
+  ).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('chart-completion').locator('svg')).toBeVisible();
   // Each bar carries its rate and interval in words, so a cell that never completed is not a blank.
   await expect(page.getByTestId('chart-completion').getByTestId('band-caption')).toHaveCount(4);
@@ -44,7 +53,9 @@ test('starts a sweep, the progress bar moves, the table and charts arrive, a cel
   const ticks = await page
     .getByTestId('chart-run-time')
     .locator('.recharts-xAxis .recharts-cartesian-axis-tick')
-    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+    .evaluateAll((els) =>
+      els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })),
+    );
   expect(ticks).toHaveLength(4);
   for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.left).toBeGreaterThanOrEqual(ticks[i - 1]!.right);
 
@@ -86,7 +97,9 @@ test('a sweep started while another runs waits its turn and says for which sweep
   await sweeps.goto();
   const second = await sweeps.start({ seedTo: 2 });
   await sweeps.waitForStatus('queued', 30_000);
-  await expect(page.getByTestId('sweep-queued')).toHaveText(`queued: waiting for sweep ${first} to finish (next in line; one sweep runs at a time)`);
+  await expect(page.getByTestId('sweep-queued')).toHaveText(
+    `queued: waiting for sweep ${first} to finish (next in line; one sweep runs at a time)`,
+  );
   // A queued sweep can be cancelled: it leaves the line without running.
   await page.getByTestId('sweep-cancel').click();
   await sweeps.waitForStatus('cancelled', 30_000);
@@ -98,7 +111,10 @@ test('a sweep started while another runs waits its turn and says for which sweep
   expect(second).not.toBe(first);
 });
 
-test('a real-endpoint sweep says after a reload what it said live: the 429 pause, what it spent of its cap, why it stopped', async ({ page, request }) => {
+test('a real-endpoint sweep says after a reload what it said live: the 429 pause, what it spent of its cap, why it stopped', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   // An OpenAI-compatible server written for the tests: its second request is a 429 with Retry-After 10 min (12 s of wall time at timeScale 0.02).
   const endpoint = await startCountingEndpoint({ rateLimitAt: 2, retryAfterS: 600 });
@@ -108,7 +124,9 @@ test('a real-endpoint sweep says after a reload what it said live: the 429 pause
         name: 'capped real endpoint',
         configurations: [{ id: 'codesmith', preset: 'codesmith' }],
         vendors: [],
-        endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, keySource: 'request' }],
+        endpoints: [
+          { id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, keySource: 'request' },
+        ],
         models: ['gpt-4o-mini'],
         seeds: { from: 1, to: 12 },
         timeScale: 0.02,

@@ -3,7 +3,9 @@ import { PlaygroundPage } from './pages/playground-page';
 
 /** A takeover demo as a person does it: swap vendors mid-run, read what travelled. */
 
-test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover panel and the vendor lane', async ({ page }) => {
+test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover panel and the vendor lane', async ({
+  page,
+}) => {
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await playground.configure({ vendor: 'sim-anthropic', timeScale: 1 });
@@ -30,7 +32,9 @@ test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover pan
 
   const lane = page.getByTestId('vendor-lane');
   await expect(lane.locator('[data-testid="vendor-segment"][data-vendor="sim-anthropic"]')).toHaveCount(1);
-  await expect(lane.locator('[data-testid="vendor-segment"][data-vendor="sim-deepseek"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(lane.locator('[data-testid="vendor-segment"][data-vendor="sim-deepseek"]')).toHaveCount(1, {
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('waterfall-marker').and(page.locator('[data-kind="swap"]'))).toHaveCount(1);
 
   const end = await playground.waitForEnd();
@@ -43,7 +47,11 @@ test('swap from Anthropic to the DeepSeek-style vendor mid-run: the takeover pan
 
 /** One event of a run's log, as its trace gives it: the fields this spec reads. */
 type LogEvent = { event: string; seq: number; [field: string]: unknown };
-type Report = LogEvent & { dropped: { kind: string; detail: string }[]; as_is?: string[]; naive?: { accepted: boolean; status?: number } };
+type Report = LogEvent & {
+  dropped: { kind: string; detail: string }[];
+  as_is?: string[];
+  naive?: { accepted: boolean; status?: number };
+};
 type Outcome = LogEvent & {
   outcome: 'accepted' | 'refused' | 'failed';
   vendor: string;
@@ -88,19 +96,25 @@ for (const c of CASES) {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as LogEvent);
-    const swap = log.find((e) => e.event === 'swap' && e.cause === 'control') as LogEvent & { handling: { naive: boolean } };
+    const swap = log.find((e) => e.event === 'swap' && e.cause === 'control') as LogEvent & {
+      handling: { naive: boolean };
+    };
     const report = log.find((e) => e.event === 'takeover_report' && e.seq > swap.seq) as Report;
     const outcome = log.find((e) => e.event === 'takeover_outcome' && e.seq > report.seq) as Outcome;
     expect(swap.handling.naive).toBe(c.naive);
     expect(outcome).toMatchObject({ vendor: c.to, model: c.model });
     // The strict vendors refuse these naive handovers and take the handled ones.
     expect(outcome.outcome).toBe(c.naive ? 'refused' : 'accepted');
-    const engineRecord = log.find((e) => e.seq > outcome.seq && ((e.event === 'llm_call' && !e.background) || e.event === 'model_error'));
+    const engineRecord = log.find(
+      (e) => e.seq > outcome.seq && ((e.event === 'llm_call' && !e.background) || e.event === 'model_error'),
+    );
     expect(engineRecord?.event).toBe(outcome.outcome === 'accepted' ? 'llm_call' : 'model_error');
 
     // What came back, at the top of the card and in the status line under "Swap to…".
     await expect(answer).toHaveAttribute('data-outcome', outcome.outcome);
-    await expect(answer).toContainText(`${outcome.vendor}/${outcome.model} ${outcome.outcome} the first request after the swap`);
+    await expect(answer).toContainText(
+      `${outcome.vendor}/${outcome.model} ${outcome.outcome} the first request after the swap`,
+    );
     const status = page.getByTestId('swap-outcome');
     if (outcome.outcome === 'refused') {
       const error = `${outcome.status} ${outcome.vendor_type}: ${unstop(outcome.message!)}`;
@@ -114,7 +128,9 @@ for (const c of CASES) {
     }
 
     // What was sent: the handling, and the report's own lists.
-    await expect(card.getByTestId('takeover-handling')).toHaveText(c.naive ? 'naive: history sent as it was' : 'handled');
+    await expect(card.getByTestId('takeover-handling')).toHaveText(
+      c.naive ? 'naive: history sent as it was' : 'handled',
+    );
     const asIs = report.as_is ?? [];
     await expect(card.getByTestId('takeover-as-is').locator('li')).toHaveCount(asIs.length);
     for (const entry of asIs) await expect(card.getByTestId('takeover-as-is')).toContainText(entry);
@@ -129,7 +145,9 @@ for (const c of CASES) {
       await expect(card).not.toContainText('would have been');
       await expect(card).not.toContainText('foreign thinking dropped');
       await expect(card.getByTestId('naive-toggle')).toHaveCount(0);
-      await expect(card.getByTestId('takeover-answer')).toContainText('the history sent as it was (naive takeover)');
+      await expect(card.getByTestId('takeover-answer')).toContainText(
+        'the history sent as it was (naive takeover)',
+      );
       await card.scrollIntoViewIfNeeded();
       await card.screenshot({ path: testInfo.outputPath(`naive-${c.from}-to-${c.to}.png`) });
     } else {

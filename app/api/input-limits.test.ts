@@ -41,7 +41,9 @@ describe('body limits counted in bytes while reading', () => {
   });
 
   it('refuses a JSON body over its own 1 MB limit without a declared length', async () => {
-    const big = JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, task: 'x'.repeat(2 * 1024 * 1024) } });
+    const big = JSON.stringify({
+      config: { provider: { vendor: 'sim-openai' }, task: 'x'.repeat(2 * 1024 * 1024) },
+    });
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(big));
@@ -49,7 +51,12 @@ describe('body limits counted in bytes while reading', () => {
       },
     });
     const response = await postRun(
-      new Request(`${BASE}/runs`, { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit),
+      new Request(`${BASE}/runs`, {
+        method: 'POST',
+        body: stream,
+        headers: { 'Content-Type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(response.status).toBe(413);
   });
@@ -67,13 +74,26 @@ describe('nesting limits', () => {
 
   it('answers a deeply nested import line with a 400 naming the line, not a 500', async () => {
     const lines = [
-      JSON.stringify({ run_id: 't', ts: 1, event: 'llm_call', iteration: 1, input_tokens: 1, output_tokens: 1 }),
+      JSON.stringify({
+        run_id: 't',
+        ts: 1,
+        event: 'llm_call',
+        iteration: 1,
+        input_tokens: 1,
+        output_tokens: 1,
+      }),
       JSON.stringify({ run_id: 't', ts: 2, event: 'tool_call', iteration: 1, tool: 'x', args: 1 }).replace(
         '"args":1',
         `"args":${'['.repeat(20_000)}${']'.repeat(20_000)}`,
       ),
     ].join('\n');
-    const response = await postImport(new Request(`${BASE}/runs/import`, { method: 'POST', body: lines, headers: { 'Content-Type': 'application/x-ndjson' } }));
+    const response = await postImport(
+      new Request(`${BASE}/runs/import`, {
+        method: 'POST',
+        body: lines,
+        headers: { 'Content-Type': 'application/x-ndjson' },
+      }),
+    );
     const { status, details } = await errorOf(response);
     expect(status).toBe(400);
     expect(details[0]).toMatch(/^line 2: nested deeper than \d+ levels at args\.0\.0/);
@@ -81,17 +101,26 @@ describe('nesting limits', () => {
 });
 
 describe('strict schemas', () => {
-  const withFaults = (faults: unknown) => json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', faults } }));
+  const withFaults = (faults: unknown) =>
+    json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', faults } }));
 
   it.each([
     [
       'a fault rule',
-      { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 }, colour: 'red' }] },
+      {
+        rules: [
+          { id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 }, colour: 'red' },
+        ],
+      },
       /^config\.faults\.rules\.0: .*colour/,
     ],
     [
       'a fault action',
-      { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529, retryAfter: 5 } }] },
+      {
+        rules: [
+          { id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529, retryAfter: 5 } },
+        ],
+      },
       /^config\.faults\.rules\.0\.action: .*retryAfter/,
     ],
     [
@@ -99,7 +128,11 @@ describe('strict schemas', () => {
       { rules: [{ id: 'r', when: { kind: 'always', p: 0.5 }, action: { type: 'http_error', status: 529 } }] },
       /^config\.faults\.rules\.0\.when: .*"p"/,
     ],
-    ['a tool fault', { tools: [{ id: 't', tool: '*', kind: 'throw', probability: 1 }] }, /^config\.faults\.tools\.0: .*probability/],
+    [
+      'a tool fault',
+      { tools: [{ id: 't', tool: '*', kind: 'throw', probability: 1 }] },
+      /^config\.faults\.tools\.0: .*probability/,
+    ],
     ['the plan', { rules: [], extra: [] }, /^config\.faults: .*extra/],
   ])('rejects an unknown key in %s with a 400 naming it', async (_what, faults, detail) => {
     const { status, details } = await errorOf(await postRun(withFaults(faults)));
@@ -109,52 +142,107 @@ describe('strict schemas', () => {
 
   it('takes as fallback model only a model the simulated vendor knows, and a plausible id for a real one', async () => {
     const sim = await errorOf(
-      await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, recovery: { fallback: { model: 'gpt-sim-mini' } } } }))),
+      await postRun(
+        json(
+          JSON.stringify({
+            config: {
+              provider: { vendor: 'sim-anthropic' },
+              recovery: { fallback: { model: 'gpt-sim-mini' } },
+            },
+          }),
+        ),
+      ),
     );
     expect(sim.status).toBe(400);
-    expect(sim.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.model: the simulated vendor sim-anthropic serves claude-sim-sonnet/)]);
+    expect(sim.details).toEqual([
+      expect.stringMatching(
+        /^config\.recovery\.fallback\.model: the simulated vendor sim-anthropic serves claude-sim-sonnet/,
+      ),
+    ]);
     const real = await errorOf(
       await postRun(
         json(
           JSON.stringify({
-            config: { provider: { vendor: 'anthropic' }, recovery: { fallback: { model: 'not a model <script>' } } },
+            config: {
+              provider: { vendor: 'anthropic' },
+              recovery: { fallback: { model: 'not a model <script>' } },
+            },
             apiKey: 'sk-ant-test-0123456789',
           }),
         ),
       ),
     );
-    expect(real.details).toEqual(expect.arrayContaining([expect.stringMatching(/^config\.recovery\.fallback\.model: .*does not look like a model id/)]));
+    expect(real.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^config\.recovery\.fallback\.model: .*does not look like a model id/),
+      ]),
+    );
     const ok = await postRun(
-      json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model: 'claude-sim-haiku' } } } })),
+      json(
+        JSON.stringify({
+          config: {
+            provider: { vendor: 'sim-anthropic' },
+            clock: 'virtual',
+            recovery: { fallback: { model: 'claude-sim-haiku' } },
+          },
+        }),
+      ),
     );
     expect(ok.status).toBe(201);
   });
 
   it('checks a cross-vendor fallback model against the fallback vendor’s models, not the run’s', async () => {
     const cross = (model: string, vendor = 'sim-openai') =>
-      postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', recovery: { fallback: { model, vendor } } } })));
+      postRun(
+        json(
+          JSON.stringify({
+            config: {
+              provider: { vendor: 'sim-anthropic' },
+              clock: 'virtual',
+              recovery: { fallback: { model, vendor } },
+            },
+          }),
+        ),
+      );
     expect((await cross('gpt-sim-mini')).status).toBe(201);
     const wrong = await errorOf(await cross('claude-sim-haiku'));
     expect(wrong.status).toBe(400);
-    expect(wrong.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.model: the simulated vendor sim-openai serves gpt-sim/)]);
+    expect(wrong.details).toEqual([
+      expect.stringMatching(
+        /^config\.recovery\.fallback\.model: the simulated vendor sim-openai serves gpt-sim/,
+      ),
+    ]);
     const noVendor = await errorOf(await cross('gpt-sim-mini', 'sim-nobody'));
-    expect(noVendor.details).toEqual([expect.stringMatching(/^config\.recovery\.fallback\.vendor: no vendor "sim-nobody"/)]);
+    expect(noVendor.details).toEqual([
+      expect.stringMatching(/^config\.recovery\.fallback\.vendor: no vendor "sim-nobody"/),
+    ]);
   });
 });
 
 describe('resume points and paths', () => {
   it('accepts only plain decimal integers in Last-Event-ID and ?after=', async () => {
-    const created = await postRun(json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } })));
+    const created = await postRun(
+      json(JSON.stringify({ config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } })),
+    );
     const { id } = (await created.json()) as { id: string };
     const ctx = routeContext({ id });
     for (const raw of ['0x10', '2e3', '1.0', '+1', '0b1', '01', '-2', '1e400', '99999999999999999999']) {
-      const viaHeader = await getEvents(new Request(`${BASE}/runs/${id}/events`, { headers: { 'Last-Event-ID': raw } }), ctx);
+      const viaHeader = await getEvents(
+        new Request(`${BASE}/runs/${id}/events`, { headers: { 'Last-Event-ID': raw } }),
+        ctx,
+      );
       expect(viaHeader.status, raw).toBe(400);
       expect((await errorOf(viaHeader)).error).toContain('Last-Event-ID header');
-      const viaQuery = await getEvents(new Request(`${BASE}/runs/${id}/events?after=${encodeURIComponent(raw)}`), ctx);
+      const viaQuery = await getEvents(
+        new Request(`${BASE}/runs/${id}/events?after=${encodeURIComponent(raw)}`),
+        ctx,
+      );
       expect(viaQuery.status, raw).toBe(400);
     }
-    const fine = await getEvents(new Request(`${BASE}/runs/${id}/events`, { headers: { 'Last-Event-ID': '2' } }), ctx);
+    const fine = await getEvents(
+      new Request(`${BASE}/runs/${id}/events`, { headers: { 'Last-Event-ID': '2' } }),
+      ctx,
+    );
     expect(fine.status).toBe(200);
     await fine.body?.cancel();
   });

@@ -22,7 +22,11 @@ const output: string[] = [];
 
 async function inProcess(request: ApiRequest): Promise<ApiResponse> {
   const response = await dispatch({ ...request, headers: { host: '127.0.0.1:3000', ...request.headers } });
-  return { status: response.status, headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), body: await response.text() };
+  return {
+    status: response.status,
+    headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'),
+    body: await response.text(),
+  };
 }
 
 beforeAll(async () => {
@@ -32,7 +36,8 @@ beforeAll(async () => {
   for (const [name, value] of Object.entries(standInEnv(standIns, canaries))) vi.stubEnv(name, value);
   // Server output: everything written to stdout/stderr or the console while the runs go.
   const capture = (...args: unknown[]) => void output.push(format(...args));
-  for (const method of ['log', 'error', 'warn', 'info', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
+  for (const method of ['log', 'error', 'warn', 'info', 'debug'] as const)
+    vi.spyOn(console, method).mockImplementation(capture);
   const write = (chunk: unknown) => (output.push(String(chunk)), true);
   vi.spyOn(process.stdout, 'write').mockImplementation(write);
   vi.spyOn(process.stderr, 'write').mockImplementation(write);
@@ -49,7 +54,13 @@ afterAll(async () => {
   await standIns?.close();
   vi.unstubAllEnvs();
   const g = globalThis as unknown as Record<string, { close?(): void } | undefined>;
-  for (const name of ['__loopLabStore', '__loopLabSweepStore', '__loopLabPromptSetStore', '__loopLabCassetteStore']) g[name]?.close?.();
+  for (const name of [
+    '__loopLabStore',
+    '__loopLabSweepStore',
+    '__loopLabPromptSetStore',
+    '__loopLabCassetteStore',
+  ])
+    g[name]?.close?.();
   for (const name of [
     '__loopLabStore',
     '__loopLabSweepStore',
@@ -65,18 +76,28 @@ afterAll(async () => {
 
 describe('key audit: canary keys after runs on every vendor', () => {
   it('made every run it meant to, and refused the ones it had to', () => {
-    expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(result.outcomes.map((o) => [o.name, o.expected]));
+    expect(result.outcomes.map((o) => [o.name, o.status])).toEqual(
+      result.outcomes.map((o) => [o.name, o.expected]),
+    );
     const reasons = Object.fromEntries(
       result.outcomes
-        .filter((o) => o.status === 201 && !/^(import|prompt set|sweep)/.test(o.name) && !o.name.includes('cassette'))
+        .filter(
+          (o) =>
+            o.status === 201 && !/^(import|prompt set|sweep)/.test(o.name) && !o.name.includes('cassette'),
+        )
         .map((o) => [o.name, o.reason]),
     );
     // Every vendor is audited, the Responses API (on OpenAI's address and key) and its simulator included.
-    const responses = result.outcomes.filter((o) => /^(sim-)?openai-responses\b/.test(o.name) && !o.name.endsWith('saved as a cassette'));
+    const responses = result.outcomes.filter(
+      (o) => /^(sim-)?openai-responses\b/.test(o.name) && !o.name.endsWith('saved as a cassette'),
+    );
     expect(responses.length).toBe(10);
     // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.
     for (const [name, reason] of Object.entries(reasons)) {
-      expect([name, reason]).toEqual([name, name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/)]);
+      expect([name, reason]).toEqual([
+        name,
+        name.includes('echoing') ? 'model_error' : expect.stringMatching(/^(end_turn|max_iterations)$/),
+      ]);
     }
   });
 
@@ -85,10 +106,16 @@ describe('key audit: canary keys after runs on every vendor', () => {
     expect(standIns.requestChosen.anthropic.keysReceived.every((k) => k === canaries.request)).toBe(true);
     expect(result.envKeysAtRequestChosen).toBe(0);
     // The echoing stand-in did receive both kinds of key, so the echo path was exercised.
-    expect(standIns.echo.openai.keysReceived).toEqual(expect.arrayContaining([canaries.envOpenai, canaries.request]));
+    expect(standIns.echo.openai.keysReceived).toEqual(
+      expect.arrayContaining([canaries.envOpenai, canaries.request]),
+    );
     // So did the one that streams it back split across deltas; a key with CRLF inside reached no vendor.
-    expect(standIns.splitEcho.anthropic.keysReceived).toEqual(expect.arrayContaining([canaries.envAnthropic, canaries.request]));
-    expect(standIns.all.flatMap((s) => s.keysReceived).some((k) => k.includes('\n') || k.includes('X-Injected'))).toBe(false);
+    expect(standIns.splitEcho.anthropic.keysReceived).toEqual(
+      expect.arrayContaining([canaries.envAnthropic, canaries.request]),
+    );
+    expect(
+      standIns.all.flatMap((s) => s.keysReceived).some((k) => k.includes('\n') || k.includes('X-Injected')),
+    ).toBe(false);
   });
 
   it('leaves 0 canaries in the cassettes: every run saved as one and downloaded, and an import quoting the keys', () => {

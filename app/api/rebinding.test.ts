@@ -39,7 +39,11 @@ beforeAll(async () => {
 
 /** Every GET route, with ids that exist, so a trusted Host gets a 200. */
 function getPaths(): string[] {
-  const ids: Record<string, string> = { '/api/runs/:id': runId, '/api/sweeps/:id': sweepId, '/api/cassettes/:id': 'shipped:explain-project.sim-anthropic' };
+  const ids: Record<string, string> = {
+    '/api/runs/:id': runId,
+    '/api/sweeps/:id': sweepId,
+    '/api/cassettes/:id': 'shipped:explain-project.sim-anthropic',
+  };
   return ROUTES.filter((r) => r.method === 'GET').map((route) => {
     if (route.pattern === '/api/compare') return `/api/compare?a=${runId}&b=${runId}`;
     const prefix = Object.keys(ids).find((p) => route.pattern.startsWith(p));
@@ -71,7 +75,10 @@ describe('a Host the server does not expect', () => {
     }
     for (const path of paths) {
       expect(await statusUnder(path, 'rebind.evil.example'), `${path} under a foreign Host`).toBe(403);
-      expect(await statusUnder(path, 'rebind.evil.example:3000'), `${path} under a foreign Host with a port`).toBe(403);
+      expect(
+        await statusUnder(path, 'rebind.evil.example:3000'),
+        `${path} under a foreign Host with a port`,
+      ).toBe(403);
       expect(await statusUnder(path, 'localhost:3000'), `${path} under localhost`).toBe(200);
       expect(await statusUnder(path, '127.0.0.1:3000'), `${path} under 127.0.0.1`).toBe(200);
       expect(await statusUnder(path, '[::1]:3000'), `${path} under [::1]`).toBe(200);
@@ -80,31 +87,68 @@ describe('a Host the server does not expect', () => {
 
   it('is refused when spelled as no browser spells it: a trailing dot, another form of an IP address, userinfo', async () => {
     for (const path of getPaths()) {
-      for (const host of ['127.0.0.1.:3000', '127.0.0.1.', 'localhost.:3000', '0x7f.1:3000', '2130706433:3000', '[0:0:0:0:0:0:0:1]:3000', 'loc%61lhost:3000']) {
+      for (const host of [
+        '127.0.0.1.:3000',
+        '127.0.0.1.',
+        'localhost.:3000',
+        '0x7f.1:3000',
+        '2130706433:3000',
+        '[0:0:0:0:0:0:0:1]:3000',
+        'loc%61lhost:3000',
+      ]) {
         expect(await statusUnder(path, host), `${path} under Host ${host}`).toBe(403);
       }
     }
-    const written = await dispatch({ method: 'POST', path: '/api/runs', body: '{}', headers: { host: '127.0.0.1.:3000' } });
+    const written = await dispatch({
+      method: 'POST',
+      path: '/api/runs',
+      body: '{}',
+      headers: { host: '127.0.0.1.:3000' },
+    });
     expect(written.status).toBe(403);
   });
 
   it("refuses an Origin no browser sends, reads and writes alike, and lets the page's own through", async () => {
-    for (const origin of ['http://evil@127.0.0.1:3000', 'http://127.0.0.1.:3000', 'http://127.0.0.1:3000/path']) {
-      const read = await dispatch({ method: 'GET', path: '/api/runs', headers: { host: '127.0.0.1:3000', origin } });
+    for (const origin of [
+      'http://evil@127.0.0.1:3000',
+      'http://127.0.0.1.:3000',
+      'http://127.0.0.1:3000/path',
+    ]) {
+      const read = await dispatch({
+        method: 'GET',
+        path: '/api/runs',
+        headers: { host: '127.0.0.1:3000', origin },
+      });
       expect(read.status, origin).toBe(403);
       expect(((await read.json()) as { error: string }).error).toMatch(/not one a browser sends/);
-      const write = await dispatch({ method: 'POST', path: '/api/prompt-sets', body: '{"name":"x"}', headers: { host: '127.0.0.1:3000', origin } });
+      const write = await dispatch({
+        method: 'POST',
+        path: '/api/prompt-sets',
+        body: '{"name":"x"}',
+        headers: { host: '127.0.0.1:3000', origin },
+      });
       expect(write.status, origin).toBe(403);
     }
-    const own = await dispatch({ method: 'GET', path: '/api/runs', headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' } });
+    const own = await dispatch({
+      method: 'GET',
+      path: '/api/runs',
+      headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
+    });
     expect(own.status).toBe(200);
     await own.body?.cancel();
   });
 
   it('is refused on writes too, and the 403 says how to be let in', async () => {
-    const response = await dispatch({ method: 'POST', path: '/api/runs', body: '{}', headers: { host: 'rebind.evil.example' } });
+    const response = await dispatch({
+      method: 'POST',
+      path: '/api/runs',
+      body: '{}',
+      headers: { host: 'rebind.evil.example' },
+    });
     expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: string }).error).toMatch(/not expected to be reached as "rebind\.evil\.example".*LOOP_LAB_ALLOWED_HOSTS/);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /not expected to be reached as "rebind\.evil\.example".*LOOP_LAB_ALLOWED_HOSTS/,
+    );
   });
 
   it('lets in the name the server listens on (LOOP_LAB_HOST) and the names in LOOP_LAB_ALLOWED_HOSTS', async () => {

@@ -19,36 +19,70 @@ function routeFiles(dir: string): string[] {
 
 useTempDataDir('loop-lab-cross-site-');
 
-const context = { params: Promise.resolve(new Proxy({}, { get: () => 'some-id' }) as Record<string, string>) };
-const body = JSON.stringify({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' }, action: 'abort' });
+const context = {
+  params: Promise.resolve(new Proxy({}, { get: () => 'some-id' }) as Record<string, string>),
+};
+const body = JSON.stringify({
+  config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' },
+  action: 'abort',
+});
 const ATTACKS: { name: string; headers: Record<string, string>; status: number }[] = [
-  { name: 'a JSON post from another origin', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, status: 403 },
-  { name: 'a no-preflight text/plain post from another site', headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' }, status: 403 },
-  { name: 'a same-site subdomain', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }, status: 403 },
-  { name: 'a text/plain body with no browser headers', headers: { 'content-type': 'text/plain' }, status: 415 },
+  {
+    name: 'a JSON post from another origin',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    status: 403,
+  },
+  {
+    name: 'a no-preflight text/plain post from another site',
+    headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' },
+    status: 403,
+  },
+  {
+    name: 'a same-site subdomain',
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' },
+    status: 403,
+  },
+  {
+    name: 'a text/plain body with no browser headers',
+    headers: { 'content-type': 'text/plain' },
+    status: 415,
+  },
   { name: 'a form body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
 ];
 
 describe('state-changing API routes refuse cross-site requests', () => {
   const files = routeFiles(API_DIR);
   it('finds the route files', () => {
-    expect(files.map((f) => path.relative(API_DIR, f))).toEqual(expect.arrayContaining(['runs/route.ts', 'runs/import/route.ts']));
+    expect(files.map((f) => path.relative(API_DIR, f))).toEqual(
+      expect.arrayContaining(['runs/route.ts', 'runs/import/route.ts']),
+    );
   });
 
   for (const file of files) {
     it(`${path.relative(API_DIR, file)}: 403 for another site, 415 for a simple body, nothing created`, async () => {
       const module = (await import(file)) as Partial<Record<(typeof WRITE_METHODS)[number], Handler>>;
       const { GET: listRuns } = await import('./runs/route');
-      const count = async () => ((await (await listRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
+      const count = async () =>
+        ((await (await listRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
       const before = await count();
       for (const method of WRITE_METHODS) {
         const handler = module[method];
         if (!handler) continue;
         for (const attack of ATTACKS) {
-          const request = new Request('http://localhost/api/x', { method, body, headers: { host: 'localhost', ...attack.headers } });
+          const request = new Request('http://localhost/api/x', {
+            method,
+            body,
+            headers: { host: 'localhost', ...attack.headers },
+          });
           const response = await handler(request, context);
-          expect({ method, attack: attack.name, status: response.status }).toEqual({ method, attack: attack.name, status: attack.status });
-          expect(((await response.json()) as { error: string }).error).toMatch(/Cross-site request refused|Unsupported Content-Type/);
+          expect({ method, attack: attack.name, status: response.status }).toEqual({
+            method,
+            attack: attack.name,
+            status: attack.status,
+          });
+          expect(((await response.json()) as { error: string }).error).toMatch(
+            /Cross-site request refused|Unsupported Content-Type/,
+          );
         }
       }
       expect(await count()).toBe(before);

@@ -15,9 +15,16 @@ afterEach(() => vi.unstubAllEnvs());
 const ENV_KEY = 'sk-ant-env-canary-0123456789abcdefABCD';
 const REQUEST_KEY = 'sk-request-canary-9876543210fedcbaWXYZ';
 const backwards = (key: string) => [...key].reverse().join('');
-const splitBy = (key: string, sep: string, every = 5) => key.match(new RegExp(`.{1,${every}}`, 'g'))!.join(sep);
+const splitBy = (key: string, sep: string, every = 5) =>
+  key.match(new RegExp(`.{1,${every}}`, 'g'))!.join(sep);
 /** Each key in each form a person or an upstream might write it. */
-const quoted = (key: string) => [key, backwards(key), `${key.slice(0, 20)}|${key.slice(20)}`, splitBy(key, ' | '), splitBy(backwards(key), '\n', 7)];
+const quoted = (key: string) => [
+  key,
+  backwards(key),
+  `${key.slice(0, 20)}|${key.slice(20)}`,
+  splitBy(key, ' | '),
+  splitBy(backwards(key), '\n', 7),
+];
 /** Pieces no redacted text may hold: each key's random part, forwards and backwards, in halves. */
 const PIECES = [ENV_KEY, REQUEST_KEY].flatMap((key) => {
   const tail = key.slice(-20);
@@ -28,7 +35,8 @@ const PIECES = [ENV_KEY, REQUEST_KEY].flatMap((key) => {
 function expectNoKey(text: string): void {
   for (const piece of PIECES) expect(text).not.toContain(piece);
   const skeleton = text.replace(/\\[nrt]|[^A-Za-z0-9_-]+/g, '');
-  for (const key of [ENV_KEY, REQUEST_KEY]) for (const form of [key, backwards(key)]) expect(skeleton).not.toContain(form);
+  for (const key of [ENV_KEY, REQUEST_KEY])
+    for (const form of [key, backwards(key)]) expect(skeleton).not.toContain(form);
 }
 function storeBytes(): string {
   const dir = dataDir();
@@ -43,7 +51,10 @@ async function sendRequestKey(): Promise<void> {
   const run = await dispatch({
     method: 'POST',
     path: '/api/runs',
-    body: JSON.stringify({ config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' }, apiKey: REQUEST_KEY }),
+    body: JSON.stringify({
+      config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' },
+      apiKey: REQUEST_KEY,
+    }),
   });
   expect(run.status).toBe(201);
   await getRunRegistry().whenFinished(((await run.json()) as { id: string }).id);
@@ -67,7 +78,11 @@ describe('text a person sends, stored', () => {
     expect(saved.status).toBe(201);
     const list = await (await dispatch({ method: 'GET', path: '/api/prompt-sets' })).text();
     for (const text of [await saved.text(), list, storeBytes()]) expectNoKey(text);
-    const [set] = JSON.parse(list) as { system: string; task: string; toolDescriptions: Record<string, string> }[];
+    const [set] = JSON.parse(list) as {
+      system: string;
+      task: string;
+      toolDescriptions: Record<string, string>;
+    }[];
     expect(set!.system).toBe(`You are careful. Keys: ${Array(10).fill('[redacted]').join(' ; ')}.`);
     expect(set!.toolDescriptions.read_file).toBe('Reads a file. [redacted]');
   }, 60_000);
@@ -100,9 +115,18 @@ describe('text a person sends, stored', () => {
                 method: 'POST',
                 path: '/v1/chat/completions',
                 headers: { 'content-type': 'application/json' },
-                body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `my key is ${splitBy(ENV_KEY, '\n', 4)}` }] }),
+                body: JSON.stringify({
+                  model: 'gpt-4o',
+                  messages: [{ role: 'user', content: `my key is ${splitBy(ENV_KEY, '\n', 4)}` }],
+                }),
               },
-              response: { status: 401, headers: { 'content-type': 'text/event-stream' }, after_ms: 10, chunks: [{ after_ms: 1, text: echo }], end: 'complete' },
+              response: {
+                status: 401,
+                headers: { 'content-type': 'text/event-stream' },
+                after_ms: 10,
+                chunks: [{ after_ms: 1, text: echo }],
+                end: 'complete',
+              },
             },
           ],
         },
@@ -110,7 +134,9 @@ describe('text a person sends, stored', () => {
     });
     expect(imported.status, await imported.clone().text()).toBe(201);
     const { id } = (await imported.json()) as { id: string };
-    const file = await (await dispatch({ method: 'GET', path: `/api/cassettes/${encodeURIComponent(id)}` })).text();
+    const file = await (
+      await dispatch({ method: 'GET', path: `/api/cassettes/${encodeURIComponent(id)}` })
+    ).text();
     const list = await (await dispatch({ method: 'GET', path: '/api/cassettes' })).text();
     for (const text of [file, list, storeBytes()]) expectNoKey(text);
     expect(file).toContain('recorded with [redacted] and [redacted]');
@@ -141,9 +167,21 @@ describe('an error answer', () => {
     const config = { provider: { vendor: 'sim-openai' }, clock: 'virtual' };
     const answers = [
       await dispatch({ method: 'POST', path: '/api/runs', body: JSON.stringify({ config, [ENV_KEY]: 1 }) }),
-      await dispatch({ method: 'POST', path: '/api/runs', body: JSON.stringify({ config: { ...config, [backwards(ENV_KEY)]: 1 } }) }),
-      await dispatch({ method: 'POST', path: '/api/runs', body: JSON.stringify({ config, apiKey: REQUEST_KEY, [REQUEST_KEY]: true }) }),
-      await dispatch({ method: 'POST', path: '/api/prompt-sets', body: JSON.stringify({ name: 'p', toolDescriptions: { [ENV_KEY]: 'x' } }) }),
+      await dispatch({
+        method: 'POST',
+        path: '/api/runs',
+        body: JSON.stringify({ config: { ...config, [backwards(ENV_KEY)]: 1 } }),
+      }),
+      await dispatch({
+        method: 'POST',
+        path: '/api/runs',
+        body: JSON.stringify({ config, apiKey: REQUEST_KEY, [REQUEST_KEY]: true }),
+      }),
+      await dispatch({
+        method: 'POST',
+        path: '/api/prompt-sets',
+        body: JSON.stringify({ name: 'p', toolDescriptions: { [ENV_KEY]: 'x' } }),
+      }),
       await dispatch({ method: 'GET', path: `/api/runs/${ENV_KEY}` }),
       await dispatch({ method: 'POST', path: '/api/runs', body: `{"config": ${ENV_KEY}}` }),
       await dispatch({ method: 'GET', path: '/api/runs', headers: { host: `${ENV_KEY}.example` } }),

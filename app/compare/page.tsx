@@ -1,7 +1,11 @@
 import { ComparePage } from '@/components/compare/compare-page';
 
 /** /compare?a=<run id>&b=<run id>: two runs side by side. */
-export default async function CompareRoute({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompareRoute({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
   return (

@@ -9,7 +9,8 @@ export default function GlossaryPage() {
       <div>
         <h1 className="text-sm font-semibold">Glossary</h1>
         <p className="text-2xs text-muted">
-          Every term the run view uses, in a sentence or two. Each mechanism links to its lesson, where the same seed plays with the mechanism on and off.
+          Every term the run view uses, in a sentence or two. Each mechanism links to its lesson, where the
+          same seed plays with the mechanism on and off.
         </p>
       </div>
       <GlossaryList />

@@ -9,8 +9,8 @@ export default function LessonsPage() {
       <div>
         <h1 className="text-sm font-semibold">Lessons</h1>
         <p className="text-2xs text-muted">
-          One failure each, played twice from the same seed: once with the mechanism that handles it, once with that mechanism switched off. Pick one and press
-          Play.
+          One failure each, played twice from the same seed: once with the mechanism that handles it, once
+          with that mechanism switched off. Pick one and press Play.
         </p>
       </div>
       <LessonIndex />

@@ -7,8 +7,9 @@ export default function SweepsPage() {
       <div>
         <h1 className="text-sm font-semibold">Sweeps</h1>
         <p className="text-2xs text-muted">
-          Which recovery configuration wins under these faults? Simulated runs go on the virtual clock in a worker pool, and the same grid gives the same table;
-          a real endpoint's runs go at its pace, within the limits you set.
+          Which recovery configuration wins under these faults? Simulated runs go on the virtual clock in a
+          worker pool, and the same grid gives the same table; a real endpoint's runs go at its pace, within
+          the limits you set.
         </p>
       </div>
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_24rem]">

@@ -18,8 +18,9 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
   if (!a || !b) {
     return (
       <Message testId="compare-missing">
-        A comparison needs two runs: <span className="font-mono">/compare?a=&lt;run id&gt;&amp;b=&lt;run id&gt;</span>. Open a run and use “Compare with…”, or
-        pick one from the{' '}
+        A comparison needs two runs:{' '}
+        <span className="font-mono">/compare?a=&lt;run id&gt;&amp;b=&lt;run id&gt;</span>. Open a run and use
+        “Compare with…”, or pick one from the{' '}
         <Link href="/runs" className="text-takeover underline">
           runs list
         </Link>
@@ -33,7 +34,10 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
 function Loaded({ a, b }: { a: string; b: string }) {
   // A side's terminate, heard on its stream: its clock stops there before the re-read arrives.
   const [ends, setEnds] = useState<SideEnds>({ a: null, b: null });
-  const onEnd = useCallback((side: 'a' | 'b', runMs: number) => setEnds((e) => ({ ...e, [side]: runMs })), []);
+  const onEnd = useCallback(
+    (side: 'a' | 'b', runMs: number) => setEnds((e) => ({ ...e, [side]: runMs })),
+    [],
+  );
   const query = useComparison(a, b, onEnd);
   if (query.error) {
     const error = query.error;
@@ -51,7 +55,15 @@ function Loaded({ a, b }: { a: string; b: string }) {
   return <ComparisonView answer={query.data} receivedAt={query.dataUpdatedAt} ends={ends} />;
 }
 
-function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; receivedAt: number; ends: SideEnds }) {
+function ComparisonView({
+  answer,
+  receivedAt,
+  ends,
+}: {
+  answer: Comparison;
+  receivedAt: number;
+  ends: SideEnds;
+}) {
   // A live side's times move on between answers (a retry's wait writes no event).
   const c = useComparisonNow(answer, receivedAt, ends);
   const scrolled = useRef(false);
@@ -59,7 +71,11 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
   useEffect(() => {
     if (scrolled.current || !c.divergence) return;
     scrolled.current = true;
-    const target = document.querySelector(c.divergence.turn === null ? '[data-testid="compare-end"]' : '[data-testid="compare-turn"][data-diverged="true"]');
+    const target = document.querySelector(
+      c.divergence.turn === null
+        ? '[data-testid="compare-end"]'
+        : '[data-testid="compare-turn"][data-diverged="true"]',
+    );
     target?.scrollIntoView({ block: 'center' });
   }, [c.divergence]);
   const live = c.a.running || c.b.running;
@@ -83,7 +99,10 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
       >
         {c.divergence ? (
           <>
-            <span className="font-semibold">◆ First divergence{c.divergence.turn !== null ? ` at turn ${c.divergence.turn}` : ' at the end'}: </span>
+            <span className="font-semibold">
+              ◆ First divergence{c.divergence.turn !== null ? ` at turn ${c.divergence.turn}` : ' at the end'}
+              :{' '}
+            </span>
             {c.divergence.description}
             <span className="ml-2 font-mono text-2xs text-muted">
               A #{c.divergence.a?.seq ?? '–'} · B #{c.divergence.b?.seq ?? '–'}
@@ -104,7 +123,12 @@ function ComparisonView({ answer, receivedAt, ends }: { answer: Comparison; rece
       <section className="flex flex-col gap-2" data-testid="compare-turns">
         <h2 className="text-xs font-semibold">Turns, side by side</h2>
         {c.turns.map((row) => (
-          <TurnRow key={row.turn} row={row} firstDivergence={row.turn === divergedTurn} runModels={runModels} />
+          <TurnRow
+            key={row.turn}
+            row={row}
+            firstDivergence={row.turn === divergedTurn}
+            runModels={runModels}
+          />
         ))}
         <div
           data-testid="compare-end"

@@ -27,13 +27,21 @@ const text = (html: string) => html.replace(/<[^>]+>/g, '');
 
 describe("a side's header", () => {
   it('says a fork is one, of which run and after which turn: the other side when it is the parent', () => {
-    const beside = renderToStaticMarkup(createElement(CompareSideHeader, { side, letter: 'B', other: { id: 'parent', letter: 'A' } }));
+    const beside = renderToStaticMarkup(
+      createElement(CompareSideHeader, { side, letter: 'B', other: { id: 'parent', letter: 'A' } }),
+    );
     expect(text(beside)).toContain('fork of run A after turn 2');
-    const elsewhere = renderToStaticMarkup(createElement(CompareSideHeader, { side, letter: 'B', other: { id: 'someone-else', letter: 'A' } }));
+    const elsewhere = renderToStaticMarkup(
+      createElement(CompareSideHeader, { side, letter: 'B', other: { id: 'someone-else', letter: 'A' } }),
+    );
     expect(text(elsewhere)).toContain('fork of parent after turn 2');
     expect(elsewhere).toContain('href="/runs/parent"');
     const notAFork = renderToStaticMarkup(
-      createElement(CompareSideHeader, { side: { ...side, forkedFrom: null, copied: null }, letter: 'B', other: { id: 'parent', letter: 'A' } }),
+      createElement(CompareSideHeader, {
+        side: { ...side, forkedFrom: null, copied: null },
+        letter: 'B',
+        other: { id: 'parent', letter: 'A' },
+      }),
     );
     expect(text(notAFork)).not.toContain('fork of');
   });

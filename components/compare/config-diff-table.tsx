@@ -22,10 +22,19 @@ export function ConfigDiffTable({ rows }: { rows: ConfigDiffRow[] }) {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.path} className="border-t border-line" data-testid="config-row" data-path={row.path}>
+              <tr
+                key={row.path}
+                className="border-t border-line"
+                data-testid="config-row"
+                data-path={row.path}
+              >
                 <td className="break-all px-3 py-1 font-mono text-2xs">{row.path}</td>
-                <td className="break-all px-2 py-1 font-mono text-2xs">{row.a ?? <span className="text-faint">absent</span>}</td>
-                <td className="break-all px-2 py-1 font-mono text-2xs">{row.b ?? <span className="text-faint">absent</span>}</td>
+                <td className="break-all px-2 py-1 font-mono text-2xs">
+                  {row.a ?? <span className="text-faint">absent</span>}
+                </td>
+                <td className="break-all px-2 py-1 font-mono text-2xs">
+                  {row.b ?? <span className="text-faint">absent</span>}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -7,13 +7,19 @@ import type { CopiedPart, TotalsDiffRow } from '@/lib/protocol/http/compare';
  * also gives the time after the fork, the fork's own, from the total as shown (so still true
  * while it runs), on a line of its own. null: the line has no copied part (counts of the fork's own attempts, text).
  */
-export function copiedNote(row: Pick<TotalsDiffRow, 'id'>, value: TotalsDiffRow['a'], part: CopiedPart | null): string[] | null {
+export function copiedNote(
+  row: Pick<TotalsDiffRow, 'id'>,
+  value: TotalsDiffRow['a'],
+  part: CopiedPart | null,
+): string[] | null {
   if (!part) return null;
   switch (row.id) {
     case 'durationMs': {
       const turns = `${part.turns} copied turn${part.turns === 1 ? '' : 's'}`;
       const copied = `incl. ${turns}: ${formatMs(part.durationMs)}`;
-      return typeof value === 'number' ? [copied, `after the fork: ${formatMs(Math.max(0, value - part.durationMs))}`] : [copied];
+      return typeof value === 'number'
+        ? [copied, `after the fork: ${formatMs(Math.max(0, value - part.durationMs))}`]
+        : [copied];
     }
     case 'inputTokens':
       return [`incl. ${formatTokens(part.inputTokens)} copied`];

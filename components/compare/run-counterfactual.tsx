@@ -45,7 +45,10 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
   const [choice, setChoice] = useState<MechanismId | ''>('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const off = (id: MechanismId) => (recovery && config ? mechanismAlreadyOff({ recovery, takeover: config.takeover, verdict: config.verdict }, id) : false);
+  const off = (id: MechanismId) =>
+    recovery && config
+      ? mechanismAlreadyOff({ recovery, takeover: config.takeover, verdict: config.verdict }, id)
+      : false;
   const chosen = MECHANISM_LIST.find((m) => m.id === choice);
 
   const start = async () => {
@@ -59,13 +62,22 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
       const { id } = await api.createRun(configWithMechanismOff(detail.config, choice));
       router.push(compareUrl(runId, id));
     } catch (e) {
-      setError(e instanceof ApiError ? [e.message, ...e.details].join(': ') : e instanceof Error ? e.message : String(e));
+      setError(
+        e instanceof ApiError
+          ? [e.message, ...e.details].join(': ')
+          : e instanceof Error
+            ? e.message
+            : String(e),
+      );
       setBusy(false);
     }
   };
 
   return (
-    <div className="absolute right-0 top-full z-20 mt-1 w-[26rem] rounded border border-line bg-panel p-3 shadow-lg" data-testid="counterfactual-chooser">
+    <div
+      className="absolute right-0 top-full z-20 mt-1 w-[26rem] rounded border border-line bg-panel p-3 shadow-lg"
+      data-testid="counterfactual-chooser"
+    >
       <label className="flex flex-col gap-1 text-2xs text-muted">
         Switch off one mechanism; everything else (seed, faults, prompts) stays as in this run:
         <select
@@ -91,7 +103,12 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
       )}
       <div className="mt-2 flex justify-end gap-2">
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="primary" data-testid="counterfactual-start" disabled={!choice || busy} onClick={() => void start()}>
+        <Button
+          variant="primary"
+          data-testid="counterfactual-start"
+          disabled={!choice || busy}
+          onClick={() => void start()}
+        >
           {busy ? 'Starting…' : 'Start and compare'}
         </Button>
       </div>

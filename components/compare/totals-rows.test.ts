@@ -5,12 +5,29 @@ import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { TotalsRows } from './totals-rows';
 
 const ROWS: TotalsDiffRow[] = [
-  { id: 'errorsSeen', label: 'errors the user would have seen', unit: 'count', a: 0, b: 1, better: 'a', note: null },
+  {
+    id: 'errorsSeen',
+    label: 'errors the user would have seen',
+    unit: 'count',
+    a: 0,
+    b: 1,
+    better: 'a',
+    note: null,
+  },
   { id: 'wallMs', label: 'wall time', unit: 'ms', a: 1500, b: 1500, better: null, note: null },
-  { id: 'usd', label: 'cost', unit: 'usd', a: 0.04, b: 0, better: null, note: 'not judged: only one run finished its work' },
+  {
+    id: 'usd',
+    label: 'cost',
+    unit: 'usd',
+    a: 0.04,
+    b: 0,
+    better: null,
+    note: 'not judged: only one run finished its work',
+  },
 ];
 
-const render = (sides: { a: string; b: string }, rowTestId: string) => renderToStaticMarkup(createElement(TotalsRows, { rows: ROWS, sides, rowTestId }));
+const render = (sides: { a: string; b: string }, rowTestId: string) =>
+  renderToStaticMarkup(createElement(TotalsRows, { rows: ROWS, sides, rowTestId }));
 
 describe('TotalsRows', () => {
   it('names the better side in words with the names each page gives its sides', () => {
@@ -32,7 +49,9 @@ describe('TotalsRows', () => {
       { id: 'usd', label: 'cost', unit: 'usd', a: 0.116407, b: 0.115715, better: 'b', note: null },
       { id: 'usd', label: 'cost again', unit: 'usd', a: 0.036, b: 0.036, better: null, note: null },
     ];
-    const html = renderToStaticMarkup(createElement(TotalsRows, { rows, sides: { a: 'A', b: 'B' }, rowTestId: 'totals-row' }));
+    const html = renderToStaticMarkup(
+      createElement(TotalsRows, { rows, sides: { a: 'A', b: 'B' }, rowTestId: 'totals-row' }),
+    );
     expect(html).toContain('$0.1164');
     expect(html).toContain('$0.1157');
     expect(html).toContain('same');

@@ -7,7 +7,8 @@ function show(row: TotalsDiffRow, side: 'a' | 'b'): string {
   if (value === null) return '–';
   if (typeof value === 'string') return value.replace(/_/g, ' ');
   // Two costs that differ are never written as the same figure.
-  if (row.unit === 'usd' && typeof row.a === 'number' && typeof row.b === 'number') return formatUsdApart(row.a, row.b)[side === 'a' ? 0 : 1];
+  if (row.unit === 'usd' && typeof row.a === 'number' && typeof row.b === 'number')
+    return formatUsdApart(row.a, row.b)[side === 'a' ? 0 : 1];
   switch (row.unit) {
     case 'ms':
       return formatMs(value);
@@ -52,13 +53,23 @@ export function TotalsRows({
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.id} className="border-t border-line" data-testid={rowTestId} data-total={row.id} data-better={row.better ?? ''}>
+          <tr
+            key={row.id}
+            className="border-t border-line"
+            data-testid={rowTestId}
+            data-total={row.id}
+            data-better={row.better ?? ''}
+          >
             <td className="px-3 py-1">{row.label}</td>
-            <td className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}>
+            <td
+              className={`tabular px-2 py-1 font-mono ${row.better === 'a' ? 'font-semibold text-ok' : row.better === 'b' ? 'text-fail' : ''}`}
+            >
               {show(row, 'a')}
               <CopiedLine note={copiedNote(row, row.a, copied?.a ?? null)} />
             </td>
-            <td className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}>
+            <td
+              className={`tabular px-2 py-1 font-mono ${row.better === 'b' ? 'font-semibold text-ok' : row.better === 'a' ? 'text-fail' : ''}`}
+            >
               {show(row, 'b')}
               <CopiedLine note={copiedNote(row, row.b, copied?.b ?? null)} />
             </td>

@@ -23,7 +23,11 @@ export const TurnRow = memo(function TurnRow({
       <div className="flex flex-col text-2xs">
         <span className="font-semibold">turn {row.turn}</span>
         {firstDivergence && (
-          <span className="font-semibold text-wait" data-testid="divergence-marker" title="the first step where the two runs differ is in this turn">
+          <span
+            className="font-semibold text-wait"
+            data-testid="divergence-marker"
+            title="the first step where the two runs differ is in this turn"
+          >
             ◆ diverges
           </span>
         )}
@@ -43,7 +47,15 @@ export function turnOrigin(side: Pick<TurnSide, 'vendor' | 'model' | 'copied'>, 
   return notes;
 }
 
-function SideCard({ side, letter, runModel }: { side: TurnSide | null; letter: 'a' | 'b'; runModel: string }) {
+function SideCard({
+  side,
+  letter,
+  runModel,
+}: {
+  side: TurnSide | null;
+  letter: 'a' | 'b';
+  runModel: string;
+}) {
   if (!side)
     return (
       <div className="text-2xs text-faint" data-testid={`turn-side-${letter}`}>

@@ -19,7 +19,12 @@ const WHAT: Record<CompactionView['step'], string> = {
  */
 export function CompactionSteps({ steps }: { steps: readonly CompactionView[] }) {
   const shown = steps.filter((s) => s.trigger !== 'overflow');
-  if (shown.length === 0) return <div className="text-2xs text-muted">No compaction yet: every request carries the whole conversation.</div>;
+  if (shown.length === 0)
+    return (
+      <div className="text-2xs text-muted">
+        No compaction yet: every request carries the whole conversation.
+      </div>
+    );
   return (
     <ol className="flex flex-col gap-1" data-testid="compaction-steps">
       {shown.map((s) => (
@@ -36,7 +41,8 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
             <span className="font-medium">{WHAT[s.step]}</span>
             {s.ok ? (
               <span className="tabular font-mono">
-                {tokens(s.tokensBefore)} → {tokens(s.tokensAfter)} tokens · {s.messagesBefore} → {s.messagesAfter} messages sent
+                {tokens(s.tokensBefore)} → {tokens(s.tokensAfter)} tokens · {s.messagesBefore} →{' '}
+                {s.messagesAfter} messages sent
               </span>
             ) : (
               <span className="text-muted">did not apply: {s.reason}</span>
@@ -45,7 +51,10 @@ export function CompactionSteps({ steps }: { steps: readonly CompactionView[] })
           {s.ok && <div className="text-muted">{s.reason}</div>}
           <WhyLine seq={s.seq} linked />
           {s.stubbed.length > 0 && (
-            <div className="font-mono text-muted">stubs: {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}</div>
+            <div className="font-mono text-muted">
+              stubs:{' '}
+              {s.stubbed.map((x) => `${x.tool} (turn ${x.iteration}, ${tokens(x.chars)} chars)`).join(', ')}
+            </div>
           )}
           {s.summary !== undefined && (
             <div className="mt-1 border-l-2 border-compact pl-2" data-testid="compaction-summary">

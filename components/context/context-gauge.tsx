@@ -14,7 +14,10 @@ const STEP_LABEL: Record<CompactionView['step'], string> = {
 };
 
 /** Which request each applied compaction step came before (the first sample after it). */
-function markersBySample(samples: readonly ContextSample[], steps: readonly CompactionView[]): Map<number, CompactionView[]> {
+function markersBySample(
+  samples: readonly ContextSample[],
+  steps: readonly CompactionView[],
+): Map<number, CompactionView[]> {
   const out = new Map<number, CompactionView[]>();
   for (const step of steps) {
     if (!step.ok) continue;
@@ -67,8 +70,20 @@ export function ContextGauge({
       role="img"
       aria-label="context size per request against the window"
     >
-      {window > 0 && <line x1={0} x2={width} y1={y(window)} y2={y(window)} className="stroke-fail" strokeWidth={1} />}
-      {threshold > 0 && <line x1={0} x2={width} y1={y(threshold)} y2={y(threshold)} className="stroke-wait" strokeWidth={1} strokeDasharray="4 3" />}
+      {window > 0 && (
+        <line x1={0} x2={width} y1={y(window)} y2={y(window)} className="stroke-fail" strokeWidth={1} />
+      )}
+      {threshold > 0 && (
+        <line
+          x1={0}
+          x2={width}
+          y1={y(threshold)}
+          y2={y(threshold)}
+          className="stroke-wait"
+          strokeWidth={1}
+          strokeDasharray="4 3"
+        />
+      )}
       <line x1={0} x2={width} y1={H} y2={H} className="stroke-line" strokeWidth={1} />
       {samples.map((s, i) => {
         const x = GAP + i * (BAR + GAP);
@@ -76,14 +91,30 @@ export function ContextGauge({
         const marks = markers.get(i);
         const title =
           `request ${i + 1} (turn ${s.iteration}): ~${tokens(s.tokensEst)} tokens estimated` +
-          (s.reported !== undefined ? `, ${tokens(s.reported)} reported` : ', no report (refused or pending)') +
+          (s.reported !== undefined
+            ? `, ${tokens(s.reported)} reported`
+            : ', no report (refused or pending)') +
           (s.window > 0 ? ` of ${tokens(s.window)}` : '') +
           cachedNote(s) +
-          (marks ? `\n${marks.map((m) => `${STEP_LABEL[m.step]} (${m.trigger}): ${tokens(m.tokensBefore)} → ${tokens(m.tokensAfter)}`).join('\n')}` : '');
+          (marks
+            ? `\n${marks.map((m) => `${STEP_LABEL[m.step]} (${m.trigger}): ${tokens(m.tokensBefore)} → ${tokens(m.tokensAfter)}`).join('\n')}`
+            : '');
         return (
-          <g key={s.seq} data-testid="gauge-bar" data-index={i} onClick={() => onSelect(i)} className="cursor-pointer">
+          <g
+            key={s.seq}
+            data-testid="gauge-bar"
+            data-index={i}
+            onClick={() => onSelect(i)}
+            className="cursor-pointer"
+          >
             <title>{title}</title>
-            <rect x={x - 1} y={-14} width={BAR + 2} height={H + 16} className={selected === i ? 'fill-sunken' : 'fill-transparent'} />
+            <rect
+              x={x - 1}
+              y={-14}
+              width={BAR + 2}
+              height={H + 16}
+              className={selected === i ? 'fill-sunken' : 'fill-transparent'}
+            />
             {s.reported !== undefined && (
               <rect
                 x={x}
@@ -95,7 +126,14 @@ export function ContextGauge({
               />
             )}
             {s.cached !== undefined && s.cached.read > 0 && (
-              <rect data-testid="gauge-cached" x={x} y={y(s.cached.read)} width={BAR} height={H - y(s.cached.read)} className="fill-run" />
+              <rect
+                data-testid="gauge-cached"
+                x={x}
+                y={y(s.cached.read)}
+                width={BAR}
+                height={H - y(s.cached.read)}
+                className="fill-run"
+              />
             )}
             <rect
               x={x}
@@ -106,7 +144,13 @@ export function ContextGauge({
               fill="none"
               strokeWidth={1}
             />
-            {marks && <path data-testid="gauge-marker" d={`M${x} -12 L${x + BAR} -12 L${x + BAR / 2} -4 Z`} className="fill-compact" />}
+            {marks && (
+              <path
+                data-testid="gauge-marker"
+                d={`M${x} -12 L${x + BAR} -12 L${x + BAR / 2} -4 Z`}
+                className="fill-compact"
+              />
+            )}
           </g>
         );
       })}

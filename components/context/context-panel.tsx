@@ -27,7 +27,8 @@ export function ContextPanel() {
   if (samples.length === 0) return null;
   const selected = picked !== undefined && picked < samples.length ? picked : samples.length - 1;
   const last = samples.at(-1)!;
-  const pct = last.window > 0 ? Math.round(((last.reported ?? last.tokensEst) / last.window) * 100) : undefined;
+  const pct =
+    last.window > 0 ? Math.round(((last.reported ?? last.tokensEst) / last.window) * 100) : undefined;
   const compactedSince = asked > 0 && steps.some((s) => s.trigger === 'manual' && s.seq > asked);
   const compactNow = () => {
     if (!runId || !live) return;
@@ -42,11 +43,16 @@ export function ContextPanel() {
           {open ? '▾' : '▸'} Context
         </button>
         <span data-testid="context-now" className="tabular font-mono text-2xs">
-          {last.reported !== undefined ? `${tokens(last.reported)} reported` : `~${tokens(last.tokensEst)} estimated`}
-          {last.window > 0 ? ` / ${tokens(last.window)} tokens (${pct} %)` : ' tokens'} · threshold {tokens(last.threshold)}
+          {last.reported !== undefined
+            ? `${tokens(last.reported)} reported`
+            : `~${tokens(last.tokensEst)} estimated`}
+          {last.window > 0 ? ` / ${tokens(last.window)} tokens (${pct} %)` : ' tokens'} · threshold{' '}
+          {tokens(last.threshold)}
           {last.cached ? ` · ${tokens(last.cached.read)} read from the cache` : ''}
         </span>
-        {compaction?.breaker && <BreakerLamp breaker={context.breaker} threshold={compaction.breakerFailures} />}
+        {compaction?.breaker && (
+          <BreakerLamp breaker={context.breaker} threshold={compaction.breakerFailures} />
+        )}
         <Button
           data-testid="compact-now"
           className="ml-auto"
@@ -62,8 +68,8 @@ export function ContextPanel() {
           <div className="flex min-w-0 flex-col gap-2">
             <ContextGauge samples={samples} steps={steps} selected={selected} onSelect={setPicked} />
             <div className="text-2xs text-muted">
-              outline: estimated before sending · fill: reported by the vendor (solid: read from its prompt cache) · dashed: threshold · red line: window · ▼
-              compaction. Click a column for what it sent.
+              outline: estimated before sending · fill: reported by the vendor (solid: read from its prompt
+              cache) · dashed: threshold · red line: window · ▼ compaction. Click a column for what it sent.
             </div>
             {overflows.length > 0 && <OverflowStepper overflows={overflows} steps={steps} />}
             <CompactionSteps steps={steps} />

@@ -20,11 +20,22 @@ const SOURCE: Record<OverflowView['source'], string> = {
  * long" started, its rungs in order with tokens before → after (a rung not reached is grey),
  * and how it ended — resent and accepted, or the budget spent.
  */
-export function OverflowStepper({ overflows, steps }: { overflows: readonly OverflowView[]; steps: readonly CompactionView[] }) {
+export function OverflowStepper({
+  overflows,
+  steps,
+}: {
+  overflows: readonly OverflowView[];
+  steps: readonly CompactionView[];
+}) {
   return (
     <div className="flex flex-col gap-2" data-testid="overflow-stepper">
       {overflows.map((o) => {
-        const rungs = steps.filter((s) => s.trigger === 'overflow' && s.iteration === o.iteration && s.recoveryAttempt === o.recoveryAttempt);
+        const rungs = steps.filter(
+          (s) =>
+            s.trigger === 'overflow' &&
+            s.iteration === o.iteration &&
+            s.recoveryAttempt === o.recoveryAttempt,
+        );
         return (
           <div
             key={o.seq}
@@ -37,13 +48,21 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
               <span className="text-muted">
                 {SOURCE[o.source]} at ~{tokens(o.tokensEst)} tokens
               </span>
-              <span className="tabular">{o.outcome === 'exhausted' ? `budget of ${o.budget} spent` : `recovery ${o.recoveryAttempt} of ${o.budget}`}</span>
+              <span className="tabular">
+                {o.outcome === 'exhausted'
+                  ? `budget of ${o.budget} spent`
+                  : `recovery ${o.recoveryAttempt} of ${o.budget}`}
+              </span>
             </div>
             {o.outcome === 'recovering' && (
               <ol className="mt-1 flex flex-wrap items-stretch gap-1">
                 {RUNGS.map(({ step, label }) => {
                   const done = rungs.find((r) => r.step === step);
-                  const tone = !done ? 'border-line text-faint' : done.ok ? 'border-compact text-fg' : 'border-line text-muted';
+                  const tone = !done
+                    ? 'border-line text-faint'
+                    : done.ok
+                      ? 'border-compact text-fg'
+                      : 'border-line text-muted';
                   return (
                     <li
                       key={step}
@@ -57,7 +76,9 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
                       <div className="font-medium">{label}</div>
                       {done ? (
                         <div className="tabular font-mono">
-                          {done.ok ? `${tokens(done.tokensBefore)} → ${tokens(done.tokensAfter)}` : 'did not apply'}
+                          {done.ok
+                            ? `${tokens(done.tokensBefore)} → ${tokens(done.tokensAfter)}`
+                            : 'did not apply'}
                           <div className="truncate font-sans text-muted">{done.reason}</div>
                         </div>
                       ) : (
@@ -70,7 +91,8 @@ export function OverflowStepper({ overflows, steps }: { overflows: readonly Over
             )}
             {o.recovered && (
               <div className="mt-1 text-2xs text-ok">
-                resent at ~{tokens(o.recovered.tokensEst)} tokens and accepted · the step&apos;s retry budget starts over
+                resent at ~{tokens(o.recovered.tokensEst)} tokens and accepted · the step&apos;s retry budget
+                starts over
               </div>
             )}
           </div>

@@ -28,9 +28,12 @@ export function SentView({ sample, index }: { sample: ContextSample; index: numb
           request {index + 1} · turn {sample.iteration}
         </span>
         <span className="tabular">
-          ~{tokens(sample.tokensEst)} tokens{sample.reported !== undefined ? ` (vendor: ${tokens(sample.reported)})` : ''}
+          ~{tokens(sample.tokensEst)} tokens
+          {sample.reported !== undefined ? ` (vendor: ${tokens(sample.reported)})` : ''}
           {sample.window > 0 ? ` of ${tokens(sample.window)}` : ''}
-          {sample.cached ? ` · prompt cache: ${tokens(sample.cached.read)} read, ${tokens(sample.cached.written)} written` : ''}
+          {sample.cached
+            ? ` · prompt cache: ${tokens(sample.cached.read)} read, ${tokens(sample.cached.written)} written`
+            : ''}
         </span>
         <span data-testid="sent-summary">
           log {sample.logMessages} messages → sent {sample.messages.length}: {fromLog} from the log
@@ -83,7 +86,13 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
     const parts = turn?.result?.message?.parts ?? [];
     const text = parts
       .map((p) =>
-        p.type === 'text' ? p.text : p.type === 'tool_call' ? `⚙ ${p.name} ${p.argsText}` : p.type === 'thinking' ? `(thinking, ${p.text.length} chars)` : '',
+        p.type === 'text'
+          ? p.text
+          : p.type === 'tool_call'
+            ? `⚙ ${p.name} ${p.argsText}`
+            : p.type === 'thinking'
+              ? `(thinking, ${p.text.length} chars)`
+              : '',
       )
       .filter(Boolean)
       .join('\n');

@@ -5,8 +5,22 @@ import { Field, INPUT } from './field';
 
 type Budgets = PlaygroundForm['budgets'];
 
-const FIELDS: ReadonlyArray<{ key: keyof Budgets; label: string; hint: string; min: number; max: number; step: string }> = [
-  { key: 'maxIterations', label: 'turns', hint: 'model turns before the run stops', min: 1, max: 500, step: '1' },
+const FIELDS: ReadonlyArray<{
+  key: keyof Budgets;
+  label: string;
+  hint: string;
+  min: number;
+  max: number;
+  step: string;
+}> = [
+  {
+    key: 'maxIterations',
+    label: 'turns',
+    hint: 'model turns before the run stops',
+    min: 1,
+    max: 500,
+    step: '1',
+  },
   { key: 'maxCostUsd', label: 'cost $', hint: 'spend before the run stops', min: 0, max: 1000, step: 'any' },
   {
     key: 'maxRunMinutes',
@@ -16,11 +30,24 @@ const FIELDS: ReadonlyArray<{ key: keyof Budgets; label: string; hint: string; m
     max: 1440,
     step: 'any',
   },
-  { key: 'maxAttempts', label: 'attempts', hint: 'model requests of any kind (retries and background calls too)', min: 1, max: 10_000, step: '1' },
+  {
+    key: 'maxAttempts',
+    label: 'attempts',
+    hint: 'model requests of any kind (retries and background calls too)',
+    min: 1,
+    max: 10_000,
+    step: '1',
+  },
 ];
 
 /** The run's overall budgets: whatever the faults and the recovery do, the run ends within them. */
-export function BudgetFields({ budgets, onChange }: { budgets: Budgets; onChange: (budgets: Budgets) => void }) {
+export function BudgetFields({
+  budgets,
+  onChange,
+}: {
+  budgets: Budgets;
+  onChange: (budgets: Budgets) => void;
+}) {
   return (
     <div className="grid grid-cols-2 gap-2" data-testid="budget-fields">
       {FIELDS.map((f) => (

@@ -20,11 +20,13 @@ function RecordedSettingsNote({ form, cassette }: { form: PlaygroundForm; casset
   }
   return (
     <p data-testid="cassette-settings" data-kept="true" className="text-2xs text-muted">
-      Filled in from the recording: {settings.filled}.{settings.dropped.length > 0 && <span> Not representable here: {settings.dropped.join(', ')}.</span>}
+      Filled in from the recording: {settings.filled}.
+      {settings.dropped.length > 0 && <span> Not representable here: {settings.dropped.join(', ')}.</span>}
       {settings.changed.length > 0 && (
         <span data-testid="cassette-settings-changed" className="text-wait">
           {' '}
-          Changed since: {settings.changed.join(', ')} — the requests will differ from the recorded ones, and the replay leaves the recording there.
+          Changed since: {settings.changed.join(', ')} — the requests will differ from the recorded ones, and
+          the replay leaves the recording there.
         </span>
       )}
     </p>
@@ -35,7 +37,13 @@ function RecordedSettingsNote({ form, cassette }: { form: PlaygroundForm; casset
  * The "Recorded (cassette)" vendor's fields: which cassette, and what the run does when the loop
  * asks for something the recording does not hold — said here in words, as the run will do it.
  */
-export function CassetteFields({ form, onChange }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void }) {
+export function CassetteFields({
+  form,
+  onChange,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+}) {
   const { data } = useCassettes();
   const replay = form.replay;
   if (!replay) return null;
@@ -43,7 +51,14 @@ export function CassetteFields({ form, onChange }: { form: PlaygroundForm; onCha
   const chosen = cassettes.find((c) => c.id === replay.cassette);
   return (
     <>
-      <Field label="cassette" hint={chosen ? `${chosen.source.note} · ${chosen.exchanges} exchanges` : 'the recording this run is served from'}>
+      <Field
+        label="cassette"
+        hint={
+          chosen
+            ? `${chosen.source.note} · ${chosen.exchanges} exchanges`
+            : 'the recording this run is served from'
+        }
+      >
         <select
           data-testid="cassette-select"
           className={INPUT}
@@ -67,16 +82,24 @@ export function CassetteFields({ form, onChange }: { form: PlaygroundForm; onCha
           data-testid="off-recording-select"
           className={INPUT}
           value={replay.offRecording}
-          onChange={(e) => onChange({ replay: { ...replay, offRecording: e.target.value === 'simulate' ? 'simulate' : 'stop' } })}
+          onChange={(e) =>
+            onChange({
+              replay: { ...replay, offRecording: e.target.value === 'simulate' ? 'simulate' : 'stop' },
+            })
+          }
         >
           <option value="stop">stop the run</option>
           <option value="simulate">go on on the simulated model</option>
         </select>
       </Field>
       <p data-testid="replay-note" className="text-2xs text-muted">
-        Served from the recording through the {form.vendor} SDK, at the recorded pace (instantly on the virtual clock), with the faults below on top. When the
-        loop asks for something the recording does not hold, the run says where and what differs, then{' '}
-        {replay.offRecording === 'stop' ? 'stops' : 'goes on on the simulated model, which does not read the prompt'}.
+        Served from the recording through the {form.vendor} SDK, at the recorded pace (instantly on the
+        virtual clock), with the faults below on top. When the loop asks for something the recording does not
+        hold, the run says where and what differs, then{' '}
+        {replay.offRecording === 'stop'
+          ? 'stops'
+          : 'goes on on the simulated model, which does not read the prompt'}
+        .
       </p>
     </>
   );

@@ -75,7 +75,8 @@ export function ControlPanel({
   // The drawer takes focus when it opens, so Tab moves through the controls, not the run behind.
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (drawerOpen) panel.current?.querySelector<HTMLElement>('button:not([disabled]), select, input')?.focus();
+    if (drawerOpen)
+      panel.current?.querySelector<HTMLElement>('button:not([disabled]), select, input')?.focus();
   }, [drawerOpen]);
   return (
     <aside
@@ -94,20 +95,42 @@ export function ControlPanel({
       }}
     >
       <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
-        <Button variant="primary" data-testid="run-button" onClick={onRun} disabled={starting} title="run (r)" className="flex-1">
+        <Button
+          variant="primary"
+          data-testid="run-button"
+          onClick={onRun}
+          disabled={starting}
+          title="run (r)"
+          className="flex-1"
+        >
           {starting ? 'Starting…' : 'Run'}
         </Button>
-        <Button variant="danger" data-testid="abort-button" onClick={onAbort} disabled={!running} title="abort (a / Esc)">
+        <Button
+          variant="danger"
+          data-testid="abort-button"
+          onClick={onAbort}
+          disabled={!running}
+          title="abort (a / Esc)"
+        >
           Abort
         </Button>
         {onCloseDrawer && (
-          <Button onClick={onCloseDrawer} title="close the controls" aria-label="close the controls" className="md:hidden" data-testid="controls-close">
+          <Button
+            onClick={onCloseDrawer}
+            title="close the controls"
+            aria-label="close the controls"
+            className="md:hidden"
+            data-testid="controls-close"
+          >
             ✕
           </Button>
         )}
       </div>
       {errors.length > 0 && (
-        <div data-testid="run-errors" className="border-b border-fail/40 bg-fail-soft px-3 py-2 text-2xs text-fail">
+        <div
+          data-testid="run-errors"
+          className="border-b border-fail/40 bg-fail-soft px-3 py-2 text-2xs text-fail"
+        >
           {errors.map((e, i) => (
             <div key={i} className="font-mono break-words">
               {e}
@@ -118,7 +141,9 @@ export function ControlPanel({
       <Section title="Scenario">
         <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
         <TaskField scenario={form.scenario} value={form.task} onChange={(task) => onPromptChange({ task })} />
-        {isSimulated(form.vendor) && <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />}
+        {isSimulated(form.vendor) && (
+          <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />
+        )}
       </Section>
       <Section title="Prompt">
         <PromptSetPicker form={form} onChange={onChange} />
@@ -142,8 +167,15 @@ export function ControlPanel({
         }
       >
         <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
-        <RetryRulesTable config={resolveRecovery(form.preset, form.overrides)} title="retry rules (this configuration)" />
-        <RecoveryParams preset={form.preset} overrides={form.overrides} onChange={(overrides) => onChange({ overrides })} />
+        <RetryRulesTable
+          config={resolveRecovery(form.preset, form.overrides)}
+          title="retry rules (this configuration)"
+        />
+        <RecoveryParams
+          preset={form.preset}
+          overrides={form.overrides}
+          onChange={(overrides) => onChange({ overrides })}
+        />
       </Section>
       <Section title="Faults">
         <FaultToggles
@@ -159,7 +191,10 @@ export function ControlPanel({
       </Section>
       <Section title="Budgets">
         <BudgetFields budgets={form.budgets} onChange={(budgets) => onChange({ budgets })} />
-        <OutputCapField value={form.maxOutputTokens} onChange={(maxOutputTokens) => onChange({ maxOutputTokens })} />
+        <OutputCapField
+          value={form.maxOutputTokens}
+          onChange={(maxOutputTokens) => onChange({ maxOutputTokens })}
+        />
       </Section>
     </aside>
   );

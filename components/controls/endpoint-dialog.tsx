@@ -1,14 +1,21 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import { ENDPOINT_VENDORS, draftFor, endpointPatch, type EndpointDraft, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
+import {
+  ENDPOINT_VENDORS,
+  draftFor,
+  endpointPatch,
+  type EndpointDraft,
+  type EndpointVendor,
+} from '@/lib/client/forms/endpoint-form';
 import { useEndpointKey } from '@/lib/client/forms/endpoint-key';
 import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { Button } from '@/components/ui/button';
 import { EndpointFields } from './endpoint-fields';
 import { Field, INPUT } from './field';
 
-const isEndpointVendor = (v: string): v is EndpointVendor => (ENDPOINT_VENDORS as readonly string[]).includes(v);
+const isEndpointVendor = (v: string): v is EndpointVendor =>
+  (ENDPOINT_VENDORS as readonly string[]).includes(v);
 
 /**
  * "Key & endpoint…": run on a real vendor — Anthropic, OpenAI, or any OpenAI-compatible server
@@ -16,14 +23,26 @@ const isEndpointVendor = (v: string): v is EndpointVendor => (ENDPOINT_VENDORS a
  * it goes with the next run request only and the server holds it for that run only. Whether a
  * key may go to an address is the server's rule (resolveClientConfig); its 400 shows under Run.
  */
-export function EndpointDialog({ form, onChange, disabled }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void; disabled: boolean }) {
+export function EndpointDialog({
+  form,
+  onChange,
+  disabled,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+  disabled: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [key, setKey] = useEndpointKey();
   const [draft, setDraft] = useState<EndpointDraft>(() => draftFor('anthropic'));
   const [draftKey, setDraftKey] = useState('');
 
   const open = () => {
-    setDraft(isEndpointVendor(form.vendor) ? { vendor: form.vendor, baseUrl: form.baseUrl, model: form.model } : draftFor('anthropic'));
+    setDraft(
+      isEndpointVendor(form.vendor)
+        ? { vendor: form.vendor, baseUrl: form.baseUrl, model: form.model }
+        : draftFor('anthropic'),
+    );
     setDraftKey(key);
     dialog.current?.showModal();
   };
@@ -59,8 +78,9 @@ export function EndpointDialog({ form, onChange, disabled }: { form: PlaygroundF
         >
           <h2 className="text-sm font-semibold">Run on a real endpoint</h2>
           <p className="text-2xs text-muted" data-testid="endpoint-key-promise">
-            The key is sent with the one run request and held in server memory for that run only. It is never stored, never in the trace, never in the page
-            address or this browser&apos;s storage. Left empty, the server&apos;s own environment key is used — and that key only ever goes to the vendor&apos;s
+            The key is sent with the one run request and held in server memory for that run only. It is never
+            stored, never in the trace, never in the page address or this browser&apos;s storage. Left empty,
+            the server&apos;s own environment key is used — and that key only ever goes to the vendor&apos;s
             official endpoint or an address the server names.
           </p>
           <Field label="vendor">

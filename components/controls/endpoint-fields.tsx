@@ -1,7 +1,13 @@
 'use client';
 
 import { useId } from 'react';
-import { ENDPOINT_PRESETS, applyPreset, priceNote, suggestedModels, type EndpointDraft } from '@/lib/client/forms/endpoint-form';
+import {
+  ENDPOINT_PRESETS,
+  applyPreset,
+  priceNote,
+  suggestedModels,
+  type EndpointDraft,
+} from '@/lib/client/forms/endpoint-form';
 import { Button } from '@/components/ui/button';
 import { Field, INPUT } from './field';
 
@@ -34,7 +40,12 @@ export function EndpointFields({
         <>
           <div className="flex flex-wrap gap-1" aria-label="presets">
             {ENDPOINT_PRESETS.map((p) => (
-              <Button key={p.id} data-testid={`${testId}-preset-${p.id}`} onClick={() => onDraft(applyPreset(draft, p))} title={p.baseUrl}>
+              <Button
+                key={p.id}
+                data-testid={`${testId}-preset-${p.id}`}
+                onClick={() => onDraft(applyPreset(draft, p))}
+                title={p.baseUrl}
+              >
                 {p.label}
               </Button>
             ))}
@@ -50,7 +61,12 @@ export function EndpointFields({
           </Field>
         </>
       )}
-      <Field label="model" hint={note ? <span data-testid={`${testId}-price-note`}>{note}</span> : 'priced: the run shows its cost'}>
+      <Field
+        label="model"
+        hint={
+          note ? <span data-testid={`${testId}-price-note`}>{note}</span> : 'priced: the run shows its cost'
+        }
+      >
         <input
           data-testid={`${testId}-model`}
           className={INPUT}

@@ -18,7 +18,9 @@ export function FaultToggles({
 }) {
   return (
     <div className="flex flex-col gap-2">
-      {live && <p className="text-2xs text-takeover">live: changes apply to the running run at its next request</p>}
+      {live && (
+        <p className="text-2xs text-takeover">live: changes apply to the running run at its next request</p>
+      )}
       {FAULT_GROUPS.map((group) => (
         <div key={group} className="flex flex-col gap-0.5">
           <span className="flex items-center gap-1 text-2xs text-faint">
@@ -48,11 +50,15 @@ export function FaultToggles({
                   data-testid={`fault-toggle-${t.id}`}
                   className="mt-0.5"
                   checked={on}
-                  onChange={(e) => onChange(e.target.checked ? [...enabled, t.id] : enabled.filter((id) => id !== t.id))}
+                  onChange={(e) =>
+                    onChange(e.target.checked ? [...enabled, t.id] : enabled.filter((id) => id !== t.id))
+                  }
                 />
                 <span className="flex min-w-0 flex-col">
                   <span className={on ? (group === 'Tool faults' ? 'text-fail' : 'text-wait') : ''}>
-                    {group === 'Tool faults' && toolTarget !== '*' ? t.label.replace(/^tools/, toolTarget) : t.label}
+                    {group === 'Tool faults' && toolTarget !== '*'
+                      ? t.label.replace(/^tools/, toolTarget)
+                      : t.label}
                   </span>
                   <span className="truncate text-[10px] leading-3 text-faint">{t.meaning}</span>
                 </span>

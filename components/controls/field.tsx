@@ -11,9 +11,18 @@ export function Field({ label, hint, children }: { label: string; hint?: ReactNo
   );
 }
 
-export const INPUT = 'w-full rounded border border-line bg-panel px-1.5 py-1 font-mono text-xs text-fg focus:border-takeover focus:outline-none';
+export const INPUT =
+  'w-full rounded border border-line bg-panel px-1.5 py-1 font-mono text-xs text-fg focus:border-takeover focus:outline-none';
 
-export function Section({ title, children, right }: { title: string; children: ReactNode; right?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  right,
+}: {
+  title: string;
+  children: ReactNode;
+  right?: ReactNode;
+}) {
   return (
     <section className="flex flex-col gap-2 border-b border-line px-3 py-2.5">
       <div className="flex items-center justify-between">

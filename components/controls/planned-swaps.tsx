@@ -6,7 +6,15 @@ import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
  * The swaps the next run makes at their turns: planned in a config, or recorded from a run's
  * swaps made by hand (Open in playground brings them here). Each can be taken out.
  */
-export function PlannedSwaps({ form, onChange, disabled }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void; disabled: boolean }) {
+export function PlannedSwaps({
+  form,
+  onChange,
+  disabled,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+  disabled: boolean;
+}) {
   if (form.swaps.length === 0) return null;
   return (
     <div className="flex flex-col gap-0.5 text-2xs" data-testid="planned-swaps">
@@ -20,7 +28,9 @@ export function PlannedSwaps({ form, onChange, disabled }: { form: PlaygroundFor
             </span>
             {swap.takeover && (
               <span className="text-faint">
-                {swap.takeover.naive ? 'naive' : `foreign thinking ${swap.takeover.foreignThinking === 'drop' ? 'dropped' : 'noted'}`}
+                {swap.takeover.naive
+                  ? 'naive'
+                  : `foreign thinking ${swap.takeover.foreignThinking === 'drop' ? 'dropped' : 'noted'}`}
               </span>
             )}
             <button

@@ -34,7 +34,8 @@ function usePreloadRunView(): void {
       void loadRunView();
       void loadFold();
     };
-    const preload = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0));
+    const preload = () =>
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0);
     if (document.readyState === 'complete') preload();
     else window.addEventListener('load', preload, { once: true });
     return () => window.removeEventListener('load', preload);
@@ -55,7 +56,8 @@ export function Playground({ initial }: { initial: { form: PlaygroundForm; runId
   useEffect(() => {
     const search = formToSearch(form, runId);
     const url = `${window.location.pathname}${search ? `?${search}` : ''}`;
-    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, '', url);
+    if (url !== `${window.location.pathname}${window.location.search}`)
+      window.history.replaceState(window.history.state, '', url);
   }, [form, runId]);
   return (
     <OpenGroupsProvider>
@@ -103,7 +105,8 @@ function PlaygroundBody({
         setSwapAsk(undefined);
         setRunId(id);
       },
-      onError: (error) => setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
+      onError: (error) =>
+        setErrors(error instanceof ApiError ? [error.message, ...error.details] : [String(error)]),
     });
   }, [create, form, apiKey, setRunId]);
 
@@ -114,7 +117,8 @@ function PlaygroundBody({
   useRunKeyboard({ onRun: run, onAbort: abort });
 
   const sendFaults = (ids: string[], toolTarget: string) => {
-    if (runId && live) control.mutate({ id: runId, action: { action: 'set_faults', faults: faultPlanFor(ids, toolTarget) } });
+    if (runId && live)
+      control.mutate({ id: runId, action: { action: 'set_faults', faults: faultPlanFor(ids, toolTarget) } });
   };
   const onFaultsChange = (ids: string[]) => {
     setForm((f) => ({ ...f, faults: ids }));
@@ -127,7 +131,11 @@ function PlaygroundBody({
 
   const onSwap = (target: SwapTargetInput) => {
     if (!runId) return;
-    const ask: SwapAsk = { target: `${target.vendor}${target.model ? `/${target.model}` : ''}`, afterSeq: runStore.getState().view.lastSeq, accepted: false };
+    const ask: SwapAsk = {
+      target: `${target.vendor}${target.model ? `/${target.model}` : ''}`,
+      afterSeq: runStore.getState().view.lastSeq,
+      accepted: false,
+    };
     setSwapAsk(ask);
     control.mutate(
       { id: runId, action: { action: 'swap', ...target } },
@@ -135,7 +143,13 @@ function PlaygroundBody({
         onSuccess: () => setSwapAsk((now) => (now === ask ? { ...ask, accepted: true } : now)),
         onError: (error) =>
           setSwapAsk((now) =>
-            now === ask ? { ...ask, error: error instanceof ApiError ? [error.message, ...error.details].join(' · ') : String(error) } : now,
+            now === ask
+              ? {
+                  ...ask,
+                  error:
+                    error instanceof ApiError ? [error.message, ...error.details].join(' · ') : String(error),
+                }
+              : now,
           ),
       },
     );
@@ -168,7 +182,13 @@ function PlaygroundBody({
       />
       <section aria-label="run" className="flex min-w-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line bg-panel px-3 py-1.5 md:hidden">
-          <Button ref={drawerToggle} onClick={() => setDrawer(true)} data-testid="controls-toggle" aria-expanded={drawer} aria-controls="run-controls">
+          <Button
+            ref={drawerToggle}
+            onClick={() => setDrawer(true)}
+            data-testid="controls-toggle"
+            aria-expanded={drawer}
+            aria-controls="run-controls"
+          >
             <span aria-hidden>☰</span> Controls
           </Button>
           <Button variant="primary" onClick={run} disabled={create.isPending}>
@@ -183,13 +203,18 @@ function PlaygroundBody({
         </div>
         {runId && missing ? (
           <div className="m-auto max-w-md p-6 text-center text-xs text-fail" data-testid="run-missing">
-            Could not reattach to run {runId}: its event stream did not open. Does it exist? Press Run to start a new one.
+            Could not reattach to run {runId}: its event stream did not open. Does it exist? Press Run to
+            start a new one.
           </div>
         ) : runId ? (
           <RunView
             key={runId}
             headerActions={
-              <Link data-testid="run-link" href={`/runs/${runId}`} className="font-mono text-2xs text-takeover underline">
+              <Link
+                data-testid="run-link"
+                href={`/runs/${runId}`}
+                className="font-mono text-2xs text-takeover underline"
+              >
                 /runs/{runId}
               </Link>
             }
@@ -207,8 +232,9 @@ function EmptyState() {
     <div className="m-auto max-w-md p-6 text-center text-xs text-muted">
       <p className="mb-2 text-sm text-fg">Pick a scenario, switch on a fault, press Run.</p>
       <p>
-        Every decision the loop makes to survive — classify, retry, wait, widen the watchdog, fall back — streams in here as it happens. Try{' '}
-        <span className="font-mono">overloaded ×3</span> with the CodeSmith preset, then the same with
+        Every decision the loop makes to survive — classify, retry, wait, widen the watchdog, fall back —
+        streams in here as it happens. Try <span className="font-mono">overloaded ×3</span> with the CodeSmith
+        preset, then the same with
         <span className="font-mono"> naive</span>.
       </p>
     </div>

@@ -12,7 +12,12 @@ function presetHint(preset: PresetId): string {
 export function PresetPicker({ value, onChange }: { value: PresetId; onChange: (preset: PresetId) => void }) {
   return (
     <Field label="preset" hint={presetHint(value)}>
-      <select data-testid="preset-select" className={INPUT} value={value} onChange={(e) => onChange(asPresetId(e.target.value) ?? value)}>
+      <select
+        data-testid="preset-select"
+        className={INPUT}
+        value={value}
+        onChange={(e) => onChange(asPresetId(e.target.value) ?? value)}
+      >
         {PRESET_IDS.map((p) => (
           <option key={p} value={p}>
             {PRESET_LABELS[p]}

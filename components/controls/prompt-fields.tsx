@@ -14,10 +14,18 @@ type PromptForm = Pick<PlaygroundForm, 'system' | 'toolDescriptions' | 'scenario
  * The system prompt and what the model is told each tool does. Empty means the built-in
  * text, shown as the placeholder, so what is on screen is what is sent.
  */
-export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (patch: PromptPatch) => void }) {
+export function PromptFields({
+  form,
+  onChange,
+}: {
+  form: PromptForm;
+  onChange: (patch: PromptPatch) => void;
+}) {
   const { data } = useScenarios();
   const tools = data?.find((s) => s.id === form.scenario)?.tools ?? [];
-  const replaced = Object.keys(form.toolDescriptions).filter((name) => form.toolDescriptions[name]?.trim()).length;
+  const replaced = Object.keys(form.toolDescriptions).filter((name) =>
+    form.toolDescriptions[name]?.trim(),
+  ).length;
   const setTool = (name: string, text: string) => {
     const next = { ...form.toolDescriptions };
     if (text === '') delete next[name];
@@ -26,11 +34,18 @@ export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (
   };
   // A prompt set's texts are in these fields; its task is not prompt text (the simulated model reads the task).
   const texts = promptTexts({ ...form, task: '' });
-  const unread = promptsUnreadBySimulation({ provider: { vendor: form.vendor }, system: texts.system, toolDescriptions: texts.toolDescriptions });
+  const unread = promptsUnreadBySimulation({
+    provider: { vendor: form.vendor },
+    system: texts.system,
+    toolDescriptions: texts.toolDescriptions,
+  });
   return (
     <>
       {unread && <PromptOnlyNote fields={unread.fields} where="playground" />}
-      <Field label="system prompt" hint={form.system.trim() ? 'your own system prompt' : 'empty: the built-in one'}>
+      <Field
+        label="system prompt"
+        hint={form.system.trim() ? 'your own system prompt' : 'empty: the built-in one'}
+      >
         <textarea
           data-testid="system-input"
           className={`${INPUT} min-h-16 resize-y font-sans`}
@@ -43,7 +58,11 @@ export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (
       <details data-testid="tool-descriptions" className="text-2xs">
         <summary className="cursor-pointer font-medium text-muted">
           tool descriptions
-          {replaced > 0 ? <span className="text-takeover"> · {replaced} replaced</span> : <span className="text-faint"> · the tools’ own</span>}
+          {replaced > 0 ? (
+            <span className="text-takeover"> · {replaced} replaced</span>
+          ) : (
+            <span className="text-faint"> · the tools’ own</span>
+          )}
         </summary>
         <div className="mt-1.5 flex flex-col gap-2">
           {tools.length === 0 && <span className="text-faint">Loading the tools…</span>}
@@ -66,9 +85,18 @@ export function PromptFields({ form, onChange }: { form: PromptForm; onChange: (
 }
 
 /** The output cap per model call; empty: the preset's. */
-export function OutputCapField({ value, onChange }: { value: number | null; onChange: (cap: number | null) => void }) {
+export function OutputCapField({
+  value,
+  onChange,
+}: {
+  value: number | null;
+  onChange: (cap: number | null) => void;
+}) {
   return (
-    <Field label="output cap (tokens)" hint={value === null ? 'empty: the preset’s cap' : 'max_tokens of every model call'}>
+    <Field
+      label="output cap (tokens)"
+      hint={value === null ? 'empty: the preset’s cap' : 'max_tokens of every model call'}
+    >
       <input
         data-testid="output-cap-input"
         type="number"
@@ -78,7 +106,9 @@ export function OutputCapField({ value, onChange }: { value: number | null; onCh
         placeholder="preset’s"
         className={INPUT}
         value={value ?? ''}
-        onChange={(e) => onChange(e.target.value === '' ? null : Math.max(16, Math.floor(Number(e.target.value) || 16)))}
+        onChange={(e) =>
+          onChange(e.target.value === '' ? null : Math.max(16, Math.floor(Number(e.target.value) || 16)))
+        }
       />
     </Field>
   );

@@ -17,7 +17,13 @@ const keyOf = (s: Pick<PromptSet, 'name' | 'version'>) => JSON.stringify([s.name
  * version it used), or save the form's prompts under a name (a name that exists gets its next
  * version). Editing a loaded prompt clears the link, so a run never claims a set it changed.
  */
-export function PromptSetPicker({ form, onChange }: { form: PlaygroundForm; onChange: (patch: PromptPatch) => void }) {
+export function PromptSetPicker({
+  form,
+  onChange,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: PromptPatch) => void;
+}) {
   const { data: sets = [] } = usePromptSets();
   const save = useSavePromptSet();
   const [name, setName] = useState('');
@@ -26,7 +32,12 @@ export function PromptSetPicker({ form, onChange }: { form: PlaygroundForm; onCh
     const set = sets.find((s) => keyOf(s) === key);
     if (!set) return onChange({ promptSet: null });
     setName(set.name);
-    onChange({ system: set.system, task: set.task, toolDescriptions: set.toolDescriptions, promptSet: { name: set.name, version: set.version } });
+    onChange({
+      system: set.system,
+      task: set.task,
+      toolDescriptions: set.toolDescriptions,
+      promptSet: { name: set.name, version: set.version },
+    });
   };
   const onSave = () => {
     setError(undefined);
@@ -42,8 +53,20 @@ export function PromptSetPicker({ form, onChange }: { form: PlaygroundForm; onCh
   };
   return (
     <div className="flex flex-col gap-2" data-testid="prompt-sets">
-      <Field label="prompt set" hint={form.promptSet ? `runs record ${form.promptSet.name} v${form.promptSet.version}` : 'none: runs record no set'}>
-        <select data-testid="prompt-set-select" className={INPUT} value={form.promptSet ? keyOf(form.promptSet) : ''} onChange={(e) => load(e.target.value)}>
+      <Field
+        label="prompt set"
+        hint={
+          form.promptSet
+            ? `runs record ${form.promptSet.name} v${form.promptSet.version}`
+            : 'none: runs record no set'
+        }
+      >
+        <select
+          data-testid="prompt-set-select"
+          className={INPUT}
+          value={form.promptSet ? keyOf(form.promptSet) : ''}
+          onChange={(e) => load(e.target.value)}
+        >
           <option value="">— none —</option>
           {sets.map((s) => (
             <option key={keyOf(s)} value={keyOf(s)}>

@@ -29,17 +29,39 @@ export function RecoveryParam({
   const id = `recovery-${field.path}`;
   let control;
   if (field.kind === 'bool') {
-    control = <input id={id} data-testid={id} type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(e.target.checked)} />;
+    control = (
+      <input
+        id={id}
+        data-testid={id}
+        type="checkbox"
+        checked={Boolean(value)}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+    );
   } else if (field.kind === 'enum') {
     control = (
-      <select id={id} data-testid={id} className={INPUT} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        data-testid={id}
+        className={INPUT}
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {field.options?.map((o) => (
           <option key={o}>{o}</option>
         ))}
       </select>
     );
   } else if (field.kind === 'text') {
-    control = <input id={id} data-testid={id} className={INPUT} value={String(value)} onChange={(e) => onChange(e.target.value)} />;
+    control = (
+      <input
+        id={id}
+        data-testid={id}
+        className={INPUT}
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
   } else {
     control = (
       <input
@@ -59,7 +81,9 @@ export function RecoveryParam({
   return (
     <div className="grid grid-cols-[1fr_6.5rem] items-center gap-x-2" title={field.meaning}>
       <label htmlFor={id} className="flex min-w-0 flex-col">
-        <span className={`truncate text-2xs ${changed ? 'font-semibold text-takeover' : 'text-fg'}`}>{field.label}</span>
+        <span className={`truncate text-2xs ${changed ? 'font-semibold text-takeover' : 'text-fg'}`}>
+          {field.label}
+        </span>
         <span className="truncate text-[10px] leading-3 text-faint">
           {field.meaning} · default {show(field, defaultValue)}
         </span>
@@ -67,7 +91,12 @@ export function RecoveryParam({
       <div className="flex items-center justify-end gap-1">
         {control}
         {changed && (
-          <button type="button" className="text-2xs text-faint hover:text-fg" title="back to the preset's default" onClick={() => onChange(undefined)}>
+          <button
+            type="button"
+            className="text-2xs text-faint hover:text-fg"
+            title="back to the preset's default"
+            onClick={() => onChange(undefined)}
+          >
             ↺
           </button>
         )}

@@ -2,7 +2,13 @@
 
 import type { PresetId, RecoveryOverrides } from '@/lib/protocol';
 import { resolveRecovery } from '@/lib/protocol/presets';
-import { RECOVERY_GROUPS, readOverride, readValue, writeOverride, type RecoveryField } from '@/lib/client/forms/recovery-fields';
+import {
+  RECOVERY_GROUPS,
+  readOverride,
+  readValue,
+  writeOverride,
+  type RecoveryField,
+} from '@/lib/client/forms/recovery-fields';
 import type { ReactNode } from 'react';
 import { useGroupOpen } from './open-groups';
 import { RecoveryParam } from './recovery-param';
@@ -73,7 +79,10 @@ function GroupDetails({ id, children }: { id: string; children: ReactNode }) {
  * Whether a mechanism is in play: its `enabled` switch when it has one; else any of its
  * switches (the tool rules); else any count above zero (SDK retries).
  */
-function isGroupOn(fields: readonly RecoveryField[], value: (field: RecoveryField) => string | number | boolean): boolean {
+function isGroupOn(
+  fields: readonly RecoveryField[],
+  value: (field: RecoveryField) => string | number | boolean,
+): boolean {
   const enabled = fields.find((f) => f.kind === 'bool' && f.key === 'enabled');
   if (enabled) return Boolean(value(enabled));
   const switches = fields.filter((f) => f.kind === 'bool');

@@ -6,7 +6,15 @@ import { retryRulesTable, type RetryRuleVerdict } from '@/lib/protocol/retry-rul
  * and the background calls' accounts retry it, by which rule. Built by retryRulesTable from the
  * same functions the retry accounts decide with, so it shows what the engine does.
  */
-export function RetryRulesTable({ config, title = 'retry rules', open = false }: { config: RecoveryConfig; title?: string; open?: boolean }) {
+export function RetryRulesTable({
+  config,
+  title = 'retry rules',
+  open = false,
+}: {
+  config: RecoveryConfig;
+  title?: string;
+  open?: boolean;
+}) {
   const table = retryRulesTable(config);
   return (
     <details className="rounded border border-line text-2xs" data-testid="retry-rules" open={open}>
@@ -55,8 +63,14 @@ export function RetryRulesTable({ config, title = 'retry rules', open = false }:
 
 function Cell({ verdict, side }: { verdict: RetryRuleVerdict; side: string }) {
   return (
-    <span data-testid={`retry-rule-${side}`} data-retried={verdict.retried} title={verdict.retried ? verdict.despiteClassifier : verdict.why}>
-      <span className={verdict.retried ? 'text-ok' : 'text-fail'}>{verdict.retried ? 'retried' : 'not retried'}</span>
+    <span
+      data-testid={`retry-rule-${side}`}
+      data-retried={verdict.retried}
+      title={verdict.retried ? verdict.despiteClassifier : verdict.why}
+    >
+      <span className={verdict.retried ? 'text-ok' : 'text-fail'}>
+        {verdict.retried ? 'retried' : 'not retried'}
+      </span>
       <span className="text-faint"> · {verdict.by}</span>
     </span>
   );

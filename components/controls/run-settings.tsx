@@ -4,7 +4,13 @@ import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { Field, INPUT } from './field';
 
 /** Seed, clock and time scale. */
-export function RunSettings({ form, onChange }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void }) {
+export function RunSettings({
+  form,
+  onChange,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+}) {
   return (
     <div className="grid grid-cols-3 gap-2">
       <Field label="seed">
@@ -22,7 +28,11 @@ export function RunSettings({ form, onChange }: { form: PlaygroundForm; onChange
           data-testid="clock-select"
           className={INPUT}
           value={form.clock}
-          onChange={(e) => onChange({ clock: e.target.value === 'virtual' || e.target.value === 'paced' ? e.target.value : 'real' })}
+          onChange={(e) =>
+            onChange({
+              clock: e.target.value === 'virtual' || e.target.value === 'paced' ? e.target.value : 'real',
+            })
+          }
           title="real: wall time at the time scale; virtual: jumps straight to each deadline; paced: the virtual run, each jump waiting for wall time at the time scale (simulated vendors and replays)"
         >
           <option value="real">real</option>

@@ -42,10 +42,13 @@ export function SwapControl({
   const models = modelsOf(vendor);
   const same = isCurrentTarget(current, vendor, model);
   return (
-    <div className="flex flex-col gap-1 rounded border border-takeover/40 bg-takeover-soft/40 p-2" data-testid="swap-control">
+    <div
+      className="flex flex-col gap-1 rounded border border-takeover/40 bg-takeover-soft/40 p-2"
+      data-testid="swap-control"
+    >
       <p className="text-2xs text-muted">
-        The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another vendor or model: it takes over from the next request,
-        and the takeover panel shows what travelled.
+        The run is on <span className="font-mono text-takeover">{current ?? '…'}</span>. Swap to another
+        vendor or model: it takes over from the next request, and the takeover panel shows what travelled.
       </p>
       <SwapSuggestions
         runId={runId}
@@ -72,7 +75,12 @@ export function SwapControl({
       </Field>
       <Field label="model">
         {models.length > 0 && vendor !== 'openai-compatible' ? (
-          <select data-testid="swap-model-select" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)}>
+          <select
+            data-testid="swap-model-select"
+            className={INPUT}
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+          >
             {models.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.label}
@@ -80,22 +88,49 @@ export function SwapControl({
             ))}
           </select>
         ) : (
-          <input data-testid="swap-model-input" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)} />
+          <input
+            data-testid="swap-model-input"
+            className={INPUT}
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+          />
         )}
       </Field>
       {vendor === 'openai-compatible' && (
         <Field label="base URL">
-          <input className={INPUT} value={baseUrl} placeholder="https://…/v1" onChange={(e) => setBaseUrl(e.target.value)} />
+          <input
+            className={INPUT}
+            value={baseUrl}
+            placeholder="https://…/v1"
+            onChange={(e) => setBaseUrl(e.target.value)}
+          />
         </Field>
       )}
       {!isSimulated(vendor) && (
-        <Field label="API key" hint="sent with this swap only; held in server memory for this run only, never stored. Empty: the server's environment key.">
-          <input type="password" autoComplete="off" className={INPUT} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+        <Field
+          label="API key"
+          hint="sent with this swap only; held in server memory for this run only, never stored. Empty: the server's environment key."
+        >
+          <input
+            type="password"
+            autoComplete="off"
+            className={INPUT}
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
         </Field>
       )}
       <label className="flex items-start gap-2 text-2xs text-muted">
-        <input type="checkbox" data-testid="swap-naive-toggle" checked={naive} onChange={(e) => setNaive(e.target.checked)} />
-        <span>naive handover for this swap: the history as it was, credentials included (to meet the vendor&apos;s refusal)</span>
+        <input
+          type="checkbox"
+          data-testid="swap-naive-toggle"
+          checked={naive}
+          onChange={(e) => setNaive(e.target.checked)}
+        />
+        <span>
+          naive handover for this swap: the history as it was, credentials included (to meet the vendor&apos;s
+          refusal)
+        </span>
       </label>
       <Button
         variant="primary"

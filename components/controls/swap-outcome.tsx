@@ -12,7 +12,12 @@ export function SwapOutcomeLine({ ask }: { ask: SwapAsk }) {
   const terminate = useRunStore((s) => s.view.terminate);
   const outcome = swapOutcome(ask, { swaps, swapNotes, terminate });
   return (
-    <p role="status" data-testid="swap-outcome" data-tone={outcome.tone} className={`text-2xs ${TONE[outcome.tone]}`}>
+    <p
+      role="status"
+      data-testid="swap-outcome"
+      data-tone={outcome.tone}
+      className={`text-2xs ${TONE[outcome.tone]}`}
+    >
       {outcome.text}
     </p>
   );

@@ -9,11 +9,23 @@ import { useRunStore } from '@/lib/client/run-view/run-store-provider';
  * was, credentials included) is refused, with the vendor's own words — rendered and validated by
  * the server as the takeover report does — and where it would pass. Picking one fills the form.
  */
-export function SwapSuggestions({ runId, onPick }: { runId?: string; onPick: (target: { vendor: Vendor; model: string; naive: boolean }) => void }) {
+export function SwapSuggestions({
+  runId,
+  onPick,
+}: {
+  runId?: string;
+  onPick: (target: { vendor: Vendor; model: string; naive: boolean }) => void;
+}) {
   const turn = useRunStore((s) => s.view.turns.at(-1)?.iteration ?? 0);
   const query = useSwapTargets(runId, turn);
-  if (turn <= 1) return <p className="text-2xs text-faint">Suggestions come once a turn has finished: the history is only the task so far.</p>;
-  if (query.isError) return <p className="text-2xs text-fail">Suggestions could not be read: {String(query.error)}</p>;
+  if (turn <= 1)
+    return (
+      <p className="text-2xs text-faint">
+        Suggestions come once a turn has finished: the history is only the task so far.
+      </p>
+    );
+  if (query.isError)
+    return <p className="text-2xs text-fail">Suggestions could not be read: {String(query.error)}</p>;
   const data = query.data;
   if (!data) return <p className="text-2xs text-faint">Judging every target against the history…</p>;
   if (!data.ok) return <p className="text-2xs text-faint">No suggestions: {data.problem}</p>;
@@ -21,8 +33,13 @@ export function SwapSuggestions({ runId, onPick }: { runId?: string; onPick: (ta
   const passes = data.targets.filter((t) => t.naive?.accepted);
   return (
     <div className="flex flex-col gap-1 text-2xs" data-testid="swap-suggestions">
-      <span className="text-muted">Suggested demos, for the history as of turn {data.atTurn} (judged by each simulated vendor&apos;s own checks):</span>
-      {refused.length === 0 && <span className="text-muted">a naive handover passes everywhere from here: nothing to show yet</span>}
+      <span className="text-muted">
+        Suggested demos, for the history as of turn {data.atTurn} (judged by each simulated vendor&apos;s own
+        checks):
+      </span>
+      {refused.length === 0 && (
+        <span className="text-muted">a naive handover passes everywhere from here: nothing to show yet</span>
+      )}
       <ul className="flex flex-col gap-1">
         {refused.map((t) => (
           <li key={`${t.vendor}/${t.model}`} data-testid="swap-suggestion">
@@ -47,7 +64,11 @@ export function SwapSuggestions({ runId, onPick }: { runId?: string; onPick: (ta
           </li>
         ))}
       </ul>
-      {passes.length > 0 && <span className="text-faint">a naive handover would pass on {passes.map((t) => `${t.vendor}/${t.model}`).join(', ')}</span>}
+      {passes.length > 0 && (
+        <span className="text-faint">
+          a naive handover would pass on {passes.map((t) => `${t.vendor}/${t.model}`).join(', ')}
+        </span>
+      )}
     </div>
   );
 }

@@ -5,10 +5,21 @@ import type { TakeoverRule } from '@/lib/protocol';
 import { Field, INPUT } from './field';
 
 /** How history is handed over on a swap: foreign thinking dropped or noted; the naive toggle; each safeguard off alone. */
-export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundForm; onChange: (patch: Partial<PlaygroundForm>) => void; disabled: boolean }) {
+export function TakeoverFields({
+  form,
+  onChange,
+  disabled,
+}: {
+  form: PlaygroundForm;
+  onChange: (patch: Partial<PlaygroundForm>) => void;
+  disabled: boolean;
+}) {
   return (
     <>
-      <Field label="foreign thinking on a swap" hint="credentials (signatures) never travel; the text is dropped, or kept as a clearly marked note">
+      <Field
+        label="foreign thinking on a swap"
+        hint="credentials (signatures) never travel; the text is dropped, or kept as a clearly marked note"
+      >
         <select
           data-testid="foreign-thinking-select"
           className={INPUT}
@@ -29,8 +40,8 @@ export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundF
           onChange={(e) => onChange({ naiveTakeover: e.target.checked })}
         />
         <span>
-          <span className="text-fg">naive takeover</span>: send the history to the new vendor as it was, credentials included — and watch the strict vendor
-          reject it with its real error
+          <span className="text-fg">naive takeover</span>: send the history to the new vendor as it was,
+          credentials included — and watch the strict vendor reject it with its real error
         </span>
       </label>
       <fieldset className="flex flex-col gap-1 text-2xs text-muted" disabled={disabled || form.naiveTakeover}>
@@ -42,7 +53,11 @@ export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundF
               data-testid={`takeover-rule-off-${rule}`}
               checked={form.naiveTakeover || form.takeoverRulesOff.includes(rule)}
               onChange={(e) =>
-                onChange({ takeoverRulesOff: e.target.checked ? [...form.takeoverRulesOff, rule] : form.takeoverRulesOff.filter((r) => r !== rule) })
+                onChange({
+                  takeoverRulesOff: e.target.checked
+                    ? [...form.takeoverRulesOff, rule]
+                    : form.takeoverRulesOff.filter((r) => r !== rule),
+                })
               }
             />
             <span>
@@ -57,9 +72,21 @@ export function TakeoverFields({ form, onChange, disabled }: { form: PlaygroundF
 
 /** The takeover safeguards, each switchable alone (a naive takeover switches off all but the last at once). */
 const TAKEOVER_RULES: { rule: TakeoverRule; label: string; hint: string }[] = [
-  { rule: 'credentials', label: 'drop foreign credentials', hint: 'thinking signed by another model goes out with its signature (Anthropic refuses it)' },
-  { rule: 'latest_turn', label: 'latest-turn rule', hint: 'thinking stays on for a tool round that began without thinking this model signed' },
-  { rule: 'reasoning_placeholder', label: 'reasoning placeholder', hint: 'a DeepSeek-style vendor gets tool-call turns without reasoning_content' },
+  {
+    rule: 'credentials',
+    label: 'drop foreign credentials',
+    hint: 'thinking signed by another model goes out with its signature (Anthropic refuses it)',
+  },
+  {
+    rule: 'latest_turn',
+    label: 'latest-turn rule',
+    hint: 'thinking stays on for a tool round that began without thinking this model signed',
+  },
+  {
+    rule: 'reasoning_placeholder',
+    label: 'reasoning placeholder',
+    hint: 'a DeepSeek-style vendor gets tool-call turns without reasoning_content',
+  },
   {
     rule: 'handles',
     label: 're-send references by value',

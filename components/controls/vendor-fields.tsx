@@ -31,7 +31,14 @@ export function VendorFields({
   const cassettes = useCassettes().data?.cassettes ?? [];
   return (
     <>
-      <Field label="vendor" hint={disabled ? 'what the run started on; to change vendor during the run, use "Swap to…" below' : undefined}>
+      <Field
+        label="vendor"
+        hint={
+          disabled
+            ? 'what the run started on; to change vendor during the run, use "Swap to…" below'
+            : undefined
+        }
+      >
         <select
           data-testid="vendor-select"
           disabled={disabled}
@@ -58,7 +65,13 @@ export function VendorFields({
         <>
           <Field label="model" hint={`fallback: ${VENDOR_DEFAULTS[form.vendor].fallback}`}>
             {models.length > 0 ? (
-              <select data-testid="model-select" disabled={disabled} className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })}>
+              <select
+                data-testid="model-select"
+                disabled={disabled}
+                className={INPUT}
+                value={form.model}
+                onChange={(e) => onChange({ model: e.target.value })}
+              >
                 {!models.some((m) => m.id === form.model) && <option value={form.model}>{form.model}</option>}
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
@@ -67,7 +80,13 @@ export function VendorFields({
                 ))}
               </select>
             ) : (
-              <input data-testid="model-input" disabled={disabled} className={INPUT} value={form.model} onChange={(e) => onChange({ model: e.target.value })} />
+              <input
+                data-testid="model-input"
+                disabled={disabled}
+                className={INPUT}
+                value={form.model}
+                onChange={(e) => onChange({ model: e.target.value })}
+              />
             )}
           </Field>
           {form.vendor === 'openai-compatible' && (

@@ -19,13 +19,22 @@ export function ExplainEntries({ events }: { events: readonly RunEvent[] }) {
         const entry = glossaryEntry(x.term);
         const lesson = lessonHref(entry);
         return (
-          <div key={x.seq} data-testid="explain-entry" data-event={x.event} className="rounded border border-line bg-sunken/60 px-2 py-1.5">
+          <div
+            key={x.seq}
+            data-testid="explain-entry"
+            data-event={x.event}
+            className="rounded border border-line bg-sunken/60 px-2 py-1.5"
+          >
             <p className="text-xs">{x.why}</p>
             <p className="mt-1 text-2xs text-muted">
               <span className="font-semibold text-fg/80">{entry.term}</span> — {entry.definition}
             </p>
             <p className="mt-1 flex gap-3 text-2xs">
-              <Link href={glossaryHref(x.term)} data-testid="glossary-link" className="text-run hover:underline">
+              <Link
+                href={glossaryHref(x.term)}
+                data-testid="glossary-link"
+                className="text-run hover:underline"
+              >
                 glossary
               </Link>
               {lesson && (

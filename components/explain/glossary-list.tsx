@@ -1,5 +1,11 @@
 import Link from 'next/link';
-import { GLOSSARY, glossaryEntry, lessonHref, type GlossaryEntry, type GlossaryId } from '@/lib/mechanisms/glossary';
+import {
+  GLOSSARY,
+  glossaryEntry,
+  lessonHref,
+  type GlossaryEntry,
+  type GlossaryId,
+} from '@/lib/mechanisms/glossary';
 
 /** Every term the UI uses, an anchor each, with the lesson where the mechanism plays on and off. */
 export function GlossaryList() {
@@ -7,13 +13,22 @@ export function GlossaryList() {
   return (
     <dl className="flex flex-col gap-2" data-testid="glossary">
       {entries.map((e) => (
-        <div key={e.id} id={e.id} data-testid="glossary-term" className="scroll-mt-14 rounded border border-line bg-panel px-3 py-2 target:border-run">
+        <div
+          key={e.id}
+          id={e.id}
+          data-testid="glossary-term"
+          className="scroll-mt-14 rounded border border-line bg-panel px-3 py-2 target:border-run"
+        >
           <dt className="flex flex-wrap items-baseline gap-3">
             <a href={`#${e.id}`} className="font-semibold hover:underline">
               {e.term}
             </a>
             {lessonHref(e) && (
-              <Link href={lessonHref(e)!} data-testid="glossary-lesson-link" className="text-2xs text-run hover:underline">
+              <Link
+                href={lessonHref(e)!}
+                data-testid="glossary-lesson-link"
+                className="text-2xs text-run hover:underline"
+              >
                 lesson →
               </Link>
             )}

@@ -25,7 +25,12 @@ export function WhyLine({
   if (!x) return null;
   const entry = glossaryEntry(x.term);
   return (
-    <span data-testid="why-line" data-term={x.term} title={`${entry.term}: ${entry.definition}`} className={`block text-2xs leading-4 text-fg/75 ${className}`}>
+    <span
+      data-testid="why-line"
+      data-term={x.term}
+      title={`${entry.term}: ${entry.definition}`}
+      className={`block text-2xs leading-4 text-fg/75 ${className}`}
+    >
       <span aria-hidden className="mr-1 text-faint">
         why
       </span>

@@ -46,7 +46,11 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
   const playing = played !== undefined && (logs.on === undefined || logs.off === undefined);
 
   return (
-    <div className="mx-auto flex max-w-[1600px] flex-col gap-3 p-4" data-testid="lesson-page" data-slug={slug}>
+    <div
+      className="mx-auto flex max-w-[1600px] flex-col gap-3 p-4"
+      data-testid="lesson-page"
+      data-slug={slug}
+    >
       <div className="flex flex-wrap items-baseline gap-x-3 text-2xs text-muted">
         <Link href="/lessons" className="hover:text-fg">
           ← lessons
@@ -69,36 +73,51 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
           <Explained heading={`What the mechanism does (${mechanism.label})`} text={lesson.text.does} />
           <Explained heading="What it costs" text={lesson.text.costs} />
         </div>
-        {RETRY_RULE_MECHANISMS.has(lesson.mechanism) && <LessonRetryRules lesson={lesson} label={mechanism.label} />}
+        {RETRY_RULE_MECHANISMS.has(lesson.mechanism) && (
+          <LessonRetryRules lesson={lesson} label={mechanism.label} />
+        )}
         <div className="flex flex-wrap items-center gap-3">
-          <Button variant="primary" data-testid="lesson-play" onClick={() => void play()} disabled={starting || playing}>
+          <Button
+            variant="primary"
+            data-testid="lesson-play"
+            onClick={() => void play()}
+            disabled={starting || playing}
+          >
             {played ? 'Play again' : 'Play'}
           </Button>
           <span className="text-2xs text-muted">
             {lesson.fork ? (
               <>
-                Play first makes a parent run from seed {lesson.config.seed} on {lesson.config.provider.vendor} (virtual clock) and stores it
+                Play first makes a parent run from seed {lesson.config.seed} on{' '}
+                {lesson.config.provider.vendor} (virtual clock) and stores it
                 {played?.parent && (
                   <>
                     {' '}
                     (
-                    <Link className="underline" href={`/runs/${encodeURIComponent(played.parent)}`} data-testid="lesson-parent">
+                    <Link
+                      className="underline"
+                      href={`/runs/${encodeURIComponent(played.parent)}`}
+                      data-testid="lesson-parent"
+                    >
                       the parent run
                     </Link>
                     )
                   </>
                 )}
-                ; both runs are forks of it at turn {lesson.fork.atTurn} onto {lesson.fork.vendor} {lesson.fork.model}, started together: one as configured, one
-                with {mechanism.label.toLowerCase()} switched off.
+                ; both runs are forks of it at turn {lesson.fork.atTurn} onto {lesson.fork.vendor}{' '}
+                {lesson.fork.model}, started together: one as configured, one with{' '}
+                {mechanism.label.toLowerCase()} switched off.
               </>
             ) : (
               <>
-                Both runs start together from seed {lesson.config.seed}: one as configured, one with {mechanism.label.toLowerCase()} switched off.
+                Both runs start together from seed {lesson.config.seed}: one as configured, one with{' '}
+                {mechanism.label.toLowerCase()} switched off.
               </>
             )}{' '}
             Paced clock, {timeScaleLabel(scale)}
-            {scale !== 1 ? ' (times shown stay in run time)' : ''}: each run is this seed’s virtual-clock run event for event, each wait shown at that pace, so
-            the times, waits, counts and outcomes quoted above are the ones on screen. A busy machine (or dev mode) only makes the play slower.
+            {scale !== 1 ? ' (times shown stay in run time)' : ''}: each run is this seed’s virtual-clock run
+            event for event, each wait shown at that pace, so the times, waits, counts and outcomes quoted
+            above are the ones on screen. A busy machine (or dev mode) only makes the play slower.
           </span>
         </div>
         {error && (
@@ -110,10 +129,24 @@ export function LessonPage({ slug, timeScale }: { slug: string; timeScale?: numb
       {played && (
         <>
           <div className="grid gap-3 lg:grid-cols-2" data-testid="lesson-sides">
-            <LessonRunColumn runId={played.on} side="on" title={`${mechanism.label}: on`} expected={lesson.expect.on} onEnd={endOn} />
-            <LessonRunColumn runId={played.off} side="off" title={`${mechanism.label}: off`} expected={lesson.expect.off} onEnd={endOff} />
+            <LessonRunColumn
+              runId={played.on}
+              side="on"
+              title={`${mechanism.label}: on`}
+              expected={lesson.expect.on}
+              onEnd={endOn}
+            />
+            <LessonRunColumn
+              runId={played.off}
+              side="off"
+              title={`${mechanism.label}: off`}
+              expected={lesson.expect.off}
+              onEnd={endOff}
+            />
           </div>
-          {logs.on && logs.off && <LessonReport lesson={lesson} played={played} on={logs.on} off={logs.off} />}
+          {logs.on && logs.off && (
+            <LessonReport lesson={lesson} played={played} on={logs.on} off={logs.off} />
+          )}
         </>
       )}
     </div>
@@ -131,7 +164,12 @@ function LessonRetryRules({ lesson, label }: { lesson: Lesson; label: string }) 
   return (
     <div className="grid gap-2 md:grid-cols-2" data-testid="lesson-retry-rules">
       {sides.map(({ side, recovery }) => (
-        <RetryRulesTable key={side} config={recovery} open title={`retry rules, ${label.toLowerCase()} ${side}`} />
+        <RetryRulesTable
+          key={side}
+          config={recovery}
+          open
+          title={`retry rules, ${label.toLowerCase()} ${side}`}
+        />
       ))}
     </div>
   );

@@ -13,7 +13,17 @@ import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { TotalsRows } from '@/components/compare/totals-rows';
 
 /** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
-export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; played: PlayedLesson; on: RunEvent[]; off: RunEvent[] }) {
+export function LessonReport({
+  lesson,
+  played,
+  on,
+  off,
+}: {
+  lesson: Lesson;
+  played: PlayedLesson;
+  on: RunEvent[];
+  off: RunEvent[];
+}) {
   const divergence = useMemo(() => firstDivergence(on, off), [on, off]);
   const glance = useMemo(() => lessonGlance(lesson, on, off), [lesson, on, off]);
   // Totals are read off both stored logs by the server's one fold (lib/compare), judged by this lesson's measure.
@@ -21,7 +31,10 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
   const compareHref = compareUrl(played.on, played.off);
 
   return (
-    <section className="flex flex-col gap-3 rounded border border-line bg-panel p-3" data-testid="lesson-report">
+    <section
+      className="flex flex-col gap-3 rounded border border-line bg-panel p-3"
+      data-testid="lesson-report"
+    >
       <div className="text-xs" data-testid="lesson-glance">
         <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What differed</h2>
         <ul className="mt-1 flex flex-col gap-0.5">
@@ -40,11 +53,14 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
         <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">Where the runs parted</h2>
         {divergence ? (
           <p className="mt-1">
-            {divergence.turn === null ? 'Only in how they ended' : `At turn ${divergence.turn}`}: with the mechanism on the run took{' '}
-            <EventRef runId={played.on} step={divergence.a} />; with it off, <EventRef runId={played.off} step={divergence.b} />.
+            {divergence.turn === null ? 'Only in how they ended' : `At turn ${divergence.turn}`}: with the
+            mechanism on the run took <EventRef runId={played.on} step={divergence.a} />; with it off,{' '}
+            <EventRef runId={played.off} step={divergence.b} />.
           </p>
         ) : (
-          <p className="mt-1 text-fail">The two runs did the same thing: the mechanism never came into play.</p>
+          <p className="mt-1 text-fail">
+            The two runs did the same thing: the mechanism never came into play.
+          </p>
         )}
       </div>
       <div data-testid="lesson-totals">
@@ -56,7 +72,12 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
         {comparison.data ? (
           <>
             <Verdict rows={comparison.data.totals} />
-            <TotalsRows rows={comparison.data.totals} sides={{ a: 'on', b: 'off' }} rowTestId="lesson-total" className="mt-1 max-w-2xl" />
+            <TotalsRows
+              rows={comparison.data.totals}
+              sides={{ a: 'on', b: 'off' }}
+              rowTestId="lesson-total"
+              className="mt-1 max-w-2xl"
+            />
           </>
         ) : comparison.error ? (
           <p className="text-xs text-fail">{comparison.error.message}</p>
@@ -64,7 +85,11 @@ export function LessonReport({ lesson, played, on, off }: { lesson: Lesson; play
           <p className="text-xs text-muted">reading both logs…</p>
         )}
       </div>
-      <Link href={compareHref} data-testid="lesson-compare-link" className="self-start text-xs text-takeover underline">
+      <Link
+        href={compareHref}
+        data-testid="lesson-compare-link"
+        className="self-start text-xs text-takeover underline"
+      >
         Open the pair in Compare (turn by turn, configs diffed)
       </Link>
     </section>
@@ -91,7 +116,10 @@ function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: 
   const expected = lesson.expect[side];
   const terminate = end?.event === 'terminate' ? end : undefined;
   const reason = terminate?.reason;
-  const asExpected = terminate !== undefined && terminate.reason === expected.reason && terminate.complete === expected.complete;
+  const asExpected =
+    terminate !== undefined &&
+    terminate.reason === expected.reason &&
+    terminate.complete === expected.complete;
   const byDesign = endingByDesign(expected, terminate);
   return (
     <div
@@ -103,8 +131,11 @@ function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: 
     >
       <span className={`font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>Mechanism {side}: </span>
       ended <span className="font-mono">{reason?.replace(/_/g, ' ') ?? '?'}</span>
-      {byDesign && <span className="text-ok"> ({byDesign}: the mechanism did its job)</span>} — {expected.says}
-      {!asExpected && <span className="text-fail"> (the lesson expected {expected.reason.replace(/_/g, ' ')})</span>}
+      {byDesign && <span className="text-ok"> ({byDesign}: the mechanism did its job)</span>} —{' '}
+      {expected.says}
+      {!asExpected && (
+        <span className="text-fail"> (the lesson expected {expected.reason.replace(/_/g, ' ')})</span>
+      )}
     </div>
   );
 }
@@ -112,7 +143,11 @@ function Ending({ lesson, side, log }: { lesson: Lesson; side: LessonSide; log: 
 function EventRef({ runId, step }: { runId: string; step: { seq: number; label: string } | null }) {
   if (!step) return <span className="text-muted">no further step (it had ended)</span>;
   return (
-    <Link href={`/runs/${encodeURIComponent(runId)}`} className="underline" title={`event #${step.seq} of run ${runId}`}>
+    <Link
+      href={`/runs/${encodeURIComponent(runId)}`}
+      className="underline"
+      title={`event #${step.seq} of run ${runId}`}
+    >
       <span className="font-mono">#{step.seq}</span> {step.label}
     </Link>
   );

@@ -54,7 +54,10 @@ function ColumnBody({ runId, side, title, expected, onEnd }: LessonRunColumnProp
       <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-1.5">
         <h2 className={`text-xs font-semibold ${side === 'on' ? 'text-ok' : 'text-fail'}`}>{title}</h2>
         <span className="text-2xs text-muted">expected: {expected.says}</span>
-        <Link href={`/runs/${encodeURIComponent(runId)}`} className="ml-auto text-2xs text-takeover underline">
+        <Link
+          href={`/runs/${encodeURIComponent(runId)}`}
+          className="ml-auto text-2xs text-takeover underline"
+        >
           open run
         </Link>
       </div>

@@ -15,7 +15,8 @@ import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
 import { VendorOptions } from '@/components/controls/vendor-options';
 
-const isEndpointVendor = (v: Vendor): v is EndpointVendor => (ENDPOINT_VENDORS as readonly string[]).includes(v);
+const isEndpointVendor = (v: Vendor): v is EndpointVendor =>
+  (ENDPOINT_VENDORS as readonly string[]).includes(v);
 
 /**
  * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the
@@ -55,7 +56,9 @@ export function ForkControl({ runId }: { runId: string }) {
           atTurn: chosenTurn,
           ...(vendor ? { provider: vendor } : {}),
           ...(chosenModel.trim() ? { model: chosenModel.trim() } : {}),
-          ...(target.vendor === 'openai-compatible' && chosenBaseUrl.trim() ? { baseUrl: chosenBaseUrl.trim() } : {}),
+          ...(target.vendor === 'openai-compatible' && chosenBaseUrl.trim()
+            ? { baseUrl: chosenBaseUrl.trim() }
+            : {}),
         },
         ...(apiKey.trim() && target.needsKey ? { apiKey: apiKey.trim() } : {}),
       },
@@ -72,7 +75,11 @@ export function ForkControl({ runId }: { runId: string }) {
         aria-expanded={open}
         aria-haspopup="dialog"
         disabled={offered.length === 0}
-        title={offered.length === 0 ? 'no turn ended with tool results to continue from (yet)' : 'fork this run at a turn, onto a vendor and model'}
+        title={
+          offered.length === 0
+            ? 'no turn ended with tool results to continue from (yet)'
+            : 'fork this run at a turn, onto a vendor and model'
+        }
       >
         Fork…
       </Button>
@@ -86,11 +93,17 @@ export function ForkControl({ runId }: { runId: string }) {
           onKeyDown={onPanelKeyDown}
         >
           <p className="text-2xs text-muted">
-            A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool calls and results, and the files those edits
-            left), then continues live on the vendor and model below, with this run&apos;s config and seed.
+            A new run starts from this run&apos;s trajectory up to and including the turn (its messages, tool
+            calls and results, and the files those edits left), then continues live on the vendor and model
+            below, with this run&apos;s config and seed.
           </p>
           <Field label="after turn">
-            <select data-testid="fork-turn-select" className={INPUT} value={chosenTurn ?? ''} onChange={(e) => setTurn(Number(e.target.value))}>
+            <select
+              data-testid="fork-turn-select"
+              className={INPUT}
+              value={chosenTurn ?? ''}
+              onChange={(e) => setTurn(Number(e.target.value))}
+            >
               {offered.map((t) => (
                 <option key={t} value={t}>
                   turn {t}
@@ -137,14 +150,20 @@ export function ForkControl({ runId }: { runId: string }) {
                 onApiKey={setApiKey}
               />
               <p className="text-2xs text-faint">
-                The key goes with this one request and is held in server memory for the new run only; never stored. Empty: the server&apos;s environment key,
-                which only goes to the vendor&apos;s own endpoint or an address the server names.
+                The key goes with this one request and is held in server memory for the new run only; never
+                stored. Empty: the server&apos;s environment key, which only goes to the vendor&apos;s own
+                endpoint or an address the server names.
               </p>
             </>
           )}
           {vendor && !isEndpointVendor(vendor) && (
             <Field label="model">
-              <select data-testid="fork-model-select" className={INPUT} value={chosenModel} onChange={(e) => setModel(e.target.value)}>
+              <select
+                data-testid="fork-model-select"
+                className={INPUT}
+                value={chosenModel}
+                onChange={(e) => setModel(e.target.value)}
+              >
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.label}
@@ -154,14 +173,23 @@ export function ForkControl({ runId }: { runId: string }) {
             </Field>
           )}
           {error && (
-            <div className="rounded border border-fail/40 bg-fail-soft px-2 py-1 text-2xs text-fail" data-testid="fork-error" role="alert">
+            <div
+              className="rounded border border-fail/40 bg-fail-soft px-2 py-1 text-2xs text-fail"
+              data-testid="fork-error"
+              role="alert"
+            >
               {error.message}
               {error.details.map((d) => (
                 <div key={d}>{d}</div>
               ))}
             </div>
           )}
-          <Button variant="primary" data-testid="fork-submit" disabled={fork.isPending || chosenTurn === undefined} onClick={submit}>
+          <Button
+            variant="primary"
+            data-testid="fork-submit"
+            disabled={fork.isPending || chosenTurn === undefined}
+            onClick={submit}
+          >
             {fork.isPending ? 'Forking…' : `Fork at turn ${chosenTurn ?? '…'}`}
           </Button>
         </div>

@@ -16,19 +16,26 @@ export function ForkLinks({ runId }: { runId: string }) {
   const children = forks.data ?? [];
   if (!from && children.length === 0) return null;
   return (
-    <div className="flex flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line bg-takeover-soft/30 px-4 py-1 text-2xs" data-testid="fork-links">
+    <div
+      className="flex flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line bg-takeover-soft/30 px-4 py-1 text-2xs"
+      data-testid="fork-links"
+    >
       {from && (
         <span data-testid="forked-from">
           forked from{' '}
-          <Link className="font-mono text-takeover underline" href={`/runs/${encodeURIComponent(from.parentRunId)}`}>
+          <Link
+            className="font-mono text-takeover underline"
+            href={`/runs/${encodeURIComponent(from.parentRunId)}`}
+          >
             {from.parentRunId.slice(0, 8)}
           </Link>{' '}
-          at turn {from.turn} ({from.fromVendor}/{from.fromModel}): turns 1–{from.turn} are copied from it, and their {formatUsd(from.inherited.usd)} count in
-          this run&apos;s totals
+          at turn {from.turn} ({from.fromVendor}/{from.fromModel}): turns 1–{from.turn} are copied from it,
+          and their {formatUsd(from.inherited.usd)} count in this run&apos;s totals
           {from.workspace.diverged.length > 0 && (
             <span className="text-wait">
               {' '}
-              · {from.workspace.diverged.length} replayed edit(s) differed: {from.workspace.diverged.join(', ')}
+              · {from.workspace.diverged.length} replayed edit(s) differed:{' '}
+              {from.workspace.diverged.join(', ')}
             </span>
           )}
           {from.faults && <span data-testid="fork-faults"> · {from.faults}</span>}

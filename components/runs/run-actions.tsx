@@ -60,17 +60,28 @@ function OfferedActions({ config, compact }: { config: RunConfig; compact: boole
         data-testid="open-in-playground"
         href={href}
         className="text-takeover underline"
-        title={dropped.length > 0 ? `the form cannot hold: ${dropped.join(', ')}` : 'this config in the playground form'}
+        title={
+          dropped.length > 0
+            ? `the form cannot hold: ${dropped.join(', ')}`
+            : 'this config in the playground form'
+        }
       >
         {compact ? 'open' : 'Open in playground'}
-        {dropped.length > 0 && <span className="text-wait"> (without {dropped.length === 1 ? dropped[0] : `${dropped.length} things`})</span>}
+        {dropped.length > 0 && (
+          <span className="text-wait">
+            {' '}
+            (without {dropped.length === 1 ? dropped[0] : `${dropped.length} things`})
+          </span>
+        )}
       </Link>
       <Button
         data-testid="rerun-button"
         onClick={rerun}
         disabled={create.isPending || needsKey}
         title={
-          needsKey ? 'its API key came with its request and was never stored: open it in the playground and enter the key' : 'the same config and seed, again'
+          needsKey
+            ? 'its API key came with its request and was never stored: open it in the playground and enter the key'
+            : 'the same config and seed, again'
         }
       >
         {create.isPending ? 'Starting…' : 'Re-run'}

@@ -15,7 +15,9 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
   const faults = value('faults');
   const placeholder = isPlaceholderConfig(config);
   const short = placeholder
-    ? ['not recovered: the imported trace carries no Loop Lab config; the fields below are the importer’s placeholder']
+    ? [
+        'not recovered: the imported trace carries no Loop Lab config; the fields below are the importer’s placeholder',
+      ]
     : [
         value('vendor / model'),
         `preset ${value('preset')}`,
@@ -30,9 +32,15 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
       </summary>
       <dl className="mt-1.5 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-0.5">
         {lines.map((line) => (
-          <div key={line.label} className="contents" data-testid={`config-${line.label.replace(/\W+/g, '-')}`}>
+          <div
+            key={line.label}
+            className="contents"
+            data-testid={`config-${line.label.replace(/\W+/g, '-')}`}
+          >
             <dt className="text-faint">{line.label}</dt>
-            <dd className={`font-mono break-words ${line.changed ? 'text-takeover' : 'text-fg'}`}>{line.value}</dd>
+            <dd className={`font-mono break-words ${line.changed ? 'text-takeover' : 'text-fg'}`}>
+              {line.value}
+            </dd>
           </div>
         ))}
       </dl>

@@ -57,7 +57,12 @@ function RunPageBody({ runId }: { runId: string }) {
           <RunCounterfactual runId={runId} />
         </span>
         <LogProgress />
-        <a data-testid="download-trace" href={traceUrl(runId)} download={`${runId}.jsonl`} className="text-takeover underline">
+        <a
+          data-testid="download-trace"
+          href={traceUrl(runId)}
+          download={`${runId}.jsonl`}
+          className="text-takeover underline"
+        >
           Download trace
         </a>
         <a
@@ -71,7 +76,13 @@ function RunPageBody({ runId }: { runId: string }) {
         </a>
         <SaveCassette runId={runId} finished={!live && eventCount > 0} />
         <ForkControl runId={runId} />
-        <Button variant="danger" data-testid="abort-button" onClick={abort} disabled={!live} title="abort (a / Esc)">
+        <Button
+          variant="danger"
+          data-testid="abort-button"
+          onClick={abort}
+          disabled={!live}
+          title="abort (a / Esc)"
+        >
           Abort
         </Button>
       </div>

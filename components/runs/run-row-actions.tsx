@@ -15,7 +15,9 @@ export function RunRowActions({ id }: { id: string }) {
   const create = useCreateRun();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const withConfig = async (then: (config: NonNullable<Awaited<ReturnType<typeof api.getRun>>['config']>) => void) => {
+  const withConfig = async (
+    then: (config: NonNullable<Awaited<ReturnType<typeof api.getRun>>['config']>) => void,
+  ) => {
     setBusy(true);
     setError(undefined);
     try {
@@ -31,8 +33,12 @@ export function RunRowActions({ id }: { id: string }) {
   const open = () => void withConfig((config) => router.push(playgroundHref(config).href));
   const rerun = () =>
     void withConfig((config) => {
-      if (config.provider.keySource === 'request') throw new ApiError('its API key was never stored: open it in the playground and enter the key', 0);
-      create.mutate({ config }, { onSuccess: ({ id: next }) => router.push(`/runs/${next}`), onError: (e) => setError(e.message) });
+      if (config.provider.keySource === 'request')
+        throw new ApiError('its API key was never stored: open it in the playground and enter the key', 0);
+      create.mutate(
+        { config },
+        { onSuccess: ({ id: next }) => router.push(`/runs/${next}`), onError: (e) => setError(e.message) },
+      );
     });
   return (
     <span role="cell" className="flex justify-end gap-2 text-2xs" title={error}>

@@ -3,24 +3,46 @@
 import type { Table } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import type { RunRowValues } from '@/lib/client/tables/runs-columns';
-import { RUN_FILTERS, filterOptions, type DateRange, type RunFilterSpec } from '@/lib/client/tables/runs-filters';
+import {
+  RUN_FILTERS,
+  filterOptions,
+  type DateRange,
+  type RunFilterSpec,
+} from '@/lib/client/tables/runs-filters';
 
-const CONTROL = 'rounded border border-line bg-panel px-1.5 py-0.5 font-mono text-2xs text-fg focus:border-takeover focus:outline-none';
+const CONTROL =
+  'rounded border border-line bg-panel px-1.5 py-0.5 font-mono text-2xs text-fg focus:border-takeover focus:outline-none';
 
 /**
  * One filter per column a person narrows a list of runs by: selects for scenario, vendor and
  * model, preset, outcome and verdict (each value with its count), text for title and seed, and
  * a date range. Empty means no filter; the table and the address follow every change.
  */
-export function RunsFilterBar({ table, rows }: { table: Table<RunRowValues>; rows: readonly RunRowValues[] }) {
+export function RunsFilterBar({
+  table,
+  rows,
+}: {
+  table: Table<RunRowValues>;
+  rows: readonly RunRowValues[];
+}) {
   const filtered = table.getState().columnFilters.length > 0;
   return (
-    <div className="flex flex-wrap items-end gap-x-2 gap-y-1 text-2xs" data-testid="runs-column-filters" role="group" aria-label="filter by column">
+    <div
+      className="flex flex-wrap items-end gap-x-2 gap-y-1 text-2xs"
+      data-testid="runs-column-filters"
+      role="group"
+      aria-label="filter by column"
+    >
       {RUN_FILTERS.map((spec) => (
         <ColumnFilter key={spec.id} spec={spec} table={table} rows={rows} />
       ))}
       {filtered && (
-        <button type="button" data-testid="runs-filters-clear" className="px-1 py-0.5 text-takeover underline" onClick={() => table.resetColumnFilters()}>
+        <button
+          type="button"
+          data-testid="runs-filters-clear"
+          className="px-1 py-0.5 text-takeover underline"
+          onClick={() => table.resetColumnFilters()}
+        >
           clear filters
         </button>
       )}
@@ -28,7 +50,15 @@ export function RunsFilterBar({ table, rows }: { table: Table<RunRowValues>; row
   );
 }
 
-function ColumnFilter({ spec, table, rows }: { spec: RunFilterSpec; table: Table<RunRowValues>; rows: readonly RunRowValues[] }) {
+function ColumnFilter({
+  spec,
+  table,
+  rows,
+}: {
+  spec: RunFilterSpec;
+  table: Table<RunRowValues>;
+  rows: readonly RunRowValues[];
+}) {
   const column = table.getColumn(spec.id);
   const value = column?.getFilterValue();
   const options = useMemo(() => (spec.kind === 'select' ? filterOptions(rows, spec.id) : []), [rows, spec]);
@@ -71,7 +101,12 @@ function ColumnFilter({ spec, table, rows }: { spec: RunFilterSpec; table: Table
     <label className="flex flex-col gap-0.5">
       <span className="text-faint">{spec.label}</span>
       {spec.kind === 'select' ? (
-        <select data-testid={`runs-filter-${spec.id}`} className={`${CONTROL} max-w-[14rem]`} value={text} onChange={(e) => set(e.target.value || undefined)}>
+        <select
+          data-testid={`runs-filter-${spec.id}`}
+          className={`${CONTROL} max-w-[14rem]`}
+          value={text}
+          onChange={(e) => set(e.target.value || undefined)}
+        >
           <option value="">all</option>
           {/* A value from a shared address that no run has (yet) stays shown, matching nothing. */}
           {text && !options.some((o) => o.value === text) && <option value={text}>{text} (0)</option>}

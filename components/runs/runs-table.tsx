@@ -36,7 +36,12 @@ const ROW = 32;
 const COLS =
   'grid grid-cols-[minmax(8rem,1.2fr)_7.5rem_minmax(17.5rem,2fr)_5rem_minmax(9rem,1.2fr)_minmax(6rem,1fr)_3rem_minmax(11rem,1.2fr)_7rem_4.5rem_4rem_8.5rem_5.5rem] items-center gap-2 px-3';
 const MIN_WIDTH = 'min-w-[100rem]';
-const STATUS_TONE: Record<string, Tone> = { running: 'run', completed: 'ok', failed: 'fail', aborted: 'neutral' };
+const STATUS_TONE: Record<string, Tone> = {
+  running: 'run',
+  completed: 'ok',
+  failed: 'fail',
+  aborted: 'neutral',
+};
 const RIGHT: ReadonlySet<RunColumnId> = new Set(['seed', 'duration', 'cost']);
 
 function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
@@ -72,16 +77,29 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
       return verdict ? <VerdictPill verdict={verdict} /> : <span className="text-faint">–</span>;
     }
     case 'duration':
-      return <span className="tabular font-mono text-2xs">{run.duration === null ? '–' : formatMs(run.duration)}</span>;
+      return (
+        <span className="tabular font-mono text-2xs">
+          {run.duration === null ? '–' : formatMs(run.duration)}
+        </span>
+      );
     case 'cost':
-      return <span className="tabular font-mono text-2xs">{run.cost === null ? '–' : formatUsd(run.cost)}</span>;
+      return (
+        <span className="tabular font-mono text-2xs">{run.cost === null ? '–' : formatUsd(run.cost)}</span>
+      );
     case 'date':
-      return <span className="tabular font-mono text-2xs whitespace-nowrap text-muted">{formatDate(run.date)}</span>;
+      return (
+        <span className="tabular font-mono text-2xs whitespace-nowrap text-muted">
+          {formatDate(run.date)}
+        </span>
+      );
     case 'seed':
       return <span className="tabular font-mono text-2xs">{run.seed ?? '–'}</span>;
     case 'vendorModel': {
       const stops = run.vendorStops;
-      const all = run.vendorModels.length > 1 ? `${run.vendorModels.length} vendors / models in order:\n${run.vendorModels.join('\n')}` : run.vendorModel;
+      const all =
+        run.vendorModels.length > 1
+          ? `${run.vendorModels.length} vendors / models in order:\n${run.vendorModels.join('\n')}`
+          : run.vendorModel;
       if (stops.length === 1) {
         return (
           <span className="truncate font-mono text-2xs" data-stops={1} title={all}>
@@ -91,7 +109,11 @@ function Cell({ id, run }: { id: RunColumnId; run: RunRowValues }) {
       }
       // A swapped run: every vendor on the first line, the models under them, in order.
       return (
-        <span className="flex min-w-0 flex-col font-mono text-2xs leading-tight" data-stops={stops.length} title={all}>
+        <span
+          className="flex min-w-0 flex-col font-mono text-2xs leading-tight"
+          data-stops={stops.length}
+          title={all}
+        >
           <span className="truncate" data-testid="runs-vendors">
             {stops.map((s) => s.vendor).join(' → ')}
           </span>
@@ -140,7 +162,8 @@ export function RunsTable() {
   useEffect(() => {
     const search = runsListToSearch({ columnFilters, words: filter, sorting });
     const url = `${window.location.pathname}${search ? `?${search}` : ''}`;
-    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, '', url);
+    if (url !== `${window.location.pathname}${window.location.search}`)
+      window.history.replaceState(window.history.state, '', url);
   }, [columnFilters, filter, sorting]);
   const table = useReactTable({
     data: rows,
@@ -155,7 +178,12 @@ export function RunsTable() {
     getFilteredRowModel: getFilteredRowModel(),
   });
   const shown = table.getRowModel().rows;
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 20 });
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 20,
+  });
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2">
@@ -170,13 +198,22 @@ export function RunsTable() {
           onChange={(e) => setFilter(e.target.value)}
         />
         <span className="text-faint" data-testid="runs-count">
-          {filter || columnFilters.length > 0 ? `${shown.length} of ${countOf(rows.length, 'run')}` : countOf(rows.length, 'run')}
+          {filter || columnFilters.length > 0
+            ? `${shown.length} of ${countOf(rows.length, 'run')}`
+            : countOf(rows.length, 'run')}
         </span>
       </div>
       <RunsFilterBar table={table} rows={rows} />
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto rounded border border-line bg-panel" data-testid="runs-table">
+      <div
+        ref={scrollRef}
+        className="min-h-0 flex-1 overflow-auto rounded border border-line bg-panel"
+        data-testid="runs-table"
+      >
         <div className={MIN_WIDTH} role="table" aria-label="runs" aria-rowcount={shown.length}>
-          <div role="row" className={`${COLS} sticky top-0 z-10 h-7 border-b border-line bg-panel text-2xs tracking-wide text-faint uppercase`}>
+          <div
+            role="row"
+            className={`${COLS} sticky top-0 z-10 h-7 border-b border-line bg-panel text-2xs tracking-wide text-faint uppercase`}
+          >
             {table.getFlatHeaders().map((header) => {
               const sorted = header.column.getIsSorted();
               const id = header.column.id as RunColumnId;
@@ -207,7 +244,9 @@ export function RunsTable() {
           {error && <div className="p-3 text-xs text-fail">Could not load runs: {error.message}</div>}
           {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
           {!isLoading && !error && rows.length === 0 && (
-            <div className="p-3 text-xs text-faint">No runs yet. Start one in the playground or import a trace.</div>
+            <div className="p-3 text-xs text-faint">
+              No runs yet. Start one in the playground or import a trace.
+            </div>
           )}
           {rows.length > 0 && shown.length === 0 && (
             <div className="p-3 text-xs text-faint">

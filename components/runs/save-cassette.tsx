@@ -36,7 +36,9 @@ export function SaveCassette({ runId, finished }: { runId: string; finished: boo
         className="text-takeover underline disabled:cursor-not-allowed disabled:opacity-40"
         disabled={!finished || save.isPending}
         title={
-          finished ? "Save this run's requests and the responses' bytes and timing, to replay it offline under any fault" : 'available once the run has ended'
+          finished
+            ? "Save this run's requests and the responses' bytes and timing, to replay it offline under any fault"
+            : 'available once the run has ended'
         }
         onClick={() =>
           save.mutate(runId, {

@@ -20,14 +20,32 @@ interface BandTickProps {
  * overloaded-x3") wrap onto two lines and end in an ellipsis instead of running into the
  * neighbouring label; the whole label is the tooltip.
  */
-export function BandTick({ x = 0, y = 0, width = 0, visibleTicksCount = 1, payload, tickFormatter, index = 0, captions }: BandTickProps) {
+export function BandTick({
+  x = 0,
+  y = 0,
+  width = 0,
+  visibleTicksCount = 1,
+  payload,
+  tickFormatter,
+  index = 0,
+  captions,
+}: BandTickProps) {
   const raw = payload?.value ?? '';
   const label = tickFormatter ? tickFormatter(raw as never, index) : String(raw);
   const band = Math.max(width / Math.max(visibleTicksCount, 1) - 6, 24);
   return (
     <g>
       <title>{label}</title>
-      <Text x={x} y={y} width={band} maxLines={2} textAnchor="middle" verticalAnchor="start" fontSize={10} fill="var(--c-muted)">
+      <Text
+        x={x}
+        y={y}
+        width={band}
+        maxLines={2}
+        textAnchor="middle"
+        verticalAnchor="start"
+        fontSize={10}
+        fill="var(--c-muted)"
+      >
         {label}
       </Text>
       {captions?.[index] !== undefined && (

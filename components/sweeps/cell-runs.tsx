@@ -8,7 +8,17 @@ import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { Pill } from '@/components/ui/pill';
 
 /** A table cell's runs, one line a seed; each opens on its run page, or beside the same seed in another configuration. */
-export function CellRuns({ row, rows = [], runs, onClose }: { row: SweepRow; rows?: SweepRow[]; runs: SweepRunMetrics[]; onClose: () => void }) {
+export function CellRuns({
+  row,
+  rows = [],
+  runs,
+  onClose,
+}: {
+  row: SweepRow;
+  rows?: SweepRow[];
+  runs: SweepRunMetrics[];
+  onClose: () => void;
+}) {
   const mine = runs.filter((r) => r.key === row.key);
   return (
     <div className="rounded border border-line bg-panel" data-testid="cell-runs">
@@ -23,7 +33,11 @@ export function CellRuns({ row, rows = [], runs, onClose }: { row: SweepRow; row
       <div className="max-h-72 overflow-y-auto">
         {mine.map((m) => (
           <div key={m.run_id} className="flex items-center border-b border-line hover:bg-sunken">
-            <Link href={`/runs/${m.run_id}`} className="flex min-w-0 flex-1 items-center gap-3 px-3 py-1 text-xs" data-testid="cell-run">
+            <Link
+              href={`/runs/${m.run_id}`}
+              className="flex min-w-0 flex-1 items-center gap-3 px-3 py-1 text-xs"
+              data-testid="cell-run"
+            >
               <span className="w-16 font-mono text-2xs text-muted">seed {m.seed}</span>
               <Pill tone={m.complete ? 'ok' : 'fail'}>{m.complete ? 'complete' : 'incomplete'}</Pill>
               <Pill
@@ -38,7 +52,10 @@ export function CellRuns({ row, rows = [], runs, onClose }: { row: SweepRow; row
               <span className="tabular w-28 text-right font-mono text-2xs" title="attempts (failed)">
                 {m.attempts} attempts ({m.failed_attempts} failed)
               </span>
-              <span className="tabular w-24 text-right font-mono text-2xs" title="tokens billed for failed attempts">
+              <span
+                className="tabular w-24 text-right font-mono text-2xs"
+                title="tokens billed for failed attempts"
+              >
                 {formatTokens(m.wasted_tokens)} wasted
               </span>
               <span className="tabular w-20 text-right font-mono text-2xs">{m.errors_seen} seen</span>

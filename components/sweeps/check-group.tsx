@@ -26,7 +26,9 @@ export function CheckGroup<T extends string>({
                 type="checkbox"
                 checked={checked}
                 disabled={checked && !allowNone && value.length === 1}
-                onChange={() => onChange(checked ? value.filter((v) => v !== option.id) : [...value, option.id])}
+                onChange={() =>
+                  onChange(checked ? value.filter((v) => v !== option.id) : [...value, option.id])
+                }
               />
               {option.label}
             </label>

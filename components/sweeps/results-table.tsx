@@ -5,7 +5,15 @@ import { bestValues, SWEEP_COLUMNS, visibleColumns } from '@/lib/client/tables/s
 import type { SweepRow } from '@/lib/protocol';
 
 /** The results table: one row per cell, sortable by any column, the best value per column marked. */
-export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; selected: string | undefined; onSelect: (key: string) => void }) {
+export function ResultsTable({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: SweepRow[];
+  selected: string | undefined;
+  onSelect: (key: string) => void;
+}) {
   const [sort, setSort] = useState<{ id: string; dir: 1 | -1 } | undefined>();
   const best = useMemo(() => bestValues(rows), [rows]);
   const sorted = useMemo(() => {
@@ -15,8 +23,12 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
       const x = column.value(a);
       const y = column.value(b);
       // A cell with no figure (NaN: "—") sorts last whichever way.
-      if (typeof x === 'number' && typeof y === 'number' && (Number.isNaN(x) || Number.isNaN(y))) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
-      return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * sort.dir;
+      if (typeof x === 'number' && typeof y === 'number' && (Number.isNaN(x) || Number.isNaN(y)))
+        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      return (
+        (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) *
+        sort.dir
+      );
     });
   }, [rows, sort]);
 
@@ -36,7 +48,12 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
                 <button
                   type="button"
                   className="uppercase hover:text-fg"
-                  onClick={() => setSort((s) => ({ id: c.id, dir: s?.id === c.id ? (-s.dir as 1 | -1) : c.better === 'low' || !c.numeric ? 1 : -1 }))}
+                  onClick={() =>
+                    setSort((s) => ({
+                      id: c.id,
+                      dir: s?.id === c.id ? (-s.dir as 1 | -1) : c.better === 'low' || !c.numeric ? 1 : -1,
+                    }))
+                  }
                 >
                   {c.header}
                   {sort?.id === c.id ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}
@@ -55,7 +72,8 @@ export function ResultsTable({ rows, selected, onSelect }: { rows: SweepRow[]; s
               className={`cursor-pointer border-b border-line hover:bg-sunken ${selected === row.key ? 'bg-takeover-soft' : ''}`}
             >
               {columns.map((c) => {
-                const isBest = row.runs > 0 && (!c.effort || row.completion_rate > 0) && best.get(c.id) === c.value(row);
+                const isBest =
+                  row.runs > 0 && (!c.effort || row.completion_rate > 0) && best.get(c.id) === c.value(row);
                 const blank = c.blank?.(row);
                 return (
                   <td

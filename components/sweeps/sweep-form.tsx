@@ -4,7 +4,12 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import { useScenarios } from '@/lib/client/api/runs';
-import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM, type SweepFormState } from '@/lib/client/forms/sweep-form';
+import {
+  formRunCount,
+  gridFromForm,
+  INITIAL_SWEEP_FORM,
+  type SweepFormState,
+} from '@/lib/client/forms/sweep-form';
 import { usePromptSets } from '@/lib/client/api/prompt-sets';
 import { PromptOnlyNote } from '@/components/compare/prompt-only-note';
 import { SweepEndpointFields } from './sweep-endpoint-fields';
@@ -17,7 +22,11 @@ import { INPUT } from '@/components/controls/field';
 import { CheckGroup } from './check-group';
 
 const PRESETS = PresetIdSchema.options.map((id) => ({ id, label: PRESET_LABELS[id] }));
-const MECHANISMS = SweepMechanismSchema.options.map((id) => ({ id, label: MECHANISMS_TABLE[id].label, title: MECHANISMS_TABLE[id].oneLine }));
+const MECHANISMS = SweepMechanismSchema.options.map((id) => ({
+  id,
+  label: MECHANISMS_TABLE[id].label,
+  title: MECHANISMS_TABLE[id].oneLine,
+}));
 const FAULTS = [
   { id: 'none', label: 'no faults', title: 'the run as scripted' },
   ...FAULT_TOGGLES.map((t) => ({ id: t.id, label: t.label, title: t.meaning })),
@@ -36,7 +45,10 @@ export function SweepForm() {
   const router = useRouter();
   const runs = formRunCount(form);
   const promptSets = usePromptSets();
-  const promptOptions = (promptSets.data ?? []).map((p) => ({ id: `${p.name}@${p.version}`, label: `${p.name} v${p.version}` }));
+  const promptOptions = (promptSets.data ?? []).map((p) => ({
+    id: `${p.name}@${p.version}`,
+    label: `${p.name} v${p.version}`,
+  }));
   // Which prompt fields the chosen sets change, said where they meet a simulated vendor (which does not read them).
   const chosen = (promptSets.data ?? []).filter((p) => form.promptSets.includes(`${p.name}@${p.version}`));
   const unread = [
@@ -65,15 +77,29 @@ export function SweepForm() {
       <h2 className="text-2xs font-semibold tracking-wide text-faint uppercase">New sweep</h2>
       <label className="flex flex-col gap-0.5">
         <span className="text-2xs font-medium text-muted">Name (optional)</span>
-        <input className={INPUT} value={form.name} onChange={(e) => set('name')(e.target.value)} placeholder="which config wins under overloads?" />
+        <input
+          className={INPUT}
+          value={form.name}
+          onChange={(e) => set('name')(e.target.value)}
+          placeholder="which config wins under overloads?"
+        />
       </label>
       <CheckGroup
         label="Scenarios"
-        options={(scenarios.data ?? [{ id: 'fix-failing-test', title: 'Fix a failing test' }]).map((s) => ({ id: s.id, label: s.title }))}
+        options={(scenarios.data ?? [{ id: 'fix-failing-test', title: 'Fix a failing test' }]).map((s) => ({
+          id: s.id,
+          label: s.title,
+        }))}
         value={form.scenarios}
         onChange={set('scenarios')}
       />
-      <CheckGroup label="Configurations (recovery presets)" options={PRESETS} value={form.presets} onChange={set('presets')} testId="sweep-presets" />
+      <CheckGroup
+        label="Configurations (recovery presets)"
+        options={PRESETS}
+        value={form.presets}
+        onChange={set('presets')}
+        testId="sweep-presets"
+      />
       <CheckGroup
         label="Also run each configuration with one mechanism off"
         options={MECHANISMS}
@@ -81,11 +107,25 @@ export function SweepForm() {
         onChange={set('mechanismsOff')}
         allowNone
       />
-      <CheckGroup label="Fault plans (one each)" options={FAULTS} value={form.faults} onChange={set('faults')} testId="sweep-faults" />
-      <CheckGroup label="Simulated vendors" options={VENDORS} value={form.vendors} onChange={set('vendors')} allowNone />
+      <CheckGroup
+        label="Fault plans (one each)"
+        options={FAULTS}
+        value={form.faults}
+        onChange={set('faults')}
+        testId="sweep-faults"
+      />
+      <CheckGroup
+        label="Simulated vendors"
+        options={VENDORS}
+        value={form.vendors}
+        onChange={set('vendors')}
+        allowNone
+      />
       <SweepEndpointFields value={form.endpoint} onChange={set('endpoint')} />
       <label className="flex flex-col gap-0.5">
-        <span className="text-2xs font-medium text-muted">Models (comma-separated; empty: each target’s default)</span>
+        <span className="text-2xs font-medium text-muted">
+          Models (comma-separated; empty: each target’s default)
+        </span>
         <input
           className={INPUT}
           value={form.models}
@@ -119,8 +159,15 @@ export function SweepForm() {
           />
         </label>
         <label className="flex flex-col gap-0.5">
-          <span className="text-2xs font-medium text-muted">Replay from cassettes of sweep (empty: call the endpoint)</span>
-          <input className={`${INPUT} w-48`} value={form.replayFrom} onChange={(e) => set('replayFrom')(e.target.value)} placeholder="sweep-1a2b3c4d" />
+          <span className="text-2xs font-medium text-muted">
+            Replay from cassettes of sweep (empty: call the endpoint)
+          </span>
+          <input
+            className={`${INPUT} w-48`}
+            value={form.replayFrom}
+            onChange={(e) => set('replayFrom')(e.target.value)}
+            placeholder="sweep-1a2b3c4d"
+          />
         </label>
       </div>
       <div className="flex items-end gap-2">
@@ -148,7 +195,9 @@ export function SweepForm() {
         </label>
         <span className="pb-1 text-2xs text-muted tabular" data-testid="sweep-run-count">
           {runs.toLocaleString('en')} runs
-          {form.endpoint.enabled ? ' (simulated ones on the virtual clock, the endpoint’s on the real clock)' : ' on the virtual clock'}
+          {form.endpoint.enabled
+            ? ' (simulated ones on the virtual clock, the endpoint’s on the real clock)'
+            : ' on the virtual clock'}
         </span>
       </div>
       {error && (
@@ -164,7 +213,12 @@ export function SweepForm() {
         </div>
       )}
       <div>
-        <Button type="submit" variant="primary" disabled={create.isPending || runs < 1 || runs > MAX_SWEEP_JOBS} data-testid="sweep-start">
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={create.isPending || runs < 1 || runs > MAX_SWEEP_JOBS}
+          data-testid="sweep-start"
+        >
           {create.isPending ? 'Starting…' : 'Start sweep'}
         </Button>
       </div>

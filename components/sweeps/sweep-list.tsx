@@ -11,7 +11,9 @@ export function SweepList() {
   const { data, error, isLoading } = useSweeps();
   return (
     <div className="flex min-h-0 flex-col rounded border border-line bg-panel">
-      <h2 className="border-b border-line px-3 py-2 text-2xs font-semibold tracking-wide text-faint uppercase">Sweeps</h2>
+      <h2 className="border-b border-line px-3 py-2 text-2xs font-semibold tracking-wide text-faint uppercase">
+        Sweeps
+      </h2>
       {error && <div className="p-3 text-xs text-fail">Could not load sweeps: {error.message}</div>}
       {isLoading && <div className="p-3 text-xs text-faint">Loading…</div>}
       {data?.length === 0 && <div className="p-3 text-xs text-faint">No sweeps yet.</div>}

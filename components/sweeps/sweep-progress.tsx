@@ -10,7 +10,10 @@ export function queuedText({ queue }: Pick<SweepFrame, 'queue'>): string {
 
 function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  const suffix =
+    tens >= 11 && tens <= 13
+      ? 'th'
+      : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
@@ -18,7 +21,12 @@ function ordinal(n: number): string {
 export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
   const fraction = frame.total === 0 ? 1 : frame.done / frame.total;
   return (
-    <div className="flex flex-col gap-1" data-testid="sweep-progress" data-status={frame.status} data-done={frame.done}>
+    <div
+      className="flex flex-col gap-1"
+      data-testid="sweep-progress"
+      data-status={frame.status}
+      data-done={frame.done}
+    >
       <div
         className="h-2 w-full overflow-hidden rounded bg-sunken"
         role="progressbar"
@@ -40,13 +48,17 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
           <span data-testid="sweep-queued">{queuedText(frame)}</span>
         ) : frame.status === 'running' ? (
           <>
-            <span>{frame.runs_per_sec > 0 ? `${frame.runs_per_sec.toFixed(1)} runs/s` : 'starting workers…'}</span>
+            <span>
+              {frame.runs_per_sec > 0 ? `${frame.runs_per_sec.toFixed(1)} runs/s` : 'starting workers…'}
+            </span>
             <span>{frame.eta_ms === null ? '' : `${formatMs(frame.eta_ms)} left`}</span>
           </>
         ) : (
           <span>
             {frame.status} after {formatMs(frame.elapsed_ms)}
-            {frame.done > 0 && frame.elapsed_ms > 0 ? ` · ${((frame.done * 1000) / frame.elapsed_ms).toFixed(1)} runs/s overall` : ''}
+            {frame.done > 0 && frame.elapsed_ms > 0
+              ? ` · ${((frame.done * 1000) / frame.elapsed_ms).toFixed(1)} runs/s overall`
+              : ''}
           </span>
         )}
       </div>
@@ -56,7 +68,10 @@ export function SweepProgressBar({ frame }: { frame: SweepFrame }) {
         </div>
       )}
       {frame.message && (
-        <div className={`text-2xs ${frame.status === 'failed' ? 'text-fail' : 'text-wait'}`} data-testid="sweep-message">
+        <div
+          className={`text-2xs ${frame.status === 'failed' ? 'text-fail' : 'text-wait'}`}
+          data-testid="sweep-message"
+        >
           {frame.message}
         </div>
       )}

@@ -48,29 +48,55 @@ export function SweepView({ sweepId }: { sweepId: string }) {
             </span>
           </h1>
           <p className="text-2xs text-muted">
-            {sweepId} · {sweep?.runner === 'bullmq' ? 'BullMQ workers' : 'local worker pool'} · click a row for its runs
+            {sweepId} · {sweep?.runner === 'bullmq' ? 'BullMQ workers' : 'local worker pool'} · click a row
+            for its runs
           </p>
         </div>
         <div className="flex shrink-0 gap-2">
           {running && (
-            <Button variant="danger" onClick={() => cancel.mutate(sweepId)} disabled={cancel.isPending} data-testid="sweep-cancel">
+            <Button
+              variant="danger"
+              onClick={() => cancel.mutate(sweepId)}
+              disabled={cancel.isPending}
+              data-testid="sweep-cancel"
+            >
               Cancel
             </Button>
           )}
-          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'csv', 'table')} download>
+          <a
+            className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken"
+            href={sweepExportUrl(sweepId, 'csv', 'table')}
+            download
+          >
             Table CSV
           </a>
-          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'csv', 'runs')} download>
+          <a
+            className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken"
+            href={sweepExportUrl(sweepId, 'csv', 'runs')}
+            download
+          >
             Runs CSV
           </a>
-          <a className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken" href={sweepExportUrl(sweepId, 'json')} download>
+          <a
+            className="rounded border border-line px-2.5 py-1 text-xs hover:bg-sunken"
+            href={sweepExportUrl(sweepId, 'json')}
+            download
+          >
             JSON
           </a>
         </div>
       </div>
       {sweep && <SweepProgressBar frame={sweep} />}
-      {rows.length > 0 && <ResultsTable rows={rows} selected={selected} onSelect={(key) => setSelected((k) => (k === key ? undefined : key))} />}
-      {row && <CellRuns row={row} rows={rows} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />}
+      {rows.length > 0 && (
+        <ResultsTable
+          rows={rows}
+          selected={selected}
+          onSelect={(key) => setSelected((k) => (k === key ? undefined : key))}
+        />
+      )}
+      {row && (
+        <CellRuns row={row} rows={rows} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />
+      )}
       {rows.length > 0 && (runs.data?.length ?? 0) > 0 && <SweepCharts rows={rows} runs={runs.data ?? []} />}
     </div>
   );

@@ -10,7 +10,15 @@ import { RecoveryLadder } from './recovery-ladder';
  * An auxiliary call (the run's title, a summary) drawn as its own card: it runs on the
  * background retry account, so its attempts and failures are its own, never the turn's.
  */
-export function BackgroundCallCard({ call, iteration, onSelect }: { call: BackgroundCallView; iteration: number; onSelect: (a: AttemptView) => void }) {
+export function BackgroundCallCard({
+  call,
+  iteration,
+  onSelect,
+}: {
+  call: BackgroundCallView;
+  iteration: number;
+  onSelect: (a: AttemptView) => void;
+}) {
   const r = call.answered?.result;
   const failed = call.attempts.filter((a) => a.error || a.watchdog?.fired).length;
   return (

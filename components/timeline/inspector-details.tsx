@@ -29,7 +29,8 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       {a.maxTokensWhy && <Row k="output cap">{a.maxTokensWhy}</Row>}
       {a.sdkRetries?.map((r) => (
         <Row key={r.seq} k={`SDK retry ${r.retry}/${r.maxRetries}`}>
-          request {r.requestNo} after {r.afterStatus !== undefined ? `HTTP ${r.afterStatus}` : 'a connection error'} · {r.formula}
+          request {r.requestNo} after{' '}
+          {r.afterStatus !== undefined ? `HTTP ${r.afterStatus}` : 'a connection error'} · {r.formula}
         </Row>
       ))}
       <Row k="timing">
@@ -46,7 +47,8 @@ function AttemptDetails({ a }: { a: AttemptView }) {
             {a.error.vendorType ? ` (${a.error.vendorType})` : ''}
           </Row>
           <Row k="classified by">
-            rule {a.error.rule} · {a.error.retryable ? 'retryable' : 'not retryable'} · {a.error.partial ? 'content had arrived' : 'no content yet'}
+            rule {a.error.rule} · {a.error.retryable ? 'retryable' : 'not retryable'} ·{' '}
+            {a.error.partial ? 'content had arrived' : 'no content yet'}
           </Row>
           <Row k="message">
             <LongText text={a.error.message} max={300} />
@@ -56,14 +58,19 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       {a.watchdog && (
         <Row k="watchdog">
           window {formatMs(a.watchdog.windowMs)}
-          {a.watchdog.fired ? ` · fired at ${formatMs(a.watchdog.fired.ts)} (${a.watchdog.fired.outcome})` : ' · armed'}
+          {a.watchdog.fired
+            ? ` · fired at ${formatMs(a.watchdog.fired.ts)} (${a.watchdog.fired.outcome})`
+            : ' · armed'}
         </Row>
       )}
       {a.retry && (
         <Row k="retry">
-          {a.retry.rung} → attempt {a.retry.nextAttempt} of {a.retry.maxAttempts} · calc {formatMs(a.retry.computedDelayMs)}
-          {a.retry.retryAfterMs !== undefined ? ` · server asked ${formatMs(a.retry.retryAfterMs)}` : ''} · wait {formatMs(a.retry.waitMs)}
-          {a.retry.actualWaitMs !== undefined ? ` · actual ${formatMs(a.retry.actualWaitMs)}` : ''} — {a.retry.reason}
+          {a.retry.rung} → attempt {a.retry.nextAttempt} of {a.retry.maxAttempts} · calc{' '}
+          {formatMs(a.retry.computedDelayMs)}
+          {a.retry.retryAfterMs !== undefined ? ` · server asked ${formatMs(a.retry.retryAfterMs)}` : ''} ·
+          wait {formatMs(a.retry.waitMs)}
+          {a.retry.actualWaitMs !== undefined ? ` · actual ${formatMs(a.retry.actualWaitMs)}` : ''} —{' '}
+          {a.retry.reason}
         </Row>
       )}
       {a.retry?.formula && (
@@ -74,13 +81,16 @@ function AttemptDetails({ a }: { a: AttemptView }) {
       {a.result && (
         <Row k="result">
           {a.result.stopReason}
-          {a.result.vendorStopReason ? ` (${a.result.vendorStopReason})` : ''} · {a.result.inputTokens} in / {a.result.outputTokens} out ·{' '}
-          {formatMs(a.result.latencyMs)}
+          {a.result.vendorStopReason ? ` (${a.result.vendorStopReason})` : ''} · {a.result.inputTokens} in /{' '}
+          {a.result.outputTokens} out · {formatMs(a.result.latencyMs)}
         </Row>
       )}
       {a.body !== undefined && (
         <div className="mt-2">
-          <JsonView value={a.body} label={a.bodyAt ? `vendor request as sent: ${a.bodyAt}` : 'vendor request as sent'} />
+          <JsonView
+            value={a.body}
+            label={a.bodyAt ? `vendor request as sent: ${a.bodyAt}` : 'vendor request as sent'}
+          />
         </div>
       )}
     </>
@@ -126,7 +136,17 @@ const MARKER_TITLE: Record<MarkerView['kind'], string> = {
   storage: 'Event lost: the store could not encode it',
 };
 
-export function InspectorDetails({ turn, attempt, tool, marker }: { turn?: TurnView; attempt?: AttemptView; tool?: ToolCallView; marker?: MarkerView }) {
+export function InspectorDetails({
+  turn,
+  attempt,
+  tool,
+  marker,
+}: {
+  turn?: TurnView;
+  attempt?: AttemptView;
+  tool?: ToolCallView;
+  marker?: MarkerView;
+}) {
   if (attempt) return <AttemptDetails a={attempt} />;
   if (tool) return <ToolDetails c={tool} />;
   if (marker) {

@@ -12,7 +12,13 @@ import { InspectorDetails } from './inspector-details';
 import { LogProgress } from './log-progress';
 import { RawEvents } from './raw-events';
 
-function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number, attempt?: number, background?: boolean): RunEvent[] {
+function eventsFor(
+  log: readonly RunEvent[],
+  sel: Selection,
+  requestNo?: number,
+  attempt?: number,
+  background?: boolean,
+): RunEvent[] {
   switch (sel.kind) {
     case 'marker':
       return log.filter((e) => e.seq === sel.seq);
@@ -25,16 +31,21 @@ function eventsFor(log: readonly RunEvent[], sel: Selection, requestNo?: number,
         if (e.event === 'tool_batch') return e.call_ids.includes(sel.key);
         if (e.event === 'dangling_calls') return e.calls.some((c) => c.call_id === sel.key);
         return (
-          (e.event === 'tool_start' || e.event === 'tool_call' || e.event === 'tool_guard' || e.event === 'arg_repair') &&
+          (e.event === 'tool_start' ||
+            e.event === 'tool_call' ||
+            e.event === 'tool_guard' ||
+            e.event === 'arg_repair') &&
           (e.event === 'tool_guard' || e.call_id === undefined || e.call_id === sel.key)
         );
       });
     case 'attempt': {
       let inAttempt = false;
       return log.filter((e) => {
-        if (e.event === 'model_request' && e.iteration === sel.iteration) inAttempt = e.request_no === requestNo;
+        if (e.event === 'model_request' && e.iteration === sel.iteration)
+          inAttempt = e.request_no === requestNo;
         if (!inAttempt || !('iteration' in e) || e.iteration !== sel.iteration) return false;
-        if ('attempt' in e && e.attempt !== undefined && e.attempt !== attempt && e.event !== 'model_request') return false;
+        if ('attempt' in e && e.attempt !== undefined && e.attempt !== attempt && e.event !== 'model_request')
+          return false;
         return background === undefined || e.event !== 'tool_start';
       });
     }
@@ -54,12 +65,18 @@ export function Inspector() {
   const setOpen = useRunStore((s) => s.setInspectorOpen);
 
   const turn = selection && 'iteration' in selection ? findTurn(turns, selection.iteration) : undefined;
-  const attempt = selection?.kind === 'attempt' ? turn?.attempts.find((a) => a.requestNo === selection.requestNo) : undefined;
+  const attempt =
+    selection?.kind === 'attempt'
+      ? turn?.attempts.find((a) => a.requestNo === selection.requestNo)
+      : undefined;
   const tool = selection?.kind === 'tool' ? turn?.toolCalls.find((c) => c.key === selection.key) : undefined;
   const marker = selection?.kind === 'marker' ? markers.find((m) => m.seq === selection.seq) : undefined;
 
   const events = useMemo(
-    () => (selection && !logLoading ? eventsFor(log, selection, attempt?.requestNo, attempt?.attempt, attempt?.background) : []),
+    () =>
+      selection && !logLoading
+        ? eventsFor(log, selection, attempt?.requestNo, attempt?.attempt, attempt?.background)
+        : [],
     // eventCount: the log grew (it is appended in place)
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [selection, log, logLoading, eventCount, attempt?.requestNo],

@@ -20,7 +20,9 @@ export function LogProgress({ className = '' }: { className?: string }) {
       title={error}
       className={`inline-flex h-4 w-64 shrink-0 items-center gap-1 overflow-hidden [contain:strict] ${error ? 'text-fail' : 'text-muted'} ${className}`}
     >
-      {state === 'loading' && <progress max={total} value={received} aria-label="Run log loaded" className="h-1.5 w-16" />}
+      {state === 'loading' && (
+        <progress max={total} value={received} aria-label="Run log loaded" className="h-1.5 w-16" />
+      )}
       {state === 'loading' && `log ${received.toLocaleString('en')} of ${total.toLocaleString('en')} events`}
       {state === 'whole' && `log: all ${total.toLocaleString('en')} events`}
       {state === 'failed' && 'the log did not load: no raw events'}

@@ -28,10 +28,17 @@ export function OutputSteps({ steps }: { steps: readonly OutputStepView[] }) {
   return (
     <div className="flex flex-col gap-0.5">
       {steps.map((step) => (
-        <div key={step.ts + step.action} data-testid="output-step" data-action={step.action} className="flex flex-wrap items-center gap-2 text-2xs">
+        <div
+          key={step.ts + step.action}
+          data-testid="output-step"
+          data-action={step.action}
+          className="flex flex-wrap items-center gap-2 text-2xs"
+        >
           <Pill tone={TONE[step.action]}>
             {LABEL[step.action]}
-            {step.continuation !== undefined && step.maxContinuations !== undefined && step.action === 'continue'
+            {step.continuation !== undefined &&
+            step.maxContinuations !== undefined &&
+            step.action === 'continue'
               ? ` ${step.continuation} of ${step.maxContinuations}`
               : ''}
           </Pill>
@@ -42,7 +49,9 @@ export function OutputSteps({ steps }: { steps: readonly OutputStepView[] }) {
           )}
           <span className="text-muted">{step.reason}</span>
           {!step.kept && <span className="text-faint">({formatTokens(step.outputTokens)} tok not kept)</span>}
-          {step.refused && step.refused.length > 0 && <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>}
+          {step.refused && step.refused.length > 0 && (
+            <span className="font-mono text-faint">{step.refused.map((r) => r.tool).join(', ')}</span>
+          )}
           <WhyLine seq={step.seq} className="w-full" linked />
           {step.prompt && (
             <details className="w-full pl-2">

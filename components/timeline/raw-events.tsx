@@ -14,7 +14,11 @@ export function RawEvents({ events }: { events: readonly RunEvent[] }) {
   const label = `${events.length} raw event${events.length === 1 ? '' : 's'}`;
   return (
     <div className="text-2xs">
-      <button type="button" className="text-muted underline decoration-dotted hover:text-fg" onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="text-muted underline decoration-dotted hover:text-fg"
+        onClick={() => setOpen(!open)}
+      >
         {open ? `hide ${label}` : `show ${label}`}
       </button>
       {open && <EventRows events={events} />}
@@ -31,7 +35,11 @@ function EventRows({ events }: { events: readonly RunEvent[] }) {
     overscan: 8,
   });
   return (
-    <div ref={scrollRef} data-testid="raw-events" className="mt-1 max-h-96 overflow-auto rounded border border-line bg-sunken">
+    <div
+      ref={scrollRef}
+      data-testid="raw-events"
+      className="mt-1 max-h-96 overflow-auto rounded border border-line bg-sunken"
+    >
       <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => (
           <pre

@@ -9,10 +9,27 @@ import { TONE_PILL, outcomeTone } from '@/components/ui/tone';
  * The recovery inside one call, compact: per attempt the rung, attempt k of n, category,
  * computed delay, server-requested delay, actual wait, and the watchdog's Empty/Partial.
  */
-export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly AttemptView[]; onSelect?: (a: AttemptView) => void }) {
-  const interesting = attempts.some((a) => a.error || a.retry || a.watchdog?.fired || a.attempt > 1 || a.outcome === 'stopped' || a.sdkRetries?.length);
+export function RecoveryLadder({
+  attempts,
+  onSelect,
+}: {
+  attempts: readonly AttemptView[];
+  onSelect?: (a: AttemptView) => void;
+}) {
+  const interesting = attempts.some(
+    (a) =>
+      a.error ||
+      a.retry ||
+      a.watchdog?.fired ||
+      a.attempt > 1 ||
+      a.outcome === 'stopped' ||
+      a.sdkRetries?.length,
+  );
   if (!interesting) return null;
-  const maxAttempts = attempts.reduce((n, a) => Math.max(n, a.retry?.maxAttempts ?? a.declined?.maxAttempts ?? 0), 0);
+  const maxAttempts = attempts.reduce(
+    (n, a) => Math.max(n, a.retry?.maxAttempts ?? a.declined?.maxAttempts ?? 0),
+    0,
+  );
   // The first armed window: later attempts' windows are widened per retry already spent.
   const baseWindow = attempts.find((a) => a.watchdog)?.watchdog?.windowMs ?? Infinity;
   return (
@@ -51,15 +68,21 @@ export function RecoveryLadder({ attempts, onSelect }: { attempts: readonly Atte
               </span>
             )}
             {!fired && a.watchdog && a.watchdog.windowMs > baseWindow && (
-              <span data-testid="watchdog-widened">watchdog window widened to {formatMs(a.watchdog.windowMs)}</span>
+              <span data-testid="watchdog-widened">
+                watchdog window widened to {formatMs(a.watchdog.windowMs)}
+              </span>
             )}
             {r && (
               <span className="tabular">
                 {r.rung.replace('_', ' ')} · calc {r.formula ?? formatMs(r.computedDelayMs)}
-                {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} · <RetryWait retry={r} />
+                {r.retryAfterMs !== undefined ? ` · asked ${formatMs(r.retryAfterMs)}` : ''} ·{' '}
+                <RetryWait retry={r} />
               </span>
             )}
-            <WhyLine seq={r?.seq ?? a.declined?.seq ?? fired?.seq ?? a.error?.seq} className="max-w-[22rem] font-sans whitespace-normal" />
+            <WhyLine
+              seq={r?.seq ?? a.declined?.seq ?? fired?.seq ?? a.error?.seq}
+              className="max-w-[22rem] font-sans whitespace-normal"
+            />
           </button>
         );
       })}

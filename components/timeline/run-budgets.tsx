@@ -26,7 +26,10 @@ export function RunBudgets() {
   const runMs = Math.min(now, budgets.maxRunMs);
   const spent = (key: string): string => (ended === key ? 'text-fail font-semibold' : '');
   return (
-    <Stat label="budgets used" title="turns · spend · run time · model requests (foreground and background), each against its budget">
+    <Stat
+      label="budgets used"
+      title="turns · spend · run time · model requests (foreground and background), each against its budget"
+    >
       <span data-testid="run-budgets" className="flex flex-wrap gap-x-2">
         <span data-testid="turn-budget" className={spent('max_iterations')}>
           turn {turns}/{budgets.maxIterations}
@@ -40,7 +43,11 @@ export function RunBudgets() {
         <span
           data-testid="attempt-budget"
           className={spent('attempt_budget')}
-          title={forked ? "the attempt budget counts this run's own requests, not the ones copied from the parent" : undefined}
+          title={
+            forked
+              ? "the attempt budget counts this run's own requests, not the ones copied from the parent"
+              : undefined
+          }
         >
           {requests}/{budgets.maxAttempts} req
         </span>

@@ -14,7 +14,11 @@ export function RunClock() {
     <Stat label={clock === 'real' ? 'run clock' : `run clock (${clock})`} title="time in the run's clock">
       <span data-testid="run-clock">{formatClock(now)}</span>
       {clock !== 'virtual' && timeScale !== 1 && (
-        <span className="ml-1 text-faint" data-testid="run-time-scale" title={`time scale ${timeScale}: wall time per unit of run time`}>
+        <span
+          className="ml-1 text-faint"
+          data-testid="run-time-scale"
+          title={`time scale ${timeScale}: wall time per unit of run time`}
+        >
           {timeScaleLabel(timeScale)}
         </span>
       )}

@@ -36,7 +36,11 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
   const title = useRunStore((s) => s.view.title);
   // A model Loop Lab has no price for shows its tokens and no invented cost.
   const unpriced = useRunStore((s) =>
-    [...new Set(s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])))].join(', '),
+    [
+      ...new Set(
+        s.view.turns.flatMap((t) => (t.result?.model && !isPriced(t.result.model) ? [t.result.model] : [])),
+      ),
+    ].join(', '),
   );
   const verdict = useRunStore((s) => s.view.verdict);
   const tone = endedAs ? 'ok' : statusTone(status);
@@ -56,7 +60,13 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
         <StatusAnnouncer />
         {verdict && (
           <span className="flex items-center gap-1.5 text-2xs text-muted">
-            <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} missing={verdict.missing} hidden={verdict.hidden} />
+            <VerdictPill
+              verdict={verdict.verdict}
+              title={verdict.detail}
+              testsNote={verdict.testsNote}
+              missing={verdict.missing}
+              hidden={verdict.hidden}
+            />
             <span className="truncate font-mono" title={verdict.detail}>
               {verdict.check}
             </span>
@@ -79,7 +89,13 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
       <Stat label="tokens in / out" testId="run-tokens">
         {formatTokens(totals.inputTokens)} / {formatTokens(totals.outputTokens)}
       </Stat>
-      <Stat label="cost" testId="run-cost" title={unpriced ? `no known price for ${unpriced}: its tokens are counted, its cost is not` : undefined}>
+      <Stat
+        label="cost"
+        testId="run-cost"
+        title={
+          unpriced ? `no known price for ${unpriced}: its tokens are counted, its cost is not` : undefined
+        }
+      >
         {unpriced && totals.usd === 0 ? 'not priced' : formatUsd(totals.usd)}
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
@@ -139,7 +155,11 @@ function StatusReason() {
   const text = liveStatusReason({ status, reason, now, pendingWait, quietSince });
   return (
     // Two lines at most (four on a phone, where a waiting reason needs three): the terminate banner below carries the whole message.
-    <span className="line-clamp-4 font-mono text-2xs break-words sm:line-clamp-2" title={text} data-testid="run-status-reason">
+    <span
+      className="line-clamp-4 font-mono text-2xs break-words sm:line-clamp-2"
+      title={text}
+      data-testid="run-status-reason"
+    >
       {text}
     </span>
   );

@@ -15,7 +15,9 @@ export function StatusAnnouncer() {
   useEffect(
     () =>
       store.subscribe((state, previous) => {
-        const said = swapAnnouncement(previous.view.swaps, state.view.swaps) ?? statusAnnouncement(previous.view.status, state.view.status, state.view.reason);
+        const said =
+          swapAnnouncement(previous.view.swaps, state.view.swaps) ??
+          statusAnnouncement(previous.view.status, state.view.status, state.view.reason);
         if (said) setText(said);
       }),
     [store],

@@ -14,14 +14,28 @@ describe('the takeover panel’s lists', () => {
   it('shows a dropped line that repeats five times once, with ×5', () => {
     const thinking = { kind: 'thinking', detail: 'thinking block from claude-sim-sonnet dropped' };
     const html = renderToStaticMarkup(
-      createElement(DroppedList, { dropped: [thinking, thinking, { kind: 'signature', detail: 'signature dropped' }, thinking, thinking, thinking] }),
+      createElement(DroppedList, {
+        dropped: [
+          thinking,
+          thinking,
+          { kind: 'signature', detail: 'signature dropped' },
+          thinking,
+          thinking,
+          thinking,
+        ],
+      }),
     );
-    expect(items(html)).toEqual(['thinking thinking block from claude-sim-sonnet dropped ×5', 'signature signature dropped']);
+    expect(items(html)).toEqual([
+      'thinking thinking block from claude-sim-sonnet dropped ×5',
+      'signature signature dropped',
+    ]);
   });
 
   it('counts repeated carried lines the same way', () => {
     const html = renderToStaticMarkup(
-      createElement(CarriedList, { converted: ['a turn given a placeholder', 'a turn given a placeholder', 'tool ids renamed'] }),
+      createElement(CarriedList, {
+        converted: ['a turn given a placeholder', 'a turn given a placeholder', 'tool ids renamed'],
+      }),
     );
     expect(items(html)).toEqual(['a turn given a placeholder ×2', 'tool ids renamed']);
   });

@@ -5,7 +5,11 @@ import { Pill } from '@/components/ui/pill';
 function Times({ count }: { count: number }) {
   if (count < 2) return null;
   return (
-    <span className="tabular shrink-0 font-mono text-muted" data-testid="takeover-line-count" title={`${count} identical lines`}>
+    <span
+      className="tabular shrink-0 font-mono text-muted"
+      data-testid="takeover-line-count"
+      title={`${count} identical lines`}
+    >
       ×{count}
     </span>
   );

@@ -26,7 +26,9 @@ const CAUSE: Record<SwapView['cause'], string> = {
  */
 export function TakeoverPanel() {
   const swaps = useRunStore((s) => s.view.swaps);
-  const live = useRunStore((s) => s.view.status === 'running' || s.view.status === 'waiting' || s.view.status === 'recovering');
+  const live = useRunStore(
+    (s) => s.view.status === 'running' || s.view.status === 'waiting' || s.view.status === 'recovering',
+  );
   const section = useRef<HTMLElement>(null);
   // A new swap, its first request's report (the bodies) or that request's answer arriving: the panel grew.
   const landed = `${swaps.length}:${swaps.at(-1)?.report?.seq ?? ''}:${swaps.at(-1)?.outcome?.seq ?? ''}`;
@@ -63,7 +65,11 @@ function SwapCard({ swap }: { swap: SwapView }) {
   const naive = report?.naive;
   const handledNaively = swap.handling.naive;
   return (
-    <div className="rounded border border-takeover/40 bg-takeover-soft/40 p-2 text-2xs" data-testid="takeover-swap" data-naive={handledNaively}>
+    <div
+      className="rounded border border-takeover/40 bg-takeover-soft/40 p-2 text-2xs"
+      data-testid="takeover-swap"
+      data-naive={handledNaively}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-fg">
           {swap.fromVendor}/{swap.fromModel} →{' '}
@@ -83,10 +89,13 @@ function SwapCard({ swap }: { swap: SwapView }) {
       <TakeoverAnswer swap={swap} />
       {swap.recordedAs && (
         <p className="text-muted" data-testid="swap-recorded">
-          recorded in the run&apos;s config as a swap at turn {swap.recordedAs.atTurn}: Re-run and Open in playground make it again
+          recorded in the run&apos;s config as a swap at turn {swap.recordedAs.atTurn}: Re-run and Open in
+          playground make it again
         </p>
       )}
-      {swap.notRecorded && <p className="text-wait">not recorded in the run&apos;s config: {swap.notRecorded}</p>}
+      {swap.notRecorded && (
+        <p className="text-wait">not recorded in the run&apos;s config: {swap.notRecorded}</p>
+      )}
       <WhyLine seq={swap.seq} linked />
       {report && <WhyLine seq={report.seq} />}
       {!report ? (
@@ -98,11 +107,19 @@ function SwapCard({ swap }: { swap: SwapView }) {
           </div>
           <div>
             <h3 className="font-semibold text-fg">Converted</h3>
-            {report.converted.length === 0 ? <p className="text-muted">none</p> : <CarriedList converted={report.converted} />}
+            {report.converted.length === 0 ? (
+              <p className="text-muted">none</p>
+            ) : (
+              <CarriedList converted={report.converted} />
+            )}
           </div>
           <div>
             <h3 className="font-semibold text-fg">Dropped</h3>
-            {report.dropped.length === 0 ? <p className="text-muted">none</p> : <DroppedList dropped={report.dropped} />}
+            {report.dropped.length === 0 ? (
+              <p className="text-muted">none</p>
+            ) : (
+              <DroppedList dropped={report.dropped} />
+            )}
           </div>
           <div>
             <h3 className="font-semibold text-fg">Sent as it was</h3>
@@ -112,7 +129,8 @@ function SwapCard({ swap }: { swap: SwapView }) {
             <div className="md:col-span-3">
               {naive === undefined ? (
                 <p className="text-muted">
-                  the naive rendering is judged only by the strict simulated vendors: a real vendor is not paid to show a counterfactual
+                  the naive rendering is judged only by the strict simulated vendors: a real vendor is not
+                  paid to show a counterfactual
                 </p>
               ) : (
                 <>
@@ -122,19 +140,27 @@ function SwapCard({ swap }: { swap: SwapView }) {
                     className="text-takeover underline decoration-dotted"
                     onClick={() => setShowNaive(!showNaive)}
                   >
-                    {showNaive ? 'hide' : 'show'} what {swap.toVendor} would answer the naive rendering (history as it was, credentials included)
+                    {showNaive ? 'hide' : 'show'} what {swap.toVendor} would answer the naive rendering
+                    (history as it was, credentials included)
                   </button>
                   {showNaive && (
-                    <div className="mt-1 rounded border border-line bg-sunken p-2" data-testid="naive-verdict">
+                    <div
+                      className="mt-1 rounded border border-line bg-sunken p-2"
+                      data-testid="naive-verdict"
+                    >
                       {naive.accepted ? (
-                        <p>accepted: this target checks no foreign credentials, so the naive rendering would pass here</p>
+                        <p>
+                          accepted: this target checks no foreign credentials, so the naive rendering would
+                          pass here
+                        </p>
                       ) : (
                         <>
                           <p className="font-mono text-fail">
                             {naive.status} {naive.type}: {naive.message}
                           </p>
                           <p className="mt-1 text-muted">
-                            validated by the simulated vendor&apos;s own checks on the actually rendered request, not a canned string; not sent
+                            validated by the simulated vendor&apos;s own checks on the actually rendered
+                            request, not a canned string; not sent
                           </p>
                           <JsonView value={naive.body} label="error body" />
                         </>
@@ -167,7 +193,11 @@ function TakeoverAnswer({ swap }: { swap: SwapView }) {
     );
   }
   return (
-    <p className={`mt-1 font-semibold ${ANSWER_TONE[outcome.outcome]}`} data-testid="takeover-answer" data-outcome={outcome.outcome}>
+    <p
+      className={`mt-1 font-semibold ${ANSWER_TONE[outcome.outcome]}`}
+      data-testid="takeover-answer"
+      data-outcome={outcome.outcome}
+    >
       {explainTakeoverOutcome(outcome).why}
     </p>
   );

@@ -15,13 +15,29 @@ type WireTab = 'bodies' | 'diff' | 'naive';
  * side or as a line diff; and the naive body — the history as it was — with the diff from the
  * body really sent. Each body copies as curl with the key as an environment variable.
  */
-export function TakeoverWire({ before, after, naive }: { before?: SentBody; after?: SentBody; naive?: SentBody }) {
+export function TakeoverWire({
+  before,
+  after,
+  naive,
+}: {
+  before?: SentBody;
+  after?: SentBody;
+  naive?: SentBody;
+}) {
   const [tab, setTab] = useState<WireTab>('bodies');
   if (!before && !after) return null;
   const tabs: { id: WireTab; label: string; offered: boolean }[] = [
     { id: 'bodies', label: 'request before · after', offered: true },
-    { id: 'diff', label: 'diff before → after', offered: before?.body !== undefined && after?.body !== undefined },
-    { id: 'naive', label: 'diff sent → naive', offered: naive?.body !== undefined && after?.body !== undefined },
+    {
+      id: 'diff',
+      label: 'diff before → after',
+      offered: before?.body !== undefined && after?.body !== undefined,
+    },
+    {
+      id: 'naive',
+      label: 'diff sent → naive',
+      offered: naive?.body !== undefined && after?.body !== undefined,
+    },
   ];
   return (
     <div className="mt-1" data-testid="takeover-wire">
@@ -36,7 +52,11 @@ export function TakeoverWire({ before, after, naive }: { before?: SentBody; afte
               role="tab"
               aria-selected={tab === t.id}
               data-testid={`wire-tab-${t.id}`}
-              className={tab === t.id ? 'rounded bg-takeover-soft px-1 text-takeover' : 'px-1 text-muted underline decoration-dotted'}
+              className={
+                tab === t.id
+                  ? 'rounded bg-takeover-soft px-1 text-takeover'
+                  : 'px-1 text-muted underline decoration-dotted'
+              }
               onClick={() => setTab(t.id)}
             >
               {t.label}
@@ -45,23 +65,53 @@ export function TakeoverWire({ before, after, naive }: { before?: SentBody; afte
       </div>
       {tab === 'bodies' && (
         <div className="mt-1 grid gap-2 md:grid-cols-2">
-          <BodyPane title="before the swap" sent={before} testId="wire-before" missing="nothing was sent before the swap" />
-          <BodyPane title="after the swap, as sent" sent={after} testId="wire-after" missing="the first request on the new vendor has not been sent yet" />
+          <BodyPane
+            title="before the swap"
+            sent={before}
+            testId="wire-before"
+            missing="nothing was sent before the swap"
+          />
+          <BodyPane
+            title="after the swap, as sent"
+            sent={after}
+            testId="wire-after"
+            missing="the first request on the new vendor has not been sent yet"
+          />
         </div>
       )}
-      {tab === 'diff' && before?.body !== undefined && after?.body !== undefined && <BodyDiff left={before.body} right={after.body} legend={[before, after]} />}
+      {tab === 'diff' && before?.body !== undefined && after?.body !== undefined && (
+        <BodyDiff left={before.body} right={after.body} legend={[before, after]} />
+      )}
       {tab === 'naive' && naive?.body !== undefined && after?.body !== undefined && (
         <>
           <BodyDiff left={after.body} right={naive.body} legend={[after, naive]} />
-          <BodyPane title="the naive body (history as it was), the one the vendor's answer judged" sent={naive} testId="wire-naive" missing="" />
+          <BodyPane
+            title="the naive body (history as it was), the one the vendor's answer judged"
+            sent={naive}
+            testId="wire-naive"
+            missing=""
+          />
         </>
       )}
     </div>
   );
 }
 
-function BodyPane({ title, sent, testId, missing }: { title: string; sent?: SentBody; testId: string; missing: string }) {
-  const json = useMemo(() => (sent?.body !== undefined ? JSON.stringify(sent.body, null, 2) : undefined), [sent]);
+function BodyPane({
+  title,
+  sent,
+  testId,
+  missing,
+}: {
+  title: string;
+  sent?: SentBody;
+  testId: string;
+  missing: string;
+}) {
+  const json = useMemo(
+    () => (sent?.body !== undefined ? JSON.stringify(sent.body, null, 2) : undefined),
+    [sent],
+  );
   if (!sent) return <p className="text-muted">{missing}</p>;
   return (
     <div className="min-w-0" data-testid={testId}>
@@ -77,7 +127,9 @@ function BodyPane({ title, sent, testId, missing }: { title: string; sent?: Sent
       {json === undefined ? (
         <p className="text-muted">not kept: {sent.omitted}</p>
       ) : (
-        <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre">{json}</pre>
+        <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre">
+          {json}
+        </pre>
       )}
     </div>
   );
@@ -89,23 +141,41 @@ function CopyCurl({ sent }: { sent: SentBody }) {
   if (sent.body === undefined) return null;
   if (!curl) return <span className="text-faint">no curl: {noCurlReason(sent)}</span>;
   return (
-    <CopyButton look="link" testId="copy-curl" text={curl} note="the key is an environment variable: set it in your shell">
+    <CopyButton
+      look="link"
+      testId="copy-curl"
+      text={curl}
+      note="the key is an environment variable: set it in your shell"
+    >
       copy as curl
     </CopyButton>
   );
 }
 
 function BodyDiff({ left, right, legend }: { left: unknown; right: unknown; legend: [SentBody, SentBody] }) {
-  const diff = useMemo(() => lineDiff(JSON.stringify(left, null, 2), JSON.stringify(right, null, 2)), [left, right]);
+  const diff = useMemo(
+    () => lineDiff(JSON.stringify(left, null, 2), JSON.stringify(right, null, 2)),
+    [left, right],
+  );
   return (
     <div className="mt-1 min-w-0" data-testid="wire-diff">
       <p className="text-muted">
-        <span className="text-fail">− {legend[0].vendor}</span> · <span className="text-ok">+ {legend[1].vendor}</span> · {diff.removed} lines removed,{' '}
-        {diff.added} added{diff.unaligned ? ` (${diff.unaligned})` : ''}
+        <span className="text-fail">− {legend[0].vendor}</span> ·{' '}
+        <span className="text-ok">+ {legend[1].vendor}</span> · {diff.removed} lines removed, {diff.added}{' '}
+        added{diff.unaligned ? ` (${diff.unaligned})` : ''}
       </p>
       <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre">
         {diff.lines.map((line, i) => (
-          <div key={i} className={line.kind === 'added' ? 'bg-ok/10 text-ok' : line.kind === 'removed' ? 'bg-fail/10 text-fail' : 'text-muted'}>
+          <div
+            key={i}
+            className={
+              line.kind === 'added'
+                ? 'bg-ok/10 text-ok'
+                : line.kind === 'removed'
+                  ? 'bg-fail/10 text-fail'
+                  : 'text-muted'
+            }
+          >
             {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
             {line.text}
           </div>

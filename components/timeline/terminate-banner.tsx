@@ -24,11 +24,19 @@ export function TerminateBanner({ endedAs }: { endedAs?: string | null } = {}) {
       data-ended-as={endedAs ?? undefined}
       className={`mx-4 mt-2 flex flex-wrap items-center gap-x-3 rounded border px-3 py-1.5 text-xs ${TONE_PILL[endedAs ? 'ok' : statusTone(status)]}`}
     >
-      <span className="font-semibold">{endedAs ? `${endedAs}: the mechanism did its job` : `Run ${statusWord(status)}`}</span>
+      <span className="font-semibold">
+        {endedAs ? `${endedAs}: the mechanism did its job` : `Run ${statusWord(status)}`}
+      </span>
       <span className="font-mono">reason: {terminate.reason}</span>
       <span className="font-mono">complete: {String(terminate.complete)}</span>
       {verdict && (
-        <VerdictPill verdict={verdict.verdict} title={verdict.detail} testsNote={verdict.testsNote} missing={verdict.missing} hidden={verdict.hidden} />
+        <VerdictPill
+          verdict={verdict.verdict}
+          title={verdict.detail}
+          testsNote={verdict.testsNote}
+          missing={verdict.missing}
+          hidden={verdict.hidden}
+        />
       )}
       <span className="font-mono">at {formatMs(terminate.ts)}</span>
       <WhyLine seq={terminate.seq} className="text-xs" linked />

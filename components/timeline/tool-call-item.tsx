@@ -34,22 +34,38 @@ export function ToolCallItem({
   const firstDangling = dangling !== undefined && dangling.callIds[0] === callId;
   const stubSince = useRunStore((s) => (callId ? s.view.context.stubSince[callId] : undefined));
   return (
-    <div data-testid="tool-call" data-status={status} data-tool={name} className="rounded border border-line bg-sunken/60 px-2 py-1">
+    <div
+      data-testid="tool-call"
+      data-status={status}
+      data-tool={name}
+      className="rounded border border-line bg-sunken/60 px-2 py-1"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <button type="button" onClick={onSelect} className="font-mono text-xs font-semibold hover:underline">
           ⚙ {name}
         </button>
         <Pill tone={call ? toolTone(call.status) : 'neutral'}>{status}</Pill>
-        {call?.latencyMs !== undefined && <span className="tabular font-mono text-2xs text-muted">{formatMs(call.latencyMs)}</span>}
-        {call?.resultChars !== undefined && <span className="tabular font-mono text-2xs text-muted">{call.resultChars.toLocaleString('en-US')} chars</span>}
+        {call?.latencyMs !== undefined && (
+          <span className="tabular font-mono text-2xs text-muted">{formatMs(call.latencyMs)}</span>
+        )}
+        {call?.resultChars !== undefined && (
+          <span className="tabular font-mono text-2xs text-muted">
+            {call.resultChars.toLocaleString('en-US')} chars
+          </span>
+        )}
         {call?.truncatedChars ? (
           <Pill tone="compact" title="output cut by the safe executor">
             truncated {call.truncatedChars.toLocaleString('en-US')} chars
           </Pill>
         ) : null}
         {call?.repaired ? (
-          <Pill tone="compact" testId="repaired" title="the repair ladder fixed the arguments before the call ran; the model was not asked again">
-            repaired: {call.repaired.map((r) => (r === 'json' ? 'JSON text' : 'coerced to schema')).join(' + ')}
+          <Pill
+            tone="compact"
+            testId="repaired"
+            title="the repair ladder fixed the arguments before the call ran; the model was not asked again"
+          >
+            repaired:{' '}
+            {call.repaired.map((r) => (r === 'json' ? 'JSON text' : 'coerced to schema')).join(' + ')}
           </Pill>
         ) : null}
         {batch?.parallel ? (
@@ -63,7 +79,10 @@ export function ToolCallItem({
           </Pill>
         ) : null}
         {stubSince !== undefined && (
-          <Pill tone="compact" title="the log keeps the full result; requests since then carry a stub that says how to get it back">
+          <Pill
+            tone="compact"
+            title="the log keeps the full result; requests since then carry a stub that says how to get it back"
+          >
             sent to the model as a stub since turn {stubSince}
           </Pill>
         )}

@@ -17,7 +17,14 @@ import { OutputSteps } from './output-steps';
 import { RecoveryLadder } from './recovery-ladder';
 import { TurnContent } from './turn-content';
 
-const GUARD_TONE = { warning: 'wait', blocked: 'wait', short_circuit: 'wait', disabled: 'fail', halt: 'fail', rate_limited: 'wait' } as const;
+const GUARD_TONE = {
+  warning: 'wait',
+  blocked: 'wait',
+  short_circuit: 'wait',
+  disabled: 'fail',
+  halt: 'fail',
+  rate_limited: 'wait',
+} as const;
 
 /** One iteration: what the model saw and said, and the recovery inside it. */
 export const TurnCard = memo(function TurnCard({ iteration }: { iteration: number }) {
@@ -25,7 +32,9 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
   const selected = useRunStore((s) => s.selection?.kind === 'turn' && s.selection.iteration === iteration);
   const ended = useRunStore((s) => s.view.terminate !== undefined);
   // A fork's turns 1..k are the parent's, copied into this log.
-  const parentRunId = useRunStore((s) => (s.view.forkedFrom && iteration <= s.view.forkedFrom.turn ? s.view.forkedFrom.parentRunId : undefined));
+  const parentRunId = useRunStore((s) =>
+    s.view.forkedFrom && iteration <= s.view.forkedFrom.turn ? s.view.forkedFrom.parentRunId : undefined,
+  );
   const api = useRunStoreApi();
   const selectAttempt = useCallback(
     (a: AttemptView) => {
@@ -83,7 +92,13 @@ export const TurnCard = memo(function TurnCard({ iteration }: { iteration: numbe
             </Link>
           )}
           {live && <Pill tone="run">{live.outcome === 'pending' ? 'requesting' : 'streaming'}</Pill>}
-          {r && <Pill tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}>stop: {r.stopReason}</Pill>}
+          {r && (
+            <Pill
+              tone={r.stopReason === 'end_turn' ? 'ok' : r.stopReason === 'tool_use' ? 'neutral' : 'wait'}
+            >
+              stop: {r.stopReason}
+            </Pill>
+          )}
           {failedCount > 0 &&
             (r ? (
               <Pill tone="ok" title="attempts failed, then the call succeeded">

@@ -25,7 +25,9 @@ function shownParts(turn: TurnView): Shown[] {
         case 'thinking':
           return [{ type: 'thinking', text: p.text, credential: p.credential }];
         case 'redacted_thinking':
-          return [{ type: 'thinking', text: '', credential: { vendor: p.vendor, model: p.model }, redacted: true }];
+          return [
+            { type: 'thinking', text: '', credential: { vendor: p.vendor, model: p.model }, redacted: true },
+          ];
         case 'tool_call':
           return [{ type: 'tool', id: p.id, name: p.name, argsText: p.argsText }];
         case 'tool_result':
@@ -34,7 +36,10 @@ function shownParts(turn: TurnView): Shown[] {
     });
   }
   const fg = turn.attempts.filter((a) => !a.background);
-  const latest = turn.result?.attempt !== undefined ? fg.find((a) => a.attempt === turn.result!.attempt) : fg[fg.length - 1];
+  const latest =
+    turn.result?.attempt !== undefined
+      ? fg.find((a) => a.attempt === turn.result!.attempt)
+      : fg[fg.length - 1];
   if (!latest) return [];
   return latest.blocks.map((b): Shown =>
     b.kind === 'tool_args'
@@ -45,11 +50,19 @@ function shownParts(turn: TurnView): Shown[] {
   );
 }
 
-export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTool: (call: ToolCallView) => void }) {
+export function TurnContent({
+  turn,
+  onSelectTool,
+}: {
+  turn: TurnView;
+  onSelectTool: (call: ToolCallView) => void;
+}) {
   const parts = shownParts(turn);
   const used = new Set<string>();
   const findCall = (id: string | undefined, name: string): ToolCallView | undefined => {
-    const call = turn.toolCalls.find((c) => !used.has(c.key) && (id !== undefined ? c.callId === id : c.tool === name));
+    const call = turn.toolCalls.find(
+      (c) => !used.has(c.key) && (id !== undefined ? c.callId === id : c.tool === name),
+    );
     if (call) used.add(call.key);
     return call;
   };
@@ -62,7 +75,10 @@ export function TurnContent({ turn, onSelectTool }: { turn: TurnView; onSelectTo
               ▸ thinking{p.redacted ? ' (redacted)' : ''} · {p.text.length.toLocaleString('en-US')} chars
             </span>
             {p.credential ? (
-              <Pill tone="takeover" title="an opaque credential that only travels back to the vendor and model that minted it">
+              <Pill
+                tone="takeover"
+                title="an opaque credential that only travels back to the vendor and model that minted it"
+              >
                 signed: {p.credential.vendor} / {p.credential.model}
               </Pill>
             ) : (

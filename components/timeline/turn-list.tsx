@@ -19,14 +19,20 @@ export function TurnList() {
   if (iterations.length === 0) {
     return <div className="p-4 text-xs text-faint">No turns yet.</div>;
   }
-  return iterations.length > VIRTUALIZE_AFTER ? <VirtualTurnList iterations={iterations} /> : <PlainTurnList iterations={iterations} />;
+  return iterations.length > VIRTUALIZE_AFTER ? (
+    <VirtualTurnList iterations={iterations} />
+  ) : (
+    <PlainTurnList iterations={iterations} />
+  );
 }
 
 function PlainTurnList({ iterations }: { iterations: number[] }) {
   const selected = useRunStore(selectedIteration);
   useEffect(() => {
     if (selected === undefined) return;
-    document.querySelector(`[data-testid="turn-card"][data-iteration="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+    document
+      .querySelector(`[data-testid="turn-card"][data-iteration="${selected}"]`)
+      ?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   return (
     <div className="flex flex-col gap-2 p-3">

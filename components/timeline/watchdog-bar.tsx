@@ -18,13 +18,23 @@ export function WatchdogBar() {
   const left = Math.max(0, watchdog.windowMs - elapsed);
   const fraction = watchdog.windowMs > 0 ? left / watchdog.windowMs : 0;
   return (
-    <div data-testid="watchdog-bar" className="flex items-center gap-2 border-b border-line bg-panel px-4 py-1 text-2xs">
+    <div
+      data-testid="watchdog-bar"
+      className="flex items-center gap-2 border-b border-line bg-panel px-4 py-1 text-2xs"
+    >
       <span className="text-muted">watchdog</span>
       <div className="relative h-1.5 flex-1 overflow-hidden rounded bg-sunken">
-        <div className={`absolute inset-y-0 left-0 ${fraction < 0.25 ? 'bg-fail' : 'bg-wait'}`} style={{ width: `${(fraction * 100).toFixed(2)}%` }} />
+        <div
+          className={`absolute inset-y-0 left-0 ${fraction < 0.25 ? 'bg-fail' : 'bg-wait'}`}
+          style={{ width: `${(fraction * 100).toFixed(2)}%` }}
+        />
       </div>
       {keepalives && (
-        <span data-testid="watchdog-keepalives" className="tabular font-mono text-muted" title="the SDK drops keepalives, so they do not restart the window">
+        <span
+          data-testid="watchdog-keepalives"
+          className="tabular font-mono text-muted"
+          title="the SDK drops keepalives, so they do not restart the window"
+        >
           {keepaliveLabel(keepalives.count, keepalives.style)} (not content)
         </span>
       )}

@@ -13,10 +13,16 @@ function attemptTitle(a: AttemptView): string {
     `started ${formatMs(a.startTs)}${a.ttfbMs !== undefined ? ` · ttfb ${formatMs(a.ttfbMs)}` : ''}${a.endTs !== undefined ? ` · took ${formatMs(a.endTs - a.startTs)}` : ''}`,
     `outcome: ${a.outcome}`,
   ];
-  if (a.error) lines.push(`error: ${errorCause(a.error)} (rule ${a.error.rule}) — ${a.error.message.slice(0, 160)}`);
-  if (a.keepalives) lines.push(`${keepaliveLabel(a.keepalives.count, a.keepalives.style)} — the SDK drops them, so they do not reset the watchdog`);
-  if (a.watchdog?.fired) lines.push(`watchdog fired after ${formatMs(a.watchdog.windowMs)}: ${a.watchdog.fired.outcome}`);
-  if (a.result) lines.push(`stop: ${a.result.stopReason} · ${a.result.inputTokens} in / ${a.result.outputTokens} out`);
+  if (a.error)
+    lines.push(`error: ${errorCause(a.error)} (rule ${a.error.rule}) — ${a.error.message.slice(0, 160)}`);
+  if (a.keepalives)
+    lines.push(
+      `${keepaliveLabel(a.keepalives.count, a.keepalives.style)} — the SDK drops them, so they do not reset the watchdog`,
+    );
+  if (a.watchdog?.fired)
+    lines.push(`watchdog fired after ${formatMs(a.watchdog.windowMs)}: ${a.watchdog.fired.outcome}`);
+  if (a.result)
+    lines.push(`stop: ${a.result.stopReason} · ${a.result.inputTokens} in / ${a.result.outputTokens} out`);
   return lines.join('\n');
 }
 
@@ -69,13 +75,21 @@ export const AttemptBar = memo(function AttemptBar({
         style={{ left: pct(a.startTs, domain), width: pctWidth(a.startTs, end, domain) }}
       >
         <span className={`absolute inset-0 opacity-30 ${TONE_BAR[tone]}`} />
-        {failedOutcome(a.outcome) && <span data-testid="attempt-failed-hatch" className={`mark-failed absolute inset-0 ${TONE_TEXT[tone]}`} />}
+        {failedOutcome(a.outcome) && (
+          <span
+            data-testid="attempt-failed-hatch"
+            className={`mark-failed absolute inset-0 ${TONE_TEXT[tone]}`}
+          />
+        )}
       </button>
       {a.contentSpans.map(([from, to]) => (
         <div
           key={from}
           className={`pointer-events-none absolute top-1 bottom-1 rounded-sm ${TONE_BAR[tone]}`}
-          style={{ left: pct(from, domain), width: pctWidth(from, Math.max(to, from + domain / 400), domain) }}
+          style={{
+            left: pct(from, domain),
+            width: pctWidth(from, Math.max(to, from + domain / 400), domain),
+          }}
         />
       ))}
       {a.keepalives?.ts.map((ts) => (

@@ -20,16 +20,26 @@ function Swatch({ className }: { className: string }) {
 /** `markerKinds`: the marker kinds on this run's axis; only those get a line. */
 export function WaterfallKey({ markerKinds }: { markerKinds: ReadonlySet<string> }) {
   return (
-    <ul data-testid="waterfall-key" aria-label="waterfall key" className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-2xs text-faint">
+    <ul
+      data-testid="waterfall-key"
+      aria-label="waterfall key"
+      className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-2xs text-faint"
+    >
       <li className="flex items-center gap-1">
-        <span aria-hidden className="relative inline-block h-2.5 w-5 shrink-0 overflow-hidden rounded-sm border border-ok">
+        <span
+          aria-hidden
+          className="relative inline-block h-2.5 w-5 shrink-0 overflow-hidden rounded-sm border border-ok"
+        >
           <span className="absolute inset-0 bg-ok opacity-30" />
           <span className="absolute inset-y-0 right-0 w-2 bg-ok" />
         </span>
         attempt, solid where content streamed
       </li>
       <li className="flex items-center gap-1">
-        <span aria-hidden className="relative inline-block h-2.5 w-5 shrink-0 overflow-hidden rounded-sm border border-fail">
+        <span
+          aria-hidden
+          className="relative inline-block h-2.5 w-5 shrink-0 overflow-hidden rounded-sm border border-fail"
+        >
           <span className="mark-failed absolute inset-0 text-fail" />
         </span>
         failed: error, stall or cut
@@ -42,7 +52,9 @@ export function WaterfallKey({ markerKinds }: { markerKinds: ReadonlySet<string>
         <Swatch className="band-watchdog" />
         watchdog window
       </li>
-      {MARKER_WORDS.filter(([kind]) => markerKinds.has(kind) || (kind === 'control' && markerKinds.has('log'))).map(([kind, words]) => (
+      {MARKER_WORDS.filter(
+        ([kind]) => markerKinds.has(kind) || (kind === 'control' && markerKinds.has('log')),
+      ).map(([kind, words]) => (
         <li key={kind} className="flex items-center gap-1">
           <span aria-hidden className="inline-flex h-3 w-3 shrink-0 items-center justify-center">
             <span className={`inline-block ${MARKER_SHAPE[kind]} ${MARKER_TONE[kind]}`} />

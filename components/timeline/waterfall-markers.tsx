@@ -7,7 +7,13 @@ import { useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
 import type { MarkerView } from '@/lib/client/run-view/run-view-state';
 import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
-export const MARKER_TONE = { fault: 'bg-fail', control: 'bg-faint', log: 'bg-faint', storage: 'bg-fail', swap: 'bg-takeover' } as const;
+export const MARKER_TONE = {
+  fault: 'bg-fail',
+  control: 'bg-faint',
+  log: 'bg-faint',
+  storage: 'bg-fail',
+  swap: 'bg-takeover',
+} as const;
 
 /**
  * Each kind its own shape as well as its colour (WCAG 1.4.1): a fault and a storage failure share
@@ -31,7 +37,9 @@ export function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(entry.contentRect.width, 100)));
+    const observer = new ResizeObserver(
+      ([entry]) => entry && setWidth(Math.max(entry.contentRect.width, 100)),
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
@@ -39,7 +47,10 @@ export function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
 }
 
 /** The clusters of the visible window, sized to the lane's width on screen. */
-export function useMarkerClusters(markers: readonly MarkerView[], window: TimeWindow): [React.RefObject<HTMLDivElement | null>, MarkerCluster[]] {
+export function useMarkerClusters(
+  markers: readonly MarkerView[],
+  window: TimeWindow,
+): [React.RefObject<HTMLDivElement | null>, MarkerCluster[]] {
   const [ref, width] = useWidth();
   const minGapMs = ((window.to - window.from) / width) * MARKER_PX;
   return [ref, clusterMarkers(markers, { window, minGapMs })];

@@ -49,10 +49,13 @@ export const WaterfallRow = memo(function WaterfallRow({
     if (!call) return null;
     const end = call.endTs ?? Math.max(liveEnd, call.startTs);
     const tone = toolTone(call.status);
-    const isSelected = selection?.kind === 'tool' && selection.iteration === spec.iteration && selection.key === call.key;
+    const isSelected =
+      selection?.kind === 'tool' && selection.iteration === spec.iteration && selection.key === call.key;
     // A call that ran at once with others is marked so; its bar overlaps theirs on the time axis.
     const batch = batchOf(turn, call.callId);
-    const together = batch?.parallel ? ` · ran at once with ${batch.callIds.length - 1} other call${batch.callIds.length === 2 ? '' : 's'}` : '';
+    const together = batch?.parallel
+      ? ` · ran at once with ${batch.callIds.length - 1} other call${batch.callIds.length === 2 ? '' : 's'}`
+      : '';
     label = `  ${batch?.parallel ? '∥' : '⚙'} ${call.tool}`;
     body = (
       <button
@@ -66,7 +69,10 @@ export const WaterfallRow = memo(function WaterfallRow({
         }}
         data-failed={tone === 'fail' || undefined}
         className={`absolute top-1.5 bottom-1.5 rounded-sm ${TONE_BAR[tone]} ${tone === 'fail' ? 'mark-failed text-panel' : ''} ${isSelected ? 'ring-2 ring-fg' : ''}`}
-        style={{ left: pct(call.startTs, domain), width: pctWidth(call.startTs, Math.max(end, call.startTs + domain / 300), domain) }}
+        style={{
+          left: pct(call.startTs, domain),
+          width: pctWidth(call.startTs, Math.max(end, call.startTs + domain / 300), domain),
+        }}
       />
     );
   } else {
@@ -79,7 +85,11 @@ export const WaterfallRow = memo(function WaterfallRow({
         a={a}
         domain={domain}
         liveEnd={liveEnd}
-        selected={selection?.kind === 'attempt' && selection.iteration === spec.iteration && selection.requestNo === a.requestNo}
+        selected={
+          selection?.kind === 'attempt' &&
+          selection.iteration === spec.iteration &&
+          selection.requestNo === a.requestNo
+        }
         onSelect={onSelectAttempt}
       />
     ));

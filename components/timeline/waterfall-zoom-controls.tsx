@@ -1,6 +1,7 @@
 import { panWindow, zoomWindow, type TimeWindow } from '@/lib/client/run-view/time-window';
 
-const BUTTON = 'rounded px-0.5 font-mono leading-3 text-muted hover:bg-sunken hover:text-fg disabled:opacity-30';
+const BUTTON =
+  'rounded px-0.5 font-mono leading-3 text-muted hover:bg-sunken hover:text-fg disabled:opacity-30';
 
 /** Zoom in and out around the middle, pan by a quarter, and back to the whole run. */
 export function WaterfallZoomControls({

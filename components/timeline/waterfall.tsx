@@ -5,8 +5,18 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatMs } from '@/lib/client/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
-import { parseWaterfallShape, selectLastIteration, selectWaterfallShape } from '@/lib/client/run-view/selectors';
-import { clampWindow, isWholeRun, panWindow, zoomWindow, type TimeWindow } from '@/lib/client/run-view/time-window';
+import {
+  parseWaterfallShape,
+  selectLastIteration,
+  selectWaterfallShape,
+} from '@/lib/client/run-view/selectors';
+import {
+  clampWindow,
+  isWholeRun,
+  panWindow,
+  zoomWindow,
+  type TimeWindow,
+} from '@/lib/client/run-view/time-window';
 import { VendorLane } from './vendor-lane';
 import { MARKER_TONE, WaterfallMarkers, useMarkerClusters, useWidth } from './waterfall-markers';
 import { ROW_HEIGHT, WaterfallRow } from './waterfall-row';
@@ -36,7 +46,10 @@ export function Waterfall() {
   // Zoomed: a fixed stretch of run time; not zoomed: the whole run, following the clock.
   const [zoom, setZoom] = useState<TimeWindow | null>(null);
   const window = zoom ? clampWindow(zoom, domain) : { from: 0, to: domain };
-  const setWindow = useCallback((w: TimeWindow) => setZoom(isWholeRun(clampWindow(w, domain), domain) ? null : clampWindow(w, domain)), [domain]);
+  const setWindow = useCallback(
+    (w: TimeWindow) => setZoom(isWholeRun(clampWindow(w, domain), domain) ? null : clampWindow(w, domain)),
+    [domain],
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -50,7 +63,11 @@ export function Waterfall() {
   const span = window.to - window.from;
   const at = (ts: number): string => pct(ts - window.from, span);
   const totalHeight = virtualizer.getTotalSize();
-  const outOfView = rowsOutOfViewCaption({ rows: rows.length, scrollTop: virtualizer.scrollOffset ?? 0, rowPx: ROW_HEIGHT });
+  const outOfView = rowsOutOfViewCaption({
+    rows: rows.length,
+    scrollTop: virtualizer.scrollOffset ?? 0,
+    rowPx: ROW_HEIGHT,
+  });
   const shownMarkers = markers.filter((m) => m.kind !== 'log' || m.level !== 'info');
   const [laneRef, clusters] = useMarkerClusters(shownMarkers, window);
 
@@ -73,7 +90,9 @@ export function Waterfall() {
       const box = el.getBoundingClientRect();
       const track = box.width - LABEL_PX - 32;
       const share = Math.min(Math.max((e.clientX - box.left - 16 - LABEL_PX) / Math.max(track, 1), 0), 1);
-      set(zoomWindow(w, { factor: e.deltaY < 0 ? 0.8 : 1.25, at: w.from + share * (w.to - w.from), domain: d }));
+      set(
+        zoomWindow(w, { factor: e.deltaY < 0 ? 0.8 : 1.25, at: w.from + share * (w.to - w.from), domain: d }),
+      );
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -90,7 +109,13 @@ export function Waterfall() {
       <div className="flex text-2xs text-faint">
         <div className="flex w-28 shrink-0 items-center gap-1">
           waterfall
-          <WaterfallZoomControls window={window} domain={domain} zoomed={zoom !== null} onChange={setWindow} onReset={() => setZoom(null)} />
+          <WaterfallZoomControls
+            window={window}
+            domain={domain}
+            zoomed={zoom !== null}
+            onChange={setWindow}
+            onReset={() => setZoom(null)}
+          />
         </div>
         <div ref={axisRef} className="relative h-4 flex-1 overflow-hidden" data-testid="waterfall-axis">
           {axis.map((t, i) => (
@@ -105,7 +130,9 @@ export function Waterfall() {
         </div>
       </div>
       <VendorLane domain={domain} window={window} nowTs={clockTs} />
-      {shownMarkers.length > 0 && <WaterfallMarkers clusters={clusters} window={window} laneRef={laneRef} onZoomTo={setWindow} />}
+      {shownMarkers.length > 0 && (
+        <WaterfallMarkers clusters={clusters} window={window} laneRef={laneRef} onZoomTo={setWindow} />
+      )}
       {rows.length === 0 ? (
         <div className="py-3 text-2xs text-faint">no model calls yet</div>
       ) : (
@@ -119,8 +146,17 @@ export function Waterfall() {
             {virtualizer.getVirtualItems().map((item) => {
               const spec = rows[item.index]!;
               return (
-                <div key={item.key} className="absolute inset-x-0" style={{ top: item.start, height: ROW_HEIGHT }}>
-                  <WaterfallRow spec={spec} domain={domain} window={window} liveEnd={spec.iteration === lastIteration ? clockTs : 0} />
+                <div
+                  key={item.key}
+                  className="absolute inset-x-0"
+                  style={{ top: item.start, height: ROW_HEIGHT }}
+                >
+                  <WaterfallRow
+                    spec={spec}
+                    domain={domain}
+                    window={window}
+                    liveEnd={spec.iteration === lastIteration ? clockTs : 0}
+                  />
                 </div>
               );
             })}
@@ -129,7 +165,11 @@ export function Waterfall() {
                 <div
                   key={c.markers[0]!.seq}
                   className={`absolute inset-y-0 opacity-50 ${MARKER_TONE[c.kind]}`}
-                  style={{ left: at(c.from), width: c.markers.length > 1 ? pct(c.to - c.from, span) : undefined, minWidth: 1 }}
+                  style={{
+                    left: at(c.from),
+                    width: c.markers.length > 1 ? pct(c.to - c.from, span) : undefined,
+                    minWidth: 1,
+                  }}
                 />
               ))}
             </div>

@@ -9,7 +9,11 @@ const VARIANTS: Record<Variant, string> = {
 };
 
 /** A button; `ref` passes through (React 19), so a popover can return focus to it. */
-export function Button({ variant = 'plain', className = '', ...props }: ComponentPropsWithRef<'button'> & { variant?: Variant }) {
+export function Button({
+  variant = 'plain',
+  className = '',
+  ...props
+}: ComponentPropsWithRef<'button'> & { variant?: Variant }) {
   return (
     <button
       type="button"

@@ -35,12 +35,23 @@ export function CopyButton({
           {children}
         </Button>
       ) : (
-        <button type="button" className="text-takeover underline decoration-dotted" data-testid={testId} onClick={onClick} title={title}>
+        <button
+          type="button"
+          className="text-takeover underline decoration-dotted"
+          data-testid={testId}
+          onClick={onClick}
+          title={title}
+        >
           {children}
         </button>
       )}
       {/* Always in the page: a live region added together with its text is often not read out. */}
-      <span role="status" aria-live="polite" aria-atomic="true" data-testid={testId ? `${testId}-status` : undefined}>
+      <span
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid={testId ? `${testId}-status` : undefined}
+      >
         {outcome && (
           <span key={count} className={outcome.ok ? 'text-ok' : 'text-fail'}>
             {outcome.said}

@@ -3,11 +3,23 @@
 import { useState } from 'react';
 
 /** Raw JSON behind one click: never the first thing shown. */
-export function JsonView({ value, label = 'raw JSON', open: initiallyOpen = false }: { value: unknown; label?: string; open?: boolean }) {
+export function JsonView({
+  value,
+  label = 'raw JSON',
+  open: initiallyOpen = false,
+}: {
+  value: unknown;
+  label?: string;
+  open?: boolean;
+}) {
   const [open, setOpen] = useState(initiallyOpen);
   return (
     <div className="text-2xs">
-      <button type="button" className="text-muted underline decoration-dotted hover:text-fg" onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="text-muted underline decoration-dotted hover:text-fg"
+        onClick={() => setOpen(!open)}
+      >
         {open ? `hide ${label}` : `show ${label}`}
       </button>
       {open && (

@@ -6,7 +6,17 @@ import { useState } from 'react';
  * Text that collapses past `max` characters, with a toggle to see all of it: code-like in a
  * `pre`, or a model's prose (`prose`).
  */
-export function LongText({ text, max = 600, className = '', prose = false }: { text: string; max?: number; className?: string; prose?: boolean }) {
+export function LongText({
+  text,
+  max = 600,
+  className = '',
+  prose = false,
+}: {
+  text: string;
+  max?: number;
+  className?: string;
+  prose?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const long = text.length > max;
   const shown = long && !open ? `${text.slice(0, max)}…` : text;
@@ -18,7 +28,11 @@ export function LongText({ text, max = 600, className = '', prose = false }: { t
         <pre className="font-mono text-2xs leading-4 whitespace-pre-wrap break-words">{shown}</pre>
       )}
       {long && (
-        <button type="button" className="mt-0.5 text-2xs text-muted underline decoration-dotted hover:text-fg" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="mt-0.5 text-2xs text-muted underline decoration-dotted hover:text-fg"
+          onClick={() => setOpen(!open)}
+        >
           {open ? 'collapse' : `show all ${text.length.toLocaleString('en-US')} chars`}
         </button>
       )}

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import { TONE_PILL, type Tone } from './tone';
 
-export function Pill({ tone = 'neutral', children, title, testId }: { tone?: Tone; children: ReactNode; title?: string; testId?: string }) {
+export function Pill({
+  tone = 'neutral',
+  children,
+  title,
+  testId,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  title?: string;
+  testId?: string;
+}) {
   return (
     <span
       title={title}

@@ -81,6 +81,13 @@ export function outcomeTone(outcome: AttemptOutcome): Tone {
 export function toolTone(status: ToolCallViewStatus): Tone {
   if (status === 'ok') return 'ok';
   if (status === 'running') return 'run';
-  if (status === 'blocked' || status === 'short_circuit' || status === 'disabled' || status === 'refused_truncated' || status === 'rate_limited') return 'wait';
+  if (
+    status === 'blocked' ||
+    status === 'short_circuit' ||
+    status === 'disabled' ||
+    status === 'refused_truncated' ||
+    status === 'rate_limited'
+  )
+    return 'wait';
   return 'fail';
 }

@@ -32,7 +32,9 @@ export class ComparePage {
 
   /** How long a side's turn in progress has taken so far, as its card shows it ("3.1 s so far"). */
   async inProgressMs(turn: number, side: 'a' | 'b'): Promise<number> {
-    const card = this.page.locator(`[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"]`);
+    const card = this.page.locator(
+      `[data-testid="compare-turn"][data-turn="${turn}"] [data-testid="turn-side-${side}"]`,
+    );
     const text = await card.innerText();
     const match = /([\d.]+ (?:ms|s)) so far/.exec(text);
     if (!match) throw new Error(`turn ${turn} side ${side} shows no time so far: ${text}`);
@@ -54,7 +56,8 @@ export class ComparePage {
         }
       }
       for (const el of root.querySelectorAll('*')) {
-        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') bad.push(`cut off: "${el.textContent?.slice(0, 40)}"`);
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+          bad.push(`cut off: "${el.textContent?.slice(0, 40)}"`);
       }
       return bad;
     });
@@ -87,9 +90,13 @@ function parseShownMs(text: string): number {
 }
 
 /** Starts a run through the API and waits for it to end (virtual clock: well under a second of run work). */
-export async function finishedRun(request: APIRequestContext, config: Record<string, unknown>): Promise<string> {
+export async function finishedRun(
+  request: APIRequestContext,
+  config: Record<string, unknown>,
+): Promise<string> {
   const created = await request.post('/api/runs', { data: { config } });
-  if (created.status() !== 201) throw new Error(`POST /api/runs: ${created.status()} ${await created.text()}`);
+  if (created.status() !== 201)
+    throw new Error(`POST /api/runs: ${created.status()} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   for (let i = 0; i < 200; i += 1) {
     const detail = (await (await request.get(`/api/runs/${id}`)).json()) as { summary: { status: string } };

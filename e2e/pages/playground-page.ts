@@ -61,10 +61,12 @@ export class PlaygroundPage extends RunView {
   }): Promise<void> {
     if (options.scenario) await this.chooseScenario(options.scenario);
     if (options.vendor) await this.vendorSelect.selectOption(options.vendor);
-    if (options.policy !== undefined) await this.page.getByTestId('policy-select').selectOption(options.policy);
+    if (options.policy !== undefined)
+      await this.page.getByTestId('policy-select').selectOption(options.policy);
     if (options.preset) await this.presetSelect.selectOption(options.preset);
     if (options.clock) await this.clockSelect.selectOption(options.clock);
-    if (options.timeScale !== undefined && options.clock !== 'virtual') await this.timeScaleInput.fill(String(options.timeScale));
+    if (options.timeScale !== undefined && options.clock !== 'virtual')
+      await this.timeScaleInput.fill(String(options.timeScale));
     if (options.seed !== undefined) await this.seedInput.fill(String(options.seed));
     for (const id of options.faults ?? []) await this.setFault(id);
   }

@@ -22,7 +22,11 @@ export class RunsPage {
 
   /** Uploads JSONL text as a file and waits for the imported run's page. */
   async importTrace(jsonl: string, name = 'trace.jsonl'): Promise<string> {
-    await this.importInput.setInputFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl, 'utf8') });
+    await this.importInput.setInputFiles({
+      name,
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(jsonl, 'utf8'),
+    });
     await this.page.waitForURL(/\/runs\/[^/]+$/);
     const id = new URL(this.page.url()).pathname.split('/').pop() ?? '';
     await expect(this.page.getByTestId('run-status')).toBeVisible();

@@ -45,9 +45,13 @@ export function countCanaries(text: string, canaries: readonly string[]): number
     for (const form of leakForms(canary)) count += occurrences(text, form);
   }
   // Split by separators: found only once they are taken out (so a whole leak is not counted twice).
-  for (const stripped of [text.replace(/[^A-Za-z0-9_-]+/g, ''), text.replace(/(?:\\[nrtbf"\\/]|[^A-Za-z0-9_-])+/g, '')]) {
+  for (const stripped of [
+    text.replace(/[^A-Za-z0-9_-]+/g, ''),
+    text.replace(/(?:\\[nrtbf"\\/]|[^A-Za-z0-9_-])+/g, ''),
+  ]) {
     for (const canary of canaries) {
-      for (const form of [canary, reverse(canary)]) count += Math.max(0, occurrences(stripped, form) - occurrences(text, form));
+      for (const form of [canary, reverse(canary)])
+        count += Math.max(0, occurrences(stripped, form) - occurrences(text, form));
     }
   }
   return count;
@@ -60,7 +64,13 @@ function reverse(text: string): string {
 function leakForms(canary: string): string[] {
   const bytes = Buffer.from(canary);
   const tag = canary.slice(-TAG_CHARS);
-  const forms = new Set([canary, reverse(canary), encodeURIComponent(canary), bytes.toString('hex'), bytes.toString('hex').toUpperCase()]);
+  const forms = new Set([
+    canary,
+    reverse(canary),
+    encodeURIComponent(canary),
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+  ]);
   // A whole canary holds both halves of its tag too, so a whole leak counts more than once.
   const halves = [tag.slice(0, TAG_CHARS / 2), tag.slice(TAG_CHARS / 2)];
   for (let shift = 0; shift < 3; shift += 1) {
@@ -77,7 +87,11 @@ function occurrences(text: string, needle: string): number {
 }
 
 /** Every file under a folder, read as latin1 so any byte sequence compares. */
-export function scanFolder(options: { dir: string; canaries: readonly string[] }): { files: number; bytes: number; hits: number } {
+export function scanFolder(options: { dir: string; canaries: readonly string[] }): {
+  files: number;
+  bytes: number;
+  hits: number;
+} {
   let files = 0;
   let bytes = 0;
   let hits = 0;

@@ -51,37 +51,69 @@ export interface KeyAuditResult {
  * key it received; then the attacks that must be refused (a request-chosen URL without a
  * request key, a cross-site post).
  */
-export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries; timeScale: number }): KeyAuditCase[] {
+export function keyAuditCases(options: {
+  standIns: StandIns;
+  canaries: Canaries;
+  timeScale: number;
+}): KeyAuditCase[] {
   const { standIns, canaries, timeScale } = options;
   const key = canaries.request;
   const real = { clock: 'real', timeScale, budgets: { maxIterations: 3 } };
-  const model = (vendor: Vendor) => (vendor === 'anthropic' ? 'claude-sim-sonnet' : vendor === 'openai-responses' ? 'gpt-sim-5' : 'gpt-sim-4o');
+  const model = (vendor: Vendor) =>
+    vendor === 'anthropic' ? 'claude-sim-sonnet' : vendor === 'openai-responses' ? 'gpt-sim-5' : 'gpt-sim-4o';
   const at = (standIn: StandIn) => standIn.baseUrl;
   const run = (vendor: Vendor, extra: { baseUrl?: string; apiKey?: string }) => ({
     config: {
-      provider: { vendor, model: model(vendor), keySource: extra.apiKey ? 'request' : 'env', ...(extra.baseUrl ? { baseUrl: extra.baseUrl } : {}) },
+      provider: {
+        vendor,
+        model: model(vendor),
+        keySource: extra.apiKey ? 'request' : 'env',
+        ...(extra.baseUrl ? { baseUrl: extra.baseUrl } : {}),
+      },
       ...real,
     },
     ...(extra.apiKey ? { apiKey: extra.apiKey } : {}),
   });
-  const dialectOf = (vendor: Vendor): 'anthropic' | 'openai' => (vendor === 'anthropic' ? 'anthropic' : 'openai');
+  const dialectOf = (vendor: Vendor): 'anthropic' | 'openai' =>
+    vendor === 'anthropic' ? 'anthropic' : 'openai';
   const cases: KeyAuditCase[] = [
-    { name: 'sim-anthropic', body: { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } }, expect: 201 },
+    {
+      name: 'sim-anthropic',
+      body: { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } },
+      expect: 201,
+    },
     {
       name: 'sim-anthropic, request key',
-      body: { config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      body: {
+        config: { provider: { vendor: 'sim-anthropic', keySource: 'request' }, clock: 'virtual' },
+        apiKey: key,
+      },
       expect: 201,
     },
-    { name: 'sim-openai', body: { config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } }, expect: 201 },
+    {
+      name: 'sim-openai',
+      body: { config: { provider: { vendor: 'sim-openai' }, clock: 'virtual' } },
+      expect: 201,
+    },
     {
       name: 'sim-openai, request key',
-      body: { config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      body: {
+        config: { provider: { vendor: 'sim-openai', keySource: 'request' }, clock: 'virtual' },
+        apiKey: key,
+      },
       expect: 201,
     },
-    { name: 'sim-openai-responses', body: { config: { provider: { vendor: 'sim-openai-responses' }, clock: 'virtual' } }, expect: 201 },
+    {
+      name: 'sim-openai-responses',
+      body: { config: { provider: { vendor: 'sim-openai-responses' }, clock: 'virtual' } },
+      expect: 201,
+    },
     {
       name: 'sim-openai-responses, request key',
-      body: { config: { provider: { vendor: 'sim-openai-responses', keySource: 'request' }, clock: 'virtual' }, apiKey: key },
+      body: {
+        config: { provider: { vendor: 'sim-openai-responses', keySource: 'request' }, clock: 'virtual' },
+        apiKey: key,
+      },
       expect: 201,
     },
   ];
@@ -90,10 +122,26 @@ export function keyAuditCases(options: { standIns: StandIns; canaries: Canaries;
     const d = dialectOf(vendor);
     cases.push(
       { name: `${vendor}, env key, env-named URL`, body: run(vendor, {}), expect: 201 },
-      { name: `${vendor}, request key, request-chosen URL`, body: run(vendor, { baseUrl: at(standIns.requestChosen[d]), apiKey: key }), expect: 201 },
-      { name: `${vendor}, env key, allow-listed URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]) }), expect: 201 },
-      { name: `${vendor}, request key, URL echoing the key`, body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: key }), expect: 201 },
-      { name: `${vendor}, request-chosen URL without a key (refused)`, body: run(vendor, { baseUrl: at(standIns.requestChosen[d]) }), expect: 400 },
+      {
+        name: `${vendor}, request key, request-chosen URL`,
+        body: run(vendor, { baseUrl: at(standIns.requestChosen[d]), apiKey: key }),
+        expect: 201,
+      },
+      {
+        name: `${vendor}, env key, allow-listed URL echoing the key`,
+        body: run(vendor, { baseUrl: at(standIns.echo[d]) }),
+        expect: 201,
+      },
+      {
+        name: `${vendor}, request key, URL echoing the key`,
+        body: run(vendor, { baseUrl: at(standIns.echo[d]), apiKey: key }),
+        expect: 201,
+      },
+      {
+        name: `${vendor}, request-chosen URL without a key (refused)`,
+        body: run(vendor, { baseUrl: at(standIns.requestChosen[d]) }),
+        expect: 400,
+      },
       {
         name: `${vendor}, env key, allow-listed URL streaming the key split across deltas`,
         body: run(vendor, { baseUrl: at(standIns.splitEcho[d]) }),
@@ -169,7 +217,8 @@ export async function driveKeyAudit(options: {
       headers: { 'content-type': 'application/json', ...options.ownHeaders },
     });
     outcomes.push({ name: `${item.name}: saved as a cassette`, status: saved.status, expected: 201 });
-    if (saved.status === 201) await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(saved.body) as { id: string }).id}` });
+    if (saved.status === 201)
+      await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(saved.body) as { id: string }).id}` });
   }
   // A trace written elsewhere, quoting the server's keys as property names and values.
   const imported = await call({
@@ -178,10 +227,20 @@ export async function driveKeyAudit(options: {
     body: keyNamedTrace(canaries),
     headers: { 'content-type': 'application/x-ndjson', ...options.ownHeaders },
   });
-  outcomes.push({ name: 'import quoting the env keys as property names', status: imported.status, expected: 201 });
+  outcomes.push({
+    name: 'import quoting the env keys as property names',
+    status: imported.status,
+    expected: 201,
+  });
   if (imported.status === 201) {
     const { id } = JSON.parse(imported.body) as { id: string };
-    for (const p of [`/api/runs/${id}`, `/api/runs/${id}/trace`, `/api/runs/${id}/events`, `/api/runs/${id}/otel`]) await call({ method: 'GET', path: p });
+    for (const p of [
+      `/api/runs/${id}`,
+      `/api/runs/${id}/trace`,
+      `/api/runs/${id}/events`,
+      `/api/runs/${id}/otel`,
+    ])
+      await call({ method: 'GET', path: p });
   }
   // A cassette file written elsewhere that quotes the server's keys in its request and its response.
   const cassette = await call({
@@ -191,7 +250,8 @@ export async function driveKeyAudit(options: {
     headers: { 'content-type': 'application/json', ...options.ownHeaders },
   });
   outcomes.push({ name: 'cassette import quoting the env keys', status: cassette.status, expected: 201 });
-  if (cassette.status === 201) await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(cassette.body) as { id: string }).id}` });
+  if (cassette.status === 201)
+    await call({ method: 'GET', path: `/api/cassettes/${(JSON.parse(cassette.body) as { id: string }).id}` });
   await call({ method: 'GET', path: '/api/cassettes' });
 
   // A prompt set quoting every key, as is, backwards and split: stored and listed.
@@ -206,15 +266,25 @@ export async function driveKeyAudit(options: {
     }),
     headers: { 'content-type': 'application/json', ...options.ownHeaders },
   });
-  outcomes.push({ name: 'prompt set quoting the env and request keys', status: promptSet.status, expected: 201 });
+  outcomes.push({
+    name: 'prompt set quoting the env and request keys',
+    status: promptSet.status,
+    expected: 201,
+  });
   await call({ method: 'GET', path: '/api/prompt-sets' });
 
   // Errors that would quote a key sent where a name belongs: a 400 each.
   const config = { provider: { vendor: 'sim-openai' }, clock: 'virtual' };
   for (const [name, body] of [
     ['400 for an env key sent as a property name', { config, [canaries.envAnthropic]: 1 }],
-    ['400 for a request key sent as a property name', { config, apiKey: canaries.request, [canaries.request]: 1 }],
-    ['400 for an env key written backwards as a config property', { config: { ...config, [reverse(canaries.envOpenai)]: 1 } }],
+    [
+      '400 for a request key sent as a property name',
+      { config, apiKey: canaries.request, [canaries.request]: 1 },
+    ],
+    [
+      '400 for an env key written backwards as a config property',
+      { config: { ...config, [reverse(canaries.envOpenai)]: 1 } },
+    ],
   ] as const) {
     const refused = await call({
       method: 'POST',
@@ -233,7 +303,9 @@ export async function driveKeyAudit(options: {
       name: `sweep ${mangled(canaries.request)[2]}`,
       configurations: [{ id: 'naive', preset: 'naive' }],
       vendors: [],
-      endpoints: [{ id: 'echo', vendor: 'openai', baseUrl: standIns.splitEcho.openai.baseUrl, keySource: 'request' }],
+      endpoints: [
+        { id: 'echo', vendor: 'openai', baseUrl: standIns.splitEcho.openai.baseUrl, keySource: 'request' },
+      ],
       models: ['gpt-sim-4o'],
       seeds: { from: 1, to: 2 },
       timeScale: options.timeScale,
@@ -241,17 +313,31 @@ export async function driveKeyAudit(options: {
     }),
     headers: { 'content-type': 'application/json', ...options.ownHeaders },
   });
-  outcomes.push({ name: 'sweep with apiKeys on an endpoint streaming the key back', status: sweep.status, expected: 201 });
+  outcomes.push({
+    name: 'sweep with apiKeys on an endpoint streaming the key back',
+    status: sweep.status,
+    expected: 201,
+  });
   if (sweep.status === 201) {
     const { id } = JSON.parse(sweep.body) as { id: string };
     const ended = await sweepEnd({ transport, id });
-    outcomes.push({ name: `sweep with apiKeys: ${ended}`, status: ended === 'completed' ? 200 : 500, expected: 200 });
+    outcomes.push({
+      name: `sweep with apiKeys: ${ended}`,
+      status: ended === 'completed' ? 200 : 500,
+      expected: 200,
+    });
     await call({ method: 'GET', path: `/api/sweeps/${id}` });
     const runs = await call({ method: 'GET', path: `/api/sweeps/${id}/runs` });
-    const runIds = runs.status === 200 ? (JSON.parse(runs.body) as { run_id: string }[]).map((r) => r.run_id) : [];
-    outcomes.push({ name: 'sweep with apiKeys: its runs stored', status: runIds.length === 2 ? 200 : 500, expected: 200 });
+    const runIds =
+      runs.status === 200 ? (JSON.parse(runs.body) as { run_id: string }[]).map((r) => r.run_id) : [];
+    outcomes.push({
+      name: 'sweep with apiKeys: its runs stored',
+      status: runIds.length === 2 ? 200 : 500,
+      expected: 200,
+    });
     for (const runId of runIds) {
-      for (const leaf of ['', '/trace', '/otel', '/view', '/events']) await call({ method: 'GET', path: `/api/runs/${runId}${leaf}` });
+      for (const leaf of ['', '/trace', '/otel', '/view', '/events'])
+        await call({ method: 'GET', path: `/api/runs/${runId}${leaf}` });
     }
     await call({ method: 'GET', path: `/api/sweeps/${id}/export` });
     await call({ method: 'GET', path: '/api/sweeps' });
@@ -259,14 +345,18 @@ export async function driveKeyAudit(options: {
   await call({ method: 'GET', path: '/api/runs' });
 
   const responseText = texts.join('\n');
-  const chosen = [standIns.requestChosen.anthropic, standIns.requestChosen.openai].flatMap((s) => s.keysReceived);
+  const chosen = [standIns.requestChosen.anthropic, standIns.requestChosen.openai].flatMap(
+    (s) => s.keysReceived,
+  );
   return {
     outcomes,
     responseText,
     responses: texts.length / 2,
     responseHits: countCanaries(responseText, allCanaries(canaries)),
     requestChosenRequests: chosen.length,
-    envKeysAtRequestChosen: chosen.filter((k) => k.includes(canaries.envAnthropic) || k.includes(canaries.envOpenai)).length,
+    envKeysAtRequestChosen: chosen.filter(
+      (k) => k.includes(canaries.envAnthropic) || k.includes(canaries.envOpenai),
+    ).length,
   };
 }
 
@@ -285,7 +375,10 @@ async function sweepEnd({ transport, id }: { transport: ApiTransport; id: string
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const response = await transport({ method: 'GET', path: `/api/sweeps/${id}` });
-    const now = response.status === 200 ? (JSON.parse(response.body) as { sweep: { status: string } }).sweep.status : undefined;
+    const now =
+      response.status === 200
+        ? (JSON.parse(response.body) as { sweep: { status: string } }).sweep.status
+        : undefined;
     if (now && now !== 'queued' && now !== 'running') return now;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -315,7 +408,11 @@ function keyNamedTrace(canaries: Canaries): string {
       tool: 'read_file',
       is_error: false,
       result_chars: 2,
-      args: { [canaries.envAnthropic]: canaries.envOpenai, headers: { [`Bearer ${canaries.envOpenai}`]: 1 }, mangled: mangled(canaries.envAnthropic) },
+      args: {
+        [canaries.envAnthropic]: canaries.envOpenai,
+        headers: { [`Bearer ${canaries.envOpenai}`]: 1 },
+        mangled: mangled(canaries.envAnthropic),
+      },
     },
     { run_id: 'elsewhere', ts: t0 + 0.2, event: 'terminate', reason: 'done', complete: true },
   ];
@@ -346,9 +443,18 @@ function keyQuotingCassette(canaries: Canaries): string {
             method: 'POST',
             path: '/v1/chat/completions',
             headers: { 'content-type': 'application/json', 'x-note': `Bearer ${canaries.envOpenai}` },
-            body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `my key is ${canaries.envAnthropic}` }] }),
+            body: JSON.stringify({
+              model: 'gpt-4o',
+              messages: [{ role: 'user', content: `my key is ${canaries.envAnthropic}` }],
+            }),
           },
-          response: { status: 401, headers: { 'content-type': 'text/event-stream' }, after_ms: 10, chunks: [{ after_ms: 1, text: echo }], end: 'complete' },
+          response: {
+            status: 401,
+            headers: { 'content-type': 'text/event-stream' },
+            after_ms: 10,
+            chunks: [{ after_ms: 1, text: echo }],
+            end: 'complete',
+          },
         },
       ],
     },

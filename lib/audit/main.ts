@@ -65,8 +65,16 @@ async function main(argv: string[]): Promise<number> {
     await waitFor(`${origin}/api/scenarios`, 60_000);
 
     const transport: ApiTransport = async ({ method, path: p, body, headers }) => {
-      const response = await fetch(`${origin}${p}`, { method, headers: headers ?? {}, ...(body !== undefined ? { body } : {}) });
-      return { status: response.status, headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), body: await response.text() };
+      const response = await fetch(`${origin}${p}`, {
+        method,
+        headers: headers ?? {},
+        ...(body !== undefined ? { body } : {}),
+      });
+      return {
+        status: response.status,
+        headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n'),
+        body: await response.text(),
+      };
     };
     console.log(`driving the API at ${origin} …`);
     const result = await driveKeyAudit({
@@ -76,7 +84,9 @@ async function main(argv: string[]): Promise<number> {
       timeScale: TIME_SCALE,
       ownHeaders: { origin, 'sec-fetch-site': 'same-origin' },
     });
-    failures = result.outcomes.filter((o) => o.status !== o.expected).map((o) => `${o.name}: HTTP ${o.status}, expected ${o.expected}`);
+    failures = result.outcomes
+      .filter((o) => o.status !== o.expected)
+      .map((o) => `${o.name}: HTTP ${o.status}, expected ${o.expected}`);
 
     console.log('running the CLI against an env-named stand-in and one that echoes the key …');
     const cli = await cliRuns(env, standIns.echo.anthropic.baseUrl, standIns.envNamed.openai.baseUrl);
@@ -86,31 +96,50 @@ async function main(argv: string[]): Promise<number> {
     const store = scanFolder({ dir: dataDir, canaries: secrets });
     const bundle = scanFolder({ dir: path.join(ROOT, '.next', 'static'), canaries: secrets });
     rows.push(
-      { where: 'store (SQLite file bytes)', lookedAt: `${store.files} files, ${kb(store.bytes)}`, hits: store.hits },
+      {
+        where: 'store (SQLite file bytes)',
+        lookedAt: `${store.files} files, ${kb(store.bytes)}`,
+        hits: store.hits,
+      },
       {
         where: 'HTTP responses (JSON, SSE, JSONL, OTLP)',
         lookedAt: `${result.responses} responses, ${kb(result.responseText.length)}`,
         hits: result.responseHits,
       },
-      { where: 'server output (stdout/stderr)', lookedAt: kb(serverOutput.length), hits: countCanaries(serverOutput, secrets) },
-      { where: 'CLI output and --out traces', lookedAt: `${cli.runs} runs, ${kb(cli.text.length)}`, hits: countCanaries(cli.text, secrets) },
+      {
+        where: 'server output (stdout/stderr)',
+        lookedAt: kb(serverOutput.length),
+        hits: countCanaries(serverOutput, secrets),
+      },
+      {
+        where: 'CLI output and --out traces',
+        lookedAt: `${cli.runs} runs, ${kb(cli.text.length)}`,
+        hits: countCanaries(cli.text, secrets),
+      },
       {
         where: 'client bundle (.next/static)',
         lookedAt: `${bundle.files} files, ${kb(bundle.bytes)}`,
         hits: build ? bundle.hits : `${bundle.hits} (not built with these canaries)`,
       },
-      { where: 'env keys sent to request-chosen URLs', lookedAt: `${result.requestChosenRequests} requests received`, hits: result.envKeysAtRequestChosen },
+      {
+        where: 'env keys sent to request-chosen URLs',
+        lookedAt: `${result.requestChosenRequests} requests received`,
+        hits: result.envKeysAtRequestChosen,
+      },
     );
     console.log(
       `\nkey audit: 3 canary keys (1 request, 2 environment), counted whole, encoded and in parts; ${result.outcomes.length} API cases on every vendor, ${cli.runs} CLI runs\n`,
     );
     for (const o of result.outcomes)
-      console.log(`  ${o.status === o.expected ? 'ok ' : 'BAD'} ${String(o.status)}  ${o.name}${o.reason ? ` → ${o.reason}` : ''}`);
+      console.log(
+        `  ${o.status === o.expected ? 'ok ' : 'BAD'} ${String(o.status)}  ${o.name}${o.reason ? ` → ${o.reason}` : ''}`,
+      );
     console.log('');
     const width = Math.max(...rows.map((r) => r.where.length)) + 2;
     const lookWidth = Math.max(...rows.map((r) => r.lookedAt.length)) + 2;
     console.log(`${'where'.padEnd(width)}${'looked at'.padEnd(lookWidth)}canary hits`);
-    for (const row of rows) console.log(`${row.where.padEnd(width)}${row.lookedAt.padEnd(lookWidth)}${row.hits}`);
+    for (const row of rows)
+      console.log(`${row.where.padEnd(width)}${row.lookedAt.padEnd(lookWidth)}${row.hits}`);
   } finally {
     if (server) await stop(server);
     await standIns.close();
@@ -122,7 +151,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Two CLI runs: the environment key to a stand-in that echoes it, and a normal run. */
-async function cliRuns(env: Record<string, string>, echoUrl: string, openaiUrl: string): Promise<{ runs: number; text: string }> {
+async function cliRuns(
+  env: Record<string, string>,
+  echoUrl: string,
+  openaiUrl: string,
+): Promise<{ runs: number; text: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-audit-cli-'));
   let text = '';
   const runs: [string, string[], Record<string, string>][] = [
@@ -131,7 +164,18 @@ async function cliRuns(env: Record<string, string>, echoUrl: string, openaiUrl: 
   ];
   for (const [index, [provider, extra, urls]] of runs.entries()) {
     const out = path.join(dir, `trace-${index}.jsonl`);
-    const args = ['--import', 'tsx', 'lib/cli/main.ts', '--provider', provider, ...extra, '--time-scale', String(TIME_SCALE), '--out', out];
+    const args = [
+      '--import',
+      'tsx',
+      'lib/cli/main.ts',
+      '--provider',
+      provider,
+      ...extra,
+      '--time-scale',
+      String(TIME_SCALE),
+      '--out',
+      out,
+    ];
     const result = await runCommand(process.execPath, args, { ...env, ...urls });
     text += result.output + (fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '');
   }
@@ -139,7 +183,11 @@ async function cliRuns(env: Record<string, string>, echoUrl: string, openaiUrl: 
   return { runs: runs.length, text };
 }
 
-function runCommand(command: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: asProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -18,7 +18,12 @@ export function splitEcho(dialect: Dialect, key: string): Response {
     `${key.slice(half)}; in hex ${Buffer.from(key).toString('hex')}; backwards ${backwards}; in lines ${lines}. Done.`,
   ];
   const encoder = new TextEncoder();
-  const frames = dialect === 'anthropic' ? anthropicFrames(pieces) : dialect === 'responses' ? responsesFrames(pieces) : openaiFrames(pieces);
+  const frames =
+    dialect === 'anthropic'
+      ? anthropicFrames(pieces)
+      : dialect === 'responses'
+        ? responsesFrames(pieces)
+        : openaiFrames(pieces);
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       controller.enqueue(encoder.encode(frames.head));
@@ -31,8 +36,10 @@ export function splitEcho(dialect: Dialect, key: string): Response {
 }
 
 function anthropicFrames(pieces: string[]): { head: string; tail: string } {
-  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  const delta = (text: string) => frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+  const frame = (type: string, data: object) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const delta = (text: string) =>
+    frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
   return {
     head:
       frame('message_start', {
@@ -52,7 +59,10 @@ function anthropicFrames(pieces: string[]): { head: string; tail: string } {
     tail:
       delta(pieces[1]!) +
       frame('content_block_stop', { index: 0 }) +
-      frame('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 30 } }) +
+      frame('message_delta', {
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 30 },
+      }) +
       frame('message_stop', {}),
   };
 }
@@ -72,7 +82,8 @@ function openaiFrames(pieces: string[]): { head: string; tail: string } {
 
 function responsesFrames(pieces: string[]): { head: string; tail: string } {
   let seq = 0;
-  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
+  const frame = (type: string, data: object) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
   const response = (status: string, output: object[], usage: object | null) => ({
     id: 'resp_split_echo',
     object: 'response',
@@ -95,7 +106,13 @@ function responsesFrames(pieces: string[]): { head: string; tail: string } {
     status,
     content: [{ type: 'output_text', text, annotations: [] }],
   });
-  const delta = (text: string) => frame('response.output_text.delta', { item_id: 'msg_split_echo', output_index: 0, content_index: 0, delta: text });
+  const delta = (text: string) =>
+    frame('response.output_text.delta', {
+      item_id: 'msg_split_echo',
+      output_index: 0,
+      content_index: 0,
+      delta: text,
+    });
   const whole = pieces.join('');
   return {
     head:
@@ -110,7 +127,12 @@ function responsesFrames(pieces: string[]): { head: string; tail: string } {
       delta(pieces[0]!),
     tail:
       delta(pieces[1]!) +
-      frame('response.output_text.done', { item_id: 'msg_split_echo', output_index: 0, content_index: 0, text: whole }) +
+      frame('response.output_text.done', {
+        item_id: 'msg_split_echo',
+        output_index: 0,
+        content_index: 0,
+        text: whole,
+      }) +
       frame('response.output_item.done', { output_index: 0, item: item(whole, 'completed') }) +
       frame('response.completed', {
         response: response('completed', [item(whole, 'completed')], {

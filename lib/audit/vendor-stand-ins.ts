@@ -3,7 +3,14 @@ import type { Dialect as AnyDialect } from '@/lib/protocol';
 
 /** The stand-ins serve the two error-body families (the Responses API's are OpenAI's). */
 type Dialect = Exclude<AnyDialect, 'responses'>;
-import { createPolicy, createSimAnthropic, createSimOpenAI, createSimResponses, startSimServer, type SimServer } from '@/lib/sim';
+import {
+  createPolicy,
+  createSimAnthropic,
+  createSimOpenAI,
+  createSimResponses,
+  startSimServer,
+  type SimServer,
+} from '@/lib/sim';
 import { getScenario } from '@/lib/tools';
 import { anthropicErrorBody, openaiErrorBody } from '@/lib/dialects';
 import { splitEcho } from './split-echo';
@@ -31,15 +38,22 @@ export interface StandIns {
 }
 
 /** The environment a server under audit runs with: canary keys and the stand-ins' addresses. */
-export function standInEnv(standIns: StandIns, keys: { envAnthropic: string; envOpenai: string }): Record<string, string> {
+export function standInEnv(
+  standIns: StandIns,
+  keys: { envAnthropic: string; envOpenai: string },
+): Record<string, string> {
   return {
     ANTHROPIC_API_KEY: keys.envAnthropic,
     OPENAI_API_KEY: keys.envOpenai,
     ANTHROPIC_BASE_URL: standIns.envNamed.anthropic.baseUrl,
     OPENAI_BASE_URL: standIns.envNamed.openai.baseUrl,
-    LOOP_LAB_ALLOWED_BASE_URLS: [standIns.echo, standIns.splitEcho].flatMap((p) => [p.anthropic.baseUrl, p.openai.baseUrl]).join(' '),
+    LOOP_LAB_ALLOWED_BASE_URLS: [standIns.echo, standIns.splitEcho]
+      .flatMap((p) => [p.anthropic.baseUrl, p.openai.baseUrl])
+      .join(' '),
     // The request-chosen stand-ins are on 127.0.0.1 too: a run that brings its own key may use them, the server's key never.
-    LOOP_LAB_ALLOWED_REQUEST_HOSTS: [standIns.requestChosen.anthropic, standIns.requestChosen.openai].map((s) => new URL(s.baseUrl).host).join(' '),
+    LOOP_LAB_ALLOWED_REQUEST_HOSTS: [standIns.requestChosen.anthropic, standIns.requestChosen.openai]
+      .map((s) => new URL(s.baseUrl).host)
+      .join(' '),
   };
 }
 
@@ -57,7 +71,10 @@ export async function startStandIns(options: { timeScale: number }): Promise<Sta
     const simOptions = { clock, random, policy: createPolicy('worker', scenario) };
     const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)(simOptions);
     // OpenAI's address serves both of its APIs, as the real one does: Chat Completions and the Responses API.
-    const responses = dialect === 'openai' ? createSimResponses({ ...simOptions, random: random.fork('responses') }) : undefined;
+    const responses =
+      dialect === 'openai'
+        ? createSimResponses({ ...simOptions, random: random.fork('responses') })
+        : undefined;
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
       const key = headers.get('x-api-key') ?? headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
@@ -99,7 +116,10 @@ function echoKey(dialect: Dialect, key: string): Response {
   const mangled = `backwards ${[...key].reverse().join('')}, in pieces ${key.match(/.{1,5}/g)!.join('|')}`;
   const body =
     dialect === 'anthropic'
-      ? anthropicErrorBody({ type: 'authentication_error', message: `invalid x-api-key: ${key} (${mangled})` })
+      ? anthropicErrorBody({
+          type: 'authentication_error',
+          message: `invalid x-api-key: ${key} (${mangled})`,
+        })
       : openaiErrorBody({
           message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key} (${mangled})`,
           type: 'invalid_request_error',

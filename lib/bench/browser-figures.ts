@@ -21,7 +21,13 @@ export type BrowserFigures =
       gzipBytes: number;
       runEvents: number;
       /** One entry a page open (the first, cold, included); frames counted until 500 ms after the whole log is in. */
-      opens: Array<{ paintedMs: number; logWholeMs: number; longestFrameMs: number; longestTaskMs: number; frames: number }>;
+      opens: Array<{
+        paintedMs: number;
+        logWholeMs: number;
+        longestFrameMs: number;
+        longestTaskMs: number;
+        frames: number;
+      }>;
       buildAgeMin: number;
     };
 
@@ -38,7 +44,12 @@ export const LONG_RUN_CONFIG: RunConfigInput = {
   clock: 'virtual',
   maxOutputTokens: 64_000,
   budgets: { maxIterations: 10, maxCostUsd: 50, maxAttempts: 500 },
-  faults: { rules: [{ id: 'drip', enabled: true, when: { kind: 'always' }, action: { type: 'slow_drip', delayMs: 60 } }], tools: [] },
+  faults: {
+    rules: [
+      { id: 'drip', enabled: true, when: { kind: 'always' }, action: { type: 'slow_drip', delayMs: 60 } },
+    ],
+    tools: [],
+  },
 } as RunConfigInput;
 
 /** The page's own observers, installed before any script of the page runs (a string: tsx would wrap a function). */
@@ -68,8 +79,10 @@ const OBSERVE = `(() => {
 export async function measureBrowser({ opens }: { opens: number }): Promise<BrowserFigures> {
   const root = process.cwd();
   const buildId = path.join(root, '.next', 'BUILD_ID');
-  if (!fs.existsSync(CHROMIUM_PATH)) return { skipped: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or apt-get install chromium)` };
-  if (!fs.existsSync(buildId)) return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
+  if (!fs.existsSync(CHROMIUM_PATH))
+    return { skipped: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or apt-get install chromium)` };
+  if (!fs.existsSync(buildId))
+    return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
   const { chromium } = await import('playwright-core');
 
   const server = await startNextServer({ root, prefix: 'loop-lab-bench-browser-' });
@@ -103,16 +116,28 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
     const { id } = (await created.json()) as { id: string };
     const runEvents = await waitForEnd(`${base}/api/runs/${encodeURIComponent(id)}/events`);
 
-    const samples: Array<{ paintedMs: number; logWholeMs: number; longestFrameMs: number; longestTaskMs: number; frames: number }> = [];
+    const samples: Array<{
+      paintedMs: number;
+      logWholeMs: number;
+      longestFrameMs: number;
+      longestTaskMs: number;
+      frames: number;
+    }> = [];
     for (let i = 0; i < opens; i += 1) {
       const context = await browser.newContext();
       const runPage = await context.newPage();
       await runPage.addInitScript(OBSERVE);
       await runPage.goto(`${base}/runs/${encodeURIComponent(id)}`);
-      await runPage.waitForFunction(`performance.getEntriesByName('bench:run-painted').length > 0`, undefined, { timeout: 60_000 });
+      await runPage.waitForFunction(
+        `performance.getEntriesByName('bench:run-painted').length > 0`,
+        undefined,
+        { timeout: 60_000 },
+      );
       // The rest of the log, read after the paint (the inspector's raw events), and the frames
       // still settling after it count too.
-      await runPage.waitForFunction(`performance.getEntriesByName('bench:log-whole').length > 0`, undefined, { timeout: 60_000 });
+      await runPage.waitForFunction(`performance.getEntriesByName('bench:log-whole').length > 0`, undefined, {
+        timeout: 60_000,
+      });
       await runPage.waitForTimeout(500);
       samples.push(
         (await runPage.evaluate(`(() => ({
@@ -142,7 +167,8 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
 async function waitForEnd(url: string): Promise<number> {
   const text = await (await fetch(url)).text();
   const frames = text.split('\n\n').filter((frame) => frame.startsWith('id: '));
-  if (!frames.at(-1)?.includes('"event":"terminate"')) throw new Error('the long run ended without a terminate');
+  if (!frames.at(-1)?.includes('"event":"terminate"'))
+    throw new Error('the long run ended without a terminate');
   return frames.length;
 }
 
@@ -150,7 +176,10 @@ export const BUNDLE_TARGET_BYTES = 150 * 1024;
 export const PAINT_TARGET_MS = 1000;
 export const FRAME_TARGET_MS = 100;
 
-export function describeBrowser(result: Exclude<BrowserFigures, { skipped: string }>): { bundle: string; open: string } {
+export function describeBrowser(result: Exclude<BrowserFigures, { skipped: string }>): {
+  bundle: string;
+  open: string;
+} {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
   const largest = [...result.scripts].sort((a, b) => b.gzip - a.gzip).slice(0, 5);
   const [cold, ...warm] = result.opens;
@@ -166,7 +195,9 @@ export function describeBrowser(result: Exclude<BrowserFigures, { skipped: strin
       `each ${painted.map((n) => n.toFixed(0)).join(', ')}), the whole log in ${median(seen.map((s) => s.logWholeMs)).toFixed(0)} ms; ` +
       `longest frame ${Math.max(...frames).toFixed(0)} ms ` +
       `(longest task ${Math.max(...seen.map((s) => s.longestTaskMs)).toFixed(0)} ms)` +
-      (cold && warm.length > 0 ? `; the first open, cold: ${cold.paintedMs.toFixed(0)} ms, frame ${cold.longestFrameMs.toFixed(0)} ms` : '') +
+      (cold && warm.length > 0
+        ? `; the first open, cold: ${cold.paintedMs.toFixed(0)} ms, frame ${cold.longestFrameMs.toFixed(0)} ms`
+        : '') +
       `\n      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`,
   };
 }

@@ -8,7 +8,9 @@ import { median, percentile } from './stats';
  * booted), and with a fresh child spawned for the check (a heap cap other than the default
  * bypasses the pool). Sequential, so each figure is one check's latency, not throughput.
  */
-export async function measureCheckCost(options: { checks: number }): Promise<{ pooledMs: number; pooledP95Ms: number; freshMs: number; freshP95Ms: number }> {
+export async function measureCheckCost(options: {
+  checks: number;
+}): Promise<{ pooledMs: number; pooledP95Ms: number; freshMs: number; freshP95Ms: number }> {
   const scenario = getScenario('fix-failing-test')!;
   const workspace = createWorkspace({ files: scenario.files });
   const entries = ['test/slugify.test.js'];
@@ -26,5 +28,10 @@ export async function measureCheckCost(options: { checks: number }): Promise<{ p
   };
   const pooled = await time(DEFAULT_SANDBOX_LIMITS.heapMb);
   const fresh = await time(DEFAULT_SANDBOX_LIMITS.heapMb + 1);
-  return { pooledMs: median(pooled), pooledP95Ms: percentile(pooled, 95), freshMs: median(fresh), freshP95Ms: percentile(fresh, 95) };
+  return {
+    pooledMs: median(pooled),
+    pooledP95Ms: percentile(pooled, 95),
+    freshMs: median(fresh),
+    freshP95Ms: percentile(fresh, 95),
+  };
 }

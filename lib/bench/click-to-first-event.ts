@@ -28,8 +28,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export async function measureClickToFirstEvent({ clicks }: { clicks: number }): Promise<ClickToFirstEvent> {
   const root = process.cwd();
   const buildId = path.join(root, '.next', 'BUILD_ID');
-  if (!fs.existsSync(CHROMIUM)) return { skipped: `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium)` };
-  if (!fs.existsSync(buildId)) return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
+  if (!fs.existsSync(CHROMIUM))
+    return { skipped: `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or apt-get install chromium)` };
+  if (!fs.existsSync(buildId))
+    return { skipped: 'no production build (.next/BUILD_ID): run `npx next build` first' };
   const { chromium } = await import('playwright-core');
 
   const server = await startNextServer({ root, prefix: 'loop-lab-bench-web-' });
@@ -42,12 +44,18 @@ export async function measureClickToFirstEvent({ clicks }: { clicks: number }): 
     await runButton.waitFor();
     // The click's own timestamp, taken by the browser when the input event was created.
     // (Code for the page goes as strings: tsx would wrap functions in a helper the page lacks.)
-    await page.evaluate(`document.addEventListener('click', (e) => performance.mark('bench:click', { startTime: e.timeStamp }), { capture: true })`);
+    await page.evaluate(
+      `document.addEventListener('click', (e) => performance.mark('bench:click', { startTime: e.timeStamp }), { capture: true })`,
+    );
     const samples: Array<Record<'painted' | 'created' | 'streamOpen' | 'firstEvent', number>> = [];
     for (let i = 0; i <= clicks; i += 1) {
       await page.evaluate('performance.clearMarks()');
       await runButton.click();
-      await page.waitForFunction(`performance.getEntriesByName('loop-lab:first-event-painted').length > 0`, undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        `performance.getEntriesByName('loop-lab:first-event-painted').length > 0`,
+        undefined,
+        { timeout: 30_000 },
+      );
       const sample = (await page.evaluate(`(() => {
         const at = (name) => performance.getEntriesByName(name).at(-1)?.startTime ?? NaN;
         const click = at('bench:click');
@@ -91,7 +99,8 @@ export async function measureClickToFirstEvent({ clicks }: { clicks: number }): 
 }
 
 export function describeClicks(result: Exclude<ClickToFirstEvent, { skipped: string }>): string {
-  const f = (values: number[]) => `median ${median(values).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms`;
+  const f = (values: number[]) =>
+    `median ${median(values).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms`;
   return (
     `first event painted: ${f(result.painted)} after the click (${result.clicks} clicks; the first click after the server started, ` +
     `not counted: ${result.coldMs.toFixed(0)} ms)\n` +

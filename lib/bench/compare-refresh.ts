@@ -54,7 +54,12 @@ async function main(): Promise<void> {
     seed: 3,
     budgets: { maxIterations: 200, maxCostUsd: 50, maxAttempts: 500 },
     // Every stream record 60 ms apart: past the 50 ms delta window, so each is an event of its own.
-    faults: { rules: [{ id: 'drip', enabled: true, when: { kind: 'always' }, action: { type: 'slow_drip', delayMs: 60 } }], tools: [] },
+    faults: {
+      rules: [
+        { id: 'drip', enabled: true, when: { kind: 'always' }, action: { type: 'slow_drip', delayMs: 60 } },
+      ],
+      tools: [],
+    },
   } as RunConfigInput;
   const a = await record(base);
   const b = await record({ ...base, preset: 'course' } as RunConfigInput);
@@ -62,8 +67,18 @@ async function main(): Promise<void> {
   try {
     const store = createSqliteRunStore({ dir });
     const startOf = (log: RunEvent[]) => (log[0] as Extract<RunEvent, { event: 'run_start' }>).config;
-    store.createRun({ id: 'live', config: startOf(a), events: a.slice(0, 1).map((e) => ({ ...e, run_id: 'live' })), totals: a.totals[0]! });
-    store.createRun({ id: 'done', config: startOf(b), events: b.map((e) => ({ ...e, run_id: 'done' })), totals: b.totals.at(-1)! });
+    store.createRun({
+      id: 'live',
+      config: startOf(a),
+      events: a.slice(0, 1).map((e) => ({ ...e, run_id: 'live' })),
+      totals: a.totals[0]!,
+    });
+    store.createRun({
+      id: 'done',
+      config: startOf(b),
+      events: b.map((e) => ({ ...e, run_id: 'done' })),
+      totals: b.totals.at(-1)!,
+    });
 
     // Before: both logs kept whole (only new events read), compareRuns over both each refresh.
     let liveLog: RunEvent[] = [];
@@ -81,7 +96,11 @@ async function main(): Promise<void> {
     let refresh = 0;
     for (let at = 1; at < a.length; at += BURST, refresh += 1) {
       const burst = a.slice(at, at + BURST);
-      store.appendEvents({ runId: 'live', events: burst.map((e) => ({ ...e, run_id: 'live' })), totals: a.totals[at + burst.length - 1]! });
+      store.appendEvents({
+        runId: 'live',
+        events: burst.map((e) => ({ ...e, run_id: 'live' })),
+        totals: a.totals[at + burst.length - 1]!,
+      });
       let x = '';
       let y = '';
       // Alternate which goes first, so neither always runs on a warmer cache.

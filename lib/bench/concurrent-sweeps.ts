@@ -61,7 +61,12 @@ async function settledRssMb(ms: number): Promise<number> {
  * measured −2 to +14 MB over three runs), the second shows whether cancelling gives back what a
  * round took; each is held to 10 % of its own baseline.
  */
-export async function measureConcurrentSweeps({ sweeps = 8, runsEach = 1000, runFor = 100, afterMs = 5_000 } = {}): Promise<ConcurrentSweeps> {
+export async function measureConcurrentSweeps({
+  sweeps = 8,
+  runsEach = 1000,
+  runFor = 100,
+  afterMs = 5_000,
+} = {}): Promise<ConcurrentSweeps> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-sweeps-'));
   const runStore = createSqliteRunStore({ dir });
   const sweepStore = createSqliteSweepStore({ dir });
@@ -78,14 +83,20 @@ export async function measureConcurrentSweeps({ sweeps = 8, runsEach = 1000, run
         return createLocalPool({ workers });
       },
     });
-    const grid = SweepGridSchema.parse({ configurations: [{ id: 'codesmith', preset: 'codesmith' }], seeds: { from: 1, to: runsEach } });
+    const grid = SweepGridSchema.parse({
+      configurations: [{ id: 'codesmith', preset: 'codesmith' }],
+      seeds: { from: 1, to: runsEach },
+    });
     const round = async (): Promise<ConcurrentSweepsRound> => {
       poolsMade = 0;
       const rssBaselineMb = await settledRssMb(2_000);
       const threadsBaseline = osThreads();
       const fromKernel = resetPeakRss();
       let sampledPeak = process.memoryUsage.rss() / MB;
-      const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss() / MB)), 50);
+      const sampler = setInterval(
+        () => (sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss() / MB)),
+        50,
+      );
       const ids = Array.from({ length: sweeps }, () => registry.start(grid).id);
       while ((registry.read(ids[0]!)?.sweep.done ?? 0) < runFor) await new Promise((r) => setTimeout(r, 100));
       const queuedAtOnce = ids.filter((id) => registry.read(id)?.sweep.status === 'queued').length;
@@ -95,7 +106,16 @@ export async function measureConcurrentSweeps({ sweeps = 8, runsEach = 1000, run
       clearInterval(sampler);
       const rssPeakMb = fromKernel ? (peakRssMb() ?? sampledPeak) : sampledPeak;
       const rssAfterMb = await settledRssMb(afterMs);
-      return { poolsMade, queuedAtOnce, runsDone, rssBaselineMb, rssPeakMb, rssAfterMb, threadsBaseline, threadsAfter: osThreads() };
+      return {
+        poolsMade,
+        queuedAtOnce,
+        runsDone,
+        rssBaselineMb,
+        rssPeakMb,
+        rssAfterMb,
+        threadsBaseline,
+        threadsAfter: osThreads(),
+      };
     };
     const first = await round();
     const second = await round();

@@ -65,8 +65,14 @@ export async function ceilingFigures(sweep?: SweepThroughput): Promise<void> {
  * loaded machine read the shares, not the milliseconds.
  */
 export async function ownerFigures(): Promise<void> {
-  const printed = await runBundled({ entry: 'lib/bench/cpu-owners-entry.ts', env: { BENCH_OWNER_RUNS: process.env.BENCH_OWNER_RUNS ?? '40' } });
-  const { engine, sdk, sweep } = JSON.parse(printed.trim().split('\n').at(-1)!) as Record<'engine' | 'sdk' | 'sweep', CpuOwners>;
+  const printed = await runBundled({
+    entry: 'lib/bench/cpu-owners-entry.ts',
+    env: { BENCH_OWNER_RUNS: process.env.BENCH_OWNER_RUNS ?? '40' },
+  });
+  const { engine, sdk, sweep } = JSON.parse(printed.trim().split('\n').at(-1)!) as Record<
+    'engine' | 'sdk' | 'sweep',
+    CpuOwners
+  >;
   const pct = (share: number): string => `${(share * 100).toFixed(1)} %`.padStart(7);
   const sdkMs = new Map(sdk.owners.map((o) => [o.owner, o.msPerRun]));
   const engineLines = engine.owners
@@ -77,7 +83,9 @@ export async function ownerFigures(): Promise<void> {
     );
   const vendorSide = sweep.owners.filter((o) => VENDOR_AND_SDK.has(o.owner)).reduce((n, o) => n + o.share, 0);
   const shared = sweep.owners.filter((o) => o.owner.startsWith('(')).reduce((n, o) => n + o.share, 0);
-  const sweepLines = sweep.owners.filter((o) => o.share >= 0.005).map((o) => `        ${pct(o.share)}  ${o.owner}`);
+  const sweepLines = sweep.owners
+    .filter((o) => o.share >= 0.005)
+    .map((o) => `        ${pct(o.share)}  ${o.owner}`);
   console.log(
     `INFO  where the CPU goes, by layer (sampled, each sample charged to the nearest frame of ours on its stack; bundled)\n` +
       `      the engine bench's run (${engine.busyMsPerRun.toFixed(1)} ms a run sampled) beside the bare SDK on the same bytes (${sdk.busyMsPerRun.toFixed(1)} ms):\n` +

@@ -25,8 +25,12 @@ const engineParts: CpuOwners[] = [];
 const sdkParts: CpuOwners[] = [];
 const quarter = Math.max(1, Math.round(runs / 4));
 for (let turn = 0; turn < 4; turn++) {
-  engineParts.push(await profileOwners({ bundle, runs: quarter, work: repeat(quarter, () => engineRun(exchanges)) }));
-  sdkParts.push(await profileOwners({ bundle, runs: quarter, work: repeat(quarter, () => sdkOnly(exchanges)) }));
+  engineParts.push(
+    await profileOwners({ bundle, runs: quarter, work: repeat(quarter, () => engineRun(exchanges)) }),
+  );
+  sdkParts.push(
+    await profileOwners({ bundle, runs: quarter, work: repeat(quarter, () => sdkOnly(exchanges)) }),
+  );
 }
 const engine = mergeOwners(engineParts);
 const sdk = mergeOwners(sdkParts);

@@ -28,7 +28,11 @@ export const UNOWNED = '(no frame of ours: stream, timer and promise jobs)';
  * own frames count for the code that called them. Samples with no frame of the bundle on the
  * stack (callbacks Node started) go to UNOWNED; GC and V8's own work to their own buckets.
  */
-export async function profileOwners(options: { bundle: string; runs: number; work: () => Promise<void> }): Promise<CpuOwners> {
+export async function profileOwners(options: {
+  bundle: string;
+  runs: number;
+  work: () => Promise<void>;
+}): Promise<CpuOwners> {
   const fileAt = bundleFiles(readFileSync(options.bundle, 'utf8'));
   const session = new Session();
   session.connect();
@@ -64,7 +68,9 @@ export async function profileOwners(options: { bundle: string; runs: number; wor
     busy += us;
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + us);
   }
-  const owners = [...byOwner].map(([owner, us]) => ({ owner, msPerRun: us / 1000 / options.runs, share: us / busy })).sort((a, b) => b.share - a.share);
+  const owners = [...byOwner]
+    .map(([owner, us]) => ({ owner, msPerRun: us / 1000 / options.runs, share: us / busy }))
+    .sort((a, b) => b.share - a.share);
   return { runs: options.runs, busyMsPerRun: busy / 1000 / options.runs, owners };
 }
 
@@ -74,9 +80,12 @@ const SELF = 'lib/bench/cpu-owners.ts';
 export function mergeOwners(parts: readonly CpuOwners[]): CpuOwners {
   const runs = parts.reduce((n, p) => n + p.runs, 0);
   const ms = new Map<string, number>();
-  for (const part of parts) for (const o of part.owners) ms.set(o.owner, (ms.get(o.owner) ?? 0) + o.msPerRun * part.runs);
+  for (const part of parts)
+    for (const o of part.owners) ms.set(o.owner, (ms.get(o.owner) ?? 0) + o.msPerRun * part.runs);
   const busy = [...ms.values()].reduce((a, b) => a + b, 0);
-  const owners = [...ms].map(([owner, total]) => ({ owner, msPerRun: total / runs, share: total / busy })).sort((a, b) => b.share - a.share);
+  const owners = [...ms]
+    .map(([owner, total]) => ({ owner, msPerRun: total / runs, share: total / busy }))
+    .sort((a, b) => b.share - a.share);
   return { runs, busyMsPerRun: busy / runs, owners };
 }
 
@@ -110,4 +119,10 @@ function layerOf(file: string): string {
 }
 
 /** The layers that are the vendor's and the SDK's work (what a sweep's ceiling runs), as opposed to the engine side. */
-export const VENDOR_AND_SDK = new Set(['lib/sim', '@anthropic-ai/sdk', 'openai', 'gpt-tokenizer', '@opentelemetry/api']);
+export const VENDOR_AND_SDK = new Set([
+  'lib/sim',
+  '@anthropic-ai/sdk',
+  'openai',
+  'gpt-tokenizer',
+  '@opentelemetry/api',
+]);

@@ -7,6 +7,10 @@ import { recordBenchRun } from './record-run';
 const exchanges = await recordBenchRun();
 const recorded = await recordEngineRequests(exchanges);
 await assertSameBodies(recorded, exchanges);
-const floor = await measureEngineFloor({ exchanges, requests: recorded.requests, rounds: Number(process.env.BENCH_ENGINE_ROUNDS ?? 25) });
+const floor = await measureEngineFloor({
+  exchanges,
+  requests: recorded.requests,
+  rounds: Number(process.env.BENCH_ENGINE_ROUNDS ?? 25),
+});
 console.log(JSON.stringify(floor));
 process.exit(0);

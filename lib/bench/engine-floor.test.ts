@@ -9,11 +9,17 @@ describe('the engine floor (provider layer alone)', () => {
     const recorded = await recordEngineRequests(exchanges);
     expect(recorded.requests).toHaveLength(BENCH_TURNS + 1);
     // The engine's bodies are the recorded ones the bare SDK side sends (which adds only `stream`).
-    recorded.bodies.forEach((body, i) => expect(JSON.parse(body)).toEqual({ ...(exchanges[i]!.body as object), stream: true }));
+    recorded.bodies.forEach((body, i) =>
+      expect(JSON.parse(body)).toEqual({ ...(exchanges[i]!.body as object), stream: true }),
+    );
     await expect(assertSameBodies(recorded, exchanges)).resolves.toBeUndefined();
 
     const parts: StreamPart['type'][][] = recorded.requests.map(() => []);
-    const seen = await providerOnly({ requests: freshRequests(recorded.requests), exchanges, onPart: (i, part) => parts[i]!.push(part.type) });
+    const seen = await providerOnly({
+      requests: freshRequests(recorded.requests),
+      exchanges,
+      onPart: (i, part) => parts[i]!.push(part.type),
+    });
     expect(seen).toBe(parts.flat().length);
     for (const types of parts) {
       expect(types[0]).toBe('connected');
@@ -21,7 +27,10 @@ describe('the engine floor (provider layer alone)', () => {
       expect(types).toContain('text-delta');
     }
     // Every turn but the last reads a file.
-    expect(parts.slice(0, BENCH_TURNS).map((types) => types.includes('tool-call-start'))).toEqual([...Array(BENCH_TURNS - 1).fill(true), false]);
+    expect(parts.slice(0, BENCH_TURNS).map((types) => types.includes('tool-call-start'))).toEqual([
+      ...Array(BENCH_TURNS - 1).fill(true),
+      false,
+    ]);
   });
 
   it('gives each run new message objects, shared between requests as in the run', async () => {
@@ -39,6 +48,8 @@ describe('the engine floor (provider layer alone)', () => {
     const requests = [...recorded.requests];
     requests[7] = { ...requests[7]!, maxTokens: requests[7]!.maxTokens + 1 };
     await expect(assertSameBodies({ ...recorded, requests }, exchanges)).rejects.toThrow(/request 8 differs/);
-    await expect(assertSameBodies({ ...recorded, requests: requests.slice(1) }, exchanges)).rejects.toThrow(/sent 50 requests, the engine's run 51/);
+    await expect(assertSameBodies({ ...recorded, requests: requests.slice(1) }, exchanges)).rejects.toThrow(
+      /sent 50 requests, the engine's run 51/,
+    );
   });
 });

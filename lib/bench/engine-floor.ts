@@ -43,7 +43,11 @@ export async function recordEngineRequests(exchanges: readonly Exchange[]): Prom
       return provider.stream(request, options);
     },
   });
-  await runBenchLoop({ fetch: bodiesOf(replayFetch(exchanges), (body) => bodies.push(body)), clock: new RealClock(1), wrap: recording });
+  await runBenchLoop({
+    fetch: bodiesOf(replayFetch(exchanges), (body) => bodies.push(body)),
+    clock: new RealClock(1),
+    wrap: recording,
+  });
   return { requests, bodies };
 }
 
@@ -70,7 +74,11 @@ export async function providerOnly(options: {
 }): Promise<number> {
   const { requests, exchanges, onBody, onPart } = options;
   const replay = replayFetch(exchanges);
-  const provider = createProvider({ vendor: 'sim-anthropic', fetch: onBody ? bodiesOf(replay, onBody) : replay, maxRetries: 0 });
+  const provider = createProvider({
+    vendor: 'sim-anthropic',
+    fetch: onBody ? bodiesOf(replay, onBody) : replay,
+    maxRetries: 0,
+  });
   let parts = 0;
   for (const [i, request] of requests.entries()) {
     await provider.stream(request, {
@@ -85,10 +93,18 @@ export async function providerOnly(options: {
  * Proves the floor does the work the engine's run did: the same number of requests, each
  * body byte for byte the body the engine's SDK sent. Throws naming the first that differs.
  */
-export async function assertSameBodies(recorded: EngineRequests, exchanges: readonly Exchange[]): Promise<void> {
+export async function assertSameBodies(
+  recorded: EngineRequests,
+  exchanges: readonly Exchange[],
+): Promise<void> {
   const sent: string[] = [];
-  await providerOnly({ requests: freshRequests(recorded.requests), exchanges, onBody: (body) => sent.push(body) });
-  if (sent.length !== recorded.bodies.length) throw new Error(`the floor sent ${sent.length} requests, the engine's run ${recorded.bodies.length}`);
+  await providerOnly({
+    requests: freshRequests(recorded.requests),
+    exchanges,
+    onBody: (body) => sent.push(body),
+  });
+  if (sent.length !== recorded.bodies.length)
+    throw new Error(`the floor sent ${sent.length} requests, the engine's run ${recorded.bodies.length}`);
   sent.forEach((body, i) => {
     if (body !== recorded.bodies[i]) {
       throw new Error(
@@ -115,7 +131,11 @@ export interface EngineFloor {
  * each round's floor and engine divided by that round's SDK, so drift cancels out. The
  * floor's fresh messages are cloned outside the timed part.
  */
-export async function measureEngineFloor(options: { exchanges: readonly Exchange[]; requests: readonly ModelRequest[]; rounds: number }): Promise<EngineFloor> {
+export async function measureEngineFloor(options: {
+  exchanges: readonly Exchange[];
+  requests: readonly ModelRequest[];
+  rounds: number;
+}): Promise<EngineFloor> {
   const { exchanges, requests, rounds } = options;
   for (let i = 0; i < 10; i++) {
     await providerOnly({ requests: freshRequests(requests), exchanges });

@@ -5,6 +5,9 @@ import { measureEngineOverhead } from './engine-overhead';
 import { recordBenchRun } from './record-run';
 
 const exchanges = await recordBenchRun();
-const overhead = await measureEngineOverhead({ exchanges, rounds: Number(process.env.BENCH_ENGINE_ROUNDS ?? 25) });
+const overhead = await measureEngineOverhead({
+  exchanges,
+  rounds: Number(process.env.BENCH_ENGINE_ROUNDS ?? 25),
+});
 console.log(JSON.stringify(overhead));
 process.exit(0);

@@ -15,7 +15,12 @@ export async function engineRun(exchanges: readonly Exchange[]): Promise<number>
  * request carries an abort signal, as any caller that can stop a stream must pass one.
  */
 export async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
-  const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch: replayFetch(exchanges), maxRetries: 0 });
+  const client = new Anthropic({
+    apiKey: 'sim-key',
+    baseURL: 'http://sim.anthropic.local',
+    fetch: replayFetch(exchanges),
+    maxRetries: 0,
+  });
   let seen = 0;
   for (const exchange of exchanges) {
     const stream = await client.messages.create(
@@ -31,7 +36,10 @@ export async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
  * CPU time of the engine run divided by CPU time of the bare SDK, measured alternately in
  * one process (warm-up first) over `rounds` pairs.
  */
-export async function measureEngineOverhead(options: { exchanges: readonly Exchange[]; rounds: number }): Promise<{
+export async function measureEngineOverhead(options: {
+  exchanges: readonly Exchange[];
+  rounds: number;
+}): Promise<{
   engineMs: number;
   sdkMs: number;
   ratio: number;
@@ -55,5 +63,11 @@ export async function measureEngineOverhead(options: { exchanges: readonly Excha
   // Each engine sample is paired with the SDK sample measured right after it, so drift in the
   // machine's speed during the bench cancels out; the ratio reported is the median pair.
   const ratios = engine.map((ms, i) => ms / sdk[i]!);
-  return { engineMs: median(engine), sdkMs: median(sdk), ratio: median(ratios), spread: [percentile(ratios, 25), percentile(ratios, 75)], events };
+  return {
+    engineMs: median(engine),
+    sdkMs: median(sdk),
+    ratio: median(ratios),
+    spread: [percentile(ratios, 25), percentile(ratios, 75)],
+    events,
+  };
 }

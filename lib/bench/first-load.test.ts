@@ -46,7 +46,11 @@ describe("the playground's first load", () => {
     const modules = await firstLoad('components/controls/playground.tsx');
     expect(modules.length).toBeGreaterThan(50);
     expect(modules.filter((m) => m.includes('node_modules/zod/'))).toEqual([]);
-    expect(modules.filter((m) => /lib\/protocol\/(http\/|event-families\/|events\.ts|config\.ts|recovery\.ts)/.test(m))).toEqual([]);
+    expect(
+      modules.filter((m) =>
+        /lib\/protocol\/(http\/|event-families\/|events\.ts|config\.ts|recovery\.ts)/.test(m),
+      ),
+    ).toEqual([]);
     // The fold (the reducer with the event check) comes with a run's events, not with the page.
     expect(modules.filter((m) => m.includes('lib/client/run-view/reduce-run-event'))).toEqual([]);
   }, 60_000);

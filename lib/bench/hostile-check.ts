@@ -13,7 +13,8 @@ import { percentile } from './stats';
 export const HOSTILE_TEST_FILES: Record<string, string> = {
   'infinite loop': 'while (true) {}',
   'huge allocation': 'const keep = []; for (;;) keep.push(new Array(1e6).fill(7));',
-  'forged report': 'console.log("PASS"); JSON.stringify = () => \'{"results":[{"name":"x","ok":true}]}\'; test("x", () => { throw new Error("no"); });',
+  'forged report':
+    'console.log("PASS"); JSON.stringify = () => \'{"results":[{"name":"x","ok":true}]}\'; test("x", () => { throw new Error("no"); });',
   'toString bomb': 'JSON.stringify = () => ({ toString() { for (;;) {} } }); test("x", () => {});',
 };
 
@@ -59,22 +60,40 @@ function hostilePolicy(stopped: () => boolean, offset = 0): Policy {
     const kind = kinds[(Math.floor(turn / 2) + offset) % kinds.length]!;
     if (turn % 2 === 0) {
       const content = HOSTILE_TEST_FILES[kind]!;
-      return { text: `Writing a test (${kind}).`, toolCalls: [{ name: 'write_file', argsText: JSON.stringify({ path: 'test/slugify.test.js', content }) }] };
+      return {
+        text: `Writing a test (${kind}).`,
+        toolCalls: [
+          { name: 'write_file', argsText: JSON.stringify({ path: 'test/slugify.test.js', content }) },
+        ],
+      };
     }
     return { text: 'Running the check.', toolCalls: [{ name: 'run_check', argsText: '{}' }] };
   };
 }
 
 /** One run of the default scenario through the engine, on the given clock and simulated model (its own share of the check pool). */
-async function runScenario(options: { clock: Clock; policy?: Policy; seed: number; runId: string }): Promise<RunEvent[]> {
+async function runScenario(options: {
+  clock: Clock;
+  policy?: Policy;
+  seed: number;
+  runId: string;
+}): Promise<RunEvent[]> {
   const scenario = getScenario('fix-failing-test')!;
-  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, seed: options.seed, budgets: { maxIterations: 200, maxCostUsd: 1000 } });
+  const config = RunConfigSchema.parse({
+    provider: { vendor: 'sim-anthropic' },
+    seed: options.seed,
+    budgets: { maxIterations: 200, maxCostUsd: 1000 },
+  });
   const recovery = resolveRecovery('codesmith');
   const workspace = createWorkspace({ files: scenario.files });
   const toolbox = createToolbox({ scenario });
   const events: RunEvent[] = [];
   const log = new EventLog(options.runId, options.clock, (event) => events.push(event));
-  const sim = createSimAnthropic({ clock: options.clock, random: createRandom(options.seed), policy: options.policy ?? createPolicy('worker', scenario) });
+  const sim = createSimAnthropic({
+    clock: options.clock,
+    random: createRandom(options.seed),
+    policy: options.policy ?? createPolicy('worker', scenario),
+  });
   await runLoop({
     config,
     recovery,
@@ -98,7 +117,8 @@ async function runScenario(options: { clock: Clock; policy?: Policy; seed: numbe
     random: createRandom(options.seed),
     emit: log.emit,
     signal: new AbortController().signal,
-    judgeTask: () => judgeTask({ scenario, workspace, clock: options.clock, task: scenario.task, share: options.runId }),
+    judgeTask: () =>
+      judgeTask({ scenario, workspace, clock: options.clock, task: scenario.task, share: options.runId }),
   });
   return events;
 }
@@ -113,10 +133,19 @@ function checkOutcomes(events: readonly RunEvent[]): string[] {
 }
 
 /** Runs `count` hostile runs until `other` settles, then lets them finish their turn; their events. */
-async function besideHostileRuns<T>(options: { count: number; clock: () => Clock; other: () => Promise<T> }): Promise<{ other: T; hostile: RunEvent[][] }> {
+async function besideHostileRuns<T>(options: {
+  count: number;
+  clock: () => Clock;
+  other: () => Promise<T>;
+}): Promise<{ other: T; hostile: RunEvent[][] }> {
   let otherDone = false;
   const hostile = Array.from({ length: options.count }, (_, i) =>
-    runScenario({ clock: options.clock(), policy: hostilePolicy(() => otherDone, i), seed: 12 + i, runId: `hostile-${i}` }),
+    runScenario({
+      clock: options.clock(),
+      policy: hostilePolicy(() => otherDone, i),
+      seed: 12 + i,
+      runId: `hostile-${i}`,
+    }),
   );
   try {
     const other = await options.other();
@@ -152,7 +181,10 @@ export interface HostileCheckFigures {
  * Every event of the other run waits on its clock, so how late its timers fire is how late its
  * events are.
  */
-export async function measureHostileCheck(options: { timeScale: number; hostileRuns: number }): Promise<HostileCheckFigures> {
+export async function measureHostileCheck(options: {
+  timeScale: number;
+  hostileRuns: number;
+}): Promise<HostileCheckFigures> {
   const alone = new LatenessClock(options.timeScale);
   const aloneHistogram = monitorEventLoopDelay({ resolution: 5 });
   aloneHistogram.enable();
@@ -204,7 +236,9 @@ export interface CheckStarvationFigures {
  * check pool), alone and beside `hostileRuns` virtual-clock runs that call run_check in a loop
  * (nothing of theirs waits on wall time: each has a check waiting the moment its last one ends).
  */
-export async function measureCheckStarvation(options: { hostileRuns: number }): Promise<CheckStarvationFigures> {
+export async function measureCheckStarvation(options: {
+  hostileRuns: number;
+}): Promise<CheckStarvationFigures> {
   const started = performance.now();
   await runScenario({ clock: new VirtualClock(), seed: 21, runId: 'normal-alone' });
   const aloneWallMs = performance.now() - started;

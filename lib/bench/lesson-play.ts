@@ -6,7 +6,12 @@ import { LESSONS, type Lesson, type LessonSide } from '@/lib/lessons';
 import { LESSON_CLAIMS } from '@/lib/lessons/lesson-claims.testkit';
 import { RunRecordSchema } from '@/lib/protocol/http';
 import type { RunEvent } from '@/lib/protocol';
-import { lessonPlayClock, makeLessonParentHere, playLessonHere, type LessonParent } from '@/lib/runtime/lesson-sides';
+import {
+  lessonPlayClock,
+  makeLessonParentHere,
+  playLessonHere,
+  type LessonParent,
+} from '@/lib/runtime/lesson-sides';
 import { startBusyLoops } from '@/lib/testing/busy-loops';
 import { deterministicContent } from '@/lib/testing/deterministic-log';
 import { startNextServer } from './next-server';
@@ -48,7 +53,9 @@ export const LOAD_FLOOR = 10;
  * the same two runs launched in this process on the paced clock (the runtime calls the route
  * makes, without the server, its store or the stream).
  */
-export async function measureLessonPlayTimes(options: { only?: readonly string[]; onLesson?: (time: LessonPlayTime) => void } = {}): Promise<LessonPlayTimes> {
+export async function measureLessonPlayTimes(
+  options: { only?: readonly string[]; onLesson?: (time: LessonPlayTime) => void } = {},
+): Promise<LessonPlayTimes> {
   const lessons = options.only ? LESSONS.filter((l) => options.only!.includes(l.slug)) : LESSONS;
   const root = process.cwd();
   const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID'));
@@ -56,7 +63,10 @@ export async function measureLessonPlayTimes(options: { only?: readonly string[]
   const busy = startBusyLoops({ perCore: BUSY_PER_CORE });
   try {
     // The one-minute load average follows the loops over a minute or so: play once it says busy.
-    for (const until = performance.now() + 90_000; os.loadavg()[0]! < LOAD_FLOOR && performance.now() < until;) {
+    for (
+      const until = performance.now() + 90_000;
+      os.loadavg()[0]! < LOAD_FLOOR && performance.now() < until;
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     const out: LessonPlayTime[] = [];
@@ -76,24 +86,43 @@ export async function measureLessonPlayTimes(options: { only?: readonly string[]
 
 async function playThroughServer(base: string, lesson: Lesson): Promise<LessonPlayTime> {
   const started = performance.now();
-  const response = await fetch(`${base}/api/lessons/${lesson.slug}/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  if (response.status !== 201) throw new Error(`play ${lesson.slug}: ${response.status} ${await response.text()}`);
+  const response = await fetch(`${base}/api/lessons/${lesson.slug}/play`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (response.status !== 201)
+    throw new Error(`play ${lesson.slug}: ${response.status} ${await response.text()}`);
   const ids = (await response.json()) as { on: string; off: string; parent?: string };
   const [onMs, offMs] = await Promise.all(
-    [ids.on, ids.off].map(async (id) => (await readToTerminate(`${base}/api/runs/${encodeURIComponent(id)}/events`), performance.now() - started)),
+    [ids.on, ids.off].map(
+      async (id) => (
+        await readToTerminate(`${base}/api/runs/${encodeURIComponent(id)}/events`),
+        performance.now() - started
+      ),
+    ),
   );
   const load = os.loadavg()[0]!;
   // The parent a forked lesson's sides were forked from, as the route read it: the reference forks from it too.
   const parent = ids.parent
     ? {
         runId: ids.parent,
-        config: RunRecordSchema.parse(await getJson(`${base}/api/runs/${encodeURIComponent(ids.parent)}`)).config,
+        config: RunRecordSchema.parse(await getJson(`${base}/api/runs/${encodeURIComponent(ids.parent)}`))
+          .config,
         events: await storedLog(base, ids.parent),
       }
     : undefined;
   const played = { on: await storedLog(base, ids.on), off: await storedLog(base, ids.off) };
   const problems = await checkPlayed(lesson, played, parent);
-  return { slug: lesson.slug, timeScale: lesson.timeScale, onMs: onMs!, offMs: offMs!, wallMs: Math.max(onMs!, offMs!), load, problems };
+  return {
+    slug: lesson.slug,
+    timeScale: lesson.timeScale,
+    onMs: onMs!,
+    offMs: offMs!,
+    wallMs: Math.max(onMs!, offMs!),
+    load,
+    problems,
+  };
 }
 
 async function getJson(url: string): Promise<unknown> {
@@ -122,8 +151,17 @@ async function storedLog(base: string, runId: string): Promise<RunEvent[]> {
  * What the runs as played contradict (LessonPlayTime.problems): each side against its
  * virtual-clock run from the same parent (made here), how each ends, and every claim of the text.
  */
-async function checkPlayed(lesson: Lesson, played: Record<LessonSide, RunEvent[]>, parent: LessonParent | undefined): Promise<string[]> {
-  const virtual = await playLessonHere({ lesson, clock: { clock: 'virtual' }, runIdPrefix: `bench-${lesson.slug}-virtual`, ...(parent ? { parent } : {}) });
+async function checkPlayed(
+  lesson: Lesson,
+  played: Record<LessonSide, RunEvent[]>,
+  parent: LessonParent | undefined,
+): Promise<string[]> {
+  const virtual = await playLessonHere({
+    lesson,
+    clock: { clock: 'virtual' },
+    runIdPrefix: `bench-${lesson.slug}-virtual`,
+    ...(parent ? { parent } : {}),
+  });
   const problems: string[] = [];
   for (const side of ['on', 'off'] as const) {
     const [a, b] = [deterministicContent(played[side]), deterministicContent(virtual[side])];
@@ -183,5 +221,13 @@ async function playInProcess(lesson: Lesson): Promise<LessonPlayTime> {
   });
   const load = os.loadavg()[0]!;
   const problems = await checkPlayed(lesson, played, parent);
-  return { slug: lesson.slug, timeScale: lesson.timeScale, onMs: ended.on!, offMs: ended.off!, wallMs: Math.max(ended.on!, ended.off!), load, problems };
+  return {
+    slug: lesson.slug,
+    timeScale: lesson.timeScale,
+    onMs: ended.on!,
+    offMs: ended.off!,
+    wallMs: Math.max(ended.on!, ended.off!),
+    load,
+    problems,
+  };
 }

@@ -61,10 +61,20 @@ const SLUG = 'stream-idle-watchdog';
  * run threads; 'default': one a core). BENCH_LOAD_PROFILE=<dir>: the server writes V8 CPU
  * profiles there (one a thread) when it stops.
  */
-export async function measureLoad({ runs, timeScale, runThreads }: { runs: number; timeScale: number; runThreads: string }): Promise<LoadFigures> {
+export async function measureLoad({
+  runs,
+  timeScale,
+  runThreads,
+}: {
+  runs: number;
+  timeScale: number;
+  runThreads: string;
+}): Promise<LoadFigures> {
   const root = process.cwd();
   const { built, buildAgeMin } = ensureBuild(root);
-  const profile = process.env.BENCH_LOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_LOAD_PROFILE)}`] : [];
+  const profile = process.env.BENCH_LOAD_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_LOAD_PROFILE)}`]
+    : [];
   const server = await startNextServer({
     root,
     prefix: 'loop-lab-bench-load-',
@@ -84,9 +94,18 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
     const config = { ...side, budgets: { ...side.budgets, maxRunMs: 86_400_000 } };
     // One run first, to its end: the server's one-time costs (route compilation, warm-up) are not load.
     await watch(base, (await post(base, config)).id, { reconnects: 0 });
-    const reset = await fetch(`${base}/api/bench-diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    if (reset.status !== 204) throw new Error(`the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`);
-    const floorPostMs = await Promise.all(Array.from({ length: runs }, () => timedPost(`${base}/api/bench-diagnostics`, 204)));
+    const reset = await fetch(`${base}/api/bench-diagnostics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (reset.status !== 204)
+      throw new Error(
+        `the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`,
+      );
+    const floorPostMs = await Promise.all(
+      Array.from({ length: runs }, () => timedPost(`${base}/api/bench-diagnostics`, 204)),
+    );
     const plainPostMs = await plainServerBurst(runs);
     await timedPost(`${base}/api/bench-diagnostics`, 204); // the figures start after the floors' bursts
 
@@ -137,12 +156,15 @@ export async function measureLoad({ runs, timeScale, runThreads }: { runs: numbe
       watchdogEvents,
       server: diagnostics,
       mainThreadCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
-      postBurstCpuMs: cpuBefore !== undefined && cpuAnswered !== undefined ? cpuAnswered - cpuBefore : undefined,
+      postBurstCpuMs:
+        cpuBefore !== undefined && cpuAnswered !== undefined ? cpuAnswered - cpuBefore : undefined,
       built,
       buildAgeMin,
     };
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n      server stderr: ${server.stderr().slice(-1500)}`, { cause: error });
+    throw new Error(`${(error as Error).message}\n      server stderr: ${server.stderr().slice(-1500)}`, {
+      cause: error,
+    });
   } finally {
     await server.stop();
   }
@@ -167,7 +189,11 @@ function ensureBuild(root: string): { built: boolean; buildAgeMin: number } {
   let built = false;
   if (!fs.existsSync(buildId) || process.env.BENCH_REBUILD === '1') {
     console.log('      … building (next build), a few minutes');
-    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'inherit' });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+      { cwd: root, stdio: 'inherit' },
+    );
     if (result.status !== 0) throw new Error(`next build failed (${result.status})`);
     built = true;
   }
@@ -177,7 +203,11 @@ function ensureBuild(root: string): { built: boolean; buildAgeMin: number } {
 /** One POST of `{}` that must answer `status` (the bench diagnostics reset: the cheapest route the server has); its wall ms. */
 async function timedPost(url: string, status: number): Promise<number> {
   const t0 = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   await response.arrayBuffer();
   if (response.status !== status) throw new Error(`POST ${url}: ${response.status}`);
   return performance.now() - t0;
@@ -203,7 +233,11 @@ async function plainServerBurst(runs: number): Promise<number[]> {
 }
 
 async function post(base: string, config: unknown): Promise<{ id: string }> {
-  const response = await fetch(`${base}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+  const response = await fetch(`${base}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ config }),
+  });
   if (response.status !== 201) throw new Error(`POST /api/runs: ${response.status} ${await response.text()}`);
   return (await response.json()) as { id: string };
 }
@@ -213,7 +247,11 @@ async function post(base: string, config: unknown): Promise<{ id: string }> {
  * frame. A dropped connection is resumed after the last seq received, as a browser's
  * EventSource does (counted in `reconnects`).
  */
-async function watch(base: string, id: string, counts: { reconnects: number }): Promise<Array<{ seq: number; event: string }>> {
+async function watch(
+  base: string,
+  id: string,
+  counts: { reconnects: number },
+): Promise<Array<{ seq: number; event: string }>> {
   const out: Array<{ seq: number; event: string }> = [];
   for (let attempt = 0; ; attempt += 1) {
     if (attempt > 0) {
@@ -222,7 +260,8 @@ async function watch(base: string, id: string, counts: { reconnects: number }): 
     }
     if (attempt > 20) throw new Error(`GET /api/runs/${id}/events: gave up after 20 reconnects`);
     try {
-      const headers: Record<string, string> = out.length > 0 ? { 'Last-Event-ID': String(out.at(-1)!.seq) } : {};
+      const headers: Record<string, string> =
+        out.length > 0 ? { 'Last-Event-ID': String(out.at(-1)!.seq) } : {};
       const response = await fetch(`${base}/api/runs/${id}/events`, { headers });
       if (!response.ok || !response.body) continue;
       const decoder = new TextDecoder();
@@ -256,7 +295,9 @@ async function watch(base: string, id: string, counts: { reconnects: number }): 
 export const LOAD_TARGETS = { watchdogLateP99Ms: 50, loopDelayP99Ms: 50, postP95OverFloor: 1.5 } as const;
 
 /** The four figures the targets are set on, each with its target and whether it is met. */
-export function loadTargets(f: LoadFigures): Array<{ name: string; value: string; target: string; met: boolean }> {
+export function loadTargets(
+  f: LoadFigures,
+): Array<{ name: string; value: string; target: string; met: boolean }> {
   const late = percentile(f.server.watchdogLateWallMs, 99);
   const post = percentile(f.postMs, 95);
   const floor = percentile(f.floorPostMs, 95);
@@ -280,7 +321,12 @@ export function loadTargets(f: LoadFigures): Array<{ name: string; value: string
       target: `≤ ${LOAD_TARGETS.postP95OverFloor} × the same burst to a Next route that does nothing`,
       met: post <= LOAD_TARGETS.postP95OverFloor * floor,
     },
-    { name: 'events lost (and runs with a gap)', value: `${f.lost} (${f.gappedRuns})`, target: '0', met: lost === 0 },
+    {
+      name: 'events lost (and runs with a gap)',
+      value: `${f.lost} (${f.gappedRuns})`,
+      target: '0',
+      met: lost === 0,
+    },
   ];
 }
 

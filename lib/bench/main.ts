@@ -1,7 +1,13 @@
 import { measureCheckCost } from './check-cost';
 import { measureConcurrentSweeps, type ConcurrentSweepsRound } from './concurrent-sweeps';
 import { describeClicks, measureClickToFirstEvent } from './click-to-first-event';
-import { BUNDLE_TARGET_BYTES, describeBrowser, FRAME_TARGET_MS, measureBrowser, PAINT_TARGET_MS } from './browser-figures';
+import {
+  BUNDLE_TARGET_BYTES,
+  describeBrowser,
+  FRAME_TARGET_MS,
+  measureBrowser,
+  PAINT_TARGET_MS,
+} from './browser-figures';
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
@@ -74,7 +80,8 @@ async function browserFigures(): Promise<void> {
   report(
     'a finished run of ~20,000 events opened on its run page: navigation → whole run painted, and the longest frame',
     open,
-    median(warm.map((o) => o.paintedMs)) <= PAINT_TARGET_MS && Math.max(...warm.map((o) => o.longestFrameMs)) <= FRAME_TARGET_MS,
+    median(warm.map((o) => o.paintedMs)) <= PAINT_TARGET_MS &&
+      Math.max(...warm.map((o) => o.longestFrameMs)) <= FRAME_TARGET_MS,
     `target ≤ ${PAINT_TARGET_MS} ms, no frame over ${FRAME_TARGET_MS} ms`,
   );
 }
@@ -92,7 +99,9 @@ async function lessonFigures(): Promise<void> {
   const { how, busyLoops, lessons } = await measureLessonPlayTimes({
     ...(only ? { only } : {}),
     onLesson: (l) =>
-      console.log(`      … ${l.slug} ${s(l.wallMs)} at load ${l.load.toFixed(1)}${l.problems.length > 0 ? `: ${l.problems.length} problem(s)` : ''}`),
+      console.log(
+        `      … ${l.slug} ${s(l.wallMs)} at load ${l.load.toFixed(1)}${l.problems.length > 0 ? `: ${l.problems.length} problem(s)` : ''}`,
+      ),
   });
   const width = Math.max(...lessons.map((l) => l.slug.length));
   const lines = lessons.map(
@@ -126,9 +135,15 @@ ${lines.join('\n')}`,
  * threads instead of the default).
  */
 async function loadFigures(): Promise<void> {
-  const options = { runs: Number(process.env.BENCH_LOAD_RUNS ?? 100), timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04) };
+  const options = {
+    runs: Number(process.env.BENCH_LOAD_RUNS ?? 100),
+    timeScale: Number(process.env.BENCH_LOAD_SCALE ?? 0.04),
+  };
   // BENCH_LOAD_SIDES=threads: the run-thread side alone (the main-thread side is the comparison).
-  const before = process.env.BENCH_LOAD_SIDES === 'threads' ? undefined : await measureLoad({ ...options, runThreads: '0' });
+  const before =
+    process.env.BENCH_LOAD_SIDES === 'threads'
+      ? undefined
+      : await measureLoad({ ...options, runThreads: '0' });
   const after = await measureLoad({ ...options, runThreads: process.env.BENCH_LOAD_THREADS ?? 'default' });
   report(
     `${after.runs} concurrent real-clock runs in one \`next start\`, each watched by an SSE client (the watchdog lesson's "on" side)`,
@@ -152,9 +167,9 @@ async function engineFigures(): Promise<void> {
 
   // The same figure with the engine bundled, in a process of its own: as the server build and
   // sweep workers run it (no tsx). A second figure beside the first, not a replacement.
-  const bundled = JSON.parse((await runBundled({ entry: 'lib/bench/engine-overhead-entry.ts' })).trim().split('\n').at(-1)!) as Awaited<
-    ReturnType<typeof measureEngineOverhead>
-  >;
+  const bundled = JSON.parse(
+    (await runBundled({ entry: 'lib/bench/engine-overhead-entry.ts' })).trim().split('\n').at(-1)!,
+  ) as Awaited<ReturnType<typeof measureEngineOverhead>>;
   report(
     'engine overhead, the same, bundled as the server and sweep workers run the code (no tsx)',
     `median CPU ${bundled.engineMs.toFixed(1)} ms vs ${bundled.sdkMs.toFixed(1)} ms; paired ratio ${bundled.ratio.toFixed(3)} ` +
@@ -165,7 +180,9 @@ async function engineFigures(): Promise<void> {
 
   // How low the ratio above can go: the provider layer alone (render, SDK, translate) on the
   // engine run's own requests, bundled; the engine's ratio measured beside it, same rounds.
-  const floor = JSON.parse((await runBundled({ entry: 'lib/bench/engine-floor-entry.ts' })).trim().split('\n').at(-1)!) as EngineFloor;
+  const floor = JSON.parse(
+    (await runBundled({ entry: 'lib/bench/engine-floor-entry.ts' })).trim().split('\n').at(-1)!,
+  ) as EngineFloor;
   console.log(
     `INFO  engine floor: the provider layer alone (render each neutral request, the SDK, stream parts; no loop, events, watchdog or context) ÷ the bare SDK, same bodies and bytes, bundled\n` +
       `      median CPU ${floor.floorMs.toFixed(1)} ms vs ${floor.sdkMs.toFixed(1)} ms; paired ratio ${floor.floorRatio.toFixed(3)} (middle half ${floor.floorSpread[0].toFixed(2)}–${floor.floorSpread[1].toFixed(2)}): ` +
@@ -232,7 +249,10 @@ async function fairCheckFigures(): Promise<void> {
 
 /** The sweep's throughput (set against its ceiling by ceilingFigures), and the server's memory around it. */
 async function sweepFigures(): Promise<SweepThroughput> {
-  const sweep = await measureSweepThroughput({ runs: Number(process.env.BENCH_SWEEP_RUNS ?? 1000), recordRuns: 32 });
+  const sweep = await measureSweepThroughput({
+    runs: Number(process.env.BENCH_SWEEP_RUNS ?? 1000),
+    recordRuns: 32,
+  });
   const ratio = sweep.poolRunsPerSec / sweep.sdkRunsPerSec;
   console.log(
     `INFO  sweep throughput: a ${sweep.runs}-run sweep on ${sweep.workers} worker threads (its target is against the ceiling, below)\n` +
@@ -254,7 +274,10 @@ async function sweepFigures(): Promise<SweepThroughput> {
     sweep.rssPeakMb <= 500 && sweep.rssAfterMb <= sweep.rssBaselineMb * 1.1,
     'target peak ≤ 500 MB and back to baseline',
   );
-  const many = await measureConcurrentSweeps({ sweeps: 8, runsEach: Number(process.env.BENCH_SWEEP_RUNS ?? 1000) });
+  const many = await measureConcurrentSweeps({
+    sweeps: 8,
+    runsEach: Number(process.env.BENCH_SWEEP_RUNS ?? 1000),
+  });
   const line = (r: ConcurrentSweepsRound): string =>
     `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.runsDone} runs stored; ` +
     `RSS ${r.rssBaselineMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} → after ${r.rssAfterMb.toFixed(0)} MB ` +
@@ -264,7 +287,12 @@ async function sweepFigures(): Promise<SweepThroughput> {
   report(
     `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
     `first round: ${line(first)}\n      the same again: ${line(second)}`,
-    [first, second].every((r) => r.poolsMade === 1 && (r.threadsAfter ?? 0) <= (r.threadsBaseline ?? 0) && r.rssAfterMb <= r.rssBaselineMb * 1.1),
+    [first, second].every(
+      (r) =>
+        r.poolsMade === 1 &&
+        (r.threadsAfter ?? 0) <= (r.threadsBaseline ?? 0) &&
+        r.rssAfterMb <= r.rssBaselineMb * 1.1,
+    ),
     'target one pool, no extra threads after cancelling, RSS back within 10 % of the baseline in both rounds',
   );
   return sweep;

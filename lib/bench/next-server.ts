@@ -32,7 +32,15 @@ export async function startNextServer(options: {
   const base: NodeJS.ProcessEnv = { ...process.env, LOOP_LAB_DATA_DIR: dataDir, NODE_ENV: 'production' };
   const server = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    [
+      ...(options.nodeArgs ?? []),
+      path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
+      'start',
+      '-H',
+      '127.0.0.1',
+      '-p',
+      String(port),
+    ],
     { cwd: root, env: options.env ? options.env(base) : base, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -68,7 +76,8 @@ export function freePort(): Promise<number> {
 async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);
+    if (server.exitCode !== null)
+      throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {

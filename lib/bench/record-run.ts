@@ -17,22 +17,42 @@ export interface Exchange {
 export const BENCH_TURNS = 50;
 
 export const BENCH_TOOLS: ToolSpec[] = [
-  { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
 ];
 
 /** A model that reads one file a turn for 49 turns, thinking and talking as it goes, then ends. */
 const benchPolicy: Policy = (request) => {
   const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-  const thinking = `Turn ${turn}: the previous result looked fine, so the next file to read is module ${turn}. `.repeat(4);
-  const text = `Reading module ${turn} to follow the call chain through the project and find where the value changes. `.repeat(3);
-  if (turn >= BENCH_TURNS) return { thinking, text: 'Done: every module was read and the flow is clear.', toolCalls: [] };
-  return { thinking, text, toolCalls: [{ name: 'read_file', argsText: JSON.stringify({ path: `src/module-${turn}.js` }) }] };
+  const thinking =
+    `Turn ${turn}: the previous result looked fine, so the next file to read is module ${turn}. `.repeat(4);
+  const text =
+    `Reading module ${turn} to follow the call chain through the project and find where the value changes. `.repeat(
+      3,
+    );
+  if (turn >= BENCH_TURNS)
+    return { thinking, text: 'Done: every module was read and the flow is clear.', toolCalls: [] };
+  return {
+    thinking,
+    text,
+    toolCalls: [{ name: 'read_file', argsText: JSON.stringify({ path: `src/module-${turn}.js` }) }],
+  };
 };
 
 /** Tool results are fixed text, so the engine side and the SDK side see the same conversation. */
 export const benchExecutor: ToolRunner = {
   async execute(call) {
-    return { result: { type: 'tool_result', callId: call.id, content: `// ${call.argsText}\nexport const value = 42;\n`.repeat(8), isError: false } };
+    return {
+      result: {
+        type: 'tool_result',
+        callId: call.id,
+        content: `// ${call.argsText}\nexport const value = 42;\n`.repeat(8),
+        isError: false,
+      },
+    };
   },
 };
 
@@ -57,7 +77,8 @@ export async function recordBenchRun(): Promise<Exchange[]> {
   };
   await runBenchLoop({ fetch: recorder, clock });
   // 50 turns and the background title call at the end.
-  if (exchanges.length !== BENCH_TURNS + 1) throw new Error(`bench recording made ${exchanges.length} requests, expected ${BENCH_TURNS + 1}`);
+  if (exchanges.length !== BENCH_TURNS + 1)
+    throw new Error(`bench recording made ${exchanges.length} requests, expected ${BENCH_TURNS + 1}`);
   return exchanges;
 }
 
@@ -65,7 +86,11 @@ export async function recordBenchRun(): Promise<Exchange[]> {
  * The bench conversation through the engine loop over a given transport; returns its log.
  * `wrap` sees the provider the loop is given (the engine floor records the loop's requests).
  */
-export async function runBenchLoop(options: { fetch: typeof fetch; clock: Clock; wrap?: (provider: ProviderAdapter) => ProviderAdapter }): Promise<RunEvent[]> {
+export async function runBenchLoop(options: {
+  fetch: typeof fetch;
+  clock: Clock;
+  wrap?: (provider: ProviderAdapter) => ProviderAdapter;
+}): Promise<RunEvent[]> {
   const { clock } = options;
   const events: RunEvent[] = [];
   const provider = createProvider({ vendor: 'sim-anthropic', fetch: options.fetch, maxRetries: 0 });

@@ -3,11 +3,17 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { expandGrid } from '@/lib/sweeps/expand-grid';
 import { parseWithSdkAlone, recordTrajectory } from './record-trajectory';
 
-const overloaded = { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] };
+const overloaded = {
+  rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }],
+};
 
 describe('recordTrajectory', () => {
   it('records every exchange the SDK met, the injected 529 included, and the bare SDK parses them all again', async () => {
-    const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], faultPlans: [{ id: 'o', plan: overloaded }], seeds: [1] });
+    const grid = SweepGridSchema.parse({
+      configurations: [{ id: 'cs', preset: 'codesmith' }],
+      faultPlans: [{ id: 'o', plan: overloaded }],
+      seeds: [1],
+    });
     const trajectory = await recordTrajectory(expandGrid(grid)[0]!);
     const requests = trajectory.events.filter((e) => e.event === 'model_request');
     expect(trajectory.exchanges).toHaveLength(requests.length);

@@ -63,7 +63,11 @@ export async function recordTrajectory(job: SweepJob): Promise<Trajectory> {
           controller.enqueue(chunk);
         },
       });
-      return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(response.body.pipeThrough(copy), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
   const handle = launchRun({
     runId: sweepRunId('record', job.index),
@@ -114,7 +118,12 @@ export async function parseWithSdkAlone(trajectory: Trajectory): Promise<number>
 export async function readWithSdk(trajectory: Trajectory, fetch: typeof globalThis.fetch): Promise<number> {
   let seen = 0;
   if (trajectory.vendor === 'sim-anthropic') {
-    const client = new Anthropic({ apiKey: 'sim-key', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 });
+    const client = new Anthropic({
+      apiKey: 'sim-key',
+      baseURL: 'http://sim.anthropic.local',
+      fetch,
+      maxRetries: 0,
+    });
     for (const exchange of trajectory.exchanges) {
       try {
         const stream = await client.messages.create(
@@ -128,7 +137,12 @@ export async function readWithSdk(trajectory: Trajectory, fetch: typeof globalTh
     }
     return seen;
   }
-  const client = new OpenAI({ apiKey: 'sim-key', baseURL: 'http://sim.openai.local/v1', fetch, maxRetries: 0 });
+  const client = new OpenAI({
+    apiKey: 'sim-key',
+    baseURL: 'http://sim.openai.local/v1',
+    fetch,
+    maxRetries: 0,
+  });
   for (const exchange of trajectory.exchanges) {
     try {
       const stream = await client.chat.completions.create(

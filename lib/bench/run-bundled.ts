@@ -28,14 +28,21 @@ export async function runBundled(options: { entry: string; env?: Record<string, 
       conditions: ['react-server'],
       tsconfig: path.join(root, 'tsconfig.json'),
       external: ['better-sqlite3', 'piscina', 'tsx', 'esbuild', 'bullmq', 'ioredis'],
-      banner: { js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);",
+      },
       logLevel: 'silent',
     });
     return await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [out], { cwd: root, env: { ...process.env, ...options.env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`${options.entry} failed: ${error.message}\n${stderr.slice(-4000)}`));
-        else resolve(stdout);
-      });
+      execFile(
+        process.execPath,
+        [out],
+        { cwd: root, env: { ...process.env, ...options.env }, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if (error) reject(new Error(`${options.entry} failed: ${error.message}\n${stderr.slice(-4000)}`));
+          else resolve(stdout);
+        },
+      );
     });
   } finally {
     fs.rmSync(out, { force: true });

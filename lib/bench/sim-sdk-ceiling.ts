@@ -30,7 +30,13 @@ function simulatedTransport(trajectory: Trajectory): typeof fetch {
   const clock = new VirtualClock();
   const random = createRandom(config.seed);
   const promptCache = resolveRecovery(config.preset, config.recovery).cache.promptCaching;
-  const transports = createVendorTransports({ clock, random, policy: simulatedPolicy(config, scenario), first: config.provider.vendor, promptCache });
+  const transports = createVendorTransports({
+    clock,
+    random,
+    policy: simulatedPolicy(config, scenario),
+    first: config.provider.vendor,
+    promptCache,
+  });
   let index = 0;
   const faulted = withFaults({
     fetch: (input, init) => transports(config.provider.vendor)(input, init),
@@ -70,7 +76,11 @@ function capture(inner: typeof fetch, onResponse: NonNullable<SimSdkOptions['onR
         onResponse(i, response.status, chunks);
       },
     });
-    return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(copy), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -92,14 +102,26 @@ export async function runSimWithSdk(trajectory: Trajectory, options: SimSdkOptio
  */
 export async function runSimAlone(trajectory: Trajectory, options: SimSdkOptions = {}): Promise<number> {
   const fetch = simulatedTransport(trajectory);
-  const url = trajectory.vendor === 'sim-anthropic' ? 'http://sim.anthropic.local/v1/messages' : 'http://sim.openai.local/v1/chat/completions';
-  const headers = new Headers({ 'content-type': 'application/json', 'x-api-key': 'sim-key', authorization: 'Bearer sim-key' });
+  const url =
+    trajectory.vendor === 'sim-anthropic'
+      ? 'http://sim.anthropic.local/v1/messages'
+      : 'http://sim.openai.local/v1/chat/completions';
+  const headers = new Headers({
+    'content-type': 'application/json',
+    'x-api-key': 'sim-key',
+    authorization: 'Bearer sim-key',
+  });
   let bytes = 0;
   for (const [i, exchange] of trajectory.exchanges.entries()) {
     const chunks: Uint8Array[] = [];
     try {
       const body = JSON.stringify({ ...(exchange.body as object), stream: true });
-      const response = await fetch(url, { method: 'POST', headers, body, signal: new AbortController().signal });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: new AbortController().signal,
+      });
       if (response.body) {
         const reader = response.body.getReader();
         for (let read = await reader.read(); !read.done; read = await reader.read()) {
@@ -128,10 +150,14 @@ export async function assertSameBytes(trajectory: Trajectory): Promise<void> {
 
 async function assertSame(trajectory: Trajectory, run: typeof runSimWithSdk): Promise<void> {
   const produced: { status: number; bytes: Buffer }[] = [];
-  await run(trajectory, { onResponse: (i, status, chunks) => (produced[i] = { status, bytes: joined(chunks) }) });
+  await run(trajectory, {
+    onResponse: (i, status, chunks) => (produced[i] = { status, bytes: joined(chunks) }),
+  });
   const recorded: readonly RecordedExchange[] = trajectory.exchanges;
   if (produced.length !== recorded.length) {
-    throw new Error(`simulated vendor answered ${produced.length} requests, the run made ${recorded.length} (seed ${trajectory.config.seed})`);
+    throw new Error(
+      `simulated vendor answered ${produced.length} requests, the run made ${recorded.length} (seed ${trajectory.config.seed})`,
+    );
   }
   recorded.forEach((exchange, i) => {
     const mine = produced[i];

@@ -30,19 +30,31 @@ export interface SseThroughput {
  * unwatched is what watching costs, unwatched minus bare what keeping the run costs; serving
  * is the serving path's ceiling. Live, unwatched and bare are measured in turn each round.
  */
-export async function measureSseThroughput(options: { replays: number; runs?: number }): Promise<SseThroughput> {
+export async function measureSseThroughput(options: {
+  replays: number;
+  runs?: number;
+}): Promise<SseThroughput> {
   process.env.LOOP_LAB_DATA_DIR = mkdtempSync(join(tmpdir(), 'loop-lab-bench-'));
   const { getRunRegistry, createRunRegistry, createSseResponse, resumePoint } = await import('@/lib/server');
   const { getStore } = await import('@/lib/store');
   const { launchRun } = await import('@/lib/runtime/launch-run');
   const registry = getRunRegistry();
-  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: 'long-project', clock: 'virtual' });
+  const config = RunConfigSchema.parse({
+    provider: { vendor: 'sim-anthropic' },
+    scenario: 'long-project',
+    clock: 'virtual',
+  });
   const runs = options.runs ?? 3;
 
   const read = async (id: string): Promise<number> => {
     // What GET /api/runs/:id/events does (the route is one call to this).
     const request = new Request(`http://bench.local/api/runs/${id}/events`);
-    const response = createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }), signal: request.signal });
+    const response = createSseResponse({
+      registry,
+      runId: id,
+      afterSeq: resumePoint({ request }),
+      signal: request.signal,
+    });
     const text = await response.text();
     return text.split('\n\n').filter((frame) => frame.startsWith('id: ')).length;
   };
@@ -119,7 +131,11 @@ export async function measureSseThroughput(options: { replays: number; runs?: nu
 }
 
 /** A stand-in run that emits recorded events under its own id, a request's worth per macrotask. */
-function replayLaunch({ runId, onEvent }: LaunchOptions, recorded: readonly RunEvent[], totals: readonly Readonly<RunTotals>[]): RunHandle {
+function replayLaunch(
+  { runId, onEvent }: LaunchOptions,
+  recorded: readonly RunEvent[],
+  totals: readonly Readonly<RunTotals>[],
+): RunHandle {
   const done = (async () => {
     for (let i = 0; i < recorded.length; i += 1) {
       const event = recorded[i]!;

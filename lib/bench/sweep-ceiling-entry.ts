@@ -3,7 +3,10 @@
 import { measureSweepCeiling } from './sweep-ceiling';
 import { benchJobs, benchSample } from './sweep-throughput';
 
-const sample = benchSample(benchJobs(Number(process.env.BENCH_SWEEP_RUNS ?? 1000)), Number(process.env.BENCH_CEILING_RECORD ?? 32));
+const sample = benchSample(
+  benchJobs(Number(process.env.BENCH_SWEEP_RUNS ?? 1000)),
+  Number(process.env.BENCH_CEILING_RECORD ?? 32),
+);
 const ceiling = await measureSweepCeiling({
   sample,
   cores: Number(process.env.BENCH_CEILING_CORES ?? 2),

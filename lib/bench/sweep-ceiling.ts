@@ -40,7 +40,15 @@ type Phase = 'sdk' | 'sim' | 'simSdk' | 'whole';
  * runs it — alternated, so load moves all four alike. Before timing, every recorded response is produced again and
  * compared byte for byte (a hard failure if one differs): (2) is the same work the run did.
  */
-export async function measureSweepCeiling({ sample, cores, rounds }: { sample: readonly SweepJob[]; cores: number; rounds: number }): Promise<SweepCeiling> {
+export async function measureSweepCeiling({
+  sample,
+  cores,
+  rounds,
+}: {
+  sample: readonly SweepJob[];
+  cores: number;
+  rounds: number;
+}): Promise<SweepCeiling> {
   // Warm the whole runtime first (JIT, tokenizer tables, the check pool), then record.
   enableCheckResultCache(); // as in a sweep worker thread
   for (const job of sample.slice(0, 4)) await runSweepJob({ sweepId: 'warm', job });
@@ -89,7 +97,9 @@ export async function measureSweepCeiling({ sample, cores, rounds }: { sample: r
       windows.push({ phase, from, to });
       samples[phase].wall.push((to - from) / sample.length);
       samples[phase].cpu.push((used.user + used.system) / 1000 / sample.length);
-      samples[phase].main.push(main === null || mainAfter === null ? null : (mainAfter - main) / sample.length);
+      samples[phase].main.push(
+        main === null || mainAfter === null ? null : (mainAfter - main) / sample.length,
+      );
     }
   }
   // GC entries arrive after the fact: let the observer deliver the last ones.
@@ -98,7 +108,9 @@ export async function measureSweepCeiling({ sample, cores, rounds }: { sample: r
 
   const cost = (phase: Phase): LayerCost => {
     const mine = windows.filter((w) => w.phase === phase);
-    const gc = gcEntries.filter((e) => mine.some((w) => e.at >= w.from && e.at < w.to)).reduce((sum, e) => sum + e.ms, 0);
+    const gc = gcEntries
+      .filter((e) => mine.some((w) => e.at >= w.from && e.at < w.to))
+      .reduce((sum, e) => sum + e.ms, 0);
     const main = samples[phase].main;
     return {
       runsPerSec: 1000 / median(samples[phase].wall),

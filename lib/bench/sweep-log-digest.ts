@@ -20,7 +20,10 @@ const plan = (id: string, action: object, when: object = { kind: 'requests', num
 /** Every scenario, preset and kind of fault, on both simulated dialects. */
 const grid = SweepGridSchema.parse({
   scenarios: ['fix-failing-test', 'growing-context', 'huge-log', 'long-project'],
-  configurations: ['codesmith', 'naive', 's11', 'course', 'sdk-default'].map((preset) => ({ id: preset, preset })),
+  configurations: ['codesmith', 'naive', 's11', 'course', 'sdk-default'].map((preset) => ({
+    id: preset,
+    preset,
+  })),
   faultPlans: [
     { id: 'none' },
     plan('overloaded', { type: 'http_error', status: 529 }),
@@ -28,8 +31,16 @@ const grid = SweepGridSchema.parse({
     plan('malformed', { type: 'malformed', afterEvents: 3 }),
     plan('stall', { type: 'stall', during: 'tool_args' }, { kind: 'requests', numbers: [1, 4] }),
     plan('slow', { type: 'slow_drip', delayMs: 200 }, { kind: 'probability', p: 0.5 }),
-    plan('keepalive', { type: 'keepalive_only', intervalMs: 5000, style: 'ping' }, { kind: 'requests', numbers: [2] }),
-    plan('sse-error', { type: 'sse_error', errorType: 'overloaded_error', during: 'thinking' }, { kind: 'requests', numbers: [1, 3] }),
+    plan(
+      'keepalive',
+      { type: 'keepalive_only', intervalMs: 5000, style: 'ping' },
+      { kind: 'requests', numbers: [2] },
+    ),
+    plan(
+      'sse-error',
+      { type: 'sse_error', errorType: 'overloaded_error', during: 'thinking' },
+      { kind: 'requests', numbers: [1, 3] },
+    ),
     plan('reset', { type: 'connection', mode: 'reset' }, { kind: 'requests', numbers: [2] }),
     plan('proxy', { type: 'proxy_error', status: 502, body: 'html' }, { kind: 'requests', numbers: [3] }),
   ],
@@ -38,7 +49,9 @@ const grid = SweepGridSchema.parse({
 });
 
 type RunJob = (task: Parameters<typeof runSweepJob>[0]) => Promise<SweepJobResult>;
-const run: RunJob = process.env.BUNDLE ? ((await import(pathToFileURL(await sweepWorkerBundle()).href)) as { default: RunJob }).default : runSweepJob;
+const run: RunJob = process.env.BUNDLE
+  ? ((await import(pathToFileURL(await sweepWorkerBundle()).href)) as { default: RunJob }).default
+  : runSweepJob;
 
 const lines: string[] = [];
 const all = createHash('sha256');

@@ -83,7 +83,18 @@ function benchGrid(runs: number) {
     ],
     faultPlans: [
       { id: 'none' },
-      { id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] } },
+      {
+        id: 'overloaded',
+        plan: {
+          rules: [
+            {
+              id: 'o',
+              when: { kind: 'requests', numbers: [2, 3] },
+              action: { type: 'http_error', status: 529 },
+            },
+          ],
+        },
+      },
     ],
     seeds: { from: 1, to: Math.ceil(runs / 4) },
   });
@@ -115,7 +126,13 @@ async function rate<T>(items: readonly T[], work: (item: T) => Promise<unknown>)
  * exchanges of `recordRuns` of the sweep's own jobs, an equal share of every cell. Also the
  * server process's RSS (worker threads included) before, during and after the sweep.
  */
-export async function measureSweepThroughput({ runs, recordRuns }: { runs: number; recordRuns: number }): Promise<SweepThroughput> {
+export async function measureSweepThroughput({
+  runs,
+  recordRuns,
+}: {
+  runs: number;
+  recordRuns: number;
+}): Promise<SweepThroughput> {
   const grid = benchGrid(runs);
   const jobs = expandGrid(grid);
   const sample = benchSample(jobs, recordRuns);
@@ -160,11 +177,13 @@ export async function measureSweepThroughput({ runs, recordRuns }: { runs: numbe
     const poolCpu = process.cpuUsage();
     started = performance.now();
     const outcome = await executeSweep({ sweepId: 'bench', grid, runner: pool, runStore, sweepStore });
-    if (outcome.status !== 'completed') throw new Error(`bench sweep ${outcome.status}: ${outcome.message ?? ''}`);
+    if (outcome.status !== 'completed')
+      throw new Error(`bench sweep ${outcome.status}: ${outcome.message ?? ''}`);
     const poolRunsPerSec = (jobs.length * 1000) / (performance.now() - started);
     const poolCpuMsPerRun = cpuMs(process.cpuUsage(poolCpu)) / jobs.length;
     const mainCpuAfter = mainThreadCpuMs();
-    const mainCpuMsPerRun = mainCpu === null || mainCpuAfter === null ? null : (mainCpuAfter - mainCpu) / jobs.length;
+    const mainCpuMsPerRun =
+      mainCpu === null || mainCpuAfter === null ? null : (mainCpuAfter - mainCpu) / jobs.length;
     if (peakFromKernel) peak = Math.max(peak, peakRssMb() ?? 0);
     await pool.close();
     clearInterval(sampler);

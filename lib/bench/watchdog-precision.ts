@@ -6,7 +6,10 @@ import { percentile } from './stats';
  * The watchdog on the real clock: how late does it fire after its deadline? Each firing is
  * measured as (fire time − (last touch + window)) in wall milliseconds.
  */
-export async function measureWatchdogLateness(options: { firings: number; windowMs: number }): Promise<{ p50: number; p99: number; max: number }> {
+export async function measureWatchdogLateness(options: {
+  firings: number;
+  windowMs: number;
+}): Promise<{ p50: number; p99: number; max: number }> {
   const clock = new RealClock(1);
   const lateness: number[] = [];
   for (let i = 0; i < options.firings; i++) {

@@ -1,6 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cassetteText, recordShippedCassette, SHIPPED_CASSETTE_DIR, SHIPPED_CASSETTES } from './shipped-cassettes';
+import {
+  cassetteText,
+  recordShippedCassette,
+  SHIPPED_CASSETTE_DIR,
+  SHIPPED_CASSETTES,
+} from './shipped-cassettes';
 
 /** `npm run cassettes`: records the shipped cassettes again from the simulated vendors. */
 mkdirSync(SHIPPED_CASSETTE_DIR, { recursive: true });

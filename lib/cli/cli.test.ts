@@ -22,18 +22,35 @@ afterEach(async () => {
   servers = [];
 });
 
-async function serve(dialect: 'anthropic' | 'openai', plan: FaultPlan = { rules: [], tools: [] }): Promise<SimServer> {
+async function serve(
+  dialect: 'anthropic' | 'openai',
+  plan: FaultPlan = { rules: [], tools: [] },
+): Promise<SimServer> {
   const clock = new RealClock(SCALE);
   const random = createRandom(3);
   const scenario = getScenario('fix-failing-test')!;
-  const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({ clock, random, policy: createPolicy('worker', scenario) });
-  const fetch = withFaults({ fetch: sim, dialect, plan: () => plan, clock, random: random.fork('faults'), onInject: () => {} });
+  const sim = (dialect === 'anthropic' ? createSimAnthropic : createSimOpenAI)({
+    clock,
+    random,
+    policy: createPolicy('worker', scenario),
+  });
+  const fetch = withFaults({
+    fetch: sim,
+    dialect,
+    plan: () => plan,
+    clock,
+    random: random.fork('faults'),
+    onInject: () => {},
+  });
   const server = await startSimServer({ dialect, fetch });
   servers.push(server);
   return server;
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
@@ -60,10 +77,22 @@ describe('npm run loop', () => {
   it('completes the default task against a local server speaking the Anthropic API', async () => {
     const server = await serve('anthropic');
     const out = outFile();
-    const result = await runCli(['--provider', 'anthropic', '--model', 'claude-sim-sonnet', '--time-scale', String(SCALE), '--out', out], {
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: KEY,
-    });
+    const result = await runCli(
+      [
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sim-sonnet',
+        '--time-scale',
+        String(SCALE),
+        '--out',
+        out,
+      ],
+      {
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: KEY,
+      },
+    );
     expect(result.stderr).toBe('');
     expect(result.code, result.stdout.slice(-3000)).toBe(0);
     expect(result.stdout).toMatch(/completed: end_turn/);
@@ -76,10 +105,13 @@ describe('npm run loop', () => {
 
   it('completes the default task against a local server speaking the OpenAI API', async () => {
     const server = await serve('openai');
-    const result = await runCli(['--provider', 'openai', '--model', 'gpt-sim-4o', '--time-scale', String(SCALE), '--quiet'], {
-      OPENAI_BASE_URL: `${server.url}/v1`,
-      OPENAI_API_KEY: KEY,
-    });
+    const result = await runCli(
+      ['--provider', 'openai', '--model', 'gpt-sim-4o', '--time-scale', String(SCALE), '--quiet'],
+      {
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        OPENAI_API_KEY: KEY,
+      },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/completed: end_turn/);
   }, 60_000);
@@ -87,33 +119,67 @@ describe('npm run loop', () => {
   it('recovers from a misbehaving server: overloads, then a stalled stream the watchdog cuts', async () => {
     const server = await serve('anthropic', {
       rules: [
-        { id: 'o', enabled: true, when: { kind: 'requests', numbers: [1, 2] }, action: { type: 'http_error', status: 529 } },
-        { id: 's', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'stall', afterEvents: 0 } },
+        {
+          id: 'o',
+          enabled: true,
+          when: { kind: 'requests', numbers: [1, 2] },
+          action: { type: 'http_error', status: 529 },
+        },
+        {
+          id: 's',
+          enabled: true,
+          when: { kind: 'requests', numbers: [3] },
+          action: { type: 'stall', afterEvents: 0 },
+        },
       ],
       tools: [],
     });
     const out = outFile();
-    const result = await runCli(['--provider', 'anthropic', '--model', 'claude-sim-sonnet', '--time-scale', String(SCALE), '--out', out], {
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: KEY,
-    });
+    const result = await runCli(
+      [
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sim-sonnet',
+        '--time-scale',
+        String(SCALE),
+        '--out',
+        out,
+      ],
+      {
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: KEY,
+      },
+    );
     expect(result.code).toBe(0);
     const trace = readTrace(out);
     const retries = trace.filter((e) => e.event === 'retry_scheduled');
-    expect(retries.map((r) => r.event === 'retry_scheduled' && r.category)).toEqual(['overloaded', 'overloaded', 'timeout']);
-    expect(trace.find((e) => e.event === 'watchdog_fired')).toMatchObject({ outcome: 'empty', window_ms: 180_000 });
+    expect(retries.map((r) => r.event === 'retry_scheduled' && r.category)).toEqual([
+      'overloaded',
+      'overloaded',
+      'timeout',
+    ]);
+    expect(trace.find((e) => e.event === 'watchdog_fired')).toMatchObject({
+      outcome: 'empty',
+      window_ms: 180_000,
+    });
     expect(result.stdout).toMatch(/watchdog fired/);
   }, 60_000);
 
   it('exits 1 when the run ends incomplete (a bad key is not retried)', async () => {
     const server = await serve('openai', {
-      rules: [{ id: 'k', enabled: true, when: { kind: 'always' }, action: { type: 'http_error', status: 401 } }],
+      rules: [
+        { id: 'k', enabled: true, when: { kind: 'always' }, action: { type: 'http_error', status: 401 } },
+      ],
       tools: [],
     });
-    const result = await runCli(['--provider', 'openai', '--model', 'gpt-sim-4o', '--time-scale', String(SCALE)], {
-      OPENAI_BASE_URL: `${server.url}/v1`,
-      OPENAI_API_KEY: KEY,
-    });
+    const result = await runCli(
+      ['--provider', 'openai', '--model', 'gpt-sim-4o', '--time-scale', String(SCALE)],
+      {
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        OPENAI_API_KEY: KEY,
+      },
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/incomplete: model_error/);
     expect(result.stdout).toMatch(/authentication/);
@@ -130,11 +196,24 @@ describe('npm run loop', () => {
 
   it('--swap-at moves the run across simulated vendors at the turns given', async () => {
     const out = outFile();
-    const result = await runCli(['--clock', 'virtual', '--swap-at', '2:sim-openai', '--swap-at', '3:sim-deepseek', '--out', out, '--quiet']);
+    const result = await runCli([
+      '--clock',
+      'virtual',
+      '--swap-at',
+      '2:sim-openai',
+      '--swap-at',
+      '3:sim-deepseek',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(result.code).toBe(0);
     const events = readTrace(out);
     const swaps = events.filter((e) => e.event === 'swap');
-    expect(swaps.map((e) => e.event === 'swap' && `${e.iteration}:${e.to_vendor}`)).toEqual(['2:sim-openai', '3:sim-deepseek']);
+    expect(swaps.map((e) => e.event === 'swap' && `${e.iteration}:${e.to_vendor}`)).toEqual([
+      '2:sim-openai',
+      '3:sim-deepseek',
+    ]);
     expect(events.filter((e) => e.event === 'model_error')).toEqual([]);
   }, 60_000);
 });

@@ -59,7 +59,9 @@ async function main(argv: string[]): Promise<number> {
       if (options.otelOut) all.push(event);
       if (event.event === 'llm_call') turns += 1;
       if (event.event === 'task_verdict') {
-        const edited = event.tests_edited?.length ? `; test edited by the model: ${event.tests_edited.join(', ')}` : '';
+        const edited = event.tests_edited?.length
+          ? `; test edited by the model: ${event.tests_edited.join(', ')}`
+          : '';
         const tests = verdictTestsLabels(event)
           .map((label) => `; ${label}`)
           .join('');
@@ -78,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
   process.off('SIGINT', stop);
   if (out) await new Promise<void>((resolve) => out.end(resolve));
   if (options.otelOut) writeFileSync(options.otelOut, runToOtlp({ runId, events: all, startedAtMs }));
-  if (options.record && kept) writeFileSync(options.record, `${JSON.stringify(cassetteOf(options.config, kept), null, 1)}\n`);
+  if (options.record && kept)
+    writeFileSync(options.record, `${JSON.stringify(cassetteOf(options.config, kept), null, 1)}\n`);
 
   if (last?.event !== 'terminate') {
     console.error('loop: the run ended without a terminate event (a bug: please report it)');
@@ -93,7 +96,9 @@ async function main(argv: string[]): Promise<number> {
       (options.record
         ? `\n  cassette written to ${options.record} (${kept?.exchanges.length ?? 0} exchanges${kept?.truncated ? ', cut at its size bound' : ''})`
         : '') +
-      (options.config.replay ? `\n  replayed from ${options.config.replay.cassette} (off the recording: ${options.config.replay.offRecording})` : ''),
+      (options.config.replay
+        ? `\n  replayed from ${options.config.replay.cassette} (off the recording: ${options.config.replay.offRecording})`
+        : ''),
   );
   return last.complete ? 0 : 1;
 }

@@ -12,10 +12,14 @@ describe('npm run loop -- --otel-out', () => {
   it('writes the run as OTLP/JSON with GenAI spans', async () => {
     const file = join(dir, 'run.otlp.json');
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', '--clock', 'virtual', '--quiet', '--otel-out', file], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
-        stdio: 'ignore',
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'lib/cli/main.ts', '--clock', 'virtual', '--quiet', '--otel-out', file],
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
+          stdio: 'ignore',
+        },
+      );
       child.on('close', (c) => resolve(c ?? -1));
     });
     expect(code).toBe(0);

@@ -3,7 +3,13 @@ import { CliInputError, parseCliArgs } from './parse-args';
 
 describe('--swap-at and takeover flags', () => {
   it('schedules swaps, repeatable, with or without a model', () => {
-    const options = parseCliArgs(['--swap-at', '3:sim-openai', '--swap-at', '5:sim-anthropic:claude-sim-haiku', '--naive-takeover']);
+    const options = parseCliArgs([
+      '--swap-at',
+      '3:sim-openai',
+      '--swap-at',
+      '5:sim-anthropic:claude-sim-haiku',
+      '--naive-takeover',
+    ]);
     if (options === 'help') throw new Error('unexpected help');
     expect(options.config.swaps).toEqual([
       { atTurn: 3, vendor: 'sim-openai', model: '' },
@@ -13,7 +19,14 @@ describe('--swap-at and takeover flags', () => {
   });
 
   it('reaches the Responses API like the others: --provider and --swap-at name it', () => {
-    const options = parseCliArgs(['--provider', 'openai-responses', '--swap-at', '3:openai-responses:gpt-5-mini', '--swap-at', '4:sim-openai-responses']);
+    const options = parseCliArgs([
+      '--provider',
+      'openai-responses',
+      '--swap-at',
+      '3:openai-responses:gpt-5-mini',
+      '--swap-at',
+      '4:sim-openai-responses',
+    ]);
     if (options === 'help') throw new Error('unexpected help');
     expect(options.config.provider.vendor).toBe('openai-responses');
     expect(options.config.swaps).toEqual([
@@ -28,7 +41,9 @@ describe('--swap-at and takeover flags', () => {
   });
 
   it('says what to fix for a malformed swap or an unknown provider', () => {
-    expect(() => parseCliArgs(['--swap-at', 'three:sim-openai'])).toThrow(/--swap-at: expected TURN:PROVIDER\[:MODEL\]/);
+    expect(() => parseCliArgs(['--swap-at', 'three:sim-openai'])).toThrow(
+      /--swap-at: expected TURN:PROVIDER\[:MODEL\]/,
+    );
     try {
       parseCliArgs(['--swap-at', '3:acme']);
       throw new Error('expected a CliInputError');

@@ -92,14 +92,20 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   const recorded = cassette?.config && !v.config ? recordedBase(cassette.config) : undefined;
   const base = v.config ? readConfigFile(v.config) : (recorded ?? {});
   const input: Record<string, unknown> = { ...base };
-  const provider: Record<string, unknown> = { vendor: 'sim-anthropic', ...(base.provider as object | undefined) };
+  const provider: Record<string, unknown> = {
+    vendor: 'sim-anthropic',
+    ...(base.provider as object | undefined),
+  };
   if (v.provider) provider.vendor = v.provider;
   if (v.model) provider.model = v.model;
   if (cassette) {
     // A replay speaks the recording's dialect to the recording's model.
     provider.vendor = cassette.source.vendor;
     provider.model = cassette.source.model;
-    input.replay = { cassette: v.cassette, ...(v['off-recording'] ? { offRecording: v['off-recording'] } : {}) };
+    input.replay = {
+      cassette: v.cassette,
+      ...(v['off-recording'] ? { offRecording: v['off-recording'] } : {}),
+    };
   } else if (v['off-recording']) throw new CliInputError(['--off-recording: only with --cassette']);
   input.provider = provider;
   if (v.task) input.task = v.task;
@@ -108,7 +114,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   if (v.clock) input.clock = v.clock;
   if (v.seed !== undefined) input.seed = toNumber('--seed', v.seed);
   if (v['time-scale'] !== undefined) input.timeScale = toNumber('--time-scale', v['time-scale']);
-  if (v['swap-at']) input.swaps = [...((base.swaps as unknown[] | undefined) ?? []), ...v['swap-at'].map(parseSwapAt)];
+  if (v['swap-at'])
+    input.swaps = [...((base.swaps as unknown[] | undefined) ?? []), ...v['swap-at'].map(parseSwapAt)];
   if (v['naive-takeover'] || v['foreign-thinking']) {
     input.takeover = {
       ...(base.takeover as object | undefined),
@@ -139,7 +146,8 @@ function cassetteNote(cassette: Cassette, ownConfig: boolean): string {
   const missing = missingConfig(cassette);
   if (missing) return `note: ${missing}`;
   const c = cassette.config!;
-  if (ownConfig) return 'note: --config given: the cassette’s recorded config is not used, and a request it changes leaves the recording';
+  if (ownConfig)
+    return 'note: --config given: the cassette’s recorded config is not used, and a request it changes leaves the recording';
   return `config from the cassette: scenario ${c.scenario}${c.task ? ', its own task' : ''}, preset ${c.preset}, seed ${c.seed}, ${c.clock} clock (flags override it)`;
 }
 
@@ -153,7 +161,8 @@ function readCassetteFile(path: string): Cassette {
   try {
     return parseCassette(text);
   } catch (error) {
-    if (error instanceof CassetteFileError) throw new CliInputError(error.lines.map((line) => `--cassette ${path}: ${line}`));
+    if (error instanceof CassetteFileError)
+      throw new CliInputError(error.lines.map((line) => `--cassette ${path}: ${line}`));
     throw error;
   }
 }
@@ -167,7 +176,8 @@ function readConfigFile(path: string): Record<string, unknown> {
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected a JSON object');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new Error('expected a JSON object');
     return value as Record<string, unknown>;
   } catch (error) {
     throw new CliInputError([`--config: ${path} is not a JSON run config: ${(error as Error).message}`]);
@@ -177,7 +187,8 @@ function readConfigFile(path: string): Record<string, unknown> {
 /** `3:sim-openai` or `3:sim-anthropic:claude-sim-haiku` → a scheduled swap (the schema checks the parts). */
 function parseSwapAt(text: string): Record<string, unknown> {
   const match = /^(\d+):([a-z-]+)(?::(.+))?$/.exec(text.trim());
-  if (!match) throw new CliInputError([`--swap-at: expected TURN:PROVIDER[:MODEL] (e.g. 3:sim-openai), got "${text}"`]);
+  if (!match)
+    throw new CliInputError([`--swap-at: expected TURN:PROVIDER[:MODEL] (e.g. 3:sim-openai), got "${text}"`]);
   return { atTurn: Number(match[1]), vendor: match[2], model: match[3] ?? '' };
 }
 

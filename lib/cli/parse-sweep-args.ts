@@ -48,16 +48,25 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
   try {
     raw = JSON.parse(readFileSync(values.grid, 'utf8'));
   } catch (error) {
-    throw new CliInputError([`--grid ${values.grid}: ${error instanceof Error ? error.message : String(error)}`]);
+    throw new CliInputError([
+      `--grid ${values.grid}: ${error instanceof Error ? error.message : String(error)}`,
+    ]);
   }
   const grid = SweepGridSchema.safeParse(raw);
-  if (!grid.success) throw new CliInputError(describeIssues(grid.error).map((line) => `--grid ${values.grid}: ${line}`));
+  if (!grid.success)
+    throw new CliInputError(describeIssues(grid.error).map((line) => `--grid ${values.grid}: ${line}`));
   let workers: number | undefined;
   if (values.workers !== undefined) {
     workers = Number(values.workers);
     if (!Number.isInteger(workers) || workers < 1 || workers > 256)
       throw new CliInputError([`--workers: expected a whole number from 1 to 256, got "${values.workers}"`]);
   }
-  if (values.out && !/\.(json|csv)$/i.test(values.out)) throw new CliInputError([`--out ${values.out}: name a .json or .csv file`]);
-  return { grid: grid.data, ...(workers ? { workers } : {}), ...(values.out ? { out: values.out } : {}), quiet: values.quiet };
+  if (values.out && !/\.(json|csv)$/i.test(values.out))
+    throw new CliInputError([`--out ${values.out}: name a .json or .csv file`]);
+  return {
+    grid: grid.data,
+    ...(workers ? { workers } : {}),
+    ...(values.out ? { out: values.out } : {}),
+    quiet: values.quiet,
+  };
 }

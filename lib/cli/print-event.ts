@@ -45,7 +45,10 @@ export function describeEvent(event: RunEvent): string | undefined {
     }
     case 'takeover_outcome': {
       const error = [event.status, event.vendor_type].filter((x) => x !== undefined).join(' ');
-      const answer = event.outcome === 'accepted' ? 'accepted' : `${event.outcome}${error ? ` ${error}` : ''}: ${short(event.message ?? '')}`;
+      const answer =
+        event.outcome === 'accepted'
+          ? 'accepted'
+          : `${event.outcome}${error ? ` ${error}` : ''}: ${short(event.message ?? '')}`;
       return `${t}  #${event.iteration}   first request on ${event.vendor}/${event.model} after the swap: ${answer}`;
     }
     case 'off_recording':

@@ -12,7 +12,10 @@ export function progressLine({ summary, runsPerSec, etaMs }: SweepProgress, widt
  * Draws progress on a terminal in place (at most ten times a second); on a pipe, a line
  * every tenth of the way, so logs stay short.
  */
-export function createProgressPrinter(stream: NodeJS.WriteStream): { update(p: SweepProgress): void; end(): void } {
+export function createProgressPrinter(stream: NodeJS.WriteStream): {
+  update(p: SweepProgress): void;
+  end(): void;
+} {
   let lastDraw = 0;
   let lastTenth = -1;
   let drawn = false;

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { missingConfig, parseCassette } from '@/lib/cassettes';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import { cassetteText, recordShippedCassette, SHIPPED_CASSETTE_DIR, SHIPPED_CASSETTES } from './shipped-cassettes';
+import {
+  cassetteText,
+  recordShippedCassette,
+  SHIPPED_CASSETTE_DIR,
+  SHIPPED_CASSETTES,
+} from './shipped-cassettes';
 
 /**
  * The shipped cassettes are what `npm run cassettes` writes today (a change to the simulated
@@ -16,7 +21,9 @@ describe('shipped cassettes', () => {
     it(`${spec.name} is what the script records, labelled simulated, and replays on its own`, async () => {
       const path = join(SHIPPED_CASSETTE_DIR, `${spec.name}.cassette.json`);
       const shipped = readFileSync(path, 'utf8');
-      expect(cassetteText(await recordShippedCassette(spec)), `${path} is stale: run npm run cassettes`).toBe(shipped);
+      expect(cassetteText(await recordShippedCassette(spec)), `${path} is stale: run npm run cassettes`).toBe(
+        shipped,
+      );
 
       const cassette = parseCassette(shipped);
       expect(cassette.source.kind).toBe('simulated');
@@ -40,10 +47,16 @@ describe('shipped cassettes', () => {
   }
 
   it('a version 1 file (no config) is still read, and says what it is missing', () => {
-    const { config: _config, ...rest } = parseCassette(readFileSync(join(SHIPPED_CASSETTE_DIR, `${SHIPPED_CASSETTES[0]!.name}.cassette.json`), 'utf8'));
+    const { config: _config, ...rest } = parseCassette(
+      readFileSync(join(SHIPPED_CASSETTE_DIR, `${SHIPPED_CASSETTES[0]!.name}.cassette.json`), 'utf8'),
+    );
     const old = parseCassette(JSON.stringify({ ...rest, version: 1 }));
     expect(old.config).toBeUndefined();
-    expect(missingConfig(old)).toMatch(/^the cassette does not say what it was recorded with \(a version 1 file, from before cassettes kept their config\)/);
-    expect(() => parseCassette(JSON.stringify({ ...rest, version: 3 }))).toThrow('version 3: this Loop Lab reads cassette versions 1 and 2');
+    expect(missingConfig(old)).toMatch(
+      /^the cassette does not say what it was recorded with \(a version 1 file, from before cassettes kept their config\)/,
+    );
+    expect(() => parseCassette(JSON.stringify({ ...rest, version: 3 }))).toThrow(
+      'version 3: this Loop Lab reads cassette versions 1 and 2',
+    );
   });
 });

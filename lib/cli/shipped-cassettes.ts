@@ -16,12 +16,22 @@ export const SHIPPED_CASSETTES: ReadonlyArray<{ name: string; config: RunConfigI
   {
     name: 'explain-project.sim-anthropic',
     what: 'a three-turn session in the Anthropic Messages dialect: list the files, read the README, answer; then the title call',
-    config: { provider: { vendor: 'sim-anthropic' }, task: 'Explain what this project does and where its tests live.', clock: 'virtual', seed: 11 },
+    config: {
+      provider: { vendor: 'sim-anthropic' },
+      task: 'Explain what this project does and where its tests live.',
+      clock: 'virtual',
+      seed: 11,
+    },
   },
   {
     name: 'explain-project.sim-openai',
     what: 'the same session in the OpenAI Chat Completions dialect',
-    config: { provider: { vendor: 'sim-openai' }, task: 'Explain what this project does and where its tests live.', clock: 'virtual', seed: 11 },
+    config: {
+      provider: { vendor: 'sim-openai' },
+      task: 'Explain what this project does and where its tests live.',
+      clock: 'virtual',
+      seed: 11,
+    },
   },
 ];
 

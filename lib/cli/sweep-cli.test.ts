@@ -11,7 +11,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function sweepCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/sweep-main.ts', ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOOP_LAB_DATA_DIR: join(dir, 'data') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'test',
+        LOOP_LAB_DATA_DIR: join(dir, 'data'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -33,7 +38,18 @@ describe('npm run sweep', () => {
           { id: 'naive', preset: 'naive' },
         ],
         faultPlans: [
-          { id: 'overloaded', plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }] } },
+          {
+            id: 'overloaded',
+            plan: {
+              rules: [
+                {
+                  id: 'o',
+                  when: { kind: 'requests', numbers: [2] },
+                  action: { type: 'http_error', status: 529 },
+                },
+              ],
+            },
+          },
         ],
         seeds: [1, 2],
       }),
@@ -56,7 +72,10 @@ describe('npm run sweep', () => {
 
   it('refuses a bad grid with exit status 2, naming the field', async () => {
     const grid = join(dir, 'bad.json');
-    writeFileSync(grid, JSON.stringify({ configurations: [{ id: 'x', preset: 'fastest' }], seeds: { from: 5, to: 1 } }));
+    writeFileSync(
+      grid,
+      JSON.stringify({ configurations: [{ id: 'x', preset: 'fastest' }], seeds: { from: 5, to: 1 } }),
+    );
     const { code, stderr } = await sweepCli(['--grid', grid]);
     expect(code).toBe(2);
     expect(stderr).toContain('configurations.0.preset');

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createSqliteCassetteStore, createSqlitePromptSetStore, createSqliteRunStore, createSqliteSweepStore, dataDir } from '@/lib/store';
+import {
+  createSqliteCassetteStore,
+  createSqlitePromptSetStore,
+  createSqliteRunStore,
+  createSqliteSweepStore,
+  dataDir,
+} from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { storedSweepCassettes } from '@/lib/sweeps/sweep-cassettes';
 import { executeSweep } from '@/lib/sweeps/execute-sweep';
@@ -33,7 +39,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const dir = dataDir();
   const promptSetStore = createSqlitePromptSetStore({ dir });
-  const promptSets = (ref: { name: string; version: number }) => promptSetStore.getPromptSet(ref.name, ref.version);
+  const promptSets = (ref: { name: string; version: number }) =>
+    promptSetStore.getPromptSet(ref.name, ref.version);
   // The CLI takes no key on its command line: an endpoint's key comes from the environment.
   const problems = validateSweepGrid(options.grid, { runnerKind: sweepRunnerKind(), promptSets });
   if (problems.length > 0) {

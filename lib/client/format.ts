@@ -54,7 +54,8 @@ export function cacheSavingLabel(savedUsd: number): string {
  */
 export function formatUsdApart(x: number, y: number): [string, string] {
   let [a, b] = [formatUsd(x), formatUsd(y)];
-  for (let digits = 4; a === b && x !== y && digits <= 12; digits += 1) [a, b] = [`$${x.toFixed(digits)}`, `$${y.toFixed(digits)}`];
+  for (let digits = 4; a === b && x !== y && digits <= 12; digits += 1)
+    [a, b] = [`$${x.toFixed(digits)}`, `$${y.toFixed(digits)}`];
   return [a, b];
 }
 
@@ -62,7 +63,10 @@ export function formatUsdApart(x: number, y: number): [string, string] {
 export { categoryLabel };
 
 /** "529 overloaded", "rate limited", "stream stalled". */
-export function errorCause(error: { status?: number; category: ErrorCategory } | undefined, category?: ErrorCategory): string {
+export function errorCause(
+  error: { status?: number; category: ErrorCategory } | undefined,
+  category?: ErrorCategory,
+): string {
   if (!error) return category ? categoryLabel(category) : 'error';
   const label = categoryLabel(error.category);
   return error.status !== undefined ? `${error.status} ${label}` : label;

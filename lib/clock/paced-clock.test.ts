@@ -97,7 +97,11 @@ describe('PacedClock', () => {
   it('is the clock a config with clock "paced" gets, at its time scale, and refuses a scale that is not positive', () => {
     const clock = createClock({ kind: 'paced', timeScale: 0.04, startAt: 1_500 });
     expect(clock).toBeInstanceOf(PacedClock);
-    expect({ kind: clock.kind, timeScale: clock.timeScale, now: clock.now() }).toEqual({ kind: 'paced', timeScale: 0.04, now: 1_500 });
+    expect({ kind: clock.kind, timeScale: clock.timeScale, now: clock.now() }).toEqual({
+      kind: 'paced',
+      timeScale: 0.04,
+      now: 1_500,
+    });
     expect(createClock({ kind: 'virtual', timeScale: 0.04 }).timeScale).toBe(1);
     expect(() => new PacedClock(0)).toThrow('time scale must be > 0');
   });

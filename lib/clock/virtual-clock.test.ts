@@ -102,7 +102,9 @@ describe('Clock.hold', () => {
     const order: string[] = [];
     // A tool timeout of 1 s raced against real work that takes ~30 wall ms.
     const deadline = clock.sleep(1_000).then(() => order.push(`timeout@${clock.now()}`));
-    const work = clock.hold(new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30))).then((v) => order.push(`${v}@${clock.now()}`));
+    const work = clock
+      .hold(new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30)))
+      .then((v) => order.push(`${v}@${clock.now()}`));
     expect(clock.held).toBe(1);
     await Promise.all([deadline, work]);
     expect(order).toEqual(['done@0', 'timeout@1000']);
@@ -171,7 +173,8 @@ describe('VirtualClock quiet hops', () => {
     const woke = clock.sleep(10).then(() => seen.push(`woke@${clock.now()}`));
     // A long chain of continuations with nextTicks between them, started after the timer was set.
     let chain: Promise<void> = Promise.resolve();
-    for (let i = 0; i < 500; i++) chain = chain.then(() => new Promise<void>((resolve) => process.nextTick(resolve)));
+    for (let i = 0; i < 500; i++)
+      chain = chain.then(() => new Promise<void>((resolve) => process.nextTick(resolve)));
     void chain.then(() => seen.push(`chain done@${clock.now()}`));
     await woke;
     expect(seen).toEqual(['chain done@0', 'woke@10']);

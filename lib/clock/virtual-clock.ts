@@ -120,7 +120,8 @@ export class VirtualClock implements Clock {
     let i = this.timers.length;
     while (i > 0) {
       const prev = this.timers[i - 1]!;
-      if (prev.deadline < timer.deadline || (prev.deadline === timer.deadline && prev.order < timer.order)) break;
+      if (prev.deadline < timer.deadline || (prev.deadline === timer.deadline && prev.order < timer.order))
+        break;
       i--;
     }
     this.timers.splice(i, 0, timer);

@@ -85,9 +85,18 @@ export function turnSides(events: readonly RunEvent[]): Map<number, TurnSide> {
  * Both runs' turns side by side, turn n beside turn n, with the divergence's turn marked.
  * Each side is copied: a fold that goes on changes its own, not an answer already given.
  */
-export function alignTurns(a: ReadonlyMap<number, TurnSide>, b: ReadonlyMap<number, TurnSide>, divergence: Divergence | null): AlignedTurn[] {
+export function alignTurns(
+  a: ReadonlyMap<number, TurnSide>,
+  b: ReadonlyMap<number, TurnSide>,
+  divergence: Divergence | null,
+): AlignedTurn[] {
   const turns = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
-  return turns.map((turn) => ({ turn, a: copy(a.get(turn)), b: copy(b.get(turn)), diverged: divergence?.turn === turn }));
+  return turns.map((turn) => ({
+    turn,
+    a: copy(a.get(turn)),
+    b: copy(b.get(turn)),
+    diverged: divergence?.turn === turn,
+  }));
 }
 
 function copy(side: TurnSide | undefined): TurnSide | null {

@@ -7,7 +7,17 @@ import { compareRuns, NotComparableError } from './compare-runs';
 const base: RunConfigInput = {
   provider: { vendor: 'sim-anthropic' },
   seed: 7,
-  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  faults: {
+    rules: [
+      {
+        id: 'f',
+        enabled: true,
+        when: { kind: 'requests', numbers: [3] },
+        action: { type: 'http_error', status: 529 },
+      },
+    ],
+    tools: [],
+  },
 };
 
 describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on turn 3', () => {
@@ -37,7 +47,10 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     expect(c.turns[0]!.a!.toolCalls).toEqual(c.turns[0]!.b!.toolCalls);
     expect(c.turns[0]!.a!.toolCalls.length).toBeGreaterThan(0);
     // B stopped before the fix: the unfixed slugify fails 4 of the 6 hidden tests, counted beside the verdict.
-    expect(c.end.b).toEqual(['task verdict: not done; 4 of 6 hidden tests failed', 'run ended: model error (incomplete)']);
+    expect(c.end.b).toEqual([
+      'task verdict: not done; 4 of 6 hidden tests failed',
+      'run ended: model error (incomplete)',
+    ]);
   });
 
   it('diffs the totals and marks the side that did better', () => {
@@ -49,7 +62,10 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     // A 529 before the stream costs nothing: no tokens wasted on either side.
     expect(row('wastedTokens')).toMatchObject({ a: 0, b: 0, better: null });
     // B gave up early: quicker and cheaper, but that is not "better" — only A finished its work.
-    expect(row('durationMs')).toMatchObject({ better: null, note: 'not judged: only one run finished its work' });
+    expect(row('durationMs')).toMatchObject({
+      better: null,
+      note: 'not judged: only one run finished its work',
+    });
     expect(row('usd')).toMatchObject({ better: null, note: 'not judged: only one run finished its work' });
     // Equal lines need no note.
     expect(row('failedAttempts')).toMatchObject({ a: 1, b: 1, better: null, note: null });
@@ -65,7 +81,11 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
       { id: 'a', events: a },
       {
         id: 'c',
-        events: a.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, seed: 8, budgets: { ...e.config.budgets, maxIterations: 12 } } } : e)),
+        events: a.map((e) =>
+          e.event === 'run_start'
+            ? { ...e, config: { ...e.config, seed: 8, budgets: { ...e.config.budgets, maxIterations: 12 } } }
+            : e,
+        ),
       },
     );
     expect(seeds.config).toEqual([
@@ -84,17 +104,26 @@ describe('compareRuns: retry on (A) vs the same seed with retry off (B), 529 on 
     // Tokens and time so far are true now; how it ends and what errors are seen are not known yet.
     const calls = live.filter((e) => e.event === 'llm_call');
     expect(calls.length).toBeGreaterThan(0);
-    expect(row('inputTokens').b).toBe(calls.reduce((n, e) => n + (e.event === 'llm_call' ? e.input_tokens : 0), 0));
+    expect(row('inputTokens').b).toBe(
+      calls.reduce((n, e) => n + (e.event === 'llm_call' ? e.input_tokens : 0), 0),
+    );
     expect(row('durationMs').b).toBe(live.at(-1)!.ts);
     expect(row('reason').b).toBeNull();
     expect(row('errorsSeen').b).toBeNull();
-    expect(() => compareRuns({ id: 'a', events: a }, { id: 'empty', events: [] })).toThrow(NotComparableError);
+    expect(() => compareRuns({ id: 'a', events: a }, { id: 'empty', events: [] })).toThrow(
+      NotComparableError,
+    );
   });
 });
 
 describe('compareRuns: pairs that differ in nothing that matters', () => {
   // The real clock, sped up: each run is a second or so of wall time, with the machine's own timing in it.
-  const real: RunConfigInput = { provider: { vendor: 'sim-anthropic' }, seed: 5, clock: 'real', timeScale: 0.02 };
+  const real: RunConfigInput = {
+    provider: { vendor: 'sim-anthropic' },
+    seed: 5,
+    clock: 'real',
+    timeScale: 0.02,
+  };
 
   it('two real-clock runs of the same config and seed: no line is judged better', async () => {
     const [a, b] = await Promise.all([runToEnd(real), runToEnd(real)]);
@@ -106,7 +135,10 @@ describe('compareRuns: pairs that differ in nothing that matters', () => {
   });
 
   it('two runs that differ only in the system prompt on a simulated vendor: nothing judged, and it says the model does not read prompts', async () => {
-    const [a, b] = await Promise.all([runToEnd(real), runToEnd({ ...real, system: 'You are a terse agent. Do the work.' })]);
+    const [a, b] = await Promise.all([
+      runToEnd(real),
+      runToEnd({ ...real, system: 'You are a terse agent. Do the work.' }),
+    ]);
     const c = compareRuns({ id: 'a', events: a }, { id: 'b', events: b });
     expect(c.promptOnly).toEqual({ fields: ['system prompt'] });
     expect(c.totals.filter((r) => r.better !== null).map((r) => `${r.id}: ${r.a} / ${r.b}`)).toEqual([]);

@@ -56,14 +56,20 @@ export class ComparisonFold {
     const startB = this.b.start(idB);
     const divergence = this.scan.divergence();
     // Vendors a run moved to by control message are not in its config; its swap events name them.
-    const promptOnly = promptOnlyDifference(startA.config, startB.config, [...this.a.swappedTo, ...this.b.swappedTo]);
+    const promptOnly = promptOnlyDifference(startA.config, startB.config, [
+      ...this.a.swappedTo,
+      ...this.b.swappedTo,
+    ]);
     return {
       a: this.a.side(idA),
       b: this.b.side(idB),
       turns: alignTurns(this.a.turns.sides, this.b.turns.sides, divergence),
       end: { a: [...this.a.end], b: [...this.b.end] },
       divergence,
-      totals: totalsDiff(this.a.totals.totals(), this.b.totals.totals(), { criterion: options.criterion, promptOnly: promptOnly !== null }),
+      totals: totalsDiff(this.a.totals.totals(), this.b.totals.totals(), {
+        criterion: options.criterion,
+        promptOnly: promptOnly !== null,
+      }),
       config: (this.config ??= configDiff(startA, startB)),
       promptOnly,
     };

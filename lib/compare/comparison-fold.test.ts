@@ -9,7 +9,14 @@ import { runTotals } from './run-totals';
 
 /** Real runs on the virtual clock, one for each mechanism a comparison has to read. */
 const overload: RunConfigInput['faults'] = {
-  rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }],
+  rules: [
+    {
+      id: 'o',
+      enabled: true,
+      when: { kind: 'requests', numbers: [3] },
+      action: { type: 'http_error', status: 529 },
+    },
+  ],
   tools: [],
 };
 const logs: Record<string, RunEvent[]> = {};
@@ -20,10 +27,15 @@ async function lessonRun(slug: string, side: 'on' | 'off'): Promise<RunEvent[]> 
 
 async function forkOf(parent: RunEvent[]): Promise<RunEvent[]> {
   const start = ofType(parent, 'run_start')[0]!;
-  const plan = planFork({ spec: { runId: 'parent', atTurn: 2, provider: 'sim-openai' }, parent: { config: start.config, running: false }, events: parent });
+  const plan = planFork({
+    spec: { runId: 'parent', atTurn: 2, provider: 'sim-openai' },
+    parent: { config: start.config, running: false },
+    events: parent,
+  });
   if (!plan.ok) throw new Error(plan.problems.join('; '));
   const child: RunEvent[] = [];
-  await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) }).done;
+  await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) })
+    .done;
   return child;
 }
 
@@ -73,10 +85,30 @@ function followInBursts(a: RunEvent[], b: RunEvent[], burst: (i: number) => numb
 
 describe('the comparison folded as the logs grow equals the comparison of the whole logs', () => {
   const pairs: [string, string, string, (events: Record<string, RunEvent[]>) => void][] = [
-    ['retries: retry on vs off', 'retryOn', 'retryOff', (l) => expect(ofType(l.retryOn!, 'retry_scheduled').length).toBeGreaterThan(0)],
-    ['watchdog: on vs off', 'watchdogOn', 'watchdogOff', (l) => expect(ofType(l.watchdogOn!, 'watchdog_fired').length).toBeGreaterThan(0)],
-    ['compaction: on vs off', 'compactionOn', 'compactionOff', (l) => expect(ofType(l.compactionOn!, 'compaction').length).toBeGreaterThan(0)],
-    ['takeover vs the same run on one vendor', 'takeover', 'plain', (l) => expect(ofType(l.takeover!, 'swap').length).toBe(2)],
+    [
+      'retries: retry on vs off',
+      'retryOn',
+      'retryOff',
+      (l) => expect(ofType(l.retryOn!, 'retry_scheduled').length).toBeGreaterThan(0),
+    ],
+    [
+      'watchdog: on vs off',
+      'watchdogOn',
+      'watchdogOff',
+      (l) => expect(ofType(l.watchdogOn!, 'watchdog_fired').length).toBeGreaterThan(0),
+    ],
+    [
+      'compaction: on vs off',
+      'compactionOn',
+      'compactionOff',
+      (l) => expect(ofType(l.compactionOn!, 'compaction').length).toBeGreaterThan(0),
+    ],
+    [
+      'takeover vs the same run on one vendor',
+      'takeover',
+      'plain',
+      (l) => expect(ofType(l.takeover!, 'swap').length).toBe(2),
+    ],
     ['a run vs its fork', 'parent', 'fork', (l) => expect(ofType(l.fork!, 'forked_from').length).toBe(1)],
   ];
 
@@ -110,8 +142,18 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     expect(fork.turns[2]!.b).toMatchObject({ vendor: 'sim-openai' });
 
     const takeover = compareRuns({ id: 't', events: logs.takeover! }, { id: 'p', events: logs.plain! });
-    expect(takeover.turns.slice(0, 4).map((t) => t.a?.vendor)).toEqual(['sim-anthropic', 'sim-openai', 'sim-anthropic', 'sim-anthropic']);
-    expect(takeover.turns.slice(0, 4).map((t) => t.b?.vendor)).toEqual(['sim-anthropic', 'sim-anthropic', 'sim-anthropic', 'sim-anthropic']);
+    expect(takeover.turns.slice(0, 4).map((t) => t.a?.vendor)).toEqual([
+      'sim-anthropic',
+      'sim-openai',
+      'sim-anthropic',
+      'sim-anthropic',
+    ]);
+    expect(takeover.turns.slice(0, 4).map((t) => t.b?.vendor)).toEqual([
+      'sim-anthropic',
+      'sim-anthropic',
+      'sim-anthropic',
+      'sim-anthropic',
+    ]);
   });
 
   it("says what part of a fork's totals it copied from its parent: its turns, their run time, tokens and cost", () => {
@@ -139,7 +181,9 @@ describe('the comparison folded as the logs grow equals the comparison of the wh
     // The fork's run time counts the copied part: what is left is the time of its own turns.
     const runTime = c.totals.find((r) => r.id === 'durationMs')!;
     const ownTurns = c.turns.filter((t) => t.b && !t.b.copied).map((t) => t.b!);
-    expect(Number(runTime.b) - copied.durationMs).toBe(ownTurns.at(-1)!.startMs + ownTurns.at(-1)!.durationMs - ownTurns[0]!.startMs);
+    expect(Number(runTime.b) - copied.durationMs).toBe(
+      ownTurns.at(-1)!.startMs + ownTurns.at(-1)!.durationMs - ownTurns[0]!.startMs,
+    );
     expect(Number(runTime.b)).toBeGreaterThan(copied.durationMs);
     // While the fork is still copying, the copied part is what has been copied so far.
     const midCopy = compareRuns({ id: 'parent', events: parent }, { id: 'child', events: fork.slice(0, 10) });

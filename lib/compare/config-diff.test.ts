@@ -13,7 +13,10 @@ const config: RunConfigInput = {
   provider: { vendor: 'sim-anthropic' },
   seed: 3,
   budgets: { maxIterations: 2 },
-  faults: { rules: [overload('o2', 2), overload('o3', 3)], tools: [{ id: 't', tool: '*', enabled: true, kind: 'throw' }] },
+  faults: {
+    rules: [overload('o2', 2), overload('o3', 3)],
+    tools: [{ id: 't', tool: '*', enabled: true, kind: 'throw' }],
+  },
 };
 
 /** The run_start a real run records for `config`. */
@@ -29,7 +32,13 @@ describe('configDiff: fault rules are diffed as rules, by id', () => {
   });
 
   it('a rule added in front is one differing row, not every later rule shifted field by field', () => {
-    const withRule = { ...base, config: { ...base.config, faults: { ...base.config.faults, rules: [overload('rl', 1), ...base.config.faults.rules] } } };
+    const withRule = {
+      ...base,
+      config: {
+        ...base.config,
+        faults: { ...base.config.faults, rules: [overload('rl', 1), ...base.config.faults.rules] },
+      },
+    };
     const rows = configDiff(base, withRule);
     expect(rows.map((r) => r.path)).toEqual(['faults.rules[rl]']);
     expect(rows[0]!.a).toBeNull();
@@ -42,7 +51,13 @@ describe('configDiff: fault rules are diffed as rules, by id', () => {
       config: {
         ...base.config,
         faults: {
-          rules: [base.config.faults.rules[0]!, { ...base.config.faults.rules[1]!, action: { type: 'http_error' as const, status: 503 as const } }],
+          rules: [
+            base.config.faults.rules[0]!,
+            {
+              ...base.config.faults.rules[1]!,
+              action: { type: 'http_error' as const, status: 503 as const },
+            },
+          ],
           tools: [],
         },
       },

@@ -42,7 +42,9 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): void
     return;
   }
   if (value !== null && typeof value === 'object') {
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v] as const)
+      : Object.entries(value as Record<string, unknown>);
     if (entries.length === 0) {
       out.set(prefix, '{}');
       return;

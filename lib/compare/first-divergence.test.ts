@@ -5,7 +5,17 @@ import { firstDivergence } from './first-divergence';
 
 const overloadAtRequest3: Partial<RunConfigInput> = {
   seed: 7,
-  faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+  faults: {
+    rules: [
+      {
+        id: 'f',
+        enabled: true,
+        when: { kind: 'requests', numbers: [3] },
+        action: { type: 'http_error', status: 529 },
+      },
+    ],
+    tools: [],
+  },
 };
 
 function at(events: readonly RunEvent[], seq: number): RunEvent {
@@ -30,7 +40,12 @@ describe('firstDivergence (virtual clock, real runs)', () => {
     // A's divergent event is the retry after the injected 529 on turn 3.
     expect(at(a, d.a!.seq)).toMatchObject({ event: 'retry_scheduled', iteration: 3, category: 'overloaded' });
     // B took no retry: its next step is the decision not to, which says the error surfaces.
-    expect(at(b, d.b!.seq)).toMatchObject({ event: 'retry_declined', iteration: 3, rule: 'retry_off', next: 'surface' });
+    expect(at(b, d.b!.seq)).toMatchObject({
+      event: 'retry_declined',
+      iteration: 3,
+      rule: 'retry_off',
+      next: 'surface',
+    });
     expect(d.description).toMatch(/^A retry 1 of \d .*overloaded.* · B no retry \(retry off\): surface$/);
     // Up to that point both logs did the same things (the fault and the error on turn 3 included).
     const errorA = a.find((e) => e.event === 'model_error')!;

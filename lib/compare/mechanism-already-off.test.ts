@@ -6,13 +6,22 @@ describe('mechanismAlreadyOff', () => {
   it('retry is on in codesmith, off once overridden; the naive preset has it off already', () => {
     const codesmith = { recovery: resolveRecovery('codesmith', {}), takeover: DEFAULT_TAKEOVER };
     expect(mechanismAlreadyOff(codesmith, 'retry')).toBe(false);
-    expect(mechanismAlreadyOff({ ...codesmith, recovery: resolveRecovery('codesmith', { retry: { enabled: false } }) }, 'retry')).toBe(true);
-    expect(mechanismAlreadyOff({ recovery: resolveRecovery('naive', {}), takeover: DEFAULT_TAKEOVER }, 'retry')).toBe(true);
+    expect(
+      mechanismAlreadyOff(
+        { ...codesmith, recovery: resolveRecovery('codesmith', { retry: { enabled: false } }) },
+        'retry',
+      ),
+    ).toBe(true);
+    expect(
+      mechanismAlreadyOff({ recovery: resolveRecovery('naive', {}), takeover: DEFAULT_TAKEOVER }, 'retry'),
+    ).toBe(true);
   });
 
   it('takeover handling is off when the run was naive', () => {
     const recovery = resolveRecovery('codesmith', {});
     expect(mechanismAlreadyOff({ recovery, takeover: DEFAULT_TAKEOVER }, 'takeover-handling')).toBe(false);
-    expect(mechanismAlreadyOff({ recovery, takeover: { ...DEFAULT_TAKEOVER, naive: true } }, 'takeover-handling')).toBe(true);
+    expect(
+      mechanismAlreadyOff({ recovery, takeover: { ...DEFAULT_TAKEOVER, naive: true } }, 'takeover-handling'),
+    ).toBe(true);
   });
 });

@@ -6,7 +6,14 @@ import { noDivergenceNote } from './no-divergence-note';
 
 /** Real runs on the virtual clock: one that goes its length, and a 529 on request 3 with retry on and off. */
 const overload: RunConfigInput['faults'] = {
-  rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 529 } }],
+  rules: [
+    {
+      id: 'o',
+      enabled: true,
+      when: { kind: 'requests', numbers: [3] },
+      action: { type: 'http_error', status: 529 },
+    },
+  ],
   tools: [],
 };
 let plain: RunEvent[];
@@ -37,12 +44,16 @@ function note(a: RunEvent[], b: RunEvent[]): string {
   return noDivergenceNote(c);
 }
 
-const turnsOf = (log: RunEvent[]) => new Set(log.flatMap((e) => ('iteration' in e && typeof e.iteration === 'number' ? [e.iteration] : []))).size;
+const turnsOf = (log: RunEvent[]) =>
+  new Set(log.flatMap((e) => ('iteration' in e && typeof e.iteration === 'number' ? [e.iteration] : [])))
+    .size;
 
 describe('what "no divergence" covers, in numbers', () => {
   it('both live: the turns both have done, and the turn each is on', () => {
     expect(turnsOf(plain)).toBeGreaterThanOrEqual(4);
-    expect(note(intoTurn(plain, 4), intoTurn(plain, 4))).toBe('No divergence in the 3 turns both have done; both are still running (turn 4 in progress).');
+    expect(note(intoTurn(plain, 4), intoTurn(plain, 4))).toBe(
+      'No divergence in the 3 turns both have done; both are still running (turn 4 in progress).',
+    );
     expect(note(intoTurn(plain, 2), intoTurn(plain, 4))).toBe(
       'No divergence in the 1 turn both have done; A is still running (turn 2 in progress); B is still running (turn 4 in progress).',
     );
@@ -63,7 +74,9 @@ describe('what "no divergence" covers, in numbers', () => {
   });
 
   it('both ended alike: how many turns they matched in', () => {
-    expect(note(plain, plain)).toBe(`No divergence: both runs did the same things in their ${turnsOf(plain)} turns, step for step (times aside).`);
+    expect(note(plain, plain)).toBe(
+      `No divergence: both runs did the same things in their ${turnsOf(plain)} turns, step for step (times aside).`,
+    );
   });
 
   it('one ended shorter, the other not yet past where it ended: not a divergence yet, and the sentence says so', () => {
@@ -80,6 +93,8 @@ describe('what "no divergence" covers, in numbers', () => {
       `No divergence in the ${on - 1} turn${on - 1 === 1 ? '' : 's'} both have done; A ended after ${off} turns; B is still running (turn ${on} in progress).`,
     );
     // Once the live side takes a step the ended one never took, it is a divergence, not this note.
-    expect(compareRuns({ id: 'off', events: retryOff }, { id: 'on', events: retryOn }).divergence).not.toBeNull();
+    expect(
+      compareRuns({ id: 'off', events: retryOff }, { id: 'on', events: retryOn }).divergence,
+    ).not.toBeNull();
   });
 });

@@ -26,7 +26,9 @@ const turnsWord = (n: number): string => `${n} turn${n === 1 ? '' : 's'}`;
 function where(p: Progress): string {
   if (p.ended) return `${p.letter} ended after ${turnsWord(p.done)}`;
   if (p.current !== null) return `${p.letter} is still running (turn ${p.current} in progress)`;
-  return p.done === 0 ? `${p.letter} has not started a turn yet` : `${p.letter} is still running (${turnsWord(p.done)} done)`;
+  return p.done === 0
+    ? `${p.letter} has not started a turn yet`
+    : `${p.letter} is still running (${turnsWord(p.done)} done)`;
 }
 
 /**
@@ -37,10 +39,16 @@ function where(p: Progress): string {
 export function noDivergenceNote(c: Pick<Comparison, 'a' | 'b' | 'turns'>): string {
   const a = progress(c.turns, 'a', c.a.running);
   const b = progress(c.turns, 'b', c.b.running);
-  if (a.ended && b.ended) return `No divergence: both runs did the same things in their ${turnsWord(Math.max(a.done, b.done))}, step for step (times aside).`;
+  if (a.ended && b.ended)
+    return `No divergence: both runs did the same things in their ${turnsWord(Math.max(a.done, b.done))}, step for step (times aside).`;
   const both = Math.min(a.done, b.done);
-  const head = both === 0 ? 'No divergence so far (no turn done by both yet)' : `No divergence in the ${turnsWord(both)} both have done`;
+  const head =
+    both === 0
+      ? 'No divergence so far (no turn done by both yet)'
+      : `No divergence in the ${turnsWord(both)} both have done`;
   const sameTurn = !a.ended && !b.ended && a.current !== null && a.current === b.current;
-  const tail = sameTurn ? `both are still running (turn ${a.current} in progress)` : `${where(a)}; ${where(b)}`;
+  const tail = sameTurn
+    ? `both are still running (turn ${a.current} in progress)`
+    : `${where(a)}; ${where(b)}`;
   return `${head}; ${tail}.`;
 }

@@ -3,7 +3,11 @@ import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
 import { stableJson } from './run-steps';
 
 /** The config fields that are prompt text a model reads and the simulated model does not. */
-const PROMPT_FIELDS = { system: 'system prompt', toolDescriptions: 'tool descriptions', promptSet: 'prompt set' } as const;
+const PROMPT_FIELDS = {
+  system: 'system prompt',
+  toolDescriptions: 'tool descriptions',
+  promptSet: 'prompt set',
+} as const;
 type PromptField = keyof typeof PROMPT_FIELDS;
 
 /** Where two runs differ only in prompt text, on simulated vendors: which texts, in words. */
@@ -40,9 +44,14 @@ function withoutPrompts(config: RunConfig): Record<string, unknown> {
  * `extraVendors`: vendors a run moved to that its config does not name (a swap by control message).
  * null: they differ in something else too, in nothing, or a real vendor is in play.
  */
-export function promptOnlyDifference(a: RunConfig, b: RunConfig, extraVendors: readonly string[] = []): PromptOnlyDifference | null {
+export function promptOnlyDifference(
+  a: RunConfig,
+  b: RunConfig,
+  extraVendors: readonly string[] = [],
+): PromptOnlyDifference | null {
   // isSimulated compares names: a vendor name it does not know is not simulated.
-  if (![...vendorsOf(a), ...vendorsOf(b), ...extraVendors].every((v) => isSimulated(v as Vendor))) return null;
+  if (![...vendorsOf(a), ...vendorsOf(b), ...extraVendors].every((v) => isSimulated(v as Vendor)))
+    return null;
   if (stableJson(withoutPrompts(a)) !== stableJson(withoutPrompts(b))) return null;
   const fields = (Object.keys(PROMPT_FIELDS) as PromptField[])
     .filter((f) => stableJson(a[f] ?? null) !== stableJson(b[f] ?? null))

@@ -47,7 +47,13 @@ export class RunFold {
       this.forkedFrom = { runId: e.parent_run_id, turn: e.turn };
       this.copiedLeft = e.copied_events;
       const { inherited } = e;
-      this.copied = { turns: e.turn, durationMs: e.ts, inputTokens: inherited.input_tokens, outputTokens: inherited.output_tokens, usd: inherited.usd };
+      this.copied = {
+        turns: e.turn,
+        durationMs: e.ts,
+        inputTokens: inherited.input_tokens,
+        outputTokens: inherited.output_tokens,
+        usd: inherited.usd,
+      };
     }
     const step = this.read(e);
     this.turns.add(e, step, copied);
@@ -67,7 +73,8 @@ export class RunFold {
 
   /** The run_start the log opens with; a log without one cannot be compared. */
   start(id: string): EventOf<'run_start'> {
-    if (this.first?.event !== 'run_start') throw new NotComparableError(`Run "${id}" has no run_start event yet, so there is nothing to compare`);
+    if (this.first?.event !== 'run_start')
+      throw new NotComparableError(`Run "${id}" has no run_start event yet, so there is nothing to compare`);
     return this.first;
   }
 

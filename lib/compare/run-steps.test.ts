@@ -33,6 +33,9 @@ describe('runSteps labels', () => {
         reason: 'Retry-After',
       },
     ];
-    expect(runSteps(events).map((s) => s.label)).toEqual(['error: 429 rate limited', 'retry 1 of 3 (silent retry) after rate limited, waits 7 s']);
+    expect(runSteps(events).map((s) => s.label)).toEqual([
+      'error: 429 rate limited',
+      'retry 1 of 3 (silent retry) after rate limited, waits 7 s',
+    ]);
   });
 });

@@ -14,7 +14,8 @@ export interface RunStep {
   /** The turn (iteration) the step belongs to; null for the run's end (verdict, terminate). */
   turn: number | null;
   /** What kind of step, for the condensed card. */
-  kind: 'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'replay' | 'control' | 'end';
+  kind:
+    'request' | 'response' | 'error' | 'retry' | 'recovery' | 'tool' | 'fault' | 'replay' | 'control' | 'end';
   /** Part of an auxiliary (background) call such as the title. */
   background: boolean;
   /** Canonical content: equal keys mean the same step. */
@@ -44,7 +45,14 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
   let lastTurn = 0;
   let step: RunStep | null = null;
   const push = (e: RunEvent, turn: number | null, kind: RunStep['kind'], content: unknown, label: string) => {
-    step = { seq: e.seq, turn, kind, background, key: `${kind}:${background ? 'bg:' : ''}${stableJson(content)}`, label };
+    step = {
+      seq: e.seq,
+      turn,
+      kind,
+      background,
+      key: `${kind}:${background ? 'bg:' : ''}${stableJson(content)}`,
+      label,
+    };
   };
   return (e) => {
     step = null;
@@ -68,7 +76,15 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           e,
           at,
           'response',
-          [e.stop_reason, e.partial === true, e.input_tokens, e.output_tokens, e.cache_read_tokens ?? 0, e.cache_write_tokens ?? 0, messageContent(e.message)],
+          [
+            e.stop_reason,
+            e.partial === true,
+            e.input_tokens,
+            e.output_tokens,
+            e.cache_read_tokens ?? 0,
+            e.cache_write_tokens ?? 0,
+            messageContent(e.message),
+          ],
           `${e.background ? `${e.purpose ?? 'background'} call` : 'response'}: ${e.stop_reason}${e.partial ? ' (partial)' : ''}, ${e.output_tokens} tokens out${cachedWords(e)}${describeMessage(e.message)}`,
         );
         background = false;
@@ -92,7 +108,13 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         );
         break;
       case 'retry_declined':
-        push(e, at, 'recovery', ['declined', e.rule, e.next, e.account], `no retry (${e.rule.replace(/_/g, ' ')}): ${e.next.replace(/_/g, ' ')}`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['declined', e.rule, e.next, e.account],
+          `no retry (${e.rule.replace(/_/g, ' ')}): ${e.next.replace(/_/g, ' ')}`,
+        );
         break;
       case 'watchdog_fired':
         push(
@@ -104,11 +126,23 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         );
         break;
       case 'fallback':
-        push(e, at, 'recovery', ['fallback', e.from_model, e.to_model], `fallback from ${e.from_model} to ${e.to_model}`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['fallback', e.from_model, e.to_model],
+          `fallback from ${e.from_model} to ${e.to_model}`,
+        );
         break;
       case 'swap':
         // Where the run went, not why: a re-run makes a swap made by hand as a scheduled one.
-        push(e, at, 'recovery', ['swap', e.to_vendor, e.to_model], `swap to ${e.to_vendor} ${e.to_model} (${e.cause})`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['swap', e.to_vendor, e.to_model],
+          `swap to ${e.to_vendor} ${e.to_model} (${e.cause})`,
+        );
         break;
       case 'output_recovery':
         push(
@@ -124,18 +158,44 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           e,
           at,
           'recovery',
-          ['compaction', e.step, e.trigger, e.ok, e.messages_before, e.messages_after, e.stubbed.map((s) => s.call_id)],
+          [
+            'compaction',
+            e.step,
+            e.trigger,
+            e.ok,
+            e.messages_before,
+            e.messages_after,
+            e.stubbed.map((s) => s.call_id),
+          ],
           `compaction: ${e.step.replace('_', ' ')} (${e.trigger})${e.ok ? '' : ' failed'}, ${e.messages_before} → ${e.messages_after} messages`,
         );
         break;
       case 'context_overflow':
-        push(e, at, 'recovery', ['overflow', e.source, e.recovery_attempt, e.outcome], `context overflow (${e.source.replace('_', ' ')}), ${e.outcome}`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['overflow', e.source, e.recovery_attempt, e.outcome],
+          `context overflow (${e.source.replace('_', ' ')}), ${e.outcome}`,
+        );
         break;
       case 'context_recovered':
-        push(e, at, 'recovery', ['recovered', e.recovery_attempts], `context recovered after ${e.recovery_attempts} recoveries`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['recovered', e.recovery_attempts],
+          `context recovered after ${e.recovery_attempts} recoveries`,
+        );
         break;
       case 'breaker':
-        push(e, turn, 'recovery', ['breaker', e.state, e.consecutive_failures], `summary breaker ${e.state.replace('_', '-')}`);
+        push(
+          e,
+          turn,
+          'recovery',
+          ['breaker', e.state, e.consecutive_failures],
+          `summary breaker ${e.state.replace('_', '-')}`,
+        );
         break;
       case 'tool_call':
         push(
@@ -147,7 +207,13 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         );
         break;
       case 'tool_guard':
-        push(e, at, 'recovery', ['guard', e.tool, e.kind], `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`);
+        push(
+          e,
+          at,
+          'recovery',
+          ['guard', e.tool, e.kind],
+          `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`,
+        );
         break;
       case 'tool_batch':
         push(
@@ -155,7 +221,9 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           at,
           'tool',
           ['batch', e.parallel, e.tools, e.limit],
-          e.parallel ? `${e.tools.length} tool calls at once (${e.tools.join(', ')})` : `${e.tools[0] ?? 'a tool'} runs alone`,
+          e.parallel
+            ? `${e.tools.length} tool calls at once (${e.tools.join(', ')})`
+            : `${e.tools[0] ?? 'a tool'} runs alone`,
         );
         break;
       case 'dangling_calls':
@@ -189,10 +257,22 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         );
         break;
       case 'off_recording':
-        push(e, at, 'replay', [e.request_no, e.next], `off the recording at request ${e.request_no}: ${e.differs}`);
+        push(
+          e,
+          at,
+          'replay',
+          [e.request_no, e.next],
+          `off the recording at request ${e.request_no}: ${e.differs}`,
+        );
         break;
       case 'control':
-        push(e, at, 'control', [e.action, e.detail ?? null], `control: ${e.action}${e.detail ? ` (${e.detail})` : ''}`);
+        push(
+          e,
+          at,
+          'control',
+          [e.action, e.detail ?? null],
+          `control: ${e.action}${e.detail ? ` (${e.detail})` : ''}`,
+        );
         break;
       case 'task_verdict':
         background = false;
@@ -206,7 +286,13 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         break;
       case 'terminate':
         background = false;
-        push(e, null, 'end', ['terminate', e.reason, e.complete], `run ended: ${e.reason.replace(/_/g, ' ')}${e.complete ? '' : ' (incomplete)'}`);
+        push(
+          e,
+          null,
+          'end',
+          ['terminate', e.reason, e.complete],
+          `run ended: ${e.reason.replace(/_/g, ' ')}${e.complete ? '' : ' (incomplete)'}`,
+        );
         break;
       case 'iteration_start':
         background = false;
@@ -254,7 +340,9 @@ function messageContent(message: Message | undefined): unknown {
 
 function describeMessage(message: Message | undefined): string {
   if (!message) return '';
-  const calls = message.parts.filter((p) => p.type === 'tool_call').map((p) => (p.type === 'tool_call' ? p.name : ''));
+  const calls = message.parts
+    .filter((p) => p.type === 'tool_call')
+    .map((p) => (p.type === 'tool_call' ? p.name : ''));
   const text = message.parts
     .map((p) => (p.type === 'text' ? p.text : ''))
     .join('')
@@ -275,7 +363,9 @@ function shortArgs(args: unknown): string {
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+      );
     }
     return v;
   });

@@ -1,4 +1,12 @@
-import { addToTotals, NO_TOTALS, type ClockKind, type RunEvent, type RunTotals as FoldedTotals, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import {
+  addToTotals,
+  NO_TOTALS,
+  type ClockKind,
+  type RunEvent,
+  type RunTotals as FoldedTotals,
+  type TaskVerdict,
+  type TerminateReason,
+} from '@/lib/protocol';
 import type { TotalsLineId } from '@/lib/protocol/http/compare';
 import { MetricsFold } from '@/lib/metrics/run-metrics';
 
@@ -68,10 +76,15 @@ export class TotalsFold {
 
   add(event: RunEvent): void {
     if (event.event === 'run_start') this.clock = event.config.clock;
-    else if (event.event === 'tool_call' && (event.status ? RAN_AND_FAILED.has(event.status) : event.is_error)) this.failedToolRuns += 1;
+    else if (
+      event.event === 'tool_call' &&
+      (event.status ? RAN_AND_FAILED.has(event.status) : event.is_error)
+    )
+      this.failedToolRuns += 1;
     else if (event.event === 'run_title') this.titled = true;
     else if (event.event === 'iteration_start') this.turns = Math.max(this.turns, event.iteration);
-    else if (event.event === 'task_verdict') this.trustedEditedTests = event.tests_run === 'workspace' ? (event.tests_edited?.length ?? 0) : 0;
+    else if (event.event === 'task_verdict')
+      this.trustedEditedTests = event.tests_run === 'workspace' ? (event.tests_edited?.length ?? 0) : 0;
     this.sofar = addToTotals(this.sofar, event);
     this.metrics.add(event);
     this.last = event;

@@ -40,22 +40,37 @@ describe('totalsDiff', () => {
   });
 
   it('never judges a real-clock run time from one pair: it says the machine varies', () => {
-    const rows = totalsDiff({ ...DONE, clock: 'real', durationMs: 21_476.7 }, { ...DONE, clock: 'real', durationMs: 28_433.5 });
+    const rows = totalsDiff(
+      { ...DONE, clock: 'real', durationMs: 21_476.7 },
+      { ...DONE, clock: 'real', durationMs: 28_433.5 },
+    );
     expect(row(rows, 'durationMs')).toMatchObject({ better: null, note: NOT_JUDGED.realClock });
     // One side on the real clock is enough to make the pair's times incomparable.
-    expect(row(totalsDiff({ ...DONE, durationMs: 1 }, { ...DONE, clock: 'real', durationMs: 2 }), 'durationMs').better).toBeNull();
+    expect(
+      row(totalsDiff({ ...DONE, durationMs: 1 }, { ...DONE, clock: 'real', durationMs: 2 }), 'durationMs')
+        .better,
+    ).toBeNull();
   });
 
   it('judges a virtual-clock run time exactly: it is deterministic', () => {
-    expect(row(totalsDiff({ ...DONE, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better).toBe('b');
+    expect(
+      row(totalsDiff({ ...DONE, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better,
+    ).toBe('b');
   });
 
   it('judges a paced-clock run time exactly too: it is the virtual run, watched at a pace', () => {
     const paced = { ...DONE, clock: 'paced' as const };
-    expect(row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...paced, durationMs: 8_327 }), 'durationMs').better).toBe('b');
-    expect(row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better).toBe('b');
+    expect(
+      row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...paced, durationMs: 8_327 }), 'durationMs').better,
+    ).toBe('b');
+    expect(
+      row(totalsDiff({ ...paced, durationMs: 11_139 }, { ...DONE, durationMs: 8_327 }), 'durationMs').better,
+    ).toBe('b');
     // Against the real clock it is still one real-clock time: not judged.
-    expect(row(totalsDiff({ ...paced, durationMs: 1 }, { ...DONE, clock: 'real', durationMs: 2 }), 'durationMs').better).toBeNull();
+    expect(
+      row(totalsDiff({ ...paced, durationMs: 1 }, { ...DONE, clock: 'real', durationMs: 2 }), 'durationMs')
+        .better,
+    ).toBeNull();
   });
 
   it('judges nothing between runs that differ only in prompt text on a simulated vendor, and says why', () => {
@@ -67,7 +82,15 @@ describe('totalsDiff', () => {
   });
 
   it('without a criterion, effort lines are judged only between runs that ended alike', () => {
-    const gaveUp = { ...DONE, reason: 'model_error' as const, complete: false, verdict: 'not_done' as const, usd: 0, durationMs: 0, errorsSeen: 1 };
+    const gaveUp = {
+      ...DONE,
+      reason: 'model_error' as const,
+      complete: false,
+      verdict: 'not_done' as const,
+      usd: 0,
+      durationMs: 0,
+      errorsSeen: 1,
+    };
     const rows = totalsDiff(DONE, gaveUp);
     expect(row(rows, 'complete').better).toBe('a');
     expect(row(rows, 'usd')).toMatchObject({ better: null, note: NOT_JUDGED.endedApart });
@@ -86,14 +109,27 @@ describe('totalsDiff', () => {
       attempts: 1,
       failedAttempts: 0,
     };
-    const twice: RunTotals = { ...DONE, verdict: 'not_done', usd: 0.12342, wastedTokens: 8_638, attempts: 3, failedAttempts: 1 };
-    const criterion: Criterion = { says: 'time and cost until the person has an answer', lines: { usd: 'low', wastedTokens: 'low', attempts: 'low' } };
+    const twice: RunTotals = {
+      ...DONE,
+      verdict: 'not_done',
+      usd: 0.12342,
+      wastedTokens: 8_638,
+      attempts: 3,
+      failedAttempts: 1,
+    };
+    const criterion: Criterion = {
+      says: 'time and cost until the person has an answer',
+      lines: { usd: 'low', wastedTokens: 'low', attempts: 'low' },
+    };
     const rows = totalsDiff(partial, twice, { criterion });
     expect(row(rows, 'complete')).toMatchObject({ better: null, note: NOT_JUDGED.notMeasure });
     expect(row(rows, 'usd').better).toBe('a');
     expect(row(rows, 'wastedTokens').better).toBe('a');
     expect(row(rows, 'attempts').better).toBe('a');
-    expect(judgedBetter(rows)).toEqual({ side: 'a', lines: { a: ['cost', 'tokens spent on failed attempts', 'model requests'], b: [] } });
+    expect(judgedBetter(rows)).toEqual({
+      side: 'a',
+      lines: { a: ['cost', 'tokens spent on failed attempts', 'model requests'], b: [] },
+    });
   });
 
   it('judges nothing while either run goes on', () => {

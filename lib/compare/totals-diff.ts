@@ -1,5 +1,11 @@
 import { exactUsd } from '@/lib/protocol';
-import type { Criterion, Direction, TotalsDiffRow, TotalsLineId, TotalsUnit } from '@/lib/protocol/http/compare';
+import type {
+  Criterion,
+  Direction,
+  TotalsDiffRow,
+  TotalsLineId,
+  TotalsUnit,
+} from '@/lib/protocol/http/compare';
 import type { RunTotals } from './run-totals';
 
 export type { Criterion, Direction, TotalsLineId };
@@ -37,7 +43,10 @@ const LINES: { id: TotalsLineId; label: string; unit: TotalsUnit; better: Direct
 ];
 
 /** The words a line is labelled with (a criterion's lines are named with them). */
-export const TOTALS_LINE_LABEL = Object.fromEntries(LINES.map((l) => [l.id, l.label])) as Record<TotalsLineId, string>;
+export const TOTALS_LINE_LABEL = Object.fromEntries(LINES.map((l) => [l.id, l.label])) as Record<
+  TotalsLineId,
+  string
+>;
 
 const VERDICT_RANK: Record<string, number> = { done: 2, not_checkable: 1, not_done: 0 };
 
@@ -80,8 +89,17 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
   return LINES.map((line) => {
     const x = a[line.id];
     const y = b[line.id];
-    const judged = final ? judge(line, x, y, { ...options, endedAlike, deterministicTime }) : { better: null, note: null };
-    return { id: line.id, label: line.label, unit: line.unit, a: shown(line.id, x), b: shown(line.id, y), ...judged };
+    const judged = final
+      ? judge(line, x, y, { ...options, endedAlike, deterministicTime })
+      : { better: null, note: null };
+    return {
+      id: line.id,
+      label: line.label,
+      unit: line.unit,
+      a: shown(line.id, x),
+      b: shown(line.id, y),
+      ...judged,
+    };
   });
 }
 
@@ -93,9 +111,13 @@ function judge(
 ): Pick<TotalsDiffRow, 'better' | 'note'> {
   const none = (note: string | null) => ({ better: null, note });
   if (exact(line.id, x) === exact(line.id, y)) return none(null);
-  if (context.promptOnly) return none(line.id === 'inputTokens' || line.id === 'usd' ? NOT_JUDGED.promptTokens : NOT_JUDGED.promptOnly);
+  if (context.promptOnly)
+    return none(
+      line.id === 'inputTokens' || line.id === 'usd' ? NOT_JUDGED.promptTokens : NOT_JUDGED.promptOnly,
+    );
   const direction = context.criterion ? (context.criterion.lines[line.id] ?? null) : line.better;
-  if (direction === null) return none(context.criterion && line.better !== null ? NOT_JUDGED.notMeasure : null);
+  if (direction === null)
+    return none(context.criterion && line.better !== null ? NOT_JUDGED.notMeasure : null);
   if (line.id === 'durationMs' && !context.deterministicTime) return none(NOT_JUDGED.realClock);
   if (!context.criterion && !context.endedAlike && EFFORT.has(line.id)) return none(NOT_JUDGED.endedApart);
   return { better: better(direction, exact(line.id, x), exact(line.id, y)), note: null };
@@ -109,7 +131,14 @@ function shown(id: TotalsLineId, value: Value): number | string | null {
 }
 
 function better(direction: Direction, x: Value, y: Value): 'a' | 'b' | null {
-  const rank = (v: Value): number => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : v === null ? -1 : (VERDICT_RANK[v] ?? -1));
+  const rank = (v: Value): number =>
+    typeof v === 'number'
+      ? v
+      : typeof v === 'boolean'
+        ? Number(v)
+        : v === null
+          ? -1
+          : (VERDICT_RANK[v] ?? -1);
   const rx = rank(x);
   const ry = rank(y);
   if (rx === ry) return null;
@@ -121,8 +150,21 @@ function better(direction: Direction, x: Value, y: Value): 'a' | 'b' | null {
  * Which side the judged lines favour: 'a' or 'b' when every ▲ goes one way, 'mixed' when
  * they split, null when no line was judged (equal, or nothing it could fairly judge).
  */
-export function judgedBetter(rows: readonly TotalsDiffRow[]): { side: 'a' | 'b' | 'mixed' | null; lines: { a: string[]; b: string[] } } {
-  const lines = { a: rows.filter((r) => r.better === 'a').map((r) => r.label), b: rows.filter((r) => r.better === 'b').map((r) => r.label) };
-  const side = lines.a.length > 0 && lines.b.length > 0 ? 'mixed' : lines.a.length > 0 ? 'a' : lines.b.length > 0 ? 'b' : null;
+export function judgedBetter(rows: readonly TotalsDiffRow[]): {
+  side: 'a' | 'b' | 'mixed' | null;
+  lines: { a: string[]; b: string[] };
+} {
+  const lines = {
+    a: rows.filter((r) => r.better === 'a').map((r) => r.label),
+    b: rows.filter((r) => r.better === 'b').map((r) => r.label),
+  };
+  const side =
+    lines.a.length > 0 && lines.b.length > 0
+      ? 'mixed'
+      : lines.a.length > 0
+        ? 'a'
+        : lines.b.length > 0
+          ? 'b'
+          : null;
   return { side, lines };
 }

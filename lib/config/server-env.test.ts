@@ -4,7 +4,14 @@ import { serverEnv, ServerEnvError } from './server-env';
 describe('serverEnv', () => {
   it('gives the defaults when nothing is set, and blank is unset', () => {
     const env = serverEnv({ LOOP_LAB_DATA_DIR: '  ', LOOP_LAB_UNWATCHED_MS: '' });
-    expect(env).toMatchObject({ dataDir: undefined, unwatchedMs: 60_000, redisUrl: undefined, workerRatePerMin: 0, sandboxNetns: true, customBaseUrls: true });
+    expect(env).toMatchObject({
+      dataDir: undefined,
+      unwatchedMs: 60_000,
+      redisUrl: undefined,
+      workerRatePerMin: 0,
+      sandboxNetns: true,
+      customBaseUrls: true,
+    });
     expect(env.allowedHosts).toEqual([]);
   });
 

@@ -25,7 +25,9 @@ const text = z
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 /** A comma- or space-separated list. */
 const list = text.transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean));
-const onOff = text.transform((value) => value?.toLowerCase()).pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional());
+const onOff = text
+  .transform((value) => value?.toLowerCase())
+  .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional());
 const wholeNumber = (min: number) =>
   text
     .transform((value) => (value === undefined ? undefined : Number(value)))
@@ -36,7 +38,11 @@ const wholeNumber = (min: number) =>
         .min(min, { error: `must be at least ${min}` })
         .optional(),
     );
-const redisUrl = text.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' }).optional());
+const redisUrl = text.pipe(
+  z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
+    .optional(),
+);
 
 const SCHEMA = z.object({
   LOOP_LAB_DATA_DIR: text,

@@ -36,10 +36,19 @@ export const ANTHROPIC_HTTP_ERRORS: Readonly<Record<number, readonly [type: stri
 };
 
 /** `{"type":"error","error":{type,message},"request_id"}`; a 413 comes from Cloudflare in front: no envelope, no id. */
-export function anthropicErrorBody(options: { type: string; message: string; requestId?: string; status?: number }): Record<string, unknown> {
+export function anthropicErrorBody(options: {
+  type: string;
+  message: string;
+  requestId?: string;
+  status?: number;
+}): Record<string, unknown> {
   const error = { type: options.type, message: options.message };
   if (options.status === 413) return { error };
-  return { type: 'error', error, ...(options.requestId !== undefined ? { request_id: options.requestId } : {}) };
+  return {
+    type: 'error',
+    error,
+    ...(options.requestId !== undefined ? { request_id: options.requestId } : {}),
+  };
 }
 
 /** The record a 200 stream ends with when the vendor fails mid-answer, after which it closes. */

@@ -11,8 +11,15 @@ export const deepseekReasoning: OpenAIDialect = {
   id: 'deepseek-reasoning',
   label: 'DeepSeek-style reasoning',
   wire: 'openai',
-  thinkingRule: 'needs reasoning_content on every tool-call turn (its own, or an empty placeholder); a turn without it is a 400',
+  thinkingRule:
+    'needs reasoning_content on every tool-call turn (its own, or an empty placeholder); a turn without it is a 400',
   needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL' },
   render: ({ request, vendor, handling }) =>
-    renderOpenAI({ request, vendor, reasoningContent: true, legacyMaxTokens: true, ...(handling ? { handling } : {}) }),
+    renderOpenAI({
+      request,
+      vendor,
+      reasoningContent: true,
+      legacyMaxTokens: true,
+      ...(handling ? { handling } : {}),
+    }),
 };

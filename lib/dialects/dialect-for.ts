@@ -29,4 +29,10 @@ export function dialectFor(options: { vendor: Vendor; model: string }): DialectM
   }
 }
 
-export const DIALECTS: readonly DialectModule[] = [anthropicMessages, openaiChat, deepseekReasoning, openaiCompatible, openaiResponses];
+export const DIALECTS: readonly DialectModule[] = [
+  anthropicMessages,
+  openaiChat,
+  deepseekReasoning,
+  openaiCompatible,
+  openaiResponses,
+];

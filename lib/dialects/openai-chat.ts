@@ -7,7 +7,17 @@ export const openaiChat: OpenAIDialect = {
   label: 'OpenAI Chat Completions',
   wire: 'openai',
   thinkingRule: 'has no field for thinking: foreign thinking is dropped (or kept as a marked note)',
-  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL', officialBaseUrl: 'https://api.openai.com/v1' },
+  needs: {
+    keyVar: 'OPENAI_API_KEY',
+    baseUrlVar: 'OPENAI_BASE_URL',
+    officialBaseUrl: 'https://api.openai.com/v1',
+  },
   render: ({ request, vendor, handling }) =>
-    renderOpenAI({ request, vendor, reasoningContent: false, legacyMaxTokens: false, ...(handling ? { handling } : {}) }),
+    renderOpenAI({
+      request,
+      vendor,
+      reasoningContent: false,
+      legacyMaxTokens: false,
+      ...(handling ? { handling } : {}),
+    }),
 };

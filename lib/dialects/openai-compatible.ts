@@ -12,5 +12,11 @@ export const openaiCompatible: OpenAIDialect = {
   thinkingRule: 'takes no thinking back: foreign thinking is dropped (or kept as a marked note)',
   needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL' },
   render: ({ request, vendor, handling }) =>
-    renderOpenAI({ request, vendor, reasoningContent: false, legacyMaxTokens: true, ...(handling ? { handling } : {}) }),
+    renderOpenAI({
+      request,
+      vendor,
+      reasoningContent: false,
+      legacyMaxTokens: true,
+      ...(handling ? { handling } : {}),
+    }),
 };

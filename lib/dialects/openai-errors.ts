@@ -15,7 +15,9 @@ export const OPENAI_INSUFFICIENT_QUOTA =
   'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
 
 /** Status → [error type, code, message]; `{model}` is replaced by the requested model. OpenAI has no 529. */
-export const OPENAI_HTTP_ERRORS: Readonly<Record<number, readonly [type: string, code: string | null, message: string]>> = {
+export const OPENAI_HTTP_ERRORS: Readonly<
+  Record<number, readonly [type: string, code: string | null, message: string]>
+> = {
   400: ['invalid_request_error', null, 'Invalid request: the request body is not valid for this endpoint.'],
   401: [
     'invalid_request_error',
@@ -24,7 +26,11 @@ export const OPENAI_HTTP_ERRORS: Readonly<Record<number, readonly [type: string,
     'Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys.',
   ],
   403: ['invalid_request_error', null, 'You have insufficient permissions for this operation.'],
-  404: ['invalid_request_error', 'model_not_found', 'The model `{model}` does not exist or you do not have access to it.'],
+  404: [
+    'invalid_request_error',
+    'model_not_found',
+    'The model `{model}` does not exist or you do not have access to it.',
+  ],
   408: ['invalid_request_error', null, 'Request timed out.'],
   409: ['invalid_request_error', null, 'The request conflicts with the current state of the resource.'],
   413: ['invalid_request_error', 'request_too_large', 'Request too large.'],
@@ -41,8 +47,20 @@ export const OPENAI_HTTP_ERRORS: Readonly<Record<number, readonly [type: string,
 };
 
 /** `{"error":{message,type,param,code}}`. */
-export function openaiErrorBody(options: { message: string; type: string; code?: string | null; param?: string | null }): Record<string, unknown> {
-  return { error: { message: options.message, type: options.type, param: options.param ?? null, code: options.code ?? null } };
+export function openaiErrorBody(options: {
+  message: string;
+  type: string;
+  code?: string | null;
+  param?: string | null;
+}): Record<string, unknown> {
+  return {
+    error: {
+      message: options.message,
+      type: options.type,
+      param: options.param ?? null,
+      code: options.code ?? null,
+    },
+  };
 }
 
 /**
@@ -58,7 +76,11 @@ export function openaiStreamError(options: {
 }): string {
   const { message, type, code } = options;
   if (options.framing === 'responses') {
-    const body = { type: 'error', sequence_number: options.sequenceNumber, error: { type, code, message, param: null } };
+    const body = {
+      type: 'error',
+      sequence_number: options.sequenceNumber,
+      error: { type, code, message, param: null },
+    };
     return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
   }
   return `data: ${JSON.stringify(openaiErrorBody({ message, type, code }))}\n\n`;

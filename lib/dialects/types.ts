@@ -1,8 +1,15 @@
 import type { Dialect, TakeoverHandling, Vendor } from '@/lib/protocol';
-import type { HeldPrefix, ModelRequest, RenderedAnthropic, RenderedOpenAI, RenderedResponses } from '@/lib/trajectory';
+import type {
+  HeldPrefix,
+  ModelRequest,
+  RenderedAnthropic,
+  RenderedOpenAI,
+  RenderedResponses,
+} from '@/lib/trajectory';
 
 /** The five ways Loop Lab speaks to a vendor. */
-export type DialectId = 'anthropic-messages' | 'openai-chat' | 'deepseek-reasoning' | 'openai-compatible' | 'openai-responses';
+export type DialectId =
+  'anthropic-messages' | 'openai-chat' | 'deepseek-reasoning' | 'openai-compatible' | 'openai-responses';
 
 export interface RenderOptions {
   request: ModelRequest;

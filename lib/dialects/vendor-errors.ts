@@ -1,6 +1,16 @@
 import type { Dialect } from '@/lib/protocol';
-import { ANTHROPIC_CREDIT_TOO_LOW, ANTHROPIC_HTTP_ERRORS, anthropicErrorBody, anthropicStreamError } from './anthropic-errors';
-import { OPENAI_HTTP_ERRORS, OPENAI_INSUFFICIENT_QUOTA, openaiErrorBody, openaiStreamError } from './openai-errors';
+import {
+  ANTHROPIC_CREDIT_TOO_LOW,
+  ANTHROPIC_HTTP_ERRORS,
+  anthropicErrorBody,
+  anthropicStreamError,
+} from './anthropic-errors';
+import {
+  OPENAI_HTTP_ERRORS,
+  OPENAI_INSUFFICIENT_QUOTA,
+  openaiErrorBody,
+  openaiStreamError,
+} from './openai-errors';
 
 /**
  * A vendor's error for an HTTP status in its wire dialect, from the one table per dialect
@@ -20,12 +30,29 @@ export interface VendorError {
  * The vendor's error for an HTTP status, with the headers that travel with it. `quota`: a 429
  * that is the account's spent quota or credit, as each vendor words it.
  */
-export function vendorHttpError(options: { dialect: Dialect; status: number; model: string; quota?: boolean }): VendorError {
+export function vendorHttpError(options: {
+  dialect: Dialect;
+  status: number;
+  model: string;
+  quota?: boolean;
+}): VendorError {
   const { dialect, model } = options;
   if (options.quota && options.status === 429) {
     return dialect === 'anthropic'
-      ? { status: 400, type: 'invalid_request_error', code: null, message: ANTHROPIC_CREDIT_TOO_LOW, headers: {} }
-      : { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: OPENAI_INSUFFICIENT_QUOTA, headers: {} };
+      ? {
+          status: 400,
+          type: 'invalid_request_error',
+          code: null,
+          message: ANTHROPIC_CREDIT_TOO_LOW,
+          headers: {},
+        }
+      : {
+          status: 429,
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: OPENAI_INSUFFICIENT_QUOTA,
+          headers: {},
+        };
   }
   if (dialect === 'anthropic') {
     const [type, message] = ANTHROPIC_HTTP_ERRORS[options.status] ?? ANTHROPIC_HTTP_ERRORS[500]!;
@@ -55,9 +82,16 @@ export function vendorHttpError(options: { dialect: Dialect; status: number; mod
 }
 
 /** The JSON body text of an HTTP error, in the dialect's shape. */
-export function vendorErrorBody(options: { dialect: Dialect; error: VendorError; requestId: string }): string {
+export function vendorErrorBody(options: {
+  dialect: Dialect;
+  error: VendorError;
+  requestId: string;
+}): string {
   const { dialect, error, requestId } = options;
-  if (dialect === 'anthropic') return JSON.stringify(anthropicErrorBody({ type: error.type, message: error.message, requestId, status: error.status }));
+  if (dialect === 'anthropic')
+    return JSON.stringify(
+      anthropicErrorBody({ type: error.type, message: error.message, requestId, status: error.status }),
+    );
   return JSON.stringify(openaiErrorBody({ message: error.message, type: error.type, code: error.code }));
 }
 
@@ -91,14 +125,26 @@ export function inStreamErrorRecord(options: {
       responseId: options.responseId ?? 'resp_unknown',
     });
   }
-  return openaiStreamError({ message, type, code, framing: options.framing, sequenceNumber: options.sequenceNumber });
+  return openaiStreamError({
+    message,
+    type,
+    code,
+    framing: options.framing,
+    sequenceNumber: options.sequenceNumber,
+  });
 }
 
 /**
  * The Responses API's `response.failed` event: the response as it stood, ended with status
  * failed and the failure as `response.error` {code, message}; the stream closes after it.
  */
-function responseFailedRecord(options: { code: string; message: string; model: string; sequenceNumber: number; responseId: string }): string {
+function responseFailedRecord(options: {
+  code: string;
+  message: string;
+  model: string;
+  sequenceNumber: number;
+  responseId: string;
+}): string {
   const body = {
     type: 'response.failed',
     sequence_number: options.sequenceNumber,

@@ -28,7 +28,8 @@ export function emitModelRequest(options: {
   background: boolean;
 }): void {
   const { emit, binding, state } = options;
-  if (!attemptsLeft(state)) throw new RunBudgetExceeded('attempt_budget', describeAttemptBudget(state.maxAttempts));
+  if (!attemptsLeft(state))
+    throw new RunBudgetExceeded('attempt_budget', describeAttemptBudget(state.maxAttempts));
   state.requestNo += 1;
   emit({
     event: 'model_request',
@@ -51,7 +52,13 @@ export function emitModelRequest(options: {
 }
 
 /** Classifies a failed attempt (one classifier for every call) and records the verdict. */
-export function classifyAndRecord(options: { emit: Emit; error: unknown; iteration: number; attempt: number; partial: boolean }): Classification {
+export function classifyAndRecord(options: {
+  emit: Emit;
+  error: unknown;
+  iteration: number;
+  attempt: number;
+  partial: boolean;
+}): Classification {
   const verdict = classifyError(options.error);
   options.emit({
     event: 'model_error',

@@ -40,7 +40,10 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
       signal,
       iteration,
       label: `background ${purpose}`,
-      onDecline: () => ({ next: 'skip_call', then: `the ${purpose} is skipped and the run goes on without it` }),
+      onDecline: () => ({
+        next: 'skip_call',
+        then: `the ${purpose} is skipped and the run goes on without it`,
+      }),
       attempt: async (attempt) => {
         const request: ModelRequest = {
           model: binding.model,
@@ -65,23 +68,48 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
           background: true,
         });
         const watchdogMs = recovery.watchdog.enabled ? recovery.watchdog.baseMs : undefined;
-        const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
+        const outcome = await consumeStream({
+          provider,
+          request,
+          clock,
+          emit,
+          signal,
+          iteration,
+          attempt,
+          watchdogMs,
+        });
         if (outcome.kind === 'complete') {
           return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };
         }
         if (signal.aborted) throw signal.reason;
-        const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: outcome.assembler.hasContent });
+        const verdict = classifyAndRecord({
+          emit,
+          error: outcome.error,
+          iteration,
+          attempt,
+          partial: outcome.assembler.hasContent,
+        });
         return { ok: false, verdict };
       },
     });
   } catch (error) {
     // A background call never ends the run: with the attempt budget spent it is skipped.
     if (!(error instanceof RunBudgetExceeded) || error.reason !== 'attempt_budget') throw error;
-    emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: the run's attempt budget of ${state.maxAttempts} is spent` });
+    emit({
+      event: 'log',
+      iteration,
+      level: 'warn',
+      message: `${purpose} skipped: the run's attempt budget of ${state.maxAttempts} is spent`,
+    });
     return undefined;
   }
   if (result.ok) return result.value;
-  emit({ event: 'log', iteration, level: 'warn', message: `${purpose} skipped: ${result.why}; the run goes on without it` });
+  emit({
+    event: 'log',
+    iteration,
+    level: 'warn',
+    message: `${purpose} skipped: ${result.why}; the run goes on without it`,
+  });
   return undefined;
 }
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
 import type { RunEvent } from '@/lib/protocol';
-import { createScriptedProvider, textResponse, type ScriptedResponse } from '@/lib/providers/scripted-provider';
+import {
+  createScriptedProvider,
+  textResponse,
+  type ScriptedResponse,
+} from '@/lib/providers/scripted-provider';
 import { consumeStream, DELTA_WINDOW_MS, IncompleteStreamError } from './consume-stream';
 import { EventLog } from './event-log';
 import { StreamIdleTimeout } from './idle-watchdog';
@@ -12,7 +16,16 @@ async function consume(response: ScriptedResponse, watchdogMs?: number) {
   const log = new EventLog('r', clock, (e) => events.push(e));
   const provider = createScriptedProvider({ script: [response], clock });
   const request = { model: 'm', system: '', messages: [], tools: [], maxTokens: 100, thinking: false };
-  const outcome = await consumeStream({ provider, request, clock, emit: log.emit, signal: new AbortController().signal, iteration: 1, attempt: 1, watchdogMs });
+  const outcome = await consumeStream({
+    provider,
+    request,
+    clock,
+    emit: log.emit,
+    signal: new AbortController().signal,
+    iteration: 1,
+    attempt: 1,
+    watchdogMs,
+  });
   return { outcome, events, clock };
 }
 
@@ -37,7 +50,10 @@ describe('consumeStream over a scripted provider', () => {
   });
 
   it('the idle watchdog fires only after a silent window, measured from the last part', async () => {
-    const slow: ScriptedResponse = { ...textResponse({ text: 'abc', chunks: 3, gapMs: 900 }), end: { kind: 'stall' } };
+    const slow: ScriptedResponse = {
+      ...textResponse({ text: 'abc', chunks: 3, gapMs: 900 }),
+      end: { kind: 'stall' },
+    };
     const { outcome, clock } = await consume(slow, 1_000);
     expect(outcome.kind).toBe('failed');
     if (outcome.kind === 'failed') {

@@ -80,7 +80,9 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   let opened = false;
   let finish: { stopReason: StopReason; vendorStopReason: string } | undefined;
   const watchdog =
-    options.watchdogMs === undefined ? undefined : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
+    options.watchdogMs === undefined
+      ? undefined
+      : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
 
   // Deltas are coalesced per block for up to DELTA_WINDOW_MS of run time: the log, the SSE
   // stream and the browser get a handful of events a second per block instead of one per
@@ -89,7 +91,14 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   // not when the stall ends.
   // A window's pieces are joined once when it closes: `+=` per piece would build a rope.
   let pending:
-    { index: number; kind: 'text' | 'thinking' | 'tool_args'; pieces: string[]; since: number; tool: { id: string; name: string } | undefined } | undefined;
+    | {
+        index: number;
+        kind: 'text' | 'thinking' | 'tool_args';
+        pieces: string[];
+        since: number;
+        tool: { id: string; name: string } | undefined;
+      }
+    | undefined;
   let cancelWindow: (() => void) | undefined;
   const flush = (): void => {
     if (!pending) return;
@@ -97,7 +106,14 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     pending = undefined;
     cancelWindow?.();
     cancelWindow = undefined;
-    const body: EventBody = { event: 'content_delta', iteration, attempt, index, kind, text: pieces.length === 1 ? pieces[0]! : pieces.join('') };
+    const body: EventBody = {
+      event: 'content_delta',
+      iteration,
+      attempt,
+      index,
+      kind,
+      text: pieces.length === 1 ? pieces[0]! : pieces.join(''),
+    };
     if (tool) {
       body.call_id = tool.id;
       body.tool = tool.name;
@@ -111,12 +127,22 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   };
   let now = started;
   const delta = (index: number, kind: 'text' | 'thinking' | 'tool_args', text: string): void => {
-    if (pending && (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)) flush();
+    if (
+      pending &&
+      (pending.index !== index || pending.kind !== kind || now - pending.since >= DELTA_WINDOW_MS)
+    )
+      flush();
     if (pending) {
       pending.pieces.push(text);
       return;
     }
-    pending = { index, kind, pieces: [text], since: now, tool: kind === 'tool_args' ? toolByIndex.get(index) : undefined };
+    pending = {
+      index,
+      kind,
+      pieces: [text],
+      since: now,
+      tool: kind === 'tool_args' ? toolByIndex.get(index) : undefined,
+    };
     cancelWindow = clock.setTimer(DELTA_WINDOW_MS, windowClosed);
   };
 
@@ -133,7 +159,14 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         assembler.setModel(model);
         if (part.inputTokens !== undefined) usage.inputTokens = part.inputTokens;
         if (part.cachedInput !== undefined) usage.cachedInput = part.cachedInput;
-        emit({ event: 'stream_open', iteration, attempt, response_id: part.id, model, ttfb_ms: now - started });
+        emit({
+          event: 'stream_open',
+          iteration,
+          attempt,
+          response_id: part.id,
+          model,
+          ttfb_ms: now - started,
+        });
         return;
       case 'text-delta':
         assembler.add(part);
@@ -148,7 +181,16 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
         flush();
         assembler.add(part);
         toolByIndex.set(part.index, { id: part.id, name: part.name });
-        emit({ event: 'content_delta', iteration, attempt, index: part.index, kind: 'tool_args', text: '', call_id: part.id, tool: part.name });
+        emit({
+          event: 'content_delta',
+          iteration,
+          attempt,
+          index: part.index,
+          kind: 'tool_args',
+          text: '',
+          call_id: part.id,
+          tool: part.name,
+        });
         return;
       case 'tool-call-delta':
         assembler.add(part);

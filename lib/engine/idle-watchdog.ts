@@ -5,7 +5,9 @@ import { benchProbe } from '@/lib/clock/bench-probe';
 export class StreamIdleTimeout extends Error {
   override readonly name = 'TimeoutError';
   constructor(readonly windowMs: number) {
-    super(`stream idle timeout: no stream event for ${(windowMs / 1000).toFixed(1)} s, the connection may have stalled silently`);
+    super(
+      `stream idle timeout: no stream event for ${(windowMs / 1000).toFixed(1)} s, the connection may have stalled silently`,
+    );
   }
 }
 
@@ -20,7 +22,9 @@ export class IdleWatchdog {
   private stopped = false;
   private fired = false;
 
-  constructor(private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void }) {
+  constructor(
+    private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void },
+  ) {
     this.last = options.clock.now();
     this.cancel = options.clock.setTimer(options.windowMs, this.check);
   }

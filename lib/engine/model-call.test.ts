@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { resolveRecovery, type PresetId, type RecoveryOverrides, type RunEvent } from '@/lib/protocol';
-import { apiError, createScriptedProvider, textResponse, type Script } from '@/lib/providers/scripted-provider';
+import {
+  apiError,
+  createScriptedProvider,
+  textResponse,
+  type Script,
+} from '@/lib/providers/scripted-provider';
 import { RunBinding } from './binding';
 import { EventLog } from './event-log';
 import { callModel, ModelCallFailed, type CallResult } from './model-call';
@@ -15,7 +20,13 @@ async function call(options: { script: Script; preset?: PresetId; recovery?: Rec
   const provider = createScriptedProvider({ script: options.script, clock });
   const run = callModel({
     binding: new RunBinding({ provider, model: 'claude-sim-sonnet', fallbackModel: 'claude-sim-haiku' }),
-    request: { system: 's', messages: [{ role: 'user', parts: [{ type: 'text', text: 'go' }] }], tools: [], maxTokens: 1000, thinking: false },
+    request: {
+      system: 's',
+      messages: [{ role: 'user', parts: [{ type: 'text', text: 'go' }] }],
+      tools: [],
+      maxTokens: 1000,
+      thinking: false,
+    },
     recovery: resolveRecovery(options.preset ?? 'codesmith', options.recovery),
     state: { consecutiveOverloads: 0, requestNo: 0, maxAttempts: 200 },
     clock,
@@ -31,13 +42,22 @@ async function call(options: { script: Script; preset?: PresetId; recovery?: Rec
   return { ...outcome, events, clock, requests: provider.requests };
 }
 
-const of = <T extends RunEvent['event']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { event: T }> => e.event === type);
-const overloaded = { parts: [], end: { kind: 'error' as const, error: apiError({ status: 529, type: 'overloaded_error', message: 'Overloaded' }) } };
+const of = <T extends RunEvent['event']>(events: RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { event: T }> => e.event === type);
+const overloaded = {
+  parts: [],
+  end: {
+    kind: 'error' as const,
+    error: apiError({ status: 529, type: 'overloaded_error', message: 'Overloaded' }),
+  },
+};
 const stall = { parts: [], end: { kind: 'stall' as const } };
 
 describe('callModel over a scripted provider (virtual clock)', () => {
   it('retries an overload with backoff on the run clock and returns the answer', async () => {
-    const { value, events, clock } = await call({ script: [overloaded, overloaded, textResponse({ text: 'hello' })] });
+    const { value, events, clock } = await call({
+      script: [overloaded, overloaded, textResponse({ text: 'hello' })],
+    });
     expect(value).toMatchObject({ attempt: 3, stopReason: 'end_turn', partial: false });
     const waits = of(events, 'retry_scheduled').map((r) => r.wait_ms);
     expect(waits[0]).toBeGreaterThanOrEqual(900);
@@ -83,7 +103,9 @@ describe('callModel over a scripted provider (virtual clock)', () => {
     };
     const { value } = await call({ script: [partial] });
     expect(value?.message.parts).toEqual([{ type: 'text', text: 'Reading the file now.' }]);
-    expect(value?.usage.outputTokens).toBe(countTokens('Reading the file now.') + countTokens('read_file') + countTokens('{"path": "src/sl'));
+    expect(value?.usage.outputTokens).toBe(
+      countTokens('Reading the file now.') + countTokens('read_file') + countTokens('{"path": "src/sl'),
+    );
   });
 
   it('Partial: an output count the vendor did send before the cut stands', async () => {
@@ -112,17 +134,35 @@ describe('callModel over a scripted provider (virtual clock)', () => {
   });
 
   it('s11 does not retry a 500 (only 429 and 529): the call surfaces after one attempt', async () => {
-    const failed = { parts: [], end: { kind: 'error' as const, error: apiError({ status: 500, type: 'api_error', message: 'Internal' }) } };
+    const failed = {
+      parts: [],
+      end: {
+        kind: 'error' as const,
+        error: apiError({ status: 500, type: 'api_error', message: 'Internal' }),
+      },
+    };
     const { error, events } = await call({ preset: 's11', script: [failed] });
-    expect((error as ModelCallFailed).message).toMatch(/internal is not retried by this configuration \(only rate limits and overloads are\); 1 attempt/);
+    expect((error as ModelCallFailed).message).toMatch(
+      /internal is not retried by this configuration \(only rate limits and overloads are\); 1 attempt/,
+    );
     expect(of(events, 'retry_scheduled')).toEqual([]);
-    expect(of(events, 'retry_declined')).toEqual([expect.objectContaining({ attempt: 1, rule: 'category_not_retried', next: 'surface' })]);
+    expect(of(events, 'retry_declined')).toEqual([
+      expect.objectContaining({ attempt: 1, rule: 'category_not_retried', next: 'surface' }),
+    ]);
   });
 
   it('s11 waits its own backoff even when the server sends Retry-After', async () => {
     const limited = {
       parts: [],
-      end: { kind: 'error' as const, error: apiError({ status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '30' } }) },
+      end: {
+        kind: 'error' as const,
+        error: apiError({
+          status: 429,
+          type: 'rate_limit_error',
+          message: 'slow down',
+          headers: { 'retry-after': '30' },
+        }),
+      },
     };
     const { events } = await call({ preset: 's11', script: [limited, textResponse({ text: 'ok' })] });
     const [retry] = of(events, 'retry_scheduled');

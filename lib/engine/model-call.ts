@@ -93,9 +93,19 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       background: false,
     });
     const watchdogMs = watchdog.enabled ? watchdog.baseMs + watchdog.perRetryMs * (attempt - 1) : undefined;
-    if (watchdogMs !== undefined) emit({ event: 'watchdog_armed', iteration, attempt, window_ms: watchdogMs });
+    if (watchdogMs !== undefined)
+      emit({ event: 'watchdog_armed', iteration, attempt, window_ms: watchdogMs });
 
-    const outcome = await consumeStream({ provider, request, clock, emit, signal, iteration, attempt, watchdogMs });
+    const outcome = await consumeStream({
+      provider,
+      request,
+      clock,
+      emit,
+      signal,
+      iteration,
+      attempt,
+      watchdogMs,
+    });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
       return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };
@@ -103,9 +113,21 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     if (signal.aborted) throw signal.reason;
 
     const hasContent = outcome.assembler.hasContent;
-    const verdict = classifyAndRecord({ emit, error: outcome.error, iteration, attempt, partial: hasContent });
+    const verdict = classifyAndRecord({
+      emit,
+      error: outcome.error,
+      iteration,
+      attempt,
+      partial: hasContent,
+    });
     if (outcome.watchdogFired && watchdogMs !== undefined) {
-      emit({ event: 'watchdog_fired', iteration, attempt, window_ms: watchdogMs, outcome: hasContent ? 'partial' : 'empty' });
+      emit({
+        event: 'watchdog_fired',
+        iteration,
+        attempt,
+        window_ms: watchdogMs,
+        outcome: hasContent ? 'partial' : 'empty',
+      });
     }
     streamErrors = outcome.opened || outcome.watchdogFired ? streamErrors + 1 : 0;
     lastOpened = outcome.opened;
@@ -177,7 +199,11 @@ function noteOverload(options: CallOptions, category: ErrorCategory): boolean {
   if (!fallback.enabled || state.consecutiveOverloads < fallback.afterOverloads) return false;
   if (fallback.vendor && fallback.vendor !== binding.provider.vendor && options.rebind) {
     // Cross-vendor: the composition root makes the swap (an event) and hands back the binding.
-    const next = options.rebind({ vendor: fallback.vendor, model: fallback.model, reason: `${state.consecutiveOverloads} consecutive overloaded errors` });
+    const next = options.rebind({
+      vendor: fallback.vendor,
+      model: fallback.model,
+      reason: `${state.consecutiveOverloads} consecutive overloaded errors`,
+    });
     if (!next) return false;
     binding.swap(next);
     state.consecutiveOverloads = 0;
@@ -198,7 +224,11 @@ function noteOverload(options: CallOptions, category: ErrorCategory): boolean {
 }
 
 /** What a stream that ran to its stop reason gives the loop. */
-export function completeResult(outcome: Extract<StreamOutcome, { kind: 'complete' }>, attempt: number, latencyMs: number): CallResult {
+export function completeResult(
+  outcome: Extract<StreamOutcome, { kind: 'complete' }>,
+  attempt: number,
+  latencyMs: number,
+): CallResult {
   return {
     message: outcome.assembler.message(),
     usage: outcome.usage,
@@ -211,7 +241,11 @@ export function completeResult(outcome: Extract<StreamOutcome, { kind: 'complete
   };
 }
 
-function partialResult(outcome: Extract<StreamOutcome, { kind: 'failed' }>, attempt: number, latencyMs: number): CallResult {
+function partialResult(
+  outcome: Extract<StreamOutcome, { kind: 'failed' }>,
+  attempt: number,
+  latencyMs: number,
+): CallResult {
   return {
     message: outcome.assembler.message({ dropIncompleteTools: true }),
     usage: partialUsage(outcome),

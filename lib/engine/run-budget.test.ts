@@ -4,7 +4,9 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { describeTimeBudget } from './run-budget';
 
 const stallAlways = {
-  rules: [{ id: 'stall', when: { kind: 'always' as const }, action: { type: 'stall' as const, afterEvents: 1 } }],
+  rules: [
+    { id: 'stall', when: { kind: 'always' as const }, action: { type: 'stall' as const, afterEvents: 1 } },
+  ],
   tools: [],
 };
 
@@ -29,7 +31,10 @@ describe('run-time budget', () => {
     const events = await runToEnd({
       preset: 's11',
       budgets: { maxRunMs: 90_000 },
-      faults: { rules: [{ id: 's', when: { kind: 'always' }, action: { type: 'stall', beforeHeaders: true } }], tools: [] },
+      faults: {
+        rules: [{ id: 's', when: { kind: 'always' }, action: { type: 'stall', beforeHeaders: true } }],
+        tools: [],
+      },
     });
     const end = terminateOf(events);
     expect(end).toMatchObject({ reason: 'run_time_budget', ts: 90_000 });
@@ -43,7 +48,9 @@ describe('run-time budget', () => {
     expect(describeTimeBudget({ maxRunMs: 60_000, watchdogEnabled: false, last: 'retry_scheduled' })).toBe(
       'the run was waiting to retry when it hit its 60 s time budget',
     );
-    expect(describeTimeBudget({ maxRunMs: 60_000, watchdogEnabled: false, last: 'tool_start' })).toContain('a tool was still running');
+    expect(describeTimeBudget({ maxRunMs: 60_000, watchdogEnabled: false, last: 'tool_start' })).toContain(
+      'a tool was still running',
+    );
   });
 });
 
@@ -54,7 +61,16 @@ describe('attempt budget', () => {
       preset: 'codesmith',
       recovery: { retry: { maxRetries: 50 }, watchdog: { baseMs: 1_000, perRetryMs: 0, streamErrorCap: 50 } },
       budgets: { maxAttempts: 7 },
-      faults: { rules: [{ id: 'k', when: { kind: 'always' }, action: { type: 'keepalive_only', intervalMs: 100, style: 'ping' } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'k',
+            when: { kind: 'always' },
+            action: { type: 'keepalive_only', intervalMs: 100, style: 'ping' },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(ofType(events, 'model_request')).toHaveLength(7);
     const end = terminateOf(events);
@@ -68,7 +84,9 @@ describe('attempt budget', () => {
     const events = await runToEnd({ preset: 'codesmith', budgets: { maxAttempts: foreground } });
     expect(terminateOf(events).reason).toBe('end_turn');
     expect(ofType(events, 'model_request').filter((e) => e.background)).toHaveLength(0);
-    expect(ofType(events, 'log').map((e) => e.message)).toContain("title skipped: the run's attempt budget of " + foreground + ' is spent');
+    expect(ofType(events, 'log').map((e) => e.message)).toContain(
+      "title skipped: the run's attempt budget of " + foreground + ' is spent',
+    );
   });
 });
 
@@ -76,14 +94,23 @@ describe('budget schema', () => {
   it('fills the defaults into every config and refuses endless or absurd budgets', () => {
     const config = RunConfigSchema.parse({ provider: { vendor: 'sim-openai' } });
     expect(config.budgets).toMatchObject({ maxRunMs: 1_800_000, maxAttempts: 200 });
-    for (const budgets of [{ maxRunMs: 0 }, { maxRunMs: Infinity }, { maxRunMs: 1e12 }, { maxAttempts: 0 }, { maxAttempts: 1e9 }]) {
+    for (const budgets of [
+      { maxRunMs: 0 },
+      { maxRunMs: Infinity },
+      { maxRunMs: 1e12 },
+      { maxAttempts: 0 },
+      { maxAttempts: 1e9 },
+    ]) {
       const result = RunConfigSchema.safeParse({ provider: { vendor: 'sim-openai' }, budgets });
       expect(result.success, JSON.stringify(budgets)).toBe(false);
     }
   });
 
   it('refuses a stream error cap of 0, which meant endless free retries of an empty stream', () => {
-    const result = RunConfigSchema.safeParse({ provider: { vendor: 'sim-openai' }, recovery: { watchdog: { streamErrorCap: 0 } } });
+    const result = RunConfigSchema.safeParse({
+      provider: { vendor: 'sim-openai' },
+      recovery: { watchdog: { streamErrorCap: 0 } },
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['recovery', 'watchdog', 'streamErrorCap']);
   });

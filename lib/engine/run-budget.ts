@@ -13,7 +13,12 @@ export class RunBudgetExceeded extends Error {
 }
 
 /** Events after which the run is waiting on a model stream. */
-const STREAM_WAITS: ReadonlySet<RunEventType> = new Set(['model_request', 'watchdog_armed', 'stream_open', 'content_delta']);
+const STREAM_WAITS: ReadonlySet<RunEventType> = new Set([
+  'model_request',
+  'watchdog_armed',
+  'stream_open',
+  'content_delta',
+]);
 
 /**
  * The run-time budget: one timer on the run clock that aborts the run's signal — the same
@@ -31,16 +36,24 @@ export function armRunTimeBudget(options: {
 }): () => void {
   const { clock, maxRunMs } = options;
   return clock.setTimer(maxRunMs - clock.now(), () => {
-    options.abort(new RunBudgetExceeded('run_time_budget', describeTimeBudget({ ...options, last: options.lastEvent() })));
+    options.abort(
+      new RunBudgetExceeded('run_time_budget', describeTimeBudget({ ...options, last: options.lastEvent() })),
+    );
   });
 }
 
 /** "no watchdog: the stream stalled and the run hit its 30 min time budget", and its siblings. */
-export function describeTimeBudget(options: { maxRunMs: number; watchdogEnabled: boolean; last: RunEventType | undefined }): string {
+export function describeTimeBudget(options: {
+  maxRunMs: number;
+  watchdogEnabled: boolean;
+  last: RunEventType | undefined;
+}): string {
   const budget = `its ${formatMs(options.maxRunMs)} time budget`;
   const { last } = options;
   if (last !== undefined && STREAM_WAITS.has(last)) {
-    return options.watchdogEnabled ? `a model stream was still open when the run hit ${budget}` : `no watchdog: the stream stalled and the run hit ${budget}`;
+    return options.watchdogEnabled
+      ? `a model stream was still open when the run hit ${budget}`
+      : `no watchdog: the stream stalled and the run hit ${budget}`;
   }
   if (last === 'retry_scheduled') return `the run was waiting to retry when it hit ${budget}`;
   if (last === 'tool_start') return `a tool was still running when the run hit ${budget}`;

@@ -1,4 +1,14 @@
-import type { EventBody, EventOf, Message, RecoveryConfig, RunConfig, RunEventType, RunTotals, TerminateReason, ToolCallPart } from '@/lib/protocol';
+import type {
+  EventBody,
+  EventOf,
+  Message,
+  RecoveryConfig,
+  RunConfig,
+  RunEventType,
+  RunTotals,
+  TerminateReason,
+  ToolCallPart,
+} from '@/lib/protocol';
 import { cacheSavingUsd, costUsd, NO_TOTALS, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
 import { answerText, backgroundCall } from './background-call';
@@ -26,7 +36,12 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
    */
   beforeRequest?: (iteration: number) => ProviderBinding | void;
   /** Cross-vendor fallback: make a swap now (an event) and return the new binding. */
-  rebind?: (target: { vendor: string; model: string; reason: string; iteration: number }) => ProviderBinding | undefined;
+  rebind?: (target: {
+    vendor: string;
+    model: string;
+    reason: string;
+    iteration: number;
+  }) => ProviderBinding | undefined;
   /** The loop is ending: what still waited for a request boundary is said now, before the verdict and terminate. */
   beforeTerminate?: (iteration: number) => void;
   /** Was "Compact now" asked for since the last request? Read (and cleared) at every request boundary. */
@@ -63,7 +78,12 @@ type Totals = RunTotals;
  */
 export async function runLoop(options: LoopOptions): Promise<void> {
   const inherited = options.resume?.totals;
-  const totals: Totals = { ...NO_TOTALS, inputTokens: inherited?.inputTokens ?? 0, outputTokens: inherited?.outputTokens ?? 0, usd: inherited?.usd ?? 0 };
+  const totals: Totals = {
+    ...NO_TOTALS,
+    inputTokens: inherited?.inputTokens ?? 0,
+    outputTokens: inherited?.outputTokens ?? 0,
+    usd: inherited?.usd ?? 0,
+  };
   let iteration = options.resume?.afterTurn ?? 0;
   let last: RunEventType | undefined;
   const emit: Emit = (body) => {
@@ -90,7 +110,15 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       }));
       emit({ event: 'task_verdict', iteration, ...judgement });
     }
-    emit(terminateEvent({ iteration, reason, complete, message, totals: { ...totals, usd: round6(totals.usd) } }));
+    emit(
+      terminateEvent({
+        iteration,
+        reason,
+        complete,
+        message,
+        totals: { ...totals, usd: round6(totals.usd) },
+      }),
+    );
   };
 
   try {
@@ -104,7 +132,11 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       await terminate(stopped.reason, false, stopped.message);
     } else if (signal.aborted) {
       const reason = stopped instanceof RunAborted ? stopped.reason : 'aborted';
-      await terminate(reason, false, reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request');
+      await terminate(
+        reason,
+        false,
+        reason === 'abandoned' ? 'nobody was watching the run' : 'aborted by request',
+      );
     } else if (error instanceof ContextOverflowExhausted) {
       await terminate('context_overflow', false, error.message);
     } else if (error instanceof ModelCallFailed) {
@@ -117,7 +149,11 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   }
 }
 
-async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: number) => void): Promise<{ reason: TerminateReason; message?: string }> {
+async function iterate(
+  options: LoopOptions,
+  totals: Totals,
+  setIteration: (n: number) => void,
+): Promise<{ reason: TerminateReason; message?: string }> {
   const { config, recovery, emit, signal, clock } = options;
   const messages: Message[] = options.resume
     ? options.resume.messages.map((m) => m.message)
@@ -135,17 +171,29 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
     signal,
     system: options.system,
     tools: options.tools,
-    recordBackground: (result, iteration, purpose) => recordCall({ options, binding, totals, iteration, result, purpose }),
+    recordBackground: (result, iteration, purpose) =>
+      recordCall({ options, binding, totals, iteration, result, purpose }),
   });
   // Inherited messages keep the turns that added them (context_sent refers to them by turn).
   if (options.resume) context.adopt(options.resume.messages);
-  const output = new OutputCap({ config: recovery.output, maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens, emit });
+  const output = new OutputCap({
+    config: recovery.output,
+    maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens,
+    emit,
+  });
   const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
     totals.usd >= config.budgets.maxCostUsd
-      ? { reason: 'cost_budget', message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` }
+      ? {
+          reason: 'cost_budget',
+          message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget`,
+        }
       : undefined;
 
-  for (let iteration = (options.resume?.afterTurn ?? 0) + 1; iteration <= config.budgets.maxIterations; iteration++) {
+  for (
+    let iteration = (options.resume?.afterTurn ?? 0) + 1;
+    iteration <= config.budgets.maxIterations;
+    iteration++
+  ) {
     setIteration(iteration);
     if (signal.aborted) throw signal.reason;
     const swapped = options.beforeRequest?.(iteration);
@@ -226,7 +274,8 @@ async function iterate(options: LoopOptions, totals: Totals, setIteration: (n: n
   return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
 }
 
-const TITLE_SYSTEM = 'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
+const TITLE_SYSTEM =
+  'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
 
 /**
  * A background call for the run's title once the work is done; the run ends the same without

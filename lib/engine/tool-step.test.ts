@@ -8,7 +8,13 @@ const READS = new Set(['list_files', 'read_file', 'search']);
 const call = (id: string, name: string): ToolCallPart => ({ type: 'tool_call', id, name, argsText: '{}' });
 
 /** A runner whose calls take `ms[id]` of run time; `lost` never return a result, `halt` ends the run. */
-function runner(options: { clock: VirtualClock; ms?: Record<string, number>; lost?: string[]; halt?: string[]; running?: string[][] }): ToolRunner {
+function runner(options: {
+  clock: VirtualClock;
+  ms?: Record<string, number>;
+  lost?: string[];
+  halt?: string[];
+  running?: string[][];
+}): ToolRunner {
   const now: string[] = [];
   return {
     parallelSafe: (c) => READS.has(c.name),
@@ -28,7 +34,14 @@ function runner(options: { clock: VirtualClock; ms?: Record<string, number>; los
 
 describe('the tool step', () => {
   it('groups neighbouring read-only calls up to the limit; anything that may write runs alone, each group with its reason', () => {
-    const calls = [call('a', 'read_file'), call('b', 'search'), call('c', 'edit_file'), call('d', 'read_file'), call('e', 'read_file'), call('f', 'read_file')];
+    const calls = [
+      call('a', 'read_file'),
+      call('b', 'search'),
+      call('c', 'edit_file'),
+      call('d', 'read_file'),
+      call('e', 'read_file'),
+      call('f', 'read_file'),
+    ];
     const groups = groupCalls(calls, runner({ clock: new VirtualClock() }), 2);
     expect(groups.map((g) => [g.calls.map((c) => c.id).join(''), g.parallel])).toEqual([
       ['ab', true],
@@ -36,7 +49,9 @@ describe('the tool step', () => {
       ['de', true],
       ['f', false],
     ]);
-    expect(groups[1]!.why).toBe('edit_file runs alone: it may change the workspace, so it never runs beside another call');
+    expect(groups[1]!.why).toBe(
+      'edit_file runs alone: it may change the workspace, so it never runs beside another call',
+    );
     expect(groups[3]!.why).toBe('read_file runs after the 2 calls before it: at most 2 run at once');
     expect(groupCalls(calls, runner({ clock: new VirtualClock() }), 1).every((g) => !g.parallel)).toBe(true);
   });
@@ -55,7 +70,11 @@ describe('the tool step', () => {
       iteration: 1,
       truncatedRound: false,
     });
-    expect(step.message.parts.map((p) => (p.type === 'tool_result' ? p.callId : p.type))).toEqual(['a', 'b', 'c']);
+    expect(step.message.parts.map((p) => (p.type === 'tool_result' ? p.callId : p.type))).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     expect(running.at(-1)).toEqual(['a', 'b', 'c']);
     expect(clock.now()).toBe(3_000);
     expect(events.map((e) => e.event)).toEqual(['tool_batch']);
@@ -74,9 +93,15 @@ describe('the tool step', () => {
         iteration: 2,
         truncatedRound: false,
       });
-      const shown = step.message.parts.map((p) => (p.type === 'tool_result' ? `${p.callId}${p.isError ? '!' : ''}` : p.type === 'text' ? p.text : p.type));
+      const shown = step.message.parts.map((p) =>
+        p.type === 'tool_result' ? `${p.callId}${p.isError ? '!' : ''}` : p.type === 'text' ? p.text : p.type,
+      );
       expect(shown).toEqual(repairInterrupted ? ['a!', 'b', RESUME_NOTE] : ['b', RESUME_NOTE]);
-      expect(events.at(-1)).toMatchObject({ event: 'dangling_calls', calls: [{ call_id: 'a', tool: 'read_file' }], repaired: repairInterrupted });
+      expect(events.at(-1)).toMatchObject({
+        event: 'dangling_calls',
+        calls: [{ call_id: 'a', tool: 'read_file' }],
+        repaired: repairInterrupted,
+      });
     }
   });
 

@@ -21,7 +21,8 @@ export function interruptedResult(call: ToolCallPart): string {
 }
 
 /** The message the loop goes on with after a turn was cut (the person or the harness resuming the run). */
-export const RESUME_NOTE = 'The previous turn was interrupted before every tool call returned. Carry on with the task.';
+export const RESUME_NOTE =
+  'The previous turn was interrupted before every tool call returned. Carry on with the task.';
 
 interface Group {
   calls: ToolCallPart[];
@@ -118,7 +119,9 @@ export async function runToolStep(options: {
         why: group.why,
       });
     }
-    const outcomes = await Promise.all(group.calls.map((call) => runner.execute(call, { iteration, signal, truncatedRound })));
+    const outcomes = await Promise.all(
+      group.calls.map((call) => runner.execute(call, { iteration, signal, truncatedRound })),
+    );
     outcomes.forEach((outcome, k) => {
       const call = group.calls[k]!;
       ran.push(call);
@@ -142,12 +145,23 @@ export async function runToolStep(options: {
         ? `the turn was cut before ${names} returned: each dangling call gets a synthetic error result, so the next request answers every call`
         : `the turn was cut before ${names} returned and the repair is off: the next request carries the call${dangling.length === 1 ? '' : 's'} unanswered, which a strict vendor rejects with a 400`,
     });
-    if (repaired) for (const call of dangling) answered.set(call.id, { type: 'tool_result', callId: call.id, content: interruptedResult(call), isError: true });
+    if (repaired)
+      for (const call of dangling)
+        answered.set(call.id, {
+          type: 'tool_result',
+          callId: call.id,
+          content: interruptedResult(call),
+          isError: true,
+        });
   }
   const parts: Message['parts'] = ran.flatMap((call) => {
     const result = answered.get(call.id);
     return result ? [result] : [];
   });
   if (dangling.length > 0) parts.push({ type: 'text', text: RESUME_NOTE });
-  return { message: { role: 'user', parts }, ...(halt ? { halt } : {}), ...(hostOverloaded !== undefined ? { hostOverloaded } : {}) };
+  return {
+    message: { role: 'user', parts },
+    ...(halt ? { halt } : {}),
+    ...(hostOverloaded !== undefined ? { hostOverloaded } : {}),
+  };
 }

@@ -52,7 +52,10 @@ export function contentKindOf(data: string | undefined): ContentKind | undefined
   if (!isDict(choice) || !isDict(choice.delta)) return undefined;
   const delta = choice.delta;
   if (nonEmpty(delta.reasoning_content) || nonEmpty(delta.reasoning)) return 'thinking';
-  if (Array.isArray(delta.tool_calls) && delta.tool_calls.some((c) => isDict(c) && isDict(c.function) && nonEmpty(c.function.arguments))) {
+  if (
+    Array.isArray(delta.tool_calls) &&
+    delta.tool_calls.some((c) => isDict(c) && isDict(c.function) && nonEmpty(c.function.arguments))
+  ) {
     return 'tool_args';
   }
   if (nonEmpty(delta.content)) return 'text';

@@ -5,7 +5,8 @@ export function describeFault(options: { action: FaultAction; dialect: Dialect }
   const { action, dialect } = options;
   switch (action.type) {
     case 'http_error': {
-      if (action.quota && action.status === 429) return dialect !== 'anthropic' ? 'HTTP 429 (quota spent)' : 'HTTP 400 (credit balance too low)';
+      if (action.quota && action.status === 429)
+        return dialect !== 'anthropic' ? 'HTTP 429 (quota spent)' : 'HTTP 400 (credit balance too low)';
       const status = dialect !== 'anthropic' && action.status === 529 ? 503 : action.status;
       const hints = [
         action.retryAfterSec !== undefined ? `retry-after ${action.retryAfterSec} s` : '',
@@ -44,7 +45,12 @@ const placed = (p: Placed): boolean => p.afterEvents !== undefined || p.during !
 /** Where a stream fault strikes, in words: its event count, its point, or whichever comes first. */
 function where(p: Placed): string {
   const after = (n: number): string => `after ${n} event${n === 1 ? '' : 's'}`;
-  const point = p.during === undefined ? undefined : p.during === 'final' ? 'at the final delta' : `inside the first ${p.during.replace('_', ' ')} block`;
+  const point =
+    p.during === undefined
+      ? undefined
+      : p.during === 'final'
+        ? 'at the final delta'
+        : `inside the first ${p.during.replace('_', ' ')} block`;
   if (point === undefined) return after(p.afterEvents ?? 0);
   if (p.afterEvents === undefined) return point;
   return `${after(p.afterEvents)} or ${point}`;

@@ -1,13 +1,28 @@
 import type { Dialect, FaultAction } from '@/lib/protocol';
-import { ANTHROPIC_REQUEST_ID_HEADER, OPENAI_REQUEST_ID_HEADER, vendorErrorBody, vendorHttpError } from '@/lib/dialects';
+import {
+  ANTHROPIC_REQUEST_ID_HEADER,
+  OPENAI_REQUEST_ID_HEADER,
+  vendorErrorBody,
+  vendorHttpError,
+} from '@/lib/dialects';
 
 type HttpErrorAction = Extract<FaultAction, { type: 'http_error' }>;
 type ProxyErrorAction = Extract<FaultAction, { type: 'proxy_error' }>;
 
 /** An HTTP error exactly as the vendor sends it: status, JSON body, request id, Retry-After. */
-export function httpErrorResponse(options: { dialect: Dialect; action: HttpErrorAction; requestId: string; model: string }): Response {
+export function httpErrorResponse(options: {
+  dialect: Dialect;
+  action: HttpErrorAction;
+  requestId: string;
+  model: string;
+}): Response {
   const { dialect, action, requestId, model } = options;
-  const error = vendorHttpError({ dialect, status: action.status, model, ...(action.quota ? { quota: true } : {}) });
+  const error = vendorHttpError({
+    dialect,
+    status: action.status,
+    model,
+    ...(action.quota ? { quota: true } : {}),
+  });
   const headers = new Headers({ 'content-type': 'application/json', ...error.headers });
   headers.set(dialect === 'anthropic' ? ANTHROPIC_REQUEST_ID_HEADER : OPENAI_REQUEST_ID_HEADER, requestId);
   if (action.retryAfterSec !== undefined) headers.set('retry-after', String(action.retryAfterSec));

@@ -8,13 +8,17 @@ import { SseRecordReader, type SseRecord } from './sse-records';
 import { socketTerminated } from './undici-errors';
 import { inStreamErrorRecord } from '@/lib/dialects';
 
-export type StreamFaultAction = Extract<FaultAction, { type: 'stall' | 'slow_drip' | 'drop' | 'sse_error' | 'malformed' | 'keepalive_only' }>;
+export type StreamFaultAction = Extract<
+  FaultAction,
+  { type: 'stall' | 'slow_drip' | 'drop' | 'sse_error' | 'malformed' | 'keepalive_only' }
+>;
 
 /** A record the SDKs count as an event: it has an event name or data (comments do not). */
 const counts = (record: SseRecord): boolean => !record.commentOnly;
 
 /** A record the SDK will JSON.parse (pings are dropped by the Anthropic SDK unparsed). */
-const isParsedJson = (record: SseRecord): boolean => !record.incomplete && record.event !== 'ping' && record.data !== undefined && record.data.startsWith('{');
+const isParsedJson = (record: SseRecord): boolean =>
+  !record.incomplete && record.event !== 'ping' && record.data !== undefined && record.data.startsWith('{');
 
 /**
  * Wraps a real SSE body and corrupts it the way networks and vendors do: silence, slow
@@ -103,7 +107,8 @@ export function faultedBody(options: {
       }
       yield record.raw;
       // The Responses API's response.failed names the response it ends: the id response.created gave it.
-      if (responseId === undefined && record.data?.includes('"response.created"')) responseId = /"id":"(resp_[^"]+)"/.exec(record.data)?.[1];
+      if (responseId === undefined && record.data?.includes('"response.created"'))
+        responseId = /"id":"(resp_[^"]+)"/.exec(record.data)?.[1];
       if (counts(record)) passed += 1;
       // A content point is struck just after the block's first piece has passed.
       if (!struck && during !== undefined && during !== 'final' && contentKindOf(record.data) === during) {

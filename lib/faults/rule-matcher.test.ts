@@ -21,36 +21,44 @@ describe('RuleMatcher', () => {
   it('an `until` rule hits every request sent before its run-clock time, however many', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf(rule('limit', { kind: 'until', ms: 20_000 }));
-    expect([0, 1_000, 7_000, 19_999, 20_000, 40_000].map((now, i) => m.match({ plan, requestNo: i + 1, now })?.id)).toEqual([
-      'limit',
-      'limit',
-      'limit',
-      'limit',
-      undefined,
-      undefined,
-    ]);
+    expect(
+      [0, 1_000, 7_000, 19_999, 20_000, 40_000].map((now, i) => m.match({ plan, requestNo: i + 1, now })?.id),
+    ).toEqual(['limit', 'limit', 'limit', 'limit', undefined, undefined]);
   });
 
   it('a rule naming a model hits only requests to that model', () => {
     const m = new RuleMatcher(createRandom(1));
     const plan = planOf({ ...rule('busy', { kind: 'always' }), model: 'claude-sim-sonnet' });
-    expect(['claude-sim-sonnet', 'claude-sim-haiku', undefined].map((model, i) => m.match({ plan, requestNo: i + 1, model })?.id)).toEqual([
-      'busy',
-      undefined,
-      undefined,
-    ]);
+    expect(
+      ['claude-sim-sonnet', 'claude-sim-haiku', undefined].map(
+        (model, i) => m.match({ plan, requestNo: i + 1, model })?.id,
+      ),
+    ).toEqual(['busy', undefined, undefined]);
   });
 
   it('a rule aimed at background calls skips foreground requests and spends its hits only on background ones', () => {
     const m = new RuleMatcher(createRandom(1));
-    const plan = planOf({ ...rule('bg', { kind: 'next', count: 2 }), target: 'background' }, { ...rule('fg', { kind: 'always' }), target: 'foreground' });
+    const plan = planOf(
+      { ...rule('bg', { kind: 'next', count: 2 }), target: 'background' },
+      { ...rule('fg', { kind: 'always' }), target: 'foreground' },
+    );
     const kinds = [false, true, false, true, true];
-    expect(kinds.map((background, i) => m.match({ plan, requestNo: i + 1, background })?.id)).toEqual(['fg', 'bg', 'fg', 'bg', undefined]);
+    expect(kinds.map((background, i) => m.match({ plan, requestNo: i + 1, background })?.id)).toEqual([
+      'fg',
+      'bg',
+      'fg',
+      'bg',
+      undefined,
+    ]);
   });
 
   it('matches request numbers, always, and the first enabled rule wins', () => {
     const m = new RuleMatcher(createRandom(1));
-    const plan = planOf(rule('off', { kind: 'always' }, false), rule('two', { kind: 'requests', numbers: [2, 4] }), rule('any', { kind: 'always' }));
+    const plan = planOf(
+      rule('off', { kind: 'always' }, false),
+      rule('two', { kind: 'requests', numbers: [2, 4] }),
+      rule('any', { kind: 'always' }),
+    );
     expect(firing(m, plan, 1, 5)).toEqual(['any', 'two', 'any', 'two', 'any']);
   });
 
@@ -67,7 +75,10 @@ describe('RuleMatcher', () => {
 
   it('a `next` rule waiting behind an earlier rule spends nothing: toggles play in order', () => {
     const m = new RuleMatcher(createRandom(1));
-    const plan = planOf(rule('first', { kind: 'requests', numbers: [1] }), rule('n', { kind: 'next', count: 2 }));
+    const plan = planOf(
+      rule('first', { kind: 'requests', numbers: [1] }),
+      rule('n', { kind: 'next', count: 2 }),
+    );
     expect(firing(m, plan, 1, 4)).toEqual(['first', 'n', 'n', undefined]);
     const stacked = new RuleMatcher(createRandom(1));
     const both = planOf(rule('o3', { kind: 'next', count: 3 }), rule('r1', { kind: 'next', count: 1 }));
@@ -92,15 +103,28 @@ describe('RuleMatcher', () => {
       200,
     );
     expect(withFront.map((id, i) => (i === 4 ? a[4] : id))).toEqual(a);
-    expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 0 })), 1, 50).every((x) => x === undefined)).toBe(true);
-    expect(firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 1 })), 1, 50).every((x) => x === 'p')).toBe(true);
+    expect(
+      firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 0 })), 1, 50).every(
+        (x) => x === undefined,
+      ),
+    ).toBe(true);
+    expect(
+      firing(new RuleMatcher(createRandom(1)), planOf(rule('p', { kind: 'probability', p: 1 })), 1, 50).every(
+        (x) => x === 'p',
+      ),
+    ).toBe(true);
   });
 });
 
 describe('RuleMatcher re-arming', () => {
   it('a `next` rule switched off and on again fires again from the request it reappears on', () => {
     const matcher = new RuleMatcher(createRandom(1));
-    const rule = { id: 'n', enabled: true, when: { kind: 'next' as const, count: 1 }, action: { type: 'http_error' as const, status: 529 as const } };
+    const rule = {
+      id: 'n',
+      enabled: true,
+      when: { kind: 'next' as const, count: 1 },
+      action: { type: 'http_error' as const, status: 529 as const },
+    };
     const on = { rules: [rule], tools: [] };
     const off = { rules: [], tools: [] };
     expect(matcher.match({ plan: on, requestNo: 1 })?.id).toBe('n');

@@ -37,17 +37,27 @@ export class RuleMatcher {
     return Object.fromEntries(this.hits);
   }
 
-  match(options: { plan: FaultPlan; requestNo: number; background?: boolean; now?: number; model?: string | undefined }): FaultRule | undefined {
+  match(options: {
+    plan: FaultPlan;
+    requestNo: number;
+    background?: boolean;
+    now?: number;
+    model?: string | undefined;
+  }): FaultRule | undefined {
     const { plan, requestNo } = options;
     const enabled = plan.rules.filter((rule) => rule.enabled !== false);
     // A rule aimed at one kind of call does not see the other kind (and spends nothing on it).
     const kind = options.background ? 'background' : 'foreground';
     const aimed = enabled.filter(
-      (rule) => (rule.target === undefined || rule.target === 'any' || rule.target === kind) && (rule.model === undefined || rule.model === options.model),
+      (rule) =>
+        (rule.target === undefined || rule.target === 'any' || rule.target === kind) &&
+        (rule.model === undefined || rule.model === options.model),
     );
     const live = new Set(enabled.map((rule) => rule.id));
     for (const id of this.hits.keys()) if (!live.has(id)) this.hits.delete(id);
-    const chosen = aimed.find((rule) => this.matches({ rule, when: rule.when, requestNo, now: options.now ?? 0 }));
+    const chosen = aimed.find((rule) =>
+      this.matches({ rule, when: rule.when, requestNo, now: options.now ?? 0 }),
+    );
     if (chosen?.when.kind === 'next') this.hits.set(chosen.id, (this.hits.get(chosen.id) ?? 0) + 1);
     return chosen;
   }

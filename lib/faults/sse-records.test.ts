@@ -61,7 +61,13 @@ describe('SseRecordReader', () => {
     const records = await readAll(chunked(text, 3));
     expect(records).toEqual([
       { raw: ': keepalive\n\n', commentOnly: true, incomplete: false },
-      { raw: 'event: x\ndata:a\ndata:  b\n\n', event: 'x', data: 'a\n b', commentOnly: false, incomplete: false },
+      {
+        raw: 'event: x\ndata:a\ndata:  b\n\n',
+        event: 'x',
+        data: 'a\n b',
+        commentOnly: false,
+        incomplete: false,
+      },
       { raw: 'data: {"cut":', data: '{"cut":', commentOnly: false, incomplete: true },
     ]);
   });

@@ -20,13 +20,22 @@ export function fetchFailed(options: { mode: 'refused' | 'reset'; host: string; 
   const { mode, host, port } = options;
   const cause =
     mode === 'refused'
-      ? systemError(`connect ECONNREFUSED ${host}:${port}`, { code: 'ECONNREFUSED', errno: -111, syscall: 'connect', address: host, port })
+      ? systemError(`connect ECONNREFUSED ${host}:${port}`, {
+          code: 'ECONNREFUSED',
+          errno: -111,
+          syscall: 'connect',
+          address: host,
+          port,
+        })
       : systemError('read ECONNRESET', { code: 'ECONNRESET', errno: -104, syscall: 'read' });
   return new TypeError('fetch failed', { cause });
 }
 
 /** The body stream dies mid-response: undici's `TypeError: terminated`, cause a SocketError. */
 export function socketTerminated(): TypeError {
-  const cause = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
+  const cause = Object.assign(new Error('other side closed'), {
+    name: 'SocketError',
+    code: 'UND_ERR_SOCKET',
+  });
   return new TypeError('terminated', { cause });
 }

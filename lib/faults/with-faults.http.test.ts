@@ -13,7 +13,10 @@ import { withFaults, type FaultInjection } from './with-faults';
 function rawFaulted(dialect: 'anthropic' | 'openai', action: FaultAction) {
   const injections: FaultInjection[] = [];
   const inner = cannedSseFetch({ sse: loadFixture('anthropic-thinking-text-tool') });
-  const plan: FaultPlan = { rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action }], tools: [] };
+  const plan: FaultPlan = {
+    rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action }],
+    tools: [],
+  };
   const fetch = withFaults({
     fetch: inner,
     dialect,
@@ -34,7 +37,9 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
     const id = response.headers.get('request-id');
     expect(id).toMatch(/^req_011C[0-9A-Za-z]{20}$/);
     expect(response.headers.get('x-should-retry')).toBe('true');
-    expect(await response.text()).toBe(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"${id}"}`);
+    expect(await response.text()).toBe(
+      `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"${id}"}`,
+    );
     expect(inner.calls).toBe(0);
     expect(injections).toEqual([expect.objectContaining({ requestNo: 1, label: 'HTTP 529' })]);
 
@@ -51,7 +56,12 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     expect(JSON.parse(await response.text())).toEqual({
-      error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: 'server_is_overloaded' },
+      error: {
+        message: 'The engine is currently overloaded, please try again later.',
+        type: 'server_error',
+        param: null,
+        code: 'server_is_overloaded',
+      },
     });
     const run = await runThroughSdk({ dialect: 'openai', action: { type: 'http_error', status: 529 } });
     expect(run.error).toBeInstanceOf(OpenAI.InternalServerError);
@@ -59,18 +69,31 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
   });
 
   it('429 carries retry-after and/or retry-after-ms exactly as the rule says', async () => {
-    const both = await rawFaulted('openai', { type: 'http_error', status: 429, retryAfterSec: 2, retryAfterMs: 1500 }).call();
+    const both = await rawFaulted('openai', {
+      type: 'http_error',
+      status: 429,
+      retryAfterSec: 2,
+      retryAfterMs: 1500,
+    }).call();
     expect(both.headers.get('retry-after')).toBe('2');
     expect(both.headers.get('retry-after-ms')).toBe('1500');
     expect(both.headers.get('x-ratelimit-remaining-tokens')).toBe('63');
-    expect(JSON.parse(await both.text()).error).toMatchObject({ type: 'tokens', code: 'rate_limit_exceeded' });
+    expect(JSON.parse(await both.text()).error).toMatchObject({
+      type: 'tokens',
+      code: 'rate_limit_exceeded',
+    });
     const none = await rawFaulted('anthropic', { type: 'http_error', status: 429 }).call();
     expect(none.headers.get('retry-after')).toBeNull();
 
-    const run = await runThroughSdk({ dialect: 'anthropic', action: { type: 'http_error', status: 429, retryAfterSec: 7 } });
+    const run = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'http_error', status: 429, retryAfterSec: 7 },
+    });
     expect(run.error).toBeInstanceOf(Anthropic.RateLimitError);
     expect((run.error as AnthropicAPIError).headers?.get('retry-after')).toBe('7');
-    expect((run.error as AnthropicAPIError).message).toContain('This request would exceed the rate limit for your organization');
+    expect((run.error as AnthropicAPIError).message).toContain(
+      'This request would exceed the rate limit for your organization',
+    );
   });
 
   it('401 uses the vendors’ wordings and never echoes the key', async () => {
@@ -85,9 +108,18 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
 
   it('Anthropic 413 is Cloudflare’s bare body; 404 quotes the model', async () => {
     const big = await rawFaulted('anthropic', { type: 'http_error', status: 413 }).call();
-    expect(await big.text()).toBe('{"error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}');
-    const missing = await runThroughSdk({ dialect: 'anthropic', action: { type: 'http_error', status: 404 } });
-    expect(missing.error).toMatchObject({ status: 404, type: 'not_found_error', apiMessage: 'model: claude-loop-lab-test' });
+    expect(await big.text()).toBe(
+      '{"error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+    );
+    const missing = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'http_error', status: 404 },
+    });
+    expect(missing.error).toMatchObject({
+      status: 404,
+      type: 'not_found_error',
+      apiMessage: 'model: claude-loop-lab-test',
+    });
   });
 
   it('proxy_error: an nginx HTML page (CRLF) or an Envoy text line, surfaced by the SDK as a bodiless status error', async () => {
@@ -96,16 +128,24 @@ describe('withFaults: HTTP errors in the vendor’s own shape', () => {
     expect(await html.text()).toBe(
       '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
     );
-    const run = await runThroughSdk({ dialect: 'openai', action: { type: 'proxy_error', status: 503, body: 'text' } });
+    const run = await runThroughSdk({
+      dialect: 'openai',
+      action: { type: 'proxy_error', status: 503, body: 'text' },
+    });
     expect(run.error).toBeInstanceOf(OpenAI.InternalServerError);
-    expect((run.error as Error).message).toBe('503 upstream connect error or disconnect/reset before headers. reset reason: connection termination');
+    expect((run.error as Error).message).toBe(
+      '503 upstream connect error or disconnect/reset before headers. reset reason: connection termination',
+    );
   });
 
   it('connection refused / reset reject like undici, and the SDKs wrap them as connection errors', async () => {
     const refused = rawFaulted('anthropic', { type: 'connection', mode: 'refused' });
     const error = await refused.call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED', syscall: 'connect', port: 443 } });
+    expect(error).toMatchObject({
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED', syscall: 'connect', port: 443 },
+    });
     for (const dialect of ['anthropic', 'openai'] as const) {
       const run = await runThroughSdk({ dialect, action: { type: 'connection', mode: 'reset' } });
       expect((run.error as Error).constructor.name).toBe('APIConnectionError');

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runThroughSdk } from './testing/sdk-harness';
 
-type Item = { type?: string; delta?: { type?: string }; choices?: Array<{ finish_reason?: string | null; delta?: Record<string, unknown> }> };
+type Item = {
+  type?: string;
+  delta?: { type?: string };
+  choices?: Array<{ finish_reason?: string | null; delta?: Record<string, unknown> }>;
+};
 const last = (items: unknown[]): Item => items.at(-1) as Item;
 /** Anthropic fixture items up to (not including) message_delta: 15 of 17. */
 const ANTHROPIC_BEFORE_FINAL = 15;
@@ -21,17 +25,27 @@ describe('stream faults placed at a point (through the real SDKs)', () => {
   });
 
   it('stall inside text: the first text piece passes, then silence until the abort', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'stall', during: 'text' }, abortAfterMs: 90_000 });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'stall', during: 'text' },
+      abortAfterMs: 90_000,
+    });
     expect(last(a.items).delta?.type).toBe('text_delta');
     expect(a.items.filter((i) => (i as Item).delta?.type === 'text_delta')).toHaveLength(1);
     expect(a.clock.now()).toBe(90_000);
   });
 
   it('the vendor error event inside tool arguments replaces the rest of the stream', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'sse_error', during: 'tool_args', errorType: 'overloaded_error' } });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'sse_error', during: 'tool_args', errorType: 'overloaded_error' },
+    });
     expect(last(a.items).delta?.type).toBe('input_json_delta');
     expect(a.error).toMatchObject({ type: 'overloaded_error' });
-    const o = await runThroughSdk({ dialect: 'openai', action: { type: 'sse_error', during: 'tool_args', errorType: 'api_error' } });
+    const o = await runThroughSdk({
+      dialect: 'openai',
+      action: { type: 'sse_error', during: 'tool_args', errorType: 'api_error' },
+    });
     expect(last(o.items).choices?.[0]?.delta).toHaveProperty('tool_calls');
     expect(o.thrownAt).toBe('stream');
   });
@@ -61,10 +75,16 @@ describe('stream faults placed at a point (through the real SDKs)', () => {
 
   it('a slow drip placed at the final delta paces only the records from there on', async () => {
     // message_delta and message_stop remain on the Anthropic wire; the final chunk, the usage chunk and [DONE] on OpenAI's.
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'slow_drip', delayMs: 1_000, during: 'final' } });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'slow_drip', delayMs: 1_000, during: 'final' },
+    });
     expect(a.error).toBeUndefined();
     expect(a.clock.now()).toBe(2_000);
-    const o = await runThroughSdk({ dialect: 'openai', action: { type: 'slow_drip', delayMs: 1_000, during: 'final' } });
+    const o = await runThroughSdk({
+      dialect: 'openai',
+      action: { type: 'slow_drip', delayMs: 1_000, during: 'final' },
+    });
     expect(o.items).toHaveLength(8);
     expect(o.clock.now()).toBe(3_000);
   });
@@ -77,7 +97,11 @@ describe('stream faults placed at a point (through the real SDKs)', () => {
 
   it('a stall before headers: the vendor never answers, the request waits for its abort', async () => {
     for (const dialect of ['anthropic', 'openai'] as const) {
-      const run = await runThroughSdk({ dialect, action: { type: 'stall', beforeHeaders: true }, abortAfterMs: 30_000 });
+      const run = await runThroughSdk({
+        dialect,
+        action: { type: 'stall', beforeHeaders: true },
+        abortAfterMs: 30_000,
+      });
       expect(run.thrownAt).toBe('request');
       expect(run.items).toEqual([]);
       expect(run.innerCalls).toBe(0);

@@ -15,7 +15,12 @@ const OPENAI_CHUNKS = 8;
 describe('withFaults: stream faults through the real SDKs', () => {
   it('passes a clean stream through untouched (LF and CRLF)', async () => {
     for (const lineEnding of ['lf', 'crlf'] as const) {
-      const a = await runThroughSdk({ dialect: 'anthropic', lineEnding, action: { type: 'slow_drip', delayMs: 1 }, when: { kind: 'requests', numbers: [99] } });
+      const a = await runThroughSdk({
+        dialect: 'anthropic',
+        lineEnding,
+        action: { type: 'slow_drip', delayMs: 1 },
+        when: { kind: 'requests', numbers: [99] },
+      });
       expect(a.items).toHaveLength(ANTHROPIC_EVENTS);
       expect(a.injections).toEqual([]);
       const o = await runThroughSdk({ dialect: 'openai', lineEnding });
@@ -24,7 +29,11 @@ describe('withFaults: stream faults through the real SDKs', () => {
   });
 
   it('slow_drip: every record waits delayMs on the clock, content intact', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'slow_drip', delayMs: 250 }, lineEnding: 'crlf' });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'slow_drip', delayMs: 250 },
+      lineEnding: 'crlf',
+    });
     expect(a.error).toBeUndefined();
     expect(a.items).toHaveLength(ANTHROPIC_EVENTS);
     expect(a.clock.now()).toBe(18 * 250); // 18 records on the wire, the ping included
@@ -34,12 +43,20 @@ describe('withFaults: stream faults through the real SDKs', () => {
   });
 
   it('stall: afterEvents records, then silence until the signal aborts; the request ends', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'stall', afterEvents: 3 }, abortAfterMs: 120_000 });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'stall', afterEvents: 3 },
+      abortAfterMs: 120_000,
+    });
     // message_start, content_block_start, (ping): the SDK ends quietly on the abort.
     expect(a.items.map(type)).toEqual(['message_start', 'content_block_start']);
     expect(a.clock.now()).toBe(120_000);
     expect(a.injections).toEqual([expect.objectContaining({ label: 'stall after 3 events' })]);
-    const o = await runThroughSdk({ dialect: 'openai', action: { type: 'stall', afterEvents: 0 }, abortAfterMs: 5_000 });
+    const o = await runThroughSdk({
+      dialect: 'openai',
+      action: { type: 'stall', afterEvents: 0 },
+      abortAfterMs: 5_000,
+    });
     expect(o.items).toEqual([]);
     expect(o.clock.now()).toBe(5_000);
   });
@@ -78,13 +95,20 @@ describe('withFaults: stream faults through the real SDKs', () => {
     expect(text.items).toHaveLength(2);
     const tool = await runThroughSdk({ dialect: 'openai', action: { type: 'drop', during: 'tool_args' } });
     expect(tool.items).toHaveLength(5); // the call's header fragment has empty arguments
-    const thinking = await runThroughSdk({ dialect: 'openai', fixture: 'deepseek-chat-reasoning', action: { type: 'drop', during: 'thinking' } });
+    const thinking = await runThroughSdk({
+      dialect: 'openai',
+      fixture: 'deepseek-chat-reasoning',
+      action: { type: 'drop', during: 'thinking' },
+    });
     expect(thinking.items).toHaveLength(2);
     expect(thinking.error).toMatchObject({ message: 'terminated' });
   });
 
   it('sse_error: the vendor’s own in-stream error, then the connection closes', async () => {
-    const a = await runThroughSdk({ dialect: 'anthropic', action: { type: 'sse_error', afterEvents: 4, errorType: 'overloaded_error' } });
+    const a = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'sse_error', afterEvents: 4, errorType: 'overloaded_error' },
+    });
     expect(a.items).toHaveLength(3); // 4 records on the wire, one of them the ping
     expect(a.thrownAt).toBe('stream');
     expect(a.error).toMatchObject({
@@ -92,7 +116,10 @@ describe('withFaults: stream faults through the real SDKs', () => {
       type: 'overloaded_error',
       error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
     });
-    const o = await runThroughSdk({ dialect: 'openai', action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' } });
+    const o = await runThroughSdk({
+      dialect: 'openai',
+      action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' },
+    });
     expect(o.items).toHaveLength(1);
     expect(o.error).toMatchObject({ status: undefined, code: 'rate_limit_exceeded', type: 'tokens' });
   });
@@ -107,13 +134,20 @@ describe('withFaults: stream faults through the real SDKs', () => {
     const late = await runThroughSdk({ dialect: 'openai', action: { type: 'malformed', afterEvents: 50 } });
     expect(late.items).toHaveLength(OPENAI_CHUNKS);
     expect(late.error).toBeUndefined(); // after [DONE] the OpenAI SDK stops looking
-    const lateA = await runThroughSdk({ dialect: 'anthropic', action: { type: 'malformed', afterEvents: 50 } });
+    const lateA = await runThroughSdk({
+      dialect: 'anthropic',
+      action: { type: 'malformed', afterEvents: 50 },
+    });
     expect(lateA.error).toBeInstanceOf(SyntaxError);
   });
 
   it('keepalive_only: pings or comments on the clock, no content, until aborted', async () => {
     for (const dialect of ['anthropic', 'openai'] as const) {
-      const run = await runThroughSdk({ dialect, action: { type: 'keepalive_only', intervalMs: 1_000, style: 'ping' }, abortAfterMs: 10_500 });
+      const run = await runThroughSdk({
+        dialect,
+        action: { type: 'keepalive_only', intervalMs: 1_000, style: 'ping' },
+        abortAfterMs: 10_500,
+      });
       expect(run.items).toEqual([]);
       expect(run.error).toBeUndefined();
       expect(run.clock.now()).toBe(10_500);
@@ -123,9 +157,16 @@ describe('withFaults: stream faults through the real SDKs', () => {
 });
 
 /** Reads a faulted body directly, for byte-level assertions. */
-async function readBody(options: { dialect: 'anthropic' | 'openai'; action: FaultAction; abortAtMs?: number }) {
+async function readBody(options: {
+  dialect: 'anthropic' | 'openai';
+  action: FaultAction;
+  abortAtMs?: number;
+}) {
   const clock = new VirtualClock();
-  const plan: FaultPlan = { rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action: options.action }], tools: [] };
+  const plan: FaultPlan = {
+    rules: [{ id: 'r', enabled: true, when: { kind: 'always' }, action: options.action }],
+    tools: [],
+  };
   const fetch = withFaults({
     fetch: cannedSseFetch({ sse: loadFixture('anthropic-thinking-text-tool') }),
     dialect: options.dialect,
@@ -135,7 +176,8 @@ async function readBody(options: { dialect: 'anthropic' | 'openai'; action: Faul
     onInject: () => undefined,
   });
   const abort = new AbortController();
-  if (options.abortAtMs !== undefined) void clock.sleep(options.abortAtMs).then(() => abort.abort(new DOMException('watchdog', 'TimeoutError')));
+  if (options.abortAtMs !== undefined)
+    void clock.sleep(options.abortAtMs).then(() => abort.abort(new DOMException('watchdog', 'TimeoutError')));
   const response = await fetch('http://x/v1/messages', { signal: abort.signal });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -154,21 +196,38 @@ async function readBody(options: { dialect: 'anthropic' | 'openai'; action: Faul
 
 describe('withFaults: bytes on the wire', () => {
   it('keepalive_only writes Anthropic pings (or comments) every intervalMs and errors with the abort reason', async () => {
-    const ping = await readBody({ dialect: 'anthropic', action: { type: 'keepalive_only', intervalMs: 1_000, style: 'ping' }, abortAtMs: 3_500 });
+    const ping = await readBody({
+      dialect: 'anthropic',
+      action: { type: 'keepalive_only', intervalMs: 1_000, style: 'ping' },
+      abortAtMs: 3_500,
+    });
     expect(ping.text).toBe('event: ping\ndata: {"type": "ping"}\n\n'.repeat(3));
     expect(ping.error).toMatchObject({ name: 'TimeoutError', message: 'watchdog' });
     expect(ping.response.headers.get('content-type')).toContain('text/event-stream');
-    const comment = await readBody({ dialect: 'openai', action: { type: 'keepalive_only', intervalMs: 500, style: 'ping' }, abortAtMs: 1_200 });
+    const comment = await readBody({
+      dialect: 'openai',
+      action: { type: 'keepalive_only', intervalMs: 500, style: 'ping' },
+      abortAtMs: 1_200,
+    });
     expect(comment.text).toBe(': keepalive\n\n: keepalive\n\n');
   });
 
   it('stall errors the body with the abort reason; sse_error writes the exact Anthropic error record', async () => {
-    const stalled = await readBody({ dialect: 'anthropic', action: { type: 'stall', afterEvents: 1 }, abortAtMs: 60_000 });
+    const stalled = await readBody({
+      dialect: 'anthropic',
+      action: { type: 'stall', afterEvents: 1 },
+      abortAtMs: 60_000,
+    });
     expect(stalled.text.startsWith('event: message_start\n')).toBe(true);
     expect(stalled.error).toMatchObject({ name: 'TimeoutError' });
     expect(stalled.clock.now()).toBe(60_000);
-    const err = await readBody({ dialect: 'anthropic', action: { type: 'sse_error', afterEvents: 0, errorType: 'overloaded_error' } });
-    expect(err.text).toBe('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n');
+    const err = await readBody({
+      dialect: 'anthropic',
+      action: { type: 'sse_error', afterEvents: 0, errorType: 'overloaded_error' },
+    });
+    expect(err.text).toBe(
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+    );
   });
 
   it('every stream fault ends when the request is aborted (no hang)', async () => {
@@ -200,7 +259,15 @@ describe('withFaults: plan and injections', () => {
     });
     expect((await fetch('http://x/chat/completions')).status).toBe(200);
     plan = {
-      rules: [{ id: 'boom', label: 'my 500', enabled: true, when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 500 } }],
+      rules: [
+        {
+          id: 'boom',
+          label: 'my 500',
+          enabled: true,
+          when: { kind: 'next', count: 1 },
+          action: { type: 'http_error', status: 500 },
+        },
+      ],
       tools: [],
     };
     expect((await fetch('http://x/chat/completions')).status).toBe(500);

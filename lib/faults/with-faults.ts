@@ -55,7 +55,8 @@ export const RULE_DICE = 'when';
  */
 export function withFaults(options: WithFaultsOptions): typeof fetch {
   const { clock } = options;
-  const dialectNow = typeof options.dialect === 'function' ? options.dialect : (): Dialect => options.dialect as Dialect;
+  const dialectNow =
+    typeof options.dialect === 'function' ? options.dialect : (): Dialect => options.dialect as Dialect;
   const matcher = new RuleMatcher(options.random.fork(RULE_DICE), options.from?.spent);
   const before = options.from?.requestsBefore ?? 0;
   const ids = options.random.fork('request-ids');
@@ -81,16 +82,27 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
     if (!rule) return options.fetch(input, init);
     const { action } = rule;
     const dialect = dialectNow();
-    const inject = (): void => options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
+    const inject = (): void =>
+      options.onInject({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) });
     const onKeepalive =
       action.type === 'keepalive_only' && options.onKeepalive
-        ? (phase: 'beat' | 'end'): void => options.onKeepalive!({ requestNo, style: dialect === 'anthropic' ? action.style : 'comment', phase })
+        ? (phase: 'beat' | 'end'): void =>
+            options.onKeepalive!({
+              requestNo,
+              style: dialect === 'anthropic' ? action.style : 'comment',
+              phase,
+            })
         : undefined;
 
     switch (action.type) {
       case 'http_error':
         inject();
-        return httpErrorResponse({ dialect, action, requestId: requestId({ dialect, random: ids }), model: model() });
+        return httpErrorResponse({
+          dialect,
+          action,
+          requestId: requestId({ dialect, random: ids }),
+          model: model(),
+        });
       case 'proxy_error':
         inject();
         return proxyErrorResponse({ action });
@@ -103,9 +115,22 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
         // Placed inside a stream, it corrupts the real body like the other stream faults.
         if (action.afterEvents !== undefined || action.during !== undefined) break;
         inject();
-        const body = keepaliveBody({ dialect, style: action.style, intervalMs: action.intervalMs, clock, signal, ...(onKeepalive ? { onKeepalive } : {}) });
-        const headers = new Headers({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-        headers.set(dialect === 'anthropic' ? 'request-id' : 'x-request-id', requestId({ dialect, random: ids }));
+        const body = keepaliveBody({
+          dialect,
+          style: action.style,
+          intervalMs: action.intervalMs,
+          clock,
+          signal,
+          ...(onKeepalive ? { onKeepalive } : {}),
+        });
+        const headers = new Headers({
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+        });
+        headers.set(
+          dialect === 'anthropic' ? 'request-id' : 'x-request-id',
+          requestId({ dialect, random: ids }),
+        );
         return new Response(body, { status: 200, headers });
       }
       case 'stall':
@@ -128,7 +153,8 @@ export function withFaults(options: WithFaultsOptions): typeof fetch {
       model: model(),
       clock,
       signal,
-      onMissed: () => options.onMiss?.({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) }),
+      onMissed: () =>
+        options.onMiss?.({ requestNo, rule, label: rule.label ?? describeFault({ action, dialect }) }),
       ...(onKeepalive ? { onKeepalive } : {}),
     });
     const headers = new Headers(response.headers);

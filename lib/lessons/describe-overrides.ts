@@ -1,4 +1,12 @@
-import { DEFAULT_TAKEOVER, PRESETS, PresetIdSchema, resolveRecovery, type RecoveryConfig, type RecoveryOverrides, type RunConfig } from '@/lib/protocol';
+import {
+  DEFAULT_TAKEOVER,
+  PRESETS,
+  PresetIdSchema,
+  resolveRecovery,
+  type RecoveryConfig,
+  type RecoveryOverrides,
+  type RunConfig,
+} from '@/lib/protocol';
 import { MECHANISM_LIST } from '@/lib/mechanisms/mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
@@ -17,7 +25,9 @@ function at(config: RecoveryConfig, path: Path): unknown {
 /** Every dotted path an override names (`{ retry: { enabled: false } }` → `retry.enabled`). */
 function pathsOf(overrides: RecoveryOverrides): Path[] {
   return Object.entries(overrides).flatMap(([group, fields]): Path[] =>
-    typeof fields === 'object' && fields !== null ? Object.keys(fields).map((field) => `${group}.${field}` as Path) : [group as Path],
+    typeof fields === 'object' && fields !== null
+      ? Object.keys(fields).map((field) => `${group}.${field}` as Path)
+      : [group as Path],
   );
 }
 
@@ -37,7 +47,9 @@ export function describeOverrides(config: OverridableConfig): string[] {
   const lines: string[] = [];
   if (!parsed.success) {
     // A preset this build does not know: the overrides as they were written.
-    return pathsOf(overrides).map((path) => `${path} = ${JSON.stringify(at(overrides as RecoveryConfig, path))}`);
+    return pathsOf(overrides).map(
+      (path) => `${path} = ${JSON.stringify(at(overrides as RecoveryConfig, path))}`,
+    );
   }
   const base = PRESETS[parsed.data];
   const resolved = resolveRecovery(parsed.data, overrides);
@@ -54,10 +66,12 @@ export function describeOverrides(config: OverridableConfig): string[] {
     lines.push(`${mechanism.id} ${nowOff ? 'off' : 'on'}`);
     for (const path of paths) explained.add(path);
   }
-  for (const path of changed) if (!explained.has(path)) lines.push(`${path} = ${JSON.stringify(at(resolved, path))}`);
+  for (const path of changed)
+    if (!explained.has(path)) lines.push(`${path} = ${JSON.stringify(at(resolved, path))}`);
   const takeover = { ...DEFAULT_TAKEOVER, ...config.takeover };
   if (takeover.naive) lines.push('takeover-handling off');
-  if (takeover.foreignThinking !== DEFAULT_TAKEOVER.foreignThinking) lines.push(`takeover.foreignThinking = ${JSON.stringify(takeover.foreignThinking)}`);
+  if (takeover.foreignThinking !== DEFAULT_TAKEOVER.foreignThinking)
+    lines.push(`takeover.foreignThinking = ${JSON.stringify(takeover.foreignThinking)}`);
   // The verdict running the workspace's own copies of the tests is the shipped-tests mechanism off.
   if (config.verdict?.tests === 'workspace') lines.push('shipped-tests off');
   return lines;

@@ -20,7 +20,8 @@ export interface PlayedSides {
   off: RunEvent[];
 }
 
-const of = <T extends RunEventType>(log: RunEvent[], type: T): EventOf<T>[] => log.filter((e): e is EventOf<T> => e.event === type);
+const of = <T extends RunEventType>(log: RunEvent[], type: T): EventOf<T>[] =>
+  log.filter((e): e is EventOf<T> => e.event === type);
 const end = (log: RunEvent[]) => log.at(-1) as EventOf<'terminate'>;
 const foreground = (log: RunEvent[]) => of(log, 'model_request').filter((e) => !e.background);
 const toolCalls = (log: RunEvent[], tool: string) => of(log, 'tool_call').filter((e) => e.tool === tool);
@@ -49,7 +50,9 @@ function refusedOnEveryResend(lesson: Lesson, off: RunEvent[], status: number): 
   for (const w of waits) expect(w.reason).toContain('CodeSmith’s exclusion rule');
   expect(of(off, 'retry_declined')).toMatchObject([{ rule: 'budget_spent' }]);
   expect(lesson.text.costs).toContain(`${s1(waits.reduce((sum, w) => sum + w.wait_ms, 0))} of backoff`);
-  expect(lesson.text.costs).toMatch(new RegExp(`refused ${DEFAULTS.retries + 1} times|the ${DEFAULTS.retries} resends`));
+  expect(lesson.text.costs).toMatch(
+    new RegExp(`refused ${DEFAULTS.retries + 1} times|the ${DEFAULTS.retries} resends`),
+  );
   expect(PRESETS.codesmith.retry.retryOn).toBe('exclusion');
   return refused[0]!;
 }
@@ -58,7 +61,9 @@ type Check = (lesson: Lesson, runs: PlayedSides) => void;
 
 /** A run's OTLP export, as its run page's OTLP link serves it, read back span by span. */
 function traceOf(log: RunEvent[]): OtlpSpan[] {
-  const request = OtlpTraceRequestSchema.parse(JSON.parse(runToOtlp({ runId: 'lesson', events: log, startedAtMs: 0 })));
+  const request = OtlpTraceRequestSchema.parse(
+    JSON.parse(runToOtlp({ runId: 'lesson', events: log, startedAtMs: 0 })),
+  );
   return request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
 }
 const opOf = (span: OtlpSpan) => attributeOf(span, 'gen_ai.operation.name');
@@ -72,7 +77,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(retries.map((r) => r.max_attempts)).toEqual([DEFAULTS.retries + 1, DEFAULTS.retries + 1]);
     // 1 s then 2 s, each within the preset's jitter.
     retries.forEach((r, i) =>
-      expect(Math.abs(r.wait_ms / (PRESETS.codesmith.retry.baseDelayMs * 2 ** i) - 1)).toBeLessThanOrEqual(PRESETS.codesmith.retry.jitterRatio),
+      expect(Math.abs(r.wait_ms / (PRESETS.codesmith.retry.baseDelayMs * 2 ** i) - 1)).toBeLessThanOrEqual(
+        PRESETS.codesmith.retry.jitterRatio,
+      ),
     );
     expect(lesson.text.does).toContain(`here ${s1(retries[0]!.wait_ms)} and ${s1(retries[1]!.wait_ms)}`);
     expect(lesson.text.costs).toContain(`${s1(retries[0]!.wait_ms + retries[1]!.wait_ms)} of waiting`);
@@ -93,7 +100,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const onRequests = firstTurn(on);
     const offRequests = firstTurn(off) + resent.length;
     const backoff = of(on, 'retry_scheduled').reduce((sum, r) => sum + r.wait_ms, 0);
-    expect(lesson.text.costs).toContain(`On: ${onRequests} HTTP requests for the outage, ${outage(on)} of them failed, after ${s1(backoff)} of backoff`);
+    expect(lesson.text.costs).toContain(
+      `On: ${onRequests} HTTP requests for the outage, ${outage(on)} of them failed, after ${s1(backoff)} of backoff`,
+    );
     expect(lesson.text.costs).toContain(
       `Off: ${offRequests} HTTP requests for the same outage — the SDK resent ${resent.length} of them on its own — ${outage(off)} failed`,
     );
@@ -105,13 +114,16 @@ export const LESSON_CLAIMS: Record<string, Check> = {
 
   classifier: (lesson, { on, off }) => {
     // The same status twice; the body tells them apart.
-    for (const log of [on, off]) expect([...new Set(of(log, 'model_error').map((e) => e.status))]).toEqual([429]);
+    for (const log of [on, off])
+      expect([...new Set(of(log, 'model_error').map((e) => e.status))]).toEqual([429]);
     const [rateLimit, quota] = of(on, 'model_error');
     expect(rateLimit).toMatchObject({ category: 'rate_limit', retryable: true, iteration: 1 });
     expect(quota).toMatchObject({ vendor_type: 'insufficient_quota', retryable: false });
     const [retried] = of(on, 'retry_scheduled');
     expect(of(on, 'retry_scheduled')).toHaveLength(1);
-    expect(lesson.text.costs).toContain(`the rate limit at turn ${rateLimit!.iteration} is retried once, after ${s1(retried!.wait_ms)}`);
+    expect(lesson.text.costs).toContain(
+      `the rate limit at turn ${rateLimit!.iteration} is retried once, after ${s1(retried!.wait_ms)}`,
+    );
     const [declined] = of(on, 'retry_declined');
     expect(declined).toMatchObject({ rule: 'not_retryable', attempts: 1, iteration: quota!.iteration });
     expect(lesson.text.costs).toContain(`the spent quota at turn ${quota!.iteration} ends the run at once`);
@@ -120,13 +132,22 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const wasted = of(off, 'retry_scheduled').filter((r) => r.iteration === quota!.iteration);
     expect(wasted).toHaveLength(DEFAULTS.retries);
     for (const w of wasted) expect(w.reason).toContain('retried although the classifier calls it final');
-    expect(lesson.text.costs).toContain(`${DEFAULTS.retries} more requests and ${s1(wasted.reduce((sum, w) => sum + w.wait_ms, 0))} of waiting`);
+    expect(lesson.text.costs).toContain(
+      `${DEFAULTS.retries} more requests and ${s1(wasted.reduce((sum, w) => sum + w.wait_ms, 0))} of waiting`,
+    );
     expect(end(off).iteration).toBe(end(on).iteration);
     expect(end(off).message).toContain(quota!.message);
     // The on side runs the project's rule over CodeSmith's preset; CodeSmith's own exclusion rule retries this quota, as the off side does.
     expect(lesson.config.recovery).toEqual({ retry: { retryOn: 'transient' } });
-    expect(foregroundRetryRule(PRESETS.codesmith, { category: 'rate_limit', lasting: 'spent_quota' })).toMatchObject({ retried: true });
-    expect(foregroundRetryRule(resolveRecovery('codesmith', lesson.config.recovery), { category: 'rate_limit', lasting: 'spent_quota' })).toMatchObject({
+    expect(
+      foregroundRetryRule(PRESETS.codesmith, { category: 'rate_limit', lasting: 'spent_quota' }),
+    ).toMatchObject({ retried: true });
+    expect(
+      foregroundRetryRule(resolveRecovery('codesmith', lesson.config.recovery), {
+        category: 'rate_limit',
+        lasting: 'spent_quota',
+      }),
+    ).toMatchObject({
       retried: false,
     });
     expect(lesson.text.does).toContain('CodeSmith’s own rule is exclusion');
@@ -185,7 +206,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`after ${cap} attempts and ${s1(waited(on))} of backoff`);
     const retries = lesson.config.recovery!.retry!.maxRetries!;
     expect(foreground(off)).toHaveLength(retries + 1);
-    expect(lesson.text.costs).toContain(`after ${retries + 1} attempts and ${minSec(waited(off))} of backoff`);
+    expect(lesson.text.costs).toContain(
+      `after ${retries + 1} attempts and ${minSec(waited(off))} of backoff`,
+    );
   },
 
   'fallback-model': (lesson, { on, off }) => {
@@ -203,16 +226,26 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const fallback = of(on, 'fallback')[0]!;
     for (const call of of(on, 'llm_call')) expect(call.model).toBe(fallback.to_model);
     expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
-    expect(lesson.text.costs).toContain(`— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`);
+    expect(lesson.text.costs).toContain(
+      `— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`,
+    );
     // The doubling stops at the cap; jitter is added on top of it.
-    expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(PRESETS.s11.retry.maxDelayMs);
+    expect(Math.max(...of(off, 'retry_scheduled').map((w) => w.wait_ms))).toBeGreaterThan(
+      PRESETS.s11.retry.maxDelayMs,
+    );
   },
 
   'cross-vendor-fallback': (lesson, { on, off }) => {
     const after = DEFAULTS.fallbackAfter;
     const [swap] = of(on, 'swap');
     expect(of(on, 'swap')).toHaveLength(1);
-    expect(swap).toMatchObject({ cause: 'fallback', from_vendor: 'sim-anthropic', to_vendor: 'sim-openai', to_model: 'gpt-sim-4o', dialect: 'openai-chat' });
+    expect(swap).toMatchObject({
+      cause: 'fallback',
+      from_vendor: 'sim-anthropic',
+      to_vendor: 'sim-openai',
+      to_model: 'gpt-sim-4o',
+      dialect: 'openai-chat',
+    });
     expect(lesson.text.costs).toContain(`sim-openai’s ${swap!.to_model}`);
     expect(of(on.slice(0, on.indexOf(swap!)), 'model_error')).toHaveLength(after);
     const waits = of(on, 'retry_scheduled');
@@ -228,7 +261,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(off, 'swap')).toHaveLength(0);
     expect(of(off, 'retry_scheduled')).toHaveLength(DEFAULTS.s11Retries);
     expect(of(off, 'model_error')).toHaveLength(DEFAULTS.s11Retries + 1);
-    expect(lesson.text.costs).toContain(`— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`);
+    expect(lesson.text.costs).toContain(
+      `— ${minSec(of(off, 'retry_scheduled').reduce((sum, w) => sum + w.wait_ms, 0))} of waiting —`,
+    );
   },
 
   'background-retry': (lesson, { on, off }) => {
@@ -247,7 +282,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
       `call #${DEFAULTS.blockRepeatAt} of read_file with the same arguments`,
       `call #${DEFAULTS.blockRepeatAt + 1} of read_file with the same arguments`,
     ]);
-    expect(of(on, 'tool_guard').find((g) => g.kind === 'warning')!.consecutive_failures).toBe(DEFAULTS.warnAfterFailures);
+    expect(of(on, 'tool_guard').find((g) => g.kind === 'warning')!.consecutive_failures).toBe(
+      DEFAULTS.warnAfterFailures,
+    );
     expect(
       toolCalls(on, 'read_file')
         .slice(0, 4)
@@ -279,7 +316,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const halt = guards.find((g) => g.kind === 'halt')!;
     expect(halt.consecutive_failures).toBe(haltAfterFailures);
     expect(toolCalls(on, 'read_file')).toHaveLength(haltAfterFailures);
-    expect(toolCalls(on, 'read_file').filter((c) => c.result?.startsWith('Warning:'))).toHaveLength(haltAfterFailures - warnAfterFailures);
+    expect(toolCalls(on, 'read_file').filter((c) => c.result?.startsWith('Warning:'))).toHaveLength(
+      haltAfterFailures - warnAfterFailures,
+    );
     expect(lesson.text.costs).toContain(`${haltAfterFailures - warnAfterFailures} of them with a warning`);
     expect(lesson.text.costs).toContain(`then the halt at turn ${end(on).iteration} — ${usd(on)}`);
     expect(end(off).iteration).toBe(lesson.config.budgets!.maxIterations);
@@ -289,9 +328,15 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   },
 
   'failure-budget': (lesson, { on, off }) => {
-    expect(of(on, 'tool_guard').map((g) => g.kind)).toEqual(['short_circuit', 'short_circuit', 'short_circuit']);
+    expect(of(on, 'tool_guard').map((g) => g.kind)).toEqual([
+      'short_circuit',
+      'short_circuit',
+      'short_circuit',
+    ]);
     // Short-circuits spend none of the budget, so the tool is never disabled here.
-    expect(Math.min(...toolCalls(on, 'read_file').map((c) => c.budget_left!))).toBe(DEFAULTS.failureBudget - 1);
+    expect(Math.min(...toolCalls(on, 'read_file').map((c) => c.budget_left!))).toBe(
+      DEFAULTS.failureBudget - 1,
+    );
     expect(toolCalls(off, 'read_file').filter((c) => c.status === 'error')).toHaveLength(4);
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 100) * 100)} input tokens`);
@@ -300,7 +345,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'specific-tool-errors': (lesson, { on, off }) => {
     const { timeoutMs, failureBudget } = PRESETS.course.tools;
     const reads = toolCalls(on, 'read_file');
-    expect(reads.filter((c) => c.status === 'timeout').map((c) => c.latency_ms)).toEqual(Array(failureBudget).fill(timeoutMs));
+    expect(reads.filter((c) => c.status === 'timeout').map((c) => c.latency_ms)).toEqual(
+      Array(failureBudget).fill(timeoutMs),
+    );
     expect(reads.filter((c) => c.status === 'short_circuit')).toHaveLength(2);
     expect(of(on, 'tool_guard').filter((g) => g.kind === 'disabled')).toHaveLength(1);
     expect(end(off).ts).toBe(lesson.config.budgets!.maxRunMs);
@@ -341,8 +388,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`finishes in ${turns(on)} turns`);
     expect(of(off, 'dangling_calls')).toMatchObject([{ repaired: false, next: 'sent_unanswered' }]);
     const refused = refusedOnEveryResend(lesson, off, 400);
-    expect(refused.message).toContain('`tool_use` ids were found without `tool_result` blocks immediately after');
-    expect(lesson.text.happens).toContain('tool_use ids were found without tool_result blocks immediately after');
+    expect(refused.message).toContain(
+      '`tool_use` ids were found without `tool_result` blocks immediately after',
+    );
+    expect(lesson.text.happens).toContain(
+      'tool_use ids were found without tool_result blocks immediately after',
+    );
     expect(of(off, 'model_request').filter((r) => !r.background && r.attempt === 1)).toHaveLength(3);
     expect(lesson.text.costs).toContain(`the run ends after ${turns(off)} turns with the task not done`);
     expect(of(off, 'task_verdict')[0]!.verdict).toBe('not_done');
@@ -370,10 +421,14 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`the first turn’s five calls take ${formatMs(firstTurnMs(on))}`);
     expect(lesson.text.costs).toContain(`the run finishes in ${formatMs(end(on).ts)}`);
     // Off: one after another the five would take five times as long, more than the whole budget.
-    expect(lesson.text.happens).toContain(`${formatMs(5 * slow.delayMs!)} before the model can take its next step`);
+    expect(lesson.text.happens).toContain(
+      `${formatMs(5 * slow.delayMs!)} before the model can take its next step`,
+    );
     expect(5 * slow.delayMs!).toBeGreaterThan(budget);
     expect(of(off, 'tool_batch').every((b) => !b.parallel)).toBe(true);
-    expect(lesson.text.costs).toContain(`Off: the ${formatMs(budget)} budget ends the run while the first turn’s calls are still running`);
+    expect(lesson.text.costs).toContain(
+      `Off: the ${formatMs(budget)} budget ends the run while the first turn’s calls are still running`,
+    );
     expect(end(off).ts).toBe(budget);
     expect(of(off, 'iteration_start').map((e) => e.iteration)).toEqual([1]);
     expect(PRESETS.codesmith.tools.maxParallel).toBe(lesson.config.recovery!.tools!.maxParallel);
@@ -386,11 +441,15 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`${n(whole.result_chars)} characters`);
     // The same read on the mechanism's side: what was kept is within the cap, the rest is cut.
     const [cut] = toolCalls(on, 'read_file').filter((c) => c.truncated_chars);
-    expect(whole.result_chars - cut!.truncated_chars!).toBeLessThanOrEqual(PRESETS.course.tools.truncateChars);
+    expect(whole.result_chars - cut!.truncated_chars!).toBeLessThanOrEqual(
+      PRESETS.course.tools.truncateChars,
+    );
     expect(toolCalls(on, 'search').length).toBeGreaterThan(0);
     const [tooLong] = of(off, 'model_error');
     const [, tokens, window] = /(\d+) tokens > (\d+) maximum/.exec(tooLong!.message)!;
-    expect(lesson.text.costs).toContain(`${n(Number(tokens))} tokens against a ${n(Number(window))}-token window`);
+    expect(lesson.text.costs).toContain(
+      `${n(Number(tokens))} tokens against a ${n(Number(window))}-token window`,
+    );
   },
 
   'old-result-compaction': (lesson, { on, off }) => {
@@ -406,10 +465,14 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // The largest request by the vendor's count (the estimate before sending runs lower).
     const onCalls = of(on, 'llm_call').filter((c) => !c.background);
     const largest = Math.max(...onCalls.map((c) => c.input_tokens));
-    expect(lesson.text.costs).toContain(`the largest request is ${n(largest)} tokens of its ${n(of(on, 'context_sent')[0]!.window)}`);
+    expect(lesson.text.costs).toContain(
+      `the largest request is ${n(largest)} tokens of its ${n(of(on, 'context_sent')[0]!.window)}`,
+    );
     const [onTotals, offTotals] = [foldTotals(on), foldTotals(off)];
     expect(offTotals.inputTokens / onTotals.inputTokens).toBeGreaterThan(2);
-    expect(lesson.text.costs).toContain(`less than half the input tokens (${k1(onTotals.inputTokens)} against ${k1(offTotals.inputTokens)})`);
+    expect(lesson.text.costs).toContain(
+      `less than half the input tokens (${k1(onTotals.inputTokens)} against ${k1(offTotals.inputTokens)})`,
+    );
     // Each stub changes an old message: the compaction says it invalidates the cached prefix, and
     // the request of that turn reads nothing from the cache and writes its whole prompt again.
     for (const stub of stubs) expect(stub.reason).toContain('invalidates the cached prefix');
@@ -431,16 +494,24 @@ export const LESSON_CLAIMS: Record<string, Check> = {
 
   'prompt-caching': (lesson, { on, off }) => {
     const calls = of(on, 'llm_call');
-    const uncachedFirst = calls.findIndex((c) => (c.cache_read_tokens ?? 0) + (c.cache_write_tokens ?? 0) > 0);
+    const uncachedFirst = calls.findIndex(
+      (c) => (c.cache_read_tokens ?? 0) + (c.cache_write_tokens ?? 0) > 0,
+    );
     for (const c of calls.slice(0, uncachedFirst)) expect(c.input_tokens).toBeLessThan(1024);
-    expect(lesson.text.costs).toContain(`the first ${uncachedFirst} requests are under the 1,024-token minimum`);
+    expect(lesson.text.costs).toContain(
+      `the first ${uncachedFirst} requests are under the 1,024-token minimum`,
+    );
     // From the first write on, every later foreground request reads what the one before it wrote.
     const foregroundCalls = calls.filter((c) => !c.background);
     for (const c of foregroundCalls.slice(uncachedFirst + 1)) expect(c.cache_read_tokens).toBeGreaterThan(0);
     const turn15 = foregroundCalls.find((c) => c.iteration === 15)!;
-    expect(lesson.text.costs).toContain(`at turn 15, ${n(turn15.cache_read_tokens!)} of the request's ${n(turn15.input_tokens)} tokens`);
+    expect(lesson.text.costs).toContain(
+      `at turn 15, ${n(turn15.cache_read_tokens!)} of the request's ${n(turn15.input_tokens)} tokens`,
+    );
     const totals = foldTotals(on);
-    expect(lesson.text.costs).toContain(`${Math.round((totals.cacheReadTokens / totals.inputTokens) * 100)} % of all input tokens`);
+    expect(lesson.text.costs).toContain(
+      `${Math.round((totals.cacheReadTokens / totals.inputTokens) * 100)} % of all input tokens`,
+    );
     const offTotals = foldTotals(off);
     // The same turns with the same tokens (compared through the runbooks: a sandboxed check's words can vary with the machine).
     const upTo15 = (log: RunEvent[]) =>
@@ -457,7 +528,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   'proactive-summary': (lesson, { on, off }) => {
     const [summary] = of(on, 'compaction');
     expect(summary).toMatchObject({ step: 'summary', trigger: 'proactive', ok: true });
-    expect(summary!.tokens_before / 16_000).toBeGreaterThanOrEqual(PRESETS.codesmith.compaction.thresholdRatio);
+    expect(summary!.tokens_before / 16_000).toBeGreaterThanOrEqual(
+      PRESETS.codesmith.compaction.thresholdRatio,
+    );
     expect(lesson.text.costs).toContain(
       `at turn ${summary!.iteration} one summary call takes the request from ${n(summary!.tokens_before)} to ${n(summary!.tokens_after)} tokens`,
     );
@@ -489,7 +562,8 @@ export const LESSON_CLAIMS: Record<string, Check> = {
   },
 
   'circuit-breaker': (lesson, { on, off }) => {
-    const failed = (log: RunEvent[]) => of(log, 'compaction').filter((c) => c.step === 'summary' && c.reason === 'the summary call failed');
+    const failed = (log: RunEvent[]) =>
+      of(log, 'compaction').filter((c) => c.step === 'summary' && c.reason === 'the summary call failed');
     const refused = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
     const open = of(on, 'breaker').find((b) => b.state === 'open')!;
     expect(open.consecutive_failures).toBe(DEFAULTS.breakerFailures);
@@ -508,7 +582,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const failed = (log: RunEvent[]) => summaries(log).filter((c) => c.reason === 'the summary call failed');
     const skipped = of(on, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open'));
     const { breakerCooldownMs } = lesson.config.recovery!.compaction!;
-    const [downTo] = lesson.config.faults!.rules!.map((r) => (r.when.kind === 'requests' ? Math.max(...r.when.numbers) : 0));
+    const [downTo] = lesson.config.faults!.rules!.map((r) =>
+      r.when.kind === 'requests' ? Math.max(...r.when.numbers) : 0,
+    );
     expect(lesson.failure).toContain(`until the run’s ${downTo}th request`);
     /** The request number of the summary call a breaker or compaction event belongs to. */
     const requestOf = (log: RunEvent[], at: RunEvent) =>
@@ -518,15 +594,20 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.does).toContain(`here ${formatMs(breakerCooldownMs!)} of run time`);
     const states = of(on, 'breaker').map((b) => b.state);
     expect(states).toEqual(['closed', 'closed', 'open', 'half_open', 'open', 'half_open', 'closed']);
-    for (const open of of(on, 'breaker').filter((b) => b.state === 'open')) expect(open.reopen_at! - open.ts).toBe(breakerCooldownMs);
+    for (const open of of(on, 'breaker').filter((b) => b.state === 'open'))
+      expect(open.reopen_at! - open.ts).toBe(breakerCooldownMs);
     // Each probe is the first summary call after the cooldown: one fails before the outage is over, one succeeds after it.
     const probes = of(on, 'breaker').filter((b) => b.state === 'half_open');
-    const probeRequests = probes.map((p) => of(on, 'model_request').find((r) => r.background && r.seq > p.seq)!.request_no);
+    const probeRequests = probes.map(
+      (p) => of(on, 'model_request').find((r) => r.background && r.seq > p.seq)!.request_no,
+    );
     expect(probeRequests.map((n) => n <= downTo!)).toEqual([true, false]);
     expect(lesson.text.costs).toContain(`the probe at turn ${probes[0]!.iteration} fails`);
     expect(lesson.text.costs).toContain(`the probe at turn ${probes[1]!.iteration} succeeds and closes it`);
     expect(of(on, 'breaker').at(-1)!.reason).toBe('the probe succeeded');
-    expect(lesson.text.costs).toContain(`${failed(on).length} failed summary requests, ${skipped.length} summaries skipped`);
+    expect(lesson.text.costs).toContain(
+      `${failed(on).length} failed summary requests, ${skipped.length} summaries skipped`,
+    );
     expect(failed(on)).toHaveLength(DEFAULTS.breakerFailures + 1);
     // Off: a failed summary on every turn before the outage ends, then summaries again.
     expect(of(off, 'breaker')).toHaveLength(0);
@@ -534,7 +615,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     for (const f of failed(off)) expect(requestOf(off, f)).toBeLessThanOrEqual(downTo!);
     const firstOk = (log: RunEvent[]) => summaries(log).find((c) => c.ok)!.iteration!;
     expect(lesson.text.costs).toContain(`the first summary at turn ${firstOk(off)}`);
-    expect(lesson.text.costs).toContain(`summarised ${['no', 'one', 'two', 'three', 'four'][firstOk(on) - firstOk(off)]} turns later`);
+    expect(lesson.text.costs).toContain(
+      `summarised ${['no', 'one', 'two', 'three', 'four'][firstOk(on) - firstOk(off)]} turns later`,
+    );
     const extra = foldTotals(on).inputTokens - foldTotals(off).inputTokens;
     expect(lesson.text.costs).toContain(`about ${n(Math.round(extra / 1000) * 1000)} more input tokens`);
   },
@@ -545,7 +628,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // s11's last 5, and the call before the oldest of them (a result): 6.
     const kept = Number(/the last (\d+) kept/.exec(trim!.reason)![1]);
     expect(kept).toBe(DEFAULTS.reactiveKeep + 1);
-    expect(lesson.text.does).toContain(`here ${kept}: the oldest of those ${DEFAULTS.reactiveKeep} is a tool result`);
+    expect(lesson.text.does).toContain(
+      `here ${kept}: the oldest of those ${DEFAULTS.reactiveKeep} is a tool result`,
+    );
     expect(trim!.messages_after).toBe(kept + 1);
     expect(lesson.text.costs).toContain(`(the note and the ${kept} kept)`);
     expect(lesson.text.costs).toContain(`from ${trim!.messages_before} messages to ${trim!.messages_after}`);
@@ -566,7 +651,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
       .reduce((sum, c) => sum + c.output_tokens, 0);
     expect(lesson.text.costs).toContain(`${n(kept)} tokens of answer over ${foreground(on).length} requests`);
     expect(foreground(off)).toHaveLength(1);
-    expect(lesson.text.costs).toContain(`after one request, with ${end(off).output_tokens} tokens: about a sixth`);
+    expect(lesson.text.costs).toContain(
+      `after one request, with ${end(off).output_tokens} tokens: about a sixth`,
+    );
     expect(Math.round(kept / end(off).output_tokens)).toBe(6);
   },
 
@@ -584,7 +671,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(off, 'arg_repair').flatMap((r) => r.changes)).toContain('cut-off closing brace added');
     const [written] = toolCalls(off, 'write_file');
     const [, chars] = /^Overwrote src\/slugify\.js \(\d+ lines?, (\d+) chars\)/.exec(written!.result ?? '')!;
-    const whole = /src\/slugify\.js \(\d+ lines, (\d+) chars\)/.exec(toolCalls(off, 'list_files')[0]!.result ?? '')![1];
+    const whole = /src\/slugify\.js \(\d+ lines, (\d+) chars\)/.exec(
+      toolCalls(off, 'list_files')[0]!.result ?? '',
+    )![1];
     expect(lesson.text.costs).toContain(`the first ${chars} of its ${whole} characters`);
     expect(toolCalls(off, 'edit_file')[0]!.is_error).toBe(true);
     expect(of(off, 'task_verdict')[0]).toMatchObject({ verdict: 'not_done' });
@@ -593,7 +682,9 @@ export const LESSON_CLAIMS: Record<string, Check> = {
 
   'takeover-credentials': (lesson, { on, off }) => {
     const [swap] = of(on, 'swap');
-    expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
+    expect(lesson.failure).toContain(
+      `At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`,
+    );
     expect(of(on, 'takeover_report')[0]!.dropped.some((d) => d.kind === 'thinking')).toBe(true);
     const refusal = refusedOnEveryResend(lesson, off, 400);
     expect(refusal.message).toMatch(/Invalid `signature`/);
@@ -602,18 +693,31 @@ export const LESSON_CLAIMS: Record<string, Check> = {
 
   'reasoning-placeholder': (lesson, { on, off }) => {
     const [swap] = of(on, 'swap');
-    expect(lesson.failure).toContain(`At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`);
-    const turnsGiven = (entries: readonly string[], words: string) => Number(/^(\d+) × /.exec(entries.find((c) => c.includes(words)) ?? '0 × ')![1]);
-    const given = turnsGiven(of(on, 'takeover_report')[0]!.converted, `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`);
+    expect(lesson.failure).toContain(
+      `At turn ${swap!.iteration} the run moves from ${swap!.from_model} to ${swap!.to_model}`,
+    );
+    const turnsGiven = (entries: readonly string[], words: string) =>
+      Number(/^(\d+) × /.exec(entries.find((c) => c.includes(words)) ?? '0 × ')![1]);
+    const given = turnsGiven(
+      of(on, 'takeover_report')[0]!.converted,
+      `placeholder reasoning_content "${REASONING_PLACEHOLDER}"`,
+    );
     expect(lesson.text.does).toContain(`"${REASONING_PLACEHOLDER}"`);
     expect(lesson.text.costs).toContain(`${given} tool-call turns get the placeholder`);
     // Every tool-call turn before the switch: the ones the first vendor's model wrote.
-    expect(given).toBe(of(on, 'llm_call').filter((c) => c.iteration! < swap!.iteration && c.stop_reason === 'tool_use').length);
+    expect(given).toBe(
+      of(on, 'llm_call').filter((c) => c.iteration! < swap!.iteration && c.stop_reason === 'tool_use').length,
+    );
     expect(of(on, 'takeover_report')[0]!.dropped.every((d) => d.kind === 'thinking')).toBe(true);
     expect(lesson.text.costs).toContain(`${swap!.to_model} finishes the task`);
     expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
     // Naive: the same turns go as they were (the report's as_is), without reasoning_content.
-    expect(turnsGiven(of(off, 'takeover_report')[0]!.as_is ?? [], 'tool-call turn sent without reasoning_content, as it was')).toBe(given);
+    expect(
+      turnsGiven(
+        of(off, 'takeover_report')[0]!.as_is ?? [],
+        'tool-call turn sent without reasoning_content, as it was',
+      ),
+    ).toBe(given);
     const refusal = refusedOnEveryResend(lesson, off, 400);
     expect(lesson.text.costs).toContain(`400 "${refusal.message}"`);
     expect(end(off).iteration).toBe(swap!.iteration);
@@ -624,18 +728,36 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // Both sides are forks of one stored parent at the lesson's turn, onto the lesson's vendor.
     for (const log of [on, off]) {
       const [link] = of(log, 'forked_from');
-      expect(link).toMatchObject({ turn: fork.atTurn, from_vendor: lesson.config.provider.vendor, from_model: lesson.config.provider.model });
-      expect(lesson.failure).toContain(`A finished run on ${link!.from_model} is forked at turn ${link!.turn}`);
-      expect(of(log, 'swap')).toEqual([expect.objectContaining({ cause: 'fork', iteration: fork.atTurn + 1, to_vendor: fork.vendor, to_model: fork.model })]);
+      expect(link).toMatchObject({
+        turn: fork.atTurn,
+        from_vendor: lesson.config.provider.vendor,
+        from_model: lesson.config.provider.model,
+      });
+      expect(lesson.failure).toContain(
+        `A finished run on ${link!.from_model} is forked at turn ${link!.turn}`,
+      );
+      expect(of(log, 'swap')).toEqual([
+        expect.objectContaining({
+          cause: 'fork',
+          iteration: fork.atTurn + 1,
+          to_vendor: fork.vendor,
+          to_model: fork.model,
+        }),
+      ]);
     }
     expect(of(on, 'forked_from')[0]!.parent_run_id).toBe(of(off, 'forked_from')[0]!.parent_run_id);
     const [report] = of(on, 'takeover_report');
-    const count = (lines: string[], words: string) => Number(/^(\d+) × /.exec(lines.find((c) => c.endsWith(words)) ?? '0 × ')![1]);
+    const count = (lines: string[], words: string) =>
+      Number(/^(\d+) × /.exec(lines.find((c) => c.endsWith(words)) ?? '0 × ')![1]);
     const signed = report!.dropped.filter((d) => d.kind === 'thinking').length;
     const byValue = count(report!.converted, 'message sent by value');
     const liveTurns = end(on).iteration! - fork.atTurn;
-    expect(lesson.text.costs).toContain(`On: ${signed} signed thinking blocks dropped and ${byValue} messages sent by value`);
-    expect(lesson.text.costs).toContain(`${fork.model} goes on from turn ${fork.atTurn + 1} and finishes the task in ${liveTurns} turns`);
+    expect(lesson.text.costs).toContain(
+      `On: ${signed} signed thinking blocks dropped and ${byValue} messages sent by value`,
+    );
+    expect(lesson.text.costs).toContain(
+      `${fork.model} goes on from turn ${fork.atTurn + 1} and finishes the task in ${liveTurns} turns`,
+    );
     expect(report!.converted.some((c) => c.includes('reference'))).toBe(false);
     expect(of(on, 'model_error')).toEqual([]);
     expect(of(on, 'task_verdict')[0]!.verdict).toBe('done');
@@ -645,12 +767,23 @@ export const LESSON_CLAIMS: Record<string, Check> = {
         .every((c) => c.vendor === fork.vendor),
     ).toBe(true);
     // Naive: the signatures travel as sealed reasoning and the vendor's real 400 ends the fork at once.
-    expect(count(of(off, 'takeover_report')[0]!.as_is ?? [], 'foreign reasoning sent as an encrypted reasoning item, as it was')).toBe(signed);
+    expect(
+      count(
+        of(off, 'takeover_report')[0]!.as_is ?? [],
+        'foreign reasoning sent as an encrypted reasoning item, as it was',
+      ),
+    ).toBe(signed);
     expect(lesson.text.costs).toContain(`the ${signed} signatures go as encrypted reasoning items`);
     const refusal = refusedOnEveryResend(lesson, off, 400);
-    expect(refusal).toMatchObject({ status: 400, rule: 'vendor code invalid_encrypted_content', retryable: false });
+    expect(refusal).toMatchObject({
+      status: 400,
+      rule: 'vendor code invalid_encrypted_content',
+      retryable: false,
+    });
     expect(refusal.message).toMatch(/^The encrypted content .+ could not be verified\.$/);
-    expect(lesson.text.costs).toContain('400 invalid_encrypted_content ("The encrypted content … could not be verified.")');
+    expect(lesson.text.costs).toContain(
+      '400 invalid_encrypted_content ("The encrypted content … could not be verified.")',
+    );
     expect(of(off, 'llm_call').filter((c) => c.iteration! > fork.atTurn)).toEqual([]);
     expect(end(off).iteration).toBe(fork.atTurn + 1);
   },
@@ -660,19 +793,31 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     const chats = spans.filter((s) => opOf(s) === 'chat');
     const toolSpans = spans.filter((s) => opOf(s) === 'execute_tool');
     const [agent] = spans.filter((s) => opOf(s) === 'invoke_agent');
-    expect(lesson.text.costs).toContain(`On: ${chats.length} chat spans and ${toolSpans.length} execute_tool spans under one invoke_agent span`);
+    expect(lesson.text.costs).toContain(
+      `On: ${chats.length} chat spans and ${toolSpans.length} execute_tool spans under one invoke_agent span`,
+    );
     expect([...chats, ...toolSpans].every((s) => s.parentSpanId === agent!.spanId)).toBe(true);
     const [failure] = of(on, 'model_error');
     const turn = chats.filter((s) => attributeOf(s, 'loop_lab.iteration') === failure!.iteration);
-    expect(lesson.text.costs).toContain(`Turn ${failure!.iteration} is three chat spans in a row, resend_count 0, 1 and 2`);
-    expect(turn.map((s) => [attributeOf(s, 'http.request.resend_count'), isError(s), attributeOf(s, 'error.type')])).toEqual([
+    expect(lesson.text.costs).toContain(
+      `Turn ${failure!.iteration} is three chat spans in a row, resend_count 0, 1 and 2`,
+    );
+    expect(
+      turn.map((s) => [
+        attributeOf(s, 'http.request.resend_count'),
+        isError(s),
+        attributeOf(s, 'error.type'),
+      ]),
+    ).toEqual([
       [0, true, 'server_error'],
       [1, true, 'server_error'],
       [2, false, undefined],
     ]);
     // The wait rides on the failed attempt's span as its retry_scheduled event.
     const waits = turn.slice(0, 2).map((s) => {
-      const carried = (s.events ?? []).map((e) => JSON.parse(String(attributeOf(e, 'loop_lab.event'))) as RunEvent).find((e) => e.event === 'retry_scheduled');
+      const carried = (s.events ?? [])
+        .map((e) => JSON.parse(String(attributeOf(e, 'loop_lab.event'))) as RunEvent)
+        .find((e) => e.event === 'retry_scheduled');
       return carried?.event === 'retry_scheduled' ? carried.wait_ms : undefined;
     });
     expect(waits).toEqual(of(on, 'retry_scheduled').map((r) => r.wait_ms));
@@ -682,8 +827,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     // Off: the trace stops at the first failure, and the run's own span is the error.
     const offSpans = traceOf(off);
     const offChats = offSpans.filter((s) => opOf(s) === 'chat');
-    expect(lesson.text.costs).toContain(`the trace ends at turn ${end(off).iteration} with one ERROR chat span`);
-    expect(offChats.filter(isError).map((s) => attributeOf(s, 'loop_lab.iteration'))).toEqual([end(off).iteration]);
+    expect(lesson.text.costs).toContain(
+      `the trace ends at turn ${end(off).iteration} with one ERROR chat span`,
+    );
+    expect(offChats.filter(isError).map((s) => attributeOf(s, 'loop_lab.iteration'))).toEqual([
+      end(off).iteration,
+    ]);
     expect(attributeOf(offChats.at(-1)!, 'loop_lab.iteration')).toBe(end(off).iteration);
     const offAgent = offSpans.find((s) => opOf(s) === 'invoke_agent')!;
     expect(isError(offAgent)).toBe(true);

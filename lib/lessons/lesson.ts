@@ -1,5 +1,12 @@
 import type { Criterion } from '@/lib/protocol/http/compare';
-import type { ClockKind, MechanismId, RunConfigInput, RunEventType, TerminateReason, Vendor } from '@/lib/protocol';
+import type {
+  ClockKind,
+  MechanismId,
+  RunConfigInput,
+  RunEventType,
+  TerminateReason,
+  Vendor,
+} from '@/lib/protocol';
 import { configWithMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** Which run of a lesson: the mechanism on (as configured) or the same seed with it switched off. */
@@ -60,8 +67,16 @@ export interface Lesson {
 }
 
 /** The run config of one side of a lesson, on the given clock and time scale. */
-export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock: ClockKind; timeScale?: number }): RunConfigInput {
-  const base: RunConfigInput = { ...lesson.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
+export function lessonRunConfig(
+  lesson: Lesson,
+  side: LessonSide,
+  clock: { clock: ClockKind; timeScale?: number },
+): RunConfigInput {
+  const base: RunConfigInput = {
+    ...lesson.config,
+    clock: clock.clock,
+    timeScale: clock.timeScale ?? lesson.timeScale,
+  };
   return side === 'on' ? base : configWithMechanismOff(base, lesson.mechanism);
 }
 
@@ -70,7 +85,10 @@ export function lessonRunConfig(lesson: Lesson, side: LessonSide, clock: { clock
  * (a Partial presented and the turn stopped) and the run ended exactly so — decided from the
  * terminate event's reason and complete, never from its text. null: show the ending as any run's.
  */
-export function endingByDesign(outcome: LessonOutcome, end: { reason: TerminateReason; complete: boolean } | undefined): string | null {
+export function endingByDesign(
+  outcome: LessonOutcome,
+  end: { reason: TerminateReason; complete: boolean } | undefined,
+): string | null {
   if (!outcome.byDesign || !end) return null;
   return end.reason === outcome.reason && end.complete === outcome.complete ? outcome.byDesign : null;
 }

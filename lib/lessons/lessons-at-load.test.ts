@@ -28,7 +28,11 @@ afterAll(async () => {
 describe('a lesson whose counts depend on timing, played as the play route plays it', () => {
   it('alone and beside busy loops, each side is its virtual-clock run event for event, and the text holds for the runs as played', async () => {
     const virtual = await playLessonHere({ lesson, clock: { clock: 'virtual' }, runIdPrefix: 'virtual' });
-    const alone = await playLessonHere({ lesson, clock: lessonPlayClock(lesson, PACE), runIdPrefix: 'alone' });
+    const alone = await playLessonHere({
+      lesson,
+      clock: lessonPlayClock(lesson, PACE),
+      runIdPrefix: 'alone',
+    });
     busy = startBusyLoops({ perCore: 3 });
     expect(busy.count).toBe(3 * os.availableParallelism());
     let loaded: Record<'on' | 'off', RunEvent[]>;
@@ -43,7 +47,9 @@ describe('a lesson whose counts depend on timing, played as the play route plays
       ['beside busy loops', loaded],
     ] as const) {
       for (const side of ['on', 'off'] as const) {
-        expect(deterministicContent(played[side]), `${name}, ${side} side`).toEqual(deterministicContent(virtual[side]));
+        expect(deterministicContent(played[side]), `${name}, ${side} side`).toEqual(
+          deterministicContent(virtual[side]),
+        );
       }
       LESSON_CLAIMS[lesson.slug]!(lesson, played);
     }

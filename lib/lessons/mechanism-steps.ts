@@ -12,7 +12,8 @@ export interface MechanismSteps {
   waitedMs?: number;
 }
 
-const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] => log.filter((e): e is EventOf<T> => e.event === type);
+const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] =>
+  log.filter((e): e is EventOf<T> => e.event === type);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 function waits(retries: EventOf<'retry_scheduled'>[], noun: [string, string]): MechanismSteps {
@@ -27,11 +28,16 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     ),
   classifier: (log) => ({
     count: of(log, 'retry_declined').filter((d) => d.rule === 'not_retryable').length,
-    noun: ['error not retried: it would fail the same way', 'errors not retried: they would fail the same way'],
+    noun: [
+      'error not retried: it would fail the same way',
+      'errors not retried: they would fail the same way',
+    ],
   }),
   'retry-after': (log) =>
     waits(
-      of(log, 'retry_scheduled').filter((r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms),
+      of(log, 'retry_scheduled').filter(
+        (r) => r.retry_after_ms !== undefined && r.wait_ms === r.retry_after_ms,
+      ),
       ['Retry-After wait honoured', 'Retry-After waits honoured'],
     ),
   // The one layer's own work: the loop's retries that backed off. Stacked under the SDK's
@@ -43,9 +49,16 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     ),
   watchdog: (log) => {
     const fired = of(log, 'watchdog_fired');
-    return { count: fired.length, noun: ['watchdog firing', 'watchdog firings'], waitedMs: sum(fired.map((f) => f.window_ms)) };
+    return {
+      count: fired.length,
+      noun: ['watchdog firing', 'watchdog firings'],
+      waitedMs: sum(fired.map((f) => f.window_ms)),
+    };
   },
-  'partial-kept': (log) => ({ count: of(log, 'llm_call').filter((c) => c.partial).length, noun: ['partial answer kept', 'partial answers kept'] }),
+  'partial-kept': (log) => ({
+    count: of(log, 'llm_call').filter((c) => c.partial).length,
+    noun: ['partial answer kept', 'partial answers kept'],
+  }),
   'stream-error-cap': (log) => ({
     count: of(log, 'terminate').filter((t) => /consecutive stream errors/.test(t.message ?? '')).length,
     noun: ['call stopped by the cap', 'calls stopped by the cap'],
@@ -70,16 +83,26 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
   }),
   'safe-executor': (log) => {
     const timedOut = of(log, 'tool_call').filter((c) => c.status === 'timeout');
-    return { count: timedOut.length, noun: ['tool call timed out', 'tool calls timed out'], waitedMs: sum(timedOut.map((c) => c.latency_ms)) };
+    return {
+      count: timedOut.length,
+      noun: ['tool call timed out', 'tool calls timed out'],
+      waitedMs: sum(timedOut.map((c) => c.latency_ms)),
+    };
   },
-  'arg-repair': (log) => ({ count: of(log, 'arg_repair').length, noun: ['argument repair', 'argument repairs'] }),
+  'arg-repair': (log) => ({
+    count: of(log, 'arg_repair').length,
+    noun: ['argument repair', 'argument repairs'],
+  }),
   'interrupted-repair': (log) => ({
     count: sum(
       of(log, 'dangling_calls')
         .filter((d) => d.repaired)
         .map((d) => d.calls.length),
     ),
-    noun: ['interrupted call answered with a synthetic error', 'interrupted calls answered with synthetic errors'],
+    noun: [
+      'interrupted call answered with a synthetic error',
+      'interrupted calls answered with synthetic errors',
+    ],
   }),
   'parallel-tool-calls': (log) => ({
     count: of(log, 'tool_batch').filter((b) => b.parallel).length,
@@ -102,20 +125,27 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     noun: ['old result stubbed', 'old results stubbed'],
   }),
   'proactive-summary': (log) => ({
-    count: of(log, 'compaction').filter((c) => c.step === 'summary' && c.trigger === 'proactive' && c.ok).length,
+    count: of(log, 'compaction').filter((c) => c.step === 'summary' && c.trigger === 'proactive' && c.ok)
+      .length,
     noun: ['proactive summary', 'proactive summaries'],
   }),
-  'overflow-waterfall': (log) => ({ count: of(log, 'context_recovered').length, noun: ['overflow recovered', 'overflows recovered'] }),
+  'overflow-waterfall': (log) => ({
+    count: of(log, 'context_recovered').length,
+    noun: ['overflow recovered', 'overflows recovered'],
+  }),
   'circuit-breaker': (log) => ({
     count: of(log, 'compaction').filter((c) => c.reason?.startsWith('circuit breaker open')).length,
     noun: ['summary call skipped by the open breaker', 'summary calls skipped by the open breaker'],
   }),
   'reactive-compact': (log) => ({
-    count: of(log, 'compaction').filter((c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok).length,
+    count: of(log, 'compaction').filter(
+      (c) => c.step === 'hard_trim' && c.reason?.startsWith('reactive compact') && c.ok,
+    ).length,
     noun: ['reactive compact', 'reactive compacts'],
   }),
   'output-escalation': (log) => ({
-    count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue').length,
+    count: of(log, 'output_recovery').filter((o) => o.action === 'escalate' || o.action === 'continue')
+      .length,
     noun: ['escalation or continuation', 'escalations and continuations'],
   }),
   // Naive handling is the mechanism off: what a naive rendering could not carry is not its work.

@@ -18,11 +18,24 @@ export interface Baseline {
  * placed at a content point targets the first request that streams that content; runs are
  * deterministic, so every request before it is the same in the faulted run.
  */
-export async function probeBaseline(options: { vendor: MatrixVendor; preset: PresetId; guardMs: number }): Promise<Baseline> {
+export async function probeBaseline(options: {
+  vendor: MatrixVendor;
+  preset: PresetId;
+  guardMs: number;
+}): Promise<Baseline> {
   const { vendor, preset } = options;
-  const run = await runGuarded({ config: matrixConfig({ vendor, preset }), guardMs: options.guardMs, runId: `baseline-${vendor}-${preset}` });
+  const run = await runGuarded({
+    config: matrixConfig({ vendor, preset }),
+    guardMs: options.guardMs,
+    runId: `baseline-${vendor}-${preset}`,
+  });
   const last = run.events.at(-1);
-  return { vendor, preset, kinds: kindsByRequest(run.events), completed: last?.event === 'terminate' && last.complete };
+  return {
+    vendor,
+    preset,
+    kinds: kindsByRequest(run.events),
+    completed: last?.event === 'terminate' && last.complete,
+  };
 }
 
 function kindsByRequest(events: RunEvent[]): Baseline['kinds'] {
@@ -40,7 +53,10 @@ function kindsByRequest(events: RunEvent[]): Baseline['kinds'] {
 }
 
 /** The first request that streams content of a kind, if any does. */
-export function firstRequestWith(baseline: Baseline, kind: 'text' | 'tool_args' | 'thinking'): number | undefined {
+export function firstRequestWith(
+  baseline: Baseline,
+  kind: 'text' | 'tool_args' | 'thinking',
+): number | undefined {
   for (const [requestNo, kinds] of [...baseline.kinds].sort(([a], [b]) => a - b)) {
     if (kinds.has(kind)) return requestNo;
   }

@@ -12,7 +12,12 @@ describe('the prompt-cache row (virtual clock)', () => {
     expect(new Set(cells.map((c) => c.promise.cached))).toEqual(new Set([true, false]));
   });
 
-  it.each(cells.map((cell) => [`${cell.vendor} × ${cell.preset} → ${cell.promise.cached ? 'cached' : 'no cache'}`, cell] as const))('%s', async (_, cell) => {
+  it.each(
+    cells.map(
+      (cell) =>
+        [`${cell.vendor} × ${cell.preset} → ${cell.promise.cached ? 'cached' : 'no cache'}`, cell] as const,
+    ),
+  )('%s', async (_, cell) => {
     const result = await runCacheCell(cell);
     expect(result.failures, cell.promise.rule).toEqual([]);
     expect(result.observed.compared).toBeGreaterThan(2);
@@ -23,11 +28,23 @@ describe('the prompt-cache row (virtual clock)', () => {
     const cell = cells.find((c) => c.vendor === 'sim-openai-responses' && c.promise.cached)!;
     const events: RunEvent[] = [];
     const exchanges: CassetteExchange[] = [];
-    await launchRun({ runId: 'x', config: RunConfigSchema.parse(cacheCellConfig(cell)), onEvent: (e) => events.push(e), onExchange: (x) => exchanges.push(x) })
-      .done;
+    await launchRun({
+      runId: 'x',
+      config: RunConfigSchema.parse(cacheCellConfig(cell)),
+      onEvent: (e) => events.push(e),
+      onExchange: (x) => exchanges.push(x),
+    }).done;
     expect(checkCacheRun(cell, events, exchanges)).toEqual([]);
     // The same run with one figure changed is caught: the check reads the response bytes, not the event.
-    const forged = events.map((e) => (e.event === 'llm_call' && (e.cache_read_tokens ?? 0) > 0 ? { ...e, cache_read_tokens: e.cache_read_tokens! + 128 } : e));
-    expect(checkCacheRun(cell, forged, exchanges).some((f) => /cache_read_tokens \d+, the vendor reported \d+/.test(f))).toBe(true);
+    const forged = events.map((e) =>
+      e.event === 'llm_call' && (e.cache_read_tokens ?? 0) > 0
+        ? { ...e, cache_read_tokens: e.cache_read_tokens! + 128 }
+        : e,
+    );
+    expect(
+      checkCacheRun(cell, forged, exchanges).some((f) =>
+        /cache_read_tokens \d+, the vendor reported \d+/.test(f),
+      ),
+    ).toBe(true);
   });
 });

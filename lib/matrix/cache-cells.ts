@@ -1,4 +1,10 @@
-import { resolveRecovery, type CassetteExchange, type PresetId, type RunConfigInput, type RunEvent } from '@/lib/protocol';
+import {
+  resolveRecovery,
+  type CassetteExchange,
+  type PresetId,
+  type RunConfigInput,
+  type RunEvent,
+} from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { RunConfigSchema } from '@/lib/protocol';
 import type { MatrixVendor } from './baseline';
@@ -35,8 +41,14 @@ export function buildCacheCells(): CacheCell[] {
         vendor,
         preset,
         promise: cached
-          ? { cached, rule: 'promptCaching on: later requests read the prefix from the cache, and each llm_call states the vendor’s own cache figures' }
-          : { cached, rule: 'promptCaching off: no breakpoint sent, nothing read from or written to a cache' },
+          ? {
+              cached,
+              rule: 'promptCaching on: later requests read the prefix from the cache, and each llm_call states the vendor’s own cache figures',
+            }
+          : {
+              cached,
+              rule: 'promptCaching off: no breakpoint sent, nothing read from or written to a cache',
+            },
       };
     }),
   );
@@ -44,7 +56,14 @@ export function buildCacheCells(): CacheCell[] {
 
 /** The run: the default scenario's task, long enough to pass the vendors' minimum cacheable prefix. */
 export function cacheCellConfig(cell: CacheCell): RunConfigInput {
-  return { provider: { vendor: cell.vendor }, preset: cell.preset, clock: 'virtual', seed: 3, scenario: 'fix-failing-test', faults: { rules: [], tools: [] } };
+  return {
+    provider: { vendor: cell.vendor },
+    preset: cell.preset,
+    clock: 'virtual',
+    seed: 3,
+    scenario: 'fix-failing-test',
+    faults: { rules: [], tools: [] },
+  };
 }
 
 /** What one response said about its prompt and the cache, read from its own bytes. */
@@ -88,34 +107,56 @@ export async function runCacheCell(cell: CacheCell): Promise<CacheCellResult> {
   const failures = checkCacheRun(cell, events, exchanges);
   const calls = events.filter((e) => e.event === 'llm_call');
   const last = events.at(-1);
-  const ending = last?.event !== 'terminate' ? 'no terminate' : last.reason === 'end_turn' && last.complete ? 'completes' : last.reason;
+  const ending =
+    last?.event !== 'terminate'
+      ? 'no terminate'
+      : last.reason === 'end_turn' && last.complete
+        ? 'completes'
+        : last.reason;
   if (ending !== 'completes') failures.push(`ended ${ending}, not completed`);
   const reads = calls.filter((c) => c.event === 'llm_call' && (c.cache_read_tokens ?? 0) > 0).length;
-  return { cell, observed: { compared: calls.length, reads, ending }, passed: failures.length === 0, failures, wallMs: performance.now() - started };
+  return {
+    cell,
+    observed: { compared: calls.length, reads, ending },
+    passed: failures.length === 0,
+    failures,
+    wallMs: performance.now() - started,
+  };
 }
 
 /** Each llm_call against the response it came from (in request order: the run has no faults, so every request answers). */
-export function checkCacheRun(cell: CacheCell, events: readonly RunEvent[], exchanges: readonly CassetteExchange[]): string[] {
+export function checkCacheRun(
+  cell: CacheCell,
+  events: readonly RunEvent[],
+  exchanges: readonly CassetteExchange[],
+): string[] {
   const failures: string[] = [];
   const calls = events.flatMap((e) => (e.event === 'llm_call' ? [e] : []));
   const answered = [...exchanges].filter((x) => x.response?.status === 200).sort((a, b) => a.n - b.n);
-  if (answered.length !== calls.length) failures.push(`${calls.length} llm_call events for ${answered.length} answered requests`);
+  if (answered.length !== calls.length)
+    failures.push(`${calls.length} llm_call events for ${answered.length} answered requests`);
   calls.forEach((call, i) => {
     const exchange = answered[i];
     if (!exchange?.response) return;
     const usage = vendorUsage(cell.vendor, exchange.response.chunks.map((c) => c.text ?? '').join(''));
     const at = `request ${exchange.n} (turn ${call.iteration ?? '?'})`;
     if (!usage) return void failures.push(`${at}: no usage in the vendor's response`);
-    if (call.input_tokens !== usage.prompt) failures.push(`${at}: input_tokens ${call.input_tokens}, the vendor reported ${usage.prompt}`);
+    if (call.input_tokens !== usage.prompt)
+      failures.push(`${at}: input_tokens ${call.input_tokens}, the vendor reported ${usage.prompt}`);
     if ((call.cache_read_tokens ?? 0) !== usage.read)
-      failures.push(`${at}: cache_read_tokens ${call.cache_read_tokens ?? 0}, the vendor reported ${usage.read}`);
+      failures.push(
+        `${at}: cache_read_tokens ${call.cache_read_tokens ?? 0}, the vendor reported ${usage.read}`,
+      );
     if ((call.cache_write_tokens ?? 0) !== usage.written)
-      failures.push(`${at}: cache_write_tokens ${call.cache_write_tokens ?? 0}, the vendor reported ${usage.written}`);
+      failures.push(
+        `${at}: cache_write_tokens ${call.cache_write_tokens ?? 0}, the vendor reported ${usage.written}`,
+      );
     if (!cell.promise.cached && (usage.read > 0 || usage.written > 0))
       failures.push(`${at}: caching is off, yet the vendor read ${usage.read} and wrote ${usage.written}`);
     if (!cell.promise.cached && exchange.request.body.includes('"cache_control"'))
       failures.push(`${at}: caching is off, yet a cache_control breakpoint was sent`);
   });
-  if (cell.promise.cached && !calls.some((c) => (c.cache_read_tokens ?? 0) > 0)) failures.push('caching is on, yet no request read from the cache');
+  if (cell.promise.cached && !calls.some((c) => (c.cache_read_tokens ?? 0) > 0))
+    failures.push('caching is on, yet no request read from the cache');
   return failures;
 }

@@ -1,10 +1,25 @@
-import { PresetIdSchema, resolveRecovery, TerminateReasonSchema, type FaultAction, type PresetId } from '@/lib/protocol';
+import {
+  PresetIdSchema,
+  resolveRecovery,
+  TerminateReasonSchema,
+  type FaultAction,
+  type PresetId,
+} from '@/lib/protocol';
 import { firstRequestWith, type Baseline, type MatrixVendor } from './baseline';
 import { MATRIX_FAULTS, type MatrixFault } from './fault-kinds';
-import { CLOSES_TOOL_CALLS_BEFORE_FINAL, INJECTION_POINTS, POINTS, type InjectionPoint } from './injection-points';
+import {
+  CLOSES_TOOL_CALLS_BEFORE_FINAL,
+  INJECTION_POINTS,
+  POINTS,
+  type InjectionPoint,
+} from './injection-points';
 import { promiseFor, type CellPromise } from './promise-rules';
 
-export const MATRIX_VENDORS: readonly MatrixVendor[] = ['sim-anthropic', 'sim-openai', 'sim-openai-responses'];
+export const MATRIX_VENDORS: readonly MatrixVendor[] = [
+  'sim-anthropic',
+  'sim-openai',
+  'sim-openai-responses',
+];
 export const MATRIX_PRESETS: readonly PresetId[] = PresetIdSchema.options;
 
 interface CellBase {
@@ -63,12 +78,29 @@ function cellFor(base: CellBase & { baseline: Baseline }): Cell {
   const { needs } = POINTS[point];
   const requestNo = needs ? firstRequestWith(baseline, needs) : 1;
   if (requestNo === undefined) {
-    return { ...cell, status: 'not_applicable', why: `no response on ${vendor} streams ${needs!.replace('_', ' ')} content in this scenario` };
+    return {
+      ...cell,
+      status: 'not_applicable',
+      why: `no response on ${vendor} streams ${needs!.replace('_', ' ')} content in this scenario`,
+    };
   }
-  const keptToolCall = point === 'final_delta' && CLOSES_TOOL_CALLS_BEFORE_FINAL[vendor] && (baseline.kinds.get(requestNo)?.has('tool_args') ?? false);
-  const promise = promiseFor({ effect: fault.effect, point, recovery: resolveRecovery(preset), keptToolCall });
+  const keptToolCall =
+    point === 'final_delta' &&
+    CLOSES_TOOL_CALLS_BEFORE_FINAL[vendor] &&
+    (baseline.kinds.get(requestNo)?.has('tool_args') ?? false);
+  const promise = promiseFor({
+    effect: fault.effect,
+    point,
+    recovery: resolveRecovery(preset),
+    keptToolCall,
+  });
   if (!KNOWN_ENDINGS.has(promise.ending === 'completes' ? 'end_turn' : promise.ending)) {
-    return { ...cell, status: 'pending', promise, why: `its promise (${promise.ending}) needs a mechanism this build does not have yet` };
+    return {
+      ...cell,
+      status: 'pending',
+      promise,
+      why: `its promise (${promise.ending}) needs a mechanism this build does not have yet`,
+    };
   }
   return { ...cell, status: 'runnable', action: placed.action, requestNo, promise };
 }

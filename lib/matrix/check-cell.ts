@@ -22,12 +22,22 @@ export interface CellVerdict {
 export const MATRIX_RULE_ID = 'matrix';
 
 const ERROR_ACTIONS: ReadonlySet<string> = new Set(['http_error', 'proxy_error', 'connection']);
-const BUDGET_ENDINGS: ReadonlySet<string> = new Set(['run_time_budget', 'attempt_budget', 'max_iterations', 'cost_budget']);
+const BUDGET_ENDINGS: ReadonlySet<string> = new Set([
+  'run_time_budget',
+  'attempt_budget',
+  'max_iterations',
+  'cost_budget',
+]);
 
 /** Reads a cell's outcome from its log alone. */
 export function observe(events: readonly RunEvent[]): Observed {
   const last = events.at(-1);
-  const ending = last?.event !== 'terminate' ? 'no terminate' : last.reason === 'end_turn' && last.complete ? 'completes' : last.reason;
+  const ending =
+    last?.event !== 'terminate'
+      ? 'no terminate'
+      : last.reason === 'end_turn' && last.complete
+        ? 'completes'
+        : last.reason;
   const has = (test: (e: RunEvent) => boolean): boolean => events.some(test);
   let path: Path;
   if (has((e) => e.event === 'llm_call' && e.partial === true)) path = 'partial_kept';
@@ -56,15 +66,21 @@ export function checkCell(cell: RunnableCell, run: GuardedRun): CellVerdict {
   });
   const terminates = events.filter((e) => e.event === 'terminate').length;
   if (terminates !== 1) failures.push(`${terminates} terminate events (exactly one expected)`);
-  if (events.at(-1)?.event !== 'terminate') failures.push(`the log ends with ${events.at(-1)?.event ?? 'nothing'}, not terminate`);
+  if (events.at(-1)?.event !== 'terminate')
+    failures.push(`the log ends with ${events.at(-1)?.event ?? 'nothing'}, not terminate`);
 
   const observed = observe(events);
   const { promise } = cell;
-  if (observed.ending !== promise.ending) failures.push(`ended ${observed.ending}, promised ${promise.ending}`);
+  if (observed.ending !== promise.ending)
+    failures.push(`ended ${observed.ending}, promised ${promise.ending}`);
   if (observed.path !== promise.path) failures.push(`path ${observed.path}, promised ${promise.path}`);
   const last = events.at(-1);
   // A run the budget ended must say why, in words that teach what happened.
-  if (promise.ending === 'run_time_budget' && last?.event === 'terminate' && !/watchdog/.test(last.message ?? '')) {
+  if (
+    promise.ending === 'run_time_budget' &&
+    last?.event === 'terminate' &&
+    !/watchdog/.test(last.message ?? '')
+  ) {
     failures.push(`the terminate message does not say the watchdog was off: "${last.message ?? ''}"`);
   }
 
@@ -79,7 +95,9 @@ export function checkCell(cell: RunnableCell, run: GuardedRun): CellVerdict {
 function checkPoint(cell: RunnableCell, after: readonly RunEvent[]): string[] {
   const { effect } = cell.fault;
   if (effect.kind === 'slow' || cell.promise.path === 'sdk_retry') return [];
-  const end = after.findIndex((e) => e.event === 'model_error' || e.event === 'watchdog_fired' || e.event === 'llm_call');
+  const end = after.findIndex(
+    (e) => e.event === 'model_error' || e.event === 'watchdog_fired' || e.event === 'llm_call',
+  );
   const attempt = end < 0 ? after : after.slice(0, end);
   const content = attempt.filter((e) => e.event === 'content_delta' && e.text.length > 0);
   const failures: string[] = [];
@@ -87,16 +105,30 @@ function checkPoint(cell: RunnableCell, after: readonly RunEvent[]): string[] {
   if (cell.point === 'before_headers' && attempt.some((e) => e.event === 'stream_open')) {
     failures.push('a stream opened, but the fault was to strike before headers');
   }
-  if (!contentArrived && content.length > 0) failures.push(`content arrived before a fault meant to strike ${POINTS[cell.point].label}`);
-  if (contentArrived && content.length === 0) failures.push(`no content arrived before a fault meant to strike ${POINTS[cell.point].label}`);
+  if (!contentArrived && content.length > 0)
+    failures.push(`content arrived before a fault meant to strike ${POINTS[cell.point].label}`);
+  if (contentArrived && content.length === 0)
+    failures.push(`no content arrived before a fault meant to strike ${POINTS[cell.point].label}`);
   if (needs && !content.some((e) => e.event === 'content_delta' && e.kind === needs)) {
     failures.push(`no ${needs} arrived before a fault meant to strike ${POINTS[cell.point].label}`);
   }
   const error = after.find((e) => e.event === 'model_error');
-  if (effect.kind === 'error' && cell.promise.path !== 'partial_kept' && error?.event === 'model_error' && error.retryable !== effect.retryable) {
-    failures.push(`classified ${error.category} retryable=${error.retryable}, the fault is ${effect.retryable ? '' : 'not '}retryable`);
+  if (
+    effect.kind === 'error' &&
+    cell.promise.path !== 'partial_kept' &&
+    error?.event === 'model_error' &&
+    error.retryable !== effect.retryable
+  ) {
+    failures.push(
+      `classified ${error.category} retryable=${error.retryable}, the fault is ${effect.retryable ? '' : 'not '}retryable`,
+    );
   }
-  if (effect.kind === 'error' && effect.family !== 'other' && error?.event === 'model_error' && error.category !== effect.family) {
+  if (
+    effect.kind === 'error' &&
+    effect.family !== 'other' &&
+    error?.event === 'model_error' &&
+    error.category !== effect.family
+  ) {
     failures.push(`classified ${error.category}, the fault is ${effect.family}`);
   }
   return failures;

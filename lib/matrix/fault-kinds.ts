@@ -27,12 +27,24 @@ export interface MatrixFault {
   at(point: InjectionPoint): { action: FaultAction } | { notApplicable: string };
 }
 
-const HEADERS_ONLY = 'an HTTP status is decided before any body streams (mid-stream the vendor sends an error event: sse_error)';
+const HEADERS_ONLY =
+  'an HTTP status is decided before any body streams (mid-stream the vendor sends an error event: sse_error)';
 const BODY_ONLY = 'needs a response body, which only comes after headers';
 
 /** A fault that exists only before headers (an HTTP answer, a refused socket). */
-function beforeHeaders(id: string, label: string, action: FaultAction, effect: FaultEffect, elsewhere = HEADERS_ONLY): MatrixFault {
-  return { id, label, effect, at: (point) => (point === 'before_headers' ? { action } : { notApplicable: elsewhere }) };
+function beforeHeaders(
+  id: string,
+  label: string,
+  action: FaultAction,
+  effect: FaultEffect,
+  elsewhere = HEADERS_ONLY,
+): MatrixFault {
+  return {
+    id,
+    label,
+    effect,
+    at: (point) => (point === 'before_headers' ? { action } : { notApplicable: elsewhere }),
+  };
 }
 
 /** A fault inside the stream, placed at the point's record. */
@@ -73,7 +85,12 @@ export const MATRIX_FAULTS: MatrixFault[] = [
     { type: 'http_error', status: 429, retryAfterMs: 250 },
     { kind: 'error', retryable: true, family: 'rate_limit', sdkRetryable: true },
   ),
-  beforeHeaders('http-401', 'HTTP 401 bad key', { type: 'http_error', status: 401 }, { kind: 'error', retryable: false, family: 'other', sdkRetryable: false }),
+  beforeHeaders(
+    'http-401',
+    'HTTP 401 bad key',
+    { type: 'http_error', status: 401 },
+    { kind: 'error', retryable: false, family: 'other', sdkRetryable: false },
+  ),
   beforeHeaders(
     'proxy-502',
     'proxy 502 HTML page',
@@ -87,17 +104,44 @@ export const MATRIX_FAULTS: MatrixFault[] = [
     { kind: 'error', retryable: true, family: 'other', sdkRetryable: true },
     'a reset after headers is a dropped stream (drop)',
   ),
-  inStream('stall', 'stall (silence)', { kind: 'silence' }, (p) => ({ type: 'stall', ...p }), { type: 'stall', beforeHeaders: true }),
-  inStream('keepalive', 'keepalives only', { kind: 'silence' }, (p) => ({ type: 'keepalive_only', intervalMs: 15_000, style: 'ping', ...p })),
-  inStream('drop', 'connection dropped', { kind: 'error', retryable: true, family: 'other', sdkRetryable: false }, (p) => ({ type: 'drop', ...p })),
-  inStream('sse-error', 'in-stream overloaded_error', { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: false }, (p) => ({
-    type: 'sse_error',
-    errorType: 'overloaded_error',
+  inStream('stall', 'stall (silence)', { kind: 'silence' }, (p) => ({ type: 'stall', ...p }), {
+    type: 'stall',
+    beforeHeaders: true,
+  }),
+  inStream('keepalive', 'keepalives only', { kind: 'silence' }, (p) => ({
+    type: 'keepalive_only',
+    intervalMs: 15_000,
+    style: 'ping',
     ...p,
   })),
-  inStream('malformed', 'malformed JSON record', { kind: 'error', retryable: true, family: 'other', sdkRetryable: false }, (p) => ({
-    type: 'malformed',
+  inStream(
+    'drop',
+    'connection dropped',
+    { kind: 'error', retryable: true, family: 'other', sdkRetryable: false },
+    (p) => ({ type: 'drop', ...p }),
+  ),
+  inStream(
+    'sse-error',
+    'in-stream overloaded_error',
+    { kind: 'error', retryable: true, family: 'overloaded', sdkRetryable: false },
+    (p) => ({
+      type: 'sse_error',
+      errorType: 'overloaded_error',
+      ...p,
+    }),
+  ),
+  inStream(
+    'malformed',
+    'malformed JSON record',
+    { kind: 'error', retryable: true, family: 'other', sdkRetryable: false },
+    (p) => ({
+      type: 'malformed',
+      ...p,
+    }),
+  ),
+  inStream('slow-drip', 'slow drip, 2 s a record', { kind: 'slow', delayMs: 2_000 }, (p) => ({
+    type: 'slow_drip',
+    delayMs: 2_000,
     ...p,
   })),
-  inStream('slow-drip', 'slow drip, 2 s a record', { kind: 'slow', delayMs: 2_000 }, (p) => ({ type: 'slow_drip', delayMs: 2_000, ...p })),
 ];

@@ -5,7 +5,11 @@ import { formatMatrix, symbolOf } from './format-table';
 import type { CellResult, MatrixReport } from './run-matrix';
 
 const fault = (id: string) => MATRIX_FAULTS.find((f) => f.id === id)!;
-const runnable = (preset: RunnableCell['preset'], observed: CellResult['verdict']['observed'], failures: string[] = []): CellResult => ({
+const runnable = (
+  preset: RunnableCell['preset'],
+  observed: CellResult['verdict']['observed'],
+  failures: string[] = [],
+): CellResult => ({
   cell: {
     fault: fault('drop'),
     point: 'mid_text',
@@ -24,7 +28,9 @@ const runnable = (preset: RunnableCell['preset'], observed: CellResult['verdict'
 describe('formatMatrix', () => {
   it('draws observed outcomes, skipped cells with their reasons, broken promises with their rule, and totals', () => {
     const kept = runnable('codesmith', { ending: 'completes', path: 'partial_kept' });
-    const broken = runnable('s11', { ending: 'model_error', path: 'surfaced' }, ['ended model_error, promised completes']);
+    const broken = runnable('s11', { ending: 'model_error', path: 'surfaced' }, [
+      'ended model_error, promised completes',
+    ]);
     const skipped: Cell = {
       fault: fault('http-401'),
       point: 'mid_text',
@@ -45,9 +51,13 @@ describe('formatMatrix', () => {
     expect(symbolOf(kept)).toBe('P');
     expect(symbolOf(broken)).toBe('!');
     expect(text).toMatch(/drop mid-text\s+\| P {3}! /);
-    expect(text).toContain('http-401 × mid-text × sim-anthropic × naive (1 cells): an HTTP status comes before any body');
+    expect(text).toContain(
+      'http-401 × mid-text × sim-anthropic × naive (1 cells): an HTTP status comes before any body',
+    );
     expect(text).toContain('drop mid-text on sim-anthropic × s11: ended model_error, promised completes');
     expect(text).toContain('rule: the Partial rule');
-    expect(text).toContain('cells: 3 combinations, 2 run · passed 1 · failed 1 · hangs 0 · cannot apply 1 · waiting 0 · wall time 1.2 s');
+    expect(text).toContain(
+      'cells: 3 combinations, 2 run · passed 1 · failed 1 · hangs 0 · cannot apply 1 · waiting 0 · wall time 1.2 s',
+    );
   });
 });

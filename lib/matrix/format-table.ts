@@ -23,7 +23,13 @@ export const LEGEND: ReadonlyArray<readonly [string, string]> = [
   ['…', 'promise needs a mechanism this build does not have yet'],
 ];
 
-const PRESET_SHORT: Record<PresetId, string> = { codesmith: 'cs', s11: 's11', course: 'crs', naive: 'nv', 'sdk-default': 'sdk' };
+const PRESET_SHORT: Record<PresetId, string> = {
+  codesmith: 'cs',
+  s11: 's11',
+  course: 'crs',
+  naive: 'nv',
+  'sdk-default': 'sdk',
+};
 const CELL_WIDTH = 4;
 
 /** The symbol a run earned, read from its observed outcome (not from its promise). */
@@ -33,9 +39,24 @@ export function symbolOf(result: CellResult): string {
   if (!verdict.passed) return '!';
   const { ending, path } = verdict.observed;
   if (ending === 'completes') {
-    return { untouched: '=', sdk_retry: 'S', loop_retry: 'R', watchdog_empty: 'W', partial_kept: 'P', surfaced: '!', waited_out: '!' }[path];
+    return {
+      untouched: '=',
+      sdk_retry: 'S',
+      loop_retry: 'R',
+      watchdog_empty: 'W',
+      partial_kept: 'P',
+      surfaced: '!',
+      waited_out: '!',
+    }[path];
   }
-  return ({ model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B', partial_response: 'K' } as Record<string, string>)[ending] ?? '!';
+  return (
+    (
+      { model_error: 'E', retries_exhausted: 'X', run_time_budget: 'B', partial_response: 'K' } as Record<
+        string,
+        string
+      >
+    )[ending] ?? '!'
+  );
 }
 
 /**
@@ -45,16 +66,24 @@ export function symbolOf(result: CellResult): string {
  */
 export function formatMatrix(report: MatrixReport): string {
   const byCell = new Map<Cell, CellResult>(report.results.map((r) => [r.cell, r]));
-  const key = (c: Pick<Cell, 'fault' | 'point' | 'vendor' | 'preset'>): string => `${c.fault.id}|${c.point}|${c.vendor}|${c.preset}`;
+  const key = (c: Pick<Cell, 'fault' | 'point' | 'vendor' | 'preset'>): string =>
+    `${c.fault.id}|${c.point}|${c.vendor}|${c.preset}`;
   const cellAt = new Map(report.cells.map((c) => [key(c), c]));
   const lines: string[] = [];
-  const rowLabels = MATRIX_FAULTS.flatMap((fault) => INJECTION_POINTS.map((point) => ({ fault, point, label: `${fault.id} ${POINTS[point].label}` })));
+  const rowLabels = MATRIX_FAULTS.flatMap((fault) =>
+    INJECTION_POINTS.map((point) => ({ fault, point, label: `${fault.id} ${POINTS[point].label}` })),
+  );
   const labelWidth = Math.max(...rowLabels.map((r) => r.label.length)) + 2;
   const columns = MATRIX_VENDORS.flatMap((vendor) => MATRIX_PRESETS.map((preset) => ({ vendor, preset })));
   const group = MATRIX_PRESETS.length * CELL_WIDTH;
 
   lines.push(' '.repeat(labelWidth) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join(''));
-  lines.push(' '.repeat(labelWidth) + MATRIX_VENDORS.map(() => `| ${MATRIX_PRESETS.map((p) => PRESET_SHORT[p].padEnd(CELL_WIDTH)).join('')}`).join(''));
+  lines.push(
+    ' '.repeat(labelWidth) +
+      MATRIX_VENDORS.map(
+        () => `| ${MATRIX_PRESETS.map((p) => PRESET_SHORT[p].padEnd(CELL_WIDTH)).join('')}`,
+      ).join(''),
+  );
   for (const row of rowLabels) {
     const cells = columns.map((col) => cellAt.get(key({ ...row, ...col })));
     if (cells.every((c) => c === undefined || c.status === 'not_applicable')) continue;
@@ -65,7 +94,10 @@ export function formatMatrix(report: MatrixReport): string {
     lines.push(row.label.padEnd(labelWidth) + symbols.join(''));
   }
 
-  lines.push('', 'Legend: ' + MATRIX_PRESETS.map((p) => `${PRESET_SHORT[p]} = ${PRESET_LABELS[p]}`).join(', '));
+  lines.push(
+    '',
+    'Legend: ' + MATRIX_PRESETS.map((p) => `${PRESET_SHORT[p]} = ${PRESET_LABELS[p]}`).join(', '),
+  );
   for (const [symbol, meaning] of LEGEND) lines.push(`  ${symbol}  ${meaning}`);
 
   lines.push('', 'Cannot apply:');
@@ -80,14 +112,17 @@ export function formatMatrix(report: MatrixReport): string {
   if (broken.length > 0) {
     lines.push('', 'Broken promises:');
     for (const r of broken) {
-      lines.push(`  ${r.cell.fault.id} ${POINTS[r.cell.point].label} on ${r.cell.vendor} × ${r.cell.preset}: ${r.verdict.failures.join('; ')}`);
+      lines.push(
+        `  ${r.cell.fault.id} ${POINTS[r.cell.point].label} on ${r.cell.vendor} × ${r.cell.preset}: ${r.verdict.failures.join('; ')}`,
+      );
       lines.push(`    rule: ${r.cell.promise.rule}`);
     }
   }
   lines.push(...formatToolRows(report.toolResults));
   lines.push(...formatCacheRow(report.cacheResults));
   lines.push('', 'Per preset (every vendor):');
-  for (const preset of MATRIX_PRESETS) lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
+  for (const preset of MATRIX_PRESETS)
+    lines.push(`  ${PRESET_SHORT[preset].padEnd(4)} ${presetSummary(report, preset)}`);
   lines.push('', totalsLine(report));
   return lines.join('\n');
 }
@@ -114,8 +149,14 @@ function groupSkipped(cells: Cell[], status: 'not_applicable' | 'pending'): Map<
     const names = <T>(pick: (c: Cell) => T): T[] => [...new Set(list.map(pick))];
     const faults = names((c) => c.fault.id).join(', ');
     const points = names((c) => POINTS[c.point].label).join(', ');
-    const vendors = names((c) => c.vendor).length === MATRIX_VENDORS.length ? 'every vendor' : names((c) => c.vendor).join(', ');
-    const presets = names((c) => c.preset).length === MATRIX_PRESETS.length ? 'every preset' : names((c) => c.preset).join(', ');
+    const vendors =
+      names((c) => c.vendor).length === MATRIX_VENDORS.length
+        ? 'every vendor'
+        : names((c) => c.vendor).join(', ');
+    const presets =
+      names((c) => c.preset).length === MATRIX_PRESETS.length
+        ? 'every preset'
+        : names((c) => c.preset).join(', ');
     out.set(why, `${faults} × ${points} × ${vendors} × ${presets} (${list.length} cells)`);
   }
   return out;
@@ -131,7 +172,9 @@ export function presetSummary(report: MatrixReport, preset: PresetId): string {
   }
   const waiting = report.cells.filter((c) => c.preset === preset && c.status === 'pending').length;
   const run = [...counts.values()].reduce((a, b) => a + b, 0);
-  const parts = LEGEND.filter(([symbol]) => counts.has(symbol)).map(([symbol]) => `${symbol} ${counts.get(symbol)}`);
+  const parts = LEGEND.filter(([symbol]) => counts.has(symbol)).map(
+    ([symbol]) => `${symbol} ${counts.get(symbol)}`,
+  );
   return `${run} run: ${parts.join(', ')}${waiting > 0 ? `; ${waiting} waiting` : ''}`;
 }
 
@@ -148,9 +191,13 @@ export function totalsLine(report: MatrixReport): string {
     `cannot apply ${count('not_applicable')}`,
     `waiting ${count('pending')}`,
     `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
-    ...(report.toolResults.length > 0 ? [`tool-call rows: ${toolPassed} of ${report.toolResults.length} passed`] : []),
+    ...(report.toolResults.length > 0
+      ? [`tool-call rows: ${toolPassed} of ${report.toolResults.length} passed`]
+      : []),
     ...(report.cacheResults.length > 0
-      ? [`prompt-cache row: ${report.cacheResults.filter((r) => r.passed).length} of ${report.cacheResults.length} passed`]
+      ? [
+          `prompt-cache row: ${report.cacheResults.filter((r) => r.passed).length} of ${report.cacheResults.length} passed`,
+        ]
       : []),
   ].join(' · ');
 }
@@ -159,23 +206,34 @@ export function totalsLine(report: MatrixReport): string {
 export function formatToolRows(results: readonly ToolCellResult[]): string[] {
   if (results.length === 0) return [];
   const group = MATRIX_PRESETS.length * CELL_WIDTH;
-  const lines = ['', 'Tool-call rows:', ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join('')];
+  const lines = [
+    '',
+    'Tool-call rows:',
+    ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join(''),
+  ];
   for (const row of TOOL_ROWS) {
     const symbols = MATRIX_VENDORS.map((vendor) => {
-      const inGroup = MATRIX_PRESETS.map((preset) => results.find((r) => r.cell.row === row && r.cell.vendor === vendor && r.cell.preset === preset));
+      const inGroup = MATRIX_PRESETS.map((preset) =>
+        results.find((r) => r.cell.row === row && r.cell.vendor === vendor && r.cell.preset === preset),
+      );
       return `| ${inGroup.map((r) => (r ? toolSymbol(r) : ' ').padEnd(CELL_WIDTH)).join('')}`;
     });
     lines.push(row.padEnd(14) + symbols.join(''));
   }
   for (const [symbol, meaning] of TOOL_LEGEND) lines.push(`  ${symbol}  ${meaning}`);
   for (const r of results.filter((x) => !x.passed))
-    lines.push(`  ! ${r.cell.row} on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`);
+    lines.push(
+      `  ! ${r.cell.row} on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`,
+    );
   return lines;
 }
 
 const TOOL_LEGEND: ReadonlyArray<readonly [string, string]> = [
   ['Y', 'interrupted: the dangling call got a synthetic error result and the run completed'],
-  ['4', 'interrupted: the call went unanswered and the strict vendor answered 400 (model_error), as promised'],
+  [
+    '4',
+    'interrupted: the call went unanswered and the strict vendor answered 400 (model_error), as promised',
+  ],
   ['∥', 'parallel: the looking calls ran at once, their results went back in call order (two turns run)'],
   ['1', 'parallel: the calls ran one after another, their results went back in call order (two turns run)'],
 ];
@@ -183,22 +241,34 @@ const TOOL_LEGEND: ReadonlyArray<readonly [string, string]> = [
 function toolSymbol(result: ToolCellResult): string {
   if (result.hung) return 'H';
   if (!result.passed) return '!';
-  return { synthetic_results: 'Y', sent_unanswered: '4', at_once: '∥', one_by_one: '1', none: '!' }[result.observed.path];
+  return { synthetic_results: 'Y', sent_unanswered: '4', at_once: '∥', one_by_one: '1', none: '!' }[
+    result.observed.path
+  ];
 }
 
 /** The prompt-cache row: on each vendor × preset, whether every llm_call's cache figures are the vendor's own. */
 export function formatCacheRow(results: readonly CacheCellResult[]): string[] {
   if (results.length === 0) return [];
   const group = MATRIX_PRESETS.length * CELL_WIDTH;
-  const lines = ['', 'Prompt-cache row:', ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join('')];
+  const lines = [
+    '',
+    'Prompt-cache row:',
+    ' '.repeat(14) + MATRIX_VENDORS.map((v) => `| ${v}`.padEnd(group + 2)).join(''),
+  ];
   const symbols = MATRIX_VENDORS.map((vendor) => {
-    const inGroup = MATRIX_PRESETS.map((preset) => results.find((r) => r.cell.vendor === vendor && r.cell.preset === preset));
+    const inGroup = MATRIX_PRESETS.map((preset) =>
+      results.find((r) => r.cell.vendor === vendor && r.cell.preset === preset),
+    );
     return `| ${inGroup.map((r) => (r ? (!r.passed ? '!' : r.cell.promise.cached ? 'C' : '-') : ' ').padEnd(CELL_WIDTH)).join('')}`;
   });
   lines.push('cache'.padEnd(14) + symbols.join(''));
-  lines.push('  C  caching on: later requests read from the cache, every llm_call’s cache figures are the vendor’s own usage');
+  lines.push(
+    '  C  caching on: later requests read from the cache, every llm_call’s cache figures are the vendor’s own usage',
+  );
   lines.push('  -  caching off: no breakpoint sent, nothing read or written');
   for (const r of results.filter((x) => !x.passed))
-    lines.push(`  ! cache on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`);
+    lines.push(
+      `  ! cache on ${r.cell.vendor} × ${r.cell.preset}: ${r.failures.join('; ')} (rule: ${r.cell.promise.rule})`,
+    );
   return lines;
 }

@@ -5,7 +5,14 @@ import type { MatrixVendor } from './baseline';
  * Where in a model request a fault strikes. `before_headers` is the only point outside the
  * stream; the rest are inside a streaming 200 and map onto the fault plan's stream points.
  */
-export const INJECTION_POINTS = ['before_headers', 'after_first_event', 'mid_text', 'mid_tool_args', 'mid_thinking', 'final_delta'] as const;
+export const INJECTION_POINTS = [
+  'before_headers',
+  'after_first_event',
+  'mid_text',
+  'mid_tool_args',
+  'mid_thinking',
+  'final_delta',
+] as const;
 export type InjectionPoint = (typeof INJECTION_POINTS)[number];
 
 export interface PointInfo {
@@ -22,8 +29,18 @@ export const POINTS: Record<InjectionPoint, PointInfo> = {
   before_headers: { label: 'before headers', contentArrived: false },
   after_first_event: { label: 'after the first event', placement: { afterEvents: 1 }, contentArrived: false },
   mid_text: { label: 'mid-text', placement: { during: 'text' }, needs: 'text', contentArrived: true },
-  mid_tool_args: { label: 'mid-tool-arguments', placement: { during: 'tool_args' }, needs: 'tool_args', contentArrived: true },
-  mid_thinking: { label: 'mid-thinking', placement: { during: 'thinking' }, needs: 'thinking', contentArrived: true },
+  mid_tool_args: {
+    label: 'mid-tool-arguments',
+    placement: { during: 'tool_args' },
+    needs: 'tool_args',
+    contentArrived: true,
+  },
+  mid_thinking: {
+    label: 'mid-thinking',
+    placement: { during: 'thinking' },
+    needs: 'thinking',
+    contentArrived: true,
+  },
   final_delta: { label: 'at the final delta', placement: { during: 'final' }, contentArrived: true },
 };
 

@@ -29,7 +29,10 @@ async function main(): Promise<void> {
     );
   }
   const failed =
-    repairFailed || report.results.some((r) => !r.verdict.passed) || report.toolResults.some((r) => !r.passed) || report.cacheResults.some((r) => !r.passed);
+    repairFailed ||
+    report.results.some((r) => !r.verdict.passed) ||
+    report.toolResults.some((r) => !r.passed) ||
+    report.cacheResults.some((r) => !r.passed);
   process.exit(failed ? 1 : 0);
 }
 

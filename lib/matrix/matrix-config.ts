@@ -10,7 +10,11 @@ import type { MatrixVendor } from './baseline';
 export const MATRIX_TASK = 'Describe this project: what is in the workspace and what it is for.';
 
 /** The run config of a matrix cell (or, without a rule, of its column's unfaulted baseline). */
-export function matrixConfig(options: { vendor: MatrixVendor; preset: PresetId; rule?: FaultRule }): RunConfigInput {
+export function matrixConfig(options: {
+  vendor: MatrixVendor;
+  preset: PresetId;
+  rule?: FaultRule;
+}): RunConfigInput {
   return {
     provider: { vendor: options.vendor },
     preset: options.preset,

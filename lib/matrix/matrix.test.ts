@@ -18,7 +18,9 @@ const toolCells = buildToolCells();
 
 describe('the cell list', () => {
   it('lists every fault kind × point × vendor × preset exactly once, each not run with its reason', () => {
-    expect(cells).toHaveLength(MATRIX_FAULTS.length * INJECTION_POINTS.length * MATRIX_VENDORS.length * MATRIX_PRESETS.length);
+    expect(cells).toHaveLength(
+      MATRIX_FAULTS.length * INJECTION_POINTS.length * MATRIX_VENDORS.length * MATRIX_PRESETS.length,
+    );
     const keys = new Set(cells.map((c) => `${c.fault.id}|${c.point}|${c.vendor}|${c.preset}`));
     expect(keys.size).toBe(cells.length);
     for (const cell of cells) {
@@ -54,16 +56,23 @@ describe('tool-call rows (virtual clock)', () => {
   it('lists interrupted and parallel calls on every vendor × preset', () => {
     expect(toolCells).toHaveLength(TOOL_ROWS.length * MATRIX_VENDORS.length * MATRIX_PRESETS.length);
     // Each promise is met on some preset and its counterfactual on another.
-    expect(new Set(toolCells.map((c) => c.promise.path))).toEqual(new Set(['synthetic_results', 'sent_unanswered', 'at_once', 'one_by_one']));
+    expect(new Set(toolCells.map((c) => c.promise.path))).toEqual(
+      new Set(['synthetic_results', 'sent_unanswered', 'at_once', 'one_by_one']),
+    );
   });
-  it.each(toolCells.map((cell) => [`${cell.row} on ${cell.vendor} × ${cell.preset} → ${cell.promise.ending} (${cell.promise.path})`, cell] as const))(
-    '%s',
-    async (_, cell) => {
-      const result = await runToolCell(cell, { guardMs: 4 * DEFAULT_GUARD_MS });
-      expect(result.failures, cell.promise.rule).toEqual([]);
-      expect(result.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
-    },
-  );
+  it.each(
+    toolCells.map(
+      (cell) =>
+        [
+          `${cell.row} on ${cell.vendor} × ${cell.preset} → ${cell.promise.ending} (${cell.promise.path})`,
+          cell,
+        ] as const,
+    ),
+  )('%s', async (_, cell) => {
+    const result = await runToolCell(cell, { guardMs: 4 * DEFAULT_GUARD_MS });
+    expect(result.failures, cell.promise.rule).toEqual([]);
+    expect(result.observed).toEqual({ ending: cell.promise.ending, path: cell.promise.path });
+  });
 });
 
 function name(cell: RunnableCell): string {
@@ -76,8 +85,12 @@ describe('the argument repair ladder in the matrix (damaged-args model, virtual 
 
   it('covers both vendors, every preset, and each rung switched off alone', () => {
     expect(new Set(repair.map((c) => c.vendor))).toEqual(new Set(MATRIX_VENDORS));
-    expect(repair.filter((c) => c.promise.json.length > 0 && c.promise.coerce.length === 0).length).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
-    expect(repair.filter((c) => c.promise.json.length === 0 && c.promise.coerce.length > 0).length).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
+    expect(
+      repair.filter((c) => c.promise.json.length > 0 && c.promise.coerce.length === 0).length,
+    ).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
+    expect(
+      repair.filter((c) => c.promise.json.length === 0 && c.promise.coerce.length > 0).length,
+    ).toBeGreaterThanOrEqual(MATRIX_VENDORS.length);
   });
 
   it.each(

@@ -3,13 +3,15 @@ import type { FaultEffect } from './fault-kinds';
 import { POINTS, type InjectionPoint } from './injection-points';
 
 /** How the run must end, and by which path. */
-export type Ending = 'completes' | 'model_error' | 'retries_exhausted' | 'run_time_budget' | 'partial_response';
+export type Ending =
+  'completes' | 'model_error' | 'retries_exhausted' | 'run_time_budget' | 'partial_response';
 /**
  * What carried the run past the fault: nothing needed to (`untouched`), the SDK, the loop's
  * retry, the watchdog (Empty retry or Partial kept); or nothing did — the error surfaced, or
  * the run waited until a budget ended it (`waited_out`).
  */
-export type Path = 'untouched' | 'sdk_retry' | 'loop_retry' | 'watchdog_empty' | 'partial_kept' | 'surfaced' | 'waited_out';
+export type Path =
+  'untouched' | 'sdk_retry' | 'loop_retry' | 'watchdog_empty' | 'partial_kept' | 'surfaced' | 'waited_out';
 
 export interface CellPromise {
   ending: Ending;
@@ -41,7 +43,11 @@ export function promiseFor(options: {
 
   if (effect.kind === 'slow') {
     if (!watchdog.enabled || effect.delayMs < window) {
-      return { ending: 'completes', path: 'untouched', rule: 'a slow drip under the watchdog window (or with no watchdog) is only slow: nothing fails' };
+      return {
+        ending: 'completes',
+        path: 'untouched',
+        rule: 'a slow drip under the watchdog window (or with no watchdog) is only slow: nothing fails',
+      };
     }
     return silence();
   }
@@ -57,15 +63,29 @@ export function promiseFor(options: {
   }
   // Content arrived: the watchdog's Partial rule keeps it and does not retry (no double billing).
   if (contentArrived && watchdog.enabled)
-    return partialKept('content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried');
+    return partialKept(
+      'content arrived and the watchdog (with its Partial rule) is on → what arrived is kept, not retried',
+    );
   if (!beforeHeaders && capOfOne) {
-    return { ending: 'retries_exhausted', path: 'surfaced', rule: 'a stream error with a stream error cap of 1 → the call fails at once' };
+    return {
+      ending: 'retries_exhausted',
+      path: 'surfaced',
+      rule: 'a stream error with a stream error cap of 1 → the call fails at once',
+    };
   }
   if (!retry.enabled) {
-    return { ending: 'model_error', path: 'surfaced', rule: 'loop retry off → the first error ends the run (model_error)' };
+    return {
+      ending: 'model_error',
+      path: 'surfaced',
+      rule: 'loop retry off → the first error ends the run (model_error)',
+    };
   }
   if (!effect.retryable) {
-    return { ending: 'model_error', path: 'surfaced', rule: 'an authentication error, which every preset’s retry rule refuses → not retried, model_error' };
+    return {
+      ending: 'model_error',
+      path: 'surfaced',
+      rule: 'an authentication error, which every preset’s retry rule refuses → not retried, model_error',
+    };
   }
   if (retry.retryOn === 'rate_limit_overloaded' && effect.family === 'other') {
     return {
@@ -75,17 +95,33 @@ export function promiseFor(options: {
     };
   }
   if (retry.maxRetries < 1) {
-    return { ending: 'retries_exhausted', path: 'surfaced', rule: 'loop retry on with a budget of 0 retries → retries_exhausted' };
+    return {
+      ending: 'retries_exhausted',
+      path: 'surfaced',
+      rule: 'loop retry on with a budget of 0 retries → retries_exhausted',
+    };
   }
-  return { ending: 'completes', path: 'loop_retry', rule: 'a retryable error, loop retry on with budget left → retried after backoff; the run completes' };
+  return {
+    ending: 'completes',
+    path: 'loop_retry',
+    rule: 'a retryable error, loop retry on with budget left → retried after backoff; the run completes',
+  };
 
   /** A Partial is kept; whether the run goes on depends on what it holds and on the continuation option. */
   function partialKept(why: string): CellPromise {
     if (options.keptToolCall) {
-      return { ending: 'completes', path: 'partial_kept', rule: `${why}; it holds a finished tool call, which runs, and the loop goes on` };
+      return {
+        ending: 'completes',
+        path: 'partial_kept',
+        rule: `${why}; it holds a finished tool call, which runs, and the loop goes on`,
+      };
     }
     if (recovery.output.continueAfterPartial) {
-      return { ending: 'completes', path: 'partial_kept', rule: `${why}; continueAfterPartial on → the model is asked to continue` };
+      return {
+        ending: 'completes',
+        path: 'partial_kept',
+        rule: `${why}; continueAfterPartial on → the model is asked to continue`,
+      };
     }
     return {
       ending: 'partial_response',
@@ -96,9 +132,16 @@ export function promiseFor(options: {
 
   function silence(): CellPromise {
     if (!watchdog.enabled) {
-      return { ending: 'run_time_budget', path: 'waited_out', rule: 'silence with no watchdog → nothing ends the wait but the run time budget' };
+      return {
+        ending: 'run_time_budget',
+        path: 'waited_out',
+        rule: 'silence with no watchdog → nothing ends the wait but the run time budget',
+      };
     }
-    if (contentArrived) return partialKept('silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried');
+    if (contentArrived)
+      return partialKept(
+        'silence after content with the watchdog on → it fires (Partial): what arrived is kept, not retried',
+      );
     if (capOfOne) {
       return {
         ending: 'retries_exhausted',

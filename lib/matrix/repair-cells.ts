@@ -1,5 +1,11 @@
 import { findContradictions } from '@/lib/client/explain/why-claims';
-import { resolveRecovery, type EventOf, type PresetId, type RecoveryOverrides, type RunEvent } from '@/lib/protocol';
+import {
+  resolveRecovery,
+  type EventOf,
+  type PresetId,
+  type RecoveryOverrides,
+  type RunEvent,
+} from '@/lib/protocol';
 import type { MatrixVendor } from './baseline';
 import { MATRIX_PRESETS, MATRIX_VENDORS } from './cells';
 import { runGuarded } from './run-guarded';
@@ -16,7 +22,12 @@ import { runGuarded } from './run-guarded';
 
 /** The damage the damaged-args model sends, by the rung that repairs it (seed 5: the lesson's run). */
 const DAMAGE = {
-  json: ['trailing comma removed', 'single quotes replaced by double quotes', 'unquoted keys quoted', 'cut-off closing brace added'],
+  json: [
+    'trailing comma removed',
+    'single quotes replaced by double quotes',
+    'unquoted keys quoted',
+    'cut-off closing brace added',
+  ],
   coerce: ['max_results: "50" → 50'],
 };
 const SEED = 5;
@@ -70,7 +81,13 @@ export async function runRepairCell(cell: RepairCell, options: { guardMs: number
   const run = await runGuarded({
     guardMs: options.guardMs,
     runId: `matrix-repair-${cell.vendor}-${cell.setting.label}`,
-    config: { provider: { vendor: cell.vendor }, policy: 'damaged-args', preset: cell.setting.preset, recovery: cell.setting.overrides, seed: SEED },
+    config: {
+      provider: { vendor: cell.vendor },
+      policy: 'damaged-args',
+      preset: cell.setting.preset,
+      recovery: cell.setting.overrides,
+      seed: SEED,
+    },
   });
   return { cell, failures: repairFailures(cell, run.events, run.hung), wallMs: run.wallMs };
 }
@@ -78,11 +95,14 @@ export async function runRepairCell(cell: RepairCell, options: { guardMs: number
 function repairFailures(cell: RepairCell, events: RunEvent[], hung: boolean): string[] {
   if (hung) return ['hung: the run did not end within its guard'];
   const failures: string[] = [];
-  const of = <T extends RunEvent['event']>(type: T) => events.filter((e): e is EventOf<T> => e.event === type);
+  const of = <T extends RunEvent['event']>(type: T) =>
+    events.filter((e): e is EventOf<T> => e.event === type);
   const repairs = of('arg_repair');
-  const changes = (rung: 'json' | 'coerce') => repairs.filter((r) => r.rung === rung).flatMap((r) => r.changes);
+  const changes = (rung: 'json' | 'coerce') =>
+    repairs.filter((r) => r.rung === rung).flatMap((r) => r.changes);
   const expectSame = (what: string, got: unknown, want: unknown) => {
-    if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${what}: ${JSON.stringify(got)}, promised ${JSON.stringify(want)}`);
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      failures.push(`${what}: ${JSON.stringify(got)}, promised ${JSON.stringify(want)}`);
   };
   const calls = of('tool_call');
   const reasked = calls.filter((c) => c.status === 'invalid_args').length;
@@ -93,7 +113,8 @@ function repairFailures(cell: RepairCell, events: RunEvent[], hung: boolean): st
   } else {
     if (cell.promise.json.length === 0) expectSame('JSON rung changes (rung off)', changes('json'), []);
     if (cell.promise.coerce.length === 0) expectSame('coerce rung changes (rung off)', changes('coerce'), []);
-    if (cell.promise.reasked > 0 && reasked === 0) failures.push('no damaged call went back to the model, though a rung is off');
+    if (cell.promise.reasked > 0 && reasked === 0)
+      failures.push('no damaged call went back to the model, though a rung is off');
   }
   // Each repaired call is marked as repaired, and each repair's call went on with its arguments.
   expectSame(
@@ -101,10 +122,14 @@ function repairFailures(cell: RepairCell, events: RunEvent[], hung: boolean): st
     calls.filter((c) => c.repaired).map((c) => c.call_id),
     [...new Set(repairs.map((r) => r.call_id))],
   );
-  if (repairs.some((r) => r.next === 'reask')) failures.push('a repair still ended in a re-ask: the damage was not repaired');
+  if (repairs.some((r) => r.next === 'reask'))
+    failures.push('a repair still ended in a re-ask: the damage was not repaired');
   const end = events.at(-1);
   if (end?.event !== 'terminate' || end.reason !== 'end_turn' || !end.complete)
-    failures.push(`ended ${end?.event === 'terminate' ? end.reason : 'without terminate'}, promised end_turn`);
-  for (const c of findContradictions(events)) failures.push(`why line of ${c.event} #${c.seq} says ${c.claim}`);
+    failures.push(
+      `ended ${end?.event === 'terminate' ? end.reason : 'without terminate'}, promised end_turn`,
+    );
+  for (const c of findContradictions(events))
+    failures.push(`why line of ${c.event} #${c.seq} says ${c.claim}`);
   return failures;
 }

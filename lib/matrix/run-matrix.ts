@@ -29,13 +29,18 @@ export interface MatrixReport {
 export const DEFAULT_GUARD_MS = 15_000;
 
 /** Probes every column, lists every cell, then runs each runnable cell once. */
-export async function prepareMatrix(options: { guardMs?: number } = {}): Promise<{ cells: Cell[]; baselines: Baseline[] }> {
+export async function prepareMatrix(
+  options: { guardMs?: number } = {},
+): Promise<{ cells: Cell[]; baselines: Baseline[] }> {
   const guardMs = options.guardMs ?? DEFAULT_GUARD_MS;
   const baselines: Baseline[] = [];
   for (const vendor of MATRIX_VENDORS) {
     for (const preset of MATRIX_PRESETS) {
       const baseline = await probeBaseline({ vendor, preset, guardMs });
-      if (!baseline.completed) throw new Error(`the unfaulted ${vendor} × ${preset} run did not complete: the matrix has no footing`);
+      if (!baseline.completed)
+        throw new Error(
+          `the unfaulted ${vendor} × ${preset} run did not complete: the matrix has no footing`,
+        );
       baselines.push(baseline);
     }
   }
@@ -50,10 +55,20 @@ export async function runCell(cell: RunnableCell, options: { guardMs?: number } 
     config: matrixConfig({
       vendor: cell.vendor,
       preset: cell.preset,
-      rule: { id: MATRIX_RULE_ID, enabled: true, when: { kind: 'requests', numbers: [cell.requestNo] }, action: cell.action },
+      rule: {
+        id: MATRIX_RULE_ID,
+        enabled: true,
+        when: { kind: 'requests', numbers: [cell.requestNo] },
+        action: cell.action,
+      },
     }),
   });
-  return { cell, verdict: withWhyLines(checkCell(cell, run), findContradictions(run.events)), wallMs: run.wallMs, events: run.events.length };
+  return {
+    cell,
+    verdict: withWhyLines(checkCell(cell, run), findContradictions(run.events)),
+    wallMs: run.wallMs,
+    events: run.events.length,
+  };
 }
 
 /** A cell also fails when a why line its run view would show is contradicted by its own later events. */
@@ -68,7 +83,9 @@ function withWhyLines(verdict: CellVerdict, contradictions: readonly Contradicti
  * CPU-bound, but a few waits are wall time (the SDK's own backoff after a connection error,
  * the check sandbox's child processes), and those overlap. Results come back in cell order.
  */
-export async function runMatrix(options: { guardMs?: number; concurrency?: number; onResult?: (result: CellResult) => void } = {}): Promise<MatrixReport> {
+export async function runMatrix(
+  options: { guardMs?: number; concurrency?: number; onResult?: (result: CellResult) => void } = {},
+): Promise<MatrixReport> {
   const started = performance.now();
   const { cells, baselines } = await prepareMatrix(options);
   const runnable = cells.filter((c): c is RunnableCell => c.status === 'runnable');
@@ -84,7 +101,8 @@ export async function runMatrix(options: { guardMs?: number; concurrency?: numbe
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
   const toolResults: ToolCellResult[] = [];
-  for (const cell of buildToolCells()) toolResults.push(await runToolCell(cell, { guardMs: 4 * (options.guardMs ?? DEFAULT_GUARD_MS) }));
+  for (const cell of buildToolCells())
+    toolResults.push(await runToolCell(cell, { guardMs: 4 * (options.guardMs ?? DEFAULT_GUARD_MS) }));
   const cacheResults: CacheCellResult[] = [];
   for (const cell of buildCacheCells()) cacheResults.push(await runCacheCell(cell));
   return { cells, results, toolResults, cacheResults, baselines, wallMs: performance.now() - started };

@@ -41,7 +41,8 @@ export function buildToolCells(): ToolCell[] {
   const cells: ToolCell[] = [];
   for (const row of TOOL_ROWS) {
     for (const vendor of MATRIX_VENDORS) {
-      for (const preset of MATRIX_PRESETS) cells.push({ row, vendor, preset, promise: toolPromise(row, preset) });
+      for (const preset of MATRIX_PRESETS)
+        cells.push({ row, vendor, preset, promise: toolPromise(row, preset) });
     }
   }
   return cells;
@@ -51,13 +52,29 @@ function toolPromise(row: ToolRow, preset: PresetId): ToolPromise {
   const { tools } = resolveRecovery(preset);
   if (row === 'interrupted') {
     return tools.repairInterrupted
-      ? { ending: 'completes', path: 'synthetic_results', rule: 'repairInterrupted on: the dangling call gets a synthetic error result and the run goes on' }
-      : { ending: 'model_error', path: 'sent_unanswered', rule: 'repairInterrupted off: the call goes unanswered and the strict vendor answers 400' };
+      ? {
+          ending: 'completes',
+          path: 'synthetic_results',
+          rule: 'repairInterrupted on: the dangling call gets a synthetic error result and the run goes on',
+        }
+      : {
+          ending: 'model_error',
+          path: 'sent_unanswered',
+          rule: 'repairInterrupted off: the call goes unanswered and the strict vendor answers 400',
+        };
   }
   // Two turns: the five calls, then the request that carries their results (and the next call).
   return tools.maxParallel > 1
-    ? { ending: 'max_iterations', path: 'at_once', rule: `maxParallel ${tools.maxParallel}: the looking calls run at once, results in call order` }
-    : { ending: 'max_iterations', path: 'one_by_one', rule: 'maxParallel 1: the calls run one after another, results in call order' };
+    ? {
+        ending: 'max_iterations',
+        path: 'at_once',
+        rule: `maxParallel ${tools.maxParallel}: the looking calls run at once, results in call order`,
+      }
+    : {
+        ending: 'max_iterations',
+        path: 'one_by_one',
+        rule: 'maxParallel 1: the calls run one after another, results in call order',
+      };
 }
 
 /**
@@ -68,14 +85,27 @@ function toolPromise(row: ToolRow, preset: PresetId): ToolPromise {
 export function toolCellConfig(cell: ToolCell): RunConfigInput {
   const base = { provider: { vendor: cell.vendor }, preset: cell.preset, clock: 'virtual' as const, seed: 1 };
   if (cell.row === 'interrupted') {
-    return { ...base, task: MATRIX_TASK, faults: { rules: [], tools: [{ id: 'matrix-cut', tool: 'read_file', enabled: true, kind: 'interrupt', times: 1 }] } };
+    return {
+      ...base,
+      task: MATRIX_TASK,
+      faults: {
+        rules: [],
+        tools: [{ id: 'matrix-cut', tool: 'read_file', enabled: true, kind: 'interrupt', times: 1 }],
+      },
+    };
   }
-  return { ...base, policy: 'parallel-reads', budgets: { maxIterations: 2 }, faults: { rules: [], tools: [] } };
+  return {
+    ...base,
+    policy: 'parallel-reads',
+    budgets: { maxIterations: 2 },
+    faults: { rules: [], tools: [] },
+  };
 }
 
 const VENDOR_400: Record<MatrixVendor, RegExp> = {
   'sim-anthropic': /`tool_use` ids were found without `tool_result` blocks immediately after/,
-  'sim-openai': /An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'/,
+  'sim-openai':
+    /An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'/,
   'sim-openai-responses': /No tool output found for function call/,
 };
 
@@ -92,22 +122,44 @@ export async function runToolCell(cell: ToolCell, options: { guardMs: number }):
   const failures: string[] = [];
   if (run.hung) failures.push('hang: the run did not end within its wall-time guard');
   const last = events.at(-1);
-  const ending = last?.event !== 'terminate' ? 'no terminate' : last.reason === 'end_turn' && last.complete ? 'completes' : last.reason;
+  const ending =
+    last?.event !== 'terminate'
+      ? 'no terminate'
+      : last.reason === 'end_turn' && last.complete
+        ? 'completes'
+        : last.reason;
   if (ending !== cell.promise.ending) failures.push(`ended ${ending}, promised ${cell.promise.ending}`);
   const path = cell.row === 'interrupted' ? interruptedPath(events, cell, failures) : parallelPath(events);
   if (path !== cell.promise.path) failures.push(`path ${path}, promised ${cell.promise.path}`);
   const misordered = bodies.flatMap((body) => resultOrderFailures(cell.vendor, body));
   failures.push(...new Set(misordered));
-  return { cell, observed: { ending, path }, passed: failures.length === 0, hung: run.hung, failures, wallMs: run.wallMs };
+  return {
+    cell,
+    observed: { ending, path },
+    passed: failures.length === 0,
+    hung: run.hung,
+    failures,
+    wallMs: run.wallMs,
+  };
 }
 
-function interruptedPath(events: readonly RunEvent[], cell: ToolCell, failures: string[]): ToolCellResult['observed']['path'] {
-  if (!events.some((e) => e.event === 'tool_call' && e.status === 'interrupted')) failures.push('no call was interrupted');
+function interruptedPath(
+  events: readonly RunEvent[],
+  cell: ToolCell,
+  failures: string[],
+): ToolCellResult['observed']['path'] {
+  if (!events.some((e) => e.event === 'tool_call' && e.status === 'interrupted'))
+    failures.push('no call was interrupted');
   const dangling = events.filter((e) => e.event === 'dangling_calls');
   if (dangling.length !== 1) failures.push(`${dangling.length} dangling_calls events (exactly one expected)`);
   const error = events.find((e) => e.event === 'model_error');
-  if (cell.promise.path === 'sent_unanswered' && !(error?.event === 'model_error' && error.status === 400 && VENDOR_400[cell.vendor].test(error.message))) {
-    failures.push(`the strict vendor's 400 for an unanswered call did not come (${error?.event === 'model_error' ? error.message : 'no model error'})`);
+  if (
+    cell.promise.path === 'sent_unanswered' &&
+    !(error?.event === 'model_error' && error.status === 400 && VENDOR_400[cell.vendor].test(error.message))
+  ) {
+    failures.push(
+      `the strict vendor's 400 for an unanswered call did not come (${error?.event === 'model_error' ? error.message : 'no model error'})`,
+    );
   }
   const first = dangling[0];
   return first?.event === 'dangling_calls' ? first.next : 'none';
@@ -132,10 +184,13 @@ export function resultOrderFailures(vendor: MatrixVendor, body: string): string[
       answers = [];
       for (let j = i + 1; messages[j]?.role === 'tool'; j++) answers.push(String(messages[j]!.tool_call_id));
     } else {
-      const blocks = Array.isArray(message.content) ? (message.content as { type: string; id?: string; tool_use_id?: string }[]) : [];
+      const blocks = Array.isArray(message.content)
+        ? (message.content as { type: string; id?: string; tool_use_id?: string }[])
+        : [];
       calls = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id!);
       const next = messages[i + 1];
-      const nextBlocks = next && Array.isArray(next.content) ? (next.content as { type: string; tool_use_id?: string }[]) : [];
+      const nextBlocks =
+        next && Array.isArray(next.content) ? (next.content as { type: string; tool_use_id?: string }[]) : [];
       answers = nextBlocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id!);
     }
     if (calls.length > 1 && answers.length === calls.length && answers.join() !== calls.join()) {

@@ -28,7 +28,9 @@ export const DEFAULTS = {
   /** CodeSmith's retry (its exclusion rule). */
   retries: codesmith.retry.maxRetries,
   backoffBase: formatMs(codesmith.retry.baseDelayMs),
-  backoffSteps: [0, 1, 2].map((n) => formatMs(Math.min(codesmith.retry.baseDelayMs * 2 ** n, codesmith.retry.maxDelayMs))),
+  backoffSteps: [0, 1, 2].map((n) =>
+    formatMs(Math.min(codesmith.retry.baseDelayMs * 2 ** n, codesmith.retry.maxDelayMs)),
+  ),
   backoffCap: formatMs(codesmith.retry.maxDelayMs),
   jitter: `±${percent(codesmith.retry.jitterRatio)}`,
   retryAfterCap: formatMs(codesmith.retry.retryAfterCapMs),

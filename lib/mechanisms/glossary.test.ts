@@ -73,14 +73,24 @@ describe('glossary', () => {
     const sec = (ms: number) => `${ms / 1000} s`;
     const expected: [GlossaryId, string[]][] = [
       ['retry-budget', [`${codesmith.retry.maxRetries} retries`]],
-      ['backoff', [sec(codesmith.retry.baseDelayMs), sec(codesmith.retry.baseDelayMs * 2), `capped at ${sec(codesmith.retry.maxDelayMs)}`]],
+      [
+        'backoff',
+        [
+          sec(codesmith.retry.baseDelayMs),
+          sec(codesmith.retry.baseDelayMs * 2),
+          `capped at ${sec(codesmith.retry.maxDelayMs)}`,
+        ],
+      ],
       ['jitter', [`±${codesmith.retry.jitterRatio * 100} %`]],
       ['retry-after', [`capped at ${codesmith.retry.retryAfterCapMs / 3_600_000} h`]],
       ['background-account', [`${codesmith.background.maxRetries} retries`]],
       ['fallback-model', [`After ${s11.fallback.afterOverloads} consecutive`]],
       ['degrade', [`${s11.fallback.afterOverloads} consecutive 529s`]],
       ['stream-error-cap', [`After ${codesmith.watchdog.streamErrorCap} consecutive`]],
-      ['watchdog', [`${sec(codesmith.watchdog.baseMs)} by default, plus ${sec(codesmith.watchdog.perRetryMs)}`]],
+      [
+        'watchdog',
+        [`${sec(codesmith.watchdog.baseMs)} by default, plus ${sec(codesmith.watchdog.perRetryMs)}`],
+      ],
       ['failure-budget', [`fail ${course.tools.failureBudget} times`]],
       [
         'loop-guard',
@@ -93,17 +103,32 @@ describe('glossary', () => {
       ['truncation', [`over ${course.tools.truncateChars.toLocaleString('en-US')} characters`]],
       [
         'old-result-compaction',
-        [`over ${course.context.oldResultMinChars.toLocaleString('en-US')} characters`, `last ${course.context.keepRecentIterations} turns`],
+        [
+          `over ${course.context.oldResultMinChars.toLocaleString('en-US')} characters`,
+          `last ${course.context.keepRecentIterations} turns`,
+        ],
       ],
       ['proactive-summary', [`${codesmith.compaction.thresholdRatio * 100} % of the window`]],
       ['overflow-waterfall', [`budget of ${codesmith.compaction.waterfallBudget} recoveries`]],
       ['hard-trim', [`at least ${codesmith.compaction.trimFloor}`]],
       ['reactive-compact', [`last ${s11.compaction.reactiveKeepMessages} messages`]],
-      ['circuit-breaker', [`${codesmith.compaction.breakerFailures} consecutive failures`, `${codesmith.compaction.breakerCooldownMs / 60_000} min`]],
-      ['cap-escalation', [`${Math.round(s11.output.maxTokens / 1000)} K → ${Math.round(s11.output.escalatedMaxTokens / 1000)} K`]],
+      [
+        'circuit-breaker',
+        [
+          `${codesmith.compaction.breakerFailures} consecutive failures`,
+          `${codesmith.compaction.breakerCooldownMs / 60_000} min`,
+        ],
+      ],
+      [
+        'cap-escalation',
+        [
+          `${Math.round(s11.output.maxTokens / 1000)} K → ${Math.round(s11.output.escalatedMaxTokens / 1000)} K`,
+        ],
+      ],
       ['continuation', [`at most ${s11.output.maxContinuations} times`]],
     ];
-    for (const [id, parts] of expected) for (const part of parts) expect(glossaryEntry(id).definition, id).toContain(part);
+    for (const [id, parts] of expected)
+      for (const part of parts) expect(glossaryEntry(id).definition, id).toContain(part);
   });
 
   it('names as ending a call at once exactly the error categories the classifier does not retry', () => {
@@ -120,9 +145,15 @@ describe('glossary', () => {
   });
 
   it('names what CodeSmith’s exclusion rule fails at once: exactly its final categories', () => {
-    const words: Record<string, string> = { authentication: 'authentication', authorization: 'permission', context_length: 'context overflow' };
+    const words: Record<string, string> = {
+      authentication: 'authentication',
+      authorization: 'permission',
+      context_length: 'context overflow',
+    };
     expect([...EXCLUSION_FINAL].sort()).toEqual(Object.keys(words).sort());
-    const said = /CodeSmith’s exclusion rule [^(]*\(only ([^)]*) fail at once\)/.exec(glossaryEntry('whitelist-retry').definition)?.[1];
+    const said = /CodeSmith’s exclusion rule [^(]*\(only ([^)]*) fail at once\)/.exec(
+      glossaryEntry('whitelist-retry').definition,
+    )?.[1];
     expect(said).toBe(`${words.authentication}, ${words.authorization} and ${words.context_length}`);
   });
 });

@@ -187,7 +187,8 @@ export const GLOSSARY = [
     term: 'Empty',
     mechanism: 'partial-kept',
     see: ['partial'],
-    definition: 'The watchdog fired before any content arrived: nothing was paid for and nothing is lost, so the attempt is retried at once.',
+    definition:
+      'The watchdog fired before any content arrived: nothing was paid for and nothing is lost, so the attempt is retried at once.',
   },
   {
     id: 'partial',
@@ -207,7 +208,8 @@ export const GLOSSARY = [
   {
     id: 'ttfb',
     term: 'time to first byte (ttfb)',
-    definition: "From the request leaving to the vendor's first stream event: the model's latency, measured on the run clock.",
+    definition:
+      "From the request leaving to the vendor's first stream event: the model's latency, measured on the run clock.",
   },
   // Tools
   {
@@ -297,7 +299,8 @@ export const GLOSSARY = [
   {
     id: 'context-window',
     term: 'context window',
-    definition: 'The most tokens a model accepts in one request. Compaction keeps each request below a threshold under it.',
+    definition:
+      'The most tokens a model accepts in one request. Compaction keeps each request below a threshold under it.',
   },
   {
     id: 'prompt-cache',
@@ -332,13 +335,15 @@ export const GLOSSARY = [
     id: 'stub',
     term: 'stub',
     mechanism: 'old-result-compaction',
-    definition: 'The short text sent in place of an old tool result, saying what it was and how to get it back.',
+    definition:
+      'The short text sent in place of an old tool result, saying what it was and how to get it back.',
   },
   {
     id: 'micro-compact',
     term: 'micro-compact',
     mechanism: 'overflow-waterfall',
-    definition: 'The first rung of overflow recovery: clear old tool results from the request, with no model call.',
+    definition:
+      'The first rung of overflow recovery: clear old tool results from the request, with no model call.',
   },
   {
     id: 'proactive-summary',
@@ -385,7 +390,8 @@ export const GLOSSARY = [
     id: 'output-cap',
     term: 'output cap (max tokens)',
     mechanism: 'output-escalation',
-    definition: 'The most tokens a response may have. A response cut by it ends with stop reason max_tokens (or length).',
+    definition:
+      'The most tokens a response may have. A response cut by it ends with stop reason max_tokens (or length).',
   },
   {
     id: 'cap-escalation',
@@ -426,7 +432,8 @@ export const GLOSSARY = [
     id: 'foreign-thinking',
     term: 'foreign thinking',
     mechanism: 'takeover-handling',
-    definition: "Thinking written by another vendor's model. It is dropped, or kept as a marked plain-text note, by the target's rules.",
+    definition:
+      "Thinking written by another vendor's model. It is dropped, or kept as a marked plain-text note, by the target's rules.",
   },
   {
     id: 'reasoning-placeholder',
@@ -537,7 +544,8 @@ export const GLOSSARY = [
   {
     id: 'run-budgets',
     term: 'run budgets',
-    definition: 'Limits on iterations, cost, run time and model requests. Whatever else fails, one of them ends the run, so every log ends.',
+    definition:
+      'Limits on iterations, cost, run time and model requests. Whatever else fails, one of them ends the run, so every log ends.',
   },
 ] as const satisfies readonly GlossaryEntry[];
 

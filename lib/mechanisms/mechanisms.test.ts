@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MECHANISM_IDS, PresetIdSchema, RecoveryOverridesSchema, RunConfigSchema, SweepMechanismSchema, resolveRecovery } from '@/lib/protocol';
+import {
+  MECHANISM_IDS,
+  PresetIdSchema,
+  RecoveryOverridesSchema,
+  RunConfigSchema,
+  SweepMechanismSchema,
+  resolveRecovery,
+} from '@/lib/protocol';
 import { MECHANISM_LIST, MECHANISMS, configWithMechanismOff, withMechanismOff } from './mechanisms';
 
 describe('the mechanisms table', () => {
@@ -15,7 +22,9 @@ describe('the mechanisms table', () => {
     for (const id of SweepMechanismSchema.options) {
       const off = withMechanismOff({}, id);
       expect(RecoveryOverridesSchema.safeParse(off).success, id).toBe(true);
-      const changed = PresetIdSchema.options.some((preset) => JSON.stringify(resolveRecovery(preset, off)) !== JSON.stringify(resolveRecovery(preset)));
+      const changed = PresetIdSchema.options.some(
+        (preset) => JSON.stringify(resolveRecovery(preset, off)) !== JSON.stringify(resolveRecovery(preset)),
+      );
       expect(changed, `${id} switches nothing off in any preset`).toBe(true);
     }
   });
@@ -23,7 +32,11 @@ describe('the mechanisms table', () => {
   it('switching a mechanism off keeps the other overrides of its group and of the config', () => {
     const off = withMechanismOff({ retry: { maxRetries: 7 }, tools: { truncateChars: 10 } }, 'retry-after');
     expect(off).toEqual({ retry: { maxRetries: 7, honorRetryAfter: false }, tools: { truncateChars: 10 } });
-    const config = { provider: { vendor: 'sim-anthropic' as const }, seed: 42, recovery: { retry: { maxRetries: 7 } } };
+    const config = {
+      provider: { vendor: 'sim-anthropic' as const },
+      seed: 42,
+      recovery: { retry: { maxRetries: 7 } },
+    };
     const counterfactual = RunConfigSchema.parse(configWithMechanismOff(config, 'retry'));
     expect(counterfactual.seed).toBe(42);
     expect(counterfactual.recovery).toEqual({ retry: { maxRetries: 7, enabled: false } });
@@ -31,7 +44,10 @@ describe('the mechanisms table', () => {
 
   it('the takeover mechanism is switched off through the run config, not the recovery overrides', () => {
     const config = RunConfigSchema.parse(
-      configWithMechanismOff({ provider: { vendor: 'sim-anthropic' }, takeover: { foreignThinking: 'note' } }, 'takeover-handling'),
+      configWithMechanismOff(
+        { provider: { vendor: 'sim-anthropic' }, takeover: { foreignThinking: 'note' } },
+        'takeover-handling',
+      ),
     );
     expect(config.takeover).toEqual({ foreignThinking: 'note', naive: true });
     expect(config.recovery).toEqual({});

@@ -1,4 +1,11 @@
-import type { MechanismId, RecoveryMechanismId, RecoveryOverrides, RunConfigInput, TakeoverHandling, VerdictConfig } from '@/lib/protocol';
+import type {
+  MechanismId,
+  RecoveryMechanismId,
+  RecoveryOverrides,
+  RunConfigInput,
+  TakeoverHandling,
+  VerdictConfig,
+} from '@/lib/protocol';
 import { DEFAULTS as D } from './defaults';
 
 /**
@@ -7,7 +14,10 @@ import { DEFAULTS as D } from './defaults';
  */
 
 /** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
-export type MechanismOff = { recovery: RecoveryOverrides } | { takeover: Partial<TakeoverHandling> } | { verdict: Partial<VerdictConfig> };
+export type MechanismOff =
+  | { recovery: RecoveryOverrides }
+  | { takeover: Partial<TakeoverHandling> }
+  | { verdict: Partial<VerdictConfig> };
 
 export interface Mechanism {
   id: MechanismId;
@@ -28,7 +38,8 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     label: 'Retry ladder and backoff',
     off: { recovery: { retry: { enabled: false } } },
     lessonSlug: 'retry-ladder',
-    oneLine: 'A transient failure (429, 529, 5xx, network) is retried after a growing wait instead of ending the run.',
+    oneLine:
+      'A transient failure (429, 529, 5xx, network) is retried after a growing wait instead of ending the run.',
   },
   classifier: {
     id: 'classifier',
@@ -43,7 +54,8 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     label: 'Retry-After honoured',
     off: { recovery: { retry: { honorRetryAfter: false } } },
     lessonSlug: 'retry-after',
-    oneLine: 'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
+    oneLine:
+      'When the vendor says how long to wait, the loop waits that long instead of its own backoff guess.',
   },
   'one-retry-layer': {
     id: 'one-retry-layer',
@@ -68,7 +80,8 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     // The engine keeps a Partial on the watchdog's path: with the watchdog off a cut stream is retried from scratch.
     off: { recovery: { watchdog: { enabled: false } } },
     lessonSlug: 'partial-vs-empty',
-    oneLine: 'A stream cut after content arrived (Partial) is kept and presented, not re-requested, so the same output is not billed twice.',
+    oneLine:
+      'A stream cut after content arrived (Partial) is kept and presented, not re-requested, so the same output is not billed twice.',
   },
   'stream-error-cap': {
     id: 'stream-error-cap',
@@ -209,7 +222,8 @@ const TAKEOVER: Mechanism = {
   label: 'Takeover: foreign credentials dropped',
   off: { takeover: { naive: true } },
   lessonSlug: 'takeover-credentials',
-  oneLine: 'On a vendor or model switch, thinking signatures travel only back to the vendor that minted them; naive sends history as it was.',
+  oneLine:
+    'On a vendor or model switch, thinking signatures travel only back to the vendor that minted them; naive sends history as it was.',
 };
 
 const SHIPPED_TESTS: Mechanism = {
@@ -222,7 +236,11 @@ const SHIPPED_TESTS: Mechanism = {
 };
 
 /** Every switchable mechanism, in teaching order. */
-export const MECHANISMS: Record<MechanismId, Mechanism> = { ...RECOVERY, 'takeover-handling': TAKEOVER, 'shipped-tests': SHIPPED_TESTS };
+export const MECHANISMS: Record<MechanismId, Mechanism> = {
+  ...RECOVERY,
+  'takeover-handling': TAKEOVER,
+  'shipped-tests': SHIPPED_TESTS,
+};
 export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
 
 export function mechanismById(id: MechanismId): Mechanism {
@@ -234,7 +252,10 @@ function mergeOverrides(base: RecoveryOverrides, off: RecoveryOverrides): Recove
   const merged: Record<string, unknown> = { ...base };
   for (const [group, fields] of Object.entries(off)) {
     const current = merged[group];
-    merged[group] = typeof current === 'object' && current !== null ? { ...(current as object), ...(fields as object) } : fields;
+    merged[group] =
+      typeof current === 'object' && current !== null
+        ? { ...(current as object), ...(fields as object) }
+        : fields;
   }
   return merged as RecoveryOverrides;
 }
@@ -248,7 +269,10 @@ export function withMechanismOff(overrides: RecoveryOverrides, id: RecoveryMecha
 }
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
-export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'>>(config: C, id: MechanismId): C {
+export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'>>(
+  config: C,
+  id: MechanismId,
+): C {
   const off = MECHANISMS[id].off;
   if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
   if ('verdict' in off) return { ...config, verdict: { ...config.verdict, ...off.verdict } };

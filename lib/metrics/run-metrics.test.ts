@@ -3,7 +3,13 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { runMetrics } from './run-metrics';
 
 const overloadTwice = {
-  rules: [{ id: 'o', when: { kind: 'requests' as const, numbers: [2, 3] }, action: { type: 'http_error' as const, status: 529 as const } }],
+  rules: [
+    {
+      id: 'o',
+      when: { kind: 'requests' as const, numbers: [2, 3] },
+      action: { type: 'http_error' as const, status: 529 as const },
+    },
+  ],
 };
 
 describe('runMetrics', () => {
@@ -56,12 +62,16 @@ describe('runMetrics', () => {
     };
     const recovered = runMetrics(await runToEnd(config));
     expect(recovered).toMatchObject({ complete: true, failedAttempts: 1, errorsSeen: 0 });
-    const unrecovered = runMetrics(await runToEnd({ ...config, recovery: { compaction: { proactive: false, waterfall: false } } }));
+    const unrecovered = runMetrics(
+      await runToEnd({ ...config, recovery: { compaction: { proactive: false, waterfall: false } } }),
+    );
     expect(unrecovered).toMatchObject({ complete: false, failedAttempts: 1, errorsSeen: 1 });
   });
 
   it('reads the task verdict apart from how the loop ended: a model that gives up completes its loop, not its task', async () => {
-    const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
+    const events = await runToEnd({
+      faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] },
+    });
     const m = runMetrics(events);
     expect(m.complete).toBe(true);
     expect(m.verdict).toBe('not_done');

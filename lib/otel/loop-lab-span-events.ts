@@ -16,7 +16,11 @@ export const LOOP_LAB_EVENT = 'loop_lab.event';
 export function recordEvent(span: Span, event: RunEvent, time: number): void {
   const attributes: Attributes = { [LOOP_LAB_EVENT]: JSON.stringify(event) };
   if (event.event === 'retry_scheduled') {
-    Object.assign(attributes, { 'loop_lab.wait_ms': event.wait_ms, 'loop_lab.next_attempt': event.next_attempt, 'loop_lab.reason': event.reason });
+    Object.assign(attributes, {
+      'loop_lab.wait_ms': event.wait_ms,
+      'loop_lab.next_attempt': event.next_attempt,
+      'loop_lab.reason': event.reason,
+    });
   }
   span.addEvent(event.event, attributes, time);
 }
@@ -36,13 +40,18 @@ export function ownLogOf(spans: readonly OtlpSpan[]): { jsonl: string } | { erro
       try {
         seq = (JSON.parse(line) as { seq?: unknown }).seq;
       } catch (error) {
-        return { error: `span "${span.name}", event "${event.name}": ${LOOP_LAB_EVENT} is not JSON (${(error as Error).message})` };
+        return {
+          error: `span "${span.name}", event "${event.name}": ${LOOP_LAB_EVENT} is not JSON (${(error as Error).message})`,
+        };
       }
-      if (typeof seq !== 'number') return { error: `span "${span.name}", event "${event.name}": ${LOOP_LAB_EVENT} has no seq` };
+      if (typeof seq !== 'number')
+        return { error: `span "${span.name}", event "${event.name}": ${LOOP_LAB_EVENT} has no seq` };
       lines.push({ seq, line });
     }
     if ((span.droppedEventsCount ?? 0) > 0)
-      return { error: `span "${span.name}" dropped ${span.droppedEventsCount} of its events: the run cannot be read back whole` };
+      return {
+        error: `span "${span.name}" dropped ${span.droppedEventsCount} of its events: the run cannot be read back whole`,
+      };
   }
   if (lines.length === 0) return undefined;
   lines.sort((a, b) => a.seq - b.seq);

@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 const Uint64 = z.union([z.string().regex(/^\d+$/, 'a uint64 as decimal digits'), z.number().int().min(0)]);
 const Int64 = z.union([z.string().regex(/^-?\d+$/, 'an int64 as decimal digits'), z.number().int()]);
-const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `${bytes} bytes as lowercase hex`);
+const hex = (bytes: number) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `${bytes} bytes as lowercase hex`);
 
 export type OtlpAnyValue =
   | { stringValue: string }
@@ -35,7 +36,9 @@ export const OtlpAnyValueSchema: z.ZodType<OtlpAnyValue> = z.lazy(() =>
     z.object({ kvlistValue: z.object({ values: z.array(OtlpKeyValueSchema).optional() }).strict() }).strict(),
   ]),
 );
-export const OtlpKeyValueSchema: z.ZodType<OtlpKeyValue> = z.lazy(() => z.object({ key: z.string(), value: OtlpAnyValueSchema.optional() }).strict());
+export const OtlpKeyValueSchema: z.ZodType<OtlpKeyValue> = z.lazy(() =>
+  z.object({ key: z.string(), value: OtlpAnyValueSchema.optional() }).strict(),
+);
 
 const Attributes = z.array(OtlpKeyValueSchema).optional();
 
@@ -54,7 +57,16 @@ export const OtlpSpanSchema = z
     attributes: Attributes,
     droppedAttributesCount: z.number().int().min(0).optional(),
     events: z
-      .array(z.object({ timeUnixNano: Uint64, name: z.string(), attributes: Attributes, droppedAttributesCount: z.number().int().min(0).optional() }).strict())
+      .array(
+        z
+          .object({
+            timeUnixNano: Uint64,
+            name: z.string(),
+            attributes: Attributes,
+            droppedAttributesCount: z.number().int().min(0).optional(),
+          })
+          .strict(),
+      )
       .optional(),
     droppedEventsCount: z.number().int().min(0).optional(),
     links: z
@@ -94,7 +106,12 @@ export const OtlpTraceRequestSchema = z
             z
               .object({
                 scope: z
-                  .object({ name: z.string(), version: z.string().optional(), attributes: Attributes, droppedAttributesCount: z.number().int().optional() })
+                  .object({
+                    name: z.string(),
+                    version: z.string().optional(),
+                    attributes: Attributes,
+                    droppedAttributesCount: z.number().int().optional(),
+                  })
                   .strict()
                   .optional(),
                 spans: z.array(OtlpSpanSchema),
@@ -123,5 +140,7 @@ function plain(value: OtlpAnyValue): unknown {
   if ('doubleValue' in value) return value.doubleValue;
   if ('bytesValue' in value) return value.bytesValue;
   if ('arrayValue' in value) return (value.arrayValue.values ?? []).map(plain);
-  return Object.fromEntries((value.kvlistValue.values ?? []).map((kv) => [kv.key, kv.value ? plain(kv.value) : undefined]));
+  return Object.fromEntries(
+    (value.kvlistValue.values ?? []).map((kv) => [kv.key, kv.value ? plain(kv.value) : undefined]),
+  );
 }

@@ -24,12 +24,15 @@ const nanosToMs = (n: string | number): number => Number(BigInt(n) / 1_000_000n)
  * is stored under the importer's placeholder (importedConfig), which the page does not offer
  * to run again.
  */
-export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | { ok: false; errors: string[] } {
+export function otlpToTracerJsonl(
+  text: string,
+): { ok: true; jsonl: string } | { ok: false; errors: string[] } {
   // A nested attribute value (arrayValue / kvlistValue) far deeper than any trace needs would
   // overflow the stack inside the recursive schema: refused here, with where it is.
   const raw = parseJsonWithin(text, MAX_OTLP_DEPTH);
   if (!raw.ok && raw.tooDeep === undefined) return { ok: false, errors: [`not valid JSON: ${raw.syntax}`] };
-  if (!raw.ok) return { ok: false, errors: [`${raw.tooDeep}: nested deeper than ${MAX_OTLP_DEPTH} levels; flatten it`] };
+  if (!raw.ok)
+    return { ok: false, errors: [`${raw.tooDeep}: nested deeper than ${MAX_OTLP_DEPTH} levels; flatten it`] };
   const parsed = OtlpTraceRequestSchema.safeParse(raw.value);
   if (!parsed.success) return { ok: false, errors: describeIssues(parsed.error).slice(0, 20) };
   const spans = parsed.data.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
@@ -38,9 +41,13 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
   if (own && 'error' in own) return { ok: false, errors: [own.error] };
   if (own) return { ok: true, jsonl: own.jsonl };
   const op = (span: OtlpSpan): unknown => attributeOf(span, 'gen_ai.operation.name');
-  const ordered = [...spans].sort((a, b) => Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)));
+  const ordered = [...spans].sort((a, b) =>
+    Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)),
+  );
   const agent = ordered.find((s) => op(s) === 'invoke_agent');
-  const runId = String(attributeOf(agent ?? { attributes: [] }, 'gen_ai.conversation.id') ?? agent?.traceId ?? 'otlp');
+  const runId = String(
+    attributeOf(agent ?? { attributes: [] }, 'gen_ai.conversation.id') ?? agent?.traceId ?? 'otlp',
+  );
   const lines: Record<string, unknown>[] = [];
   let iteration = 0;
   let usd = 0;
@@ -63,7 +70,9 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
         usd_so_far: usd,
         latency_ms: latency,
         stop_reason: Array.isArray(reasons) ? String(reasons[0] ?? 'end_turn') : 'end_turn',
-        model: String(attributeOf(span, 'gen_ai.response.model') ?? attributeOf(span, 'gen_ai.request.model') ?? ''),
+        model: String(
+          attributeOf(span, 'gen_ai.response.model') ?? attributeOf(span, 'gen_ai.request.model') ?? '',
+        ),
       });
     } else if (op(span) === 'execute_tool') {
       lines.push({
@@ -79,7 +88,8 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
       });
     }
   }
-  if (lines.length === 0) return { ok: false, errors: ['the trace has no gen_ai chat or execute_tool spans to draw'] };
+  if (lines.length === 0)
+    return { ok: false, errors: ['the trace has no gen_ai chat or execute_tool spans to draw'] };
   if (agent) {
     const complete = attributeOf(agent, 'loop_lab.complete');
     lines.push({
@@ -87,7 +97,10 @@ export function otlpToTracerJsonl(text: string): { ok: true; jsonl: string } | {
       ts: nanosToMs(agent.endTimeUnixNano),
       event: 'terminate',
       iteration,
-      reason: String(attributeOf(agent, 'loop_lab.terminate.reason') ?? (agent.status?.code === 2 ? 'model_error' : 'end_turn')),
+      reason: String(
+        attributeOf(agent, 'loop_lab.terminate.reason') ??
+          (agent.status?.code === 2 ? 'model_error' : 'end_turn'),
+      ),
       complete: typeof complete === 'boolean' ? complete : agent.status?.code !== 2,
       usd_so_far: Number(attributeOf(agent, 'loop_lab.usd') ?? usd),
     });

@@ -7,7 +7,11 @@ import { runToOtlp } from './run-to-otlp';
 
 const faults = {
   rules: [
-    { id: 'o', when: { kind: 'requests' as const, numbers: [2] }, action: { type: 'http_error' as const, status: 529 as const } },
+    {
+      id: 'o',
+      when: { kind: 'requests' as const, numbers: [2] },
+      action: { type: 'http_error' as const, status: 529 as const },
+    },
     {
       id: 't',
       when: { kind: 'requests' as const, numbers: [4] },
@@ -46,7 +50,13 @@ describe('runToOtlp', () => {
   it('marks each failed attempt with error.type and ERROR, and the retry with its resend count', async () => {
     const { spans } = await exported();
     const chats = spans.filter((s) => op(s) === 'chat' && attributeOf(s, 'loop_lab.iteration') === 2);
-    expect(chats.map((s) => [attributeOf(s, 'http.request.resend_count'), s.status?.code ?? 0, attributeOf(s, 'error.type')])).toEqual([
+    expect(
+      chats.map((s) => [
+        attributeOf(s, 'http.request.resend_count'),
+        s.status?.code ?? 0,
+        attributeOf(s, 'error.type'),
+      ]),
+    ).toEqual([
       [0, 2, 'overloaded_error'],
       [1, 0, undefined],
     ]);
@@ -76,7 +86,11 @@ describe('runToOtlp', () => {
   });
 
   it('refuses a file that is not OTLP, naming the field', () => {
-    const bad = otlpToTracerJsonl(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '1', name: 'a', kind: 1 }] }] }] }));
+    const bad = otlpToTracerJsonl(
+      JSON.stringify({
+        resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '1', name: 'a', kind: 1 }] }] }],
+      }),
+    );
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.errors.join('\n')).toMatch(/traceId/);
   });

@@ -1,9 +1,25 @@
 import { createHash } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type IdGenerator } from '@opentelemetry/sdk-trace';
-import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type IdGenerator,
+} from '@opentelemetry/sdk-trace';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_RESEND_COUNT,
+  ATTR_SERVICE_NAME,
+} from '@opentelemetry/semantic-conventions';
 import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
@@ -84,7 +100,11 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
         [ATTR_GEN_AI_PROVIDER_NAME]: providerName(vendor),
         [ATTR_GEN_AI_REQUEST_MODEL]: model,
         ...(start?.event === 'run_start'
-          ? { [ATTR_GEN_AI_REQUEST_SEED]: start.config.seed, 'loop_lab.scenario': start.scenario.id, 'loop_lab.preset': start.config.preset }
+          ? {
+              [ATTR_GEN_AI_REQUEST_SEED]: start.config.seed,
+              'loop_lab.scenario': start.scenario.id,
+              'loop_lab.preset': start.config.preset,
+            }
           : {}),
       },
     },
@@ -101,7 +121,8 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
   // An event goes on the span open when it happened: its attempt's, its tool call's, else the run's.
   const spanOf = (event: RunEvent): Span => {
     if (event.event === 'run_start' || event.event === 'terminate') return agent;
-    if (event.event === 'tool_start' || event.event === 'tool_call') return (event.call_id ? tools.get(event.call_id) : undefined) ?? agent;
+    if (event.event === 'tool_start' || event.event === 'tool_call')
+      return (event.call_id ? tools.get(event.call_id) : undefined) ?? agent;
     return chat ?? agent;
   };
   for (const event of events) {
@@ -120,11 +141,18 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
           'loop_lab.attempt': event.attempt,
           'loop_lab.background': event.background,
         };
-        chat = tracer.startSpan(`${GEN_AI_OPERATION_NAME_VALUE_CHAT} ${event.model}`, { kind: SpanKind.CLIENT, startTime: at(event.ts), attributes }, parent);
+        chat = tracer.startSpan(
+          `${GEN_AI_OPERATION_NAME_VALUE_CHAT} ${event.model}`,
+          { kind: SpanKind.CLIENT, startTime: at(event.ts), attributes },
+          parent,
+        );
         break;
       }
       case 'stream_open':
-        chat?.setAttributes({ [ATTR_GEN_AI_RESPONSE_ID]: event.response_id, [ATTR_GEN_AI_RESPONSE_MODEL]: event.model });
+        chat?.setAttributes({
+          [ATTR_GEN_AI_RESPONSE_ID]: event.response_id,
+          [ATTR_GEN_AI_RESPONSE_MODEL]: event.model,
+        });
         break;
       case 'llm_call':
         chat?.setAttributes({
@@ -137,7 +165,8 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
         break;
       case 'model_error':
         chat?.setAttributes({
-          [ATTR_ERROR_TYPE]: event.vendor_type ?? (event.status !== undefined ? String(event.status) : event.category),
+          [ATTR_ERROR_TYPE]:
+            event.vendor_type ?? (event.status !== undefined ? String(event.status) : event.category),
           'loop_lab.error.category': event.category,
           'loop_lab.error.retryable': event.retryable,
         });
@@ -189,7 +218,8 @@ export function runToOtlp({ runId, events, startedAtMs }: RunToOtlpOptions): str
           'loop_lab.complete': event.complete,
           'loop_lab.usd': event.usd_so_far,
         });
-        if (!event.complete) agent.setStatus({ code: SpanStatusCode.ERROR, message: event.message ?? event.reason });
+        if (!event.complete)
+          agent.setStatus({ code: SpanStatusCode.ERROR, message: event.message ?? event.reason });
         agent.end(at(event.ts));
         break;
       default:

@@ -15,7 +15,13 @@ export const CASSETTE_VERSION = 2;
 export const CASSETTE_VERSIONS = [1, 2] as const;
 
 /** The request headers a cassette keeps; every other header (authorization, x-api-key, cookies, …) is dropped. */
-export const CASSETTE_REQUEST_HEADERS: readonly string[] = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
+export const CASSETTE_REQUEST_HEADERS: readonly string[] = [
+  'content-type',
+  'accept',
+  'anthropic-version',
+  'anthropic-beta',
+  'openai-beta',
+];
 
 /** The response headers a cassette keeps: what the SDKs and the recovery ladder read. */
 export const CASSETTE_RESPONSE_HEADERS: readonly string[] = [

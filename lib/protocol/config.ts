@@ -6,7 +6,12 @@ import { ReplayConfigSchema } from './replay';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, MAX_SCHEDULED_SWAPS } from './config-defaults';
 import { VENDORS } from './vendors';
 
-export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, DEFAULT_SYSTEM_PROMPT, MAX_SCHEDULED_SWAPS } from './config-defaults';
+export {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_RUN_MS,
+  DEFAULT_SYSTEM_PROMPT,
+  MAX_SCHEDULED_SWAPS,
+} from './config-defaults';
 export { VENDORS, asVendor, dialectOf, isSimulated, type Dialect, type Vendor } from './vendors';
 
 /** Where a run's model traffic goes (the list: vendors.ts, free of zod for the browser's first load). */
@@ -144,7 +149,9 @@ export const BudgetsSchema = z
   .strict();
 
 /** A tool's name as the model sees it (lib/tools): the key of a description override. */
-export const ToolNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a tool name: lowercase letters, digits and _');
+export const ToolNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'a tool name: lowercase letters, digits and _');
 
 /** Which named, versioned prompt set a run's prompts came from (the texts themselves are in the config). */
 export const PromptSetRefSchema = z
@@ -176,7 +183,12 @@ export const RunConfigSchema = z
     /** Replaces the built-in system prompt (DEFAULT_SYSTEM_PROMPT). */
     system: z.string().max(20_000).optional(),
     /** Replaces tool descriptions, by tool name; tools not named keep their own. */
-    toolDescriptions: z.record(ToolNameSchema, z.string().trim().min(1, 'an empty description: leave the tool out to keep its own').max(4_000)).optional(),
+    toolDescriptions: z
+      .record(
+        ToolNameSchema,
+        z.string().trim().min(1, 'an empty description: leave the tool out to keep its own').max(4_000),
+      )
+      .optional(),
     /** The prompt set the system prompt, task and tool descriptions were loaded from, unchanged. */
     promptSet: PromptSetRefSchema.optional(),
     preset: PresetIdSchema.default(DEFAULT_PRESET),
@@ -193,7 +205,12 @@ export const RunConfigSchema = z
     clock: ClockKindSchema.default('real'),
     /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
     maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
-    budgets: BudgetsSchema.default({ maxIterations: 30, maxCostUsd: 1, maxRunMs: DEFAULT_MAX_RUN_MS, maxAttempts: DEFAULT_MAX_ATTEMPTS }),
+    budgets: BudgetsSchema.default({
+      maxIterations: 30,
+      maxCostUsd: 1,
+      maxRunMs: DEFAULT_MAX_RUN_MS,
+      maxAttempts: DEFAULT_MAX_ATTEMPTS,
+    }),
     /** How history is rendered when the vendor or model changes mid-run. */
     takeover: TakeoverSchema.default(DEFAULT_TAKEOVER),
     /** Planned swaps, applied at the request boundary of their turn. */

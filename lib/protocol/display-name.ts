@@ -35,7 +35,8 @@ export function forbiddenNameCharacter(text: string): string | undefined {
   if (found === undefined) return undefined;
   const code = found.codePointAt(0)!;
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  const word = WORDS[code] ?? (code < 0x20 || (code >= 0x7f && code <= 0x9f) ? 'a control character' : undefined);
+  const word =
+    WORDS[code] ?? (code < 0x20 || (code >= 0x7f && code <= 0x9f) ? 'a control character' : undefined);
   return word ? `${hex} (${word})` : hex;
 }
 
@@ -47,5 +48,9 @@ export const DisplayNameSchema = z
   .max(100)
   .superRefine((name, ctx) => {
     const bad = forbiddenNameCharacter(name);
-    if (bad) ctx.addIssue({ code: 'custom', message: `contains ${bad}; names may not hold control or bidirectional-override characters` });
+    if (bad)
+      ctx.addIssue({
+        code: 'custom',
+        message: `contains ${bad}; names may not hold control or bidirectional-override characters`,
+      });
   });

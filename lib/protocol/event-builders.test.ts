@@ -4,7 +4,13 @@ import { eventLog, parseEventJson, stampEvent, stampEventInPlace } from './event
 describe('event builders', () => {
   it('stamps a body with its run, seq and run-clock ts, leaving the body as it was', () => {
     const body = { event: 'iteration_start' as const, iteration: 2 };
-    expect(stampEvent(body, { run_id: 'r', seq: 4, ts: 120 })).toEqual({ event: 'iteration_start', iteration: 2, run_id: 'r', seq: 4, ts: 120 });
+    expect(stampEvent(body, { run_id: 'r', seq: 4, ts: 120 })).toEqual({
+      event: 'iteration_start',
+      iteration: 2,
+      run_id: 'r',
+      seq: 4,
+      ts: 120,
+    });
     expect(body).toEqual({ event: 'iteration_start', iteration: 2 });
   });
 
@@ -25,7 +31,11 @@ describe('event builders', () => {
   });
 
   it('refuses a JSON line that is not an event', () => {
-    expect(() => parseEventJson('{"event":"iteration_start","run_id":"r","seq":0,"ts":0}')).toThrow(/iteration/);
-    expect(parseEventJson('{"event":"iteration_start","iteration":1,"run_id":"r","seq":0,"ts":0}').event).toBe('iteration_start');
+    expect(() => parseEventJson('{"event":"iteration_start","run_id":"r","seq":0,"ts":0}')).toThrow(
+      /iteration/,
+    );
+    expect(
+      parseEventJson('{"event":"iteration_start","iteration":1,"run_id":"r","seq":0,"ts":0}').event,
+    ).toBe('iteration_start');
   });
 });

@@ -21,7 +21,11 @@ export function stampEventInPlace(body: EventBody, stamp: EventStamp): RunEvent 
 }
 
 /** Bodies stamped as one run's log: seq from 0, ts from `ts(seq)` (default: the seq itself). */
-export function eventLog(runId: string, bodies: readonly EventBody[], ts: (seq: number) => number = (seq) => seq): RunEvent[] {
+export function eventLog(
+  runId: string,
+  bodies: readonly EventBody[],
+  ts: (seq: number) => number = (seq) => seq,
+): RunEvent[] {
   return bodies.map((body, seq) => stampEvent(body, { run_id: runId, seq, ts: ts(seq) }));
 }
 

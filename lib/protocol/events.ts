@@ -49,7 +49,12 @@ import {
   OutputRecoveryEventSchema,
 } from './event-families/context-events';
 
-export { TerminateReasonSchema, type TerminateReason, TaskVerdictSchema, type TaskVerdict } from './event-families/run-events';
+export {
+  TerminateReasonSchema,
+  type TerminateReason,
+  TaskVerdictSchema,
+  type TaskVerdict,
+} from './event-families/run-events';
 export {
   ErrorCategorySchema,
   type ErrorCategory,
@@ -60,7 +65,12 @@ export {
 } from './event-families/model-call-events';
 export { SentBodySchema, SENT_BODY_MAX_CHARS } from './event-families/takeover-events';
 export type SentBody = z.infer<typeof SentBodySchema>;
-export { ToolCallStatusSchema, type ToolCallStatus, ArgRepairRungSchema, type ArgRepairRung } from './event-families/tool-events';
+export {
+  ToolCallStatusSchema,
+  type ToolCallStatus,
+  ArgRepairRungSchema,
+  type ArgRepairRung,
+} from './event-families/tool-events';
 export {
   SentMessageSchema,
   type SentMessage,
@@ -123,7 +133,9 @@ export type RunEventType = RunEvent['event'];
 export type EventOf<T extends RunEventType> = Extract<RunEvent, { event: T }>;
 
 /** An event before the log stamps it with run_id, seq and ts. */
-export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent ? Omit<T, 'run_id' | 'seq' | 'ts'> : never;
+export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent
+  ? Omit<T, 'run_id' | 'seq' | 'ts'>
+  : never;
 
 /**
  * Parses one event at the edge without throwing: the browser skips an event it does not

@@ -8,7 +8,10 @@ import { z } from 'zod';
 /** Which model requests a rule hits. Request numbers count every HTTP attempt from 1. */
 export const FaultWhenSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('always') }),
-  z.strictObject({ kind: z.literal('requests'), numbers: z.array(z.number().int().min(1).max(1_000_000)).min(1).max(1000) }),
+  z.strictObject({
+    kind: z.literal('requests'),
+    numbers: z.array(z.number().int().min(1).max(1_000_000)).min(1).max(1000),
+  }),
   z.strictObject({ kind: z.literal('probability'), p: z.number().min(0).max(1) }),
   /** The rule's next N hits: requests it is the first matching rule for, from when it is switched on. */
   z.strictObject({ kind: z.literal('next'), count: z.number().int().min(1).max(1000) }),

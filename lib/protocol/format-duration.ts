@@ -22,5 +22,7 @@ export function formatMs(ms: number | undefined): string {
 }
 
 function pair(major: number, majorUnit: string, minor: number, minorUnit: string): string {
-  return minor === 0 ? `${major} ${majorUnit}` : `${major} ${majorUnit} ${String(minor).padStart(2, '0')} ${minorUnit}`;
+  return minor === 0
+    ? `${major} ${majorUnit}`
+    : `${major} ${majorUnit} ${String(minor).padStart(2, '0')} ${minorUnit}`;
 }

@@ -9,7 +9,11 @@ export const IMPORTED_SCENARIO = 'imported';
 
 /** The run config such a trace is shown under: minimal, valid, and marked as imported. */
 export function importedConfig(): RunConfig {
-  return RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, scenario: IMPORTED_SCENARIO, preset: 'naive' });
+  return RunConfigSchema.parse({
+    provider: { vendor: 'sim-anthropic' },
+    scenario: IMPORTED_SCENARIO,
+    preset: 'naive',
+  });
 }
 
 /** Was this config recovered from the run, or is it the importer's placeholder? */

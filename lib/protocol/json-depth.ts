@@ -10,14 +10,18 @@ export const MAX_JSON_DEPTH = 64;
 export const MAX_EVENT_DEPTH = MAX_JSON_DEPTH + 16;
 
 /** What parseJsonWithin found wrong: not JSON (the parser's words), or too deep (the path to where). */
-export type JsonProblem = { ok: false; syntax: string; tooDeep?: undefined } | { ok: false; tooDeep: string; syntax?: undefined };
+export type JsonProblem =
+  { ok: false; syntax: string; tooDeep?: undefined } | { ok: false; tooDeep: string; syntax?: undefined };
 
 /**
  * JSON.parse with the depth limit: every JSON the server reads from outside (a request body,
  * an imported JSONL line, an OTLP trace) comes in through here, so none can reach a schema or
  * a recursive reader deeper than it can walk.
  */
-export function parseJsonWithin(text: string, maxDepth: number = MAX_JSON_DEPTH): { ok: true; value: unknown } | JsonProblem {
+export function parseJsonWithin(
+  text: string,
+  maxDepth: number = MAX_JSON_DEPTH,
+): { ok: true; value: unknown } | JsonProblem {
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -44,9 +48,12 @@ export function findTooDeep(value: unknown, maxDepth: number = MAX_JSON_DEPTH): 
     const depth = node.depth + 1;
     if (depth > maxDepth) return formatPath(pathOf(node));
     if (Array.isArray(node.value)) {
-      node.value.forEach((child: unknown, index) => stack.push({ value: child, depth, key: index, parent: node }));
+      node.value.forEach((child: unknown, index) =>
+        stack.push({ value: child, depth, key: index, parent: node }),
+      );
     } else {
-      for (const [key, child] of Object.entries(node.value)) stack.push({ value: child, depth, key, parent: node });
+      for (const [key, child] of Object.entries(node.value))
+        stack.push({ value: child, depth, key, parent: node });
     }
   }
   return undefined;

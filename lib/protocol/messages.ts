@@ -70,5 +70,15 @@ export const MessageSchema = z.object({
 export type Message = z.infer<typeof MessageSchema>;
 
 /** Why a model response ended, in vendor-neutral terms. */
-export const StopReasonSchema = z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'context_window', 'pause', 'incomplete', 'other']);
+export const StopReasonSchema = z.enum([
+  'end_turn',
+  'tool_use',
+  'max_tokens',
+  'stop_sequence',
+  'refusal',
+  'context_window',
+  'pause',
+  'incomplete',
+  'other',
+]);
 export type StopReason = z.infer<typeof StopReasonSchema>;

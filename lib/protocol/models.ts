@@ -46,7 +46,14 @@ const FIVE_MINUTES = 5 * 60_000;
 
 /** Anthropic: breakpoints, 5-minute TTL refreshed on a hit, writes 1.25× input, reads 0.1×. */
 function anthropicCache(inputPrice: number, minTokens: number): PromptCacheInfo {
-  return { kind: 'breakpoints', minTokens, stepTokens: 1, ttlMs: FIVE_MINUTES, writePrice: inputPrice * 1.25, readPrice: inputPrice * 0.1 };
+  return {
+    kind: 'breakpoints',
+    minTokens,
+    stepTokens: 1,
+    ttlMs: FIVE_MINUTES,
+    writePrice: inputPrice * 1.25,
+    readPrice: inputPrice * 0.1,
+  };
 }
 
 /**
@@ -54,7 +61,14 @@ function anthropicCache(inputPrice: number, minTokens: number): PromptCacheInfo 
  * for 5 to 10 minutes without use (the shorter end modelled); `readShare` of the input price.
  */
 function automaticCache(inputPrice: number, readShare: number): PromptCacheInfo {
-  return { kind: 'automatic', minTokens: 1024, stepTokens: 128, ttlMs: FIVE_MINUTES, writePrice: inputPrice, readPrice: inputPrice * readShare };
+  return {
+    kind: 'automatic',
+    minTokens: 1024,
+    stepTokens: 128,
+    ttlMs: FIVE_MINUTES,
+    writePrice: inputPrice,
+    readPrice: inputPrice * readShare,
+  };
 }
 
 export const SIM_MODELS: readonly ModelInfo[] = [
@@ -334,13 +348,24 @@ export interface CachedTokens {
  * whole prompt; the part the vendor read from its cache or wrote to it is priced at the
  * model's cache rates, the rest at the input price.
  */
-export function costUsd(model: string, inputTokens: number, outputTokens: number, cached?: CachedTokens): number {
+export function costUsd(
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  cached?: CachedTokens,
+): number {
   const info = findModel(model);
   if (!info) return 0;
   const read = cached?.read ?? 0;
   const written = cached?.written ?? 0;
   const plain = Math.max(0, inputTokens - read - written);
-  return (plain * info.inputPrice + read * info.cache.readPrice + written * info.cache.writePrice + outputTokens * info.outputPrice) / 1_000_000;
+  return (
+    (plain * info.inputPrice +
+      read * info.cache.readPrice +
+      written * info.cache.writePrice +
+      outputTokens * info.outputPrice) /
+    1_000_000
+  );
 }
 
 /** What the cache saved on one call: its cost had every input token been plain input, less its cost (negative when writes cost more than reads saved). */

@@ -29,13 +29,21 @@ const NUMBERS: Record<PresetId, Record<string, Meaning[]>> = {
       v((c) => c.tools.warnAfterFailures),
       named('the seed’s HTTP layer retries 3 times: the stacked pair’s sdkMaxRetries'),
     ],
-    '1': [v((c) => seconds(c.retry.baseDelayMs)), v((c) => seconds(c.background.baseDelayMs)), v((c) => seconds(c.retry.retryAfterCapMs) / 86_400)],
+    '1': [
+      v((c) => seconds(c.retry.baseDelayMs)),
+      v((c) => seconds(c.background.baseDelayMs)),
+      v((c) => seconds(c.retry.retryAfterCapMs) / 86_400),
+    ],
     '60': [v((c) => seconds(c.retry.maxDelayMs))],
     '10': [v((c) => percent(c.retry.jitterRatio))],
     '120': [v((c) => seconds(c.watchdog.baseMs))],
     '30': [v((c) => seconds(c.watchdog.perRetryMs))],
     '5': [v((c) => c.watchdog.streamErrorCap), v((c) => seconds(c.compaction.breakerCooldownMs) / 60)],
-    '2': [v((c) => 2 * seconds(c.background.baseDelayMs)), v((c) => c.compaction.waterfallBudget), v((c) => seconds(c.retry.fixedDelayMs))],
+    '2': [
+      v((c) => 2 * seconds(c.background.baseDelayMs)),
+      v((c) => c.compaction.waterfallBudget),
+      v((c) => seconds(c.retry.fixedDelayMs)),
+    ],
     '4': [v((c) => 4 * seconds(c.background.baseDelayMs)), v((c) => c.compaction.trimFloor)],
     '8': [v((c) => c.tools.haltAfterFailures), SDK],
     '7': [named('the example of a coerced value, "7" → 7')],
@@ -90,7 +98,9 @@ const NUMBERS: Record<PresetId, Record<string, Meaning[]>> = {
 
 /** The numbers a text names, as written: "262,144" → "262144"; a digit inside a name (s08, s11) is not one. */
 function numbersIn(text: string): string[] {
-  return [...text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?/g)].map((m) => m[0].replace(/,(?=\d{3})/g, '').replace(/,$/, ''));
+  return [...text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?/g)].map((m) =>
+    m[0].replace(/,(?=\d{3})/g, '').replace(/,$/, ''),
+  );
 }
 
 describe('every number a preset’s description names is that preset’s value, or named as the source’s', () => {
@@ -103,15 +113,26 @@ describe('every number a preset’s description names is that preset’s value, 
         expect(meanings, `${id}: "${said}" is named in the description but not accounted for`).toBeDefined();
       }
       for (const [said, meanings] of Object.entries(table)) {
-        expect(numbersIn(`${summary} ${differs}`), `${id}: ${said} is listed but the description no longer names it`).toContain(said);
+        expect(
+          numbersIn(`${summary} ${differs}`),
+          `${id}: ${said} is listed but the description no longer names it`,
+        ).toContain(said);
         for (const meaning of meanings) {
-          if ('value' in meaning) expect(meaning.value(PRESETS[id]), `${id}: the description says ${said}`).toBe(Number(said));
+          if ('value' in meaning)
+            expect(meaning.value(PRESETS[id]), `${id}: the description says ${said}`).toBe(Number(said));
         }
       }
     });
   }
 
   it('a wrong number in a description is caught', () => {
-    expect(numbersIn('3 retries, 1 s doubling to 60 s ±10 %; 262,144 tokens; s08; 0.5 s')).toEqual(['3', '1', '60', '10', '262144', '0.5']);
+    expect(numbersIn('3 retries, 1 s doubling to 60 s ±10 %; 262,144 tokens; s08; 0.5 s')).toEqual([
+      '3',
+      '1',
+      '60',
+      '10',
+      '262144',
+      '0.5',
+    ]);
   });
 });

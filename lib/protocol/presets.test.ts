@@ -15,7 +15,13 @@ describe('presets match their seeds', () => {
       jitterMode: 'additive',
       jitterRatio: 0.25,
     });
-    expect(output).toMatchObject({ maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false });
+    expect(output).toMatchObject({
+      maxTokens: 8_000,
+      escalate: true,
+      escalatedMaxTokens: 64_000,
+      maxContinuations: 3,
+      continueAfterPartial: false,
+    });
     expect(compaction).toMatchObject({ reactive: true, reactiveKeepMessages: 5, waterfall: false });
     expect(fallback).toMatchObject({ enabled: true, afterOverloads: 3 });
   });
@@ -38,7 +44,8 @@ describe('presets match their seeds', () => {
   });
 
   it('every preset says what it reproduces; the two with seeds name where the project differs', () => {
-    for (const id of Object.keys(PRESETS) as Array<keyof typeof PRESETS>) expect(PRESET_DESCRIPTIONS[id].summary.length).toBeGreaterThan(10);
+    for (const id of Object.keys(PRESETS) as Array<keyof typeof PRESETS>)
+      expect(PRESET_DESCRIPTIONS[id].summary.length).toBeGreaterThan(10);
     expect(PRESET_DESCRIPTIONS.s11.differs).toBeTruthy();
     expect(PRESET_DESCRIPTIONS.codesmith.differs).toBeTruthy();
   });
@@ -50,7 +57,10 @@ describe('presets match their seeds', () => {
 
 describe('overrides', () => {
   it("an override of one field keeps the preset's other fields (no defaults sneak in)", () => {
-    const overrides = RecoveryOverridesSchema.parse({ retry: { maxRetries: 2 }, compaction: { thresholdRatio: 0.5 } });
+    const overrides = RecoveryOverridesSchema.parse({
+      retry: { maxRetries: 2 },
+      compaction: { thresholdRatio: 0.5 },
+    });
     const s11 = resolveRecovery('s11', overrides);
     expect(s11.retry).toMatchObject({ maxRetries: 2, retryOn: 'rate_limit_overloaded' });
     expect(s11.compaction).toMatchObject({ thresholdRatio: 0.5, reactive: true });

@@ -64,7 +64,14 @@ const codesmith: RecoveryConfig = {
   background: { enabled: true, maxRetries: 3, baseDelayMs: 1_000 },
   watchdog: { enabled: true, baseMs: 120_000, perRetryMs: 30_000, streamErrorCap: 5 },
   fallback: { enabled: false, afterOverloads: 3, model: '' },
-  tools: { ...OFF_TOOLS, loopGuard: true, repairJson: true, coerceArgs: true, repairInterrupted: true, maxParallel: 4 },
+  tools: {
+    ...OFF_TOOLS,
+    loopGuard: true,
+    repairJson: true,
+    coerceArgs: true,
+    repairInterrupted: true,
+    maxParallel: 4,
+  },
   context: OFF_CONTEXT,
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
   // proactive threshold (75 % of the window) is the project's choice.
@@ -99,7 +106,14 @@ const s11: RecoveryConfig = {
   tools: OFF_TOOLS,
   context: OFF_CONTEXT,
   compaction: { ...OFF_COMPACTION, reactive: true, reactiveKeepMessages: 5 },
-  output: { maxTokens: 8_000, escalate: true, escalatedMaxTokens: 64_000, maxContinuations: 3, continueAfterPartial: false, refuseCutToolCalls: true },
+  output: {
+    maxTokens: 8_000,
+    escalate: true,
+    escalatedMaxTokens: 64_000,
+    maxContinuations: 3,
+    continueAfterPartial: false,
+    refuseCutToolCalls: true,
+  },
   cache: { promptCaching: false, protectionFloorTokens: 0, forcedBypassesFloor: true },
 };
 
@@ -180,7 +194,10 @@ export const PRESET_DESCRIPTIONS: Record<PresetId, { summary: string; differs?: 
     differs:
       "the 30 s tool timeout is the project's (the course has none); the output cap is the project's 8,192 (the course's sample call asks for 2,048); its 15-iteration budget is the run's budgets.maxIterations, not a preset's; a tool call cut before its result is answered with a synthetic error result (the project's addition; the course's loop does not meet one)",
   },
-  naive: { summary: 'no recovery at all: the first error ends the run; malformed tool arguments are not repaired, the model is only told what was wrong' },
+  naive: {
+    summary:
+      'no recovery at all: the first error ends the run; malformed tool arguments are not repaired, the model is only told what was wrong',
+  },
   'sdk-default': {
     summary:
       "only the vendor SDK's own 2 retries (its default: 0.5 s doubling to 8 s, less up to 25 %, Retry-After honoured) beneath a loop that retries nothing: the loop sees one attempt, the page each request the SDK resent",

@@ -59,7 +59,11 @@ export const WatchdogConfigSchema = z.object({
    * Consecutive stream errors after which the call fails, while the watchdog is on. It bounds
    * the watchdog's free (Empty) retries, so it cannot be switched off: 0 would mean endless retries.
    */
-  streamErrorCap: z.number().int().min(1, 'the stream error cap must be at least 1: without it an empty stream is retried without end').max(50),
+  streamErrorCap: z
+    .number()
+    .int()
+    .min(1, 'the stream error cap must be at least 1: without it an empty stream is retried without end')
+    .max(50),
 });
 
 export const FallbackConfigSchema = z.object({
@@ -211,7 +215,11 @@ export const CacheConfigSchema = z.object({
 const CacheOverridesSchema = z.object(cacheFields).partial().strict();
 
 /** No cache: what a log written before prompt caching existed ran with. */
-const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = { promptCaching: false, protectionFloorTokens: 0, forcedBypassesFloor: true };
+const CACHE_BEFORE_SECTION: z.infer<typeof CacheConfigSchema> = {
+  promptCaching: false,
+  protectionFloorTokens: 0,
+  forcedBypassesFloor: true,
+};
 
 export const RecoveryConfigSchema = z.object({
   /**
@@ -235,7 +243,9 @@ export const RecoveryConfigSchema = z.object({
     repairJson: ToolRecoveryConfigSchema.shape.repairJson.default(false),
     coerceArgs: ToolRecoveryConfigSchema.shape.coerceArgs.default(false),
     checkRateMax: ToolRecoveryConfigSchema.shape.checkRateMax.default(CHECK_RATE_BEFORE_LIMIT.checkRateMax),
-    checkRateWindowMs: ToolRecoveryConfigSchema.shape.checkRateWindowMs.default(CHECK_RATE_BEFORE_LIMIT.checkRateWindowMs),
+    checkRateWindowMs: ToolRecoveryConfigSchema.shape.checkRateWindowMs.default(
+      CHECK_RATE_BEFORE_LIMIT.checkRateWindowMs,
+    ),
     // A log recorded before these ran every call one at a time and never met a dangling call.
     repairInterrupted: ToolRecoveryConfigSchema.shape.repairInterrupted.default(false),
     maxParallel: ToolRecoveryConfigSchema.shape.maxParallel.default(1),
@@ -247,9 +257,9 @@ export const RecoveryConfigSchema = z.object({
     reactiveKeepMessages: CompactionConfigSchema.shape.reactiveKeepMessages.default(5),
   }).default(COMPACTION_OFF),
   // Cut tool calls were refused before the switch existed.
-  output: OutputRecoveryConfigSchema.extend({ refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true) }).default(
-    OUTPUT_BEFORE_SECTION,
-  ),
+  output: OutputRecoveryConfigSchema.extend({
+    refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true),
+  }).default(OUTPUT_BEFORE_SECTION),
   cache: CacheConfigSchema.default(CACHE_BEFORE_SECTION),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;

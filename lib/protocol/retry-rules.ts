@@ -33,17 +33,28 @@ const CATEGORY_ORDER: Record<ErrorCategory, number> = {
   authorization: 11,
   context_length: 12,
 };
-export const ERROR_CATEGORIES = (Object.keys(CATEGORY_ORDER) as ErrorCategory[]).sort((a, b) => CATEGORY_ORDER[a] - CATEGORY_ORDER[b]);
+export const ERROR_CATEGORIES = (Object.keys(CATEGORY_ORDER) as ErrorCategory[]).sort(
+  (a, b) => CATEGORY_ORDER[a] - CATEGORY_ORDER[b],
+);
 
 /**
  * The categories the project's classifier calls final (its `retryable` false): the same request
  * would fail the same way however long one waits. Context overflow is final for the retry
  * ladder in every configuration: it has its own recovery channel.
  */
-export const CLASSIFIER_FINAL: ReadonlySet<ErrorCategory> = new Set(['authentication', 'authorization', 'context_length', 'invalid_input']);
+export const CLASSIFIER_FINAL: ReadonlySet<ErrorCategory> = new Set([
+  'authentication',
+  'authorization',
+  'context_length',
+  'invalid_input',
+]);
 
 /** CodeSmith's exclusion rule: only identity and authorization errors, and context overflow (its own channel), fail at once. */
-export const EXCLUSION_FINAL: ReadonlySet<ErrorCategory> = new Set(['authentication', 'authorization', 'context_length']);
+export const EXCLUSION_FINAL: ReadonlySet<ErrorCategory> = new Set([
+  'authentication',
+  'authorization',
+  'context_length',
+]);
 
 /** s11's with_retry catches only RateLimitError (429) and OverloadedError (529). */
 export const RATE_LIMIT_OVERLOADED: ReadonlySet<ErrorCategory> = new Set(['rate_limit', 'overloaded']);
@@ -92,7 +103,12 @@ const RULE_NAMES: Record<RetryOn, string> = {
 
 const SAME_AGAIN = 'the same request would fail the same way';
 
-function notRetryable(kind: RetryErrorKind, by: string, classifierRule: string | undefined, because: string = SAME_AGAIN): RetryRuleVerdict {
+function notRetryable(
+  kind: RetryErrorKind,
+  by: string,
+  classifierRule: string | undefined,
+  because: string = SAME_AGAIN,
+): RetryRuleVerdict {
   const rule = classifierRule ? `classifier rule ${classifierRule}` : categoryLabel(kind.category);
   return { retried: false, by, declined: 'not_retryable', why: `not retryable (${rule}): ${because}` };
 }
@@ -101,16 +117,30 @@ function notRetryable(kind: RetryErrorKind, by: string, classifierRule: string |
  * The conversation's (foreground) account: does this configuration retry the error? `rule` is
  * the classifier rule that named it, for the words.
  */
-export function foregroundRetryRule(config: RecoveryConfig, kind: RetryErrorKind, rule?: string): RetryRuleVerdict {
+export function foregroundRetryRule(
+  config: RecoveryConfig,
+  kind: RetryErrorKind,
+  rule?: string,
+): RetryRuleVerdict {
   const { retry } = config;
   const by = RULE_NAMES[retry.retryOn];
-  if (!retry.enabled) return { retried: false, by: 'retry off', declined: 'retry_off', why: 'retry is off in this configuration' };
+  if (!retry.enabled)
+    return {
+      retried: false,
+      by: 'retry off',
+      declined: 'retry_off',
+      why: 'retry is off in this configuration',
+    };
   if (kind.lasting === 'aborted') return notRetryable(kind, by, rule, 'the call was aborted by its caller');
   if (kind.category === 'context_length') return notRetryable(kind, 'own channel', rule);
   switch (retry.retryOn) {
     case 'exclusion':
       if (EXCLUSION_FINAL.has(kind.category)) return notRetryable(kind, by, rule);
-      return retriedBy(kind, by, 'CodeSmith’s exclusion rule retries every error but authentication, permission and context overflow');
+      return retriedBy(
+        kind,
+        by,
+        'CodeSmith’s exclusion rule retries every error but authentication, permission and context overflow',
+      );
     case 'everything':
       return retriedBy(kind, by, 'this configuration retries every error');
     case 'transient':
@@ -138,12 +168,23 @@ function retriedBy(kind: RetryErrorKind, by: string, words: string): RetryRuleVe
  * CodeSmith's exclusion rule a spent quota is a rate limit like any other (its text classifier
  * files "quota" there); otherwise the classifier's final verdicts hold here too.
  */
-export function backgroundRetryRule(config: RecoveryConfig, kind: RetryErrorKind, rule?: string): RetryRuleVerdict {
+export function backgroundRetryRule(
+  config: RecoveryConfig,
+  kind: RetryErrorKind,
+  rule?: string,
+): RetryRuleVerdict {
   const { background, retry } = config;
   const by = 'network, rate limit, timeout';
-  if (!background.enabled) return { retried: false, by: 'retry off', declined: 'retry_off', why: 'background retry is off in this configuration' };
+  if (!background.enabled)
+    return {
+      retried: false,
+      by: 'retry off',
+      declined: 'retry_off',
+      why: 'background retry is off in this configuration',
+    };
   if (kind.lasting === 'aborted') return notRetryable(kind, by, rule, 'the call was aborted by its caller');
-  const final = retry.retryOn === 'exclusion' ? EXCLUSION_FINAL.has(kind.category) : !classifierRetryable(kind);
+  const final =
+    retry.retryOn === 'exclusion' ? EXCLUSION_FINAL.has(kind.category) : !classifierRetryable(kind);
   if (final) return notRetryable(kind, by, rule);
   if (!BACKGROUND_RETRIED.has(kind.category)) {
     return {
@@ -181,16 +222,24 @@ export function retryTableKinds(): RetryErrorKind[] {
 }
 
 function kindLabel(kind: RetryErrorKind): string {
-  return kind.lasting === 'spent_quota' ? 'spent quota or billing limit (a 429 or 402 no wait fixes)' : categoryLabel(kind.category);
+  return kind.lasting === 'spent_quota'
+    ? 'spent quota or billing limit (a 429 or 402 no wait fixes)'
+    : categoryLabel(kind.category);
 }
 
 function conversationBudget(config: RecoveryConfig): string {
   const { retry } = config;
   if (!retry.enabled) return 'no retries';
   const n = `${retry.maxRetries} ${retry.maxRetries === 1 ? 'retry' : 'retries'}`;
-  if (retry.backoff === 'fixed') return `${n}: a rate limit waits a fixed ${formatMs(retry.fixedDelayMs)}, anything else goes again at once`;
-  const jitter = retry.jitterMode === 'symmetric' ? `±${Math.round(retry.jitterRatio * 100)} %` : `+0–${Math.round(retry.jitterRatio * 100)} %`;
-  const after = retry.honorRetryAfter ? `, Retry-After honoured up to ${formatMs(retry.retryAfterCapMs)}` : ', Retry-After not read';
+  if (retry.backoff === 'fixed')
+    return `${n}: a rate limit waits a fixed ${formatMs(retry.fixedDelayMs)}, anything else goes again at once`;
+  const jitter =
+    retry.jitterMode === 'symmetric'
+      ? `±${Math.round(retry.jitterRatio * 100)} %`
+      : `+0–${Math.round(retry.jitterRatio * 100)} %`;
+  const after = retry.honorRetryAfter
+    ? `, Retry-After honoured up to ${formatMs(retry.retryAfterCapMs)}`
+    : ', Retry-After not read';
   return `${n}, ${formatMs(retry.baseDelayMs)} × 2ⁿ up to ${formatMs(retry.maxDelayMs)} ${jitter}${after}`;
 }
 

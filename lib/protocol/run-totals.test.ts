@@ -26,23 +26,49 @@ const other = (): RunEvent => stampEvent({ event: 'iteration_start', iteration: 
 const terminate = (input: number, output: number, usd: number): RunEvent => ({
   ...base,
   seq: seq++,
-  ...terminateEvent({ reason: 'end_turn', complete: true, totals: { inputTokens: input, outputTokens: output, usd } }),
+  ...terminateEvent({
+    reason: 'end_turn',
+    complete: true,
+    totals: { inputTokens: input, outputTokens: output, usd },
+  }),
 });
 
 describe('the one totals fold', () => {
   it('adds every answered call and carries the cost so far, not a sum of rounded per-call costs', () => {
-    const totals = foldTotals([other(), llmCall(1000, 200, 0.0061), other(), llmCall(1500, 300, 0.0123), llmCall(40, 12, 0.0124)]);
+    const totals = foldTotals([
+      other(),
+      llmCall(1000, 200, 0.0061),
+      other(),
+      llmCall(1500, 300, 0.0123),
+      llmCall(40, 12, 0.0124),
+    ]);
     expect(totals).toEqual({ ...NO_TOTALS, inputTokens: 2540, outputTokens: 512, usd: 0.0124 });
   });
 
   it('takes the terminate event as the final word over the sum', () => {
-    expect(foldTotals([llmCall(1000, 200, 0.006), terminate(1000, 200, 0.006)])).toEqual({ ...NO_TOTALS, inputTokens: 1000, outputTokens: 200, usd: 0.006 });
+    expect(foldTotals([llmCall(1000, 200, 0.006), terminate(1000, 200, 0.006)])).toEqual({
+      ...NO_TOTALS,
+      inputTokens: 1000,
+      outputTokens: 200,
+      usd: 0.006,
+    });
     // A log whose terminate states totals the calls in the file do not add up to (an import of a partial trace).
-    expect(foldTotals([llmCall(1000, 200, 0.006), terminate(5000, 900, 0.04)])).toEqual({ ...NO_TOTALS, inputTokens: 5000, outputTokens: 900, usd: 0.04 });
+    expect(foldTotals([llmCall(1000, 200, 0.006), terminate(5000, 900, 0.04)])).toEqual({
+      ...NO_TOTALS,
+      inputTokens: 5000,
+      outputTokens: 900,
+      usd: 0.04,
+    });
   });
 
   it('sums the cached input each call reported and what it saved, and keeps them through the terminate', () => {
-    const cached = (input: number, read: number, written: number, saved: number, usdSoFar: number): RunEvent => ({
+    const cached = (
+      input: number,
+      read: number,
+      written: number,
+      saved: number,
+      usdSoFar: number,
+    ): RunEvent => ({
       ...llmCall(input, 10, usdSoFar),
       cache_read_tokens: read,
       cache_write_tokens: written,
@@ -69,7 +95,14 @@ describe('the one totals fold', () => {
 
 describe('terminateEvent and runOutcome', () => {
   it('writes the totals under the event field names, and leaves out an empty message and a missing iteration', () => {
-    expect(terminateEvent({ reason: 'internal_error', complete: false, message: '', totals: { inputTokens: 7, outputTokens: 8, usd: 0.01 } })).toEqual({
+    expect(
+      terminateEvent({
+        reason: 'internal_error',
+        complete: false,
+        message: '',
+        totals: { inputTokens: 7, outputTokens: 8, usd: 0.01 },
+      }),
+    ).toEqual({
       event: 'terminate',
       reason: 'internal_error',
       complete: false,
@@ -77,7 +110,15 @@ describe('terminateEvent and runOutcome', () => {
       input_tokens: 7,
       output_tokens: 8,
     });
-    expect(terminateEvent({ reason: 'aborted', complete: false, iteration: 3, message: 'stop', totals: NO_TOTALS })).toMatchObject({
+    expect(
+      terminateEvent({
+        reason: 'aborted',
+        complete: false,
+        iteration: 3,
+        message: 'stop',
+        totals: NO_TOTALS,
+      }),
+    ).toMatchObject({
       iteration: 3,
       message: 'stop',
     });

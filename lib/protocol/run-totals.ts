@@ -47,7 +47,12 @@ export function addToTotals(totals: Readonly<RunTotals>, event: RunEvent): Reado
         cacheSavedUsd: totals.cacheSavedUsd + (event.cache_saved_usd ?? 0),
       };
     case 'terminate':
-      return { ...totals, inputTokens: event.input_tokens, outputTokens: event.output_tokens, usd: event.usd_so_far };
+      return {
+        ...totals,
+        inputTokens: event.input_tokens,
+        outputTokens: event.output_tokens,
+        usd: event.usd_so_far,
+      };
     default:
       return totals;
   }

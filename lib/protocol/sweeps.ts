@@ -18,7 +18,10 @@ const AxisIdSchema = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, "-", "_" or "." (it names a row and a CSV cell)');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+    'use letters, digits, "-", "_" or "." (it names a row and a CSV cell)',
+  );
 
 /** A recovery configuration: a preset, optionally with overrides on top. */
 export const SweepConfigurationSchema = z
@@ -74,11 +77,20 @@ export const SweepSeedsSchema = z.union([
 ]);
 
 /** The simulated vendors a sweep runs on the virtual clock. */
-export const SweepVendorSchema = VendorSchema.extract(['sim-anthropic', 'sim-openai', 'sim-openai-responses']);
+export const SweepVendorSchema = VendorSchema.extract([
+  'sim-anthropic',
+  'sim-openai',
+  'sim-openai-responses',
+]);
 export type SweepVendor = z.infer<typeof SweepVendorSchema>;
 
 /** The real vendors a sweep endpoint may speak (their runs use the real clock). */
-export const SweepEndpointVendorSchema = VendorSchema.extract(['anthropic', 'openai', 'openai-responses', 'openai-compatible']);
+export const SweepEndpointVendorSchema = VendorSchema.extract([
+  'anthropic',
+  'openai',
+  'openai-responses',
+  'openai-compatible',
+]);
 
 /**
  * A real endpoint as a sweep target: a vendor, optionally at a base URL (the same rules as a
@@ -157,7 +169,8 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
   const unique = (ids: string[], path: string): void => {
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
+      if (seen.has(id))
+        ctx.addIssue({ code: 'custom', path: [path], message: `"${id}" appears twice; ids must be unique` });
       seen.add(id);
     }
   };
@@ -184,14 +197,26 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
   const targets = new Set<string>(grid.vendors);
   for (const e of grid.endpoints) {
     if (targets.has(e.id))
-      ctx.addIssue({ code: 'custom', path: ['endpoints'], message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['endpoints'],
+        message: `"${e.id}" names a vendor too; an endpoint id must differ from the vendors`,
+      });
   }
   if (grid.vendors.length + grid.endpoints.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['vendors'], message: 'no target: give at least one simulated vendor or one endpoint' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['vendors'],
+      message: 'no target: give at least one simulated vendor or one endpoint',
+    });
   }
   const jobs = countSweepJobs(grid);
   if (jobs > MAX_SWEEP_JOBS) {
-    ctx.addIssue({ code: 'custom', path: ['seeds'], message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['seeds'],
+      message: `the grid makes ${jobs} runs; at most ${MAX_SWEEP_JOBS} (use fewer seeds or configurations)`,
+    });
   }
 }
 
@@ -218,7 +243,10 @@ export function seedList(seeds: SweepGrid['seeds']): number[] {
 }
 
 export function countSweepJobs(
-  grid: Pick<SweepGrid, 'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'> &
+  grid: Pick<
+    SweepGrid,
+    'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'
+  > &
     Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets'>>,
 ): number {
   const seeds = Array.isArray(grid.seeds) ? grid.seeds.length : grid.seeds.to - grid.seeds.from + 1;

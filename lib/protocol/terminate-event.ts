@@ -31,7 +31,10 @@ export function terminateEvent(options: {
  * How a run ended, as the runs list, the run header and comparisons say it. An import that
  * ended without a terminate line ('imported') ended without saying why: not a failure we saw.
  */
-export function runOutcome(end: { reason: TerminateReason; complete: boolean }): Exclude<RunStatus, 'running'> {
+export function runOutcome(end: {
+  reason: TerminateReason;
+  complete: boolean;
+}): Exclude<RunStatus, 'running'> {
   if (end.complete) return 'completed';
   if (end.reason === 'aborted' || end.reason === 'abandoned') return 'aborted';
   if (end.reason === 'imported') return 'completed';

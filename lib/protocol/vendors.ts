@@ -32,5 +32,10 @@ export function dialectOf(vendor: Vendor): Dialect {
   return vendor === 'sim-openai-responses' || vendor === 'openai-responses' ? 'responses' : 'openai';
 }
 export function isSimulated(vendor: Vendor): boolean {
-  return vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek' || vendor === 'sim-openai-responses';
+  return (
+    vendor === 'sim-anthropic' ||
+    vendor === 'sim-openai' ||
+    vendor === 'sim-deepseek' ||
+    vendor === 'sim-openai-responses'
+  );
 }

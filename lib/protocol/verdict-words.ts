@@ -13,11 +13,17 @@ export function verdictTestsWords(event: VerdictTests): { missing?: string; hidd
   const failed = event.hidden_failed ?? [];
   const total = event.hidden_tests;
   return {
-    ...(missing.length > 0 ? { missing: `${missing.length === 1 ? 'shipped test' : `${missing.length} shipped tests`} did not run: ${quoted(missing)}` } : {}),
+    ...(missing.length > 0
+      ? {
+          missing: `${missing.length === 1 ? 'shipped test' : `${missing.length} shipped tests`} did not run: ${quoted(missing)}`,
+        }
+      : {}),
     ...(total !== undefined && total > 0
       ? {
           hidden:
-            failed.length === 0 ? `hidden tests: all ${total} passed` : `hidden tests: ${failed.length} of ${total} failed or did not run (${quoted(failed)})`,
+            failed.length === 0
+              ? `hidden tests: all ${total} passed`
+              : `hidden tests: ${failed.length} of ${total} failed or did not run (${quoted(failed)})`,
         }
       : {}),
   };
@@ -28,7 +34,9 @@ export function hiddenTestsLabel(event: VerdictTests): string | undefined {
   const total = event.hidden_tests;
   if (total === undefined || total === 0) return undefined;
   const failed = event.hidden_failed?.length ?? 0;
-  return failed === 0 ? `${total} hidden ${total === 1 ? 'test' : 'tests'} passed` : `${failed} of ${total} hidden tests failed`;
+  return failed === 0
+    ? `${total} hidden ${total === 1 ? 'test' : 'tests'} passed`
+    : `${failed} of ${total} hidden tests failed`;
 }
 
 /** The shipped tests that did not run, counted for a pill: "1 shipped test did not run". */

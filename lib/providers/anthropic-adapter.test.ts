@@ -10,7 +10,13 @@ const request: ModelRequest = {
   model: 'claude-haiku-4-5',
   system: 'You are a careful coding agent.',
   messages: [{ role: 'user', parts: [{ type: 'text', text: 'Make the failing test pass.' }] }],
-  tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'read_file',
+      description: 'Read a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  ],
   maxTokens: 8192,
   thinking: true,
 };
@@ -21,7 +27,11 @@ function providerFor(transport: ReturnType<typeof fixtureFetch>) {
 
 describe('anthropic adapter over recorded-form streams', () => {
   it('turns a thinking + tool_use stream into the exact part sequence', async () => {
-    const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS, chunkSize: 7 });
+    const transport = fixtureFetch({
+      body: loadFixture('anthropic-thinking-tool-use.sse'),
+      headers: SSE_HEADERS,
+      chunkSize: 7,
+    });
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
@@ -51,11 +61,21 @@ describe('anthropic adapter over recorded-form streams', () => {
   });
 
   it('passes redacted thinking through and reassembles UTF-8 split across reads', async () => {
-    const transport = fixtureFetch({ body: loadFixture('anthropic-redacted-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
+    const transport = fixtureFetch({
+      body: loadFixture('anthropic-redacted-text.sse'),
+      headers: SSE_HEADERS,
+      chunkSize: 3,
+    });
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01Rd4ct3dTh1nk1ngX', model: 'claude-sonnet-4-5-20250929', inputTokens: 1500, cachedInput: { read: 300, written: 0 } },
+      {
+        type: 'response-start',
+        id: 'msg_01Rd4ct3dTh1nk1ngX',
+        model: 'claude-sonnet-4-5-20250929',
+        inputTokens: 1500,
+        cachedInput: { read: 300, written: 0 },
+      },
       {
         type: 'redacted-thinking',
         index: 0,
@@ -75,20 +95,36 @@ describe('anthropic adapter over recorded-form streams', () => {
     const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
     expect(parts).toEqual([
       { type: 'connected' },
-      { type: 'response-start', id: 'msg_01CutStr3amY', model: 'claude-haiku-4-5-20251001', inputTokens: 310, cachedInput: { read: 0, written: 0 } },
+      {
+        type: 'response-start',
+        id: 'msg_01CutStr3amY',
+        model: 'claude-haiku-4-5-20251001',
+        inputTokens: 310,
+        cachedInput: { read: 0, written: 0 },
+      },
       { type: 'text-delta', index: 0, text: 'Let me look at' },
     ]);
   });
 
   it('sends exactly the rendered params, with the key only in a header', async () => {
-    const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS });
+    const transport = fixtureFetch({
+      body: loadFixture('anthropic-thinking-tool-use.sse'),
+      headers: SSE_HEADERS,
+    });
     const bodies: unknown[] = [];
-    await collect(providerFor(transport), request, { signal: new AbortController().signal, onRequestBody: (b) => bodies.push(b) });
+    await collect(providerFor(transport), request, {
+      signal: new AbortController().signal,
+      onRequestBody: (b) => bodies.push(b),
+    });
     expect(transport.requests).toHaveLength(1);
     const sent = transport.requests[0]!;
     expect(sent.url).toBe('https://api.anthropic.com/v1/messages');
     expect(JSON.parse(sent.bodyText)).toEqual(bodies[0]);
-    expect(bodies[0]).toMatchObject({ model: 'claude-haiku-4-5', stream: true, thinking: { type: 'enabled' } });
+    expect(bodies[0]).toMatchObject({
+      model: 'claude-haiku-4-5',
+      stream: true,
+      thinking: { type: 'enabled' },
+    });
     expect(sent.bodyText).not.toContain(KEY);
     expect(JSON.stringify(bodies)).not.toContain(KEY);
     // SDK 1.14 sends the key as a bearer token rather than x-api-key.
@@ -101,9 +137,15 @@ describe('anthropic adapter errors and aborts', () => {
     const transport = fixtureFetch({
       body: loadFixture('anthropic-error-529-overloaded.json'),
       status: 529,
-      headers: { 'content-type': 'application/json', 'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy', 'x-should-retry': 'true' },
+      headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_011CSHoEeqs5C35K2UUqR7Fy',
+        'x-should-retry': 'true',
+      },
     });
-    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, {
+      signal: new AbortController().signal,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 529, type: 'overloaded_error' });
     expect(String((error as Error).message)).toContain('Overloaded');
@@ -116,16 +158,24 @@ describe('anthropic adapter errors and aborts', () => {
       status: 400,
       headers: { 'content-type': 'application/json' },
     });
-    const error = await collect(providerFor(transport), request, { signal: new AbortController().signal }).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, {
+      signal: new AbortController().signal,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error' });
     expect((error as Error).message).toContain('prompt is too long: 200251 tokens > 200000 maximum');
   });
 
   it('surfaces a mid-stream error event as an APIError with no status and the vendor type', async () => {
-    const transport = fixtureFetch({ body: loadFixture('anthropic-midstream-overloaded.sse'), headers: SSE_HEADERS });
+    const transport = fixtureFetch({
+      body: loadFixture('anthropic-midstream-overloaded.sse'),
+      headers: SSE_HEADERS,
+    });
     const seen: StreamPart[] = [];
     const error = await (async () => {
-      await providerFor(transport).stream(request, { signal: new AbortController().signal, onPart: (part) => seen.push(part) });
+      await providerFor(transport).stream(request, {
+        signal: new AbortController().signal,
+        onPart: (part) => seen.push(part),
+      });
     })().catch((e: unknown) => e);
     expect(seen.map((p) => p.type)).toEqual(['connected', 'response-start', 'text-delta']);
     expect(error).toBeInstanceOf(APIError);
@@ -153,10 +203,15 @@ describe('anthropic adapter errors and aborts', () => {
   });
 
   it('rejects at once when the signal is already aborted', async () => {
-    const transport = fixtureFetch({ body: loadFixture('anthropic-thinking-tool-use.sse'), headers: SSE_HEADERS });
+    const transport = fixtureFetch({
+      body: loadFixture('anthropic-thinking-tool-use.sse'),
+      headers: SSE_HEADERS,
+    });
     const controller = new AbortController();
     const reason = new Error('run aborted');
     controller.abort(reason);
-    await expect(collect(providerFor(transport), request, { signal: controller.signal })).rejects.toBe(reason);
+    await expect(collect(providerFor(transport), request, { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
   });
 });

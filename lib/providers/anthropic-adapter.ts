@@ -6,7 +6,10 @@ import { translateStream } from './translate-stream';
 import type { ProviderAdapter, ProviderOptions } from './types';
 
 /** An adapter over the real Anthropic SDK; the transport is whatever fetch it is given. */
-export function createAnthropicAdapter(options: { provider: ProviderOptions; client: ClientConfig }): ProviderAdapter {
+export function createAnthropicAdapter(options: {
+  provider: ProviderOptions;
+  client: ClientConfig;
+}): ProviderAdapter {
   const { provider, client: config } = options;
   const vendor = provider.vendor;
   const handling = provider.handling ? { handling: provider.handling } : {};

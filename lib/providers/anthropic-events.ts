@@ -21,8 +21,19 @@ export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessag
         case 'message_start': {
           const { id, model, usage } = event.message;
           // input_tokens is only what follows the cached prefix: the prompt is all three (it fills the window all the same).
-          const cachedInput = { read: usage.cache_read_input_tokens ?? 0, written: usage.cache_creation_input_tokens ?? 0 };
-          return [{ type: 'response-start', id, model, inputTokens: usage.input_tokens + cachedInput.read + cachedInput.written, cachedInput }];
+          const cachedInput = {
+            read: usage.cache_read_input_tokens ?? 0,
+            written: usage.cache_creation_input_tokens ?? 0,
+          };
+          return [
+            {
+              type: 'response-start',
+              id,
+              model,
+              inputTokens: usage.input_tokens + cachedInput.read + cachedInput.written,
+              cachedInput,
+            },
+          ];
         }
         case 'content_block_start':
           return blockStart(event);
@@ -33,13 +44,20 @@ export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessag
         case 'message_delta': {
           const usage: StreamPart = { type: 'usage', outputTokens: event.usage.output_tokens };
           if (event.usage.input_tokens != null) {
-            const cachedInput = { read: event.usage.cache_read_input_tokens ?? 0, written: event.usage.cache_creation_input_tokens ?? 0 };
+            const cachedInput = {
+              read: event.usage.cache_read_input_tokens ?? 0,
+              written: event.usage.cache_creation_input_tokens ?? 0,
+            };
             usage.inputTokens = event.usage.input_tokens + cachedInput.read + cachedInput.written;
             usage.cachedInput = cachedInput;
           }
           const reason = event.delta.stop_reason;
           if (reason != null) {
-            finish = { type: 'finish', stopReason: mapAnthropicStopReason({ stopReason: reason }), vendorStopReason: reason };
+            finish = {
+              type: 'finish',
+              stopReason: mapAnthropicStopReason({ stopReason: reason }),
+              vendorStopReason: reason,
+            };
           }
           return [usage];
         }

@@ -35,7 +35,12 @@ describe('addressKindOf', () => {
     ]) {
       expect(addressKindOf(hostOf(url)), url).toBe('private');
     }
-    for (const url of ['https://api.deepseek.com', 'http://8.8.8.8', 'http://172.32.0.1', 'http://[2606:4700::1111]/'])
+    for (const url of [
+      'https://api.deepseek.com',
+      'http://8.8.8.8',
+      'http://172.32.0.1',
+      'http://[2606:4700::1111]/',
+    ])
       expect(addressKindOf(hostOf(url)), url).toBeUndefined();
   });
 });
@@ -48,8 +53,12 @@ describe('a base URL chosen by a run request', () => {
 
   it('may never be a metadata service or link-local, even with its own key', () => {
     expect(chosen('http://169.254.169.254/v1')).toThrow(ProviderConfigError);
-    expect(chosen('http://169.254.169.254/v1')).toThrow(/cloud metadata service: a run request may never point the server there/);
-    expect(chosen('http://[fe80::1]:8080/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: '[fe80::1]:8080' })).toThrow(/link-local/);
+    expect(chosen('http://169.254.169.254/v1')).toThrow(
+      /cloud metadata service: a run request may never point the server there/,
+    );
+    expect(chosen('http://[fe80::1]:8080/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: '[fe80::1]:8080' })).toThrow(
+      /link-local/,
+    );
   });
 
   it('may be this machine or a private network only when the environment names it, and the error says which setting', () => {
@@ -59,13 +68,24 @@ describe('a base URL chosen by a run request', () => {
     expect(ollama).toThrow(/LOOP_LAB_ALLOWED_REQUEST_HOSTS=localhost:11434/);
     expect(chosen('http://127.0.0.1:3000/api/runs')).toThrow(/loopback/); // Loop Lab itself
     expect(chosen('http://192.168.1.20:8080/v1')).toThrow(/private-network address/);
-    expect(chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })()).toMatchObject({
+    expect(
+      chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })(),
+    ).toMatchObject({
       keyFrom: 'request',
       baseURL: 'http://localhost:11434/v1',
     });
-    expect(chosen('http://localhost:9999/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })).toThrow(/loopback/);
-    expect(chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_BASE_URLS: 'http://localhost:11434/v1' })()).toMatchObject({ keyFrom: 'request' });
-    expect(chosen('http://localhost:11434/v1', { OPENAI_BASE_URL: 'http://localhost:11434/v1' })()).toMatchObject({ keyFrom: 'request' });
-    expect(chosen('https://api.together.xyz/v1')()).toMatchObject({ keyFrom: 'request', baseURL: 'https://api.together.xyz/v1' });
+    expect(chosen('http://localhost:9999/v1', { LOOP_LAB_ALLOWED_REQUEST_HOSTS: 'localhost:11434' })).toThrow(
+      /loopback/,
+    );
+    expect(
+      chosen('http://localhost:11434/v1', { LOOP_LAB_ALLOWED_BASE_URLS: 'http://localhost:11434/v1' })(),
+    ).toMatchObject({ keyFrom: 'request' });
+    expect(
+      chosen('http://localhost:11434/v1', { OPENAI_BASE_URL: 'http://localhost:11434/v1' })(),
+    ).toMatchObject({ keyFrom: 'request' });
+    expect(chosen('https://api.together.xyz/v1')()).toMatchObject({
+      keyFrom: 'request',
+      baseURL: 'https://api.together.xyz/v1',
+    });
   });
 });

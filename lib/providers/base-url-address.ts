@@ -7,7 +7,13 @@
 export type AddressKind = 'metadata' | 'link-local' | 'loopback' | 'private';
 
 /** Cloud metadata services reached by name (GCP, and the short names their images resolve). */
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 /** The kind of address `hostname` (as new URL() gives it: lower case, IPv6 in brackets) is, or undefined for a public one. */
 export function addressKindOf(hostname: string): AddressKind | undefined {
@@ -17,7 +23,8 @@ export function addressKindOf(hostname: string): AddressKind | undefined {
   if (name.startsWith('[')) return ipv6Kind(name.slice(1, -1));
   const v4 = ipv4Octets(name);
   if (v4) return ipv4Kind(v4);
-  if (name.endsWith('.internal') || name.endsWith('.local') || name.endsWith('.lan') || !name.includes('.')) return 'private';
+  if (name.endsWith('.internal') || name.endsWith('.local') || name.endsWith('.lan') || !name.includes('.'))
+    return 'private';
   return undefined;
 }
 
@@ -35,7 +42,8 @@ function ipv4Octets(name: string): number[] | undefined {
 }
 
 function ipv4Kind([a, b, c, d]: number[]): AddressKind | undefined {
-  if (a === 169 && b === 254) return a === 169 && b === 254 && c === 169 && d === 254 ? 'metadata' : 'link-local';
+  if (a === 169 && b === 254)
+    return a === 169 && b === 254 && c === 169 && d === 254 ? 'metadata' : 'link-local';
   if (a === 100 && b === 100 && c === 100 && d === 200) return 'metadata'; // Alibaba Cloud
   if (a === 127 || a === 0) return 'loopback'; // 0.0.0.0 reaches this machine too
   if (a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168)) return 'private';
@@ -51,7 +59,13 @@ function ipv6Kind(address: string): AddressKind | undefined {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return ipv4Kind([groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff]); // ::ffff:a.b.c.d
   }
-  if (groups[0] === 0xfd00 && groups[1] === 0x0ec2 && groups[7] === 0x254 && groups.slice(2, 7).every((g) => g === 0)) return 'metadata'; // AWS fd00:ec2::254
+  if (
+    groups[0] === 0xfd00 &&
+    groups[1] === 0x0ec2 &&
+    groups[7] === 0x254 &&
+    groups.slice(2, 7).every((g) => g === 0)
+  )
+    return 'metadata'; // AWS fd00:ec2::254
   if ((groups[0]! & 0xffc0) === 0xfe80) return 'link-local';
   if ((groups[0]! & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
   return undefined;
@@ -67,9 +81,15 @@ function expandIpv6(address: string): number[] | undefined {
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
+  const parse = (part: string): number[] =>
+    part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
-  const groups = halves.length === 2 ? [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest] : head;
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+  const groups =
+    halves.length === 2
+      ? [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest]
+      : head;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : undefined;
 }

@@ -39,10 +39,18 @@ export const CUSTOM_BASE_URLS_VAR = 'LOOP_LAB_CUSTOM_BASE_URLS';
 export const REQUEST_HOSTS_VAR = 'LOOP_LAB_ALLOWED_REQUEST_HOSTS';
 
 const REAL = {
-  anthropic: { urlVar: 'ANTHROPIC_BASE_URL', keyVar: 'ANTHROPIC_API_KEY', officialUrl: 'https://api.anthropic.com' },
+  anthropic: {
+    urlVar: 'ANTHROPIC_BASE_URL',
+    keyVar: 'ANTHROPIC_API_KEY',
+    officialUrl: 'https://api.anthropic.com',
+  },
   openai: { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
   'openai-compatible': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: undefined },
-  'openai-responses': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
+  'openai-responses': {
+    urlVar: 'OPENAI_BASE_URL',
+    keyVar: 'OPENAI_API_KEY',
+    officialUrl: 'https://api.openai.com/v1',
+  },
 } as const;
 
 /** The environment variables that hold vendor keys (redaction treats every one as a secret). */
@@ -77,9 +85,18 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   const settings = serverEnv(env);
   const requestUrl = nonEmpty(options.baseUrl);
   const requestKey = nonEmpty(options.apiKey);
-  if (vendor === 'sim-anthropic' || vendor === 'sim-openai' || vendor === 'sim-deepseek' || vendor === 'sim-openai-responses') {
+  if (
+    vendor === 'sim-anthropic' ||
+    vendor === 'sim-openai' ||
+    vendor === 'sim-deepseek' ||
+    vendor === 'sim-openai-responses'
+  ) {
     if (requestUrl) normalizeBaseUrl(requestUrl, 'provider.baseUrl');
-    return { baseURL: requestUrl ?? SIM_BASE_URLS[vendor], apiKey: requestKey ?? SIM_KEY, keyFrom: requestKey ? 'request' : 'sim' };
+    return {
+      baseURL: requestUrl ?? SIM_BASE_URLS[vendor],
+      apiKey: requestKey ?? SIM_KEY,
+      keyFrom: requestKey ? 'request' : 'sim',
+    };
   }
 
   const spec = REAL[vendor];
@@ -137,7 +154,8 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   if (requestKey) return { baseURL, apiKey: requestKey, keyFrom: 'request' };
   const envKey = nonEmpty(env[spec.keyVar]);
   if (envKey === undefined) {
-    const local = vendor === 'openai-compatible' ? ' (any placeholder works for a local server that ignores keys)' : '';
+    const local =
+      vendor === 'openai-compatible' ? ' (any placeholder works for a local server that ignores keys)' : '';
     throw new ProviderConfigError(
       'apiKey',
       `no API key for vendor "${vendor}": set ${spec.keyVar} in the server environment or send a key with the run${local}`,
@@ -176,13 +194,22 @@ function normalizeBaseUrl(raw: string, source: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new ProviderConfigError('provider.baseUrl', `${source} is not a URL: use an http:// or https:// address`);
+    throw new ProviderConfigError(
+      'provider.baseUrl',
+      `${source} is not a URL: use an http:// or https:// address`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProviderConfigError('provider.baseUrl', `${source} must be an http:// or https:// URL, not ${url.protocol}`);
+    throw new ProviderConfigError(
+      'provider.baseUrl',
+      `${source} must be an http:// or https:// URL, not ${url.protocol}`,
+    );
   }
   if (url.username || url.password) {
-    throw new ProviderConfigError('provider.baseUrl', `${source} must not carry a user name or password; send a key with the run instead`);
+    throw new ProviderConfigError(
+      'provider.baseUrl',
+      `${source} must not carry a user name or password; send a key with the run instead`,
+    );
   }
   url.hash = '';
   return url.href.replace(/\/+$/, '');

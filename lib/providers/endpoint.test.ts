@@ -14,7 +14,10 @@ const request: ModelRequest = {
   thinking: false,
 };
 
-const ERROR_BODY = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'refused by the test' } });
+const ERROR_BODY = JSON.stringify({
+  type: 'error',
+  error: { type: 'invalid_request_error', message: 'refused by the test' },
+});
 
 /**
  * Every vendor's adapter states where its requests go (the trace's `url`, "copy as curl"), and
@@ -23,7 +26,11 @@ const ERROR_BODY = JSON.stringify({ type: 'error', error: { type: 'invalid_reque
  */
 describe.each(VENDORS.map((v) => [v] as const))('%s', (vendor) => {
   it('names the endpoint its SDK posts to, and copy-as-curl addresses it', async () => {
-    const transport = fixtureFetch({ body: ERROR_BODY, status: 400, headers: { 'content-type': 'application/json' } });
+    const transport = fixtureFetch({
+      body: ERROR_BODY,
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
     const provider = createProvider({
       vendor,
       apiKey: 'sk-test-never-sent-anywhere',
@@ -32,13 +39,25 @@ describe.each(VENDORS.map((v) => [v] as const))('%s', (vendor) => {
       maxRetries: 0,
     });
     let body: unknown;
-    await expect(provider.stream(request, { signal: new AbortController().signal, onPart: () => {}, onRequestBody: (b) => (body = b) })).rejects.toThrow();
+    await expect(
+      provider.stream(request, {
+        signal: new AbortController().signal,
+        onPart: () => {},
+        onRequestBody: (b) => (body = b),
+      }),
+    ).rejects.toThrow();
     expect(transport.requests).toHaveLength(1);
     const posted = transport.requests[0]!;
     expect(posted.method).toBe('POST');
     expect(provider.endpoint).toBe(posted.url);
 
-    const curl = curlFor({ vendor, model: request.model, url: provider.endpoint!, chars: JSON.stringify(body).length, body })!;
+    const curl = curlFor({
+      vendor,
+      model: request.model,
+      url: provider.endpoint!,
+      chars: JSON.stringify(body).length,
+      body,
+    })!;
     const lines = curl.split('\n');
     expect(lines[0]).toBe(`curl '${posted.url}' \\`);
     // The dialect's key header, with the key as a variable (Anthropic's documented x-api-key and version).
@@ -51,6 +70,8 @@ describe.each(VENDORS.map((v) => [v] as const))('%s', (vendor) => {
     }
     expect(curl).not.toContain('sk-test-never-sent-anywhere');
     // The body the curl sends is the one the SDK posted.
-    expect(JSON.parse(lines.slice(lines.indexOf("  --data-binary @- <<'JSON'") + 1, -1).join('\n'))).toEqual(JSON.parse(posted.bodyText));
+    expect(JSON.parse(lines.slice(lines.indexOf("  --data-binary @- <<'JSON'") + 1, -1).join('\n'))).toEqual(
+      JSON.parse(posted.bodyText),
+    );
   });
 });

@@ -28,7 +28,10 @@ export interface FixtureFetchOptions {
  * what the SDK sent. It honours `init.signal` the way a real fetch does: an abort before
  * the response rejects, an abort during the body errors the body.
  */
-export function fixtureFetch(options: FixtureFetchOptions): { fetch: typeof fetch; requests: RecordedRequest[] } {
+export function fixtureFetch(options: FixtureFetchOptions): {
+  fetch: typeof fetch;
+  requests: RecordedRequest[];
+} {
   const requests: RecordedRequest[] = [];
   const bytes = typeof options.body === 'string' ? new TextEncoder().encode(options.body) : options.body;
   const chunkSize = options.chunkSize ?? 64;
@@ -70,7 +73,11 @@ export function fixtureFetch(options: FixtureFetchOptions): { fetch: typeof fetc
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8' };
 
 /** Streams a request through an adapter and returns every part (rejects as the stream does). */
-export async function collectParts(provider: ProviderAdapter, request: ModelRequest, options: Omit<StreamOptions, 'onPart'>): Promise<StreamPart[]> {
+export async function collectParts(
+  provider: ProviderAdapter,
+  request: ModelRequest,
+  options: Omit<StreamOptions, 'onPart'>,
+): Promise<StreamPart[]> {
   const out: StreamPart[] = [];
   await provider.stream(request, { ...options, onPart: (part) => out.push(part) });
   return out;

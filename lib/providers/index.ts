@@ -13,4 +13,11 @@ export { createProvider } from './create-provider';
 export { BaseUrlAddressError } from './pinned-fetch';
 export { createRealVendorFetch } from './real-vendor-fetch';
 export { mapAnthropicStopReason, mapOpenAIFinishReason } from './stop-reasons';
-export type { ModelRequest, ProviderAdapter, ProviderOptions, StreamOptions, StreamPart, ToolSpec } from './types';
+export type {
+  ModelRequest,
+  ProviderAdapter,
+  ProviderOptions,
+  StreamOptions,
+  StreamPart,
+  ToolSpec,
+} from './types';

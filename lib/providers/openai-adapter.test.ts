@@ -10,7 +10,13 @@ const request: ModelRequest = {
   model: 'gpt-4o',
   system: 'You are a careful coding agent.',
   messages: [{ role: 'user', parts: [{ type: 'text', text: 'Make the failing test pass.' }] }],
-  tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'read_file',
+      description: 'Read a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  ],
   maxTokens: 4096,
   thinking: false,
 };
@@ -23,7 +29,11 @@ const signal = () => new AbortController().signal;
 
 describe('openai adapter over recorded-form streams', () => {
   it('turns parallel tool-call chunks with include_usage into the exact part sequence', async () => {
-    const transport = fixtureFetch({ body: loadFixture('openai-tool-call.sse'), headers: SSE_HEADERS, chunkSize: 5 });
+    const transport = fixtureFetch({
+      body: loadFixture('openai-tool-call.sse'),
+      headers: SSE_HEADERS,
+      chunkSize: 5,
+    });
     const parts = await collect(providerFor(transport), request, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
@@ -41,7 +51,11 @@ describe('openai adapter over recorded-form streams', () => {
   });
 
   it('maps text and a length finish, with multibyte text split across reads', async () => {
-    const transport = fixtureFetch({ body: loadFixture('openai-text.sse'), headers: SSE_HEADERS, chunkSize: 3 });
+    const transport = fixtureFetch({
+      body: loadFixture('openai-text.sse'),
+      headers: SSE_HEADERS,
+      chunkSize: 3,
+    });
     const parts = await collect(providerFor(transport), request, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
@@ -55,8 +69,14 @@ describe('openai adapter over recorded-form streams', () => {
   });
 
   it('streams DeepSeek reasoning_content as thinking before text and the tool call', async () => {
-    const transport = fixtureFetch({ body: loadFixture('openai-deepseek-reasoning-tool.sse'), headers: SSE_HEADERS });
-    const provider = providerFor(transport, { vendor: 'openai-compatible', baseUrl: 'https://api.deepseek.com' });
+    const transport = fixtureFetch({
+      body: loadFixture('openai-deepseek-reasoning-tool.sse'),
+      headers: SSE_HEADERS,
+    });
+    const provider = providerFor(transport, {
+      vendor: 'openai-compatible',
+      baseUrl: 'https://api.deepseek.com',
+    });
     const parts = await collect(provider, { ...request, model: 'deepseek-chat' }, { signal: signal() });
     expect(parts).toEqual([
       { type: 'connected' },
@@ -90,11 +110,18 @@ describe('openai adapter over recorded-form streams', () => {
   it('sends exactly the rendered params, with the key only in a header', async () => {
     const transport = fixtureFetch({ body: loadFixture('openai-text.sse'), headers: SSE_HEADERS });
     const bodies: unknown[] = [];
-    await collect(providerFor(transport), request, { signal: signal(), onRequestBody: (b) => bodies.push(b) });
+    await collect(providerFor(transport), request, {
+      signal: signal(),
+      onRequestBody: (b) => bodies.push(b),
+    });
     const sent = transport.requests[0]!;
     expect(sent.url).toBe('https://api.openai.com/v1/chat/completions');
     expect(JSON.parse(sent.bodyText)).toEqual(bodies[0]);
-    expect(bodies[0]).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_completion_tokens: 4096 });
+    expect(bodies[0]).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 4096,
+    });
     expect(sent.bodyText).not.toContain(KEY);
     expect(sent.headers.get('authorization')).toBe(`Bearer ${KEY}`);
   });
@@ -107,9 +134,15 @@ describe('openai adapter errors and aborts', () => {
       status: 400,
       headers: { 'content-type': 'application/json', 'x-request-id': 'req_7f3a' },
     });
-    const error = await collect(providerFor(transport), request, { signal: signal() }).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, { signal: signal() }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(APIError);
-    expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' });
+    expect(error).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'context_length_exceeded',
+    });
     expect((error as Error).message).toContain("This model's maximum context length is 128000 tokens.");
     expect((error as Error).message).not.toContain(KEY);
   });
@@ -120,7 +153,9 @@ describe('openai adapter errors and aborts', () => {
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after-ms': '644' },
     });
-    const error = await collect(providerFor(transport), request, { signal: signal() }).catch((e: unknown) => e);
+    const error = await collect(providerFor(transport), request, { signal: signal() }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ status: 429, type: 'tokens', code: 'rate_limit_exceeded' });
     expect((error as APIError).headers?.get('retry-after-ms')).toBe('644');
   });
@@ -137,7 +172,11 @@ describe('openai adapter errors and aborts', () => {
   });
 
   it('stops a stalled stream when the signal aborts, throwing the signal reason', async () => {
-    const transport = fixtureFetch({ body: loadFixture('openai-tool-call.sse'), headers: SSE_HEADERS, stallAfterBytes: 900 });
+    const transport = fixtureFetch({
+      body: loadFixture('openai-tool-call.sse'),
+      headers: SSE_HEADERS,
+      stallAfterBytes: 900,
+    });
     const controller = new AbortController();
     const reason = new Error('stream idle for 30000 ms');
     const seen: StreamPart[] = [];

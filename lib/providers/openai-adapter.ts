@@ -6,7 +6,10 @@ import { translateStream } from './translate-stream';
 import type { ProviderAdapter, ProviderOptions } from './types';
 
 /** An adapter over the real OpenAI SDK, for OpenAI, its simulators and compatible servers (the model picks the dialect). */
-export function createOpenAIAdapter(options: { provider: ProviderOptions; client: ClientConfig }): ProviderAdapter {
+export function createOpenAIAdapter(options: {
+  provider: ProviderOptions;
+  client: ClientConfig;
+}): ProviderAdapter {
   const { provider, client: config } = options;
   const vendor = provider.vendor;
   const handling = provider.handling ? { handling: provider.handling } : {};

@@ -51,15 +51,25 @@ describe('createOpenAITranslator', () => {
 
   it('says the upstream at its base URL answers in a format the dialect does not speak, and the classifier does not retry it', () => {
     const t = createOpenAITranslator({ baseURL: 'http://ollama.test:11434' });
-    const native = { model: 'llama3', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'hi' }, done: false };
+    const native = {
+      model: 'llama3',
+      created_at: '2026-01-01T00:00:00Z',
+      message: { role: 'assistant', content: 'hi' },
+      done: false,
+    };
     const push = () => t.push(native as unknown as OpenAI.ChatCompletionChunk);
     expect(push).toThrow(UpstreamFormatError);
     expect(push).toThrow(
       /^the upstream at http:\/\/ollama.test:11434 answered in a format the openai dialect does not speak: a streamed record has no "choices" array \(\{"model":"llama3"/,
     );
-    expect(classifyError(new UpstreamFormatError(native, 'http://ollama.test:11434'))).toMatchObject({ category: 'invalid_input', retryable: false });
+    expect(classifyError(new UpstreamFormatError(native, 'http://ollama.test:11434'))).toMatchObject({
+      category: 'invalid_input',
+      retryable: false,
+    });
     // The quoted record's own words (here "context window") do not decide.
-    expect(classifyError(new UpstreamFormatError({ error: 'context window too small' }, 'http://x.test'))).toMatchObject({
+    expect(
+      classifyError(new UpstreamFormatError({ error: 'context window too small' }, 'http://x.test')),
+    ).toMatchObject({
       category: 'invalid_input',
       retryable: false,
     });

@@ -43,7 +43,9 @@ export class UpstreamFormatError extends Error {
 }
 
 /** `baseURL` is where the chunks come from, for the error when they are not Chat Completions chunks. */
-export function createOpenAITranslator(options: { baseURL: string }): EventTranslator<OpenAI.ChatCompletionChunk> {
+export function createOpenAITranslator(options: {
+  baseURL: string;
+}): EventTranslator<OpenAI.ChatCompletionChunk> {
   let started = false;
   let nextBlock = 0;
   let thinkingBlock: number | undefined;
@@ -58,7 +60,10 @@ export function createOpenAITranslator(options: { baseURL: string }): EventTrans
     return index;
   };
 
-  const toolParts = (chunkId: string, call: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall): StreamPart[] => {
+  const toolParts = (
+    chunkId: string,
+    call: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall,
+  ): StreamPart[] => {
     let tool = tools.get(call.index);
     if (!tool) {
       tool = { block: openBlock(), started: false, pending: '' };
@@ -85,7 +90,8 @@ export function createOpenAITranslator(options: { baseURL: string }): EventTrans
 
   return {
     push(chunk) {
-      if (!Array.isArray((chunk as { choices?: unknown }).choices)) throw new UpstreamFormatError(chunk, options.baseURL);
+      if (!Array.isArray((chunk as { choices?: unknown }).choices))
+        throw new UpstreamFormatError(chunk, options.baseURL);
       const parts: StreamPart[] = [];
       if (!started) {
         started = true;
@@ -109,14 +115,22 @@ export function createOpenAITranslator(options: { baseURL: string }): EventTrans
         if (choice.finish_reason) {
           for (const index of open.splice(0)) parts.push({ type: 'block-stop', index });
           const reason = choice.finish_reason;
-          finish = { type: 'finish', stopReason: mapOpenAIFinishReason({ finishReason: reason }), vendorStopReason: reason };
+          finish = {
+            type: 'finish',
+            stopReason: mapOpenAIFinishReason({ finishReason: reason }),
+            vendorStopReason: reason,
+          };
         }
       }
       if (chunk.usage) {
         // prompt_tokens includes the cached prefix; DeepSeek names its hits prompt_cache_hit_tokens.
         const deepseek = chunk.usage as { prompt_cache_hit_tokens?: number };
         const read = chunk.usage.prompt_tokens_details?.cached_tokens ?? deepseek.prompt_cache_hit_tokens;
-        const part: StreamPart = { type: 'usage', inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        const part: StreamPart = {
+          type: 'usage',
+          inputTokens: chunk.usage.prompt_tokens,
+          outputTokens: chunk.usage.completion_tokens,
+        };
         if (read != null) part.cachedInput = { read, written: 0 };
         parts.push(part);
       }

@@ -34,12 +34,17 @@ export function resolvedKindOf(address: string, family: number): AddressKind | u
  * address is classified, not only the first: a name that answers with a public and a loopback
  * address is refused.
  */
-export function refusalFor(url: URL, addresses: dns.LookupAddress[], guard: AddressGuard): string | undefined {
+export function refusalFor(
+  url: URL,
+  addresses: dns.LookupAddress[],
+  guard: AddressGuard,
+): string | undefined {
   for (const { address, family } of addresses) {
     const kind = resolvedKindOf(address, family);
     if (kind === undefined) continue;
     const where = `provider.baseUrl's host ${url.hostname} resolves to ${address}, ${ADDRESS_KIND_WORDS[kind]}`;
-    if (kind === 'metadata' || kind === 'link-local') return `${where}: a run request may never point the server there`;
+    if (kind === 'metadata' || kind === 'link-local')
+      return `${where}: a run request may never point the server there`;
     if (!guard.allowPrivate)
       return `${where}, which a run request may point the server at only when the server's environment names it: ${guard.howToAllow(url)}`;
   }
@@ -61,9 +66,15 @@ export function createPinnedFetch(options: { guard: AddressGuard; resolve?: Reso
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    const body = init?.body == null ? undefined : typeof init.body === 'string' ? init.body : Buffer.from(await new Response(init.body).arrayBuffer());
+    const body =
+      init?.body == null
+        ? undefined
+        : typeof init.body === 'string'
+          ? init.body
+          : Buffer.from(await new Response(init.body).arrayBuffer());
     // A declared length, as the platform fetch sends for a known body (some local servers refuse chunked requests).
-    if (body !== undefined && !headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(body)));
+    if (body !== undefined && !headers.has('content-length'))
+      headers.set('content-length', String(Buffer.byteLength(body)));
     // node:http does not decompress: ask for the body as it is (the platform fetch would decode it).
     if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
     const signal = init?.signal ?? undefined;
@@ -74,10 +85,17 @@ export function createPinnedFetch(options: { guard: AddressGuard; resolve?: Reso
         (addresses) => {
           const refusal = refusalFor(url, addresses, options.guard);
           if (refusal) return callback(new BaseUrlAddressError(refusal), '', 0);
-          const family = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : undefined;
+          const family =
+            lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : undefined;
           const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-          if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-          if (lookupOptions.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+          if (usable.length === 0)
+            return callback(
+              Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }),
+              '',
+              0,
+            );
+          if (lookupOptions.all)
+            return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
           callback(null, usable[0]!.address, usable[0]!.family);
         },
         (error: unknown) => callback(error as NodeJS.ErrnoException, '', 0),
@@ -86,17 +104,24 @@ export function createPinnedFetch(options: { guard: AddressGuard; resolve?: Reso
 
     const client = url.protocol === 'https:' ? https : http;
     return await new Promise<Response>((resolveResponse, reject) => {
-      const request = client.request(url, { method, headers: Object.fromEntries(headers), lookup, agent: false, ...(signal ? { signal } : {}) }, (res) => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
-        }
-        const status = res.statusCode ?? 502;
-        const empty = method === 'HEAD' || status === 204 || status === 205 || status === 304;
-        if (empty) res.resume();
-        const stream = empty ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
-        resolveResponse(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
-      });
+      const request = client.request(
+        url,
+        { method, headers: Object.fromEntries(headers), lookup, agent: false, ...(signal ? { signal } : {}) },
+        (res) => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+              responseHeaders.append(name, one);
+          }
+          const status = res.statusCode ?? 502;
+          const empty = method === 'HEAD' || status === 204 || status === 205 || status === 304;
+          if (empty) res.resume();
+          const stream = empty ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+          resolveResponse(
+            new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }),
+          );
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });

@@ -51,7 +51,11 @@ describe('a request-chosen base URL whose name resolves to a refused address', (
     return found;
   };
   const post = (fetch: typeof globalThis.fetch, host: string) =>
-    fetch(`http://${host}:${port}/v1/chat/completions`, { method: 'POST', body: '{"model":"m"}', headers: { 'content-type': 'application/json' } });
+    fetch(`http://${host}:${port}/v1/chat/completions`, {
+      method: 'POST',
+      body: '{"model":"m"}',
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('refuses a name that resolves to this machine, a private network or a metadata service, naming the address and the setting', async () => {
     const fetch = createRealVendorFetch({ env: {}, resolve });
@@ -62,21 +66,29 @@ describe('a request-chosen base URL whose name resolves to a refused address', (
         `when the server's environment names it: set LOOP_LAB_ALLOWED_REQUEST_HOSTS=rebind.test:${port}`,
     );
     await expect(post(fetch, 'six.test')).rejects.toThrow(/resolves to ::ffff:127.0.0.1, a loopback address/);
-    await expect(post(fetch, 'lan.test')).rejects.toThrow(/resolves to 192.168.1.20, a private-network address/);
+    await expect(post(fetch, 'lan.test')).rejects.toThrow(
+      /resolves to 192.168.1.20, a private-network address/,
+    );
     // Every address counts, not only the first.
     await expect(post(fetch, 'mixed.test')).rejects.toThrow(/resolves to 127.0.0.1, a loopback address/);
     expect(received.length).toBe(before);
   });
 
   it('never lets a listed host reach a metadata service', async () => {
-    const fetch = createRealVendorFetch({ env: { LOOP_LAB_ALLOWED_REQUEST_HOSTS: `meta.test:${port}` }, resolve });
+    const fetch = createRealVendorFetch({
+      env: { LOOP_LAB_ALLOWED_REQUEST_HOSTS: `meta.test:${port}` },
+      resolve,
+    });
     await expect(post(fetch, 'meta.test')).rejects.toThrow(
       /resolves to 169.254.169.254, a cloud metadata service: a run request may never point the server there/,
     );
   });
 
   it('connects a listed host to the address it checked, with one lookup per request', async () => {
-    const fetch = createRealVendorFetch({ env: { LOOP_LAB_ALLOWED_REQUEST_HOSTS: `rebind.test:${port}` }, resolve });
+    const fetch = createRealVendorFetch({
+      env: { LOOP_LAB_ALLOWED_REQUEST_HOSTS: `rebind.test:${port}` },
+      resolve,
+    });
     lookups.length = 0;
     const response = await post(fetch, 'rebind.test');
     expect(response.status).toBe(200);
@@ -85,7 +97,9 @@ describe('a request-chosen base URL whose name resolves to a refused address', (
     expect(lookups).toEqual(['rebind.test']);
     expect(received.at(-1)).toBe('POST /v1/chat/completions {"model":"m"}');
     // Where the host is not listed, that connection is not reused: the request is checked and refused.
-    await expect(post(createRealVendorFetch({ env: {}, resolve }), 'rebind.test')).rejects.toThrow(BaseUrlAddressError);
+    await expect(post(createRealVendorFetch({ env: {}, resolve }), 'rebind.test')).rejects.toThrow(
+      BaseUrlAddressError,
+    );
   });
 
   it('leaves a URL the environment names to the platform fetch, unresolved here', async () => {
@@ -103,11 +117,15 @@ describe('a request-chosen base URL whose name resolves to a refused address', (
       fetch: createRealVendorFetch({ env: {}, resolve }),
       maxRetries: 0,
     });
-    const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(classifyError(error)).toMatchObject({
       category: 'invalid_input',
       retryable: false,
-      message: expect.stringContaining("provider.baseUrl's host rebind.test resolves to 127.0.0.1, a loopback address") as unknown,
+      message: expect.stringContaining(
+        "provider.baseUrl's host rebind.test resolves to 127.0.0.1, a loopback address",
+      ) as unknown,
     });
   });
 });

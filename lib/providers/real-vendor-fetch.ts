@@ -12,7 +12,9 @@ import { createPinnedFetch, type ResolveAll } from './pinned-fetch';
  * allowed when the host is listed in LOOP_LAB_ALLOWED_REQUEST_HOSTS, as for a literal address.
  * The environment is read at each request, like the client's own check.
  */
-export function createRealVendorFetch(options: { env?: Record<string, string | undefined>; resolve?: ResolveAll } = {}): typeof fetch {
+export function createRealVendorFetch(
+  options: { env?: Record<string, string | undefined>; resolve?: ResolveAll } = {},
+): typeof fetch {
   const envOf = (): Record<string, string | undefined> => options.env ?? processEnv();
   const pinned = (allowPrivate: boolean): typeof fetch =>
     createPinnedFetch({
@@ -27,7 +29,11 @@ export function createRealVendorFetch(options: { env?: Record<string, string | u
   return ((input: RequestInfo | URL, init?: RequestInit) => {
     const href = input instanceof Request ? input.url : String(input);
     const env = envOf();
-    if (environmentBaseUrls(env).some((base) => href === base || href.startsWith(`${base}/`) || href.startsWith(`${base}?`))) {
+    if (
+      environmentBaseUrls(env).some(
+        (base) => href === base || href.startsWith(`${base}/`) || href.startsWith(`${base}?`),
+      )
+    ) {
       return globalThis.fetch(input, init);
     }
     return pinned(listed(env[REQUEST_HOSTS_VAR], new URL(href)))(input, init);

@@ -13,7 +13,10 @@ import type { ProviderAdapter, ProviderOptions } from './types';
  * simulator. It remembers which stored response holds which history (ResponseChain), so a
  * request whose prefix the vendor holds is sent by reference.
  */
-export function createResponsesAdapter(options: { provider: ProviderOptions; client: ClientConfig }): ProviderAdapter {
+export function createResponsesAdapter(options: {
+  provider: ProviderOptions;
+  client: ClientConfig;
+}): ProviderAdapter {
   const { provider, client: config } = options;
   const vendor = provider.vendor;
   const client = new OpenAI({
@@ -33,19 +36,33 @@ export function createResponsesAdapter(options: { provider: ProviderOptions; cli
     endpoint: `${config.baseURL.replace(/\/+$/, '')}/responses`,
     stream(request, { signal, onPart, onRequestBody, onRenderReport }) {
       const handling = provider.handling ?? DEFAULT_TAKEOVER;
-      const held = chain.held({ model: request.model, messages: request.messages }) ?? foreignReference(request, { vendor, handling });
+      const held =
+        chain.held({ model: request.model, messages: request.messages }) ??
+        foreignReference(request, { vendor, handling });
       const rendered = openaiResponses.render({ request, vendor, handling, ...(held ? { held } : {}) });
       const { params } = rendered;
       if (onRenderReport) onRenderReport(rendered.report);
       onRequestBody?.(params);
       const messages = [...request.messages];
       return translateStream({
-        open: () => openStream({ client, params, signal, ...(provider.holdClock ? { holdClock: provider.holdClock } : {}) }),
+        open: () =>
+          openStream({
+            client,
+            params,
+            signal,
+            ...(provider.holdClock ? { holdClock: provider.holdClock } : {}),
+          }),
         translator: createResponsesTranslator({
           onCompleted: (response) => {
             chain.completed({ messages, model: request.model, response });
             const last = messages[messages.length - 1];
-            if (last) markHeldBy(last, { vendor, model: request.model, responseId: response.id, messages: messages.length + 1 });
+            if (last)
+              markHeldBy(last, {
+                vendor,
+                model: request.model,
+                responseId: response.id,
+                messages: messages.length + 1,
+              });
           },
         }),
         signal,
@@ -67,7 +84,11 @@ function foreignReference(
   if (takeoverRuleOn(context.handling, 'handles')) return undefined;
   const holder = lastReference(request.messages);
   if (!holder || (holder.vendor === context.vendor && holder.model === request.model)) return undefined;
-  return { responseId: holder.responseId, messages: holder.messages, elsewhere: `${holder.vendor}/${holder.model}` };
+  return {
+    responseId: holder.responseId,
+    messages: holder.messages,
+    elsewhere: `${holder.vendor}/${holder.model}`,
+  };
 }
 
 /**

@@ -19,7 +19,9 @@ export interface CompletedResponse {
  * calls. `response.completed` carries usage and — from the output — the stop reason;
  * `response.incomplete` is a cut at the output cap (or a content filter).
  */
-export function createResponsesTranslator(options: { onCompleted?: (response: CompletedResponse) => void } = {}): EventTranslator<Event> {
+export function createResponsesTranslator(
+  options: { onCompleted?: (response: CompletedResponse) => void } = {},
+): EventTranslator<Event> {
   let finish: StreamPart | undefined;
   return {
     push(event) {
@@ -27,20 +29,38 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
         case 'response.created':
           return [{ type: 'response-start', id: event.response.id, model: event.response.model }];
         case 'response.reasoning_summary_text.delta':
-          return event.delta === '' ? [] : [{ type: 'thinking-delta', index: event.output_index, text: event.delta }];
+          return event.delta === ''
+            ? []
+            : [{ type: 'thinking-delta', index: event.output_index, text: event.delta }];
         case 'response.output_text.delta':
-          return event.delta === '' ? [] : [{ type: 'text-delta', index: event.output_index, text: event.delta }];
+          return event.delta === ''
+            ? []
+            : [{ type: 'text-delta', index: event.output_index, text: event.delta }];
         case 'response.output_item.added':
           if (event.item.type === 'function_call')
-            return [{ type: 'tool-call-start', index: event.output_index, id: event.item.call_id, name: event.item.name }];
+            return [
+              {
+                type: 'tool-call-start',
+                index: event.output_index,
+                id: event.item.call_id,
+                name: event.item.name,
+              },
+            ];
           return [];
         case 'response.function_call_arguments.delta':
-          return event.delta === '' ? [] : [{ type: 'tool-call-delta', index: event.output_index, argsText: event.delta }];
+          return event.delta === ''
+            ? []
+            : [{ type: 'tool-call-delta', index: event.output_index, argsText: event.delta }];
         case 'response.output_item.done': {
           const { item } = event;
           if (item.type === 'reasoning' && typeof item.encrypted_content === 'string') {
             return [
-              { type: 'thinking-signature', index: event.output_index, signature: item.encrypted_content, itemId: item.id },
+              {
+                type: 'thinking-signature',
+                index: event.output_index,
+                signature: item.encrypted_content,
+                itemId: item.id,
+              },
               { type: 'block-stop', index: event.output_index },
             ];
           }
@@ -49,7 +69,9 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
         case 'response.completed':
         case 'response.incomplete': {
           const { response } = event;
-          const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [{ id: item.call_id, argsText: item.arguments }] : []));
+          const calls = response.output.flatMap((item) =>
+            item.type === 'function_call' ? [{ id: item.call_id, argsText: item.arguments }] : [],
+          );
           const parts: StreamPart[] = [];
           if (response.usage) {
             // OpenAI's automatic prefix cache: what the prompt read from it (it reports no writes).
@@ -75,7 +97,9 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
             vendor = calls.length > 0 ? 'completed (function_call)' : 'completed';
             stopReason = calls.length > 0 ? 'tool_use' : 'end_turn';
             const texts = response.output.flatMap((item) =>
-              item.type === 'message' ? item.content.flatMap((c) => (c.type === 'output_text' ? [c.text] : [])) : [],
+              item.type === 'message'
+                ? item.content.flatMap((c) => (c.type === 'output_text' ? [c.text] : []))
+                : [],
             );
             options.onCompleted?.({ id: response.id, texts, calls });
           }
@@ -85,7 +109,11 @@ export function createResponsesTranslator(options: { onCompleted?: (response: Co
         case 'response.failed': {
           // The response ended failed mid-stream: its error {code, message} goes to the classifier as the vendor's.
           const error = event.response.error;
-          throw new ResponseFailedError(error?.code ?? 'server_error', error?.message ?? 'The response failed.', event.response.id);
+          throw new ResponseFailedError(
+            error?.code ?? 'server_error',
+            error?.message ?? 'The response failed.',
+            event.response.id,
+          );
         }
         default:
           return [];

@@ -27,7 +27,11 @@ export interface ScriptedProvider extends ProviderAdapter {
  * direct tests of the engine (callModel, the stream consumer, the watchdog, runLoop) without
  * an SDK or a simulated vendor underneath. It honours the abort signal like a real adapter.
  */
-export function createScriptedProvider(options: { script: Script; clock: Clock; vendor?: Vendor }): ScriptedProvider {
+export function createScriptedProvider(options: {
+  script: Script;
+  clock: Clock;
+  vendor?: Vendor;
+}): ScriptedProvider {
   const { clock } = options;
   const vendor = options.vendor ?? 'sim-anthropic';
   const requests: ModelRequest[] = [];
@@ -62,11 +66,17 @@ export function textResponse(options: {
   chunks?: number;
   gapMs?: number;
 }): ScriptedResponse {
-  const { text, stopReason = 'end_turn', inputTokens = 100, outputTokens = Math.ceil(text.length / 4) } = options;
+  const {
+    text,
+    stopReason = 'end_turn',
+    inputTokens = 100,
+    outputTokens = Math.ceil(text.length / 4),
+  } = options;
   const chunks = Math.max(1, options.chunks ?? 1);
   const size = Math.ceil(text.length / chunks);
   const deltas: StreamPart[] = [];
-  for (let i = 0; i < text.length; i += size) deltas.push({ type: 'text-delta', index: 0, text: text.slice(i, i + size) });
+  for (let i = 0; i < text.length; i += size)
+    deltas.push({ type: 'text-delta', index: 0, text: text.slice(i, i + size) });
   return {
     gapMs: options.gapMs,
     parts: [
@@ -85,19 +95,30 @@ export function toolCallResponse(options: {
   stopReason?: StopReason;
   outputTokens?: number;
 }): ScriptedResponse {
-  const parts: StreamPart[] = [{ type: 'response-start', id: 'msg_scripted', model: 'scripted', inputTokens: 100 }];
+  const parts: StreamPart[] = [
+    { type: 'response-start', id: 'msg_scripted', model: 'scripted', inputTokens: 100 },
+  ];
   options.calls.forEach((call, index) => {
     parts.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     parts.push({ type: 'tool-call-delta', index, argsText: call.argsText });
     parts.push({ type: 'block-stop', index });
   });
   parts.push({ type: 'usage', inputTokens: 100, outputTokens: options.outputTokens ?? 20 });
-  parts.push({ type: 'finish', stopReason: options.stopReason ?? 'tool_use', vendorStopReason: options.stopReason ?? 'tool_use' });
+  parts.push({
+    type: 'finish',
+    stopReason: options.stopReason ?? 'tool_use',
+    vendorStopReason: options.stopReason ?? 'tool_use',
+  });
   return { parts };
 }
 
 /** An error shaped as the SDKs throw it (status, vendor body, headers), for the classifier. */
-export function apiError(options: { status: number; type: string; message: string; headers?: Record<string, string> }): Error {
+export function apiError(options: {
+  status: number;
+  type: string;
+  message: string;
+  headers?: Record<string, string>;
+}): Error {
   return Object.assign(new Error(`${options.status} ${options.message}`), {
     status: options.status,
     error: anthropicErrorBody({ type: options.type, message: options.message }),

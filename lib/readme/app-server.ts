@@ -16,9 +16,19 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-export async function startApp({ root, mode, port }: { root: string; mode: 'dev' | 'start'; port?: number }): Promise<AppServer> {
+export async function startApp({
+  root,
+  mode,
+  port,
+}: {
+  root: string;
+  mode: 'dev' | 'start';
+  port?: number;
+}): Promise<AppServer> {
   if (mode === 'start' && !fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    throw new Error('no production build in .next (run `npx next build`, or leave out --start to use `next dev`)');
+    throw new Error(
+      'no production build in .next (run `npx next build`, or leave out --start to use `next dev`)',
+    );
   }
   const listen = port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-screenshots-'));

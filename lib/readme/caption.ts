@@ -43,14 +43,19 @@ function retriedWords(retried: readonly FailedAttempt[]): string {
 
 function failureWords(failure: FailedAttempt): string {
   const where = failure.iteration === 1 ? '' : `turn ${failure.iteration}: `;
-  const watchdog = failure.watchdog ? ` (the watchdog's ${failure.watchdog === 'empty' ? 'Empty' : 'Partial'} firing)` : '';
+  const watchdog = failure.watchdog
+    ? ` (the watchdog's ${failure.watchdog === 'empty' ? 'Empty' : 'Partial'} firing)`
+    : '';
   return `${where}${categoryLabel(failure.category)}${watchdog}`;
 }
 
 /** What the picture shows (every picture is a run's page), for the image's alt text. */
 export function altOf(picture: ReadmePicture): string {
   const { outcome, reason, firstTurnAttempts } = picture.facts;
-  const ended = outcome === 'completed' ? 'completed' : `${outcome === 'aborted' ? 'was aborted' : 'failed'} (${reason.replace('_', ' ')})`;
+  const ended =
+    outcome === 'completed'
+      ? 'completed'
+      : `${outcome === 'aborted' ? 'was aborted' : 'failed'} (${reason.replace('_', ' ')})`;
   return `The page of a run that ${ended}: its config line, the header, the waterfall and turn 1's ${firstTurnAttempts} attempt cards`;
 }
 
@@ -60,7 +65,10 @@ export function readmeBlock(picture: ReadmePicture): string {
 }
 
 /** Where a picture's block is in the README's lines (its image line, and its caption line if it has one). */
-export function findPictureBlock(lines: readonly string[], file: string): { at: number; length: number } | undefined {
+export function findPictureBlock(
+  lines: readonly string[],
+  file: string,
+): { at: number; length: number } | undefined {
   const at = lines.findIndex((line) => line.startsWith('![') && line.endsWith(`](${file})`));
   if (at < 0) return undefined;
   const hasCaption = lines[at + 1] === '' && /^\*.*\*$/.test(lines[at + 2] ?? '');
@@ -83,7 +91,10 @@ export function withPictureBlocks(readme: string, pictures: readonly ReadmePictu
   const lines = readme.split('\n');
   for (const picture of pictures) {
     const block = findPictureBlock(lines, picture.file);
-    if (!block) throw new Error(`README.md shows no ${picture.file}: add a line "![…](${picture.file})" where it belongs`);
+    if (!block)
+      throw new Error(
+        `README.md shows no ${picture.file}: add a line "![…](${picture.file})" where it belongs`,
+      );
     lines.splice(block.at, block.length, ...readmeBlock(picture).split('\n'));
   }
   return lines.join('\n');

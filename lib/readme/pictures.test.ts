@@ -12,7 +12,8 @@ import { pngText } from './png-text';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] => log.filter((e): e is EventOf<T> => e.event === type);
+const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] =>
+  log.filter((e): e is EventOf<T> => e.event === type);
 
 /** Every number written in a text, as written ("$0.020", "11.1k", "4"). */
 function numbersIn(text: string): string[] {
@@ -36,7 +37,9 @@ function numbersOfRun(picture: ReadmePicture, events: readonly RunEvent[]): stri
     const label = FAULT_TOGGLES.find((t) => t.id === id)!.label;
     const mine = injected.filter((f) => f.rule_id === id);
     const statuses = new Set(
-      of(events, 'model_error').flatMap((e) => (e.status !== undefined && mine.some((f) => f.request_no === requestNoOf(events, e)) ? [e.status] : [])),
+      of(events, 'model_error').flatMap((e) =>
+        e.status !== undefined && mine.some((f) => f.request_no === requestNoOf(events, e)) ? [e.status] : [],
+      ),
     );
     for (const written of numbersIn(label)) {
       const times = new RegExp(`×${written}\\b`).test(label);
@@ -50,8 +53,14 @@ function numbersOfRun(picture: ReadmePicture, events: readonly RunEvent[]): stri
   const firstTurnRequests = requests.filter((r) => r.iteration === firstTurn).length;
   // "Turn 1 took 4 attempts" in the caption, "turn 1's 4 attempt cards" in the alt text.
   numbers.push(String(firstTurn), String(firstTurnRequests), String(firstTurn), String(firstTurnRequests));
-  for (const e of of(events, 'model_error')) if (e.iteration !== firstTurn && !isBackground(events, e)) numbers.push(String(e.iteration));
-  numbers.push(String(of(events, 'iteration_start').length), formatTokens(end.input_tokens), formatTokens(end.output_tokens), formatUsd(end.usd_so_far));
+  for (const e of of(events, 'model_error'))
+    if (e.iteration !== firstTurn && !isBackground(events, e)) numbers.push(String(e.iteration));
+  numbers.push(
+    String(of(events, 'iteration_start').length),
+    formatTokens(end.input_tokens),
+    formatTokens(end.output_tokens),
+    formatUsd(end.usd_so_far),
+  );
   return numbers;
 }
 
@@ -76,7 +85,9 @@ describe("each README picture's run does what its caption says", () => {
     const events = await runToEnd(runConfigOf(picture));
     expect(factsOf(events)).toEqual(picture.facts);
     // Every number the caption and the alt text state is one the run's events bear out, and none is missing.
-    expect(numbersIn(`${captionOf(picture)} ${altOf(picture)}`).sort()).toEqual(numbersOfRun(picture, events).sort());
+    expect(numbersIn(`${captionOf(picture)} ${altOf(picture)}`).sort()).toEqual(
+      numbersOfRun(picture, events).sort(),
+    );
   });
 });
 
@@ -84,7 +95,10 @@ describe('each README picture shows what its caption says', () => {
   // The screenshot step writes into each PNG what the page it photographed showed (screenshots-main.ts).
   it.each(PICTURES.map((p) => [p.file, p] as const))('%s', async (_file, picture) => {
     const shown = pngText(fs.readFileSync(path.join(ROOT, picture.file)), SHOWN_KEYWORD);
-    expect(shown, `${picture.file} records nothing of what it shows: make it again with npm run screenshots`).toBeDefined();
+    expect(
+      shown,
+      `${picture.file} records nothing of what it shows: make it again with npm run screenshots`,
+    ).toBeDefined();
     const events = await runToEnd(runConfigOf(picture));
     const end = of(events, 'terminate')[0]!;
     const turns = of(events, 'iteration_start').length;
@@ -114,7 +128,8 @@ describe('the README shows the pictures with the captions written from the table
   });
 
   it('each picture exists and is under 400 kB', () => {
-    for (const picture of PICTURES) expect(fs.statSync(path.join(ROOT, picture.file)).size).toBeLessThan(400_000);
+    for (const picture of PICTURES)
+      expect(fs.statSync(path.join(ROOT, picture.file)).size).toBeLessThan(400_000);
   });
 });
 

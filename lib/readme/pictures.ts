@@ -30,7 +30,13 @@ export interface ReadmePicture {
 export const PICTURES: readonly ReadmePicture[] = [
   {
     file: 'docs/playground.png',
-    run: { vendor: 'sim-anthropic', preset: 'codesmith', scenario: 'fix-failing-test', faults: ['server-500', 'stall-after-first'], seed: 1 },
+    run: {
+      vendor: 'sim-anthropic',
+      preset: 'codesmith',
+      scenario: 'fix-failing-test',
+      faults: ['server-500', 'stall-after-first'],
+      seed: 1,
+    },
     facts: {
       outcome: 'completed',
       reason: 'end_turn',
@@ -43,14 +49,27 @@ export const PICTURES: readonly ReadmePicture[] = [
       failures: [
         { iteration: 1, attempt: 1, category: 'internal', retried: true, rung: 'silent_retry' },
         { iteration: 1, attempt: 2, category: 'internal', retried: true, rung: 'silent_retry' },
-        { iteration: 1, attempt: 3, category: 'timeout', watchdog: 'empty', retried: true, rung: 'silent_retry' },
+        {
+          iteration: 1,
+          attempt: 3,
+          category: 'timeout',
+          watchdog: 'empty',
+          retried: true,
+          rung: 'silent_retry',
+        },
       ],
     },
     viewport: { width: 1280, height: 1000 },
   },
   {
     file: 'docs/retries-exhausted.png',
-    run: { vendor: 'sim-anthropic', preset: 'codesmith', scenario: 'fix-failing-test', faults: ['overloaded-x3', 'stall-after-first'], seed: 1 },
+    run: {
+      vendor: 'sim-anthropic',
+      preset: 'codesmith',
+      scenario: 'fix-failing-test',
+      faults: ['overloaded-x3', 'stall-after-first'],
+      seed: 1,
+    },
     facts: {
       outcome: 'failed',
       reason: 'retries_exhausted',
@@ -93,11 +112,13 @@ export type Shown = z.infer<typeof ShownSchema>;
 export function runConfigOf(picture: ReadmePicture): RunConfigInput {
   const { vendor, preset, scenario, faults, seed } = picture.run;
   const unknown = faults.filter((id) => !FAULT_TOGGLES.some((t) => t.id === id));
-  if (unknown.length > 0) throw new Error(`${picture.file}: no fault toggle ${unknown.join(', ')} in lib/client/fault-catalog.ts`);
+  if (unknown.length > 0)
+    throw new Error(`${picture.file}: no fault toggle ${unknown.join(', ')} in lib/client/fault-catalog.ts`);
   // The plan the playground sends for these toggles, in the catalog's order (the order they play):
   // a caption lists them in that order, so a reader ticking the same boxes gets the same run.
   const plan = faultPlanFor(faults);
   const played = [...plan.rules.map((r) => r.id), ...plan.tools.map((t) => t.id)];
-  if (played.join() !== faults.join()) throw new Error(`${picture.file}: list the faults in the order they play: ${played.join(', ')}`);
+  if (played.join() !== faults.join())
+    throw new Error(`${picture.file}: list the faults in the order they play: ${played.join(', ')}`);
   return { provider: { vendor }, preset, scenario, seed, clock: 'virtual', faults: plan };
 }

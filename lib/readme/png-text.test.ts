@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { pngText, withPngText } from './png-text';
 
 // A 1×1 grey PNG (signature, IHDR, IDAT, IEND).
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==', 'base64');
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('PNG text chunks', () => {
   it('writes a text chunk that reads back, replaces it on a second write, and keeps the image chunks as they were', () => {

@@ -16,7 +16,8 @@ interface Chunk {
 }
 
 function chunksOf(png: Buffer): Chunk[] {
-  if (png.length < SIGNATURE.length || !png.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('not a PNG (no PNG signature)');
+  if (png.length < SIGNATURE.length || !png.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+    throw new Error('not a PNG (no PNG signature)');
   const chunks: Chunk[] = [];
   let at = SIGNATURE.length;
   while (at + 12 <= png.length) {
@@ -34,8 +35,10 @@ function chunksOf(png: Buffer): Chunk[] {
 
 /** The PNG with a tEXt chunk `keyword` holding `text` (an earlier one of that keyword is replaced), before IEND. */
 export function withPngText(png: Buffer, keyword: string, text: string): Buffer {
-  if (!/^[\x20-\x7e]{1,79}$/.test(keyword)) throw new Error(`a PNG text keyword is 1–79 printable ASCII characters, not ${JSON.stringify(keyword)}`);
-  if (!/^[\x20-\x7e\n]*$/.test(text)) throw new Error('PNG text here is printable ASCII (JSON with \\u escapes for anything else)');
+  if (!/^[\x20-\x7e]{1,79}$/.test(keyword))
+    throw new Error(`a PNG text keyword is 1–79 printable ASCII characters, not ${JSON.stringify(keyword)}`);
+  if (!/^[\x20-\x7e\n]*$/.test(text))
+    throw new Error('PNG text here is printable ASCII (JSON with \\u escapes for anything else)');
   const kept = chunksOf(png).filter((c) => !(c.type === 'tEXt' && pngTextKeyword(c.data) === keyword));
   const data = Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')]);
   const typeAndData = Buffer.concat([Buffer.from('tEXt', 'latin1'), data]);
@@ -44,7 +47,12 @@ export function withPngText(png: Buffer, keyword: string, text: string): Buffer 
   typeAndData.copy(chunk, 4);
   chunk.writeUInt32BE(crc32(typeAndData), 8 + data.length);
   const iend = kept.at(-1)!;
-  return Buffer.concat([SIGNATURE, ...kept.slice(0, -1).map((c) => png.subarray(c.start, c.end)), chunk, png.subarray(iend.start, iend.end)]);
+  return Buffer.concat([
+    SIGNATURE,
+    ...kept.slice(0, -1).map((c) => png.subarray(c.start, c.end)),
+    chunk,
+    png.subarray(iend.start, iend.end),
+  ]);
 }
 
 /** The text of the PNG's tEXt chunk `keyword` (undefined: it has none). */

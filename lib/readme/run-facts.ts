@@ -1,4 +1,10 @@
-import { runOutcome, type ErrorCategory, type RunEvent, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import {
+  runOutcome,
+  type ErrorCategory,
+  type RunEvent,
+  type TaskVerdict,
+  type TerminateReason,
+} from '@/lib/protocol';
 
 /** One failed attempt of the loop's own model calls (background calls such as the title left out). */
 export interface FailedAttempt {
@@ -33,7 +39,8 @@ export interface RunFacts {
 /** The facts of one whole run log (it must end with its terminate). */
 export function factsOf(events: readonly RunEvent[]): RunFacts {
   const terminate = events.at(-1);
-  if (terminate?.event !== 'terminate') throw new Error(`the log does not end with terminate (last: ${terminate?.event ?? 'nothing'})`);
+  if (terminate?.event !== 'terminate')
+    throw new Error(`the log does not end with terminate (last: ${terminate?.event ?? 'nothing'})`);
   const requests = new Set<string>();
   const failures: FailedAttempt[] = [];
   const fired = new Map<string, 'empty' | 'partial'>();
@@ -74,7 +81,12 @@ export function factsOf(events: readonly RunEvent[]): RunFacts {
       const key = `${f.iteration}:${f.attempt}`;
       const watchdog = fired.get(key);
       const rung = rungs.get(key);
-      return { ...f, ...(watchdog ? { watchdog } : {}), retried: requests.has(`${f.iteration}:${f.attempt + 1}`), ...(rung ? { rung } : {}) };
+      return {
+        ...f,
+        ...(watchdog ? { watchdog } : {}),
+        retried: requests.has(`${f.iteration}:${f.attempt + 1}`),
+        ...(rung ? { rung } : {}),
+      };
     }),
   };
 }

@@ -61,7 +61,11 @@ async function main(argv: string[]): Promise<number> {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
       try {
         for (const { picture, runId } of runs) {
-          const page = await browser.newPage({ viewport: picture.viewport, colorScheme: 'light', deviceScaleFactor: 1 });
+          const page = await browser.newPage({
+            viewport: picture.viewport,
+            colorScheme: 'light',
+            deviceScaleFactor: 1,
+          });
           try {
             const shown = await drawRunPage(page, `${app.base}/runs/${runId}`);
             const claimed = shownByCaption(picture);
@@ -72,9 +76,14 @@ async function main(argv: string[]): Promise<number> {
               continue;
             }
             const png = withPngText(await page.screenshot(), SHOWN_KEYWORD, JSON.stringify(shown));
-            if (png.length > MAX_BYTES) problems.push(`${picture.file}: ${Math.round(png.length / 1000)} kB, over ${MAX_BYTES / 1000} kB`);
+            if (png.length > MAX_BYTES)
+              problems.push(
+                `${picture.file}: ${Math.round(png.length / 1000)} kB, over ${MAX_BYTES / 1000} kB`,
+              );
             shots.push({ picture, png });
-            console.log(`${picture.file}  ${Math.round(png.length / 1000)} kB  run ${runId}  (${seconds()})\n  ${captionOf(picture)}`);
+            console.log(
+              `${picture.file}  ${Math.round(png.length / 1000)} kB  run ${runId}  (${seconds()})\n  ${captionOf(picture)}`,
+            );
           } finally {
             await page.close();
           }
@@ -87,7 +96,9 @@ async function main(argv: string[]): Promise<number> {
     await app.stop();
   }
   if (problems.length > 0) {
-    console.error(`\n${problems.join('\n')}\n\nNo picture written, README.md left as it was; the app stopped.`);
+    console.error(
+      `\n${problems.join('\n')}\n\nNo picture written, README.md left as it was; the app stopped.`,
+    );
     return 1;
   }
   for (const { picture, png } of shots) fs.writeFileSync(path.join(ROOT, picture.file), png);
@@ -95,7 +106,9 @@ async function main(argv: string[]): Promise<number> {
   const readme = fs.readFileSync(readmePath, 'utf8');
   const updated = withPictureBlocks(readme, PICTURES);
   if (updated !== readme) fs.writeFileSync(readmePath, updated);
-  console.log(`${updated !== readme ? 'README.md captions rewritten' : 'README.md captions already current'}; done in ${seconds()}, the app stopped`);
+  console.log(
+    `${updated !== readme ? 'README.md captions rewritten' : 'README.md captions already current'}; done in ${seconds()}, the app stopped`,
+  );
   return 0;
 }
 
@@ -105,7 +118,8 @@ async function startRun(base: string, picture: ReadmePicture): Promise<string> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ config: runConfigOf(picture) }),
   });
-  if (response.status !== 201) throw new Error(`${picture.file}: POST /api/runs answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`${picture.file}: POST /api/runs answered ${response.status}: ${await response.text()}`);
   return CreatedRunSchema.parse(await response.json()).id;
 }
 
@@ -160,7 +174,8 @@ async function drawRunPage(page: Page, url: string): Promise<Shown> {
   // The whole log in (a finished run's page reads it after the first paint, its progress in the header).
   const progress = page.locator('[data-testid="log-progress"]:not([data-state="loading"])');
   await progress.waitFor({ timeout: 60_000 });
-  if ((await progress.getAttribute('data-state')) !== 'whole') throw new Error(`${url}: the run's log did not load (${await progress.textContent()})`);
+  if ((await progress.getAttribute('data-state')) !== 'whole')
+    throw new Error(`${url}: the run's log did not load (${await progress.textContent()})`);
   await page.evaluate('document.fonts.ready');
   await page.waitForTimeout(300);
   const viewport = page.viewportSize()!;
@@ -169,20 +184,34 @@ async function drawRunPage(page: Page, url: string): Promise<Shown> {
   if (count === 0) throw new Error(`${url}: turn 1 shows no attempt cards`);
   for (let i = 0; i < count; i += 1) {
     const box = await steps.nth(i).boundingBox();
-    if (!box || box.y < 0 || box.x < 0 || box.y + box.height > viewport.height || box.x + box.width > viewport.width) {
+    if (
+      !box ||
+      box.y < 0 ||
+      box.x < 0 ||
+      box.y + box.height > viewport.height ||
+      box.x + box.width > viewport.width
+    ) {
       throw new Error(
         `${url}: turn 1's attempt card ${i + 1} is not wholly in the ${viewport.width}×${viewport.height} picture (${JSON.stringify(box)}); raise the picture's viewport`,
       );
     }
   }
-  const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
-  return { tokens: await text('run-tokens'), cost: await text('run-cost'), turns: await text('turn-budget'), attemptCards: count };
+  const text = async (testId: string) =>
+    ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  return {
+    tokens: await text('run-tokens'),
+    cost: await text('run-cost'),
+    turns: await text('turn-budget'),
+    attemptCards: count,
+  };
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`${error instanceof Error ? error.message : String(error)}\nNo picture written, README.md left as it was.`);
+    console.error(
+      `${error instanceof Error ? error.message : String(error)}\nNo picture written, README.md left as it was.`,
+    );
     process.exit(1);
   },
 );

@@ -5,7 +5,15 @@ import type { ControlMessage } from '@/lib/runtime/types';
 /** What the server's main thread sends a run thread. */
 export type ToRunThread =
   /** `record`: send the run's exchanges back (LaunchOptions.onExchange); `cassette`: the recording a replay is served from. */
-  | { type: 'start'; runId: string; config: RunConfig; apiKey?: string; fork?: ForkStart; record?: boolean; cassette?: Cassette }
+  | {
+      type: 'start';
+      runId: string;
+      config: RunConfig;
+      apiKey?: string;
+      fork?: ForkStart;
+      record?: boolean;
+      cassette?: Cassette;
+    }
   | { type: 'control'; runId: string; message: ControlMessage };
 
 /** What a run thread sends back. */

@@ -1,7 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
-import { NO_TOTALS, terminateEvent, type CassetteExchange, type RunEvent, type RunTotals } from '@/lib/protocol';
+import {
+  NO_TOTALS,
+  terminateEvent,
+  type CassetteExchange,
+  type RunEvent,
+  type RunTotals,
+} from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
@@ -32,7 +38,12 @@ const flush = (): void => {
   scheduled = false;
   const late = benchProbe()?.watchdogLateWallMs.splice(0);
   if (outbox.size === 0 && exchangeOutbox.size === 0 && !late?.length) return;
-  send({ type: 'events', runs: [...outbox], ...(late?.length ? { late } : {}), ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}) });
+  send({
+    type: 'events',
+    runs: [...outbox],
+    ...(late?.length ? { late } : {}),
+    ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
+  });
   outbox = new Map();
   exchangeOutbox = new Map();
 };
@@ -70,7 +81,9 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
       ...(apiKey ? { apiKey } : {}),
       ...(fork ? { fork } : {}),
       ...(cassette ? { cassette } : {}),
-      ...(message.record ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) } : {}),
+      ...(message.record
+        ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) }
+        : {}),
       onEvent: (event, totals) => emit(runId, event, totals),
     });
   } catch (error) {

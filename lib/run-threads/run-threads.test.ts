@@ -3,7 +3,12 @@ import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle } from '@/lib/sweeps/worker-bundle';
-import { createRunThreads, launchRealClockOnThreads, RUN_THREAD_BUNDLE, type RunThreads } from './run-threads';
+import {
+  createRunThreads,
+  launchRealClockOnThreads,
+  RUN_THREAD_BUNDLE,
+  type RunThreads,
+} from './run-threads';
 
 // How late a watchdog fires is a benchmark figure (`npm run bench`, BENCH_ONLY=load), never a unit
 // test's: these tests check what runs where and that a run on a thread behaves as it does here.
@@ -30,7 +35,10 @@ afterAll(() => threads.close());
  * Runs to its end, blocking this thread for 800 ms as soon as it learns a watchdog was armed,
  * as a busy server's main thread is blocked by synchronous work.
  */
-async function runBesideBlockedMainThread(launch: (options: LaunchOptions) => RunHandle, runId: string): Promise<RunEvent[]> {
+async function runBesideBlockedMainThread(
+  launch: (options: LaunchOptions) => RunHandle,
+  runId: string,
+): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   let blocks = 0;
   const handle = launch({
@@ -56,7 +64,11 @@ describe('real-clock runs on run threads', () => {
     const events = await runBesideBlockedMainThread((options) => threads.launch(options), 'on-thread');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     expect(events[0]?.event).toBe('run_start');
-    expect(events.at(-1), JSON.stringify(events.at(-1))).toMatchObject({ event: 'terminate', reason: 'end_turn', complete: true });
+    expect(events.at(-1), JSON.stringify(events.at(-1))).toMatchObject({
+      event: 'terminate',
+      reason: 'end_turn',
+      complete: true,
+    });
     expect(events.filter((e) => e.event === 'watchdog_fired')).toHaveLength(2);
   }, 90_000);
 
@@ -66,9 +78,17 @@ describe('real-clock runs on run threads', () => {
       (name: string) =>
       (options: LaunchOptions): RunHandle => {
         where.push(`${options.runId}:${name}`);
-        return { runId: options.runId, done: Promise.resolve(), control: () => undefined, redactText: (text) => text };
+        return {
+          runId: options.runId,
+          done: Promise.resolve(),
+          control: () => undefined,
+          redactText: (text) => text,
+        };
       };
-    const launch = launchRealClockOnThreads({ launch: stand('thread'), close: async () => undefined }, stand('here'));
+    const launch = launchRealClockOnThreads(
+      { launch: stand('thread'), close: async () => undefined },
+      stand('here'),
+    );
     const virtual = RunConfigSchema.parse({ ...config, clock: 'virtual' });
     launch({ runId: 'real', config, onEvent: () => undefined });
     launch({ runId: 'virtual', config: virtual, onEvent: () => undefined });

@@ -57,7 +57,10 @@ interface Thread {
  * in-process. A thread that dies takes its runs with it: their handles resolve and the
  * registry ends each log with an internal_error terminate; the next run starts a new thread.
  */
-export function createRunThreads({ threads = runThreadCount(), bundle = () => workerBundle(RUN_THREAD_BUNDLE) } = {}): RunThreads {
+export function createRunThreads({
+  threads = runThreadCount(),
+  bundle = () => workerBundle(RUN_THREAD_BUNDLE),
+} = {}): RunThreads {
   const pool: Thread[] = [];
 
   const post = (thread: Thread, message: ToRunThread): void => {
@@ -69,13 +72,27 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
     if (thread.gone) return;
     thread.gone = true;
     pool.splice(pool.indexOf(thread), 1);
-    if (thread.runs.size > 0) console.error(`[loop-lab] a run thread stopped with ${thread.runs.size} runs on it: ${why}`);
+    if (thread.runs.size > 0)
+      console.error(`[loop-lab] a run thread stopped with ${thread.runs.size} runs on it: ${why}`);
     for (const run of thread.runs.values()) {
       // The thread took the run's own log with it: its end is written here, from what the thread sent.
       if (!run.ended) {
         const message = `the run thread stopped (${why}); the run ended with it`;
-        const end = terminateEvent({ reason: 'internal_error', complete: false, message, totals: run.totals });
-        run.onEvent({ run_id: run.last?.run_id ?? '', seq: (run.last?.seq ?? -1) + 1, ts: run.last?.ts ?? 0, ...end } as RunEvent, run.totals);
+        const end = terminateEvent({
+          reason: 'internal_error',
+          complete: false,
+          message,
+          totals: run.totals,
+        });
+        run.onEvent(
+          {
+            run_id: run.last?.run_id ?? '',
+            seq: (run.last?.seq ?? -1) + 1,
+            ts: run.last?.ts ?? 0,
+            ...end,
+          } as RunEvent,
+          run.totals,
+        );
       }
       run.finished();
     }
@@ -138,7 +155,14 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
       const thread = pool.reduce((a, b) => (b.runs.size < a.runs.size ? b : a));
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
-      thread.runs.set(runId, { onEvent, onExchange, finished, last: undefined, totals: NO_TOTALS, ended: false });
+      thread.runs.set(runId, {
+        onEvent,
+        onExchange,
+        finished,
+        last: undefined,
+        totals: NO_TOTALS,
+        ended: false,
+      });
       // The thread redacts the run's events; this is for text the registry logs about the run.
       const secrets = runSecrets({ apiKey, env: processEnv() });
       let redactor = createRedactor({ secrets });
@@ -156,7 +180,8 @@ export function createRunThreads({ threads = runThreadCount(), bundle = () => wo
         runId,
         done,
         control: (message) => {
-          if (message.action === 'swap' && message.target.apiKey) redactor = createRedactor({ secrets: [...secrets, message.target.apiKey] });
+          if (message.action === 'swap' && message.target.apiKey)
+            redactor = createRedactor({ secrets: [...secrets, message.target.apiKey] });
           if (!thread.gone) post(thread, { type: 'control', runId, message });
         },
         redactText: (text) => redactor.text(text),
@@ -180,5 +205,7 @@ export function launchRealClockOnThreads(
   launchHere: (options: LaunchOptions) => RunHandle,
 ): (options: LaunchOptions) => RunHandle {
   return (options) =>
-    threads && options.config.clock === 'real' && !options.onVendorRequest && !options.tapFetch ? threads.launch(options) : launchHere(options);
+    threads && options.config.clock === 'real' && !options.onVendorRequest && !options.tapFetch
+      ? threads.launch(options)
+      : launchHere(options);
 }

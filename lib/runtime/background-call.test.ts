@@ -21,21 +21,36 @@ describe('background calls', () => {
     const n = await titleRequestNo();
     const events = await runToEnd({
       faults: {
-        rules: [{ id: 'r', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }],
+        rules: [
+          {
+            id: 'r',
+            enabled: true,
+            when: { kind: 'requests', numbers: [n] },
+            action: { type: 'http_error', status: 429, retryAfterSec: 2 },
+          },
+        ],
         tools: [],
       },
     });
     const retries = ofType(events, 'retry_scheduled').filter((r) => r.reason.startsWith('background'));
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ category: 'rate_limit', wait_ms: 2000, max_attempts: 4, account: 'background' });
+    expect(retries[0]).toMatchObject({
+      category: 'rate_limit',
+      wait_ms: 2000,
+      max_attempts: 4,
+      account: 'background',
+    });
     expect(ofType(events, 'run_title')).toHaveLength(1);
   });
 
   it('asks for the title from the task alone: the request is the same whether the run fixed the bug or not', async () => {
-    const titleTokens = (events: Awaited<ReturnType<typeof runToEnd>>) => ofType(events, 'llm_call').find((c) => c.purpose === 'title')?.input_tokens;
+    const titleTokens = (events: Awaited<ReturnType<typeof runToEnd>>) =>
+      ofType(events, 'llm_call').find((c) => c.purpose === 'title')?.input_tokens;
     const fixed = await runToEnd({});
     // Every edit throws: the model still ends with its own account of the work, a different text.
-    const failed = await runToEnd({ faults: { rules: [], tools: [{ id: 'no-edit', tool: 'edit_file', kind: 'throw' }] } });
+    const failed = await runToEnd({
+      faults: { rules: [], tools: [{ id: 'no-edit', tool: 'edit_file', kind: 'throw' }] },
+    });
     expect(ofType(failed, 'task_verdict')[0]?.verdict).toBe('not_done');
     expect(titleTokens(fixed)).toBeGreaterThan(0);
     expect(titleTokens(failed)).toBe(titleTokens(fixed));
@@ -57,11 +72,23 @@ describe('background calls', () => {
   it('does not retry an overloaded title call (not a background category): the run ends the same', async () => {
     const n = await titleRequestNo();
     const events = await runToEnd({
-      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [n] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'o',
+            enabled: true,
+            when: { kind: 'requests', numbers: [n] },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(ofType(events, 'retry_scheduled').filter((r) => r.reason.startsWith('background'))).toEqual([]);
     expect(ofType(events, 'run_title')).toEqual([]);
-    expect(ofType(events, 'log').at(-1)?.message).toMatch(/title skipped: overloaded is not retried for background calls/);
+    expect(ofType(events, 'log').at(-1)?.message).toMatch(
+      /title skipped: overloaded is not retried for background calls/,
+    );
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 });

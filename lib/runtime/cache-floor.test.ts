@@ -9,12 +9,20 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
  * compaction off and the waterfall aiming at 16 % of the window, so the micro-compact alone cannot
  * recover the overflow and the forced compaction is reached.
  */
-const config = (vendor: 'sim-anthropic' | 'sim-openai', model: string, how: 'proactive' | 'forced', cache: Record<string, unknown>): RunConfigInput => ({
+const config = (
+  vendor: 'sim-anthropic' | 'sim-openai',
+  model: string,
+  how: 'proactive' | 'forced',
+  cache: Record<string, unknown>,
+): RunConfigInput => ({
   provider: { vendor, model },
   preset: 'codesmith',
   scenario: 'growing-context',
   seed: 43,
-  recovery: { compaction: how === 'proactive' ? { thresholdRatio: 0.3 } : { proactive: false, thresholdRatio: 0.16 }, cache },
+  recovery: {
+    compaction: how === 'proactive' ? { thresholdRatio: 0.3 } : { proactive: false, thresholdRatio: 0.16 },
+    cache,
+  },
 });
 
 describe.each([
@@ -26,8 +34,12 @@ describe.each([
     const [noFloor, held, bypass, strict] = await Promise.all([
       runToEnd(config(vendor, model, 'proactive', { protectionFloorTokens: 0 })),
       runToEnd(config(vendor, model, 'proactive', { protectionFloorTokens: floorTokens })),
-      runToEnd(config(vendor, model, 'forced', { protectionFloorTokens: floorTokens, forcedBypassesFloor: true })),
-      runToEnd(config(vendor, model, 'forced', { protectionFloorTokens: floorTokens, forcedBypassesFloor: false })),
+      runToEnd(
+        config(vendor, model, 'forced', { protectionFloorTokens: floorTokens, forcedBypassesFloor: true }),
+      ),
+      runToEnd(
+        config(vendor, model, 'forced', { protectionFloorTokens: floorTokens, forcedBypassesFloor: false }),
+      ),
     ]);
     const summaries = (log: typeof noFloor) => ofType(log, 'compaction').filter((c) => c.step === 'summary');
     // No floor: the proactive summary runs at the threshold, and no step mentions a floor.
@@ -47,8 +59,17 @@ describe.each([
       const held = proactive.filter((s) => s.cache_floor);
       expect(held.length).toBeGreaterThan(0);
       for (const step of held) {
-        expect(step).toMatchObject({ ok: false, cache_floor: { decision: 'held_back', floor_tokens: floorTokens, cached_tokens: cachedBefore(step.seq) } });
-        expect(step.reason).toContain(`the last request read ${cachedBefore(step.seq)} tokens from the prompt cache (floor ${floorTokens})`);
+        expect(step).toMatchObject({
+          ok: false,
+          cache_floor: {
+            decision: 'held_back',
+            floor_tokens: floorTokens,
+            cached_tokens: cachedBefore(step.seq),
+          },
+        });
+        expect(step.reason).toContain(
+          `the last request read ${cachedBefore(step.seq)} tokens from the prompt cache (floor ${floorTokens})`,
+        );
         expect(step.reason).toMatch(/the history is sent as it is$/);
       }
       // Held back, the history grows until the vendor says it is too long; the waterfall recovers it.

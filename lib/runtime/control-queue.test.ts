@@ -6,7 +6,15 @@ import { createControlQueue } from './control-queue';
 
 const NO_FAULTS: FaultPlan = { rules: [], tools: [] };
 const STALL: FaultPlan = {
-  rules: [{ id: 's', label: 'stall in text', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'stall', during: 'text' } }],
+  rules: [
+    {
+      id: 's',
+      label: 'stall in text',
+      enabled: true,
+      when: { kind: 'requests', numbers: [2] },
+      action: { type: 'stall', during: 'text' },
+    },
+  ],
   tools: [],
 };
 
@@ -72,7 +80,10 @@ describe('the control queue', () => {
   it('ignores messages once the log is closed', () => {
     const { controls, events, learned } = queue(true);
     controls.push({ action: 'abort' });
-    controls.push({ action: 'swap', target: { vendor: 'openai', model: '', apiKey: 'sk-swap-0123456789abcdef' } });
+    controls.push({
+      action: 'swap',
+      target: { vendor: 'openai', model: '', apiKey: 'sk-swap-0123456789abcdef' },
+    });
     expect(events).toEqual([]);
     expect(learned).toEqual([]);
     expect(controls.signal.aborted).toBe(false);

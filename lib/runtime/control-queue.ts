@@ -91,7 +91,12 @@ export function createControlQueue(options: {
           emit({ event: 'control', iteration, action: 'set_faults', faults, detail: describeFaults(faults) });
         } else if (message.action === 'compact') {
           compactRequested = true;
-          emit({ event: 'control', iteration, action: 'compact', detail: 'compact now: a full compaction before this request, past the breaker' });
+          emit({
+            event: 'control',
+            iteration,
+            action: 'compact',
+            detail: 'compact now: a full compaction before this request, past the breaker',
+          });
         } else if (message.action === 'swap') {
           options.requestSwap(message.target);
         }

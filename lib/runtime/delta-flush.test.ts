@@ -11,11 +11,23 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('coalesced deltas before
     const events = await runToEnd({
       provider: { vendor },
       task: 'Describe this project.',
-      faults: { rules: [{ id: 's', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'stall', during: 'text' } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 's',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'stall', during: 'text' },
+          },
+        ],
+        tools: [],
+      },
     });
     const [fired] = ofType(events, 'watchdog_fired');
     const [open] = ofType(events, 'stream_open');
-    const text = ofType(events, 'content_delta').find((e) => e.attempt === 1 && e.iteration === 1 && e.kind === 'text' && e.text.length > 0);
+    const text = ofType(events, 'content_delta').find(
+      (e) => e.attempt === 1 && e.iteration === 1 && e.kind === 'text' && e.text.length > 0,
+    );
     expect(fired).toBeDefined();
     expect(text).toBeDefined();
     expect(text!.seq).toBeLessThan(fired!.seq);

@@ -17,7 +17,10 @@ async function requestsOf(vendor: Vendor, input: Parameters<typeof runToEnd>[0])
 
 function systemOf(vendor: Vendor, body: Record<string, unknown>): unknown {
   // Anthropic's system prompt may come as text blocks (a cache breakpoint marks the last): their text joined.
-  if (vendor === 'sim-anthropic') return Array.isArray(body.system) ? (body.system as Array<{ text: string }>).map((b) => b.text).join('') : body.system;
+  if (vendor === 'sim-anthropic')
+    return Array.isArray(body.system)
+      ? (body.system as Array<{ text: string }>).map((b) => b.text).join('')
+      : body.system;
   const first = (body.messages as Array<{ role: string; content: unknown }>)[0]!;
   return first.role === 'system' ? first.content : undefined;
 }
@@ -25,7 +28,9 @@ function systemOf(vendor: Vendor, body: Record<string, unknown>): unknown {
 function toolDescription(vendor: Vendor, body: Record<string, unknown>, name: string): unknown {
   const tools = (body.tools ?? []) as Array<Record<string, unknown>>;
   if (vendor === 'sim-anthropic') return tools.find((t) => t.name === name)?.description;
-  const fn = tools.map((t) => t.function as { name: string; description: string }).find((f) => f.name === name);
+  const fn = tools
+    .map((t) => t.function as { name: string; description: string })
+    .find((f) => f.name === name);
   return fn?.description;
 }
 
@@ -33,7 +38,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('the experimentation fie
   it('a changed system prompt and tool description are what every foreground request carries', async () => {
     const system = 'You are terse. Read before you edit; run the check last.';
     const description = 'Search the project for a text. Use it before reading files one by one.';
-    const { bodies, events } = await requestsOf(vendor, { system, toolDescriptions: { search: description } });
+    const { bodies, events } = await requestsOf(vendor, {
+      system,
+      toolDescriptions: { search: description },
+    });
     const foreground = bodies.filter((b) => Array.isArray(b.tools) && (b.tools as unknown[]).length > 0);
     expect(foreground.length).toBeGreaterThanOrEqual(3);
     for (const body of foreground) {
@@ -73,14 +81,20 @@ describe('budgets from the playground', () => {
 
 describe('validateRunConfig on tool descriptions', () => {
   it('names a tool that does not exist and lists the real ones', () => {
-    const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, toolDescriptions: { grep: 'find text' } });
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-anthropic' },
+      toolDescriptions: { grep: 'find text' },
+    });
     expect(validateRunConfig({ config })).toEqual([
       'toolDescriptions.grep: no such tool; the tools are list_files, read_file, search, edit_file, write_file, run_check',
     ]);
   });
 
   it('refuses an empty description at the schema', () => {
-    const parsed = RunConfigSchema.safeParse({ provider: { vendor: 'sim-anthropic' }, toolDescriptions: { search: '  ' } });
+    const parsed = RunConfigSchema.safeParse({
+      provider: { vendor: 'sim-anthropic' },
+      toolDescriptions: { search: '  ' },
+    });
     expect(parsed.success).toBe(false);
   });
 });

@@ -7,17 +7,76 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
  * clock, CodeSmith preset): what the classifier calls it and whether the run survives. A 404 or
  * 413 on one request is retried by CodeSmith's exclusion rule and the resend gets through.
  */
-const CASES: { name: string; action: FaultAction; category?: string; retried: boolean; completes: boolean }[] = [
-  { name: '403 permission', action: { type: 'http_error', status: 403 }, category: 'authorization', retried: false, completes: false },
-  { name: '404 not found', action: { type: 'http_error', status: 404 }, category: 'invalid_input', retried: true, completes: true },
-  { name: '408 request timeout', action: { type: 'http_error', status: 408 }, category: 'timeout', retried: true, completes: true },
-  { name: '409 conflict', action: { type: 'http_error', status: 409 }, category: 'state', retried: true, completes: true },
-  { name: '413 too large', action: { type: 'http_error', status: 413 }, category: 'invalid_input', retried: true, completes: true },
+const CASES: {
+  name: string;
+  action: FaultAction;
+  category?: string;
+  retried: boolean;
+  completes: boolean;
+}[] = [
+  {
+    name: '403 permission',
+    action: { type: 'http_error', status: 403 },
+    category: 'authorization',
+    retried: false,
+    completes: false,
+  },
+  {
+    name: '404 not found',
+    action: { type: 'http_error', status: 404 },
+    category: 'invalid_input',
+    retried: true,
+    completes: true,
+  },
+  {
+    name: '408 request timeout',
+    action: { type: 'http_error', status: 408 },
+    category: 'timeout',
+    retried: true,
+    completes: true,
+  },
+  {
+    name: '409 conflict',
+    action: { type: 'http_error', status: 409 },
+    category: 'state',
+    retried: true,
+    completes: true,
+  },
+  {
+    name: '413 too large',
+    action: { type: 'http_error', status: 413 },
+    category: 'invalid_input',
+    retried: true,
+    completes: true,
+  },
   { name: '503 unavailable', action: { type: 'http_error', status: 503 }, retried: true, completes: true },
-  { name: '504 gateway timeout', action: { type: 'http_error', status: 504 }, category: 'timeout', retried: true, completes: true },
-  { name: 'proxy 502 as plain text', action: { type: 'proxy_error', status: 502, body: 'text' }, retried: true, completes: true },
-  { name: 'connection refused', action: { type: 'connection', mode: 'refused' }, category: 'network', retried: true, completes: true },
-  { name: 'stall right after headers', action: { type: 'stall', afterEvents: 0 }, category: 'timeout', retried: true, completes: true },
+  {
+    name: '504 gateway timeout',
+    action: { type: 'http_error', status: 504 },
+    category: 'timeout',
+    retried: true,
+    completes: true,
+  },
+  {
+    name: 'proxy 502 as plain text',
+    action: { type: 'proxy_error', status: 502, body: 'text' },
+    retried: true,
+    completes: true,
+  },
+  {
+    name: 'connection refused',
+    action: { type: 'connection', mode: 'refused' },
+    category: 'network',
+    retried: true,
+    completes: true,
+  },
+  {
+    name: 'stall right after headers',
+    action: { type: 'stall', afterEvents: 0 },
+    category: 'timeout',
+    retried: true,
+    completes: true,
+  },
   {
     name: 'rate-limit error event in the stream',
     action: { type: 'sse_error', afterEvents: 1, errorType: 'rate_limit_error' },
@@ -31,7 +90,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
   it.each(CASES)('$name', async ({ action, category, retried, completes }) => {
     const events = await runToEnd({
       provider: { vendor },
-      faults: { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [1] }, action }], tools: [] },
+      faults: {
+        rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [1] }, action }],
+        tools: [],
+      },
     });
     const [error] = ofType(events, 'model_error');
     expect(error).toBeDefined();
@@ -43,7 +105,17 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
   it('a slow drip is slow, not an error: every record waits, the watchdog never fires', async () => {
     const events = await runToEnd({
       provider: { vendor },
-      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'slow_drip', delayMs: 2_000 } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'd',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'slow_drip', delayMs: 2_000 },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(ofType(events, 'model_error')).toEqual([]);
     const first = ofType(events, 'llm_call')[0]!;
@@ -56,7 +128,17 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
     const events = await runToEnd({
       provider: { vendor },
       recovery: { output: { continueAfterPartial: true } },
-      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'd',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'drop', during: 'tool_args' },
+          },
+        ],
+        tools: [],
+      },
     });
     const [error] = ofType(events, 'model_error');
     expect(error).toMatchObject({ partial: true, category: 'network' });
@@ -70,7 +152,14 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('fault kinds on %s', (ve
 describe('a drop inside thinking (Anthropic)', () => {
   it('keeps the thinking that arrived; the seed presents it and stops, the continuation option goes on', async () => {
     const rules = {
-      rules: [{ id: 'd', enabled: true, when: { kind: 'requests' as const, numbers: [1] }, action: { type: 'drop' as const, during: 'thinking' as const } }],
+      rules: [
+        {
+          id: 'd',
+          enabled: true,
+          when: { kind: 'requests' as const, numbers: [1] },
+          action: { type: 'drop' as const, during: 'thinking' as const },
+        },
+      ],
       tools: [],
     };
     const seed = await runToEnd({ faults: rules });

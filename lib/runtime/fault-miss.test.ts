@@ -5,9 +5,21 @@ import { ofType, runToEnd } from '@/lib/testing/run-to-end';
 describe('a fault that cannot apply', () => {
   it('"drop mid-text" on a response with no text is reported as not applied', async () => {
     const events = await runToEnd({
-      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'd',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'drop', during: 'text' },
+          },
+        ],
+        tools: [],
+      },
     });
-    const firstTurnText = ofType(events, 'content_delta').filter((d) => d.iteration === 1 && d.kind === 'text');
+    const firstTurnText = ofType(events, 'content_delta').filter(
+      (d) => d.iteration === 1 && d.kind === 'text',
+    );
     expect(firstTurnText).toHaveLength(0);
     expect(ofType(events, 'fault_injected')).toHaveLength(1);
     const notes = ofType(events, 'log').filter((l) => /could not apply/.test(l.message));
@@ -18,7 +30,17 @@ describe('a fault that cannot apply', () => {
 
   it('a fault that strikes says nothing of the kind', async () => {
     const events = await runToEnd({
-      faults: { rules: [{ id: 'd', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'tool_args' } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'd',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'drop', during: 'tool_args' },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(ofType(events, 'log').filter((l) => /could not apply/.test(l.message))).toHaveLength(0);
     expect(ofType(events, 'model_error').length).toBeGreaterThan(0);

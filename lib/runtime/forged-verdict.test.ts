@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
 import type { VerdictTests } from '@/lib/protocol';
 import { TRIVIAL_TEST } from '@/lib/sim/policies/rewrite-test';
-import { ASYNC_REJECTED_TEST, HOST_REALM_REWRITE, sourceWithHostRealmRewrite } from '@/lib/tools/check/forgeries.testkit';
+import {
+  ASYNC_REJECTED_TEST,
+  HOST_REALM_REWRITE,
+  sourceWithHostRealmRewrite,
+} from '@/lib/tools/check/forgeries.testkit';
 import type { Scenario } from '@/lib/tools/scenario';
 import { fixFailingTest } from '@/lib/tools/scenarios/fix-failing-test';
 import { longProject } from '@/lib/tools/scenarios/long-project';
@@ -18,7 +22,13 @@ const SOURCE = 'src/slugify.js';
 
 function judge(files: Record<string, string>, tests?: VerdictTests) {
   const workspace = createWorkspace({ files: { ...fixFailingTest.files, ...files } });
-  return judgeTask({ scenario: fixFailingTest, workspace, clock: new VirtualClock(), task: fixFailingTest.task, ...(tests ? { tests } : {}) });
+  return judgeTask({
+    scenario: fixFailingTest,
+    workspace,
+    clock: new VirtualClock(),
+    task: fixFailingTest.task,
+    ...(tests ? { tests } : {}),
+  });
 }
 
 describe('a task verdict nothing in the run can forge', () => {
@@ -31,7 +41,12 @@ describe('a task verdict nothing in the run can forge', () => {
   it('a deleted test file: not done, the shipped test still runs', async () => {
     const workspace = createWorkspace({ files: fixFailingTest.files });
     workspace.write(TEST, '');
-    const judgement = await judgeTask({ scenario: fixFailingTest, workspace, clock: new VirtualClock(), task: fixFailingTest.task });
+    const judgement = await judgeTask({
+      scenario: fixFailingTest,
+      workspace,
+      clock: new VirtualClock(),
+      task: fixFailingTest.task,
+    });
     expect(judgement).toMatchObject({ verdict: 'not_done', tests_edited: [TEST] });
   });
 
@@ -39,7 +54,10 @@ describe('a task verdict nothing in the run can forge', () => {
     for (const tests of ['shipped', 'workspace'] as const) {
       const fromTest = await judge({ [TEST]: HOST_REALM_REWRITE + fixFailingTest.files[TEST]! }, tests);
       expect(fromTest.verdict, `test file, ${tests}`).toBe('not_done');
-      const fromSource = await judge({ [SOURCE]: sourceWithHostRealmRewrite(fixFailingTest.files[SOURCE]!) }, tests);
+      const fromSource = await judge(
+        { [SOURCE]: sourceWithHostRealmRewrite(fixFailingTest.files[SOURCE]!) },
+        tests,
+      );
       expect(fromSource.verdict, `source, ${tests}`).toBe('not_done');
       expect(fromSource.detail).toContain('2 passed, 2 failed');
     }
@@ -76,19 +94,28 @@ module.exports = { slugify };
     expect(judgement.detail).toContain('4 passed, 0 failed');
     expect(judgement).toMatchObject({ verdict: 'not_done', tests_missing: [], hidden_tests: 6 });
     expect(judgement.hidden_failed).toEqual(fixFailingTest.hidden.names[HIDDEN_FILE]);
-    expect(judgement.detail).toContain('Hidden tests (run by the verdict only): 6 of 6 failed or did not run.');
-    expect(judgement.detail).toContain('✗ collapses runs of spaces into one hyphen\n    AssertionError: expected "three-spaces-apart", got undefined');
+    expect(judgement.detail).toContain(
+      'Hidden tests (run by the verdict only): 6 of 6 failed or did not run.',
+    );
+    expect(judgement.detail).toContain(
+      '✗ collapses runs of spaces into one hyphen\n    AssertionError: expected "three-spaces-apart", got undefined',
+    );
   });
 
   it('source that registers passing tests under the shipped names and stops the test file loading: not done, the shipped tests named as not run', async () => {
     const forged = `${SHIPPED_NAMES.map((name) => `test(${JSON.stringify(name)}, () => {});`).join('\n')}\nthrow '';\n`;
     const judgement = await judge({ [SOURCE]: forged });
     expect(judgement).toMatchObject({ verdict: 'not_done', tests_missing: SHIPPED_NAMES });
-    expect(judgement.detail).toContain(`Shipped tests that did not run: ${SHIPPED_NAMES.map((n) => JSON.stringify(n)).join(', ')}.`);
+    expect(judgement.detail).toContain(
+      `Shipped tests that did not run: ${SHIPPED_NAMES.map((n) => JSON.stringify(n)).join(', ')}.`,
+    );
   });
 
   it("code that drops the failing region from the test's own loop: not done, the missing test named", async () => {
-    const index = longProject.files['src/index.js']!.replace(/const codes = (\[[^\]]*\]);/, "const codes = $1.filter(function (c) { return c !== 'pt'; });");
+    const index = longProject.files['src/index.js']!.replace(
+      /const codes = (\[[^\]]*\]);/,
+      "const codes = $1.filter(function (c) { return c !== 'pt'; });",
+    );
     expect(index).not.toBe(longProject.files['src/index.js']);
     const judgement = await judgeScenario(longProject, { 'src/index.js': index });
     expect(judgement.detail).toContain('22 passed, 0 failed');
@@ -100,8 +127,18 @@ module.exports = { slugify };
     const fix = fixFailingTest.hints.fix!;
     const workspace = createWorkspace({ files: fixFailingTest.files });
     workspace.write(fix.path, workspace.read(fix.path)!.replace(fix.find, fix.replace));
-    const judgement = await judgeTask({ scenario: fixFailingTest, workspace, clock: new VirtualClock(), task: fixFailingTest.task });
-    expect(judgement).toMatchObject({ verdict: 'done', tests_missing: [], hidden_tests: 6, hidden_failed: [] });
+    const judgement = await judgeTask({
+      scenario: fixFailingTest,
+      workspace,
+      clock: new VirtualClock(),
+      task: fixFailingTest.task,
+    });
+    expect(judgement).toMatchObject({
+      verdict: 'done',
+      tests_missing: [],
+      hidden_tests: 6,
+      hidden_failed: [],
+    });
     expect(judgement.detail).toContain('Hidden tests (run by the verdict only): all 6 passed.');
     // The hidden tests went into a copy: the run's workspace never holds them.
     expect(workspace.read(HIDDEN_FILE)).toBeUndefined();

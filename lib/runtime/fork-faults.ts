@@ -23,7 +23,11 @@ export interface ForkFaults {
  * A parent that is itself a fork wrote where its own plan started (`forked_from.faults`): the
  * walk starts there and skips the events it copied from its own parent.
  */
-export function forkFaults(options: { config: Pick<RunConfig, 'faults' | 'seed'>; copied: readonly RunEvent[]; atTurn: number }): ForkFaults {
+export function forkFaults(options: {
+  config: Pick<RunConfig, 'faults' | 'seed'>;
+  copied: readonly RunEvent[];
+  atTurn: number;
+}): ForkFaults {
   const { config, copied } = options;
   const dice = createRandom(config.seed).fork(FAULTS_STREAM).fork(RULE_DICE);
   let plan = config.faults;
@@ -64,7 +68,8 @@ function describePosition(plan: FaultPlan, position: FaultPlanPosition, atTurn: 
   const rules = plan.rules.filter((r) => r.enabled !== false);
   const n = position.requestsBefore;
   const head = `the fork takes up the parent's fault plan as it stood after turn ${atTurn}, ${n} model request${n === 1 ? '' : 's'} in`;
-  if (rules.length === 0) return `${head}: no fault rule was on then, so none fires unless one is switched on`;
+  if (rules.length === 0)
+    return `${head}: no fault rule was on then, so none fires unless one is switched on`;
   const spent = rules.flatMap((rule) => {
     if (rule.when.kind !== 'next') return [];
     const used = position.spent[rule.id] ?? 0;

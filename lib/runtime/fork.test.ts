@@ -8,11 +8,19 @@ import { planFork } from './plan-fork';
 /** Forks a stored log at a turn and runs the child to its end. */
 async function forkRun(
   parent: RunEvent[],
-  spec: { atTurn: number; provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek' | 'sim-openai-responses'; model?: string },
+  spec: {
+    atTurn: number;
+    provider?: 'sim-anthropic' | 'sim-openai' | 'sim-deepseek' | 'sim-openai-responses';
+    model?: string;
+  },
   onVendorRequest?: (request: { vendor: string; body: string }) => void,
 ): Promise<RunEvent[]> {
   const start = ofType(parent, 'run_start')[0]!;
-  const plan = planFork({ spec: { runId: 'parent', ...spec }, parent: { config: start.config, running: false }, events: parent });
+  const plan = planFork({
+    spec: { runId: 'parent', ...spec },
+    parent: { config: start.config, running: false },
+    events: parent,
+  });
   if (!plan.ok) throw new Error(plan.problems.join('; '));
   const events: RunEvent[] = [];
   const handle = launchRun({
@@ -29,10 +37,23 @@ async function forkRun(
 /** What the model saw of turns 1..k: each turn's replies and tool results, ids included. */
 function turnsUpTo(events: RunEvent[], k: number): unknown[] {
   return events
-    .filter((e) => 'iteration' in e && typeof e.iteration === 'number' && e.iteration >= 1 && e.iteration <= k)
+    .filter(
+      (e) => 'iteration' in e && typeof e.iteration === 'number' && e.iteration >= 1 && e.iteration <= k,
+    )
     .flatMap((e): unknown[] => {
-      if (e.event === 'llm_call') return [{ turn: e.iteration, reply: e.message, vendor: e.vendor, model: e.model }];
-      if (e.event === 'tool_call') return [{ turn: e.iteration, call: e.call_id, tool: e.tool, args: e.args, result: e.result, is_error: e.is_error }];
+      if (e.event === 'llm_call')
+        return [{ turn: e.iteration, reply: e.message, vendor: e.vendor, model: e.model }];
+      if (e.event === 'tool_call')
+        return [
+          {
+            turn: e.iteration,
+            call: e.call_id,
+            tool: e.tool,
+            args: e.args,
+            result: e.result,
+            is_error: e.is_error,
+          },
+        ];
       return [];
     });
 }
@@ -49,7 +70,12 @@ describe('fork a stored run at turn k', () => {
     expect(turnsUpTo(child, k)).toEqual(turnsUpTo(parent, k));
     expect(turnsUpTo(child, k).length).toBeGreaterThan(2);
     const link = ofType(child, 'forked_from')[0]!;
-    expect(link).toMatchObject({ parent_run_id: 'parent', turn: k, from_vendor: 'sim-anthropic', from_model: 'claude-sim-sonnet' });
+    expect(link).toMatchObject({
+      parent_run_id: 'parent',
+      turn: k,
+      from_vendor: 'sim-anthropic',
+      from_model: 'claude-sim-sonnet',
+    });
     expect(link.workspace.diverged).toEqual([]);
     // Copied events keep their time; the live part goes on from there (ts never goes back).
     const ts = child.map((e) => e.ts);
@@ -76,7 +102,9 @@ describe('fork a stored run at turn k', () => {
     const parent = await runToEnd(PARENT);
     const child = await forkRun(parent, { atTurn: 1, provider: 'sim-openai' });
     const swaps = ofType(child, 'swap');
-    expect(swaps.map((s) => [s.iteration, s.cause, s.from_vendor, s.to_vendor])).toEqual([[2, 'fork', 'sim-anthropic', 'sim-openai']]);
+    expect(swaps.map((s) => [s.iteration, s.cause, s.from_vendor, s.to_vendor])).toEqual([
+      [2, 'fork', 'sim-anthropic', 'sim-openai'],
+    ]);
     const report = ofType(child, 'takeover_report')[0]!;
     expect(report).toMatchObject({ iteration: 2, vendor: 'sim-openai' });
     expect(report.dropped.some((d) => d.kind === 'thinking')).toBe(true);
@@ -102,7 +130,11 @@ describe('fork a stored run at turn k', () => {
     const child = await forkRun(parent, { atTurn: 2, provider: 'sim-openai-responses' });
     expect(ofType(child, 'model_error')).toEqual([]);
     const [report] = ofType(child, 'takeover_report');
-    expect(report).toMatchObject({ vendor: 'sim-openai-responses', dialect: 'openai-responses', naive: { accepted: false, status: 400 } });
+    expect(report).toMatchObject({
+      vendor: 'sim-openai-responses',
+      dialect: 'openai-responses',
+      naive: { accepted: false, status: 400 },
+    });
     expect(report!.converted.some((c) => c.endsWith('× message sent by value'))).toBe(true);
     expect(terminateOf(child).reason).toBe('end_turn');
   });
@@ -110,7 +142,9 @@ describe('fork a stored run at turn k', () => {
   it('a Responses run forked on the same model: its sealed reasoning, read back from the log, is accepted by value', async () => {
     const parent = await runToEnd({ ...PARENT, provider: { vendor: 'sim-openai-responses' } });
     const bodies: { input: { type?: string; encrypted_content?: string }[] }[] = [];
-    const child = await forkRun(parent, { atTurn: 2 }, ({ body }) => bodies.push(JSON.parse(body) as (typeof bodies)[number]));
+    const child = await forkRun(parent, { atTurn: 2 }, ({ body }) =>
+      bodies.push(JSON.parse(body) as (typeof bodies)[number]),
+    );
     expect(ofType(child, 'model_error')).toEqual([]);
     const sealed = bodies[0]!.input.filter((item) => item.type === 'reasoning');
     expect(sealed).toHaveLength(2);
@@ -122,7 +156,8 @@ describe('fork a stored run at turn k', () => {
     const parent = await runToEnd(PARENT);
     const config = ofType(parent, 'run_start')[0]!.config;
     const turns = ofType(parent, 'iteration_start').length;
-    const plan = (atTurn: number, running = false, events = parent) => planFork({ spec: { runId: 'p', atTurn }, parent: { config, running }, events });
+    const plan = (atTurn: number, running = false, events = parent) =>
+      planFork({ spec: { runId: 'p', atTurn }, parent: { config, running }, events });
     expect(planFork({ spec: { runId: 'gone', atTurn: 1 }, parent: undefined, events: [] })).toMatchObject({
       ok: false,
       status: 404,
@@ -134,7 +169,10 @@ describe('fork a stored run at turn k', () => {
       problems: [`fork.atTurn: turn ${turns + 5} is out of range: the run has turns 1 to ${turns}`],
     });
     // The last turn is the final answer: nothing to continue from.
-    expect(plan(turns)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^fork\.atTurn: turn \d+ ends the conversation/)] });
+    expect(plan(turns)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^fork\.atTurn: turn \d+ ends the conversation/)],
+    });
     // A running parent: only turns it has finished.
     expect(
       plan(
@@ -145,7 +183,10 @@ describe('fork a stored run at turn k', () => {
     ).toMatchObject({ ok: false, problems: [expect.stringMatching(/still running turn 2/)] });
     // Imported logs without messages cannot be continued.
     const bare = parent.map((e) => (e.event === 'llm_call' ? { ...e, message: undefined } : e));
-    expect(plan(1, false, bare)).toMatchObject({ ok: false, problems: [expect.stringMatching(/not recorded in the log/)] });
+    expect(plan(1, false, bare)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/not recorded in the log/)],
+    });
   });
 
   it('the child config keeps the parent’s seed and drops planned swaps the copied turns passed', async () => {
@@ -157,7 +198,11 @@ describe('fork a stored run at turn k', () => {
       ],
     });
     const start = ofType(parent, 'run_start')[0]!;
-    const plan = planFork({ spec: { runId: 'p', atTurn: 2 }, parent: { config: start.config, running: false }, events: parent });
+    const plan = planFork({
+      spec: { runId: 'p', atTurn: 2 },
+      parent: { config: start.config, running: false },
+      events: parent,
+    });
     if (!plan.ok) throw new Error(plan.problems.join('; '));
     expect(plan.config.seed).toBe(7);
     // Turn 2 ran on the scheduled OpenAI: the fork goes on there.
@@ -169,21 +214,33 @@ describe('fork a stored run at turn k', () => {
   it('onto an endpoint by base URL: the address is the request’s, the key source says a key came with it, the clock is real', async () => {
     const parent = await runToEnd({ ...PARENT, clock: 'virtual' });
     const config = ofType(parent, 'run_start')[0]!.config;
-    const plan = (spec: { provider?: 'openai-compatible' | 'sim-anthropic'; baseUrl?: string }, keySent: boolean) =>
+    const plan = (
+      spec: { provider?: 'openai-compatible' | 'sim-anthropic'; baseUrl?: string },
+      keySent: boolean,
+    ) =>
       planFork({
         spec: { runId: 'p', atTurn: 1, ...spec },
-        parent: { config: { ...config, provider: { ...config.provider, keySource: 'request' } }, running: false },
+        parent: {
+          config: { ...config, provider: { ...config.provider, keySource: 'request' } },
+          running: false,
+        },
         events: parent,
         keySent,
       });
     const onto = plan({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }, true);
     expect(onto).toMatchObject({
       ok: true,
-      config: { provider: { vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', keySource: 'request' }, clock: 'real' },
+      config: {
+        provider: { vendor: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', keySource: 'request' },
+        clock: 'real',
+      },
     });
     // Staying on the simulated vendor keeps the virtual clock; without a key the source is the environment.
     const same = plan({}, false);
-    expect(same).toMatchObject({ ok: true, config: { provider: { vendor: 'sim-anthropic', keySource: 'env' }, clock: 'virtual' } });
+    expect(same).toMatchObject({
+      ok: true,
+      config: { provider: { vendor: 'sim-anthropic', keySource: 'env' }, clock: 'virtual' },
+    });
     expect(same.ok && same.config.provider.baseUrl).toBeFalsy();
   });
 });
@@ -239,15 +296,22 @@ describe('a fork continues its parent’s fault plan', () => {
     expect(faultsOfTurn(child, 5, live)).toEqual(faultsOfTurn(parent, 5));
     expect(faultsOfTurn(child, 5, live)).toEqual([{ reply: expect.any(String) }]);
     expect(ofType(child, 'fault_injected').filter((e) => e.seq > live)).toEqual([]);
-    const requests = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter((e) => (e.iteration ?? 0) <= 4).length;
+    const requests = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter(
+      (e) => (e.iteration ?? 0) <= 4,
+    ).length;
     expect(link.faults).toMatchObject({ requests_before: requests, spent: { 'overloaded-x3': 3 } });
     expect(link.faults?.why).toContain('"overloaded ×3" spent (3 of 3), so it does not fire again');
     expect(terminateOf(child).reason).toBe('end_turn');
 
     // A fork of the fork starts where its parent's plan started, plus its own requests.
     const grandchild = await forkRun(child, { atTurn: 5 });
-    const requests5 = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter((e) => (e.iteration ?? 0) <= 5).length;
-    expect(ofType(grandchild, 'forked_from')[0]!.faults).toMatchObject({ requests_before: requests5, spent: { 'overloaded-x3': 3 } });
+    const requests5 = [...ofType(parent, 'model_request'), ...ofType(parent, 'sdk_retry')].filter(
+      (e) => (e.iteration ?? 0) <= 5,
+    ).length;
+    expect(ofType(grandchild, 'forked_from')[0]!.faults).toMatchObject({
+      requests_before: requests5,
+      spent: { 'overloaded-x3': 3 },
+    });
   });
 
   it('toggles switched on during the copied turns are the fork’s plan, with what they spent', async () => {
@@ -260,7 +324,11 @@ describe('a fork continues its parent’s fault plan', () => {
       },
     });
     expect(ofType(parent, 'fault_injected').map((e) => e.iteration)).toEqual([3, 3, 3]);
-    const plan = planFork({ spec: { runId: 'p', atTurn: 4 }, parent: { config: ofType(parent, 'run_start')[0]!.config, running: false }, events: parent });
+    const plan = planFork({
+      spec: { runId: 'p', atTurn: 4 },
+      parent: { config: ofType(parent, 'run_start')[0]!.config, running: false },
+      events: parent,
+    });
     if (!plan.ok) throw new Error(plan.problems.join('; '));
     expect(plan.config.faults.rules.map((r) => r.id)).toEqual(['overloaded-x3']);
     expect(plan.fork.faults.position.spent).toEqual({ 'overloaded-x3': 3 });
@@ -269,7 +337,12 @@ describe('a fork continues its parent’s fault plan', () => {
   it('a rule on request numbers counts the parent’s requests: the one the parent met at turn 5 hits the fork’s turn 5 too', async () => {
     const clean = await runToEnd(PARENT);
     const first5 = ofType(clean, 'model_request').find((e) => e.iteration === 5)!.request_no;
-    const rule: FaultRule = { id: 'at-turn-5', enabled: true, when: { kind: 'requests', numbers: [first5] }, action: { type: 'http_error', status: 500 } };
+    const rule: FaultRule = {
+      id: 'at-turn-5',
+      enabled: true,
+      when: { kind: 'requests', numbers: [first5] },
+      action: { type: 'http_error', status: 500 },
+    };
     const parent = await runToEnd({ ...PARENT, faults: { rules: [rule] } });
     expect(faultsOfTurn(parent, 5)).toEqual([
       { fault: 'at-turn-5', action: 'http_error' },

@@ -10,7 +10,8 @@ const HALVES = [KEY.slice(0, 20), KEY.slice(20)] as const;
 
 /** An Anthropic stream whose text echoes the key in two deltas, the second 300 ms after the first. */
 function splitEcho(): Response {
-  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const frame = (type: string, data: object) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -30,11 +31,26 @@ function splitEcho(): Response {
         }),
       );
       send(frame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
-      send(frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: `Your key is ${HALVES[0]}` } }));
+      send(
+        frame('content_block_delta', {
+          index: 0,
+          delta: { type: 'text_delta', text: `Your key is ${HALVES[0]}` },
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
-      send(frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: `${HALVES[1]} — keep it safe.` } }));
+      send(
+        frame('content_block_delta', {
+          index: 0,
+          delta: { type: 'text_delta', text: `${HALVES[1]} — keep it safe.` },
+        }),
+      );
       send(frame('content_block_stop', { index: 0 }));
-      send(frame('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } }));
+      send(
+        frame('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 20 },
+        }),
+      );
       send(frame('message_stop', {}));
       controller.close();
     },
@@ -121,7 +137,13 @@ describe('createSplitSecretHold', () => {
     const hex = Buffer.from(KEY).toString('hex');
     const out = run(
       [KEY],
-      [delta(0, `a ${KEY.slice(0, 5)}`), delta(1, KEY.slice(5, 30)), delta(2, `${KEY.slice(30)} b ${hex.slice(0, 30)}`), delta(3, `${hex.slice(30)} c`), end],
+      [
+        delta(0, `a ${KEY.slice(0, 5)}`),
+        delta(1, KEY.slice(5, 30)),
+        delta(2, `${KEY.slice(30)} b ${hex.slice(0, 30)}`),
+        delta(3, `${hex.slice(30)} c`),
+        end,
+      ],
     );
     expect(text(out).join('')).toBe(`a ${REDACTED} b ${REDACTED} c`);
     for (const t of text(out)) expect(t.length === 0 || !KEY.startsWith(t.trim().slice(-5))).toBe(true);
@@ -140,7 +162,8 @@ describe('createSplitSecretHold', () => {
       ],
     );
     expect(text(out).join('')).toBe(`a ${REDACTED} b ${REDACTED} c`);
-    for (const t of text(out)) for (const piece of [KEY.slice(7, 20), backwards.slice(0, 12)]) expect(t).not.toContain(piece);
+    for (const t of text(out))
+      for (const piece of [KEY.slice(7, 20), backwards.slice(0, 12)]) expect(t).not.toContain(piece);
   });
 
   it('hands every event on untouched when there are no secrets', () => {

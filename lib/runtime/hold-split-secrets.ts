@@ -2,7 +2,12 @@ import type { EventOf, RunEvent } from '@/lib/protocol';
 import type { Redactor } from './redact-secrets';
 
 /** Events that can arrive while a response streams without ending any of its blocks. */
-const MID_STREAM: ReadonlySet<RunEvent['event']> = new Set(['content_delta', 'keepalive', 'fault_injected', 'log']);
+const MID_STREAM: ReadonlySet<RunEvent['event']> = new Set([
+  'content_delta',
+  'keepalive',
+  'fault_injected',
+  'log',
+]);
 
 type Delta = EventOf<'content_delta'>;
 

@@ -40,11 +40,15 @@ describe.runIf(checkClock() === 'cpu')('a run on a machine too busy to finish it
     expect(after.map((e) => e.event)).toEqual(['task_verdict', 'terminate']);
     expect(terminateOf(events)).toMatchObject({ reason: 'host_overloaded', complete: false });
     expect(terminateOf(events).message).toMatch(
-      new RegExp(`^run_check could not finish: Tests not finished: the machine is overloaded\\..* on each of ${1 + BACKSTOP_RETRIES} tries`),
+      new RegExp(
+        `^run_check could not finish: Tests not finished: the machine is overloaded\\..* on each of ${1 + BACKSTOP_RETRIES} tries`,
+      ),
     );
     const verdict = ofType(events, 'task_verdict')[0];
     expect(verdict).toMatchObject({ verdict: 'not_checkable' });
-    expect(verdict?.detail).toMatch(/^the check was stopped \(host overloaded\): Tests not finished: the machine is overloaded/);
+    expect(verdict?.detail).toMatch(
+      /^the check was stopped \(host overloaded\): Tests not finished: the machine is overloaded/,
+    );
     // run_check's tries and the verdict's, each in a fresh child.
     expect(new Set(children).size).toBe(2 * (1 + BACKSTOP_RETRIES));
   });

@@ -70,17 +70,36 @@ export async function judgeTask(options: {
   const check = scenario.checkLabel ?? `${scenario.id} check`;
   const seen = { tests_run: testsRun, tests_edited: editedTests(scenario, workspace) };
   if (task.trim() !== scenario.task.trim()) {
-    return { verdict: 'not_checkable', check, detail: `the task was replaced; ${check} checks the scenario's own task`, ...seen };
+    return {
+      verdict: 'not_checkable',
+      check,
+      detail: `the task was replaced; ${check} checks the scenario's own task`,
+      ...seen,
+    };
   }
   try {
     const judged = testsRun === 'shipped' ? withShippedTests(scenario, workspace) : workspace;
-    const result = await clock.hold(scenario.check(judged, options.share !== undefined ? { share: options.share } : {}));
+    const result = await clock.hold(
+      scenario.check(judged, options.share !== undefined ? { share: options.share } : {}),
+    );
     const detail = clip(result.output);
-    if (result.stopped) return { verdict: 'not_checkable', check, detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`, ...seen };
-    if (testsRun === 'workspace') return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
+    if (result.stopped)
+      return {
+        verdict: 'not_checkable',
+        check,
+        detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`,
+        ...seen,
+      };
+    if (testsRun === 'workspace')
+      return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
     return await judgeShipped({ scenario, judged, clock, share: options.share, result, check, detail, seen });
   } catch (error) {
-    return { verdict: 'not_checkable', check, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`, ...seen };
+    return {
+      verdict: 'not_checkable',
+      check,
+      detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+      ...seen,
+    };
   }
 }
 
@@ -100,7 +119,10 @@ async function judgeShipped(options: {
 }): Promise<TaskJudgement> {
   const { scenario, result, check, seen } = options;
   const { missing, failed } = unmetTests(scenario.testNames, result.results);
-  const missingNote = missing.length > 0 ? `\nShipped tests that did not run: ${missing.map((n) => JSON.stringify(n)).join(', ')}.` : '';
+  const missingNote =
+    missing.length > 0
+      ? `\nShipped tests that did not run: ${missing.map((n) => JSON.stringify(n)).join(', ')}.`
+      : '';
   const hidden = await judgeHiddenTests({
     scenario,
     judged: options.judged,
@@ -108,7 +130,14 @@ async function judgeShipped(options: {
     ...(options.share !== undefined ? { share: options.share } : {}),
   });
   const detail = `${options.detail}${missingNote}`;
-  if (hidden.kind === 'stopped') return { verdict: 'not_checkable', check, detail: `${hidden.detail}\n${detail}`, ...seen, tests_missing: missing };
+  if (hidden.kind === 'stopped')
+    return {
+      verdict: 'not_checkable',
+      check,
+      detail: `${hidden.detail}\n${detail}`,
+      ...seen,
+      tests_missing: missing,
+    };
   const done = result.passed && missing.length === 0 && failed.length === 0 && hidden.passed;
   return {
     verdict: done ? 'done' : 'not_done',
@@ -122,5 +151,7 @@ async function judgeShipped(options: {
 }
 
 function clip(text: string): string {
-  return text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS)}… (${text.length - DETAIL_CHARS} more chars)` : text;
+  return text.length > DETAIL_CHARS
+    ? `${text.slice(0, DETAIL_CHARS)}… (${text.length - DETAIL_CHARS} more chars)`
+    : text;
 }

@@ -32,6 +32,12 @@ export function createKeepaliveLog(options: {
     }
     state.logged = state.count;
     state.lastTs = now;
-    options.emit({ event: 'keepalive', iteration: options.iteration(), request_no: requestNo, count: state.count, style });
+    options.emit({
+      event: 'keepalive',
+      iteration: options.iteration(),
+      request_no: requestNo,
+      count: state.count,
+      style,
+    });
   };
 }

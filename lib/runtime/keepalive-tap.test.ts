@@ -21,15 +21,21 @@ describe('KeepaliveScanner', () => {
 
   it('counts Anthropic ping events and SSE comment lines, nothing else', () => {
     expect(scanned([anthropic])).toEqual(['ping']);
-    expect(scanned([': keepalive\n\ndata: {"a":1}\n\n: OPENROUTER PROCESSING\r\n\r\n'])).toEqual(['comment', 'comment']);
-    expect(scanned(['event:ping\n', 'event: pings\n', 'data: : not a comment\n', ' event: ping\n'])).toEqual(['ping']);
+    expect(scanned([': keepalive\n\ndata: {"a":1}\n\n: OPENROUTER PROCESSING\r\n\r\n'])).toEqual([
+      'comment',
+      'comment',
+    ]);
+    expect(scanned(['event:ping\n', 'event: pings\n', 'data: : not a comment\n', ' event: ping\n'])).toEqual([
+      'ping',
+    ]);
   });
 
   it('finds them wherever the chunks split the bytes', () => {
     const text = `${anthropic}: keepalive\n\n${anthropic}`;
     const oneByOne = Array.from(text);
     expect(scanned(oneByOne)).toEqual(['ping', 'comment', 'ping']);
-    for (let cut = 1; cut < text.length; cut += 7) expect(scanned([text.slice(0, cut), text.slice(cut)])).toEqual(['ping', 'comment', 'ping']);
+    for (let cut = 1; cut < text.length; cut += 7)
+      expect(scanned([text.slice(0, cut), text.slice(cut)])).toEqual(['ping', 'comment', 'ping']);
   });
 });
 
@@ -73,13 +79,18 @@ describe('tapKeepalives', () => {
 describe("a real vendor's keepalives reach the run log", () => {
   const servers: SimServer[] = [];
   const standIn = async (dialect: 'anthropic' | 'openai', extra: string): Promise<string> => {
-    const options = { clock: new RealClock(0.01), random: createRandom(3), policy: createPolicy('worker', getScenario('fix-failing-test')!) };
+    const options = {
+      clock: new RealClock(0.01),
+      random: createRandom(3),
+      policy: createPolicy('worker', getScenario('fix-failing-test')!),
+    };
     const sim = dialect === 'anthropic' ? createSimAnthropic(options) : createSimOpenAI(options);
     const server = await startSimServer({
       dialect,
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
         const response = await sim(input, init);
-        if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+        if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+          return response;
         const prefix = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(bytes(extra)), c.close()) });
         const joined = concat([prefix, response.body]);
         return new Response(joined, { status: response.status, headers: response.headers });
@@ -94,7 +105,9 @@ describe("a real vendor's keepalives reach the run log", () => {
     anthropicUrl = await standIn('anthropic', 'event: ping\ndata: {"type": "ping"}\n\n'.repeat(2));
     compatibleUrl = await standIn('openai', ': keepalive\n\n'.repeat(2));
     // The stand-ins are on 127.0.0.1, which a run may aim at with its own key only when the environment names it.
-    process.env.LOOP_LAB_ALLOWED_REQUEST_HOSTS = [anthropicUrl, compatibleUrl].map((u) => new URL(u).host).join(' ');
+    process.env.LOOP_LAB_ALLOWED_REQUEST_HOSTS = [anthropicUrl, compatibleUrl]
+      .map((u) => new URL(u).host)
+      .join(' ');
   });
   afterAll(async () => {
     delete process.env.LOOP_LAB_ALLOWED_REQUEST_HOSTS;
@@ -110,7 +123,12 @@ describe("a real vendor's keepalives reach the run log", () => {
       budgets: { maxIterations: 3 },
     });
     const events: RunEvent[] = [];
-    await launchRun({ runId: 'keepalive-tap', config, apiKey: 'sk-test-keepalive', onEvent: (e) => events.push(e) }).done;
+    await launchRun({
+      runId: 'keepalive-tap',
+      config,
+      apiKey: 'sk-test-keepalive',
+      onEvent: (e) => events.push(e),
+    }).done;
     return events;
   }
 

@@ -26,7 +26,11 @@ export class KeepaliveScanner {
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
       if (byte === LF || byte === CR) {
-        if (this.candidates !== 0 && PING_LINES.some((line, k) => this.candidates & (1 << k) && line.length === this.column)) this.onKeepalive('ping');
+        if (
+          this.candidates !== 0 &&
+          PING_LINES.some((line, k) => this.candidates & (1 << k) && line.length === this.column)
+        )
+          this.onKeepalive('ping');
         this.column = 0;
         this.candidates = ALL;
         continue;
@@ -36,7 +40,8 @@ export class KeepaliveScanner {
         this.candidates = 0;
       }
       if (this.candidates !== 0) {
-        for (let k = 0; k < PING_LINES.length; k++) if (PING_LINES[k]![this.column] !== byte) this.candidates &= ~(1 << k);
+        for (let k = 0; k < PING_LINES.length; k++)
+          if (PING_LINES[k]![this.column] !== byte) this.candidates &= ~(1 << k);
       }
       this.column++;
       if (this.candidates === 0) {
@@ -63,18 +68,27 @@ function nextLineEnd(chunk: Uint8Array, from: number): number {
 export function tapKeepalives(options: {
   fetch: typeof fetch;
   /** Called per request as it goes out; returns what to call for each keepalive on its response. */
-  onRequest: (init: RequestInit | undefined) => (info: { style: KeepaliveStyle; phase: 'beat' | 'end' }) => void;
+  onRequest: (
+    init: RequestInit | undefined,
+  ) => (info: { style: KeepaliveStyle; phase: 'beat' | 'end' }) => void;
 }): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const report = options.onRequest(init);
     const response = await options.fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || !response.body || !type.includes('text/event-stream')) return response;
-    return new Response(tappedBody(response.body, report), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(tappedBody(response.body, report), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }) as typeof fetch;
 }
 
-function tappedBody(body: ReadableStream<Uint8Array>, report: (info: { style: KeepaliveStyle; phase: 'beat' | 'end' }) => void): ReadableStream<Uint8Array> {
+function tappedBody(
+  body: ReadableStream<Uint8Array>,
+  report: (info: { style: KeepaliveStyle; phase: 'beat' | 'end' }) => void,
+): ReadableStream<Uint8Array> {
   let last: KeepaliveStyle | undefined;
   const scanner = new KeepaliveScanner((style) => {
     last = style;

@@ -2,25 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 describe('a full run on a simulated vendor', () => {
-  it.each(['sim-anthropic', 'sim-openai'] as const)('%s: the agent fixes the bug and ends its turn', async (vendor) => {
-    const events = await runToEnd({ provider: { vendor } });
-    const end = terminateOf(events);
-    expect(end).toMatchObject({ reason: 'end_turn', complete: true });
-    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    expect(events[0]!.event).toBe('run_start');
+  it.each(['sim-anthropic', 'sim-openai'] as const)(
+    '%s: the agent fixes the bug and ends its turn',
+    async (vendor) => {
+      const events = await runToEnd({ provider: { vendor } });
+      const end = terminateOf(events);
+      expect(end).toMatchObject({ reason: 'end_turn', complete: true });
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+      expect(events[0]!.event).toBe('run_start');
 
-    const tools = ofType(events, 'tool_call');
-    expect(tools.length).toBeGreaterThanOrEqual(4);
-    const checks = tools.filter((t) => t.tool === 'run_check');
-    expect(checks.at(-1)?.is_error).toBe(false);
-    expect(checks.at(-1)?.result).toMatch(/pass/i);
-    expect(tools.some((t) => t.tool === 'edit_file' && !t.is_error)).toBe(true);
+      const tools = ofType(events, 'tool_call');
+      expect(tools.length).toBeGreaterThanOrEqual(4);
+      const checks = tools.filter((t) => t.tool === 'run_check');
+      expect(checks.at(-1)?.is_error).toBe(false);
+      expect(checks.at(-1)?.result).toMatch(/pass/i);
+      expect(tools.some((t) => t.tool === 'edit_file' && !t.is_error)).toBe(true);
 
-    const calls = ofType(events, 'llm_call');
-    expect(calls.at(-1)?.stop_reason).toBe('end_turn');
-    expect(end.input_tokens).toBe(calls.reduce((n, c) => n + c.input_tokens, 0));
-    expect(end.usd_so_far).toBeGreaterThan(0);
-  });
+      const calls = ofType(events, 'llm_call');
+      expect(calls.at(-1)?.stop_reason).toBe('end_turn');
+      expect(end.input_tokens).toBe(calls.reduce((n, c) => n + c.input_tokens, 0));
+      expect(end.usd_so_far).toBeGreaterThan(0);
+    },
+  );
 
   it('keeps thinking with its credential on the Anthropic dialect, and the vendor accepts it back', async () => {
     const events = await runToEnd({ provider: { vendor: 'sim-anthropic' } });
@@ -71,7 +74,13 @@ describe('a full run on a simulated vendor', () => {
   it('closes its own log when the run cannot start: one terminate that says why', async () => {
     const events = await runToEnd({ scenario: 'no-such-scenario' });
     expect(events).toEqual([
-      expect.objectContaining({ seq: 0, event: 'terminate', reason: 'internal_error', complete: false, message: 'unknown scenario "no-such-scenario"' }),
+      expect.objectContaining({
+        seq: 0,
+        event: 'terminate',
+        reason: 'internal_error',
+        complete: false,
+        message: 'unknown scenario "no-such-scenario"',
+      }),
     ]);
   });
 

@@ -1,6 +1,13 @@
 import { createClock, createRandom, type Clock, type Random } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
-import { DEFAULT_SYSTEM_PROMPT, REAL_MODELS, SIM_MODELS, VendorSchema, type FaultPlan, type RunConfig } from '@/lib/protocol';
+import {
+  DEFAULT_SYSTEM_PROMPT,
+  REAL_MODELS,
+  SIM_MODELS,
+  VendorSchema,
+  type FaultPlan,
+  type RunConfig,
+} from '@/lib/protocol';
 import { processEnv } from '@/lib/config/server-env';
 import { createControlQueue } from './control-queue';
 import { createRunLog, type RunLog } from './run-log';
@@ -27,9 +34,20 @@ export { simulatedPolicy } from './simulated-policy';
 export function launchRun(options: LaunchOptions): RunHandle {
   const { runId, config, fork } = options;
   // A fork's own time goes on from the last event it copies from its parent.
-  const clock = createClock({ kind: config.clock, timeScale: config.timeScale, startAt: fork?.trajectory.events.at(-1)?.ts ?? 0 });
+  const clock = createClock({
+    kind: config.clock,
+    timeScale: config.timeScale,
+    startAt: fork?.trajectory.events.at(-1)?.ts ?? 0,
+  });
   const random = createRandom(config.seed);
-  const log = createRunLog({ runId, clock, apiKey: options.apiKey, startTurn: fork?.atTurn, env: processEnv(), onEvent: options.onEvent });
+  const log = createRunLog({
+    runId,
+    clock,
+    apiKey: options.apiKey,
+    startTurn: fork?.atTurn,
+    env: processEnv(),
+    onEvent: options.onEvent,
+  });
   let swaps: SwapController | undefined; // built once the scenario is known; requests go out only after
   const controls = createControlQueue({
     faults: config.faults,
@@ -42,7 +60,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
   });
 
   const run = async (): Promise<void> => {
-    const bench = createRunWorkbench({ config, clock, random, emit: log.emit, faults: () => controls.faults, share: runId });
+    const bench = createRunWorkbench({
+      config,
+      clock,
+      random,
+      emit: log.emit,
+      faults: () => controls.faults,
+      share: runId,
+    });
     const { recovery, tools, executor, task } = bench;
     swaps = bindVendors({ options, clock, random, log, bench, faults: () => controls.faults });
     // The swap controller's adapter: it keeps the last body sent, for the next swap's event.
@@ -52,7 +77,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
     if (!fork) log.emit(opening);
     else {
       log.emitAt(opening, 0);
-      await startFromParent({ fork, emitAt: log.emitAt, toolbox: bench.toolbox, workspace: bench.workspace, clock, random: random.fork('fork') });
+      await startFromParent({
+        fork,
+        emitAt: log.emitAt,
+        toolbox: bench.toolbox,
+        workspace: bench.workspace,
+        clock,
+        random: random.fork('fork'),
+      });
     }
     await runLoop({
       config,
@@ -73,7 +105,15 @@ export function launchRun(options: LaunchOptions): RunHandle {
       beforeRequest: controls.beforeRequest,
       beforeTerminate: controls.ending,
       rebind: (target) => crossVendorFallback(target, swaps!, log.emit),
-      ...(fork ? { resume: { messages: fork.trajectory.messages, afterTurn: fork.atTurn, totals: fork.trajectory.totals } } : {}),
+      ...(fork
+        ? {
+            resume: {
+              messages: fork.trajectory.messages,
+              afterTurn: fork.atTurn,
+              totals: fork.trajectory.totals,
+            },
+          }
+        : {}),
     });
   };
 
@@ -133,7 +173,9 @@ function bindVendors(parts: {
 /** The public model names a run may send: every model Loop Lab knows, and the ones its config names. */
 function modelNames(config: RunConfig): string[] {
   const named = [config.provider.model, config.recovery.fallback?.model, ...config.swaps.map((s) => s.model)];
-  return [...SIM_MODELS, ...REAL_MODELS].map((m) => m.id).concat(named.filter((m): m is string => Boolean(m)));
+  return [...SIM_MODELS, ...REAL_MODELS]
+    .map((m) => m.id)
+    .concat(named.filter((m): m is string => Boolean(m)));
 }
 
 /** The vendor and model the config starts on, with the request's key if one came. */
@@ -145,7 +187,11 @@ function firstTarget({ config, apiKey }: LaunchOptions): VendorTarget {
 
 /** A fork's parent binding at the copied turn: when the fork goes on elsewhere, its first request is a swap. */
 function inheritedFrom(fork: ForkStart): { vendor: string; model: string; reason: string } {
-  return { vendor: fork.trajectory.vendor, model: fork.trajectory.model, reason: `forked from run ${fork.parentRunId} at turn ${fork.atTurn}` };
+  return {
+    vendor: fork.trajectory.vendor,
+    model: fork.trajectory.model,
+    reason: `forked from run ${fork.parentRunId} at turn ${fork.atTurn}`,
+  };
 }
 
 /** Cross-vendor fallback: a swap made at once, between two attempts of one call; a vendor that does not exist is a warning. */
@@ -156,6 +202,11 @@ function crossVendorFallback(
 ): ProviderBinding | undefined {
   const target = VendorSchema.safeParse(vendor);
   if (target.success) return swaps.swapNow({ vendor: target.data, model }, 'fallback', reason, iteration);
-  emit({ event: 'log', iteration, level: 'warn', message: `cross-vendor fallback to "${vendor}" not made: no such vendor` });
+  emit({
+    event: 'log',
+    iteration,
+    level: 'warn',
+    message: `cross-vendor fallback to "${vendor}" not made: no such vendor`,
+  });
   return undefined;
 }

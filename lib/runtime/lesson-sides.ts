@@ -41,21 +41,28 @@ export function lessonSideRun(options: {
 }): { config: RunConfig; fork?: ForkStart } {
   const { lesson, side, clock, parent } = options;
   if (!lesson.fork) return { config: RunConfigSchema.parse(lessonRunConfig(lesson, side, clock)) };
-  if (!parent) throw new Error(`lesson ${lesson.slug} starts from a parent run: make it first (lessonParentConfig)`);
+  if (!parent)
+    throw new Error(`lesson ${lesson.slug} starts from a parent run: make it first (lessonParentConfig)`);
   const { atTurn, vendor, model } = lesson.fork;
   const plan = planFork({
     spec: { runId: parent.runId, atTurn, provider: vendor, model },
     parent: { config: parent.config, running: false },
     events: parent.events,
   });
-  if (!plan.ok) throw new Error(`lesson ${lesson.slug}: the parent cannot be forked as the lesson asks: ${plan.problems.join('; ')}`);
+  if (!plan.ok)
+    throw new Error(
+      `lesson ${lesson.slug}: the parent cannot be forked as the lesson asks: ${plan.problems.join('; ')}`,
+    );
   const onFork = { ...plan.config, clock: clock.clock, timeScale: clock.timeScale ?? lesson.timeScale };
   const config = side === 'on' ? onFork : configWithMechanismOff(onFork, lesson.mechanism);
   return { config: RunConfigSchema.parse(config), fork: plan.fork };
 }
 
 /** A forked lesson's parent run made in this process, on the virtual clock, as the play route makes it (without storing it). */
-export async function makeLessonParentHere(lesson: Lesson, runId = `${lesson.slug}-parent`): Promise<LessonParent> {
+export async function makeLessonParentHere(
+  lesson: Lesson,
+  runId = `${lesson.slug}-parent`,
+): Promise<LessonParent> {
   const config = lessonParentConfig(lesson);
   const events: RunEvent[] = [];
   await launchRun({ runId, config, onEvent: (e) => events.push(e) }).done;
@@ -80,11 +87,18 @@ export async function playLessonHere(options: {
 }): Promise<Record<LessonSide, RunEvent[]>> {
   const { lesson, clock } = options;
   const prefix = options.runIdPrefix ?? lesson.slug;
-  const parent = lesson.fork ? (options.parent ?? (await makeLessonParentHere(lesson, `${prefix}-parent`))) : undefined;
+  const parent = lesson.fork
+    ? (options.parent ?? (await makeLessonParentHere(lesson, `${prefix}-parent`)))
+    : undefined;
   const side = async (which: LessonSide): Promise<RunEvent[]> => {
     const { config, fork } = lessonSideRun({ lesson, side: which, clock, ...(parent ? { parent } : {}) });
     const events: RunEvent[] = [];
-    await launchRun({ runId: `${prefix}-${which}`, config, ...(fork ? { fork } : {}), onEvent: (e) => events.push(e) }).done;
+    await launchRun({
+      runId: `${prefix}-${which}`,
+      config,
+      ...(fork ? { fork } : {}),
+      onEvent: (e) => events.push(e),
+    }).done;
     options.onEnd?.(which);
     return events;
   };

@@ -38,7 +38,15 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)('output cap recovery on 
       maxOutputTokens: 300,
       recovery: { output: { escalatedMaxTokens: 600, maxContinuations: 1 } },
     });
-    expect(ofType(events, 'output_recovery').map((s) => s.action)).toEqual(['escalate', 'continue', 'exhausted']);
-    expect(terminateOf(events)).toMatchObject({ reason: 'max_tokens', complete: false, message: 'still truncated after 1 continuation' });
+    expect(ofType(events, 'output_recovery').map((s) => s.action)).toEqual([
+      'escalate',
+      'continue',
+      'exhausted',
+    ]);
+    expect(terminateOf(events)).toMatchObject({
+      reason: 'max_tokens',
+      complete: false,
+      message: 'still truncated after 1 continuation',
+    });
   });
 });

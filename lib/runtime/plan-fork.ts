@@ -1,4 +1,11 @@
-import { isSimulated, VendorSchema, type ForkSpec, type RunConfig, type RunEvent, type Vendor } from '@/lib/protocol';
+import {
+  isSimulated,
+  VendorSchema,
+  type ForkSpec,
+  type RunConfig,
+  type RunEvent,
+  type Vendor,
+} from '@/lib/protocol';
 import { trajectoryFromLog, type LoggedTrajectory } from '@/lib/trajectory';
 import { forkFaults, type ForkFaults } from './fork-faults';
 
@@ -11,7 +18,8 @@ export interface ForkStart {
   faults: ForkFaults;
 }
 
-export type ForkPlan = { ok: true; config: RunConfig; fork: ForkStart } | { ok: false; status: 400 | 404; problems: string[] };
+export type ForkPlan =
+  { ok: true; config: RunConfig; fork: ForkStart } | { ok: false; status: 400 | 404; problems: string[] };
 
 /**
  * Turns a fork request into the child's config and starting point: the parent's config
@@ -29,13 +37,20 @@ export function planFork(options: {
   keySent?: boolean;
 }): ForkPlan {
   const { spec, parent, events } = options;
-  if (!parent) return { ok: false, status: 404, problems: [`fork.runId: no run with id "${spec.runId}"; fork a run from the runs list`] };
+  if (!parent)
+    return {
+      ok: false,
+      status: 404,
+      problems: [`fork.runId: no run with id "${spec.runId}"; fork a run from the runs list`],
+    };
   const lastTurn = events.reduce((n, e) => (e.event === 'iteration_start' ? Math.max(n, e.iteration) : n), 0);
   if (parent.running && spec.atTurn >= lastTurn) {
     return {
       ok: false,
       status: 400,
-      problems: [`fork.atTurn: run ${spec.runId} is still running turn ${lastTurn}; fork at an earlier turn (1 to ${lastTurn - 1}) or when it has finished`],
+      problems: [
+        `fork.atTurn: run ${spec.runId} is still running turn ${lastTurn}; fork at an earlier turn (1 to ${lastTurn - 1}) or when it has finished`,
+      ],
     };
   }
   const rebuilt = trajectoryFromLog(events, spec.atTurn);
@@ -46,7 +61,13 @@ export function planFork(options: {
   const was = VendorSchema.safeParse(trajectory.vendor);
   const vendor: Vendor | undefined = spec.provider ?? (was.success ? was.data : undefined);
   if (!vendor) {
-    return { ok: false, status: 400, problems: [`fork.provider: the parent was on "${trajectory.vendor}", which cannot run here; choose a provider`] };
+    return {
+      ok: false,
+      status: 400,
+      problems: [
+        `fork.provider: the parent was on "${trajectory.vendor}", which cannot run here; choose a provider`,
+      ],
+    };
   }
   const sameVendor = vendor === trajectory.vendor;
   const model = spec.model || (sameVendor ? trajectory.model : '');
@@ -61,7 +82,13 @@ export function planFork(options: {
   }
   const config: RunConfig = {
     ...parent.config,
-    provider: { ...provider, vendor, model, keySource: options.keySent ? 'request' : 'env', ...(baseUrl ? { baseUrl } : {}) },
+    provider: {
+      ...provider,
+      vendor,
+      model,
+      keySource: options.keySent ? 'request' : 'env',
+      ...(baseUrl ? { baseUrl } : {}),
+    },
     recovery,
     // Real network time cannot jump: a virtual- or paced-clock parent's fork onto a real vendor runs on the real clock.
     ...(parent.config.clock !== 'real' && !isSimulated(vendor) ? { clock: 'real' as const } : {}),

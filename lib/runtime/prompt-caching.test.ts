@@ -12,7 +12,13 @@ describe.each([
     const bodies: Record<'on' | 'off', string[]> = { on: [], off: [] };
     const play = (side: 'on' | 'off') =>
       runToEnd(
-        { provider: { vendor, model }, preset: 'codesmith', scenario: 'fix-failing-test', seed: 3, recovery: { cache: { promptCaching: side === 'on' } } },
+        {
+          provider: { vendor, model },
+          preset: 'codesmith',
+          scenario: 'fix-failing-test',
+          seed: 3,
+          recovery: { cache: { promptCaching: side === 'on' } },
+        },
         { onVendorRequest: ({ body }) => bodies[side].push(body) },
       );
     const on = await play('on');
@@ -21,9 +27,14 @@ describe.each([
     const reads = calls.map((c) => c.cache_read_tokens ?? 0);
     // Once the prompt passes the vendor's minimum, each request reads what the one before it sent.
     expect(reads.filter((r) => r > 0).length).toBeGreaterThanOrEqual(3);
-    for (let i = 1; i < calls.length; i++) if (reads[i]! > 0) expect(reads[i]).toBeLessThanOrEqual(calls[i - 1]!.input_tokens);
+    for (let i = 1; i < calls.length; i++)
+      if (reads[i]! > 0) expect(reads[i]).toBeLessThanOrEqual(calls[i - 1]!.input_tokens);
     if (dialect !== 'anthropic') for (const r of reads) if (r > 0) expect((r - 1024) % 128).toBe(0);
-    expect(ofType(off, 'llm_call').every((c) => (c.cache_read_tokens ?? 0) === 0 && (c.cache_write_tokens ?? 0) === 0)).toBe(true);
+    expect(
+      ofType(off, 'llm_call').every(
+        (c) => (c.cache_read_tokens ?? 0) === 0 && (c.cache_write_tokens ?? 0) === 0,
+      ),
+    ).toBe(true);
 
     const [totalsOn, totalsOff] = [foldTotals(on), foldTotals(off)];
     expect(totalsOn.inputTokens).toBe(totalsOff.inputTokens);
@@ -48,7 +59,9 @@ describe.each([
         seed: 41,
       });
       const stubbing = ofType(events, 'compaction').find((c) => c.cache_kept_messages !== undefined)!;
-      expect(stubbing.reason).toContain(`invalidates the cached prefix after message ${stubbing.cache_kept_messages}`);
+      expect(stubbing.reason).toContain(
+        `invalidates the cached prefix after message ${stubbing.cache_kept_messages}`,
+      );
       const calls = ofType(events, 'llm_call').filter((c) => !c.background);
       const before = calls.filter((c) => c.seq < stubbing.seq).at(-1)!;
       const after = calls.find((c) => c.seq > stubbing.seq)!;

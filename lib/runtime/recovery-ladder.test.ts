@@ -4,13 +4,24 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 const VENDORS = ['sim-anthropic', 'sim-openai'] as const;
 
-function withRule(vendor: (typeof VENDORS)[number], rule: Omit<FaultRule, 'enabled' | 'id'>, extra: Partial<RunConfigInput> = {}) {
-  return runToEnd({ provider: { vendor }, faults: { rules: [{ id: 'f', enabled: true, ...rule }], tools: [] }, ...extra });
+function withRule(
+  vendor: (typeof VENDORS)[number],
+  rule: Omit<FaultRule, 'enabled' | 'id'>,
+  extra: Partial<RunConfigInput> = {},
+) {
+  return runToEnd({
+    provider: { vendor },
+    faults: { rules: [{ id: 'f', enabled: true, ...rule }], tools: [] },
+    ...extra,
+  });
 }
 
 describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   it('CodeSmith: three overloads then success → three retries inside the jitter band, run completes', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1, 2, 3] },
+      action: { type: 'http_error', status: 529 },
+    });
     const retries = ofType(events, 'retry_scheduled');
     expect(retries.map((r) => r.next_attempt)).toEqual([2, 3, 4]);
     retries.forEach((r, n) => {
@@ -27,14 +38,20 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('honours Retry-After from a 429 as the wait actually taken', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 429, retryAfterSec: 7 } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1] },
+      action: { type: 'http_error', status: 429, retryAfterSec: 7 },
+    });
     const [retry] = ofType(events, 'retry_scheduled');
     expect(retry).toMatchObject({ category: 'rate_limit', retry_after_ms: 7000, wait_ms: 7000 });
     expect(terminateOf(events).complete).toBe(true);
   });
 
   it('401 is not retried: the run ends at once, incomplete', async () => {
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'http_error', status: 401 } });
+    const events = await withRule(vendor, {
+      when: { kind: 'always' },
+      action: { type: 'http_error', status: 401 },
+    });
     expect(ofType(events, 'retry_scheduled')).toEqual([]);
     expect(ofType(events, 'model_error')[0]).toMatchObject({ category: 'authentication', retryable: false });
     expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
@@ -43,7 +60,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   it('keepalive-only: the watchdog fires at the base window (Empty) and the retry succeeds', async () => {
     const events = await withRule(vendor, {
       when: { kind: 'requests', numbers: [1] },
-      action: { type: 'keepalive_only', intervalMs: 15_000, style: vendor === 'sim-anthropic' ? 'ping' : 'comment' },
+      action: {
+        type: 'keepalive_only',
+        intervalMs: 15_000,
+        style: vendor === 'sim-anthropic' ? 'ping' : 'comment',
+      },
     });
     const [armed] = ofType(events, 'watchdog_armed');
     const [fired] = ofType(events, 'watchdog_fired');
@@ -58,7 +79,10 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('CodeSmith: Empty watchdog retries spend the same budget — windows 120/150/180/210 s, then the call surfaces', async () => {
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'stall', afterEvents: 0 } });
+    const events = await withRule(vendor, {
+      when: { kind: 'always' },
+      action: { type: 'stall', afterEvents: 0 },
+    });
     expect(ofType(events, 'watchdog_fired').map((w) => [w.window_ms, w.outcome])).toEqual([
       [120_000, 'empty'],
       [150_000, 'empty'],
@@ -80,13 +104,27 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
       provider: { vendor },
       faults: {
         rules: [
-          { id: 'o', enabled: true, when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } },
-          { id: 's', enabled: true, when: { kind: 'requests', numbers: [4] }, action: { type: 'stall', afterEvents: 0 } },
+          {
+            id: 'o',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1, 2, 3] },
+            action: { type: 'http_error', status: 529 },
+          },
+          {
+            id: 's',
+            enabled: true,
+            when: { kind: 'requests', numbers: [4] },
+            action: { type: 'stall', afterEvents: 0 },
+          },
         ],
         tools: [],
       },
     });
-    expect(ofType(events, 'retry_scheduled').map((r) => r.category)).toEqual(['overloaded', 'overloaded', 'overloaded']);
+    expect(ofType(events, 'retry_scheduled').map((r) => r.category)).toEqual([
+      'overloaded',
+      'overloaded',
+      'overloaded',
+    ]);
     expect(ofType(events, 'watchdog_fired')).toHaveLength(1);
     expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
   });
@@ -103,7 +141,11 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('a drop after text content → Partial: kept, not retried, presented; the run stops there (CodeSmith)', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } }, { policy: 'long-output' });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'text' } },
+      { policy: 'long-output' },
+    );
     const first = ofType(events, 'llm_call')[0]!;
     expect(first).toMatchObject({ iteration: 1, partial: true, stop_reason: 'incomplete' });
     expect(ofType(events, 'retry_scheduled').filter((r) => r.iteration === 1)).toEqual([]);
@@ -124,13 +166,21 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('naive: the first error ends the run', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 529 } }, { preset: 'naive' });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 529 } },
+      { preset: 'naive' },
+    );
     expect(ofType(events, 'retry_scheduled')).toEqual([]);
     expect(terminateOf(events)).toMatchObject({ reason: 'model_error', complete: false });
   });
 
   it('s11: three consecutive overloads switch to the fallback model', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } }, { preset: 's11' });
+    const events = await withRule(
+      vendor,
+      { when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } },
+      { preset: 's11' },
+    );
     const [fallback] = ofType(events, 'fallback');
     expect(fallback).toBeDefined();
     expect(fallback!.to_model).not.toBe(fallback!.from_model);
@@ -146,7 +196,10 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('spent budget surfaces every attempt and terminates retries_exhausted', async () => {
-    const events = await withRule(vendor, { when: { kind: 'always' }, action: { type: 'http_error', status: 500 } });
+    const events = await withRule(vendor, {
+      when: { kind: 'always' },
+      action: { type: 'http_error', status: 500 },
+    });
     expect(ofType(events, 'model_request')).toHaveLength(4);
     expect(ofType(events, 'model_error')).toHaveLength(4);
     expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
@@ -164,13 +217,19 @@ describe.each(VENDORS)('recovery on %s (virtual clock)', (vendor) => {
   });
 
   it('a proxy 502 with an HTML body is classified and retried', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'proxy_error', status: 502, body: 'html' } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1] },
+      action: { type: 'proxy_error', status: 502, body: 'html' },
+    });
     expect(ofType(events, 'model_error')[0]).toMatchObject({ status: 502, retryable: true });
     expect(terminateOf(events).complete).toBe(true);
   });
 
   it('connection reset before headers is a network error and is retried', async () => {
-    const events = await withRule(vendor, { when: { kind: 'requests', numbers: [1] }, action: { type: 'connection', mode: 'reset' } });
+    const events = await withRule(vendor, {
+      when: { kind: 'requests', numbers: [1] },
+      action: { type: 'connection', mode: 'reset' },
+    });
     expect(ofType(events, 'model_error')[0]).toMatchObject({ category: 'network', retryable: true });
     expect(terminateOf(events).complete).toBe(true);
   });
@@ -189,14 +248,26 @@ describe('the SDK default preset', () => {
   it('retries inside the SDK, beneath the loop: the loop sees one attempt, and each request the SDK resent is an sdk_retry', async () => {
     const events = await runToEnd({
       preset: 'sdk-default',
-      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'next', count: 2 }, action: { type: 'http_error', status: 529 } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'o',
+            enabled: true,
+            when: { kind: 'next', count: 2 },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(ofType(events, 'fault_injected')).toHaveLength(2);
     expect(ofType(events, 'model_error')).toEqual([]);
     expect(ofType(events, 'retry_scheduled')).toEqual([]);
     // One request as far as the loop knows; the SDK made three, and said so.
     expect(ofType(events, 'model_request').filter((r) => r.iteration === 1)).toHaveLength(1);
-    expect(ofType(events, 'sdk_retry').map((r) => [r.request_no, r.retry, r.max_retries, r.after_status])).toEqual([
+    expect(
+      ofType(events, 'sdk_retry').map((r) => [r.request_no, r.retry, r.max_retries, r.after_status]),
+    ).toEqual([
       [2, 1, 2, 529],
       [3, 2, 2, 529],
     ]);
@@ -216,7 +287,15 @@ describe('live fault toggles', () => {
             control({
               action: 'set_faults',
               faults: {
-                rules: [{ id: 'o1', enabled: true, label: 'overloaded ×1', when: { kind: 'next', count: 1 }, action: { type: 'http_error', status: 529 } }],
+                rules: [
+                  {
+                    id: 'o1',
+                    enabled: true,
+                    label: 'overloaded ×1',
+                    when: { kind: 'next', count: 1 },
+                    action: { type: 'http_error', status: 529 },
+                  },
+                ],
                 tools: [],
               },
             });

@@ -50,9 +50,16 @@ describe('createRedactor', () => {
   });
 
   it("takes every key from the environment, not only the run's own", () => {
-    const env = { ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: 'sk-proj-envcanary-9876543210', DEEPSEEK_API_KEY: 'dsk-Canary-111122223333', HOME: '/root' };
+    const env = {
+      ANTHROPIC_API_KEY: KEY,
+      OPENAI_API_KEY: 'sk-proj-envcanary-9876543210',
+      DEEPSEEK_API_KEY: 'dsk-Canary-111122223333',
+      HOME: '/root',
+    };
     const redactor = createRedactor({ secrets: runSecrets({ apiKey: 'sk-request-Canary-4444555566', env }) });
-    const out = redactor.text(`${KEY} sk-proj-envcanary-9876543210 dsk-Canary-111122223333 sk-request-Canary-4444555566 /root`);
+    const out = redactor.text(
+      `${KEY} sk-proj-envcanary-9876543210 dsk-Canary-111122223333 sk-request-Canary-4444555566 /root`,
+    );
     expect(out).toBe(`${REDACTED} ${REDACTED} ${REDACTED} ${REDACTED} /root`);
   });
 
@@ -72,13 +79,24 @@ describe('createRedactor', () => {
 
   it('removes a key used as a property name, at any depth, keeping the order and both of two names that redact alike', () => {
     const other = 'sk-proj-second-Canary-0123456789';
-    const event = { run_id: 'r', seq: 2, ts: 0, event: 'tool_call', args: { [KEY]: 'v1', nested: [{ [`x-${KEY}`]: 1, [other]: 2, keep: 3 }] } };
+    const event = {
+      run_id: 'r',
+      seq: 2,
+      ts: 0,
+      event: 'tool_call',
+      args: { [KEY]: 'v1', nested: [{ [`x-${KEY}`]: 1, [other]: 2, keep: 3 }] },
+    };
     const out = createRedactor({ secrets: [KEY, other] }).value(event);
     const json = JSON.stringify(out);
     expect(json).not.toContain(KEY);
     expect(json).not.toContain(other);
-    expect(out.args).toEqual({ [REDACTED]: 'v1', nested: [{ [`x-${REDACTED}`]: 1, [REDACTED]: 2, keep: 3 }] });
-    const twice = createRedactor({ secrets: [KEY, other] }).value({ a: { [KEY]: 1, [other]: 2, ['__proto__']: 3 } });
+    expect(out.args).toEqual({
+      [REDACTED]: 'v1',
+      nested: [{ [`x-${REDACTED}`]: 1, [REDACTED]: 2, keep: 3 }],
+    });
+    const twice = createRedactor({ secrets: [KEY, other] }).value({
+      a: { [KEY]: 1, [other]: 2, ['__proto__']: 3 },
+    });
     expect(Object.keys(twice.a)).toEqual([REDACTED, `${REDACTED} (2)`, '__proto__']);
   });
 
@@ -109,7 +127,8 @@ describe('createRedactor', () => {
     for (const echo of echoes) {
       const out = redactor.text(echo);
       expect(out, echo).toContain(REDACTED);
-      for (const piece of ['Canary0123', '456789abcdef', 'yranaC', 'fedcba']) expect(out, echo).not.toContain(piece);
+      for (const piece of ['Canary0123', '456789abcdef', 'yranaC', 'fedcba'])
+        expect(out, echo).not.toContain(piece);
     }
     expect(redactor.text(`note: ${KEY.slice(0, 20)}|${KEY.slice(20)}!`)).toBe(`note: ${REDACTED}!`);
     // A key's characters with a key character between them, or spread further apart, are ordinary text.

@@ -42,8 +42,13 @@ export interface Redactor {
  * The secrets a run could leak: the key sent with its request and every key in the server's
  * environment (the vendors' own variables and anything named like a key or token).
  */
-export function runSecrets(options: { apiKey?: string | undefined; env: Record<string, string | undefined> }): string[] {
-  const names = Object.keys(options.env).filter((name) => ENV_KEY_VARS.includes(name) || SECRET_VAR.test(name));
+export function runSecrets(options: {
+  apiKey?: string | undefined;
+  env: Record<string, string | undefined>;
+}): string[] {
+  const names = Object.keys(options.env).filter(
+    (name) => ENV_KEY_VARS.includes(name) || SECRET_VAR.test(name),
+  );
   const values = names.map((name) => options.env[name]);
   const secrets = [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
   // A key with a line break or a space inside cannot travel as one header value; an error
@@ -66,7 +71,9 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
   // Each key forwards and backwards, as is or split; then its encodings, which are not split.
   const spelled = [...new Set(keys.flatMap((key) => [key, reversedKey(key)]))];
   const forms = new Set<string>();
-  for (const key of keys) for (const form of formsOf(key)) if (form.length >= MIN_SECRET_LENGTH && !spelled.includes(form)) forms.add(form);
+  for (const key of keys)
+    for (const form of formsOf(key))
+      if (form.length >= MIN_SECRET_LENGTH && !spelled.includes(form)) forms.add(form);
   // Longest first, so a form that contains another is replaced whole.
   const ordered = [...forms].sort((a, b) => b.length - a.length);
   // Longest first, so a key that contains another is replaced whole.
@@ -111,7 +118,12 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
       const next = walk(item, depth + 1);
       if (next !== item) (copy ??= { ...(input as Record<string, unknown>) })[key] = next;
     }
-    if (renamed) return renameKeys(copy ?? (input as Record<string, unknown>), depth === 0 ? STRUCTURAL : undefined, text);
+    if (renamed)
+      return renameKeys(
+        copy ?? (input as Record<string, unknown>),
+        depth === 0 ? STRUCTURAL : undefined,
+        text,
+      );
     return copy ?? input;
   };
 
@@ -125,7 +137,11 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
   // A split key spans at most its characters and the separators between them (a JSON escape is up to 6 characters).
   const longestSplit = Math.max(0, ...spelled.map((k) => k.length + (k.length - 1) * MAX_SEPARATORS * 6));
   const holdFrom = (input: string): number => {
-    for (let at = Math.max(0, input.length - Math.max(longestForm, longestSplit) + 1); at < input.length; at += 1) {
+    for (
+      let at = Math.max(0, input.length - Math.max(longestForm, longestSplit) + 1);
+      at < input.length;
+      at += 1
+    ) {
       const first = input[at]!;
       if (keyByFirst.get(first)?.some((key) => spellsKeyFrom(input, at, key) === 'prefix')) return at;
       const candidates = byFirst.get(first);
@@ -146,7 +162,11 @@ export function createRedactor(options: { secrets: Iterable<string | undefined> 
 }
 
 /** A copy with each property name redacted (in its place, so the order stays); two names that become one keep a count. */
-function renameKeys(input: Record<string, unknown>, keep: ReadonlySet<string> | undefined, text: (s: string) => string): Record<string, unknown> {
+function renameKeys(
+  input: Record<string, unknown>,
+  keep: ReadonlySet<string> | undefined,
+  text: (s: string) => string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(input)) {
     let name = keep?.has(key) ? key : text(key);
@@ -159,7 +179,11 @@ function renameKeys(input: Record<string, unknown>, keep: ReadonlySet<string> | 
 
 /** Every encoding of one secret worth looking for. */
 function formsOf(secret: string): string[] {
-  const forms = [secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())];
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  ];
   forms.push(JSON.stringify(secret).slice(1, -1));
   const bytes = Buffer.from(secret, 'utf8');
   forms.push(bytes.toString('hex'), bytes.toString('hex').toUpperCase());

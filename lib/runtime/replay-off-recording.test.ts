@@ -25,14 +25,23 @@ describe('a replay off the recording', () => {
   it('says where and what differs, then stops: the cassette answers 400 (resent within the budget, as CodeSmith’s rule does) and the run ends', async () => {
     const events = await replay('stop', 'Answer in one word.');
     const off = events.filter((e) => e.event === 'off_recording');
-    expect(off).toEqual([expect.objectContaining({ request_no: 1, recorded_no: 1, differs: 'the system prompt differs', next: 'stop' })]);
+    expect(off).toEqual([
+      expect.objectContaining({
+        request_no: 1,
+        recorded_no: 1,
+        differs: 'the system prompt differs',
+        next: 'stop',
+      }),
+    ]);
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'retries_exhausted', complete: false });
     expect(events.filter((e) => e.event === 'llm_call')).toEqual([]);
   });
 
   it('or goes on on the simulated model, every later request included', async () => {
     const events = await replay('simulate', 'Answer in one word.');
-    expect(events.filter((e) => e.event === 'off_recording')).toEqual([expect.objectContaining({ request_no: 1, next: 'simulate' })]);
+    expect(events.filter((e) => e.event === 'off_recording')).toEqual([
+      expect.objectContaining({ request_no: 1, next: 'simulate' }),
+    ]);
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn', complete: true });
     expect(events.filter((e) => e.event === 'llm_call').length).toBe(cassette.exchanges.length);
   });

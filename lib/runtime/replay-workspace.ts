@@ -20,7 +20,12 @@ export async function replayWorkspace(options: {
   const diverged: string[] = [];
   const signal = new AbortController().signal;
   for (const event of options.events) {
-    if (event.event !== 'tool_call' || event.is_error || (event.status !== undefined && event.status !== 'ok')) continue;
+    if (
+      event.event !== 'tool_call' ||
+      event.is_error ||
+      (event.status !== undefined && event.status !== 'ok')
+    )
+      continue;
     const tool = toolbox.get(event.tool);
     if (!tool?.mutates) continue;
     const label = `${event.tool} ${event.call_id ?? ''} (turn ${event.iteration})`.replace('  ', ' ');
@@ -33,7 +38,9 @@ export async function replayWorkspace(options: {
     replayed += 1;
     // A result cut for length is compared by its start only.
     const logged = event.result ?? '';
-    const same = event.truncated_chars ? result.content.startsWith(logged.slice(0, 200)) : result.content === logged;
+    const same = event.truncated_chars
+      ? result.content.startsWith(logged.slice(0, 200))
+      : result.content === logged;
     if (result.isError || !same) diverged.push(label);
   }
   return { replayed, diverged };

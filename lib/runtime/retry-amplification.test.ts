@@ -6,18 +6,27 @@ const VENDORS = ['sim-anthropic', 'sim-openai'] as const;
 /** CodeSmith's two layers: an HTTP layer retrying beneath the engine, the engine sleeping a fixed 2 s on rate limits. */
 const STACKED: RecoveryOverrides = { sdkMaxRetries: 3, retry: { backoff: 'fixed' } };
 
-function outage(vendor: (typeof VENDORS)[number], requests: number, action: FaultAction, recovery: RecoveryOverrides) {
+function outage(
+  vendor: (typeof VENDORS)[number],
+  requests: number,
+  action: FaultAction,
+  recovery: RecoveryOverrides,
+) {
   const numbers = Array.from({ length: requests }, (_, i) => i + 1);
   return runToEnd({
     provider: { vendor },
     preset: 'codesmith',
     recovery,
-    faults: { rules: [{ id: 'outage', enabled: true, when: { kind: 'requests', numbers }, action }], tools: [] },
+    faults: {
+      rules: [{ id: 'outage', enabled: true, when: { kind: 'requests', numbers }, action }],
+      tools: [],
+    },
   });
 }
 
 /** The loop's attempts at the first turn, where the outage strikes. */
-const firstTurnAttempts = (events: RunEvent[]) => ofType(events, 'model_request').filter((e) => !e.background && e.iteration === 1);
+const firstTurnAttempts = (events: RunEvent[]) =>
+  ofType(events, 'model_request').filter((e) => !e.background && e.iteration === 1);
 
 describe.each(VENDORS)('retry layers on %s (virtual clock)', (vendor) => {
   it('stacked: the SDK resends each failed request 3 times beneath every loop attempt, each an sdk_retry on the run clock', async () => {
@@ -61,7 +70,12 @@ describe.each(VENDORS)('retry layers on %s (virtual clock)', (vendor) => {
     ]);
     // The response the SDK gave up on reached the loop as the vendor sent it (its Retry-After intact).
     const [retry] = ofType(events, 'retry_scheduled');
-    expect(retry).toMatchObject({ backoff_mode: 'fixed', category: 'rate_limit', wait_ms: 2000, retry_after_ms: 7000 });
+    expect(retry).toMatchObject({
+      backoff_mode: 'fixed',
+      category: 'rate_limit',
+      wait_ms: 2000,
+      retry_after_ms: 7000,
+    });
     expect(retry!.reason).toMatch(/fixed 2 s; Retry-After 7 s not read/);
     expect(terminateOf(events).complete).toBe(true);
   });

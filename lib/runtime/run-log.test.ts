@@ -8,7 +8,13 @@ const SWAP_KEY = 'sk-swap-Canary-fedcba9876543210';
 
 function openLog(apiKey?: string) {
   const events: RunEvent[] = [];
-  const log = createRunLog({ runId: 'r', clock: createClock({ kind: 'virtual', timeScale: 1 }), apiKey, env: {}, onEvent: (e) => events.push(e) });
+  const log = createRunLog({
+    runId: 'r',
+    clock: createClock({ kind: 'virtual', timeScale: 1 }),
+    apiKey,
+    env: {},
+    onEvent: (e) => events.push(e),
+  });
   return { log, events };
 }
 
@@ -44,20 +50,30 @@ describe('the run log', () => {
 
   it('numbers seq after the split-secret hold, so a held part that goes out as its own delta keeps the log contiguous', () => {
     const { log, events } = openLog(KEY);
-    const delta = (text: string) => ({ event: 'content_delta', iteration: 1, attempt: 1, index: 0, kind: 'text', text }) as const;
+    const delta = (text: string) =>
+      ({ event: 'content_delta', iteration: 1, attempt: 1, index: 0, kind: 'text', text }) as const;
     log.emit(delta(`here is ${KEY.slice(0, 10)}`));
     log.emit(llmCall(1, 1, 0.001));
     expect(events.map((e) => e.seq)).toEqual([0, 1, 2]);
     expect(events.map((e) => e.event)).toEqual(['content_delta', 'content_delta', 'llm_call']);
     // The start of the key was held back; alone it is no secret, so it goes out as it was.
-    expect(events.slice(0, 2).map((e) => (e as EventOf<'content_delta'>).text)).toEqual(['here is ', KEY.slice(0, 10)]);
+    expect(events.slice(0, 2).map((e) => (e as EventOf<'content_delta'>).text)).toEqual([
+      'here is ',
+      KEY.slice(0, 10),
+    ]);
   });
 
   it('puts a storage_error in the place of an event too deep to encode', () => {
     const { log, events } = openLog();
     let args: unknown = 'leaf';
     for (let i = 0; i < 5_000; i++) args = { a: args };
-    log.emit({ event: 'tool_start', iteration: 2, call_id: 'c', tool: 'edit_file', args: args as Record<string, unknown> });
+    log.emit({
+      event: 'tool_start',
+      iteration: 2,
+      call_id: 'c',
+      tool: 'edit_file',
+      args: args as Record<string, unknown>,
+    });
     expect(events[0]).toMatchObject({ seq: 0, event: 'storage_error', iteration: 2, replaces: 'tool_start' });
   });
 

@@ -1,6 +1,14 @@
 import type { Clock } from '@/lib/clock';
 import { EventLog, type Emit } from '@/lib/engine';
-import { addToTotals, NO_TOTALS, terminateEvent, toStorableEvent, type EventBody, type RunEvent, type RunTotals } from '@/lib/protocol';
+import {
+  addToTotals,
+  NO_TOTALS,
+  terminateEvent,
+  toStorableEvent,
+  type EventBody,
+  type RunEvent,
+  type RunTotals,
+} from '@/lib/protocol';
 import { createSplitSecretHold } from './hold-split-secrets';
 import { createRedactor, runSecrets, type Redactor } from './redact-secrets';
 

@@ -44,7 +44,8 @@ describe('the run transport', () => {
       },
     });
     inForce = bind({ vendor: 'sim-anthropic', model: '' });
-    const post = (url: string) => sdkFetch!(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = (url: string) =>
+      sdkFetch!(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
     expect((await post('https://api.anthropic.com/v1/messages')).status).toBe(503);
     expect((await post('https://api.anthropic.com/v1/messages')).status).toBe(401); // the simulated vendor itself answered: no key
@@ -53,9 +54,11 @@ describe('the run transport', () => {
     expect((await post('https://api.openai.com/v1/chat/completions')).status).toBe(401); // the simulated vendor itself answered: no key
 
     expect(reached).toEqual(['sim-anthropic', 'sim-openai']);
-    expect(events.map((e) => e.event === 'fault_injected' && [e.request_no, e.rule_id, e.iteration])).toEqual([
-      [1, 'e1', 4],
-      [3, 'e3', 4],
-    ]);
+    expect(events.map((e) => e.event === 'fault_injected' && [e.request_no, e.rule_id, e.iteration])).toEqual(
+      [
+        [1, 'e1', 4],
+        [3, 'e3', 4],
+      ],
+    );
   });
 });

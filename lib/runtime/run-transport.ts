@@ -2,7 +2,15 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { createCassettePlayer, recordExchanges } from '@/lib/cassettes';
 import { withFaults, type FaultPlanPosition } from '@/lib/faults';
-import { dialectOf, isSimulated, VENDOR_DEFAULTS, VendorSchema, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
+import {
+  dialectOf,
+  isSimulated,
+  VENDOR_DEFAULTS,
+  VendorSchema,
+  type FaultPlan,
+  type RunConfig,
+  type Vendor,
+} from '@/lib/protocol';
 import type { Policy } from '@/lib/sim';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createKeepaliveLog } from './keepalive-log';
@@ -51,13 +59,22 @@ export interface RunTransportOptions {
  */
 export function createRunTransport(options: RunTransportOptions): (target: VendorTarget) => BoundVendor {
   const { config, clock, random, log, inForce } = options;
-  const transports = createVendorTransports({ clock, random, policy: options.policy, first: config.provider.vendor, promptCache: options.promptCache });
+  const transports = createVendorTransports({
+    clock,
+    random,
+    policy: options.policy,
+    first: config.provider.vendor,
+    promptCache: options.promptCache,
+  });
   // Keepalives are logged the same way whether the fault wrapper sent them or a real vendor did.
   const keepalives = createKeepaliveLog({ clock, emit: log.emit, iteration: () => log.iteration });
   const realVendor = tapRealVendor(transports, inForce, keepalives);
   const { gateNetwork } = options.taps;
   const network = gateNetwork
-    ? gateNetwork(realVendor.fetch, { clock, note: (message) => log.emit({ event: 'log', iteration: log.iteration, level: 'info', message }) })
+    ? gateNetwork(realVendor.fetch, {
+        clock,
+        note: (message) => log.emit({ event: 'log', iteration: log.iteration, level: 'info', message }),
+      })
     : realVendor.fetch;
   const route: typeof fetch = (input, init) => {
     const { vendor } = inForce();
@@ -86,7 +103,14 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
     ...(options.faultsFrom ? { from: options.faultsFrom } : {}),
     isBackground: () => log.inBackground,
     onInject: ({ requestNo, rule, label }) =>
-      log.emit({ event: 'fault_injected', iteration: log.iteration, request_no: requestNo, rule_id: rule.id, action: rule.action.type, label }),
+      log.emit({
+        event: 'fault_injected',
+        iteration: log.iteration,
+        request_no: requestNo,
+        rule_id: rule.id,
+        action: rule.action.type,
+        label,
+      }),
     onKeepalive: keepalives,
     onMiss: ({ requestNo, label }) =>
       log.emit({
@@ -102,7 +126,14 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
   // failed response and the SDK's next request the virtual clock is held still.
   const sdkOn = options.sdkMaxRetries > 0;
   const sdkHold = sdkOn ? createSdkRetryHold(clock) : undefined;
-  const sdkFetch = sdkOn ? sdkRetryLayer(tapped, { clock, random: random.fork('sdk-retries'), maxRetries: options.sdkMaxRetries, log }) : tapped;
+  const sdkFetch = sdkOn
+    ? sdkRetryLayer(tapped, {
+        clock,
+        random: random.fork('sdk-retries'),
+        maxRetries: options.sdkMaxRetries,
+        log,
+      })
+    : tapped;
   return (target) => {
     const bound = bindVendor({
       target,
@@ -126,7 +157,8 @@ function replaySource(
   requestNo: (init: RequestInit | undefined) => number,
 ): typeof fetch {
   const { config, clock, log, inForce } = options;
-  if (!options.cassette) throw new Error(`the run replays cassette "${config.replay?.cassette}" but none was loaded`);
+  if (!options.cassette)
+    throw new Error(`the run replays cassette "${config.replay?.cassette}" but none was loaded`);
   return createCassettePlayer({
     cassette: options.cassette,
     clock,
@@ -138,7 +170,11 @@ function replaySource(
       if (isSimulated(vendor)) return { fetch: transports(vendor), label: `the simulated model (${vendor})` };
       const wire = inForce().dialect.wire;
       const sim = VendorSchema.options.find((v) => isSimulated(v) && dialectOf(v) === wire) ?? 'sim-openai';
-      return { fetch: transports(sim), model: VENDOR_DEFAULTS[sim].model, label: `the simulated model (${sim}, ${VENDOR_DEFAULTS[sim].model})` };
+      return {
+        fetch: transports(sim),
+        model: VENDOR_DEFAULTS[sim].model,
+        label: `the simulated model (${sim}, ${VENDOR_DEFAULTS[sim].model})`,
+      };
     },
     onOffRecording: (report) =>
       log.emit({
@@ -162,7 +198,11 @@ function tapRealVendor(
   transports: (vendor: Vendor) => typeof fetch,
   inForce: () => BoundVendor,
   keepalives: ReturnType<typeof createKeepaliveLog>,
-): { fetch: typeof fetch; numbered: (inner: typeof fetch) => typeof fetch; requestNo: (init: RequestInit | undefined) => number } {
+): {
+  fetch: typeof fetch;
+  numbered: (inner: typeof fetch) => typeof fetch;
+  requestNo: (init: RequestInit | undefined) => number;
+} {
   const requestNos = new WeakMap<RequestInit, number>();
   let requestsSent = 0;
   const fetch = tapKeepalives({
@@ -181,6 +221,7 @@ function tapRealVendor(
       return inner(input, init);
     }) as typeof globalThis.fetch;
   // A request the wrapper made itself (none today) counts as the latest.
-  const requestNo = (init: RequestInit | undefined): number => (init ? requestNos.get(init) : undefined) ?? requestsSent;
+  const requestNo = (init: RequestInit | undefined): number =>
+    (init ? requestNos.get(init) : undefined) ?? requestsSent;
   return { fetch, numbered, requestNo };
 }

@@ -1,6 +1,13 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
-import { resolveRecovery, type EventBody, type EventOf, type FaultPlan, type RecoveryConfig, type RunConfig } from '@/lib/protocol';
+import {
+  resolveRecovery,
+  type EventBody,
+  type EventOf,
+  type FaultPlan,
+  type RecoveryConfig,
+  type RunConfig,
+} from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers';
 import {
   createToolbox,
@@ -43,7 +50,10 @@ export function createRunWorkbench(options: {
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
   const recovery = resolveRecovery(config.preset, config.recovery);
   const workspace = createWorkspace({ files: scenario.files });
-  const toolbox = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) });
+  const toolbox = createToolbox({
+    scenario,
+    ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}),
+  });
   const task = config.task ?? scenario.task;
   const faults = () => options.faults().tools;
   const executor = createToolExecutor({
@@ -56,7 +66,15 @@ export function createRunWorkbench(options: {
     emit,
     share: options.share,
   });
-  const judge = () => judgeTask({ scenario, workspace, clock, task, tests: config.verdict?.tests ?? 'shipped', share: options.share });
+  const judge = () =>
+    judgeTask({
+      scenario,
+      workspace,
+      clock,
+      task,
+      tests: config.verdict?.tests ?? 'shipped',
+      share: options.share,
+    });
   return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
 }
 

@@ -94,16 +94,29 @@ function retryNow(response: Response): Response {
 }
 
 /** The wait the SDK would choose before retry `retry` (1-based): the server's Retry-After when positive, else its backoff. */
-function sdkWait(options: { failed: Failed; retry: number; random: Random }): { ms: number; formula: string } {
+function sdkWait(options: { failed: Failed; retry: number; random: Random }): {
+  ms: number;
+  formula: string;
+} {
   const { failed, retry, random } = options;
-  if (failed.status === undefined) return { ms: 0, formula: 'a connection error carries no headers: the SDK waits its own backoff in wall time' };
+  if (failed.status === undefined)
+    return {
+      ms: 0,
+      formula: 'a connection error carries no headers: the SDK waits its own backoff in wall time',
+    };
   if (failed.retryAfterMs !== undefined && failed.retryAfterMs > 0) {
-    return { ms: Math.round(failed.retryAfterMs), formula: `Retry-After ${formatMs(failed.retryAfterMs)}, as the server asked` };
+    return {
+      ms: Math.round(failed.retryAfterMs),
+      formula: `Retry-After ${formatMs(failed.retryAfterMs)}, as the server asked`,
+    };
   }
   const n = retry - 1;
   const exponential = SDK_BASE_MS * 2 ** n;
   const capped = Math.min(exponential, SDK_CAP_MS);
   const factor = 1 - random.next() * SDK_JITTER;
   const ms = Math.round(capped * factor);
-  return { ms, formula: `SDK backoff ${SDK_BASE_MS} × 2^${n} = ${exponential}, cap ${SDK_CAP_MS}, jitter ×${Number(factor.toFixed(3))} → ${ms} ms` };
+  return {
+    ms,
+    formula: `SDK backoff ${SDK_BASE_MS} × 2^${n} = ${exponential}, cap ${SDK_CAP_MS}, jitter ×${Number(factor.toFixed(3))} → ${ms} ms`,
+  };
 }

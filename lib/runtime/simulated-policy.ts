@@ -8,6 +8,7 @@ import type { Scenario } from '@/lib/tools';
  */
 export function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
   if (config.policy) return createPolicy(config.policy, scenario);
-  if (config.task !== undefined && config.task.trim() !== scenario.task.trim()) return createFreeTaskPolicy(scenario);
+  if (config.task !== undefined && config.task.trim() !== scenario.task.trim())
+    return createFreeTaskPolicy(scenario);
   return createPolicy(scenario.policy, scenario);
 }

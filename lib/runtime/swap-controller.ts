@@ -1,6 +1,13 @@
 import type { Emit, ProviderBinding } from '@/lib/engine';
 import { classifyError } from '@/lib/engine/recovery';
-import { MAX_SCHEDULED_SWAPS, takeoverRuleOn, type EventOf, type RunConfig, type ScheduledSwap, type TakeoverHandling } from '@/lib/protocol';
+import {
+  MAX_SCHEDULED_SWAPS,
+  takeoverRuleOn,
+  type EventOf,
+  type RunConfig,
+  type ScheduledSwap,
+  type TakeoverHandling,
+} from '@/lib/protocol';
 import type { ProviderAdapter, StreamPart } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
 import { probeSimRequest } from '@/lib/sim';
@@ -25,7 +32,12 @@ export interface SwapController {
   /** At a request boundary: applies scheduled and queued swaps; the new binding, if any. */
   apply(iteration: number): ProviderBinding | undefined;
   /** Swaps at once (cross-vendor fallback, between attempts); the new binding, if made. */
-  swapNow(target: VendorTarget, cause: SwapCause, reason: string, iteration: number): ProviderBinding | undefined;
+  swapNow(
+    target: VendorTarget,
+    cause: SwapCause,
+    reason: string,
+    iteration: number,
+  ): ProviderBinding | undefined;
 }
 
 /** The last foreground request body an adapter sent, kept by reference until the next swap reads it. */
@@ -64,7 +76,10 @@ export function createSwapController(options: {
   let recorded = 0;
 
   /** Every binding's adapter: keeps the last foreground body; on a swap's binding, reports its first request. */
-  const recording = (bound: BoundVendor, report?: { iteration: number; handling: TakeoverHandling; from: { vendor: string; model: string } }): BoundVendor => {
+  const recording = (
+    bound: BoundVendor,
+    report?: { iteration: number; handling: TakeoverHandling; from: { vendor: string; model: string } },
+  ): BoundVendor => {
     const inner = bound.provider;
     let pending = report;
     const provider: ProviderAdapter = {
@@ -105,10 +120,21 @@ export function createSwapController(options: {
         if (!reporting) return streamed;
         const answered = (error: unknown) => {
           if (!reported) return;
-          emitOutcome({ bound: withProvider, model: request.model, iteration: reporting.iteration, handling: reporting.handling, began, finished, error });
+          emitOutcome({
+            bound: withProvider,
+            model: request.model,
+            iteration: reporting.iteration,
+            handling: reporting.handling,
+            began,
+            finished,
+            error,
+          });
         };
         return streamed.then(
-          () => answered(finished ? undefined : new Error('the stream ended before the vendor finished the response')),
+          () =>
+            answered(
+              finished ? undefined : new Error('the stream ended before the vendor finished the response'),
+            ),
           (error: unknown) => {
             answered(error ?? new Error('the request failed'));
             throw error;
@@ -138,7 +164,8 @@ export function createSwapController(options: {
     // hold would be sent, as the code written for it sends.
     const held = heldReference({ messages: request.messages, from: input.from });
     // With the `handles` safeguard off, a Responses target was sent the reference itself (its render report says so).
-    const referenceSent = held !== undefined && bound.dialect.wire === 'responses' && !takeoverRuleOn(handling, 'handles');
+    const referenceSent =
+      held !== undefined && bound.dialect.wire === 'responses' && !takeoverRuleOn(handling, 'handles');
     const report: RenderReport =
       held && !referenceSent
         ? {
@@ -159,8 +186,17 @@ export function createSwapController(options: {
       : !held
         ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive })
         : bound.dialect.wire === 'responses'
-          ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive, held: { responseId: held.responseId, messages: held.messages } })
-          : bound.dialect.render({ request: { ...request, messages: request.messages.slice(held.messages) }, vendor: bound.vendor, handling: naive });
+          ? bound.dialect.render({
+              request,
+              vendor: bound.vendor,
+              handling: naive,
+              held: { responseId: held.responseId, messages: held.messages },
+            })
+          : bound.dialect.render({
+              request: { ...request, messages: request.messages.slice(held.messages) },
+              vendor: bound.vendor,
+              handling: naive,
+            });
     const verdict = naiveRendering && probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
     const at = { vendor: bound.vendor, model: request.model, url: bound.provider.endpoint };
     emit({
@@ -177,7 +213,13 @@ export function createSwapController(options: {
         ? {
             naive: verdict.accepted
               ? { accepted: true }
-              : { accepted: false, status: verdict.status, type: verdict.type, message: verdict.message, body: verdict.body },
+              : {
+                  accepted: false,
+                  status: verdict.status,
+                  type: verdict.type,
+                  message: verdict.message,
+                  body: verdict.body,
+                },
           }
         : {}),
       sent: sentBody({ ...at, body: input.body }),
@@ -199,7 +241,13 @@ export function createSwapController(options: {
     finished: boolean;
     error: unknown;
   }): void => {
-    const at = { event: 'takeover_outcome', iteration: input.iteration, vendor: input.bound.vendor, model: input.model, handling: input.handling } as const;
+    const at = {
+      event: 'takeover_outcome',
+      iteration: input.iteration,
+      vendor: input.bound.vendor,
+      model: input.model,
+      handling: input.handling,
+    } as const;
     if (input.error === undefined) {
       emit({ ...at, outcome: 'accepted' });
       return;
@@ -220,7 +268,14 @@ export function createSwapController(options: {
     const last = lastSent;
     lastSent = undefined;
     if (!last) return {};
-    return { sent_before: sentBody({ vendor: last.bound.vendor, model: last.model, url: last.bound.provider.endpoint, body: last.body }) };
+    return {
+      sent_before: sentBody({
+        vendor: last.bound.vendor,
+        model: last.model,
+        url: last.bound.provider.endpoint,
+        body: last.body,
+      }),
+    };
   };
 
   const swapTo = (swap: PendingSwap, iteration: number): boolean => {
@@ -229,7 +284,13 @@ export function createSwapController(options: {
     const label = `${target.vendor}${target.model ? `/${target.model}` : ''}`;
     const problems = checkVendorTarget({ target, clock: config.clock });
     if (problems.length > 0) {
-      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${problems.join('; ')}` });
+      emit({
+        event: 'log',
+        iteration,
+        level: 'warn',
+        about: 'swap',
+        message: `swap to ${label} not made: ${problems.join('; ')}`,
+      });
       return false;
     }
     let bound: BoundVendor;
@@ -237,11 +298,23 @@ export function createSwapController(options: {
       bound = options.bind(target);
     } catch (error) {
       if (!(error instanceof ProviderConfigError)) throw error;
-      emit({ event: 'log', iteration, level: 'warn', about: 'swap', message: `swap to ${label} not made: ${error.message}` });
+      emit({
+        event: 'log',
+        iteration,
+        level: 'warn',
+        about: 'swap',
+        message: `swap to ${label} not made: ${error.message}`,
+      });
       return false;
     }
     if (bound.vendor === current.vendor && bound.model === current.model) {
-      emit({ event: 'log', iteration, level: 'info', about: 'swap', message: `swap to ${label} skipped: the run is already on it` });
+      emit({
+        event: 'log',
+        iteration,
+        level: 'info',
+        about: 'swap',
+        message: `swap to ${label} skipped: the run is already on it`,
+      });
       return false;
     }
     emit({
@@ -256,7 +329,14 @@ export function createSwapController(options: {
       ...(swap.reason ? { reason: swap.reason } : {}),
       handling,
       ...(bound.contextWindow !== undefined ? { context_window: bound.contextWindow } : {}),
-      ...(swap.cause === 'control' ? recordAs({ target, iteration, handling, room: MAX_SCHEDULED_SWAPS - config.swaps.length - recorded }) : {}),
+      ...(swap.cause === 'control'
+        ? recordAs({
+            target,
+            iteration,
+            handling,
+            room: MAX_SCHEDULED_SWAPS - config.swaps.length - recorded,
+          })
+        : {}),
       cache_note: cacheNote(bound.model),
       ...takeSentBefore(),
     });
@@ -327,12 +407,22 @@ function recordAs(input: {
 }): Pick<EventOf<'swap'>, 'recorded_as' | 'not_recorded'> {
   const { target, iteration, handling } = input;
   if (target.baseUrl || target.apiKey) {
-    return { not_recorded: 'its address or key came with the swap request and is held for this run only, so a re-run of this config does not make it' };
+    return {
+      not_recorded:
+        'its address or key came with the swap request and is held for this run only, so a re-run of this config does not make it',
+    };
   }
   if (input.room <= 0) {
-    return { not_recorded: `the config already holds the most swaps it can (${MAX_SCHEDULED_SWAPS}), so a re-run of this config does not make this one` };
+    return {
+      not_recorded: `the config already holds the most swaps it can (${MAX_SCHEDULED_SWAPS}), so a re-run of this config does not make this one`,
+    };
   }
-  const recorded: ScheduledSwap = { atTurn: iteration, vendor: target.vendor, model: target.model, takeover: handling };
+  const recorded: ScheduledSwap = {
+    atTurn: iteration,
+    vendor: target.vendor,
+    model: target.model,
+    takeover: handling,
+  };
   return { recorded_as: recorded };
 }
 

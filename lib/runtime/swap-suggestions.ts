@@ -1,5 +1,12 @@
 import { dialectFor } from '@/lib/dialects';
-import { DEFAULT_SYSTEM_PROMPT, isSimulated, modelsOf, VendorSchema, type EventOf, type RunEvent } from '@/lib/protocol';
+import {
+  DEFAULT_SYSTEM_PROMPT,
+  isSimulated,
+  modelsOf,
+  VendorSchema,
+  type EventOf,
+  type RunEvent,
+} from '@/lib/protocol';
 import type { SwapSuggestion, SwapTargets } from '@/lib/protocol/http';
 import { probeSimRequest, type ProbeVerdict } from '@/lib/sim';
 import { createToolbox, getScenario } from '@/lib/tools';
@@ -17,7 +24,10 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
   if (!start) return { ok: false, problem: 'the log has no run_start event yet' };
   const { config } = start;
   const turns = events.filter((e) => e.event === 'iteration_start').map((e) => e.iteration);
-  let trajectory: ReturnType<typeof trajectoryFromLog> = { ok: false, problem: 'no turn has finished yet: the history is only the task' };
+  let trajectory: ReturnType<typeof trajectoryFromLog> = {
+    ok: false,
+    problem: 'no turn has finished yet: the history is only the task',
+  };
   let atTurn = Math.max(0, ...turns);
   for (; atTurn >= 1; atTurn -= 1) {
     trajectory = trajectoryFromLog(events, atTurn);
@@ -26,7 +36,10 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
   if (!trajectory.ok) return { ok: false, problem: trajectory.problem };
   const scenario = getScenario(config.scenario);
   if (!scenario) return { ok: false, problem: `the scenario "${config.scenario}" does not exist here` };
-  const tools = createToolbox({ scenario, ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}) }).specs();
+  const tools = createToolbox({
+    scenario,
+    ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}),
+  }).specs();
   const base: Omit<ModelRequest, 'model'> = {
     system: config.system ?? DEFAULT_SYSTEM_PROMPT,
     messages: trajectory.trajectory.messages.map((m) => m.message),
@@ -42,8 +55,15 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
       // Each request asks for the cap within the target model's own output limit, as the engine's do.
       const request: ModelRequest = { ...base, model, maxTokens: Math.min(base.maxTokens, maxOutputTokens) };
       const dialect = dialectFor({ vendor, model });
-      const naive = probeSimRequest({ vendor, body: dialect.render({ request, vendor, handling: { ...config.takeover, naive: true } }).params });
-      const handledRendering = dialect.render({ request, vendor, handling: { ...config.takeover, naive: false } });
+      const naive = probeSimRequest({
+        vendor,
+        body: dialect.render({ request, vendor, handling: { ...config.takeover, naive: true } }).params,
+      });
+      const handledRendering = dialect.render({
+        request,
+        vendor,
+        handling: { ...config.takeover, naive: false },
+      });
       const handled = probeSimRequest({ vendor, body: handledRendering.params });
       const kinds = handledRendering.report.dropped.map((d) => d.kind);
       targets.push({
@@ -61,5 +81,7 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
 }
 
 function verdictOf(verdict: ProbeVerdict): NonNullable<SwapSuggestion['naive']> {
-  return verdict.accepted ? { accepted: true } : { accepted: false, status: verdict.status, type: verdict.type, message: verdict.message };
+  return verdict.accepted
+    ? { accepted: true }
+    : { accepted: false, status: verdict.status, type: verdict.type, message: verdict.message };
 }

@@ -6,16 +6,26 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 /** Each takeover safeguard switched off alone, on the strict simulated vendors: the vendor's real error. */
 function swapWithRuleOff(
   rule: TakeoverRule | undefined,
-  route: { provider: RunConfigInput['provider']; swaps: readonly NonNullable<RunConfigInput['swaps']>[number][] },
+  route: {
+    provider: RunConfigInput['provider'];
+    swaps: readonly NonNullable<RunConfigInput['swaps']>[number][];
+  },
 ) {
-  return runToEnd({ provider: route.provider, swaps: [...route.swaps], takeover: rule ? { rulesOff: [rule] } : {} });
+  return runToEnd({
+    provider: route.provider,
+    swaps: [...route.swaps],
+    takeover: rule ? { rulesOff: [rule] } : {},
+  });
 }
 
 const SONNET_TO_HAIKU = {
   provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
   swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
 } as const;
-const OPENAI_TO_DEEPSEEK = { provider: { vendor: 'sim-openai' }, swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }] } as const;
+const OPENAI_TO_DEEPSEEK = {
+  provider: { vendor: 'sim-openai' },
+  swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }],
+} as const;
 const GPT5_TO_MINI = {
   provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5', thinking: true },
   swaps: [{ atTurn: 3, vendor: 'sim-openai-responses', model: 'gpt-sim-5-mini' }],
@@ -26,9 +36,13 @@ describe('takeover safeguards, each switched off alone', () => {
     const events = await swapWithRuleOff('credentials', SONNET_TO_HAIKU);
     const [report] = ofType(events, 'takeover_report');
     expect(report?.handling.rulesOff).toEqual(['credentials']);
-    expect(report?.as_is?.some((c) => c.includes('credentials rule off: thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted'))).toBe(
-      true,
-    );
+    expect(
+      report?.as_is?.some((c) =>
+        c.includes(
+          'credentials rule off: thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted',
+        ),
+      ),
+    ).toBe(true);
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error' });
     expect(error?.message).toMatch(/Invalid `signature` in `thinking` block/);
@@ -60,7 +74,11 @@ describe('takeover safeguards, each switched off alone', () => {
     const events = await swapWithRuleOff('handles', GPT5_TO_MINI);
     const [report] = ofType(events, 'takeover_report');
     expect(report?.handling.rulesOff).toEqual(['handles']);
-    expect(report?.as_is?.some((c) => c.includes('handles rule off: message held by sim-openai-responses/gpt-sim-5, sent by its reference'))).toBe(true);
+    expect(
+      report?.as_is?.some((c) =>
+        c.includes('handles rule off: message held by sim-openai-responses/gpt-sim-5, sent by its reference'),
+      ),
+    ).toBe(true);
     expect(report?.converted.some((c) => c.includes('re-sent by value'))).toBe(false);
     const error = ofType(events, 'model_error')[0];
     expect(error).toMatchObject({ iteration: 3, status: 400 });
@@ -69,8 +87,14 @@ describe('takeover safeguards, each switched off alone', () => {
   });
 
   it('naive leaves the handles safeguard on: the history goes by value, and the foreign reasoning is what the vendor refuses', async () => {
-    const events = await runToEnd({ provider: GPT5_TO_MINI.provider, swaps: [...GPT5_TO_MINI.swaps], takeover: { naive: true } });
-    expect(ofType(events, 'takeover_report')[0]?.converted.some((c) => c.includes('re-sent by value'))).toBe(true);
+    const events = await runToEnd({
+      provider: GPT5_TO_MINI.provider,
+      swaps: [...GPT5_TO_MINI.swaps],
+      takeover: { naive: true },
+    });
+    expect(ofType(events, 'takeover_report')[0]?.converted.some((c) => c.includes('re-sent by value'))).toBe(
+      true,
+    );
     expect(ofType(events, 'model_error')[0]?.message).not.toMatch(/previous response/i);
   });
 

@@ -45,14 +45,23 @@ describe('takeover between vendors mid-run', () => {
     expect(reports[0]!.naive).toEqual({ accepted: true });
     // To DeepSeek: tool-call turns get placeholders; sent naively they meet the real 400.
     expect(reports[1]!.converted.some((c) => c.includes('placeholder reasoning_content'))).toBe(true);
-    expect(reports[1]!.naive).toMatchObject({ accepted: false, status: 400, message: REASONING_CONTENT_MISSING });
+    expect(reports[1]!.naive).toMatchObject({
+      accepted: false,
+      status: 400,
+      message: REASONING_CONTENT_MISSING,
+    });
     // Back to Sonnet: its own signed thinking comes back to it; DeepSeek's reasoning does not.
-    expect(reports[2]!.converted.some((c) => c.includes('thinking block passed back with its signature'))).toBe(true);
+    expect(
+      reports[2]!.converted.some((c) => c.includes('thinking block passed back with its signature')),
+    ).toBe(true);
     expect(reports[2]!.dropped.some((d) => d.detail.includes('without a credential'))).toBe(true);
     expect(reports[2]!.naive).toMatchObject({ accepted: false, status: 400 });
     // DeepSeek's reasoning was streamed and kept in the trajectory as thinking of its own origin.
     const deepseekTurn = ofType(events, 'llm_call').find((c) => c.vendor === 'sim-deepseek');
-    expect(deepseekTurn?.message?.parts[0]).toMatchObject({ type: 'thinking', origin: { vendor: 'sim-deepseek' } });
+    expect(deepseekTurn?.message?.parts[0]).toMatchObject({
+      type: 'thinking',
+      origin: { vendor: 'sim-deepseek' },
+    });
   });
 
   it('Claude model A → model B: A’s signatures sent naively are rejected by the strict vendor with its real 400', async () => {
@@ -62,7 +71,12 @@ describe('takeover between vendors mid-run', () => {
       swaps: [{ atTurn: 3, vendor: 'sim-anthropic', model: 'claude-sim-haiku' }],
     });
     const error = ofType(events, 'model_error')[0];
-    expect(error).toMatchObject({ iteration: 3, status: 400, vendor_type: 'invalid_request_error', retryable: false });
+    expect(error).toMatchObject({
+      iteration: 3,
+      status: 400,
+      vendor_type: 'invalid_request_error',
+      retryable: false,
+    });
     expect(error?.message).toMatch(/messages\.1\.content\.0: Invalid `signature` in `thinking` block/);
     // CodeSmith's exclusion rule resends even a 400 within its budget; each resend is refused the same way.
     expect(terminateOf(events)).toMatchObject({ reason: 'retries_exhausted', complete: false });
@@ -79,7 +93,11 @@ describe('takeover between vendors mid-run', () => {
     expect(report?.naive).toBeUndefined();
     expect(report?.naive_body).toBeUndefined();
     expect(report?.dropped).toEqual([]);
-    expect(report?.as_is?.some((c) => c.includes('thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted'))).toBe(true);
+    expect(
+      report?.as_is?.some((c) =>
+        c.includes('thinking block sent with the signature sim-anthropic/claude-sim-sonnet minted'),
+      ),
+    ).toBe(true);
     const [outcome] = ofType(events, 'takeover_outcome');
     const [error] = ofType(events, 'model_error');
     expect(outcome).toMatchObject({
@@ -121,9 +139,21 @@ describe('takeover between vendors mid-run', () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-anthropic' },
       swaps: [{ atTurn: 2, vendor: 'sim-openai', model: '' }],
-      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'o',
+            enabled: true,
+            when: { kind: 'requests', numbers: [2] },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+        tools: [],
+      },
     });
-    expect(ofType(events, 'takeover_outcome')).toEqual([expect.objectContaining({ outcome: 'refused', status: 503, category: 'overloaded' })]);
+    expect(ofType(events, 'takeover_outcome')).toEqual([
+      expect.objectContaining({ outcome: 'refused', status: 503, category: 'overloaded' }),
+    ]);
   });
 
   it('the same swap handled correctly drops the signatures and is accepted; the report shows the naive 400 one click away', async () => {
@@ -141,7 +171,10 @@ describe('takeover between vendors mid-run', () => {
   it('keeps the wire on both sides of a swap: the bodies the vendors received, and the naive body the vendor refuses', async () => {
     const received: { vendor: string; body: unknown }[] = [];
     const events = await runToEnd(
-      { provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' }, swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }] },
+      {
+        provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+        swaps: [{ atTurn: 3, vendor: 'sim-deepseek', model: '' }],
+      },
       { onVendorRequest: ({ vendor, body }) => received.push({ vendor, body: JSON.parse(body) as unknown }) },
     );
     const [swap] = ofType(events, 'swap');
@@ -149,9 +182,16 @@ describe('takeover between vendors mid-run', () => {
     // What each side's vendor received, byte for byte the JSON the events keep.
     const lastBefore = received.filter((r) => r.vendor === 'sim-anthropic').at(-1)!;
     const firstAfter = received.find((r) => r.vendor === 'sim-deepseek')!;
-    expect(swap?.sent_before).toMatchObject({ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', url: 'http://sim.anthropic.local/v1/messages' });
+    expect(swap?.sent_before).toMatchObject({
+      vendor: 'sim-anthropic',
+      model: 'claude-sim-sonnet',
+      url: 'http://sim.anthropic.local/v1/messages',
+    });
     expect(swap?.sent_before?.body).toEqual(lastBefore.body);
-    expect(report?.sent).toMatchObject({ vendor: 'sim-deepseek', url: 'http://sim.deepseek.local/v1/chat/completions' });
+    expect(report?.sent).toMatchObject({
+      vendor: 'sim-deepseek',
+      url: 'http://sim.deepseek.local/v1/chat/completions',
+    });
     expect(report?.sent?.body).toEqual(firstAfter.body);
     expect(report?.sent?.chars).toBe(JSON.stringify(firstAfter.body).length);
     // Anthropic's thinking blocks carry signatures before; after, none travels, and the naive body still has them.
@@ -187,9 +227,18 @@ describe('takeover between vendors mid-run', () => {
       },
     );
     const [swap] = ofType(events, 'swap');
-    expect(swap).toMatchObject({ cause: 'control', from_vendor: 'sim-anthropic', to_vendor: 'sim-deepseek', to_model: 'deepseek-sim-reasoner' });
+    expect(swap).toMatchObject({
+      cause: 'control',
+      from_vendor: 'sim-anthropic',
+      to_vendor: 'sim-deepseek',
+      to_model: 'deepseek-sim-reasoner',
+    });
     const next = events.find((e) => e.seq > swap!.seq && e.event === 'model_request');
-    expect(next).toMatchObject({ vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', iteration: swap!.iteration });
+    expect(next).toMatchObject({
+      vendor: 'sim-deepseek',
+      model: 'deepseek-sim-reasoner',
+      iteration: swap!.iteration,
+    });
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
@@ -209,7 +258,10 @@ describe('takeover between vendors mid-run', () => {
     expect(sent).toBe(true);
     expect(ofType(events, 'swap')).toEqual([]);
     const note = ofType(events, 'log').find((l) => l.about === 'swap');
-    expect(note).toMatchObject({ level: 'warn', message: 'swap to sim-deepseek not made: the run ended before its next request' });
+    expect(note).toMatchObject({
+      level: 'warn',
+      message: 'swap to sim-deepseek not made: the run ended before its next request',
+    });
     expect(note!.seq).toBeLessThan(terminateOf(events).seq);
   });
 
@@ -225,7 +277,12 @@ describe('takeover between vendors mid-run', () => {
     );
     expect(ofType(events, 'swap')).toEqual([]);
     expect(
-      ofType(events, 'log').some((l) => l.level === 'warn' && l.about === 'swap' && l.message.includes('swap to sim-openai/claude-sim-haiku not made')),
+      ofType(events, 'log').some(
+        (l) =>
+          l.level === 'warn' &&
+          l.about === 'swap' &&
+          l.message.includes('swap to sim-openai/claude-sim-haiku not made'),
+      ),
     ).toBe(true);
     expect(terminateOf(events).complete).toBe(true);
   });
@@ -234,8 +291,20 @@ describe('takeover between vendors mid-run', () => {
     const events = await runToEnd({
       provider: { vendor: 'sim-anthropic' },
       preset: 's11',
-      recovery: { fallback: { enabled: true, afterOverloads: 3, vendor: 'sim-openai', model: 'gpt-sim-mini' } },
-      faults: { rules: [{ id: 'o3', enabled: true, when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } }], tools: [] },
+      recovery: {
+        fallback: { enabled: true, afterOverloads: 3, vendor: 'sim-openai', model: 'gpt-sim-mini' },
+      },
+      faults: {
+        rules: [
+          {
+            id: 'o3',
+            enabled: true,
+            when: { kind: 'next', count: 3 },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+        tools: [],
+      },
     });
     const [swap] = ofType(events, 'swap');
     expect(swap).toMatchObject({

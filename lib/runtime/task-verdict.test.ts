@@ -17,18 +17,31 @@ describe('task verdict', () => {
     for (const scenario of listScenarios()) {
       // The course preset truncates long tool output (huge-log's log overflows the default window
       // whole); long-project reads its 23 region files one by one, past 30 iterations.
-      const events = await runToEnd({ scenario: scenario.id, preset: 'course', budgets: { maxIterations: 60 } });
+      const events = await runToEnd({
+        scenario: scenario.id,
+        preset: 'course',
+        budgets: { maxIterations: 60 },
+      });
       expect(terminateOf(events), scenario.id).toMatchObject({ reason: 'end_turn' });
       const verdict = ofType(events, 'task_verdict')[0];
       const hidden = Object.values(scenario.hidden.names).flat().length;
-      expect(verdict, scenario.id).toMatchObject({ verdict: 'done', tests_missing: [], hidden_tests: hidden, hidden_failed: [] });
-      expect(verdict?.detail, scenario.id).toContain(`Hidden tests (run by the verdict only): all ${hidden} passed.`);
+      expect(verdict, scenario.id).toMatchObject({
+        verdict: 'done',
+        tests_missing: [],
+        hidden_tests: hidden,
+        hidden_failed: [],
+      });
+      expect(verdict?.detail, scenario.id).toContain(
+        `Hidden tests (run by the verdict only): all ${hidden} passed.`,
+      );
     }
   });
 
   it('a model that gives up ends its turn cleanly, but the task is not done', async () => {
     // Every edit throws: the bug cannot be fixed, and the simulated model says so and stops.
-    const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] } });
+    const events = await runToEnd({
+      faults: { rules: [], tools: [{ id: 'e', tool: 'edit_file', enabled: true, kind: 'throw' }] },
+    });
     const answer = ofType(events, 'llm_call')
       .filter((c) => !c.background)
       .at(-1);
@@ -66,7 +79,11 @@ describe('task verdict against a rewritten test', () => {
     expect(checks.map((c) => c.result?.split('\n')[0])).toEqual(['FAIL', 'PASS']);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
     const verdict = ofType(events, 'task_verdict')[0];
-    expect(verdict).toMatchObject({ verdict: 'not_done', tests_run: 'shipped', tests_edited: ['test/slugify.test.js'] });
+    expect(verdict).toMatchObject({
+      verdict: 'not_done',
+      tests_run: 'shipped',
+      tests_edited: ['test/slugify.test.js'],
+    });
     expect(verdict?.detail).toMatch(/2 passed, 2 failed/);
   });
 
@@ -76,7 +93,14 @@ describe('task verdict against a rewritten test', () => {
   });
 
   it("with the verdict set to the workspace's own tests, the rewrite is judged done (what the shipped tests prevent)", async () => {
-    const verdict = ofType(await runToEnd({ policy: 'rewrite-test', verdict: { tests: 'workspace' } }), 'task_verdict')[0];
-    expect(verdict).toMatchObject({ verdict: 'done', tests_run: 'workspace', tests_edited: ['test/slugify.test.js'] });
+    const verdict = ofType(
+      await runToEnd({ policy: 'rewrite-test', verdict: { tests: 'workspace' } }),
+      'task_verdict',
+    )[0];
+    expect(verdict).toMatchObject({
+      verdict: 'done',
+      tests_run: 'workspace',
+      tests_edited: ['test/slugify.test.js'],
+    });
   });
 });

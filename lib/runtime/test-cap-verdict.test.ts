@@ -14,8 +14,15 @@ describe('a task verdict inflated by registering more tests than the check keeps
   it('600 empty tests ahead of the shipped ones, the bug untouched: not done, and the verdict says why', async () => {
     const source = `for (let i = 0; i < 600; i++) test('empty ' + i, () => {});\n${fixFailingTest.files['src/slugify.js']!}`;
     const workspace = createWorkspace({ files: { ...fixFailingTest.files, 'src/slugify.js': source } });
-    const judgement = await judgeTask({ scenario: fixFailingTest, workspace, clock: new VirtualClock(), task: fixFailingTest.task });
+    const judgement = await judgeTask({
+      scenario: fixFailingTest,
+      workspace,
+      clock: new VirtualClock(),
+      task: fixFailingTest.task,
+    });
     expect(judgement.verdict).toBe('not_done');
-    expect(judgement.detail).toContain(`604 tests registered, over the check's cap of ${MAX_TESTS}: the check fails`);
+    expect(judgement.detail).toContain(
+      `604 tests registered, over the check's cap of ${MAX_TESTS}: the check fails`,
+    );
   });
 });

@@ -25,10 +25,15 @@ describe('tools that fail well (virtual clock, whole stack)', () => {
   });
 
   it('course SafeExecutor: a crashing tool spends its failure budget and is disabled for the run', async () => {
-    const events = await runToEnd({ preset: 'course', faults: { rules: [], tools: [{ id: 'crash', tool: 'read_file', enabled: true, kind: 'throw' }] } });
+    const events = await runToEnd({
+      preset: 'course',
+      faults: { rules: [], tools: [{ id: 'crash', tool: 'read_file', enabled: true, kind: 'throw' }] },
+    });
     const disabled = ofType(events, 'tool_guard').find((g) => g.kind === 'disabled');
     expect(disabled).toMatchObject({ tool: 'read_file' });
-    const failures = ofType(events, 'tool_call').filter((t) => t.tool === 'read_file' && t.status === 'error');
+    const failures = ofType(events, 'tool_call').filter(
+      (t) => t.tool === 'read_file' && t.status === 'error',
+    );
     expect(failures).toHaveLength(3);
     expect(failures.at(-1)!.result).toMatch(/disabled for the rest of this run/);
     // The run itself survives: the executor never throws.
@@ -38,7 +43,9 @@ describe('tools that fail well (virtual clock, whole stack)', () => {
   it('course output truncation: a huge read is cut with a note, and the model narrows its next look', async () => {
     const events = await runToEnd({ scenario: 'huge-log', preset: 'course' });
     const calls = ofType(events, 'tool_call');
-    const logRead = calls.find((t) => t.tool === 'read_file' && JSON.stringify(t.args).includes('service.log'))!;
+    const logRead = calls.find(
+      (t) => t.tool === 'read_file' && JSON.stringify(t.args).includes('service.log'),
+    )!;
     expect(logRead.truncated_chars).toBeGreaterThan(100_000);
     expect(logRead.result!.length).toBeLessThan(4_600);
     expect(logRead.result).toMatch(/offset|narrower/i);

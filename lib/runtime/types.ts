@@ -1,5 +1,13 @@
 import type { Clock } from '@/lib/clock';
-import type { Cassette, CassetteExchange, FaultPlan, RunConfig, RunEvent, RunTotals, Vendor } from '@/lib/protocol';
+import type {
+  Cassette,
+  CassetteExchange,
+  FaultPlan,
+  RunConfig,
+  RunEvent,
+  RunTotals,
+  Vendor,
+} from '@/lib/protocol';
 import type { VendorTarget } from './bind-vendor';
 import type { ForkStart } from './plan-fork';
 
@@ -44,7 +52,10 @@ export interface LaunchOptions {
    * per-endpoint limiter: lib/sweeps/gated-fetch.ts). It waits on the run's clock and writes why
    * in the run's log (`note`, an info log event).
    */
-  gateNetwork?: (fetch: typeof globalThis.fetch, run: { clock: Clock; note: (message: string) => void }) => typeof globalThis.fetch;
+  gateNetwork?: (
+    fetch: typeof globalThis.fetch,
+    run: { clock: Clock; note: (message: string) => void },
+  ) => typeof globalThis.fetch;
 }
 
 export interface RunHandle {

@@ -17,7 +17,12 @@ describe('an upstream answering in a format its dialect does not speak', () => {
       requests += 1;
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const record = { model: 'llama3', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'hi' }, done: false };
+      const record = {
+        model: 'llama3',
+        created_at: '2026-01-01T00:00:00Z',
+        message: { role: 'assistant', content: 'hi' },
+        done: false,
+      };
       res.end(`data: ${JSON.stringify(record)}\n\ndata: [DONE]\n\n`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +44,12 @@ describe('an upstream answering in a format its dialect does not speak', () => {
       budgets: { maxIterations: 2 },
     });
     const events: RunEvent[] = [];
-    await launchRun({ runId: 'upstream-format', config, apiKey: 'sk-test-upstream-format', onEvent: (e) => events.push(e) }).done;
+    await launchRun({
+      runId: 'upstream-format',
+      config,
+      apiKey: 'sk-test-upstream-format',
+      onEvent: (e) => events.push(e),
+    }).done;
     const errors = events.filter((e) => e.event === 'model_error');
     expect(errors).toHaveLength(PRESETS.codesmith.retry.maxRetries + 1);
     expect(errors[0]).toMatchObject({ category: 'invalid_input', retryable: false });
@@ -48,10 +58,18 @@ describe('an upstream answering in a format its dialect does not speak', () => {
     );
     const waits = events.filter((e) => e.event === 'retry_scheduled');
     expect(waits).toHaveLength(PRESETS.codesmith.retry.maxRetries);
-    for (const w of waits) expect(w).toMatchObject({ reason: expect.stringContaining('retried although the classifier calls it final') });
-    expect(events.find((e) => e.event === 'retry_declined')).toMatchObject({ rule: 'budget_spent', next: 'surface' });
+    for (const w of waits)
+      expect(w).toMatchObject({
+        reason: expect.stringContaining('retried although the classifier calls it final'),
+      });
+    expect(events.find((e) => e.event === 'retry_declined')).toMatchObject({
+      rule: 'budget_spent',
+      next: 'surface',
+    });
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'retries_exhausted' });
-    expect(events.filter((e) => e.event === 'model_request' && !e.background)).toHaveLength(PRESETS.codesmith.retry.maxRetries + 1);
+    expect(events.filter((e) => e.event === 'model_request' && !e.background)).toHaveLength(
+      PRESETS.codesmith.retry.maxRetries + 1,
+    );
     expect(requests).toBeGreaterThanOrEqual(1);
   });
 });

@@ -5,12 +5,27 @@ import { checkVendorTarget, validateRunConfig } from './validate-config';
 describe('the clock a run asks for, against its vendor', () => {
   it('the virtual and paced clocks drive simulated vendors; on a real vendor each is refused, naming the clock and what to use', () => {
     for (const clock of ['virtual', 'paced'] as const) {
-      expect(validateRunConfig({ config: RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock, timeScale: 0.05 }), env: {} })).toEqual([]);
-      const problems = checkVendorTarget({ target: { vendor: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant-test' }, clock, env: {} });
+      expect(
+        validateRunConfig({
+          config: RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock, timeScale: 0.05 }),
+          env: {},
+        }),
+      ).toEqual([]);
+      const problems = checkVendorTarget({
+        target: { vendor: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant-test' },
+        clock,
+        env: {},
+      });
       expect(problems).toEqual([
         `clock: the ${clock} clock only drives simulated vendors and replays (real network time cannot jump); use "real" with a time scale`,
       ]);
     }
-    expect(checkVendorTarget({ target: { vendor: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant-test' }, clock: 'real', env: {} })).toEqual([]);
+    expect(
+      checkVendorTarget({
+        target: { vendor: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant-test' },
+        clock: 'real',
+        env: {},
+      }),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,12 @@
-import { findModel, isSimulated, modelsOf, VENDOR_DEFAULTS, VendorSchema, type RunConfig, type Vendor } from '@/lib/protocol';
+import {
+  findModel,
+  isSimulated,
+  modelsOf,
+  VENDOR_DEFAULTS,
+  VendorSchema,
+  type RunConfig,
+  type Vendor,
+} from '@/lib/protocol';
 import { ProviderConfigError, resolveClientConfig } from '@/lib/providers';
 import { getScenario, listScenarios, TOOL_NAMES } from '@/lib/tools';
 import { processEnv } from '@/lib/config/server-env';
@@ -12,7 +20,11 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
  * a key and an address that key may go to (lib/providers/client-config.ts decides). Each
  * problem is a line naming the field and what to do.
  */
-export function validateRunConfig(options: { config: RunConfig; apiKey?: string; env?: Record<string, string | undefined> }): string[] {
+export function validateRunConfig(options: {
+  config: RunConfig;
+  apiKey?: string;
+  env?: Record<string, string | undefined>;
+}): string[] {
   const { config, apiKey } = options;
   const env = options.env ?? processEnv();
   const problems: string[] = [];
@@ -24,13 +36,20 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
     );
   }
   const { vendor, model } = config.provider;
-  const target = { vendor, model, ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
+  const target = {
+    vendor,
+    model,
+    ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
   // The same rule the provider is built with, so a run that passes here cannot die later
   // for want of a key or an address.
   // A replay's requests never leave the process: the cassette answers them, so no key or address is needed, and the virtual (or paced) clock is fine.
   if (!config.replay) {
     problems.push(
-      ...checkVendorTarget({ target, clock: config.clock, env }).map((p) => (p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`)),
+      ...checkVendorTarget({ target, clock: config.clock, env }).map((p) =>
+        p.startsWith('apiKey') || p.startsWith('clock') ? p : `provider.${p}`,
+      ),
     );
   }
   const fallback = config.recovery.fallback?.model;
@@ -38,24 +57,32 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
   const fallbackVendorName = config.recovery.fallback?.vendor?.trim();
   const fallbackVendor = fallbackVendorName ? VendorSchema.safeParse(fallbackVendorName) : undefined;
   if (fallbackVendor && !fallbackVendor.success) {
-    problems.push(`recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${VendorSchema.options.join(', ')}`);
+    problems.push(
+      `recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${VendorSchema.options.join(', ')}`,
+    );
   }
   const servedBy = fallbackVendor?.success ? fallbackVendor.data : vendor;
   if (fallback && (!fallbackVendor || fallbackVendor.success)) {
     if (isSimulated(servedBy)) {
       const own = modelsOf(servedBy).map((m) => m.id);
       if (!own.includes(fallback)) {
-        problems.push(`recovery.fallback.model: the simulated vendor ${servedBy} serves ${own.join(', ')}; "${fallback}" is not one of them`);
+        problems.push(
+          `recovery.fallback.model: the simulated vendor ${servedBy} serves ${own.join(', ')}; "${fallback}" is not one of them`,
+        );
       }
     } else if (!MODEL_ID.test(fallback)) {
-      problems.push(`recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`);
+      problems.push(
+        `recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`,
+      );
     }
   }
   if (config.provider.keySource === 'request' && !apiKey && !config.replay) {
     problems.push('apiKey: keySource is "request" but no key was sent');
   }
   config.swaps.forEach((swap, i) => {
-    problems.push(...checkVendorTarget({ target: swap, clock: config.clock, env }).map((p) => `swaps.${i}.${p}`));
+    problems.push(
+      ...checkVendorTarget({ target: swap, clock: config.clock, env }).map((p) => `swaps.${i}.${p}`),
+    );
   });
   for (const name of Object.keys(config.toolDescriptions ?? {})) {
     if (!(TOOL_NAMES as readonly string[]).includes(name)) {
@@ -63,7 +90,9 @@ export function validateRunConfig(options: { config: RunConfig; apiKey?: string;
     }
   }
   if (config.policy && !isSimulated(vendor)) {
-    problems.push('policy: a simulated model policy only applies to simulated vendors; remove it or pick sim-anthropic / sim-openai');
+    problems.push(
+      'policy: a simulated model policy only applies to simulated vendors; remove it or pick sim-anthropic / sim-openai',
+    );
   }
   return problems;
 }
@@ -85,17 +114,26 @@ export function checkVendorTarget(options: {
   if (isSimulated(vendor)) {
     const own = modelsOf(vendor).map((m) => m.id);
     if (model && !own.includes(model)) {
-      problems.push(`model: the simulated vendor ${vendor} serves ${own.join(', ')}; "${model}" is not one of them`);
+      problems.push(
+        `model: the simulated vendor ${vendor} serves ${own.join(', ')}; "${model}" is not one of them`,
+      );
     }
   }
   try {
-    resolveClientConfig({ vendor, baseUrl: target.baseUrl, apiKey: target.apiKey, env: options.env ?? processEnv() });
+    resolveClientConfig({
+      vendor,
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      env: options.env ?? processEnv(),
+    });
   } catch (error) {
     if (!(error instanceof ProviderConfigError)) throw error;
     problems.push(`${error.field.replace(/^provider\./, '')}: ${error.message}`);
   }
   if (clock !== 'real' && !isSimulated(vendor)) {
-    problems.push(`clock: the ${clock} clock only drives simulated vendors and replays (real network time cannot jump); use "real" with a time scale`);
+    problems.push(
+      `clock: the ${clock} clock only drives simulated vendors and replays (real network time cannot jump); use "real" with a time scale`,
+    );
   }
   return problems;
 }

@@ -1,7 +1,13 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Vendor } from '@/lib/protocol';
 import { createRealVendorFetch } from '@/lib/providers';
-import { createSimAnthropic, createSimDeepSeek, createSimOpenAI, createSimResponses, type Policy } from '@/lib/sim';
+import {
+  createSimAnthropic,
+  createSimDeepSeek,
+  createSimOpenAI,
+  createSimResponses,
+  type Policy,
+} from '@/lib/sim';
 
 /**
  * The fetch under each vendor: a simulated vendor (one instance per run, so its request
@@ -25,7 +31,12 @@ export function createVendorTransports(options: {
   return (vendor) => {
     const cached = sims.get(vendor);
     if (cached) return cached;
-    const simOptions = { clock, random: random.fork(vendor === first ? 'sim' : `sim-${vendor}`), policy, promptCache };
+    const simOptions = {
+      clock,
+      random: random.fork(vendor === first ? 'sim' : `sim-${vendor}`),
+      policy,
+      promptCache,
+    };
     let transport: typeof fetch;
     switch (vendor) {
       case 'sim-anthropic':

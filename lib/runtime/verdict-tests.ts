@@ -13,7 +13,10 @@ const DETAIL_CHARS = 2_000;
  * name registered by that file ran (a test of the same name from another file does not count);
  * `failed`, one ran and failed. Names come back in the order the scenario lists them.
  */
-export function unmetTests(expected: Record<string, string[]>, results: readonly CheckTestResult[] | undefined): { missing: string[]; failed: string[] } {
+export function unmetTests(
+  expected: Record<string, string[]>,
+  results: readonly CheckTestResult[] | undefined,
+): { missing: string[]; failed: string[] } {
   const missing: string[] = [];
   const failed: string[] = [];
   for (const [file, names] of Object.entries(expected)) {
@@ -27,7 +30,9 @@ export function unmetTests(expected: Record<string, string[]>, results: readonly
 }
 
 /** What the verdict's hidden tests found: how many there were, which failed or did not run, and whether the check passed. */
-export type HiddenJudgement = { kind: 'ran'; total: number; failed: string[]; passed: boolean; detail: string } | { kind: 'stopped'; detail: string };
+export type HiddenJudgement =
+  | { kind: 'ran'; total: number; failed: string[]; passed: boolean; detail: string }
+  | { kind: 'stopped'; detail: string };
 
 /**
  * Runs the scenario's hidden tests against the model's final code: their files are added to a
@@ -36,7 +41,12 @@ export type HiddenJudgement = { kind: 'ran'; total: number; failed: string[]; pa
  * keeps it from registering). Any other test that failed in the hidden check (one the model's
  * code registered) is named in the detail and keeps the hidden check from passing.
  */
-export async function judgeHiddenTests(options: { scenario: Scenario; judged: Workspace; clock: Clock; share?: SlotShare }): Promise<HiddenJudgement> {
+export async function judgeHiddenTests(options: {
+  scenario: Scenario;
+  judged: Workspace;
+  clock: Clock;
+  share?: SlotShare;
+}): Promise<HiddenJudgement> {
   const { scenario, judged, clock } = options;
   const { files: hiddenFiles, names } = scenario.hidden;
   const entries = Object.keys(hiddenFiles);
@@ -45,20 +55,38 @@ export async function judgeHiddenTests(options: { scenario: Scenario; judged: Wo
   const files: Record<string, string> = {};
   for (const path of judged.paths()) files[path] = judged.read(path) ?? '';
   Object.assign(files, hiddenFiles);
-  const result = await clock.hold(scenario.check(createWorkspace({ files }), { entries, ...(options.share !== undefined ? { share: options.share } : {}) }));
-  if (result.stopped) return { kind: 'stopped', detail: `the hidden tests were stopped (${result.stopped.replace('_', ' ')}): ${result.output.slice(0, 500)}` };
+  const result = await clock.hold(
+    scenario.check(createWorkspace({ files }), {
+      entries,
+      ...(options.share !== undefined ? { share: options.share } : {}),
+    }),
+  );
+  if (result.stopped)
+    return {
+      kind: 'stopped',
+      detail: `the hidden tests were stopped (${result.stopped.replace('_', ' ')}): ${result.output.slice(0, 500)}`,
+    };
   const results = result.results ?? [];
   const { missing, failed } = unmetTests(names, results);
-  const expected = (r: CheckTestResult): boolean => Object.hasOwn(names, r.file) && names[r.file]!.includes(r.name);
+  const expected = (r: CheckTestResult): boolean =>
+    Object.hasOwn(names, r.file) && names[r.file]!.includes(r.name);
   const others = results.filter((r) => !r.ok && !expected(r));
   const lines: string[] = [];
-  for (const name of failed) lines.push(`✗ ${name}\n    ${clip(results.find((r) => r.name === name && !r.ok && expected(r))?.error ?? 'failed')}`);
+  for (const name of failed)
+    lines.push(
+      `✗ ${name}\n    ${clip(results.find((r) => r.name === name && !r.ok && expected(r))?.error ?? 'failed')}`,
+    );
   for (const name of missing) lines.push(`✗ ${name}\n    did not run`);
-  for (const r of others) lines.push(`✗ ${r.name} (registered by ${r.file || 'the global test()'})\n    ${clip(r.error ?? 'failed')}`);
+  for (const r of others)
+    lines.push(
+      `✗ ${r.name} (registered by ${r.file || 'the global test()'})\n    ${clip(r.error ?? 'failed')}`,
+    );
   const unmet = [...failed, ...missing];
   const passed = result.passed && unmet.length === 0 && others.length === 0;
   const head = `Hidden tests (run by the verdict only): ${unmet.length === 0 ? `all ${total} passed` : `${unmet.length} of ${total} failed or did not run`}${
-    others.length > 0 ? `; ${others.length} other test${others.length === 1 ? '' : 's'} failed beside them` : ''
+    others.length > 0
+      ? `; ${others.length} other test${others.length === 1 ? '' : 's'} failed beside them`
+      : ''
   }.`;
   // A hidden file that did not load shows as its tests not running; the check's own line says why.
   const why = result.output.split('\n').filter((line) => line.startsWith('✗ could not load'));
@@ -68,7 +96,10 @@ export async function judgeHiddenTests(options: { scenario: Scenario; judged: Wo
     total,
     failed: unmet,
     passed,
-    detail: detail.length > DETAIL_CHARS ? `${detail.slice(0, DETAIL_CHARS)}… (${detail.length - DETAIL_CHARS} more chars)` : detail,
+    detail:
+      detail.length > DETAIL_CHARS
+        ? `${detail.slice(0, DETAIL_CHARS)}… (${detail.length - DETAIL_CHARS} more chars)`
+        : detail,
   };
 }
 

@@ -25,7 +25,11 @@ export function warmUp(): Promise<WarmUpReport> {
     countTokens('warm up the tokenizer');
     steps.push('tokenizer');
     for (const vendor of ['sim-anthropic', 'sim-openai', 'sim-openai-responses'] as const) {
-      const config = RunConfigSchema.parse({ clock: 'virtual', provider: { vendor }, budgets: { maxIterations: 1 } });
+      const config = RunConfigSchema.parse({
+        clock: 'virtual',
+        provider: { vendor },
+        budgets: { maxIterations: 1 },
+      });
       await launchRun({ runId: `warm-up-${vendor}`, config, onEvent: () => undefined }).done;
       steps.push(vendor);
     }

@@ -18,7 +18,9 @@ describe('the deadlock watch', () => {
     expect(aborts).toHaveLength(1);
     expect(aborts[0]).toBeInstanceOf(RunBudgetExceeded);
     expect((aborts[0] as RunBudgetExceeded).reason).toBe('deadlock');
-    expect(events).toEqual([expect.objectContaining({ seq: 0, event: 'terminate', reason: 'deadlock', complete: false })]);
+    expect(events).toEqual([
+      expect.objectContaining({ seq: 0, event: 'terminate', reason: 'deadlock', complete: false }),
+    ]);
     expect((events[0] as { message: string }).message).toMatch(/the abort did not release it either$/);
   });
 });

@@ -2,7 +2,8 @@ import { VirtualClock, type Clock } from '@/lib/clock';
 import { RunBudgetExceeded } from '@/lib/engine';
 import type { RunLog } from './run-log';
 
-const DEADLOCK_MESSAGE = 'the virtual clock had no timer left and nothing running: nothing could ever wake the run';
+const DEADLOCK_MESSAGE =
+  'the virtual clock had no timer left and nothing running: nothing could ever wake the run';
 
 /**
  * On the virtual clock a wait nothing can end (no timer left, nothing running) would hang
@@ -10,7 +11,10 @@ const DEADLOCK_MESSAGE = 'the virtual clock had no timer left and nothing runnin
  * written by the loop), and if even that cannot move it, the run log closes the log. Resolves
  * when the log had to be closed here; `stop` ends the watch once the run is over.
  */
-export function watchDeadlock(options: { clock: Clock; log: RunLog; abort: (reason: Error) => void }): { forced: Promise<void>; stop: () => void } {
+export function watchDeadlock(options: { clock: Clock; log: RunLog; abort: (reason: Error) => void }): {
+  forced: Promise<void>;
+  stop: () => void;
+} {
   const { clock, log } = options;
   if (!(clock instanceof VirtualClock)) return { forced: new Promise<void>(() => {}), stop: () => {} };
   let forced: () => void = () => {};

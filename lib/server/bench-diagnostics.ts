@@ -40,7 +40,11 @@ export function resetBenchDiagnostics(): void {
   globalForDiagnostics.__loopLabBenchDiagnostics?.histogram.disable();
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
-  globalForDiagnostics.__loopLabBenchDiagnostics = { histogram, cpu: process.cpuUsage(), since: performance.now() };
+  globalForDiagnostics.__loopLabBenchDiagnostics = {
+    histogram,
+    cpu: process.cpuUsage(),
+    since: performance.now(),
+  };
   const probe = benchProbe();
   if (probe) probe.watchdogLateWallMs.length = 0;
 }
@@ -51,7 +55,12 @@ export function readBenchDiagnostics(): BenchDiagnostics {
   const used = process.cpuUsage(cpu);
   const ms = (ns: number): number => ns / 1e6;
   return {
-    loopDelay: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), samples: histogram.count },
+    loopDelay: {
+      p50: ms(histogram.percentile(50)),
+      p99: ms(histogram.percentile(99)),
+      max: ms(histogram.max),
+      samples: histogram.count,
+    },
     watchdogLateWallMs: [...(benchProbe()?.watchdogLateWallMs ?? [])],
     cpuMs: (used.user + used.system) / 1000,
     wallMs: performance.now() - since,

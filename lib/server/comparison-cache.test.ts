@@ -30,7 +30,12 @@ async function recordedRun(runId: string, input: Partial<RunConfigInput>): Promi
 
 function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.length): void {
   const { events, totals } = batchOf(log, 0, upTo);
-  store.createRun({ id, config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config, events: events.map((e) => ({ ...e, run_id: id })), totals });
+  store.createRun({
+    id,
+    config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config,
+    events: events.map((e) => ({ ...e, run_id: id })),
+    totals,
+  });
 }
 
 describe("the compare route's comparison cache", () => {
@@ -40,14 +45,28 @@ describe("the compare route's comparison cache", () => {
     const other = await recordedRun('y', {
       seed: 4,
       recovery: { retry: { enabled: false } },
-      faults: { rules: [{ id: 'o', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] },
+      faults: {
+        rules: [
+          {
+            id: 'o',
+            enabled: true,
+            when: { kind: 'requests', numbers: [2] },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+        tools: [],
+      },
     });
     expect(log.length).toBeGreaterThan(40);
     storeRun(store, 'live', log, 10);
     storeRun(store, 'done', other);
     const reads = vi.spyOn(store, 'readEvents');
     const cache = createComparisonCache({ store });
-    const whole = () => compareRuns({ id: 'live', events: store.readEvents({ runId: 'live' }) }, { id: 'done', events: store.readEvents({ runId: 'done' }) });
+    const whole = () =>
+      compareRuns(
+        { id: 'live', events: store.readEvents({ runId: 'live' }) },
+        { id: 'done', events: store.readEvents({ runId: 'done' }) },
+      );
 
     expect(cache.compare('live', 'done')).toEqual(whole());
     for (let at = 10; at < log.length; at += 17) {

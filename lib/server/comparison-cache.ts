@@ -40,7 +40,10 @@ export function createComparisonCache(options: { store: RunStore; max?: number }
       ] as const) {
         const run = fold[side];
         if (run.ended) continue;
-        fold.add(side, run.lastSeq < 0 ? store.readEvents({ runId }) : store.readEvents({ runId, afterSeq: run.lastSeq }));
+        fold.add(
+          side,
+          run.lastSeq < 0 ? store.readEvents({ runId }) : store.readEvents({ runId, afterSeq: run.lastSeq }),
+        );
       }
       return fold.comparison(a, b, options);
     },

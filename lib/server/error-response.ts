@@ -21,7 +21,10 @@ export function jsonError({ status, error, details }: { status: number } & Error
   const redactor = knownKeysRedactor();
   const keys = [...runSecrets({ env: processEnv() }), ...requestKeys()];
   const clean = (text: string) => redactPieces(redactor.text(text), keys);
-  const body: ErrorBody = details && details.length > 0 ? { error: clean(error), details: details.map(clean) } : { error: clean(error) };
+  const body: ErrorBody =
+    details && details.length > 0
+      ? { error: clean(error), details: details.map(clean) }
+      : { error: clean(error) };
   return jsonResponse(ErrorBodySchema, body, { status });
 }
 

@@ -33,7 +33,13 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
     apiKeys.push(apiKey);
     let stopped: TerminateReason | undefined;
     let wake: (() => void) | undefined;
-    const log = createRunLog({ runId, clock: createClock({ kind: 'virtual', timeScale: 1 }), apiKey, env: process.env, onEvent });
+    const log = createRunLog({
+      runId,
+      clock: createClock({ kind: 'virtual', timeScale: 1 }),
+      apiKey,
+      env: process.env,
+      onEvent,
+    });
     const emit = (body: EventBody): void => void log.emit(body);
     const { run_id: _id, seq: _seq, ts: _ts, ...start } = sampleRunEvents({ runId })[0]!;
     emit(start);
@@ -53,7 +59,14 @@ export function createFakeLaunch({ steps = 20, tickMs = 1, holdAt }: FakeLaunchO
         }
         await sleep(tickMs);
         if (stopped) break;
-        emit({ event: 'content_delta', iteration: 0, attempt: 1, index: 0, kind: 'text', text: `chunk ${step} ${apiKey ?? ''}`.trim() });
+        emit({
+          event: 'content_delta',
+          iteration: 0,
+          attempt: 1,
+          index: 0,
+          kind: 'text',
+          text: `chunk ${step} ${apiKey ?? ''}`.trim(),
+        });
       }
       const reason = stopped ?? 'end_turn';
       emit(terminateEvent({ reason, complete: !stopped, totals: NO_TOTALS }));

@@ -80,7 +80,11 @@ describe('finished runs folded on the server', () => {
   });
 
   it('refuses a body whose log holds something that is not a stored event', () => {
-    const problem = schema.safeParse({ finished: true, view: { turns: [], lastSeq: 0, terminate: {} }, named: [{ seq: 0 }] });
+    const problem = schema.safeParse({
+      finished: true,
+      view: { turns: [], lastSeq: 0, terminate: {} },
+      named: [{ seq: 0 }],
+    });
     expect(problem.success).toBe(false);
   });
 });

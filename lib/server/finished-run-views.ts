@@ -26,7 +26,15 @@ const STILL_GOING = JSON.stringify({ finished: false } satisfies FinishedRunView
  * the whole log: a long run's log is most of its bytes, and the page reads it after drawing. A run is finished when its stored log ends with terminate; a run still
  * being played (`isLive`, or a log without its terminate) answers `finished: false`.
  */
-export function createFinishedRunViews({ store, isLive, keep = 4 }: { store: RunStore; isLive: (runId: string) => boolean; keep?: number }): FinishedRunViews {
+export function createFinishedRunViews({
+  store,
+  isLive,
+  keep = 4,
+}: {
+  store: RunStore;
+  isLive: (runId: string) => boolean;
+  keep?: number;
+}): FinishedRunViews {
   // Insertion order is the order of last use (a hit is moved to the end).
   const kept = new Map<string, Promise<string>>();
 
@@ -70,6 +78,9 @@ const globalForViews = globalThis as typeof globalThis & { __loopLabFinishedRunV
 
 /** The process-wide finished views, over the process's store and run registry. */
 export function getFinishedRunViews(): FinishedRunViews {
-  globalForViews.__loopLabFinishedRunViews ??= createFinishedRunViews({ store: getStore(), isLive: (runId) => getRunRegistry().isLive(runId) });
+  globalForViews.__loopLabFinishedRunViews ??= createFinishedRunViews({
+    store: getStore(),
+    isLive: (runId) => getRunRegistry().isLive(runId),
+  });
   return globalForViews.__loopLabFinishedRunViews;
 }

@@ -7,7 +7,10 @@ import { createRunRegistry, type RunRegistry } from './run-registry';
 import { serverEnv } from '@/lib/config/server-env';
 import { createRunTraffic, type RunTraffic } from './run-traffic';
 
-const globalForRegistry = globalThis as typeof globalThis & { __loopLabRunRegistry?: RunRegistry; __loopLabRunTraffic?: RunTraffic };
+const globalForRegistry = globalThis as typeof globalThis & {
+  __loopLabRunRegistry?: RunRegistry;
+  __loopLabRunTraffic?: RunTraffic;
+};
 
 /** The newest runs' model traffic, kept for "Save as cassette" (lib/server/run-traffic.ts). */
 export function getRunTraffic(): RunTraffic {
@@ -31,8 +34,16 @@ export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {
     benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
     const count = runThreadCount();
-    const launch = launchRealClockOnThreads(count > 0 ? createRunThreads({ threads: count }) : undefined, launchRun);
-    globalForRegistry.__loopLabRunRegistry = createRunRegistry({ store: getStore(), launch, unwatchedMs: unwatchedMs(), traffic: getRunTraffic() });
+    const launch = launchRealClockOnThreads(
+      count > 0 ? createRunThreads({ threads: count }) : undefined,
+      launchRun,
+    );
+    globalForRegistry.__loopLabRunRegistry = createRunRegistry({
+      store: getStore(),
+      launch,
+      unwatchedMs: unwatchedMs(),
+      traffic: getRunTraffic(),
+    });
   }
   return globalForRegistry.__loopLabRunRegistry;
 }

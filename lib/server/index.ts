@@ -9,11 +9,27 @@ export * from './run-registry';
 export { getRunRegistry, getRunTraffic, unwatchedMs } from './get-run-registry';
 export { createRunTraffic, type RunTraffic } from './run-traffic';
 export { findCassette, listAllCassettes, SHIPPED_PREFIX } from './cassette-library';
-export { createSseResponse, encodeSseEvent, SSE_HEADERS, HEARTBEAT_MS, type SseResponseOptions } from './sse-response';
+export {
+  createSseResponse,
+  encodeSseEvent,
+  SSE_HEADERS,
+  HEARTBEAT_MS,
+  type SseResponseOptions,
+} from './sse-response';
 export { resumePoint } from './resume-point';
-export { createSweepRegistry, type SweepRegistry, type SweepListener, type SweepRegistryOptions } from './sweep-registry';
+export {
+  createSweepRegistry,
+  type SweepRegistry,
+  type SweepListener,
+  type SweepRegistryOptions,
+} from './sweep-registry';
 export { getSweepRegistry } from './get-sweep-registry';
 export { createSweepSseResponse } from './sweep-sse-response';
 export { resolveFork, forkProblem } from './resolve-fork';
 export { createComparisonCache, comparisonCacheOf, type ComparisonCache } from './comparison-cache';
-export { createFinishedRunViews, getFinishedRunViews, type FinishedRunView, type FinishedRunViews } from './finished-run-views';
+export {
+  createFinishedRunViews,
+  getFinishedRunViews,
+  type FinishedRunView,
+  type FinishedRunViews,
+} from './finished-run-views';

@@ -21,11 +21,20 @@ export function describeLimit(bytes: number): string {
  * declared was cut somewhere on the way (a proxy's buffer, a dropped connection) and is
  * refused (400) rather than read as whole.
  */
-export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request: Request; maxBytes?: number }): Promise<string> {
+export async function readText({
+  request,
+  maxBytes = MAX_BODY_BYTES,
+}: {
+  request: Request;
+  maxBytes?: number;
+}): Promise<string> {
   const header = request.headers.get('content-length');
   const declared = header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) {
-    throw new HttpError(413, `The request body is ${declared} bytes; the limit is ${describeLimit(maxBytes)}`);
+    throw new HttpError(
+      413,
+      `The request body is ${declared} bytes; the limit is ${describeLimit(maxBytes)}`,
+    );
   }
   if (!request.body) return '';
   const reader = request.body.getReader();
@@ -38,7 +47,10 @@ export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request
     bytes += value.byteLength;
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new HttpError(413, `The request body is over the limit of ${describeLimit(maxBytes)}; reading stopped there`);
+      throw new HttpError(
+        413,
+        `The request body is over the limit of ${describeLimit(maxBytes)}; reading stopped there`,
+      );
     }
     parts.push(decoder.decode(value, { stream: true }));
   }
@@ -57,7 +69,13 @@ export async function readText({ request, maxBytes = MAX_BODY_BYTES }: { request
  * nested deeper than MAX_JSON_DEPTH (and where). A key the body carries is remembered
  * (request-keys.ts) before any schema reads it, so no answer or stored text can quote it.
  */
-export async function readJson({ request, maxBytes = MAX_JSON_BYTES }: { request: Request; maxBytes?: number }): Promise<unknown> {
+export async function readJson({
+  request,
+  maxBytes = MAX_JSON_BYTES,
+}: {
+  request: Request;
+  maxBytes?: number;
+}): Promise<unknown> {
   const text = await readText({ request, maxBytes });
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty; send a JSON object');
   const parsed = parseJsonWithin(text, MAX_JSON_DEPTH);
@@ -65,6 +83,9 @@ export async function readJson({ request, maxBytes = MAX_JSON_BYTES }: { request
     learnRequestKeys(parsed.value);
     return parsed.value;
   }
-  if (parsed.tooDeep === undefined) throw new HttpError(400, `The request body is not valid JSON: ${parsed.syntax}`);
-  throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [`${parsed.tooDeep}: nested too deep; flatten it`]);
+  if (parsed.tooDeep === undefined)
+    throw new HttpError(400, `The request body is not valid JSON: ${parsed.syntax}`);
+  throw new HttpError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [
+    `${parsed.tooDeep}: nested too deep; flatten it`,
+  ]);
 }

@@ -44,7 +44,10 @@ export function refuseCrossSite({ request, accept = ['application/json'] }: Refu
   }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!accept.includes(type)) {
-    throw new HttpError(415, `Unsupported Content-Type ${type ? `"${type}"` : '(none)'}: send the body as ${accept.join(' or ')}`);
+    throw new HttpError(
+      415,
+      `Unsupported Content-Type ${type ? `"${type}"` : '(none)'}: send the body as ${accept.join(' or ')}`,
+    );
   }
 }
 

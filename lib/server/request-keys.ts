@@ -26,7 +26,8 @@ export function learnRequestKeys(body: unknown): void {
     for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
       if (name === 'apiKey' && typeof item === 'string') found.push(item);
       else if (name === 'apiKeys' && item !== null && typeof item === 'object' && !Array.isArray(item)) {
-        for (const key of Object.values(item as Record<string, unknown>)) if (typeof key === 'string') found.push(key);
+        for (const key of Object.values(item as Record<string, unknown>))
+          if (typeof key === 'string') found.push(key);
       } else walk(item, depth + 1);
     }
   };
@@ -53,5 +54,10 @@ export function requestKeys(): readonly string[] {
  * every form the run log's redaction knows (lib/runtime/redact-secrets.ts).
  */
 export function knownKeysRedactor(): Redactor {
-  return createRedactor({ secrets: [...runSecrets({ env: processEnv() }), ...requestKeys().flatMap((apiKey) => runSecrets({ apiKey, env: {} }))] });
+  return createRedactor({
+    secrets: [
+      ...runSecrets({ env: processEnv() }),
+      ...requestKeys().flatMap((apiKey) => runSecrets({ apiKey, env: {} })),
+    ],
+  });
 }

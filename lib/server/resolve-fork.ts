@@ -8,7 +8,10 @@ import { HttpError } from './http-error';
  * A fork request against the store: the parent's record and log, planned into the child's
  * config and starting point. 404 for an unknown parent, 400 naming the `fork.*` field otherwise.
  */
-export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent: boolean }): { config: RunConfig; fork: ForkStart } {
+export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent: boolean }): {
+  config: RunConfig;
+  fork: ForkStart;
+} {
   const { store, spec, keySent } = options;
   const record = store.getRun(spec.runId);
   const plan = planFork({
@@ -17,7 +20,12 @@ export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent:
     events: record ? store.readEvents({ runId: spec.runId }) : [],
     keySent,
   });
-  if (!plan.ok) throw new HttpError(plan.status, plan.status === 404 ? 'No such run to fork' : 'The run cannot be forked as asked', plan.problems);
+  if (!plan.ok)
+    throw new HttpError(
+      plan.status,
+      plan.status === 404 ? 'No such run to fork' : 'The run cannot be forked as asked',
+      plan.problems,
+    );
   return { config: plan.config, fork: plan.fork };
 }
 
@@ -27,7 +35,8 @@ export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent:
  */
 export function forkProblem(problem: string): string {
   if (problem.startsWith('apiKey')) return problem;
-  if (problem.startsWith('provider.baseUrl')) return `fork.baseUrl${problem.slice('provider.baseUrl'.length)}`;
+  if (problem.startsWith('provider.baseUrl'))
+    return `fork.baseUrl${problem.slice('provider.baseUrl'.length)}`;
   if (problem.startsWith('provider.model')) return `fork.model${problem.slice('provider.model'.length)}`;
   if (problem.startsWith('provider.')) return `fork.provider: ${problem.slice('provider.'.length)}`;
   return `config.${problem} (from the parent's config)`;

@@ -14,7 +14,10 @@ export function resumePoint({ request }: { request: Request }): number {
   const seq = /^(-1|0|[1-9][0-9]{0,14})$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(seq)) {
     const source = header?.trim() ? 'Last-Event-ID header' : '"after" query parameter';
-    throw new HttpError(400, `The ${source} must be an event seq (a plain decimal integer ≥ -1, like 41), got "${raw}"`);
+    throw new HttpError(
+      400,
+      `The ${source} must be an event seq (a plain decimal integer ≥ -1, like 41), got "${raw}"`,
+    );
   }
   return seq;
 }

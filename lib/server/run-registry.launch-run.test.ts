@@ -54,7 +54,11 @@ describe('run registry with launchRun', () => {
     expect(summary.vendor).toBe('sim-anthropic');
 
     // And the JSONL round trip of a real log.
-    const again = importJsonl({ store, text: exportRunJsonl({ store, runId: id })!, redactor: createRedactor({ secrets: [] }) });
+    const again = importJsonl({
+      store,
+      text: exportRunJsonl({ store, runId: id })!,
+      redactor: createRedactor({ secrets: [] }),
+    });
     if (!again.ok) throw new Error(again.errors.join('\n'));
     expect(store.readEvents({ runId: again.id })).toEqual(stored.map((e) => ({ ...e, run_id: again.id })));
   });

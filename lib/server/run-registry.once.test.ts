@@ -18,7 +18,11 @@ import { createRunRegistry, type RunListener } from './run-registry';
  * on with each batch). The three functions are wrapped where they are defined, so every caller
  * is counted.
  */
-const calls = vi.hoisted(() => ({ folded: [] as object[], storable: [] as object[], redacted: [] as string[] }));
+const calls = vi.hoisted(() => ({
+  folded: [] as object[],
+  storable: [] as object[],
+  redacted: [] as string[],
+}));
 
 vi.mock('@/lib/protocol/run-totals', async (importOriginal) => {
   const actual = await importOriginal<typeof RunTotalsModule>();
@@ -68,7 +72,9 @@ vi.mock('@/lib/runtime/redact-secrets', async (importOriginal) => {
 });
 
 function isEvent(value: unknown): value is RunEvent {
-  return typeof value === 'object' && value !== null && 'run_id' in value && 'seq' in value && 'event' in value;
+  return (
+    typeof value === 'object' && value !== null && 'run_id' in value && 'seq' in value && 'event' in value
+  );
 }
 /** Seq and type, read when asked: the run log numbers an event in place after folding it. */
 function keyOf(event: RunEvent): string {
@@ -91,7 +97,11 @@ afterEach(() => {
 
 describe('a served run', () => {
   it('folds, converts and redacts each event once, and what a subscriber sees is what was stored', async () => {
-    const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 3 });
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-anthropic' },
+      clock: 'virtual',
+      seed: 3,
+    });
     const registry = createRunRegistry({ store, launch: launchRun });
     const { id } = registry.startRun({ config });
     const seen: RunEvent[] = [];
@@ -127,6 +137,11 @@ describe('an imported run', () => {
     const result = importJsonl({ store, text: toJsonl(events), redactor: { value: (value) => value } });
     if (!result.ok) throw new Error(result.errors.join('; '));
     expect(calls.folded.map((e) => (e as RunEvent).event)).toEqual(events.map((e) => e.event));
-    expect(store.getRun(result.id)?.summary).toMatchObject({ input_tokens: 2200, output_tokens: 150, usd: 0.0088, event_count: events.length });
+    expect(store.getRun(result.id)?.summary).toMatchObject({
+      input_tokens: 2200,
+      output_tokens: 150,
+      usd: 0.0088,
+      event_count: events.length,
+    });
   });
 });

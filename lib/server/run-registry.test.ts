@@ -76,7 +76,8 @@ describe('run registry', () => {
       listener: {
         onEvent: (event) => {
           // What a process killed right now would leave: the store as it stands.
-          if (!store.readEvents({ runId: id, afterSeq: event.seq - 1 }).some((e) => e.seq === event.seq)) unstored.push(event.seq);
+          if (!store.readEvents({ runId: id, afterSeq: event.seq - 1 }).some((e) => e.seq === event.seq))
+            unstored.push(event.seq);
           seen.onEvent(event);
         },
         onEnd: seen.onEnd,
@@ -157,7 +158,9 @@ describe('run registry', () => {
     })();
     expect(finished?.status).toBe(409);
     expect(finished?.message).toMatch(/already finished \(aborted\)/);
-    expect(() => registry.control({ runId: 'nope', message: { action: 'abort' } })).toThrow(/No run with id "nope"/);
+    expect(() => registry.control({ runId: 'nope', message: { action: 'abort' } })).toThrow(
+      /No run with id "nope"/,
+    );
   });
 
   it('abandons a run nobody watches, counting from the last unsubscribe', async () => {
@@ -207,7 +210,10 @@ describe('run registry', () => {
       const odd = 'sk-odd\\key"quote\nline-0123456789';
       const fake = createFakeLaunch({ steps: 2 });
       const registry = createRunRegistry({ store, launch: fake.launch });
-      const runs = [registry.startRun({ config: sampleConfig(), apiKey: odd }), registry.startRun({ config: sampleConfig(), apiKey: envKey })];
+      const runs = [
+        registry.startRun({ config: sampleConfig(), apiKey: odd }),
+        registry.startRun({ config: sampleConfig(), apiKey: envKey }),
+      ];
       for (const { id } of runs) await registry.whenFinished(id);
       const stored = runs.map(({ id }) => JSON.stringify(store.readEvents({ runId: id }))).join('');
       expect(stored).not.toContain(envKey);
@@ -218,7 +224,10 @@ describe('run registry', () => {
       const word = registry.startRun({ config: sampleConfig(), apiKey: 'terminate' });
       await registry.whenFinished(word.id);
       expect(store.getRun(word.id)?.summary).toMatchObject({ status: 'completed', reason: 'end_turn' });
-      expect(store.readEvents({ runId: word.id }).at(-1)).toMatchObject({ event: 'terminate', complete: true });
+      expect(store.readEvents({ runId: word.id }).at(-1)).toMatchObject({
+        event: 'terminate',
+        complete: true,
+      });
     } finally {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved;
@@ -268,16 +277,45 @@ describe('run registry', () => {
       launch: ({ runId, onEvent }) => {
         const { run_id: _id, seq: _seq, ts: _ts, ...start } = sampleRunEvents({ runId })[0]!;
         // The run log (as launchRun's) puts a storage_error in the place of an event it cannot encode.
-        const log = createRunLog({ runId, clock: createClock({ kind: 'virtual', timeScale: 1 }), env: {}, onEvent });
+        const log = createRunLog({
+          runId,
+          clock: createClock({ kind: 'virtual', timeScale: 1 }),
+          env: {},
+          onEvent,
+        });
         const emit = (body: EventBody): void => void log.emit(body);
         const done = (async () => {
           emit(start);
-          emit({ event: 'tool_call', iteration: 1, call_id: 'c1', tool: 'edit_file', args, result: 'invalid', result_chars: 7, is_error: true, latency_ms: 1 });
+          emit({
+            event: 'tool_call',
+            iteration: 1,
+            call_id: 'c1',
+            tool: 'edit_file',
+            args,
+            result: 'invalid',
+            result_chars: 7,
+            is_error: true,
+            latency_ms: 1,
+          });
           for (let i = 0; i < 3; i++) {
             await tick(1);
-            emit({ event: 'content_delta', iteration: 2, attempt: 1, index: 0, kind: 'text', text: `after ${i}` });
+            emit({
+              event: 'content_delta',
+              iteration: 2,
+              attempt: 1,
+              index: 0,
+              kind: 'text',
+              text: `after ${i}`,
+            });
           }
-          emit({ event: 'terminate', reason: 'end_turn', complete: true, usd_so_far: 0, input_tokens: 0, output_tokens: 0 });
+          emit({
+            event: 'terminate',
+            reason: 'end_turn',
+            complete: true,
+            usd_so_far: 0,
+            input_tokens: 0,
+            output_tokens: 0,
+          });
         })();
         return { runId, control: () => {}, done, redactText: log.redactText };
       },
@@ -288,7 +326,14 @@ describe('run registry', () => {
     await registry.whenFinished(id);
 
     const stored = store.readEvents({ runId: id });
-    expect(stored.map((e) => e.event)).toEqual(['run_start', 'storage_error', 'content_delta', 'content_delta', 'content_delta', 'terminate']);
+    expect(stored.map((e) => e.event)).toEqual([
+      'run_start',
+      'storage_error',
+      'content_delta',
+      'content_delta',
+      'content_delta',
+      'terminate',
+    ]);
     expect(stored[1]).toMatchObject({ seq: 1, iteration: 1, replaces: 'tool_call' });
     expect((stored[1] as { message: string }).message).toContain('nests deeper than');
     expect(watcher.events.map((e) => e.event)).toEqual(stored.map((e) => e.event));
@@ -313,7 +358,9 @@ describe('run registry', () => {
       // 21 events made (run_start and 20 deltas), none written yet: they wait for the batch.
       expect(store.readEvents({ runId: id })).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(FLUSH_MS);
-      expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+      expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(
+        Array.from({ length: 21 }, (_, i) => i),
+      );
       expect(transactions).toBe(1);
 
       fake.release();
@@ -363,7 +410,9 @@ describe('run registry', () => {
       await vi.advanceTimersByTimeAsync(50);
       for (const id of ids) {
         await registry.whenFinished(id);
-        expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(Array.from({ length: 32 }, (_, i) => i));
+        expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(
+          Array.from({ length: 32 }, (_, i) => i),
+        );
       }
     } finally {
       vi.useRealTimers();

@@ -112,7 +112,12 @@ interface LiveRun {
  * from the store with no gap and no repeat: everything between reading the replay and joining
  * the fan-out is synchronous (the store is synchronous too), so no event can slip in between.
  */
-export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic }: RunRegistryOptions): RunRegistry {
+export function createRunRegistry({
+  store,
+  launch,
+  unwatchedMs = 60_000,
+  traffic,
+}: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
 
   /** Runs with events waiting to be written, and the one timer that writes them all. */
@@ -184,7 +189,9 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
     due.clear();
     if (batches.length === 0) return;
     try {
-      store.appendEventBatches(batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })));
+      store.appendEventBatches(
+        batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })),
+      );
     } catch {
       for (const { run, events, totals } of batches) write(run, events, totals);
       return;
@@ -201,12 +208,18 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       const why = run.redactText((error as Error).message);
       console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
       if (event.event === 'terminate') return undefined;
-      const replacement = storageErrorFor(event, `the store refused the ${event.event} event (${why}); it was not kept`);
+      const replacement = storageErrorFor(
+        event,
+        `the store refused the ${event.event} event (${why}); it was not kept`,
+      );
       try {
         store.appendEvents({ runId: run.id, events: [replacement], totals });
         return replacement;
       } catch (again) {
-        console.error(`[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`, (again as Error).message);
+        console.error(
+          `[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`,
+          (again as Error).message,
+        );
         return undefined;
       }
     }
@@ -214,7 +227,10 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
 
   const armIdleTimer = (run: LiveRun): void => {
     clearTimeout(run.idleTimer);
-    run.idleTimer = setTimeout(() => run.handle?.control({ action: 'abort', reason: 'abandoned' }), unwatchedMs);
+    run.idleTimer = setTimeout(
+      () => run.handle?.control({ action: 'abort', reason: 'abandoned' }),
+      unwatchedMs,
+    );
     run.idleTimer.unref?.();
   };
 
@@ -255,7 +271,11 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
-      store.createRun({ id, config: redactor.value(config), ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}) });
+      store.createRun({
+        id,
+        config: redactor.value(config),
+        ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}),
+      });
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
       let logged!: () => void;
@@ -296,7 +316,9 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
       run.redactText = run.handle.redactText;
       void run.handle.done.then(() => {
         if (!live.has(id)) return;
-        console.error(`[loop-lab] run ${id}: the launch ended without a terminate event; its log is left open`);
+        console.error(
+          `[loop-lab] run ${id}: the launch ended without a terminate event; its log is left open`,
+        );
         finish(run);
       });
       return { id };
@@ -311,7 +333,12 @@ export function createRunRegistry({ store, launch, unwatchedMs = 60_000, traffic
         // A reader that already had the end (or names a seq past it) is sent the terminate again:
         // every stream of a finished run ends with it.
         if (missed.at(-1)?.event !== 'terminate') {
-          const last = store.readEvents({ runId, afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2) }).at(-1);
+          const last = store
+            .readEvents({
+              runId,
+              afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
+            })
+            .at(-1);
           if (last?.event === 'terminate') missed.push(last);
         }
         for (const event of missed) listener.onEvent(event);

@@ -56,7 +56,8 @@ function eventsOf(frames: Frame[]): RunEvent[] {
 function seqs(events: readonly RunEvent[]): number[] {
   return events.map((e) => e.seq);
 }
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('SSE response', () => {
   let registry: RunRegistry;
@@ -94,7 +95,9 @@ describe('SSE response', () => {
     const before = eventsOf(parseFrames(seen.slice(0, seen.lastIndexOf('\n\n') + 2)));
     const lastId = before.at(-1)!.seq;
 
-    const request = new Request(`http://test/api/runs/${id}/events`, { headers: { 'Last-Event-ID': String(lastId) } });
+    const request = new Request(`http://test/api/runs/${id}/events`, {
+      headers: { 'Last-Event-ID': String(lastId) },
+    });
     const second = createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }) });
     release();
     const after = eventsOf(parseFrames(await second.text()));
@@ -134,7 +137,8 @@ describe('SSE response', () => {
 });
 
 describe('resumePoint', () => {
-  const at = (url: string, headers: Record<string, string> = {}) => resumePoint({ request: new Request(url, { headers }) });
+  const at = (url: string, headers: Record<string, string> = {}) =>
+    resumePoint({ request: new Request(url, { headers }) });
   it('prefers Last-Event-ID, then ?after=, else the start', () => {
     expect(at('http://t/x?after=3', { 'Last-Event-ID': '9' })).toBe(9);
     expect(at('http://t/x?after=3')).toBe(3);

@@ -28,7 +28,13 @@ export interface SseResponseOptions {
  * after the terminate event. Subscribes before the Response exists, so an unknown run
  * throws (a 404) instead of opening an empty stream.
  */
-export function createSseResponse({ registry, runId, afterSeq = -1, signal, heartbeatMs = HEARTBEAT_MS }: SseResponseOptions): Response {
+export function createSseResponse({
+  registry,
+  runId,
+  afterSeq = -1,
+  signal,
+  heartbeatMs = HEARTBEAT_MS,
+}: SseResponseOptions): Response {
   return createSseStream({
     signal,
     heartbeatMs,

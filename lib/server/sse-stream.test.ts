@@ -6,7 +6,8 @@ async function chunksOf(response: Response): Promise<string[]> {
   const decoder = new TextDecoder();
   const chunks: string[] = [];
   const reader = response.body!.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(decoder.decode(next.value));
+  for (let next = await reader.read(); !next.done; next = await reader.read())
+    chunks.push(decoder.decode(next.value));
   return chunks;
 }
 
@@ -44,7 +45,11 @@ describe('createSseStream', () => {
     const beforeClose = vi.fn();
     const client = new AbortController();
     let sink!: SseSink;
-    const response = createSseStream({ subscribe: (s) => ((sink = s), unsubscribe), signal: client.signal, beforeClose });
+    const response = createSseStream({
+      subscribe: (s) => ((sink = s), unsubscribe),
+      signal: client.signal,
+      beforeClose,
+    });
     const reading = chunksOf(response);
     await new Promise((resolve) => setImmediate(resolve));
     sink.send('data: before\n\n');

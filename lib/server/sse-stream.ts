@@ -39,7 +39,12 @@ export interface SseStreamOptions {
  * producer costs one encode and one socket write per turn rather than per frame or per
  * batch; nothing waits on a timer, so no frame is held back.
  */
-export function createSseStream({ subscribe, signal, heartbeatMs = HEARTBEAT_MS, beforeClose }: SseStreamOptions): Response {
+export function createSseStream({
+  subscribe,
+  signal,
+  heartbeatMs = HEARTBEAT_MS,
+  beforeClose,
+}: SseStreamOptions): Response {
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let buffered = '';

@@ -22,14 +22,19 @@ let redis: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
+  if (!fs.existsSync(REDIS))
+    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-dead-jobs-'));
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   let out = '';
-  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  redis = spawn(
+    REDIS,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const end = Date.now() + 20_000;
   while (!/Ready to accept connections/.test(out)) {
@@ -51,12 +56,18 @@ function setSweepOwner(id: string, owner: string): void {
 
 describe('queue jobs of a dead sweep', () => {
   it('are removed from Redis when the server starts again', async () => {
-    const grid = SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2, 3] });
+    const grid = SweepGridSchema.parse({
+      configurations: [{ id: 'c', preset: 'codesmith' }],
+      seeds: [1, 2, 3],
+    });
     const before = createSqliteSweepStore({ dir });
     before.createSweep({ id: 'sweep-dead', name: 'dead', grid, total: 3, runner: 'bullmq' });
     before.createSweep({ id: 'sweep-live', name: 'live', grid, total: 3, runner: 'bullmq' });
     before.close();
-    const deadPid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const deadPid = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+        .stdout,
+    );
     setSweepOwner('sweep-dead', `${os.hostname()}:${deadPid}:an-opening`);
     setSweepOwner('sweep-live', `${os.hostname()}:${process.ppid}:another-opening`);
 
@@ -64,7 +75,9 @@ describe('queue jobs of a dead sweep', () => {
     const payload = (sweepId: string, index: number) => ({ sweepId, job: { index } });
     // Job 0 of the dead sweep was run by a worker after the crash: its result sits in Redis.
     await queue.add('run', payload('sweep-dead', 0), { jobId: 'sweep-dead-0' });
-    const worker = new Worker(SWEEP_QUEUE, async () => ({ log: 'a result nobody reads' }), { connection: redisConnection(url) });
+    const worker = new Worker(SWEEP_QUEUE, async () => ({ log: 'a result nobody reads' }), {
+      connection: redisConnection(url),
+    });
     const deadline = Date.now() + 30_000;
     while ((await queue.getJobState('sweep-dead-0')) !== 'completed') {
       if (Date.now() > deadline) throw new Error('the job never completed');
@@ -94,7 +107,11 @@ describe('queue jobs of a dead sweep', () => {
         removeDeadJobs: (isDead) => removeDeadSweepJobs({ redisUrl: url, isDead }),
       });
       expect(await registry.started).toEqual({ removedJobs: 3 });
-      const left = await queue.getRanges(['wait', 'delayed', 'prioritized', 'completed', 'failed', 'active'], 0, -1);
+      const left = await queue.getRanges(
+        ['wait', 'delayed', 'prioritized', 'completed', 'failed', 'active'],
+        0,
+        -1,
+      );
       expect(left.sort()).toEqual(['sweep-elsewhere-0', 'sweep-live-0']);
     } finally {
       await queue.obliterate({ force: true });

@@ -14,7 +14,11 @@ let runStore: RunStore;
 let sweepStore: SweepStore;
 let runnersMade: number;
 
-const grid = (seeds: number) => SweepGridSchema.parse({ configurations: [{ id: 'codesmith', preset: 'codesmith' }], seeds: { from: 1, to: seeds } });
+const grid = (seeds: number) =>
+  SweepGridSchema.parse({
+    configurations: [{ id: 'codesmith', preset: 'codesmith' }],
+    seeds: { from: 1, to: seeds },
+  });
 
 function registry(): SweepRegistry {
   return createSweepRegistry({
@@ -78,9 +82,16 @@ describe('the sweep registry', () => {
     const second = sweeps.start(grid(2));
     const frames: SweepProgress[] = [];
     sweeps.subscribe(second.id, { onProgress: (p) => frames.push(p), onEnd: () => {} });
-    expect(sweeps.read(second.id)?.sweep).toMatchObject({ status: 'queued', done: 0, queue: { position: 1, waiting_for: first.id } });
+    expect(sweeps.read(second.id)?.sweep).toMatchObject({
+      status: 'queued',
+      done: 0,
+      queue: { position: 1, waiting_for: first.id },
+    });
     expect(sweepStore.getSweep(second.id)?.summary.status).toBe('queued');
-    expect(sweeps.list().find((s) => s.id === second.id)).toMatchObject({ status: 'queued', queue: { waiting_for: first.id } });
+    expect(sweeps.list().find((s) => s.id === second.id)).toMatchObject({
+      status: 'queued',
+      queue: { waiting_for: first.id },
+    });
 
     await Promise.all([sweeps.whenFinished(first.id), sweeps.whenFinished(second.id)]);
     expect(sweepStore.getSweep(first.id)?.summary).toMatchObject({ status: 'completed', done: 2 });

@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { SweepGrid, SweepRow, SweepSummary } from '@/lib/protocol';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { listCells } from '@/lib/sweeps/expand-grid';
-import { createSweepRecord, executeSweep, type SweepCassettes, type SweepProgress } from '@/lib/sweeps/execute-sweep';
+import {
+  createSweepRecord,
+  executeSweep,
+  type SweepCassettes,
+  type SweepProgress,
+} from '@/lib/sweeps/execute-sweep';
 import type { PromptSetLookup } from '@/lib/sweeps/expand-grid';
 import type { SweepJobRunner } from '@/lib/sweeps/local-pool';
 import { resultsTable } from '@/lib/sweeps/results-table';
@@ -94,11 +99,16 @@ export function createSweepRegistry({
   };
   const started = (removeDeadJobs ? removeDeadJobs(isDead) : Promise.resolve(0)).then(
     (removedJobs) => {
-      if (removedJobs > 0) console.log(`[loop-lab] removed ${removedJobs} queued job${removedJobs === 1 ? '' : 's'} of sweeps that are over`);
+      if (removedJobs > 0)
+        console.log(
+          `[loop-lab] removed ${removedJobs} queued job${removedJobs === 1 ? '' : 's'} of sweeps that are over`,
+        );
       return { removedJobs };
     },
     (error: unknown) => {
-      console.error(`[loop-lab] could not remove the queue jobs of sweeps that are over: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `[loop-lab] could not remove the queue jobs of sweeps that are over: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return { removedJobs: 0 };
     },
   );
@@ -149,11 +159,22 @@ export function createSweepRegistry({
     } catch (error) {
       const summary = sweepStore.getSweep(id)!.summary;
       if (entry.cancel.signal.aborted) {
-        sweepStore.updateSweep({ id, done: summary.done, elapsedMs: summary.elapsed_ms, status: 'cancelled' });
+        sweepStore.updateSweep({
+          id,
+          done: summary.done,
+          elapsedMs: summary.elapsed_ms,
+          status: 'cancelled',
+        });
       } else {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[loop-lab] sweep ${id} failed: ${message}`);
-        sweepStore.updateSweep({ id, done: summary.done, elapsedMs: summary.elapsed_ms, status: 'failed', message });
+        sweepStore.updateSweep({
+          id,
+          done: summary.done,
+          elapsedMs: summary.elapsed_ms,
+          status: 'failed',
+          message,
+        });
       }
       broadcast(entry, stored(id)!);
     }
@@ -202,7 +223,13 @@ export function createSweepRegistry({
         finish,
       };
       const busy = current !== undefined || waiting.length > 0 || draining !== undefined;
-      createSweepRecord({ sweepStore, sweepId: id, grid, runner: runnerKind, status: busy ? 'queued' : 'running' });
+      createSweepRecord({
+        sweepStore,
+        sweepId: id,
+        grid,
+        runner: runnerKind,
+        status: busy ? 'queued' : 'running',
+      });
       live.set(id, entry);
       waiting.push(id);
       announceQueue();
@@ -220,7 +247,13 @@ export function createSweepRegistry({
       const place = waiting.indexOf(id);
       if (place < 0) return; // running: its jobs stop and executeSweep ends it
       waiting.splice(place, 1);
-      sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'cancelled', message: 'cancelled while it waited for the worker pool' });
+      sweepStore.updateSweep({
+        id,
+        done: 0,
+        elapsedMs: 0,
+        status: 'cancelled',
+        message: 'cancelled while it waited for the worker pool',
+      });
       broadcast(entry, stored(id)!);
       end(id, entry);
       announceQueue();
@@ -246,7 +279,11 @@ export function createSweepRegistry({
       if (!record) return undefined;
       const latest = live.get(id)?.latest?.summary;
       const sweep = latest && latest.done >= record.summary.done ? latest : record.summary;
-      return { sweep, grid: record.grid, rows: resultsTable({ cells: listCells(record.grid), metrics: sweepStore.readSweepMetrics(id) }) };
+      return {
+        sweep,
+        grid: record.grid,
+        rows: resultsTable({ cells: listCells(record.grid), metrics: sweepStore.readSweepMetrics(id) }),
+      };
     },
 
     list(options) {

@@ -15,7 +15,15 @@ export function encodeSweepFrame(progress: SweepProgress): string {
  * A sweep's progress as SSE: the current state at once, then changes (throttled, the last
  * one always sent), closing when the sweep ends. A reload simply subscribes again.
  */
-export function createSweepSseResponse({ registry, sweepId, signal }: { registry: SweepRegistry; sweepId: string; signal?: AbortSignal }): Response {
+export function createSweepSseResponse({
+  registry,
+  sweepId,
+  signal,
+}: {
+  registry: SweepRegistry;
+  sweepId: string;
+  signal?: AbortSignal;
+}): Response {
   let pending: SweepProgress | undefined;
   let lastSent = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;

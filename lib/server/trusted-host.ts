@@ -60,7 +60,11 @@ export function isBrowserOrigin(origin: string): boolean {
   if (origin === 'null') return true;
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && !url.hostname.endsWith('.');
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.origin === origin &&
+      !url.hostname.endsWith('.')
+    );
   } catch {
     return false;
   }

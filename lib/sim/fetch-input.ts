@@ -10,7 +10,10 @@ export interface SimRequest {
 /** ES2024's String.prototype.toWellFormed (Node 20 has it; the project's lib is ES2023). */
 type WellFormable = string & { toWellFormed(): string };
 
-export async function readFetchInput(options: { input: string | URL | Request; init?: RequestInit }): Promise<SimRequest> {
+export async function readFetchInput(options: {
+  input: string | URL | Request;
+  init?: RequestInit;
+}): Promise<SimRequest> {
   const { input, init } = options;
   const request = input instanceof Request ? input : undefined;
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);

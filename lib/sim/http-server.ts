@@ -17,14 +17,25 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** An internal failure in the vendor's own error shape, so clients classify it as a 500. */
 function internalError(dialect: Dialect): string {
-  return vendorErrorBody({ dialect, error: vendorHttpError({ dialect, status: 500, model: '' }), requestId: 'req_internal' });
+  return vendorErrorBody({
+    dialect,
+    error: vendorHttpError({ dialect, status: 500, model: '' }),
+    requestId: 'req_internal',
+  });
 }
 
-async function handle(options: { req: IncomingMessage; res: ServerResponse; base: string; dialect: Dialect; fetch: typeof fetch }): Promise<void> {
+async function handle(options: {
+  req: IncomingMessage;
+  res: ServerResponse;
+  base: string;
+  dialect: Dialect;
+  fetch: typeof fetch;
+}): Promise<void> {
   const { req, res } = options;
   const aborter = new AbortController();
   res.on('close', () => {
-    if (!res.writableFinished) aborter.abort(new DOMException('The client closed the connection.', 'AbortError'));
+    if (!res.writableFinished)
+      aborter.abort(new DOMException('The client closed the connection.', 'AbortError'));
   });
   const body = await readBody(req);
   const headers = new Headers();
@@ -70,7 +81,11 @@ async function handle(options: { req: IncomingMessage; res: ServerResponse; base
  * Serves a simulated vendor fetch over real HTTP on 127.0.0.1, streaming the body as it is
  * produced: a stand-in for "a local server that speaks the vendor's API" in CLI tests.
  */
-export function startSimServer(options: { dialect: Dialect; port?: number; fetch: typeof fetch }): Promise<SimServer> {
+export function startSimServer(options: {
+  dialect: Dialect;
+  port?: number;
+  fetch: typeof fetch;
+}): Promise<SimServer> {
   return new Promise((resolve, reject) => {
     let base = '';
     const server = createServer((req, res) => {

@@ -6,7 +6,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function randomChars(options: { random: Random; length: number; alphabet?: string }): string {
   const alphabet = options.alphabet ?? BASE62;
   let out = '';
-  for (let i = 0; i < options.length; i++) out += alphabet[Math.floor(options.random.next() * alphabet.length)];
+  for (let i = 0; i < options.length; i++)
+    out += alphabet[Math.floor(options.random.next() * alphabet.length)];
   return out;
 }
 

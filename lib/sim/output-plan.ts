@@ -95,7 +95,12 @@ export function planOutput(options: { turn: PolicyTurn; cap: number; random: Ran
     }
     budget -= nameCost;
     const { chunks, emitted } = chunkText(call.argsText);
-    blocks.push({ kind: 'tool_call', name: call.name, text: emitted, chunks: [{ text: '', tokens: nameCost }, ...chunks] });
+    blocks.push({
+      kind: 'tool_call',
+      name: call.name,
+      text: emitted,
+      chunks: [{ text: '', tokens: nameCost }, ...chunks],
+    });
   }
   const outputTokens = Math.max(0, options.cap) - budget;
   return { blocks, outputTokens, cut };

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
 import { pacedBody, type BodyFrame } from './paced-body';
 
-async function readChunks(body: ReadableStream<Uint8Array>, clock: VirtualClock): Promise<Array<[number, string]>> {
+async function readChunks(
+  body: ReadableStream<Uint8Array>,
+  clock: VirtualClock,
+): Promise<Array<[number, string]>> {
   const chunks: Array<[number, string]> = [];
   const decoder = new TextDecoder();
   const reader = body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push([clock.now(), decoder.decode(read.value)]);
+  for (let read = await reader.read(); !read.done; read = await reader.read())
+    chunks.push([clock.now(), decoder.decode(read.value)]);
   return chunks;
 }
 

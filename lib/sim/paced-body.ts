@@ -17,7 +17,11 @@ export interface BodyFrame {
  * a listener and its removal per chunk cost more than the chunk itself. The listener stays
  * while a wait is pending, even after a cancel, so an abort still drops that wait's timer.
  */
-export function pacedBody(options: { frames: Iterable<BodyFrame>; clock: Clock; signal?: AbortSignal | null }): ReadableStream<Uint8Array> {
+export function pacedBody(options: {
+  frames: Iterable<BodyFrame>;
+  clock: Clock;
+  signal?: AbortSignal | null;
+}): ReadableStream<Uint8Array> {
   const { clock } = options;
   const signal = options.signal ?? undefined;
   const encoder = new TextEncoder();

@@ -8,18 +8,25 @@ import { checkResponsesRequest } from './responses/check-request';
 import { DEFAULT_SIGNING_KEY } from './signature';
 
 /** What a strict simulated vendor says of a request body, without generating anything. */
-export type ProbeVerdict = { accepted: true } | { accepted: false; status: number; type: string; message: string; body: Record<string, unknown> };
+export type ProbeVerdict =
+  | { accepted: true }
+  | { accepted: false; status: number; type: string; message: string; body: Record<string, unknown> };
 
 /**
  * Validates a rendered request exactly as the simulated vendor would on arrival and returns
  * its verdict: accepted, or its real error (status and body). Undefined for real vendors:
  * Loop Lab does not spend a real vendor's money to show a counterfactual.
  */
-export function probeSimRequest(options: { vendor: Vendor; body: unknown; signingKey?: string }): ProbeVerdict | undefined {
+export function probeSimRequest(options: {
+  vendor: Vendor;
+  body: unknown;
+  signingKey?: string;
+}): ProbeVerdict | undefined {
   const { vendor } = options;
   const text = JSON.stringify(options.body);
   try {
-    if (vendor === 'sim-anthropic') checkAnthropicRequest({ body: text, signingKey: options.signingKey ?? DEFAULT_SIGNING_KEY });
+    if (vendor === 'sim-anthropic')
+      checkAnthropicRequest({ body: text, signingKey: options.signingKey ?? DEFAULT_SIGNING_KEY });
     else if (vendor === 'sim-openai') checkOpenAIRequest({ body: text, flavor: 'openai' });
     else if (vendor === 'sim-deepseek') checkOpenAIRequest({ body: text, flavor: 'deepseek' });
     // Without the run's store every previous_response_id is unknown: the probe judges a body by value.
@@ -28,7 +35,10 @@ export function probeSimRequest(options: { vendor: Vendor; body: unknown; signin
     return { accepted: true };
   } catch (error) {
     if (!(error instanceof VendorRejection)) throw error;
-    const body = vendor === 'sim-anthropic' ? anthropicErrorBody({ rejection: error, requestId: 'req_probe' }) : openaiErrorBody({ rejection: error });
+    const body =
+      vendor === 'sim-anthropic'
+        ? anthropicErrorBody({ rejection: error, requestId: 'req_probe' })
+        : openaiErrorBody({ rejection: error });
     return { accepted: false, status: error.status, type: error.type, message: error.message, body };
   }
 }

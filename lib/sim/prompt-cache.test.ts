@@ -5,7 +5,10 @@ import { anthropicClient, fixedPolicy, openaiClient, TOOL_SCHEMAS } from './sim-
 
 const ANSWER = fixedPolicy({ text: 'Done.', toolCalls: [] });
 /** About 1,500 tokens of stable text: over Sonnet's 1,024-token minimum, under Haiku's 2,048. */
-const LONG_SYSTEM = Array.from({ length: 90 }, (_, i) => `Rule ${i}: keep the change small and say what you did.`).join('\n');
+const LONG_SYSTEM = Array.from(
+  { length: 90 },
+  (_, i) => `Rule ${i}: keep the change small and say what you did.`,
+).join('\n');
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 function anthropicRequest(options: {
@@ -18,13 +21,19 @@ function anthropicRequest(options: {
   return {
     model: options.model ?? 'claude-sim-sonnet',
     max_tokens: 256,
-    system: options.markSystem === false ? system : [{ type: 'text', text: system, cache_control: EPHEMERAL }],
-    tools: TOOL_SCHEMAS.map((t, i) => (i === TOOL_SCHEMAS.length - 1 ? { ...t, cache_control: EPHEMERAL } : t)) as Anthropic.Tool[],
+    system:
+      options.markSystem === false ? system : [{ type: 'text', text: system, cache_control: EPHEMERAL }],
+    tools: TOOL_SCHEMAS.map((t, i) =>
+      i === TOOL_SCHEMAS.length - 1 ? { ...t, cache_control: EPHEMERAL } : t,
+    ) as Anthropic.Tool[],
     messages: options.messages,
   };
 }
 
-const ask = (text: string): Anthropic.MessageParam => ({ role: 'user', content: [{ type: 'text', text, cache_control: EPHEMERAL }] });
+const ask = (text: string): Anthropic.MessageParam => ({
+  role: 'user',
+  content: [{ type: 'text', text, cache_control: EPHEMERAL }],
+});
 
 describe('the simulated Anthropic prompt cache, through the real SDK', () => {
   it('writes a marked prefix once, then reads it; input_tokens is only what follows it', async () => {
@@ -35,7 +44,13 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
     const whole = first.usage.input_tokens + first.usage.cache_creation_input_tokens!;
 
     const second = await client.messages.create(
-      anthropicRequest({ messages: [{ role: 'user', content: 'Fix the test.' }, { role: 'assistant', content: 'On it.' }, ask('Go on.')] }),
+      anthropicRequest({
+        messages: [
+          { role: 'user', content: 'Fix the test.' },
+          { role: 'assistant', content: 'On it.' },
+          ask('Go on.'),
+        ],
+      }),
     );
     // The previous request's prefix (tools, system, its marked message) is read back; only the new turn is written.
     expect(second.usage.cache_read_input_tokens).toBe(whole);
@@ -45,9 +60,13 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
 
   it('caches nothing under the model’s minimum length (2,048 for Haiku), and nothing unmarked', async () => {
     const { client } = anthropicClient({ policy: ANSWER });
-    const haiku = await client.messages.create(anthropicRequest({ model: 'claude-sim-haiku', messages: [ask('Fix the test.')] }));
+    const haiku = await client.messages.create(
+      anthropicRequest({ model: 'claude-sim-haiku', messages: [ask('Fix the test.')] }),
+    );
     expect(haiku.usage.cache_creation_input_tokens).toBe(0);
-    const again = await client.messages.create(anthropicRequest({ model: 'claude-sim-haiku', messages: [ask('Fix the test.')] }));
+    const again = await client.messages.create(
+      anthropicRequest({ model: 'claude-sim-haiku', messages: [ask('Fix the test.')] }),
+    );
     expect(again.usage.cache_read_input_tokens).toBe(0);
 
     const unmarked: Anthropic.MessageCreateParamsNonStreaming = {
@@ -80,7 +99,12 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
   it('a changed byte invalidates everything after it: an edited system prompt keeps only the tools', async () => {
     const { client } = anthropicClient({ policy: ANSWER });
     const before = await client.messages.create(anthropicRequest({ messages: [ask('Fix the test.')] }));
-    const edited = await client.messages.create(anthropicRequest({ system: LONG_SYSTEM.replace('Rule 7:', 'Rule 7!'), messages: [ask('Fix the test.')] }));
+    const edited = await client.messages.create(
+      anthropicRequest({
+        system: LONG_SYSTEM.replace('Rule 7:', 'Rule 7!'),
+        messages: [ask('Fix the test.')],
+      }),
+    );
     // The tool list (under the minimum alone) is not a cached prefix of its own: nothing is read.
     expect(edited.usage.cache_read_input_tokens).toBe(0);
     expect(edited.usage.cache_creation_input_tokens).toBe(before.usage.cache_creation_input_tokens);
@@ -93,7 +117,11 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
   it('refuses a fifth breakpoint with the vendor’s 400', async () => {
     const { client } = anthropicClient({ policy: ANSWER });
     const request = anthropicRequest({
-      messages: [ask('a'), { role: 'assistant', content: [{ type: 'text', text: 'b', cache_control: EPHEMERAL }] }, ask('c')],
+      messages: [
+        ask('a'),
+        { role: 'assistant', content: [{ type: 'text', text: 'b', cache_control: EPHEMERAL }] },
+        ask('c'),
+      ],
     });
     await expect(client.messages.create(request)).rejects.toMatchObject({
       status: 400,
@@ -111,7 +139,9 @@ describe('the simulated Anthropic prompt cache, through the real SDK', () => {
 });
 
 describe('the simulated OpenAI automatic prefix cache, through the real SDK', () => {
-  const request = (messages: OpenAI.ChatCompletionMessageParam[]): OpenAI.ChatCompletionCreateParamsNonStreaming => ({
+  const request = (
+    messages: OpenAI.ChatCompletionMessageParam[],
+  ): OpenAI.ChatCompletionCreateParamsNonStreaming => ({
     model: 'gpt-sim-4o',
     max_completion_tokens: 256,
     messages: [{ role: 'system', content: LONG_SYSTEM }, ...messages],

@@ -44,7 +44,12 @@ export interface CacheUsage {
 }
 
 /** The blocks of a neutral request, with the same token structure the vendor reports (lib/tokens). */
-export function promptPrefix(request: { model: string; system: string; tools: readonly PolicyTool[]; messages: readonly Message[] }): PromptPrefix {
+export function promptPrefix(request: {
+  model: string;
+  system: string;
+  tools: readonly PolicyTool[];
+  messages: readonly Message[];
+}): PromptPrefix {
   const hashes: string[] = [];
   const tokens: number[] = [];
   const messageStart: number[] = [];
@@ -58,7 +63,11 @@ export function promptPrefix(request: { model: string; system: string; tools: re
   };
   hashes.push(hash);
   tokens.push(0);
-  for (const tool of request.tools) push(`tool:${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.inputSchema)}`, exactToolTokens(tool));
+  for (const tool of request.tools)
+    push(
+      `tool:${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.inputSchema)}`,
+      exactToolTokens(tool),
+    );
   const systemAt = hashes.length - 1;
   push(`system:${request.system}`, countTokens(request.system));
   for (const message of request.messages) {
@@ -68,7 +77,10 @@ export function promptPrefix(request: { model: string; system: string; tools: re
       continue;
     }
     message.parts.forEach((part, i) =>
-      push(`${i === 0 ? message.role : ''}:${JSON.stringify(part)}`, partTokens(part, countTokens) + (i === 0 ? PER_MESSAGE_TOKENS : 0)),
+      push(
+        `${i === 0 ? message.role : ''}:${JSON.stringify(part)}`,
+        partTokens(part, countTokens) + (i === 0 ? PER_MESSAGE_TOKENS : 0),
+      ),
     );
   }
   return { hashes, tokens, messageStart, systemAt };
@@ -83,7 +95,11 @@ export class PromptCache {
    * One Anthropic request: `breakpoints` are block indexes carrying `cache_control` (each
    * with its TTL), checked against the limit by the caller. Reads, writes and refreshes.
    */
-  breakpoints(prefix: PromptPrefix, breakpoints: readonly { block: number; ttlMs: number }[], rules: PromptCacheInfo): CacheUsage {
+  breakpoints(
+    prefix: PromptPrefix,
+    breakpoints: readonly { block: number; ttlMs: number }[],
+    rules: PromptCacheInfo,
+  ): CacheUsage {
     const now = this.clock.now();
     const total = prefix.tokens[prefix.tokens.length - 1] ?? 0;
     let readAt = 0;
@@ -128,9 +144,13 @@ export class PromptCache {
         break;
       }
     }
-    for (let k = 1; k < prefix.hashes.length; k++) if (prefix.tokens[k]! >= rules.minTokens) this.entries.set(prefix.hashes[k]!, now + rules.ttlMs);
+    for (let k = 1; k < prefix.hashes.length; k++)
+      if (prefix.tokens[k]! >= rules.minTokens) this.entries.set(prefix.hashes[k]!, now + rules.ttlMs);
     this.prune(now);
-    const read = matched < rules.minTokens ? 0 : rules.minTokens + Math.floor((matched - rules.minTokens) / rules.stepTokens) * rules.stepTokens;
+    const read =
+      matched < rules.minTokens
+        ? 0
+        : rules.minTokens + Math.floor((matched - rules.minTokens) / rules.stepTokens) * rules.stepTokens;
     return { read, written: 0, uncached: total - read };
   }
 

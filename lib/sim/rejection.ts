@@ -8,7 +8,13 @@ export class VendorRejection extends Error {
   readonly code: string | null;
   readonly param: string | null;
 
-  constructor(options: { status: number; type: string; message: string; code?: string | null; param?: string | null }) {
+  constructor(options: {
+    status: number;
+    type: string;
+    message: string;
+    code?: string | null;
+    param?: string | null;
+  }) {
     super(options.message);
     this.name = 'VendorRejection';
     this.status = options.status;
@@ -19,7 +25,10 @@ export class VendorRejection extends Error {
 }
 
 /** Shorthand for the most common refusal in both dialects. */
-export function invalidRequest(message: string, extra?: { code?: string | null; param?: string | null }): VendorRejection {
+export function invalidRequest(
+  message: string,
+  extra?: { code?: string | null; param?: string | null },
+): VendorRejection {
   return new VendorRejection({ status: 400, type: 'invalid_request_error', message, ...extra });
 }
 

@@ -30,7 +30,8 @@ const TOOL_COUNTS_LIMIT = 256;
  */
 export function exactToolTokens(tool: SizedTool): number {
   const last = toolCounts.get(tool.name);
-  if (last && last.description === tool.description && sameJson(last.inputSchema, tool.inputSchema)) return last.tokens;
+  if (last && last.description === tool.description && sameJson(last.inputSchema, tool.inputSchema))
+    return last.tokens;
   const tokens = toolTokens(tool, countTokens);
   if (toolCounts.size >= TOOL_COUNTS_LIMIT) toolCounts.clear();
   toolCounts.set(tool.name, { description: tool.description, inputSchema: tool.inputSchema, tokens });
@@ -52,7 +53,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (keysA.length !== keysB.length) return false;
   for (let i = 0; i < keysA.length; i++) {
     const key = keysA[i]!;
-    if (key !== keysB[i] || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (
+      key !== keysB[i] ||
+      !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])
+    )
+      return false;
   }
   return true;
 }

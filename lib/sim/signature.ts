@@ -16,7 +16,8 @@ const MAX_KNOWN = 1_024;
 const MAX_KNOWN_CHARS = 4_096;
 
 /** Length-prefixed, so no two (key, model, text) triples share an id. */
-const knownKey = (o: { key: string; model: string; thinking: string }): string => `${o.key.length}:${o.key}${o.model.length}:${o.model}${o.thinking}`;
+const knownKey = (o: { key: string; model: string; thinking: string }): string =>
+  `${o.key.length}:${o.key}${o.model.length}:${o.model}${o.thinking}`;
 
 function remember(id: string, signature: string): void {
   if (id.length > MAX_KNOWN_CHARS) return;
@@ -40,7 +41,12 @@ export function signThinking(options: { key: string; model: string; thinking: st
   return signature;
 }
 
-export function verifyThinking(options: { key: string; model: string; thinking: string; signature: string }): boolean {
+export function verifyThinking(options: {
+  key: string;
+  model: string;
+  thinking: string;
+  signature: string;
+}): boolean {
   const id = knownKey(options);
   if (known.get(id) === options.signature) return true;
   const expected = Buffer.from(hmac(options));

@@ -35,30 +35,50 @@ export const TEST_SCENARIO: Scenario = {
 };
 
 export const TOOL_SCHEMAS = [
-  { name: 'list_files', description: 'List files', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'list_files',
+    description: 'List files',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
   {
     name: 'read_file',
     description: 'Read a file',
-    input_schema: { type: 'object', properties: { path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['path'] },
+    input_schema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } },
+      required: ['path'],
+    },
   },
   {
     name: 'search',
     description: 'Search',
-    input_schema: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } }, required: ['pattern'] },
+    input_schema: {
+      type: 'object',
+      properties: { pattern: { type: 'string' }, path: { type: 'string' } },
+      required: ['pattern'],
+    },
   },
   {
     name: 'edit_file',
     description: 'Edit',
     input_schema: {
       type: 'object',
-      properties: { path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
+      properties: {
+        path: { type: 'string' },
+        old_string: { type: 'string' },
+        new_string: { type: 'string' },
+      },
       required: ['path', 'old_string', 'new_string'],
     },
   },
   {
     name: 'write_file',
     description: 'Write',
-    input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    input_schema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
   },
   { name: 'run_check', description: 'Run the check', input_schema: { type: 'object', properties: {} } },
 ];
@@ -68,18 +88,40 @@ export function fixedPolicy(turn: PolicyTurn): Policy {
   return () => turn;
 }
 
-export function anthropicClient(options: { policy: Policy; seed?: number; clock?: VirtualClock; promptCache?: boolean }): {
+export function anthropicClient(options: {
+  policy: Policy;
+  seed?: number;
+  clock?: VirtualClock;
+  promptCache?: boolean;
+}): {
   client: Anthropic;
   clock: VirtualClock;
   fetch: typeof fetch;
 } {
   const clock = options.clock ?? new VirtualClock();
-  const fetch = createSimAnthropic({ clock, random: createRandom(options.seed ?? 1), policy: options.policy, promptCache: options.promptCache ?? true });
-  return { client: new Anthropic({ apiKey: 'sim', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 }), clock, fetch };
+  const fetch = createSimAnthropic({
+    clock,
+    random: createRandom(options.seed ?? 1),
+    policy: options.policy,
+    promptCache: options.promptCache ?? true,
+  });
+  return {
+    client: new Anthropic({ apiKey: 'sim', baseURL: 'http://sim.anthropic.local', fetch, maxRetries: 0 }),
+    clock,
+    fetch,
+  };
 }
 
-export function openaiClient(options: { policy: Policy; seed?: number; clock?: VirtualClock }): { client: OpenAI; clock: VirtualClock; fetch: typeof fetch } {
+export function openaiClient(options: { policy: Policy; seed?: number; clock?: VirtualClock }): {
+  client: OpenAI;
+  clock: VirtualClock;
+  fetch: typeof fetch;
+} {
   const clock = options.clock ?? new VirtualClock();
   const fetch = createSimOpenAI({ clock, random: createRandom(options.seed ?? 1), policy: options.policy });
-  return { client: new OpenAI({ apiKey: 'sim', baseURL: 'http://sim.openai.local/v1', fetch, maxRetries: 0 }), clock, fetch };
+  return {
+    client: new OpenAI({ apiKey: 'sim', baseURL: 'http://sim.openai.local/v1', fetch, maxRetries: 0 }),
+    clock,
+    fetch,
+  };
 }

@@ -22,7 +22,11 @@ describe('worker through the real SDKs', () => {
           max_tokens: 4096,
           thinking: { type: 'enabled', budget_tokens: 2048 },
           messages,
-          tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })),
+          tools: tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+          })),
         })
         .finalMessage();
       stops.push(message.stop_reason!);
@@ -33,7 +37,12 @@ describe('worker through the real SDKs', () => {
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const use of uses) {
         const result = await run(use.name, JSON.stringify(use.input));
-        results.push({ type: 'tool_result', tool_use_id: use.id, content: result.content, is_error: result.isError });
+        results.push({
+          type: 'tool_result',
+          tool_use_id: use.id,
+          content: result.content,
+          is_error: result.isError,
+        });
       }
       messages.push({ role: 'user', content: results });
     }
@@ -57,11 +66,18 @@ describe('worker through the real SDKs', () => {
           max_completion_tokens: 2048,
           messages,
           stream_options: { include_usage: true },
-          tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+          tools: tools.map((t) => ({
+            type: 'function',
+            function: { name: t.name, description: t.description, parameters: t.inputSchema },
+          })),
         })
         .finalChatCompletion();
       const message = completion.choices[0]!.message;
-      messages.push({ role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: message.content,
+        ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+      });
       if (!message.tool_calls?.length) {
         expect(completion.choices[0]!.finish_reason).toBe('stop');
         final = message.content ?? '';

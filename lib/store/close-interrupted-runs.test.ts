@@ -35,7 +35,12 @@ describe('closing runs a previous process left running', () => {
     leaveRunning('cut');
     const after = createSqliteRunStore({ dir });
     const record = after.getRun('cut');
-    expect(record?.summary).toMatchObject({ status: 'failed', reason: 'server_restart', complete: false, event_count: 4 });
+    expect(record?.summary).toMatchObject({
+      status: 'failed',
+      reason: 'server_restart',
+      complete: false,
+      event_count: 4,
+    });
     const end = after.readEvents({ runId: 'cut' }).at(-1);
     expect(end).toMatchObject({ seq: 3, event: 'terminate', reason: 'server_restart', input_tokens: 1000 });
     expect(after.listRuns().filter((r) => r.status === 'running')).toEqual([]);
@@ -61,7 +66,9 @@ describe('closing runs a previous process left running', () => {
 
   it('closes a run whose owning process has exited', () => {
     leaveRunning('dead');
-    const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
     setOwner('dead', `${os.hostname()}:${Number(exited.stdout)}:gone`);
     const after = createSqliteRunStore({ dir });
     expect(after.getRun('dead')?.summary.reason).toBe('server_restart');

@@ -30,7 +30,9 @@ export function closeInterruptedRuns(options: {
   const rows =
     options.runId === undefined
       ? db.prepare<[], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`).all()
-      : db.prepare<[string], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running' AND id = ?`).all(options.runId);
+      : db
+          .prepare<[string], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running' AND id = ?`)
+          .all(options.runId);
   const closed: string[] = [];
   for (const row of rows) {
     // A run named by the caller (the registry, which knows it is not live here) may be our own.

@@ -8,7 +8,14 @@ describe('configColumns', () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'sim-anthropic' },
       faults: {
-        rules: [{ id: 'o', label: 'overloaded ×3', when: { kind: 'requests', numbers: [1, 2, 3] }, action: { type: 'http_error', status: 529 } }],
+        rules: [
+          {
+            id: 'o',
+            label: 'overloaded ×3',
+            when: { kind: 'requests', numbers: [1, 2, 3] },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
         tools: [
           { id: 't', tool: '*', kind: 'throw' },
           { id: 's', tool: 'read_file', kind: 'slow', delayMs: 5000 },
@@ -23,6 +30,12 @@ describe('configColumns', () => {
   });
 
   it('lists a stored config it cannot read as empty rather than failing the list', () => {
-    expect(configColumns('{not json')).toEqual({ preset: '', overrides: [], seed: null, faults: [], prompt_set: null });
+    expect(configColumns('{not json')).toEqual({
+      preset: '',
+      overrides: [],
+      seed: null,
+      faults: [],
+      prompt_set: null,
+    });
   });
 });

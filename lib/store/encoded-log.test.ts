@@ -22,10 +22,20 @@ afterEach(() => {
 
 describe('a log encoded where the run was made', () => {
   it('is stored exactly as the same events would be: the same log and the same summary row', () => {
-    store.createRun({ id: 'a', config: sampleConfig(), createdAt: 1, ...batchOf(sampleRunEvents({ runId: 'a' })) });
+    store.createRun({
+      id: 'a',
+      config: sampleConfig(),
+      createdAt: 1,
+      ...batchOf(sampleRunEvents({ runId: 'a' })),
+    });
     // Through a clone, as it crosses from a worker thread.
     const { events, totals } = batchOf(sampleRunEvents({ runId: 'b' }));
-    store.createRun({ id: 'b', config: sampleConfig(), createdAt: 1, log: structuredClone(encodeLog('b', events, totals)) });
+    store.createRun({
+      id: 'b',
+      config: sampleConfig(),
+      createdAt: 1,
+      log: structuredClone(encodeLog('b', events, totals)),
+    });
     expect(store.readEvents({ runId: 'b' })).toEqual(sampleRunEvents({ runId: 'b' }));
     const { id: _a, ...a } = store.getRun('a')!.summary;
     const { id: _b, ...b } = store.getRun('b')!.summary;
@@ -51,13 +61,23 @@ describe('a log encoded where the run was made', () => {
     log.types.pop();
     expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/not whole/);
     expect(store.getRun('r')).toBeUndefined();
-    expect(() => store.createRun({ id: 'r', config: sampleConfig(), events, totals, log: encodeLog('r', events, totals) })).toThrow(/not both/);
+    expect(() =>
+      store.createRun({
+        id: 'r',
+        config: sampleConfig(),
+        events,
+        totals,
+        log: encodeLog('r', events, totals),
+      }),
+    ).toThrow(/not both/);
   });
 
   it('must start the log at seq 0 when it creates the run', () => {
     const { events, totals } = batchOf(sampleRunEvents({ runId: 'r' }), 2);
     const log = encodeLog('r', events, totals);
-    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/continue the log at seq 0, got seq 2/);
+    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(
+      /continue the log at seq 0, got seq 2/,
+    );
     expect(store.getRun('r')).toBeUndefined();
   });
 });

@@ -41,7 +41,8 @@ export function checkBatch(runId: string, events: readonly RunEvent[]): void {
     if (event.seq !== firstSeq + index) {
       throw new Error(`run ${runId}: seq ${event.seq} breaks the contiguous batch at index ${index}`);
     }
-    if (event.run_id !== runId) throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
+    if (event.run_id !== runId)
+      throw new Error(`event seq ${event.seq} belongs to run ${event.run_id}, not ${runId}`);
   });
 }
 

@@ -13,7 +13,13 @@ export {
   type ParseJsonlOptions,
   type ImportJsonlOptions,
 } from './jsonl';
-export type { SweepStore, SweepRecord, CreateSweepOptions, UpdateSweepOptions, ClosedSweep } from './sweep-store';
+export type {
+  SweepStore,
+  SweepRecord,
+  CreateSweepOptions,
+  UpdateSweepOptions,
+  ClosedSweep,
+} from './sweep-store';
 export { INTERRUPTED_SWEEP_MESSAGE } from './sweep-store';
 export { createSqliteSweepStore } from './sqlite-sweep-store';
 export { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';

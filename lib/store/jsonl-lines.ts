@@ -31,7 +31,9 @@ export function splitJsonl(text: string): { lines: JsonlLine[]; errors: string[]
     }
     const value = parsed.value;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      errors.push(`line ${line}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+      errors.push(
+        `line ${line}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+      );
       return;
     }
     lines.push({ line, value: value as Record<string, unknown> });

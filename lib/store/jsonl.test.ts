@@ -51,7 +51,12 @@ describe('JSONL export and import of our own events', () => {
     const imported = store.readEvents({ runId: result.id });
     expect(imported).toEqual(events.map((e) => ({ ...e, run_id: result.id })));
     const record = store.getRun(result.id)!;
-    expect(record.summary).toMatchObject({ imported: true, status: 'completed', event_count: 7, input_tokens: 2200 });
+    expect(record.summary).toMatchObject({
+      imported: true,
+      status: 'completed',
+      event_count: 7,
+      input_tokens: 2200,
+    });
     expect(record.config).toEqual(sampleConfig());
     // A second export of the import is the same file, re-stamped.
     expect(exportRunJsonl({ store, runId: result.id })).toBe(toJsonl(imported));
@@ -108,8 +113,17 @@ describe('plain tracer JSONL import', () => {
       'terminate',
     ]);
     expect(events.map((e) => e.ts)).toEqual([0, 0, 0, 277, 2852, 2852, 2885, 2895, 6375, 6375, 6385]);
-    expect(events[3]).toMatchObject({ tool: 'read_file', args: { path: 'docs/setup.md' }, is_error: true, result_chars: 118, latency_ms: 0 });
-    expect(events[7]).toMatchObject({ event: 'log', message: 'tracer event retry: {"attempt":2,"wait_s":1}' });
+    expect(events[3]).toMatchObject({
+      tool: 'read_file',
+      args: { path: 'docs/setup.md' },
+      is_error: true,
+      result_chars: 118,
+      latency_ms: 0,
+    });
+    expect(events[7]).toMatchObject({
+      event: 'log',
+      message: 'tracer event retry: {"attempt":2,"wait_s":1}',
+    });
     expect(events.at(-1)).toMatchObject({
       reason: 'end_turn',
       complete: true,
@@ -124,7 +138,14 @@ describe('plain tracer JSONL import', () => {
     expect(start?.event === 'run_start' && start.tools).toEqual(['read_file']);
     expect(store.getRun(result.id)).toMatchObject({
       config: { scenario: 'imported' },
-      summary: { imported: true, status: 'completed', iterations: 3, usd: 0.0411, duration_ms: 6385, scenario: 'imported' },
+      summary: {
+        imported: true,
+        status: 'completed',
+        iterations: 3,
+        usd: 0.0411,
+        duration_ms: 6385,
+        scenario: 'imported',
+      },
     });
   });
 
@@ -141,7 +162,16 @@ describe('plain tracer JSONL import', () => {
         stop_reason: 'tool_use',
         latency_ms: 900,
       },
-      { run_id: 'x', ts: 1735689600450, event: 'tool_call', iteration: 1, tool: 'grep', args: { pattern: 'TODO' }, result_chars: 10, is_error: false },
+      {
+        run_id: 'x',
+        ts: 1735689600450,
+        event: 'tool_call',
+        iteration: 1,
+        tool: 'grep',
+        args: { pattern: 'TODO' },
+        result_chars: 10,
+        is_error: false,
+      },
     ]
       .map((l) => JSON.stringify(l))
       .join('\n');
@@ -149,7 +179,12 @@ describe('plain tracer JSONL import', () => {
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
     expectWellFormed(parsed.events, 'new');
     expect(parsed.events.map((e) => e.ts)).toEqual([0, 0, 0, 450, 450]);
-    expect(parsed.events.at(-1)).toMatchObject({ reason: 'imported', complete: false, usd_so_far: 0.01, input_tokens: 10 });
+    expect(parsed.events.at(-1)).toMatchObject({
+      reason: 'imported',
+      complete: false,
+      usd_so_far: 0.01,
+      input_tokens: 10,
+    });
   });
 
   it('reports bad lines by number and what is wrong', () => {
@@ -175,14 +210,25 @@ describe('plain tracer JSONL import', () => {
   it('rejects a file holding several runs, an empty file and one with no usable lines', () => {
     const mixed = `${TRACER_FIXTURE}${JSON.stringify({ run_id: 'other', ts: 1735689700, event: 'llm_call', iteration: 0, input_tokens: 1, output_tokens: 1 })}\n`;
     const parsed = parseJsonl({ text: mixed, runId: 'x' });
-    expect(parsed.ok ? [] : parsed.errors).toEqual([expect.stringMatching(/^line 9: run_id "other" differs from "3f9a1c2e" on line 1; .*split it by run_id/)]);
+    expect(parsed.ok ? [] : parsed.errors).toEqual([
+      expect.stringMatching(
+        /^line 9: run_id "other" differs from "3f9a1c2e" on line 1; .*split it by run_id/,
+      ),
+    ]);
 
     expect(importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({
       ok: false,
       errors: ['the file is empty: expected one JSON object a line'],
     });
-    const noUsable = importJsonl({ store, text: '{"ts": 1, "event": "note", "text": "hi"}\n', redactor: createRedactor({ secrets: [] }) });
-    expect(noUsable).toEqual({ ok: false, errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'] });
+    const noUsable = importJsonl({
+      store,
+      text: '{"ts": 1, "event": "note", "text": "hi"}\n',
+      redactor: createRedactor({ secrets: [] }),
+    });
+    expect(noUsable).toEqual({
+      ok: false,
+      errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'],
+    });
     expect(store.listRuns()).toEqual([]);
   });
 });

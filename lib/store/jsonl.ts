@@ -36,7 +36,8 @@ export interface ParseJsonlOptions {
 export function parseJsonl({ text, runId }: ParseJsonlOptions): ParsedTrace {
   const { lines, errors } = splitJsonl(text);
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
-  if (lines.length === 0) return { ok: false, errors: ['the file is empty: expected one JSON object a line'] };
+  if (lines.length === 0)
+    return { ok: false, errors: ['the file is empty: expected one JSON object a line'] };
   const head = lines[0]!.value;
   const own = head.event === 'run_start' && typeof head.seq === 'number';
   return own ? parseOwnEvents({ lines, runId }) : parseTracerLines({ lines, runId });

@@ -40,7 +40,12 @@ export function parseOwnEvents({ lines, runId }: ParseOwnEventsOptions): ParsedT
       run_id: runId,
       seq: events.length,
       ts: events[events.length - 1]!.ts,
-      ...terminateEvent({ reason: 'imported', complete: false, message: 'the imported log ended without a terminate event', totals: foldTotals(events) }),
+      ...terminateEvent({
+        reason: 'imported',
+        complete: false,
+        message: 'the imported log ended without a terminate event',
+        totals: foldTotals(events),
+      }),
     });
   }
   return { ok: true, events };

@@ -104,7 +104,9 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
       continue;
     }
     if (ms === undefined || firstMs === undefined) {
-      errors.push(`line ${line}: "ts" is missing or not a time (expected epoch seconds, epoch ms or an ISO date)`);
+      errors.push(
+        `line ${line}: "ts" is missing or not a time (expected epoch seconds, epoch ms or an ISO date)`,
+      );
       continue;
     }
     if (value.run_id !== undefined && sourceRunId !== undefined && value.run_id !== sourceRunId) {
@@ -207,7 +209,10 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
 
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
   if (usable === 0) {
-    return { ok: false, errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'] };
+    return {
+      ok: false,
+      errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'],
+    };
   }
   const start = safeParseEvent({
     run_id: runId,

@@ -14,7 +14,10 @@ export interface PromptSetStore {
  * Whether a config's prompts are the ones of the set version it names, so a run that says it
  * used "terse v2" did. Returns the problem lines (empty: it matches or names no set).
  */
-export function checkPromptSetRef(options: { config: RunConfig; store: Pick<PromptSetStore, 'getPromptSet'> }): string[] {
+export function checkPromptSetRef(options: {
+  config: RunConfig;
+  store: Pick<PromptSetStore, 'getPromptSet'>;
+}): string[] {
   const ref = options.config.promptSet;
   if (!ref) return [];
   const set = options.store.getPromptSet(ref.name, ref.version);

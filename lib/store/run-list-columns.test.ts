@@ -29,7 +29,11 @@ function keep(id: string, events: RunEvent[], batch = 5): void {
   store.createRun({ id, config });
   for (let i = 0; i < events.length; i += batch) {
     const part = batchOf(events, i, i + batch);
-    store.appendEvents({ runId: id, events: part.events.map((e) => ({ ...e, run_id: id })), totals: part.totals });
+    store.appendEvents({
+      runId: id,
+      events: part.events.map((e) => ({ ...e, run_id: id })),
+      totals: part.totals,
+    });
   }
 }
 
@@ -65,7 +69,11 @@ describe('the runs list’s rows', () => {
       { vendor: swaps[0]!.to_vendor, model: swaps[0]!.to_model },
       { vendor: swaps[1]!.to_vendor, model: swaps[1]!.to_model },
     ]);
-    expect(summaryOf('swapped').vendors.map((v) => v.vendor)).toEqual(['sim-anthropic', 'sim-openai', 'sim-deepseek']);
+    expect(summaryOf('swapped').vendors.map((v) => v.vendor)).toEqual([
+      'sim-anthropic',
+      'sim-openai',
+      'sim-deepseek',
+    ]);
     // The start vendor stays the start (filters and forks read it).
     expect(summaryOf('swapped').vendor).toBe('sim-anthropic');
   });
@@ -87,14 +95,16 @@ describe('the runs list’s rows', () => {
     });
     if (!plan.ok) throw new Error(plan.problems.join('; '));
     const child: RunEvent[] = [];
-    await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) }).done;
+    await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) })
+      .done;
     keep('child', child);
     expect(summaryOf('child').vendors.map((v) => v.vendor)).toEqual(['sim-anthropic', 'sim-openai']);
   });
 
   it('tell a lesson’s mechanism-on and mechanism-off runs apart by what they changed from the same preset', () => {
     const lesson = lessonBySlug('partial-vs-empty')!;
-    const config = (side: 'on' | 'off') => RunConfigSchema.parse(lessonRunConfig(lesson, side, { clock: 'virtual' }) as RunConfigInput);
+    const config = (side: 'on' | 'off') =>
+      RunConfigSchema.parse(lessonRunConfig(lesson, side, { clock: 'virtual' }) as RunConfigInput);
     store.createRun({ id: 'on', config: config('on') });
     store.createRun({ id: 'off', config: config('off') });
     expect(summaryOf('on').preset).toBe(summaryOf('off').preset);

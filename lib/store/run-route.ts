@@ -11,7 +11,10 @@ export interface RouteStop {
  * swap (any cause: by hand, planned, cross-vendor fallback, a fork moving on), a same-vendor
  * fallback model, and a fork's start (its trajectory began on the parent's vendor).
  */
-export type RouteEvent = { kind: 'swap'; from: RouteStop; to: RouteStop } | { kind: 'fallback'; model: string } | { kind: 'fork'; at: RouteStop };
+export type RouteEvent =
+  | { kind: 'swap'; from: RouteStop; to: RouteStop }
+  | { kind: 'fallback'; model: string }
+  | { kind: 'fork'; at: RouteStop };
 
 /**
  * What the store keeps of a run's route (the summary row's `route`): the vendors and models
@@ -28,7 +31,11 @@ export const NO_ROUTE: RouteState = { stops: [] };
 export function routeEventOf(event: RunEvent): RouteEvent | undefined {
   switch (event.event) {
     case 'swap':
-      return { kind: 'swap', from: { vendor: event.from_vendor, model: event.from_model }, to: { vendor: event.to_vendor, model: event.to_model } };
+      return {
+        kind: 'swap',
+        from: { vendor: event.from_vendor, model: event.from_model },
+        to: { vendor: event.to_vendor, model: event.to_model },
+      };
     case 'fallback':
       return { kind: 'fallback', model: event.to_model };
     case 'forked_from':
@@ -38,7 +45,8 @@ export function routeEventOf(event: RunEvent): RouteEvent | undefined {
   }
 }
 
-const sameStop = (a: RouteStop | undefined, b: RouteStop): boolean => a?.vendor === b.vendor && a.model === b.model;
+const sameStop = (a: RouteStop | undefined, b: RouteStop): boolean =>
+  a?.vendor === b.vendor && a.model === b.model;
 
 /**
  * Adds route events to a run's route. `start` is the vendor and model the run started on
@@ -82,7 +90,10 @@ export function routeStops(state: RouteState, start: RouteStop): RouteStop[] {
 export function parseRoute(stored: string): RouteState {
   try {
     const parsed = JSON.parse(stored) as Partial<RouteState>;
-    return { stops: Array.isArray(parsed.stops) ? parsed.stops : [], ...(parsed.fork ? { fork: parsed.fork } : {}) };
+    return {
+      stops: Array.isArray(parsed.stops) ? parsed.stops : [],
+      ...(parsed.fork ? { fork: parsed.fork } : {}),
+    };
   } catch {
     return NO_ROUTE;
   }

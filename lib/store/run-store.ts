@@ -11,7 +11,8 @@ export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protoc
  */
 export type RowTotals = Pick<RunTotals, 'inputTokens' | 'outputTokens' | 'usd'>;
 
-export type CreateRunOptions = CreateRunRecord & (CreateRunEvents | { events?: undefined; totals?: undefined });
+export type CreateRunOptions = CreateRunRecord &
+  (CreateRunEvents | { events?: undefined; totals?: undefined });
 
 /** A whole log written with the record in one transaction (an import is all or nothing). */
 export interface CreateRunEvents {

@@ -1,4 +1,12 @@
-import { foldTotals, resolveRecovery, RunConfigSchema, stampEvent, type EventBody, type RunConfig, type RunEvent } from '@/lib/protocol';
+import {
+  foldTotals,
+  resolveRecovery,
+  RunConfigSchema,
+  stampEvent,
+  type EventBody,
+  type RunConfig,
+  type RunEvent,
+} from '@/lib/protocol';
 import type { RowTotals } from './run-store';
 
 /**
@@ -74,6 +82,10 @@ export function sampleRunEvents({ runId }: { runId: string }): RunEvent[] {
  * Events [from, to) of a log as one batch for the store, with the run's totals after its last
  * event, as a run's log hands them on: `store.appendEvents({ runId, ...batchOf(events, 0, 3) })`.
  */
-export function batchOf(events: readonly RunEvent[], from = 0, to = events.length): { events: RunEvent[]; totals: RowTotals } {
+export function batchOf(
+  events: readonly RunEvent[],
+  from = 0,
+  to = events.length,
+): { events: RunEvent[]; totals: RowTotals } {
   return { events: events.slice(from, to), totals: foldTotals(events.slice(0, to)) };
 }

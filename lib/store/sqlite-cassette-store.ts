@@ -39,7 +39,13 @@ function summaryOf(row: CassetteRow, cassette: Cassette): CassetteSummary {
 }
 
 /** Cassettes on the run store's SQLite file (its own connection, as the prompt sets). */
-export function createSqliteCassetteStore({ dir, now = Date.now }: { dir: string; now?: () => number }): CassetteStore {
+export function createSqliteCassetteStore({
+  dir,
+  now = Date.now,
+}: {
+  dir: string;
+  now?: () => number;
+}): CassetteStore {
   fs.mkdirSync(dir, { recursive: true });
   const db = new Database(path.join(dir, DB_FILE_NAME));
   db.pragma('journal_mode = WAL');

@@ -27,20 +27,32 @@ function toPromptSet(row: PromptSetRow): PromptSet {
 }
 
 /** Prompt sets on the run store's SQLite file (its own connection, as the sweep store). */
-export function createSqlitePromptSetStore({ dir, now = Date.now }: { dir: string; now?: () => number }): PromptSetStore {
+export function createSqlitePromptSetStore({
+  dir,
+  now = Date.now,
+}: {
+  dir: string;
+  now?: () => number;
+}): PromptSetStore {
   fs.mkdirSync(dir, { recursive: true });
   const db = new Database(path.join(dir, DB_FILE_NAME));
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
-  const nextVersion = db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS next FROM prompt_sets WHERE name = ?');
+  const nextVersion = db.prepare<[string], { next: number }>(
+    'SELECT COALESCE(MAX(version), 0) + 1 AS next FROM prompt_sets WHERE name = ?',
+  );
   const insert = db.prepare(
     `INSERT INTO prompt_sets (name, version, created_at, system, task, tool_descriptions)
      VALUES (@name, @version, @created_at, @system, @task, @tool_descriptions)`,
   );
-  const selectOne = db.prepare<[string, number], PromptSetRow>('SELECT * FROM prompt_sets WHERE name = ? AND version = ?');
-  const selectAll = db.prepare<[], PromptSetRow>('SELECT * FROM prompt_sets ORDER BY created_at DESC, name, version DESC');
+  const selectOne = db.prepare<[string, number], PromptSetRow>(
+    'SELECT * FROM prompt_sets WHERE name = ? AND version = ?',
+  );
+  const selectAll = db.prepare<[], PromptSetRow>(
+    'SELECT * FROM prompt_sets ORDER BY created_at DESC, name, version DESC',
+  );
 
   // Reading the next version and writing it in one transaction: two saves never share a number.
   const save = db.transaction((body: SavePromptSetBody): PromptSet => {

@@ -34,7 +34,9 @@ describe('sqlite run store', () => {
     const events = sampleRunEvents({ runId: 'r1' });
     store.createRun({ id: 'r1', config: sampleConfig() });
     store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 2) });
-    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 3, 4) })).toThrow(/continue the log at seq 2/);
+    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 3, 4) })).toThrow(
+      /continue the log at seq 2/,
+    );
     expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 1, 3) })).toThrow(/seq 2, got seq 1/);
     expect(() => store.appendEvents({ runId: 'nope', ...batchOf(events, 0, 1) })).toThrow(/does not exist/);
     expect(store.getRun('r1')?.summary.event_count).toBe(2);
@@ -45,7 +47,9 @@ describe('sqlite run store', () => {
     store.createRun({ id: 'whole', config: sampleConfig(), ...batchOf(events) });
     expect(store.getRun('whole')?.summary.event_count).toBe(7);
     const broken = sampleRunEvents({ runId: 'broken' }).filter((e) => e.seq !== 2);
-    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), ...batchOf(broken) })).toThrow(/seq 3 breaks/);
+    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), ...batchOf(broken) })).toThrow(
+      /seq 3 breaks/,
+    );
     expect(store.getRun('broken')).toBeUndefined();
   });
 
@@ -54,7 +58,13 @@ describe('sqlite run store', () => {
     store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
     store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 4) });
     const mid = store.getRun('r1')!.summary;
-    expect(mid).toMatchObject({ status: 'running', reason: null, iterations: 1, input_tokens: 1000, usd: 0.0045 });
+    expect(mid).toMatchObject({
+      status: 'running',
+      reason: null,
+      iterations: 1,
+      input_tokens: 1000,
+      usd: 0.0045,
+    });
     store.appendEvents({ runId: 'r1', ...batchOf(events, 4) });
     const record = store.getRun('r1')!;
     expect(record.config).toEqual(sampleConfig());
@@ -97,8 +107,16 @@ describe('sqlite run store', () => {
       check: 'test/slugify.test.js',
       detail: '1 passed, 1 failed',
     };
-    store.createRun({ id: 'v1', config: sampleConfig(), ...batchOf([...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }]) });
-    expect(store.getRun('v1')!.summary).toMatchObject({ status: 'completed', reason: 'end_turn', verdict: 'not_done' });
+    store.createRun({
+      id: 'v1',
+      config: sampleConfig(),
+      ...batchOf([...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }]),
+    });
+    expect(store.getRun('v1')!.summary).toMatchObject({
+      status: 'completed',
+      reason: 'end_turn',
+      verdict: 'not_done',
+    });
     expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
   });
 
@@ -110,16 +128,37 @@ describe('sqlite run store', () => {
       promptSet: { name: 'terse', version: 2 },
       faults: {
         rules: [
-          { id: 'r1', label: 'overloaded ×3', when: { kind: 'next', count: 3 }, action: { type: 'http_error', status: 529 } },
-          { id: 'off', enabled: false, when: { kind: 'always' }, action: { type: 'http_error', status: 500 } },
+          {
+            id: 'r1',
+            label: 'overloaded ×3',
+            when: { kind: 'next', count: 3 },
+            action: { type: 'http_error', status: 529 },
+          },
+          {
+            id: 'off',
+            enabled: false,
+            when: { kind: 'always' },
+            action: { type: 'http_error', status: 500 },
+          },
         ],
         tools: [{ id: 't1', tool: 'run_check', kind: 'throw' }],
       },
     });
     const events = sampleRunEvents({ runId: 't1' });
     const end = events.at(-1)!;
-    const title = { run_id: 't1', seq: end.seq, ts: end.ts, event: 'run_title' as const, iteration: 1, title: 'Fix slugify' };
-    store.createRun({ id: 't1', config, ...batchOf([...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }]) });
+    const title = {
+      run_id: 't1',
+      seq: end.seq,
+      ts: end.ts,
+      event: 'run_title' as const,
+      iteration: 1,
+      title: 'Fix slugify',
+    };
+    store.createRun({
+      id: 't1',
+      config,
+      ...batchOf([...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }]),
+    });
     expect(store.listRuns()[0]).toMatchObject({
       title: 'Fix slugify',
       preset: 's11',
@@ -149,7 +188,20 @@ describe('sqlite run store', () => {
       const start = sampleRunEvents({ runId: id })[0]!;
       store.appendEvents({
         runId: id,
-        ...batchOf([start, { run_id: id, seq: 1, ts: 5, event: 'terminate', reason, complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }]),
+        ...batchOf([
+          start,
+          {
+            run_id: id,
+            seq: 1,
+            ts: 5,
+            event: 'terminate',
+            reason,
+            complete: false,
+            usd_so_far: 0,
+            input_tokens: 0,
+            output_tokens: 0,
+          },
+        ]),
       });
     }
     expect(store.getRun('a')?.summary.status).toBe('aborted');

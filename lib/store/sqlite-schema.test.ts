@@ -18,7 +18,11 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** The events table's definition as SQLite keeps it. */
 function eventsTableSql(db: Database.Database): string {
-  return (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() as { sql: string }).sql;
+  return (
+    db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() as {
+      sql: string;
+    }
+  ).sql;
 }
 
 describe('store migrations', () => {
@@ -29,11 +33,15 @@ describe('store migrations', () => {
     migrate(old, 6);
     expect(eventsTableSql(old)).toMatch(/WITHOUT ROWID/);
     const runs = ['r-b', 'r-a'].map((id) => ({ id, events: sampleRunEvents({ runId: id }) }));
-    const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
+    const insertEvent = old.prepare(
+      'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
+    );
     runs.forEach(({ id, events }, index) => {
       const summary = summarizeEvents(events, NO_TOTALS);
       old
-        .prepare('INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO runs (id, created_at, config, status, terminate_reason, complete, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(
           id,
           1000 + index,
@@ -45,9 +53,12 @@ describe('store migrations', () => {
           summary.maxTs,
         );
       // Stored out of seq order: the copy must put them back in order.
-      for (const event of [...events].reverse()) insertEvent.run(id, event.seq, event.event, event.ts, eventJson(event));
+      for (const event of [...events].reverse())
+        insertEvent.run(id, event.seq, event.event, event.ts, eventJson(event));
     });
-    const before = runs.map(({ id }) => old.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id));
+    const before = runs.map(({ id }) =>
+      old.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id),
+    );
     old.close();
 
     const store = createSqliteRunStore({ dir });
@@ -71,8 +82,16 @@ describe('store migrations', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(eventsTableSql(db)).not.toMatch(/WITHOUT ROWID/);
       // Every column of every row as it was.
-      expect(runs.map(({ id }) => db.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id))).toEqual(before);
-      expect(() => db.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)').run('r-a', 0, 'x', 0, '{}')).toThrow(/UNIQUE/);
+      expect(
+        runs.map(({ id }) =>
+          db.prepare('SELECT seq, type, ts, body FROM events WHERE run_id = ? ORDER BY seq').all(id),
+        ),
+      ).toEqual(before);
+      expect(() =>
+        db
+          .prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)')
+          .run('r-a', 0, 'x', 0, '{}'),
+      ).toThrow(/UNIQUE/);
       // Deleting a run still deletes its events.
       db.pragma('foreign_keys = ON');
       db.prepare('DELETE FROM runs WHERE id = ?').run('r-a');
@@ -118,9 +137,22 @@ describe('store migrations', () => {
     ].map((e, seq) => ({ ...e, seq })) as ReturnType<typeof sampleRunEvents>;
     const summary = summarizeEvents(events, NO_TOTALS);
     old
-      .prepare('INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run('r-old', 1000, JSON.stringify(sampleConfig()), 'completed', 'sim-anthropic', 'claude-sim-sonnet', events.length, summary.maxTs);
-    const insertEvent = old.prepare('INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)');
+      .prepare(
+        'INSERT INTO runs (id, created_at, config, status, vendor, model, event_count, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        'r-old',
+        1000,
+        JSON.stringify(sampleConfig()),
+        'completed',
+        'sim-anthropic',
+        'claude-sim-sonnet',
+        events.length,
+        summary.maxTs,
+      );
+    const insertEvent = old.prepare(
+      'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const event of events) insertEvent.run('r-old', event.seq, event.event, event.ts, eventJson(event));
     old.close();
 
@@ -150,14 +182,32 @@ describe('store migrations', () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
     migrate(old, 10);
     const grid = (costCapUsd?: number) =>
-      JSON.stringify(SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2], ...(costCapUsd ? { costCapUsd } : {}) }));
+      JSON.stringify(
+        SweepGridSchema.parse({
+          configurations: [{ id: 'c', preset: 'codesmith' }],
+          seeds: [1, 2],
+          ...(costCapUsd ? { costCapUsd } : {}),
+        }),
+      );
     const insertSweep = old.prepare(
       "INSERT INTO sweeps (id, created_at, name, grid, status, total, done, elapsed_ms, runner, message) VALUES (?, ?, ?, ?, ?, 2, ?, 100, 'local', ?)",
     );
-    insertSweep.run('s-cap', 2, 'capped', grid(0.5), 'stopped', 1, 'cost cap: the sweep stopped before run 2 of 2');
+    insertSweep.run(
+      's-cap',
+      2,
+      'capped',
+      grid(0.5),
+      'stopped',
+      1,
+      'cost cap: the sweep stopped before run 2 of 2',
+    );
     insertSweep.run('s-plain', 1, 'plain', grid(), 'completed', 2, null);
-    const insertRun = old.prepare("INSERT INTO runs (id, created_at, config, status, sweep_id) VALUES (?, 1, ?, 'ended', ?)");
-    const insertMetrics = old.prepare('INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (?, ?, ?, ?)');
+    const insertRun = old.prepare(
+      "INSERT INTO runs (id, created_at, config, status, sweep_id) VALUES (?, 1, ?, 'ended', ?)",
+    );
+    const insertMetrics = old.prepare(
+      'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (?, ?, ?, ?)',
+    );
     const stored: Array<[string, number, number]> = [
       ['s-cap', 0, 0.125],
       ['s-plain', 0, 0.25],
@@ -165,7 +215,12 @@ describe('store migrations', () => {
     ];
     for (const [sweep, job, usd] of stored) {
       insertRun.run(`${sweep}-${job}`, JSON.stringify(sampleConfig()), sweep);
-      insertMetrics.run(sweep, job, `${sweep}-${job}`, JSON.stringify({ job, run_id: `${sweep}-${job}`, usd }));
+      insertMetrics.run(
+        sweep,
+        job,
+        `${sweep}-${job}`,
+        JSON.stringify({ job, run_id: `${sweep}-${job}`, usd }),
+      );
     }
     old.close();
 

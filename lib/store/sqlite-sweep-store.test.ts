@@ -101,10 +101,23 @@ describe('sqlite sweep store', () => {
     ];
     sweeps.updateSweep({ id: 's1', done: 1, elapsedMs: 20, notes: lines, spentUsd: 0.2 });
     // A later update without lines keeps them; the sweep's end writes its status and message beside them.
-    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'stopped', message: 'cost cap: stopped', spentUsd: 0.2 + 0.1 });
+    sweeps.updateSweep({
+      id: 's1',
+      done: 2,
+      elapsedMs: 40,
+      status: 'stopped',
+      message: 'cost cap: stopped',
+      spentUsd: 0.2 + 0.1,
+    });
     sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40 });
     const live = sweeps.getSweep('s1')!.summary;
-    expect(live).toMatchObject({ notes: lines, spent_usd: 0.2 + 0.1, cost_cap_usd: 0.5, status: 'stopped', message: 'cost cap: stopped' });
+    expect(live).toMatchObject({
+      notes: lines,
+      spent_usd: 0.2 + 0.1,
+      cost_cap_usd: 0.5,
+      status: 'stopped',
+      message: 'cost cap: stopped',
+    });
     sweeps.close();
     runs.close();
     sweeps = createSqliteSweepStore({ dir });
@@ -119,7 +132,13 @@ describe('sqlite sweep store', () => {
   });
 
   it('a sweep closed after its process died has spent what its stored runs cost, however far its progress lagged', () => {
-    sweeps.createSweep({ id: 's1', name: 'x', grid: SweepGridSchema.parse({ ...grid, costCapUsd: 1 }), total: 2, runner: 'local' });
+    sweeps.createSweep({
+      id: 's1',
+      name: 'x',
+      grid: SweepGridSchema.parse({ ...grid, costCapUsd: 1 }),
+      total: 2,
+      runner: 'local',
+    });
     runs.createRun({
       id: 's1-0',
       config: sampleConfig(),
@@ -130,13 +149,25 @@ describe('sqlite sweep store', () => {
     setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
     sweeps.close();
     sweeps = createSqliteSweepStore({ dir });
-    expect(sweeps.getSweep('s1')!.summary).toMatchObject({ status: 'failed', done: 1, spent_usd: 0.3, cost_cap_usd: 1 });
+    expect(sweeps.getSweep('s1')!.summary).toMatchObject({
+      status: 'failed',
+      done: 1,
+      spent_usd: 0.3,
+      cost_cap_usd: 1,
+    });
   });
 
   it('writes neither the run nor its metrics when the log is broken', () => {
     sweeps.createSweep({ id: 's1', name: 'x', grid, total: 1, runner: 'local' });
     const broken = sampleRunEvents({ runId: 's1-0' }).filter((e) => e.seq !== 2);
-    expect(() => runs.createRun({ id: 's1-0', config: sampleConfig(), ...batchOf(broken), sweep: { sweepId: 's1', job: 0, metrics: metrics(0) } })).toThrow();
+    expect(() =>
+      runs.createRun({
+        id: 's1-0',
+        config: sampleConfig(),
+        ...batchOf(broken),
+        sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
+      }),
+    ).toThrow();
     expect(runs.getRun('s1-0')).toBeUndefined();
     expect(sweeps.readSweepMetrics('s1')).toEqual([]);
   });
@@ -187,6 +218,8 @@ function setSweepOwner(id: string, owner: string): void {
 
 /** The pid of a process that has exited (a child spawned and waited for). */
 function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
   return Number(child.stdout);
 }

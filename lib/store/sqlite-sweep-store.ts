@@ -72,8 +72,12 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
      WHERE id = @id`,
   );
   const selectOne = db.prepare<[string], SweepRow>('SELECT * FROM sweeps WHERE id = ?');
-  const selectMany = db.prepare<[number], SweepRow>('SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?');
-  const selectMetrics = db.prepare<[string], { metrics: string }>('SELECT metrics FROM sweep_runs WHERE sweep_id = ? ORDER BY job');
+  const selectMany = db.prepare<[number], SweepRow>(
+    'SELECT * FROM sweeps ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  );
+  const selectMetrics = db.prepare<[string], { metrics: string }>(
+    'SELECT metrics FROM sweep_runs WHERE sweep_id = ? ORDER BY job',
+  );
   const selectOpen = db.prepare<[], { id: string; owner: string | null; runner: string }>(
     `SELECT id, owner, runner FROM sweeps WHERE status IN ('running', 'queued')`,
   );
@@ -95,8 +99,26 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   closeInterrupted();
 
   return {
-    createSweep({ id, name, grid, total, runner, createdAt = Date.now(), status = 'running' }: CreateSweepOptions): void {
-      insert.run({ id, createdAt, name, grid: JSON.stringify(grid), status, total, runner, owner, costCapUsd: grid.costCapUsd ?? null });
+    createSweep({
+      id,
+      name,
+      grid,
+      total,
+      runner,
+      createdAt = Date.now(),
+      status = 'running',
+    }: CreateSweepOptions): void {
+      insert.run({
+        id,
+        createdAt,
+        name,
+        grid: JSON.stringify(grid),
+        status,
+        total,
+        runner,
+        owner,
+        costCapUsd: grid.costCapUsd ?? null,
+      });
     },
     updateSweep({ id, done, elapsedMs, status, message, notes, spentUsd }: UpdateSweepOptions): void {
       update.run({

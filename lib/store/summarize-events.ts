@@ -1,4 +1,10 @@
-import { runOutcome, type RunEvent, type ScheduledSwap, type TaskVerdict, type TerminateReason } from '@/lib/protocol';
+import {
+  runOutcome,
+  type RunEvent,
+  type ScheduledSwap,
+  type TaskVerdict,
+  type TerminateReason,
+} from '@/lib/protocol';
 import type { RowTotals, RunStatus } from './run-store';
 import { routeEventOf, type RouteEvent } from './run-route';
 

@@ -33,7 +33,8 @@ export interface ClosedSweep {
 }
 
 /** The message a sweep closed after its process died carries. */
-export const INTERRUPTED_SWEEP_MESSAGE = 'the process running this sweep stopped before it ended; its finished runs are kept';
+export const INTERRUPTED_SWEEP_MESSAGE =
+  'the process running this sweep stopped before it ended; its finished runs are kept';
 
 export interface SweepRecord {
   summary: SweepSummary;

@@ -26,22 +26,36 @@ let runStore: RunStore;
 let sweepStore: SweepStore;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
+  if (!fs.existsSync(REDIS))
+    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bullmq-'));
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   let redisOut = '';
-  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  redis = spawn(
+    REDIS,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
   await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
   for (let i = 0; i < 2; i += 1) {
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOOP_LAB_REDIS_URL: url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          NODE_ENV: 'test',
+          LOOP_LAB_REDIS_URL: url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     workers.push(child);
@@ -52,7 +66,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
+  await Promise.all(
+    workers.map(
+      (w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM')))),
+    ),
+  );
   redis?.kill('SIGTERM');
   runStore?.close();
   sweepStore?.close();
@@ -98,18 +116,29 @@ describe('sweeps through BullMQ on a real Redis', () => {
       const killer = (async () => {
         while (killing) {
           const clients = String(await admin.call('CLIENT', 'LIST'));
-          for (const [, id] of clients.matchAll(/(?:^|\n)id=(\d+) [^\n]*name=\S*:qe\b/g)) await admin.call('CLIENT', 'KILL', 'ID', id!);
+          for (const [, id] of clients.matchAll(/(?:^|\n)id=(\d+) [^\n]*name=\S*:qe\b/g))
+            await admin.call('CLIENT', 'KILL', 'ID', id!);
           const done = await Promise.all([0, 1, 2, 3].map((i) => jobs.getJobState(`sw-missed-${i}`)));
           if (done.every((state) => state === 'completed')) killing = false;
           else await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();
-      const outcome = await executeSweep({ sweepId: 'sw-missed', grid, runner: queued, runStore, sweepStore });
+      const outcome = await executeSweep({
+        sweepId: 'sw-missed',
+        grid,
+        runner: queued,
+        runStore,
+        sweepStore,
+      });
       // (Read from Redis, a job's result is collected and the job removed: it never shows as completed.)
       killing = false;
       await killer;
       expect(outcome.status).toBe('completed');
-      expect(sweepStore.getSweep('sw-missed')?.summary).toMatchObject({ status: 'completed', done: 4, total: 4 });
+      expect(sweepStore.getSweep('sw-missed')?.summary).toMatchObject({
+        status: 'completed',
+        done: 4,
+        total: 4,
+      });
       expect(runStore.listRuns({ sweepId: 'sw-missed', limit: 10 })).toHaveLength(4);
     } finally {
       killing = false;

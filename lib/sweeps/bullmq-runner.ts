@@ -53,10 +53,18 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
       if (signal?.aborted) throw abortError();
       if (input.apiKey !== undefined) throw new Error(NO_KEYS_ON_QUEUE);
       const jobId = `${input.sweepId}-${input.job.index}`;
-      const data: QueuedSweepJob = { sweepId: input.sweepId, job: input.job, ...(input.replay ? { replay: input.replay } : {}) };
+      const data: QueuedSweepJob = {
+        sweepId: input.sweepId,
+        job: input.job,
+        ...(input.replay ? { replay: input.replay } : {}),
+      };
       // A result nobody collects (its sweep's process died, or cancelled it while the job ran)
       // is removed by BullMQ an hour later; removeDeadSweepJobs collects such jobs at startup.
-      const job = await queue.add('run', data, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
+      const job = await queue.add('run', data, {
+        jobId,
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 3600 },
+      });
       const settled = new AbortController();
       const finished = job.waitUntilFinished(events) as Promise<SweepJobResult>;
       const read = readWhenFinished(queue, jobId, settled.signal);
@@ -90,7 +98,14 @@ export async function createBullmqRunner({ redisUrl }: { redisUrl: string }): Pr
 }
 
 /** The states a job of a dead sweep can be left in (an active one is locked by its worker). */
-const LEFT_OVER_STATES: JobType[] = ['wait', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'];
+const LEFT_OVER_STATES: JobType[] = [
+  'wait',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+];
 
 /**
  * Removes the queue's jobs of sweeps that are over: after a crash the workers go on taking the
@@ -98,8 +113,16 @@ const LEFT_OVER_STATES: JobType[] = ['wait', 'delayed', 'prioritized', 'waiting-
  * A job's id is `<sweep id>-<job index>`; `isDead` says which sweeps are over (sweeps it does
  * not know, of another data folder on the same Redis, are left alone). Returns how many.
  */
-export async function removeDeadSweepJobs({ redisUrl, isDead }: { redisUrl: string; isDead: (sweepId: string) => boolean }): Promise<number> {
-  const queue = new Queue<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, { connection: redisConnection(redisUrl) });
+export async function removeDeadSweepJobs({
+  redisUrl,
+  isDead,
+}: {
+  redisUrl: string;
+  isDead: (sweepId: string) => boolean;
+}): Promise<number> {
+  const queue = new Queue<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, {
+    connection: redisConnection(redisUrl),
+  });
   try {
     await queue.waitUntilReady();
     const ids = await queue.getRanges(LEFT_OVER_STATES, 0, -1);
@@ -119,7 +142,11 @@ export async function removeDeadSweepJobs({ redisUrl, isDead }: { redisUrl: stri
  * Resolves with the job's result once Redis holds it as completed (rejects once failed, or when
  * the job is gone), reading its state every JOB_STATE_POLL_MS until `stop` aborts.
  */
-async function readWhenFinished(queue: Queue<QueuedSweepJob, SweepJobResult>, jobId: string, stop: AbortSignal): Promise<SweepJobResult> {
+async function readWhenFinished(
+  queue: Queue<QueuedSweepJob, SweepJobResult>,
+  jobId: string,
+  stop: AbortSignal,
+): Promise<SweepJobResult> {
   while (!stop.aborted) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, JOB_STATE_POLL_MS);

@@ -10,7 +10,9 @@ export function sweepRunnerKind(env: EnvSource = processEnv()): 'local' | 'bullm
  * The runner for this process: the local worker pool, or BullMQ on Redis (then any number of
  * `npm run worker` processes run the jobs). Nothing else changes between the two.
  */
-export async function createSweepRunner(options: { workers?: number; env?: EnvSource } = {}): Promise<SweepJobRunner> {
+export async function createSweepRunner(
+  options: { workers?: number; env?: EnvSource } = {},
+): Promise<SweepJobRunner> {
   const { redisUrl } = serverEnv(options.env ?? processEnv());
   if (redisUrl) {
     const { createBullmqRunner } = await import('./bullmq-runner');

@@ -45,9 +45,15 @@ describe('the endpoint limiter', () => {
       { at: 0, tokens: 60 },
       { at: 300, tokens: 30 },
     ];
-    expect(decide(window, 0, request(500, { limits, tokens: 50 }))).toEqual({ waitMs: 500, because: 'tokens' });
+    expect(decide(window, 0, request(500, { limits, tokens: 50 }))).toEqual({
+      waitMs: 500,
+      because: 'tokens',
+    });
     expect(decide(window, 0, request(500, { limits, tokens: 10 }))).toEqual({ waitMs: 0 });
     expect(decide([], 0, request(500, { limits, tokens: 500 }))).toEqual({ waitMs: 0 });
-    expect(decide([{ at: 400, tokens: 5 }], 0, request(500, { limits, tokens: 500 }))).toEqual({ waitMs: 900, because: 'tokens' });
+    expect(decide([{ at: 400, tokens: 5 }], 0, request(500, { limits, tokens: 500 }))).toEqual({
+      waitMs: 900,
+      because: 'tokens',
+    });
   });
 });

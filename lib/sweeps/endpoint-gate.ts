@@ -25,10 +25,13 @@ export interface TakeRequest {
 }
 
 /** Why a request must wait: the endpoint's pause, its request limit or its token limit. */
-export type GateWait = { waitMs: 0; because?: undefined } | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
+export type GateWait =
+  { waitMs: 0; because?: undefined } | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
 
 /** A place taken: `entry` names it for settle. */
-export type GateTake = { waitMs: 0; because?: undefined; entry: string } | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
+export type GateTake =
+  | { waitMs: 0; because?: undefined; entry: string }
+  | { waitMs: number; because: 'paused' | 'requests' | 'tokens' };
 
 export interface EndpointGate {
   /** Takes a place for one request now (waitMs 0), or says how long until one may be free and why. */
@@ -71,7 +74,8 @@ export function decide(entries: readonly WindowEntry[], pausedUntil: number, req
       // Wait until the oldest entries that must leave for this request to fit have left.
       for (const e of live) {
         sum -= e.tokens;
-        if (sum + tokens <= tpm || sum === 0) return { waitMs: Math.max(1, e.at + windowMs - now), because: 'tokens' };
+        if (sum + tokens <= tpm || sum === 0)
+          return { waitMs: Math.max(1, e.at + windowMs - now), because: 'tokens' };
       }
     }
   }
@@ -86,7 +90,9 @@ export function createMemoryGate(): EndpointGate {
   return {
     take(request) {
       // Sorted by time: a settled entry moves later.
-      const kept = (windows.get(request.key) ?? []).filter((e) => e.at > request.now - request.windowMs).sort((a, b) => a.at - b.at);
+      const kept = (windows.get(request.key) ?? [])
+        .filter((e) => e.at > request.now - request.windowMs)
+        .sort((a, b) => a.at - b.at);
       windows.set(request.key, kept);
       const wait = decide(kept, paused.get(request.key) ?? 0, request);
       if (wait.because !== undefined) return Promise.resolve(wait);

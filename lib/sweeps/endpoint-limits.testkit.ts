@@ -10,7 +10,14 @@ import { mostInAnyWindow, type SeenRequest } from './real-endpoint.testkit';
  */
 export function expectEndpointLimitsHeld(
   seen: readonly SeenRequest[],
-  options: { key: string; systemPrompts: readonly string[]; scale: number; perMin: number; retryAfterS: number; jitterMs: number },
+  options: {
+    key: string;
+    systemPrompts: readonly string[];
+    scale: number;
+    perMin: number;
+    retryAfterS: number;
+    jitterMs: number;
+  },
 ): { limited: number; pauseMs: number } {
   const { key, systemPrompts, scale, perMin, retryAfterS, jitterMs } = options;
   expect(new Set(seen.map((s) => s.model))).toEqual(new Set(['gpt-4o-mini', 'deepseek-chat']));
@@ -22,6 +29,8 @@ export function expectEndpointLimitsHeld(
   expect(limited).toBe(2);
   // (A request the limiter let go before the 429 came back may still arrive just after it.)
   const pauseMs = retryAfterS * 1000 * scale;
-  expect(seen.filter((s) => s.at > seen[limited]!.at + jitterMs && s.at < seen[limited]!.at + pauseMs - jitterMs)).toEqual([]);
+  expect(
+    seen.filter((s) => s.at > seen[limited]!.at + jitterMs && s.at < seen[limited]!.at + pauseMs - jitterMs),
+  ).toEqual([]);
   return { limited, pauseMs };
 }

@@ -11,7 +11,15 @@ export const SMALL_GRID: SweepGridInput = {
     { id: 'none' },
     {
       id: 'overloaded-x2',
-      plan: { rules: [{ id: 'o', when: { kind: 'requests', numbers: [2, 3] }, action: { type: 'http_error', status: 529 } }] },
+      plan: {
+        rules: [
+          {
+            id: 'o',
+            when: { kind: 'requests', numbers: [2, 3] },
+            action: { type: 'http_error', status: 529 },
+          },
+        ],
+      },
     },
   ],
   seeds: { from: 1, to: 5 },

@@ -38,11 +38,14 @@ describe('executeSweep on the local worker pool', () => {
       expect(second.rows).toEqual(first.rows);
 
       // Under two overloads CodeSmith's retries finish every run; naive's first error ends it.
-      const row = (config: string, plan: string) => first.rows.find((r) => r.config === config && r.fault_plan === plan)!;
+      const row = (config: string, plan: string) =>
+        first.rows.find((r) => r.config === config && r.fault_plan === plan)!;
       expect(row('codesmith', 'overloaded-x2').completion_rate).toBe(1);
       expect(row('naive', 'overloaded-x2').completion_rate).toBe(0);
       expect(row('naive', 'overloaded-x2').errors_seen).toBe(5);
-      expect(row('codesmith', 'overloaded-x2').median_ms).toBeGreaterThan(row('codesmith', 'none').median_ms!);
+      expect(row('codesmith', 'overloaded-x2').median_ms).toBeGreaterThan(
+        row('codesmith', 'none').median_ms!,
+      );
 
       const stored = sweepStore.getSweep('sw-a')!;
       expect(stored.summary).toMatchObject({ status: 'completed', done: 20, total: 20, runner: 'local' });
@@ -53,7 +56,9 @@ describe('executeSweep on the local worker pool', () => {
       // A stored run reads exactly as the same job run here: a worker's log arrives whole and unchanged.
       const job = expandGrid(grid)[13]!;
       const here = await runSweepJob({ sweepId: 'sw-a', job });
-      expect(runStore.readEvents({ runId: sweepRunId('sw-a', 13) })).toEqual(here.log.bodies.map((json) => JSON.parse(json) as unknown));
+      expect(runStore.readEvents({ runId: sweepRunId('sw-a', 13) })).toEqual(
+        here.log.bodies.map((json) => JSON.parse(json) as unknown),
+      );
       expect(runStore.getRun(sweepRunId('sw-a', 13))!.summary).toMatchObject({
         event_count: here.log.bodies.length,
         duration_ms: here.metrics.duration_ms,
@@ -120,7 +125,11 @@ describe("a key pasted into a sweep's grid", () => {
       expect(record.grid.configurations[0]!.label).toBe('system prompt: use [redacted]');
       const runs = runStore.listRuns({ sweepId: 'sw-key', limit: 10 });
       expect(runs).toHaveLength(2);
-      const stored = JSON.stringify([record, runs, runs.map((r) => [runStore.getRun(r.id), runStore.readEvents({ runId: r.id })])]);
+      const stored = JSON.stringify([
+        record,
+        runs,
+        runs.map((r) => [runStore.getRun(r.id), runStore.readEvents({ runId: r.id })]),
+      ]);
       expect(stored).toContain('[redacted]');
       expect(stored).not.toContain(KEY);
       expect(stored).not.toContain('SweepCanary');

@@ -1,5 +1,13 @@
 import { processEnv } from '@/lib/config/server-env';
-import { countSweepJobs, type Cassette, type SweepGrid, type SweepRow, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
+import {
+  countSweepJobs,
+  type Cassette,
+  type SweepGrid,
+  type SweepRow,
+  type SweepRunMetrics,
+  type SweepStatus,
+  type SweepSummary,
+} from '@/lib/protocol';
 import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { createCostLedger } from './cost-cap';
@@ -51,7 +59,12 @@ const KEPT_NOTES = 20;
 
 /** The environment's keys (and the sweep's own), as every stored run is redacted of them. */
 function environmentRedactor(apiKeys: Readonly<Record<string, string>> = {}): Redactor {
-  return createRedactor({ secrets: [...runSecrets({ env: processEnv() }), ...Object.values(apiKeys).flatMap((apiKey) => runSecrets({ apiKey, env: {} }))] });
+  return createRedactor({
+    secrets: [
+      ...runSecrets({ env: processEnv() }),
+      ...Object.values(apiKeys).flatMap((apiKey) => runSecrets({ apiKey, env: {} })),
+    ],
+  });
 }
 
 /**
@@ -89,7 +102,15 @@ export function createSweepRecord({
 }): void {
   const grid = redactGrid(raw, redactor);
   const total = countSweepJobs(grid);
-  sweepStore.createSweep({ id: sweepId, name: sweepName(grid, total), grid, total, runner, createdAt, status });
+  sweepStore.createSweep({
+    id: sweepId,
+    name: sweepName(grid, total),
+    grid,
+    total,
+    runner,
+    createdAt,
+    status,
+  });
 }
 
 export interface SweepOutcome {
@@ -117,7 +138,14 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   const ledger = createCostLedger(grid.costCapUsd);
   const notes: string[] = [];
   const started = now();
-  if (!options.created) createSweepRecord({ sweepStore, sweepId, grid, runner: runner.kind, ...(options.redactor ? { redactor: options.redactor } : {}) });
+  if (!options.created)
+    createSweepRecord({
+      sweepStore,
+      sweepId,
+      grid,
+      runner: runner.kind,
+      ...(options.redactor ? { redactor: options.redactor } : {}),
+    });
   const record = sweepStore.getSweep(sweepId)!.summary;
   const createdAt = Date.parse(record.created_at);
   const name = record.name;
@@ -143,7 +171,11 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   const progress = (s: SweepSummary): SweepProgress => {
     const since = firstAt === undefined ? 0 : now() - firstAt;
     const runsPerSec = s.done >= 2 && since > 0 ? ((s.done - 1) * 1000) / since : 0;
-    return { summary: s, runsPerSec, etaMs: s.done > 0 && runsPerSec > 0 ? ((s.total - s.done) / runsPerSec) * 1000 : null };
+    return {
+      summary: s,
+      runsPerSec,
+      etaMs: s.done > 0 && runsPerSec > 0 ? ((s.total - s.done) / runsPerSec) * 1000 : null,
+    };
   };
 
   const inputOf = (job: SweepJob): SweepJobInput => {
@@ -191,7 +223,13 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
       // A new endpoint line is written at once (a pause is rare and a reload must show it); progress every PERSIST_EVERY_MS.
       if ((result.notes?.length ?? 0) > 0 || now() - lastPersist >= PERSIST_EVERY_MS) {
         lastPersist = now();
-        sweepStore.updateSweep({ id: sweepId, done: s.done, elapsedMs: s.elapsed_ms, spentUsd: ledger.spentUsd, ...(s.notes ? { notes: s.notes } : {}) });
+        sweepStore.updateSweep({
+          id: sweepId,
+          done: s.done,
+          elapsedMs: s.elapsed_ms,
+          spentUsd: ledger.spentUsd,
+          ...(s.notes ? { notes: s.notes } : {}),
+        });
       }
       onProgress?.(progress(s));
     },
@@ -210,5 +248,10 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   });
   onProgress?.(progress(final));
   metrics.sort((a, b) => a.job - b.job);
-  return { status: outcome.status, ...(message ? { message } : {}), rows: resultsTable({ cells: listCells(grid), metrics }), metrics };
+  return {
+    status: outcome.status,
+    ...(message ? { message } : {}),
+    rows: resultsTable({ cells: listCells(grid), metrics }),
+    metrics,
+  };
 }

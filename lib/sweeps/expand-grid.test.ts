@@ -7,7 +7,13 @@ const grid = SweepGridSchema.parse({
   scenarios: ['fix-failing-test', 'huge-log'],
   configurations: [{ id: 'cs', preset: 'codesmith', recovery: { retry: { maxRetries: 5 } } }],
   mechanismsOff: ['retry', 'watchdog'],
-  faultPlans: [{ id: 'none' }, { id: 'o', plan: { rules: [{ id: 'o', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }] } }],
+  faultPlans: [
+    { id: 'none' },
+    {
+      id: 'o',
+      plan: { rules: [{ id: 'o', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }] },
+    },
+  ],
   vendors: ['sim-anthropic', 'sim-openai'],
   seeds: { from: 1, to: 3 },
 });
@@ -25,7 +31,10 @@ describe('expandGrid', () => {
     const recovery = resolveRecovery(noRetry.config.preset, noRetry.config.recovery);
     expect(recovery.retry.enabled).toBe(false);
     expect(recovery.retry.maxRetries).toBe(5); // the configuration's own override survives
-    expect(resolveRecovery('codesmith', jobs.find((j) => j.configId === 'cs-no-watchdog')!.config.recovery).watchdog.enabled).toBe(false);
+    expect(
+      resolveRecovery('codesmith', jobs.find((j) => j.configId === 'cs-no-watchdog')!.config.recovery)
+        .watchdog.enabled,
+    ).toBe(false);
     expect(noRetry.configLabel).toBe('cs − retry');
   });
 
@@ -39,7 +48,10 @@ describe('expandGrid', () => {
     });
     expect(dup.success).toBe(false);
     expect(dup.error?.issues[0]?.path).toEqual(['configurations']);
-    const huge = SweepGridSchema.safeParse({ configurations: [{ id: 'a', preset: 'naive' }], seeds: { from: 1, to: 50_000 } });
+    const huge = SweepGridSchema.safeParse({
+      configurations: [{ id: 'a', preset: 'naive' }],
+      seeds: { from: 1, to: 50_000 },
+    });
     expect(huge.error?.issues[0]?.message).toMatch(/50000 runs; at most 20000/);
   });
 });

@@ -1,4 +1,12 @@
-import { RunConfigSchema, seedList, type PromptSet, type PromptSetRef, type RunConfig, type SweepEndpoint, type SweepGrid } from '@/lib/protocol';
+import {
+  RunConfigSchema,
+  seedList,
+  type PromptSet,
+  type PromptSetRef,
+  type RunConfig,
+  type SweepEndpoint,
+  type SweepGrid,
+} from '@/lib/protocol';
 import { withMechanismOff } from '@/lib/mechanisms/mechanisms';
 
 /** One run of a sweep: a cell of the grid and a seed, with the config it runs. */
@@ -26,13 +34,23 @@ export interface SweepJob {
 /** Finds a saved prompt-set version (the sweep's caller reads its store). */
 export type PromptSetLookup = (ref: PromptSetRef) => PromptSet | undefined;
 
-export function cellKey(parts: { configId: string; scenario: string; faultPlan: string; vendor: string; model?: string; promptSet?: string }): string {
+export function cellKey(parts: {
+  configId: string;
+  scenario: string;
+  faultPlan: string;
+  vendor: string;
+  model?: string;
+  promptSet?: string;
+}): string {
   const base = `${parts.configId}|${parts.scenario}|${parts.faultPlan}|${parts.vendor}`;
   return `${base}${parts.model !== undefined ? `|${parts.model}` : ''}${parts.promptSet !== undefined ? `|${parts.promptSet}` : ''}`;
 }
 
 /** One row of the results table: a cell of the grid without its seeds. */
-export type SweepCell = Pick<SweepJob, 'key' | 'configId' | 'configLabel' | 'scenario' | 'faultPlan' | 'vendor' | 'model' | 'promptSet'>;
+export type SweepCell = Pick<
+  SweepJob,
+  'key' | 'configId' | 'configLabel' | 'scenario' | 'faultPlan' | 'vendor' | 'model' | 'promptSet'
+>;
 
 /** A prompt-set version as the prompt axis names it. */
 export function promptSetLabel(ref: PromptSetRef): string {
@@ -41,7 +59,10 @@ export function promptSetLabel(ref: PromptSetRef): string {
 
 /** The targets: the simulated vendors, then the real endpoints. */
 function targetsOf(grid: SweepGrid): Array<{ id: string; endpoint?: SweepEndpoint }> {
-  return [...grid.vendors.map((id) => ({ id })), ...grid.endpoints.map((endpoint) => ({ id: endpoint.id, endpoint }))];
+  return [
+    ...grid.vendors.map((id) => ({ id })),
+    ...grid.endpoints.map((endpoint) => ({ id: endpoint.id, endpoint })),
+  ];
 }
 
 /** The cells in table order: scenario, configuration, fault plan, target, model, prompt set. */
@@ -92,16 +113,18 @@ function cellsOf(grid: SweepGrid) {
 
 /** The grid's cells in table order (cheap: no run configs are built). */
 export function listCells(grid: SweepGrid): SweepCell[] {
-  return cellsOf(grid).map(({ key, configId, configLabel, scenario, faultPlan, vendor, model, promptSet }) => ({
-    key,
-    configId,
-    configLabel,
-    scenario,
-    faultPlan,
-    vendor,
-    ...(model !== undefined ? { model } : {}),
-    ...(promptSet !== undefined ? { promptSet } : {}),
-  }));
+  return cellsOf(grid).map(
+    ({ key, configId, configLabel, scenario, faultPlan, vendor, model, promptSet }) => ({
+      key,
+      configId,
+      configLabel,
+      scenario,
+      faultPlan,
+      vendor,
+      ...(model !== undefined ? { model } : {}),
+      ...(promptSet !== undefined ? { promptSet } : {}),
+    }),
+  );
 }
 
 /** The configurations as rows: each as given, then each with one mechanism off. */
@@ -140,7 +163,10 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
     let prompts: ReturnType<typeof promptFields> | undefined;
     if (cell.promptRef) {
       const set = options.promptSets?.(cell.promptRef);
-      if (!set) throw new Error(`promptSets: there is no saved prompt set "${cell.promptRef.name}" version ${cell.promptRef.version}`);
+      if (!set)
+        throw new Error(
+          `promptSets: there is no saved prompt set "${cell.promptRef.name}" version ${cell.promptRef.version}`,
+        );
       prompts = promptFields(set);
     }
     const endpoint = cell.endpoint;

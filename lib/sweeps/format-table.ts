@@ -22,16 +22,39 @@ export const TABLE_COLUMNS: readonly Column[] = [
   { header: 'model', value: (r) => r.model ?? '', axis: 'model' },
   { header: 'prompts', value: (r) => r.prompt_set ?? '', axis: 'prompt_set' },
   { header: 'runs', value: (r) => r.runs },
-  { header: 'loop complete', value: (r) => r.completion_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
-  { header: '95 % CI', value: (r) => `${(r.completion_ci[0] * 100).toFixed(0)}–${(r.completion_ci[1] * 100).toFixed(0)} %` },
+  {
+    header: 'loop complete',
+    value: (r) => r.completion_rate,
+    format: (v) => `${(v * 100).toFixed(0)} %`,
+    better: 'high',
+  },
+  {
+    header: '95 % CI',
+    value: (r) => `${(r.completion_ci[0] * 100).toFixed(0)}–${(r.completion_ci[1] * 100).toFixed(0)} %`,
+  },
   // The scenario's own check on the final workspace (task_verdict), not how the loop ended.
-  { header: 'task done', value: (r) => r.verdict_rate, format: (v) => `${(v * 100).toFixed(0)} %`, better: 'high' },
+  {
+    header: 'task done',
+    value: (r) => r.verdict_rate,
+    format: (v) => `${(v * 100).toFixed(0)} %`,
+    better: 'high',
+  },
   { header: 'unchecked', value: (r) => r.unchecked },
   { header: 'median', value: (r) => r.median_ms, format: seconds, better: 'low' },
   { header: 'p95', value: (r) => r.p95_ms, format: seconds, better: 'low' },
-  { header: 'tokens/run', value: (r) => r.mean_tokens, format: (v) => Math.round(v).toLocaleString('en'), better: 'low' },
+  {
+    header: 'tokens/run',
+    value: (r) => r.mean_tokens,
+    format: (v) => Math.round(v).toLocaleString('en'),
+    better: 'low',
+  },
   { header: '$/run', value: (r) => r.mean_usd, format: (v) => `$${v.toFixed(4)}`, better: 'low' },
-  { header: 'wasted tok/run', value: (r) => r.wasted_tokens, format: (v) => Math.round(v).toLocaleString('en'), better: 'low' },
+  {
+    header: 'wasted tok/run',
+    value: (r) => r.wasted_tokens,
+    format: (v) => Math.round(v).toLocaleString('en'),
+    better: 'low',
+  },
   { header: 'wasted $/run', value: (r) => r.wasted_usd, format: (v) => `$${v.toFixed(4)}`, better: 'low' },
   { header: 'errors seen', value: (r) => r.errors_seen, better: 'low' },
 ];
@@ -64,6 +87,7 @@ export function formatTable(rows: readonly SweepRow[]): string {
   });
   const headers = columns.map((c) => c.header);
   const widths = headers.map((h, ci) => Math.max(h.length, ...cells.map((r) => r[ci]!.length)));
-  const line = (parts: string[]): string => parts.map((p, ci) => (ci < textColumns ? p.padEnd(widths[ci]!) : p.padStart(widths[ci]!))).join('  ');
+  const line = (parts: string[]): string =>
+    parts.map((p, ci) => (ci < textColumns ? p.padEnd(widths[ci]!) : p.padStart(widths[ci]!))).join('  ');
   return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...cells.map(line)].join('\n');
 }

@@ -30,7 +30,10 @@ export interface GatedFetchOptions {
  * the sweep (said in the sweep's progress). It sits beneath the fault wrapper, on the network
  * side: an injected fault sends nothing, so it counts nothing.
  */
-export function gatedFetch(fetch: typeof globalThis.fetch, options: GatedFetchOptions): typeof globalThis.fetch {
+export function gatedFetch(
+  fetch: typeof globalThis.fetch,
+  options: GatedFetchOptions,
+): typeof globalThis.fetch {
   const { gate, key, endpoint, limits, clock } = options;
   const now = options.now ?? (() => Date.now());
   const windowMs = MINUTE_MS * clock.timeScale;
@@ -69,7 +72,11 @@ export function gatedFetch(fetch: typeof globalThis.fetch, options: GatedFetchOp
   }) as typeof globalThis.fetch;
 }
 
-function waitReason(because: 'paused' | 'requests' | 'tokens', limits: EndpointLimits, tokens: number): string {
+function waitReason(
+  because: 'paused' | 'requests' | 'tokens',
+  limits: EndpointLimits,
+  tokens: number,
+): string {
   if (because === 'paused') return 'it is paused after a 429 with Retry-After';
   if (because === 'requests') return `its limit of ${limits.requestsPerMin} requests a minute is reached`;
   return `this request's ${tokens} tokens would pass its limit of ${limits.tokensPerMin} tokens a minute`;

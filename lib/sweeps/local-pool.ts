@@ -26,7 +26,10 @@ export interface SweepJobRunner {
  * no more CPU a run within this machine's noise. A run that outgrows the limit fails its job
  * with a message naming it (below), never silently.
  */
-export const SWEEP_WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+export const SWEEP_WORKER_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 256,
+  maxYoungGenerationSizeMb: 16,
+};
 
 /** One worker per core by default: the virtual clock makes a run pure CPU work. */
 export function defaultWorkerCount(): number {
@@ -141,7 +144,9 @@ export function createLocalPool({
 export function listenForPoolErrors(pool: Piscina, isBeingDestroyed: () => boolean): void {
   pool.on('error', (error: unknown) => {
     if (isBeingDestroyed()) return;
-    console.error(`[loop-lab] a sweep worker failed outside any job: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[loop-lab] a sweep worker failed outside any job: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
 }
 

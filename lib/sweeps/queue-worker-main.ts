@@ -13,11 +13,16 @@ import { serverEnv } from '@/lib/config/server-env';
  * start as many as you like, anywhere that reaches Redis; stop one with Ctrl-C.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } },
+    strict: true,
+  });
   const env = serverEnv();
   const url = env.redisUrl;
   if (!url) {
-    console.error('worker: set LOOP_LAB_REDIS_URL to the Redis server the sweeps use, e.g. redis://127.0.0.1:6379');
+    console.error(
+      'worker: set LOOP_LAB_REDIS_URL to the Redis server the sweeps use, e.g. redis://127.0.0.1:6379',
+    );
     process.exit(2);
   }
   const threads = values.workers ? Number(values.workers) : defaultWorkerCount();
@@ -27,7 +32,8 @@ async function main(): Promise<void> {
   }
   // BullMQ's rate limiter: at most this many jobs a minute across every worker (for sweeps
   // that spend real vendor requests). Unset: no cap.
-  const ratePerMin = values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
+  const ratePerMin =
+    values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
   // Real-endpoint jobs go through the endpoints' limiters in Redis: one for every worker process.
   const pool = createLocalPool({ workers: threads, gate: createRedisGate({ redisUrl: url }) });
   const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
@@ -37,7 +43,9 @@ async function main(): Promise<void> {
   });
   worker.on('failed', (job, error) => console.error(`worker: job ${job?.id} failed: ${error.message}`));
   await worker.waitUntilReady();
-  console.log(`worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE} at ${url.replace(/\/\/[^@/]*@/, '//…@')}`);
+  console.log(
+    `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE} at ${url.replace(/\/\/[^@/]*@/, '//…@')}`,
+  );
   const stop = async (): Promise<void> => {
     await worker.close();
     await pool.close();

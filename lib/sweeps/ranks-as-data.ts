@@ -29,7 +29,11 @@ export function ranksAsData(outDir: string, written: string[]): Plugin {
         const table = RANKS_MODULE.exec(args.path)![1]!;
         // The table as the package builds it, loaded once here, in the process that bundles.
         // Ignored by Next's bundler: a route handler imports it from node_modules at run time.
-        const ranks = ((await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ pathToFileURL(args.path).href)) as { default: unknown }).default;
+        const ranks = (
+          (await import(
+            /* webpackIgnore: true */ /* turbopackIgnore: true */ pathToFileURL(args.path).href
+          )) as { default: unknown }
+        ).default;
         if (!Array.isArray(ranks)) throw new Error(`${args.path} does not export an array of ranks`);
         const file = ranksFileName(table);
         const temp = path.join(outDir, `${file}.${process.pid}.${Date.now()}.tmp`);

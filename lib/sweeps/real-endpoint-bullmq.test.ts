@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
-import { createSqlitePromptSetStore, createSqliteRunStore, createSqliteSweepStore, type PromptSetStore, type RunStore, type SweepStore } from '@/lib/store';
+import {
+  createSqlitePromptSetStore,
+  createSqliteRunStore,
+  createSqliteSweepStore,
+  type PromptSetStore,
+  type RunStore,
+  type SweepStore,
+} from '@/lib/store';
 import { createBullmqRunner } from './bullmq-runner';
 import { executeSweep, type SweepProgress } from './execute-sweep';
 import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
@@ -33,31 +40,40 @@ let promptSetStore: PromptSetStore;
 let endpoint: Awaited<ReturnType<typeof startCountingEndpoint>>;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS)) throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
+  if (!fs.existsSync(REDIS))
+    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bullmq-real-'));
   endpoint = await startCountingEndpoint({ rateLimitAt: 3, retryAfterS: RETRY_AFTER_S });
   const port = await freePort();
   url = `redis://127.0.0.1:${port}`;
   let redisOut = '';
-  redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  redis = spawn(
+    REDIS,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
   await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
   for (let i = 0; i < 2; i += 1) {
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'], {
-      // The workers' own environment names the endpoint and holds its key: nothing of it goes through Redis.
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'test',
-        LOOP_LAB_REDIS_URL: url,
-        OPENAI_BASE_URL: endpoint.url,
-        OPENAI_API_KEY: KEY,
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'],
+      {
+        // The workers' own environment names the endpoint and holds its key: nothing of it goes through Redis.
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          NODE_ENV: 'test',
+          LOOP_LAB_REDIS_URL: url,
+          OPENAI_BASE_URL: endpoint.url,
+          OPENAI_API_KEY: KEY,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     workers.push(child);
@@ -66,12 +82,26 @@ beforeAll(async () => {
   runStore = createSqliteRunStore({ dir });
   sweepStore = createSqliteSweepStore({ dir });
   promptSetStore = createSqlitePromptSetStore({ dir });
-  promptSetStore.savePromptSet({ name: 'terse', system: 'Be terse. Run the check first.', task: '', toolDescriptions: {} });
-  promptSetStore.savePromptSet({ name: 'terse', system: 'Be terse. Read the failing test first.', task: '', toolDescriptions: {} });
+  promptSetStore.savePromptSet({
+    name: 'terse',
+    system: 'Be terse. Run the check first.',
+    task: '',
+    toolDescriptions: {},
+  });
+  promptSetStore.savePromptSet({
+    name: 'terse',
+    system: 'Be terse. Read the failing test first.',
+    task: '',
+    toolDescriptions: {},
+  });
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
+  await Promise.all(
+    workers.map(
+      (w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM')))),
+    ),
+  );
   redis?.kill('SIGTERM');
   await endpoint?.stop();
   runStore?.close();
@@ -127,11 +157,16 @@ describe('a sweep over a real endpoint through BullMQ', () => {
       jitterMs: JITTER_MS,
     });
     const last = frames.at(-1)!.summary;
-    expect(last.notes?.join('\n')).toMatch(/endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/);
+    expect(last.notes?.join('\n')).toMatch(
+      /endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/,
+    );
     // The lines came back with the jobs' results and were stored with the sweep: a restarted server reads the same.
     const reopened = createSqliteSweepStore({ dir });
     try {
-      expect(reopened.getSweep('sw-real-redis')!.summary).toMatchObject({ notes: last.notes, spent_usd: last.spent_usd });
+      expect(reopened.getSweep('sw-real-redis')!.summary).toMatchObject({
+        notes: last.notes,
+        spent_usd: last.spent_usd,
+      });
     } finally {
       reopened.close();
     }

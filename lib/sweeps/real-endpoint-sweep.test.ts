@@ -58,7 +58,12 @@ beforeAll(() => {
   sweepStore = createSqliteSweepStore({ dir });
   promptSetStore = createSqlitePromptSetStore({ dir });
   cassetteStore = createSqliteCassetteStore({ dir });
-  promptSetStore.savePromptSet({ name: 'check-first', system: 'You fix code. Run the check before anything else.', task: '', toolDescriptions: {} });
+  promptSetStore.savePromptSet({
+    name: 'check-first',
+    system: 'You fix code. Run the check before anything else.',
+    task: '',
+    toolDescriptions: {},
+  });
   promptSetStore.savePromptSet({
     name: 'check-first',
     system: 'You fix code. Run the check first, then read only what failed.',
@@ -72,7 +77,8 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const promptSets = (ref: { name: string; version: number }) => promptSetStore.getPromptSet(ref.name, ref.version);
+const promptSets = (ref: { name: string; version: number }) =>
+  promptSetStore.getPromptSet(ref.name, ref.version);
 
 /** A frame as the sweep page parses it from its progress stream. */
 function frameOf(sse: string): SweepFrame {
@@ -84,7 +90,9 @@ function frameOf(sse: string): SweepFrame {
  * The sweep as a restarted server shows it: the stores opened again on the same data folder,
  * and what the list, the sweep's page and its progress stream's first frame read from them.
  */
-async function afterRestart(sweepId: string): Promise<{ stored: SweepSummary; listed: SweepSummary | undefined; first: SweepFrame }> {
+async function afterRestart(
+  sweepId: string,
+): Promise<{ stored: SweepSummary; listed: SweepSummary | undefined; first: SweepFrame }> {
   const runs = createSqliteRunStore({ dir });
   const sweeps = createSqliteSweepStore({ dir });
   try {
@@ -95,7 +103,11 @@ async function afterRestart(sweepId: string): Promise<{ stored: SweepSummary; li
       createRunner: () => Promise.reject(new Error('no sweep runs after the restart')),
     });
     const response = createSweepSseResponse({ registry, sweepId });
-    return { stored: registry.read(sweepId)!.sweep, listed: registry.list().find((s) => s.id === sweepId), first: frameOf(await response.text()) };
+    return {
+      stored: registry.read(sweepId)!.sweep,
+      listed: registry.list().find((s) => s.id === sweepId),
+      first: frameOf(await response.text()),
+    };
   } finally {
     runs.close();
     sweeps.close();
@@ -110,7 +122,15 @@ function gridFor(url: string, extra: Partial<SweepGridInput> = {}): SweepGridInp
     name: 'real endpoint',
     configurations: [{ id: 'codesmith', preset: 'codesmith' }],
     vendors: [],
-    endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: url, keySource: 'request', requestsPerMin: PER_MIN }],
+    endpoints: [
+      {
+        id: 'local',
+        vendor: 'openai-compatible',
+        baseUrl: url,
+        keySource: 'request',
+        requestsPerMin: PER_MIN,
+      },
+    ],
     models: ['gpt-4o-mini', 'deepseek-chat'],
     promptSets: [
       { name: 'check-first', version: 1 },
@@ -134,7 +154,9 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', endpoint.host);
     expect(validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets })).toEqual([]);
     // A key sent with a sweep never reaches a BullMQ queue.
-    expect(validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets, runnerKind: 'bullmq' }).join('\n')).toMatch(/keySource: a key sent with a sweep/);
+    expect(
+      validateSweepGrid(grid, { apiKeys: { local: KEY }, promptSets, runnerKind: 'bullmq' }).join('\n'),
+    ).toMatch(/keySource: a key sent with a sweep/);
 
     const runner = createLocalPool({ workers: 1 });
     const frames: SweepProgress[] = [];
@@ -169,7 +191,10 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     // Both models and both prompts with the sweep's key; no minute held more than the limit; nothing during the 429's pause.
     const { limited, pauseMs } = expectEndpointLimitsHeld(seen, {
       key: KEY,
-      systemPrompts: ['You fix code. Run the check before anything else.', 'You fix code. Run the check first, then read only what failed.'],
+      systemPrompts: [
+        'You fix code. Run the check before anything else.',
+        'You fix code. Run the check first, then read only what failed.',
+      ],
       scale: SCALE,
       perMin: PER_MIN,
       retryAfterS: RETRY_AFTER_S,
@@ -178,7 +203,9 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     // Without the pause the limiter alone would have let the fifth request go a minute after the first: inside the pause.
     expect(seen[0]!.at + 60_000 * SCALE).toBeLessThan(seen[limited]!.at + pauseMs - JITTER_MS);
     const last = frames.at(-1)!.summary;
-    expect(last.notes?.join('\n')).toMatch(/endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min/);
+    expect(last.notes?.join('\n')).toMatch(
+      /endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min/,
+    );
 
     // After a restart the sweep says what it said live: its pause line, what it spent against which cap.
     const { stored, listed, first } = await afterRestart('sw-real');
@@ -208,7 +235,9 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     const rerun = SweepGridSchema.parse(
       gridFor(endpoint.url, {
         replayFrom: 'sw-real',
-        endpoints: [{ id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, requestsPerMin: PER_MIN }],
+        endpoints: [
+          { id: 'local', vendor: 'openai-compatible', baseUrl: endpoint.url, requestsPerMin: PER_MIN },
+        ],
       }),
     );
     const replayRunner = createLocalPool({ workers: 1 });
@@ -272,7 +301,12 @@ describe('a sweep over a real endpoint, on the local pool', () => {
       expect(stored.message).toBe(outcome.message);
       // After a restart it still says what it spent against which cap, beside why it stopped.
       const { first } = await afterRestart('sw-cap');
-      expect(first).toMatchObject({ status: 'stopped', message: outcome.message, spent_usd: spent, cost_cap_usd: cap });
+      expect(first).toMatchObject({
+        status: 'stopped',
+        message: outcome.message,
+        spent_usd: spent,
+        cost_cap_usd: cap,
+      });
       expect(drawn(first)).toContain(`${formatUsd(spent)} spent of the ${formatUsd(cap)} cap`);
     } finally {
       await runner.close();

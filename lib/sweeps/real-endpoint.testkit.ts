@@ -20,7 +20,9 @@ export const ENDPOINT_USAGE = { prompt_tokens: 20_000, completion_tokens: 2_000 
  * speaks Chat Completions streaming, keeps every request with its wall time, answers each with
  * a short final text, and answers request number `rateLimitAt` with a 429 and `Retry-After`.
  */
-export async function startCountingEndpoint(options: { rateLimitAt?: number; retryAfterS?: number } = {}): Promise<{
+export async function startCountingEndpoint(
+  options: { rateLimitAt?: number; retryAfterS?: number } = {},
+): Promise<{
   url: string;
   host: string;
   seen: SeenRequest[];
@@ -32,7 +34,11 @@ export async function startCountingEndpoint(options: { rateLimitAt?: number; ret
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
     req.on('end', () => {
-      const body = JSON.parse(text) as { model: string; messages: Array<{ role: string; content: unknown }>; tools?: unknown[] };
+      const body = JSON.parse(text) as {
+        model: string;
+        messages: Array<{ role: string; content: unknown }>;
+        tools?: unknown[];
+      };
       const system = body.messages.find((m) => m.role === 'system');
       const entry: SeenRequest = {
         at,
@@ -45,8 +51,19 @@ export async function startCountingEndpoint(options: { rateLimitAt?: number; ret
       seen.push(entry);
       if (seen.length === options.rateLimitAt) {
         entry.status = 429;
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(options.retryAfterS ?? 10) });
-        res.end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }));
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(options.retryAfterS ?? 10),
+        });
+        res.end(
+          JSON.stringify({
+            error: {
+              message: 'Rate limit reached for requests',
+              type: 'requests',
+              code: 'rate_limit_exceeded',
+            },
+          }),
+        );
         return;
       }
       const chunk = (delta: object, finish: string | null = null): string =>

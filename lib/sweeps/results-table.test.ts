@@ -32,7 +32,13 @@ const run = (job: number, complete: boolean, verdict: SweepRunMetrics['verdict']
 describe('resultsTable', () => {
   it('takes the task verdict rate from task_verdict, not from how the loop ended', () => {
     // Four loops completed; the check passed on two of them; one could not be judged.
-    const metrics = [run(0, true, 'done'), run(1, true, 'done'), run(2, true, 'not_done'), run(3, true, 'not_checkable'), run(4, false, 'not_done')];
+    const metrics = [
+      run(0, true, 'done'),
+      run(1, true, 'done'),
+      run(2, true, 'not_done'),
+      run(3, true, 'not_checkable'),
+      run(4, false, 'not_done'),
+    ];
     const [row] = resultsTable({ cells: [cell], metrics });
     expect(row!.completion_rate).toBe(0.8);
     expect(row!.verdict_rate).toBe(0.4);

@@ -7,7 +7,13 @@ import type { SweepCell } from './expand-grid';
  * the order the grid lists them, from the runs finished so far. Rows depend only on the
  * metrics, never on the order runs finished in, so the same grid gives the same table.
  */
-export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; metrics: readonly SweepRunMetrics[] }): SweepRow[] {
+export function resultsTable({
+  cells,
+  metrics,
+}: {
+  cells: readonly SweepCell[];
+  metrics: readonly SweepRunMetrics[];
+}): SweepRow[] {
   const byKey = new Map<string, SweepRunMetrics[]>();
   for (const m of metrics) {
     const list = byKey.get(m.key);
@@ -22,7 +28,8 @@ export function resultsTable({ cells, metrics }: { cells: readonly SweepCell[]; 
     const completed = runs.filter((r) => r.complete).length;
     const done = runs.filter((r) => r.verdict === 'done').length;
     const times = runs.map((r) => r.duration_ms).sort((a, b) => a - b);
-    const mean = (pick: (r: SweepRunMetrics) => number): number => (n === 0 ? 0 : runs.reduce((s, r) => s + pick(r), 0) / n);
+    const mean = (pick: (r: SweepRunMetrics) => number): number =>
+      n === 0 ? 0 : runs.reduce((s, r) => s + pick(r), 0) / n;
     rows.push({
       key: job.key,
       config: job.configId,

@@ -22,7 +22,11 @@ export interface RunJobsOptions {
   onResult: (job: SweepJob, result: SweepJobResult) => void;
 }
 
-export type RunJobsOutcome = { status: 'completed' } | { status: 'cancelled' } | { status: 'failed'; message: string } | { status: 'stopped'; message: string };
+export type RunJobsOutcome =
+  | { status: 'completed' }
+  | { status: 'cancelled' }
+  | { status: 'failed'; message: string }
+  | { status: 'stopped'; message: string };
 
 /**
  * Feeds a job list through a runner, a bounded number at a time. Cancelling stops feeding
@@ -30,7 +34,16 @@ export type RunJobsOutcome = { status: 'completed' } | { status: 'cancelled' } |
  * (a bug: every run ends with terminate) fails the sweep, which then stops the rest; a job
  * `admit` refuses stops the feeding, and the sweep ends stopped once the jobs in flight are in.
  */
-export async function runJobs({ sweepId, jobs, runner, inFlight, signal, inputOf, admit, onResult }: RunJobsOptions): Promise<RunJobsOutcome> {
+export async function runJobs({
+  sweepId,
+  jobs,
+  runner,
+  inFlight,
+  signal,
+  inputOf,
+  admit,
+  onResult,
+}: RunJobsOptions): Promise<RunJobsOutcome> {
   const stop = new AbortController();
   // Every job in flight listens on this one signal.
   setMaxListeners(0, stop.signal);

@@ -6,7 +6,10 @@ import { runSweepJob } from './run-sweep-job';
 
 describe('runSweepJob', () => {
   it('reuses check results on identical workspaces, and the run reads exactly as when the checks ran', async () => {
-    const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], seeds: [1, 2] });
+    const grid = SweepGridSchema.parse({
+      configurations: [{ id: 'cs', preset: 'codesmith' }],
+      seeds: [1, 2],
+    });
     const [first, second] = expandGrid(grid);
     // Turned on as a sweep worker thread's entry does (this file runs in a worker of its own).
     const cache = enableCheckResultCache();
@@ -19,7 +22,8 @@ describe('runSweepJob', () => {
     const again = await runSweepJob({ sweepId: 'b', job: first! });
     expect(cache.misses).toBe(misses);
     expect(cache.hits).toBe(hits + checks);
-    const body = (log: typeof ran.log) => log.bodies.map((json) => ({ ...(JSON.parse(json) as object), run_id: undefined }));
+    const body = (log: typeof ran.log) =>
+      log.bodies.map((json) => ({ ...(JSON.parse(json) as object), run_id: undefined }));
     expect(body(again.log)).toEqual(body(ran.log));
     expect(again.metrics.verdict).toBe('done');
 
@@ -29,7 +33,11 @@ describe('runSweepJob', () => {
   });
 
   it('runs a job on the simulated Responses API, a sweep vendor like the others', async () => {
-    const grid = SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], vendors: ['sim-openai-responses'], seeds: [1] });
+    const grid = SweepGridSchema.parse({
+      configurations: [{ id: 'cs', preset: 'codesmith' }],
+      vendors: ['sim-openai-responses'],
+      seeds: [1],
+    });
     const [job] = expandGrid(grid);
     const ran = await runSweepJob({ sweepId: 'responses', job: job! });
     expect(ran.metrics.verdict).toBe('done');

@@ -1,4 +1,11 @@
-import { NO_TOTALS, type Cassette, type RunConfig, type RunEvent, type RunTotals, type SweepRunMetrics } from '@/lib/protocol';
+import {
+  NO_TOTALS,
+  type Cassette,
+  type RunConfig,
+  type RunEvent,
+  type RunTotals,
+  type SweepRunMetrics,
+} from '@/lib/protocol';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { effectiveModel } from '@/lib/runtime/validate-config';
@@ -50,7 +57,10 @@ let processGate: EndpointGate | undefined;
  * endpoint's job goes through the endpoint's limiter (`gate`: one per process locally, Redis on
  * BullMQ) and its exchanges come back as a cassette; a replayed one is served from its cassette.
  */
-export async function runSweepJob(input: SweepJobInput, context: { gate?: EndpointGate; signal?: AbortSignal } = {}): Promise<SweepJobResult> {
+export async function runSweepJob(
+  input: SweepJobInput,
+  context: { gate?: EndpointGate; signal?: AbortSignal } = {},
+): Promise<SweepJobResult> {
   const { sweepId, job } = input;
   const runId = sweepRunId(sweepId, job.index);
   const events: RunEvent[] = [];
@@ -58,7 +68,9 @@ export async function runSweepJob(input: SweepJobInput, context: { gate?: Endpoi
   let totals: Readonly<RunTotals> = NO_TOTALS;
   const notes: string[] = [];
   const endpoint = job.endpoint;
-  const config: RunConfig = input.replay ? { ...job.config, replay: { cassette: input.replay.id, offRecording: 'stop' } } : job.config;
+  const config: RunConfig = input.replay
+    ? { ...job.config, replay: { cassette: input.replay.id, offRecording: 'stop' } }
+    : job.config;
   const record = endpoint && !input.replay ? createExchangeKeeper() : undefined;
   const gate = endpoint ? (context.gate ?? (processGate ??= createMemoryGate())) : undefined;
   const handle = launchRun({

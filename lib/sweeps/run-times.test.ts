@@ -42,8 +42,20 @@ describe('the sweep results table’s run times', () => {
   const metrics = [
     run('codesmith|overloaded', 0, { duration_ms: 15_000 }),
     run('codesmith|overloaded', 1, { duration_ms: 17_000 }),
-    run('naive|overloaded', 2, { complete: false, reason: 'model_error', verdict: 'not_done', duration_ms: 0, errors_seen: 1 }),
-    run('naive|overloaded', 3, { complete: false, reason: 'model_error', verdict: 'not_done', duration_ms: 0, errors_seen: 1 }),
+    run('naive|overloaded', 2, {
+      complete: false,
+      reason: 'model_error',
+      verdict: 'not_done',
+      duration_ms: 0,
+      errors_seen: 1,
+    }),
+    run('naive|overloaded', 3, {
+      complete: false,
+      reason: 'model_error',
+      verdict: 'not_done',
+      duration_ms: 0,
+      errors_seen: 1,
+    }),
   ];
   const rows = resultsTable({ cells, metrics });
   const byConfig = (id: string) => rows.find((r) => r.config === id)!;

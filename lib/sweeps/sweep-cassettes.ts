@@ -6,7 +6,9 @@ import type { SweepCassettes } from './execute-sweep';
  * name (`<sweep id>-<job>`, with the run it came from), and found again by that run for a rerun
  * with replayFrom (the newest when there are several).
  */
-export function storedSweepCassettes(store: Pick<CassetteStore, 'saveCassette' | 'getCassette' | 'listCassettes'>): SweepCassettes {
+export function storedSweepCassettes(
+  store: Pick<CassetteStore, 'saveCassette' | 'getCassette' | 'listCassettes'>,
+): SweepCassettes {
   let byRun: Map<string, string> | undefined;
   return {
     save(runId, cassette) {
@@ -17,7 +19,8 @@ export function storedSweepCassettes(store: Pick<CassetteStore, 'saveCassette' |
       if (!byRun) {
         byRun = new Map();
         // Newest first: the first one seen for a run is kept.
-        for (const c of store.listCassettes()) if (c.from_run && !byRun.has(c.from_run)) byRun.set(c.from_run, c.id);
+        for (const c of store.listCassettes())
+          if (c.from_run && !byRun.has(c.from_run)) byRun.set(c.from_run, c.id);
       }
       const id = byRun.get(runId);
       const found = id ? store.getCassette(id) : undefined;

@@ -46,10 +46,13 @@ const run: SweepRunMetrics = {
 
 describe('sweep export', () => {
   it('CSV of the table parses back to the same values, quotes and commas included', () => {
-    const parsed = Papa.parse<Record<string, string>>(rowsToCsv([row, { ...row, config: 'naive', config_label: 'naive\nline' }]), {
-      header: true,
-      skipEmptyLines: true,
-    });
+    const parsed = Papa.parse<Record<string, string>>(
+      rowsToCsv([row, { ...row, config: 'naive', config_label: 'naive\nline' }]),
+      {
+        header: true,
+        skipEmptyLines: true,
+      },
+    );
     expect(parsed.errors).toEqual([]);
     expect(parsed.data).toHaveLength(2);
     const back = parsed.data[0]!;
@@ -57,7 +60,9 @@ describe('sweep export', () => {
     expect(parsed.data[1]!.config_label).toBe('naive\nline');
     // The two rates are named for what they count: the loop's terminate, the scenario's check.
     expect(Number(back.loop_completion_rate)).toBe(row.completion_rate);
-    expect([Number(back.loop_completion_ci_low), Number(back.loop_completion_ci_high)]).toEqual(row.completion_ci);
+    expect([Number(back.loop_completion_ci_low), Number(back.loop_completion_ci_high)]).toEqual(
+      row.completion_ci,
+    );
     expect(Number(back.task_verdict_rate)).toBe(row.verdict_rate);
     expect([Number(back.task_verdict_ci_low), Number(back.task_verdict_ci_high)]).toEqual(row.verdict_ci);
     expect(Number(back.task_unchecked)).toBe(row.unchecked);
@@ -66,20 +71,36 @@ describe('sweep export', () => {
   });
 
   it('CSV of the runs keeps every run summary field', () => {
-    const parsed = Papa.parse<Record<string, string>>(runsToCsv([run]), { header: true, skipEmptyLines: true, dynamicTyping: true });
+    const parsed = Papa.parse<Record<string, string>>(runsToCsv([run]), {
+      header: true,
+      skipEmptyLines: true,
+      dynamicTyping: true,
+    });
     expect(parsed.data[0]).toEqual(run);
   });
 
   it('a run stored before verdicts existed exports an empty verdict cell', () => {
     const old = { ...run } as Partial<SweepRunMetrics>;
     delete old.verdict;
-    const parsed = Papa.parse<Record<string, string>>(runsToCsv([old as SweepRunMetrics]), { header: true, skipEmptyLines: true });
+    const parsed = Papa.parse<Record<string, string>>(runsToCsv([old as SweepRunMetrics]), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(parsed.data[0]!.verdict).toBe('');
   });
 
   it('JSON export round-trips through its schema', () => {
     const doc = sweepExport({
-      sweep: { id: 'sweep-1', name: 'x', created_at: new Date(0).toISOString(), status: 'completed', total: 1, done: 1, elapsed_ms: 10, runner: 'local' },
+      sweep: {
+        id: 'sweep-1',
+        name: 'x',
+        created_at: new Date(0).toISOString(),
+        status: 'completed',
+        total: 1,
+        done: 1,
+        elapsed_ms: 10,
+        runner: 'local',
+      },
       grid: SweepGridSchema.parse({ configurations: [{ id: 'cs', preset: 'codesmith' }], seeds: [4] }),
       rows: [row],
       runs: [run],

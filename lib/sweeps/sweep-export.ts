@@ -6,7 +6,8 @@ import type { SweepExport } from '@/lib/protocol/http';
  * alone knows the task verdict rate is the scenario's check, not how the loop ended.
  */
 export const RATE_DEFINITIONS = {
-  completion_rate: 'loop completion: runs whose terminate event says complete (the loop ended on its own terms)',
+  completion_rate:
+    'loop completion: runs whose terminate event says complete (the loop ended on its own terms)',
   verdict_rate:
     "task verdict: runs whose task_verdict event says done (the scenario's own check on the final workspace); " +
     'runs the check could not judge (unchecked) count as not done',
@@ -14,8 +15,19 @@ export const RATE_DEFINITIONS = {
 
 export { SweepExportSchema, type SweepExport } from '@/lib/protocol/http';
 
-export function sweepExport(parts: { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[]; runs: SweepRunMetrics[] }): SweepExport {
-  return { definitions: { ...RATE_DEFINITIONS }, sweep: parts.sweep, grid: parts.grid, rows: parts.rows, runs: parts.runs };
+export function sweepExport(parts: {
+  sweep: SweepSummary;
+  grid: SweepGrid;
+  rows: SweepRow[];
+  runs: SweepRunMetrics[];
+}): SweepExport {
+  return {
+    definitions: { ...RATE_DEFINITIONS },
+    sweep: parts.sweep,
+    grid: parts.grid,
+    rows: parts.rows,
+    runs: parts.runs,
+  };
 }
 
 /**
@@ -72,8 +84,14 @@ function csvField(value: string | number | boolean): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function toCsv(columns: readonly string[], records: readonly Record<string, string | number | boolean | null>[]): string {
-  const lines = [columns.join(','), ...records.map((r) => columns.map((c) => csvField(r[c] ?? '')).join(','))];
+function toCsv(
+  columns: readonly string[],
+  records: readonly Record<string, string | number | boolean | null>[],
+): string {
+  const lines = [
+    columns.join(','),
+    ...records.map((r) => columns.map((c) => csvField(r[c] ?? '')).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -84,16 +102,18 @@ export function rowsToCsv(rows: readonly SweepRow[]): string {
   const at = ROW_COLUMNS.indexOf('vendor') + 1;
   return toCsv(
     [...ROW_COLUMNS.slice(0, at), ...axes, ...ROW_COLUMNS.slice(at)],
-    rows.map(({ key: _key, completion_rate, completion_ci, verdict_rate, verdict_ci, unchecked, ...rest }) => ({
-      ...rest,
-      loop_completion_rate: completion_rate,
-      loop_completion_ci_low: completion_ci[0],
-      loop_completion_ci_high: completion_ci[1],
-      task_verdict_rate: verdict_rate,
-      task_verdict_ci_low: verdict_ci[0],
-      task_verdict_ci_high: verdict_ci[1],
-      task_unchecked: unchecked,
-    })),
+    rows.map(
+      ({ key: _key, completion_rate, completion_ci, verdict_rate, verdict_ci, unchecked, ...rest }) => ({
+        ...rest,
+        loop_completion_rate: completion_rate,
+        loop_completion_ci_low: completion_ci[0],
+        loop_completion_ci_high: completion_ci[1],
+        task_verdict_rate: verdict_rate,
+        task_verdict_ci_low: verdict_ci[0],
+        task_verdict_ci_high: verdict_ci[1],
+        task_unchecked: unchecked,
+      }),
+    ),
   );
 }
 

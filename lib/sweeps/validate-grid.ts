@@ -44,12 +44,17 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
   grid.endpoints.forEach((endpoint, i) => {
     const apiKey = apiKeys[endpoint.id];
     if (endpoint.keySource === 'request' && apiKey === undefined) {
-      problems.push(`apiKeys.${endpoint.id}: endpoint "${endpoint.id}" takes its key from the request (keySource "request") but none was sent`);
+      problems.push(
+        `apiKeys.${endpoint.id}: endpoint "${endpoint.id}" takes its key from the request (keySource "request") but none was sent`,
+      );
     }
     if (endpoint.keySource === 'env' && apiKey !== undefined) {
-      problems.push(`apiKeys.${endpoint.id}: endpoint "${endpoint.id}" takes its key from the server's environment; set keySource "request" to use this one`);
+      problems.push(
+        `apiKeys.${endpoint.id}: endpoint "${endpoint.id}" takes its key from the server's environment; set keySource "request" to use this one`,
+      );
     }
-    if (endpoint.keySource === 'request' && options.runnerKind === 'bullmq') problems.push(`endpoints.${i}.keySource: ${NO_KEYS_ON_QUEUE}`);
+    if (endpoint.keySource === 'request' && options.runnerKind === 'bullmq')
+      problems.push(`endpoints.${i}.keySource: ${NO_KEYS_ON_QUEUE}`);
     if (grid.replayFrom !== undefined) return; // served from cassettes: no key, no address
     const seen = new Set<string>();
     for (const model of models) {
@@ -67,15 +72,21 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
     }
   });
   for (const id of Object.keys(apiKeys)) {
-    if (!grid.endpoints.some((e) => e.id === id)) problems.push(`apiKeys.${id}: the grid has no endpoint "${id}"`);
+    if (!grid.endpoints.some((e) => e.id === id))
+      problems.push(`apiKeys.${id}: the grid has no endpoint "${id}"`);
   }
   for (const ref of grid.promptSets ?? []) {
-    if (!options.promptSets?.(ref)) problems.push(`promptSets: there is no saved prompt set "${ref.name}" version ${ref.version} (${promptSetLabel(ref)})`);
+    if (!options.promptSets?.(ref))
+      problems.push(
+        `promptSets: there is no saved prompt set "${ref.name}" version ${ref.version} (${promptSetLabel(ref)})`,
+      );
   }
   if (grid.costCapUsd !== undefined) {
     for (const model of new Set(grid.models ?? [])) {
       if (!findModel(model))
-        problems.push(`costCapUsd: Loop Lab has no price for model "${model}", so no cap can bound its runs; leave the cap out or choose a priced model`);
+        problems.push(
+          `costCapUsd: Loop Lab has no price for model "${model}", so no cap can bound its runs; leave the cap out or choose a priced model`,
+        );
     }
   }
   return problems;

@@ -71,8 +71,14 @@ describe('bundleSweepWorker', () => {
 
   it("keeps the tokenizer's rank tables out of the bundle, as a data file beside it, and rebuilds when that file is gone", async () => {
     // A rank table shaped as gpt-tokenizer ships them: an ES module exporting strings and byte lists.
-    write('node_modules/gpt-tokenizer/package.json', JSON.stringify({ name: 'gpt-tokenizer', type: 'module' }));
-    write('node_modules/gpt-tokenizer/esm/bpeRanks/tiny_base.js', 'const c0 = ["a", " b", "\\u00e9t\\u00e9", [255, 254]];\nexport default c0;\n');
+    write(
+      'node_modules/gpt-tokenizer/package.json',
+      JSON.stringify({ name: 'gpt-tokenizer', type: 'module' }),
+    );
+    write(
+      'node_modules/gpt-tokenizer/esm/bpeRanks/tiny_base.js',
+      'const c0 = ["a", " b", "\\u00e9t\\u00e9", [255, 254]];\nexport default c0;\n',
+    );
     write(
       'lib/sweeps/sweep-worker-entry.ts',
       "import ranks from 'gpt-tokenizer/esm/bpeRanks/tiny_base.js';\nexport default function run(task: { x: number }): unknown {\n  return ranks[task.x];\n}\n",

@@ -57,10 +57,15 @@ export function bundleSweepWorker(root: string): Promise<string> {
 }
 
 /** Builds a worker's bundle unless the one on disk is fresh; returns its path. */
-export async function bundleWorker(root: string, { entry: ENTRY, out: OUT }: WorkerBundleSpec): Promise<string> {
+export async function bundleWorker(
+  root: string,
+  { entry: ENTRY, out: OUT }: WorkerBundleSpec,
+): Promise<string> {
   const entry = path.join(root, ENTRY);
   if (!fs.existsSync(entry)) {
-    throw new Error(`the worker ${entry} is missing; start Loop Lab from its project folder or set LOOP_LAB_ROOT`);
+    throw new Error(
+      `the worker ${entry} is missing; start Loop Lab from its project folder or set LOOP_LAB_ROOT`,
+    );
   }
   const out = path.join(root, OUT);
   if (isFresh(root, out)) return out;
@@ -82,7 +87,9 @@ export async function bundleWorker(root: string, { entry: ENTRY, out: OUT }: Wor
     // Native addons and packages that load files by path stay outside, resolved from node_modules.
     external: ['better-sqlite3', 'piscina', 'tsx', 'esbuild', 'bullmq', 'ioredis'],
     // CommonJS packages inside an ES module bundle call require: give them Node's.
-    banner: { js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __loopLabRequire } from 'node:module'; const require = __loopLabRequire(import.meta.url);",
+    },
     // Without comments and indentation: every worker keeps its module's source in its heap
     // (measured: 6.6 → 4.9 MB of bundle, 31.5 → 28.2 MB of large objects a worker). Names are kept.
     minifyWhitespace: true,

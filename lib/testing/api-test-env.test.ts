@@ -9,7 +9,9 @@ useTempDataDir('loop-lab-settle-');
 describe('settleLiveRuns', () => {
   it('ends a run a test left going and waits until its terminate is stored, so closing the store after it loses nothing', async () => {
     const registry = getRunRegistry();
-    const { id } = registry.startRun({ config: RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock: 'real', timeScale: 1 }) });
+    const { id } = registry.startRun({
+      config: RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock: 'real', timeScale: 1 }),
+    });
     expect(registry.isLive(id)).toBe(true);
     await settleLiveRuns();
     expect(registry.isLive(id)).toBe(false);

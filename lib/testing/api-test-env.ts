@@ -50,7 +50,9 @@ export async function settleLiveRuns(): Promise<void> {
 export async function settleLiveSweeps(): Promise<void> {
   const registry = (globalThis as typeof globalThis & ServerGlobals).__loopLabSweepRegistry;
   if (!registry) return;
-  const live = registry.list({ limit: 100_000 }).filter((sweep) => sweep.status === 'running' || sweep.status === 'queued');
+  const live = registry
+    .list({ limit: 100_000 })
+    .filter((sweep) => sweep.status === 'running' || sweep.status === 'queued');
   for (const sweep of live) {
     try {
       registry.cancel(sweep.id);

@@ -29,7 +29,9 @@ export interface BusyLoops {
 export function startBusyLoops(options: { perCore?: number; maxSeconds?: number } = {}): BusyLoops {
   const count = (options.perCore ?? 3) * availableParallelism();
   const source = loopSource(options.maxSeconds ?? 900);
-  const loops: ChildProcess[] = Array.from({ length: count }, () => spawn(process.execPath, ['-e', source], { stdio: 'ignore' }));
+  const loops: ChildProcess[] = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', source], { stdio: 'ignore' }),
+  );
   const killAll = (): void => {
     for (const loop of loops) if (loop.exitCode === null && loop.signalCode === null) loop.kill('SIGKILL');
   };
@@ -38,7 +40,9 @@ export function startBusyLoops(options: { perCore?: number; maxSeconds?: number 
     count,
     async stop() {
       const gone = loops.map((loop) =>
-        loop.exitCode !== null || loop.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => loop.once('exit', () => resolve())),
+        loop.exitCode !== null || loop.signalCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => loop.once('exit', () => resolve())),
       );
       killAll();
       process.off('exit', killAll);

@@ -33,7 +33,10 @@ interface Case {
   run: (runId: string) => Promise<RunEvent[]>;
 }
 
-async function launch(runId: string, options: Omit<Parameters<typeof launchRun>[0], 'runId' | 'onEvent'>): Promise<RunEvent[]> {
+async function launch(
+  runId: string,
+  options: Omit<Parameters<typeof launchRun>[0], 'runId' | 'onEvent'>,
+): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   await launchRun({ runId, ...options, onEvent: (event) => events.push(event) }).done;
   return events;
@@ -44,13 +47,22 @@ function lessonCases(lesson: Lesson): Case[] {
   const parentOf = async (): Promise<LessonParent | undefined> => {
     if (!lesson.fork) return undefined;
     const config = lessonParentConfig(lesson);
-    return { runId: `${lesson.slug}-parent`, config, events: await launch(`${lesson.slug}-parent`, { config }) };
+    return {
+      runId: `${lesson.slug}-parent`,
+      config,
+      events: await launch(`${lesson.slug}-parent`, { config }),
+    };
   };
   return (['on', 'off'] as const).map((side) => ({
     name: `lesson ${lesson.slug}, ${side} side`,
     run: async (runId) => {
       const parent = await parentOf();
-      const { config, fork } = lessonSideRun({ lesson, side, clock: { clock: 'virtual' }, ...(parent ? { parent } : {}) });
+      const { config, fork } = lessonSideRun({
+        lesson,
+        side,
+        clock: { clock: 'virtual' },
+        ...(parent ? { parent } : {}),
+      });
       return launch(runId, { config, ...(fork ? { fork } : {}) });
     },
   }));
@@ -69,7 +81,12 @@ function matrixCases(cells: RunnableCell[]): Case[] {
             ...matrixConfig({
               vendor: cell.vendor,
               preset: cell.preset,
-              rule: { id: MATRIX_RULE_ID, enabled: true, when: { kind: 'requests', numbers: [cell.requestNo] }, action: cell.action },
+              rule: {
+                id: MATRIX_RULE_ID,
+                enabled: true,
+                when: { kind: 'requests', numbers: [cell.requestNo] },
+                action: cell.action,
+              },
             }),
           }),
         }),
@@ -91,12 +108,18 @@ async function runAll(cases: Case[], pass: string, concurrency: number): Promise
 }
 
 const { baselines } = await prepareMatrix({ guardMs: 300_000 });
-const cases: Case[] = [...LESSONS.flatMap(lessonCases), ...matrixCases(buildCells({ baselines }).filter((c): c is RunnableCell => c.status === 'runnable'))];
+const cases: Case[] = [
+  ...LESSONS.flatMap(lessonCases),
+  ...matrixCases(buildCells({ baselines }).filter((c): c is RunnableCell => c.status === 'runnable')),
+];
 
 let dir: string;
 let runStore: RunStore;
 let sweepStore: SweepStore;
-const passes: Record<'alone' | 'busy', { runs: Map<string, RunEvent[]>; sweep: Map<string, RunEvent[]>; rows: unknown }> = {
+const passes: Record<
+  'alone' | 'busy',
+  { runs: Map<string, RunEvent[]>; sweep: Map<string, RunEvent[]>; rows: unknown }
+> = {
   alone: { runs: new Map(), sweep: new Map(), rows: undefined },
   busy: { runs: new Map(), sweep: new Map(), rows: undefined },
 };
@@ -106,10 +129,20 @@ let loopCount = 0;
 async function sweep(pass: 'alone' | 'busy'): Promise<void> {
   const runner = createLocalPool({ workers: 2 });
   try {
-    const outcome = await executeSweep({ sweepId: `determinism-${pass}`, grid: SweepGridSchema.parse(SMALL_GRID), runner, runStore, sweepStore });
+    const outcome = await executeSweep({
+      sweepId: `determinism-${pass}`,
+      grid: SweepGridSchema.parse(SMALL_GRID),
+      runner,
+      runStore,
+      sweepStore,
+    });
     passes[pass].rows = outcome.rows;
     const runs = runStore.listRuns({ sweepId: `determinism-${pass}`, limit: 100 });
-    for (const run of runs) passes[pass].sweep.set(run.id.replace(`determinism-${pass}`, ''), runStore.readEvents({ runId: run.id }));
+    for (const run of runs)
+      passes[pass].sweep.set(
+        run.id.replace(`determinism-${pass}`, ''),
+        runStore.readEvents({ runId: run.id }),
+      );
   } finally {
     await runner.close();
   }

@@ -22,7 +22,8 @@ export function firstLogDifference(a: readonly RunEvent[], b: readonly RunEvent[
   const left = deterministicContent(a).map((event) => JSON.stringify(event));
   const right = deterministicContent(b).map((event) => JSON.stringify(event));
   for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    if (left[i] !== right[i]) return `event ${i} of ${a.length} vs ${b.length}: ${clip(left[i] ?? '(no event)')} ≠ ${clip(right[i] ?? '(no event)')}`;
+    if (left[i] !== right[i])
+      return `event ${i} of ${a.length} vs ${b.length}: ${clip(left[i] ?? '(no event)')} ≠ ${clip(right[i] ?? '(no event)')}`;
   }
   return undefined;
 }

@@ -12,7 +12,9 @@ export function ensureDebianPackage({ candidates, pkg, what, instructions }) {
   const found = () => candidates.filter(Boolean).find((path) => existsSync(path));
   if (!found() && canApt()) {
     console.log(`${what} is missing: installing Debian's ${pkg} package…`);
-    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`, { stdio: 'inherit' });
+    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`, {
+      stdio: 'inherit',
+    });
   }
   const path = found();
   if (!path) {

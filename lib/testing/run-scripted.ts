@@ -1,8 +1,19 @@
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog } from '@/lib/engine/event-log';
 import { runLoop } from '@/lib/engine/run-loop';
-import { RunConfigSchema, resolveRecovery, type PresetId, type RecoveryOverrides, type RunConfigInput, type RunEvent } from '@/lib/protocol';
-import { createScriptedProvider, type Script, type ScriptedProvider } from '@/lib/providers/scripted-provider';
+import {
+  RunConfigSchema,
+  resolveRecovery,
+  type PresetId,
+  type RecoveryOverrides,
+  type RunConfigInput,
+  type RunEvent,
+} from '@/lib/protocol';
+import {
+  createScriptedProvider,
+  type Script,
+  type ScriptedProvider,
+} from '@/lib/providers/scripted-provider';
 import { createToolExecutor } from '@/lib/tools/executor';
 import { createToolbox } from '@/lib/tools/registry';
 import { fixFailingTest } from '@/lib/tools/scenarios/fix-failing-test';
@@ -19,7 +30,12 @@ export async function runScripted(options: {
   config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
   const clock = new VirtualClock();
-  const config = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', preset: options.preset ?? 'codesmith', ...options.config });
+  const config = RunConfigSchema.parse({
+    provider: { vendor: 'sim-anthropic' },
+    clock: 'virtual',
+    preset: options.preset ?? 'codesmith',
+    ...options.config,
+  });
   const recovery = resolveRecovery(config.preset, options.recovery);
   const provider = createScriptedProvider({ script: options.script, clock });
   const events: RunEvent[] = [];

@@ -1,4 +1,10 @@
-import { RunConfigSchema, type EventOf, type RunConfigInput, type RunEvent, type RunEventType } from '@/lib/protocol';
+import {
+  RunConfigSchema,
+  type EventOf,
+  type RunConfigInput,
+  type RunEvent,
+  type RunEventType,
+} from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { ControlMessage, LaunchOptions } from '@/lib/runtime/types';
 

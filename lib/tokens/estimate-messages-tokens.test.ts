@@ -12,7 +12,17 @@ const turn = (i: number): Message[] => [
       { type: 'tool_call', id: `t${i}`, name: 'read_file', argsText: `{"path":"m${i}.js"}` },
     ],
   },
-  { role: 'user', parts: [{ type: 'tool_result', callId: `t${i}`, content: 'export const value = 42;\n'.repeat(i + 3), isError: false }] },
+  {
+    role: 'user',
+    parts: [
+      {
+        type: 'tool_result',
+        callId: `t${i}`,
+        content: 'export const value = 42;\n'.repeat(i + 3),
+        isError: false,
+      },
+    ],
+  },
 ];
 
 describe('estimateMessagesTokens (kept per list, extended as the log grows)', () => {
@@ -22,7 +32,9 @@ describe('estimateMessagesTokens (kept per list, extended as the log grows)', ()
       log.push(...turn(i));
       const fresh = log.reduce((sum, m) => sum + messageTokens(m, estimateTokens), 0);
       expect(estimateMessagesTokens(log)).toBe(fresh);
-      expect(estimateRequestTokens({ system: 'Be careful.', messages: log })).toBe(requestTokens({ system: 'Be careful.', messages: log }, estimateTokens));
+      expect(estimateRequestTokens({ system: 'Be careful.', messages: log })).toBe(
+        requestTokens({ system: 'Be careful.', messages: log }, estimateTokens),
+      );
     }
   });
 
@@ -30,6 +42,8 @@ describe('estimateMessagesTokens (kept per list, extended as the log grows)', ()
     const log: Message[] = [...turn(1), ...turn(2)];
     estimateMessagesTokens(log);
     log.length = 2;
-    expect(estimateMessagesTokens(log)).toBe(turn(1).reduce((sum, m) => sum + messageTokens(m, estimateTokens), 0));
+    expect(estimateMessagesTokens(log)).toBe(
+      turn(1).reduce((sum, m) => sum + messageTokens(m, estimateTokens), 0),
+    );
   });
 });

@@ -49,7 +49,9 @@ export function messageTokens(message: Message, count: TextCounter): number {
 }
 
 export function toolTokens(tool: SizedTool, count: TextCounter): number {
-  return PER_TOOL_TOKENS + count(tool.name) + count(tool.description) + count(JSON.stringify(tool.inputSchema));
+  return (
+    PER_TOOL_TOKENS + count(tool.name) + count(tool.description) + count(JSON.stringify(tool.inputSchema))
+  );
 }
 
 export function requestTokens(request: SizedRequest, count: TextCounter): number {

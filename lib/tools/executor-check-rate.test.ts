@@ -53,7 +53,8 @@ describe('executor: check rate', () => {
 
   it('counts only sandboxed checks: other tools are never rate limited', async () => {
     const t = setup({ config: { checkRateMax: 1, loopGuard: false } });
-    for (let n = 0; n < 4; n++) await t.call('read_file', { path: 'src/slugify.js', offset: n + 1, limit: 1 });
+    for (let n = 0; n < 4; n++)
+      await t.call('read_file', { path: 'src/slugify.js', offset: n + 1, limit: 1 });
     expect(t.of('tool_call').map((c) => c.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 });

@@ -12,10 +12,18 @@ describe('executor: loop guard', () => {
     const third = await t.call('read_file', read);
     expect(third.result).toMatchObject({
       isError: true,
-      content: expect.stringMatching(/^Error: blocked — this is call #3 of read_file with exactly the same arguments/),
+      content: expect.stringMatching(
+        /^Error: blocked — this is call #3 of read_file with exactly the same arguments/,
+      ),
     });
     expect(t.of('tool_guard')).toEqual([
-      { event: 'tool_guard', iteration: 1, tool: 'read_file', kind: 'blocked', reason: 'call #3 of read_file with the same arguments' },
+      {
+        event: 'tool_guard',
+        iteration: 1,
+        tool: 'read_file',
+        kind: 'blocked',
+        reason: 'call #3 of read_file with the same arguments',
+      },
     ]);
     const other = await t.call('read_file', { path: 'src/slugify.js', offset: 6, limit: 5 });
     expect(other.result.isError).toBe(false);

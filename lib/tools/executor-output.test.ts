@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from './executor.testkit';
 
-const LOG = Array.from({ length: 400 }, (_, i) => `2025-01-01T00:00:${String(i % 60).padStart(2, '0')} INFO request ${i + 1} served`).join('\n') + '\n';
+const LOG =
+  Array.from(
+    { length: 400 },
+    (_, i) => `2025-01-01T00:00:${String(i % 60).padStart(2, '0')} INFO request ${i + 1} served`,
+  ).join('\n') + '\n';
 
 describe('executor: output truncation', () => {
   it('cuts a long result with a note, and an offset read returns the rest', async () => {
@@ -16,7 +20,12 @@ describe('executor: output truncation', () => {
     const [, dropped, last, next] = note!.map(Number);
     expect(next).toBe(last! + 1);
     expect(text.length).toBeLessThan(4_000 + 300);
-    expect(t.of('tool_call')[0]).toMatchObject({ truncated_chars: dropped, result_chars: text.length, is_error: false, status: 'ok' });
+    expect(t.of('tool_call')[0]).toMatchObject({
+      truncated_chars: dropped,
+      result_chars: text.length,
+      is_error: false,
+      status: 'ok',
+    });
 
     // Page through the rest as the note says: every line arrives exactly once.
     const seen = [...text.matchAll(/^(\d+)\t(.*)$/gm)].map((m) => m[2]);
@@ -52,7 +61,10 @@ describe('executor: tool faults', () => {
   it('throw: the tool crashes, the executor answers with the error', async () => {
     const t = setup({ faults: [{ id: 'boom', tool: 'read_file', enabled: true, kind: 'throw' }] });
     const { result } = await t.call('read_file', { path: 'README.md' });
-    expect(result).toMatchObject({ isError: true, content: 'InjectedToolError: read_file crashed (tool fault "boom")' });
+    expect(result).toMatchObject({
+      isError: true,
+      content: 'InjectedToolError: read_file crashed (tool fault "boom")',
+    });
     expect(t.of('tool_call')[0]).toMatchObject({ status: 'error' });
     // Other tools are untouched; a disabled fault does nothing.
     expect((await t.call('list_files')).result.isError).toBe(false);
@@ -62,7 +74,11 @@ describe('executor: tool faults', () => {
 
   it('flaky: fails with probability p under the seed, the same way every run', async () => {
     const outcomes = async (seed: number) => {
-      const t = setup({ seed, config: { loopGuard: false, safeExecutor: false }, faults: [{ id: 'f', tool: '*', enabled: true, kind: 'flaky', p: 0.5 }] });
+      const t = setup({
+        seed,
+        config: { loopGuard: false, safeExecutor: false },
+        faults: [{ id: 'f', tool: '*', enabled: true, kind: 'flaky', p: 0.5 }],
+      });
       const out: boolean[] = [];
       for (let n = 0; n < 20; n++) out.push((await t.call('probe', { n })).result.isError);
       return out;
@@ -72,7 +88,9 @@ describe('executor: tool faults', () => {
     expect(a.filter(Boolean).length).toBeGreaterThan(3);
     expect(a.filter(Boolean).length).toBeLessThan(17);
     const always = setup({ faults: [{ id: 'f', tool: 'probe', enabled: true, kind: 'flaky', p: 1 }] });
-    expect((await always.call('probe')).result.content).toMatch(/^InjectedToolError: probe failed transiently \(flaky tool fault "f"\)/);
+    expect((await always.call('probe')).result.content).toMatch(
+      /^InjectedToolError: probe failed transiently \(flaky tool fault "f"\)/,
+    );
     const never = setup({ faults: [{ id: 'f', tool: 'probe', enabled: true, kind: 'flaky', p: 0 }] });
     expect((await never.call('probe')).result.isError).toBe(false);
   });
@@ -85,7 +103,10 @@ describe('executor: tool faults', () => {
   });
 
   it('huge: the output is exactly chars long (then truncated when that rule is on)', async () => {
-    const raw = setup({ config: { truncateChars: 0 }, faults: [{ id: 'h', tool: 'list_files', enabled: true, kind: 'huge', chars: 20_000 }] });
+    const raw = setup({
+      config: { truncateChars: 0 },
+      faults: [{ id: 'h', tool: 'list_files', enabled: true, kind: 'huge', chars: 20_000 }],
+    });
     const big = await raw.call('list_files');
     expect(big.result.content).toHaveLength(20_000);
     expect(big.result.content).toMatch(/^5 files in the workspace:/);

@@ -29,7 +29,11 @@ describe('executor: the argument repair ladder', () => {
     });
     // What the model sent is on tool_start; what ran, and that it was repaired, on tool_call.
     expect(t.of('tool_start')[0]!.args).toBe(text);
-    expect(t.of('tool_call')[0]).toMatchObject({ status: 'ok', args: { path: 'package.json', limit: 1 }, repaired: ['json'] });
+    expect(t.of('tool_call')[0]).toMatchObject({
+      status: 'ok',
+      args: { path: 'package.json', limit: 1 },
+      repaired: ['json'],
+    });
   });
 
   it('coerces a value the schema takes only one way ("7" → 7), after the text rung when both are needed', async () => {
@@ -37,7 +41,11 @@ describe('executor: the argument repair ladder', () => {
     const { result } = await t.callRaw('read_file', "{'path': 'package.json', 'limit': '1',}");
     expect(result.isError).toBe(false);
     const [json, coerce] = t.of('arg_repair');
-    expect(json).toMatchObject({ rung: 'json', next: 'coerce', after: '{"path":"package.json","limit":"1"}' });
+    expect(json).toMatchObject({
+      rung: 'json',
+      next: 'coerce',
+      after: '{"path":"package.json","limit":"1"}',
+    });
     expect(coerce).toMatchObject({
       rung: 'coerce',
       changes: ['limit: "1" → 1'],
@@ -45,7 +53,9 @@ describe('executor: the argument repair ladder', () => {
       after: '{"path":"package.json","limit":1}',
       next: 'run',
     });
-    expect(coerce!.why).toBe('read_file got a value its schema takes only one way (limit: "1" → 1); converted: the call goes on with the repaired arguments.');
+    expect(coerce!.why).toBe(
+      'read_file got a value its schema takes only one way (limit: "1" → 1); converted: the call goes on with the repaired arguments.',
+    );
     expect(t.of('tool_call')[0]).toMatchObject({ status: 'ok', repaired: ['json', 'coerce'] });
   });
 
@@ -59,7 +69,11 @@ describe('executor: the argument repair ladder', () => {
     expect(result.content).toMatch(/field "n": expected number, received string "seven"/);
     const bad = await t.call('read_file', { path: 42, limit: '2' });
     expect(bad.result.content).toMatch(/field "path": expected string, received number 42/);
-    expect(t.of('arg_repair').at(-1)).toMatchObject({ rung: 'coerce', changes: ['limit: "2" → 2'], next: 'reask' });
+    expect(t.of('arg_repair').at(-1)).toMatchObject({
+      rung: 'coerce',
+      changes: ['limit: "2" → 2'],
+      next: 'reask',
+    });
     expect(t.of('tool_call').map((e) => e.status)).toEqual(['ok', 'invalid_args', 'invalid_args']);
   });
 
@@ -73,7 +87,9 @@ describe('executor: the argument repair ladder', () => {
   it('does nothing with the rungs off: the re-ask is all there is', async () => {
     const t = setup({ config: { repairJson: false, coerceArgs: false } });
     const { result } = await t.callRaw('read_file', '{"path": "package.json", "limit": "1",}');
-    expect(result.content).toMatch(/^Error: invalid arguments for read_file: the arguments are not valid JSON/);
+    expect(result.content).toMatch(
+      /^Error: invalid arguments for read_file: the arguments are not valid JSON/,
+    );
     const typed = await t.callRaw('read_file', '{"path": "package.json", "limit": "1"}');
     expect(typed.result.content).toMatch(/field "limit": expected number, received string "1"/);
     expect(t.of('arg_repair')).toEqual([]);

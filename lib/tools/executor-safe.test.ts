@@ -9,14 +9,24 @@ describe('executor: safe executor rules', () => {
     for (const n of [1, 2]) await t.call('probe', { n, fail: true });
     expect(t.executor.budgets().probe).toBe(1);
     const third = await t.call('probe', { n: 3, fail: true });
-    expect(third.result.content).toMatch(/probe has now failed 3 times and is disabled for the rest of this run/);
+    expect(third.result.content).toMatch(
+      /probe has now failed 3 times and is disabled for the rest of this run/,
+    );
     expect(t.of('tool_guard')).toEqual([
-      { event: 'tool_guard', iteration: 1, tool: 'probe', kind: 'disabled', reason: 'probe failed 3 times (budget 3)', budget_left: 0 },
+      {
+        event: 'tool_guard',
+        iteration: 1,
+        tool: 'probe',
+        kind: 'disabled',
+        reason: 'probe failed 3 times (budget 3)',
+        budget_left: 0,
+      },
     ]);
     const later = await t.call('probe', { n: 4 });
     expect(later.result).toMatchObject({
       isError: true,
-      content: 'Error: probe is disabled for the rest of this run after 3 failures. Use a different tool or approach.',
+      content:
+        'Error: probe is disabled for the rest of this run after 3 failures. Use a different tool or approach.',
     });
     expect(t.probe.runs).toBe(3);
     expect(t.of('tool_call').at(-1)).toMatchObject({ status: 'disabled', is_error: true });
@@ -51,11 +61,20 @@ describe('executor: safe executor rules', () => {
     const again = await t.callRaw('probe', '{"fail": true, "b": 2, "a": 1}');
     expect(again.result).toMatchObject({
       isError: true,
-      content: expect.stringMatching(/^Error: you already made this exact probe call and it failed; it was not run again/),
+      content: expect.stringMatching(
+        /^Error: you already made this exact probe call and it failed; it was not run again/,
+      ),
     });
     expect(t.probe.runs).toBe(1);
     expect(t.of('tool_guard')).toEqual([
-      { event: 'tool_guard', iteration: 1, tool: 'probe', kind: 'short_circuit', reason: 'exact repeat of a failed probe call', budget_left: 2 },
+      {
+        event: 'tool_guard',
+        iteration: 1,
+        tool: 'probe',
+        kind: 'short_circuit',
+        reason: 'exact repeat of a failed probe call',
+        budget_left: 2,
+      },
     ]);
     expect(t.of('tool_call').map((e) => e.status)).toEqual(['error', 'short_circuit']);
     // A different call is not a repeat.
@@ -79,7 +98,10 @@ describe('executor: safe executor rules', () => {
   });
 
   it('times a slow tool out on the clock and stops it', async () => {
-    const t = setup({ config: { timeoutMs: 30_000 }, faults: [{ id: 's', tool: 'list_files', enabled: true, kind: 'slow', delayMs: 60_000 }] });
+    const t = setup({
+      config: { timeoutMs: 30_000 },
+      faults: [{ id: 's', tool: 'list_files', enabled: true, kind: 'slow', delayMs: 60_000 }],
+    });
     const { result } = await t.call('list_files');
     expect(result.content).toMatch(/^Error: list_files timed out after 30000 ms and was stopped\./);
     expect(t.of('tool_call')[0]).toMatchObject({ status: 'timeout', is_error: true, latency_ms: 30_000 });
@@ -93,7 +115,10 @@ describe('executor: safe executor rules', () => {
     const t = setup({ config: { safeExecutor: false, loopGuard: false, truncateChars: 0 }, faults });
     for (let i = 0; i < 5; i++) {
       const { result } = await t.call('list_files');
-      expect(result).toMatchObject({ isError: true, content: 'InjectedToolError: list_files crashed (tool fault "boom")' });
+      expect(result).toMatchObject({
+        isError: true,
+        content: 'InjectedToolError: list_files crashed (tool fault "boom")',
+      });
     }
     expect(t.of('tool_call').every((e) => e.status === 'error')).toBe(true);
     expect(t.of('tool_guard')).toEqual([]);
@@ -109,6 +134,9 @@ describe('executor: safe executor rules', () => {
     const pending = t.call('list_files', {}, { signal: abort.signal });
     setImmediate(() => abort.abort());
     const { result } = await pending;
-    expect(result).toMatchObject({ isError: true, content: 'Error: the run was aborted while list_files was running.' });
+    expect(result).toMatchObject({
+      isError: true,
+      content: 'Error: the run was aborted while list_files was running.',
+    });
   });
 });

@@ -6,9 +6,20 @@ describe('executor: events and validation', () => {
     const t = setup();
     const { result, halt } = await t.call('read_file', { path: 'package.json', limit: 1 });
     expect(halt).toBeUndefined();
-    expect(result).toEqual({ type: 'tool_result', callId: 'c1', isError: false, content: expect.stringMatching(/^package\.json — lines 1–1 of 7/) });
+    expect(result).toEqual({
+      type: 'tool_result',
+      callId: 'c1',
+      isError: false,
+      content: expect.stringMatching(/^package\.json — lines 1–1 of 7/),
+    });
     expect(t.events.map((e) => e.event)).toEqual(['tool_start', 'tool_call']);
-    expect(t.events[0]).toEqual({ event: 'tool_start', iteration: 1, call_id: 'c1', tool: 'read_file', args: { path: 'package.json', limit: 1 } });
+    expect(t.events[0]).toEqual({
+      event: 'tool_start',
+      iteration: 1,
+      call_id: 'c1',
+      tool: 'read_file',
+      args: { path: 'package.json', limit: 1 },
+    });
     expect(t.events[1]).toMatchObject({
       event: 'tool_call',
       call_id: 'c1',
@@ -42,13 +53,17 @@ describe('executor: events and validation', () => {
     );
     expect(t.of('tool_call')[0]).toMatchObject({ status: 'invalid_args', is_error: true });
     const extra = await t.call('read_file', { file_path: 'a' });
-    expect(extra.result.content).toMatch(/field "path": expected string, received nothing \(the field is missing\); unexpected field "file_path"/);
+    expect(extra.result.content).toMatch(
+      /field "path": expected string, received nothing \(the field is missing\); unexpected field "file_path"/,
+    );
   });
 
   it('quotes argument text that is not a JSON object', async () => {
     const t = setup();
     const bad = await t.callRaw('read_file', '{"path": ');
-    expect(bad.result.content).toMatch(/^Error: invalid arguments for read_file: the arguments are not valid JSON \(.*\)\. Received "\{\\"path\\": "/);
+    expect(bad.result.content).toMatch(
+      /^Error: invalid arguments for read_file: the arguments are not valid JSON \(.*\)\. Received "\{\\"path\\": "/,
+    );
     const list = await t.callRaw('read_file', '["a"]');
     expect(list.result.content).toMatch(/must be a JSON object, received an array/);
     expect(t.of('tool_call').map((e) => e.status)).toEqual(['invalid_args', 'invalid_args']);
@@ -63,8 +78,12 @@ describe('executor: events and validation', () => {
 
   it('refuses unparsable calls in a round cut at the length cap, and runs complete ones', async () => {
     const t = setup();
-    const cut = await t.callRaw('write_file', '{"path": "src/a.js", "content": "func', { truncatedRound: true });
-    expect(cut.result.content).toMatch(/^Error: the call to write_file was not run: your previous response hit the output length limit/);
+    const cut = await t.callRaw('write_file', '{"path": "src/a.js", "content": "func', {
+      truncatedRound: true,
+    });
+    expect(cut.result.content).toMatch(
+      /^Error: the call to write_file was not run: your previous response hit the output length limit/,
+    );
     expect(cut.result.content).toMatch(/Resend the call with complete arguments/);
     expect(t.workspace.read('src/a.js')).toBeUndefined();
     const whole = await t.call('list_files', {}, { truncatedRound: true });
@@ -79,6 +98,10 @@ describe('executor: events and validation', () => {
       },
     });
     const { result } = await t.call('list_files');
-    expect(result).toMatchObject({ callId: 'c1', isError: true, content: expect.stringMatching(/internal failure.*log closed/) });
+    expect(result).toMatchObject({
+      callId: 'c1',
+      isError: true,
+      content: expect.stringMatching(/internal failure.*log closed/),
+    });
   });
 });

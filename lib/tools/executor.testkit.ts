@@ -31,7 +31,12 @@ export function createProbeTool(): AnyTool & { runs: number } {
   const probe = {
     name: 'probe',
     description: 'test probe',
-    input: z.strictObject({ n: z.number().optional(), a: z.number().optional(), b: z.number().optional(), fail: z.boolean().optional() }),
+    input: z.strictObject({
+      n: z.number().optional(),
+      a: z.number().optional(),
+      b: z.number().optional(),
+      fail: z.boolean().optional(),
+    }),
     runs: 0,
     run(args: { fail?: boolean }) {
       probe.runs++;
@@ -68,8 +73,16 @@ export function setup(
   });
   let n = 0;
   /** The call's answer; a call whose result never came back (interrupted) fails the test here. */
-  const answered = async (part: ToolCallPart, ctx: Partial<ExecuteContext>): Promise<{ result: ToolResultPart; halt?: string }> => {
-    const outcome = await executor.execute(part, { iteration: 1, signal: new AbortController().signal, truncatedRound: false, ...ctx });
+  const answered = async (
+    part: ToolCallPart,
+    ctx: Partial<ExecuteContext>,
+  ): Promise<{ result: ToolResultPart; halt?: string }> => {
+    const outcome = await executor.execute(part, {
+      iteration: 1,
+      signal: new AbortController().signal,
+      truncatedRound: false,
+      ...ctx,
+    });
     if (!outcome.result) throw new Error(`${part.name} was interrupted: no result`);
     return { result: outcome.result, ...(outcome.halt ? { halt: outcome.halt } : {}) };
   };
@@ -78,10 +91,17 @@ export function setup(
     return answered(part, ctx);
   };
   const call = (name: string, args: Record<string, unknown> = {}, ctx: Partial<ExecuteContext> = {}) => {
-    const part: ToolCallPart = { type: 'tool_call', id: `c${++n}`, name, argsText: JSON.stringify(args), args };
+    const part: ToolCallPart = {
+      type: 'tool_call',
+      id: `c${++n}`,
+      name,
+      argsText: JSON.stringify(args),
+      args,
+    };
     return answered(part, ctx);
   };
-  const of = <T extends EventBody['event']>(type: T) => events.filter((e): e is Extract<EventBody, { event: T }> => e.event === type);
+  const of = <T extends EventBody['event']>(type: T) =>
+    events.filter((e): e is Extract<EventBody, { event: T }> => e.event === type);
   return {
     executor,
     events,

@@ -1,5 +1,13 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { ArgRepairRung, EventBody, RecoveryConfig, ToolCallPart, ToolCallStatus, ToolFault, ToolResultPart } from '@/lib/protocol';
+import type {
+  ArgRepairRung,
+  EventBody,
+  RecoveryConfig,
+  ToolCallPart,
+  ToolCallStatus,
+  ToolFault,
+  ToolResultPart,
+} from '@/lib/protocol';
 import { canonicalKey } from './executor/canonical-key';
 import { CheckRate } from './executor/check-rate';
 import { describeIssues } from './executor/describe-issues';
@@ -41,7 +49,10 @@ export interface ToolExecutor {
    * so does `hostOverloaded` (the machine could not do the work). No `result`: the call was
    * interrupted (an interrupt tool fault) and its result never came back.
    */
-  execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }>;
+  execute(
+    call: ToolCallPart,
+    ctx: ExecuteContext,
+  ): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }>;
   /** May this call run beside others of its turn? (Its tool says so; an unknown tool may, it does nothing.) */
   parallelSafe(call: ToolCallPart): boolean;
   disabledTools(): string[];
@@ -111,17 +122,31 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       return { status: 'refused_truncated', isError: true, content: text.refusedTruncated(call) };
     }
     const tool = toolbox.get(name);
-    if (!tool) return { status: 'unknown_tool', isError: true, content: text.unknownTool(name, toolbox.names()) };
+    if (!tool)
+      return { status: 'unknown_tool', isError: true, content: text.unknownTool(name, toolbox.names()) };
     if (config.safeExecutor && budget.isDisabled(name)) {
       return { status: 'disabled', isError: true, content: text.disabled(name, budget.failureCount(name)) };
     }
-    const ladder = repairLadder({ call, input: tool.input, rungs: { repairJson: config.repairJson, coerceArgs: config.coerceArgs } });
-    for (const step of ladder.steps) emit({ event: 'arg_repair', iteration: ctx.iteration, call_id: call.id, tool: name, ...step });
+    const ladder = repairLadder({
+      call,
+      input: tool.input,
+      rungs: { repairJson: config.repairJson, coerceArgs: config.coerceArgs },
+    });
+    for (const step of ladder.steps)
+      emit({ event: 'arg_repair', iteration: ctx.iteration, call_id: call.id, tool: name, ...step });
     const parsed = ladder.parsed;
     if (!parsed.ok)
-      return { status: 'invalid_args', isError: true, content: `Error: invalid arguments for ${name}: ${parsed.error}. Resend the call with a JSON object.` };
+      return {
+        status: 'invalid_args',
+        isError: true,
+        content: `Error: invalid arguments for ${name}: ${parsed.error}. Resend the call with a JSON object.`,
+      };
     const key = canonicalKey({ tool: name, args: parsed.args });
-    const base = { key, args: parsed.args, ...(ladder.steps.length > 0 ? { repaired: ladder.steps.map((step) => step.rung) } : {}) };
+    const base = {
+      key,
+      args: parsed.args,
+      ...(ladder.steps.length > 0 ? { repaired: ladder.steps.map((step) => step.rung) } : {}),
+    };
     if (config.loopGuard) {
       const { count, blocked } = guard.countCall(key);
       if (blocked) {
@@ -131,7 +156,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       }
     }
     if (shortCircuit && budget.failedBefore(key)) {
-      emitGuard(ctx.iteration, name, 'short_circuit', `exact repeat of a failed ${name} call`, { budget_left: budget.left(name) });
+      emitGuard(ctx.iteration, name, 'short_circuit', `exact repeat of a failed ${name} call`, {
+        budget_left: budget.left(name),
+      });
       return { ...base, status: 'short_circuit', isError: true, content: text.shortCircuit(name) };
     }
     const checked = tool.input.safeParse(parsed.args);
@@ -148,10 +175,21 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       const rate = checkRate.admit(now);
       if (!rate.admitted) {
         const waitMs = rate.nextAt - now;
-        emitGuard(ctx.iteration, name, 'rate_limited', text.rateLimitedReason(name, rate.count, checkRate.max, checkRate.windowMs), {
-          next: text.rateLimitedNext(name, rate.nextAt, waitMs),
-        });
-        return { ...base, status: 'rate_limited', isError: true, content: text.rateLimited(name, rate.count, checkRate.windowMs, waitMs) };
+        emitGuard(
+          ctx.iteration,
+          name,
+          'rate_limited',
+          text.rateLimitedReason(name, rate.count, checkRate.max, checkRate.windowMs),
+          {
+            next: text.rateLimitedNext(name, rate.nextAt, waitMs),
+          },
+        );
+        return {
+          ...base,
+          status: 'rate_limited',
+          isError: true,
+          content: text.rateLimited(name, rate.count, checkRate.windowMs, waitMs),
+        };
       }
     }
     const hitting = faultsFor(name);
@@ -167,21 +205,33 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       ...(config.safeExecutor ? { timeoutMs: config.timeoutMs } : {}),
     });
     // The tool ran (its effects stand), but its result never reaches the loop.
-    if (hitting.some((fault) => fault.kind === 'interrupt')) return { ...base, status: 'interrupted', isError: true, content: '' };
+    if (hitting.some((fault) => fault.kind === 'interrupt'))
+      return { ...base, status: 'interrupted', isError: true, content: '' };
     return { ...base, ...run };
   }
 
   /** Books the outcome in the budget and the loop guard; adds their notes to the text. */
-  function account(call: ToolCallPart, outcome: Outcome, iteration: number): { content: string; halt?: string } {
+  function account(
+    call: ToolCallPart,
+    outcome: Outcome,
+    iteration: number,
+  ): { content: string; halt?: string } {
     const name = call.name;
     let content = outcome.content;
-    const ranAndFailed = outcome.status === 'error' || outcome.status === 'timeout' || outcome.status === 'invalid_args';
+    const ranAndFailed =
+      outcome.status === 'error' || outcome.status === 'timeout' || outcome.status === 'invalid_args';
     if (config.safeExecutor && ranAndFailed && toolbox.get(name)) {
       const { disabledNow } = budget.record({ tool: name, ...(outcome.key ? { key: outcome.key } : {}) });
       if (disabledNow) {
-        emitGuard(iteration, name, 'disabled', `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`, {
-          budget_left: 0,
-        });
+        emitGuard(
+          iteration,
+          name,
+          'disabled',
+          `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`,
+          {
+            budget_left: 0,
+          },
+        );
         content += `\n\n${text.disabledNow(name, budget.failureCount(name))}`;
       }
     }
@@ -193,17 +243,29 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       return { content, halt: reason };
     }
     if (verdict === 'warning') {
-      emitGuard(iteration, name, 'warning', `${name} failed ${text.timesWord(consecutive)} in a row`, { consecutive_failures: consecutive });
+      emitGuard(iteration, name, 'warning', `${name} failed ${text.timesWord(consecutive)} in a row`, {
+        consecutive_failures: consecutive,
+      });
       content = `${text.warning(name, consecutive, config.haltAfterFailures)}\n\n${content}`;
     }
     return { content };
   }
 
-  async function execute(call: ToolCallPart, ctx: ExecuteContext): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }> {
+  async function execute(
+    call: ToolCallPart,
+    ctx: ExecuteContext,
+  ): Promise<{ result?: ToolResultPart; halt?: string; hostOverloaded?: string }> {
     const started = clock.now();
-    const loggedArgs: unknown = call.args ?? (argsTextParses(call) ? JSON.parse(call.argsText) : call.argsText);
+    const loggedArgs: unknown =
+      call.args ?? (argsTextParses(call) ? JSON.parse(call.argsText) : call.argsText);
     try {
-      emit({ event: 'tool_start', iteration: ctx.iteration, call_id: call.id, tool: call.name, args: loggedArgs });
+      emit({
+        event: 'tool_start',
+        iteration: ctx.iteration,
+        call_id: call.id,
+        tool: call.name,
+        args: loggedArgs,
+      });
       if (workspace.revision() !== revision) {
         revision = workspace.revision();
         guard.forgetCalls();
@@ -226,10 +288,17 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         });
         return {};
       }
-      const cut = truncateOutput({ tool: call.name, args: outcome.args, content: outcome.content, limit: config.truncateChars });
+      const cut = truncateOutput({
+        tool: call.name,
+        args: outcome.args,
+        content: outcome.content,
+        limit: config.truncateChars,
+      });
       // A call the machine could not do is not the tool's failure: no budget or loop guard counts it (the run ends).
       const { content, halt } =
-        outcome.hostOverloaded !== undefined ? { content: cut.content, halt: undefined } : account(call, { ...outcome, content: cut.content }, ctx.iteration);
+        outcome.hostOverloaded !== undefined
+          ? { content: cut.content, halt: undefined }
+          : account(call, { ...outcome, content: cut.content }, ctx.iteration);
       emit({
         event: 'tool_call',
         iteration: ctx.iteration,
@@ -245,7 +314,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         status: outcome.status,
         ...(cut.droppedChars > 0 ? { truncated_chars: cut.droppedChars } : {}),
         // What is left of the tool's failure budget after this call, so no count goes stale.
-        ...(config.safeExecutor && toolbox.get(call.name) ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) } : {}),
+        ...(config.safeExecutor && toolbox.get(call.name)
+          ? { budget_left: Math.max(0, config.failureBudget - budget.failureCount(call.name)) }
+          : {}),
       });
       return {
         result: { type: 'tool_result', callId: call.id, content, isError: outcome.isError },

@@ -13,6 +13,11 @@ export { createRunCheckTool } from './tools/run-check';
 export { runNodeTests } from './check/run-node-tests';
 export type { SlotShare } from './check/fair-slots';
 export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
-export { createToolExecutor, type ExecuteContext, type ToolExecutor, type ToolExecutorOptions } from './executor';
+export {
+  createToolExecutor,
+  type ExecuteContext,
+  type ToolExecutor,
+  type ToolExecutorOptions,
+} from './executor';
 export { canonicalKey } from './executor/canonical-key';
 export { truncateOutput } from './executor/truncate-output';

@@ -10,7 +10,8 @@ export function normalizePath(input: string): string {
   const parts: string[] = [];
   for (const part of input.trim().replace(/\\/g, '/').split('/')) {
     if (part === '' || part === '.') continue;
-    if (part === '..') throw new Error(`path "${input}" leaves the workspace; use a path relative to the workspace root`);
+    if (part === '..')
+      throw new Error(`path "${input}" leaves the workspace; use a path relative to the workspace root`);
     parts.push(part);
   }
   return parts.join('/');

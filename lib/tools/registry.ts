@@ -25,13 +25,24 @@ export interface Toolbox {
 }
 
 /** The names of a run's tools, in the order the model is shown them. */
-export const TOOL_NAMES = ['list_files', 'read_file', 'search', 'edit_file', 'write_file', 'run_check'] as const;
+export const TOOL_NAMES = [
+  'list_files',
+  'read_file',
+  'search',
+  'edit_file',
+  'write_file',
+  'run_check',
+] as const;
 
 /**
  * The tools of one run: the file tools plus the scenario's check. `descriptions` replaces
  * what the model is told a tool does (a prompt experiment); behaviour and schema stay.
  */
-export function createToolbox(options: { scenario: Scenario; tools?: readonly AnyTool[]; descriptions?: Readonly<Record<string, string>> }): Toolbox {
+export function createToolbox(options: {
+  scenario: Scenario;
+  tools?: readonly AnyTool[];
+  descriptions?: Readonly<Record<string, string>>;
+}): Toolbox {
   const base: readonly AnyTool[] = options.tools ?? [
     listFilesTool,
     readFileTool,
@@ -41,7 +52,9 @@ export function createToolbox(options: { scenario: Scenario; tools?: readonly An
     createRunCheckTool({ scenario: options.scenario }),
   ];
   const descriptions = options.descriptions ?? {};
-  const tools = base.map((tool) => (descriptions[tool.name] === undefined ? tool : { ...tool, description: descriptions[tool.name]! }));
+  const tools = base.map((tool) =>
+    descriptions[tool.name] === undefined ? tool : { ...tool, description: descriptions[tool.name]! },
+  );
   const byName = new Map(tools.map((t) => [t.name, t]));
   return {
     tools,

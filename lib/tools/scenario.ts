@@ -42,7 +42,10 @@ export interface Scenario {
    * names the run the check is for: the sandbox pool shares its slots fairly among runs.
    * `entries` runs these test files instead of `tests` (the task verdict's hidden tests).
    */
-  check(workspace: Workspace, options?: { signal?: AbortSignal; share?: SlotShare; entries?: readonly string[] }): Promise<CheckResult>;
+  check(
+    workspace: Workspace,
+    options?: { signal?: AbortSignal; share?: SlotShare; entries?: readonly string[] },
+  ): Promise<CheckResult>;
   /** What the check runs, in a few words (shown in run_check's description). */
   checkLabel?: string;
   /**

@@ -8,7 +8,10 @@ describe('toInputSchema', () => {
     const first = toInputSchema({ input });
     expect(first).toEqual({
       type: 'object',
-      properties: { path: { type: 'string' }, limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } },
+      properties: {
+        path: { type: 'string' },
+        limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) },
+      },
       required: ['path'],
     });
     expect(toInputSchema({ input })).toBe(first);

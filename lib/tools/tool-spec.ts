@@ -19,7 +19,10 @@ const converted = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
 export function toInputSchema(options: { input: z.ZodType }): Readonly<Record<string, unknown>> {
   const cached = converted.get(options.input);
   if (cached) return cached;
-  const full = z.toJSONSchema(options.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const full = z.toJSONSchema(options.input, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   const schema: Record<string, unknown> = { type: 'object', properties: full.properties ?? {} };
   if (Array.isArray(full.required) && full.required.length > 0) schema.required = full.required;
   const frozen = deepFreeze(schema);
@@ -29,7 +32,11 @@ export function toInputSchema(options: { input: z.ZodType }): Readonly<Record<st
 
 export function toToolSpec(options: { tool: Pick<Tool, 'name' | 'description' | 'input'> }): ToolSpec {
   const { tool } = options;
-  return { name: tool.name, description: tool.description, inputSchema: toInputSchema({ input: tool.input }) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: toInputSchema({ input: tool.input }),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

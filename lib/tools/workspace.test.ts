@@ -26,6 +26,9 @@ describe('MemoryWorkspace', () => {
 
   it('suggests siblings and similar names for a missing path', () => {
     const paths = ['docs/setup-guide.md', 'docs/install.md', 'src/index.js'];
-    expect(nearestPaths({ missing: 'docs/setup.md', paths })).toEqual(['docs/setup-guide.md', 'docs/install.md']);
+    expect(nearestPaths({ missing: 'docs/setup.md', paths })).toEqual([
+      'docs/setup-guide.md',
+      'docs/install.md',
+    ]);
   });
 });

@@ -16,7 +16,8 @@ export function markCachePrefix(params: Anthropic.MessageCreateParamsStreaming):
     const last = tools.length - 1;
     params.tools = tools.map((tool, i) => (i === last ? { ...tool, cache_control: EPHEMERAL } : tool));
   }
-  if (typeof params.system === 'string') params.system = [{ type: 'text', text: params.system, cache_control: EPHEMERAL }];
+  if (typeof params.system === 'string')
+    params.system = [{ type: 'text', text: params.system, cache_control: EPHEMERAL }];
   const messages = params.messages;
   const newest = messages.length - 1;
   let settled = -1;
@@ -27,13 +28,17 @@ export function markCachePrefix(params: Anthropic.MessageCreateParamsStreaming):
     }
   }
   if (newest < 0) return;
-  params.messages = messages.map((message, i) => (i === newest || i === settled ? markMessage(message) : message));
+  params.messages = messages.map((message, i) =>
+    i === newest || i === settled ? markMessage(message) : message,
+  );
 }
 
 /** The message with a breakpoint on its last block that can carry one (never a thinking block). */
 function markMessage(message: Anthropic.MessageParam): Anthropic.MessageParam {
   if (typeof message.content === 'string') {
-    return message.content === '' ? message : { ...message, content: [{ type: 'text', text: message.content, cache_control: EPHEMERAL }] };
+    return message.content === ''
+      ? message
+      : { ...message, content: [{ type: 'text', text: message.content, cache_control: EPHEMERAL }] };
   }
   const content = message.content;
   for (let j = content.length - 1; j >= 0; j--) {

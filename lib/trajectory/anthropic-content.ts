@@ -1,5 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { takeoverKey, takeoverRuleOn, type Message, type Part, type TakeoverHandling, type Vendor } from '@/lib/protocol';
+import {
+  takeoverKey,
+  takeoverRuleOn,
+  type Message,
+  type Part,
+  type TakeoverHandling,
+  type Vendor,
+} from '@/lib/protocol';
 import { describeMinter, isMintedBy, redactedMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
 import { parseToolArgs } from './parse-tool-args';
@@ -36,12 +43,21 @@ const rendered = new WeakMap<Message, RenderedMessage>();
  * are kept per target (vendor, model, handling) and rendered once however many requests carry
  * them. The blocks are shared between requests: nothing downstream changes them.
  */
-export function renderAnthropicMessage(message: Message, context: Omit<PartContext, 'role' | 'report'> & { target: string }): Readonly<RenderedMessage> {
+export function renderAnthropicMessage(
+  message: Message,
+  context: Omit<PartContext, 'role' | 'report'> & { target: string },
+): Readonly<RenderedMessage> {
   const hit = rendered.get(message);
   if (hit && hit.target === context.target) return hit;
   const calls: ReportCall[] = [];
   const { vendor, model, handling } = context;
-  const partContext: PartContext = { role: message.role, vendor, model, report: recordingReport(calls), handling };
+  const partContext: PartContext = {
+    role: message.role,
+    vendor,
+    model,
+    report: recordingReport(calls),
+    handling,
+  };
   const blocks: PlacedBlock[] = [];
   for (const part of message.parts) {
     const block = renderAnthropicPart(part, partContext);
@@ -78,9 +94,14 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
         // As it was: the foreign signature (or none) goes out, and the vendor judges it.
         const who = handling.naive ? '' : 'credentials rule off: ';
         report.asIs(
-          credential ? `${who}thinking block sent with the signature ${describeMinter(credential)} minted` : `${who}thinking block sent without a signature`,
+          credential
+            ? `${who}thinking block sent with the signature ${describeMinter(credential)} minted`
+            : `${who}thinking block sent without a signature`,
         );
-        return { role, block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' } };
+        return {
+          role,
+          block: { type: 'thinking', thinking: part.text, signature: credential?.signature ?? '' },
+        };
       }
       const from = credential ?? part.origin;
       if (handling.foreignThinking === 'note' && part.text.trim() !== '') {
@@ -107,7 +128,9 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       if (credentialsOff) {
-        report.asIs(`${handling.naive ? '' : 'credentials rule off: '}redacted thinking from ${describeMinter(minter)} sent as it was`);
+        report.asIs(
+          `${handling.naive ? '' : 'credentials rule off: '}redacted thinking from ${describeMinter(minter)} sent as it was`,
+        );
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       report.drop(
@@ -119,16 +142,27 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
     case 'tool_call': {
       const input = part.args ?? parseToolArgs(part.argsText);
       if (!input) {
-        report.drop('tool_args', `arguments of tool call ${part.name} (${part.id}) are not a JSON object; sent as {} (original text kept in the trajectory)`);
+        report.drop(
+          'tool_args',
+          `arguments of tool call ${part.name} (${part.id}) are not a JSON object; sent as {} (original text kept in the trajectory)`,
+        );
       }
       report.count('tool call rendered as a tool_use block');
-      return { role: 'assistant', block: { type: 'tool_use', id: part.id, name: part.name, input: input ?? {} } };
+      return {
+        role: 'assistant',
+        block: { type: 'tool_use', id: part.id, name: part.name, input: input ?? {} },
+      };
     }
     case 'tool_result':
       report.count('tool result rendered as a tool_result block in a user message');
       return {
         role: 'user',
-        block: { type: 'tool_result', tool_use_id: part.callId, content: part.content, is_error: part.isError },
+        block: {
+          type: 'tool_result',
+          tool_use_id: part.callId,
+          content: part.content,
+          is_error: part.isError,
+        },
       };
   }
 }

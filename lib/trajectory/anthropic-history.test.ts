@@ -8,7 +8,14 @@ const SIG = 'EqQBsim-signature';
 const credential = { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', signature: SIG };
 
 function request(messages: readonly Message[]): ModelRequest {
-  return { model: 'claude-sim-sonnet', system: 'Be careful.', messages: [...messages], tools: [], maxTokens: 8192, thinking: true };
+  return {
+    model: 'claude-sim-sonnet',
+    system: 'Be careful.',
+    messages: [...messages],
+    tools: [],
+    maxTokens: 8192,
+    thinking: true,
+  };
 }
 
 /** A rendering that can reuse nothing: every message is a new object. */
@@ -31,7 +38,10 @@ function randomMessage(next: () => number, n: number): Message {
     case 1:
       return { role: 'assistant', parts: [{ type: 'text', text: `answer ${n}` }] };
     case 2:
-      return { role: 'user', parts: [{ type: 'tool_result', callId: call, content: `result ${n}`, isError: false }] };
+      return {
+        role: 'user',
+        parts: [{ type: 'tool_result', callId: call, content: `result ${n}`, isError: false }],
+      };
     case 3:
       return {
         role: 'user',
@@ -64,7 +74,14 @@ describe('renderAnthropic over requests that share history', () => {
         } else if (roll < 0.8 && messages.length > 2) {
           // The context channel sends a copy of one message in its place (a stub).
           const at = 1 + Math.floor(next() * (messages.length - 1));
-          messages = messages.map((m, i) => (i === at ? { ...m, parts: m.parts.map((p) => (p.type === 'tool_result' ? { ...p, content: '[stub]' } : p)) } : m));
+          messages = messages.map((m, i) =>
+            i === at
+              ? {
+                  ...m,
+                  parts: m.parts.map((p) => (p.type === 'tool_result' ? { ...p, content: '[stub]' } : p)),
+                }
+              : m,
+          );
         } else if (roll < 0.9 && messages.length > 3) {
           // History cut after the task: the request goes on without some older messages.
           messages = [messages[0]!, ...messages.slice(2 + Math.floor(next() * (messages.length - 2)))];
@@ -84,12 +101,22 @@ describe('renderAnthropic over requests that share history', () => {
 
   it('reuses the joined messages of the shared history: the same objects, not copies', () => {
     const task: Message = { role: 'user', parts: [{ type: 'text', text: 'Read a.' }] };
-    const turn: Message = { role: 'assistant', parts: [{ type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{}', args: {} }] };
-    const result: Message = { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'a', isError: false }] };
+    const turn: Message = {
+      role: 'assistant',
+      parts: [{ type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{}', args: {} }],
+    };
+    const result: Message = {
+      role: 'user',
+      parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'a', isError: false }],
+    };
     const answer: Message = { role: 'assistant', parts: [{ type: 'text', text: 'Done.' }] };
     const nudge: Message = { role: 'user', parts: [{ type: 'text', text: 'Sure?' }] };
-    const before = renderAnthropic({ request: request([task, turn, result]), vendor: 'sim-anthropic' }).params.messages;
-    const after = renderAnthropic({ request: request([task, turn, result, answer, nudge]), vendor: 'sim-anthropic' }).params.messages;
+    const before = renderAnthropic({ request: request([task, turn, result]), vendor: 'sim-anthropic' }).params
+      .messages;
+    const after = renderAnthropic({
+      request: request([task, turn, result, answer, nudge]),
+      vendor: 'sim-anthropic',
+    }).params.messages;
     expect(after[0]).toBe(before[0]);
     expect(after[1]).toBe(before[1]);
     expect(after).toHaveLength(5);

@@ -54,9 +54,11 @@ export function renderAnthropicHistory(input: readonly Message[], context: Histo
   }
   for (let g = keptGroups; g < messages.length; g++) {
     const group = messages[g]!;
-    if (group.role === 'user') group.content = toolResultsFirst(group.content as Anthropic.ContentBlockParam[]);
+    if (group.role === 'user')
+      group.content = toolResultsFirst(group.content as Anthropic.ContentBlockParam[]);
   }
-  if (first) lastRenderings.set(first, { target: context.target, input: [...input], messages, calls, opened });
+  if (first)
+    lastRenderings.set(first, { target: context.target, input: [...input], messages, calls, opened });
   return { messages, calls };
 }
 
@@ -98,5 +100,8 @@ function toolResultsFirst(blocks: Anthropic.ContentBlockParam[]): Anthropic.Cont
     else if (other) outOfOrder = true;
   }
   if (!outOfOrder) return blocks;
-  return [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')];
+  return [
+    ...blocks.filter((b) => b.type === 'tool_result'),
+    ...blocks.filter((b) => b.type !== 'tool_result'),
+  ];
 }

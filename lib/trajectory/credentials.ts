@@ -5,7 +5,11 @@ import type { Credential, RedactedThinkingPart, Vendor } from '@/lib/protocol';
  * it. 'anthropic' and 'sim-anthropic' are different minters (a real signature never goes
  * to the simulator and vice versa), and a fallback model rejects its sibling's signatures.
  */
-export function isMintedBy(options: { credential: Pick<Credential, 'vendor' | 'model'>; vendor: Vendor; model: string }): boolean {
+export function isMintedBy(options: {
+  credential: Pick<Credential, 'vendor' | 'model'>;
+  vendor: Vendor;
+  model: string;
+}): boolean {
   const { credential, vendor, model } = options;
   return credential.vendor === vendor && credential.model === model;
 }

@@ -21,7 +21,10 @@ export function markHeldBy(message: Message, holder: ReferenceHolder): void {
  * `from`: what a takeover away from them must re-send by value, since a reference means
  * nothing to anyone else.
  */
-export function heldReference(options: { messages: readonly Message[]; from: { vendor: string; model: string } }): ReferenceHolder | undefined {
+export function heldReference(options: {
+  messages: readonly Message[];
+  from: { vendor: string; model: string };
+}): ReferenceHolder | undefined {
   const { from } = options;
   const holder = lastReference(options.messages);
   return holder && holder.vendor === from.vendor && holder.model === from.model ? holder : undefined;

@@ -10,7 +10,13 @@ function request(messages: Message[], extra: Partial<ModelRequest> = {}): ModelR
     model: 'claude-sim-sonnet',
     system: 'Be careful.',
     messages,
-    tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+    tools: [
+      {
+        name: 'read_file',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+      },
+    ],
     maxTokens: 8192,
     thinking: true,
     ...extra,
@@ -23,11 +29,24 @@ const toolRound: Message[] = [
   {
     role: 'assistant',
     parts: [
-      { type: 'thinking', text: 'Read first.', credential: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', signature: SIG } },
-      { type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{"path":"a.ts"}', args: { path: 'a.ts' } },
+      {
+        type: 'thinking',
+        text: 'Read first.',
+        credential: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', signature: SIG },
+      },
+      {
+        type: 'tool_call',
+        id: 'toolu_1',
+        name: 'read_file',
+        argsText: '{"path":"a.ts"}',
+        args: { path: 'a.ts' },
+      },
     ],
   },
-  { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'export const a = 1;', isError: false }] },
+  {
+    role: 'user',
+    parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'export const a = 1;', isError: false }],
+  },
 ];
 
 describe('renderAnthropic', () => {
@@ -38,7 +57,13 @@ describe('renderAnthropic', () => {
       max_tokens: 8192,
       stream: true,
       system: 'Be careful.',
-      tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'read_file',
+          description: 'Read a file',
+          input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
       thinking: { type: 'enabled', budget_tokens: 4096 },
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Fix the test.' }] },
@@ -49,7 +74,12 @@ describe('renderAnthropic', () => {
             { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;', is_error: false }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;', is_error: false },
+          ],
+        },
       ],
     });
     expect(report.dropped).toEqual([]);
@@ -57,7 +87,10 @@ describe('renderAnthropic', () => {
   });
 
   it('never sends a sim signature to the real vendor: drops it, reports it, and keeps thinking off mid-round', () => {
-    const { params, report } = renderAnthropic({ request: request(toolRound, { model: 'claude-haiku-4-5' }), vendor: 'anthropic' });
+    const { params, report } = renderAnthropic({
+      request: request(toolRound, { model: 'claude-haiku-4-5' }),
+      vendor: 'anthropic',
+    });
     expect(JSON.stringify(params)).not.toContain(SIG);
     expect(params.messages[1]).toEqual({
       role: 'assistant',
@@ -67,11 +100,13 @@ describe('renderAnthropic', () => {
     expect(report.dropped).toEqual([
       {
         kind: 'thinking',
-        detail: 'thinking block from claude-sim-sonnet dropped: credential is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
+        detail:
+          'thinking block from claude-sim-sonnet dropped: credential is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
       },
       {
         kind: 'thinking_config',
-        detail: 'extended thinking off for this request: the tool round in progress did not start with a thinking block signed by anthropic/claude-haiku-4-5',
+        detail:
+          'extended thinking off for this request: the tool round in progress did not start with a thinking block signed by anthropic/claude-haiku-4-5',
       },
     ]);
   });
@@ -79,10 +114,19 @@ describe('renderAnthropic', () => {
   it('never sends a real signature to the simulator, nor one to a sibling model', () => {
     const real: Message[] = toolRound.map((m) => ({
       ...m,
-      parts: m.parts.map((p) => (p.type === 'thinking' ? { ...p, credential: { vendor: 'anthropic', model: 'claude-sim-sonnet', signature: SIG } } : p)),
+      parts: m.parts.map((p) =>
+        p.type === 'thinking'
+          ? { ...p, credential: { vendor: 'anthropic', model: 'claude-sim-sonnet', signature: SIG } }
+          : p,
+      ),
     }));
-    expect(JSON.stringify(renderAnthropic({ request: request(real), vendor: 'sim-anthropic' }).params)).not.toContain(SIG);
-    const sibling = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic' });
+    expect(
+      JSON.stringify(renderAnthropic({ request: request(real), vendor: 'sim-anthropic' }).params),
+    ).not.toContain(SIG);
+    const sibling = renderAnthropic({
+      request: request(toolRound, { model: 'claude-sim-haiku' }),
+      vendor: 'sim-anthropic',
+    });
     expect(JSON.stringify(sibling.params)).not.toContain(SIG);
     expect(sibling.report.dropped[0]?.kind).toBe('thinking');
   });
@@ -113,7 +157,12 @@ describe('renderAnthropic', () => {
       {
         role: 'assistant',
         parts: [
-          { type: 'redacted_thinking', data: 'REDACTED==', vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+          {
+            type: 'redacted_thinking',
+            data: 'REDACTED==',
+            vendor: 'sim-anthropic',
+            model: 'claude-sim-sonnet',
+          },
           { type: 'text', text: 'Done.' },
         ],
       },
@@ -123,12 +172,16 @@ describe('renderAnthropic', () => {
       { type: 'redacted_thinking', data: 'REDACTED==' },
       { type: 'text', text: 'Done.' },
     ]);
-    const other = renderAnthropic({ request: request(messages, { model: 'claude-haiku-4-5' }), vendor: 'anthropic' });
+    const other = renderAnthropic({
+      request: request(messages, { model: 'claude-haiku-4-5' }),
+      vendor: 'anthropic',
+    });
     expect(JSON.stringify(other.params)).not.toContain('REDACTED==');
     expect(other.report.dropped).toEqual([
       {
         kind: 'redacted_thinking',
-        detail: 'redacted thinking block from claude-sim-sonnet dropped: it is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
+        detail:
+          'redacted thinking block from claude-sim-sonnet dropped: it is bound to sim-anthropic/claude-sim-sonnet, not anthropic/claude-haiku-4-5',
       },
     ]);
   });
@@ -150,9 +203,17 @@ describe('renderAnthropic', () => {
           { type: 'tool_result', callId: 'call_a', content: 'A', isError: false },
         ],
       },
-      { role: 'user', parts: [{ type: 'tool_result', callId: 'call_b', content: 'invalid JSON in arguments', isError: true }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'tool_result', callId: 'call_b', content: 'invalid JSON in arguments', isError: true },
+        ],
+      },
     ];
-    const { params, report } = renderAnthropic({ request: request(messages, { thinking: false }), vendor: 'sim-anthropic' });
+    const { params, report } = renderAnthropic({
+      request: request(messages, { thinking: false }),
+      vendor: 'sim-anthropic',
+    });
     expect(params.messages).toHaveLength(3);
     expect(params.messages[1]?.content).toEqual([
       { type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'a.ts' } },
@@ -169,21 +230,34 @@ describe('renderAnthropic', () => {
     expect(report.dropped).toEqual([
       {
         kind: 'tool_args',
-        detail: 'arguments of tool call read_file (call_b) are not a JSON object; sent as {} (original text kept in the trajectory)',
+        detail:
+          'arguments of tool call read_file (call_b) are not a JSON object; sent as {} (original text kept in the trajectory)',
       },
     ]);
     expect(params.thinking).toBeUndefined();
   });
 
   it('skips thinking when max_tokens cannot hold the minimum budget, and for models that do not reason', () => {
-    const small = renderAnthropic({ request: request(toolRound.slice(0, 1), { maxTokens: 1024 }), vendor: 'sim-anthropic' });
+    const small = renderAnthropic({
+      request: request(toolRound.slice(0, 1), { maxTokens: 1024 }),
+      vendor: 'sim-anthropic',
+    });
     expect(small.params.thinking).toBeUndefined();
     expect(small.report.dropped[0]?.detail).toMatch(/max_tokens 1024 leaves no room/);
-    const fits = renderAnthropic({ request: request(toolRound.slice(0, 1), { maxTokens: 1500 }), vendor: 'sim-anthropic' });
+    const fits = renderAnthropic({
+      request: request(toolRound.slice(0, 1), { maxTokens: 1500 }),
+      vendor: 'sim-anthropic',
+    });
     expect(fits.params.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-    const unknown = renderAnthropic({ request: request(toolRound.slice(0, 1), { model: 'claude-3-haiku' }), vendor: 'anthropic' });
+    const unknown = renderAnthropic({
+      request: request(toolRound.slice(0, 1), { model: 'claude-3-haiku' }),
+      vendor: 'anthropic',
+    });
     expect(unknown.params.thinking).toBeUndefined();
-    const off = renderAnthropic({ request: request(toolRound.slice(0, 1), { thinking: false }), vendor: 'sim-anthropic' });
+    const off = renderAnthropic({
+      request: request(toolRound.slice(0, 1), { thinking: false }),
+      vendor: 'sim-anthropic',
+    });
     expect(off.params.thinking).toBeUndefined();
     expect(off.report.dropped).toEqual([]);
   });
@@ -208,8 +282,13 @@ describe('renderAnthropic over a growing history (each message rendered once per
 
   it('does not carry a rendering over to another target: the sibling model drops the signature the minter kept', () => {
     renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
-    const sibling = renderAnthropic({ request: request(toolRound, { model: 'claude-sim-haiku' }), vendor: 'sim-anthropic' });
-    expect(sibling.params.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }]);
+    const sibling = renderAnthropic({
+      request: request(toolRound, { model: 'claude-sim-haiku' }),
+      vendor: 'sim-anthropic',
+    });
+    expect(sibling.params.messages[1]!.content).toEqual([
+      { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } },
+    ]);
     expect(sibling.report.dropped.map((d) => d.kind)).toContain('thinking');
     const noted = renderAnthropic({
       request: request(toolRound, { model: 'claude-sim-haiku' }),
@@ -218,7 +297,11 @@ describe('renderAnthropic over a growing history (each message rendered once per
     });
     expect((noted.params.messages[1]!.content as { type: string }[])[0]!.type).toBe('text');
     const back = renderAnthropic({ request: request(toolRound), vendor: 'sim-anthropic' });
-    expect((back.params.messages[1]!.content as { type: string }[])[0]).toEqual({ type: 'thinking', thinking: 'Read first.', signature: SIG });
+    expect((back.params.messages[1]!.content as { type: string }[])[0]).toEqual({
+      type: 'thinking',
+      thinking: 'Read first.',
+      signature: SIG,
+    });
   });
 
   it('keeps tool results first in a user message that also carries text', () => {
@@ -228,6 +311,9 @@ describe('renderAnthropic over a growing history (each message rendered once per
       { role: 'user', parts: [{ type: 'tool_result', callId: 'toolu_1', content: 'ok', isError: false }] },
     ];
     const { params } = renderAnthropic({ request: request(messages), vendor: 'sim-anthropic' });
-    expect((params.messages[2]!.content as { type: string }[]).map((b) => b.type)).toEqual(['tool_result', 'text']);
+    expect((params.messages[2]!.content as { type: string }[]).map((b) => b.type)).toEqual([
+      'tool_result',
+      'text',
+    ]);
   });
 });

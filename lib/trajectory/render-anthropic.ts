@@ -5,7 +5,13 @@ import { renderTarget } from './anthropic-content';
 import { renderAnthropicHistory } from './anthropic-history';
 import { markCachePrefix } from './anthropic-cache-breakpoints';
 import { describeMinter } from './credentials';
-import { recordingReport, reportFromCalls, type RenderReport, type ReportBuilder, type ReportCall } from './render-report';
+import {
+  recordingReport,
+  reportFromCalls,
+  type RenderReport,
+  type ReportBuilder,
+  type ReportCall,
+} from './render-report';
 import { modelReasons, thinkingBudget } from './thinking-budget';
 
 export interface RenderAnthropicOptions {
@@ -28,7 +34,12 @@ export interface RenderedAnthropic {
 export function renderAnthropic(options: RenderAnthropicOptions): RenderedAnthropic {
   const { request, vendor } = options;
   const handling = options.handling ?? DEFAULT_TAKEOVER;
-  const context = { vendor, model: request.model, handling, target: renderTarget(vendor, request.model, handling) };
+  const context = {
+    vendor,
+    model: request.model,
+    handling,
+    target: renderTarget(vendor, request.model, handling),
+  };
   const { messages, calls: messageCalls } = renderAnthropicHistory(request.messages, context);
   // What the request's own rendering reports; in the report it follows every message's.
   const own: ReportCall[] = [];
@@ -86,18 +97,26 @@ function thinkingConfig(options: {
   const { request, vendor, messages, report } = options;
   if (!request.thinking) return undefined;
   if (!modelReasons({ model: request.model })) {
-    report.drop('thinking_config', `extended thinking not requested: ${request.model} is not known to support it`);
+    report.drop(
+      'thinking_config',
+      `extended thinking not requested: ${request.model} is not known to support it`,
+    );
     return undefined;
   }
   const budget = thinkingBudget({ maxTokens: request.maxTokens });
   if (budget === undefined) {
-    report.drop('thinking_config', `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`);
+    report.drop(
+      'thinking_config',
+      `extended thinking not requested: max_tokens ${request.maxTokens} leaves no room for the minimum 1024-token budget`,
+    );
     return undefined;
   }
   if (toolRoundLacksThinking(messages)) {
     const signer = describeMinter({ vendor, model: request.model });
     if (!options.latestTurnRule) {
-      report.asIs(`${options.ruleOffBy}extended thinking left on, though the tool round in progress did not start with a thinking block signed by ${signer}`);
+      report.asIs(
+        `${options.ruleOffBy}extended thinking left on, though the tool round in progress did not start with a thinking block signed by ${signer}`,
+      );
     } else {
       report.drop(
         'thinking_config',

@@ -10,7 +10,13 @@ function request(messages: Message[], extra: Partial<ModelRequest> = {}): ModelR
     model: 'gpt-sim-4o',
     system: 'Be careful.',
     messages,
-    tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+    tools: [
+      {
+        name: 'read_file',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+      },
+    ],
     maxTokens: 2048,
     thinking: true,
     ...extra,
@@ -23,9 +29,19 @@ const fromAnthropic: Message[] = [
   {
     role: 'assistant',
     parts: [
-      { type: 'thinking', text: 'Read first.', credential: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', signature: SIG } },
+      {
+        type: 'thinking',
+        text: 'Read first.',
+        credential: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', signature: SIG },
+      },
       { type: 'text', text: 'Reading.' },
-      { type: 'tool_call', id: 'toolu_1', name: 'read_file', argsText: '{"path":"a.ts"}', args: { path: 'a.ts' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_1',
+        name: 'read_file',
+        argsText: '{"path":"a.ts"}',
+        args: { path: 'a.ts' },
+      },
       { type: 'tool_call', id: 'toolu_2', name: 'read_file', argsText: '{"path":' },
     ],
   },
@@ -50,7 +66,11 @@ describe('renderOpenAI', () => {
       tools: [
         {
           type: 'function',
-          function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+          function: {
+            name: 'read_file',
+            description: 'Read a file',
+            parameters: { type: 'object', properties: { path: { type: 'string' } } },
+          },
         },
       ],
       messages: [
@@ -60,7 +80,11 @@ describe('renderOpenAI', () => {
           role: 'assistant',
           content: 'Reading.',
           tool_calls: [
-            { id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
+            {
+              id: 'toolu_1',
+              type: 'function',
+              function: { name: 'read_file', arguments: '{"path":"a.ts"}' },
+            },
             { id: 'toolu_2', type: 'function', function: { name: 'read_file', arguments: '{"path":' } },
           ],
         },
@@ -72,9 +96,15 @@ describe('renderOpenAI', () => {
     expect(JSON.stringify(params)).not.toContain(SIG);
     expect(JSON.stringify(params)).not.toContain('Read first.');
     expect(report.dropped).toEqual([
-      { kind: 'thinking', detail: 'thinking block from claude-sim-sonnet dropped: sim-openai/gpt-sim-4o takes no thinking back' },
+      {
+        kind: 'thinking',
+        detail: 'thinking block from claude-sim-sonnet dropped: sim-openai/gpt-sim-4o takes no thinking back',
+      },
     ]);
-    expect(report.converted).toEqual(['2 × tool call rendered as a function tool call', '2 × tool result rendered as a tool message']);
+    expect(report.converted).toEqual([
+      '2 × tool call rendered as a function tool call',
+      '2 × tool result rendered as a tool message',
+    ]);
   });
 
   it('uses max_tokens and a reasoning_content placeholder for DeepSeek tool-call turns, never foreign thinking', () => {
@@ -88,7 +118,9 @@ describe('renderOpenAI', () => {
     expect(JSON.stringify(params)).not.toContain(SIG);
     expect(JSON.stringify(params)).not.toContain('Read first.');
     expect(report.dropped.map((d) => d.kind)).toEqual(['thinking']);
-    expect(report.converted).toContain('1 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"');
+    expect(report.converted).toContain(
+      '1 × tool-call turn given the placeholder reasoning_content "(reasoning omitted)"',
+    );
   });
 
   it('passes a DeepSeek model its own reasoning back as reasoning_content', () => {
@@ -104,7 +136,10 @@ describe('renderOpenAI', () => {
       },
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
     ];
-    const { params, report } = renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });
+    const { params, report } = renderOpenAI({
+      request: request(messages, { model: 'deepseek-sim-reasoner' }),
+      vendor: 'sim-deepseek',
+    });
     expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'Check first.' });
     expect(report.dropped).toEqual([]);
   });
@@ -122,7 +157,10 @@ describe('renderOpenAI', () => {
         ],
       },
     ];
-    const compatible = renderOpenAI({ request: request(messages, { model: 'deepseek-chat' }), vendor: 'openai-compatible' });
+    const compatible = renderOpenAI({
+      request: request(messages, { model: 'deepseek-chat' }),
+      vendor: 'openai-compatible',
+    });
     expect(compatible.params.messages[2]).toEqual({
       role: 'assistant',
       content: null,
@@ -140,7 +178,12 @@ describe('renderOpenAI', () => {
   it('drops redacted thinking and skips a message left empty', () => {
     const messages: Message[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
-      { role: 'assistant', parts: [{ type: 'redacted_thinking', data: 'REDACTED==', vendor: 'anthropic', model: 'claude-haiku-4-5' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'redacted_thinking', data: 'REDACTED==', vendor: 'anthropic', model: 'claude-haiku-4-5' },
+        ],
+      },
       { role: 'user', parts: [{ type: 'text', text: 'Again.' }] },
     ];
     const { params, report } = renderOpenAI({ request: request(messages), vendor: 'openai' });
@@ -152,13 +195,17 @@ describe('renderOpenAI', () => {
     expect(report.dropped).toEqual([
       {
         kind: 'redacted_thinking',
-        detail: 'redacted thinking block from claude-haiku-4-5 dropped: it is bound to anthropic/claude-haiku-4-5 and openai cannot read it',
+        detail:
+          'redacted thinking block from claude-haiku-4-5 dropped: it is bound to anthropic/claude-haiku-4-5 and openai cannot read it',
       },
     ]);
   });
 
   it('omits an empty system prompt and an empty tool list', () => {
-    const { params } = renderOpenAI({ request: request(fromAnthropic.slice(0, 1), { system: '', tools: [] }), vendor: 'openai' });
+    const { params } = renderOpenAI({
+      request: request(fromAnthropic.slice(0, 1), { system: '', tools: [] }),
+      vendor: 'openai',
+    });
     expect(params.messages).toEqual([{ role: 'user', content: 'Fix the test.' }]);
     expect(params).not.toHaveProperty('tools');
   });
@@ -189,12 +236,20 @@ describe('renderOpenAI over a growing history (each message rendered once per ta
       },
       { role: 'user', parts: [{ type: 'tool_result', callId: 'call_1', content: 'ok', isError: false }] },
     ];
-    const deepseek = () => renderOpenAI({ request: request(messages, { model: 'deepseek-sim-reasoner' }), vendor: 'sim-deepseek' });
+    const deepseek = () =>
+      renderOpenAI({
+        request: request(messages, { model: 'deepseek-sim-reasoner' }),
+        vendor: 'sim-deepseek',
+      });
     expect(deepseek().params.messages[2]).toMatchObject({ reasoning_content: 'Check first.' });
     const openai = renderOpenAI({ request: request(messages), vendor: 'sim-openai' });
     expect(openai.params.messages[2]).not.toHaveProperty('reasoning_content');
     expect(openai.report.dropped.map((d) => d.kind)).toEqual(['thinking']);
-    const noted = renderOpenAI({ request: request(messages), vendor: 'sim-openai', handling: { foreignThinking: 'note', naive: false } });
+    const noted = renderOpenAI({
+      request: request(messages),
+      vendor: 'sim-openai',
+      handling: { foreignThinking: 'note', naive: false },
+    });
     expect(noted.report.converted).toContain('1 × foreign thinking kept as a marked note');
     expect(openai.report.converted).not.toContain('1 × foreign thinking kept as a marked note');
     expect(deepseek().params.messages[2]).toMatchObject({ reasoning_content: 'Check first.' });

@@ -1,9 +1,23 @@
 import type OpenAI from 'openai';
-import { DEFAULT_TAKEOVER, takeoverKey, takeoverRuleOn, type Message, type TakeoverHandling, type ThinkingPart, type Vendor } from '@/lib/protocol';
+import {
+  DEFAULT_TAKEOVER,
+  takeoverKey,
+  takeoverRuleOn,
+  type Message,
+  type TakeoverHandling,
+  type ThinkingPart,
+  type Vendor,
+} from '@/lib/protocol';
 import type { ModelRequest, ToolSpec } from './model-request';
 import { describeMinter } from './credentials';
 import { foreignThinkingNote } from './foreign-thinking-note';
-import { recordingReport, reportFromCalls, type RenderReport, type ReportBuilder, type ReportCall } from './render-report';
+import {
+  recordingReport,
+  reportFromCalls,
+  type RenderReport,
+  type ReportBuilder,
+  type ReportCall,
+} from './render-report';
 
 export interface RenderOpenAIOptions {
   request: ModelRequest;
@@ -84,7 +98,8 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
     stream_options: { include_usage: true },
   };
   // OpenAI deprecated max_tokens; compatible servers (DeepSeek, vLLM, Ollama) still read it.
-  if (options.legacyMaxTokens ?? (vendor === 'openai-compatible' || vendor === 'sim-deepseek')) params.max_tokens = request.maxTokens;
+  if (options.legacyMaxTokens ?? (vendor === 'openai-compatible' || vendor === 'sim-deepseek'))
+    params.max_tokens = request.maxTokens;
   else params.max_completion_tokens = request.maxTokens;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   let report: RenderReport | undefined;
@@ -112,7 +127,10 @@ function renderMessage(message: Message, context: MessageContext): RenderedMessa
   const calls: ReportCall[] = [];
   const report = recordingReport(calls);
   const { vendor, model, reasoning, handling } = context;
-  const out = message.role === 'user' ? renderUser(message, report) : renderAssistant(message, { vendor, model, reasoning, handling, report });
+  const out =
+    message.role === 'user'
+      ? renderUser(message, report)
+      : renderAssistant(message, { vendor, model, reasoning, handling, report });
   const entry = { target: context.target, out, calls };
   renderedMessages.set(message, entry);
   return entry;
@@ -129,7 +147,10 @@ function renderUser(message: Message, report: ReportSink): OpenAI.ChatCompletion
     } else if (part.type === 'text') {
       if (part.text !== '') texts.push(part.text);
     } else {
-      report.drop(part.type, `${part.type} part in a user message dropped: the chat format has no place for it`);
+      report.drop(
+        part.type,
+        `${part.type} part in a user message dropped: the chat format has no place for it`,
+      );
     }
   }
   if (texts.length > 0) out.push({ role: 'user', content: texts.join('\n\n') });
@@ -159,7 +180,11 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
         break;
       case 'tool_call':
         report.count('tool call rendered as a function tool call');
-        toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.argsText } });
+        toolCalls.push({
+          id: part.id,
+          type: 'function',
+          function: { name: part.name, arguments: part.argsText },
+        });
         break;
       case 'tool_result':
         // Misplaced, but the call it answers still needs it: send it after this message.
@@ -171,7 +196,10 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
   const notes = foreignThinking(foreign, context);
   for (const part of own) {
     if (!reasoning)
-      report.drop('thinking', `own reasoning of ${vendor}/${part.origin?.model ?? context.model} not sent back: outside a tool-call turn it is ignored`);
+      report.drop(
+        'thinking',
+        `own reasoning of ${vendor}/${part.origin?.model ?? context.model} not sent back: outside a tool-call turn it is ignored`,
+      );
   }
   const content = [...notes, ...texts];
   const out: OpenAI.ChatCompletionMessageParam[] = [];
@@ -185,10 +213,14 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
       const text = own.map((t) => t.text).join('\n\n');
       assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
       report.count(
-        text === '' ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"` : 'own reasoning passed back as reasoning_content',
+        text === ''
+          ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`
+          : 'own reasoning passed back as reasoning_content',
       );
     } else if (reasoning) {
-      report.asIs(`${handling.naive ? '' : 'reasoning placeholder rule off: '}tool-call turn sent without reasoning_content, as it was`);
+      report.asIs(
+        `${handling.naive ? '' : 'reasoning placeholder rule off: '}tool-call turn sent without reasoning_content, as it was`,
+      );
     }
     out.push(assistant);
   }
@@ -212,7 +244,10 @@ function foreignThinking(parts: ThinkingPart[], context: AssistantContext): stri
     const from = part.credential ?? part.origin;
     if (handling.foreignThinking === 'note' && !handling.naive && part.text.trim() !== '') {
       if (part.credential) {
-        report.drop('signature', `signature of a thinking block dropped: it is bound to ${describeMinter(part.credential)} and ${vendor} cannot check it`);
+        report.drop(
+          'signature',
+          `signature of a thinking block dropped: it is bound to ${describeMinter(part.credential)} and ${vendor} cannot check it`,
+        );
       }
       report.count('foreign thinking kept as a marked note');
       notes.push(foreignThinkingNote({ from, text: part.text }));

@@ -44,7 +44,9 @@ export function createReportBuilder(): ReportBuilder {
 
 /** One call a renderer made on a report, kept so a cached rendering can report it again. */
 export type ReportCall =
-  readonly [kind: 'count', conversion: string] | readonly [kind: 'drop', dropKind: string, detail: string] | readonly [kind: 'as_is', what: string];
+  | readonly [kind: 'count', conversion: string]
+  | readonly [kind: 'drop', dropKind: string, detail: string]
+  | readonly [kind: 'as_is', what: string];
 
 /**
  * A builder that only keeps its calls in `calls`, for a report made later (or never: most

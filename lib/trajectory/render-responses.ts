@@ -49,8 +49,16 @@ export function renderResponses(options: RenderResponsesOptions): RenderedRespon
   const held = options.held && options.held.messages <= request.messages.length ? options.held : undefined;
   const from = held ? held.messages : 0;
   for (let i = 0; i < request.messages.length; i++) {
-    if (i < from && held?.elsewhere) report.asIs(`handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`);
-    else report.count(i >= from ? 'message sent by value' : `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)`);
+    if (i < from && held?.elsewhere)
+      report.asIs(
+        `handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`,
+      );
+    else
+      report.count(
+        i >= from
+          ? 'message sent by value'
+          : `message held by ${vendor}/${request.model}, sent by reference (previous_response_id)`,
+      );
   }
   const input: InputItem[] = [];
   for (const message of request.messages.slice(from)) {
@@ -87,7 +95,10 @@ function renderUser(message: Message, input: InputItem[], report: ReportSink): v
     } else if (part.type === 'text') {
       if (part.text !== '') texts.push(part.text);
     } else {
-      report.drop(part.type, `${part.type} part in a user message dropped: the Responses input has no place for it`);
+      report.drop(
+        part.type,
+        `${part.type} part in a user message dropped: the Responses input has no place for it`,
+      );
     }
   }
   if (texts.length > 0) input.push({ role: 'user', content: texts.join('\n\n') });
@@ -110,10 +121,19 @@ function renderAssistant(
           input.push(reasoningItem({ id: credential.item, text: part.text, sealed: credential.signature }));
         } else if (credential && handling.naive) {
           report.asIs('foreign reasoning sent as an encrypted reasoning item, as it was');
-          input.push(reasoningItem({ id: credential.item ?? 'rs_foreign', text: part.text, sealed: credential.signature }));
+          input.push(
+            reasoningItem({
+              id: credential.item ?? 'rs_foreign',
+              text: part.text,
+              sealed: credential.signature,
+            }),
+          );
         } else if (handling.foreignThinking === 'note' && !handling.naive && part.text.trim() !== '') {
           if (credential)
-            report.drop('signature', `encrypted reasoning dropped: it is sealed to ${describeMinter(credential)} and ${vendor}/${model} cannot read it`);
+            report.drop(
+              'signature',
+              `encrypted reasoning dropped: it is sealed to ${describeMinter(credential)} and ${vendor}/${model} cannot read it`,
+            );
           report.count('foreign thinking kept as a marked note');
           texts.push(foreignThinkingNote({ from: credential ?? part.origin, text: part.text }));
         } else {
@@ -127,7 +147,9 @@ function renderAssistant(
       }
       case 'redacted_thinking':
         if (handling.naive) {
-          report.asIs(`redacted thinking from ${describeMinter(part)} sent as an encrypted reasoning item, as it was`);
+          report.asIs(
+            `redacted thinking from ${describeMinter(part)} sent as an encrypted reasoning item, as it was`,
+          );
           input.push(reasoningItem({ id: 'rs_redacted', text: '', sealed: part.data }));
         } else
           report.drop(
@@ -172,5 +194,11 @@ function reasoningItem(options: { id: string; text: string; sealed: string }): I
 }
 
 function renderTool(tool: ToolSpec): OpenAI.Responses.FunctionTool {
-  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false };
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    strict: false,
+  };
 }

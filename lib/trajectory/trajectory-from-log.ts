@@ -1,4 +1,11 @@
-import { foldTotals, type EventOf, type Message, type RunEvent, type ToolCallPart, type ToolResultPart } from '@/lib/protocol';
+import {
+  foldTotals,
+  type EventOf,
+  type Message,
+  type RunEvent,
+  type ToolCallPart,
+  type ToolResultPart,
+} from '@/lib/protocol';
 
 /** One message of the rebuilt trajectory and the turn that added it (0: the task). */
 export interface LoggedMessage {
@@ -38,13 +45,23 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
   for (const e of events) if (e.event === 'iteration_start') turns.add(e.iteration);
   if (!turns.has(atTurn)) {
     const last = Math.max(0, ...turns);
-    return { ok: false, problem: last === 0 ? 'the run has no turns to fork from' : `turn ${atTurn} is out of range: the run has turns 1 to ${last}` };
+    return {
+      ok: false,
+      problem:
+        last === 0
+          ? 'the run has no turns to fork from'
+          : `turn ${atTurn} is out of range: the run has turns 1 to ${last}`,
+    };
   }
 
   const cut = events.findIndex((e) => (ENDING.has(e.event) ? e.event !== 'run_start' : turnOf(e) > atTurn));
-  const copied = events.slice(0, cut < 0 ? events.length : cut).filter((e) => e.event !== 'run_start' && !(e.event === 'control' && e.action === 'abort'));
+  const copied = events
+    .slice(0, cut < 0 ? events.length : cut)
+    .filter((e) => e.event !== 'run_start' && !(e.event === 'control' && e.action === 'abort'));
 
-  const messages: LoggedMessage[] = [{ message: { role: 'user', parts: [{ type: 'text', text: start.scenario.task }] }, iteration: 0 }];
+  const messages: LoggedMessage[] = [
+    { message: { role: 'user', parts: [{ type: 'text', text: start.scenario.task }] }, iteration: 0 },
+  ];
   let vendor = start.vendor;
   let model = start.model;
   for (let turn = 1; turn <= atTurn; turn++) {
@@ -53,15 +70,25 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
     const steps = ofTurn.filter((e): e is EventOf<'output_recovery'> => e.event === 'output_recovery');
     const reply = replies.at(-1);
     if (!reply) {
-      if (turn === atTurn) return { ok: false, problem: `turn ${turn} has no model reply in the log (it failed or was cut off)` };
+      if (turn === atTurn)
+        return {
+          ok: false,
+          problem: `turn ${turn} has no model reply in the log (it failed or was cut off)`,
+        };
       continue; // a turn whose call failed and was retried as the next turn leaves no message
     }
     vendor = reply.vendor ?? vendor;
     model = reply.model ?? model;
     if (steps.some((s) => s.action === 'escalate')) continue; // the cut reply was dropped; the same request went again
-    if (!reply.message) return { ok: false, problem: `turn ${turn}'s reply was not recorded in the log (an import without messages?)` };
+    if (!reply.message)
+      return {
+        ok: false,
+        problem: `turn ${turn}'s reply was not recorded in the log (an import without messages?)`,
+      };
     if (reply.message.parts.length > 0) messages.push({ message: reply.message, iteration: turn });
-    const prompt = steps.find((s) => (s.action === 'continue' || s.action === 'continue_partial') && s.prompt !== undefined)?.prompt;
+    const prompt = steps.find(
+      (s) => (s.action === 'continue' || s.action === 'continue_partial') && s.prompt !== undefined,
+    )?.prompt;
     if (prompt !== undefined) {
       messages.push({ message: { role: 'user', parts: [{ type: 'text', text: prompt }] }, iteration: turn });
       continue;
@@ -74,7 +101,10 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
   }
 
   if (messages.at(-1)!.message.role !== 'user') {
-    return { ok: false, problem: `turn ${atTurn} ends the conversation (the model's final answer): there is nothing to continue from it` };
+    return {
+      ok: false,
+      problem: `turn ${atTurn} ends the conversation (the model's final answer): there is nothing to continue from it`,
+    };
   }
   // The one fold (lib/protocol/run-totals): the copied turns are a prefix of the parent's log,
   // so the last copied call's usd_so_far is what they cost.
@@ -84,7 +114,9 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
 
 /** The turns of a log a fork can start after (ascending). */
 export function forkableTurns(events: readonly RunEvent[]): number[] {
-  const turns = [...new Set(events.flatMap((e) => (e.event === 'iteration_start' ? [e.iteration] : [])))].sort((a, b) => a - b);
+  const turns = [
+    ...new Set(events.flatMap((e) => (e.event === 'iteration_start' ? [e.iteration] : []))),
+  ].sort((a, b) => a - b);
   return turns.filter((turn) => trajectoryFromLog(events, turn).ok);
 }
 
@@ -99,8 +131,10 @@ function resultsOf(ofTurn: readonly RunEvent[], calls: readonly ToolCallPart[]):
   const results: ToolResultPart[] = [];
   for (const call of calls) {
     const logged = byId.get(call.id);
-    if (!logged) return `tool call ${call.id} (${call.name}) has no result in the log (the run stopped before it ran)`;
-    if (logged.result === undefined) return `the result of tool call ${call.id} (${call.name}) was not recorded in the log`;
+    if (!logged)
+      return `tool call ${call.id} (${call.name}) has no result in the log (the run stopped before it ran)`;
+    if (logged.result === undefined)
+      return `the result of tool call ${call.id} (${call.name}) was not recorded in the log`;
     results.push({ type: 'tool_result', callId: call.id, content: logged.result, isError: logged.is_error });
   }
   return results;

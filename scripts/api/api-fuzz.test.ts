@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getRunRegistry } from '@/lib/server';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
-import { controlBodies, dispatch, fuzzRequests, importBodies, resumeValues, runBodies, startValidRun, type FuzzRequest } from './api-fuzz';
+import {
+  controlBodies,
+  dispatch,
+  fuzzRequests,
+  importBodies,
+  resumeValues,
+  runBodies,
+  startValidRun,
+  type FuzzRequest,
+} from './api-fuzz';
 
 let knownId: string;
 
@@ -16,7 +25,10 @@ beforeAll(async () => {
 async function answersWell(request: FuzzRequest): Promise<void> {
   const response = await dispatch(request);
   const text = await response.text();
-  expect(response.status, `${request.method} ${request.path}\n${request.body?.slice(0, 200) ?? ''}\n→ ${text.slice(0, 300)}`).toBeLessThan(500);
+  expect(
+    response.status,
+    `${request.method} ${request.path}\n${request.body?.slice(0, 200) ?? ''}\n→ ${text.slice(0, 300)}`,
+  ).toBeLessThan(500);
   if (response.status >= 400) {
     const body = JSON.parse(text) as { error?: unknown; details?: unknown };
     expect(typeof body.error).toBe('string');
@@ -42,17 +54,29 @@ describe('the API under random malformed input', () => {
 
   it('never answers 5xx to control messages, imports or resume points', async () => {
     await fc.assert(
-      fc.asyncProperty(controlBodies, async (body) => answersWell({ method: 'POST', path: `/api/runs/${knownId}/control`, body })),
-      { numRuns: 80 },
-    );
-    await fc.assert(
-      fc.asyncProperty(importBodies, async (body) =>
-        answersWell({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } }),
+      fc.asyncProperty(controlBodies, async (body) =>
+        answersWell({ method: 'POST', path: `/api/runs/${knownId}/control`, body }),
       ),
       { numRuns: 80 },
     );
     await fc.assert(
-      fc.asyncProperty(resumeValues, async (value) => answersWell({ method: 'GET', path: `/api/runs/${knownId}/events?after=${encodeURIComponent(value)}` })),
+      fc.asyncProperty(importBodies, async (body) =>
+        answersWell({
+          method: 'POST',
+          path: '/api/runs/import',
+          body,
+          headers: { 'Content-Type': 'application/x-ndjson' },
+        }),
+      ),
+      { numRuns: 80 },
+    );
+    await fc.assert(
+      fc.asyncProperty(resumeValues, async (value) =>
+        answersWell({
+          method: 'GET',
+          path: `/api/runs/${knownId}/events?after=${encodeURIComponent(value)}`,
+        }),
+      ),
       { numRuns: 60 },
     );
   });

@@ -18,7 +18,24 @@ const VALID_CONFIG = { provider: { vendor: 'sim-openai' }, clock: 'virtual', pre
 /** A JSON value with some of everything a careless or hostile client sends. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(-1, 0, 1e308, -0, 2 ** 53, '', ' ', '0x10', '2e3', 'NaN', null, true, [], {}, '__proto__', 'constructor'),
+  fc.constantFrom(
+    -1,
+    0,
+    1e308,
+    -0,
+    2 ** 53,
+    '',
+    ' ',
+    '0x10',
+    '2e3',
+    'NaN',
+    null,
+    true,
+    [],
+    {},
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
 
@@ -61,7 +78,10 @@ const mutatedConfig: fc.Arbitrary<unknown> = fc
   .map(([path, value]) => {
     const config: Record<string, unknown> = structuredClone({
       ...VALID_CONFIG,
-      faults: { rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }], tools: [{ id: 't', tool: '*', kind: 'throw' }] },
+      faults: {
+        rules: [{ id: 'r', when: { kind: 'always' }, action: { type: 'http_error', status: 529 } }],
+        tools: [{ id: 't', tool: '*', kind: 'throw' }],
+      },
     });
     let at: Record<string, unknown> = config;
     path.slice(0, -1).forEach((key) => {
@@ -72,12 +92,16 @@ const mutatedConfig: fc.Arbitrary<unknown> = fc
     return config;
   });
 
-const deepText = fc.integer({ min: 65, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+const deepText = fc
+  .integer({ min: 65, max: 20_000 })
+  .map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 
 /** POST /api/runs bodies: mutated configs, junk, non-JSON and deep JSON. */
 export const runBodies: fc.Arbitrary<string> = fc.oneof(
   mutatedConfig.map((config) => JSON.stringify({ config })),
-  fc.record({ config: junk, apiKey: fc.option(junk, { nil: undefined }) }).map((body) => JSON.stringify(body)),
+  fc
+    .record({ config: junk, apiKey: fc.option(junk, { nil: undefined }) })
+    .map((body) => JSON.stringify(body)),
   junk.map((value) => JSON.stringify(value) ?? ''),
   fc.string({ maxLength: 60 }),
   deepText.map((deep) => `{"config":${deep}}`),
@@ -86,9 +110,17 @@ export const runBodies: fc.Arbitrary<string> = fc.oneof(
 /** POST /api/runs/:id/control bodies. */
 export const controlBodies: fc.Arbitrary<string> = fc.oneof(
   fc
-    .record({ action: fc.oneof(fc.constantFrom('abort', 'set_faults', 'pause', 'abandoned'), junk), faults: fc.option(junk, { nil: undefined }) })
+    .record({
+      action: fc.oneof(fc.constantFrom('abort', 'set_faults', 'pause', 'abandoned'), junk),
+      faults: fc.option(junk, { nil: undefined }),
+    })
     .map((b) => JSON.stringify(b)),
-  fc.record({ action: fc.constant('set_faults'), faults: mutatedConfig.map((c) => (c as { faults?: unknown }).faults) }).map((b) => JSON.stringify(b)),
+  fc
+    .record({
+      action: fc.constant('set_faults'),
+      faults: mutatedConfig.map((c) => (c as { faults?: unknown }).faults),
+    })
+    .map((b) => JSON.stringify(b)),
   fc.string({ maxLength: 40 }),
   deepText,
 );
@@ -126,7 +158,8 @@ export const importBodies: fc.Arbitrary<string> = fc
 
 const deepOtlpValue = fc.integer({ min: 1, max: 800 }).map((depth) => {
   let value: unknown = { stringValue: 'x' };
-  for (let i = 0; i < depth; i += 1) value = i % 2 ? { arrayValue: { values: [value] } } : { kvlistValue: { values: [{ key: 'k', value }] } };
+  for (let i = 0; i < depth; i += 1)
+    value = i % 2 ? { arrayValue: { values: [value] } } : { kvlistValue: { values: [{ key: 'k', value }] } };
   return value;
 });
 
@@ -135,9 +168,16 @@ export const otlpBodies: fc.Arbitrary<string> = fc
   .record({
     traceId: fc.oneof(fc.constant('0af7651916cd43dd8448eb211c80319c'), fc.string({ maxLength: 40 })),
     spanId: fc.oneof(fc.constant('b7ad6b7169203331'), fc.string({ maxLength: 20 })),
-    name: fc.oneof(fc.constantFrom('chat m', 'execute_tool read_file', 'invoke_agent loop'), fc.string({ maxLength: 10 })),
+    name: fc.oneof(
+      fc.constantFrom('chat m', 'execute_tool read_file', 'invoke_agent loop'),
+      fc.string({ maxLength: 10 }),
+    ),
     kind: fc.oneof(fc.constantFrom(1, 3), junk),
-    startTimeUnixNano: fc.oneof(fc.constant('1760000000000000000'), fc.constantFrom('-1', '1e30', 'abc', '99999999999999999999999'), junk),
+    startTimeUnixNano: fc.oneof(
+      fc.constant('1760000000000000000'),
+      fc.constantFrom('-1', '1e30', 'abc', '99999999999999999999999'),
+      junk,
+    ),
     endTimeUnixNano: fc.oneof(fc.constant('1760000001000000000'), junk),
     op: fc.constantFrom('chat', 'execute_tool', 'invoke_agent', 'other'),
     extra: fc.oneof(deepOtlpValue, junk),
@@ -173,10 +213,17 @@ export const otlpBodies: fc.Arbitrary<string> = fc
 export const promptSetBodies: fc.Arbitrary<string> = fc.oneof(
   fc
     .record({
-      name: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('a\u202Eb', 'a\u0000b', '', ' ', 'x'.repeat(101)), junk),
+      name: fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 30 }),
+        fc.constantFrom('a\u202Eb', 'a\u0000b', '', ' ', 'x'.repeat(101)),
+        junk,
+      ),
       system: fc.oneof(fc.string({ maxLength: 40 }), junk),
       toolDescriptions: fc.oneof(
-        fc.dictionary(fc.constantFrom('read_file', 'run_check', '__proto__', 'constructor', 'nope', ''), fc.oneof(fc.string({ maxLength: 20 }), junk)),
+        fc.dictionary(
+          fc.constantFrom('read_file', 'run_check', '__proto__', 'constructor', 'nope', ''),
+          fc.oneof(fc.string({ maxLength: 20 }), junk),
+        ),
         junk,
       ),
     })
@@ -190,7 +237,9 @@ export const sweepBodies: fc.Arbitrary<string> = fc.oneof(
   fc
     .record({
       configurations: fc.oneof(fc.constant([{ id: 'naive', preset: 'naive' }]), junk),
-      faultPlans: fc.option(fc.oneof(fc.constant([{ id: 'none', plan: { rules: [] } }]), junk), { nil: undefined }),
+      faultPlans: fc.option(fc.oneof(fc.constant([{ id: 'none', plan: { rules: [] } }]), junk), {
+        nil: undefined,
+      }),
       seeds: fc.oneof(fc.constant({ from: 1, to: 1 }), fc.record({ from: junk, to: junk })),
       scenarios: fc.option(fc.oneof(fc.constant(['fix-failing-test']), junk), { nil: undefined }),
     })
@@ -201,7 +250,20 @@ export const sweepBodies: fc.Arbitrary<string> = fc.oneof(
 
 /** Last-Event-ID / ?after= values. */
 export const resumeValues: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('0x10', '2e3', '1.5', '-1', '-2', '+3', '01', ' 4', '1e400', '99999999999999999999', '', '0'),
+  fc.constantFrom(
+    '0x10',
+    '2e3',
+    '1.5',
+    '-1',
+    '-2',
+    '+3',
+    '01',
+    ' 4',
+    '1e400',
+    '99999999999999999999',
+    '',
+    '0',
+  ),
   fc.nat().map(String),
   fc.string({ maxLength: 12 }),
 );
@@ -215,9 +277,21 @@ export const pathSegments: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Host headers no browser sends that name this machine: each must be refused (403), never read as an IP address. */
-export const UNBROWSER_HOSTS = ['127.0.0.1.:3000', '127.0.0.1.', 'localhost.:3000', '0x7f.1:3000', '2130706433:3000', '[0:0:0:0:0:0:0:1]:3000'];
+export const UNBROWSER_HOSTS = [
+  '127.0.0.1.:3000',
+  '127.0.0.1.',
+  'localhost.:3000',
+  '0x7f.1:3000',
+  '2130706433:3000',
+  '[0:0:0:0:0:0:0:1]:3000',
+];
 /** Origin headers no browser sends that name this server: each must be refused (403). */
-export const UNBROWSER_ORIGINS = ['http://evil@127.0.0.1:3000', 'http://u:p@localhost:3000', 'http://127.0.0.1.:3000', 'http://localhost:3000/x'];
+export const UNBROWSER_ORIGINS = [
+  'http://evil@127.0.0.1:3000',
+  'http://u:p@localhost:3000',
+  'http://127.0.0.1.:3000',
+  'http://localhost:3000/x',
+];
 
 /** One fuzzed request of any kind, to any route, aimed at `knownId` (a finished run) some of the time. */
 export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitrary<FuzzRequest> {
@@ -234,12 +308,29 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
   };
   return fc.oneof(
     runBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs', body })),
-    fc.tuple(id, controlBodies).map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/runs/${i}/control`, body })),
-    importBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/runs/import', body, headers: { 'Content-Type': 'application/x-ndjson' } })),
-    fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events`, headers: header(v) })),
-    fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}` })),
     fc
-      .tuple(fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>, fc.array(pathSegments, { minLength: 1, maxLength: 4 }))
+      .tuple(id, controlBodies)
+      .map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/runs/${i}/control`, body })),
+    importBodies.map((body): FuzzRequest => ({
+      method: 'POST',
+      path: '/api/runs/import',
+      body,
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    })),
+    fc
+      .tuple(id, resumeValues)
+      .map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events`, headers: header(v) })),
+    fc
+      .tuple(id, resumeValues)
+      .map(([i, v]): FuzzRequest => ({
+        method: 'GET',
+        path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}`,
+      })),
+    fc
+      .tuple(
+        fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
+        fc.array(pathSegments, { minLength: 1, maxLength: 4 }),
+      )
       .map(([method, segs]): FuzzRequest => ({ method, path: `/api/runs/${segs.join('/')}`, body: '{}' })),
     fc.constantFrom<FuzzRequest>(
       { method: 'GET', path: '/api/runs?limit=abc' },
@@ -268,7 +359,10 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
     promptSetBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/prompt-sets', body })),
     sweepBodies.map((body): FuzzRequest => ({ method: 'POST', path: '/api/sweeps', body })),
     fc
-      .tuple(sweepId, fc.constantFrom('', '/events', '/runs', '/export', '/export?format=csv', '/export?format=nope'))
+      .tuple(
+        sweepId,
+        fc.constantFrom('', '/events', '/runs', '/export', '/export?format=csv', '/export?format=nope'),
+      )
       .map(([i, leaf]): FuzzRequest => ({ method: 'GET', path: `/api/sweeps/${i}${leaf}` })),
     fc
       .tuple(
@@ -279,8 +373,12 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
         ),
       )
       .map(([i, body]): FuzzRequest => ({ method: 'POST', path: `/api/sweeps/${i}/cancel`, body })),
-    fc.tuple(query, query).map(([a, b]): FuzzRequest => ({ method: 'GET', path: `/api/compare?a=${a}&b=${b}` })),
-    fc.oneof(fc.constantFrom('', '?limit=x', '?limit=-3', '?limit=1e9')).map((q): FuzzRequest => ({ method: 'GET', path: `/api/sweeps${q}` })),
+    fc
+      .tuple(query, query)
+      .map(([a, b]): FuzzRequest => ({ method: 'GET', path: `/api/compare?a=${a}&b=${b}` })),
+    fc
+      .oneof(fc.constantFrom('', '?limit=x', '?limit=-3', '?limit=1e9'))
+      .map((q): FuzzRequest => ({ method: 'GET', path: `/api/sweeps${q}` })),
     fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/api/prompt-sets' }),
     fc
       .tuple(
@@ -295,9 +393,22 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
       .tuple(
         fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
         fc.constantFrom('/api/runs', '/api/sweeps', '/api/prompt-sets'),
-        fc.constantFrom('rebind.evil.example', 'localhost:3000', '127.0.0.1', '[::1]:80', 'a b', '', ...UNBROWSER_HOSTS),
+        fc.constantFrom(
+          'rebind.evil.example',
+          'localhost:3000',
+          '127.0.0.1',
+          '[::1]:80',
+          'a b',
+          '',
+          ...UNBROWSER_HOSTS,
+        ),
       )
-      .map(([method, path, host]): FuzzRequest => ({ method, path, body: '{}', headers: host ? { host } : {} })),
+      .map(([method, path, host]): FuzzRequest => ({
+        method,
+        path,
+        body: '{}',
+        headers: host ? { host } : {},
+      })),
     fc
       .tuple(
         fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,
@@ -316,8 +427,13 @@ export async function drain(response: Response): Promise<string> {
 /** A valid run, for "the server still answers" and for a known id. */
 export async function startValidRun(): Promise<string> {
   const response = await postRun(
-    new Request(`${BASE}/api/runs`, { method: 'POST', body: JSON.stringify({ config: VALID_CONFIG }), headers: { 'Content-Type': 'application/json' } }),
+    new Request(`${BASE}/api/runs`, {
+      method: 'POST',
+      body: JSON.stringify({ config: VALID_CONFIG }),
+      headers: { 'Content-Type': 'application/json' },
+    }),
   );
-  if (response.status !== 201) throw new Error(`a valid run was refused: ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`a valid run was refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }

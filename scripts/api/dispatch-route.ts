@@ -41,7 +41,8 @@ export const BASE = 'http://localhost';
 type Params = Record<string, string>;
 type Handler = (request: Request, ctx: { params: Promise<Params> }) => Promise<Response>;
 /** A bare handler, or one that takes (request) or (request, { params }): all called alike. */
-type AnyHandler = ((request: Request, ctx: { params: Promise<never> }) => Promise<Response>) | (() => Promise<Response>);
+type AnyHandler =
+  ((request: Request, ctx: { params: Promise<never> }) => Promise<Response>) | (() => Promise<Response>);
 
 /** The routes as app/api lays them out: `:name` is a dynamic segment. A fixed segment wins over a dynamic one. */
 export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler: AnyHandler }[] = [

@@ -16,7 +16,8 @@ async function main(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-fuzz-'));
   process.env.LOOP_LAB_DATA_DIR = dir;
   process.env.LOOP_LAB_UNWATCHED_MS ??= '5000';
-  const { dispatch, fuzzRequests, startValidRun, UNBROWSER_HOSTS, UNBROWSER_ORIGINS } = await import('./api-fuzz');
+  const { dispatch, fuzzRequests, startValidRun, UNBROWSER_HOSTS, UNBROWSER_ORIGINS } =
+    await import('./api-fuzz');
   const { ROUTES } = await import('./dispatch-route');
   const { getRunRegistry, getSweepRegistry } = await import('@/lib/server');
   const knownId = await startValidRun();
@@ -32,7 +33,10 @@ async function main(): Promise<number> {
   const byStatus = new Map<number, number>();
   const failures: string[] = [];
   const started = performance.now();
-  for (const request of fc.sample(fuzzRequests(knownId, knownSweepId), { numRuns: count, seed: Number(process.env.FUZZ_SEED ?? 7) })) {
+  for (const request of fc.sample(fuzzRequests(knownId, knownSweepId), {
+    numRuns: count,
+    seed: Number(process.env.FUZZ_SEED ?? 7),
+  })) {
     let status: number;
     let text = '';
     try {
@@ -44,10 +48,14 @@ async function main(): Promise<number> {
       text = String(error);
     }
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    if (status >= 500 && failures.length < 5) failures.push(`${request.method} ${request.path} → ${status}: ${text.slice(0, 200)}`);
+    if (status >= 500 && failures.length < 5)
+      failures.push(`${request.method} ${request.path} → ${status}: ${text.slice(0, 200)}`);
   }
   // The spellings no browser sends, on every route: each a 403 from the proxy, before any route runs.
-  const spellings = [...UNBROWSER_HOSTS.map((host) => ({ host })), ...UNBROWSER_ORIGINS.map((origin) => ({ host: 'localhost:3000', origin }))];
+  const spellings = [
+    ...UNBROWSER_HOSTS.map((host) => ({ host })),
+    ...UNBROWSER_ORIGINS.map((origin) => ({ host: 'localhost:3000', origin })),
+  ];
   let letIn = 0;
   for (const route of ROUTES) {
     const path = route.pattern.replace(/:\w+/g, knownId);
@@ -56,7 +64,10 @@ async function main(): Promise<number> {
       await response.body?.cancel();
       if (response.status !== 403) {
         letIn += 1;
-        if (failures.length < 10) failures.push(`${route.method} ${path} with ${JSON.stringify(headers)} → ${response.status}, not 403`);
+        if (failures.length < 10)
+          failures.push(
+            `${route.method} ${path} with ${JSON.stringify(headers)} → ${response.status}, not 403`,
+          );
       }
     }
   }
@@ -70,8 +81,12 @@ async function main(): Promise<number> {
     .map(([s, c]) => `${s}×${c}`)
     .join('  ');
   console.log(`fuzzed ${count} requests in ${((performance.now() - started) / 1000).toFixed(1)} s: ${table}`);
-  console.log(`5xx from app code: ${fiveXx}; server still answers a valid run afterwards: ${alive ? 'yes' : 'NO'}`);
-  console.log(`Host and Origin spellings no browser sends: ${spellings.length} on each of ${ROUTES.length} routes, ${letIn} let in (each must be a 403)`);
+  console.log(
+    `5xx from app code: ${fiveXx}; server still answers a valid run afterwards: ${alive ? 'yes' : 'NO'}`,
+  );
+  console.log(
+    `Host and Origin spellings no browser sends: ${spellings.length} on each of ${ROUTES.length} routes, ${letIn} let in (each must be a 403)`,
+  );
   for (const failure of failures) console.log(`  ${failure}`);
   fs.rmSync(dir, { recursive: true, force: true });
   return fiveXx === 0 && alive && letIn === 0 ? 0 : 1;

@@ -26,11 +26,15 @@ export async function restartFigure(
             provider: { vendor: 'sim-anthropic' },
             preset: 'naive',
             seed: i + 1,
-            faults: { rules: [{ id: 'stall', when: { kind: 'always' }, action: { type: 'stall', afterEvents: 2 } }], tools: [] },
+            faults: {
+              rules: [{ id: 'stall', when: { kind: 'always' }, action: { type: 'stall', afterEvents: 2 } }],
+              tools: [],
+            },
           },
         }),
       });
-      if (response.status !== 201) throw new Error(`run ${i} refused: ${response.status} ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`run ${i} refused: ${response.status} ${await response.text()}`);
       ids.push(((await response.json()) as { id: string }).id);
     }
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the stalled streams open and events land
@@ -51,7 +55,8 @@ export async function restartFigure(
     }
     const after = (await (await fetch(`${base}/runs`)).json()) as { id: string; status: string }[];
     // The list is read too: a closed run never shows as running.
-    if (after.some((r) => ids.includes(r.id) && r.status === 'running')) withoutTerminate = Math.max(withoutTerminate, 1);
+    if (after.some((r) => ids.includes(r.id) && r.status === 'running'))
+      withoutTerminate = Math.max(withoutTerminate, 1);
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
     return { started: ids.length, runningBefore, withoutTerminate, reasons };
@@ -62,10 +67,14 @@ export async function restartFigure(
 
 /** Starts scripts/api/serve-api.ts on the data folder (any free port) and waits until it listens. */
 export function serve(dir: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'], {
-    env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'],
+    {
+      env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {

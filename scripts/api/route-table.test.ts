@@ -19,7 +19,10 @@ function routesOnDisk(): string[] {
             .map((segment) => segment.replace(/^\[(.+)\]$/, ':$1'))
             .join('/');
         const source = fs.readFileSync(file, 'utf8');
-        for (const [, method] of source.matchAll(/export\s+(?:async\s+function|const)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) found.push(`${method} ${pattern}`);
+        for (const [, method] of source.matchAll(
+          /export\s+(?:async\s+function|const)\s+(GET|POST|PUT|PATCH|DELETE)\b/g,
+        ))
+          found.push(`${method} ${pattern}`);
       }
     }
   };

@@ -10,7 +10,14 @@ import { dispatch } from './dispatch-route';
  */
 const port = Number(process.argv[2] ?? 0);
 /** Headers of the connection, not the request: a Request may not carry them. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect']);
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'expect',
+]);
 
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -21,7 +28,12 @@ const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string' && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
-    void dispatch({ method, path: req.url ?? '/', headers, ...(method === 'POST' ? { body: Buffer.concat(chunks).toString('utf8') } : {}) }).then(
+    void dispatch({
+      method,
+      path: req.url ?? '/',
+      headers,
+      ...(method === 'POST' ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
+    }).then(
       (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         if (response.body) Readable.fromWeb(response.body as WebReadableStream).pipe(res);
@@ -36,5 +48,7 @@ const server = http.createServer((req, res) => {
 });
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();
-  console.log(`listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`);
+  console.log(
+    `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
+  );
 });

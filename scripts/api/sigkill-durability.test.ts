@@ -23,7 +23,8 @@ const servers: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sigkill-'));
 
 afterAll(() => {
-  for (const child of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of servers)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -88,7 +89,13 @@ async function startRun(base: string, seed: number): Promise<string> {
         clock: 'real',
         timeScale: 0.5,
         faults: {
-          rules: [{ id: 'limited', when: { kind: 'requests', numbers: [1, 3] }, action: { type: 'http_error', status: 429, retryAfterSec: 2 } }],
+          rules: [
+            {
+              id: 'limited',
+              when: { kind: 'requests', numbers: [1, 3] },
+              action: { type: 'http_error', status: 429, retryAfterSec: 2 },
+            },
+          ],
           tools: [],
         },
       },
@@ -122,7 +129,10 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
       // A random moment while the runs are in flight (they wait out rate limits on the real clock):
       // once the clients have begun to receive events, after a random further wait.
       const started = Date.now();
-      while ([...seen.values()].reduce((n, events) => n + events.length, 0) < 10 && Date.now() - started < 60_000) {
+      while (
+        [...seen.values()].reduce((n, events) => n + events.length, 0) < 10 &&
+        Date.now() - started < 60_000
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
@@ -144,7 +154,10 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
         ).toEqual(stored.map((_, i) => i));
         const bySeq = new Map(stored.map((e) => [e.seq, canonical(e.json)]));
         for (const event of [...before, ...after]) {
-          expect(bySeq.get(event.seq), `run ${id}: seq ${event.seq} (${event.event}) as the client received it`).toBe(canonical(event.json));
+          expect(
+            bySeq.get(event.seq),
+            `run ${id}: seq ${event.seq} (${event.event}) as the client received it`,
+          ).toBe(canonical(event.json));
         }
         checked += before.length;
       }

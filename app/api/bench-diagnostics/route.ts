@@ -1,5 +1,9 @@
 import { errorResponse, refuseCrossSite } from '@/lib/server';
-import { benchDiagnosticsEnabled, readBenchDiagnostics, resetBenchDiagnostics } from '@/lib/server/bench-diagnostics';
+import {
+  benchDiagnosticsEnabled,
+  readBenchDiagnostics,
+  resetBenchDiagnostics,
+} from '@/lib/server/bench-diagnostics';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

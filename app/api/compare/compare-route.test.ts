@@ -22,9 +22,30 @@ const compare = (query: string) => getCompare(new Request(`${BASE}/compare${quer
 
 describe('GET /api/compare', () => {
   it('compares two runs of the same seed, one with the retry ladder off', async () => {
-    const faults = { rules: [{ id: 'f', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } }], tools: [] };
-    const on = await finishedRun({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 5, faults });
-    const off = await finishedRun({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 5, faults, recovery: { retry: { enabled: false } } });
+    const faults = {
+      rules: [
+        {
+          id: 'f',
+          enabled: true,
+          when: { kind: 'requests', numbers: [2] },
+          action: { type: 'http_error', status: 529 },
+        },
+      ],
+      tools: [],
+    };
+    const on = await finishedRun({
+      provider: { vendor: 'sim-anthropic' },
+      clock: 'virtual',
+      seed: 5,
+      faults,
+    });
+    const off = await finishedRun({
+      provider: { vendor: 'sim-anthropic' },
+      clock: 'virtual',
+      seed: 5,
+      faults,
+      recovery: { retry: { enabled: false } },
+    });
     const response = await compare(`?a=${on}&b=${off}`);
     expect(response.status).toBe(200);
     const body = ComparisonSchema.parse(await response.json());
@@ -37,10 +58,16 @@ describe('GET /api/compare', () => {
 
   it('judges a lesson’s pair by that lesson’s measure (?lesson=): Partial vs Empty crowns the Partial', async () => {
     const lesson = lessonBySlug('partial-vs-empty')!;
-    const [on, off] = await Promise.all((['on', 'off'] as const).map((side) => finishedRun(lessonRunConfig(lesson, side, { clock: 'virtual' }))));
+    const [on, off] = await Promise.all(
+      (['on', 'off'] as const).map((side) =>
+        finishedRun(lessonRunConfig(lesson, side, { clock: 'virtual' })),
+      ),
+    );
     const general = ComparisonSchema.parse(await (await compare(`?a=${on}&b=${off}`)).json());
     expect(general.totals.find((r) => r.id === 'complete')!.better).toBe('b');
-    const judged = ComparisonSchema.parse(await (await compare(`?a=${on}&b=${off}&lesson=partial-vs-empty`)).json());
+    const judged = ComparisonSchema.parse(
+      await (await compare(`?a=${on}&b=${off}&lesson=partial-vs-empty`)).json(),
+    );
     expect(judged.totals.filter((r) => r.better !== null).map((r) => [r.id, r.better])).toEqual([
       ['durationMs', 'a'],
       ['usd', 'a'],
@@ -54,9 +81,13 @@ describe('GET /api/compare', () => {
   it('says which id is unknown, and what a request needs', async () => {
     const unknown = await compare('?a=nope&b=nada');
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: string }).error).toBe('No run with id "nope" (?a=): pick a run from the runs list');
+    expect(((await unknown.json()) as { error: string }).error).toBe(
+      'No run with id "nope" (?a=): pick a run from the runs list',
+    );
     const missing = await compare('?a=x');
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { details: string[] }).details.join(' ')).toContain('b: the id of the second run is required');
+    expect(((await missing.json()) as { details: string[] }).details.join(' ')).toContain(
+      'b: the id of the second run is required',
+    );
   });
 });

@@ -13,18 +13,29 @@ const FIRST_EVENT_WAIT_MS = 15_000;
 /** Two runs side by side (a Comparison, lib/protocol/http/compare.ts), from their logs as they stand now; `lesson`: judged by that lesson's measure. */
 export async function GET(request: Request): Promise<Response> {
   try {
-    const { a, b, lesson: slug } = CompareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const {
+      a,
+      b,
+      lesson: slug,
+    } = CompareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const lesson = slug === undefined ? undefined : lessonBySlug(slug);
-    if (slug !== undefined && !lesson) throw new HttpError(404, `No lesson "${slug}" (?lesson=)`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
+    if (slug !== undefined && !lesson)
+      throw new HttpError(404, `No lesson "${slug}" (?lesson=)`, [
+        `lessons: ${LESSONS.map((l) => l.slug).join(', ')}`,
+      ]);
     const store = getStore();
     for (const [side, id] of [
       ['a', a],
       ['b', b],
     ] as const) {
-      if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
+      if (!store.getRun(id))
+        throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
       // A run started a moment ago may still be starting (on its run thread): wait for its first event.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([getRunRegistry().whenLogged(id), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_EVENT_WAIT_MS)))]);
+      await Promise.race([
+        getRunRegistry().whenLogged(id),
+        new Promise((resolve) => (timer = setTimeout(resolve, FIRST_EVENT_WAIT_MS))),
+      ]);
       clearTimeout(timer);
     }
     try {

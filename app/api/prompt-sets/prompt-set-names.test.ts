@@ -6,7 +6,11 @@ import { dispatch } from '@/scripts/api/dispatch-route';
 useTempDataDir('loop-lab-prompt-set-names-');
 
 async function save(body: unknown): Promise<{ status: number; error: string; details: string[] }> {
-  const response = await dispatch({ method: 'POST', path: '/api/prompt-sets', body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await dispatch({
+    method: 'POST',
+    path: '/api/prompt-sets',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const answer = (await response.json()) as { error?: string; details?: string[] };
   return { status: response.status, error: answer.error ?? '', details: answer.details ?? [] };
 }
@@ -30,7 +34,9 @@ describe('a prompt set name', () => {
 
 describe('toolDescriptions', () => {
   it('naming "__proto__" is a 400, not silently dropped', async () => {
-    const { status, details } = await save('{"name":"p","system":"x","toolDescriptions":{"__proto__":"pwned","read_file":"Reads a file."}}');
+    const { status, details } = await save(
+      '{"name":"p","system":"x","toolDescriptions":{"__proto__":"pwned","read_file":"Reads a file."}}',
+    );
     expect(status).toBe(400);
     expect(details).toEqual([expect.stringMatching(/^toolDescriptions\.__proto__: no such tool/)]);
   });

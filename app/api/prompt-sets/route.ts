@@ -1,5 +1,12 @@
 import { PromptSetListSchema, PromptSetSchema, SavePromptSetBodySchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  HttpError,
+  jsonResponse,
+  knownKeysRedactor,
+  readJson,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { TOOL_NAMES } from '@/lib/tools';
 
@@ -26,13 +33,18 @@ export async function POST(request: Request): Promise<Response> {
     const raw = await readJson({ request });
     // Read the names as sent: a key such as "__proto__" would not survive parsing into an object.
     const described = (raw as { toolDescriptions?: unknown } | null)?.toolDescriptions;
-    const names = typeof described === 'object' && described !== null && !Array.isArray(described) ? Object.keys(described) : [];
+    const names =
+      typeof described === 'object' && described !== null && !Array.isArray(described)
+        ? Object.keys(described)
+        : [];
     const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
     if (unknown.length > 0) {
       throw new HttpError(
         400,
         'The prompt set names tools that do not exist',
-        unknown.map((n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`),
+        unknown.map(
+          (n) => `toolDescriptions.${n.slice(0, 80)}: no such tool; the tools are ${TOOL_NAMES.join(', ')}`,
+        ),
       );
     }
     const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw));

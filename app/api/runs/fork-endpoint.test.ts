@@ -43,16 +43,23 @@ async function streamed(id: string): Promise<{ events: RunEvent[]; text: string 
 /** What the model said and what the tools answered in turns 1..k, ids included. */
 function turnsUpTo(events: RunEvent[], k: number): unknown[] {
   return events.flatMap((e): unknown[] => {
-    if (!('iteration' in e) || typeof e.iteration !== 'number' || e.iteration < 1 || e.iteration > k) return [];
+    if (!('iteration' in e) || typeof e.iteration !== 'number' || e.iteration < 1 || e.iteration > k)
+      return [];
     if (e.event === 'llm_call') return [{ turn: e.iteration, reply: e.message }];
-    if (e.event === 'tool_call') return [{ turn: e.iteration, call: e.call_id, args: e.args, result: e.result }];
+    if (e.event === 'tool_call')
+      return [{ turn: e.iteration, call: e.call_id, args: e.args, result: e.result }];
     return [];
   });
 }
 
 async function storedParent(): Promise<{ id: string; events: RunEvent[] }> {
   const { id } = await started({
-    config: { provider: { vendor: 'sim-openai', model: 'gpt-sim-4o' }, scenario: 'fix-failing-test', clock: 'virtual', seed: 5 },
+    config: {
+      provider: { vendor: 'sim-openai', model: 'gpt-sim-4o' },
+      scenario: 'fix-failing-test',
+      clock: 'virtual',
+      seed: 5,
+    },
   });
   return { id, events: (await streamed(id)).events };
 }
@@ -65,7 +72,13 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     vi.stubEnv('LOOP_LAB_ALLOWED_REQUEST_HOSTS', new URL(standIn.baseUrl).host); // on 127.0.0.1: named, for runs with their own key
     const k = 2;
     const created = await started({
-      fork: { runId: parent.id, atTurn: k, provider: 'openai-compatible', model: 'gpt-sim-4o', baseUrl: standIn.baseUrl },
+      fork: {
+        runId: parent.id,
+        atTurn: k,
+        provider: 'openai-compatible',
+        model: 'gpt-sim-4o',
+        baseUrl: standIn.baseUrl,
+      },
       apiKey: KEY,
     });
     const child = await streamed(created.id);
@@ -73,8 +86,16 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     expect(turnsUpTo(child.events, k)).toEqual(turnsUpTo(parent.events, k));
     expect(turnsUpTo(child.events, k).length).toBeGreaterThan(2);
     const start = child.events.find((e) => e.event === 'run_start');
-    expect(start).toMatchObject({ config: { provider: { vendor: 'openai-compatible', baseUrl: standIn.baseUrl, keySource: 'request' }, clock: 'real' } });
-    expect(child.events.find((e) => e.event === 'swap')).toMatchObject({ cause: 'fork', to_vendor: 'openai-compatible' });
+    expect(start).toMatchObject({
+      config: {
+        provider: { vendor: 'openai-compatible', baseUrl: standIn.baseUrl, keySource: 'request' },
+        clock: 'real',
+      },
+    });
+    expect(child.events.find((e) => e.event === 'swap')).toMatchObject({
+      cause: 'fork',
+      to_vendor: 'openai-compatible',
+    });
     const live = child.events.filter((e) => e.event === 'llm_call' && e.iteration > k);
     expect(live.length).toBeGreaterThan(0);
     expect(child.events.at(-1)).toMatchObject({ event: 'terminate', reason: 'end_turn' });
@@ -109,11 +130,15 @@ describe('POST /api/runs { fork } onto an OpenAI-compatible endpoint', () => {
     };
     const fork = { runId: parent.id, atTurn: 1, provider: 'openai-compatible', model: 'gpt-sim-4o' };
     expect(await details({ fork: { ...fork, baseUrl: 'https://collector.example/v1' } })).toEqual([
-      expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/),
+      expect.stringMatching(
+        /^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/,
+      ),
     ]);
     expect(await details({ fork: { ...fork, baseUrl: 'file:///etc/passwd' }, apiKey: KEY })).toEqual([
       expect.stringMatching(/^fork\.baseUrl: must be an http:\/\/ or https:\/\/ URL/),
     ]);
-    expect(await details({ fork: { ...fork, apiKey: KEY } })).toEqual(["fork.apiKey: send the key as the body's apiKey, beside fork, not inside it"]);
+    expect(await details({ fork: { ...fork, apiKey: KEY } })).toEqual([
+      "fork.apiKey: send the key as the body's apiKey, beside fork, not inside it",
+    ]);
   });
 });

@@ -28,7 +28,9 @@ async function started(body: unknown): Promise<string> {
 
 describe('POST /api/runs { fork }', () => {
   it('forks a stored run onto another vendor: linked both ways, a takeover on its first request, a terminate', async () => {
-    const parentId = await started({ config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 3 } });
+    const parentId = await started({
+      config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 3 },
+    });
     await streamed(parentId);
     const childId = await started({ fork: { runId: parentId, atTurn: 2, provider: 'sim-openai' } });
     const child = await streamed(childId);
@@ -39,17 +41,33 @@ describe('POST /api/runs { fork }', () => {
     // The run header's counts: the requests copied from the parent's turns 1–2, and the child's own
     // (what its attempt budget counts), folded by the browser's reducer from the real log.
     const view = foldRawEvents(initialRunViewState(), child);
-    const parentRequests = (await streamed(parentId)).filter((e) => e.event === 'model_request' && e.iteration <= 2).length;
+    const parentRequests = (await streamed(parentId)).filter(
+      (e) => e.event === 'model_request' && e.iteration <= 2,
+    ).length;
     const ownRequests = child.filter((e) => e.event === 'model_request').length - parentRequests;
     expect(ownRequests).toBeGreaterThan(0);
     expect([view.copiedRequests, view.requests]).toEqual([parentRequests, ownRequests]);
-    const forks = ForkListSchema.parse(await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json());
+    const forks = ForkListSchema.parse(
+      await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json(),
+    );
     expect(forks).toMatchObject([{ id: childId, forked_at_turn: 2 }]);
     // A fork of a fork is listed on its own parent only.
     const grandchild = await started({ fork: { runId: childId, atTurn: 3 } });
     await streamed(grandchild);
-    expect(((await (await getForks(new Request(`${BASE}/runs/${childId}/forks`), ctx(childId))).json()) as unknown[]).length).toBe(1);
-    expect(((await (await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))).json()) as unknown[]).length).toBe(1);
+    expect(
+      (
+        (await (
+          await getForks(new Request(`${BASE}/runs/${childId}/forks`), ctx(childId))
+        ).json()) as unknown[]
+      ).length,
+    ).toBe(1);
+    expect(
+      (
+        (await (
+          await getForks(new Request(`${BASE}/runs/${parentId}/forks`), ctx(parentId))
+        ).json()) as unknown[]
+      ).length,
+    ).toBe(1);
   });
 
   it('bad fork bodies are 4xx naming the field and what to fix', async () => {
@@ -60,18 +78,32 @@ describe('POST /api/runs { fork }', () => {
       expect(response.status).toBe(status);
       return ((await response.json()) as { details: string[] }).details;
     };
-    expect(await details({ fork: { runId: 'nope', atTurn: 1 } }, 404)).toEqual([expect.stringMatching(/^fork\.runId: no run with id "nope"/)]);
+    expect(await details({ fork: { runId: 'nope', atTurn: 1 } }, 404)).toEqual([
+      expect.stringMatching(/^fork\.runId: no run with id "nope"/),
+    ]);
     expect(await details({ fork: { runId: parentId, atTurn: 99 } })).toEqual([
       expect.stringMatching(/^fork\.atTurn: turn 99 is out of range: the run has turns 1 to \d+$/),
     ]);
-    expect(await details({ fork: { runId: parentId, atTurn: 0 } })).toEqual([expect.stringMatching(/^fork\.atTurn: turns count from 1/)]);
-    expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'acme' } })).toEqual([expect.stringMatching(/^fork\.provider: /)]);
-    expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'sim-openai', model: 'claude-sim-sonnet' } })).toEqual([
-      expect.stringMatching(/^fork\.model: the simulated vendor sim-openai serves .*"claude-sim-sonnet" is not one of them/),
+    expect(await details({ fork: { runId: parentId, atTurn: 0 } })).toEqual([
+      expect.stringMatching(/^fork\.atTurn: turns count from 1/),
     ]);
-    expect(await details({ fork: { runId: parentId, atTurn: 1 }, config: { provider: { vendor: 'sim-openai' } } })).toEqual([
-      expect.stringMatching(/^fork: send either a config/),
+    expect(await details({ fork: { runId: parentId, atTurn: 1, provider: 'acme' } })).toEqual([
+      expect.stringMatching(/^fork\.provider: /),
     ]);
-    expect(await details({})).toEqual([expect.stringMatching(/^config: required: the run config, or a fork/)]);
+    expect(
+      await details({
+        fork: { runId: parentId, atTurn: 1, provider: 'sim-openai', model: 'claude-sim-sonnet' },
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^fork\.model: the simulated vendor sim-openai serves .*"claude-sim-sonnet" is not one of them/,
+      ),
+    ]);
+    expect(
+      await details({ fork: { runId: parentId, atTurn: 1 }, config: { provider: { vendor: 'sim-openai' } } }),
+    ).toEqual([expect.stringMatching(/^fork: send either a config/)]);
+    expect(await details({})).toEqual([
+      expect.stringMatching(/^config: required: the run config, or a fork/),
+    ]);
   });
 });

@@ -9,7 +9,8 @@ useTempDataDir('loop-lab-key-routing-');
 afterEach(() => vi.unstubAllEnvs());
 
 const post = (body: unknown) => postRun(jsonPost('http://localhost/api/runs', body));
-const runCount = async () => ((await (await getRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
+const runCount = async () =>
+  ((await (await getRuns(new Request('http://localhost/api/runs'))).json()) as unknown[]).length;
 
 async function refused(body: unknown): Promise<string[]> {
   const before = await runCount();
@@ -24,9 +25,13 @@ describe('POST /api/runs: key routing', () => {
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-env-canary-0123456789abcdef');
     vi.stubEnv('OPENAI_API_KEY', 'sk-openai-env-canary-0123456789abcdef');
     for (const vendor of ['anthropic', 'openai', 'openai-compatible']) {
-      const details = await refused({ config: { provider: { vendor, baseUrl: 'https://collector.example/v1' } } });
+      const details = await refused({
+        config: { provider: { vendor, baseUrl: 'https://collector.example/v1' } },
+      });
       expect(details).toEqual([
-        expect.stringMatching(/^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/),
+        expect.stringMatching(
+          /^apiKey: provider\.baseUrl https:\/\/collector\.example\/v1 is not a URL this server's environment names/,
+        ),
       ]);
       expect(JSON.stringify(details)).not.toContain('canary');
     }
@@ -36,21 +41,33 @@ describe('POST /api/runs: key routing', () => {
     vi.stubEnv('OPENAI_API_KEY', '');
     vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:11434/v1');
     expect(await refused({ config: { provider: { vendor: 'openai-compatible' } } })).toEqual([
-      expect.stringMatching(/^apiKey: no API key for vendor "openai-compatible": set OPENAI_API_KEY .*placeholder/),
+      expect.stringMatching(
+        /^apiKey: no API key for vendor "openai-compatible": set OPENAI_API_KEY .*placeholder/,
+      ),
     ]);
   });
 
   it('refuses base URLs that are not http(s), naming provider.baseUrl', async () => {
     for (const baseUrl of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/']) {
-      const details = await refused({ config: { provider: { vendor: 'openai', baseUrl } }, apiKey: 'sk-request-key-0123456789' });
-      expect(details).toEqual([expect.stringMatching(/^config\.provider\.baseUrl: must be an http:\/\/ or https:\/\/ URL/)]);
+      const details = await refused({
+        config: { provider: { vendor: 'openai', baseUrl } },
+        apiKey: 'sk-request-key-0123456789',
+      });
+      expect(details).toEqual([
+        expect.stringMatching(/^config\.provider\.baseUrl: must be an http:\/\/ or https:\/\/ URL/),
+      ]);
     }
   });
 
   it('honours LOOP_LAB_CUSTOM_BASE_URLS=off', async () => {
     vi.stubEnv('LOOP_LAB_CUSTOM_BASE_URLS', 'off');
-    const details = await refused({ config: { provider: { vendor: 'openai', baseUrl: 'https://mine.example/v1' } }, apiKey: 'sk-request-key-0123456789' });
-    expect(details).toEqual([expect.stringMatching(/^config\.provider\.baseUrl: this server does not accept base URLs/)]);
+    const details = await refused({
+      config: { provider: { vendor: 'openai', baseUrl: 'https://mine.example/v1' } },
+      apiKey: 'sk-request-key-0123456789',
+    });
+    expect(details).toEqual([
+      expect.stringMatching(/^config\.provider\.baseUrl: this server does not accept base URLs/),
+    ]);
   });
 
   it('refuses keySource "request" on a real vendor when no key came with the request', async () => {
@@ -64,15 +81,22 @@ describe('POST /api/runs: key routing', () => {
     const canary = 'sk-canary-REQUEST-0123456789abcdef';
     const keys = [`${canary}\r\nX-Injected: 1`, `${canary}\u0000tail`, `${canary}é`];
     for (const apiKey of keys) {
-      const config = { provider: { vendor: 'openai', keySource: 'request', baseUrl: 'https://mine.example/v1' } };
+      const config = {
+        provider: { vendor: 'openai', keySource: 'request', baseUrl: 'https://mine.example/v1' },
+      };
       const details = await refused({ config, apiKey });
       expect(details).toEqual([
-        expect.stringMatching(/^apiKey: cannot be sent as a header value: (a line break|a control character|a character outside ASCII) at character 35/),
+        expect.stringMatching(
+          /^apiKey: cannot be sent as a header value: (a line break|a control character|a character outside ASCII) at character 35/,
+        ),
       ]);
       expect(JSON.stringify(details)).not.toContain(canary);
-      expect(await refused({ fork: { runId: 'any', atTurn: 1, provider: 'openai', baseUrl: 'https://mine.example/v1' }, apiKey })).toEqual([
-        expect.stringMatching(/^apiKey: cannot be sent as a header value/),
-      ]);
+      expect(
+        await refused({
+          fork: { runId: 'any', atTurn: 1, provider: 'openai', baseUrl: 'https://mine.example/v1' },
+          apiKey,
+        }),
+      ).toEqual([expect.stringMatching(/^apiKey: cannot be sent as a header value/)]);
       const swap = await postControl(
         jsonPost('http://localhost/api/runs/any/control', { action: 'swap', vendor: 'openai', apiKey }),
         routeContext({ id: 'any' }),

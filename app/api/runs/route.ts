@@ -1,8 +1,23 @@
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { warmUp } from '@/lib/runtime/warm-up';
 import type { RunEvent } from '@/lib/protocol';
-import { CreatedRunSchema, CreateRunBodySchema, ListRunsQuerySchema, RunSummaryListSchema } from '@/lib/protocol/http';
-import { errorResponse, findCassette, forkProblem, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite, resolveFork } from '@/lib/server';
+import {
+  CreatedRunSchema,
+  CreateRunBodySchema,
+  ListRunsQuerySchema,
+  RunSummaryListSchema,
+} from '@/lib/protocol/http';
+import {
+  errorResponse,
+  findCassette,
+  forkProblem,
+  getRunRegistry,
+  HttpError,
+  jsonResponse,
+  readJson,
+  refuseCrossSite,
+  resolveFork,
+} from '@/lib/server';
 import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -17,10 +32,15 @@ export async function POST(request: Request): Promise<Response> {
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
     // A running parent's latest events may still wait to be written: the fork reads the store.
     if (body.fork) getRunRegistry().writePending(body.fork.runId);
-    const forked = body.fork ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined }) : undefined;
+    const forked = body.fork
+      ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined })
+      : undefined;
     const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
-    const problems = [...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }), ...checkPromptSetRef({ config, store: getPromptSetStore() })];
+    const problems = [
+      ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
+      ...checkPromptSetRef({ config, store: getPromptSetStore() }),
+    ];
     if (problems.length > 0) {
       throw new HttpError(
         400,
@@ -53,8 +73,15 @@ export async function POST(request: Request): Promise<Response> {
     });
     // The events so far (redacted like every event): the page paints them without waiting for its stream.
     const events: RunEvent[] = [];
-    registry.subscribe({ runId: id, listener: { onEvent: (event) => events.push(event), onEnd: () => {} } })();
-    return jsonResponse(CreatedRunSchema, { id, events }, { status: 201, headers: { Location: `/api/runs/${id}` } });
+    registry.subscribe({
+      runId: id,
+      listener: { onEvent: (event) => events.push(event), onEnd: () => {} },
+    })();
+    return jsonResponse(
+      CreatedRunSchema,
+      { id, events },
+      { status: 201, headers: { Location: `/api/runs/${id}` } },
+    );
   } catch (error) {
     return errorResponse(error);
   }

@@ -27,9 +27,14 @@ describe('POST /api/runs: the stored config', () => {
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     await getRunRegistry().whenFinished(id);
-    const record = await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).text();
-    const trace = await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), routeContext({ id }))).text();
-    for (const text of [record, trace]) for (const key of [ENV_KEY, REQUEST_KEY]) expect(text).not.toContain(key);
+    const record = await (
+      await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))
+    ).text();
+    const trace = await (
+      await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), routeContext({ id }))
+    ).text();
+    for (const text of [record, trace])
+      for (const key of [ENV_KEY, REQUEST_KEY]) expect(text).not.toContain(key);
     const { config: stored } = RunRecordSchema.parse(JSON.parse(record));
     expect(stored.system).toBe('You are careful. Our key is [redacted].');
     expect(stored.task).toBe('Fix the failing test. (mine: [redacted])');

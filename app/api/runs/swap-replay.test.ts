@@ -22,7 +22,11 @@ async function started(body: unknown): Promise<string> {
 }
 
 async function record(id: string): Promise<RunRecord> {
-  return parseResponse(RunRecordSchema, await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json(), 'GET /api/runs/{id}');
+  return parseResponse(
+    RunRecordSchema,
+    await (await getRun(new Request(`${BASE}/runs/${id}`), ctx(id))).json(),
+    'GET /api/runs/{id}',
+  );
 }
 
 async function streamed(id: string): Promise<RunEvent[]> {
@@ -43,7 +47,12 @@ function comparable(event: RunEvent): unknown {
 
 describe('a swap made by hand replays', () => {
   it('is recorded into the stored config, and Re-run of that config makes the same swaps with the same events (virtual clock)', async () => {
-    const config = { provider: { vendor: 'sim-anthropic' }, scenario: 'fix-failing-test', clock: 'virtual', seed: 11 } as const;
+    const config = {
+      provider: { vendor: 'sim-anthropic' },
+      scenario: 'fix-failing-test',
+      clock: 'virtual',
+      seed: 11,
+    } as const;
     const id = await started({ config });
     // The swap is asked for when the first model call reaches a watcher (an event is sent once the
     // store holds it, so on this instant virtual-clock run that is a few turns in), as a click would,
@@ -55,7 +64,10 @@ describe('a swap made by hand replays', () => {
         onEvent: (event) => {
           if (asked || event.event !== 'llm_call') return;
           asked = true;
-          getRunRegistry().control({ runId: id, message: { action: 'swap', target: { vendor: 'sim-deepseek', model: '' } } });
+          getRunRegistry().control({
+            runId: id,
+            message: { action: 'swap', target: { vendor: 'sim-deepseek', model: '' } },
+          });
         },
         onEnd: () => {},
       },
@@ -76,13 +88,20 @@ describe('a swap made by hand replays', () => {
       }),
     ]);
     const stored = (await record(id)).config;
-    expect(stored.swaps).toEqual([{ atTurn, vendor: 'sim-deepseek', model: '', takeover: { foreignThinking: 'drop', naive: false } }]);
+    expect(stored.swaps).toEqual([
+      { atTurn, vendor: 'sim-deepseek', model: '', takeover: { foreignThinking: 'drop', naive: false } },
+    ]);
 
     // Re-run: the stored config as it is, the same seed.
     const again = await started({ config: stored satisfies RunConfig });
     const second = await streamed(again);
     expect(second.filter((e) => e.event === 'swap')).toEqual([
-      expect.objectContaining({ cause: 'scheduled', iteration: atTurn, to_vendor: 'sim-deepseek', to_model: 'deepseek-sim-reasoner' }),
+      expect.objectContaining({
+        cause: 'scheduled',
+        iteration: atTurn,
+        to_vendor: 'sim-deepseek',
+        to_model: 'deepseek-sim-reasoner',
+      }),
     ]);
     expect(second.at(-1)).toMatchObject({ event: 'terminate', complete: true });
     expect(second.map(comparable)).toEqual(first.map(comparable));

@@ -1,5 +1,18 @@
-import { CreatedSchema, CreateSweepBodySchema, ListSweepsQuerySchema, SweepSummaryListSchema } from '@/lib/protocol/http';
-import { errorResponse, getSweepRegistry, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
+import {
+  CreatedSchema,
+  CreateSweepBodySchema,
+  ListSweepsQuerySchema,
+  SweepSummaryListSchema,
+} from '@/lib/protocol/http';
+import {
+  errorResponse,
+  getSweepRegistry,
+  HttpError,
+  jsonResponse,
+  knownKeysRedactor,
+  readJson,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';

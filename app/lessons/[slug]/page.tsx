@@ -13,7 +13,13 @@ export async function generateMetadata({ params }: { params: Promise<{ slug: str
 }
 
 /** A lesson; `?scale=` plays it at another time scale than its demo scale (the browser test plays fast). */
-export default async function LessonDetailPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ scale?: string }> }) {
+export default async function LessonDetailPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ scale?: string }>;
+}) {
   const { slug } = await params;
   if (!lessonBySlug(slug)) notFound();
   const scale = Number((await searchParams).scale);

@@ -7,8 +7,14 @@ import { apiRequest, jsonPost } from './client';
 /** GET / POST /api/cassettes and POST /api/runs/{id}/cassette, parsed at the edge with the routes' own shapes. */
 export const cassettesApi = {
   list: () => apiRequest((h) => h.CassetteListSchema, '/api/cassettes'),
-  import: (body: ImportCassetteBody) => apiRequest((h) => h.CassetteSummarySchema, '/api/cassettes', jsonPost(body)),
-  saveRun: (runId: string) => apiRequest((h) => h.CassetteSummarySchema, `/api/runs/${encodeURIComponent(runId)}/cassette`, jsonPost({})),
+  import: (body: ImportCassetteBody) =>
+    apiRequest((h) => h.CassetteSummarySchema, '/api/cassettes', jsonPost(body)),
+  saveRun: (runId: string) =>
+    apiRequest(
+      (h) => h.CassetteSummarySchema,
+      `/api/runs/${encodeURIComponent(runId)}/cassette`,
+      jsonPost({}),
+    ),
 };
 
 /** Where a cassette downloads from. */
@@ -22,10 +28,16 @@ export function useCassettes() {
 
 export function useImportCassette() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: cassettesApi.import, onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }) });
+  return useMutation({
+    mutationFn: cassettesApi.import,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }),
+  });
 }
 
 export function useSaveRunCassette() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: cassettesApi.saveRun, onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }) });
+  return useMutation({
+    mutationFn: cassettesApi.saveRun,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['cassettes'] }),
+  });
 }

@@ -46,13 +46,24 @@ describe('api client', () => {
     const error = await api.listRuns().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toMatch(/^GET \/api\/runs answered in an unexpected shape: /);
-    expect((error as ApiError).details).toEqual(expect.arrayContaining([expect.stringMatching(/^0\.status: /), expect.stringMatching(/^0: .*state/)]));
+    expect((error as ApiError).details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^0\.status: /), expect.stringMatching(/^0: .*state/)]),
+    );
   });
 
   it('passes a 4xx error body through as the message and its details', async () => {
-    vi.stubGlobal('fetch', answer(400, { error: 'The request is invalid', details: ['config.seed: too small'] }));
-    const error = (await api.createRun({ provider: { vendor: 'sim-anthropic' } }).catch((e: unknown) => e)) as ApiError;
-    expect([error.status, error.message, error.details]).toEqual([400, 'The request is invalid', ['config.seed: too small']]);
+    vi.stubGlobal(
+      'fetch',
+      answer(400, { error: 'The request is invalid', details: ['config.seed: too small'] }),
+    );
+    const error = (await api
+      .createRun({ provider: { vendor: 'sim-anthropic' } })
+      .catch((e: unknown) => e)) as ApiError;
+    expect([error.status, error.message, error.details]).toEqual([
+      400,
+      'The request is invalid',
+      ['config.seed: too small'],
+    ]);
   });
 
   it('names the endpoint when an error response has no error body', async () => {
@@ -72,6 +83,8 @@ describe('api client', () => {
     vi.stubGlobal('fetch', answer(200, { finished: false }));
     expect(await api.finishedView('r')).toEqual({ finished: false });
     vi.stubGlobal('fetch', answer(200, { finished: true, view, named: [{ seq: 0 }] }));
-    await expect(api.finishedView('r')).rejects.toThrow(/GET \/api\/runs\/r\/view .*named\.0: not a stored event/);
+    await expect(api.finishedView('r')).rejects.toThrow(
+      /GET \/api\/runs\/r\/view .*named\.0: not a stored event/,
+    );
   });
 });

@@ -22,7 +22,12 @@ export function loadSchemas(): Promise<HttpSchemas> {
   return schemas;
 }
 
-export type { RunRecord as RunDetail, RunStatus as RunSummaryStatus, RunSummary, ScenarioInfo } from '@/lib/protocol/http';
+export type {
+  RunRecord as RunDetail,
+  RunStatus as RunSummaryStatus,
+  RunSummary,
+  ScenarioInfo,
+} from '@/lib/protocol/http';
 
 /** What the UI may send to a live run (the control route's body, before defaults). */
 export type ControlAction = ControlBodyInput;
@@ -41,7 +46,11 @@ export class ApiError extends Error {
 /** What reading an answer needs: the error body and the parser, beside the endpoint's own schema. */
 type EdgeSchemas = Pick<HttpSchemas, 'ErrorBodySchema' | 'ResponseShapeError' | 'parseResponse'>;
 
-async function request<S extends z.ZodType>(pick: (http: HttpSchemas) => S, path: string, init?: RequestInit): Promise<z.output<S>> {
+async function request<S extends z.ZodType>(
+  pick: (http: HttpSchemas) => S,
+  path: string,
+  init?: RequestInit,
+): Promise<z.output<S>> {
   return requestWith(loadSchemas, pick, path, init);
 }
 
@@ -76,7 +85,8 @@ async function requestWith<M extends EdgeSchemas, S extends z.ZodType>(
   try {
     return parseResponse(pick(await http), body, endpoint);
   } catch (error) {
-    if (error instanceof ResponseShapeError) throw new ApiError(error.message, response.status, error.problems);
+    if (error instanceof ResponseShapeError)
+      throw new ApiError(error.message, response.status, error.problems);
     throw error;
   }
 }
@@ -109,17 +119,24 @@ export const api = {
       `/api/runs/${enc(id)}/view`,
     ),
   /** The key travels with this one request only; it is never stored in the browser. */
-  createRun: (config: RunConfigInput, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
+  createRun: (config: RunConfigInput, apiKey?: string) =>
+    request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),
   /** A new run from a stored run's trajectory up to a turn, on the vendor and model chosen. */
-  forkRun: (fork: ForkSpec, apiKey?: string) => request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
+  forkRun: (fork: ForkSpec, apiKey?: string) =>
+    request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { fork, apiKey } : { fork })),
   /** The runs forked from this one, oldest first. */
   listForks: (id: string) => request((h) => h.ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Suggested demos for a swap: every simulated target judged naively and as handled, for the run's history now. */
   swapTargets: (id: string) => request((h) => h.SwapTargetsSchema, `/api/runs/${enc(id)}/swap-targets`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
   playLesson: (slug: string, timeScale?: number) =>
-    request((h) => h.PlayedLessonSchema, `/api/lessons/${enc(slug)}/play`, json(timeScale === undefined ? {} : { timeScale })),
-  control: (id: string, action: ControlAction) => request((h) => h.ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
+    request(
+      (h) => h.PlayedLessonSchema,
+      `/api/lessons/${enc(slug)}/play`,
+      json(timeScale === undefined ? {} : { timeScale }),
+    ),
+  control: (id: string, action: ControlAction) =>
+    request((h) => h.ControlAcceptedSchema, `/api/runs/${enc(id)}/control`, json(action)),
   importTrace: (jsonl: string) =>
     request((h) => h.CreatedSchema, '/api/runs/import', {
       method: 'POST',

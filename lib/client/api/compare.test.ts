@@ -13,7 +13,11 @@ describe('following a live side of a comparison', () => {
     // The terminate's own run time comes with it: the page stops that side's clock there at once.
     expect(followStep(end, false)).toEqual({ close: true, refresh: 'now', endMs: 8_250 });
     expect(followStep(end, true)).toEqual({ close: true, refresh: 'now', endMs: 8_250 });
-    expect(followStep({ event: 'terminate', seq: 3 }, false)).toEqual({ close: true, refresh: 'now', endMs: null });
+    expect(followStep({ event: 'terminate', seq: 3 }, false)).toEqual({
+      close: true,
+      refresh: 'now',
+      endMs: null,
+    });
     // A message that was not JSON (the reader hands it on as undefined) is not an end.
     expect(followStep(undefined, false)).toEqual({ close: false, refresh: 'soon', endMs: null });
   });

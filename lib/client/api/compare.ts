@@ -16,7 +16,10 @@ export function compareUrl(a: string, b: string): string {
 /** GET /api/compare, parsed at the edge: a body in another shape is an ApiError naming the field, not a guess. */
 export function fetchComparison(a: string, b: string, lesson?: string): Promise<Comparison> {
   const judgedBy = lesson ? `&lesson=${encodeURIComponent(lesson)}` : '';
-  return apiRequest((h) => h.ComparisonSchema, `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`);
+  return apiRequest(
+    (h) => h.ComparisonSchema,
+    `/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${judgedBy}`,
+  );
 }
 
 /**
@@ -26,11 +29,17 @@ export function fetchComparison(a: string, b: string, lesson?: string): Promise<
  * stream, with the terminate's own run time: the page stops that side's clock there rather
  * than counting on through the re-read's round trip.
  */
-export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', runMs: number) => void, lesson?: string) {
+export function useComparison(
+  a: string,
+  b: string,
+  onEnd?: (side: 'a' | 'b', runMs: number) => void,
+  lesson?: string,
+) {
   const query = useQuery({
     queryKey: ['compare', a, b, lesson ?? ''],
     queryFn: () => fetchComparison(a, b, lesson),
-    retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+    retry: (count, error) =>
+      !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
   });
   const ended = useRef(onEnd);
   ended.current = onEnd;
@@ -39,14 +48,19 @@ export function useComparison(a: string, b: string, onEnd?: (side: 'a' | 'b', ru
   return query;
 }
 
-function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[], onEnd: (runMs: number) => void): void {
+function useFollowSide(
+  side: CompareSide | undefined,
+  queryKey: readonly string[],
+  onEnd: (runMs: number) => void,
+): void {
   const client = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // Only where the stream starts matters (from the events the first read had): later events
   // arrive on the open stream, so the stream is opened once per live side.
   const start = useRef<{ id: string; after: number }>(undefined);
   const id = side?.running ? side.id : undefined;
-  if (side && id !== undefined && start.current?.id !== id) start.current = { id, after: side.eventCount - 1 };
+  if (side && id !== undefined && start.current?.id !== id)
+    start.current = { id, after: side.eventCount - 1 };
   const url = id !== undefined && start.current ? `${eventsUrl(id)}?after=${start.current.after}` : undefined;
   const refresh = () => {
     timer.current = undefined;
@@ -72,7 +86,10 @@ function useFollowSide(side: CompareSide | undefined, queryKey: readonly string[
  * the page knows the run ended, its run time keeps counting on (lib/client/compare-clock), and at
  * a slow time scale a 400 ms wait is many seconds of run time shown that the run never had.
  */
-export function followStep(value: unknown, refreshPending: boolean): { close: boolean; refresh: 'now' | 'soon' | 'none'; endMs: number | null } {
+export function followStep(
+  value: unknown,
+  refreshPending: boolean,
+): { close: boolean; refresh: 'now' | 'soon' | 'none'; endMs: number | null } {
   const endMs = terminateTs(value);
   if (endMs !== undefined) return { close: true, refresh: 'now', endMs };
   return { close: false, refresh: refreshPending ? 'none' : 'soon', endMs: null };

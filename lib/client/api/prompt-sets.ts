@@ -7,7 +7,8 @@ import { apiRequest, jsonPost } from './client';
 /** GET / POST /api/prompt-sets, parsed at the edge with the route's own shapes. */
 export const promptSetsApi = {
   list: () => apiRequest((h) => h.PromptSetListSchema, '/api/prompt-sets'),
-  save: (body: SavePromptSetInput) => apiRequest((h) => h.PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
+  save: (body: SavePromptSetInput) =>
+    apiRequest((h) => h.PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
 };
 
 export function usePromptSets() {

@@ -73,7 +73,12 @@ describe("a finished run's log, read after its first paint", () => {
     const failed = createRunStore();
     failed.getState().showFolded(view, namedEvents(view, log));
     failed.getState().logFailed('GET /api/runs/r/trace: 500');
-    expect(failed.getState().logLoad).toEqual({ received: 0, total: log.length, whole: false, error: 'GET /api/runs/r/trace: 500' });
+    expect(failed.getState().logLoad).toEqual({
+      received: 0,
+      total: log.length,
+      whole: false,
+      error: 'GET /api/runs/r/trace: 500',
+    });
     expect(logWhole(failed.getState())).toBe(false);
     // A streamed run's log holds every event it folded.
     expect(logWhole(createRunStore().getState())).toBe(true);

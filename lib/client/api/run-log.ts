@@ -30,7 +30,8 @@ export async function readRunLog(
 ): Promise<RunEvent[]> {
   const url = traceUrl(id);
   const response = await fetch(url, { signal, cache: 'no-store' });
-  if (!response.ok || !response.body) throw new ApiError(`GET ${url}: ${response.status} ${response.statusText}`.trim(), response.status);
+  if (!response.ok || !response.body)
+    throw new ApiError(`GET ${url}: ${response.status} ${response.statusText}`.trim(), response.status);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const log: RunEvent[] = [];
@@ -49,7 +50,11 @@ export async function readRunLog(
     } catch {
       value = undefined;
     }
-    if (!isStoredEvent(value)) throw new ApiError(`GET ${url}: line ${lineNo} is not a stored event (run_id, seq, event)`, response.status);
+    if (!isStoredEvent(value))
+      throw new ApiError(
+        `GET ${url}: line ${lineNo} is not a stored event (run_id, seq, event)`,
+        response.status,
+      );
     log.push(value);
   };
   const endSlice = async () => {

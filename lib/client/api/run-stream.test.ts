@@ -48,7 +48,11 @@ describe('a run stream opened when the run is created', () => {
     const [source] = FakeEventSource.made;
     expect(source?.url).toBe('/api/runs/r2/events?after=0');
     const seen: unknown[] = [];
-    takeRunStream('r2')!.attach({ onMessage: (value) => seen.push(value), onOpen: () => {}, onError: () => {} });
+    takeRunStream('r2')!.attach({
+      onMessage: (value) => seen.push(value),
+      onOpen: () => {},
+      onError: () => {},
+    });
     source!.send('{"seq":1}');
     // The POST's events are handed on as they are (not written out and read back).
     expect(seen[0]).toBe(first[0]);

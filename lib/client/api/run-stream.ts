@@ -13,7 +13,11 @@ import { markRun, RUN_MARKS } from '../run-view/run-marks';
 export interface RunStream {
   stream: EventStream;
   /** Sets where messages go from now on; messages kept so far are delivered first. */
-  attach(handlers: { onMessage: (value: unknown) => void; onOpen: () => void; onError: (closed: boolean) => void }): void;
+  attach(handlers: {
+    onMessage: (value: unknown) => void;
+    onOpen: () => void;
+    onError: (closed: boolean) => void;
+  }): void;
 }
 
 const opened = new Map<string, RunStream>();

@@ -11,17 +11,27 @@ export function useSweeps() {
   return useQuery({
     queryKey: ['sweeps'],
     queryFn: sweepsApi.list,
-    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'running' || s.status === 'queued') ? 2_000 : 15_000),
+    refetchInterval: (query) =>
+      query.state.data?.some((s) => s.status === 'running' || s.status === 'queued') ? 2_000 : 15_000,
   });
 }
 
 /** The sweep and its table; refetched while it runs or waits so the table fills in as runs finish. */
 export function useSweep(id: string, running: boolean) {
-  return useQuery({ queryKey: ['sweep', id], queryFn: () => sweepsApi.get(id), refetchInterval: running ? 2_000 : false, retry: 1 });
+  return useQuery({
+    queryKey: ['sweep', id],
+    queryFn: () => sweepsApi.get(id),
+    refetchInterval: running ? 2_000 : false,
+    retry: 1,
+  });
 }
 
 export function useSweepRuns(id: string, running: boolean) {
-  return useQuery({ queryKey: ['sweep-runs', id], queryFn: () => sweepsApi.runs(id), refetchInterval: running ? 3_000 : false });
+  return useQuery({
+    queryKey: ['sweep-runs', id],
+    queryFn: () => sweepsApi.runs(id),
+    refetchInterval: running ? 3_000 : false,
+  });
 }
 
 export function useCreateSweep() {

@@ -9,8 +9,10 @@ const enc = encodeURIComponent;
 export const sweepsApi = {
   list: () => apiRequest((h) => h.SweepSummaryListSchema, '/api/sweeps'),
   get: (id: string) => apiRequest((h) => h.SweepDetailSchema, `/api/sweeps/${enc(id)}`),
-  create: (grid: CreateSweepRequestInput) => apiRequest((h) => h.CreatedSchema, '/api/sweeps', jsonPost(grid)),
-  cancel: (id: string) => apiRequest((h) => h.SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
+  create: (grid: CreateSweepRequestInput) =>
+    apiRequest((h) => h.CreatedSchema, '/api/sweeps', jsonPost(grid)),
+  cancel: (id: string) =>
+    apiRequest((h) => h.SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
   runs: (id: string) => apiRequest((h) => h.SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
 };
 

@@ -33,33 +33,54 @@ describe('describeConfig: the config that produced a run, readable', () => {
   it('a default config reads as defaults, nothing marked changed but nothing hidden', () => {
     const lines = describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' } }));
     expect(lines.filter((l) => l.changed)).toEqual([]);
-    expect(lines.find((l) => l.label === 'vendor / model')!.value).toBe('sim-anthropic / claude-sim-sonnet (default)');
+    expect(lines.find((l) => l.label === 'vendor / model')!.value).toBe(
+      'sim-anthropic / claude-sim-sonnet (default)',
+    );
     expect(lines.find((l) => l.label === 'faults')!.value).toBe('none');
   });
 
   it('names the clock: real with its scale, virtual, and paced as the virtual run shown at its scale', () => {
     const clock = (input: object) =>
-      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...input })).find((l) => l.label === 'clock')!.value;
+      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...input })).find(
+        (l) => l.label === 'clock',
+      )!.value;
     expect(clock({ clock: 'real', timeScale: 0.05 })).toBe('real, 20× faster (time scale 0.05)');
     expect(clock({ clock: 'virtual' })).toBe('virtual');
-    expect(clock({ clock: 'paced', timeScale: 0.05 })).toBe('paced: the virtual run, shown 20× faster (time scale 0.05)');
+    expect(clock({ clock: 'paced', timeScale: 0.05 })).toBe(
+      'paced: the virtual run, shown 20× faster (time scale 0.05)',
+    );
   });
 
   it('says a replayed run comes from a cassette, and what it does off the recording', () => {
     const line = (offRecording: 'stop' | 'simulate') =>
       describeConfig(
-        RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, replay: { cassette: 'shipped:explain-project.sim-openai', offRecording } }),
+        RunConfigSchema.parse({
+          provider: { vendor: 'sim-openai' },
+          replay: { cassette: 'shipped:explain-project.sim-openai', offRecording },
+        }),
       ).find((l) => l.label === 'replayed from');
-    expect(line('stop')).toMatchObject({ value: 'cassette shipped:explain-project.sim-openai; off the recording: the run stops', changed: true });
+    expect(line('stop')).toMatchObject({
+      value: 'cassette shipped:explain-project.sim-openai; off the recording: the run stops',
+      changed: true,
+    });
     expect(line('simulate')?.value).toMatch(/goes on on the simulated model$/);
-    expect(describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-openai' } })).some((l) => l.label === 'replayed from')).toBe(false);
+    expect(
+      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-openai' } })).some(
+        (l) => l.label === 'replayed from',
+      ),
+    ).toBe(false);
   });
 
   it("says when the task verdict runs the workspace's own tests instead of the shipped ones", () => {
     const line = (verdict?: { tests: 'shipped' | 'workspace' }) =>
-      describeConfig(RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...(verdict ? { verdict } : {}) })).find((l) => l.label === 'task verdict');
+      describeConfig(
+        RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, ...(verdict ? { verdict } : {}) }),
+      ).find((l) => l.label === 'task verdict');
     expect(line()).toMatchObject({ value: 'runs the scenario’s tests as shipped', changed: false });
-    expect(line({ tests: 'workspace' })).toMatchObject({ value: 'runs the workspace’s own tests (the model’s edits count)', changed: true });
+    expect(line({ tests: 'workspace' })).toMatchObject({
+      value: 'runs the workspace’s own tests (the model’s edits count)',
+      changed: true,
+    });
   });
 });
 
@@ -69,14 +90,20 @@ describe('describeConfig: every vendor the run is configured to use', () => {
       RunConfigSchema.parse({
         provider: { vendor: 'sim-anthropic' },
         swaps: [
-          { atTurn: 3, vendor: 'sim-deepseek', model: '', takeover: { foreignThinking: 'drop', naive: true } },
+          {
+            atTurn: 3,
+            vendor: 'sim-deepseek',
+            model: '',
+            takeover: { foreignThinking: 'drop', naive: true },
+          },
           { atTurn: 5, vendor: 'sim-openai', model: 'gpt-sim-mini' },
         ],
       }),
     );
     expect(lines.find((l) => l.label === 'swaps')).toEqual({
       label: 'swaps',
-      value: 'turn 3 → sim-deepseek / deepseek-sim-reasoner (default) (naive), turn 5 → sim-openai / gpt-sim-mini',
+      value:
+        'turn 3 → sim-deepseek / deepseek-sim-reasoner (default) (naive), turn 5 → sim-openai / gpt-sim-mini',
       changed: true,
     });
   });

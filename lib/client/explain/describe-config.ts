@@ -11,8 +11,11 @@ export interface ConfigLine {
 
 /** Recovery overrides as `section.field = value` lines. */
 function overrideLines(value: unknown, prefix = ''): string[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${prefix} = ${JSON.stringify(value)}`];
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => overrideLines(v, prefix ? `${prefix}.${k}` : k));
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return [`${prefix} = ${JSON.stringify(value)}`];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    overrideLines(v, prefix ? `${prefix}.${k}` : k),
+  );
 }
 
 const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -20,7 +23,9 @@ const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, m
 /** The config that produced a run, one readable line per thing a person changes. */
 export function describeConfig(config: RunConfig): ConfigLine[] {
   const model = config.provider.model || `${VENDOR_DEFAULTS[config.provider.vendor].model} (default)`;
-  const rules = config.faults.rules.filter((r) => r.enabled).map((r) => r.label ?? FAULT_TOGGLES.find((t) => t.id === r.id)?.label ?? r.id);
+  const rules = config.faults.rules
+    .filter((r) => r.enabled)
+    .map((r) => r.label ?? FAULT_TOGGLES.find((t) => t.id === r.id)?.label ?? r.id);
   const tools = config.faults.tools.filter((t) => t.enabled).map(toolFaultLabel);
   const faults = [...rules, ...tools];
   const overrides = Object.keys(config.recovery).length > 0 ? overrideLines(config.recovery) : [];
@@ -28,7 +33,11 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
   const b = config.budgets;
   return [
     { label: 'scenario', value: config.scenario, changed: false },
-    { label: 'task', value: config.task ? clip(config.task) : 'the scenario’s own', changed: config.task !== undefined },
+    {
+      label: 'task',
+      value: config.task ? clip(config.task) : 'the scenario’s own',
+      changed: config.task !== undefined,
+    },
     { label: 'vendor / model', value: `${config.provider.vendor} / ${model}`, changed: false },
     ...(config.replay
       ? [
@@ -41,7 +50,11 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
       : []),
     ...(config.policy ? [{ label: 'simulated model', value: config.policy, changed: true }] : []),
     { label: 'preset', value: config.preset, changed: false },
-    { label: 'overrides', value: overrides.length > 0 ? overrides.join(', ') : 'none', changed: overrides.length > 0 },
+    {
+      label: 'overrides',
+      value: overrides.length > 0 ? overrides.join(', ') : 'none',
+      changed: overrides.length > 0,
+    },
     { label: 'faults', value: faults.length > 0 ? faults.join(', ') : 'none', changed: faults.length > 0 },
     { label: 'seed', value: String(config.seed), changed: false },
     {
@@ -59,9 +72,21 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
       value: `${b.maxIterations} turns · $${b.maxCostUsd} · ${b.maxRunMs / 60_000} min · ${b.maxAttempts} attempts`,
       changed: false,
     },
-    { label: 'output cap', value: config.maxOutputTokens ? `${config.maxOutputTokens} tokens` : 'the preset’s', changed: config.maxOutputTokens !== undefined },
-    { label: 'system prompt', value: config.system ? clip(config.system) : 'built in', changed: config.system !== undefined },
-    { label: 'tool descriptions', value: described.length > 0 ? `replaced: ${described.join(', ')}` : 'the tools’ own', changed: described.length > 0 },
+    {
+      label: 'output cap',
+      value: config.maxOutputTokens ? `${config.maxOutputTokens} tokens` : 'the preset’s',
+      changed: config.maxOutputTokens !== undefined,
+    },
+    {
+      label: 'system prompt',
+      value: config.system ? clip(config.system) : 'built in',
+      changed: config.system !== undefined,
+    },
+    {
+      label: 'tool descriptions',
+      value: described.length > 0 ? `replaced: ${described.join(', ')}` : 'the tools’ own',
+      changed: described.length > 0,
+    },
     {
       label: 'prompt set',
       value: config.promptSet ? `${config.promptSet.name} v${config.promptSet.version}` : 'none',
@@ -72,7 +97,10 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
           {
             label: 'swaps',
             value: config.swaps
-              .map((s) => `turn ${s.atTurn} → ${s.vendor} / ${s.model || `${VENDOR_DEFAULTS[s.vendor].model} (default)`}${s.takeover?.naive ? ' (naive)' : ''}`)
+              .map(
+                (s) =>
+                  `turn ${s.atTurn} → ${s.vendor} / ${s.model || `${VENDOR_DEFAULTS[s.vendor].model} (default)`}${s.takeover?.naive ? ' (naive)' : ''}`,
+              )
               .join(', '),
             changed: true,
           },
@@ -85,7 +113,10 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     },
     {
       label: 'task verdict',
-      value: config.verdict?.tests === 'workspace' ? 'runs the workspace’s own tests (the model’s edits count)' : 'runs the scenario’s tests as shipped',
+      value:
+        config.verdict?.tests === 'workspace'
+          ? 'runs the workspace’s own tests (the model’s edits count)'
+          : 'runs the scenario’s tests as shipped',
       changed: config.verdict?.tests === 'workspace',
     },
   ];

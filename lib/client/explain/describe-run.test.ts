@@ -20,12 +20,19 @@ const end = (reason: EventOf<'terminate'>['reason'], message?: string) =>
 describe('terminateText', () => {
   it('says a run ended once, not twice, when the message only restates the reason', () => {
     expect(terminateText(end('aborted', 'aborted by request'))).toBe('aborted on request');
-    expect(terminateText(end('partial_response', 'the stream was cut after content arrived; the partial response is presented'))).toBe(
-      'stopped: the stream was cut after content arrived (presented, not retried)',
-    );
+    expect(
+      terminateText(
+        end(
+          'partial_response',
+          'the stream was cut after content arrived; the partial response is presented',
+        ),
+      ),
+    ).toBe('stopped: the stream was cut after content arrived (presented, not retried)');
   });
 
   it('keeps a message that adds what the reason cannot know (the vendor error)', () => {
-    expect(terminateText(end('retries_exhausted', '529 overloaded'))).toBe('failed: retry budget exhausted — 529 overloaded');
+    expect(terminateText(end('retries_exhausted', '529 overloaded'))).toBe(
+      'failed: retry budget exhausted — 529 overloaded',
+    );
   });
 });

@@ -24,7 +24,8 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   deadlock: 'stopped: nothing could ever wake the run',
   server_restart: 'cut off: the server stopped mid-run',
   partial_response: 'stopped: the stream was cut after content arrived (presented, not retried)',
-  host_overloaded: 'stopped: the machine was too busy to finish a check (not the model: run it again on a quieter machine)',
+  host_overloaded:
+    'stopped: the machine was too busy to finish a check (not the model: run it again on a quieter machine)',
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {

@@ -12,7 +12,11 @@ export const VERDICT_WORDS: Record<TaskVerdict, string> = {
 };
 
 /** The tone a verdict is drawn in (done green, not done red, not checkable neutral). */
-export const VERDICT_TONE = { done: 'ok', not_done: 'fail', not_checkable: 'neutral' } as const satisfies Record<TaskVerdict, string>;
+export const VERDICT_TONE = {
+  done: 'ok',
+  not_done: 'fail',
+  not_checkable: 'neutral',
+} as const satisfies Record<TaskVerdict, string>;
 
 /** Reads a verdict from an untyped summary field (older runs have none). */
 export function parseVerdict(value: unknown): TaskVerdict | undefined {
@@ -24,12 +28,15 @@ export function parseVerdict(value: unknown): TaskVerdict | undefined {
  * which, and whether the verdict ran them as shipped (the edit did not count) or as edited.
  * Undefined when the model left them alone (or the log predates the field).
  */
-export function editedTestsNote(event: Pick<EventOf<'task_verdict'>, 'tests_run' | 'tests_edited'>): string | undefined {
+export function editedTestsNote(
+  event: Pick<EventOf<'task_verdict'>, 'tests_run' | 'tests_edited'>,
+): string | undefined {
   const edited = event.tests_edited ?? [];
   if (edited.length === 0) return undefined;
   const files = edited.join(', ');
   const which = edited.length === 1 ? 'test file' : 'test files';
-  if (event.tests_run === 'workspace') return `the model edited the ${which} ${files}; this verdict ran the edited copies`;
+  if (event.tests_run === 'workspace')
+    return `the model edited the ${which} ${files}; this verdict ran the edited copies`;
   return `the model edited the ${which} ${files}; this verdict ran ${edited.length === 1 ? 'it' : 'them'} as the scenario shipped ${edited.length === 1 ? 'it' : 'them'}`;
 }
 
@@ -45,7 +52,9 @@ export interface HiddenTestsNote {
  * code and which failed or did not run. Undefined when none ran (a workspace verdict, no answer,
  * a log written before hidden tests).
  */
-export function hiddenTestsNote(event: Pick<EventOf<'task_verdict'>, 'hidden_tests' | 'hidden_failed'>): HiddenTestsNote | undefined {
+export function hiddenTestsNote(
+  event: Pick<EventOf<'task_verdict'>, 'hidden_tests' | 'hidden_failed'>,
+): HiddenTestsNote | undefined {
   const label = hiddenTestsLabel(event);
   const words = verdictTestsWords(event).hidden;
   if (label === undefined || words === undefined) return undefined;
@@ -57,7 +66,9 @@ export function hiddenTestsNote(event: Pick<EventOf<'task_verdict'>, 'hidden_tes
 }
 
 /** The shipped tests that did not run: a short label and a title that names them; undefined when every one ran (or the log predates the field). */
-export function missingTestsNote(event: Pick<EventOf<'task_verdict'>, 'tests_missing'>): { label: string; title: string } | undefined {
+export function missingTestsNote(
+  event: Pick<EventOf<'task_verdict'>, 'tests_missing'>,
+): { label: string; title: string } | undefined {
   const label = missingTestsLabel(event);
   const words = verdictTestsWords(event).missing;
   if (label === undefined || words === undefined) return undefined;

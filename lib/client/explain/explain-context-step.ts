@@ -19,13 +19,26 @@ const TRIGGER_WORDS: Record<EventOf<'compaction'>['trigger'], string> = {
 };
 
 /** The "why" of a context-channel step (compaction, overflow, recovery, breaker), from its fields. */
-export function explainContextStep(e: ContextStepEvent): { why: string; term: GlossaryId; also?: readonly GlossaryId[] } {
+export function explainContextStep(e: ContextStepEvent): {
+  why: string;
+  term: GlossaryId;
+  also?: readonly GlossaryId[];
+} {
   switch (e.event) {
     case 'compaction': {
-      const term = e.trigger === 'overflow' && e.step === 'summary' ? 'overflow-waterfall' : STEP_TERM[e.step];
+      const term =
+        e.trigger === 'overflow' && e.step === 'summary' ? 'overflow-waterfall' : STEP_TERM[e.step];
       const rung = e.recovery_attempt !== undefined ? ` (overflow recovery ${e.recovery_attempt})` : '';
-      if (!e.ok) return { why: `${cap(stepWord(e.step))} did not apply${rung}: ${e.reason}.`, term, also: e.step === 'summary' ? ['circuit-breaker'] : [] };
-      const stubs = e.stubbed.length > 0 ? `, ${e.stubbed.length} result${e.stubbed.length === 1 ? '' : 's'} sent as stubs` : '';
+      if (!e.ok)
+        return {
+          why: `${cap(stepWord(e.step))} did not apply${rung}: ${e.reason}.`,
+          term,
+          also: e.step === 'summary' ? ['circuit-breaker'] : [],
+        };
+      const stubs =
+        e.stubbed.length > 0
+          ? `, ${e.stubbed.length} result${e.stubbed.length === 1 ? '' : 's'} sent as stubs`
+          : '';
       return {
         why: `${cap(stepWord(e.step))} because ${TRIGGER_WORDS[e.trigger]}${rung}: ${formatTokens(e.tokens_before)} → ${formatTokens(e.tokens_after)} tokens sent, ${e.messages_before} → ${e.messages_after} messages${stubs}; the log keeps everything.`,
         term,
@@ -55,11 +68,21 @@ export function explainContextStep(e: ContextStepEvent): { why: string; term: Gl
             term: 'circuit-breaker',
           };
         case 'half_open':
-          return { why: `Cool-down over: the next summary call is a probe (${e.reason}).`, term: 'half-open', also: ['circuit-breaker'] };
+          return {
+            why: `Cool-down over: the next summary call is a probe (${e.reason}).`,
+            term: 'half-open',
+            also: ['circuit-breaker'],
+          };
         case 'closed':
           return e.consecutive_failures > 0
-            ? { why: `Summary failed (${e.consecutive_failures} in a row); the breaker stays closed for now: ${e.reason}.`, term: 'circuit-breaker' }
-            : { why: `Breaker closed: ${e.reason}, so summaries are allowed again.`, term: 'circuit-breaker' };
+            ? {
+                why: `Summary failed (${e.consecutive_failures} in a row); the breaker stays closed for now: ${e.reason}.`,
+                term: 'circuit-breaker',
+              }
+            : {
+                why: `Breaker closed: ${e.reason}, so summaries are allowed again.`,
+                term: 'circuit-breaker',
+              };
         default:
           return checkNever(e.state);
       }
@@ -69,7 +92,12 @@ export function explainContextStep(e: ContextStepEvent): { why: string; term: Gl
 }
 
 function stepWord(step: EventOf<'compaction'>['step']): string {
-  return { old_results: 'old results as stubs', micro_compact: 'micro-compact', summary: 'summary', hard_trim: 'hard trim' }[step];
+  return {
+    old_results: 'old results as stubs',
+    micro_compact: 'micro-compact',
+    summary: 'summary',
+    hard_trim: 'hard trim',
+  }[step];
 }
 
 function cap(text: string): string {

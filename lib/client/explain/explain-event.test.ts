@@ -43,7 +43,9 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('a Retry-After over the cap says it was capped, with both numbers', () => {
-    const x = explainEvent(retry({ retry_after_ms: 200_000_000, wait_ms: 86_400_000, computed_delay_ms: 1000 }))!;
+    const x = explainEvent(
+      retry({ retry_after_ms: 200_000_000, wait_ms: 86_400_000, computed_delay_ms: 1000 }),
+    )!;
     expect(x.why).toContain(`asked for ${formatMs(200_000_000)}`);
     expect(x.why).toContain(`capped at ${formatMs(86_400_000)}`);
   });
@@ -73,13 +75,17 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('watchdog Empty and Partial differ, and quote the window', () => {
-    const empty = explainEvent(ev({ event: 'watchdog_fired', iteration: 1, attempt: 2, window_ms: 150_000, outcome: 'empty' }))!;
+    const empty = explainEvent(
+      ev({ event: 'watchdog_fired', iteration: 1, attempt: 2, window_ms: 150_000, outcome: 'empty' }),
+    )!;
     expect(empty.why).toContain(formatMs(150_000));
     expect(empty.why).toContain('nothing was billed');
     // What the call does next is the retry decision's own event: the watchdog claims no attempt.
     expect(empty.why).not.toMatch(/attempt \d|goes out|retried/);
     expect(empty.term).toBe('empty');
-    const partial = explainEvent(ev({ event: 'watchdog_fired', iteration: 1, attempt: 1, window_ms: 120_000, outcome: 'partial' }))!;
+    const partial = explainEvent(
+      ev({ event: 'watchdog_fired', iteration: 1, attempt: 1, window_ms: 120_000, outcome: 'partial' }),
+    )!;
     expect(partial.why).toContain('after content arrived');
     expect(partial.why).not.toMatch(/\bkept\b|presented/);
     expect(partial.term).toBe('partial');
@@ -94,17 +100,34 @@ describe('explainEvent: the why is true for this event', () => {
 
   it('guard pills say which guard and the budget left', () => {
     const warn = explainEvent(
-      ev({ event: 'tool_guard', iteration: 2, tool: 'edit_file', kind: 'warning', reason: 'x', consecutive_failures: 3, budget_left: 1 }),
+      ev({
+        event: 'tool_guard',
+        iteration: 2,
+        tool: 'edit_file',
+        kind: 'warning',
+        reason: 'x',
+        consecutive_failures: 3,
+        budget_left: 1,
+      }),
     )!;
     expect(warn.why).toContain('3 consecutive tool failures');
     expect(warn.why).toContain('1 failure left');
-    const off = explainEvent(ev({ event: 'tool_guard', iteration: 2, tool: 'run_check', kind: 'disabled', reason: 'x' }))!;
+    const off = explainEvent(
+      ev({ event: 'tool_guard', iteration: 2, tool: 'run_check', kind: 'disabled', reason: 'x' }),
+    )!;
     expect(off.why).toContain('run_check disabled');
     expect(off.term).toBe('failure-budget');
   });
 
   it('a tool call that just worked is no mechanism step; a failing one counts its budget', () => {
-    const base = { event: 'tool_call' as const, iteration: 1, tool: 'read_file', args: {}, result_chars: 10, latency_ms: 3 };
+    const base = {
+      event: 'tool_call' as const,
+      iteration: 1,
+      tool: 'read_file',
+      args: {},
+      result_chars: 10,
+      latency_ms: 3,
+    };
     expect(explainEvent(ev({ ...base, is_error: false, status: 'ok' }))).toBeUndefined();
     const failed = explainEvent(ev({ ...base, is_error: true, status: 'error', budget_left: 2 }))!;
     expect(failed.why).toContain('read_file has 2 failures left');
@@ -136,7 +159,16 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it('the breaker opening names its failures and when it probes', () => {
-    const x = explainEvent(ev({ event: 'breaker', iteration: 5, state: 'open', consecutive_failures: 3, reopen_at: 400_000, reason: 'r' }))!;
+    const x = explainEvent(
+      ev({
+        event: 'breaker',
+        iteration: 5,
+        state: 'open',
+        consecutive_failures: 3,
+        reopen_at: 400_000,
+        reason: 'r',
+      }),
+    )!;
     expect(x.why).toContain('3 consecutive');
     expect(x.why).toContain(formatMs(400_000));
   });
@@ -179,13 +211,28 @@ describe('explainEvent: the why is true for this event', () => {
   });
 
   it("a declined retry says the engine's own words, with the rule's term", () => {
-    const body = { event: 'retry_declined', iteration: 1, attempt: 4, account: 'foreground', category: 'overloaded', attempts: 4, max_attempts: 4 } as const;
+    const body = {
+      event: 'retry_declined',
+      iteration: 1,
+      attempt: 4,
+      account: 'foreground',
+      category: 'overloaded',
+      attempts: 4,
+      max_attempts: 4,
+    } as const;
     const spent = explainEvent(
-      ev({ ...body, rule: 'budget_spent', next: 'surface', why: 'no retry — retry budget of 3 spent; the error surfaces and the run ends.' }),
+      ev({
+        ...body,
+        rule: 'budget_spent',
+        next: 'surface',
+        why: 'no retry — retry budget of 3 spent; the error surfaces and the run ends.',
+      }),
     )!;
     expect(spent.why).toBe('No retry — retry budget of 3 spent; the error surfaces and the run ends.');
     expect(spent.term).toBe('retry-budget');
-    const kept = explainEvent(ev({ ...body, rule: 'partial_kept', next: 'keep_partial', why: 'No retry — content had arrived.' }))!;
+    const kept = explainEvent(
+      ev({ ...body, rule: 'partial_kept', next: 'keep_partial', why: 'No retry — content had arrived.' }),
+    )!;
     expect(kept.term).toBe('partial');
   });
 
@@ -219,10 +266,16 @@ describe('explainEvent: the why is true for this event', () => {
       cause: 'control',
       handling: { foreignThinking: 'drop', naive: false },
     } as const;
-    const recorded = explainEvent(ev({ ...swap, recorded_as: { atTurn: 3, vendor: 'sim-deepseek', model: '' } }))!;
-    expect(recorded.why).toContain("Recorded in the run's config as a swap at turn 3: a re-run swaps here too.");
+    const recorded = explainEvent(
+      ev({ ...swap, recorded_as: { atTurn: 3, vendor: 'sim-deepseek', model: '' } }),
+    )!;
+    expect(recorded.why).toContain(
+      "Recorded in the run's config as a swap at turn 3: a re-run swaps here too.",
+    );
     const not = explainEvent(ev({ ...swap, not_recorded: 'its address or key came with the swap request' }))!;
-    expect(not.why).toContain("Not recorded in the run's config: its address or key came with the swap request.");
+    expect(not.why).toContain(
+      "Not recorded in the run's config: its address or key came with the swap request.",
+    );
   });
 
   it('a Partial with no output count reported does not claim nothing arrived', () => {
@@ -239,12 +292,22 @@ describe('explainEvent: the why is true for this event', () => {
     expect(unreported.why).not.toContain('0 tokens');
     expect(unreported.why).toContain('after content arrived');
     expect(unreported.term).toBe('partial');
-    expect(explainEvent(ev({ ...body, output_tokens: 412 }))!.why).toContain(`after ${formatTokens(412)} tokens`);
+    expect(explainEvent(ev({ ...body, output_tokens: 412 }))!.why).toContain(
+      `after ${formatTokens(412)} tokens`,
+    );
   });
 
   it('terminate points at the mechanism that ended the run', () => {
     const x = explainEvent(
-      ev({ event: 'terminate', iteration: 3, reason: 'retries_exhausted', complete: false, usd_so_far: 0, input_tokens: 0, output_tokens: 0 }),
+      ev({
+        event: 'terminate',
+        iteration: 3,
+        reason: 'retries_exhausted',
+        complete: false,
+        usd_so_far: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+      }),
     )!;
     expect(x.why).toBe('Failed: retry budget exhausted.');
     expect(x.term).toBe('retry-budget');
@@ -253,14 +316,30 @@ describe('explainEvent: the why is true for this event', () => {
   it('a verdict names the shipped tests that did not run and counts the hidden tests, from its own fields', () => {
     const verdict = (fields: Partial<EventOf<'task_verdict'>>) =>
       explainEvent(
-        ev({ event: 'task_verdict', iteration: 3, verdict: 'not_done', check: 'test/pricing.test.js', detail: '', tests_run: 'shipped', ...fields }),
+        ev({
+          event: 'task_verdict',
+          iteration: 3,
+          verdict: 'not_done',
+          check: 'test/pricing.test.js',
+          detail: '',
+          tests_run: 'shipped',
+          ...fields,
+        }),
       )!.why;
-    const why = verdict({ tests_missing: ['gross price of 100.00 in pt'], hidden_tests: 24, hidden_failed: ['an invoice line in pt'] });
-    expect(why).toContain('The verdict requires every shipped test by name; shipped test did not run: "gross price of 100.00 in pt".');
+    const why = verdict({
+      tests_missing: ['gross price of 100.00 in pt'],
+      hidden_tests: 24,
+      hidden_failed: ['an invoice line in pt'],
+    });
+    expect(why).toContain(
+      'The verdict requires every shipped test by name; shipped test did not run: "gross price of 100.00 in pt".',
+    );
     expect(why).toContain(
       'It also ran 24 hidden tests, inputs the model never saw, against the final code — hidden tests: 1 of 24 failed or did not run ("an invoice line in pt").',
     );
-    expect(verdict({ verdict: 'done', tests_missing: [], hidden_tests: 6, hidden_failed: [] })).toContain('hidden tests: all 6 passed.');
+    expect(verdict({ verdict: 'done', tests_missing: [], hidden_tests: 6, hidden_failed: [] })).toContain(
+      'hidden tests: all 6 passed.',
+    );
     expect(verdict({})).not.toMatch(/hidden|by name/);
   });
 });
@@ -270,16 +349,39 @@ describe('explainEvent over real runs (virtual clock)', () => {
     const events = await runToEnd({
       faults: {
         rules: [
-          { id: 'a', enabled: true, when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 429, retryAfterSec: 7 } },
-          { id: 'b', enabled: true, when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } },
-          { id: 'c', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'keepalive_only', intervalMs: 15_000, style: 'ping' } },
+          {
+            id: 'a',
+            enabled: true,
+            when: { kind: 'requests', numbers: [1] },
+            action: { type: 'http_error', status: 429, retryAfterSec: 7 },
+          },
+          {
+            id: 'b',
+            enabled: true,
+            when: { kind: 'requests', numbers: [2] },
+            action: { type: 'http_error', status: 529 },
+          },
+          {
+            id: 'c',
+            enabled: true,
+            when: { kind: 'requests', numbers: [3] },
+            action: { type: 'keepalive_only', intervalMs: 15_000, style: 'ping' },
+          },
         ],
         tools: [],
       },
     });
     const explained = events.filter(isExplained);
     expect(new Set(explained.map((e) => e.event))).toEqual(
-      new Set(['retry_scheduled', 'model_error', 'watchdog_fired', 'keepalive', 'tool_call', 'task_verdict', 'terminate']),
+      new Set([
+        'retry_scheduled',
+        'model_error',
+        'watchdog_fired',
+        'keepalive',
+        'tool_call',
+        'task_verdict',
+        'terminate',
+      ]),
     );
     const retries = ofType(events, 'retry_scheduled');
     expect(retries).toHaveLength(3);
@@ -294,6 +396,7 @@ describe('explainEvent over real runs (virtual clock)', () => {
     const [fired] = ofType(events, 'watchdog_fired');
     expect(explainEvent(fired!)!.why).toContain(formatMs(fired!.window_ms));
     // The one tool call here worked: no mechanism step, so no why; everything else has one.
-    for (const e of explained) if (e.event !== 'tool_call' || e.is_error) expect(explainEvent(e)?.why).toBeTruthy();
+    for (const e of explained)
+      if (e.event !== 'tool_call' || e.is_error) expect(explainEvent(e)?.why).toBeTruthy();
   });
 });

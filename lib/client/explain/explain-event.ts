@@ -1,4 +1,10 @@
-import { checkNever, type EventOf, type RunEvent, type RunEventType, type TerminateReason } from '@/lib/protocol';
+import {
+  checkNever,
+  type EventOf,
+  type RunEvent,
+  type RunEventType,
+  type TerminateReason,
+} from '@/lib/protocol';
 import { verdictTestsWords } from '@/lib/protocol/verdict-words';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';
@@ -56,7 +62,11 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
     case 'retry_scheduled':
       return explainRetry(event);
     case 'retry_declined':
-      return { why: cap(event.why), term: DECLINED_TERM[event.rule], also: event.rule === 'partial_kept' ? ['watchdog'] : ['retry-budget'] };
+      return {
+        why: cap(event.why),
+        term: DECLINED_TERM[event.rule],
+        also: event.rule === 'partial_kept' ? ['watchdog'] : ['retry-budget'],
+      };
     case 'watchdog_fired':
       // The watchdog decides Empty or Partial; whether the call is retried is the retry
       // decision that follows (retry_scheduled or retry_declined), which says so itself.
@@ -78,9 +88,16 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
         also: ['watchdog'],
       };
     case 'sdk_retry':
-      return { why: `${cap(event.why)} (${event.formula}).`, term: 'sdk-retry', also: ['retry-amplification'] };
+      return {
+        why: `${cap(event.why)} (${event.formula}).`,
+        term: 'sdk-retry',
+        also: ['retry-amplification'],
+      };
     case 'fallback':
-      return { why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`, term: 'fallback-model' };
+      return {
+        why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`,
+        term: 'fallback-model',
+      };
     case 'model_error':
       return explainError(event);
     case 'tool_guard':
@@ -118,7 +135,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
 }
 
 function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
-  const who = e.account === 'background' ? 'background call, ' : e.account === 'context' ? 'context recovery, ' : '';
+  const who =
+    e.account === 'background' ? 'background call, ' : e.account === 'context' ? 'context recovery, ' : '';
   const step = `${who}attempt ${e.next_attempt} of ${Math.max(e.next_attempt, e.max_attempts)}`;
   const rung =
     e.rung === 'degrade'
@@ -126,10 +144,16 @@ function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
       : e.rung === 'surface'
         ? ' Surface: the error is shown to the user.'
         : '';
-  const also: GlossaryId[] = [e.rung === 'silent_retry' ? 'silent-retry' : e.rung === 'degrade' ? 'degrade' : 'surface'];
+  const also: GlossaryId[] = [
+    e.rung === 'silent_retry' ? 'silent-retry' : e.rung === 'degrade' ? 'degrade' : 'surface',
+  ];
   if (e.account === 'background') also.push('background-account');
   if (e.backoff_mode === 'fixed') {
-    return { why: `${cap(step)} ${e.wait_ms === 0 ? 'at once' : `after ${formatMs(e.wait_ms)}`}: ${e.reason}.${rung}`, term: 'fixed-backoff', also };
+    return {
+      why: `${cap(step)} ${e.wait_ms === 0 ? 'at once' : `after ${formatMs(e.wait_ms)}`}: ${e.reason}.${rung}`,
+      term: 'fixed-backoff',
+      also,
+    };
   }
   if (e.wait_ms === 0 && e.computed_delay_ms === 0) {
     return { why: `${cap(step)} at once: ${e.reason}.${rung}`, term: 'empty', also };
@@ -171,7 +195,10 @@ function explainError(e: EventOf<'model_error'>): Explanation {
   const cause = errorCause({ status: e.status, category: e.category });
   const after = e.partial ? ', after content had arrived' : '';
   if (e.category === 'context_length')
-    return { why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`, term: 'overflow-waterfall' };
+    return {
+      why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): the request is over the model's window${after}.`,
+      term: 'overflow-waterfall',
+    };
   if (!e.retryable)
     return {
       why: `${cap(cause)} on attempt ${e.attempt} (rule ${e.rule}): classified not retryable — the same request would fail the same way.`,
@@ -196,7 +223,11 @@ const DECLINED_TERM: Record<EventOf<'retry_declined'>['rule'], GlossaryId> = {
 
 function explainVerdict(e: EventOf<'task_verdict'>): string {
   const copies =
-    e.tests_run === 'shipped' ? ' (its tests as the scenario shipped them)' : e.tests_run === 'workspace' ? " (the workspace's own copies of its tests)" : '';
+    e.tests_run === 'shipped'
+      ? ' (its tests as the scenario shipped them)'
+      : e.tests_run === 'workspace'
+        ? " (the workspace's own copies of its tests)"
+        : '';
   const edited =
     e.tests_edited && e.tests_edited.length > 0
       ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.`
@@ -209,7 +240,9 @@ function explainVerdict(e: EventOf<'task_verdict'>): string {
         : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
   const words = verdictTestsWords(e);
   const missing = words.missing ? ` The verdict requires every shipped test by name; ${words.missing}.` : '';
-  const hidden = words.hidden ? ` It also ran ${e.hidden_tests} hidden tests, inputs the model never saw, against the final code — ${words.hidden}.` : '';
+  const hidden = words.hidden
+    ? ` It also ran ${e.hidden_tests} hidden tests, inputs the model never saw, against the final code — ${words.hidden}.`
+    : '';
   return `${said}${edited}${missing}${hidden}`;
 }
 
@@ -227,7 +260,11 @@ const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {
 };
 
 function explainTerminate(e: EventOf<'terminate'>): Explanation {
-  return { why: `${cap(terminateText(e))}.`, term: TERMINATE_TERM[e.reason] ?? 'terminate', also: ['terminate', 'task-verdict'] };
+  return {
+    why: `${cap(terminateText(e))}.`,
+    term: TERMINATE_TERM[e.reason] ?? 'terminate',
+    also: ['terminate', 'task-verdict'],
+  };
 }
 
 /**
@@ -238,5 +275,8 @@ function explainTerminate(e: EventOf<'terminate'>): Explanation {
 export function explainedSteps(events: readonly RunEvent[]): ExplainedEvent[] {
   const lastKeepalive = new Map<number, number>();
   for (const e of events) if (e.event === 'keepalive') lastKeepalive.set(e.request_no, e.seq);
-  return events.filter((e): e is ExplainedEvent => isExplained(e) && (e.event !== 'keepalive' || lastKeepalive.get(e.request_no) === e.seq));
+  return events.filter(
+    (e): e is ExplainedEvent =>
+      isExplained(e) && (e.event !== 'keepalive' || lastKeepalive.get(e.request_no) === e.seq),
+  );
 }

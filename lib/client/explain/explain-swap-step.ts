@@ -28,7 +28,10 @@ export function explainSwap(e: EventOf<'swap'>): Explanation {
 /** How the history is handed over, in words, from the handling the event carries. */
 function handover(handling: TakeoverHandling): string {
   if (handling.naive) return 'naively: as it was, credentials included';
-  const thinking = handling.foreignThinking === 'drop' ? 'foreign thinking dropped' : 'foreign thinking kept as a marked note';
+  const thinking =
+    handling.foreignThinking === 'drop'
+      ? 'foreign thinking dropped'
+      : 'foreign thinking kept as a marked note';
   const off = handling.rulesOff ?? [];
   return `${thinking}${off.length > 0 ? `, with ${off.map((r) => RULE_WORDS[r]).join(', ')} switched off` : ''}`;
 }
@@ -41,7 +44,9 @@ function handover(handling: TakeoverHandling): string {
 export function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
   const asIs = e.as_is ?? [];
   const dropped =
-    e.dropped.length === 0 ? 'nothing dropped' : `${count(e.dropped.length, 'item')} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
+    e.dropped.length === 0
+      ? 'nothing dropped'
+      : `${count(e.dropped.length, 'item')} dropped (${[...new Set(e.dropped.map((d) => d.kind))].join(', ')})`;
   const sentAsIs = asIs.length > 0 ? `; sent as it was: ${asIs.join('; ')}` : '';
   if (e.handling.naive) {
     const went =
@@ -49,9 +54,14 @@ export function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
         ? `the history went as it was (naive takeover): ${asIs.join('; ')}`
         : 'the history went as it was (naive takeover), with nothing in it a safeguard would have changed';
     const still = e.dropped.length > 0 ? `; still ${dropped}: ${e.dialect} has no place for them` : '';
-    return { why: `First request to ${e.vendor}/${e.model}: ${went}${still}.`, term: 'naive-takeover', also: ['takeover', 'signature'] };
+    return {
+      why: `First request to ${e.vendor}/${e.model}: ${went}${still}.`,
+      term: 'naive-takeover',
+      also: ['takeover', 'signature'],
+    };
   }
-  const converted = e.converted.length === 0 ? 'nothing converted' : `${count(e.converted.length, 'kind')} of item converted`;
+  const converted =
+    e.converted.length === 0 ? 'nothing converted' : `${count(e.converted.length, 'kind')} of item converted`;
   const naive = e.naive
     ? e.naive.accepted
       ? ' Sent naively (history as it was), the vendor would also have accepted it.'
@@ -65,19 +75,30 @@ export function explainTakeover(e: EventOf<'takeover_report'>): Explanation {
 }
 
 /** The fields of a `takeover_outcome` its sentence is written from (the event, or the swap view that folded it). */
-export type TakeoverOutcomeFacts = Pick<EventOf<'takeover_outcome'>, 'vendor' | 'model' | 'handling' | 'outcome' | 'status' | 'vendor_type' | 'message'>;
+export type TakeoverOutcomeFacts = Pick<
+  EventOf<'takeover_outcome'>,
+  'vendor' | 'model' | 'handling' | 'outcome' | 'status' | 'vendor_type' | 'message'
+>;
 
 /** The "why" of a takeover's outcome: what the new vendor answered the first request after the swap. */
 export function explainTakeoverOutcome(e: TakeoverOutcomeFacts): Explanation {
   const who = `${e.vendor}/${e.model}`;
-  const sent = e.handling.naive ? 'the history sent as it was (naive takeover)' : 'the history as the takeover rendered it';
+  const sent = e.handling.naive
+    ? 'the history sent as it was (naive takeover)'
+    : 'the history as the takeover rendered it';
   const error = [e.status, e.vendor_type].filter((x) => x !== undefined).join(' ');
   const term = e.handling.naive ? 'naive-takeover' : 'takeover';
   switch (e.outcome) {
     case 'accepted':
-      return { why: `${who} accepted the first request after the swap, ${sent}, and answered it to its stop reason.`, term };
+      return {
+        why: `${who} accepted the first request after the swap, ${sent}, and answered it to its stop reason.`,
+        term,
+      };
     case 'refused':
-      return { why: `${who} refused the first request after the swap, ${sent}: ${error}: ${unstop(e.message ?? 'no message')}.`, term };
+      return {
+        why: `${who} refused the first request after the swap, ${sent}: ${error}: ${unstop(e.message ?? 'no message')}.`,
+        term,
+      };
     case 'failed':
       return {
         why: `The first request to ${who} after the swap, ${sent}, got no full answer: ${unstop(e.message ?? 'no message')}${error ? ` (${error})` : ''}.`,

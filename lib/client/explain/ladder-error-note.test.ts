@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { DeclinedView } from '../run-view/run-view-state';
 import { ladderErrorNote } from './ladder-error-note';
 
-const declined = (rule: DeclinedView['rule']): DeclinedView => ({ ts: 0, seq: 3, rule, next: 'surface', maxAttempts: 4, why: 'no retry' });
+const declined = (rule: DeclinedView['rule']): DeclinedView => ({
+  ts: 0,
+  seq: 3,
+  rule,
+  next: 'surface',
+  maxAttempts: 4,
+  why: 'no retry',
+});
 
 describe('ladderErrorNote', () => {
   it("says what the call's own decision was: budget spent, ruled out by the classifier, Partial kept", () => {

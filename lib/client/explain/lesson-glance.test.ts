@@ -17,10 +17,16 @@ describe('a lesson report at a glance', () => {
   it('says what the mechanism did on each side, how each ended, and the time and cost it made, in the logs’ own numbers', async () => {
     const { lesson, on, off } = await play('retry-ladder');
     const glance = lessonGlance(lesson, on, off);
-    const waited = on.filter((e) => e.event === 'retry_scheduled').reduce((sum, e) => sum + (e.event === 'retry_scheduled' ? e.wait_ms : 0), 0);
+    const waited = on
+      .filter((e) => e.event === 'retry_scheduled')
+      .reduce((sum, e) => sum + (e.event === 'retry_scheduled' ? e.wait_ms : 0), 0);
     expect(waited).toBeGreaterThan(2_900);
-    expect(glance.differences[0]).toBe(`Retry ladder and backoff: 2 retries, ${formatMs(waited)} waited with it on; none with it off.`);
-    expect(glance.differences[1]).toBe('With it on the run finished — end turn, task done; with it off it did not finish — model error, task not done.');
+    expect(glance.differences[0]).toBe(
+      `Retry ladder and backoff: 2 retries, ${formatMs(waited)} waited with it on; none with it off.`,
+    );
+    expect(glance.differences[1]).toBe(
+      'With it on the run finished — end turn, task done; with it off it did not finish — model error, task not done.',
+    );
     const endOn = terminateOf(on);
     expect(terminateOf(off).ts).toBe(0);
     expect(glance.sides.on).toMatchObject({
@@ -30,9 +36,13 @@ describe('a lesson report at a glance', () => {
       requests: on.filter((e) => e.event === 'model_request').length,
     });
     expect(glance.sides.off).toMatchObject({ finished: false, durationMs: 0, usd: 0, requests: 1 });
-    expect(glance.differences[2]).toBe(`Run time ${(endOn.ts / 1000).toFixed(1)} s on, 0 ms off — ${(endOn.ts / 1000).toFixed(1)} s longer with it on.`);
+    expect(glance.differences[2]).toBe(
+      `Run time ${(endOn.ts / 1000).toFixed(1)} s on, 0 ms off — ${(endOn.ts / 1000).toFixed(1)} s longer with it on.`,
+    );
     expect(glance.differences[3]).toMatch(
-      new RegExp(`^Model requests ${glance.sides.on.requests} on, 1 off; cost \\$0\\.0\\d\\d on, \\$0 off — \\$0\\.0\\d\\d more with it on\\.$`),
+      new RegExp(
+        `^Model requests ${glance.sides.on.requests} on, 1 off; cost \\$0\\.0\\d\\d on, \\$0 off — \\$0\\.0\\d\\d more with it on\\.$`,
+      ),
     );
   });
 

@@ -52,13 +52,24 @@ function side(lesson: Lesson, log: readonly RunEvent[]): SideGlance {
 }
 
 /** "11.4 s longer" / "2.0 s shorter" / "the same" (`same`: how two values are equal, e.g. cost in exact units). */
-function delta(on: number, off: number, format: (n: number) => string, more: string, less: string, same = (x: number, y: number) => x === y): string {
+function delta(
+  on: number,
+  off: number,
+  format: (n: number) => string,
+  more: string,
+  less: string,
+  same = (x: number, y: number) => x === y,
+): string {
   if (same(on, off)) return 'the same on both sides';
   return `${format(Math.abs(on - off))} ${on > off ? more : less} with it on`;
 }
 
 /** Both logs must have ended (their last event is terminate). */
-export function lessonGlance(lesson: Lesson, on: readonly RunEvent[], off: readonly RunEvent[]): LessonGlance {
+export function lessonGlance(
+  lesson: Lesson,
+  on: readonly RunEvent[],
+  off: readonly RunEvent[],
+): LessonGlance {
   const a = side(lesson, on);
   const b = side(lesson, off);
   const label = MECHANISMS[lesson.mechanism].label;

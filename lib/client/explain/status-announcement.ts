@@ -26,13 +26,17 @@ type AnnouncedSwap = {
  * from which turn, and where to look; then, when it comes, what the new vendor answered the
  * first request (the panel's own sentence). `undefined` when neither arrived.
  */
-export function swapAnnouncement(previous: readonly AnnouncedSwap[], next: readonly AnnouncedSwap[]): string | undefined {
+export function swapAnnouncement(
+  previous: readonly AnnouncedSwap[],
+  next: readonly AnnouncedSwap[],
+): string | undefined {
   const swap = next.at(-1);
   if (!swap) return undefined;
   if (next.length > previous.length) {
     return `Swapped ${swap.fromVendor}/${swap.fromModel} → ${swap.toVendor}/${swap.toModel} from turn ${swap.iteration}: the takeover panel shows the request before and after.`;
   }
   const before = previous.at(-1);
-  if (swap.outcome && before?.seq === swap.seq && before.outcome === undefined) return explainTakeoverOutcome(swap.outcome).why;
+  if (swap.outcome && before?.seq === swap.seq && before.outcome === undefined)
+    return explainTakeoverOutcome(swap.outcome).why;
   return undefined;
 }

@@ -19,14 +19,25 @@ const none = { swaps: [], swapNotes: [], terminate: undefined };
 
 describe('swapOutcome: a swap asked for is never left unanswered on screen', () => {
   it('says the route refused it, in its words', () => {
-    expect(swapOutcome({ ...ask, accepted: false, error: 'Run "r" has already finished (end_turn); start a new run instead' }, none)).toEqual({
+    expect(
+      swapOutcome(
+        {
+          ...ask,
+          accepted: false,
+          error: 'Run "r" has already finished (end_turn); start a new run instead',
+        },
+        none,
+      ),
+    ).toEqual({
       tone: 'fail',
       text: 'Swap to sim-deepseek not made: Run "r" has already finished (end_turn); start a new run instead',
     });
   });
 
   it('says it was made once the run’s own swap event follows the ask (a scheduled one does not count), and waits for the first answer', () => {
-    expect(swapOutcome(ask, { ...none, swaps: [swap(12, 'control'), swap(25, 'scheduled')] }).tone).toBe('wait');
+    expect(swapOutcome(ask, { ...none, swaps: [swap(12, 'control'), swap(25, 'scheduled')] }).tone).toBe(
+      'wait',
+    );
     expect(swapOutcome(ask, { ...none, swaps: [swap(30, 'control')] })).toEqual({
       tone: 'wait',
       text: "Swapped to sim-deepseek/deepseek-sim-reasoner from turn 3: waiting for sim-deepseek's answer to its first request.",
@@ -37,7 +48,15 @@ describe('swapOutcome: a swap asked for is never left unanswered on screen', () 
     const handling = { foreignThinking: 'drop', naive: false } as const;
     const accepted = {
       ...swap(30, 'control'),
-      outcome: { seq: 33, ts: 0, iteration: 3, vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', handling, outcome: 'accepted' as const },
+      outcome: {
+        seq: 33,
+        ts: 0,
+        iteration: 3,
+        vendor: 'sim-deepseek',
+        model: 'deepseek-sim-reasoner',
+        handling,
+        outcome: 'accepted' as const,
+      },
     };
     expect(swapOutcome(ask, { ...none, swaps: [accepted] })).toEqual({
       tone: 'ok',
@@ -67,10 +86,22 @@ describe('swapOutcome: a swap asked for is never left unanswered on screen', () 
   });
 
   it('says it was not made with the run’s note, or that the run ended without it', () => {
-    const note = { seq: 40, ts: 0, message: 'swap to sim-deepseek not made: the run ended before its next request' };
-    expect(swapOutcome(ask, { ...none, swapNotes: [note] })).toEqual({ tone: 'fail', text: `Not swapped: ${note.message}.` });
+    const note = {
+      seq: 40,
+      ts: 0,
+      message: 'swap to sim-deepseek not made: the run ended before its next request',
+    };
+    expect(swapOutcome(ask, { ...none, swapNotes: [note] })).toEqual({
+      tone: 'fail',
+      text: `Not swapped: ${note.message}.`,
+    });
     const terminate = { ts: 0, seq: 41, reason: 'end_turn', complete: true } as const;
-    expect(swapOutcome(ask, { ...none, terminate }).text).toBe('Not swapped: the run ended (end_turn) with no swap to sim-deepseek in its log.');
-    expect(swapOutcome(ask, none)).toEqual({ tone: 'wait', text: 'Asked: the run moves to sim-deepseek at its next request.' });
+    expect(swapOutcome(ask, { ...none, terminate }).text).toBe(
+      'Not swapped: the run ended (end_turn) with no swap to sim-deepseek in its log.',
+    );
+    expect(swapOutcome(ask, none)).toEqual({
+      tone: 'wait',
+      text: 'Asked: the run moves to sim-deepseek at its next request.',
+    });
   });
 });

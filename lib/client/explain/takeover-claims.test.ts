@@ -54,7 +54,8 @@ function statusLine(events: readonly RunEvent[]): string {
 /** The lines the takeover panel showed before its sentences were written from the swap's own events. */
 function inferredExplain(e: ExplainedEvent): Explanation | undefined {
   if (e.event === 'takeover_report') {
-    const dropped = e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} items dropped`;
+    const dropped =
+      e.dropped.length === 0 ? 'nothing had to be dropped' : `${e.dropped.length} items dropped`;
     const naive = e.naive ?? (e.handling.naive ? { accepted: false, status: 400 } : undefined);
     const would = naive
       ? naive.accepted
@@ -75,9 +76,18 @@ describe('the takeover panel’s sentences on every vendor pair, handled and nai
         const [swap] = ofType(events, 'swap');
         const [report] = ofType(events, 'takeover_report');
         const [outcome] = ofType(events, 'takeover_outcome');
-        expect(swap, `${name} swapped`).toMatchObject({ iteration: SWAP_AT, to_vendor: pair.to, to_model: pair.model, handling: { naive } });
+        expect(swap, `${name} swapped`).toMatchObject({
+          iteration: SWAP_AT,
+          to_vendor: pair.to,
+          to_model: pair.model,
+          handling: { naive },
+        });
         expect(report, `${name} reported`).toBeDefined();
-        expect(outcome, `${name} answered`).toMatchObject({ vendor: pair.to, model: pair.model, handling: { naive } });
+        expect(outcome, `${name} answered`).toMatchObject({
+          vendor: pair.to,
+          model: pair.model,
+          handling: { naive },
+        });
 
         // The engine's record of that first request says what the outcome says.
         const answer = events.find(
@@ -85,7 +95,12 @@ describe('the takeover panel’s sentences on every vendor pair, handled and nai
             e.seq > outcome!.seq && ((e.event === 'llm_call' && !e.background) || e.event === 'model_error'),
         );
         if (outcome!.outcome === 'accepted') expect(answer?.event).toBe('llm_call');
-        else expect(answer).toMatchObject({ event: 'model_error', status: outcome!.status, message: outcome!.message });
+        else
+          expect(answer).toMatchObject({
+            event: 'model_error',
+            status: outcome!.status,
+            message: outcome!.message,
+          });
 
         // A naive report is no counterfactual: the request it describes was sent, and its answer is the outcome.
         if (naive) expect(report!.naive).toBeUndefined();
@@ -100,7 +115,11 @@ describe('the takeover panel’s sentences on every vendor pair, handled and nai
         expect(findContradictions(events), `${name} (${naive ? 'naive' : 'handled'}) why lines`).toEqual([]);
         const status = statusLine(events);
         expect(status).toContain(
-          outcome!.outcome === 'accepted' ? 'accepted its first request' : outcome!.outcome === 'refused' ? 'refused its first request' : 'no full answer',
+          outcome!.outcome === 'accepted'
+            ? 'accepted its first request'
+            : outcome!.outcome === 'refused'
+              ? 'refused its first request'
+              : 'no full answer',
         );
         expect(sentenceContradictions(status, swap!, events), `${name} status line`).toEqual([]);
       }
@@ -108,7 +127,10 @@ describe('the takeover panel’s sentences on every vendor pair, handled and nai
   }
 
   it('the check catches the lines the panel showed before: a naive swap said to be a counterfactual', async () => {
-    const events = await swapRun({ from: 'sim-anthropic', to: 'sim-openai-responses', model: 'gpt-sim-5' }, true);
+    const events = await swapRun(
+      { from: 'sim-anthropic', to: 'sim-openai-responses', model: 'gpt-sim-5' },
+      true,
+    );
     expect(ofType(events, 'takeover_outcome')[0]).toMatchObject({ outcome: 'refused', status: 400 });
     expect(findContradictions(events, inferredExplain).map((c) => c.claim)).toContain(
       'what a naive send would have met, but this swap sent the history naively: it was no counterfactual',
@@ -116,10 +138,21 @@ describe('the takeover panel’s sentences on every vendor pair, handled and nai
   });
 
   it('the check catches a status line that calls a refused first request accepted', async () => {
-    const events = await swapRun({ from: 'sim-anthropic', to: 'sim-openai-responses', model: 'gpt-sim-5' }, true);
+    const events = await swapRun(
+      { from: 'sim-anthropic', to: 'sim-openai-responses', model: 'gpt-sim-5' },
+      true,
+    );
     const [swap] = ofType(events, 'swap');
     expect(
-      sentenceContradictions('Swapped to sim-openai-responses/gpt-sim-5 from turn 3: sim-openai-responses accepted its first request.', swap!, events),
-    ).toEqual([expect.objectContaining({ claim: 'the first request after the swap was accepted, but it ended in an error (400)' })]);
+      sentenceContradictions(
+        'Swapped to sim-openai-responses/gpt-sim-5 from turn 3: sim-openai-responses accepted its first request.',
+        swap!,
+        events,
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        claim: 'the first request after the swap was accepted, but it ended in an error (400)',
+      }),
+    ]);
   });
 });

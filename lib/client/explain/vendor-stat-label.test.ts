@@ -16,7 +16,10 @@ const result = (vendor: string, model: string): CallResultView => ({
   model,
 });
 const sonnet = { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' };
-const attempt = (outcome: AttemptOutcome, over: { background?: boolean; vendor?: string; model?: string } = {}) => ({
+const attempt = (
+  outcome: AttemptOutcome,
+  over: { background?: boolean; vendor?: string; model?: string } = {},
+) => ({
   ...sonnet,
   background: false,
   outcome,
@@ -26,12 +29,19 @@ const attempt = (outcome: AttemptOutcome, over: { background?: boolean; vendor?:
 
 describe('vendorStatLabel', () => {
   it('says "last asked", not "last answered by", for a run whose every attempt failed (retry budget exhausted on turn 1)', () => {
-    expect(vendorStatLabel({ status: 'failed', ...sonnet, turns: [{ attempts: [attempt('error')] }] })).toBe('last asked');
+    expect(vendorStatLabel({ status: 'failed', ...sonnet, turns: [{ attempts: [attempt('error')] }] })).toBe(
+      'last asked',
+    );
   });
 
   it('says "last asked" after a takeover whose new vendor never answered', () => {
-    const turns = [{ result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok')] }, { attempts: [] }];
-    expect(vendorStatLabel({ status: 'failed', vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', turns })).toBe('last asked');
+    const turns = [
+      { result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok')] },
+      { attempts: [] },
+    ];
+    expect(
+      vendorStatLabel({ status: 'failed', vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', turns }),
+    ).toBe('last asked');
   });
 
   it('says "last answered by" once finished when the vendor shown gave the newest kept response', () => {
@@ -45,24 +55,58 @@ describe('vendorStatLabel', () => {
   });
 
   it('says "answering now" only while the response streams, and "asked, no reply yet" before its first byte', () => {
-    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }] })).toBe('answering now');
-    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }], quietMs: 300 })).toBe('answering now');
+    expect(
+      vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }] }),
+    ).toBe('answering now');
+    expect(
+      vendorStatLabel({
+        status: 'running',
+        ...sonnet,
+        turns: [{ attempts: [attempt('streaming')] }],
+        quietMs: 300,
+      }),
+    ).toBe('answering now');
     // A stall: the stream is open and nothing arrives (the watchdog is timing it).
-    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('streaming')] }], quietMs: 12_300 })).toBe('stream open, silent');
-    expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [{ attempts: [attempt('error'), attempt('pending')] }] })).toBe('asked, no reply yet');
+    expect(
+      vendorStatLabel({
+        status: 'running',
+        ...sonnet,
+        turns: [{ attempts: [attempt('streaming')] }],
+        quietMs: 12_300,
+      }),
+    ).toBe('stream open, silent');
+    expect(
+      vendorStatLabel({
+        status: 'running',
+        ...sonnet,
+        turns: [{ attempts: [attempt('error'), attempt('pending')] }],
+      }),
+    ).toBe('asked, no reply yet');
   });
 
   it('says "last answered by" while the turn\'s tools run, even when a background call is in flight', () => {
     const turns = [
-      { result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok'), attempt('pending', { background: true, model: 'claude-sim-haiku' })] },
+      {
+        result: result('sim-anthropic', 'claude-sim-sonnet'),
+        attempts: [attempt('ok'), attempt('pending', { background: true, model: 'claude-sim-haiku' })],
+      },
     ];
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns })).toBe('last answered by');
   });
 
   it('says "asking next" for a vendor a swap or fallback chose that has not been asked yet, and "asking first" before the first request', () => {
     const turns = [{ result: result('sim-anthropic', 'claude-sim-sonnet'), attempts: [attempt('ok')] }];
-    expect(vendorStatLabel({ status: 'running', vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', turns })).toBe('asking next');
-    expect(vendorStatLabel({ status: 'recovering', ...sonnet, model: 'claude-sim-haiku', turns: [{ attempts: [attempt('error')] }] })).toBe('asking next');
+    expect(
+      vendorStatLabel({ status: 'running', vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', turns }),
+    ).toBe('asking next');
+    expect(
+      vendorStatLabel({
+        status: 'recovering',
+        ...sonnet,
+        model: 'claude-sim-haiku',
+        turns: [{ attempts: [attempt('error')] }],
+      }),
+    ).toBe('asking next');
     expect(vendorStatLabel({ status: 'running', ...sonnet, turns: [] })).toBe('asking first');
     // Nothing loaded yet: no claim at all.
     expect(vendorStatLabel({ status: 'idle', turns: [] })).toBe('vendor');

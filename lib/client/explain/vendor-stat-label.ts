@@ -37,7 +37,9 @@ export function vendorStatLabel(options: {
     return quietMs !== undefined && quietMs >= QUIET_NOTICE_MS ? 'stream open, silent' : 'answering now';
   }
   if (status === 'waiting') return 'retrying with';
-  return answeredLast(options) && latest.outcome !== 'error' && latest.outcome !== 'watchdog' ? 'last answered by' : 'asking next';
+  return answeredLast(options) && latest.outcome !== 'error' && latest.outcome !== 'watchdog'
+    ? 'last answered by'
+    : 'asking next';
 }
 
 /** The newest turn with a kept response came from the vendor and model shown. */

@@ -52,7 +52,11 @@ describe('picking a cassette', () => {
   it('a cassette that does not keep its config sets only the vendor and the replay, and says what it cannot tell', () => {
     const { config: _config, ...old } = { ...summary('explain-project.sim-anthropic'), version: 1 };
     const form = { ...DEFAULT_FORM, task: 'mine', ...replayPatch(old, 'simulate') };
-    expect(form).toMatchObject({ task: 'mine', vendor: 'sim-anthropic', replay: { offRecording: 'simulate' } });
+    expect(form).toMatchObject({
+      task: 'mine',
+      vendor: 'sim-anthropic',
+      replay: { offRecording: 'simulate' },
+    });
     expect(recordedSettings(form, old)).toEqual({
       kind: 'missing',
       text: expect.stringMatching(/^the cassette does not say what it was recorded with \(a version 1 file/),

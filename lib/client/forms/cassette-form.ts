@@ -11,8 +11,15 @@ import type { PlaygroundForm } from './playground-form';
  * questions only with the recorded task and prompts; without them it leaves the recording at
  * the first request. A cassette that does not keep its config changes nothing else.
  */
-export function replayPatch(cassette: CassetteSummary, offRecording: 'stop' | 'simulate'): Partial<PlaygroundForm> {
-  const replay = { vendor: cassette.source.vendor, model: cassette.source.model, replay: { cassette: cassette.id, offRecording } };
+export function replayPatch(
+  cassette: CassetteSummary,
+  offRecording: 'stop' | 'simulate',
+): Partial<PlaygroundForm> {
+  const replay = {
+    vendor: cassette.source.vendor,
+    model: cassette.source.model,
+    replay: { cassette: cassette.id, offRecording },
+  };
   if (!cassette.config) return replay;
   const { form } = formFromConfig(cassette.config);
   const { vendor: _vendor, model: _model, baseUrl: _baseUrl, replay: _replay, ...recorded } = form;
@@ -30,7 +37,8 @@ const ASKED: ReadonlyArray<{ field: keyof PlaygroundForm; name: string }> = [
   { field: 'maxOutputTokens', name: 'output cap' },
 ];
 
-export type RecordedSettings = { kind: 'kept'; filled: string; changed: string[]; dropped: string[] } | { kind: 'missing'; text: string };
+export type RecordedSettings =
+  { kind: 'kept'; filled: string; changed: string[]; dropped: string[] } | { kind: 'missing'; text: string };
 
 /**
  * What the playground says under the chosen cassette: the settings filled in from its recorded
@@ -41,9 +49,14 @@ export function recordedSettings(form: PlaygroundForm, cassette: CassetteSummary
   if (!cassette.config) return { kind: 'missing', text: missingConfigText(cassette.version) };
   const { form: recorded, dropped } = formFromConfig(cassette.config);
   const task = recorded.task ? `the task “${clip(recorded.task, 80)}”` : 'the scenario’s own task';
-  const faults = recorded.faults.length > 0 ? `faults on top when recorded: ${recorded.faults.join(', ')}` : 'no faults when recorded';
+  const faults =
+    recorded.faults.length > 0
+      ? `faults on top when recorded: ${recorded.faults.join(', ')}`
+      : 'no faults when recorded';
   const filled = `scenario ${recorded.scenario}, ${task}, ${recorded.system ? 'its own system prompt' : 'the built-in system prompt'}, preset ${recorded.preset}, seed ${recorded.seed}, ${recorded.clock} clock; ${faults}`;
-  const changed = ASKED.filter(({ field }) => JSON.stringify(form[field]) !== JSON.stringify(recorded[field])).map(({ name }) => name);
+  const changed = ASKED.filter(
+    ({ field }) => JSON.stringify(form[field]) !== JSON.stringify(recorded[field]),
+  ).map(({ name }) => name);
   return { kind: 'kept', filled, changed, dropped };
 }
 

@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_PRESETS, applyPreset, draftFor, endpointPatch, priceNote, suggestedModels } from './endpoint-form';
+import {
+  ENDPOINT_PRESETS,
+  applyPreset,
+  draftFor,
+  endpointPatch,
+  priceNote,
+  suggestedModels,
+} from './endpoint-form';
 import { DEFAULT_FORM, buildRunRequest, type PlaygroundForm } from './playground-form';
 
 const KEY = 'sk-test-endpoint-dialog-0123456789';
 
 describe('the key & endpoint dialog', () => {
   it('presets point an OpenAI-compatible run at the known servers', () => {
-    const byId = Object.fromEntries(ENDPOINT_PRESETS.map((p) => [p.id, applyPreset(draftFor('anthropic'), p)]));
-    expect(byId.ollama).toEqual({ vendor: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' });
+    const byId = Object.fromEntries(
+      ENDPOINT_PRESETS.map((p) => [p.id, applyPreset(draftFor('anthropic'), p)]),
+    );
+    expect(byId.ollama).toEqual({
+      vendor: 'openai-compatible',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.1',
+    });
     expect(byId.vllm?.baseUrl).toBe('http://localhost:8000/v1');
     expect(byId.llamacpp?.baseUrl).toBe('http://localhost:8080/v1');
     expect(byId.deepseek).toMatchObject({ baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat' });
@@ -21,12 +34,17 @@ describe('the key & endpoint dialog', () => {
   });
 
   it('sets vendor, model and base URL on the form (a base URL only where the vendor takes one)', () => {
-    expect(endpointPatch({ vendor: 'openai-compatible', baseUrl: ' http://127.0.0.1:9/v1 ', model: ' m ' })).toEqual({
+    expect(
+      endpointPatch({ vendor: 'openai-compatible', baseUrl: ' http://127.0.0.1:9/v1 ', model: ' m ' }),
+    ).toEqual({
       vendor: 'openai-compatible',
       model: 'm',
       baseUrl: 'http://127.0.0.1:9/v1',
     });
-    expect(endpointPatch({ vendor: 'anthropic', baseUrl: 'http://left.over/v1', model: 'claude-haiku-4-5' }).baseUrl).toBe('');
+    expect(
+      endpointPatch({ vendor: 'anthropic', baseUrl: 'http://left.over/v1', model: 'claude-haiku-4-5' })
+        .baseUrl,
+    ).toBe('');
   });
 
   it('the key travels beside the config in the one request, and the form has no place for it', () => {

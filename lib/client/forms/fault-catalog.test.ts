@@ -11,12 +11,19 @@ describe('the fault catalog', () => {
   });
 
   it('aims tool faults at one tool, or every tool', () => {
-    expect(faultPlanFor(['tool-throw']).tools).toEqual([expect.objectContaining({ kind: 'throw', tool: '*' })]);
-    expect(faultPlanFor(['tool-throw', 'overloaded-x3'], 'read_file').tools).toEqual([expect.objectContaining({ kind: 'throw', tool: 'read_file' })]);
+    expect(faultPlanFor(['tool-throw']).tools).toEqual([
+      expect.objectContaining({ kind: 'throw', tool: '*' }),
+    ]);
+    expect(faultPlanFor(['tool-throw', 'overloaded-x3'], 'read_file').tools).toEqual([
+      expect.objectContaining({ kind: 'throw', tool: 'read_file' }),
+    ]);
   });
 
   it('reads the toggles back from a plan', () => {
-    expect(togglesInPlan(faultPlanFor(['stall-after-first', 'tool-slow'])).sort()).toEqual(['stall-after-first', 'tool-slow']);
+    expect(togglesInPlan(faultPlanFor(['stall-after-first', 'tool-slow'])).sort()).toEqual([
+      'stall-after-first',
+      'tool-slow',
+    ]);
   });
 
   it('the run request carries the plan, the task and the policy only when set, and never a key for a simulated vendor', () => {
@@ -24,8 +31,21 @@ describe('the fault catalog', () => {
     expect(plain.config).not.toHaveProperty('task');
     expect(plain.config).not.toHaveProperty('policy');
     expect(plain).not.toHaveProperty('apiKey');
-    const custom = buildRunRequest({ ...DEFAULT_FORM, task: '  Explain it.  ', policy: 'bad-args', faults: ['tool-huge'], toolFaultTarget: 'search' }, 'sk-x');
-    expect(custom.config).toMatchObject({ task: 'Explain it.', policy: 'bad-args', faults: { tools: [{ tool: 'search', kind: 'huge' }] } });
+    const custom = buildRunRequest(
+      {
+        ...DEFAULT_FORM,
+        task: '  Explain it.  ',
+        policy: 'bad-args',
+        faults: ['tool-huge'],
+        toolFaultTarget: 'search',
+      },
+      'sk-x',
+    );
+    expect(custom.config).toMatchObject({
+      task: 'Explain it.',
+      policy: 'bad-args',
+      faults: { tools: [{ tool: 'search', kind: 'huge' }] },
+    });
     expect(custom).not.toHaveProperty('apiKey');
   });
 });

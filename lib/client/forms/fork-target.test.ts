@@ -17,7 +17,12 @@ const configOn = (provider: Record<string, unknown>): RunConfig => RunConfigSche
 const LOCAL = 'http://127.0.0.1:11434/v1';
 
 describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
-  const compatible = configOn({ vendor: 'openai-compatible', model: 'llama3.1', baseUrl: LOCAL, keySource: 'request' });
+  const compatible = configOn({
+    vendor: 'openai-compatible',
+    model: 'llama3.1',
+    baseUrl: LOCAL,
+    keySource: 'request',
+  });
   const turns = [
     { iteration: 1, result: result('openai-compatible', 'llama3.1') },
     { iteration: 2, result: result('openai-compatible', 'llama3.1') },
@@ -31,7 +36,10 @@ describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
       baseUrl: LOCAL,
     });
     // Picked explicitly, the same: the server keeps the parent's address on the parent's vendor.
-    expect(forkTarget({ turns, atTurn: 1, config: compatible, chosen: 'openai-compatible' })).toMatchObject({ needsKey: true, baseUrl: LOCAL });
+    expect(forkTarget({ turns, atTurn: 1, config: compatible, chosen: 'openai-compatible' })).toMatchObject({
+      needsKey: true,
+      baseUrl: LOCAL,
+    });
   });
 
   it('asks for no key and keeps no address when the fork goes to a simulated vendor', () => {
@@ -51,7 +59,10 @@ describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
       { iteration: 2, result: result('anthropic', 'claude-sonnet-4-5') },
       { iteration: 3 },
     ];
-    expect(forkTarget({ turns: swapped, atTurn: 1, config, chosen: undefined })).toMatchObject({ vendor: 'sim-anthropic', needsKey: false });
+    expect(forkTarget({ turns: swapped, atTurn: 1, config, chosen: undefined })).toMatchObject({
+      vendor: 'sim-anthropic',
+      needsKey: false,
+    });
     // Turn 3 has no kept response: the vendor in force is the one that answered turn 2.
     for (const atTurn of [2, 3]) {
       expect(forkTarget({ turns: swapped, atTurn, config, chosen: undefined })).toEqual({
@@ -64,7 +75,14 @@ describe('forkTarget: where "Fork…" goes and what it must ask for', () => {
   });
 
   it('falls back to how the run started before any turn answered, and leaves an unknown vendor to the server', () => {
-    expect(forkTarget({ turns: [], atTurn: undefined, config: configOn({ vendor: 'openai', model: 'gpt-4o' }), chosen: undefined })).toMatchObject({
+    expect(
+      forkTarget({
+        turns: [],
+        atTurn: undefined,
+        config: configOn({ vendor: 'openai', model: 'gpt-4o' }),
+        chosen: undefined,
+      }),
+    ).toMatchObject({
       vendor: 'openai',
       model: 'gpt-4o',
       needsKey: true,

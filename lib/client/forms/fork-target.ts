@@ -50,7 +50,10 @@ export function forkTarget(options: {
   const keepsAddress = vendor !== undefined && vendor === config?.provider.vendor;
   return {
     vendor,
-    model: chosen === undefined || chosen === answered.vendor ? (answered.model ?? '') : VENDOR_DEFAULTS[chosen].model,
+    model:
+      chosen === undefined || chosen === answered.vendor
+        ? (answered.model ?? '')
+        : VENDOR_DEFAULTS[chosen].model,
     needsKey: vendor !== undefined && !isSimulated(vendor),
     baseUrl: keepsAddress && vendor === 'openai-compatible' ? (config?.provider.baseUrl ?? '') : '',
   };

@@ -13,8 +13,12 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
   const toolTarget = config.faults.tools.find((t) => t.enabled)?.tool ?? '*';
   const dropped: string[] = [];
   const representable = JSON.stringify(faultPlanFor(faults, toolTarget));
-  const enabledOnly = { rules: config.faults.rules.filter((r) => r.enabled), tools: config.faults.tools.filter((t) => t.enabled) };
-  if (representable !== JSON.stringify(enabledOnly)) dropped.push('faults that are not among the playground’s toggles');
+  const enabledOnly = {
+    rules: config.faults.rules.filter((r) => r.enabled),
+    tools: config.faults.tools.filter((t) => t.enabled),
+  };
+  if (representable !== JSON.stringify(enabledOnly))
+    dropped.push('faults that are not among the playground’s toggles');
   if (config.provider.baseUrl) dropped.push('the base URL');
   if (config.provider.keySource === 'request') dropped.push('the API key (never stored: enter it again)');
   const form: PlaygroundForm = {

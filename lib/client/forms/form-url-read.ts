@@ -75,7 +75,12 @@ const READERS: { [K in UrlField]: Reader<K> } = {
   budgets: (raw) => {
     const [maxIterations, maxCostUsd, maxRunMinutes, maxAttempts] = raw.split('_').map(Number);
     const budgets = { maxIterations, maxCostUsd, maxRunMinutes, maxAttempts };
-    const check = BudgetsSchema.safeParse({ maxIterations, maxCostUsd, maxRunMs: Math.round((maxRunMinutes ?? NaN) * 60_000), maxAttempts });
+    const check = BudgetsSchema.safeParse({
+      maxIterations,
+      maxCostUsd,
+      maxRunMs: Math.round((maxRunMinutes ?? NaN) * 60_000),
+      maxAttempts,
+    });
     return check.success ? (budgets as PlaygroundForm['budgets']) : undefined;
   },
   system: text(z.string().max(20_000)),

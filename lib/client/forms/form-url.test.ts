@@ -16,7 +16,12 @@ const EVERY_FIELD: PlaygroundForm = {
   foreignThinking: 'note',
   naiveTakeover: true,
   swaps: [
-    { atTurn: 3, vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', takeover: { foreignThinking: 'drop', naive: true } },
+    {
+      atTurn: 3,
+      vendor: 'sim-deepseek',
+      model: 'deepseek-sim-reasoner',
+      takeover: { foreignThinking: 'drop', naive: true },
+    },
     { atTurn: 5, vendor: 'sim-anthropic', model: '' },
   ],
   takeoverRulesOff: ['latest_turn'],
@@ -59,11 +64,15 @@ describe('the playground form in the URL', () => {
   it('is compact: the default form is the empty string, one change is one short parameter', () => {
     expect(formToSearch(DEFAULT_FORM)).toBe('');
     expect(formToSearch({ ...DEFAULT_FORM, seed: 7 })).toBe('seed=7');
-    expect(formToSearch({ ...DEFAULT_FORM, budgets: { ...DEFAULT_FORM.budgets, maxCostUsd: 0.5 } })).toBe('b=30_0.5_30_200');
+    expect(formToSearch({ ...DEFAULT_FORM, budgets: { ...DEFAULT_FORM.budgets, maxCostUsd: 0.5 } })).toBe(
+      'b=30_0.5_30_200',
+    );
   });
 
   it('leaves a field it cannot read at its default, and keeps the rest', () => {
-    const { form, runId } = formFromSearch('seed=-3&v=acme&pre=s11&f=overloaded-x3,nope&rec={broken&b=0_1_30_200&out=5&run=../etc');
+    const { form, runId } = formFromSearch(
+      'seed=-3&v=acme&pre=s11&f=overloaded-x3,nope&rec={broken&b=0_1_30_200&out=5&run=../etc',
+    );
     expect(form).toEqual({ ...DEFAULT_FORM, preset: 's11', faults: ['overloaded-x3'] });
     expect(runId).toBeUndefined();
   });
@@ -82,7 +91,9 @@ describe('open in playground: a run config as the form', () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'sim-anthropic' },
       swaps: [{ atTurn: 3, vendor: 'sim-openai' }],
-      faults: { rules: [{ id: 'custom', when: { kind: 'always' }, action: { type: 'http_error', status: 503 } }] },
+      faults: {
+        rules: [{ id: 'custom', when: { kind: 'always' }, action: { type: 'http_error', status: 503 } }],
+      },
     });
     const { form, dropped } = formFromConfig(config);
     expect(dropped).toEqual(['faults that are not among the playground’s toggles']);

@@ -9,8 +9,14 @@ import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
  */
 type Writer<K extends keyof PlaygroundForm> = { param: string; write: (value: PlaygroundForm[K]) => string };
 
-const text = <K extends keyof PlaygroundForm>(param: string): Writer<K> => ({ param, write: (value) => String(value) });
-const json = <K extends keyof PlaygroundForm>(param: string): Writer<K> => ({ param, write: (value) => JSON.stringify(value) });
+const text = <K extends keyof PlaygroundForm>(param: string): Writer<K> => ({
+  param,
+  write: (value) => String(value),
+});
+const json = <K extends keyof PlaygroundForm>(param: string): Writer<K> => ({
+  param,
+  write: (value) => JSON.stringify(value),
+});
 
 // Every field of the form but the key and the base URL (see above); the round-trip test
 // fails when a field is added to the form and not here.
@@ -30,7 +36,10 @@ export const FORM_PARAMS: { [K in Exclude<keyof PlaygroundForm, (typeof NOT_IN_U
   seed: text('seed'),
   timeScale: text('ts'),
   clock: text('clock'),
-  budgets: { param: 'b', write: (b) => [b.maxIterations, b.maxCostUsd, b.maxRunMinutes, b.maxAttempts].join('_') },
+  budgets: {
+    param: 'b',
+    write: (b) => [b.maxIterations, b.maxCostUsd, b.maxRunMinutes, b.maxAttempts].join('_'),
+  },
   system: text('sys'),
   toolDescriptions: json('tools'),
   maxOutputTokens: text('out'),

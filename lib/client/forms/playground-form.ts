@@ -78,7 +78,12 @@ export const DEFAULT_FORM: PlaygroundForm = {
   seed: 1,
   timeScale: 0.2,
   clock: 'real',
-  budgets: { maxIterations: 30, maxCostUsd: 1, maxRunMinutes: DEFAULT_MAX_RUN_MS / 60_000, maxAttempts: DEFAULT_MAX_ATTEMPTS },
+  budgets: {
+    maxIterations: 30,
+    maxCostUsd: 1,
+    maxRunMinutes: DEFAULT_MAX_RUN_MS / 60_000,
+    maxAttempts: DEFAULT_MAX_ATTEMPTS,
+  },
   system: '',
   toolDescriptions: {},
   maxOutputTokens: null,
@@ -119,7 +124,8 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
   'repeat-on-failure': 'repeats a failing call',
   'hallucinate-tool': 'calls tools that do not exist',
   'bad-args': 'sends arguments that break the schema',
-  'damaged-args': 'sends malformed JSON arguments (trailing comma, single quotes, unquoted keys, "7" for 7, a cut-off brace)',
+  'damaged-args':
+    'sends malformed JSON arguments (trailing comma, single quotes, unquoted keys, "7" for 7, a cut-off brace)',
   'ignore-truncation': 'ignores truncation notes',
   'long-output': 'writes past the output cap',
   'rewrite-test': 'rewrites the failing test instead of the code',
@@ -144,7 +150,9 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     scenario: form.scenario,
     ...(prompts.task ? { task: prompts.task } : {}),
     ...(prompts.system ? { system: prompts.system } : {}),
-    ...(Object.keys(prompts.toolDescriptions).length > 0 ? { toolDescriptions: prompts.toolDescriptions } : {}),
+    ...(Object.keys(prompts.toolDescriptions).length > 0
+      ? { toolDescriptions: prompts.toolDescriptions }
+      : {}),
     ...(form.promptSet ? { promptSet: form.promptSet } : {}),
     ...(form.maxOutputTokens !== null ? { maxOutputTokens: form.maxOutputTokens } : {}),
     ...(form.policy && isSimulated(form.vendor) ? { policy: form.policy } : {}),

@@ -4,7 +4,12 @@ import { formRunCount, gridFromForm, INITIAL_SWEEP_FORM } from './sweep-form';
 
 describe('sweep form', () => {
   it('builds a grid the API accepts, with the run count the form shows', () => {
-    const form = { ...INITIAL_SWEEP_FORM, mechanismsOff: ['watchdog' as const], faults: ['none', 'overloaded-x3', 'tool-throw'], seedTo: 10 };
+    const form = {
+      ...INITIAL_SWEEP_FORM,
+      mechanismsOff: ['watchdog' as const],
+      faults: ['none', 'overloaded-x3', 'tool-throw'],
+      seedTo: 10,
+    };
     const grid = SweepGridSchema.parse(gridFromForm(form));
     expect(countSweepJobs(grid)).toBe(formRunCount(form));
     expect(formRunCount(form)).toBe(2 * 2 * 3 * 10);
@@ -39,7 +44,13 @@ describe('sweep form', () => {
     expect(apiKeys).toEqual({ endpoint: 'sk-form-key-1234' });
     expect(JSON.stringify(grid)).not.toContain('sk-form-key');
     expect(grid.endpoints).toEqual([
-      { id: 'endpoint', vendor: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', keySource: 'request', requestsPerMin: 30 },
+      {
+        id: 'endpoint',
+        vendor: 'openai-compatible',
+        baseUrl: 'http://localhost:11434/v1',
+        keySource: 'request',
+        requestsPerMin: 30,
+      },
     ]);
     expect(grid.promptSets).toEqual([
       { name: 'terse', version: 1 },

@@ -1,4 +1,10 @@
-import { PRESET_LABELS, type CreateSweepRequestInput, type PresetId, type SweepMechanism, type SweepVendor } from '@/lib/protocol';
+import {
+  PRESET_LABELS,
+  type CreateSweepRequestInput,
+  type PresetId,
+  type SweepMechanism,
+  type SweepVendor,
+} from '@/lib/protocol';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
 /** What the sweep form holds: choices a person ticks, turned into a grid on submit. */
@@ -41,7 +47,14 @@ export const INITIAL_SWEEP_FORM: SweepFormState = {
   mechanismsOff: [],
   faults: ['none', 'overloaded-x3'],
   vendors: ['sim-anthropic'],
-  endpoint: { enabled: false, vendor: 'openai-compatible', baseUrl: '', apiKey: '', requestsPerMin: '50', tokensPerMin: '' },
+  endpoint: {
+    enabled: false,
+    vendor: 'openai-compatible',
+    baseUrl: '',
+    apiKey: '',
+    requestsPerMin: '50',
+    tokensPerMin: '',
+  },
   models: '',
   promptSets: [],
   costCapUsd: '',
@@ -68,7 +81,16 @@ export function formRunCount(form: SweepFormState): number {
   const targets = form.vendors.length + (form.endpoint.enabled ? 1 : 0);
   const models = Math.max(1, listOf(form.models).length);
   const prompts = Math.max(1, form.promptSets.length);
-  return form.scenarios.length * form.presets.length * (1 + form.mechanismsOff.length) * form.faults.length * targets * models * prompts * seeds;
+  return (
+    form.scenarios.length *
+    form.presets.length *
+    (1 + form.mechanismsOff.length) *
+    form.faults.length *
+    targets *
+    models *
+    prompts *
+    seeds
+  );
 }
 
 /** The grid the form describes: each preset a configuration, each fault choice a fault plan. */

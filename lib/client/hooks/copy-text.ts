@@ -13,8 +13,13 @@ export interface ClipboardWriter {
  * Writes `text` to the clipboard and says what happened, in the words every copy button shows:
  * "Copied" (and the button's note, if it has one), or "Not copied: <why>".
  */
-export async function copyText(text: string, clipboard: ClipboardWriter | undefined, note?: string): Promise<CopyOutcome> {
-  if (!clipboard) return { ok: false, said: 'Not copied: this page has no clipboard access (it needs https or localhost)' };
+export async function copyText(
+  text: string,
+  clipboard: ClipboardWriter | undefined,
+  note?: string,
+): Promise<CopyOutcome> {
+  if (!clipboard)
+    return { ok: false, said: 'Not copied: this page has no clipboard access (it needs https or localhost)' };
   try {
     await clipboard.writeText(text);
     return { ok: true, said: note ? `Copied — ${note}` : 'Copied' };

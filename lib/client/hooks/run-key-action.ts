@@ -1,5 +1,6 @@
 /** What a key press on a run view asks for; `undefined`: not ours, let it through. */
-export type RunKeyAction = 'run' | 'abort' | 'toggle-inspector' | 'close-inspector' | 'next-turn' | 'previous-turn';
+export type RunKeyAction =
+  'run' | 'abort' | 'toggle-inspector' | 'close-inspector' | 'next-turn' | 'previous-turn';
 
 export interface RunKeyPress {
   key: string;

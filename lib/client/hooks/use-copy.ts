@@ -21,7 +21,8 @@ export function useCopy(note?: string): Copy {
   const copy = useCallback(
     (text: string | (() => string)) => {
       clearTimeout(timer.current);
-      const clipboard = typeof navigator !== 'undefined' && 'clipboard' in navigator ? navigator.clipboard : undefined;
+      const clipboard =
+        typeof navigator !== 'undefined' && 'clipboard' in navigator ? navigator.clipboard : undefined;
       void copyText(typeof text === 'function' ? text() : text, clipboard, note).then((result) => {
         setOutcome(result);
         setCount((n) => n + 1);

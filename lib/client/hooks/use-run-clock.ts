@@ -18,7 +18,9 @@ const noSubscription = () => () => undefined;
 export function useRunClock(everyTicks = 1): number {
   const clockTs = useRunStore((s) => s.view.clockTs);
   const receivedAt = useRunStore((s) => s.receivedAt);
-  const live = useRunStore((s) => s.view.clock !== 'virtual' && s.view.status !== 'idle' && s.view.terminate === undefined);
+  const live = useRunStore(
+    (s) => s.view.clock !== 'virtual' && s.view.status !== 'idle' && s.view.terminate === undefined,
+  );
   const timeScale = useRunStore((s) => s.view.timeScale);
   const snapshot = useCallback(() => wallTicker.now(everyTicks), [everyTicks]);
   const now = useSyncExternalStore(live ? wallTicker.subscribe : noSubscription, snapshot, snapshot);

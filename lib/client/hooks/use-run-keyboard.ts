@@ -56,9 +56,15 @@ export function useRunKeyboard({ onRun, onAbort }: { onRun?: () => void; onAbort
           const turns = state.view.turns;
           if (turns.length === 0) return;
           const sel = state.selection;
-          const current = sel && 'iteration' in sel ? turns.findIndex((t) => t.iteration === sel.iteration) : -1;
+          const current =
+            sel && 'iteration' in sel ? turns.findIndex((t) => t.iteration === sel.iteration) : -1;
           const forward = action === 'next-turn';
-          const next = current === -1 ? (forward ? 0 : turns.length - 1) : Math.min(turns.length - 1, Math.max(0, current + (forward ? 1 : -1)));
+          const next =
+            current === -1
+              ? forward
+                ? 0
+                : turns.length - 1
+              : Math.min(turns.length - 1, Math.max(0, current + (forward ? 1 : -1)));
           state.select({ kind: 'turn', iteration: turns[next]!.iteration });
           break;
         }

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from './contrast';
-import { MARK_ACCENTS, MARK_SURFACES, SERIES_COUNT, SERIES_SHAPES, seriesColour, seriesShape } from './mark-palette';
+import {
+  MARK_ACCENTS,
+  MARK_SURFACES,
+  SERIES_COUNT,
+  SERIES_SHAPES,
+  seriesColour,
+  seriesShape,
+} from './mark-palette';
 
 /** The `--c-*` hex values declared in the first block of globals.css that follows `selector`. */
 function themeBlock(css: string, selector: string): Record<string, string> {
@@ -52,7 +59,12 @@ describe('mark palette (WCAG 1.4.11: 3:1 for meaningful graphics)', () => {
       expect(seriesColour(i)).not.toBe(seriesColour(i + 1));
       expect(seriesShape(i)).not.toBe(seriesShape(i + 1));
     }
-    const pairs = new Set(Array.from({ length: SERIES_COUNT * SERIES_SHAPES.length }, (_, i) => `${seriesColour(i)}|${seriesShape(i)}`));
+    const pairs = new Set(
+      Array.from(
+        { length: SERIES_COUNT * SERIES_SHAPES.length },
+        (_, i) => `${seriesColour(i)}|${seriesShape(i)}`,
+      ),
+    );
     expect(pairs.size).toBe(SERIES_COUNT * SERIES_SHAPES.length);
     expect(seriesColour(3)).toBe('var(--c-series-3)');
   });

@@ -9,7 +9,12 @@ export type LampState = 'closed' | 'open' | 'half_open';
  * call is a probe). Once the run has ended nothing will probe, so an open breaker says when
  * the probe would have been due instead of counting down to a moment that never comes.
  */
-export function breakerLampState(input: { breaker?: BreakerView; threshold: number; now: number; ended: boolean }): {
+export function breakerLampState(input: {
+  breaker?: BreakerView;
+  threshold: number;
+  now: number;
+  ended: boolean;
+}): {
   state: LampState;
   detail: string;
   coolDownOver: boolean;
@@ -24,7 +29,17 @@ export function breakerLampState(input: { breaker?: BreakerView; threshold: numb
     return { state, detail, coolDownOver };
   }
   if (state === 'half_open') {
-    return { state, detail: ended ? 'cool-down over when the run ended; no summary call probed it' : 'the next summary call is a probe', coolDownOver };
+    return {
+      state,
+      detail: ended
+        ? 'cool-down over when the run ended; no summary call probed it'
+        : 'the next summary call is a probe',
+      coolDownOver,
+    };
   }
-  return { state, detail: `${breaker?.failures ?? 0} of ${threshold} consecutive summary failures`, coolDownOver };
+  return {
+    state,
+    detail: `${breaker?.failures ?? 0} of ${threshold} consecutive summary failures`,
+    coolDownOver,
+  };
 }

@@ -17,7 +17,8 @@ describe('clusterMarkers', () => {
     expect(clusters.length).toBeLessThan(300);
     expect(clusters.reduce((n, c) => n + c.markers.length, 0)).toBe(300);
     // Adjacent clusters are at least a marker's width apart: no solid band.
-    for (let i = 1; i < clusters.length; i++) expect(clusters[i]!.ts - clusters[i - 1]!.ts).toBeGreaterThanOrEqual(gapFor(whole));
+    for (let i = 1; i < clusters.length; i++)
+      expect(clusters[i]!.ts - clusters[i - 1]!.ts).toBeGreaterThanOrEqual(gapFor(whole));
   });
 
   it('zooming in splits the clusters until each marker stands alone', () => {
@@ -29,7 +30,11 @@ describe('clusterMarkers', () => {
   });
 
   it('never merges markers of different kinds (each keeps its colour and meaning)', () => {
-    const mixed: MarkerView[] = [fault(1, 100), { seq: 2, ts: 101, kind: 'swap', label: 'swap' }, fault(3, 102)];
+    const mixed: MarkerView[] = [
+      fault(1, 100),
+      { seq: 2, ts: 101, kind: 'swap', label: 'swap' },
+      fault(3, 102),
+    ];
     const clusters = clusterMarkers(mixed, { window: whole, minGapMs: 50 });
     expect(clusters.map((c) => [c.kind, c.markers.length])).toEqual([
       ['fault', 2],

@@ -18,11 +18,16 @@ export interface MarkerCluster {
  * current zoom) become one cluster with a count. A cluster grows from its first marker, so
  * the clusters of a run do not shift while it is live, and zooming in splits them.
  */
-export function clusterMarkers(markers: readonly MarkerView[], options: { window: TimeWindow; minGapMs: number }): MarkerCluster[] {
+export function clusterMarkers(
+  markers: readonly MarkerView[],
+  options: { window: TimeWindow; minGapMs: number },
+): MarkerCluster[] {
   const { window, minGapMs } = options;
   const open = new Map<MarkerView['kind'], MarkerCluster & { markers: MarkerView[] }>();
   const out: Array<MarkerCluster & { markers: MarkerView[] }> = [];
-  const visible = markers.filter((m) => m.ts >= window.from && m.ts <= window.to).sort((a, b) => a.ts - b.ts || a.seq - b.seq);
+  const visible = markers
+    .filter((m) => m.ts >= window.from && m.ts <= window.to)
+    .sort((a, b) => a.ts - b.ts || a.seq - b.seq);
   for (const m of visible) {
     const current = open.get(m.kind);
     if (current && m.ts - current.ts < minGapMs) {

@@ -11,11 +11,20 @@ beforeAll(async () => {
   const events = await runToEnd({
     seed: 11,
     faults: {
-      rules: [{ id: 'ra', enabled: true, when: { kind: 'requests', numbers: [3] }, action: { type: 'http_error', status: 429, retryAfterSec: 12 } }],
+      rules: [
+        {
+          id: 'ra',
+          enabled: true,
+          when: { kind: 'requests', numbers: [3] },
+          action: { type: 'http_error', status: 429, retryAfterSec: 12 },
+        },
+      ],
       tools: [],
     },
   });
-  log = events.map((e) => (e.event === 'run_start' ? { ...e, config: { ...e.config, clock: 'real', timeScale: 0.5 } } : e));
+  log = events.map((e) =>
+    e.event === 'run_start' ? { ...e, config: { ...e.config, clock: 'real', timeScale: 0.5 } } : e,
+  );
 });
 
 /** The comparison as the server answers it while A is in its retry's wait (its last event the retry_scheduled). */
@@ -30,7 +39,10 @@ describe("a live side's times between two answers", () => {
     expect(c.a).toMatchObject({ running: true, clock: 'real', timeScale: 0.5 });
     const receivedAt = 1_000_000;
     // 3 s of wall time at half speed: 6 s of run time since the answer.
-    const now = { a: sideClockNow(c.a, receivedAt, receivedAt + 3_000), b: sideClockNow(c.b, receivedAt, receivedAt + 3_000) };
+    const now = {
+      a: sideClockNow(c.a, receivedAt, receivedAt + 3_000),
+      b: sideClockNow(c.b, receivedAt, receivedAt + 3_000),
+    };
     expect(now.a).toBe(c.a.clockTs + 6_000);
     expect(now.b).toBe(c.b.clockTs); // ended: its clock stopped at its terminate
     // A paced side's next event comes when wall time catches up with its run time: it moves on meanwhile, as a real-clock side does.
@@ -73,12 +85,19 @@ describe("a live side's times between two answers", () => {
     const wall = receivedAt + (terminate.ts - c.a.clockTs) * 0.5 + 800;
     const runTime = (x: Comparison) => x.totals.find((r) => r.id === 'durationMs')!.a;
     // Without the terminate's time the clock counts past the end: the overshoot that was shown.
-    expect(runTime(comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wall), b: 0 }))).toBe(terminate.ts + 1_600);
-    const shown = comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wall, terminate.ts), b: sideClockNow(c.b, receivedAt, wall) });
+    expect(runTime(comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wall), b: 0 }))).toBe(
+      terminate.ts + 1_600,
+    );
+    const shown = comparisonAt(c, {
+      a: sideClockNow(c.a, receivedAt, wall, terminate.ts),
+      b: sideClockNow(c.b, receivedAt, wall),
+    });
     expect(runTime(shown)).toBe(terminate.ts);
     // …and it is the same time the re-read's answer then gives.
     const after = compareRuns({ id: 'live', events: log }, { id: 'done', events: log });
-    expect(runTime(comparisonAt(after, { a: sideClockNow(after.a, wall, wall + 5_000, terminate.ts), b: 0 }))).toBe(terminate.ts);
+    expect(
+      runTime(comparisonAt(after, { a: sideClockNow(after.a, wall, wall + 5_000, terminate.ts), b: 0 })),
+    ).toBe(terminate.ts);
     // The last turn stops at the terminate too.
     const last = shown.turns.filter((t) => t.a).at(-1)!.a!;
     expect(last.startMs + last.durationMs).toBeLessThanOrEqual(terminate.ts);

@@ -36,7 +36,9 @@ export function comparisonAt(c: Comparison, now: { a: number; b: number }): Comp
   const live = { a: c.a.running, b: c.b.running };
   if (!live.a && !live.b) return c;
   const inProgress = (side: TurnSide | null, which: 'a' | 'b'): TurnSide | null =>
-    side && live[which] && !side.finished ? { ...side, durationMs: Math.max(side.durationMs, now[which] - side.startMs) } : side;
+    side && live[which] && !side.finished
+      ? { ...side, durationMs: Math.max(side.durationMs, now[which] - side.startMs) }
+      : side;
   const turns = c.turns.map((row): AlignedTurn => {
     const a = inProgress(row.a, 'a');
     const b = inProgress(row.b, 'b');
@@ -44,7 +46,11 @@ export function comparisonAt(c: Comparison, now: { a: number; b: number }): Comp
   });
   const totals = c.totals.map((row) =>
     row.id === 'durationMs'
-      ? { ...row, a: live.a ? Math.max(Number(row.a ?? 0), now.a) : row.a, b: live.b ? Math.max(Number(row.b ?? 0), now.b) : row.b }
+      ? {
+          ...row,
+          a: live.a ? Math.max(Number(row.a ?? 0), now.a) : row.a,
+          b: live.b ? Math.max(Number(row.b ?? 0), now.b) : row.b,
+        }
       : row,
   );
   return { ...c, turns, totals };
@@ -54,9 +60,18 @@ export function comparisonAt(c: Comparison, now: { a: number; b: number }): Comp
 export type SideEnds = { a: number | null; b: number | null };
 
 /** The comparison as it stands now, moving with the page's one wall ticker while a real- or paced-clock side runs. */
-export function useComparisonNow(c: Comparison, receivedAt: number, ends: SideEnds = { a: null, b: null }): Comparison {
-  const ticking = (c.a.running && c.a.clock !== 'virtual' && ends.a === null) || (c.b.running && c.b.clock !== 'virtual' && ends.b === null);
+export function useComparisonNow(
+  c: Comparison,
+  receivedAt: number,
+  ends: SideEnds = { a: null, b: null },
+): Comparison {
+  const ticking =
+    (c.a.running && c.a.clock !== 'virtual' && ends.a === null) ||
+    (c.b.running && c.b.clock !== 'virtual' && ends.b === null);
   const snapshot = useCallback(() => wallTicker.now(), []);
   const wallNow = useSyncExternalStore(ticking ? wallTicker.subscribe : noSubscription, snapshot, snapshot);
-  return comparisonAt(c, { a: sideClockNow(c.a, receivedAt, wallNow, ends.a), b: sideClockNow(c.b, receivedAt, wallNow, ends.b) });
+  return comparisonAt(c, {
+    a: sideClockNow(c.a, receivedAt, wallNow, ends.a),
+    b: sideClockNow(c.b, receivedAt, wallNow, ends.b),
+  });
 }

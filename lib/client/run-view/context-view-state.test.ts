@@ -17,7 +17,9 @@ describe('the context view folded from a run', () => {
     const step = overflows[0]!.iteration;
     const ofStep = samples.filter((s) => s.iteration === step);
     expect(ofStep.map((s) => s.reported === undefined)).toEqual([true, false]);
-    expect(ofStep[1]!.reported).toBe(ofType(events, 'llm_call').find((c) => c.iteration === step && !c.background)!.input_tokens);
+    expect(ofStep[1]!.reported).toBe(
+      ofType(events, 'llm_call').find((c) => c.iteration === step && !c.background)!.input_tokens,
+    );
     // The title call at the end (a background call) did not overwrite the last report.
     const lastForeground = ofType(events, 'llm_call')
       .filter((c) => !c.background)

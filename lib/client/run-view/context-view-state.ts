@@ -90,7 +90,10 @@ export function foldContextSent(c: ContextViewState, e: EventOf<'context_sent'>)
 }
 
 /** The vendor's count for the latest request copy (the first report after it), with its cached part. */
-export function foldReported(c: ContextViewState, e: Pick<EventOf<'llm_call'>, 'input_tokens' | 'cache_read_tokens' | 'cache_write_tokens'>): ContextViewState {
+export function foldReported(
+  c: ContextViewState,
+  e: Pick<EventOf<'llm_call'>, 'input_tokens' | 'cache_read_tokens' | 'cache_write_tokens'>,
+): ContextViewState {
   const last = c.samples.at(-1);
   if (!last || last.reported !== undefined) return c;
   const sample: ContextSample = { ...last, reported: e.input_tokens };
@@ -111,7 +114,12 @@ export function foldCompaction(c: ContextViewState, e: EventOf<'compaction'>): C
     tokensAfter: e.tokens_after,
     messagesBefore: e.messages_before,
     messagesAfter: e.messages_after,
-    stubbed: e.stubbed.map((s) => ({ callId: s.call_id, tool: s.tool, chars: s.chars, iteration: s.iteration })),
+    stubbed: e.stubbed.map((s) => ({
+      callId: s.call_id,
+      tool: s.tool,
+      chars: s.chars,
+      iteration: s.iteration,
+    })),
     ...(e.summary !== undefined ? { summary: e.summary } : {}),
     reason: e.reason,
     ...(e.recovery_attempt !== undefined ? { recoveryAttempt: e.recovery_attempt } : {}),
@@ -137,7 +145,11 @@ export function foldOverflow(c: ContextViewState, e: EventOf<'context_overflow'>
 }
 
 export function foldRecovered(c: ContextViewState, e: EventOf<'context_recovered'>): ContextViewState {
-  const overflows = c.overflows.map((o) => (o.iteration === e.iteration && !o.recovered ? { ...o, recovered: { ts: e.ts, tokensEst: e.tokens_est } } : o));
+  const overflows = c.overflows.map((o) =>
+    o.iteration === e.iteration && !o.recovered
+      ? { ...o, recovered: { ts: e.ts, tokensEst: e.tokens_est } }
+      : o,
+  );
   return { ...c, overflows };
 }
 

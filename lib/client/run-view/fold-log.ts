@@ -7,7 +7,10 @@ import { initialRunViewState, type RunViewState } from './run-view-state';
  * from `view` on: what the server sends for a finished run (lib/server/finished-run-views.ts),
  * and what a page would fold from the same events as they stream in.
  */
-export function foldLog(events: readonly RunEvent[], view: RunViewState = initialRunViewState()): RunViewState {
+export function foldLog(
+  events: readonly RunEvent[],
+  view: RunViewState = initialRunViewState(),
+): RunViewState {
   let next = view;
   for (const event of events) next = reduceRunEvent(next, event);
   return next;

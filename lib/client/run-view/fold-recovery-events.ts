@@ -42,7 +42,14 @@ export function foldRetryDeclined(s: RunViewState, e: EventOf<'retry_declined'>)
       updateAttempt(t, e.attempt, (a) => ({
         ...a,
         endTs: a.endTs ?? e.ts,
-        declined: { ts: e.ts, seq: e.seq, rule: e.rule, next: e.next, maxAttempts: e.max_attempts, why: e.why },
+        declined: {
+          ts: e.ts,
+          seq: e.seq,
+          rule: e.rule,
+          next: e.next,
+          maxAttempts: e.max_attempts,
+          why: e.why,
+        },
       })),
     ),
     reason: `${turnLabel(e.iteration)}: ${e.why.charAt(0).toLowerCase()}${e.why.slice(1)}`,
@@ -115,7 +122,10 @@ export function foldFallback(s: RunViewState, e: EventOf<'fallback'>): RunViewSt
     model: e.to_model,
     turns: updateTurn(s, e.iteration, e.ts, (t) => ({
       ...t,
-      fallbacks: [...t.fallbacks, { ts: e.ts, seq: e.seq, fromModel: e.from_model, toModel: e.to_model, reason: e.reason }],
+      fallbacks: [
+        ...t.fallbacks,
+        { ts: e.ts, seq: e.seq, fromModel: e.from_model, toModel: e.to_model, reason: e.reason },
+      ],
     })),
     status: 'recovering',
     reason: `falling back ${e.from_model} → ${e.to_model}: ${e.reason}`,

@@ -47,7 +47,10 @@ describe('folding swaps and takeover reports', () => {
     const afterSwap = foldRawEvents(initialRunViewState(), events.slice(0, 2));
     expect([afterSwap.vendor, afterSwap.model]).toEqual(['sim-deepseek', 'deepseek-sim-reasoner']);
     expect(afterSwap.swaps[0]?.report).toBeUndefined();
-    expect(afterSwap.markers.at(-1)).toMatchObject({ kind: 'swap', label: 'swapped: sim-anthropic/claude-sim-sonnet → sim-deepseek/deepseek-sim-reasoner' });
+    expect(afterSwap.markers.at(-1)).toMatchObject({
+      kind: 'swap',
+      label: 'swapped: sim-anthropic/claude-sim-sonnet → sim-deepseek/deepseek-sim-reasoner',
+    });
 
     const state = foldRawEvents(initialRunViewState(), events);
     expect(state.swaps).toHaveLength(1);
@@ -72,22 +75,40 @@ describe('the wire on both sides of a swap, on the attempts that sent it', () =>
     max_tokens: 1000,
     background,
   });
-  const sent = (vendor: string, body: unknown) => ({ vendor, model: 'm', url: `http://${vendor}.local`, chars: JSON.stringify(body).length, body });
+  const sent = (vendor: string, body: unknown) => ({
+    vendor,
+    model: 'm',
+    url: `http://${vendor}.local`,
+    chars: JSON.stringify(body).length,
+    body,
+  });
   const log: RunEvent[] = [
     { run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 },
     request(1, 1, 'sim-anthropic'),
     request(2, 1, 'sim-anthropic', true),
-    { ...(events[1] as Extract<RunEvent, { event: 'swap' }>), seq: 3, sent_before: sent('sim-anthropic', { messages: ['before'] }) },
+    {
+      ...(events[1] as Extract<RunEvent, { event: 'swap' }>),
+      seq: 3,
+      sent_before: sent('sim-anthropic', { messages: ['before'] }),
+    },
     { run_id: 'r', seq: 4, ts: 4, event: 'iteration_start', iteration: 2 },
     request(5, 2, 'sim-deepseek'),
-    { ...(events[2] as Extract<RunEvent, { event: 'takeover_report' }>), seq: 6, sent: sent('sim-deepseek', { messages: ['after'] }) },
+    {
+      ...(events[2] as Extract<RunEvent, { event: 'takeover_report' }>),
+      seq: 6,
+      sent: sent('sim-deepseek', { messages: ['after'] }),
+    },
   ];
 
   it('the last foreground request before the swap and the first after it carry the bodies their events kept; nothing else does', () => {
     const state = foldRawEvents(initialRunViewState(), log);
     const [first, second] = state.turns;
     expect(first?.attempts.map((a) => [a.background, a.body, a.bodyAt])).toEqual([
-      [false, { messages: ['before'] }, 'the last request before the swap to sim-deepseek/deepseek-sim-reasoner'],
+      [
+        false,
+        { messages: ['before'] },
+        'the last request before the swap to sim-deepseek/deepseek-sim-reasoner',
+      ],
       [true, undefined, undefined],
     ]);
     expect(second?.attempts[0]).toMatchObject({
@@ -119,6 +140,8 @@ describe('a swap made by hand, in the config the run page shows and re-runs', ()
     const recorded = { atTurn: 2, vendor: 'sim-deepseek', model: '', takeover: handling } as const;
     const swap = { ...(events[1] as Extract<RunEvent, { event: 'swap' }>), seq: 1, recorded_as: recorded };
     expect(foldRawEvents(initialRunViewState(), [start, swap]).config?.swaps).toEqual([recorded]);
-    expect(foldRawEvents(initialRunViewState(), [start, { ...swap, recorded_as: undefined }]).config?.swaps).toEqual([]);
+    expect(
+      foldRawEvents(initialRunViewState(), [start, { ...swap, recorded_as: undefined }]).config?.swaps,
+    ).toEqual([]);
   });
 });

@@ -80,12 +80,29 @@ export function foldSwap(s: RunViewState, e: EventOf<'swap'>): RunViewState {
   return {
     ...s,
     // The run's config as the store keeps it: a swap made by hand is recorded into its swaps (Re-run, Open in playground).
-    ...(recorded && s.config ? { config: { ...s.config, swaps: [...s.config.swaps, recorded].sort((a, b) => a.atTurn - b.atTurn) } } : {}),
-    ...(before !== undefined ? { turns: withLastForegroundBody(s.turns, before, `the last request before the swap to ${e.to_vendor}/${e.to_model}`) } : {}),
+    ...(recorded && s.config
+      ? { config: { ...s.config, swaps: [...s.config.swaps, recorded].sort((a, b) => a.atTurn - b.atTurn) } }
+      : {}),
+    ...(before !== undefined
+      ? {
+          turns: withLastForegroundBody(
+            s.turns,
+            before,
+            `the last request before the swap to ${e.to_vendor}/${e.to_model}`,
+          ),
+        }
+      : {}),
     vendor: e.to_vendor,
     model: e.to_model,
     swaps: [...s.swaps, swap],
-    markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'swap', label, detail: e.reason, iteration: e.iteration }),
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'swap',
+      label,
+      detail: e.reason,
+      iteration: e.iteration,
+    }),
     reason: `${label}${e.reason ? ` (${e.reason})` : ''}`,
   };
 }
@@ -113,7 +130,13 @@ export function foldTakeoverReport(s: RunViewState, e: EventOf<'takeover_report'
     ...s,
     swaps: [...s.swaps.slice(0, -1), { ...last, report }],
     ...(sent !== undefined
-      ? { turns: withLastForegroundBody(s.turns, sent, `the first request after the swap from ${last.fromVendor}/${last.fromModel}`) }
+      ? {
+          turns: withLastForegroundBody(
+            s.turns,
+            sent,
+            `the first request after the swap from ${last.fromVendor}/${last.fromModel}`,
+          ),
+        }
       : {}),
   };
 }

@@ -1,6 +1,14 @@
 import type { EventOf } from '@/lib/protocol';
 import { addToTotals } from '@/lib/protocol/run-totals';
-import type { AttemptView, DanglingView, MarkerView, RunViewState, ToolBatchView, ToolCallView, TurnView } from './run-view-state';
+import type {
+  AttemptView,
+  DanglingView,
+  MarkerView,
+  RunViewState,
+  ToolBatchView,
+  ToolCallView,
+  TurnView,
+} from './run-view-state';
 import { addMarker, findAttemptIndex, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 
 /**
@@ -70,7 +78,12 @@ export function foldLlmCall(s: RunViewState, e: EventOf<'llm_call'>): RunViewSta
     });
     return background ? updated : { ...updated, result: { ...result, attempt: e.attempt } };
   });
-  const next = e.stop_reason === 'tool_use' ? 'the model asked for tools' : result.partial ? 'kept the partial response' : `response ended (${e.stop_reason})`;
+  const next =
+    e.stop_reason === 'tool_use'
+      ? 'the model asked for tools'
+      : result.partial
+        ? 'kept the partial response'
+        : `response ended (${e.stop_reason})`;
   return {
     ...s,
     turns,
@@ -203,7 +216,16 @@ export function finishToolCall(t: TurnView, e: EventOf<'tool_call'>): TurnView {
 export function foldArgRepair(t: TurnView, e: EventOf<'arg_repair'>): TurnView {
   const index = t.toolCalls.findLastIndex((c) => c.callId === e.call_id);
   if (index === -1) return t;
-  const repair = { seq: e.seq, ts: e.ts, rung: e.rung, changes: e.changes, before: e.before, after: e.after, next: e.next, why: e.why };
+  const repair = {
+    seq: e.seq,
+    ts: e.ts,
+    rung: e.rung,
+    changes: e.changes,
+    before: e.before,
+    after: e.after,
+    next: e.next,
+    why: e.why,
+  };
   const toolCalls = t.toolCalls.slice();
   const call = toolCalls[index]!;
   toolCalls[index] = { ...call, repairs: [...(call.repairs ?? []), repair] };
@@ -212,7 +234,15 @@ export function foldArgRepair(t: TurnView, e: EventOf<'arg_repair'>): TurnView {
 
 /** A group of the turn's calls, as the tool step decided it. */
 export function foldToolBatch(t: TurnView, e: EventOf<'tool_batch'>): TurnView {
-  const batch = { seq: e.seq, ts: e.ts, callIds: e.call_ids, tools: e.tools, parallel: e.parallel, limit: e.limit, why: e.why };
+  const batch = {
+    seq: e.seq,
+    ts: e.ts,
+    callIds: e.call_ids,
+    tools: e.tools,
+    parallel: e.parallel,
+    limit: e.limit,
+    why: e.why,
+  };
   return { ...t, batches: [...(t.batches ?? []), batch] };
 }
 
@@ -220,7 +250,14 @@ export function foldToolBatch(t: TurnView, e: EventOf<'tool_batch'>): TurnView {
 export function foldDangling(t: TurnView, e: EventOf<'dangling_calls'>): TurnView {
   return {
     ...t,
-    dangling: { seq: e.seq, ts: e.ts, callIds: e.calls.map((c) => c.call_id), tools: e.calls.map((c) => c.tool), repaired: e.repaired, why: e.why },
+    dangling: {
+      seq: e.seq,
+      ts: e.ts,
+      callIds: e.calls.map((c) => c.call_id),
+      tools: e.calls.map((c) => c.tool),
+      repaired: e.repaired,
+      why: e.why,
+    },
   };
 }
 

@@ -17,7 +17,10 @@ export interface BackgroundCallView {
  * its own retry count on its own account), so its attempts and failures are never counted as
  * the turn's.
  */
-export function groupBackgroundCalls(attempts: readonly AttemptView[], runEnded: boolean): BackgroundCallView[] {
+export function groupBackgroundCalls(
+  attempts: readonly AttemptView[],
+  runEnded: boolean,
+): BackgroundCallView[] {
   const calls: BackgroundCallView[] = [];
   for (const a of attempts) {
     if (!a.background) continue;

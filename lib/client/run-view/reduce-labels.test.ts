@@ -68,7 +68,16 @@ const answer = (attempt: number, ts: number, background: boolean) =>
     ...(background ? { background: true, purpose: 'title' } : {}),
   }) as const;
 const end = (ts: number, reason: 'end_turn' | 'aborted') =>
-  ({ event: 'terminate', iteration: 1, reason, complete: reason === 'end_turn', usd_so_far: 0.01, input_tokens: 10, output_tokens: 5, ts }) as const;
+  ({
+    event: 'terminate',
+    iteration: 1,
+    reason,
+    complete: reason === 'end_turn',
+    usd_so_far: 0.01,
+    input_tokens: 10,
+    output_tokens: 5,
+    ts,
+  }) as const;
 
 describe('labels that tell the truth', () => {
   it('an attempt still open when the run ends is closed as stopped (no eternal "streaming")', () => {
@@ -139,7 +148,12 @@ describe('labels that tell the truth', () => {
   });
 
   it('the header counts attempts as the cards do, first request included', () => {
-    const s = fold([{ event: 'iteration_start', iteration: 1, ts: 0 }, request(1, 1, false, 0), error(1, 10), retry(1, 10, 'foreground')]);
+    const s = fold([
+      { event: 'iteration_start', iteration: 1, ts: 0 },
+      request(1, 1, false, 0),
+      error(1, 10),
+      retry(1, 10, 'foreground'),
+    ]);
     expect(s.reason).toBe('waiting 1 s: 429 rate limited, then attempt 2 of 4');
     const attempt = s.turns[0]!.attempts[0]!;
     expect(attempt.retry).toMatchObject({ nextAttempt: 2, maxAttempts: 4 });
@@ -150,7 +164,14 @@ describe('labels that tell the truth', () => {
   it('folds the task verdict beside the terminate reason', () => {
     const s = fold([
       { event: 'iteration_start', iteration: 1, ts: 0 },
-      { event: 'task_verdict', iteration: 1, verdict: 'not_done', check: 'test/slugify.test.js', detail: '2 passed, 2 failed', ts: 5 },
+      {
+        event: 'task_verdict',
+        iteration: 1,
+        verdict: 'not_done',
+        check: 'test/slugify.test.js',
+        detail: '2 passed, 2 failed',
+        ts: 5,
+      },
       end(5, 'end_turn'),
     ]);
     expect(s.status).toBe('done');
@@ -163,13 +184,24 @@ describe('labels that tell the truth', () => {
     const verdict = (tests_run: 'shipped' | 'workspace', verdict: 'done' | 'not_done') =>
       fold([
         { event: 'iteration_start', iteration: 1, ts: 0 },
-        { event: 'task_verdict', iteration: 1, verdict, check: 'test/slugify.test.js', detail: '', tests_run, tests_edited: ['test/slugify.test.js'], ts: 5 },
+        {
+          event: 'task_verdict',
+          iteration: 1,
+          verdict,
+          check: 'test/slugify.test.js',
+          detail: '',
+          tests_run,
+          tests_edited: ['test/slugify.test.js'],
+          ts: 5,
+        },
         end(5, 'end_turn'),
       ]).verdict;
     expect(verdict('shipped', 'not_done')?.testsNote).toBe(
       'the model edited the test file test/slugify.test.js; this verdict ran it as the scenario shipped it',
     );
-    expect(verdict('workspace', 'done')?.testsNote).toBe('the model edited the test file test/slugify.test.js; this verdict ran the edited copies');
+    expect(verdict('workspace', 'done')?.testsNote).toBe(
+      'the model edited the test file test/slugify.test.js; this verdict ran the edited copies',
+    );
   });
 
   it('folds, beside the verdict, the shipped tests that did not run and the hidden tests, from the event fields', () => {
@@ -192,7 +224,8 @@ describe('labels that tell the truth', () => {
     ]);
     expect(s.verdict?.missing).toEqual({
       label: '1 shipped test did not run',
-      title: 'shipped test did not run: "joins every word, not just the first two"; the verdict requires every one, by name',
+      title:
+        'shipped test did not run: "joins every word, not just the first two"; the verdict requires every one, by name',
     });
     expect(s.verdict?.hidden).toEqual({
       label: '2 of 6 hidden tests failed',

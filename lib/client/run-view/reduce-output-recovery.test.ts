@@ -37,8 +37,12 @@ describe('output_recovery in the view', () => {
 
   it('puts each step on its own turn card with the header saying what is happening', () => {
     const state = foldRawEvents(initialRunViewState(), events);
-    expect(state.turns[0]!.outputSteps).toMatchObject([{ action: 'escalate', maxTokens: 8000, nextMaxTokens: 64000, kept: false }]);
-    expect(state.turns[1]!.outputSteps).toMatchObject([{ action: 'continue', continuation: 1, maxContinuations: 3, prompt: '[go on]' }]);
+    expect(state.turns[0]!.outputSteps).toMatchObject([
+      { action: 'escalate', maxTokens: 8000, nextMaxTokens: 64000, kept: false },
+    ]);
+    expect(state.turns[1]!.outputSteps).toMatchObject([
+      { action: 'continue', continuation: 1, maxContinuations: 3, prompt: '[go on]' },
+    ]);
     expect(state.status).toBe('recovering');
     expect(state.reason).toBe('turn 2: output cap hit: asking the model to continue');
   });

@@ -23,7 +23,10 @@ function seqOf(predicate: (e: Record<string, unknown>) => boolean): number {
   return found.seq;
 }
 
-function only<T extends RunEvent['event']>(type: T, where: (e: EventOf<T>) => boolean = () => true): EventOf<T>[] {
+function only<T extends RunEvent['event']>(
+  type: T,
+  where: (e: EventOf<T>) => boolean = () => true,
+): EventOf<T>[] {
   return events.filter((e): e is EventOf<T> => e.event === type && where(e as EventOf<T>));
 }
 
@@ -33,7 +36,9 @@ describe('reduceRunEvent over a recovering run', () => {
 
   it("builds one turn per iteration with their attempts (the title call is turn 10's background attempt)", () => {
     expect(final.turns.map((t) => t.iteration)).toEqual(turns);
-    expect(final.turns.map((t) => t.attempts.filter((a) => !a.background).length)).toEqual(turns.map((n) => (n === 1 ? 3 : n === 2 ? 2 : 1)));
+    expect(final.turns.map((t) => t.attempts.filter((a) => !a.background).length)).toEqual(
+      turns.map((n) => (n === 1 ? 3 : n === 2 ? 2 : 1)),
+    );
     expect(final.turns.at(-1)!.attempts.filter((a) => a.background)).toHaveLength(1);
     expect(final.runId).toBe('run-fixture-1');
     expect(final.scenario?.title).toBe(only('run_start')[0]!.scenario.title);
@@ -44,9 +49,24 @@ describe('reduceRunEvent over a recovering run', () => {
     const [a1, a2, a3] = final.turns[0]!.attempts;
     const [r1, r2] = only('retry_scheduled', (e) => e.iteration === 1);
     expect(a1!.outcome).toBe('error');
-    expect(a1!.error).toMatchObject({ status: 529, category: 'overloaded', rule: only('model_error')[0]!.rule, retryable: true });
-    expect(a1!.retry).toMatchObject({ nextAttempt: 2, maxAttempts: 4, computedDelayMs: r1!.computed_delay_ms, waitMs: r1!.wait_ms, actualWaitMs: r1!.wait_ms });
-    expect(a2!.retry).toMatchObject({ nextAttempt: 3, computedDelayMs: r2!.computed_delay_ms, actualWaitMs: r2!.wait_ms });
+    expect(a1!.error).toMatchObject({
+      status: 529,
+      category: 'overloaded',
+      rule: only('model_error')[0]!.rule,
+      retryable: true,
+    });
+    expect(a1!.retry).toMatchObject({
+      nextAttempt: 2,
+      maxAttempts: 4,
+      computedDelayMs: r1!.computed_delay_ms,
+      waitMs: r1!.wait_ms,
+      actualWaitMs: r1!.wait_ms,
+    });
+    expect(a2!.retry).toMatchObject({
+      nextAttempt: 3,
+      computedDelayMs: r2!.computed_delay_ms,
+      actualWaitMs: r2!.wait_ms,
+    });
     expect(r2!.wait_ms).toBeGreaterThan(r1!.wait_ms);
     expect(a3!.outcome).toBe('ok');
     expect(a3!.retry).toBeUndefined();
@@ -68,31 +88,47 @@ describe('reduceRunEvent over a recovering run', () => {
     expect(a3.blocks[1]).toMatchObject({ callId: call.call_id, tool: call.tool });
     expect(a3.contentSpans[0]![0]).toBe(deltas[0]!.ts);
     const answer = only('llm_call', (e) => e.iteration === 1)[0]!;
-    expect(final.turns[0]!.result).toMatchObject({ stopReason: 'tool_use', attempt: 3, inputTokens: answer.input_tokens });
+    expect(final.turns[0]!.result).toMatchObject({
+      stopReason: 'tool_use',
+      attempt: 3,
+      inputTokens: answer.input_tokens,
+    });
     expect(final.turns[0]!.result?.message?.parts[0]).toMatchObject({ type: 'thinking' });
   });
 
   it('tracks tool calls, their failures and the loop guard', () => {
     const first = only('tool_call', (e) => e.iteration === 1)[0]!;
-    expect(final.turns[0]!.toolCalls[0]).toMatchObject({ tool: first.tool, status: 'ok', resultChars: first.result_chars });
+    expect(final.turns[0]!.toolCalls[0]).toMatchObject({
+      tool: first.tool,
+      status: 'ok',
+      resultChars: first.result_chars,
+    });
     const failed = final.turns.flatMap((t) => t.toolCalls).find((c) => c.tool === 'edit_file');
     expect(failed).toMatchObject({ status: 'error', isError: true });
     const guard = only('tool_guard')[0]!;
-    expect(final.turns.find((t) => t.iteration === guard.iteration)!.guards[0]).toMatchObject({ kind: 'blocked', tool: guard.tool });
+    expect(final.turns.find((t) => t.iteration === guard.iteration)!.guards[0]).toMatchObject({
+      kind: 'blocked',
+      tool: guard.tool,
+    });
   });
 
   it('records the watchdog window and its Empty firing', () => {
     const fired = only('watchdog_fired')[0]!;
     const empty = final.turns[1]!.attempts[0]!;
     expect(empty.outcome).toBe('watchdog');
-    expect(empty.watchdog).toMatchObject({ windowMs: fired.window_ms, fired: { outcome: 'empty', ts: fired.ts } });
+    expect(empty.watchdog).toMatchObject({
+      windowMs: fired.window_ms,
+      fired: { outcome: 'empty', ts: fired.ts },
+    });
     expect(empty.error?.category).toBe('timeout');
     expect(empty.retry).toMatchObject({ nextAttempt: 2, waitMs: 0 });
     expect(final.turns[1]!.attempts[1]!.outcome).toBe('ok');
   });
 
   it('marks faults and control changes at their time and applies set_faults', () => {
-    expect(final.markers.filter((m) => m.kind === 'fault').map((m) => m.ts)).toEqual(only('fault_injected').map((e) => e.ts));
+    expect(final.markers.filter((m) => m.kind === 'fault').map((m) => m.ts)).toEqual(
+      only('fault_injected').map((e) => e.ts),
+    );
     const control = final.markers.find((m) => m.kind === 'control');
     expect(control).toMatchObject({ ts: only('control')[0]!.ts, label: 'faults changed' });
     expect(final.faults).toEqual({ rules: [], tools: [] });
@@ -103,7 +139,11 @@ describe('reduceRunEvent over a recovering run', () => {
     expect(final.status).toBe('done');
     expect(statusWord(final.status)).toBe('completed');
     expect(final.terminate).toMatchObject({ reason: 'end_turn', complete: true });
-    expect(final.totals).toMatchObject({ inputTokens: end.input_tokens, outputTokens: end.output_tokens, usd: end.usd_so_far });
+    expect(final.totals).toMatchObject({
+      inputTokens: end.input_tokens,
+      outputTokens: end.output_tokens,
+      usd: end.usd_so_far,
+    });
     expect(final.clockTs).toBe(end.ts);
     expect(openAttempt(final)).toBeUndefined();
   });
@@ -122,7 +162,8 @@ describe('reduceRunEvent over a recovering run', () => {
     ];
     const folded = foldRawEvents(initialRunViewState(), withUnknown);
     expect(folded.skippedCount).toBe(1);
-    const shape = (v: typeof final) => v.turns.map((t) => [t.iteration, t.attempts.map((a) => a.outcome), t.toolCalls.map((c) => c.status)]);
+    const shape = (v: typeof final) =>
+      v.turns.map((t) => [t.iteration, t.attempts.map((a) => a.outcome), t.toolCalls.map((c) => c.status)]);
     expect(shape(folded)).toEqual(shape(final));
     expect(folded.totals).toEqual(final.totals);
   });
@@ -147,7 +188,9 @@ describe('status reasons in plain language', () => {
   it('explains a watchdog firing', () => {
     const s = foldUpTo(seqOf((e) => e.event === 'watchdog_fired'));
     expect(s.status).toBe('recovering');
-    expect(s.reason).toBe('turn 2: watchdog fired: no stream event for 120 s (Empty: no content had arrived)');
+    expect(s.reason).toBe(
+      'turn 2: watchdog fired: no stream event for 120 s (Empty: no content had arrived)',
+    );
   });
 
   it('is running with an open, streaming attempt mid-call', () => {
@@ -174,7 +217,11 @@ describe('budgets and lost events', () => {
 
   it('counts every model request the attempt budget counts and reads the budgets from run_start', () => {
     expect(final.requests).toBe(
-      Math.max(...fixture.filter((e) => (e as { event: string }).event === 'model_request').map((e) => (e as { request_no: number }).request_no)),
+      Math.max(
+        ...fixture
+          .filter((e) => (e as { event: string }).event === 'model_request')
+          .map((e) => (e as { request_no: number }).request_no),
+      ),
     );
     // A log from before the run budgets existed still parses: defaults are filled in.
     expect(final.config?.budgets).toMatchObject({ maxRunMs: 1_800_000, maxAttempts: 200 });
@@ -192,7 +239,11 @@ describe('budgets and lost events', () => {
       message: 'nested deeper than 64 levels',
     });
     expect(next.skippedCount).toBe(0);
-    expect(next.markers.at(-1)).toMatchObject({ kind: 'storage', level: 'error', detail: 'nested deeper than 64 levels' });
+    expect(next.markers.at(-1)).toMatchObject({
+      kind: 'storage',
+      level: 'error',
+      detail: 'nested deeper than 64 levels',
+    });
     expect(next.markers.at(-1)?.label).toContain('tool_call');
   });
 });
@@ -254,13 +305,31 @@ describe('the status reason around a spent retry budget', () => {
     next: 'surface',
     why: 'no retry — retry budget of 1 spent; the error surfaces and the run ends.',
   };
-  const events = [{ ...base, seq: 0, ts: 0, event: 'iteration_start' }, request(1, 1), error(2, 1), retry(3, 1), request(4, 2), error(5, 2), declined];
+  const events = [
+    { ...base, seq: 0, ts: 0, event: 'iteration_start' },
+    request(1, 1),
+    error(2, 1),
+    retry(3, 1),
+    request(4, 2),
+    error(5, 2),
+    declined,
+  ];
 
   it("states the error, then the engine's own decision; it never guesses what comes next", () => {
-    expect(foldRawEvents(initialRunViewState(), events.slice(0, 3)).reason).toBe('turn 1: 429 rate limited on attempt 1');
-    expect(foldRawEvents(initialRunViewState(), events.slice(0, 6)).reason).toBe('turn 1: 429 rate limited on attempt 2');
+    expect(foldRawEvents(initialRunViewState(), events.slice(0, 3)).reason).toBe(
+      'turn 1: 429 rate limited on attempt 1',
+    );
+    expect(foldRawEvents(initialRunViewState(), events.slice(0, 6)).reason).toBe(
+      'turn 1: 429 rate limited on attempt 2',
+    );
     const final = foldRawEvents(initialRunViewState(), events);
-    expect(final.reason).toBe('turn 1: no retry — retry budget of 1 spent; the error surfaces and the run ends.');
-    expect(final.turns[0]?.attempts[1]?.declined).toMatchObject({ rule: 'budget_spent', next: 'surface', maxAttempts: 2 });
+    expect(final.reason).toBe(
+      'turn 1: no retry — retry budget of 1 spent; the error surfaces and the run ends.',
+    );
+    expect(final.turns[0]?.attempts[1]?.declined).toMatchObject({
+      rule: 'budget_spent',
+      next: 'surface',
+      maxAttempts: 2,
+    });
   });
 });

@@ -4,7 +4,14 @@ import type { EventOf, RunEvent } from '@/lib/protocol';
 import type { CheckedEvent } from '@/lib/protocol/events';
 import { checkNever } from '@/lib/protocol/check-never';
 import { addToTotals } from '@/lib/protocol/run-totals';
-import { foldBreaker, foldCompaction, foldContextSent, foldOverflow, foldRecovered, foldReported } from './context-view-state';
+import {
+  foldBreaker,
+  foldCompaction,
+  foldContextSent,
+  foldOverflow,
+  foldRecovered,
+  foldReported,
+} from './context-view-state';
 import { terminateStatus, terminateText } from '../explain/describe-run';
 import { editedTestsNote, hiddenTestsNote, missingTestsNote } from '../explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
@@ -21,7 +28,14 @@ import {
   foldOutputRecovery,
 } from './fold-turn-events';
 import { foldSwap, foldTakeoverOutcome, foldTakeoverReport } from './fold-takeover';
-import { foldFallback, foldModelError, foldRetryDeclined, foldRetryScheduled, foldWatchdogArmed, foldWatchdogFired } from './fold-recovery-events';
+import {
+  foldFallback,
+  foldModelError,
+  foldRetryDeclined,
+  foldRetryScheduled,
+  foldWatchdogArmed,
+  foldWatchdogFired,
+} from './fold-recovery-events';
 
 /**
  * Folds one run event into the view: pure, exhaustive, and idempotent —
@@ -103,14 +117,30 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
         }),
       );
       // A background call (title, summary) is not the turn's answer: the header says which it is.
-      return { ...s, turns, status: 'running', reason: `${turnLabel(e.iteration)}: ${background ? 'background call ' : ''}streaming from ${e.model}` };
+      return {
+        ...s,
+        turns,
+        status: 'running',
+        reason: `${turnLabel(e.iteration)}: ${background ? 'background call ' : ''}streaming from ${e.model}`,
+      };
     }
     case 'content_delta': {
       const turns = updateTurn(s, e.iteration, e.ts, (t) =>
-        updateAttempt(t, e.attempt, (a) => appendDelta(a, { ts: e.ts, index: e.index, kind: e.kind, text: e.text, callId: e.call_id, tool: e.tool })),
+        updateAttempt(t, e.attempt, (a) =>
+          appendDelta(a, {
+            ts: e.ts,
+            index: e.index,
+            kind: e.kind,
+            text: e.text,
+            callId: e.call_id,
+            tool: e.tool,
+          }),
+        ),
       );
       const reason = `${turnLabel(e.iteration)}: streaming ${e.kind === 'tool_args' ? `${e.tool ?? 'tool'} arguments` : e.kind}`;
-      return s.status === 'running' && s.reason === reason ? { ...s, turns } : { ...s, turns, status: 'running', reason };
+      return s.status === 'running' && s.reason === reason
+        ? { ...s, turns }
+        : { ...s, turns, status: 'running', reason };
     }
     case 'llm_call':
       return { ...foldLlmCall(s, e), context: e.background ? s.context : foldReported(s.context, e) };
@@ -134,7 +164,12 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
             : `${turnLabel(e.iteration)}: prompt too long — overflow recovery ${e.recovery_attempt} of ${e.budget}`,
       };
     case 'context_recovered':
-      return { ...s, context: foldRecovered(s.context, e), status: 'running', reason: `${turnLabel(e.iteration)}: the compacted request went through` };
+      return {
+        ...s,
+        context: foldRecovered(s.context, e),
+        status: 'running',
+        reason: `${turnLabel(e.iteration)}: the compacted request went through`,
+      };
     case 'breaker':
       return { ...s, context: foldBreaker(s.context, e) };
     case 'model_error':
@@ -202,7 +237,10 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return {
         ...s,
         turns: updateTurn(s, e.iteration, e.ts, (t) => finishToolCall(t, e)),
-        toolBudgets: e.budget_left !== undefined && s.toolBudgets[e.tool] !== e.budget_left ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
+        toolBudgets:
+          e.budget_left !== undefined && s.toolBudgets[e.tool] !== e.budget_left
+            ? { ...s.toolBudgets, [e.tool]: e.budget_left }
+            : s.toolBudgets,
       };
     case 'arg_repair':
       return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldArgRepair(t, e)) };
@@ -235,7 +273,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           ],
         })),
         disabledTools: disabled ? [...s.disabledTools, e.tool] : s.disabledTools,
-        toolBudgets: e.budget_left !== undefined ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
+        toolBudgets:
+          e.budget_left !== undefined ? { ...s.toolBudgets, [e.tool]: e.budget_left } : s.toolBudgets,
         reason: e.kind === 'halt' ? `loop guard halted the run: ${e.reason}` : s.reason,
       };
     }
@@ -257,7 +296,11 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           fromVendor: e.from_vendor,
           fromModel: e.from_model,
           lastCopiedSeq: e.seq + e.copied_events,
-          inherited: { usd: e.inherited.usd, inputTokens: e.inherited.input_tokens, outputTokens: e.inherited.output_tokens },
+          inherited: {
+            usd: e.inherited.usd,
+            inputTokens: e.inherited.input_tokens,
+            outputTokens: e.inherited.output_tokens,
+          },
           workspace: e.workspace,
           ...(e.faults ? { faults: e.faults.why } : {}),
         },
@@ -284,7 +327,14 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'log':
       return {
         ...s,
-        markers: addMarker(s, { seq: e.seq, ts: e.ts, kind: 'log', label: e.message, level: e.level, iteration: e.iteration }),
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: e.message,
+          level: e.level,
+          iteration: e.iteration,
+        }),
         ...(e.about === 'swap' && !s.swapNotes.some((n) => n.seq === e.seq)
           ? { swapNotes: [...s.swapNotes, { seq: e.seq, ts: e.ts, message: e.message }] }
           : {}),
@@ -324,7 +374,12 @@ function closeOpenAttempts(turns: RunViewState['turns'], ts: number): RunViewSta
   if (!turns.some((t) => t.attempts.some((a) => a.endTs === undefined))) return turns;
   return turns.map((t) =>
     t.attempts.some((a) => a.endTs === undefined)
-      ? { ...t, attempts: t.attempts.map((a) => (a.endTs === undefined ? { ...a, endTs: ts, outcome: 'stopped' as const } : a)) }
+      ? {
+          ...t,
+          attempts: t.attempts.map((a) =>
+            a.endTs === undefined ? { ...a, endTs: ts, outcome: 'stopped' as const } : a,
+          ),
+        }
       : t,
   );
 }

@@ -10,7 +10,10 @@ type Counts = Pick<RunViewState, 'requests' | 'copiedRequests'>;
  * shown against it must too. Copied requests are counted one by one: a fork of a fork copies
  * requests from two runs, each numbered from 1.
  */
-export function countModelRequest(s: Pick<RunViewState, 'requests' | 'copiedRequests' | 'forkedFrom'>, e: EventOf<'model_request'>): Counts {
+export function countModelRequest(
+  s: Pick<RunViewState, 'requests' | 'copiedRequests' | 'forkedFrom'>,
+  e: EventOf<'model_request'>,
+): Counts {
   const copied = s.forkedFrom !== undefined && e.seq <= s.forkedFrom.lastCopiedSeq;
   return copied
     ? { requests: s.requests, copiedRequests: s.copiedRequests + 1 }

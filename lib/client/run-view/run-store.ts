@@ -18,7 +18,8 @@ export interface LogLoad {
 }
 
 /** The log holds every event folded: a streamed run's, or a folded run's once the rest has arrived. */
-export const logWhole = (s: Pick<RunStoreState, 'logLoad'>): boolean => s.logLoad === undefined || s.logLoad.whole;
+export const logWhole = (s: Pick<RunStoreState, 'logLoad'>): boolean =>
+  s.logLoad === undefined || s.logLoad.whole;
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'error';
 
@@ -97,11 +98,17 @@ export function createRunStore(initial: RunViewState = initialRunViewState()): R
     },
     showFolded: (view, named) => {
       folded = undefined;
-      set({ view, log: named, logLoad: { received: 0, total: view.eventCount, whole: false }, receivedAt: Date.now() });
+      set({
+        view,
+        log: named,
+        logLoad: { received: 0, total: view.eventCount, whole: false },
+        receivedAt: Date.now(),
+      });
     },
     logProgress: (received) => {
       const load = get().logLoad;
-      if (load && !load.whole && !load.error && load.received !== received) set({ logLoad: { ...load, received } });
+      if (load && !load.whole && !load.error && load.received !== received)
+        set({ logLoad: { ...load, received } });
     },
     fillLog: (log) => {
       const load = get().logLoad;

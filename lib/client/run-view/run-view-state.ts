@@ -1,4 +1,12 @@
-import type { ClockKind, FaultPlan, RecoveryConfig, RunConfig, RunTotals, TaskVerdict, TerminateReason } from '@/lib/protocol';
+import type {
+  ClockKind,
+  FaultPlan,
+  RecoveryConfig,
+  RunConfig,
+  RunTotals,
+  TaskVerdict,
+  TerminateReason,
+} from '@/lib/protocol';
 import { NO_TOTALS } from '@/lib/protocol/run-totals';
 import type { HiddenTestsNote } from '../explain/describe-verdict';
 import { initialContextView, type ContextViewState } from './context-view-state';

@@ -11,7 +11,8 @@ export function findTurn(turns: readonly TurnView[], iteration: number): TurnVie
 export const selectTurn = (iteration: number) => (s: RunStoreState) => findTurn(s.view.turns, iteration);
 
 /** The iterations in order, as a string so the list re-renders only when one is added. */
-export const selectIterationKey = (s: RunStoreState): string => s.view.turns.map((t) => t.iteration).join(',');
+export const selectIterationKey = (s: RunStoreState): string =>
+  s.view.turns.map((t) => t.iteration).join(',');
 
 export function parseIterationKey(key: string): number[] {
   return key === '' ? [] : key.split(',').map(Number);
@@ -22,10 +23,14 @@ export function parseIterationKey(key: string): number[] {
  * any, and one row per tool call. Changes only when a row appears.
  */
 export const selectWaterfallShape = (s: RunStoreState): string =>
-  s.view.turns.map((t) => `${t.iteration}:${t.attempts.some((a) => a.background) ? 1 : 0}:${t.toolCalls.length}`).join('|');
+  s.view.turns
+    .map((t) => `${t.iteration}:${t.attempts.some((a) => a.background) ? 1 : 0}:${t.toolCalls.length}`)
+    .join('|');
 
 export type WaterfallRowSpec =
-  { kind: 'call'; iteration: number } | { kind: 'background'; iteration: number } | { kind: 'tool'; iteration: number; index: number };
+  | { kind: 'call'; iteration: number }
+  | { kind: 'background'; iteration: number }
+  | { kind: 'tool'; iteration: number; index: number };
 
 export function parseWaterfallShape(shape: string): WaterfallRowSpec[] {
   if (shape === '') return [];
@@ -39,4 +44,5 @@ export function parseWaterfallShape(shape: string): WaterfallRowSpec[] {
   return rows;
 }
 
-export const selectLastIteration = (s: RunStoreState): number | undefined => s.view.turns[s.view.turns.length - 1]?.iteration;
+export const selectLastIteration = (s: RunStoreState): number | undefined =>
+  s.view.turns[s.view.turns.length - 1]?.iteration;

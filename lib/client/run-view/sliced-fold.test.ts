@@ -24,7 +24,11 @@ describe('the fold, loaded after the first paint', () => {
   it('folds nothing before it is loaded; what arrived meanwhile is folded in order once it is', async () => {
     // Fresh modules: the fold not loaded yet, as on a page that just painted.
     vi.resetModules();
-    const fresh = { store: await import('./run-store'), fold: await import('./sliced-fold'), loader: await import('./load-fold') };
+    const fresh = {
+      store: await import('./run-store'),
+      fold: await import('./sliced-fold'),
+      loader: await import('./load-fold'),
+    };
     const store = fresh.store.createRunStore();
     const fold = fresh.fold.createSlicedFold({ store, onShown: () => {} });
     for (const raw of events) fold.push(raw);

@@ -37,7 +37,12 @@ export interface SlicedFold {
  * reducer) is loaded: it is not in the page's first load; events that arrive meanwhile wait in
  * the queue, in order.
  */
-export function createSlicedFold({ store, onShown, now = () => performance.now(), chunk = CHUNK }: SlicedFoldOptions): SlicedFold {
+export function createSlicedFold({
+  store,
+  onShown,
+  now = () => performance.now(),
+  chunk = CHUNK,
+}: SlicedFoldOptions): SlicedFold {
   let queue: unknown[] = [];
   let head = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;

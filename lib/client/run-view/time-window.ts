@@ -17,7 +17,10 @@ export function clampWindow(w: TimeWindow, domain: number): TimeWindow {
 }
 
 /** Zoom by `factor` (< 1 in, > 1 out) around `at` (a run time inside the window). */
-export function zoomWindow(w: TimeWindow, options: { factor: number; at?: number; domain: number }): TimeWindow {
+export function zoomWindow(
+  w: TimeWindow,
+  options: { factor: number; at?: number; domain: number },
+): TimeWindow {
   const { factor, domain } = options;
   const at = options.at ?? (w.from + w.to) / 2;
   const span = (w.to - w.from) * factor;

@@ -10,7 +10,16 @@ import type { AttemptView, BlockView, MarkerView, RunViewState, TurnView } from 
 export const SPAN_MERGE_MS = 400;
 
 export function emptyTurn(iteration: number, ts: number): TurnView {
-  return { iteration, startTs: ts, lastTs: ts, attempts: [], toolCalls: [], guards: [], fallbacks: [], outputSteps: [] };
+  return {
+    iteration,
+    startTs: ts,
+    lastTs: ts,
+    attempts: [],
+    toolCalls: [],
+    guards: [],
+    fallbacks: [],
+    outputSteps: [],
+  };
 }
 
 function findTurnIndex(turns: readonly TurnView[], iteration: number): number {
@@ -19,7 +28,12 @@ function findTurnIndex(turns: readonly TurnView[], iteration: number): number {
 }
 
 /** Replaces (or creates) the turn for `iteration` with `fn(turn)`. */
-export function updateTurn(state: RunViewState, iteration: number, ts: number, fn: (turn: TurnView) => TurnView): readonly TurnView[] {
+export function updateTurn(
+  state: RunViewState,
+  iteration: number,
+  ts: number,
+  fn: (turn: TurnView) => TurnView,
+): readonly TurnView[] {
   const index = findTurnIndex(state.turns, iteration);
   if (index === -1) {
     const created = fn(emptyTurn(iteration, ts));
@@ -41,7 +55,11 @@ export function findAttemptIndex(turn: TurnView, attempt: number | undefined): n
 }
 
 /** Replaces the attempt with `fn(attempt)`; a no-op when the attempt was never requested. */
-export function updateAttempt(turn: TurnView, attempt: number | undefined, fn: (a: AttemptView) => AttemptView): TurnView {
+export function updateAttempt(
+  turn: TurnView,
+  attempt: number | undefined,
+  fn: (a: AttemptView) => AttemptView,
+): TurnView {
   const index = findAttemptIndex(turn, attempt);
   if (index === -1) return turn;
   const attempts = turn.attempts.slice();

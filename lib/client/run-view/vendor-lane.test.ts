@@ -37,15 +37,34 @@ describe('the vendor lane', () => {
     const store = createRunStore(foldRawEvents(initialRunViewState(), events));
     expect(parseVendorLane(selectVendorLane(store.getState()))).toEqual([
       { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', fromTurn: 1, toTurn: 2, startTs: 0, endTs: 200 },
-      { vendor: 'sim-deepseek', model: 'deepseek-sim-reasoner', fromTurn: 3, toTurn: 3, startTs: 200, endTs: 250 },
+      {
+        vendor: 'sim-deepseek',
+        model: 'deepseek-sim-reasoner',
+        fromTurn: 3,
+        toTurn: 3,
+        startTs: 200,
+        endTs: 250,
+      },
     ]);
   });
 
   it('runs the last segment on with the live run clock while a stalled stream sends no events', () => {
-    const events: RunEvent[] = [{ run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 }, request(1, 5, 1, 'sim-anthropic', 'claude-sim-sonnet')];
+    const events: RunEvent[] = [
+      { run_id: 'r', seq: 0, ts: 0, event: 'iteration_start', iteration: 1 },
+      request(1, 5, 1, 'sim-anthropic', 'claude-sim-sonnet'),
+    ];
     const key = selectVendorLane(createRunStore(foldRawEvents(initialRunViewState(), events)).getState());
     // Seven seconds of silence: the clock the header and the attempt bar show is at 7 s.
-    expect(parseVendorLane(key, 7_000)).toEqual([{ vendor: 'sim-anthropic', model: 'claude-sim-sonnet', fromTurn: 1, toTurn: 1, startTs: 0, endTs: 7_000 }]);
+    expect(parseVendorLane(key, 7_000)).toEqual([
+      {
+        vendor: 'sim-anthropic',
+        model: 'claude-sim-sonnet',
+        fromTurn: 1,
+        toTurn: 1,
+        startTs: 0,
+        endTs: 7_000,
+      },
+    ]);
     // A finished run's clock is its last event's time: the segment ends there.
     expect(parseVendorLane(key, 5)[0]!.endTs).toBe(5);
   });

@@ -13,7 +13,8 @@ export interface VendorSegment {
 
 /** Who answered a turn: its kept response, else its latest foreground attempt. */
 function answeredBy(turn: TurnView): { vendor: string; model: string } | undefined {
-  if (turn.result?.vendor && turn.result.model) return { vendor: turn.result.vendor, model: turn.result.model };
+  if (turn.result?.vendor && turn.result.model)
+    return { vendor: turn.result.vendor, model: turn.result.model };
   for (let i = turn.attempts.length - 1; i >= 0; i--) {
     const a = turn.attempts[i]!;
     if (!a.background) return { vendor: a.vendor, model: a.model };
@@ -37,7 +38,13 @@ export const selectVendorLane = (s: RunStoreState): string => {
       continue;
     }
     if (last) last.endTs = turn.startTs;
-    segments.push({ ...by, fromTurn: turn.iteration, toTurn: turn.iteration, startTs: turn.startTs, endTs: -1 });
+    segments.push({
+      ...by,
+      fromTurn: turn.iteration,
+      toTurn: turn.iteration,
+      startTs: turn.startTs,
+      endTs: -1,
+    });
   }
   const last = segments[segments.length - 1];
   if (last) last.endTs = s.view.terminate?.ts ?? s.view.clockTs;

@@ -1,7 +1,20 @@
-import { createTable, getCoreRowModel, getFilteredRowModel, getSortedRowModel, type SortingState, type TableState } from '@tanstack/react-table';
+import {
+  createTable,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  type SortingState,
+  type TableState,
+} from '@tanstack/react-table';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../api/client';
-import { formatDate, matchesEveryWord, RUN_COLUMN_DEFS, runRowValues, type RunRowValues } from './runs-columns';
+import {
+  formatDate,
+  matchesEveryWord,
+  RUN_COLUMN_DEFS,
+  runRowValues,
+  type RunRowValues,
+} from './runs-columns';
 
 const base: RunSummary = {
   id: '',
@@ -94,7 +107,14 @@ function view(state: Partial<TableState>): string[] {
     columnPinning: {},
     rowPinning: { top: [], bottom: [] },
     columnSizing: {},
-    columnSizingInfo: { startOffset: null, startSize: null, deltaOffset: null, deltaPercentage: null, isResizingColumn: false, columnSizingStart: [] },
+    columnSizingInfo: {
+      startOffset: null,
+      startSize: null,
+      deltaOffset: null,
+      deltaPercentage: null,
+      isResizingColumn: false,
+      columnSizingStart: [],
+    },
     expanded: {},
     grouping: [],
     pagination: { pageIndex: 0, pageSize: 100 },
@@ -144,7 +164,9 @@ describe('the runs list columns', () => {
       overrides: ['watchdog off', 'partial-kept off'],
     };
     const row = runRowValues(swapped);
-    expect(row.vendorModel).toBe('sim-anthropic / claude-sim-sonnet → sim-openai / gpt-sim-4o → sim-deepseek / deepseek-sim-reasoner');
+    expect(row.vendorModel).toBe(
+      'sim-anthropic / claude-sim-sonnet → sim-openai / gpt-sim-4o → sim-deepseek / deepseek-sim-reasoner',
+    );
     expect(row.overrides).toBe('watchdog off, partial-kept off');
     // The word filter finds a run by any vendor it used and by a mechanism switched off.
     const match = (query: string) => matchesEveryWord({ original: row } as never, 'title', query, () => {});
@@ -175,7 +197,8 @@ describe('the runs list columns', () => {
   });
 
   it('filters per column: selects match exactly, title and seed as typed, a date range by local day, all together', () => {
-    const only = (columnFilters: { id: string; value: unknown }[], globalFilter = '') => view({ columnFilters, globalFilter });
+    const only = (columnFilters: { id: string; value: unknown }[], globalFilter = '') =>
+      view({ columnFilters, globalFilter });
     expect(only([{ id: 'scenario', value: 'fix-failing-test' }])).toEqual(['a', 'c']);
     expect(only([{ id: 'vendorModel', value: 'sim-anthropic / claude-sim-haiku' }])).toEqual(['c']);
     expect(only([{ id: 'preset', value: 'naive' }])).toEqual(['b']);

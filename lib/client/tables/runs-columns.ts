@@ -77,7 +77,20 @@ export function formatDate(ms: number): string {
 /** The filter box: every word must appear in some column's text (case-insensitive). */
 export const matchesEveryWord: FilterFn<RunRowValues> = (row, _columnId, query: string) => {
   const v = row.original;
-  const hay = [v.title, v.scenario, v.vendorModel, v.preset, v.overrides, v.faults, v.seed ?? '', v.outcome, v.verdict, v.promptSet, v.id, formatDate(v.date)]
+  const hay = [
+    v.title,
+    v.scenario,
+    v.vendorModel,
+    v.preset,
+    v.overrides,
+    v.faults,
+    v.seed ?? '',
+    v.outcome,
+    v.verdict,
+    v.promptSet,
+    v.id,
+    formatDate(v.date),
+  ]
     .join(' ')
     .toLowerCase();
   return query

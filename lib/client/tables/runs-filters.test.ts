@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../api/client';
 import { runRowValues } from './runs-columns';
-import { DEFAULT_SORTING, filterOptions, RUN_FILTER_FNS, runsListFromSearch, runsListToSearch, type RunsListState } from './runs-filters';
+import {
+  DEFAULT_SORTING,
+  filterOptions,
+  RUN_FILTER_FNS,
+  runsListFromSearch,
+  runsListToSearch,
+  type RunsListState,
+} from './runs-filters';
 
 const base: RunSummary = {
   id: '',
@@ -31,7 +38,14 @@ const base: RunSummary = {
 const rows = [
   base,
   { ...base, id: 'b', status: 'failed', reason: 'attempt_budget', verdict: null, preset: 'naive' },
-  { ...base, id: 'c', status: 'failed', reason: 'retries_exhausted', verdict: 'not_done', scenario: 'huge-log' },
+  {
+    ...base,
+    id: 'c',
+    status: 'failed',
+    reason: 'retries_exhausted',
+    verdict: 'not_done',
+    scenario: 'huge-log',
+  },
 ].map((r) => runRowValues(r as RunSummary));
 
 describe('runs list filters', () => {
@@ -69,7 +83,11 @@ describe('runs list filters', () => {
       ['sim-openai / gpt-sim-4o', 1],
     ]);
     const matches = (value: string) =>
-      all.filter((row) => RUN_FILTER_FNS.vendorModel!({ original: row } as never, 'vendorModel', value, () => {})).map((r) => r.id);
+      all
+        .filter((row) =>
+          RUN_FILTER_FNS.vendorModel!({ original: row } as never, 'vendorModel', value, () => {}),
+        )
+        .map((r) => r.id);
     expect(matches('sim-openai / gpt-sim-4o')).toEqual(['s']);
     expect(matches('sim-anthropic / claude-sim-sonnet')).toEqual(['', 'b', 'c', 's']);
   });
@@ -97,7 +115,11 @@ describe('runs list filters', () => {
   });
 
   it('a hand-edited address with junk in it loses the junk, not the page', () => {
-    const read = runsListFromSearch(new URLSearchParams('verdict=maybe&from=yesterday&to=2026-11-30&sort=nonsense&preset=&scenario=huge-log'));
+    const read = runsListFromSearch(
+      new URLSearchParams(
+        'verdict=maybe&from=yesterday&to=2026-11-30&sort=nonsense&preset=&scenario=huge-log',
+      ),
+    );
     expect(read).toEqual({
       words: '',
       sorting: DEFAULT_SORTING,

@@ -50,7 +50,8 @@ export const RUN_FILTER_FNS: Partial<Record<RunColumnId, FilterFn<RunRowValues>>
   seed: (row, _id, value: string) => String(row.original.seed ?? '') === value.trim(),
   // A status ("failed") matches every run that ended so; a whole outcome ("failed · attempt_budget") only those.
   outcome: (row, _id, value: string) => row.original.outcome === value || row.original.status === value,
-  verdict: (row, _id, value: string) => (value === NO_VERDICT ? row.original.verdictId === undefined : row.original.verdictId === value),
+  verdict: (row, _id, value: string) =>
+    value === NO_VERDICT ? row.original.verdictId === undefined : row.original.verdictId === value,
   date: (row, _id, value: DateRange) => {
     const at = row.original.date;
     if (value.from && DAY.test(value.from) && at < dayStart(value.from)) return false;

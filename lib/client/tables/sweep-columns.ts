@@ -44,10 +44,38 @@ const runTime = (ms: number | null): string => (ms === null ? '—' : formatMs(m
 const pct = (v: number): string => `${(v * 100).toFixed(0)} %`;
 
 export const SWEEP_COLUMNS: readonly SweepColumn[] = [
-  { id: 'config', header: 'configuration', title: 'the recovery configuration', value: (r) => r.config_label, show: (r) => r.config_label, numeric: false },
-  { id: 'scenario', header: 'scenario', title: 'the scenario', value: (r) => r.scenario, show: (r) => r.scenario, numeric: false },
-  { id: 'fault_plan', header: 'faults', title: 'the fault plan', value: (r) => r.fault_plan, show: (r) => r.fault_plan, numeric: false },
-  { id: 'vendor', header: 'vendor', title: 'the simulated vendor, or the real endpoint', value: (r) => r.vendor, show: (r) => r.vendor, numeric: false },
+  {
+    id: 'config',
+    header: 'configuration',
+    title: 'the recovery configuration',
+    value: (r) => r.config_label,
+    show: (r) => r.config_label,
+    numeric: false,
+  },
+  {
+    id: 'scenario',
+    header: 'scenario',
+    title: 'the scenario',
+    value: (r) => r.scenario,
+    show: (r) => r.scenario,
+    numeric: false,
+  },
+  {
+    id: 'fault_plan',
+    header: 'faults',
+    title: 'the fault plan',
+    value: (r) => r.fault_plan,
+    show: (r) => r.fault_plan,
+    numeric: false,
+  },
+  {
+    id: 'vendor',
+    header: 'vendor',
+    title: 'the simulated vendor, or the real endpoint',
+    value: (r) => r.vendor,
+    show: (r) => r.vendor,
+    numeric: false,
+  },
   {
     id: 'model',
     header: 'model',
@@ -66,7 +94,14 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
     numeric: false,
     optional: true,
   },
-  { id: 'runs', header: 'runs', title: 'runs finished in this cell', value: (r) => r.runs, show: (r) => String(r.runs), numeric: true },
+  {
+    id: 'runs',
+    header: 'runs',
+    title: 'runs finished in this cell',
+    value: (r) => r.runs,
+    show: (r) => String(r.runs),
+    numeric: true,
+  },
   {
     id: 'completion_rate',
     header: 'loop complete',
@@ -82,7 +117,8 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
     title:
       "runs whose task verdict was done: the scenario's own check on the final workspace (task_verdict), not how the loop ended; with the 95 % Wilson interval and the runs the check could not judge",
     value: (r) => r.verdict_rate,
-    show: (r) => `${pct(r.verdict_rate)} (${pct(r.verdict_ci[0])}–${pct(r.verdict_ci[1])})${r.unchecked > 0 ? ` · ${r.unchecked} unchecked` : ''}`,
+    show: (r) =>
+      `${pct(r.verdict_rate)} (${pct(r.verdict_ci[0])}–${pct(r.verdict_ci[1])})${r.unchecked > 0 ? ` · ${r.unchecked} unchecked` : ''}`,
     better: 'high',
     numeric: true,
   },

@@ -11,7 +11,12 @@ export interface SweepCounterpart {
  * the sweep's other configurations — the pairs that differ only by configuration, so
  * /compare shows what the configuration changed.
  */
-export function sweepCounterparts(options: { row: SweepRow; rows: readonly SweepRow[]; runs: readonly SweepRunMetrics[]; seed: number }): SweepCounterpart[] {
+export function sweepCounterparts(options: {
+  row: SweepRow;
+  rows: readonly SweepRow[];
+  runs: readonly SweepRunMetrics[];
+  seed: number;
+}): SweepCounterpart[] {
   const { row, rows, runs, seed } = options;
   const out: SweepCounterpart[] = [];
   for (const other of rows) {

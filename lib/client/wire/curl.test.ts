@@ -23,7 +23,13 @@ describe('curlFor', () => {
   });
 
   it('uses a bearer key for the OpenAI-style dialects, a fence the body cannot end, and nothing for a body not kept', () => {
-    const curl = curlFor({ vendor: 'sim-deepseek', model: 'm', url: 'http://sim.deepseek.local/v1/chat/completions', chars: 10, body: { content: 'JSON' } })!;
+    const curl = curlFor({
+      vendor: 'sim-deepseek',
+      model: 'm',
+      url: 'http://sim.deepseek.local/v1/chat/completions',
+      chars: 10,
+      body: { content: 'JSON' },
+    })!;
     expect(curl).toContain('-H "authorization: Bearer $DEEPSEEK_API_KEY"');
     expect(curl).toContain("<<'JSON_'");
     expect(curlFor({ vendor: 'openai', model: 'm', chars: 300_000, omitted: 'too large' })).toBeUndefined();
@@ -37,9 +43,21 @@ describe('curlFor', () => {
   });
 
   it('picks the headers by the vendor’s dialect, not by the path', () => {
-    const curl = curlFor({ vendor: 'anthropic', model: 'm', url: 'https://gateway.example.test/anthropic', chars: 2, body: {} })!;
+    const curl = curlFor({
+      vendor: 'anthropic',
+      model: 'm',
+      url: 'https://gateway.example.test/anthropic',
+      chars: 2,
+      body: {},
+    })!;
     expect(curl).toContain('-H "x-api-key: $ANTHROPIC_API_KEY"');
-    const responses = curlFor({ vendor: 'openai-responses', model: 'm', url: 'https://api.openai.com/v1/responses', chars: 2, body: {} })!;
+    const responses = curlFor({
+      vendor: 'openai-responses',
+      model: 'm',
+      url: 'https://api.openai.com/v1/responses',
+      chars: 2,
+      body: {},
+    })!;
     expect(responses.split('\n')[0]).toBe("curl 'https://api.openai.com/v1/responses' \\");
     expect(responses).toContain('-H "authorization: Bearer $OPENAI_API_KEY"');
   });

@@ -16,7 +16,13 @@ export function curlFor(sent: SentBody): string | undefined {
   const json = JSON.stringify(sent.body, null, 2);
   let fence = 'JSON';
   while (json.includes(fence)) fence = `${fence}_`;
-  return [`curl ${quote(sent.url)} \\`, ...headers.map((h) => `  -H "${h}" \\`), `  --data-binary @- <<'${fence}'`, json, fence].join('\n');
+  return [
+    `curl ${quote(sent.url)} \\`,
+    ...headers.map((h) => `  -H "${h}" \\`),
+    `  --data-binary @- <<'${fence}'`,
+    json,
+    fence,
+  ].join('\n');
 }
 
 /** Why a sent body offers no curl command (undefined: it offers one). */

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { lineDiff } from './line-diff';
 
-const kinds = (text: ReturnType<typeof lineDiff>) => text.lines.map((l) => `${l.kind === 'same' ? ' ' : l.kind === 'added' ? '+' : '-'}${l.text}`);
+const kinds = (text: ReturnType<typeof lineDiff>) =>
+  text.lines.map((l) => `${l.kind === 'same' ? ' ' : l.kind === 'added' ? '+' : '-'}${l.text}`);
 
 describe('lineDiff', () => {
   it('keeps what both bodies share and marks what one side dropped and the other added', () => {
-    const before = ['{', '  "role": "assistant",', '  "signature": "sig-A",', '  "text": "hi"', '}'].join('\n');
-    const after = ['{', '  "role": "assistant",', '  "text": "hi",', '  "reasoning_content": ""', '}'].join('\n');
+    const before = ['{', '  "role": "assistant",', '  "signature": "sig-A",', '  "text": "hi"', '}'].join(
+      '\n',
+    );
+    const after = ['{', '  "role": "assistant",', '  "text": "hi",', '  "reasoning_content": ""', '}'].join(
+      '\n',
+    );
     const diff = lineDiff(before, after);
     expect(kinds(diff)).toEqual([
       ' {',

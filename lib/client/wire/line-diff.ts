@@ -27,7 +27,12 @@ export function lineDiff(left: string, right: string): LineDiff {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail += 1;
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
   const same = (text: string): DiffLine => ({ kind: 'same', text });
@@ -35,7 +40,10 @@ export function lineDiff(left: string, right: string): LineDiff {
   let unaligned: string | undefined;
   if (midA.length * midB.length > MAX_CELLS) {
     unaligned = `${midA.length.toLocaleString('en-US')} × ${midB.length.toLocaleString('en-US')} differing lines are too many to align: shown removed, then added`;
-    lines.push(...midA.map((text): DiffLine => ({ kind: 'removed', text })), ...midB.map((text): DiffLine => ({ kind: 'added', text })));
+    lines.push(
+      ...midA.map((text): DiffLine => ({ kind: 'removed', text })),
+      ...midB.map((text): DiffLine => ({ kind: 'added', text })),
+    );
   } else {
     lines.push(...alignMiddle(midA, midB));
   }
@@ -56,7 +64,10 @@ function alignMiddle(a: readonly string[], b: readonly string[]): DiffLine[] {
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i -= 1) {
     for (let j = m - 1; j >= 0; j -= 1) {
-      lcs[i * (m + 1) + j] = a[i] === b[j] ? lcs[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * (m + 1) + j + 1]! + 1
+          : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
     }
   }
   const out: DiffLine[] = [];

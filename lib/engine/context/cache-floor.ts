@@ -18,7 +18,8 @@ export function cacheFloorCheck(
   cachedTokens: number,
 ): CacheFloorDecision | undefined {
   const { promptCaching, protectionFloorTokens: floorTokens, forcedBypassesFloor } = cache;
-  if (!promptCaching || floorTokens === 0 || trigger === 'manual' || cachedTokens < floorTokens) return undefined;
+  if (!promptCaching || floorTokens === 0 || trigger === 'manual' || cachedTokens < floorTokens)
+    return undefined;
   const warm = `the last request read ${cachedTokens} tokens from the prompt cache (floor ${floorTokens})`;
   if (trigger === 'overflow' && forcedBypassesFloor) {
     return {
@@ -27,7 +28,8 @@ export function cacheFloorCheck(
       record: { decision: 'bypassed', cachedTokens, floorTokens },
     };
   }
-  const next = trigger === 'overflow' ? 'the waterfall goes on to its next rung' : 'the history is sent as it is';
+  const next =
+    trigger === 'overflow' ? 'the waterfall goes on to its next rung' : 'the history is sent as it is';
   return {
     decision: 'held_back',
     reason: `held back by the cache-protection floor: ${warm}, and a summary would rewrite that prefix; ${next}`,

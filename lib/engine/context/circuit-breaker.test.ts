@@ -8,7 +8,11 @@ describe('CircuitBreaker', () => {
     const breaker = new CircuitBreaker({ failures: 3, cooldownMs: 300_000 });
     expect(breaker.failure(1_000).state).toBe('closed');
     expect(breaker.failure(2_000).state).toBe('closed');
-    expect(breaker.failure(3_000)).toMatchObject({ state: 'open', consecutiveFailures: 3, reopenAt: 303_000 });
+    expect(breaker.failure(3_000)).toMatchObject({
+      state: 'open',
+      consecutiveFailures: 3,
+      reopenAt: 303_000,
+    });
     expect(breaker.check(302_999).verdict).toMatchObject({ allowed: false, reopenAt: 303_000 });
     const probe = breaker.check(303_000);
     expect(probe.verdict).toEqual({ allowed: true, probe: true });
@@ -62,10 +66,16 @@ describe('the breaker through the loop', () => {
     expect(opened.reopen_at).toBe(opened.ts + 5_000);
     expect(halfOpen.ts).toBeGreaterThanOrEqual(opened.reopen_at!);
     // While open, summaries were refused without a request to the vendor.
-    const refused = ofType(events, 'compaction').filter((c) => c.step === 'summary' && /breaker open/.test(c.reason));
+    const refused = ofType(events, 'compaction').filter(
+      (c) => c.step === 'summary' && /breaker open/.test(c.reason),
+    );
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
-      expect(ofType(events, 'model_request').some((m) => m.background && m.iteration === r.iteration && m.ts >= r.ts - 1e-6 && m.ts <= r.ts)).toBe(false);
+      expect(
+        ofType(events, 'model_request').some(
+          (m) => m.background && m.iteration === r.iteration && m.ts >= r.ts - 1e-6 && m.ts <= r.ts,
+        ),
+      ).toBe(false);
     }
     // The probe was a real summary call, and it replaced history.
     const probe = ofType(events, 'compaction').find((c) => c.step === 'summary' && c.ok)!;
@@ -96,7 +106,9 @@ describe('the breaker through the loop', () => {
   it('with the breaker off, every turn past the threshold tries (and fails) another summary', async () => {
     const events = await runToEnd(config(brokenSummarizer(), { breaker: false }));
     expect(ofType(events, 'breaker')).toEqual([]);
-    const failed = ofType(events, 'compaction').filter((c) => c.step === 'summary' && !c.ok && c.trigger === 'proactive');
+    const failed = ofType(events, 'compaction').filter(
+      (c) => c.step === 'summary' && !c.ok && c.trigger === 'proactive',
+    );
     expect(failed.length).toBeGreaterThan(5);
     expect(failed.every((f) => f.reason === 'the summary call failed')).toBe(true);
   });

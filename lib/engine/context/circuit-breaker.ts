@@ -1,6 +1,7 @@
 import type { BreakerState } from '@/lib/protocol';
 
-export type BreakerVerdict = { allowed: true; probe: boolean } | { allowed: false; reopenAt: number; reason: string };
+export type BreakerVerdict =
+  { allowed: true; probe: boolean } | { allowed: false; reopenAt: number; reason: string };
 
 export interface BreakerTransition {
   state: BreakerState;
@@ -38,12 +39,18 @@ export class CircuitBreaker {
     const reopenAt = this.openedAt + this.options.cooldownMs;
     if (now < reopenAt) {
       const left = Math.ceil((reopenAt - now) / 1000);
-      return { verdict: { allowed: false, reopenAt, reason: `circuit breaker open: next probe in ${left} s` } };
+      return {
+        verdict: { allowed: false, reopenAt, reason: `circuit breaker open: next probe in ${left} s` },
+      };
     }
     this.current = 'half_open';
     return {
       verdict: { allowed: true, probe: true },
-      transition: { state: 'half_open', consecutiveFailures: this.failures, reason: 'cool-down over: the next summary call is a probe' },
+      transition: {
+        state: 'half_open',
+        consecutiveFailures: this.failures,
+        reason: 'cool-down over: the next summary call is a probe',
+      },
     };
   }
 
@@ -54,7 +61,11 @@ export class CircuitBreaker {
     this.current = 'closed';
     this.failures = 0;
     if (was === 'closed' && !hadFailures) return undefined;
-    return { state: 'closed', consecutiveFailures: 0, reason: was === 'half_open' ? 'the probe succeeded' : 'a summary call succeeded' };
+    return {
+      state: 'closed',
+      consecutiveFailures: 0,
+      reason: was === 'half_open' ? 'the probe succeeded' : 'a summary call succeeded',
+    };
   }
 
   /** A summary call failed (after its own retries): count it, and open at the threshold. */
@@ -68,7 +79,9 @@ export class CircuitBreaker {
         state: 'open',
         consecutiveFailures: this.failures,
         reopenAt: now + this.options.cooldownMs,
-        reason: probeFailed ? 'the probe failed: open again' : `${this.failures} consecutive summary failures`,
+        reason: probeFailed
+          ? 'the probe failed: open again'
+          : `${this.failures} consecutive summary failures`,
       };
     }
     return {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/protocol';
 import { compactOldResults } from './compact-old-results';
 
-const call = (id: string): Message => ({ role: 'assistant', parts: [{ type: 'tool_call', id, name: 'read_file', argsText: '{}', args: {} }] });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  parts: [{ type: 'tool_call', id, name: 'read_file', argsText: '{}', args: {} }],
+});
 const result = (id: string, size: number): Message => ({
   role: 'user',
   parts: [{ type: 'tool_result', callId: id, content: 'x'.repeat(size), isError: false }],

@@ -58,7 +58,11 @@ function stubbedCopy(message: Message, key: string): Message {
   const hit = copies.get(message);
   if (hit?.key === key) return hit.copy;
   const ids = new Set(key.split('\u0000'));
-  const parts = message.parts.map((part) => (part.type === 'tool_result' && ids.has(part.callId) ? { ...part, content: stubText(part.content.length) } : part));
+  const parts = message.parts.map((part) =>
+    part.type === 'tool_result' && ids.has(part.callId)
+      ? { ...part, content: stubText(part.content.length) }
+      : part,
+  );
   const copy = { ...message, parts };
   copies.set(message, { key, copy });
   return copy;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
-const growing = { provider: { vendor: 'sim-anthropic' as const, model: 'claude-sim-16k' }, scenario: 'growing-context' };
+const growing = {
+  provider: { vendor: 'sim-anthropic' as const, model: 'claude-sim-16k' },
+  scenario: 'growing-context',
+};
 
 describe('the context channel through the loop', () => {
   it('records every request copy with its size against the window, estimated before and reported after', async () => {
@@ -17,7 +20,8 @@ describe('the context channel through the loop', () => {
     // Each copy carries the whole log here, and the estimate tracks what the vendor reported within 10 %.
     sent.forEach((s, i) => {
       expect(s.messages).toHaveLength(s.log_messages);
-      if (i > 0) expect(Math.abs(s.tokens_est - calls[i]!.input_tokens) / calls[i]!.input_tokens).toBeLessThan(0.1);
+      if (i > 0)
+        expect(Math.abs(s.tokens_est - calls[i]!.input_tokens) / calls[i]!.input_tokens).toBeLessThan(0.1);
     });
     expect(sent.at(-1)!.tokens_est).toBeGreaterThan(sent[0]!.tokens_est * 5);
   });
@@ -31,7 +35,9 @@ describe('the context channel through the loop', () => {
     expect(summary!.tokens_after).toBeLessThan(summary!.tokens_before / 2);
     expect(summary!.summary).toMatch(/Done so far:\n- list_files/);
     const after = ofType(events, 'context_sent').filter((s) => s.iteration > summary!.iteration);
-    expect(after.every((s) => s.messages[0]!.kind === 'text' && s.messages[0]!.origin === 'summary')).toBe(true);
+    expect(after.every((s) => s.messages[0]!.kind === 'text' && s.messages[0]!.origin === 'summary')).toBe(
+      true,
+    );
     // The vendor's reports confirm the smaller requests; no file is read twice.
     const next = ofType(events, 'llm_call').find((c) => c.iteration === summary!.iteration)!;
     expect(next.input_tokens).toBeLessThan(summary!.tokens_before / 2);

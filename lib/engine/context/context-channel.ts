@@ -102,13 +102,27 @@ export class ContextChannel {
         if (!(this.config.waterfall && result.stopReason === 'context_window')) {
           this.meter.calibrate(sent.messages, result.usage.inputTokens);
           this.lastCacheRead = result.usage.cachedInput?.read ?? 0;
-          if (used > 0) this.emit({ event: 'context_recovered', iteration, recovery_attempts: used, tokens_est: this.meter.measure(sent.messages) });
+          if (used > 0)
+            this.emit({
+              event: 'context_recovered',
+              iteration,
+              recovery_attempts: used,
+              tokens_est: this.meter.measure(sent.messages),
+            });
           return result;
         }
         options.account(result);
-        overflow = { source: 'stop_reason', message: `the context window cut the response (${result.vendorStopReason})` };
+        overflow = {
+          source: 'stop_reason',
+          message: `the context window cut the response (${result.vendorStopReason})`,
+        };
       } catch (error) {
-        if (!(this.handlesOverflow && error instanceof ModelCallFailed && error.category === 'context_length')) throw error;
+        if (!(
+          this.handlesOverflow &&
+          error instanceof ModelCallFailed &&
+          error.category === 'context_length'
+        ))
+          throw error;
         overflow = { source: error.opened ? 'in_stream' : 'before_stream', message: error.message };
       }
       // s11 tries its reactive compact once per run (has_attempted_reactive_compact).
@@ -134,14 +148,23 @@ export class ContextChannel {
       }
       if (this.reactive) {
         this.reactiveSpent = true;
-        reactiveTrim(this.host, { messages, iteration, attempt: used, keep: this.config.reactiveKeepMessages });
+        reactiveTrim(this.host, {
+          messages,
+          iteration,
+          attempt: used,
+          keep: this.config.reactiveKeepMessages,
+        });
       } else await this.waterfall({ messages, iteration, attempt: used });
       sent = this.publish({ messages, iteration });
     }
   }
 
   /** Before a request: routine stubs, then a full compaction when asked for or near the threshold. */
-  private async prepare(options: { messages: readonly Message[]; iteration: number; compactNow: boolean }): Promise<SentCopy> {
+  private async prepare(options: {
+    messages: readonly Message[];
+    iteration: number;
+    compactNow: boolean;
+  }): Promise<SentCopy> {
     const { messages, iteration } = options;
     this.current = { messages, iteration };
     this.view.noteIterations(messages, iteration - 1);
@@ -151,7 +174,8 @@ export class ContextChannel {
       await summarizeHistory(this.host, { messages, iteration, trigger: 'manual' });
     } else if (this.config.proactive && this.window() > 0) {
       const size = this.meter.measure(this.build(messages, iteration).messages);
-      if (size >= this.threshold()) await summarizeHistory(this.host, { messages, iteration, trigger: 'proactive' });
+      if (size >= this.threshold())
+        await summarizeHistory(this.host, { messages, iteration, trigger: 'proactive' });
     }
     return this.publish({ messages, iteration });
   }
@@ -163,10 +187,25 @@ export class ContextChannel {
    */
   private build(messages: readonly Message[], iteration: number): SentCopy {
     const { view, meter } = this;
-    const key = [messages, messages.length, iteration, view.from, view.summary, view.trimmed, view.forcedStubs.size, meter.scale];
+    const key = [
+      messages,
+      messages.length,
+      iteration,
+      view.from,
+      view.summary,
+      view.trimmed,
+      view.forcedStubs.size,
+      meter.scale,
+    ];
     const last = this.lastBuild;
     if (last && key.every((value, i) => value === last.key[i])) return last.copy;
-    const copy = view.build({ messages, config: this.options.recovery.context, iteration, count: (m) => meter.message(m), task: taskText(messages) });
+    const copy = view.build({
+      messages,
+      config: this.options.recovery.context,
+      iteration,
+      count: (m) => meter.message(m),
+      task: taskText(messages),
+    });
     this.lastBuild = { key, copy };
     return copy;
   }
@@ -211,14 +250,25 @@ export class ContextChannel {
   }
 
   /** The waterfall for one overflow recovery: each rung in order until the copy fits under the threshold. */
-  private async waterfall(options: { messages: readonly Message[]; iteration: number; attempt: number }): Promise<void> {
+  private async waterfall(options: {
+    messages: readonly Message[];
+    iteration: number;
+    attempt: number;
+  }): Promise<void> {
     const { messages, iteration, attempt } = options;
-    const fits = (): boolean => this.meter.measure(this.build(messages, iteration).messages) <= this.threshold();
+    const fits = (): boolean =>
+      this.meter.measure(this.build(messages, iteration).messages) <= this.threshold();
     microCompact(this.host, { messages, iteration, attempt });
     if (fits()) return;
     const summary = await summarizeHistory(this.host, { messages, iteration, trigger: 'overflow', attempt });
     if (fits()) return;
-    hardTrim(this.host, { messages, iteration, attempt, local: summary === 'failed', floor: this.config.trimFloor });
+    hardTrim(this.host, {
+      messages,
+      iteration,
+      attempt,
+      local: summary === 'failed',
+      floor: this.config.trimFloor,
+    });
   }
 
   private reactiveSpent = false;
@@ -228,7 +278,9 @@ export class ContextChannel {
     return this.config.reactive && !this.config.waterfall;
   }
 
-  private step(options: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> }): void {
+  private step(
+    options: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> },
+  ): void {
     const stubbed = options.stubbed.map(([id, chars]) => ({
       callId: id,
       tool: this.toolNames.get(id) ?? 'tool',
@@ -236,7 +288,10 @@ export class ContextChannel {
       iteration: this.resultIteration.get(id) ?? options.iteration,
     }));
     const kept = options.ok ? this.cacheKept() : undefined;
-    const record = kept === undefined ? options : { ...options, cacheKept: kept, reason: `${options.reason}; ${cacheNote(kept)}` };
+    const record =
+      kept === undefined
+        ? options
+        : { ...options, cacheKept: kept, reason: `${options.reason}; ${cacheNote(kept)}` };
     emitCompaction(this.options.emit, { ...record, stubbed });
   }
 
@@ -267,20 +322,25 @@ export class ContextChannel {
   private learned: { messages: readonly Message[]; upTo: number } | undefined;
 
   private learnToolNames(messages: readonly Message[]): void {
-    const from = this.learned?.messages === messages && this.learned.upTo <= messages.length ? this.learned.upTo : 0;
+    const from =
+      this.learned?.messages === messages && this.learned.upTo <= messages.length ? this.learned.upTo : 0;
     this.learned = { messages, upTo: messages.length };
     for (let i = from; i < messages.length; i++) {
       const message = messages[i]!;
       for (const part of message.parts) {
         if (part.type === 'tool_call') this.toolNames.set(part.id, part.name);
-        if (part.type === 'tool_result' && !this.resultIteration.has(part.callId)) this.resultIteration.set(part.callId, this.view.iteration(message));
+        if (part.type === 'tool_result' && !this.resultIteration.has(part.callId))
+          this.resultIteration.set(part.callId, this.view.iteration(message));
       }
     }
   }
 
   /** Tokens the stubs of these results save, at the meter's scale. */
   private savedBy(stubs: ReadonlyArray<readonly [string, number]>): number {
-    return stubs.reduce((sum, [, chars]) => sum + Math.max(0, Math.ceil(chars / 4) - estimateText(stubText(chars))), 0);
+    return stubs.reduce(
+      (sum, [, chars]) => sum + Math.max(0, Math.ceil(chars / 4) - estimateText(stubText(chars))),
+      0,
+    );
   }
 
   private emit(body: EventBody): void {

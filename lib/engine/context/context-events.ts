@@ -34,13 +34,24 @@ export function emitCompaction(emit: Emit, record: CompactionRecord): void {
     tokens_after: record.after,
     messages_before: record.messagesBefore,
     messages_after: record.messagesAfter,
-    stubbed: record.stubbed.map((s) => ({ call_id: s.callId, tool: s.tool, chars: s.chars, iteration: s.iteration })),
+    stubbed: record.stubbed.map((s) => ({
+      call_id: s.callId,
+      tool: s.tool,
+      chars: s.chars,
+      iteration: s.iteration,
+    })),
     ...(record.summary !== undefined ? { summary: record.summary } : {}),
     reason: record.reason,
     ...(record.attempt !== undefined ? { recovery_attempt: record.attempt } : {}),
     ...(record.cacheKept !== undefined ? { cache_kept_messages: record.cacheKept } : {}),
     ...(record.cacheFloor
-      ? { cache_floor: { decision: record.cacheFloor.decision, cached_tokens: record.cacheFloor.cachedTokens, floor_tokens: record.cacheFloor.floorTokens } }
+      ? {
+          cache_floor: {
+            decision: record.cacheFloor.decision,
+            cached_tokens: record.cacheFloor.cachedTokens,
+            floor_tokens: record.cacheFloor.floorTokens,
+          },
+        }
       : {}),
   });
 }

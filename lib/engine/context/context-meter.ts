@@ -18,7 +18,11 @@ export class ContextMeter {
   constructor(private readonly options: { system: string; tools: readonly ToolSpec[] }) {}
 
   private raw(messages: readonly Message[]): number {
-    return estimateRequestTokens({ system: this.options.system, messages: messages as Message[], tools: this.options.tools as ToolSpec[] });
+    return estimateRequestTokens({
+      system: this.options.system,
+      messages: messages as Message[],
+      tools: this.options.tools as ToolSpec[],
+    });
   }
 
   /** Estimated input tokens of a request carrying these messages. */

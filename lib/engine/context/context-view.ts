@@ -4,7 +4,8 @@ import { compactOldResults } from './compact-old-results';
 
 type OldResultConfig = z.infer<typeof ContextConfigSchema>;
 
-export const SUMMARY_HEADER = '[Summary of the earlier conversation, written by a compaction call. The messages it covers are no longer sent.]';
+export const SUMMARY_HEADER =
+  '[Summary of the earlier conversation, written by a compaction call. The messages it covers are no longer sent.]';
 
 /** The request copy for one request: what the vendor receives, and its description for the log. */
 export interface SentCopy {
@@ -32,7 +33,8 @@ export class ContextView {
   /** Stamps messages the loop added since the last request with the iteration they came from. */
   noteIterations(messages: readonly Message[], previousIteration: number): void {
     // The log only grows: what was stamped at the last call is still stamped.
-    const from = this.noted?.messages === messages && this.noted.upTo <= messages.length ? this.noted.upTo : 0;
+    const from =
+      this.noted?.messages === messages && this.noted.upTo <= messages.length ? this.noted.upTo : 0;
     this.noted = { messages, upTo: messages.length };
     for (let i = from; i < messages.length; i++) {
       const message = messages[i]!;
@@ -47,7 +49,13 @@ export class ContextView {
   }
 
   /** The copy to send: a head (summary and trim note) when history was cut, then the kept log messages with stubs. */
-  build(options: { messages: readonly Message[]; config: OldResultConfig; iteration: number; count: (m: Message) => number; task: string }): SentCopy {
+  build(options: {
+    messages: readonly Message[];
+    config: OldResultConfig;
+    iteration: number;
+    count: (m: Message) => number;
+    task: string;
+  }): SentCopy {
     const { messages, config, iteration, count } = options;
     const kept = this.from === 0 ? messages : messages.slice(this.from);
     const compacted = compactOldResults({
@@ -84,7 +92,13 @@ export class ContextView {
   }
 
   /** How the context_sent event describes one sent log message (built per request: tokens follow the meter's scale). */
-  private ref(message: Message, from: number, tokens: number, stubs: ReadonlyMap<string, number>, iteration: number): SentMessage {
+  private ref(
+    message: Message,
+    from: number,
+    tokens: number,
+    stubs: ReadonlyMap<string, number>,
+    iteration: number,
+  ): SentMessage {
     if (message.role === 'assistant') return { kind: 'assistant', iteration: from, tokens };
     let results = false;
     const stubbed: { call_id: string; chars: number; since: number }[] = [];
@@ -92,7 +106,8 @@ export class ContextView {
       if (p.type !== 'tool_result') continue;
       results = true;
       const chars = stubs.get(p.callId);
-      if (chars !== undefined) stubbed.push({ call_id: p.callId, chars, since: this.stubSince.get(p.callId) ?? iteration });
+      if (chars !== undefined)
+        stubbed.push({ call_id: p.callId, chars, since: this.stubSince.get(p.callId) ?? iteration });
     }
     if (results) return { kind: 'results', iteration: from, tokens, stubs: stubbed };
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
@@ -103,7 +118,8 @@ export class ContextView {
   private headText(task: string): string | undefined {
     if (this.from === 0) return undefined;
     const note = `[${this.trimmed} older message${this.trimmed === 1 ? ' was' : 's were'} trimmed to fit the context window.]`;
-    if (this.summary) return [SUMMARY_HEADER, this.summary.text, ...(this.trimmed > 0 ? [note] : [])].join('\n\n');
+    if (this.summary)
+      return [SUMMARY_HEADER, this.summary.text, ...(this.trimmed > 0 ? [note] : [])].join('\n\n');
     return `${note}\n\nThe task: ${task}`;
   }
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, StreamPart } from '@/lib/providers/types';
-import { apiError, textResponse, toolCallResponse, type ScriptedResponse } from '@/lib/providers/scripted-provider';
+import {
+  apiError,
+  textResponse,
+  toolCallResponse,
+  type ScriptedResponse,
+} from '@/lib/providers/scripted-provider';
 import { ofType, terminateOf } from '@/lib/testing/run-to-end';
 import { runScripted } from '@/lib/testing/run-scripted';
 
@@ -15,8 +20,14 @@ function script(turns: ScriptedResponse[]) {
   };
 }
 
-const tooLong = apiError({ status: 400, type: 'invalid_request_error', message: 'prompt is too long: 40000 tokens > 32000 maximum' });
-const readReadme = toolCallResponse({ calls: [{ id: 'toolu_1', name: 'read_file', argsText: '{"path":"README.md"}' }] });
+const tooLong = apiError({
+  status: 400,
+  type: 'invalid_request_error',
+  message: 'prompt is too long: 40000 tokens > 32000 maximum',
+});
+const readReadme = toolCallResponse({
+  calls: [{ id: 'toolu_1', name: 'read_file', argsText: '{"path":"README.md"}' }],
+});
 const foreground = (requests: ModelRequest[]) => requests.filter((r) => r.tools.length > 0);
 
 /** Overflow signals the vendor gives after the stream opened, through the loop on the scripted provider. */
@@ -27,9 +38,15 @@ describe('overflow inside the stream', () => {
       { type: 'text-delta', index: 0, text: 'Looking at the' },
     ];
     const { events, requests } = await runScripted({
-      script: script([readReadme, { parts: opened, end: { kind: 'error', error: tooLong } }, textResponse({ text: 'done' })]),
+      script: script([
+        readReadme,
+        { parts: opened, end: { kind: 'error', error: tooLong } },
+        textResponse({ text: 'done' }),
+      ]),
     });
-    expect(ofType(events, 'context_overflow')).toMatchObject([{ source: 'in_stream', recovery_attempt: 1, outcome: 'recovering' }]);
+    expect(ofType(events, 'context_overflow')).toMatchObject([
+      { source: 'in_stream', recovery_attempt: 1, outcome: 'recovering' },
+    ]);
     expect(ofType(events, 'watchdog_fired')).toEqual([]);
     // The cut text was not kept: the resend carries the same conversation as the failed request.
     const fg = foreground(requests);
@@ -46,9 +63,15 @@ describe('overflow inside the stream', () => {
 
   it("Anthropic's model_context_window_exceeded stop counts as an overflow: the cut answer is billed, not kept, and the step is resent", async () => {
     const { events, requests } = await runScripted({
-      script: script([readReadme, textResponse({ text: 'The answer is', stopReason: 'context_window', outputTokens: 700 }), textResponse({ text: 'done' })]),
+      script: script([
+        readReadme,
+        textResponse({ text: 'The answer is', stopReason: 'context_window', outputTokens: 700 }),
+        textResponse({ text: 'done' }),
+      ]),
     });
-    expect(ofType(events, 'context_overflow')).toMatchObject([{ source: 'stop_reason', outcome: 'recovering' }]);
+    expect(ofType(events, 'context_overflow')).toMatchObject([
+      { source: 'stop_reason', outcome: 'recovering' },
+    ]);
     const fg = foreground(requests);
     expect(fg[2]!.messages.length).toBe(fg[1]!.messages.length);
     const calls = ofType(events, 'llm_call').filter((c) => !c.background);
@@ -61,7 +84,11 @@ describe('overflow inside the stream', () => {
   it("with the waterfall off, the same stop is the output-cap mechanism's (a length-ended round)", async () => {
     const { events } = await runScripted({
       preset: 's11',
-      script: script([readReadme, textResponse({ text: 'The answer is', stopReason: 'context_window' }), textResponse({ text: 'done' })]),
+      script: script([
+        readReadme,
+        textResponse({ text: 'The answer is', stopReason: 'context_window' }),
+        textResponse({ text: 'done' }),
+      ]),
     });
     expect(ofType(events, 'context_overflow')).toEqual([]);
     expect(ofType(events, 'output_recovery').length).toBeGreaterThan(0);

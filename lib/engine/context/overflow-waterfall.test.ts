@@ -7,14 +7,23 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
  * twelve long runbooks on a 16k-window model, so with proactive compaction off the 15th
  * request is over the window and the simulated vendor answers "prompt is too long".
  */
-const small = (compaction: Record<string, unknown>, faults: FaultRule[] = []): Omit<RunConfigInput, 'provider'> & { provider: RunConfigInput['provider'] } => ({
+const small = (
+  compaction: Record<string, unknown>,
+  faults: FaultRule[] = [],
+): Omit<RunConfigInput, 'provider'> & { provider: RunConfigInput['provider'] } => ({
   provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
   scenario: 'growing-context',
   recovery: { compaction: { proactive: false, ...compaction } },
   faults: { rules: faults, tools: [] },
 });
 
-const summaryFault: FaultRule = { id: 'bg', enabled: true, target: 'background', when: { kind: 'always' }, action: { type: 'http_error', status: 500 } };
+const summaryFault: FaultRule = {
+  id: 'bg',
+  enabled: true,
+  target: 'background',
+  when: { kind: 'always' },
+  action: { type: 'http_error', status: 500 },
+};
 
 describe('the overflow waterfall', () => {
   it('without it the overflow ends the run (the naive path)', async () => {
@@ -27,7 +36,12 @@ describe('the overflow waterfall', () => {
   it('rung 1: a micro-compact clears older results, the step is resent and the run finishes', async () => {
     const events = await runToEnd(small({}));
     const [overflow] = ofType(events, 'context_overflow');
-    expect(overflow).toMatchObject({ source: 'before_stream', recovery_attempt: 1, budget: 2, outcome: 'recovering' });
+    expect(overflow).toMatchObject({
+      source: 'before_stream',
+      recovery_attempt: 1,
+      budget: 2,
+      outcome: 'recovering',
+    });
     const rungs = ofType(events, 'compaction').filter((c) => c.trigger === 'overflow');
     expect(rungs.map((r) => r.step)).toEqual(['micro_compact']);
     const sent = ofType(events, 'context_sent').filter((s) => s.iteration === overflow!.iteration);
@@ -38,8 +52,12 @@ describe('the overflow waterfall', () => {
     const calls = ofType(events, 'llm_call').filter((c) => c.iteration === overflow!.iteration);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.input_tokens).toBeLessThan(sent[0]!.threshold);
-    expect(ofType(events, 'tool_call').filter((t) => t.iteration < overflow!.iteration).length).toBe(overflow!.iteration - 1);
-    expect(ofType(events, 'context_recovered')).toMatchObject([{ iteration: overflow!.iteration, recovery_attempts: 1 }]);
+    expect(ofType(events, 'tool_call').filter((t) => t.iteration < overflow!.iteration).length).toBe(
+      overflow!.iteration - 1,
+    );
+    expect(ofType(events, 'context_recovered')).toMatchObject([
+      { iteration: overflow!.iteration, recovery_attempts: 1 },
+    ]);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
 
@@ -55,7 +73,9 @@ describe('the overflow waterfall', () => {
     expect(summary.tokens_after).toBeLessThanOrEqual(Math.floor(16_000 * 0.16));
     expect(summary.summary).toMatch(/read_file \{"path":"docs\/runbooks\/accounts.md"\}/);
     // The summary call was a background request between the overflow and the resend.
-    expect(ofType(events, 'model_request').filter((r) => r.background && r.iteration === summary.iteration)).toHaveLength(1);
+    expect(
+      ofType(events, 'model_request').filter((r) => r.background && r.iteration === summary.iteration),
+    ).toHaveLength(1);
     const after = ofType(events, 'context_sent')
       .filter((s) => s.iteration === summary.iteration)
       .at(-1)!;
@@ -66,7 +86,9 @@ describe('the overflow waterfall', () => {
   it('rung 3: when the summary call fails, a local hard trim drops the oldest messages but keeps the floor of 4', async () => {
     const events = await runToEnd(small({ thresholdRatio: 0.1 }, [summaryFault]));
     const step = ofType(events, 'context_overflow')[0]!.iteration;
-    const rungs = ofType(events, 'compaction').filter((c) => c.trigger === 'overflow' && c.iteration === step);
+    const rungs = ofType(events, 'compaction').filter(
+      (c) => c.trigger === 'overflow' && c.iteration === step,
+    );
     expect(rungs.map((r) => [r.step, r.ok])).toEqual([
       ['micro_compact', true],
       ['summary', false],
@@ -89,7 +111,10 @@ describe('the overflow waterfall', () => {
   });
 
   it('honours the budget of 2: a result no rung can shrink ends the run with context_overflow after two recoveries', async () => {
-    const events = await runToEnd({ provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' }, scenario: 'huge-log' });
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+      scenario: 'huge-log',
+    });
     const overflows = ofType(events, 'context_overflow');
     expect(overflows.map((o) => [o.recovery_attempt, o.outcome])).toEqual([
       [1, 'recovering'],
@@ -98,7 +123,9 @@ describe('the overflow waterfall', () => {
     ]);
     // Two recoveries, three requests of the step to the vendor, then the end.
     const step = overflows[0]!.iteration;
-    expect(ofType(events, 'model_request').filter((r) => r.iteration === step && !r.background)).toHaveLength(3);
+    expect(ofType(events, 'model_request').filter((r) => r.iteration === step && !r.background)).toHaveLength(
+      3,
+    );
     expect(terminateOf(events)).toMatchObject({ reason: 'context_overflow', complete: false });
     expect(terminateOf(events).message).toMatch(/budget 2/);
   });
@@ -106,7 +133,9 @@ describe('the overflow waterfall', () => {
   it('resets the retry budget on success: the resent step gets its own three retries', async () => {
     const base = await runToEnd(small({}));
     const step = ofType(base, 'context_overflow')[0]!.iteration;
-    const first = ofType(base, 'model_request').find((r) => r.iteration === step && !r.background)!.request_no;
+    const first = ofType(base, 'model_request').find(
+      (r) => r.iteration === step && !r.background,
+    )!.request_no;
     // Three overloads spend the step's whole retry budget before the overflow; one more after the resend.
     const overloads: FaultRule = {
       id: 'o',

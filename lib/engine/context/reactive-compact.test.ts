@@ -4,12 +4,27 @@ import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { reactiveCut } from './reactive-compact';
 
 const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] });
-const call = (id: string): Message => ({ role: 'assistant', parts: [{ type: 'tool_call', id, name: 'read_file', argsText: '{}' }] });
-const result = (id: string): Message => ({ role: 'user', parts: [{ type: 'tool_result', callId: id, content: 'x', isError: false }] });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  parts: [{ type: 'tool_call', id, name: 'read_file', argsText: '{}' }],
+});
+const result = (id: string): Message => ({
+  role: 'user',
+  parts: [{ type: 'tool_result', callId: id, content: 'x', isError: false }],
+});
 
 describe('reactiveCut', () => {
   it('keeps the newest N messages, and the call before them when the oldest is its result', () => {
-    const messages = [user('task'), call('a'), result('a'), call('b'), result('b'), call('c'), result('c'), call('d')];
+    const messages = [
+      user('task'),
+      call('a'),
+      result('a'),
+      call('b'),
+      result('b'),
+      call('c'),
+      result('c'),
+      call('d'),
+    ];
     expect(reactiveCut({ messages, from: 0, keep: 5 })).toBe(3);
     // The last 2 start on a result: its call is kept with it.
     expect(reactiveCut({ messages, from: 0, keep: 2 })).toBe(5);
@@ -28,9 +43,18 @@ describe('reactiveCut', () => {
  */
 describe('s11 reactive compact (virtual clock, simulated vendor)', () => {
   it('on prompt-too-long: keep the last 5 messages and retry; the next overflow ends the run (once per run)', async () => {
-    const events = await runToEnd({ provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' }, scenario: 'growing-context', preset: 's11' });
+    const events = await runToEnd({
+      provider: { vendor: 'sim-anthropic', model: 'claude-sim-16k' },
+      scenario: 'growing-context',
+      preset: 's11',
+    });
     const [overflow] = ofType(events, 'context_overflow');
-    expect(overflow).toMatchObject({ source: 'before_stream', recovery_attempt: 1, budget: 1, outcome: 'recovering' });
+    expect(overflow).toMatchObject({
+      source: 'before_stream',
+      recovery_attempt: 1,
+      budget: 1,
+      outcome: 'recovering',
+    });
     const [trim] = ofType(events, 'compaction').filter((c) => c.trigger === 'overflow');
     expect(trim).toMatchObject({ step: 'hard_trim', ok: true, recovery_attempt: 1 });
     expect(trim!.reason).toMatch(/reactive compact: \d+ oldest messages dropped, the last [56] kept/);
@@ -42,7 +66,10 @@ describe('s11 reactive compact (virtual clock, simulated vendor)', () => {
     expect(resent.messages[0]).toMatchObject({ kind: 'text', origin: 'trim_note' });
     expect(resent.messages.length - 1).toBeGreaterThanOrEqual(5);
     expect(resent.messages.length - 1).toBeLessThanOrEqual(6);
-    expect(ofType(events, 'context_recovered')[0]).toMatchObject({ iteration: overflow!.iteration, recovery_attempts: 1 });
+    expect(ofType(events, 'context_recovered')[0]).toMatchObject({
+      iteration: overflow!.iteration,
+      recovery_attempts: 1,
+    });
     // The context keeps growing; s11 has used its one reactive compact, so the next overflow ends the run.
     const later = ofType(events, 'context_overflow').slice(1);
     expect(later).toMatchObject([{ budget: 0, outcome: 'exhausted' }]);

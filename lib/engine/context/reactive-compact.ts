@@ -8,7 +8,11 @@ import { cutPoints } from './context-view';
  * assistant message before it, one more message kept: a slice would send the result without
  * its call, and the vendor refuses that. Undefined: no cut drops anything.
  */
-export function reactiveCut(options: { messages: readonly Message[]; from: number; keep: number }): number | undefined {
+export function reactiveCut(options: {
+  messages: readonly Message[];
+  from: number;
+  keep: number;
+}): number | undefined {
   const { messages, from, keep } = options;
   const start = messages.length - keep;
   return cutPoints(messages, from)

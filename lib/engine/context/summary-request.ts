@@ -12,7 +12,10 @@ const RESULT_CHARS = 1_500;
  * A transcript rather than the messages themselves, because a request that carries tool
  * calls must also offer tools, and a summary call offers none.
  */
-export function summaryTranscript(options: { previousSummary?: string; messages: readonly Message[] }): string {
+export function summaryTranscript(options: {
+  previousSummary?: string;
+  messages: readonly Message[];
+}): string {
   const lines: string[] = [];
   if (options.previousSummary) lines.push('Previous summary:', options.previousSummary, '');
   lines.push('Conversation:');

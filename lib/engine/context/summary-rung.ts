@@ -49,7 +49,11 @@ export async function summarizeHistory(
   const config = deps.recovery.compaction;
   const before = host.build(messages, iteration);
   const tokensBefore = host.measure(before.messages);
-  const fail = (reason: string, outcome: 'skipped' | 'failed', cacheFloor?: CompactionRecord['cacheFloor']): 'skipped' | 'failed' => {
+  const fail = (
+    reason: string,
+    outcome: 'skipped' | 'failed',
+    cacheFloor?: CompactionRecord['cacheFloor'],
+  ): 'skipped' | 'failed' => {
     host.step({
       ...(cacheFloor ? { cacheFloor } : {}),
       iteration,
@@ -70,7 +74,8 @@ export async function summarizeHistory(
   const cut = cutPoints(messages, host.view.from)
     .filter((c) => messages.length - c >= keep)
     .at(-1);
-  if (cut === undefined) return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
+  if (cut === undefined)
+    return fail(`nothing old enough to summarise (the newest ${keep} messages are always kept)`, 'skipped');
   const floor = cacheFloorCheck(deps.recovery.cache, trigger, host.lastCacheRead());
   if (floor?.decision === 'held_back') return fail(floor.reason, 'skipped', floor.record);
   if (config.breaker && trigger !== 'manual') {
@@ -78,7 +83,10 @@ export async function summarizeHistory(
     if (transition) host.recordBreaker(iteration, transition);
     if (!verdict.allowed) return fail(verdict.reason, 'failed');
   }
-  const transcript = summaryTranscript({ previousSummary: host.view.summary?.text, messages: messages.slice(host.view.from, cut) });
+  const transcript = summaryTranscript({
+    previousSummary: host.view.summary?.text,
+    messages: messages.slice(host.view.from, cut),
+  });
   const answer = await backgroundCall({
     binding: deps.binding,
     system: SUMMARY_SYSTEM,

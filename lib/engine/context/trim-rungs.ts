@@ -9,21 +9,30 @@ export interface RungHost {
   build(messages: readonly Message[], iteration: number): SentCopy;
   measure(messages: readonly Message[]): number;
   threshold(): number;
-  step(record: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> }): void;
+  step(
+    record: Omit<CompactionRecord, 'stubbed'> & { stubbed: ReadonlyArray<readonly [string, number]> },
+  ): void;
 }
 
 /** Results shorter than this are left alone by a micro-compact: their stub would be no smaller. */
 const MICRO_MIN_CHARS = 200;
 
 /** Rung 1: every tool result but the latest turn's goes as a stub. */
-export function microCompact(host: RungHost, options: { messages: readonly Message[]; iteration: number; attempt: number }): void {
+export function microCompact(
+  host: RungHost,
+  options: { messages: readonly Message[]; iteration: number; attempt: number },
+): void {
   const { messages, iteration } = options;
   const before = host.build(messages, iteration);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   const fresh: Array<[string, number]> = [];
   for (let i = host.view.from; i < lastAssistant; i++) {
     for (const part of messages[i]!.parts) {
-      if (part.type === 'tool_result' && part.content.length > MICRO_MIN_CHARS && !before.stubs.has(part.callId)) {
+      if (
+        part.type === 'tool_result' &&
+        part.content.length > MICRO_MIN_CHARS &&
+        !before.stubs.has(part.callId)
+      ) {
         host.view.forcedStubs.add(part.callId);
         fresh.push([part.callId, part.content.length]);
       }
@@ -40,13 +49,19 @@ export function microCompact(host: RungHost, options: { messages: readonly Messa
     messagesBefore: before.messages.length,
     messagesAfter: after.messages.length,
     stubbed: fresh,
-    reason: fresh.length > 0 ? `cleared ${fresh.length} older tool result${fresh.length === 1 ? '' : 's'}` : 'no older tool results left to clear',
+    reason:
+      fresh.length > 0
+        ? `cleared ${fresh.length} older tool result${fresh.length === 1 ? '' : 's'}`
+        : 'no older tool results left to clear',
     attempt: options.attempt,
   });
 }
 
 /** s11: on prompt-too-long keep only the newest `reactiveKeepMessages` messages (one more when the oldest is a tool result, to keep its call), then retry once. */
-export function reactiveTrim(host: RungHost, options: { keep: number; messages: readonly Message[]; iteration: number; attempt: number }): void {
+export function reactiveTrim(
+  host: RungHost,
+  options: { keep: number; messages: readonly Message[]; iteration: number; attempt: number },
+): void {
   const { messages, iteration } = options;
   const { keep } = options;
   const before = host.build(messages, iteration);
@@ -80,7 +95,16 @@ export function reactiveTrim(host: RungHost, options: { keep: number; messages: 
 }
 
 /** Rung 3: drop the oldest messages (never below the floor, never between a call and its result). */
-export function hardTrim(host: RungHost, options: { floor: number; messages: readonly Message[]; iteration: number; attempt: number; local: boolean }): void {
+export function hardTrim(
+  host: RungHost,
+  options: {
+    floor: number;
+    messages: readonly Message[];
+    iteration: number;
+    attempt: number;
+    local: boolean;
+  },
+): void {
   const { messages, iteration } = options;
   const { floor } = options;
   const before = host.build(messages, iteration);

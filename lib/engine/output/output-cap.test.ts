@@ -26,7 +26,10 @@ const lastUserText = (request: ModelRequest) => {
 
 describe('output cap recovery through the loop (s11, scripted provider, virtual clock)', () => {
   it('escalates once (8,000 → 64,000, the cut output not kept), then continues 3 times, then ends saying so', async () => {
-    const { events, requests } = await runScripted({ preset: 's11', script: script([cut('first'), cut('second'), cut('third'), cut('fourth'), cut('fifth')]) });
+    const { events, requests } = await runScripted({
+      preset: 's11',
+      script: script([cut('first'), cut('second'), cut('third'), cut('fourth'), cut('fifth')]),
+    });
     const fg = foreground(requests);
     expect(fg.map((r) => r.maxTokens)).toEqual([8_000, 64_000, 64_000, 64_000, 64_000]);
     // The escalated request is the same request: the cut output was not appended.
@@ -42,14 +45,26 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
       ['continue', 3],
       ['exhausted', 3],
     ]);
-    expect(steps[0]).toMatchObject({ max_tokens: 8_000, next_max_tokens: 64_000, kept: false, output_tokens: 500 });
-    expect(terminateOf(events)).toMatchObject({ reason: 'max_tokens', complete: false, message: 'still truncated after 3 continuations' });
+    expect(steps[0]).toMatchObject({
+      max_tokens: 8_000,
+      next_max_tokens: 64_000,
+      kept: false,
+      output_tokens: 500,
+    });
+    expect(terminateOf(events)).toMatchObject({
+      reason: 'max_tokens',
+      complete: false,
+      message: 'still truncated after 3 continuations',
+    });
     // Every call was billed, the dropped one included.
     expect(terminateOf(events).output_tokens).toBe(5 * 500);
   });
 
   it('a continuation that finishes ends the run normally', async () => {
-    const { events } = await runScripted({ preset: 's11', script: script([cut('a'), cut('b'), textResponse({ text: 'done' })]) });
+    const { events } = await runScripted({
+      preset: 's11',
+      script: script([cut('a'), cut('b'), textResponse({ text: 'done' })]),
+    });
     expect(ofType(events, 'output_recovery').map((s) => s.action)).toEqual(['escalate', 'continue']);
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
   });
@@ -58,7 +73,10 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
     const { requests } = await runScripted({
       preset: 's11',
       script: script([
-        { ...cut('a'), parts: cut('a').parts.map((p) => (p.type === 'response-start' ? { ...p, model: 'gpt-sim-4o' } : p)) },
+        {
+          ...cut('a'),
+          parts: cut('a').parts.map((p) => (p.type === 'response-start' ? { ...p, model: 'gpt-sim-4o' } : p)),
+        },
         textResponse({ text: 'done' }),
       ]),
     });
@@ -68,26 +86,45 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
   it('a window-exceeded stop counts as cut: not escalated (a bigger cap cannot help), continued', async () => {
     const { events } = await runScripted({
       preset: 's11',
-      script: script([textResponse({ text: 'x', stopReason: 'context_window' }), textResponse({ text: 'done' })]),
+      script: script([
+        textResponse({ text: 'x', stopReason: 'context_window' }),
+        textResponse({ text: 'done' }),
+      ]),
     });
-    expect(ofType(events, 'output_recovery').map((s) => [s.action, s.stop_reason])).toEqual([['continue', 'context_window']]);
+    expect(ofType(events, 'output_recovery').map((s) => [s.action, s.stop_reason])).toEqual([
+      ['continue', 'context_window'],
+    ]);
     expect(terminateOf(events).complete).toBe(true);
   });
 
   it('without continuations (CodeSmith) a cut answer ends the run with an event that says why', async () => {
-    const sonnet = { ...cut('a'), parts: cut('a').parts.map((p) => (p.type === 'response-start' ? { ...p, model: 'claude-sim-sonnet' } : p)) };
+    const sonnet = {
+      ...cut('a'),
+      parts: cut('a').parts.map((p) =>
+        p.type === 'response-start' ? { ...p, model: 'claude-sim-sonnet' } : p,
+      ),
+    };
     const { events } = await runScripted({ preset: 'codesmith', script: script([sonnet]) });
-    expect(ofType(events, 'output_recovery')).toMatchObject([{ action: 'exhausted', max_continuations: 0, max_tokens: 64_000 }]);
+    expect(ofType(events, 'output_recovery')).toMatchObject([
+      { action: 'exhausted', max_continuations: 0, max_tokens: 64_000 },
+    ]);
     expect(terminateOf(events)).toMatchObject({ reason: 'max_tokens', complete: false });
-    expect(terminateOf(events).message).toMatch(/cut at the 64000-token output cap, and no continuation is configured/);
+    expect(terminateOf(events).message).toMatch(
+      /cut at the 64000-token output cap, and no continuation is configured/,
+    );
   });
 
   it("CodeSmith's preventive 262,144-token budget is asked for within the model's own limit, and each request says so", async () => {
-    const { events, requests } = await runScripted({ preset: 'codesmith', script: script([textResponse({ text: 'done' })]) });
+    const { events, requests } = await runScripted({
+      preset: 'codesmith',
+      script: script([textResponse({ text: 'done' })]),
+    });
     expect(foreground(requests).map((r) => r.maxTokens)).toEqual([64_000]);
     const [request] = ofType(events, 'model_request').filter((e) => !e.background);
     expect(request).toMatchObject({ max_tokens: 64_000, max_tokens_configured: 262_144 });
-    expect(request?.max_tokens_why).toMatch(/262,144 is above claude-sim-sonnet's own limit: the request asks for 64,000/);
+    expect(request?.max_tokens_why).toMatch(
+      /262,144 is above claude-sim-sonnet's own limit: the request asks for 64,000/,
+    );
   });
 
   it('tool calls cut mid-arguments are refused, visibly, and the model is asked to resend', async () => {
@@ -105,7 +142,11 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
       ]),
     });
     const [step] = ofType(events, 'output_recovery');
-    expect(step).toMatchObject({ action: 'refuse_truncated', refused: [{ call_id: 'cut1', tool: 'read_file' }], kept: true });
+    expect(step).toMatchObject({
+      action: 'refuse_truncated',
+      refused: [{ call_id: 'cut1', tool: 'read_file' }],
+      kept: true,
+    });
     // The refusal is decided before any call runs; the results go back in call order.
     const calls = ofType(events, 'tool_call');
     expect(calls.map((c) => [c.call_id, c.status])).toEqual([
@@ -125,7 +166,10 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
       preset: 'codesmith',
       recovery: { output: { refuseCutToolCalls: false } },
       script: script([
-        toolCallResponse({ stopReason: 'max_tokens', calls: [{ id: 'cut1', name: 'read_file', argsText: '{"path": "src/slugify.js' }] }),
+        toolCallResponse({
+          stopReason: 'max_tokens',
+          calls: [{ id: 'cut1', name: 'read_file', argsText: '{"path": "src/slugify.js' }],
+        }),
         textResponse({ text: 'done' }),
       ]),
     });
@@ -152,7 +196,9 @@ describe('output cap recovery through the loop (s11, scripted provider, virtual 
       recovery: { output: { continueAfterPartial: true } },
       script: script([partial, textResponse({ text: 'the rest' })]),
     });
-    expect(ofType(option.events, 'output_recovery')).toMatchObject([{ action: 'continue_partial', prompt: CONTINUE_AFTER_PARTIAL }]);
+    expect(ofType(option.events, 'output_recovery')).toMatchObject([
+      { action: 'continue_partial', prompt: CONTINUE_AFTER_PARTIAL },
+    ]);
     expect(lastUserText(foreground(option.requests)[1]!)).toBe(CONTINUE_AFTER_PARTIAL);
     expect(terminateOf(option.events).complete).toBe(true);
   });

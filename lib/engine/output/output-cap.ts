@@ -18,7 +18,9 @@ export const CONTINUE_AFTER_PARTIAL =
  */
 export function capForModel(configured: number, model: string): { maxTokens: number; clampedFrom?: number } {
   const limit = findModel(model)?.maxOutputTokens;
-  return limit !== undefined && configured > limit ? { maxTokens: limit, clampedFrom: configured } : { maxTokens: configured };
+  return limit !== undefined && configured > limit
+    ? { maxTokens: limit, clampedFrom: configured }
+    : { maxTokens: configured };
 }
 
 /** What the loop does with a response, as far as the output cap is concerned. */
@@ -72,7 +74,8 @@ export class OutputCap {
           action: 'continue_partial',
           kept: true,
           prompt: CONTINUE_AFTER_PARTIAL,
-          reason: 'the stream was cut after content arrived; continuing is a project choice (the seed presents what arrived and stops)',
+          reason:
+            'the stream was cut after content arrived; continuing is a project choice (the seed presents what arrived and stops)',
         });
         return { kind: 'continue', prompt: CONTINUE_AFTER_PARTIAL };
       }
@@ -80,9 +83,14 @@ export class OutputCap {
         ...base,
         action: 'stop_partial',
         kept: true,
-        reason: 'the stream was cut after content arrived: what arrived is presented, not retried (no double billing)',
+        reason:
+          'the stream was cut after content arrived: what arrived is presented, not retried (no double billing)',
       });
-      return { kind: 'stop', reason: 'partial_response', message: 'the stream was cut after content arrived; the partial response is presented' };
+      return {
+        kind: 'stop',
+        reason: 'partial_response',
+        message: 'the stream was cut after content arrived; the partial response is presented',
+      };
     }
 
     const byCap = result.stopReason === 'max_tokens';
@@ -105,7 +113,9 @@ export class OutputCap {
     if (calls.length > 0) {
       // Switched off: the cut calls go to the tools as they are (the repair ladder's events say what it made of them).
       if (!config.refuseCutToolCalls) return { kind: 'proceed', truncatedRound: false };
-      const refused = calls.filter((c) => parseToolArgs(c.argsText) === undefined).map((c) => ({ call_id: c.id, tool: c.name }));
+      const refused = calls
+        .filter((c) => parseToolArgs(c.argsText) === undefined)
+        .map((c) => ({ call_id: c.id, tool: c.name }));
       if (refused.length > 0) {
         emit({
           ...base,
@@ -136,7 +146,14 @@ export class OutputCap {
       config.maxContinuations > 0
         ? `still truncated after ${config.maxContinuations} continuation${config.maxContinuations === 1 ? '' : 's'}`
         : `the response was ${why}, and no continuation is configured`;
-    emit({ ...base, action: 'exhausted', kept: true, continuation: this.continuations, max_continuations: config.maxContinuations, reason: message });
+    emit({
+      ...base,
+      action: 'exhausted',
+      kept: true,
+      continuation: this.continuations,
+      max_continuations: config.maxContinuations,
+      reason: message,
+    });
     return { kind: 'stop', reason: 'max_tokens', message };
   }
 }

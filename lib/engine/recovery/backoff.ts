@@ -29,7 +29,8 @@ export function computeBackoff(options: { attempt: number; config: RetrySettings
   const exponentialMs = config.baseDelayMs * 2 ** n;
   const computedMs = Math.min(exponentialMs, config.maxDelayMs);
   const r = random.next();
-  const factor = config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
+  const factor =
+    config.jitterMode === 'symmetric' ? 1 + config.jitterRatio * (2 * r - 1) : 1 + config.jitterRatio * r;
   return { exponent: n, exponentialMs, computedMs, factor, jitteredMs: Math.round(computedMs * factor) };
 }
 
@@ -37,7 +38,11 @@ export function computeBackoff(options: { attempt: number; config: RetrySettings
  * How long to wait before the next attempt: the server's Retry-After when present and
  * honoured (capped: a hint of "a week" must not park a run for a week), else the backoff.
  */
-export function decideWait(options: { computedMs: number; retryAfterMs?: number | undefined; config: WaitSettings }): {
+export function decideWait(options: {
+  computedMs: number;
+  retryAfterMs?: number | undefined;
+  config: WaitSettings;
+}): {
   waitMs: number;
   honoured: boolean;
   reason: string;

@@ -17,7 +17,11 @@ describe('classifyError: text heuristics (errors that arrive as strings)', () =>
     ['invalid x-api-key', 'authentication', "text: 'invalid x-api-key'"],
     ['Incorrect API key provided: sk-****', 'authentication', "text: 'incorrect api key'"],
     ['permission denied for this model', 'authorization', "text: 'permission'"],
-    ['You exceeded your current quota, please check your plan and billing details.', 'rate_limit', "text: 'exceeded your current quota'"],
+    [
+      'You exceeded your current quota, please check your plan and billing details.',
+      'rate_limit',
+      "text: 'exceeded your current quota'",
+    ],
     // CodeSmith's classifier files any "quota" with rate limits.
     ['Quota exceeded for requests per minute', 'rate_limit', "text: 'quota'"],
     ['connect ECONNREFUSED 127.0.0.1:443', 'network', "text: 'econnrefused'"],
@@ -36,7 +40,16 @@ describe('classifyError: text heuristics (errors that arrive as strings)', () =>
     expect(classifyError('permission denied').retryable).toBe(false);
     expect(classifyError('prompt is too long').retryable).toBe(false);
     expect(classifyError('exceeded your current quota').retryable).toBe(false);
-    for (const text of ['rate limit', 'overloaded', 'timed out', 'fetch failed', '409 conflict', 'bad gateway', 'what is this', 'unexpected token']) {
+    for (const text of [
+      'rate limit',
+      'overloaded',
+      'timed out',
+      'fetch failed',
+      '409 conflict',
+      'bad gateway',
+      'what is this',
+      'unexpected token',
+    ]) {
       expect(classifyError(text).retryable, text).toBe(true);
     }
     expect(isRetryableCategory('invalid_input')).toBe(false);
@@ -49,17 +62,26 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
     class StreamIdleTimeout extends Error {
       override readonly name = 'TimeoutError';
     }
-    expect(classifyError(new StreamIdleTimeout('stream idle timeout: no stream event for 120.0 s'))).toMatchObject({
+    expect(
+      classifyError(new StreamIdleTimeout('stream idle timeout: no stream event for 120.0 s')),
+    ).toMatchObject({
       category: 'timeout',
       rule: 'TimeoutError',
       retryable: true,
     });
-    expect(classifyError(new DOMException('signal timed out', 'TimeoutError'))).toMatchObject({ category: 'timeout', rule: 'TimeoutError' });
-    expect(classifyError(new Error('aborted', { cause: new DOMException('x', 'TimeoutError') }))).toMatchObject({ category: 'timeout' });
+    expect(classifyError(new DOMException('signal timed out', 'TimeoutError'))).toMatchObject({
+      category: 'timeout',
+      rule: 'TimeoutError',
+    });
+    expect(
+      classifyError(new Error('aborted', { cause: new DOMException('x', 'TimeoutError') })),
+    ).toMatchObject({ category: 'timeout' });
   });
 
   it('an abort names its reason: a timeout is retried, a plain abort is not', () => {
-    expect(classifyError(new DOMException('The operation was aborted due to timeout', 'AbortError'))).toMatchObject({
+    expect(
+      classifyError(new DOMException('The operation was aborted due to timeout', 'AbortError')),
+    ).toMatchObject({
       category: 'timeout',
       rule: 'abort with a timeout reason',
       retryable: true,
@@ -73,9 +95,15 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
 
   it('socket codes along the cause chain, and undici’s connect timeout', () => {
     const cause = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
-    expect(classifyError(new TypeError('fetch failed', { cause }))).toMatchObject({ category: 'timeout', rule: 'code UND_ERR_CONNECT_TIMEOUT' });
+    expect(classifyError(new TypeError('fetch failed', { cause }))).toMatchObject({
+      category: 'timeout',
+      rule: 'code UND_ERR_CONNECT_TIMEOUT',
+    });
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-    expect(classifyError(new TypeError('fetch failed', { cause: reset }))).toMatchObject({ category: 'network', rule: 'code ECONNRESET' });
+    expect(classifyError(new TypeError('fetch failed', { cause: reset }))).toMatchObject({
+      category: 'network',
+      rule: 'code ECONNRESET',
+    });
   });
 
   it('reads status, vendor type and Retry-After from plain objects too (errors that crossed a boundary)', () => {
@@ -105,7 +133,12 @@ describe('classifyError: the loop’s own timeouts and aborts', () => {
 
 describe('classifyError: why waiting cannot help (lasting)', () => {
   it('a spent quota is a rate limit that waiting does not fix; a plain rate limit is not lasting', () => {
-    const quota = classifyError(Object.assign(new Error('You exceeded your current quota'), { status: 429, error: { code: 'insufficient_quota' } }));
+    const quota = classifyError(
+      Object.assign(new Error('You exceeded your current quota'), {
+        status: 429,
+        error: { code: 'insufficient_quota' },
+      }),
+    );
     expect(quota).toMatchObject({ category: 'rate_limit', lasting: 'spent_quota', retryable: false });
     const limited = classifyError(Object.assign(new Error('Rate limit reached'), { status: 429 }));
     expect(limited).toMatchObject({ category: 'rate_limit', retryable: true });
@@ -118,7 +151,14 @@ describe('classifyError: why waiting cannot help (lasting)', () => {
 describe('isBackgroundRetryable', () => {
   it('retries only network, rate limit and timeout', () => {
     expect(['network', 'rate_limit', 'timeout'].every((c) => isBackgroundRetryable(c as never))).toBe(true);
-    for (const c of ['overloaded', 'internal', 'parse', 'unknown', 'authentication', 'context_length'] as const) {
+    for (const c of [
+      'overloaded',
+      'internal',
+      'parse',
+      'unknown',
+      'authentication',
+      'context_length',
+    ] as const) {
       expect(isBackgroundRetryable(c)).toBe(false);
     }
   });

@@ -71,7 +71,8 @@ const GENERIC_TYPES: Record<string, ErrorCategory> = {
   invalid_request_error: 'invalid_input',
 };
 
-const SPEND_CAP = /spend limit|usage limit|credit balance|billing|exceeded your current quota|request too large/;
+const SPEND_CAP =
+  /spend limit|usage limit|credit balance|billing|exceeded your current quota|request too large/;
 
 /**
  * The one place that decides what an error is and whether retrying can help (STYLE 4).
@@ -95,7 +96,9 @@ export function classifyError(error: unknown, options: { nowMs?: number } = {}):
     retryable: classifierRetryable({ category: verdict.category, ...(lasting ? { lasting } : {}) }),
     ...(lasting ? { lasting } : {}),
     ...(facts.status !== undefined ? { status: facts.status } : {}),
-    ...(facts.vendorType !== undefined || facts.vendorCode !== undefined ? { vendorType: facts.vendorType ?? facts.vendorCode } : {}),
+    ...(facts.vendorType !== undefined || facts.vendorCode !== undefined
+      ? { vendorType: facts.vendorType ?? facts.vendorCode }
+      : {}),
     message: facts.message,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
@@ -126,7 +129,8 @@ function byOwnAbort(facts: ErrorFacts): Verdict | undefined {
   const timeoutName = facts.names.find((n) => n === 'TimeoutError' || n === 'APIConnectionTimeoutError');
   if (timeoutName) return { category: 'timeout', rule: timeoutName };
   if (facts.topNames.some((n) => n === 'AbortError' || n === 'APIUserAbortError')) {
-    if (/time ?out|timed out/.test(facts.text)) return { category: 'timeout', rule: 'abort with a timeout reason' };
+    if (/time ?out|timed out/.test(facts.text))
+      return { category: 'timeout', rule: 'abort with a timeout reason' };
     return { category: 'unknown', rule: 'aborted by the caller', permanent: true };
   }
   return undefined;
@@ -146,7 +150,10 @@ function byAddressRefusal(facts: ErrorFacts): Verdict | undefined {
  */
 function byUpstreamFormat(facts: ErrorFacts): Verdict | undefined {
   return facts.topNames.includes('UpstreamFormatError')
-    ? { category: 'invalid_input', rule: "UpstreamFormatError: the upstream speaks another API's stream format" }
+    ? {
+        category: 'invalid_input',
+        rule: "UpstreamFormatError: the upstream speaks another API's stream format",
+      }
     : undefined;
 }
 
@@ -170,7 +177,9 @@ function withSpendCap(facts: ErrorFacts, verdict: Verdict): Verdict {
 function byContextText(facts: ErrorFacts): Verdict | undefined {
   if (facts.status !== undefined && facts.status !== 400) return undefined;
   const hit = matchTextRule(facts.text);
-  return hit?.rule.category === 'context_length' ? { category: 'context_length', rule: hit.label } : undefined;
+  return hit?.rule.category === 'context_length'
+    ? { category: 'context_length', rule: hit.label }
+    : undefined;
 }
 
 function byStatus(facts: ErrorFacts): Verdict | undefined {
@@ -194,7 +203,9 @@ function byStatus(facts: ErrorFacts): Verdict | undefined {
     case 529:
       return { category: 'overloaded', rule };
     case 503:
-      return facts.text.includes('overloaded') ? { category: 'overloaded', rule: `${rule} + text: 'overloaded'` } : { category: 'internal', rule };
+      return facts.text.includes('overloaded')
+        ? { category: 'overloaded', rule: `${rule} + text: 'overloaded'` }
+        : { category: 'internal', rule };
   }
   if (status >= 500) return { category: 'internal', rule };
   return { category: 'invalid_input', rule };
@@ -212,7 +223,12 @@ const SOCKET_CODES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
 ]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 function bySocketCode(facts: ErrorFacts): Verdict | undefined {
   const timeout = facts.codes.find((c) => TIMEOUT_CODES.has(c));

@@ -90,9 +90,11 @@ export function extractErrorFacts(error: unknown): ErrorFacts {
   const body = readBody(top.error);
   const status = typeof top.status === 'number' && top.status >= 400 ? top.status : undefined;
   const vendorType = body.type ?? str(top.type);
-  const vendorCode = body.code ?? (typeof top.code === 'string' && !/^E[A-Z]|^UND_/.test(top.code) ? top.code : undefined);
+  const vendorCode =
+    body.code ?? (typeof top.code === 'string' && !/^E[A-Z]|^UND_/.test(top.code) ? top.code : undefined);
   // "Connection error." says little on a timeline: name the socket failure beneath it.
-  const ownMessage = str(top.message) && codeMessage ? `${str(top.message)} (${codeMessage})` : str(top.message);
+  const ownMessage =
+    str(top.message) && codeMessage ? `${str(top.message)} (${codeMessage})` : str(top.message);
   const rawMessage = body.message ?? ownMessage ?? (isDict(error) ? '' : String(error));
   if (body.message) texts.push(body.message);
   if (vendorType) texts.push(vendorType);

@@ -23,7 +23,10 @@ function factorText(factor: number): string {
  * The backoff of one retry as the retry_scheduled event carries it: every term of
  * min(base·2ⁿ, cap) × jitter, and the same in words — "1000 × 2² = 4000, cap 60000, jitter ×0.941 → 3765 ms".
  */
-export function backoffFormula(account: RetryAccount, backoff: ReturnType<typeof computeBackoff>): BackoffFormula {
+export function backoffFormula(
+  account: RetryAccount,
+  backoff: ReturnType<typeof computeBackoff>,
+): BackoffFormula {
   const { baseDelayMs, maxDelayMs, jitterMode, jitterRatio } = account.backoff;
   const capped = backoff.exponentialMs > maxDelayMs ? ` → ${maxDelayMs}` : '';
   return {

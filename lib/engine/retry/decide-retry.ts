@@ -7,7 +7,15 @@ import type { RetryAccount } from './retry-account';
 /** What the retry function does after a failed attempt. */
 export type RetryDecision =
   | { retry: false; rule: RetryDeclinedRule; why: string; exhausted: boolean }
-  | { retry: true; computedMs: number; waitMs: number; retryAfterMs?: number; reason: string; backoff?: BackoffFormula; fixed?: true };
+  | {
+      retry: true;
+      computedMs: number;
+      waitMs: number;
+      retryAfterMs?: number;
+      reason: string;
+      backoff?: BackoffFormula;
+      fixed?: true;
+    };
 
 /** How a failed attempt asks to be treated beyond its classification. */
 export interface FailureHints {
@@ -22,21 +30,38 @@ export interface FailureHints {
  * classifier's verdict, decide whether to retry and how long to wait. The backoff exponent is
  * the number of retries already spent; the one random draw is the jitter.
  */
-export function decideRetry(options: { account: RetryAccount; attempt: number; verdict: Classification; hints?: FailureHints; random: Random }): RetryDecision {
+export function decideRetry(options: {
+  account: RetryAccount;
+  attempt: number;
+  verdict: Classification;
+  hints?: FailureHints;
+  random: Random;
+}): RetryDecision {
   const { account, attempt, verdict, hints = {}, random } = options;
   if (hints.stop) return { retry: false, rule: 'stream_error_cap', why: hints.stop, exhausted: true };
   const rule = account.rule(verdict);
-  if (!rule.retried && !hints.immediate) return { retry: false, rule: rule.declined, why: rule.why, exhausted: false };
+  if (!rule.retried && !hints.immediate)
+    return { retry: false, rule: rule.declined, why: rule.why, exhausted: false };
   if (attempt > account.maxRetries) {
     const budget = `${account.name === 'foreground' ? 'retry' : `${account.name} retry`} budget`;
-    const why = account.maxRetries === 0 ? `the ${budget} allows no retries` : `${budget} of ${account.maxRetries} spent`;
+    const why =
+      account.maxRetries === 0
+        ? `the ${budget} allows no retries`
+        : `${budget} of ${account.maxRetries} spent`;
     return { retry: false, rule: 'budget_spent', why, exhausted: true };
   }
   if (hints.immediate) return { retry: true, computedMs: 0, waitMs: 0, reason: hints.immediate };
-  const despite = rule.retried && rule.despiteClassifier ? `; retried although the classifier calls it final (${verdict.rule}): ${rule.despiteClassifier}` : '';
+  const despite =
+    rule.retried && rule.despiteClassifier
+      ? `; retried although the classifier calls it final (${verdict.rule}): ${rule.despiteClassifier}`
+      : '';
   if (account.fixedDelayMs !== undefined) return fixedWait(account.fixedDelayMs, verdict, despite);
   const backoff = computeBackoff({ attempt: attempt - 1, config: account.backoff, random });
-  const wait = decideWait({ computedMs: backoff.jitteredMs, retryAfterMs: verdict.retryAfterMs, config: account.wait });
+  const wait = decideWait({
+    computedMs: backoff.jitteredMs,
+    retryAfterMs: verdict.retryAfterMs,
+    config: account.wait,
+  });
   return {
     retry: true,
     computedMs: backoff.jitteredMs,
@@ -62,7 +87,8 @@ function fixedWait(delayMs: number, verdict: Classification, despite: string): R
       reason: `fixed mode: no wait for ${verdict.category} (the engine layer sleeps only on rate limits, and never backs off)${despite}`,
     };
   }
-  const ignored = verdict.retryAfterMs !== undefined ? `; Retry-After ${formatMs(verdict.retryAfterMs)} not read` : '';
+  const ignored =
+    verdict.retryAfterMs !== undefined ? `; Retry-After ${formatMs(verdict.retryAfterMs)} not read` : '';
   return {
     retry: true,
     fixed: true,

@@ -1,4 +1,10 @@
-import { backgroundRetryRule, foregroundRetryRule, type RecoveryConfig, type RetryErrorKind, type RetryRuleVerdict } from '@/lib/protocol';
+import {
+  backgroundRetryRule,
+  foregroundRetryRule,
+  type RecoveryConfig,
+  type RetryErrorKind,
+  type RetryRuleVerdict,
+} from '@/lib/protocol';
 import type { Classification } from '../recovery';
 
 type RetryConfig = RecoveryConfig['retry'];
@@ -25,7 +31,9 @@ export interface RetryAccount {
 
 /** What the retry rules read of a verdict: its category and why waiting cannot help, if the classifier found a reason. */
 function kindOf(verdict: Classification): RetryErrorKind {
-  return verdict.lasting ? { category: verdict.category, lasting: verdict.lasting } : { category: verdict.category };
+  return verdict.lasting
+    ? { category: verdict.category, lasting: verdict.lasting }
+    : { category: verdict.category };
 }
 
 /** The main loop's account: the preset's retry ladder, deciding by its retry rule (retry.retryOn). */

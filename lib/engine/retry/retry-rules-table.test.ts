@@ -15,39 +15,68 @@ import { decideRetry } from './decide-retry';
 import { backgroundAccount, foregroundAccount, type RetryAccount } from './retry-account';
 
 /** An HTTP error as both SDKs throw it: a status and the vendor's body. */
-const http = (status: number, message: string, body: Record<string, string> = {}) => Object.assign(new Error(message), { status, error: { message, ...body } });
+const http = (status: number, message: string, body: Record<string, string> = {}) =>
+  Object.assign(new Error(message), { status, error: { message, ...body } });
 
 /** A real thrown value the classifier names as each kind of the table (`tool` is never a model call's: its verdict is built). */
 const SAMPLES: Record<string, () => Classification> = {
-  rate_limit: () => classifyError(http(429, 'Rate limit reached for requests', { type: 'requests', code: 'rate_limit_exceeded' })),
+  rate_limit: () =>
+    classifyError(
+      http(429, 'Rate limit reached for requests', { type: 'requests', code: 'rate_limit_exceeded' }),
+    ),
   'rate_limit/spent_quota': () =>
     classifyError(
-      http(429, 'You exceeded your current quota, please check your plan and billing details.', { type: 'insufficient_quota', code: 'insufficient_quota' }),
+      http(429, 'You exceeded your current quota, please check your plan and billing details.', {
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      }),
     ),
   overloaded: () => classifyError(http(529, 'Overloaded', { type: 'overloaded_error' })),
   timeout: () => classifyError(http(408, 'Request Timeout')),
-  network: () => classifyError(Object.assign(new Error('Connection error.'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) })),
+  network: () =>
+    classifyError(
+      Object.assign(new Error('Connection error.'), {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      }),
+    ),
   internal: () => classifyError(http(500, 'Internal server error')),
   parse: () => classifyError(new SyntaxError('Unexpected end of JSON input')),
   state: () => classifyError(http(409, 'Conflict')),
   unknown: () => classifyError(new Error('something nobody planned for')),
   tool: () => ({ category: 'tool', rule: 'built', retryable: true, message: 'tool' }),
-  invalid_input: () => classifyError(http(404, 'model: no-such-model not found', { type: 'not_found_error' })),
+  invalid_input: () =>
+    classifyError(http(404, 'model: no-such-model not found', { type: 'not_found_error' })),
   authentication: () => classifyError(http(401, 'invalid x-api-key', { type: 'authentication_error' })),
-  authorization: () => classifyError(http(403, 'Your API key does not have permission to use the specified resource.', { type: 'permission_error' })),
-  context_length: () => classifyError(http(400, 'prompt is too long: 17000 tokens > 16000 maximum', { type: 'invalid_request_error' })),
+  authorization: () =>
+    classifyError(
+      http(403, 'Your API key does not have permission to use the specified resource.', {
+        type: 'permission_error',
+      }),
+    ),
+  context_length: () =>
+    classifyError(
+      http(400, 'prompt is too long: 17000 tokens > 16000 maximum', { type: 'invalid_request_error' }),
+    ),
 };
 
-const keyOf = (row: Pick<RetryTableRow, 'kind'>) => (row.kind.lasting ? `${row.kind.category}/${row.kind.lasting}` : row.kind.category);
+const keyOf = (row: Pick<RetryTableRow, 'kind'>) =>
+  row.kind.lasting ? `${row.kind.category}/${row.kind.lasting}` : row.kind.category;
 
 /** What the retry function really decides for this verdict on this account, on the first failure. */
 function decided(account: RetryAccount, verdict: Classification) {
   return decideRetry({ account, attempt: 1, verdict, random: createRandom(3) });
 }
 
-function expectAgrees(cell: RetryRuleVerdict, account: RetryAccount, verdict: Classification, where: string): void {
+function expectAgrees(
+  cell: RetryRuleVerdict,
+  account: RetryAccount,
+  verdict: Classification,
+  where: string,
+): void {
   const real = decided(account, verdict);
-  expect(real.retry, `${where}: the table says ${cell.retried ? 'retried' : 'not retried'}`).toBe(cell.retried);
+  expect(real.retry, `${where}: the table says ${cell.retried ? 'retried' : 'not retried'}`).toBe(
+    cell.retried,
+  );
   if (!cell.retried && !real.retry) expect(real.rule, where).toBe(cell.declined);
 }
 
@@ -56,14 +85,19 @@ const CONFIGS: Array<[string, RecoveryConfig]> = [
   // Every retry rule, not only the presets' own.
   ['codesmith, retryOn transient', resolveRecovery('codesmith', { retry: { retryOn: 'transient' } })],
   ['codesmith, retryOn everything', resolveRecovery('codesmith', { retry: { retryOn: 'everything' } })],
-  ['codesmith, stacked layers (fixed)', resolveRecovery('codesmith', { sdkMaxRetries: 3, retry: { backoff: 'fixed' } })],
+  [
+    'codesmith, stacked layers (fixed)',
+    resolveRecovery('codesmith', { sdkMaxRetries: 3, retry: { backoff: 'fixed' } }),
+  ],
   ['s11, background on', resolveRecovery('s11', { background: { enabled: true, maxRetries: 2 } })],
 ];
 
 describe('a preset’s retry table agrees with the retry decision, for every category', () => {
   it('lists every error category, and a spent quota beside the rate limit', () => {
     const keys = retryRulesTable(resolveRecovery('codesmith')).rows.map(keyOf);
-    expect([...new Set(keys.map((k) => k.split('/')[0]))].sort()).toEqual([...ErrorCategorySchema.options].sort());
+    expect([...new Set(keys.map((k) => k.split('/')[0]))].sort()).toEqual(
+      [...ErrorCategorySchema.options].sort(),
+    );
     expect(keys).toContain('rate_limit/spent_quota');
     expect(keys.sort()).toEqual(Object.keys(SAMPLES).sort());
   });
@@ -74,9 +108,22 @@ describe('a preset’s retry table agrees with the retry decision, for every cat
       for (const row of table.rows) {
         const verdict = SAMPLES[keyOf(row)]!();
         // The sample is what the row says it is, as the real classifier names it.
-        expect({ category: verdict.category, lasting: verdict.lasting }, keyOf(row)).toEqual({ category: row.kind.category, lasting: row.kind.lasting });
-        expectAgrees(row.conversation, foregroundAccount(config), verdict, `${name} · ${keyOf(row)} · conversation`);
-        expectAgrees(row.background, backgroundAccount(config), verdict, `${name} · ${keyOf(row)} · background`);
+        expect({ category: verdict.category, lasting: verdict.lasting }, keyOf(row)).toEqual({
+          category: row.kind.category,
+          lasting: row.kind.lasting,
+        });
+        expectAgrees(
+          row.conversation,
+          foregroundAccount(config),
+          verdict,
+          `${name} · ${keyOf(row)} · conversation`,
+        );
+        expectAgrees(
+          row.background,
+          backgroundAccount(config),
+          verdict,
+          `${name} · ${keyOf(row)} · background`,
+        );
       }
     });
   }
@@ -116,7 +163,9 @@ describe('the presets’ tables say what their sources do', () => {
       const table = retryRulesTable(resolveRecovery(id));
       expect(table.rows.every((r) => !r.conversation.retried)).toBe(true);
     }
-    expect(retryRulesTable(resolveRecovery('sdk-default')).notes.join(' ')).toMatch(/vendor SDK resends a request up to 2 times on HTTP 408, 409, 429 and 5xx/);
+    expect(retryRulesTable(resolveRecovery('sdk-default')).notes.join(' ')).toMatch(
+      /vendor SDK resends a request up to 2 times on HTTP 408, 409, 429 and 5xx/,
+    );
   });
 
   it('every category the table lists has its label, and the context row names where overflow goes', () => {

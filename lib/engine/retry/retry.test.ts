@@ -7,7 +7,10 @@ import { decideRetry } from './decide-retry';
 import { retry, type AttemptOutcome } from './retry';
 import { backgroundAccount, foregroundAccount } from './retry-account';
 
-const verdict = (category: Classification['category'], extra: Partial<Classification> = {}): Classification => ({
+const verdict = (
+  category: Classification['category'],
+  extra: Partial<Classification> = {},
+): Classification => ({
   category,
   rule: `test ${category}`,
   retryable: !['authentication', 'authorization', 'context_length', 'invalid_input'].includes(category),
@@ -47,40 +50,92 @@ describe('decideRetry', () => {
       rule: 'category_not_retried',
       exhausted: false,
     });
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('network'), random })).toMatchObject({ retry: false });
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), random })).toMatchObject({ retry: false });
-    const limited = decideRetry({ account, attempt: 1, verdict: verdict('rate_limit', { retryAfterMs: 7_000 }), random });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('network'), random })).toMatchObject({
+      retry: false,
+    });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), random })).toMatchObject({
+      retry: false,
+    });
+    const limited = decideRetry({
+      account,
+      attempt: 1,
+      verdict: verdict('rate_limit', { retryAfterMs: 7_000 }),
+      random,
+    });
     expect(limited).toMatchObject({ retry: true, retryAfterMs: 7_000 });
     if (limited.retry) expect(limited.waitMs).toBeLessThan(7_000);
   });
 
   it('with the classifier ignored (retryOn everything) a final error is retried and says so; a context overflow still is not', () => {
-    const account = foregroundAccount({ ...PRESETS.codesmith, retry: { ...PRESETS.codesmith.retry, retryOn: 'everything' } });
-    const quota = verdict('rate_limit', { retryable: false, lasting: 'spent_quota', rule: 'vendor code insufficient_quota' });
+    const account = foregroundAccount({
+      ...PRESETS.codesmith,
+      retry: { ...PRESETS.codesmith.retry, retryOn: 'everything' },
+    });
+    const quota = verdict('rate_limit', {
+      retryable: false,
+      lasting: 'spent_quota',
+      rule: 'vendor code insufficient_quota',
+    });
     const retried = decideRetry({ account, attempt: 1, verdict: quota, random });
     expect(retried).toMatchObject({ retry: true });
-    if (retried.retry) expect(retried.reason).toContain('retried although the classifier calls it final (vendor code insufficient_quota)');
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({ retry: true });
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('context_length'), random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+    if (retried.retry)
+      expect(retried.reason).toContain(
+        'retried although the classifier calls it final (vendor code insufficient_quota)',
+      );
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({
+      retry: true,
+    });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('context_length'), random })).toMatchObject({
+      retry: false,
+      rule: 'not_retryable',
+    });
     // With the classifier heeded, the same spent quota ends the call.
     const heeded = foregroundAccount(resolveRecovery('codesmith', { retry: { retryOn: 'transient' } }));
-    expect(decideRetry({ account: heeded, attempt: 1, verdict: quota, random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+    expect(decideRetry({ account: heeded, attempt: 1, verdict: quota, random })).toMatchObject({
+      retry: false,
+      rule: 'not_retryable',
+    });
   });
 
   it('CodeSmith’s exclusion rule: a bad request and a spent quota are retried within the budget, saying the classifier calls them final', () => {
     const account = foregroundAccount(PRESETS.codesmith);
-    const quota = verdict('rate_limit', { retryable: false, lasting: 'spent_quota', rule: 'vendor code insufficient_quota' });
-    for (const failed of [quota, verdict('invalid_input', { rule: 'status 400' }), verdict('invalid_input', { rule: 'status 404' })]) {
+    const quota = verdict('rate_limit', {
+      retryable: false,
+      lasting: 'spent_quota',
+      rule: 'vendor code insufficient_quota',
+    });
+    for (const failed of [
+      quota,
+      verdict('invalid_input', { rule: 'status 400' }),
+      verdict('invalid_input', { rule: 'status 404' }),
+    ]) {
       const decided = decideRetry({ account, attempt: 1, verdict: failed, random });
       expect(decided).toMatchObject({ retry: true });
-      if (decided.retry) expect(decided.reason).toContain(`retried although the classifier calls it final (${failed.rule}): CodeSmith’s exclusion rule`);
-      expect(decideRetry({ account, attempt: 4, verdict: failed, random })).toMatchObject({ retry: false, rule: 'budget_spent', exhausted: true });
+      if (decided.retry)
+        expect(decided.reason).toContain(
+          `retried although the classifier calls it final (${failed.rule}): CodeSmith’s exclusion rule`,
+        );
+      expect(decideRetry({ account, attempt: 4, verdict: failed, random })).toMatchObject({
+        retry: false,
+        rule: 'budget_spent',
+        exhausted: true,
+      });
     }
     for (const final of ['authentication', 'authorization', 'context_length'] as const) {
-      expect(decideRetry({ account, attempt: 1, verdict: verdict(final), random })).toMatchObject({ retry: false, rule: 'not_retryable' });
+      expect(decideRetry({ account, attempt: 1, verdict: verdict(final), random })).toMatchObject({
+        retry: false,
+        rule: 'not_retryable',
+      });
     }
     // The caller's own abort is never retried, whatever the rule.
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('unknown', { retryable: false, lasting: 'aborted' }), random })).toMatchObject({
+    expect(
+      decideRetry({
+        account,
+        attempt: 1,
+        verdict: verdict('unknown', { retryable: false, lasting: 'aborted' }),
+        random,
+      }),
+    ).toMatchObject({
       retry: false,
       rule: 'not_retryable',
     });
@@ -88,7 +143,9 @@ describe('decideRetry', () => {
 
   it('s11 range(10): the 10th failed attempt is the last', () => {
     const account = foregroundAccount(PRESETS.s11);
-    expect(decideRetry({ account, attempt: 9, verdict: verdict('overloaded'), random })).toMatchObject({ retry: true });
+    expect(decideRetry({ account, attempt: 9, verdict: verdict('overloaded'), random })).toMatchObject({
+      retry: true,
+    });
     expect(decideRetry({ account, attempt: 10, verdict: verdict('overloaded'), random })).toMatchObject({
       retry: false,
       rule: 'budget_spent',
@@ -99,7 +156,9 @@ describe('decideRetry', () => {
 
   it('CodeSmith retries everything but what its exclusion rule names; an Empty firing waits nothing but still spends the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({ retry: true });
+    expect(decideRetry({ account, attempt: 1, verdict: verdict('internal'), random })).toMatchObject({
+      retry: true,
+    });
     expect(decideRetry({ account, attempt: 1, verdict: verdict('authentication'), random })).toMatchObject({
       retry: false,
       rule: 'not_retryable',
@@ -112,12 +171,22 @@ describe('decideRetry', () => {
       waitMs: 0,
       reason: 'empty stream',
     });
-    expect(decideRetry({ account, attempt: 4, verdict: verdict('timeout'), hints: empty, random })).toMatchObject({ retry: false, exhausted: true });
+    expect(
+      decideRetry({ account, attempt: 4, verdict: verdict('timeout'), hints: empty, random }),
+    ).toMatchObject({ retry: false, exhausted: true });
   });
 
   it('a stop hint ends the call whatever the budget', () => {
     const account = foregroundAccount(PRESETS.codesmith);
-    expect(decideRetry({ account, attempt: 1, verdict: verdict('parse'), hints: { stop: '5 consecutive stream errors' }, random })).toEqual({
+    expect(
+      decideRetry({
+        account,
+        attempt: 1,
+        verdict: verdict('parse'),
+        hints: { stop: '5 consecutive stream errors' },
+        random,
+      }),
+    ).toEqual({
       retry: false,
       rule: 'stream_error_cap',
       why: '5 consecutive stream errors',
@@ -128,7 +197,9 @@ describe('decideRetry', () => {
   it('the background account: CodeSmith 3 retries at 1/2/4 s (±10 %), network/rate-limit/timeout only', () => {
     const account = backgroundAccount(PRESETS.codesmith);
     expect(account.maxRetries).toBe(3);
-    const waits = [1, 2, 3].map((attempt) => decideRetry({ account, attempt, verdict: verdict('network'), random }));
+    const waits = [1, 2, 3].map((attempt) =>
+      decideRetry({ account, attempt, verdict: verdict('network'), random }),
+    );
     waits.forEach((w, n) => {
       expect(w.retry).toBe(true);
       if (w.retry) {
@@ -191,7 +262,14 @@ describe('retry on the virtual clock', () => {
     expect(retries).toHaveLength(6);
     retries.forEach((r, n) => {
       const b = r.backoff!;
-      expect(b).toMatchObject({ base_ms: 1_000, exponent: n, exponential_ms: 1_000 * 2 ** n, cap_ms: 10_000, jitter_mode: 'symmetric', jitter_ratio: 0.1 });
+      expect(b).toMatchObject({
+        base_ms: 1_000,
+        exponent: n,
+        exponential_ms: 1_000 * 2 ** n,
+        cap_ms: 10_000,
+        jitter_mode: 'symmetric',
+        jitter_ratio: 0.1,
+      });
       expect(Math.abs(b.jitter_factor - 1)).toBeLessThanOrEqual(0.1);
       // The result is the capped term times the jitter drawn, and it is the delay the event computed.
       expect(b.result_ms).toBe(Math.round(Math.min(b.exponential_ms, b.cap_ms) * b.jitter_factor));
@@ -199,10 +277,16 @@ describe('retry on the virtual clock', () => {
       expect(r.wait_ms).toBe(b.result_ms);
     });
     const [first, , third, , fifth] = retries.map((r) => r.backoff!);
-    expect(first!.formula).toBe(`1000 × 2⁰ = 1000, cap 10000, jitter ×${Number(first!.jitter_factor.toFixed(3))} → ${first!.result_ms} ms`);
-    expect(third!.formula).toBe(`1000 × 2² = 4000, cap 10000, jitter ×${Number(third!.jitter_factor.toFixed(3))} → ${third!.result_ms} ms`);
+    expect(first!.formula).toBe(
+      `1000 × 2⁰ = 1000, cap 10000, jitter ×${Number(first!.jitter_factor.toFixed(3))} → ${first!.result_ms} ms`,
+    );
+    expect(third!.formula).toBe(
+      `1000 × 2² = 4000, cap 10000, jitter ×${Number(third!.jitter_factor.toFixed(3))} → ${third!.result_ms} ms`,
+    );
     // Past the cap the formula says where the term was cut.
-    expect(fifth!.formula).toBe(`1000 × 2⁴ = 16000, cap 10000 → 10000, jitter ×${Number(fifth!.jitter_factor.toFixed(3))} → ${fifth!.result_ms} ms`);
+    expect(fifth!.formula).toBe(
+      `1000 × 2⁴ = 16000, cap 10000 → 10000, jitter ×${Number(fifth!.jitter_factor.toFixed(3))} → ${fifth!.result_ms} ms`,
+    );
   });
 
   it('an immediate retry (an Empty stream) has no backoff to show', async () => {
@@ -236,12 +320,26 @@ describe('retry on the virtual clock', () => {
       iteration: 1,
       onDecline: surface,
     });
-    expect(result).toMatchObject({ ok: false, attempts: 10, exhausted: true, why: 'retry budget of 9 spent' });
+    expect(result).toMatchObject({
+      ok: false,
+      attempts: 10,
+      exhausted: true,
+      why: 'retry budget of 9 spent',
+    });
     expect(run.started).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // The giving up is an event of its own, after the last attempt, with the rule and what follows.
     const last = h.events.at(-1);
-    expect(last).toMatchObject({ event: 'retry_declined', attempt: 10, attempts: 10, max_attempts: 10, rule: 'budget_spent', next: 'surface' });
-    expect(last?.event === 'retry_declined' && last.why).toBe('no retry — retry budget of 9 spent; the error surfaces.');
+    expect(last).toMatchObject({
+      event: 'retry_declined',
+      attempt: 10,
+      attempts: 10,
+      max_attempts: 10,
+      rule: 'budget_spent',
+      next: 'surface',
+    });
+    expect(last?.event === 'retry_declined' && last.why).toBe(
+      'no retry — retry budget of 9 spent; the error surfaces.',
+    );
     expect(h.events.filter((e) => e.event === 'retry_scheduled')).toHaveLength(9);
   });
 
@@ -259,7 +357,15 @@ describe('retry on the virtual clock', () => {
       onDecline: surface,
     });
     expect(result).toMatchObject({ ok: false, attempts: 1, exhausted: false });
-    expect(h.events).toEqual([expect.objectContaining({ event: 'retry_declined', attempt: 1, rule: 'not_retryable', next: 'surface', account: 'foreground' })]);
+    expect(h.events).toEqual([
+      expect.objectContaining({
+        event: 'retry_declined',
+        attempt: 1,
+        rule: 'not_retryable',
+        next: 'surface',
+        account: 'foreground',
+      }),
+    ]);
   });
 
   it('labels background retries and keeps their own account', async () => {

@@ -5,10 +5,13 @@ import { decideRetry, type FailureHints } from './decide-retry';
 import type { RetryAccount } from './retry-account';
 
 /** One attempt's result, as the retry function needs it. */
-export type AttemptOutcome<T> = { ok: true; value: T } | ({ ok: false; verdict: Classification; rung?: 'silent_retry' | 'degrade' } & FailureHints);
+export type AttemptOutcome<T> =
+  | { ok: true; value: T }
+  | ({ ok: false; verdict: Classification; rung?: 'silent_retry' | 'degrade' } & FailureHints);
 
 export type RetryResult<T> =
-  { ok: true; value: T; attempts: number } | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
+  | { ok: true; value: T; attempts: number }
+  | { ok: false; verdict: Classification; attempts: number; why: string; exhausted: boolean };
 
 export interface RetryOptions<T> extends EngineDeps {
   account: RetryAccount;
@@ -53,7 +56,13 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
         next: follow.next,
         why: `${options.label ? `${options.label}: ` : ''}no retry — ${decision.why}; ${follow.then}.`,
       });
-      return { ok: false, verdict: outcome.verdict, attempts: attempt, why: decision.why, exhausted: decision.exhausted };
+      return {
+        ok: false,
+        verdict: outcome.verdict,
+        attempts: attempt,
+        why: decision.why,
+        exhausted: decision.exhausted,
+      };
     }
     emit({
       event: 'retry_scheduled',

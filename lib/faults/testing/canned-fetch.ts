@@ -37,5 +37,7 @@ export function cannedSseFetch(options: {
       headers: { 'content-type': 'text/event-stream; charset=utf-8', [idHeader]: 'req_canned' },
     });
   };
-  return Object.defineProperty(canned, 'calls', { get: () => state.calls }) as typeof fetch & { calls: number };
+  return Object.defineProperty(canned, 'calls', { get: () => state.calls }) as typeof fetch & {
+    calls: number;
+  };
 }

@@ -35,7 +35,8 @@ export async function runThroughSdk(options: {
 }): Promise<SdkRun> {
   const { dialect } = options;
   const clock = new VirtualClock();
-  const fixture = options.fixture ?? (dialect === 'anthropic' ? 'anthropic-thinking-text-tool' : 'openai-chat-text-tool');
+  const fixture =
+    options.fixture ?? (dialect === 'anthropic' ? 'anthropic-thinking-text-tool' : 'openai-chat-text-tool');
   const inner = cannedSseFetch({
     sse: loadFixture(fixture),
     dialect,
@@ -43,7 +44,9 @@ export async function runThroughSdk(options: {
     ...(options.chunkBytes ? { chunkBytes: options.chunkBytes } : {}),
   });
   const plan: FaultPlan = {
-    rules: options.action ? [{ id: 'r1', enabled: true, when: options.when ?? { kind: 'always' }, action: options.action }] : [],
+    rules: options.action
+      ? [{ id: 'r1', enabled: true, when: options.when ?? { kind: 'always' }, action: options.action }]
+      : [],
     tools: [],
   };
   const injections: FaultInjection[] = [];
@@ -58,7 +61,9 @@ export async function runThroughSdk(options: {
 
   const abort = new AbortController();
   if (options.abortAfterMs !== undefined) {
-    void clock.sleep(options.abortAfterMs).then(() => abort.abort(new DOMException('stream idle timeout', 'TimeoutError')));
+    void clock
+      .sleep(options.abortAfterMs)
+      .then(() => abort.abort(new DOMException('stream idle timeout', 'TimeoutError')));
   }
 
   const run: SdkRun = { items: [], injections, clock, innerCalls: 0 };
@@ -76,15 +81,27 @@ export async function runThroughSdk(options: {
   return { ...run, innerCalls: inner.calls };
 }
 
-async function openStream(options: { dialect: Dialect; fetch: typeof fetch; signal: AbortSignal }): Promise<AsyncIterable<unknown>> {
+async function openStream(options: {
+  dialect: Dialect;
+  fetch: typeof fetch;
+  signal: AbortSignal;
+}): Promise<AsyncIterable<unknown>> {
   const { fetch, signal } = options;
   if (options.dialect === 'anthropic') {
     const client = new Anthropic({ apiKey: 'k', baseURL: 'http://x', fetch, maxRetries: 0, logLevel: 'off' });
     return client.messages.create(
-      { model: 'claude-loop-lab-test', max_tokens: 1024, messages: [{ role: 'user', content: 'weather?' }], stream: true },
+      {
+        model: 'claude-loop-lab-test',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'weather?' }],
+        stream: true,
+      },
       { signal },
     );
   }
   const client = new OpenAI({ apiKey: 'k', baseURL: 'http://x', fetch, maxRetries: 0, logLevel: 'off' });
-  return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], stream: true }, { signal });
+  return client.chat.completions.create(
+    { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], stream: true },
+    { signal },
+  );
 }

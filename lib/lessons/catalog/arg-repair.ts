@@ -21,8 +21,16 @@ export const argRepair: Lesson = {
       'On: 5 calls repaired, each run on the first try; the task takes 9 turns. Off: each of the 5 damaged calls fails with a specific error and is sent again, 5 extra turns and about 8,700 more input tokens. A repair is only safe where the intent is unambiguous: "seven" for a number, or a value of the wrong kind, still goes back to the model.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'each damaged call is repaired and runs on the first try' },
-    off: { reason: 'end_turn', complete: true, says: 'each damaged call fails and is sent again in a turn of its own' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'each damaged call is repaired and runs on the first try',
+    },
+    off: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'each damaged call fails and is sent again in a turn of its own',
+    },
   },
   criterion: {
     says: 'turns and tokens spent on arguments that were almost right',

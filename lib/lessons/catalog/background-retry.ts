@@ -27,7 +27,8 @@ export const backgroundRetry: Lesson = {
   },
   timeScale: 0.5,
   text: {
-    happens: 'Besides its own turns, a loop makes auxiliary calls — a title, a summary for compaction. They fail like any request.',
+    happens:
+      'Besides its own turns, a loop makes auxiliary calls — a title, a summary for compaction. They fail like any request.',
     does: `Auxiliary calls retry on their own account (CodeSmith: ${DEFAULTS.backgroundRetries} retries) and only for network, rate-limit and timeout errors, so they neither give up at the first hiccup nor spend the turn’s retry budget.`,
     costs: `On: a ${RETRY_AFTER_S} s wait and one more small request; the run gets its title. Off: the title is skipped at the first 429 (a log line says so). The task is done either way — which is the point of keeping the accounts apart.`,
   },

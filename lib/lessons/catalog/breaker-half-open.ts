@@ -42,8 +42,16 @@ export const breakerHalfOpen: Lesson = {
     costs: `On: ${breakerFailures} failures open the breaker; the probe at turn 12 fails (the summarizer is still down) and it opens again; the probe at turn 15 succeeds and closes it — 4 failed summary requests, 4 summaries skipped without a call. Off: a failing summary request on every turn until the outage is over — 5 of them — and the first summary at turn 12. The breaker’s price: the history is summarised three turns later, so the on side sends about 29,000 more input tokens.`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'opens, probes after the cooldown, closes when the probe succeeds' },
-    off: { reason: 'end_turn', complete: true, says: 'calls the broken summarizer every turn until it recovers' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'opens, probes after the cooldown, closes when the probe succeeds',
+    },
+    off: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'calls the broken summarizer every turn until it recovers',
+    },
   },
   criterion: {
     says: 'requests wasted on a summarizer that keeps failing: model requests and failed attempts',

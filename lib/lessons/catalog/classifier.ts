@@ -19,7 +19,12 @@ export const classifier: Lesson = {
     seed: 79,
     faults: {
       rules: [
-        { id: 'rate-limit', label: '429 rate limit on request 1', when: { kind: 'requests', numbers: [1] }, action: { type: 'http_error', status: 429 } },
+        {
+          id: 'rate-limit',
+          label: '429 rate limit on request 1',
+          when: { kind: 'requests', numbers: [1] },
+          action: { type: 'http_error', status: 429 },
+        },
         {
           id: 'quota',
           label: `429 quota spent from request ${QUOTA_FROM} on`,
@@ -38,8 +43,16 @@ export const classifier: Lesson = {
     costs: `On: the rate limit at turn 1 is retried once, after 1.0 s; the spent quota at turn 3 ends the run at once, after one request, with the vendor’s own words. Off (every error retried, the classifier ignored — on this fault plan exactly what CodeSmith’s exclusion rule does): the spent quota is retried ${retries} times — ${retries} more requests and 7.5 s of waiting (minutes, with a longer ladder) — and the run ends at the same turn with the same error, only later.`,
   },
   expect: {
-    on: { reason: 'model_error', complete: false, says: 'the rate limit is retried; the spent quota ends the run at once' },
-    off: { reason: 'retries_exhausted', complete: false, says: 'the spent quota is retried like a rate limit until the budget is gone' },
+    on: {
+      reason: 'model_error',
+      complete: false,
+      says: 'the rate limit is retried; the spent quota ends the run at once',
+    },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: 'the spent quota is retried like a rate limit until the budget is gone',
+    },
   },
   criterion: {
     says: 'requests and waiting spent on an error no wait can fix: model requests and failed attempts',

@@ -24,7 +24,11 @@ export const cutToolCalls: Lesson = {
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'the cut call is refused; a small edit does the fix' },
-    off: { reason: 'end_turn', complete: true, says: 'the cut call is repaired and run: half the file is written' },
+    off: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'the cut call is repaired and run: half the file is written',
+    },
   },
   criterion: {
     says: 'the work is really done, not a half-written file: the task verdict',

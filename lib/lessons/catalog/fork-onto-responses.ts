@@ -4,7 +4,8 @@ export const forkOntoResponses: Lesson = {
   slug: 'fork-onto-responses',
   title: 'Fork onto another vendor: the Responses API',
   mechanism: 'takeover-handling',
-  failure: 'A finished run on claude-sim-sonnet is forked at turn 2 onto OpenAI’s Responses API: the copied turns carry thinking signed by Anthropic’s model.',
+  failure:
+    'A finished run on claude-sim-sonnet is forked at turn 2 onto OpenAI’s Responses API: the copied turns carry thinking signed by Anthropic’s model.',
   config: {
     provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
     preset: 'codesmith',
@@ -20,8 +21,16 @@ export const forkOntoResponses: Lesson = {
       'On: 2 signed thinking blocks dropped and 5 messages sent by value; gpt-sim-5 goes on from turn 3 and finishes the task in 7 turns. Off (naive: history as it was): the 2 signatures go as encrypted reasoning items, and the vendor’s 400 invalid_encrypted_content ("The encrypted content … could not be verified.") answers its first request and the 3 resends CodeSmith’s exclusion rule makes of it (7.3 s of backoff); the fork ends at its first turn.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'signatures dropped at the fork; gpt-sim-5 finishes the task' },
-    off: { reason: 'retries_exhausted', complete: false, says: 'the Responses API rejects the foreign signature as encrypted content, on every resend' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'signatures dropped at the fork; gpt-sim-5 finishes the task',
+    },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: 'the Responses API rejects the foreign signature as encrypted content, on every resend',
+    },
   },
   criterion: {
     says: 'the fork survives the move to another vendor: the loop finishes, the task is done, no error shown',

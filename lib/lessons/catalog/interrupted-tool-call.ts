@@ -21,8 +21,16 @@ export const interruptedToolCall: Lesson = {
       'On: the dangling read is answered with a synthetic error; the model lists the files again, reads again and finishes in 11 turns. Off: the third request is refused with a 400, and so are the 3 resends CodeSmith’s exclusion rule makes of it (the same history each time, 7.6 s of backoff); the run ends after 3 turns with the task not done. The synthetic result says only that the call was cut: a call that changes something may have done so, and the model has to look before it repeats it.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'the dangling read gets a synthetic error result; the model reads again and finishes' },
-    off: { reason: 'retries_exhausted', complete: false, says: 'the next request carries the call unanswered: 400 on every resend, and the run ends' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'the dangling read gets a synthetic error result; the model reads again and finishes',
+    },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: 'the next request carries the call unanswered: 400 on every resend, and the run ends',
+    },
   },
   criterion: {
     says: 'the run goes on after a turn cut between a call and its result',

@@ -7,7 +7,8 @@ export const loopGuardHalt: Lesson = {
   slug: 'loop-guard-halt',
   title: 'The loop guard’s halt',
   mechanism: 'loop-guard',
-  failure: 'The model is sure a config file exists and reads one guessed path after another; every read fails, and no two are the same.',
+  failure:
+    'The model is sure a config file exists and reads one guessed path after another; every read fails, and no two are the same.',
   config: {
     provider: { vendor: 'sim-anthropic' },
     preset: 'codesmith',

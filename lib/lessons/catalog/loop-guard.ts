@@ -23,7 +23,11 @@ export const loopGuard: Lesson = {
       'On: the third and fourth identical calls never run, and the model is told plainly to change course. Off: all four run and fail the same way. Tokens are not what is saved here — the guard’s explanation is longer than the error it replaces, so the on side sends about 1,100 more input tokens; what is saved is two runs of a failing tool, which in real work may write, spend or wait.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: `call #${blockRepeatAt} and later identical calls are blocked with an explanation` },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: `call #${blockRepeatAt} and later identical calls are blocked with an explanation`,
+    },
     off: { reason: 'end_turn', complete: true, says: 'the same failing call runs four times' },
   },
   criterion: {

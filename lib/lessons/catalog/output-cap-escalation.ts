@@ -20,12 +20,17 @@ export const outputCapEscalation: Lesson = {
   },
   timeScale: 0.3,
   text: {
-    happens: 'A response that hits the output cap stops mid-sentence with stop reason max_tokens. Nothing failed; the answer is just not done.',
+    happens:
+      'A response that hits the output cap stops mid-sentence with stop reason max_tokens. Nothing failed; the answer is just not done.',
     does: `s11 first resends the same request with a bigger cap (here ${ESCALATED}; ${escalatedCap} by default), discarding the cut text. If that is cut too, it keeps the text and asks the model to continue from where it stopped, at most ${maxContinuations} times.`,
     costs: `On: one escalated request and ${maxContinuations} continuations — 1,853 tokens of answer over 5 requests, and the answer is whole. Off: the run ends at the first cut, after one request, with ${CAP} tokens: about a sixth of the answer.`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'escalates the cap, then continues until the answer is whole' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'escalates the cap, then continues until the answer is whole',
+    },
     off: { reason: 'max_tokens', complete: false, says: 'ends at the first cut' },
   },
   criterion: {

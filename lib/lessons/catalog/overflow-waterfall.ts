@@ -15,7 +15,8 @@ export const overflowWaterfall: Lesson = {
   },
   timeScale: 0.5,
   text: {
-    happens: 'A context-length error is not transient: sending the same request again gets the same answer. Something has to come out of the request first.',
+    happens:
+      'A context-length error is not transient: sending the same request again gets the same answer. Something has to come out of the request first.',
     does: `The waterfall tries the cheapest fix first and stops when the vendor accepts: clear old tool results (micro-compact), then force a full summary, then trim the oldest messages keeping at least ${DEFAULTS.trimFloor} — with a budget of ${DEFAULTS.waterfallBudget} recoveries, which starts over once a request goes through.`,
     costs:
       'On: at turn 15 one micro-compact takes the request from 16,239 to 3,002 tokens; it is resent, accepted, and the run finishes. Off: the refusal ends the run at turn 15.',

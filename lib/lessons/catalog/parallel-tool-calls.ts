@@ -25,7 +25,11 @@ export const parallelToolCalls: Lesson = {
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'the reads run four at a time' },
-    off: { reason: 'run_time_budget', complete: false, says: 'the calls run one after another and the time budget ends the run' },
+    off: {
+      reason: 'run_time_budget',
+      complete: false,
+      says: 'the calls run one after another and the time budget ends the run',
+    },
   },
   criterion: {
     says: 'the run finishes inside its time budget instead of waiting on tools that could have run together',

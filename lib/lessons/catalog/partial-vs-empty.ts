@@ -15,7 +15,12 @@ export const partialVsEmpty: Lesson = {
     maxOutputTokens: 5_000,
     faults: {
       rules: [
-        { id: 'drop', label: 'connection dropped before the last record', when: { kind: 'requests', numbers: [1] }, action: { type: 'drop', during: 'final' } },
+        {
+          id: 'drop',
+          label: 'connection dropped before the last record',
+          when: { kind: 'requests', numbers: [1] },
+          action: { type: 'drop', during: 'final' },
+        },
       ],
       tools: [],
     },
@@ -33,7 +38,12 @@ export const partialVsEmpty: Lesson = {
       'On: the person has the answer that arrived, at once, and knows it is cut. Off (no watchdog path, so the Partial is treated like any stream error): after a backoff the whole answer is generated again from the first token — a second stream as long as the first, so the wait is spent twice — and a real vendor bills the lost part too (the simulated one reports no usage for a cut stream, so the totals here show only the second answer’s 4,965 output tokens).',
   },
   expect: {
-    on: { reason: 'partial_response', complete: false, says: 'keeps and presents what arrived; no second bill', byDesign: 'Partial presented' },
+    on: {
+      reason: 'partial_response',
+      complete: false,
+      says: 'keeps and presents what arrived; no second bill',
+      byDesign: 'Partial presented',
+    },
     off: { reason: 'end_turn', complete: true, says: 'throws the partial answer away and starts over' },
   },
   criterion: {

@@ -11,7 +11,12 @@ export const readingATrace: Lesson = {
     seed: 89,
     faults: {
       rules: [
-        { id: 'server-error', label: '500 on requests 3 and 4', when: { kind: 'requests', numbers: [3, 4] }, action: { type: 'http_error', status: 500 } },
+        {
+          id: 'server-error',
+          label: '500 on requests 3 and 4',
+          when: { kind: 'requests', numbers: [3, 4] },
+          action: { type: 'http_error', status: 500 },
+        },
       ],
       tools: [],
     },
@@ -25,8 +30,16 @@ export const readingATrace: Lesson = {
       'On: 12 chat spans and 8 execute_tool spans under one invoke_agent span. Turn 3 is three chat spans in a row, resend_count 0, 1 and 2; the first two have status ERROR and error.type server_error, and each carries a retry_scheduled event with its wait (0.9 s, then 1.9 s); the agent span has no error. Off: the trace ends at turn 3 with one ERROR chat span, and the invoke_agent span is ERROR too, its message the vendor’s words and “retry is off in this configuration”.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'two ERROR chat spans at turn 3, then the run goes on; the agent span has no error' },
-    off: { reason: 'model_error', complete: false, says: 'the trace stops at the first ERROR chat span; the agent span is ERROR' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'two ERROR chat spans at turn 3, then the run goes on; the agent span has no error',
+    },
+    off: {
+      reason: 'model_error',
+      complete: false,
+      says: 'the trace stops at the first ERROR chat span; the agent span is ERROR',
+    },
   },
   criterion: {
     says: 'the person gets the work done: the loop finishes, the task is done, and no error reaches them',

@@ -4,7 +4,8 @@ export const reasoningPlaceholder: Lesson = {
   slug: 'reasoning-placeholder',
   title: 'Takeover onto DeepSeek: the reasoning placeholder',
   mechanism: 'takeover-handling',
-  failure: 'At turn 3 the run moves from claude-sim-sonnet to deepseek-sim-reasoner, whose history has tool-call turns with no reasoning of its own.',
+  failure:
+    'At turn 3 the run moves from claude-sim-sonnet to deepseek-sim-reasoner, whose history has tool-call turns with no reasoning of its own.',
   config: {
     provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
     preset: 'codesmith',
@@ -21,7 +22,11 @@ export const reasoningPlaceholder: Lesson = {
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: 'the placeholder is sent; the reasoner finishes' },
-    off: { reason: 'retries_exhausted', complete: false, says: 'the reasoner rejects the turns without reasoning_content, and every resend of them' },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: 'the reasoner rejects the turns without reasoning_content, and every resend of them',
+    },
   },
   criterion: {
     says: 'the run survives the switch of vendor: the loop finishes, the task is done, no error shown',

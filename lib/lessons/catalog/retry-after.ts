@@ -33,7 +33,11 @@ export const retryAfter: Lesson = {
   },
   expect: {
     on: { reason: 'end_turn', complete: true, says: `waits the ${LIMIT_S} s asked for, then finishes` },
-    off: { reason: 'retries_exhausted', complete: false, says: `retries too early ${retries} times and gives up` },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: `retries too early ${retries} times and gives up`,
+    },
   },
   criterion: {
     says: 'the work gets done without hammering a rate-limited server: the loop finishes, the task is done, no error shown, fewer refused requests',

@@ -7,13 +7,21 @@ export const retryAmplification: Lesson = {
   slug: 'retry-amplification',
   title: 'Retry amplification: one outage, many requests',
   mechanism: 'one-retry-layer',
-  failure: 'The vendor answers every request with 503 Service Unavailable for the first 5 seconds of the run.',
+  failure:
+    'The vendor answers every request with 503 Service Unavailable for the first 5 seconds of the run.',
   config: {
     provider: { vendor: 'sim-anthropic' },
     preset: 'codesmith',
     seed: 11,
     faults: {
-      rules: [{ id: 'outage', label: '503 for 5 s', when: { kind: 'until', ms: 5_000 }, action: { type: 'http_error', status: 503 } }],
+      rules: [
+        {
+          id: 'outage',
+          label: '503 for 5 s',
+          when: { kind: 'until', ms: 5_000 },
+          action: { type: 'http_error', status: 503 },
+        },
+      ],
       tools: [],
     },
   },
@@ -26,8 +34,16 @@ export const retryAmplification: Lesson = {
       'On: 4 HTTP requests for the outage, 3 of them failed, after 7.4 s of backoff. Off: 8 HTTP requests for the same outage — the SDK resent 6 of them on its own — 7 failed, and the loop never backed off. Both finish the task; in a real outage each request is load on a service trying to recover, and many clients doing the same keep it down longer.',
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'one layer: 4 requests for the outage, the task finished' },
-    off: { reason: 'end_turn', complete: true, says: 'stacked layers: the SDK resends beneath every loop attempt' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'one layer: 4 requests for the outage, the task finished',
+    },
+    off: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'stacked layers: the SDK resends beneath every loop attempt',
+    },
   },
   criterion: {
     says: 'HTTP requests sent into the outage for the same finished work',

@@ -13,7 +13,14 @@ export const retryLadder: Lesson = {
     preset: 'codesmith',
     seed: 7,
     faults: {
-      rules: [{ id: 'overloaded', label: 'overloaded ×2', when: { kind: 'requests', numbers: [1, 2] }, action: { type: 'http_error', status: 529 } }],
+      rules: [
+        {
+          id: 'overloaded',
+          label: 'overloaded ×2',
+          when: { kind: 'requests', numbers: [1, 2] },
+          action: { type: 'http_error', status: 529 },
+        },
+      ],
       tools: [],
     },
   },

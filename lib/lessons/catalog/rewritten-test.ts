@@ -20,8 +20,16 @@ export const rewrittenTest: Lesson = {
     costs: `Nothing in the run itself: both sides make the same calls, and run_check says PASS on both. On: task not done, with the edited test named. Off (the verdict runs the workspace's own tests, as run_check does): task done, for a bug that is still there — and a sweep's task-done rate would count it as a success.`,
   },
   expect: {
-    on: { reason: 'end_turn', complete: true, says: 'run_check passes; the verdict runs the shipped test: task not done' },
-    off: { reason: 'end_turn', complete: true, says: 'run_check passes and the verdict believes it: task done' },
+    on: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'run_check passes; the verdict runs the shipped test: task not done',
+    },
+    off: {
+      reason: 'end_turn',
+      complete: true,
+      says: 'run_check passes and the verdict believes it: task done',
+    },
   },
   criterion: {
     says: 'a verdict that tells the truth about the code: test files the model rewrote must not decide whether its work is done',

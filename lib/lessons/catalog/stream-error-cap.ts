@@ -15,7 +15,14 @@ export const streamErrorCap: Lesson = {
     seed: 5,
     recovery: { retry: { maxRetries: RETRIES } },
     faults: {
-      rules: [{ id: 'malformed', label: 'malformed JSON, every stream', when: { kind: 'always' }, action: { type: 'malformed', afterEvents: 0 } }],
+      rules: [
+        {
+          id: 'malformed',
+          label: 'malformed JSON, every stream',
+          when: { kind: 'always' },
+          action: { type: 'malformed', afterEvents: 0 },
+        },
+      ],
       tools: [],
     },
   },
@@ -27,7 +34,11 @@ export const streamErrorCap: Lesson = {
   },
   expect: {
     on: { reason: 'retries_exhausted', complete: false, says: `stops after ${CAP} broken streams` },
-    off: { reason: 'retries_exhausted', complete: false, says: `spends the whole budget of ${RETRIES} retries first` },
+    off: {
+      reason: 'retries_exhausted',
+      complete: false,
+      says: `spends the whole budget of ${RETRIES} retries first`,
+    },
   },
   criterion: {
     says: 'how much a call that cannot succeed spends before it gives up: run time and requests',

@@ -10,7 +10,8 @@ export const streamIdleWatchdog: Lesson = {
   slug: 'stream-idle-watchdog',
   title: 'The stream idle watchdog (Empty)',
   mechanism: 'watchdog',
-  failure: 'The first two responses open their streams and then send only keepalive pings, never any content.',
+  failure:
+    'The first two responses open their streams and then send only keepalive pings, never any content.',
   config: {
     provider: { vendor: 'sim-anthropic' },
     preset: 'codesmith',
@@ -40,7 +41,11 @@ export const streamIdleWatchdog: Lesson = {
       complete: true,
       says: `the watchdog fires at ${formatMs(baseMs)}, then at ${formatMs(baseMs + perRetryMs)}; the third attempt answers`,
     },
-    off: { reason: 'run_time_budget', complete: false, says: 'waits on the silent stream until the time budget ends the run' },
+    off: {
+      reason: 'run_time_budget',
+      complete: false,
+      says: 'waits on the silent stream until the time budget ends the run',
+    },
   },
   criterion: {
     says: 'the person gets an answer at all: the loop finishes and the task is done',

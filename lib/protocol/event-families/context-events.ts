@@ -63,7 +63,9 @@ export const CompactionEventSchema = z.object({
   messages_before: z.number().int(),
   messages_after: z.number().int(),
   /** Tool results that became stubs in this step. */
-  stubbed: z.array(z.object({ call_id: z.string(), tool: z.string(), chars: z.number().int(), iteration: z.number().int() })),
+  stubbed: z.array(
+    z.object({ call_id: z.string(), tool: z.string(), chars: z.number().int(), iteration: z.number().int() }),
+  ),
   summary: z.string().optional(),
   reason: z.string(),
   /** Which overflow recovery of the step this rung belongs to. */
@@ -80,7 +82,11 @@ export const CompactionEventSchema = z.object({
    * bypassed: the overflow waterfall's forced compaction ran anyway.
    */
   cache_floor: z
-    .object({ decision: z.enum(['held_back', 'bypassed']), cached_tokens: z.number().int().min(0), floor_tokens: z.number().int().min(0) })
+    .object({
+      decision: z.enum(['held_back', 'bypassed']),
+      cached_tokens: z.number().int().min(0),
+      floor_tokens: z.number().int().min(0),
+    })
     .optional(),
 });
 
@@ -125,7 +131,14 @@ export const OutputRecoveryEventSchema = z.object({
    * refuse_truncated: tool calls cut by the cap were refused; continue_partial /
    * stop_partial: what the loop did after a Partial stream.
    */
-  action: z.enum(['escalate', 'continue', 'exhausted', 'refuse_truncated', 'continue_partial', 'stop_partial']),
+  action: z.enum([
+    'escalate',
+    'continue',
+    'exhausted',
+    'refuse_truncated',
+    'continue_partial',
+    'stop_partial',
+  ]),
   /** Neutral stop reason of the cut response (max_tokens, context_window, incomplete). */
   stop_reason: z.string(),
   max_tokens: z.number().int(),

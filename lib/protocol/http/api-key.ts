@@ -16,6 +16,14 @@ export const ApiKeySchema = z
     const at = [...key].findIndex((ch) => ch < ' ' || ch > '~');
     if (at < 0) return;
     const code = key.codePointAt(at)!;
-    const what = code === 10 || code === 13 ? 'a line break' : code < 32 || code === 127 ? 'a control character' : 'a character outside ASCII';
-    ctx.addIssue({ code: 'custom', message: `cannot be sent as a header value: ${what} at character ${at + 1} (a key is visible ASCII)` });
+    const what =
+      code === 10 || code === 13
+        ? 'a line break'
+        : code < 32 || code === 127
+          ? 'a control character'
+          : 'a character outside ASCII';
+    ctx.addIssue({
+      code: 'custom',
+      message: `cannot be sent as a header value: ${what} at character ${at + 1} (a key is visible ASCII)`,
+    });
   });

@@ -8,7 +8,12 @@ export const CassetteSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.string().optional(),
-  source: z.object({ kind: z.enum(['simulated', 'recorded']), vendor: VendorSchema, model: z.string(), note: z.string() }),
+  source: z.object({
+    kind: z.enum(['simulated', 'recorded']),
+    vendor: VendorSchema,
+    model: z.string(),
+    note: z.string(),
+  }),
   exchanges: z.number().int(),
   bytes: z.number().int(),
   /** The run it was saved from. */
@@ -28,7 +33,9 @@ export type CassetteList = z.infer<typeof CassetteListSchema>;
 export const CassetteNameSchema = z.string().trim().min(1).max(120);
 
 /** POST /api/cassettes: a cassette file, imported under a name (its keys removed on the way in). */
-export const ImportCassetteBodySchema = z.object({ name: CassetteNameSchema, cassette: CassetteSchema }).strict();
+export const ImportCassetteBodySchema = z
+  .object({ name: CassetteNameSchema, cassette: CassetteSchema })
+  .strict();
 export type ImportCassetteBody = z.infer<typeof ImportCassetteBodySchema>;
 
 /** POST /api/runs/{id}/cassette: saves the run's kept traffic (name: the run's title or id when absent). */

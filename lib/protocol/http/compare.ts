@@ -8,7 +8,9 @@ import { TaskVerdictSchema, TerminateReasonSchema } from '../events';
  */
 
 /** One side of a divergence: the step that run took there (null: none, it had ended). */
-export const DivergentStepSchema = z.object({ seq: z.number().int(), turn: z.number().int().nullable(), label: z.string() }).strict();
+export const DivergentStepSchema = z
+  .object({ seq: z.number().int(), turn: z.number().int().nullable(), label: z.string() })
+  .strict();
 export type DivergentStep = z.infer<typeof DivergentStepSchema>;
 
 /** Where two runs stop doing the same thing. */
@@ -55,7 +57,12 @@ export type TurnSide = z.infer<typeof TurnSideSchema>;
 
 /** Turn n of both runs (a side is null when that run has no such turn). */
 export const AlignedTurnSchema = z
-  .object({ turn: z.number().int(), a: TurnSideSchema.nullable(), b: TurnSideSchema.nullable(), diverged: z.boolean() })
+  .object({
+    turn: z.number().int(),
+    a: TurnSideSchema.nullable(),
+    b: TurnSideSchema.nullable(),
+    diverged: z.boolean(),
+  })
   .strict();
 export type AlignedTurn = z.infer<typeof AlignedTurnSchema>;
 
@@ -111,7 +118,9 @@ export const TotalsDiffRowSchema = z
 export type TotalsDiffRow = z.infer<typeof TotalsDiffRowSchema>;
 
 /** One config field that differs; values are JSON text, null when the field is absent. */
-export const ConfigDiffRowSchema = z.object({ path: z.string(), a: z.string().nullable(), b: z.string().nullable() }).strict();
+export const ConfigDiffRowSchema = z
+  .object({ path: z.string(), a: z.string().nullable(), b: z.string().nullable() })
+  .strict();
 export type ConfigDiffRow = z.infer<typeof ConfigDiffRowSchema>;
 
 /** Who a side is: enough to title its column and link to it. */
@@ -145,7 +154,13 @@ export const CompareSideSchema = z
      * page can say how much of a total is the parent's. null: not a fork.
      */
     copied: z
-      .object({ turns: z.number().int(), durationMs: z.number(), inputTokens: z.number().int(), outputTokens: z.number().int(), usd: z.number() })
+      .object({
+        turns: z.number().int(),
+        durationMs: z.number(),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+        usd: z.number(),
+      })
       .strict()
       .nullable(),
   })
@@ -180,7 +195,11 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 export const CompareQuerySchema = z.object({
   /** A lesson's slug: judge the totals by that lesson's measure (its criterion) instead of the general rules. */
   lesson: z.string().min(1).max(100).optional(),
-  a: z.string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' }).min(1, 'a: the id of the first run is required'),
-  b: z.string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' }).min(1, 'b: the id of the second run is required'),
+  a: z
+    .string({ error: 'a: the id of the first run is required (?a=<run id>&b=<run id>)' })
+    .min(1, 'a: the id of the first run is required'),
+  b: z
+    .string({ error: 'b: the id of the second run is required (?a=<run id>&b=<run id>)' })
+    .min(1, 'b: the id of the second run is required'),
 });
 export type CompareQuery = z.infer<typeof CompareQuerySchema>;

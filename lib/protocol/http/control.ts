@@ -29,7 +29,9 @@ export type ControlBody = z.infer<typeof ControlBodySchema>;
 export type ControlBodyInput = z.input<typeof ControlBodySchema>;
 
 /** 202 from the control route: the message is queued for the next request boundary (abort: at once). */
-export const ControlAcceptedSchema = z.object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap']) }).strict();
+export const ControlAcceptedSchema = z
+  .object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap']) })
+  .strict();
 export type ControlAccepted = z.infer<typeof ControlAcceptedSchema>;
 
 /** What the strict simulated vendor answers to a rendered request: accepted, or its real error. */

@@ -11,7 +11,9 @@ export class ResponseShapeError extends Error {
     readonly endpoint: string,
     readonly problems: string[],
   ) {
-    super(`${endpoint} answered in an unexpected shape: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (+${problems.length - 3} more)` : ''}`);
+    super(
+      `${endpoint} answered in an unexpected shape: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (+${problems.length - 3} more)` : ''}`,
+    );
     this.name = 'ResponseShapeError';
   }
 }

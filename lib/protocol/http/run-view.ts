@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { RunEvent } from '../events';
 import { isStoredEvent } from './stored-event';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 /** An event the server read back from its store: its envelope checked (stored-event.ts). */
-export const StoredEventSchema = z.custom<RunEvent>(isStoredEvent, { message: 'not a stored event (run_id, seq, event)' });
+export const StoredEventSchema = z.custom<RunEvent>(isStoredEvent, {
+  message: 'not a stored event (run_id, seq, event)',
+});
 
 /**
  * GET /api/runs/{id}/view: a finished run (its stored log ends with terminate) folded by the
@@ -22,9 +25,16 @@ export function finishedRunViewSchema<View extends object>() {
     z
       .object({
         finished: z.literal(true),
-        view: z.custom<View>((value) => isObject(value) && Array.isArray(value.turns) && Number.isInteger(value.lastSeq) && isObject(value.terminate), {
-          message: 'not a finished run view',
-        }),
+        view: z.custom<View>(
+          (value) =>
+            isObject(value) &&
+            Array.isArray(value.turns) &&
+            Number.isInteger(value.lastSeq) &&
+            isObject(value.terminate),
+          {
+            message: 'not a finished run view',
+          },
+        ),
         named: z.array(StoredEventSchema),
       })
       .strict(),

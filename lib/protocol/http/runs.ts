@@ -81,9 +81,17 @@ export const CreateRunBodySchema = z
   .strict()
   .superRefine((body, ctx) => {
     if (body.config && body.fork) {
-      ctx.addIssue({ code: 'custom', path: ['fork'], message: 'send either a config (a new run) or a fork (a stored run continued), not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fork'],
+        message: 'send either a config (a new run) or a fork (a stored run continued), not both',
+      });
     } else if (!body.config && !body.fork) {
-      ctx.addIssue({ code: 'custom', path: ['config'], message: 'required: the run config, or a fork { runId, atTurn } to continue a stored run' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config'],
+        message: 'required: the run config, or a fork { runId, atTurn } to continue a stored run',
+      });
     }
   });
 export type CreateRunBody = z.infer<typeof CreateRunBodySchema>;
@@ -107,6 +115,8 @@ export const ListRunsQuerySchema = z.object({
 });
 
 /** GET /api/runs/{id}/forks: the runs forked from this one, oldest first, with the turn each started after. */
-export const ForkSummarySchema = RunSummarySchema.extend({ forked_at_turn: z.number().int().min(1) }).strict();
+export const ForkSummarySchema = RunSummarySchema.extend({
+  forked_at_turn: z.number().int().min(1),
+}).strict();
 export type ForkSummary = z.infer<typeof ForkSummarySchema>;
 export const ForkListSchema = z.array(ForkSummarySchema);

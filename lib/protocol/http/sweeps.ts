@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CreateSweepRequestSchema, SweepGridSchema, SweepRowSchema, SweepRunMetricsSchema, SweepSummarySchema } from '../sweeps';
+import {
+  CreateSweepRequestSchema,
+  SweepGridSchema,
+  SweepRowSchema,
+  SweepRunMetricsSchema,
+  SweepSummarySchema,
+} from '../sweeps';
 
 /**
  * POST /api/sweeps: the grid itself (the same document as the CLI's --grid file), with keys

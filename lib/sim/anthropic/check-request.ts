@@ -15,10 +15,14 @@ export interface CheckedAnthropicRequest {
  * conversation rules (signatures bound to the model that minted them), the context window.
  * Throws the vendor's rejection; the simulator and the takeover probe share it.
  */
-export function checkAnthropicRequest(options: { body: string; signingKey: string }): CheckedAnthropicRequest {
+export function checkAnthropicRequest(options: {
+  body: string;
+  signingKey: string;
+}): CheckedAnthropicRequest {
   const parsed = parseAnthropicRequest({ body: options.body });
   const model = SIM_MODELS.find((m) => m.id === parsed.model && m.vendor === 'sim-anthropic');
-  if (!model) throw new VendorRejection({ status: 404, type: 'not_found_error', message: `model: ${parsed.model}` });
+  if (!model)
+    throw new VendorRejection({ status: 404, type: 'not_found_error', message: `model: ${parsed.model}` });
   if (parsed.maxTokens > model.maxOutputTokens) {
     throw new VendorRejection({
       status: 400,
@@ -26,7 +30,12 @@ export function checkAnthropicRequest(options: { body: string; signingKey: strin
       message: `max_tokens: ${parsed.maxTokens} > ${model.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model.id}`,
     });
   }
-  validateAnthropicConversation({ messages: parsed.messages, model: model.id, thinking: parsed.thinking, signingKey: options.signingKey });
+  validateAnthropicConversation({
+    messages: parsed.messages,
+    model: model.id,
+    thinking: parsed.thinking,
+    signingKey: options.signingKey,
+  });
   const inputTokens = countRequestTokens(parsed);
   if (inputTokens > model.contextWindow) {
     throw new VendorRejection({

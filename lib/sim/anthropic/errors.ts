@@ -11,7 +11,10 @@ export function anthropicErrorResponse(options: { rejection: VendorRejection; re
   });
 }
 
-export function anthropicErrorBody(options: { rejection: VendorRejection; requestId: string }): Record<string, unknown> {
+export function anthropicErrorBody(options: {
+  rejection: VendorRejection;
+  requestId: string;
+}): Record<string, unknown> {
   const { rejection, requestId } = options;
   return bodyOf({ type: rejection.type, message: rejection.message, requestId });
 }

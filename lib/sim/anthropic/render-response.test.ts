@@ -40,12 +40,22 @@ describe('anthropicStreamFrames', () => {
       signatures: ['sig'],
       pacing: { headersMs: 1, firstTokenMs: 2, forTokens: (n) => n * 3 },
     };
-    const deltas = [...anthropicStreamFrames(input)].filter((f) => f.text.startsWith('event: content_block_delta') && !f.text.includes('signature_delta'));
-    const field = { thinking: ['thinking_delta', 'thinking'], text: ['text_delta', 'text'], tool_call: ['input_json_delta', 'partial_json'] } as const;
+    const deltas = [...anthropicStreamFrames(input)].filter(
+      (f) => f.text.startsWith('event: content_block_delta') && !f.text.includes('signature_delta'),
+    );
+    const field = {
+      thinking: ['thinking_delta', 'thinking'],
+      text: ['text_delta', 'text'],
+      tool_call: ['input_json_delta', 'partial_json'],
+    } as const;
     const expected = plan.blocks.flatMap((block, index) =>
       block.chunks.map((chunk) => {
         const [type, key] = field[block.kind];
-        return generic('content_block_delta', { type: 'content_block_delta', index, delta: { type, [key]: chunk.text } });
+        return generic('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type, [key]: chunk.text },
+        });
       }),
     );
     expect(deltas.map((d) => d.text)).toEqual(expected);

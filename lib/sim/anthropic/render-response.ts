@@ -39,7 +39,12 @@ const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
 
 /** Anthropic's usage: `input_tokens` counts only the input after the last cached or written prefix. */
 function usage(cache: CacheUsage, outputTokens: number): Record<string, number> {
-  return { input_tokens: cache.uncached, cache_creation_input_tokens: cache.written, cache_read_input_tokens: cache.read, output_tokens: outputTokens };
+  return {
+    input_tokens: cache.uncached,
+    cache_creation_input_tokens: cache.written,
+    cache_read_input_tokens: cache.read,
+    output_tokens: outputTokens,
+  };
 }
 
 /** The SSE records of a streamed Message, each with its pacing delay. */
@@ -71,15 +76,28 @@ export function* anthropicStreamFrames(input: AnthropicResponseInput): Generator
         : block.kind === 'text'
           ? { type: 'text', text: '' }
           : { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: {} };
-    yield { delayMs: firstDelay, text: record('content_block_start', { type: 'content_block_start', index, content_block: skeleton }) };
+    yield {
+      delayMs: firstDelay,
+      text: record('content_block_start', { type: 'content_block_start', index, content_block: skeleton }),
+    };
     if (index === 0) yield { delayMs: 0, text: PING };
     const opening = `${DELTA_HEAD}${index},"delta":${DELTA_FIELD[block.kind]}`;
     for (const chunk of block.chunks) {
-      yield { delayMs: pacing.forTokens(chunk.tokens), text: `${opening}${JSON.stringify(chunk.text)}}}\n\n` };
+      yield {
+        delayMs: pacing.forTokens(chunk.tokens),
+        text: `${opening}${JSON.stringify(chunk.text)}}}\n\n`,
+      };
     }
     if (block.kind === 'thinking') {
       const signature = input.signatures[thinkingIndex++];
-      yield { delayMs: 0, text: record('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }) };
+      yield {
+        delayMs: 0,
+        text: record('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'signature_delta', signature },
+        }),
+      };
     }
     yield { delayMs: 0, text: record('content_block_stop', { type: 'content_block_stop', index }) };
   }
@@ -109,9 +127,15 @@ export function anthropicMessageBody(input: AnthropicResponseInput): string {
   let toolIndex = 0;
   let thinkingIndex = 0;
   const content = input.plan.blocks.map((block) => {
-    if (block.kind === 'thinking') return { type: 'thinking', thinking: block.text, signature: input.signatures[thinkingIndex++] };
+    if (block.kind === 'thinking')
+      return { type: 'thinking', thinking: block.text, signature: input.signatures[thinkingIndex++] };
     if (block.kind === 'text') return { type: 'text', text: block.text };
-    return { type: 'tool_use', id: input.toolIds[toolIndex++], name: block.name, input: parseInput(block.text) };
+    return {
+      type: 'tool_use',
+      id: input.toolIds[toolIndex++],
+      name: block.name,
+      input: parseInput(block.text),
+    };
   });
   return JSON.stringify({
     id: input.id,

@@ -30,7 +30,11 @@ describe('simulated Anthropic: streaming', () => {
     expect((tool as Anthropic.ToolUseBlock).id).toMatch(/^toolu_01/);
     expect(message.stop_reason).toBe('tool_use');
     expect(message.usage.input_tokens).toBeGreaterThan(countTokens('Fix the bug.'));
-    const expectedOut = countTokens(TURN.thinking) + countTokens(TURN.text) + countTokens('read_file') + countTokens(TURN.toolCalls[0]!.argsText);
+    const expectedOut =
+      countTokens(TURN.thinking) +
+      countTokens(TURN.text) +
+      countTokens('read_file') +
+      countTokens(TURN.toolCalls[0]!.argsText);
     expect(Math.abs(message.usage.output_tokens - expectedOut)).toBeLessThanOrEqual(3);
   });
 
@@ -59,7 +63,9 @@ describe('simulated Anthropic: streaming', () => {
     expect(events.filter((e) => e === 'ping')).toHaveLength(1);
     expect(events.slice(-2)).toEqual(['message_delta', 'message_stop']);
     expect(body.match(/"signature_delta"/g)).toHaveLength(1);
-    expect(body).toContain('{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}');
+    expect(body).toContain(
+      '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}',
+    );
     const jsonDeltas = records.filter((r) => r.includes('input_json_delta'));
     expect(jsonDeltas[0]).toContain('"partial_json":""');
     expect(body).toContain('"stop_reason":"tool_use","stop_sequence":null}');
@@ -68,14 +74,23 @@ describe('simulated Anthropic: streaming', () => {
   it('omits thinking when the request did not ask for it', async () => {
     const { client } = anthropicClient({ policy: fixedPolicy(TURN) });
     const message = await client.messages
-      .stream({ model: 'claude-sim-sonnet', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }], tools: TOOL_SCHEMAS as Anthropic.Tool[] })
+      .stream({
+        model: 'claude-sim-sonnet',
+        max_tokens: 500,
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: TOOL_SCHEMAS as Anthropic.Tool[],
+      })
       .finalMessage();
     expect(message.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
   });
 
   it('answers stream:false with one JSON Message', async () => {
     const { client } = anthropicClient({ policy: fixedPolicy({ text: 'Hello there.', toolCalls: [] }) });
-    const message = await client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const message = await client.messages.create({
+      model: 'claude-sim-sonnet',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(message.content).toEqual([{ type: 'text', text: 'Hello there.' }]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.usage.output_tokens).toBe(countTokens('Hello there.'));
@@ -83,7 +98,9 @@ describe('simulated Anthropic: streaming', () => {
 
   it('cuts output at max_tokens, mid tool JSON, and stops with max_tokens', async () => {
     const long = { path: 'src/big.ts', content: 'word '.repeat(200) };
-    const { client } = anthropicClient({ policy: fixedPolicy({ toolCalls: [{ name: 'write_file', argsText: JSON.stringify(long) }] }) });
+    const { client } = anthropicClient({
+      policy: fixedPolicy({ toolCalls: [{ name: 'write_file', argsText: JSON.stringify(long) }] }),
+    });
     const stream = client.messages.stream({
       model: 'claude-sim-sonnet',
       max_tokens: 40,
@@ -100,8 +117,15 @@ describe('simulated Anthropic: streaming', () => {
     expect(message.stop_reason).toBe('max_tokens');
     expect(message.usage.output_tokens).toBe(40);
     const res = await anthropicClient({
-      policy: fixedPolicy({ text: 'one two three four five six seven eight nine ten eleven twelve', toolCalls: [] }),
-    }).client.messages.create({ model: 'claude-sim-sonnet', max_tokens: 5, messages: [{ role: 'user', content: 'count' }] });
+      policy: fixedPolicy({
+        text: 'one two three four five six seven eight nine ten eleven twelve',
+        toolCalls: [],
+      }),
+    }).client.messages.create({
+      model: 'claude-sim-sonnet',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'count' }],
+    });
     expect(res.stop_reason).toBe('max_tokens');
     expect(res.usage.output_tokens).toBe(5);
     expect(res.content[0]).toMatchObject({ type: 'text', text: 'one two three four five' });
@@ -133,7 +157,9 @@ describe('simulated Anthropic: streaming', () => {
   });
 
   it('stops a stream when the signal aborts mid-way', async () => {
-    const { client, clock } = anthropicClient({ policy: fixedPolicy({ text: 'word '.repeat(400), toolCalls: [] }) });
+    const { client, clock } = anthropicClient({
+      policy: fixedPolicy({ text: 'word '.repeat(400), toolCalls: [] }),
+    });
     const controller = new AbortController();
     const stream = client.messages.stream(
       { model: 'claude-sim-sonnet', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] },
@@ -151,9 +177,15 @@ describe('simulated Anthropic: streaming', () => {
 
   it('answers other paths with the vendor 404 body', async () => {
     const { fetch } = anthropicClient({ policy: fixedPolicy(TURN) });
-    const res = await fetch('http://sim.anthropic.local/v1/models', { method: 'GET', headers: { 'x-api-key': 'sim' } });
+    const res = await fetch('http://sim.anthropic.local/v1/models', {
+      method: 'GET',
+      headers: { 'x-api-key': 'sim' },
+    });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error', message: 'Not Found' } });
+    expect(await res.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'Not Found' },
+    });
   });
 });
 
@@ -168,6 +200,8 @@ describe('simulated Anthropic: internal errors', () => {
       .create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
-    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { type: 'api_error' } });
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      error: { type: 'api_error' },
+    });
   });
 });

@@ -12,13 +12,22 @@ import { anthropicErrorResponse } from './errors';
 import { checkAnthropicRequest } from './check-request';
 import { PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
 import { cacheBreakpoints } from './cache-breakpoints';
-import { anthropicMessageBody, anthropicStreamFrames, totalGenerationMs, type AnthropicResponseInput } from './render-response';
+import {
+  anthropicMessageBody,
+  anthropicStreamFrames,
+  totalGenerationMs,
+  type AnthropicResponseInput,
+} from './render-response';
 
 function checkAuth(headers: Headers, expected: string | undefined): void {
   const bearer = headers.get('authorization')?.replace(/^Bearer\s+/i, '');
   const key = headers.get('x-api-key') ?? bearer ?? '';
   if (key.trim().length === 0) {
-    throw new VendorRejection({ status: 401, type: 'authentication_error', message: 'x-api-key header is required' });
+    throw new VendorRejection({
+      status: 401,
+      type: 'authentication_error',
+      message: 'x-api-key header is required',
+    });
   }
   if (expected !== undefined && key !== expected) {
     throw new VendorRejection({ status: 401, type: 'authentication_error', message: 'invalid x-api-key' });
@@ -54,21 +63,43 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
 
       let cached: CacheUsage = { read: 0, written: 0, uncached: inputTokens };
       if (request.body.includes('"cache_control"')) {
-        const prefix = promptPrefix({ model: model.id, system: parsed.system, tools: parsed.tools, messages: parsed.messages });
+        const prefix = promptPrefix({
+          model: model.id,
+          system: parsed.system,
+          tools: parsed.tools,
+          messages: parsed.messages,
+        });
         const breakpoints = cacheBreakpoints(parsed.raw, prefix);
         if (cache && breakpoints.length > 0) cached = cache.breakpoints(prefix, breakpoints, model.cache);
       }
 
       const thinking = parsed.thinking && model.reasoning;
       const turn = options.policy(
-        { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens: parsed.maxTokens, thinking },
+        {
+          model: model.id,
+          system: parsed.system,
+          messages: parsed.messages,
+          tools: parsed.tools,
+          maxTokens: parsed.maxTokens,
+          thinking,
+        },
         random.fork('policy'),
       );
       const room = model.contextWindow - inputTokens;
       const cap = Math.min(parsed.maxTokens, room);
-      const plan = planOutput({ turn: thinking ? turn : { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
+      const plan = planOutput({
+        turn: thinking ? turn : { ...turn, thinking: undefined },
+        cap,
+        random: random.fork('chunks'),
+      });
       const hasTools = plan.blocks.some((b) => b.kind === 'tool_call');
-      const stopReason = plan.cut ? (room < parsed.maxTokens ? 'model_context_window_exceeded' : 'max_tokens') : hasTools ? 'tool_use' : 'end_turn';
+      const stopReason = plan.cut
+        ? room < parsed.maxTokens
+          ? 'model_context_window_exceeded'
+          : 'max_tokens'
+        : hasTools
+          ? 'tool_use'
+          : 'end_turn';
       const ids = random.fork('ids');
       const response: AnthropicResponseInput = {
         id: makeId({ random: ids, kind: 'msg' }),
@@ -76,8 +107,12 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
         plan,
         cache: cached,
         stopReason,
-        toolIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => makeId({ random: ids, kind: 'toolu' })),
-        signatures: plan.blocks.flatMap((b) => (b.kind === 'thinking' ? [signThinking({ key: signingKey, model: model.id, thinking: b.text })] : [])),
+        toolIds: plan.blocks
+          .filter((b) => b.kind === 'tool_call')
+          .map(() => makeId({ random: ids, kind: 'toolu' })),
+        signatures: plan.blocks.flatMap((b) =>
+          b.kind === 'thinking' ? [signThinking({ key: signingKey, model: model.id, thinking: b.text })] : [],
+        ),
         pacing,
       };
 
@@ -88,16 +123,26 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
           headers: { 'content-type': 'application/json', 'request-id': requestId },
         });
       }
-      return new Response(pacedBody({ frames: anthropicStreamFrames(response), clock: options.clock, signal }), {
-        status: 200,
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId },
-      });
+      return new Response(
+        pacedBody({ frames: anthropicStreamFrames(response), clock: options.clock, signal }),
+        {
+          status: 200,
+          headers: {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            'request-id': requestId,
+          },
+        },
+      );
     } catch (error) {
       if (error instanceof VendorRejection) return anthropicErrorResponse({ rejection: error, requestId });
       if (signal?.aborted) throw error;
       // A bug in a policy is the vendor's internal error, not a network failure.
       const [type, message] = ANTHROPIC_HTTP_ERRORS[500]!;
-      return anthropicErrorResponse({ rejection: new VendorRejection({ status: 500, type, message }), requestId });
+      return anthropicErrorResponse({
+        rejection: new VendorRejection({ status: 500, type, message }),
+        requestId,
+      });
     }
   };
   return respond as typeof fetch;

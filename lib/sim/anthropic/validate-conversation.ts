@@ -36,7 +36,8 @@ function checkToolPairing(messages: Message[]): void {
     if (ids.length === 0) continue;
     const next = messages[i + 1];
     const answered = new Set<string>();
-    if (next?.role === 'user') for (const part of next.parts) if (part.type === 'tool_result') answered.add(part.callId);
+    if (next?.role === 'user')
+      for (const part of next.parts) if (part.type === 'tool_result') answered.add(part.callId);
     const missing = ids.filter((id) => !answered.has(id));
     if (missing.length > 0) {
       throw invalidRequest(
@@ -79,7 +80,12 @@ function checkSignatures(messages: Message[], model: string, key: string): void 
 }
 
 /** The conversation rules the Messages API enforces beyond field types. */
-export function validateAnthropicConversation(options: { messages: Message[]; model: string; thinking: boolean; signingKey: string }): void {
+export function validateAnthropicConversation(options: {
+  messages: Message[];
+  model: string;
+  thinking: boolean;
+  signingKey: string;
+}): void {
   const { messages } = options;
   if (messages[0]?.role !== 'user') throw invalidRequest('messages: first message must use the "user" role');
   checkToolPairing(messages);

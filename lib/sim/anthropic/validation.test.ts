@@ -7,7 +7,10 @@ import { createSimAnthropic } from './sim-anthropic';
 
 const TOOLS = TOOL_SCHEMAS as Anthropic.Tool[];
 const THINK = { type: 'enabled', budget_tokens: 1024 } as const;
-const turn = { thinking: 'Read the file next.', toolCalls: [{ name: 'read_file', argsText: '{"path":"a.ts"}' }] };
+const turn = {
+  thinking: 'Read the file next.',
+  toolCalls: [{ name: 'read_file', argsText: '{"path":"a.ts"}' }],
+};
 
 /** The SDK's APIError for a request, or a failure if it succeeded. */
 async function rejection(params: Record<string, unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
@@ -34,17 +37,40 @@ function expectInvalid(error: InstanceType<typeof Anthropic.APIError>, message: 
 
 describe('simulated Anthropic: strict validation', () => {
   it('rejects a missing key with 401 authentication_error', async () => {
-    const fetch = createSimAnthropic({ clock: new VirtualClock(), random: createRandom(1), policy: fixedPolicy(turn) });
-    const res = await fetch('http://sim.anthropic.local/v1/messages', { method: 'POST', headers: { 'x-api-key': '' }, body: '{}' });
+    const fetch = createSimAnthropic({
+      clock: new VirtualClock(),
+      random: createRandom(1),
+      policy: fixedPolicy(turn),
+    });
+    const res = await fetch('http://sim.anthropic.local/v1/messages', {
+      method: 'POST',
+      headers: { 'x-api-key': '' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
-    const strict = createSimAnthropic({ clock: new VirtualClock(), random: createRandom(1), policy: fixedPolicy(turn), apiKey: 'right' });
-    const client = new Anthropic({ apiKey: 'wrong', baseURL: 'http://sim.anthropic.local', fetch: strict, maxRetries: 0 });
+    expect(await res.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'x-api-key header is required' },
+    });
+    const strict = createSimAnthropic({
+      clock: new VirtualClock(),
+      random: createRandom(1),
+      policy: fixedPolicy(turn),
+      apiKey: 'right',
+    });
+    const client = new Anthropic({
+      apiKey: 'wrong',
+      baseURL: 'http://sim.anthropic.local',
+      fetch: strict,
+      maxRetries: 0,
+    });
     const error = await client.messages
       .create({ model: 'claude-sim-sonnet', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { message: 'invalid x-api-key' } });
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      error: { message: 'invalid x-api-key' },
+    });
   });
 
   it('rejects an unknown model with 404 not_found_error', async () => {
@@ -54,10 +80,19 @@ describe('simulated Anthropic: strict validation', () => {
   });
 
   it('names the malformed field', async () => {
-    expectInvalid(await rejection({ max_tokens: undefined, messages: [{ role: 'user', content: 'hi' }] }), 'max_tokens: Field required');
+    expectInvalid(
+      await rejection({ max_tokens: undefined, messages: [{ role: 'user', content: 'hi' }] }),
+      'max_tokens: Field required',
+    );
     expectInvalid(await rejection({}), 'messages: Field required');
-    expectInvalid(await rejection({ messages: [{ role: 'robot', content: 'hi' }] }), "messages.0.role: Input should be 'user' or 'assistant'");
-    expectInvalid(await rejection({ messages: [{ role: 'assistant', content: 'hi' }] }), 'messages: first message must use the "user" role');
+    expectInvalid(
+      await rejection({ messages: [{ role: 'robot', content: 'hi' }] }),
+      "messages.0.role: Input should be 'user' or 'assistant'",
+    );
+    expectInvalid(
+      await rejection({ messages: [{ role: 'assistant', content: 'hi' }] }),
+      'messages: first message must use the "user" role',
+    );
     expectInvalid(
       await rejection({ max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] }),
       'max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sim-sonnet',
@@ -101,9 +136,14 @@ describe('simulated Anthropic: strict validation', () => {
   });
 
   it('rejects a prompt over the model window with prompt is too long', async () => {
-    const error = await rejection({ model: 'claude-sim-haiku', messages: [{ role: 'user', content: 'lorem ipsum '.repeat(13_000) }] });
+    const error = await rejection({
+      model: 'claude-sim-haiku',
+      messages: [{ role: 'user', content: 'lorem ipsum '.repeat(13_000) }],
+    });
     expect(error.status).toBe(400);
-    expect((error.error as { error: { message: string } }).error.message).toMatch(/^prompt is too long: \d+ tokens > 12000 maximum$/);
+    expect((error.error as { error: { message: string } }).error.message).toMatch(
+      /^prompt is too long: \d+ tokens > 12000 maximum$/,
+    );
   });
 
   it('rejects a foreign thinking signature and accepts a round-tripped one', async () => {
@@ -119,7 +159,10 @@ describe('simulated Anthropic: strict validation', () => {
     const history = (content: unknown[]): Anthropic.MessageParam[] => [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: content as Anthropic.ContentBlockParam[] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'export const a = 1;' }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: use.id, content: 'export const a = 1;' }],
+      },
     ];
     const next = await client.messages.create({
       model: 'claude-sim-sonnet',
@@ -131,7 +174,14 @@ describe('simulated Anthropic: strict validation', () => {
     expect(next.stop_reason).toBe('tool_use');
 
     const thinking = first.content[0] as Anthropic.ThinkingBlock;
-    const forged = { ...thinking, signature: signThinking({ key: 'someone-else', model: 'claude-sim-sonnet', thinking: thinking.thinking }) };
+    const forged = {
+      ...thinking,
+      signature: signThinking({
+        key: 'someone-else',
+        model: 'claude-sim-sonnet',
+        thinking: thinking.thinking,
+      }),
+    };
     expectInvalid(
       await rejection({ thinking: THINK, tools: TOOLS, messages: history([forged, use]) }),
       'messages.1.content.0: Invalid `signature` in `thinking` block',
@@ -143,7 +193,12 @@ describe('simulated Anthropic: strict validation', () => {
     );
     // Minted for another model: replaying it into claude-sim-haiku fails.
     expectInvalid(
-      await rejection({ model: 'claude-sim-haiku', thinking: THINK, tools: TOOLS, messages: history([thinking, use]) }),
+      await rejection({
+        model: 'claude-sim-haiku',
+        thinking: THINK,
+        tools: TOOLS,
+        messages: history([thinking, use]),
+      }),
       'messages.1.content.0: Invalid `signature` in `thinking` block',
     );
   });

@@ -14,7 +14,8 @@ export interface CheckedOpenAIRequest {
 }
 
 /** DeepSeek's thinking-mode rule, in its own words. */
-export const REASONING_CONTENT_MISSING = 'The reasoning_content in the thinking mode must be passed back to the API.';
+export const REASONING_CONTENT_MISSING =
+  'The reasoning_content in the thinking mode must be passed back to the API.';
 
 /**
  * Everything the vendor checks before generating: body shape, model, output cap, the

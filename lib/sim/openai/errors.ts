@@ -13,5 +13,10 @@ export function openaiErrorResponse(options: { rejection: VendorRejection; reque
 
 export function openaiErrorBody(options: { rejection: VendorRejection }): Record<string, unknown> {
   const { rejection } = options;
-  return bodyOf({ message: rejection.message, type: rejection.type, param: rejection.param, code: rejection.code });
+  return bodyOf({
+    message: rejection.message,
+    type: rejection.type,
+    param: rejection.param,
+    code: rejection.code,
+  });
 }

@@ -20,17 +20,23 @@ export interface OpenAIRequest {
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
 
 function missing(param: string): never {
-  throw invalidRequest(`Missing required parameter: '${param}'.`, { code: 'missing_required_parameter', param });
+  throw invalidRequest(`Missing required parameter: '${param}'.`, {
+    code: 'missing_required_parameter',
+    param,
+  });
 }
 
 function contentText(value: unknown, param: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) {
-    throw invalidRequest(`Invalid type for '${param}': expected one of a string or array of objects, but got ${typeof value} instead.`, {
-      code: 'invalid_type',
-      param,
-    });
+    throw invalidRequest(
+      `Invalid type for '${param}': expected one of a string or array of objects, but got ${typeof value} instead.`,
+      {
+        code: 'invalid_type',
+        param,
+      },
+    );
   }
   return value
     .map((part, i) => {
@@ -49,10 +55,13 @@ function looksLikeError(content: string): boolean {
 function parseToolCalls(value: unknown, i: number): Part[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
-    throw invalidRequest(`Invalid type for 'messages[${i}].tool_calls': expected an array, but got ${typeof value} instead.`, {
-      code: 'invalid_type',
-      param: `messages[${i}].tool_calls`,
-    });
+    throw invalidRequest(
+      `Invalid type for 'messages[${i}].tool_calls': expected an array, but got ${typeof value} instead.`,
+      {
+        code: 'invalid_type',
+        param: `messages[${i}].tool_calls`,
+      },
+    );
   return value.map((call, j): Part => {
     const where = `messages[${i}].tool_calls[${j}]`;
     if (!isRecord(call)) missing(where);
@@ -76,45 +85,69 @@ function parseToolCalls(value: unknown, i: number): Part[] {
 function parseMessages(value: unknown): { system: string; messages: Message[] } {
   if (value === undefined) missing('messages');
   if (!Array.isArray(value))
-    throw invalidRequest(`Invalid type for 'messages': expected an array of objects, but got ${typeof value} instead.`, {
-      code: 'invalid_type',
-      param: 'messages',
-    });
+    throw invalidRequest(
+      `Invalid type for 'messages': expected an array of objects, but got ${typeof value} instead.`,
+      {
+        code: 'invalid_type',
+        param: 'messages',
+      },
+    );
   if (value.length === 0)
-    throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", {
-      code: 'empty_array',
-      param: 'messages',
-    });
+    throw invalidRequest(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      {
+        code: 'empty_array',
+        param: 'messages',
+      },
+    );
   const system: string[] = [];
   const messages: Message[] = [];
   value.forEach((raw, i) => {
     if (!isRecord(raw))
-      throw invalidRequest(`Invalid type for 'messages[${i}]': expected an object, but got ${typeof raw} instead.`, {
-        code: 'invalid_type',
-        param: `messages[${i}]`,
-      });
+      throw invalidRequest(
+        `Invalid type for 'messages[${i}]': expected an object, but got ${typeof raw} instead.`,
+        {
+          code: 'invalid_type',
+          param: `messages[${i}]`,
+        },
+      );
     if (raw.role === undefined) missing(`messages[${i}].role`);
     if (typeof raw.role !== 'string' || !ROLES.includes(raw.role)) {
-      throw invalidRequest(`Invalid value: '${String(raw.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, {
-        code: 'invalid_value',
-        param: `messages[${i}].role`,
-      });
+      throw invalidRequest(
+        `Invalid value: '${String(raw.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        {
+          code: 'invalid_value',
+          param: `messages[${i}].role`,
+        },
+      );
     }
     if (raw.role === 'system' || raw.role === 'developer') {
       if (raw.content === undefined) missing(`messages[${i}].content`);
       system.push(contentText(raw.content, `messages[${i}].content`));
     } else if (raw.role === 'user') {
       if (raw.content === undefined) missing(`messages[${i}].content`);
-      messages.push({ role: 'user', parts: [{ type: 'text', text: contentText(raw.content, `messages[${i}].content`) }] });
+      messages.push({
+        role: 'user',
+        parts: [{ type: 'text', text: contentText(raw.content, `messages[${i}].content`) }],
+      });
     } else if (raw.role === 'assistant') {
       const text = contentText(raw.content, `messages[${i}].content`);
       const calls = parseToolCalls(raw.tool_calls, i);
-      if (text.length === 0 && calls.length === 0 && raw.content === undefined) missing(`messages[${i}].content`);
-      messages.push({ role: 'assistant', parts: [...(text.length > 0 ? [{ type: 'text' as const, text }] : []), ...calls] });
+      if (text.length === 0 && calls.length === 0 && raw.content === undefined)
+        missing(`messages[${i}].content`);
+      messages.push({
+        role: 'assistant',
+        parts: [...(text.length > 0 ? [{ type: 'text' as const, text }] : []), ...calls],
+      });
     } else {
       if (typeof raw.tool_call_id !== 'string') missing(`messages[${i}].tool_call_id`);
       const content = contentText(raw.content, `messages[${i}].content`);
-      const part: Part = { type: 'tool_result', callId: raw.tool_call_id, content, isError: looksLikeError(content) };
+      const part: Part = {
+        type: 'tool_result',
+        callId: raw.tool_call_id,
+        content,
+        isError: looksLikeError(content),
+      };
       const prev = messages[messages.length - 1];
       const prevRaw: unknown = value[i - 1];
       if (prev && prev.role === 'user' && isRecord(prevRaw) && prevRaw.role === 'tool') prev.parts.push(part);
@@ -127,7 +160,10 @@ function parseMessages(value: unknown): { system: string; messages: Message[] } 
 function parseTools(value: unknown): PolicyTool[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
-    throw invalidRequest(`Invalid type for 'tools': expected an array of objects, but got ${typeof value} instead.`, { code: 'invalid_type', param: 'tools' });
+    throw invalidRequest(
+      `Invalid type for 'tools': expected an array of objects, but got ${typeof value} instead.`,
+      { code: 'invalid_type', param: 'tools' },
+    );
   return value.map((tool, i) => {
     if (!isRecord(tool)) missing(`tools[${i}]`);
     if (!isRecord(tool.function)) missing(`tools[${i}].function`);
@@ -148,17 +184,26 @@ function parseTools(value: unknown): PolicyTool[] {
 }
 
 function parseMaxTokens(body: Record<string, unknown>): Pick<OpenAIRequest, 'maxTokens' | 'maxTokensField'> {
-  const field = body.max_completion_tokens !== undefined && body.max_completion_tokens !== null ? 'max_completion_tokens' : 'max_tokens';
+  const field =
+    body.max_completion_tokens !== undefined && body.max_completion_tokens !== null
+      ? 'max_completion_tokens'
+      : 'max_tokens';
   const value = body[field];
   if (value === undefined || value === null) return { maxTokens: undefined, maxTokensField: field };
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw invalidRequest(`Invalid type for '${field}': expected an integer, but got ${typeof value} instead.`, { code: 'invalid_type', param: field });
+    throw invalidRequest(
+      `Invalid type for '${field}': expected an integer, but got ${typeof value} instead.`,
+      { code: 'invalid_type', param: field },
+    );
   }
   if (value < 1)
-    throw invalidRequest(`Invalid '${field}': integer below minimum value. Expected a value >= 1, but got ${value} instead.`, {
-      code: 'integer_below_min_value',
-      param: field,
-    });
+    throw invalidRequest(
+      `Invalid '${field}': integer below minimum value. Expected a value >= 1, but got ${value} instead.`,
+      {
+        code: 'integer_below_min_value',
+        param: field,
+      },
+    );
   return { maxTokens: value, maxTokensField: field };
 }
 
@@ -173,13 +218,25 @@ export function parseOpenAIRequest(options: { body: string }): OpenAIRequest {
     );
   }
   if (!isRecord(body)) throw invalidRequest('Invalid request body: expected a JSON object.');
-  if (typeof body.model !== 'string' || body.model.length === 0) throw invalidRequest('you must provide a model parameter');
+  if (typeof body.model !== 'string' || body.model.length === 0)
+    throw invalidRequest('you must provide a model parameter');
   const { system, messages } = parseMessages(body.messages);
   const stream = body.stream === true;
   if (body.stream_options !== undefined && body.stream_options !== null && !stream) {
-    throw invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: 'stream_options' });
+    throw invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", {
+      param: 'stream_options',
+    });
   }
   const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
   const wireMessages = (body.messages as unknown[]).filter(isRecord);
-  return { model: body.model, ...parseMaxTokens(body), stream, includeUsage, system, messages, tools: parseTools(body.tools), wireMessages };
+  return {
+    model: body.model,
+    ...parseMaxTokens(body),
+    stream,
+    includeUsage,
+    system,
+    messages,
+    tools: parseTools(body.tools),
+    wireMessages,
+  };
 }

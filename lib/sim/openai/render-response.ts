@@ -31,7 +31,12 @@ function usageBody(input: OpenAIResponseInput): Record<string, unknown> {
     completion_tokens: completion,
     total_tokens: input.promptTokens + completion,
     prompt_tokens_details: { cached_tokens: input.cache.read, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: reasoningTokens(input), audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: reasoningTokens(input),
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -50,7 +55,9 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
   }).slice(0, -1)},"choices":`;
   const chunk = (choices: unknown[], usage?: unknown): string =>
     `${head}${JSON.stringify(choices)}${input.includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}` : ''}}\n\n`;
-  const choice = (delta: unknown, finishReason: string | null = null): unknown[] => [{ index: 0, delta, logprobs: null, finish_reason: finishReason }];
+  const choice = (delta: unknown, finishReason: string | null = null): unknown[] => [
+    { index: 0, delta, logprobs: null, finish_reason: finishReason },
+  ];
 
   const thinking = plan.blocks.find((b) => b.kind === 'thinking');
   const text = plan.blocks.find((b) => b.kind === 'text');
@@ -67,7 +74,11 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
   yield {
     delayMs: pacing.firstTokenMs + (toolFirst ? pacing.forTokens(calls[0]!.chunks[0]?.tokens ?? 0) : 0),
     text: chunk(
-      choice(toolFirst ? { role: 'assistant', content: null, tool_calls: [opening(0)], refusal: null } : { role: 'assistant', content: '', refusal: null }),
+      choice(
+        toolFirst
+          ? { role: 'assistant', content: null, tool_calls: [opening(0)], refusal: null }
+          : { role: 'assistant', content: '', refusal: null },
+      ),
     ),
   };
   // DeepSeek-style reasoning streams first, as `reasoning_content` beside `content`.
@@ -83,7 +94,10 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
         if (k === 0 && toolFirst) continue;
         yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ tool_calls: [opening(k)] })) };
       } else {
-        yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ tool_calls: [{ index: k, function: { arguments: piece.text } }] })) };
+        yield {
+          delayMs: pacing.forTokens(piece.tokens),
+          text: chunk(choice({ tool_calls: [{ index: k, function: { arguments: piece.text } }] })),
+        };
       }
     }
   }
@@ -104,7 +118,13 @@ export function openaiCompletionBody(input: OpenAIResponseInput): string {
     refusal: null,
     annotations: [],
     ...(calls.length > 0
-      ? { tool_calls: calls.map((c, k) => ({ id: input.callIds[k], type: 'function', function: { name: c.name, arguments: c.text } })) }
+      ? {
+          tool_calls: calls.map((c, k) => ({
+            id: input.callIds[k],
+            type: 'function',
+            function: { name: c.name, arguments: c.text },
+          })),
+        }
       : {}),
   };
   return JSON.stringify({

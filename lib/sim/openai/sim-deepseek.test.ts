@@ -5,13 +5,28 @@ import { fixedPolicy } from '../sim-fixtures.testkit';
 import { REASONING_CONTENT_MISSING } from './check-request';
 import { createSimDeepSeek } from './sim-openai';
 
-const TURN = { thinking: 'The check reads add(); look there.', text: '', toolCalls: [{ name: 'run_check', argsText: '{}' }] };
+const TURN = {
+  thinking: 'The check reads add(); look there.',
+  text: '',
+  toolCalls: [{ name: 'run_check', argsText: '{}' }],
+};
 const TOOLS: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'run_check', description: 'Run the check', parameters: { type: 'object', properties: {} } } },
+  {
+    type: 'function',
+    function: {
+      name: 'run_check',
+      description: 'Run the check',
+      parameters: { type: 'object', properties: {} },
+    },
+  },
 ];
 
 function client(): OpenAI {
-  const fetch = createSimDeepSeek({ clock: new VirtualClock(), random: createRandom(3), policy: fixedPolicy(TURN) });
+  const fetch = createSimDeepSeek({
+    clock: new VirtualClock(),
+    random: createRandom(3),
+    policy: fixedPolicy(TURN),
+  });
   return new OpenAI({ apiKey: 'sim', baseURL: 'http://sim.deepseek.local/v1', fetch, maxRetries: 0 });
 }
 
@@ -29,7 +44,8 @@ describe('simulated DeepSeek-style reasoning endpoint', () => {
     let n = 0;
     let reasoningTokens = 0;
     for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta as { reasoning_content?: string; tool_calls?: unknown[] } | undefined;
+      const delta = chunk.choices[0]?.delta as
+        { reasoning_content?: string; tool_calls?: unknown[] } | undefined;
       if (delta?.reasoning_content) reasoning += delta.reasoning_content;
       if (delta?.tool_calls && firstCallAt < 0) firstCallAt = n;
       if (chunk.usage) reasoningTokens = chunk.usage.completion_tokens_details?.reasoning_tokens ?? 0;
@@ -55,8 +71,14 @@ describe('simulated DeepSeek-style reasoning endpoint', () => {
       .chat.completions.create({ model: 'deepseek-sim-reasoner', messages: turn(), tools: TOOLS })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toBe(`400 ${REASONING_CONTENT_MISSING}`);
-    const ok = await client().chat.completions.create({ model: 'deepseek-sim-reasoner', messages: turn(''), tools: TOOLS });
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toBe(
+      `400 ${REASONING_CONTENT_MISSING}`,
+    );
+    const ok = await client().chat.completions.create({
+      model: 'deepseek-sim-reasoner',
+      messages: turn(''),
+      tools: TOOLS,
+    });
     expect(ok.choices[0]?.message.tool_calls).toHaveLength(1);
   });
 

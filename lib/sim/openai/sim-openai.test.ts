@@ -16,7 +16,11 @@ const TURN = {
     { name: 'read_file', argsText: '{"path":"src/math.test.ts"}' },
   ],
 };
-const BASE = { model: 'gpt-sim-4o', messages: [{ role: 'user' as const, content: 'Fix the bug.' }], tools: TOOLS };
+const BASE = {
+  model: 'gpt-sim-4o',
+  messages: [{ role: 'user' as const, content: 'Fix the bug.' }],
+  tools: TOOLS,
+};
 
 /** The loose shape of a chunk as it appears on the wire, for byte-level assertions. */
 interface WireChunk {
@@ -24,7 +28,10 @@ interface WireChunk {
   created: number;
   usage: { prompt_tokens: number } | null;
   choices: {
-    delta: { tool_calls?: { index: number; id?: string; function: Record<string, string> }[] } & Record<string, unknown>;
+    delta: { tool_calls?: { index: number; id?: string; function: Record<string, string> }[] } & Record<
+      string,
+      unknown
+    >;
     finish_reason: string | null;
   }[];
 }
@@ -32,7 +39,10 @@ interface WireChunk {
 async function rejection(params: Record<string, unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
   const { client } = openaiClient({ policy: fixedPolicy(TURN) });
   try {
-    await client.chat.completions.create({ ...BASE, ...params } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    await client.chat.completions.create({
+      ...BASE,
+      ...params,
+    } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming);
   } catch (error) {
     if (error instanceof OpenAI.APIError) return error;
     throw error;
@@ -48,16 +58,23 @@ describe('simulated OpenAI: streaming', () => {
     const message = completion.choices[0]!.message;
     expect(completion.id).toMatch(/^chatcmpl-/);
     expect(message.content).toBe(TURN.text);
-    expect(message.tool_calls?.map((c) => c.type === 'function' && [c.function.name, c.function.arguments])).toEqual([
+    expect(
+      message.tool_calls?.map((c) => c.type === 'function' && [c.function.name, c.function.arguments]),
+    ).toEqual([
       ['read_file', '{"path":"src/math.ts"}'],
       ['read_file', '{"path":"src/math.test.ts"}'],
     ]);
     expect(message.tool_calls?.[0]?.id).toMatch(/^call_/);
     expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
     const expectedOut =
-      countTokens(TURN.text) + 2 * countTokens('read_file') + countTokens(TURN.toolCalls[0]!.argsText) + countTokens(TURN.toolCalls[1]!.argsText);
+      countTokens(TURN.text) +
+      2 * countTokens('read_file') +
+      countTokens(TURN.toolCalls[0]!.argsText) +
+      countTokens(TURN.toolCalls[1]!.argsText);
     expect(Math.abs(completion.usage!.completion_tokens - expectedOut)).toBeLessThanOrEqual(3);
-    expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+    expect(completion.usage!.total_tokens).toBe(
+      completion.usage!.prompt_tokens + completion.usage!.completion_tokens,
+    );
   });
 
   it('writes the wire shape: role chunk, tool fragments, finish chunk, usage chunk, [DONE]', async () => {
@@ -83,7 +100,9 @@ describe('simulated OpenAI: streaming', () => {
     });
     const later = chunks.slice(1).flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
     expect(later.filter((t) => t.id).map((t) => t.index)).toEqual([1]);
-    expect(later.filter((t) => !t.id).every((t) => Object.keys(t.function).join() === 'arguments')).toBe(true);
+    expect(later.filter((t) => !t.id).every((t) => Object.keys(t.function).join() === 'arguments')).toBe(
+      true,
+    );
     const last = chunks[chunks.length - 1]!;
     expect(last.choices).toEqual([]);
     expect(last.usage?.prompt_tokens).toBeGreaterThan(0);
@@ -92,7 +111,9 @@ describe('simulated OpenAI: streaming', () => {
   });
 
   it('cuts at max_completion_tokens with finish_reason length', async () => {
-    const { client } = openaiClient({ policy: fixedPolicy({ text: 'one two three four five six seven eight', toolCalls: [] }) });
+    const { client } = openaiClient({
+      policy: fixedPolicy({ text: 'one two three four five six seven eight', toolCalls: [] }),
+    });
     const completion = await client.chat.completions.create({ ...BASE, max_completion_tokens: 4 });
     expect(completion.choices[0]!.finish_reason).toBe('length');
     expect(completion.choices[0]!.message.content).toBe('one two three four');
@@ -118,9 +139,14 @@ describe('simulated OpenAI: streaming', () => {
   });
 
   it('stops when the signal aborts mid-stream', async () => {
-    const { client, clock } = openaiClient({ policy: fixedPolicy({ text: 'word '.repeat(400), toolCalls: [] }) });
+    const { client, clock } = openaiClient({
+      policy: fixedPolicy({ text: 'word '.repeat(400), toolCalls: [] }),
+    });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ ...BASE, stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { ...BASE, stream: true },
+      { signal: controller.signal },
+    );
     let seen = '';
     // The OpenAI SDK ends the iteration quietly when its own signal aborts the body.
     for await (const chunk of stream) {
@@ -135,7 +161,11 @@ describe('simulated OpenAI: streaming', () => {
 
 describe('simulated OpenAI: strict validation', () => {
   it('rejects a missing key with 401', async () => {
-    const fetch = createSimOpenAI({ clock: new VirtualClock(), random: createRandom(1), policy: fixedPolicy(TURN) });
+    const fetch = createSimOpenAI({
+      clock: new VirtualClock(),
+      random: createRandom(1),
+      policy: fixedPolicy(TURN),
+    });
     const res = await fetch('http://sim.openai.local/v1/chat/completions', { method: 'POST', body: '{}' });
     expect(res.status).toBe(401);
     expect((await res.json()).error.message).toMatch(/^You didn't provide an API key/);
@@ -145,7 +175,10 @@ describe('simulated OpenAI: strict validation', () => {
     const error = await rejection({ model: 'gpt-nope' });
     expect(error.status).toBe(404);
     expect(error.code).toBe('model_not_found');
-    expect(error.error).toMatchObject({ message: 'The model `gpt-nope` does not exist or you do not have access to it.', type: 'invalid_request_error' });
+    expect(error.error).toMatchObject({
+      message: 'The model `gpt-nope` does not exist or you do not have access to it.',
+      type: 'invalid_request_error',
+    });
   });
 
   it('names the malformed field', async () => {
@@ -183,7 +216,10 @@ describe('simulated OpenAI: strict validation', () => {
   });
 
   it('rejects a prompt over the window with context_length_exceeded', async () => {
-    const error = await rejection({ model: 'gpt-sim-mini', messages: [{ role: 'user', content: 'lorem ipsum '.repeat(13_000) }] });
+    const error = await rejection({
+      model: 'gpt-sim-mini',
+      messages: [{ role: 'user', content: 'lorem ipsum '.repeat(13_000) }],
+    });
     expect(error.status).toBe(400);
     expect(error.code).toBe('context_length_exceeded');
     expect(error.message).toMatch(
@@ -193,8 +229,19 @@ describe('simulated OpenAI: strict validation', () => {
 
   it('answers other paths with the vendor 404 body', async () => {
     const { fetch } = openaiClient({ policy: fixedPolicy(TURN) });
-    const res = await fetch('http://sim.openai.local/v1/responses', { method: 'POST', headers: { authorization: 'Bearer sim' }, body: '{}' });
+    const res = await fetch('http://sim.openai.local/v1/responses', {
+      method: 'POST',
+      headers: { authorization: 'Bearer sim' },
+      body: '{}',
+    });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { message: 'Invalid URL (POST /v1/responses)', type: 'invalid_request_error', param: null, code: null } });
+    expect(await res.json()).toEqual({
+      error: {
+        message: 'Invalid URL (POST /v1/responses)',
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
   });
 });

@@ -59,7 +59,11 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
 
     try {
       if (request.method !== 'POST' || request.path !== '/v1/chat/completions') {
-        throw new VendorRejection({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${request.method} ${request.path})` });
+        throw new VendorRejection({
+          status: 404,
+          type: 'invalid_request_error',
+          message: `Invalid URL (${request.method} ${request.path})`,
+        });
       }
       checkAuth(request.headers, options.apiKey);
       const { parsed, model, promptTokens } = checkOpenAIRequest({ body: request.body, flavor });
@@ -67,16 +71,35 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
       // Automatic: no request field; every prompt long enough is cached and read back by prefix.
       let cached: CacheUsage = { read: 0, written: 0, uncached: promptTokens };
       if (cache && promptTokens >= model.cache.minTokens) {
-        cached = cache.automatic(promptPrefix({ model: model.id, system: parsed.system, tools: parsed.tools, messages: parsed.messages }), model.cache);
+        cached = cache.automatic(
+          promptPrefix({
+            model: model.id,
+            system: parsed.system,
+            tools: parsed.tools,
+            messages: parsed.messages,
+          }),
+          model.cache,
+        );
       }
 
       const maxTokens = parsed.maxTokens ?? model.maxOutputTokens;
       const turn = options.policy(
-        { model: model.id, system: parsed.system, messages: parsed.messages, tools: parsed.tools, maxTokens, thinking: model.reasoning },
+        {
+          model: model.id,
+          system: parsed.system,
+          messages: parsed.messages,
+          tools: parsed.tools,
+          maxTokens,
+          thinking: model.reasoning,
+        },
         random.fork('policy'),
       );
       const cap = Math.min(maxTokens, model.contextWindow - promptTokens);
-      const plan = planOutput({ turn: model.reasoning ? turn : { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
+      const plan = planOutput({
+        turn: model.reasoning ? turn : { ...turn, thinking: undefined },
+        cap,
+        random: random.fork('chunks'),
+      });
       const hasTools = plan.blocks.some((b) => b.kind === 'tool_call');
       const ids = random.fork('ids');
       const response: OpenAIResponseInput = {
@@ -88,7 +111,9 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
         promptTokens,
         cache: cached,
         finishReason: plan.cut ? 'length' : hasTools ? 'tool_calls' : 'stop',
-        callIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => makeId({ random: ids, kind: 'call' })),
+        callIds: plan.blocks
+          .filter((b) => b.kind === 'tool_call')
+          .map(() => makeId({ random: ids, kind: 'call' })),
         includeUsage: parsed.includeUsage,
         pacing,
       };
@@ -102,14 +127,21 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
       }
       return new Response(pacedBody({ frames: openaiStreamFrames(response), clock: options.clock, signal }), {
         status: 200,
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId },
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-request-id': requestId,
+        },
       });
     } catch (error) {
       if (error instanceof VendorRejection) return openaiErrorResponse({ rejection: error, requestId });
       if (signal?.aborted) throw error;
       // A bug in a policy is the vendor's internal error, not a network failure.
       const [type, code, message] = OPENAI_HTTP_ERRORS[500]!;
-      return openaiErrorResponse({ rejection: new VendorRejection({ status: 500, type, code, message }), requestId });
+      return openaiErrorResponse({
+        rejection: new VendorRejection({ status: 500, type, code, message }),
+        requestId,
+      });
     }
   };
   return respond as typeof fetch;

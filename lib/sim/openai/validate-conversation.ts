@@ -17,14 +17,20 @@ export function validateOpenAIConversation(options: { wireMessages: Record<strin
       while (k >= 0 && messages[k]?.role === 'tool') k--;
       const ids = callIds(messages[k]);
       if (ids.length === 0) {
-        throw invalidRequest("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", {
-          param: `messages.[${i}].role`,
-        });
+        throw invalidRequest(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          {
+            param: `messages.[${i}].role`,
+          },
+        );
       }
       if (!ids.includes(String(message.tool_call_id))) {
-        throw invalidRequest(`Invalid parameter: 'tool_call_id' of '${String(message.tool_call_id)}' not found in 'tool_calls' of previous message.`, {
-          param: `messages.[${i}].tool_call_id`,
-        });
+        throw invalidRequest(
+          `Invalid parameter: 'tool_call_id' of '${String(message.tool_call_id)}' not found in 'tool_calls' of previous message.`,
+          {
+            param: `messages.[${i}].tool_call_id`,
+          },
+        );
       }
       return;
     }

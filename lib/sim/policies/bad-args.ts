@@ -13,11 +13,18 @@ function brokenArgs(name: string, args: Record<string, unknown>, random: Random)
   const path = typeof args.path === 'string' ? args.path : 'src';
   switch (name) {
     case 'read_file':
-      return random.pick([JSON.stringify({ path: 42 }), JSON.stringify({ file: path }), `{"path": "${path}"`]);
+      return random.pick([
+        JSON.stringify({ path: 42 }),
+        JSON.stringify({ file: path }),
+        `{"path": "${path}"`,
+      ]);
     case 'search':
       return random.pick([JSON.stringify({ query: args.pattern }), JSON.stringify({ pattern: 7 })]);
     case 'edit_file':
-      return random.pick([JSON.stringify({ path, old_string: args.old_string }), JSON.stringify({ path, old_string: args.old_string, new_string: null })]);
+      return random.pick([
+        JSON.stringify({ path, old_string: args.old_string }),
+        JSON.stringify({ path, old_string: args.old_string, new_string: null }),
+      ]);
     case 'list_files':
       return JSON.stringify({ path: 7 });
     default:

@@ -10,16 +10,29 @@ import { decideWorkerStep, decisionTurn } from './worker';
  * each one the repair ladder can mend (the first four the JSON text, the last a value the
  * schema takes only one way).
  */
-export const DAMAGE_KINDS = ['trailing-comma', 'single-quotes', 'unquoted-keys', 'string-number', 'cut-off'] as const;
+export const DAMAGE_KINDS = [
+  'trailing-comma',
+  'single-quotes',
+  'unquoted-keys',
+  'string-number',
+  'cut-off',
+] as const;
 export type DamageKind = (typeof DAMAGE_KINDS)[number];
 
 /** A numeric field each tool has, and the value that asks for its default (so the call reads what the plain one would). */
-const NUMERIC_DEFAULTS: Record<string, [field: string, value: number]> = { read_file: ['limit', 2000], search: ['max_results', 50] };
+const NUMERIC_DEFAULTS: Record<string, [field: string, value: number]> = {
+  read_file: ['limit', 2000],
+  search: ['max_results', 50],
+};
 
 const PLAIN = /^[^'"\\\n\r]*$/;
 
 /** The call's arguments with one kind of damage, or undefined when that kind does not fit them. */
-export function damageArgs(name: string, args: Record<string, unknown>, kind: DamageKind): string | undefined {
+export function damageArgs(
+  name: string,
+  args: Record<string, unknown>,
+  kind: DamageKind,
+): string | undefined {
   const entries = Object.entries(args);
   if (entries.length === 0) return undefined;
   const json = JSON.stringify(args);
@@ -27,7 +40,8 @@ export function damageArgs(name: string, args: Record<string, unknown>, kind: Da
     case 'trailing-comma':
       return `${json.slice(0, -1)},}`;
     case 'single-quotes':
-      if (!entries.every(([k, v]) => PLAIN.test(k) && (typeof v !== 'string' || PLAIN.test(v)))) return undefined;
+      if (!entries.every(([k, v]) => PLAIN.test(k) && (typeof v !== 'string' || PLAIN.test(v))))
+        return undefined;
       return `{${entries.map(([k, v]) => `'${k}': ${typeof v === 'string' ? `'${v}'` : JSON.stringify(v)}`).join(', ')}}`;
     case 'unquoted-keys':
       if (!entries.every(([k]) => /^[A-Za-z_$][\w$]*$/.test(k))) return undefined;
@@ -50,13 +64,27 @@ export function damageArgs(name: string, args: Record<string, unknown>, kind: Da
  */
 function remembered(request: PolicyRequest, plan: PlanStep[]): PolicyRequest {
   const done = new Set<PlanStep>();
-  const okIds = new Set(callHistory(request.messages).flatMap((r) => (r.result && !r.result.isError ? [r.id] : [])));
+  const okIds = new Set(
+    callHistory(request.messages).flatMap((r) => (r.result && !r.result.isError ? [r.id] : [])),
+  );
   const messages: Message[] = request.messages.map((message) => ({
     ...message,
     parts: message.parts.map((part): Part => {
       if (part.type !== 'tool_call') return part;
-      const record = { id: part.id, name: part.name, argsText: part.argsText, args: part.args, result: undefined };
-      const exact = plan.find((s) => !done.has(s) && s.name === part.name && part.args !== undefined && isSameCall(record, s.name, s.args));
+      const record = {
+        id: part.id,
+        name: part.name,
+        argsText: part.argsText,
+        args: part.args,
+        result: undefined,
+      };
+      const exact = plan.find(
+        (s) =>
+          !done.has(s) &&
+          s.name === part.name &&
+          part.args !== undefined &&
+          isSameCall(record, s.name, s.args),
+      );
       if (exact) {
         if (okIds.has(part.id)) done.add(exact);
         return part;
@@ -81,8 +109,12 @@ export function createDamagedArgsPolicy(options: { scenario: Scenario }): Policy
   const { scenario } = options;
   return (request, random) => {
     const plan = workerPlan({ hints: scenario.hints, request });
-    const isPlanCall = (r: { name: string; argsText: string; args: Record<string, unknown> | undefined; id: string }) =>
-      plan.some((s) => isSameCall({ ...r, result: undefined }, s.name, s.args));
+    const isPlanCall = (r: {
+      name: string;
+      argsText: string;
+      args: Record<string, unknown> | undefined;
+      id: string;
+    }) => plan.some((s) => isSameCall({ ...r, result: undefined }, s.name, s.args));
     const sent = callHistory(request.messages).filter((r) => !r.id.startsWith('summary-'));
     const damaged = sent.filter((r) => !isPlanCall(r));
     const last = sent[sent.length - 1];

@@ -20,13 +20,25 @@ export function freeTaskTurn(request: PolicyRequest, random: Random): PolicyTurn
     request.thinking ? thinkingFor({ intent: path ? { kind: 'read', path } : { kind }, random }) : undefined;
   const listing = history.find((c) => c.name === 'list_files' && c.result && !c.result.isError);
   if (!listing && findTool(request, 'list_files') && history.length === 0) {
-    return callTurn({ name: 'list_files', args: {}, thinking: thinking('list'), text: 'Let me look at the workspace first.' });
+    return callTurn({
+      name: 'list_files',
+      args: {},
+      thinking: thinking('list'),
+      text: 'Let me look at the workspace first.',
+    });
   }
   const read = history.find((c) => c.name === 'read_file' && c.result && !c.result.isError);
-  const paths = (listing?.result?.content.match(/^\S+\.\w+/gm) ?? []).filter((p) => p.includes('/') || p.includes('.'));
+  const paths = (listing?.result?.content.match(/^\S+\.\w+/gm) ?? []).filter(
+    (p) => p.includes('/') || p.includes('.'),
+  );
   const target = paths.find((p) => /readme/i.test(p)) ?? paths[0];
   if (!read && target && findTool(request, 'read_file') && history.length < 3) {
-    return callTurn({ name: 'read_file', args: { path: target }, thinking: thinking('answer', target), text: `Reading ${target}.` });
+    return callTurn({
+      name: 'read_file',
+      args: { path: target },
+      thinking: thinking('answer', target),
+      text: `Reading ${target}.`,
+    });
   }
   const gist = read?.result?.content
     .split('\n')

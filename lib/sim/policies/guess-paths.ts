@@ -7,7 +7,9 @@ const NAMES = ['config.js', 'config.json', 'settings.js', 'config.ts', 'defaults
 
 /** The n-th path the model guesses: a plausible config file the scenario does not have. */
 export function guessedPath(scenario: Scenario, n: number): string {
-  const paths = NAMES.flatMap((name) => DIRS.map((dir) => `${dir}/${name}`)).filter((p) => !(p in scenario.files));
+  const paths = NAMES.flatMap((name) => DIRS.map((dir) => `${dir}/${name}`)).filter(
+    (p) => !(p in scenario.files),
+  );
   return paths[n % paths.length]!;
 }
 

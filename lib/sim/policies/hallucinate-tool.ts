@@ -25,7 +25,8 @@ export function createHallucinateToolPolicy(options: { scenario: Scenario }): Po
     const history = callHistory(request.messages);
     const imagined = history.filter((r) => !offered.has(r.name));
     const last = history[history.length - 1];
-    const firstCheckJustRan = last?.name === 'run_check' && history.filter((r) => r.name === 'run_check').length === 1;
+    const firstCheckJustRan =
+      last?.name === 'run_check' && history.filter((r) => r.name === 'run_check').length === 1;
     const candidates = IMAGINED.filter((t) => !offered.has(t.name));
     if (
       request.tools.length > 0 &&

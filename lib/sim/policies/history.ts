@@ -32,7 +32,13 @@ export function callHistory(messages: Message[]): CallRecord[] {
           });
         });
       } else if (part.type === 'tool_call') {
-        const record: CallRecord = { id: part.id, name: part.name, argsText: part.argsText, args: part.args ?? parseArgs(part.argsText), result: undefined };
+        const record: CallRecord = {
+          id: part.id,
+          name: part.name,
+          argsText: part.argsText,
+          args: part.args ?? parseArgs(part.argsText),
+          result: undefined,
+        };
         records.push(record);
         byId.set(part.id, record);
       } else if (part.type === 'tool_result') {
@@ -47,7 +53,9 @@ export function callHistory(messages: Message[]): CallRecord[] {
 export function parseArgs(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -57,14 +65,18 @@ export function parseArgs(text: string): Record<string, unknown> | undefined {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
 export function isSameCall(record: CallRecord, name: string, args: Record<string, unknown>): boolean {
-  return record.name === name && record.args !== undefined && canonicalJson(record.args) === canonicalJson(args);
+  return (
+    record.name === name && record.args !== undefined && canonicalJson(record.args) === canonicalJson(args)
+  );
 }
 
 export function findTool(request: PolicyRequest, name: string): PolicyTool | undefined {
@@ -77,7 +89,9 @@ export function breaksSchema(record: CallRecord, tool: PolicyTool | undefined): 
   const args = record.args;
   if (!args) return true;
   const schema = tool.inputSchema as { required?: unknown; properties?: Record<string, { type?: unknown }> };
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
   if (required.some((key) => !(key in args))) return true;
   return Object.entries(args).some(([key, value]) => {
     const type = schema.properties?.[key]?.type;
@@ -90,7 +104,12 @@ export function breaksSchema(record: CallRecord, tool: PolicyTool | undefined): 
 }
 
 /** A turn that makes one tool call. */
-export function callTurn(options: { name: string; args: Record<string, unknown> | string; thinking?: string; text?: string }): PolicyTurn {
+export function callTurn(options: {
+  name: string;
+  args: Record<string, unknown> | string;
+  thinking?: string;
+  text?: string;
+}): PolicyTurn {
   const argsText = typeof options.args === 'string' ? options.args : JSON.stringify(options.args);
   return {
     ...(options.thinking ? { thinking: options.thinking } : {}),

@@ -30,8 +30,16 @@ export function createIgnoreTruncationPolicy(options: { scenario: Scenario }): P
     const reads = history.filter((r) => path !== undefined && isSameCall(r, 'read_file', { path }));
     const last = history[history.length - 1];
     const thinking = request.thinking ? `I need the whole of ${path ?? 'the file'}; read it.` : undefined;
-    if (canRead && history.length === 0) return callTurn({ name: 'read_file', args: { path: path! }, thinking });
-    if (canRead && last && reads.includes(last) && last.result && looksTruncated(last.result.content) && reads.length < MAX_READS) {
+    if (canRead && history.length === 0)
+      return callTurn({ name: 'read_file', args: { path: path! }, thinking });
+    if (
+      canRead &&
+      last &&
+      reads.includes(last) &&
+      last.result &&
+      looksTruncated(last.result.content) &&
+      reads.length < MAX_READS
+    ) {
       return callTurn({ name: 'read_file', args: { path: path! }, thinking });
     }
     return decisionTurn({ decision: decideWorkerStep({ scenario, request }), request, random });

@@ -18,7 +18,12 @@ const MIDDLES = [
   'the naming makes the data flow easy to follow',
   'there is an edge case around empty input',
 ];
-const CLOSERS = ['so it is worth writing down.', 'which shapes the next section.', 'and that leads to the following point.', 'as the notes below explain.'];
+const CLOSERS = [
+  'so it is worth writing down.',
+  'which shapes the next section.',
+  'and that leads to the following point.',
+  'as the notes below explain.',
+];
 
 function sentence(random: Random, subject: string): string {
   return `${random.pick(OPENERS)} ${subject}, ${random.pick(MIDDLES)}, ${random.pick(CLOSERS)} `;
@@ -33,10 +38,16 @@ export function createLongOutputPolicy(options: { scenario: Scenario }): Policy 
   const subjects = [...Object.keys(scenario.files), 'the task', 'the overall design'];
   return (request, random) => {
     const longAnswers = request.messages.filter(
-      (m) => m.role === 'assistant' && m.parts.some((p) => p.type === 'text' && countTokens(p.text) > 100) && !m.parts.some((p) => p.type === 'tool_call'),
+      (m) =>
+        m.role === 'assistant' &&
+        m.parts.some((p) => p.type === 'text' && countTokens(p.text) > 100) &&
+        !m.parts.some((p) => p.type === 'tool_call'),
     ).length;
-    const thinking = request.thinking ? 'The user deserves a complete, detailed write-up. Cover every file.' : undefined;
-    if (longAnswers >= MAX_LONG) return answerTurn({ text: `To wrap up: ${scenario.hints.summary}`, thinking });
+    const thinking = request.thinking
+      ? 'The user deserves a complete, detailed write-up. Cover every file.'
+      : undefined;
+    if (longAnswers >= MAX_LONG)
+      return answerTurn({ text: `To wrap up: ${scenario.hints.summary}`, thinking });
     const target = request.maxTokens + OVERSHOOT;
     const parts: string[] = [`# Detailed report\n\n`];
     let tokens = countTokens(parts[0]!);

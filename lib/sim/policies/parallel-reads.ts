@@ -17,11 +17,18 @@ export function createParallelReadsPolicy(options: { scenario: Scenario }): Poli
   const { scenario } = options;
   return (request, random) => {
     const decision = decideWorkerStep({ scenario, request });
-    if (decision.kind !== 'call' || !LOOKING.has(decision.name) || decision.intent.kind === 'retry' || decision.intent.kind === 'relist') {
+    if (
+      decision.kind !== 'call' ||
+      !LOOKING.has(decision.name) ||
+      decision.intent.kind === 'retry' ||
+      decision.intent.kind === 'relist'
+    ) {
       return decisionTurn({ decision, request, random });
     }
     const plan = workerPlan({ hints: scenario.hints, request });
-    const start = plan.findIndex((s) => s.name === decision.name && canonicalJson(s.args) === canonicalJson(decision.args));
+    const start = plan.findIndex(
+      (s) => s.name === decision.name && canonicalJson(s.args) === canonicalJson(decision.args),
+    );
     const steps = [];
     for (let k = Math.max(start, 0); k < plan.length && LOOKING.has(plan[k]!.name); k++) steps.push(plan[k]!);
     if (steps.length < 2) return decisionTurn({ decision, request, random });

@@ -25,15 +25,26 @@ export function createRepeatOnFailurePolicy(options: { scenario: Scenario }): Po
     const thinking = (text: string): string | undefined => (request.thinking ? text : undefined);
     if (history.length === 0 && request.tools.some((t) => t.name === 'read_file')) {
       const path = missingPath(scenario);
-      return callTurn({ name: 'read_file', args: { path }, thinking: thinking(thinkingFor({ intent: { kind: 'read', path }, random })) });
+      return callTurn({
+        name: 'read_file',
+        args: { path },
+        thinking: thinking(thinkingFor({ intent: { kind: 'read', path }, random })),
+      });
     }
     const last = history[history.length - 1];
     if (last?.result?.isError) {
       let streak = 0;
-      for (let i = history.length - 1; i >= 0 && history[i]!.name === last.name && history[i]!.argsText === last.argsText; i--) streak++;
+      for (
+        let i = history.length - 1;
+        i >= 0 && history[i]!.name === last.name && history[i]!.argsText === last.argsText;
+        i--
+      )
+        streak++;
       if (streak < MAX_ATTEMPTS) {
         return {
-          ...(request.thinking ? { thinking: `That failed, but it should work. Run ${last.name} again exactly as before.` } : {}),
+          ...(request.thinking
+            ? { thinking: `That failed, but it should work. Run ${last.name} again exactly as before.` }
+            : {}),
           toolCalls: [{ name: last.name, argsText: last.argsText }],
         };
       }

@@ -36,9 +36,12 @@ export function summarizeTranscript(transcript: string): string {
       done.push(`- ${call[1]} ${call[2]} → ${result.status}: ${result.first}`);
     }
   }
-  return [...(task ? [`Task: ${task}`] : []), 'Done so far:', ...(done.length > 0 ? done : ['- nothing yet']), ...(said ? [`Last note: ${said}`] : [])].join(
-    '\n',
-  );
+  return [
+    ...(task ? [`Task: ${task}`] : []),
+    'Done so far:',
+    ...(done.length > 0 ? done : ['- nothing yet']),
+    ...(said ? [`Last note: ${said}`] : []),
+  ].join('\n');
 }
 
 function findResult(lines: string[], from: number, name: string): { status: 'ok' | 'error'; first: string } {
@@ -53,7 +56,9 @@ function findResult(lines: string[], from: number, name: string): { status: 'ok'
 }
 
 /** Tool calls a summary in the conversation says were made, with the first line of each result. */
-export function summaryCalls(text: string): Array<{ name: string; argsText: string; isError: boolean; content: string }> {
+export function summaryCalls(
+  text: string,
+): Array<{ name: string; argsText: string; isError: boolean; content: string }> {
   return text.split('\n').flatMap((line) => {
     const m = CALL_LINE.exec(line);
     return m ? [{ name: m[1]!, argsText: m[2]!, isError: m[3] === 'error', content: m[4]! }] : [];

@@ -46,7 +46,11 @@ function lines(intent: Intent): string[] {
         `Edit ${intent.path} to correct the faulty line.`,
       ];
     case 'check-after':
-      return ['Run the check again to confirm the fix.', 'Verify the change by re-running the test.', 'Now the check should pass; run it to be sure.'];
+      return [
+        'Run the check again to confirm the fix.',
+        'Verify the change by re-running the test.',
+        'Now the check should pass; run it to be sure.',
+      ];
     case 'relist':
       return [
         'That call failed. Re-list the files to check the path.',
@@ -60,7 +64,11 @@ function lines(intent: Intent): string[] {
         `Give ${intent.tool} another attempt.`,
       ];
     case 'answer':
-      return ['The work is done; summarize it for the user.', 'Everything checks out. Write the final answer.', 'Time to report what I changed and why.'];
+      return [
+        'The work is done; summarize it for the user.',
+        'Everything checks out. Write the final answer.',
+        'Time to report what I changed and why.',
+      ];
     case 'give-up':
       return [
         `I cannot make progress: ${intent.reason}. Explain what happened.`,

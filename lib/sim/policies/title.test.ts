@@ -23,7 +23,10 @@ describe('the simulated title call', () => {
     for (const scenario of listScenarios()) {
       const titled = withTitles({ policy: never, scenario });
       const done = titled(titleRequest(scenario.task, scenario.hints.summary), random);
-      const failed = titled(titleRequest(scenario.task, 'I could not edit the file; the check still fails.'), random);
+      const failed = titled(
+        titleRequest(scenario.task, 'I could not edit the file; the check still fails.'),
+        random,
+      );
       expect(done.text, scenario.id).toBe(scenario.title);
       expect(failed.text, scenario.id).toBe(scenario.title);
     }
@@ -31,7 +34,9 @@ describe('the simulated title call', () => {
 
   it('does not claim the fix on a run whose task verdict is not done', async () => {
     // Every edit throws: the loop ends on the model's answer, but the bug is still there.
-    const events = await runToEnd({ faults: { rules: [], tools: [{ id: 'no-edit', tool: 'edit_file', kind: 'throw' }] } });
+    const events = await runToEnd({
+      faults: { rules: [], tools: [{ id: 'no-edit', tool: 'edit_file', kind: 'throw' }] },
+    });
     expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
     expect(ofType(events, 'task_verdict')[0]?.verdict).toBe('not_done');
     const title = ofType(events, 'run_title')[0]?.title;

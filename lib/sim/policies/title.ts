@@ -30,5 +30,6 @@ function titleFor(request: PolicyRequest, scenario: Scenario): string {
 
 /** Wraps a policy so background title requests get a title instead of the policy's work. */
 export function withTitles({ policy, scenario }: { policy: Policy; scenario: Scenario }): Policy {
-  return (request, random) => (isTitleRequest(request) ? { text: titleFor(request, scenario), toolCalls: [] } : policy(request, random));
+  return (request, random) =>
+    isTitleRequest(request) ? { text: titleFor(request, scenario), toolCalls: [] } : policy(request, random);
 }

@@ -17,8 +17,14 @@ export interface PlanStep {
 export function workerPlan(options: { hints: ScenarioHints; request: PolicyRequest }): PlanStep[] {
   const { hints } = options;
   const steps: PlanStep[] = [{ name: 'list_files', args: {}, intent: { kind: 'list' } }];
-  for (const path of hints.read) steps.push({ name: 'read_file', args: { path }, intent: { kind: 'read', path } });
-  if (hints.search) steps.push({ name: 'search', args: { pattern: hints.search }, intent: { kind: 'search', pattern: hints.search } });
+  for (const path of hints.read)
+    steps.push({ name: 'read_file', args: { path }, intent: { kind: 'read', path } });
+  if (hints.search)
+    steps.push({
+      name: 'search',
+      args: { pattern: hints.search },
+      intent: { kind: 'search', pattern: hints.search },
+    });
   if (hints.fix) {
     steps.push({ name: 'run_check', args: {}, intent: { kind: 'check-before' } });
     steps.push({

@@ -10,7 +10,9 @@ const MAX_ERRORS = 5;
 /** Calls in one conversation after which the worker wraps up whatever the state. */
 const MAX_CALLS = 30;
 
-export type WorkerDecision = { kind: 'call'; name: string; args: Record<string, unknown>; intent: Intent } | { kind: 'answer'; text: string; intent: Intent };
+export type WorkerDecision =
+  | { kind: 'call'; name: string; args: Record<string, unknown>; intent: Intent }
+  | { kind: 'answer'; text: string; intent: Intent };
 
 interface Progress {
   cursor: number;
@@ -24,7 +26,14 @@ interface Progress {
 
 /** Replays the conversation against the plan to find where the work stands. */
 function progress(plan: PlanStep[], history: CallRecord[]): Progress {
-  const p: Progress = { cursor: 0, fails: 0, errors: 0, done: false, gaveUp: undefined, lastFailed: undefined };
+  const p: Progress = {
+    cursor: 0,
+    fails: 0,
+    errors: 0,
+    done: false,
+    gaveUp: undefined,
+    lastFailed: undefined,
+  };
   for (const record of history) {
     const step = plan[p.cursor];
     if (!step || !record.result) break;
@@ -80,7 +89,13 @@ export function decideWorkerStep(options: { scenario: Scenario; request: PolicyR
   if (p.done || !step) return { kind: 'answer', text: hints.summary, intent: { kind: 'answer' } };
 
   const last = history[history.length - 1];
-  if (p.lastFailed && last === p.lastFailed && step.name !== 'list_files' && step.name !== 'run_check' && plan.some((s) => s.name === 'list_files')) {
+  if (
+    p.lastFailed &&
+    last === p.lastFailed &&
+    step.name !== 'list_files' &&
+    step.name !== 'run_check' &&
+    plan.some((s) => s.name === 'list_files')
+  ) {
     return { kind: 'call', name: 'list_files', args: {}, intent: { kind: 'relist' } };
   }
   const intent: Intent = p.lastFailed ? { kind: 'retry', tool: step.name } : step.intent;
@@ -90,7 +105,11 @@ export function decideWorkerStep(options: { scenario: Scenario; request: PolicyR
 const PREAMBLES = ['Let me take a look.', 'Checking that now.', 'On it.', 'Next step.'];
 
 /** Renders a decision as a turn: thinking when asked for, sometimes a short preamble. */
-export function decisionTurn(options: { decision: WorkerDecision; request: PolicyRequest; random: Random }): PolicyTurn {
+export function decisionTurn(options: {
+  decision: WorkerDecision;
+  request: PolicyRequest;
+  random: Random;
+}): PolicyTurn {
   const { decision, request, random } = options;
   const thinking = request.thinking ? thinkingFor({ intent: decision.intent, random }) : undefined;
   if (decision.kind === 'answer') return answerTurn({ text: decision.text, thinking });
@@ -100,5 +119,6 @@ export function decisionTurn(options: { decision: WorkerDecision; request: Polic
 
 /** Does the scenario's work for real with the tools the request offers. */
 export function createWorkerPolicy(options: { scenario: Scenario }): Policy {
-  return (request, random) => decisionTurn({ decision: decideWorkerStep({ scenario: options.scenario, request }), request, random });
+  return (request, random) =>
+    decisionTurn({ decision: decideWorkerStep({ scenario: options.scenario, request }), request, random });
 }

@@ -16,9 +16,22 @@ export function createWriteWholeFilePolicy(options: { scenario: Scenario }): Pol
     const original = fix ? scenario.files[fix.path] : undefined;
     const wrote = callHistory(request.messages).some((r) => r.name === 'write_file');
     const offered = request.tools.some((t) => t.name === 'write_file');
-    if (fix && original !== undefined && offered && !wrote && decision.kind === 'call' && decision.name === 'edit_file') {
-      const thinking = request.thinking ? `Simplest to write ${fix.path} back whole, with the fix in place.` : undefined;
-      return callTurn({ name: 'write_file', args: { path: fix.path, content: original.replace(fix.find, fix.replace) }, ...(thinking ? { thinking } : {}) });
+    if (
+      fix &&
+      original !== undefined &&
+      offered &&
+      !wrote &&
+      decision.kind === 'call' &&
+      decision.name === 'edit_file'
+    ) {
+      const thinking = request.thinking
+        ? `Simplest to write ${fix.path} back whole, with the fix in place.`
+        : undefined;
+      return callTurn({
+        name: 'write_file',
+        args: { path: fix.path, content: original.replace(fix.find, fix.replace) },
+        ...(thinking ? { thinking } : {}),
+      });
     }
     return decisionTurn({ decision, request, random });
   };

@@ -23,7 +23,11 @@ export const previousNotFound = (id: string): string => `Previous response with 
  * function calls and outputs over the whole chain, reasoning items sealed to this model, and
  * the context window. Without a store (the takeover probe) every reference is unknown.
  */
-export function checkResponsesRequest(options: { body: string; store?: ResponseStore; sealingKey?: string }): CheckedResponsesRequest {
+export function checkResponsesRequest(options: {
+  body: string;
+  store?: ResponseStore;
+  sealingKey?: string;
+}): CheckedResponsesRequest {
   const parsed = parseResponsesRequest({ body: options.body });
   const model = SIM_MODELS.find((m) => m.id === parsed.model && m.vendor === 'sim-openai-responses');
   if (!model) {
@@ -43,19 +47,34 @@ export function checkResponsesRequest(options: { body: string; store?: ResponseS
   let chain: Record<string, unknown>[] = [];
   if (parsed.previousResponseId !== undefined) {
     const stored = options.store?.get({ id: parsed.previousResponseId, model: model.id });
-    if (!stored) throw invalidRequest(previousNotFound(parsed.previousResponseId), { code: 'previous_response_not_found', param: 'previous_response_id' });
+    if (!stored)
+      throw invalidRequest(previousNotFound(parsed.previousResponseId), {
+        code: 'previous_response_not_found',
+        param: 'previous_response_id',
+      });
     chain = stored.items;
   }
   if (parsed.input.length === 0 && chain.length === 0)
-    throw invalidRequest("Missing required parameter: 'input'.", { code: 'missing_required_parameter', param: 'input' });
-  const conversation = readConversation({ chain, input: parsed.input, model: model.id, ...(options.sealingKey ? { sealingKey: options.sealingKey } : {}) });
+    throw invalidRequest("Missing required parameter: 'input'.", {
+      code: 'missing_required_parameter',
+      param: 'input',
+    });
+  const conversation = readConversation({
+    chain,
+    input: parsed.input,
+    model: model.id,
+    ...(options.sealingKey ? { sealingKey: options.sealingKey } : {}),
+  });
   const system = [parsed.instructions, conversation.system].filter((s) => s !== '').join('\n\n');
   const promptTokens = countRequestTokens({ system, messages: conversation.messages, tools: parsed.tools });
   if (promptTokens > model.contextWindow) {
-    throw invalidRequest('Your input exceeds the context window of this model. Please adjust your input and try again.', {
-      code: 'context_length_exceeded',
-      param: 'input',
-    });
+    throw invalidRequest(
+      'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      {
+        code: 'context_length_exceeded',
+        param: 'input',
+      },
+    );
   }
   return { parsed, model, system, messages: conversation.messages, chain, promptTokens };
 }

@@ -4,14 +4,22 @@ import { quoteEncrypted, unsealReasoning } from './encrypted-reasoning';
 
 /** The vendor's own words for the conversation rules it enforces (recorded 400 bodies). */
 export const noToolOutput = (callId: string): string => `No tool output found for function call ${callId}.`;
-export const noToolCall = (callId: string): string => `No tool call found for function call output with call_id ${callId}.`;
-export const notVerified = (content: string): string => `The encrypted content ${quoteEncrypted(content)} could not be verified.`;
+export const noToolCall = (callId: string): string =>
+  `No tool call found for function call output with call_id ${callId}.`;
+export const notVerified = (content: string): string =>
+  `The encrypted content ${quoteEncrypted(content)} could not be verified.`;
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : isRecord(part) && typeof part.type === 'string' ? `[${part.type}]` : ''))
+    .map((part) =>
+      isRecord(part) && typeof part.text === 'string'
+        ? part.text
+        : isRecord(part) && typeof part.type === 'string'
+          ? `[${part.type}]`
+          : '',
+    )
     .join('\n');
 }
 
@@ -26,7 +34,12 @@ function summaryOf(item: Record<string, unknown>): string {
  * function_call_output and every output answering a call; every reasoning item the request
  * sends sealed to the model it is sent to. Returns the neutral view a policy reads.
  */
-export function readConversation(options: { chain: Record<string, unknown>[]; input: Record<string, unknown>[]; model: string; sealingKey?: string }): {
+export function readConversation(options: {
+  chain: Record<string, unknown>[];
+  input: Record<string, unknown>[];
+  model: string;
+  sealingKey?: string;
+}): {
   system: string;
   messages: Message[];
 } {
@@ -43,7 +56,14 @@ export function readConversation(options: { chain: Record<string, unknown>[]; in
         },
       );
     }
-    if (!unsealReasoning({ model, itemId: id, content: item.encrypted_content, ...(options.sealingKey ? { key: options.sealingKey } : {}) })) {
+    if (
+      !unsealReasoning({
+        model,
+        itemId: id,
+        content: item.encrypted_content,
+        ...(options.sealingKey ? { key: options.sealingKey } : {}),
+      })
+    ) {
       throw new VendorRejection({
         status: 400,
         type: 'invalid_request_error',
@@ -77,7 +97,11 @@ export function readConversation(options: { chain: Record<string, unknown>[]; in
     switch (item.type) {
       case 'message':
         if (item.role === 'system' || item.role === 'developer') system.push(textOf(item.content));
-        else append(item.role === 'assistant' ? 'assistant' : 'user', { type: 'text', text: textOf(item.content) });
+        else
+          append(item.role === 'assistant' ? 'assistant' : 'user', {
+            type: 'text',
+            text: textOf(item.content),
+          });
         break;
       case 'reasoning':
         append('assistant', { type: 'thinking', text: summaryOf(item) });
@@ -91,12 +115,23 @@ export function readConversation(options: { chain: Record<string, unknown>[]; in
         } catch {
           args = undefined;
         }
-        append('assistant', { type: 'tool_call', id: String(item.call_id), name: String(item.name), argsText, ...(args ? { args } : {}) });
+        append('assistant', {
+          type: 'tool_call',
+          id: String(item.call_id),
+          name: String(item.name),
+          argsText,
+          ...(args ? { args } : {}),
+        });
         break;
       }
       case 'function_call_output': {
         const content = String(item.output);
-        append('user', { type: 'tool_result', callId: String(item.call_id), content, isError: /^\s*(\[?error\]?\b|tool error|failed\b)/i.test(content) });
+        append('user', {
+          type: 'tool_result',
+          callId: String(item.call_id),
+          content,
+          isError: /^\s*(\[?error\]?\b|tool error|failed\b)/i.test(content),
+        });
         break;
       }
     }

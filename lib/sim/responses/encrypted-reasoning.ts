@@ -12,14 +12,28 @@ const PREFIX = 'gAAAAAB';
  * item whose id was changed) fails verification, as the real vendor's does.
  */
 export function sealReasoning(options: { model: string; itemId: string; key?: string }): string {
-  const mac = signThinking({ key: options.key ?? RESPONSES_SEALING_KEY, model: options.model, thinking: options.itemId });
+  const mac = signThinking({
+    key: options.key ?? RESPONSES_SEALING_KEY,
+    model: options.model,
+    thinking: options.itemId,
+  });
   return `${PREFIX}${mac}`;
 }
 
-export function unsealReasoning(options: { model: string; itemId: string; content: string; key?: string }): boolean {
+export function unsealReasoning(options: {
+  model: string;
+  itemId: string;
+  content: string;
+  key?: string;
+}): boolean {
   const { content } = options;
   if (!content.startsWith(PREFIX)) return false;
-  return verifyThinking({ key: options.key ?? RESPONSES_SEALING_KEY, model: options.model, thinking: options.itemId, signature: content.slice(PREFIX.length) });
+  return verifyThinking({
+    key: options.key ?? RESPONSES_SEALING_KEY,
+    model: options.model,
+    thinking: options.itemId,
+    signature: content.slice(PREFIX.length),
+  });
 }
 
 /** How the vendor quotes an encrypted content in its error: the first and last four characters. */

@@ -23,14 +23,20 @@ const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoni
 const ROLES = ['user', 'assistant', 'system', 'developer'];
 
 function missing(param: string): never {
-  throw invalidRequest(`Missing required parameter: '${param}'.`, { code: 'missing_required_parameter', param });
+  throw invalidRequest(`Missing required parameter: '${param}'.`, {
+    code: 'missing_required_parameter',
+    param,
+  });
 }
 
 function invalidType(param: string, expected: string, got: unknown): never {
-  throw invalidRequest(`Invalid type for '${param}': expected ${expected}, but got ${Array.isArray(got) ? 'array' : typeof got} instead.`, {
-    code: 'invalid_type',
-    param,
-  });
+  throw invalidRequest(
+    `Invalid type for '${param}': expected ${expected}, but got ${Array.isArray(got) ? 'array' : typeof got} instead.`,
+    {
+      code: 'invalid_type',
+      param,
+    },
+  );
 }
 
 /** Every input item checked for the fields its type needs; a string input becomes one user message. */
@@ -44,10 +50,13 @@ function parseInput(value: unknown): Record<string, unknown>[] {
     const type = raw.type ?? (raw.role !== undefined ? 'message' : undefined);
     if (typeof type !== 'string') missing(`${where}.type`);
     if (!ITEM_TYPES.includes(type)) {
-      throw invalidRequest(`Invalid value: '${type}'. Supported values are: ${ITEM_TYPES.map((t) => `'${t}'`).join(', ')}.`, {
-        code: 'invalid_value',
-        param: `${where}.type`,
-      });
+      throw invalidRequest(
+        `Invalid value: '${type}'. Supported values are: ${ITEM_TYPES.map((t) => `'${t}'`).join(', ')}.`,
+        {
+          code: 'invalid_value',
+          param: `${where}.type`,
+        },
+      );
     }
     switch (type) {
       case 'message':
@@ -83,10 +92,13 @@ function parseTools(value: unknown): PolicyTool[] {
     if (tool.type !== 'function') missing(`tools[${i}].type`);
     if (typeof tool.name !== 'string') missing(`tools[${i}].name`);
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
-      throw invalidRequest(`Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, {
-        code: 'invalid_value',
-        param: `tools[${i}].name`,
-      });
+      throw invalidRequest(
+        `Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        {
+          code: 'invalid_value',
+          param: `tools[${i}].name`,
+        },
+      );
     }
     return {
       name: tool.name,
@@ -98,12 +110,16 @@ function parseTools(value: unknown): PolicyTool[] {
 
 function parseMaxOutputTokens(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) invalidType('max_output_tokens', 'an integer', value);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    invalidType('max_output_tokens', 'an integer', value);
   if (value < 16) {
-    throw invalidRequest(`Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${value} instead.`, {
-      code: 'integer_below_min_value',
-      param: 'max_output_tokens',
-    });
+    throw invalidRequest(
+      `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${value} instead.`,
+      {
+        code: 'integer_below_min_value',
+        param: 'max_output_tokens',
+      },
+    );
   }
   return value;
 }
@@ -119,9 +135,11 @@ export function parseResponsesRequest(options: { body: string }): ResponsesReque
   }
   if (!isRecord(body)) throw invalidRequest('Invalid request body: expected a JSON object.');
   if (typeof body.model !== 'string' || body.model.length === 0) missing('model');
-  if (body.messages !== undefined) throw invalidRequest('Unrecognized request argument supplied: messages', { param: 'messages' });
+  if (body.messages !== undefined)
+    throw invalidRequest('Unrecognized request argument supplied: messages', { param: 'messages' });
   const previous = body.previous_response_id;
-  if (previous !== undefined && previous !== null && typeof previous !== 'string') invalidType('previous_response_id', 'a string', previous);
+  if (previous !== undefined && previous !== null && typeof previous !== 'string')
+    invalidType('previous_response_id', 'a string', previous);
   const include = Array.isArray(body.include) ? body.include : [];
   const reasoning = isRecord(body.reasoning) ? body.reasoning : {};
   return {

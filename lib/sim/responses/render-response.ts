@@ -37,7 +37,13 @@ export function outputItems(input: ResponsesOutputInput): Record<string, unknown
           type: 'reasoning',
           summary: input.summary ? [{ type: 'summary_text', text: block.text }] : [],
           ...(input.includeEncrypted
-            ? { encrypted_content: sealReasoning({ model: input.model, itemId: id, ...(input.sealingKey ? { key: input.sealingKey } : {}) }) }
+            ? {
+                encrypted_content: sealReasoning({
+                  model: input.model,
+                  itemId: id,
+                  ...(input.sealingKey ? { key: input.sealingKey } : {}),
+                }),
+              }
             : {}),
         };
       case 'text':
@@ -49,7 +55,14 @@ export function outputItems(input: ResponsesOutputInput): Record<string, unknown
           content: [{ type: 'output_text', text: block.text, annotations: [], logprobs: [] }],
         };
       case 'tool_call':
-        return { id, type: 'function_call', status: 'completed', arguments: block.text, call_id: input.callIds[call++]!, name: block.name };
+        return {
+          id,
+          type: 'function_call',
+          status: 'completed',
+          arguments: block.text,
+          call_id: input.callIds[call++]!,
+          name: block.name,
+        };
     }
   });
 }
@@ -67,7 +80,10 @@ function usage(input: ResponsesOutputInput): Record<string, unknown> {
 }
 
 /** The response object as the lifecycle events carry it. */
-function responseObject(input: ResponsesOutputInput, state: 'in_progress' | 'completed' | 'incomplete'): Record<string, unknown> {
+function responseObject(
+  input: ResponsesOutputInput,
+  state: 'in_progress' | 'completed' | 'incomplete',
+): Record<string, unknown> {
   const done = state !== 'in_progress';
   return {
     id: input.id,
@@ -126,7 +142,13 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
     };
     switch (block.kind) {
       case 'thinking': {
-        yield { delayMs: 0, text: record('response.output_item.added', { output_index: k, item: { id: itemId, type: 'reasoning', summary: [] } }) };
+        yield {
+          delayMs: 0,
+          text: record('response.output_item.added', {
+            output_index: k,
+            item: { id: itemId, type: 'reasoning', summary: [] },
+          }),
+        };
         if (input.summary) {
           yield {
             delayMs: 0,
@@ -140,10 +162,23 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
           for (const piece of block.chunks) {
             yield {
               delayMs: wait(piece.tokens),
-              text: record('response.reasoning_summary_text.delta', { item_id: itemId, output_index: k, summary_index: 0, delta: piece.text }),
+              text: record('response.reasoning_summary_text.delta', {
+                item_id: itemId,
+                output_index: k,
+                summary_index: 0,
+                delta: piece.text,
+              }),
             };
           }
-          yield { delayMs: 0, text: record('response.reasoning_summary_text.done', { item_id: itemId, output_index: k, summary_index: 0, text: block.text }) };
+          yield {
+            delayMs: 0,
+            text: record('response.reasoning_summary_text.done', {
+              item_id: itemId,
+              output_index: k,
+              summary_index: 0,
+              text: block.text,
+            }),
+          };
           yield {
             delayMs: 0,
             text: record('response.reasoning_summary_part.done', {
@@ -179,10 +214,25 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
         for (const piece of block.chunks) {
           yield {
             delayMs: wait(piece.tokens),
-            text: record('response.output_text.delta', { item_id: itemId, output_index: k, content_index: 0, delta: piece.text, logprobs: [] }),
+            text: record('response.output_text.delta', {
+              item_id: itemId,
+              output_index: k,
+              content_index: 0,
+              delta: piece.text,
+              logprobs: [],
+            }),
           };
         }
-        yield { delayMs: 0, text: record('response.output_text.done', { item_id: itemId, output_index: k, content_index: 0, text: block.text, logprobs: [] }) };
+        yield {
+          delayMs: 0,
+          text: record('response.output_text.done', {
+            item_id: itemId,
+            output_index: k,
+            content_index: 0,
+            text: block.text,
+            logprobs: [],
+          }),
+        };
         yield {
           delayMs: 0,
           text: record('response.content_part.done', {
@@ -198,15 +248,29 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
         const [opening, ...rest] = block.chunks;
         yield {
           delayMs: wait(opening?.tokens ?? 0),
-          text: record('response.output_item.added', { output_index: k, item: { ...item, status: 'in_progress', arguments: '' } }),
+          text: record('response.output_item.added', {
+            output_index: k,
+            item: { ...item, status: 'in_progress', arguments: '' },
+          }),
         };
         for (const piece of rest) {
           yield {
             delayMs: pacing.forTokens(piece.tokens),
-            text: record('response.function_call_arguments.delta', { item_id: itemId, output_index: k, delta: piece.text }),
+            text: record('response.function_call_arguments.delta', {
+              item_id: itemId,
+              output_index: k,
+              delta: piece.text,
+            }),
           };
         }
-        yield { delayMs: 0, text: record('response.function_call_arguments.done', { item_id: itemId, output_index: k, arguments: block.text }) };
+        yield {
+          delayMs: 0,
+          text: record('response.function_call_arguments.done', {
+            item_id: itemId,
+            output_index: k,
+            arguments: block.text,
+          }),
+        };
         break;
       }
     }

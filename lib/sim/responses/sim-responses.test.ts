@@ -7,19 +7,40 @@ import { previousNotFound } from './check-request';
 import { ResponseStore } from './response-store';
 import { createSimResponses } from './sim-responses';
 
-const TURN = { thinking: 'The check reads add(); look there.', text: 'Running the check.', toolCalls: [{ name: 'run_check', argsText: '{}' }] };
+const TURN = {
+  thinking: 'The check reads add(); look there.',
+  text: 'Running the check.',
+  toolCalls: [{ name: 'run_check', argsText: '{}' }],
+};
 const TOOLS: OpenAI.Responses.FunctionTool[] = [
-  { type: 'function', name: 'run_check', description: 'Run the check', parameters: { type: 'object', properties: {} }, strict: false },
+  {
+    type: 'function',
+    name: 'run_check',
+    description: 'Run the check',
+    parameters: { type: 'object', properties: {} },
+    strict: false,
+  },
 ];
 
 function setup(options: { ttlMs?: number } = {}): { client: OpenAI; clock: VirtualClock } {
   const clock = new VirtualClock();
   const store = new ResponseStore(clock, options.ttlMs);
   const fetch = createSimResponses({ clock, random: createRandom(3), policy: fixedPolicy(TURN), store });
-  return { client: new OpenAI({ apiKey: 'sim', baseURL: 'http://sim.openai-responses.local/v1', fetch, maxRetries: 0 }), clock };
+  return {
+    client: new OpenAI({
+      apiKey: 'sim',
+      baseURL: 'http://sim.openai-responses.local/v1',
+      fetch,
+      maxRetries: 0,
+    }),
+    clock,
+  };
 }
 
-const ask = (client: OpenAI, params: Partial<OpenAI.Responses.ResponseCreateParamsStreaming>): Promise<OpenAI.Responses.Response> =>
+const ask = (
+  client: OpenAI,
+  params: Partial<OpenAI.Responses.ResponseCreateParamsStreaming>,
+): Promise<OpenAI.Responses.Response> =>
   client.responses
     .stream({
       model: 'gpt-sim-5',
@@ -33,7 +54,9 @@ const ask = (client: OpenAI, params: Partial<OpenAI.Responses.ResponseCreatePara
     .finalResponse();
 
 /** The 400 the SDK raised, as the vendor's body had it. */
-async function rejection(promise: Promise<unknown>): Promise<{ status: number; code: unknown; param: unknown; message: string }> {
+async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: unknown; param: unknown; message: string }> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -73,7 +96,10 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
     const { client } = setup();
     const first = await ask(client, {});
     const call = first.output.find((o) => o.type === 'function_call')!;
-    const second = await ask(client, { previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'PASS' }] });
+    const second = await ask(client, {
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'PASS' }],
+    });
     expect(second.status).toBe('completed');
   });
 
@@ -91,8 +117,12 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
     const { client } = setup();
     const first = await ask(client, {});
     const call = first.output.find((o) => o.type === 'function_call')!;
-    const input: OpenAI.Responses.ResponseInput = [{ type: 'function_call_output', call_id: call.call_id, output: 'PASS' }];
-    expect(await rejection(ask(client, { model: 'gpt-sim-5-mini', previous_response_id: first.id, input }))).toMatchObject({
+    const input: OpenAI.Responses.ResponseInput = [
+      { type: 'function_call_output', call_id: call.call_id, output: 'PASS' },
+    ];
+    expect(
+      await rejection(ask(client, { model: 'gpt-sim-5-mini', previous_response_id: first.id, input })),
+    ).toMatchObject({
       message: previousNotFound(first.id),
     });
   });
@@ -103,7 +133,9 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
     const unstored = await ask(client, { store: false });
     await clock.sleep(61_000);
     for (const id of [kept.id, unstored.id]) {
-      expect(await rejection(ask(client, { previous_response_id: id, input: 'Go on.' }))).toMatchObject({ code: 'previous_response_not_found' });
+      expect(await rejection(ask(client, { previous_response_id: id, input: 'Go on.' }))).toMatchObject({
+        code: 'previous_response_not_found',
+      });
     }
   });
 
@@ -117,7 +149,11 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
       param: 'input',
       message: noToolOutput(call.call_id),
     });
-    expect(await rejection(ask(client, { input: [{ type: 'function_call_output', call_id: 'call_nowhere', output: 'PASS' }] }))).toMatchObject({
+    expect(
+      await rejection(
+        ask(client, { input: [{ type: 'function_call_output', call_id: 'call_nowhere', output: 'PASS' }] }),
+      ),
+    ).toMatchObject({
       message: noToolCall('call_nowhere'),
     });
   });
@@ -129,7 +165,12 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
     const reasoning = first.output[0] as OpenAI.Responses.ResponseReasoningItem;
     const history: OpenAI.Responses.ResponseInput = [
       { role: 'user', content: 'Go.' },
-      { type: 'reasoning', id: reasoning.id, summary: reasoning.summary, encrypted_content: reasoning.encrypted_content ?? null },
+      {
+        type: 'reasoning',
+        id: reasoning.id,
+        summary: reasoning.summary,
+        encrypted_content: reasoning.encrypted_content ?? null,
+      },
       { type: 'function_call', call_id: call.call_id, name: call.name, arguments: call.arguments },
       { type: 'function_call_output', call_id: call.call_id, output: 'PASS' },
     ];
@@ -144,7 +185,12 @@ describe('simulated OpenAI Responses API through the real SDK', () => {
 
   it('refuses Chat Completions-shaped tools as the vendor does', async () => {
     const { client } = setup();
-    const chatTools = [{ type: 'function', function: { name: 'run_check', parameters: {} } }] as unknown as OpenAI.Responses.FunctionTool[];
-    expect(await rejection(ask(client, { tools: chatTools }))).toMatchObject({ code: 'missing_required_parameter', param: 'tools[0].name' });
+    const chatTools = [
+      { type: 'function', function: { name: 'run_check', parameters: {} } },
+    ] as unknown as OpenAI.Responses.FunctionTool[];
+    expect(await rejection(ask(client, { tools: chatTools }))).toMatchObject({
+      code: 'missing_required_parameter',
+      param: 'tools[0].name',
+    });
   });
 });

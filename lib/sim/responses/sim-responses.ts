@@ -16,7 +16,8 @@ import { ResponseStore } from './response-store';
 /** `created_at` counts from a fixed epoch in run time, so bytes repeat run after run. */
 const SIM_EPOCH_MS = Date.UTC(2025, 0, 1);
 
-const hexId = (random: SimVendorOptions['random'], prefix: string): string => `${prefix}_${randomChars({ random, length: 48, alphabet: '0123456789abcdef' })}`;
+const hexId = (random: SimVendorOptions['random'], prefix: string): string =>
+  `${prefix}_${randomChars({ random, length: 48, alphabet: '0123456789abcdef' })}`;
 
 /**
  * A strict simulated OpenAI Responses API (`POST /v1/responses`) as a `fetch`; the real SDK's
@@ -44,7 +45,11 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
 
     try {
       if (request.method !== 'POST' || request.path !== '/v1/responses') {
-        throw new VendorRejection({ status: 404, type: 'invalid_request_error', message: `Invalid URL (${request.method} ${request.path})` });
+        throw new VendorRejection({
+          status: 404,
+          type: 'invalid_request_error',
+          message: `Invalid URL (${request.method} ${request.path})`,
+        });
       }
       const key = request.headers.get('authorization')?.replace(/^Bearer\s*/i, '') ?? '';
       if (key.trim().length === 0 || (options.apiKey !== undefined && key !== options.apiKey)) {
@@ -52,10 +57,15 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
           status: 401,
           type: 'invalid_request_error',
           code: 'invalid_api_key',
-          message: 'Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys.',
+          message:
+            'Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys.',
         });
       }
-      const checked = checkResponsesRequest({ body: request.body, store, ...(options.signingKey ? { sealingKey: options.signingKey } : {}) });
+      const checked = checkResponsesRequest({
+        body: request.body,
+        store,
+        ...(options.signingKey ? { sealingKey: options.signingKey } : {}),
+      });
       const { parsed, model, promptTokens } = checked;
       if (!parsed.stream)
         throw new VendorRejection({
@@ -68,18 +78,34 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
       let cachedTokens = 0;
       if (cache && promptTokens >= model.cache.minTokens) {
         cachedTokens = cache.automatic(
-          promptPrefix({ model: model.id, system: checked.system, tools: parsed.tools, messages: checked.messages }),
+          promptPrefix({
+            model: model.id,
+            system: checked.system,
+            tools: parsed.tools,
+            messages: checked.messages,
+          }),
           model.cache,
         ).read;
       }
 
       const maxTokens = parsed.maxOutputTokens ?? model.maxOutputTokens;
       const turn = options.policy(
-        { model: model.id, system: checked.system, messages: checked.messages, tools: parsed.tools, maxTokens, thinking: model.reasoning },
+        {
+          model: model.id,
+          system: checked.system,
+          messages: checked.messages,
+          tools: parsed.tools,
+          maxTokens,
+          thinking: model.reasoning,
+        },
         random.fork('policy'),
       );
       const cap = Math.min(maxTokens, model.contextWindow - promptTokens);
-      const plan = planOutput({ turn: model.reasoning ? turn : { ...turn, thinking: undefined }, cap, random: random.fork('chunks') });
+      const plan = planOutput({
+        turn: model.reasoning ? turn : { ...turn, thinking: undefined },
+        cap,
+        random: random.fork('chunks'),
+      });
       const ids = random.fork('ids');
       const prefixOf = { thinking: 'rs', text: 'msg', tool_call: 'fc' } as const;
       const output: ResponsesOutputInput = {
@@ -90,29 +116,52 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
         promptTokens,
         cachedTokens,
         itemIds: plan.blocks.map((b) => hexId(ids, prefixOf[b.kind])),
-        callIds: plan.blocks.filter((b) => b.kind === 'tool_call').map(() => `call_${randomChars({ random: ids, length: 24 })}`),
+        callIds: plan.blocks
+          .filter((b) => b.kind === 'tool_call')
+          .map(() => `call_${randomChars({ random: ids, length: 24 })}`),
         includeEncrypted: parsed.includeEncrypted,
         summary: parsed.summary,
         maxOutputTokens: parsed.maxOutputTokens ?? null,
         previousResponseId: parsed.previousResponseId ?? null,
         store: parsed.store,
         instructions: parsed.instructions === '' ? null : parsed.instructions,
-        tools: parsed.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, strict: false })),
+        tools: parsed.tools.map((t) => ({
+          type: 'function',
+          name: t.name,
+          description: t.description,
+          parameters: t.inputSchema,
+          strict: false,
+        })),
         pacing,
         ...(options.signingKey ? { sealingKey: options.signingKey } : {}),
       };
       // Stored at once: a reference to it is good from the moment its id is out.
       if (parsed.store)
-        store.put({ id: output.id, model: model.id, items: [...checked.chain, ...parsed.input, ...outputItems(output)], instructions: parsed.instructions });
-      return new Response(pacedBody({ frames: responsesStreamFrames(output), clock: options.clock, signal }), {
-        status: 200,
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId },
-      });
+        store.put({
+          id: output.id,
+          model: model.id,
+          items: [...checked.chain, ...parsed.input, ...outputItems(output)],
+          instructions: parsed.instructions,
+        });
+      return new Response(
+        pacedBody({ frames: responsesStreamFrames(output), clock: options.clock, signal }),
+        {
+          status: 200,
+          headers: {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            'x-request-id': requestId,
+          },
+        },
+      );
     } catch (error) {
       if (error instanceof VendorRejection) return openaiErrorResponse({ rejection: error, requestId });
       if (signal?.aborted) throw error;
       const [type, code, message] = OPENAI_HTTP_ERRORS[500]!;
-      return openaiErrorResponse({ rejection: new VendorRejection({ status: 500, type, code, message }), requestId });
+      return openaiErrorResponse({
+        rejection: new VendorRejection({ status: 500, type, code, message }),
+        requestId,
+      });
     }
   };
   return respond as typeof fetch;

@@ -102,7 +102,13 @@ export class CheckLauncher {
   private holds = 0;
 
   /** Starts `command args` through the launcher at CPU priority `nice`; of its report and stderr, relays up to the limits given. */
-  spawn(options: { command: string; args: readonly string[]; nice: number; maxReportBytes: number; maxStderrChars: number }): RemoteChild {
+  spawn(options: {
+    command: string;
+    args: readonly string[];
+    nice: number;
+    maxReportBytes: number;
+    maxStderrChars: number;
+  }): RemoteChild {
     const id = this.nextId++;
     const child = new RemoteChild(id, this);
     this.children.set(id, child);
@@ -125,7 +131,10 @@ export class CheckLauncher {
   private setRef(on: boolean): void {
     const launcher = this.process;
     if (!launcher) return;
-    for (const handle of [launcher, launcher.stdin, launcher.stdout] as Array<{ ref?: () => void; unref?: () => void } | null>) {
+    for (const handle of [launcher, launcher.stdin, launcher.stdout] as Array<{
+      ref?: () => void;
+      unref?: () => void;
+    } | null>) {
       if (on) handle?.ref?.();
       else handle?.unref?.();
     }

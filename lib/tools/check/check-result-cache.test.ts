@@ -8,7 +8,13 @@ const files = { ...fixFailingTest.files };
 const entries = ['test/slugify.test.js'];
 const report = (ok: boolean, timedOut = false): SandboxOutcome => ({
   kind: 'report',
-  report: { registered: 1, results: [{ name: 't', file: 'test/t.test.js', ok }], loadErrors: [], logs: [], timedOut },
+  report: {
+    registered: 1,
+    results: [{ name: 't', file: 'test/t.test.js', ok }],
+    loadErrors: [],
+    logs: [],
+    timedOut,
+  },
 });
 
 describe('CheckResultCache', () => {
@@ -19,8 +25,12 @@ describe('CheckResultCache', () => {
     expect(CheckResultCache.key({ files: reordered, entries, limits: DEFAULT_SANDBOX_LIMITS })).toBe(key);
     const edited = { ...files, 'src/slugify.js': `${files['src/slugify.js']} ` };
     expect(CheckResultCache.key({ files: edited, entries, limits: DEFAULT_SANDBOX_LIMITS })).not.toBe(key);
-    expect(CheckResultCache.key({ files, entries: [...entries, 'x.js'], limits: DEFAULT_SANDBOX_LIMITS })).not.toBe(key);
-    expect(CheckResultCache.key({ files, entries, limits: { ...DEFAULT_SANDBOX_LIMITS, timeMs: 1 } })).not.toBe(key);
+    expect(
+      CheckResultCache.key({ files, entries: [...entries, 'x.js'], limits: DEFAULT_SANDBOX_LIMITS }),
+    ).not.toBe(key);
+    expect(
+      CheckResultCache.key({ files, entries, limits: { ...DEFAULT_SANDBOX_LIMITS, timeMs: 1 } }),
+    ).not.toBe(key);
     // A path and its text cannot be shifted into one another.
     expect(CheckResultCache.key({ files: { a: 'bc' }, entries, limits: DEFAULT_SANDBOX_LIMITS })).not.toBe(
       CheckResultCache.key({ files: { ab: 'c' }, entries, limits: DEFAULT_SANDBOX_LIMITS }),
@@ -42,7 +52,9 @@ describe('CheckResultCache', () => {
     for (const outcome of stopped) cache.set(outcome.kind, outcome);
     expect(cache.get('pass')).toEqual(report(true));
     expect(cache.get('fail')).toEqual(report(false));
-    expect(['slow', 'time_limit', 'wall_backstop', 'memory_limit', 'crashed', 'aborted'].map((k) => cache.get(k))).toEqual(Array(6).fill(undefined));
+    expect(
+      ['slow', 'time_limit', 'wall_backstop', 'memory_limit', 'crashed', 'aborted'].map((k) => cache.get(k)),
+    ).toEqual(Array(6).fill(undefined));
     expect(cache.size).toBe(2);
   });
 

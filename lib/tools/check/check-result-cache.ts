@@ -26,7 +26,11 @@ export class CheckResultCache {
   constructor(private readonly maxEntries: number) {}
 
   /** The key of a check: every file's path and text, the entries run, and the limits. */
-  static key(input: { files: Record<string, string>; entries: readonly string[]; limits: SandboxLimits }): string {
+  static key(input: {
+    files: Record<string, string>;
+    entries: readonly string[];
+    limits: SandboxLimits;
+  }): string {
     const hash = createHash('sha256');
     const write = (part: string): void => void hash.update(`${part.length}:${part}`);
     for (const path of Object.keys(input.files).sort()) {

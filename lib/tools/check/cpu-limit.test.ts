@@ -14,7 +14,10 @@ import { BACKSTOP_RETRIES, MAX_TESTS } from './sandbox-limits';
  * registering more tests than it keeps.
  */
 const ENTRY = 'test/slugify.test.js';
-const FIXED = fixFailingTest.files['src/slugify.js']!.replace(".replace(/[^a-z0-9]+/, '-')", ".replace(/[^a-z0-9]+/g, '-')");
+const FIXED = fixFailingTest.files['src/slugify.js']!.replace(
+  ".replace(/[^a-z0-9]+/, '-')",
+  ".replace(/[^a-z0-9]+/g, '-')",
+);
 
 function workspaceWith(files: Record<string, string>) {
   return createWorkspace({ files: { ...fixFailingTest.files, ...files } });
@@ -64,11 +67,18 @@ describe.runIf(checkClock() === 'cpu')('a check limited by CPU time, not wall ti
     `;
     // Stopped for longer than its limit: a wall-clock limit would have ended it before 'finishes first' ran.
     const { onChild } = starve(1_500);
-    const result = await runNodeTests({ workspace: workspaceWith({ [ENTRY]: tests }), entries: [ENTRY], limits: { timeMs: 700, graceMs: 500 }, onChild });
+    const result = await runNodeTests({
+      workspace: workspaceWith({ [ENTRY]: tests }),
+      entries: [ENTRY],
+      limits: { timeMs: 700, graceMs: 500 },
+      onChild,
+    });
     expect(result.stopped).toBe('time_limit');
     expect(result.output).toContain('✓ finishes first\n✗ spins\n    timed out');
     expect(result.output).not.toContain('never reached');
-    expect(result.output).toContain('Tests timed out after 700 ms of CPU time (an infinite loop?); later tests did not run.');
+    expect(result.output).toContain(
+      'Tests timed out after 700 ms of CPU time (an infinite loop?); later tests did not run.',
+    );
   });
 
   it('does the same in a child it spawned itself (not through the launcher)', async () => {
@@ -76,7 +86,12 @@ describe.runIf(checkClock() === 'cpu')('a check limited by CPU time, not wall ti
     const { onChild } = starve(1_500);
     // A heap cap other than the pool's starts the child directly from this process.
     const limits = { timeMs: 700, graceMs: 500, heapMb: 48 };
-    const result = await runNodeTests({ workspace: workspaceWith({ [ENTRY]: tests }), entries: [ENTRY], limits, onChild });
+    const result = await runNodeTests({
+      workspace: workspaceWith({ [ENTRY]: tests }),
+      entries: [ENTRY],
+      limits,
+      onChild,
+    });
     expect(result.output).toContain('✓ ok\n✗ spins\n    timed out');
   });
 
@@ -128,21 +143,32 @@ describe.runIf(checkClock() === 'cpu')('a check limited by CPU time, not wall ti
 describe('a check that registers more tests than its cap', () => {
   it('fails and says so, though every test it kept passed', async () => {
     const flood = `for (let i = 0; i < 600; i++) test('empty ' + i, () => {});\n`;
-    const result = await runNodeTests({ workspace: workspaceWith({ 'src/slugify.js': flood + FIXED }), entries: [ENTRY] });
+    const result = await runNodeTests({
+      workspace: workspaceWith({ 'src/slugify.js': flood + FIXED }),
+      entries: [ENTRY],
+    });
     expect(result.passed).toBe(false);
     expect(result.stopped).toBeUndefined();
-    expect(result.output).toContain(`604 tests registered, over the check's cap of ${MAX_TESTS}: the check fails (only the first ${MAX_TESTS} ran).`);
+    expect(result.output).toContain(
+      `604 tests registered, over the check's cap of ${MAX_TESTS}: the check fails (only the first ${MAX_TESTS} ran).`,
+    );
     expect(result.output).toContain(`${MAX_TESTS} passed, 0 failed`);
     // At the cap exactly, it passes.
     const atCap = `for (let i = 0; i < ${MAX_TESTS - 4}; i++) test('empty ' + i, () => {});\n`;
-    const passing = await runNodeTests({ workspace: workspaceWith({ 'src/slugify.js': atCap + FIXED }), entries: [ENTRY] });
+    const passing = await runNodeTests({
+      workspace: workspaceWith({ 'src/slugify.js': atCap + FIXED }),
+      entries: [ENTRY],
+    });
     expect(passing).toMatchObject({ passed: true });
     expect(passing.output).not.toContain('registered');
   });
 
   it('counts registrations past the cap without keeping them: a million cost little', async () => {
     const flood = `for (let i = 0; i < 1e6; i++) test('empty', () => {});\n`;
-    const result = await runNodeTests({ workspace: workspaceWith({ 'src/slugify.js': flood + FIXED }), entries: [ENTRY] });
+    const result = await runNodeTests({
+      workspace: workspaceWith({ 'src/slugify.js': flood + FIXED }),
+      entries: [ENTRY],
+    });
     expect(result.stopped).toBeUndefined();
     expect(result.output).toContain(`1000004 tests registered, over the check's cap of ${MAX_TESTS}`);
   });

@@ -19,7 +19,12 @@ function workspaceWith(files: Record<string, string>) {
 }
 
 async function runCheck(files: Record<string, string>) {
-  const ctx = { workspace: workspaceWith(files), clock: new RealClock(1), random: createRandom(1), signal: new AbortController().signal };
+  const ctx = {
+    workspace: workspaceWith(files),
+    clock: new RealClock(1),
+    random: createRandom(1),
+    signal: new AbortController().signal,
+  };
   return createRunCheckTool({ scenario: fixFailingTest }).run({}, ctx);
 }
 
@@ -33,14 +38,19 @@ describe('a check report the workspace cannot forge', () => {
   });
 
   it('source under test that registers passing tests and throws a value with nothing to say: the test file did not load, FAIL', async () => {
-    const result = await runCheck({ 'src/slugify.js': "test('lower-cases a single word', () => {});\nthrow '';\n" });
+    const result = await runCheck({
+      'src/slugify.js': "test('lower-cases a single word', () => {});\nthrow '';\n",
+    });
     expect(result.content).toMatch(/^FAIL\n/);
     expect(result.content).toContain('✗ could not load test/slugify.test.js: threw ""');
   });
 
   it('each test is reported with the file that registered it: a test file, the code under test, or the global test()', async () => {
     const source = `test('registered by the source', () => {});\nglobalThis.test('registered through the global', () => {});\n${fixFailingTest.files['src/slugify.js']!}`;
-    const result = await runNodeTests({ workspace: workspaceWith({ 'src/slugify.js': source }), entries: [ENTRY] });
+    const result = await runNodeTests({
+      workspace: workspaceWith({ 'src/slugify.js': source }),
+      entries: [ENTRY],
+    });
     expect(result.results?.map((r) => [r.file, r.name])).toEqual([
       ['src/slugify.js', 'registered by the source'],
       ['', 'registered through the global'],
@@ -49,7 +59,9 @@ describe('a check report the workspace cannot forge', () => {
   });
 
   it('source under test that tries the same cannot either', async () => {
-    const result = await runCheck({ 'src/slugify.js': sourceWithHostRealmRewrite(fixFailingTest.files['src/slugify.js']!) });
+    const result = await runCheck({
+      'src/slugify.js': sourceWithHostRealmRewrite(fixFailingTest.files['src/slugify.js']!),
+    });
     expect(result.content).toMatch(/^FAIL\n/);
     expect(result.content).toMatch(/2 passed, 2 failed/);
   });
@@ -77,7 +89,9 @@ describe('a check report the workspace cannot forge', () => {
 describe('async tests are awaited', () => {
   it('a rejected async test fails the check', async () => {
     const result = await runCheck({ [ENTRY]: ASYNC_REJECTED_TEST });
-    expect(result.content).toMatch(/^FAIL\n✗ joins every word \(async\)\n {4}AssertionError: expected "loop-lab-agent-loops-that-recover"/);
+    expect(result.content).toMatch(
+      /^FAIL\n✗ joins every word \(async\)\n {4}AssertionError: expected "loop-lab-agent-loops-that-recover"/,
+    );
     expect(result.content).toContain('0 passed, 1 failed');
   });
 

@@ -13,7 +13,10 @@ import { runNodeTests } from './run-node-tests';
  * while this process (standing in for the server) keeps running.
  */
 const ENTRY = 'test/slugify.test.js';
-const FIXED = fixFailingTest.files['src/slugify.js']!.replace(".replace(/[^a-z0-9]+/, '-')", ".replace(/[^a-z0-9]+/g, '-')");
+const FIXED = fixFailingTest.files['src/slugify.js']!.replace(
+  ".replace(/[^a-z0-9]+/, '-')",
+  ".replace(/[^a-z0-9]+/g, '-')",
+);
 
 function workspaceWith(source: string) {
   return createWorkspace({ files: { ...fixFailingTest.files, 'src/slugify.js': source } });
@@ -40,12 +43,19 @@ async function runCheckWatchingLoop(source: string) {
 describe('run_check in a sandboxed child process', () => {
   it('passes the fixed code and fails the broken code, with stack frames in workspace paths only', async () => {
     expect((await runNodeTests({ workspace: workspaceWith(FIXED), entries: [ENTRY] })).passed).toBe(true);
-    const broken = await runNodeTests({ workspace: workspaceWith('module.exports = { slugify: () => { throw new Error("boom"); } };'), entries: [ENTRY] });
+    const broken = await runNodeTests({
+      workspace: workspaceWith('module.exports = { slugify: () => { throw new Error("boom"); } };'),
+      entries: [ENTRY],
+    });
     expect(broken.passed).toBe(false);
-    expect(broken.output).toContain('✗ lower-cases a single word\n    Error: boom\n      at src/slugify.js:1:');
+    expect(broken.output).toContain(
+      '✗ lower-cases a single word\n    Error: boom\n      at src/slugify.js:1:',
+    );
     expect(broken.output).toContain('at test/slugify.test.js:');
     const printed = await runNodeTests({
-      workspace: workspaceWith('console.log(new Error("where").stack); module.exports = { slugify: (s) => s };'),
+      workspace: workspaceWith(
+        'console.log(new Error("where").stack); module.exports = { slugify: (s) => s };',
+      ),
       entries: [ENTRY],
     });
     expect(printed.output).toContain('at src/slugify.js:1:');
@@ -56,19 +66,27 @@ describe('run_check in a sandboxed child process', () => {
   it('ends an infinite loop at the time limit with an is_error result, while the server keeps serving', async () => {
     const { result, ticks } = await runCheckWatchingLoop('while (true) {}');
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^FAIL\n[\s\S]*Tests timed out after 2000 ms of CPU time \(an infinite loop\?\)/);
+    expect(result.content).toMatch(
+      /^FAIL\n[\s\S]*Tests timed out after 2000 ms of CPU time \(an infinite loop\?\)/,
+    );
     expect(ticks).toBeGreaterThan(0);
   });
 
   it('ends a runaway allocation at the memory limit with an is_error result', async () => {
-    const { result, ticks } = await runCheckWatchingLoop('const keep = []; for (;;) keep.push(new Array(1e6).fill(7));');
+    const { result, ticks } = await runCheckWatchingLoop(
+      'const keep = []; for (;;) keep.push(new Array(1e6).fill(7));',
+    );
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^FAIL\nTests ran out of memory: the test process exceeded its \d+ MB memory limit and was killed/);
+    expect(result.content).toMatch(
+      /^FAIL\nTests ran out of memory: the test process exceeded its \d+ MB memory limit and was killed/,
+    );
     expect(ticks).toBeGreaterThan(0);
   });
 
   it('stops memory outside the JS heap (typed arrays) from outside too', async () => {
-    const { result } = await runCheckWatchingLoop('const keep = []; for (;;) keep.push(new Uint8Array(5e7).fill(1));');
+    const { result } = await runCheckWatchingLoop(
+      'const keep = []; for (;;) keep.push(new Uint8Array(5e7).fill(1));',
+    );
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/memory limit/);
   });
@@ -105,7 +123,11 @@ describe('run_check in a sandboxed child process', () => {
 
   it('stops at once when the run is aborted', async () => {
     const controller = new AbortController();
-    const pending = runNodeTests({ workspace: workspaceWith('while (true) {}'), entries: [ENTRY], signal: controller.signal });
+    const pending = runNodeTests({
+      workspace: workspaceWith('while (true) {}'),
+      entries: [ENTRY],
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 50);
     const result = await pending;
     expect(result.stopped).toBe('aborted');

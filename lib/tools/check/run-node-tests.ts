@@ -1,7 +1,13 @@
 import type { CheckResult, Scenario } from '../scenario';
 import type { Workspace } from '../types';
 import type { SlotShare } from './fair-slots';
-import { checkClock, runSandboxed, type CheckClock, type SandboxOutcome, type SandboxReport } from './run-sandboxed';
+import {
+  checkClock,
+  runSandboxed,
+  type CheckClock,
+  type SandboxOutcome,
+  type SandboxReport,
+} from './run-sandboxed';
 import { DEFAULT_SANDBOX_LIMITS, MAX_TESTS, type SandboxLimits } from './sandbox-limits';
 
 /** CPU-time limit on one check's tests (wall time where there is no /proc): an infinite loop in the model's edit must not hang the run. */
@@ -49,7 +55,8 @@ export async function runNodeTests(options: {
       ...(report.timedOut ? { stopped: 'time_limit' as const } : {}),
     };
   }
-  if (outcome.kind === 'wall_backstop') return { passed: false, output: describeStop(outcome), stopped: 'host_overloaded' };
+  if (outcome.kind === 'wall_backstop')
+    return { passed: false, output: describeStop(outcome), stopped: 'host_overloaded' };
   return { passed: false, output: describeStop(outcome), stopped: outcome.kind };
 }
 
@@ -62,7 +69,12 @@ function limitText(limitMs: number, clock: CheckClock): string {
 export function nodeTestsCheck(tests: readonly string[]): Scenario['check'] {
   return (workspace, options = {}) => {
     const { entries, signal, share } = options;
-    return runNodeTests({ workspace, entries: [...(entries ?? tests)], ...(signal ? { signal } : {}), ...(share !== undefined ? { share } : {}) });
+    return runNodeTests({
+      workspace,
+      entries: [...(entries ?? tests)],
+      ...(signal ? { signal } : {}),
+      ...(share !== undefined ? { share } : {}),
+    });
   };
 }
 
@@ -91,19 +103,32 @@ function overCap(report: SandboxReport): boolean {
 }
 
 function isPass(report: SandboxReport): boolean {
-  return !report.timedOut && !overCap(report) && report.loadErrors.length === 0 && report.results.length > 0 && report.results.every((r) => r.ok);
+  return (
+    !report.timedOut &&
+    !overCap(report) &&
+    report.loadErrors.length === 0 &&
+    report.results.length > 0 &&
+    report.results.every((r) => r.ok)
+  );
 }
 
 function formatReport(report: SandboxReport, limitMs: number, clock: CheckClock): string {
   const lines: string[] = [];
   // First, so a clipped report (the verdict keeps 2,000 characters) still says why it failed.
   if (overCap(report))
-    lines.push(`${report.registered} tests registered, over the check's cap of ${MAX_TESTS}: the check fails (only the first ${MAX_TESTS} ran).`);
+    lines.push(
+      `${report.registered} tests registered, over the check's cap of ${MAX_TESTS}: the check fails (only the first ${MAX_TESTS} ran).`,
+    );
   for (const e of report.loadErrors) lines.push(`✗ could not load ${e}`);
-  for (const r of report.results) lines.push(r.ok ? `✓ ${r.name}` : `✗ ${r.name}\n    ${r.error ?? 'failed'}`);
+  for (const r of report.results)
+    lines.push(r.ok ? `✓ ${r.name}` : `✗ ${r.name}\n    ${r.error ?? 'failed'}`);
   const failed = report.results.filter((r) => !r.ok).length;
-  if (report.results.length === 0 && report.loadErrors.length === 0 && !report.timedOut) lines.push('No tests were found.');
-  if (report.timedOut) lines.push(`Tests timed out after ${limitText(limitMs, clock)} (an infinite loop?); later tests did not run.`);
+  if (report.results.length === 0 && report.loadErrors.length === 0 && !report.timedOut)
+    lines.push('No tests were found.');
+  if (report.timedOut)
+    lines.push(
+      `Tests timed out after ${limitText(limitMs, clock)} (an infinite loop?); later tests did not run.`,
+    );
   lines.push(
     `${report.results.length - failed} passed, ${failed} failed${report.loadErrors.length ? `, ${report.loadErrors.length} files failed to load` : ''}`,
   );

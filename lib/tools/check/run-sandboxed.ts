@@ -27,7 +27,14 @@ const reportSchema = z.strictObject({
   registered: z.number().int().min(0),
   /** Each test run, with the file that registered it ('' for the global test()). */
   results: z
-    .array(z.strictObject({ name: z.string().max(400), file: z.string().max(400), ok: z.boolean(), error: z.string().max(2_000).optional() }))
+    .array(
+      z.strictObject({
+        name: z.string().max(400),
+        file: z.string().max(400),
+        ok: z.boolean(),
+        error: z.string().max(2_000).optional(),
+      }),
+    )
     .max(MAX_TESTS),
   loadErrors: z.array(z.string().max(2_500)).max(100),
   logs: z.array(z.string().max(400)).max(50),
@@ -85,7 +92,9 @@ export function checkClock(): CheckClock {
 }
 
 /** The wall-clock backstop of a check under `limits` (ms): WALL_BACKSTOP_FACTOR times the most CPU time it may use. */
-export function backstopMs(limits: Pick<SandboxLimits, 'timeMs' | 'graceMs'> & { backstopMs?: number }): number {
+export function backstopMs(
+  limits: Pick<SandboxLimits, 'timeMs' | 'graceMs'> & { backstopMs?: number },
+): number {
   return limits.backstopMs ?? WALL_BACKSTOP_FACTOR * (limits.timeMs + limits.graceMs);
 }
 
@@ -124,13 +133,21 @@ export async function runSandboxed(options: {
   // A kept report is for these very files, entries and limits, so this input passed the size
   // check when it ran (the nonce is always 36 characters): the request need not be built again.
   const cache = checkResultCache();
-  const key = cache ? CheckResultCache.key({ files: options.files, entries: options.entries, limits }) : undefined;
+  const key = cache
+    ? CheckResultCache.key({ files: options.files, entries: options.entries, limits })
+    : undefined;
   const cached = key === undefined ? undefined : cache!.get(key);
   if (cached) return options.signal?.aborted ? { kind: 'aborted' } : cached;
 
   const nonce = randomUUID();
   const clock = checkClock();
-  const request = JSON.stringify({ nonce, files: options.files, entries: options.entries, timeoutMs: limits.timeMs, clock });
+  const request = JSON.stringify({
+    nonce,
+    files: options.files,
+    entries: options.entries,
+    timeoutMs: limits.timeMs,
+    clock,
+  });
   const bytes = Buffer.byteLength(request);
   if (bytes > limits.inputBytes) return { kind: 'too_large', bytes, limitBytes: limits.inputBytes };
 
@@ -139,7 +156,10 @@ export async function runSandboxed(options: {
     if (options.signal?.aborted) return { kind: 'aborted' };
     const lease = pooled
       ? await sharedRunnerPool().acquire(options.share, options.signal)
-      : { child: spawnRunner({ heapMb: limits.heapMb, launch: await sandboxLaunch() }), release: () => undefined };
+      : {
+          child: spawnRunner({ heapMb: limits.heapMb, launch: await sandboxLaunch() }),
+          release: () => undefined,
+        };
     // Aborted while it waited for a slot: it never started.
     if (!lease) return { kind: 'aborted' };
     let outcome: SandboxOutcome;
@@ -188,8 +208,14 @@ function superviseChild(options: {
     // On the CPU clock the wall timer is only the backstop; without /proc it is the limit.
     const wallTimer = (): NodeJS.Timeout =>
       clock === 'cpu'
-        ? setTimeout(() => stop({ kind: 'wall_backstop', backstopMs: backstopMs(limits), tries: 1 }), backstopMs(limits))
-        : setTimeout(() => stop({ kind: 'time_limit', limitMs: limits.timeMs, clock }), limits.timeMs + limits.graceMs);
+        ? setTimeout(
+            () => stop({ kind: 'wall_backstop', backstopMs: backstopMs(limits), tries: 1 }),
+            backstopMs(limits),
+          )
+        : setTimeout(
+            () => stop({ kind: 'time_limit', limitMs: limits.timeMs, clock }),
+            limits.timeMs + limits.graceMs,
+          );
     let killTimer = wallTimer();
     // A child the launcher starts exists only once it says so: the wall timer counts from then (so
     // at most twice its time from here, should the launcher itself be slow to answer).
@@ -204,11 +230,13 @@ function superviseChild(options: {
       const pid = child.pid;
       if (pid === undefined) return;
       const rss = residentBytes(pid);
-      if (rss !== undefined && rss > limits.rssMb * 1_048_576) return stop({ kind: 'memory_limit', limitMb: limits.rssMb });
+      if (rss !== undefined && rss > limits.rssMb * 1_048_576)
+        return stop({ kind: 'memory_limit', limitMb: limits.rssMb });
       if (clock !== 'cpu') return;
       const used = cpuTimeMs(pid);
       if (used === undefined) return;
-      if (used >= limits.timeMs + limits.graceMs) return stop({ kind: 'time_limit', limitMs: limits.timeMs, clock });
+      if (used >= limits.timeMs + limits.graceMs)
+        return stop({ kind: 'time_limit', limitMs: limits.timeMs, clock });
       // Past its CPU time and not reporting yet: interrupt the runner call in progress. Sent at
       // every poll until the report comes, since one that lands between calls is swallowed.
       if (used >= limits.timeMs && reportBytes === 0) {
@@ -222,7 +250,8 @@ function superviseChild(options: {
     const report = child.stdio[3] as NodeJS.ReadableStream | null;
     report?.on('data', (chunk: Buffer) => {
       reportBytes += chunk.length;
-      if (reportBytes > MAX_REPORT_BYTES) stop({ kind: 'crashed', detail: 'the test runner sent an oversized report' });
+      if (reportBytes > MAX_REPORT_BYTES)
+        stop({ kind: 'crashed', detail: 'the test runner sent an oversized report' });
       else chunks.push(chunk);
     });
     report?.on('error', () => undefined);
@@ -241,18 +270,21 @@ function superviseChild(options: {
     };
     child.on('error', (error) => {
       // A child that never started emits no 'close' of its own on every platform: answer now.
-      if (child.pid === undefined) settle({ kind: 'crashed', detail: `could not start the test runner: ${error.message}` });
+      if (child.pid === undefined)
+        settle({ kind: 'crashed', detail: `could not start the test runner: ${error.message}` });
       else stop({ kind: 'crashed', detail: `the test runner failed: ${error.message}` });
     });
 
     child.on('close', (code, exitSignal) => {
       if (stoppedFor) return settle(stoppedFor);
-      if (/heap limit|out of memory/i.test(stderr)) return settle({ kind: 'memory_limit', limitMb: limits.heapMb });
+      if (/heap limit|out of memory/i.test(stderr))
+        return settle({ kind: 'memory_limit', limitMb: limits.heapMb });
       const parsed = parseReport(Buffer.concat(chunks).toString('utf8'), nonce);
       if (parsed && code === 0) return settle({ kind: 'report', report: parsed });
       // An interruption that reached the child outside a runner call (before its listener was
       // set, or as a call began) ended it: stopped at its time limit, without a report.
-      if (interrupted && exitSignal === 'SIGINT') return settle({ kind: 'time_limit', limitMs: limits.timeMs, clock });
+      if (interrupted && exitSignal === 'SIGINT')
+        return settle({ kind: 'time_limit', limitMs: limits.timeMs, clock });
       const how = exitSignal ? `was killed by ${exitSignal}` : `exited with code ${code}`;
       settle({ kind: 'crashed', detail: `the test runner ${how} without a report` });
     });

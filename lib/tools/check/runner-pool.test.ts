@@ -39,18 +39,22 @@ describe('RunnerPool', () => {
     expect(Math.max(...heldWhileOthersWait.slice(1, 3))).toBe(1);
   });
 
-  it.runIf(process.platform === 'linux')("starts children from its launcher, not from this process, at the checks' lower CPU priority", async () => {
-    const pool = new RunnerPool({ heapMb: 64, warm: 0, maxActive: 1 });
-    const { child, release } = (await pool.acquire('run'))!;
-    if (child.pid === undefined) await new Promise((resolve) => child.once('spawn', () => resolve(undefined)));
-    // /proc/<pid>/stat: the fields after the command's closing parenthesis; ppid is the 2nd, nice the 17th.
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    expect(Number(fields[1])).not.toBe(process.pid);
-    expect(Number(fields[16])).toBe(CHECK_NICE);
-    child.kill('SIGKILL');
-    release();
-  });
+  it.runIf(process.platform === 'linux')(
+    "starts children from its launcher, not from this process, at the checks' lower CPU priority",
+    async () => {
+      const pool = new RunnerPool({ heapMb: 64, warm: 0, maxActive: 1 });
+      const { child, release } = (await pool.acquire('run'))!;
+      if (child.pid === undefined)
+        await new Promise((resolve) => child.once('spawn', () => resolve(undefined)));
+      // /proc/<pid>/stat: the fields after the command's closing parenthesis; ppid is the 2nd, nice the 17th.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      expect(Number(fields[1])).not.toBe(process.pid);
+      expect(Number(fields[16])).toBe(CHECK_NICE);
+      child.kill('SIGKILL');
+      release();
+    },
+  );
 
   it('hands out a fresh child for every check and queues checks past maxActive', async () => {
     const pool = new RunnerPool({ heapMb: 64, warm: 1, maxActive: 1 });
@@ -77,14 +81,20 @@ describe('RunnerPool', () => {
 });
 
 /** Whether this kernel lets this user take a user + network namespace, asked without the code under test. */
-const kernelAllows = process.platform === 'linux' && spawnSync('unshare', ['--user', '--net', 'true'], { stdio: 'ignore' }).status === 0;
+const kernelAllows =
+  process.platform === 'linux' &&
+  spawnSync('unshare', ['--user', '--net', 'true'], { stdio: 'ignore' }).status === 0;
 const isolatedHere = (await sandboxLaunch()).networkIsolated;
 
 describe('sandboxLaunch', () => {
   /** Runs a node program the way sandbox children start, and returns what it printed. */
   async function runLaunched(source: string): Promise<string> {
     const launch = await sandboxLaunch();
-    const child = spawn(launch.command, [...launch.prefix, '-e', source], { env: {} as NodeJS.ProcessEnv, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(launch.command, [...launch.prefix, '-e', source], {
+      env: {} as NodeJS.ProcessEnv,
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     await new Promise((resolve) => child.on('close', resolve));

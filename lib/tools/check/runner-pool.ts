@@ -48,7 +48,11 @@ function probeNetworkNamespace(): Promise<string | undefined> {
   const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((path) => existsSync(path));
   if (!unshare) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    const child = spawn(unshare, ['--user', '--net', process.execPath, '-e', ''], { env: {} as NodeJS.ProcessEnv, cwd: '/', stdio: 'ignore' });
+    const child = spawn(unshare, ['--user', '--net', process.execPath, '-e', ''], {
+      env: {} as NodeJS.ProcessEnv,
+      cwd: '/',
+      stdio: 'ignore',
+    });
     child.on('error', () => resolve(undefined));
     child.on('close', (code) => resolve(code === 0 ? unshare : undefined));
   });
@@ -61,7 +65,11 @@ function probeNetworkNamespace(): Promise<string | undefined> {
  * (`--experimental-vm-modules`), so the sandbox answers `import()` with an error of the vm
  * context's realm instead of Node's own, which would be an object of this realm.
  */
-export const SANDBOX_REALM_FLAGS = ['--disallow-code-generation-from-strings', '--frozen-intrinsics', '--experimental-vm-modules'] as const;
+export const SANDBOX_REALM_FLAGS = [
+  '--disallow-code-generation-from-strings',
+  '--frozen-intrinsics',
+  '--experimental-vm-modules',
+] as const;
 
 /**
  * Spawns one sandbox child: an empty environment (the server's API keys are in its
@@ -83,8 +91,18 @@ export function spawnRunner(options: { heapMb: number; launch: SandboxLaunch }):
 }
 
 /** The command line of a sandbox child (see `spawnRunner`). */
-function runnerCommand(options: { heapMb: number; launch: SandboxLaunch }): { command: string; args: string[] } {
-  const node = [permissionFlag(), ...SANDBOX_REALM_FLAGS, '--no-warnings', `--max-old-space-size=${options.heapMb}`, '-e', SANDBOX_SOURCE];
+function runnerCommand(options: { heapMb: number; launch: SandboxLaunch }): {
+  command: string;
+  args: string[];
+} {
+  const node = [
+    permissionFlag(),
+    ...SANDBOX_REALM_FLAGS,
+    '--no-warnings',
+    `--max-old-space-size=${options.heapMb}`,
+    '-e',
+    SANDBOX_SOURCE,
+  ];
   return { command: options.launch.command, args: [...options.launch.prefix, ...node] };
 }
 
@@ -137,7 +155,10 @@ export class RunnerPool {
    * A fresh child for one check of the run `share` (a check without one is a run of its own);
    * call `release` when it has exited. Undefined when `signal` aborts while the check waits.
    */
-  async acquire(share?: SlotShare, signal?: AbortSignal): Promise<{ child: SandboxChild; release: () => void } | undefined> {
+  async acquire(
+    share?: SlotShare,
+    signal?: AbortSignal,
+  ): Promise<{ child: SandboxChild; release: () => void } | undefined> {
     const launch = await sandboxLaunch();
     const release = await this.slots.acquire(share ?? Symbol('check'), signal);
     if (!release) return undefined;
@@ -157,7 +178,13 @@ export class RunnerPool {
   /** A child started by the launcher process, so this process's event loop never waits for the fork. */
   private spawn(launch: SandboxLaunch): RemoteChild {
     const { command, args } = runnerCommand({ heapMb: this.options.heapMb, launch });
-    return this.launcher.spawn({ command, args, nice: CHECK_NICE, maxReportBytes: MAX_REPORT_BYTES, maxStderrChars: MAX_STDERR_CHARS });
+    return this.launcher.spawn({
+      command,
+      args,
+      nice: CHECK_NICE,
+      maxReportBytes: MAX_REPORT_BYTES,
+      maxStderrChars: MAX_STDERR_CHARS,
+    });
   }
 
   private refill(launch: SandboxLaunch): void {
@@ -176,6 +203,10 @@ const POOL_KEY = Symbol.for('loop-lab.check-runner-pool');
 /** The process-wide pool (default heap cap): two warm children, as many concurrent checks as cores (at least 2). */
 export function sharedRunnerPool(): RunnerPool {
   const holder = globalThis as { [POOL_KEY]?: RunnerPool };
-  holder[POOL_KEY] ??= new RunnerPool({ heapMb: DEFAULT_SANDBOX_LIMITS.heapMb, warm: 2, maxActive: Math.max(2, availableParallelism()) });
+  holder[POOL_KEY] ??= new RunnerPool({
+    heapMb: DEFAULT_SANDBOX_LIMITS.heapMb,
+    warm: 2,
+    maxActive: Math.max(2, availableParallelism()),
+  });
   return holder[POOL_KEY];
 }

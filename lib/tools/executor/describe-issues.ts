@@ -5,7 +5,8 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array ${JSON.stringify(value).slice(0, 80)}`;
-  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
+  if (typeof value === 'string')
+    return `string ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
   if (typeof value === 'object') return `an object ${JSON.stringify(value).slice(0, 80)}`;
   return `${typeof value} ${String(value)}`;
 }
@@ -24,7 +25,9 @@ export function signatureOf(options: { input: z.ZodType }): string {
   const schema = toInputSchema({ input: options.input });
   const props = (schema.properties ?? {}) as Record<string, { type?: string }>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const fields = Object.entries(props).map(([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${p.type ?? 'any'}`);
+  const fields = Object.entries(props).map(
+    ([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${p.type ?? 'any'}`,
+  );
   return `{${fields.join(', ')}}`;
 }
 
@@ -32,7 +35,12 @@ export function signatureOf(options: { input: z.ZodType }): string {
  * Zod issues in words a model acts on: which field, what was expected, what arrived, and
  * the full expected shape — "invalid arguments" alone invites the same call again.
  */
-export function describeIssues(options: { tool: string; input: z.ZodType; args: unknown; error: z.ZodError }): string {
+export function describeIssues(options: {
+  tool: string;
+  input: z.ZodType;
+  args: unknown;
+  error: z.ZodError;
+}): string {
   const { tool, input, args, error } = options;
   const lines = error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {

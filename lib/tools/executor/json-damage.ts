@@ -32,6 +32,7 @@ export function describeJsonDamage(text: string): string[] {
   }
   if (quote) found.add('unterminated string closed');
   if (/,\s*$/.test(text) && stack.length > 0) found.add('trailing comma removed');
-  if (stack.length > 0) found.add(`cut-off closing ${stack.length === 1 && stack[0] === '}' ? 'brace' : 'brackets'} added`);
+  if (stack.length > 0)
+    found.add(`cut-off closing ${stack.length === 1 && stack[0] === '}' ? 'brace' : 'brackets'} added`);
   return found.size > 0 ? [...found] : ['JSON text repaired'];
 }

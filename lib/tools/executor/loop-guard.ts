@@ -7,7 +7,9 @@ export class LoopGuard {
   private readonly calls = new Map<string, number>();
   private readonly consecutive = new Map<string, number>();
 
-  constructor(private readonly config: { blockRepeatAt: number; warnAfterFailures: number; haltAfterFailures: number }) {}
+  constructor(
+    private readonly config: { blockRepeatAt: number; warnAfterFailures: number; haltAfterFailures: number },
+  ) {}
 
   /** Counts one more call with this key; true when it reaches the blocking count. */
   countCall(key: string): { count: number; blocked: boolean } {
@@ -17,7 +19,10 @@ export class LoopGuard {
   }
 
   /** Books a call's outcome for its tool; says whether to warn or to halt. */
-  recordOutcome(options: { tool: string; isError: boolean }): { consecutive: number; verdict?: 'warning' | 'halt' } {
+  recordOutcome(options: { tool: string; isError: boolean }): {
+    consecutive: number;
+    verdict?: 'warning' | 'halt';
+  } {
     if (!options.isError) {
       this.consecutive.set(options.tool, 0);
       return { consecutive: 0 };

@@ -32,7 +32,8 @@ export function disabledNow(name: string, failures: number): string {
 
 export function shortCircuit(name: string): string {
   return (
-    `Error: you already made this exact ${name} call and it failed; it was not run again. ` + 'Do not repeat it: change the arguments or try another approach.'
+    `Error: you already made this exact ${name} call and it failed; it was not run again. ` +
+    'Do not repeat it: change the arguments or try another approach.'
   );
 }
 

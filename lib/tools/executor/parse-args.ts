@@ -3,7 +3,9 @@ import type { ToolCallPart } from '@/lib/protocol';
 export type ParsedArgs = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
 function preview(text: string): string {
-  return text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)` : JSON.stringify(text);
+  return text.length > 120
+    ? `${JSON.stringify(text.slice(0, 120))}… (${text.length} chars)`
+    : JSON.stringify(text);
 }
 
 /**
@@ -19,7 +21,10 @@ export function parseCallArgs(call: ToolCallPart): ParsedArgs {
     value = JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `the arguments are not valid JSON (${why}). Received ${preview(call.argsText)}` };
+    return {
+      ok: false,
+      error: `the arguments are not valid JSON (${why}). Received ${preview(call.argsText)}`,
+    };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

@@ -28,7 +28,9 @@ export interface LadderRungs {
 function asObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -49,7 +51,10 @@ function repairText(text: string): { args: Record<string, unknown>; repaired: st
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** Rung 2: values the schema says are numbers or booleans, sent as strings that can mean only that one value. */
-function coerce(input: z.ZodType, args: Record<string, unknown>): { args: Record<string, unknown>; changes: string[] } | undefined {
+function coerce(
+  input: z.ZodType,
+  args: Record<string, unknown>,
+): { args: Record<string, unknown>; changes: string[] } | undefined {
   const checked = input.safeParse(args);
   if (checked.success) return undefined;
   const out: Record<string, unknown> = structuredClone(args);
@@ -58,7 +63,10 @@ function coerce(input: z.ZodType, args: Record<string, unknown>): { args: Record
     if (issue.code !== 'invalid_type' || issue.path.length === 0) continue;
     let holder: unknown = out;
     for (const key of issue.path.slice(0, -1))
-      holder = holder !== null && typeof holder === 'object' ? (holder as Record<PropertyKey, unknown>)[key] : undefined;
+      holder =
+        holder !== null && typeof holder === 'object'
+          ? (holder as Record<PropertyKey, unknown>)[key]
+          : undefined;
     if (holder === null || typeof holder !== 'object') continue;
     const last = issue.path[issue.path.length - 1]!;
     const value = (holder as Record<PropertyKey, unknown>)[last];
@@ -85,7 +93,11 @@ const NEXT_WORDS: Record<RepairStep['next'], string> = {
  * specific error. Each rung runs only when switched on and the step before left the
  * arguments broken; each one that changed something is a step, saying what comes next.
  */
-export function repairLadder(options: { call: ToolCallPart; input: z.ZodType; rungs: LadderRungs }): LadderResult {
+export function repairLadder(options: {
+  call: ToolCallPart;
+  input: z.ZodType;
+  rungs: LadderRungs;
+}): LadderResult {
   const { call, input, rungs } = options;
   const steps: RepairStep[] = [];
   let parsed = parseCallArgs(call);

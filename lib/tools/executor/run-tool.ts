@@ -53,7 +53,13 @@ export async function runTool(options: {
     if (delay > 0) await clock.sleep(delay, toolSignal);
     if (toolSignal.aborted) throw toolSignal.reason;
     raiseFaults({ faults, tool: tool.name, random });
-    const result = await tool.run(args, { workspace, clock, random, signal: toolSignal, ...(share !== undefined ? { share } : {}) });
+    const result = await tool.run(args, {
+      workspace,
+      clock,
+      random,
+      signal: toolSignal,
+      ...(share !== undefined ? { share } : {}),
+    });
     const content = inflateOutput({ content: result.content, faults });
     return {
       status: result.isError ? 'error' : 'ok',
@@ -81,7 +87,12 @@ export async function runTool(options: {
         'Try a smaller request (a narrower path or pattern, a smaller limit) or a different approach.',
     };
   } catch (error) {
-    if (signal.aborted) return { status: 'error', isError: true, content: `Error: the run was aborted while ${tool.name} was running.` };
+    if (signal.aborted)
+      return {
+        status: 'error',
+        isError: true,
+        content: `Error: the run was aborted while ${tool.name} was running.`,
+      };
     return { status: 'error', isError: true, content: describeThrown(error) };
   } finally {
     cancelDeadline?.();

@@ -23,7 +23,9 @@ export function raiseFaults(options: { faults: readonly ToolFault[]; tool: strin
       throw new InjectedToolError(`${options.tool} crashed (tool fault "${fault.id}")`);
     }
     if (fault.kind === 'flaky' && options.random.next() < (fault.p ?? DEFAULT_FLAKY_P)) {
-      throw new InjectedToolError(`${options.tool} failed transiently (flaky tool fault "${fault.id}"); it may work if tried again`);
+      throw new InjectedToolError(
+        `${options.tool} failed transiently (flaky tool fault "${fault.id}"); it may work if tried again`,
+      );
     }
   }
 }

@@ -4,7 +4,12 @@
  * rest — an offset read for read_file, a narrower pattern for search. The note is an
  * affordance: the model reads it and asks for less.
  */
-export function truncateOutput(options: { tool: string; args: Record<string, unknown> | undefined; content: string; limit: number }): {
+export function truncateOutput(options: {
+  tool: string;
+  args: Record<string, unknown> | undefined;
+  content: string;
+  limit: number;
+}): {
   content: string;
   droppedChars: number;
 } {
@@ -15,10 +20,18 @@ export function truncateOutput(options: { tool: string; args: Record<string, unk
   const atLineBreak = newline >= limit / 2;
   if (atLineBreak) kept = kept.slice(0, newline);
   const dropped = content.length - kept.length;
-  return { content: `${kept}\n\n[TRUNCATED: ${dropped} more characters not shown. ${howToGetMore(tool, args, kept, atLineBreak)}]`, droppedChars: dropped };
+  return {
+    content: `${kept}\n\n[TRUNCATED: ${dropped} more characters not shown. ${howToGetMore(tool, args, kept, atLineBreak)}]`,
+    droppedChars: dropped,
+  };
 }
 
-function howToGetMore(tool: string, args: Record<string, unknown> | undefined, kept: string, atLineBreak: boolean): string {
+function howToGetMore(
+  tool: string,
+  args: Record<string, unknown> | undefined,
+  kept: string,
+  atLineBreak: boolean,
+): string {
   if (tool === 'read_file') {
     const lineNumbers = [...kept.matchAll(/^(\d+)\t/gm)].map((m) => Number(m[1]));
     const last = lineNumbers.at(-1);

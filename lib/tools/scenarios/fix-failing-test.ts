@@ -150,7 +150,11 @@ export const fixFailingTest: Scenario = {
   hints: {
     read: ['README.md', 'test/slugify.test.js', 'src/slugify.js'],
     search: 'replace\\(',
-    fix: { path: 'src/slugify.js', find: ".replace(/[^a-z0-9]+/, '-')", replace: ".replace(/[^a-z0-9]+/g, '-')" },
+    fix: {
+      path: 'src/slugify.js',
+      find: ".replace(/[^a-z0-9]+/, '-')",
+      replace: ".replace(/[^a-z0-9]+/g, '-')",
+    },
     summary:
       'Fixed slugify in src/slugify.js: the regex that turns runs of non-alphanumeric characters into hyphens lacked the ' +
       'global flag, so only the first run was replaced. With /g every word is joined and all tests pass.',

@@ -76,7 +76,10 @@ function runbook(name: string): string {
 }
 
 function config(): string {
-  const entries = NAMES.map((n) => `    "${n}": { "timeoutMs": ${n === WRONG ? WRONG_VALUE : SERVICES[n]!.timeoutMs}, "retries": ${SERVICES[n]!.retries} }`);
+  const entries = NAMES.map(
+    (n) =>
+      `    "${n}": { "timeoutMs": ${n === WRONG ? WRONG_VALUE : SERVICES[n]!.timeoutMs}, "retries": ${SERVICES[n]!.retries} }`,
+  );
   return `{\n  "services": {\n${entries.join(',\n')}\n  }\n}\n`;
 }
 
@@ -146,7 +149,10 @@ export const growingContext: Scenario = {
   hidden: {
     files: { '.hidden-tests/services.test.js': HIDDEN },
     names: {
-      '.hidden-tests/services.test.js': ['the config lists exactly the services that have runbooks', ...NAMES.map((n) => `${n} retries match its runbook`)],
+      '.hidden-tests/services.test.js': [
+        'the config lists exactly the services that have runbooks',
+        ...NAMES.map((n) => `${n} retries match its runbook`),
+      ],
     },
   },
   policy: 'worker',

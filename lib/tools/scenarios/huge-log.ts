@@ -22,9 +22,13 @@ function buildLog(): string {
     const t = new Date(Date.UTC(2025, 2, 14, 1, 0, 0) + i * 1_500).toISOString();
     const route = routes[Math.floor(next() * routes.length)]!;
     if (i === ROOT_CAUSE_LINE) {
-      lines.push(`${t} ERROR db.pool   pool exhausted: 10/10 connections busy, 37 requests waiting. Raise pool.max in config/db.json to at least 25.`);
+      lines.push(
+        `${t} ERROR db.pool   pool exhausted: 10/10 connections busy, 37 requests waiting. Raise pool.max in config/db.json to at least 25.`,
+      );
     } else if (i > ROOT_CAUSE_LINE && i % 40 === 0) {
-      lines.push(`${t} ERROR http      GET ${route} 503 after 5000ms: timeout acquiring a database connection`);
+      lines.push(
+        `${t} ERROR http      GET ${route} 503 after 5000ms: timeout acquiring a database connection`,
+      );
     } else if (i > ROOT_CAUSE_LINE - 300 && i % 25 === 0) {
       lines.push(`${t} WARN  db.pool   ${8 + Math.floor(next() * 3)}/10 connections busy`);
     } else {
@@ -98,8 +102,11 @@ The blog's API service. Since last night requests fail with 503s at peak time.
 export const hugeLog: Scenario = {
   id: 'huge-log',
   title: 'Find the root cause in a huge log',
-  summary: 'A 2,400-line log hides one root-cause line; reading it whole gets truncated, paging or search finds it.',
-  task: 'Our service returned 503s last night. Find the root cause in logs/service.log and fix the configuration, then make sure ' + 'run_check passes.',
+  summary:
+    'A 2,400-line log hides one root-cause line; reading it whole gets truncated, paging or search finds it.',
+  task:
+    'Our service returned 503s last night. Find the root cause in logs/service.log and fix the configuration, then make sure ' +
+    'run_check passes.',
   files: {
     'README.md': README,
     'config/db.json': DB_CONFIG,
@@ -110,12 +117,19 @@ export const hugeLog: Scenario = {
   checkLabel: 'test/db-config.test.js',
   tests: ['test/db-config.test.js'],
   testNames: {
-    'test/db-config.test.js': ['the pool is large enough for peak traffic (see logs/service.log)', 'the pool stays within what the database allows'],
+    'test/db-config.test.js': [
+      'the pool is large enough for peak traffic (see logs/service.log)',
+      'the pool stays within what the database allows',
+    ],
   },
   hidden: {
     files: { '.hidden-tests/db-config.test.js': HIDDEN },
     names: {
-      '.hidden-tests/db-config.test.js': ['pool.max is a whole number', 'the service still connects to the same database', 'the pool keeps its other settings'],
+      '.hidden-tests/db-config.test.js': [
+        'pool.max is a whole number',
+        'the service still connects to the same database',
+        'the pool keeps its other settings',
+      ],
     },
   },
   policy: 'worker',

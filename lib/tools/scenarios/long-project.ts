@@ -168,7 +168,12 @@ export const longProject: Scenario = {
   testNames: { 'test/pricing.test.js': CODES.map((c) => `gross price of 100.00 in ${c}`) },
   hidden: {
     files: { '.hidden-tests/pricing.test.js': HIDDEN },
-    names: { '.hidden-tests/pricing.test.js': [...CODES.map((c) => `gross price of other amounts in ${c}`), 'an invoice line in pt'] },
+    names: {
+      '.hidden-tests/pricing.test.js': [
+        ...CODES.map((c) => `gross price of other amounts in ${c}`),
+        'an invoice line in pt',
+      ],
+    },
   },
   policy: 'worker',
   hints: {

@@ -43,7 +43,9 @@ function noMatch(file: string, content: string, oldString: string): string {
   const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
   const parts = [`Error: old_string was not found in ${file}.`];
   if (findText({ text: squash(content), needle: squash(oldString), limit: 1 }).length > 0) {
-    parts.push('It does match if whitespace is ignored: copy the exact indentation and line breaks from read_file.');
+    parts.push(
+      'It does match if whitespace is ignored: copy the exact indentation and line breaks from read_file.',
+    );
   }
   // [ \t]*, not \s*: \s also eats newlines, and a run of blank lines made this quadratic.
   if (/^[ \t]*\d+\t/m.test(oldString)) parts.push('Leave out the line-number prefixes that read_file adds.');
@@ -60,7 +62,10 @@ const MAX_COUNTED = 1000;
  * Line numbers (1-based) of the first occurrences and how many there are, in one pass: a
  * one-letter old_string in a million-character file must not cost a scan per occurrence.
  */
-function occurrences(content: string, needle: string): { count: number; first: number; lines: number[]; more: boolean } {
+function occurrences(
+  content: string,
+  needle: string,
+): { count: number; first: number; lines: number[]; more: boolean } {
   const found = findText({ text: content, needle, limit: MAX_COUNTED + 1 });
   const lines: number[] = [];
   let count = 0;
@@ -82,7 +87,8 @@ function occurrences(content: string, needle: string): { count: number; first: n
 export const editFileTool: Tool<z.infer<typeof input>> = {
   name: 'edit_file',
   mutates: true,
-  description: 'Replace old_string with new_string in a file. old_string must match the file exactly (including whitespace) and occur exactly once.',
+  description:
+    'Replace old_string with new_string in a file. old_string must match the file exactly (including whitespace) and occur exactly once.',
   input,
   run({ path, old_string, new_string }, { workspace }) {
     const resolved = resolvePath(path);
@@ -90,8 +96,10 @@ export const editFileTool: Tool<z.infer<typeof input>> = {
     const file = resolved.path;
     const content = workspace.read(file);
     if (content === undefined) return notFound({ workspace, path: file });
-    if (old_string === '') return fail('Error: old_string is empty. To create or replace a whole file use write_file.');
-    if (old_string === new_string) return fail('Error: old_string and new_string are identical; nothing would change.');
+    if (old_string === '')
+      return fail('Error: old_string is empty. To create or replace a whole file use write_file.');
+    if (old_string === new_string)
+      return fail('Error: old_string and new_string are identical; nothing would change.');
     const { count, first, lines, more } = occurrences(content, old_string);
     if (count === 0) return fail(noMatch(file, content, old_string));
     if (count > 1) {
@@ -104,7 +112,9 @@ export const editFileTool: Tool<z.infer<typeof input>> = {
     const updated = content.slice(0, first) + new_string + content.slice(first + old_string.length);
     workspace.write(file, updated);
     const start = lines[0]!;
-    const shown = updated.split('\n').slice(start - 1, start - 1 + Math.max(1, new_string.split('\n').length));
+    const shown = updated
+      .split('\n')
+      .slice(start - 1, start - 1 + Math.max(1, new_string.split('\n').length));
     const snippet = shown.map((l, i) => `${start + i}\t${l}`).join('\n');
     return ok(`Edited ${file}: replaced 1 occurrence at line ${start}. Now:\n${snippet}`);
   },

@@ -17,7 +17,9 @@ export const listFilesTool: Tool<z.infer<typeof input>> = {
     if ('error' in resolved) return resolved.error;
     const dir = resolved.path;
     if (!workspace.exists(dir)) return notFound({ workspace, path: dir, what: 'path' });
-    const files = workspace.isDir(dir) ? workspace.paths().filter((p) => dir === '' || p.startsWith(`${dir}/`)) : [dir];
+    const files = workspace.isDir(dir)
+      ? workspace.paths().filter((p) => dir === '' || p.startsWith(`${dir}/`))
+      : [dir];
     const lines = files.map((p) => {
       const content = workspace.read(p) ?? '';
       return `${p} (${countLines(content)} lines, ${content.length} chars)`;

@@ -21,9 +21,12 @@ export function createRunCheckTool(options: { scenario: Scenario }): Tool<z.infe
     description: `Run the project's check (${scenario.checkLabel ?? 'its tests'}) against the workspace and report PASS or FAIL with the output.`,
     input,
     async run(_args, { workspace, clock, signal, share }) {
-      const result = await clock.hold(scenario.check(workspace, { signal, ...(share !== undefined ? { share } : {}) }));
+      const result = await clock.hold(
+        scenario.check(workspace, { signal, ...(share !== undefined ? { share } : {}) }),
+      );
       const text = `${result.passed ? 'PASS' : 'FAIL'}\n${result.output}`;
-      if (result.stopped === 'host_overloaded') return { ...fail(text), hostOverloaded: `run_check could not finish: ${result.output}` };
+      if (result.stopped === 'host_overloaded')
+        return { ...fail(text), hostOverloaded: `run_check could not finish: ${result.output}` };
       return result.stopped ? fail(text) : ok(text);
     },
   };

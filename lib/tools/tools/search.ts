@@ -8,9 +8,20 @@ export const DEFAULT_MAX_RESULTS = 50;
 const MAX_LINE_CHARS = 200;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('A regular expression in RE2 syntax (no lookaround or backreferences), or literal text, to look for line by line.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'A regular expression in RE2 syntax (no lookaround or backreferences), or literal text, to look for line by line.',
+    ),
   path: z.string().optional().describe('File or folder to search (default: the whole workspace).'),
-  max_results: z.number().int().min(1).max(1000).optional().describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS}).`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(`Most matches to return (default ${DEFAULT_MAX_RESULTS}).`),
 });
 
 /**
@@ -74,14 +85,17 @@ function isJsRegex(pattern: string): boolean {
 export const searchTool: Tool<z.infer<typeof input>> = {
   name: 'search',
   parallelSafe: true,
-  description: 'Search file contents line by line for a regular expression or literal text. Returns file:line: text for each match.',
+  description:
+    'Search file contents line by line for a regular expression or literal text. Returns file:line: text for each match.',
   input,
   run({ pattern, path = '', max_results = DEFAULT_MAX_RESULTS }, { workspace }) {
     const resolved = resolvePath(path);
     if ('error' in resolved) return resolved.error;
     const where = resolved.path;
     if (!workspace.exists(where)) return notFound({ workspace, path: where, what: 'path' });
-    const files = workspace.isDir(where) ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`)) : [where];
+    const files = workspace.isDir(where)
+      ? workspace.paths().filter((p) => where === '' || p.startsWith(`${where}/`))
+      : [where];
     const program = compile(pattern);
     if ('error' in program) return fail(program.error);
     const { regex, note } = program;
@@ -99,10 +113,15 @@ export const searchTool: Tool<z.infer<typeof input>> = {
     }
     const scope = where === '' ? 'the workspace' : where;
     if (total === 0) {
-      return ok(`${note}No matches for /${regex.pattern()}/ in ${scope} (${files.length} files searched). Try a shorter or looser pattern.`);
+      return ok(
+        `${note}No matches for /${regex.pattern()}/ in ${scope} (${files.length} files searched). Try a shorter or looser pattern.`,
+      );
     }
     const header = `${note}${total} match${total === 1 ? '' : 'es'} for /${regex.pattern()}/ in ${scope}:`;
-    const rest = total > hits.length ? `\n(${total - hits.length} more matches not shown: narrow the pattern or path, or raise max_results.)` : '';
+    const rest =
+      total > hits.length
+        ? `\n(${total - hits.length} more matches not shown: narrow the pattern or path, or raise max_results.)`
+        : '';
     return ok(`${header}\n${hits.join('\n')}${rest}`);
   },
 };

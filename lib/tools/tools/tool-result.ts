@@ -22,7 +22,11 @@ export function resolvePath(path: string): { path: string } | { error: ToolResul
  * "Not found" with somewhere to go: the nearest existing paths (same folder, similar names),
  * or the top-level listing when nothing is close.
  */
-export function notFound(options: { workspace: Workspace; path: string; what?: 'file' | 'path' }): ToolResult {
+export function notFound(options: {
+  workspace: Workspace;
+  path: string;
+  what?: 'file' | 'path';
+}): ToolResult {
   const { workspace, path, what = 'file' } = options;
   const near = nearestPaths({ missing: path, paths: workspace.paths() });
   const hint =

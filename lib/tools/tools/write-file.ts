@@ -18,12 +18,17 @@ export const writeFileTool: Tool<z.infer<typeof input>> = {
     const resolved = resolvePath(path);
     if ('error' in resolved) return resolved.error;
     const file = resolved.path;
-    if (file === '') return fail('Error: path is the workspace root; give a file path such as "src/new-file.js".');
+    if (file === '')
+      return fail('Error: path is the workspace root; give a file path such as "src/new-file.js".');
     if (workspace.isDir(file)) {
-      return fail(`Error: "${file}" is a folder (it contains ${workspace.list(file).join(', ')}); give a file path inside it.`);
+      return fail(
+        `Error: "${file}" is a folder (it contains ${workspace.list(file).join(', ')}); give a file path inside it.`,
+      );
     }
     const existed = workspace.read(file) !== undefined;
     workspace.write(file, content);
-    return ok(`${existed ? 'Overwrote' : 'Created'} ${file} (${countLines(content)} lines, ${content.length} chars).`);
+    return ok(
+      `${existed ? 'Overwrote' : 'Created'} ${file} (${countLines(content)} lines, ${content.length} chars).`,
+    );
   },
 };

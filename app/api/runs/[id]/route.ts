@@ -6,7 +6,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** One run's summary and config: { summary, config }. */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     const record = getStore().getRun(id);

@@ -21,14 +21,18 @@ const KEYS = {
 const ctx = (id: string) => routeContext({ id });
 
 async function imported(text: string): Promise<string> {
-  const response = await postImport(jsonPost('http://localhost/api/runs/import', text, { 'Content-Type': 'application/x-ndjson' }));
+  const response = await postImport(
+    jsonPost('http://localhost/api/runs/import', text, { 'Content-Type': 'application/x-ndjson' }),
+  );
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
 
 /** Everything the server would hand out about a run, and its database files on disk. */
 async function everywhere(id: string): Promise<string[]> {
-  const files = fs.readdirSync(dataDir()).map((f) => fs.readFileSync(path.join(dataDir(), f)).toString('latin1'));
+  const files = fs
+    .readdirSync(dataDir())
+    .map((f) => fs.readFileSync(path.join(dataDir(), f)).toString('latin1'));
   return [
     await (await getTrace(new Request(`http://localhost/api/runs/${id}/trace`), ctx(id))).text(),
     await (await getRun(new Request(`http://localhost/api/runs/${id}`), ctx(id))).text(),
@@ -41,8 +45,16 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
   it('a Loop Lab log quoting every key the server holds, in every field and form, is stored without any of them', async () => {
     for (const [name, value] of Object.entries(KEYS)) vi.stubEnv(name, value);
     const events = sampleRunEvents({ runId: 'elsewhere' }).map((event) => {
-      if (event.event === 'run_start') return { ...event, scenario: { ...event.scenario, task: `Authorization: Bearer ${KEYS.ANTHROPIC_API_KEY}` } };
-      if (event.event === 'tool_call') return { ...event, args: { path: `/tmp/${KEYS.OPENAI_API_KEY}`, note: encodeURIComponent(KEYS.MISTRAL_API_KEY) } };
+      if (event.event === 'run_start')
+        return {
+          ...event,
+          scenario: { ...event.scenario, task: `Authorization: Bearer ${KEYS.ANTHROPIC_API_KEY}` },
+        };
+      if (event.event === 'tool_call')
+        return {
+          ...event,
+          args: { path: `/tmp/${KEYS.OPENAI_API_KEY}`, note: encodeURIComponent(KEYS.MISTRAL_API_KEY) },
+        };
       return event;
     });
     const text = events.map((e) => JSON.stringify(e)).join('\n');
@@ -98,7 +110,8 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
     vi.stubEnv('ANTHROPIC_API_KEY', KEYS.ANTHROPIC_API_KEY);
     const key = KEYS.ANTHROPIC_API_KEY;
     const events = sampleRunEvents({ runId: 'elsewhere' }).map((event) => {
-      if (event.event === 'tool_call' || event.event === 'tool_start') return { ...event, args: { [key]: 'value', deeper: { [`Bearer ${key}`]: [1] } } };
+      if (event.event === 'tool_call' || event.event === 'tool_start')
+        return { ...event, args: { [key]: 'value', deeper: { [`Bearer ${key}`]: [1] } } };
       if (event.event === 'run_start') return { ...event, scenario: { ...event.scenario, [key]: 'x' } };
       return event;
     });
@@ -109,6 +122,9 @@ describe('POST /api/runs/import: the server’s keys are redacted before storing
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; args?: unknown });
-    expect(lines.find((l) => l.event === 'tool_call')?.args).toEqual({ '[redacted]': 'value', deeper: { 'Bearer [redacted]': [1] } });
+    expect(lines.find((l) => l.event === 'tool_call')?.args).toEqual({
+      '[redacted]': 'value',
+      deeper: { 'Bearer [redacted]': [1] },
+    });
   });
 });

@@ -20,7 +20,9 @@ useTempDataDir('loop-lab-large-import-');
 /** experimental.proxyClientMaxBodySize as next.config.mjs sets it (undefined: Next's 10 MB default). */
 let configuredLimit: number | undefined;
 beforeAll(async () => {
-  const config = (await import(pathToFileURL(path.resolve('next.config.mjs')).href)) as { default: { experimental?: { proxyClientMaxBodySize?: number } } };
+  const config = (await import(pathToFileURL(path.resolve('next.config.mjs')).href)) as {
+    default: { experimental?: { proxyClientMaxBodySize?: number } };
+  };
   configuredLimit = config.default.experimental?.proxyClientMaxBodySize;
 });
 
@@ -29,12 +31,40 @@ const TOOL_LINES = 14_000;
 /** A plain tracer's JSONL of about 15 MB: one llm_call, TOOL_LINES tool calls of 1 kB each, then the terminate. */
 function fifteenMegabyteTrace(): string {
   const ts = 1_760_000_000;
-  const lines = [JSON.stringify({ run_id: 'big', ts, event: 'llm_call', iteration: 1, input_tokens: 10, output_tokens: 5 })];
+  const lines = [
+    JSON.stringify({
+      run_id: 'big',
+      ts,
+      event: 'llm_call',
+      iteration: 1,
+      input_tokens: 10,
+      output_tokens: 5,
+    }),
+  ];
   const result = 'r'.repeat(1_000);
   for (let i = 0; i < TOOL_LINES; i += 1) {
-    lines.push(JSON.stringify({ run_id: 'big', ts: ts + i / 1000, event: 'tool_call', iteration: 1, tool: 'read_file', args: { path: `f${i}.ts` }, result }));
+    lines.push(
+      JSON.stringify({
+        run_id: 'big',
+        ts: ts + i / 1000,
+        event: 'tool_call',
+        iteration: 1,
+        tool: 'read_file',
+        args: { path: `f${i}.ts` },
+        result,
+      }),
+    );
   }
-  lines.push(JSON.stringify({ run_id: 'big', ts: ts + TOOL_LINES, event: 'terminate', iteration: 1, reason: 'end_turn', complete: true }));
+  lines.push(
+    JSON.stringify({
+      run_id: 'big',
+      ts: ts + TOOL_LINES,
+      event: 'terminate',
+      iteration: 1,
+      reason: 'end_turn',
+      complete: true,
+    }),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -56,7 +86,11 @@ function proxyLimit(): number | undefined {
 }
 
 const importRequest = (body: Uint8Array | string, headers: Record<string, string> = {}): Request =>
-  new Request('http://localhost/api/runs/import', { method: 'POST', body: body as BodyInit, headers: { 'Content-Type': 'application/x-ndjson', ...headers } });
+  new Request('http://localhost/api/runs/import', {
+    method: 'POST',
+    body: body as BodyInit,
+    headers: { 'Content-Type': 'application/x-ndjson', ...headers },
+  });
 
 describe('a large import through the proxy', () => {
   it('lets the proxy buffer more than the import route accepts, with a chunk to spare', () => {
@@ -84,7 +118,9 @@ describe('a large import through the proxy', () => {
     const over = Buffer.alloc(MAX_BODY_BYTES + 2 * 1024 * 1024, 0x61);
     const declared = await postImport(importRequest(over, { 'Content-Length': String(over.length) }));
     expect(declared.status).toBe(413);
-    expect(((await declared.json()) as { error: string }).error).toMatch(/the limit is 20 MiB \(20971520 bytes\)/);
+    expect(((await declared.json()) as { error: string }).error).toMatch(
+      /the limit is 20 MiB \(20971520 bytes\)/,
+    );
     // Sent chunked (no length): whatever the proxy kept is still over the route's limit.
     const delivered = await throughProxyBuffer(over);
     const chunked = await postImport(importRequest(new Uint8Array(delivered)));
@@ -95,10 +131,17 @@ describe('a large import through the proxy', () => {
   it('refuses a body that ends before the length it declared, and stores nothing', async () => {
     const text = fifteenMegabyteTrace();
     const cut = Buffer.from(text).subarray(0, 10 * 1024 * 1024);
-    const before = ((await (await dispatch({ method: 'GET', path: '/api/runs' })).json()) as unknown[]).length;
-    const response = await postImport(importRequest(cut, { 'Content-Length': String(Buffer.byteLength(text)) }));
+    const before = ((await (await dispatch({ method: 'GET', path: '/api/runs' })).json()) as unknown[])
+      .length;
+    const response = await postImport(
+      importRequest(cut, { 'Content-Length': String(Buffer.byteLength(text)) }),
+    );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/ended after 10485760 of the \d+ bytes it declared/);
-    expect(((await (await dispatch({ method: 'GET', path: '/api/runs' })).json()) as unknown[]).length).toBe(before);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /ended after 10485760 of the \d+ bytes it declared/,
+    );
+    expect(((await (await dispatch({ method: 'GET', path: '/api/runs' })).json()) as unknown[]).length).toBe(
+      before,
+    );
   }, 60_000);
 });

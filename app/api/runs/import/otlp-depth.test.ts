@@ -36,11 +36,29 @@ function trace({
     kind: 3,
     startTimeUnixNano: '1760000000000000000',
     endTimeUnixNano: '1760000001000000000',
-    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, ...(spanAttribute ? [{ key: 'deep', value: spanAttribute }] : [])],
-    ...(eventAttribute ? { events: [{ timeUnixNano: '1760000000500000000', name: 'e', attributes: [{ key: 'deep', value: eventAttribute }] }] } : {}),
+    attributes: [
+      { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+      ...(spanAttribute ? [{ key: 'deep', value: spanAttribute }] : []),
+    ],
+    ...(eventAttribute
+      ? {
+          events: [
+            {
+              timeUnixNano: '1760000000500000000',
+              name: 'e',
+              attributes: [{ key: 'deep', value: eventAttribute }],
+            },
+          ],
+        }
+      : {}),
   };
   return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: resourceAttribute ? [{ key: 'deep', value: resourceAttribute }] : [] }, scopeSpans: [{ spans: [span] }] }],
+    resourceSpans: [
+      {
+        resource: { attributes: resourceAttribute ? [{ key: 'deep', value: resourceAttribute }] : [] },
+        scopeSpans: [{ spans: [span] }],
+      },
+    ],
   });
 }
 

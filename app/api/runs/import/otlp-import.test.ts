@@ -19,7 +19,11 @@ const events = async (id: string): Promise<RunEvent[]> =>
 
 describe('OTLP export and import', () => {
   it('GET /api/runs/:id/otel serves the run as OTLP/JSON, and importing it draws the same turns', async () => {
-    const created = await postRun(jsonPost('http://localhost/api/runs', { config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 } }));
+    const created = await postRun(
+      jsonPost('http://localhost/api/runs', {
+        config: { provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 },
+      }),
+    );
     const { id } = (await created.json()) as { id: string };
     await getRunRegistry().whenFinished(id);
 
@@ -32,14 +36,21 @@ describe('OTLP export and import', () => {
     expect(imported.status).toBe(201);
     const copy = await events(((await imported.json()) as { id: string }).id);
     const original = await events(id);
-    const turns = (log: RunEvent[]) => log.filter((e) => e.event === 'llm_call').map((e) => (e.event === 'llm_call' ? [e.input_tokens, e.output_tokens] : []));
+    const turns = (log: RunEvent[]) =>
+      log
+        .filter((e) => e.event === 'llm_call')
+        .map((e) => (e.event === 'llm_call' ? [e.input_tokens, e.output_tokens] : []));
     expect(turns(copy)).toEqual(turns(original));
-    expect(copy.filter((e) => e.event === 'tool_call').map((e) => (e.event === 'tool_call' ? e.tool : ''))).toEqual(
+    expect(
+      copy.filter((e) => e.event === 'tool_call').map((e) => (e.event === 'tool_call' ? e.tool : '')),
+    ).toEqual(
       original.filter((e) => e.event === 'tool_call').map((e) => (e.event === 'tool_call' ? e.tool : '')),
     );
     expect(copy.at(-1)).toMatchObject({ event: 'terminate', complete: true });
 
-    const bad = await postImport(jsonPost('http://localhost/api/runs/import', '{"resourceSpans": [{"scopeSpans": 3}]}'));
+    const bad = await postImport(
+      jsonPost('http://localhost/api/runs/import', '{"resourceSpans": [{"scopeSpans": 3}]}'),
+    );
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/OTLP/);
     expect((await getOtel(new Request('http://localhost/api/runs/nope/otel'), ctx('nope'))).status).toBe(404);

@@ -51,7 +51,12 @@ function seen(v: RunViewState) {
 
 describe('OTLP export → import', () => {
   it('a successful run comes back whole: attempts with usage, tool arguments, config, vendor', async () => {
-    const id = await finishedRun({ provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4, preset: 'codesmith' });
+    const id = await finishedRun({
+      provider: { vendor: 'sim-openai' },
+      clock: 'virtual',
+      seed: 4,
+      preset: 'codesmith',
+    });
     const copyId = await roundTrip(id);
     const [original, copy] = [await view(id), await view(copyId)];
     expect(seen(copy)).toEqual(seen(original));
@@ -65,13 +70,26 @@ describe('OTLP export → import', () => {
     expect(copy.config?.preset).toBe('codesmith');
     expect(copy.vendor).toBe('sim-openai');
     // The stored config is the run's, so Re-run offers what ran.
-    const record = RunRecordSchema.parse(await (await getRun(new Request(`http://localhost/api/runs/${copyId}`), ctx(copyId))).json());
+    const record = RunRecordSchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${copyId}`), ctx(copyId))).json(),
+    );
     expect(record.config).toEqual(original.config);
   }, 60_000);
 
   it('a failed run (every attempt a 500) is imported, its failed attempts and their errors with it', async () => {
-    const faults = { rules: [{ id: 'down', enabled: true, when: { kind: 'always' }, action: { type: 'http_error', status: 500 } }], tools: [] };
-    const id = await finishedRun({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 2, preset: 'codesmith', faults });
+    const faults = {
+      rules: [
+        { id: 'down', enabled: true, when: { kind: 'always' }, action: { type: 'http_error', status: 500 } },
+      ],
+      tools: [],
+    };
+    const id = await finishedRun({
+      provider: { vendor: 'sim-anthropic' },
+      clock: 'virtual',
+      seed: 2,
+      preset: 'codesmith',
+      faults,
+    });
     const original = await view(id);
     expect(original.terminate?.complete).toBe(false);
     const failed = original.turns.flatMap((t) => t.attempts).filter((a) => a.error);
@@ -88,14 +106,19 @@ describe('OTLP export → import', () => {
 
   it('a foreign trace (GenAI spans, no Loop Lab log) is stored under the placeholder config the page does not offer to run', async () => {
     const id = await finishedRun({ provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 4 });
-    const otel = JSON.parse(await (await getOtel(new Request(`http://localhost/api/runs/${id}/otel`), ctx(id))).text()) as {
+    const otel = JSON.parse(
+      await (await getOtel(new Request(`http://localhost/api/runs/${id}/otel`), ctx(id))).text(),
+    ) as {
       resourceSpans: { scopeSpans: { spans: { events?: unknown[] }[] }[] }[];
     };
-    for (const r of otel.resourceSpans) for (const s of r.scopeSpans) for (const span of s.spans) delete span.events;
+    for (const r of otel.resourceSpans)
+      for (const s of r.scopeSpans) for (const span of s.spans) delete span.events;
     const imported = await postImport(jsonPost('http://localhost/api/runs/import', JSON.stringify(otel)));
     expect(imported.status).toBe(201);
     const copyId = ((await imported.json()) as { id: string }).id;
-    const record = RunRecordSchema.parse(await (await getRun(new Request(`http://localhost/api/runs/${copyId}`), ctx(copyId))).json());
+    const record = RunRecordSchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${copyId}`), ctx(copyId))).json(),
+    );
     expect(isPlaceholderConfig(record.config)).toBe(true);
   }, 60_000);
 });

@@ -1,5 +1,12 @@
 import { CreatedSchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse, knownKeysRedactor, readText, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  HttpError,
+  jsonResponse,
+  knownKeysRedactor,
+  readText,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
 
@@ -24,12 +31,18 @@ export async function POST(request: Request): Promise<Response> {
     const redactor = knownKeysRedactor();
     if (looksLikeOtlp(text)) {
       const converted = otlpToTracerJsonl(text);
-      if (!converted.ok) throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));
+      if (!converted.ok)
+        throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));
       text = converted.jsonl;
     }
     const result = importJsonl({ store: getStore(), text, redactor });
-    if (!result.ok) throw new HttpError(400, 'The trace could not be imported', result.errors.map(redactor.text));
-    return jsonResponse(CreatedSchema, { id: result.id }, { status: 201, headers: { Location: `/api/runs/${result.id}` } });
+    if (!result.ok)
+      throw new HttpError(400, 'The trace could not be imported', result.errors.map(redactor.text));
+    return jsonResponse(
+      CreatedSchema,
+      { id: result.id },
+      { status: 201, headers: { Location: `/api/runs/${result.id}` } },
+    );
   } catch (error) {
     return errorResponse(error);
   }

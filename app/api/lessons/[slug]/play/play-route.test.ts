@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
-import { ErrorBodySchema, ForkListSchema, parseResponse, PlayedLessonSchema, RunRecordSchema } from '@/lib/protocol/http';
+import {
+  ErrorBodySchema,
+  ForkListSchema,
+  parseResponse,
+  PlayedLessonSchema,
+  RunRecordSchema,
+} from '@/lib/protocol/http';
 import { GET as getRun } from '../../../runs/[id]/route';
 import { GET as getForks } from '../../../runs/[id]/forks/route';
 import { POST as play } from './route';
@@ -22,18 +28,40 @@ describe('POST /api/lessons/{slug}/play', () => {
     expect(played).toMatchObject({ slug: 'retry-ladder', timeScale: 0.01 });
     expect(played.on).not.toBe(played.off);
     const record = async (id: string) =>
-      parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
+      parseResponse(
+        RunRecordSchema,
+        await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(),
+        'GET run',
+      );
     const [on, off] = [(await record(played.on)).config, (await record(played.off)).config];
     expect(on).toMatchObject({ clock: 'paced', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: {} });
-    expect(off).toMatchObject({ clock: 'paced', timeScale: 0.01, seed: 7, preset: 'codesmith', recovery: { retry: { enabled: false } } });
+    expect(off).toMatchObject({
+      clock: 'paced',
+      timeScale: 0.01,
+      seed: 7,
+      preset: 'codesmith',
+      recovery: { retry: { enabled: false } },
+    });
     expect(off.faults).toEqual(on.faults);
     // Both finish on their own (0.01 × ~11 s of run time), before the store closes.
     const status = async (id: string) => (await record(id)).summary.status;
-    await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
+    await expect
+      .poll(async () => [await status(played.on), await status(played.off)], {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toEqual(['completed', 'failed']);
     // As stored from the play, each side is the lesson's virtual-clock run event for event: the paced clock only set the pace.
-    const virtual = await playLessonHere({ lesson: lessonBySlug('retry-ladder')!, clock: { clock: 'virtual' } });
-    expect(deterministicContent(getStore().readEvents({ runId: played.on }))).toEqual(deterministicContent(virtual.on));
-    expect(deterministicContent(getStore().readEvents({ runId: played.off }))).toEqual(deterministicContent(virtual.off));
+    const virtual = await playLessonHere({
+      lesson: lessonBySlug('retry-ladder')!,
+      clock: { clock: 'virtual' },
+    });
+    expect(deterministicContent(getStore().readEvents({ runId: played.on }))).toEqual(
+      deterministicContent(virtual.on),
+    );
+    expect(deterministicContent(getStore().readEvents({ runId: played.off }))).toEqual(
+      deterministicContent(virtual.off),
+    );
   });
 
   it('a forked lesson makes its parent run first, stores it, and forks both sides from it onto the lesson’s vendor', async () => {
@@ -41,7 +69,11 @@ describe('POST /api/lessons/{slug}/play', () => {
     expect(response.status).toBe(201);
     const played = parseResponse(PlayedLessonSchema, await response.json(), 'POST play');
     const record = async (id: string) =>
-      parseResponse(RunRecordSchema, await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(), 'GET run');
+      parseResponse(
+        RunRecordSchema,
+        await (await getRun(new Request(`http://localhost/api/runs/${id}`), routeContext({ id }))).json(),
+        'GET run',
+      );
     const parent = await record(played.parent!);
     expect(parent.summary.status).toBe('completed');
     expect(parent.config).toMatchObject({ clock: 'virtual', provider: { vendor: 'sim-anthropic' } });
@@ -58,12 +90,21 @@ describe('POST /api/lessons/{slug}/play', () => {
       ].sort(),
     );
     for (const side of [on, off]) {
-      expect(side.config).toMatchObject({ clock: 'paced', timeScale: 0.01, provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5' } });
+      expect(side.config).toMatchObject({
+        clock: 'paced',
+        timeScale: 0.01,
+        provider: { vendor: 'sim-openai-responses', model: 'gpt-sim-5' },
+      });
     }
     expect(on.config.takeover.naive).toBe(false);
     expect(off.config.takeover.naive).toBe(true);
     const status = async (id: string) => (await record(id)).summary.status;
-    await expect.poll(async () => [await status(played.on), await status(played.off)], { timeout: 10_000, interval: 100 }).toEqual(['completed', 'failed']);
+    await expect
+      .poll(async () => [await status(played.on), await status(played.off)], {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toEqual(['completed', 'failed']);
   });
 
   it('404 names the lessons there are; 400 says what is wrong with the body', async () => {

@@ -1,7 +1,19 @@
 import { LESSONS, lessonBySlug } from '@/lib/lessons';
-import { lessonParentConfig, lessonPlayClock, lessonSideRun, type LessonParent } from '@/lib/runtime/lesson-sides';
+import {
+  lessonParentConfig,
+  lessonPlayClock,
+  lessonSideRun,
+  type LessonParent,
+} from '@/lib/runtime/lesson-sides';
 import { PlayedLessonSchema, PlayLessonBodySchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  getRunRegistry,
+  HttpError,
+  jsonResponse,
+  readJson,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -14,12 +26,16 @@ export const dynamic = 'force-dynamic';
  * A forked lesson first makes its parent run on the virtual clock and stores it; both sides are
  * forks of it.
  */
-export async function POST(request: Request, { params }: { params: Promise<{ slug: string }> }): Promise<Response> {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ slug: string }> },
+): Promise<Response> {
   try {
     refuseCrossSite({ request });
     const { slug } = await params;
     const lesson = lessonBySlug(slug);
-    if (!lesson) throw new HttpError(404, `No lesson "${slug}"`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
+    if (!lesson)
+      throw new HttpError(404, `No lesson "${slug}"`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
     const body = PlayLessonBodySchema.parse(await readJson({ request }));
     const clock = lessonPlayClock(lesson, body.timeScale);
     const registry = getRunRegistry();
@@ -30,7 +46,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     };
     const on = start('on');
     const off = start('off');
-    return jsonResponse(PlayedLessonSchema, { slug, on, off, timeScale: clock.timeScale, ...(parent ? { parent: parent.runId } : {}) }, { status: 201 });
+    return jsonResponse(
+      PlayedLessonSchema,
+      { slug, on, off, timeScale: clock.timeScale, ...(parent ? { parent: parent.runId } : {}) },
+      { status: 201 },
+    );
   } catch (error) {
     return errorResponse(error);
   }
@@ -42,6 +62,7 @@ async function makeParent(config: LessonParent['config']): Promise<LessonParent>
   const { id } = registry.startRun({ config });
   await registry.whenFinished(id);
   const record = getStore().getRun(id);
-  if (!record) throw new HttpError(500, 'The lesson could not make its parent run', [`run ${id} was not stored`]);
+  if (!record)
+    throw new HttpError(500, 'The lesson could not make its parent run', [`run ${id} was not stored`]);
   return { runId: id, config: record.config, events: getStore().readEvents({ runId: id }) };
 }

@@ -1,7 +1,16 @@
 import { buildCassette } from '@/lib/cassettes';
 import { VENDOR_DEFAULTS } from '@/lib/protocol';
 import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, getRunTraffic, HttpError, jsonResponse, knownKeysRedactor, readJson, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  getRunRegistry,
+  getRunTraffic,
+  HttpError,
+  jsonResponse,
+  knownKeysRedactor,
+  readJson,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getCassetteStore, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -12,14 +21,18 @@ export const dynamic = 'force-dynamic';
  * traffic of its newest runs only (lib/server/run-traffic.ts); a run it no longer holds, or one
  * still running, is a 409 saying so.
  */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     refuseCrossSite({ request });
     const { id } = await params;
     const body = SaveRunCassetteBodySchema.parse(await readJson({ request }));
     const run = getStore().getRun(id);
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
-    if (getRunRegistry().isLive(id)) throw new HttpError(409, `Run "${id}" is still running; save its cassette once it has ended`);
+    if (getRunRegistry().isLive(id))
+      throw new HttpError(409, `Run "${id}" is still running; save its cassette once it has ended`);
     const traffic = getRunTraffic().get(id);
     if (!traffic || traffic.exchanges.length === 0) {
       throw new HttpError(

@@ -1,6 +1,13 @@
 import { checkVendorTarget } from '@/lib/runtime/validate-config';
 import { ControlAcceptedSchema, ControlBodySchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, HttpError, jsonResponse, readJson, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  getRunRegistry,
+  HttpError,
+  jsonResponse,
+  readJson,
+  refuseCrossSite,
+} from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { toControlMessage } from './to-control-message';
 
@@ -8,7 +15,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Queues a control message; the engine applies it at the next request boundary (abort: at once). */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     refuseCrossSite({ request });
     const { id } = await params;

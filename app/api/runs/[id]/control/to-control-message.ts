@@ -11,7 +11,16 @@ export function toControlMessage(body: ControlBody): ControlMessage {
       return body;
     case 'swap': {
       const { vendor, model, baseUrl, apiKey, takeover } = body;
-      return { action: 'swap', target: { vendor, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}), ...(takeover ? { takeover } : {}) } };
+      return {
+        action: 'swap',
+        target: {
+          vendor,
+          model,
+          ...(baseUrl ? { baseUrl } : {}),
+          ...(apiKey ? { apiKey } : {}),
+          ...(takeover ? { takeover } : {}),
+        },
+      };
     }
   }
 }

@@ -4,10 +4,18 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The run's events as SSE; resumes after Last-Event-ID (or ?after=) and ends with terminate. */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
-    return createSseResponse({ registry: getRunRegistry(), runId: id, afterSeq: resumePoint({ request }), signal: request.signal });
+    return createSseResponse({
+      registry: getRunRegistry(),
+      runId: id,
+      afterSeq: resumePoint({ request }),
+      signal: request.signal,
+    });
   } catch (error) {
     return errorResponse(error);
   }

@@ -10,13 +10,20 @@ export const dynamic = 'force-dynamic';
  * to any OTLP/HTTP endpoint (`/v1/traces`, Content-Type application/json) — Jaeger, Phoenix,
  * Langfuse — or import it back here.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     const store = getStore();
     const record = store.getRun(id);
     if (!record) throw new HttpError(404, `No run with id "${id}"`);
-    const body = runToOtlp({ runId: id, events: store.readEvents({ runId: id }), startedAtMs: Date.parse(record.summary.created_at) });
+    const body = runToOtlp({
+      runId: id,
+      events: store.readEvents({ runId: id }),
+      startedAtMs: Date.parse(record.summary.created_at),
+    });
     return new Response(body, {
       headers: {
         'Content-Type': 'application/json; charset=utf-8',

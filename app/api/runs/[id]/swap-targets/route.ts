@@ -10,7 +10,10 @@ export const dynamic = 'force-dynamic';
  * Suggested demos for "Swap to…": the run's history as of its last finished turn rendered for
  * every simulated target, naively and as handled, each judged by the vendor's own checks.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     const store = getStore();

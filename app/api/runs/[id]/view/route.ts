@@ -8,12 +8,17 @@ export const dynamic = 'force-dynamic';
  * names, not the whole log, which the page reads after its first paint from the trace route
  * (lib/protocol/http/run-view.ts) — written once per run and kept; a run still going answers { finished: false }.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     const body = await getFinishedRunViews().body(id);
     if (body === undefined) throw new HttpError(404, `No run with id "${id}"`);
-    return new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+    return new Response(body, {
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    });
   } catch (error) {
     return errorResponse(error);
   }

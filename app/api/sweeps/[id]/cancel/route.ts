@@ -5,7 +5,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Cancels a running sweep: its workers stop, finished runs stay; 409 once it has ended. */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     refuseCrossSite({ request });
     const { id } = await params;

@@ -4,7 +4,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The sweep's progress as SSE: the current state, then changes; closes when the sweep ends. */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     return createSweepSseResponse({ registry: getSweepRegistry(), sweepId: id, signal: request.signal });

@@ -6,7 +6,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The run summaries of a sweep, or of one cell of its table (`?key=`), in job order. */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await params;
     const { key } = SweepRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
