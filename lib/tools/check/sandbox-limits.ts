@@ -1,4 +1,4 @@
-/** The limits a check's child process runs under; see docs/ARCHITECTURE.md ("The check sandbox"). */
+/** The limits a check's child process runs under; see docs/sandbox.md. */
 export interface SandboxLimits {
   /**
    * CPU time the child may use, its start included (Node's own start takes about 0.1 s of it):
