@@ -15,8 +15,7 @@ import { Button } from '@/components/ui/button';
 import { EndpointFields } from './endpoint-fields';
 import { Field, INPUT } from './field';
 
-const isEndpointVendor = (v: string): v is EndpointVendor =>
-  endpointVendors().includes(v);
+const isEndpointVendor = (v: string): v is EndpointVendor => endpointVendors().includes(v);
 
 /**
  * "Key & endpoint…": run on a real vendor — Anthropic, OpenAI, or any OpenAI-compatible server

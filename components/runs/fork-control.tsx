@@ -15,8 +15,7 @@ import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
 import { VendorOptions } from '@/components/controls/vendor-options';
 
-const isEndpointVendor = (v: Vendor): v is EndpointVendor =>
-  endpointVendors().includes(v);
+const isEndpointVendor = (v: Vendor): v is EndpointVendor => endpointVendors().includes(v);
 
 /**
  * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the

@@ -39,7 +39,9 @@ export {
  */
 export const VendorSchema = z
   .string()
-  .refine(isVendor, { error: (issue) => `no vendor "${String(issue.input)}"; the vendors are ${vendorIds().join(', ')}` });
+  .refine(isVendor, {
+    error: (issue) => `no vendor "${String(issue.input)}"; the vendors are ${vendorIds().join(', ')}`,
+  });
 
 export const ProviderConfigSchema = z
   .object({

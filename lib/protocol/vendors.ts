@@ -185,7 +185,8 @@ function rowProblem(row: VendorRow): string | undefined {
     return 'the anthropic wire format needs sdk "anthropic"';
   if (!row.simulated && !(row.keyVar && row.baseUrlVar))
     return 'a real vendor names its key and base-URL environment variables (keyVar, baseUrlVar)';
-  if (row.simulated && !row.baseUrl) return 'a simulated vendor names the host its simulator answers for (baseUrl)';
+  if (row.simulated && !row.baseUrl)
+    return 'a simulated vendor names the host its simulator answers for (baseUrl)';
   return undefined;
 }
 

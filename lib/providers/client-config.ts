@@ -150,7 +150,9 @@ export function environmentBaseUrls(env: Record<string, string | undefined>): st
       // Not a URL: nothing to trust.
     }
   };
-  for (const spec of vendorRows().filter((row) => !row.simulated).map(realSpec)) {
+  for (const spec of vendorRows()
+    .filter((row) => !row.simulated)
+    .map(realSpec)) {
     add(spec.officialUrl, spec.urlVar);
     add(env[spec.urlVar], spec.urlVar);
   }
@@ -160,7 +162,11 @@ export function environmentBaseUrls(env: Record<string, string | undefined>): st
 
 /** A real vendor's variables and official address, from its row (the table requires both variables). */
 function realSpec(row: VendorRow): { urlVar: string; keyVar: string; officialUrl?: string } {
-  return { urlVar: row.baseUrlVar ?? '', keyVar: row.keyVar ?? '', ...(row.baseUrl ? { officialUrl: row.baseUrl } : {}) };
+  return {
+    urlVar: row.baseUrlVar ?? '',
+    keyVar: row.keyVar ?? '',
+    ...(row.baseUrl ? { officialUrl: row.baseUrl } : {}),
+  };
 }
 
 /** An http(s) URL without a trailing slash, so equal addresses compare equal. */

@@ -1,11 +1,5 @@
 import { dialectFor } from '@/lib/dialects';
-import {
-  DEFAULT_SYSTEM_PROMPT,
-  modelsOf,
-  vendorRows,
-  type EventOf,
-  type RunEvent,
-} from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, modelsOf, vendorRows, type EventOf, type RunEvent } from '@/lib/protocol';
 import type { SwapSuggestion, SwapTargets } from '@/lib/protocol/http';
 import { probeSimRequest, type ProbeVerdict } from '@/lib/sim';
 import { createToolbox, getScenario } from '@/lib/tools';

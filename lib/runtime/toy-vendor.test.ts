@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '@/lib/dialects';
 import { dialectOf, isSimulated, RunConfigSchema, vendorIds } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
-import { registerToyVendor, TOY_DIALECT, TOY_MODEL, TOY_VENDOR, type ToyTraffic } from '@/lib/testing/toy-vendor';
+import {
+  registerToyVendor,
+  TOY_DIALECT,
+  TOY_MODEL,
+  TOY_VENDOR,
+  type ToyTraffic,
+} from '@/lib/testing/toy-vendor';
 
 // A vendor and a dialect Loop Lab does not ship, registered from a fixture (lib/testing/toy-vendor.ts)
 // through the same calls the built-in ones use, then run by launchRun over the real engine, the real
@@ -48,7 +54,9 @@ describe('the registration points refuse what cannot work, saying what to fix', 
   it('an unknown vendor is a config error naming the vendors', () => {
     const parsed = RunConfigSchema.safeParse({ provider: { vendor: 'sim-nobody' } });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toMatch(/no vendor "sim-nobody"; the vendors are sim-anthropic, /);
+    expect(parsed.error?.issues[0]?.message).toMatch(
+      /no vendor "sim-nobody"; the vendors are sim-anthropic, /,
+    );
   });
 
   it('a row whose dialect no module registers fails when bound, naming the dialect', async () => {

@@ -60,12 +60,17 @@ export function createToySimulator(traffic: ToyTraffic): (options: SimVendorOpti
       traffic.roles.push(body.messages.map((m) => m.role));
       try {
         if (!url.endsWith('/chat/completions'))
-          throw new VendorRejection({ status: 404, type: 'invalid_request_error', message: `no route ${url}` });
+          throw new VendorRejection({
+            status: 404,
+            type: 'invalid_request_error',
+            message: `no route ${url}`,
+          });
         if (body.messages.some((m) => m.role === 'system'))
           throw new VendorRejection({
             status: 400,
             type: 'invalid_request_error',
-            message: "the 'system' role is not accepted here: send the system prompt as a 'developer' message",
+            message:
+              "the 'system' role is not accepted here: send the system prompt as a 'developer' message",
           });
       } catch (error) {
         if (!(error instanceof VendorRejection)) throw error;
@@ -121,18 +126,29 @@ function policyRequest(body: OpenAI.ChatCompletionCreateParamsStreaming): Policy
   let system = '';
   for (const m of body.messages as ChatMessage[]) {
     if (m.role === 'developer') system = textOf(m.content);
-    else if (m.role === 'user') messages.push({ role: 'user', parts: [{ type: 'text', text: textOf(m.content) }] });
+    else if (m.role === 'user')
+      messages.push({ role: 'user', parts: [{ type: 'text', text: textOf(m.content) }] });
     else if (m.role === 'assistant') {
       const parts: Part[] = [];
       const text = textOf(m.content ?? '');
       if (text) parts.push({ type: 'text', text });
       for (const call of m.tool_calls ?? []) {
         if (call.type === 'function')
-          parts.push({ type: 'tool_call', id: call.id, name: call.function.name, argsText: call.function.arguments });
+          parts.push({
+            type: 'tool_call',
+            id: call.id,
+            name: call.function.name,
+            argsText: call.function.arguments,
+          });
       }
       messages.push({ role: 'assistant', parts });
     } else if (m.role === 'tool') {
-      const result: Part = { type: 'tool_result', callId: m.tool_call_id, content: textOf(m.content), isError: false };
+      const result: Part = {
+        type: 'tool_result',
+        callId: m.tool_call_id,
+        content: textOf(m.content),
+        isError: false,
+      };
       const last = messages.at(-1);
       if (last?.role === 'user' && last.parts.every((p) => p.type === 'tool_result')) last.parts.push(result);
       else messages.push({ role: 'user', parts: [result] });
@@ -184,7 +200,11 @@ export function registerToyVendor(traffic: ToyTraffic): () => void {
       create: createToySimulator(traffic),
       check: (body) => {
         if ((JSON.parse(body) as { messages: { role: string }[] }).messages.some((m) => m.role === 'system'))
-          throw new VendorRejection({ status: 400, type: 'invalid_request_error', message: "no 'system' role" });
+          throw new VendorRejection({
+            status: 400,
+            type: 'invalid_request_error',
+            message: "no 'system' role",
+          });
       },
       errorBody: (rejection) => openaiErrorBody({ rejection }),
     }),

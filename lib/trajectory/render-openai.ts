@@ -98,8 +98,7 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
     stream_options: { include_usage: true },
   };
   // OpenAI deprecated max_tokens; compatible servers (DeepSeek, vLLM, Ollama) still read it.
-  if (options.legacyMaxTokens)
-    params.max_tokens = request.maxTokens;
+  if (options.legacyMaxTokens) params.max_tokens = request.maxTokens;
   else params.max_completion_tokens = request.maxTokens;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   let report: RenderReport | undefined;

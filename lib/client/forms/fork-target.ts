@@ -1,4 +1,11 @@
-import { vendorDefaults, VendorSchema, isSimulated, needsBaseUrl, type RunConfig, type Vendor } from '@/lib/protocol';
+import {
+  vendorDefaults,
+  VendorSchema,
+  isSimulated,
+  needsBaseUrl,
+  type RunConfig,
+  type Vendor,
+} from '@/lib/protocol';
 import type { TurnView } from '../run-view/run-view-state';
 
 /** Where a fork goes, worked out in the dialog the way the server plans it (lib/runtime/plan-fork.ts). */
