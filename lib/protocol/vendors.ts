@@ -1,13 +1,12 @@
 /**
- * The vendor table: one row per vendor, every fact about a vendor that the layers above used to
- * write as a branch on its name. Free of zod, so the browser's first load (the playground's
+ * The vendor table: one row per vendor, with every fact about a vendor the layers above need. Free of zod, so the browser's first load (the playground's
  * pickers, isSimulated) can read it; config.ts builds VendorSchema over it. The layers above
  * read rows and never compare vendor names: the provider factory picks its SDK by `sdk` and
  * `wire`, lib/dialects looks `dialect` up in its registry, lib/sim binds a simulated row to the
  * simulator registered under its id, the client's pickers list the rows.
  *
  * A new vendor is a row here (or `registerVendor(row)` from code that loads before the run, as
- * the toy vendor in lib/engine/toy-vendor.test.ts does), plus its dialect module when it speaks
+ * the toy vendor of lib/runtime/toy-vendor.test.ts does), plus its dialect module when it speaks
  * a new one and, when simulated, its simulator.
  */
 
