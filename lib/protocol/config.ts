@@ -37,11 +37,9 @@ export {
  * Where a run's model traffic goes: a row of the vendor table (vendors.ts, free of zod for the
  * browser's first load), read when a value is parsed, so a registered vendor is accepted.
  */
-export const VendorSchema = z
-  .string()
-  .refine(isVendor, {
-    error: (issue) => `no vendor "${String(issue.input)}"; the vendors are ${vendorIds().join(', ')}`,
-  });
+export const VendorSchema = z.string().refine(isVendor, {
+  error: (issue) => `no vendor "${String(issue.input)}"; the vendors are ${vendorIds().join(', ')}`,
+});
 
 export const ProviderConfigSchema = z
   .object({
