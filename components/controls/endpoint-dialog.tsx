@@ -2,20 +2,20 @@
 
 import { useRef, useState } from 'react';
 import {
-  ENDPOINT_VENDORS,
+  endpointVendors,
   draftFor,
   endpointPatch,
   type EndpointDraft,
   type EndpointVendor,
 } from '@/lib/client/forms/endpoint-form';
 import { useEndpointKey } from '@/lib/client/forms/endpoint-key';
-import { VENDOR_LABELS, type PlaygroundForm } from '@/lib/client/forms/playground-form';
+import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { vendorLabel } from '@/lib/protocol/vendors';
 import { Button } from '@/components/ui/button';
 import { EndpointFields } from './endpoint-fields';
 import { Field, INPUT } from './field';
 
-const isEndpointVendor = (v: string): v is EndpointVendor =>
-  (ENDPOINT_VENDORS as readonly string[]).includes(v);
+const isEndpointVendor = (v: string): v is EndpointVendor => endpointVendors().includes(v);
 
 /**
  * "Key & endpoint…": run on a real vendor — Anthropic, OpenAI, or any OpenAI-compatible server
@@ -90,9 +90,9 @@ export function EndpointDialog({
               value={draft.vendor}
               onChange={(e) => isEndpointVendor(e.target.value) && setDraft(draftFor(e.target.value))}
             >
-              {ENDPOINT_VENDORS.map((v) => (
+              {endpointVendors().map((v) => (
                 <option key={v} value={v}>
-                  {VENDOR_LABELS[v]}
+                  {vendorLabel(v)}
                 </option>
               ))}
             </select>

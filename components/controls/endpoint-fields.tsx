@@ -10,6 +10,7 @@ import {
 } from '@/lib/client/forms/endpoint-form';
 import { Button } from '@/components/ui/button';
 import { Field, INPUT } from './field';
+import { needsBaseUrl } from '@/lib/protocol/vendors';
 
 /**
  * Where a run on a real endpoint goes and with which key: the presets and base URL of an
@@ -36,7 +37,7 @@ export function EndpointFields({
   const note = priceNote(draft.model);
   return (
     <>
-      {draft.vendor === 'openai-compatible' && (
+      {needsBaseUrl(draft.vendor) && (
         <>
           <div className="flex flex-wrap gap-1" aria-label="presets">
             {ENDPOINT_PRESETS.map((p) => (

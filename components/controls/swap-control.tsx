@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { VENDOR_DEFAULTS, modelsOf } from '@/lib/protocol/models';
-import { asVendor, isSimulated, type Vendor } from '@/lib/protocol/vendors';
+import { modelsOf } from '@/lib/protocol/models';
+import { asVendor, isSimulated, needsBaseUrl, vendorDefaults, type Vendor } from '@/lib/protocol/vendors';
 import { Button } from '@/components/ui/button';
 import { isCurrentTarget } from '@/lib/client/forms/swap-target';
 import { Field, INPUT } from './field';
@@ -36,7 +36,7 @@ export function SwapControl({
 }) {
   const [vendor, setVendor] = useState<Vendor>('sim-openai');
   const [naive, setNaive] = useState(false);
-  const [model, setModel] = useState(VENDOR_DEFAULTS['sim-openai'].model);
+  const [model, setModel] = useState(vendorDefaults('sim-openai').model);
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const models = modelsOf(vendor);
@@ -67,14 +67,14 @@ export function SwapControl({
             const next = asVendor(e.target.value);
             if (!next) return;
             setVendor(next);
-            setModel(VENDOR_DEFAULTS[next].model);
+            setModel(vendorDefaults(next).model);
           }}
         >
           <VendorOptions />
         </select>
       </Field>
       <Field label="model">
-        {models.length > 0 && vendor !== 'openai-compatible' ? (
+        {models.length > 0 && !needsBaseUrl(vendor) ? (
           <select
             data-testid="swap-model-select"
             className={INPUT}
@@ -96,7 +96,7 @@ export function SwapControl({
           />
         )}
       </Field>
-      {vendor === 'openai-compatible' && (
+      {needsBaseUrl(vendor) && (
         <Field label="base URL">
           <input
             className={INPUT}
@@ -141,7 +141,7 @@ export function SwapControl({
           onSwap({
             vendor,
             model: model.trim(),
-            ...(baseUrl.trim() && vendor === 'openai-compatible' ? { baseUrl: baseUrl.trim() } : {}),
+            ...(baseUrl.trim() && needsBaseUrl(vendor) ? { baseUrl: baseUrl.trim() } : {}),
             ...(apiKey.trim() && !isSimulated(vendor) ? { apiKey: apiKey.trim() } : {}),
             ...(naive ? { takeover: { foreignThinking: 'drop', naive: true } } : {}),
           })

@@ -1,7 +1,7 @@
 'use client';
 
-import { VENDOR_DEFAULTS, modelsOf } from '@/lib/protocol/models';
-import { asVendor, type Vendor } from '@/lib/protocol/vendors';
+import { modelsOf } from '@/lib/protocol/models';
+import { asVendor, needsBaseUrl, vendorDefaults, type Vendor } from '@/lib/protocol/vendors';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { EndpointDialog } from './endpoint-dialog';
 import { Field, INPUT } from './field';
@@ -14,7 +14,7 @@ const RECORDED = 'cassette';
 
 function modelsFor(vendor: Vendor) {
   // An OpenAI-compatible server can serve anything: a free field (DeepSeek's models are priced).
-  return vendor === 'openai-compatible' ? [] : modelsOf(vendor);
+  return needsBaseUrl(vendor) ? [] : modelsOf(vendor);
 }
 
 /** Vendor, model, base URL and the key. The key is held in memory and sent with one run only. */
@@ -51,7 +51,7 @@ export function VendorFields({
               return;
             }
             const vendor = asVendor(e.target.value);
-            if (vendor) onChange({ vendor, model: VENDOR_DEFAULTS[vendor].model, replay: null });
+            if (vendor) onChange({ vendor, model: vendorDefaults(vendor).model, replay: null });
           }}
         >
           <VendorOptions />
@@ -63,7 +63,7 @@ export function VendorFields({
       <CassetteFields form={form} onChange={onChange} />
       {form.replay ? null : (
         <>
-          <Field label="model" hint={`fallback: ${VENDOR_DEFAULTS[form.vendor].fallback}`}>
+          <Field label="model" hint={`fallback: ${vendorDefaults(form.vendor).fallback}`}>
             {models.length > 0 ? (
               <select
                 data-testid="model-select"
@@ -89,7 +89,7 @@ export function VendorFields({
               />
             )}
           </Field>
-          {form.vendor === 'openai-compatible' && (
+          {needsBaseUrl(form.vendor) && (
             <Field label="base URL" hint="e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1">
               <input
                 data-testid="base-url-input"

@@ -1,13 +1,12 @@
-import { VENDORS } from '@/lib/protocol/vendors';
-import { VENDOR_LABELS } from '@/lib/client/forms/playground-form';
+import { vendorIds, vendorLabel } from '@/lib/protocol/vendors';
 
-/** One <option> per vendor, in the protocol's order and under the playground's names. */
+/** One <option> per vendor, in the vendor table's order and under its names. */
 export function VendorOptions() {
   return (
     <>
-      {VENDORS.map((v) => (
+      {vendorIds().map((v) => (
         <option key={v} value={v}>
-          {VENDOR_LABELS[v]}
+          {vendorLabel(v)}
         </option>
       ))}
     </>

@@ -2,9 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
+import { VendorSchema, modelsOf, needsBaseUrl, type Vendor } from '@/lib/protocol';
 import { ApiError } from '@/lib/client/api/client';
-import { ENDPOINT_VENDORS, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
+import { endpointVendors, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
 import { forkTarget } from '@/lib/client/forms/fork-target';
 import { forkableTurns } from '@/lib/client/run-view/fork-turns';
 import { useForkRun } from '@/lib/client/api/runs';
@@ -15,8 +15,7 @@ import { EndpointFields } from '@/components/controls/endpoint-fields';
 import { Field, INPUT } from '@/components/controls/field';
 import { VendorOptions } from '@/components/controls/vendor-options';
 
-const isEndpointVendor = (v: Vendor): v is EndpointVendor =>
-  (ENDPOINT_VENDORS as readonly string[]).includes(v);
+const isEndpointVendor = (v: Vendor): v is EndpointVendor => endpointVendors().includes(v);
 
 /**
  * "Fork…": a new run from this run's trajectory up to a chosen turn, continuing live on the
@@ -56,7 +55,7 @@ export function ForkControl({ runId }: { runId: string }) {
           atTurn: chosenTurn,
           ...(vendor ? { provider: vendor } : {}),
           ...(chosenModel.trim() ? { model: chosenModel.trim() } : {}),
-          ...(target.vendor === 'openai-compatible' && chosenBaseUrl.trim()
+          ...(target.vendor !== undefined && needsBaseUrl(target.vendor) && chosenBaseUrl.trim()
             ? { baseUrl: chosenBaseUrl.trim() }
             : {}),
         },

@@ -1,14 +1,8 @@
 'use client';
 
 import type { SweepEndpointForm } from '@/lib/client/forms/sweep-form';
+import { endpointVendors } from '@/lib/client/forms/endpoint-form';
 import { INPUT } from '@/components/controls/field';
-
-const ENDPOINT_VENDORS: ReadonlyArray<SweepEndpointForm['vendor']> = [
-  'anthropic',
-  'openai',
-  'openai-responses',
-  'openai-compatible',
-];
 
 /**
  * A real endpoint as a sweep target: its vendor, address, key and limits. The key is sent
@@ -48,7 +42,7 @@ export function SweepEndpointFields({
               value={value.vendor}
               onChange={(e) => set('vendor')(e.target.value as SweepEndpointForm['vendor'])}
             >
-              {ENDPOINT_VENDORS.map((v) => (
+              {endpointVendors().map((v) => (
                 <option key={v} value={v}>
                   {v}
                 </option>

@@ -1,4 +1,4 @@
-import type { Vendor } from '@/lib/protocol';
+import { dialectOf, vendorRow, vendorRows, type Vendor } from '@/lib/protocol';
 import { allCanaries, countCanaries, type Canaries } from './canaries';
 import type { StandIn, StandIns } from './vendor-stand-ins';
 
@@ -59,8 +59,9 @@ export function keyAuditCases(options: {
   const { standIns, canaries, timeScale } = options;
   const key = canaries.request;
   const real = { clock: 'real', timeScale, budgets: { maxIterations: 3 } };
+  // The stand-ins serve the simulated models: the default of the first simulated vendor on the same wire.
   const model = (vendor: Vendor) =>
-    vendor === 'anthropic' ? 'claude-sim-sonnet' : vendor === 'openai-responses' ? 'gpt-sim-5' : 'gpt-sim-4o';
+    vendorRows().find((row) => row.simulated && row.wire === dialectOf(vendor))?.defaultModel ?? '';
   const at = (standIn: StandIn) => standIn.baseUrl;
   const run = (vendor: Vendor, extra: { baseUrl?: string; apiKey?: string }) => ({
     config: {
@@ -74,8 +75,6 @@ export function keyAuditCases(options: {
     },
     ...(extra.apiKey ? { apiKey: extra.apiKey } : {}),
   });
-  const dialectOf = (vendor: Vendor): 'anthropic' | 'openai' =>
-    vendor === 'anthropic' ? 'anthropic' : 'openai';
   const cases: KeyAuditCase[] = [
     {
       name: 'sim-anthropic',
@@ -118,8 +117,9 @@ export function keyAuditCases(options: {
     },
   ];
   // The Responses API (openai-responses) is OpenAI's address and key: its stand-ins serve both APIs.
-  for (const vendor of ['anthropic', 'openai', 'openai-responses', 'openai-compatible'] as const) {
-    const d = dialectOf(vendor);
+  for (const vendor of vendorRows().flatMap((row) => (row.simulated ? [] : [row.id]))) {
+    // Stand-ins are per SDK (each vendor's key family).
+    const d = vendorRow(vendor).sdk;
     cases.push(
       { name: `${vendor}, env key, env-named URL`, body: run(vendor, {}), expect: 201 },
       {

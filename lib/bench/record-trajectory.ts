@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { RunConfig, RunEvent } from '@/lib/protocol';
+import { vendorRow, type RunConfig, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { sweepRunId } from '@/lib/sweeps/run-sweep-job';
 import type { SweepJob } from '@/lib/sweeps/expand-grid';
@@ -117,10 +117,11 @@ export async function parseWithSdkAlone(trajectory: Trajectory): Promise<number>
  */
 export async function readWithSdk(trajectory: Trajectory, fetch: typeof globalThis.fetch): Promise<number> {
   let seen = 0;
-  if (trajectory.vendor === 'sim-anthropic') {
+  const row = vendorRow(trajectory.vendor);
+  if (row.sdk === 'anthropic') {
     const client = new Anthropic({
       apiKey: 'sim-key',
-      baseURL: 'http://sim.anthropic.local',
+      baseURL: row.baseUrl ?? null,
       fetch,
       maxRetries: 0,
     });
@@ -139,7 +140,7 @@ export async function readWithSdk(trajectory: Trajectory, fetch: typeof globalTh
   }
   const client = new OpenAI({
     apiKey: 'sim-key',
-    baseURL: 'http://sim.openai.local/v1',
+    baseURL: row.baseUrl ?? null,
     fetch,
     maxRetries: 0,
   });

@@ -1,7 +1,7 @@
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { dialectFor } from '@/lib/dialects';
 import { withFaults } from '@/lib/faults';
-import { resolveRecovery } from '@/lib/protocol';
+import { dialectOf, resolveRecovery, vendorRow } from '@/lib/protocol';
 import { simulatedPolicy } from '@/lib/runtime/launch-run';
 import { createVendorTransports } from '@/lib/runtime/vendor-transports';
 import { getScenario } from '@/lib/tools';
@@ -102,10 +102,7 @@ export async function runSimWithSdk(trajectory: Trajectory, options: SimSdkOptio
  */
 export async function runSimAlone(trajectory: Trajectory, options: SimSdkOptions = {}): Promise<number> {
   const fetch = simulatedTransport(trajectory);
-  const url =
-    trajectory.vendor === 'sim-anthropic'
-      ? 'http://sim.anthropic.local/v1/messages'
-      : 'http://sim.openai.local/v1/chat/completions';
+  const url = `${vendorRow(trajectory.vendor).baseUrl}${dialectOf(trajectory.vendor) === 'anthropic' ? '/v1/messages' : '/chat/completions'}`;
   const headers = new Headers({
     'content-type': 'application/json',
     'x-api-key': 'sim-key',

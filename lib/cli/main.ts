@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
-import { VENDOR_DEFAULTS, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { vendorDefaults, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
@@ -109,7 +109,7 @@ function cassetteOf(config: RunConfig, kept: ReturnType<typeof createExchangeKee
   return buildCassette({
     exchanges: kept.exchanges,
     vendor: config.provider.vendor,
-    model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
+    model: config.provider.model || vendorDefaults(config.provider.vendor).model,
     note: `scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}${config.replay ? `, itself a replay of ${config.replay.cassette}` : ''}`,
     clock: config.clock,
     // The config as run, every key the environment holds removed (none should be in it).

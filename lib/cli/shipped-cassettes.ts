@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
-import { RunConfigSchema, VENDOR_DEFAULTS, type Cassette, type RunConfigInput } from '@/lib/protocol';
+import { RunConfigSchema, vendorDefaults, type Cassette, type RunConfigInput } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 
 /** Where the shipped cassettes live, from the project root; `npm run cassettes` rewrites them. */
@@ -44,7 +44,7 @@ export async function recordShippedCassette(spec: (typeof SHIPPED_CASSETTES)[num
   return buildCassette({
     exchanges: kept.exchanges,
     vendor: config.provider.vendor,
-    model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
+    model: config.provider.model || vendorDefaults(config.provider.vendor).model,
     note: `${spec.what} (npm run cassettes; scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed})`,
     clock: config.clock,
     config,

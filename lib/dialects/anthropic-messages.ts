@@ -10,11 +10,6 @@ export const anthropicMessages: AnthropicDialect = {
   label: 'Anthropic Messages',
   wire: 'anthropic',
   thinkingRule: 'takes back only thinking blocks signed by the same model; a foreign signature is a 400',
-  needs: {
-    keyVar: 'ANTHROPIC_API_KEY',
-    baseUrlVar: 'ANTHROPIC_BASE_URL',
-    officialBaseUrl: 'https://api.anthropic.com',
-  },
   render: ({ request, vendor, handling }) =>
     renderAnthropic({ request, vendor, ...(handling ? { handling } : {}) }),
 };

@@ -13,7 +13,6 @@ export const deepseekReasoning: OpenAIDialect = {
   wire: 'openai',
   thinkingRule:
     'needs reasoning_content on every tool-call turn (its own, or an empty placeholder); a turn without it is a 400',
-  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL' },
   render: ({ request, vendor, handling }) =>
     renderOpenAI({
       request,

@@ -1,7 +1,7 @@
-/** One module per vendor dialect: rendering with a report, and what a config needs. */
+/** One module per vendor dialect (rendering with a report), found by id through one registry. */
 export { anthropicMessages } from './anthropic-messages';
 export { deepseekReasoning } from './deepseek-reasoning';
-export { DIALECTS, dialectFor } from './dialect-for';
+export { dialectFor, dialects, registerDialect } from './registry';
 export { openaiChat } from './openai-chat';
 export { openaiCompatible } from './openai-compatible';
 export { openaiResponses } from './openai-responses';
@@ -9,7 +9,6 @@ export type {
   AnthropicDialect,
   DialectId,
   DialectModule,
-  EndpointNeeds,
   OpenAIDialect,
   RenderOptions,
   ResponsesDialect,

@@ -7,11 +7,6 @@ export const openaiChat: OpenAIDialect = {
   label: 'OpenAI Chat Completions',
   wire: 'openai',
   thinkingRule: 'has no field for thinking: foreign thinking is dropped (or kept as a marked note)',
-  needs: {
-    keyVar: 'OPENAI_API_KEY',
-    baseUrlVar: 'OPENAI_BASE_URL',
-    officialBaseUrl: 'https://api.openai.com/v1',
-  },
   render: ({ request, vendor, handling }) =>
     renderOpenAI({
       request,

@@ -10,7 +10,6 @@ export const openaiCompatible: OpenAIDialect = {
   label: 'OpenAI-compatible',
   wire: 'openai',
   thinkingRule: 'takes no thinking back: foreign thinking is dropped (or kept as a marked note)',
-  needs: { keyVar: 'OPENAI_API_KEY', baseUrlVar: 'OPENAI_BASE_URL' },
   render: ({ request, vendor, handling }) =>
     renderOpenAI({
       request,

@@ -13,11 +13,6 @@ export const openaiResponses: ResponsesDialect = {
   wire: 'responses',
   thinkingRule:
     "takes back only encrypted reasoning items sealed by the same model; another model's is a 400 (invalid_encrypted_content)",
-  needs: {
-    keyVar: 'OPENAI_API_KEY',
-    baseUrlVar: 'OPENAI_BASE_URL',
-    officialBaseUrl: 'https://api.openai.com/v1',
-  },
   render: ({ request, vendor, handling, held }) =>
     renderResponses({ request, vendor, ...(handling ? { handling } : {}), ...(held ? { held } : {}) }),
 };

@@ -3,7 +3,7 @@ import { DEFAULT_TAKEOVER, type Message, type TakeoverHandling, type Vendor } fr
 import { DEFAULT_SIGNING_KEY, probeSimRequest, REASONING_CONTENT_MISSING, signThinking } from '@/lib/sim';
 import type { ModelRequest } from '@/lib/trajectory';
 import { anthropicMessages } from './anthropic-messages';
-import { dialectFor } from './dialect-for';
+import { dialectFor } from './registry';
 
 const SONNET = 'claude-sim-sonnet';
 const HAIKU = 'claude-sim-haiku';

@@ -1,4 +1,4 @@
-import type { Dialect, TakeoverHandling, Vendor } from '@/lib/protocol';
+import type { Dialect, DialectId, TakeoverHandling, Vendor } from '@/lib/protocol';
 import type {
   HeldPrefix,
   ModelRequest,
@@ -7,9 +7,7 @@ import type {
   RenderedResponses,
 } from '@/lib/trajectory';
 
-/** The five ways Loop Lab speaks to a vendor. */
-export type DialectId =
-  'anthropic-messages' | 'openai-chat' | 'deepseek-reasoning' | 'openai-compatible' | 'openai-responses';
+export type { DialectId };
 
 export interface RenderOptions {
   request: ModelRequest;
@@ -19,20 +17,12 @@ export interface RenderOptions {
   held?: HeldPrefix;
 }
 
-/** What a real endpoint of this dialect needs from the server's environment or the run. */
-export interface EndpointNeeds {
-  keyVar: string;
-  baseUrlVar: string;
-  /** Undefined: no official endpoint, a base URL must be given. */
-  officialBaseUrl?: string;
-}
-
 interface DialectBase {
+  /** The id a vendor row's `dialect` names (lib/protocol/vendors.ts). */
   id: DialectId;
   label: string;
   /** What it does with thinking, for the takeover panel. */
   thinkingRule: string;
-  needs: EndpointNeeds;
 }
 
 export interface AnthropicDialect extends DialectBase {
@@ -52,7 +42,8 @@ export interface ResponsesDialect extends DialectBase {
 
 /**
  * One vendor dialect: request rendering from the neutral trajectory (with a report of what
- * was converted and dropped) and what a config needs to reach it. Providers render through
- * it; the runtime uses it to describe and probe a takeover.
+ * was converted and dropped). Registered by id (registry.ts); providers render through it; the
+ * runtime uses it to describe and probe a takeover. What a vendor needs to be reached (key,
+ * address, SDK) is its row's, not its dialect's.
  */
 export type DialectModule = AnthropicDialect | OpenAIDialect | ResponsesDialect;

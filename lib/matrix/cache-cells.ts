@@ -6,7 +6,7 @@ import {
   type RunEvent,
 } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import { RunConfigSchema } from '@/lib/protocol';
+import { dialectOf, RunConfigSchema } from '@/lib/protocol';
 import type { MatrixVendor } from './baseline';
 import { MATRIX_PRESETS, MATRIX_VENDORS } from './cells';
 
@@ -81,14 +81,15 @@ const lastNumber = (text: string, key: string): number | undefined => {
 
 /** A response body's usage, in the dialect's own fields. */
 export function vendorUsage(vendor: MatrixVendor, body: string): VendorUsage | undefined {
-  if (vendor === 'sim-anthropic') {
+  const wire = dialectOf(vendor);
+  if (wire === 'anthropic') {
     const input = lastNumber(body, 'input_tokens');
     if (input === undefined) return undefined;
     const read = lastNumber(body, 'cache_read_input_tokens') ?? 0;
     const written = lastNumber(body, 'cache_creation_input_tokens') ?? 0;
     return { prompt: input + read + written, read, written };
   }
-  const prompt = lastNumber(body, vendor === 'sim-openai' ? 'prompt_tokens' : 'input_tokens');
+  const prompt = lastNumber(body, wire === 'openai' ? 'prompt_tokens' : 'input_tokens');
   if (prompt === undefined) return undefined;
   return { prompt, read: lastNumber(body, 'cached_tokens') ?? 0, written: 0 };
 }

@@ -1,4 +1,10 @@
-import { resolveRecovery, type PresetId, type RunConfigInput, type RunEvent } from '@/lib/protocol';
+import {
+  dialectOf,
+  resolveRecovery,
+  type PresetId,
+  type RunConfigInput,
+  type RunEvent,
+} from '@/lib/protocol';
 import type { MatrixVendor } from './baseline';
 import { MATRIX_PRESETS, MATRIX_VENDORS } from './cells';
 import { MATRIX_TASK } from './matrix-config';
@@ -179,7 +185,7 @@ export function resultOrderFailures(vendor: MatrixVendor, body: string): string[
     if (message.role !== 'assistant') return;
     let calls: string[];
     let answers: string[];
-    if (vendor === 'sim-openai') {
+    if (dialectOf(vendor) === 'openai') {
       calls = Array.isArray(message.tool_calls) ? message.tool_calls.map((c: { id: string }) => c.id) : [];
       answers = [];
       for (let j = i + 1; messages[j]?.role === 'tool'; j++) answers.push(String(messages[j]!.tool_call_id));

@@ -4,7 +4,7 @@ import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recov
 import { DEFAULT_PRESET } from './preset-ids';
 import { ReplayConfigSchema } from './replay';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, MAX_SCHEDULED_SWAPS } from './config-defaults';
-import { VENDORS } from './vendors';
+import { isVendor, vendorIds } from './vendors';
 
 export {
   DEFAULT_MAX_ATTEMPTS,
@@ -12,10 +12,34 @@ export {
   DEFAULT_SYSTEM_PROMPT,
   MAX_SCHEDULED_SWAPS,
 } from './config-defaults';
-export { VENDORS, asVendor, dialectOf, isSimulated, type Dialect, type Vendor } from './vendors';
+export {
+  asVendor,
+  dialectIdOf,
+  dialectOf,
+  envKeyVars,
+  isSimulated,
+  isVendor,
+  needsBaseUrl,
+  registerVendor,
+  vendorDefaults,
+  vendorIds,
+  vendorLabel,
+  vendorRow,
+  vendorRows,
+  type BuiltInVendor,
+  type Dialect,
+  type DialectId,
+  type Vendor,
+  type VendorRow,
+} from './vendors';
 
-/** Where a run's model traffic goes (the list: vendors.ts, free of zod for the browser's first load). */
-export const VendorSchema = z.enum(VENDORS);
+/**
+ * Where a run's model traffic goes: a row of the vendor table (vendors.ts, free of zod for the
+ * browser's first load), read when a value is parsed, so a registered vendor is accepted.
+ */
+export const VendorSchema = z.string().refine(isVendor, {
+  error: (issue) => `no vendor "${String(issue.input)}"; the vendors are ${vendorIds().join(', ')}`,
+});
 
 export const ProviderConfigSchema = z
   .object({

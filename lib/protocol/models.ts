@@ -309,18 +309,6 @@ export const REAL_MODELS: readonly ModelInfo[] = [
   },
 ];
 
-/** Each vendor's default model and its fallback (used by the fallback-model mechanism). */
-export const VENDOR_DEFAULTS: Record<Vendor, { model: string; fallback: string }> = {
-  'sim-anthropic': { model: 'claude-sim-sonnet', fallback: 'claude-sim-haiku' },
-  'sim-openai': { model: 'gpt-sim-4o', fallback: 'gpt-sim-mini' },
-  'sim-deepseek': { model: 'deepseek-sim-reasoner', fallback: 'deepseek-sim-chat' },
-  'sim-openai-responses': { model: 'gpt-sim-5', fallback: 'gpt-sim-5-mini' },
-  anthropic: { model: 'claude-sonnet-4-6', fallback: 'claude-haiku-4-5' },
-  openai: { model: 'gpt-4o', fallback: 'gpt-4o-mini' },
-  'openai-compatible': { model: 'deepseek-chat', fallback: 'deepseek-chat' },
-  'openai-responses': { model: 'gpt-5', fallback: 'gpt-5-mini' },
-};
-
 const ALL = [...SIM_MODELS, ...REAL_MODELS];
 
 export function findModel(id: string): ModelInfo | undefined {

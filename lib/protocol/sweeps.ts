@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BudgetsSchema, PromptSetRefSchema, VendorSchema } from './config';
+import { BudgetsSchema, isSimulated, PromptSetRefSchema, VendorSchema } from './config';
 import { TaskVerdictSchema } from './events';
 import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
@@ -76,21 +76,14 @@ export const SweepSeedsSchema = z.union([
     .max(100_000),
 ]);
 
-/** The simulated vendors a sweep runs on the virtual clock. */
-export const SweepVendorSchema = VendorSchema.extract([
-  'sim-anthropic',
-  'sim-openai',
-  'sim-openai-responses',
-]);
+/** The simulated vendors a sweep runs on the virtual clock (the sweep form's choice, a subset of the vendor table). */
+export const SweepVendorSchema = z.enum(['sim-anthropic', 'sim-openai', 'sim-openai-responses']);
 export type SweepVendor = z.infer<typeof SweepVendorSchema>;
 
-/** The real vendors a sweep endpoint may speak (their runs use the real clock). */
-export const SweepEndpointVendorSchema = VendorSchema.extract([
-  'anthropic',
-  'openai',
-  'openai-responses',
-  'openai-compatible',
-]);
+/** The real vendors a sweep endpoint may speak (their runs use the real clock): every real row of the vendor table. */
+export const SweepEndpointVendorSchema = VendorSchema.refine((vendor) => !isSimulated(vendor), {
+  error: 'a sweep endpoint is a real vendor; simulated vendors go in vendors',
+});
 
 /**
  * A real endpoint as a sweep target: a vendor, optionally at a base URL (the same rules as a

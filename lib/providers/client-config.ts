@@ -1,5 +1,5 @@
 import { serverEnv, type EnvSource } from '@/lib/config/server-env';
-import type { Vendor } from '@/lib/protocol';
+import { vendorRow, vendorRows, type Vendor, type VendorRow } from '@/lib/protocol';
 import { ADDRESS_KIND_WORDS, addressKindOf } from './base-url-address';
 
 /** The run-request field a provider problem is about; the API's 400 names it. */
@@ -23,13 +23,6 @@ export interface ClientConfig {
   keyFrom: 'request' | 'env' | 'sim';
 }
 
-/** Hosts the simulated vendors answer for; they never resolve, the sim is the fetch. */
-export const SIM_BASE_URLS = {
-  'sim-anthropic': 'http://sim.anthropic.local',
-  'sim-openai': 'http://sim.openai.local/v1',
-  'sim-deepseek': 'http://sim.deepseek.local/v1',
-  'sim-openai-responses': 'http://sim.openai-responses.local/v1',
-} as const;
 const SIM_KEY = 'sim-key';
 
 /** The server environment variables that route keys (documented in README and docs/config.md). */
@@ -37,24 +30,6 @@ export const ALLOWED_BASE_URLS_VAR = 'LOOP_LAB_ALLOWED_BASE_URLS';
 export const CUSTOM_BASE_URLS_VAR = 'LOOP_LAB_CUSTOM_BASE_URLS';
 /** Hosts (`host` or `host:port`) on this machine or a private network that a run request may aim at with its own key; the server's key never goes there. */
 export const REQUEST_HOSTS_VAR = 'LOOP_LAB_ALLOWED_REQUEST_HOSTS';
-
-const REAL = {
-  anthropic: {
-    urlVar: 'ANTHROPIC_BASE_URL',
-    keyVar: 'ANTHROPIC_API_KEY',
-    officialUrl: 'https://api.anthropic.com',
-  },
-  openai: { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: 'https://api.openai.com/v1' },
-  'openai-compatible': { urlVar: 'OPENAI_BASE_URL', keyVar: 'OPENAI_API_KEY', officialUrl: undefined },
-  'openai-responses': {
-    urlVar: 'OPENAI_BASE_URL',
-    keyVar: 'OPENAI_API_KEY',
-    officialUrl: 'https://api.openai.com/v1',
-  },
-} as const;
-
-/** The environment variables that hold vendor keys (redaction treats every one as a secret). */
-export const ENV_KEY_VARS: readonly string[] = [...new Set(Object.values(REAL).map((spec) => spec.keyVar))];
 
 export interface ResolveClientConfigOptions {
   vendor: Vendor;
@@ -85,21 +60,17 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   const settings = serverEnv(env);
   const requestUrl = nonEmpty(options.baseUrl);
   const requestKey = nonEmpty(options.apiKey);
-  if (
-    vendor === 'sim-anthropic' ||
-    vendor === 'sim-openai' ||
-    vendor === 'sim-deepseek' ||
-    vendor === 'sim-openai-responses'
-  ) {
+  const row = vendorRow(vendor);
+  if (row.simulated) {
     if (requestUrl) normalizeBaseUrl(requestUrl, 'provider.baseUrl');
     return {
-      baseURL: requestUrl ?? SIM_BASE_URLS[vendor],
+      baseURL: requestUrl ?? row.baseUrl ?? '',
       apiKey: requestKey ?? SIM_KEY,
       keyFrom: requestKey ? 'request' : 'sim',
     };
   }
 
-  const spec = REAL[vendor];
+  const spec = realSpec(row);
   const envUrl = nonEmpty(env[spec.urlVar]);
   const trusted = new Set<string>();
   if (spec.officialUrl) trusted.add(normalizeBaseUrl(spec.officialUrl, spec.urlVar));
@@ -154,8 +125,7 @@ export function resolveClientConfig(options: ResolveClientConfigOptions): Client
   if (requestKey) return { baseURL, apiKey: requestKey, keyFrom: 'request' };
   const envKey = nonEmpty(env[spec.keyVar]);
   if (envKey === undefined) {
-    const local =
-      vendor === 'openai-compatible' ? ' (any placeholder works for a local server that ignores keys)' : '';
+    const local = row.keyHint ? ` (${row.keyHint})` : '';
     throw new ProviderConfigError(
       'apiKey',
       `no API key for vendor "${vendor}": set ${spec.keyVar} in the server environment or send a key with the run${local}`,
@@ -180,12 +150,23 @@ export function environmentBaseUrls(env: Record<string, string | undefined>): st
       // Not a URL: nothing to trust.
     }
   };
-  for (const spec of Object.values(REAL)) {
+  for (const spec of vendorRows()
+    .filter((row) => !row.simulated)
+    .map(realSpec)) {
     add(spec.officialUrl, spec.urlVar);
     add(env[spec.urlVar], spec.urlVar);
   }
   for (const entry of (env[ALLOWED_BASE_URLS_VAR] ?? '').split(/[\s,]+/)) add(entry, ALLOWED_BASE_URLS_VAR);
   return [...urls];
+}
+
+/** A real vendor's variables and official address, from its row (the table requires both variables). */
+function realSpec(row: VendorRow): { urlVar: string; keyVar: string; officialUrl?: string } {
+  return {
+    urlVar: row.baseUrlVar ?? '',
+    keyVar: row.keyVar ?? '',
+    ...(row.baseUrl ? { officialUrl: row.baseUrl } : {}),
+  };
 }
 
 /** An http(s) URL without a trailing slash, so equal addresses compare equal. */

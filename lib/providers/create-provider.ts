@@ -1,4 +1,4 @@
-import { dialectOf } from '@/lib/protocol';
+import { vendorRow } from '@/lib/protocol';
 import { createAnthropicAdapter } from './anthropic-adapter';
 import { resolveClientConfig } from './client-config';
 import { createOpenAIAdapter } from './openai-adapter';
@@ -7,22 +7,20 @@ import type { ProviderAdapter, ProviderOptions } from './types';
 import { processEnv } from '@/lib/config/server-env';
 
 /**
- * The adapter for a vendor. Throws ProviderConfigError when a real vendor has no key or
- * an OpenAI-compatible one no base URL; the message names what to set and never a key.
+ * The adapter for a vendor: its row's SDK, for its row's wire format (the table checks the two
+ * agree). Throws ProviderConfigError when a real vendor has no key or no base URL; the message
+ * names what to set and never a key.
  */
 export function createProvider(options: ProviderOptions): ProviderAdapter {
+  const { sdk, wire } = vendorRow(options.vendor);
   const client = resolveClientConfig({
     vendor: options.vendor,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     env: processEnv(),
   });
-  switch (dialectOf(options.vendor)) {
-    case 'anthropic':
-      return createAnthropicAdapter({ provider: options, client });
-    case 'responses':
-      return createResponsesAdapter({ provider: options, client });
-    case 'openai':
-      return createOpenAIAdapter({ provider: options, client });
-  }
+  if (sdk === 'anthropic') return createAnthropicAdapter({ provider: options, client });
+  return wire === 'responses'
+    ? createResponsesAdapter({ provider: options, client })
+    : createOpenAIAdapter({ provider: options, client });
 }

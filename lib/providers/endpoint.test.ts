@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { curlFor } from '@/lib/client/wire/curl';
-import { dialectOf, VENDORS } from '@/lib/protocol';
+import { dialectOf, vendorIds } from '@/lib/protocol';
 import { createProvider } from './create-provider';
 import { fixtureFetch } from './fixture-fetch';
 import type { ModelRequest } from './types';
@@ -24,7 +24,7 @@ const ERROR_BODY = JSON.stringify({
  * that is the address its SDK really posts to: a curl built from a body it sent is addressed to
  * the same place, with that dialect's headers.
  */
-describe.each(VENDORS.map((v) => [v] as const))('%s', (vendor) => {
+describe.each(vendorIds().map((v) => [v] as const))('%s', (vendor) => {
   it('names the endpoint its SDK posts to, and copy-as-curl addresses it', async () => {
     const transport = fixtureFetch({
       body: ERROR_BODY,

@@ -1,6 +1,6 @@
 import { dialectFor, type DialectModule } from '@/lib/dialects';
 import type { ProviderBinding } from '@/lib/engine';
-import { findModel, VENDOR_DEFAULTS, type TakeoverHandling, type Vendor } from '@/lib/protocol';
+import { findModel, vendorDefaults, type TakeoverHandling, type Vendor } from '@/lib/protocol';
 import { createProvider } from '@/lib/providers';
 import { fallbackModelOf } from './validate-config';
 
@@ -35,7 +35,7 @@ export function bindVendor(options: {
   holdClock?: (work: Promise<void>) => Promise<void>;
 }): BoundVendor {
   const { target } = options;
-  const model = target.model || VENDOR_DEFAULTS[target.vendor].model;
+  const model = target.model || vendorDefaults(target.vendor).model;
   const provider = createProvider({
     vendor: target.vendor,
     ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),

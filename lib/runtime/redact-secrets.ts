@@ -1,5 +1,5 @@
 // By path, not the index: the proxy loads this (lib/server/request-keys.ts) without the SDKs.
-import { ENV_KEY_VARS } from '@/lib/providers/client-config';
+import { envKeyVars } from '@/lib/protocol/vendors';
 import {
   MAX_SEPARATORS,
   MIN_SECRET_LENGTH,
@@ -47,7 +47,7 @@ export function runSecrets(options: {
   env: Record<string, string | undefined>;
 }): string[] {
   const names = Object.keys(options.env).filter(
-    (name) => ENV_KEY_VARS.includes(name) || SECRET_VAR.test(name),
+    (name) => envKeyVars().includes(name) || SECRET_VAR.test(name),
   );
   const values = names.map((name) => options.env[name]);
   const secrets = [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');

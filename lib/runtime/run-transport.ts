@@ -2,15 +2,7 @@ import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
 import { createCassettePlayer, recordExchanges } from '@/lib/cassettes';
 import { withFaults, type FaultPlanPosition } from '@/lib/faults';
-import {
-  dialectOf,
-  isSimulated,
-  VENDOR_DEFAULTS,
-  VendorSchema,
-  type FaultPlan,
-  type RunConfig,
-  type Vendor,
-} from '@/lib/protocol';
+import { isSimulated, vendorRows, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
 import type { Policy } from '@/lib/sim';
 import { bindVendor, type BoundVendor, type VendorTarget } from './bind-vendor';
 import { createKeepaliveLog } from './keepalive-log';
@@ -169,11 +161,15 @@ function replaySource(
       const { vendor } = inForce();
       if (isSimulated(vendor)) return { fetch: transports(vendor), label: `the simulated model (${vendor})` };
       const wire = inForce().dialect.wire;
-      const sim = VendorSchema.options.find((v) => isSimulated(v) && dialectOf(v) === wire) ?? 'sim-openai';
+      const sim = vendorRows().find((row) => row.simulated && row.wire === wire);
+      if (!sim)
+        throw new Error(
+          `no simulated vendor speaks the ${wire} wire format, so the replay cannot go on off the recording`,
+        );
       return {
-        fetch: transports(sim),
-        model: VENDOR_DEFAULTS[sim].model,
-        label: `the simulated model (${sim}, ${VENDOR_DEFAULTS[sim].model})`,
+        fetch: transports(sim.id),
+        model: sim.defaultModel,
+        label: `the simulated model (${sim.id}, ${sim.defaultModel})`,
       };
     },
     onOffRecording: (report) =>

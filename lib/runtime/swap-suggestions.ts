@@ -1,12 +1,5 @@
 import { dialectFor } from '@/lib/dialects';
-import {
-  DEFAULT_SYSTEM_PROMPT,
-  isSimulated,
-  modelsOf,
-  VendorSchema,
-  type EventOf,
-  type RunEvent,
-} from '@/lib/protocol';
+import { DEFAULT_SYSTEM_PROMPT, modelsOf, vendorRows, type EventOf, type RunEvent } from '@/lib/protocol';
 import type { SwapSuggestion, SwapTargets } from '@/lib/protocol/http';
 import { probeSimRequest, type ProbeVerdict } from '@/lib/sim';
 import { createToolbox, getScenario } from '@/lib/tools';
@@ -49,7 +42,7 @@ export function suggestSwaps(events: readonly RunEvent[]): SwapTargets {
   };
   const { vendor: from, model: fromModel } = trajectory.trajectory;
   const targets: SwapSuggestion[] = [];
-  for (const vendor of VendorSchema.options.filter(isSimulated)) {
+  for (const vendor of vendorRows().flatMap((row) => (row.simulated ? [row.id] : []))) {
     for (const { id: model, maxOutputTokens } of modelsOf(vendor)) {
       if (vendor === from && model === fromModel) continue;
       // Each request asks for the cap within the target model's own output limit, as the engine's do.

@@ -2,7 +2,8 @@ import {
   findModel,
   isSimulated,
   modelsOf,
-  VENDOR_DEFAULTS,
+  vendorDefaults,
+  vendorIds,
   VendorSchema,
   type RunConfig,
   type Vendor,
@@ -58,7 +59,7 @@ export function validateRunConfig(options: {
   const fallbackVendor = fallbackVendorName ? VendorSchema.safeParse(fallbackVendorName) : undefined;
   if (fallbackVendor && !fallbackVendor.success) {
     problems.push(
-      `recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${VendorSchema.options.join(', ')}`,
+      `recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${vendorIds().join(', ')}`,
     );
   }
   const servedBy = fallbackVendor?.success ? fallbackVendor.data : vendor;
@@ -140,7 +141,7 @@ export function checkVendorTarget(options: {
 
 /** The model a run starts on: the configured one, else the vendor's default. */
 export function effectiveModel(config: RunConfig): string {
-  return config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model;
+  return config.provider.model || vendorDefaults(config.provider.vendor).model;
 }
 
 /** The model the fallback mechanism switches to. */
@@ -150,6 +151,6 @@ export function fallbackModelFor(config: RunConfig): string {
 
 /** A vendor's fallback model (a simulated vendor's only when it serves it). */
 export function fallbackModelOf(vendor: Vendor): string {
-  const fallback = VENDOR_DEFAULTS[vendor].fallback;
+  const fallback = vendorDefaults(vendor).fallback;
   return findModel(fallback) || !isSimulated(vendor) ? fallback : '';
 }

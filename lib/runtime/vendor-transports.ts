@@ -1,17 +1,11 @@
 import type { Clock, Random } from '@/lib/clock';
-import type { Vendor } from '@/lib/protocol';
+import { isSimulated, type Vendor } from '@/lib/protocol';
 import { createRealVendorFetch } from '@/lib/providers';
-import {
-  createSimAnthropic,
-  createSimDeepSeek,
-  createSimOpenAI,
-  createSimResponses,
-  type Policy,
-} from '@/lib/sim';
+import { simulatorOf, type Policy } from '@/lib/sim';
 
 /**
- * The fetch under each vendor: a simulated vendor (one instance per run, so its request
- * count and signing survive a swap away and back), or for real ones the global fetch to a
+ * The fetch under each vendor: for a simulated row, the simulator lib/sim registers under its id
+ * (one instance per run, so its request count and signing survive a swap away and back), or for real ones the global fetch to a
  * URL the environment names and a fetch that checks where a request-chosen URL's name
  * resolves (createRealVendorFetch).
  * The first vendor's simulator keeps the `sim` random fork, so a run without swaps draws
@@ -31,29 +25,13 @@ export function createVendorTransports(options: {
   return (vendor) => {
     const cached = sims.get(vendor);
     if (cached) return cached;
-    const simOptions = {
+    if (!isSimulated(vendor)) return (real ??= createRealVendorFetch());
+    const transport = simulatorOf(vendor).create({
       clock,
       random: random.fork(vendor === first ? 'sim' : `sim-${vendor}`),
       policy,
       promptCache,
-    };
-    let transport: typeof fetch;
-    switch (vendor) {
-      case 'sim-anthropic':
-        transport = createSimAnthropic(simOptions);
-        break;
-      case 'sim-openai':
-        transport = createSimOpenAI(simOptions);
-        break;
-      case 'sim-deepseek':
-        transport = createSimDeepSeek(simOptions);
-        break;
-      case 'sim-openai-responses':
-        transport = createSimResponses(simOptions);
-        break;
-      default:
-        return (real ??= createRealVendorFetch());
-    }
+    });
     sims.set(vendor, transport);
     return transport;
   };

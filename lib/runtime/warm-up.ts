@@ -1,4 +1,4 @@
-import { RunConfigSchema } from '@/lib/protocol';
+import { RunConfigSchema, vendorRows } from '@/lib/protocol';
 import { countTokens } from '@/lib/tokens/count-tokens';
 import { launchRun } from './launch-run';
 
@@ -24,7 +24,10 @@ export function warmUp(): Promise<WarmUpReport> {
     const steps: string[] = [];
     countTokens('warm up the tokenizer');
     steps.push('tokenizer');
-    for (const vendor of ['sim-anthropic', 'sim-openai', 'sim-openai-responses'] as const) {
+    // The first simulated vendor of each wire format: each SDK stream parser warmed once.
+    const wires = new Map<string, string>();
+    for (const row of vendorRows()) if (row.simulated && !wires.has(row.wire)) wires.set(row.wire, row.id);
+    for (const vendor of wires.values()) {
       const config = RunConfigSchema.parse({
         clock: 'virtual',
         provider: { vendor },

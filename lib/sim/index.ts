@@ -7,6 +7,8 @@ export { ResponseStore, STORED_RESPONSE_TTL_MS } from './responses/response-stor
 export { noToolCall, noToolOutput, notVerified } from './responses/conversation';
 export { previousNotFound } from './responses/check-request';
 export { probeSimRequest, type ProbeVerdict } from './probe-request';
+export { hasSimulator, registerSimulator, simulatorOf, type Simulator } from './simulators';
+export { VendorRejection } from './rejection';
 export { startSimServer, type SimServer } from './http-server';
 export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';
 export { countRequestTokens } from './request-tokens';

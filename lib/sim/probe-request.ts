@@ -1,11 +1,7 @@
 import type { Vendor } from '@/lib/protocol';
-import { checkAnthropicRequest } from './anthropic/check-request';
-import { anthropicErrorBody } from './anthropic/errors';
-import { checkOpenAIRequest } from './openai/check-request';
-import { openaiErrorBody } from './openai/errors';
 import { VendorRejection } from './rejection';
-import { checkResponsesRequest } from './responses/check-request';
 import { DEFAULT_SIGNING_KEY } from './signature';
+import { hasSimulator, simulatorOf } from './simulators';
 
 /** What a strict simulated vendor says of a request body, without generating anything. */
 export type ProbeVerdict =
@@ -22,23 +18,14 @@ export function probeSimRequest(options: {
   body: unknown;
   signingKey?: string;
 }): ProbeVerdict | undefined {
-  const { vendor } = options;
-  const text = JSON.stringify(options.body);
+  if (!hasSimulator(options.vendor)) return undefined;
+  const simulator = simulatorOf(options.vendor);
   try {
-    if (vendor === 'sim-anthropic')
-      checkAnthropicRequest({ body: text, signingKey: options.signingKey ?? DEFAULT_SIGNING_KEY });
-    else if (vendor === 'sim-openai') checkOpenAIRequest({ body: text, flavor: 'openai' });
-    else if (vendor === 'sim-deepseek') checkOpenAIRequest({ body: text, flavor: 'deepseek' });
-    // Without the run's store every previous_response_id is unknown: the probe judges a body by value.
-    else if (vendor === 'sim-openai-responses') checkResponsesRequest({ body: text });
-    else return undefined;
+    simulator.check(JSON.stringify(options.body), options.signingKey ?? DEFAULT_SIGNING_KEY);
     return { accepted: true };
   } catch (error) {
     if (!(error instanceof VendorRejection)) throw error;
-    const body =
-      vendor === 'sim-anthropic'
-        ? anthropicErrorBody({ rejection: error, requestId: 'req_probe' })
-        : openaiErrorBody({ rejection: error });
+    const body = simulator.errorBody(error);
     return { accepted: false, status: error.status, type: error.type, message: error.message, body };
   }
 }

@@ -3,7 +3,6 @@ export { describeMinter, isMintedBy } from './credentials';
 export { parseToolArgs } from './parse-tool-args';
 export { renderAnthropic, type RenderAnthropicOptions, type RenderedAnthropic } from './render-anthropic';
 export {
-  needsReasoningContent,
   renderOpenAI,
   type AssistantMessageWithReasoning,
   type RenderOpenAIOptions,

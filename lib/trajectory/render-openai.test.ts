@@ -57,7 +57,12 @@ const fromAnthropic: Message[] = [
 
 describe('renderOpenAI', () => {
   it('renders a takeover from Anthropic: thinking dropped and reported, calls and results as chat messages', () => {
-    const { params, report } = renderOpenAI({ request: request(fromAnthropic), vendor: 'sim-openai' });
+    const { params, report } = renderOpenAI({
+      request: request(fromAnthropic),
+      vendor: 'sim-openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
+    });
     expect(params).toEqual({
       model: 'gpt-sim-4o',
       stream: true,
@@ -111,6 +116,8 @@ describe('renderOpenAI', () => {
     const { params, report } = renderOpenAI({
       request: request(fromAnthropic, { model: 'deepseek-chat' }),
       vendor: 'openai-compatible',
+      reasoningContent: true,
+      legacyMaxTokens: true,
     });
     expect(params.max_tokens).toBe(2048);
     expect(params).not.toHaveProperty('max_completion_tokens');
@@ -139,6 +146,8 @@ describe('renderOpenAI', () => {
     const { params, report } = renderOpenAI({
       request: request(messages, { model: 'deepseek-sim-reasoner' }),
       vendor: 'sim-deepseek',
+      reasoningContent: true,
+      legacyMaxTokens: true,
     });
     expect(params.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'Check first.' });
     expect(report.dropped).toEqual([]);
@@ -160,6 +169,8 @@ describe('renderOpenAI', () => {
     const compatible = renderOpenAI({
       request: request(messages, { model: 'deepseek-chat' }),
       vendor: 'openai-compatible',
+      reasoningContent: true,
+      legacyMaxTokens: true,
     });
     expect(compatible.params.messages[2]).toEqual({
       role: 'assistant',
@@ -170,7 +181,12 @@ describe('renderOpenAI', () => {
     // A final answer's reasoning is not passed back: DeepSeek ignores it there.
     expect(compatible.params.messages[4]).toEqual({ role: 'assistant', content: 'Done.' });
     expect(compatible.report.dropped.map((d) => d.kind)).toEqual(['thinking']);
-    const openai = renderOpenAI({ request: request(messages, { model: 'gpt-4o' }), vendor: 'openai' });
+    const openai = renderOpenAI({
+      request: request(messages, { model: 'gpt-4o' }),
+      vendor: 'openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
+    });
     expect(JSON.stringify(openai.params)).not.toContain('reasoning_content');
     expect(openai.params.max_completion_tokens).toBe(2048);
   });
@@ -186,7 +202,12 @@ describe('renderOpenAI', () => {
       },
       { role: 'user', parts: [{ type: 'text', text: 'Again.' }] },
     ];
-    const { params, report } = renderOpenAI({ request: request(messages), vendor: 'openai' });
+    const { params, report } = renderOpenAI({
+      request: request(messages),
+      vendor: 'openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
+    });
     expect(params.messages).toEqual([
       { role: 'system', content: 'Be careful.' },
       { role: 'user', content: 'Hi' },
@@ -205,6 +226,8 @@ describe('renderOpenAI', () => {
     const { params } = renderOpenAI({
       request: request(fromAnthropic.slice(0, 1), { system: '', tools: [] }),
       vendor: 'openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
     });
     expect(params.messages).toEqual([{ role: 'user', content: 'Fix the test.' }]);
     expect(params).not.toHaveProperty('tools');
@@ -216,8 +239,18 @@ describe('renderOpenAI over a growing history (each message rendered once per ta
     const messages: Message[] = [];
     for (const message of [...fromAnthropic, ...fromAnthropic.slice(1)]) {
       messages.push(message);
-      const again = renderOpenAI({ request: request([...messages]), vendor: 'sim-openai' });
-      const fresh = renderOpenAI({ request: request(structuredClone(messages)), vendor: 'sim-openai' });
+      const again = renderOpenAI({
+        request: request([...messages]),
+        vendor: 'sim-openai',
+        reasoningContent: false,
+        legacyMaxTokens: false,
+      });
+      const fresh = renderOpenAI({
+        request: request(structuredClone(messages)),
+        vendor: 'sim-openai',
+        reasoningContent: false,
+        legacyMaxTokens: false,
+      });
       expect(again.params).toEqual(fresh.params);
       expect(again.report).toEqual(fresh.report);
     }
@@ -240,14 +273,23 @@ describe('renderOpenAI over a growing history (each message rendered once per ta
       renderOpenAI({
         request: request(messages, { model: 'deepseek-sim-reasoner' }),
         vendor: 'sim-deepseek',
+        reasoningContent: true,
+        legacyMaxTokens: true,
       });
     expect(deepseek().params.messages[2]).toMatchObject({ reasoning_content: 'Check first.' });
-    const openai = renderOpenAI({ request: request(messages), vendor: 'sim-openai' });
+    const openai = renderOpenAI({
+      request: request(messages),
+      vendor: 'sim-openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
+    });
     expect(openai.params.messages[2]).not.toHaveProperty('reasoning_content');
     expect(openai.report.dropped.map((d) => d.kind)).toEqual(['thinking']);
     const noted = renderOpenAI({
       request: request(messages),
       vendor: 'sim-openai',
+      reasoningContent: false,
+      legacyMaxTokens: false,
       handling: { foreignThinking: 'note', naive: false },
     });
     expect(noted.report.converted).toContain('1 × foreign thinking kept as a marked note');

@@ -23,12 +23,12 @@ export interface RenderOpenAIOptions {
   request: ModelRequest;
   vendor: Vendor;
   /**
-   * DeepSeek-style thinking mode: tool-call turns carry `reasoning_content` back. Default:
-   * what the vendor is known to need (see needsReasoningContent).
+   * DeepSeek-style thinking mode: tool-call turns carry `reasoning_content` back (the dialect
+   * module decides: lib/dialects/deepseek-reasoning.ts).
    */
-  reasoningContent?: boolean;
+  reasoningContent: boolean;
   /** `max_tokens` (compatible servers) instead of OpenAI's `max_completion_tokens`. */
-  legacyMaxTokens?: boolean;
+  legacyMaxTokens: boolean;
   /** How foreign history is handled; default: credentials and foreign thinking dropped. */
   handling?: TakeoverHandling;
 }
@@ -73,7 +73,7 @@ export type AssistantMessageWithReasoning = OpenAI.ChatCompletionAssistantMessag
  */
 export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
   const { request, vendor } = options;
-  const reasoning = options.reasoningContent ?? needsReasoningContent({ vendor, model: request.model });
+  const reasoning = options.reasoningContent;
   const handling = options.handling ?? DEFAULT_TAKEOVER;
   const context: MessageContext = {
     vendor,
@@ -98,8 +98,7 @@ export function renderOpenAI(options: RenderOpenAIOptions): RenderedOpenAI {
     stream_options: { include_usage: true },
   };
   // OpenAI deprecated max_tokens; compatible servers (DeepSeek, vLLM, Ollama) still read it.
-  if (options.legacyMaxTokens ?? (vendor === 'openai-compatible' || vendor === 'sim-deepseek'))
-    params.max_tokens = request.maxTokens;
+  if (options.legacyMaxTokens) params.max_tokens = request.maxTokens;
   else params.max_completion_tokens = request.maxTokens;
   if (request.tools.length > 0) params.tools = request.tools.map(renderTool);
   let report: RenderReport | undefined;
@@ -257,16 +256,6 @@ function foreignThinking(parts: ThinkingPart[], context: AssistantContext): stri
     }
   }
   return notes;
-}
-
-/**
- * DeepSeek in thinking mode rejects a tool-call turn sent back without `reasoning_content`
- * (even an empty one); other OpenAI-dialect targets ignore or reject the field. A server
- * reached by base URL is taken for DeepSeek when its model says so.
- */
-export function needsReasoningContent(options: { vendor: Vendor; model?: string }): boolean {
-  if (options.vendor === 'sim-deepseek') return true;
-  return options.vendor === 'openai-compatible' && (options.model ?? 'deepseek').startsWith('deepseek');
 }
 
 function renderTool(tool: ToolSpec): OpenAI.ChatCompletionFunctionTool {

@@ -1,4 +1,4 @@
-import { toolFaultLabel, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
+import { toolFaultLabel, vendorDefaults, type RunConfig } from '@/lib/protocol';
 import { FAULT_TOGGLES } from '../forms/fault-catalog';
 import { timeScaleLabel } from '../format';
 
@@ -22,7 +22,7 @@ const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, m
 
 /** The config that produced a run, one readable line per thing a person changes. */
 export function describeConfig(config: RunConfig): ConfigLine[] {
-  const model = config.provider.model || `${VENDOR_DEFAULTS[config.provider.vendor].model} (default)`;
+  const model = config.provider.model || `${vendorDefaults(config.provider.vendor).model} (default)`;
   const rules = config.faults.rules
     .filter((r) => r.enabled)
     .map((r) => r.label ?? FAULT_TOGGLES.find((t) => t.id === r.id)?.label ?? r.id);
@@ -99,7 +99,7 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
             value: config.swaps
               .map(
                 (s) =>
-                  `turn ${s.atTurn} → ${s.vendor} / ${s.model || `${VENDOR_DEFAULTS[s.vendor].model} (default)`}${s.takeover?.naive ? ' (naive)' : ''}`,
+                  `turn ${s.atTurn} → ${s.vendor} / ${s.model || `${vendorDefaults(s.vendor).model} (default)`}${s.takeover?.naive ? ' (naive)' : ''}`,
               )
               .join(', '),
             changed: true,

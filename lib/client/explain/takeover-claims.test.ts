@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent, RunConfigInput } from '@/lib/protocol';
-import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
-import { isSimulated, VENDORS, type Vendor } from '@/lib/protocol/vendors';
+import { isSimulated, vendorDefaults, vendorIds, type Vendor } from '@/lib/protocol/vendors';
 import { ofType, runToEnd } from '@/lib/testing/run-to-end';
 import { initialRunViewState } from '../run-view/run-view-state';
 import { reduceRunEvent } from '../run-view/reduce-run-event';
@@ -17,7 +16,7 @@ import { findContradictions, sentenceContradictions } from './why-claims';
  * each), run through the real strict simulated vendors.
  */
 
-const SIMULATED = VENDORS.filter(isSimulated);
+const SIMULATED = vendorIds().filter(isSimulated);
 /** Each simulated vendor's second model: a switch within the vendor is a takeover too. */
 const OTHER_MODEL: Partial<Record<Vendor, string>> = {
   'sim-anthropic': 'claude-sim-haiku',
@@ -27,7 +26,7 @@ const OTHER_MODEL: Partial<Record<Vendor, string>> = {
 };
 
 const PAIRS: { from: Vendor; to: Vendor; model: string }[] = SIMULATED.flatMap((from) =>
-  SIMULATED.map((to) => ({ from, to, model: to === from ? OTHER_MODEL[to]! : VENDOR_DEFAULTS[to].model })),
+  SIMULATED.map((to) => ({ from, to, model: to === from ? OTHER_MODEL[to]! : vendorDefaults(to).model })),
 );
 
 const SWAP_AT = 3;

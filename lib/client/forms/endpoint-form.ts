@@ -1,9 +1,13 @@
-import { VENDOR_DEFAULTS, isPriced, modelsOf } from '@/lib/protocol/models';
-import type { Vendor } from '@/lib/protocol/vendors';
+import { isPriced, modelsOf } from '@/lib/protocol/models';
+import { needsBaseUrl, vendorDefaults, vendorRows, type Vendor } from '@/lib/protocol/vendors';
 
-/** The real endpoints the key & endpoint dialog offers. */
-export type EndpointVendor = Extract<Vendor, 'anthropic' | 'openai' | 'openai-compatible'>;
-export const ENDPOINT_VENDORS: readonly EndpointVendor[] = ['anthropic', 'openai', 'openai-compatible'];
+/** A real vendor: what the key & endpoint dialog (and a fork onto a real endpoint) offers. */
+export type EndpointVendor = Vendor;
+
+/** The real vendors of the vendor table, in its order. */
+export function endpointVendors(): readonly EndpointVendor[] {
+  return vendorRows().flatMap((row) => (row.simulated ? [] : [row.id]));
+}
 
 /** Known OpenAI-compatible servers: where they listen by default, and a model to start from. */
 export interface EndpointPreset {
@@ -28,7 +32,7 @@ export interface EndpointDraft {
 }
 
 export function draftFor(vendor: EndpointVendor): EndpointDraft {
-  return { vendor, baseUrl: '', model: VENDOR_DEFAULTS[vendor].model };
+  return { vendor, baseUrl: '', model: vendorDefaults(vendor).model };
 }
 
 export function applyPreset(draft: EndpointDraft, preset: EndpointPreset): EndpointDraft {
@@ -52,6 +56,6 @@ export function endpointPatch(draft: EndpointDraft): { vendor: Vendor; model: st
   return {
     vendor: draft.vendor,
     model: draft.model.trim(),
-    baseUrl: draft.vendor === 'openai-compatible' ? draft.baseUrl.trim() : '',
+    baseUrl: needsBaseUrl(draft.vendor) ? draft.baseUrl.trim() : '',
   };
 }

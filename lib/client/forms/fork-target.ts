@@ -1,4 +1,11 @@
-import { VENDOR_DEFAULTS, VendorSchema, isSimulated, type RunConfig, type Vendor } from '@/lib/protocol';
+import {
+  vendorDefaults,
+  VendorSchema,
+  isSimulated,
+  needsBaseUrl,
+  type RunConfig,
+  type Vendor,
+} from '@/lib/protocol';
 import type { TurnView } from '../run-view/run-view-state';
 
 /** Where a fork goes, worked out in the dialog the way the server plans it (lib/runtime/plan-fork.ts). */
@@ -53,8 +60,8 @@ export function forkTarget(options: {
     model:
       chosen === undefined || chosen === answered.vendor
         ? (answered.model ?? '')
-        : VENDOR_DEFAULTS[chosen].model,
+        : vendorDefaults(chosen).model,
     needsKey: vendor !== undefined && !isSimulated(vendor),
-    baseUrl: keepsAddress && vendor === 'openai-compatible' ? (config?.provider.baseUrl ?? '') : '',
+    baseUrl: keepsAddress && needsBaseUrl(vendor) ? (config?.provider.baseUrl ?? '') : '',
   };
 }

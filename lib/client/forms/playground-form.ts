@@ -10,8 +10,7 @@ import type {
   TakeoverRule,
 } from '@/lib/protocol';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
-import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
-import { isSimulated, type Vendor } from '@/lib/protocol/vendors';
+import { isSimulated, needsBaseUrl, vendorDefaults, type Vendor } from '@/lib/protocol/vendors';
 import { faultPlanFor } from './fault-catalog';
 
 /**
@@ -65,7 +64,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   task: '',
   policy: '',
   vendor: 'sim-anthropic',
-  model: VENDOR_DEFAULTS['sim-anthropic'].model,
+  model: vendorDefaults('sim-anthropic').model,
   baseUrl: '',
   foreignThinking: 'drop',
   naiveTakeover: false,
@@ -107,17 +106,6 @@ export function promptTexts(form: Pick<PlaygroundForm, 'system' | 'task' | 'tool
   return { system: form.system.trim(), task: form.task.trim(), toolDescriptions };
 }
 
-export const VENDOR_LABELS: Record<Vendor, string> = {
-  'sim-anthropic': 'Simulated Anthropic',
-  'sim-openai': 'Simulated OpenAI',
-  'sim-deepseek': 'Simulated DeepSeek-style (reasoning)',
-  'sim-openai-responses': 'Simulated OpenAI Responses',
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible',
-  'openai-responses': 'OpenAI Responses',
-};
-
 /** What each simulated model behaviour does, for the picker. */
 export const POLICY_LABELS: Record<SimPolicyId, string> = {
   worker: 'does the task well',
@@ -138,7 +126,7 @@ export const POLICY_LABELS: Record<SimPolicyId, string> = {
 export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunConfigInput; apiKey?: string } {
   // A replay never reaches the vendor: no key goes with it.
   const apiKey = isSimulated(form.vendor) || form.replay ? '' : key.trim();
-  const baseUrl = form.vendor === 'openai-compatible' ? form.baseUrl.trim() : '';
+  const baseUrl = needsBaseUrl(form.vendor) ? form.baseUrl.trim() : '';
   const prompts = promptTexts(form);
   const config: RunConfigInput = {
     provider: {

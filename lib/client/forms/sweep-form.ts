@@ -4,6 +4,7 @@ import {
   type PresetId,
   type SweepMechanism,
   type SweepVendor,
+  type Vendor,
 } from '@/lib/protocol';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
@@ -32,7 +33,8 @@ export interface SweepFormState {
 
 export interface SweepEndpointForm {
   enabled: boolean;
-  vendor: 'anthropic' | 'openai' | 'openai-responses' | 'openai-compatible';
+  /** A real vendor (endpointVendors()). */
+  vendor: Vendor;
   baseUrl: string;
   /** Sent with the sweep, held in the server's memory for it only; '' = the server's environment key. */
   apiKey: string;

@@ -1,5 +1,5 @@
 import { buildCassette } from '@/lib/cassettes';
-import { VENDOR_DEFAULTS } from '@/lib/protocol';
+import { vendorDefaults } from '@/lib/protocol';
 import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
 import {
   errorResponse,
@@ -45,7 +45,7 @@ export async function POST(
     const cassette = buildCassette({
       exchanges: traffic.exchanges,
       vendor: config.provider.vendor,
-      model: config.provider.model || VENDOR_DEFAULTS[config.provider.vendor].model,
+      model: config.provider.model || vendorDefaults(config.provider.vendor).model,
       note: `run ${id}: scenario ${config.scenario}, preset ${config.preset}, seed ${config.seed}${faults > 0 ? `, ${faults} fault rule${faults === 1 ? '' : 's'} on top (not in the recording)` : ''}`,
       clock: config.clock,
       // The stored config, as the run log wrote it (its keys removed).
