@@ -120,12 +120,13 @@ export function commentsOf(fileName: string, text: string): { at: number; text: 
   let next = 0;
   let i = 0;
   while (i < text.length) {
-    if (next < opaque.length && i >= opaque[next][0]) {
-      i = Math.max(i, opaque[next][1]);
+    const literal = opaque[next];
+    if (literal && i >= literal[0]) {
+      i = Math.max(i, literal[1]);
       next++;
       continue;
     }
-    const stop = next < opaque.length ? opaque[next][0] : text.length;
+    const stop = literal ? literal[0] : text.length;
     const slash = text.indexOf('/', i);
     if (slash < 0 || slash >= stop) {
       i = stop;
@@ -137,7 +138,7 @@ export function commentsOf(fileName: string, text: string): { at: number; text: 
       comments.push({ at: slash, text: text.slice(slash, end) });
       i = end;
       // A literal the comment swallowed (there is none in a parsed file, but be safe) is passed.
-      while (next < opaque.length && opaque[next][0] < i) next++;
+      while ((opaque[next]?.[0] ?? Infinity) < i) next++;
     } else {
       i = slash + 1;
     }
@@ -158,8 +159,10 @@ function blockEnd(text: string, from: number): number {
 /** The comments of a shell script: from a `#` at a line's start or after a space, to the line's end. */
 export function shellCommentsOf(text: string): { at: number; text: string }[] {
   const out: { at: number; text: string }[] = [];
-  for (const m of text.matchAll(/(^|[ \t])#(?!!)[^\n]*/gm))
-    out.push({ at: m.index + m[1].length, text: m[0].slice(m[1].length) });
+  for (const m of text.matchAll(/(^|[ \t])(#(?!!)[^\n]*)/gm)) {
+    const [, space = '', comment = ''] = m;
+    out.push({ at: m.index + space.length, text: comment });
+  }
   return out;
 }
 
@@ -172,7 +175,7 @@ function cssCommentsOf(text: string): { at: number; text: string }[] {
 function relativeLinks(text: string): { at: number; target: string }[] {
   const out: { at: number; target: string }[] = [];
   for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
-    const target = m[1];
+    const target = m[1] ?? '';
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) continue;
     out.push({ at: m.index + 2, target });
   }
@@ -184,7 +187,7 @@ function lineAt(starts: number[], offset: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
+    if ((starts[mid] ?? Infinity) <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo + 1;
