@@ -157,7 +157,10 @@ function openRunDb(dir: string): Database.Database {
   return db;
 }
 
-/** The summary row of each run: its totals and status as batches add them, its route, its summary read back. */
+/**
+ * The summary row of each run: its totals and status as batches add them, its route, its summary
+ * read back.
+ */
 function summaryRows(s: RunStatements) {
   /**
    * A swap made by hand goes into the stored config as a scheduled swap (its event's

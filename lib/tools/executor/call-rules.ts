@@ -37,7 +37,10 @@ export interface CallRulesOptions {
   share?: SlotShare;
 }
 
-/** The executor's rules and what they remember across a run's calls: what deciding and booking a call read. */
+/**
+ * The executor's rules and what they remember across a run's calls: what deciding and booking a
+ * call read.
+ */
 export interface CallRules {
   toolbox: Toolbox;
   workspace: Workspace;

@@ -104,7 +104,10 @@ function admit(
   return { tool, base };
 }
 
-/** The loop guard's block of a call repeated too often, and the short-circuit of an exact repeat of a failed call. */
+/**
+ * The loop guard's block of a call repeated too often, and the short-circuit of an exact repeat
+ * of a failed call.
+ */
 function guardRepeat(rules: CallRules, name: string, base: Parsed, iteration: number): Outcome | undefined {
   const { config, guard, budget } = rules;
   if (config.loopGuard) {
