@@ -55,9 +55,18 @@ const PATH_RE = new RegExp(
  */
 const BARE_NAME_RE = /(?<![\w@./\-~*])[\w-][\w.-]*\.(?:tsx?|mjs|md|css)(?![\w/(-])/g;
 
-/** Whether a text holds anything that could be a citation (most source files do not: no parse for them). */
-const mayCite = (text: string): boolean =>
-  new RegExp(PATH_RE.source).test(text) || new RegExp(BARE_NAME_RE.source).test(text);
+const ANY_PATH_RE = new RegExp(PATH_RE.source);
+const ANY_BARE_NAME_RE = new RegExp(BARE_NAME_RE.source);
+
+/**
+ * Whether a file may cite anything, so most files are never parsed. A source file is looked at
+ * through a rough cut of its comments (every `//` to the line's end and `/*` to the next `*\/`,
+ * strings not stepped over): that holds every real comment's text, and more.
+ */
+function mayCite(file: string, text: string): boolean {
+  const rough = CODE_EXT.test(file) ? (text.match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).join('\n') : text;
+  return ANY_PATH_RE.test(rough) || ANY_BARE_NAME_RE.test(rough);
+}
 
 /**
  * Files the code writes at run time, which a comment or doc may name though no source file has
@@ -274,7 +283,7 @@ export function missingCitations(root: string): Citation[] {
   const names = new Set(everyFile.map((f) => path.posix.basename(f)));
   for (const file of filesToRead(root)) {
     const text = readFileSync(path.join(root, file), 'utf8');
-    if (!mayCite(text)) continue;
+    if (!mayCite(file, text)) continue;
     for (const c of citationsIn(file, text)) {
       let ok = known.get(c.cited);
       if (ok === undefined) known.set(c.cited, (ok = exists(root, c.cited, names)));
