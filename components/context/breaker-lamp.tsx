@@ -15,7 +15,7 @@ const LAMP: Record<'closed' | 'open' | 'half_open', { dot: string; word: string 
 /**
  * The summary call's circuit breaker: closed (summaries allowed), open (refused, counting
  * down to the probe on the run clock), half-open (the next summary call is a probe); the
- * words are lib/client/breaker-lamp-state.ts.
+ * words are lib/client/run-view/breaker-lamp-state.ts.
  */
 export function BreakerLamp({ breaker, threshold }: { breaker?: BreakerView; threshold: number }) {
   const now = useRunClock();

@@ -21,7 +21,7 @@ import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { BandTick } from './band-tick';
 
 /**
- * One colour and one shape per row, the same in every chart (lib/client/mark-palette). Dots are
+ * One colour and one shape per row, the same in every chart (lib/client/marks/mark-palette.ts). Dots are
  * filled translucent, so overlapping runs show as denser colour, and outlined in the solid
  * series colour, which is what reads at 3:1 against the panel.
  */

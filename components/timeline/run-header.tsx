@@ -136,7 +136,7 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
 
 /**
  * The status's reason, kept true between events: a retry wait counts down and a silent
- * stream says how long it has been silent (lib/client/live-status-reason.ts). Only this line
+ * stream says how long it has been silent (lib/client/explain/live-status-reason.ts). Only this line
  * re-renders on the clock's tick.
  */
 /** The prompt cache's figures in words, from the one totals fold. */

@@ -6,7 +6,7 @@ import { statusAnnouncement, swapAnnouncement } from '@/lib/client/explain/statu
 
 /**
  * A polite live region for screen readers: one sentence each time the run's status changes
- * (lib/client/status-announcement.ts). The visible status line ticks every frame and is not
+ * (lib/client/explain/status-announcement.ts). The visible status line ticks every frame and is not
  * a live region, so nobody hears a countdown or a stream of deltas. A swap is said when it lands.
  */
 export function StatusAnnouncer() {

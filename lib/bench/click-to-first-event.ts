@@ -5,7 +5,7 @@ import { median, percentile } from './stats';
 
 /**
  * Click Run → first event painted, in the real browser against `next start`: Chromium clicks
- * the playground's Run button and the page's own performance marks (lib/client/run-marks.ts)
+ * the playground's Run button and the page's own performance marks (lib/client/run-view/run-marks.ts)
  * say when the POST came back, the stream opened, the first event arrived and was painted.
  * The click is the input event's own timestamp. Each run is aborted before the next click.
  */

@@ -111,7 +111,7 @@ function bundleFiles(text: string): (line: number) => string {
   };
 }
 
-/** `lib/engine/context/x.ts` → `lib/engine`; `node_modules/@anthropic-ai/sdk/...` → `@anthropic-ai/sdk`. */
+/** `lib/engine/context/<file>.ts` → `lib/engine`; `node_modules/@anthropic-ai/sdk/...` → `@anthropic-ai/sdk`. */
 function layerOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] !== 'node_modules') return parts.slice(0, 2).join('/');

@@ -17,7 +17,7 @@ export interface ReadmePicture {
     vendor: Vendor;
     preset: PresetId;
     scenario: string;
-    /** Ids of the playground's fault toggles (lib/client/fault-catalog.ts), in the order they play. */
+    /** Ids of the playground's fault toggles (lib/client/forms/fault-catalog.ts), in the order they play. */
     faults: string[];
     seed: number;
   };
@@ -113,7 +113,9 @@ export function runConfigOf(picture: ReadmePicture): RunConfigInput {
   const { vendor, preset, scenario, faults, seed } = picture.run;
   const unknown = faults.filter((id) => !FAULT_TOGGLES.some((t) => t.id === id));
   if (unknown.length > 0)
-    throw new Error(`${picture.file}: no fault toggle ${unknown.join(', ')} in lib/client/fault-catalog.ts`);
+    throw new Error(
+      `${picture.file}: no fault toggle ${unknown.join(', ')} in lib/client/forms/fault-catalog.ts`,
+    );
   // The plan the playground sends for these toggles, in the catalog's order (the order they play):
   // a caption lists them in that order, so a reader ticking the same boxes gets the same run.
   const plan = faultPlanFor(faults);

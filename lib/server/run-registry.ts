@@ -1,19 +1,18 @@
 import 'server-only';
 import { processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import { storageErrorFor, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import type { Cassette, RunConfig, RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RowTotals, RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
+import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS, type PendingLog } from './run-batches';
+import { endAll, publish, replayFinished, replayOf, type FanOut, type RunListener } from './run-fan-out';
 
-/** Receives a run's events in seq order, then onEnd once after the terminate event. */
-export interface RunListener {
-  onEvent(event: RunEvent): void;
-  onEnd(): void;
-}
+export type { RunListener } from './run-fan-out';
+export { FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
 
 export interface StartRunOptions {
   config: RunConfig;
@@ -66,43 +65,45 @@ export interface RunRegistryOptions {
   traffic?: RunTraffic;
 }
 
-/** Recent events kept in memory so a reconnect near the live edge needs no database read. */
-const TAIL_SIZE = 512;
-/** Past this many unwritten events a batch is written at once rather than at the next flush. */
-const FLUSH_BATCH = 256;
-/**
- * Unwritten events of a run nobody watches wait at most this long (wall time) before they are
- * written as one batch. A transaction per macrotask cost more CPU than the run itself
- * (measured: 156 commits and ~65 ms of CPU for a 400-event run of the long-project scenario).
- * Every live run's batch due at once is written in one transaction: with 100 live runs, one
- * commit each FLUSH_MS rather than 100.
- */
-export const FLUSH_MS = 100;
-/**
- * A watched run's events wait at most this long: no client sees an event before the store
- * holds it (a crash then loses nothing anyone saw), so the batch is written soon. Still one
- * transaction for every run due, so at most one commit each FLUSH_WATCHED_MS.
- */
-export const FLUSH_WATCHED_MS = 10;
-
-interface LiveRun {
-  id: string;
-  /** Removes from what the registry logs every key the run has learned (the run's own redaction). */
-  redactText: (text: string) => string;
+/** A live run: its log's unwritten events (run-batches.ts), its readers (run-fan-out.ts), its life here. */
+interface LiveRun extends PendingLog, FanOut {
   handle: RunHandle | undefined;
-  /** Events the run logged that the store does not hold yet: nobody has seen them. */
-  pending: RunEvent[];
-  /** The run's totals after each pending event, as its run log handed them (the runs row is written from them). */
-  pendingTotals: RowTotals[];
-  /** The latest events the store holds (at most TAIL_SIZE): a reconnect near the edge reads them here. */
-  tail: RunEvent[];
-  subscribers: Set<RunListener>;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   finished: () => void;
   done: Promise<void>;
-  /** Resolves when the first of the run's events is stored (or the run ends). */
-  logged: () => void;
   firstStored: Promise<void>;
+}
+
+/** A run just started: nothing logged, nobody subscribed, its two promises unresolved. */
+function newLiveRun(id: string, redactText: (text: string) => string): LiveRun {
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  let logged!: () => void;
+  const firstStored = new Promise<void>((resolve) => (logged = resolve));
+  return {
+    id,
+    redactText,
+    handle: undefined,
+    pending: [],
+    pendingTotals: [],
+    tail: [],
+    subscribers: new Set(),
+    idleTimer: undefined,
+    finished,
+    done,
+    logged,
+    firstStored,
+  };
+}
+
+/** Aborts the run as abandoned once nobody has watched it for `unwatchedMs`. */
+function armIdleTimer(run: LiveRun, unwatchedMs: number): void {
+  clearTimeout(run.idleTimer);
+  run.idleTimer = setTimeout(
+    () => run.handle?.control({ action: 'abort', reason: 'abandoned' }),
+    unwatchedMs,
+  );
+  run.idleTimer.unref?.();
 }
 
 /**
@@ -119,127 +120,13 @@ export function createRunRegistry({
   traffic,
 }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
-
-  /** Runs with events waiting to be written, and the one timer that writes them all. */
-  const due = new Set<LiveRun>();
-  let dueTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer fires (performance.now()), so a watched run's event can bring it forward. */
-  let dueAt = Infinity;
-
-  /** Writes every due batch within `delayMs`: the earlier of this and the timer already set. */
-  const scheduleFlush = (delayMs: number): void => {
-    const at = performance.now() + delayMs;
-    if (dueTimer !== undefined && dueAt <= at) return;
-    clearTimeout(dueTimer);
-    dueAt = at;
-    dueTimer = setTimeout(flushDue, delayMs);
-  };
-
-  /** Hands events the store now holds to the tail and to every subscriber. */
-  const publish = (run: LiveRun, events: readonly RunEvent[]): void => {
-    if (events.length === 0) return;
-    run.logged();
-    run.tail.push(...events);
-    if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
-    for (const event of events) {
-      for (const listener of run.subscribers) {
-        if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
-      }
-    }
-  };
-
-  /** Takes a run's waiting events and the totals after each, leaving it none. */
-  const take = (run: LiveRun): { events: RunEvent[]; totals: RowTotals[] } => {
-    const taken = { events: run.pending, totals: run.pendingTotals };
-    run.pending = [];
-    run.pendingTotals = [];
-    return taken;
-  };
-
-  /** Writes a batch, then publishes what the store now holds. */
-  const write = (run: LiveRun, events: RunEvent[], totals: RowTotals[]): void => {
-    try {
-      store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
-      publish(run, events);
-    } catch {
-      // The batch was rolled back whole: store it event by event, and put a storage_error in
-      // the place of any event that still fails, so the log stays contiguous and later
-      // batches still fit on.
-      events.forEach((event, i) => {
-        const stored = appendOne(run, event, totals[i]!);
-        if (stored) publish(run, [stored]);
-      });
-    }
-  };
-
-  /** Writes one run's waiting events now (a reader needs the store, a full batch, the run's end). */
-  const flush = (run: LiveRun): void => {
-    due.delete(run);
-    if (run.pending.length === 0) return;
-    const { events, totals } = take(run);
-    write(run, events, totals);
-  };
-
-  /** Writes every run's waiting events in one transaction; when it fails, each run's alone. */
-  const flushDue = (): void => {
-    clearTimeout(dueTimer);
-    dueTimer = undefined;
-    dueAt = Infinity;
-    const batches = [...due].filter((run) => run.pending.length > 0).map((run) => ({ run, ...take(run) }));
-    due.clear();
-    if (batches.length === 0) return;
-    try {
-      store.appendEventBatches(
-        batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })),
-      );
-    } catch {
-      for (const { run, events, totals } of batches) write(run, events, totals);
-      return;
-    }
-    for (const { run, events } of batches) publish(run, events);
-  };
-
-  /** Stores one event, or a storage_error in its place; returns what was stored (nothing: neither could be). */
-  const appendOne = (run: LiveRun, event: RunEvent, totals: RowTotals): RunEvent | undefined => {
-    try {
-      store.appendEvents({ runId: run.id, events: [event], totals });
-      return event;
-    } catch (error) {
-      const why = run.redactText((error as Error).message);
-      console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
-      if (event.event === 'terminate') return undefined;
-      const replacement = storageErrorFor(
-        event,
-        `the store refused the ${event.event} event (${why}); it was not kept`,
-      );
-      try {
-        store.appendEvents({ runId: run.id, events: [replacement], totals });
-        return replacement;
-      } catch (again) {
-        console.error(
-          `[loop-lab] run ${run.id}: could not store the storage_error for event ${event.seq}:`,
-          (again as Error).message,
-        );
-        return undefined;
-      }
-    }
-  };
-
-  const armIdleTimer = (run: LiveRun): void => {
-    clearTimeout(run.idleTimer);
-    run.idleTimer = setTimeout(
-      () => run.handle?.control({ action: 'abort', reason: 'abandoned' }),
-      unwatchedMs,
-    );
-    run.idleTimer.unref?.();
-  };
+  const batches = createRunBatches<LiveRun>({ store, publish });
 
   const finish = (run: LiveRun): void => {
-    flush(run);
+    batches.flush(run);
     clearTimeout(run.idleTimer);
     live.delete(run.id);
-    for (const listener of run.subscribers) safely(() => listener.onEnd());
-    run.subscribers.clear();
+    endAll(run);
     run.logged();
     run.finished();
   };
@@ -254,11 +141,8 @@ export function createRunRegistry({
     run.pending.push(event);
     run.pendingTotals.push(totals);
     if (event.event === 'terminate') finish(run);
-    else if (run.pending.length >= FLUSH_BATCH) flush(run);
-    else {
-      due.add(run);
-      scheduleFlush(run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
-    }
+    else if (run.pending.length >= FLUSH_BATCH) batches.flush(run);
+    else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
 
   /** A run marked running in the store but not live here was cut off by a server restart. */
@@ -276,26 +160,9 @@ export function createRunRegistry({
         config: redactor.value(config),
         ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}),
       });
-      let finished!: () => void;
-      const done = new Promise<void>((resolve) => (finished = resolve));
-      let logged!: () => void;
-      const firstStored = new Promise<void>((resolve) => (logged = resolve));
-      const run: LiveRun = {
-        id,
-        redactText: (text) => redactor.text(text),
-        handle: undefined,
-        pending: [],
-        pendingTotals: [],
-        tail: [],
-        subscribers: new Set(),
-        idleTimer: undefined,
-        finished,
-        done,
-        logged,
-        firstStored,
-      };
+      const run = newLiveRun(id, (text) => redactor.text(text));
       live.set(id, run);
-      armIdleTimer(run);
+      armIdleTimer(run, unwatchedMs);
       // The launch owns the log to its end: its run log writes the terminate, even for a run that
       // could not start. A launch that breaks that contract is dropped here, its log left open for
       // the store to close as interrupted; nothing here writes an event of its own.
@@ -329,35 +196,19 @@ export function createRunRegistry({
       if (!run) {
         if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
         closeOrphan(runId);
-        const missed = store.readEvents({ runId, afterSeq });
-        // A reader that already had the end (or names a seq past it) is sent the terminate again:
-        // every stream of a finished run ends with it.
-        if (missed.at(-1)?.event !== 'terminate') {
-          const last = store
-            .readEvents({
-              runId,
-              afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
-            })
-            .at(-1);
-          if (last?.event === 'terminate') missed.push(last);
-        }
-        for (const event of missed) listener.onEvent(event);
-        listener.onEnd();
+        replayFinished(store, runId, afterSeq, listener);
         return () => {};
       }
-      const first = run.tail[0];
-      let replay: RunEvent[];
-      if (first && first.seq <= afterSeq + 1) replay = run.tail.filter((event) => event.seq > afterSeq);
-      else {
-        flush(run);
-        replay = store.readEvents({ runId, afterSeq });
-      }
+      const replay = replayOf(run, afterSeq, () => {
+        batches.flush(run);
+        return store.readEvents({ runId, afterSeq });
+      });
       for (const event of replay) listener.onEvent(event);
       run.subscribers.add(listener);
       clearTimeout(run.idleTimer);
       return () => {
         if (!run.subscribers.delete(listener)) return;
-        if (run.subscribers.size === 0 && live.has(runId)) armIdleTimer(run);
+        if (run.subscribers.size === 0 && live.has(runId)) armIdleTimer(run, unwatchedMs);
       };
     },
 
@@ -380,7 +231,7 @@ export function createRunRegistry({
 
     writePending(runId) {
       const run = live.get(runId);
-      if (run) flush(run);
+      if (run) batches.flush(run);
     },
 
     whenFinished(runId) {
@@ -391,15 +242,4 @@ export function createRunRegistry({
       return live.get(runId)?.firstStored ?? Promise.resolve();
     },
   };
-}
-
-/** Runs a subscriber callback; a subscriber that throws is dropped, never the run. */
-function safely(fn: () => void): boolean {
-  try {
-    fn();
-    return true;
-  } catch (error) {
-    console.error('[loop-lab] a run subscriber failed and was removed:', (error as Error).message);
-    return false;
-  }
 }

@@ -86,154 +86,48 @@ export function createSweepRegistry({
   cassettes,
 }: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
-  /** Sweeps waiting for the runner, in order. */
-  const waiting: string[] = [];
-  let current: string | undefined;
-  let runner: SweepJobRunner | undefined;
-  let draining: Promise<void> | undefined;
+  const stored = (id: string): SweepProgress | undefined => storedProgress(sweepStore, id);
+  const end = (id: string, entry: LiveSweep): void => {
+    live.delete(id);
+    endAll(entry);
+  };
+  const line = createSweepLine({
+    entryOf: (id) => live.get(id)!,
+    stored,
+    end,
+    createRunner,
+    run: (id, entry, runner) =>
+      runSweep(id, entry, {
+        runStore,
+        sweepStore,
+        runner,
+        ...(promptSets ? { promptSets } : {}),
+        ...(cassettes ? { cassettes } : {}),
+      }),
+  });
 
   const isDead = (sweepId: string): boolean => {
     if (live.has(sweepId)) return false;
     const status = sweepStore.getSweep(sweepId)?.summary.status;
     return status !== undefined && status !== 'running' && status !== 'queued';
   };
-  const started = (removeDeadJobs ? removeDeadJobs(isDead) : Promise.resolve(0)).then(
-    (removedJobs) => {
-      if (removedJobs > 0)
-        console.log(
-          `[loop-lab] removed ${removedJobs} queued job${removedJobs === 1 ? '' : 's'} of sweeps that are over`,
-        );
-      return { removedJobs };
-    },
-    (error: unknown) => {
-      console.error(
-        `[loop-lab] could not remove the queue jobs of sweeps that are over: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return { removedJobs: 0 };
-    },
-  );
-
-  const stored = (id: string): SweepProgress | undefined => {
-    const record = sweepStore.getSweep(id);
-    return record ? { summary: record.summary, runsPerSec: 0, etaMs: null } : undefined;
-  };
-  const broadcast = (entry: LiveSweep, progress: SweepProgress): void => {
-    entry.latest = progress;
-    for (const l of entry.listeners) l.onProgress(progress);
-  };
-  /** Tells every waiting sweep its place in line and the sweep it waits for. */
-  const announceQueue = (): void => {
-    waiting.forEach((id, index) => {
-      const entry = live.get(id)!;
-      const base = stored(id)!;
-      const queue = current ? { queue: { position: index + 1, waiting_for: current } } : {};
-      broadcast(entry, { ...base, summary: { ...base.summary, status: 'queued', ...queue } });
-    });
-  };
-  const end = (id: string, entry: LiveSweep): void => {
-    live.delete(id);
-    for (const l of entry.listeners) l.onEnd();
-    entry.listeners.clear();
-    entry.finish();
-  };
-
-  const runOne = async (id: string, entry: LiveSweep): Promise<void> => {
-    try {
-      if (entry.cancel.signal.aborted) throw new Error('cancelled before it started');
-      sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
-      broadcast(entry, stored(id)!);
-      runner ??= await createRunner();
-      await executeSweep({
-        sweepId: id,
-        grid: entry.grid,
-        runner,
-        runStore,
-        sweepStore,
-        signal: entry.cancel.signal,
-        onProgress: (p) => broadcast(entry, p),
-        created: true,
-        ...(entry.apiKeys ? { apiKeys: entry.apiKeys } : {}),
-        ...(promptSets ? { promptSets } : {}),
-        ...(cassettes ? { cassettes: cassettes() } : {}),
-      });
-    } catch (error) {
-      const summary = sweepStore.getSweep(id)!.summary;
-      if (entry.cancel.signal.aborted) {
-        sweepStore.updateSweep({
-          id,
-          done: summary.done,
-          elapsedMs: summary.elapsed_ms,
-          status: 'cancelled',
-        });
-      } else {
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`[loop-lab] sweep ${id} failed: ${message}`);
-        sweepStore.updateSweep({
-          id,
-          done: summary.done,
-          elapsedMs: summary.elapsed_ms,
-          status: 'failed',
-          message,
-        });
-      }
-      broadcast(entry, stored(id)!);
-    }
-  };
-
-  const closeRunner = async (): Promise<void> => {
-    const closing = runner;
-    runner = undefined;
-    await closing?.close().catch(() => {});
-  };
-
-  /**
-   * Runs the waiting sweeps one after another on the shared runner. After the last one in line
-   * the runner is closed before that sweep is reported ended, so its threads are gone by then.
-   */
-  const drain = async (): Promise<void> => {
-    for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) {
-      const entry = live.get(id)!;
-      current = id;
-      announceQueue();
-      try {
-        await runOne(id, entry);
-      } finally {
-        current = undefined;
-        if (waiting.length === 0) await closeRunner();
-        end(id, entry);
-      }
-    }
-    draining = undefined;
-  };
+  const started = cleanUpDeadJobs(removeDeadJobs, isDead);
 
   return {
     started,
 
     start(grid, options = {}) {
       const id = `sweep-${randomUUID().slice(0, 8)}`;
-      let finish!: () => void;
-      const done = new Promise<void>((resolve) => (finish = resolve));
-      const entry: LiveSweep = {
-        grid,
-        ...(options.apiKeys ? { apiKeys: options.apiKeys } : {}),
-        cancel: new AbortController(),
-        latest: undefined,
-        listeners: new Set(),
-        done,
-        finish,
-      };
-      const busy = current !== undefined || waiting.length > 0 || draining !== undefined;
+      const entry = newLiveSweep(grid, options.apiKeys);
       createSweepRecord({
         sweepStore,
         sweepId: id,
         grid,
         runner: runnerKind,
-        status: busy ? 'queued' : 'running',
+        status: line.busy() ? 'queued' : 'running',
       });
       live.set(id, entry);
-      waiting.push(id);
-      announceQueue();
-      draining ??= drain();
+      line.join(id);
       return { id };
     },
 
@@ -244,9 +138,7 @@ export function createSweepRegistry({
         throw new HttpError(409, `Sweep ${id} is not running in this process`);
       }
       entry.cancel.abort();
-      const place = waiting.indexOf(id);
-      if (place < 0) return; // running: its jobs stop and executeSweep ends it
-      waiting.splice(place, 1);
+      if (!line.leave(id)) return; // running: its jobs stop and executeSweep ends it
       sweepStore.updateSweep({
         id,
         done: 0,
@@ -256,7 +148,7 @@ export function createSweepRegistry({
       });
       broadcast(entry, stored(id)!);
       end(id, entry);
-      announceQueue();
+      line.announce();
     },
 
     subscribe(id, listener) {
@@ -297,4 +189,193 @@ export function createSweepRegistry({
       return live.get(id)?.done ?? Promise.resolve();
     },
   };
+}
+
+/** What the line of sweeps needs of the registry. */
+interface SweepLineDeps {
+  entryOf: (id: string) => LiveSweep;
+  stored: (id: string) => SweepProgress | undefined;
+  /** Reports a sweep over (after the runner is closed, when it was the last in line). */
+  end: (id: string, entry: LiveSweep) => void;
+  createRunner: () => Promise<SweepJobRunner>;
+  /** Runs one sweep to its end; `runner` creates the shared runner on first use. */
+  run: (id: string, entry: LiveSweep, runner: () => Promise<SweepJobRunner>) => Promise<void>;
+}
+
+/**
+ * The sweeps waiting for the one runner this process shares, run one at a time in order. Each
+ * waiting sweep is told its place and the sweep it waits for; the runner is created for the
+ * first and closed after the last.
+ */
+function createSweepLine({ entryOf, stored, end, createRunner, run }: SweepLineDeps) {
+  /** Sweeps waiting for the runner, in order. */
+  const waiting: string[] = [];
+  let current: string | undefined;
+  let runner: SweepJobRunner | undefined;
+  let draining: Promise<void> | undefined;
+
+  /** Tells every waiting sweep its place in line and the sweep it waits for. */
+  const announce = (): void => {
+    waiting.forEach((id, index) => {
+      const entry = entryOf(id);
+      const base = stored(id)!;
+      const queue = current ? { queue: { position: index + 1, waiting_for: current } } : {};
+      broadcast(entry, { ...base, summary: { ...base.summary, status: 'queued', ...queue } });
+    });
+  };
+
+  const closeRunner = async (): Promise<void> => {
+    const closing = runner;
+    runner = undefined;
+    await closing?.close().catch(() => {});
+  };
+
+  /**
+   * Runs the waiting sweeps one after another on the shared runner. After the last one in line
+   * the runner is closed before that sweep is reported ended, so its threads are gone by then.
+   */
+  const drain = async (): Promise<void> => {
+    for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) {
+      const entry = entryOf(id);
+      current = id;
+      announce();
+      try {
+        await run(id, entry, async () => (runner ??= await createRunner()));
+      } finally {
+        current = undefined;
+        if (waiting.length === 0) await closeRunner();
+        end(id, entry);
+      }
+    }
+    draining = undefined;
+  };
+
+  return {
+    announce,
+    /** Whether a sweep started now would wait. */
+    busy: (): boolean => current !== undefined || waiting.length > 0 || draining !== undefined,
+    /** Puts a sweep at the end of the line (it runs at once when the line is empty). */
+    join(id: string): void {
+      waiting.push(id);
+      announce();
+      draining ??= drain();
+    },
+    /** Takes a waiting sweep out of the line; false when it is not waiting (it runs). */
+    leave(id: string): boolean {
+      const place = waiting.indexOf(id);
+      if (place < 0) return false;
+      waiting.splice(place, 1);
+      return true;
+    },
+  };
+}
+
+/** A sweep just started: nobody listening, not cancelled, not over. */
+function newLiveSweep(grid: SweepGrid, apiKeys: Readonly<Record<string, string>> | undefined): LiveSweep {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return {
+    grid,
+    ...(apiKeys ? { apiKeys } : {}),
+    cancel: new AbortController(),
+    latest: undefined,
+    listeners: new Set(),
+    done,
+    finish,
+  };
+}
+
+/** A sweep's state as the store holds it (no rate or ETA: nothing runs it here). */
+function storedProgress(sweepStore: SweepStore, id: string): SweepProgress | undefined {
+  const record = sweepStore.getSweep(id);
+  return record ? { summary: record.summary, runsPerSec: 0, etaMs: null } : undefined;
+}
+
+/** Hands a sweep's progress to every listener, and keeps it for the next one to subscribe. */
+function broadcast(entry: LiveSweep, progress: SweepProgress): void {
+  entry.latest = progress;
+  for (const l of entry.listeners) l.onProgress(progress);
+}
+
+/** Ends every listener of a sweep that is over, and whoever awaits it. */
+function endAll(entry: LiveSweep): void {
+  for (const l of entry.listeners) l.onEnd();
+  entry.listeners.clear();
+  entry.finish();
+}
+
+/** Removes the queue jobs of sweeps that are over, once at startup; says how many. */
+function cleanUpDeadJobs(
+  removeDeadJobs: SweepRegistryOptions['removeDeadJobs'],
+  isDead: (sweepId: string) => boolean,
+): Promise<{ removedJobs: number }> {
+  return (removeDeadJobs ? removeDeadJobs(isDead) : Promise.resolve(0)).then(
+    (removedJobs) => {
+      if (removedJobs > 0)
+        console.log(
+          `[loop-lab] removed ${removedJobs} queued job${removedJobs === 1 ? '' : 's'} of sweeps that are over`,
+        );
+      return { removedJobs };
+    },
+    (error: unknown) => {
+      console.error(
+        `[loop-lab] could not remove the queue jobs of sweeps that are over: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return { removedJobs: 0 };
+    },
+  );
+}
+
+/** What running one sweep needs: the stores, the shared runner (created on first use) and the lookups. */
+interface RunSweepDeps {
+  runStore: RunStore;
+  sweepStore: SweepStore;
+  runner: () => Promise<SweepJobRunner>;
+  promptSets?: PromptSetLookup;
+  cassettes?: () => SweepCassettes;
+}
+
+/** Runs one sweep to its end on the shared runner; a cancelled or failed one is stored so. */
+async function runSweep(id: string, entry: LiveSweep, deps: RunSweepDeps): Promise<void> {
+  const { runStore, sweepStore, promptSets, cassettes } = deps;
+  try {
+    if (entry.cancel.signal.aborted) throw new Error('cancelled before it started');
+    sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
+    broadcast(entry, storedProgress(sweepStore, id)!);
+    const runner = await deps.runner();
+    await executeSweep({
+      sweepId: id,
+      grid: entry.grid,
+      runner,
+      runStore,
+      sweepStore,
+      signal: entry.cancel.signal,
+      onProgress: (p) => broadcast(entry, p),
+      created: true,
+      ...(entry.apiKeys ? { apiKeys: entry.apiKeys } : {}),
+      ...(promptSets ? { promptSets } : {}),
+      ...(cassettes ? { cassettes: cassettes() } : {}),
+    });
+  } catch (error) {
+    const summary = sweepStore.getSweep(id)!.summary;
+    if (entry.cancel.signal.aborted) {
+      sweepStore.updateSweep({
+        id,
+        done: summary.done,
+        elapsedMs: summary.elapsed_ms,
+        status: 'cancelled',
+      });
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[loop-lab] sweep ${id} failed: ${message}`);
+      sweepStore.updateSweep({
+        id,
+        done: summary.done,
+        elapsedMs: summary.elapsed_ms,
+        status: 'failed',
+        message,
+      });
+    }
+    broadcast(entry, storedProgress(sweepStore, id)!);
+  }
 }

@@ -28,6 +28,7 @@ import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
 import { summarizeEvents, type SummaryDelta } from './summarize-events';
 import { configColumns } from './config-columns';
+import { prepareRunStatements, type RunRow, type RunStatements } from './sqlite-run-statements';
 import {
   foldRoute,
   NO_ROUTE,
@@ -39,34 +40,6 @@ import {
 } from './run-route';
 
 export const DB_FILE_NAME = 'loop-lab.db';
-
-interface RunRow {
-  id: string;
-  created_at: number;
-  config: string;
-  title: string | null;
-  imported: number;
-  status: string;
-  terminate_reason: string | null;
-  complete: number | null;
-  verdict: string | null;
-  vendor: string;
-  model: string;
-  scenario: string;
-  iterations: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  duration_ms: number;
-  event_count: number;
-  /** JSON RouteState; NULL for a run stored before routes were kept. */
-  route: string | null;
-}
-
-const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
-  scenario, title, config, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count, route`;
-
-const ROUTE_EVENT_TYPES = "('swap', 'fallback', 'forked_from')";
 
 function toSummary(row: RunRow, route: RouteState): RunSummary {
   return {
@@ -102,186 +75,12 @@ export interface SqliteRunStoreOptions {
  * prepared statements, each append batch in one transaction with its summary update.
  */
 export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
-  fs.mkdirSync(dir, { recursive: true });
-  const db = new Database(path.join(dir, DB_FILE_NAME));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  const db = openRunDb(dir);
   const owner = createOwnerId();
 
-  const insertRun = db.prepare(
-    `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner, forked_from, forked_at_turn, route)
-     VALUES (@id, @createdAt, @config, @imported, @vendor, @model, @scenario, @sweepId, @owner, @forkedFrom, @forkedAtTurn, '{"stops":[]}')`,
-  );
-  const insertSweepRun = db.prepare(
-    'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES (@sweepId, @job, @runId, @metrics)',
-  );
-  // Positional parameters: binding an object by name costs more than the insert itself
-  // (measured: 1.1 vs 0.85 ms of CPU for a 129-event sweep run).
-  const insertEvent = db.prepare<[string, number, string, number, string]>(
-    'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
-  );
-  // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing.
-  const updateSummary = db.prepare(`
-    UPDATE runs SET
-      event_count = event_count + @count,
-      duration_ms = MAX(duration_ms, @maxTs),
-      iterations = iterations + @iterations,
-      input_tokens = @inputTokens,
-      output_tokens = @outputTokens,
-      cost_usd = @usd,
-      vendor = COALESCE(@vendor, vendor),
-      model = COALESCE(@model, model),
-      scenario = COALESCE(@scenario, scenario),
-      status = COALESCE(@status, status),
-      terminate_reason = COALESCE(@reason, terminate_reason),
-      complete = COALESCE(@complete, complete),
-      verdict = COALESCE(@verdict, verdict),
-      title = COALESCE(@title, title)
-    WHERE id = @id AND event_count = @firstSeq`);
-  const selectEvents = db.prepare<[string, number], { body: string }>(
-    'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
-  );
-  const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = ?`);
-  const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
-    'SELECT event_count, status FROM runs WHERE id = ?',
-  );
-  const selectRuns = db.prepare<[number], RunRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-  );
-  const selectSweepRuns = db.prepare<[string, number], RunRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-  );
-  const selectForks = db.prepare<[string], RunRow & { forked_at_turn: number }>(
-    `SELECT ${SUMMARY_COLUMNS}, forked_at_turn FROM runs WHERE forked_from = ? ORDER BY created_at, rowid`,
-  );
-
-  const selectRouteRow = db.prepare<[string], { route: string | null; vendor: string; model: string }>(
-    'SELECT route, vendor, model FROM runs WHERE id = ?',
-  );
-  const selectRouteEvents = db.prepare<[string], { body: string }>(
-    `SELECT body FROM events WHERE run_id = ? AND type IN ${ROUTE_EVENT_TYPES} ORDER BY seq`,
-  );
-  const updateRoute = db.prepare<[string, string]>('UPDATE runs SET route = ? WHERE id = ?');
-  const selectConfig = db.prepare<[string], { config: string }>('SELECT config FROM runs WHERE id = ?');
-  const updateConfig = db.prepare<[string, string]>('UPDATE runs SET config = ? WHERE id = ?');
-
-  /**
-   * A swap made by hand goes into the stored config as a scheduled swap (its event's
-   * `recorded_as`), so Re-run, Open in playground, compare and sweeps of this config make it
-   * again. Written in the batch's transaction; the config's other fields stay as stored.
-   */
-  const recordSwaps = (runId: string, swaps: readonly ScheduledSwap[]): void => {
-    const row = selectConfig.get(runId);
-    if (!row) return;
-    const config = JSON.parse(row.config) as { swaps?: ScheduledSwap[] };
-    // After the planned swaps of the same turn, as the run made them (a stable sort).
-    config.swaps = [...(config.swaps ?? []), ...swaps].sort((a, b) => a.atTurn - b.atTurn);
-    updateConfig.run(JSON.stringify(config), runId);
-  };
-
-  /**
-   * A run's route as stored; for a run stored before routes were kept, folded from its log's
-   * swaps, fallbacks and fork start (and kept, so it is folded once).
-   */
-  const storedRoute = (
-    runId: string,
-    row: { route: string | null; vendor: string; model: string },
-  ): RouteState => {
-    if (row.route !== null) return parseRoute(row.route);
-    const events = selectRouteEvents
-      .all(runId)
-      .map((r) => routeEventOf(trustedEventJson(r.body)))
-      .filter((e): e is RouteEvent => e !== undefined);
-    const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
-    updateRoute.run(JSON.stringify(route), runId);
-    return route;
-  };
-  const summaryOf = (row: RunRow): RunSummary => toSummary(row, storedRoute(row.id, row));
-
-  /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
-  const updateRow = (runId: string, { route, recordedSwaps, ...delta }: SummaryDelta): void => {
-    const changed = updateSummary.run({
-      id: runId,
-      ...delta,
-      complete: delta.complete === null ? null : delta.complete ? 1 : 0,
-    }).changes;
-    if (changed === 0) {
-      const state = selectRunState.get(runId);
-      if (!state) throw new Error(`run ${runId} does not exist in the store`);
-      throw new Error(
-        `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
-      );
-    }
-    if (recordedSwaps.length > 0) recordSwaps(runId, recordedSwaps);
-    // Read after the summary update, so a run_start in the same batch has set the start vendor.
-    if (route.length > 0) {
-      const row = selectRouteRow.get(runId)!;
-      updateRoute.run(
-        JSON.stringify(foldRoute(storedRoute(runId, row), route, { vendor: row.vendor, model: row.model })),
-        runId,
-      );
-    }
-  };
-
-  const append = db.transaction((runId: string, events: readonly RunEvent[], totals: RowTotals) => {
-    updateRow(runId, summarizeEvents(events, totals));
-    checkBatch(runId, events);
-    for (const event of events) insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
-  });
-
-  // One commit for many live runs' batches: a commit costs more than the rows it writes.
-  const appendBatches = db.transaction((batches: readonly AppendEventsOptions[]) => {
-    for (const { runId, events, totals } of batches) if (events.length > 0) append(runId, events, totals);
-  });
-
-  /** A log encoded where it was made (a sweep worker): stored as its bytes are, nothing walked again. */
-  const appendEncoded = (runId: string, log: EncodedLog): void => {
-    checkEncodedLog(runId, log);
-    updateRow(runId, log.summary);
-    const { bodies, types, ts } = log;
-    const first = log.summary.firstSeq;
-    for (let i = 0; i < bodies.length; i += 1)
-      insertEvent.run(runId, first + i, types[i]!, ts[i]!, bodies[i]!);
-  };
-
-  const create = db.transaction(
-    (
-      id: string,
-      config: CreateRunOptions['config'],
-      createdAt: number,
-      imported: boolean,
-      batch: { events: readonly RunEvent[]; totals: RowTotals } | undefined,
-      log: EncodedLog | undefined,
-      sweep: CreateRunOptions['sweep'],
-      forkedFrom: CreateRunOptions['forkedFrom'],
-    ) => {
-      insertRun.run({
-        id,
-        createdAt,
-        config: JSON.stringify(config),
-        imported: imported ? 1 : 0,
-        vendor: config.provider.vendor,
-        model: config.provider.model,
-        scenario: config.scenario,
-        sweepId: sweep?.sweepId ?? null,
-        owner,
-        forkedFrom: forkedFrom?.runId ?? null,
-        forkedAtTurn: forkedFrom?.turn ?? null,
-      });
-      if (batch && batch.events.length > 0) append(id, batch.events, batch.totals);
-      if (log && log.summary.count > 0) appendEncoded(id, log);
-      if (sweep)
-        insertSweepRun.run({
-          sweepId: sweep.sweepId,
-          job: sweep.job,
-          runId: id,
-          metrics: JSON.stringify(sweep.metrics),
-        });
-    },
-  );
+  const s = prepareRunStatements(db);
+  const { summaryOf, updateRow } = summaryRows(s);
+  const { append, appendBatches, create } = runWrites(db, s, owner, updateRow);
 
   // Runs a previous process left running are closed before anyone can list them.
   closeInterruptedRuns({ db, self: owner, append });
@@ -315,7 +114,9 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       );
     },
     listForks(runId: string): ForkSummary[] {
-      return selectForks.all(runId).map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
+      return s.selectForks
+        .all(runId)
+        .map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
     },
     appendEvents({ runId, events, totals }: AppendEventsOptions): void {
       if (events.length > 0) append(runId, events, totals);
@@ -324,17 +125,17 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       if (batches.some((batch) => batch.events.length > 0)) appendBatches(batches);
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
-      return selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
+      return s.selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
     },
     getRun(id: string): RunRecord | undefined {
-      const row = selectRun.get(id);
+      const row = s.selectRun.get(id);
       if (!row) return undefined;
       // Parsing fills defaults added to the schema since the run was stored.
       const config = RunConfigSchema.parse(JSON.parse(row.config));
       return { summary: summaryOf(row), config };
     },
     listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): RunSummary[] {
-      return (sweepId === undefined ? selectRuns.all(limit) : selectSweepRuns.all(sweepId, limit)).map(
+      return (sweepId === undefined ? s.selectRuns.all(limit) : s.selectSweepRuns.all(sweepId, limit)).map(
         summaryOf,
       );
     },
@@ -342,4 +143,152 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
       db.close();
     },
   };
+}
+
+/** Opens (and creates, when missing) the store's file in `dir`, in WAL mode, at the current schema. */
+function openRunDb(dir: string): Database.Database {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/**
+ * The summary row of each run: its totals and status as batches add them, its route, its summary
+ * read back.
+ */
+function summaryRows(s: RunStatements) {
+  /**
+   * A swap made by hand goes into the stored config as a scheduled swap (its event's
+   * `recorded_as`), so Re-run, Open in playground, compare and sweeps of this config make it
+   * again. Written in the batch's transaction; the config's other fields stay as stored.
+   */
+  const recordSwaps = (runId: string, swaps: readonly ScheduledSwap[]): void => {
+    const row = s.selectConfig.get(runId);
+    if (!row) return;
+    const config = JSON.parse(row.config) as { swaps?: ScheduledSwap[] };
+    // After the planned swaps of the same turn, as the run made them (a stable sort).
+    config.swaps = [...(config.swaps ?? []), ...swaps].sort((a, b) => a.atTurn - b.atTurn);
+    s.updateConfig.run(JSON.stringify(config), runId);
+  };
+
+  /**
+   * A run's route as stored; for a run stored before routes were kept, folded from its log's
+   * swaps, fallbacks and fork start (and kept, so it is folded once).
+   */
+  const storedRoute = (
+    runId: string,
+    row: { route: string | null; vendor: string; model: string },
+  ): RouteState => {
+    if (row.route !== null) return parseRoute(row.route);
+    const events = s.selectRouteEvents
+      .all(runId)
+      .map((r) => routeEventOf(trustedEventJson(r.body)))
+      .filter((e): e is RouteEvent => e !== undefined);
+    const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
+    s.updateRoute.run(JSON.stringify(route), runId);
+    return route;
+  };
+  const summaryOf = (row: RunRow): RunSummary => toSummary(row, storedRoute(row.id, row));
+
+  /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
+  const updateRow = (runId: string, { route, recordedSwaps, ...delta }: SummaryDelta): void => {
+    const changed = s.updateSummary.run({
+      id: runId,
+      ...delta,
+      complete: delta.complete === null ? null : delta.complete ? 1 : 0,
+    }).changes;
+    if (changed === 0) {
+      const state = s.selectRunState.get(runId);
+      if (!state) throw new Error(`run ${runId} does not exist in the store`);
+      throw new Error(
+        `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
+      );
+    }
+    if (recordedSwaps.length > 0) recordSwaps(runId, recordedSwaps);
+    // Read after the summary update, so a run_start in the same batch has set the start vendor.
+    if (route.length > 0) {
+      const row = s.selectRouteRow.get(runId)!;
+      s.updateRoute.run(
+        JSON.stringify(foldRoute(storedRoute(runId, row), route, { vendor: row.vendor, model: row.model })),
+        runId,
+      );
+    }
+  };
+
+  return { summaryOf, updateRow };
+}
+
+/**
+ * The run store's writes: each append batch in one transaction with its summary update, many
+ * runs' batches in one, a log encoded elsewhere stored as its bytes are, a new run with its log.
+ */
+function runWrites(
+  db: Database.Database,
+  s: RunStatements,
+  owner: string,
+  updateRow: (runId: string, delta: SummaryDelta) => void,
+) {
+  const append = db.transaction((runId: string, events: readonly RunEvent[], totals: RowTotals) => {
+    updateRow(runId, summarizeEvents(events, totals));
+    checkBatch(runId, events);
+    for (const event of events) s.insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
+  });
+
+  // One commit for many live runs' batches: a commit costs more than the rows it writes.
+  const appendBatches = db.transaction((batches: readonly AppendEventsOptions[]) => {
+    for (const { runId, events, totals } of batches) if (events.length > 0) append(runId, events, totals);
+  });
+
+  /** A log encoded where it was made (a sweep worker): stored as its bytes are, nothing walked again. */
+  const appendEncoded = (runId: string, log: EncodedLog): void => {
+    checkEncodedLog(runId, log);
+    updateRow(runId, log.summary);
+    const { bodies, types, ts } = log;
+    const first = log.summary.firstSeq;
+    for (let i = 0; i < bodies.length; i += 1)
+      s.insertEvent.run(runId, first + i, types[i]!, ts[i]!, bodies[i]!);
+  };
+
+  const create = db.transaction(
+    (
+      id: string,
+      config: CreateRunOptions['config'],
+      createdAt: number,
+      imported: boolean,
+      batch: { events: readonly RunEvent[]; totals: RowTotals } | undefined,
+      log: EncodedLog | undefined,
+      sweep: CreateRunOptions['sweep'],
+      forkedFrom: CreateRunOptions['forkedFrom'],
+    ) => {
+      s.insertRun.run({
+        id,
+        createdAt,
+        config: JSON.stringify(config),
+        imported: imported ? 1 : 0,
+        vendor: config.provider.vendor,
+        model: config.provider.model,
+        scenario: config.scenario,
+        sweepId: sweep?.sweepId ?? null,
+        owner,
+        forkedFrom: forkedFrom?.runId ?? null,
+        forkedAtTurn: forkedFrom?.turn ?? null,
+      });
+      if (batch && batch.events.length > 0) append(id, batch.events, batch.totals);
+      if (log && log.summary.count > 0) appendEncoded(id, log);
+      if (sweep)
+        s.insertSweepRun.run({
+          sweepId: sweep.sweepId,
+          job: sweep.job,
+          runId: id,
+          metrics: JSON.stringify(sweep.metrics),
+        });
+    },
+  );
+
+  return { append, appendBatches, appendEncoded, create };
 }

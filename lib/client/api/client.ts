@@ -145,5 +145,5 @@ export const api = {
     }),
 };
 
-/** The parsing fetch and JSON POST init, for the other API clients beside this one (sweeps-api.ts). */
+/** The parsing fetch and JSON POST init, for the other API clients beside this one (sweeps.ts). */
 export { request as apiRequest, json as jsonPost };

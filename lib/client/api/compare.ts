@@ -83,7 +83,7 @@ function useFollowSide(
 /**
  * What one event on a followed side's stream calls for. Events in a burst are folded in one
  * re-read at most REFRESH_MS later; the terminate is read at once and closes the stream: until
- * the page knows the run ended, its run time keeps counting on (lib/client/compare-clock), and at
+ * the page knows the run ended, its run time keeps counting on (lib/client/run-view/compare-clock.ts), and at
  * a slow time scale a 400 ms wait is many seconds of run time shown that the run never had.
  */
 export function followStep(

@@ -54,7 +54,7 @@ describe('the playground form in the URL', () => {
   });
 
   it('never carries the key or the endpoint', () => {
-    // The key lives outside the form (lib/client/endpoint-key.tsx): there is no field to leak.
+    // The key lives outside the form (lib/client/forms/endpoint-key.tsx): there is no field to leak.
     expect(Object.keys(DEFAULT_FORM)).not.toContain('apiKey');
     const search = decodeURIComponent(formToSearch(EVERY_FIELD));
     expect(search).not.toContain('secret');

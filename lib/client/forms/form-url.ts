@@ -48,7 +48,7 @@ export const FORM_PARAMS: { [K in Exclude<keyof PlaygroundForm, (typeof NOT_IN_U
   replay: json('cassette'),
 };
 
-/** Fields the URL never carries (the API key is no form field: lib/client/endpoint-key.tsx holds it). */
+/** Fields the URL never carries (the API key is no form field: lib/client/forms/endpoint-key.tsx holds it). */
 export const NOT_IN_URL = ['baseUrl'] as const satisfies readonly (keyof PlaygroundForm)[];
 
 export type UrlField = keyof typeof FORM_PARAMS;

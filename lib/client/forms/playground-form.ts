@@ -15,7 +15,7 @@ import { faultPlanFor } from './fault-catalog';
 
 /**
  * The playground's control panel, as data. No secret lives here: the API key is held apart
- * (lib/client/endpoint-key.tsx) and handed to buildRunRequest for one request.
+ * (lib/client/forms/endpoint-key.tsx) and handed to buildRunRequest for one request.
  */
 export interface PlaygroundForm {
   scenario: string;

@@ -12,7 +12,7 @@ const noSubscription = () => () => undefined;
  * next event comes when wall time has caught up with its run time, so a stream watchdog's
  * countdown runs down as it does on the real clock); a virtual-clock or finished run shows the
  * time of its latest event. Every caller reads the page's one wall
- * ticker (lib/client/wall-ticker.ts), so all the live numbers on screen move together;
+ * ticker (lib/client/hooks/wall-ticker.ts), so all the live numbers on screen move together;
  * `everyTicks` > 1 moves less often, in step with the rest.
  */
 export function useRunClock(everyTicks = 1): number {

@@ -16,7 +16,7 @@ function inDialog(target: EventTarget | null): boolean {
 
 /**
  * Keyboard: r run, a abort, Escape closes the inspector (or aborts when it is closed), j / k
- * step between turns, i toggle the inspector (lib/client/run-key-action.ts decides).
+ * step between turns, i toggle the inspector (lib/client/hooks/run-key-action.ts decides).
  */
 export function useRunKeyboard({ onRun, onAbort }: { onRun?: () => void; onAbort?: () => void }): void {
   const store = useRunStoreApi();

@@ -132,6 +132,6 @@ export const RUN_COLUMN_DEFS: ColumnDef<RunRowValues>[] = RUN_COLUMNS.map(([id, 
   // Dates, durations and costs read largest first on the first click.
   sortDescFirst: id === 'date' || id === 'duration' || id === 'cost',
   enableGlobalFilter: true,
-  // Per-column filters (lib/client/runs-filters.ts): selects, text and a date range.
+  // Per-column filters (lib/client/tables/runs-filters.ts): selects, text and a date range.
   ...(RUN_FILTER_FNS[id] ? { filterFn: RUN_FILTER_FNS[id] } : { enableColumnFilter: false }),
 }));

@@ -1,6 +1,6 @@
 /**
  * The HTTP API's request and response shapes, one zod schema each: route handlers answer with
- * these types and the browser parses every response with them (lib/client/api-client.ts). A new
+ * these types and the browser parses every response with them (lib/client/api/client.ts). A new
  * endpoint adds its shapes here, in the file of its resource.
  */
 export * from './error-body';

@@ -1,0 +1,83 @@
+import type { RunEvent } from '@/lib/protocol';
+import type { RunStore } from '@/lib/store';
+
+/** Receives a run's events in seq order, then onEnd once after the terminate event. */
+export interface RunListener {
+  onEvent(event: RunEvent): void;
+  onEnd(): void;
+}
+
+/** Recent events kept in memory so a reconnect near the live edge needs no database read. */
+const TAIL_SIZE = 512;
+
+/** What a live run hands its readers: the events the store holds last, and who listens. */
+export interface FanOut {
+  /** The latest events the store holds (at most TAIL_SIZE): a reconnect near the edge reads them here. */
+  tail: RunEvent[];
+  subscribers: Set<RunListener>;
+  /** Resolves when the first of the run's events is stored (or the run ends). */
+  logged: () => void;
+}
+
+/** Hands events the store now holds to the tail and to every subscriber. */
+export function publish(run: FanOut, events: readonly RunEvent[]): void {
+  if (events.length === 0) return;
+  run.logged();
+  run.tail.push(...events);
+  if (run.tail.length > TAIL_SIZE) run.tail.splice(0, run.tail.length - TAIL_SIZE);
+  for (const event of events) {
+    for (const listener of run.subscribers) {
+      if (!safely(() => listener.onEvent(event))) run.subscribers.delete(listener);
+    }
+  }
+}
+
+/**
+ * What a new subscriber of a live run is sent first: the events after `afterSeq`, from the tail
+ * when it reaches back that far, else from the store (`readStored`, which first writes what waits).
+ */
+export function replayOf(run: FanOut, afterSeq: number, readStored: () => RunEvent[]): RunEvent[] {
+  const first = run.tail[0];
+  if (first && first.seq <= afterSeq + 1) return run.tail.filter((event) => event.seq > afterSeq);
+  return readStored();
+}
+
+/** Sends a finished run's events after `afterSeq` from the store, then ends the listener. */
+export function replayFinished(
+  store: RunStore,
+  runId: string,
+  afterSeq: number,
+  listener: RunListener,
+): void {
+  const missed = store.readEvents({ runId, afterSeq });
+  // A reader that already had the end (or names a seq past it) is sent the terminate again:
+  // every stream of a finished run ends with it.
+  if (missed.at(-1)?.event !== 'terminate') {
+    const last = store
+      .readEvents({
+        runId,
+        afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
+      })
+      .at(-1);
+    if (last?.event === 'terminate') missed.push(last);
+  }
+  for (const event of missed) listener.onEvent(event);
+  listener.onEnd();
+}
+
+/** Ends every subscriber of a run that has ended. */
+export function endAll(run: FanOut): void {
+  for (const listener of run.subscribers) safely(() => listener.onEnd());
+  run.subscribers.clear();
+}
+
+/** Runs a subscriber callback; a subscriber that throws is dropped, never the run. */
+function safely(fn: () => void): boolean {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    console.error('[loop-lab] a run subscriber failed and was removed:', (error as Error).message);
+    return false;
+  }
+}
