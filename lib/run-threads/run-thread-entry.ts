@@ -3,7 +3,7 @@ import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
 import {
   NO_TOTALS,
-  terminateEvent,
+  terminateAfter,
   type CassetteExchange,
   type RunEvent,
   type RunTotals,
@@ -92,9 +92,15 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
     const last = lastOf.get(runId);
     lastOf.delete(runId);
     const totals = last?.totals ?? NO_TOTALS;
-    const end = terminateEvent({ reason: 'internal_error', complete: false, message, totals });
     // The terminate states the totals it ends on, as the run log's fold would take them.
-    emit(runId, { run_id: runId, seq: (last?.event.seq ?? -1) + 1, ts: last?.event.ts ?? 0, ...end }, totals);
+    const end = terminateAfter(last?.event, {
+      runId,
+      reason: 'internal_error',
+      complete: false,
+      message,
+      totals,
+    });
+    emit(runId, end, totals);
     flush();
     send({ type: 'done', runId });
     return;
