@@ -1,12 +1,13 @@
 import { RealClock, type Clock } from '@/lib/clock';
 import { benchProbe } from '@/lib/clock/bench-probe';
+import { formatMs } from '@/lib/protocol/format-duration';
 
 /** The reason a request is aborted with when its stream goes quiet. */
 export class StreamIdleTimeout extends Error {
   override readonly name = 'TimeoutError';
   constructor(readonly windowMs: number) {
     super(
-      `stream idle timeout: no stream event for ${(windowMs / 1000).toFixed(1)} s, the connection may have stalled silently`,
+      `stream idle timeout: no stream event for ${formatMs(windowMs)}, the connection may have stalled silently`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { processEnv } from '@/lib/config/server-env';
+import { DEFAULT_UNWATCHED_MS, processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
 import { storageErrorFor, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
@@ -115,7 +115,7 @@ interface LiveRun {
 export function createRunRegistry({
   store,
   launch,
-  unwatchedMs = 60_000,
+  unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
 }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
