@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -84,7 +86,55 @@ const serverLib = [
 ];
 const tests = ['**/*.test.ts', '**/*.test.tsx', '**/*.testkit.ts', '**/fixtures/**', 'lib/testing/**'];
 
-/** One rule set for static and dynamic imports: `import(...)` is held to the same patterns. */
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A relative specifier as the alias names it — `../runtime/run-log` from lib/engine/x.ts is
+ * `@/lib/runtime/run-log` — so a relative import is ranked like an aliased one. Anything that
+ * leaves the repo, or is not relative, is returned as written.
+ */
+function aliasOf(specifier, filename) {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return specifier;
+  const target = path.relative(ROOT, path.resolve(path.dirname(filename), specifier));
+  return target.startsWith('..') || path.isAbsolute(target)
+    ? specifier
+    : `@/${target.split(path.sep).join('/')}`;
+}
+
+/**
+ * The restricted patterns applied to relative imports, each resolved to its alias first
+ * (no-restricted-imports compares the text as written, so `../runtime/run-log` would pass it).
+ * Static imports, re-exports and `import()` alike.
+ */
+const relativeImports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Relative imports are held to the same room rules as @/ imports.' },
+    schema: [{ type: 'array', items: { type: 'object' } }],
+  },
+  create(context) {
+    const rules = (context.options[0] ?? []).map(({ regex, message }) => ({
+      re: new RegExp(regex),
+      message,
+    }));
+    const check = (source) => {
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const alias = aliasOf(source.value, context.filename);
+      if (alias === source.value) return;
+      const hit = rules.find(({ re }) => re.test(alias));
+      if (hit) context.report({ node: source, message: `'${source.value}' is ${alias}: ${hit.message}` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+const layersPlugin = { rules: { 'relative-imports': relativeImports } };
+
+/** One rule set for static, dynamic and relative imports: `import(...)` and `../room/x` are held to the same patterns. */
 function restrict(patterns) {
   const sources = patterns.flatMap((p) => p.group.map((g) => ({ g, message: p.message })));
   const toRegex = (g) => `^${g.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`;
@@ -97,6 +147,7 @@ function restrict(patterns) {
         message: `import(): ${message}`,
       })),
     ],
+    'layers/relative-imports': ['error', sources.map(({ g, message }) => ({ regex: toRegex(g), message }))],
   };
 }
 
@@ -121,12 +172,18 @@ function layerRules() {
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
         message: 'Browser code reaches the server only through lib/client and HTTP.',
       });
-    configs.push({ files: [`lib/${room}/**/*.{ts,tsx,mjs}`], ignores: tests, rules: restrict(patterns) });
+    configs.push({
+      files: [`lib/${room}/**/*.{ts,tsx,mjs}`],
+      ignores: tests,
+      plugins: { layers: layersPlugin },
+      rules: restrict(patterns),
+    });
   }
   configs.push({
     // The browser reaches the server only through lib/client and HTTP.
     files: ['components/**/*.{ts,tsx}'],
     ignores: tests,
+    plugins: { layers: layersPlugin },
     rules: restrict([
       {
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
