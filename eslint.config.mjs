@@ -167,6 +167,12 @@ function layerRules() {
         group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
         message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.`,
       });
+    if (room === 'store')
+      patterns.push({
+        group: ['@/lib/lessons', '@/lib/lessons/*'],
+        message:
+          'The store reads no lesson wording: what it lists comes from lib/protocol and lib/mechanisms.',
+      });
     if (room === 'client')
       patterns.push({
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],

@@ -47,6 +47,12 @@ const FIXTURES: { file: string; code: string; reported: boolean }[] = [
     code: "import { getRunRegistry } from '../../lib/server';\nexport const x = getRunRegistry;\n",
     reported: true,
   },
+  // The store lists a run's config with the mechanisms' words, never a lesson's.
+  {
+    file: 'lib/store/wording.ts',
+    code: "import { LESSONS } from '@/lib/lessons';\nexport const x = LESSONS;\n",
+    reported: true,
+  },
   // Aliased upward: reported as before.
   {
     file: 'lib/engine/aliased.ts',
@@ -90,7 +96,7 @@ describe('lint ranks relative imports like aliased ones', () => {
     );
     if (reported)
       expect(layers.map((m) => m.message)).toEqual([
-        expect.stringMatching(/rank|lower rooms|through lib\/client/),
+        expect.stringMatching(/rank|lower rooms|through lib\/client|lesson wording/),
       ]);
     else expect(result!.messages).toEqual([]);
   });
