@@ -20,6 +20,9 @@ const LAYER_RANK = {
   // The mechanism vocabulary (table, glossary, defaults in words): below lessons, which teach it.
   mechanisms: 0.5,
   lessons: 1,
+  // The run view's pure fold and the why lines it checks: what the browser draws, the server sends for a
+  // finished run and the fault matrix holds to the events; above the vocabulary, below all three.
+  'run-view': 1.5,
   store: 2,
   // One run's metrics from its log (MetricsFold): read by sweeps and compare alike.
   metrics: 2,

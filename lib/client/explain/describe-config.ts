@@ -1,6 +1,6 @@
 import { toolFaultLabel, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
 import { FAULT_TOGGLES } from '../forms/fault-catalog';
-import { timeScaleLabel } from '../format';
+import { timeScaleLabel } from '@/lib/run-view/format';
 
 export interface ConfigLine {
   label: string;

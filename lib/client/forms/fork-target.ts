@@ -1,5 +1,5 @@
 import { VENDOR_DEFAULTS, VendorSchema, isSimulated, type RunConfig, type Vendor } from '@/lib/protocol';
-import type { TurnView } from '../run-view/run-view-state';
+import type { TurnView } from '@/lib/run-view/run-view-state';
 
 /** Where a fork goes, worked out in the dialog the way the server plans it (lib/runtime/plan-fork.ts). */
 export interface ForkTarget {
