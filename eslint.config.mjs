@@ -137,6 +137,13 @@ const relativeImports = {
 };
 const layersPlugin = { rules: { 'relative-imports': relativeImports } };
 
+const noVitest = {
+  name: 'vitest',
+  message: 'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.',
+};
+/** Code that runs in the browser: the views, the browser's lib and the run view's fold below it. */
+const browser = ['components/**/*.{ts,tsx}', 'lib/client/**/*.{ts,tsx}', 'lib/run-view/**/*.{ts,tsx}'];
+
 /** One rule set for static, dynamic and relative imports: `import(...)` and `../room/x` are held to the same patterns. */
 function restrict(patterns) {
   const sources = patterns.flatMap((p) => p.group.map((g) => ({ g, message: p.message })));
@@ -232,15 +239,23 @@ export default tseslint.config(
     // Test support is named for what it is: only tests, *.testkit.ts helpers, fixtures and lib/testing import vitest.
     files: ['**/*.{ts,tsx}'],
     ignores: tests,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVitest] }] },
+  },
+  {
+    // Browser code takes a value from lib/protocol by its module's path: the index loads every schema (types are free).
+    files: browser,
+    ignores: tests,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [
+            noVitest,
             {
-              name: 'vitest',
+              name: '@/lib/protocol',
+              allowTypeImports: true,
               message:
-                'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.',
+                "Browser code imports a value from lib/protocol by path (e.g. '@/lib/protocol/models'), never through the index, which loads every schema.",
             },
           ],
         },

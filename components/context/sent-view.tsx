@@ -1,7 +1,7 @@
 'use client';
 
 import type { SentMessage } from '@/lib/protocol';
-import { stubText } from '@/lib/protocol';
+import { stubText } from '@/lib/protocol/stub-text';
 import type { ContextSample } from '@/lib/run-view/context-view-state';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { findTurn } from '@/lib/client/run-view/selectors';

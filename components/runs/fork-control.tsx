@@ -2,7 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { VendorSchema, modelsOf, type Vendor } from '@/lib/protocol';
+import type { Vendor } from '@/lib/protocol';
+import { VendorSchema } from '@/lib/protocol/config';
+import { modelsOf } from '@/lib/protocol/models';
 import { ApiError } from '@/lib/client/api/client';
 import { ENDPOINT_VENDORS, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
 import { forkTarget } from '@/lib/client/forms/fork-target';

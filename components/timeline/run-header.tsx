@@ -1,6 +1,8 @@
 'use client';
 
-import { cacheHitRate, isPriced, type RunTotals } from '@/lib/protocol';
+import type { RunTotals } from '@/lib/protocol';
+import { cacheHitRate } from '@/lib/protocol/run-totals';
+import { isPriced } from '@/lib/protocol/models';
 import { cacheSavingLabel, formatPercent, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { liveStatusReason } from '@/lib/client/explain/live-status-reason';

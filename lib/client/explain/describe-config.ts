@@ -1,4 +1,6 @@
-import { toolFaultLabel, VENDOR_DEFAULTS, type RunConfig } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol';
+import { toolFaultLabel } from '@/lib/protocol/faults';
+import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
 import { FAULT_TOGGLES } from '../forms/fault-catalog';
 import { timeScaleLabel } from '@/lib/run-view/format';
 

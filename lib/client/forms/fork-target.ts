@@ -1,4 +1,7 @@
-import { VENDOR_DEFAULTS, VendorSchema, isSimulated, type RunConfig, type Vendor } from '@/lib/protocol';
+import type { RunConfig, Vendor } from '@/lib/protocol';
+import { VENDOR_DEFAULTS } from '@/lib/protocol/models';
+import { VendorSchema } from '@/lib/protocol/config';
+import { isSimulated } from '@/lib/protocol/vendors';
 import type { TurnView } from '@/lib/run-view/run-view-state';
 
 /** Where a fork goes, worked out in the dialog the way the server plans it (lib/runtime/plan-fork.ts). */

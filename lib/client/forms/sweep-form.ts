@@ -1,10 +1,5 @@
-import {
-  PRESET_LABELS,
-  type CreateSweepRequestInput,
-  type PresetId,
-  type SweepMechanism,
-  type SweepVendor,
-} from '@/lib/protocol';
+import type { CreateSweepRequestInput, PresetId, SweepMechanism, SweepVendor } from '@/lib/protocol';
+import { PRESET_LABELS } from '@/lib/protocol/presets';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
 /** What the sweep form holds: choices a person ticks, turned into a grid on submit. */
