@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -18,6 +20,9 @@ const LAYER_RANK = {
   // The mechanism vocabulary (table, glossary, defaults in words): below lessons, which teach it.
   mechanisms: 0.5,
   lessons: 1,
+  // The run view's pure fold and the why lines it checks: what the browser draws, the server sends for a
+  // finished run and the fault matrix holds to the events; above the vocabulary, below all three.
+  'run-view': 1.5,
   store: 2,
   // One run's metrics from its log (MetricsFold): read by sweeps and compare alike.
   metrics: 2,
@@ -84,7 +89,62 @@ const serverLib = [
 ];
 const tests = ['**/*.test.ts', '**/*.test.tsx', '**/*.testkit.ts', '**/fixtures/**', 'lib/testing/**'];
 
-/** One rule set for static and dynamic imports: `import(...)` is held to the same patterns. */
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A relative specifier as the alias names it — `../runtime/run-log` from lib/engine/x.ts is
+ * `@/lib/runtime/run-log` — so a relative import is ranked like an aliased one. Anything that
+ * leaves the repo, or is not relative, is returned as written.
+ */
+function aliasOf(specifier, filename) {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return specifier;
+  const target = path.relative(ROOT, path.resolve(path.dirname(filename), specifier));
+  return target.startsWith('..') || path.isAbsolute(target)
+    ? specifier
+    : `@/${target.split(path.sep).join('/')}`;
+}
+
+/**
+ * The restricted patterns applied to relative imports, each resolved to its alias first
+ * (no-restricted-imports compares the text as written, so `../runtime/run-log` would pass it).
+ * Static imports, re-exports and `import()` alike.
+ */
+const relativeImports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Relative imports are held to the same room rules as @/ imports.' },
+    schema: [{ type: 'array', items: { type: 'object' } }],
+  },
+  create(context) {
+    const rules = (context.options[0] ?? []).map(({ regex, message }) => ({
+      re: new RegExp(regex),
+      message,
+    }));
+    const check = (source) => {
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const alias = aliasOf(source.value, context.filename);
+      if (alias === source.value) return;
+      const hit = rules.find(({ re }) => re.test(alias));
+      if (hit) context.report({ node: source, message: `'${source.value}' is ${alias}: ${hit.message}` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+const layersPlugin = { rules: { 'relative-imports': relativeImports } };
+
+const noVitest = {
+  name: 'vitest',
+  message: 'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.',
+};
+/** Code that runs in the browser: the views, the browser's lib and the run view's fold below it. */
+const browser = ['components/**/*.{ts,tsx}', 'lib/client/**/*.{ts,tsx}', 'lib/run-view/**/*.{ts,tsx}'];
+
+/** One rule set for static, dynamic and relative imports: `import(...)` and `../room/x` are held to the same patterns. */
 function restrict(patterns) {
   const sources = patterns.flatMap((p) => p.group.map((g) => ({ g, message: p.message })));
   const toRegex = (g) => `^${g.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`;
@@ -97,6 +157,7 @@ function restrict(patterns) {
         message: `import(): ${message}`,
       })),
     ],
+    'layers/relative-imports': ['error', sources.map(({ g, message }) => ({ regex: toRegex(g), message }))],
   };
 }
 
@@ -116,17 +177,29 @@ function layerRules() {
         group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
         message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.`,
       });
+    if (room === 'store')
+      patterns.push({
+        group: ['@/lib/lessons', '@/lib/lessons/*'],
+        message:
+          'The store reads no lesson wording: what it lists comes from lib/protocol and lib/mechanisms.',
+      });
     if (room === 'client')
       patterns.push({
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
         message: 'Browser code reaches the server only through lib/client and HTTP.',
       });
-    configs.push({ files: [`lib/${room}/**/*.{ts,tsx,mjs}`], ignores: tests, rules: restrict(patterns) });
+    configs.push({
+      files: [`lib/${room}/**/*.{ts,tsx,mjs}`],
+      ignores: tests,
+      plugins: { layers: layersPlugin },
+      rules: restrict(patterns),
+    });
   }
   configs.push({
     // The browser reaches the server only through lib/client and HTTP.
     files: ['components/**/*.{ts,tsx}'],
     ignores: tests,
+    plugins: { layers: layersPlugin },
     rules: restrict([
       {
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
@@ -166,15 +239,23 @@ export default tseslint.config(
     // Test support is named for what it is: only tests, *.testkit.ts helpers, fixtures and lib/testing import vitest.
     files: ['**/*.{ts,tsx}'],
     ignores: tests,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVitest] }] },
+  },
+  {
+    // Browser code takes a value from lib/protocol by its module's path: the index loads every schema (types are free).
+    files: browser,
+    ignores: tests,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [
+            noVitest,
             {
-              name: 'vitest',
+              name: '@/lib/protocol',
+              allowTypeImports: true,
               message:
-                'Production code never imports vitest: test helpers live in *.testkit.ts files or lib/testing.',
+                "Browser code imports a value from lib/protocol by path (e.g. '@/lib/protocol/models'), never through the index, which loads every schema.",
             },
           ],
         },

@@ -3,7 +3,7 @@
 import { useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api/client';
 import { cassetteUrl, useCassettes, useImportCassette } from '@/lib/client/api/cassettes';
-import { formatBytes } from '@/lib/client/format';
+import { formatBytes } from '@/lib/run-view/format';
 import { missingConfigText } from '@/lib/protocol/cassette';
 
 /** The cassettes a run can replay: shipped, saved from runs, imported; each downloadable. */

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { compareUrl } from '@/lib/client/api/compare';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRuns } from '@/lib/client/api/runs';
 import { usePopover } from '@/lib/client/hooks/use-popover';
 import { Button } from '@/components/ui/button';

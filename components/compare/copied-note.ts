@@ -1,4 +1,4 @@
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd } from '@/lib/run-view/format';
 import type { CopiedPart, TotalsDiffRow } from '@/lib/protocol/http/compare';
 
 /**

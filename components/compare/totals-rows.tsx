@@ -1,4 +1,4 @@
-import { formatMs, formatTokens, formatUsd, formatUsdApart } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd, formatUsdApart } from '@/lib/run-view/format';
 import type { CopiedPart, TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { copiedNote } from './copied-note';
 

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatMs, truncateText } from '@/lib/client/format';
+import { formatMs, truncateText } from '@/lib/run-view/format';
 import type { AlignedTurn, TurnSide } from '@/lib/protocol/http/compare';
 
 /** Turn n of both runs, each side's card condensed: what was said, tool calls, recovery, time. */

@@ -1,6 +1,6 @@
 'use client';
 
-import type { BreakerView } from '@/lib/client/run-view/context-view-state';
+import type { BreakerView } from '@/lib/run-view/context-view-state';
 import { breakerLampState } from '@/lib/client/run-view/breaker-lamp-state';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';

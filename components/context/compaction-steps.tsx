@@ -1,6 +1,6 @@
 'use client';
 
-import type { CompactionView } from '@/lib/client/run-view/context-view-state';
+import type { CompactionView } from '@/lib/run-view/context-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { WhyLine } from '@/components/explain/why-line';

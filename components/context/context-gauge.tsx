@@ -1,6 +1,6 @@
 'use client';
 
-import type { CompactionView, ContextSample } from '@/lib/client/run-view/context-view-state';
+import type { CompactionView, ContextSample } from '@/lib/run-view/context-view-state';
 
 const H = 84;
 const BAR = 10;

@@ -1,6 +1,6 @@
 'use client';
 
-import type { CompactionView, OverflowView } from '@/lib/client/run-view/context-view-state';
+import type { CompactionView, OverflowView } from '@/lib/run-view/context-view-state';
 import { tokens } from './context-gauge';
 
 const RUNGS: ReadonlyArray<{ step: CompactionView['step']; label: string }> = [

@@ -1,11 +1,11 @@
 'use client';
 
 import type { SentMessage } from '@/lib/protocol';
-import { stubText } from '@/lib/protocol';
-import type { ContextSample } from '@/lib/client/run-view/context-view-state';
+import { stubText } from '@/lib/protocol/stub-text';
+import type { ContextSample } from '@/lib/run-view/context-view-state';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { findTurn } from '@/lib/client/run-view/selectors';
-import type { TurnView } from '@/lib/client/run-view/run-view-state';
+import type { TurnView } from '@/lib/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { tokens } from './context-gauge';

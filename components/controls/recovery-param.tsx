@@ -1,7 +1,7 @@
 'use client';
 
 import type { RecoveryField } from '@/lib/client/forms/recovery-fields';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { INPUT } from './field';
 
 type Value = string | number | boolean;

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { explainEvent, explainedSteps } from '@/lib/client/explain/explain-event';
+import { explainEvent, explainedSteps } from '@/lib/run-view/explain/explain-event';
 import type { RunEvent } from '@/lib/protocol';
 import { glossaryEntry, glossaryHref, lessonHref } from '@/lib/mechanisms/glossary';
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { explainEvent, isExplained } from '@/lib/client/explain/explain-event';
+import { explainEvent, isExplained } from '@/lib/run-view/explain/explain-event';
 import { useLogEvent } from '@/lib/client/hooks/use-log-event';
 import Link from 'next/link';
 import { glossaryEntry, lessonHref } from '@/lib/mechanisms/glossary';

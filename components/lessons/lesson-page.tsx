@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
 import { api, ApiError } from '@/lib/client/api/client';
-import { timeScaleLabel } from '@/lib/client/format';
+import { timeScaleLabel } from '@/lib/run-view/format';
 import { lessonBySlug, lessonRunConfig, type Lesson } from '@/lib/lessons';
 import { resolveRecovery } from '@/lib/protocol/presets';
 import { DEFAULT_PRESET } from '@/lib/protocol/preset-ids';

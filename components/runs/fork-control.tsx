@@ -2,7 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { VendorSchema, modelsOf, needsBaseUrl, type Vendor } from '@/lib/protocol';
+import type { Vendor } from '@/lib/protocol';
+import { VendorSchema } from '@/lib/protocol/config';
+import { modelsOf } from '@/lib/protocol/models';
+import { needsBaseUrl } from '@/lib/protocol/vendors';
 import { ApiError } from '@/lib/client/api/client';
 import { endpointVendors, type EndpointVendor } from '@/lib/client/forms/endpoint-form';
 import { forkTarget } from '@/lib/client/forms/fork-target';

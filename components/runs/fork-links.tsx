@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { formatUsd } from '@/lib/client/format';
+import { formatUsd } from '@/lib/run-view/format';
 import { useForks } from '@/lib/client/api/runs';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 

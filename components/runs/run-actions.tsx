@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol';
+import { isPlaceholderConfig } from '@/lib/protocol/imported-config';
 import { ApiError } from '@/lib/client/api/client';
 import { formFromConfig } from '@/lib/client/forms/form-from-config';
 import { formToSearch } from '@/lib/client/forms/form-url';

@@ -1,6 +1,7 @@
 'use client';
 
-import { isPlaceholderConfig, type RunConfig } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol';
+import { isPlaceholderConfig } from '@/lib/protocol/imported-config';
 import { describeConfig } from '@/lib/client/explain/describe-config';
 import { CopyButton } from '@/components/ui/copy-button';
 import { JsonView } from '@/components/ui/json-view';

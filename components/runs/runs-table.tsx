@@ -13,7 +13,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { countOf, formatMs, formatUsd } from '@/lib/client/format';
+import { countOf, formatMs, formatUsd } from '@/lib/run-view/format';
 import { useRuns } from '@/lib/client/api/runs';
 import {
   formatDate,

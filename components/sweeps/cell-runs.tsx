@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { compareUrl } from '@/lib/client/api/compare';
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { sweepCounterparts } from '@/lib/client/tables/sweep-counterparts';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';
 import { Pill } from '@/components/ui/pill';

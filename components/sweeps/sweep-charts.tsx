@@ -14,7 +14,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatMs, formatUsd } from '@/lib/client/format';
+import { formatMs, formatUsd } from '@/lib/run-view/format';
 import { seriesColour, seriesShape } from '@/lib/client/marks/mark-palette';
 import { rowLabel } from '@/lib/client/tables/sweep-columns';
 import type { SweepRow, SweepRunMetrics } from '@/lib/protocol';

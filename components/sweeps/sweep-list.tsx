@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useSweeps } from '@/lib/client/api/sweep-queries';
 import { Pill } from '@/components/ui/pill';
 import { SWEEP_TONE } from './sweep-tone';

@@ -1,4 +1,4 @@
-import { formatMs, formatUsd } from '@/lib/client/format';
+import { formatMs, formatUsd } from '@/lib/run-view/format';
 import type { SweepFrame } from '@/lib/client/api/sweeps';
 
 /** A queued sweep's line: the sweep it waits for and its place, as the server sent them. */

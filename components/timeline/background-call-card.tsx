@@ -1,8 +1,8 @@
 'use client';
 
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd } from '@/lib/run-view/format';
 import type { BackgroundCallView } from '@/lib/client/run-view/group-background-calls';
-import type { AttemptView } from '@/lib/client/run-view/run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 import { Pill } from '@/components/ui/pill';
 import { RecoveryLadder } from './recovery-ladder';
 

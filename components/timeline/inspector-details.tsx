@@ -1,5 +1,5 @@
-import { errorCause, formatMs, formatTokens } from '@/lib/client/format';
-import type { AttemptView, MarkerView, ToolCallView, TurnView } from '@/lib/client/run-view/run-view-state';
+import { errorCause, formatMs, formatTokens } from '@/lib/run-view/format';
+import type { AttemptView, MarkerView, ToolCallView, TurnView } from '@/lib/run-view/run-view-state';
 import { JsonView } from '@/components/ui/json-view';
 import { LongText } from '@/components/ui/long-text';
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
-import { formatTokens } from '@/lib/client/format';
-import type { OutputStepView } from '@/lib/client/run-view/run-view-state';
+import { formatTokens } from '@/lib/run-view/format';
+import type { OutputStepView } from '@/lib/run-view/run-view-state';
 import { Pill } from '@/components/ui/pill';
 import type { Tone } from '@/components/ui/tone';
 import { WhyLine } from '@/components/explain/why-line';

@@ -1,6 +1,6 @@
-import { categoryLabel, formatMs } from '@/lib/client/format';
+import { categoryLabel, formatMs } from '@/lib/run-view/format';
 import { ladderErrorNote } from '@/lib/client/explain/ladder-error-note';
-import type { AttemptView } from '@/lib/client/run-view/run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 import { WhyLine } from '@/components/explain/why-line';
 import { RetryWait } from './retry-wait';
 import { TONE_PILL, outcomeTone } from '@/components/ui/tone';

@@ -1,7 +1,7 @@
 'use client';
 
-import { formatMs } from '@/lib/client/format';
-import type { RetryView } from '@/lib/client/run-view/run-view-state';
+import { formatMs } from '@/lib/run-view/format';
+import type { RetryView } from '@/lib/run-view/run-view-state';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 

@@ -1,7 +1,7 @@
 'use client';
 
-import { formatMs, formatUsd } from '@/lib/client/format';
-import { requestSplitLabel } from '@/lib/client/run-view/request-counts';
+import { formatMs, formatUsd } from '@/lib/run-view/format';
+import { requestSplitLabel } from '@/lib/run-view/request-counts';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Stat } from '@/components/ui/stat';

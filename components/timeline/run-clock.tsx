@@ -1,6 +1,6 @@
 'use client';
 
-import { formatClock, timeScaleLabel } from '@/lib/client/format';
+import { formatClock, timeScaleLabel } from '@/lib/run-view/format';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Stat } from '@/components/ui/stat';

@@ -1,12 +1,14 @@
 'use client';
 
-import { cacheHitRate, isPriced, type RunTotals } from '@/lib/protocol';
-import { cacheSavingLabel, formatPercent, formatTokens, formatUsd } from '@/lib/client/format';
+import type { RunTotals } from '@/lib/protocol';
+import { cacheHitRate } from '@/lib/protocol/run-totals';
+import { isPriced } from '@/lib/protocol/models';
+import { cacheSavingLabel, formatPercent, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { liveStatusReason } from '@/lib/client/explain/live-status-reason';
-import { openAttempt } from '@/lib/client/run-view/reduce-run-event';
-import { statusWord } from '@/lib/client/run-view/run-view-state';
-import { latestAttempt } from '@/lib/client/run-view/turn-updates';
+import { openAttempt } from '@/lib/run-view/reduce-run-event';
+import { statusWord } from '@/lib/run-view/run-view-state';
+import { latestAttempt } from '@/lib/run-view/turn-updates';
 import { MODEL_TITLE_NOTE } from '@/lib/client/tables/runs-columns';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 import { vendorStatLabel } from '@/lib/client/explain/vendor-stat-label';

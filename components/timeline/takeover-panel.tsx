@@ -1,9 +1,9 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { SwapView } from '@/lib/client/run-view/fold-takeover';
-import { formatMs } from '@/lib/client/format';
-import { explainTakeoverOutcome } from '@/lib/client/explain/explain-swap-step';
+import type { SwapView } from '@/lib/run-view/fold-takeover';
+import { formatMs } from '@/lib/run-view/format';
+import { explainTakeoverOutcome } from '@/lib/run-view/explain/explain-swap-step';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { JsonView } from '@/components/ui/json-view';
 import { Pill } from '@/components/ui/pill';

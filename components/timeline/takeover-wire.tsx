@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import type { SentBody } from '@/lib/protocol';
-import { countOf } from '@/lib/client/format';
+import { countOf } from '@/lib/run-view/format';
 import { curlFor, noCurlReason } from '@/lib/client/wire/curl';
 import { CopyButton } from '@/components/ui/copy-button';
 import { lineDiff } from '@/lib/client/wire/line-diff';

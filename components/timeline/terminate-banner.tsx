@@ -1,8 +1,8 @@
 'use client';
 
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
-import { statusWord } from '@/lib/client/run-view/run-view-state';
+import { statusWord } from '@/lib/run-view/run-view-state';
 import { TONE_PILL, statusTone } from '@/components/ui/tone';
 import { VerdictPill } from '@/components/ui/verdict-pill';
 import { WhyLine } from '@/components/explain/why-line';

@@ -1,8 +1,8 @@
 'use client';
 
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
-import type { DanglingView, ToolBatchView, ToolCallView } from '@/lib/client/run-view/run-view-state';
+import type { DanglingView, ToolBatchView, ToolCallView } from '@/lib/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { toolTone } from '@/components/ui/tone';

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { memo, useCallback } from 'react';
-import { formatMs, formatTokens, formatUsd } from '@/lib/client/format';
+import { formatMs, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
-import type { AttemptView, ToolCallView } from '@/lib/client/run-view/run-view-state';
+import type { AttemptView, ToolCallView } from '@/lib/run-view/run-view-state';
 import { selectTurn } from '@/lib/client/run-view/selectors';
 import { runTurnHref } from '@/lib/client/hooks/use-turn-from-url';
 import { Pill } from '@/components/ui/pill';

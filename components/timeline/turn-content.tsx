@@ -1,9 +1,9 @@
 import type { Part } from '@/lib/protocol';
-import type { ToolCallView, TurnView } from '@/lib/client/run-view/run-view-state';
+import type { ToolCallView, TurnView } from '@/lib/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 
 import { Pill } from '@/components/ui/pill';
-import { batchOf, danglingOf } from '@/lib/client/run-view/fold-turn-events';
+import { batchOf, danglingOf } from '@/lib/run-view/fold-turn-events';
 import { ToolCallItem } from './tool-call-item';
 
 /** A turn's text longer than this is shown to here, with a toggle for the rest. */

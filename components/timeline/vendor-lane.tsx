@@ -1,6 +1,6 @@
 'use client';
 
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { parseVendorLane, selectVendorLane } from '@/lib/client/run-view/vendor-lane';
 import { pct, pctWidth } from './waterfall-scale';

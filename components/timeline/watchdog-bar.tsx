@@ -1,7 +1,7 @@
 'use client';
 
-import { formatMs, keepaliveLabel } from '@/lib/client/format';
-import { openAttempt } from '@/lib/client/run-view/reduce-run-event';
+import { formatMs, keepaliveLabel } from '@/lib/run-view/format';
+import { openAttempt } from '@/lib/run-view/reduce-run-event';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 

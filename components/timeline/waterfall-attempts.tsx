@@ -1,10 +1,10 @@
 'use client';
 
 import { memo } from 'react';
-import { errorCause, formatMs } from '@/lib/client/format';
-import type { AttemptView } from '@/lib/client/run-view/run-view-state';
+import { errorCause, formatMs } from '@/lib/run-view/format';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 import { TONE_BAR, TONE_BORDER, TONE_TEXT, outcomeTone } from '@/components/ui/tone';
-import { keepaliveLabel } from '@/lib/client/format';
+import { keepaliveLabel } from '@/lib/run-view/format';
 import { pct, pctWidth } from './waterfall-scale';
 
 function attemptTitle(a: AttemptView): string {

@@ -2,9 +2,9 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { clusterMarkers, type MarkerCluster } from '@/lib/client/run-view/cluster-markers';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
-import type { MarkerView } from '@/lib/client/run-view/run-view-state';
+import type { MarkerView } from '@/lib/run-view/run-view-state';
 import type { TimeWindow } from '@/lib/client/run-view/time-window';
 
 export const MARKER_TONE = {

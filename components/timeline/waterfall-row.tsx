@@ -1,11 +1,11 @@
 'use client';
 
 import { memo, useCallback } from 'react';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
-import type { AttemptView } from '@/lib/client/run-view/run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 import { selectTurn, type WaterfallRowSpec } from '@/lib/client/run-view/selectors';
-import { batchOf } from '@/lib/client/run-view/fold-turn-events';
+import { batchOf } from '@/lib/run-view/fold-turn-events';
 import { TONE_BAR, TONE_TEXT, toolTone } from '@/components/ui/tone';
 import { AttemptBar } from './waterfall-attempts';
 import { pct, pctWidth } from './waterfall-scale';

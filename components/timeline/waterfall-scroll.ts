@@ -1,4 +1,4 @@
-import { countOf } from '@/lib/client/format';
+import { countOf } from '@/lib/run-view/format';
 
 /** The waterfall's rows box is this tall (Tailwind max-h-64); past it, rows scroll inside it. */
 export const ROWS_VIEWPORT_PX = 256;

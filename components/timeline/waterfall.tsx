@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { formatMs } from '@/lib/client/format';
+import { formatMs } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { useRunClock } from '@/lib/client/hooks/use-run-clock';
 import {

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, RunStatus, ToolCallViewStatus } from '@/lib/client/run-view/run-view-state';
+import type { AttemptOutcome, RunStatus, ToolCallViewStatus } from '@/lib/run-view/run-view-state';
 
 /** One accent per meaning, used the same way everywhere. */
 export type Tone = 'neutral' | 'run' | 'wait' | 'fail' | 'ok' | 'compact' | 'takeover';

@@ -1,5 +1,5 @@
 import type { TaskVerdict } from '@/lib/protocol';
-import { VERDICT_TONE, VERDICT_WORDS, type HiddenTestsNote } from '@/lib/client/explain/describe-verdict';
+import { VERDICT_TONE, VERDICT_WORDS, type HiddenTestsNote } from '@/lib/run-view/explain/describe-verdict';
 import { Pill } from './pill';
 
 /**

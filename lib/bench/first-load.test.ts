@@ -52,6 +52,6 @@ describe("the playground's first load", () => {
       ),
     ).toEqual([]);
     // The fold (the reducer with the event check) comes with a run's events, not with the page.
-    expect(modules.filter((m) => m.includes('lib/client/run-view/reduce-run-event'))).toEqual([]);
+    expect(modules.filter((m) => m.includes('lib/run-view/reduce-run-event'))).toEqual([]);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { REDACTED, reversedKey, secretsToSeek } from '@/lib/protocol/secret-rule';
+import { REDACTED, spelledKeys } from '@/lib/protocol/secret-rule';
 
 /** The shortest piece of a key that a recording looks for on its own. */
 export const MIN_PIECE = 8;
@@ -18,7 +18,7 @@ export const MIN_PIECE = 8;
  * that runs past the name is still removed, name and all.
  */
 export function redactPieces(text: string, secrets: readonly string[], keep: readonly string[] = []): string {
-  const keys = secretsToSeek(secrets).flatMap((key) => [key, reversedKey(key)]);
+  const keys = spelledKeys(secrets);
   if (keys.length === 0 || text.length < MIN_PIECE) return text;
   const grams = new Map<string, Array<[key: string, at: number]>>();
   for (const key of keys) {

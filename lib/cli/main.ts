@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import { vendorDefaults, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
@@ -89,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(
     `\n${last.complete ? 'completed' : 'incomplete'}: ${last.reason}${last.message ? ` (${last.message})` : ''}\n` +
-      `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${(last.ts / 1000).toFixed(1)} s run time` +
+      `  ${turns} model call${turns === 1 ? '' : 's'} · ${last.input_tokens} input + ${last.output_tokens} output tokens · $${last.usd_so_far.toFixed(4)} · ${formatMs(last.ts)} run time` +
       verdict +
       (options.out ? `\n  trace written to ${options.out}` : '') +
       (options.otelOut ? `\n  OTLP/JSON written to ${options.otelOut}` : '') +

@@ -1,4 +1,5 @@
 import type { RunEvent } from '@/lib/protocol';
+import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 
 /** One readable line for the events a person follows in a terminal; undefined for the rest. */
@@ -20,11 +21,11 @@ export function describeEvent(event: RunEvent): string | undefined {
     case 'model_error':
       return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
     case 'retry_scheduled':
-      return `${t}  #${event.iteration}   ${event.rung.replace('_', ' ')}: attempt ${event.next_attempt} of ${event.max_attempts} in ${(event.wait_ms / 1000).toFixed(1)} s (${event.reason})`;
+      return `${t}  #${event.iteration}   ${event.rung.replace('_', ' ')}: attempt ${event.next_attempt} of ${event.max_attempts} in ${formatMs(event.wait_ms)} (${event.reason})`;
     case 'retry_declined':
       return `${t}  #${event.iteration}   ${event.why}`;
     case 'watchdog_fired':
-      return `${t}  #${event.iteration}   watchdog fired after ${(event.window_ms / 1000).toFixed(0)} s idle: ${event.outcome}`;
+      return `${t}  #${event.iteration}   watchdog fired after ${formatMs(event.window_ms)} idle: ${event.outcome}`;
     case 'fallback':
       return `${t}  #${event.iteration}   fallback ${event.from_model} → ${event.to_model} (${event.reason})`;
     case 'output_recovery':

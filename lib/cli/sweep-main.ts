@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { formatMs } from '@/lib/protocol/format-duration';
 import {
   createSqliteCassetteStore,
   createSqlitePromptSetStore,
@@ -74,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     const sweep = sweepStore.getSweep(sweepId)!.summary;
     console.log(`\n${formatTable(outcome.rows)}\n`);
     console.log(
-      `${sweep.status}: ${sweep.done} of ${sweep.total} runs in ${(sweep.elapsed_ms / 1000).toFixed(1)} s on ${runner.describe}` +
+      `${sweep.status}: ${sweep.done} of ${sweep.total} runs in ${formatMs(sweep.elapsed_ms)} on ${runner.describe}` +
         `${outcome.message ? `\n  ${outcome.message}` : ''}\n  sweep ${sweepId} (best value per column marked *)`,
     );
     if (options.out) {

@@ -3,7 +3,8 @@
  * with LOOP_LAB_BENCH_DIAGNOSTICS=1 (the load bench starts `next start` so): how late each stream
  * watchdog fired after its deadline, in wall milliseconds. Never part of a run's events, never
  * shown by the app; read only through GET /api/bench-diagnostics, which exists only then. On
- * globalThis so the engine and every route bundle of one process share one list.
+ * globalThis so every route bundle of one server process shares one list; the engine never reads
+ * it: the server hands each run the probe (watchdogProbe) through its launch options.
  */
 interface BenchProbe {
   watchdogLateWallMs: number[];
@@ -20,4 +21,9 @@ export function benchProbe(): BenchProbe | undefined {
 export function enableBenchProbe(): BenchProbe {
   globalForProbe.__loopLabBenchProbe ??= { watchdogLateWallMs: [] };
   return globalForProbe.__loopLabBenchProbe;
+}
+
+/** The probe as a run's engine takes it (EngineDeps.probe): each watchdog's lateness goes on the list. */
+export function watchdogProbe(probe: BenchProbe): { watchdogFiredLate(wallMs: number): void } {
+  return { watchdogFiredLate: (wallMs) => probe.watchdogLateWallMs.push(wallMs) };
 }

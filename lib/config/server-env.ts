@@ -65,6 +65,8 @@ const SCHEMA = z.object({
  * thread that routes, stores and streams, so a busy request path cannot make a run's timers late.
  */
 export const DEFAULT_RUN_THREADS = 2;
+/** How long a run may go unwatched before it is abandoned, when LOOP_LAB_UNWATCHED_MS is unset: one minute. */
+export const DEFAULT_UNWATCHED_MS = 60_000;
 
 /** The variables this module reads, by name. */
 export const SERVER_ENV_VARS = Object.keys(SCHEMA.shape) as readonly (keyof typeof SCHEMA.shape)[];
@@ -112,7 +114,7 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
   return {
     dataDir: env.LOOP_LAB_DATA_DIR,
     root: env.LOOP_LAB_ROOT,
-    unwatchedMs: env.LOOP_LAB_UNWATCHED_MS ?? 60_000,
+    unwatchedMs: env.LOOP_LAB_UNWATCHED_MS ?? DEFAULT_UNWATCHED_MS,
     redisUrl: env.LOOP_LAB_REDIS_URL,
     workerRatePerMin: env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0,
     sandboxNetns: env.LOOP_LAB_SANDBOX_NETNS !== 'off',

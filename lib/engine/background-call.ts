@@ -77,6 +77,7 @@ export async function backgroundCall(options: BackgroundCallOptions): Promise<Ca
           iteration,
           attempt,
           watchdogMs,
+          probe: options.probe,
         });
         if (outcome.kind === 'complete') {
           return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };

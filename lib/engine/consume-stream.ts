@@ -82,7 +82,12 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
   const watchdog =
     options.watchdogMs === undefined
       ? undefined
-      : new IdleWatchdog({ clock, windowMs: options.watchdogMs, onFire: (error) => controller.abort(error) });
+      : new IdleWatchdog({
+          clock,
+          windowMs: options.watchdogMs,
+          onFire: (error) => controller.abort(error),
+          probe: options.probe,
+        });
 
   // Deltas are coalesced per block for up to DELTA_WINDOW_MS of run time: the log, the SSE
   // stream and the browser get a handful of events a second per block instead of one per

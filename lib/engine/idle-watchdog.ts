@@ -1,12 +1,13 @@
-import { RealClock, type Clock } from '@/lib/clock';
-import { benchProbe } from '@/lib/clock/bench-probe';
+import type { Clock } from '@/lib/clock';
+import { formatMs } from '@/lib/protocol/format-duration';
+import type { EngineProbe } from './engine-deps';
 
 /** The reason a request is aborted with when its stream goes quiet. */
 export class StreamIdleTimeout extends Error {
   override readonly name = 'TimeoutError';
   constructor(readonly windowMs: number) {
     super(
-      `stream idle timeout: no stream event for ${(windowMs / 1000).toFixed(1)} s, the connection may have stalled silently`,
+      `stream idle timeout: no stream event for ${formatMs(windowMs)}, the connection may have stalled silently`,
     );
   }
 }
@@ -23,7 +24,13 @@ export class IdleWatchdog {
   private fired = false;
 
   constructor(
-    private readonly options: { clock: Clock; windowMs: number; onFire: (error: StreamIdleTimeout) => void },
+    private readonly options: {
+      clock: Clock;
+      windowMs: number;
+      onFire: (error: StreamIdleTimeout) => void;
+      /** Told how late each firing was, in wall ms, on the real clock (a benchmark's; see EngineProbe). */
+      probe?: EngineProbe | undefined;
+    },
   ) {
     this.last = options.clock.now();
     this.cancel = options.clock.setTimer(options.windowMs, this.check);
@@ -52,8 +59,8 @@ export class IdleWatchdog {
       return;
     }
     this.fired = true;
-    // How late it fired, in wall ms, for the load bench only (see bench-probe).
-    if (clock instanceof RealClock) benchProbe()?.watchdogLateWallMs.push(-remaining * clock.timeScale);
+    // How late it fired, in wall ms, for a benchmark's probe only.
+    if (clock.kind === 'real') this.options.probe?.watchdogFiredLate(-remaining * clock.timeScale);
     this.options.onFire(new StreamIdleTimeout(windowMs));
   };
 }

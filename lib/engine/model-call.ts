@@ -105,6 +105,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       iteration,
       attempt,
       watchdogMs,
+      probe: options.probe,
     });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;

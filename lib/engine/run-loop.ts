@@ -169,6 +169,7 @@ async function iterate(
     random: options.random,
     emit,
     signal,
+    probe: options.probe,
     system: options.system,
     tools: options.tools,
     recordBackground: (result, iteration, purpose) =>
@@ -227,6 +228,7 @@ async function iterate(
           random: options.random,
           emit,
           signal,
+          probe: options.probe,
           iteration,
           overflowHandled: context.handlesOverflow,
           rebind: (target) => options.rebind?.({ ...target, iteration }),
@@ -307,6 +309,7 @@ async function titleRun({
     random: options.random,
     emit: options.emit,
     signal: options.signal,
+    probe: options.probe,
     iteration,
     purpose: 'title',
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '@/lib/compare/compare-runs';
 import { firstDivergence } from '@/lib/compare/first-divergence';
-import { findContradictions } from '@/lib/client/explain/why-claims';
+import { findContradictions } from '@/lib/run-view/explain/why-claims';
 import { judgedBetter } from '@/lib/compare/totals-diff';
 import { MECHANISM_IDS, RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import { terminateOf } from '@/lib/testing/run-to-end';

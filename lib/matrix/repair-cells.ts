@@ -1,4 +1,4 @@
-import { findContradictions } from '@/lib/client/explain/why-claims';
+import { findContradictions } from '@/lib/run-view/explain/why-claims';
 import {
   resolveRecovery,
   type EventOf,

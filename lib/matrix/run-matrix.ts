@@ -5,7 +5,7 @@ import { matrixConfig } from './matrix-config';
 import { runGuarded } from './run-guarded';
 import { buildToolCells, runToolCell, type ToolCellResult } from './tool-cells';
 import { buildCacheCells, runCacheCell, type CacheCellResult } from './cache-cells';
-import { findContradictions, type Contradiction } from '@/lib/client/explain/why-claims';
+import { findContradictions, type Contradiction } from '@/lib/run-view/explain/why-claims';
 
 export interface CellResult {
   cell: RunnableCell;

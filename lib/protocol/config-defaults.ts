@@ -1,5 +1,9 @@
 /** A run config's defaults the page shows and sends, without a schema (config.ts's schemas default to them). */
 
+/** The turn budget's default: model turns (iterations) in one run. */
+export const DEFAULT_MAX_ITERATIONS = 30;
+/** The cost budget's default, in US dollars. */
+export const DEFAULT_MAX_COST_USD = 1;
 /** The run-time budget's default: 30 minutes of run clock, so even a stall with no watchdog ends. */
 export const DEFAULT_MAX_RUN_MS = 1_800_000;
 /** The attempt budget's default: model requests of any kind (foreground and background) in one run. */

@@ -3,11 +3,19 @@ import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { DEFAULT_PRESET } from './preset-ids';
 import { ReplayConfigSchema } from './replay';
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS, MAX_SCHEDULED_SWAPS } from './config-defaults';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_COST_USD,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_RUN_MS,
+  MAX_SCHEDULED_SWAPS,
+} from './config-defaults';
 import { isVendor, vendorIds } from './vendors';
 
 export {
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_COST_USD,
+  DEFAULT_MAX_ITERATIONS,
   DEFAULT_MAX_RUN_MS,
   DEFAULT_SYSTEM_PROMPT,
   MAX_SCHEDULED_SWAPS,
@@ -163,8 +171,8 @@ export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
 /** Every budget is finite: a run always ends, whatever the model, the faults and the recovery do. */
 export const BudgetsSchema = z
   .object({
-    maxIterations: z.number().int().min(1).max(500).default(30),
-    maxCostUsd: z.number().min(0).max(1000).default(1),
+    maxIterations: z.number().int().min(1).max(500).default(DEFAULT_MAX_ITERATIONS),
+    maxCostUsd: z.number().min(0).max(1000).default(DEFAULT_MAX_COST_USD),
     /** Run-clock milliseconds before the run is stopped (1 s to 24 h). */
     maxRunMs: z.number().int().min(1_000).max(86_400_000).default(DEFAULT_MAX_RUN_MS),
     /** Model request attempts before the run is stopped, foreground and background alike. */
@@ -230,8 +238,8 @@ export const RunConfigSchema = z
     /** Output cap per model call; empty: the preset's (`recovery.output.maxTokens`: s11 8,000, others 8,192). */
     maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX).optional(),
     budgets: BudgetsSchema.default({
-      maxIterations: 30,
-      maxCostUsd: 1,
+      maxIterations: DEFAULT_MAX_ITERATIONS,
+      maxCostUsd: DEFAULT_MAX_COST_USD,
       maxRunMs: DEFAULT_MAX_RUN_MS,
       maxAttempts: DEFAULT_MAX_ATTEMPTS,
     }),

@@ -53,6 +53,40 @@ export function reversedKey(key: string): string {
   return [...key].reverse().join('');
 }
 
+/**
+ * The spellings every redaction looks for, as is or split: each secret worth seeking
+ * (secretsToSeek) and the same secret written backwards, once each.
+ */
+export function spelledKeys(secrets: Iterable<string | undefined>): string[] {
+  return [...new Set(secretsToSeek(secrets).flatMap((key) => [key, reversedKey(key)]))];
+}
+
+/** Environment variables whose values are secrets even when no vendor reads them. */
+const SECRET_VAR = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_KEY|CLIENT_SECRET)$/;
+
+/** Whitespace and control characters: what splits a key that cannot be one header value. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const NOT_IN_A_HEADER = /[\s\x00-\x1f\x7f]+/;
+
+/**
+ * The secrets a run could leak: the key sent with its request and every key in the given
+ * environment — the vendors' own key variables (`keyVars`) and anything named like a key or
+ * token. A key with a line break or a space inside cannot travel as one header value; an error
+ * quoting where it broke would quote each part on its own, so each part is a secret too.
+ */
+export function secretsOf(options: {
+  apiKey?: string | undefined;
+  env: Record<string, string | undefined>;
+  keyVars: readonly string[];
+}): string[] {
+  const names = Object.keys(options.env).filter(
+    (name) => options.keyVars.includes(name) || SECRET_VAR.test(name),
+  );
+  const values = names.map((name) => options.env[name]);
+  const secrets = [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
+  return secrets.flatMap((s) => [s, ...s.split(NOT_IN_A_HEADER).filter((part) => part !== s)]);
+}
+
 /** True for a character a key is made of (a separator is any other). */
 export function isKeyChar(char: string): boolean {
   return KEY_CHAR.test(char);

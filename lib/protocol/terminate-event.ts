@@ -1,4 +1,4 @@
-import type { EventBody, EventOf, TerminateReason } from './events';
+import type { EventBody, EventOf, RunEvent, TerminateReason } from './events';
 import type { RunStatus } from './http/runs';
 import type { RunTotals } from './run-totals';
 
@@ -25,6 +25,21 @@ export function terminateEvent(options: {
     input_tokens: totals.inputTokens,
     output_tokens: totals.outputTokens,
   };
+}
+
+/**
+ * The terminate that closes a log its run log can no longer close: a run thread that died or a
+ * launch that threw (lib/run-threads), a run cut off by a server restart (lib/store), an
+ * imported log that ended without one. It follows `last`, the log's last event (undefined for
+ * an empty log): the next seq, at the same run time. Every other event's seq is the run log's
+ * (lib/runtime/run-log.ts); nothing else numbers one.
+ */
+export function terminateAfter(
+  last: Readonly<Pick<RunEvent, 'seq' | 'ts'>> | undefined,
+  options: Parameters<typeof terminateEvent>[0] & { runId: string },
+): EventOf<'terminate'> {
+  const { runId, ...terminate } = options;
+  return { run_id: runId, seq: (last?.seq ?? -1) + 1, ts: last?.ts ?? 0, ...terminateEvent(terminate) };
 }
 
 /**

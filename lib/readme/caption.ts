@@ -1,5 +1,5 @@
 import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
-import { countOf, formatTokens, formatUsd } from '@/lib/client/format';
+import { countOf, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { categoryLabel, PRESET_LABELS, RunConfigSchema } from '@/lib/protocol';
 import type { ReadmePicture } from './pictures';
 import type { FailedAttempt } from './run-facts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatTokens, formatUsd } from '@/lib/client/format';
+import { formatTokens, formatUsd } from '@/lib/run-view/format';
 import { FAULT_TOGGLES } from '@/lib/client/forms/fault-catalog';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { runToEnd } from '@/lib/testing/run-to-end';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
-import { formatTokens, formatUsd } from '@/lib/client/format';
+import { formatTokens, formatUsd } from '@/lib/run-view/format';
 import { RunConfigSchema, safeParseEvent, type RunEvent } from '@/lib/protocol';
 import { CreatedRunSchema, RunRecordSchema } from '@/lib/protocol/http';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@/lib/testing/chromium-launch';

@@ -1,9 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
 import {
   NO_TOTALS,
-  terminateEvent,
+  terminateAfter,
   type CassetteExchange,
   type RunEvent,
   type RunTotals,
@@ -13,8 +12,9 @@ import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
 import type { FromRunThread, ToRunThread } from './messages';
 
-// The load bench's opt-in figures, measured on this thread as on the main one.
-if (serverEnv().benchDiagnostics) enableBenchProbe();
+/** The load bench's opt-in figures, measured on this thread as on the main one and sent with the events. */
+const late: number[] | undefined = serverEnv().benchDiagnostics ? [] : undefined;
+const probe = late ? { watchdogFiredLate: (wallMs: number) => void late.push(wallMs) } : undefined;
 
 /**
  * A run thread (lib/run-threads/run-threads.ts): real-clock runs execute here, each with its
@@ -36,12 +36,12 @@ const send = (message: FromRunThread): void => port.postMessage(message);
 
 const flush = (): void => {
   scheduled = false;
-  const late = benchProbe()?.watchdogLateWallMs.splice(0);
-  if (outbox.size === 0 && exchangeOutbox.size === 0 && !late?.length) return;
+  const lateNow = late?.splice(0);
+  if (outbox.size === 0 && exchangeOutbox.size === 0 && !lateNow?.length) return;
   send({
     type: 'events',
     runs: [...outbox],
-    ...(late?.length ? { late } : {}),
+    ...(lateNow?.length ? { late: lateNow } : {}),
     ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
   });
   outbox = new Map();
@@ -85,6 +85,7 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
         ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) }
         : {}),
       onEvent: (event, totals) => emit(runId, event, totals),
+      probe,
     });
   } catch (error) {
     // As the registry does for a launch that throws in its own thread: the log still ends.
@@ -92,9 +93,15 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
     const last = lastOf.get(runId);
     lastOf.delete(runId);
     const totals = last?.totals ?? NO_TOTALS;
-    const end = terminateEvent({ reason: 'internal_error', complete: false, message, totals });
     // The terminate states the totals it ends on, as the run log's fold would take them.
-    emit(runId, { run_id: runId, seq: (last?.event.seq ?? -1) + 1, ts: last?.event.ts ?? 0, ...end }, totals);
+    const end = terminateAfter(last?.event, {
+      runId,
+      reason: 'internal_error',
+      complete: false,
+      message,
+      totals,
+    });
+    emit(runId, end, totals);
     flush();
     send({ type: 'done', runId });
     return;

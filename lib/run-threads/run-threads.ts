@@ -2,7 +2,7 @@ import { serverEnv } from '@/lib/config/server-env';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { benchProbe } from '@/lib/clock/bench-probe';
-import { NO_TOTALS, terminateEvent, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { NO_TOTALS, terminateAfter, type RunEvent, type RunTotals } from '@/lib/protocol';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { processEnv } from '@/lib/config/server-env';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
@@ -74,23 +74,18 @@ export function createRunThreads({
     pool.splice(pool.indexOf(thread), 1);
     if (thread.runs.size > 0)
       console.error(`[loop-lab] a run thread stopped with ${thread.runs.size} runs on it: ${why}`);
-    for (const run of thread.runs.values()) {
+    for (const [runId, run] of thread.runs) {
       // The thread took the run's own log with it: its end is written here, from what the thread sent.
       if (!run.ended) {
         const message = `the run thread stopped (${why}); the run ended with it`;
-        const end = terminateEvent({
-          reason: 'internal_error',
-          complete: false,
-          message,
-          totals: run.totals,
-        });
         run.onEvent(
-          {
-            run_id: run.last?.run_id ?? '',
-            seq: (run.last?.seq ?? -1) + 1,
-            ts: run.last?.ts ?? 0,
-            ...end,
-          } as RunEvent,
+          terminateAfter(run.last, {
+            runId,
+            reason: 'internal_error',
+            complete: false,
+            message,
+            totals: run.totals,
+          }),
           run.totals,
         );
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
-import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 function keepaliveRun(vendor: 'sim-anthropic' | 'sim-openai', intervalMs: number) {

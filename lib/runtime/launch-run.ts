@@ -100,6 +100,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       random: random.fork('engine'),
       emit: log.emit,
       signal: controls.signal,
+      probe: options.probe,
       judgeTask: bench.judge,
       takeCompactRequest: controls.takeCompactRequest,
       beforeRequest: controls.beforeRequest,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findContradictions } from '@/lib/client/explain/why-claims';
+import { findContradictions } from '@/lib/run-view/explain/why-claims';
 import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
-import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import type { RunConfigInput, ToolFault } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 

@@ -4,21 +4,15 @@ import {
   MAX_SEPARATORS,
   MIN_SECRET_LENGTH,
   REDACTED,
-  reversedKey,
+  secretsOf,
   secretsToSeek,
+  spelledKeys,
   spellsKeyFrom,
   splitKeyPattern,
   splitKeyTest,
 } from '@/lib/protocol/secret-rule';
 
 export { MIN_SECRET_LENGTH, REDACTED };
-
-/** Environment variables whose values are secrets even when no vendor reads them. */
-const SECRET_VAR = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_KEY|CLIENT_SECRET)$/;
-
-/** Whitespace and control characters: what splits a key that cannot be one header value. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-const NOT_IN_A_HEADER = /[\s\x00-\x1f\x7f]+/;
 
 /** Top-level fields that identify an event rather than describe it: never rewritten. */
 const STRUCTURAL = new Set(['event', 'run_id']);
@@ -40,20 +34,14 @@ export interface Redactor {
 
 /**
  * The secrets a run could leak: the key sent with its request and every key in the server's
- * environment (the vendors' own variables and anything named like a key or token).
+ * environment (the vendors' own variables and anything named like a key or token); the rule is
+ * lib/protocol/secret-rule.ts (secretsOf).
  */
 export function runSecrets(options: {
   apiKey?: string | undefined;
   env: Record<string, string | undefined>;
 }): string[] {
-  const names = Object.keys(options.env).filter(
-    (name) => envKeyVars().includes(name) || SECRET_VAR.test(name),
-  );
-  const values = names.map((name) => options.env[name]);
-  const secrets = [options.apiKey, ...values].filter((s): s is string => typeof s === 'string');
-  // A key with a line break or a space inside cannot travel as one header value; an error
-  // quoting where it broke would quote each part on its own, so each part is a secret too.
-  return secrets.flatMap((s) => [s, ...s.split(NOT_IN_A_HEADER).filter((part) => part !== s)]);
+  return secretsOf({ ...options, keyVars: envKeyVars() });
 }
 
 /**
@@ -69,7 +57,7 @@ export function runSecrets(options: {
 export function createRedactor(options: { secrets: Iterable<string | undefined> }): Redactor {
   const keys = secretsToSeek(options.secrets);
   // Each key forwards and backwards, as is or split; then its encodings, which are not split.
-  const spelled = [...new Set(keys.flatMap((key) => [key, reversedKey(key)]))];
+  const spelled = spelledKeys(keys);
   const forms = new Set<string>();
   for (const key of keys)
     for (const form of formsOf(key))

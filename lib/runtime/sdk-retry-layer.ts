@@ -1,6 +1,6 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
-import { parseRetryAfter } from '@/lib/engine/recovery';
+import { parseRetryAfter } from '@/lib/protocol/retry-after';
 import { formatMs, SDK_RETRIED_STATUSES } from '@/lib/protocol';
 
 /** The Stainless SDKs' own backoff (both vendors' SDKs): min(0.5 s · 2ⁿ, 8 s), less up to 25 % jitter. */
@@ -72,7 +72,7 @@ export function sdkRetryLayer(inner: typeof fetch, options: SdkRetryLayerOptions
       last = undefined;
       return response;
     }
-    const retryAfterMs = parseRetryAfter({ headers: response.headers });
+    const retryAfterMs = parseRetryAfter({ headers: response.headers, nowMs: Date.now() });
     last = { status: response.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     return retry < maxRetries && sdkWillRetry(response) ? retryNow(response) : response;
   }) as typeof fetch;

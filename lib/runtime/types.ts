@@ -1,4 +1,5 @@
 import type { Clock } from '@/lib/clock';
+import type { EngineProbe } from '@/lib/engine/engine-deps';
 import type {
   Cassette,
   CassetteExchange,
@@ -56,6 +57,8 @@ export interface LaunchOptions {
     fetch: typeof globalThis.fetch,
     run: { clock: Clock; note: (message: string) => void },
   ) => typeof globalThis.fetch;
+  /** A benchmark's probe, handed to the engine (EngineDeps.probe): the load bench's server passes one in. */
+  probe?: EngineProbe | undefined;
 }
 
 export interface RunHandle {

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { finishedRunViewSchema } from '@/lib/protocol/http';
-import { foldLog } from '@/lib/client/run-view/fold-log';
-import { namedEvents } from '@/lib/client/run-view/named-events';
-import { initialRunViewState, type RunViewState } from '@/lib/client/run-view/run-view-state';
+import { foldLog } from '@/lib/run-view/fold-log';
+import { namedEvents } from '@/lib/run-view/named-events';
+import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
 import { getStore, type RunStore } from '@/lib/store';
 import { getRunRegistry } from './get-run-registry';
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { benchProbe, watchdogProbe } from '@/lib/clock/bench-probe';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
@@ -33,10 +34,12 @@ export function unwatchedMs(): number {
 export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {
     benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
+    const listed = benchProbe();
+    const probe = listed ? watchdogProbe(listed) : undefined;
     const count = runThreadCount();
     const launch = launchRealClockOnThreads(
       count > 0 ? createRunThreads({ threads: count }) : undefined,
-      launchRun,
+      (options) => launchRun({ ...options, probe }),
     );
     globalForRegistry.__loopLabRunRegistry = createRunRegistry({
       store: getStore(),

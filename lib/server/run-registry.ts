@@ -1,5 +1,5 @@
 import 'server-only';
-import { processEnv } from '@/lib/config/server-env';
+import { DEFAULT_UNWATCHED_MS, processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
 import type { Cassette, RunConfig, RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
@@ -116,7 +116,7 @@ function armIdleTimer(run: LiveRun, unwatchedMs: number): void {
 export function createRunRegistry({
   store,
   launch,
-  unwatchedMs = 60_000,
+  unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
 }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();

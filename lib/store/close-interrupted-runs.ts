@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { terminateEvent, type RunEvent } from '@/lib/protocol';
+import { terminateAfter, type RunEvent } from '@/lib/protocol';
 import { isOwnerGone } from './run-owner';
 import type { RowTotals } from './run-store';
 
@@ -43,19 +43,19 @@ export function closeInterruptedRuns(options: {
     options.append(
       row.id,
       [
-        {
-          run_id: row.id,
-          seq: row.event_count,
-          ts: row.duration_ms,
-          ...terminateEvent({
+        // The last event stored: seq event_count - 1, at the run time the row was written at.
+        terminateAfter(
+          { seq: row.event_count - 1, ts: row.duration_ms },
+          {
+            runId: row.id,
             reason: 'server_restart',
             complete: false,
             message:
               `the server process stopped while this run was in flight; its log ends at the last event stored ` +
               `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
             totals,
-          }),
-        },
+          },
+        ),
       ],
       totals,
     );

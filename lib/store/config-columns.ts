@@ -1,10 +1,10 @@
 import { toolFaultLabel, type PromptSetRef, type RunConfig } from '@/lib/protocol';
-import { describeOverrides } from '@/lib/lessons/describe-overrides';
+import { describeOverrides } from '@/lib/mechanisms/describe-overrides';
 
 /** What a run's list row shows of the config that made it (lib/store RunSummary). */
 export interface ConfigColumns {
   preset: string;
-  /** What the config changed from its preset (lib/lessons/describe-overrides.ts). */
+  /** What the config changed from its preset (lib/mechanisms/describe-overrides.ts). */
   overrides: string[];
   seed: number | null;
   /** One label per enabled fault: a rule's label (or id), a tool fault as the run page names it ("tools throw (every tool)"). */

@@ -1,4 +1,4 @@
-import { foldTotals, safeParseEvent, terminateEvent, type RunEvent } from '@/lib/protocol';
+import { foldTotals, safeParseEvent, terminateAfter, type RunEvent } from '@/lib/protocol';
 import { capErrors, type JsonlLine, type ParsedTrace } from './jsonl-lines';
 
 export interface ParseOwnEventsOptions {
@@ -36,17 +36,15 @@ export function parseOwnEvents({ lines, runId }: ParseOwnEventsOptions): ParsedT
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
   if (events.length === 0) return { ok: false, errors: ['the file has no events'] };
   if (terminateLine === undefined) {
-    events.push({
-      run_id: runId,
-      seq: events.length,
-      ts: events[events.length - 1]!.ts,
-      ...terminateEvent({
+    events.push(
+      terminateAfter(events.at(-1), {
+        runId,
         reason: 'imported',
         complete: false,
         message: 'the imported log ended without a terminate event',
         totals: foldTotals(events),
       }),
-    });
+    );
   }
   return { ok: true, events };
 }

@@ -6,6 +6,7 @@ import {
   IMPORTED_SCENARIO,
   resolveRecovery,
   safeParseEvent,
+  terminateAfter,
   terminateEvent,
   TerminateReasonSchema,
   type RunEvent,
@@ -236,18 +237,16 @@ export function parseTracerLines({ lines, runId }: ParseTracerLinesOptions): Par
   const body = events.map((event, index) => ({ ...event, seq: index + 1 }));
   const log: RunEvent[] = [start.event, ...body];
   if (terminateLine === undefined) {
-    log.push({
-      run_id: runId,
-      seq: log.length,
-      ts: log[log.length - 1]!.ts,
-      ...terminateEvent({
+    log.push(
+      terminateAfter(log.at(-1), {
+        runId,
         iteration,
         reason: 'imported',
         complete: false,
         message: 'the trace ended without a terminate line',
         totals: { ...foldTotals(log), usd },
       }),
-    });
+    );
   }
   return { ok: true, events: log };
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '@/lib/clock';
 import { formatMs } from '@/lib/protocol/format-duration';
+import { parseRetryAfter } from '@/lib/protocol/retry-after';
 import { estimateTokens } from '@/lib/tokens/count-tokens';
 import type { EndpointGate, EndpointLimits } from './endpoint-gate';
 
@@ -59,7 +60,7 @@ export function gatedFetch(
       await gate.settle(key, entry, now());
     }
     if (response.status === 429) {
-      const afterMs = retryAfterMs(response.headers);
+      const afterMs = parseRetryAfter({ headers: response.headers, nowMs: now() });
       if (afterMs !== undefined) {
         await gate.pauseUntil(key, now() + afterMs * clock.timeScale);
         options.onPause(
@@ -98,16 +99,4 @@ export function requestTokens(body: unknown): number {
     // Not JSON: its length is all there is to count.
   }
   return estimateTokens(body) + maxOut;
-}
-
-/** Retry-After in ms (`retry-after-ms`, or `retry-after` in seconds or as a date); undefined when absent or unreadable. */
-export function retryAfterMs(headers: Headers): number | undefined {
-  const ms = Number(headers.get('retry-after-ms') ?? NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers.get('retry-after');
-  if (raw === null) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }

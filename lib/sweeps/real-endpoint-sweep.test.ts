@@ -27,7 +27,7 @@ import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
 import { startCountingEndpoint } from './real-endpoint.testkit';
 import { storedSweepCassettes } from './sweep-cassettes';
 import { validateSweepGrid } from './validate-grid';
-import { formatUsd } from '@/lib/client/format';
+import { formatUsd } from '@/lib/run-view/format';
 
 /**
  * A sweep over a real endpoint, as a person runs one: an OpenAI-compatible server written here

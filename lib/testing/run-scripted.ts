@@ -1,4 +1,5 @@
-import { createRandom, VirtualClock } from '@/lib/clock';
+import { createRandom, VirtualClock, type Clock } from '@/lib/clock';
+import type { EngineProbe } from '@/lib/engine/engine-deps';
 import { EventLog } from '@/lib/engine/event-log';
 import { runLoop } from '@/lib/engine/run-loop';
 import {
@@ -28,8 +29,12 @@ export async function runScripted(options: {
   preset?: PresetId;
   recovery?: RecoveryOverrides;
   config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
+  /** Another clock than the virtual one (a real clock at a fast time scale). */
+  clock?: Clock;
+  /** Handed to the engine as its deps' probe. */
+  probe?: EngineProbe;
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
-  const clock = new VirtualClock();
+  const clock = options.clock ?? new VirtualClock();
   const config = RunConfigSchema.parse({
     provider: { vendor: 'sim-anthropic' },
     clock: 'virtual',
@@ -65,6 +70,7 @@ export async function runScripted(options: {
     random,
     emit: log.emit,
     signal: new AbortController().signal,
+    probe: options.probe,
   });
   return { events, requests: provider.requests };
 }

@@ -3,7 +3,7 @@ import { jsonPost, readSseEvents, routeContext, useTempDataDir } from '@/lib/tes
 import type { RunEvent } from '@/lib/protocol';
 import { ForkListSchema } from '@/lib/protocol/http';
 import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
-import { initialRunViewState } from '@/lib/client/run-view/run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { POST as postRun } from './route';
 import { GET as getEvents } from './[id]/events/route';
 import { GET as getForks } from './[id]/forks/route';

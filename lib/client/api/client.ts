@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import type * as Http from '@/lib/protocol/http';
 import type { ControlBodyInput, RunRecord } from '@/lib/protocol/http';
-import type { RunViewState } from '../run-view/run-view-state';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The browser's only way to the server: fetches over the HTTP API whose every response is

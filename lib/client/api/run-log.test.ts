@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { createRunStore, logWhole } from '../run-view/run-store';
-import { foldLog } from '../run-view/fold-log';
-import { namedEvents } from '../run-view/named-events';
+import { foldLog } from '@/lib/run-view/fold-log';
+import { namedEvents } from '@/lib/run-view/named-events';
 import { readRunLog } from './run-log';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,6 +1,8 @@
-import { toolFaultLabel, vendorDefaults, type RunConfig } from '@/lib/protocol';
+import type { RunConfig } from '@/lib/protocol';
+import { toolFaultLabel } from '@/lib/protocol/faults';
+import { vendorDefaults } from '@/lib/protocol/vendors';
 import { FAULT_TOGGLES } from '../forms/fault-catalog';
-import { timeScaleLabel } from '../format';
+import { timeScaleLabel } from '@/lib/run-view/format';
 
 export interface ConfigLine {
   label: string;

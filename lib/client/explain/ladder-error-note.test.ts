@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeclinedView } from '../run-view/run-view-state';
+import type { DeclinedView } from '@/lib/run-view/run-view-state';
 import { ladderErrorNote } from './ladder-error-note';
 
 const declined = (rule: DeclinedView['rule']): DeclinedView => ({

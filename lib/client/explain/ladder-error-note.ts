@@ -1,5 +1,5 @@
 import type { RetryDeclinedRule } from '@/lib/protocol';
-import type { AttemptView } from '../run-view/run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 
 const RULE_NOTE: Record<RetryDeclinedRule, string> = {
   partial_kept: ' · kept, not retried',

@@ -2,8 +2,8 @@ import type { Lesson, LessonSide } from '@/lib/lessons';
 import { MECHANISMS } from '@/lib/mechanisms/mechanisms';
 import { mechanismSteps, type MechanismSteps } from '@/lib/lessons/mechanism-steps';
 import type { EventOf, RunEvent } from '@/lib/protocol';
-import { exactUsd } from '@/lib/protocol';
-import { countOf, formatMs, formatUsd, formatUsdApart } from '../format';
+import { exactUsd } from '@/lib/protocol/run-totals';
+import { countOf, formatMs, formatUsd, formatUsdApart } from '@/lib/run-view/format';
 
 /** One side of a played lesson, read off its finished log. */
 export interface SideGlance {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitingReason } from './describe-run';
+import { waitingReason } from '@/lib/run-view/explain/describe-run';
 import { liveStatusReason } from './live-status-reason';
 
 describe('liveStatusReason', () => {

@@ -1,6 +1,6 @@
-import { formatMs } from '../format';
-import type { RunStatus } from '../run-view/run-view-state';
-import { WAITING_LEAD } from './describe-run';
+import { formatMs } from '@/lib/run-view/format';
+import type { RunStatus } from '@/lib/run-view/run-view-state';
+import { WAITING_LEAD } from '@/lib/run-view/explain/describe-run';
 
 /** Below this much silence a stream is just between deltas; past it, the header says so. */
 export const QUIET_NOTICE_MS = 1_000;

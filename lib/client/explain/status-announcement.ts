@@ -1,5 +1,5 @@
-import { statusWord, type RunStatus } from '../run-view/run-view-state';
-import { explainTakeoverOutcome, type TakeoverOutcomeFacts } from './explain-swap-step';
+import { statusWord, type RunStatus } from '@/lib/run-view/run-view-state';
+import { explainTakeoverOutcome, type TakeoverOutcomeFacts } from '@/lib/run-view/explain/explain-swap-step';
 
 /**
  * What a screen reader is told about a run: a sentence when its status changes (running →

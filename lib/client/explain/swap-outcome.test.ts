@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SwapView } from '../run-view/fold-takeover';
+import type { SwapView } from '@/lib/run-view/fold-takeover';
 import { swapOutcome, type SwapAsk } from './swap-outcome';
 
 const ask: SwapAsk = { target: 'sim-deepseek', afterSeq: 20, accepted: true };

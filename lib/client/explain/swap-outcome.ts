@@ -1,6 +1,6 @@
 import { checkNever } from '@/lib/protocol/check-never';
-import type { SwapView } from '../run-view/fold-takeover';
-import type { RunViewState } from '../run-view/run-view-state';
+import type { SwapView } from '@/lib/run-view/fold-takeover';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /** A swap asked for from the page: what it asked, the last event seen when it asked, and the server's answer. */
 export interface SwapAsk {

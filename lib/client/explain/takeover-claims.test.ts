@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent, RunConfigInput } from '@/lib/protocol';
 import { isSimulated, vendorDefaults, vendorIds, type Vendor } from '@/lib/protocol/vendors';
 import { ofType, runToEnd } from '@/lib/testing/run-to-end';
-import { initialRunViewState } from '../run-view/run-view-state';
-import { reduceRunEvent } from '../run-view/reduce-run-event';
-import { explainEvent, type ExplainedEvent, type Explanation } from './explain-event';
-import { explainTakeover, explainTakeoverOutcome } from './explain-swap-step';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
+import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
+import { explainEvent, type ExplainedEvent, type Explanation } from '@/lib/run-view/explain/explain-event';
+import { explainTakeover, explainTakeoverOutcome } from '@/lib/run-view/explain/explain-swap-step';
 import { madeOutcome } from './swap-outcome';
-import { findContradictions, sentenceContradictions } from './why-claims';
+import { findContradictions, sentenceContradictions } from '@/lib/run-view/explain/why-claims';
 
 /**
  * The takeover panel's sentences — the why lines of the swap, its first request's report and

@@ -1,8 +1,8 @@
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { describe, expect, it } from 'vitest';
 import { reduceRawEvent } from '../run-view/fold-raw-events';
-import { initialRunViewState, type RunViewState } from '../run-view/run-view-state';
-import type { AttemptOutcome, CallResultView } from '../run-view/run-view-state';
+import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
+import type { AttemptOutcome, CallResultView } from '@/lib/run-view/run-view-state';
 import { vendorStatLabel } from './vendor-stat-label';
 
 const result = (vendor: string, model: string): CallResultView => ({

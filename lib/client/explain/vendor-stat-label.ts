@@ -1,5 +1,5 @@
 import { QUIET_NOTICE_MS } from './live-status-reason';
-import type { AttemptView, RunStatus, TurnView } from '../run-view/run-view-state';
+import type { AttemptView, RunStatus, TurnView } from '@/lib/run-view/run-view-state';
 
 const FINISHED: ReadonlySet<RunStatus> = new Set<RunStatus>(['done', 'failed', 'aborted']);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunConfigSchema, type RunConfig } from '@/lib/protocol';
 import { forkTarget } from './fork-target';
-import type { CallResultView } from '../run-view/run-view-state';
+import type { CallResultView } from '@/lib/run-view/run-view-state';
 
 const result = (vendor: string, model: string): CallResultView => ({
   ts: 1,

@@ -1,12 +1,7 @@
-import {
-  vendorDefaults,
-  VendorSchema,
-  isSimulated,
-  needsBaseUrl,
-  type RunConfig,
-  type Vendor,
-} from '@/lib/protocol';
-import type { TurnView } from '../run-view/run-view-state';
+import type { RunConfig, Vendor } from '@/lib/protocol';
+import { VendorSchema } from '@/lib/protocol/config';
+import { isSimulated, needsBaseUrl, vendorDefaults } from '@/lib/protocol/vendors';
+import type { TurnView } from '@/lib/run-view/run-view-state';
 
 /** Where a fork goes, worked out in the dialog the way the server plans it (lib/runtime/plan-fork.ts). */
 export interface ForkTarget {

@@ -2,18 +2,16 @@ import { z } from 'zod';
 import {
   BudgetsSchema,
   ClockKindSchema,
-  MAX_SCHEDULED_SWAPS,
-  OUTPUT_CAP_MAX,
-  PresetIdSchema,
   PromptSetRefSchema,
-  RecoveryOverridesSchema,
-  ReplayConfigSchema,
   ScheduledSwapSchema,
   SimPolicyIdSchema,
   TakeoverRuleSchema,
   ToolNameSchema,
   VendorSchema,
-} from '@/lib/protocol';
+} from '@/lib/protocol/config';
+import { MAX_SCHEDULED_SWAPS } from '@/lib/protocol/config-defaults';
+import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from '@/lib/protocol/recovery';
+import { ReplayConfigSchema } from '@/lib/protocol/replay';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { FORM_PARAMS, type UrlField } from './form-url';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';

@@ -9,7 +9,12 @@ import type {
   SimPolicyId,
   TakeoverRule,
 } from '@/lib/protocol';
-import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_COST_USD,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_RUN_MS,
+} from '@/lib/protocol/config-defaults';
 import { isSimulated, needsBaseUrl, vendorDefaults, type Vendor } from '@/lib/protocol/vendors';
 import { faultPlanFor } from './fault-catalog';
 
@@ -78,8 +83,8 @@ export const DEFAULT_FORM: PlaygroundForm = {
   timeScale: 0.2,
   clock: 'real',
   budgets: {
-    maxIterations: 30,
-    maxCostUsd: 1,
+    maxIterations: DEFAULT_MAX_ITERATIONS,
+    maxCostUsd: DEFAULT_MAX_COST_USD,
     maxRunMinutes: DEFAULT_MAX_RUN_MS / 60_000,
     maxAttempts: DEFAULT_MAX_ATTEMPTS,
   },

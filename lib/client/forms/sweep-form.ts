@@ -1,11 +1,11 @@
-import {
-  PRESET_LABELS,
-  type CreateSweepRequestInput,
-  type PresetId,
-  type SweepMechanism,
-  type SweepVendor,
-  type Vendor,
+import type {
+  CreateSweepRequestInput,
+  PresetId,
+  SweepMechanism,
+  SweepVendor,
+  Vendor,
 } from '@/lib/protocol';
+import { PRESET_LABELS } from '@/lib/protocol/presets';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
 /** What the sweep form holds: choices a person ticks, turned into a grid on submit. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BreakerView } from './context-view-state';
+import type { BreakerView } from '@/lib/run-view/context-view-state';
 import { breakerLampState } from './breaker-lamp-state';
 
 const open: BreakerView = {

@@ -1,5 +1,5 @@
-import type { BreakerView } from './context-view-state';
-import { formatMs } from '../format';
+import type { BreakerView } from '@/lib/run-view/context-view-state';
+import { formatMs } from '@/lib/run-view/format';
 
 export type LampState = 'closed' | 'open' | 'half_open';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterMarkers } from './cluster-markers';
-import type { MarkerView } from './run-view-state';
+import type { MarkerView } from '@/lib/run-view/run-view-state';
 import { zoomWindow } from './time-window';
 
 const fault = (seq: number, ts: number): MarkerView => ({ seq, ts, kind: 'fault', label: `fault ${seq}` });

@@ -1,4 +1,4 @@
-import type { MarkerView } from './run-view-state';
+import type { MarkerView } from '@/lib/run-view/run-view-state';
 import type { TimeWindow } from './time-window';
 
 /** Markers of one kind close enough on screen to be drawn as one. */

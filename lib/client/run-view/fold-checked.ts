@@ -1,7 +1,7 @@
 import type { RunEvent } from '@/lib/protocol';
 import { safeParseEvent } from '@/lib/protocol/events';
-import { reduceCheckedEvent, reduceRunEvent } from './reduce-run-event';
-import type { RunViewState } from './run-view-state';
+import { reduceCheckedEvent, reduceRunEvent } from '@/lib/run-view/reduce-run-event';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The run store's fold (loaded after the page's first paint, with zod and the event schemas:

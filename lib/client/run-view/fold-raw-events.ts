@@ -1,6 +1,6 @@
 import { safeParseEvent } from '@/lib/protocol/events';
-import { reduceCheckedEvent } from './reduce-run-event';
-import type { RunViewState } from './run-view-state';
+import { reduceCheckedEvent } from '@/lib/run-view/reduce-run-event';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The reducer over raw values, with the event check imported here (zod and the event schemas):

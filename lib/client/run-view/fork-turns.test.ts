@@ -4,7 +4,7 @@ import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { forkableTurns as fromLog } from '@/lib/trajectory';
 import { forkableTurns } from './fork-turns';
 import { foldRawEvents } from './fold-raw-events';
-import { initialRunViewState } from './run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 
 /** A run the real engine made (`npm run fixtures`). */
 const events: RunEvent[] = readRecoveringRun();

@@ -1,4 +1,4 @@
-import type { RunViewState } from './run-view-state';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The turns of a run the fork control offers: each ended with tool calls that all have their

@@ -1,4 +1,4 @@
-import type { AttemptView } from './run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 
 /** One auxiliary call (title, summary) and its attempts, apart from the turn's own call. */
 export interface BackgroundCallView {

@@ -1,5 +1,5 @@
 import type { RunEvent } from '@/lib/protocol';
-import type { RunViewState } from './run-view-state';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The run store's fold — the event union's check (zod and every event's schema) and the

@@ -3,7 +3,7 @@ import { stampEvent, type EventBody } from '@/lib/protocol';
 import { groupBackgroundCalls } from './group-background-calls';
 import { countOverrides } from '../forms/recovery-fields';
 import { foldRawEvents } from './fold-raw-events';
-import { initialRunViewState, type RunViewState } from './run-view-state';
+import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
 import { vendorStatLabel } from '../explain/vendor-stat-label';
 
 /** Folds hand-written event bodies, stamping run_id, seq and ts (ts given per event). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stampEvent, type EventBody, type RunEvent } from '@/lib/protocol';
 import { foldRawEvents } from './fold-raw-events';
-import { initialRunViewState } from './run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 
 const at = (seq: number, body: EventBody): RunEvent => stampEvent(body, { run_id: 'r', seq, ts: seq * 10 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RetryView } from './run-view-state';
+import type { RetryView } from '@/lib/run-view/run-view-state';
 import { retriedFailures } from './retried-failures';
 
 const retry = { seq: 1 } as RetryView;

@@ -1,4 +1,4 @@
-import type { AttemptView } from './run-view-state';
+import type { AttemptView } from '@/lib/run-view/run-view-state';
 
 /**
  * Failed attempts the loop answered with another attempt: exactly those that carry a

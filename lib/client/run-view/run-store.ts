@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '@/lib/protocol';
 import { foldValues } from './load-fold';
-import { initialRunViewState, type RunViewState } from './run-view-state';
+import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
 
 /** What the inspector shows; one item at a time. */
 export type Selection =

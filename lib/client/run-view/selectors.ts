@@ -1,5 +1,5 @@
 import type { RunStoreState } from './run-store';
-import type { TurnView } from './run-view-state';
+import type { TurnView } from '@/lib/run-view/run-view-state';
 
 /** Store selectors shared by the run view; each returns a stable reference when unchanged. */
 

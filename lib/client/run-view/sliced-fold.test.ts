@@ -3,7 +3,7 @@ import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
 import { loadFold } from './load-fold';
 import { foldRawEvents } from './fold-raw-events';
 import { createRunStore } from './run-store';
-import { initialRunViewState } from './run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { createSlicedFold, SLICE_MS } from './sliced-fold';
 
 /** A run the real engine made (`npm run fixtures`), its events as the stream delivers them. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@/lib/protocol';
 import { foldRawEvents } from './fold-raw-events';
 import { createRunStore } from './run-store';
-import { initialRunViewState } from './run-view-state';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { parseVendorLane, selectVendorLane } from './vendor-lane';
 
 function request(seq: number, ts: number, iteration: number, vendor: string, model: string): RunEvent {

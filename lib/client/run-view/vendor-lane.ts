@@ -1,5 +1,5 @@
 import type { RunStoreState } from './run-store';
-import type { TurnView } from './run-view-state';
+import type { TurnView } from '@/lib/run-view/run-view-state';
 
 /** A stretch of consecutive turns answered by one vendor and model. */
 export interface VendorSegment {

@@ -1,7 +1,7 @@
 import type { ColumnDef, FilterFn } from '@tanstack/react-table';
 import type { TaskVerdict } from '@/lib/protocol';
 import type { RunSummary } from '../api/client';
-import { VERDICT_WORDS, parseVerdict } from '../explain/describe-verdict';
+import { VERDICT_WORDS, parseVerdict } from '@/lib/run-view/explain/describe-verdict';
 import { RUN_FILTER_FNS } from './runs-filters';
 
 /** Said wherever a run's title is shown: the model wrote it, and it is not the verdict. */

@@ -1,6 +1,6 @@
 import type { ColumnFiltersState, FilterFn, SortingState } from '@tanstack/react-table';
 import type { RunColumnId, RunRowValues } from './runs-columns';
-import { VERDICT_WORDS, parseVerdict } from '../explain/describe-verdict';
+import { VERDICT_WORDS, parseVerdict } from '@/lib/run-view/explain/describe-verdict';
 
 /**
  * The runs list's per-column filters: which columns filter and how, what each select offers,

@@ -1,5 +1,5 @@
 import type { SweepRow } from '@/lib/protocol';
-import { formatMs, formatTokens, formatUsd } from '../format';
+import { formatMs, formatTokens, formatUsd } from '@/lib/run-view/format';
 
 /** A column of the sweep results table: how to read, show and rank a row. */
 export interface SweepColumn {

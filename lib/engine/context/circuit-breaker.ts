@@ -1,3 +1,4 @@
+import { formatMs } from '@/lib/protocol/format-duration';
 import type { BreakerState } from '@/lib/protocol';
 
 export type BreakerVerdict =
@@ -38,9 +39,12 @@ export class CircuitBreaker {
     if (this.current === 'half_open') return { verdict: { allowed: true, probe: true } };
     const reopenAt = this.openedAt + this.options.cooldownMs;
     if (now < reopenAt) {
-      const left = Math.ceil((reopenAt - now) / 1000);
       return {
-        verdict: { allowed: false, reopenAt, reason: `circuit breaker open: next probe in ${left} s` },
+        verdict: {
+          allowed: false,
+          reopenAt,
+          reason: `circuit breaker open: next probe in ${formatMs(reopenAt - now)}`,
+        },
       };
     }
     this.current = 'half_open';

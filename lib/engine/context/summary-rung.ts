@@ -98,6 +98,7 @@ export async function summarizeHistory(
     random: deps.random,
     emit: deps.emit,
     signal: deps.signal,
+    probe: deps.probe,
     iteration,
     purpose: 'summary',
   });

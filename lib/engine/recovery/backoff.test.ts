@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createRandom, type Random } from '@/lib/clock';
 import { PRESETS } from '@/lib/protocol';
 import { computeBackoff, decideWait } from './backoff';
-import { parseRetryAfter } from './retry-after';
 
 const fixed = (r: number): Random => ({
   next: () => r,
@@ -108,34 +107,5 @@ describe('decideWait', () => {
       honoured: false,
       reason: 'backoff 1 s; Retry-After 7 s ignored (not honoured by config)',
     });
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('prefers retry-after-ms (float ms), then retry-after seconds', () => {
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after-ms': '250.5', 'retry-after': '9' }) })).toBe(
-      250.5,
-    );
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after': '7' }) })).toBe(7_000);
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after': '1.5' }) })).toBe(1_500);
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after-ms': 'soon', 'retry-after': '2' }) })).toBe(
-      2_000,
-    );
-  });
-
-  it('reads an HTTP-date relative to now (never negative)', () => {
-    const date = 'Wed, 21 Oct 2015 07:28:00 GMT';
-    const at = Date.parse(date);
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after': date }), nowMs: at - 30_000 })).toBe(
-      30_000,
-    );
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after': date }), nowMs: at + 5_000 })).toBe(0);
-  });
-
-  it('returns undefined for missing or unreadable hints; accepts plain header records', () => {
-    expect(parseRetryAfter({ headers: new Headers() })).toBeUndefined();
-    expect(parseRetryAfter({ headers: undefined })).toBeUndefined();
-    expect(parseRetryAfter({ headers: new Headers({ 'retry-after': 'later' }) })).toBeUndefined();
-    expect(parseRetryAfter({ headers: { 'Retry-After-Ms': '40' } })).toBe(40);
   });
 });

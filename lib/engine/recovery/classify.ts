@@ -1,6 +1,6 @@
 import { classifierRetryable, type ErrorCategory, type RetryErrorKind } from '@/lib/protocol';
 import { extractErrorFacts, type ErrorFacts } from './error-facts';
-import { parseRetryAfter } from './retry-after';
+import { parseRetryAfter } from '@/lib/protocol/retry-after';
 import { matchTextRule } from './text-rules';
 
 export interface Classification {
@@ -88,7 +88,7 @@ const SPEND_CAP =
 export function classifyError(error: unknown, options: { nowMs?: number } = {}): Classification {
   const facts = extractErrorFacts(error);
   const verdict = decide(facts);
-  const retryAfterMs = parseRetryAfter({ headers: facts.headers, nowMs: options.nowMs });
+  const retryAfterMs = parseRetryAfter({ headers: facts.headers, nowMs: options.nowMs ?? Date.now() });
   const lasting = lastingOf(verdict);
   return {
     category: verdict.category,

@@ -16,7 +16,7 @@ export const StoredEventSchema = z.custom<RunEvent>(isStoredEvent, {
  * order: what the why lines read), not the whole log — the page draws the run from this and
  * reads the rest of the log (the inspector's raw events) after its first paint, from GET
  * /api/runs/{id}/trace. A run still going answers `finished: false`, and the page reads its
- * event stream instead. The view's type is the browser's fold (lib/client/run-view), named
+ * event stream instead. The view's type is the run view's fold (lib/run-view), named
  * by the one who parses it; here its shape is checked as far as the page relies on it at once.
  */
 export function finishedRunViewSchema<View extends object>() {

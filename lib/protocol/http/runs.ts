@@ -38,7 +38,7 @@ export const RunSummarySchema = z
     preset: z.string(),
     /**
      * What the config changed from its preset, in the mechanisms' words where it maps
-     * (lib/lessons/describe-overrides.ts): "watchdog off", "fallback on", "retry.maxRetries = 5".
+     * (lib/mechanisms/describe-overrides.ts): "watchdog off", "fallback on", "retry.maxRetries = 5".
      */
     overrides: z.array(z.string()),
     seed: z.number().int().nullable(),

@@ -1,3 +1,4 @@
+import { formatMs } from '@/lib/protocol/format-duration';
 import type { ToolCallPart } from '@/lib/protocol';
 import { similarity } from '../similarity';
 
@@ -55,24 +56,19 @@ export function warning(name: string, consecutive: number, haltAt: number): stri
   );
 }
 
-/** Run-clock milliseconds as seconds people read: "60 s", "12.5 s". */
-export function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
-}
-
 /** Why the check rate refused a call (the guard's reason). */
 export function rateLimitedReason(name: string, count: number, max: number, windowMs: number): string {
-  return `${name} ran ${timesWord(count)} in the last ${seconds(windowMs)} of run time (limit ${max} per ${seconds(windowMs)})`;
+  return `${name} ran ${timesWord(count)} in the last ${formatMs(windowMs)} of run time (limit ${max} per ${formatMs(windowMs)})`;
 }
 
 /** What happens next after a refusal (the guard's next). */
 export function rateLimitedNext(name: string, nextAt: number, waitMs: number): string {
-  return `refused without running; ${name} may run again at ${seconds(nextAt)} of run time (in ${seconds(waitMs)})`;
+  return `refused without running; ${name} may run again at ${formatMs(nextAt)} of run time (in ${formatMs(waitMs)})`;
 }
 
 export function rateLimited(name: string, count: number, windowMs: number, waitMs: number): string {
   return (
-    `Error: ${name} was not run: this run already ran it ${timesWord(count)} in the last ${seconds(windowMs)} of run time, ` +
-    `the most it may. It can run again in ${seconds(waitMs)} of run time. Make the changes you need first, then check once.`
+    `Error: ${name} was not run: this run already ran it ${timesWord(count)} in the last ${formatMs(windowMs)} of run time, ` +
+    `the most it may. It can run again in ${formatMs(waitMs)} of run time. Make the changes you need first, then check once.`
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPost, routeContext, useTempDataDir } from '@/lib/testing/api-test-env';
 import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
-import { initialRunViewState, type RunViewState } from '@/lib/client/run-view/run-view-state';
+import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
 import { getRunRegistry } from '@/lib/server';
 import { RunRecordSchema } from '@/lib/protocol/http';
 import { isPlaceholderConfig } from '@/lib/protocol';

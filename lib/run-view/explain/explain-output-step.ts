@@ -1,4 +1,5 @@
-import { checkNever, type EventOf } from '@/lib/protocol';
+import type { EventOf } from '@/lib/protocol';
+import { checkNever } from '@/lib/protocol/check-never';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { formatTokens } from '../format';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventLog, RunConfigSchema, resolveRecovery, type EventBody, type RunEvent } from '@/lib/protocol';
-import { foldRawEvents } from './fold-raw-events';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { requestSplitLabel } from './request-counts';
 import { initialRunViewState } from './run-view-state';
 

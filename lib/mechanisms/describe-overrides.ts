@@ -7,7 +7,7 @@ import {
   type RecoveryOverrides,
   type RunConfig,
 } from '@/lib/protocol';
-import { MECHANISM_LIST } from '@/lib/mechanisms/mechanisms';
+import { MECHANISM_LIST } from './mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
 export type OverridableConfig = Partial<Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict'>>;

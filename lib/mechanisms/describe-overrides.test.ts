@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '@/lib/protocol';
 import { describeOverrides } from './describe-overrides';
-import { LESSONS, lessonRunConfig } from './index';
+import { LESSONS, lessonRunConfig } from '@/lib/lessons';
 
 const of = (input: Parameters<typeof RunConfigSchema.parse>[0]) =>
   describeOverrides(RunConfigSchema.parse(input));

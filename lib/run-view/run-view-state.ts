@@ -8,7 +8,7 @@ import type {
   TerminateReason,
 } from '@/lib/protocol';
 import { NO_TOTALS } from '@/lib/protocol/run-totals';
-import type { HiddenTestsNote } from '../explain/describe-verdict';
+import type { HiddenTestsNote } from './explain/describe-verdict';
 import { initialContextView, type ContextViewState } from './context-view-state';
 import type { SwapView } from './fold-takeover';
 import type { TurnView } from './turn-view';

@@ -1,7 +1,7 @@
 import type { EventOf, TerminateReason } from '@/lib/protocol';
 import { runOutcome } from '@/lib/protocol/terminate-event';
 import { errorCause, formatMs } from '../format';
-import type { ErrorView, RunStatus } from '../run-view/run-view-state';
+import type { ErrorView, RunStatus } from '../run-view-state';
 
 /** Plain-language reasons for the run header ("waiting 4.1 s: 529 overloaded, then attempt 3 of 4"). */
 

@@ -1,5 +1,5 @@
 import type { EventOf } from '@/lib/protocol';
-import { errorReason, waitingReason, watchdogReason } from '../explain/describe-run';
+import { errorReason, waitingReason, watchdogReason } from './explain/describe-run';
 import type { AttemptView, RunViewState } from './run-view-state';
 import { turnLabel, updateAttempt, updateTurn } from './turn-updates';
 

@@ -1,10 +1,5 @@
-import {
-  checkNever,
-  type EventOf,
-  type RunEvent,
-  type RunEventType,
-  type TerminateReason,
-} from '@/lib/protocol';
+import type { EventOf, RunEvent, RunEventType, TerminateReason } from '@/lib/protocol';
+import { checkNever } from '@/lib/protocol/check-never';
 import { verdictTestsWords } from '@/lib/protocol/verdict-words';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
 import { terminateText } from './describe-run';

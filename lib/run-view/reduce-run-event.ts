@@ -12,8 +12,8 @@ import {
   foldRecovered,
   foldReported,
 } from './context-view-state';
-import { terminateStatus, terminateText } from '../explain/describe-run';
-import { editedTestsNote, hiddenTestsNote, missingTestsNote } from '../explain/describe-verdict';
+import { terminateStatus, terminateText } from './explain/describe-run';
+import { editedTestsNote, hiddenTestsNote, missingTestsNote } from './explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
 import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventOf, RunEvent } from '@/lib/protocol';
 import { readRecoveringRun } from '@/lib/testing/fixtures/recovering-run';
-import { formatMs } from '../format';
+import { formatMs } from './format';
 import { openAttempt } from './reduce-run-event';
-import { foldRawEvents, reduceRawEvent } from './fold-raw-events';
+import { foldRawEvents, reduceRawEvent } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState, statusWord } from './run-view-state';
 
 /** A run the real engine made (`npm run fixtures`; fixtures.test.ts guards it against drift). */

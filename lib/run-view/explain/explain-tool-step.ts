@@ -1,4 +1,5 @@
-import { checkNever, type EventOf } from '@/lib/protocol';
+import type { EventOf } from '@/lib/protocol';
+import { checkNever } from '@/lib/protocol/check-never';
 import { cap, type Explanation } from './explanation';
 
 /** The "why" of a loop-guard step on a tool, from its fields. */

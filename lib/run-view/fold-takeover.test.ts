@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRecovery, RunConfigSchema, type RunEvent } from '@/lib/protocol';
-import { foldRawEvents } from './fold-raw-events';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
 import { initialRunViewState } from './run-view-state';
 
 const handling = { foreignThinking: 'drop', naive: false } as const;
