@@ -92,7 +92,7 @@ const tests = ['**/*.test.ts', '**/*.test.tsx', '**/*.testkit.ts', '**/fixtures/
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * A relative specifier as the alias names it — `../runtime/run-log` from lib/engine/x.ts is
+ * A relative specifier as the alias names it — `../runtime/run-log` from a file in lib/engine/ is
  * `@/lib/runtime/run-log` — so a relative import is ranked like an aliased one. Anything that
  * leaves the repo, or is not relative, is returned as written.
  */
