@@ -279,13 +279,13 @@ async function sweepFigures(): Promise<SweepThroughput> {
     runsEach: Number(process.env.BENCH_SWEEP_RUNS ?? 1000),
   });
   const line = (r: ConcurrentSweepsRound): string =>
-    `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.runsDone} runs stored; ` +
+    `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.cancelled} cancelled, ${r.runsDone} runs stored; ` +
     `RSS ${r.rssBaselineMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} → after ${r.rssAfterMb.toFixed(0)} MB ` +
     `(${r.rssAfterMb >= r.rssBaselineMb ? '+' : '−'}${((Math.abs(r.rssAfterMb - r.rssBaselineMb) / r.rssBaselineMb) * 100).toFixed(1)} %)` +
     `${r.threadsBaseline === null ? '' : `; threads ${r.threadsBaseline} before, ${r.threadsAfter} after`}`;
   const { first, second } = many;
   report(
-    `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
+    `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all still running or queued cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
     `first round: ${line(first)}\n      the same again: ${line(second)}`,
     [first, second].every(
       (r) =>
