@@ -1,10 +1,17 @@
 import 'server-only';
 import { processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import { storageErrorFor, type Cassette, type RunConfig, type RunEvent } from '@/lib/protocol';
+import {
+  storageErrorFor,
+  trustedEventJson,
+  type Cassette,
+  type RunConfig,
+  type RunEvent,
+} from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import type { RowTotals, RunStore } from '@/lib/store';
+import { eventPages } from '@/lib/store/event-pages';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -329,19 +336,21 @@ export function createRunRegistry({
       if (!run) {
         if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
         closeOrphan(runId);
-        const missed = store.readEvents({ runId, afterSeq });
+        // A page of rows at a time, each parsed as it is sent: a long log is never held whole.
+        let sent: RunEvent | undefined;
+        for (const page of eventPages(store, { runId, afterSeq }))
+          for (const row of page) listener.onEvent((sent = trustedEventJson(row.body)));
         // A reader that already had the end (or names a seq past it) is sent the terminate again:
         // every stream of a finished run ends with it.
-        if (missed.at(-1)?.event !== 'terminate') {
+        if (sent?.event !== 'terminate') {
           const last = store
             .readEvents({
               runId,
               afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
             })
             .at(-1);
-          if (last?.event === 'terminate') missed.push(last);
+          if (last?.event === 'terminate') listener.onEvent(last);
         }
-        for (const event of missed) listener.onEvent(event);
         listener.onEnd();
         return () => {};
       }

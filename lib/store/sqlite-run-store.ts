@@ -16,11 +16,13 @@ import type {
   ForkSummary,
   ListRunsOptions,
   ReadEventsOptions,
+  ReadEventBodiesOptions,
   RowTotals,
   RunRecord,
   RunStatus,
   RunStore,
   RunSummary,
+  StoredEventRow,
 } from './run-store';
 import { closeInterruptedRuns } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
@@ -143,6 +145,13 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     WHERE id = @id AND event_count = @firstSeq`);
   const selectEvents = db.prepare<[string, number], { body: string }>(
     'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
+  );
+  const selectEventPage = db.prepare<[string, number, number], StoredEventRow>(
+    'SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  // The seqs as one JSON array: each is a primary-key lookup, however many are named.
+  const selectEventsAt = db.prepare<[string, string], StoredEventRow>(
+    'SELECT seq, body FROM events WHERE run_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
   );
   const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = ?`);
   const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
@@ -325,6 +334,12 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
       return selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
+    },
+    readEventBodies({ runId, afterSeq = -1, limit }: ReadEventBodiesOptions): StoredEventRow[] {
+      return selectEventPage.all(runId, afterSeq, limit);
+    },
+    readEventBodiesAt({ runId, seqs }: { runId: string; seqs: readonly number[] }): StoredEventRow[] {
+      return seqs.length === 0 ? [] : selectEventsAt.all(runId, JSON.stringify(seqs));
     },
     getRun(id: string): RunRecord | undefined {
       const row = selectRun.get(id);
