@@ -11,6 +11,7 @@ import {
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
+import { LOG_READ_RATIO_TARGET, LOG_READ_RSS_MB, measureLogRead } from './log-read';
 import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, LOAD_FLOOR, measureLessonPlayTimes } from './lesson-play';
 import { describeLoad, LOAD_TARGETS, loadTargets, measureLoad } from './load';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   if (only === 'ceiling') return void (await ceilingFigures());
   if (only === 'checks') return void (await fairCheckFigures());
   if (only === 'owners') return void (await ownerFigures());
+  if (only === 'logs') return void (await logReadFigures());
   if (only !== 'sweep') await otherFigures();
 
   await ceilingFigures(await sweepFigures());
@@ -205,9 +207,32 @@ async function engineFigures(): Promise<void> {
   );
 }
 
+/**
+ * A finished run opened on the server (its folded view and its whole log as JSONL) at 2,000 and
+ * 100,000 events: CPU an event and RSS over three long opens (BENCH_ONLY=logs: this alone).
+ */
+async function logReadFigures(): Promise<void> {
+  const load = loadavg()[0]!;
+  const r = await measureLogRead();
+  const us = (n: number) => `${n.toFixed(2)} µs`;
+  const longMedian = median(r.long.cpuUsPerEvent);
+  const ratio = longMedian / r.short.cpuUsPerEvent;
+  const mb = (n: number) => `${n.toFixed(0)} MB`;
+  report(
+    'a finished run opened on the server, bundled: its folded view (GET /api/runs/:id/view) and its whole log as JSONL (GET /api/runs/:id/trace), each open a run not opened before',
+    `CPU an event: ${r.short.events.toLocaleString('en')} events ${us(r.short.cpuUsPerEvent)} (median of 4), ` +
+      `${r.long.events.toLocaleString('en')} events ${us(longMedian)} (each ${r.long.cpuUsPerEvent.map(us).join(', ')}): ${ratio.toFixed(2)}×\n` +
+      `      RSS ${mb(r.rssMb.before)} before, after each of three ${r.long.events.toLocaleString('en')}-event opens ${r.rssMb.afterOpens.map(mb).join(', ')} ` +
+      `(a view body ${(r.bodyChars / 1e6).toFixed(1)} M characters, the JSONL ${(r.jsonlBytes / 1e6).toFixed(1)} MB); load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+    ratio <= LOG_READ_RATIO_TARGET && Math.max(...r.rssMb.afterOpens) <= r.rssMb.before + LOG_READ_RSS_MB,
+    `target linear: ≤ ${LOG_READ_RATIO_TARGET}× the short log's CPU an event, RSS after each open ≤ ${LOG_READ_RSS_MB} MB over before`,
+  );
+}
+
 /** Everything but the sweep (BENCH_ONLY=sweep skips these). */
 async function otherFigures(): Promise<void> {
   await engineFigures();
+  await logReadFigures();
 
   const watchdog = await measureWatchdogLateness({ firings: 200, windowMs: 20 });
   report(
