@@ -98,6 +98,7 @@ export function ControlPanel({
         <Button
           variant="primary"
           data-testid="run-button"
+          data-run-intent
           onClick={onRun}
           disabled={starting}
           title="run (r)"

@@ -21,24 +21,32 @@ import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
 
 // The run's view is code the first paint does not draw (no run yet): loaded when a run is on
-// screen, or fetched ahead once the page has loaded and the browser is idle (usePreloadRunView).
+// screen, or fetched ahead once the visitor shows they are about to run (usePreloadRunView).
 const loadRunView = () => import('@/components/timeline/run-view');
 const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
   loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
 });
 
-/** Fetches the run view's code and the run's fold after the page's load event, when the browser is idle, so Run does not wait for them. */
+/**
+ * Fetches the run view's code and the run's fold (zod and the event schemas among them) ahead
+ * of a run, once the pointer is over a Run button or one has focus (`data-run-intent`), so Run does not wait for
+ * them; a page left alone fetches neither (a run started by its shortcut loads them with it).
+ */
 function usePreloadRunView(): void {
   useEffect(() => {
-    const load = () => {
+    const stop = () => {
+      document.removeEventListener('pointerover', onIntent);
+      document.removeEventListener('focusin', onIntent);
+    };
+    const onIntent = (event: Event) => {
+      if (!(event.target instanceof Element) || !event.target.closest('[data-run-intent]')) return;
+      stop();
       void loadRunView();
       void loadFold();
     };
-    const preload = () =>
-      typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0);
-    if (document.readyState === 'complete') preload();
-    else window.addEventListener('load', preload, { once: true });
-    return () => window.removeEventListener('load', preload);
+    document.addEventListener('pointerover', onIntent);
+    document.addEventListener('focusin', onIntent);
+    return stop;
   }, []);
 }
 
@@ -191,7 +199,7 @@ function PlaygroundBody({
           >
             <span aria-hidden>☰</span> Controls
           </Button>
-          <Button variant="primary" onClick={run} disabled={create.isPending}>
+          <Button variant="primary" onClick={run} disabled={create.isPending} data-run-intent>
             {create.isPending ? 'Starting…' : 'Run'}
           </Button>
           {/* The drawer is closed while a run plays: without this a phone could not stop it. */}
