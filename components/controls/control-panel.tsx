@@ -98,7 +98,6 @@ export function ControlPanel({
         <Button
           variant="primary"
           data-testid="run-button"
-          data-run-intent
           onClick={onRun}
           disabled={starting}
           title="run (r)"

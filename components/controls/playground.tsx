@@ -21,31 +21,32 @@ import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
 
 // The run's view is code the first paint does not draw (no run yet): loaded when a run is on
-// screen, or fetched ahead once the visitor shows they are about to run (usePreloadRunView).
+// screen, or fetched ahead at the visitor's first input (usePreloadRunView).
 const loadRunView = () => import('@/components/timeline/run-view');
 const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
   loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
 });
 
+/** The visitor's first input of any kind: they are about to use the page, and maybe to run. */
+const INPUTS = ['pointermove', 'pointerdown', 'keydown', 'focusin', 'touchstart', 'wheel'] as const;
+
 /**
  * Fetches the run view's code and the run's fold (zod and the event schemas among them) ahead
- * of a run, once the pointer is over a Run button or one has focus (`data-run-intent`), so Run does not wait for
- * them; a page left alone fetches neither (a run started by its shortcut loads them with it).
+ * of a run at the visitor's first input on the page (a pointer moved, a key, a touch), so Run
+ * does not wait for them; a page left alone fetches neither (its JavaScript until idle is the
+ * first paint's). A run on screen at load, or started before any input, loads them with it.
  */
 function usePreloadRunView(): void {
   useEffect(() => {
     const stop = () => {
-      document.removeEventListener('pointerover', onIntent);
-      document.removeEventListener('focusin', onIntent);
+      for (const type of INPUTS) window.removeEventListener(type, load, { capture: true });
     };
-    const onIntent = (event: Event) => {
-      if (!(event.target instanceof Element) || !event.target.closest('[data-run-intent]')) return;
+    const load = () => {
       stop();
       void loadRunView();
       void loadFold();
     };
-    document.addEventListener('pointerover', onIntent);
-    document.addEventListener('focusin', onIntent);
+    for (const type of INPUTS) window.addEventListener(type, load, { capture: true, passive: true });
     return stop;
   }, []);
 }
@@ -199,7 +200,7 @@ function PlaygroundBody({
           >
             <span aria-hidden>☰</span> Controls
           </Button>
-          <Button variant="primary" onClick={run} disabled={create.isPending} data-run-intent>
+          <Button variant="primary" onClick={run} disabled={create.isPending}>
             {create.isPending ? 'Starting…' : 'Run'}
           </Button>
           {/* The drawer is closed while a run plays: without this a phone could not stop it. */}
