@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/lib/client/api/query-provider';
+import { NavLink } from '@/components/ui/nav-link';
 import { THEME_SCRIPT, ThemeToggle } from '@/components/ui/theme-toggle';
 import './globals.css';
 
@@ -36,21 +37,21 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               className="flex min-w-0 gap-3 whitespace-nowrap text-muted max-sm:order-last max-sm:basis-full"
               data-testid="site-nav"
             >
-              <Link href="/" className="hover:text-fg">
+              <NavLink href="/" className="hover:text-fg">
                 Playground
-              </Link>
-              <Link href="/runs" className="hover:text-fg">
+              </NavLink>
+              <NavLink href="/runs" className="hover:text-fg">
                 Runs
-              </Link>
-              <Link href="/sweeps" className="hover:text-fg">
+              </NavLink>
+              <NavLink href="/sweeps" className="hover:text-fg">
                 Sweeps
-              </Link>
-              <Link href="/lessons" className="hover:text-fg">
+              </NavLink>
+              <NavLink href="/lessons" className="hover:text-fg">
                 Lessons
-              </Link>
-              <Link href="/glossary" className="hover:text-fg">
+              </NavLink>
+              <NavLink href="/glossary" className="hover:text-fg">
                 Glossary
-              </Link>
+              </NavLink>
             </nav>
             <span className="ml-auto hidden text-2xs text-faint lg:inline">
               keys: r run · a / Esc abort · j k turns · i inspector (Esc closes it)

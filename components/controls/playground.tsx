@@ -21,24 +21,33 @@ import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
 
 // The run's view is code the first paint does not draw (no run yet): loaded when a run is on
-// screen, or fetched ahead once the page has loaded and the browser is idle (usePreloadRunView).
+// screen, or fetched ahead at the visitor's first input (usePreloadRunView).
 const loadRunView = () => import('@/components/timeline/run-view');
 const RunView = dynamic(() => loadRunView().then((m) => m.RunView), {
   loading: () => <div className="m-auto text-xs text-faint">Loading the run view…</div>,
 });
 
-/** Fetches the run view's code and the run's fold after the page's load event, when the browser is idle, so Run does not wait for them. */
+/** The visitor's first input of any kind: they are about to use the page, and maybe to run. */
+const INPUTS = ['pointermove', 'pointerdown', 'keydown', 'focusin', 'touchstart', 'wheel'] as const;
+
+/**
+ * Fetches the run view's code and the run's fold (zod and the event schemas among them) ahead
+ * of a run at the visitor's first input on the page (a pointer moved, a key, a touch), so Run
+ * does not wait for them; a page left alone fetches neither (its JavaScript until idle is the
+ * first paint's). A run on screen at load, or started before any input, loads them with it.
+ */
 function usePreloadRunView(): void {
   useEffect(() => {
+    const stop = () => {
+      for (const type of INPUTS) window.removeEventListener(type, load, { capture: true });
+    };
     const load = () => {
+      stop();
       void loadRunView();
       void loadFold();
     };
-    const preload = () =>
-      typeof requestIdleCallback === 'function' ? requestIdleCallback(load) : setTimeout(load, 0);
-    if (document.readyState === 'complete') preload();
-    else window.addEventListener('load', preload, { once: true });
-    return () => window.removeEventListener('load', preload);
+    for (const type of INPUTS) window.addEventListener(type, load, { capture: true, passive: true });
+    return stop;
   }, []);
 }
 

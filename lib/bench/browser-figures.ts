@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { Browser } from 'playwright-core';
 import type { RunConfigInput } from '@/lib/protocol';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@/lib/testing/chromium-launch';
 import { startNextServer } from './next-server';
@@ -17,17 +18,18 @@ import { median } from './stats';
 export type BrowserFigures =
   | { skipped: string }
   | {
-      scripts: Array<{ url: string; bytes: number; gzip: number }>;
+      /** Every script fetched until the page is idle; `beforeLoad` for those before its load event. */
+      scripts: Array<{ url: string; bytes: number; gzip: number; beforeLoad: boolean }>;
       gzipBytes: number;
+      /** The part of gzipBytes fetched before the load event. */
+      gzipBeforeLoad: number;
+      /** The part of gzipBytes that is Next's and React's own (the build's root main files, which every route loads): the floor for any page. */
+      gzipFramework: number;
       runEvents: number;
+      /** A short finished run (~150 events) opened the same way: the page's boot, which any run's paint includes. */
+      short: { runEvents: number; paintedMs: number[] };
       /** One entry a page open (the first, cold, included); frames counted until 500 ms after the whole log is in. */
-      opens: Array<{
-        paintedMs: number;
-        logWholeMs: number;
-        longestFrameMs: number;
-        longestTaskMs: number;
-        frames: number;
-      }>;
+      opens: Open[];
       buildAgeMin: number;
     };
 
@@ -50,6 +52,14 @@ export const LONG_RUN_CONFIG: RunConfigInput = {
     ],
     tools: [],
   },
+} as RunConfigInput;
+
+/** A short run opened as the long one is: fix-failing-test on the simulated vendor, virtual clock (~150 events). */
+const SHORT_RUN_CONFIG: RunConfigInput = {
+  provider: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet' },
+  scenario: 'fix-failing-test',
+  seed: 7,
+  clock: 'virtual',
 } as RunConfigInput;
 
 /** The page's own observers, installed before any script of the page runs (a string: tsx would wrap a function). */
@@ -89,21 +99,31 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
   const { base } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   try {
-    // What Chromium loads for the playground: every script it fetches until the page's load event
-    // (what the page needs to draw and hydrate; later fetches are Next prefetching other routes' code).
+    // What Chromium loads for the playground: every script it fetches until the page is idle
+    // (the load event, then an idle callback, then QUIET_MS with no script fetched): code the page
+    // fetches ahead on its own, and Next's prefetching of other routes, count as well.
     const page = await browser.newPage();
-    const requested: string[] = [];
+    const requested = new Map<string, boolean>();
+    let loaded = false;
     page.on('request', (request) => {
-      if (request.resourceType() === 'script') requested.push(request.url());
+      if (request.resourceType() === 'script' && !requested.has(request.url()))
+        requested.set(request.url(), !loaded);
     });
     await page.goto(base, { waitUntil: 'load' });
-    const urls = [...new Set(requested)];
+    loaded = true;
     await page.getByRole('button', { name: 'Run', exact: true }).first().waitFor();
+    await page.evaluate(
+      `new Promise((resolve) => typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 5000 }) : setTimeout(resolve, 0))`,
+    );
+    for (let seen = -1, waited = 0; seen !== requested.size && waited < 30_000; waited += QUIET_MS) {
+      seen = requested.size;
+      await page.waitForTimeout(QUIET_MS);
+    }
     await page.close();
-    const scripts = urls.map((url) => {
+    const scripts = [...requested].map(([url, beforeLoad]) => {
       const file = new URL(url).pathname.replace(/^\/_next\//, '.next/');
       const body = fs.readFileSync(path.join(root, decodeURIComponent(file)));
-      return { url: new URL(url).pathname, bytes: body.length, gzip: zlib.gzipSync(body).length };
+      return { url: new URL(url).pathname, bytes: body.length, gzip: zlib.gzipSync(body).length, beforeLoad };
     });
 
     // The long run, played by the server (virtual clock), then opened finished.
@@ -116,51 +136,81 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
     const { id } = (await created.json()) as { id: string };
     const runEvents = await waitForEnd(`${base}/api/runs/${encodeURIComponent(id)}/events`);
 
-    const samples: Array<{
-      paintedMs: number;
-      logWholeMs: number;
-      longestFrameMs: number;
-      longestTaskMs: number;
-      frames: number;
-    }> = [];
-    for (let i = 0; i < opens; i += 1) {
-      const context = await browser.newContext();
-      const runPage = await context.newPage();
-      await runPage.addInitScript(OBSERVE);
-      await runPage.goto(`${base}/runs/${encodeURIComponent(id)}`);
-      await runPage.waitForFunction(
-        `performance.getEntriesByName('bench:run-painted').length > 0`,
-        undefined,
-        { timeout: 60_000 },
-      );
-      // The rest of the log, read after the paint (the inspector's raw events), and the frames
-      // still settling after it count too.
-      await runPage.waitForFunction(`performance.getEntriesByName('bench:log-whole').length > 0`, undefined, {
-        timeout: 60_000,
-      });
-      await runPage.waitForTimeout(500);
-      samples.push(
-        (await runPage.evaluate(`(() => ({
-          paintedMs: performance.getEntriesByName('bench:run-painted')[0].startTime,
-          logWholeMs: performance.getEntriesByName('bench:log-whole')[0].startTime,
-          longestFrameMs: Math.max(0, ...window.__frames),
-          longestTaskMs: Math.max(0, ...window.__tasks),
-          frames: window.__frames.length,
-        }))()`)) as (typeof samples)[number],
-      );
-      await context.close();
-    }
+    const samples = await openRun(browser, base, id, opens);
+    const shortCreated = await fetch(`${base}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ config: SHORT_RUN_CONFIG }),
+    });
+    if (!shortCreated.ok)
+      throw new Error(`POST /api/runs answered ${shortCreated.status}: ${await shortCreated.text()}`);
+    const shortId = ((await shortCreated.json()) as { id: string }).id;
+    const shortEvents = await waitForEnd(`${base}/api/runs/${encodeURIComponent(shortId)}/events`);
+    const shortOpens = await openRun(browser, base, shortId, opens);
+    const rootMain = new Set(
+      (
+        JSON.parse(fs.readFileSync(path.join(root, '.next', 'build-manifest.json'), 'utf8')) as {
+          rootMainFiles?: string[];
+        }
+      ).rootMainFiles?.map((file) => `/_next/${file}`) ?? [],
+    );
     return {
       scripts,
       gzipBytes: scripts.reduce((sum, s) => sum + s.gzip, 0),
+      gzipBeforeLoad: scripts.filter((s) => s.beforeLoad).reduce((sum, s) => sum + s.gzip, 0),
+      gzipFramework: scripts.filter((s) => rootMain.has(s.url)).reduce((sum, s) => sum + s.gzip, 0),
       runEvents,
       opens: samples,
+      // The first open is cold, as for the long run.
+      short: {
+        runEvents: shortEvents,
+        paintedMs: shortOpens.slice(shortOpens.length > 1 ? 1 : 0).map((o) => o.paintedMs),
+      },
       buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000,
     };
   } finally {
     await browser.close();
     await server.stop();
   }
+}
+
+type Open = {
+  paintedMs: number;
+  logWholeMs: number;
+  longestFrameMs: number;
+  longestTaskMs: number;
+  frames: number;
+};
+
+/** Opens a finished run's page `opens` times, each in a new browser context (the first cold): its paint, log and frames. */
+async function openRun(browser: Browser, base: string, id: string, opens: number): Promise<Open[]> {
+  const samples: Open[] = [];
+  for (let i = 0; i < opens; i += 1) {
+    const context = await browser.newContext();
+    const runPage = await context.newPage();
+    await runPage.addInitScript(OBSERVE);
+    await runPage.goto(`${base}/runs/${encodeURIComponent(id)}`);
+    await runPage.waitForFunction(`performance.getEntriesByName('bench:run-painted').length > 0`, undefined, {
+      timeout: 60_000,
+    });
+    // The rest of the log, read after the paint (the inspector's raw events), and the frames
+    // still settling after it count too.
+    await runPage.waitForFunction(`performance.getEntriesByName('bench:log-whole').length > 0`, undefined, {
+      timeout: 60_000,
+    });
+    await runPage.waitForTimeout(500);
+    samples.push(
+      (await runPage.evaluate(`(() => ({
+        paintedMs: performance.getEntriesByName('bench:run-painted')[0].startTime,
+        logWholeMs: performance.getEntriesByName('bench:log-whole')[0].startTime,
+        longestFrameMs: Math.max(0, ...window.__frames),
+        longestTaskMs: Math.max(0, ...window.__tasks),
+        frames: window.__frames.length,
+      }))()`)) as Open,
+    );
+    await context.close();
+  }
+  return samples;
 }
 
 /** Reads the run's event stream to its terminate; returns how many events it holds. */
@@ -173,6 +223,8 @@ async function waitForEnd(url: string): Promise<number> {
 }
 
 export const BUNDLE_TARGET_BYTES = 150 * 1024;
+/** The page is idle once no script has been fetched for this long (after its load event and an idle callback). */
+const QUIET_MS = 2_000;
 export const PAINT_TARGET_MS = 1000;
 export const FRAME_TARGET_MS = 100;
 
@@ -188,8 +240,12 @@ export function describeBrowser(result: Exclude<BrowserFigures, { skipped: strin
   const frames = seen.map((s) => s.longestFrameMs);
   return {
     bundle:
-      `${kb(result.gzipBytes)} gzip in ${result.scripts.length} scripts (${kb(result.scripts.reduce((sum, s) => sum + s.bytes, 0))} before gzip); largest: ` +
-      largest.map((s) => `${path.basename(s.url)} ${kb(s.gzip)}`).join(', '),
+      `${kb(result.gzipBytes)} gzip in ${result.scripts.length} scripts until idle (${kb(result.scripts.reduce((sum, s) => sum + s.bytes, 0))} before gzip); ` +
+      `${kb(result.gzipBeforeLoad)} in ${result.scripts.filter((s) => s.beforeLoad).length} of them before the load event; ` +
+      `the floor: ${kb(result.gzipFramework)} of it is Next's and React's own (the build's root main files, which every route loads); largest: ` +
+      largest
+        .map((s) => `${path.basename(s.url)} ${kb(s.gzip)}${s.beforeLoad ? '' : ' (after load)'}`)
+        .join(', '),
     open:
       `${result.runEvents.toLocaleString('en')} events: painted ${median(painted).toFixed(0)} ms after navigation (median of ${seen.length}; ` +
       `each ${painted.map((n) => n.toFixed(0)).join(', ')}), the whole log in ${median(seen.map((s) => s.logWholeMs)).toFixed(0)} ms; ` +
@@ -198,6 +254,8 @@ export function describeBrowser(result: Exclude<BrowserFigures, { skipped: strin
       (cold && warm.length > 0
         ? `; the first open, cold: ${cold.paintedMs.toFixed(0)} ms, frame ${cold.longestFrameMs.toFixed(0)} ms`
         : '') +
+      `\n      the page's boot, which any run's paint includes: a ${result.short.runEvents}-event run opened the same way painted in ${median(result.short.paintedMs).toFixed(0)} ms ` +
+      `(each ${result.short.paintedMs.map((n) => n.toFixed(0)).join(', ')})` +
       `\n      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`,
   };
 }

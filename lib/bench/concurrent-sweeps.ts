@@ -15,6 +15,8 @@ export interface ConcurrentSweepsRound {
   /** Sweeps that were queued (not running) when the first one had stored its runs. */
   queuedAtOnce: number;
   runsDone: number;
+  /** Sweeps still running or queued when the round cancelled (a sweep already over is not cancelled). */
+  cancelled: number;
   rssBaselineMb: number;
   rssPeakMb: number;
   rssAfterMb: number;
@@ -54,8 +56,8 @@ async function settledRssMb(ms: number): Promise<number> {
 }
 
 /**
- * Many large sweeps posted at once to one process's sweep registry, all cancelled once runs
- * are being stored: how many pools they got, the process's RSS and threads before, at the
+ * Many large sweeps posted at once to one process's sweep registry, all cancelled once the first
+ * has stored `runFor` runs (default a tenth of its runs, at most 100), or has ended, if it is that small: how many pools they got, the process's RSS and threads before, at the
  * peak and after (full collections every 0.5 s), with the stores on a temporary data folder.
  * Two rounds: the first may keep some memory the process reuses later (in a fresh process,
  * measured −2 to +14 MB over three runs), the second shows whether cancelling gives back what a
@@ -64,9 +66,10 @@ async function settledRssMb(ms: number): Promise<number> {
 export async function measureConcurrentSweeps({
   sweeps = 8,
   runsEach = 1000,
-  runFor = 100,
+  runFor = Math.max(1, Math.min(100, Math.floor(runsEach / 10))),
   afterMs = 5_000,
 } = {}): Promise<ConcurrentSweeps> {
+  const until = Math.min(runFor, runsEach);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-sweeps-'));
   const runStore = createSqliteRunStore({ dir });
   const sweepStore = createSqliteSweepStore({ dir });
@@ -98,9 +101,15 @@ export async function measureConcurrentSweeps({
         50,
       );
       const ids = Array.from({ length: sweeps }, () => registry.start(grid).id);
-      while ((registry.read(ids[0]!)?.sweep.done ?? 0) < runFor) await new Promise((r) => setTimeout(r, 100));
-      const queuedAtOnce = ids.filter((id) => registry.read(id)?.sweep.status === 'queued').length;
-      for (const id of ids) registry.cancel(id);
+      const status = (id: string) => registry.read(id)?.sweep.status;
+      const live = (id: string) => status(id) === 'running' || status(id) === 'queued';
+      while (live(ids[0]!) && (registry.read(ids[0]!)?.sweep.done ?? 0) < until)
+        await new Promise((r) => setTimeout(r, 100));
+      const queuedAtOnce = ids.filter((id) => status(id) === 'queued').length;
+      // Only sweeps still running or queued: one that is over (a small sweep can finish between
+      // two looks) is refused with 409. The look and the cancel are in one tick, so none ends between.
+      const toCancel = ids.filter(live);
+      for (const id of toCancel) registry.cancel(id);
       await Promise.all(ids.map((id) => registry.whenFinished(id)));
       const runsDone = ids.reduce((n, id) => n + (sweepStore.getSweep(id)?.summary.done ?? 0), 0);
       clearInterval(sampler);
@@ -110,6 +119,7 @@ export async function measureConcurrentSweeps({
         poolsMade,
         queuedAtOnce,
         runsDone,
+        cancelled: toCancel.length,
         rssBaselineMb,
         rssPeakMb,
         rssAfterMb,

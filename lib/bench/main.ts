@@ -11,6 +11,7 @@ import {
 import type { EngineFloor } from './engine-floor';
 import { measureEngineOverhead } from './engine-overhead';
 import { loadavg } from 'node:os';
+import { LOG_READ_RATIO_TARGET, LOG_READ_RSS_MB, measureLogRead } from './log-read';
 import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, LOAD_FLOOR, measureLessonPlayTimes } from './lesson-play';
 import { describeLoad, LOAD_TARGETS, loadTargets, measureLoad } from './load';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   if (only === 'checks') return void (await fairCheckFigures());
   if (only === 'watchdog') return void (await watchdogFigures());
   if (only === 'owners') return void (await ownerFigures());
+  if (only === 'logs') return void (await logReadFigures());
   if (only !== 'sweep') await otherFigures();
 
   await ceilingFigures(await sweepFigures());
@@ -72,7 +74,7 @@ async function browserFigures(): Promise<void> {
   }
   const { bundle, open } = describeBrowser(result);
   report(
-    'JavaScript the playground route loads (every script Chromium fetches for / until its load event, gzip)',
+    'JavaScript the playground route loads (every script Chromium fetches for / until the page is idle, gzip)',
     bundle,
     result.gzipBytes <= BUNDLE_TARGET_BYTES,
     `target ≤ ${BUNDLE_TARGET_BYTES / 1024} kB`,
@@ -206,9 +208,32 @@ async function engineFigures(): Promise<void> {
   );
 }
 
+/**
+ * A finished run opened on the server (its folded view and its whole log as JSONL) at 2,000 and
+ * 100,000 events: CPU an event and RSS over three long opens (BENCH_ONLY=logs: this alone).
+ */
+async function logReadFigures(): Promise<void> {
+  const load = loadavg()[0]!;
+  const r = await measureLogRead();
+  const us = (n: number) => `${n.toFixed(2)} µs`;
+  const longMedian = median(r.long.cpuUsPerEvent);
+  const ratio = longMedian / r.short.cpuUsPerEvent;
+  const mb = (n: number) => `${n.toFixed(0)} MB`;
+  report(
+    'a finished run opened on the server, bundled: its folded view (GET /api/runs/:id/view) and its whole log as JSONL (GET /api/runs/:id/trace), each open a run not opened before',
+    `CPU an event: ${r.short.events.toLocaleString('en')} events ${us(r.short.cpuUsPerEvent)} (median of 4), ` +
+      `${r.long.events.toLocaleString('en')} events ${us(longMedian)} (each ${r.long.cpuUsPerEvent.map(us).join(', ')}): ${ratio.toFixed(2)}×\n` +
+      `      RSS ${mb(r.rssMb.before)} before, after each of three ${r.long.events.toLocaleString('en')}-event opens ${r.rssMb.afterOpens.map(mb).join(', ')} ` +
+      `(a view body ${(r.bodyChars / 1e6).toFixed(1)} M characters, the JSONL ${(r.jsonlBytes / 1e6).toFixed(1)} MB); load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+    ratio <= LOG_READ_RATIO_TARGET && Math.max(...r.rssMb.afterOpens) <= r.rssMb.before + LOG_READ_RSS_MB,
+    `target linear: ≤ ${LOG_READ_RATIO_TARGET}× the short log's CPU an event, RSS after each open ≤ ${LOG_READ_RSS_MB} MB over before`,
+  );
+}
+
 /** Everything but the sweep (BENCH_ONLY=sweep skips these). */
 async function otherFigures(): Promise<void> {
   await engineFigures();
+  await logReadFigures();
   await watchdogFigures();
 
   const cost = await measureCheckCost({ checks: 20 });
@@ -284,13 +309,13 @@ async function sweepFigures(): Promise<SweepThroughput> {
     runsEach: Number(process.env.BENCH_SWEEP_RUNS ?? 1000),
   });
   const line = (r: ConcurrentSweepsRound): string =>
-    `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.runsDone} runs stored; ` +
+    `${r.poolsMade} pool${r.poolsMade === 1 ? '' : 's'} of ${many.workers} workers (${r.queuedAtOnce} sweeps queued behind the first), ${r.cancelled} cancelled, ${r.runsDone} runs stored; ` +
     `RSS ${r.rssBaselineMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} → after ${r.rssAfterMb.toFixed(0)} MB ` +
     `(${r.rssAfterMb >= r.rssBaselineMb ? '+' : '−'}${((Math.abs(r.rssAfterMb - r.rssBaselineMb) / r.rssBaselineMb) * 100).toFixed(1)} %)` +
     `${r.threadsBaseline === null ? '' : `; threads ${r.threadsBaseline} before, ${r.threadsAfter} after`}`;
   const { first, second } = many;
   report(
-    `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
+    `${many.sweeps} sweeps of ${many.runsEach} runs posted at once, all still running or queued cancelled once the first had stored runs (RSS after: ${(many.afterMs / 1000).toFixed(1)} s later, full collections every 0.5 s)`,
     `first round: ${line(first)}\n      the same again: ${line(second)}`,
     [first, second].every(
       (r) =>

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compareRuns } from '@/lib/compare/compare-runs';
 import { RunConfigSchema, type RunConfigInput, type RunEvent } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
-import { createSqliteRunStore, type RunStore } from '@/lib/store';
+import { createSqliteRunStore, EVENT_PAGE, type RunStore } from '@/lib/store';
 import { batchOf } from '@/lib/store/sample-run.testkit';
 import { createComparisonCache } from './comparison-cache';
 
@@ -60,7 +60,7 @@ describe("the compare route's comparison cache", () => {
     expect(log.length).toBeGreaterThan(40);
     storeRun(store, 'live', log, 10);
     storeRun(store, 'done', other);
-    const reads = vi.spyOn(store, 'readEvents');
+    const reads = vi.spyOn(store, 'readEventBodies');
     const cache = createComparisonCache({ store });
     const whole = () =>
       compareRuns(
@@ -74,7 +74,7 @@ describe("the compare route's comparison cache", () => {
       store.appendEvents({ runId: 'live', events: events.map((e) => ({ ...e, run_id: 'live' })), totals });
       reads.mockClear();
       const answer = cache.compare('live', 'done');
-      expect(reads.mock.calls).toEqual([[{ runId: 'live', afterSeq: at - 1 }]]);
+      expect(reads.mock.calls).toEqual([[{ runId: 'live', afterSeq: at - 1, limit: EVENT_PAGE }]]);
       expect(JSON.stringify(answer)).toBe(JSON.stringify(whole()));
     }
     expect(cache.compare('live', 'done').a.running).toBe(false);
@@ -98,7 +98,7 @@ describe("the compare route's comparison cache", () => {
     expect(cache.compare('live', 'done').divergence).toBeNull();
     expect(cache.held()).toEqual({ pairs: 1, steps: 0 });
 
-    const reads = vi.spyOn(store, 'readEvents');
+    const reads = vi.spyOn(store, 'readEventBodies');
     cache.compare('done', 'live');
     cache.compare('live', 'done');
     cache.compare('done', 'done'); // drops done/live, the least recently asked
@@ -106,6 +106,9 @@ describe("the compare route's comparison cache", () => {
     reads.mockClear();
     cache.compare('live', 'done');
     cache.compare('done', 'live');
-    expect(reads.mock.calls).toEqual([[{ runId: 'done' }], [{ runId: 'live' }]]);
+    expect(reads.mock.calls).toEqual([
+      [{ runId: 'done', afterSeq: -1, limit: EVENT_PAGE }],
+      [{ runId: 'live', afterSeq: -1, limit: EVENT_PAGE }],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { ComparisonFold, type ComparisonOptions } from '@/lib/compare/compare-runs';
 import type { Comparison } from '@/lib/protocol/http/compare';
-import type { RunStore } from '@/lib/store';
+import { trustedEventJson } from '@/lib/protocol';
+import { eventPages, type RunStore } from '@/lib/store';
 
 /** Comparisons held between requests: the one on screen and a few recent ones. */
 const MAX_PAIRS = 4;
@@ -40,10 +41,12 @@ export function createComparisonCache(options: { store: RunStore; max?: number }
       ] as const) {
         const run = fold[side];
         if (run.ended) continue;
-        fold.add(
-          side,
-          run.lastSeq < 0 ? store.readEvents({ runId }) : store.readEvents({ runId, afterSeq: run.lastSeq }),
-        );
+        // A page of rows at a time: a long side is folded without holding its whole log.
+        for (const page of eventPages(store, { runId, afterSeq: run.lastSeq }))
+          fold.add(
+            side,
+            page.map((row) => trustedEventJson(row.body)),
+          );
       }
       return fold.comparison(a, b, options);
     },

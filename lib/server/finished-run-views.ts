@@ -2,9 +2,10 @@ import 'server-only';
 import type { z } from 'zod';
 import type { finishedRunViewSchema } from '@/lib/protocol/http';
 import { foldLog } from '@/lib/run-view/fold-log';
-import { namedEvents } from '@/lib/run-view/named-events';
+import { namedSeqs } from '@/lib/run-view/named-events';
 import { initialRunViewState, type RunViewState } from '@/lib/run-view/run-view-state';
-import { getStore, type RunStore } from '@/lib/store';
+import { trustedEventJson, type RunEvent } from '@/lib/protocol';
+import { eventPages, getStore, type RunStore } from '@/lib/store';
 import { getRunRegistry } from './get-run-registry';
 
 /** GET /api/runs/{id}/view's body, typed by its schema with the browser's view. */
@@ -17,36 +18,66 @@ export interface FinishedRunViews {
 
 /** Events folded between two yields to the event loop (a few ms each), so other requests and runs are not held up. */
 const SLICE = 2_000;
+/** Bodies kept at most, in characters (about bytes: the JSON is mostly ASCII). */
+const KEEP_CHARS = 32 * 1024 * 1024;
 const STILL_GOING = JSON.stringify({ finished: false } satisfies FinishedRunView);
 
 /**
  * Finished runs folded on the server: a finished log never changes, so its view is folded once
  * with the browser's own reducer (fold-log.ts) and the response body kept for the newest
- * `keep` runs opened. The body holds the view and the events it names (named-events.ts), not
- * the whole log: a long run's log is most of its bytes, and the page reads it after drawing. A run is finished when its stored log ends with terminate; a run still
- * being played (`isLive`, or a log without its terminate) answers `finished: false`.
+ * `keep` runs opened, at most `keepChars` of them together (the least recently opened goes
+ * first; a body larger than that alone is answered and not kept). The body holds the view and
+ * the events it names (named-events.ts), not the whole log: a long run's log is most of its
+ * bytes, and the page reads it after drawing. The log is read a page of rows at a time
+ * (eventPages) and each page dropped once folded, so a fold's memory is one page and the view,
+ * not the log; the named events are then read by seq, as stored. A run is finished when its
+ * stored log ends with terminate; a run still being played (`isLive`, or a log without its
+ * terminate) answers `finished: false`.
  */
 export function createFinishedRunViews({
   store,
   isLive,
   keep = 4,
+  keepChars = KEEP_CHARS,
 }: {
-  store: RunStore;
+  store: Pick<RunStore, 'getRun' | 'readEventBodies' | 'readEventBodiesAt'>;
   isLive: (runId: string) => boolean;
   keep?: number;
+  keepChars?: number;
 }): FinishedRunViews {
   // Insertion order is the order of last use (a hit is moved to the end).
   const kept = new Map<string, Promise<string>>();
+  /** Characters of each settled body kept (one still folding counts once it settles). */
+  const sizes = new Map<string, number>();
+  const drop = (runId: string): void => {
+    kept.delete(runId);
+    sizes.delete(runId);
+  };
+  const trim = (): void => {
+    let chars = 0;
+    for (const n of sizes.values()) chars += n;
+    for (const runId of kept.keys()) {
+      if (kept.size <= keep && chars <= keepChars) return;
+      chars -= sizes.get(runId) ?? 0;
+      drop(runId);
+    }
+  };
 
   const fold = async (runId: string): Promise<string> => {
-    const log = store.readEvents({ runId });
-    if (log.at(-1)?.event !== 'terminate') return STILL_GOING;
     let view = initialRunViewState();
-    for (let start = 0; start < log.length; start += SLICE) {
-      view = foldLog(log.slice(start, start + SLICE), view);
-      if (start + SLICE < log.length) await new Promise((resolve) => setImmediate(resolve));
+    let last: RunEvent | undefined;
+    let first = true;
+    for (const page of eventPages(store, { runId, pageSize: SLICE })) {
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      first = false;
+      const events = page.map((row) => trustedEventJson(row.body));
+      view = foldLog(events, view);
+      last = events.at(-1);
     }
-    return JSON.stringify({ finished: true, view, named: namedEvents(view, log) } satisfies FinishedRunView);
+    if (last?.event !== 'terminate') return STILL_GOING;
+    // The named events as stored: their JSON goes into the body as it is, not parsed and written again.
+    const named = store.readEventBodiesAt({ runId, seqs: namedSeqs(view) }).map((row) => row.body);
+    return `{"finished":true,"view":${JSON.stringify(view)},"named":[${named.join(',')}]}`;
   };
 
   return {
@@ -63,12 +94,16 @@ export function createFinishedRunViews({
       // Kept before it settles: a second open meanwhile waits for the same fold.
       const folded = fold(runId);
       kept.set(runId, folded);
-      while (kept.size > keep) kept.delete(kept.keys().next().value!);
+      trim();
       const body = await folded.catch((error: unknown) => {
-        kept.delete(runId);
+        drop(runId);
         throw error;
       });
-      if (body === STILL_GOING) kept.delete(runId);
+      if (body === STILL_GOING) drop(runId);
+      else if (kept.get(runId) === folded) {
+        sizes.set(runId, body.length);
+        trim();
+      }
       return body;
     },
   };

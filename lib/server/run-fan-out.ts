@@ -1,5 +1,6 @@
-import type { RunEvent } from '@/lib/protocol';
+import { trustedEventJson, type RunEvent } from '@/lib/protocol';
 import type { RunStore } from '@/lib/store';
+import { eventPages } from '@/lib/store/event-pages';
 
 /** Receives a run's events in seq order, then onEnd once after the terminate event. */
 export interface RunListener {
@@ -49,19 +50,21 @@ export function replayFinished(
   afterSeq: number,
   listener: RunListener,
 ): void {
-  const missed = store.readEvents({ runId, afterSeq });
+  // A page of rows at a time, each parsed as it is sent: a long log is never held whole.
+  let sent: RunEvent | undefined;
+  for (const page of eventPages(store, { runId, afterSeq }))
+    for (const row of page) listener.onEvent((sent = trustedEventJson(row.body)));
   // A reader that already had the end (or names a seq past it) is sent the terminate again:
   // every stream of a finished run ends with it.
-  if (missed.at(-1)?.event !== 'terminate') {
+  if (sent?.event !== 'terminate') {
     const last = store
       .readEvents({
         runId,
         afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
       })
       .at(-1);
-    if (last?.event === 'terminate') missed.push(last);
+    if (last?.event === 'terminate') listener.onEvent(last);
   }
-  for (const event of missed) listener.onEvent(event);
   listener.onEnd();
 }
 

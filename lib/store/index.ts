@@ -1,10 +1,12 @@
 export * from './run-store';
+export { eventPages, EVENT_PAGE } from './event-pages';
 export { encodeLog, type EncodedLog } from './encoded-log';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
 export { getStore, getSweepStore, getPromptSetStore, getCassetteStore, dataDir } from './get-store';
 export {
   toJsonl,
   exportRunJsonl,
+  runJsonlStream,
   parseJsonl,
   importJsonl,
   type ParsedTrace,

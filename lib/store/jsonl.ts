@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { foldTotals, type RunEvent } from '@/lib/protocol';
+import { eventPages } from './event-pages';
 import { splitJsonl, capErrors, type ParsedTrace } from './jsonl-lines';
 import { parseOwnEvents } from './parse-own-events';
 import { importedConfig, parseTracerLines } from './parse-tracer-lines';
@@ -17,11 +18,37 @@ export interface ExportRunOptions {
   runId: string;
 }
 
-/** A run's log as JSONL, or undefined when the store has no such run. */
+/** A run's log as JSONL, or undefined when the store has no such run: each row's JSON as stored. */
 export function exportRunJsonl({ store, runId }: ExportRunOptions): string | undefined {
   if (!store.getRun(runId)) return undefined;
-  return toJsonl(store.readEvents({ runId }));
+  let text = '';
+  for (const page of eventPages(store, { runId })) text += jsonlOf(page);
+  return text;
 }
+
+/**
+ * The same JSONL as a byte stream that reads the store a page at a time as its reader pulls
+ * (GET /api/runs/{id}/trace): a long log is never held whole, as objects or as text.
+ * Undefined when the store has no such run.
+ */
+export function runJsonlStream({ store, runId }: ExportRunOptions): ReadableStream<Uint8Array> | undefined {
+  if (!store.getRun(runId)) return undefined;
+  const pages = eventPages(store, { runId });
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = pages.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(jsonlOf(next.value)));
+    },
+    cancel() {
+      pages.return(undefined);
+    },
+  });
+}
+
+/** Stored rows as JSONL lines: each body is the event's JSON as it was appended. */
+const jsonlOf = (rows: readonly { body: string }[]): string => rows.map((row) => `${row.body}\n`).join('');
 
 export interface ParseJsonlOptions {
   text: string;

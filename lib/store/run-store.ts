@@ -49,6 +49,17 @@ export interface ReadEventsOptions {
   afterSeq?: number;
 }
 
+export interface ReadEventBodiesOptions extends ReadEventsOptions {
+  /** At most this many rows (one page); the next page starts after the last seq returned. */
+  limit: number;
+}
+
+/** One stored event as the store keeps it: its seq and its JSON, exactly as written. */
+export interface StoredEventRow {
+  seq: number;
+  body: string;
+}
+
 export interface ListRunsOptions {
   /** Newest first; at most this many (default 200). */
   limit?: number;
@@ -66,6 +77,13 @@ export interface RunStore {
   /** Several runs' events in one transaction: all are stored or, when one batch fails, none. */
   appendEventBatches(batches: readonly AppendEventsOptions[]): void;
   readEvents(options: ReadEventsOptions): RunEvent[];
+  /**
+   * One page of a log as stored, not parsed: at most `limit` rows with seq greater than
+   * `afterSeq`, in seq order. For readers of long logs (eventPages), which hold a page at a time.
+   */
+  readEventBodies(options: ReadEventBodiesOptions): StoredEventRow[];
+  /** The stored JSON of the events at these seqs (those that exist), in seq order. */
+  readEventBodiesAt(options: { runId: string; seqs: readonly number[] }): StoredEventRow[];
   getRun(id: string): RunRecord | undefined;
   listRuns(options?: ListRunsOptions): RunSummary[];
   /** The runs forked from this one, oldest first. */

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { StoredEventRow } from './run-store';
 
 /** A runs row as the summary queries read it. */
 export interface RunRow {
@@ -64,6 +65,13 @@ export function prepareRunStatements(db: Database) {
   const selectEvents = db.prepare<[string, number], { body: string }>(
     'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
   );
+  const selectEventPage = db.prepare<[string, number, number], StoredEventRow>(
+    'SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  // The seqs as one JSON array: each is a primary-key lookup, however many are named.
+  const selectEventsAt = db.prepare<[string, string], StoredEventRow>(
+    'SELECT seq, body FROM events WHERE run_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
+  );
   const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = ?`);
   const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
     'SELECT event_count, status FROM runs WHERE id = ?',
@@ -94,6 +102,8 @@ export function prepareRunStatements(db: Database) {
     insertEvent,
     updateSummary,
     selectEvents,
+    selectEventPage,
+    selectEventsAt,
     selectRun,
     selectRunState,
     selectRuns,

@@ -16,11 +16,13 @@ import type {
   ForkSummary,
   ListRunsOptions,
   ReadEventsOptions,
+  ReadEventBodiesOptions,
   RowTotals,
   RunRecord,
   RunStatus,
   RunStore,
   RunSummary,
+  StoredEventRow,
 } from './run-store';
 import { closeInterruptedRuns } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
@@ -126,6 +128,12 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
     },
     readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
       return s.selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
+    },
+    readEventBodies({ runId, afterSeq = -1, limit }: ReadEventBodiesOptions): StoredEventRow[] {
+      return s.selectEventPage.all(runId, afterSeq, limit);
+    },
+    readEventBodiesAt({ runId, seqs }: { runId: string; seqs: readonly number[] }): StoredEventRow[] {
+      return seqs.length === 0 ? [] : s.selectEventsAt.all(runId, JSON.stringify(seqs));
     },
     getRun(id: string): RunRecord | undefined {
       const row = s.selectRun.get(id);

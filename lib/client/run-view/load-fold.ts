@@ -3,8 +3,8 @@ import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
  * The run store's fold — the event union's check (zod and every event's schema) and the
- * reducer — loaded after the page's first paint: with a run's first events, or ahead when the
- * page is idle. Until it is loaded nothing is folded (the sliced fold waits for it).
+ * reducer — loaded after the page's first paint: with a run's first events, or ahead at the
+ * visitor's first input (components/controls/playground.tsx). Until it is loaded nothing is folded (the sliced fold waits for it).
  */
 type Fold = (view: RunViewState, log: RunEvent[], raws: readonly unknown[]) => RunViewState;
 

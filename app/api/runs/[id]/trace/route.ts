@@ -1,17 +1,17 @@
 import { errorResponse, HttpError } from '@/lib/server';
-import { exportRunJsonl, getStore } from '@/lib/store';
+import { getStore, runJsonlStream } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** The run's log as a JSONL download, one event a line, exactly as stored. */
+/** The run's log as a JSONL download, one event a line, exactly as stored; streamed a page of rows at a time. */
 export async function GET(
   _request: Request,
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   try {
     const { id } = await params;
-    const text = exportRunJsonl({ store: getStore(), runId: id });
+    const text = runJsonlStream({ store: getStore(), runId: id });
     if (text === undefined) throw new HttpError(404, `No run with id "${id}"`);
     return new Response(text, {
       headers: {
