@@ -134,6 +134,9 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           `fallback from ${e.from_model} to ${e.to_model}`,
         );
         break;
+      case 'model_cooldown':
+        push(e, at, 'recovery', ['cooldown', e.phase, e.model], `model cooldown (${e.phase}): ${e.model}`);
+        break;
       case 'swap':
         // Where the run went, not why: a re-run makes a swap made by hand as a scheduled one.
         push(
