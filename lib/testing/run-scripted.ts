@@ -27,6 +27,8 @@ export async function runScripted(options: {
   script: Script;
   preset?: PresetId;
   recovery?: RecoveryOverrides;
+  /** The run's model (claude-sim-sonnet unless given). */
+  model?: string;
   config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
   const clock = new VirtualClock();
@@ -55,7 +57,7 @@ export async function runScripted(options: {
     config,
     recovery,
     provider,
-    model: 'claude-sim-sonnet',
+    model: options.model ?? 'claude-sim-sonnet',
     fallbackModel: 'claude-sim-haiku',
     system: 'You are a test agent.',
     task: fixFailingTest.task,
