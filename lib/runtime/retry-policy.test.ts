@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultRule, RetryPolicy, RunConfigInput } from '@/lib/protocol';
+import {
+  presetPolicy,
+  resolveRecovery,
+  type FaultRule,
+  type RetryPolicy,
+  type RunConfigInput,
+  type RunEvent,
+} from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
 /**
@@ -166,4 +173,35 @@ describe('a retry policy as data decides each retry of a run', () => {
       requests.filter((r) => r.ts >= start!.until_ms).every((r) => r.model === 'claude-sim-sonnet'),
     ).toBe(true);
   });
+});
+
+describe('every preset is a policy', () => {
+  // 529s (s11's fallback after 3), a 429 with Retry-After, a 500, a 400 (retried by CodeSmith only).
+  const faults = {
+    rules: [
+      { id: 'o', enabled: true, when: requestsOn([1, 2, 3]), action: { type: 'http_error', status: 529 } },
+      {
+        id: 'r',
+        enabled: true,
+        when: requestsOn([5]),
+        action: { type: 'http_error', status: 429, retryAfterSec: 3 },
+      },
+      { id: 'i', enabled: true, when: requestsOn([7]), action: { type: 'http_error', status: 500 } },
+      { id: 'b', enabled: true, when: requestsOn([9]), action: { type: 'http_error', status: 400 } },
+    ],
+    tools: [],
+  } satisfies RunConfigInput['faults'];
+  const recorded = (events: RunEvent[]) => events.filter((e) => e.event !== 'run_start');
+
+  for (const preset of ['codesmith', 's11', 'course'] as const) {
+    it(`${preset}: its policy given as data runs the same log as the preset`, async () => {
+      const policy = presetPolicy(resolveRecovery(preset));
+      const asPreset = await runToEnd({ preset, faults, seed: 11 });
+      const asPolicy = await runToEnd({ preset, faults, seed: 11, recovery: { policy } });
+      expect(
+        ofType(asPreset, 'retry_scheduled').length + ofType(asPreset, 'retry_declined').length,
+      ).toBeGreaterThan(0);
+      expect(recorded(asPolicy)).toEqual(recorded(asPreset));
+    });
+  }
 });
