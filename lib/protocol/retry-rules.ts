@@ -256,14 +256,15 @@ function rowsOf(retried: readonly RetryKind[], final: readonly RetryKind[]): Row
   );
 }
 
+/** A set of categories as rows (context overflow has none: its own channel). */
+const asRows = (categories: ReadonlySet<ErrorCategory>): RetryKind[] =>
+  [...categories].filter((c): c is Exclude<ErrorCategory, 'context_length'> => c !== 'context_length');
+
 /** What the project's classifier calls final, as rows: an expired key, a missing permission, a bad request, a spent quota. */
-const CLASSIFIER_FINAL_ROWS: readonly RetryKind[] = [
-  'authentication',
-  'authorization',
-  'invalid_input',
-  'spent_quota',
-];
-const IDENTITY_ROWS: readonly RetryKind[] = ['authentication', 'authorization'];
+const CLASSIFIER_FINAL_ROWS: readonly RetryKind[] = [...asRows(CLASSIFIER_FINAL), 'spent_quota'];
+/** CodeSmith's exclusion rule, as rows: identity and permission errors. */
+const IDENTITY_ROWS: readonly RetryKind[] = asRows(EXCLUSION_FINAL);
+const BACKGROUND_ROWS: readonly RetryKind[] = asRows(BACKGROUND_RETRIED);
 const EVERY_ROW = POLICY_KINDS;
 
 /**
@@ -281,7 +282,7 @@ const RULE_ROWS: Record<
       EVERY_ROW.filter((k) => !IDENTITY_ROWS.includes(k)),
       IDENTITY_ROWS,
     ),
-    background: rowsOf(['network', 'rate_limit', 'spent_quota', 'timeout'], IDENTITY_ROWS),
+    background: rowsOf([...BACKGROUND_ROWS, 'spent_quota'], IDENTITY_ROWS),
     despite:
       'CodeSmith’s exclusion rule retries every error but authentication, permission and context overflow',
   },
@@ -290,16 +291,16 @@ const RULE_ROWS: Record<
       EVERY_ROW.filter((k) => !CLASSIFIER_FINAL_ROWS.includes(k)),
       CLASSIFIER_FINAL_ROWS,
     ),
-    background: rowsOf(['network', 'rate_limit', 'timeout'], CLASSIFIER_FINAL_ROWS),
+    background: rowsOf(BACKGROUND_ROWS, CLASSIFIER_FINAL_ROWS),
   },
   rate_limit_overloaded: {
-    foreground: rowsOf(['rate_limit', 'overloaded'], CLASSIFIER_FINAL_ROWS),
-    background: rowsOf(['network', 'rate_limit', 'timeout'], CLASSIFIER_FINAL_ROWS),
+    foreground: rowsOf(asRows(RATE_LIMIT_OVERLOADED), CLASSIFIER_FINAL_ROWS),
+    background: rowsOf(BACKGROUND_ROWS, CLASSIFIER_FINAL_ROWS),
     retriedWords: 'rate limits and overloads',
   },
   everything: {
     foreground: rowsOf(EVERY_ROW, []),
-    background: rowsOf(['network', 'rate_limit', 'timeout'], CLASSIFIER_FINAL_ROWS),
+    background: rowsOf(BACKGROUND_ROWS, CLASSIFIER_FINAL_ROWS),
     despite: 'this configuration retries every error',
   },
 };
