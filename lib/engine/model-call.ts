@@ -1,5 +1,5 @@
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
-import { costUsd } from '@/lib/protocol';
+import { costUsd, policyOf } from '@/lib/protocol';
 import type { ModelRequest } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { countTokens } from '@/lib/tokens/count-tokens';
@@ -7,7 +7,6 @@ import { consumeStream, type StreamOutcome, type Usage } from './consume-stream'
 import type { ProviderBinding, RunBinding } from './binding';
 import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
-import { policyOf } from '@/lib/protocol';
 import { foregroundAccount, retry, type AttemptOutcome } from './retry';
 import {
   contextWindowMove,
