@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';
 import { Section } from './field';
+import { PolicyEditor } from './policy-editor';
 import { PolicyPicker } from './policy-picker';
 import { PresetPicker } from './preset-picker';
 import { RetryRulesTable } from './retry-rules-table';
@@ -170,6 +171,11 @@ export function ControlPanel({
         <RetryRulesTable
           config={resolveRecovery(form.preset, form.overrides)}
           title="retry rules (this configuration)"
+        />
+        <PolicyEditor
+          preset={form.preset}
+          overrides={form.overrides}
+          onChange={(overrides) => onChange({ overrides })}
         />
         <RecoveryParams
           preset={form.preset}

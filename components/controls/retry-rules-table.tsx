@@ -3,8 +3,9 @@ import { retryRulesTable, type RetryRuleVerdict } from '@/lib/protocol/retry-rul
 
 /**
  * A configuration's retry rules as a table: each kind of error, and whether the conversation's
- * and the background calls' accounts retry it, by which rule. Built by retryRulesTable from the
- * same functions the retry accounts decide with, so it shows what the engine does.
+ * and the background calls' accounts retry it, by which rule, with a row's own budget or backoff.
+ * Rendered by retryRulesTable from the configuration's retry policy, which the retry accounts
+ * decide with, so it shows what the engine does.
  */
 export function RetryRulesTable({
   config,
@@ -18,7 +19,10 @@ export function RetryRulesTable({
   const table = retryRulesTable(config);
   return (
     <details className="rounded border border-line text-2xs" data-testid="retry-rules" open={open}>
-      <summary className="px-2 py-1 font-medium">{title}</summary>
+      <summary className="px-2 py-1 font-medium">
+        {title}
+        {table.policy ? ` · policy ${table.policy}` : ''}
+      </summary>
       <div className="flex flex-col gap-1 border-t border-line px-2 py-1.5">
         <table className="w-full border-collapse" data-testid="retry-rules-table">
           <thead>
@@ -39,10 +43,10 @@ export function RetryRulesTable({
               >
                 <td className="py-0.5 pr-2">{row.label}</td>
                 <td className="py-0.5 pr-2">
-                  <Cell verdict={row.conversation} side="conversation" />
+                  <Cell verdict={row.conversation} side="conversation" terms={row.terms?.conversation} />
                 </td>
                 <td className="py-0.5">
-                  <Cell verdict={row.background} side="background" />
+                  <Cell verdict={row.background} side="background" terms={row.terms?.background} />
                 </td>
               </tr>
             ))}
@@ -61,7 +65,15 @@ export function RetryRulesTable({
   );
 }
 
-function Cell({ verdict, side }: { verdict: RetryRuleVerdict; side: string }) {
+function Cell({
+  verdict,
+  side,
+  terms,
+}: {
+  verdict: RetryRuleVerdict;
+  side: string;
+  terms?: string | undefined;
+}) {
   return (
     <span
       data-testid={`retry-rule-${side}`}
@@ -72,6 +84,7 @@ function Cell({ verdict, side }: { verdict: RetryRuleVerdict; side: string }) {
         {verdict.retried ? 'retried' : 'not retried'}
       </span>
       <span className="text-faint"> · {verdict.by}</span>
+      {terms ? <span className="text-faint"> · {terms}</span> : null}
     </span>
   );
 }

@@ -38,6 +38,7 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
     case 'retry_declined':
     case 'watchdog_fired':
     case 'fallback':
+    case 'model_cooldown':
     case 'swap':
     case 'output_recovery':
     case 'sdk_retry':
@@ -96,6 +97,7 @@ function callStep(
     | 'retry_declined'
     | 'watchdog_fired'
     | 'fallback'
+    | 'model_cooldown'
     | 'swap'
     | 'output_recovery'
     | 'sdk_retry'
@@ -161,6 +163,8 @@ function callStep(
         ['fallback', e.from_model, e.to_model],
         `fallback from ${e.from_model} to ${e.to_model}`,
       );
+    case 'model_cooldown':
+      return step(at, 'recovery', ['cooldown', e.phase, e.model], `model cooldown (${e.phase}): ${e.model}`);
     case 'swap':
       // Where the run went, not why: a re-run makes a swap made by hand as a scheduled one.
       return step(

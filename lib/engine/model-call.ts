@@ -1,5 +1,5 @@
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
-import { costUsd } from '@/lib/protocol';
+import { costUsd, policyOf } from '@/lib/protocol';
 import type { ModelRequest } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { countTokens } from '@/lib/tokens/count-tokens';
@@ -8,6 +8,15 @@ import type { ProviderBinding, RunBinding } from './binding';
 import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import { foregroundAccount, retry, type AttemptOutcome } from './retry';
+import {
+  contextWindowMove,
+  createFallbackChainState,
+  noteFailure,
+  noteSuccess,
+  returnFromCooldown,
+  type ChainOptions,
+  type FallbackChainState,
+} from './retry/fallback-chain';
 import { capForModel } from './output/output-cap';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
@@ -43,6 +52,8 @@ export interface CallState {
   requestNo: number;
   /** The run's attempt budget: requests of any kind (budgets.maxAttempts). */
   maxAttempts: number;
+  /** The retry policy's model moves: cooldowns, the context-window fallback (made at the run's first call). */
+  chain?: FallbackChainState;
 }
 
 export interface CallOptions extends EngineDeps {
@@ -73,8 +84,20 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
   let streamErrors = 0;
   let lastOpened = false;
   const account = foregroundAccount(recovery);
+  const chain: ChainOptions = {
+    binding,
+    policy: policyOf(recovery),
+    state: (state.chain ??= createFallbackChainState(binding)),
+    streak: state,
+    iteration,
+    clock,
+    emit,
+    ...(options.rebind ? { rebind: options.rebind } : {}),
+  };
 
   const attemptOnce = async (attempt: number): Promise<AttemptOutcome<CallResult>> => {
+    // A model whose cooldown has ended takes the call back (only with a cooldown in the policy).
+    returnFromCooldown(chain);
     // Read at each attempt: a fallback between two attempts changes the model, or the vendor too.
     const { provider } = binding;
     const cap = capForModel(options.request.maxTokens, binding.model);
@@ -109,6 +132,7 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
+      noteSuccess(chain.state, binding.model);
       return { ok: true, value: completeResult(outcome, attempt, clock.now() - started) };
     }
     if (signal.aborted) throw signal.reason;
@@ -151,7 +175,13 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       return { ok: true, value: partialResult(outcome, attempt, clock.now() - started) };
     }
 
-    const degraded = noteOverload(options, verdict.category);
+    // A context overflow with a larger-window model in the policy: the run moves there, and the
+    // same request goes again at once, before the context channel compacts anything.
+    if (verdict.category === 'context_length') {
+      const moved = contextWindowMove(chain);
+      if (moved) return { ok: false, verdict, rung: 'degrade', move: moved };
+    }
+    const degraded = noteFailure(chain, verdict.category);
     const rung = degraded ? 'degrade' : 'silent_retry';
     if (watchdog.enabled && streamErrors >= watchdog.streamErrorCap) {
       return { ok: false, verdict, rung, stop: `${streamErrors} consecutive stream errors` };
@@ -186,42 +216,6 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
     result.exhausted,
     lastOpened,
   );
-}
-
-/** Counts the overload streak; at the threshold switches to the fallback model (a degrade rung). */
-function noteOverload(options: CallOptions, category: ErrorCategory): boolean {
-  const { binding, state, recovery, emit, iteration } = options;
-  if (category !== 'overloaded') {
-    state.consecutiveOverloads = 0;
-    return false;
-  }
-  state.consecutiveOverloads += 1;
-  const { fallback } = recovery;
-  if (!fallback.enabled || state.consecutiveOverloads < fallback.afterOverloads) return false;
-  if (fallback.vendor && fallback.vendor !== binding.provider.vendor && options.rebind) {
-    // Cross-vendor: the composition root makes the swap (an event) and hands back the binding.
-    const next = options.rebind({
-      vendor: fallback.vendor,
-      model: fallback.model,
-      reason: `${state.consecutiveOverloads} consecutive overloaded errors`,
-    });
-    if (!next) return false;
-    binding.swap(next);
-    state.consecutiveOverloads = 0;
-    return true;
-  }
-  const target = fallback.model || binding.fallbackModel;
-  if (!target || target === binding.model) return false;
-  emit({
-    event: 'fallback',
-    iteration,
-    from_model: binding.model,
-    to_model: target,
-    reason: `${state.consecutiveOverloads} consecutive overloaded errors`,
-  });
-  binding.useModel(target);
-  state.consecutiveOverloads = 0;
-  return true;
 }
 
 /** What a stream that ran to its stop reason gives the loop. */

@@ -1,11 +1,14 @@
 import type {
+  AccountPolicy,
   MechanismId,
   RecoveryMechanismId,
   RecoveryOverrides,
+  RetryPolicy,
   RunConfigInput,
   TakeoverHandling,
   VerdictConfig,
 } from '@/lib/protocol';
+import { POLICY_KINDS } from '@/lib/protocol/retry-rules';
 import { DEFAULTS as D } from './defaults';
 
 /**
@@ -265,7 +268,51 @@ function mergeOverrides(base: RecoveryOverrides, off: RecoveryOverrides): Recove
  * of a sweep, so a table row shows what that mechanism is worth under the same faults and seeds.
  */
 export function withMechanismOff(overrides: RecoveryOverrides, id: RecoveryMechanismId): RecoveryOverrides {
-  return mergeOverrides(overrides, RECOVERY[id].off.recovery);
+  const merged = mergeOverrides(overrides, RECOVERY[id].off.recovery);
+  return overrides.policy ? { ...merged, policy: policyWithMechanismOff(overrides.policy, id) } : merged;
+}
+
+/**
+ * A written-out retry policy with one mechanism off: the same switch as the retry fields' (which
+ * a policy replaces), so the on/off axis means the same on a sweep's policy axis.
+ */
+function policyWithMechanismOff(policy: RetryPolicy, id: RecoveryMechanismId): RetryPolicy {
+  const noRetryAfter = (account: AccountPolicy): AccountPolicy => ({
+    ...account,
+    retryAfter: { ...account.retryAfter, honour: false },
+    rows: Object.fromEntries(
+      Object.entries(account.rows).map(([k, row]) => [
+        k,
+        row.retryAfter ? { ...row, retryAfter: { ...row.retryAfter, honour: false } } : row,
+      ]),
+    ),
+  });
+  switch (id) {
+    case 'retry':
+      return { ...policy, foreground: { ...policy.foreground, enabled: false } };
+    case 'retry-after':
+      return {
+        ...policy,
+        foreground: noRetryAfter(policy.foreground),
+        background: noRetryAfter(policy.background),
+      };
+    case 'background-retry':
+      return { ...policy, background: { ...policy.background, enabled: false } };
+    case 'fallback':
+      return { ...policy, fallback: { ...policy.fallback, enabled: false } };
+    case 'classifier': {
+      // Every kind retried, whatever the classifier says (retryOn: everything).
+      const rows = { ...policy.foreground.rows };
+      for (const [k, row] of Object.entries(rows))
+        rows[k as keyof typeof rows] = { ...row!, action: 'retry' };
+      for (const k of POLICY_KINDS) rows[k] ??= { action: 'retry' };
+      return { ...policy, foreground: { ...policy.foreground, rows } };
+    }
+    default:
+      // The others are not the policy's: the watchdog, the context channel, the tools; one retry
+      // layer's off side stacks the SDK's retries beneath (sdkMaxRetries), the policy's backoff stays.
+      return policy;
+  }
 }
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */

@@ -20,6 +20,7 @@ import {
   WatchdogArmedEventSchema,
   WatchdogFiredEventSchema,
   FallbackEventSchema,
+  ModelCooldownEventSchema,
   FaultInjectedEventSchema,
   KeepaliveEventSchema,
   SdkRetryEventSchema,
@@ -62,6 +63,8 @@ export {
   type RetryDeclinedRule,
   RetryDeclinedNextSchema,
   type RetryDeclinedNext,
+  PolicyRowFieldSchema,
+  type PolicyRowField,
 } from './event-families/model-call-events';
 export { SentBodySchema, SENT_BODY_MAX_CHARS } from './event-families/takeover-events';
 export type SentBody = z.infer<typeof SentBodySchema>;
@@ -100,6 +103,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   WatchdogArmedEventSchema,
   WatchdogFiredEventSchema,
   FallbackEventSchema,
+  ModelCooldownEventSchema,
   SwapEventSchema,
   ForkedFromEventSchema,
   TakeoverReportEventSchema,

@@ -19,6 +19,7 @@ export * from './run-totals';
 export * from './terminate-event';
 export * from './category-label';
 export * from './retry-rules';
+export * from './retry-policy';
 export * from './event-builders';
 export * from './format-duration';
 export * from './cassette';

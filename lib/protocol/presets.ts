@@ -218,5 +218,6 @@ export function resolveRecovery(preset: PresetId, overrides: RecoveryOverrides =
     compaction: { ...base.compaction, ...overrides.compaction },
     output: { ...base.output, ...overrides.output },
     cache: { ...base.cache, ...overrides.cache },
+    ...(overrides.policy ? { policy: overrides.policy } : base.policy ? { policy: base.policy } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMPACTION_OFF, PRESET_IDS, type PresetId } from './preset-ids';
+import { RetryPolicySchema } from './retry-policy';
 
 export { COMPACTION_OFF, PRESET_IDS, asPresetId } from './preset-ids';
 
@@ -261,6 +262,13 @@ export const RecoveryConfigSchema = z.object({
     refuseCutToolCalls: OutputRecoveryConfigSchema.shape.refuseCutToolCalls.default(true),
   }).default(OUTPUT_BEFORE_SECTION),
   cache: CacheConfigSchema.default(CACHE_BEFORE_SECTION),
+  /**
+   * The retry policy as data (lib/protocol/retry-policy.ts): when set, the retry accounts, the
+   * fallback chain and the context-window fallback read it instead of the retry, background and
+   * fallback fields above. Absent (every preset, and every config stored before policies): the
+   * policy those fields describe (policyOf in lib/protocol/retry-rules.ts).
+   */
+  policy: RetryPolicySchema.optional(),
 });
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 
@@ -277,6 +285,8 @@ export const RecoveryOverridesSchema = z
     compaction: CompactionConfigSchema.partial().strict().optional(),
     output: OutputRecoveryConfigSchema.partial().strict().optional(),
     cache: CacheOverridesSchema.optional(),
+    /** A whole retry policy, in place of the preset's (a policy is replaced whole, never merged). */
+    policy: RetryPolicySchema.optional(),
   })
   .strict();
 export type RecoveryOverrides = z.infer<typeof RecoveryOverridesSchema>;

@@ -5,6 +5,7 @@ import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { ApiKeySchema } from './http/api-key';
+import { RetryPolicySchema } from './retry-policy';
 
 /**
  * A sweep grid: scenarios × configurations × fault plans × targets (simulated vendors and real
@@ -33,6 +34,25 @@ export const SweepConfigurationSchema = z
   })
   .strict();
 export type SweepConfiguration = z.infer<typeof SweepConfigurationSchema>;
+
+/**
+ * A retry policy the policy axis compares: a preset's own (`preset`: its policy, whatever the
+ * configuration's preset), or one written out (`policy`). Each configuration runs once with each,
+ * as a row of its own (`<configuration>-policy-<id>`).
+ */
+export const SweepPolicySchema = z
+  .object({
+    id: AxisIdSchema,
+    label: z.string().max(200).optional(),
+    preset: PresetIdSchema.optional(),
+    policy: RetryPolicySchema.optional(),
+  })
+  .strict()
+  .refine((p) => (p.preset === undefined) !== (p.policy === undefined), {
+    message:
+      'give a policy either as a preset name ("preset": "s11") or written out ("policy": {…}), not both',
+  });
+export type SweepPolicy = z.infer<typeof SweepPolicySchema>;
 
 export const SweepFaultPlanSchema = z
   .object({
@@ -124,6 +144,8 @@ const SweepGridObject = z
     name: z.string().max(200).optional(),
     scenarios: z.array(z.string().min(1).max(100)).min(1).max(20).default(['fix-failing-test']),
     configurations: z.array(SweepConfigurationSchema).min(1).max(20),
+    /** The policy axis: each configuration runs once with each of these retry policies (absent: its own). */
+    policies: z.array(SweepPolicySchema).min(1).max(10).optional(),
     /** Each configuration also runs once with each of these mechanisms switched off. */
     mechanismsOff: z.array(SweepMechanismSchema).max(RECOVERY_MECHANISM_IDS.length).default([]),
     faultPlans: z
@@ -184,6 +206,10 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
   );
   unique(grid.models ?? [], 'models');
   unique(
+    (grid.policies ?? []).map((p) => p.id),
+    'policies',
+  );
+  unique(
     (grid.promptSets ?? []).map((p) => `${p.name} v${p.version}`),
     'promptSets',
   );
@@ -240,10 +266,10 @@ export function countSweepJobs(
     SweepGrid,
     'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'
   > &
-    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets'>>,
+    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets' | 'policies'>>,
 ): number {
   const seeds = Array.isArray(grid.seeds) ? grid.seeds.length : grid.seeds.to - grid.seeds.from + 1;
-  const configs = grid.configurations.length * (1 + grid.mechanismsOff.length);
+  const configs = grid.configurations.length * (grid.policies?.length ?? 1) * (1 + grid.mechanismsOff.length);
   const targets = grid.vendors.length + (grid.endpoints?.length ?? 0);
   const models = grid.models?.length ?? 1;
   const prompts = grid.promptSets?.length ?? 1;

@@ -184,6 +184,20 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldWatchdogFired(s, e);
     case 'fallback':
       return foldFallback(s, e);
+    case 'model_cooldown':
+      // The retry policy's cooldown: a marker with the engine's own reason (the model change, if any, is a fallback event).
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: `model cooldown (${e.phase}): ${e.model}`,
+          detail: e.reason,
+          level: e.phase === 'start' ? 'warn' : 'info',
+          iteration: e.iteration,
+        }),
+      };
     case 'fault_injected':
       return {
         ...s,

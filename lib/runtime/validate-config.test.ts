@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunConfigSchema } from '@/lib/protocol';
+import { presetPolicy, resolveRecovery, RunConfigSchema } from '@/lib/protocol';
 import { checkVendorTarget, validateRunConfig } from './validate-config';
 
 describe('the clock a run asks for, against its vendor', () => {
@@ -27,5 +27,31 @@ describe('the clock a run asks for, against its vendor', () => {
         env: {},
       }),
     ).toEqual([]);
+  });
+});
+
+describe('a retry policy’s models', () => {
+  it('each model of the chain and the context-window model must be one the vendor serves, named where it is', () => {
+    const policy = {
+      ...presetPolicy(resolveRecovery('s11')),
+      contextWindow: { model: 'claude-sim-huge' },
+    };
+    policy.fallback = { ...policy.fallback, chain: [{ model: 'claude-sim-haiku' }, { model: 'gpt-sim-4o' }] };
+    const problems = validateRunConfig({
+      config: RunConfigSchema.parse({
+        provider: { vendor: 'sim-anthropic' },
+        preset: 's11',
+        recovery: { policy },
+      }),
+      env: {},
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^recovery\.policy\.fallback\.chain\.1\.model: the simulated vendor sim-anthropic serves .*"gpt-sim-4o" is not one of them$/,
+      ),
+      expect.stringMatching(
+        /^recovery\.policy\.contextWindow\.model: .*"claude-sim-huge" is not one of them$/,
+      ),
+    ]);
   });
 });

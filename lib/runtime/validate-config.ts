@@ -53,29 +53,14 @@ export function validateRunConfig(options: {
       ),
     );
   }
-  const fallback = config.recovery.fallback?.model;
-  // A cross-vendor fallback's model is served by the fallback vendor, not the run's own.
-  const fallbackVendorName = config.recovery.fallback?.vendor?.trim();
-  const fallbackVendor = fallbackVendorName ? VendorSchema.safeParse(fallbackVendorName) : undefined;
-  if (fallbackVendor && !fallbackVendor.success) {
-    problems.push(
-      `recovery.fallback.vendor: no vendor "${fallbackVendorName}"; the vendors are ${vendorIds().join(', ')}`,
-    );
-  }
-  const servedBy = fallbackVendor?.success ? fallbackVendor.data : vendor;
-  if (fallback && (!fallbackVendor || fallbackVendor.success)) {
-    if (isSimulated(servedBy)) {
-      const own = modelsOf(servedBy).map((m) => m.id);
-      if (!own.includes(fallback)) {
-        problems.push(
-          `recovery.fallback.model: the simulated vendor ${servedBy} serves ${own.join(', ')}; "${fallback}" is not one of them`,
-        );
-      }
-    } else if (!MODEL_ID.test(fallback)) {
-      problems.push(
-        `recovery.fallback.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`,
-      );
-    }
+  problems.push(...checkFallbackModel(config.recovery.fallback ?? {}, vendor, 'recovery.fallback'));
+  // A retry policy's chain and context-window models, by the same rule.
+  const policy = config.recovery.policy;
+  policy?.fallback.chain.forEach((m, i) => {
+    problems.push(...checkFallbackModel(m, vendor, `recovery.policy.fallback.chain.${i}`));
+  });
+  if (policy?.contextWindow) {
+    problems.push(...checkFallbackModel(policy.contextWindow, vendor, 'recovery.policy.contextWindow'));
   }
   if (config.provider.keySource === 'request' && !apiKey && !config.replay) {
     problems.push('apiKey: keySource is "request" but no key was sent');
@@ -142,6 +127,43 @@ export function checkVendorTarget(options: {
 /** The model a run starts on: the configured one, else the vendor's default. */
 export function effectiveModel(config: RunConfig): string {
   return config.provider.model || vendorDefaults(config.provider.vendor).model;
+}
+
+/**
+ * A model the run may move to (the fallback, a policy's chain or context-window model): its
+ * vendor exists, and a simulated vendor serves it; a real one's looks like a model id. A
+ * cross-vendor model is served by that vendor, not the run's own. '' is the vendor's fallback.
+ */
+function checkFallbackModel(
+  target: { model?: string | undefined; vendor?: string | undefined },
+  vendor: Vendor,
+  at: string,
+): string[] {
+  const problems: string[] = [];
+  const fallback = target.model;
+  const fallbackVendorName = target.vendor?.trim();
+  const fallbackVendor = fallbackVendorName ? VendorSchema.safeParse(fallbackVendorName) : undefined;
+  if (fallbackVendor && !fallbackVendor.success) {
+    problems.push(
+      `${at}.vendor: no vendor "${fallbackVendorName}"; the vendors are ${vendorIds().join(', ')}`,
+    );
+  }
+  const servedBy = fallbackVendor?.success ? fallbackVendor.data : vendor;
+  if (fallback && (!fallbackVendor || fallbackVendor.success)) {
+    if (isSimulated(servedBy)) {
+      const own = modelsOf(servedBy).map((m) => m.id);
+      if (!own.includes(fallback)) {
+        problems.push(
+          `${at}.model: the simulated vendor ${servedBy} serves ${own.join(', ')}; "${fallback}" is not one of them`,
+        );
+      }
+    } else if (!MODEL_ID.test(fallback)) {
+      problems.push(
+        `${at}.model: "${fallback}" does not look like a model id (letters, digits and . _ : / -, e.g. claude-haiku-4-5)`,
+      );
+    }
+  }
+  return problems;
 }
 
 /** The model the fallback mechanism switches to. */

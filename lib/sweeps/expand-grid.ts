@@ -1,4 +1,6 @@
 import {
+  presetPolicy,
+  resolveRecovery,
   RunConfigSchema,
   seedList,
   type PromptSet,
@@ -127,9 +129,25 @@ export function listCells(grid: SweepGrid): SweepCell[] {
   );
 }
 
-/** The configurations as rows: each as given, then each with one mechanism off. */
+/**
+ * The configurations with the policy axis applied: each configuration once with each policy
+ * (its recovery.policy set), or as given when the grid has no policy axis.
+ */
+function withPolicies(grid: SweepGrid): SweepGrid['configurations'] {
+  if (!grid.policies) return grid.configurations;
+  return grid.configurations.flatMap((c) =>
+    grid.policies!.map((p) => ({
+      id: `${c.id}-policy-${p.id}`,
+      label: `${c.label ?? c.id} · policy ${p.label ?? p.id}`,
+      preset: c.preset,
+      recovery: { ...c.recovery, policy: p.policy ?? presetPolicy(resolveRecovery(p.preset!)) },
+    })),
+  );
+}
+
+/** The configurations as rows: each as given (per policy), then each with one mechanism off. */
 function configurationsOf(grid: SweepGrid) {
-  return grid.configurations.flatMap((c) => [
+  return withPolicies(grid).flatMap((c) => [
     { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery },
     ...grid.mechanismsOff.map((m) => ({
       id: `${c.id}-no-${m}`,

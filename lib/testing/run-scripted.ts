@@ -28,6 +28,8 @@ export async function runScripted(options: {
   script: Script;
   preset?: PresetId;
   recovery?: RecoveryOverrides;
+  /** The run's model (claude-sim-sonnet unless given). */
+  model?: string;
   config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
   /** Another clock than the virtual one (a real clock at a fast time scale). */
   clock?: Clock;
@@ -60,7 +62,7 @@ export async function runScripted(options: {
     config,
     recovery,
     provider,
-    model: 'claude-sim-sonnet',
+    model: options.model ?? 'claude-sim-sonnet',
     fallbackModel: 'claude-sim-haiku',
     system: 'You are a test agent.',
     task: fixFailingTest.task,

@@ -361,5 +361,7 @@ export function countOverrides(overrides: RecoveryOverrides): number {
       : value === undefined
         ? 0
         : 1;
-  return leaves(overrides);
+  // A policy of its own is one override, however many fields it has.
+  const { policy, ...fields } = overrides;
+  return leaves(fields) + (policy ? 1 : 0);
 }

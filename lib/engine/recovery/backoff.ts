@@ -3,7 +3,7 @@ import { formatMs, type RecoveryConfig } from '@/lib/protocol';
 
 type RetryConfig = RecoveryConfig['retry'];
 
-type RetrySettings = Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
+export type BackoffSettings = Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
 type WaitSettings = Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
 
 /**
@@ -13,7 +13,7 @@ type WaitSettings = Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
  *   additive (s11):        min(base·2ⁿ, max) × (1 + [0, ratio]), e.g. 500 ms … 32 s +0–25 %
  * Jitter is applied after the cap, as both sources do. Exactly one draw per call.
  */
-export function computeBackoff(options: { attempt: number; config: RetrySettings; random: Random }): {
+export function computeBackoff(options: { attempt: number; config: BackoffSettings; random: Random }): {
   /** n in base·2ⁿ. */
   exponent: number;
   /** base·2ⁿ, before the cap. */

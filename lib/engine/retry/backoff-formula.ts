@@ -1,6 +1,6 @@
 import type { EventOf } from '@/lib/protocol';
 import type { computeBackoff } from '../recovery';
-import type { RetryAccount } from './retry-account';
+import type { BackoffSettings } from '../recovery/backoff';
 
 export type BackoffFormula = NonNullable<EventOf<'retry_scheduled'>['backoff']>;
 
@@ -24,10 +24,10 @@ function factorText(factor: number): string {
  * min(base·2ⁿ, cap) × jitter, and the same in words — "1000 × 2² = 4000, cap 60000, jitter ×0.941 → 3765 ms".
  */
 export function backoffFormula(
-  account: RetryAccount,
+  settings: BackoffSettings,
   backoff: ReturnType<typeof computeBackoff>,
 ): BackoffFormula {
-  const { baseDelayMs, maxDelayMs, jitterMode, jitterRatio } = account.backoff;
+  const { baseDelayMs, maxDelayMs, jitterMode, jitterRatio } = settings;
   const capped = backoff.exponentialMs > maxDelayMs ? ` → ${maxDelayMs}` : '';
   return {
     base_ms: baseDelayMs,

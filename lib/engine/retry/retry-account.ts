@@ -1,65 +1,57 @@
 import {
-  backgroundRetryRule,
-  foregroundRetryRule,
+  policyOf,
+  policyRetryRule,
+  type AccountPolicy,
   type RecoveryConfig,
   type RetryErrorKind,
   type RetryRuleVerdict,
 } from '@/lib/protocol';
 import type { Classification } from '../recovery';
 
-type RetryConfig = RecoveryConfig['retry'];
-
 /** Which ledger a retry is booked on; each keeps its own budget. */
 export type RetryAccountName = 'foreground' | 'background' | 'context';
 
 /**
  * One retry account: how many retries it may spend, which failures it retries, and how long
- * it waits. The foreground loop, background calls (titles, summaries) and the context
- * channel each get their own, so an auxiliary call never spends the main loop's budget.
+ * it waits — all read from one account of the configuration's retry policy
+ * (lib/protocol/retry-policy.ts). The foreground loop, background calls (titles, summaries) and
+ * the context channel each get their own, so an auxiliary call never spends the main loop's budget.
  */
 export interface RetryAccount {
   name: RetryAccountName;
-  /** Retries after the first attempt; 0 when the account is switched off. */
+  /** Retries one call may spend, of any kind; 0 when the account is switched off. */
   maxRetries: number;
-  /** The configuration's retry rule on a failure (lib/protocol/retry-rules.ts): retried or not, by which rule. */
+  /** The policy's account: its rows, budgets, backoffs and Retry-After rules. */
+  policy: AccountPolicy;
+  /** The policy's retry rule on a failure (lib/protocol/retry-rules.ts): retried or not, by which row. */
   rule(verdict: Classification): RetryRuleVerdict;
-  backoff: Pick<RetryConfig, 'baseDelayMs' | 'maxDelayMs' | 'jitterMode' | 'jitterRatio'>;
-  wait: Pick<RetryConfig, 'honorRetryAfter' | 'retryAfterCapMs'>;
-  /** CodeSmith's engine layer instead of backoff: a rate limit sleeps this long, anything else is retried at once. */
-  fixedDelayMs?: number;
 }
 
 /** What the retry rules read of a verdict: its category and why waiting cannot help, if the classifier found a reason. */
-function kindOf(verdict: Classification): RetryErrorKind {
+export function kindOf(verdict: Pick<Classification, 'category' | 'lasting'>): RetryErrorKind {
   return verdict.lasting
     ? { category: verdict.category, lasting: verdict.lasting }
     : { category: verdict.category };
 }
 
-/** The main loop's account: the preset's retry ladder, deciding by its retry rule (retry.retryOn). */
-export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
-  const { retry } = recovery;
+function accountOf(name: 'foreground' | 'background', policy: AccountPolicy): RetryAccount {
   return {
-    name: 'foreground',
-    maxRetries: retry.enabled ? retry.maxRetries : 0,
-    rule: (verdict) => foregroundRetryRule(recovery, kindOf(verdict), verdict.rule),
-    backoff: retry,
-    wait: retry,
-    ...(retry.backoff === 'fixed' ? { fixedDelayMs: retry.fixedDelayMs } : {}),
+    name,
+    maxRetries: policy.enabled ? policy.maxRetries : 0,
+    policy,
+    rule: (verdict) => policyRetryRule(policy, name, kindOf(verdict), verdict.rule),
   };
+}
+
+/** The main loop's account: the conversation's account of the configuration's policy. */
+export function foregroundAccount(recovery: RecoveryConfig): RetryAccount {
+  return accountOf('foreground', policyOf(recovery).foreground);
 }
 
 /**
  * Auxiliary calls: a shorter account that retries only what is likely to pass soon
- * (network, rate-limit, timeout); it shares the foreground's jitter and Retry-After rules.
+ * (a preset's: network, rate-limit, timeout), from the policy's background account.
  */
 export function backgroundAccount(recovery: RecoveryConfig): RetryAccount {
-  const { background, retry } = recovery;
-  return {
-    name: 'background',
-    maxRetries: background.enabled ? background.maxRetries : 0,
-    rule: (verdict) => backgroundRetryRule(recovery, kindOf(verdict), verdict.rule),
-    backoff: { ...retry, baseDelayMs: background.baseDelayMs },
-    wait: retry,
-  };
+  return accountOf('background', policyOf(recovery).background);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
 import {
   ErrorCategorySchema,
+  presetPolicy,
   PRESET_IDS,
   resolveRecovery,
   retryRulesTable,
@@ -90,6 +91,25 @@ const CONFIGS: Array<[string, RecoveryConfig]> = [
     resolveRecovery('codesmith', { sdkMaxRetries: 3, retry: { backoff: 'fixed' } }),
   ],
   ['s11, background on', resolveRecovery('s11', { background: { enabled: true, maxRetries: 2 } })],
+  // A policy written out: rows of its own, a kind left to the classifier, a row skipped.
+  [
+    'a written-out policy',
+    resolveRecovery('naive', {
+      policy: {
+        ...presetPolicy(resolveRecovery('codesmith')),
+        name: 'per-kind',
+        foreground: {
+          ...presetPolicy(resolveRecovery('codesmith')).foreground,
+          maxRetries: 5,
+          rows: {
+            invalid_input: { action: 'retry', budget: 2 },
+            rate_limit: { action: 'retry', backoff: { kind: 'fixed', ms: 500 } },
+            parse: { action: 'skip' },
+          },
+        },
+      },
+    }),
+  ],
 ];
 
 describe('a preset’s retry table agrees with the retry decision, for every category', () => {
@@ -127,6 +147,21 @@ describe('a preset’s retry table agrees with the retry decision, for every cat
       }
     });
   }
+});
+
+describe('a written-out policy’s table', () => {
+  it('names the policy, and each row’s own budget and backoff; a kind without a row is the classifier’s', () => {
+    const table = retryRulesTable(CONFIGS.at(-1)![1]);
+    expect(table.policy).toBe('per-kind');
+    const row = (key: string) => table.rows.find((r) => keyOf(r) === key)!;
+    expect(row('invalid_input').terms?.conversation).toBe('2 retries');
+    expect(row('rate_limit').terms?.conversation).toBe('a fixed 500 ms');
+    expect(row('parse').conversation).toMatchObject({ retried: false, declined: 'category_not_retried' });
+    // No row: the classifier's verdict (an expired key is final, a server error is retried).
+    expect(row('authentication').conversation).toMatchObject({ retried: false, declined: 'not_retryable' });
+    expect(row('internal').conversation).toMatchObject({ retried: true });
+    expect(table.budgets.conversation).toMatch(/^5 retries, 1 s × 2ⁿ up to 60 s ±10 %/);
+  });
 });
 
 describe('the presets’ tables say what their sources do', () => {

@@ -165,11 +165,20 @@ describe('decideRetry', () => {
       exhausted: false,
     });
     const empty = { immediate: 'empty stream' };
+    // The third retry of the call, the first on its row (rowSpent 0): the row's budget is the account's.
     expect(decideRetry({ account, attempt: 3, verdict: verdict('timeout'), hints: empty, random })).toEqual({
       retry: true,
       computedMs: 0,
       waitMs: 0,
       reason: 'empty stream',
+      row: {
+        row: 'timeout',
+        rule: 'exclusion (CodeSmith)',
+        budget: 3,
+        used: 1,
+        left: 2,
+        backoff_source: 'immediate',
+      },
     });
     expect(
       decideRetry({ account, attempt: 4, verdict: verdict('timeout'), hints: empty, random }),
@@ -191,6 +200,14 @@ describe('decideRetry', () => {
       rule: 'stream_error_cap',
       why: '5 consecutive stream errors',
       exhausted: true,
+      row: {
+        row: 'parse',
+        rule: 'exclusion (CodeSmith)',
+        budget: 3,
+        used: 0,
+        left: 3,
+        backoff_source: 'none',
+      },
     });
   });
 

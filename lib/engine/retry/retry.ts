@@ -1,7 +1,7 @@
 import type { RetryDeclinedNext } from '@/lib/protocol';
 import type { Classification } from '../recovery';
 import type { EngineDeps } from '../engine-deps';
-import { decideRetry, type FailureHints } from './decide-retry';
+import { decideRetry, rowKey, type FailureHints } from './decide-retry';
 import type { RetryAccount } from './retry-account';
 
 /** One attempt's result, as the retry function needs it. */
@@ -37,11 +37,23 @@ export interface RetryOptions<T> extends EngineDeps {
  */
 export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>> {
   const { account, clock, random, emit, signal, iteration } = options;
+  // Retries this call spent on each policy row (the row's own budget counts them).
+  const spent = new Map<string, number>();
+  // Attempts after a move to another model (the context-window fallback): not retries, so not budgeted.
+  let moves = 0;
   for (let attempt = 1; ; attempt++) {
     const outcome = await options.attempt(attempt);
     if (outcome.ok) return { ok: true, value: outcome.value, attempts: attempt };
     if (signal.aborted) throw signal.reason;
-    const decision = decideRetry({ account, attempt, verdict: outcome.verdict, hints: outcome, random });
+    const key = rowKey(outcome.verdict);
+    const decision = decideRetry({
+      account,
+      attempt: attempt - moves,
+      verdict: outcome.verdict,
+      hints: outcome,
+      random,
+      rowSpent: spent.get(key) ?? 0,
+    });
     if (!decision.retry) {
       const follow = options.onDecline(outcome.verdict);
       emit({
@@ -55,6 +67,7 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
         max_attempts: account.maxRetries + 1,
         next: follow.next,
         why: `${options.label ? `${options.label}: ` : ''}no retry — ${decision.why}; ${follow.then}.`,
+        ...(decision.row ? { policy_row: decision.row } : {}),
       });
       return {
         ok: false,
@@ -79,7 +92,10 @@ export async function retry<T>(options: RetryOptions<T>): Promise<RetryResult<T>
       account: account.name,
       ...(decision.backoff ? { backoff: decision.backoff } : {}),
       ...(decision.fixed ? { backoff_mode: 'fixed' as const } : {}),
+      ...(decision.row ? { policy_row: decision.row } : {}),
     });
+    if (outcome.move) moves += 1;
+    else spent.set(key, (spent.get(key) ?? 0) + 1);
     await clock.sleep(decision.waitMs, signal);
   }
 }

@@ -129,6 +129,27 @@ export const BackoffFormulaSchema = z.object({
   formula: z.string(),
 });
 
+/**
+ * The row of the retry policy that decided a retry or its refusal (lib/protocol/retry-policy.ts):
+ * the kind of error it is the row for, the account's rule, the retries this row allows one
+ * call, those spent on the call after the decision and those left, and where the wait came from.
+ */
+export const PolicyRowFieldSchema = z.object({
+  /** The row: a kind of error ('spent_quota' beside the rate limit), or 'context_length', which has none. */
+  row: z.string(),
+  /** The account's rule, shortly ("exclusion (CodeSmith)"). */
+  rule: z.string(),
+  budget: z.number().int().min(0),
+  used: z.number().int().min(0),
+  left: z.number().int().min(0),
+  /**
+   * `row`: the row's own backoff; `account`: the account's; `retry_after`: the server's
+   * Retry-After, honoured; `immediate`: at once (an Empty stream, a context-window move); `none`: no retry.
+   */
+  backoff_source: z.enum(['row', 'account', 'retry_after', 'immediate', 'none']),
+});
+export type PolicyRowField = z.infer<typeof PolicyRowFieldSchema>;
+
 export const RetryScheduledEventSchema = z.object({
   ...attempt,
   event: z.literal('retry_scheduled'),
@@ -147,6 +168,8 @@ export const RetryScheduledEventSchema = z.object({
   backoff: BackoffFormulaSchema.optional(),
   /** `fixed`: CodeSmith's engine layer decided the wait (a rate limit sleeps a fixed delay, anything else at once), not backoff. */
   backoff_mode: z.literal('fixed').optional(),
+  /** The policy row that decided (absent in logs written before retry policies). */
+  policy_row: PolicyRowFieldSchema.optional(),
 });
 
 /** The rule that made a call stop retrying, written by the code that decided. */
@@ -195,6 +218,8 @@ export const RetryDeclinedEventSchema = z.object({
   next: RetryDeclinedNextSchema,
   /** The decision in words, written where it was made. */
   why: z.string(),
+  /** The policy row that refused (absent for a kept Partial, and in logs written before retry policies). */
+  policy_row: PolicyRowFieldSchema.optional(),
 });
 
 export const WatchdogArmedEventSchema = z.object({
@@ -215,6 +240,29 @@ export const FallbackEventSchema = z.object({
   event: z.literal('fallback'),
   from_model: z.string(),
   to_model: z.string(),
+  reason: z.string(),
+  /**
+   * What moved the run (absent: consecutive overloads, as every log before retry policies):
+   * `cooldown` — the model in force was cooled down, or a cooled model's cooldown ended;
+   * `context_window` — a context overflow, and the policy's larger-window model takes the run
+   * before anything is compacted.
+   */
+  cause: z.enum(['overloads', 'cooldown', 'context_window']).optional(),
+});
+
+/**
+ * The retry policy's per-model cooldown (lib/engine/retry/fallback-chain.ts), on the run's
+ * clock: `start` — a model failed N attempts in a row and is skipped until `until_ms`; `skip` —
+ * the chain passed over a model still cooling down; `end` — its cooldown is over and it takes
+ * the call back.
+ */
+export const ModelCooldownEventSchema = z.object({
+  ...turn,
+  event: z.literal('model_cooldown'),
+  phase: z.enum(['start', 'skip', 'end']),
+  model: z.string(),
+  /** Run-clock time the cooldown ends (ms since the run started). */
+  until_ms: z.number(),
   reason: z.string(),
 });
 

@@ -20,6 +20,7 @@ export const EXPLAINED_TYPES = [
   'keepalive',
   'sdk_retry',
   'fallback',
+  'model_cooldown',
   'model_error',
   'tool_guard',
   'arg_repair',
@@ -54,11 +55,13 @@ export function isExplained(event: RunEvent): event is ExplainedEvent {
  */
 export function explainEvent(event: ExplainedEvent): Explanation | undefined {
   switch (event.event) {
-    case 'retry_scheduled':
-      return explainRetry(event);
+    case 'retry_scheduled': {
+      const explained = explainRetry(event);
+      return { ...explained, why: `${explained.why}${ownRowWords(event)}` };
+    }
     case 'retry_declined':
       return {
-        why: cap(event.why),
+        why: `${cap(event.why)}${ownRowWords(event)}`,
         term: DECLINED_TERM[event.rule],
         also: event.rule === 'partial_kept' ? ['watchdog'] : ['retry-budget'],
       };
@@ -90,9 +93,17 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       };
     case 'fallback':
       return {
-        why: `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`,
+        why:
+          event.cause === 'context_window'
+            ? `${cap(event.reason)}.`
+            : event.cause === 'cooldown'
+              ? `${cap(event.reason)}: the call moves from ${event.from_model} to ${event.to_model}.`
+              : `${event.reason}: ${event.from_model} is busy, so the call moves to ${event.to_model}.`,
         term: 'fallback-model',
       };
+    case 'model_cooldown':
+      // The retry policy's per-model cooldown, on the run's clock: the engine's reason says which model and until when.
+      return { why: `${cap(event.reason)}.`, term: 'fallback-model' };
     case 'model_error':
       return explainError(event);
     case 'tool_guard':
@@ -127,6 +138,17 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
     default:
       return checkNever(event);
   }
+}
+
+/**
+ * A retry policy row with terms of its own (a budget smaller than the call's, or its own
+ * backoff), named after the decision: a preset's rows share their account's, so nothing is added.
+ */
+function ownRowWords(e: EventOf<'retry_scheduled'> | EventOf<'retry_declined'>): string {
+  const row = e.policy_row;
+  if (!row || (row.budget >= e.max_attempts - 1 && row.backoff_source !== 'row')) return '';
+  const source = row.backoff_source === 'row' ? ', its own backoff' : '';
+  return ` Policy row ${row.row}: ${row.used} of its ${row.budget} ${row.budget === 1 ? 'retry' : 'retries'} used, ${row.left} left${source}.`;
 }
 
 function explainRetry(e: EventOf<'retry_scheduled'>): Explanation {
