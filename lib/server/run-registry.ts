@@ -346,12 +346,16 @@ export function createRunRegistry({
         return () => {};
       }
       const first = run.tail[0];
-      let replay: RunEvent[];
-      if (first && first.seq <= afterSeq + 1) replay = run.tail.filter((event) => event.seq > afterSeq);
-      else {
-        flush(run);
-        replay = store.readEvents({ runId, afterSeq });
-      }
+      if (!first || first.seq > afterSeq + 1) flush(run);
+      // Every event of a live run reaches the store through publish, which keeps it in the tail
+      // (trimmed from the front only): once its waiting events are written, a tail that is empty
+      // or reaches back to the resume point is all the store holds after it, so a run POSTed a
+      // moment ago is answered without reading the store.
+      const head = run.tail[0];
+      const replay =
+        !head || head.seq <= afterSeq + 1
+          ? run.tail.filter((event) => event.seq > afterSeq)
+          : store.readEvents({ runId, afterSeq });
       for (const event of replay) listener.onEvent(event);
       run.subscribers.add(listener);
       clearTimeout(run.idleTimer);
