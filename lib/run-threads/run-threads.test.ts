@@ -104,4 +104,18 @@ describe('real-clock runs on run threads', () => {
     expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'aborted' });
     expect(events.filter((e) => e.event === 'watchdog_fired')).toHaveLength(0);
   }, 30_000);
+
+  it('redacts what the registry logs about a thread run: its own key, and a key a swap brought', async () => {
+    const own = 'sk-ant-own-key-0123456789abcdefghij';
+    const swapped = 'sk-ant-swapped-key-9876543210zyxwvu';
+    const handle = threads.launch({ runId: 'keyed', config, apiKey: own, onEvent: () => undefined });
+    expect(handle.redactText(`failed with ${own}`)).toBe('failed with [redacted]');
+    handle.control({
+      action: 'swap',
+      target: { vendor: 'sim-anthropic', model: 'claude-sim-sonnet', apiKey: swapped },
+    });
+    expect(handle.redactText(`${own} then ${swapped}`)).toBe('[redacted] then [redacted]');
+    handle.control({ action: 'abort' });
+    await handle.done;
+  }, 30_000);
 });

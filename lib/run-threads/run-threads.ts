@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { benchProbe } from '@/lib/clock/bench-probe';
 import { NO_TOTALS, terminateAfter, type RunEvent, type RunTotals } from '@/lib/protocol';
-import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
+import { createRedactor, runSecrets, type Redactor } from '@/lib/runtime/redact-secrets';
 import { processEnv } from '@/lib/config/server-env';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle, type WorkerBundleSpec } from '@/lib/sweeps/worker-bundle';
@@ -158,9 +158,14 @@ export function createRunThreads({
         totals: NO_TOTALS,
         ended: false,
       });
-      // The thread redacts the run's events; this is for text the registry logs about the run.
-      const secrets = runSecrets({ apiKey, env: processEnv() });
-      let redactor = createRedactor({ secrets });
+      // The thread redacts the run's events; this is for text the registry logs about the run,
+      // which only a failure writes: built on first use, not on the POST that starts the run.
+      const swapKeys: string[] = [];
+      let redactor: Redactor | undefined;
+      const redactText = (text: string): string =>
+        (redactor ??= createRedactor({
+          secrets: [...runSecrets({ apiKey, env: processEnv() }), ...swapKeys],
+        })).text(text);
       thread.worker?.ref();
       post(thread, {
         type: 'start',
@@ -175,11 +180,13 @@ export function createRunThreads({
         runId,
         done,
         control: (message) => {
-          if (message.action === 'swap' && message.target.apiKey)
-            redactor = createRedactor({ secrets: [...secrets, message.target.apiKey] });
+          if (message.action === 'swap' && message.target.apiKey) {
+            swapKeys.push(message.target.apiKey);
+            redactor = undefined;
+          }
           if (!thread.gone) post(thread, { type: 'control', runId, message });
         },
-        redactText: (text) => redactor.text(text),
+        redactText,
       };
     },
     async close() {

@@ -34,13 +34,22 @@ export function publish(run: FanOut, events: readonly RunEvent[]): void {
 }
 
 /**
- * What a new subscriber of a live run is sent first: the events after `afterSeq`, from the tail
- * when it reaches back that far, else from the store (`readStored`, which first writes what waits).
+ * What a new subscriber of a live run is sent first: the events after `afterSeq`. Every event of
+ * a live run reaches the store through publish, which keeps it in the tail (trimmed from the
+ * front only): once its waiting events are written (`flush`), a tail that is empty or reaches
+ * back to the resume point is all the store holds after it, so a run POSTed a moment ago is
+ * answered without reading the store; otherwise `readStored` reads it.
  */
-export function replayOf(run: FanOut, afterSeq: number, readStored: () => RunEvent[]): RunEvent[] {
+export function replayOf(
+  run: FanOut,
+  afterSeq: number,
+  flush: () => void,
+  readStored: () => RunEvent[],
+): RunEvent[] {
   const first = run.tail[0];
-  if (first && first.seq <= afterSeq + 1) return run.tail.filter((event) => event.seq > afterSeq);
-  return readStored();
+  if (!first || first.seq > afterSeq + 1) flush();
+  const head = run.tail[0];
+  return !head || head.seq <= afterSeq + 1 ? run.tail.filter((event) => event.seq > afterSeq) : readStored();
 }
 
 /** Sends a finished run's events after `afterSeq` from the store, then ends the listener. */

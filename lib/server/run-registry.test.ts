@@ -99,6 +99,31 @@ describe('run registry', () => {
     await registry.whenLogged(id); // at once for a run that is not live
   });
 
+  it('answers a subscriber of a run started a moment ago from memory, without reading the store', async () => {
+    let reads = 0;
+    const counted: RunStore = {
+      ...store,
+      readEvents: (options) => {
+        reads += 1;
+        return store.readEvents(options);
+      },
+    };
+    const fake = createFakeLaunch({ steps: 20, tickMs: 1 });
+    const registry = createRunRegistry({ store: counted, launch: fake.launch });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    // As POST /api/runs does: the events so far, right after the start (its run_start, written now).
+    const atStart = collector();
+    registry.subscribe({ runId: id, listener: atStart })();
+    expect(atStart.events.map((e) => e.event)).toEqual(['run_start']);
+    expect(store.readEvents({ runId: id })).toEqual(atStart.events);
+    const watcher = collector();
+    registry.subscribe({ runId: id, listener: watcher });
+    await registry.whenFinished(id);
+    expect(reads).toBe(0);
+    expectContiguous(watcher.events, 0, 21);
+    expect(store.readEvents({ runId: id })).toEqual(watcher.events);
+  });
+
   it('replays from the store when the resume point is older than the in-memory tail', async () => {
     const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
     const registry = createRunRegistry({ store, launch: fake.launch });

@@ -199,10 +199,12 @@ export function createRunRegistry({
         replayFinished(store, runId, afterSeq, listener);
         return () => {};
       }
-      const replay = replayOf(run, afterSeq, () => {
-        batches.flush(run);
-        return store.readEvents({ runId, afterSeq });
-      });
+      const replay = replayOf(
+        run,
+        afterSeq,
+        () => batches.flush(run),
+        () => store.readEvents({ runId, afterSeq }),
+      );
       for (const event of replay) listener.onEvent(event);
       run.subscribers.add(listener);
       clearTimeout(run.idleTimer);
