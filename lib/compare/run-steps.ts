@@ -1,4 +1,5 @@
 import type { EventOf, Message, RunEvent } from '@/lib/protocol';
+import { isModuleEvent, moduleWords } from '@/lib/mechanisms/modules/about';
 import { categoryLabel } from '@/lib/protocol/category-label';
 import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
@@ -59,6 +60,12 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
     const turn = 'iteration' in e && typeof e.iteration === 'number' ? e.iteration : null;
     if (turn !== null) lastTurn = turn;
     const at = turn ?? lastTurn;
+    if (isModuleEvent(e)) {
+      // A mechanism module's step, in its own words (lib/mechanisms/<name>/about.ts).
+      const { kind, key, label } = moduleWords(e).step(e);
+      push(e, at, kind, key, label);
+      return step;
+    }
     switch (e.event) {
       case 'model_request':
         background = e.background;
@@ -215,26 +222,6 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
           `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`,
         );
         break;
-      case 'tool_batch':
-        push(
-          e,
-          at,
-          'tool',
-          ['batch', e.parallel, e.tools, e.limit],
-          e.parallel
-            ? `${e.tools.length} tool calls at once (${e.tools.join(', ')})`
-            : `${e.tools[0] ?? 'a tool'} runs alone`,
-        );
-        break;
-      case 'dangling_calls':
-        push(
-          e,
-          at,
-          'recovery',
-          ['dangling', e.repaired, e.calls.map((c) => c.tool)],
-          `interrupted tool call${e.calls.length === 1 ? '' : 's'} (${e.calls.map((c) => c.tool).join(', ')}): ${e.repaired ? 'synthetic error results' : 'sent unanswered'}`,
-        );
-        break;
       case 'arg_repair':
         push(
           e,
@@ -296,6 +283,15 @@ export function createStepReader(): (e: RunEvent) => RunStep | null {
         break;
       case 'iteration_start':
         background = false;
+        break;
+      case 'mechanism_decision':
+        push(
+          e,
+          at,
+          'recovery',
+          ['decision', e.mechanism, e.hook, e.decision, e.next],
+          `${e.mechanism}: ${e.decision.replace(/_/g, ' ')} (${e.next.replace(/_/g, ' ')})`,
+        );
         break;
       case 'run_start':
       case 'stream_open':

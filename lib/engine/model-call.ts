@@ -1,6 +1,6 @@
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
 import { costUsd } from '@/lib/protocol';
-import type { ModelRequest } from '@/lib/providers/types';
+import type { ModelRequest, StreamPart } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { countTokens } from '@/lib/tokens/count-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
@@ -9,6 +9,7 @@ import type { EngineDeps } from './engine-deps';
 import { classifyAndRecord, emitModelRequest } from './attempt-events';
 import { foregroundAccount, retry, type AttemptOutcome } from './retry';
 import { capForModel } from './output/output-cap';
+import type { MechanismHost } from './mechanism-port';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {
@@ -59,6 +60,8 @@ export interface CallOptions extends EngineDeps {
   rebind?: (target: { vendor: string; model: string; reason: string }) => ProviderBinding | undefined;
   /** Whether a context overflow this call gives up on is taken by the context channel (else it surfaces). */
   overflowHandled?: boolean;
+  /** The run's mechanisms on the port: each stream part is shown to them, each failure asked about (onError). */
+  mechanisms?: MechanismHost;
 }
 
 /**
@@ -105,6 +108,9 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       iteration,
       attempt,
       watchdogMs,
+      ...(options.mechanisms?.watchesStream
+        ? { watch: (part: StreamPart) => options.mechanisms!.onStreamPart(iteration, part) }
+        : {}),
     });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
@@ -128,6 +134,23 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
         window_ms: watchdogMs,
         outcome: hasContent ? 'partial' : 'empty',
       });
+    }
+    // The port's onError: a mechanism may give up on the call (its event says why); the error surfaces.
+    const giveUp = options.mechanisms?.onError(iteration, {
+      category: verdict.category,
+      message: verdict.message,
+      attempt,
+      partial: hasContent,
+      consecutiveOverloads: verdict.category === 'overloaded' ? state.consecutiveOverloads + 1 : 0,
+    });
+    if (giveUp) {
+      throw new ModelCallFailed(
+        `${verdict.message} (${verdict.category}; ${giveUp.message}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+        verdict.category,
+        attempt,
+        false,
+        outcome.opened,
+      );
     }
     streamErrors = outcome.opened || outcome.watchdogFired ? streamErrors + 1 : 0;
     lastOpened = outcome.opened;
