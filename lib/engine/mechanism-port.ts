@@ -1,15 +1,15 @@
 import type { Clock } from '@/lib/clock';
 import {
   type ErrorCategory,
-  EventBody,
+  type EventBody,
   HookPointSchema,
-  Message,
-  RecoveryConfig,
-  RunEvent,
-  StopReason,
-  TerminateReason,
-  ToolCallPart,
-  ToolResultPart,
+  type Message,
+  type RecoveryConfig,
+  type RunEvent,
+  type StopReason,
+  type TerminateReason,
+  type ToolCallPart,
+  type ToolResultPart,
 } from '@/lib/protocol';
 import type { StreamPart } from '@/lib/providers/types';
 import type { Emit } from './event-log';
@@ -24,8 +24,9 @@ import type { Emit } from './event-log';
  *   beforeRequest   — each turn, before its model request (after control messages and swaps)
  *   onStreamPart    — each part of an attempt's stream as it arrives (watch only)
  *   onError         — an attempt failed and was classified, before the retry ladder decides
- *   afterResponse   — the turn's response is in and billed, before it joins the history
- *   onContextGrow   — the response's prompt was larger than the last one's
+ *   onContextGrow   — the response is billed and its prompt was larger than the last one's
+ *   afterResponse   — the turn's response, once the built-in output cap lets it proceed, before
+ *                     it joins the history
  *   beforeToolCalls — around a tool call, before: which of the turn's calls not yet run go next,
  *                     and whether at once (asked again until every call ran or the turn stops)
  *   afterToolCalls  — around a tool call, after: the turn's calls ran; what to do about those
@@ -155,9 +156,25 @@ export interface EngineMechanism<C = RecoveryConfig> {
   beforeEnd?(ctx: HookContext<C>, info: { reason: TerminateReason; message?: string }): void;
 }
 
-/** Helps a module or a strategy file keep its config slice's type. */
+/** Helps a module keep its config slice's type. */
 export function defineMechanism<C>(module: MechanismModule<C>): MechanismModule<C> {
   return module;
+}
+
+/**
+ * What a strategy file exports as its default: a name (its decisions are written as
+ * `strategy:<name>`), the slice of the recovery config it reads (absent: all of it) and a
+ * factory called once per run. lib/runtime/load-strategy.ts loads one.
+ */
+export interface StrategyFile<C = RecoveryConfig> {
+  name: string;
+  configOf?(recovery: RecoveryConfig): C;
+  create(): EngineMechanism<C>;
+}
+
+/** Helps a strategy file keep its types: `export default defineStrategy({ name, create })`. */
+export function defineStrategy<C = RecoveryConfig>(strategy: StrategyFile<C>): StrategyFile<C> {
+  return strategy;
 }
 
 type Hooked = { id: string; config: unknown; hooks: EngineMechanism<unknown> };
@@ -199,7 +216,8 @@ export class MechanismHost {
   }
 
   onStreamPart(iteration: number, part: StreamPart): void {
-    for (const m of this.watchers) m.hooks.onStreamPart!(this.context(m, 'onStreamPart', iteration).ctx, part);
+    for (const m of this.watchers)
+      m.hooks.onStreamPart!(this.context(m, 'onStreamPart', iteration).ctx, part);
   }
 
   onError(iteration: number, info: InfoOf<'onError'>): DecisionOf<'onError'> {
@@ -228,7 +246,8 @@ export class MechanismHost {
 
   private ask<P extends DecidingPoint>(point: P, iteration: number, info: InfoOf<P>): DecisionOf<P> {
     for (const m of this.mechanisms) {
-      const hook = m.hooks[point] as ((ctx: HookContext<unknown>, info: InfoOf<P>) => DecisionOf<P>) | undefined;
+      const hook = m.hooks[point] as
+        ((ctx: HookContext<unknown>, info: InfoOf<P>) => DecisionOf<P>) | undefined;
       if (!hook) continue;
       const { ctx, written } = this.context(m, point, iteration);
       const decision = hook.call(m.hooks, ctx, info);

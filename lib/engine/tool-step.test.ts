@@ -36,7 +36,10 @@ function runner(options: {
 }
 
 /** The built-in mechanism modules on the port, with these tools settings. */
-function host(tools: { maxParallel: number; repairInterrupted: boolean }, emit: EventLog['emit']): MechanismHost {
+function host(
+  tools: { maxParallel: number; repairInterrupted: boolean },
+  emit: EventLog['emit'],
+): MechanismHost {
   return new MechanismHost(ENGINE_MODULES, {
     clock: new VirtualClock(),
     emit,
@@ -76,7 +79,10 @@ describe('the tool step', () => {
     const step = await runToolStep({
       calls,
       runner: runner({ clock, ms: { a: 3_000, b: 1_000, c: 2_000 }, running }),
-      mechanisms: host({ maxParallel: 4, repairInterrupted: true }, new EventLog('r', clock, (e) => events.push(e)).emit),
+      mechanisms: host(
+        { maxParallel: 4, repairInterrupted: true },
+        new EventLog('r', clock, (e) => events.push(e)).emit,
+      ),
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
@@ -98,7 +104,10 @@ describe('the tool step', () => {
       const step = await runToolStep({
         calls: [call('a', 'read_file'), call('b', 'read_file')],
         runner: runner({ clock, lost: ['a'] }),
-        mechanisms: host({ maxParallel: 4, repairInterrupted }, new EventLog('r', clock, (e) => events.push(e)).emit),
+        mechanisms: host(
+          { maxParallel: 4, repairInterrupted },
+          new EventLog('r', clock, (e) => events.push(e)).emit,
+        ),
         signal: new AbortController().signal,
         iteration: 2,
         truncatedRound: false,

@@ -67,7 +67,8 @@ export async function runToolStep(options: {
   }
   if (dangling.length > 0) {
     const decision = mechanisms.afterToolCalls(iteration, { calls, dangling });
-    if (decision?.kind === 'answer') for (const result of decision.results) answered.set(result.callId, result);
+    if (decision?.kind === 'answer')
+      for (const result of decision.results) answered.set(result.callId, result);
   }
   const parts: Message['parts'] = ran.flatMap((call) => {
     const result = answered.get(call.id);

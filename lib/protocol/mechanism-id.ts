@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODULE_MECHANISM_IDS, MODULE_PLACES, placeAfter } from '@/lib/mechanisms/modules/defaults';
+import { type MODULE_MECHANISM_IDS, MODULE_PLACES, placeAfter } from '@/lib/mechanisms/modules/defaults';
 
 /**
  * Ids of the mechanisms a person can switch off on their own (the table with labels, the

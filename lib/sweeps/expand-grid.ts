@@ -73,6 +73,7 @@ function cellsOf(grid: SweepGrid) {
     SweepCell & {
       preset: string;
       recovery: SweepGrid['configurations'][number]['recovery'];
+      strategy?: SweepGrid['configurations'][number]['strategy'];
       plan: SweepGrid['faultPlans'][number]['plan'];
       endpoint?: SweepEndpoint;
       promptRef?: PromptSetRef;
@@ -98,6 +99,7 @@ function cellsOf(grid: SweepGrid) {
                 ...parts,
                 preset: configuration.preset,
                 recovery: configuration.recovery,
+                ...(configuration.strategy ? { strategy: configuration.strategy } : {}),
                 plan: faultPlan.plan,
                 ...(target.endpoint ? { endpoint: target.endpoint } : {}),
                 ...(promptRef ? { promptRef } : {}),
@@ -130,12 +132,13 @@ export function listCells(grid: SweepGrid): SweepCell[] {
 /** The configurations as rows: each as given, then each with one mechanism off. */
 function configurationsOf(grid: SweepGrid) {
   return grid.configurations.flatMap((c) => [
-    { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery },
+    { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery, strategy: c.strategy },
     ...grid.mechanismsOff.map((m) => ({
       id: `${c.id}-no-${m}`,
       label: `${c.label ?? c.id} − ${m}`,
       preset: c.preset,
       recovery: withMechanismOff(c.recovery, m),
+      strategy: c.strategy,
     })),
   ]);
 }
@@ -170,6 +173,10 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
       prompts = promptFields(set);
     }
     const endpoint = cell.endpoint;
+    if (cell.strategy && !cell.strategy.sha256)
+      throw new Error(
+        `configurations: strategy ${cell.strategy.file} is not pinned (the sweep CLI pins each with the sha256 of its file)`,
+      );
     for (const seed of seeds) {
       const config = RunConfigSchema.parse({
         provider: endpoint
@@ -189,6 +196,7 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
         ...(prompts ?? {}),
         ...(grid.budgets ? { budgets: grid.budgets } : {}),
         ...(grid.maxOutputTokens ? { maxOutputTokens: grid.maxOutputTokens } : {}),
+        ...(cell.strategy ? { strategy: cell.strategy } : {}),
       });
       jobs.push({
         index: jobs.length,

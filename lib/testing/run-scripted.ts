@@ -1,5 +1,6 @@
 import { createRandom, VirtualClock } from '@/lib/clock';
 import { EventLog } from '@/lib/engine/event-log';
+import type { MechanismModule } from '@/lib/engine/mechanism-port';
 import { runLoop } from '@/lib/engine/run-loop';
 import {
   RunConfigSchema,
@@ -28,6 +29,8 @@ export async function runScripted(options: {
   preset?: PresetId;
   recovery?: RecoveryOverrides;
   config?: Omit<Partial<RunConfigInput>, 'provider' | 'preset' | 'recovery'>;
+  /** Mechanisms on the port beyond the built-in modules (a test's fixture, a strategy). */
+  mechanisms?: readonly MechanismModule<never>[];
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
   const clock = new VirtualClock();
   const config = RunConfigSchema.parse({
@@ -65,6 +68,7 @@ export async function runScripted(options: {
     random,
     emit: log.emit,
     signal: new AbortController().signal,
+    ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
   return { events, requests: provider.requests };
 }

@@ -7,7 +7,12 @@ import {
 } from '@/lib/protocol';
 import { verdictTestsWords } from '@/lib/protocol/verdict-words';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
-import { isModuleEvent, MODULE_EVENT_TYPES, moduleWords, type ModuleEventType } from '@/lib/mechanisms/modules/about';
+import {
+  isModuleEvent,
+  MODULE_EVENT_TYPES,
+  moduleWords,
+  type ModuleEventType,
+} from '@/lib/mechanisms/modules/about';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
 import { explainOutputStep } from './explain-output-step';

@@ -356,5 +356,8 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = CORE_GROUPS.map((group)
   const added = MODULE_ABOUT.flatMap((about) => about.fields).filter((field) => field.section === group.id);
   return added.length === 0
     ? group
-    : { ...group, fields: [...group.fields, ...added.map((m) => f(m.section, m.key, m.label, m.kind, m.meaning))] };
+    : {
+        ...group,
+        fields: [...group.fields, ...added.map((m) => f(m.section, m.key, m.label, m.kind, m.meaning))],
+      };
 });

@@ -7,8 +7,9 @@ import type { RunViewState } from '@/lib/client/run-view/run-view-state';
  * How each mechanism module's events fold into the run view (lib/client/run-view reads this
  * list for every module event). A module is one folder under lib/mechanisms/.
  */
-const VIEWS: { [K in ModuleEvent['event']]: (s: RunViewState, e: Extract<ModuleEvent, { event: K }>) => RunViewState } =
-  { ...interruptedRepair, ...parallelToolCalls };
+const VIEWS: {
+  [K in ModuleEvent['event']]: (s: RunViewState, e: Extract<ModuleEvent, { event: K }>) => RunViewState;
+} = { ...interruptedRepair, ...parallelToolCalls };
 
 export function reduceModuleEvent(s: RunViewState, e: ModuleEvent): RunViewState {
   return (VIEWS[e.event] as (s: RunViewState, e: ModuleEvent) => RunViewState)(s, e);

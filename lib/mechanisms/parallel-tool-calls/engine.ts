@@ -77,7 +77,8 @@ export const ENGINE = defineMechanism<Pick<RecoveryConfig['tools'], 'maxParallel
       beforeToolCalls(ctx, { calls, remaining, parallelSafe }) {
         // One call: nothing to group and nothing to say (the engine runs it alone).
         if (calls.length === 1) return undefined;
-        if (turn?.calls !== calls) turn = { calls, groups: groupCalls(calls, parallelSafe, ctx.config.maxParallel) };
+        if (turn?.calls !== calls)
+          turn = { calls, groups: groupCalls(calls, parallelSafe, ctx.config.maxParallel) };
         const group = turn.groups.find((g) => g.calls[0] === remaining[0]);
         if (!group) return undefined;
         ctx.emit({
