@@ -146,19 +146,64 @@ const browser = ['components/**/*.{ts,tsx}', 'lib/client/**/*.{ts,tsx}', 'lib/ru
 
 /** One rule set for static, dynamic and relative imports: `import(...)` and `../room/x` are held to the same patterns. */
 function restrict(patterns) {
-  const sources = patterns.flatMap((p) => p.group.map((g) => ({ g, message: p.message })));
+  const sources = patterns.flatMap((p) =>
+    p.regex ? [{ regex: p.regex, message: p.message }] : p.group.map((g) => ({ g, message: p.message })),
+  );
   const toRegex = (g) => `^${g.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`;
   return {
     'no-restricted-imports': ['error', { patterns }],
     'no-restricted-syntax': [
       'error',
-      ...sources.map(({ g, message }) => ({
-        selector: `ImportExpression[source.value=/${toRegex(g).replace(/\//g, '\\/')}/]`,
+      ...sources.map(({ g, regex, message }) => ({
+        selector: `ImportExpression[source.value=/${(regex ?? toRegex(g)).replace(/\//g, '\\/')}/]`,
         message: `import(): ${message}`,
       })),
     ],
-    'layers/relative-imports': ['error', sources.map(({ g, message }) => ({ regex: toRegex(g), message }))],
+    'layers/relative-imports': [
+      'error',
+      sources.map(({ g, regex, message }) => ({ regex: regex ?? toRegex(g), message })),
+    ],
   };
+}
+
+/**
+ * A mechanism module is one folder under lib/mechanisms/ spanning the layers: each file sits at
+ * the rank of the room that reads it (lib/mechanisms/modules/ lists them, one file per layer).
+ * defaults.ts and protocol.ts are read by lib/protocol, about.ts by everything above, lesson.ts
+ * by lib/lessons, view.ts by lib/run-view, engine.ts by lib/engine.
+ */
+const MECHANISMS_BUT_LOWEST = '^@/lib/mechanisms(?!/(modules|[a-z-]+)/(defaults|protocol)$)(/.*)?$';
+const LOWEST_ONLY =
+  "below lib/mechanisms, only the modules' lowest files are read (lib/mechanisms/modules/defaults, protocol and each folder's defaults and protocol).";
+const MODULE_FILE_RANK = { defaults: 0, protocol: 0, lesson: 1, view: 1.5, engine: 5 };
+const MODULE_FILE_ROOM = {
+  defaults: 'protocol',
+  protocol: 'protocol',
+  lesson: 'lessons',
+  view: 'run-view',
+  engine: 'engine',
+};
+
+function moduleFileRules() {
+  return Object.entries(MODULE_FILE_RANK).map(([file, rank]) => {
+    const room = MODULE_FILE_ROOM[file];
+    // The room it is read by, and every room above it, are out of reach; lib/mechanisms itself is
+    // reachable only from the files above rank 0.5 (a protocol-rank file reads its own folder only).
+    const above = Object.entries(LAYER_RANK)
+      .filter(([other, r]) => other !== 'mechanisms' && other !== room && r >= rank)
+      .map(([other]) => other);
+    const patterns = [
+      { group: ['@/app/*', '@/components/*'], message: 'lib/ never imports from app/ or components/.' },
+      {
+        group: [...above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`])],
+        message: `lib/mechanisms/*/${file}.ts is read by lib/${room} (rank ${rank}): it imports only what that room may.`,
+      },
+    ];
+    // A protocol-rank file reads nothing of lib/mechanisms but the lowest lists and its own folder's defaults.
+    if (rank < LAYER_RANK.mechanisms) patterns.push({ regex: MECHANISMS_BUT_LOWEST, message: LOWEST_ONLY });
+    patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
+    return { files: [`lib/mechanisms/*/${file}.ts`], ignores: tests, rules: restrict(patterns) };
+  });
 }
 
 function layerRules() {
@@ -172,9 +217,13 @@ function layerRules() {
     ];
     if (room !== 'client')
       patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
+    // The rooms below the mechanisms read the modules' lowest lists (lib/mechanisms/modules/defaults, protocol).
+    const belowModules = rank < LAYER_RANK.mechanisms;
     if (above.length > 0)
       patterns.push({
-        group: above.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
+        group: above
+          .filter((o) => !(belowModules && o === 'mechanisms'))
+          .flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]),
         message: `lib/${room} (rank ${rank}) imports only lower rooms; see LAYER_RANK.`,
       });
     if (room === 'store')
@@ -183,6 +232,7 @@ function layerRules() {
         message:
           'The store reads no lesson wording: what it lists comes from lib/protocol and lib/mechanisms.',
       });
+    if (belowModules) patterns.push({ regex: MECHANISMS_BUT_LOWEST, message: LOWEST_ONLY });
     if (room === 'client')
       patterns.push({
         group: [...serverLib.flatMap((o) => [`@/lib/${o}`, `@/lib/${o}/*`]), ...serverOnly],
@@ -235,6 +285,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   ...layerRules(),
+  ...moduleFileRules(),
   {
     // Test support is named for what it is: only tests, *.testkit.ts helpers, fixtures and lib/testing import vitest.
     files: ['**/*.{ts,tsx}'],

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef } from 'react';
 import type { RunEvent } from '@/lib/protocol';
+import { isModuleEvent, moduleWords } from '@/lib/mechanisms/modules/about';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import type { Selection } from '@/lib/client/run-view/run-store';
 import { findTurn } from '@/lib/client/run-view/selectors';
@@ -27,9 +28,8 @@ function eventsFor(
     case 'tool':
       return log.filter((e) => {
         if (!('iteration' in e) || e.iteration !== sel.iteration) return false;
-        // The group the call ran in, and the tool step's decision when its result never came back.
-        if (e.event === 'tool_batch') return e.call_ids.includes(sel.key);
-        if (e.event === 'dangling_calls') return e.calls.some((c) => c.call_id === sel.key);
+        // A mechanism module's decision about the call: the group it ran in, what the loop did when its result never came back.
+        if (isModuleEvent(e)) return moduleWords(e).callIds?.(e).includes(sel.key) ?? false;
         return (
           (e.event === 'tool_start' ||
             e.event === 'tool_call' ||

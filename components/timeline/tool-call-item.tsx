@@ -2,36 +2,37 @@
 
 import { formatMs } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
-import type { DanglingView, ToolBatchView, ToolCallView } from '@/lib/run-view/run-view-state';
+import type { CallMark, ToolCallView } from '@/lib/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { toolTone } from '@/components/ui/tone';
 import { WhyLine } from '@/components/explain/why-line';
 
 /**
- * A tool call: what the model asked for and, once run, what came back; the group it ran in
- * when its turn had several calls, and what the loop did when its result never came back.
+ * A tool call: what the model asked for and, once run, what came back; and the marks
+ * mechanisms put on it (the group it ran in, what the loop did when its result never came
+ * back, …: each mark a pill, and its why line under the first call it marks).
  */
 export function ToolCallItem({
   name,
   argsText,
   call,
-  batch,
-  dangling,
+  marks = [],
   onSelect,
 }: {
   name: string;
   argsText: string;
   call?: ToolCallView;
-  batch?: ToolBatchView;
-  dangling?: DanglingView;
+  marks?: readonly CallMark[];
   onSelect?: () => void;
 }) {
   const status = call?.status ?? 'requested';
   const callId = call?.callId;
-  // A group's or a cut turn's why line is shown once, under its first call.
-  const firstOfBatch = batch !== undefined && batch.callIds[0] === callId;
-  const firstDangling = dangling !== undefined && dangling.callIds[0] === callId;
+  // A mark's why line is shown once, under the first call it marks.
+  const whyLines = (place: CallMark['whyLine']) =>
+    marks
+      .filter((m) => m.whyLine === place && m.callIds[0] === callId)
+      .map((m) => <WhyLine key={m.seq} seq={m.seq} className="mt-0.5" linked />);
   const stubSince = useRunStore((s) => (callId ? s.view.context.stubSince[callId] : undefined));
   return (
     <div
@@ -68,16 +69,13 @@ export function ToolCallItem({
             {call.repaired.map((r) => (r === 'json' ? 'JSON text' : 'coerced to schema')).join(' + ')}
           </Pill>
         ) : null}
-        {batch?.parallel ? (
-          <Pill tone="neutral" testId="parallel" title={batch.why}>
-            ∥ ran at once with {batch.callIds.length - 1} other{batch.callIds.length === 2 ? '' : 's'}
-          </Pill>
-        ) : null}
-        {dangling ? (
-          <Pill tone={dangling.repaired ? 'compact' : 'fail'} testId="dangling" title={dangling.why}>
-            {dangling.repaired ? 'no result: answered with a synthetic error' : 'no result: sent unanswered'}
-          </Pill>
-        ) : null}
+        {marks.map((m) =>
+          m.pill ? (
+            <Pill key={m.seq} tone={m.pill.tone} testId={m.pill.testId} title={m.why}>
+              {m.pill.text}
+            </Pill>
+          ) : null,
+        )}
         {stubSince !== undefined && (
           <Pill
             tone="compact"
@@ -90,9 +88,9 @@ export function ToolCallItem({
       {call?.repairs?.map((r) => (
         <WhyLine key={r.seq} seq={r.seq} className="mt-0.5" linked />
       ))}
-      {firstOfBatch && <WhyLine seq={batch.seq} className="mt-0.5" linked />}
+      {whyLines('before')}
       <WhyLine seq={call?.seq} className="mt-0.5" linked />
-      {firstDangling && <WhyLine seq={dangling.seq} className="mt-0.5" linked />}
+      {whyLines('after')}
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (
         <div className={`mt-1 border-l-2 pl-2 ${call.isError ? 'border-fail' : 'border-ok'}`}>

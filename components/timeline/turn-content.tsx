@@ -3,7 +3,7 @@ import type { ToolCallView, TurnView } from '@/lib/run-view/run-view-state';
 import { LongText } from '@/components/ui/long-text';
 
 import { Pill } from '@/components/ui/pill';
-import { batchOf, danglingOf } from '@/lib/run-view/fold-turn-events';
+import { marksOf } from '@/lib/run-view/fold-turn-events';
 import { ToolCallItem } from './tool-call-item';
 
 /** A turn's text longer than this is shown to here, with a toggle for the rest. */
@@ -106,8 +106,7 @@ export function TurnContent({
         name={p.name}
         argsText={p.argsText}
         call={call}
-        batch={batchOf(turn, call?.callId)}
-        dangling={danglingOf(turn, call?.callId)}
+        marks={marksOf(turn, call?.callId)}
         onSelect={call ? () => onSelectTool(call) : undefined}
       />
     );
@@ -122,8 +121,7 @@ export function TurnContent({
           name={c.tool}
           argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
           call={c}
-          batch={batchOf(turn, c.callId)}
-          dangling={danglingOf(turn, c.callId)}
+          marks={marksOf(turn, c.callId)}
           onSelect={() => onSelectTool(c)}
         />
       ))}

@@ -5,7 +5,7 @@ import { formatMs } from '@/lib/run-view/format';
 import { useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
 import type { AttemptView } from '@/lib/run-view/run-view-state';
 import { selectTurn, type WaterfallRowSpec } from '@/lib/client/run-view/selectors';
-import { batchOf } from '@/lib/run-view/fold-turn-events';
+import { marksOf } from '@/lib/run-view/fold-turn-events';
 import { TONE_BAR, TONE_TEXT, toolTone } from '@/components/ui/tone';
 import { AttemptBar } from './waterfall-attempts';
 import { pct, pctWidth } from './waterfall-scale';
@@ -51,17 +51,15 @@ export const WaterfallRow = memo(function WaterfallRow({
     const tone = toolTone(call.status);
     const isSelected =
       selection?.kind === 'tool' && selection.iteration === spec.iteration && selection.key === call.key;
-    // A call that ran at once with others is marked so; its bar overlaps theirs on the time axis.
-    const batch = batchOf(turn, call.callId);
-    const together = batch?.parallel
-      ? ` · ran at once with ${batch.callIds.length - 1} other call${batch.callIds.length === 2 ? '' : 's'}`
-      : '';
-    label = `  ${batch?.parallel ? '∥' : '⚙'} ${call.tool}`;
+    // The marks mechanisms put on the call's bar (a call that ran at once with others: ∥, and its bar overlaps theirs).
+    const bars = marksOf(turn, call.callId).flatMap((m) => (m.bar ? [m.bar] : []));
+    const together = bars.map((b) => ` · ${b.note}`).join('');
+    label = `  ${bars[0]?.glyph ?? '⚙'} ${call.tool}`;
     body = (
       <button
         type="button"
         title={`${call.tool} · ${call.status} · ${formatMs(call.latencyMs ?? end - call.startTs)}${call.truncatedChars ? ` · truncated ${call.truncatedChars} chars` : ''}${call.repaired ? ` · arguments repaired (${call.repaired.join(' + ')})` : ''}${together}`}
-        data-parallel={batch?.parallel || undefined}
+        {...Object.fromEntries(bars.map((b) => [`data-${b.data}`, true]))}
         data-repaired={call.repaired ? call.repaired.join(' ') : undefined}
         onClick={() => {
           api.getState().select({ kind: 'tool', iteration: spec.iteration, key: call.key });

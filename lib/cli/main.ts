@@ -6,6 +6,7 @@ import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
+import { loadStrategy, StrategyError } from '@/lib/runtime/load-strategy';
 import { warmUp } from '@/lib/runtime/warm-up';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
@@ -39,6 +40,17 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // A strategy of one's own (--strategy, or a config that names one): loaded here, checked against its pinned hash.
+  let strategy;
+  try {
+    strategy = options.config.strategy ? await loadStrategy(options.config.strategy) : undefined;
+  } catch (error) {
+    if (error instanceof StrategyError) {
+      console.error(`loop: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
   if (options.cassetteNote && !options.quiet) console.log(options.cassetteNote);
   // A real-clock run's clock starts after the process's one-time costs (tokenizer, SDK first calls).
   if (options.config.clock === 'real') await warmUp();
@@ -53,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
   const handle = launchRun({
     runId,
     config: options.config,
+    ...(strategy ? { strategy } : {}),
     ...(options.cassette ? { cassette: options.cassette } : {}),
     ...(kept ? { onExchange: kept.keep } : {}),
     onEvent: (event) => {

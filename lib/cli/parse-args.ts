@@ -1,3 +1,4 @@
+import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CassetteFileError, missingConfig, parseCassette } from '@/lib/cassettes';
@@ -16,6 +17,7 @@ export const USAGE = `Usage: npm run loop -- [options]
   --preset NAME    codesmith (default) | s11 | course | naive | sdk-default
   --config FILE    a JSON run config (the same schema as POST /api/runs); flags override it
   --seed N         seed for every random choice (default 1)
+  --strategy FILE  a strategy of your own on the mechanism port (a .ts file; docs/strategies.md), pinned by its sha256
   --time-scale X   wall time per unit of run time on the real and paced clocks (0.05 = 20x faster)
   --clock C        real (default) | virtual (simulated vendors only: instant, same timestamps)
                    | paced (the virtual run, each jump waiting for wall time at --time-scale)
@@ -67,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         preset: { type: 'string' },
         config: { type: 'string' },
         seed: { type: 'string' },
+        strategy: { type: 'string' },
         'time-scale': { type: 'string' },
         clock: { type: 'string' },
         out: { type: 'string' },
@@ -113,6 +116,14 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   if (v.preset) input.preset = v.preset;
   if (v.clock) input.clock = v.clock;
   if (v.seed !== undefined) input.seed = toNumber('--seed', v.seed);
+  if (v.strategy !== undefined) {
+    try {
+      input.strategy = pinStrategy(v.strategy);
+    } catch (error) {
+      if (error instanceof StrategyError) throw new CliInputError([`--strategy: ${error.message}`]);
+      throw error;
+    }
+  }
   if (v['time-scale'] !== undefined) input.timeScale = toNumber('--time-scale', v['time-scale']);
   if (v['swap-at'])
     input.swaps = [...((base.swaps as unknown[] | undefined) ?? []), ...v['swap-at'].map(parseSwapAt)];

@@ -1,3 +1,4 @@
+import { isModuleEvent, moduleWords } from '@/lib/mechanisms/modules/about';
 import type { RunEvent } from '@/lib/protocol';
 import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
@@ -5,6 +6,7 @@ import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 /** One readable line for the events a person follows in a terminal; undefined for the rest. */
 export function describeEvent(event: RunEvent): string | undefined {
   const t = `${(event.ts / 1000).toFixed(1).padStart(7)}s`;
+  if (isModuleEvent(event)) return `${t}  #${event.iteration}   ${moduleWords(event).line(event)}`;
   switch (event.event) {
     case 'run_start':
       return `${t}  run ${event.run_id} · ${event.vendor} ${event.model} · ${event.scenario.title} · preset ${event.config.preset} · seed ${event.config.seed}`;
@@ -14,10 +16,8 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   ${event.is_error ? '✗' : '✓'} ${event.tool}(${short(JSON.stringify(event.args ?? {}))}) → ${event.result_chars} chars${event.status && event.status !== 'ok' ? ` [${event.status}]` : ''}${event.repaired ? ' [repaired]' : ''}`;
     case 'arg_repair':
       return `${t}  #${event.iteration}   repair ${event.rung} ${event.tool}: ${event.why}`;
-    case 'tool_batch':
-      return `${t}  #${event.iteration}   ${event.parallel ? 'parallel' : 'alone'}: ${event.why}`;
-    case 'dangling_calls':
-      return `${t}  #${event.iteration}   dangling: ${event.why}`;
+    case 'mechanism_decision':
+      return `${t}  #${event.iteration}   ${event.mechanism} ${event.decision} → ${event.next}: ${event.why}`;
     case 'model_error':
       return `${t}  #${event.iteration}   error (attempt ${event.attempt}): ${event.category} · ${event.rule} · ${short(event.message)}`;
     case 'retry_scheduled':

@@ -15,6 +15,7 @@ import { formatTable } from '@/lib/sweeps/format-table';
 import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
 import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
 import { CliInputError } from './parse-args';
 import { parseSweepArgs, SWEEP_USAGE } from './parse-sweep-args';
 import { createProgressPrinter } from './progress-bar';
@@ -37,6 +38,21 @@ async function main(argv: string[]): Promise<number> {
   if (options === 'help') {
     console.log(SWEEP_USAGE);
     return 0;
+  }
+  // A configuration's strategy of one's own is pinned here, by the sha256 of its file: each run's config records it.
+  try {
+    options.grid = {
+      ...options.grid,
+      configurations: options.grid.configurations.map((c) =>
+        c.strategy ? { ...c, strategy: pinStrategy(c.strategy.file) } : c,
+      ),
+    };
+  } catch (error) {
+    if (error instanceof StrategyError) {
+      console.error(`sweep: ${error.message}`);
+      return 2;
+    }
+    throw error;
   }
   const dir = dataDir();
   const promptSetStore = createSqlitePromptSetStore({ dir });

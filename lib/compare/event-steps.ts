@@ -2,6 +2,7 @@ import type { EventOf, Message, RunEvent } from '@/lib/protocol';
 import { categoryLabel } from '@/lib/protocol/category-label';
 import { formatMs } from '@/lib/protocol/format-duration';
 import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
+import { isModuleEvent, moduleWords } from '@/lib/mechanisms/modules/about';
 import type { RunStep } from './run-steps';
 
 /** What one event is as a step, before the reader adds its seq, the background flag and the key. */
@@ -30,6 +31,11 @@ const step = (
  * turn, or the last turn before it; `turn` its own (null when it has none).
  */
 export function describeStep(e: RunEvent, at: number, turn: number | null): DescribedStep | null {
+  if (isModuleEvent(e)) {
+    // A mechanism module's step, in its own words (lib/mechanisms/<name>/about.ts).
+    const { kind, key, label } = moduleWords(e).step(e);
+    return step(at, kind, key, label);
+  }
   switch (e.event) {
     case 'model_request':
     case 'llm_call':
@@ -51,10 +57,15 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
       return contextStep(e, at, turn);
     case 'tool_call':
     case 'tool_guard':
-    case 'tool_batch':
-    case 'dangling_calls':
     case 'arg_repair':
       return toolStep(e, at);
+    case 'mechanism_decision':
+      return step(
+        at,
+        'recovery',
+        ['decision', e.mechanism, e.hook, e.decision, e.next],
+        `${e.mechanism}: ${e.decision.replace(/_/g, ' ')} (${e.next.replace(/_/g, ' ')})`,
+      );
     case 'fault_injected':
     case 'control':
     case 'task_verdict':
@@ -243,11 +254,8 @@ function contextStep(
   }
 }
 
-/** The tools: each call, its guards and batch, interrupted calls, argument repairs. */
-function toolStep(
-  e: EventOf<'tool_call' | 'tool_guard' | 'tool_batch' | 'dangling_calls' | 'arg_repair'>,
-  at: number,
-): DescribedStep {
+/** The tools: each call, its guards, argument repairs (batches and interrupted calls are their modules' steps). */
+function toolStep(e: EventOf<'tool_call' | 'tool_guard' | 'arg_repair'>, at: number): DescribedStep {
   switch (e.event) {
     case 'tool_call':
       return step(
@@ -262,22 +270,6 @@ function toolStep(
         'recovery',
         ['guard', e.tool, e.kind],
         `tool guard: ${e.kind.replace('_', ' ')} on ${e.tool}`,
-      );
-    case 'tool_batch':
-      return step(
-        at,
-        'tool',
-        ['batch', e.parallel, e.tools, e.limit],
-        e.parallel
-          ? `${e.tools.length} tool calls at once (${e.tools.join(', ')})`
-          : `${e.tools[0] ?? 'a tool'} runs alone`,
-      );
-    case 'dangling_calls':
-      return step(
-        at,
-        'recovery',
-        ['dangling', e.repaired, e.calls.map((c) => c.tool)],
-        `interrupted tool call${e.calls.length === 1 ? '' : 's'} (${e.calls.map((c) => c.tool).join(', ')}): ${e.repaired ? 'synthetic error results' : 'sent unanswered'}`,
       );
     case 'arg_repair':
       return step(

@@ -55,6 +55,8 @@ export interface ConsumeOptions extends Omit<EngineDeps, 'random'> {
   attempt: number;
   /** Stream idle window; undefined when the watchdog is off. */
   watchdogMs?: number;
+  /** Shown each part as it arrives (the mechanism port's onStreamPart); absent when nothing watches. */
+  watch?: (part: StreamPart) => void;
 }
 
 /**
@@ -151,9 +153,11 @@ export async function consumeStream(options: ConsumeOptions): Promise<StreamOutc
     cancelWindow = clock.setTimer(DELTA_WINDOW_MS, windowClosed);
   };
 
+  const watch = options.watch;
   const onPart = (part: StreamPart): void => {
     now = clock.now();
     watchdog?.touch(now);
+    watch?.(part);
     switch (part.type) {
       case 'connected':
         opened = true;

@@ -1,6 +1,6 @@
 import type { ErrorCategory, Message, RecoveryConfig, StopReason } from '@/lib/protocol';
 import { costUsd, policyOf } from '@/lib/protocol';
-import type { ModelRequest } from '@/lib/providers/types';
+import type { ModelRequest, StreamPart } from '@/lib/providers/types';
 import { estimateRequestTokens } from '@/lib/tokens/estimate-request-tokens';
 import { countTokens } from '@/lib/tokens/count-tokens';
 import { consumeStream, type StreamOutcome, type Usage } from './consume-stream';
@@ -18,6 +18,7 @@ import {
   type FallbackChainState,
 } from './retry/fallback-chain';
 import { capForModel } from './output/output-cap';
+import type { MechanismHost } from './mechanism-port';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {
@@ -70,6 +71,8 @@ export interface CallOptions extends EngineDeps {
   rebind?: (target: { vendor: string; model: string; reason: string }) => ProviderBinding | undefined;
   /** Whether a context overflow this call gives up on is taken by the context channel (else it surfaces). */
   overflowHandled?: boolean;
+  /** The run's mechanisms on the port: each stream part is shown to them, each failure asked about (onError). */
+  mechanisms?: MechanismHost;
 }
 
 /**
@@ -129,6 +132,9 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
       attempt,
       watchdogMs,
       probe: options.probe,
+      ...(options.mechanisms?.watchesStream
+        ? { watch: (part: StreamPart) => options.mechanisms!.onStreamPart(iteration, part) }
+        : {}),
     });
     if (outcome.kind === 'complete') {
       state.consecutiveOverloads = 0;
@@ -153,6 +159,23 @@ export async function callModel(options: CallOptions): Promise<CallResult> {
         window_ms: watchdogMs,
         outcome: hasContent ? 'partial' : 'empty',
       });
+    }
+    // The port's onError: a mechanism may give up on the call (its event says why); the error surfaces.
+    const giveUp = options.mechanisms?.onError(iteration, {
+      category: verdict.category,
+      message: verdict.message,
+      attempt,
+      partial: hasContent,
+      consecutiveOverloads: verdict.category === 'overloaded' ? state.consecutiveOverloads + 1 : 0,
+    });
+    if (giveUp) {
+      throw new ModelCallFailed(
+        `${verdict.message} (${verdict.category}; ${giveUp.message}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+        verdict.category,
+        attempt,
+        false,
+        outcome.opened,
+      );
     }
     streamErrors = outcome.opened || outcome.watchdogFired ? streamErrors + 1 : 0;
     lastOpened = outcome.opened;

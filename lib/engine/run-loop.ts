@@ -19,7 +19,9 @@ import type { Emit } from './event-log';
 import { OutputCap } from './output/output-cap';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
+import { MechanismHost, type MechanismModule } from './mechanism-port';
 import { runToolStep, type ToolRunner } from './tool-step';
+import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
 
 export type { ToolRunner } from './tool-step';
 
@@ -56,6 +58,11 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
    * with the turn that added it) and what those turns cost; the loop goes on from the next turn.
    */
   resume?: ResumePoint;
+  /**
+   * Mechanisms on the port beyond the built-in modules (a strategy loaded from a file), asked
+   * after them at each point (lib/engine/mechanism-port.ts).
+   */
+  mechanisms?: readonly MechanismModule<never>[];
 }
 
 /** Where a forked run picks up its parent's trajectory. */
@@ -100,7 +107,14 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     lastEvent: () => last,
     abort: (reason) => budget.abort(reason),
   });
+  // The run's mechanisms on the port: the built-in modules, then any strategy, in that order.
+  const mechanisms = new MechanismHost([...ENGINE_MODULES, ...(options.mechanisms ?? [])], {
+    clock: options.clock,
+    emit,
+    recovery: options.recovery,
+  });
   const terminate = async (reason: TerminateReason, complete: boolean, message?: string): Promise<void> => {
+    mechanisms.beforeEnd(iteration, { reason, ...(message !== undefined ? { message } : {}) });
     options.beforeTerminate?.(iteration);
     if (options.judgeTask) {
       const judgement = await options.judgeTask().catch((error: unknown) => ({
@@ -122,7 +136,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   };
 
   try {
-    const outcome = await iterate({ ...options, emit, signal }, totals, (n) => {
+    const outcome = await iterate({ ...options, emit, signal }, mechanisms, totals, (n) => {
       iteration = n;
     });
     await terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
@@ -151,6 +165,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
 
 async function iterate(
   options: LoopOptions,
+  mechanisms: MechanismHost,
   totals: Totals,
   setIteration: (n: number) => void,
 ): Promise<{ reason: TerminateReason; message?: string }> {
@@ -189,6 +204,9 @@ async function iterate(
           message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget`,
         }
       : undefined;
+  // Set by a mechanism's resend decision: the output cap from then on.
+  let portMaxTokens: number | undefined;
+  let lastInputTokens = 0;
 
   for (
     let iteration = (options.resume?.afterTurn ?? 0) + 1;
@@ -205,6 +223,8 @@ async function iterate(
       state.consecutiveOverloads = 0;
     }
     emit({ event: 'iteration_start', iteration });
+    const before = mechanisms.beforeRequest(iteration, { messageCount: messages.length });
+    if (before) return { reason: before.reason, message: before.message };
 
     const result = await context.call({
       messages,
@@ -218,7 +238,7 @@ async function iterate(
             system: options.system,
             messages: sent,
             tools: options.tools,
-            maxTokens: output.maxTokens,
+            maxTokens: portMaxTokens ?? output.maxTokens,
             thinking: config.provider.thinking,
             promptCaching: recovery.cache.promptCaching,
           },
@@ -231,12 +251,36 @@ async function iterate(
           probe: options.probe,
           iteration,
           overflowHandled: context.handlesOverflow,
+          mechanisms,
           rebind: (target) => options.rebind?.({ ...target, iteration }),
         }),
     });
 
     recordCall({ options, binding, totals, iteration, result });
-    const decision = output.review({ result, iteration });
+    if (lastInputTokens > 0 && result.usage.inputTokens > lastInputTokens) {
+      const grew = mechanisms.onContextGrow(iteration, {
+        inputTokens: result.usage.inputTokens,
+        previousInputTokens: lastInputTokens,
+      });
+      if (grew) return { reason: grew.reason, message: grew.message };
+    }
+    lastInputTokens = result.usage.inputTokens;
+    // The output cap (built in) reviews the response first; the port's afterResponse is asked
+    // when the cap lets it proceed.
+    const capped = output.review({ result, iteration });
+    const port =
+      capped.kind === 'proceed' && !capped.truncatedRound
+        ? mechanisms.afterResponse(iteration, {
+            message: result.message,
+            stopReason: result.stopReason,
+            model: result.model,
+            partial: result.partial,
+            outputTokens: result.usage.outputTokens,
+            maxTokens: portMaxTokens ?? output.maxTokens,
+          })
+        : undefined;
+    if (port?.kind === 'resend' && port.maxTokens !== undefined) portMaxTokens = port.maxTokens;
+    const decision = port ?? capped;
     // Escalation: the cut response is billed but not kept; the same messages go again.
     if (decision.kind === 'resend') {
       const spent = overBudget();
@@ -262,8 +306,7 @@ async function iterate(
     const step = await runToolStep({
       calls,
       runner: options.executor,
-      config: recovery.tools,
-      emit,
+      mechanisms,
       signal,
       iteration,
       truncatedRound: decision.truncatedRound,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
-import type { RunEvent, ToolCallPart } from '@/lib/protocol';
+import type { RecoveryConfig, RunEvent, ToolCallPart } from '@/lib/protocol';
+import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
+import { groupCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { EventLog } from './event-log';
-import { groupCalls, RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
+import { MechanismHost } from './mechanism-port';
+import { RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
 
 const READS = new Set(['list_files', 'read_file', 'search']);
 const call = (id: string, name: string): ToolCallPart => ({ type: 'tool_call', id, name, argsText: '{}' });
@@ -32,6 +35,18 @@ function runner(options: {
   };
 }
 
+/** The built-in mechanism modules on the port, with these tools settings. */
+function host(
+  tools: { maxParallel: number; repairInterrupted: boolean },
+  emit: EventLog['emit'],
+): MechanismHost {
+  return new MechanismHost(ENGINE_MODULES, {
+    clock: new VirtualClock(),
+    emit,
+    recovery: { tools } as unknown as RecoveryConfig,
+  });
+}
+
 describe('the tool step', () => {
   it('groups neighbouring read-only calls up to the limit; anything that may write runs alone, each group with its reason', () => {
     const calls = [
@@ -42,7 +57,7 @@ describe('the tool step', () => {
       call('e', 'read_file'),
       call('f', 'read_file'),
     ];
-    const groups = groupCalls(calls, runner({ clock: new VirtualClock() }), 2);
+    const groups = groupCalls(calls, (c) => READS.has(c.name), 2);
     expect(groups.map((g) => [g.calls.map((c) => c.id).join(''), g.parallel])).toEqual([
       ['ab', true],
       ['c', false],
@@ -53,7 +68,7 @@ describe('the tool step', () => {
       'edit_file runs alone: it may change the workspace, so it never runs beside another call',
     );
     expect(groups[3]!.why).toBe('read_file runs after the 2 calls before it: at most 2 run at once');
-    expect(groupCalls(calls, runner({ clock: new VirtualClock() }), 1).every((g) => !g.parallel)).toBe(true);
+    expect(groupCalls(calls, (c) => READS.has(c.name), 1).every((g) => !g.parallel)).toBe(true);
   });
 
   it('answers in call order whatever order the calls finish in, and runs a group at once on the run clock', async () => {
@@ -64,8 +79,10 @@ describe('the tool step', () => {
     const step = await runToolStep({
       calls,
       runner: runner({ clock, ms: { a: 3_000, b: 1_000, c: 2_000 }, running }),
-      config: { maxParallel: 4, repairInterrupted: true },
-      emit: new EventLog('r', clock, (e) => events.push(e)).emit,
+      mechanisms: host(
+        { maxParallel: 4, repairInterrupted: true },
+        new EventLog('r', clock, (e) => events.push(e)).emit,
+      ),
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,
@@ -87,8 +104,10 @@ describe('the tool step', () => {
       const step = await runToolStep({
         calls: [call('a', 'read_file'), call('b', 'read_file')],
         runner: runner({ clock, lost: ['a'] }),
-        config: { maxParallel: 4, repairInterrupted },
-        emit: new EventLog('r', clock, (e) => events.push(e)).emit,
+        mechanisms: host(
+          { maxParallel: 4, repairInterrupted },
+          new EventLog('r', clock, (e) => events.push(e)).emit,
+        ),
         signal: new AbortController().signal,
         iteration: 2,
         truncatedRound: false,
@@ -110,8 +129,7 @@ describe('the tool step', () => {
     const step = await runToolStep({
       calls: [call('a', 'edit_file'), call('b', 'read_file')],
       runner: runner({ clock, halt: ['a'] }),
-      config: { maxParallel: 4, repairInterrupted: true },
-      emit: new EventLog('r', clock, () => {}).emit,
+      mechanisms: host({ maxParallel: 4, repairInterrupted: true }, new EventLog('r', clock, () => {}).emit),
       signal: new AbortController().signal,
       iteration: 1,
       truncatedRound: false,

@@ -1,3 +1,5 @@
+import { placeAfter } from '@/lib/mechanisms/module';
+import { MODULE_LESSONS } from '@/lib/mechanisms/modules/lesson';
 import type { Lesson } from './lesson';
 import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
@@ -9,14 +11,12 @@ import { cutToolCalls } from './catalog/cut-tool-calls';
 import { forkOntoResponses } from './catalog/fork-onto-responses';
 import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
-import { interruptedToolCall } from './catalog/interrupted-tool-call';
 import { loopGuard } from './catalog/loop-guard';
 import { loopGuardHalt } from './catalog/loop-guard-halt';
 import { oldResultCompaction } from './catalog/old-result-compaction';
 import { outputCapEscalation } from './catalog/output-cap-escalation';
 import { outputTruncation } from './catalog/output-truncation';
 import { overflowWaterfall } from './catalog/overflow-waterfall';
-import { parallelToolCalls } from './catalog/parallel-tool-calls';
 import { partialVsEmpty } from './catalog/partial-vs-empty';
 import { proactiveSummary } from './catalog/proactive-summary';
 import { promptCaching } from './catalog/prompt-caching';
@@ -35,8 +35,8 @@ import { takeoverCredentials } from './catalog/takeover-credentials';
 export type { Lesson, LessonOutcome, LessonSide } from './lesson';
 export { endingByDesign, lessonRunConfig } from './lesson';
 
-/** Every lesson, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
-export const LESSONS: readonly Lesson[] = [
+/** The lessons written here, in teaching order: model calls, streams, tools, context, takeover, the verdict. */
+const CORE: readonly Lesson[] = [
   retryLadder,
   classifier,
   retryAfter,
@@ -52,8 +52,6 @@ export const LESSONS: readonly Lesson[] = [
   failureBudget,
   specificToolErrors,
   argRepair,
-  interruptedToolCall,
-  parallelToolCalls,
   outputTruncation,
   oldResultCompaction,
   promptCaching,
@@ -70,6 +68,13 @@ export const LESSONS: readonly Lesson[] = [
   rewrittenTest,
   readingATrace,
 ];
+
+/** Every lesson, in teaching order: a mechanism module's lesson (lib/mechanisms/<name>/lesson.ts) after the one it names. */
+export const LESSONS: readonly Lesson[] = placeAfter<Lesson, Lesson>(
+  CORE,
+  MODULE_LESSONS.map((m) => ({ items: [m.lesson], after: m.after })),
+  (lesson) => lesson.slug,
+);
 
 export function lessonBySlug(slug: string): Lesson | undefined {
   return LESSONS.find((lesson) => lesson.slug === slug);

@@ -1,26 +1,17 @@
-import type { EventOf, MechanismId, RunEvent, RunEventType } from '@/lib/protocol';
+import type { EventOf, MechanismId, RunEvent } from '@/lib/protocol';
+import { MODULE_LESSONS } from '@/lib/mechanisms/modules/lesson';
+import { of, sum, type MechanismSteps } from './count-steps';
 
-/**
- * What one mechanism did in a run, counted from its events: the number a lesson's report puts
- * beside each side, so "what differed" is the mechanism's own work in numbers, not only totals.
- */
-export interface MechanismSteps {
-  count: number;
-  /** The noun for one step and for several: "retry", "retries". */
-  noun: [one: string, many: string];
-  /** Run time the steps waited (backoff, Retry-After, watchdog windows, tool timeouts), when they wait. */
-  waitedMs?: number;
-}
-
-const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] =>
-  log.filter((e): e is EventOf<T> => e.event === type);
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+export type { MechanismSteps } from './count-steps';
 
 function waits(retries: EventOf<'retry_scheduled'>[], noun: [string, string]): MechanismSteps {
   return { count: retries.length, noun, waitedMs: sum(retries.map((r) => r.wait_ms)) };
 }
 
-const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps> = {
+type ModuleId = (typeof MODULE_LESSONS)[number]['id'];
+
+/** The counts written here; a mechanism module's count is in its folder (lesson.ts). */
+const CORE: Record<Exclude<MechanismId, ModuleId>, (log: readonly RunEvent[]) => MechanismSteps> = {
   retry: (log) =>
     waits(
       of(log, 'retry_scheduled').filter((r) => r.account !== 'background' && r.account !== 'context'),
@@ -93,21 +84,6 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     count: of(log, 'arg_repair').length,
     noun: ['argument repair', 'argument repairs'],
   }),
-  'interrupted-repair': (log) => ({
-    count: sum(
-      of(log, 'dangling_calls')
-        .filter((d) => d.repaired)
-        .map((d) => d.calls.length),
-    ),
-    noun: [
-      'interrupted call answered with a synthetic error',
-      'interrupted calls answered with synthetic errors',
-    ],
-  }),
-  'parallel-tool-calls': (log) => ({
-    count: of(log, 'tool_batch').filter((b) => b.parallel).length,
-    noun: ['group of calls run at once', 'groups of calls run at once'],
-  }),
   'output-truncation': (log) => ({
     count: of(log, 'tool_call').filter((c) => (c.truncated_chars ?? 0) > 0).length,
     noun: ['tool result cut', 'tool results cut'],
@@ -174,6 +150,11 @@ const COUNTERS: Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps
     noun: ['edited test set aside by the verdict', 'edited tests set aside by the verdict'],
   }),
 };
+
+const COUNTERS = {
+  ...CORE,
+  ...Object.fromEntries(MODULE_LESSONS.map((m) => [m.id, m.steps])),
+} as Record<MechanismId, (log: readonly RunEvent[]) => MechanismSteps>;
 
 /** The mechanism's own steps in a run's log. */
 export function mechanismSteps(id: MechanismId, log: readonly RunEvent[]): MechanismSteps {

@@ -12,7 +12,7 @@ describe('glossary', () => {
     for (const e of GLOSSARY) {
       expect(e.id).toMatch(/^[a-z0-9-]+$/);
       expect(e.definition.length).toBeGreaterThan(40);
-      for (const s of 'see' in e ? e.see : []) expect(ids).toContain(s);
+      for (const s of 'see' in e ? (e.see ?? []) : []) expect(ids).toContain(s);
     }
   });
 

@@ -1,6 +1,8 @@
 import { formatMs, PRESETS, type MechanismId } from '@/lib/protocol';
 import { DEFAULTS as D } from './defaults';
 import { MECHANISMS } from './mechanisms';
+import { placeAfter } from './module';
+import { MODULE_ABOUT } from './modules/about';
 
 /**
  * Every term the UI shows, defined once in the project's own words. The /glossary page draws
@@ -24,7 +26,8 @@ export interface GlossaryEntry {
   see?: readonly string[];
 }
 
-export const GLOSSARY = [
+/** The entries written here; the modules' entries come from their folders (./modules/about.ts). */
+const CORE = [
   // The retry ladder
   {
     id: 'ladder',
@@ -234,21 +237,6 @@ export const GLOSSARY = [
     see: ['tool-error'],
     definition:
       'Malformed tool arguments climb a ladder before the model is asked again: parse; repair the JSON text with jsonrepair (trailing commas, single quotes, unquoted keys, a cut-off closing brace); coerce values the schema takes only one way ("7" for a number, "true" for a boolean); and only then re-ask with the specific error. Each rung that changes something is an event, and a repaired call is marked as repaired.',
-  },
-  {
-    id: 'dangling-call',
-    term: 'dangling tool call (interrupted call)',
-    mechanism: 'interrupted-repair',
-    see: ['tool-error'],
-    definition:
-      'A tool call whose result never came back: the turn was cut between the call and its result (an interrupt, a crash, a tool that never returned). The strict vendors reject a history holding one with a 400 (Anthropic: tool_use ids without tool_result blocks immediately after; OpenAI: an assistant message with tool_calls not followed by a tool message for each id). The repair answers each with a synthetic error result before the next request.',
-  },
-  {
-    id: 'parallel-tool-calls',
-    term: 'parallel tool calls',
-    mechanism: 'parallel-tool-calls',
-    definition:
-      'Several calls the model makes in one turn run at the same time where their tools allow it: a tool declares whether it may run beside others (the ones that only read), a per-turn limit caps how many run at once, and a tool that may change the workspace runs alone. The results go back in one message in call order (Anthropic: every tool_result in the next user message; OpenAI: one tool message per call), and one that fails leaves the others’ results as they are.',
   },
   {
     id: 'failure-budget',
@@ -542,12 +530,29 @@ export const GLOSSARY = [
       "Why the loop ended (end_turn, retries_exhausted, tool_halt, max_tokens, run_time_budget …). Every run's log ends with exactly one terminate event.",
   },
   {
+    id: 'mechanism-port',
+    term: 'mechanism port (strategy)',
+    see: ['terminate'],
+    definition:
+      'The named points where a mechanism plugs into the loop — before a request, on a stream part, on an error, after a response, when the context grows, around the tool calls, before the run ends — each handing it the run clock, the log and its config, and acting on the decision it returns. A strategy of your own (a TypeScript file given to the CLI or a sweep) plugs in the same way; each of its decisions is a mechanism_decision event with its reason.',
+  },
+  {
     id: 'run-budgets',
     term: 'run budgets',
     definition:
       'Limits on iterations, cost, run time and model requests. Whatever else fails, one of them ends the run, so every log ends.',
   },
 ] as const satisfies readonly GlossaryEntry[];
+
+type ModuleGlossaryId = (typeof MODULE_ABOUT)[number]['glossary'][number]['id'];
+
+/** Every entry, in the page's order: each module's entries after the one it names. */
+export const GLOSSARY: readonly ((typeof CORE)[number] | (GlossaryEntry & { id: ModuleGlossaryId }))[] =
+  placeAfter<GlossaryEntry, GlossaryEntry>(
+    CORE,
+    MODULE_ABOUT.map((about) => ({ items: about.glossary, after: about.glossaryAfter })),
+    (e) => e.id,
+  ) as (GlossaryEntry & { id: ModuleGlossaryId })[];
 
 export type GlossaryId = (typeof GLOSSARY)[number]['id'];
 

@@ -10,6 +10,8 @@ import type {
 } from '@/lib/protocol';
 import { POLICY_KINDS } from '@/lib/protocol/retry-rules';
 import { DEFAULTS as D } from './defaults';
+import { placeAfter } from './module';
+import { MODULE_ABOUT } from './modules/about';
 
 /**
  * The one table of mechanisms a person can switch off on their own: what the
@@ -35,7 +37,8 @@ export interface Mechanism {
 
 type RecoveryMechanism = Mechanism & { id: RecoveryMechanismId; off: { recovery: RecoveryOverrides } };
 
-const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
+/** The mechanisms written here; the modules' rows come from their folders (lib/mechanisms/modules/about.ts). */
+const CORE: Record<Exclude<RecoveryMechanismId, ModuleMechanismId>, RecoveryMechanism> = {
   retry: {
     id: 'retry',
     label: 'Retry ladder and backoff',
@@ -137,22 +140,6 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
     oneLine:
       'Malformed tool arguments are repaired where that is safe — the JSON text (trailing commas, single quotes, unquoted keys, a cut-off brace), then values the schema takes one way ("7" → 7) — before the model is asked again.',
   },
-  'interrupted-repair': {
-    id: 'interrupted-repair',
-    label: 'Interrupted tool-call repair',
-    off: { recovery: { tools: { repairInterrupted: false } } },
-    lessonSlug: 'interrupted-tool-call',
-    oneLine:
-      'A turn cut between a tool call and its result leaves the call dangling; each one gets a synthetic error result before the next request, so the strict vendors do not answer 400.',
-  },
-  'parallel-tool-calls': {
-    id: 'parallel-tool-calls',
-    label: 'Parallel tool calls',
-    off: { recovery: { tools: { maxParallel: 1 } } },
-    lessonSlug: 'parallel-tool-calls',
-    oneLine:
-      'Read-only calls of one turn run at the same time (a per-turn limit), their results returned together in call order; a call that may change the workspace always runs alone.',
-  },
   'output-truncation': {
     id: 'output-truncation',
     label: 'Tool output truncation',
@@ -219,6 +206,17 @@ const RECOVERY: Record<RecoveryMechanismId, RecoveryMechanism> = {
       'A tool call cut by the output cap mid-arguments is refused and the model asked to resend it, instead of being repaired and run with half its input.',
   },
 };
+
+type ModuleMechanismId = (typeof MODULE_ABOUT)[number]['mechanism']['id'];
+
+/** Every recovery mechanism in teaching order: each module's row after the one it names. */
+const RECOVERY = Object.fromEntries(
+  placeAfter<RecoveryMechanism, RecoveryMechanism>(
+    Object.values(CORE),
+    MODULE_ABOUT.map((about) => ({ items: [about.mechanism as RecoveryMechanism], after: about.after })),
+    (m) => m.id,
+  ).map((m) => [m.id, m]),
+) as Record<RecoveryMechanismId, RecoveryMechanism>;
 
 const TAKEOVER: Mechanism = {
   id: 'takeover-handling',

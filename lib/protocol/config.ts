@@ -203,6 +203,24 @@ export type PromptSetRef = z.infer<typeof PromptSetRefSchema>;
 export const ClockKindSchema = z.enum(['real', 'virtual', 'paced']);
 export type ClockKind = z.infer<typeof ClockKindSchema>;
 
+/**
+ * A strategy of one's own: a TypeScript file implementing the mechanism port, loaded by the CLI
+ * or a sweep (never by the web API, which refuses a config that names one), pinned by the
+ * sha256 of its bytes so a run stays reproducible and its log says which strategy ran.
+ */
+export const StrategyRefSchema = z
+  .object({
+    /** The file, as given (relative to the directory the CLI ran in). */
+    file: z.string().min(1).max(500),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the sha256 of the file: 64 lower-case hex digits'),
+  })
+  .strict();
+export type StrategyRef = z.infer<typeof StrategyRefSchema>;
+
+/** What the web API answers a config that names a strategy. */
+export const STRATEGY_NOT_FROM_WEB =
+  'a strategy is code: it runs only from the CLI (npm run loop -- --strategy <file>) or a sweep file (npm run sweep), never through the web API; remove "strategy"';
+
 export const RunConfigSchema = z
   .object({
     provider: ProviderConfigSchema,
@@ -251,6 +269,8 @@ export const RunConfigSchema = z
     verdict: VerdictConfigSchema.optional(),
     /** Serve the model traffic from a cassette (lib/cassettes) instead of the vendor: the vendor and model are the recording's. */
     replay: ReplayConfigSchema.optional(),
+    /** A strategy of one's own on the mechanism port (CLI and sweeps only). */
+    strategy: StrategyRefSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -38,9 +38,9 @@ import {
   ToolCallEventSchema,
   ToolGuardEventSchema,
   ArgRepairEventSchema,
-  ToolBatchEventSchema,
-  DanglingCallsEventSchema,
 } from './event-families/tool-events';
+import { MechanismDecisionEventSchema } from './event-families/mechanism-events';
+import { MODULE_EVENT_SCHEMAS } from '@/lib/mechanisms/modules/protocol';
 import {
   ContextSentEventSchema,
   CompactionEventSchema,
@@ -67,6 +67,7 @@ export {
   type PolicyRowField,
 } from './event-families/model-call-events';
 export { SentBodySchema, SENT_BODY_MAX_CHARS } from './event-families/takeover-events';
+export { HookPointSchema } from './event-families/mechanism-events';
 export type SentBody = z.infer<typeof SentBodySchema>;
 export {
   ToolCallStatusSchema,
@@ -117,8 +118,9 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ToolCallEventSchema,
   ToolGuardEventSchema,
   ArgRepairEventSchema,
-  ToolBatchEventSchema,
-  DanglingCallsEventSchema,
+  // The mechanism modules' events (lib/mechanisms/<name>/protocol.ts): dangling_calls, tool_batch.
+  ...MODULE_EVENT_SCHEMAS,
+  MechanismDecisionEventSchema,
   ContextSentEventSchema,
   CompactionEventSchema,
   ContextOverflowEventSchema,

@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { type MODULE_MECHANISM_IDS, MODULE_PLACES, placeAfter } from '@/lib/mechanisms/modules/defaults';
 
 /**
  * Ids of the mechanisms a person can switch off on their own (the table with labels, the
- * override and the lesson is lib/mechanisms/mechanisms.ts). The ids live here, below everything,
+ * override and the lesson is lib/mechanisms/mechanisms.ts; a mechanism module's id comes from its
+ * folder through lib/mechanisms/modules/defaults.ts). The ids live here, below everything,
  * so the sweep grid's schema and the lessons share one list.
  */
 
 /** Mechanisms switched off by a recovery override alone (the ones a sweep's on/off axis can use). */
-export const RECOVERY_MECHANISM_IDS = [
+const CORE_RECOVERY_IDS = [
   'retry',
   'classifier',
   'retry-after',
@@ -21,8 +23,6 @@ export const RECOVERY_MECHANISM_IDS = [
   'failure-budget',
   'safe-executor',
   'arg-repair',
-  'interrupted-repair',
-  'parallel-tool-calls',
   'output-truncation',
   'prompt-caching',
   'old-result-compaction',
@@ -33,6 +33,13 @@ export const RECOVERY_MECHANISM_IDS = [
   'output-escalation',
   'refuse-cut-calls',
 ] as const;
+
+/** Every recovery mechanism in teaching order: each module's id (lib/mechanisms/<name>/) after the one it names. */
+export const RECOVERY_MECHANISM_IDS = placeAfter<string, string>(
+  CORE_RECOVERY_IDS,
+  MODULE_PLACES,
+  (id) => id,
+) as unknown as readonly [...typeof CORE_RECOVERY_IDS, ...typeof MODULE_MECHANISM_IDS];
 
 /**
  * Every switchable mechanism: the recovery ones, the takeover handling and the task verdict's

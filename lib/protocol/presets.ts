@@ -1,4 +1,5 @@
 import { COMPACTION_OFF, type PresetId } from './preset-ids';
+import { MODULE_TOOLS_PRESETS } from '@/lib/mechanisms/modules/defaults';
 import type { RecoveryConfig, RecoveryOverrides } from './recovery';
 
 /**
@@ -21,9 +22,8 @@ const OFF_TOOLS: RecoveryConfig['tools'] = {
   // A safety limit, not a recovery mechanism: the same in every preset.
   checkRateMax: 10,
   checkRateWindowMs: 60_000,
-  repairInterrupted: false,
-  // s11's and the course's loops run a turn's tool calls one after another.
-  maxParallel: 1,
+  // The mechanism modules' fields (lib/mechanisms/<name>/protocol.ts: each says its defaults).
+  ...MODULE_TOOLS_PRESETS.off,
 };
 
 const OFF_CONTEXT: RecoveryConfig['context'] = {
@@ -69,8 +69,7 @@ const codesmith: RecoveryConfig = {
     loopGuard: true,
     repairJson: true,
     coerceArgs: true,
-    repairInterrupted: true,
-    maxParallel: 4,
+    ...MODULE_TOOLS_PRESETS.codesmith,
   },
   context: OFF_CONTEXT,
   // The waterfall (budget 2, floor 4) and breaker (3 failures, 5 min) are the seed's; the
@@ -129,7 +128,7 @@ const course: RecoveryConfig = {
     safeExecutor: true,
     shortCircuitRepeats: true,
     truncateChars: 4_000,
-    repairInterrupted: true,
+    ...MODULE_TOOLS_PRESETS.course,
   },
   context: { oldResultCompaction: true, oldResultMinChars: 1_000, keepRecentIterations: 2 },
   compaction: OFF_COMPACTION,

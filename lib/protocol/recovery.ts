@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODULE_TOOLS_CONFIG, MODULE_TOOLS_CONFIG_RECORDED } from '@/lib/mechanisms/modules/protocol';
 import { COMPACTION_OFF, PRESET_IDS, type PresetId } from './preset-ids';
 import { RetryPolicySchema } from './retry-policy';
 
@@ -100,17 +101,8 @@ export const ToolRecoveryConfigSchema = z.object({
    */
   checkRateMax: z.number().int().min(0).max(10_000),
   checkRateWindowMs: z.number().int().min(1_000).max(86_400_000),
-  /**
-   * A turn cut between a tool call and its result leaves the call dangling; with this on, each
-   * dangling call gets a synthetic error result before the next request (off: the history goes
-   * as it is, and a strict vendor answers 400).
-   */
-  repairInterrupted: z.boolean(),
-  /**
-   * Calls of one turn that may run at once, where their tools allow it (a tool that changes the
-   * workspace always runs alone); 1 runs every call one after another.
-   */
-  maxParallel: z.number().int().min(1).max(16),
+  // The mechanism modules' fields (repairInterrupted, maxParallel: lib/mechanisms/<name>/protocol.ts).
+  ...MODULE_TOOLS_CONFIG,
 });
 
 /** No check rate: what a log written before the limit existed ran with. */
@@ -247,9 +239,7 @@ export const RecoveryConfigSchema = z.object({
     checkRateWindowMs: ToolRecoveryConfigSchema.shape.checkRateWindowMs.default(
       CHECK_RATE_BEFORE_LIMIT.checkRateWindowMs,
     ),
-    // A log recorded before these ran every call one at a time and never met a dangling call.
-    repairInterrupted: ToolRecoveryConfigSchema.shape.repairInterrupted.default(false),
-    maxParallel: ToolRecoveryConfigSchema.shape.maxParallel.default(1),
+    ...MODULE_TOOLS_CONFIG_RECORDED,
   }),
   context: ContextConfigSchema,
   // Defaulted so traces recorded before the context channel still parse (with it off, as it was).

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { BudgetsSchema, isSimulated, PromptSetRefSchema, VendorSchema } from './config';
+import {
+  BudgetsSchema,
+  isSimulated,
+  PromptSetRefSchema,
+  STRATEGY_NOT_FROM_WEB,
+  StrategyRefSchema,
+  VendorSchema,
+} from './config';
 import { TaskVerdictSchema } from './events';
 import { FaultPlanSchema } from './faults';
 import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-id';
@@ -31,6 +38,11 @@ export const SweepConfigurationSchema = z
     label: z.string().max(200).optional(),
     preset: PresetIdSchema,
     recovery: RecoveryOverridesSchema.default({}),
+    /**
+     * A strategy of one's own on top of the preset (the sweep CLI only): the file, pinned by its
+     * sha256 when the sweep starts (lib/runtime/load-strategy.ts).
+     */
+    strategy: StrategyRefSchema.partial({ sha256: true }).optional(),
   })
   .strict();
 export type SweepConfiguration = z.infer<typeof SweepConfigurationSchema>;
@@ -251,7 +263,17 @@ export const CreateSweepRequestSchema = SweepGridObject.extend({
   apiKeys: z.record(AxisIdSchema, ApiKeySchema).optional(),
 })
   .strict()
-  .superRefine(checkGrid);
+  .superRefine(checkGrid)
+  .superRefine((request, ctx) =>
+    request.configurations.forEach((c, i) => {
+      if (c.strategy)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['configurations', i, 'strategy'],
+          message: STRATEGY_NOT_FROM_WEB,
+        });
+    }),
+  );
 export type CreateSweepRequest = z.infer<typeof CreateSweepRequestSchema>;
 export type CreateSweepRequestInput = z.input<typeof CreateSweepRequestSchema>;
 export type SweepGridInput = z.input<typeof SweepGridSchema>;

@@ -2,10 +2,9 @@ import type { EventOf } from '@/lib/protocol';
 import { addToTotals } from '@/lib/protocol/run-totals';
 import type {
   AttemptView,
-  DanglingView,
+  CallMark,
   MarkerView,
   RunViewState,
-  ToolBatchView,
   ToolCallView,
   TurnView,
 } from './run-view-state';
@@ -232,42 +231,15 @@ export function foldArgRepair(t: TurnView, e: EventOf<'arg_repair'>): TurnView {
   return { ...t, toolCalls };
 }
 
-/** A group of the turn's calls, as the tool step decided it. */
-export function foldToolBatch(t: TurnView, e: EventOf<'tool_batch'>): TurnView {
-  const batch = {
-    seq: e.seq,
-    ts: e.ts,
-    callIds: e.call_ids,
-    tools: e.tools,
-    parallel: e.parallel,
-    limit: e.limit,
-    why: e.why,
-  };
-  return { ...t, batches: [...(t.batches ?? []), batch] };
+/** A mechanism's mark on some of the turn's calls (each module's view.ts makes its own). */
+export function addCallMark(t: TurnView, mark: CallMark): TurnView {
+  return { ...t, callMarks: [...(t.callMarks ?? []), mark] };
 }
 
-/** The turn's dangling calls and whether they were answered with synthetic results. */
-export function foldDangling(t: TurnView, e: EventOf<'dangling_calls'>): TurnView {
-  return {
-    ...t,
-    dangling: {
-      seq: e.seq,
-      ts: e.ts,
-      callIds: e.calls.map((c) => c.call_id),
-      tools: e.calls.map((c) => c.tool),
-      repaired: e.repaired,
-      why: e.why,
-    },
-  };
+/** The marks on one call, in log order. */
+export function marksOf(turn: TurnView, callId: string | undefined): readonly CallMark[] {
+  if (callId === undefined || !turn.callMarks) return NO_MARKS;
+  return turn.callMarks.filter((m) => m.callIds.includes(callId));
 }
 
-/** The turn's dangling calls, when this call is one of them. */
-export function danglingOf(turn: TurnView, callId: string | undefined): DanglingView | undefined {
-  return callId !== undefined && turn.dangling?.callIds.includes(callId) ? turn.dangling : undefined;
-}
-
-/** The group a call ran in, when its turn had several calls. */
-export function batchOf(turn: TurnView, callId: string | undefined): ToolBatchView | undefined {
-  if (callId === undefined) return undefined;
-  return turn.batches?.find((b) => b.callIds.includes(callId));
-}
+const NO_MARKS: readonly CallMark[] = [];

@@ -3,6 +3,8 @@ import { foldSdkRetry } from './fold-sdk-retry';
 import type { EventOf, RunEvent } from '@/lib/protocol';
 import type { CheckedEvent } from '@/lib/protocol/events';
 import { checkNever } from '@/lib/protocol/check-never';
+import { isModuleEvent } from '@/lib/mechanisms/modules/about';
+import { reduceModuleEvent } from '@/lib/mechanisms/modules/view';
 import { addToTotals } from '@/lib/protocol/run-totals';
 import {
   foldBreaker,
@@ -19,8 +21,6 @@ import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, update
 import {
   finishToolCall,
   foldArgRepair,
-  foldDangling,
-  foldToolBatch,
   foldControl,
   foldKeepalive,
   foldLlmCall,
@@ -83,6 +83,8 @@ function compactionReason(e: EventOf<'compaction'>): string {
 }
 
 function foldBody(s: RunViewState, e: RunEvent): RunViewState {
+  // A mechanism module's events fold as the module says (lib/mechanisms/<name>/view.ts).
+  if (isModuleEvent(e)) return reduceModuleEvent(s, e);
   switch (e.event) {
     case 'run_start':
       return {
@@ -258,14 +260,6 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'arg_repair':
       return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldArgRepair(t, e)) };
-    case 'tool_batch':
-      return { ...s, turns: updateTurn(s, e.iteration, e.ts, (t) => foldToolBatch(t, e)) };
-    case 'dangling_calls':
-      return {
-        ...s,
-        turns: updateTurn(s, e.iteration, e.ts, (t) => foldDangling(t, e)),
-        reason: `${turnLabel(e.iteration)}: ${e.repaired ? 'interrupted calls answered with synthetic errors' : 'interrupted calls sent unanswered'}`,
-      };
     case 'tool_guard': {
       const disabled = e.kind === 'disabled' && !s.disabledTools.includes(e.tool);
       return {
@@ -321,6 +315,21 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'run_title':
       return { ...s, title: e.title };
+    case 'mechanism_decision':
+      // A strategy's decision (the mechanism port): a mark on the timeline, with its reason.
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: `${e.mechanism}: ${e.why}`,
+          detail: `${e.hook}: ${e.decision} → ${e.next}`,
+          level: 'info',
+          iteration: e.iteration,
+        }),
+        reason: `${turnLabel(e.iteration)}: ${e.mechanism} decided ${e.decision.replace(/_/g, ' ')}`,
+      };
     case 'task_verdict': {
       const testsNote = editedTestsNote(e);
       const missing = missingTestsNote(e);

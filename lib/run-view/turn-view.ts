@@ -91,29 +91,31 @@ export interface TurnView {
   outputSteps: readonly OutputStepView[];
   /** The foreground response the loop kept for this turn. */
   result?: CallResultView & { attempt?: number };
-  /** How the tool step grouped a turn of several calls (tool_batch events), in order. */
-  batches?: readonly ToolBatchView[];
-  /** Calls whose result never came back, and what the tool step did about them (dangling_calls). */
-  dangling?: DanglingView;
+  /**
+   * What mechanism modules marked on the turn's tool calls, in log order: the group a call ran
+   * in (parallel-tool-calls), a call whose result never came back (interrupted-repair), …
+   * Each module folds its own events into these (lib/mechanisms/<name>/view.ts).
+   */
+  callMarks?: readonly CallMark[];
 }
 
-/** One group of a turn's calls: run at once, or one alone, as the tool step decided. */
-export interface ToolBatchView {
+/**
+ * A mechanism's mark on some of a turn's tool calls, drawn the same way for every mechanism:
+ * a pill beside each call, its why line under the first, a glyph and a note on the waterfall bar.
+ */
+export interface CallMark {
+  /** The module that wrote it. */
+  mechanism: string;
+  /** The event it comes from (its why line). */
   seq: number;
   ts: number;
   callIds: readonly string[];
-  tools: readonly string[];
-  parallel: boolean;
-  limit: number;
+  /** The decision in words (the pill's title). */
   why: string;
-}
-
-/** A turn cut between its calls and their results: the dangling calls and the repair's decision. */
-export interface DanglingView {
-  seq: number;
-  ts: number;
-  callIds: readonly string[];
-  tools: readonly string[];
-  repaired: boolean;
-  why: string;
+  /** The pill beside each of its calls; absent: none. */
+  pill?: { tone: 'neutral' | 'compact' | 'fail'; text: string; testId: string };
+  /** The why line, under the first of its calls: above the call's own (before) or below it (after). */
+  whyLine: 'before' | 'after';
+  /** On the waterfall: the glyph before the tool's name, a note for its title, a data attribute set on the bar. */
+  bar?: { glyph: string; note: string; data: string };
 }

@@ -51,8 +51,10 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)(
       expect(ofType(events, 'task_verdict')[0]!.verdict).toBe('done');
       expect(findContradictions(events)).toEqual([]);
       const view = foldRawEvents(initialRunViewState(), events);
-      const turn = view.turns.find((t) => t.dangling)!;
-      expect(turn.dangling).toMatchObject({ repaired: true, tools: ['read_file'] });
+      const turn = view.turns.find((t) => t.callMarks?.some((m) => m.mechanism === 'interrupted-repair'))!;
+      expect(turn.callMarks).toMatchObject([
+        { mechanism: 'interrupted-repair', pill: { text: 'no result: answered with a synthetic error' } },
+      ]);
       expect(turn.toolCalls.find((c) => c.callId === cut[0]!.call_id)!.status).toBe('interrupted');
     });
 

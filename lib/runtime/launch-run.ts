@@ -60,6 +60,11 @@ export function launchRun(options: LaunchOptions): RunHandle {
   });
 
   const run = async (): Promise<void> => {
+    // A strategy is code: only the CLI and the sweep runner load one (the web API refuses the config).
+    if (config.strategy && options.strategy?.id === undefined)
+      throw new Error(
+        `the config names strategy ${config.strategy.file}, but it was not loaded: a strategy runs only from the CLI or a sweep`,
+      );
     const bench = createRunWorkbench({
       config,
       clock,
@@ -106,6 +111,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       beforeRequest: controls.beforeRequest,
       beforeTerminate: controls.ending,
       rebind: (target) => crossVendorFallback(target, swaps!, log.emit),
+      ...(options.strategy && config.strategy ? { mechanisms: [options.strategy] } : {}),
       ...(fork
         ? {
             resume: {

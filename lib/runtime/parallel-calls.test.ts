@@ -96,7 +96,7 @@ describe.each(['sim-anthropic', 'sim-openai'] as const)(
       expect(findContradictions(events)).toEqual([]);
       // The run view holds the group, so the waterfall can draw the four as parallel bars.
       const view = foldRawEvents(initialRunViewState(), events);
-      expect(view.turns[0]!.batches!.map((b) => b.parallel)).toEqual([true, false]);
+      expect(view.turns[0]!.callMarks!.map((m) => m.pill?.testId === 'parallel')).toEqual([true, false]);
     });
 
     it('runs the same turn in less run time than one call after another', async () => {

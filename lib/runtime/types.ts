@@ -1,3 +1,4 @@
+import type { MechanismModule } from '@/lib/engine/mechanism-port';
 import type { Clock } from '@/lib/clock';
 import type { EngineProbe } from '@/lib/engine/engine-deps';
 import type {
@@ -24,6 +25,8 @@ export interface LaunchOptions {
   runId: string;
   /** A parsed, valid config (RunConfigSchema.parse). */
   config: RunConfig;
+  /** The strategy `config.strategy` names, loaded by the CLI or a sweep job (lib/runtime/load-strategy.ts). */
+  strategy?: MechanismModule<never>;
   /** A key for this run only; held in memory, never stored or emitted. */
   apiKey?: string;
   /** Start from a stored run's trajectory up to a turn (lib/runtime/plan-fork.ts). */

@@ -75,6 +75,7 @@ function cellsOf(grid: SweepGrid) {
     SweepCell & {
       preset: string;
       recovery: SweepGrid['configurations'][number]['recovery'];
+      strategy?: SweepGrid['configurations'][number]['strategy'];
       plan: SweepGrid['faultPlans'][number]['plan'];
       endpoint?: SweepEndpoint;
       promptRef?: PromptSetRef;
@@ -100,6 +101,7 @@ function cellsOf(grid: SweepGrid) {
                 ...parts,
                 preset: configuration.preset,
                 recovery: configuration.recovery,
+                ...(configuration.strategy ? { strategy: configuration.strategy } : {}),
                 plan: faultPlan.plan,
                 ...(target.endpoint ? { endpoint: target.endpoint } : {}),
                 ...(promptRef ? { promptRef } : {}),
@@ -148,12 +150,13 @@ function withPolicies(grid: SweepGrid): SweepGrid['configurations'] {
 /** The configurations as rows: each as given (per policy), then each with one mechanism off. */
 function configurationsOf(grid: SweepGrid) {
   return withPolicies(grid).flatMap((c) => [
-    { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery },
+    { id: c.id, label: c.label ?? c.id, preset: c.preset, recovery: c.recovery, strategy: c.strategy },
     ...grid.mechanismsOff.map((m) => ({
       id: `${c.id}-no-${m}`,
       label: `${c.label ?? c.id} − ${m}`,
       preset: c.preset,
       recovery: withMechanismOff(c.recovery, m),
+      strategy: c.strategy,
     })),
   ]);
 }
@@ -188,6 +191,10 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
       prompts = promptFields(set);
     }
     const endpoint = cell.endpoint;
+    if (cell.strategy && !cell.strategy.sha256)
+      throw new Error(
+        `configurations: strategy ${cell.strategy.file} is not pinned (the sweep CLI pins each with the sha256 of its file)`,
+      );
     for (const seed of seeds) {
       const config = RunConfigSchema.parse({
         provider: endpoint
@@ -207,6 +214,7 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
         ...(prompts ?? {}),
         ...(grid.budgets ? { budgets: grid.budgets } : {}),
         ...(grid.maxOutputTokens ? { maxOutputTokens: grid.maxOutputTokens } : {}),
+        ...(cell.strategy ? { strategy: cell.strategy } : {}),
       });
       jobs.push({
         index: jobs.length,

@@ -1,3 +1,4 @@
+import { loadStrategy } from '@/lib/runtime/load-strategy';
 import {
   NO_TOTALS,
   type Cassette,
@@ -73,9 +74,12 @@ export async function runSweepJob(
     : job.config;
   const record = endpoint && !input.replay ? createExchangeKeeper() : undefined;
   const gate = endpoint ? (context.gate ?? (processGate ??= createMemoryGate())) : undefined;
+  // A sweep from the CLI may name a strategy of one's own: each job loads it (pinned by its hash).
+  const strategy = config.strategy ? await loadStrategy(config.strategy) : undefined;
   const handle = launchRun({
     runId,
     config,
+    ...(strategy ? { strategy } : {}),
     ...(input.apiKey ? { apiKey: input.apiKey } : {}),
     ...(input.replay ? { cassette: input.replay.cassette } : {}),
     ...(record ? { onExchange: record.keep } : {}),

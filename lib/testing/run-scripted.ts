@@ -1,6 +1,7 @@
 import { createRandom, VirtualClock, type Clock } from '@/lib/clock';
 import type { EngineProbe } from '@/lib/engine/engine-deps';
 import { EventLog } from '@/lib/engine/event-log';
+import type { MechanismModule } from '@/lib/engine/mechanism-port';
 import { runLoop } from '@/lib/engine/run-loop';
 import {
   RunConfigSchema,
@@ -35,6 +36,8 @@ export async function runScripted(options: {
   clock?: Clock;
   /** Handed to the engine as its deps' probe. */
   probe?: EngineProbe;
+  /** Mechanisms on the port beyond the built-in modules (a test's fixture, a strategy). */
+  mechanisms?: readonly MechanismModule<never>[];
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
   const clock = options.clock ?? new VirtualClock();
   const config = RunConfigSchema.parse({
@@ -73,6 +76,7 @@ export async function runScripted(options: {
     emit: log.emit,
     signal: new AbortController().signal,
     probe: options.probe,
+    ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
   return { events, requests: provider.requests };
 }

@@ -1,4 +1,5 @@
 import type { RecoveryConfig, RecoveryOverrides } from '@/lib/protocol';
+import { MODULE_ABOUT } from '@/lib/mechanisms/modules/about';
 
 /**
  * The recovery parameters the control panel edits, grouped by mechanism, each with a one-
@@ -37,7 +38,7 @@ function f(
   return { path: `${section}.${key}`, section, key, label, kind, meaning, options };
 }
 
-export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
+const CORE_GROUPS: readonly RecoveryGroup[] = [
   {
     id: 'retry',
     title: 'Retry & backoff',
@@ -171,20 +172,6 @@ export const RECOVERY_GROUPS: readonly RecoveryGroup[] = [
         'coerce arguments',
         'bool',
         'values the schema takes one way ("7" → 7) are converted before the model is asked again',
-      ),
-      f(
-        'tools',
-        'repairInterrupted',
-        'repair interrupted calls',
-        'bool',
-        'a call whose result never came back gets a synthetic error result (off: a strict vendor answers 400)',
-      ),
-      f(
-        'tools',
-        'maxParallel',
-        'parallel calls',
-        'int',
-        'read-only calls of one turn run at once, at most this many (1 = one after another)',
       ),
       f(
         'tools',
@@ -365,3 +352,14 @@ export function countOverrides(overrides: RecoveryOverrides): number {
   const { policy, ...fields } = overrides;
   return leaves(fields) + (policy ? 1 : 0);
 }
+
+/** Every group, each with the mechanism modules' fields in its section at the end (lib/mechanisms/<name>/about.ts). */
+export const RECOVERY_GROUPS: readonly RecoveryGroup[] = CORE_GROUPS.map((group) => {
+  const added = MODULE_ABOUT.flatMap((about) => about.fields).filter((field) => field.section === group.id);
+  return added.length === 0
+    ? group
+    : {
+        ...group,
+        fields: [...group.fields, ...added.map((m) => f(m.section, m.key, m.label, m.kind, m.meaning))],
+      };
+});

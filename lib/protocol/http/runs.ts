@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PromptSetRefSchema, RunConfigSchema } from '../config';
+import { PromptSetRefSchema, RunConfigSchema, STRATEGY_NOT_FROM_WEB } from '../config';
 import { RunEventSchema, TaskVerdictSchema, TerminateReasonSchema } from '../events';
 import { ForkSpecSchema } from '../fork';
 import { ApiKeySchema } from './api-key';
@@ -80,6 +80,9 @@ export const CreateRunBodySchema = z
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.config?.strategy) {
+      ctx.addIssue({ code: 'custom', path: ['config', 'strategy'], message: STRATEGY_NOT_FROM_WEB });
+    }
     if (body.config && body.fork) {
       ctx.addIssue({
         code: 'custom',

@@ -2,6 +2,12 @@ import type { EventOf, RunEvent, RunEventType, TerminateReason } from '@/lib/pro
 import { checkNever } from '@/lib/protocol/check-never';
 import { verdictTestsWords } from '@/lib/protocol/verdict-words';
 import type { GlossaryId } from '@/lib/mechanisms/glossary';
+import {
+  isModuleEvent,
+  MODULE_EVENT_TYPES,
+  moduleWords,
+  type ModuleEventType,
+} from '@/lib/mechanisms/modules/about';
 import { terminateText } from './describe-run';
 import { explainContextStep } from './explain-context-step';
 import { explainOutputStep } from './explain-output-step';
@@ -24,8 +30,6 @@ export const EXPLAINED_TYPES = [
   'model_error',
   'tool_guard',
   'arg_repair',
-  'tool_batch',
-  'dangling_calls',
   'tool_call',
   'compaction',
   'context_overflow',
@@ -38,12 +42,14 @@ export const EXPLAINED_TYPES = [
   'off_recording',
   'task_verdict',
   'terminate',
+  'mechanism_decision',
 ] as const satisfies readonly RunEventType[];
 
-export type ExplainedType = (typeof EXPLAINED_TYPES)[number];
+export type ExplainedType = (typeof EXPLAINED_TYPES)[number] | ModuleEventType;
 export type ExplainedEvent = EventOf<ExplainedType>;
 
-const EXPLAINED: ReadonlySet<string> = new Set(EXPLAINED_TYPES);
+// The mechanism modules' events are explained in their own words (lib/mechanisms/<name>/about.ts).
+const EXPLAINED: ReadonlySet<string> = new Set([...EXPLAINED_TYPES, ...MODULE_EVENT_TYPES]);
 
 export function isExplained(event: RunEvent): event is ExplainedEvent {
   return EXPLAINED.has(event.event);
@@ -54,6 +60,11 @@ export function isExplained(event: RunEvent): event is ExplainedEvent {
  * tool call that simply worked).
  */
 export function explainEvent(event: ExplainedEvent): Explanation | undefined {
+  if (isModuleEvent(event)) {
+    const { why, term, also } = moduleWords(event).explain(event);
+    // A module's terms are its own glossary entries (lib/mechanisms/glossary.test.ts holds them to it).
+    return { why, term: term as GlossaryId, ...(also ? { also: also as GlossaryId[] } : {}) };
+  }
   switch (event.event) {
     case 'retry_scheduled': {
       const explained = explainRetry(event);
@@ -110,10 +121,6 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return explainGuard(event);
     case 'arg_repair':
       return { why: cap(event.why), term: 'arg-repair', also: event.next === 'reask' ? ['tool-error'] : [] };
-    case 'tool_batch':
-      return { why: `${cap(event.why)}.`, term: 'parallel-tool-calls' };
-    case 'dangling_calls':
-      return { why: `${cap(event.why)}.`, term: 'dangling-call' };
     case 'tool_call':
       return explainToolCall(event);
     case 'compaction':
@@ -135,6 +142,8 @@ export function explainEvent(event: ExplainedEvent): Explanation | undefined {
       return { why: explainVerdict(event), term: 'task-verdict' };
     case 'terminate':
       return explainTerminate(event);
+    case 'mechanism_decision':
+      return { why: `${event.mechanism} (${event.hook}): ${event.why}`, term: 'mechanism-port' };
     default:
       return checkNever(event);
   }

@@ -11,7 +11,4 @@ export interface Explanation {
   also?: readonly GlossaryId[];
 }
 
-/** The sentence's first letter in capitals (an event's own words start lower-case). */
-export function cap(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+export { cap } from '@/lib/mechanisms/module';

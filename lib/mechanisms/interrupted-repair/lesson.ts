@@ -1,4 +1,6 @@
-import type { Lesson } from '../lesson';
+import type { RunEvent } from '@/lib/protocol';
+import type { Lesson } from '@/lib/lessons/lesson';
+import { of, sum, type MechanismSteps } from '@/lib/lessons/count-steps';
 
 export const interruptedToolCall: Lesson = {
   slug: 'interrupted-tool-call',
@@ -38,3 +40,19 @@ export const interruptedToolCall: Lesson = {
   },
   diverges: { turn: 2, on: 'dangling_calls' },
 };
+
+/** What the mechanism did in a run, counted from its events (the lesson's report). */
+export const steps = (log: readonly RunEvent[]): MechanismSteps => ({
+  count: sum(
+    of(log, 'dangling_calls')
+      .filter((d) => d.repaired)
+      .map((d) => d.calls.length),
+  ),
+  noun: [
+    'interrupted call answered with a synthetic error',
+    'interrupted calls answered with synthetic errors',
+  ],
+});
+
+/** Its lesson, after the one it follows in teaching order. */
+export const LESSON = { lesson: interruptedToolCall, steps, after: 'arg-repair' };

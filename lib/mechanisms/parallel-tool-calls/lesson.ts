@@ -1,4 +1,6 @@
-import type { Lesson } from '../lesson';
+import type { RunEvent } from '@/lib/protocol';
+import type { Lesson } from '@/lib/lessons/lesson';
+import { of, type MechanismSteps } from '@/lib/lessons/count-steps';
 
 export const parallelToolCalls: Lesson = {
   slug: 'parallel-tool-calls',
@@ -37,3 +39,12 @@ export const parallelToolCalls: Lesson = {
   },
   diverges: { turn: 1, on: 'tool_batch' },
 };
+
+/** What the mechanism did in a run, counted from its events (the lesson's report). */
+export const steps = (log: readonly RunEvent[]): MechanismSteps => ({
+  count: of(log, 'tool_batch').filter((b) => b.parallel).length,
+  noun: ['group of calls run at once', 'groups of calls run at once'],
+});
+
+/** Its lesson, after the one it follows in teaching order. */
+export const LESSON = { lesson: parallelToolCalls, steps, after: 'interrupted-tool-call' };

@@ -1,0 +1,284 @@
+import type { Clock } from '@/lib/clock';
+import {
+  type ErrorCategory,
+  type EventBody,
+  HookPointSchema,
+  type Message,
+  type RecoveryConfig,
+  type RunEvent,
+  type StopReason,
+  type TerminateReason,
+  type ToolCallPart,
+  type ToolResultPart,
+} from '@/lib/protocol';
+import type { StreamPart } from '@/lib/providers/types';
+import type { Emit } from './event-log';
+
+/**
+ * The mechanism port: the named points where a mechanism plugs into the loop, what each point
+ * tells it, and the decision the engine acts on. The built-in mechanisms that live in their own
+ * folder (lib/mechanisms/<name>/engine.ts, listed in lib/mechanisms/modules/engine.ts) and a
+ * strategy loaded from a file (lib/runtime/load-strategy.ts) implement the same interface.
+ *
+ * The points, in the order a run meets them (HOOK_POINTS):
+ *   beforeRequest   — each turn, before its model request (after control messages and swaps)
+ *   onStreamPart    — each part of an attempt's stream as it arrives (watch only)
+ *   onError         — an attempt failed and was classified, before the retry ladder decides
+ *   onContextGrow   — the response is billed and its prompt was larger than the last one's
+ *   afterResponse   — the turn's response, once the built-in output cap lets it proceed, before
+ *                     it joins the history
+ *   beforeToolCalls — around a tool call, before: which of the turn's calls not yet run go next,
+ *                     and whether at once (asked again until every call ran or the turn stops)
+ *   afterToolCalls  — around a tool call, after: the turn's calls ran; what to do about those
+ *                     whose result never came back, before the results join the history
+ *   beforeEnd       — the loop is ending, before the task verdict and terminate (watch only)
+ * At one point the mechanisms are asked in registration order — the built-in modules in their
+ * list's order, then the strategies in the order given — and the first one that decides
+ * (returns a decision rather than undefined) is acted on; the later ones are not asked.
+ *
+ * Every decision is an event carrying its reason and what happens next: a hook that returns a
+ * decision must have written one during the call, its own event or `ctx.decide(...)` (a
+ * mechanism_decision event); the host throws otherwise, so no decision goes unrecorded.
+ */
+export const HOOK_POINTS = HookPointSchema.options;
+export type HookPoint = (typeof HOOK_POINTS)[number];
+
+/** What a hook is handed: the run's clock, the run log and the mechanism's slice of the config. */
+export interface HookContext<C> {
+  /** The run clock (run time, never the host's). */
+  readonly clock: Pick<Clock, 'now'>;
+  readonly iteration: number;
+  /** The mechanism's slice of the run's recovery config. */
+  readonly config: C;
+  /** The run log: an event written here is stamped (seq, ts) like every other. */
+  readonly emit: Emit;
+  /** Writes this mechanism's decision at this point as a mechanism_decision event. */
+  decide(decision: { decision: string; next: string; why: string }): RunEvent;
+}
+
+/** A decision that ends the run, with the terminate reason it ends with. */
+export interface StopDecision {
+  kind: 'stop';
+  reason: TerminateReason;
+  message: string;
+}
+
+export type BeforeRequestDecision = StopDecision;
+
+/** Give up on the call: the error surfaces (no retry) and the run ends with it. */
+export interface ErrorDecision {
+  kind: 'give_up';
+  message: string;
+}
+
+export type AfterResponseDecision =
+  /** Go on; `truncatedRound`: the round was cut by the output cap (the tool executor refuses cut calls). */
+  | { kind: 'proceed'; truncatedRound: boolean }
+  /** Drop the response and send the same request again; `maxTokens`: the output cap from now on. */
+  | { kind: 'resend'; maxTokens?: number }
+  /** Keep the response and send `prompt` as the next user message. */
+  | { kind: 'continue'; prompt: string }
+  | StopDecision;
+
+export type ContextGrowDecision = StopDecision;
+
+/** The next calls to run: at once when `parallel` (each a call not yet run, in call order). */
+export interface ToolGroupDecision {
+  kind: 'run';
+  calls: ToolCallPart[];
+  parallel: boolean;
+}
+
+/** What happens to calls whose result never came back. */
+export type DanglingDecision =
+  /** Answer them with these results (one per dangling call) before the next request. */
+  | { kind: 'answer'; results: ToolResultPart[] }
+  /** Send them unanswered. */
+  | { kind: 'leave' };
+
+export interface ErrorInfo {
+  category: ErrorCategory;
+  message: string;
+  attempt: number;
+  /** Content had arrived before the failure. */
+  partial: boolean;
+  /** Overloaded answers in a row, this one included. */
+  consecutiveOverloads: number;
+}
+
+export interface ResponseInfo {
+  message: Message;
+  stopReason: StopReason;
+  model: string;
+  partial: boolean;
+  outputTokens: number;
+  /** The output cap the request asked for (before the model's own limit). */
+  maxTokens: number;
+}
+
+/**
+ * One mechanism's life in one run: `create` is called once per run, so the state a mechanism
+ * keeps (a streak, a count) is the run's own.
+ */
+export interface MechanismModule<C = RecoveryConfig> {
+  /** A built-in module's mechanism id, or a strategy's `strategy:<name>`. */
+  id: string;
+  /** The slice of the run's recovery config the hooks are handed. */
+  configOf(recovery: RecoveryConfig): C;
+  create(): EngineMechanism<C>;
+}
+
+export interface EngineMechanism<C = RecoveryConfig> {
+  beforeRequest?(ctx: HookContext<C>, info: { messageCount: number }): BeforeRequestDecision | undefined;
+  /** Watch only: the stream is the vendor's; what a mechanism does about it goes at onError or afterResponse. */
+  onStreamPart?(ctx: HookContext<C>, part: StreamPart): void;
+  onError?(ctx: HookContext<C>, info: ErrorInfo): ErrorDecision | undefined;
+  afterResponse?(ctx: HookContext<C>, info: ResponseInfo): AfterResponseDecision | undefined;
+  onContextGrow?(
+    ctx: HookContext<C>,
+    info: { inputTokens: number; previousInputTokens: number },
+  ): ContextGrowDecision | undefined;
+  beforeToolCalls?(
+    ctx: HookContext<C>,
+    info: {
+      calls: readonly ToolCallPart[];
+      /** The calls not yet run, in call order (never empty). */
+      remaining: readonly ToolCallPart[];
+      /** Whether the tool of a call may run beside others. */
+      parallelSafe(call: ToolCallPart): boolean;
+    },
+  ): ToolGroupDecision | undefined;
+  afterToolCalls?(
+    ctx: HookContext<C>,
+    info: { calls: readonly ToolCallPart[]; dangling: readonly ToolCallPart[] },
+  ): DanglingDecision | undefined;
+  /** Watch only: how the loop ended is decided; a mechanism may still say something (ctx.decide). */
+  beforeEnd?(ctx: HookContext<C>, info: { reason: TerminateReason; message?: string }): void;
+}
+
+/** Helps a module keep its config slice's type. */
+export function defineMechanism<C>(module: MechanismModule<C>): MechanismModule<C> {
+  return module;
+}
+
+/**
+ * What a strategy file exports as its default: a name (its decisions are written as
+ * `strategy:<name>`), the slice of the recovery config it reads (absent: all of it) and a
+ * factory called once per run. lib/runtime/load-strategy.ts loads one.
+ */
+export interface StrategyFile<C = RecoveryConfig> {
+  name: string;
+  configOf?(recovery: RecoveryConfig): C;
+  create(): EngineMechanism<C>;
+}
+
+/** Helps a strategy file keep its types: `export default defineStrategy({ name, create })`. */
+export function defineStrategy<C = RecoveryConfig>(strategy: StrategyFile<C>): StrategyFile<C> {
+  return strategy;
+}
+
+type Hooked = { id: string; config: unknown; hooks: EngineMechanism<unknown> };
+type DecidingPoint = Exclude<HookPoint, 'onStreamPart' | 'beforeEnd'>;
+type InfoOf<P extends HookPoint> = Parameters<NonNullable<EngineMechanism<unknown>[P]>>[1];
+type DecisionOf<P extends HookPoint> = ReturnType<NonNullable<EngineMechanism<unknown>[P]>>;
+
+/**
+ * One run's registered mechanisms, asked at each point in the documented order. The engine
+ * holds one host per run and calls its methods; a point no mechanism implements costs nothing.
+ */
+export class MechanismHost {
+  private readonly mechanisms: Hooked[];
+  private readonly watchers: Hooked[];
+
+  constructor(
+    modules: readonly MechanismModule<never>[],
+    private readonly deps: { clock: Pick<Clock, 'now'>; emit: Emit; recovery: RecoveryConfig },
+  ) {
+    this.mechanisms = modules.map((m) => {
+      const module = m as unknown as MechanismModule<unknown>;
+      return { id: module.id, config: module.configOf(deps.recovery), hooks: module.create() };
+    });
+    this.watchers = this.mechanisms.filter((m) => m.hooks.onStreamPart);
+  }
+
+  /** The ids registered, in the order they are asked. */
+  get ids(): string[] {
+    return this.mechanisms.map((m) => m.id);
+  }
+
+  /** Whether any mechanism watches stream parts (the hot path skips the call when none does). */
+  get watchesStream(): boolean {
+    return this.watchers.length > 0;
+  }
+
+  beforeRequest(iteration: number, info: InfoOf<'beforeRequest'>): DecisionOf<'beforeRequest'> {
+    return this.ask('beforeRequest', iteration, info);
+  }
+
+  onStreamPart(iteration: number, part: StreamPart): void {
+    for (const m of this.watchers)
+      m.hooks.onStreamPart!(this.context(m, 'onStreamPart', iteration).ctx, part);
+  }
+
+  onError(iteration: number, info: InfoOf<'onError'>): DecisionOf<'onError'> {
+    return this.ask('onError', iteration, info);
+  }
+
+  afterResponse(iteration: number, info: InfoOf<'afterResponse'>): DecisionOf<'afterResponse'> {
+    return this.ask('afterResponse', iteration, info);
+  }
+
+  onContextGrow(iteration: number, info: InfoOf<'onContextGrow'>): DecisionOf<'onContextGrow'> {
+    return this.ask('onContextGrow', iteration, info);
+  }
+
+  beforeToolCalls(iteration: number, info: InfoOf<'beforeToolCalls'>): DecisionOf<'beforeToolCalls'> {
+    return this.ask('beforeToolCalls', iteration, info);
+  }
+
+  afterToolCalls(iteration: number, info: InfoOf<'afterToolCalls'>): DecisionOf<'afterToolCalls'> {
+    return this.ask('afterToolCalls', iteration, info);
+  }
+
+  beforeEnd(iteration: number, info: InfoOf<'beforeEnd'>): void {
+    for (const m of this.mechanisms) m.hooks.beforeEnd?.(this.context(m, 'beforeEnd', iteration).ctx, info);
+  }
+
+  private ask<P extends DecidingPoint>(point: P, iteration: number, info: InfoOf<P>): DecisionOf<P> {
+    for (const m of this.mechanisms) {
+      const hook = m.hooks[point] as
+        ((ctx: HookContext<unknown>, info: InfoOf<P>) => DecisionOf<P>) | undefined;
+      if (!hook) continue;
+      const { ctx, written } = this.context(m, point, iteration);
+      const decision = hook.call(m.hooks, ctx, info);
+      if (decision === undefined) continue;
+      if (written() === 0)
+        throw new Error(
+          `mechanism ${m.id} decided "${decision.kind}" at ${point} without writing an event: every decision is an event with its reason (write one with ctx.decide)`,
+        );
+      return decision;
+    }
+    return undefined as DecisionOf<P>;
+  }
+
+  private context(
+    m: Hooked,
+    point: HookPoint,
+    iteration: number,
+  ): { ctx: HookContext<unknown>; written: () => number } {
+    let written = 0;
+    const emit: Emit = (body: EventBody) => {
+      written += 1;
+      return this.deps.emit(body);
+    };
+    const ctx: HookContext<unknown> = {
+      clock: this.deps.clock,
+      iteration,
+      config: m.config,
+      emit,
+      decide: ({ decision, next, why }) =>
+        emit({ event: 'mechanism_decision', iteration, mechanism: m.id, hook: point, decision, next, why }),
+    };
+    return { ctx, written: () => written };
+  }
+}

@@ -1,0 +1,11 @@
+import { LESSON as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/lesson';
+import { LESSON as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/lesson';
+
+/**
+ * Each mechanism module's lesson and the count of its steps in a run's log, as lib/lessons
+ * reads them (the lessons list, each lesson's report). A module is one folder under lib/mechanisms/.
+ */
+export const MODULE_LESSONS = [
+  { id: 'interrupted-repair', ...interruptedRepair },
+  { id: 'parallel-tool-calls', ...parallelToolCalls },
+] as const;

@@ -1,0 +1,20 @@
+import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/protocol';
+import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protocol';
+
+/**
+ * The mechanism modules' schemas — their events and config fields — as lib/protocol reads them
+ * (the run event union, the recovery config); their ids and defaults are in ./defaults.ts. A module is one folder under lib/mechanisms/; this list, and its
+ * siblings in this folder, are where it is registered (docs/ARCHITECTURE.md, "Add a mechanism").
+ */
+
+/** Every module's events (each joins the run event union). */
+export const MODULE_EVENT_SCHEMAS = [...interruptedRepair.EVENTS, ...parallelToolCalls.EVENTS] as const;
+
+/** The modules' fields of the recovery config's tools group. */
+export const MODULE_TOOLS_CONFIG = { ...interruptedRepair.TOOLS_CONFIG, ...parallelToolCalls.TOOLS_CONFIG };
+
+/** The same fields as a recorded config parses them (with what a log recorded before them ran). */
+export const MODULE_TOOLS_CONFIG_RECORDED = {
+  ...interruptedRepair.TOOLS_CONFIG_RECORDED,
+  ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
+};

@@ -1,0 +1,16 @@
+import { VIEW as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/view';
+import type { ModuleEvent } from '@/lib/mechanisms/modules/about';
+import { VIEW as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/view';
+import type { RunViewState } from '@/lib/run-view/run-view-state';
+
+/**
+ * How each mechanism module's events fold into the run view (lib/client/run-view reads this
+ * list for every module event). A module is one folder under lib/mechanisms/.
+ */
+const VIEWS: {
+  [K in ModuleEvent['event']]: (s: RunViewState, e: Extract<ModuleEvent, { event: K }>) => RunViewState;
+} = { ...interruptedRepair, ...parallelToolCalls };
+
+export function reduceModuleEvent(s: RunViewState, e: ModuleEvent): RunViewState {
+  return (VIEWS[e.event] as (s: RunViewState, e: ModuleEvent) => RunViewState)(s, e);
+}
