@@ -59,10 +59,13 @@ function distance(a: string, b: string): number {
 }
 
 function unknownMetric(name: string): string {
-  const near = GATE_METRIC_NAMES.map((m) => ({ m, d: distance(name.toLowerCase(), m) })).sort(
-    (x, y) => x.d - y.d,
-  )[0]!;
-  const hint = near.d <= 3 ? ` (did you mean ${near.m}?)` : '';
+  const lower = name.toLowerCase();
+  const near =
+    GATE_METRIC_NAMES.find((m) => m.includes(lower)) ??
+    GATE_METRIC_NAMES.map((m) => ({ m, d: distance(lower, m) }))
+      .filter((x) => x.d <= 3)
+      .sort((x, y) => x.d - y.d)[0]?.m;
+  const hint = near ? ` (did you mean ${near}?)` : '';
   return `unknown metric "${name}"${hint}; write one of ${GATE_METRIC_NAMES.join(', ')}`;
 }
 
@@ -81,7 +84,7 @@ export function parseGateAssertion(
     const name = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(text)?.[1];
     if (name && !(name in GATE_METRICS)) return fail(unknownMetric(name));
     if (/%\s*$/.test(text)) return fail('write a share, not a percentage: 0.9 for 90 %');
-    if (/[^<>=!]=[^=]|[^<>=!]=$/.test(text)) return fail('use == to test equality');
+    if (/(^|[^<>=!])=($|[^=<>])/.test(text)) return fail('use == to test equality');
     return fail(HOW);
   }
   const [, name, op, number] = match as unknown as [string, string, GateOperator, string];
