@@ -34,7 +34,7 @@ const OVERLOADED = {
       {
         id: 'o',
         when: { kind: 'requests' as const, numbers: [2, 3] },
-        action: { type: 'http_error' as const, status: 529 },
+        action: { type: 'http_error' as const, status: 529 as const },
       },
     ],
   },
