@@ -55,6 +55,7 @@ describe('paired comparison of a sweep on 200 shared seeds (virtual clock, simul
         grid([
           { id: 'codesmith', preset: 'codesmith' },
           { id: 'naive', preset: 'naive' },
+          { id: 's11', preset: 's11' },
         ]),
       ),
       runner: pool,
@@ -62,8 +63,13 @@ describe('paired comparison of a sweep on 200 shared seeds (virtual clock, simul
       sweepStore,
     });
     expect(outcome.status).toBe('completed');
-    const [comparison, ...rest] = pairedComparisons({ rows: outcome.rows, metrics: outcome.metrics });
-    expect(rest).toEqual([]);
+    const comparisons = pairedComparisons({ rows: outcome.rows, metrics: outcome.metrics });
+    expect(comparisons.map((c) => `${c.a_label} vs ${c.b_label}`)).toEqual([
+      'codesmith vs naive',
+      'codesmith vs s11',
+      'naive vs s11',
+    ]);
+    const [comparison] = comparisons;
     expect(comparison).toMatchObject({ a_label: 'codesmith', b_label: 'naive', seeds: 200 });
     const done = comparison!.metrics.find((m) => m.metric === 'done')!;
     expect(done.test).toBe('exact McNemar');
@@ -79,7 +85,16 @@ describe('paired comparison of a sweep on 200 shared seeds (virtual clock, simul
     const usd = comparison!.metrics.find((m) => m.metric === 'usd')!;
     expect(usd).toMatchObject({ n: 0, better: null });
     expect(usd.line).toContain('no seed where both loops completed');
-    expect(formatComparisons([comparison!])).toContain('▲ codesmith  codesmith better on task done');
+    expect(formatComparisons([comparison!])).toMatch(/▲ codesmith +codesmith better on task done/);
+
+    // Both recover (docs/cli.md's example): the same verdicts, so no ▲ on task done; CodeSmith's
+    // runs cost less on every seed, s11's take less run time (the sign test on cost and time).
+    const [done2, usd2, , time2] = comparisons[1]!.metrics;
+    expect(done2).toMatchObject({ n: 200, a_better: 0, b_better: 0, better: null });
+    expect(usd2).toMatchObject({ n: 200, better: 'a', test: 'exact sign test' });
+    expect(usd2!.line).toMatch(/^codesmith better on \$\/run: \d+ of 200 seeds differ/);
+    expect(time2).toMatchObject({ n: 200, better: 'b' });
+    expect(time2!.line).toMatch(/^s11 better on run time:/);
   }, 600_000);
 
   it('says "no detectable difference" when both configurations are the same preset, and never ▲', async () => {

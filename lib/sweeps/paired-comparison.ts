@@ -211,13 +211,14 @@ export function pairedComparisons({
 /** The comparisons as terminal lines: each pair, then one line a metric (▲ on the side the test found better). */
 export function formatComparisons(comparisons: readonly SweepPairedComparison[]): string {
   return comparisons
-    .map((c) =>
-      [
+    .map((c) => {
+      const mark = (m: PairedMetricResult): string =>
+        m.better ? `▲ ${m.better === 'a' ? c.a_label : c.b_label}` : '·';
+      const width = Math.max(...c.metrics.map((m) => mark(m).length));
+      return [
         `${c.a_label} (A) vs ${c.b_label} (B) · ${c.context} · ${c.seeds} shared seeds`,
-        ...c.metrics.map(
-          (m) => `  ${m.better ? `▲ ${m.better === 'a' ? c.a_label : c.b_label}` : '·'}  ${m.line}`,
-        ),
-      ].join('\n'),
-    )
+        ...c.metrics.map((m) => `  ${mark(m).padEnd(width)}  ${m.line}`),
+      ].join('\n');
+    })
     .join('\n');
 }
