@@ -91,6 +91,9 @@ export function createSweepRegistry({
   cassettes,
 }: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
+  // An ended sweep's runs no longer change: its paired comparisons (a bootstrap a metric a pair
+  // of rows) are worked out once, keyed by sweep and run count, not on every read.
+  const paired = new Map<string, { done: number; comparisons: SweepPairedComparison[] }>();
   const stored = (id: string): SweepProgress | undefined => storedProgress(sweepStore, id);
   const end = (id: string, entry: LiveSweep): void => {
     live.delete(id);
@@ -179,13 +182,17 @@ export function createSweepRegistry({
       const metrics = sweepStore.readSweepMetrics(id);
       const rows = resultsTable({ cells: listCells(record.grid), metrics });
       // Paired only once the sweep has ended: while it runs, which seeds pair changes with every run.
-      const open = sweep.status === 'queued' || sweep.status === 'running';
-      return {
-        sweep,
-        grid: record.grid,
-        rows,
-        comparisons: open ? null : pairedComparisons({ rows, metrics }),
-      };
+      if (sweep.status === 'queued' || sweep.status === 'running')
+        return { sweep, grid: record.grid, rows, comparisons: null };
+      let known = paired.get(id);
+      if (known?.done !== metrics.length) {
+        known = { done: metrics.length, comparisons: pairedComparisons({ rows, metrics }) };
+        paired.delete(id);
+        paired.set(id, known);
+        // The newest 50 sweeps read: an older one is worked out again if it is read again.
+        if (paired.size > 50) paired.delete(paired.keys().next().value!);
+      }
+      return { sweep, grid: record.grid, rows, comparisons: known.comparisons };
     },
 
     list(options) {
