@@ -7,6 +7,7 @@ import { sweepExportUrl } from '@/lib/client/api/sweeps';
 import { Button } from '@/components/ui/button';
 import { Pill } from '@/components/ui/pill';
 import { CellRuns } from './cell-runs';
+import { PairedComparisons } from './paired-comparisons';
 import { ResultsTable } from './results-table';
 import { SweepProgressBar } from './sweep-progress';
 import { isSweepOpen, SWEEP_TONE } from './sweep-tone';
@@ -94,6 +95,7 @@ export function SweepView({ sweepId }: { sweepId: string }) {
           onSelect={(key) => setSelected((k) => (k === key ? undefined : key))}
         />
       )}
+      {rows.length > 1 && detail.data && <PairedComparisons comparisons={detail.data.comparisons} />}
       {row && (
         <CellRuns row={row} rows={rows} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />
       )}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeIssues, SweepGridSchema, type SweepGrid } from '@/lib/protocol';
+import { describeIssues, GATE_METRIC_NAMES, SweepGridSchema, type SweepGrid } from '@/lib/protocol';
+import { gateChecks, type GateCheck } from '@/lib/sweeps/gates';
 import { CliInputError } from './parse-args';
 
 export const SWEEP_USAGE = `Usage: npm run sweep -- --grid grid.json [options]
@@ -8,18 +9,26 @@ export const SWEEP_USAGE = `Usage: npm run sweep -- --grid grid.json [options]
   --grid FILE      the sweep grid (the same schema as POST /api/sweeps)
   --workers N      worker threads (default: one per core)
   --out FILE       write the results: .json (sweep, grid, table, every run) or .csv (the table)
+  --assert EXPR    a gate every row must meet, METRIC OP NUMBER, e.g. "done_rate >= 0.9" or
+                   "p95_cost <= 0.05" (repeatable; the grid's "assert" list adds per-row ones)
+  --junit FILE     write the assertions' results as JUnit XML (a test case per row × assertion)
   --quiet          no progress bar, only the table
   --help           this text
 
 Runs go on the virtual clock and into the run store (LOOP_LAB_DATA_DIR), where /sweeps and
 /runs/<id> open them. With LOOP_LAB_REDIS_URL set, jobs go through BullMQ to \`npm run worker\`.
-Exit status: 0 the sweep completed, 1 it failed or was cancelled, 2 bad input.`;
+Metrics: ${GATE_METRIC_NAMES.join(', ')}.
+Exit status: 0 the sweep completed and every assertion held, 1 it failed or was cancelled,
+2 bad input, 3 it completed but an assertion failed.`;
 
 export interface SweepCliOptions {
   grid: SweepGrid;
   workers?: number;
   out?: string;
   quiet: boolean;
+  /** The gates: the command line's --assert, then the grid's assert list. */
+  checks: GateCheck[];
+  junit?: string;
 }
 
 /** Reads and validates the grid file and the flags; every problem is a line naming what to fix. */
@@ -34,6 +43,8 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
         grid: { type: 'string' },
         workers: { type: 'string' },
         out: { type: 'string' },
+        assert: { type: 'string', multiple: true },
+        junit: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -63,10 +74,18 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
   }
   if (values.out && !/\.(json|csv)$/i.test(values.out))
     throw new CliInputError([`--out ${values.out}: name a .json or .csv file`]);
+  const gates = gateChecks({ cli: values.assert ?? [], grid: grid.data });
+  if (gates.problems.length > 0) throw new CliInputError(gates.problems);
+  if (values.junit !== undefined && gates.checks.length === 0)
+    throw new CliInputError([
+      `--junit ${values.junit}: no assertion to report; add --assert "done_rate >= 0.9" or an "assert" list to the grid`,
+    ]);
   return {
     grid: grid.data,
     ...(workers ? { workers } : {}),
     ...(values.out ? { out: values.out } : {}),
     quiet: values.quiet,
+    checks: gates.checks,
+    ...(values.junit !== undefined ? { junit: values.junit } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweepExportSchema } from '@/lib/sweeps/sweep-export';
+import { validateXml } from '@/lib/testing/xmllint';
 
 const dir = mkdtempSync(join(tmpdir(), 'loop-lab-sweep-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -80,5 +81,98 @@ describe('npm run sweep', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('configurations.0.preset');
     expect(stderr).toContain('seeds');
+  }, 60_000);
+
+  it('exits 3 naming the row when an --assert is unmet, and writes JUnit XML that validates', async () => {
+    const grid = join(dir, 'gated.json');
+    writeFileSync(
+      grid,
+      JSON.stringify({
+        configurations: [
+          { id: 'codesmith', preset: 'codesmith' },
+          { id: 'naive', preset: 'naive' },
+        ],
+        faultPlans: [
+          {
+            id: 'overloaded',
+            plan: {
+              rules: [
+                {
+                  id: 'o',
+                  when: { kind: 'requests', numbers: [2] },
+                  action: { type: 'http_error', status: 529 },
+                },
+              ],
+            },
+          },
+        ],
+        seeds: [1, 2],
+        assert: [{ that: 'errors_seen == 0', config: 'codesmith' }],
+      }),
+    );
+    const junit = join(dir, 'junit.xml');
+    const { code, stdout } = await sweepCli([
+      '--grid',
+      grid,
+      '--quiet',
+      '--assert',
+      'done_rate >= 0.9',
+      '--assert',
+      'p95_cost <= 0.05',
+      '--junit',
+      junit,
+    ]);
+    expect(stdout).toMatch(
+      /FAIL\s+done_rate >= 0\.9\s+naive · fix-failing-test · overloaded · sim-anthropic\s+0\b/,
+    );
+    expect(stdout).toMatch(
+      /ok\s+done_rate >= 0\.9\s+codesmith · fix-failing-test · overloaded · sim-anthropic\s+1\b/,
+    );
+    expect(stdout).toMatch(/ok\s+errors_seen == 0\s+codesmith/);
+    expect(stdout).toContain('1 of 5 assertions failed');
+    // Two seeds are too few for the paired test to call even an all-one-way difference.
+    expect(stdout).toContain(
+      'codesmith (A) vs naive (B) · fix-failing-test · overloaded · sim-anthropic · 2 shared seeds',
+    );
+    expect(stdout).toMatch(
+      /no detectable difference at this sample size on task done: 2 of 2 seeds differ .* about 6 seeds would be needed/,
+    );
+    expect(code).toBe(3);
+    const check = validateXml(junit);
+    expect(check.output).toContain('validates');
+    expect(check.valid).toBe(true);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('tests="5" failures="1" errors="0"');
+    expect(xml).toMatch(
+      /<testcase classname="naive · fix-failing-test · overloaded · sim-anthropic" name="done_rate &gt;= 0.9">\s*<failure type="assertion"/,
+    );
+  }, 180_000);
+
+  it('exits 0 when every assertion holds', async () => {
+    const grid = join(dir, 'holds.json');
+    writeFileSync(
+      grid,
+      JSON.stringify({ configurations: [{ id: 'codesmith', preset: 'codesmith' }], seeds: [1] }),
+    );
+    const { code, stdout } = await sweepCli(['--grid', grid, '--quiet', '--assert', 'done_rate >= 0.9']);
+    expect(stdout).toContain('all 1 assertions hold');
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('refuses a bad assertion with exit status 2, saying what to write', async () => {
+    const grid = join(dir, 'holds.json');
+    const { code, stderr } = await sweepCli([
+      '--grid',
+      grid,
+      '--assert',
+      'done_rat >= 0.9',
+      '--assert',
+      'p95_cost <=',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      '--assert "done_rat >= 0.9": unknown metric "done_rat" (did you mean done_rate?)',
+    );
+    expect(stderr).toContain('--assert "p95_cost <=": write METRIC OP NUMBER, e.g. "done_rate >= 0.9"');
   }, 60_000);
 });

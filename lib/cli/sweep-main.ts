@@ -12,6 +12,8 @@ import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { storedSweepCassettes } from '@/lib/sweeps/sweep-cassettes';
 import { executeSweep } from '@/lib/sweeps/execute-sweep';
 import { formatTable } from '@/lib/sweeps/format-table';
+import { evaluateGates, formatGates, junitXml } from '@/lib/sweeps/gates';
+import { formatComparisons, pairedComparisons } from '@/lib/sweeps/paired-comparison';
 import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
 import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
@@ -94,6 +96,20 @@ async function main(argv: string[]): Promise<number> {
       `${sweep.status}: ${sweep.done} of ${sweep.total} runs in ${formatMs(sweep.elapsed_ms)} on ${runner.describe}` +
         `${outcome.message ? `\n  ${outcome.message}` : ''}\n  sweep ${sweepId} (best value per column marked *)`,
     );
+    const comparisons = pairedComparisons({ rows: outcome.rows, metrics: outcome.metrics });
+    if (comparisons.length > 0)
+      console.log(
+        `\nPaired on shared seeds (▲ only where the exact test finds a difference at p < 0.05):\n${formatComparisons(comparisons)}`,
+      );
+    const gates = evaluateGates({ checks: options.checks, rows: outcome.rows, metrics: outcome.metrics });
+    if (options.checks.length > 0) console.log(`\n${formatGates(gates)}`);
+    if (options.junit) {
+      writeFileSync(
+        options.junit,
+        junitXml({ sweepId, name: sweep.name, status: sweep.status, results: gates }),
+      );
+      console.log(`  JUnit XML written to ${options.junit}`);
+    }
     if (options.out) {
       const text = options.out.toLowerCase().endsWith('.csv')
         ? rowsToCsv(outcome.rows)
@@ -101,7 +117,8 @@ async function main(argv: string[]): Promise<number> {
       writeFileSync(options.out, text);
       console.log(`  results written to ${options.out}`);
     }
-    return outcome.status === 'completed' ? 0 : 1;
+    if (outcome.status !== 'completed') return 1;
+    return gates.every((g) => g.passed) ? 0 : 3;
   } finally {
     process.off('SIGINT', stop);
     await runner.close();

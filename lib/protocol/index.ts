@@ -8,6 +8,8 @@ export * from './presets';
 export * from './recovery';
 export * from './models';
 export * from './sweeps';
+export * from './sweep-assert';
+export * from './sweep-analysis';
 export * from './json-depth';
 export * from './display-name';
 export * from './storable-event';

@@ -13,6 +13,7 @@ import { RECOVERY_MECHANISM_IDS, RecoveryMechanismIdSchema } from './mechanism-i
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { ApiKeySchema } from './http/api-key';
 import { RetryPolicySchema } from './retry-policy';
+import { SweepGridAssertSchema } from './sweep-analysis';
 
 /**
  * A sweep grid: scenarios × configurations × fault plans × targets (simulated vendors and real
@@ -188,6 +189,8 @@ const SweepGridObject = z
      * (`<that sweep id>-<job index>`), instead of the endpoint: a rerun that costs nothing.
      */
     replayFrom: z.string().min(1).max(100).optional(),
+    /** Gates for CI: `npm run sweep` exits non-zero when a row fails one (lib/protocol/sweep-assert.ts). */
+    assert: z.array(SweepGridAssertSchema).min(1).max(50).optional(),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { SweepGrid, SweepRow, SweepSummary } from '@/lib/protocol';
+import type { SweepGrid, SweepPairedComparison, SweepRow, SweepSummary } from '@/lib/protocol';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { listCells } from '@/lib/sweeps/expand-grid';
 import {
@@ -11,6 +11,7 @@ import {
 } from '@/lib/sweeps/execute-sweep';
 import type { PromptSetLookup } from '@/lib/sweeps/expand-grid';
 import type { SweepJobRunner } from '@/lib/sweeps/local-pool';
+import { pairedComparisons } from '@/lib/sweeps/paired-comparison';
 import { resultsTable } from '@/lib/sweeps/results-table';
 import { HttpError } from './http-error';
 
@@ -31,7 +32,11 @@ export interface SweepRegistry {
   /** Throws HttpError 404 for an unknown sweep; a finished one sends its last state and ends. */
   subscribe(id: string, listener: SweepListener): () => void;
   /** The sweep with its table, from the store (finished runs only while it runs). */
-  read(id: string): { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[] } | undefined;
+  read(
+    id: string,
+  ):
+    | { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[]; comparisons: SweepPairedComparison[] | null }
+    | undefined;
   /** Sweeps, newest first: the store's rows with this process's live state over them. */
   list(options?: { limit?: number }): SweepSummary[];
   /** Resolves when the sweep is over (at once if it is not running here). */
@@ -86,6 +91,9 @@ export function createSweepRegistry({
   cassettes,
 }: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
+  // An ended sweep's runs no longer change: its paired comparisons (a bootstrap a metric a pair
+  // of rows) are worked out once, keyed by sweep and run count, not on every read.
+  const paired = new Map<string, { done: number; comparisons: SweepPairedComparison[] }>();
   const stored = (id: string): SweepProgress | undefined => storedProgress(sweepStore, id);
   const end = (id: string, entry: LiveSweep): void => {
     live.delete(id);
@@ -171,11 +179,20 @@ export function createSweepRegistry({
       if (!record) return undefined;
       const latest = live.get(id)?.latest?.summary;
       const sweep = latest && latest.done >= record.summary.done ? latest : record.summary;
-      return {
-        sweep,
-        grid: record.grid,
-        rows: resultsTable({ cells: listCells(record.grid), metrics: sweepStore.readSweepMetrics(id) }),
-      };
+      const metrics = sweepStore.readSweepMetrics(id);
+      const rows = resultsTable({ cells: listCells(record.grid), metrics });
+      // Paired only once the sweep has ended: while it runs, which seeds pair changes with every run.
+      if (sweep.status === 'queued' || sweep.status === 'running')
+        return { sweep, grid: record.grid, rows, comparisons: null };
+      let known = paired.get(id);
+      if (known?.done !== metrics.length) {
+        known = { done: metrics.length, comparisons: pairedComparisons({ rows, metrics }) };
+        paired.delete(id);
+        paired.set(id, known);
+        // The newest 50 sweeps read: an older one is worked out again if it is read again.
+        if (paired.size > 50) paired.delete(paired.keys().next().value!);
+      }
+      return { sweep, grid: record.grid, rows, comparisons: known.comparisons };
     },
 
     list(options) {

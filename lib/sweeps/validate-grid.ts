@@ -4,6 +4,7 @@ import { getScenario, listScenarios } from '@/lib/tools';
 import { NO_KEYS_ON_QUEUE } from './queue-keys';
 import { promptSetLabel, type PromptSetLookup } from './expand-grid';
 import { processEnv } from '@/lib/config/server-env';
+import { gateFilterProblems } from './gates';
 
 export interface ValidateSweepOptions {
   /** Keys sent with the sweep, by endpoint id. */
@@ -89,5 +90,6 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
         );
     }
   }
+  problems.push(...gateFilterProblems(grid));
   return problems;
 }

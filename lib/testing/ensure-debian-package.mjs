@@ -1,6 +1,6 @@
-// Real parts the tests need (Debian's Chromium, redis-server) are found, installed with
+// Real parts the tests need (Debian's Chromium, redis-server, xmllint) are found, installed with
 // apt-get when that is possible (root and apt present), or the run stops saying plainly what
-// to do. Used by e2e/ensure-chromium.mjs and lib/testing/ensure-redis.mjs.
+// to do. Used by e2e/ensure-chromium.mjs, lib/testing/ensure-redis.mjs and lib/testing/ensure-xmllint.mjs.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

@@ -90,7 +90,7 @@ describe('sweep routes', () => {
     expect(seen.at(-1)).toMatchObject({ status: 'completed', done: 6, total: 6 });
     expect(seen.every((f, i) => i === 0 || f.done >= seen[i - 1]!.done)).toBe(true);
 
-    const { sweep, rows } = await read(
+    const { sweep, rows, comparisons } = await read(
       SweepDetailSchema,
       await getSweep(new Request(`${BASE}/sweeps/${id}`), ctx(id)),
       'GET /api/sweeps/{id}',
@@ -100,6 +100,10 @@ describe('sweep routes', () => {
       ['codesmith', 3, 1],
       ['naive', 3, 0],
     ]);
+    // Three seeds all one way are too few for the exact test (p = 0.25): no ▲, and how many would do.
+    const done = comparisons![0]!.metrics.find((m) => m.metric === 'done')!;
+    expect(done).toMatchObject({ a_better: 3, b_better: 0, better: null, seeds_needed: 6 });
+    expect(done.line).toMatch(/^no detectable difference at this sample size on task done/);
     expect(
       (
         await read(SweepSummaryListSchema, await listSweeps(new Request(`${BASE}/sweeps`)), 'GET /api/sweeps')

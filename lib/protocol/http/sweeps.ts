@@ -6,6 +6,7 @@ import {
   SweepRunMetricsSchema,
   SweepSummarySchema,
 } from '../sweeps';
+import { SweepPairedComparisonSchema } from '../sweep-analysis';
 
 /**
  * POST /api/sweeps: the grid itself (the same document as the CLI's --grid file), with keys
@@ -19,12 +20,17 @@ export const ListSweepsQuerySchema = z.object({
 });
 export const SweepSummaryListSchema = z.array(SweepSummarySchema);
 
-/** GET /api/sweeps/{id}: the sweep, what it ran and its table so far. */
+/**
+ * GET /api/sweeps/{id}: the sweep, what it ran, its table so far, and the paired comparisons of
+ * its configurations on shared seeds (lib/sweeps/paired-comparison.ts): null until the sweep
+ * ends, since a seed pairs only once both of its runs are in.
+ */
 export const SweepDetailSchema = z
   .object({
     sweep: SweepSummarySchema,
     grid: SweepGridSchema,
     rows: z.array(SweepRowSchema),
+    comparisons: z.array(SweepPairedComparisonSchema).nullable(),
   })
   .strict();
 export type SweepDetail = z.infer<typeof SweepDetailSchema>;
