@@ -78,4 +78,7 @@ test('every numeric field says its range, and a wrong value is named before Run,
   await playground.seedInput.fill('');
   await expect(page.getByTestId('seed-input-error')).toHaveText('seed is empty: type a number');
   await expect(playground.runButton).toBeDisabled();
+  // Scrolled down to the seed, the reason stays beside Run.
+  await expect(blocked).toBeInViewport();
+  await expect(playground.runButton).toBeInViewport();
 });

@@ -96,55 +96,58 @@ export function ControlPanel({
         onCloseDrawer();
       }}
     >
-      <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
-        <Button
-          variant="primary"
-          data-testid="run-button"
-          onClick={onRun}
-          disabled={starting || blocked.length > 0}
-          aria-describedby={blocked.length > 0 ? 'run-blocked' : undefined}
-          title={blocked.length > 0 ? 'Run waits until every field is allowed' : 'run (r)'}
-          className="flex-1"
-        >
-          {starting ? 'Starting…' : 'Run'}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="abort-button"
-          onClick={onAbort}
-          disabled={!running}
-          title="abort (a / Esc)"
-        >
-          Abort
-        </Button>
-        {onCloseDrawer && (
+      {/* Sticky with Run: why Run is off stays in sight wherever the panel is scrolled to. */}
+      <div className="sticky top-0 z-10 border-b border-line bg-panel">
+        <div className="flex gap-2 px-3 py-2">
           <Button
-            onClick={onCloseDrawer}
-            title="close the controls"
-            aria-label="close the controls"
-            className="md:hidden"
-            data-testid="controls-close"
+            variant="primary"
+            data-testid="run-button"
+            onClick={onRun}
+            disabled={starting || blocked.length > 0}
+            aria-describedby={blocked.length > 0 ? 'run-blocked' : undefined}
+            title={blocked.length > 0 ? 'Run waits until every field is allowed' : 'run (r)'}
+            className="flex-1"
           >
-            ✕
+            {starting ? 'Starting…' : 'Run'}
           </Button>
+          <Button
+            variant="danger"
+            data-testid="abort-button"
+            onClick={onAbort}
+            disabled={!running}
+            title="abort (a / Esc)"
+          >
+            Abort
+          </Button>
+          {onCloseDrawer && (
+            <Button
+              onClick={onCloseDrawer}
+              title="close the controls"
+              aria-label="close the controls"
+              className="md:hidden"
+              data-testid="controls-close"
+            >
+              ✕
+            </Button>
+          )}
+        </div>
+        {blocked.length > 0 && (
+          <div
+            id="run-blocked"
+            data-testid="run-blocked"
+            className="border-t border-fail/40 max-h-32 overflow-y-auto bg-fail-soft px-3 py-2 text-2xs text-fail"
+          >
+            <div className="font-medium">
+              Run waits until {blocked.length === 1 ? 'this field is' : 'these fields are'} fixed:
+            </div>
+            {blocked.map((p) => (
+              <div key={p.field} className="break-words">
+                {p.label} {p.message}
+              </div>
+            ))}
+          </div>
         )}
       </div>
-      {blocked.length > 0 && (
-        <div
-          id="run-blocked"
-          data-testid="run-blocked"
-          className="border-b border-fail/40 bg-fail-soft px-3 py-2 text-2xs text-fail"
-        >
-          <div className="font-medium">
-            Run waits until {blocked.length === 1 ? 'this field is' : 'these fields are'} fixed:
-          </div>
-          {blocked.map((p) => (
-            <div key={p.field} className="break-words">
-              {p.label} {p.message}
-            </div>
-          ))}
-        </div>
-      )}
       {errors.length > 0 && (
         <div
           data-testid="run-errors"
