@@ -127,6 +127,11 @@ function ComparisonView({
             key={row.turn}
             row={row}
             firstDivergence={row.turn === divergedTurn}
+            {...(row.turn === divergedTurn && c.divergence
+              ? {
+                  reason: `${c.divergence.description} (A #${c.divergence.a?.seq ?? '–'} · B #${c.divergence.b?.seq ?? '–'})`,
+                }
+              : {})}
             runModels={runModels}
           />
         ))}

@@ -6,10 +6,13 @@ import type { AlignedTurn, TurnSide } from '@/lib/protocol/http/compare';
 export const TurnRow = memo(function TurnRow({
   row,
   firstDivergence,
+  reason,
   runModels,
 }: {
   row: AlignedTurn;
   firstDivergence: boolean;
+  /** At the first divergence: what differed there, as the divergence describes it (two cards can look alike). */
+  reason?: string;
   /** Each side's vendor and model as its header names them (where the run started). */
   runModels: { a: string; b: string };
 }) {
@@ -34,6 +37,11 @@ export const TurnRow = memo(function TurnRow({
       </div>
       <SideCard side={row.a} letter="a" runModel={runModels.a} />
       <SideCard side={row.b} letter="b" runModel={runModels.b} />
+      {firstDivergence && reason && (
+        <p className="col-span-3 text-2xs text-wait" data-testid="divergence-reason">
+          ◆ {reason}
+        </p>
+      )}
     </div>
   );
 });

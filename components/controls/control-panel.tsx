@@ -4,10 +4,11 @@ import { useEffect, useRef } from 'react';
 import { isSimulated } from '@/lib/protocol/vendors';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { countOverrides } from '@/lib/client/forms/recovery-fields';
+import { numberProblems } from '@/lib/client/forms/number-checks';
 import { Button } from '@/components/ui/button';
 import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';
-import { Section } from './field';
+import { Fold, Section } from './field';
 import { PolicyEditor } from './policy-editor';
 import { PolicyPicker } from './policy-picker';
 import { PresetPicker } from './preset-picker';
@@ -71,6 +72,7 @@ export function ControlPanel({
   onCloseDrawer,
 }: ControlPanelProps) {
   const overrideCount = countOverrides(form.overrides);
+  const blocked = numberProblems(form);
   // A prompt edited after loading a set is no longer that set: the run must not claim it.
   const onPromptChange = (patch: Partial<PlaygroundForm>) => onChange({ ...patch, promptSet: null });
   // The drawer takes focus when it opens, so Tab moves through the controls, not the run behind.
@@ -95,36 +97,56 @@ export function ControlPanel({
         onCloseDrawer();
       }}
     >
-      <div className="sticky top-0 z-10 flex gap-2 border-b border-line bg-panel px-3 py-2">
-        <Button
-          variant="primary"
-          data-testid="run-button"
-          onClick={onRun}
-          disabled={starting}
-          title="run (r)"
-          className="flex-1"
-        >
-          {starting ? 'Starting…' : 'Run'}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="abort-button"
-          onClick={onAbort}
-          disabled={!running}
-          title="abort (a / Esc)"
-        >
-          Abort
-        </Button>
-        {onCloseDrawer && (
+      {/* Sticky with Run: why Run is off stays in sight wherever the panel is scrolled to. */}
+      <div className="sticky top-0 z-10 border-b border-line bg-panel">
+        <div className="flex gap-2 px-3 py-2">
           <Button
-            onClick={onCloseDrawer}
-            title="close the controls"
-            aria-label="close the controls"
-            className="md:hidden"
-            data-testid="controls-close"
+            variant="primary"
+            data-testid="run-button"
+            onClick={onRun}
+            disabled={starting || blocked.length > 0}
+            aria-describedby={blocked.length > 0 ? 'run-blocked' : undefined}
+            title={blocked.length > 0 ? 'Run waits until every field is allowed' : 'run (r)'}
+            className="flex-1"
           >
-            ✕
+            {starting ? 'Starting…' : 'Run'}
           </Button>
+          <Button
+            variant="danger"
+            data-testid="abort-button"
+            onClick={onAbort}
+            disabled={!running}
+            title="abort (a / Esc)"
+          >
+            Abort
+          </Button>
+          {onCloseDrawer && (
+            <Button
+              onClick={onCloseDrawer}
+              title="close the controls"
+              aria-label="close the controls"
+              className="md:hidden"
+              data-testid="controls-close"
+            >
+              ✕
+            </Button>
+          )}
+        </div>
+        {blocked.length > 0 && (
+          <div
+            id="run-blocked"
+            data-testid="run-blocked"
+            className="border-t border-fail/40 max-h-32 overflow-y-auto bg-fail-soft px-3 py-2 text-2xs text-fail"
+          >
+            <div className="font-medium">
+              Run waits until {blocked.length === 1 ? 'this field is' : 'these fields are'} fixed:
+            </div>
+            {blocked.map((p) => (
+              <div key={p.field} className="break-words">
+                {p.label} {p.message}
+              </div>
+            ))}
+          </div>
         )}
       </div>
       {errors.length > 0 && (
@@ -139,26 +161,41 @@ export function ControlPanel({
           ))}
         </div>
       )}
+      {/* The first screen holds what a run is made of most often: scenario, preset, faults (and Run
+          above). The rarer parts follow, folded where they are long. */}
       <Section title="Scenario">
         <ScenarioPicker value={form.scenario} onChange={(scenario) => onChange({ scenario })} />
-        <TaskField scenario={form.scenario} value={form.task} onChange={(task) => onPromptChange({ task })} />
         {isSimulated(form.vendor) && (
           <PolicyPicker value={form.policy} onChange={(policy) => onChange({ policy })} />
         )}
+        <Fold
+          id="task"
+          title="task"
+          summary={
+            form.task.trim() ? `your own (${form.task.trim().length} characters)` : 'the scenario’s own'
+          }
+        >
+          <TaskField
+            scenario={form.scenario}
+            value={form.task}
+            onChange={(task) => onPromptChange({ task })}
+          />
+        </Fold>
       </Section>
-      <Section title="Prompt">
-        <PromptSetPicker form={form} onChange={onChange} />
-        <PromptFields form={form} onChange={onPromptChange} />
+      <Section title="Recovery">
+        <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
       </Section>
-      <Section title="Provider">
-        <VendorFields form={form} onChange={onChange} disabled={live} />
-        {live && <SwapControl runId={runId} current={current} onSwap={onSwap} pending={swapPending} />}
-        {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
-        <TakeoverFields form={form} onChange={onChange} disabled={live} />
-        <PlannedSwaps form={form} onChange={onChange} disabled={live} />
+      <Section title="Faults">
+        <FaultToggles
+          enabled={form.faults}
+          live={live}
+          onChange={onFaultsChange}
+          toolTarget={form.toolFaultTarget}
+          onToolTargetChange={onToolFaultTargetChange}
+        />
       </Section>
       <Section
-        title="Recovery"
+        title="Recovery parameters"
         right={
           overrideCount > 0 ? (
             <span className="text-2xs text-takeover">
@@ -167,7 +204,6 @@ export function ControlPanel({
           ) : undefined
         }
       >
-        <PresetPicker value={form.preset} onChange={(preset) => onChange({ preset, overrides: {} })} />
         <RetryRulesTable
           config={resolveRecovery(form.preset, form.overrides)}
           title="retry rules (this configuration)"
@@ -183,14 +219,18 @@ export function ControlPanel({
           onChange={(overrides) => onChange({ overrides })}
         />
       </Section>
-      <Section title="Faults">
-        <FaultToggles
-          enabled={form.faults}
-          live={live}
-          onChange={onFaultsChange}
-          toolTarget={form.toolFaultTarget}
-          onToolTargetChange={onToolFaultTargetChange}
-        />
+      <Section title="Provider">
+        <VendorFields form={form} onChange={onChange} disabled={live} />
+        {live && <SwapControl runId={runId} current={current} onSwap={onSwap} pending={swapPending} />}
+        {swapAsk && <SwapOutcomeLine ask={swapAsk} />}
+        <Fold id="takeover" title="takeover on a swap" summary={takeoverSummary(form)}>
+          <TakeoverFields form={form} onChange={onChange} disabled={live} />
+        </Fold>
+        <PlannedSwaps form={form} onChange={onChange} disabled={live} />
+      </Section>
+      <Section title="Prompt">
+        <PromptSetPicker form={form} onChange={onChange} />
+        <PromptFields form={form} onChange={onPromptChange} />
       </Section>
       <Section title="Run">
         <RunSettings form={form} onChange={onChange} />
@@ -204,4 +244,15 @@ export function ControlPanel({
       </Section>
     </aside>
   );
+}
+
+/** The takeover options in one line: what a swap would do with the history now. */
+function takeoverSummary(form: PlaygroundForm): string {
+  if (form.naiveTakeover) return 'naive: history sent as it was, credentials included';
+  const off = form.takeoverRulesOff.length;
+  const thinking =
+    form.foreignThinking === 'note' ? 'foreign thinking kept as a note' : 'foreign thinking dropped';
+  return off > 0
+    ? `${thinking}; ${off} ${off === 1 ? 'safeguard' : 'safeguards'} off`
+    : `${thinking}; every safeguard on`;
 }

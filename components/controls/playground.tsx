@@ -8,6 +8,7 @@ import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/forms/endpoint
 import { faultPlanFor } from '@/lib/client/forms/fault-catalog';
 import { formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { numberProblems } from '@/lib/client/forms/number-checks';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
 import { loadFold } from '@/lib/client/run-view/load-fold';
 import { markRun, RUN_MARKS } from '@/lib/client/run-view/run-marks';
@@ -105,7 +106,8 @@ function PlaygroundBody({
   useRunEvents(runId);
 
   const run = useCallback(() => {
-    if (create.isPending) return;
+    // A field the server would refuse: Run is off and says which (the control panel shows it).
+    if (create.isPending || numberProblems(form).length > 0) return;
     markRun(RUN_MARKS.click);
     setErrors([]);
     create.mutate(buildRunRequest(form, apiKey), {

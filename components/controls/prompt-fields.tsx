@@ -5,6 +5,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '@/lib/protocol/config-defaults';
 import { promptTexts, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { useScenarios } from '@/lib/client/api/runs';
 import { PromptOnlyNote } from '@/components/compare/prompt-only-note';
+import { checkNumber, rangeWords, RUN_RULES, typedNumber } from '@/lib/client/forms/number-checks';
 import { Field, INPUT } from './field';
 
 type PromptPatch = Partial<Pick<PlaygroundForm, 'system' | 'toolDescriptions'>>;
@@ -92,23 +93,27 @@ export function OutputCapField({
   value: number | null;
   onChange: (cap: number | null) => void;
 }) {
+  const error = value === null ? undefined : checkNumber(value, RUN_RULES.maxOutputTokens);
   return (
     <Field
       label="output cap (tokens)"
       hint={value === null ? 'empty: the preset’s cap' : 'max_tokens of every model call'}
+      testId="output-cap-input"
+      range={rangeWords(RUN_RULES.maxOutputTokens)}
+      error={error}
     >
       <input
         data-testid="output-cap-input"
         type="number"
-        min={16}
-        max={200_000}
+        min={RUN_RULES.maxOutputTokens.min}
+        max={RUN_RULES.maxOutputTokens.max}
         step={1}
         placeholder="preset’s"
         className={INPUT}
-        value={value ?? ''}
-        onChange={(e) =>
-          onChange(e.target.value === '' ? null : Math.max(16, Math.floor(Number(e.target.value) || 16)))
-        }
+        aria-invalid={error !== undefined}
+        value={value === null || Number.isNaN(value) ? '' : value}
+        // Emptied: the preset's cap (an empty field is allowed here, unlike the others).
+        onChange={(e) => onChange(e.target.value === '' ? null : typedNumber(e.target.value))}
       />
     </Field>
   );

@@ -2,7 +2,10 @@
 
 import type { RecoveryField } from '@/lib/client/forms/recovery-fields';
 import { formatMs } from '@/lib/run-view/format';
+import { checkNumber, rangeWords, recoveryRule, typedNumber } from '@/lib/client/forms/number-checks';
 import { INPUT } from './field';
+
+const NUMERIC = new Set(['int', 'ms', 'ratio']);
 
 type Value = string | number | boolean;
 
@@ -27,6 +30,8 @@ export function RecoveryParam({
   const value = override ?? defaultValue;
   const changed = override !== undefined;
   const id = `recovery-${field.path}`;
+  const rule = NUMERIC.has(field.kind) ? recoveryRule(field) : undefined;
+  const error = rule && typeof value === 'number' ? checkNumber(value, rule) : undefined;
   let control;
   if (field.kind === 'bool') {
     control = (
@@ -69,12 +74,14 @@ export function RecoveryParam({
         data-testid={id}
         type="number"
         step={field.kind === 'ratio' ? 0.05 : 1}
+        min={rule?.min}
+        max={rule?.max}
         className={INPUT}
-        value={Number(value)}
-        onChange={(e) => {
-          const n = Number(e.target.value);
-          if (Number.isFinite(n)) onChange(field.kind === 'ratio' ? n : Math.round(n));
-        }}
+        aria-invalid={error !== undefined}
+        aria-describedby={`${id}-range`}
+        value={Number.isNaN(Number(value)) ? '' : Number(value)}
+        // The value as typed, wrong ones too: the line under the field says what is wrong, and Run waits.
+        onChange={(e) => onChange(typedNumber(e.target.value))}
       />
     );
   }
@@ -87,6 +94,11 @@ export function RecoveryParam({
         <span className="truncate text-[10px] leading-3 text-faint">
           {field.meaning} · default {show(field, defaultValue)}
         </span>
+        {rule && (
+          <span id={`${id}-range`} data-testid={`${id}-range`} className="text-[10px] leading-3 text-faint">
+            {rangeWords(rule)}
+          </span>
+        )}
       </label>
       <div className="flex items-center justify-end gap-1">
         {control}
@@ -101,6 +113,11 @@ export function RecoveryParam({
           </button>
         )}
       </div>
+      {error && (
+        <span data-testid={`${id}-error`} className="col-span-2 text-2xs text-fail">
+          {field.label} {error}
+        </span>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
+import { checkNumber, rangeWords, RUN_RULES, typedNumber } from '@/lib/client/forms/number-checks';
 import { Field, INPUT } from './field';
 
 /** Seed, clock and time scale. */
@@ -11,16 +12,25 @@ export function RunSettings({
   form: PlaygroundForm;
   onChange: (patch: Partial<PlaygroundForm>) => void;
 }) {
+  const timeScaleError = checkNumber(form.timeScale, RUN_RULES.timeScale);
   return (
-    <div className="grid grid-cols-3 gap-2">
-      <Field label="seed">
+    <div className="grid grid-cols-3 items-start gap-2">
+      <Field
+        label="seed"
+        testId="seed-input"
+        range={rangeWords(RUN_RULES.seed)}
+        error={checkNumber(form.seed, RUN_RULES.seed)}
+      >
         <input
           data-testid="seed-input"
           type="number"
-          min={0}
+          min={RUN_RULES.seed.min}
+          max={RUN_RULES.seed.max}
+          step={1}
           className={INPUT}
-          value={form.seed}
-          onChange={(e) => onChange({ seed: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+          aria-invalid={checkNumber(form.seed, RUN_RULES.seed) !== undefined}
+          value={Number.isNaN(form.seed) ? '' : form.seed}
+          onChange={(e) => onChange({ seed: typedNumber(e.target.value) })}
         />
       </Field>
       <Field label="clock">
@@ -40,18 +50,25 @@ export function RunSettings({
           <option value="paced">paced</option>
         </select>
       </Field>
-      <Field label="time scale">
+      <Field
+        label="time scale"
+        testId="time-scale-input"
+        range={rangeWords(RUN_RULES.timeScale)}
+        error={timeScaleError}
+      >
         <input
           data-testid="time-scale-input"
           type="number"
           step="any"
-          min={0.001}
-          max={10}
-          disabled={form.clock === 'virtual'}
+          min={RUN_RULES.timeScale.min}
+          max={RUN_RULES.timeScale.max}
+          // The virtual clock reads no time scale, but the server still holds it to its range: a wrong one stays editable.
+          disabled={form.clock === 'virtual' && timeScaleError === undefined}
           title="wall time per unit of run time (real and paced clocks): 0.05 shows a 120 s wait in 6 s"
           className={INPUT}
-          value={form.timeScale}
-          onChange={(e) => onChange({ timeScale: Number(e.target.value) })}
+          aria-invalid={timeScaleError !== undefined}
+          value={Number.isNaN(form.timeScale) ? '' : form.timeScale}
+          onChange={(e) => onChange({ timeScale: typedNumber(e.target.value) })}
         />
       </Field>
     </div>

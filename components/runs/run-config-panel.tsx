@@ -2,7 +2,8 @@
 
 import type { RunConfig } from '@/lib/protocol';
 import { isPlaceholderConfig } from '@/lib/protocol/imported-config';
-import { describeConfig } from '@/lib/client/explain/describe-config';
+import { describeConfig, swapsSummary } from '@/lib/client/explain/describe-config';
+import type { SwapView } from '@/lib/run-view/fold-takeover';
 import { CopyButton } from '@/components/ui/copy-button';
 import { JsonView } from '@/components/ui/json-view';
 
@@ -10,8 +11,9 @@ import { JsonView } from '@/components/ui/json-view';
  * The full config that produced a run (from its run_start event): collapsed to one line of
  * the essentials, open to every field, with the exact JSON to copy.
  */
-export function RunConfigPanel({ config }: { config: RunConfig }) {
+export function RunConfigPanel({ config, swaps = [] }: { config: RunConfig; swaps?: readonly SwapView[] }) {
   const lines = describeConfig(config);
+  const swapped = swapsSummary(config, swaps);
   const value = (label: string) => lines.find((l) => l.label === label)?.value ?? '';
   const faults = value('faults');
   const placeholder = isPlaceholderConfig(config);
@@ -21,6 +23,8 @@ export function RunConfigPanel({ config }: { config: RunConfig }) {
       ]
     : [
         value('vendor / model'),
+        // Beside the vendor it started on, so the one-line summary never hides a change of vendor.
+        ...(swapped ? [swapped] : []),
         `preset ${value('preset')}`,
         `seed ${value('seed')}`,
         faults === 'none' ? 'no faults' : `faults: ${faults}`,

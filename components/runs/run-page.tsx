@@ -34,6 +34,7 @@ function RunPageBody({ runId }: { runId: string }) {
   const connection = useRunStore((s) => s.connection);
   const eventCount = useRunStore((s) => s.view.eventCount);
   const config = useRunStore((s) => s.view.config);
+  const swaps = useRunStore((s) => s.view.swaps);
   const scenario = config?.scenario;
   const abort = () => {
     if (live) control.mutate({ id: runId, action: { action: 'abort' } });
@@ -86,7 +87,7 @@ function RunPageBody({ runId }: { runId: string }) {
           Abort
         </Button>
       </div>
-      {config && <RunConfigPanel config={config} />}
+      {config && <RunConfigPanel config={config} swaps={swaps} />}
       <ForkLinks runId={runId} />
       {connection === 'error' && eventCount === 0 ? (
         <div className="m-auto text-xs text-fail" data-testid="run-missing">

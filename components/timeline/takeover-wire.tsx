@@ -127,7 +127,7 @@ function BodyPane({
       {json === undefined ? (
         <p className="text-muted">not kept: {sent.omitted}</p>
       ) : (
-        <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre">
+        <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre-wrap wrap-anywhere">
           {json}
         </pre>
       )}
@@ -164,7 +164,7 @@ function BodyDiff({ left, right, legend }: { left: unknown; right: unknown; lege
         <span className="text-ok">+ {legend[1].vendor}</span> · {diff.removed} lines removed, {diff.added}{' '}
         added{diff.unaligned ? ` (${diff.unaligned})` : ''}
       </p>
-      <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre">
+      <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-sunken p-1 font-mono text-2xs whitespace-pre-wrap wrap-anywhere">
         {diff.lines.map((line, i) => (
           <div
             key={i}

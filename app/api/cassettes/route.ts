@@ -24,9 +24,9 @@ export async function GET(): Promise<Response> {
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }));
+    const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }), { reportInput: true });
     const redactor = knownKeysRedactor();
-    const cassette = CassetteSchema.parse(redactor.value(body.cassette));
+    const cassette = CassetteSchema.parse(redactor.value(body.cassette), { reportInput: true });
     const saved = getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {

@@ -47,7 +47,7 @@ export async function POST(request: Request): Promise<Response> {
         ),
       );
     }
-    const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw));
+    const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw), { reportInput: true });
     const saved = getPromptSetStore().savePromptSet(body);
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {

@@ -27,7 +27,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const body = CreateRunBodySchema.parse(await readJson({ request }));
+    const body = CreateRunBodySchema.parse(await readJson({ request }), { reportInput: true });
     const { apiKey } = body;
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
     // A running parent's latest events may still wait to be written: the fork reads the store.

@@ -24,7 +24,9 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
-    const { apiKeys, ...grid } = CreateSweepBodySchema.parse(await readJson({ request }));
+    const { apiKeys, ...grid } = CreateSweepBodySchema.parse(await readJson({ request }), {
+      reportInput: true,
+    });
     const problems = validateSweepGrid(grid, {
       ...(apiKeys ? { apiKeys } : {}),
       runnerKind: sweepRunnerKind(),

@@ -1,6 +1,7 @@
 import type { RunConfig } from '@/lib/protocol';
 import { toolFaultLabel } from '@/lib/protocol/faults';
 import { vendorDefaults } from '@/lib/protocol/vendors';
+import type { SwapView } from '@/lib/run-view/fold-takeover';
 import { FAULT_TOGGLES } from '../forms/fault-catalog';
 import { timeScaleLabel } from '@/lib/run-view/format';
 
@@ -122,4 +123,30 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
       changed: config.verdict?.tests === 'workspace',
     },
   ];
+}
+
+/** How each swap came about, in the config line's words. */
+const SWAP_CAUSE: Record<SwapView['cause'], string> = {
+  control: 'by hand',
+  scheduled: 'planned',
+  fallback: 'cross-vendor fallback',
+  fork: 'the fork’s start',
+};
+
+/**
+ * The vendor changes of a run for its one-line config summary: each swap made (from its `swap`
+ * event: turn, vendor and model, cause), then the planned swaps whose turn has not come yet.
+ * Undefined when the run neither swapped nor plans to.
+ */
+export function swapsSummary(config: RunConfig, swaps: readonly SwapView[]): string | undefined {
+  const made = swaps.map((s) => `turn ${s.iteration} → ${s.toVendor}/${s.toModel} (${SWAP_CAUSE[s.cause]})`);
+  const done = new Set(swaps.filter((s) => s.cause !== 'fork').map((s) => s.iteration));
+  const planned = config.swaps
+    .filter((s) => !done.has(s.atTurn))
+    .map(
+      (s) =>
+        `turn ${s.atTurn} → ${s.vendor}/${s.model || vendorDefaults(s.vendor).model} (planned, not yet made)`,
+    );
+  const all = [...made, ...planned];
+  return all.length > 0 ? `${all.length === 1 ? 'swap' : 'swaps'}: ${all.join(', ')}` : undefined;
 }

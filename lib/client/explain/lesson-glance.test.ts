@@ -59,3 +59,19 @@ describe('a lesson report at a glance', () => {
     expect(glance.differences[2]).toContain('shorter with it on');
   });
 });
+
+describe('a lesson whose task is done on neither side', () => {
+  it('output-cap escalation: says why a whole answer still leaves the task not done, from the verdict events', async () => {
+    const { lesson, on, off } = await play('output-cap-escalation');
+    const verdict = on.findLast((e) => e.event === 'task_verdict');
+    expect(verdict?.event === 'task_verdict' && verdict.verdict).toBe('not_done');
+    expect(off.findLast((e) => e.event === 'task_verdict')).toMatchObject({ verdict: 'not_done' });
+    const glance = lessonGlance(lesson, on, off);
+    expect(glance.differences[1]).toBe(
+      'With it on the run finished — end turn, task not done; with it off it did not finish — max tokens, task not done.',
+    );
+    expect(glance.differences[2]).toBe(
+      'The task is not done on either side: the verdict runs test/slugify.test.js on the final workspace (4 of 6 hidden tests failed or did not run with it on), whatever the loop’s ending or the answer’s text.',
+    );
+  });
+});

@@ -78,13 +78,33 @@ export function lessonGlance(
       ? `Both sides ${a.outcome.replace(': ', ' — ')}.`
       : `With it on the run ${a.outcome.replace(': ', ' — ')}; with it off it ${b.outcome.replace(': ', ' — ')}.`;
   const [usdOn, usdOff] = formatUsdApart(a.usd, b.usd);
+  const neither = notDoneOnBoth(on, off);
   return {
     sides: { on: a, off: b },
     differences: [
       `${label}: ${a.steps} with it on; ${b.steps} with it off.`,
       outcome,
+      ...(neither ? [neither] : []),
       `Run time ${formatMs(a.durationMs)} on, ${formatMs(b.durationMs)} off — ${delta(a.durationMs, b.durationMs, formatMs, 'longer', 'shorter')}.`,
       `Model requests ${a.requests} on, ${b.requests} off; cost ${usdOn} on, ${usdOff} off — ${delta(a.usd, b.usd, formatUsd, 'more', 'less', (x, y) => exactUsd(x) === exactUsd(y))}.`,
     ],
   };
+}
+
+/**
+ * When neither side got the task done, why a side that ended well still says "task not done":
+ * the verdict judges the final workspace, not the loop's ending or the answer's text. Read off
+ * the on side's task_verdict (what it checked, how many hidden tests failed).
+ */
+function notDoneOnBoth(on: readonly RunEvent[], off: readonly RunEvent[]): string | undefined {
+  const verdictOf = (log: readonly RunEvent[]) =>
+    log.findLast((e): e is EventOf<'task_verdict'> => e.event === 'task_verdict');
+  const a = verdictOf(on);
+  const b = verdictOf(off);
+  if (a?.verdict !== 'not_done' || b?.verdict !== 'not_done') return undefined;
+  const hidden =
+    a.hidden_tests !== undefined && a.hidden_failed !== undefined && a.hidden_failed.length > 0
+      ? ` (${a.hidden_failed.length} of ${a.hidden_tests} hidden tests failed or did not run with it on)`
+      : '';
+  return `The task is not done on either side: the verdict runs ${a.check} on the final workspace${hidden}, whatever the loop’s ending or the answer’s text.`;
 }

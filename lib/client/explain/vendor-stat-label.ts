@@ -3,7 +3,7 @@ import type { AttemptView, RunStatus, TurnView } from '@/lib/run-view/run-view-s
 
 const FINISHED: ReadonlySet<RunStatus> = new Set<RunStatus>(['done', 'failed', 'aborted']);
 
-type LabelAttempt = Pick<AttemptView, 'background' | 'endTs' | 'outcome' | 'vendor' | 'model'>;
+type LabelAttempt = Pick<AttemptView, 'background' | 'endTs' | 'outcome' | 'vendor' | 'model' | 'keepalives'>;
 type LabelTurn = Pick<TurnView, 'result'> & { attempts: readonly LabelAttempt[] };
 
 /**
@@ -11,7 +11,7 @@ type LabelTurn = Pick<TurnView, 'result'> & { attempts: readonly LabelAttempt[] 
  * It says only what is true at that moment. While the run lives: "answering now" only while
  * that vendor's response is streaming and content arrives ("stream open, silent" once nothing
  * has come for QUIET_NOTICE_MS, as in a stall the watchdog is timing); "asked, no reply yet" between the request and its
- * first byte; "retrying with" during a retry wait, when nobody is answering; "last answered
+ * first byte ("stream open, keepalives only" once keepalives come and no content); "retrying with" during a retry wait, when nobody is answering; "last answered
  * by" between turns (tools running) when the shown vendor and model gave the last response;
  * otherwise "asking next" (a swap or fallback chose them and they have not been asked yet),
  * or "asking first" before the run's first request.
@@ -33,7 +33,9 @@ export function vendorStatLabel(options: {
   if (!latest) return 'asking first';
   const shown = latest.vendor === vendor && latest.model === model;
   if (latest.endTs === undefined && shown) {
-    if (latest.outcome !== 'streaming') return 'asked, no reply yet';
+    // Keepalives (their own events) prove the stream is open, though no content has come on it.
+    if (latest.outcome !== 'streaming')
+      return latest.keepalives?.count ? 'stream open, keepalives only' : 'asked, no reply yet';
     return quietMs !== undefined && quietMs >= QUIET_NOTICE_MS ? 'stream open, silent' : 'answering now';
   }
   if (status === 'waiting') return 'retrying with';

@@ -36,7 +36,7 @@ export async function POST(
     const lesson = lessonBySlug(slug);
     if (!lesson)
       throw new HttpError(404, `No lesson "${slug}"`, [`lessons: ${LESSONS.map((l) => l.slug).join(', ')}`]);
-    const body = PlayLessonBodySchema.parse(await readJson({ request }));
+    const body = PlayLessonBodySchema.parse(await readJson({ request }), { reportInput: true });
     const clock = lessonPlayClock(lesson, body.timeScale);
     const registry = getRunRegistry();
     const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson)) : undefined;

@@ -28,7 +28,7 @@ export async function POST(
   try {
     refuseCrossSite({ request });
     const { id } = await params;
-    const body = SaveRunCassetteBodySchema.parse(await readJson({ request }));
+    const body = SaveRunCassetteBodySchema.parse(await readJson({ request }), { reportInput: true });
     const run = getStore().getRun(id);
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
     if (getRunRegistry().isLive(id))

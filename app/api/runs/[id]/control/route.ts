@@ -22,7 +22,7 @@ export async function POST(
   try {
     refuseCrossSite({ request });
     const { id } = await params;
-    const body = ControlBodySchema.parse(await readJson({ request }));
+    const body = ControlBodySchema.parse(await readJson({ request }), { reportInput: true });
     const message = toControlMessage(body);
     if (message.action === 'swap') {
       // Say now what the run would only log later: a swap this installation cannot make.
