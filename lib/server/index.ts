@@ -34,5 +34,16 @@ export {
   type FinishedRunViews,
 } from './finished-run-views';
 export { roomMode, JOIN_HINT, ROOM_COOKIE } from './room-session';
-export { requestVisitor, joinRoom, ownedBy, requestOwnsRun, requestOwnsSweep, claimFor, ownRows } from './room-ownership';
+export {
+  requestVisitor,
+  joinRoom,
+  ownedBy,
+  visibleRuns,
+  visiblePromptSets,
+  visibleCassette,
+  requestOwnsRun,
+  requestOwnsSweep,
+  claimFor,
+  ownRows,
+} from './room-ownership';
 export { admitRuns, admitSweep } from './room-limits';

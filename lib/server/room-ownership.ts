@@ -1,5 +1,12 @@
 import 'server-only';
-import { getVisitorStore, type OwnedKind } from '@/lib/store';
+import {
+  getVisitorStore,
+  promptSetKey,
+  type OwnedKind,
+  type PromptSetStore,
+  type RunStore,
+} from '@/lib/store';
+import { findCassette } from './cassette-library';
 import { HttpError } from './http-error';
 import { checkRoomCode, JOIN_HINT, roomMode, sessionVisitor, startSession } from './room-session';
 
@@ -13,11 +20,11 @@ import { checkRoomCode, JOIN_HINT, roomMode, sessionVisitor, startSession } from
 /**
  * Whose request this is: `null` outside room mode (everything is everyone's), else the session's
  * visitor id. A request without a valid session is refused with 401 — by proxy.ts before any
- * route, and here again for a route called without the proxy.
+ * route, and here again for a route called without the proxy (or without a request at all).
  */
-export async function requestVisitor(request: Request): Promise<string | null> {
+export async function requestVisitor(request: Request | undefined): Promise<string | null> {
   if (!roomMode()) return null;
-  const visitor = await sessionVisitor(request);
+  const visitor = request && (await sessionVisitor(request));
   if (visitor === undefined) throw new HttpError(401, 'This Loop Lab is a room: join it first', JOIN_HINT);
   return visitor;
 }
@@ -90,4 +97,37 @@ export function ownRows<T>(
   if (visitor === null) return [...rows];
   const mine = getVisitorStore().idsOf(kind, visitor);
   return rows.filter((row) => mine.has(idOf(row)));
+}
+
+/**
+ * The run store as this visitor sees it: another visitor's run is not there (a fork of it is
+ * refused as a fork of a missing run is). The store itself outside room mode.
+ */
+export function visibleRuns(visitor: string | null, store: RunStore): RunStore {
+  if (visitor === null) return store;
+  return {
+    ...store,
+    getRun: (id) => (getVisitorStore().visitorOf('run', id) === visitor ? store.getRun(id) : undefined),
+  };
+}
+
+/** The prompt sets as this visitor sees them: only their own (all of them outside room mode). */
+export function visiblePromptSets(
+  visitor: string | null,
+  store: Pick<PromptSetStore, 'getPromptSet'>,
+): Pick<PromptSetStore, 'getPromptSet'> {
+  if (visitor === null) return store;
+  return {
+    getPromptSet: (name, version) =>
+      getVisitorStore().visitorOf('prompt_set', promptSetKey(name, version)) === visitor
+        ? store.getPromptSet(name, version)
+        : undefined,
+  };
+}
+
+/** A cassette by id as this visitor sees it: the shipped ones and their own saved ones. */
+export function visibleCassette(visitor: string | null, id: string): ReturnType<typeof findCassette> {
+  const found = findCassette(id);
+  if (!found || visitor === null || found.summary.shipped) return found;
+  return getVisitorStore().visitorOf('cassette', id) === visitor ? found : undefined;
 }

@@ -1,4 +1,4 @@
-import { errorResponse, HttpError } from '@/lib/server';
+import { errorResponse, HttpError, requestOwnsRun } from '@/lib/server';
 import { exportRunJsonl, getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -6,11 +6,13 @@ export const dynamic = 'force-dynamic';
 
 /** The run's log as a JSONL download, one event a line, exactly as stored. */
 export async function GET(
-  _request: Request,
+  request: Request,
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     const text = exportRunJsonl({ store: getStore(), runId: id });
     if (text === undefined) throw new HttpError(404, `No run with id "${id}"`);
     return new Response(text, {
