@@ -45,7 +45,7 @@ export async function joinRoom({
   const checked = checkRoomCode(code);
   if (checked === 'no room')
     throw new HttpError(404, 'This Loop Lab is not a room: there is no code to enter', [
-      'room mode is on when the server starts with LOOP_LAB_ROOM_CODE set (docs/room.md)',
+      'room mode is on when the server starts with LOOP_LAB_ROOM_CODE set (docs/room-mode.md)',
     ]);
   if (checked === 'wrong')
     throw new HttpError(401, 'That is not the room code', [
