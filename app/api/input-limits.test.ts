@@ -249,10 +249,10 @@ describe('resume points and paths', () => {
 
   it('answers a malformed percent-encoding in an API path with a JSON 400 before any route runs', async () => {
     for (const bad of ['/api/runs/%E0%A4%A/events', '/api/runs/%zz', '/api/runs/%']) {
-      const response = proxy(new NextRequest(`http://localhost${bad}`));
+      const response = await proxy(new NextRequest(`http://localhost${bad}`));
       expect(response?.status, bad).toBe(400);
       expect(((await response!.json()) as { error: string }).error).toContain('malformed percent-encoding');
     }
-    expect(proxy(new NextRequest('http://localhost/api/runs/ok%20id/events'))).toBeUndefined();
+    expect(await proxy(new NextRequest('http://localhost/api/runs/ok%20id/events'))).toBeUndefined();
   });
 });

@@ -43,10 +43,37 @@ describe('serverEnv', () => {
     ['LOOP_LAB_REDIS_URL', 'localhost:6379', /LOOP_LAB_REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
     ['LOOP_LAB_SANDBOX_NETNS', 'no', /LOOP_LAB_SANDBOX_NETNS: must be on or off/],
     ['LOOP_LAB_CUSTOM_BASE_URLS', 'false', /LOOP_LAB_CUSTOM_BASE_URLS: must be on or off/],
+    ['LOOP_LAB_ROOM_CODE', 'abc', /LOOP_LAB_ROOM_CODE: must be at least 4 characters$/],
+    ['LOOP_LAB_ROOM_CODE', 'two words', /LOOP_LAB_ROOM_CODE: must not contain spaces$/],
+    ['LOOP_LAB_SESSION_SECRET', 'short', /LOOP_LAB_SESSION_SECRET: must be at least 32 characters/],
+    ['LOOP_LAB_ROOM_LIVE_RUNS', '0', /LOOP_LAB_ROOM_LIVE_RUNS: must be at least 1/],
+    ['LOOP_LAB_ROOM_RUNS_PER_MIN', 'many', /LOOP_LAB_ROOM_RUNS_PER_MIN: must be a whole number/],
+    ['LOOP_LAB_ROOM_SWEEP_RUNS', '1.5', /LOOP_LAB_ROOM_SWEEP_RUNS: must be a whole number/],
   ])('refuses a bad %s (%s) naming the variable', (name, value, message) => {
     const read = () => serverEnv({ [name]: value });
     expect(read).toThrow(ServerEnvError);
     expect(read).toThrow(message);
+  });
+
+  it('reads room mode and its limits, defaults when unset', () => {
+    expect(serverEnv({})).toMatchObject({
+      roomCode: undefined,
+      sessionSecret: undefined,
+      roomLimits: { liveRuns: 3, runsPerMinute: 12, sweepRuns: 24 },
+    });
+    expect(
+      serverEnv({
+        LOOP_LAB_ROOM_CODE: ' lab-7 ',
+        LOOP_LAB_ROOM_LIVE_RUNS: '5',
+        LOOP_LAB_ROOM_SWEEP_RUNS: '8',
+      }),
+    ).toMatchObject({ roomCode: 'lab-7', roomLimits: { liveRuns: 5, runsPerMinute: 12, sweepRuns: 8 } });
+  });
+
+  it('does not quote a bad room code or session secret back', () => {
+    expect(() => serverEnv({ LOOP_LAB_SESSION_SECRET: 'hunter2-secret' })).toThrow(
+      /^LOOP_LAB_SESSION_SECRET: must be at least 32 characters \(e\.g\. `openssl rand -hex 32`\)$/,
+    );
   });
 
   it('ignores variables it does not own', () => {

@@ -44,6 +44,20 @@ const redisUrl = text.pipe(
     .optional(),
 );
 
+/** The room code: what a visitor types to join; no spaces, so it survives being read aloud and typed. */
+const roomCode = text.pipe(
+  z
+    .string()
+    .min(4, { error: 'must be at least 4 characters' })
+    .max(200, { error: 'must be at most 200 characters' })
+    .regex(/^\S+$/, { error: 'must not contain spaces' })
+    .optional(),
+);
+/** iron-session seals with a password of at least 32 characters. */
+const sessionSecret = text.pipe(
+  z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' }).optional(),
+);
+
 const SCHEMA = z.object({
   LOOP_LAB_DATA_DIR: text,
   LOOP_LAB_ROOT: text,
@@ -58,6 +72,11 @@ const SCHEMA = z.object({
   LOOP_LAB_ALLOWED_REQUEST_HOSTS: list,
   LOOP_LAB_RUN_THREADS: wholeNumber(0),
   LOOP_LAB_BENCH_DIAGNOSTICS: text.pipe(z.enum(['0', '1'], { error: 'must be 1 (on) or 0' }).optional()),
+  LOOP_LAB_ROOM_CODE: roomCode,
+  LOOP_LAB_SESSION_SECRET: sessionSecret,
+  LOOP_LAB_ROOM_LIVE_RUNS: wholeNumber(1),
+  LOOP_LAB_ROOM_RUNS_PER_MIN: wholeNumber(1),
+  LOOP_LAB_ROOM_SWEEP_RUNS: wholeNumber(1),
 });
 
 /**
@@ -67,6 +86,16 @@ const SCHEMA = z.object({
 export const DEFAULT_RUN_THREADS = 2;
 /** How long a run may go unwatched before it is abandoned, when LOOP_LAB_UNWATCHED_MS is unset: one minute. */
 export const DEFAULT_UNWATCHED_MS = 60_000;
+
+/** A room visitor's live runs at once, when LOOP_LAB_ROOM_LIVE_RUNS is unset (a lesson plays two). */
+export const DEFAULT_ROOM_LIVE_RUNS = 3;
+/** Runs a room visitor may start a minute, when LOOP_LAB_ROOM_RUNS_PER_MIN is unset. */
+export const DEFAULT_ROOM_RUNS_PER_MIN = 12;
+/** Runs one sweep of a room visitor may hold, when LOOP_LAB_ROOM_SWEEP_RUNS is unset. */
+export const DEFAULT_ROOM_SWEEP_RUNS = 24;
+
+/** Variables whose values an error must not quote. */
+const SECRET_VARS: ReadonlySet<string> = new Set(['LOOP_LAB_ROOM_CODE', 'LOOP_LAB_SESSION_SECRET']);
 
 /** The variables this module reads, by name. */
 export const SERVER_ENV_VARS = Object.keys(SCHEMA.shape) as readonly (keyof typeof SCHEMA.shape)[];
@@ -98,6 +127,12 @@ export interface ServerEnv {
   runThreads: number;
   /** LOOP_LAB_BENCH_DIAGNOSTICS=1: the load bench's opt-in figures (GET /api/bench-diagnostics, loopback only). */
   benchDiagnostics: boolean;
+  /** LOOP_LAB_ROOM_CODE: room mode, joined with this code (unset: one user, no code). */
+  roomCode: string | undefined;
+  /** LOOP_LAB_SESSION_SECRET: seals room sessions (unset: a random secret made at server start). */
+  sessionSecret: string | undefined;
+  /** Room mode's fair shares, per visitor: live runs, runs started a minute, runs in one sweep. */
+  roomLimits: { liveRuns: number; runsPerMinute: number; sweepRuns: number };
 }
 
 /** The server's `LOOP_LAB_*` settings, validated. Throws ServerEnvError naming the first bad variable. */
@@ -108,7 +143,9 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0]);
-    throw new ServerEnvError(variable, `${issue.message} (got "${String(source[variable]).slice(0, 80)}")`);
+    // A secret is not quoted back: the error is printed where the server starts.
+    const got = SECRET_VARS.has(variable) ? '' : ` (got "${String(source[variable]).slice(0, 80)}")`;
+    throw new ServerEnvError(variable, `${issue.message}${got}`);
   }
   const env = parsed.data;
   return {
@@ -125,6 +162,13 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     allowedRequestHosts: env.LOOP_LAB_ALLOWED_REQUEST_HOSTS,
     runThreads: env.LOOP_LAB_RUN_THREADS ?? DEFAULT_RUN_THREADS,
     benchDiagnostics: env.LOOP_LAB_BENCH_DIAGNOSTICS === '1',
+    roomCode: env.LOOP_LAB_ROOM_CODE,
+    sessionSecret: env.LOOP_LAB_SESSION_SECRET,
+    roomLimits: {
+      liveRuns: env.LOOP_LAB_ROOM_LIVE_RUNS ?? DEFAULT_ROOM_LIVE_RUNS,
+      runsPerMinute: env.LOOP_LAB_ROOM_RUNS_PER_MIN ?? DEFAULT_ROOM_RUNS_PER_MIN,
+      sweepRuns: env.LOOP_LAB_ROOM_SWEEP_RUNS ?? DEFAULT_ROOM_SWEEP_RUNS,
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { describeIssues } from '@/lib/protocol';
 import { ErrorBodySchema, type ErrorBody } from '@/lib/protocol/http';
 import { redactPieces } from '@/lib/cassettes';
-import { HttpError } from './http-error';
+import { HttpError, RoomLimitError } from './http-error';
 import { jsonResponse } from './json-response';
 import { knownKeysRedactor, requestKeys } from './request-keys';
 import { processEnv } from '@/lib/config/server-env';
@@ -17,15 +17,20 @@ export type { ErrorBody };
  * request can put a key anywhere. Whole keys in every form the run log's redaction knows, and
  * pieces of one (a parser quotes the first characters of what it could not read).
  */
-export function jsonError({ status, error, details }: { status: number } & ErrorBody): Response {
+export function jsonError({ status, error, details, limit }: { status: number } & ErrorBody): Response {
   const redactor = knownKeysRedactor();
   const keys = [...runSecrets({ env: processEnv() }), ...requestKeys()];
   const clean = (text: string) => redactPieces(redactor.text(text), keys);
-  const body: ErrorBody =
-    details && details.length > 0
-      ? { error: clean(error), details: details.map(clean) }
-      : { error: clean(error) };
-  return jsonResponse(ErrorBodySchema, body, { status });
+  const body: ErrorBody = {
+    error: clean(error),
+    ...(details && details.length > 0 ? { details: details.map(clean) } : {}),
+    ...(limit ? { limit } : {}),
+  };
+  const retryAfter = limit?.retryAfterSeconds;
+  return jsonResponse(ErrorBodySchema, body, {
+    status,
+    ...(retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+  });
 }
 
 /**
@@ -33,6 +38,9 @@ export function jsonError({ status, error, details }: { status: number } & Error
  * a 400 naming each bad field, anything else as a 500 whose cause stays in the server log.
  */
 export function errorResponse(error: unknown): Response {
+  if (error instanceof RoomLimitError) {
+    return jsonError({ status: 429, error: error.message, limit: error.limit });
+  }
   if (error instanceof HttpError) {
     return jsonError({ status: error.status, error: error.message, details: error.details });
   }

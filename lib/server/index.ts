@@ -1,5 +1,5 @@
 import 'server-only';
-export { HttpError } from './http-error';
+export { HttpError, RoomLimitError } from './http-error';
 export { errorResponse, jsonError, type ErrorBody } from './error-response';
 export { jsonResponse } from './json-response';
 export { readJson, readText, describeLimit, MAX_BODY_BYTES, MAX_JSON_BYTES } from './read-body';
@@ -33,3 +33,17 @@ export {
   type FinishedRunView,
   type FinishedRunViews,
 } from './finished-run-views';
+export { roomMode, JOIN_HINT, ROOM_COOKIE } from './room-session';
+export {
+  requestVisitor,
+  joinRoom,
+  ownedBy,
+  visibleRuns,
+  visiblePromptSets,
+  visibleCassette,
+  requestOwnsRun,
+  requestOwnsSweep,
+  claimFor,
+  ownRows,
+} from './room-ownership';
+export { admitRuns, admitSweep } from './room-limits';

@@ -7,6 +7,8 @@ import type { PromptSetStore } from './prompt-set-store';
 import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
 import type { CassetteStore } from './cassette-store';
 import { createSqliteCassetteStore } from './sqlite-cassette-store';
+import type { VisitorStore } from './visitor-store';
+import { createSqliteVisitorStore } from './sqlite-visitor-store';
 import { serverEnv } from '@/lib/config/server-env';
 
 /** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
@@ -47,4 +49,12 @@ const globalForCassettes = globalThis as typeof globalThis & { __loopLabCassette
 export function getCassetteStore(): CassetteStore {
   globalForCassettes.__loopLabCassetteStore ??= createSqliteCassetteStore({ dir: dataDir() });
   return globalForCassettes.__loopLabCassetteStore;
+}
+
+const globalForVisitors = globalThis as typeof globalThis & { __loopLabVisitorStore?: VisitorStore };
+
+/** The process-wide ownership records of room mode, on the same data folder as the run store. */
+export function getVisitorStore(): VisitorStore {
+  globalForVisitors.__loopLabVisitorStore ??= createSqliteVisitorStore({ dir: dataDir() });
+  return globalForVisitors.__loopLabVisitorStore;
 }

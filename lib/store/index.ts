@@ -2,7 +2,14 @@ export * from './run-store';
 export { eventPages, EVENT_PAGE } from './event-pages';
 export { encodeLog, type EncodedLog } from './encoded-log';
 export { createSqliteRunStore, DB_FILE_NAME, type SqliteRunStoreOptions } from './sqlite-run-store';
-export { getStore, getSweepStore, getPromptSetStore, getCassetteStore, dataDir } from './get-store';
+export {
+  getStore,
+  getSweepStore,
+  getPromptSetStore,
+  getCassetteStore,
+  getVisitorStore,
+  dataDir,
+} from './get-store';
 export {
   toJsonl,
   exportRunJsonl,
@@ -28,3 +35,5 @@ export { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';
 export { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
 export type { CassetteStore } from './cassette-store';
 export { createSqliteCassetteStore } from './sqlite-cassette-store';
+export { promptSetKey, type OwnedKind, type VisitorStore } from './visitor-store';
+export { createSqliteVisitorStore } from './sqlite-visitor-store';

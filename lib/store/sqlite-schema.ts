@@ -153,6 +153,16 @@ const MIGRATIONS: readonly string[] = [
     spent_usd = (SELECT total(json_extract(metrics, '$.usd')) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
     cost_cap_usd = json_extract(grid, '$.costCapUsd');
   `,
+  // Room mode (lib/server/room-session.ts): the visitor whose session made a run, sweep, cassette
+  // or prompt set. NULL outside room mode and for everything stored before: a run of a sweep is
+  // its sweep's visitor's (lib/store/sqlite-visitor-store.ts).
+  `
+  ALTER TABLE runs ADD COLUMN visitor TEXT;
+  CREATE INDEX runs_by_visitor ON runs (visitor, created_at DESC) WHERE visitor IS NOT NULL;
+  ALTER TABLE sweeps ADD COLUMN visitor TEXT;
+  ALTER TABLE cassettes ADD COLUMN visitor TEXT;
+  ALTER TABLE prompt_sets ADD COLUMN visitor TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,6 +17,8 @@ type ServerGlobals = {
   __loopLabSweepStore?: { close(): void };
   __loopLabPromptSetStore?: { close(): void };
   __loopLabCassetteStore?: { close(): void };
+  __loopLabVisitorStore?: { close(): void };
+  __loopLabRoomLimits?: unknown;
   __loopLabRunTraffic?: unknown;
   __loopLabFinishedRunViews?: unknown;
   __loopLabRequestKeys?: unknown;
@@ -86,10 +88,13 @@ export function useTempDataDir(prefix: string): () => string {
     g.__loopLabSweepStore?.close();
     g.__loopLabPromptSetStore?.close();
     g.__loopLabCassetteStore?.close();
+    g.__loopLabVisitorStore?.close();
     delete g.__loopLabStore;
     delete g.__loopLabSweepStore;
     delete g.__loopLabPromptSetStore;
     delete g.__loopLabCassetteStore;
+    delete g.__loopLabVisitorStore;
+    delete g.__loopLabRoomLimits;
     delete g.__loopLabRunTraffic;
     // Both hold what the file's server saw: the finished-run views its (now closed) store, the request keys its keys.
     delete g.__loopLabFinishedRunViews;

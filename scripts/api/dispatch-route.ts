@@ -24,6 +24,7 @@ import { POST as postSweepCancel } from '@/app/api/sweeps/[id]/cancel/route';
 import { GET as getSweepEvents } from '@/app/api/sweeps/[id]/events/route';
 import { GET as getSweepExport } from '@/app/api/sweeps/[id]/export/route';
 import { GET as getSweepRuns } from '@/app/api/sweeps/[id]/runs/route';
+import { POST as postRoomJoin } from '@/app/api/room/join/route';
 
 /**
  * Every API route called the way Next calls it — proxy first, then the route with its path
@@ -67,6 +68,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'GET', pattern: '/api/runs/:id/otel', handler: getOtel },
   { method: 'GET', pattern: '/api/runs/:id/trace', handler: getTrace },
   { method: 'GET', pattern: '/api/runs/:id/view', handler: getRunView },
+  { method: 'POST', pattern: '/api/room/join', handler: postRoomJoin },
   { method: 'GET', pattern: '/api/scenarios', handler: getScenarios },
   { method: 'GET', pattern: '/api/sweeps', handler: getSweeps },
   { method: 'POST', pattern: '/api/sweeps', handler: postSweep },
@@ -84,7 +86,7 @@ export async function dispatch(fuzz: FuzzRequest): Promise<Response> {
   for (const [name, value] of Object.entries(fuzz.headers ?? {})) headers.set(name, value);
   const init: RequestInit = { method: fuzz.method, headers };
   if (fuzz.body !== undefined && fuzz.method === 'POST') init.body = fuzz.body;
-  const early = proxy(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
+  const early = await proxy(new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
   if (early) return early;
   const request = new Request(url, init);
   const segments = new URL(url).pathname

@@ -1,15 +1,24 @@
 import { CassetteSchema } from '@/lib/protocol';
 import { CassetteListSchema, CassetteSummarySchema, ImportCassetteBodySchema } from '@/lib/protocol/http';
-import { errorResponse, jsonResponse, knownKeysRedactor, listAllCassettes, MAX_BODY_BYTES, readJson, refuseCrossSite } from '@/lib/server';
+import { claimFor, errorResponse, jsonResponse, knownKeysRedactor, listAllCassettes, MAX_BODY_BYTES, ownRows, readJson, refuseCrossSite, requestVisitor } from '@/lib/server';
 import { getCassetteStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Every cassette a run can replay: the shipped ones, then the saved and imported ones (CassetteListSchema). */
-export async function GET(): Promise<Response> {
+export async function GET(request?: Request): Promise<Response> {
   try {
-    return jsonResponse(CassetteListSchema, { cassettes: listAllCassettes() });
+    // Room mode: the shipped cassettes and the visitor's own.
+    const visitor = await requestVisitor(request);
+    const all = listAllCassettes();
+    const own = ownRows(
+      visitor,
+      'cassette',
+      all.filter((c) => !c.shipped),
+      (c) => c.id,
+    );
+    return jsonResponse(CassetteListSchema, { cassettes: [...all.filter((c) => c.shipped), ...own] });
   } catch (error) {
     return errorResponse(error);
   }
@@ -24,10 +33,12 @@ export async function GET(): Promise<Response> {
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
+    const visitor = await requestVisitor(request);
     const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }), { reportInput: true });
     const redactor = knownKeysRedactor();
     const cassette = CassetteSchema.parse(redactor.value(body.cassette), { reportInput: true });
     const saved = getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
+    claimFor(visitor, 'cassette', saved.id);
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

@@ -1,7 +1,15 @@
 import { NotComparableError } from '@/lib/compare/compare-runs';
 import { LESSONS, lessonBySlug } from '@/lib/lessons';
 import { ComparisonSchema, CompareQuerySchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, HttpError, jsonResponse, comparisonCacheOf } from '@/lib/server';
+import {
+  comparisonCacheOf,
+  errorResponse,
+  getRunRegistry,
+  HttpError,
+  jsonResponse,
+  requestVisitor,
+  visibleRuns,
+} from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -23,12 +31,14 @@ export async function GET(request: Request): Promise<Response> {
       throw new HttpError(404, `No lesson "${slug}" (?lesson=)`, [
         `lessons: ${LESSONS.map((l) => l.slug).join(', ')}`,
       ]);
+    const visitor = await requestVisitor(request);
     const store = getStore();
     for (const [side, id] of [
       ['a', a],
       ['b', b],
     ] as const) {
-      if (!store.getRun(id))
+      // Room mode: another visitor's run is answered as a missing one is.
+      if (!visibleRuns(visitor, store).getRun(id))
         throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
       // A run started a moment ago may still be starting (on its run thread): wait for its first event.
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,22 +1,30 @@
 import { PromptSetListSchema, PromptSetSchema, SavePromptSetBodySchema } from '@/lib/protocol/http';
 import {
+  claimFor,
   errorResponse,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
+  ownRows,
   readJson,
   refuseCrossSite,
+  requestVisitor,
 } from '@/lib/server';
-import { getPromptSetStore } from '@/lib/store';
+import { getPromptSetStore, promptSetKey } from '@/lib/store';
 import { TOOL_NAMES } from '@/lib/tools';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Every version of every prompt set, newest first (PromptSetListSchema). */
-export async function GET(): Promise<Response> {
+export async function GET(request?: Request): Promise<Response> {
   try {
-    return jsonResponse(PromptSetListSchema, getPromptSetStore().listPromptSets());
+    // Room mode: the visitor's own.
+    const visitor = await requestVisitor(request);
+    const sets = ownRows(visitor, 'prompt_set', getPromptSetStore().listPromptSets(), (set) =>
+      promptSetKey(set.name, set.version),
+    );
+    return jsonResponse(PromptSetListSchema, sets);
   } catch (error) {
     return errorResponse(error);
   }
@@ -30,6 +38,7 @@ export async function GET(): Promise<Response> {
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
+    const visitor = await requestVisitor(request);
     const raw = await readJson({ request });
     // Read the names as sent: a key such as "__proto__" would not survive parsing into an object.
     const described = (raw as { toolDescriptions?: unknown } | null)?.toolDescriptions;
@@ -49,6 +58,7 @@ export async function POST(request: Request): Promise<Response> {
     }
     const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw), { reportInput: true });
     const saved = getPromptSetStore().savePromptSet(body);
+    claimFor(visitor, 'prompt_set', promptSetKey(saved.name, saved.version));
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

@@ -9,16 +9,21 @@ import {
 } from '@/lib/protocol/http';
 import {
   errorResponse,
-  findCassette,
   forkProblem,
+  admitRuns,
+  claimFor,
   getRunRegistry,
   HttpError,
   jsonResponse,
   readJson,
   refuseCrossSite,
+  requestVisitor,
   resolveFork,
+  visibleCassette,
+  visiblePromptSets,
+  visibleRuns,
 } from '@/lib/server';
-import { checkPromptSetRef, getPromptSetStore, getStore } from '@/lib/store';
+import { checkPromptSetRef, getPromptSetStore, getStore, getVisitorStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -27,19 +32,25 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
+    // Room mode: whose run this is; a fork, a prompt set or a cassette must be theirs.
+    const visitor = await requestVisitor(request);
     const body = CreateRunBodySchema.parse(await readJson({ request }), { reportInput: true });
     const { apiKey } = body;
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
     // A running parent's latest events may still wait to be written: the fork reads the store.
     if (body.fork) getRunRegistry().writePending(body.fork.runId);
     const forked = body.fork
-      ? resolveFork({ store: getStore(), spec: body.fork, keySent: apiKey !== undefined })
+      ? resolveFork({
+          store: visibleRuns(visitor, getStore()),
+          spec: body.fork,
+          keySent: apiKey !== undefined,
+        })
       : undefined;
     const config = forked?.config ?? body.config!;
     // Beyond the schema: does this installation have the scenario, the model, the key?
     const problems = [
       ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
-      ...checkPromptSetRef({ config, store: getPromptSetStore() }),
+      ...checkPromptSetRef({ config, store: visiblePromptSets(visitor, getPromptSetStore()) }),
     ];
     if (problems.length > 0) {
       throw new HttpError(
@@ -49,7 +60,7 @@ export async function POST(request: Request): Promise<Response> {
       );
     }
     // A replay is served from a cassette the server has: shipped, saved or imported.
-    const cassette = config.replay ? findCassette(config.replay.cassette) : undefined;
+    const cassette = config.replay ? visibleCassette(visitor, config.replay.cassette) : undefined;
     if (config.replay) {
       if (!cassette)
         throw new HttpError(400, 'The run config cannot run here', [
@@ -64,6 +75,7 @@ export async function POST(request: Request): Promise<Response> {
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.
     if (config.clock === 'real') await warmUp();
+    admitRuns(visitor);
     const registry = getRunRegistry();
     const { id } = registry.startRun({
       config,
@@ -71,6 +83,7 @@ export async function POST(request: Request): Promise<Response> {
       ...(forked ? { fork: forked.fork } : {}),
       ...(cassette ? { cassette: cassette.cassette } : {}),
     });
+    claimFor(visitor, 'run', id);
     // The events so far (redacted like every event): the page paints them without waiting for its stream.
     const events: RunEvent[] = [];
     registry.subscribe({
@@ -91,7 +104,13 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return jsonResponse(RunSummaryListSchema, getStore().listRuns({ limit }));
+    const visitor = await requestVisitor(request);
+    if (visitor === null) return jsonResponse(RunSummaryListSchema, getStore().listRuns({ limit }));
+    const store = getStore();
+    const own = getVisitorStore()
+      .runIdsOf(visitor, limit)
+      .flatMap((id) => store.getRun(id)?.summary ?? []);
+    return jsonResponse(RunSummaryListSchema, own);
   } catch (error) {
     return errorResponse(error);
   }

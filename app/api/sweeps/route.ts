@@ -5,17 +5,23 @@ import {
   SweepSummaryListSchema,
 } from '@/lib/protocol/http';
 import {
+  admitSweep,
+  claimFor,
   errorResponse,
   getSweepRegistry,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
+  ownRows,
   readJson,
   refuseCrossSite,
+  requestVisitor,
+  visiblePromptSets,
 } from '@/lib/server';
 import { getPromptSetStore } from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { expandGrid } from '@/lib/sweeps/expand-grid';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -24,19 +30,27 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request });
+    const visitor = await requestVisitor(request);
+    const promptSets = visiblePromptSets(visitor, getPromptSetStore());
     const { apiKeys, ...grid } = CreateSweepBodySchema.parse(await readJson({ request }), {
       reportInput: true,
     });
     const problems = validateSweepGrid(grid, {
       ...(apiKeys ? { apiKeys } : {}),
       runnerKind: sweepRunnerKind(),
-      promptSets: (ref) => getPromptSetStore().getPromptSet(ref.name, ref.version),
+      promptSets: (ref) => promptSets.getPromptSet(ref.name, ref.version),
     });
     if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
+    if (visitor !== null)
+      admitSweep(
+        visitor,
+        expandGrid(grid, { promptSets: (ref) => promptSets.getPromptSet(ref.name, ref.version) }).length,
+      );
     // The keys stay in this process's memory: never in its row, a run's config, an event or a
     // queued job. The grid's texts (its name, labels, fault plans) are redacted of every key the
     // server knows before anything is made of them.
     const { id } = getSweepRegistry().start(knownKeysRedactor().value(grid), apiKeys ? { apiKeys } : {});
+    claimFor(visitor, 'sweep', id);
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
   } catch (error) {
     return errorResponse(error);
@@ -47,7 +61,11 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListSweepsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return jsonResponse(SweepSummaryListSchema, getSweepRegistry().list({ limit }));
+    // Room mode: the visitor's own (the newest `limit` of them).
+    const visitor = await requestVisitor(request);
+    if (visitor === null) return jsonResponse(SweepSummaryListSchema, getSweepRegistry().list({ limit }));
+    const own = ownRows(visitor, 'sweep', getSweepRegistry().list({ limit: 100_000 }), (s) => s.id);
+    return jsonResponse(SweepSummaryListSchema, own.slice(0, limit));
   } catch (error) {
     return errorResponse(error);
   }

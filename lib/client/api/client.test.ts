@@ -35,6 +35,18 @@ const sampleRunSummary: RunSummary = {
 };
 
 describe('api client', () => {
+  it("sends the browser to /room on a room's 401, back to where it was once joined; not for the join itself", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('window', { location: { pathname: '/runs/abc', search: '?tab=trace', assign } });
+    vi.stubGlobal('fetch', answer(401, { error: 'This Loop Lab is a room: join it first' }));
+    await expect(api.listRuns()).rejects.toMatchObject({ status: 401 });
+    expect(assign).toHaveBeenCalledWith(`/room?next=${encodeURIComponent('/runs/abc?tab=trace')}`);
+    assign.mockClear();
+    vi.stubGlobal('fetch', answer(401, { error: 'That is not the room code' }));
+    await expect(api.joinRoom('nope')).rejects.toThrow('That is not the room code');
+    expect(assign).not.toHaveBeenCalled();
+  });
+
   it('returns a run list that matches the schema', async () => {
     vi.stubGlobal('fetch', answer(200, [sampleRunSummary]));
     expect(await api.listRuns()).toEqual([sampleRunSummary]);

@@ -77,6 +77,12 @@ async function requestWith<M extends EdgeSchemas, S extends z.ZodType>(
     body = undefined;
   }
   const { ErrorBodySchema, ResponseShapeError, parseResponse } = await http;
+  // Room mode (docs/room-mode.md): without a session every /api route is a 401; the page to join is /room.
+  if (response.status === 401 && path !== '/api/room/join' && typeof window !== 'undefined') {
+    const here = `${window.location.pathname}${window.location.search}`;
+    if (window.location.pathname !== '/room')
+      window.location.assign(`/room?next=${encodeURIComponent(here)}`);
+  }
   if (!response.ok) {
     const parsed = ErrorBodySchema.safeParse(body);
     if (parsed.success) throw new ApiError(parsed.data.error, response.status, parsed.data.details ?? []);
@@ -108,6 +114,8 @@ export function traceUrl(id: string): string {
 }
 
 export const api = {
+  /** Room mode: enter the room code; the session is the cookie the answer sets. */
+  joinRoom: (code: string) => request((h) => h.JoinedRoomSchema, '/api/room/join', json({ code })),
   listScenarios: () => request((h) => h.ScenarioListSchema, '/api/scenarios'),
   listRuns: () => request((h) => h.RunSummaryListSchema, '/api/runs'),
   getRun: (id: string): Promise<RunRecord> => request((h) => h.RunRecordSchema, `/api/runs/${enc(id)}`),

@@ -5,6 +5,16 @@ export const ErrorBodySchema = z
   .object({
     error: z.string(),
     details: z.array(z.string()).optional(),
+    /** A 429 of room mode: which fair-share limit, its value, and when to try again (also Retry-After). */
+    limit: z
+      .object({
+        name: z.enum(['liveRuns', 'runsPerMinute', 'sweepRuns']),
+        variable: z.string(),
+        value: z.number().int(),
+        retryAfterSeconds: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -15,3 +15,4 @@ export * from './parse-response';
 export * from './lessons';
 export * from './cassettes';
 export * from './run-view';
+export * from './room';

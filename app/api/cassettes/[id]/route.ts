@@ -1,13 +1,14 @@
-import { errorResponse, findCassette, HttpError } from '@/lib/server';
+import { errorResponse, HttpError, requestVisitor, visibleCassette } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** One cassette as a file download (the versioned cassette JSON, lib/protocol/cassette.ts). */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   try {
     const { id } = await params;
-    const found = findCassette(id);
+    // Room mode: another visitor's is answered as a missing one is.
+    const found = visibleCassette(await requestVisitor(request), id);
     if (!found) throw new HttpError(404, `No cassette with id "${id}"`);
     const file = found.summary.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 100) || 'cassette';
     return new Response(`${JSON.stringify(found.cassette, null, 1)}\n`, {

@@ -1,11 +1,13 @@
 import { CreatedSchema } from '@/lib/protocol/http';
 import {
+  claimFor,
   errorResponse,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
   readText,
   refuseCrossSite,
+  requestVisitor,
 } from '@/lib/server';
 import { getStore, importJsonl } from '@/lib/store';
 import { looksLikeOtlp, otlpToTracerJsonl } from '@/lib/otel/otlp-to-tracer-jsonl';
@@ -24,6 +26,7 @@ const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/
 export async function POST(request: Request): Promise<Response> {
   try {
     refuseCrossSite({ request, accept: IMPORT_TYPES });
+    const visitor = await requestVisitor(request);
     let text = await readText({ request });
     // The server's keys (every *_API_KEY it holds, and each key a request has sent it) never get
     // into the store by way of a trace, nor into an error that quotes the file (a key used as a
@@ -38,6 +41,7 @@ export async function POST(request: Request): Promise<Response> {
     const result = importJsonl({ store: getStore(), text, redactor });
     if (!result.ok)
       throw new HttpError(400, 'The trace could not be imported', result.errors.map(redactor.text));
+    claimFor(visitor, 'run', result.id);
     return jsonResponse(
       CreatedSchema,
       { id: result.id },

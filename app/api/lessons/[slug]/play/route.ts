@@ -7,12 +7,15 @@ import {
 } from '@/lib/runtime/lesson-sides';
 import { PlayedLessonSchema, PlayLessonBodySchema } from '@/lib/protocol/http';
 import {
+  admitRuns,
+  claimFor,
   errorResponse,
   getRunRegistry,
   HttpError,
   jsonResponse,
   readJson,
   refuseCrossSite,
+  requestVisitor,
 } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
@@ -39,10 +42,15 @@ export async function POST(
     const body = PlayLessonBodySchema.parse(await readJson({ request }), { reportInput: true });
     const clock = lessonPlayClock(lesson, body.timeScale);
     const registry = getRunRegistry();
-    const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson)) : undefined;
+    // Room mode: the lesson's runs are the visitor's, and count against their fair share.
+    const visitor = await requestVisitor(request);
+    admitRuns(visitor, lesson.fork ? 3 : 2);
+    const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson), visitor) : undefined;
     const start = (side: 'on' | 'off') => {
       const { config, fork } = lessonSideRun({ lesson, side, clock, ...(parent ? { parent } : {}) });
-      return registry.startRun({ config, ...(fork ? { fork } : {}) }).id;
+      const { id } = registry.startRun({ config, ...(fork ? { fork } : {}) });
+      claimFor(visitor, 'run', id);
+      return id;
     };
     const on = start('on');
     const off = start('off');
@@ -57,9 +65,10 @@ export async function POST(
 }
 
 /** A forked lesson's parent: run to its end like any run, stored, and read back as a fork reads it. */
-async function makeParent(config: LessonParent['config']): Promise<LessonParent> {
+async function makeParent(config: LessonParent['config'], visitor: string | null): Promise<LessonParent> {
   const registry = getRunRegistry();
   const { id } = registry.startRun({ config });
+  claimFor(visitor, 'run', id);
   await registry.whenFinished(id);
   const record = getStore().getRun(id);
   if (!record)

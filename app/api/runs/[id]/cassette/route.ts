@@ -2,6 +2,7 @@ import { buildCassette } from '@/lib/cassettes';
 import { vendorDefaults } from '@/lib/protocol';
 import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
 import {
+  claimFor,
   errorResponse,
   getRunRegistry,
   getRunTraffic,
@@ -10,6 +11,7 @@ import {
   knownKeysRedactor,
   readJson,
   refuseCrossSite,
+  requestOwnsRun,
 } from '@/lib/server';
 import { getCassetteStore, getStore } from '@/lib/store';
 
@@ -28,6 +30,8 @@ export async function POST(
   try {
     refuseCrossSite({ request });
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    const visitor = await requestOwnsRun(request, id);
     const body = SaveRunCassetteBodySchema.parse(await readJson({ request }), { reportInput: true });
     const run = getStore().getRun(id);
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
@@ -56,6 +60,7 @@ export async function POST(
     // The traffic was redacted as it was recorded (with the run's keys); the name is a person's text.
     const name = knownKeysRedactor().text(body.name ?? run.summary.title ?? `run ${id.slice(0, 8)}`);
     const saved = getCassetteStore().saveCassette({ name, cassette, fromRun: id });
+    claimFor(visitor, 'cassette', saved.id);
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

@@ -7,6 +7,7 @@ import {
   jsonResponse,
   readJson,
   refuseCrossSite,
+  requestOwnsRun,
 } from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { toControlMessage } from './to-control-message';
@@ -22,6 +23,8 @@ export async function POST(
   try {
     refuseCrossSite({ request });
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     const body = ControlBodySchema.parse(await readJson({ request }), { reportInput: true });
     const message = toControlMessage(body);
     if (message.action === 'swap') {

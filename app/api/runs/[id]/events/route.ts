@@ -1,4 +1,4 @@
-import { createSseResponse, errorResponse, getRunRegistry, resumePoint } from '@/lib/server';
+import { createSseResponse, errorResponse, getRunRegistry, requestOwnsRun, resumePoint } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,6 +10,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     return createSseResponse({
       registry: getRunRegistry(),
       runId: id,

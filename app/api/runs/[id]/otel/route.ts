@@ -1,4 +1,4 @@
-import { errorResponse, HttpError } from '@/lib/server';
+import { errorResponse, HttpError, requestOwnsRun } from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 
@@ -11,11 +11,13 @@ export const dynamic = 'force-dynamic';
  * Langfuse — or import it back here.
  */
 export async function GET(
-  _request: Request,
+  request: Request,
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     const store = getStore();
     const record = store.getRun(id);
     if (!record) throw new HttpError(404, `No run with id "${id}"`);

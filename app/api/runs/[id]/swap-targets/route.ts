@@ -1,6 +1,6 @@
 import { suggestSwaps } from '@/lib/runtime/swap-suggestions';
 import { SwapTargetsSchema } from '@/lib/protocol/http';
-import { errorResponse, getRunRegistry, HttpError, jsonResponse } from '@/lib/server';
+import { errorResponse, getRunRegistry, HttpError, jsonResponse, requestOwnsRun } from '@/lib/server';
 import { getStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -11,11 +11,13 @@ export const dynamic = 'force-dynamic';
  * every simulated target, naively and as handled, each judged by the vendor's own checks.
  */
 export async function GET(
-  _request: Request,
+  request: Request,
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     const store = getStore();
     if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
     getRunRegistry().writePending(id);

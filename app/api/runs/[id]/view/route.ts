@@ -1,4 +1,4 @@
-import { errorResponse, getFinishedRunViews, HttpError } from '@/lib/server';
+import { errorResponse, getFinishedRunViews, HttpError, requestOwnsRun } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,11 +9,13 @@ export const dynamic = 'force-dynamic';
  * (lib/protocol/http/run-view.ts) — written once per run and kept; a run still going answers { finished: false }.
  */
 export async function GET(
-  _request: Request,
+  request: Request,
   { params }: { params: Promise<{ id: string }> },
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsRun(request, id);
     const body = await getFinishedRunViews().body(id);
     if (body === undefined) throw new HttpError(404, `No run with id "${id}"`);
     return new Response(body, {

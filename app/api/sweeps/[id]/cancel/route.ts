@@ -1,5 +1,11 @@
 import { SweepCancelledSchema } from '@/lib/protocol/http';
-import { errorResponse, getSweepRegistry, jsonResponse, refuseCrossSite } from '@/lib/server';
+import {
+  errorResponse,
+  getSweepRegistry,
+  jsonResponse,
+  refuseCrossSite,
+  requestOwnsSweep,
+} from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,6 +18,8 @@ export async function POST(
   try {
     refuseCrossSite({ request });
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsSweep(request, id, `No sweep with id ${id}`);
     getSweepRegistry().cancel(id);
     return jsonResponse(SweepCancelledSchema, { ok: true }, { status: 202 });
   } catch (error) {

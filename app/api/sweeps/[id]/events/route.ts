@@ -1,4 +1,4 @@
-import { createSweepSseResponse, errorResponse, getSweepRegistry } from '@/lib/server';
+import { createSweepSseResponse, errorResponse, getSweepRegistry, requestOwnsSweep } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,6 +10,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsSweep(request, id, `No sweep with id ${id}`);
     return createSweepSseResponse({ registry: getSweepRegistry(), sweepId: id, signal: request.signal });
   } catch (error) {
     return errorResponse(error);

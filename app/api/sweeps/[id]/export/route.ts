@@ -1,4 +1,4 @@
-import { errorResponse, getSweepRegistry, HttpError } from '@/lib/server';
+import { errorResponse, getSweepRegistry, HttpError, requestOwnsSweep } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
 import { rowsToCsv, runsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { SweepExportQuerySchema } from '@/lib/protocol/http';
@@ -13,6 +13,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsSweep(request, id);
     const { format, what } = SweepExportQuerySchema.parse(
       Object.fromEntries(new URL(request.url).searchParams),
     );

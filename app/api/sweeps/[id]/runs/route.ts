@@ -1,5 +1,5 @@
 import { SweepRunMetricsListSchema, SweepRunsQuerySchema } from '@/lib/protocol/http';
-import { errorResponse, HttpError, jsonResponse } from '@/lib/server';
+import { errorResponse, HttpError, jsonResponse, requestOwnsSweep } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -12,6 +12,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { id } = await params;
+    // Room mode: another visitor's is answered as a missing one is.
+    await requestOwnsSweep(request, id);
     const { key } = SweepRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const store = getSweepStore();
     if (!store.getSweep(id)) throw new HttpError(404, `No sweep with id "${id}"`);

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DB_FILE_NAME } from './sqlite-run-store';
+import { migrate } from './sqlite-schema';
+import type { OwnedKind, VisitorStore } from './visitor-store';
+
+/** Ownership records on the run store's SQLite file (its own connection, as the prompt sets). */
+export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new Database(path.join(dir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  // A prompt set's id is `name@version`: its table's key is the pair.
+  const PROMPT_SET_ID = "name || '@' || version";
+  const claims: Record<OwnedKind, Database.Statement<[string, string]>> = {
+    run: db.prepare('UPDATE runs SET visitor = ? WHERE id = ?'),
+    sweep: db.prepare('UPDATE sweeps SET visitor = ? WHERE id = ?'),
+    cassette: db.prepare('UPDATE cassettes SET visitor = ? WHERE id = ?'),
+    prompt_set: db.prepare(`UPDATE prompt_sets SET visitor = ? WHERE ${PROMPT_SET_ID} = ?`),
+  };
+  const owners: Record<OwnedKind, Database.Statement<[string], { visitor: string | null }>> = {
+    // A sweep's run carries its sweep's id; the sweep's runner does not know about visitors.
+    run: db.prepare(
+      `SELECT COALESCE(runs.visitor, sweeps.visitor) AS visitor FROM runs
+       LEFT JOIN sweeps ON sweeps.id = runs.sweep_id WHERE runs.id = ?`,
+    ),
+    sweep: db.prepare('SELECT visitor FROM sweeps WHERE id = ?'),
+    cassette: db.prepare('SELECT visitor FROM cassettes WHERE id = ?'),
+    prompt_set: db.prepare(`SELECT visitor FROM prompt_sets WHERE ${PROMPT_SET_ID} = ?`),
+  };
+  const owned: Record<OwnedKind, Database.Statement<[string], { id: string }>> = {
+    run: db.prepare('SELECT id FROM runs WHERE visitor = ?'),
+    sweep: db.prepare('SELECT id FROM sweeps WHERE visitor = ?'),
+    cassette: db.prepare('SELECT id FROM cassettes WHERE visitor = ?'),
+    prompt_set: db.prepare(`SELECT ${PROMPT_SET_ID} AS id FROM prompt_sets WHERE visitor = ?`),
+  };
+  const runIds = db.prepare<[string, number], { id: string }>(
+    'SELECT id FROM runs WHERE visitor = ? AND sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  );
+  const running = db.prepare<[string], { n: number }>(
+    "SELECT count(*) AS n FROM runs WHERE visitor = ? AND status = 'running'",
+  );
+
+  return {
+    claim(kind, id, visitor) {
+      if (claims[kind].run(visitor, id).changes !== 1)
+        throw new Error(`no ${kind} "${id}" in the store to record its visitor on`);
+    },
+    visitorOf(kind, id) {
+      const row = owners[kind].get(id);
+      return row === undefined ? undefined : row.visitor;
+    },
+    idsOf(kind, visitor) {
+      return new Set(owned[kind].all(visitor).map((row) => row.id));
+    },
+    runIdsOf(visitor, limit) {
+      return runIds.all(visitor, limit).map((row) => row.id);
+    },
+    runningRunsOf(visitor) {
+      return running.get(visitor)!.n;
+    },
+    close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Room mode's ownership records: which visitor's session made a run, a sweep, a cassette or a
+ * prompt set (the `visitor` column of each table). `null` is nobody's: made outside room mode,
+ * or stored before the column existed. A sweep's runs are their sweep's visitor's.
+ */
+export type OwnedKind = 'run' | 'sweep' | 'cassette' | 'prompt_set';
+
+export interface VisitorStore {
+  /** Records `visitor` as the maker of a row that exists (a prompt set's id is `name@version`). */
+  claim(kind: OwnedKind, id: string, visitor: string): void;
+  /** The visitor who made it (`null`: nobody's); undefined when there is no such row. */
+  visitorOf(kind: OwnedKind, id: string): string | null | undefined;
+  /** The ids (prompt sets: `name@version`) this visitor made, of one kind. */
+  idsOf(kind: OwnedKind, visitor: string): Set<string>;
+  /** This visitor's runs, not of a sweep, newest first: the run list's order. */
+  runIdsOf(visitor: string, limit: number): string[];
+  /** How many of this visitor's runs the store holds as running. */
+  runningRunsOf(visitor: string): number;
+  close(): void;
+}
+
+/** A prompt set's id in ownership records. */
+export function promptSetKey(name: string, version: number): string {
+  return `${name}@${version}`;
+}

@@ -1,0 +1,473 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LESSONS } from '@/lib/lessons';
+import { getRunRegistry, getSweepRegistry } from '@/lib/server';
+import { useTempDataDir } from '@/lib/testing/api-test-env';
+import { dispatch, ROUTES, type FuzzRequest } from './dispatch-route';
+
+/**
+ * Room mode through the proxy and the real route handlers (dispatch-route.ts, as Next calls
+ * them): sessions from POST /api/room/join, every visitor's things their own, fair shares.
+ */
+useTempDataDir('loop-lab-room-mode-');
+
+const CODE = 'blue-otter-42';
+const ROOM_VARS = [
+  'LOOP_LAB_ROOM_CODE',
+  'LOOP_LAB_ROOM_LIVE_RUNS',
+  'LOOP_LAB_ROOM_RUNS_PER_MIN',
+  'LOOP_LAB_ROOM_SWEEP_RUNS',
+] as const;
+const before = Object.fromEntries(ROOM_VARS.map((name) => [name, process.env[name]]));
+beforeAll(() => {
+  process.env.LOOP_LAB_ROOM_CODE = CODE;
+});
+afterAll(() => {
+  for (const name of ROOM_VARS) {
+    if (before[name] === undefined) delete process.env[name];
+    else process.env[name] = before[name];
+  }
+});
+
+const VIRTUAL_RUN = { config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual' } };
+/** A run that stays live for many seconds unless aborted. */
+const SLOW_RUN = { config: { provider: { vendor: 'sim-anthropic' }, clock: 'real', timeScale: 1 } };
+
+/** A visitor: the cookie POST /api/room/join set, sent back with every request (a cookie jar of one). */
+interface Visitor {
+  cookie: string;
+  send(request: FuzzRequest): Promise<Response>;
+}
+
+async function join(code = CODE): Promise<Visitor> {
+  const response = await dispatch({ method: 'POST', path: '/api/room/join', body: JSON.stringify({ code }) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  const set = response.headers.get('set-cookie') ?? '';
+  expect(set).toMatch(/^loop_lab_room=[^;]+;/);
+  expect(set).toMatch(/HttpOnly/i);
+  expect(set).toMatch(/SameSite=Lax/i);
+  return visitorWith(set.split(';')[0]!);
+}
+
+function visitorWith(cookie: string): Visitor {
+  return {
+    cookie,
+    send: (request) => dispatch({ ...request, headers: { ...request.headers, cookie } }),
+  };
+}
+
+async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+async function startRun(visitor: Visitor, body: unknown = VIRTUAL_RUN): Promise<string> {
+  const response = await visitor.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(body) });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await json<{ id: string }>(response)).id;
+}
+
+async function listIds(
+  visitor: Visitor,
+  path: string,
+  pick: (body: unknown) => unknown[],
+): Promise<string[]> {
+  const response = await visitor.send({ method: 'GET', path });
+  expect(response.status).toBe(200);
+  return pick(await response.json()).map((row) => {
+    const r = row as { id?: string; name?: string; version?: number };
+    return r.id ?? `${r.name}@${r.version}`;
+  });
+}
+
+const asArray = (body: unknown) => body as unknown[];
+const LISTS = {
+  '/api/runs': asArray,
+  '/api/sweeps': asArray,
+  '/api/cassettes': (body: unknown) => (body as { cassettes: unknown[] }).cassettes,
+  '/api/prompt-sets': asArray,
+} as const;
+
+describe('room mode', () => {
+  it('a wrong code is a 401 saying so, and no cookie is set', async () => {
+    const response = await dispatch({
+      method: 'POST',
+      path: '/api/room/join',
+      body: JSON.stringify({ code: 'blue-otter-43' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const body = await json<{ error: string; details: string[] }>(response);
+    expect(body.error).toBe('That is not the room code');
+    expect(body.details[0]).toMatch(/^code: check it with the teacher/);
+  });
+
+  it('every route but the join answers 401 without a session, saying how to join', async () => {
+    const tried: string[] = [];
+    for (const route of ROUTES) {
+      if (route.pattern === '/api/room/join') continue;
+      const response = await dispatch({
+        method: route.method,
+        path: route.pattern.replace(/:(id|slug)/, 'x'),
+        ...(route.method === 'POST' ? { body: '{}' } : {}),
+      });
+      const body = await json<{ error: string; details: string[] }>(response);
+      expect(response.status, `${route.method} ${route.pattern}`).toBe(401);
+      expect(body.error).toBe('This Loop Lab is a room: join it first');
+      expect(body.details.join(' ')).toContain('POST /api/room/join');
+      tried.push(route.pattern);
+    }
+    expect(tried.length).toBe(ROUTES.length - 1);
+  });
+
+  it('a tampered or foreign cookie is a 401', async () => {
+    const visitor = await join();
+    const [name, value] = visitor.cookie.split('=') as [string, string];
+    const middle = Math.floor(value.length / 2);
+    const flipped = value[middle] === 'A' ? 'B' : 'A';
+    const tampered = visitorWith(`${name}=${value.slice(0, middle)}${flipped}${value.slice(middle + 1)}`);
+    const forged = visitorWith(`${name}=${JSON.stringify({ visitor: 'me' })}`);
+    for (const who of [tampered, forged]) {
+      const response = await who.send({ method: 'GET', path: '/api/runs' });
+      expect(response.status).toBe(401);
+      await response.body?.cancel();
+    }
+    const fine = await visitor.send({ method: 'GET', path: '/api/runs' });
+    expect(fine.status).toBe(200);
+  });
+
+  it('30 visitors start runs at once and each lists only their own', async () => {
+    const visitors = await Promise.all(Array.from({ length: 30 }, () => join()));
+    const ids = await Promise.all(visitors.map((visitor) => startRun(visitor)));
+    expect(new Set(ids).size).toBe(30);
+    await Promise.all(ids.map((id) => getRunRegistry().whenFinished(id)));
+    const lists = await Promise.all(visitors.map((visitor) => listIds(visitor, '/api/runs', asArray)));
+    lists.forEach((list, i) => expect(list).toEqual([ids[i]]));
+  }, 120_000);
+
+  describe("another visitor's things", () => {
+    let a: Visitor;
+    let b: Visitor;
+    const owned: Record<'run' | 'sweep' | 'cassette' | 'promptSet', string> = {
+      run: '',
+      sweep: '',
+      cassette: '',
+      promptSet: '',
+    };
+    let lessonRuns: string[] = [];
+
+    beforeAll(async () => {
+      [a, b] = await Promise.all([join(), join()]);
+      owned.run = await startRun(a);
+      await getRunRegistry().whenFinished(owned.run);
+      const grid = { configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 1 } };
+      const sweep = await a.send({ method: 'POST', path: '/api/sweeps', body: JSON.stringify(grid) });
+      expect(sweep.status, await sweep.clone().text()).toBe(201);
+      owned.sweep = (await json<{ id: string }>(sweep)).id;
+      await getSweepRegistry().whenFinished(owned.sweep);
+      const file = path.join('cassettes', 'explain-project.sim-anthropic.cassette.json');
+      const cassette = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+      const saved = await a.send({
+        method: 'POST',
+        path: '/api/cassettes',
+        body: JSON.stringify({ name: 'mine', cassette }),
+      });
+      expect(saved.status, await saved.clone().text()).toBe(201);
+      owned.cassette = (await json<{ id: string }>(saved)).id;
+      const set = await a.send({
+        method: 'POST',
+        path: '/api/prompt-sets',
+        body: JSON.stringify({ name: 'terse', system: 'Be brief.', toolDescriptions: {} }),
+      });
+      expect(set.status, await set.clone().text()).toBe(201);
+      owned.promptSet = 'terse@1';
+      const lesson = LESSONS.find((l) => !l.fork)!;
+      const played = await a.send({
+        method: 'POST',
+        path: `/api/lessons/${lesson.slug}/play`,
+        body: JSON.stringify({ timeScale: 0.001 }),
+      });
+      expect(played.status, await played.clone().text()).toBe(201);
+      const { on, off } = await json<{ on: string; off: string }>(played);
+      lessonRuns = [on, off];
+      await Promise.all(lessonRuns.map((id) => getRunRegistry().whenFinished(id)));
+    }, 180_000);
+
+    /** What each route with an id takes: A's id of that kind. */
+    const idFor = (pattern: string): string | undefined =>
+      pattern.startsWith('/api/runs/:id')
+        ? owned.run
+        : pattern.startsWith('/api/sweeps/:id')
+          ? owned.sweep
+          : pattern.startsWith('/api/cassettes/:id')
+            ? owned.cassette
+            : undefined;
+    const BODIES: Record<string, unknown> = {
+      '/api/runs/:id/control': { action: 'abort' },
+      '/api/runs/:id/cassette': {},
+    };
+
+    /** Sends a route's request with `id` in its path; the stream of an SSE answer is not read. */
+    async function call(visitor: Visitor, route: (typeof ROUTES)[number], id: string) {
+      const response = await visitor.send({
+        method: route.method,
+        path: route.pattern.replace(':id', id),
+        ...(route.method === 'POST' ? { body: JSON.stringify(BODIES[route.pattern] ?? {}) } : {}),
+      });
+      const type = response.headers.get('content-type') ?? '';
+      const body = type.includes('application/json') ? await response.text() : '';
+      if (!type.includes('application/json')) await response.body?.cancel();
+      return { status: response.status, body };
+    }
+
+    it("every route that takes an id answers B a 404 on A's id, as for an id that does not exist", async () => {
+      const checked: string[] = [];
+      for (const route of ROUTES) {
+        const id = idFor(route.pattern);
+        if (id === undefined) continue;
+        const label = `${route.method} ${route.pattern}`;
+        const theirs = await call(b, route, id);
+        const missing = await call(b, route, 'no-such-id');
+        expect(theirs.status, label).toBe(404);
+        expect(theirs.body.replaceAll(id, 'ID'), label).toBe(missing.body.replaceAll('no-such-id', 'ID'));
+        const mine = await call(a, route, id);
+        expect(mine.status, `${label} for its maker`).not.toBe(404);
+        checked.push(label);
+      }
+      expect(checked.length).toBeGreaterThanOrEqual(15);
+    }, 60_000);
+
+    it('lists show each visitor only their own', async () => {
+      const theirs: Record<keyof typeof LISTS, string[]> = {
+        '/api/runs': [owned.run, ...lessonRuns],
+        '/api/sweeps': [owned.sweep],
+        '/api/cassettes': [owned.cassette],
+        '/api/prompt-sets': [owned.promptSet],
+      };
+      for (const [list, pick] of Object.entries(LISTS) as [keyof typeof LISTS, (b: unknown) => unknown[]][]) {
+        const ofA = await listIds(a, list, pick);
+        const ofB = await listIds(b, list, pick);
+        for (const id of theirs[list]) {
+          expect(ofA, `${list} of A`).toContain(id);
+          expect(ofB, `${list} of B`).not.toContain(id);
+        }
+      }
+      // The shipped cassettes are everyone's.
+      expect(await listIds(b, '/api/cassettes', LISTS['/api/cassettes'])).toContain(
+        'shipped:explain-project.sim-anthropic',
+      );
+    });
+
+    it('ids sent in a query or a body are refused too: compare, fork, replay, prompt sets', async () => {
+      const compare = (v: Visitor) =>
+        v.send({ method: 'GET', path: `/api/compare?a=${owned.run}&b=${owned.run}` });
+      expect((await compare(b)).status).toBe(404);
+      expect((await compare(a)).status).toBe(200);
+
+      const fork = { fork: { runId: owned.run, atTurn: 1 } };
+      const forkOf = (v: Visitor) =>
+        v.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(fork) });
+      const refused = await forkOf(b);
+      expect(refused.status).toBe(404);
+      expect((await json<{ error: string }>(refused)).error).toBe('No such run to fork');
+      expect((await forkOf(a)).status).toBe(201);
+
+      const replay = (cassette: string) => ({
+        config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', replay: { cassette } },
+      });
+      const replayed = await b.send({
+        method: 'POST',
+        path: '/api/runs',
+        body: JSON.stringify(replay(owned.cassette)),
+      });
+      expect(replayed.status).toBe(400);
+      expect((await json<{ details: string[] }>(replayed)).details[0]).toMatch(/no cassette/);
+      expect(
+        (await a.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(replay(owned.cassette)) }))
+          .status,
+      ).toBe(201);
+
+      const withSet = {
+        config: {
+          provider: { vendor: 'sim-anthropic' },
+          clock: 'virtual',
+          system: 'Be brief.',
+          promptSet: { name: 'terse', version: 1 },
+        },
+      };
+      const setRefused = await b.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(withSet) });
+      expect(setRefused.status).toBe(400);
+      expect((await json<{ details: string[] }>(setRefused)).details.join()).toMatch(
+        /no saved prompt set "terse"/,
+      );
+      expect(
+        (await a.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(withSet) })).status,
+      ).toBe(201);
+    }, 60_000);
+
+    it("every route is accounted for: an id route, a list, a body carrying ids, or nobody's", () => {
+      const BODY_IDS = ['GET /api/compare', 'POST /api/runs'];
+      // These make something, recorded as its maker's (seen in the lists above), or own nothing.
+      const MAKERS = [
+        'POST /api/sweeps',
+        'POST /api/cassettes',
+        'POST /api/prompt-sets',
+        'POST /api/runs/import',
+        'POST /api/lessons/:slug/play',
+      ];
+      const NOBODYS = [
+        'GET /api/scenarios',
+        'GET /api/bench-diagnostics',
+        'POST /api/bench-diagnostics',
+        'POST /api/room/join',
+      ];
+      const lists = Object.keys(LISTS).map((list) => `GET ${list}`);
+      for (const route of ROUTES) {
+        const label = `${route.method} ${route.pattern}`;
+        const kinds = [
+          idFor(route.pattern) !== undefined,
+          lists.includes(label),
+          BODY_IDS.includes(label),
+          MAKERS.includes(label),
+          NOBODYS.includes(label),
+        ].filter(Boolean).length;
+        expect(kinds, `${label}: say how room mode keeps it to its visitor`).toBe(1);
+      }
+    });
+
+    it("an imported trace is its importer's", async () => {
+      const trace = await a.send({ method: 'GET', path: `/api/runs/${owned.run}/trace` });
+      const imported = await a.send({
+        method: 'POST',
+        path: '/api/runs/import',
+        body: await trace.text(),
+        headers: { 'Content-Type': 'application/x-ndjson' },
+      });
+      expect(imported.status, await imported.clone().text()).toBe(201);
+      const { id } = await json<{ id: string }>(imported);
+      expect(await listIds(a, '/api/runs', asArray)).toContain(id);
+      expect((await b.send({ method: 'GET', path: `/api/runs/${id}` })).status).toBe(404);
+    });
+  });
+
+  describe('fair shares', () => {
+    it('a visitor past their live runs gets a 429 naming the limit, with Retry-After', async () => {
+      process.env.LOOP_LAB_ROOM_LIVE_RUNS = '2';
+      try {
+        const visitor = await join();
+        const live = [await startRun(visitor, SLOW_RUN), await startRun(visitor, SLOW_RUN)];
+        const refused = await visitor.send({
+          method: 'POST',
+          path: '/api/runs',
+          body: JSON.stringify(SLOW_RUN),
+        });
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('5');
+        const body = await json<{ error: string; limit: unknown }>(refused);
+        expect(body.limit).toEqual({
+          name: 'liveRuns',
+          variable: 'LOOP_LAB_ROOM_LIVE_RUNS',
+          value: 2,
+          retryAfterSeconds: 5,
+        });
+        expect(body.error).toMatch(/at most 2 live runs per visitor/);
+        // Another visitor is not held back by this one.
+        const other = await join();
+        const theirs = await startRun(other, VIRTUAL_RUN);
+        for (const id of live) {
+          const abort = await visitor.send({
+            method: 'POST',
+            path: `/api/runs/${id}/control`,
+            body: JSON.stringify({ action: 'abort' }),
+          });
+          expect(abort.status).toBe(202);
+        }
+        await Promise.all([...live, theirs].map((id) => getRunRegistry().whenFinished(id)));
+        // Once one has ended, the visitor may start again.
+        await getRunRegistry().whenFinished(await startRun(visitor, VIRTUAL_RUN));
+      } finally {
+        delete process.env.LOOP_LAB_ROOM_LIVE_RUNS;
+      }
+    }, 60_000);
+
+    it('a visitor past their runs a minute gets a 429 naming the limit, with Retry-After', async () => {
+      process.env.LOOP_LAB_ROOM_RUNS_PER_MIN = '3';
+      try {
+        const visitor = await join();
+        for (let i = 0; i < 3; i++) await getRunRegistry().whenFinished(await startRun(visitor));
+        const refused = await visitor.send({
+          method: 'POST',
+          path: '/api/runs',
+          body: JSON.stringify(VIRTUAL_RUN),
+        });
+        expect(refused.status).toBe(429);
+        const body = await json<{ limit: { name: string; value: number; retryAfterSeconds: number } }>(
+          refused,
+        );
+        expect(body.limit).toMatchObject({
+          name: 'runsPerMinute',
+          variable: 'LOOP_LAB_ROOM_RUNS_PER_MIN',
+          value: 3,
+        });
+        // One token comes back every 20 s: the wait is at most that.
+        expect(body.limit.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect(body.limit.retryAfterSeconds).toBeLessThanOrEqual(20);
+        expect(refused.headers.get('retry-after')).toBe(String(body.limit.retryAfterSeconds));
+        // A lesson (two runs) is refused by the same bucket.
+        const lesson = LESSONS.find((l) => !l.fork)!;
+        const played = await visitor.send({
+          method: 'POST',
+          path: `/api/lessons/${lesson.slug}/play`,
+          body: '{}',
+        });
+        expect(played.status).toBe(429);
+        await played.body?.cancel();
+      } finally {
+        delete process.env.LOOP_LAB_ROOM_RUNS_PER_MIN;
+      }
+    }, 60_000);
+
+    it('a sweep larger than a visitor may start is a 429 naming the limit', async () => {
+      process.env.LOOP_LAB_ROOM_SWEEP_RUNS = '2';
+      try {
+        const visitor = await join();
+        const grid = { configurations: [{ id: 'naive', preset: 'naive' }], seeds: { from: 1, to: 3 } };
+        const refused = await visitor.send({
+          method: 'POST',
+          path: '/api/sweeps',
+          body: JSON.stringify(grid),
+        });
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBeNull();
+        const body = await json<{ error: string; limit: unknown }>(refused);
+        expect(body.limit).toEqual({ name: 'sweepRuns', variable: 'LOOP_LAB_ROOM_SWEEP_RUNS', value: 2 });
+        expect(body.error).toMatch(/this grid makes 3/);
+        const small = { ...grid, seeds: { from: 1, to: 2 } };
+        const fine = await visitor.send({ method: 'POST', path: '/api/sweeps', body: JSON.stringify(small) });
+        expect(fine.status).toBe(201);
+        await getSweepRegistry().whenFinished((await json<{ id: string }>(fine)).id);
+      } finally {
+        delete process.env.LOOP_LAB_ROOM_SWEEP_RUNS;
+      }
+    }, 60_000);
+  });
+
+  it('outside room mode there is nothing to join', async () => {
+    delete process.env.LOOP_LAB_ROOM_CODE;
+    try {
+      const response = await dispatch({
+        method: 'POST',
+        path: '/api/room/join',
+        body: JSON.stringify({ code: CODE }),
+      });
+      expect(response.status).toBe(404);
+      expect((await json<{ error: string }>(response)).error).toMatch(/not a room/);
+      const runs = await dispatch({ method: 'GET', path: '/api/runs' });
+      expect(runs.status).toBe(200);
+      // Everything is everyone's again, as before room mode.
+      expect((await json<unknown[]>(runs)).length).toBeGreaterThanOrEqual(30);
+    } finally {
+      process.env.LOOP_LAB_ROOM_CODE = CODE;
+    }
+  });
+});
