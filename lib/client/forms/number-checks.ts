@@ -1,7 +1,5 @@
-import type { z } from 'zod';
-import { BudgetsSchema, RunConfigSchema } from '@/lib/protocol/config';
+import BOUNDS from '@/lib/protocol/fixtures/number-bounds.json';
 import { formatNumber } from '@/lib/protocol/describe-issues';
-import { RecoveryConfigSchema } from '@/lib/protocol/recovery';
 import type { PlaygroundForm } from './playground-form';
 import { RECOVERY_GROUPS, readOverride, type RecoveryField } from './recovery-fields';
 
@@ -27,19 +25,15 @@ export interface NumberProblem {
   message: string;
 }
 
-/** The bounds of a number schema, through its default/optional wrappers. */
-export function ruleOf(schema: z.ZodType, unit?: string): NumberRule {
-  let s = schema as unknown as { def: { type: string; innerType?: unknown } };
-  while (s.def.type === 'default' || s.def.type === 'optional' || s.def.type === 'nullable')
-    s = s.def.innerType as typeof s;
-  if (s.def.type !== 'number') throw new Error(`not a number schema: ${s.def.type}`);
-  const n = s as unknown as { minValue: number | null; maxValue: number | null; isInt: boolean };
-  return {
-    min: n.minValue ?? -Number.MAX_SAFE_INTEGER,
-    max: n.maxValue ?? Number.MAX_SAFE_INTEGER,
-    int: n.isInt,
-    ...(unit ? { unit } : {}),
-  };
+/**
+ * A field's rule from the run config schema's bounds by dotted path. The bounds come zod-free
+ * from lib/protocol/fixtures/number-bounds.json (written by `npm run fixtures` from the schema,
+ * held to it by the fixtures test), so the form checks as the server will without loading zod.
+ */
+export function ruleAt(path: string, unit?: string): NumberRule {
+  const bounds = (BOUNDS as Record<string, { min: number; max: number; int: boolean } | undefined>)[path];
+  if (!bounds) throw new Error(`no number field ${path} in the run config schema`);
+  return { ...bounds, ...(unit ? { unit } : {}) };
 }
 
 /** The allowed range in words: "a whole number from 0 to 50". */
@@ -64,40 +58,31 @@ export function typedNumber(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-const runShape = RunConfigSchema.shape;
-const budgetShape = BudgetsSchema.shape;
 const MS_PER_MINUTE = 60_000;
-const runMsRule = ruleOf(budgetShape.maxRunMs);
+const runMsRule = ruleAt('budgets.maxRunMs');
 
 export const RUN_RULES = {
-  seed: ruleOf(runShape.seed),
-  timeScale: ruleOf(runShape.timeScale),
-  maxOutputTokens: ruleOf(runShape.maxOutputTokens, 'tokens'),
+  seed: ruleAt('seed'),
+  timeScale: ruleAt('timeScale'),
+  maxOutputTokens: ruleAt('maxOutputTokens', 'tokens'),
 } as const;
 
 /** The budgets as the form holds them: run time in minutes, the schema's milliseconds divided out. */
 export const BUDGET_RULES: Record<keyof PlaygroundForm['budgets'], NumberRule> = {
-  maxIterations: ruleOf(budgetShape.maxIterations, 'turns'),
-  maxCostUsd: ruleOf(budgetShape.maxCostUsd, 'dollars'),
+  maxIterations: ruleAt('budgets.maxIterations', 'turns'),
+  maxCostUsd: ruleAt('budgets.maxCostUsd', 'dollars'),
   maxRunMinutes: {
     min: runMsRule.min / MS_PER_MINUTE,
     max: runMsRule.max / MS_PER_MINUTE,
     int: false,
     unit: 'minutes',
   },
-  maxAttempts: ruleOf(budgetShape.maxAttempts, 'attempts'),
+  maxAttempts: ruleAt('budgets.maxAttempts', 'attempts'),
 };
 
-/** A numeric recovery field's rule, from RecoveryConfigSchema (its `ms` fields in milliseconds). */
+/** A numeric recovery field's rule, from RecoveryConfigSchema's bounds (its `ms` fields in milliseconds). */
 export function recoveryRule(field: RecoveryField): NumberRule {
-  const shape = RecoveryConfigSchema.shape as Record<string, z.ZodType>;
-  if (field.section === 'sdk') return ruleOf(shape.sdkMaxRetries!);
-  let section = shape[field.section] as unknown as { def: { type: string; innerType?: unknown } };
-  while (section.def.type === 'default' || section.def.type === 'optional')
-    section = section.def.innerType as typeof section;
-  const fieldSchema = (section as unknown as { shape: Record<string, z.ZodType> }).shape[field.key];
-  if (!fieldSchema) throw new Error(`no schema for recovery field ${field.path}`);
-  return ruleOf(fieldSchema, field.kind === 'ms' ? 'ms' : undefined);
+  return ruleAt(`recovery.${field.path}`, field.kind === 'ms' ? 'ms' : undefined);
 }
 
 const NUMERIC_KINDS = new Set(['int', 'ms', 'ratio']);
