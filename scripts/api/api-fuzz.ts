@@ -320,12 +320,10 @@ export function fuzzRequests(knownId: string, knownSweepId?: string): fc.Arbitra
     fc
       .tuple(id, resumeValues)
       .map(([i, v]): FuzzRequest => ({ method: 'GET', path: `/api/runs/${i}/events`, headers: header(v) })),
-    fc
-      .tuple(id, resumeValues)
-      .map(([i, v]): FuzzRequest => ({
-        method: 'GET',
-        path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}`,
-      })),
+    fc.tuple(id, resumeValues).map(([i, v]): FuzzRequest => ({
+      method: 'GET',
+      path: `/api/runs/${i}/events?after=${encodeURIComponent(v)}`,
+    })),
     fc
       .tuple(
         fc.constantFrom('GET', 'POST') as fc.Arbitrary<'GET' | 'POST'>,

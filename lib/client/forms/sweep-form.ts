@@ -1,10 +1,4 @@
-import type {
-  CreateSweepRequestInput,
-  PresetId,
-  SweepMechanism,
-  SweepVendor,
-  Vendor,
-} from '@/lib/protocol';
+import type { CreateSweepRequestInput, PresetId, SweepMechanism, SweepVendor, Vendor } from '@/lib/protocol';
 import { PRESET_LABELS } from '@/lib/protocol/presets';
 import { faultPlanFor, FAULT_TOGGLES } from './fault-catalog';
 
