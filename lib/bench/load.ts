@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import type { BenchDiagnostics } from '@/lib/server/bench-diagnostics';
@@ -50,6 +51,10 @@ export interface LoadFigures {
   mainThreadCpuMs: number | undefined;
   /** The same from the POSTs to the last POST answered: the burst every answer waits behind. */
   postBurstCpuMs: number | undefined;
+  /** The main thread's CPU for the floor's burst (100 POSTs to the route that does nothing), ms. */
+  floorBurstCpuMs: number | undefined;
+  /** The machine's load average (1, 5, 15 min) before the server started: the load the bench did not make. */
+  loadBefore: number[];
   buildAgeMin: number;
   built: boolean;
 }
@@ -72,6 +77,7 @@ export async function measureLoad({
 }): Promise<LoadFigures> {
   const root = process.cwd();
   const { built, buildAgeMin } = ensureBuild(root);
+  const loadBefore = os.loadavg();
   const profile = process.env.BENCH_LOAD_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_LOAD_PROFILE)}`]
     : [];
@@ -103,9 +109,11 @@ export async function measureLoad({
       throw new Error(
         `the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`,
       );
+    const floorCpuBefore = mainThreadCpuMs(server.pid);
     const floorPostMs = await Promise.all(
       Array.from({ length: runs }, () => timedPost(`${base}/api/bench-diagnostics`, 204)),
     );
+    const floorCpuAfter = mainThreadCpuMs(server.pid);
     const plainPostMs = await plainServerBurst(runs);
     await timedPost(`${base}/api/bench-diagnostics`, 204); // the figures start after the floors' bursts
 
@@ -158,6 +166,11 @@ export async function measureLoad({
       mainThreadCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
       postBurstCpuMs:
         cpuBefore !== undefined && cpuAnswered !== undefined ? cpuAnswered - cpuBefore : undefined,
+      floorBurstCpuMs:
+        floorCpuBefore !== undefined && floorCpuAfter !== undefined
+          ? floorCpuAfter - floorCpuBefore
+          : undefined,
+      loadBefore,
       built,
       buildAgeMin,
     };
@@ -294,20 +307,36 @@ async function watch(
  */
 export const LOAD_TARGETS = { watchdogLateP99Ms: 50, loopDelayP99Ms: 50, postP95OverFloor: 1.5 } as const;
 
-/** The four figures the targets are set on, each with its target and whether it is met. */
+/**
+ * The four figures the targets are set on, each with its target, whether it is met, and the floor
+ * measured beside it in the same run (what the figure cannot go under on this machine, now).
+ */
 export function loadTargets(
   f: LoadFigures,
-): Array<{ name: string; value: string; target: string; met: boolean }> {
+): Array<{ name: string; value: string; target: string; met: boolean; floor?: string }> {
   const late = percentile(f.server.watchdogLateWallMs, 99);
+  const bare = f.server.bareTimerLateWallMs;
+  const onRunThreads = f.server.runThreadTimerLateWallMs;
   const post = percentile(f.postMs, 95);
   const floor = percentile(f.floorPostMs, 95);
   const lost = f.lost + f.gappedRuns;
+  const perPost = (cpu: number | undefined): string =>
+    cpu === undefined ? '?' : `${(cpu / f.runs).toFixed(1)} ms`;
   return [
     {
       name: 'watchdog fired after its deadline, p99',
       value: `${late.toFixed(1)} ms`,
       target: `≤ ${LOAD_TARGETS.watchdogLateP99Ms} ms`,
       met: late <= LOAD_TARGETS.watchdogLateP99Ms,
+      ...(bare.length > 0
+        ? {
+            floor:
+              `a bare 20 ms timer on an idle thread of the same process, beside the load: p99 ${percentile(bare, 99).toFixed(1)} ms, max ${Math.max(...bare).toFixed(1)} ms (${bare.length} firings)` +
+              (onRunThreads.length > 0
+                ? `; the same timer on the run threads, beside their runs: p99 ${percentile(onRunThreads, 99).toFixed(1)} ms, max ${Math.max(...onRunThreads).toFixed(1)} ms (${onRunThreads.length} firings)`
+                : ''),
+          }
+        : {}),
     },
     {
       name: 'main thread event-loop delay, p99',
@@ -320,6 +349,7 @@ export function loadTargets(
       value: `${post.toFixed(0)} ms (${(post / floor).toFixed(2)} × the floor's ${floor.toFixed(0)} ms)`,
       target: `≤ ${LOAD_TARGETS.postP95OverFloor} × the same burst to a Next route that does nothing`,
       met: post <= LOAD_TARGETS.postP95OverFloor * floor,
+      floor: `main-thread CPU a POST: ${perPost(f.postBurstCpuMs)} here (validate, store, hand to a run thread, and the run threads starting beside it), ${perPost(f.floorBurstCpuMs)} for the route that does nothing`,
     },
     {
       name: 'events lost (and runs with a gap)',
@@ -335,11 +365,15 @@ export function describeLoad(f: LoadFigures): string {
   const late = f.server.watchdogLateWallMs;
   return (
     loadTargets(f)
-      .map((t) => `${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})`)
+      .map(
+        (t) =>
+          `${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})` +
+          (t.floor && !t.met ? `\n              floor: ${t.floor}` : ''),
+      )
       .join('\n      ') +
     '\n      ' +
     `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : f.runThreads === 'default' ? 'the default configuration (LOOP_LAB_RUN_THREADS unset: two run threads)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
-    `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')}\n` +
+    `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.loadBefore.map((n) => n.toFixed(2)).join(' ')} before the server started (the machine), ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')} at the end (with the bench's own server, runs and clients)\n` +
     `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}; ` +
     `the floors under it, ${f.runs} POSTs at once from the same client: to a Next route that does nothing p50 ${ms(percentile(f.floorPostMs, 50))}, ` +
     `p95 ${ms(percentile(f.floorPostMs, 95))}; to a plain node:http server p50 ${ms(percentile(f.plainPostMs, 50))}, p95 ${ms(percentile(f.plainPostMs, 95))}\n` +

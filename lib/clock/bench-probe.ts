@@ -8,6 +8,8 @@
  */
 interface BenchProbe {
   watchdogLateWallMs: number[];
+  /** A bare 20 ms timer on each run thread, armed while the thread has runs: how late each firing was, wall ms. */
+  runThreadTimerLateWallMs: number[];
 }
 
 const globalForProbe = globalThis as typeof globalThis & { __loopLabBenchProbe?: BenchProbe };
@@ -19,7 +21,7 @@ export function benchProbe(): BenchProbe | undefined {
 
 /** Switches the probe on for this process or thread (the server does, when its environment asks). */
 export function enableBenchProbe(): BenchProbe {
-  globalForProbe.__loopLabBenchProbe ??= { watchdogLateWallMs: [] };
+  globalForProbe.__loopLabBenchProbe ??= { watchdogLateWallMs: [], runThreadTimerLateWallMs: [] };
   return globalForProbe.__loopLabBenchProbe;
 }
 

@@ -15,6 +15,22 @@ import type { FromRunThread, ToRunThread } from './messages';
 /** The load bench's opt-in figures, measured on this thread as on the main one and sent with the events. */
 const late: number[] | undefined = serverEnv().benchDiagnostics ? [] : undefined;
 const probe = late ? { watchdogFiredLate: (wallMs: number) => void late.push(wallMs) } : undefined;
+/**
+ * The floor under the watchdog's figure on this thread: a bare 20 ms timer, armed over and over
+ * while the thread has runs, and how late each firing was. Beside the same timer on an idle thread
+ * (lib/server/bench-diagnostics.ts) it tells the machine's share of a late watchdog from the runs'.
+ */
+const timerLate: number[] | undefined = late ? [] : undefined;
+if (timerLate) {
+  const arm = (): void => {
+    const due = performance.now() + 20;
+    setTimeout(() => {
+      if (runs.size > 0) timerLate.push(performance.now() - due);
+      arm();
+    }, 20).unref();
+  };
+  arm();
+}
 
 /**
  * A run thread (lib/run-threads/run-threads.ts): real-clock runs execute here, each with its
@@ -37,11 +53,13 @@ const send = (message: FromRunThread): void => port.postMessage(message);
 const flush = (): void => {
   scheduled = false;
   const lateNow = late?.splice(0);
+  const timerLateNow = timerLate?.splice(0);
   if (outbox.size === 0 && exchangeOutbox.size === 0 && !lateNow?.length) return;
   send({
     type: 'events',
     runs: [...outbox],
     ...(lateNow?.length ? { late: lateNow } : {}),
+    ...(timerLateNow?.length ? { timerLate: timerLateNow } : {}),
     ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
   });
   outbox = new Map();

@@ -1,6 +1,7 @@
 import 'server-only';
 import os from 'node:os';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { benchProbe, enableBenchProbe } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
 
@@ -14,6 +15,14 @@ export interface BenchDiagnostics {
   loopDelay: { p50: number; p99: number; max: number; samples: number };
   /** Each stream watchdog firing since the last reset: fire time minus deadline, wall ms. */
   watchdogLateWallMs: number[];
+  /**
+   * The floor under the watchdog figure: a bare 20 ms timer, over and over, on a thread of this
+   * process that does nothing else; how late each firing was since the last reset, wall ms. What
+   * the machine's scheduling alone costs a timer while the load runs beside it.
+   */
+  bareTimerLateWallMs: number[];
+  /** The same bare timer on each run thread while it has runs (lib/run-threads/run-thread-entry.ts). */
+  runThreadTimerLateWallMs: number[];
   /** CPU of the whole process since the last reset, ms (every thread). */
   cpuMs: number;
   wallMs: number;
@@ -27,7 +36,42 @@ interface State {
   since: number;
 }
 
-const globalForDiagnostics = globalThis as typeof globalThis & { __loopLabBenchDiagnostics?: State };
+const globalForDiagnostics = globalThis as typeof globalThis & {
+  __loopLabBenchDiagnostics?: State;
+  __loopLabBareTimer?: Worker;
+};
+
+/** The bare timer's thread: it fires every 20 ms, keeps each firing's lateness, and answers 'read' and 'reset'. */
+const BARE_TIMER = `
+const { parentPort } = require('node:worker_threads');
+const late = [];
+const arm = () => {
+  const due = performance.now() + 20;
+  setTimeout(() => { late.push(performance.now() - due); arm(); }, 20);
+};
+arm();
+parentPort.on('message', (m) => {
+  if (m === 'reset') late.length = 0;
+  else parentPort.postMessage(late.slice());
+});
+`;
+
+function bareTimer(): Worker {
+  if (!globalForDiagnostics.__loopLabBareTimer) {
+    const worker = new Worker(BARE_TIMER, { eval: true });
+    worker.unref();
+    globalForDiagnostics.__loopLabBareTimer = worker;
+  }
+  return globalForDiagnostics.__loopLabBareTimer;
+}
+
+function readBareTimer(): Promise<number[]> {
+  const worker = bareTimer();
+  return new Promise((resolve) => {
+    worker.once('message', (late: number[]) => resolve(late));
+    worker.postMessage('read');
+  });
+}
 
 export function benchDiagnosticsEnabled(): boolean {
   if (!serverEnv().benchDiagnostics) return false;
@@ -46,10 +90,14 @@ export function resetBenchDiagnostics(): void {
     since: performance.now(),
   };
   const probe = benchProbe();
-  if (probe) probe.watchdogLateWallMs.length = 0;
+  if (probe) {
+    probe.watchdogLateWallMs.length = 0;
+    probe.runThreadTimerLateWallMs.length = 0;
+  }
+  bareTimer().postMessage('reset');
 }
 
-export function readBenchDiagnostics(): BenchDiagnostics {
+export async function readBenchDiagnostics(): Promise<BenchDiagnostics> {
   if (!globalForDiagnostics.__loopLabBenchDiagnostics) resetBenchDiagnostics();
   const { histogram, cpu, since } = globalForDiagnostics.__loopLabBenchDiagnostics!;
   const used = process.cpuUsage(cpu);
@@ -62,6 +110,8 @@ export function readBenchDiagnostics(): BenchDiagnostics {
       samples: histogram.count,
     },
     watchdogLateWallMs: [...(benchProbe()?.watchdogLateWallMs ?? [])],
+    bareTimerLateWallMs: await readBareTimer(),
+    runThreadTimerLateWallMs: [...(benchProbe()?.runThreadTimerLateWallMs ?? [])],
     cpuMs: (used.user + used.system) / 1000,
     wallMs: performance.now() - since,
     rssMb: process.memoryUsage.rss() / 2 ** 20,

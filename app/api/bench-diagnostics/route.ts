@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(request: Request): Promise<Response> {
   if (!allowed(request)) return notFound();
-  return Response.json(readBenchDiagnostics(), { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(await readBenchDiagnostics(), { headers: { 'Cache-Control': 'no-store' } });
 }
 
 export async function POST(request: Request): Promise<Response> {
