@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { PresetId, RecoveryOverrides } from '@/lib/protocol';
 import { resolveRecovery } from '@/lib/protocol/presets';
-import { presetPolicy } from '@/lib/protocol/retry-rules';
+import { presetPolicy } from '@/lib/protocol/preset-policies';
 import { INPUT } from './field';
 
 /**

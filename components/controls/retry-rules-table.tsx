@@ -1,5 +1,6 @@
 import type { RecoveryConfig } from '@/lib/protocol/recovery';
-import { retryRulesTable, type RetryRuleVerdict } from '@/lib/protocol/retry-rules';
+import type { RetryRuleVerdict } from '@/lib/protocol/retry-rules';
+import { retryRulesTable } from '@/lib/protocol/retry-rules-table';
 
 /**
  * A configuration's retry rules as a table: each kind of error, and whether the conversation's

@@ -21,6 +21,8 @@ export * from './run-totals';
 export * from './terminate-event';
 export * from './category-label';
 export * from './retry-rules';
+export * from './preset-policies';
+export * from './retry-rules-table';
 export * from './retry-policy';
 export * from './event-builders';
 export * from './format-duration';

@@ -23,8 +23,8 @@ export const RetryConfigSchema = z.object({
   /** Longest server-requested wait that is honoured as asked. */
   retryAfterCapMs: z.number().int().min(0).max(86_400_000),
   /**
-   * Which failures the ladder retries (lib/protocol/retry-rules.ts decides, and builds each
-   * preset's table from the same functions): `exclusion` = CodeSmith's rule: every failure but
+   * Which failures the ladder retries (lib/protocol/retry-rules.ts decides, and each preset's
+   * table is built from the same functions): `exclusion` = CodeSmith's rule: every failure but
    * authentication, permission and context overflow (its own channel), a bad request and a spent
    * quota included; `transient` = everything the project's classifier calls retryable (a bad
    * request, a spent quota or billing limit also end the call at once); `rate_limit_overloaded` =
@@ -256,7 +256,7 @@ export const RecoveryConfigSchema = z.object({
    * The retry policy as data (lib/protocol/retry-policy.ts): when set, the retry accounts, the
    * fallback chain and the context-window fallback read it instead of the retry, background and
    * fallback fields above. Absent (every preset, and every config stored before policies): the
-   * policy those fields describe (policyOf in lib/protocol/retry-rules.ts).
+   * policy those fields describe (policyOf in lib/protocol/preset-policies.ts).
    */
   policy: RetryPolicySchema.optional(),
 });

@@ -6,8 +6,9 @@ import { ErrorCategorySchema } from './event-families/model-call-events';
  * call retries it, within what budget and with what backoff, and whether the server's
  * Retry-After is honoured; a fallback chain of models with per-model cooldowns; and an optional
  * larger-window model to move to on a context overflow. lib/protocol/retry-rules.ts decides
- * with it (the engine's retry accounts read nothing else) and builds the retry table shown in
- * the UI from it. A configuration without one runs its preset's (policyOf in retry-rules.ts).
+ * with it (the engine's retry accounts read nothing else) and lib/protocol/retry-rules-table.ts
+ * builds the retry table shown in the UI from it. A configuration without one runs its preset's
+ * (policyOf in preset-policies.ts).
  *
  * Every time in it is on the run's clock: a cooldown of 60 s is 60 s of run time, so a run is
  * the same from its config and seed at any load.

@@ -1,18 +1,14 @@
 import type { Emit, ProviderBinding } from '@/lib/engine';
-import { classifyError } from '@/lib/engine/recovery';
 import {
   MAX_SCHEDULED_SWAPS,
-  takeoverRuleOn,
   type EventOf,
   type RunConfig,
   type ScheduledSwap,
   type TakeoverHandling,
 } from '@/lib/protocol';
-import type { ProviderAdapter, StreamPart } from '@/lib/providers';
 import { ProviderConfigError } from '@/lib/providers';
-import { probeSimRequest } from '@/lib/sim';
-import { heldReference, type RenderReport } from '@/lib/trajectory';
 import type { BoundVendor, VendorTarget } from './bind-vendor';
+import { recordingBinding, type LastSent, type TakeoverToReport } from './recording-binding';
 import { sentBody } from './sent-body';
 import { checkVendorTarget } from './validate-config';
 
@@ -40,13 +36,6 @@ export interface SwapController {
   ): ProviderBinding | undefined;
 }
 
-/** The last foreground request body an adapter sent, kept by reference until the next swap reads it. */
-interface LastSent {
-  bound: BoundVendor;
-  model: string;
-  body: unknown;
-}
-
 /**
  * Moves a run between vendors and models at request boundaries. Each swap is
  * a `swap` event carrying the last request body sent on the vendor left behind; the first
@@ -56,6 +45,10 @@ interface LastSent {
  * made by hand says how it is recorded into the run's config (`recorded_as`), so a re-run makes
  * it again. A swap that cannot be made here (no key, a model the vendor does not serve) is a
  * warning in the log and the run stays where it was.
+ *
+ * The pieces: the state and the swap decisions here; each binding's adapter, which keeps the last
+ * body sent and reports a takeover's first request, in lib/runtime/recording-binding.ts; the
+ * takeover report and outcome in lib/runtime/takeover-report.ts.
  */
 export function createSwapController(options: {
   config: RunConfig;
@@ -76,192 +69,17 @@ export function createSwapController(options: {
   let recorded = 0;
 
   /** Every binding's adapter: keeps the last foreground body; on a swap's binding, reports its first request. */
-  const recording = (
-    bound: BoundVendor,
-    report?: { iteration: number; handling: TakeoverHandling; from: { vendor: string; model: string } },
-  ): BoundVendor => {
-    const inner = bound.provider;
-    let pending = report;
-    const provider: ProviderAdapter = {
-      vendor: inner.vendor,
-      dialect: inner.dialect,
-      ...(inner.endpoint !== undefined ? { endpoint: inner.endpoint } : {}),
-      stream(request, streamOptions) {
-        const reporting = pending;
-        let rendered: RenderReport | undefined;
-        // The request that carried the takeover report: its answer is the takeover's outcome.
-        let reported = false;
-        let began = false;
-        let finished = false;
-        const streamed = inner.stream(request, {
-          ...streamOptions,
-          ...(reporting
-            ? {
-                onRenderReport: (renderReport: RenderReport) => {
-                  streamOptions.onRenderReport?.(renderReport);
-                  rendered = renderReport;
-                },
-                onPart: (part: StreamPart) => {
-                  if (part.type === 'connected' || part.type === 'response-start') began = true;
-                  if (part.type === 'finish') finished = true;
-                  streamOptions.onPart(part);
-                },
-              }
-            : {}),
-          onRequestBody: (body) => {
-            streamOptions.onRequestBody?.(body);
-            if (!options.inBackground()) lastSent = { bound: withProvider, model: request.model, body };
-            if (!reporting || !rendered || pending !== reporting) return;
-            pending = undefined;
-            reported = true;
-            emitReport({ bound: withProvider, report: rendered, request, body, ...reporting });
-          },
-        });
-        if (!reporting) return streamed;
-        const answered = (error: unknown) => {
-          if (!reported) return;
-          emitOutcome({
-            bound: withProvider,
-            model: request.model,
-            iteration: reporting.iteration,
-            handling: reporting.handling,
-            began,
-            finished,
-            error,
-          });
-        };
-        return streamed.then(
-          () =>
-            answered(
-              finished ? undefined : new Error('the stream ended before the vendor finished the response'),
-            ),
-          (error: unknown) => {
-            answered(error ?? new Error('the request failed'));
-            throw error;
-          },
-        );
-      },
-    };
-    const withProvider = { ...bound, provider };
-    return withProvider;
-  };
+  const recording = (bound: BoundVendor, report?: TakeoverToReport): BoundVendor =>
+    recordingBinding({
+      bound,
+      ...(report ? { report } : {}),
+      emit,
+      inBackground: options.inBackground,
+      onSent: (sent) => (lastSent = sent),
+    });
   let current = recording(options.initial);
   const pending: PendingSwap[] = [];
   let inherited = options.inherited;
-
-  const emitReport = (input: {
-    bound: BoundVendor;
-    report: RenderReport;
-    request: Parameters<ProviderAdapter['stream']>[0];
-    body: unknown;
-    iteration: number;
-    handling: TakeoverHandling;
-    from: { vendor: string; model: string };
-  }): void => {
-    const { bound, request, iteration, handling } = input;
-    // What the vendor left behind held by reference (a stored response) goes again by value:
-    // a reference means nothing to another vendor or model. Naively, only what it did not
-    // hold would be sent, as the code written for it sends.
-    const held = heldReference({ messages: request.messages, from: input.from });
-    // With the `handles` safeguard off, a Responses target was sent the reference itself (its render report says so).
-    const referenceSent =
-      held !== undefined && bound.dialect.wire === 'responses' && !takeoverRuleOn(handling, 'handles');
-    const report: RenderReport =
-      held && !referenceSent
-        ? {
-            ...input.report,
-            converted: [
-              `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
-              ...input.report.converted,
-            ],
-          }
-        : input.report;
-    // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
-    // Naively the reference is kept where the dialect has a place for it, and elsewhere only the
-    // messages after it are sent: each is what code written for the first vendor would send.
-    // A naive takeover sent the naive rendering itself: its real answer is the takeover's outcome, not a counterfactual.
-    const naive = { ...handling, naive: true };
-    const naiveRendering = handling.naive
-      ? undefined
-      : !held
-        ? bound.dialect.render({ request, vendor: bound.vendor, handling: naive })
-        : bound.dialect.wire === 'responses'
-          ? bound.dialect.render({
-              request,
-              vendor: bound.vendor,
-              handling: naive,
-              held: { responseId: held.responseId, messages: held.messages },
-            })
-          : bound.dialect.render({
-              request: { ...request, messages: request.messages.slice(held.messages) },
-              vendor: bound.vendor,
-              handling: naive,
-            });
-    const verdict = naiveRendering && probeSimRequest({ vendor: bound.vendor, body: naiveRendering.params });
-    const at = { vendor: bound.vendor, model: request.model, url: bound.provider.endpoint };
-    emit({
-      event: 'takeover_report',
-      iteration,
-      vendor: bound.vendor,
-      model: request.model,
-      dialect: bound.dialect.id,
-      converted: report.converted,
-      dropped: report.dropped,
-      as_is: report.asIs,
-      handling,
-      ...(verdict
-        ? {
-            naive: verdict.accepted
-              ? { accepted: true }
-              : {
-                  accepted: false,
-                  status: verdict.status,
-                  type: verdict.type,
-                  message: verdict.message,
-                  body: verdict.body,
-                },
-          }
-        : {}),
-      sent: sentBody({ ...at, body: input.body }),
-      ...(naiveRendering ? { naive_body: sentBody({ ...at, body: naiveRendering.params }) } : {}),
-    });
-  };
-
-  /**
-   * What the new vendor answered the takeover's first request: accepted (answered to its stop
-   * reason), refused (an error status before any response began) or failed (broke off, or no
-   * answer), the error as the run's one classifier reads it.
-   */
-  const emitOutcome = (input: {
-    bound: BoundVendor;
-    model: string;
-    iteration: number;
-    handling: TakeoverHandling;
-    began: boolean;
-    finished: boolean;
-    error: unknown;
-  }): void => {
-    const at = {
-      event: 'takeover_outcome',
-      iteration: input.iteration,
-      vendor: input.bound.vendor,
-      model: input.model,
-      handling: input.handling,
-    } as const;
-    if (input.error === undefined) {
-      emit({ ...at, outcome: 'accepted' });
-      return;
-    }
-    const verdict = classifyError(input.error);
-    emit({
-      ...at,
-      outcome: verdict.status !== undefined && !input.began ? 'refused' : 'failed',
-      ...(verdict.status !== undefined ? { status: verdict.status } : {}),
-      ...(verdict.vendorType !== undefined ? { vendor_type: verdict.vendorType } : {}),
-      message: verdict.message,
-      category: verdict.category,
-    });
-  };
 
   /** The last body sent on the vendor being left, for the swap event (once: the next swap has its own). */
   const takeSentBefore = (): Pick<EventOf<'swap'>, 'sent_before'> => {
@@ -282,41 +100,8 @@ export function createSwapController(options: {
     const { target } = swap;
     const handling = target.takeover ?? options.handling;
     const label = `${target.vendor}${target.model ? `/${target.model}` : ''}`;
-    const problems = checkVendorTarget({ target, clock: config.clock });
-    if (problems.length > 0) {
-      emit({
-        event: 'log',
-        iteration,
-        level: 'warn',
-        about: 'swap',
-        message: `swap to ${label} not made: ${problems.join('; ')}`,
-      });
-      return false;
-    }
-    let bound: BoundVendor;
-    try {
-      bound = options.bind(target);
-    } catch (error) {
-      if (!(error instanceof ProviderConfigError)) throw error;
-      emit({
-        event: 'log',
-        iteration,
-        level: 'warn',
-        about: 'swap',
-        message: `swap to ${label} not made: ${error.message}`,
-      });
-      return false;
-    }
-    if (bound.vendor === current.vendor && bound.model === current.model) {
-      emit({
-        event: 'log',
-        iteration,
-        level: 'info',
-        about: 'swap',
-        message: `swap to ${label} skipped: the run is already on it`,
-      });
-      return false;
-    }
+    const bound = bindSwapTarget({ target, label, iteration, current, bind: options.bind, config, emit });
+    if (!bound) return false;
     emit({
       event: 'swap',
       iteration,
@@ -362,20 +147,7 @@ export function createSwapController(options: {
         const from = inherited;
         inherited = undefined;
         if (from.vendor !== current.vendor || from.model !== current.model) {
-          emit({
-            event: 'swap',
-            iteration,
-            from_vendor: from.vendor,
-            from_model: from.model,
-            to_vendor: current.vendor,
-            to_model: current.model,
-            dialect: current.dialect.id,
-            cause: 'fork',
-            reason: from.reason,
-            handling: options.handling,
-            ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
-            cache_note: cacheNote(current.model),
-          });
+          emitForkSwap(emit, { from, current, iteration, handling: options.handling });
           current = recording(current, { iteration, handling: options.handling, from });
           swapped = true;
         }
@@ -391,6 +163,86 @@ export function createSwapController(options: {
       return swapped ? current : undefined;
     },
   };
+}
+
+/**
+ * Whether a swap can be made: the target checked and bound, or a log event saying why not — a
+ * warning when it cannot be made here (no key, a model the vendor does not serve), a note when
+ * the run is already on it.
+ */
+function bindSwapTarget(input: {
+  target: VendorTarget;
+  label: string;
+  iteration: number;
+  current: BoundVendor;
+  bind: (target: VendorTarget) => BoundVendor;
+  config: RunConfig;
+  emit: Emit;
+}): BoundVendor | undefined {
+  const { target, label, iteration, current, config, emit } = input;
+  const problems = checkVendorTarget({ target, clock: config.clock });
+  if (problems.length > 0) {
+    emit({
+      event: 'log',
+      iteration,
+      level: 'warn',
+      about: 'swap',
+      message: `swap to ${label} not made: ${problems.join('; ')}`,
+    });
+    return undefined;
+  }
+  let bound: BoundVendor;
+  try {
+    bound = input.bind(target);
+  } catch (error) {
+    if (!(error instanceof ProviderConfigError)) throw error;
+    emit({
+      event: 'log',
+      iteration,
+      level: 'warn',
+      about: 'swap',
+      message: `swap to ${label} not made: ${error.message}`,
+    });
+    return undefined;
+  }
+  if (bound.vendor === current.vendor && bound.model === current.model) {
+    emit({
+      event: 'log',
+      iteration,
+      level: 'info',
+      about: 'swap',
+      message: `swap to ${label} skipped: the run is already on it`,
+    });
+    return undefined;
+  }
+  return bound;
+}
+
+/** A fork's first request on a vendor or model other than its parent's at the copied turn: a swap of cause `fork`. */
+function emitForkSwap(
+  emit: Emit,
+  input: {
+    from: { vendor: string; model: string; reason: string };
+    current: BoundVendor;
+    iteration: number;
+    handling: TakeoverHandling;
+  },
+): void {
+  const { from, current, iteration, handling } = input;
+  emit({
+    event: 'swap',
+    iteration,
+    from_vendor: from.vendor,
+    from_model: from.model,
+    to_vendor: current.vendor,
+    to_model: current.model,
+    dialect: current.dialect.id,
+    cause: 'fork',
+    reason: from.reason,
+    handling,
+    ...(current.contextWindow !== undefined ? { context_window: current.contextWindow } : {}),
+    cache_note: cacheNote(current.model),
+  });
 }
 
 /**

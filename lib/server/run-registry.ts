@@ -107,6 +107,48 @@ function armIdleTimer(run: LiveRun, unwatchedMs: number): void {
 }
 
 /**
+ * Hands a live run to the launch. The launch owns the log to its end: its run log writes the
+ * terminate, even for a run that could not start. A launch that breaks that contract (it throws,
+ * or ends with the log open) is dropped here, its log left open for the store to close as
+ * interrupted; nothing here writes an event of its own.
+ */
+function launchLive(input: {
+  run: LiveRun;
+  launch: (options: LaunchOptions) => RunHandle;
+  options: LaunchOptions;
+  /** Is the run still live here (not yet finished)? */
+  isLive: () => boolean;
+  /** Writes what is pending and lets the run go. */
+  finish: () => void;
+}): void {
+  const { run, finish } = input;
+  try {
+    run.handle = input.launch(input.options);
+  } catch (error) {
+    finish();
+    throw error;
+  }
+  run.redactText = run.handle.redactText;
+  void run.handle.done.then(() => {
+    if (!input.isLive()) return;
+    console.error(
+      `[loop-lab] run ${run.id}: the launch ended without a terminate event; its log is left open`,
+    );
+    finish();
+  });
+}
+
+/**
+ * A run that is not live here, as the store holds it: a 404 when it holds none. A run the store
+ * still marks running but not live here was cut off by a server restart: it is closed as
+ * interrupted now, before it is read.
+ */
+function settleStoredRun(store: RunStore, runId: string, isLive: boolean): void {
+  if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
+  if (!isLive) store.closeInterruptedRuns({ runId });
+}
+
+/**
  * Runs execute here, not inside an HTTP response: events go to the store and then to whoever
  * subscribes — an event is sent only once the store holds it, so a crash loses nothing a client
  * saw and a restart's terminate never takes a seq a client already has. A reconnect replays
@@ -145,11 +187,6 @@ export function createRunRegistry({
     else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
 
-  /** A run marked running in the store but not live here was cut off by a server restart. */
-  const closeOrphan = (runId: string): void => {
-    if (!live.has(runId)) store.closeInterruptedRuns({ runId });
-  };
-
   return {
     startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
@@ -163,11 +200,10 @@ export function createRunRegistry({
       const run = newLiveRun(id, (text) => redactor.text(text));
       live.set(id, run);
       armIdleTimer(run, unwatchedMs);
-      // The launch owns the log to its end: its run log writes the terminate, even for a run that
-      // could not start. A launch that breaks that contract is dropped here, its log left open for
-      // the store to close as interrupted; nothing here writes an event of its own.
-      try {
-        run.handle = launch({
+      launchLive({
+        run,
+        launch,
+        options: {
           runId: id,
           config,
           ...(apiKey ? { apiKey } : {}),
@@ -175,18 +211,9 @@ export function createRunRegistry({
           ...(cassette ? { cassette } : {}),
           ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
           onEvent: (event, totals) => accept(run, event, totals),
-        });
-      } catch (error) {
-        finish(run);
-        throw error;
-      }
-      run.redactText = run.handle.redactText;
-      void run.handle.done.then(() => {
-        if (!live.has(id)) return;
-        console.error(
-          `[loop-lab] run ${id}: the launch ended without a terminate event; its log is left open`,
-        );
-        finish(run);
+        },
+        isLive: () => live.has(id),
+        finish: () => finish(run),
       });
       return { id };
     },
@@ -194,8 +221,7 @@ export function createRunRegistry({
     subscribe({ runId, afterSeq = -1, listener }) {
       const run = live.get(runId);
       if (!run) {
-        if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
-        closeOrphan(runId);
+        settleStoredRun(store, runId, live.has(runId));
         replayFinished(store, runId, afterSeq, listener);
         return () => {};
       }
@@ -220,9 +246,7 @@ export function createRunRegistry({
         run.handle.control(message);
         return;
       }
-      const record = store.getRun(runId);
-      if (!record) throw new HttpError(404, `No run with id "${runId}"`);
-      closeOrphan(runId);
+      settleStoredRun(store, runId, live.has(runId));
       const reason = store.getRun(runId)?.summary.reason ?? 'unknown';
       throw new HttpError(409, `Run "${runId}" has already finished (${reason}); start a new run instead`);
     },
