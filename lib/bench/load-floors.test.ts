@@ -28,6 +28,7 @@ function figures(over: Partial<LoadFigures> = {}, server: Partial<LoadFigures['s
       watchdogLateWallMs: Array.from({ length: 200 }, () => 5),
       bareTimerLateWallMs: Array.from({ length: 1000 }, () => 2),
       runThreadTimerLateWallMs: Array.from({ length: 1000 }, () => 3),
+      watchdogDueAtMs: Array.from({ length: 200 }, (_, i) => 1000 * i),
       cpuMs: 10_000,
       wallMs: 30_000,
       rssMb: 400,
@@ -46,12 +47,15 @@ describe('the load bench: a missed figure shows the floor measured beside it', (
         watchdogLateWallMs: Array.from({ length: 200 }, (_, i) => (i < 190 ? 5 : 120)),
         bareTimerLateWallMs: Array.from({ length: 1000 }, (_, i) => (i < 980 ? 2 : 55)),
         runThreadTimerLateWallMs: Array.from({ length: 1000 }, (_, i) => (i < 980 ? 3 : 90)),
+        // 30 deadlines 1 ms apart, the rest a second apart
+        watchdogDueAtMs: Array.from({ length: 200 }, (_, i) => (i < 30 ? i : 1000 * i)),
       },
     );
     const watchdog = loadTargets(f)[0]!;
     expect(watchdog.met).toBe(false);
     expect(watchdog.floor).toContain('on an idle thread of the same process, beside the load: p99 55.0 ms');
     expect(watchdog.floor).toContain('on the run threads, beside their runs: p99 90.0 ms');
+    expect(watchdog.floor).toContain('at most 30 watchdogs fell due within 50 ms of each other');
     expect(describeLoad(f)).toContain('floor: a bare 20 ms timer');
   });
 

@@ -334,7 +334,8 @@ export function loadTargets(
               `a bare 20 ms timer on an idle thread of the same process, beside the load: p99 ${percentile(bare, 99).toFixed(1)} ms, max ${Math.max(...bare).toFixed(1)} ms (${bare.length} firings)` +
               (onRunThreads.length > 0
                 ? `; the same timer on the run threads, beside their runs: p99 ${percentile(onRunThreads, 99).toFixed(1)} ms, max ${Math.max(...onRunThreads).toFixed(1)} ms (${onRunThreads.length} firings)`
-                : ''),
+                : '') +
+              `; at most ${mostWithin(f.server.watchdogDueAtMs, 50)} watchdogs fell due within 50 ms of each other (every run is the same lesson side on the same seed, so their stalls come together, and on its thread each firing waits for the recoveries of those before it)`,
           }
         : {}),
     },
@@ -358,6 +359,17 @@ export function loadTargets(
       met: lost === 0,
     },
   ];
+}
+
+/** The most values within any window of `windowMs` (values in ms). */
+export function mostWithin(values: readonly number[], windowMs: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; end < sorted.length; end += 1) {
+    while (sorted[end]! - sorted[start]! > windowMs) start += 1;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
 }
 
 export function describeLoad(f: LoadFigures): string {

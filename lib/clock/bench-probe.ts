@@ -8,6 +8,8 @@
  */
 interface BenchProbe {
   watchdogLateWallMs: number[];
+  /** Each of those firings' deadline, as epoch ms (performance.timeOrigin + now − lateness): deadlines that fall due together. */
+  watchdogDueAtMs: number[];
   /** A bare 20 ms timer on each run thread, armed while the thread has runs: how late each firing was, wall ms. */
   runThreadTimerLateWallMs: number[];
 }
@@ -21,11 +23,25 @@ export function benchProbe(): BenchProbe | undefined {
 
 /** Switches the probe on for this process or thread (the server does, when its environment asks). */
 export function enableBenchProbe(): BenchProbe {
-  globalForProbe.__loopLabBenchProbe ??= { watchdogLateWallMs: [], runThreadTimerLateWallMs: [] };
+  globalForProbe.__loopLabBenchProbe ??= {
+    watchdogLateWallMs: [],
+    watchdogDueAtMs: [],
+    runThreadTimerLateWallMs: [],
+  };
   return globalForProbe.__loopLabBenchProbe;
 }
 
 /** The probe as a run's engine takes it (EngineDeps.probe): each watchdog's lateness goes on the list. */
 export function watchdogProbe(probe: BenchProbe): { watchdogFiredLate(wallMs: number): void } {
-  return { watchdogFiredLate: (wallMs) => probe.watchdogLateWallMs.push(wallMs) };
+  return {
+    watchdogFiredLate: (wallMs) => {
+      probe.watchdogLateWallMs.push(wallMs);
+      probe.watchdogDueAtMs.push(dueAt(wallMs));
+    },
+  };
+}
+
+/** When a watchdog that fired `lateMs` late now was due, as epoch ms (comparable across threads). */
+export function dueAt(lateMs: number): number {
+  return performance.timeOrigin + performance.now() - lateMs;
 }

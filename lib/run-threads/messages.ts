@@ -27,6 +27,8 @@ export type FromRunThread =
       /** Each run's events, with the run's totals after each as its run log folded them. */
       runs: Array<[runId: string, [events: RunEvent[], totals: Readonly<RunTotals>[]]]>;
       late?: number[];
+      /** Each of those firings' deadline, epoch ms. */
+      due?: number[];
       /** When the bench asked: how late a bare 20 ms timer on this thread fired meanwhile, wall ms. */
       timerLate?: number[];
       exchanges?: Array<[runId: string, exchanges: CassetteExchange[]]>;

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { dueAt } from '@/lib/clock/bench-probe';
 import { serverEnv } from '@/lib/config/server-env';
 import {
   NO_TOTALS,
@@ -14,7 +15,15 @@ import type { FromRunThread, ToRunThread } from './messages';
 
 /** The load bench's opt-in figures, measured on this thread as on the main one and sent with the events. */
 const late: number[] | undefined = serverEnv().benchDiagnostics ? [] : undefined;
-const probe = late ? { watchdogFiredLate: (wallMs: number) => void late.push(wallMs) } : undefined;
+const due: number[] = [];
+const probe = late
+  ? {
+      watchdogFiredLate: (wallMs: number) => {
+        late.push(wallMs);
+        due.push(dueAt(wallMs));
+      },
+    }
+  : undefined;
 /**
  * The floor under the watchdog's figure on this thread: a bare 20 ms timer, armed over and over
  * while the thread has runs, and how late each firing was. Beside the same timer on an idle thread
@@ -58,7 +67,7 @@ const flush = (): void => {
   send({
     type: 'events',
     runs: [...outbox],
-    ...(lateNow?.length ? { late: lateNow } : {}),
+    ...(lateNow?.length ? { late: lateNow, due: due.splice(0) } : {}),
     ...(timerLateNow?.length ? { timerLate: timerLateNow } : {}),
     ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
   });

@@ -102,6 +102,7 @@ export function createRunThreads({
       return;
     }
     if (message.late) benchProbe()?.watchdogLateWallMs.push(...message.late);
+    if (message.due) benchProbe()?.watchdogDueAtMs.push(...message.due);
     if (message.timerLate) benchProbe()?.runThreadTimerLateWallMs.push(...message.timerLate);
     for (const [runId, exchanges] of message.exchanges ?? []) {
       const keep = thread.runs.get(runId)?.onExchange;

@@ -21,6 +21,8 @@ export interface BenchDiagnostics {
    * the machine's scheduling alone costs a timer while the load runs beside it.
    */
   bareTimerLateWallMs: number[];
+  /** Each watchdog firing's deadline, epoch ms: how many fell due together. */
+  watchdogDueAtMs: number[];
   /** The same bare timer on each run thread while it has runs (lib/run-threads/run-thread-entry.ts). */
   runThreadTimerLateWallMs: number[];
   /** CPU of the whole process since the last reset, ms (every thread). */
@@ -92,6 +94,7 @@ export function resetBenchDiagnostics(): void {
   const probe = benchProbe();
   if (probe) {
     probe.watchdogLateWallMs.length = 0;
+    probe.watchdogDueAtMs.length = 0;
     probe.runThreadTimerLateWallMs.length = 0;
   }
   bareTimer().postMessage('reset');
@@ -112,6 +115,7 @@ export async function readBenchDiagnostics(): Promise<BenchDiagnostics> {
     watchdogLateWallMs: [...(benchProbe()?.watchdogLateWallMs ?? [])],
     bareTimerLateWallMs: await readBareTimer(),
     runThreadTimerLateWallMs: [...(benchProbe()?.runThreadTimerLateWallMs ?? [])],
+    watchdogDueAtMs: [...(benchProbe()?.watchdogDueAtMs ?? [])],
     cpuMs: (used.user + used.system) / 1000,
     wallMs: performance.now() - since,
     rssMb: process.memoryUsage.rss() / 2 ** 20,
