@@ -168,21 +168,26 @@ function restrict(patterns) {
 
 /**
  * A mechanism module is one folder under lib/mechanisms/ spanning the layers: each file sits at
- * the rank of the room that reads it (lib/mechanisms/modules/ lists them, one file per layer).
- * defaults.ts and protocol.ts are read by lib/protocol, about.ts by everything above, lesson.ts
- * by lib/lessons, view.ts by lib/run-view, engine.ts by lib/engine.
+ * the rank of the room that reads it (lib/mechanisms/modules/ lists them, one file per rank).
+ * defaults.ts, about.ts and protocol.ts are read by lib/protocol (about.ts and defaults.ts
+ * zod-free, for the browser's first load), lesson.ts by lib/lessons, view.ts by lib/run-view,
+ * engine.ts by lib/engine. lib/mechanisms/module.ts, the types and helpers every about.ts uses,
+ * sits at lib/protocol's rank with them.
  */
-const MECHANISMS_BUT_LOWEST = '^@/lib/mechanisms(?!/(modules|[a-z-]+)/(defaults|protocol)$)(/.*)?$';
+const MECHANISMS_BUT_LOWEST = '^@/lib/mechanisms(?!/module$|/[a-z-]+/(defaults|about|protocol)$)(/.*)?$';
 const LOWEST_ONLY =
-  "below lib/mechanisms, only the modules' lowest files are read (lib/mechanisms/modules/defaults, protocol and each folder's defaults and protocol).";
-const MODULE_FILE_RANK = { defaults: 0, protocol: 0, lesson: 1, view: 1.5, engine: 5 };
+  "below lib/mechanisms, only the modules' lowest files are read (lib/mechanisms/module, lib/mechanisms/modules/about, protocol and each folder's defaults, about and protocol).";
+const MODULE_FILE_RANK = { defaults: 0, about: 0, protocol: 0, lesson: 1, view: 1.5, engine: 5 };
 const MODULE_FILE_ROOM = {
   defaults: 'protocol',
+  about: 'protocol',
   protocol: 'protocol',
   lesson: 'lessons',
   view: 'run-view',
   engine: 'engine',
 };
+/** Files of lib/mechanisms outside the module folders held at a module file's rank. */
+const MODULE_FILE_EXTRA = { about: ['lib/mechanisms/module.ts'] };
 
 function moduleFileRules() {
   return Object.entries(MODULE_FILE_RANK).map(([file, rank]) => {
@@ -199,10 +204,14 @@ function moduleFileRules() {
         message: `lib/mechanisms/*/${file}.ts is read by lib/${room} (rank ${rank}): it imports only what that room may.`,
       },
     ];
-    // A protocol-rank file reads nothing of lib/mechanisms but the lowest lists and its own folder's defaults.
+    // A protocol-rank file reads nothing of lib/mechanisms but lib/mechanisms/module and the modules' lowest files.
     if (rank < LAYER_RANK.mechanisms) patterns.push({ regex: MECHANISMS_BUT_LOWEST, message: LOWEST_ONLY });
     patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
-    return { files: [`lib/mechanisms/*/${file}.ts`], ignores: tests, rules: restrict(patterns) };
+    return {
+      files: [`lib/mechanisms/*/${file}.ts`, ...(MODULE_FILE_EXTRA[file] ?? [])],
+      ignores: tests,
+      rules: restrict(patterns),
+    };
   });
 }
 
@@ -217,7 +226,7 @@ function layerRules() {
     ];
     if (room !== 'client')
       patterns.push({ group: framework, message: 'lib/ below the client layer is framework-free.' });
-    // The rooms below the mechanisms read the modules' lowest lists (lib/mechanisms/modules/defaults, protocol).
+    // The rooms below the mechanisms read the modules' lowest lists (lib/mechanisms/modules/about, protocol).
     const belowModules = rank < LAYER_RANK.mechanisms;
     if (above.length > 0)
       patterns.push({

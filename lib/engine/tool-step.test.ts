@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '@/lib/clock';
 import type { RecoveryConfig, RunEvent, ToolCallPart } from '@/lib/protocol';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
-import { groupCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { EventLog } from './event-log';
 import { MechanismHost } from './mechanism-port';
 import { RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
@@ -48,29 +47,6 @@ function host(
 }
 
 describe('the tool step', () => {
-  it('groups neighbouring read-only calls up to the limit; anything that may write runs alone, each group with its reason', () => {
-    const calls = [
-      call('a', 'read_file'),
-      call('b', 'search'),
-      call('c', 'edit_file'),
-      call('d', 'read_file'),
-      call('e', 'read_file'),
-      call('f', 'read_file'),
-    ];
-    const groups = groupCalls(calls, (c) => READS.has(c.name), 2);
-    expect(groups.map((g) => [g.calls.map((c) => c.id).join(''), g.parallel])).toEqual([
-      ['ab', true],
-      ['c', false],
-      ['de', true],
-      ['f', false],
-    ]);
-    expect(groups[1]!.why).toBe(
-      'edit_file runs alone: it may change the workspace, so it never runs beside another call',
-    );
-    expect(groups[3]!.why).toBe('read_file runs after the 2 calls before it: at most 2 run at once');
-    expect(groupCalls(calls, (c) => READS.has(c.name), 1).every((g) => !g.parallel)).toBe(true);
-  });
-
   it('answers in call order whatever order the calls finish in, and runs a group at once on the run clock', async () => {
     const clock = new VirtualClock();
     const running: string[][] = [];

@@ -1,7 +1,7 @@
-import { formatMs, PRESETS, type MechanismId } from '@/lib/protocol';
+import { formatMs, PRESETS } from '@/lib/protocol';
 import { DEFAULTS as D } from './defaults';
 import { MECHANISMS } from './mechanisms';
-import { placeAfter } from './module';
+import { type GlossaryEntry, placeAfter } from './module';
 import { MODULE_ABOUT } from './modules/about';
 
 /**
@@ -12,19 +12,7 @@ import { MODULE_ABOUT } from './modules/about';
  * defaults; a run's own numbers are in its events.
  */
 
-export interface GlossaryEntry {
-  /** The anchor on /glossary (`/glossary#<id>`). */
-  id: string;
-  term: string;
-  /** One or two sentences: what it is and why it exists. */
-  definition: string;
-  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
-  mechanism?: MechanismId;
-  /** The lesson that shows this term, when it is not the mechanism's own (a second lesson of the same mechanism). */
-  lesson?: string;
-  /** Other entries worth reading next. */
-  see?: readonly string[];
-}
+export type { GlossaryEntry } from './module';
 
 /** The entries written here; the modules' entries come from their folders (./modules/about.ts). */
 const CORE = [

@@ -5,12 +5,10 @@ import type {
   RecoveryOverrides,
   RetryPolicy,
   RunConfigInput,
-  TakeoverHandling,
-  VerdictConfig,
 } from '@/lib/protocol';
 import { POLICY_KINDS } from '@/lib/protocol/retry-rules';
 import { DEFAULTS as D } from './defaults';
-import { placeAfter } from './module';
+import { type Mechanism, placeAfter } from './module';
 import { MODULE_ABOUT } from './modules/about';
 
 /**
@@ -18,22 +16,7 @@ import { MODULE_ABOUT } from './modules/about';
  * sweeps' on/off axis, "run the counterfactual" and every lesson use. Pure data, browser-safe.
  */
 
-/** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
-export type MechanismOff =
-  | { recovery: RecoveryOverrides }
-  | { takeover: Partial<TakeoverHandling> }
-  | { verdict: Partial<VerdictConfig> };
-
-export interface Mechanism {
-  id: MechanismId;
-  label: string;
-  /** What a run changes to have it off, whatever the preset says. */
-  off: MechanismOff;
-  /** Its lesson: /lessons/<lessonSlug>. */
-  lessonSlug: string;
-  /** What it does, in one line (tooltips, the lessons index). */
-  oneLine: string;
-}
+export type { Mechanism, MechanismOff } from './module';
 
 type RecoveryMechanism = Mechanism & { id: RecoveryMechanismId; off: { recovery: RecoveryOverrides } };
 

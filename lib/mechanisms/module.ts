@@ -1,16 +1,55 @@
-import type { EventOf, MechanismId, RecoveryConfig, RunEventType } from '@/lib/protocol';
-import type { GlossaryEntry } from './glossary';
-import type { Mechanism } from './mechanisms';
-
-export { placeAfter } from './modules/defaults';
+import type {
+  EventOf,
+  MechanismId,
+  RecoveryConfig,
+  RecoveryOverrides,
+  RunEventType,
+  TakeoverHandling,
+  VerdictConfig,
+} from '@/lib/protocol';
 
 /**
- * What a mechanism module (one folder under lib/mechanisms/) says about itself, browser-safe:
- * its row in the mechanisms table, its glossary entries, the words for each of its events and
- * its fields in the control panel. The registries (lib/mechanisms/mechanisms.ts, glossary.ts, the
- * explainer, compare's steps, the CLI's lines, the control panel) read these through
- * lib/mechanisms/modules/about.ts instead of naming the mechanism.
+ * What a mechanism module (one folder under lib/mechanisms/) says about itself, zod-free and
+ * browser-safe: its row in the mechanisms table, its glossary entries, the words for each of its
+ * events and its fields in the control panel. The registries (lib/mechanisms/mechanisms.ts,
+ * glossary.ts, the explainer, compare's steps, the CLI's lines, the control panel) read these
+ * through lib/mechanisms/modules/about.ts instead of naming the mechanism. This file sits at
+ * lib/protocol's rank (lint holds it there), since lib/protocol reads that list for the modules'
+ * ids and defaults: it imports types from lib/protocol and nothing else.
  */
+
+/** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
+export type MechanismOff =
+  | { recovery: RecoveryOverrides }
+  | { takeover: Partial<TakeoverHandling> }
+  | { verdict: Partial<VerdictConfig> };
+
+/** A row of the mechanisms table (lib/mechanisms/mechanisms.ts). */
+export interface Mechanism {
+  id: MechanismId;
+  label: string;
+  /** What a run changes to have it off, whatever the preset says. */
+  off: MechanismOff;
+  /** Its lesson: /lessons/<lessonSlug>. */
+  lessonSlug: string;
+  /** What it does, in one line (tooltips, the lessons index). */
+  oneLine: string;
+}
+
+/** An entry of the glossary (lib/mechanisms/glossary.ts). */
+export interface GlossaryEntry {
+  /** The anchor on /glossary (`/glossary#<id>`). */
+  id: string;
+  term: string;
+  /** One or two sentences: what it is and why it exists. */
+  definition: string;
+  /** The switchable mechanism it belongs to: its lesson shows it on and off (lib/mechanisms/mechanisms.ts). */
+  mechanism?: MechanismId;
+  /** The lesson that shows this term, when it is not the mechanism's own (a second lesson of the same mechanism). */
+  lesson?: string;
+  /** Other entries worth reading next. */
+  see?: readonly string[];
+}
 
 /** The words for one event of the module, each written from the event's own fields. */
 export interface EventWords<T extends RunEventType> {
@@ -54,4 +93,18 @@ export function defineAbout<T extends RunEventType, G extends string>(
 /** The sentence's first letter in capitals (an event's own words start lower-case). */
 export function cap(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `list` with each placed item after the one whose key is its anchor (in the order given); an unknown anchor appends. */
+export function placeAfter<T, P extends T>(
+  list: readonly T[],
+  placed: readonly { items: readonly P[]; after: string }[],
+  keyOf: (item: T) => string,
+): T[] {
+  const out = [...list];
+  for (const { items, after } of placed) {
+    const at = out.findIndex((item) => keyOf(item) === after);
+    out.splice(at < 0 ? out.length : at + 1, 0, ...items);
+  }
+  return out;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { type MODULE_MECHANISM_IDS, MODULE_PLACES, placeAfter } from '@/lib/mechanisms/modules/defaults';
+import { placeAfter } from '@/lib/mechanisms/module';
+import { type MODULE_MECHANISM_IDS, MODULE_PLACES } from '@/lib/mechanisms/modules/about';
 
 /**
  * Ids of the mechanisms a person can switch off on their own (the table with labels, the
  * override and the lesson is lib/mechanisms/mechanisms.ts; a mechanism module's id comes from its
- * folder through lib/mechanisms/modules/defaults.ts). The ids live here, below everything,
+ * folder through lib/mechanisms/modules/about.ts). The ids live here, below everything,
  * so the sweep grid's schema and the lessons share one list.
  */
 

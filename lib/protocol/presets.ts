@@ -1,5 +1,5 @@
 import { COMPACTION_OFF, type PresetId } from './preset-ids';
-import { MODULE_TOOLS_PRESETS } from '@/lib/mechanisms/modules/defaults';
+import { MODULE_TOOLS_PRESETS } from '@/lib/mechanisms/modules/about';
 import type { RecoveryConfig, RecoveryOverrides } from './recovery';
 
 /**

@@ -90,6 +90,23 @@ const FIXTURES: { file: string; code: string; reported: boolean }[] = [
     code: "import { findContradictions } from '@/lib/run-view/explain/why-claims';\nexport const x = findContradictions;\n",
     reported: false,
   },
+  // A mechanism module's about.ts is zod-free and read by lib/protocol (its ids and defaults come
+  // through lib/mechanisms/modules/about.ts): it sits at lib/protocol's rank, like lib/mechanisms/module.ts.
+  {
+    file: 'lib/protocol/reads-modules.ts',
+    code: "import { MODULE_TOOLS_PRESETS } from '@/lib/mechanisms/modules/about';\nexport const x = MODULE_TOOLS_PRESETS;\n",
+    reported: false,
+  },
+  {
+    file: 'lib/mechanisms/some-module/about.ts',
+    code: "import { GLOSSARY } from '../glossary';\nexport const x = GLOSSARY;\n",
+    reported: true,
+  },
+  {
+    file: 'lib/mechanisms/module.ts',
+    code: "import type { Mechanism } from '@/lib/mechanisms/mechanisms';\nexport type X = Mechanism;\n",
+    reported: true,
+  },
   // Aliased upward: reported as before.
   {
     file: 'lib/engine/aliased.ts',
@@ -138,7 +155,7 @@ describe('lint ranks relative imports like aliased ones', () => {
     );
     if (reported)
       expect(layers.map((m) => m.message)).toEqual([
-        expect.stringMatching(/rank|lower rooms|through lib\/client|lesson wording|by path/),
+        expect.stringMatching(/rank|lower rooms|lowest files|through lib\/client|lesson wording|by path/),
       ]);
     else expect(result!.messages).toEqual([]);
   });

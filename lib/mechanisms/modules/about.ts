@@ -1,14 +1,35 @@
 import type { RunEvent } from '@/lib/protocol';
-import { ABOUT as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/about';
+import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
 import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
-import { ABOUT as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/about';
+import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
 
 /**
- * What each mechanism module says about itself (browser-safe), as the mechanisms table, the
- * glossary, the explainer, compare's steps, the CLI and the control panel read it. A module is
- * one folder under lib/mechanisms/; this list and its siblings here are where it is registered.
+ * What each mechanism module says about itself, zod-free: its id, its place in teaching order,
+ * its config defaults per preset (lib/protocol's presets and mechanism ids read them, and the
+ * browser's first load with them), and its words (the mechanisms table, the glossary, the
+ * explainer, compare's steps, the CLI and the control panel read them). A module is one folder
+ * under lib/mechanisms/; this list and its siblings here (protocol, lesson, view, engine) are
+ * where it is registered (docs/ARCHITECTURE.md, "Add a mechanism").
  */
-export const MODULE_ABOUT = [interruptedRepair, parallelToolCalls] as const;
+
+/** Module ids, in the order listed. */
+export const MODULE_MECHANISM_IDS = [interruptedRepair.ID, parallelToolCalls.ID] as const;
+
+/** Where each module goes in teaching order: after the mechanism it names. */
+export const MODULE_PLACES = [
+  { items: [interruptedRepair.ID], after: interruptedRepair.AFTER },
+  { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
+] as const;
+
+/** The modules' tools-group values in each preset (off: s11's loop and every preset built on it). */
+export const MODULE_TOOLS_PRESETS = {
+  off: { ...interruptedRepair.TOOLS_PRESETS.off, ...parallelToolCalls.TOOLS_PRESETS.off },
+  codesmith: { ...interruptedRepair.TOOLS_PRESETS.codesmith, ...parallelToolCalls.TOOLS_PRESETS.codesmith },
+  course: { ...interruptedRepair.TOOLS_PRESETS.course, ...parallelToolCalls.TOOLS_PRESETS.course },
+};
+
+/** Each module's words: its table row, glossary entries, event words and control fields. */
+export const MODULE_ABOUT = [interruptedRepair.ABOUT, parallelToolCalls.ABOUT] as const;
 
 /** The module events' types: each registry handles these through the module's words. */
 type EventsOf<A> = A extends { events: infer Words } ? keyof Words : never;

@@ -3,8 +3,9 @@ import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protoco
 
 /**
  * The mechanism modules' schemas — their events and config fields — as lib/protocol reads them
- * (the run event union, the recovery config); their ids and defaults are in ./defaults.ts. A module is one folder under lib/mechanisms/; this list, and its
- * siblings in this folder, are where it is registered (docs/ARCHITECTURE.md, "Add a mechanism").
+ * (the run event union, the recovery config); their ids and defaults, zod-free, are in ./about.ts.
+ * A module is one folder under lib/mechanisms/; this list, and its siblings in this folder, are
+ * where it is registered (docs/ARCHITECTURE.md, "Add a mechanism").
  */
 
 /** Every module's events (each joins the run event union). */

@@ -1,6 +1,8 @@
 import { cap, defineAbout } from '@/lib/mechanisms/module';
 import { AFTER, ID } from './defaults';
 
+export { AFTER, ID, TOOLS_PRESETS } from './defaults';
+
 /** Parallel tool calls, in words: its table row, glossary entry, event words and field. */
 export const ABOUT = defineAbout({
   mechanism: {
