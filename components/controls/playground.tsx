@@ -2,6 +2,7 @@
 
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/client/api/client';
 import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/forms/endpoint-key';
@@ -10,6 +11,7 @@ import { formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { numberProblems } from '@/lib/client/forms/number-checks';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
+import { seedLists, type SeedLists } from '@/lib/client/api/seed-lists';
 import { loadFold } from '@/lib/client/run-view/load-fold';
 import { markRun, RUN_MARKS } from '@/lib/client/run-view/run-marks';
 import { RunStoreProvider, useRunStore, useRunStoreApi } from '@/lib/client/run-view/run-store-provider';
@@ -56,7 +58,14 @@ function usePreloadRunView(): void {
  * The playground: controls on the left, the current run on the right. The form lives
  * above the per-run store, so starting a new run keeps the controls and resets the view.
  */
-export function Playground({ initial }: { initial: { form: PlaygroundForm; runId?: string } }) {
+export function Playground({
+  initial,
+}: {
+  initial: { form: PlaygroundForm; runId?: string; lists?: SeedLists };
+}) {
+  // The pickers' lists came with the page (app/page.tsx): cached before any picker asks for them.
+  const queryClient = useQueryClient();
+  useState(() => initial.lists && seedLists(queryClient, initial.lists));
   // The form and the run on screen live in the address bar: a reload or a shared link
   // restores the form (read by the server: app/page.tsx), and a reload mid-run reattaches to
   // the run (replayed, then live).

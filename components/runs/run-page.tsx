@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { traceUrl } from '@/lib/client/api/client';
 import { useControlRun } from '@/lib/client/api/runs';
-import { RunStoreProvider, useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { RunStoreProvider, useRunStore, type FoldedRun } from '@/lib/client/run-view/run-store-provider';
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { useTurnFromUrl } from '@/lib/client/hooks/use-turn-from-url';
@@ -18,10 +18,13 @@ import { ForkControl } from './fork-control';
 import { ForkLinks } from './fork-links';
 import { SaveCassette } from './save-cassette';
 
-/** Any run: a finished one arrives folded by the server, a live one streams (use-run-events.ts). */
-export function RunPage({ runId }: { runId: string }) {
+/**
+ * Any run: a finished one comes folded by the server with the page (`folded`, drawn in its
+ * HTML) or asked for folded, a live one streams (use-run-events.ts).
+ */
+export function RunPage({ runId, folded }: { runId: string; folded?: FoldedRun }) {
   return (
-    <RunStoreProvider key={runId}>
+    <RunStoreProvider key={runId} folded={folded}>
       <RunPageBody runId={runId} />
     </RunStoreProvider>
   );

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser } from 'playwright-core';
@@ -27,7 +28,7 @@ export type BrowserFigures =
       gzipFramework: number;
       runEvents: number;
       /** A short finished run (~150 events) opened the same way: the page's boot, which any run's paint includes. */
-      short: { runEvents: number; paintedMs: number[] };
+      short: { runEvents: number; paintedMs: number[]; longestFrameMs: number[] };
       /** One entry a page open (the first, cold, included); frames counted until 500 ms after the whole log is in. */
       opens: Open[];
       buildAgeMin: number;
@@ -68,12 +69,16 @@ const OBSERVE = `(() => {
   window.__tasks = [];
   try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__frames.push(e.duration); }).observe({ type: 'long-animation-frame', buffered: true }); } catch {}
   try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {}
-  // The run is on screen once its terminate banner is in the page and painted (the frame after the next one starts).
-  const watch = new MutationObserver(() => {
-    if (!document.querySelector('[data-testid="terminate-banner"]')) return;
+  // The run is on screen once its terminate banner is in the page and painted (the frame after the next one starts):
+  // drawn by the server, it is in the HTML when the document is parsed; drawn by the page's scripts, it comes later.
+  let painted = false;
+  const seen = () => {
+    if (painted || !document.querySelector('[data-testid="terminate-banner"]')) return;
+    painted = true;
     watch.disconnect();
     requestAnimationFrame(() => setTimeout(() => performance.mark('bench:run-painted'), 0));
-  });
+  };
+  const watch = new MutationObserver(seen);
   // The rest of the log, read after the paint, is in once its progress says so.
   const log = new MutationObserver(() => {
     if (!document.querySelector('[data-testid="log-progress"][data-state="whole"]')) return;
@@ -82,6 +87,7 @@ const OBSERVE = `(() => {
   });
   document.addEventListener('DOMContentLoaded', () => {
     watch.observe(document.body, { childList: true, subtree: true });
+    seen();
     log.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
   });
 })()`;
@@ -165,6 +171,7 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
       short: {
         runEvents: shortEvents,
         paintedMs: shortOpens.slice(shortOpens.length > 1 ? 1 : 0).map((o) => o.paintedMs),
+        longestFrameMs: shortOpens.slice(shortOpens.length > 1 ? 1 : 0).map((o) => o.longestFrameMs),
       },
       buildAgeMin: (Date.now() - fs.statSync(buildId).mtimeMs) / 60_000,
     };
@@ -176,6 +183,10 @@ export async function measureBrowser({ opens }: { opens: number }): Promise<Brow
 
 type Open = {
   paintedMs: number;
+  /** The page's first contentful paint: nothing of the run can be painted before it. */
+  firstPaintMs: number;
+  /** The host's load average (1 min) just after the open. */
+  load: number;
   logWholeMs: number;
   longestFrameMs: number;
   longestTaskMs: number;
@@ -199,15 +210,17 @@ async function openRun(browser: Browser, base: string, id: string, opens: number
       timeout: 60_000,
     });
     await runPage.waitForTimeout(500);
-    samples.push(
-      (await runPage.evaluate(`(() => ({
+    samples.push({
+      ...((await runPage.evaluate(`(() => ({
         paintedMs: performance.getEntriesByName('bench:run-painted')[0].startTime,
+        firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
         logWholeMs: performance.getEntriesByName('bench:log-whole')[0].startTime,
         longestFrameMs: Math.max(0, ...window.__frames),
         longestTaskMs: Math.max(0, ...window.__tasks),
         frames: window.__frames.length,
-      }))()`)) as Open,
-    );
+      }))()`)) as Omit<Open, 'load'>),
+      load: loadavg()[0]!,
+    });
     await context.close();
   }
   return samples;
@@ -233,29 +246,40 @@ export function describeBrowser(result: Exclude<BrowserFigures, { skipped: strin
   open: string;
 } {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
   const largest = [...result.scripts].sort((a, b) => b.gzip - a.gzip).slice(0, 5);
+  const after = result.scripts.filter((s) => !s.beforeLoad);
+  const own = result.gzipBeforeLoad - result.gzipFramework;
   const [cold, ...warm] = result.opens;
   const seen = warm.length > 0 ? warm : result.opens;
   const painted = seen.map((s) => s.paintedMs);
   const frames = seen.map((s) => s.longestFrameMs);
+  const firstPaint = median(seen.map((s) => s.firstPaintMs));
+  const shortFrame = Math.max(...result.short.longestFrameMs);
   return {
     bundle:
       `${kb(result.gzipBytes)} gzip in ${result.scripts.length} scripts until idle (${kb(result.scripts.reduce((sum, s) => sum + s.bytes, 0))} before gzip); ` +
-      `${kb(result.gzipBeforeLoad)} in ${result.scripts.filter((s) => s.beforeLoad).length} of them before the load event; ` +
-      `the floor: ${kb(result.gzipFramework)} of it is Next's and React's own (the build's root main files, which every route loads); largest: ` +
+      `${kb(result.gzipBeforeLoad)} in ${result.scripts.filter((s) => s.beforeLoad).length} of them before the load event, ` +
+      `${kb(result.gzipBytes - result.gzipBeforeLoad)} in ${after.length} after it${after.length > 0 ? ` (${after.map((s) => path.basename(s.url)).join(', ')})` : ''}; largest: ` +
       largest
         .map((s) => `${path.basename(s.url)} ${kb(s.gzip)}${s.beforeLoad ? '' : ' (after load)'}`)
-        .join(', '),
+        .join(', ') +
+      `\n      the floor: ${kb(result.gzipFramework)} is Next's and React's own (the build's root main files, which every route loads), ` +
+      `${kb(own)} the route's own code the first paint hydrates (the controls, the query cache, the run store)` +
+      (result.gzipBytes > BUNDLE_TARGET_BYTES
+        ? `: ${kb(BUNDLE_TARGET_BYTES)} leaves the route ${kb(BUNDLE_TARGET_BYTES - result.gzipFramework)} of its own, ${kb(own - (BUNDLE_TARGET_BYTES - result.gzipFramework))} less than it hydrates now`
+        : ''),
     open:
-      `${result.runEvents.toLocaleString('en')} events: painted ${median(painted).toFixed(0)} ms after navigation (median of ${seen.length}; ` +
-      `each ${painted.map((n) => n.toFixed(0)).join(', ')}), the whole log in ${median(seen.map((s) => s.logWholeMs)).toFixed(0)} ms; ` +
-      `longest frame ${Math.max(...frames).toFixed(0)} ms ` +
-      `(longest task ${Math.max(...seen.map((s) => s.longestTaskMs)).toFixed(0)} ms)` +
+      `${result.runEvents.toLocaleString('en')} events: painted ${ms(median(painted))} after navigation (median of ${seen.length}; ` +
+      `each ${seen.map((s) => `${ms(s.paintedMs)} at load ${s.load.toFixed(1)}`).join(', ')}), the whole log in ${ms(median(seen.map((s) => s.logWholeMs)))}; ` +
+      `longest frame ${ms(Math.max(...frames))} ` +
+      `(each ${frames.map(ms).join(', ')}; longest task ${ms(Math.max(...seen.map((s) => s.longestTaskMs)))})` +
       (cold && warm.length > 0
-        ? `; the first open, cold: ${cold.paintedMs.toFixed(0)} ms, frame ${cold.longestFrameMs.toFixed(0)} ms`
+        ? `; the first open, cold: ${ms(cold.paintedMs)}, frame ${ms(cold.longestFrameMs)} at load ${cold.load.toFixed(1)}`
         : '') +
-      `\n      the page's boot, which any run's paint includes: a ${result.short.runEvents}-event run opened the same way painted in ${median(result.short.paintedMs).toFixed(0)} ms ` +
-      `(each ${result.short.paintedMs.map((n) => n.toFixed(0)).join(', ')})` +
+      `\n      the floor: the page's first contentful paint, ${ms(firstPaint)} (median), before which nothing of a run can show; ` +
+      `a ${result.short.runEvents}-event run opened the same way (the page's boot, which any run's paint includes) painted in ${ms(median(result.short.paintedMs))} ` +
+      `(each ${result.short.paintedMs.map(ms).join(', ')}), its longest frame ${ms(shortFrame)}` +
       `\n      (build ${result.buildAgeMin.toFixed(0)} min old; rebuild with \`npx next build\` to measure the code as it is)`,
   };
 }

@@ -47,3 +47,4 @@ export {
   ownRows,
 } from './room-ownership';
 export { admitRuns, admitSweep } from './room-limits';
+export { cassetteList, pickLists, promptSetList, scenarioList, type PickLists } from './pick-lists';

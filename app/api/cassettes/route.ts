@@ -1,6 +1,6 @@
 import { CassetteSchema } from '@/lib/protocol';
 import { CassetteListSchema, CassetteSummarySchema, ImportCassetteBodySchema } from '@/lib/protocol/http';
-import { claimFor, errorResponse, jsonResponse, knownKeysRedactor, listAllCassettes, MAX_BODY_BYTES, ownRows, readJson, refuseCrossSite, requestVisitor } from '@/lib/server';
+import { cassetteList, claimFor, errorResponse, jsonResponse, knownKeysRedactor, MAX_BODY_BYTES, readJson, refuseCrossSite, requestVisitor } from '@/lib/server';
 import { getCassetteStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
@@ -11,14 +11,7 @@ export async function GET(request?: Request): Promise<Response> {
   try {
     // Room mode: the shipped cassettes and the visitor's own.
     const visitor = await requestVisitor(request);
-    const all = listAllCassettes();
-    const own = ownRows(
-      visitor,
-      'cassette',
-      all.filter((c) => !c.shipped),
-      (c) => c.id,
-    );
-    return jsonResponse(CassetteListSchema, { cassettes: [...all.filter((c) => c.shipped), ...own] });
+    return jsonResponse(CassetteListSchema, cassetteList(visitor));
   } catch (error) {
     return errorResponse(error);
   }

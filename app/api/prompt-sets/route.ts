@@ -5,7 +5,7 @@ import {
   HttpError,
   jsonResponse,
   knownKeysRedactor,
-  ownRows,
+  promptSetList,
   readJson,
   refuseCrossSite,
   requestVisitor,
@@ -21,10 +21,7 @@ export async function GET(request?: Request): Promise<Response> {
   try {
     // Room mode: the visitor's own.
     const visitor = await requestVisitor(request);
-    const sets = ownRows(visitor, 'prompt_set', getPromptSetStore().listPromptSets(), (set) =>
-      promptSetKey(set.name, set.version),
-    );
-    return jsonResponse(PromptSetListSchema, sets);
+    return jsonResponse(PromptSetListSchema, promptSetList(visitor));
   } catch (error) {
     return errorResponse(error);
   }

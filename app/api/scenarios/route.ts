@@ -1,7 +1,6 @@
-import { createToolbox, listScenarios } from '@/lib/tools';
 import { ScenarioListSchema } from '@/lib/protocol/http';
 import { warmUp } from '@/lib/runtime/warm-up';
-import { errorResponse, jsonResponse } from '@/lib/server';
+import { errorResponse, jsonResponse, scenarioList } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -15,14 +14,7 @@ export async function GET(): Promise<Response> {
   // The playground asks for scenarios first: start paying the first run's one-time costs now.
   void warmUp();
   try {
-    const scenarios = listScenarios().map((scenario) => {
-      const { id, title, summary, task } = scenario;
-      const tools = createToolbox({ scenario })
-        .specs()
-        .map(({ name, description }) => ({ name, description }));
-      return { id, title, summary, task, tools };
-    });
-    return jsonResponse(ScenarioListSchema, scenarios);
+    return jsonResponse(ScenarioListSchema, scenarioList());
   } catch (error) {
     return errorResponse(error);
   }

@@ -22,8 +22,11 @@ export function cassetteUrl(id: string): string {
   return `/api/cassettes/${encodeURIComponent(id)}`;
 }
 
+/** The cassettes' query: the playground's page sends its first answer with the HTML (seed-lists.ts). */
+export const cassettesQuery = { queryKey: ['cassettes'], queryFn: cassettesApi.list, staleTime: 10_000 };
+
 export function useCassettes() {
-  return useQuery({ queryKey: ['cassettes'], queryFn: cassettesApi.list, staleTime: 10_000 });
+  return useQuery(cassettesQuery);
 }
 
 export function useImportCassette() {

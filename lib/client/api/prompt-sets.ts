@@ -11,8 +11,11 @@ export const promptSetsApi = {
     apiRequest((h) => h.PromptSetSchema, '/api/prompt-sets', jsonPost(body)),
 };
 
+/** The prompt sets' query: the playground's page sends its first answer with the HTML (seed-lists.ts). */
+export const promptSetsQuery = { queryKey: ['prompt-sets'], queryFn: promptSetsApi.list, staleTime: 10_000 };
+
 export function usePromptSets() {
-  return useQuery({ queryKey: ['prompt-sets'], queryFn: promptSetsApi.list, staleTime: 10_000 });
+  return useQuery(promptSetsQuery);
 }
 
 export function useSavePromptSet() {

@@ -8,8 +8,11 @@ import { preopenRunStream } from './run-stream';
 
 /** react-query bindings over the API client: lists are cached, mutations refresh them. */
 
+/** The scenarios' query: the playground's page sends its first answer with the HTML (seed-lists.ts). */
+export const scenariosQuery = { queryKey: ['scenarios'], queryFn: api.listScenarios, staleTime: 60_000 };
+
 export function useScenarios() {
-  return useQuery({ queryKey: ['scenarios'], queryFn: api.listScenarios, staleTime: 60_000 });
+  return useQuery(scenariosQuery);
 }
 
 export function useRuns() {

@@ -8,7 +8,9 @@ import { loadFold } from '../run-view/load-fold';
 import { createSlicedFold } from '../run-view/sliced-fold';
 
 /**
- * Fills the page's run store with a run. A run just created has its stream opened already
+ * Fills the page's run store with a run. A finished run the page was sent with, folded by the
+ * server (its store starts with it shown: RunStoreProvider's `folded`), only has the rest of its
+ * log read, after the first paint. A run just created has its stream opened already
  * (run-stream.ts): it is read from there. Any other run is asked for folded first (GET
  * /api/runs/{id}/view): a finished one arrives as the server's fold of its stored log, with the
  * events the view names, and is shown at once, with no stream and nothing folded in the page;
@@ -26,7 +28,10 @@ export function useRunEvents(runId: string | undefined): void {
   useEffect(() => {
     if (!runId) return;
     const { setConnection } = store.getState();
-    setConnection('connecting');
+    // A finished run the page came with, folded by the server and drawn in its HTML
+    // (RunStoreProvider's `folded`): nothing to ask for but the rest of its log.
+    const sentWithPage = store.getState().logLoad?.whole === false;
+    if (!sentWithPage) setConnection('connecting');
     let stopped = false;
     let unsubscribe: (() => void) | undefined;
     // The rest of a finished run's log, read after its first paint.
@@ -58,8 +63,21 @@ export function useRunEvents(runId: string | undefined): void {
       };
     };
 
-    const preopened = takeRunStream(runId);
-    if (preopened) {
+    const readLog = () => {
+      if (stopped) return;
+      const { logProgress, fillLog, logFailed } = store.getState();
+      import('../api/run-log')
+        .then(({ readRunLog }) => readRunLog(runId, { signal: reading.signal, onProgress: logProgress }))
+        .then(fillLog, (error: unknown) => {
+          if (!stopped) logFailed(error instanceof Error ? error.message : String(error));
+        });
+    };
+
+    const preopened = sentWithPage ? undefined : takeRunStream(runId);
+    if (sentWithPage) {
+      // The rest of the log once the page is painted: the frame after the next one starts.
+      requestAnimationFrame(() => setTimeout(readLog, 0));
+    } else if (preopened) {
       // The fold (event check and reducer) is not in the page's first load: fetched now, while the stream connects.
       void loadFold();
       follow(preopened);
@@ -68,15 +86,6 @@ export function useRunEvents(runId: string | undefined): void {
         if (stopped) return;
         void loadFold();
         follow(openRunStream(runId));
-      };
-      const readLog = () => {
-        if (stopped) return;
-        const { logProgress, fillLog, logFailed } = store.getState();
-        import('../api/run-log')
-          .then(({ readRunLog }) => readRunLog(runId, { signal: reading.signal, onProgress: logProgress }))
-          .then(fillLog, (error: unknown) => {
-            if (!stopped) logFailed(error instanceof Error ? error.message : String(error));
-          });
       };
       api.finishedView(runId).then((answer) => {
         if (stopped) return;

@@ -69,18 +69,27 @@ export interface RunStoreState {
 
 export type RunStore = StoreApi<RunStoreState>;
 
+/** A finished run folded by the server (GET /api/runs/{id}/view's view and the events it names). */
+export interface FoldedRun {
+  view: RunViewState;
+  named: RunEvent[];
+}
+
 /**
  * A run store per page (the zustand Next.js guide's pattern, never a module global): the
- * view changes only by folding events through the pure reducer.
+ * view changes only by folding events through the pure reducer. `shown`: a finished run the
+ * store starts with, as showFolded shows one — its initial state, so a render on the server
+ * (where a store's initial state is what is drawn) draws the run.
  */
-export function createRunStore(initial: RunViewState = initialRunViewState()): RunStore {
+export function createRunStore(initial: RunViewState = initialRunViewState(), shown?: FoldedRun): RunStore {
   // Folded but not yet shown (between foldEvents and commit).
   let folded: RunViewState | undefined;
   return createStore<RunStoreState>()((set, get) => ({
-    view: initial,
-    log: [],
+    view: shown?.view ?? initial,
+    log: shown?.named ?? [],
+    ...(shown ? { logLoad: { received: 0, total: shown.view.eventCount, whole: false } } : {}),
     receivedAt: 0,
-    connection: 'idle',
+    connection: shown ? 'closed' : 'idle',
     selection: undefined,
     inspectorOpen: false,
     applyEvents: (raws) => {
