@@ -174,6 +174,15 @@ export function createSwapController(options: {
               `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
               ...input.report.converted,
             ],
+            safeguards: takeoverRuleOn(handling, 'handles')
+              ? {
+                  ...input.report.safeguards,
+                  handles: {
+                    applied: (input.report.safeguards.handles?.applied ?? 0) + 1,
+                    as_is: input.report.safeguards.handles?.as_is ?? 0,
+                  },
+                }
+              : input.report.safeguards,
           }
         : input.report;
     // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
@@ -208,6 +217,7 @@ export function createSwapController(options: {
       converted: report.converted,
       dropped: report.dropped,
       as_is: report.asIs,
+      safeguards: report.safeguards,
       handling,
       ...(verdict
         ? {
