@@ -197,15 +197,16 @@ test("a sweep's paired comparison opens one seed's two runs in /compare, with th
   expect(await shown.evaluateAll((els) => els.map((el) => el.getAttribute('data-better')))).toEqual(better);
   await expect(page.getByTestId('compare-page')).toBeVisible();
 
-  // Two runs of different seeds are no pair: the page says so, and shows no finding.
+  // The other row's run of another seed is no pair: the page says so, and shows no finding.
   const url = new URL(page.url());
   const runs = (await (await request.get(`/api/sweeps/${id}/runs`)).json()) as {
     run_id: string;
+    key: string;
     seed: number;
   }[];
   const a = url.searchParams.get('a')!;
-  const seed = runs.find((r) => r.run_id === a)!.seed;
-  const other = runs.find((r) => r.seed !== seed && r.run_id !== a)!;
+  const b = runs.find((r) => r.run_id === url.searchParams.get('b'))!;
+  const other = runs.find((r) => r.key === b.key && r.seed !== b.seed)!;
   await page.goto(`/compare?a=${a}&b=${other.run_id}&sweep=${id}`);
   await expect(page.getByTestId('compare-paired')).toHaveAttribute('data-found', 'no');
   await expect(page.getByTestId('compare-paired')).toContainText('ran on different seeds');
