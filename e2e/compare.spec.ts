@@ -48,6 +48,16 @@ test('compare two runs differing by one mechanism, and run the counterfactual', 
   await expect(compare.total('complete')).toContainText('▲ A');
   await expect(compare.total('errorsSeen')).toContainText('▲ A');
 
+  // At 1440×900 the one-row config box is as tall as what it holds, not stretched to the totals' height.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const configBox = await page.getByTestId('compare-config').evaluate((el) => {
+    const inner = [...el.children].reduce((h, child) => h + child.getBoundingClientRect().height, 0);
+    return { box: el.getBoundingClientRect().height, inner };
+  });
+  const totals = (await page.getByTestId('compare-totals').boundingBox())!.height;
+  expect(configBox.box - configBox.inner).toBeLessThan(4); // its border
+  expect(configBox.box).toBeLessThan(totals / 3);
+
   // An unknown id says so.
   await compare.goto(on, 'no-such-run');
   await expect(page.getByTestId('compare-error')).toContainText('No run with id "no-such-run"');

@@ -106,6 +106,22 @@ for (const [slug, scale] of PLAYED) {
       'href',
       `/compare?a=${on}&b=${off}`,
     );
+    // A lesson about traces shows both exports span by span (their claims are checked against the
+    // rendered spans in components/lessons/lesson-trace.test.ts); any other shows none.
+    if (!lesson.trace) await expect(page.getByTestId('lesson-trace')).toHaveCount(0);
+    else {
+      const spans = page.getByTestId('lesson-trace-on').getByTestId('trace-span');
+      const chats = await spans.and(page.locator('[data-operation="chat"]')).count();
+      const tools = await spans.and(page.locator('[data-operation="execute_tool"]')).count();
+      expect(lesson.text.costs).toContain(`On: ${chats} chat spans and ${tools} execute_tool spans`);
+      await expect(spans.and(page.locator('[data-status="ERROR"]'))).toHaveCount(2);
+      await expect(
+        page
+          .getByTestId('lesson-trace-off')
+          .getByTestId('trace-span')
+          .and(page.locator('[data-status="ERROR"]')),
+      ).toHaveCount(2);
+    }
   });
 }
 

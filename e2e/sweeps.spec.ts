@@ -158,3 +158,57 @@ test('a real-endpoint sweep says after a reload what it said live: the 429 pause
     await endpoint.stop();
   }
 });
+
+test("a sweep's paired comparison opens one seed's two runs in /compare, with the rows' paired result beside them", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const created = await request.post('/api/sweeps', {
+    data: {
+      name: 'paired to compare',
+      configurations: [
+        { id: 'codesmith', preset: 'codesmith' },
+        { id: 'naive', preset: 'naive' },
+      ],
+      seeds: { from: 1, to: 12 },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const sweeps = new SweepsPage(page);
+  await page.goto(`/sweeps/${id}`);
+  await sweeps.waitForStatus('completed', 180_000);
+  const sweepSide = page.getByTestId('paired-comparison').first();
+  const lines = await sweepSide.getByTestId('paired-metric').allTextContents();
+  const better = await sweepSide
+    .getByTestId('paired-metric')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-better')));
+  expect(lines).toHaveLength(4);
+  await sweepSide.getByTestId('paired-compare-link').click();
+  await page.waitForURL(/\/compare\?a=.+&b=.+&sweep=/);
+  const paired = page.getByTestId('compare-paired');
+  await expect(paired).toHaveAttribute('data-found', 'yes');
+  await expect(paired).toContainText('Paired over the 12 seeds both rows');
+  // The same finding as the sweep's, line for line; ▲ only where the sweep's test put it.
+  const shown = paired.getByTestId('paired-metric');
+  await expect(shown).toHaveCount(4);
+  expect((await shown.allTextContents()).map((t) => t.replace(/^▲ [AB] /, '▲ '))).toEqual(lines);
+  expect(await shown.evaluateAll((els) => els.map((el) => el.getAttribute('data-better')))).toEqual(better);
+  await expect(page.getByTestId('compare-page')).toBeVisible();
+
+  // The other row's run of another seed is no pair: the page says so, and shows no finding.
+  const url = new URL(page.url());
+  const runs = (await (await request.get(`/api/sweeps/${id}/runs`)).json()) as {
+    run_id: string;
+    key: string;
+    seed: number;
+  }[];
+  const a = url.searchParams.get('a')!;
+  const b = runs.find((r) => r.run_id === url.searchParams.get('b'))!;
+  const other = runs.find((r) => r.key === b.key && r.seed !== b.seed)!;
+  await page.goto(`/compare?a=${a}&b=${other.run_id}&sweep=${id}`);
+  await expect(page.getByTestId('compare-paired')).toHaveAttribute('data-found', 'no');
+  await expect(page.getByTestId('compare-paired')).toContainText('ran on different seeds');
+  await expect(page.getByTestId('compare-paired').getByTestId('paired-metric')).toHaveCount(0);
+});

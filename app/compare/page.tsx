@@ -1,6 +1,6 @@
 import { ComparePage } from '@/components/compare/compare-page';
 
-/** /compare?a=<run id>&b=<run id>: two runs side by side. */
+/** /compare?a=<run id>&b=<run id>[&sweep=<id>]: two runs side by side (with their sweep rows' paired result). */
 export default async function CompareRoute({
   searchParams,
 }: {
@@ -11,7 +11,7 @@ export default async function CompareRoute({
   return (
     <>
       <h1 className="sr-only">Compare two runs</h1>
-      <ComparePage a={one(params.a)} b={one(params.b)} />
+      <ComparePage a={one(params.a)} b={one(params.b)} sweep={one(params.sweep)} />
     </>
   );
 }

@@ -10,11 +10,12 @@ import type { Comparison } from '@/lib/protocol/http/compare';
 import { CompareSideHeader } from './compare-side-header';
 import { ConfigDiffTable } from './config-diff-table';
 import { PromptOnlyNote } from './prompt-only-note';
+import { SweepPairedResult } from './sweep-paired-result';
 import { TotalsTable } from './totals-table';
 import { TurnRow } from './turn-row';
 
 /** Two runs side by side: turns aligned, the first divergence marked and scrolled to, totals and configs diffed. */
-export function ComparePage({ a, b }: { a: string; b: string }) {
+export function ComparePage({ a, b, sweep = '' }: { a: string; b: string; sweep?: string }) {
   if (!a || !b) {
     return (
       <Message testId="compare-missing">
@@ -28,10 +29,10 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
       </Message>
     );
   }
-  return <Loaded a={a} b={b} />;
+  return <Loaded a={a} b={b} sweep={sweep} />;
 }
 
-function Loaded({ a, b }: { a: string; b: string }) {
+function Loaded({ a, b, sweep }: { a: string; b: string; sweep: string }) {
   // A side's terminate, heard on its stream: its clock stops there before the re-read arrives.
   const [ends, setEnds] = useState<SideEnds>({ a: null, b: null });
   const onEnd = useCallback(
@@ -52,17 +53,27 @@ function Loaded({ a, b }: { a: string; b: string }) {
     );
   }
   if (!query.data) return <Message testId="compare-loading">Reading both runs…</Message>;
-  return <ComparisonView answer={query.data} receivedAt={query.dataUpdatedAt} ends={ends} />;
+  return (
+    <ComparisonView
+      answer={query.data}
+      receivedAt={query.dataUpdatedAt}
+      ends={ends}
+      paired={sweep ? <SweepPairedResult sweep={sweep} a={a} b={b} /> : null}
+    />
+  );
 }
 
 function ComparisonView({
   answer,
   receivedAt,
   ends,
+  paired,
 }: {
   answer: Comparison;
   receivedAt: number;
   ends: SideEnds;
+  /** The sweep's paired result for the two runs' rows, when they were opened from a sweep. */
+  paired: React.ReactNode;
 }) {
   // A live side's times move on between answers (a retry's wait writes no event).
   const c = useComparisonNow(answer, receivedAt, ends);
@@ -115,9 +126,14 @@ function ComparisonView({
 
       {c.promptOnly && <PromptOnlyNote fields={c.promptOnly.fields} where="compare" />}
 
-      <div className="grid gap-4 md:grid-cols-2">
+      {/* Each box as tall as its contents (no panel stretched to the totals' height); the config
+          diff is short, so the sweep's paired result, when there is one, stands under it. */}
+      <div className="grid items-start gap-4 md:grid-cols-2">
         <TotalsTable rows={c.totals} live={live} copied={copied} />
-        <ConfigDiffTable rows={c.config} />
+        <div className="flex min-w-0 flex-col gap-4">
+          <ConfigDiffTable rows={c.config} />
+          {paired}
+        </div>
       </div>
 
       <section className="flex flex-col gap-2" data-testid="compare-turns">

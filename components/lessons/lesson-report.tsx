@@ -11,6 +11,7 @@ import type { RunEvent } from '@/lib/protocol';
 import type { PlayedLesson } from '@/lib/protocol/http';
 import type { TotalsDiffRow } from '@/lib/protocol/http/compare';
 import { TotalsRows } from '@/components/compare/totals-rows';
+import { LessonTrace } from './lesson-trace';
 
 /** After both runs ended: how each ended against the lesson's expectation, where they parted, and what each cost. */
 export function LessonReport({
@@ -63,6 +64,7 @@ export function LessonReport({
           </p>
         )}
       </div>
+      {lesson.trace && <LessonTrace on={played.on} off={played.off} />}
       <div data-testid="lesson-totals">
         <h2 className="text-2xs font-semibold uppercase tracking-wide text-muted">What each side cost</h2>
         <p className="mt-1 text-xs" data-testid="lesson-criterion">

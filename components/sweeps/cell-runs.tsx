@@ -12,9 +12,12 @@ export function CellRuns({
   row,
   rows = [],
   runs,
+  sweepId,
   onClose,
 }: {
   row: SweepRow;
+  /** The sweep the runs are of: a compare link carries it, for the rows' paired result. */
+  sweepId: string;
   rows?: SweepRow[];
   runs: SweepRunMetrics[];
   onClose: () => void;
@@ -63,7 +66,7 @@ export function CellRuns({
             {sweepCounterparts({ row, rows, runs, seed: m.seed }).map((c) => (
               <Link
                 key={c.runId}
-                href={compareUrl(m.run_id, c.runId)}
+                href={compareUrl(m.run_id, c.runId, sweepId)}
                 className="shrink-0 px-2 text-2xs text-takeover underline"
                 data-testid="cell-run-compare"
                 title={`compare with seed ${m.seed} in ${c.configLabel}`}

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { SweepPairedComparison } from '@/lib/protocol';
+import type { SweepPairedComparison, SweepRunMetrics } from '@/lib/protocol';
 import { PairedComparisons } from './paired-comparisons';
 
 const metric = (over: Partial<SweepPairedComparison['metrics'][number]>) => ({
@@ -52,8 +52,28 @@ const COMPARISON: SweepPairedComparison = {
   ],
 };
 
-const render = (comparisons: SweepPairedComparison[] | null) =>
-  renderToStaticMarkup(createElement(PairedComparisons, { comparisons }));
+const render = (comparisons: SweepPairedComparison[] | null, runs: SweepRunMetrics[] = []) =>
+  renderToStaticMarkup(createElement(PairedComparisons, { comparisons, sweepId: 'sw 1', runs }));
+
+const run = (over: Partial<SweepRunMetrics>): SweepRunMetrics => ({
+  job: 0,
+  run_id: 'r',
+  key: 'codesmith|x',
+  seed: 1,
+  complete: true,
+  reason: 'end_turn',
+  verdict: 'done',
+  duration_ms: 1,
+  input_tokens: 1,
+  output_tokens: 1,
+  usd: 0,
+  attempts: 1,
+  failed_attempts: 0,
+  wasted_tokens: 0,
+  wasted_usd: 0,
+  errors_seen: 0,
+  ...over,
+});
 
 describe('PairedComparisons', () => {
   it('puts ▲ only on the metric the paired test found, with its p-value and interval in the tooltip', () => {
@@ -67,6 +87,18 @@ describe('PairedComparisons', () => {
       'exact McNemar, p &lt; 0.0001, on 200 paired seeds (180 favour A, 0 favour B, 20 equal); 95 % interval of A − B: 0.850 to 0.940',
     );
     expect(html).toContain('no detectable difference at this sample size on $/run: 4 of 200 seeds differ');
+  });
+
+  it('links the first shared seed’s two runs to /compare, carrying the sweep for its paired result', () => {
+    const runs = [
+      run({ job: 0, run_id: 'a7', seed: 7 }),
+      run({ job: 1, run_id: 'a3', seed: 3 }),
+      run({ job: 2, run_id: 'b7', seed: 7, key: 'naive|x' }),
+      run({ job: 3, run_id: 'b5', seed: 5, key: 'naive|x' }),
+      run({ job: 4, run_id: 'b3', seed: 3, key: 'naive|x' }),
+    ];
+    expect(render([COMPARISON], runs)).toContain('href="/compare?a=a3&amp;b=b3&amp;sweep=sw%201"');
+    expect(render([COMPARISON])).not.toContain('paired-compare-link');
   });
 
   it('says the comparisons wait for the end while the sweep runs', () => {

@@ -95,9 +95,17 @@ export function SweepView({ sweepId }: { sweepId: string }) {
           onSelect={(key) => setSelected((k) => (k === key ? undefined : key))}
         />
       )}
-      {rows.length > 1 && detail.data && <PairedComparisons comparisons={detail.data.comparisons} />}
+      {rows.length > 1 && detail.data && (
+        <PairedComparisons comparisons={detail.data.comparisons} sweepId={sweepId} runs={runs.data ?? []} />
+      )}
       {row && (
-        <CellRuns row={row} rows={rows} runs={runs.data ?? []} onClose={() => setSelected(undefined)} />
+        <CellRuns
+          row={row}
+          rows={rows}
+          runs={runs.data ?? []}
+          sweepId={sweepId}
+          onClose={() => setSelected(undefined)}
+        />
       )}
       {rows.length > 0 && (runs.data?.length ?? 0) > 0 && <SweepCharts rows={rows} runs={runs.data ?? []} />}
     </div>

@@ -10,6 +10,8 @@ export interface MechanismSteps {
   noun: [one: string, many: string];
   /** Run time the steps waited (backoff, Retry-After, watchdog windows, tool timeouts), when they wait. */
   waitedMs?: number;
+  /** Steps of several kinds (a count a kind, summing to `count`): said kind by kind, not under the one noun. */
+  parts?: { count: number; noun: [one: string, many: string] }[];
 }
 
 export const of = <T extends RunEventType>(log: readonly RunEvent[], type: T): EventOf<T>[] =>

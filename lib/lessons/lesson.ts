@@ -64,6 +64,8 @@ export interface Lesson {
   criterion: Criterion;
   /** Where the two runs part (lib/compare's first divergence): the turn, and the event the mechanism's side takes there. */
   diverges: { turn: number | null; on: RunEventType };
+  /** Its claims are about the runs' OTLP traces: the report shows both traces span by span. */
+  trace?: true;
 }
 
 /** The run config of one side of a lesson, on the given clock and time scale. */

@@ -1,4 +1,4 @@
-import type { EventOf, MechanismId, RunEvent } from '@/lib/protocol';
+import type { EventOf, MechanismId, RunEvent, TakeoverRule } from '@/lib/protocol';
 import { MODULE_LESSONS } from '@/lib/mechanisms/modules/lesson';
 import { of, sum, type MechanismSteps } from './count-steps';
 
@@ -7,6 +7,21 @@ export type { MechanismSteps } from './count-steps';
 function waits(retries: EventOf<'retry_scheduled'>[], noun: [string, string]): MechanismSteps {
   return { count: retries.length, noun, waitedMs: sum(retries.map((r) => r.wait_ms)) };
 }
+
+/** What one change of each takeover safeguard is, in the words a lesson's report counts it by. */
+const SAFEGUARD_NOUNS: Record<TakeoverRule, [string, string]> = {
+  credentials: ['foreign credential held back at the switch', 'foreign credentials held back at the switch'],
+  latest_turn: [
+    'request with thinking asked off for the tool round in progress',
+    'requests with thinking asked off for the tool round in progress',
+  ],
+  reasoning_placeholder: [
+    'tool-call turn given the placeholder reasoning_content',
+    'tool-call turns given the placeholder reasoning_content',
+  ],
+  handles: ['held history re-sent by value', 'held histories re-sent by value'],
+};
+const TAKEOVER_RULES = Object.keys(SAFEGUARD_NOUNS) as TakeoverRule[];
 
 type ModuleId = (typeof MODULE_LESSONS)[number]['id'];
 
@@ -133,14 +148,19 @@ const CORE: Record<Exclude<MechanismId, ModuleId>, (log: readonly RunEvent[]) =>
     ),
     noun: ['cut tool call refused', 'cut tool calls refused'],
   }),
-  'takeover-handling': (log) => ({
-    count: sum(
-      of(log, 'takeover_report')
-        .filter((r) => !r.handling.naive)
-        .map((r) => r.dropped.length),
-    ),
-    noun: ['credential dropped at the switch', 'credentials dropped at the switch'],
-  }),
+  // Each safeguard's own changes, as the renderer that applied it counted them (the report's `safeguards`).
+  'takeover-handling': (log) => {
+    const reports = of(log, 'takeover_report').filter((r) => !r.handling.naive);
+    const parts = TAKEOVER_RULES.map((rule) => ({
+      count: sum(reports.map((r) => r.safeguards?.[rule]?.applied ?? 0)),
+      noun: SAFEGUARD_NOUNS[rule],
+    })).filter((p) => p.count > 0);
+    return {
+      count: sum(parts.map((p) => p.count)),
+      noun: ['safeguard step at the switch', 'safeguard steps at the switch'],
+      parts,
+    };
+  },
   'shipped-tests': (log) => ({
     count: sum(
       of(log, 'task_verdict')

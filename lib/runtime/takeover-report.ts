@@ -47,6 +47,15 @@ export function emitTakeoverReport(
             `${held.messages} messages held by reference at ${held.vendor}/${held.model} (previous_response_id ${held.responseId}) re-sent by value: the reference cannot travel to ${bound.vendor}/${bound.model}`,
             ...input.report.converted,
           ],
+          safeguards: takeoverRuleOn(handling, 'handles')
+            ? {
+                ...input.report.safeguards,
+                handles: {
+                  applied: (input.report.safeguards.handles?.applied ?? 0) + 1,
+                  as_is: input.report.safeguards.handles?.as_is ?? 0,
+                },
+              }
+            : input.report.safeguards,
         }
       : input.report;
   // The counterfactual is rendered and judged for real, by the same validator the simulator runs.
@@ -81,6 +90,7 @@ export function emitTakeoverReport(
     converted: report.converted,
     dropped: report.dropped,
     as_is: report.asIs,
+    safeguards: report.safeguards,
     handling,
     ...(verdict
       ? {

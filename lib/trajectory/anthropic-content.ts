@@ -97,6 +97,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
           credential
             ? `${who}thinking block sent with the signature ${describeMinter(credential)} minted`
             : `${who}thinking block sent without a signature`,
+          'credentials',
         );
         return {
           role,
@@ -109,6 +110,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
           report.drop(
             'signature',
             `signature of a thinking block dropped: it is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`,
+            'credentials',
           );
         }
         report.count('foreign thinking kept as a marked note');
@@ -117,7 +119,7 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       const detail = credential
         ? `thinking block from ${credential.model} dropped: credential is bound to ${describeMinter(credential)}, not ${describeMinter({ vendor, model })}`
         : `thinking block without a credential dropped: ${describeMinter({ vendor, model })} accepts only thinking it signed`;
-      report.drop('thinking', detail);
+      report.drop('thinking', detail, 'credentials');
       return undefined;
     }
     case 'redacted_thinking': {
@@ -130,12 +132,14 @@ export function renderAnthropicPart(part: Part, context: PartContext): PlacedBlo
       if (credentialsOff) {
         report.asIs(
           `${handling.naive ? '' : 'credentials rule off: '}redacted thinking from ${describeMinter(minter)} sent as it was`,
+          'credentials',
         );
         return { role, block: { type: 'redacted_thinking', data: part.data } };
       }
       report.drop(
         'redacted_thinking',
         `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(minter)}, not ${describeMinter({ vendor, model })}`,
+        'credentials',
       );
       return undefined;
     }

@@ -116,11 +116,13 @@ function thinkingConfig(options: {
     if (!options.latestTurnRule) {
       report.asIs(
         `${options.ruleOffBy}extended thinking left on, though the tool round in progress did not start with a thinking block signed by ${signer}`,
+        'latest_turn',
       );
     } else {
       report.drop(
         'thinking_config',
         `extended thinking off for this request: the tool round in progress did not start with a thinking block signed by ${signer}`,
+        'latest_turn',
       );
       return undefined;
     }

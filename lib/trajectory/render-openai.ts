@@ -211,14 +211,16 @@ function renderAssistant(message: Message, context: AssistantContext): OpenAI.Ch
     if (reasoning && (own.length > 0 || takeoverRuleOn(handling, 'reasoning_placeholder'))) {
       const text = own.map((t) => t.text).join('\n\n');
       assistant.reasoning_content = text === '' ? REASONING_PLACEHOLDER : text;
-      report.count(
-        text === ''
-          ? `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`
-          : 'own reasoning passed back as reasoning_content',
-      );
+      if (text === '')
+        report.count(
+          `tool-call turn given the placeholder reasoning_content "${REASONING_PLACEHOLDER}"`,
+          'reasoning_placeholder',
+        );
+      else report.count('own reasoning passed back as reasoning_content');
     } else if (reasoning) {
       report.asIs(
         `${handling.naive ? '' : 'reasoning placeholder rule off: '}tool-call turn sent without reasoning_content, as it was`,
+        'reasoning_placeholder',
       );
     }
     out.push(assistant);

@@ -52,6 +52,7 @@ export function renderResponses(options: RenderResponsesOptions): RenderedRespon
     if (i < from && held?.elsewhere)
       report.asIs(
         `handles rule off: message held by ${held.elsewhere}, sent by its reference (previous_response_id) as it was`,
+        'handles',
       );
     else
       report.count(
@@ -120,7 +121,7 @@ function renderAssistant(
           report.count('own reasoning passed back as its encrypted reasoning item');
           input.push(reasoningItem({ id: credential.item, text: part.text, sealed: credential.signature }));
         } else if (credential && handling.naive) {
-          report.asIs('foreign reasoning sent as an encrypted reasoning item, as it was');
+          report.asIs('foreign reasoning sent as an encrypted reasoning item, as it was', 'credentials');
           input.push(
             reasoningItem({
               id: credential.item ?? 'rs_foreign',
@@ -133,6 +134,7 @@ function renderAssistant(
             report.drop(
               'signature',
               `encrypted reasoning dropped: it is sealed to ${describeMinter(credential)} and ${vendor}/${model} cannot read it`,
+              'credentials',
             );
           report.count('foreign thinking kept as a marked note');
           texts.push(foreignThinkingNote({ from: credential ?? part.origin, text: part.text }));
@@ -141,6 +143,7 @@ function renderAssistant(
           report.drop(
             'thinking',
             `thinking block${who ? ` from ${who.model}` : ''} dropped: ${vendor}/${model} reads back only reasoning items it sealed itself`,
+            credential ? 'credentials' : undefined,
           );
         }
         break;
@@ -149,12 +152,14 @@ function renderAssistant(
         if (handling.naive) {
           report.asIs(
             `redacted thinking from ${describeMinter(part)} sent as an encrypted reasoning item, as it was`,
+            'credentials',
           );
           input.push(reasoningItem({ id: 'rs_redacted', text: '', sealed: part.data }));
         } else
           report.drop(
             'redacted_thinking',
             `redacted thinking block from ${part.model} dropped: it is bound to ${describeMinter(part)} and ${vendor} cannot read it`,
+            'credentials',
           );
         break;
       case 'text':

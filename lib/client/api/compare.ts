@@ -9,8 +9,10 @@ import { useEventStream } from './event-stream';
 /** A live side's new events are folded into the comparison at most this often. */
 const REFRESH_MS = 400;
 
-export function compareUrl(a: string, b: string): string {
-  return `/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
+/** `sweep`: the two runs are a seed pair of that sweep, whose paired result /compare shows beside them. */
+export function compareUrl(a: string, b: string, sweep?: string): string {
+  const of = sweep ? `&sweep=${encodeURIComponent(sweep)}` : '';
+  return `/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}${of}`;
 }
 
 /** GET /api/compare, parsed at the edge: a body in another shape is an ApiError naming the field, not a guess. */

@@ -75,3 +75,56 @@ describe('a lesson whose task is done on neither side', () => {
     );
   });
 });
+
+describe('a takeover lesson counts what each safeguard did, as the renderer counted it', () => {
+  it('reasoning-placeholder: the placeholders given, not credentials; takeover-credentials: the credentials held back', async () => {
+    const placeholder = await play('reasoning-placeholder');
+    const [report] = placeholder.on.filter((e) => e.event === 'takeover_report');
+    const given = report?.event === 'takeover_report' ? report.safeguards?.reasoning_placeholder?.applied : 0;
+    // Every tool-call turn the first vendor's model wrote before the switch.
+    const swapAt = placeholder.on.find((e) => e.event === 'swap')!.iteration!;
+    const toolTurns = placeholder.on.filter(
+      (e) => e.event === 'llm_call' && e.iteration! < swapAt && e.stop_reason === 'tool_use',
+    ).length;
+    expect(toolTurns).toBeGreaterThan(0);
+    expect(given).toBe(toolTurns);
+    expect(report?.event === 'takeover_report' && report.safeguards?.credentials).toBeUndefined();
+    const [offReport] = placeholder.off.filter((e) => e.event === 'takeover_report');
+    expect(offReport?.event === 'takeover_report' && offReport.safeguards).toEqual({
+      reasoning_placeholder: { applied: 0, as_is: toolTurns },
+    });
+    expect(lessonGlance(placeholder.lesson, placeholder.on, placeholder.off).differences[0]).toBe(
+      `Takeover: foreign credentials dropped: ${toolTurns} tool-call turns given the placeholder reasoning_content with it on; none with it off.`,
+    );
+
+    const credentials = await play('takeover-credentials');
+    const [handled] = credentials.on.filter((e) => e.event === 'takeover_report');
+    if (handled?.event !== 'takeover_report') throw new Error('no takeover_report');
+    const held = handled.dropped.filter((d) => d.kind !== 'thinking_config').length;
+    const thinkingOff = handled.dropped.filter((d) => d.detail.includes('the tool round in progress')).length;
+    expect(held).toBeGreaterThan(0);
+    expect(handled.safeguards).toEqual({
+      credentials: { applied: held, as_is: 0 },
+      ...(thinkingOff > 0 ? { latest_turn: { applied: thinkingOff, as_is: 0 } } : {}),
+    });
+    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    expect(lessonGlance(credentials.lesson, credentials.on, credentials.off).sides.on.steps).toBe(
+      [
+        plural(
+          held,
+          'foreign credential held back at the switch',
+          'foreign credentials held back at the switch',
+        ),
+        ...(thinkingOff > 0
+          ? [
+              plural(
+                thinkingOff,
+                'request with thinking asked off for the tool round in progress',
+                'requests with thinking asked off for the tool round in progress',
+              ),
+            ]
+          : []),
+      ].join(', '),
+    );
+  });
+});

@@ -31,6 +31,8 @@ export interface LessonGlance {
 
 function stepsText(steps: MechanismSteps): string {
   if (steps.count === 0) return 'none';
+  if (steps.parts && steps.parts.length > 0)
+    return steps.parts.map((p) => countOf(p.count, p.noun[0], p.noun[1])).join(', ');
   const [one, many] = steps.noun;
   const waited = steps.waitedMs ? `, ${formatMs(steps.waitedMs)} waited` : '';
   return `${countOf(steps.count, one, many)}${waited}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScheduledSwapSchema, TakeoverSchema } from '../config';
+import { ScheduledSwapSchema, TakeoverRuleSchema, TakeoverSchema } from '../config';
 import { base } from './fields';
 import { ErrorCategorySchema } from './model-call-events';
 
@@ -112,6 +112,18 @@ export const TakeoverReportEventSchema = z.object({
    * safeguard switched off let through. Counted like `converted`. Absent in logs from before it was kept.
    */
   as_is: z.array(z.string()).optional(),
+  /**
+   * Per takeover safeguard that came into play, counted by the renderer that applied it:
+   * `applied`, the entries above it made (a credential dropped, a placeholder given, thinking
+   * asked off, a held history re-sent by value); `as_is`, what it let through as it was, off.
+   * Absent in logs from before it was kept.
+   */
+  safeguards: z
+    .partialRecord(
+      TakeoverRuleSchema,
+      z.object({ applied: z.number().int().min(0), as_is: z.number().int().min(0) }),
+    )
+    .optional(),
   handling: TakeoverSchema,
   /**
    * The same request rendered naively (history as it was, credentials included) and
