@@ -118,7 +118,7 @@ async function judgeShipped(options: {
   seen: Pick<TaskJudgement, 'tests_run' | 'tests_edited'>;
 }): Promise<TaskJudgement> {
   const { scenario, result, check, seen } = options;
-  const { missing, failed } = unmetTests(scenario.testNames, result.results);
+  const { missing, failed } = unmetTests(scenario.testNames, result.results, scenario.tests);
   const missingNote =
     missing.length > 0
       ? `\nShipped tests that did not run: ${missing.map((n) => JSON.stringify(n)).join(', ')}.`
