@@ -89,11 +89,14 @@ export function hashTaskFiles(files: TaskFiles): string {
   return hash.digest('hex');
 }
 
-/** The folder's ref for a run's config: its path as given and the sha256 of its files (checked as it loads). */
-export function pinTaskDir(dir: string): TaskDirRef {
+/**
+ * The folder's ref for a run's config (its path as given and the sha256 of its files, checked
+ * as it loads) and the task's id; the folder is read and checked whole, so a bad one fails here.
+ */
+export function pinTaskDir(dir: string): { ref: TaskDirRef; id: string } {
   const files = readTaskFiles(dir);
-  taskFromFiles(files, { name: taskDirName(dir), where: `task folder ${dir}` });
-  return { dir, sha256: hashTaskFiles(files) };
+  const task = taskFromFiles(files, { name: taskDirName(dir), where: `task folder ${dir}` });
+  return { ref: { dir, sha256: hashTaskFiles(files) }, id: task.id };
 }
 
 /** The task a pinned ref names; a folder changed since it was pinned is refused. */
