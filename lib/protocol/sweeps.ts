@@ -153,7 +153,7 @@ export const SweepTaskSchema = z.union([
     .string()
     .min(1)
     .max(500)
-    .transform((dir) => ({ dir })),
+    .transform((dir): { dir: string; sha256?: string; id?: string } => ({ dir })),
   z
     .object({
       dir: z.string().min(1).max(500),

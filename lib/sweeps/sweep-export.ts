@@ -141,6 +141,6 @@ export function runsToCsv(runs: readonly SweepRunMetrics[]): string {
   // A run stored before verdicts has none: an empty cell.
   return toCsv(
     RUN_COLUMNS,
-    runs.map((r) => ({ ...r, verdict: r.verdict ?? '' })),
+    runs.map(({ scorers: _scorers, ...r }) => ({ ...r, verdict: r.verdict ?? '' })),
   );
 }
