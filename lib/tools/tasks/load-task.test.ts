@@ -1,13 +1,31 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TASK_LIMITS } from '@/lib/protocol';
 import { squareTask, writeTaskFolder, REAL_FIX } from '@/lib/testing/task-folders';
+import { listScenarios } from '../scenarios';
 import { createWorkspace } from '../workspace';
 import { loadTaskDir, pinTaskDir, readTaskFiles, taskFromFiles, TaskFolderError } from './load-task';
 
 const load = (files: Record<string, string>) =>
   taskFromFiles(files, { name: 'my-task', where: 'task folder x' });
+
+describe('the built-in scenarios', () => {
+  it('are the folders under tasks/, read by this loader (the format proven by using it)', () => {
+    expect(
+      listScenarios()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(readdirSync('tasks').sort());
+    for (const scenario of listScenarios()) {
+      const { ref } = pinTaskDir(join('tasks', scenario.id));
+      const loaded = loadTaskDir(ref);
+      const { check: _a, ...fromFolder } = loaded;
+      const { check: _b, ...builtin } = scenario;
+      expect(fromFolder).toEqual(builtin);
+    }
+  });
+});
 
 describe('a task folder', () => {
   it('becomes a scenario: tests/ in the workspace, hidden/ kept out of it, names from the folder', () => {
