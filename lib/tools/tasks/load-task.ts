@@ -129,21 +129,26 @@ export function taskFromFiles(files: TaskFiles, options: { name: string; where: 
   if (task === '') throw new TaskFolderError(`${where}: task.md is empty`);
   const testsDir = spec.testsDir ?? 'tests';
   const hiddenDir = hiddenDirOf(testsDir);
+  // The workspace's files in path order, then the tests in path order: the order a simulated
+  // policy that picks among the files (long-output) sees them in.
   const workspace: Record<string, string> = {};
   const tests: string[] = [];
   const hiddenFiles: Record<string, string> = {};
-  for (const [path, content] of Object.entries(files)) {
+  const paths = Object.keys(files).sort();
+  for (const path of paths) {
     const [top, ...rest] = path.split('/');
     const inner = rest.join('/');
-    if (top === 'workspace' && inner) workspace[inner] = content;
-    else if (top === 'tests' && inner) {
-      workspace[`${testsDir}/${inner}`] = content;
-      tests.push(`${testsDir}/${inner}`);
-    } else if (top === 'hidden' && inner) hiddenFiles[`${hiddenDir}/${inner}`] = content;
-    else if (path !== 'task.md' && path !== 'task.json')
+    if (top === 'workspace' && inner) workspace[inner] = files[path]!;
+    else if (top === 'hidden' && inner) hiddenFiles[`${hiddenDir}/${inner}`] = files[path]!;
+    else if (top !== 'tests' && path !== 'task.md' && path !== 'task.json')
       throw new TaskFolderError(
         `${where}: ${path} is outside the layout (task.md, task.json, workspace/, tests/, hidden/)`,
       );
+  }
+  for (const path of paths.filter((p) => p.startsWith('tests/') && p.length > 'tests/'.length)) {
+    const inner = path.slice('tests/'.length);
+    workspace[`${testsDir}/${inner}`] = files[path]!;
+    tests.push(`${testsDir}/${inner}`);
   }
   for (const inner of Object.keys(files)
     .filter((p) => p.startsWith('workspace/'))
