@@ -53,7 +53,9 @@ export function withShippedTests(scenario: Scenario, workspace: Workspace): Work
  * failing. By default the check runs the scenario's test files as shipped (`tests: 'shipped'`),
  * whatever the model did to them, and says which it edited; it then requires every shipped test
  * by name and runs the scenario's hidden tests (judgeShipped). With `tests: 'workspace'` it runs
- * the workspace's own tests as run_check does, and nothing more. The check is real work in the
+ * the workspace's own tests as run_check does, and nothing more. Beside the tests, each of the
+ * task's checks on the final answer (task.json's scorers) is scored; the verdict is done when
+ * every scorer passed, and `scorers` carries each one's result and reason. The check is real work in the
  * sandbox, so it holds the virtual clock; it takes no run signal, since an aborted run is
  * judged too (the sandbox bounds its time).
  */
