@@ -7,6 +7,7 @@ import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 import { buildCassette, createExchangeKeeper } from '@/lib/cassettes';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { loadStrategy, StrategyError } from '@/lib/runtime/load-strategy';
+import { loadTaskDir, TaskFolderError } from '@/lib/tools/tasks/load-task';
 import { warmUp } from '@/lib/runtime/warm-up';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
@@ -50,6 +51,18 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  }
+  // A task folder named by a config file: checked against its pin here, so a changed folder is bad input.
+  if (options.config.taskDir) {
+    try {
+      loadTaskDir(options.config.taskDir);
+    } catch (error) {
+      if (error instanceof TaskFolderError) {
+        console.error(`loop: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
   }
   if (options.cassetteNote && !options.quiet) console.log(options.cassetteNote);
   // A real-clock run's clock starts after the process's one-time costs (tokenizer, SDK first calls).

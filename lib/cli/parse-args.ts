@@ -1,4 +1,5 @@
 import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
+import { pinTaskDir, TaskFolderError } from '@/lib/tools/tasks/load-task';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CassetteFileError, missingConfig, parseCassette } from '@/lib/cassettes';
@@ -14,6 +15,8 @@ export const USAGE = `Usage: npm run loop -- [options]
   --foreign-thinking drop|note  foreign thinking on a swap: dropped (default) or kept as a marked note
   --task TEXT      a task of your own instead of the scenario's
   --scenario ID    scenario id (default: fix-failing-test)
+  --task-dir DIR   a task folder of your own instead of a scenario (task.md, workspace/, tests/, hidden/,
+                   task.json; docs/tasks.md), pinned by the sha256 of its files
   --preset NAME    codesmith (default) | s11 | course | naive | sdk-default
   --config FILE    a JSON run config (the same schema as POST /api/runs); flags override it
   --seed N         seed for every random choice (default 1)
@@ -66,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         model: { type: 'string' },
         task: { type: 'string' },
         scenario: { type: 'string' },
+        'task-dir': { type: 'string' },
         preset: { type: 'string' },
         config: { type: 'string' },
         seed: { type: 'string' },
@@ -113,6 +117,18 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
   input.provider = provider;
   if (v.task) input.task = v.task;
   if (v.scenario) input.scenario = v.scenario;
+  if (v['task-dir'] !== undefined) {
+    if (v.scenario)
+      throw new CliInputError(['--task-dir and --scenario: give one (a task folder is its own scenario)']);
+    try {
+      const pinned = pinTaskDir(v['task-dir']);
+      input.taskDir = pinned.ref;
+      input.scenario = pinned.id;
+    } catch (error) {
+      if (error instanceof TaskFolderError) throw new CliInputError([`--task-dir: ${error.message}`]);
+      throw error;
+    }
+  }
   if (v.preset) input.preset = v.preset;
   if (v.clock) input.clock = v.clock;
   if (v.seed !== undefined) input.seed = toNumber('--seed', v.seed);

@@ -63,6 +63,9 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
       `--grid ${values.grid}: ${error instanceof Error ? error.message : String(error)}`,
     ]);
   }
+  // A grid of task folders alone runs no built-in scenario beside them.
+  if (raw && typeof raw === 'object' && 'tasks' in raw && !('scenarios' in raw))
+    raw = { ...raw, scenarios: [] };
   const grid = SweepGridSchema.safeParse(raw);
   if (!grid.success)
     throw new CliInputError(describeIssues(grid.error).map((line) => `--grid ${values.grid}: ${line}`));

@@ -67,7 +67,12 @@ export function describeEvent(event: RunEvent): string | undefined {
       const tests = verdictTestsLabels(event)
         .map((label) => ` · ${label}`)
         .join('');
-      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}${tests}`;
+      const scorers = (event.scorers ?? [])
+        .map(
+          (s) => `\n${t}    ${s.passed === true ? '✓' : s.passed === false ? '✗' : '?'} ${s.id}: ${s.reason}`,
+        )
+        .join('');
+      return `${t}  task verdict: ${event.verdict.replace('_', ' ')} (${event.check})${edited}${tests}${scorers}`;
     }
     case 'terminate':
       return `${t}  terminate: ${event.reason} · complete ${event.complete}${event.message ? ` · ${event.message}` : ''}`;

@@ -18,6 +18,7 @@ import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
 import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
 import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
+import { pinTaskDir, TaskFolderError } from '@/lib/tools/tasks/load-task';
 import { CliInputError } from './parse-args';
 import { parseSweepArgs, SWEEP_USAGE } from './parse-sweep-args';
 import { createProgressPrinter } from './progress-bar';
@@ -49,8 +50,21 @@ async function main(argv: string[]): Promise<number> {
         c.strategy ? { ...c, strategy: pinStrategy(c.strategy.file) } : c,
       ),
     };
+    // Each task folder too, by the sha256 of its files, with its id: each run's config records the pin.
+    if (options.grid.tasks)
+      options.grid = {
+        ...options.grid,
+        tasks: options.grid.tasks.map((t) => {
+          const pinned = pinTaskDir(t.dir);
+          if (t.sha256 && t.sha256 !== pinned.ref.sha256)
+            throw new TaskFolderError(
+              `tasks: task folder ${t.dir} changed since the grid pinned it (sha256 ${pinned.ref.sha256.slice(0, 12)}…, the grid says ${t.sha256.slice(0, 12)}…)`,
+            );
+          return { dir: t.dir, sha256: pinned.ref.sha256, id: pinned.id };
+        }),
+      };
   } catch (error) {
-    if (error instanceof StrategyError) {
+    if (error instanceof StrategyError || error instanceof TaskFolderError) {
       console.error(`sweep: ${error.message}`);
       return 2;
     }

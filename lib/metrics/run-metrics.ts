@@ -7,6 +7,8 @@ export interface RunMetrics {
   reason: string;
   /** The scenario's own check on the final workspace (task_verdict); null when the log has none. */
   verdict: TaskVerdict | null;
+  /** Each scorer of the task verdict, by id: passed, failed, or null (it could not answer); empty when the log has none. */
+  scorers: Record<string, boolean | null>;
   /** Run-clock ms at terminate. */
   durationMs: number;
   inputTokens: number;
@@ -58,6 +60,7 @@ export class MetricsFold {
   private readonly attempts: Attempt[] = [];
   private current: Attempt | undefined;
   private verdict: TaskVerdict | null = null;
+  private scorers: Record<string, boolean | null> = {};
   private sdkRetries = 0;
   private terminate: EventOf<'terminate'> | undefined;
 
@@ -70,6 +73,7 @@ export class MetricsFold {
         break;
       case 'task_verdict':
         this.verdict = event.verdict;
+        this.scorers = Object.fromEntries((event.scorers ?? []).map((s) => [s.id, s.passed]));
         break;
       case 'sdk_retry':
         this.sdkRetries += 1;
@@ -140,6 +144,7 @@ export class MetricsFold {
       complete: terminate.complete,
       reason: terminate.reason,
       verdict: this.verdict,
+      scorers: this.scorers,
       durationMs: terminate.ts,
       inputTokens: terminate.input_tokens,
       outputTokens: terminate.output_tokens,

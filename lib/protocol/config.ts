@@ -221,6 +221,23 @@ export type StrategyRef = z.infer<typeof StrategyRefSchema>;
 export const STRATEGY_NOT_FROM_WEB =
   'a strategy is code: it runs only from the CLI (npm run loop -- --strategy <file>) or a sweep file (npm run sweep), never through the web API; remove "strategy"';
 
+/**
+ * A task folder a CLI run or a sweep names: its path as given and the sha256 over its files
+ * (each path and its bytes, in path order), so a run stays reproducible from its config and a
+ * folder changed since is refused. The web API refuses a config that names one.
+ */
+export const TaskDirRefSchema = z
+  .object({
+    dir: z.string().min(1).max(500),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the sha256 of the folder: 64 lower-case hex digits'),
+  })
+  .strict();
+export type TaskDirRef = z.infer<typeof TaskDirRefSchema>;
+
+/** What the web API answers a config that names a task folder. */
+export const TASK_DIR_NOT_FROM_WEB =
+  'a task folder is read from disk: it runs only from the CLI (npm run loop -- --task-dir <dir>) or a sweep file (npm run sweep), never through the web API; remove "taskDir"';
+
 export const RunConfigSchema = z
   .object({
     provider: ProviderConfigSchema,
@@ -271,6 +288,8 @@ export const RunConfigSchema = z
     replay: ReplayConfigSchema.optional(),
     /** A strategy of one's own on the mechanism port (CLI and sweeps only). */
     strategy: StrategyRefSchema.optional(),
+    /** A task folder of one's own instead of a built-in scenario (CLI and sweeps only; lib/tools/tasks). */
+    taskDir: TaskDirRefSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

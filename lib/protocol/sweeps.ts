@@ -5,6 +5,7 @@ import {
   PromptSetRefSchema,
   STRATEGY_NOT_FROM_WEB,
   StrategyRefSchema,
+  TASK_DIR_NOT_FROM_WEB,
   VendorSchema,
 } from './config';
 import { TaskVerdictSchema } from './events';
@@ -142,6 +143,30 @@ export const SweepEndpointSchema = z
   .strict();
 export type SweepEndpoint = z.infer<typeof SweepEndpointSchema>;
 
+/**
+ * A task folder on the scenario axis (the sweep CLI only; lib/tools/tasks): its path (relative to
+ * the directory the CLI runs in), or the path with the sha256 of its files and its id, which the
+ * sweep CLI pins as the sweep starts. A list of them is a dataset.
+ */
+export const SweepTaskSchema = z.union([
+  z
+    .string()
+    .min(1)
+    .max(500)
+    .transform((dir): { dir: string; sha256?: string; id?: string } => ({ dir })),
+  z
+    .object({
+      dir: z.string().min(1).max(500),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'the sha256 of the folder: 64 lower-case hex digits')
+        .optional(),
+      id: z.string().min(1).max(64).optional(),
+    })
+    .strict(),
+]);
+export type SweepTask = z.infer<typeof SweepTaskSchema>;
+
 /** A model id for the model axis (a simulated vendor's own, or what a real endpoint names). */
 const ModelIdSchema = z
   .string()
@@ -155,7 +180,9 @@ export const MAX_SWEEP_JOBS = 20_000;
 const SweepGridObject = z
   .object({
     name: z.string().max(200).optional(),
-    scenarios: z.array(z.string().min(1).max(100)).min(1).max(20).default(['fix-failing-test']),
+    scenarios: z.array(z.string().min(1).max(100)).max(20).default(['fix-failing-test']),
+    /** Task folders beside the scenarios on the scenario axis (the sweep CLI only): a dataset. */
+    tasks: z.array(SweepTaskSchema).min(1).max(50).optional(),
     configurations: z.array(SweepConfigurationSchema).min(1).max(20),
     /** The policy axis: each configuration runs once with each of these retry policies (absent: its own). */
     policies: z.array(SweepPolicySchema).min(1).max(10).optional(),
@@ -213,6 +240,12 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
     'faultPlans',
   );
   unique(grid.scenarios, 'scenarios');
+  if (grid.scenarios.length + (grid.tasks?.length ?? 0) === 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scenarios'],
+      message: 'no scenario: name at least one scenario, or a task folder in tasks',
+    });
   unique(grid.vendors, 'vendors');
   unique(grid.mechanismsOff, 'mechanismsOff');
   unique(
@@ -276,7 +309,10 @@ export const CreateSweepRequestSchema = SweepGridObject.extend({
           message: STRATEGY_NOT_FROM_WEB,
         });
     }),
-  );
+  )
+  .superRefine((request, ctx) => {
+    if (request.tasks) ctx.addIssue({ code: 'custom', path: ['tasks'], message: TASK_DIR_NOT_FROM_WEB });
+  });
 export type CreateSweepRequest = z.infer<typeof CreateSweepRequestSchema>;
 export type CreateSweepRequestInput = z.input<typeof CreateSweepRequestSchema>;
 export type SweepGridInput = z.input<typeof SweepGridSchema>;
@@ -291,14 +327,22 @@ export function countSweepJobs(
     SweepGrid,
     'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'
   > &
-    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets' | 'policies'>>,
+    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets' | 'policies' | 'tasks'>>,
 ): number {
   const seeds = Array.isArray(grid.seeds) ? grid.seeds.length : grid.seeds.to - grid.seeds.from + 1;
   const configs = grid.configurations.length * (grid.policies?.length ?? 1) * (1 + grid.mechanismsOff.length);
   const targets = grid.vendors.length + (grid.endpoints?.length ?? 0);
   const models = grid.models?.length ?? 1;
   const prompts = grid.promptSets?.length ?? 1;
-  return grid.scenarios.length * configs * grid.faultPlans.length * targets * models * prompts * seeds;
+  return (
+    (grid.scenarios.length + (grid.tasks?.length ?? 0)) *
+    configs *
+    grid.faultPlans.length *
+    targets *
+    models *
+    prompts *
+    seeds
+  );
 }
 
 /**
@@ -338,6 +382,13 @@ export const SweepRowSchema = z.object({
   /** Runs the check could not judge (not_checkable, or no task_verdict in the log). */
   unchecked: z.number().int(),
   /**
+   * Each scorer of the task verdict (visible tests, hidden tests, each check on the answer), in
+   * the order the runs report them: of the row's runs that scored it, how many it passed.
+   */
+  scorers: z
+    .array(z.object({ id: z.string(), passed: z.number().int(), runs: z.number().int(), rate: z.number() }))
+    .optional(),
+  /**
    * Run time (run clock) over the cell's runs; null when no run's loop completed (or no run
    * finished yet): how fast a run failed is not a run time to read or rank.
    */
@@ -363,6 +414,8 @@ export const SweepRunMetricsSchema = z.object({
   reason: z.string(),
   /** The run's task_verdict; null when its log has none (a run stopped outside the loop). */
   verdict: TaskVerdictSchema.nullable(),
+  /** Each scorer of its task verdict, by id: passed, failed, or null (it could not answer). Absent before scorers. */
+  scorers: z.record(z.string(), z.boolean().nullable()).optional(),
   duration_ms: z.number(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),

@@ -1,10 +1,11 @@
 import type { Clock } from '@/lib/clock';
-import type { TaskVerdict, VerdictTests } from '@/lib/protocol';
+import type { ScorerResult, TaskVerdict, VerdictTests } from '@/lib/protocol';
 import type { SlotShare } from '@/lib/tools/check/fair-slots';
 import type { CheckResult, Scenario } from '@/lib/tools/scenario';
 import type { Workspace } from '@/lib/tools/types';
 import { createWorkspace } from '@/lib/tools/workspace';
-import { judgeHiddenTests, unmetTests } from './verdict-tests';
+import { scoreAnswer } from '@/lib/tools/tasks/score-answer';
+import { judgeHiddenTests, unmetTests, type HiddenJudgement } from './verdict-tests';
 
 export interface TaskJudgement {
   verdict: TaskVerdict;
@@ -19,6 +20,8 @@ export interface TaskJudgement {
   /** How many hidden tests the verdict ran, and which failed or did not run (set when they ran). */
   hidden_tests?: number;
   hidden_failed?: string[];
+  /** Each scorer's result with its reason: the visible tests, the hidden tests, the checks on the answer. */
+  scorers: ScorerResult[];
 }
 
 /** Longest check report kept in the event: the verdict is a label, the report its evidence. */
@@ -50,7 +53,9 @@ export function withShippedTests(scenario: Scenario, workspace: Workspace): Work
  * failing. By default the check runs the scenario's test files as shipped (`tests: 'shipped'`),
  * whatever the model did to them, and says which it edited; it then requires every shipped test
  * by name and runs the scenario's hidden tests (judgeShipped). With `tests: 'workspace'` it runs
- * the workspace's own tests as run_check does, and nothing more. The check is real work in the
+ * the workspace's own tests as run_check does, and nothing more. Beside the tests, each of the
+ * task's checks on the final answer (task.json's scorers) is scored; the verdict is done when
+ * every scorer passed, and `scorers` carries each one's result and reason. The check is real work in the
  * sandbox, so it holds the virtual clock; it takes no run signal, since an aborted run is
  * judged too (the sandbox bounds its time).
  */
@@ -64,18 +69,21 @@ export async function judgeTask(options: {
   tests?: VerdictTests;
   /** The run, so its verdict check takes the run's share of the check sandbox. */
   share?: SlotShare;
+  /** The final answer (the model's last text), for the task's answer scorers; undefined: there was none. */
+  answer?: string | undefined;
 }): Promise<TaskJudgement> {
   const { scenario, workspace, clock, task } = options;
   const testsRun = options.tests ?? 'shipped';
   const check = scenario.checkLabel ?? `${scenario.id} check`;
   const seen = { tests_run: testsRun, tests_edited: editedTests(scenario, workspace) };
+  const answers = (scenario.scorers ?? []).map((scorer, i) => scoreAnswer(scorer, i, options.answer));
+  const unanswered = (reason: string): ScorerResult[] => [
+    { id: 'visible_tests', kind: 'visible_tests', passed: null, reason },
+    ...answers,
+  ];
   if (task.trim() !== scenario.task.trim()) {
-    return {
-      verdict: 'not_checkable',
-      check,
-      detail: `the task was replaced; ${check} checks the scenario's own task`,
-      ...seen,
-    };
+    const detail = `the task was replaced; ${check} checks the scenario's own task`;
+    return { verdict: 'not_checkable', check, detail, ...seen, scorers: unanswered(detail) };
   }
   try {
     const judged = testsRun === 'shipped' ? withShippedTests(scenario, workspace) : workspace;
@@ -83,24 +91,50 @@ export async function judgeTask(options: {
       scenario.check(judged, options.share !== undefined ? { share: options.share } : {}),
     );
     const detail = clip(result.output);
-    if (result.stopped)
-      return {
-        verdict: 'not_checkable',
-        check,
-        detail: `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`,
-        ...seen,
+    if (result.stopped) {
+      const stopped = `the check was stopped (${result.stopped.replace('_', ' ')}): ${detail}`;
+      return { verdict: 'not_checkable', check, detail: stopped, ...seen, scorers: unanswered(stopped) };
+    }
+    if (testsRun === 'workspace') {
+      const visible: ScorerResult = {
+        id: 'visible_tests',
+        kind: 'visible_tests',
+        passed: result.passed,
+        reason: `${check}, the workspace's own copies: ${testsLine(result)}`,
       };
-    if (testsRun === 'workspace')
-      return { verdict: result.passed ? 'done' : 'not_done', check, detail, ...seen };
-    return await judgeShipped({ scenario, judged, clock, share: options.share, result, check, detail, seen });
-  } catch (error) {
-    return {
-      verdict: 'not_checkable',
+      const scorers = [visible, ...answers];
+      return { verdict: verdictOf(scorers), check, detail, ...seen, scorers };
+    }
+    return await judgeShipped({
+      scenario,
+      judged,
+      clock,
+      share: options.share,
+      result,
       check,
-      detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
-      ...seen,
-    };
+      detail,
+      seen,
+      answers,
+    });
+  } catch (error) {
+    const detail = `the check could not run: ${error instanceof Error ? error.message : String(error)}`;
+    return { verdict: 'not_checkable', check, detail, ...seen, scorers: unanswered(detail) };
   }
+}
+
+/** Done when every scorer passed; not done when one failed. */
+function verdictOf(scorers: readonly ScorerResult[]): TaskVerdict {
+  return scorers.every((s) => s.passed === true) ? 'done' : 'not_done';
+}
+
+/** "4 of 4 passed", "1 of 4 failed", from the check's own results. */
+function testsLine(result: CheckResult): string {
+  const results = result.results ?? [];
+  const failed = results.filter((r) => !r.ok).length;
+  if (results.length === 0) return result.passed ? 'passed' : 'no test ran';
+  return failed === 0
+    ? `${results.length} of ${results.length} passed`
+    : `${failed} of ${results.length} failed`;
 }
 
 /**
@@ -116,9 +150,10 @@ async function judgeShipped(options: {
   check: string;
   detail: string;
   seen: Pick<TaskJudgement, 'tests_run' | 'tests_edited'>;
+  answers: ScorerResult[];
 }): Promise<TaskJudgement> {
-  const { scenario, result, check, seen } = options;
-  const { missing, failed } = unmetTests(scenario.testNames, result.results);
+  const { scenario, result, check, seen, answers } = options;
+  const { missing, failed } = unmetTests(scenario.testNames, result.results, scenario.tests);
   const missingNote =
     missing.length > 0
       ? `\nShipped tests that did not run: ${missing.map((n) => JSON.stringify(n)).join(', ')}.`
@@ -130,6 +165,18 @@ async function judgeShipped(options: {
     ...(options.share !== undefined ? { share: options.share } : {}),
   });
   const detail = `${options.detail}${missingNote}`;
+  const visiblePassed = result.passed && missing.length === 0 && failed.length === 0;
+  const visible: ScorerResult = {
+    id: 'visible_tests',
+    kind: 'visible_tests',
+    passed: visiblePassed,
+    reason: `${check} as shipped: ${testsLine(result)}${
+      missing.length > 0
+        ? `; ${missing.length} shipped test${missing.length === 1 ? '' : 's'} did not run`
+        : ''
+    }`,
+  };
+  const scorers = [visible, ...hiddenScorer(hidden), ...answers];
   if (hidden.kind === 'stopped')
     return {
       verdict: 'not_checkable',
@@ -137,17 +184,35 @@ async function judgeShipped(options: {
       detail: `${hidden.detail}\n${detail}`,
       ...seen,
       tests_missing: missing,
+      scorers,
     };
-  const done = result.passed && missing.length === 0 && failed.length === 0 && hidden.passed;
   return {
-    verdict: done ? 'done' : 'not_done',
+    verdict: verdictOf(scorers),
     check,
     detail: hidden.detail ? `${detail}\n${hidden.detail}` : detail,
     ...seen,
     tests_missing: missing,
     hidden_tests: hidden.total,
     hidden_failed: hidden.failed,
+    scorers,
   };
+}
+
+/** The hidden tests as a scorer (none when the task has no hidden tests); its reason is the first line of their report. */
+function hiddenScorer(hidden: HiddenJudgement): ScorerResult[] {
+  if (hidden.kind === 'stopped')
+    return [
+      { id: 'hidden_tests', kind: 'hidden_tests', passed: null, reason: hidden.detail.split('\n')[0]! },
+    ];
+  if (hidden.total === 0 && hidden.detail === '') return [];
+  return [
+    {
+      id: 'hidden_tests',
+      kind: 'hidden_tests',
+      passed: hidden.passed,
+      reason: hidden.detail.split('\n')[0]!.replace(/^Hidden tests \(run by the verdict only\): /, ''),
+    },
+  ];
 }
 
 function clip(text: string): string {

@@ -40,13 +40,19 @@ export function launchRun(options: LaunchOptions): RunHandle {
     startAt: fork?.trajectory.events.at(-1)?.ts ?? 0,
   });
   const random = createRandom(config.seed);
+  // The final answer the task's answer scorers check: the text of the last turn's reply, as logged (redacted).
+  let answer: string | undefined;
   const log = createRunLog({
     runId,
     clock,
     apiKey: options.apiKey,
     startTurn: fork?.atTurn,
     env: processEnv(),
-    onEvent: options.onEvent,
+    onEvent: (event, totals) => {
+      if (event.event === 'llm_call' && !event.background && event.message)
+        answer = event.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      options.onEvent(event, totals);
+    },
   });
   let swaps: SwapController | undefined; // built once the scenario is known; requests go out only after
   const controls = createControlQueue({
@@ -72,6 +78,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       emit: log.emit,
       faults: () => controls.faults,
       share: runId,
+      answer: () => answer,
     });
     const { recovery, tools, executor, task } = bench;
     swaps = bindVendors({ options, clock, random, log, bench, faults: () => controls.faults });

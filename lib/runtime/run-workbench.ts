@@ -14,6 +14,7 @@ import {
   createToolExecutor,
   createWorkspace,
   getScenario,
+  loadTaskDir,
   type Scenario,
   type SlotShare,
   type ToolExecutor,
@@ -44,9 +45,12 @@ export function createRunWorkbench(options: {
   faults: () => FaultPlan;
   /** The run, as the check sandbox's pool knows it: its fair share of the pool's slots. */
   share: SlotShare;
+  /** The final answer so far (the model's last text, as the log has it), for the task's answer scorers. */
+  answer?: () => string | undefined;
 }): RunWorkbench {
   const { config, clock, emit } = options;
-  const scenario = getScenario(config.scenario);
+  // A task folder of one's own (CLI and sweeps) is read here, refused if it changed since it was pinned.
+  const scenario = config.taskDir ? loadTaskDir(config.taskDir) : getScenario(config.scenario);
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
   const recovery = resolveRecovery(config.preset, config.recovery);
   const workspace = createWorkspace({ files: scenario.files });
@@ -74,6 +78,7 @@ export function createRunWorkbench(options: {
       task,
       tests: config.verdict?.tests ?? 'shipped',
       share: options.share,
+      answer: options.answer?.(),
     });
   return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
 }

@@ -29,7 +29,8 @@ export function validateRunConfig(options: {
   const { config, apiKey } = options;
   const env = options.env ?? processEnv();
   const problems: string[] = [];
-  if (!getScenario(config.scenario)) {
+  // A task folder (CLI and sweeps) is its own scenario: the workbench reads it, checked against its pin.
+  if (!config.taskDir && !getScenario(config.scenario)) {
     problems.push(
       `scenario: unknown scenario "${config.scenario}"; choose one of ${listScenarios()
         .map((s) => s.id)

@@ -11,11 +11,14 @@ const DETAIL_CHARS = 2_000;
 /**
  * The expected tests (file → names) that did not run as expected: `missing`, no test of that
  * name registered by that file ran (a test of the same name from another file does not count);
- * `failed`, one ran and failed. Names come back in the order the scenario lists them.
+ * `failed`, one ran and failed. Names come back in the order the scenario lists them, then the
+ * failed tests of files it gives no names for.
  */
 export function unmetTests(
   expected: Record<string, string[]>,
   results: readonly CheckTestResult[] | undefined,
+  /** Every test file the check loaded: one `expected` does not list passes when a test it registered ran and none failed. */
+  files: readonly string[] = [],
 ): { missing: string[]; failed: string[] } {
   const missing: string[] = [];
   const failed: string[] = [];
@@ -25,6 +28,12 @@ export function unmetTests(
       if (ran.length === 0) missing.push(name);
       else if (ran.some((r) => !r.ok)) failed.push(name);
     }
+  }
+  for (const file of files) {
+    if (Object.hasOwn(expected, file)) continue;
+    const ran = (results ?? []).filter((r) => r.file === file);
+    if (ran.length === 0) missing.push(`every test of ${file}`);
+    for (const r of ran) if (!r.ok && !failed.includes(r.name)) failed.push(r.name);
   }
   return { missing, failed };
 }
@@ -50,7 +59,7 @@ export async function judgeHiddenTests(options: {
   const { scenario, judged, clock } = options;
   const { files: hiddenFiles, names } = scenario.hidden;
   const entries = Object.keys(hiddenFiles);
-  const total = Object.values(names).reduce((n, list) => n + list.length, 0);
+  const declared = Object.values(names).reduce((n, list) => n + list.length, 0);
   if (entries.length === 0) return { kind: 'ran', total: 0, failed: [], passed: true, detail: '' };
   const files: Record<string, string> = {};
   for (const path of judged.paths()) files[path] = judged.read(path) ?? '';
@@ -67,9 +76,12 @@ export async function judgeHiddenTests(options: {
       detail: `the hidden tests were stopped (${result.stopped.replace('_', ' ')}): ${result.output.slice(0, 500)}`,
     };
   const results = result.results ?? [];
-  const { missing, failed } = unmetTests(names, results);
+  const { missing, failed } = unmetTests(names, results, entries);
+  // A hidden file task.json gives no names for counts every test it registered.
+  const unnamed = (r: CheckTestResult): boolean => entries.includes(r.file) && !Object.hasOwn(names, r.file);
+  const total = declared + results.filter(unnamed).length;
   const expected = (r: CheckTestResult): boolean =>
-    Object.hasOwn(names, r.file) && names[r.file]!.includes(r.name);
+    unnamed(r) || (Object.hasOwn(names, r.file) && names[r.file]!.includes(r.name));
   const others = results.filter((r) => !r.ok && !expected(r));
   const lines: string[] = [];
   for (const name of failed)

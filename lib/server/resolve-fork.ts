@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ForkSpec, RunConfig } from '@/lib/protocol';
+import { TASK_DIR_NOT_FROM_WEB, type ForkSpec, type RunConfig } from '@/lib/protocol';
 import { planFork, type ForkStart } from '@/lib/runtime/plan-fork';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
@@ -26,6 +26,11 @@ export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent:
       plan.status === 404 ? 'No such run to fork' : 'The run cannot be forked as asked',
       plan.problems,
     );
+  // The web never reads a path: a run on a task folder (the CLI's or a sweep file's) is not continued here.
+  if (plan.config.taskDir)
+    throw new HttpError(400, 'The run cannot be forked as asked', [
+      `config.taskDir (from the parent's config): ${TASK_DIR_NOT_FROM_WEB}`,
+    ]);
   return { config: plan.config, fork: plan.fork };
 }
 

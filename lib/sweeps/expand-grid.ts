@@ -3,6 +3,7 @@ import {
   resolveRecovery,
   RunConfigSchema,
   seedList,
+  taskDirName,
   type PromptSet,
   type PromptSetRef,
   type RunConfig,
@@ -67,6 +68,14 @@ function targetsOf(grid: SweepGrid): Array<{ id: string; endpoint?: SweepEndpoin
   ];
 }
 
+/** The scenario axis: the scenarios by id, then the task folders (each named by its id, else its folder's name). */
+function scenariosOf(grid: SweepGrid): Array<{ id: string; task?: NonNullable<SweepGrid['tasks']>[number] }> {
+  return [
+    ...grid.scenarios.map((id) => ({ id })),
+    ...(grid.tasks ?? []).map((task) => ({ id: task.id ?? taskDirName(task.dir), task })),
+  ];
+}
+
 /** The cells in table order: scenario, configuration, fault plan, target, model, prompt set. */
 function cellsOf(grid: SweepGrid) {
   const models: Array<string | undefined> = grid.models ?? [undefined];
@@ -76,12 +85,13 @@ function cellsOf(grid: SweepGrid) {
       preset: string;
       recovery: SweepGrid['configurations'][number]['recovery'];
       strategy?: SweepGrid['configurations'][number]['strategy'];
+      task?: NonNullable<SweepGrid['tasks']>[number];
       plan: SweepGrid['faultPlans'][number]['plan'];
       endpoint?: SweepEndpoint;
       promptRef?: PromptSetRef;
     }
   > = [];
-  for (const scenario of grid.scenarios) {
+  for (const { id: scenario, task } of scenariosOf(grid)) {
     for (const configuration of configurationsOf(grid)) {
       for (const faultPlan of grid.faultPlans) {
         for (const target of targetsOf(grid)) {
@@ -102,6 +112,7 @@ function cellsOf(grid: SweepGrid) {
                 preset: configuration.preset,
                 recovery: configuration.recovery,
                 ...(configuration.strategy ? { strategy: configuration.strategy } : {}),
+                ...(task ? { task } : {}),
                 plan: faultPlan.plan,
                 ...(target.endpoint ? { endpoint: target.endpoint } : {}),
                 ...(promptRef ? { promptRef } : {}),
@@ -195,6 +206,11 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
       throw new Error(
         `configurations: strategy ${cell.strategy.file} is not pinned (the sweep CLI pins each with the sha256 of its file)`,
       );
+    const task = cell.task;
+    if (task && !task.sha256)
+      throw new Error(
+        `tasks: task folder ${task.dir} is not pinned (the sweep CLI pins each with the sha256 of its files)`,
+      );
     for (const seed of seeds) {
       const config = RunConfigSchema.parse({
         provider: endpoint
@@ -215,6 +231,7 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
         ...(grid.budgets ? { budgets: grid.budgets } : {}),
         ...(grid.maxOutputTokens ? { maxOutputTokens: grid.maxOutputTokens } : {}),
         ...(cell.strategy ? { strategy: cell.strategy } : {}),
+        ...(task?.sha256 ? { taskDir: { dir: task.dir, sha256: task.sha256 } } : {}),
       });
       jobs.push({
         index: jobs.length,

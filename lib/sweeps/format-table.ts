@@ -64,7 +64,17 @@ export const TABLE_COLUMNS: readonly Column[] = [
  * with `*` (ties all marked; a column where every row is equal marks nothing).
  */
 export function formatTable(rows: readonly SweepRow[]): string {
-  const columns = TABLE_COLUMNS.filter((c) => !c.axis || rows.some((r) => r[c.axis!] !== undefined));
+  const fixed = TABLE_COLUMNS.filter((c) => !c.axis || rows.some((r) => r[c.axis!] !== undefined));
+  // Each scorer of the task verdict (visible tests, hidden tests, checks on the answer): its pass rate, after "unchecked".
+  const scorerIds = [...new Set(rows.flatMap((r) => (r.scorers ?? []).map((s) => s.id)))];
+  const scorerColumns: Column[] = scorerIds.map((id) => ({
+    header: id,
+    value: (r) => r.scorers?.find((s) => s.id === id)?.rate ?? null,
+    format: (v) => `${(v * 100).toFixed(0)} %`,
+    better: 'high',
+  }));
+  const at = fixed.findIndex((c) => c.header === 'unchecked') + 1;
+  const columns = [...fixed.slice(0, at), ...scorerColumns, ...fixed.slice(at)];
   // The text columns (configuration … vendor, and the axes the grid has) are left-aligned.
   const textColumns = columns.findIndex((c) => c.header === 'runs');
   const cells = rows.map((row) =>

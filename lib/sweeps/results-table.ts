@@ -47,6 +47,7 @@ export function resultsTable({
       verdict_ci: wilsonInterval(done, n),
       // A log without a task_verdict (stored before verdicts, or stopped outside the loop) is unchecked too.
       unchecked: runs.filter((r) => r.verdict !== 'done' && r.verdict !== 'not_done').length,
+      ...scorerRates(runs),
       // A run time is a figure of the work only where some loop completed: a cell whose every
       // run failed (naive under a 529 fails at the first request) has none, not "0 ms".
       median_ms: completed === 0 ? null : quantile(times, 0.5),
@@ -59,6 +60,21 @@ export function resultsTable({
     });
   }
   return rows;
+}
+
+/** Each scorer's pass rate over the runs that scored it, in the order they first appear (none: no field). */
+function scorerRates(runs: readonly SweepRunMetrics[]): Pick<SweepRow, 'scorers'> {
+  const tally = new Map<string, { passed: number; runs: number }>();
+  for (const run of runs) {
+    for (const [id, passed] of Object.entries(run.scorers ?? {})) {
+      const t = tally.get(id) ?? { passed: 0, runs: 0 };
+      t.runs += 1;
+      if (passed === true) t.passed += 1;
+      tally.set(id, t);
+    }
+  }
+  if (tally.size === 0) return {};
+  return { scorers: [...tally].map(([id, t]) => ({ id, ...t, rate: t.passed / t.runs })) };
 }
 
 /** Linear-interpolated quantile of sorted values (0 for none). */

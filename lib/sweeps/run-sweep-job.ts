@@ -136,6 +136,7 @@ export async function runSweepJob(
       complete: m.complete,
       reason: m.reason,
       verdict: m.verdict,
+      ...(Object.keys(m.scorers).length > 0 ? { scorers: m.scorers } : {}),
       duration_ms: m.durationMs,
       input_tokens: m.inputTokens,
       output_tokens: m.outputTokens,

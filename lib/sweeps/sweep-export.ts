@@ -100,11 +100,30 @@ export function rowsToCsv(rows: readonly SweepRow[]): string {
   // The model and prompt axes follow the vendor, when the grid has them.
   const axes = (['model', 'prompt_set'] as const).filter((axis) => rows.some((r) => r[axis] !== undefined));
   const at = ROW_COLUMNS.indexOf('vendor') + 1;
+  // Each scorer of the task verdict: its pass rate, after task_unchecked (scorer_<id>_rate).
+  const scorerIds = [...new Set(rows.flatMap((r) => (r.scorers ?? []).map((s) => s.id)))];
+  const afterUnchecked = ROW_COLUMNS.indexOf('task_unchecked') + 1;
   return toCsv(
-    [...ROW_COLUMNS.slice(0, at), ...axes, ...ROW_COLUMNS.slice(at)],
+    [
+      ...ROW_COLUMNS.slice(0, at),
+      ...axes,
+      ...ROW_COLUMNS.slice(at, afterUnchecked),
+      ...scorerIds.map((id) => `scorer_${id}_rate`),
+      ...ROW_COLUMNS.slice(afterUnchecked),
+    ],
     rows.map(
-      ({ key: _key, completion_rate, completion_ci, verdict_rate, verdict_ci, unchecked, ...rest }) => ({
+      ({
+        key: _key,
+        completion_rate,
+        completion_ci,
+        verdict_rate,
+        verdict_ci,
+        unchecked,
+        scorers,
+        ...rest
+      }) => ({
         ...rest,
+        ...Object.fromEntries((scorers ?? []).map((sc) => [`scorer_${sc.id}_rate`, sc.rate])),
         loop_completion_rate: completion_rate,
         loop_completion_ci_low: completion_ci[0],
         loop_completion_ci_high: completion_ci[1],
@@ -122,6 +141,6 @@ export function runsToCsv(runs: readonly SweepRunMetrics[]): string {
   // A run stored before verdicts has none: an empty cell.
   return toCsv(
     RUN_COLUMNS,
-    runs.map((r) => ({ ...r, verdict: r.verdict ?? '' })),
+    runs.map(({ scorers: _scorers, ...r }) => ({ ...r, verdict: r.verdict ?? '' })),
   );
 }

@@ -34,6 +34,13 @@ export function validateSweepGrid(grid: SweepGrid, options: ValidateSweepOptions
           .map((s) => s.id)
           .join(', ')}`,
     );
+  for (const task of grid.tasks ?? []) {
+    const id = task.id ?? task.dir;
+    if (grid.scenarios.includes(id) || (grid.tasks ?? []).filter((t) => (t.id ?? t.dir) === id).length > 1)
+      problems.push(
+        `tasks: "${id}" names two entries of the scenario axis; give each task folder its own id`,
+      );
+  }
   const models: string[] = grid.models ?? [''];
   for (const vendor of grid.vendors) {
     for (const model of models) {

@@ -14,6 +14,15 @@ export { runNodeTests } from './check/run-node-tests';
 export type { SlotShare } from './check/fair-slots';
 export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
 export {
+  hashTaskFiles,
+  loadTaskDir,
+  pinTaskDir,
+  readTaskFiles,
+  taskFromFiles,
+  TaskFolderError,
+  type TaskFiles,
+} from './tasks/load-task';
+export {
   createToolExecutor,
   type ExecuteContext,
   type ToolExecutor,

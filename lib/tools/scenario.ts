@@ -1,4 +1,4 @@
-import type { SimPolicyId } from '@/lib/protocol';
+import type { AnswerScorer, SimPolicyId } from '@/lib/protocol';
 import type { SlotShare } from './check/fair-slots';
 import type { Workspace } from './types';
 
@@ -59,6 +59,7 @@ export interface Scenario {
    * requires each to have run, registered by that file, and passed: code under test that
    * keeps a shipped test from registering (or registers its own under the same name) does not
    * pass for it. scenarios.test.ts checks these lists against a run of the fixed workspace.
+   * A test file not listed here passes when at least one test it registers ran and none failed.
    */
   testNames: Record<string, string[]>;
   /**
@@ -70,6 +71,8 @@ export interface Scenario {
   policy: SimPolicyId;
   /** What the simulated worker policy needs to know to solve the task. */
   hints: ScenarioHints;
+  /** Checks on the final answer (task.json's scorers), each a scorer of the verdict beside the tests. */
+  scorers?: AnswerScorer[];
 }
 
 export interface ScenarioHints {
@@ -87,6 +90,6 @@ export interface ScenarioHints {
 export interface HiddenTests {
   /** path → content. */
   files: Record<string, string>;
-  /** Every test each file registers, by name (the verdict requires each to run and pass). */
+  /** Every test each file registers, by name (the verdict requires each to run and pass); a file not listed passes when a test of it ran and none failed. */
   names: Record<string, string[]>;
 }

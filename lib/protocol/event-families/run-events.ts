@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClockKindSchema, RunConfigSchema, VerdictTestsSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
+import { ScorerResultSchema } from '../task-folder';
 import { RecoveryConfigSchema } from '../recovery';
 import { base, turn } from './fields';
 
@@ -107,6 +108,12 @@ export const TaskVerdictEventSchema = z.object({
   hidden_tests: z.number().int().min(0).optional(),
   /** The hidden tests, by name, that failed or did not run; any makes the task not done. Set when they ran. */
   hidden_failed: z.array(z.string()).optional(),
+  /**
+   * The verdict as the set of its scorers' results, each with its reason: the visible tests, the
+   * hidden tests (when the task has any) and each check on the final answer the task names; the
+   * task is done when every one passed. Absent in logs written before.
+   */
+  scorers: z.array(ScorerResultSchema).optional(),
 });
 
 export const LogEventSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PromptSetRefSchema, RunConfigSchema, STRATEGY_NOT_FROM_WEB } from '../config';
+import { PromptSetRefSchema, RunConfigSchema, STRATEGY_NOT_FROM_WEB, TASK_DIR_NOT_FROM_WEB } from '../config';
 import { RunEventSchema, TaskVerdictSchema, TerminateReasonSchema } from '../events';
 import { ForkSpecSchema } from '../fork';
 import { ApiKeySchema } from './api-key';
@@ -82,6 +82,9 @@ export const CreateRunBodySchema = z
   .superRefine((body, ctx) => {
     if (body.config?.strategy) {
       ctx.addIssue({ code: 'custom', path: ['config', 'strategy'], message: STRATEGY_NOT_FROM_WEB });
+    }
+    if (body.config?.taskDir) {
+      ctx.addIssue({ code: 'custom', path: ['config', 'taskDir'], message: TASK_DIR_NOT_FROM_WEB });
     }
     if (body.config && body.fork) {
       ctx.addIssue({

@@ -342,6 +342,32 @@ describe('explainEvent: the why is true for this event', () => {
     );
     expect(verdict({})).not.toMatch(/hidden|by name/);
   });
+
+  it("a verdict whose tests passed and whose check on the answer failed says so, with the scorer's own reason", () => {
+    const why = explainEvent(
+      ev({
+        event: 'task_verdict',
+        iteration: 3,
+        verdict: 'not_done',
+        check: 'tests/square.test.js',
+        detail: '',
+        scorers: [
+          { id: 'visible_tests', kind: 'visible_tests', passed: true, reason: '2 of 2 passed' },
+          { id: 'hidden_tests', kind: 'hidden_tests', passed: true, reason: 'all 2 passed.' },
+          {
+            id: 'names-file',
+            kind: 'contains',
+            passed: false,
+            reason: 'the answer does not contain "square.js"',
+          },
+        ],
+      }),
+    )!.why;
+    expect(why).toBe(
+      "The scenario's check (tests/square.test.js) passed on the final workspace, but a check on the final answer failed: the task is not done, however the loop ended. " +
+        'Checks on the final answer: names-file failed (the answer does not contain "square.js").',
+    );
+  });
 });
 
 describe('explainEvent over real runs (virtual clock)', () => {

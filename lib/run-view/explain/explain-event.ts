@@ -258,18 +258,33 @@ function explainVerdict(e: EventOf<'task_verdict'>): string {
     e.tests_edited && e.tests_edited.length > 0
       ? ` The model edited ${e.tests_edited.join(', ')}${e.tests_run === 'shipped' ? ', which the verdict did not run' : ', and the verdict ran those edited copies'}.`
       : '';
+  // The task's checks on the final answer (task.json's scorers), each with the reason its scorer wrote.
+  const scorers = e.scorers ?? [];
+  const onAnswer = scorers.filter((s) => s.kind !== 'visible_tests' && s.kind !== 'hidden_tests');
+  const testsPassed = scorers.length > 0 && scorers.every((s) => onAnswer.includes(s) || s.passed === true);
   const said =
     e.verdict === 'done'
       ? `The scenario's check (${e.check})${copies} passed on the final workspace: the task is done.`
-      : e.verdict === 'not_done'
-        ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
-        : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
+      : e.verdict === 'not_done' && testsPassed
+        ? `The scenario's check (${e.check})${copies} passed on the final workspace, but a check on the final answer failed: the task is not done, however the loop ended.`
+        : e.verdict === 'not_done'
+          ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
+          : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
+  const answers =
+    onAnswer.length > 0
+      ? ` Checks on the final answer: ${onAnswer
+          .map(
+            (s) =>
+              `${s.id} ${s.passed === true ? 'passed' : s.passed === false ? 'failed' : 'gave no answer'} (${s.reason})`,
+          )
+          .join('; ')}.`
+      : '';
   const words = verdictTestsWords(e);
   const missing = words.missing ? ` The verdict requires every shipped test by name; ${words.missing}.` : '';
   const hidden = words.hidden
     ? ` It also ran ${e.hidden_tests} hidden tests, inputs the model never saw, against the final code — ${words.hidden}.`
     : '';
-  return `${said}${edited}${missing}${hidden}`;
+  return `${said}${edited}${missing}${hidden}${answers}`;
 }
 
 const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {
