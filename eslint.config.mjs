@@ -278,6 +278,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'next-env.d.ts',
+      // A task folder's files are the task's bytes, in the task's own language and style.
+      'lib/tools/tasks/builtin/*/{workspace,tests,hidden}/**',
     ],
   },
   js.configs.recommended,

@@ -11,14 +11,14 @@ const load = (files: Record<string, string>) =>
   taskFromFiles(files, { name: 'my-task', where: 'task folder x' });
 
 describe('the built-in scenarios', () => {
-  it('are the folders under tasks/, read by this loader (the format proven by using it)', () => {
+  it('are the folders under lib/tools/tasks/builtin/, read by this loader (the format proven by using it)', () => {
     expect(
       listScenarios()
         .map((s) => s.id)
         .sort(),
-    ).toEqual(readdirSync('tasks').sort());
+    ).toEqual(readdirSync('lib/tools/tasks/builtin').sort());
     for (const scenario of listScenarios()) {
-      const { ref } = pinTaskDir(join('tasks', scenario.id));
+      const { ref } = pinTaskDir(join('lib/tools/tasks/builtin', scenario.id));
       const loaded = loadTaskDir(ref);
       const { check: _a, ...fromFolder } = loaded;
       const { check: _b, ...builtin } = scenario;

@@ -8,7 +8,7 @@ import type { Scenario } from '../scenario';
 
 /**
  * A task folder (docs/tasks.md) read into a Scenario: the built-in scenarios are folders under
- * tasks/ read by this same code, and the CLI and sweep files name folders of one's own.
+ * lib/tools/tasks/builtin/ read by this same code, and the CLI and sweep files name folders of one's own.
  *
  *   task.md      the task text
  *   workspace/   the starting files
