@@ -10,7 +10,7 @@ import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type Sweep
 import { executeSweep } from './execute-sweep';
 import { createLocalPool } from './local-pool';
 
-const EXAMPLE = 'examples/strategies/give-up-after-two-overloads.ts';
+const EXAMPLE = 'docs/examples/strategies/give-up-after-two-overloads.ts';
 
 /** Three overloaded answers on the first request's attempts: the preset retries through them. */
 const GRID = {

@@ -5,9 +5,9 @@ import { defineStrategy } from '@/lib/engine/mechanism-port';
  * (529) answers in a row instead of waiting out the retry ladder — a fast-fail choice for a
  * loop that would rather end and be rerun than spend minutes on a busy vendor.
  *
- * Run it: npm run loop -- --strategy examples/strategies/give-up-after-two-overloads.ts
+ * Run it: npm run loop -- --strategy docs/examples/strategies/give-up-after-two-overloads.ts
  * or name it in a sweep configuration: { "id": "give-up", "preset": "codesmith",
- *   "strategy": { "file": "examples/strategies/give-up-after-two-overloads.ts" } }
+ *   "strategy": { "file": "docs/examples/strategies/give-up-after-two-overloads.ts" } }
  */
 export default defineStrategy({
   name: 'give-up-after-two-overloads',
