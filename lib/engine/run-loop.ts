@@ -241,6 +241,7 @@ async function iterate(
             maxTokens: portMaxTokens ?? output.maxTokens,
             thinking: config.provider.thinking,
             promptCaching: recovery.cache.promptCaching,
+            ...(config.answer ? { responseFormat: config.answer } : {}),
           },
           recovery,
           state,
