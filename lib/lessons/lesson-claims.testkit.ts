@@ -3,6 +3,7 @@ import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { foregroundRetryRule, formatMs, PRESETS, resolveRecovery } from '@/lib/protocol';
 import { foldTotals } from '@/lib/protocol/run-totals';
 import { DEFAULTS } from '@/lib/mechanisms/defaults';
+import { DEFAULTS as STRUCTURED_ANSWER_DEFAULTS } from '@/lib/mechanisms/structured-answer/defaults';
 import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from '@/lib/otel/otlp-json-schema';
@@ -56,6 +57,8 @@ function refusedOnEveryResend(lesson: Lesson, off: RunEvent[], status: number): 
   expect(PRESETS.codesmith.retry.retryOn).toBe('exclusion');
   return refused[0]!;
 }
+
+const DEFAULTS_ANSWER_REASKS = STRUCTURED_ANSWER_DEFAULTS.answerReasks;
 
 type Check = (lesson: Lesson, runs: PlayedSides) => void;
 
@@ -398,6 +401,33 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`the run ends after ${turns(off)} turns with the task not done`);
     expect(of(off, 'task_verdict')[0]!.verdict).toBe('not_done');
     expect(PRESETS.codesmith.tools.repairInterrupted).toBe(true);
+  },
+
+  'structured-answer': (lesson, { on, off }) => {
+    const turns = (log: RunEvent[]) => of(log, 'iteration_start').length;
+    const [first, second] = of(on, 'structured_answer');
+    expect(lesson.config.faults!.answers).toMatchObject([{ kind: 'breaks_schema', times: 1 }]);
+    // The first answer: files_changed a string, summary missing; coercion fixes the one, not the other.
+    expect(first!.ladder.find((r) => r.rung === 'coerce')!.detail).toBe('files_changed: "1" → 1');
+    expect(lesson.text.costs).toContain('coercion turns "1" into 1');
+    expect(first).toMatchObject({ next: 'reask', reasks: 1, max_reasks: DEFAULTS_ANSWER_REASKS });
+    expect(lesson.text.does).toContain(`at most ${DEFAULTS_ANSWER_REASKS} times`);
+    expect(first!.errors).toEqual(['summary: Invalid input: expected string, received undefined']);
+    expect(lesson.text.costs).toContain('the missing summary goes back to the model in one re-ask');
+    expect(second).toMatchObject({ outcome: 'valid', next: 'accept' });
+    expect(of(on, 'structured_answer')).toHaveLength(2);
+    expect(lesson.text.costs).toContain(
+      `the run ends at turn ${turns(on)} having spent ${usd3(foldTotals(on).usd)} (off: ${usd3(foldTotals(off).usd)})`,
+    );
+    expect(turns(on) - turns(off)).toBe(1);
+    const [broken] = of(off, 'structured_answer');
+    expect(broken).toMatchObject({ outcome: 'invalid', next: 'run_ends' });
+    expect(broken!.ladder.map((r) => r.rung)).toEqual(['parse', 'schema']);
+    expect(lesson.text.costs).toContain(
+      `Off: the run ends at turn ${turns(off)} with the answer as it came, its ${broken!.errors.length} validation errors`,
+    );
+    expect(end(off).message).toMatch(/^the answer does not match the schema/);
+    expect(lesson.text.happens).toContain('a tool the model must call');
   },
 
   'parallel-tool-calls': (lesson, { on, off }) => {

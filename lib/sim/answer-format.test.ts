@@ -31,7 +31,7 @@ async function run(vendor: string, extra: Partial<RunConfigInput> = {}, kind?: A
   );
   const answers = ofType(events, 'llm_call').filter((c) => !c.background);
   const last = answers.at(-1)!;
-  const text = last.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const text = (last.message?.parts ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
   return { events, bodies, last, text };
 }
 

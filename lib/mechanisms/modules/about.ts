@@ -2,13 +2,14 @@ import type { RunEvent } from '@/lib/protocol';
 import { ABOUT as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/about';
 import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
 import { ABOUT as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/about';
+import { ABOUT as structuredAnswer } from '@/lib/mechanisms/structured-answer/about';
 
 /**
  * What each mechanism module says about itself (browser-safe), as the mechanisms table, the
  * glossary, the explainer, compare's steps, the CLI and the control panel read it. A module is
  * one folder under lib/mechanisms/; this list and its siblings here are where it is registered.
  */
-export const MODULE_ABOUT = [interruptedRepair, parallelToolCalls] as const;
+export const MODULE_ABOUT = [interruptedRepair, parallelToolCalls, structuredAnswer] as const;
 
 /** The module events' types: each registry handles these through the module's words. */
 type EventsOf<A> = A extends { events: infer Words } ? keyof Words : never;

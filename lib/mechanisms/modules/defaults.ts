@@ -1,5 +1,6 @@
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/defaults';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/defaults';
+import * as structuredAnswer from '@/lib/mechanisms/structured-answer/defaults';
 
 /**
  * The mechanism modules' ids and config defaults, zod-free, as lib/protocol's presets and
@@ -8,19 +9,36 @@ import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/default
  */
 
 /** Module ids, in the order listed. */
-export const MODULE_MECHANISM_IDS = [interruptedRepair.ID, parallelToolCalls.ID] as const;
+export const MODULE_MECHANISM_IDS = [
+  interruptedRepair.ID,
+  parallelToolCalls.ID,
+  structuredAnswer.ID,
+] as const;
 
 /** Where each module goes in teaching order: after the mechanism it names. */
 export const MODULE_PLACES = [
   { items: [interruptedRepair.ID], after: interruptedRepair.AFTER },
   { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
+  { items: [structuredAnswer.ID], after: structuredAnswer.AFTER },
 ] as const;
 
 /** The modules' tools-group values in each preset (off: s11's loop and every preset built on it). */
 export const MODULE_TOOLS_PRESETS = {
-  off: { ...interruptedRepair.TOOLS_PRESETS.off, ...parallelToolCalls.TOOLS_PRESETS.off },
-  codesmith: { ...interruptedRepair.TOOLS_PRESETS.codesmith, ...parallelToolCalls.TOOLS_PRESETS.codesmith },
-  course: { ...interruptedRepair.TOOLS_PRESETS.course, ...parallelToolCalls.TOOLS_PRESETS.course },
+  off: {
+    ...interruptedRepair.TOOLS_PRESETS.off,
+    ...parallelToolCalls.TOOLS_PRESETS.off,
+    ...structuredAnswer.TOOLS_PRESETS.off,
+  },
+  codesmith: {
+    ...interruptedRepair.TOOLS_PRESETS.codesmith,
+    ...parallelToolCalls.TOOLS_PRESETS.codesmith,
+    ...structuredAnswer.TOOLS_PRESETS.codesmith,
+  },
+  course: {
+    ...interruptedRepair.TOOLS_PRESETS.course,
+    ...parallelToolCalls.TOOLS_PRESETS.course,
+    ...structuredAnswer.TOOLS_PRESETS.course,
+  },
 };
 
 /** `list` with each placed item after the one whose key is its anchor (in the order given); an unknown anchor appends. */
