@@ -1,4 +1,5 @@
 import { renderAnthropic } from '@/lib/trajectory';
+import { withAnthropicFormat } from './response-format';
 import type { AnthropicDialect } from './types';
 
 /**
@@ -10,6 +11,14 @@ export const anthropicMessages: AnthropicDialect = {
   label: 'Anthropic Messages',
   wire: 'anthropic',
   thinkingRule: 'takes back only thinking blocks signed by the same model; a foreign signature is a 400',
-  render: ({ request, vendor, handling }) =>
-    renderAnthropic({ request, vendor, ...(handling ? { handling } : {}) }),
+  render: ({ request, vendor, handling }) => {
+    const rendered = renderAnthropic({ request, vendor, ...(handling ? { handling } : {}) });
+    if (!request.responseFormat) return rendered;
+    return {
+      params: withAnthropicFormat(rendered.params, request.responseFormat),
+      get report() {
+        return rendered.report;
+      },
+    };
+  },
 };

@@ -1,4 +1,5 @@
 import { renderResponses } from '@/lib/trajectory';
+import { withResponsesFormat } from './response-format';
 import type { ResponsesDialect } from './types';
 
 /**
@@ -13,6 +14,19 @@ export const openaiResponses: ResponsesDialect = {
   wire: 'responses',
   thinkingRule:
     "takes back only encrypted reasoning items sealed by the same model; another model's is a 400 (invalid_encrypted_content)",
-  render: ({ request, vendor, handling, held }) =>
-    renderResponses({ request, vendor, ...(handling ? { handling } : {}), ...(held ? { held } : {}) }),
+  render: ({ request, vendor, handling, held }) => {
+    const rendered = renderResponses({
+      request,
+      vendor,
+      ...(handling ? { handling } : {}),
+      ...(held ? { held } : {}),
+    });
+    if (!request.responseFormat) return rendered;
+    return {
+      params: withResponsesFormat(rendered.params, request.responseFormat),
+      get report() {
+        return rendered.report;
+      },
+    };
+  },
 };

@@ -5,6 +5,7 @@ import {
   HookPointSchema,
   type Message,
   type RecoveryConfig,
+  type RunConfig,
   type RunEvent,
   type StopReason,
   type TerminateReason,
@@ -123,8 +124,11 @@ export interface ResponseInfo {
 export interface MechanismModule<C = RecoveryConfig> {
   /** A built-in module's mechanism id, or a strategy's `strategy:<name>`. */
   id: string;
-  /** The slice of the run's recovery config the hooks are handed. */
-  configOf(recovery: RecoveryConfig): C;
+  /**
+   * The slice of the run's recovery config the hooks are handed, and what of the run's own
+   * config they need (the answer's schema, say); `run` is absent only where no run config exists.
+   */
+  configOf(recovery: RecoveryConfig, run?: RunConfig): C;
   create(): EngineMechanism<C>;
 }
 
@@ -192,11 +196,16 @@ export class MechanismHost {
 
   constructor(
     modules: readonly MechanismModule<never>[],
-    private readonly deps: { clock: Pick<Clock, 'now'>; emit: Emit; recovery: RecoveryConfig },
+    private readonly deps: {
+      clock: Pick<Clock, 'now'>;
+      emit: Emit;
+      recovery: RecoveryConfig;
+      run?: RunConfig;
+    },
   ) {
     this.mechanisms = modules.map((m) => {
       const module = m as unknown as MechanismModule<unknown>;
-      return { id: module.id, config: module.configOf(deps.recovery), hooks: module.create() };
+      return { id: module.id, config: module.configOf(deps.recovery, deps.run), hooks: module.create() };
     });
     this.watchers = this.mechanisms.filter((m) => m.hooks.onStreamPart);
   }

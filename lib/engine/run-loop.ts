@@ -112,6 +112,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     clock: options.clock,
     emit,
     recovery: options.recovery,
+    run: options.config,
   });
   const terminate = async (reason: TerminateReason, complete: boolean, message?: string): Promise<void> => {
     mechanisms.beforeEnd(iteration, { reason, ...(message !== undefined ? { message } : {}) });
@@ -241,6 +242,7 @@ async function iterate(
             maxTokens: portMaxTokens ?? output.maxTokens,
             thinking: config.provider.thinking,
             promptCaching: recovery.cache.promptCaching,
+            ...(config.answer ? { responseFormat: config.answer } : {}),
           },
           recovery,
           state,

@@ -1,3 +1,4 @@
+import { ANSWER_GUARD_MS, answerCells, runAnswerCell } from './answer-cells';
 import { formatMatrix } from './format-table';
 import { quietParseNoise } from './quiet-parse-noise';
 import { REPAIR_GUARD_MS, repairCells, runRepairCell } from './repair-cells';
@@ -5,7 +6,8 @@ import { runMatrix } from './run-matrix';
 
 /**
  * `npm run matrix`: every fault kind × injection point × vendor × preset on the virtual
- * clock, printed as a table, then the argument repair ladder on every vendor × ladder setting.
+ * clock, printed as a table, then the argument repair ladder on every vendor × ladder setting and
+ * structured answers on every vendor × answer fault × setting.
  * Exits 1 if any cell broke its promise or hung.
  */
 async function main(): Promise<void> {
@@ -28,8 +30,28 @@ async function main(): Promise<void> {
       `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${cell.vendor} × ${cell.setting.label}: ${promised}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
     );
   }
+  // Structured answers: each answer fault on every vendor × setting (not applicable where a vendor guarantees against it).
+  let answerFailed = false;
+  process.stdout.write('\nstructured answers (answer faults)\n');
+  for (const cell of answerCells()) {
+    const label = `${cell.vendor} × ${cell.fault} × ${cell.setting.label}`;
+    if ('notApplicable' in cell.promise) {
+      process.stdout.write(`  n/a  ${label}: ${cell.promise.notApplicable}\n`);
+      continue;
+    }
+    const result = await runAnswerCell(cell, { guardMs: ANSWER_GUARD_MS });
+    answerFailed ||= result.failures.length > 0;
+    const promised =
+      'steps' in cell.promise
+        ? `${cell.promise.steps.join(', ')} → ${cell.promise.reason}`
+        : 'no cut answer accepted';
+    process.stdout.write(
+      `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${label}: ${promised}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
+    );
+  }
   const failed =
     repairFailed ||
+    answerFailed ||
     report.results.some((r) => !r.verdict.passed) ||
     report.toolResults.some((r) => !r.passed) ||
     report.cacheResults.some((r) => !r.passed);

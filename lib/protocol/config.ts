@@ -168,6 +168,32 @@ export const ScheduledSwapSchema = SwapTargetSchema.extend({
 }).strict();
 export type ScheduledSwap = z.infer<typeof ScheduledSwapSchema>;
 
+/**
+ * The final answer must match a JSON Schema: the request carries it the way each dialect
+ * supports (Anthropic a forced tool, OpenAI Chat `response_format`, Responses `text.format`;
+ * lib/dialects renders it) and the structured-answer mechanism checks the answer against it.
+ * Every vendor takes an object as the answer, so the root is `{"type": "object", ...}`.
+ */
+export const AnswerFormatSchema = z
+  .object({
+    /** The format's name (OpenAI's `json_schema.name`, Anthropic's answer tool). */
+    name: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a name of 1 to 64 letters, digits, _ or -')
+      .default('answer'),
+    schema: z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', {
+      error:
+        'the root of the schema must be {"type": "object", ...}: every vendor takes an object as the answer',
+    }),
+    /**
+     * OpenAI's strict mode: the vendor guarantees the schema (which must then close every object
+     * with `additionalProperties: false` and require every property). Anthropic has no such mode.
+     */
+    strict: z.boolean().default(false),
+  })
+  .strict();
+export type AnswerFormat = z.infer<typeof AnswerFormatSchema>;
+
 /** Every budget is finite: a run always ends, whatever the model, the faults and the recovery do. */
 export const BudgetsSchema = z
   .object({
@@ -286,6 +312,8 @@ export const RunConfigSchema = z
     verdict: VerdictConfigSchema.optional(),
     /** Serve the model traffic from a cassette (lib/cassettes) instead of the vendor: the vendor and model are the recording's. */
     replay: ReplayConfigSchema.optional(),
+    /** The final answer must match this JSON Schema (absent: a free-text answer). */
+    answer: AnswerFormatSchema.optional(),
     /** A strategy of one's own on the mechanism port (CLI and sweeps only). */
     strategy: StrategyRefSchema.optional(),
     /** A task folder of one's own instead of a built-in scenario (CLI and sweeps only; lib/tools/tasks). */

@@ -171,9 +171,33 @@ export function toolFaultLabel(fault: Pick<ToolFault, 'kind' | 'tool'>): string 
   return `tools ${fault.kind} (${fault.tool === '*' ? 'every tool' : fault.tool})`;
 }
 
+/**
+ * What the simulated model does to an answer that must match a JSON Schema (the run config's
+ * `answer`; simulated vendors only): `invalid_json`, the JSON in a markdown fence with a
+ * trailing comma; `breaks_schema`, valid JSON with a required property left out and a number
+ * sent as a string; `truncated`, an answer longer than the output cap, which the vendor cuts;
+ * `refusal`, the model declines (each vendor's own refusal). The vendor's guarantees hold as
+ * they do for real: a forced Anthropic tool's input and an OpenAI strict-mode answer are always
+ * valid JSON, and strict mode's always matches the schema, so `invalid_json` (and under strict
+ * mode `breaks_schema`) cannot happen there.
+ */
+export const AnswerFaultKindSchema = z.enum(['invalid_json', 'breaks_schema', 'truncated', 'refusal']);
+export type AnswerFaultKind = z.infer<typeof AnswerFaultKindSchema>;
+
+export const AnswerFaultSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  enabled: z.boolean().default(true),
+  kind: AnswerFaultKindSchema,
+  /** At most this many answers are hit (the first ones); absent: every answer. */
+  times: z.number().int().min(1).max(1_000).optional(),
+});
+export type AnswerFault = z.infer<typeof AnswerFaultSchema>;
+
 export const FaultPlanSchema = z.strictObject({
   rules: z.array(FaultRuleSchema).max(100).default([]),
   tools: z.array(ToolFaultSchema).max(100).default([]),
+  /** What the simulated model does to a structured answer (absent: nothing). */
+  answers: z.array(AnswerFaultSchema).max(20).optional(),
 });
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
 export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

@@ -32,7 +32,9 @@ export function createAnthropicAdapter(options: {
       onRequestBody?.(params);
       return translateStream({
         open: () => client.messages.create(params, { signal }),
-        translator: createAnthropicTranslator(),
+        translator: createAnthropicTranslator(
+          request.responseFormat ? { answerTool: request.responseFormat.name } : {},
+        ),
         signal,
         onPart,
       });

@@ -6,9 +6,17 @@ import type { StreamPart } from './types';
 /**
  * Turns Anthropic raw stream events into stream parts. The finish is held until
  * `message_stop` (or the end of the stream) so it is always the last part, after usage.
+ * `answerTool`: the request sent its answer format as this forced tool (lib/dialects/
+ * response-format.ts): a call to it is the answer, read back as its text (the input's JSON as
+ * streamed), and a turn whose only call it was ends as an answer does (`end_turn`).
  */
-export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessageStreamEvent> {
+export function createAnthropicTranslator(
+  options: { answerTool?: string } = {},
+): EventTranslator<Anthropic.RawMessageStreamEvent> {
   let finish: StreamPart | undefined;
+  // The answer tool's block positions, and whether any other tool was called.
+  const answerBlocks = new Set<number>();
+  let otherCalls = false;
   const takeFinish = (): StreamPart[] => {
     const parts = finish ? [finish] : [];
     finish = undefined;
@@ -36,8 +44,19 @@ export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessag
           ];
         }
         case 'content_block_start':
+          if (event.content_block.type === 'tool_use') {
+            if (options.answerTool !== undefined && event.content_block.name === options.answerTool) {
+              answerBlocks.add(event.index);
+              return [];
+            }
+            otherCalls = true;
+          }
           return blockStart(event);
         case 'content_block_delta':
+          if (answerBlocks.has(event.index)) {
+            const json = event.delta.type === 'input_json_delta' ? event.delta.partial_json : '';
+            return json ? [{ type: 'text-delta', index: event.index, text: json }] : [];
+          }
           return blockDelta(event);
         case 'content_block_stop':
           return [{ type: 'block-stop', index: event.index }];
@@ -53,9 +72,10 @@ export function createAnthropicTranslator(): EventTranslator<Anthropic.RawMessag
           }
           const reason = event.delta.stop_reason;
           if (reason != null) {
+            const answered = reason === 'tool_use' && answerBlocks.size > 0 && !otherCalls;
             finish = {
               type: 'finish',
-              stopReason: mapAnthropicStopReason({ stopReason: reason }),
+              stopReason: answered ? 'end_turn' : mapAnthropicStopReason({ stopReason: reason }),
               vendorStopReason: reason,
             };
           }

@@ -88,6 +88,9 @@ export function createOpenAITranslator(options: {
     return parts;
   };
 
+  // The model sent a refusal (`delta.refusal`) instead of an answer.
+  let refused = false;
+
   return {
     push(chunk) {
       if (!Array.isArray((chunk as { choices?: unknown }).choices))
@@ -105,7 +108,8 @@ export function createOpenAITranslator(options: {
           thinkingBlock ??= openBlock();
           parts.push({ type: 'thinking-delta', index: thinkingBlock, text: reasoning });
         }
-        // A refusal is the model's own words; the engine shows it as text.
+        // A refusal is the model's own words; the engine shows it as text, and the turn ends as a refusal.
+        if (delta.refusal) refused = true;
         const text = (delta.content ?? '') + (delta.refusal ?? '');
         if (text) {
           textBlock ??= openBlock();
@@ -117,7 +121,8 @@ export function createOpenAITranslator(options: {
           const reason = choice.finish_reason;
           finish = {
             type: 'finish',
-            stopReason: mapOpenAIFinishReason({ finishReason: reason }),
+            stopReason:
+              refused && reason === 'stop' ? 'refusal' : mapOpenAIFinishReason({ finishReason: reason }),
             vendorStopReason: reason,
           };
         }

@@ -23,6 +23,8 @@ export function createResponsesTranslator(
   options: { onCompleted?: (response: CompletedResponse) => void } = {},
 ): EventTranslator<Event> {
   let finish: StreamPart | undefined;
+  // The model sent a refusal content part instead of an answer.
+  let refused = false;
   return {
     push(event) {
       switch (event.type) {
@@ -32,6 +34,11 @@ export function createResponsesTranslator(
           return event.delta === ''
             ? []
             : [{ type: 'thinking-delta', index: event.output_index, text: event.delta }];
+        case 'response.refusal.delta':
+          refused = true;
+          return event.delta === ''
+            ? []
+            : [{ type: 'text-delta', index: event.output_index, text: event.delta }];
         case 'response.output_text.delta':
           return event.delta === ''
             ? []
@@ -95,7 +102,7 @@ export function createResponsesTranslator(
                   : 'incomplete';
           } else {
             vendor = calls.length > 0 ? 'completed (function_call)' : 'completed';
-            stopReason = calls.length > 0 ? 'tool_use' : 'end_turn';
+            stopReason = calls.length > 0 ? 'tool_use' : refused ? 'refusal' : 'end_turn';
             const texts = response.output.flatMap((item) =>
               item.type === 'message'
                 ? item.content.flatMap((c) => (c.type === 'output_text' ? [c.text] : []))

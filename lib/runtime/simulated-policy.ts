@@ -7,8 +7,9 @@ import type { Scenario } from '@/lib/tools';
  * was replaced by one the scenario has no script for.
  */
 export function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
-  if (config.policy) return createPolicy(config.policy, scenario);
+  const answers = config.faults.answers;
+  if (config.policy) return createPolicy(config.policy, scenario, answers);
   if (config.task !== undefined && config.task.trim() !== scenario.task.trim())
-    return createFreeTaskPolicy(scenario);
-  return createPolicy(scenario.policy, scenario);
+    return createFreeTaskPolicy(scenario, answers);
+  return createPolicy(scenario.policy, scenario, answers);
 }

@@ -21,6 +21,11 @@ export interface OutputPlan {
   cut: boolean;
 }
 
+/** What a turn says on the wire: a refusal is its only text (each vendor marks it its own way). */
+export function spokenTurn(turn: PolicyTurn): PolicyTurn {
+  return turn.refusal === undefined ? turn : { thinking: turn.thinking, text: turn.refusal, toolCalls: [] };
+}
+
 /** Word-sized pieces (leading space attached, like BPE) whose concatenation is the text. */
 function pieces(text: string): string[] {
   return text.match(/\s*\S+|\s+/g) ?? [];

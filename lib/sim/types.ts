@@ -20,7 +20,21 @@ export interface PolicyRequest {
   maxTokens: number;
   /** Extended thinking was requested and the model can think. */
   thinking: boolean;
+  /** The answer must match this JSON Schema (OpenAI Chat's response_format, Responses' text.format). */
+  answerFormat?: PolicyAnswerFormat;
+  /** Whether (and which) tool the model must call (Anthropic's tool_choice); absent: auto. */
+  toolChoice?: PolicyToolChoice;
 }
+
+/** A JSON Schema the answer must match, as the request sent it. */
+export interface PolicyAnswerFormat {
+  name: string;
+  schema: Record<string, unknown>;
+  /** The vendor guarantees the schema (OpenAI's strict mode). */
+  strict: boolean;
+}
+
+export type PolicyToolChoice = { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
 
 export interface PolicyToolCall {
   name: string;
@@ -32,6 +46,8 @@ export interface PolicyToolCall {
 export interface PolicyTurn {
   thinking?: string;
   text?: string;
+  /** The model declines to answer, in these words (each vendor sends a refusal its own way). */
+  refusal?: string;
   toolCalls: PolicyToolCall[];
 }
 

@@ -28,6 +28,9 @@ const SKIP_DIRS = new Set([
   'playwright-report',
 ]);
 
+/** Folders whose files are not read for citations: a built-in task's files are the task's own words (its paths are its workspace's). */
+const SKIP_PATHS = new Set(['lib/tools/tasks/builtin']);
+
 const CODE_EXT = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
 
 export interface Citation {
@@ -209,7 +212,7 @@ function lineStarts(text: string): number[] {
 }
 
 /** Every file under `dir` (repo-relative), build output and dependencies left out. */
-function walk(root: string, dir: string, out: string[]): void {
+function walk(root: string, dir: string, out: string[], skip: ReadonlySet<string> = SKIP_PATHS): void {
   let entries;
   try {
     entries = readdirSync(path.join(root, dir), { withFileTypes: true });
@@ -219,7 +222,7 @@ function walk(root: string, dir: string, out: string[]): void {
   for (const e of entries) {
     const rel = dir ? `${dir}/${e.name}` : e.name;
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) walk(root, rel, out);
+      if (!SKIP_DIRS.has(e.name) && !skip.has(rel)) walk(root, rel, out, skip);
     } else if (e.isFile()) out.push(rel);
   }
 }
@@ -279,7 +282,7 @@ export function missingCitations(root: string): Citation[] {
   const missing: Citation[] = [];
   const known = new Map<string, boolean>();
   const everyFile: string[] = [];
-  walk(root, '', everyFile);
+  walk(root, '', everyFile, new Set()); // every file's name counts as existing, a task's included
   const names = new Set(everyFile.map((f) => path.posix.basename(f)));
   for (const file of filesToRead(root)) {
     const text = readFileSync(path.join(root, file), 'utf8');

@@ -1,4 +1,4 @@
-export type { ModelRequest, ToolSpec } from './model-request';
+export type { ModelRequest, ResponseFormat, ToolSpec } from './model-request';
 export { describeMinter, isMintedBy } from './credentials';
 export { parseToolArgs } from './parse-tool-args';
 export { renderAnthropic, type RenderAnthropicOptions, type RenderedAnthropic } from './render-anthropic';

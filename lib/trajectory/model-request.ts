@@ -21,4 +21,17 @@ export interface ModelRequest {
    * breakpoints). Vendors that cache on their own (OpenAI) need no field. Absent: off.
    */
   promptCaching?: boolean;
+  /**
+   * The answer must match this JSON Schema; each dialect sends it the way its API supports
+   * (lib/dialects). Absent: a free-text answer.
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** A JSON Schema the model's answer must match, as a request carries it. */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown>;
+  /** OpenAI's strict mode (the vendor guarantees the schema). */
+  strict: boolean;
 }

@@ -2,6 +2,7 @@ import type { RunEvent } from '@/lib/protocol';
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
 import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
+import * as structuredAnswer from '@/lib/mechanisms/structured-answer/about';
 
 /**
  * What each mechanism module says about itself, zod-free: its id, its place in teaching order,
@@ -13,23 +14,47 @@ import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
  */
 
 /** Module ids, in the order listed. */
-export const MODULE_MECHANISM_IDS = [interruptedRepair.ID, parallelToolCalls.ID] as const;
+export const MODULE_MECHANISM_IDS = [
+  interruptedRepair.ID,
+  parallelToolCalls.ID,
+  structuredAnswer.ID,
+] as const;
 
 /** Where each module goes in teaching order: after the mechanism it names. */
 export const MODULE_PLACES = [
   { items: [interruptedRepair.ID], after: interruptedRepair.AFTER },
   { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
+  { items: [structuredAnswer.ID], after: structuredAnswer.AFTER },
 ] as const;
 
 /** The modules' tools-group values in each preset (off: s11's loop and every preset built on it). */
 export const MODULE_TOOLS_PRESETS = {
-  off: { ...interruptedRepair.TOOLS_PRESETS.off, ...parallelToolCalls.TOOLS_PRESETS.off },
-  codesmith: { ...interruptedRepair.TOOLS_PRESETS.codesmith, ...parallelToolCalls.TOOLS_PRESETS.codesmith },
-  course: { ...interruptedRepair.TOOLS_PRESETS.course, ...parallelToolCalls.TOOLS_PRESETS.course },
+  off: {
+    ...interruptedRepair.TOOLS_PRESETS.off,
+    ...parallelToolCalls.TOOLS_PRESETS.off,
+    ...structuredAnswer.TOOLS_PRESETS.off,
+  },
+  codesmith: {
+    ...interruptedRepair.TOOLS_PRESETS.codesmith,
+    ...parallelToolCalls.TOOLS_PRESETS.codesmith,
+    ...structuredAnswer.TOOLS_PRESETS.codesmith,
+  },
+  course: {
+    ...interruptedRepair.TOOLS_PRESETS.course,
+    ...parallelToolCalls.TOOLS_PRESETS.course,
+    ...structuredAnswer.TOOLS_PRESETS.course,
+  },
 };
 
+/** The tools-group values a module applies when a config leaves its fields out (a module whose fields are in no preset). */
+export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS };
+
 /** Each module's words: its table row, glossary entries, event words and control fields. */
-export const MODULE_ABOUT = [interruptedRepair.ABOUT, parallelToolCalls.ABOUT] as const;
+export const MODULE_ABOUT = [
+  interruptedRepair.ABOUT,
+  parallelToolCalls.ABOUT,
+  structuredAnswer.ABOUT,
+] as const;
 
 /** The module events' types: each registry handles these through the module's words. */
 type EventsOf<A> = A extends { events: infer Words } ? keyof Words : never;

@@ -1,6 +1,7 @@
 import type { MechanismModule } from '@/lib/engine/mechanism-port';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
+import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
 
 /**
  * The mechanism modules on the engine's port, in the order they are asked at each point
@@ -10,4 +11,5 @@ import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-call
 export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
   parallelToolCalls as MechanismModule<never>,
   interruptedRepair as MechanismModule<never>,
+  structuredAnswer as MechanismModule<never>,
 ];

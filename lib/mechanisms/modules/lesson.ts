@@ -1,5 +1,6 @@
 import { LESSON as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/lesson';
 import { LESSON as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/lesson';
+import { LESSON as structuredAnswer } from '@/lib/mechanisms/structured-answer/lesson';
 
 /**
  * Each mechanism module's lesson and the count of its steps in a run's log, as lib/lessons
@@ -8,4 +9,5 @@ import { LESSON as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-call
 export const MODULE_LESSONS = [
   { id: 'interrupted-repair', ...interruptedRepair },
   { id: 'parallel-tool-calls', ...parallelToolCalls },
+  { id: 'structured-answer', ...structuredAnswer },
 ] as const;

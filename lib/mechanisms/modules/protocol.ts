@@ -1,5 +1,6 @@
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/protocol';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protocol';
+import * as structuredAnswer from '@/lib/mechanisms/structured-answer/protocol';
 
 /**
  * The mechanism modules' schemas — their events and config fields — as lib/protocol reads them
@@ -9,13 +10,22 @@ import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protoco
  */
 
 /** Every module's events (each joins the run event union). */
-export const MODULE_EVENT_SCHEMAS = [...interruptedRepair.EVENTS, ...parallelToolCalls.EVENTS] as const;
+export const MODULE_EVENT_SCHEMAS = [
+  ...interruptedRepair.EVENTS,
+  ...parallelToolCalls.EVENTS,
+  ...structuredAnswer.EVENTS,
+] as const;
 
 /** The modules' fields of the recovery config's tools group. */
-export const MODULE_TOOLS_CONFIG = { ...interruptedRepair.TOOLS_CONFIG, ...parallelToolCalls.TOOLS_CONFIG };
+export const MODULE_TOOLS_CONFIG = {
+  ...interruptedRepair.TOOLS_CONFIG,
+  ...parallelToolCalls.TOOLS_CONFIG,
+  ...structuredAnswer.TOOLS_CONFIG,
+};
 
 /** The same fields as a recorded config parses them (with what a log recorded before them ran). */
 export const MODULE_TOOLS_CONFIG_RECORDED = {
   ...interruptedRepair.TOOLS_CONFIG_RECORDED,
   ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
+  ...structuredAnswer.TOOLS_CONFIG_RECORDED,
 };

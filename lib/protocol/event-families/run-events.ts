@@ -38,6 +38,11 @@ export const TerminateReasonSchema = z.enum([
    * its CPU-time limit before its wall-clock backstop, on every try. Not the model's doing.
    */
   'host_overloaded',
+  /**
+   * The answer had to match a JSON Schema (the run config's `answer`) and the one the run ends
+   * with does not: the structured-answer mechanism's repair and re-asks were off or spent.
+   */
+  'invalid_answer',
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 

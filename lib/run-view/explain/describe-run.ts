@@ -26,6 +26,7 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   partial_response: 'stopped: the stream was cut after content arrived (presented, not retried)',
   host_overloaded:
     'stopped: the machine was too busy to finish a check (not the model: run it again on a quieter machine)',
+  invalid_answer: 'ended: the answer does not match the required JSON Schema',
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {

@@ -1,6 +1,7 @@
 import type { Message, Part } from '@/lib/protocol';
 import { invalidRequest, isRecord } from '../rejection';
-import type { PolicyTool } from '../types';
+import { parseToolChoice } from '../answer-format';
+import type { PolicyTool, PolicyToolChoice } from '../types';
 
 /** An Anthropic Messages request, checked field by field as the vendor's schema does. */
 export interface AnthropicRequest {
@@ -12,6 +13,8 @@ export interface AnthropicRequest {
   tools: PolicyTool[];
   thinking: boolean;
   budgetTokens: number | undefined;
+  /** Whether (and which) tool the model must call. */
+  toolChoice: PolicyToolChoice;
   /** The body as sent, for what the neutral view leaves out (the cache breakpoints). */
   raw: Record<string, unknown>;
 }
@@ -203,6 +206,7 @@ export function parseAnthropicRequest(options: { body: string }): AnthropicReque
     tools,
     thinking: thinking.enabled,
     budgetTokens: thinking.budget,
+    toolChoice: parseToolChoice(body.tool_choice, tools),
     raw: body,
   };
 }

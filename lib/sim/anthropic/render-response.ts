@@ -10,7 +10,7 @@ export interface AnthropicResponseInput {
   plan: OutputPlan;
   /** The prompt's input: what the cache served, what was written to it, and the rest (`input_tokens`). */
   cache: CacheUsage;
-  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'model_context_window_exceeded';
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'model_context_window_exceeded' | 'refusal';
   /** One toolu_ id per tool_call block, in order. */
   toolIds: string[];
   /** One signature per thinking block, in order. */

@@ -1,6 +1,6 @@
 import { abortReason } from '@/lib/clock';
 import { makeId } from '../ids';
-import { planOutput } from '../output-plan';
+import { planOutput, spokenTurn } from '../output-plan';
 import { pacedBody } from '../paced-body';
 import { drawPacing } from '../pacing';
 import { readFetchInput } from '../fetch-input';
@@ -82,13 +82,14 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
           tools: parsed.tools,
           maxTokens: parsed.maxTokens,
           thinking,
+          ...(parsed.toolChoice.type === 'auto' ? {} : { toolChoice: parsed.toolChoice }),
         },
         random.fork('policy'),
       );
       const room = model.contextWindow - inputTokens;
       const cap = Math.min(parsed.maxTokens, room);
       const plan = planOutput({
-        turn: thinking ? turn : { ...turn, thinking: undefined },
+        turn: spokenTurn(thinking ? turn : { ...turn, thinking: undefined }),
         cap,
         random: random.fork('chunks'),
       });
@@ -97,9 +98,11 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
         ? room < parsed.maxTokens
           ? 'model_context_window_exceeded'
           : 'max_tokens'
-        : hasTools
-          ? 'tool_use'
-          : 'end_turn';
+        : turn.refusal !== undefined
+          ? 'refusal'
+          : hasTools
+            ? 'tool_use'
+            : 'end_turn';
       const ids = random.fork('ids');
       const response: AnthropicResponseInput = {
         id: makeId({ random: ids, kind: 'msg' }),

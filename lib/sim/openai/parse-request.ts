@@ -1,6 +1,7 @@
 import type { Message, Part } from '@/lib/protocol';
 import { invalidRequest, isRecord } from '../rejection';
-import type { PolicyTool } from '../types';
+import { parseResponseFormat } from '../answer-format';
+import type { PolicyAnswerFormat, PolicyTool } from '../types';
 
 /** A Chat Completions request, checked as the vendor checks it. */
 export interface OpenAIRequest {
@@ -13,6 +14,8 @@ export interface OpenAIRequest {
   system: string;
   messages: Message[];
   tools: PolicyTool[];
+  /** `response_format` `{type: 'json_schema'}`: the answer must match its schema. */
+  answerFormat: PolicyAnswerFormat | undefined;
   /** The wire messages, shape-checked, for the conversation rules that name wire indices. */
   wireMessages: Record<string, unknown>[];
 }
@@ -237,6 +240,7 @@ export function parseOpenAIRequest(options: { body: string }): OpenAIRequest {
     system,
     messages,
     tools: parseTools(body.tools),
+    answerFormat: parseResponseFormat(body.response_format),
     wireMessages,
   };
 }

@@ -17,6 +17,8 @@ export interface OpenAIResponseInput {
   callIds: string[];
   includeUsage: boolean;
   pacing: ResponsePacing;
+  /** The text is a refusal: sent as `refusal`, `content` left null. */
+  refusal?: boolean;
 }
 
 function reasoningTokens(input: OpenAIResponseInput): number {
@@ -86,7 +88,8 @@ export function* openaiStreamFrames(input: OpenAIResponseInput): Generator<BodyF
     yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ reasoning_content: piece.text })) };
   }
   for (const piece of text?.chunks ?? []) {
-    yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice({ content: piece.text })) };
+    const delta = input.refusal ? { refusal: piece.text } : { content: piece.text };
+    yield { delayMs: pacing.forTokens(piece.tokens), text: chunk(choice(delta)) };
   }
   for (const [k, call] of calls.entries()) {
     for (const [n, piece] of call.chunks.entries()) {
@@ -113,9 +116,9 @@ export function openaiCompletionBody(input: OpenAIResponseInput): string {
   const calls = input.plan.blocks.filter((b) => b.kind === 'tool_call');
   const message = {
     role: 'assistant',
-    content: text ? text.text : null,
+    content: text && !input.refusal ? text.text : null,
     ...(thinking ? { reasoning_content: thinking.text } : {}),
-    refusal: null,
+    refusal: text && input.refusal ? text.text : null,
     annotations: [],
     ...(calls.length > 0
       ? {

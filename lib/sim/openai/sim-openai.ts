@@ -1,6 +1,6 @@
 import { abortReason } from '@/lib/clock';
 import { makeId, randomChars } from '../ids';
-import { planOutput } from '../output-plan';
+import { planOutput, spokenTurn } from '../output-plan';
 import { pacedBody } from '../paced-body';
 import { drawPacing } from '../pacing';
 import { readFetchInput } from '../fetch-input';
@@ -91,12 +91,13 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
           tools: parsed.tools,
           maxTokens,
           thinking: model.reasoning,
+          ...(parsed.answerFormat ? { answerFormat: parsed.answerFormat } : {}),
         },
         random.fork('policy'),
       );
       const cap = Math.min(maxTokens, model.contextWindow - promptTokens);
       const plan = planOutput({
-        turn: model.reasoning ? turn : { ...turn, thinking: undefined },
+        turn: spokenTurn(model.reasoning ? turn : { ...turn, thinking: undefined }),
         cap,
         random: random.fork('chunks'),
       });
@@ -116,6 +117,7 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
           .map(() => makeId({ random: ids, kind: 'call' })),
         includeUsage: parsed.includeUsage,
         pacing,
+        ...(turn.refusal !== undefined ? { refusal: true } : {}),
       };
 
       if (!parsed.stream) {

@@ -1,4 +1,5 @@
-import type { SimPolicyId } from '@/lib/protocol';
+import type { AnswerFault, SimPolicyId } from '@/lib/protocol';
+import { withAnswerFormat } from './answer-format';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
@@ -16,19 +17,25 @@ import { withTitles } from './title';
 import { createWorkerPolicy } from './worker';
 import { createWriteWholeFilePolicy } from './write-whole-file';
 
-/** The simulated model a scenario (or a run config override) names; it also answers title requests. */
-export function createPolicy(id: SimPolicyId, scenario: Scenario): Policy {
+/**
+ * The simulated model a scenario (or a run config override) names; it also answers title
+ * requests. Every one answers in the format a request asks for (`answers`: the run's answer
+ * faults, lib/sim/policies/answer-format.ts).
+ */
+export function createPolicy(id: SimPolicyId, scenario: Scenario, answers?: readonly AnswerFault[]): Policy {
   // The test-rewriting model works from its own view of the task, its title included.
   const acting = id === 'rewrite-test' ? testRewritingScenario(scenario) : scenario;
-  return withSummaries(withTitles({ policy: behaviour(id, acting), scenario: acting }));
+  return withSummaries(
+    withTitles({ policy: withAnswerFormat(behaviour(id, acting), answers), scenario: acting }),
+  );
 }
 
 /**
  * The simulated model for a task the scenario has no script for (the CLI's --task, the
  * config's `task`): it looks around and answers from what it read.
  */
-export function createFreeTaskPolicy(scenario: Scenario): Policy {
-  return withSummaries(withTitles({ policy: freeTaskTurn, scenario }));
+export function createFreeTaskPolicy(scenario: Scenario, answers?: readonly AnswerFault[]): Policy {
+  return withSummaries(withTitles({ policy: withAnswerFormat(freeTaskTurn, answers), scenario }));
 }
 
 function behaviour(id: SimPolicyId, scenario: Scenario): Policy {

@@ -1,5 +1,6 @@
 import { invalidRequest, isRecord } from '../rejection';
-import type { PolicyTool } from '../types';
+import { parseTextFormat } from '../answer-format';
+import type { PolicyAnswerFormat, PolicyTool } from '../types';
 
 /** A Responses API request (`POST /v1/responses`), shape-checked as the vendor checks it. */
 export interface ResponsesRequest {
@@ -17,6 +18,8 @@ export interface ResponsesRequest {
   includeEncrypted: boolean;
   /** `reasoning.summary` asked for: reasoning summaries are streamed. */
   summary: boolean;
+  /** `text.format` `{type: 'json_schema'}`: the answer must match its schema. */
+  answerFormat: PolicyAnswerFormat | undefined;
 }
 
 const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning'];
@@ -153,5 +156,6 @@ export function parseResponsesRequest(options: { body: string }): ResponsesReque
     previousResponseId: typeof previous === 'string' ? previous : undefined,
     includeEncrypted: include.includes('reasoning.encrypted_content'),
     summary: typeof reasoning.summary === 'string' && reasoning.summary !== 'none',
+    answerFormat: parseTextFormat(body.text),
   };
 }

@@ -16,6 +16,8 @@ export interface ResponsesOutputInput {
   callIds: string[];
   includeEncrypted: boolean;
   summary: boolean;
+  /** The text is a refusal: a `refusal` content part instead of `output_text`. */
+  refusal?: boolean;
   maxOutputTokens: number | null;
   previousResponseId: string | null;
   store: boolean;
@@ -52,7 +54,7 @@ export function outputItems(input: ResponsesOutputInput): Record<string, unknown
           type: 'message',
           status: 'completed',
           role: 'assistant',
-          content: [{ type: 'output_text', text: block.text, annotations: [], logprobs: [] }],
+          content: [textPart(input, block.text)],
         };
       case 'tool_call':
         return {
@@ -65,6 +67,13 @@ export function outputItems(input: ResponsesOutputInput): Record<string, unknown
         };
     }
   });
+}
+
+/** A message's content part: the model's text, or its refusal. */
+function textPart(input: ResponsesOutputInput, text: string): Record<string, unknown> {
+  return input.refusal
+    ? { type: 'refusal', refusal: text }
+    : { type: 'output_text', text, annotations: [], logprobs: [] };
 }
 
 function usage(input: ResponsesOutputInput): Record<string, unknown> {
@@ -208,30 +217,29 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
             item_id: itemId,
             output_index: k,
             content_index: 0,
-            part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+            part: textPart(input, ''),
           }),
         };
         for (const piece of block.chunks) {
           yield {
             delayMs: wait(piece.tokens),
-            text: record('response.output_text.delta', {
+            text: record(input.refusal ? 'response.refusal.delta' : 'response.output_text.delta', {
               item_id: itemId,
               output_index: k,
               content_index: 0,
               delta: piece.text,
-              logprobs: [],
+              ...(input.refusal ? {} : { logprobs: [] }),
             }),
           };
         }
         yield {
           delayMs: 0,
-          text: record('response.output_text.done', {
-            item_id: itemId,
-            output_index: k,
-            content_index: 0,
-            text: block.text,
-            logprobs: [],
-          }),
+          text: record(
+            input.refusal ? 'response.refusal.done' : 'response.output_text.done',
+            input.refusal
+              ? { item_id: itemId, output_index: k, content_index: 0, refusal: block.text }
+              : { item_id: itemId, output_index: k, content_index: 0, text: block.text, logprobs: [] },
+          ),
         };
         yield {
           delayMs: 0,
@@ -239,7 +247,7 @@ export function* responsesStreamFrames(input: ResponsesOutputInput): Generator<B
             item_id: itemId,
             output_index: k,
             content_index: 0,
-            part: { type: 'output_text', text: block.text, annotations: [], logprobs: [] },
+            part: textPart(input, block.text),
           }),
         };
         break;

@@ -2,7 +2,7 @@ import { abortReason } from '@/lib/clock';
 import { OPENAI_HTTP_ERRORS } from '@/lib/dialects';
 import { readFetchInput } from '../fetch-input';
 import { randomChars } from '../ids';
-import { planOutput } from '../output-plan';
+import { planOutput, spokenTurn } from '../output-plan';
 import { pacedBody } from '../paced-body';
 import { drawPacing } from '../pacing';
 import { VendorRejection } from '../rejection';
@@ -97,12 +97,13 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
           tools: parsed.tools,
           maxTokens,
           thinking: model.reasoning,
+          ...(parsed.answerFormat ? { answerFormat: parsed.answerFormat } : {}),
         },
         random.fork('policy'),
       );
       const cap = Math.min(maxTokens, model.contextWindow - promptTokens);
       const plan = planOutput({
-        turn: model.reasoning ? turn : { ...turn, thinking: undefined },
+        turn: spokenTurn(model.reasoning ? turn : { ...turn, thinking: undefined }),
         cap,
         random: random.fork('chunks'),
       });
@@ -121,6 +122,7 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
           .map(() => `call_${randomChars({ random: ids, length: 24 })}`),
         includeEncrypted: parsed.includeEncrypted,
         summary: parsed.summary,
+        ...(turn.refusal !== undefined ? { refusal: true } : {}),
         maxOutputTokens: parsed.maxOutputTokens ?? null,
         previousResponseId: parsed.previousResponseId ?? null,
         store: parsed.store,
