@@ -209,6 +209,8 @@ export async function driveKeyAudit(options: {
     await call({ method: 'GET', path: `/api/runs/${id}/trace` });
     await call({ method: 'GET', path: `/api/runs/${id}/otel` });
     await call({ method: 'GET', path: `/api/runs/${id}/view` });
+    // Its wire: every header the SDK sent (the key's replaced by a placeholder), every byte it received.
+    await call({ method: 'GET', path: `/api/runs/${id}/wire` });
     // The run's traffic as a cassette (requests as sent, responses as received — an echoed key included), then the file itself.
     const saved = await call({
       method: 'POST',
@@ -336,7 +338,7 @@ export async function driveKeyAudit(options: {
       expected: 200,
     });
     for (const runId of runIds) {
-      for (const leaf of ['', '/trace', '/otel', '/view', '/events'])
+      for (const leaf of ['', '/trace', '/otel', '/view', '/wire', '/events'])
         await call({ method: 'GET', path: `/api/runs/${runId}${leaf}` });
     }
     await call({ method: 'GET', path: `/api/sweeps/${id}/export` });

@@ -26,3 +26,4 @@ export * from './event-builders';
 export * from './format-duration';
 export * from './cassette';
 export * from './replay';
+export * from './wire';

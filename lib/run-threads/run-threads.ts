@@ -33,6 +33,7 @@ export interface RunThreads {
 interface RunOnThread {
   onEvent: LaunchOptions['onEvent'];
   onExchange: LaunchOptions['onExchange'];
+  onWire: LaunchOptions['onWire'];
   finished: () => void;
   /** The last event the thread sent, and the run's totals after it: what a terminate needs if the thread dies. */
   last: RunEvent | undefined;
@@ -106,6 +107,10 @@ export function createRunThreads({
       const keep = thread.runs.get(runId)?.onExchange;
       for (const exchange of exchanges) keep?.(exchange);
     }
+    for (const [runId, wire] of message.wire ?? []) {
+      const keep = thread.runs.get(runId)?.onWire;
+      for (const exchange of wire) keep?.(exchange);
+    }
     for (const [runId, [events, totals]] of message.runs) {
       const run = thread.runs.get(runId);
       if (!run) continue;
@@ -145,7 +150,7 @@ export function createRunThreads({
   };
 
   return {
-    launch({ runId, config, apiKey, fork, onEvent, onExchange, cassette }) {
+    launch({ runId, config, apiKey, fork, onEvent, onExchange, onWire, cassette }) {
       while (pool.length < threads) startThread();
       const thread = pool.reduce((a, b) => (b.runs.size < a.runs.size ? b : a));
       let finished!: () => void;
@@ -153,6 +158,7 @@ export function createRunThreads({
       thread.runs.set(runId, {
         onEvent,
         onExchange,
+        onWire,
         finished,
         last: undefined,
         totals: NO_TOTALS,
@@ -175,6 +181,7 @@ export function createRunThreads({
         ...(fork ? { fork } : {}),
         ...(cassette ? { cassette } : {}),
         ...(onExchange ? { record: true } : {}),
+        ...(onWire ? { wire: true } : {}),
       });
       return {
         runId,
