@@ -1,6 +1,7 @@
 import { errorCause, formatMs, formatTokens } from '@/lib/run-view/format';
 import type { AttemptView, MarkerView, ToolCallView, TurnView } from '@/lib/run-view/run-view-state';
 import { JsonView } from '@/components/ui/json-view';
+import { AttemptWire } from './attempt-wire';
 import { LongText } from '@/components/ui/long-text';
 import type { ReactNode } from 'react';
 
@@ -93,6 +94,10 @@ function AttemptDetails({ a }: { a: AttemptView }) {
           />
         </div>
       )}
+      <AttemptWire
+        requestNos={[a.requestNo, ...(a.sdkRetries ?? []).map((r) => r.requestNo)]}
+        open={a.endTs === undefined}
+      />
     </>
   );
 }

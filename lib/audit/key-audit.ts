@@ -127,6 +127,8 @@ async function driveCase({ call, outcomes, ownHeaders }: Audit, item: KeyAuditCa
   await call({ method: 'GET', path: `/api/runs/${id}/trace` });
   await call({ method: 'GET', path: `/api/runs/${id}/otel` });
   await call({ method: 'GET', path: `/api/runs/${id}/view` });
+  // Its wire: every header the SDK sent (the key's replaced by a placeholder), every byte it received.
+  await call({ method: 'GET', path: `/api/runs/${id}/wire` });
   // The run's traffic as a cassette (requests as sent, responses as received — an echoed key included), then the file itself.
   const saved = await call({
     method: 'POST',
@@ -225,7 +227,7 @@ async function sweepEchoingKey({ call, outcomes, ownHeaders }: Audit, options: A
       expected: 200,
     });
     for (const runId of runIds) {
-      for (const leaf of ['', '/trace', '/otel', '/view', '/events'])
+      for (const leaf of ['', '/trace', '/otel', '/view', '/wire', '/events'])
         await call({ method: 'GET', path: `/api/runs/${runId}${leaf}` });
     }
     await call({ method: 'GET', path: `/api/sweeps/${id}/export` });

@@ -1,5 +1,5 @@
 import type { Clock } from '@/lib/clock';
-import { CASSETTE_REQUEST_HEADERS, CASSETTE_RESPONSE_HEADERS, type CassetteChunk, type CassetteExchange, type CassetteResponse, type Vendor } from '@/lib/protocol';
+import { CASSETTE_REQUEST_HEADERS, CASSETTE_RESPONSE_HEADERS, WIRE_KEY_HEADERS, WIRE_KEY_PLACEHOLDER, type CassetteChunk, type CassetteExchange, type CassetteResponse, type Vendor, type WireExchange } from '@/lib/protocol';
 
 export interface RecordExchangesOptions {
   fetch: typeof fetch;
@@ -23,17 +23,86 @@ export interface RecordExchangesOptions {
  * body it hands on is the same bytes, read once.
  */
 export function recordExchanges(options: RecordExchangesOptions): typeof fetch {
+  const { redact } = options;
+  return tapExchanges({
+    fetch: options.fetch,
+    clock: options.clock,
+    redact,
+    responseHeaders: (headers) => allowed(headers, CASSETTE_RESPONSE_HEADERS),
+    head: (input, init) => ({
+      n: options.requestNo(init),
+      vendor: options.vendor(),
+      dialect: options.dialect(),
+      request: {
+        method: init?.method ?? 'GET',
+        path: pathOf(input),
+        headers: allowed(new Headers(init?.headers), CASSETTE_REQUEST_HEADERS),
+        body: redact(bodyText(init?.body)),
+      },
+    }),
+    onExchange: options.onExchange,
+  });
+}
+
+export interface RecordWireOptions {
+  fetch: typeof fetch;
+  clock: Clock;
+  requestNo: (init: RequestInit | undefined) => number;
+  vendor: () => Vendor;
+  dialect: () => string;
+  /** The run's redaction in force: applied to every header value, the URL, the body and the response. */
+  redact: (text: string) => string;
+  /** Called with each request's wire once its response has ended (or failed). */
+  onWire: (exchange: WireExchange) => void;
+}
+
+/**
+ * The wire view's recorder: the same tap as a cassette's, placed just beneath the SDK (above the
+ * fault wrapper), so it keeps what the SDK sent and what it received, faults included. It keeps
+ * every header (a key-bearing header's value replaced by WIRE_KEY_PLACEHOLDER, every other value
+ * redacted) and the URL, so the request can be sent again as it was (lib/client/wire/as-code.ts).
+ */
+export function recordWire(options: RecordWireOptions): typeof fetch {
+  const { redact, clock } = options;
+  return tapExchanges({
+    fetch: options.fetch,
+    clock,
+    redact,
+    responseHeaders: (headers) => everyHeader(headers, redact),
+    head: (input, init) => ({
+      n: options.requestNo(init),
+      vendor: options.vendor(),
+      dialect: options.dialect(),
+      at_ms: clock.now(),
+      request: {
+        method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
+        url: redact(urlOf(input)),
+        headers: everyHeader(new Headers(init?.headers), redact, WIRE_KEY_HEADERS),
+        body: redact(bodyText(init?.body)),
+      },
+    }),
+    onExchange: options.onWire,
+  });
+}
+
+/**
+ * The tap both recorders share: the head of each exchange taken as the request goes out, then
+ * the response as received (status, headers, each read of the body with the run time since the
+ * read before, and how the body ended), handed on once the body has ended or failed. The body it
+ * passes up is the same bytes, read once.
+ */
+function tapExchanges<Head extends object>(options: {
+  fetch: typeof fetch;
+  clock: Clock;
+  redact: (text: string) => string;
+  head: (input: RequestInfo | URL, init: RequestInit | undefined) => Head;
+  responseHeaders: (headers: Headers) => Record<string, string>;
+  onExchange: (exchange: Head & { response?: CassetteResponse; failure?: string }) => void;
+}): typeof fetch {
   const { clock, redact } = options;
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const n = options.requestNo(init);
     const started = clock.now();
-    const request = {
-      method: init?.method ?? 'GET',
-      path: pathOf(input),
-      headers: allowed(new Headers(init?.headers), CASSETTE_REQUEST_HEADERS),
-      body: redact(bodyText(init?.body)),
-    };
-    const head = { n, vendor: options.vendor(), dialect: options.dialect(), request };
+    const head = options.head(input, init);
     let response: Response;
     try {
       response = await options.fetch(input, init);
@@ -42,7 +111,7 @@ export function recordExchanges(options: RecordExchangesOptions): typeof fetch {
       throw error;
     }
     let last = clock.now();
-    const base = { status: response.status, headers: allowed(response.headers, CASSETTE_RESPONSE_HEADERS), after_ms: last - started };
+    const base = { status: response.status, headers: options.responseHeaders(response.headers), after_ms: last - started };
     const reads: Array<{ after_ms: number; bytes: Uint8Array }> = [];
     let ended = false;
     const end = (how: CassetteResponse['end'], error?: unknown): void => {
@@ -130,6 +199,34 @@ function allowed(headers: Headers, names: readonly string[]): Record<string, str
     if (value !== null) out[name] = value;
   }
   return out;
+}
+
+/** Every header, each value redacted; a header named in `keyHeaders` keeps its name with the key replaced. */
+function everyHeader(headers: Headers, redact: (text: string) => string, keyHeaders: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = keyHeaders.includes(name) ? keyPlaceholder(value) : redact(value);
+  });
+  return out;
+}
+
+/** A credential header's value with the credential replaced: `Bearer sk-…` keeps its scheme. */
+function keyPlaceholder(value: string): string {
+  const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
+  return `${scheme}${WIRE_KEY_PLACEHOLDER}`;
+}
+
+/** The URL without any credentials in it (`user:pass@`); its query is kept (the caller redacts it). */
+function urlOf(input: RequestInfo | URL): string {
+  const text = input instanceof Request ? input.url : String(input);
+  try {
+    const url = new URL(text);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return text;
+  }
 }
 
 function pathOf(input: RequestInfo | URL): string {

@@ -29,3 +29,4 @@ export * from './format-duration';
 export * from './cassette';
 export * from './replay';
 export * from './task-folder';
+export * from './wire';

@@ -1,4 +1,11 @@
-import type { Cassette, CassetteExchange, RunConfig, RunEvent, RunTotals } from '@/lib/protocol';
+import type {
+  Cassette,
+  CassetteExchange,
+  RunConfig,
+  RunEvent,
+  RunTotals,
+  WireExchange,
+} from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage } from '@/lib/runtime/types';
 
@@ -12,6 +19,8 @@ export type ToRunThread =
       apiKey?: string;
       fork?: ForkStart;
       record?: boolean;
+      /** Send the run's wire back (LaunchOptions.onWire). */
+      wire?: boolean;
       cassette?: Cassette;
     }
   | { type: 'control'; runId: string; message: ControlMessage };
@@ -32,6 +41,7 @@ export type FromRunThread =
       /** When the bench asked: how late a bare 20 ms timer on this thread fired meanwhile, wall ms. */
       timerLate?: number[];
       exchanges?: Array<[runId: string, exchanges: CassetteExchange[]]>;
+      wire?: Array<[runId: string, wire: WireExchange[]]>;
     }
   /** The run's handle is done: every event it emitted has been sent before this. */
   | { type: 'done'; runId: string };

@@ -7,6 +7,7 @@ import {
   type CassetteExchange,
   type RunEvent,
   type RunTotals,
+  type WireExchange,
 } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
@@ -53,6 +54,7 @@ const runs = new Map<string, RunHandle>();
 /** Each run's events since the last message, with the run's totals after each (from its run log). */
 let outbox = new Map<string, [RunEvent[], Readonly<RunTotals>[]]>();
 let exchangeOutbox = new Map<string, CassetteExchange[]>();
+let wireOutbox = new Map<string, WireExchange[]>();
 let scheduled = false;
 /** Each run's latest event and totals, for a launch that throws part way (its terminate follows it). */
 const lastOf = new Map<string, { event: RunEvent; totals: Readonly<RunTotals> }>();
@@ -63,16 +65,18 @@ const flush = (): void => {
   scheduled = false;
   const lateNow = late?.splice(0);
   const timerLateNow = timerLate?.splice(0);
-  if (outbox.size === 0 && exchangeOutbox.size === 0 && !lateNow?.length) return;
+  if (outbox.size === 0 && exchangeOutbox.size === 0 && wireOutbox.size === 0 && !lateNow?.length) return;
   send({
     type: 'events',
     runs: [...outbox],
     ...(lateNow?.length ? { late: lateNow, due: due.splice(0) } : {}),
     ...(timerLateNow?.length ? { timerLate: timerLateNow } : {}),
     ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
+    ...(wireOutbox.size > 0 ? { wire: [...wireOutbox] } : {}),
   });
   outbox = new Map();
   exchangeOutbox = new Map();
+  wireOutbox = new Map();
 };
 
 const emit = (runId: string, event: RunEvent, totals: Readonly<RunTotals>): void => {
@@ -88,15 +92,20 @@ const emit = (runId: string, event: RunEvent, totals: Readonly<RunTotals>): void
   }
 };
 
-const keepExchange = (runId: string, exchange: CassetteExchange): void => {
-  const queue = exchangeOutbox.get(runId);
-  if (queue) queue.push(exchange);
-  else exchangeOutbox.set(runId, [exchange]);
-  if (!scheduled) {
-    scheduled = true;
-    setImmediate(flush);
-  }
-};
+const keepIn =
+  <T>(outboxOf: () => Map<string, T[]>) =>
+  (runId: string, item: T): void => {
+    const outbox = outboxOf();
+    const queue = outbox.get(runId);
+    if (queue) queue.push(item);
+    else outbox.set(runId, [item]);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+const keepExchange = keepIn(() => exchangeOutbox);
+const keepWire = keepIn(() => wireOutbox);
 
 const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
   const { runId, config, apiKey, fork, cassette } = message;
@@ -111,6 +120,7 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
       ...(message.record
         ? { onExchange: (exchange: CassetteExchange) => keepExchange(runId, exchange) }
         : {}),
+      ...(message.wire ? { onWire: (exchange: WireExchange) => keepWire(runId, exchange) } : {}),
       onEvent: (event, totals) => emit(runId, event, totals),
       probe,
     });

@@ -33,6 +33,7 @@ export interface RunThreads {
 interface RunOnThread {
   onEvent: LaunchOptions['onEvent'];
   onExchange: LaunchOptions['onExchange'];
+  onWire: LaunchOptions['onWire'];
   finished: () => void;
   /** The last event the thread sent, and the run's totals after it: what a terminate needs if the thread dies. */
   last: RunEvent | undefined;
@@ -108,6 +109,10 @@ export function createRunThreads({
       const keep = thread.runs.get(runId)?.onExchange;
       for (const exchange of exchanges) keep?.(exchange);
     }
+    for (const [runId, wire] of message.wire ?? []) {
+      const keep = thread.runs.get(runId)?.onWire;
+      for (const exchange of wire) keep?.(exchange);
+    }
     for (const [runId, [events, totals]] of message.runs) {
       const run = thread.runs.get(runId);
       if (!run) continue;
@@ -147,7 +152,7 @@ export function createRunThreads({
   };
 
   return {
-    launch({ runId, config, apiKey, fork, onEvent, onExchange, cassette }) {
+    launch({ runId, config, apiKey, fork, onEvent, onExchange, onWire, cassette }) {
       while (pool.length < threads) startThread();
       const thread = pool.reduce((a, b) => (b.runs.size < a.runs.size ? b : a));
       let finished!: () => void;
@@ -155,6 +160,7 @@ export function createRunThreads({
       thread.runs.set(runId, {
         onEvent,
         onExchange,
+        onWire,
         finished,
         last: undefined,
         totals: NO_TOTALS,
@@ -177,6 +183,7 @@ export function createRunThreads({
         ...(fork ? { fork } : {}),
         ...(cassette ? { cassette } : {}),
         ...(onExchange ? { record: true } : {}),
+        ...(onWire ? { wire: true } : {}),
       });
       return {
         runId,

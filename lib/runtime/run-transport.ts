@@ -1,6 +1,6 @@
 import type { Clock, Random } from '@/lib/clock';
 import type { Emit } from '@/lib/engine';
-import { createCassettePlayer, recordExchanges } from '@/lib/cassettes';
+import { createCassettePlayer, recordExchanges, recordWire } from '@/lib/cassettes';
 import { withFaults, type FaultPlanPosition } from '@/lib/faults';
 import { isSimulated, vendorRows, type FaultPlan, type RunConfig, type Vendor } from '@/lib/protocol';
 import type { Policy } from '@/lib/sim';
@@ -34,7 +34,7 @@ export interface RunTransportOptions {
   /** The vendor in force (a swap changes it): where each request is routed. */
   inForce: () => BoundVendor;
   /** The caller's views of the transport: each request body at the vendor, the fetch the SDK calls. */
-  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange' | 'gateNetwork'>;
+  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange' | 'onWire' | 'gateNetwork'>;
   /** The cassette a replayed run is served from (config.replay). */
   cassette?: LaunchOptions['cassette'];
   /** The run's redaction in force, for what a recording keeps (launchRun passes the run log's; absent: a test's transport records nothing secret). */
@@ -44,7 +44,7 @@ export interface RunTransportOptions {
 /**
  * A run's transport, from the SDK down: the SDK-retry hold and layer (its retries logged and
  * paced on the run clock), the caller's tap, the request
- * count, one fault wrapper over every vendor (one request count, one plan), then a routing
+ * count, the wire view's recorder (what the SDK sent and received), one fault wrapper over every vendor (one request count, one plan), then a routing
  * fetch to the simulated vendor in force or — for a real vendor — the network through the
  * keepalive tap. Returns the binder: a provider adapter over the real SDK on that transport,
  * for the first vendor and for every swap.
@@ -112,7 +112,20 @@ export function createRunTransport(options: RunTransportOptions): (target: Vendo
         message: `fault "${label}" could not apply: response ${requestNo} ended before the fault's point (nothing was changed)`,
       }),
   });
-  const faulted = realVendor.numbered(faultWrapper);
+  // The wire view's recorder sits above the fault wrapper: it keeps what the SDK sent and received.
+  const { onWire } = options.taps;
+  const wired = onWire
+    ? recordWire({
+        fetch: faultWrapper,
+        clock,
+        requestNo: realVendor.requestNo,
+        vendor: () => inForce().vendor,
+        dialect: () => inForce().dialect.wire,
+        redact: options.redact ?? ((text) => text),
+        onWire,
+      })
+    : faultWrapper;
+  const faulted = realVendor.numbered(wired);
   const tapped = options.taps.tapFetch ? options.taps.tapFetch(faulted) : faulted;
   // The SDK's own retries: each is an sdk_retry event and waits on the run clock; between a
   // failed response and the SDK's next request the virtual clock is held still.

@@ -4,6 +4,7 @@ import type { EngineProbe } from '@/lib/engine/engine-deps';
 import type {
   Cassette,
   CassetteExchange,
+  WireExchange,
   FaultPlan,
   RunConfig,
   RunEvent,
@@ -51,6 +52,12 @@ export interface LaunchOptions {
    * once its response has ended, with every key the run knows removed (lib/cassettes).
    */
   onExchange?: (exchange: CassetteExchange) => void;
+  /**
+   * Records the run's wire for the attempt cards: called with each request just beneath the SDK
+   * (above the fault wrapper: what the SDK sent and received) once its response has ended, with
+   * every key removed (lib/cassettes/record-exchanges.ts, recordWire).
+   */
+  onWire?: (exchange: WireExchange) => void;
   /**
    * Wraps a real vendor's network fetch, beneath the fault wrapper and the recorder (a sweep's
    * per-endpoint limiter: lib/sweeps/gated-fetch.ts). It waits on the run's clock and writes why

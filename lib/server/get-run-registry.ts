@@ -3,7 +3,7 @@ import { benchProbe, watchdogProbe } from '@/lib/clock/bench-probe';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
-import { getStore } from '@/lib/store';
+import { getStore, getWireStore } from '@/lib/store';
 import { createRunRegistry, type RunRegistry } from './run-registry';
 import { serverEnv } from '@/lib/config/server-env';
 import { createRunTraffic, type RunTraffic } from './run-traffic';
@@ -46,6 +46,7 @@ export function getRunRegistry(): RunRegistry {
       launch,
       unwatchedMs: unwatchedMs(),
       traffic: getRunTraffic(),
+      wire: getWireStore(),
     });
   }
   return globalForRegistry.__loopLabRunRegistry;

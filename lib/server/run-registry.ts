@@ -1,10 +1,10 @@
 import 'server-only';
 import { DEFAULT_UNWATCHED_MS, processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import type { Cassette, RunConfig, RunEvent } from '@/lib/protocol';
+import type { Cassette, RunConfig, RunEvent, WireExchange } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import type { RowTotals, RunStore } from '@/lib/store';
+import type { RowTotals, RunStore, WireStore } from '@/lib/store';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -63,6 +63,8 @@ export interface RunRegistryOptions {
   unwatchedMs?: number;
   /** Where each run's model traffic is kept for "Save as cassette" (lib/server/run-traffic.ts); absent: not kept. */
   traffic?: RunTraffic;
+  /** Where each run's wire is kept for its attempt cards (lib/store/wire-store.ts); absent: not kept. */
+  wire?: WireStore;
 }
 
 /** A live run: its log's unwritten events (run-batches.ts), its readers (run-fan-out.ts), its life here. */
@@ -94,6 +96,17 @@ function newLiveRun(id: string, redactText: (text: string) => string): LiveRun {
     logged,
     firstStored,
   };
+}
+
+/** Keeps one request's wire; a store that fails is logged, and the run goes on without it. */
+function keepWire(wire: WireStore, runId: string, exchange: WireExchange): void {
+  try {
+    wire.keepWire({ runId, exchange });
+  } catch (error) {
+    console.error(
+      `[loop-lab] run ${runId}: request ${exchange.n}'s wire was not kept: ${(error as Error).message}`,
+    );
+  }
 }
 
 /** Aborts the run as abandoned once nobody has watched it for `unwatchedMs`. */
@@ -160,6 +173,7 @@ export function createRunRegistry({
   launch,
   unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
+  wire,
 }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
   const batches = createRunBatches<LiveRun>({ store, publish });
@@ -210,6 +224,7 @@ export function createRunRegistry({
           ...(fork ? { fork } : {}),
           ...(cassette ? { cassette } : {}),
           ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+          ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
           onEvent: (event, totals) => accept(run, event, totals),
         },
         isLive: () => live.has(id),

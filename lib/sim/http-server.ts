@@ -44,7 +44,9 @@ async function handle(options: {
   }
   let response: Response;
   try {
-    response = await options.fetch(`${options.base}${req.url ?? '/'}`, {
+    // A request sent through this server as a proxy names its whole URL (absolute form): kept as is.
+    const target = /^https?:\/\//i.test(req.url ?? '') ? req.url! : `${options.base}${req.url ?? '/'}`;
+    response = await options.fetch(target, {
       method: req.method ?? 'GET',
       headers,
       ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),

@@ -10,6 +10,7 @@ export { probeSimRequest, type ProbeVerdict } from './probe-request';
 export { hasSimulator, registerSimulator, simulatorOf, type Simulator } from './simulators';
 export { VendorRejection } from './rejection';
 export { startSimServer, type SimServer } from './http-server';
+export { startSimulatedVendors } from './serve-simulated';
 export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';
 export { countRequestTokens } from './request-tokens';
 export { signThinking, verifyThinking, DEFAULT_SIGNING_KEY } from './signature';

@@ -8,6 +8,8 @@ import { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
 import type { CassetteStore } from './cassette-store';
 import { createSqliteCassetteStore } from './sqlite-cassette-store';
 import type { VisitorStore } from './visitor-store';
+import type { WireStore } from './wire-store';
+import { createSqliteWireStore } from './sqlite-wire-store';
 import { createSqliteVisitorStore } from './sqlite-visitor-store';
 import { serverEnv } from '@/lib/config/server-env';
 
@@ -57,4 +59,12 @@ const globalForVisitors = globalThis as typeof globalThis & { __loopLabVisitorSt
 export function getVisitorStore(): VisitorStore {
   globalForVisitors.__loopLabVisitorStore ??= createSqliteVisitorStore({ dir: dataDir() });
   return globalForVisitors.__loopLabVisitorStore;
+}
+
+const globalForWire = globalThis as typeof globalThis & { __loopLabWireStore?: WireStore };
+
+/** The process-wide store of each run's wire (its attempt cards), on the same data folder as the run store. */
+export function getWireStore(): WireStore {
+  globalForWire.__loopLabWireStore ??= createSqliteWireStore({ dir: dataDir() });
+  return globalForWire.__loopLabWireStore;
 }

@@ -8,6 +8,7 @@ export {
   getPromptSetStore,
   getCassetteStore,
   getVisitorStore,
+  getWireStore,
   dataDir,
 } from './get-store';
 export {
@@ -37,3 +38,5 @@ export type { CassetteStore } from './cassette-store';
 export { createSqliteCassetteStore } from './sqlite-cassette-store';
 export { promptSetKey, type OwnedKind, type VisitorStore } from './visitor-store';
 export { createSqliteVisitorStore } from './sqlite-visitor-store';
+export type { WireStore } from './wire-store';
+export { createSqliteWireStore } from './sqlite-wire-store';

@@ -163,6 +163,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE cassettes ADD COLUMN visitor TEXT;
   ALTER TABLE prompt_sets ADD COLUMN visitor TEXT;
   `,
+  // The wire of each request a served run made (lib/protocol/wire.ts): what its attempt cards
+  // show, kept so they work after a restart; past the run's bound a request is kept by number
+  // with the reason (`omitted`) and no body.
+  `
+  CREATE TABLE run_wire (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    body TEXT,
+    omitted TEXT,
+    PRIMARY KEY (run_id, n)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

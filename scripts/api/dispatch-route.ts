@@ -16,6 +16,7 @@ import { GET as getSwapTargets } from '@/app/api/runs/[id]/swap-targets/route';
 import { GET as getOtel } from '@/app/api/runs/[id]/otel/route';
 import { GET as getTrace } from '@/app/api/runs/[id]/trace/route';
 import { GET as getRunView } from '@/app/api/runs/[id]/view/route';
+import { GET as getRunWire } from '@/app/api/runs/[id]/wire/route';
 import { POST as postImport } from '@/app/api/runs/import/route';
 import { GET as getScenarios } from '@/app/api/scenarios/route';
 import { GET as getSweeps, POST as postSweep } from '@/app/api/sweeps/route';
@@ -68,6 +69,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'GET', pattern: '/api/runs/:id/otel', handler: getOtel },
   { method: 'GET', pattern: '/api/runs/:id/trace', handler: getTrace },
   { method: 'GET', pattern: '/api/runs/:id/view', handler: getRunView },
+  { method: 'GET', pattern: '/api/runs/:id/wire', handler: getRunWire },
   { method: 'POST', pattern: '/api/room/join', handler: postRoomJoin },
   { method: 'GET', pattern: '/api/scenarios', handler: getScenarios },
   { method: 'GET', pattern: '/api/sweeps', handler: getSweeps },

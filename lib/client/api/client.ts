@@ -136,6 +136,9 @@ export const api = {
   listForks: (id: string) => request((h) => h.ForkListSchema, `/api/runs/${enc(id)}/forks`),
   /** Suggested demos for a swap: every simulated target judged naively and as handled, for the run's history now. */
   swapTargets: (id: string) => request((h) => h.SwapTargetsSchema, `/api/runs/${enc(id)}/swap-targets`),
+  /** Each request of the run as the SDK sent and received it (its attempt cards' wire view). */
+  runWire: (id: string, n?: number) =>
+    request((h) => h.RunWireSchema, `/api/runs/${enc(id)}/wire${n === undefined ? '' : `?n=${n}`}`),
   /** Both runs of a lesson (mechanism on / off, same seed); a time scale only to play it faster than its demo scale. */
   playLesson: (slug: string, timeScale?: number) =>
     request(

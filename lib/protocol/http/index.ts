@@ -16,3 +16,4 @@ export * from './lessons';
 export * from './cassettes';
 export * from './run-view';
 export * from './room';
+export * from './wire';
