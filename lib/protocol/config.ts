@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PauseConfigSchema } from './pause';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { DEFAULT_PRESET } from './preset-ids';
@@ -271,6 +272,8 @@ export const RunConfigSchema = z
     replay: ReplayConfigSchema.optional(),
     /** A strategy of one's own on the mechanism port (CLI and sweeps only). */
     strategy: StrategyRefSchema.optional(),
+    /** Breakpoints and tool approval: the run pauses there for a person (lib/protocol/pause.ts). */
+    pause: PauseConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;
