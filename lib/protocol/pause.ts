@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { BREAKABLE_EVENTS } from './pause-words';
+
+export { BREAKABLE_EVENTS, describeBreakpoint, type BreakableEvent } from './pause-words';
 
 /**
  * Hands on a run: breakpoints that pause it, and tool calls that wait for a person's approval.
@@ -6,34 +9,6 @@ import { z } from 'zod';
  * run-time budget — passes while it waits; the `paused` event says where it stopped and why, and
  * `resumed` / `tool_approval` say who let it go on, and how.
  */
-
-/**
- * The event kinds a breakpoint may stop on (terminate is left out: nothing follows it). Each is an
- * event of the union: lib/protocol/events.ts checks the list against it.
- */
-export const BREAKABLE_EVENTS = [
-  'iteration_start',
-  'model_request',
-  'model_error',
-  'retry_scheduled',
-  'retry_declined',
-  'watchdog_fired',
-  'fault_injected',
-  'sdk_retry',
-  'fallback',
-  'model_cooldown',
-  'swap',
-  'llm_call',
-  'tool_call',
-  'tool_guard',
-  'arg_repair',
-  'compaction',
-  'context_overflow',
-  'context_recovered',
-  'breaker',
-  'output_recovery',
-  'mechanism_decision',
-] as const;
 
 export const BreakableEventSchema = z.enum(BREAKABLE_EVENTS, {
   error: (issue) =>
@@ -84,20 +59,6 @@ export type PauseConfig = z.infer<typeof PauseConfigSchema>;
 /** Who acted on a paused run: the HTTP API, the playground, the command line, or the run's own approval timeout. */
 export const DeciderSchema = z.enum(['api', 'playground', 'cli', 'timeout']);
 export type Decider = z.infer<typeof DeciderSchema>;
-
-/** A breakpoint in words, for the paused event and the pause bar. */
-export function describeBreakpoint(breakpoint: Breakpoint): string {
-  switch (breakpoint.on) {
-    case 'request':
-      return `before request ${breakpoint.request}`;
-    case 'tool':
-      return breakpoint.tool ? `before a ${breakpoint.tool} call` : 'before a tool call';
-    case 'event':
-      return `on ${breakpoint.event}`;
-    case 'cost':
-      return `cost over $${breakpoint.usd}`;
-  }
-}
 
 /**
  * What a person sends a paused (or running) run: pause at the next point it can wait, step (on to
@@ -164,3 +125,4 @@ export type PauseAction = (typeof PAUSE_ACTIONS)[number];
 export function isPauseControl(message: { action: string }): message is PauseControl {
   return (PAUSE_ACTIONS as readonly string[]).includes(message.action);
 }
+export type PauseConfigInput = z.input<typeof PauseConfigSchema>;
