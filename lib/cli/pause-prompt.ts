@@ -8,10 +8,9 @@ export function pauseQuestion(paused: EventOf<'paused'>): string {
     : 'paused: [s]tep, [c]ontinue, [x] cancel > ';
 }
 
-/** The lines printed when the run pauses: why, where, and a call's arguments. */
+/** The lines printed under the paused event's own line (print-event.ts): a call's arguments, what each answer does. */
 export function pauseLines(paused: EventOf<'paused'>): string[] {
   return [
-    `  ⏸ ${paused.reason} — ${paused.at}`,
     ...(paused.call ? [`    arguments: ${JSON.stringify(paused.call.args)}`] : []),
     `    ${paused.next}`,
   ];
