@@ -76,7 +76,10 @@ test('tool approval: one call approved, one denied with a message the model rece
 
   // The next: edited before it runs.
   await expect(bar).toHaveAttribute('data-trigger', 'approval');
-  await page.getByTestId('approval-args').fill('{"path": "package.json"}');
+  const shown = JSON.parse(await page.getByTestId('approval-args').inputValue()) as Record<string, unknown>;
+  // A call with a path is sent to package.json instead; any other keeps its arguments, edited or not.
+  const edited = 'path' in shown ? { ...shown, path: 'package.json' } : shown;
+  await page.getByTestId('approval-args').fill(JSON.stringify(edited));
   await page.getByTestId('approval-edit').click();
 
   // Then approve the rest with the keyboard until the run ends.
@@ -99,7 +102,8 @@ test('tool approval: one call approved, one denied with a message the model rece
   // The denied call never ran; the edited one ran with the edited arguments.
   const calls = events.filter((e) => e.event === 'tool_call');
   expect(calls.some((e) => e.call_id === decisions[1]!.call_id)).toBe(false);
-  expect(calls.find((e) => e.call_id === decisions[2]!.call_id)?.args).toEqual({ path: 'package.json' });
+  expect(decisions[2]!.edited_args).toEqual(edited);
+  expect(calls.find((e) => e.call_id === decisions[2]!.call_id)?.args).toEqual(edited);
   // The model received the denial: its next request went out after it, and the run went on.
   expect(
     events.some((e) => e.event === 'iteration_start' && (e.seq as number) > (decisions[1]!.seq as number)),
