@@ -70,7 +70,7 @@ test('tool approval: one call approved, one denied with a message the model rece
   // The next call: denied, with the message the model gets as the call's error result.
   await expect(bar).toHaveAttribute('data-trigger', 'approval');
   await page.getByTestId('approval-deny').click();
-  await expect(page.getByRole('alert')).toContainText('a denial needs a message');
+  await expect(page.getByTestId('pause-bar').getByRole('alert')).toContainText('a denial needs a message');
   await page.getByTestId('approval-denial').fill('Not this file: look at the tests first.');
   await page.getByTestId('approval-deny').click();
 
