@@ -22,6 +22,8 @@ import { ScenarioPicker } from './scenario-picker';
 import { SwapControl, type SwapTargetInput } from './swap-control';
 import { SwapOutcomeLine } from './swap-outcome';
 import { PlannedSwaps } from './planned-swaps';
+import { PauseFields } from './pause-fields';
+import type { PauseConfigInput } from '@/lib/protocol/pause';
 import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { TakeoverFields } from './takeover-fields';
 import { TaskField } from './task-field';
@@ -41,6 +43,8 @@ export interface ControlPanelProps {
   /** Vendor/model answering now, while a run is live. */
   current?: string;
   onSwap: (target: SwapTargetInput) => void;
+  /** Breakpoints changed while the run is live: sent to it at once. */
+  onBreakpoints: (pause: PauseConfigInput) => void;
   swapPending: boolean;
   /** The run on screen (for the swap control's suggestions). */
   runId?: string;
@@ -65,6 +69,7 @@ export function ControlPanel({
   errors,
   current,
   onSwap,
+  onBreakpoints,
   swapPending,
   swapAsk,
   runId,
@@ -234,6 +239,7 @@ export function ControlPanel({
       </Section>
       <Section title="Run">
         <RunSettings form={form} onChange={onChange} />
+        <PauseFields form={form} onChange={onChange} live={live} onBreakpoints={onBreakpoints} />
       </Section>
       <Section title="Budgets">
         <BudgetFields budgets={form.budgets} onChange={(budgets) => onChange({ budgets })} />

@@ -19,6 +19,7 @@ import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { useRunEvents } from '@/lib/client/hooks/use-run-events';
 import { useRunKeyboard } from '@/lib/client/hooks/use-run-keyboard';
 import { Button } from '@/components/ui/button';
+import { PauseBar } from '@/components/timeline/pause-bar';
 import { ControlPanel } from './control-panel';
 import type { SwapTargetInput } from './swap-control';
 import { OpenGroupsProvider } from './open-groups';
@@ -191,6 +192,13 @@ function PlaygroundBody({
         errors={errors}
         current={current}
         onSwap={onSwap}
+        onBreakpoints={(pause) => {
+          if (runId && live)
+            control.mutate({
+              id: runId,
+              action: { action: 'set_breakpoints', breakpoints: pause.breakpoints ?? [], by: 'playground' },
+            });
+        }}
         swapPending={control.isPending}
         swapAsk={swapAsk}
         runId={runId}
@@ -227,18 +235,25 @@ function PlaygroundBody({
             start a new one.
           </div>
         ) : runId ? (
-          <RunView
-            key={runId}
-            headerActions={
-              <Link
-                data-testid="run-link"
-                href={`/runs/${runId}`}
-                className="font-mono text-2xs text-takeover underline"
-              >
-                /runs/{runId}
-              </Link>
-            }
-          />
+          <>
+            <PauseBar
+              onControl={(action) => {
+                if (live) control.mutate({ id: runId, action });
+              }}
+            />
+            <RunView
+              key={runId}
+              headerActions={
+                <Link
+                  data-testid="run-link"
+                  href={`/runs/${runId}`}
+                  className="font-mono text-2xs text-takeover underline"
+                >
+                  /runs/{runId}
+                </Link>
+              }
+            />
+          </>
         ) : (
           <EmptyState />
         )}

@@ -36,6 +36,10 @@ class LatenessClock implements Clock {
     return work;
   }
 
+  freeze<T>(work: Promise<T>): Promise<T> {
+    return this.inner.freeze(work);
+  }
+
   setTimer(ms: number, callback: () => void): () => void {
     const due = performance.now() + Math.max(0, ms) * this.timeScale;
     return this.inner.setTimer(ms, () => {

@@ -13,6 +13,7 @@ import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { validateRunConfig } from '@/lib/runtime/validate-config';
 import { CliInputError, parseCliArgs, USAGE } from './parse-args';
 import { describeEvent } from './print-event';
+import { createPausePrompt } from './pause-prompt';
 import { processEnv } from '@/lib/config/server-env';
 
 /**
@@ -64,6 +65,15 @@ async function main(argv: string[]): Promise<number> {
       throw error;
     }
   }
+  // A pause waits for an answer: in a pipe nobody can give one, so the run is refused rather than left waiting.
+  const handsOn = (options.config.pause?.breakpoints.length ?? 0) > 0 || options.config.pause?.approval;
+  if (handsOn && !process.stdin.isTTY) {
+    console.error(
+      'loop: breakpoints and tool approval (--break-on, --approve-tools, or "pause" in the config) ask at a prompt, ' +
+        'and stdin is not a terminal: nobody could answer. Run it in a terminal, or leave them out.',
+    );
+    return 2;
+  }
   if (options.cassetteNote && !options.quiet) console.log(options.cassetteNote);
   // A real-clock run's clock starts after the process's one-time costs (tokenizer, SDK first calls).
   if (options.config.clock === 'real') await warmUp();
@@ -75,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
   let turns = 0;
   let verdict = '';
   const kept = options.record ? createExchangeKeeper() : undefined;
+  const prompt = handsOn ? createPausePrompt((control) => handle.control(control)) : undefined;
   const handle = launchRun({
     runId,
     config: options.config,
@@ -99,11 +110,13 @@ async function main(argv: string[]): Promise<number> {
         const line = describeEvent(event);
         if (line) console.log(line);
       }
+      if (event.event === 'paused') prompt?.onPaused(event);
     },
   });
   const stop = (): void => handle.control({ action: 'abort' });
   process.once('SIGINT', stop);
   await handle.done;
+  prompt?.close();
   process.off('SIGINT', stop);
   if (out) await new Promise<void>((resolve) => out.end(resolve));
   if (options.otelOut) writeFileSync(options.otelOut, runToOtlp({ runId, events: all, startedAtMs }));

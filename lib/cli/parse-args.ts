@@ -30,6 +30,9 @@ export const USAGE = `Usage: npm run loop -- [options]
   --cassette FILE  replay a cassette instead of calling the vendor (its vendor and model, and the config it was
                    recorded with unless --config is given; flags override it; faults apply on top)
   --off-recording stop|simulate  when the loop asks for what the cassette does not hold: stop (default) or go on on the simulated model
+  --break-on KIND  pause after an event of this kind (retry_scheduled, compaction, watchdog_fired, …); repeatable.
+                   At each pause a prompt asks: step, continue or cancel (a terminal only: refused in a pipe)
+  --approve-tools all|writes|NAME[,NAME]  tool calls wait for you to approve, deny or edit them (a terminal only)
   --quiet          print only the summary
   --help           this text
 
@@ -85,6 +88,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         'swap-at': { type: 'string', multiple: true },
         'naive-takeover': { type: 'boolean', default: false },
         'foreign-thinking': { type: 'string' },
+        'break-on': { type: 'string', multiple: true },
+        'approve-tools': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -151,6 +156,18 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     };
   }
 
+  if (v['break-on'] || v['approve-tools']) {
+    const pause = (base.pause as { breakpoints?: unknown[]; approval?: unknown } | undefined) ?? {};
+    input.pause = {
+      ...pause,
+      breakpoints: [
+        ...(pause.breakpoints ?? []),
+        ...(v['break-on'] ?? []).map((event) => ({ on: 'event', event })),
+      ],
+      ...(v['approve-tools'] ? { approval: { tools: approvalTools(v['approve-tools']) } } : {}),
+    };
+  }
+
   const result = RunConfigSchema.safeParse(input);
   if (!result.success) throw new CliInputError(describeIssues(result.error).map((line) => `config ${line}`));
   return {
@@ -161,6 +178,18 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     ...(v['otel-out'] ? { otelOut: v['otel-out'] } : {}),
     quiet: v.quiet ?? false,
   };
+}
+
+/** --approve-tools: all, writes, or tool names separated by commas. */
+function approvalTools(value: string): string | string[] {
+  if (value === 'all' || value === 'writes') return value;
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new CliInputError(['--approve-tools: all, writes, or tool names (read_file,write_file)']);
+  return names;
 }
 
 /** A cassette's recorded config as the base of its replay: everything but the vendor (the recording's) and the replay itself. */

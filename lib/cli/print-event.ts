@@ -60,6 +60,12 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  #${event.iteration}   guard ${event.kind} ${event.tool}: ${event.reason}`;
     case 'control':
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
+    case 'paused':
+      return `${t}  paused: ${event.reason} — ${event.at}`;
+    case 'resumed':
+      return `${t}  ${event.action} (by ${event.by}): ${event.next}`;
+    case 'tool_approval':
+      return `${t}  #${event.iteration}   ${event.tool} ${event.decision} by ${event.by} (${event.reason}): ${event.next}`;
     case 'task_verdict': {
       const edited = event.tests_edited?.length
         ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})`

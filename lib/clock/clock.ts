@@ -29,6 +29,13 @@ export interface Clock {
    * time it really takes, while simulated waits stay scaled.
    */
   hold<T>(work: Promise<T>): Promise<T>;
+  /**
+   * Stops run time outright until `work` settles (a paused run): `now()` stands still and no
+   * timer or sleep fires, whatever the clock. Unlike `hold` on the real clock, where held work
+   * passes at 1×, a frozen real clock does not move at all; its timers are re-armed at the end
+   * with the run time they still had to wait. On the virtual and paced clocks it is `hold`.
+   */
+  freeze<T>(work: Promise<T>): Promise<T>;
 }
 
 /** The error a sleep rejects with when its signal aborts without a reason of its own. */

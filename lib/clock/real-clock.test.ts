@@ -7,6 +7,23 @@ const wallWork = (ms: number): Promise<void> => new Promise((resolve) => setTime
 describe('RealClock', () => {
   afterEach(() => vi.restoreAllMocks());
 
+  it('stands still while frozen: no timer fires, and each keeps the run time it still had', async () => {
+    const clock = new RealClock(1);
+    let firedAt: number | undefined;
+    clock.setTimer(40, () => (firedAt = clock.now()));
+    const frozen = clock.freeze(wallWork(120));
+    const before = clock.now();
+    await wallWork(100);
+    // Three times the timer's wait has passed in wall time: frozen, it has not fired, and time has not moved.
+    expect(firedAt).toBeUndefined();
+    expect(clock.now()).toBe(before);
+    await frozen;
+    for (let k = 0; k < 100 && firedAt === undefined; k++) await wallWork(20);
+    // It fires 40 ms of run time after the freeze began: the 120 ms frozen are not in it.
+    expect(firedAt).toBeGreaterThanOrEqual(before + 40);
+    expect(firedAt).toBeLessThan(before + 40 + 120);
+  });
+
   it('counts held real work at 1×, not multiplied by the time scale', async () => {
     const clock = new RealClock(0.01);
     const wallStart = performance.now();

@@ -23,6 +23,8 @@ export class RealClock implements Clock {
   private runAtMark = 0;
   private wallAtMark = performance.now();
   private holds = 0;
+  /** Pieces of work the clock is frozen for (see `freeze`): while above 0, run time stands still. */
+  private frozen = 0;
   private readonly timers = new Set<Timer>();
 
   /** `startAt`: run time at creation (a forked run goes on from its parent's last copied event). */
@@ -35,6 +37,7 @@ export class RealClock implements Clock {
   }
 
   now(): number {
+    if (this.frozen > 0) return this.runAtMark;
     return this.runAtMark + (performance.now() - this.wallAtMark) / this.wallPerRunMs();
   }
 
@@ -51,6 +54,20 @@ export class RealClock implements Clock {
   hold<T>(work: Promise<T>): Promise<T> {
     this.changeHolds(+1);
     return work.finally(() => this.changeHolds(-1));
+  }
+
+  freeze<T>(work: Promise<T>): Promise<T> {
+    this.runAtMark = this.now();
+    this.wallAtMark = performance.now();
+    this.frozen += 1;
+    // Nothing fires while frozen: each timer keeps its due run time and is armed again at the end.
+    if (this.frozen === 1) for (const timer of this.timers) clearTimeout(timer.handle);
+    return work.finally(() => {
+      this.frozen -= 1;
+      if (this.frozen > 0) return;
+      this.wallAtMark = performance.now();
+      for (const timer of this.timers) this.arm(timer);
+    });
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -83,6 +100,8 @@ export class RealClock implements Clock {
 
   private arm(timer: Timer): void {
     clearTimeout(timer.handle);
+    // Frozen: armed again when the freeze ends.
+    if (this.frozen > 0) return;
     // Whole milliseconds: Node fires a timer on a whole-ms tick anyway, and keeps one list per
     // distinct duration, so a fractional wait (always slightly different) costs a list each.
     // Rounded up, a timer never fires earlier than the fractional wait would have.

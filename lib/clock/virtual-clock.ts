@@ -72,6 +72,11 @@ export class VirtualClock implements Clock {
     return work;
   }
 
+  /** Held time already stands still: a frozen virtual clock is a held one. */
+  freeze<T>(work: Promise<T>): Promise<T> {
+    return this.hold(work);
+  }
+
   /**
    * Called when nothing can ever wake: no timer is set and nothing has run for STUCK_HOPS
    * macrotask hops. Real time would wait forever here (a stall that ignores its abort, a

@@ -59,6 +59,14 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
     case 'tool_guard':
     case 'arg_repair':
       return toolStep(e, at);
+    case 'tool_approval':
+      // A person's decision changes what the model receives: a step of its own.
+      return step(
+        at,
+        'control',
+        ['approval', e.tool, e.decision, e.edited_args ?? null, e.message ?? null],
+        `${e.tool} ${e.decision} by ${e.by}`,
+      );
     case 'mechanism_decision':
       return step(
         at,
@@ -85,6 +93,8 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
     case 'log':
     case 'storage_error':
     case 'keepalive':
+    case 'paused':
+    case 'resumed':
       // No behaviour of their own: the request body, the response and the steps above carry it.
       return null;
     default: {

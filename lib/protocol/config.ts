@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PauseConfigSchema } from './pause';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
 import { DEFAULT_PRESET } from './preset-ids';
@@ -318,6 +319,8 @@ export const RunConfigSchema = z
     strategy: StrategyRefSchema.optional(),
     /** A task folder of one's own instead of a built-in scenario (CLI and sweeps only; lib/tools/tasks). */
     taskDir: TaskDirRefSchema.optional(),
+    /** Breakpoints and tool approval: the run pauses there for a person (lib/protocol/pause.ts). */
+    pause: PauseConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -40,6 +40,12 @@ import {
   ArgRepairEventSchema,
 } from './event-families/tool-events';
 import { MechanismDecisionEventSchema } from './event-families/mechanism-events';
+import { BREAKABLE_EVENTS } from './pause';
+import {
+  PausedEventSchema,
+  ResumedEventSchema,
+  ToolApprovalEventSchema,
+} from './event-families/pause-events';
 import { MODULE_EVENT_SCHEMAS } from '@/lib/mechanisms/modules/protocol';
 import {
   ContextSentEventSchema,
@@ -114,6 +120,9 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   SdkRetryEventSchema,
   OffRecordingEventSchema,
   ControlEventSchema,
+  PausedEventSchema,
+  ResumedEventSchema,
+  ToolApprovalEventSchema,
   ToolStartEventSchema,
   ToolCallEventSchema,
   ToolGuardEventSchema,
@@ -137,6 +146,9 @@ export const RunEventSchema = z.discriminatedUnion('event', [
 export type RunEvent = z.infer<typeof RunEventSchema>;
 export type RunEventType = RunEvent['event'];
 export type EventOf<T extends RunEventType> = Extract<RunEvent, { event: T }>;
+
+/** Every event kind a breakpoint may name is one of the union's (checked here: config cannot import the union). */
+export const BREAKABLE_EVENT_KINDS: readonly RunEventType[] = BREAKABLE_EVENTS;
 
 /** An event before the log stamps it with run_id, seq and ts. */
 export type EventBody<T extends RunEvent = RunEvent> = T extends RunEvent

@@ -28,6 +28,7 @@ import {
   foldOutputRecovery,
 } from './fold-turn-events';
 import { foldSwap, foldTakeoverOutcome, foldTakeoverReport } from './fold-takeover';
+import { foldPaused, foldResumed, foldToolApproval } from './fold-pause';
 import {
   foldFallback,
   foldModelError,
@@ -227,6 +228,12 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     case 'control':
       return foldControl(s, e);
+    case 'paused':
+      return foldPaused(s, e);
+    case 'resumed':
+      return foldResumed(s, e);
+    case 'tool_approval':
+      return foldToolApproval(s, e);
     case 'swap':
       return foldSwap(s, e);
     case 'takeover_report':
@@ -375,15 +382,17 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
       };
-    case 'terminate':
+    case 'terminate': {
+      const { pause: _over, ...ended } = s;
       return {
-        ...s,
+        ...ended,
         turns: closeOpenAttempts(s.turns, e.ts),
         status: terminateStatus(e),
         reason: terminateText(e),
         totals: addToTotals(s.totals, e),
         terminate: { ts: e.ts, seq: e.seq, reason: e.reason, complete: e.complete, message: e.message },
       };
+    }
     default:
       return checkNever(e);
   }

@@ -1,5 +1,6 @@
 import type {
   ClockKind,
+  EventOf,
   FaultPlan,
   RecoveryConfig,
   RunConfig,
@@ -103,6 +104,22 @@ export interface RunViewState {
   terminate?: TerminateView;
   /** A forked run: its parent and the turns copied from it (events seq ≤ lastCopiedSeq). */
   forkedFrom?: ForkedFromView;
+  /** The run is paused now: the paused event's own words (absent once it goes on). */
+  pause?: PauseView;
+}
+
+/** Where a paused run stands and why, as its paused event says (the pause bar shows it). */
+export interface PauseView {
+  seq: number;
+  ts: number;
+  trigger: EventOf<'paused'>['trigger'];
+  reason: string;
+  at: string;
+  next: string;
+  clock: EventOf<'paused'>['clock'];
+  /** A call waiting for approval, with the arguments the model wrote. */
+  call?: { id: string; tool: string; args: unknown };
+  timeoutMs?: number;
 }
 
 export interface SwapNoteView {

@@ -5,6 +5,7 @@ import {
   REAL_MODELS,
   SIM_MODELS,
   VendorSchema,
+  isPauseControl,
   type FaultPlan,
   type RunConfig,
 } from '@/lib/protocol';
@@ -17,7 +18,9 @@ import { simulatedPolicy } from './simulated-policy';
 import { startFromParent } from './start-from-parent';
 import { createSwapController, type SwapController } from './swap-controller';
 import type { ForkStart } from './plan-fork';
-import type { LaunchOptions, RunHandle } from './types';
+import type { ControlMessage, LaunchOptions, RunHandle } from './types';
+import { createPauseGate, type PauseGate } from './pause-gate';
+import { createToolApproval, type ToolApproval } from './tool-approval';
 import type { VendorTarget } from './bind-vendor';
 import { watchDeadlock } from './watch-deadlock';
 import { replayTarget } from './replay-target';
@@ -42,6 +45,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
   const random = createRandom(config.seed);
   // The final answer the task's answer scorers check: the text of the last turn's reply, as logged (redacted).
   let answer: string | undefined;
+  // Breakpoints and the pause they hold (pause-gate.ts): the run sees its clock through the gate.
+  const watch: { gate?: PauseGate } = {};
   const log = createRunLog({
     runId,
     clock,
@@ -52,6 +57,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       if (event.event === 'llm_call' && !event.background && event.message)
         answer = event.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       options.onEvent(event, totals);
+      watch.gate?.observe(event, totals);
     },
   });
   let swaps: SwapController | undefined; // built once the scenario is known; requests go out only after
@@ -64,6 +70,18 @@ export function launchRun(options: LaunchOptions): RunHandle {
     requestSwap: (target) => swaps?.request(target, 'control'),
     applySwaps: (n) => swaps?.apply(n),
   });
+  const gate = createPauseGate({
+    config: config.pause,
+    clock,
+    emit: log.emit,
+    iteration: () => log.iteration,
+    closed: () => log.closed,
+    signal: controls.signal,
+    abort: () => controls.push({ action: 'abort', reason: 'aborted' }),
+  });
+  watch.gate = gate;
+  const runClock = gate.clock;
+  let approval: ToolApproval | undefined;
 
   const run = async (): Promise<void> => {
     // A strategy is code: only the CLI and the sweep runner load one (the web API refuses the config).
@@ -73,19 +91,36 @@ export function launchRun(options: LaunchOptions): RunHandle {
       );
     const bench = createRunWorkbench({
       config,
-      clock,
+      clock: runClock,
       random,
       emit: log.emit,
       faults: () => controls.faults,
       share: runId,
       answer: () => answer,
     });
-    const { recovery, tools, executor, task } = bench;
-    swaps = bindVendors({ options, clock, random, log, bench, faults: () => controls.faults });
+    const { recovery, tools, task } = bench;
+    swaps = bindVendors({
+      options,
+      clock: runClock,
+      random,
+      log,
+      bench,
+      faults: () => controls.faults,
+      gate,
+    });
+    approval = createToolApproval({
+      config: config.pause?.approval,
+      executor: bench.executor,
+      gate,
+      clock: runClock,
+      emit: log.emit,
+      mutates: (tool) => bench.toolbox.get(tool)?.mutates === true,
+      closed: () => log.closed,
+    });
     // The swap controller's adapter: it keeps the last body sent, for the next swap's event.
     const { provider, model, fallbackModel, vendor } = swaps.current;
     // A fork opens at 0 like any run; its clock already stands where the copied turns end.
-    const opening = runStartEvent({ config, bench, vendor, model, clock });
+    const opening = runStartEvent({ config, bench, vendor, model, clock: runClock });
     if (!fork) log.emit(opening);
     else {
       log.emitAt(opening, 0);
@@ -94,7 +129,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
         emitAt: log.emitAt,
         toolbox: bench.toolbox,
         workspace: bench.workspace,
-        clock,
+        clock: runClock,
         random: random.fork('fork'),
       });
     }
@@ -107,8 +142,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
       system: config.system ?? DEFAULT_SYSTEM_PROMPT,
       task,
       tools,
-      executor,
-      clock,
+      executor: approval.executor,
+      clock: runClock,
       random: random.fork('engine'),
       emit: log.emit,
       signal: controls.signal,
@@ -137,7 +172,15 @@ export function launchRun(options: LaunchOptions): RunHandle {
     (error: unknown) => log.close('internal_error', error instanceof Error ? error.message : String(error)),
   );
   const done = Promise.race([finished, deadlock.forced]).then(deadlock.stop);
-  return { runId, done, control: controls.push, redactText: log.redactText };
+  const control = (message: ControlMessage): void => {
+    if (!isPauseControl(message)) return controls.push(message);
+    if (message.action === 'approve' || message.action === 'deny' || message.action === 'edit') {
+      if (approval) approval.decide(message);
+      return;
+    }
+    gate.control(message);
+  };
+  return { runId, done, control, redactText: log.redactText };
 }
 
 /**
@@ -151,8 +194,9 @@ function bindVendors(parts: {
   log: RunLog;
   bench: RunWorkbench;
   faults: () => FaultPlan;
+  gate: PauseGate;
 }): SwapController {
-  const { options, clock, random, log, bench } = parts;
+  const { options, clock, random, log, bench, gate } = parts;
   const { config, fork } = options;
   const bind = createRunTransport({
     config,
@@ -166,7 +210,11 @@ function bindVendors(parts: {
     ...(fork ? { faultsFrom: fork.faults.position } : {}),
     // Requests go out only once the swap controller below is built.
     inForce: () => swaps.current,
-    taps: options,
+    // The pause gate sits above the request count: a breakpoint on request N stops it before it goes out.
+    taps: {
+      ...options,
+      tapFetch: (fetch) => gate.wrapFetch(options.tapFetch ? options.tapFetch(fetch) : fetch),
+    },
     ...(options.cassette ? { cassette: options.cassette } : {}),
     // A recording keeps bytes: every key in every form, then any piece of one a stream split across
     // records — but not the model names the run sends, which a key may happen to share a piece with.

@@ -6,6 +6,7 @@ import type {
   CassetteExchange,
   WireExchange,
   FaultPlan,
+  PauseControl,
   RunConfig,
   RunEvent,
   RunTotals,
@@ -20,7 +21,9 @@ export type ControlMessage =
   | { action: 'set_faults'; faults: FaultPlan }
   | { action: 'compact' }
   /** Continue on another vendor and model from the next request (a key, if any, for this run only). */
-  | { action: 'swap'; target: VendorTarget };
+  | { action: 'swap'; target: VendorTarget }
+  /** Breakpoints, step / continue / cancel, and tool approval: the pause gate's (pause-gate.ts), at once. */
+  | PauseControl;
 
 export interface LaunchOptions {
   runId: string;

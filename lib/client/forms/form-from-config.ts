@@ -50,6 +50,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     maxOutputTokens: config.maxOutputTokens ?? null,
     promptSet: config.promptSet ?? null,
     replay: config.replay ?? null,
+    pause: config.pause ?? null,
   };
   return { form, dropped };
 }

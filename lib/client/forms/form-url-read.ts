@@ -12,6 +12,7 @@ import {
 import { MAX_SCHEDULED_SWAPS } from '@/lib/protocol/config-defaults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from '@/lib/protocol/recovery';
 import { ReplayConfigSchema } from '@/lib/protocol/replay';
+import { PauseConfigSchema } from '@/lib/protocol/pause';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { FORM_PARAMS, type UrlField } from './form-url';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -87,6 +88,7 @@ const READERS: { [K in UrlField]: Reader<K> } = {
   promptSet: json(PromptSetRefSchema),
   swaps: json(z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS)),
   replay: json(ReplayConfigSchema),
+  pause: json(PauseConfigSchema),
 };
 
 /** The form a search string describes (defaults for anything missing or unreadable), and its run. */

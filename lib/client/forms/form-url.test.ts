@@ -38,6 +38,13 @@ const EVERY_FIELD: PlaygroundForm = {
   maxOutputTokens: 1_500,
   promptSet: { name: 'terse & quick', version: 3 },
   replay: { cassette: 'shipped:explain-project.sim-openai', offRecording: 'simulate' },
+  pause: {
+    breakpoints: [
+      { on: 'event', event: 'retry_scheduled' },
+      { on: 'request', request: 3 },
+    ],
+    approval: { tools: 'writes', timeoutMs: 60_000 },
+  },
 };
 
 describe('the playground form in the URL', () => {

@@ -46,6 +46,7 @@ export const FORM_PARAMS: { [K in Exclude<keyof PlaygroundForm, (typeof NOT_IN_U
   promptSet: json('ps'),
   swaps: json('sw'),
   replay: json('cassette'),
+  pause: json('pause'),
 };
 
 /** Fields the URL never carries (the API key is no form field: lib/client/forms/endpoint-key.tsx holds it). */

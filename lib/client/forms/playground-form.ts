@@ -1,5 +1,6 @@
 import type {
   ClockKind,
+  PauseConfigInput,
   PresetId,
   PromptSetRef,
   RecoveryOverrides,
@@ -62,6 +63,8 @@ export interface PlaygroundForm {
    * it) and, off the recording, stops or goes on on the simulated model; null = the vendor itself.
    */
   replay: ReplayConfig | null;
+  /** Breakpoints and tool approval (lib/protocol/pause.ts): the run pauses there for a person. */
+  pause: PauseConfigInput | null;
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -93,6 +96,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   maxOutputTokens: null,
   promptSet: null,
   replay: null,
+  pause: null,
 };
 
 /**
@@ -159,6 +163,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
       ...(form.takeoverRulesOff.length > 0 ? { rulesOff: form.takeoverRulesOff } : {}),
     },
     ...(form.swaps.length > 0 ? { swaps: form.swaps } : {}),
+    ...(form.pause ? { pause: form.pause } : {}),
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { TakeoverSchema, VendorSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
+import { PAUSE_ACTIONS, PauseControlSchema } from '../pause';
 import { ApiKeySchema } from './api-key';
 
 /**
  * POST /api/runs/{id}/control. A client may abort, change the fault plan, ask for a full
  * compaction before the next request ("Compact now"), or swap the vendor and model (from the
  * next request); 'abandoned' is the server's own reason and cannot be sent. A swap to a real
- * endpoint may bring its own base URL and key, held in server memory for this run only.
+ * endpoint may bring its own base URL and key, held in server memory for this run only. The hands-on
+ * actions (lib/protocol/pause.ts) take effect at once: pause, step, continue, cancel, set_breakpoints,
+ * and approve / deny / edit for a tool call waiting for approval.
  */
 export const ControlBodySchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('abort') }).strict(),
@@ -24,13 +27,14 @@ export const ControlBodySchema = z.discriminatedUnion('action', [
       takeover: TakeoverSchema.optional(),
     })
     .strict(),
+  ...PauseControlSchema.options,
 ]);
 export type ControlBody = z.infer<typeof ControlBodySchema>;
 export type ControlBodyInput = z.input<typeof ControlBodySchema>;
 
-/** 202 from the control route: the message is queued for the next request boundary (abort: at once). */
+/** 202 from the control route: the message is queued for the next request boundary (abort and the hands-on actions: at once). */
 export const ControlAcceptedSchema = z
-  .object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap']) })
+  .object({ accepted: z.enum(['abort', 'set_faults', 'compact', 'swap', ...PAUSE_ACTIONS]) })
   .strict();
 export type ControlAccepted = z.infer<typeof ControlAcceptedSchema>;
 

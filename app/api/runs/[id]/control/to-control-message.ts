@@ -8,6 +8,14 @@ export function toControlMessage(body: ControlBody): ControlMessage {
       return { action: 'abort', reason: 'aborted' };
     case 'set_faults':
     case 'compact':
+    case 'pause':
+    case 'step':
+    case 'continue':
+    case 'cancel':
+    case 'set_breakpoints':
+    case 'approve':
+    case 'deny':
+    case 'edit':
       return body;
     case 'swap': {
       const { vendor, model, baseUrl, apiKey, takeover } = body;

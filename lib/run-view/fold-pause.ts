@@ -1,0 +1,66 @@
+import type { EventOf } from '@/lib/protocol';
+import type { RunViewState } from './run-view-state';
+import { addMarker } from './turn-updates';
+
+/**
+ * A run held by hand: the paused event opens the pause bar with its own words (where, why, what
+ * step / continue / cancel do), and a resumed or tool_approval event closes it. Each is a marker.
+ */
+export function foldPaused(s: RunViewState, e: EventOf<'paused'>): RunViewState {
+  return {
+    ...s,
+    pause: {
+      seq: e.seq,
+      ts: e.ts,
+      trigger: e.trigger,
+      reason: e.reason,
+      at: e.at,
+      next: e.next,
+      clock: e.clock,
+      ...(e.call ? { call: e.call } : {}),
+      ...(e.timeout_ms !== undefined ? { timeoutMs: e.timeout_ms } : {}),
+    },
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'control',
+      label: e.trigger === 'approval' && e.call ? `waiting for approval: ${e.call.tool}` : 'paused',
+      detail: `${e.reason}; ${e.at}`,
+      iteration: e.iteration,
+    }),
+  };
+}
+
+export function foldResumed(s: RunViewState, e: EventOf<'resumed'>): RunViewState {
+  const { pause: _closed, ...rest } = s;
+  return {
+    ...rest,
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'control',
+      label: `${e.action} (by ${e.by})`,
+      detail: e.next,
+      iteration: e.iteration,
+    }),
+  };
+}
+
+export function foldToolApproval(s: RunViewState, e: EventOf<'tool_approval'>): RunViewState {
+  // Several calls of a turn may wait at once: the bar closes only for the call decided.
+  const stillWaiting = s.pause && !(s.pause.call && s.pause.call.id === e.call_id);
+  const { pause, ...rest } = s;
+  return {
+    ...rest,
+    ...(stillWaiting && pause ? { pause } : {}),
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'control',
+      label: `${e.tool} ${e.decision} (by ${e.by})`,
+      detail: `${e.reason}; ${e.next}`,
+      level: e.decision === 'denied' ? 'warn' : 'info',
+      iteration: e.iteration,
+    }),
+  };
+}
