@@ -84,7 +84,7 @@ describe('room mode ownership in the store', () => {
 
   it("opens a database stored before visitors were kept: its rows are nobody's", () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
-    migrate(old, SCHEMA_VERSION - 1);
+    migrate(old, SCHEMA_VERSION - 2);
     old
       .prepare("INSERT INTO runs (id, created_at, config) VALUES ('r', 1, ?)")
       .run(JSON.stringify(sampleConfig()));
