@@ -117,7 +117,7 @@ export function sendNotice(body: NoticeBody): RoomNotice {
     notice = {
       id,
       kind: 'config',
-      config: body.config,
+      config: parsed.data,
       title: `${parsed.data.scenario} on ${parsed.data.provider.vendor}`,
     };
   }
