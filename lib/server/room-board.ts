@@ -128,10 +128,14 @@ export function sendNotice(body: NoticeBody): RoomNotice {
   return notice;
 }
 
-/** The notices sent after `afterId` (a page that reconnects); none for a page that just opened. */
+/**
+ * The notices a page is sent as it connects: those after `afterId` (a page that reconnects, or
+ * one that has dismissed up to it), or, for a page that names none, the last one sent.
+ */
 export function noticesAfter(afterId: number | undefined): RoomNotice[] {
-  if (afterId === undefined) return [];
-  return state().notices.filter((notice) => notice.id > afterId);
+  const { notices } = state();
+  if (afterId === undefined) return notices.slice(-1);
+  return notices.filter((notice) => notice.id > afterId);
 }
 
 /** Calls `listener` with each notice sent from now on; returns the unsubscribe function. */

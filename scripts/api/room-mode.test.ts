@@ -718,13 +718,34 @@ describe('room mode', () => {
       expect(sent.status, await sent.clone().text()).toBe(201);
       const [notice] = await received;
       expect(notice).toMatchObject({ kind: 'lesson', slug: lesson.slug, title: lesson.title });
+      // A page opened later gets the last notice sent; one that dismissed it (?after=) does not.
+      const later = await readFrames<RoomNotice>(
+        await visitor.send({ method: 'GET', path: '/api/room/notices' }),
+        (frames) => frames.length >= 1,
+      );
+      expect(later).toEqual([notice]);
+      const dismissed = readFrames<RoomNotice>(
+        await visitor.send({ method: 'GET', path: `/api/room/notices?after=${notice!.id}` }),
+        (frames) => frames.length >= 1,
+      );
+      const next = LESSONS[1]!;
+      const again = await teacher.send({
+        method: 'POST',
+        path: '/api/board/notice',
+        body: JSON.stringify({ lesson: next.slug }),
+      });
+      expect(again.status).toBe(201);
+      // Its first frame is the notice sent after the one it dismissed.
+      expect(await dismissed).toEqual([
+        { id: notice!.id + 1, kind: 'lesson', slug: next.slug, title: next.title },
+      ]);
       // A run started now shows on the board as in flight, pushed by the stream.
       const id = await startRun(visitor, SLOW_RUN);
       const frames = await boardFrames;
       expect(frames.length).toBeGreaterThanOrEqual(2);
       expect(frames[0]!.inFlight.map((run) => run.run)).not.toContain(id);
       expect(frames.at(-1)!.inFlight.map((run) => run.run)).toContain(id);
-      expect(frames.at(-1)!.notice).toMatchObject({ kind: 'lesson', slug: lesson.slug });
+      expect(frames.at(-1)!.notice).toMatchObject({ kind: 'lesson' });
       const abort = await visitor.send({
         method: 'POST',
         path: `/api/runs/${id}/control`,

@@ -11,9 +11,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * The teacher's notices as SSE, for every page in the room (`id:` is the notice's id, so a page
- * that reconnects gets what it missed after Last-Event-ID; a page just opened gets what is sent
- * from now on). 404 outside a room.
+ * The teacher's notices as SSE, for every page in the room. `id:` is the notice's id: a page
+ * that reconnects (Last-Event-ID) or names the last one it dismissed (`?after=`) gets those
+ * after it; a page that names none gets the last one sent; then each as it is sent. 404 outside a room.
  */
 export async function GET(request: Request): Promise<Response> {
   try {
