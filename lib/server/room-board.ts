@@ -53,7 +53,10 @@ function changed(): void {
 export function noteJoined(visitor: string, teacher: boolean): void {
   const { present } = state();
   const known = present.get(visitor);
-  present.set(visitor, { name: known?.name ?? `visitor ${present.size + 1}`, teacher });
+  // Visitors are numbered in the order they joined; the teacher is not one of them.
+  const visitors = [...present.values()].filter((who) => !who.teacher).length;
+  const name = known?.name ?? (teacher ? 'the teacher' : `visitor ${visitors + 1}`);
+  present.set(visitor, { name, teacher });
   changed();
 }
 

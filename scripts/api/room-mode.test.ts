@@ -689,6 +689,8 @@ describe('room mode', () => {
         expect(expected.diverged).toBe(lesson.diverges.turn === null ? 0 : mine.length);
         expect(expected.played).toBeGreaterThan(0);
       }
+      // Visitors are numbered in the order they joined, the teacher not among them.
+      expect(board.visitors.map((v) => v.name)).toEqual(board.visitors.map((_, i) => `visitor ${i + 1}`));
       // Each visitor is on the lesson they played last; nothing of theirs is in flight now.
       const lessons = board.visitors.map((v) => v.lesson);
       expect(lessons).toContain(picked[1]!.slug);
