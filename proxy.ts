@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { knownKeysRedactor } from '@/lib/server/request-keys';
-import { JOIN_HINT, JOIN_PATH, roomMode, sessionVisitor } from '@/lib/server/room-session';
+import { JOIN_HINT, JOIN_PATH, roomMode, SHARED_PREFIX, sessionVisitor } from '@/lib/server/room-session';
 import {
   isBrowserOrigin,
   isTrustedHost,
@@ -17,7 +17,8 @@ import {
  *   so, instead of the router's HTML error page.
  * - in room mode (LOOP_LAB_ROOM_CODE, lib/server/room-session.ts), a request without a valid
  *   session (none, expired or tampered with) gets a 401 saying how to join, on every /api path
- *   but the one that joins; the routes check whose run, sweep, cassette or prompt set it is.
+ *   but the one that joins and a share link's (`/api/shared/{token}…`: the token is the key);
+ *   the routes check whose run, sweep, cassette or prompt set it is.
  * Request bodies pass through untouched: next.config.mjs lets the proxy buffer more than any
  * route accepts, so each route's own limit (lib/server/read-body.ts) is what refuses a large body.
  */
@@ -33,7 +34,9 @@ export function proxy(request: NextRequest): NextResponse | undefined | Promise<
       `The path has a malformed percent-encoding in "${bad.slice(0, 100)}"; encode it with encodeURIComponent`,
     );
   // Outside room mode the proxy stays synchronous: nothing to unseal.
-  if (!roomMode() || request.nextUrl.pathname === JOIN_PATH) return undefined;
+  // A share link's routes are open too: the token in the path is what lets a request in.
+  const path = request.nextUrl.pathname;
+  if (!roomMode() || path === JOIN_PATH || path.startsWith(SHARED_PREFIX)) return undefined;
   return sessionVisitor(request).then((visitor) =>
     visitor === undefined ? refuse(401, 'This Loop Lab is a room: join it first', JOIN_HINT) : undefined,
   );

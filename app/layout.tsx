@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/lib/client/api/query-provider';
 import { NavLink } from '@/components/ui/nav-link';
+import { RoomNotices } from '@/components/room/room-notices';
 import { THEME_SCRIPT, ThemeToggle } from '@/components/ui/theme-toggle';
 import './globals.css';
 
@@ -60,6 +61,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <ThemeToggle />
             </div>
           </header>
+          {/* Room mode: the teacher's "open this" (nothing outside a room). */}
+          <RoomNotices />
           <main id="main" tabIndex={-1} className="outline-none">
             {children}
           </main>

@@ -59,6 +59,7 @@ afterAll(async () => {
     '__loopLabSweepStore',
     '__loopLabPromptSetStore',
     '__loopLabCassetteStore',
+    '__loopLabVisitorStore',
   ])
     g[name]?.close?.();
   for (const name of [
@@ -66,6 +67,7 @@ afterAll(async () => {
     '__loopLabSweepStore',
     '__loopLabPromptSetStore',
     '__loopLabCassetteStore',
+    '__loopLabVisitorStore',
     '__loopLabRunTraffic',
     '__loopLabRunRegistry',
     '__loopLabSweepRegistry',
@@ -83,13 +85,19 @@ describe('key audit: canary keys after runs on every vendor', () => {
       result.outcomes
         .filter(
           (o) =>
-            o.status === 201 && !/^(import|prompt set|sweep)/.test(o.name) && !o.name.includes('cassette'),
+            o.status === 201 &&
+            !/^(import|prompt set|sweep)/.test(o.name) &&
+            !o.name.includes('cassette') &&
+            !o.name.endsWith('shared by link'),
         )
         .map((o) => [o.name, o.reason]),
     );
     // Every vendor is audited, the Responses API (on OpenAI's address and key) and its simulator included.
     const responses = result.outcomes.filter(
-      (o) => /^(sim-)?openai-responses\b/.test(o.name) && !o.name.endsWith('saved as a cassette'),
+      (o) =>
+        /^(sim-)?openai-responses\b/.test(o.name) &&
+        !o.name.endsWith('saved as a cassette') &&
+        !o.name.endsWith('shared by link'),
     );
     expect(responses.length).toBe(10);
     // Runs against working stand-ins did real turns; against the echoing one the 401 ended them.

@@ -12,6 +12,7 @@ import { startValidRun } from '@/scripts/api/api-fuzz';
 useTempDataDir('loop-lab-rebinding-');
 
 let runId: string;
+let shareToken: string;
 let sweepId: string;
 // The bench's diagnostics route answers only when the server was started for the bench: on here,
 // so it is read like every other route (and refused like them under a foreign Host).
@@ -35,7 +36,13 @@ beforeAll(async () => {
     body: JSON.stringify({ name: 'terse', system: 'Be brief.', toolDescriptions: {} }),
   });
   expect(saved.status).toBe(201);
+  const shared = await dispatch({ method: 'POST', path: `/api/runs/${runId}/share`, body: '{}' });
+  expect(shared.status).toBe(201);
+  shareToken = ((await shared.json()) as { token: string }).token;
 }, 180_000);
+
+/** Room mode's own reads: outside a room a trusted Host gets their 404 ("not a room"). */
+const ROOM_ONLY = new Set(['/api/board', '/api/board/events', '/api/room/notices']);
 
 /** Every GET route, with ids that exist, so a trusted Host gets a 200. */
 function getPaths(): string[] {
@@ -46,6 +53,7 @@ function getPaths(): string[] {
   };
   return ROUTES.filter((r) => r.method === 'GET').map((route) => {
     if (route.pattern === '/api/compare') return `/api/compare?a=${runId}&b=${runId}`;
+    if (route.pattern.startsWith('/api/shared/')) return route.pattern.replace(':token', shareToken);
     const prefix = Object.keys(ids).find((p) => route.pattern.startsWith(p));
     return prefix ? route.pattern.replace(':id', ids[prefix]!) : route.pattern;
   });
@@ -79,9 +87,10 @@ describe('a Host the server does not expect', () => {
         await statusUnder(path, 'rebind.evil.example:3000'),
         `${path} under a foreign Host with a port`,
       ).toBe(403);
-      expect(await statusUnder(path, 'localhost:3000'), `${path} under localhost`).toBe(200);
-      expect(await statusUnder(path, '127.0.0.1:3000'), `${path} under 127.0.0.1`).toBe(200);
-      expect(await statusUnder(path, '[::1]:3000'), `${path} under [::1]`).toBe(200);
+      const trusted = ROOM_ONLY.has(path) ? 404 : 200;
+      expect(await statusUnder(path, 'localhost:3000'), `${path} under localhost`).toBe(trusted);
+      expect(await statusUnder(path, '127.0.0.1:3000'), `${path} under 127.0.0.1`).toBe(trusted);
+      expect(await statusUnder(path, '[::1]:3000'), `${path} under [::1]`).toBe(trusted);
     }
   });
 

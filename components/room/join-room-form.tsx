@@ -15,10 +15,13 @@ export function JoinRoomForm() {
     setBusy(true);
     setError(null);
     try {
-      await api.joinRoom(code.trim());
+      const { teacher } = await api.joinRoom(code.trim());
       const next = new URLSearchParams(window.location.search).get('next');
-      // Only a path on this site: the link is the 401's, but anyone can write one.
-      window.location.assign(next?.startsWith('/') && !next.startsWith('//') ? next : '/');
+      // Only a path on this site: the link is the 401's, but anyone can write one. The teacher's
+      // first page is the board.
+      window.location.assign(
+        next?.startsWith('/') && !next.startsWith('//') ? next : teacher ? '/board' : '/',
+      );
     } catch (caught) {
       setError(caught instanceof ApiError ? [caught.message, ...caught.details].join(': ') : String(caught));
       setBusy(false);

@@ -17,6 +17,7 @@ import { RunConfigPanel } from './run-config-panel';
 import { ForkControl } from './fork-control';
 import { ForkLinks } from './fork-links';
 import { SaveCassette } from './save-cassette';
+import { ShareRun } from './share-run';
 
 /**
  * Any run: a finished one comes folded by the server with the page (`folded`, drawn in its
@@ -79,6 +80,7 @@ function RunPageBody({ runId }: { runId: string }) {
           OTLP
         </a>
         <SaveCassette runId={runId} finished={!live && eventCount > 0} />
+        <ShareRun runId={runId} />
         <ForkControl runId={runId} />
         <Button
           variant="danger"

@@ -105,7 +105,7 @@ export async function driveKeyAudit(options: AuditOptions): Promise<KeyAuditResu
   };
 }
 
-/** One case's run: started, followed to its end, every view of it read, saved as a cassette and downloaded. */
+/** One case's run: started, followed to its end, every view of it read (a share link's too), saved as a cassette and downloaded. */
 async function driveCase({ call, outcomes, ownHeaders }: Audit, item: KeyAuditCase): Promise<void> {
   const created = await call({
     method: 'POST',
@@ -129,6 +129,19 @@ async function driveCase({ call, outcomes, ownHeaders }: Audit, item: KeyAuditCa
   await call({ method: 'GET', path: `/api/runs/${id}/view` });
   // Its wire: every header the SDK sent (the key's replaced by a placeholder), every byte it received.
   await call({ method: 'GET', path: `/api/runs/${id}/wire` });
+  // What a read-only share link of it shows, to anyone with the link.
+  const shared = await call({
+    method: 'POST',
+    path: `/api/runs/${id}/share`,
+    body: '{}',
+    headers: { 'content-type': 'application/json', ...ownHeaders },
+  });
+  outcomes.push({ name: `${item.name}: shared by link`, status: shared.status, expected: 201 });
+  if (shared.status === 201) {
+    const { token } = JSON.parse(shared.body) as { token: string };
+    for (const leaf of ['', '/view', '/events'])
+      await call({ method: 'GET', path: `/api/shared/${token}${leaf}` });
+  }
   // The run's traffic as a cassette (requests as sent, responses as received — an echoed key included), then the file itself.
   const saved = await call({
     method: 'POST',

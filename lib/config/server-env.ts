@@ -73,6 +73,7 @@ const SCHEMA = z.object({
   LOOP_LAB_RUN_THREADS: wholeNumber(0),
   LOOP_LAB_BENCH_DIAGNOSTICS: text.pipe(z.enum(['0', '1'], { error: 'must be 1 (on) or 0' }).optional()),
   LOOP_LAB_ROOM_CODE: roomCode,
+  LOOP_LAB_TEACHER_CODE: roomCode,
   LOOP_LAB_SESSION_SECRET: sessionSecret,
   LOOP_LAB_ROOM_LIVE_RUNS: wholeNumber(1),
   LOOP_LAB_ROOM_RUNS_PER_MIN: wholeNumber(1),
@@ -95,7 +96,11 @@ export const DEFAULT_ROOM_RUNS_PER_MIN = 12;
 export const DEFAULT_ROOM_SWEEP_RUNS = 24;
 
 /** Variables whose values an error must not quote. */
-const SECRET_VARS: ReadonlySet<string> = new Set(['LOOP_LAB_ROOM_CODE', 'LOOP_LAB_SESSION_SECRET']);
+const SECRET_VARS: ReadonlySet<string> = new Set([
+  'LOOP_LAB_ROOM_CODE',
+  'LOOP_LAB_TEACHER_CODE',
+  'LOOP_LAB_SESSION_SECRET',
+]);
 
 /** The variables this module reads, by name. */
 export const SERVER_ENV_VARS = Object.keys(SCHEMA.shape) as readonly (keyof typeof SCHEMA.shape)[];
@@ -129,6 +134,8 @@ export interface ServerEnv {
   benchDiagnostics: boolean;
   /** LOOP_LAB_ROOM_CODE: room mode, joined with this code (unset: one user, no code). */
   roomCode: string | undefined;
+  /** LOOP_LAB_TEACHER_CODE: joining the room with this code gives a teacher's session (the board). */
+  teacherCode: string | undefined;
   /** LOOP_LAB_SESSION_SECRET: seals room sessions (unset: a random secret made at server start). */
   sessionSecret: string | undefined;
   /** Room mode's fair shares, per visitor: live runs, runs started a minute, runs in one sweep. */
@@ -148,6 +155,16 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     throw new ServerEnvError(variable, `${issue.message}${got}`);
   }
   const env = parsed.data;
+  if (env.LOOP_LAB_TEACHER_CODE !== undefined && env.LOOP_LAB_ROOM_CODE === undefined)
+    throw new ServerEnvError(
+      'LOOP_LAB_TEACHER_CODE',
+      'needs LOOP_LAB_ROOM_CODE: the teacher code joins a room, and without a room code there is none',
+    );
+  if (env.LOOP_LAB_TEACHER_CODE !== undefined && env.LOOP_LAB_TEACHER_CODE === env.LOOP_LAB_ROOM_CODE)
+    throw new ServerEnvError(
+      'LOOP_LAB_TEACHER_CODE',
+      'must differ from LOOP_LAB_ROOM_CODE: every visitor knows the room code',
+    );
   return {
     dataDir: env.LOOP_LAB_DATA_DIR,
     root: env.LOOP_LAB_ROOT,
@@ -163,6 +180,7 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     runThreads: env.LOOP_LAB_RUN_THREADS ?? DEFAULT_RUN_THREADS,
     benchDiagnostics: env.LOOP_LAB_BENCH_DIAGNOSTICS === '1',
     roomCode: env.LOOP_LAB_ROOM_CODE,
+    teacherCode: env.LOOP_LAB_TEACHER_CODE,
     sessionSecret: env.LOOP_LAB_SESSION_SECRET,
     roomLimits: {
       liveRuns: env.LOOP_LAB_ROOM_LIVE_RUNS ?? DEFAULT_ROOM_LIVE_RUNS,

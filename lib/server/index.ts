@@ -34,6 +34,19 @@ export {
   type FinishedRunViews,
 } from './finished-run-views';
 export { roomMode, JOIN_HINT, ROOM_COOKIE } from './room-session';
+export { createShare, revokeShares, sharedRunId } from './room-shares';
+export {
+  boardNow,
+  noteLessonPlay,
+  noticesAfter,
+  onBoardChange,
+  onNotice,
+  requireMember,
+  requireTeacher,
+  sendNotice,
+  tallyLessons,
+} from './room-board';
+export { createSseStream } from './sse-stream';
 export {
   requestVisitor,
   joinRoom,

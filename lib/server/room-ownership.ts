@@ -8,7 +8,16 @@ import {
 } from '@/lib/store';
 import { findCassette } from './cassette-library';
 import { HttpError } from './http-error';
-import { checkRoomCode, JOIN_HINT, roomMode, sessionVisitor, startSession } from './room-session';
+import { noteJoined, noteRunClaimed } from './room-board';
+import {
+  checkRoomCode,
+  JOIN_HINT,
+  ROOM_MEMBER_COOKIE,
+  roomMode,
+  SESSION_TTL_SECONDS,
+  sessionVisitor,
+  startSession,
+} from './room-session';
 
 /**
  * Room mode's ownership: each visitor's runs, sweeps, cassettes and prompt sets are theirs. A
@@ -41,7 +50,7 @@ export async function joinRoom({
   request: Request;
   code: string;
   headers: Headers;
-}): Promise<{ visitor: string }> {
+}): Promise<{ visitor: string; teacher: boolean }> {
   const checked = checkRoomCode(code);
   if (checked === 'no room')
     throw new HttpError(404, 'This Loop Lab is not a room: there is no code to enter', [
@@ -51,7 +60,15 @@ export async function joinRoom({
     throw new HttpError(401, 'That is not the room code', [
       'code: check it with the teacher (it is case-sensitive) and try again',
     ]);
-  return startSession(request, headers);
+  const session = await startSession(request, headers, checked === 'teacher');
+  noteJoined(session.visitor, session.teacher);
+  // A member cookie the page may read (not the session: that one is httpOnly): the page opens
+  // the teacher's notices only in a room, and makes no request for them outside one.
+  headers.append(
+    'set-cookie',
+    `${ROOM_MEMBER_COOKIE}=1; Path=/; SameSite=Lax; Max-Age=${SESSION_TTL_SECONDS}`,
+  );
+  return session;
 }
 
 /** Throws the route's 404 unless `visitor` made this row (nothing to check outside room mode). */
@@ -84,7 +101,10 @@ export async function requestOwnsSweep(
 
 /** Records the visitor as the maker of a row just stored (nothing outside room mode). */
 export function claimFor(visitor: string | null, kind: OwnedKind, id: string): void {
-  if (visitor !== null) getVisitorStore().claim(kind, id, visitor);
+  if (visitor === null) return;
+  getVisitorStore().claim(kind, id, visitor);
+  // The teacher's board shows runs in flight: it hears of each as it starts and ends.
+  if (kind === 'run') noteRunClaimed(id);
 }
 
 /** Keeps the visitor's own rows of a list (all of them outside room mode). */

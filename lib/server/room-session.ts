@@ -11,13 +11,19 @@ import { serverEnv } from '@/lib/config/server-env';
 
 /** The session cookie's name. */
 export const ROOM_COOKIE = 'loop_lab_room';
+/** A cookie the page can read, set with the session: "this browser is in a room" (it holds nothing else). */
+export const ROOM_MEMBER_COOKIE = 'loop_lab_room_member';
 /** The path that joins the room; the one /api path open without a session. */
 export const JOIN_PATH = '/api/room/join';
+/** Share links' routes (`/api/shared/{token}…`): open without a session, the token is the key. */
+export const SHARED_PREFIX = '/api/shared/';
 /** How long a session lasts: a school day and then some. */
-const SESSION_TTL_SECONDS = 12 * 60 * 60;
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
 interface RoomSession {
   visitor?: string;
+  /** Joined with the teacher code (LOOP_LAB_TEACHER_CODE): may open the board. */
+  teacher?: boolean;
 }
 
 /** Whether this server is a room (LOOP_LAB_ROOM_CODE is set). */
@@ -73,29 +79,48 @@ export const JOIN_HINT = [
 
 /** The visitor id of the request's session; undefined without one (none, expired or tampered). */
 export async function sessionVisitor(request: Request): Promise<string | undefined> {
+  return (await sessionOf(request))?.visitor;
+}
+
+/** The request's session: its visitor id and whether it is the teacher's; undefined without one. */
+export async function sessionOf(
+  request: Request,
+): Promise<{ visitor: string; teacher: boolean } | undefined> {
   if (!request.headers.get('cookie')?.includes(`${ROOM_COOKIE}=`)) return undefined;
   // iron-session reads the request's cookies; what it would set goes on a response never sent.
   const session = await getIronSession<RoomSession>(request, new Response(null), sessionOptions(request));
-  return typeof session.visitor === 'string' ? session.visitor : undefined;
+  if (typeof session.visitor !== 'string') return undefined;
+  return { visitor: session.visitor, teacher: session.teacher === true };
 }
 
-/** Whether `code` is this room's code: "no room" when the server is not one. */
-export function checkRoomCode(code: string): 'no room' | 'wrong' | 'ok' {
-  const roomCode = serverEnv().roomCode;
+/**
+ * Whether `code` is this room's code ("ok") or its teacher code ("teacher"): "no room" when the
+ * server is not one. Both comparisons always run, each in constant time.
+ */
+export function checkRoomCode(code: string): 'no room' | 'wrong' | 'ok' | 'teacher' {
+  const { roomCode, teacherCode } = serverEnv();
   if (roomCode === undefined) return 'no room';
-  return codeMatches(code, roomCode) ? 'ok' : 'wrong';
+  const visitor = codeMatches(code, roomCode);
+  const teacher = codeMatches(code, teacherCode ?? roomCode) && teacherCode !== undefined;
+  return teacher ? 'teacher' : visitor ? 'ok' : 'wrong';
 }
 
 /**
  * Starts (or keeps) the request's session: a new visitor id, or the same one when the request
- * already has a valid session; its cookie is set on `headers`. Call only after checkRoomCode.
+ * already has a valid session; its cookie is set on `headers`. Call only after checkRoomCode;
+ * `teacher` marks the session as the teacher's (joined with the teacher code) or not.
  */
-export async function startSession(request: Request, headers: Headers): Promise<{ visitor: string }> {
+export async function startSession(
+  request: Request,
+  headers: Headers,
+  teacher = false,
+): Promise<{ visitor: string; teacher: boolean }> {
   // iron-session writes its Set-Cookie on a response's headers: copied onto the caller's.
   const written = new Response(null);
   const session = await getIronSession<RoomSession>(request, written, sessionOptions(request));
   session.visitor ??= randomUUID();
+  session.teacher = teacher;
   await session.save();
   for (const cookie of written.headers.getSetCookie()) headers.append('set-cookie', cookie);
-  return { visitor: session.visitor };
+  return { visitor: session.visitor, teacher };
 }

@@ -36,7 +36,7 @@ export { checkPromptSetRef, type PromptSetStore } from './prompt-set-store';
 export { createSqlitePromptSetStore } from './sqlite-prompt-set-store';
 export type { CassetteStore } from './cassette-store';
 export { createSqliteCassetteStore } from './sqlite-cassette-store';
-export { promptSetKey, type OwnedKind, type VisitorStore } from './visitor-store';
+export { promptSetKey, type LessonPlay, type OwnedKind, type VisitorStore } from './visitor-store';
 export { createSqliteVisitorStore } from './sqlite-visitor-store';
 export type { WireStore } from './wire-store';
 export { createSqliteWireStore } from './sqlite-wire-store';

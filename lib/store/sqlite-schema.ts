@@ -176,6 +176,27 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, n)
   );
   `,
+  // Room mode's share links and lesson plays (lib/store/sqlite-visitor-store.ts). A share link
+  // is kept as the SHA-256 of its token, never the token; revoking keeps the row, marked. A
+  // lesson play names its two sides' runs, so the teacher's board tallies the stored runs.
+  `
+  CREATE TABLE run_shares (
+    token_hash TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE INDEX run_shares_by_run ON run_shares (run_id);
+  CREATE TABLE lesson_plays (
+    slug TEXT NOT NULL,
+    on_run TEXT NOT NULL,
+    off_run TEXT NOT NULL,
+    visitor TEXT,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (on_run)
+  );
+  CREATE INDEX lesson_plays_by_slug ON lesson_plays (slug, created_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -84,8 +84,8 @@ describe('room mode ownership in the store', () => {
 
   it("opens a database stored before visitors were kept: its rows are nobody's", () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
-    // Before the visitors' migration (the wire's came after it).
-    migrate(old, SCHEMA_VERSION - 2);
+    // Before the visitors' migration (the wire's and the share links' came after it).
+    migrate(old, SCHEMA_VERSION - 3);
     old
       .prepare("INSERT INTO runs (id, created_at, config) VALUES ('r', 1, ?)")
       .run(JSON.stringify(sampleConfig()));

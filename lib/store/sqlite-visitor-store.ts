@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DB_FILE_NAME } from './sqlite-run-store';
 import { migrate } from './sqlite-schema';
-import type { OwnedKind, VisitorStore } from './visitor-store';
+import type { LessonPlay, OwnedKind, VisitorStore } from './visitor-store';
 
 /** Ownership records on the run store's SQLite file (its own connection, as the prompt sets). */
 export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore {
@@ -43,6 +43,25 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
   const running = db.prepare<[string], { n: number }>(
     "SELECT count(*) AS n FROM runs WHERE visitor = ? AND status = 'running'",
   );
+  const runningAll = db.prepare<[], { id: string; visitor: string }>(
+    "SELECT id, visitor FROM runs WHERE visitor IS NOT NULL AND status = 'running' ORDER BY created_at, rowid",
+  );
+  const insertShare = db.prepare<[string, string, number]>(
+    'INSERT INTO run_shares (token_hash, run_id, created_at) VALUES (?, ?, ?)',
+  );
+  const shareRun = db.prepare<[string], { run_id: string }>(
+    'SELECT run_id FROM run_shares WHERE token_hash = ? AND revoked_at IS NULL',
+  );
+  const revoke = db.prepare<[number, string]>(
+    'UPDATE run_shares SET revoked_at = ? WHERE run_id = ? AND revoked_at IS NULL',
+  );
+  const insertPlay = db.prepare<[string, string, string, string | null, number]>(
+    'INSERT INTO lesson_plays (slug, on_run, off_run, visitor, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const plays = db.prepare<
+    [],
+    { slug: string; on_run: string; off_run: string; visitor: string | null; created_at: number }
+  >('SELECT slug, on_run, off_run, visitor, created_at FROM lesson_plays ORDER BY created_at, rowid');
 
   return {
     claim(kind, id, visitor) {
@@ -61,6 +80,30 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
     },
     runningRunsOf(visitor) {
       return running.get(visitor)!.n;
+    },
+    runningRuns() {
+      return runningAll.all();
+    },
+    addShare(runId, tokenHash, at) {
+      insertShare.run(tokenHash, runId, at);
+    },
+    runOfShare(tokenHash) {
+      return shareRun.get(tokenHash)?.run_id;
+    },
+    revokeShares(runId, at) {
+      return revoke.run(at, runId).changes;
+    },
+    addLessonPlay({ slug, on, off, visitor, createdAt }: LessonPlay) {
+      insertPlay.run(slug, on, off, visitor, createdAt);
+    },
+    lessonPlays() {
+      return plays.all().map((row) => ({
+        slug: row.slug,
+        on: row.on_run,
+        off: row.off_run,
+        visitor: row.visitor,
+        createdAt: row.created_at,
+      }));
     },
     close() {
       db.close();

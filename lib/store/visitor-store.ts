@@ -16,7 +16,28 @@ export interface VisitorStore {
   runIdsOf(visitor: string, limit: number): string[];
   /** How many of this visitor's runs the store holds as running. */
   runningRunsOf(visitor: string): number;
+  /** Every visitor's runs the store holds as running (room mode's runs in flight). */
+  runningRuns(): { id: string; visitor: string }[];
+  /** Keeps a share link of a run: the SHA-256 of its token (hex), never the token. */
+  addShare(runId: string, tokenHash: string, at: number): void;
+  /** The run a share link shows; undefined for a hash never stored, or revoked. */
+  runOfShare(tokenHash: string): string | undefined;
+  /** Revokes every share link of the run; how many were live. */
+  revokeShares(runId: string, at: number): number;
+  /** Records a lesson played: its slug and its two sides' runs. */
+  addLessonPlay(play: LessonPlay): void;
+  /** Every lesson play, oldest first. */
+  lessonPlays(): LessonPlay[];
   close(): void;
+}
+
+/** A lesson played through the play route: the mechanism-on and -off runs, and whose they are. */
+export interface LessonPlay {
+  slug: string;
+  on: string;
+  off: string;
+  visitor: string | null;
+  createdAt: number;
 }
 
 /** A prompt set's id in ownership records. */

@@ -26,6 +26,14 @@ import { GET as getSweepEvents } from '@/app/api/sweeps/[id]/events/route';
 import { GET as getSweepExport } from '@/app/api/sweeps/[id]/export/route';
 import { GET as getSweepRuns } from '@/app/api/sweeps/[id]/runs/route';
 import { POST as postRoomJoin } from '@/app/api/room/join/route';
+import { GET as getRoomNotices } from '@/app/api/room/notices/route';
+import { POST as postRunShare } from '@/app/api/runs/[id]/share/route';
+import { GET as getShared } from '@/app/api/shared/[token]/route';
+import { GET as getSharedEvents } from '@/app/api/shared/[token]/events/route';
+import { GET as getSharedView } from '@/app/api/shared/[token]/view/route';
+import { GET as getBoard } from '@/app/api/board/route';
+import { GET as getBoardEvents } from '@/app/api/board/events/route';
+import { POST as postBoardNotice } from '@/app/api/board/notice/route';
 
 /**
  * Every API route called the way Next calls it — proxy first, then the route with its path
@@ -50,6 +58,9 @@ type AnyHandler =
 export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler: AnyHandler }[] = [
   { method: 'GET', pattern: '/api/bench-diagnostics', handler: getBenchDiagnostics },
   { method: 'POST', pattern: '/api/bench-diagnostics', handler: postBenchDiagnostics },
+  { method: 'GET', pattern: '/api/board', handler: getBoard },
+  { method: 'GET', pattern: '/api/board/events', handler: getBoardEvents },
+  { method: 'POST', pattern: '/api/board/notice', handler: postBoardNotice },
   { method: 'GET', pattern: '/api/cassettes', handler: getCassettes },
   { method: 'POST', pattern: '/api/cassettes', handler: postCassette },
   { method: 'GET', pattern: '/api/cassettes/:id', handler: getCassette },
@@ -63,6 +74,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'GET', pattern: '/api/runs/:id', handler: getRun },
   { method: 'POST', pattern: '/api/runs/:id/cassette', handler: postRunCassette },
   { method: 'POST', pattern: '/api/runs/:id/control', handler: postControl },
+  { method: 'POST', pattern: '/api/runs/:id/share', handler: postRunShare },
   { method: 'GET', pattern: '/api/runs/:id/events', handler: getEvents },
   { method: 'GET', pattern: '/api/runs/:id/forks', handler: getForks },
   { method: 'GET', pattern: '/api/runs/:id/swap-targets', handler: getSwapTargets },
@@ -71,6 +83,10 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'GET', pattern: '/api/runs/:id/view', handler: getRunView },
   { method: 'GET', pattern: '/api/runs/:id/wire', handler: getRunWire },
   { method: 'POST', pattern: '/api/room/join', handler: postRoomJoin },
+  { method: 'GET', pattern: '/api/room/notices', handler: getRoomNotices },
+  { method: 'GET', pattern: '/api/shared/:token', handler: getShared },
+  { method: 'GET', pattern: '/api/shared/:token/events', handler: getSharedEvents },
+  { method: 'GET', pattern: '/api/shared/:token/view', handler: getSharedView },
   { method: 'GET', pattern: '/api/scenarios', handler: getScenarios },
   { method: 'GET', pattern: '/api/sweeps', handler: getSweeps },
   { method: 'POST', pattern: '/api/sweeps', handler: postSweep },

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ForkSpec, RunConfigInput } from '@/lib/protocol';
 import type * as Http from '@/lib/protocol/http';
-import type { ControlBodyInput, RunRecord } from '@/lib/protocol/http';
+import type { ControlBodyInput, NoticeBody, RunRecord } from '@/lib/protocol/http';
 import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
@@ -126,6 +126,19 @@ export const api = {
       (h) => h.finishedRunViewSchema<RunViewState>(),
       `/api/runs/${enc(id)}/view`,
     ),
+  /** A run shared by link, folded, as finishedView answers for its maker (lib/server/room-shares.ts). */
+  sharedView: (token: string) =>
+    requestWith(
+      () => import('@/lib/protocol/http/run-view-edge'),
+      (h) => h.finishedRunViewSchema<RunViewState>(),
+      `/api/shared/${enc(token)}/view`,
+    ),
+  /** A read-only link of the run (its token is shown once); `revoke` ends every link of it. */
+  shareRun: (id: string) => request((h) => h.SharedLinkSchema, `/api/runs/${enc(id)}/share`, json({})),
+  revokeShares: (id: string) =>
+    request((h) => h.RevokedSharesSchema, `/api/runs/${enc(id)}/share`, json({ revoke: true })),
+  /** Room mode: the teacher sends every visitor's page "open this". */
+  sendNotice: (body: NoticeBody) => request((h) => h.RoomNoticeSchema, '/api/board/notice', json(body)),
   /** The key travels with this one request only; it is never stored in the browser. */
   createRun: (config: RunConfigInput, apiKey?: string) =>
     request((h) => h.CreatedRunSchema, '/api/runs', json(apiKey ? { config, apiKey } : { config })),

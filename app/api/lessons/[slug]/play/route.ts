@@ -13,6 +13,7 @@ import {
   getRunRegistry,
   HttpError,
   jsonResponse,
+  noteLessonPlay,
   readJson,
   refuseCrossSite,
   requestVisitor,
@@ -54,6 +55,8 @@ export async function POST(
     };
     const on = start('on');
     const off = start('off');
+    // Room mode: the teacher's board tallies the lesson from these two runs.
+    if (visitor !== null) noteLessonPlay({ slug, on, off, visitor });
     return jsonResponse(
       PlayedLessonSchema,
       { slug, on, off, timeScale: clock.timeScale, ...(parent ? { parent: parent.runId } : {}) },

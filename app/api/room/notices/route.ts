@@ -1,0 +1,33 @@
+import {
+  createSseStream,
+  errorResponse,
+  noticesAfter,
+  onNotice,
+  requireMember,
+  resumePoint,
+} from '@/lib/server';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * The teacher's notices as SSE, for every page in the room. `id:` is the notice's id: a page
+ * that reconnects (Last-Event-ID) or names the last one it dismissed (`?after=`) gets those
+ * after it; a page that names none gets the last one sent; then each as it is sent. 404 outside a room.
+ */
+export async function GET(request: Request): Promise<Response> {
+  try {
+    await requireMember(request);
+    const after = resumePoint({ request });
+    return createSseStream({
+      signal: request.signal,
+      subscribe: (sink) => {
+        for (const notice of noticesAfter(after < 0 ? undefined : after))
+          sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`);
+        return onNotice((notice) => sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`));
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
