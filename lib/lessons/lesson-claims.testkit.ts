@@ -7,6 +7,7 @@ import { REASONING_PLACEHOLDER } from '@/lib/trajectory/render-openai';
 import { runToOtlp } from '@/lib/otel/run-to-otlp';
 import { attributeOf, OtlpTraceRequestSchema, type OtlpSpan } from '@/lib/otel/otlp-json-schema';
 import type { Lesson } from './lesson';
+import { LESSONS } from './index';
 
 /**
  * Test support: every claim a lesson's text makes, checked against the two runs it plays.
@@ -398,35 +399,6 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.costs).toContain(`the run ends after ${turns(off)} turns with the task not done`);
     expect(of(off, 'task_verdict')[0]!.verdict).toBe('not_done');
     expect(PRESETS.codesmith.tools.repairInterrupted).toBe(true);
-  },
-
-  'structured-answer': (lesson, { on, off }) => {
-    const turns = (log: RunEvent[]) => of(log, 'iteration_start').length;
-    const [first, second] = of(on, 'structured_answer');
-    expect(lesson.config.faults!.answers).toMatchObject([{ kind: 'breaks_schema', times: 1 }]);
-    // The first answer: files_changed a string, summary missing; coercion fixes the one, not the other.
-    expect(first!.ladder.find((r) => r.rung === 'coerce')!.detail).toBe('files_changed: "1" → 1');
-    expect(lesson.text.costs).toContain('coercion turns "1" into 1');
-    // The lesson sets no re-ask budget: the one the run used is the default, as its event says.
-    expect(lesson.config.recovery?.tools?.answerReasks).toBeUndefined();
-    expect(first).toMatchObject({ next: 'reask', reasks: 1 });
-    expect(lesson.text.does).toContain(`at most ${first!.max_reasks} times`);
-    expect(first!.errors).toEqual(['summary: Invalid input: expected string, received undefined']);
-    expect(lesson.text.costs).toContain('the missing summary goes back to the model in one re-ask');
-    expect(second).toMatchObject({ outcome: 'valid', next: 'accept' });
-    expect(of(on, 'structured_answer')).toHaveLength(2);
-    expect(lesson.text.costs).toContain(
-      `the run ends at turn ${turns(on)} having spent ${usd3(foldTotals(on).usd)} (off: ${usd3(foldTotals(off).usd)})`,
-    );
-    expect(turns(on) - turns(off)).toBe(1);
-    const [broken] = of(off, 'structured_answer');
-    expect(broken).toMatchObject({ outcome: 'invalid', next: 'run_ends' });
-    expect(broken!.ladder.map((r) => r.rung)).toEqual(['parse', 'schema']);
-    expect(lesson.text.costs).toContain(
-      `Off: the run ends at turn ${turns(off)} with the answer as it came, its ${broken!.errors.length} validation errors`,
-    );
-    expect(end(off).message).toMatch(/^the answer does not match the schema/);
-    expect(lesson.text.happens).toContain('a tool the model must call');
   },
 
   'parallel-tool-calls': (lesson, { on, off }) => {
@@ -887,3 +859,12 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(of(off, 'task_verdict')[0]).toMatchObject({ verdict: 'done', tests_run: 'workspace' });
   },
 };
+
+// A lesson that keeps its claims beside it (a mechanism module's, in its folder) is checked the same way.
+for (const lesson of LESSONS) {
+  const own = lesson.claims;
+  if (own) {
+    if (LESSON_CLAIMS[lesson.slug]) throw new Error(`lesson ${lesson.slug}: its claims are written twice`);
+    LESSON_CLAIMS[lesson.slug] = (l, runs) => own(l, runs, expect);
+  }
+}

@@ -3,6 +3,7 @@ import type {
   ClockKind,
   MechanismId,
   RunConfigInput,
+  RunEvent,
   RunEventType,
   TerminateReason,
   Vendor,
@@ -31,6 +32,22 @@ export interface LessonOutcome {
  * plan, seed, vendor/model), the mechanism toggled, and the project's own words about it.
  * Adding a lesson is adding a file under catalog/ and listing it in index.ts.
  */
+/**
+ * The test runner's `expect` as a lesson's own claims use it: the lessons tests pass theirs in
+ * (production code never imports the runner).
+ */
+export type ClaimExpect = (actual: unknown, message?: string) => ClaimAssertion;
+interface ClaimAssertion {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toMatchObject(expected: object): void;
+  toContain(expected: unknown): void;
+  toMatch(expected: RegExp | string): void;
+  toHaveLength(length: number): void;
+  toBeUndefined(): void;
+  not: ClaimAssertion;
+}
+
 export interface Lesson {
   slug: string;
   title: string;
@@ -66,6 +83,12 @@ export interface Lesson {
   diverges: { turn: number | null; on: RunEventType };
   /** Its claims are about the runs' OTLP traces: the report shows both traces span by span. */
   trace?: true;
+  /**
+   * The claims its text makes, checked against the two runs it plays, for a lesson that keeps
+   * them beside it (a mechanism module's, in its folder): the lessons tests call it with their
+   * own `expect`. Other lessons' claims are in ./lesson-claims.testkit.ts.
+   */
+  claims?: (lesson: Lesson, runs: { on: RunEvent[]; off: RunEvent[] }, expect: ClaimExpect) => void;
 }
 
 /** The run config of one side of a lesson, on the given clock and time scale. */

@@ -72,7 +72,13 @@ describe('an answer format on the wire', () => {
   );
 
   it('breaks_schema: valid JSON with a required property left out and a number as a string', async () => {
-    const { text } = await run('sim-openai', {}, 'breaks_schema');
+    // The answer the fault spoiled: the first one checked (the mechanism then asks again, and the last answer matches).
+    const { events } = await run('sim-openai', {}, 'breaks_schema');
+    const checked = ofType(events, 'structured_answer')[0]!;
+    const spoiled = ofType(events, 'llm_call').find(
+      (c) => !c.background && c.iteration === checked.iteration,
+    )!;
+    const text = (spoiled.message?.parts ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
     const value = JSON.parse(text) as Record<string, unknown>;
     expect(value.files_changed).toBe('1');
     expect(value).not.toHaveProperty('summary');

@@ -49,6 +49,12 @@ export const MODULE_TOOLS_PRESETS = {
 /** The tools-group values a module applies when a config leaves its fields out (a module whose fields are in no preset). */
 export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS };
 
+/**
+ * The terminate reasons modules add to the run log's (lib/protocol's TerminateReasonSchema), each
+ * with the words the run header says it in.
+ */
+export const MODULE_TERMINATES = { ...structuredAnswer.TERMINATES } as const;
+
 /** Each module's words: its table row, glossary entries, event words and control fields. */
 export const MODULE_ABOUT = [
   interruptedRepair.ABOUT,

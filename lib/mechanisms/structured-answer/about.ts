@@ -1,7 +1,7 @@
 import { cap, defineAbout } from '@/lib/mechanisms/module';
 import { AFTER, ID } from './defaults';
 
-export { AFTER, ID, TOOLS_PRESETS } from './defaults';
+export { AFTER, ID, TERMINATES, TOOLS_PRESETS } from './defaults';
 /** What a run has when its config leaves the fields out (they are in no preset). */
 export { DEFAULTS as TOOLS_DEFAULTS } from './defaults';
 

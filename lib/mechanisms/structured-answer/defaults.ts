@@ -21,3 +21,12 @@ export const MAX_REASKS = 5;
 
 /** Its tools-group values in each preset: none (DEFAULTS apply). */
 export const TOOLS_PRESETS = { off: {}, codesmith: {}, course: {} };
+
+/**
+ * The terminate reasons it adds to the run log's, each with the words the run header says it in:
+ * the answer had to match a JSON Schema (the run config's `answer`) and the one the run ends with
+ * does not — repair and re-asks were off or spent.
+ */
+export const TERMINATES = {
+  invalid_answer: 'ended: the answer does not match the required JSON Schema',
+} as const;

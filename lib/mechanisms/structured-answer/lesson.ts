@@ -1,4 +1,5 @@
-import type { RunEvent } from '@/lib/protocol';
+import type { EventOf, RunEvent } from '@/lib/protocol';
+import { foldTotals } from '@/lib/protocol/run-totals';
 import type { Lesson } from '@/lib/lessons/lesson';
 import { of, type MechanismSteps } from '@/lib/lessons/count-steps';
 import { DEFAULTS } from './defaults';
@@ -53,7 +54,40 @@ export const structuredAnswerLesson: Lesson = {
     lines: { complete: 'high' },
   },
   diverges: { turn: 9, on: 'structured_answer' },
+  // Every claim its text makes, checked against the two runs it plays (the lessons tests pass their `expect`).
+  claims: (lesson, { on, off }, expect) => {
+    const turns = (log: RunEvent[]) => of(log, 'iteration_start').length;
+    const [first, second] = of(on, 'structured_answer');
+    expect(lesson.config.faults!.answers).toMatchObject([{ kind: 'breaks_schema', times: 1 }]);
+    // The first answer: files_changed a string, summary missing; coercion fixes the one, not the other.
+    expect(first!.ladder.find((r) => r.rung === 'coerce')!.detail).toBe('files_changed: "1" → 1');
+    expect(lesson.text.costs).toContain('coercion turns "1" into 1');
+    // The lesson sets no re-ask budget: the one the run used is the default, as its event says.
+    expect(lesson.config.recovery?.tools?.answerReasks).toBeUndefined();
+    expect(first).toMatchObject({ next: 'reask', reasks: 1 });
+    expect(lesson.text.does).toContain(`at most ${first!.max_reasks} times`);
+    expect(first!.errors).toEqual(['summary: Invalid input: expected string, received undefined']);
+    expect(lesson.text.costs).toContain('the missing summary goes back to the model in one re-ask');
+    expect(second).toMatchObject({ outcome: 'valid', next: 'accept' });
+    expect(of(on, 'structured_answer')).toHaveLength(2);
+    expect(lesson.text.costs).toContain(
+      `the run ends at turn ${turns(on)} having spent ${usd3(foldTotals(on).usd)} (off: ${usd3(foldTotals(off).usd)})`,
+    );
+    expect(turns(on) - turns(off)).toBe(1);
+    const [broken] = of(off, 'structured_answer');
+    expect(broken).toMatchObject({ outcome: 'invalid', next: 'run_ends' });
+    expect(broken!.ladder.map((r) => r.rung)).toEqual(['parse', 'schema']);
+    expect(lesson.text.costs).toContain(
+      `Off: the run ends at turn ${turns(off)} with the answer as it came, its ${broken!.errors.length} validation errors`,
+    );
+    expect(end(off).message).toMatch(/^the answer does not match the schema/);
+    expect(lesson.text.happens).toContain('a tool the model must call');
+  },
 };
+
+const end = (log: readonly RunEvent[]) => log.at(-1) as EventOf<'terminate'>;
+/** 0.080135 → "$0.080". */
+const usd3 = (x: number) => `$${x.toFixed(3)}`;
 
 /** What the mechanism did in a run, counted from its events (the lesson's report). */
 export const steps = (log: readonly RunEvent[]): MechanismSteps => ({

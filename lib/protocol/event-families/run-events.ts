@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODULE_TERMINATES } from '@/lib/mechanisms/modules/about';
 import { ClockKindSchema, RunConfigSchema, VerdictTestsSchema } from '../config';
 import { FaultPlanSchema } from '../faults';
 import { ScorerResultSchema } from '../task-folder';
@@ -38,11 +39,8 @@ export const TerminateReasonSchema = z.enum([
    * its CPU-time limit before its wall-clock backstop, on every try. Not the model's doing.
    */
   'host_overloaded',
-  /**
-   * The answer had to match a JSON Schema (the run config's `answer`) and the one the run ends
-   * with does not: the structured-answer mechanism's repair and re-asks were off or spent.
-   */
-  'invalid_answer',
+  // And the reasons mechanism modules add (lib/mechanisms/modules/about.ts).
+  ...(Object.keys(MODULE_TERMINATES) as (keyof typeof MODULE_TERMINATES)[]),
 ]);
 export type TerminateReason = z.infer<typeof TerminateReasonSchema>;
 

@@ -1,4 +1,5 @@
 import type { EventOf, TerminateReason } from '@/lib/protocol';
+import { MODULE_TERMINATES } from '@/lib/mechanisms/modules/about';
 import { runOutcome } from '@/lib/protocol/terminate-event';
 import { errorCause, formatMs } from '../format';
 import type { ErrorView, RunStatus } from '../run-view-state';
@@ -26,7 +27,7 @@ const TERMINATE_TEXT: Record<TerminateReason, string> = {
   partial_response: 'stopped: the stream was cut after content arrived (presented, not retried)',
   host_overloaded:
     'stopped: the machine was too busy to finish a check (not the model: run it again on a quieter machine)',
-  invalid_answer: 'ended: the answer does not match the required JSON Schema',
+  ...MODULE_TERMINATES,
 };
 
 export function terminateStatus(event: EventOf<'terminate'>): RunStatus {
