@@ -60,6 +60,7 @@ afterAll(async () => {
     '__loopLabPromptSetStore',
     '__loopLabCassetteStore',
     '__loopLabVisitorStore',
+    '__loopLabWireStore',
   ])
     g[name]?.close?.();
   for (const name of [
@@ -68,6 +69,7 @@ afterAll(async () => {
     '__loopLabPromptSetStore',
     '__loopLabCassetteStore',
     '__loopLabVisitorStore',
+    '__loopLabWireStore',
     '__loopLabRunTraffic',
     '__loopLabRunRegistry',
     '__loopLabSweepRegistry',

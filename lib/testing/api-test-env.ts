@@ -18,6 +18,8 @@ type ServerGlobals = {
   __loopLabPromptSetStore?: { close(): void };
   __loopLabCassetteStore?: { close(): void };
   __loopLabVisitorStore?: { close(): void };
+  __loopLabWireStore?: { close(): void };
+  __loopLabBoard?: unknown;
   __loopLabRoomLimits?: unknown;
   __loopLabRunTraffic?: unknown;
   __loopLabFinishedRunViews?: unknown;
@@ -89,11 +91,14 @@ export function useTempDataDir(prefix: string): () => string {
     g.__loopLabPromptSetStore?.close();
     g.__loopLabCassetteStore?.close();
     g.__loopLabVisitorStore?.close();
+    g.__loopLabWireStore?.close();
     delete g.__loopLabStore;
     delete g.__loopLabSweepStore;
     delete g.__loopLabPromptSetStore;
     delete g.__loopLabCassetteStore;
     delete g.__loopLabVisitorStore;
+    delete g.__loopLabWireStore;
+    delete g.__loopLabBoard;
     delete g.__loopLabRoomLimits;
     delete g.__loopLabRunTraffic;
     // Both hold what the file's server saw: the finished-run views its (now closed) store, the request keys its keys.
