@@ -63,19 +63,26 @@ test('tool approval: one call approved, one denied with a message the model rece
   const runId = await playground.run();
 
   const bar = page.getByTestId('pause-bar');
-  await expect(bar).toHaveAttribute('data-trigger', 'approval');
+  // Each decision is made on the call the bar shows; the next is waited for by its call id, since the
+  // bar stays up between two calls that both wait for approval.
+  const nextCall = async (previous: string | null): Promise<string | null> => {
+    await expect.poll(() => bar.getAttribute('data-call-id'), { timeout: 30_000 }).not.toBe(previous);
+    await expect(bar).toHaveAttribute('data-trigger', 'approval');
+    return bar.getAttribute('data-call-id');
+  };
+  let call = await nextCall(null);
   await expect(page.getByTestId('approval-args')).not.toHaveValue('');
   await page.getByTestId('approval-approve').click();
 
   // The next call: denied, with the message the model gets as the call's error result.
-  await expect(bar).toHaveAttribute('data-trigger', 'approval');
+  call = await nextCall(call);
   await page.getByTestId('approval-deny').click();
   await expect(page.getByTestId('pause-bar').getByRole('alert')).toContainText('a denial needs a message');
   await page.getByTestId('approval-denial').fill('Not this file: look at the tests first.');
   await page.getByTestId('approval-deny').click();
 
   // The next: edited before it runs.
-  await expect(bar).toHaveAttribute('data-trigger', 'approval');
+  await nextCall(call);
   const shown = JSON.parse(await page.getByTestId('approval-args').inputValue()) as Record<string, unknown>;
   // A call with a path is sent to package.json instead; any other keeps its arguments, edited or not.
   const edited = 'path' in shown ? { ...shown, path: 'package.json' } : shown;

@@ -28,11 +28,13 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
     send.current = onControl;
   });
   const callId = pause?.call?.id;
+  // The arguments as text: a new call's replace what was typed, a new view of the same call does not.
+  const callArgs = pause?.call ? JSON.stringify(pause.call.args, null, 2) : '';
   useEffect(() => {
     setDenial('');
     setProblem(undefined);
-    setArgs(pause?.call ? JSON.stringify(pause.call.args, null, 2) : '');
-  }, [callId, pause?.call]);
+    setArgs(callArgs);
+  }, [callId, callArgs]);
 
   const approval = pause?.trigger === 'approval';
   useEffect(() => {
@@ -83,6 +85,7 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
       aria-live="polite"
       data-testid="pause-bar"
       data-trigger={pause.trigger}
+      data-call-id={callId}
       className="sticky top-0 z-10 flex flex-col gap-1.5 border-b border-wait bg-panel px-3 py-2 text-xs"
     >
       <div className="flex flex-wrap items-baseline gap-x-2">
