@@ -7,9 +7,9 @@ import type { Scenario } from '@/lib/tools';
  * was replaced by one the scenario has no script for.
  */
 export function simulatedPolicy(config: RunConfig, scenario: Scenario): Policy {
-  const answers = config.faults.answers;
-  if (config.policy) return createPolicy(config.policy, scenario, answers);
+  const { answers, subagents } = config.faults;
+  if (config.policy) return createPolicy(config.policy, scenario, answers, subagents);
   if (config.task !== undefined && config.task.trim() !== scenario.task.trim())
-    return createFreeTaskPolicy(scenario, answers);
-  return createPolicy(scenario.policy, scenario, answers);
+    return createFreeTaskPolicy(scenario, answers, subagents);
+  return createPolicy(scenario.policy, scenario, answers, subagents);
 }

@@ -3,6 +3,7 @@ import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
 import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/about';
+import * as subagents from '@/lib/mechanisms/subagents/about';
 
 /**
  * What each mechanism module says about itself, zod-free: its id, its place in teaching order,
@@ -18,6 +19,7 @@ export const MODULE_MECHANISM_IDS = [
   interruptedRepair.ID,
   parallelToolCalls.ID,
   structuredAnswer.ID,
+  subagents.ID,
 ] as const;
 
 /** Where each module goes in teaching order: after the mechanism it names. */
@@ -25,6 +27,7 @@ export const MODULE_PLACES = [
   { items: [interruptedRepair.ID], after: interruptedRepair.AFTER },
   { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
   { items: [structuredAnswer.ID], after: structuredAnswer.AFTER },
+  { items: [subagents.ID], after: subagents.AFTER },
 ] as const;
 
 /** The modules' tools-group values in each preset (off: s11's loop and every preset built on it). */
@@ -33,21 +36,24 @@ export const MODULE_TOOLS_PRESETS = {
     ...interruptedRepair.TOOLS_PRESETS.off,
     ...parallelToolCalls.TOOLS_PRESETS.off,
     ...structuredAnswer.TOOLS_PRESETS.off,
+    ...subagents.TOOLS_PRESETS.off,
   },
   codesmith: {
     ...interruptedRepair.TOOLS_PRESETS.codesmith,
     ...parallelToolCalls.TOOLS_PRESETS.codesmith,
     ...structuredAnswer.TOOLS_PRESETS.codesmith,
+    ...subagents.TOOLS_PRESETS.codesmith,
   },
   course: {
     ...interruptedRepair.TOOLS_PRESETS.course,
     ...parallelToolCalls.TOOLS_PRESETS.course,
     ...structuredAnswer.TOOLS_PRESETS.course,
+    ...subagents.TOOLS_PRESETS.course,
   },
 };
 
 /** The tools-group values a module applies when a config leaves its fields out (a module whose fields are in no preset). */
-export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS };
+export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS, ...subagents.TOOLS_DEFAULTS };
 
 /**
  * The terminate reasons modules add to the run log's (lib/protocol's TerminateReasonSchema), each
@@ -60,6 +66,7 @@ export const MODULE_ABOUT = [
   interruptedRepair.ABOUT,
   parallelToolCalls.ABOUT,
   structuredAnswer.ABOUT,
+  subagents.ABOUT,
 ] as const;
 
 /** The module events' types: each registry handles these through the module's words. */

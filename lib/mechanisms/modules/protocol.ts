@@ -1,6 +1,7 @@
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/protocol';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protocol';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/protocol';
+import * as subagents from '@/lib/mechanisms/subagents/protocol';
 
 /**
  * The mechanism modules' schemas — their events and config fields — as lib/protocol reads them
@@ -14,6 +15,7 @@ export const MODULE_EVENT_SCHEMAS = [
   ...interruptedRepair.EVENTS,
   ...parallelToolCalls.EVENTS,
   ...structuredAnswer.EVENTS,
+  ...subagents.EVENTS,
 ] as const;
 
 /** The modules' fields of the recovery config's tools group. */
@@ -21,6 +23,7 @@ export const MODULE_TOOLS_CONFIG = {
   ...interruptedRepair.TOOLS_CONFIG,
   ...parallelToolCalls.TOOLS_CONFIG,
   ...structuredAnswer.TOOLS_CONFIG,
+  ...subagents.TOOLS_CONFIG,
 };
 
 /** The same fields as a recorded config parses them (with what a log recorded before them ran). */
@@ -28,4 +31,5 @@ export const MODULE_TOOLS_CONFIG_RECORDED = {
   ...interruptedRepair.TOOLS_CONFIG_RECORDED,
   ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
   ...structuredAnswer.TOOLS_CONFIG_RECORDED,
+  ...subagents.TOOLS_CONFIG_RECORDED,
 };

@@ -10,6 +10,7 @@ export const HookPointSchema = z.enum([
   'afterResponse',
   'beforeToolCalls',
   'afterToolCalls',
+  'runTool',
   'beforeEnd',
 ]);
 
