@@ -5,12 +5,11 @@ export { AFTER, ID, TOOLS_PRESETS } from './defaults';
 /** What a run has when its config leaves the fields out (they are in no preset). */
 export { DEFAULTS as TOOLS_DEFAULTS } from './defaults';
 
-
 const OUTCOME = {
   answered: 'answered',
   budget_spent: 'spent its budget',
   looped: 'was stopped looping',
-  vendor_failed: "lost its vendor",
+  vendor_failed: 'lost its vendor',
   stopped: 'stopped',
 } as const;
 
@@ -47,13 +46,21 @@ export const ABOUT = defineAbout({
     subagent_start: {
       explain: (e) => ({ why: `${cap(e.why)}.`, term: 'subagent' }),
       line: (e) => `sub-agent ${e.child} (try ${e.try}) starts on ${e.model}: ${e.task}`,
-      step: (e) => ({ kind: 'tool', key: ['subagent', e.child, e.try, e.task], label: `sub-agent ${e.child} starts` }),
+      step: (e) => ({
+        kind: 'tool',
+        key: ['subagent', e.child, e.try, e.task],
+        label: `sub-agent ${e.child} starts`,
+      }),
       callIds: (e) => [e.call_id],
     },
     subagent_event: {
       explain: (e) => ({ why: `Sub-agent ${e.child} wrote ${e.inner.event}.`, term: 'subagent' }),
       line: (e) => `  [${e.child}] ${e.inner.event}`,
-      step: (e) => ({ kind: 'tool', key: ['subagent-event', e.child, e.try, e.inner.event], label: `${e.child}: ${e.inner.event}` }),
+      step: (e) => ({
+        kind: 'tool',
+        key: ['subagent-event', e.child, e.try, e.inner.event],
+        label: `${e.child}: ${e.inner.event}`,
+      }),
       callIds: (e) => [e.call_id],
     },
     subagent_end: {

@@ -1,9 +1,5 @@
 import type { EventOf } from '@/lib/protocol';
-import {
-  defineMechanism,
-  type HookContext,
-  type NestedLoopOutcome,
-} from '@/lib/engine/mechanism-port';
+import { defineMechanism, type HookContext, type NestedLoopOutcome } from '@/lib/engine/mechanism-port';
 import { DEFAULTS, ID } from './defaults';
 
 /** Its slice of the config. */
@@ -45,7 +41,15 @@ type End = Pick<EventOf<'subagent_end'>, 'outcome' | 'next' | 'why'>;
 /** What the parent does about a child's end: every branch says why. */
 export function decideEnd(
   o: NestedLoopOutcome,
-  s: { child: string; tries: number; config: SubagentsConfig; parentModel: string; fellBack: boolean },
+  s: {
+    child: string;
+    tries: number;
+    config: SubagentsConfig;
+    parentModel: string;
+    fellBack: boolean;
+    /** The repeated calls the child's loop guard blocked (its tool_guard events). */
+    blocked: number;
+  },
 ): End {
   const { child, tries, config } = s;
   const said = o.message ? ` (${o.message})` : '';
@@ -60,6 +64,12 @@ export function decideEnd(
     case 'cost_budget':
     case 'run_time_budget':
     case 'attempt_budget':
+      if (s.blocked > 0)
+        return {
+          outcome: 'looped',
+          next: 'give_up',
+          why: `${child} kept making the same call (its loop guard blocked ${s.blocked} ${s.blocked === 1 ? 'repeat' : 'repeats'}) until its budget ran out${said}: it would loop again, so the parent goes on without it and the call's result says so`,
+        };
       return {
         outcome: 'budget_spent',
         next: 'give_up',
@@ -129,7 +139,8 @@ export const ENGINE = defineMechanism<SubagentsConfig>({
           return {
             type: 'tool_result',
             callId: call.id,
-            content: 'Error: delegate needs {"task": "<what the sub-agent should do>"}: no sub-agent was started.',
+            content:
+              'Error: delegate needs {"task": "<what the sub-agent should do>"}: no sub-agent was started.',
             isError: true,
           };
         children += 1;
@@ -140,6 +151,7 @@ export const ENGINE = defineMechanism<SubagentsConfig>({
         for (let tries = 1; ; tries++) {
           const model = fellBack ? parentModel : (config.model ?? parentModel);
           const seedKey = `subagent:${call.id}:${tries}`;
+          let blocked = 0;
           ctx.emit({
             event: 'subagent_start',
             ...stamp,
@@ -162,10 +174,13 @@ export const ENGINE = defineMechanism<SubagentsConfig>({
             maxIterations: config.turns,
             attempts: config.shared ? 'shared' : config.attempts,
             seedKey,
-            emit: (inner) => ctx.emit({ event: 'subagent_event', ...stamp, try: tries, inner }),
+            emit: (inner) => {
+              if (inner.event === 'tool_guard' && inner.kind === 'blocked') blocked += 1;
+              return ctx.emit({ event: 'subagent_event', ...stamp, try: tries, inner });
+            },
           });
           childrenRequests += outcome.requests;
-          const end = decideEnd(outcome, { child, tries, config, parentModel, fellBack });
+          const end = decideEnd(outcome, { child, tries, config, parentModel, fellBack, blocked });
           ctx.emit({
             event: 'subagent_end',
             ...stamp,

@@ -12,6 +12,18 @@ export const subagentsLesson: Lesson = {
     preset: 'codesmith',
     seed: 3,
     recovery: { tools: { delegate: true } },
+    budgets: { maxAttempts: 20 },
+    faults: {
+      rules: [
+        {
+          id: 'limit',
+          enabled: true,
+          when: { kind: 'requests', numbers: [2, 3, 4, 5, 6, 7, 8, 9, 10] },
+          action: { type: 'http_error', status: 429 },
+        },
+      ],
+      tools: [],
+    },
   },
   timeScale: 0.2,
   text: { happens: 'TODO', does: 'TODO', costs: 'TODO' },

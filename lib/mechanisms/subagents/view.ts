@@ -72,7 +72,8 @@ function reduceEnd(s: RunViewState, e: EventOf<'subagent_end'>): RunViewState {
         }
       : n,
   );
-  const label = e.next === 'accept' ? `sub-agent ${e.child} answered` : `sub-agent ${e.child} ${NEXT[e.next]}`;
+  const label =
+    e.next === 'accept' ? `sub-agent ${e.child} answered` : `sub-agent ${e.child} ${NEXT[e.next]}`;
   return {
     ...next,
     markers: addMarker(next, {
@@ -88,4 +89,8 @@ function reduceEnd(s: RunViewState, e: EventOf<'subagent_end'>): RunViewState {
   };
 }
 
-export const VIEW = { subagent_start: reduceStart, subagent_event: reduceChildEvent, subagent_end: reduceEnd };
+export const VIEW = {
+  subagent_start: reduceStart,
+  subagent_event: reduceChildEvent,
+  subagent_end: reduceEnd,
+};

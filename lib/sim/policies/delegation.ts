@@ -59,21 +59,27 @@ function childTurn(request: PolicyRequest, fault: SubagentFault['kind'] | undefi
     paths.find((p) => !/test|readme/i.test(p)) ??
     paths[0];
   const reads = history.filter((c) => c.name === 'read_file');
-  if (target && fault === 'loops')
-    return { text: `Reading ${target} again.`, toolCalls: [read(target)] };
+  if (target && fault === 'loops') return { text: `Reading ${target} again.`, toolCalls: [read(target)] };
   if (fault === 'overruns') {
     const next = paths[reads.length % Math.max(1, paths.length)];
     if (next)
       return {
         text: `Reading ${next} too, to be thorough.`,
-        toolCalls: [{ name: 'read_file', argsText: JSON.stringify({ path: next, limit: 20 + reads.length }) }],
+        toolCalls: [
+          { name: 'read_file', argsText: JSON.stringify({ path: next, limit: 20 + reads.length }) },
+        ],
       };
   }
   const done = reads.find((c) => c.result && !c.result.isError);
   if (!done && target && reads.length < 2) return { text: `Reading ${target}.`, toolCalls: [read(target)] };
   const gist = done?.result?.content
     .split('\n')
-    .map((line) => line.replace(/^\s*\d+\t/, '').replace(/^#+\s*/, '').trim())
+    .map((line) =>
+      line
+        .replace(/^\s*\d+\t/, '')
+        .replace(/^#+\s*/, '')
+        .trim(),
+    )
     .find((line) => line.length > 20 && !line.includes('— lines'));
   const path = typeof done?.args?.path === 'string' ? done.args.path : target;
   return answerTurn({
