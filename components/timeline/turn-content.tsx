@@ -4,6 +4,7 @@ import { LongText } from '@/components/ui/long-text';
 
 import { Pill } from '@/components/ui/pill';
 import { marksOf } from '@/lib/run-view/fold-turn-events';
+import { NestedRuns } from './nested-runs';
 import { ToolCallItem } from './tool-call-item';
 
 /** A turn's text longer than this is shown to here, with a toggle for the rest. */
@@ -101,29 +102,35 @@ export function TurnContent({
     }
     const call = findCall(p.id, p.name);
     return (
-      <ToolCallItem
-        key={i}
-        name={p.name}
-        argsText={p.argsText}
-        call={call}
-        marks={marksOf(turn, call?.callId)}
-        onSelect={call ? () => onSelectTool(call) : undefined}
-      />
+      <div key={i} className="flex flex-col gap-1">
+        <ToolCallItem
+          name={p.name}
+          argsText={p.argsText}
+          call={call}
+          marks={marksOf(turn, call?.callId)}
+          onSelect={call ? () => onSelectTool(call) : undefined}
+        />
+        <NestedRuns runs={nestedOf(call?.callId ?? p.id)} />
+      </div>
     );
   });
   const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
+  // The loops a call started (sub-agents), drawn under the call.
+  const nestedOf = (callId: string | undefined) => (turn.nested ?? []).filter((n) => n.callId === callId);
   return (
     <div className="flex flex-col gap-1.5">
       {items}
       {leftover.map((c) => (
-        <ToolCallItem
-          key={c.key}
-          name={c.tool}
-          argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
-          call={c}
-          marks={marksOf(turn, c.callId)}
-          onSelect={() => onSelectTool(c)}
-        />
+        <div key={c.key} className="flex flex-col gap-1">
+          <ToolCallItem
+            name={c.tool}
+            argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
+            call={c}
+            marks={marksOf(turn, c.callId)}
+            onSelect={() => onSelectTool(c)}
+          />
+          <NestedRuns runs={nestedOf(c.callId)} />
+        </div>
       ))}
     </div>
   );

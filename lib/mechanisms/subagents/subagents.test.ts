@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { EventOf, FaultPlan, RecoveryOverrides, RunEvent } from '@/lib/protocol';
 import { firstLogDifference } from '@/lib/testing/deterministic-log';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { nestedTotals } from '@/lib/run-view/nested-totals';
+import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { subagentsLesson } from './lesson';
 
 /** A run of the fix-failing-test scenario whose model delegates three survey tasks at once. */
@@ -62,7 +65,7 @@ describe('sub-agents through the loop, the real SDK and the simulated vendor', (
     // The run's own totals are the parent's calls; each child's cost is its end's.
     const end = terminateOf(log);
     expect(end).toMatchObject({ reason: 'end_turn', complete: true });
-    const parentUsd = ofType(log, 'llm_call').reduce((sum, c) => sum + c.usd, 0);
+    const parentUsd = ofType(log, 'llm_call').reduce((sum, c) => sum + (c.usd ?? 0), 0);
     expect(end.usd_so_far).toBeCloseTo(parentUsd, 5);
     for (const e of ends(log)) {
       const childEnd = ofType(log, 'subagent_event')
@@ -73,6 +76,22 @@ describe('sub-agents through the loop, the real SDK and the simulated vendor', (
       expect(e.input_tokens).toBe(childEnd.input_tokens);
     }
     expect(ofType(log, 'task_verdict')).toMatchObject([{ verdict: 'done' }]);
+
+    // The run view nests each child's turns under the call that started it, and counts their cost apart.
+    const view = log.reduce(reduceRunEvent, initialRunViewState());
+    const turn1 = view.turns.find((t) => t.iteration === 1)!;
+    expect(turn1.nested!.map((n) => [n.id, n.callId, n.run.turns.length, n.end?.outcome])).toEqual(
+      starts.map((s) => [s.child, s.call_id, 3, 'answered']),
+    );
+    expect(view.turns.filter((t) => t.iteration > 1 && t.nested)).toEqual([]);
+    const nested = nestedTotals(view);
+    expect(nested.runs).toBe(3);
+    expect(nested.usd).toBeCloseTo(
+      ends(log).reduce((sum, e) => sum + e.usd, 0),
+      5,
+    );
+    expect(nested.requests).toBe(ends(log).at(-1)!.children_requests);
+    expect(view.totals.usd).toBeCloseTo(end.usd_so_far, 5);
   }, 60_000);
 
   it("a child whose own model is down falls back to the run's model, the parent saying so", async () => {
