@@ -48,7 +48,7 @@ export const ABOUT = defineAbout({
       line: (e) => `sub-agent ${e.child} (try ${e.try}) starts on ${e.model}: ${e.task}`,
       step: (e) => ({
         kind: 'tool',
-        key: ['subagent', e.child, e.try, e.task],
+        key: ['subagent', e.child, e.try, e.task, e.shares_attempts],
         label: `sub-agent ${e.child} starts`,
       }),
       callIds: (e) => [e.call_id],
