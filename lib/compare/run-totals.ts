@@ -41,6 +41,11 @@ export interface RunTotals {
   turns: number;
   /** Test files the model edited that the task verdict ran as edited (its own copies, not the shipped ones). null: no verdict yet. */
   trustedEditedTests: number | null;
+  /** What the run's sub-agents spent, apart from the run's own totals: the sum of their ends so far (subagent_end). */
+  subagentInputTokens: number;
+  subagentOutputTokens: number;
+  subagentUsd: number;
+  subagentRequests: number;
 }
 
 // The totals table's line ids (lib/protocol/http/compare) are exactly these totals.
@@ -73,6 +78,12 @@ export class TotalsFold {
   private titled = false;
   private turns = 0;
   private trustedEditedTests: number | null = null;
+  private subagents = {
+    subagentInputTokens: 0,
+    subagentOutputTokens: 0,
+    subagentUsd: 0,
+    subagentRequests: 0,
+  };
 
   add(event: RunEvent): void {
     if (event.event === 'run_start') this.clock = event.config.clock;
@@ -83,6 +94,13 @@ export class TotalsFold {
       this.failedToolRuns += 1;
     else if (event.event === 'run_title') this.titled = true;
     else if (event.event === 'iteration_start') this.turns = Math.max(this.turns, event.iteration);
+    else if (event.event === 'subagent_end')
+      this.subagents = {
+        subagentInputTokens: this.subagents.subagentInputTokens + event.input_tokens,
+        subagentOutputTokens: this.subagents.subagentOutputTokens + event.output_tokens,
+        subagentUsd: this.subagents.subagentUsd + event.usd,
+        subagentRequests: this.subagents.subagentRequests + event.requests,
+      };
     else if (event.event === 'task_verdict')
       this.trustedEditedTests = event.tests_run === 'workspace' ? (event.tests_edited?.length ?? 0) : 0;
     this.sofar = addToTotals(this.sofar, event);
@@ -110,6 +128,7 @@ export class TotalsFold {
         titled: null,
         turns: this.turns,
         trustedEditedTests: null,
+        ...this.subagents,
       };
     }
     const m = this.metrics.metrics();
@@ -132,6 +151,7 @@ export class TotalsFold {
       titled: this.titled,
       turns: this.turns,
       trustedEditedTests: this.trustedEditedTests,
+      ...this.subagents,
     };
   }
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EventOf, FaultPlan, RecoveryOverrides, RunEvent } from '@/lib/protocol';
 import { firstLogDifference } from '@/lib/testing/deterministic-log';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
+import { runTotals } from '@/lib/compare/run-totals';
+import { totalsDiff } from '@/lib/compare/totals-diff';
 import { nestedTotals } from '@/lib/run-view/nested-totals';
 import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
 import { initialRunViewState } from '@/lib/run-view/run-view-state';
@@ -195,6 +197,14 @@ describe('sub-agents through the loop, the real SDK and the simulated vendor', (
       recovery: { tools: { ...config.recovery!.tools, subagentSharesAttempts: true, subagentRetries: 0 } },
     });
     expect(terminateOf(off)).toMatchObject({ reason: 'attempt_budget', complete: false });
+    // A comparison shows the children's spend on lines of its own, beside the runs' own cost.
+    const rows = totalsDiff(runTotals(on), runTotals(off));
+    const line = (id: string) => rows.find((r) => r.id === id)!;
+    expect(line('subagentRequests')).toMatchObject({ a: 18, b: 18, better: null });
+    const childUsd = ends(on).reduce((sum, e) => sum + e.usd, 0);
+    expect(line('subagentUsd').a).toBeCloseTo(childUsd, 9);
+    expect(line('subagentInputTokens').a).toBe(ends(on).reduce((sum, e) => sum + e.input_tokens, 0));
+    expect(line('usd').a).toBeCloseTo(terminateOf(on).usd_so_far, 9);
     // Shared, a child's requests are numbered in the run's own count.
     const childNumbers = ofType(off, 'subagent_event')
       .map(inner)
