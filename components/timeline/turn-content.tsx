@@ -67,6 +67,8 @@ export function TurnContent({
     if (call) used.add(call.key);
     return call;
   };
+  // The loops a call started (sub-agents), drawn under the call.
+  const nestedOf = (callId: string | undefined) => (turn.nested ?? []).filter((n) => n.callId === callId);
   const items = parts.map((p, i) => {
     if (p.type === 'thinking') {
       return (
@@ -115,8 +117,6 @@ export function TurnContent({
     );
   });
   const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
-  // The loops a call started (sub-agents), drawn under the call.
-  const nestedOf = (callId: string | undefined) => (turn.nested ?? []).filter((n) => n.callId === callId);
   return (
     <div className="flex flex-col gap-1.5">
       {items}
