@@ -22,6 +22,7 @@ export function restartRefusal(config: RunConfig, run: { forked: boolean }): str
   if (config.replay)
     return 'it was served from a recording, which the restart does not load again: only runs on simulated vendors are resumed';
   if (config.strategy) return 'it ran a strategy of its own, code the server does not load';
+  if (config.taskDir) return 'it ran a task folder of its own, which the server does not load';
   if (config.pause && (config.pause.breakpoints.length > 0 || config.pause.approval))
     return 'it had breakpoints or tool approval: what a person decided while it ran is not in its config, so a re-execution cannot make the same decisions';
   if (run.forked)

@@ -99,9 +99,11 @@ export interface RunStore {
   listForks(runId: string): ForkSummary[];
   /**
    * Closes runs left `running` by a process that is gone with a `server_restart` terminate
-   * (all of them, or the one named); runs of live processes are left alone. Done at open too.
-   * A run named here is closed even when this store opening wrote it: the caller (the run
-   * registry) names only runs it knows are not live.
+   * (all of them, or the one named), its message saying why they were not resumed, or `why`;
+   * runs of live processes are left alone. Done at open too (the server's store, opened with
+   * `keepResumable`, leaves there the runs its registry can resume). A run named here is closed
+   * even when this store opening wrote it: the caller (the run registry) names only runs it knows
+   * are not live.
    */
   closeInterruptedRuns(options?: { runId?: string; why?: string }): string[];
   /**
