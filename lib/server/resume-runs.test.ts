@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RunConfigSchema, type RunConfig, type RunEvent, type RunTotals } from '@/lib/protocol';
+import { NO_TOTALS, RunConfigSchema, type RunConfig, type RunEvent, type RunTotals } from '@/lib/protocol';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { createSqliteRunStore, DB_FILE_NAME, type RunStore } from '@/lib/store';
+import { sampleConfig, sampleRunEvents } from '@/lib/store/sample-run.testkit';
 import { createRunRegistry } from './run-registry';
 
 /**
@@ -200,4 +201,31 @@ describe('a run resumed after a restart', () => {
     expect(end).toMatchObject({ event: 'terminate', seq: k, reason: 'server_restart' });
     expect(end.event === 'terminate' && end.message).toMatch(/a control message \(compact, seq 4\)/);
   }, 60_000);
+});
+
+describe('a checkpoint at the end of each turn', () => {
+  it('writes the log through a turn as the next turn starts, not at the next timed flush', async () => {
+    store = createSqliteRunStore({ dir });
+    const [start, turn, ...rest] = sampleRunEvents({ runId: 'r' });
+    let release!: () => void;
+    const registry = createRunRegistry({
+      store,
+      launch: ({ runId, onEvent }) => {
+        const stamp = (e: RunEvent): RunEvent => ({ ...e, run_id: runId });
+        onEvent(stamp(start!), NO_TOTALS);
+        onEvent(stamp(turn!), NO_TOTALS);
+        const done = new Promise<void>((resolve) => (release = resolve)).then(() => {
+          for (const e of rest) onEvent(stamp(e), NO_TOTALS);
+        });
+        return { runId, control: () => {}, done, redactText: (text) => text };
+      },
+    });
+    const { id } = registry.startRun({ config: sampleConfig() });
+    // A timer set after the turn began: it fires before the timed flush (FLUSH_MS, 100 ms) could.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.readEvents({ runId: id }).map((e) => e.event)).toEqual(['run_start', 'iteration_start']);
+    release();
+    await registry.whenFinished(id);
+    expect(store.readEvents({ runId: id }).at(-1)?.event).toBe('terminate');
+  });
 });
