@@ -62,6 +62,8 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
     case 'paused':
       return `${t}  paused: ${event.reason} — ${event.at}`;
+    case 'resumed_after_restart':
+      return `${t}  resumed after restart at turn ${event.at_turn} (${event.replayed} stored events re-executed): ${event.next}`;
     case 'resumed':
       return `${t}  ${event.action} (by ${event.by}): ${event.next}`;
     case 'tool_approval':

@@ -95,6 +95,7 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
     case 'keepalive':
     case 'paused':
     case 'resumed':
+    case 'resumed_after_restart':
       // No behaviour of their own: the request body, the response and the steps above carry it.
       return null;
     default: {

@@ -31,3 +31,4 @@ export * from './cassette';
 export * from './replay';
 export * from './task-folder';
 export * from './wire';
+export * from './restart';

@@ -213,6 +213,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
       };
+    case 'resumed_after_restart':
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: `resumed after restart at turn ${e.at_turn}`,
+          detail: `${e.reason}; ${e.next}`,
+          level: 'info',
+          iteration: e.iteration,
+        }),
+      };
     case 'off_recording':
       return {
         ...s,

@@ -1,4 +1,4 @@
-import { createClock, createRandom, type Clock, type Random } from '@/lib/clock';
+import { createClock, createRandom, PacedClock, type Clock, type Random } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
 import {
   DEFAULT_SYSTEM_PROMPT,
@@ -42,6 +42,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
     timeScale: config.timeScale,
     startAt: fork?.trajectory.events.at(-1)?.ts ?? 0,
   });
+  if (options.restart && clock instanceof PacedClock) clock.setPaced(false);
   const random = createRandom(config.seed);
   // The final answer the task's answer scorers check: the text of the last turn's reply, as logged (redacted).
   let answer: string | undefined;
@@ -53,7 +54,10 @@ export function launchRun(options: LaunchOptions): RunHandle {
     apiKey: options.apiKey,
     startTurn: fork?.atTurn,
     env: processEnv(),
+    restart: options.restart,
     onEvent: (event, totals) => {
+      // A resumed paced run re-executes its stored log at once, and is paced again after it.
+      if (event.event === 'resumed_after_restart' && clock instanceof PacedClock) clock.setPaced(true);
       if (event.event === 'llm_call' && !event.background && event.message)
         answer = event.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       options.onEvent(event, totals);

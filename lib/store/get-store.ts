@@ -25,7 +25,8 @@ const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunS
  * modules, reuses the open database instead of opening it again on every edit.
  */
 export function getStore(): RunStore {
-  globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir() });
+  // The server's store: runs a restart can resume are left for the run registry (lib/server/resume-runs.ts).
+  globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir(), keepResumable: true });
   return globalForStore.__loopLabStore;
 }
 
