@@ -225,7 +225,8 @@ export function createMcpHub(options: {
           await clock.sleep(wait, options.signal);
           await open();
         } catch (error) {
-          if (options.signal?.aborted) throw error;
+          // Aborted, or the machine too slow to start a process: not an outcome the log records.
+          if (options.signal?.aborted || error instanceof WallLimitError) throw error;
           last = describe(error);
           decide(
             'connect_failed',
@@ -438,6 +439,7 @@ export function createMcpHub(options: {
           );
         } catch (error) {
           await closeConn();
+          if (error instanceof WallLimitError) throw error;
           state = 'gone';
           goneWhy = `it could not start: ${describe(error)}`;
           decide('gone', 'surface', `${goneWhy}; the run goes on without its tools`);
