@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CreateRunBodySchema } from '@/lib/protocol/http/runs';
 import type { EventOf, McpConfig, RunEvent } from '@/lib/protocol';
@@ -195,6 +198,69 @@ describe('the other MCP transport faults', () => {
     ]);
     const disabled = ofType(events, 'tool_guard').find((g) => g.kind === 'disabled')!;
     expect(disabled.reason).toBe('the tools of mcp:ws failed 3 times (budget 3)');
+  }, 60_000);
+});
+
+describe('servers of one’s own (the CLI)', () => {
+  /** A folder the server serves: the run's workspace is not its (only the shipped server mirrors it). */
+  function folder(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-own-'));
+    writeFileSync(path.join(dir, 'NOTES.md'), 'served from a folder of its own\n');
+    return dir;
+  }
+  const script = path.resolve('lib/tools/mcp/workspace-server-main.ts');
+
+  it('a command on stdio: its tools take the built-in tools’ places, and answer from its own folder', async () => {
+    const dir = folder();
+    try {
+      const events = await run({
+        servers: [
+          { name: 'mine', command: process.execPath, args: ['--import', 'tsx', script, '--root', dir] },
+        ],
+      });
+      expect(decisions(events)[0]!.why).toMatch(/^connected to .*node over stdio; it lists 3 tools/);
+      const listed = ofType(events, 'tool_call').find((c) => c.tool === 'list_files')!;
+      expect(listed.result).toMatch(/NOTES\.md/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a URL: a crash drops the connection, and the client reconnects to the same URL', async () => {
+    const dir = folder();
+    const child = spawn(process.execPath, ['--import', 'tsx', script, '--root', dir, '--http'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening (\S+)\n/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+      });
+      const events = await run({
+        servers: [{ name: 'remote', url }],
+        faults: [{ id: 'drop', kind: 'crash', server: 'remote', onCall: 1, times: 1 }],
+      });
+      expect(steps(events)).toEqual([
+        'connected→go_on',
+        'crashed→reconnect',
+        'reconnect→connect',
+        'reconnected→relist',
+        'relisted→go_on',
+      ]);
+      expect(decisions(events)[1]!.why).toMatch(/MCP fault "drop": connection dropped/);
+      expect(
+        ofType(events, 'tool_call').some((c) => c.tool === 'list_files' && /NOTES\.md/.test(c.result!)),
+      ).toBe(true);
+    } finally {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
