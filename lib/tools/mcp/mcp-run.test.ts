@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CreateRunBodySchema } from '@/lib/protocol/http/runs';
+import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import type { EventOf, McpConfig, RunEvent } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 
@@ -75,6 +77,17 @@ describe('the shipped MCP server, killed mid-call', () => {
         calls.filter((c) => c.tool === 'read_file' && c.seq > killed.seq && c.status === 'ok').length,
       ).toBeGreaterThan(0);
       expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+      // The run header's server line: the last decision, in its own words.
+      const view = events.reduce(reduceRunEvent, initialRunViewState());
+      expect(view.mcpServers).toEqual({
+        ws: {
+          decision: 'relisted',
+          next: 'go_on',
+          why: expect.stringMatching(/^re-listed its tools after the reconnect: 3/),
+          seq: expect.any(Number),
+          decisions: 5,
+        },
+      });
     },
     90_000,
   );
