@@ -104,6 +104,8 @@ export function createMcpHub(options: {
   signal?: AbortSignal;
 }): McpHub {
   const { config, clock, emit, iteration } = options;
+  /** Whether a lost server is reconnected at all (off, or no attempts: it is gone). */
+  const reconnects = config.recovery.reconnect && config.recovery.maxReconnects > 0;
   const servers = config.servers.map((server) => createServer(server));
   const tools: AnyTool[] = [];
 
@@ -205,8 +207,8 @@ export function createMcpHub(options: {
     /** Reconnects with a doubling wait on the run's clock; false when the server is gone. */
     const recover = async (cause: string): Promise<boolean> => {
       await closeConn();
-      const { reconnect, maxReconnects, backoffMs } = config.recovery;
-      if (!reconnect || maxReconnects === 0) {
+      const { maxReconnects, backoffMs } = config.recovery;
+      if (!reconnects) {
         state = 'gone';
         goneWhy = `${cause}, and reconnecting is off`;
         decide('gone', 'surface', `${goneWhy}: its tools answer an error for the rest of the run`);
@@ -219,7 +221,7 @@ export function createMcpHub(options: {
         decide(
           'reconnect',
           'connect',
-          `${cause}: reconnect attempt ${attempt} of ${maxReconnects} after ${wait} ms`,
+          `${cause}: reconnecting in ${wait} ms (try ${attempt} of ${maxReconnects})`,
         );
         try {
           await clock.sleep(wait, options.signal);
@@ -231,7 +233,7 @@ export function createMcpHub(options: {
           decide(
             'connect_failed',
             attempt < maxReconnects ? 'reconnect' : 'gone',
-            `reconnect attempt ${attempt} of ${maxReconnects} failed: ${last}`,
+            `reconnect try ${attempt} of ${maxReconnects} failed: ${last}`,
           );
           continue;
         }
@@ -239,13 +241,13 @@ export function createMcpHub(options: {
         decide(
           'reconnected',
           config.recovery.relist ? 'relist' : 'go_on',
-          `reconnected on attempt ${attempt} of ${maxReconnects}${config.recovery.relist ? ': re-listing its tools' : ' (re-listing is off: the old list stands)'}`,
+          `reconnected on try ${attempt} of ${maxReconnects}${config.recovery.relist ? ': re-listing its tools' : ' (re-listing is off: the old list stands)'}`,
         );
         if (config.recovery.relist) await relist('the reconnect');
         return true;
       }
       state = 'gone';
-      goneWhy = `${cause}, and ${maxReconnects} reconnect attempt${maxReconnects === 1 ? '' : 's'} failed (last: ${last})`;
+      goneWhy = `${cause}, and ${maxReconnects} reconnect tr${maxReconnects === 1 ? 'y' : 'ies'} failed (last: ${last})`;
       decide('gone', 'surface', `${goneWhy}: its tools answer an error for the rest of the run`);
       return false;
     };
@@ -352,7 +354,7 @@ export function createMcpHub(options: {
             : `the server answered ${tool} with a malformed JSON-RPC message`;
         decide(
           fault.kind === 'crash' ? 'crashed' : 'malformed',
-          config.recovery.reconnect ? 'reconnect' : 'gone',
+          reconnects ? 'reconnect' : 'gone',
           `${what} (MCP fault "${fault.id}": ${detail}); the call is answered with an error`,
         );
         const back = await recover(
@@ -374,8 +376,8 @@ export function createMcpHub(options: {
           const why = `the server answered 404 on the session id: the session expired${fault?.kind === 'session_expired' ? ` (MCP fault "${fault.id}")` : ''}`;
           decide(
             'session_expired',
-            mayRetry ? 'reconnect' : 'surface',
-            `${why}; ${mayRetry ? `a new session is opened and ${tool} sent again (the server never ran it)` : 'it expired again: the call is answered with an error'}`,
+            !mayRetry ? 'surface' : reconnects ? 'reconnect' : 'gone',
+            `${why}; ${!mayRetry ? 'it expired again: the call is answered with an error' : reconnects ? `a new session is opened and ${tool} sent again (the server never ran it)` : 'reconnecting is off: the call is answered with an error'}`,
           );
           if (mayRetry && (await recover('the session expired')))
             return send(tool, args, ctx, undefined, undefined, false);
@@ -389,11 +391,7 @@ export function createMcpHub(options: {
         }
         // The server went away without a fault: the same recovery as a crash.
         const cause = `the connection was lost while ${tool} was running (${describe(error)})`;
-        decide(
-          'lost',
-          config.recovery.reconnect ? 'reconnect' : 'gone',
-          `${cause}; the call is answered with an error`,
-        );
+        decide('lost', reconnects ? 'reconnect' : 'gone', `${cause}; the call is answered with an error`);
         const back = await recover('the connection was lost');
         return {
           content: back
