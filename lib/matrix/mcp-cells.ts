@@ -24,7 +24,7 @@ export const MCP_FAULTS = [
   { fault: 'is_error', transport: 'stdio' },
 ] as const satisfies readonly { fault: McpFault['kind']; transport: 'stdio' | 'http' }[];
 
-export const MCP_GUARD_MS = 60_000;
+export const MCP_GUARD_MS = 120_000;
 const SEED = 1;
 
 export interface McpSetting {

@@ -17,7 +17,7 @@ export type ServerTarget =
  * (a bound so no run waits forever on a process; a server that needs more is the machine's failure,
  * not the run's: see the hub).
  */
-export const WALL_LIMIT_MS = 20_000;
+export const WALL_LIMIT_MS = 45_000;
 
 /** One live connection: the SDK's client over the faulty transport, and how to end it. */
 export interface Connection {
