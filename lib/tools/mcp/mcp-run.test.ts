@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateRunBodySchema } from '@/lib/protocol/http/runs';
 import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
 import { initialRunViewState } from '@/lib/run-view/run-view-state';
@@ -27,8 +27,18 @@ function serverChildren(): string[] {
     .filter((line) => Number(line.trim().split(/\s+/)[1]) === process.pid);
 }
 
+/** The shipped server's folders (a run makes one per shipped server and removes it when it ends). */
+const serverFolders = (): string[] =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith('loop-lab-mcp-'));
+let foldersBefore: string[] = [];
+
+beforeEach(() => {
+  foldersBefore = serverFolders();
+});
+
 afterEach(() => {
   expect(serverChildren()).toEqual([]);
+  expect(serverFolders().filter((name) => !foldersBefore.includes(name))).toEqual([]);
 });
 
 const decisions = (events: RunEvent[]): EventOf<'mechanism_decision'>[] =>
