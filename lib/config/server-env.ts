@@ -62,16 +62,25 @@ const mcpServers = text
     }
   })
   .pipe(
-    z.record(
-      z
-        .string()
-        .regex(/^[a-z][a-z0-9-]{0,31}$/, { error: 'a server name: lower-case letters, digits and dashes' }),
-      z.union([
-        z.object({ command: z.string().min(1), args: z.array(z.string()).default([]) }).strict(),
-        z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(),
-      ]),
-      { error: 'must be JSON: {"<name>": {"command": "…", "args": […]} or {"url": "…"}}' },
-    ),
+    z
+      .record(
+        z.string(),
+        z.union(
+          [
+            z.object({ command: z.string().min(1), args: z.array(z.string()).default([]) }).strict(),
+            z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(),
+          ],
+          { error: 'each server is {"command": "…", "args": […]} or {"url": "http://…"}' },
+        ),
+      )
+      .superRefine((servers, ctx) => {
+        for (const name of Object.keys(servers))
+          if (!/^[a-z][a-z0-9-]{0,31}$/.test(name))
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${name}" is not a server name: lower-case letters, digits and dashes, a letter first`,
+            });
+      }),
   );
 
 /** The room code: what a visitor types to join; no spaces, so it survives being read aloud and typed. */
@@ -131,6 +140,8 @@ const SECRET_VARS: ReadonlySet<string> = new Set([
   'LOOP_LAB_ROOM_CODE',
   'LOOP_LAB_TEACHER_CODE',
   'LOOP_LAB_SESSION_SECRET',
+  // A server's command line or URL may carry a token.
+  'LOOP_LAB_MCP_SERVERS',
 ]);
 
 /** The variables this module reads, by name. */

@@ -302,6 +302,26 @@ describe('which MCP servers a web request may name', () => {
     expect(CreateRunBodySchema.safeParse(body({ name: 'x', allowed: true })).success).toBe(true);
   });
 
+  it('a server the environment allows by name is started from its definition there', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-allowed-'));
+    writeFileSync(path.join(dir, 'ALLOWED.md'), 'allowed by the environment\n');
+    const script = path.resolve('lib/tools/mcp/workspace-server-main.ts');
+    const before = process.env.LOOP_LAB_MCP_SERVERS;
+    process.env.LOOP_LAB_MCP_SERVERS = JSON.stringify({
+      files: { command: process.execPath, args: ['--import', 'tsx', script, '--root', dir] },
+    });
+    try {
+      const events = await run({ servers: [{ name: 'files', allowed: true }] });
+      expect(decisions(events)[0]).toMatchObject({ mechanism: 'mcp:files', decision: 'connected' });
+      const listed = ofType(events, 'tool_call').find((c) => c.tool === 'list_files')!;
+      expect(listed.result).toMatch(/ALLOWED\.md/);
+    } finally {
+      if (before === undefined) delete process.env.LOOP_LAB_MCP_SERVERS;
+      else process.env.LOOP_LAB_MCP_SERVERS = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('a server the environment does not name is gone at the start, with the reason', async () => {
     const events = await run({ servers: [{ name: 'nope', allowed: true }] });
     expect(decisions(events).map((e) => [e.decision, e.why])).toEqual([
