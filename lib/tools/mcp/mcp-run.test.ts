@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateRunBodySchema } from '@/lib/protocol/http/runs';
 import { reduceRunEvent } from '@/lib/run-view/reduce-run-event';
+import { resolveFork } from '@/lib/server/resolve-fork';
+import type { RunStore } from '@/lib/store';
 import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import type { EventOf, McpConfig, RunEvent } from '@/lib/protocol';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
@@ -244,6 +246,22 @@ describe('servers of one’s own (the CLI)', () => {
       expect(decisions(events)[0]!.why).toMatch(/^connected to .*node over stdio; it lists 3 tools/);
       const listed = ofType(events, 'tool_call').find((c) => c.tool === 'list_files')!;
       expect(listed.result).toMatch(/NOTES\.md/);
+      // Forked through the web, the run would start the command again: refused, naming why.
+      const config = ofType(events, 'run_start')[0]!.config;
+      const store = {
+        getRun: () => ({ config, summary: { status: 'done' } }),
+        readEvents: () => events,
+      } as unknown as RunStore;
+      expect(() => resolveFork({ store, spec: { runId: 'test-run', atTurn: 2 }, keySent: false })).toThrow(
+        expect.objectContaining({
+          status: 400,
+          details: [
+            expect.stringMatching(
+              /^config\.mcp\.servers\.0 \(from the parent's config\): an MCP server with a command/,
+            ),
+          ],
+        }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
