@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpConfigSchema } from './mcp';
 import { PauseConfigSchema } from './pause';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
@@ -321,6 +322,8 @@ export const RunConfigSchema = z
     taskDir: TaskDirRefSchema.optional(),
     /** Breakpoints and tool approval: the run pauses there for a person (lib/protocol/pause.ts). */
     pause: PauseConfigSchema.optional(),
+    /** MCP tool servers the run takes tools from, their transport faults and recovery (lib/protocol/mcp.ts). */
+    mcp: McpConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './mcp';
 export * from './pause';
 export * from './imported-config';
 export * from './fork';

@@ -349,6 +349,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
         reason: `${turnLabel(e.iteration)}: ${e.mechanism} decided ${e.decision.replace(/_/g, ' ')}`,
+        ...(e.mechanism.startsWith('mcp:') ? { mcpServers: foldMcpServer(s, e) } : {}),
       };
     case 'task_verdict': {
       const testsNote = editedTestsNote(e);
@@ -436,4 +437,23 @@ export function openAttempt(state: RunViewState): AttemptView | undefined {
   if (!latest) return undefined;
   const a = latest.attempt;
   return a.endTs === undefined ? a : undefined;
+}
+
+/** An MCP server's line in the run header: its client's last decision about it, as written. */
+function foldMcpServer(
+  s: RunViewState,
+  e: EventOf<'mechanism_decision'>,
+): NonNullable<RunViewState['mcpServers']> {
+  const name = e.mechanism.slice('mcp:'.length);
+  const before = s.mcpServers?.[name];
+  return {
+    ...s.mcpServers,
+    [name]: {
+      decision: e.decision,
+      next: e.next,
+      why: e.why,
+      seq: e.seq,
+      decisions: (before?.decisions ?? 0) + 1,
+    },
+  };
 }

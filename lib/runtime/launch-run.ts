@@ -6,10 +6,12 @@ import {
   SIM_MODELS,
   VendorSchema,
   isPauseControl,
+  type EventBody,
   type FaultPlan,
   type RunConfig,
 } from '@/lib/protocol';
-import { processEnv } from '@/lib/config/server-env';
+import { processEnv, serverEnv } from '@/lib/config/server-env';
+import { createMcpHub, type McpHub } from '@/lib/tools/mcp';
 import { createControlQueue } from './control-queue';
 import { createRunLog, type RunLog } from './run-log';
 import { createRunTransport } from './run-transport';
@@ -93,6 +95,21 @@ export function launchRun(options: LaunchOptions): RunHandle {
       throw new Error(
         `the config names strategy ${config.strategy.file}, but it was not loaded: a strategy runs only from the CLI or a sweep`,
       );
+    // MCP servers connect before the tools are known; their decisions join the log after run_start.
+    const early: EventBody[] = [];
+    let opened = false;
+    mcp = config.mcp
+      ? createMcpHub({
+          config: config.mcp,
+          clock: runClock,
+          emit: (body) => (opened ? log.emit(body) : early.push(body)),
+          iteration: () => log.iteration,
+          root: serverEnv().root ?? process.cwd(),
+          allowed: serverEnv().mcpServers,
+          signal: controls.signal,
+        })
+      : undefined;
+    await mcp?.start();
     const bench = createRunWorkbench({
       config,
       clock: runClock,
@@ -101,6 +118,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       faults: () => controls.faults,
       share: runId,
       answer: () => answer,
+      ...(mcp ? { extraTools: mcp.tools } : {}),
     });
     const { recovery, tools, task } = bench;
     swaps = bindVendors({
@@ -137,6 +155,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
         random: random.fork('fork'),
       });
     }
+    opened = true;
+    for (const body of early.splice(0)) log.emit(body);
     await runLoop({
       config,
       recovery,
@@ -170,8 +190,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
   };
 
+  let mcp: McpHub | undefined;
+  // The run's MCP servers end with it, whatever ended it: no process outlives its run.
+  const runThenClose = (): Promise<void> =>
+    run().finally(async () => {
+      await mcp?.close();
+    });
   const deadlock = watchDeadlock({ clock, log, abort: controls.abort });
-  const finished = run().then(
+  const finished = runThenClose().then(
     () => log.close('internal_error', 'the engine stopped without a terminate event'),
     (error: unknown) => log.close('internal_error', error instanceof Error ? error.message : String(error)),
   );

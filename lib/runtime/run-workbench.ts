@@ -15,6 +15,7 @@ import {
   createWorkspace,
   getScenario,
   loadTaskDir,
+  type AnyTool,
   type Scenario,
   type SlotShare,
   type ToolExecutor,
@@ -47,6 +48,8 @@ export function createRunWorkbench(options: {
   share: SlotShare;
   /** The final answer so far (the model's last text, as the log has it), for the task's answer scorers. */
   answer?: () => string | undefined;
+  /** Tools the run's MCP servers listed (lib/tools/mcp): one named like a built-in tool takes its place. */
+  extraTools?: readonly AnyTool[];
 }): RunWorkbench {
   const { config, clock, emit } = options;
   // A task folder of one's own (CLI and sweeps) is read here, refused if it changed since it was pinned.
@@ -56,6 +59,7 @@ export function createRunWorkbench(options: {
   const workspace = createWorkspace({ files: scenario.files });
   const toolbox = createToolbox({
     scenario,
+    ...(options.extraTools?.length ? { extra: options.extraTools } : {}),
     ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}),
   });
   const task = config.task ?? scenario.task;
