@@ -40,6 +40,7 @@ import {
   ArgRepairEventSchema,
 } from './event-families/tool-events';
 import { MechanismDecisionEventSchema } from './event-families/mechanism-events';
+import { ForkEditEventSchema } from './event-families/fork-events';
 import { BREAKABLE_EVENTS } from './pause';
 import {
   PausedEventSchema,
@@ -113,6 +114,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ModelCooldownEventSchema,
   SwapEventSchema,
   ForkedFromEventSchema,
+  ForkEditEventSchema,
   TakeoverReportEventSchema,
   TakeoverOutcomeEventSchema,
   FaultInjectedEventSchema,

@@ -64,3 +64,23 @@ export function foldToolApproval(s: RunViewState, e: EventOf<'tool_approval'>): 
     }),
   };
 }
+
+/** A fork's edit of the state it starts from: a marker with what stood there before and after, in the event's words. */
+export function foldForkEdit(s: RunViewState, e: EventOf<'fork_edit'>): RunViewState {
+  return {
+    ...s,
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'control',
+      label: `edited: ${e.where} (by ${e.by})`,
+      detail: `before: ${clip(e.before)} · after: ${clip(e.after)}; ${e.next}`,
+      iteration: e.iteration,
+    }),
+  };
+}
+
+function clip(value: string | number): string {
+  const text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
