@@ -80,6 +80,7 @@ describe('edit, then fork', () => {
     expect(divergence.turn).toBe(3);
     expect(divergence.b?.seq).toBe(edit!.seq);
     expect(divergence.b?.label).toBe(`${edit!.where} edited by playground`);
+    expect(divergence.description).toBe(`B starts from an edited state: ${edit!.where} edited by playground`);
   });
 
   it('replay: the spec read back from the fork’s log makes the same log again (same seed, config and edits)', async () => {
