@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ForkSpecSchema, type ForkSpec, type RunEvent } from '@/lib/protocol';
 import { firstDivergence } from '@/lib/compare/first-divergence';
+import { foldRawEvents } from '@/lib/client/run-view/fold-raw-events';
+import { initialRunViewState } from '@/lib/run-view/run-view-state';
 import { ofType, runToEnd, terminateOf } from '@/lib/testing/run-to-end';
 import { launchRun } from './launch-run';
 import { forkSpecOf, planFork } from './plan-fork';
@@ -74,6 +76,16 @@ describe('edit, then fork', () => {
     expect(bodies[0]).toContain(EDITED);
     expect(bodies[0]).not.toContain(JSON.stringify(call.result).slice(1, -1));
     expect(terminateOf(child).reason).toBeDefined();
+
+    // The run view: the call keeps what the tool returned, beside what the fork sent instead.
+    const view = foldRawEvents(initialRunViewState(), child);
+    const shown = view.turns.find((t) => t.iteration === 3)!.toolCalls.find((c) => c.callId === call.id)!;
+    expect([shown.result, shown.edit?.after, shown.edit?.isError, shown.edit?.by]).toEqual([
+      call.result,
+      EDITED,
+      true,
+      'playground',
+    ]);
 
     // Compare: the edit is where parent and fork first differ, at turn 3.
     const divergence = firstDivergence(parent, child)!;
