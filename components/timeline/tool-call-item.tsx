@@ -140,7 +140,7 @@ export function ToolCallItem({
             <button
               type="button"
               data-testid="edit-fork-open"
-              className="text-2xs text-accent hover:underline"
+              className="text-2xs text-muted underline hover:text-fg"
               title={`change the result the model received, then fork this run after turn ${forkAt}`}
               onClick={() => setEditing(true)}
             >
