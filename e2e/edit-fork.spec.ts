@@ -1,5 +1,6 @@
-import { expect, test } from './test';
+import { expect, test, type Page } from './test';
 import { ComparePage } from './pages/compare-page';
+import { PlaygroundPage } from './pages/playground-page';
 import { RunPage } from './pages/run-page';
 
 const SAME_ORIGIN = (baseURL: string) => ({
@@ -85,3 +86,54 @@ test('edit a tool result at turn 3 of a finished run and fork: the log carries t
   await compare.divergence.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/edit-fork-compare.png' });
 });
+
+/** The pause bar's edit & fork: a paused run forks from the last turn it finished, and stays paused. */
+test('edit & fork from the pause bar: the fork gets the edited output cap and reply, the paused run waits on', async ({
+  page,
+}) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto();
+  await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', seed: 7 });
+  await page.getByTestId('break-on-select').selectOption('tool_call');
+  const parentId = await playground.run();
+  const bar = page.getByTestId('pause-bar');
+  await expect(bar).toHaveAttribute('data-trigger', 'breakpoint');
+  // Turn 1's tool result is in: the run stands still in turn 2, so turn 1 is the last it finished.
+  await expect(page.getByTestId('pause-edit-fork')).toHaveText('Edit & fork after turn 1…');
+  await page.getByTestId('pause-edit-fork').click();
+  const panel = page.getByTestId('pause-fork');
+  await panel.getByTestId('pause-fork-max-tokens').fill('2048');
+  await panel.getByTestId('pause-fork-text').fill('Let me look at the tests first.');
+  await panel.getByTestId('pause-fork-submit').click();
+  await page.waitForURL((url) => url.pathname.startsWith('/runs/'), { timeout: 15_000 });
+  const childId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  // The fork keeps the parent's config, its breakpoints too: it pauses at its own first tool_call.
+  // Its page's sent view shows the reply as edited.
+  await expect(page.getByText('turn 1 reply, as edited by playground')).toBeVisible({ timeout: 30_000 });
+
+  const events = await trace(page, childId);
+  const edits = events.filter((e) => e.event === 'fork_edit');
+  expect(edits.map((e) => [e.target, e.after, e.by])).toEqual([
+    [{ kind: 'message', turn: 1, role: 'assistant' }, 'Let me look at the tests first.', 'playground'],
+    [{ kind: 'params', field: 'maxOutputTokens' }, 2048, 'playground'],
+  ]);
+  // The parent is still paused where it stood.
+  const parent = await trace(page, parentId);
+  expect(parent.at(-1)?.event).toBe('paused');
+  for (const id of [parentId, childId]) {
+    const cancelled = await page.request.post(`/api/runs/${id}/control`, {
+      headers: { origin: new URL(page.url()).origin, 'content-type': 'application/json' },
+      data: { action: 'cancel' },
+    });
+    expect(cancelled.ok()).toBe(true);
+  }
+});
+
+async function trace(page: Page, runId: string): Promise<Array<Record<string, unknown>>> {
+  const response = await page.request.get(`/api/runs/${runId}/trace`);
+  expect(response.ok()).toBe(true);
+  return (await response.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
