@@ -5,6 +5,8 @@ import type { ControlAction } from '@/lib/client/api/client';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { formatMs } from '@/lib/protocol/format-duration';
 import { Button } from '@/components/ui/button';
+import { forkableTurns } from '@/lib/client/run-view/fork-turns';
+import { EditForkPanel } from './edit-fork-panel';
 
 function inField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -16,10 +18,22 @@ function inField(target: EventTarget | null): boolean {
  * The pause bar: in view whenever the run is paused, in the paused event's own words (why, where,
  * what step / continue / cancel do). A tool call waiting for approval shows its arguments, to
  * approve, deny with a message the model receives, or edit first. Keys: s step, c continue,
- * x cancel; y approve.
+ * x cancel; y approve. "Edit & fork" starts a fork from the last turn the run has finished, with
+ * that turn's reply or the next requests' output cap changed; the paused run stays paused.
  */
 export function PauseBar({ onControl }: { onControl: (action: ControlAction) => void }) {
   const pause = useRunStore((s) => s.view.pause);
+  const runId = useRunStore((s) => s.view.runId);
+  const forkAt = useRunStore((s) => (s.view.pause ? forkableTurns(s.view).at(-1) : undefined));
+  const reply = useRunStore((s) =>
+    forkAt === undefined
+      ? undefined
+      : s.view.turns
+          .find((t) => t.iteration === forkAt)
+          ?.result?.message?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+          .join(''),
+  );
+  const [forking, setForking] = useState(false);
   const [denial, setDenial] = useState('');
   const [args, setArgs] = useState('');
   const [problem, setProblem] = useState<string>();
@@ -173,6 +187,36 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
             Cancel
           </Button>
         </div>
+      )}
+      {runId && forkAt !== undefined && !forking && (
+        <div>
+          <Button
+            data-testid="pause-edit-fork"
+            title={`a new run from this one's state after turn ${forkAt}, with your edits; this run stays paused`}
+            onClick={() => setForking(true)}
+          >
+            Edit &amp; fork after turn {forkAt}…
+          </Button>
+        </div>
+      )}
+      {runId && forkAt !== undefined && forking && (
+        <EditForkPanel
+          runId={runId}
+          atTurn={forkAt}
+          testId="pause-fork"
+          {...(reply !== undefined
+            ? {
+                target: {
+                  kind: 'message' as const,
+                  turn: forkAt,
+                  role: 'assistant' as const,
+                  text: reply,
+                  label: `the text of turn ${forkAt}'s reply, as the fork's model will see it`,
+                },
+              }
+            : {})}
+          onClose={() => setForking(false)}
+        />
       )}
     </div>
   );

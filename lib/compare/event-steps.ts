@@ -67,6 +67,14 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
         ['approval', e.tool, e.decision, e.edited_args ?? null, e.message ?? null],
         `${e.tool} ${e.decision} by ${e.by}`,
       );
+    case 'fork_edit':
+      // A person changed the state the fork starts from: the first thing its log does differently.
+      return step(
+        at,
+        'control',
+        ['fork_edit', e.target, e.after, e.after_is_error ?? null],
+        `${e.where} edited by ${e.by}`,
+      );
     case 'mechanism_decision':
       return step(
         at,

@@ -41,6 +41,7 @@ import {
   ArgRepairEventSchema,
 } from './event-families/tool-events';
 import { MechanismDecisionEventSchema } from './event-families/mechanism-events';
+import { ForkEditEventSchema } from './event-families/fork-events';
 import { BREAKABLE_EVENTS } from './pause';
 import {
   PausedEventSchema,
@@ -114,6 +115,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ModelCooldownEventSchema,
   SwapEventSchema,
   ForkedFromEventSchema,
+  ForkEditEventSchema,
   TakeoverReportEventSchema,
   TakeoverOutcomeEventSchema,
   FaultInjectedEventSchema,

@@ -28,7 +28,7 @@ import {
   foldOutputRecovery,
 } from './fold-turn-events';
 import { foldSwap, foldTakeoverOutcome, foldTakeoverReport } from './fold-takeover';
-import { foldPaused, foldResumed, foldToolApproval } from './fold-pause';
+import { foldForkEdit, foldPaused, foldResumed, foldToolApproval } from './fold-pause';
 import {
   foldFallback,
   foldModelError,
@@ -247,6 +247,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldResumed(s, e);
     case 'tool_approval':
       return foldToolApproval(s, e);
+    case 'fork_edit':
+      return foldForkEdit(s, e);
     case 'swap':
       return foldSwap(s, e);
     case 'takeover_report':
