@@ -249,5 +249,10 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
       });
     }
   }
+  // A re-run (grid.rerun): only the jobs it names, each keeping its index in the full grid.
+  if (grid.rerun) {
+    const chosen = new Set(grid.rerun.jobs.map((j) => j.job));
+    return jobs.filter((job) => chosen.has(job.index));
+  }
   return jobs;
 }

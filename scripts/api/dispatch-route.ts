@@ -23,6 +23,7 @@ import { GET as getScenarios } from '@/app/api/scenarios/route';
 import { GET as getSweeps, POST as postSweep } from '@/app/api/sweeps/route';
 import { GET as getSweep } from '@/app/api/sweeps/[id]/route';
 import { POST as postSweepCancel } from '@/app/api/sweeps/[id]/cancel/route';
+import { POST as postSweepRerun } from '@/app/api/sweeps/[id]/rerun/route';
 import { GET as getSweepEvents } from '@/app/api/sweeps/[id]/events/route';
 import { GET as getSweepExport } from '@/app/api/sweeps/[id]/export/route';
 import { GET as getSweepRuns } from '@/app/api/sweeps/[id]/runs/route';
@@ -95,6 +96,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'POST', pattern: '/api/sweeps', handler: postSweep },
   { method: 'GET', pattern: '/api/sweeps/:id', handler: getSweep },
   { method: 'POST', pattern: '/api/sweeps/:id/cancel', handler: postSweepCancel },
+  { method: 'POST', pattern: '/api/sweeps/:id/rerun', handler: postSweepRerun },
   { method: 'GET', pattern: '/api/sweeps/:id/events', handler: getSweepEvents },
   { method: 'GET', pattern: '/api/sweeps/:id/export', handler: getSweepExport },
   { method: 'GET', pattern: '/api/sweeps/:id/runs', handler: getSweepRuns },
