@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SweepGridSchema, type SweepRunMetrics } from '@/lib/protocol';
-import { expandGrid } from './expand-grid';
+import { expandGrid, listCells } from './expand-grid';
 import { failedJobs, rerunGrid } from './rerun-failed';
 
 const GRID = SweepGridSchema.parse({
@@ -64,6 +64,10 @@ describe('what failed in a sweep', () => {
     const jobs = expandGrid(parsed);
     expect(jobs.map((j) => j.index)).toEqual([1, 2, 4, 5]);
     for (const job of jobs) expect(job.config).toEqual(full[job.index]!.config);
+    // Its table holds the cells of those jobs only: naive's (jobs 3–5) and codesmith's (1, 2).
+    expect(listCells(parsed).map((c) => c.configId)).toEqual(['codesmith', 'naive']);
+    const naiveOnly = SweepGridSchema.parse({ ...grid, rerun: { of: 's', jobs: [{ job: 4, reason: 'x' }] } });
+    expect(listCells(naiveOnly).map((c) => c.configId)).toEqual(['naive']);
     // A re-run of the re-run looks only at its own jobs.
     const again = failedJobs(parsed, [run(1, true, 'end_turn'), run(2, false, 'model_error')]);
     expect(again.map((j) => j.job)).toEqual([2, 4, 5]);
