@@ -15,6 +15,7 @@ import {
   createWorkspace,
   getScenario,
   loadTaskDir,
+  loadUploadedTask,
   type AnyTool,
   type Scenario,
   type SlotShare,
@@ -52,8 +53,13 @@ export function createRunWorkbench(options: {
   extraTools?: readonly AnyTool[];
 }): RunWorkbench {
   const { config, clock, emit } = options;
-  // A task folder of one's own (CLI and sweeps) is read here, refused if it changed since it was pinned.
-  const scenario = config.taskDir ? loadTaskDir(config.taskDir) : getScenario(config.scenario);
+  // A task folder of one's own (CLI and sweeps) or an uploaded one is read here, refused if it
+  // changed since it was pinned; an uploaded folder's name is the config's scenario (its id).
+  const scenario = config.taskDir
+    ? loadTaskDir(config.taskDir)
+    : config.taskUpload
+      ? loadUploadedTask(config.taskUpload, { name: config.scenario })
+      : getScenario(config.scenario);
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
   const recovery = resolveRecovery(config.preset, config.recovery);
   const workspace = createWorkspace({ files: scenario.files });
