@@ -66,47 +66,46 @@ export function AnswerFields({
       )}
       {answer && (
         <>
-          <div className="grid grid-cols-2 items-start gap-2">
-            <Field label="start from">
-              <select
-                data-testid="answer-template"
-                className={INPUT}
-                value=""
-                disabled={disabled}
-                onChange={(e) => {
-                  if (e.target.value) onChange({ answer: answerFromTemplate(e.target.value, answer.faults) });
-                }}
-                title="replaces the name and the schema below with a ready-made one"
-              >
-                <option value="">a ready-made schema…</option>
-                {ANSWER_TEMPLATES.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field
-              label="name"
-              testId="answer-name"
-              error={of('answer-name')[0]?.message}
-              hint="the format’s name (the answer tool’s, on Anthropic)"
+          <Field label="start from" hint="replaces the name and the schema below">
+            <select
+              data-testid="answer-template"
+              className={INPUT}
+              value=""
+              disabled={disabled}
+              onChange={(e) => {
+                if (e.target.value) onChange({ answer: answerFromTemplate(e.target.value, answer.faults) });
+              }}
             >
-              <input
-                data-testid="answer-name"
-                className={INPUT}
-                value={answer.name}
-                disabled={disabled}
-                aria-invalid={of('answer-name').length > 0}
-                onChange={(e) => set({ name: e.target.value })}
-              />
-            </Field>
-          </div>
+              <option value="">a ready-made schema…</option>
+              {ANSWER_TEMPLATES.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            label="name"
+            testId="answer-name"
+            error={of('answer-name')[0]?.message}
+            hint="the format’s name (on Anthropic, the answer tool’s)"
+          >
+            <input
+              data-testid="answer-name"
+              className={INPUT}
+              value={answer.name}
+              disabled={disabled}
+              aria-invalid={of('answer-name').length > 0}
+              onChange={(e) => set({ name: e.target.value })}
+            />
+          </Field>
           <label className="flex flex-col gap-0.5">
             <span className="text-2xs font-medium text-muted">JSON Schema of the answer</span>
             <textarea
               data-testid="answer-schema"
-              className={`${INPUT} min-h-40 leading-4`}
+              className={`${INPUT} leading-4`}
+              // As tall as the schema (4 to 16 lines), so what to fix shows just beneath it.
+              rows={Math.min(16, Math.max(4, answer.schemaText.split('\n').length + 1))}
               spellCheck={false}
               value={answer.schemaText}
               disabled={disabled}
@@ -169,50 +168,51 @@ export function AnswerFields({
               };
               return (
                 <div key={kind} className="flex flex-col gap-0.5">
-                  <div className="flex items-center gap-1.5 text-xs">
+                  <label className="flex items-start gap-1.5 text-xs">
                     <input
                       type="checkbox"
-                      id={`answer-fault-${kind}`}
+                      className="mt-0.5"
                       data-testid={`answer-fault-${kind}`}
                       checked={fault !== undefined}
                       onChange={(e) => update(e.target.checked ? { kind, times: 1 } : null)}
                     />
-                    <label htmlFor={`answer-fault-${kind}`} className={fault ? 'text-wait' : ''}>
-                      {label}
-                    </label>
-                    {fault && (
-                      <span className="ml-auto flex items-center gap-1 text-2xs text-muted">
-                        <select
-                          data-testid={`answer-fault-${kind}-scope`}
-                          aria-label={`which answers “${label}” hits`}
-                          className="rounded border border-line bg-panel px-1 text-2xs text-fg"
-                          value={fault.times === null ? 'every' : 'first'}
-                          onChange={(e) => update({ kind, times: e.target.value === 'every' ? null : 1 })}
-                        >
-                          <option value="first">first</option>
-                          <option value="every">every answer</option>
-                        </select>
-                        {fault.times !== null && (
-                          <>
-                            <input
-                              data-testid={`answer-fault-${kind}-times`}
-                              aria-label={`how many answers “${label}” hits`}
-                              type="number"
-                              min={FAULT_TIMES.min}
-                              max={FAULT_TIMES.max}
-                              step={1}
-                              className="w-12 rounded border border-line bg-panel px-1 font-mono text-2xs text-fg"
-                              aria-invalid={timesError !== undefined}
-                              value={Number.isNaN(fault.times) ? '' : fault.times}
-                              onChange={(e) => update({ kind, times: typedNumber(e.target.value) })}
-                            />
-                            {fault.times === 1 ? 'answer' : 'answers'}
-                          </>
-                        )}
-                      </span>
-                    )}
-                  </div>
-                  <span className="pl-5 text-[10px] leading-3 text-faint">{does}</span>
+                    <span className="flex flex-col">
+                      <span className={fault ? 'text-wait' : ''}>{label}</span>
+                      <span className="text-[10px] leading-3 text-faint">{does}</span>
+                    </span>
+                  </label>
+                  {fault && (
+                    <div className="flex items-center gap-1.5 pl-5 text-2xs text-muted">
+                      <span>hits</span>
+                      <select
+                        data-testid={`answer-fault-${kind}-scope`}
+                        aria-label={`which answers “${label}” hits`}
+                        className="rounded border border-line bg-panel px-1 py-0.5 text-2xs text-fg"
+                        value={fault.times === null ? 'every' : 'first'}
+                        onChange={(e) => update({ kind, times: e.target.value === 'every' ? null : 1 })}
+                      >
+                        <option value="first">the first</option>
+                        <option value="every">every answer</option>
+                      </select>
+                      {fault.times !== null && (
+                        <>
+                          <input
+                            data-testid={`answer-fault-${kind}-times`}
+                            aria-label={`how many answers “${label}” hits`}
+                            type="number"
+                            min={FAULT_TIMES.min}
+                            max={FAULT_TIMES.max}
+                            step={1}
+                            className="w-14 rounded border border-line bg-panel px-1 py-0.5 font-mono text-2xs text-fg"
+                            aria-invalid={timesError !== undefined}
+                            value={Number.isNaN(fault.times) ? '' : fault.times}
+                            onChange={(e) => update({ kind, times: typedNumber(e.target.value) })}
+                          />
+                          <span>{fault.times === 1 ? 'answer' : 'answers'}</span>
+                        </>
+                      )}
+                    </div>
+                  )}
                   {timesError && <span className="pl-5 text-2xs text-fail">{timesError}</span>}
                 </div>
               );

@@ -336,8 +336,8 @@ function ApprovalEditor({
               disabled={live}
               onChange={(e) => set({ timeoutSec: e.target.value === 'wait' ? null : 60 })}
             >
-              <option value="wait">wait (clock held)</option>
-              <option value="deny">deny after a time</option>
+              <option value="wait">wait for me</option>
+              <option value="deny">deny after…</option>
             </select>
           </Field>
           {timeoutSec !== undefined && (
