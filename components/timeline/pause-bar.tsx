@@ -8,6 +8,18 @@ import { Button } from '@/components/ui/button';
 import { forkableTurns } from '@/lib/client/run-view/fork-turns';
 import { EditForkPanel } from './edit-fork-panel';
 
+/** A key that does the button's job, shown on the button (the accessible name stays the button's word). */
+function Key({ k }: { k: string }) {
+  return (
+    <kbd
+      aria-hidden
+      className="ml-1.5 rounded border border-current/40 px-1 font-mono text-[10px] leading-3 opacity-80"
+    >
+      {k}
+    </kbd>
+  );
+}
+
 function inField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   const tag = target.tagName;
@@ -149,9 +161,11 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
               variant="primary"
               data-testid="approval-approve"
               title="approve (y)"
+              aria-keyshortcuts="y"
               onClick={() => callId && onControl({ action: 'approve', callId, by: 'playground' })}
             >
               Approve
+              <Key k="y" />
             </Button>
             <Button data-testid="approval-edit" onClick={edit}>
               Run edited
@@ -159,6 +173,9 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
             <Button variant="danger" data-testid="approval-deny" onClick={deny}>
               Deny
             </Button>
+            <span className="self-center text-2xs text-faint" data-testid="pause-keys">
+              key: y approves as shown (outside the fields)
+            </span>
           </div>
         </div>
       ) : (
@@ -166,26 +183,35 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
           <Button
             data-testid="pause-step"
             title="step: one event (s)"
+            aria-keyshortcuts="s"
             onClick={() => onControl({ action: 'step', by: 'playground' })}
           >
             Step
+            <Key k="s" />
           </Button>
           <Button
             variant="primary"
             data-testid="pause-continue"
             title="continue (c)"
+            aria-keyshortcuts="c"
             onClick={() => onControl({ action: 'continue', by: 'playground' })}
           >
             Continue
+            <Key k="c" />
           </Button>
           <Button
             variant="danger"
             data-testid="pause-cancel"
             title="cancel the run (x)"
+            aria-keyshortcuts="x"
             onClick={() => onControl({ action: 'cancel', by: 'playground' })}
           >
             Cancel
+            <Key k="x" />
           </Button>
+          <span className="self-center text-2xs text-faint" data-testid="pause-keys">
+            keys: s step one event · c continue · x cancel the run
+          </span>
         </div>
       )}
       {runId && forkAt !== undefined && !forking && (

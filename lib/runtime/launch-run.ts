@@ -233,7 +233,19 @@ function bindVendors(parts: {
     clock,
     random,
     log,
-    policy: simulatedPolicy(config, bench.scenario),
+    // An answer fault is a fault like the transport's: an event with what it did, or a warning
+    // when the vendor's guarantee rules it out.
+    policy: simulatedPolicy(config, bench.scenario, ({ fault, applied, label }) =>
+      applied
+        ? log.emit({
+            event: 'fault_injected',
+            iteration: log.iteration,
+            rule_id: fault.id,
+            action: `answer_${fault.kind}`,
+            label,
+          })
+        : log.emit({ event: 'log', iteration: log.iteration, level: 'warn', message: label }),
+    ),
     sdkMaxRetries: bench.recovery.sdkMaxRetries,
     promptCache: bench.recovery.cache.promptCaching,
     faults: parts.faults,

@@ -1,5 +1,5 @@
 import type { AnswerFault, SimPolicyId } from '@/lib/protocol';
-import { withAnswerFormat } from './answer-format';
+import { withAnswerFormat, type AnswerFaultReport } from './answer-format';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
@@ -20,13 +20,18 @@ import { createWriteWholeFilePolicy } from './write-whole-file';
 /**
  * The simulated model a scenario (or a run config override) names; it also answers title
  * requests. Every one answers in the format a request asks for (`answers`: the run's answer
- * faults, lib/sim/policies/answer-format.ts).
+ * faults, lib/sim/policies/answer-format.ts, each reported to `onAnswerFault` as it strikes).
  */
-export function createPolicy(id: SimPolicyId, scenario: Scenario, answers?: readonly AnswerFault[]): Policy {
+export function createPolicy(
+  id: SimPolicyId,
+  scenario: Scenario,
+  answers?: readonly AnswerFault[],
+  onAnswerFault?: (report: AnswerFaultReport) => void,
+): Policy {
   // The test-rewriting model works from its own view of the task, its title included.
   const acting = id === 'rewrite-test' ? testRewritingScenario(scenario) : scenario;
   return withSummaries(
-    withTitles({ policy: withAnswerFormat(behaviour(id, acting), answers), scenario: acting }),
+    withTitles({ policy: withAnswerFormat(behaviour(id, acting), answers, onAnswerFault), scenario: acting }),
   );
 }
 
@@ -34,8 +39,14 @@ export function createPolicy(id: SimPolicyId, scenario: Scenario, answers?: read
  * The simulated model for a task the scenario has no script for (the CLI's --task, the
  * config's `task`): it looks around and answers from what it read.
  */
-export function createFreeTaskPolicy(scenario: Scenario, answers?: readonly AnswerFault[]): Policy {
-  return withSummaries(withTitles({ policy: withAnswerFormat(freeTaskTurn, answers), scenario }));
+export function createFreeTaskPolicy(
+  scenario: Scenario,
+  answers?: readonly AnswerFault[],
+  onAnswerFault?: (report: AnswerFaultReport) => void,
+): Policy {
+  return withSummaries(
+    withTitles({ policy: withAnswerFormat(freeTaskTurn, answers, onAnswerFault), scenario }),
+  );
 }
 
 function behaviour(id: SimPolicyId, scenario: Scenario): Policy {
