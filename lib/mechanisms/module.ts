@@ -1,8 +1,11 @@
 import type {
   EventOf,
   MechanismId,
+  PresetId,
   RecoveryConfig,
   RecoveryOverrides,
+  RunConfigInput,
+  RunEvent,
   RunEventType,
   TakeoverHandling,
   VerdictConfig,
@@ -107,4 +110,36 @@ export function placeAfter<T, P extends T>(
     out.splice(at < 0 ? out.length : at + 1, 0, ...items);
   }
   return out;
+}
+
+/**
+ * One cell of a module's rows in the fault matrix (lib/matrix/module-cells.ts runs it through the
+ * real runtime on the virtual clock): the run's config, its promise in words and the check that
+ * holds the run to it. The matrix adds its own checks to every cell: no hang, a log that ends in
+ * terminate, no why line its own later events contradict.
+ */
+export interface ModuleMatrixCell {
+  /** Its place in the table, e.g. "sim-openai × codesmith × marking on". */
+  label: string;
+  config: RunConfigInput;
+  /** What the run must show, in words. */
+  promise: string;
+  /** Where the run broke its promise, one line each (empty: kept). */
+  check(events: readonly RunEvent[]): string[];
+}
+
+/** A cell that does not apply, and why (a vendor that guarantees against the fault). */
+export interface ModuleMatrixGap {
+  label: string;
+  notApplicable: string;
+}
+
+/** A module's row set in the fault matrix: its cells over the matrix's vendors and presets. */
+export interface ModuleMatrixRows {
+  /** The row set's title in the matrix's output. */
+  title: string;
+  cells(columns: {
+    vendors: readonly string[];
+    presets: readonly PresetId[];
+  }): readonly (ModuleMatrixCell | ModuleMatrixGap)[];
 }

@@ -1,4 +1,5 @@
-import type { MechanismModule } from '@/lib/engine/mechanism-port';
+import type { MechanismModule, SimulatedBehaviour } from '@/lib/engine/mechanism-port';
+import type { ModuleMatrixRows } from '@/lib/mechanisms/module';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
@@ -13,3 +14,12 @@ export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
   interruptedRepair as MechanismModule<never>,
   structuredAnswer as MechanismModule<never>,
 ];
+
+/**
+ * Behaviours modules add to the simulated model (a fault a module brings needs a model that
+ * falls for it): lib/runtime wraps each run's simulated policy in them, in this order.
+ */
+export const MODULE_SIM_BEHAVIOURS: readonly SimulatedBehaviour[] = [];
+
+/** The modules' row sets in the fault matrix (lib/matrix/module-cells.ts runs them, `npm run matrix` prints them). */
+export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [];

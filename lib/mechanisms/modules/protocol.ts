@@ -29,3 +29,9 @@ export const MODULE_TOOLS_CONFIG_RECORDED = {
   ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
   ...structuredAnswer.TOOLS_CONFIG_RECORDED,
 };
+
+/**
+ * The modules' fields of the fault plan (each an optional list of the faults a module brings,
+ * applied by its own engine.ts and simulated model, lib/mechanisms/modules/engine.ts).
+ */
+export const MODULE_FAULT_PLAN = {};
