@@ -75,6 +75,20 @@ export interface ModuleField {
   meaning: string;
 }
 
+/**
+ * A line a module adds to the totals two runs are compared on (lib/compare): a count over the
+ * run's events, shown where either run counted any.
+ */
+export interface ModuleTotalsLine {
+  /** Its id in the totals diff (`module:<name>`, so it never meets a built-in line's). */
+  id: `module:${string}`;
+  label: string;
+  /** Which way is better, or null: shown, never judged. */
+  better: 'low' | 'high' | null;
+  /** What one event adds to it (0 for most). */
+  count(e: RunEvent): number;
+}
+
 export interface MechanismAbout<T extends RunEventType = RunEventType, G extends string = string> {
   /** Its row in the mechanisms table, and the id it follows in teaching order. */
   mechanism: Mechanism;
@@ -84,6 +98,8 @@ export interface MechanismAbout<T extends RunEventType = RunEventType, G extends
   glossaryAfter: string;
   events: { [K in T]: EventWords<K> };
   fields: readonly ModuleField[];
+  /** Its lines in the totals two runs are compared on. */
+  totals?: readonly ModuleTotalsLine[];
 }
 
 /** Helps a module's about.ts keep its event types. */

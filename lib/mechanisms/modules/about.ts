@@ -1,6 +1,6 @@
 import type { RunEvent } from '@/lib/protocol';
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
-import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
+import type { EventWords, MechanismAbout, ModuleTotalsLine } from '@/lib/mechanisms/module';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/about';
 
@@ -61,6 +61,11 @@ export const MODULE_ABOUT = [
   parallelToolCalls.ABOUT,
   structuredAnswer.ABOUT,
 ] as const;
+
+/** The lines modules add to the totals two runs are compared on (lib/compare reads them). */
+export const MODULE_TOTALS_LINES: readonly ModuleTotalsLine[] = MODULE_ABOUT.flatMap(
+  (about: MechanismAbout<never>) => about.totals ?? [],
+);
 
 /** The module events' types: each registry handles these through the module's words. */
 type EventsOf<A> = A extends { events: infer Words } ? keyof Words : never;
