@@ -9,6 +9,8 @@ import {
 } from '@/lib/protocol';
 import type { TotalsLineId } from '@/lib/protocol/http/compare';
 import { MetricsFold } from '@/lib/metrics/run-metrics';
+import type { ModuleTotalsLine } from '@/lib/mechanisms/module';
+import { MODULE_TOTALS_LINES } from '@/lib/mechanisms/modules/about';
 
 /** What a run adds up to, as a comparison shows it. null: not known until the run ends. */
 export interface RunTotals {
@@ -41,11 +43,13 @@ export interface RunTotals {
   turns: number;
   /** Test files the model edited that the task verdict ran as edited (its own copies, not the shipped ones). null: no verdict yet. */
   trustedEditedTests: number | null;
+  /** The mechanism modules' lines (lib/mechanisms/modules/about.ts MODULE_TOTALS_LINES), by id: each count so far. */
+  moduleLines?: Record<string, number>;
 }
 
 // The totals table's line ids (lib/protocol/http/compare) are exactly these totals.
 type SameLines<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const linesMatch: SameLines<Exclude<keyof RunTotals, 'final' | 'clock'>, TotalsLineId> = true;
+const linesMatch: SameLines<Exclude<keyof RunTotals, 'final' | 'clock' | 'moduleLines'>, TotalsLineId> = true;
 void linesMatch;
 
 /** A tool call's statuses that mean the tool itself ran and failed. */
@@ -57,8 +61,11 @@ const RAN_AND_FAILED = new Set(['error', 'timeout']);
  * already true is given: tokens and cost so far (the one totals fold) and the run time so far;
  * the rest waits for the end (an error is "seen" only if no retry absorbs it).
  */
-export function runTotals(events: readonly RunEvent[]): RunTotals {
-  const fold = new TotalsFold();
+export function runTotals(
+  events: readonly RunEvent[],
+  moduleLines: readonly ModuleTotalsLine[] = MODULE_TOTALS_LINES,
+): RunTotals {
+  const fold = new TotalsFold(moduleLines);
   for (const event of events) fold.add(event);
   return fold.totals();
 }
@@ -73,8 +80,14 @@ export class TotalsFold {
   private titled = false;
   private turns = 0;
   private trustedEditedTests: number | null = null;
+  private readonly counts: Record<string, number>;
+
+  constructor(private readonly moduleLines: readonly ModuleTotalsLine[] = MODULE_TOTALS_LINES) {
+    this.counts = Object.fromEntries(moduleLines.map((line) => [line.id, 0]));
+  }
 
   add(event: RunEvent): void {
+    for (const line of this.moduleLines) this.counts[line.id]! += line.count(event);
     if (event.event === 'run_start') this.clock = event.config.clock;
     else if (
       event.event === 'tool_call' &&
@@ -110,6 +123,7 @@ export class TotalsFold {
         titled: null,
         turns: this.turns,
         trustedEditedTests: null,
+        moduleLines: { ...this.counts },
       };
     }
     const m = this.metrics.metrics();
@@ -132,6 +146,7 @@ export class TotalsFold {
       titled: this.titled,
       turns: this.turns,
       trustedEditedTests: this.trustedEditedTests,
+      moduleLines: { ...this.counts },
     };
   }
 }

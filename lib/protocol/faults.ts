@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODULE_FAULT_PLAN } from '@/lib/mechanisms/modules/protocol';
 
 /**
  * A fault plan: rules applied beneath the vendor SDK, at the fetch level, to simulated
@@ -198,6 +199,8 @@ export const FaultPlanSchema = z.strictObject({
   tools: z.array(ToolFaultSchema).max(100).default([]),
   /** What the simulated model does to a structured answer (absent: nothing). */
   answers: z.array(AnswerFaultSchema).max(20).optional(),
+  /** The faults mechanism modules bring, each under its own field (lib/mechanisms/modules/protocol.ts). */
+  ...MODULE_FAULT_PLAN,
 });
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
 export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

@@ -154,7 +154,8 @@ export function taskDirName(dir: string): string {
  */
 export const ScorerResultSchema = z.object({
   id: z.string(),
-  kind: z.enum(['visible_tests', 'hidden_tests', 'contains', 'regex', 'json_schema']),
+  /** mechanism: a mechanism module's own check on the run (its port's `judge`), beside the task's. */
+  kind: z.enum(['visible_tests', 'hidden_tests', 'contains', 'regex', 'json_schema', 'mechanism']),
   passed: z.boolean().nullable(),
   reason: z.string(),
 });
