@@ -1,7 +1,16 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // better-sqlite3 is a native addon; piscina starts the sweep workers by file path from a bundle esbuild builds at run time: load them from node_modules at run time, never bundle them.
-  serverExternalPackages: ['better-sqlite3', 'piscina', 'tsx', 'esbuild', 'bullmq', 'ioredis'],
+  // The MCP SDK is loaded as it ships too: it starts server processes and reaches servers at run time.
+  serverExternalPackages: [
+    'better-sqlite3',
+    'piscina',
+    'tsx',
+    'esbuild',
+    'bullmq',
+    'ioredis',
+    '@modelcontextprotocol/sdk',
+  ],
   poweredByHeader: false,
   // `next dev` serves its client chunks to these hosts too (the README says localhost; tools often use 127.0.0.1).
   allowedDevOrigins: ['127.0.0.1', 'localhost'],

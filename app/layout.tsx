@@ -47,6 +47,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <NavLink href="/sweeps" className="hover:text-fg">
                 Sweeps
               </NavLink>
+              <NavLink href="/tasks" className="hover:text-fg">
+                Tasks
+              </NavLink>
               <NavLink href="/lessons" className="hover:text-fg">
                 Lessons
               </NavLink>

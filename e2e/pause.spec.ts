@@ -18,7 +18,7 @@ test('a breakpoint on retry_scheduled: the run pauses there, steps one event, co
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', faults: ['overloaded-x3'] });
-  await page.getByTestId('break-on-select').selectOption('retry_scheduled');
+  await playground.addBreakpoint({ on: 'event', event: 'retry_scheduled' });
   const runId = await playground.run();
 
   const bar = page.getByTestId('pause-bar');

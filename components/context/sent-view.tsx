@@ -1,6 +1,6 @@
 'use client';
 
-import type { SentMessage } from '@/lib/protocol';
+import type { Part, SentMessage } from '@/lib/protocol';
 import { stubText } from '@/lib/protocol/stub-text';
 import type { ContextSample } from '@/lib/run-view/context-view-state';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
@@ -50,7 +50,11 @@ export function SentView({ sample, index }: { sample: ContextSample; index: numb
             data-kind={m.kind === 'text' ? m.origin : m.kind}
             className="rounded border border-line bg-panel px-1.5 py-1 text-2xs"
           >
-            <SentRow message={m} turn={m.kind === 'text' ? undefined : findTurn(turns, m.iteration)} />
+            <SentRow
+              message={m}
+              turn={m.kind === 'text' ? undefined : findTurn(turns, m.iteration)}
+              seq={sample.seq}
+            />
           </li>
         ))}
       </ol>
@@ -58,7 +62,8 @@ export function SentView({ sample, index }: { sample: ContextSample; index: numb
   );
 }
 
-function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | undefined }) {
+/** `seq`: the request's context_sent; a fork's edit (fork_edit) shows only in requests after it. */
+function SentRow({ message, turn, seq }: { message: SentMessage; turn: TurnView | undefined; seq: number }) {
   const head = (role: string, label: string, tone: 'neutral' | 'compact' = 'neutral') => (
     <div className="mb-0.5 flex items-center gap-2">
       <span className="font-mono font-semibold">{role}</span>
@@ -84,7 +89,15 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
   }
   if (message.kind === 'assistant') {
     const parts = turn?.result?.message?.parts ?? [];
-    const text = parts
+    const edit = turn?.replyEdit && turn.replyEdit.seq < seq ? turn.replyEdit : undefined;
+    const shown: readonly Part[] = edit
+      ? [
+          ...parts.filter((p) => p.type === 'thinking' || p.type === 'redacted_thinking'),
+          { type: 'text', text: edit.after },
+          ...parts.filter((p) => p.type === 'tool_call'),
+        ]
+      : parts;
+    const text = shown
       .map((p) =>
         p.type === 'text'
           ? p.text
@@ -98,7 +111,10 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
       .join('\n');
     return (
       <>
-        {head('assistant', `turn ${message.iteration} reply, as logged`)}
+        {head(
+          'assistant',
+          `turn ${message.iteration} reply, ${edit ? `as edited by ${edit.by}` : 'as logged'}`,
+        )}
         <LongText text={text || '(not in this view)'} max={200} />
       </>
     );
@@ -123,6 +139,11 @@ function SentRow({ message, turn }: { message: SentMessage; turn: TurnView | und
                   stub since turn {stub.since} · the log keeps all {tokens(stub.chars)} chars
                 </span>
                 <LongText text={stubText(stub.chars)} max={300} />
+              </>
+            ) : call.edit && call.edit.seq < seq ? (
+              <>
+                <span className="ml-2 text-compact">edited by {call.edit.by} before the fork went on</span>
+                <LongText text={call.edit.after} max={200} />
               </>
             ) : (
               <LongText text={call.result ?? ''} max={200} />

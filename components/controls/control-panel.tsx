@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { isSimulated } from '@/lib/protocol/vendors';
 import type { PlaygroundForm } from '@/lib/client/forms/playground-form';
 import { countOverrides } from '@/lib/client/forms/recovery-fields';
-import { numberProblems } from '@/lib/client/forms/number-checks';
+import { formProblems } from '@/lib/client/forms/form-problems';
 import { Button } from '@/components/ui/button';
 import { BudgetFields } from './budget-fields';
 import { FaultToggles } from './fault-toggles';
@@ -23,6 +23,7 @@ import { SwapControl, type SwapTargetInput } from './swap-control';
 import { SwapOutcomeLine } from './swap-outcome';
 import { PlannedSwaps } from './planned-swaps';
 import { PauseFields } from './pause-fields';
+import { AnswerFields } from './answer-fields';
 import type { PauseConfigInput } from '@/lib/protocol/pause';
 import type { SwapAsk } from '@/lib/client/explain/swap-outcome';
 import { TakeoverFields } from './takeover-fields';
@@ -77,7 +78,7 @@ export function ControlPanel({
   onCloseDrawer,
 }: ControlPanelProps) {
   const overrideCount = countOverrides(form.overrides);
-  const blocked = numberProblems(form);
+  const blocked = formProblems(form);
   // A prompt edited after loading a set is no longer that set: the run must not claim it.
   const onPromptChange = (patch: Partial<PlaygroundForm>) => onChange({ ...patch, promptSet: null });
   // The drawer takes focus when it opens, so Tab moves through the controls, not the run behind.
@@ -237,8 +238,13 @@ export function ControlPanel({
         <PromptSetPicker form={form} onChange={onChange} />
         <PromptFields form={form} onChange={onPromptChange} />
       </Section>
+      <Section title="Structured answer">
+        <AnswerFields form={form} onChange={onChange} disabled={live} />
+      </Section>
       <Section title="Run">
         <RunSettings form={form} onChange={onChange} />
+      </Section>
+      <Section title="Breakpoints and approval">
         <PauseFields form={form} onChange={onChange} live={live} onBreakpoints={onBreakpoints} />
       </Section>
       <Section title="Budgets">

@@ -9,7 +9,7 @@ import { EndpointKeyProvider, useEndpointKey } from '@/lib/client/forms/endpoint
 import { faultPlanFor } from '@/lib/client/forms/fault-catalog';
 import { formToSearch } from '@/lib/client/forms/form-url';
 import { buildRunRequest, type PlaygroundForm } from '@/lib/client/forms/playground-form';
-import { numberProblems } from '@/lib/client/forms/number-checks';
+import { formProblems } from '@/lib/client/forms/form-problems';
 import { useControlRun, useCreateRun } from '@/lib/client/api/runs';
 import { seedLists, type SeedLists } from '@/lib/client/api/seed-lists';
 import { loadFold } from '@/lib/client/run-view/load-fold';
@@ -117,7 +117,7 @@ function PlaygroundBody({
 
   const run = useCallback(() => {
     // A field the server would refuse: Run is off and says which (the control panel shows it).
-    if (create.isPending || numberProblems(form).length > 0) return;
+    if (create.isPending || formProblems(form).length > 0) return;
     markRun(RUN_MARKS.click);
     setErrors([]);
     create.mutate(buildRunRequest(form, apiKey), {

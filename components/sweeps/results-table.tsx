@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { bestValues, SWEEP_COLUMNS, visibleColumns } from '@/lib/client/tables/sweep-columns';
+import { bestValues, visibleColumns } from '@/lib/client/tables/sweep-columns';
 import type { SweepRow } from '@/lib/protocol';
 
 /** The results table: one row per cell, sortable by any column, the best value per column marked. */
@@ -16,8 +16,9 @@ export function ResultsTable({
 }) {
   const [sort, setSort] = useState<{ id: string; dir: 1 | -1 } | undefined>();
   const best = useMemo(() => bestValues(rows), [rows]);
+  const columns = useMemo(() => visibleColumns(rows), [rows]);
   const sorted = useMemo(() => {
-    const column = SWEEP_COLUMNS.find((c) => c.id === sort?.id);
+    const column = columns.find((c) => c.id === sort?.id);
     if (!column || !sort) return rows;
     return [...rows].sort((a, b) => {
       const x = column.value(a);
@@ -30,9 +31,8 @@ export function ResultsTable({
         sort.dir
       );
     });
-  }, [rows, sort]);
+  }, [rows, columns, sort]);
 
-  const columns = visibleColumns(rows);
   return (
     <div className="overflow-x-auto rounded border border-line bg-panel">
       <table className="w-full text-xs" data-testid="sweep-table">

@@ -9,6 +9,7 @@ import { Pill } from '@/components/ui/pill';
 import { CellRuns } from './cell-runs';
 import { PairedComparisons } from './paired-comparisons';
 import { ResultsTable } from './results-table';
+import { RerunFailed } from './rerun-failed';
 import { SweepProgressBar } from './sweep-progress';
 import { isSweepOpen, SWEEP_TONE } from './sweep-tone';
 
@@ -88,6 +89,13 @@ export function SweepView({ sweepId }: { sweepId: string }) {
         </div>
       </div>
       {sweep && <SweepProgressBar frame={sweep} />}
+      {detail.data && (
+        <RerunFailed
+          sweepId={sweepId}
+          detail={detail.data}
+          open={running || isSweepOpen(detail.data.sweep.status)}
+        />
+      )}
       {rows.length > 0 && (
         <ResultsTable
           rows={rows}

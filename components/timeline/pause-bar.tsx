@@ -5,6 +5,20 @@ import type { ControlAction } from '@/lib/client/api/client';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { formatMs } from '@/lib/protocol/format-duration';
 import { Button } from '@/components/ui/button';
+import { forkableTurns } from '@/lib/client/run-view/fork-turns';
+import { EditForkPanel } from './edit-fork-panel';
+
+/** A key that does the button's job, shown on the button (the accessible name stays the button's word). */
+function Key({ k }: { k: string }) {
+  return (
+    <kbd
+      aria-hidden
+      className="ml-1.5 rounded border border-current/40 px-1 font-mono text-[10px] leading-3 opacity-80"
+    >
+      {k}
+    </kbd>
+  );
+}
 
 function inField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -16,10 +30,22 @@ function inField(target: EventTarget | null): boolean {
  * The pause bar: in view whenever the run is paused, in the paused event's own words (why, where,
  * what step / continue / cancel do). A tool call waiting for approval shows its arguments, to
  * approve, deny with a message the model receives, or edit first. Keys: s step, c continue,
- * x cancel; y approve.
+ * x cancel; y approve. "Edit & fork" starts a fork from the last turn the run has finished, with
+ * that turn's reply or the next requests' output cap changed; the paused run stays paused.
  */
 export function PauseBar({ onControl }: { onControl: (action: ControlAction) => void }) {
   const pause = useRunStore((s) => s.view.pause);
+  const runId = useRunStore((s) => s.view.runId);
+  const forkAt = useRunStore((s) => (s.view.pause ? forkableTurns(s.view).at(-1) : undefined));
+  const reply = useRunStore((s) =>
+    forkAt === undefined
+      ? undefined
+      : s.view.turns
+          .find((t) => t.iteration === forkAt)
+          ?.result?.message?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+          .join(''),
+  );
+  const [forking, setForking] = useState(false);
   const [denial, setDenial] = useState('');
   const [args, setArgs] = useState('');
   const [problem, setProblem] = useState<string>();
@@ -135,9 +161,11 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
               variant="primary"
               data-testid="approval-approve"
               title="approve (y)"
+              aria-keyshortcuts="y"
               onClick={() => callId && onControl({ action: 'approve', callId, by: 'playground' })}
             >
               Approve
+              <Key k="y" />
             </Button>
             <Button data-testid="approval-edit" onClick={edit}>
               Run edited
@@ -145,6 +173,9 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
             <Button variant="danger" data-testid="approval-deny" onClick={deny}>
               Deny
             </Button>
+            <span className="self-center text-2xs text-faint" data-testid="pause-keys">
+              key: y approves as shown (outside the fields)
+            </span>
           </div>
         </div>
       ) : (
@@ -152,27 +183,66 @@ export function PauseBar({ onControl }: { onControl: (action: ControlAction) => 
           <Button
             data-testid="pause-step"
             title="step: one event (s)"
+            aria-keyshortcuts="s"
             onClick={() => onControl({ action: 'step', by: 'playground' })}
           >
             Step
+            <Key k="s" />
           </Button>
           <Button
             variant="primary"
             data-testid="pause-continue"
             title="continue (c)"
+            aria-keyshortcuts="c"
             onClick={() => onControl({ action: 'continue', by: 'playground' })}
           >
             Continue
+            <Key k="c" />
           </Button>
           <Button
             variant="danger"
             data-testid="pause-cancel"
             title="cancel the run (x)"
+            aria-keyshortcuts="x"
             onClick={() => onControl({ action: 'cancel', by: 'playground' })}
           >
             Cancel
+            <Key k="x" />
+          </Button>
+          <span className="self-center text-2xs text-faint" data-testid="pause-keys">
+            keys: s step one event · c continue · x cancel the run
+          </span>
+        </div>
+      )}
+      {runId && forkAt !== undefined && !forking && (
+        <div>
+          <Button
+            data-testid="pause-edit-fork"
+            title={`a new run from this one's state after turn ${forkAt}, with your edits; this run stays paused`}
+            onClick={() => setForking(true)}
+          >
+            Edit &amp; fork after turn {forkAt}…
           </Button>
         </div>
+      )}
+      {runId && forkAt !== undefined && forking && (
+        <EditForkPanel
+          runId={runId}
+          atTurn={forkAt}
+          testId="pause-fork"
+          {...(reply !== undefined
+            ? {
+                target: {
+                  kind: 'message' as const,
+                  turn: forkAt,
+                  role: 'assistant' as const,
+                  text: reply,
+                  label: `the text of turn ${forkAt}'s reply, as the fork's model will see it`,
+                },
+              }
+            : {})}
+          onClose={() => setForking(false)}
+        />
       )}
     </div>
   );

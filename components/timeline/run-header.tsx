@@ -34,6 +34,7 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
   const model = useRunStore((s) => s.view.model);
   const disabled = useRunStore((s) => s.view.disabledTools);
   const budgets = useRunStore((s) => s.view.toolBudgets);
+  const mcpServers = useRunStore((s) => s.view.mcpServers);
   const connection = useRunStore((s) => s.connection);
   const scenario = useRunStore((s) => s.view.scenario?.title);
   const title = useRunStore((s) => s.view.title);
@@ -138,6 +139,19 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
           </span>
         </Stat>
       )}
+      {mcpServers && (
+        <Stat label="MCP servers" testId="mcp-servers">
+          <span className="flex flex-wrap gap-1">
+            {Object.entries(mcpServers).map(([name, server]) => (
+              <Pill key={name} tone={mcpTone(server)} title={server.why}>
+                <span data-testid={`mcp-server-${name}`} data-decision={server.decision}>
+                  {name}: {server.decision.replace(/_/g, ' ')} → {server.next.replace(/_/g, ' ')}
+                </span>
+              </Pill>
+            ))}
+          </span>
+        </Stat>
+      )}
       {Object.keys(budgets).length > 0 && (
         <Stat label="tool budgets left" title="failures left before a tool is disabled">
           {Object.entries(budgets)
@@ -152,6 +166,12 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
       </div>
     </div>
   );
+}
+
+/** An MCP server's pill: gone in the failure's colour, on its way back (what comes next is a reconnect or a re-list) in the wait's. */
+function mcpTone(server: { decision: string; next: string }): 'fail' | 'wait' | 'ok' {
+  if (server.decision === 'gone') return 'fail';
+  return ['reconnect', 'connect', 'relist'].includes(server.next) ? 'wait' : 'ok';
 }
 
 /**

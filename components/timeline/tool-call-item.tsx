@@ -7,11 +7,15 @@ import { LongText } from '@/components/ui/long-text';
 import { Pill } from '@/components/ui/pill';
 import { toolTone } from '@/components/ui/tone';
 import { WhyLine } from '@/components/explain/why-line';
+import { EditForkPanel } from './edit-fork-panel';
+import { useState } from 'react';
 
 /**
  * A tool call: what the model asked for and, once run, what came back; and the marks
  * mechanisms put on it (the group it ran in, what the loop did when its result never came
- * back, …: each mark a pill, and its why line under the first call it marks).
+ * back, …: each mark a pill, and its why line under the first call it marks). At a turn a fork can
+ * start after (`forkAt`), "Edit & fork" changes the result the model receives and forks there; a
+ * result a fork edited shows what the tool returned and what the fork sent instead.
  */
 export function ToolCallItem({
   name,
@@ -19,13 +23,18 @@ export function ToolCallItem({
   call,
   marks = [],
   onSelect,
+  forkAt,
 }: {
   name: string;
   argsText: string;
   call?: ToolCallView;
   marks?: readonly CallMark[];
   onSelect?: () => void;
+  /** The turn a fork may start after, when this call's turn is one. */
+  forkAt?: number;
 }) {
+  const runId = useRunStore((s) => s.view.runId);
+  const [editing, setEditing] = useState(false);
   const status = call?.status ?? 'requested';
   const callId = call?.callId;
   // A mark's why line is shown once, under the first call it marks.
@@ -94,7 +103,50 @@ export function ToolCallItem({
       <LongText text={argsText} max={300} className="mt-0.5 text-muted" />
       {call?.result !== undefined && (
         <div className={`mt-1 border-l-2 pl-2 ${call.isError ? 'border-fail' : 'border-ok'}`}>
+          {call.edit && <div className="text-2xs text-faint">what the tool returned</div>}
           <LongText text={call.result} max={400} />
+        </div>
+      )}
+      {call?.edit && (
+        <div
+          data-testid="edited-result"
+          className={`mt-1 border-l-2 pl-2 ${call.edit.isError ? 'border-fail' : 'border-wait'}`}
+        >
+          <div className="flex items-center gap-2 text-2xs">
+            <Pill tone="compact" title={call.edit.next}>
+              edited by {call.edit.by}
+            </Pill>
+            <span className="text-muted">{call.edit.next}</span>
+          </div>
+          <LongText text={call.edit.after} max={400} />
+        </div>
+      )}
+      {forkAt !== undefined && runId && call?.callId && call.result !== undefined && (
+        <div className="mt-1">
+          {editing ? (
+            <EditForkPanel
+              runId={runId}
+              atTurn={forkAt}
+              target={{
+                kind: 'tool_result',
+                callId: call.callId,
+                tool: name,
+                content: call.edit?.after ?? call.result,
+                isError: call.edit?.isError ?? call.isError ?? false,
+              }}
+              onClose={() => setEditing(false)}
+            />
+          ) : (
+            <button
+              type="button"
+              data-testid="edit-fork-open"
+              className="text-2xs text-muted underline hover:text-fg"
+              title={`change the result the model received, then fork this run after turn ${forkAt}`}
+              onClick={() => setEditing(true)}
+            >
+              Edit &amp; fork…
+            </button>
+          )}
         </div>
       )}
     </div>

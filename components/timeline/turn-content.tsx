@@ -4,8 +4,13 @@ import { LongText } from '@/components/ui/long-text';
 
 import { Pill } from '@/components/ui/pill';
 import { marksOf } from '@/lib/run-view/fold-turn-events';
+import { forkableTurns } from '@/lib/client/run-view/fork-turns';
+import { useRunStore } from '@/lib/client/run-view/run-store-provider';
+import { Button } from '@/components/ui/button';
 import { NestedRuns } from './nested-runs';
 import { ToolCallItem } from './tool-call-item';
+import { EditForkPanel } from './edit-fork-panel';
+import { useState } from 'react';
 
 /** A turn's text longer than this is shown to here, with a toggle for the rest. */
 const PROSE_MAX = 8_000;
@@ -59,6 +64,12 @@ export function TurnContent({
   onSelectTool: (call: ToolCallView) => void;
 }) {
   const parts = shownParts(turn);
+  // A turn a fork may start after: its tool results and its reply can be edited, then forked.
+  const forkAt = useRunStore((s) =>
+    forkableTurns(s.view).includes(turn.iteration) ? turn.iteration : undefined,
+  );
+  const runId = useRunStore((s) => s.view.runId);
+  const [editingReply, setEditingReply] = useState(false);
   const used = new Set<string>();
   const findCall = (id: string | undefined, name: string): ToolCallView | undefined => {
     const call = turn.toolCalls.find(
@@ -111,6 +122,7 @@ export function TurnContent({
           call={call}
           marks={marksOf(turn, call?.callId)}
           onSelect={call ? () => onSelectTool(call) : undefined}
+          {...(forkAt !== undefined ? { forkAt } : {})}
         />
         <NestedRuns runs={nestedOf(call?.callId ?? p.id)} />
       </div>
@@ -128,10 +140,54 @@ export function TurnContent({
             call={c}
             marks={marksOf(turn, c.callId)}
             onSelect={() => onSelectTool(c)}
+            {...(forkAt !== undefined ? { forkAt } : {})}
           />
           <NestedRuns runs={nestedOf(c.callId)} />
         </div>
       ))}
+      {turn.replyEdit && (
+        <div data-testid="edited-reply" className="border-l-2 border-wait pl-2">
+          <div className="flex items-center gap-2 text-2xs">
+            <Pill tone="compact" title={turn.replyEdit.next}>
+              reply edited by {turn.replyEdit.by}
+            </Pill>
+            <span className="text-muted">{turn.replyEdit.next}</span>
+          </div>
+          <LongText text={turn.replyEdit.after} max={400} />
+        </div>
+      )}
+      {forkAt !== undefined && runId && turn.result?.message && (
+        <div>
+          {editingReply ? (
+            <EditForkPanel
+              runId={runId}
+              atTurn={forkAt}
+              testId="edit-fork-reply"
+              target={{
+                kind: 'message',
+                turn: turn.iteration,
+                role: 'assistant',
+                text: turn.replyEdit?.after ?? replyText(turn),
+                label: `the text of turn ${turn.iteration}'s reply, as the model will see it (its tool calls stay)`,
+              }}
+              onClose={() => setEditingReply(false)}
+            />
+          ) : (
+            <Button
+              data-testid="edit-fork-reply-open"
+              title={`edit this turn's reply or the fork's output cap, then fork after turn ${forkAt}`}
+              onClick={() => setEditingReply(true)}
+            >
+              Edit turn {forkAt} &amp; fork…
+            </Button>
+          )}
+        </div>
+      )}
     </div>
   );
+}
+
+/** The text of the turn's kept reply (its text parts), as a message edit replaces it. */
+function replyText(turn: TurnView): string {
+  return (turn.result?.message?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
 }

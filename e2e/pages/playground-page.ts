@@ -71,6 +71,28 @@ export class PlaygroundPage extends RunView {
     for (const id of options.faults ?? []) await this.setFault(id);
   }
 
+  /**
+   * Adds a breakpoint from the panel's add row: on an event kind, before a tool call (a tool name,
+   * or '' for any), before request N, or when the cost is over N dollars.
+   */
+  async addBreakpoint(
+    breakpoint:
+      | { on: 'event'; event: string }
+      | { on: 'tool'; tool: string }
+      | { on: 'request'; request: number }
+      | { on: 'cost'; usd: number },
+  ): Promise<void> {
+    await this.page.getByTestId('breakpoint-kind').selectOption(breakpoint.on);
+    if (breakpoint.on === 'event')
+      await this.page.getByTestId('breakpoint-event').selectOption(breakpoint.event);
+    if (breakpoint.on === 'tool')
+      await this.page.getByTestId('breakpoint-tool').selectOption(breakpoint.tool);
+    if (breakpoint.on === 'request')
+      await this.page.getByTestId('breakpoint-request').fill(String(breakpoint.request));
+    if (breakpoint.on === 'cost') await this.page.getByTestId('breakpoint-cost').fill(String(breakpoint.usd));
+    await this.page.getByTestId('breakpoint-add').click();
+  }
+
   /** Clicks Run and returns the new run's id (from the run link). */
   async run(): Promise<string> {
     await this.runButton.click();

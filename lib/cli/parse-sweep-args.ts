@@ -5,8 +5,12 @@ import { gateChecks, type GateCheck } from '@/lib/sweeps/gates';
 import { CliInputError } from './parse-args';
 
 export const SWEEP_USAGE = `Usage: npm run sweep -- --grid grid.json [options]
+       npm run sweep -- --rerun-failed SWEEP_ID [--from-cassettes] [options]
 
   --grid FILE      the sweep grid (the same schema as POST /api/sweeps)
+  --rerun-failed ID  a new sweep of only what failed in sweep ID (its runs that ended on an
+                   error, an outage or a timeout, and its jobs that never ran), on its grid
+  --from-cassettes with --rerun-failed: serve each job the recording its run kept (real endpoints)
   --workers N      worker threads (default: one per core)
   --out FILE       write the results: .json (sweep, grid, table, every run) or .csv (the table)
   --assert EXPR    a gate every row must meet, METRIC OP NUMBER, e.g. "done_rate >= 0.9" or
@@ -31,8 +35,14 @@ export interface SweepCliOptions {
   junit?: string;
 }
 
-/** Reads and validates the grid file and the flags; every problem is a line naming what to fix. */
-export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
+/**
+ * Reads and validates the grid file (or, for --rerun-failed, the grid `rerunGridOf` makes of the
+ * stored sweep) and the flags; every problem is a line naming what to fix.
+ */
+export function parseSweepArgs(
+  argv: string[],
+  options: { rerunGridOf?: (sweepId: string, fromCassettes: boolean) => SweepGrid } = {},
+): SweepCliOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -41,6 +51,8 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
       allowPositionals: false,
       options: {
         grid: { type: 'string' },
+        'rerun-failed': { type: 'string' },
+        'from-cassettes': { type: 'boolean', default: false },
         workers: { type: 'string' },
         out: { type: 'string' },
         assert: { type: 'string', multiple: true },
@@ -54,21 +66,15 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
   }
   const { values } = parsed;
   if (values.help) return 'help';
-  if (!values.grid) throw new CliInputError(['--grid FILE is required']);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(values.grid, 'utf8'));
-  } catch (error) {
-    throw new CliInputError([
-      `--grid ${values.grid}: ${error instanceof Error ? error.message : String(error)}`,
-    ]);
-  }
-  // A grid of task folders alone runs no built-in scenario beside them.
-  if (raw && typeof raw === 'object' && 'tasks' in raw && !('scenarios' in raw))
-    raw = { ...raw, scenarios: [] };
-  const grid = SweepGridSchema.safeParse(raw);
-  if (!grid.success)
-    throw new CliInputError(describeIssues(grid.error).map((line) => `--grid ${values.grid}: ${line}`));
+  const rerun = values['rerun-failed'];
+  if (rerun !== undefined && values.grid)
+    throw new CliInputError(['--rerun-failed and --grid: give one (a re-run takes its grid from the sweep)']);
+  if (rerun === undefined && values['from-cassettes'])
+    throw new CliInputError(['--from-cassettes: only with --rerun-failed SWEEP_ID']);
+  const grid =
+    rerun !== undefined
+      ? { data: rerunGridFor(rerun, values['from-cassettes'], options.rerunGridOf) }
+      : readGrid(values.grid);
   let workers: number | undefined;
   if (values.workers !== undefined) {
     workers = Number(values.workers);
@@ -91,4 +97,30 @@ export function parseSweepArgs(argv: string[]): SweepCliOptions | 'help' {
     checks: gates.checks,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
   };
+}
+
+function rerunGridFor(
+  sweepId: string,
+  fromCassettes: boolean,
+  make: ((sweepId: string, fromCassettes: boolean) => SweepGrid) | undefined,
+): SweepGrid {
+  if (!make) throw new CliInputError(['--rerun-failed: the sweep store is not open here']);
+  return make(sweepId, fromCassettes);
+}
+
+function readGrid(file: string | undefined): { data: SweepGrid } {
+  if (!file) throw new CliInputError(['--grid FILE (or --rerun-failed SWEEP_ID) is required']);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CliInputError([`--grid ${file}: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  // A grid of task folders alone runs no built-in scenario beside them.
+  if (raw && typeof raw === 'object' && 'tasks' in raw && !('scenarios' in raw))
+    raw = { ...raw, scenarios: [] };
+  const grid = SweepGridSchema.safeParse(raw);
+  if (!grid.success)
+    throw new CliInputError(describeIssues(grid.error).map((line) => `--grid ${file}: ${line}`));
+  return { data: grid.data };
 }

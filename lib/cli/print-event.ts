@@ -73,10 +73,14 @@ export function describeEvent(event: RunEvent): string | undefined {
       return `${t}  control: ${event.action}${event.detail ? ` (${event.detail})` : ''}`;
     case 'paused':
       return `${t}  paused: ${event.reason} — ${event.at}`;
+    case 'resumed_after_restart':
+      return `${t}  resumed after restart at turn ${event.at_turn} (${event.replayed} stored events re-executed): ${event.next}`;
     case 'resumed':
       return `${t}  ${event.action} (by ${event.by}): ${event.next}`;
     case 'tool_approval':
       return `${t}  #${event.iteration}   ${event.tool} ${event.decision} by ${event.by} (${event.reason}): ${event.next}`;
+    case 'fork_edit':
+      return `${t}  #${event.iteration}   edited by ${event.by}: ${event.where}; ${event.next}`;
     case 'task_verdict': {
       const edited = event.tests_edited?.length
         ? ` · test edited by the model: ${event.tests_edited.join(', ')} (judged ${event.tests_run === 'workspace' ? 'as edited' : 'as shipped'})`

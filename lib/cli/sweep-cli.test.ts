@@ -71,6 +71,58 @@ describe('npm run sweep', () => {
     expect(results.runs).toHaveLength(4);
   }, 180_000);
 
+  it('--rerun-failed runs only what failed in a stored sweep, as a new sweep naming it', async () => {
+    const grid = join(dir, 'outage.json');
+    writeFileSync(
+      grid,
+      JSON.stringify({
+        name: 'outage',
+        configurations: [
+          { id: 'codesmith', preset: 'codesmith' },
+          { id: 'naive', preset: 'naive' },
+        ],
+        faultPlans: [
+          {
+            id: 'overloaded',
+            plan: {
+              rules: [
+                {
+                  id: 'o',
+                  when: { kind: 'requests', numbers: [2] },
+                  action: { type: 'http_error', status: 529 },
+                },
+              ],
+            },
+          },
+        ],
+        seeds: [1, 2],
+      }),
+    );
+    const first = join(dir, 'outage-results.json');
+    expect((await sweepCli(['--grid', grid, '--workers', '2', '--out', first, '--quiet'])).code).toBe(0);
+    const old = SweepExportSchema.parse(JSON.parse(readFileSync(first, 'utf8')));
+    const failed = old.runs.filter((r) => !r.complete).map((r) => r.job);
+    expect(failed).toHaveLength(2);
+    const out = join(dir, 'rerun-results.json');
+    const rerun = await sweepCli(['--rerun-failed', old.sweep.id, '--workers', '2', '--out', out, '--quiet']);
+    expect(rerun.stderr).toBe('');
+    expect(rerun.stdout).toContain('completed: 2 of 2 runs');
+    const results = SweepExportSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(results.sweep.name).toBe('re-run of outage: 2 failed');
+    expect(results.grid.rerun?.of).toBe(old.sweep.id);
+    expect(results.runs.map((r) => r.job)).toEqual(failed);
+    // Bad input: both a grid and a re-run, cassettes of a simulated sweep, a sweep not stored.
+    const both = await sweepCli(['--grid', grid, '--rerun-failed', old.sweep.id]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--rerun-failed and --grid: give one');
+    const cassettes = await sweepCli(['--rerun-failed', old.sweep.id, '--from-cassettes']);
+    expect(cassettes.code).toBe(2);
+    expect(cassettes.stderr).toContain('--rerun-failed: fromCassettes: only a real endpoint');
+    const missing = await sweepCli(['--rerun-failed', 'sweep-nope']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--rerun-failed: no sweep "sweep-nope"');
+  }, 240_000);
+
   it('refuses a bad grid with exit status 2, naming the field', async () => {
     const grid = join(dir, 'bad.json');
     writeFileSync(

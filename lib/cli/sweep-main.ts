@@ -17,11 +17,46 @@ import { formatComparisons, pairedComparisons } from '@/lib/sweeps/paired-compar
 import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
 import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { rerunGrid, RerunError } from '@/lib/sweeps/rerun-failed';
+import type { SweepGrid } from '@/lib/protocol';
 import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
 import { pinTaskDir, TaskFolderError } from '@/lib/tools/tasks/load-task';
 import { CliInputError } from './parse-args';
 import { parseSweepArgs, SWEEP_USAGE } from './parse-sweep-args';
 import { createProgressPrinter } from './progress-bar';
+
+/**
+ * The grid of a re-run of what failed in a stored sweep (lib/sweeps/rerun-failed.ts), read from
+ * the run store's folder; a sweep not there, one still running, or nothing failed is bad input.
+ */
+function rerunGridOf(sweepId: string, fromCassettes: boolean): SweepGrid {
+  const dir = dataDir();
+  const sweeps = createSqliteSweepStore({ dir });
+  const cassettes = createSqliteCassetteStore({ dir });
+  try {
+    const record = sweeps.getSweep(sweepId);
+    if (!record) throw new CliInputError([`--rerun-failed: no sweep "${sweepId}" in ${dir}`]);
+    if (record.summary.status === 'running' || record.summary.status === 'queued')
+      throw new CliInputError([
+        `--rerun-failed: sweep ${sweepId} is still ${record.summary.status}; re-run what failed once it has ended`,
+      ]);
+    const recordings = storedSweepCassettes(cassettes);
+    return rerunGrid({
+      id: sweepId,
+      name: record.summary.name,
+      grid: record.grid,
+      metrics: sweeps.readSweepMetrics(sweepId),
+      fromCassettes,
+      hasRecording: (runId) => recordings.forRun(runId) !== undefined,
+    });
+  } catch (error) {
+    if (error instanceof RerunError) throw new CliInputError([`--rerun-failed: ${error.message}`]);
+    throw error;
+  } finally {
+    sweeps.close();
+    cassettes.close();
+  }
+}
 
 /**
  * `npm run sweep -- --grid grid.json`: the grid's runs on the worker pool (or the Redis
@@ -30,7 +65,7 @@ import { createProgressPrinter } from './progress-bar';
 async function main(argv: string[]): Promise<number> {
   let options;
   try {
-    options = parseSweepArgs(argv);
+    options = parseSweepArgs(argv, { rerunGridOf });
   } catch (error) {
     if (error instanceof CliInputError) {
       console.error(`sweep: ${error.lines.join('\n       ')}\n\n${SWEEP_USAGE}`);

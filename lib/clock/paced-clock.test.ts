@@ -27,6 +27,26 @@ async function race(clock: VirtualClock): Promise<string[]> {
 }
 
 describe('PacedClock', () => {
+  it('jumps at once while unpaced (a resumed run re-executing its stored log), and is paced again from where it stands', async () => {
+    const clock = new PacedClock(1);
+    clock.setPaced(false);
+    // An hour of run time at a time scale of 1: paced, an hour of wall time; unpaced, at once.
+    let backstop: ReturnType<typeof setTimeout> | undefined;
+    const woke = await Promise.race([
+      clock.sleep(3_600_000).then(() => 'woke'),
+      new Promise((resolve) => (backstop = setTimeout(() => resolve('still waiting'), 20_000))),
+    ]);
+    clearTimeout(backstop);
+    expect(woke).toBe('woke');
+    expect(clock.now()).toBe(3_600_000);
+    clock.setPaced(true);
+    const started = performance.now();
+    await clock.sleep(40);
+    // Paced from the moment it was paced again, not from the hour it skipped.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(clock.now()).toBe(3_600_040);
+  });
+
   it('wakes the same timers in the same order at the same run times as the virtual clock, each jump once wall time has caught up', async () => {
     const expected = await race(new VirtualClock());
     const paced = new PacedClock(0.5);

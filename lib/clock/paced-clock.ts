@@ -31,6 +31,8 @@ export class PacedClock extends VirtualClock {
   /** The wall time the jump under way was due at. */
   private dueWall = 0;
   private wallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** False while a resumed run re-executes its stored log: the jumps come at once, as on the virtual clock. */
+  private paced = true;
 
   /** `timeScale`: wall time per unit of run time. `startAt`: run time at creation (a fork's). */
   constructor(timeScale: number, startAt = 0) {
@@ -39,7 +41,18 @@ export class PacedClock extends VirtualClock {
     this.timeScale = timeScale;
   }
 
+  /**
+   * Stops or starts the pacing: a run taken up after a restart re-executes its stored log unpaced
+   * (nobody is watching those events arrive again), then is paced from where it goes on. Run
+   * time is the same either way; only when the jumps happen in wall time differs.
+   */
+  setPaced(paced: boolean): void {
+    if (paced && !this.paced) this.wallAtCurrent = performance.now();
+    this.paced = paced;
+  }
+
   protected override waitBeforeJump(runMs: number, retry: () => void): boolean {
+    if (!this.paced) return false;
     clearTimeout(this.wallTimer);
     this.wallTimer = undefined;
     this.dueWall = this.wallAtCurrent + runMs * this.timeScale;

@@ -67,6 +67,14 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
         ['approval', e.tool, e.decision, e.edited_args ?? null, e.message ?? null],
         `${e.tool} ${e.decision} by ${e.by}`,
       );
+    case 'fork_edit':
+      // A person changed the state the fork starts from: the first thing its log does differently.
+      return step(
+        at,
+        'control',
+        ['fork_edit', e.target, e.after, e.after_is_error ?? null],
+        `${e.where} edited by ${e.by}`,
+      );
     case 'mechanism_decision':
       return step(
         at,
@@ -95,6 +103,7 @@ export function describeStep(e: RunEvent, at: number, turn: number | null): Desc
     case 'keepalive':
     case 'paused':
     case 'resumed':
+    case 'resumed_after_restart':
       // No behaviour of their own: the request body, the response and the steps above carry it.
       return null;
     default: {

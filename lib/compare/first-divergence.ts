@@ -77,6 +77,10 @@ export class DivergenceScan {
   }
 }
 
+function isForkEdit(step: RunStep | undefined): boolean {
+  return step?.kind === 'control' && step.key.startsWith('control:["fork_edit"');
+}
+
 function isTerminate(step: RunStep): boolean {
   return step.kind === 'end' && step.key.startsWith('end:["terminate"');
 }
@@ -88,6 +92,13 @@ function earlierTurn(x: RunStep | undefined, y: RunStep | undefined): number | n
 
 /** What differed, in one line; where (the turn) is the divergence's own field, said once by whoever shows it. */
 function describe(x: RunStep | undefined, y: RunStep | undefined): string {
+  // A fork's edit of the state it starts from: the edit is what differs, whatever the other side did next.
+  const edited = isForkEdit(y)
+    ? { side: 'B', step: y! }
+    : isForkEdit(x)
+      ? { side: 'A', step: x! }
+      : undefined;
+  if (edited) return `${edited.side} starts from an edited state: ${edited.step.label}`;
   if (x && y && x.kind === y.kind) {
     const what = KIND_WORD[x.kind];
     if (x.label === y.label) return `the ${what} differs in content — both ${x.label}`;

@@ -9,6 +9,8 @@ import {
 } from '@/lib/protocol';
 import type { TotalsLineId } from '@/lib/protocol/http/compare';
 import { MetricsFold } from '@/lib/metrics/run-metrics';
+import type { ModuleTotalsLine } from '@/lib/mechanisms/module';
+import { MODULE_TOTALS_LINES } from '@/lib/mechanisms/modules/about';
 
 /** What a run adds up to, as a comparison shows it. null: not known until the run ends. */
 export interface RunTotals {
@@ -46,11 +48,13 @@ export interface RunTotals {
   subagentOutputTokens: number;
   subagentUsd: number;
   subagentRequests: number;
+  /** The mechanism modules' lines (lib/mechanisms/modules/about.ts MODULE_TOTALS_LINES), by id: each count so far. */
+  moduleLines?: Record<string, number>;
 }
 
 // The totals table's line ids (lib/protocol/http/compare) are exactly these totals.
 type SameLines<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const linesMatch: SameLines<Exclude<keyof RunTotals, 'final' | 'clock'>, TotalsLineId> = true;
+const linesMatch: SameLines<Exclude<keyof RunTotals, 'final' | 'clock' | 'moduleLines'>, TotalsLineId> = true;
 void linesMatch;
 
 /** A tool call's statuses that mean the tool itself ran and failed. */
@@ -62,8 +66,11 @@ const RAN_AND_FAILED = new Set(['error', 'timeout']);
  * already true is given: tokens and cost so far (the one totals fold) and the run time so far;
  * the rest waits for the end (an error is "seen" only if no retry absorbs it).
  */
-export function runTotals(events: readonly RunEvent[]): RunTotals {
-  const fold = new TotalsFold();
+export function runTotals(
+  events: readonly RunEvent[],
+  moduleLines: readonly ModuleTotalsLine[] = MODULE_TOTALS_LINES,
+): RunTotals {
+  const fold = new TotalsFold(moduleLines);
   for (const event of events) fold.add(event);
   return fold.totals();
 }
@@ -85,7 +92,14 @@ export class TotalsFold {
     subagentRequests: 0,
   };
 
+  private readonly counts: Record<string, number>;
+
+  constructor(private readonly moduleLines: readonly ModuleTotalsLine[] = MODULE_TOTALS_LINES) {
+    this.counts = Object.fromEntries(moduleLines.map((line) => [line.id, 0]));
+  }
+
   add(event: RunEvent): void {
+    for (const line of this.moduleLines) this.counts[line.id]! += line.count(event);
     if (event.event === 'run_start') this.clock = event.config.clock;
     else if (
       event.event === 'tool_call' &&
@@ -129,6 +143,7 @@ export class TotalsFold {
         turns: this.turns,
         trustedEditedTests: null,
         ...this.subagents,
+        moduleLines: { ...this.counts },
       };
     }
     const m = this.metrics.metrics();
@@ -152,6 +167,7 @@ export class TotalsFold {
       turns: this.turns,
       trustedEditedTests: this.trustedEditedTests,
       ...this.subagents,
+      moduleLines: { ...this.counts },
     };
   }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunTotals } from './run-totals';
+import type { ModuleTotalsLine } from '@/lib/mechanisms/module';
+import type { RunEvent } from '@/lib/protocol';
+import { runTotals, type RunTotals } from './run-totals';
 import { judgedBetter, NOT_JUDGED, totalsDiff, type Criterion } from './totals-diff';
 
 const DONE: RunTotals = {
@@ -139,5 +141,36 @@ describe('totalsDiff', () => {
   it('judges nothing while either run goes on', () => {
     const rows = totalsDiff(DONE, { ...DONE, final: false, usd: 0.01 });
     expect(rows.every((r) => r.better === null && r.note === null)).toBe(true);
+  });
+});
+
+describe("a module's totals line", () => {
+  const followed: ModuleTotalsLine = {
+    id: 'module:fixture',
+    label: 'fixture steps',
+    better: 'low',
+    count: (e) => (e.event === 'log' && e.message === 'step' ? 1 : 0),
+  };
+  const log = (steps: number): RunEvent[] =>
+    Array.from({ length: steps }, (_, seq) => ({
+      run_id: 'r',
+      seq,
+      ts: seq,
+      event: 'log' as const,
+      level: 'info' as const,
+      message: 'step',
+    }));
+
+  it('is counted over the log and shown, judged, where either run counted any', () => {
+    const a = runTotals(log(0), [followed]);
+    const b = runTotals(log(2), [followed]);
+    expect(b.moduleLines).toEqual({ 'module:fixture': 2 });
+    const final = (t: RunTotals): RunTotals => ({ ...DONE, moduleLines: t.moduleLines! });
+    const rows = totalsDiff(final(a), final(b), { moduleLines: [followed] });
+    expect(row(rows, 'module:fixture')).toMatchObject({ label: 'fixture steps', a: 0, b: 2, better: 'a' });
+    // Neither run counted any: no line.
+    expect(totalsDiff(final(a), final(a), { moduleLines: [followed] }).map((r) => r.id)).not.toContain(
+      'module:fixture',
+    );
   });
 });

@@ -6,6 +6,8 @@ import type {
   TotalsLineId,
   TotalsUnit,
 } from '@/lib/protocol/http/compare';
+import type { ModuleTotalsLine } from '@/lib/mechanisms/module';
+import { MODULE_TOTALS_LINES } from '@/lib/mechanisms/modules/about';
 import type { RunTotals } from './run-totals';
 
 export type { Criterion, Direction, TotalsLineId };
@@ -17,6 +19,8 @@ export interface JudgeOptions {
    * simulated model does not read prompts, so no difference between them is the prompt's effect.
    */
   promptOnly?: boolean | undefined;
+  /** The modules' lines to show (MODULE_TOTALS_LINES unless given). */
+  moduleLines?: readonly ModuleTotalsLine[] | undefined;
 }
 
 /** Lines that measure how dear the work was: without a criterion they only compare runs that ended alike. */
@@ -91,7 +95,7 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
   const endedAlike = a.complete === b.complete;
   // The paced clock is the virtual one watched at a pace: its run times are the virtual run's.
   const deterministicTime = a.clock !== null && a.clock !== 'real' && b.clock !== null && b.clock !== 'real';
-  return LINES.map((line) => {
+  const built = LINES.map((line) => {
     const x = a[line.id];
     const y = b[line.id];
     const judged = final
@@ -105,6 +109,29 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
       b: shown(line.id, y),
       ...judged,
     };
+  });
+  return [...built, ...moduleRows(a, b, final, { ...options, endedAlike, deterministicTime })];
+}
+
+/** The modules' lines (MODULE_TOTALS_LINES), each shown where either run counted any, judged as a built-in line is. */
+function moduleRows(
+  a: RunTotals,
+  b: RunTotals,
+  final: boolean,
+  context: JudgeOptions & { endedAlike: boolean; deterministicTime: boolean },
+): TotalsDiffRow[] {
+  return (context.moduleLines ?? MODULE_TOTALS_LINES).flatMap((line) => {
+    const x = a.moduleLines?.[line.id] ?? 0;
+    const y = b.moduleLines?.[line.id] ?? 0;
+    if (x === 0 && y === 0) return [];
+    const as = {
+      id: line.id as unknown as TotalsLineId,
+      label: line.label,
+      unit: 'count' as const,
+      better: line.better,
+    };
+    const judged = final ? judge(as, x, y, context) : { better: null, note: null };
+    return [{ id: line.id, label: line.label, unit: 'count' as const, a: x, b: y, ...judged }];
   });
 }
 

@@ -49,10 +49,34 @@ describe('serverEnv', () => {
     ['LOOP_LAB_ROOM_LIVE_RUNS', '0', /LOOP_LAB_ROOM_LIVE_RUNS: must be at least 1/],
     ['LOOP_LAB_ROOM_RUNS_PER_MIN', 'many', /LOOP_LAB_ROOM_RUNS_PER_MIN: must be a whole number/],
     ['LOOP_LAB_ROOM_SWEEP_RUNS', '1.5', /LOOP_LAB_ROOM_SWEEP_RUNS: must be a whole number/],
+    ['LOOP_LAB_MCP_SERVERS', 'files=npx', /^LOOP_LAB_MCP_SERVERS: must be JSON: \{"<name>"/],
+    [
+      'LOOP_LAB_MCP_SERVERS',
+      '{"files": {"cmd": "npx"}}',
+      /^LOOP_LAB_MCP_SERVERS: each server is \{"command"/,
+    ],
+    [
+      'LOOP_LAB_MCP_SERVERS',
+      '{"Files!": {"url": "http://127.0.0.1:1/mcp"}}',
+      /^LOOP_LAB_MCP_SERVERS: "Files!" is not a server name/,
+    ],
   ])('refuses a bad %s (%s) naming the variable', (name, value, message) => {
     const read = () => serverEnv({ [name]: value });
     expect(read).toThrow(ServerEnvError);
     expect(read).toThrow(message);
+  });
+
+  it('reads the MCP servers the web may name (none when unset), and never quotes a bad value back', () => {
+    expect(serverEnv({}).mcpServers).toEqual({});
+    expect(
+      serverEnv({
+        LOOP_LAB_MCP_SERVERS:
+          '{"files": {"command": "npx", "args": ["-y", "x"]}, "docs": {"url": "http://127.0.0.1:8931/mcp"}}',
+      }).mcpServers,
+    ).toEqual({ files: { command: 'npx', args: ['-y', 'x'] }, docs: { url: 'http://127.0.0.1:8931/mcp' } });
+    expect(() =>
+      serverEnv({ LOOP_LAB_MCP_SERVERS: '{"files": {"command": "x --token=sekret", "x": 1}}' }),
+    ).toThrow(/^(?!.*sekret)LOOP_LAB_MCP_SERVERS: /);
   });
 
   it('reads room mode and its limits, defaults when unset', () => {

@@ -44,6 +44,45 @@ const redisUrl = text.pipe(
     .optional(),
 );
 
+/**
+ * The MCP servers a run through the web API may name (`{"name", "allowed": true}`), as JSON: by
+ * name, a stdio command (`{"command", "args"}`) or a Streamable HTTP URL (`{"url"}`).
+ */
+const mcpServers = text
+  .transform((value, ctx) => {
+    if (value === undefined) return {};
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be JSON: {"<name>": {"command": "…", "args": […]} or {"url": "…"}}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .record(
+        z.string(),
+        z.union(
+          [
+            z.object({ command: z.string().min(1), args: z.array(z.string()).default([]) }).strict(),
+            z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(),
+          ],
+          { error: 'each server is {"command": "…", "args": […]} or {"url": "http://…"}' },
+        ),
+      )
+      .superRefine((servers, ctx) => {
+        for (const name of Object.keys(servers))
+          if (!/^[a-z][a-z0-9-]{0,31}$/.test(name))
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${name}" is not a server name: lower-case letters, digits and dashes, a letter first`,
+            });
+      }),
+  );
+
 /** The room code: what a visitor types to join; no spaces, so it survives being read aloud and typed. */
 const roomCode = text.pipe(
   z
@@ -78,6 +117,7 @@ const SCHEMA = z.object({
   LOOP_LAB_ROOM_LIVE_RUNS: wholeNumber(1),
   LOOP_LAB_ROOM_RUNS_PER_MIN: wholeNumber(1),
   LOOP_LAB_ROOM_SWEEP_RUNS: wholeNumber(1),
+  LOOP_LAB_MCP_SERVERS: mcpServers,
 });
 
 /**
@@ -100,6 +140,8 @@ const SECRET_VARS: ReadonlySet<string> = new Set([
   'LOOP_LAB_ROOM_CODE',
   'LOOP_LAB_TEACHER_CODE',
   'LOOP_LAB_SESSION_SECRET',
+  // A server's command line or URL may carry a token.
+  'LOOP_LAB_MCP_SERVERS',
 ]);
 
 /** The variables this module reads, by name. */
@@ -140,6 +182,8 @@ export interface ServerEnv {
   sessionSecret: string | undefined;
   /** Room mode's fair shares, per visitor: live runs, runs started a minute, runs in one sweep. */
   roomLimits: { liveRuns: number; runsPerMinute: number; sweepRuns: number };
+  /** LOOP_LAB_MCP_SERVERS: the MCP servers a run through the web API may name, by name (unset: none but the shipped one). */
+  mcpServers: Record<string, { command: string; args: string[] } | { url: string }>;
 }
 
 /** The server's `LOOP_LAB_*` settings, validated. Throws ServerEnvError naming the first bad variable. */
@@ -187,6 +231,7 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
       runsPerMinute: env.LOOP_LAB_ROOM_RUNS_PER_MIN ?? DEFAULT_ROOM_RUNS_PER_MIN,
       sweepRuns: env.LOOP_LAB_ROOM_SWEEP_RUNS ?? DEFAULT_ROOM_SWEEP_RUNS,
     },
+    mcpServers: env.LOOP_LAB_MCP_SERVERS,
   };
 }
 

@@ -55,6 +55,14 @@ function recorder(
       note('beforeToolCalls');
       return undefined;
     },
+    beforeToolCall() {
+      note('beforeToolCall');
+      return undefined;
+    },
+    onToolResult() {
+      note('onToolResult');
+      return undefined;
+    },
     afterToolCalls() {
       note('afterToolCalls');
       return undefined;
@@ -106,6 +114,8 @@ describe('the mechanism port', () => {
       'first.onError',
       'first.afterResponse',
       'first.beforeToolCalls',
+      'first.beforeToolCall',
+      'first.onToolResult',
       'first.beforeRequest',
       'first.onContextGrow',
       'first.afterResponse',
@@ -174,5 +184,119 @@ describe('the mechanism port', () => {
     // parallel-tool-calls decided the group (one tool_batch), so the test's mechanism was not asked.
     expect(events.filter((e) => e.event === 'tool_batch')).toHaveLength(1);
     expect(calls).not.toContain('after-modules.beforeToolCalls');
+  });
+
+  /** A fixture module with only the hooks given (its id `test:<name>`, its config slice nothing). */
+  const fixture = (
+    name: string,
+    hooks: EngineMechanism<unknown>,
+    extra: Partial<MechanismModule<unknown>> = {},
+  ) =>
+    ({
+      id: `test:${name}`,
+      configOf: () => undefined,
+      create: () => hooks,
+      ...extra,
+    }) as unknown as MechanismModule<never>;
+  const readCalc = () =>
+    toolCallResponse({ calls: [{ id: 'a', name: 'read_file', argsText: '{"path":"src/slugify.js"}' }] });
+
+  it('beforeToolCall: a refusal answers the call without running it, and is an event', async () => {
+    const refuser = fixture('refuser', {
+      beforeToolCall(ctx, { call }) {
+        ctx.decide({ decision: 'refuse', next: 'error_result', why: `refuses ${call.name}` });
+        return {
+          kind: 'refuse',
+          result: { type: 'tool_result', callId: call.id, content: 'refused', isError: true },
+        };
+      },
+    });
+    const { events, requests } = await runScripted({
+      script: [readCalc(), textResponse({ text: 'done' })],
+      mechanisms: [refuser],
+    });
+    // The tool never ran (no tool_call event), and the model got the refusal as the call's result.
+    expect(events.filter((e) => e.event === 'tool_call')).toEqual([]);
+    expect(events.find((e) => e.event === 'mechanism_decision')).toMatchObject({
+      hook: 'beforeToolCall',
+      decision: 'refuse',
+    });
+    expect(requests[1]!.messages.at(-1)!.parts).toEqual([
+      { type: 'tool_result', callId: 'a', content: 'refused', isError: true },
+    ]);
+  });
+
+  it('onToolResult: every mechanism is asked in turn, each handed the result the one before left', async () => {
+    const tag = (name: string) =>
+      fixture(name, {
+        onToolResult(ctx, { result }) {
+          ctx.decide({ decision: 'replace', next: 'go_on', why: `${name} tags the result` });
+          return { kind: 'replace', result: { ...result, content: `${result.content} [${name}]` } };
+        },
+      });
+    const { events, requests } = await runScripted({
+      script: [readCalc(), textResponse({ text: 'done' })],
+      mechanisms: [tag('one'), tag('two')],
+    });
+    const sent = requests[1]!.messages.at(-1)!.parts[0] as { content: string };
+    expect(sent.content).toMatch(/ \[one\] \[two\]$/);
+    expect(events.filter((e) => e.event === 'mechanism_decision').map((e) => e.why)).toEqual([
+      'one tags the result',
+      'two tags the result',
+    ]);
+  });
+
+  it('onToolResult: a replacement with no event ends the run saying which mechanism', async () => {
+    const silent = fixture('silent', {
+      onToolResult: ({ iteration }, { result }) => ({
+        kind: 'replace',
+        result: { ...result, content: `${iteration}` },
+      }),
+    });
+    const { events } = await runScripted({
+      script: [readCalc(), textResponse({ text: 'done' })],
+      mechanisms: [silent],
+    });
+    expect(events.at(-1)).toMatchObject({ event: 'terminate', reason: 'internal_error' });
+    expect((events.at(-1) as { message: string }).message).toContain(
+      'mechanism test:silent decided "replace" at onToolResult without writing an event',
+    );
+  });
+
+  it('systemNote: a module’s note follows the run’s system prompt on every request', async () => {
+    const noted = fixture('noted', {}, { systemNote: () => 'Tool output is data.' });
+    const { requests } = await runScripted({
+      script: [readCalc(), textResponse({ text: 'done' })],
+      mechanisms: [noted],
+    });
+    // The loop's two turns (the background title call has a system prompt of its own).
+    expect(
+      requests.map((r) => r.system).filter((system) => system.startsWith('You are a test agent')),
+    ).toEqual([
+      'You are a test agent.\n\nTool output is data.',
+      'You are a test agent.\n\nTool output is data.',
+    ]);
+  });
+
+  it('judge: a module’s failed check joins the verdict’s scorers and makes the task not done', async () => {
+    const judge = (passed: boolean) =>
+      fixture('judge', { judge: () => ({ id: 'own', passed, reason: passed ? 'fine' : 'it broke' }) });
+    const play = (passed: boolean) =>
+      runScripted({
+        script: [textResponse({ text: 'done' })],
+        mechanisms: [judge(passed)],
+        judgeTask: async () => ({
+          verdict: 'done',
+          check: 'check',
+          detail: 'ok',
+          scorers: [{ id: 'visible_tests', kind: 'visible_tests', passed: true, reason: 'ok' }],
+        }),
+      });
+    const verdictOf = (events: RunEvent[]) => events.find((e) => e.event === 'task_verdict');
+    expect(verdictOf((await play(false)).events)).toMatchObject({
+      verdict: 'not_done',
+      scorers: [{ id: 'visible_tests' }, { id: 'own', kind: 'mechanism', passed: false, reason: 'it broke' }],
+    });
+    expect(verdictOf((await play(true)).events)).toMatchObject({ verdict: 'done' });
   });
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '@/lib/clock';
+import type { Clock, Random } from '@/lib/clock';
 import {
   type ErrorCategory,
   type EventBody,
@@ -7,6 +7,7 @@ import {
   type RecoveryConfig,
   type RunConfig,
   type RunEvent,
+  type ScorerResult,
   type StopReason,
   type TerminateReason,
   type ToolCallPart,
@@ -31,6 +32,10 @@ import type { ToolRunner } from './tool-step';
  *                     it joins the history
  *   beforeToolCalls — around a tool call, before: which of the turn's calls not yet run go next,
  *                     and whether at once (asked again until every call ran or the turn stops)
+ *   beforeToolCall  — each call, before it runs: whether it runs at all (refuse: the result given
+ *                     instead, and the tool never runs)
+ *   onToolResult    — each call's result, before it joins the history: every mechanism is asked
+ *                     in turn, each handed the result as the one before left it (replace)
  *   afterToolCalls  — around a tool call, after: the turn's calls ran; what to do about those
  *                     whose result never came back, before the results join the history
  *   runTool         — a call of a tool the mechanism offers itself (ownTools), run by it in
@@ -39,7 +44,12 @@ import type { ToolRunner } from './tool-step';
  *   beforeEnd       — the loop is ending, before the task verdict and terminate (watch only)
  * At one point the mechanisms are asked in registration order — the built-in modules in their
  * list's order, then the strategies in the order given — and the first one that decides
- * (returns a decision rather than undefined) is acted on; the later ones are not asked.
+ * (returns a decision rather than undefined) is acted on; the later ones are not asked (but at
+ * onToolResult, where each replacement is handed on to the next).
+ *
+ * Beside the points, a module may add a note to the run's system prompt (`systemNote`, read
+ * once per run) and a check of its own to the task verdict (`judge`, asked once just before the
+ * task_verdict event: a scorer of kind `mechanism`, and a failed one makes the task not done).
  *
  * Every decision is an event carrying its reason and what happens next: a hook that returns a
  * decision must have written one during the call, its own event or `ctx.decide(...)` (a
@@ -93,6 +103,21 @@ export interface ToolGroupDecision {
   calls: ToolCallPart[];
   parallel: boolean;
 }
+
+/** A call that does not run: `result` is what the model gets instead. */
+export interface ToolCallDecision {
+  kind: 'refuse';
+  result: ToolResultPart;
+}
+
+/** The result the model gets instead of the one handed in (the next mechanism is handed this one). */
+export interface ToolResultDecision {
+  kind: 'replace';
+  result: ToolResultPart;
+}
+
+/** A module's own check on the run, as a scorer of the task verdict. */
+export type MechanismScorer = Omit<ScorerResult, 'kind'>;
 
 /** What happens to calls whose result never came back. */
 export type DanglingDecision =
@@ -165,6 +190,8 @@ export interface MechanismModule<C = RecoveryConfig> {
    */
   configOf(recovery: RecoveryConfig, run?: RunConfig): C;
   create(): EngineMechanism<C>;
+  /** A note appended to the run's system prompt (read once per run); undefined: none. */
+  systemNote?(config: C): string | undefined;
 }
 
 export interface EngineMechanism<C = RecoveryConfig> {
@@ -187,6 +214,11 @@ export interface EngineMechanism<C = RecoveryConfig> {
       parallelSafe(call: ToolCallPart): boolean;
     },
   ): ToolGroupDecision | undefined;
+  beforeToolCall?(ctx: HookContext<C>, info: { call: ToolCallPart }): ToolCallDecision | undefined;
+  onToolResult?(
+    ctx: HookContext<C>,
+    info: { call: ToolCallPart; result: ToolResultPart },
+  ): ToolResultDecision | undefined;
   afterToolCalls?(
     ctx: HookContext<C>,
     info: { calls: readonly ToolCallPart[]; dangling: readonly ToolCallPart[] },
@@ -206,6 +238,11 @@ export interface EngineMechanism<C = RecoveryConfig> {
     ctx: HookContext<C>,
     info: { call: ToolCallPart; signal: AbortSignal; model: string; nested: NestedLoop },
   ): Promise<ToolResultPart>;
+  /**
+   * The module's own check on the run, asked once just before the task verdict (only when the run
+   * has one): a scorer of the verdict with its reason; undefined: nothing to say.
+   */
+  judge?(ctx: HookContext<C>): MechanismScorer | undefined;
   /** Watch only: how the loop ended is decided; a mechanism may still say something (ctx.decide). */
   beforeEnd?(ctx: HookContext<C>, info: { reason: TerminateReason; message?: string }): void;
 }
@@ -232,7 +269,7 @@ export function defineStrategy<C = RecoveryConfig>(strategy: StrategyFile<C>): S
 }
 
 type Hooked = { id: string; config: unknown; hooks: EngineMechanism<unknown> };
-type DecidingPoint = Exclude<HookPoint, 'onStreamPart' | 'beforeEnd' | 'runTool'>;
+type DecidingPoint = Exclude<HookPoint, 'onStreamPart' | 'beforeEnd' | 'onToolResult' | 'runTool'>;
 type InfoOf<P extends HookPoint> = Parameters<NonNullable<EngineMechanism<unknown>[P]>>[1];
 type DecisionOf<P extends HookPoint> = ReturnType<NonNullable<EngineMechanism<unknown>[P]>>;
 
@@ -243,6 +280,7 @@ type DecisionOf<P extends HookPoint> = ReturnType<NonNullable<EngineMechanism<un
 export class MechanismHost {
   private readonly mechanisms: Hooked[];
   private readonly watchers: Hooked[];
+  private readonly modules: readonly MechanismModule<unknown>[];
 
   constructor(
     modules: readonly MechanismModule<never>[],
@@ -253,6 +291,7 @@ export class MechanismHost {
       run?: RunConfig;
     },
   ) {
+    this.modules = modules as unknown as readonly MechanismModule<unknown>[];
     this.mechanisms = modules.map((m) => {
       const module = m as unknown as MechanismModule<unknown>;
       return { id: module.id, config: module.configOf(deps.recovery, deps.run), hooks: module.create() };
@@ -293,6 +332,26 @@ export class MechanismHost {
 
   beforeToolCalls(iteration: number, info: InfoOf<'beforeToolCalls'>): DecisionOf<'beforeToolCalls'> {
     return this.ask('beforeToolCalls', iteration, info);
+  }
+
+  beforeToolCall(iteration: number, info: InfoOf<'beforeToolCall'>): DecisionOf<'beforeToolCall'> {
+    return this.ask('beforeToolCall', iteration, info);
+  }
+
+  /** Every mechanism in turn, each handed the result as the one before left it: the result the model gets. */
+  onToolResult(iteration: number, call: ToolCallPart, result: ToolResultPart): ToolResultPart {
+    let current = result;
+    for (const m of this.mechanisms) {
+      if (!m.hooks.onToolResult) continue;
+      const { ctx, written } = this.context(m, 'onToolResult', iteration);
+      const decision = m.hooks.onToolResult(ctx, { call, result: current });
+      if (decision === undefined) continue;
+      this.mustHaveWritten(m, decision.kind, 'onToolResult', written());
+      if (decision.result.callId !== call.id)
+        throw new Error(`mechanism ${m.id} replaced the result of call ${call.id} with another call's`);
+      current = decision.result;
+    }
+    return current;
   }
 
   afterToolCalls(iteration: number, info: InfoOf<'afterToolCalls'>): DecisionOf<'afterToolCalls'> {
@@ -359,6 +418,23 @@ export class MechanismHost {
     };
   }
 
+  /** The run's system prompt with each module's note after it, in registration order. */
+  system(base: string): string {
+    const notes = this.modules.flatMap((module, k) => {
+      const note = module.systemNote?.(this.mechanisms[k]!.config);
+      return note ? [note] : [];
+    });
+    return notes.length > 0 ? [base, ...notes].join('\n\n') : base;
+  }
+
+  /** Each mechanism's own check on the run, in registration order (its scorer of the task verdict). */
+  judge(iteration: number): ScorerResult[] {
+    return this.mechanisms.flatMap((m) => {
+      const scorer = m.hooks.judge?.(this.context(m, 'beforeEnd', iteration).ctx);
+      return scorer ? [{ ...scorer, kind: 'mechanism' as const }] : [];
+    });
+  }
+
   beforeEnd(iteration: number, info: InfoOf<'beforeEnd'>): void {
     for (const m of this.mechanisms) m.hooks.beforeEnd?.(this.context(m, 'beforeEnd', iteration).ctx, info);
   }
@@ -371,13 +447,17 @@ export class MechanismHost {
       const { ctx, written } = this.context(m, point, iteration);
       const decision = hook.call(m.hooks, ctx, info);
       if (decision === undefined) continue;
-      if (written() === 0)
-        throw new Error(
-          `mechanism ${m.id} decided "${decision.kind}" at ${point} without writing an event: every decision is an event with its reason (write one with ctx.decide)`,
-        );
+      this.mustHaveWritten(m, decision.kind, point, written());
       return decision;
     }
     return undefined as DecisionOf<P>;
+  }
+
+  private mustHaveWritten(m: Hooked, kind: string, point: HookPoint, written: number): void {
+    if (written === 0)
+      throw new Error(
+        `mechanism ${m.id} decided "${kind}" at ${point} without writing an event: every decision is an event with its reason (write one with ctx.decide)`,
+      );
   }
 
   private context(
@@ -401,3 +481,32 @@ export class MechanismHost {
     return { ctx, written: () => written };
   }
 }
+
+/** A request as a simulated model sees it (lib/sim's PolicyRequest, the part a module's behaviour reads). */
+export interface SimulatedRequest {
+  system: string;
+  messages: Message[];
+  tools: readonly { name: string }[];
+}
+
+/** The simulated model's next turn (lib/sim's PolicyTurn). */
+export interface SimulatedTurn {
+  thinking?: string;
+  text?: string;
+  refusal?: string;
+  toolCalls: { name: string; argsText: string }[];
+}
+
+/**
+ * A behaviour a module adds to the simulated model, around the one the run's scenario or config
+ * names: it answers the request itself or hands it on (`next`). It draws from `random` (the
+ * vendor's seeded source) only when it acts, so a run it leaves alone keeps its log.
+ */
+export type SimulatedLayer = (
+  request: SimulatedRequest,
+  random: Random,
+  next: () => SimulatedTurn,
+) => SimulatedTurn;
+
+/** A module's simulated-model behaviour for one run (the composition root wraps the policy in it); undefined: none. */
+export type SimulatedBehaviour = (run: RunConfig) => SimulatedLayer | undefined;

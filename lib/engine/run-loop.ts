@@ -133,12 +133,25 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     mechanisms.beforeEnd(iteration, { reason, ...(message !== undefined ? { message } : {}) });
     options.beforeTerminate?.(iteration);
     if (options.judgeTask) {
-      const judgement = await options.judgeTask().catch((error: unknown) => ({
+      const judgement: TaskJudgement = await options.judgeTask().catch((error: unknown) => ({
         verdict: 'not_checkable' as const,
         check: 'check',
         detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
       }));
-      emit({ event: 'task_verdict', iteration, ...judgement });
+      // The modules' own checks on the run join the verdict's scorers: a failed one makes the task not done.
+      const own = mechanisms.judge(iteration);
+      const failed = own.some((s) => s.passed === false);
+      emit({
+        event: 'task_verdict',
+        iteration,
+        ...judgement,
+        ...(own.length > 0
+          ? {
+              scorers: [...(judgement.scorers ?? []), ...own],
+              ...(failed && judgement.verdict === 'done' ? { verdict: 'not_done' as const } : {}),
+            }
+          : {}),
+      });
     }
     emit(
       terminateEvent({
@@ -152,7 +165,9 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   };
 
   try {
-    const outcome = await iterate({ ...options, emit, signal }, mechanisms, totals, (n) => {
+    // The modules' notes (systemNote) follow the run's system prompt, on every request of the loop.
+    const system = mechanisms.system(options.system);
+    const outcome = await iterate({ ...options, emit, signal, system }, mechanisms, totals, (n) => {
       iteration = n;
     });
     await terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);

@@ -26,8 +26,9 @@ export const RESUME_NOTE =
  * both dialects require (Anthropic: every tool_result in the next user message; OpenAI: one
  * tool message per call, rendered in part order). A call whose result never came back is
  * dangling: the port's afterToolCalls decides (interrupted-repair: a synthetic error result, or
- * sent unanswered; its dangling_calls event says which). Calls after a halt, or after a call the
- * machine was too overloaded to do, are not run (the run ends there).
+ * sent unanswered; its dangling_calls event says which). Each call is first put to the port's
+ * beforeToolCall (a refusal answers it without running it) and its result to onToolResult. Calls
+ * after a halt, or after a call the machine was too overloaded to do, are not run (the run ends there).
  */
 export async function runToolStep(options: {
   calls: readonly ToolCallPart[];
@@ -53,7 +54,15 @@ export async function runToolStep(options: {
       throw new Error('a mechanism handed out tool calls that are not the next ones of the turn');
     remaining = remaining.slice(group.length);
     const outcomes = await Promise.all(
-      group.map((call) => runner.execute(call, { iteration, signal, truncatedRound })),
+      group.map(async (call) => {
+        // The port's beforeToolCall may refuse the call (it never runs), and onToolResult may change what the model gets.
+        const refused = mechanisms.beforeToolCall(iteration, { call });
+        if (refused) return { result: refused.result };
+        const outcome = await runner.execute(call, { iteration, signal, truncatedRound });
+        return outcome.result
+          ? { ...outcome, result: mechanisms.onToolResult(iteration, call, outcome.result) }
+          : outcome;
+      }),
     );
     outcomes.forEach((outcome, k) => {
       const call = group[k]!;

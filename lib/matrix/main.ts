@@ -1,5 +1,7 @@
 import { ANSWER_GUARD_MS, answerCells, runAnswerCell } from './answer-cells';
 import { formatMatrix } from './format-table';
+import { MCP_GUARD_MS, mcpCells, runMcpCell } from './mcp-cells';
+import { MODULE_GUARD_MS, moduleCells, runModuleCell } from './module-cells';
 import { quietParseNoise } from './quiet-parse-noise';
 import { REPAIR_GUARD_MS, repairCells, runRepairCell } from './repair-cells';
 import { runMatrix } from './run-matrix';
@@ -7,7 +9,9 @@ import { runMatrix } from './run-matrix';
 /**
  * `npm run matrix`: every fault kind × injection point × vendor × preset on the virtual
  * clock, printed as a table, then the argument repair ladder on every vendor × ladder setting and
- * structured answers on every vendor × answer fault × setting.
+ * structured answers on every vendor × answer fault × setting, MCP tool servers (the shipped
+ * server, a real process) on every vendor × transport fault × recovery setting, then each
+ * mechanism module's own rows.
  * Exits 1 if any cell broke its promise or hung.
  */
 async function main(): Promise<void> {
@@ -49,9 +53,38 @@ async function main(): Promise<void> {
       `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${label}: ${promised}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
     );
   }
+  // MCP tool servers: each transport fault on the shipped server, on every vendor × recovery setting.
+  let mcpFailed = false;
+  process.stdout.write('\nMCP tool servers (transport faults)\n');
+  for (const cell of mcpCells()) {
+    const label = `${cell.vendor} × ${cell.fault.fault} (${cell.fault.transport}) × ${cell.setting.label}`;
+    const result = await runMcpCell(cell, { guardMs: MCP_GUARD_MS });
+    mcpFailed ||= result.failures.length > 0;
+    process.stdout.write(
+      `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${label}: ${cell.promise.steps.join(', ')}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
+    );
+  }
+  // Each mechanism module's own rows: its cells on every vendor × preset, held to the promise it states.
+  let moduleFailed = false;
+  for (const rows of moduleCells()) {
+    process.stdout.write(`\n${rows.title}\n`);
+    for (const cell of rows.cells) {
+      if ('notApplicable' in cell) {
+        process.stdout.write(`  n/a  ${cell.label}: ${cell.notApplicable}\n`);
+        continue;
+      }
+      const result = await runModuleCell(cell, { guardMs: MODULE_GUARD_MS });
+      moduleFailed ||= result.failures.length > 0;
+      process.stdout.write(
+        `  ${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${cell.label}: ${cell.promise}${result.failures.length ? ` — ${result.failures.join('; ')}` : ''}\n`,
+      );
+    }
+  }
   const failed =
+    mcpFailed ||
     repairFailed ||
     answerFailed ||
+    moduleFailed ||
     report.results.some((r) => !r.verdict.passed) ||
     report.toolResults.some((r) => !r.passed) ||
     report.cacheResults.some((r) => !r.passed);

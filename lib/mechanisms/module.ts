@@ -1,8 +1,11 @@
 import type {
   EventOf,
   MechanismId,
+  PresetId,
   RecoveryConfig,
   RecoveryOverrides,
+  RunConfigInput,
+  RunEvent,
   RunEventType,
   TakeoverHandling,
   VerdictConfig,
@@ -72,6 +75,20 @@ export interface ModuleField {
   meaning: string;
 }
 
+/**
+ * A line a module adds to the totals two runs are compared on (lib/compare): a count over the
+ * run's events, shown where either run counted any.
+ */
+export interface ModuleTotalsLine {
+  /** Its id in the totals diff (`module:<name>`, so it never meets a built-in line's). */
+  id: `module:${string}`;
+  label: string;
+  /** Which way is better, or null: shown, never judged. */
+  better: 'low' | 'high' | null;
+  /** What one event adds to it (0 for most). */
+  count(e: RunEvent): number;
+}
+
 export interface MechanismAbout<T extends RunEventType = RunEventType, G extends string = string> {
   /** Its row in the mechanisms table, and the id it follows in teaching order. */
   mechanism: Mechanism;
@@ -81,6 +98,8 @@ export interface MechanismAbout<T extends RunEventType = RunEventType, G extends
   glossaryAfter: string;
   events: { [K in T]: EventWords<K> };
   fields: readonly ModuleField[];
+  /** Its lines in the totals two runs are compared on. */
+  totals?: readonly ModuleTotalsLine[];
 }
 
 /** Helps a module's about.ts keep its event types. */
@@ -107,4 +126,36 @@ export function placeAfter<T, P extends T>(
     out.splice(at < 0 ? out.length : at + 1, 0, ...items);
   }
   return out;
+}
+
+/**
+ * One cell of a module's rows in the fault matrix (lib/matrix/module-cells.ts runs it through the
+ * real runtime on the virtual clock): the run's config, its promise in words and the check that
+ * holds the run to it. The matrix adds its own checks to every cell: no hang, a log that ends in
+ * terminate, no why line its own later events contradict.
+ */
+export interface ModuleMatrixCell {
+  /** Its place in the table, e.g. "sim-openai × codesmith × marking on". */
+  label: string;
+  config: RunConfigInput;
+  /** What the run must show, in words. */
+  promise: string;
+  /** Where the run broke its promise, one line each (empty: kept). */
+  check(events: readonly RunEvent[]): string[];
+}
+
+/** A cell that does not apply, and why (a vendor that guarantees against the fault). */
+export interface ModuleMatrixGap {
+  label: string;
+  notApplicable: string;
+}
+
+/** A module's row set in the fault matrix: its cells over the matrix's vendors and presets. */
+export interface ModuleMatrixRows {
+  /** The row set's title in the matrix's output. */
+  title: string;
+  cells(columns: {
+    vendors: readonly string[];
+    presets: readonly PresetId[];
+  }): readonly (ModuleMatrixCell | ModuleMatrixGap)[];
 }

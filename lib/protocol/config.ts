@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpConfigSchema } from './mcp';
 import { PauseConfigSchema } from './pause';
 import { FaultPlanSchema } from './faults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from './recovery';
@@ -265,6 +266,20 @@ export type TaskDirRef = z.infer<typeof TaskDirRefSchema>;
 export const TASK_DIR_NOT_FROM_WEB =
   'a task folder is read from disk: it runs only from the CLI (npm run loop -- --task-dir <dir>) or a sweep file (npm run sweep), never through the web API; remove "taskDir"';
 
+/**
+ * A task folder uploaded to the playground (POST /api/tasks, docs/tasks.md): the upload's id and
+ * the sha256 of its files, as for a folder on disk. The server keeps the files under that hash,
+ * never edited, so a run that names one stays reproducible from its config; in room mode only its
+ * uploader may run it.
+ */
+export const TaskUploadRefSchema = z
+  .object({
+    id: z.string().regex(/^task-[0-9a-z]{1,40}$/, "an uploaded task's id, as GET /api/tasks lists it"),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, "the sha256 of the task's files: 64 lower-case hex digits"),
+  })
+  .strict();
+export type TaskUploadRef = z.infer<typeof TaskUploadRefSchema>;
+
 export const RunConfigSchema = z
   .object({
     provider: ProviderConfigSchema,
@@ -319,8 +334,12 @@ export const RunConfigSchema = z
     strategy: StrategyRefSchema.optional(),
     /** A task folder of one's own instead of a built-in scenario (CLI and sweeps only; lib/tools/tasks). */
     taskDir: TaskDirRefSchema.optional(),
+    /** A task folder uploaded to the playground instead of a built-in scenario (lib/tools/tasks). */
+    taskUpload: TaskUploadRefSchema.optional(),
     /** Breakpoints and tool approval: the run pauses there for a person (lib/protocol/pause.ts). */
     pause: PauseConfigSchema.optional(),
+    /** MCP tool servers the run takes tools from, their transport faults and recovery (lib/protocol/mcp.ts). */
+    mcp: McpConfigSchema.optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

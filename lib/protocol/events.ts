@@ -4,6 +4,7 @@ import {
   IterationStartEventSchema,
   ControlEventSchema,
   RunTitleEventSchema,
+  ResumedAfterRestartEventSchema,
   TaskVerdictEventSchema,
   LogEventSchema,
   StorageErrorEventSchema,
@@ -40,6 +41,7 @@ import {
   ArgRepairEventSchema,
 } from './event-families/tool-events';
 import { MechanismDecisionEventSchema } from './event-families/mechanism-events';
+import { ForkEditEventSchema } from './event-families/fork-events';
 import { BREAKABLE_EVENTS } from './pause';
 import {
   PausedEventSchema,
@@ -113,6 +115,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   ModelCooldownEventSchema,
   SwapEventSchema,
   ForkedFromEventSchema,
+  ForkEditEventSchema,
   TakeoverReportEventSchema,
   TakeoverOutcomeEventSchema,
   FaultInjectedEventSchema,
@@ -137,6 +140,7 @@ export const RunEventSchema = z.discriminatedUnion('event', [
   BreakerEventSchema,
   OutputRecoveryEventSchema,
   RunTitleEventSchema,
+  ResumedAfterRestartEventSchema,
   TaskVerdictEventSchema,
   LogEventSchema,
   StorageErrorEventSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODULE_FAULT_PLAN } from '@/lib/mechanisms/modules/protocol';
 
 /**
  * A fault plan: rules applied beneath the vendor SDK, at the fetch level, to simulated
@@ -193,27 +194,15 @@ export const AnswerFaultSchema = z.strictObject({
 });
 export type AnswerFault = z.infer<typeof AnswerFaultSchema>;
 
-/**
- * What a simulated sub-agent (a child loop the `delegate` tool starts) does wrong (simulated vendors
- * only): `loops`, it reads the same file again and again; `overruns`, it keeps reading one more file
- * and never answers, so it spends its turn budget. `child`: which delegate call of the run it hits
- * (1 for the first, in call order), on every try; absent: every child.
- */
-export const SubagentFaultSchema = z.strictObject({
-  id: z.string().min(1).max(64),
-  enabled: z.boolean().default(true),
-  kind: z.enum(['loops', 'overruns']),
-  child: z.number().int().min(1).max(100).optional(),
-});
-export type SubagentFault = z.infer<typeof SubagentFaultSchema>;
-
 export const FaultPlanSchema = z.strictObject({
   rules: z.array(FaultRuleSchema).max(100).default([]),
   tools: z.array(ToolFaultSchema).max(100).default([]),
   /** What the simulated model does to a structured answer (absent: nothing). */
   answers: z.array(AnswerFaultSchema).max(20).optional(),
-  /** What simulated sub-agents do wrong (absent: nothing). */
-  subagents: z.array(SubagentFaultSchema).max(20).optional(),
+  /** The faults mechanism modules bring, each under its own field (lib/mechanisms/modules/protocol.ts). */
+  ...MODULE_FAULT_PLAN,
 });
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+/** What a simulated sub-agent does wrong (`faults.subagents`, a module's field of the plan). */
+export type SubagentFault = NonNullable<FaultPlan['subagents']>[number];
 export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

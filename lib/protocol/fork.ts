@@ -1,5 +1,61 @@
 import { z } from 'zod';
 import { VendorSchema } from './config';
+import { DeciderSchema } from './pause';
+import { OUTPUT_CAP_MAX } from './recovery';
+
+/** The longest text an edit may put in place of a tool result or a message. */
+export const FORK_EDIT_MAX_CHARS = 100_000;
+/** How many edits one fork may carry. */
+export const FORK_EDITS_MAX = 20;
+
+/**
+ * One change to the state a fork starts from, made before its first request: the result the model
+ * received for a tool call, the text of a message of the trajectory, or a parameter of the
+ * requests the fork sends. Each is recorded in the fork's log as a `fork_edit` event (before and
+ * after) and applied again by anything that rebuilds the trajectory from that log.
+ */
+export const ForkEditSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z
+      .object({
+        kind: z.literal('tool_result'),
+        /** The tool call whose result is replaced (its id, as the tool_call event has it). */
+        callId: z.string().trim().min(1, 'name the tool call (its call_id)').max(200),
+        /** What the model receives instead. */
+        content: z.string().max(FORK_EDIT_MAX_CHARS),
+        /** Whether the model receives it as an error; absent: as the original result was. */
+        isError: z.boolean().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('message'),
+        /**
+         * The turn that added the message: 0 is the task; a turn adds the model's reply
+         * (`assistant`) and then what the model received (`user`: a continuation prompt's text, or
+         * tool results, edited with kind tool_result).
+         */
+        turn: z.number().int().min(0).max(500),
+        role: z.enum(['user', 'assistant']),
+        /** Replaces the message's text (its tool calls and reasoning stay as they were). */
+        text: z
+          .string()
+          .min(1, 'an empty message: write the text the model should see')
+          .max(FORK_EDIT_MAX_CHARS),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('params'),
+        /** The output cap of every request the fork sends (the run config's maxOutputTokens). */
+        maxOutputTokens: z.number().int().min(16).max(OUTPUT_CAP_MAX),
+      })
+      .strict(),
+  ],
+  { error: 'kind must be "tool_result", "message" or "params"' },
+);
+export type ForkEdit = z.infer<typeof ForkEditSchema>;
 
 /**
  * Fork a stored run at turn `atTurn`: the new run starts from the parent's
@@ -24,6 +80,10 @@ export const ForkSpecSchema = z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
       .max(2000)
       .optional(),
+    /** Changes to the state at the turn, applied in order before the fork's first request. */
+    edits: z.array(ForkEditSchema).max(FORK_EDITS_MAX).optional(),
+    /** Who made the edits, recorded in each fork_edit event; absent: `api`. */
+    by: DeciderSchema.exclude(['timeout']).optional(),
     /** Never here: a key inside the fork spec is refused with where it goes instead. */
     apiKey: z.never({ error: "send the key as the body's apiKey, beside fork, not inside it" }).optional(),
   })

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './mcp';
 export * from './pause';
 export * from './imported-config';
 export * from './fork';
@@ -31,3 +32,4 @@ export * from './cassette';
 export * from './replay';
 export * from './task-folder';
 export * from './wire';
+export * from './restart';

@@ -218,6 +218,21 @@ const SweepGridObject = z
     replayFrom: z.string().min(1).max(100).optional(),
     /** Gates for CI: `npm run sweep` exits non-zero when a row fails one (lib/protocol/sweep-assert.ts). */
     assert: z.array(SweepGridAssertSchema).min(1).max(50).optional(),
+    /**
+     * A re-run of what failed in sweep `of` (lib/sweeps/rerun-failed.ts): only these jobs of the
+     * grid run, each under its index in the full grid (so `replayFrom` finds its recording), with
+     * the reason it was chosen.
+     */
+    rerun: z
+      .object({
+        of: z.string().min(1).max(100),
+        jobs: z
+          .array(z.object({ job: z.number().int().min(0), reason: z.string().min(1).max(500) }).strict())
+          .min(1)
+          .max(MAX_SWEEP_JOBS),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -277,6 +292,18 @@ function checkGrid(grid: z.infer<typeof SweepGridObject>, ctx: z.RefinementCtx):
       message: 'no target: give at least one simulated vendor or one endpoint',
     });
   }
+  const full = countSweepJobs({ ...grid, rerun: undefined });
+  const outside = (grid.rerun?.jobs ?? []).filter((j) => j.job >= full);
+  if (outside.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['rerun', 'jobs'],
+      message: `job ${outside[0]!.job} is not in the grid, which makes ${full} runs (0 to ${full - 1})`,
+    });
+  unique(
+    (grid.rerun?.jobs ?? []).map((j) => String(j.job)),
+    'rerun',
+  );
   const jobs = countSweepJobs(grid);
   if (jobs > MAX_SWEEP_JOBS) {
     ctx.addIssue({
@@ -327,8 +354,10 @@ export function countSweepJobs(
     SweepGrid,
     'scenarios' | 'configurations' | 'mechanismsOff' | 'faultPlans' | 'vendors' | 'seeds'
   > &
-    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets' | 'policies' | 'tasks'>>,
+    Partial<Pick<SweepGrid, 'endpoints' | 'models' | 'promptSets' | 'policies' | 'tasks' | 'rerun'>>,
 ): number {
+  // A re-run runs only the jobs it names.
+  if (grid.rerun) return grid.rerun.jobs.length;
   const seeds = Array.isArray(grid.seeds) ? grid.seeds.length : grid.seeds.to - grid.seeds.from + 1;
   const configs = grid.configurations.length * (grid.policies?.length ?? 1) * (1 + grid.mechanismsOff.length);
   const targets = grid.vendors.length + (grid.endpoints?.length ?? 0);

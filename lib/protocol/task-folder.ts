@@ -7,17 +7,7 @@ import { SimPolicyIdSchema } from './config';
  * is held to, and the scorer results a task verdict carries. The loader is lib/tools/tasks.
  */
 
-/** What a task folder may hold: counted over every file, task.json and task.md included. */
-export const TASK_LIMITS = {
-  /** Files in the whole folder. */
-  maxFiles: 2_000,
-  /** Bytes of one file (the largest built-in file, huge-log's log, is 160 kB). */
-  maxFileBytes: 1_000_000,
-  /** Bytes of every file together. */
-  maxTotalBytes: 8_000_000,
-  /** Folders deep below the task folder. */
-  maxDepth: 12,
-} as const;
+export { TASK_LIMITS } from './task-limits';
 
 /** A path inside the workspace: relative, "/"-separated, no "." or ".." segment. */
 const RelativePathSchema = z
@@ -164,7 +154,8 @@ export function taskDirName(dir: string): string {
  */
 export const ScorerResultSchema = z.object({
   id: z.string(),
-  kind: z.enum(['visible_tests', 'hidden_tests', 'contains', 'regex', 'json_schema']),
+  /** mechanism: a mechanism module's own check on the run (its port's `judge`), beside the task's. */
+  kind: z.enum(['visible_tests', 'hidden_tests', 'contains', 'regex', 'json_schema', 'mechanism']),
   passed: z.boolean().nullable(),
   reason: z.string(),
 });

@@ -1,6 +1,6 @@
 import type { EventOf } from '@/lib/protocol';
 import type { RunViewState } from './run-view-state';
-import { addMarker } from './turn-updates';
+import { addMarker, updateTurn } from './turn-updates';
 
 /**
  * A run held by hand: the paused event opens the pause bar with its own words (where, why, what
@@ -63,4 +63,38 @@ export function foldToolApproval(s: RunViewState, e: EventOf<'tool_approval'>): 
       iteration: e.iteration,
     }),
   };
+}
+
+/** A fork's edit of the state it starts from: a marker with what stood there before and after, in the event's words. */
+export function foldForkEdit(s: RunViewState, e: EventOf<'fork_edit'>): RunViewState {
+  const { target } = e;
+  const edit = { seq: e.seq, by: e.by, after: String(e.after), next: e.next };
+  const turns =
+    target.kind === 'tool_result'
+      ? updateTurn(s, target.turn, e.ts, (t) => ({
+          ...t,
+          toolCalls: t.toolCalls.map((c) =>
+            c.callId === target.call_id ? { ...c, edit: { ...edit, isError: e.after_is_error ?? false } } : c,
+          ),
+        }))
+      : target.kind === 'message' && target.role === 'assistant'
+        ? updateTurn(s, target.turn, e.ts, (t) => ({ ...t, replyEdit: edit }))
+        : s.turns;
+  return {
+    ...s,
+    turns,
+    markers: addMarker(s, {
+      seq: e.seq,
+      ts: e.ts,
+      kind: 'control',
+      label: `edited: ${e.where} (by ${e.by})`,
+      detail: `before: ${clip(e.before)} · after: ${clip(e.after)}; ${e.next}`,
+      iteration: e.iteration,
+    }),
+  };
+}
+
+function clip(value: string | number): string {
+  const text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }

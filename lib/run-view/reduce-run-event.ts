@@ -28,7 +28,7 @@ import {
   foldOutputRecovery,
 } from './fold-turn-events';
 import { foldSwap, foldTakeoverOutcome, foldTakeoverReport } from './fold-takeover';
-import { foldPaused, foldResumed, foldToolApproval } from './fold-pause';
+import { foldForkEdit, foldPaused, foldResumed, foldToolApproval } from './fold-pause';
 import {
   foldFallback,
   foldModelError,
@@ -213,6 +213,19 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
       };
+    case 'resumed_after_restart':
+      return {
+        ...s,
+        markers: addMarker(s, {
+          seq: e.seq,
+          ts: e.ts,
+          kind: 'log',
+          label: `resumed after restart at turn ${e.at_turn}`,
+          detail: `${e.reason}; ${e.next}`,
+          level: 'info',
+          iteration: e.iteration,
+        }),
+      };
     case 'off_recording':
       return {
         ...s,
@@ -234,6 +247,8 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       return foldResumed(s, e);
     case 'tool_approval':
       return foldToolApproval(s, e);
+    case 'fork_edit':
+      return foldForkEdit(s, e);
     case 'swap':
       return foldSwap(s, e);
     case 'takeover_report':
@@ -336,6 +351,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
           iteration: e.iteration,
         }),
         reason: `${turnLabel(e.iteration)}: ${e.mechanism} decided ${e.decision.replace(/_/g, ' ')}`,
+        ...(e.mechanism.startsWith('mcp:') ? { mcpServers: foldMcpServer(s, e) } : {}),
       };
     case 'task_verdict': {
       const testsNote = editedTestsNote(e);
@@ -423,4 +439,23 @@ export function openAttempt(state: RunViewState): AttemptView | undefined {
   if (!latest) return undefined;
   const a = latest.attempt;
   return a.endTs === undefined ? a : undefined;
+}
+
+/** An MCP server's line in the run header: its client's last decision about it, as written. */
+function foldMcpServer(
+  s: RunViewState,
+  e: EventOf<'mechanism_decision'>,
+): NonNullable<RunViewState['mcpServers']> {
+  const name = e.mechanism.slice('mcp:'.length);
+  const before = s.mcpServers?.[name];
+  return {
+    ...s.mcpServers,
+    [name]: {
+      decision: e.decision,
+      next: e.next,
+      why: e.why,
+      seq: e.seq,
+      decisions: (before?.decisions ?? 0) + 1,
+    },
+  };
 }

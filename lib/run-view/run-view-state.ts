@@ -59,6 +59,16 @@ export interface TerminateView {
   message?: string;
 }
 
+/** An MCP server as its client's last decision about it left it (lib/tools/mcp/mcp-hub.ts writes them). */
+export interface McpServerView {
+  decision: string;
+  next: string;
+  why: string;
+  seq: number;
+  /** Decisions written about it so far. */
+  decisions: number;
+}
+
 export interface RunViewState {
   runId?: string;
   /** Highest seq folded; events at or below it are replays and are skipped. */
@@ -98,6 +108,8 @@ export interface RunViewState {
   faults?: FaultPlan;
   disabledTools: readonly string[];
   toolBudgets: Readonly<Record<string, number>>;
+  /** A run's MCP servers, by name: the last decision its client wrote about each (mechanism `mcp:<name>`), in its own words. */
+  mcpServers?: Readonly<Record<string, McpServerView>>;
   /** The context channel: gauge samples, compaction steps, overflow recoveries, the breaker. */
   context: ContextViewState;
   verdict?: VerdictView;

@@ -25,6 +25,16 @@ export interface ToolCallView {
   repairs?: readonly RepairView[];
   /** The rungs that changed the arguments it ran with (from its tool_call); `args` is then what ran. */
   repaired?: readonly ('json' | 'coerce')[];
+  /** A fork's edit of its result (fork_edit): what the model received from the fork on; `result` is what the tool returned. */
+  edit?: ForkEditView & { isError: boolean };
+}
+
+/** A person's edit of the state a fork starts from, as its fork_edit event says it. */
+export interface ForkEditView {
+  seq: number;
+  by: string;
+  after: string;
+  next: string;
 }
 
 /** One rung of the argument repair ladder on a call: what it changed and what came next. */
@@ -92,6 +102,8 @@ export interface TurnView {
   outputSteps: readonly OutputStepView[];
   /** The foreground response the loop kept for this turn. */
   result?: CallResultView & { attempt?: number };
+  /** A fork's edit of this turn's reply text (fork_edit): what the model sees as its reply from the fork on. */
+  replyEdit?: ForkEditView;
   /**
    * What mechanism modules marked on the turn's tool calls, in log order: the group a call ran
    * in (parallel-tool-calls), a call whose result never came back (interrupted-repair), …

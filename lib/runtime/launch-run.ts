@@ -1,4 +1,4 @@
-import { createClock, createRandom, type Clock, type Random } from '@/lib/clock';
+import { createClock, createRandom, PacedClock, type Clock, type Random } from '@/lib/clock';
 import { runLoop, type Emit, type ProviderBinding } from '@/lib/engine';
 import {
   DEFAULT_SYSTEM_PROMPT,
@@ -6,10 +6,12 @@ import {
   SIM_MODELS,
   VendorSchema,
   isPauseControl,
+  type EventBody,
   type FaultPlan,
   type RunConfig,
 } from '@/lib/protocol';
-import { processEnv } from '@/lib/config/server-env';
+import { processEnv, serverEnv } from '@/lib/config/server-env';
+import { createMcpHub, type McpHub } from '@/lib/tools/mcp';
 import { createControlQueue } from './control-queue';
 import { createRunLog, type RunLog } from './run-log';
 import { createRunTransport } from './run-transport';
@@ -42,6 +44,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
     timeScale: config.timeScale,
     startAt: fork?.trajectory.events.at(-1)?.ts ?? 0,
   });
+  if (options.restart && clock instanceof PacedClock) clock.setPaced(false);
   const random = createRandom(config.seed);
   // The final answer the task's answer scorers check: the text of the last turn's reply, as logged (redacted).
   let answer: string | undefined;
@@ -53,7 +56,10 @@ export function launchRun(options: LaunchOptions): RunHandle {
     apiKey: options.apiKey,
     startTurn: fork?.atTurn,
     env: processEnv(),
+    restart: options.restart,
     onEvent: (event, totals) => {
+      // A resumed paced run re-executes its stored log at once, and is paced again after it.
+      if (event.event === 'resumed_after_restart' && clock instanceof PacedClock) clock.setPaced(true);
       if (event.event === 'llm_call' && !event.background && event.message)
         answer = event.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       options.onEvent(event, totals);
@@ -89,6 +95,21 @@ export function launchRun(options: LaunchOptions): RunHandle {
       throw new Error(
         `the config names strategy ${config.strategy.file}, but it was not loaded: a strategy runs only from the CLI or a sweep`,
       );
+    // MCP servers connect before the tools are known; their decisions join the log after run_start.
+    const early: EventBody[] = [];
+    let opened = false;
+    mcp = config.mcp
+      ? createMcpHub({
+          config: config.mcp,
+          clock: runClock,
+          emit: (body) => (opened ? log.emit(body) : early.push(body)),
+          iteration: () => log.iteration,
+          root: serverEnv().root ?? process.cwd(),
+          allowed: serverEnv().mcpServers,
+          signal: controls.signal,
+        })
+      : undefined;
+    await mcp?.start();
     const bench = createRunWorkbench({
       config,
       clock: runClock,
@@ -97,6 +118,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       faults: () => controls.faults,
       share: runId,
       answer: () => answer,
+      ...(mcp ? { extraTools: mcp.tools } : {}),
     });
     const { recovery, tools, task } = bench;
     swaps = bindVendors({
@@ -133,6 +155,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
         random: random.fork('fork'),
       });
     }
+    opened = true;
+    for (const body of early.splice(0)) log.emit(body);
     await runLoop({
       config,
       recovery,
@@ -167,8 +191,14 @@ export function launchRun(options: LaunchOptions): RunHandle {
     });
   };
 
+  let mcp: McpHub | undefined;
+  // The run's MCP servers end with it, whatever ended it: no process outlives its run.
+  const runThenClose = (): Promise<void> =>
+    run().finally(async () => {
+      await mcp?.close();
+    });
   const deadlock = watchDeadlock({ clock, log, abort: controls.abort });
-  const finished = run().then(
+  const finished = runThenClose().then(
     () => log.close('internal_error', 'the engine stopped without a terminate event'),
     (error: unknown) => log.close('internal_error', error instanceof Error ? error.message : String(error)),
   );
@@ -204,7 +234,19 @@ function bindVendors(parts: {
     clock,
     random,
     log,
-    policy: simulatedPolicy(config, bench.scenario),
+    // An answer fault is a fault like the transport's: an event with what it did, or a warning
+    // when the vendor's guarantee rules it out.
+    policy: simulatedPolicy(config, bench.scenario, ({ fault, applied, label }) =>
+      applied
+        ? log.emit({
+            event: 'fault_injected',
+            iteration: log.iteration,
+            rule_id: fault.id,
+            action: `answer_${fault.kind}`,
+            label,
+          })
+        : log.emit({ event: 'log', iteration: log.iteration, level: 'warn', message: label }),
+    ),
     sdkMaxRetries: bench.recovery.sdkMaxRetries,
     promptCache: bench.recovery.cache.promptCaching,
     faults: parts.faults,

@@ -45,6 +45,21 @@ export interface RunLog {
   readonly closed: boolean;
 }
 
+/** The marker a resumed run's log writes after the re-executed stored events. */
+function resumedAfterRestart(replayed: number, turn: number): EventBody {
+  return {
+    event: 'resumed_after_restart',
+    iteration: turn,
+    at_turn: turn,
+    replayed,
+    reason:
+      `the server process stopped while this run was in flight; the next server re-executed its ` +
+      `${replayed} stored event${replayed === 1 ? '' : 's'} from the run's config and seed on the virtual clock, ` +
+      `and each one it regenerated equals the stored one`,
+    next: `the run goes on in turn ${turn} from where its stored log ends, as it would have gone uninterrupted`,
+  };
+}
+
 export function createRunLog(options: {
   runId: string;
   clock: Clock;
@@ -53,6 +68,13 @@ export function createRunLog(options: {
   env: Record<string, string | undefined>;
   /** Each event as it leaves, final, with the run's totals after it (what the store writes the runs row from). */
   onEvent: (event: RunEvent, totals: Readonly<RunTotals>) => void;
+  /**
+   * A run taken up again after a server restart (lib/server/resume-runs.ts): the first `replayed`
+   * events re-execute the stored log, and right after them the log writes its
+   * `resumed_after_restart` (after run_start when nothing was stored), the one event the
+   * uninterrupted run does not have.
+   */
+  restart?: { replayed: number } | undefined;
 }): RunLog {
   const secrets = runSecrets({ apiKey: options.apiKey, env: options.env });
   let redactor: Redactor = createRedactor({ secrets });
@@ -62,15 +84,21 @@ export function createRunLog(options: {
   let iteration = options.startTurn ?? 0;
   let inBackground = false;
   let seq = 0;
+  // The seq after which a resumed run's marker goes (none for a run that was not resumed).
+  const resumeAfter = options.restart ? Math.max(options.restart.replayed, 1) - 1 : -1;
   const log = new EventLog(options.runId, options.clock, (event) => {
     if (event.event === 'model_request') inBackground = event.background;
     if (event.event === 'iteration_start') iteration = event.iteration;
+    let resumeNow = false;
     for (const out of hold(event)) {
       totals = addToTotals(totals, out);
       out.seq = seq;
       seq += 1;
       options.onEvent(redactor.value(toStorableEvent(out)), totals);
+      if (out.seq === resumeAfter) resumeNow = true;
     }
+    // After the loop, so the marker follows every event this one let out.
+    if (resumeNow && options.restart) log.emit(resumedAfterRestart(options.restart.replayed, iteration));
   });
 
   return {

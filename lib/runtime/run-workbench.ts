@@ -15,6 +15,8 @@ import {
   createWorkspace,
   getScenario,
   loadTaskDir,
+  loadUploadedTask,
+  type AnyTool,
   type Scenario,
   type SlotShare,
   type ToolExecutor,
@@ -52,15 +54,23 @@ export function createRunWorkbench(options: {
   share: SlotShare;
   /** The final answer so far (the model's last text, as the log has it), for the task's answer scorers. */
   answer?: () => string | undefined;
+  /** Tools the run's MCP servers listed (lib/tools/mcp): one named like a built-in tool takes its place. */
+  extraTools?: readonly AnyTool[];
 }): RunWorkbench {
   const { config, clock, emit } = options;
-  // A task folder of one's own (CLI and sweeps) is read here, refused if it changed since it was pinned.
-  const scenario = config.taskDir ? loadTaskDir(config.taskDir) : getScenario(config.scenario);
+  // A task folder of one's own (CLI and sweeps) or an uploaded one is read here, refused if it
+  // changed since it was pinned; an uploaded folder's name is the config's scenario (its id).
+  const scenario = config.taskDir
+    ? loadTaskDir(config.taskDir)
+    : config.taskUpload
+      ? loadUploadedTask(config.taskUpload, { name: config.scenario })
+      : getScenario(config.scenario);
   if (!scenario) throw new Error(`unknown scenario "${config.scenario}"`);
   const recovery = resolveRecovery(config.preset, config.recovery);
   const workspace = createWorkspace({ files: scenario.files });
   const toolbox = createToolbox({
     scenario,
+    ...(options.extraTools?.length ? { extra: options.extraTools } : {}),
     ...(config.toolDescriptions ? { descriptions: config.toolDescriptions } : {}),
   });
   const task = config.task ?? scenario.task;

@@ -6,8 +6,9 @@ import { replayWorkspace } from './replay-workspace';
 
 /**
  * A fork's start: the link to its parent (an event, with where the fork takes up the parent's
- * fault plan), the parent's events of the copied turns (their ts kept), and the workspace as
- * those turns left it (their edits replayed).
+ * fault plan), the parent's events of the copied turns (their ts kept), the workspace as
+ * those turns left it (their edits replayed), then a fork_edit event for each edit a person made
+ * to the state at the turn.
  */
 export async function startFromParent(options: {
   fork: ForkStart;
@@ -50,4 +51,7 @@ export async function startFromParent(options: {
     0,
   );
   for (const event of trajectory.events) emitAt({ ...event } as EventBody, event.ts);
+  // The person's edits, after the copied turns and before the first request: where this log first differs.
+  const at = trajectory.events.at(-1)?.ts ?? 0;
+  for (const edit of fork.edits) emitAt(edit, at);
 }

@@ -70,6 +70,12 @@ export interface LaunchOptions {
     fetch: typeof globalThis.fetch,
     run: { clock: Clock; note: (message: string) => void },
   ) => typeof globalThis.fetch;
+  /**
+   * A run taken up again after a server restart (lib/server/resume-runs.ts): its first `replayed`
+   * events re-execute the stored log (the caller checks each against it), then the log writes
+   * `resumed_after_restart` and the run goes on. On the paced clock the re-execution is unpaced.
+   */
+  restart?: { replayed: number };
   /** A benchmark's probe, handed to the engine (EngineDeps.probe): the load bench's server passes one in. */
   probe?: EngineProbe | undefined;
 }

@@ -29,8 +29,12 @@ export function validateRunConfig(options: {
   const { config, apiKey } = options;
   const env = options.env ?? processEnv();
   const problems: string[] = [];
-  // A task folder (CLI and sweeps) is its own scenario: the workbench reads it, checked against its pin.
-  if (!config.taskDir && !getScenario(config.scenario)) {
+  // A task folder (CLI and sweeps) or an uploaded one is its own scenario: the workbench reads it, checked against its pin.
+  if (config.taskDir && config.taskUpload)
+    problems.push(
+      'taskUpload: a run works on one task; give taskDir (a folder on disk) or taskUpload, not both',
+    );
+  if (!config.taskDir && !config.taskUpload && !getScenario(config.scenario)) {
     problems.push(
       `scenario: unknown scenario "${config.scenario}"; choose one of ${listScenarios()
         .map((s) => s.id)

@@ -48,6 +48,8 @@ export function getRunRegistry(): RunRegistry {
       traffic: getRunTraffic(),
       wire: getWireStore(),
     });
+    // The runs a previous server process left in flight go on here, or are closed with the reason.
+    globalForRegistry.__loopLabRunRegistry.resumeInterrupted();
   }
   return globalForRegistry.__loopLabRunRegistry;
 }

@@ -61,3 +61,4 @@ export {
 } from './room-ownership';
 export { admitRuns, admitSweep } from './room-limits';
 export { cassetteList, pickLists, promptSetList, scenarioList, type PickLists } from './pick-lists';
+export { checkTaskUpload, MAX_TASK_UPLOAD_BYTES, taskList, uploadTask } from './task-uploads';

@@ -1,5 +1,10 @@
 import 'server-only';
-import { TASK_DIR_NOT_FROM_WEB, type ForkSpec, type RunConfig } from '@/lib/protocol';
+import {
+  MCP_SERVER_NOT_FROM_WEB,
+  TASK_DIR_NOT_FROM_WEB,
+  type ForkSpec,
+  type RunConfig,
+} from '@/lib/protocol';
 import { planFork, type ForkStart } from '@/lib/runtime/plan-fork';
 import type { RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
@@ -30,6 +35,12 @@ export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent:
   if (plan.config.taskDir)
     throw new HttpError(400, 'The run cannot be forked as asked', [
       `config.taskDir (from the parent's config): ${TASK_DIR_NOT_FROM_WEB}`,
+    ]);
+  // Nor does it start a command or reach a URL a CLI run named as an MCP server.
+  const own = plan.config.mcp?.servers.findIndex((server) => 'command' in server || 'url' in server) ?? -1;
+  if (own >= 0)
+    throw new HttpError(400, 'The run cannot be forked as asked', [
+      `config.mcp.servers.${own} (from the parent's config): ${MCP_SERVER_NOT_FROM_WEB}`,
     ]);
   return { config: plan.config, fork: plan.fork };
 }

@@ -9,7 +9,7 @@ export interface RunListener {
 }
 
 /** Recent events kept in memory so a reconnect near the live edge needs no database read. */
-const TAIL_SIZE = 512;
+export const TAIL_SIZE = 512;
 
 /** What a live run hands its readers: the events the store holds last, and who listens. */
 export interface FanOut {

@@ -9,7 +9,16 @@ import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS, type PendingLog } from './run-batches';
-import { endAll, publish, replayFinished, replayOf, type FanOut, type RunListener } from './run-fan-out';
+import {
+  endAll,
+  publish,
+  replayFinished,
+  replayOf,
+  TAIL_SIZE,
+  type FanOut,
+  type RunListener,
+} from './run-fan-out';
+import { createReplayCheck, storedLogRefusal } from './resume-runs';
 
 export type { RunListener } from './run-fan-out';
 export { FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
@@ -54,6 +63,16 @@ export interface RunRegistry {
    * run thread, waits for its run_start rather than finding an empty log.
    */
   whenLogged(runId: string): Promise<void>;
+  /**
+   * Takes up every run a previous server process left in flight (the store's claim): each that
+   * can be resumed faithfully is re-executed from its config and seed, checked against its
+   * stored log and goes on live here (lib/server/resume-runs.ts): `resumed`, though a
+   * re-execution that leaves the stored log still ends it with the reason; a log that holds what
+   * its config cannot give again (a control message) is closed at once with the reason:
+   * `closed`. Runs whose config rules resumption out were closed when the store opened. Called
+   * once, when the server starts.
+   */
+  resumeInterrupted(): { resumed: string[]; closed: string[] };
 }
 
 export interface RunRegistryOptions {
@@ -198,6 +217,9 @@ export function createRunRegistry({
     run.pendingTotals.push(totals);
     if (event.event === 'terminate') finish(run);
     else if (run.pending.length >= FLUSH_BATCH) batches.flush(run);
+    // A turn's end is its checkpoint: the log through it is written at once (with every run's batch
+    // due), so a restart resumes from there at the latest (lib/server/resume-runs.ts).
+    else if (event.event === 'iteration_start') batches.schedule(run, 0);
     else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
 
@@ -281,6 +303,57 @@ export function createRunRegistry({
 
     whenLogged(runId) {
       return live.get(runId)?.firstStored ?? Promise.resolve();
+    },
+
+    resumeInterrupted() {
+      const resumed: string[] = [];
+      const closed: string[] = [];
+      for (const { id, config } of store.claimInterruptedRuns()) {
+        const count = store.getRun(id)?.summary.event_count ?? 0;
+        const stored = store.readEventBodies({ runId: id, limit: count });
+        const refusal = storedLogRefusal(stored);
+        if (refusal !== undefined) {
+          store.closeInterruptedRuns({ runId: id, why: refusal });
+          closed.push(id);
+          continue;
+        }
+        const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+        const run = newLiveRun(id, (text) => redactor.text(text));
+        // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
+        run.tail = store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
+        run.logged();
+        live.set(id, run);
+        armIdleTimer(run, unwatchedMs);
+        const check = createReplayCheck(stored);
+        let diverged = false;
+        launchLive({
+          run,
+          launch,
+          options: {
+            runId: id,
+            config,
+            restart: { replayed: count },
+            ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+            ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+            onEvent: (event, totals) => {
+              if (diverged || !live.has(id)) return;
+              const verdict = check(event);
+              if (verdict.kind === 'replayed') return;
+              if (verdict.kind === 'new') return accept(run, event, totals);
+              // The re-execution left the stored log: closed after it with the reason, the rest ignored.
+              diverged = true;
+              store.closeInterruptedRuns({ runId: id, why: verdict.why });
+              publish(run, store.readEvents({ runId: id, afterSeq: count - 1 }));
+              finish(run);
+              queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
+            },
+          },
+          isLive: () => live.has(id),
+          finish: () => finish(run),
+        });
+        resumed.push(id);
+      }
+      return { resumed, closed };
     },
   };
 }

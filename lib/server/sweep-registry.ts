@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { SweepGrid, SweepPairedComparison, SweepRow, SweepSummary } from '@/lib/protocol';
 import type { RunStore, SweepStore } from '@/lib/store';
 import { listCells } from '@/lib/sweeps/expand-grid';
+import { failedJobs } from '@/lib/sweeps/rerun-failed';
 import {
   createSweepRecord,
   executeSweep,
@@ -192,7 +193,13 @@ export function createSweepRegistry({
         // The newest 50 sweeps read: an older one is worked out again if it is read again.
         if (paired.size > 50) paired.delete(paired.keys().next().value!);
       }
-      return { sweep, grid: record.grid, rows, comparisons: known.comparisons };
+      return {
+        sweep,
+        grid: record.grid,
+        rows,
+        comparisons: known.comparisons,
+        failed: failedJobs(record.grid, metrics),
+      };
     },
 
     list(options) {

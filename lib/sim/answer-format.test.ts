@@ -100,6 +100,56 @@ describe('an answer format on the wire', () => {
   });
 });
 
+describe('an answer fault is an event, like a fault on the transport', () => {
+  const CASES: Array<[string, AnswerFaultKind]> = [
+    ['sim-openai', 'invalid_json'],
+    ['sim-openai', 'breaks_schema'],
+    ['sim-anthropic', 'breaks_schema'],
+    ['sim-openai-responses', 'truncated'],
+    ['sim-anthropic', 'refusal'],
+  ];
+  it.each(CASES)('%s: %s is a fault_injected event before the answer it spoiled', async (vendor, kind) => {
+    const extra = kind === 'truncated' ? { maxOutputTokens: 400 } : {};
+    const { events } = await run(vendor, extra, kind);
+    const injected = ofType(events, 'fault_injected');
+    expect(injected).toHaveLength(1);
+    const [fault] = injected;
+    expect(fault).toMatchObject({ rule_id: 'a', action: `answer_${kind}` });
+    expect(fault!.label).toMatch(new RegExp(`^answer fault "a": .+ \\(answer 1 of 1\\)$`));
+    // Written while the spoiled answer was made: the next foreground llm_call is that answer.
+    const spoiled = ofType(events, 'llm_call').find((c) => !c.background && c.seq > fault!.seq)!;
+    expect(spoiled.iteration).toBe(fault!.iteration);
+    // A cut answer goes to the output cap's recovery first; every other is checked, and is not valid.
+    if (kind !== 'truncated') {
+      const checked = ofType(events, 'structured_answer')[0]!;
+      expect(checked.seq).toBeGreaterThan(spoiled.seq);
+      expect(checked.outcome).not.toBe('valid');
+    } else expect(spoiled.stop_reason).toBe('max_tokens');
+    // The same config and seed give the same log, the fault's event included.
+    const again = await run(vendor, extra, kind);
+    expect(again.events.map((e) => [e.seq, e.ts, e.event])).toEqual(
+      events.map((e) => [e.seq, e.ts, e.event]),
+    );
+  });
+
+  it('a fault the vendor’s guarantee rules out is a warning that says why, once, and no fault_injected', async () => {
+    const anthropic = await run('sim-anthropic', {}, 'invalid_json');
+    expect(ofType(anthropic.events, 'fault_injected')).toHaveLength(0);
+    const warned = ofType(anthropic.events, 'log').filter((e) => e.message.startsWith('answer fault'));
+    expect(warned.map((e) => [e.level, e.message])).toEqual([
+      [
+        'warn',
+        'answer fault "a" (invalid_json) cannot apply: the answer is the input of a forced tool call, which the vendor always sends as valid JSON',
+      ],
+    ]);
+    const strict = await run('sim-openai', { answer: { schema: SCHEMA, strict: true } }, 'breaks_schema');
+    expect(ofType(strict.events, 'fault_injected')).toHaveLength(0);
+    expect(ofType(strict.events, 'log').map((e) => e.message)).toContain(
+      'answer fault "a" (breaks_schema) cannot apply: in strict mode the vendor guarantees an answer that is valid JSON and matches the schema',
+    );
+  });
+});
+
 describe('the simulated vendors check an answer format as the real APIs do', () => {
   it('OpenAI Chat: the name is required and patterned; strict mode closes every object', () => {
     expect(() => parseResponseFormat({ type: 'json_schema' })).toThrow(

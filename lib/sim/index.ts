@@ -12,6 +12,7 @@ export { VendorRejection } from './rejection';
 export { startSimServer, type SimServer } from './http-server';
 export { startSimulatedVendors } from './serve-simulated';
 export { createFreeTaskPolicy, createPolicy } from './policies/create-policy';
+export type { AnswerFaultReport } from './policies/answer-format';
 export { countRequestTokens } from './request-tokens';
 export { signThinking, verifyThinking, DEFAULT_SIGNING_KEY } from './signature';
 export {

@@ -1,11 +1,13 @@
 import type { Database } from 'better-sqlite3';
-import { terminateAfter, type RunEvent } from '@/lib/protocol';
+import { RunConfigSchema, restartRefusal, terminateAfter, type RunEvent } from '@/lib/protocol';
 import { isOwnerGone } from './run-owner';
-import type { RowTotals } from './run-store';
+import type { ClaimedRun, RowTotals } from './run-store';
 
 interface RunningRow {
   id: string;
   owner: string | null;
+  config: string;
+  forked_from: string | null;
   event_count: number;
   duration_ms: number;
   cost_usd: number;
@@ -13,33 +15,43 @@ interface RunningRow {
   output_tokens: number;
 }
 
+const COLUMNS =
+  'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens';
+
 /**
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
  * gets a terminate event (reason server_restart) right after the last event that was stored,
- * so no run stays `running` in the list or the API and every log ends with terminate.
- * Runs of a live process on the same data folder are left alone. Returns the ids closed.
+ * so no run stays `running` in the list or the API and every log ends with terminate. The
+ * message says why it was not resumed (lib/protocol/restart.ts), or `why` when the caller gives
+ * one (a resumption that diverged). With `keepResumable`, a run that could be resumed is left
+ * running for a run registry to claim (claimInterruptedRuns). Runs of a live process on the same
+ * data folder are left alone. Returns the ids closed.
  */
 export function closeInterruptedRuns(options: {
   db: Database;
   self: string;
   append: (runId: string, events: readonly RunEvent[], totals: RowTotals) => void;
   runId?: string;
+  why?: string;
+  keepResumable?: boolean;
 }): string[] {
   const { db, self } = options;
-  const columns = 'id, owner, event_count, duration_ms, cost_usd, input_tokens, output_tokens';
   const rows =
     options.runId === undefined
-      ? db.prepare<[], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`).all()
+      ? db.prepare<[], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running'`).all()
       : db
-          .prepare<[string], RunningRow>(`SELECT ${columns} FROM runs WHERE status = 'running' AND id = ?`)
+          .prepare<[string], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running' AND id = ?`)
           .all(options.runId);
   const closed: string[] = [];
   for (const row of rows) {
     // A run named by the caller (the registry, which knows it is not live here) may be our own.
     const own = options.runId !== undefined && row.owner === self;
     if (!own && !isOwnerGone({ owner: row.owner, self })) continue;
+    const refusal = refusalOf(row);
+    if (options.keepResumable && refusal === undefined) continue;
     // The summary row's totals: what the batches stored so far brought; the terminate states them.
     const totals = { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd };
+    const stored = `${row.event_count} event${row.event_count === 1 ? '' : 's'}`;
     options.append(
       row.id,
       [
@@ -52,7 +64,12 @@ export function closeInterruptedRuns(options: {
             complete: false,
             message:
               `the server process stopped while this run was in flight; its log ends at the last event stored ` +
-              `(${row.event_count} event${row.event_count === 1 ? '' : 's'}), and the run was closed when the server started again`,
+              `(${stored}), and the run was closed when the server started again` +
+              (options.why !== undefined
+                ? `: ${options.why}`
+                : refusal !== undefined
+                  ? `, not resumed: ${refusal}`
+                  : ''),
             totals,
           },
         ),
@@ -62,4 +79,37 @@ export function closeInterruptedRuns(options: {
     closed.push(row.id);
   }
   return closed;
+}
+
+/**
+ * Takes over the runs left `running` by a process that is gone and that can be resumed: each
+ * becomes this store opening's (so no other server on the data folder takes it too, and none
+ * closes it as interrupted while it runs here). Returns them for the registry to resume.
+ */
+export function claimInterruptedRuns(options: { db: Database; self: string }): ClaimedRun[] {
+  const { db, self } = options;
+  const rows = db.prepare<[], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running'`).all();
+  const claim = db.prepare<[string, string, string | null]>(
+    `UPDATE runs SET owner = ? WHERE id = ? AND status = 'running' AND owner IS ?`,
+  );
+  const claimed: ClaimedRun[] = [];
+  for (const row of rows) {
+    if (!isOwnerGone({ owner: row.owner, self }) || refusalOf(row) !== undefined) continue;
+    // Compare-and-set: of two servers starting at once on one data folder, one takes the run.
+    if (claim.run(self, row.id, row.owner).changes === 0) continue;
+    claimed.push({
+      id: row.id,
+      config: RunConfigSchema.parse(JSON.parse(row.config)),
+      forked: row.forked_from !== null,
+    });
+  }
+  return claimed;
+}
+
+/** Why the row's run cannot be resumed (a config stored before a field existed is parsed with its defaults). */
+function refusalOf(row: RunningRow): string | undefined {
+  const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
+  if (!parsed.success)
+    return `its stored config no longer parses (${parsed.error.issues[0]?.message ?? 'invalid'})`;
+  return restartRefusal(parsed.data, { forked: row.forked_from !== null });
 }

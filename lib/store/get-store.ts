@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { RunStore } from './run-store';
 import { createSqliteRunStore } from './sqlite-run-store';
 import { createSqliteSweepStore } from './sqlite-sweep-store';
@@ -11,12 +10,11 @@ import type { VisitorStore } from './visitor-store';
 import type { WireStore } from './wire-store';
 import { createSqliteWireStore } from './sqlite-wire-store';
 import { createSqliteVisitorStore } from './sqlite-visitor-store';
-import { serverEnv } from '@/lib/config/server-env';
+import type { TaskUploadStore } from './task-upload-store';
+import { createSqliteTaskUploadStore } from './sqlite-task-upload-store';
+import { dataDir } from './data-dir';
 
-/** The data folder: LOOP_LAB_DATA_DIR when set, else `.data/` in the project (git-ignored). */
-export function dataDir(): string {
-  return serverEnv().dataDir ?? path.join(process.cwd(), '.data');
-}
+export { dataDir };
 
 const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunStore };
 
@@ -25,7 +23,8 @@ const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunS
  * modules, reuses the open database instead of opening it again on every edit.
  */
 export function getStore(): RunStore {
-  globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir() });
+  // The server's store: runs a restart can resume are left for the run registry (lib/server/resume-runs.ts).
+  globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir(), keepResumable: true });
   return globalForStore.__loopLabStore;
 }
 
@@ -67,4 +66,12 @@ const globalForWire = globalThis as typeof globalThis & { __loopLabWireStore?: W
 export function getWireStore(): WireStore {
   globalForWire.__loopLabWireStore ??= createSqliteWireStore({ dir: dataDir() });
   return globalForWire.__loopLabWireStore;
+}
+
+const globalForTasks = globalThis as typeof globalThis & { __loopLabTaskUploadStore?: TaskUploadStore };
+
+/** The process-wide store of uploaded task folders, on the same data folder as the run store. */
+export function getTaskUploadStore(): TaskUploadStore {
+  globalForTasks.__loopLabTaskUploadStore ??= createSqliteTaskUploadStore({ dir: dataDir() });
+  return globalForTasks.__loopLabTaskUploadStore;
 }

@@ -9,6 +9,7 @@ export {
   getCassetteStore,
   getVisitorStore,
   getWireStore,
+  getTaskUploadStore,
   dataDir,
 } from './get-store';
 export {
@@ -40,3 +41,6 @@ export { promptSetKey, type LessonPlay, type OwnedKind, type VisitorStore } from
 export { createSqliteVisitorStore } from './sqlite-visitor-store';
 export type { WireStore } from './wire-store';
 export { createSqliteWireStore } from './sqlite-wire-store';
+export type { TaskUploadStore, SaveTaskUpload } from './task-upload-store';
+export { createSqliteTaskUploadStore } from './sqlite-task-upload-store';
+export { uploadedTaskDir } from './data-dir';

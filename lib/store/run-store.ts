@@ -11,6 +11,15 @@ export type { ForkSummary, RunRecord, RunStatus, RunSummary } from '@/lib/protoc
  */
 export type RowTotals = Pick<RunTotals, 'inputTokens' | 'outputTokens' | 'usd'>;
 
+/** A run cut off by a restart that a run registry took over to resume (lib/server/resume-runs.ts). */
+export interface ClaimedRun {
+  id: string;
+  /** Its stored config, parsed (defaults added since it was stored filled in). */
+  config: RunConfig;
+  /** Was it a fork of another run? */
+  forked: boolean;
+}
+
 export type CreateRunOptions = CreateRunRecord &
   (CreateRunEvents | { events?: undefined; totals?: undefined });
 
@@ -90,10 +99,17 @@ export interface RunStore {
   listForks(runId: string): ForkSummary[];
   /**
    * Closes runs left `running` by a process that is gone with a `server_restart` terminate
-   * (all of them, or the one named); runs of live processes are left alone. Done at open too.
-   * A run named here is closed even when this store opening wrote it: the caller (the run
-   * registry) names only runs it knows are not live.
+   * (all of them, or the one named), its message saying why they were not resumed, or `why`;
+   * runs of live processes are left alone. Done at open too (the server's store, opened with
+   * `keepResumable`, leaves there the runs its registry can resume). A run named here is closed
+   * even when this store opening wrote it: the caller (the run registry) names only runs it knows
+   * are not live.
    */
-  closeInterruptedRuns(options?: { runId?: string }): string[];
+  closeInterruptedRuns(options?: { runId?: string; why?: string }): string[];
+  /**
+   * Takes over the runs a gone process left running that can be resumed after a restart
+   * (lib/protocol/restart.ts), for the run registry to resume (lib/server/resume-runs.ts).
+   */
+  claimInterruptedRuns(): ClaimedRun[];
   close(): void;
 }

@@ -12,6 +12,7 @@ import {
 } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
+  ClaimedRun,
   CreateRunOptions,
   ForkSummary,
   ListRunsOptions,
@@ -24,7 +25,7 @@ import type {
   RunSummary,
   StoredEventRow,
 } from './run-store';
-import { closeInterruptedRuns } from './close-interrupted-runs';
+import { claimInterruptedRuns, closeInterruptedRuns } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
@@ -70,13 +71,18 @@ function toSummary(row: RunRow, route: RouteState): RunSummary {
 export interface SqliteRunStoreOptions {
   /** The data folder; created when missing. The file inside is DB_FILE_NAME. */
   dir: string;
+  /**
+   * The server's store: runs a gone process left running that can be resumed are left for its
+   * run registry to claim and resume (lib/server/resume-runs.ts) rather than closed at open.
+   */
+  keepResumable?: boolean;
 }
 
 /**
  * The embedded run store: one SQLite file in WAL mode (readers never block the writer),
  * prepared statements, each append batch in one transaction with its summary update.
  */
-export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
+export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunStoreOptions): RunStore {
   const db = openRunDb(dir);
   const owner = createOwnerId();
 
@@ -84,12 +90,22 @@ export function createSqliteRunStore({ dir }: SqliteRunStoreOptions): RunStore {
   const { summaryOf, updateRow } = summaryRows(s);
   const { append, appendBatches, create } = runWrites(db, s, owner, updateRow);
 
-  // Runs a previous process left running are closed before anyone can list them.
-  closeInterruptedRuns({ db, self: owner, append });
+  // Runs a previous process left running are closed before anyone can list them (but those the
+  // server's registry will resume).
+  closeInterruptedRuns({ db, self: owner, append, keepResumable });
 
   return {
-    closeInterruptedRuns({ runId }: { runId?: string } = {}): string[] {
-      return closeInterruptedRuns({ db, self: owner, append, ...(runId !== undefined ? { runId } : {}) });
+    closeInterruptedRuns({ runId, why }: { runId?: string; why?: string } = {}): string[] {
+      return closeInterruptedRuns({
+        db,
+        self: owner,
+        append,
+        ...(runId !== undefined ? { runId } : {}),
+        ...(why !== undefined ? { why } : {}),
+      });
+    },
+    claimInterruptedRuns(): ClaimedRun[] {
+      return claimInterruptedRuns({ db, self: owner });
     },
     createRun({
       id,

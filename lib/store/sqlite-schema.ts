@@ -197,6 +197,22 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX lesson_plays_by_slug ON lesson_plays (slug, created_at);
   `,
+  // Task folders uploaded to the playground (lib/store/sqlite-task-upload-store.ts): the files
+  // live in the data folder's tasks/<sha256>/; a row is one upload, its visitor's in room mode.
+  `
+  CREATE TABLE uploaded_tasks (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    files INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    hidden INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    visitor TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,7 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
     sweep: db.prepare('UPDATE sweeps SET visitor = ? WHERE id = ?'),
     cassette: db.prepare('UPDATE cassettes SET visitor = ? WHERE id = ?'),
     prompt_set: db.prepare(`UPDATE prompt_sets SET visitor = ? WHERE ${PROMPT_SET_ID} = ?`),
+    task: db.prepare('UPDATE uploaded_tasks SET visitor = ? WHERE id = ?'),
   };
   const owners: Record<OwnedKind, Database.Statement<[string], { visitor: string | null }>> = {
     // A sweep's run carries its sweep's id; the sweep's runner does not know about visitors.
@@ -30,12 +31,14 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
     sweep: db.prepare('SELECT visitor FROM sweeps WHERE id = ?'),
     cassette: db.prepare('SELECT visitor FROM cassettes WHERE id = ?'),
     prompt_set: db.prepare(`SELECT visitor FROM prompt_sets WHERE ${PROMPT_SET_ID} = ?`),
+    task: db.prepare('SELECT visitor FROM uploaded_tasks WHERE id = ?'),
   };
   const owned: Record<OwnedKind, Database.Statement<[string], { id: string }>> = {
     run: db.prepare('SELECT id FROM runs WHERE visitor = ?'),
     sweep: db.prepare('SELECT id FROM sweeps WHERE visitor = ?'),
     cassette: db.prepare('SELECT id FROM cassettes WHERE visitor = ?'),
     prompt_set: db.prepare(`SELECT ${PROMPT_SET_ID} AS id FROM prompt_sets WHERE visitor = ?`),
+    task: db.prepare('SELECT id FROM uploaded_tasks WHERE visitor = ?'),
   };
   const runIds = db.prepare<[string, number], { id: string }>(
     'SELECT id FROM runs WHERE visitor = ? AND sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?',

@@ -1,9 +1,9 @@
 /**
- * Room mode's ownership records: which visitor's session made a run, a sweep, a cassette or a
- * prompt set (the `visitor` column of each table). `null` is nobody's: made outside room mode,
+ * Room mode's ownership records: which visitor's session made a run, a sweep, a cassette, a
+ * prompt set or an uploaded task (the `visitor` column of each table). `null` is nobody's: made outside room mode,
  * or stored before the column existed. A sweep's runs are their sweep's visitor's.
  */
-export type OwnedKind = 'run' | 'sweep' | 'cassette' | 'prompt_set';
+export type OwnedKind = 'run' | 'sweep' | 'cassette' | 'prompt_set' | 'task';
 
 export interface VisitorStore {
   /** Records `visitor` as the maker of a row that exists (a prompt set's id is `name@version`). */

@@ -128,8 +128,12 @@ function cellsOf(grid: SweepGrid) {
 
 /** The grid's cells in table order (cheap: no run configs are built). */
 export function listCells(grid: SweepGrid): SweepCell[] {
-  return cellsOf(grid).map(
-    ({ key, configId, configLabel, scenario, faultPlan, vendor, model, promptSet }) => ({
+  // A re-run's table holds only the cells of the jobs it runs (job i is cell ⌊i / seeds⌋, as expandGrid orders them).
+  const seeds = seedList(grid.seeds).length;
+  const kept = grid.rerun ? new Set(grid.rerun.jobs.map((j) => Math.floor(j.job / seeds))) : undefined;
+  return cellsOf(grid)
+    .filter((_, i) => !kept || kept.has(i))
+    .map(({ key, configId, configLabel, scenario, faultPlan, vendor, model, promptSet }) => ({
       key,
       configId,
       configLabel,
@@ -138,8 +142,7 @@ export function listCells(grid: SweepGrid): SweepCell[] {
       vendor,
       ...(model !== undefined ? { model } : {}),
       ...(promptSet !== undefined ? { promptSet } : {}),
-    }),
-  );
+    }));
 }
 
 /**
@@ -248,6 +251,11 @@ export function expandGrid(grid: SweepGrid, options: { promptSets?: PromptSetLoo
         config,
       });
     }
+  }
+  // A re-run (grid.rerun): only the jobs it names, each keeping its index in the full grid.
+  if (grid.rerun) {
+    const chosen = new Set(grid.rerun.jobs.map((j) => j.job));
+    return jobs.filter((job) => chosen.has(job.index));
   }
   return jobs;
 }

@@ -19,6 +19,7 @@ type ServerGlobals = {
   __loopLabCassetteStore?: { close(): void };
   __loopLabVisitorStore?: { close(): void };
   __loopLabWireStore?: { close(): void };
+  __loopLabTaskUploadStore?: { close(): void };
   __loopLabBoard?: unknown;
   __loopLabRoomLimits?: unknown;
   __loopLabRunTraffic?: unknown;
@@ -92,12 +93,14 @@ export function useTempDataDir(prefix: string): () => string {
     g.__loopLabCassetteStore?.close();
     g.__loopLabVisitorStore?.close();
     g.__loopLabWireStore?.close();
+    g.__loopLabTaskUploadStore?.close();
     delete g.__loopLabStore;
     delete g.__loopLabSweepStore;
     delete g.__loopLabPromptSetStore;
     delete g.__loopLabCassetteStore;
     delete g.__loopLabVisitorStore;
     delete g.__loopLabWireStore;
+    delete g.__loopLabTaskUploadStore;
     delete g.__loopLabBoard;
     delete g.__loopLabRoomLimits;
     delete g.__loopLabRunTraffic;

@@ -2,7 +2,7 @@ import { createRandom, VirtualClock, type Clock } from '@/lib/clock';
 import type { EngineProbe } from '@/lib/engine/engine-deps';
 import { EventLog, type Emit } from '@/lib/engine/event-log';
 import type { MechanismModule } from '@/lib/engine/mechanism-port';
-import { runLoop } from '@/lib/engine/run-loop';
+import { runLoop, type LoopOptions } from '@/lib/engine/run-loop';
 import {
   RunConfigSchema,
   resolveRecovery,
@@ -38,6 +38,8 @@ export async function runScripted(options: {
   probe?: EngineProbe;
   /** Mechanisms on the port beyond the built-in modules (a test's fixture, a strategy). */
   mechanisms?: readonly MechanismModule<never>[];
+  /** The task verdict the loop asks for before terminate (none unless given). */
+  judgeTask?: LoopOptions['judgeTask'];
 }): Promise<{ events: RunEvent[]; requests: ScriptedProvider['requests'] }> {
   const clock = options.clock ?? new VirtualClock();
   const config = RunConfigSchema.parse({
@@ -81,6 +83,7 @@ export async function runScripted(options: {
     signal: new AbortController().signal,
     probe: options.probe,
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
+    ...(options.judgeTask ? { judgeTask: options.judgeTask } : {}),
   });
   return { events, requests: provider.requests };
 }

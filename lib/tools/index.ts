@@ -16,6 +16,8 @@ export { getScenario, listScenarios, DEFAULT_SCENARIO_ID } from './scenarios';
 export {
   hashTaskFiles,
   loadTaskDir,
+  loadUploadedTask,
+  checkTaskFiles,
   pinTaskDir,
   readTaskFiles,
   taskFromFiles,

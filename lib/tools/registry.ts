@@ -41,6 +41,8 @@ export const TOOL_NAMES = [
 export function createToolbox(options: {
   scenario: Scenario;
   tools?: readonly AnyTool[];
+  /** Tools from elsewhere (a run's MCP servers): one named like a built-in tool takes its place, the others follow. */
+  extra?: readonly AnyTool[];
   descriptions?: Readonly<Record<string, string>>;
 }): Toolbox {
   const base: readonly AnyTool[] = options.tools ?? [
@@ -51,8 +53,14 @@ export function createToolbox(options: {
     writeFileTool,
     createRunCheckTool({ scenario: options.scenario }),
   ];
+  const extra = options.extra ?? [];
+  const replaced = new Map(extra.map((t) => [t.name, t]));
+  const merged = [
+    ...base.map((tool) => replaced.get(tool.name) ?? tool),
+    ...extra.filter((t) => !base.some((b) => b.name === t.name)),
+  ];
   const descriptions = options.descriptions ?? {};
-  const tools = base.map((tool) =>
+  const tools = merged.map((tool) =>
     descriptions[tool.name] === undefined ? tool : { ...tool, description: descriptions[tool.name]! },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));

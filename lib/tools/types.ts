@@ -35,6 +35,12 @@ export interface Tool<I = unknown> {
   parallelSafe?: boolean;
   /** Runs model-written code in the check sandbox: counted against the run's check rate (`tools.checkRateMax`). */
   sandboxed?: boolean;
+  /**
+   * The failure budget's account it books into (the safe executor disables every tool of an
+   * account once the account's failures reach the budget): an MCP server's tools share one
+   * (`mcp:<server>`). Absent: the tool's own name.
+   */
+  budgetKey?: string;
   run(args: I, ctx: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

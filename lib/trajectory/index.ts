@@ -25,3 +25,4 @@ export {
   type LoggedTrajectory,
   type TrajectoryResult,
 } from './trajectory-from-log';
+export { editMessages, reapplyLoggedEdit, type EditedMessage, type MessageEdit } from './fork-edits';

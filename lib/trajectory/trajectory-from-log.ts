@@ -6,6 +6,7 @@ import {
   type ToolCallPart,
   type ToolResultPart,
 } from '@/lib/protocol';
+import { reapplyLoggedEdit } from './fork-edits';
 
 /** One message of the rebuilt trajectory and the turn that added it (0: the task). */
 export interface LoggedMessage {
@@ -66,6 +67,20 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
   let model = start.model;
   for (let turn = 1; turn <= atTurn; turn++) {
     const ofTurn = copied.filter((e) => turnOf(e) === turn);
+    const added = addTurn(turn, ofTurn);
+    if (added) return added;
+    // A fork of this log's turn starts from the state as edited: the edits its own fork made apply again.
+    for (const e of ofTurn) {
+      if (e.event !== 'fork_edit') continue;
+      const edited = reapplyLoggedEdit(messages, e);
+      if (!edited.ok)
+        return { ok: false, problem: `turn ${turn}: a logged edit no longer applies (${edited.problem})` };
+      messages.splice(0, messages.length, ...edited.messages);
+    }
+  }
+
+  /** Adds the messages of one turn; a problem when it cannot be continued from. */
+  function addTurn(turn: number, ofTurn: readonly RunEvent[]): { ok: false; problem: string } | undefined {
     const replies = ofTurn.filter((e): e is EventOf<'llm_call'> => e.event === 'llm_call' && !e.background);
     const steps = ofTurn.filter((e): e is EventOf<'output_recovery'> => e.event === 'output_recovery');
     const reply = replies.at(-1);
@@ -75,11 +90,11 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
           ok: false,
           problem: `turn ${turn} has no model reply in the log (it failed or was cut off)`,
         };
-      continue; // a turn whose call failed and was retried as the next turn leaves no message
+      return undefined; // a turn whose call failed and was retried as the next turn leaves no message
     }
     vendor = reply.vendor ?? vendor;
     model = reply.model ?? model;
-    if (steps.some((s) => s.action === 'escalate')) continue; // the cut reply was dropped; the same request went again
+    if (steps.some((s) => s.action === 'escalate')) return undefined; // the cut reply was dropped; the same request went again
     if (!reply.message)
       return {
         ok: false,
@@ -91,13 +106,14 @@ export function trajectoryFromLog(events: readonly RunEvent[], atTurn: number): 
     )?.prompt;
     if (prompt !== undefined) {
       messages.push({ message: { role: 'user', parts: [{ type: 'text', text: prompt }] }, iteration: turn });
-      continue;
+      return undefined;
     }
     const calls = reply.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-    if (calls.length === 0) continue;
+    if (calls.length === 0) return undefined;
     const results = resultsOf(ofTurn, calls);
     if (typeof results === 'string') return { ok: false, problem: `turn ${turn}: ${results}` };
     messages.push({ message: { role: 'user', parts: results }, iteration: turn });
+    return undefined;
   }
 
   if (messages.at(-1)!.message.role !== 'user') {

@@ -7,6 +7,7 @@ import { GET as getCompare } from '@/app/api/compare/route';
 import { POST as postLessonPlay } from '@/app/api/lessons/[slug]/play/route';
 import { GET as getPromptSets, POST as postPromptSet } from '@/app/api/prompt-sets/route';
 import { GET as getRuns, POST as postRun } from '@/app/api/runs/route';
+import { GET as getTasks, POST as postTask } from '@/app/api/tasks/route';
 import { GET as getRun } from '@/app/api/runs/[id]/route';
 import { POST as postRunCassette } from '@/app/api/runs/[id]/cassette/route';
 import { POST as postControl } from '@/app/api/runs/[id]/control/route';
@@ -22,6 +23,7 @@ import { GET as getScenarios } from '@/app/api/scenarios/route';
 import { GET as getSweeps, POST as postSweep } from '@/app/api/sweeps/route';
 import { GET as getSweep } from '@/app/api/sweeps/[id]/route';
 import { POST as postSweepCancel } from '@/app/api/sweeps/[id]/cancel/route';
+import { POST as postSweepRerun } from '@/app/api/sweeps/[id]/rerun/route';
 import { GET as getSweepEvents } from '@/app/api/sweeps/[id]/events/route';
 import { GET as getSweepExport } from '@/app/api/sweeps/[id]/export/route';
 import { GET as getSweepRuns } from '@/app/api/sweeps/[id]/runs/route';
@@ -68,6 +70,8 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'POST', pattern: '/api/lessons/:slug/play', handler: postLessonPlay },
   { method: 'GET', pattern: '/api/prompt-sets', handler: getPromptSets },
   { method: 'POST', pattern: '/api/prompt-sets', handler: postPromptSet },
+  { method: 'GET', pattern: '/api/tasks', handler: getTasks },
+  { method: 'POST', pattern: '/api/tasks', handler: postTask },
   { method: 'GET', pattern: '/api/runs', handler: getRuns },
   { method: 'POST', pattern: '/api/runs', handler: postRun },
   { method: 'POST', pattern: '/api/runs/import', handler: postImport },
@@ -92,6 +96,7 @@ export const ROUTES: readonly { method: 'GET' | 'POST'; pattern: string; handler
   { method: 'POST', pattern: '/api/sweeps', handler: postSweep },
   { method: 'GET', pattern: '/api/sweeps/:id', handler: getSweep },
   { method: 'POST', pattern: '/api/sweeps/:id/cancel', handler: postSweepCancel },
+  { method: 'POST', pattern: '/api/sweeps/:id/rerun', handler: postSweepRerun },
   { method: 'GET', pattern: '/api/sweeps/:id/events', handler: getSweepEvents },
   { method: 'GET', pattern: '/api/sweeps/:id/export', handler: getSweepExport },
   { method: 'GET', pattern: '/api/sweeps/:id/runs', handler: getSweepRuns },

@@ -7,6 +7,7 @@ import type { Board, RoomNotice } from '@/lib/protocol/http';
 import { getRunRegistry, getSweepRegistry } from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { readSseEvents, useTempDataDir } from '@/lib/testing/api-test-env';
+import { REAL_FIX, squareTask } from '@/lib/testing/task-folders';
 import { dispatch, ROUTES, type FuzzRequest } from './dispatch-route';
 
 /**
@@ -98,6 +99,7 @@ const LISTS = {
   '/api/sweeps': asArray,
   '/api/cassettes': (body: unknown) => (body as { cassettes: unknown[] }).cassettes,
   '/api/prompt-sets': asArray,
+  '/api/tasks': (body: unknown) => (body as { uploaded: unknown[] }).uploaded,
 } as const;
 
 describe('room mode', () => {
@@ -166,11 +168,12 @@ describe('room mode', () => {
   describe("another visitor's things", () => {
     let a: Visitor;
     let b: Visitor;
-    const owned: Record<'run' | 'sweep' | 'cassette' | 'promptSet', string> = {
+    const owned: Record<'run' | 'sweep' | 'cassette' | 'promptSet' | 'task', string> = {
       run: '',
       sweep: '',
       cassette: '',
       promptSet: '',
+      task: '',
     };
     let lessonRuns: string[] = [];
 
@@ -199,6 +202,13 @@ describe('room mode', () => {
       });
       expect(set.status, await set.clone().text()).toBe(201);
       owned.promptSet = 'terse@1';
+      const task = await a.send({
+        method: 'POST',
+        path: '/api/tasks',
+        body: JSON.stringify({ name: 'square', files: squareTask({ fix: REAL_FIX }) }),
+      });
+      expect(task.status, await task.clone().text()).toBe(201);
+      owned.task = (await json<{ id: string }>(task)).id;
       const lesson = LESSONS.find((l) => !l.fork)!;
       const played = await a.send({
         method: 'POST',
@@ -261,6 +271,7 @@ describe('room mode', () => {
         '/api/sweeps': [owned.sweep],
         '/api/cassettes': [owned.cassette],
         '/api/prompt-sets': [owned.promptSet],
+        '/api/tasks': [owned.task],
       };
       for (const [list, pick] of Object.entries(LISTS) as [keyof typeof LISTS, (b: unknown) => unknown[]][]) {
         const ofA = await listIds(a, list, pick);
@@ -330,6 +341,7 @@ describe('room mode', () => {
         'POST /api/sweeps',
         'POST /api/cassettes',
         'POST /api/prompt-sets',
+        'POST /api/tasks',
         'POST /api/runs/import',
         'POST /api/lessons/:slug/play',
       ];

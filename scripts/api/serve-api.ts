@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { getRunRegistry } from '@/lib/server/get-run-registry';
 import { dispatch } from './dispatch-route';
 
 /**
@@ -47,6 +48,8 @@ const server = http.createServer((req, res) => {
   });
 });
 server.listen(port, '127.0.0.1', () => {
+  // As a server starts: the runs a previous process left in flight are resumed (or closed with the reason).
+  getRunRegistry();
   const address = server.address();
   console.log(
     `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
 import { serve as serveApi } from './restart-figure';
+import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
 
 /**
  * Nothing a client saw is lost in a crash. A real server process (the API's route handlers and
@@ -35,48 +36,6 @@ async function serve(): Promise<Server> {
   return server;
 }
 
-interface Received {
-  seq: number;
-  json: string;
-  event: string;
-}
-
-/**
- * Reads a run's SSE stream (from `lastEventId` when given) until it ends or breaks, pushing each
- * event as it arrives. Never rejects: a server killed mid-stream just ends the read.
- */
-async function follow(base: string, runId: string, into: Received[], lastEventId?: number): Promise<void> {
-  try {
-    const response = await fetch(`${base}/runs/${runId}/events`, {
-      headers: lastEventId === undefined ? {} : { 'Last-Event-ID': String(lastEventId) },
-    });
-    if (!response.ok || !response.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = frame
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n');
-        if (!data) continue;
-        const event = JSON.parse(data) as { seq: number; event: string };
-        into.push({ seq: event.seq, json: data, event: event.event });
-      }
-    }
-  } catch {
-    // The connection broke (the server was killed): what arrived is what the client saw.
-  }
-}
-
 async function startRun(base: string, seed: number): Promise<string> {
   const response = await fetch(`${base}/runs`, {
     method: 'POST',
@@ -104,17 +63,6 @@ async function startRun(base: string, seed: number): Promise<string> {
   if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
-
-async function storedLog(base: string, runId: string): Promise<{ seq: number; json: string }[]> {
-  const text = await (await fetch(`${base}/runs/${runId}/trace`)).text();
-  return text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => ({ seq: (JSON.parse(line) as { seq: number }).seq, json: line }));
-}
-
-const canonical = (json: string): string => JSON.stringify(JSON.parse(json));
 
 describe('a server SIGKILLed at a random moment (a real process, clients attached)', () => {
   it('keeps every event a client saw, never reuses a seq, and ends every reconnect with terminate', async () => {

@@ -106,4 +106,44 @@ describe('POST /api/runs { fork }', () => {
       expect.stringMatching(/^config: required: the run config, or a fork/),
     ]);
   });
+
+  it('a fork with edits: the edited tool result is logged before and after; bad edits name their field', async () => {
+    const parentId = await started({
+      config: { provider: { vendor: 'sim-anthropic' }, clock: 'virtual', seed: 7 },
+    });
+    const parent = await streamed(parentId);
+    const call = parent.find((e) => e.event === 'tool_call' && e.iteration === 3);
+    if (call?.event !== 'tool_call' || !call.call_id) throw new Error('no tool call at turn 3');
+    const edits = [{ kind: 'tool_result', callId: call.call_id, content: 'edited over HTTP' }];
+    const childId = await started({ fork: { runId: parentId, atTurn: 3, edits, by: 'playground' } });
+    const child = await streamed(childId);
+    expect(child.find((e) => e.event === 'fork_edit')).toMatchObject({
+      target: { kind: 'tool_result', call_id: call.call_id, turn: 3 },
+      before: call.result,
+      after: 'edited over HTTP',
+      by: 'playground',
+    });
+    expect(child.at(-1)).toMatchObject({ event: 'terminate' });
+
+    const details = async (fork: unknown): Promise<string[]> => {
+      const response = await post({ fork });
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { details: string[] }).details;
+    };
+    const at = { runId: parentId, atTurn: 3 };
+    expect(await details({ ...at, edits: [{ kind: 'tool_result', callId: 'gone', content: 'x' }] })).toEqual([
+      expect.stringMatching(
+        /^fork\.edits\.0\.callId: no tool result for call "gone" up to this turn; the calls with results are /,
+      ),
+    ]);
+    expect(await details({ ...at, edits: [{ kind: 'params', maxOutputTokens: 2 }] })).toEqual([
+      expect.stringMatching(/^fork\.edits\.0\.maxOutputTokens: /),
+    ]);
+    expect(await details({ ...at, edits: [{ kind: 'temperature', value: 0.2 }] })).toEqual([
+      expect.stringMatching(/^fork\.edits\.0\.kind: kind must be "tool_result", "message" or "params"/),
+    ]);
+    expect(await details({ ...at, edits: [], by: 'timeout' })).toEqual([
+      expect.stringMatching(/^fork\.by: /),
+    ]);
+  });
 });

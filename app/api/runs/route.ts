@@ -11,6 +11,7 @@ import {
   errorResponse,
   forkProblem,
   admitRuns,
+  checkTaskUpload,
   claimFor,
   getRunRegistry,
   HttpError,
@@ -51,6 +52,8 @@ export async function POST(request: Request): Promise<Response> {
     const problems = [
       ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
       ...checkPromptSetRef({ config, store: visiblePromptSets(visitor, getPromptSetStore()) }),
+      // An uploaded task: the visitor's own, with the files the config pins.
+      ...checkTaskUpload(visitor, config),
     ];
     if (problems.length > 0) {
       throw new HttpError(

@@ -14,6 +14,9 @@ export const sweepsApi = {
   cancel: (id: string) =>
     apiRequest((h) => h.SweepCancelledSchema, `/api/sweeps/${enc(id)}/cancel`, jsonPost({})),
   runs: (id: string) => apiRequest((h) => h.SweepRunMetricsListSchema, `/api/sweeps/${enc(id)}/runs`),
+  /** A new sweep of only what failed in this one (lib/sweeps/rerun-failed.ts). */
+  rerun: (id: string, body: { fromCassettes?: boolean }) =>
+    apiRequest((h) => h.CreatedSchema, `/api/sweeps/${enc(id)}/rerun`, jsonPost(body)),
 };
 
 export function sweepEventsUrl(id: string): string {

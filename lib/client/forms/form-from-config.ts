@@ -1,5 +1,6 @@
 import type { RunConfig } from '@/lib/protocol/config';
 import { DEFAULT_MAX_RUN_MS } from '@/lib/protocol/config-defaults';
+import { answerFormOf } from './answer-form';
 import { faultPlanFor, togglesInPlan } from './fault-catalog';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
 
@@ -19,6 +20,8 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
   };
   if (representable !== JSON.stringify(enabledOnly))
     dropped.push('faults that are not among the playground’s toggles');
+  if (!config.answer && (config.faults.answers ?? []).some((f) => f.enabled))
+    dropped.push('answer faults (the config asks for no structured answer, so they do nothing)');
   if (config.provider.baseUrl) dropped.push('the base URL');
   if (config.provider.keySource === 'request') dropped.push('the API key (never stored: enter it again)');
   const form: PlaygroundForm = {
@@ -51,6 +54,7 @@ export function formFromConfig(config: RunConfig): { form: PlaygroundForm; dropp
     promptSet: config.promptSet ?? null,
     replay: config.replay ?? null,
     pause: config.pause ?? null,
+    answer: answerFormOf(config.answer, config.faults),
   };
   return { form, dropped };
 }

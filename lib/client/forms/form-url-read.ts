@@ -13,6 +13,7 @@ import { MAX_SCHEDULED_SWAPS } from '@/lib/protocol/config-defaults';
 import { OUTPUT_CAP_MAX, PresetIdSchema, RecoveryOverridesSchema } from '@/lib/protocol/recovery';
 import { ReplayConfigSchema } from '@/lib/protocol/replay';
 import { PauseConfigSchema } from '@/lib/protocol/pause';
+import { AnswerFaultKindSchema } from '@/lib/protocol/faults';
 import { FAULT_TOGGLES, TOOL_FAULT_TARGETS } from './fault-catalog';
 import { FORM_PARAMS, type UrlField } from './form-url';
 import { DEFAULT_FORM, type PlaygroundForm } from './playground-form';
@@ -89,6 +90,20 @@ const READERS: { [K in UrlField]: Reader<K> } = {
   swaps: json(z.array(ScheduledSwapSchema).max(MAX_SCHEDULED_SWAPS)),
   replay: json(ReplayConfigSchema),
   pause: json(PauseConfigSchema),
+  answer: json(
+    z
+      .object({
+        name: z.string().max(64),
+        schemaText: z.string().max(20_000),
+        strict: z.boolean(),
+        faults: z
+          .array(
+            z.object({ kind: AnswerFaultKindSchema, times: z.number().int().min(1).max(1000).nullable() }),
+          )
+          .max(4),
+      })
+      .nullable(),
+  ),
 };
 
 /** The form a search string describes (defaults for anything missing or unreadable), and its run. */

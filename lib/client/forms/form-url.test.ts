@@ -43,7 +43,25 @@ const EVERY_FIELD: PlaygroundForm = {
       { on: 'event', event: 'retry_scheduled' },
       { on: 'request', request: 3 },
     ],
-    approval: { tools: 'writes', timeoutMs: 60_000 },
+    approval: { tools: ['write_file', 'run_check'], timeoutMs: 60_000 },
+  },
+  answer: {
+    name: 'report',
+    schemaText: JSON.stringify(
+      {
+        type: 'object',
+        properties: { done: { type: 'boolean' } },
+        required: ['done'],
+        additionalProperties: false,
+      },
+      null,
+      2,
+    ),
+    strict: true,
+    faults: [
+      { kind: 'breaks_schema', times: 2 },
+      { kind: 'refusal', times: null },
+    ],
   },
 };
 

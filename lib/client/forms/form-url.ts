@@ -47,6 +47,7 @@ export const FORM_PARAMS: { [K in Exclude<keyof PlaygroundForm, (typeof NOT_IN_U
   swaps: json('sw'),
   replay: json('cassette'),
   pause: json('pause'),
+  answer: json('ans'),
 };
 
 /** Fields the URL never carries (the API key is no form field: lib/client/forms/endpoint-key.tsx holds it). */

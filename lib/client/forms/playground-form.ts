@@ -17,6 +17,7 @@ import {
   DEFAULT_MAX_RUN_MS,
 } from '@/lib/protocol/config-defaults';
 import { isSimulated, needsBaseUrl, vendorDefaults, type Vendor } from '@/lib/protocol/vendors';
+import { answerConfig, type AnswerForm } from './answer-form';
 import { faultPlanFor } from './fault-catalog';
 
 /**
@@ -65,6 +66,8 @@ export interface PlaygroundForm {
   replay: ReplayConfig | null;
   /** Breakpoints and tool approval (lib/protocol/pause.ts): the run pauses there for a person. */
   pause: PauseConfigInput | null;
+  /** The final answer must match a JSON Schema, and what the simulated model does to it (lib/client/forms/answer-form.ts); null = a free-text answer. */
+  answer: AnswerForm | null;
 }
 
 export const DEFAULT_FORM: PlaygroundForm = {
@@ -97,6 +100,7 @@ export const DEFAULT_FORM: PlaygroundForm = {
   promptSet: null,
   replay: null,
   pause: null,
+  answer: null,
 };
 
 /**
@@ -137,6 +141,8 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
   const apiKey = isSimulated(form.vendor) || form.replay ? '' : key.trim();
   const baseUrl = needsBaseUrl(form.vendor) ? form.baseUrl.trim() : '';
   const prompts = promptTexts(form);
+  const structured = answerConfig(form.answer, isSimulated(form.vendor));
+  const faults = faultPlanFor(form.faults, form.toolFaultTarget);
   const config: RunConfigInput = {
     provider: {
       vendor: form.vendor,
@@ -156,7 +162,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     ...(form.replay ? { replay: form.replay } : {}),
     preset: form.preset,
     recovery: form.overrides,
-    faults: faultPlanFor(form.faults, form.toolFaultTarget),
+    faults: structured?.answers ? { ...faults, answers: structured.answers } : faults,
     takeover: {
       foreignThinking: form.foreignThinking,
       naive: form.naiveTakeover,
@@ -164,6 +170,7 @@ export function buildRunRequest(form: PlaygroundForm, key = ''): { config: RunCo
     },
     ...(form.swaps.length > 0 ? { swaps: form.swaps } : {}),
     ...(form.pause ? { pause: form.pause } : {}),
+    ...(structured ? { answer: structured.answer } : {}),
     seed: form.seed,
     timeScale: form.timeScale,
     clock: form.clock,

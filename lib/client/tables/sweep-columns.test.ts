@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepRow } from '@/lib/protocol';
-import { bestValues, SWEEP_COLUMNS } from './sweep-columns';
+import { bestValues, scorerColumnId, SWEEP_COLUMNS, visibleColumns } from './sweep-columns';
 
 function row(key: string, over: Partial<SweepRow>): SweepRow {
   return {
@@ -72,5 +72,49 @@ describe('a run-time cell with no figure', () => {
       expect(column.show(row('codesmith', {}))).not.toBe('—');
       expect(column.blank?.(row('codesmith', {}))).toBeUndefined();
     }
+  });
+});
+
+describe('a column per scorer of the task verdict', () => {
+  const hiddenFails = row('lookup', {
+    scorers: [
+      { id: 'visible-tests', passed: 20, runs: 20, rate: 1 },
+      { id: 'hidden-tests', passed: 0, runs: 20, rate: 0 },
+    ],
+  });
+  const general = row('general', {
+    scorers: [
+      { id: 'visible-tests', passed: 20, runs: 20, rate: 1 },
+      { id: 'hidden-tests', passed: 17, runs: 20, rate: 0.85 },
+      { id: 'answer', passed: 10, runs: 20, rate: 0.5 },
+    ],
+  });
+
+  it('shows each scorer the rows report after "task done", in the order they first appear', () => {
+    const ids = visibleColumns([hiddenFails, general]).map((c) => c.id);
+    const at = ids.indexOf('verdict_rate');
+    expect(ids.slice(at + 1, at + 4)).toEqual(
+      ['visible-tests', 'hidden-tests', 'answer'].map(scorerColumnId),
+    );
+    expect(visibleColumns([row('plain', {})]).some((c) => c.id.startsWith('scorer:'))).toBe(false);
+  });
+
+  it("shows a row's rate with its counts, and — with a reason where the row has no such scorer", () => {
+    const columns = visibleColumns([hiddenFails, general]);
+    const hidden = columns.find((c) => c.id === scorerColumnId('hidden-tests'))!;
+    expect(hidden.show(hiddenFails)).toBe('0 % (0/20)');
+    expect(hidden.show(general)).toBe('85 % (17/20)');
+    const answer = columns.find((c) => c.id === scorerColumnId('answer'))!;
+    expect(answer.show(hiddenFails)).toBe('—');
+    expect(answer.blank?.(hiddenFails)).toMatch(/no run in this cell reported the scorer "answer"/);
+    expect(answer.blank?.(general)).toBeUndefined();
+  });
+
+  it('marks the best rate of a scorer only among the rows that report it', () => {
+    const best = bestValues([hiddenFails, general]);
+    expect(best.get(scorerColumnId('hidden-tests'))).toBe(0.85);
+    // Equal everywhere: no best. Reported by one row only: nothing to rank against.
+    expect(best.has(scorerColumnId('visible-tests'))).toBe(false);
+    expect(best.has(scorerColumnId('answer'))).toBe(false);
   });
 });

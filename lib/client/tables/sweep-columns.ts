@@ -22,9 +22,43 @@ export interface SweepColumn {
   optional?: true;
 }
 
-/** The columns a table of these rows shows: an optional axis only when the grid has it. */
+/**
+ * The columns a table of these rows shows: an optional axis only when the grid has it, and after
+ * "task done" one column per scorer of the task verdict the rows report (visible tests, hidden
+ * tests, each check on the answer), in the order they first appear.
+ */
 export function visibleColumns(rows: readonly SweepRow[]): readonly SweepColumn[] {
-  return SWEEP_COLUMNS.filter((c) => !c.optional || rows.some((r) => c.value(r) !== ''));
+  const fixed = SWEEP_COLUMNS.filter((c) => !c.optional || rows.some((r) => c.value(r) !== ''));
+  const at = fixed.findIndex((c) => c.id === 'verdict_rate') + 1;
+  return [...fixed.slice(0, at), ...scorerColumns(rows), ...fixed.slice(at)];
+}
+
+/** The id of a scorer's column: `scorer:` and the scorer's id. */
+export const scorerColumnId = (scorer: string): string => `scorer:${scorer}`;
+
+/** One column per scorer the rows report: its pass rate over the row's runs that scored it. */
+export function scorerColumns(rows: readonly SweepRow[]): SweepColumn[] {
+  const ids = [...new Set(rows.flatMap((r) => (r.scorers ?? []).map((s) => s.id)))];
+  return ids.map((id): SweepColumn => {
+    const of = (r: SweepRow) => r.scorers?.find((s) => s.id === id);
+    const blank = (r: SweepRow): string | undefined =>
+      of(r) || r.runs === 0
+        ? undefined
+        : `no run in this cell reported the scorer "${id}" (its task has no such scorer)`;
+    return {
+      id: scorerColumnId(id),
+      header: id,
+      title: `the scorer "${id}" of the task verdict: of the cell's runs that scored it, how many it passed`,
+      value: (r) => of(r)?.rate ?? Number.NaN,
+      show: (r) => {
+        const s = of(r);
+        return s ? `${pct(s.rate)} (${s.passed}/${s.runs})` : '—';
+      },
+      blank,
+      better: 'high',
+      numeric: true,
+    };
+  });
 }
 
 /**
@@ -201,9 +235,11 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
 export function bestValues(rows: readonly SweepRow[]): Map<string, number> {
   const best = new Map<string, number>();
   const withRuns = rows.filter((r) => r.runs > 0);
-  for (const column of SWEEP_COLUMNS) {
+  for (const column of [...SWEEP_COLUMNS, ...scorerColumns(rows)]) {
     if (!column.better) continue;
-    const ranked = column.effort ? withRuns.filter((r) => r.completion_rate > 0) : withRuns;
+    const ranked = (column.effort ? withRuns.filter((r) => r.completion_rate > 0) : withRuns).filter(
+      (r) => !Number.isNaN(Number(column.value(r))),
+    );
     if (ranked.length < 2) continue;
     const values = ranked.map((r) => Number(column.value(r)));
     const top = column.better === 'high' ? Math.max(...values) : Math.min(...values);

@@ -1,6 +1,7 @@
 import type { RunEvent } from '@/lib/protocol';
+import * as injectionGuard from '@/lib/mechanisms/injection-guard/about';
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
-import type { EventWords, MechanismAbout } from '@/lib/mechanisms/module';
+import type { EventWords, MechanismAbout, ModuleTotalsLine } from '@/lib/mechanisms/module';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/about';
 import * as subagents from '@/lib/mechanisms/subagents/about';
@@ -19,6 +20,7 @@ export const MODULE_MECHANISM_IDS = [
   interruptedRepair.ID,
   parallelToolCalls.ID,
   structuredAnswer.ID,
+  injectionGuard.ID,
   subagents.ID,
 ] as const;
 
@@ -27,6 +29,7 @@ export const MODULE_PLACES = [
   { items: [interruptedRepair.ID], after: interruptedRepair.AFTER },
   { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
   { items: [structuredAnswer.ID], after: structuredAnswer.AFTER },
+  { items: [injectionGuard.ID], after: injectionGuard.AFTER },
   { items: [subagents.ID], after: subagents.AFTER },
 ] as const;
 
@@ -36,38 +39,51 @@ export const MODULE_TOOLS_PRESETS = {
     ...interruptedRepair.TOOLS_PRESETS.off,
     ...parallelToolCalls.TOOLS_PRESETS.off,
     ...structuredAnswer.TOOLS_PRESETS.off,
+    ...injectionGuard.TOOLS_PRESETS.off,
     ...subagents.TOOLS_PRESETS.off,
   },
   codesmith: {
     ...interruptedRepair.TOOLS_PRESETS.codesmith,
     ...parallelToolCalls.TOOLS_PRESETS.codesmith,
     ...structuredAnswer.TOOLS_PRESETS.codesmith,
+    ...injectionGuard.TOOLS_PRESETS.codesmith,
     ...subagents.TOOLS_PRESETS.codesmith,
   },
   course: {
     ...interruptedRepair.TOOLS_PRESETS.course,
     ...parallelToolCalls.TOOLS_PRESETS.course,
     ...structuredAnswer.TOOLS_PRESETS.course,
+    ...injectionGuard.TOOLS_PRESETS.course,
     ...subagents.TOOLS_PRESETS.course,
   },
 };
 
 /** The tools-group values a module applies when a config leaves its fields out (a module whose fields are in no preset). */
-export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS, ...subagents.TOOLS_DEFAULTS };
+export const MODULE_TOOLS_DEFAULTS = {
+  ...structuredAnswer.TOOLS_DEFAULTS,
+  ...injectionGuard.TOOLS_DEFAULTS,
+  ...subagents.TOOLS_DEFAULTS,
+};
 
 /**
  * The terminate reasons modules add to the run log's (lib/protocol's TerminateReasonSchema), each
  * with the words the run header says it in.
  */
-export const MODULE_TERMINATES = { ...structuredAnswer.TERMINATES } as const;
+export const MODULE_TERMINATES = { ...structuredAnswer.TERMINATES, ...injectionGuard.TERMINATES } as const;
 
 /** Each module's words: its table row, glossary entries, event words and control fields. */
 export const MODULE_ABOUT = [
   interruptedRepair.ABOUT,
   parallelToolCalls.ABOUT,
   structuredAnswer.ABOUT,
+  injectionGuard.ABOUT,
   subagents.ABOUT,
 ] as const;
+
+/** The lines modules add to the totals two runs are compared on (lib/compare reads them). */
+export const MODULE_TOTALS_LINES: readonly ModuleTotalsLine[] = MODULE_ABOUT.flatMap(
+  (about: MechanismAbout<never>) => about.totals ?? [],
+);
 
 /** The module events' types: each registry handles these through the module's words. */
 type EventsOf<A> = A extends { events: infer Words } ? keyof Words : never;

@@ -1,4 +1,6 @@
-import type { MechanismModule } from '@/lib/engine/mechanism-port';
+import type { MechanismModule, SimulatedBehaviour } from '@/lib/engine/mechanism-port';
+import type { ModuleMatrixRows } from '@/lib/mechanisms/module';
+import * as injectionGuard from '@/lib/mechanisms/injection-guard/engine';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
@@ -13,5 +15,15 @@ export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
   parallelToolCalls as MechanismModule<never>,
   interruptedRepair as MechanismModule<never>,
   structuredAnswer as MechanismModule<never>,
+  injectionGuard.ENGINE as MechanismModule<never>,
   subagents as MechanismModule<never>,
 ];
+
+/**
+ * Behaviours modules add to the simulated model (a fault a module brings needs a model that
+ * falls for it): lib/runtime wraps each run's simulated policy in them, in this order.
+ */
+export const MODULE_SIM_BEHAVIOURS: readonly SimulatedBehaviour[] = [injectionGuard.SIM];
+
+/** The modules' row sets in the fault matrix (lib/matrix/module-cells.ts runs them, `npm run matrix` prints them). */
+export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [injectionGuard.MATRIX];

@@ -1,3 +1,4 @@
+import { LESSON as injectionGuard } from '@/lib/mechanisms/injection-guard/lesson';
 import { LESSON as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/lesson';
 import { LESSON as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/lesson';
 import { LESSON as structuredAnswer } from '@/lib/mechanisms/structured-answer/lesson';
@@ -11,5 +12,6 @@ export const MODULE_LESSONS = [
   { id: 'interrupted-repair', ...interruptedRepair },
   { id: 'parallel-tool-calls', ...parallelToolCalls },
   { id: 'structured-answer', ...structuredAnswer },
+  { id: 'injection-guard', ...injectionGuard },
   { id: 'subagents', ...subagents },
 ] as const;

@@ -1,3 +1,4 @@
+import * as injectionGuard from '@/lib/mechanisms/injection-guard/protocol';
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/protocol';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protocol';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/protocol';
@@ -15,6 +16,7 @@ export const MODULE_EVENT_SCHEMAS = [
   ...interruptedRepair.EVENTS,
   ...parallelToolCalls.EVENTS,
   ...structuredAnswer.EVENTS,
+  ...injectionGuard.EVENTS,
   ...subagents.EVENTS,
 ] as const;
 
@@ -23,6 +25,7 @@ export const MODULE_TOOLS_CONFIG = {
   ...interruptedRepair.TOOLS_CONFIG,
   ...parallelToolCalls.TOOLS_CONFIG,
   ...structuredAnswer.TOOLS_CONFIG,
+  ...injectionGuard.TOOLS_CONFIG,
   ...subagents.TOOLS_CONFIG,
 };
 
@@ -31,5 +34,12 @@ export const MODULE_TOOLS_CONFIG_RECORDED = {
   ...interruptedRepair.TOOLS_CONFIG_RECORDED,
   ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
   ...structuredAnswer.TOOLS_CONFIG_RECORDED,
+  ...injectionGuard.TOOLS_CONFIG_RECORDED,
   ...subagents.TOOLS_CONFIG_RECORDED,
 };
+
+/**
+ * The modules' fields of the fault plan (each an optional list of the faults a module brings,
+ * applied by its own engine.ts and simulated model, lib/mechanisms/modules/engine.ts).
+ */
+export const MODULE_FAULT_PLAN = { ...injectionGuard.FAULT_PLAN, ...subagents.FAULT_PLAN };

@@ -1,3 +1,4 @@
+import { VIEW as injectionGuard } from '@/lib/mechanisms/injection-guard/view';
 import { VIEW as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/view';
 import type { ModuleEvent } from '@/lib/mechanisms/modules/about';
 import { VIEW as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/view';
@@ -11,7 +12,7 @@ import type { RunViewState } from '@/lib/run-view/run-view-state';
  */
 const VIEWS: {
   [K in ModuleEvent['event']]: (s: RunViewState, e: Extract<ModuleEvent, { event: K }>) => RunViewState;
-} = { ...interruptedRepair, ...parallelToolCalls, ...structuredAnswer, ...subagents };
+} = { ...interruptedRepair, ...parallelToolCalls, ...structuredAnswer, ...injectionGuard, ...subagents };
 
 export function reduceModuleEvent(s: RunViewState, e: ModuleEvent): RunViewState {
   return (VIEWS[e.event] as (s: RunViewState, e: ModuleEvent) => RunViewState)(s, e);

@@ -4,6 +4,22 @@ import { MAX_ATTEMPTS, MAX_RETRIES, MAX_TURNS } from './defaults';
 
 export { ID } from './defaults';
 
+/**
+ * What a simulated sub-agent (a child loop the `delegate` tool starts) does wrong (simulated vendors
+ * only): `loops`, it reads the same file again and again; `overruns`, it keeps reading one more file
+ * and never answers, so it spends its turn budget. `child`: which delegate call of the run it hits
+ * (1 for the first, in call order), on every try; absent: every child.
+ */
+export const SubagentFaultSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  enabled: z.boolean().default(true),
+  kind: z.enum(['loops', 'overruns']),
+  child: z.number().int().min(1).max(100).optional(),
+});
+
+/** Its field of the fault plan: `faults.subagents` (absent: nothing). */
+export const FAULT_PLAN = { subagents: z.array(SubagentFaultSchema).max(20).optional() };
+
 /** Its config: optional fields of the recovery config's tools group (absent: ./defaults.ts). */
 export const TOOLS_CONFIG = {
   /** Offer the model the `delegate` tool: each call starts a child loop (a sub-agent). */

@@ -9,6 +9,8 @@ export const HookPointSchema = z.enum([
   'onContextGrow',
   'afterResponse',
   'beforeToolCalls',
+  'beforeToolCall',
+  'onToolResult',
   'afterToolCalls',
   'runTool',
   'beforeEnd',

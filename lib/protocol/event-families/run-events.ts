@@ -72,6 +72,27 @@ export const ControlEventSchema = z.object({
   faults: FaultPlanSchema.optional(),
 });
 
+/**
+ * A run the server was running when its process stopped, taken up again by the next server
+ * (lib/server/resume-runs.ts): the stored log was re-executed from the run's config and seed on
+ * the virtual clock, each regenerated event found equal to the stored one, and the run goes on
+ * after them. Written once, right after the last stored event; what follows is the run as it
+ * would have gone uninterrupted.
+ */
+export const ResumedAfterRestartEventSchema = z.object({
+  ...base,
+  event: z.literal('resumed_after_restart'),
+  iteration: z.number().int().min(0).optional(),
+  /** The turn the run goes on in: the last turn the stored log had started (its last checkpoint). */
+  at_turn: z.number().int().min(0),
+  /** How many stored events were re-executed and found equal (seq 0 to replayed - 1). */
+  replayed: z.number().int().min(0),
+  /** Why, in a sentence: the server restarted, and how the run was brought back. */
+  reason: z.string(),
+  /** What happens next, in a sentence. */
+  next: z.string(),
+});
+
 export const RunTitleEventSchema = z.object({
   ...base,
   event: z.literal('run_title'),

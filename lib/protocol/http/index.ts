@@ -17,3 +17,4 @@ export * from './cassettes';
 export * from './run-view';
 export * from './room';
 export * from './wire';
+export * from './tasks';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MCP_SERVER_NOT_FROM_WEB } from '../mcp';
 import { PromptSetRefSchema, RunConfigSchema, STRATEGY_NOT_FROM_WEB, TASK_DIR_NOT_FROM_WEB } from '../config';
 import { RunEventSchema, TaskVerdictSchema, TerminateReasonSchema } from '../events';
 import { ForkSpecSchema } from '../fork';
@@ -86,6 +87,14 @@ export const CreateRunBodySchema = z
     if (body.config?.taskDir) {
       ctx.addIssue({ code: 'custom', path: ['config', 'taskDir'], message: TASK_DIR_NOT_FROM_WEB });
     }
+    body.config?.mcp?.servers.forEach((server, i) => {
+      if ('command' in server || 'url' in server)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['config', 'mcp', 'servers', i],
+          message: MCP_SERVER_NOT_FROM_WEB,
+        });
+    });
     if (body.config && body.fork) {
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiKeySchema } from './api-key';
 import {
   CreateSweepRequestSchema,
   SweepGridSchema,
@@ -31,6 +32,8 @@ export const SweepDetailSchema = z
     grid: SweepGridSchema,
     rows: z.array(SweepRowSchema),
     comparisons: z.array(SweepPairedComparisonSchema).nullable(),
+    /** Once it has ended: the jobs a re-run of what failed would run, with why (lib/sweeps/rerun-failed.ts). */
+    failed: z.array(z.object({ job: z.number().int(), reason: z.string() })).optional(),
   })
   .strict();
 export type SweepDetail = z.infer<typeof SweepDetailSchema>;
@@ -67,3 +70,15 @@ export type SweepExport = z.infer<typeof SweepExportSchema>;
 
 /** 202 from POST /api/sweeps/{id}/cancel. */
 export const SweepCancelledSchema = z.object({ ok: z.literal(true) }).strict();
+
+/**
+ * POST /api/sweeps/{id}/rerun: a new sweep of only what failed in this one (lib/sweeps/rerun-failed.ts),
+ * optionally served from its runs' recordings; keys for its "request" endpoints as for a new sweep.
+ */
+export const RerunSweepBodySchema = z
+  .object({
+    fromCassettes: z.boolean().default(false),
+    apiKeys: z.record(z.string().min(1).max(64), ApiKeySchema).optional(),
+  })
+  .strict();
+export type RerunSweepBody = z.infer<typeof RerunSweepBodySchema>;

@@ -260,16 +260,24 @@ function explainVerdict(e: EventOf<'task_verdict'>): string {
       : '';
   // The task's checks on the final answer (task.json's scorers), each with the reason its scorer wrote.
   const scorers = e.scorers ?? [];
-  const onAnswer = scorers.filter((s) => s.kind !== 'visible_tests' && s.kind !== 'hidden_tests');
-  const testsPassed = scorers.length > 0 && scorers.every((s) => onAnswer.includes(s) || s.passed === true);
+  const onAnswer = scorers.filter(
+    (s) => s.kind !== 'visible_tests' && s.kind !== 'hidden_tests' && s.kind !== 'mechanism',
+  );
+  // A mechanism's own check on the run (its port's judge), with the reason it wrote.
+  const own = scorers.filter((s) => s.kind === 'mechanism');
+  const testsPassed =
+    scorers.length > 0 && scorers.every((s) => onAnswer.includes(s) || own.includes(s) || s.passed === true);
+  const ownFailed = own.some((s) => s.passed === false);
   const said =
     e.verdict === 'done'
       ? `The scenario's check (${e.check})${copies} passed on the final workspace: the task is done.`
-      : e.verdict === 'not_done' && testsPassed
-        ? `The scenario's check (${e.check})${copies} passed on the final workspace, but a check on the final answer failed: the task is not done, however the loop ended.`
-        : e.verdict === 'not_done'
-          ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
-          : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
+      : e.verdict === 'not_done' && testsPassed && ownFailed
+        ? `The scenario's check (${e.check})${copies} passed on the final workspace, but a mechanism's check on the run failed: the task is not done, however the loop ended.`
+        : e.verdict === 'not_done' && testsPassed
+          ? `The scenario's check (${e.check})${copies} passed on the final workspace, but a check on the final answer failed: the task is not done, however the loop ended.`
+          : e.verdict === 'not_done'
+            ? `The scenario's check (${e.check})${copies} failed on the final workspace: the task is not done, however the loop ended.`
+            : `The scenario's check (${e.check}) gave no answer: ${e.detail}`;
   const answers =
     onAnswer.length > 0
       ? ` Checks on the final answer: ${onAnswer
@@ -284,7 +292,11 @@ function explainVerdict(e: EventOf<'task_verdict'>): string {
   const hidden = words.hidden
     ? ` It also ran ${e.hidden_tests} hidden tests, inputs the model never saw, against the final code — ${words.hidden}.`
     : '';
-  return `${said}${edited}${missing}${hidden}${answers}`;
+  const checks =
+    own.length > 0
+      ? ` Checks on the run: ${own.map((s) => `${s.id} ${s.passed === true ? 'passed' : s.passed === false ? 'failed' : 'gave no answer'} (${s.reason})`).join('; ')}.`
+      : '';
+  return `${said}${edited}${missing}${hidden}${answers}${checks}`;
 }
 
 const TERMINATE_TERM: Partial<Record<TerminateReason, GlossaryId>> = {

@@ -10,22 +10,76 @@ const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== nul
 export const REFUSAL_TEXT = "I'm sorry, but I can't provide that answer.";
 
 /**
+ * An answer fault as it strikes (`applied`), or as it is passed over because the vendor's
+ * guarantee rules it out (a forced tool's input is always JSON; a strict-mode answer always
+ * matches its schema): `label` says what the fault did, or why it could not.
+ */
+export interface AnswerFaultReport {
+  fault: AnswerFault;
+  applied: boolean;
+  label: string;
+}
+
+/** What each answer fault does to the answer, in words. */
+const FAULT_WORDS: Record<AnswerFaultKind, string> = {
+  invalid_json: 'the answer is not valid JSON (in a markdown fence, with a trailing comma)',
+  breaks_schema:
+    'the answer is valid JSON that breaks the schema (a required property left out, a number sent as a string)',
+  truncated: 'the answer runs past the output cap, and the vendor cuts it',
+  refusal: 'the model refuses to answer',
+};
+
+/** Which hit of its fault this answer is: "answer 1 of 2", or "answer 3; it hits every answer". */
+function hitWords(fault: AnswerFault, hit: number): string {
+  return fault.times === undefined
+    ? `answer ${hit}; it hits every answer`
+    : `answer ${hit} of ${fault.times}`;
+}
+
+/**
  * The simulated model under an answer format: when its turn is the answer (no tool call), the
  * answer is JSON built from the schema — as text (OpenAI Chat's `response_format`, Responses'
  * `text.format`) or as the input of the tool a forced `tool_choice` makes it call (Anthropic).
  * A forced tool_choice is honoured as the API does: `tool` always calls that tool, `any` always
  * calls one. `faults` (the run's fault plan, `answers`) spoil the first answers on demand; a
  * vendor's guarantee holds where it has one (a tool's input and a strict-mode answer are valid
- * JSON; a strict-mode answer matches its schema).
+ * JSON; a strict-mode answer matches its schema). Each fault that strikes is reported to
+ * `onFault` (the run writes it as a `fault_injected` event), and so, once, is a fault the vendor's
+ * guarantee rules out.
  */
-export function withAnswerFormat(policy: Policy, faults: readonly AnswerFault[] = []): Policy {
+export function withAnswerFormat(
+  policy: Policy,
+  faults: readonly AnswerFault[] = [],
+  onFault?: (report: AnswerFaultReport) => void,
+): Policy {
   const hits = new Map<string, number>();
-  const nextFault = (applies: (kind: AnswerFaultKind) => boolean): AnswerFaultKind | undefined => {
-    const fault = faults.find(
-      (f) => f.enabled && applies(f.kind) && (f.times === undefined || (hits.get(f.id) ?? 0) < f.times),
-    );
+  const passedOver = new Set<string>();
+  const hasHitsLeft = (f: AnswerFault) =>
+    f.enabled && (f.times === undefined || (hits.get(f.id) ?? 0) < f.times);
+  const nextFault = (
+    applies: (kind: AnswerFaultKind) => boolean,
+    guarantee: string,
+  ): AnswerFaultKind | undefined => {
+    const fault = faults.find((f) => hasHitsLeft(f) && applies(f.kind));
+    // A fault with hits left that this vendor rules out, before the one that strikes: said once.
+    for (const skipped of faults) {
+      if (skipped === fault) break;
+      if (!hasHitsLeft(skipped) || applies(skipped.kind) || passedOver.has(skipped.id)) continue;
+      passedOver.add(skipped.id);
+      onFault?.({
+        fault: skipped,
+        applied: false,
+        label: `answer fault "${skipped.id}" (${skipped.kind}) cannot apply: ${guarantee}`,
+      });
+    }
     if (!fault) return undefined;
-    hits.set(fault.id, (hits.get(fault.id) ?? 0) + 1);
+    const hit = (hits.get(fault.id) ?? 0) + 1;
+    hits.set(fault.id, hit);
+    onFault?.({
+      fault,
+      applied: true,
+      label: `answer fault "${fault.id}": ${FAULT_WORDS[fault.kind]} (${hitWords(fault, hit)})`,
+    });
     return fault.kind;
   };
 
@@ -39,14 +93,20 @@ export function withAnswerFormat(policy: Policy, faults: readonly AnswerFault[] 
     const material = firstSentence(turn.text ?? '') || 'Done.';
     if (request.answerFormat) {
       const { schema, strict } = request.answerFormat;
-      const fault = nextFault((kind) => !(strict && (kind === 'invalid_json' || kind === 'breaks_schema')));
+      const fault = nextFault(
+        (kind) => !(strict && (kind === 'invalid_json' || kind === 'breaks_schema')),
+        'in strict mode the vendor guarantees an answer that is valid JSON and matches the schema',
+      );
       if (fault === 'refusal') return { thinking: turn.thinking, refusal: REFUSAL_TEXT, toolCalls: [] };
       return { thinking: turn.thinking, text: answerText(schema, material, fault, request), toolCalls: [] };
     }
     // A forced tool: the answer is the input of the tool it must call.
     const tool = answerTool(request);
     if (!tool) return turn;
-    const fault = nextFault((kind) => kind !== 'invalid_json');
+    const fault = nextFault(
+      (kind) => kind !== 'invalid_json',
+      'the answer is the input of a forced tool call, which the vendor always sends as valid JSON',
+    );
     if (fault === 'refusal') return { thinking: turn.thinking, refusal: REFUSAL_TEXT, toolCalls: [] };
     return {
       thinking: turn.thinking,

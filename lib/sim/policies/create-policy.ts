@@ -1,6 +1,6 @@
 import type { AnswerFault, SimPolicyId, SubagentFault } from '@/lib/protocol';
+import { withAnswerFormat, type AnswerFaultReport } from './answer-format';
 import { withDelegation } from './delegation';
-import { withAnswerFormat } from './answer-format';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
@@ -21,20 +21,22 @@ import { createWriteWholeFilePolicy } from './write-whole-file';
 /**
  * The simulated model a scenario (or a run config override) names; it also answers title
  * requests. Every one answers in the format a request asks for (`answers`: the run's answer
- * faults, lib/sim/policies/answer-format.ts); offered a delegate tool, it delegates (`subagents`: the
- * run's sub-agent faults, lib/sim/policies/delegation.ts).
+ * faults, lib/sim/policies/answer-format.ts, each reported to `onAnswerFault` as it strikes);
+ * offered a delegate tool, it delegates (`subagents`: the run's sub-agent faults,
+ * lib/sim/policies/delegation.ts).
  */
 export function createPolicy(
   id: SimPolicyId,
   scenario: Scenario,
   answers?: readonly AnswerFault[],
+  onAnswerFault?: (report: AnswerFaultReport) => void,
   subagents?: readonly SubagentFault[],
 ): Policy {
   // The test-rewriting model works from its own view of the task, its title included.
   const acting = id === 'rewrite-test' ? testRewritingScenario(scenario) : scenario;
   return withSummaries(
     withTitles({
-      policy: withAnswerFormat(withDelegation(behaviour(id, acting), subagents), answers),
+      policy: withAnswerFormat(withDelegation(behaviour(id, acting), subagents), answers, onAnswerFault),
       scenario: acting,
     }),
   );
@@ -47,10 +49,14 @@ export function createPolicy(
 export function createFreeTaskPolicy(
   scenario: Scenario,
   answers?: readonly AnswerFault[],
+  onAnswerFault?: (report: AnswerFaultReport) => void,
   subagents?: readonly SubagentFault[],
 ): Policy {
   return withSummaries(
-    withTitles({ policy: withAnswerFormat(withDelegation(freeTaskTurn, subagents), answers), scenario }),
+    withTitles({
+      policy: withAnswerFormat(withDelegation(freeTaskTurn, subagents), answers, onAnswerFault),
+      scenario,
+    }),
   );
 }
 

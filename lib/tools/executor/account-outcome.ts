@@ -15,13 +15,15 @@ export function accountOutcome(
   const ranAndFailed =
     outcome.status === 'error' || outcome.status === 'timeout' || outcome.status === 'invalid_args';
   if (config.safeExecutor && ranAndFailed && toolbox.get(name)) {
+    // Tools that share an account (an MCP server's) are named by it: the count is theirs together.
+    const account = toolbox.get(name)?.budgetKey;
     const { disabledNow } = budget.record({ tool: name, ...(outcome.key ? { key: outcome.key } : {}) });
     if (disabledNow) {
       rules.emitGuard(
         iteration,
         name,
         'disabled',
-        `${name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`,
+        `${account ? `the tools of ${account}` : name} failed ${text.timesWord(budget.failureCount(name))} (budget ${config.failureBudget})`,
         {
           budget_left: 0,
         },

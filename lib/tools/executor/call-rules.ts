@@ -75,7 +75,7 @@ export function createCallRules(options: CallRulesOptions): CallRules {
     config,
     emit,
     share: options.share ?? Symbol('run'),
-    budget: new FailureBudget(config.failureBudget),
+    budget: new FailureBudget(config.failureBudget, (tool) => toolbox.get(tool)?.budgetKey ?? tool),
     guard: new LoopGuard(config),
     checkRate: new CheckRate(config.checkRateMax, config.checkRateWindowMs),
     faultsFor(name) {

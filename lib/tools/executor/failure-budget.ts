@@ -7,10 +7,14 @@ export class FailureBudget {
   private readonly disabled = new Set<string>();
   private readonly failedCalls = new Set<string>();
 
-  constructor(private readonly budget: number) {}
+  /** `accountOf`: the account a tool books into (tools that share one share its budget); absent, the tool's name. */
+  constructor(
+    private readonly budget: number,
+    private readonly accountOf: (tool: string) => string = (tool) => tool,
+  ) {}
 
   isDisabled(tool: string): boolean {
-    return this.disabled.has(tool);
+    return this.disabled.has(this.accountOf(tool));
   }
 
   failedBefore(key: string): boolean {
@@ -19,22 +23,24 @@ export class FailureBudget {
 
   /** Books one failure; says whether this one spent the budget. */
   record(options: { tool: string; key?: string }): { disabledNow: boolean; left: number } {
-    const count = (this.failures.get(options.tool) ?? 0) + 1;
-    this.failures.set(options.tool, count);
+    const account = this.accountOf(options.tool);
+    const count = (this.failures.get(account) ?? 0) + 1;
+    this.failures.set(account, count);
     if (options.key !== undefined) this.failedCalls.add(options.key);
-    const disabledNow = count >= this.budget && !this.disabled.has(options.tool);
-    if (disabledNow) this.disabled.add(options.tool);
+    const disabledNow = count >= this.budget && !this.disabled.has(account);
+    if (disabledNow) this.disabled.add(account);
     return { disabledNow, left: Math.max(0, this.budget - count) };
   }
 
   left(tool: string): number {
-    return Math.max(0, this.budget - (this.failures.get(tool) ?? 0));
+    return Math.max(0, this.budget - (this.failures.get(this.accountOf(tool)) ?? 0));
   }
 
   failureCount(tool: string): number {
-    return this.failures.get(tool) ?? 0;
+    return this.failures.get(this.accountOf(tool)) ?? 0;
   }
 
+  /** The disabled accounts (a tool's name, or the account its tools share). */
   disabledTools(): string[] {
     return [...this.disabled];
   }

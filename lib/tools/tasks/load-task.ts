@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TASK_LIMITS, TaskFileSchema, taskDirName, type TaskDirRef, type TaskFile } from '@/lib/protocol';
+import {
+  TASK_LIMITS,
+  TaskFileSchema,
+  taskDirName,
+  type TaskDirRef,
+  type TaskFile,
+  type TaskUploadRef,
+} from '@/lib/protocol';
 import { describeIssues } from '@/lib/protocol/describe-issues';
+import { uploadedTaskDir } from '@/lib/store/data-dir';
 import { nodeTestsCheck } from '../check/run-node-tests';
 import type { Scenario } from '../scenario';
 
@@ -108,6 +116,62 @@ export function loadTaskDir(ref: TaskDirRef): Scenario {
       `task folder ${ref.dir} changed since the run was configured (sha256 ${actual.slice(0, 12)}…, the config says ${ref.sha256.slice(0, 12)}…): pin it again or restore the folder`,
     );
   return taskFromFiles(files, { name: taskDirName(ref.dir), where: `task folder ${ref.dir}` });
+}
+
+/**
+ * A task folder's files as a request sent them (POST /api/tasks), held to the limits a folder on
+ * disk is (TASK_LIMITS): each path relative, "/"-separated, without "." or ".." and at most
+ * TASK_LIMITS.maxDepth folders deep. Returns the problems, each naming its file; empty: fine.
+ */
+export function checkTaskFiles(files: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  const paths = Object.keys(files);
+  if (paths.length > TASK_LIMITS.maxFiles)
+    return [`files: ${paths.length} files; a task folder may hold at most ${TASK_LIMITS.maxFiles}`];
+  let total = 0;
+  for (const path of paths) {
+    const segments = path.split('/');
+    if (
+      path.includes('\\') ||
+      path.includes('\0') ||
+      segments.some((s) => s === '' || s === '.' || s === '..')
+    )
+      problems.push(
+        `files.${path}: not a path inside the folder (relative, "/"-separated, no "." or ".." segment, e.g. "workspace/src/x.js")`,
+      );
+    else if (segments.length - 1 > TASK_LIMITS.maxDepth)
+      problems.push(`files.${path}: nested deeper than ${TASK_LIMITS.maxDepth} folders`);
+    const bytes = Buffer.byteLength(files[path]!);
+    if (bytes > TASK_LIMITS.maxFileBytes)
+      problems.push(`files.${path}: ${bytes} bytes; a file may hold at most ${TASK_LIMITS.maxFileBytes}`);
+    total += bytes;
+  }
+  if (total > TASK_LIMITS.maxTotalBytes)
+    problems.push(
+      `files: ${total} bytes in all; a task folder may hold at most ${TASK_LIMITS.maxTotalBytes}`,
+    );
+  return problems;
+}
+
+/** The task an uploaded folder's ref names (POST /api/tasks kept its files by their hash); changed files are refused. */
+export function loadUploadedTask(ref: TaskUploadRef, options: { name: string }): Scenario {
+  const where = `uploaded task ${ref.id}`;
+  let files: TaskFiles;
+  try {
+    files = readTaskFiles(uploadedTaskDir(ref.sha256));
+  } catch (error) {
+    if (error instanceof TaskFolderError)
+      throw new TaskFolderError(
+        `${where}: this server keeps no task with sha256 ${ref.sha256.slice(0, 12)}…; upload the folder again`,
+      );
+    throw error;
+  }
+  const actual = hashTaskFiles(files);
+  if (actual !== ref.sha256)
+    throw new TaskFolderError(
+      `${where}: its kept files hash to ${actual.slice(0, 12)}…, not the ${ref.sha256.slice(0, 12)}… the config names; upload the folder again`,
+    );
+  return taskFromFiles(files, { name: options.name, where });
 }
 
 /** The parent of testsDir, where .hidden-tests/ goes (so a hidden test's relative requires resolve as from tests/). */

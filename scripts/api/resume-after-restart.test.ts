@@ -1,0 +1,184 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRandom } from '@/lib/clock';
+import { serve as serveApi } from './restart-figure';
+import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
+
+/**
+ * Runs survive a restart. A real server process (scripts/api/serve-api.ts) runs ten runs on the
+ * paced clock (the virtual clock's run time, waited out in wall time, so they are in flight for
+ * seconds) and one on the real clock, with an SSE client on each; it is SIGKILLed at a random
+ * moment and started again on the same data folder. Whenever the kill came, every paced run must
+ * end as the uninterrupted run of its seed does (its log, without the `resumed_after_restart`
+ * marker, equal to a run of the same config started afresh), and the real-clock run, which
+ * cannot be resumed faithfully, must end with a terminate that says why. Every event a client saw
+ * stays as it saw it, and seqs stay unique and dense.
+ */
+
+const servers: ChildProcess[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-resume-'));
+
+afterAll(() => {
+  for (const child of servers)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(): Promise<{ child: ChildProcess; base: string }> {
+  const server = await serveApi(dir);
+  servers.push(server.child);
+  return server;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
+function pacedConfig(seed: number): Record<string, unknown> {
+  return {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    seed,
+    clock: 'paced',
+    timeScale: 0.2,
+    faults: {
+      rules: [
+        {
+          id: 'limited',
+          when: { kind: 'requests', numbers: [1, 3] },
+          action: { type: 'http_error', status: 429, retryAfterSec: 15 },
+        },
+      ],
+      tools: [],
+    },
+  };
+}
+
+/** A real-clock run that stays in flight: its stream stalls and no watchdog is armed. */
+const REAL_CLOCK = {
+  provider: { vendor: 'sim-anthropic' },
+  preset: 'naive',
+  seed: 1,
+  faults: {
+    rules: [{ id: 'stall', when: { kind: 'always' }, action: { type: 'stall', afterEvents: 2 } }],
+    tools: [],
+  },
+};
+
+async function startRun(base: string, config: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${base}/runs`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ config }),
+  });
+  if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+interface Event {
+  seq: number;
+  event: string;
+  run_id?: string;
+  replayed?: number;
+  at_turn?: number;
+  iteration?: number;
+  reason?: string;
+  message?: string;
+}
+
+/** A log as the uninterrupted run would have it: no resume marker, seqs renumbered, no run id. */
+function uninterruptedForm(log: readonly { json: string }[]): string[] {
+  return log
+    .map((e) => JSON.parse(e.json) as Event)
+    .filter((e) => e.event !== 'resumed_after_restart')
+    .map((e, seq) => JSON.stringify({ ...e, run_id: undefined, seq }));
+}
+
+describe('a server SIGKILLed during ten paced runs, started again', () => {
+  it('resumes each run in flight and it ends as the uninterrupted run of its seed, or ends saying why', async () => {
+    const random = createRandom(20_261_204);
+    const first = await serve();
+    const seeds = Array.from({ length: 10 }, (_, i) => 300 + i);
+    const ids = await Promise.all(
+      [...seeds.map((seed) => pacedConfig(seed)), REAL_CLOCK].map((config) => startRun(first.base, config)),
+    );
+    const paced = ids.slice(0, seeds.length);
+    const real = ids.at(-1)!;
+    const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
+    const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
+    // A random moment while the runs are in flight: once the clients have begun to receive
+    // events, after a random further wait (any moment will do: the assertions hold for each).
+    const started = Date.now();
+    while (
+      [...seen.values()].reduce((n, events) => n + events.length, 0) < 10 &&
+      Date.now() - started < 60_000
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 2_000)));
+    await kill(first.child);
+    await Promise.all(reading);
+
+    const second = await serve();
+    const logs = new Map<string, { seq: number; json: string }[]>();
+    for (const id of ids) {
+      const before = seen.get(id)!;
+      const after: Received[] = [];
+      await follow(second.base, id, after, before.at(-1)?.seq);
+      expect(after.at(-1)?.event, `run ${id}: the reconnect ends with terminate`).toBe('terminate');
+      const stored = await storedLog(second.base, id);
+      expect(
+        stored.map((e) => e.seq),
+        `run ${id}: stored seqs are unique and dense`,
+      ).toEqual(stored.map((_, i) => i));
+      const bySeq = new Map(stored.map((e) => [e.seq, canonical(e.json)]));
+      for (const event of [...before, ...after])
+        expect(
+          bySeq.get(event.seq),
+          `run ${id}: seq ${event.seq} (${event.event}) as the client received it`,
+        ).toBe(canonical(event.json));
+      logs.set(id, stored);
+    }
+
+    // Each paced run against a run of the same config started afresh on the restarted server.
+    const fresh = await Promise.all(seeds.map((seed) => startRun(second.base, pacedConfig(seed))));
+    await Promise.all(fresh.map((id) => follow(second.base, id, [])));
+    let resumed = 0;
+    for (const [i, id] of paced.entries()) {
+      const log = logs.get(id)!;
+      const events = log.map((e) => JSON.parse(e.json) as Event);
+      const markers = events.filter((e) => e.event === 'resumed_after_restart');
+      expect(markers.length, `run ${id}: at most one resume`).toBeLessThanOrEqual(1);
+      const marker = markers[0];
+      if (marker) {
+        resumed += 1;
+        // Right after the stored log it re-executed, and after every event a client saw before the kill.
+        expect(marker.seq).toBe(Math.max(marker.replayed!, 1));
+        expect(seen.get(id)!.every((e) => e.seq < marker.seq)).toBe(true);
+        // The turn it goes on in: the last the stored log had started.
+        const last = events.filter((e) => e.seq < marker.seq && e.event === 'iteration_start').at(-1);
+        expect(marker.at_turn).toBe(last?.iteration ?? 0);
+      }
+      expect(events.at(-1)?.reason, `run ${id}: ends as the run does, not cut off`).not.toBe(
+        'server_restart',
+      );
+      expect(
+        uninterruptedForm(log),
+        `run ${id}: the log of an uninterrupted run of seed ${seeds[i]}`,
+      ).toEqual(uninterruptedForm(await storedLog(second.base, fresh[i]!)));
+    }
+    // The runs take seconds of wall time at any host speed (run time × 0.2, 8 s), and the kill comes
+    // within two seconds of their first events: some were in flight, and were resumed.
+    expect(resumed).toBeGreaterThan(0);
+
+    // The real-clock run cannot be re-executed: it ends after its stored log, saying why.
+    const end = JSON.parse(logs.get(real)!.at(-1)!.json) as Event;
+    expect(end).toMatchObject({ event: 'terminate', reason: 'server_restart' });
+    expect(end.message).toMatch(/not resumed: it ran on the real clock/);
+    await kill(second.child);
+  }, 240_000);
+});
