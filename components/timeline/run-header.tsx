@@ -2,6 +2,7 @@
 
 import type { RunTotals } from '@/lib/protocol';
 import { cacheHitRate } from '@/lib/protocol/run-totals';
+import { nestedTotals } from '@/lib/run-view/nested-totals';
 import { isPriced } from '@/lib/protocol/models';
 import { cacheSavingLabel, formatPercent, formatTokens, formatUsd } from '@/lib/run-view/format';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
@@ -19,7 +20,7 @@ import { TONE_PILL, statusTone } from '@/components/ui/tone';
 import { RunBudgets } from './run-budgets';
 import { RunClock } from './run-clock';
 import { StatusAnnouncer } from './status-announcer';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 
 /**
  * Is it running, waiting, recovering, done or failed — and why? `endedAs`: where the run's
@@ -46,6 +47,10 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
     ].join(', '),
   );
   const verdict = useRunStore((s) => s.view.verdict);
+  // Sub-agents' spend, apart from the run's own (its totals count its own calls only).
+  const turns = useRunStore((s) => s.view.turns);
+  const nested = useMemo(() => nestedTotals({ turns }), [turns]);
+  const ownRequests = useRunStore((s) => s.view.requests);
   const tone = endedAs ? 'ok' : statusTone(status);
 
   return (
@@ -102,6 +107,19 @@ export function RunHeader({ actions, endedAs }: { actions?: ReactNode; endedAs?:
         {unpriced && totals.usd === 0 ? 'not priced' : formatUsd(totals.usd)}
         {unpriced && totals.usd > 0 ? <span className="text-faint"> + unpriced</span> : null}
       </Stat>
+      {nested.runs > 0 && (
+        <Stat
+          label="sub-agents"
+          testId="run-subagents"
+          title={`${nested.runs} sub-agent ${nested.runs === 1 ? 'run' : 'runs'} (each try counted), apart from the run's own tokens and cost; attempts tree-wide: the run's ${ownRequests} model requests and the sub-agents' ${nested.requests}`}
+        >
+          {formatTokens(nested.inputTokens)} / {formatTokens(nested.outputTokens)} · {formatUsd(nested.usd)}
+          <span className="text-faint" data-testid="tree-attempts">
+            {' '}
+            · attempts tree-wide {ownRequests + nested.requests}
+          </span>
+        </Stat>
+      )}
       {totals.cacheReadTokens + totals.cacheWriteTokens > 0 && (
         <Stat label="prompt cache" title={cacheTitle(totals)}>
           <span data-testid="cache-hit-rate">{formatPercent(cacheHitRate(totals))} read</span>

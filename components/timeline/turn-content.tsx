@@ -7,6 +7,7 @@ import { marksOf } from '@/lib/run-view/fold-turn-events';
 import { forkableTurns } from '@/lib/client/run-view/fork-turns';
 import { useRunStore } from '@/lib/client/run-view/run-store-provider';
 import { Button } from '@/components/ui/button';
+import { NestedRuns } from './nested-runs';
 import { ToolCallItem } from './tool-call-item';
 import { EditForkPanel } from './edit-fork-panel';
 import { useState } from 'react';
@@ -77,6 +78,8 @@ export function TurnContent({
     if (call) used.add(call.key);
     return call;
   };
+  // The loops a call started (sub-agents), drawn under the call.
+  const nestedOf = (callId: string | undefined) => (turn.nested ?? []).filter((n) => n.callId === callId);
   const items = parts.map((p, i) => {
     if (p.type === 'thinking') {
       return (
@@ -112,15 +115,17 @@ export function TurnContent({
     }
     const call = findCall(p.id, p.name);
     return (
-      <ToolCallItem
-        key={i}
-        name={p.name}
-        argsText={p.argsText}
-        call={call}
-        marks={marksOf(turn, call?.callId)}
-        onSelect={call ? () => onSelectTool(call) : undefined}
-        {...(forkAt !== undefined ? { forkAt } : {})}
-      />
+      <div key={i} className="flex flex-col gap-1">
+        <ToolCallItem
+          name={p.name}
+          argsText={p.argsText}
+          call={call}
+          marks={marksOf(turn, call?.callId)}
+          onSelect={call ? () => onSelectTool(call) : undefined}
+          {...(forkAt !== undefined ? { forkAt } : {})}
+        />
+        <NestedRuns runs={nestedOf(call?.callId ?? p.id)} />
+      </div>
     );
   });
   const leftover = turn.toolCalls.filter((c) => !used.has(c.key));
@@ -128,15 +133,17 @@ export function TurnContent({
     <div className="flex flex-col gap-1.5">
       {items}
       {leftover.map((c) => (
-        <ToolCallItem
-          key={c.key}
-          name={c.tool}
-          argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
-          call={c}
-          marks={marksOf(turn, c.callId)}
-          onSelect={() => onSelectTool(c)}
-          {...(forkAt !== undefined ? { forkAt } : {})}
-        />
+        <div key={c.key} className="flex flex-col gap-1">
+          <ToolCallItem
+            name={c.tool}
+            argsText={typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}
+            call={c}
+            marks={marksOf(turn, c.callId)}
+            onSelect={() => onSelectTool(c)}
+            {...(forkAt !== undefined ? { forkAt } : {})}
+          />
+          <NestedRuns runs={nestedOf(c.callId)} />
+        </div>
       ))}
       {turn.replyEdit && (
         <div data-testid="edited-reply" className="border-l-2 border-wait pl-2">

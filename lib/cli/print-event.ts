@@ -6,6 +6,17 @@ import { verdictTestsLabels } from '@/lib/protocol/verdict-words';
 /** One readable line for the events a person follows in a terminal; undefined for the rest. */
 export function describeEvent(event: RunEvent): string | undefined {
   const t = `${(event.ts / 1000).toFixed(1).padStart(7)}s`;
+  // A sub-agent's event: its own line (none for the ones a terminal does not follow), marked with the child.
+  if (event.event === 'subagent_event') {
+    const inner = {
+      ...event.inner,
+      run_id: event.run_id,
+      seq: event.seq,
+      ts: event.ts,
+    } as unknown as RunEvent;
+    const line = describeEvent(inner);
+    return line && `${t}  [${event.child}] ${line.slice(t.length).trimStart()}`;
+  }
   if (isModuleEvent(event)) return `${t}  #${event.iteration}   ${moduleWords(event).line(event)}`;
   switch (event.event) {
     case 'run_start':

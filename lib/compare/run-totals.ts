@@ -43,6 +43,11 @@ export interface RunTotals {
   turns: number;
   /** Test files the model edited that the task verdict ran as edited (its own copies, not the shipped ones). null: no verdict yet. */
   trustedEditedTests: number | null;
+  /** What the run's sub-agents spent, apart from the run's own totals: the sum of their ends so far (subagent_end). */
+  subagentInputTokens: number;
+  subagentOutputTokens: number;
+  subagentUsd: number;
+  subagentRequests: number;
   /** The mechanism modules' lines (lib/mechanisms/modules/about.ts MODULE_TOTALS_LINES), by id: each count so far. */
   moduleLines?: Record<string, number>;
 }
@@ -80,6 +85,13 @@ export class TotalsFold {
   private titled = false;
   private turns = 0;
   private trustedEditedTests: number | null = null;
+  private subagents = {
+    subagentInputTokens: 0,
+    subagentOutputTokens: 0,
+    subagentUsd: 0,
+    subagentRequests: 0,
+  };
+
   private readonly counts: Record<string, number>;
 
   constructor(private readonly moduleLines: readonly ModuleTotalsLine[] = MODULE_TOTALS_LINES) {
@@ -96,6 +108,13 @@ export class TotalsFold {
       this.failedToolRuns += 1;
     else if (event.event === 'run_title') this.titled = true;
     else if (event.event === 'iteration_start') this.turns = Math.max(this.turns, event.iteration);
+    else if (event.event === 'subagent_end')
+      this.subagents = {
+        subagentInputTokens: this.subagents.subagentInputTokens + event.input_tokens,
+        subagentOutputTokens: this.subagents.subagentOutputTokens + event.output_tokens,
+        subagentUsd: this.subagents.subagentUsd + event.usd,
+        subagentRequests: this.subagents.subagentRequests + event.requests,
+      };
     else if (event.event === 'task_verdict')
       this.trustedEditedTests = event.tests_run === 'workspace' ? (event.tests_edited?.length ?? 0) : 0;
     this.sofar = addToTotals(this.sofar, event);
@@ -123,6 +142,7 @@ export class TotalsFold {
         titled: null,
         turns: this.turns,
         trustedEditedTests: null,
+        ...this.subagents,
         moduleLines: { ...this.counts },
       };
     }
@@ -146,6 +166,7 @@ export class TotalsFold {
       titled: this.titled,
       turns: this.turns,
       trustedEditedTests: this.trustedEditedTests,
+      ...this.subagents,
       moduleLines: { ...this.counts },
     };
   }

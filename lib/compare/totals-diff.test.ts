@@ -23,6 +23,10 @@ const DONE: RunTotals = {
   failedAttempts: 0,
   failedToolRuns: 0,
   titled: true,
+  subagentInputTokens: 0,
+  subagentOutputTokens: 0,
+  subagentUsd: 0,
+  subagentRequests: 0,
 };
 
 const row = (rows: ReturnType<typeof totalsDiff>, id: string) => rows.find((r) => r.id === id)!;

@@ -44,6 +44,11 @@ const LINES: { id: TotalsLineId; label: string; unit: TotalsUnit; better: Direct
   { id: 'failedAttempts', label: 'failed attempts', unit: 'count', better: 'low' },
   { id: 'failedToolRuns', label: 'tool runs that failed', unit: 'count', better: null },
   { id: 'titled', label: 'run got its title', unit: 'text', better: null },
+  // Sub-agents' spend, apart from the run's own lines (each child's subagent_end): shown, not judged.
+  { id: 'subagentInputTokens', label: 'sub-agents: tokens in', unit: 'tokens', better: null },
+  { id: 'subagentOutputTokens', label: 'sub-agents: tokens out', unit: 'tokens', better: null },
+  { id: 'subagentUsd', label: 'sub-agents: cost', unit: 'usd', better: null },
+  { id: 'subagentRequests', label: 'sub-agents: model requests', unit: 'count', better: null },
 ];
 
 /** The words a line is labelled with (a criterion's lines are named with them). */
@@ -69,7 +74,7 @@ type Value = RunTotals[TotalsLineId];
 
 /** The value a line is compared on: exact units, so values that are the same are equal. */
 function exact(id: TotalsLineId, v: Value): Value {
-  return id === 'usd' && typeof v === 'number' ? exactUsd(v) : v;
+  return (id === 'usd' || id === 'subagentUsd') && typeof v === 'number' ? exactUsd(v) : v;
 }
 
 /**
@@ -153,7 +158,7 @@ function judge(
 /** A line's value as sent: cost in whole picodollars (so equal costs are the same number), booleans in words. */
 function shown(id: TotalsLineId, value: Value): number | string | null {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (id === 'usd' && typeof value === 'number') return exactUsd(value) / 1e12;
+  if ((id === 'usd' || id === 'subagentUsd') && typeof value === 'number') return exactUsd(value) / 1e12;
   return value;
 }
 

@@ -13,8 +13,9 @@ import {
   type ToolCallPart,
   type ToolResultPart,
 } from '@/lib/protocol';
-import type { StreamPart } from '@/lib/providers/types';
+import type { StreamPart, ToolSpec } from '@/lib/providers/types';
 import type { Emit } from './event-log';
+import type { ToolRunner } from './tool-step';
 
 /**
  * The mechanism port: the named points where a mechanism plugs into the loop, what each point
@@ -37,6 +38,9 @@ import type { Emit } from './event-log';
  *                     in turn, each handed the result as the one before left it (replace)
  *   afterToolCalls  — around a tool call, after: the turn's calls ran; what to do about those
  *                     whose result never came back, before the results join the history
+ *   runTool         — a call of a tool the mechanism offers itself (ownTools), run by it in
+ *                     place of the run's executor; it may run a nested loop under the run's
+ *                     (a sub-agent), whose events it writes into the run's log
  *   beforeEnd       — the loop is ending, before the task verdict and terminate (watch only)
  * At one point the mechanisms are asked in registration order — the built-in modules in their
  * list's order, then the strategies in the order given — and the first one that decides
@@ -142,6 +146,37 @@ export interface ResponseInfo {
   maxTokens: number;
 }
 
+/** A loop run under this one (a sub-agent): its own task, tools, budgets and retry account. */
+export interface NestedLoopRequest {
+  task: string;
+  system: string;
+  /** The model it runs on, on the provider in force (absent: the run's model in force). */
+  model?: string;
+  maxIterations: number;
+  /** Its own attempt budget (requests of any kind), or `shared`: its requests count in the run's. */
+  attempts: number | 'shared';
+  /** Names its random stream, forked from the run's (the same run and key, the same draws). */
+  seedKey: string;
+  /** Where its events go: the nested loop writes no event of its own into the run's log. */
+  emit: Emit;
+}
+
+/** How a nested loop ended, from its terminate event. */
+export interface NestedLoopOutcome {
+  reason: TerminateReason;
+  message?: string;
+  /** The text of its last answer (a turn with no tool call), when it gave one. */
+  answer?: string;
+  /** The model it ran on. */
+  model: string;
+  /** Its model requests (HTTP attempts), foreground and background. */
+  requests: number;
+  totals: { usd: number; inputTokens: number; outputTokens: number };
+}
+
+/** Runs a nested loop to its end (it always ends: its budgets are its own). */
+export type NestedLoop = (request: NestedLoopRequest) => Promise<NestedLoopOutcome>;
+
 /**
  * One mechanism's life in one run: `create` is called once per run, so the state a mechanism
  * keeps (a streak, a count) is the run's own.
@@ -189,6 +224,21 @@ export interface EngineMechanism<C = RecoveryConfig> {
     info: { calls: readonly ToolCallPart[]; dangling: readonly ToolCallPart[] },
   ): DanglingDecision | undefined;
   /**
+   * Tools the mechanism runs itself, offered to the model beside the run's own (asked once per
+   * run, from its config): each call of one goes to runTool, not to the run's executor. A nested
+   * loop is offered the run's own tools only.
+   */
+  ownTools?(config: C): readonly (ToolSpec & { parallelSafe: boolean })[];
+  /**
+   * Runs one call of a tool from ownTools. The engine writes the call's tool_start and tool_call
+   * events around it; what the mechanism decided inside is its own events. `nested` starts a
+   * loop under the run's; `model` is the model in force.
+   */
+  runTool?(
+    ctx: HookContext<C>,
+    info: { call: ToolCallPart; signal: AbortSignal; model: string; nested: NestedLoop },
+  ): Promise<ToolResultPart>;
+  /**
    * The module's own check on the run, asked once just before the task verdict (only when the run
    * has one): a scorer of the verdict with its reason; undefined: nothing to say.
    */
@@ -219,7 +269,7 @@ export function defineStrategy<C = RecoveryConfig>(strategy: StrategyFile<C>): S
 }
 
 type Hooked = { id: string; config: unknown; hooks: EngineMechanism<unknown> };
-type DecidingPoint = Exclude<HookPoint, 'onStreamPart' | 'beforeEnd' | 'onToolResult'>;
+type DecidingPoint = Exclude<HookPoint, 'onStreamPart' | 'beforeEnd' | 'onToolResult' | 'runTool'>;
 type InfoOf<P extends HookPoint> = Parameters<NonNullable<EngineMechanism<unknown>[P]>>[1];
 type DecisionOf<P extends HookPoint> = ReturnType<NonNullable<EngineMechanism<unknown>[P]>>;
 
@@ -306,6 +356,66 @@ export class MechanismHost {
 
   afterToolCalls(iteration: number, info: InfoOf<'afterToolCalls'>): DecisionOf<'afterToolCalls'> {
     return this.ask('afterToolCalls', iteration, info);
+  }
+
+  /** The tools the mechanisms run themselves, each with the mechanism that offers it (the first to name one keeps it). */
+  ownTools(): (ToolSpec & { parallelSafe: boolean; owner: string })[] {
+    const seen = new Set<string>();
+    return this.mechanisms.flatMap((m) =>
+      (m.hooks.ownTools?.(m.config) ?? []).flatMap((spec) => {
+        if (seen.has(spec.name)) return [];
+        seen.add(spec.name);
+        return [{ ...spec, owner: m.id }];
+      }),
+    );
+  }
+
+  /**
+   * The run's tool runner with the mechanisms' own tools in it: a call of one goes to its
+   * mechanism's runTool, between a tool_start and a tool_call event; every other call to `runner`.
+   * Returns `runner` itself when no mechanism offers a tool.
+   */
+  withOwnTools(runner: ToolRunner, deps: { model: () => string; nested: NestedLoop }): ToolRunner {
+    const owned = new Map(this.ownTools().map((t) => [t.name, t]));
+    if (owned.size === 0) return runner;
+    const { clock } = this.deps;
+    return {
+      parallelSafe: (call) => owned.get(call.name)?.parallelSafe ?? runner.parallelSafe?.(call) ?? false,
+      execute: async (call, ctx) => {
+        const tool = owned.get(call.name);
+        if (!tool) return runner.execute(call, ctx);
+        const m = this.mechanisms.find((x) => x.id === tool.owner)!;
+        const started = clock.now();
+        const args = call.args ?? call.argsText;
+        this.deps.emit({
+          event: 'tool_start',
+          iteration: ctx.iteration,
+          call_id: call.id,
+          tool: call.name,
+          args,
+        });
+        const { ctx: hookCtx } = this.context(m, 'runTool', ctx.iteration);
+        const result = await m.hooks.runTool!.call(m.hooks, hookCtx, {
+          call,
+          signal: ctx.signal,
+          model: deps.model(),
+          nested: deps.nested,
+        });
+        this.deps.emit({
+          event: 'tool_call',
+          iteration: ctx.iteration,
+          call_id: call.id,
+          tool: call.name,
+          args,
+          result: result.content,
+          result_chars: result.content.length,
+          is_error: result.isError,
+          latency_ms: clock.now() - started,
+          status: result.isError ? 'error' : 'ok',
+        });
+        return { result };
+      },
+    };
   }
 
   /** The run's system prompt with each module's note after it, in registration order. */

@@ -19,7 +19,12 @@ import type { Emit } from './event-log';
 import { OutputCap } from './output/output-cap';
 import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
-import { MechanismHost, type MechanismModule } from './mechanism-port';
+import {
+  MechanismHost,
+  type MechanismModule,
+  type NestedLoopOutcome,
+  type NestedLoopRequest,
+} from './mechanism-port';
 import { runToolStep, type ToolRunner } from './tool-step';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
 
@@ -63,6 +68,16 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
    * after them at each point (lib/engine/mechanism-port.ts).
    */
   mechanisms?: readonly MechanismModule<never>[];
+  /**
+   * The tool runner a nested loop (a sub-agent a mechanism starts, lib/engine/mechanism-port.ts)
+   * works with, writing to that loop's `emit`: its own failure budget and guards over the run's
+   * workspace. Absent: a mechanism's nested loop fails with a clear error.
+   */
+  nestedTools?: (emit: Emit, seedKey: string) => ToolRunner;
+  /** The attempt account it spends: a nested loop sharing its parent's (absent: its own, budgets.maxAttempts). */
+  callState?: CallState;
+  /** Whether the run asks for a title once the work is done (absent: it does; a nested loop does not). */
+  title?: boolean;
 }
 
 /** Where a forked run picks up its parent's trajectory. */
@@ -189,9 +204,24 @@ async function iterate(
   const messages: Message[] = options.resume
     ? options.resume.messages.map((m) => m.message)
     : [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
-  const state: CallState = { consecutiveOverloads: 0, requestNo: 0, maxAttempts: config.budgets.maxAttempts };
+  const state: CallState = options.callState ?? {
+    consecutiveOverloads: 0,
+    requestNo: 0,
+    maxAttempts: config.budgets.maxAttempts,
+  };
   // The one binding (provider, model, fallback): every call reads it, a swap replaces it.
   const binding = new RunBinding(options);
+  // The mechanisms' own tools (a delegate tool) are offered beside the run's and run by them.
+  const tools = [
+    ...options.tools,
+    ...mechanisms
+      .ownTools()
+      .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  ];
+  const executor = mechanisms.withOwnTools(options.executor, {
+    model: () => binding.model,
+    nested: (request) => runNested(options, binding, state, request),
+  });
   const context = new ContextChannel({
     binding,
     recovery,
@@ -202,7 +232,7 @@ async function iterate(
     signal,
     probe: options.probe,
     system: options.system,
-    tools: options.tools,
+    tools,
     recordBackground: (result, iteration, purpose) =>
       recordCall({ options, binding, totals, iteration, result, purpose }),
   });
@@ -253,7 +283,7 @@ async function iterate(
           request: {
             system: options.system,
             messages: sent,
-            tools: options.tools,
+            tools,
             maxTokens: portMaxTokens ?? output.maxTokens,
             thinking: config.provider.thinking,
             promptCaching: recovery.cache.promptCaching,
@@ -316,13 +346,13 @@ async function iterate(
     const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
     if (calls.length === 0) {
       if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      await titleRun({ options, binding, state, totals, iteration });
+      if (options.title !== false) await titleRun({ options, binding, state, totals, iteration });
       return { reason: 'end_turn' };
     }
 
     const step = await runToolStep({
       calls,
-      runner: options.executor,
+      runner: executor,
       mechanisms,
       signal,
       iteration,
@@ -334,6 +364,76 @@ async function iterate(
     if (step.halt) return { reason: 'tool_halt', message: step.halt };
   }
   return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
+}
+
+/**
+ * A loop under this one (a sub-agent a mechanism starts at runTool): the same engine on the
+ * provider in force, with its own task, system prompt, turn budget and random stream (forked from
+ * this run's by the request's key, so the same run gives it the same draws at any load), the
+ * run's own tools on a runner of its own (LoopOptions.nestedTools), and its attempts counted in
+ * its own account or, when shared, in this run's. It writes only to the request's `emit`; its
+ * outcome is read from its terminate event.
+ */
+async function runNested(
+  options: LoopOptions,
+  binding: RunBinding,
+  state: CallState,
+  request: NestedLoopRequest,
+): Promise<NestedLoopOutcome> {
+  if (!options.nestedTools)
+    throw new Error('this run cannot start a nested loop: it was given no tool runner for one (nestedTools)');
+  const model = request.model ?? binding.model;
+  let ended: EventBody<EventOf<'terminate'>> | undefined;
+  let answer: string | undefined;
+  let requests = 0;
+  const emit: Emit = (body) => {
+    if (body.event === 'terminate') ended = body;
+    if (body.event === 'model_request') requests += 1;
+    if (body.event === 'llm_call' && !body.background && body.message) {
+      const calls = body.message.parts.some((p) => p.type === 'tool_call');
+      if (!calls) answer = body.message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+    }
+    return request.emit(body);
+  };
+  const { answer: _answer, ...config } = options.config;
+  const shared = request.attempts === 'shared';
+  await runLoop({
+    config: {
+      ...config,
+      budgets: {
+        ...config.budgets,
+        maxIterations: request.maxIterations,
+        ...(shared ? {} : { maxAttempts: request.attempts as number }),
+      },
+    },
+    recovery: options.recovery,
+    provider: binding.provider,
+    model,
+    fallbackModel: binding.fallbackModel,
+    system: request.system,
+    task: request.task,
+    tools: options.tools,
+    executor: options.nestedTools(emit, request.seedKey),
+    clock: options.clock,
+    random: options.random.fork(request.seedKey),
+    emit,
+    signal: options.signal,
+    probe: options.probe,
+    title: false,
+    ...(shared ? { callState: state } : {}),
+  });
+  return {
+    reason: ended?.reason ?? 'internal_error',
+    ...(ended?.message !== undefined ? { message: ended.message } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+    model,
+    requests,
+    totals: {
+      usd: ended?.usd_so_far ?? 0,
+      inputTokens: ended?.input_tokens ?? 0,
+      outputTokens: ended?.output_tokens ?? 0,
+    },
+  };
 }
 
 const TITLE_SYSTEM =

@@ -203,4 +203,6 @@ export const FaultPlanSchema = z.strictObject({
   ...MODULE_FAULT_PLAN,
 });
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+/** What a simulated sub-agent does wrong (`faults.subagents`, a module's field of the plan). */
+export type SubagentFault = NonNullable<FaultPlan['subagents']>[number];
 export const EMPTY_FAULT_PLAN: FaultPlan = { rules: [], tools: [] };

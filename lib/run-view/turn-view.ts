@@ -1,5 +1,6 @@
 import type { ToolCallStatus } from '@/lib/protocol';
 import type { AttemptView, CallResultView } from './attempt-view';
+import type { RunViewState } from './run-view-state';
 
 /** One turn in the browser's run view: its attempts, tool calls and what the loop decided about them. */
 
@@ -109,6 +110,36 @@ export interface TurnView {
    * Each module folds its own events into these (lib/mechanisms/<name>/view.ts).
    */
   callMarks?: readonly CallMark[];
+  /** Loops run under the turn's tool calls (a sub-agent each), in the order they started. */
+  nested?: readonly NestedRunView[];
+}
+
+/**
+ * A loop run under one of a turn's tool calls (a sub-agent), its own events folded as a run
+ * of its own; a module writes it from its events (lib/mechanisms/<name>/view.ts).
+ */
+export interface NestedRunView {
+  /** Its id in the run (c1, c2, …), the tool call that started it and which try this is. */
+  id: string;
+  callId: string;
+  try: number;
+  task: string;
+  model: string;
+  /** The start's why line. */
+  why: string;
+  run: RunViewState;
+  /** How it ended and what the parent does next, in the end event's words. */
+  end?: {
+    seq: number;
+    outcome: string;
+    next: string;
+    why: string;
+    reason: string;
+    requests: number;
+    usd: number;
+    inputTokens: number;
+    outputTokens: number;
+  };
 }
 
 /**

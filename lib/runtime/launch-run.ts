@@ -167,6 +167,7 @@ export function launchRun(options: LaunchOptions): RunHandle {
       task,
       tools,
       executor: approval.executor,
+      nestedTools: bench.nestedExecutor,
       clock: runClock,
       random: random.fork('engine'),
       emit: log.emit,

@@ -34,6 +34,11 @@ export interface RunWorkbench {
   toolbox: Toolbox;
   tools: ToolSpec[];
   executor: ToolExecutor;
+  /**
+   * A tool executor for a loop run under this one (a sub-agent): the same tools and workspace,
+   * a failure budget and guards of its own, its events to `emit`, its dice forked by `seedKey`.
+   */
+  nestedExecutor: (emit: Emit, seedKey: string) => ToolExecutor;
   /** The task verdict: the scenario's check on the final workspace. */
   judge: () => ReturnType<typeof judgeTask>;
 }
@@ -70,16 +75,20 @@ export function createRunWorkbench(options: {
   });
   const task = config.task ?? scenario.task;
   const faults = () => options.faults().tools;
-  const executor = createToolExecutor({
-    toolbox,
-    workspace,
-    clock,
-    random: options.random.fork('tools'),
-    config: recovery.tools,
-    faults,
-    emit,
-    share: options.share,
-  });
+  const executorFor = (to: Emit, random: Random) =>
+    createToolExecutor({
+      toolbox,
+      workspace,
+      clock,
+      random,
+      config: recovery.tools,
+      faults,
+      emit: to,
+      share: options.share,
+    });
+  const executor = executorFor(emit, options.random.fork('tools'));
+  const nestedExecutor = (to: Emit, seedKey: string) =>
+    executorFor(to, options.random.fork('tools').fork(seedKey));
   const judge = () =>
     judgeTask({
       scenario,
@@ -90,7 +99,17 @@ export function createRunWorkbench(options: {
       share: options.share,
       answer: options.answer?.(),
     });
-  return { scenario, recovery, task, workspace, toolbox, tools: toolbox.specs(), executor, judge };
+  return {
+    scenario,
+    recovery,
+    task,
+    workspace,
+    toolbox,
+    tools: toolbox.specs(),
+    executor,
+    nestedExecutor,
+    judge,
+  };
 }
 
 /** The run_start event: the config, the recovery in force, the scenario, the tools, the vendor and model, the clock. */

@@ -31,9 +31,9 @@ function basePolicy(
   scenario: Scenario,
   onAnswerFault?: (report: AnswerFaultReport) => void,
 ): Policy {
-  const answers = config.faults.answers;
-  if (config.policy) return createPolicy(config.policy, scenario, answers, onAnswerFault);
+  const { answers, subagents } = config.faults;
+  if (config.policy) return createPolicy(config.policy, scenario, answers, onAnswerFault, subagents);
   if (config.task !== undefined && config.task.trim() !== scenario.task.trim())
-    return createFreeTaskPolicy(scenario, answers, onAnswerFault);
-  return createPolicy(scenario.policy, scenario, answers, onAnswerFault);
+    return createFreeTaskPolicy(scenario, answers, onAnswerFault, subagents);
+  return createPolicy(scenario.policy, scenario, answers, onAnswerFault, subagents);
 }

@@ -1,6 +1,6 @@
 import { createRandom, VirtualClock, type Clock } from '@/lib/clock';
 import type { EngineProbe } from '@/lib/engine/engine-deps';
-import { EventLog } from '@/lib/engine/event-log';
+import { EventLog, type Emit } from '@/lib/engine/event-log';
 import type { MechanismModule } from '@/lib/engine/mechanism-port';
 import { runLoop, type LoopOptions } from '@/lib/engine/run-loop';
 import {
@@ -54,15 +54,18 @@ export async function runScripted(options: {
   const log = new EventLog('scripted', clock, (e) => events.push(e));
   const random = createRandom(config.seed);
   const toolbox = createToolbox({ scenario: fixFailingTest });
-  const executor = createToolExecutor({
-    toolbox,
-    workspace: createWorkspace({ files: fixFailingTest.files }),
-    clock,
-    random: random.fork('tools'),
-    config: recovery.tools,
-    faults: () => [],
-    emit: log.emit,
-  });
+  const workspace = createWorkspace({ files: fixFailingTest.files });
+  const executorFor = (emit: Emit) =>
+    createToolExecutor({
+      toolbox,
+      workspace,
+      clock,
+      random: random.fork('tools'),
+      config: recovery.tools,
+      faults: () => [],
+      emit,
+    });
+  const executor = executorFor(log.emit);
   await runLoop({
     config,
     recovery,
@@ -73,6 +76,7 @@ export async function runScripted(options: {
     task: fixFailingTest.task,
     tools: toolbox.specs(),
     executor,
+    nestedTools: executorFor,
     clock,
     random,
     emit: log.emit,

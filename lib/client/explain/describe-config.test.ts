@@ -4,6 +4,26 @@ import { describeConfig } from './describe-config';
 import { faultPlanFor } from '../forms/fault-catalog';
 
 describe('describeConfig: the config that produced a run, readable', () => {
+  it("names a sub-agent fault among the run's faults", () => {
+    const config = RunConfigSchema.parse({
+      provider: { vendor: 'sim-anthropic' },
+      faults: {
+        rules: [],
+        tools: [],
+        subagents: [
+          { id: 'l', kind: 'loops', child: 2 },
+          { id: 'o', kind: 'overruns' },
+        ],
+      },
+    });
+    const faults = describeConfig(config).find((l) => l.label === 'faults')!;
+    expect(faults).toEqual({
+      label: 'faults',
+      value: 'sub-agent c2 loops, every sub-agent overruns',
+      changed: true,
+    });
+  });
+
   it('names every field a person changes and marks what differs from the default', () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'sim-openai', model: 'gpt-sim-mini' },

@@ -30,7 +30,10 @@ export function describeConfig(config: RunConfig): ConfigLine[] {
     .filter((r) => r.enabled)
     .map((r) => r.label ?? FAULT_TOGGLES.find((t) => t.id === r.id)?.label ?? r.id);
   const tools = config.faults.tools.filter((t) => t.enabled).map(toolFaultLabel);
-  const faults = [...rules, ...tools];
+  const subagents = (config.faults.subagents ?? [])
+    .filter((f) => f.enabled)
+    .map((f) => `${f.child === undefined ? 'every sub-agent' : `sub-agent c${f.child}`} ${f.kind}`);
+  const faults = [...rules, ...tools, ...subagents];
   const overrides = Object.keys(config.recovery).length > 0 ? overrideLines(config.recovery) : [];
   const described = Object.keys(config.toolDescriptions ?? {});
   const b = config.budgets;

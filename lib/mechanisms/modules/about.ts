@@ -4,6 +4,7 @@ import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/about';
 import type { EventWords, MechanismAbout, ModuleTotalsLine } from '@/lib/mechanisms/module';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/about';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/about';
+import * as subagents from '@/lib/mechanisms/subagents/about';
 
 /**
  * What each mechanism module says about itself, zod-free: its id, its place in teaching order,
@@ -20,6 +21,7 @@ export const MODULE_MECHANISM_IDS = [
   parallelToolCalls.ID,
   structuredAnswer.ID,
   injectionGuard.ID,
+  subagents.ID,
 ] as const;
 
 /** Where each module goes in teaching order: after the mechanism it names. */
@@ -28,6 +30,7 @@ export const MODULE_PLACES = [
   { items: [parallelToolCalls.ID], after: parallelToolCalls.AFTER },
   { items: [structuredAnswer.ID], after: structuredAnswer.AFTER },
   { items: [injectionGuard.ID], after: injectionGuard.AFTER },
+  { items: [subagents.ID], after: subagents.AFTER },
 ] as const;
 
 /** The modules' tools-group values in each preset (off: s11's loop and every preset built on it). */
@@ -37,23 +40,30 @@ export const MODULE_TOOLS_PRESETS = {
     ...parallelToolCalls.TOOLS_PRESETS.off,
     ...structuredAnswer.TOOLS_PRESETS.off,
     ...injectionGuard.TOOLS_PRESETS.off,
+    ...subagents.TOOLS_PRESETS.off,
   },
   codesmith: {
     ...interruptedRepair.TOOLS_PRESETS.codesmith,
     ...parallelToolCalls.TOOLS_PRESETS.codesmith,
     ...structuredAnswer.TOOLS_PRESETS.codesmith,
     ...injectionGuard.TOOLS_PRESETS.codesmith,
+    ...subagents.TOOLS_PRESETS.codesmith,
   },
   course: {
     ...interruptedRepair.TOOLS_PRESETS.course,
     ...parallelToolCalls.TOOLS_PRESETS.course,
     ...structuredAnswer.TOOLS_PRESETS.course,
     ...injectionGuard.TOOLS_PRESETS.course,
+    ...subagents.TOOLS_PRESETS.course,
   },
 };
 
 /** The tools-group values a module applies when a config leaves its fields out (a module whose fields are in no preset). */
-export const MODULE_TOOLS_DEFAULTS = { ...structuredAnswer.TOOLS_DEFAULTS, ...injectionGuard.TOOLS_DEFAULTS };
+export const MODULE_TOOLS_DEFAULTS = {
+  ...structuredAnswer.TOOLS_DEFAULTS,
+  ...injectionGuard.TOOLS_DEFAULTS,
+  ...subagents.TOOLS_DEFAULTS,
+};
 
 /**
  * The terminate reasons modules add to the run log's (lib/protocol's TerminateReasonSchema), each
@@ -67,6 +77,7 @@ export const MODULE_ABOUT = [
   parallelToolCalls.ABOUT,
   structuredAnswer.ABOUT,
   injectionGuard.ABOUT,
+  subagents.ABOUT,
 ] as const;
 
 /** The lines modules add to the totals two runs are compared on (lib/compare reads them). */

@@ -4,6 +4,7 @@ import * as injectionGuard from '@/lib/mechanisms/injection-guard/engine';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
+import { ENGINE as subagents } from '@/lib/mechanisms/subagents/engine';
 
 /**
  * The mechanism modules on the engine's port, in the order they are asked at each point
@@ -15,6 +16,7 @@ export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
   interruptedRepair as MechanismModule<never>,
   structuredAnswer as MechanismModule<never>,
   injectionGuard.ENGINE as MechanismModule<never>,
+  subagents as MechanismModule<never>,
 ];
 
 /**

@@ -2,6 +2,7 @@ import { LESSON as injectionGuard } from '@/lib/mechanisms/injection-guard/lesso
 import { LESSON as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/lesson';
 import { LESSON as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/lesson';
 import { LESSON as structuredAnswer } from '@/lib/mechanisms/structured-answer/lesson';
+import { LESSON as subagents } from '@/lib/mechanisms/subagents/lesson';
 
 /**
  * Each mechanism module's lesson and the count of its steps in a run's log, as lib/lessons
@@ -12,4 +13,5 @@ export const MODULE_LESSONS = [
   { id: 'parallel-tool-calls', ...parallelToolCalls },
   { id: 'structured-answer', ...structuredAnswer },
   { id: 'injection-guard', ...injectionGuard },
+  { id: 'subagents', ...subagents },
 ] as const;

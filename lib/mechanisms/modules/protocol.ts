@@ -2,6 +2,7 @@ import * as injectionGuard from '@/lib/mechanisms/injection-guard/protocol';
 import * as interruptedRepair from '@/lib/mechanisms/interrupted-repair/protocol';
 import * as parallelToolCalls from '@/lib/mechanisms/parallel-tool-calls/protocol';
 import * as structuredAnswer from '@/lib/mechanisms/structured-answer/protocol';
+import * as subagents from '@/lib/mechanisms/subagents/protocol';
 
 /**
  * The mechanism modules' schemas — their events and config fields — as lib/protocol reads them
@@ -16,6 +17,7 @@ export const MODULE_EVENT_SCHEMAS = [
   ...parallelToolCalls.EVENTS,
   ...structuredAnswer.EVENTS,
   ...injectionGuard.EVENTS,
+  ...subagents.EVENTS,
 ] as const;
 
 /** The modules' fields of the recovery config's tools group. */
@@ -24,6 +26,7 @@ export const MODULE_TOOLS_CONFIG = {
   ...parallelToolCalls.TOOLS_CONFIG,
   ...structuredAnswer.TOOLS_CONFIG,
   ...injectionGuard.TOOLS_CONFIG,
+  ...subagents.TOOLS_CONFIG,
 };
 
 /** The same fields as a recorded config parses them (with what a log recorded before them ran). */
@@ -32,10 +35,11 @@ export const MODULE_TOOLS_CONFIG_RECORDED = {
   ...parallelToolCalls.TOOLS_CONFIG_RECORDED,
   ...structuredAnswer.TOOLS_CONFIG_RECORDED,
   ...injectionGuard.TOOLS_CONFIG_RECORDED,
+  ...subagents.TOOLS_CONFIG_RECORDED,
 };
 
 /**
  * The modules' fields of the fault plan (each an optional list of the faults a module brings,
  * applied by its own engine.ts and simulated model, lib/mechanisms/modules/engine.ts).
  */
-export const MODULE_FAULT_PLAN = { ...injectionGuard.FAULT_PLAN };
+export const MODULE_FAULT_PLAN = { ...injectionGuard.FAULT_PLAN, ...subagents.FAULT_PLAN };

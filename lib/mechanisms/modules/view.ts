@@ -3,6 +3,7 @@ import { VIEW as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/v
 import type { ModuleEvent } from '@/lib/mechanisms/modules/about';
 import { VIEW as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/view';
 import { VIEW as structuredAnswer } from '@/lib/mechanisms/structured-answer/view';
+import { VIEW as subagents } from '@/lib/mechanisms/subagents/view';
 import type { RunViewState } from '@/lib/run-view/run-view-state';
 
 /**
@@ -11,7 +12,7 @@ import type { RunViewState } from '@/lib/run-view/run-view-state';
  */
 const VIEWS: {
   [K in ModuleEvent['event']]: (s: RunViewState, e: Extract<ModuleEvent, { event: K }>) => RunViewState;
-} = { ...interruptedRepair, ...parallelToolCalls, ...structuredAnswer, ...injectionGuard };
+} = { ...interruptedRepair, ...parallelToolCalls, ...structuredAnswer, ...injectionGuard, ...subagents };
 
 export function reduceModuleEvent(s: RunViewState, e: ModuleEvent): RunViewState {
   return (VIEWS[e.event] as (s: RunViewState, e: ModuleEvent) => RunViewState)(s, e);

@@ -12,6 +12,7 @@ export const HookPointSchema = z.enum([
   'beforeToolCall',
   'onToolResult',
   'afterToolCalls',
+  'runTool',
   'beforeEnd',
 ]);
 

@@ -83,7 +83,11 @@ export type TotalsLineId =
   | 'httpRequests'
   | 'failedAttempts'
   | 'failedToolRuns'
-  | 'titled';
+  | 'titled'
+  | 'subagentInputTokens'
+  | 'subagentOutputTokens'
+  | 'subagentUsd'
+  | 'subagentRequests';
 /** Which way is better on a line. */
 export type Direction = 'low' | 'high';
 

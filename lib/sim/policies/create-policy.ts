@@ -1,5 +1,6 @@
-import type { AnswerFault, SimPolicyId } from '@/lib/protocol';
+import type { AnswerFault, SimPolicyId, SubagentFault } from '@/lib/protocol';
 import { withAnswerFormat, type AnswerFaultReport } from './answer-format';
+import { withDelegation } from './delegation';
 import type { Scenario } from '@/lib/tools/scenario';
 import type { Policy } from '../types';
 import { createBadArgsPolicy } from './bad-args';
@@ -20,18 +21,24 @@ import { createWriteWholeFilePolicy } from './write-whole-file';
 /**
  * The simulated model a scenario (or a run config override) names; it also answers title
  * requests. Every one answers in the format a request asks for (`answers`: the run's answer
- * faults, lib/sim/policies/answer-format.ts, each reported to `onAnswerFault` as it strikes).
+ * faults, lib/sim/policies/answer-format.ts, each reported to `onAnswerFault` as it strikes);
+ * offered a delegate tool, it delegates (`subagents`: the run's sub-agent faults,
+ * lib/sim/policies/delegation.ts).
  */
 export function createPolicy(
   id: SimPolicyId,
   scenario: Scenario,
   answers?: readonly AnswerFault[],
   onAnswerFault?: (report: AnswerFaultReport) => void,
+  subagents?: readonly SubagentFault[],
 ): Policy {
   // The test-rewriting model works from its own view of the task, its title included.
   const acting = id === 'rewrite-test' ? testRewritingScenario(scenario) : scenario;
   return withSummaries(
-    withTitles({ policy: withAnswerFormat(behaviour(id, acting), answers, onAnswerFault), scenario: acting }),
+    withTitles({
+      policy: withAnswerFormat(withDelegation(behaviour(id, acting), subagents), answers, onAnswerFault),
+      scenario: acting,
+    }),
   );
 }
 
@@ -43,9 +50,13 @@ export function createFreeTaskPolicy(
   scenario: Scenario,
   answers?: readonly AnswerFault[],
   onAnswerFault?: (report: AnswerFaultReport) => void,
+  subagents?: readonly SubagentFault[],
 ): Policy {
   return withSummaries(
-    withTitles({ policy: withAnswerFormat(freeTaskTurn, answers, onAnswerFault), scenario }),
+    withTitles({
+      policy: withAnswerFormat(withDelegation(freeTaskTurn, subagents), answers, onAnswerFault),
+      scenario,
+    }),
   );
 }
 
