@@ -51,6 +51,8 @@ export interface CacheUsage {
  */
 export class PrefixMemo {
   model = '';
+  /** The model's empty prefix: hashes[0]. */
+  seed = '';
   texts: string[] = [];
   hashes: string[] = [];
   counts: number[] = [];
@@ -71,9 +73,9 @@ export function promptPrefix(
   const messageStart: number[] = [];
   const texts: string[] = [];
   const counts: number[] = [];
-  let hash = chain('', `model:${request.model}`);
-  let total = 0;
   let same = memo !== undefined && memo.model === request.model;
+  let hash = same ? memo!.seed : chain('', `model:${request.model}`);
+  let total = 0;
   const push = (text: string, count: () => number): void => {
     const block = texts.length;
     same &&= memo!.texts[block] === text;
@@ -108,6 +110,7 @@ export function promptPrefix(
   }
   if (memo) {
     memo.model = request.model;
+    memo.seed = hashes[0]!;
     memo.texts = texts;
     memo.hashes = hashes.slice(1);
     memo.counts = counts;
