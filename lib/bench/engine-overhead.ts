@@ -20,6 +20,8 @@ export async function sdkOnly(exchanges: readonly Exchange[]): Promise<number> {
     baseURL: 'http://sim.anthropic.local',
     fetch: replayFetch(exchanges),
     maxRetries: 0,
+    // As the engine's adapter builds its client (lib/providers/anthropic-adapter.ts): like with like.
+    openTelemetry: false,
   });
   let seen = 0;
   for (const exchange of exchanges) {

@@ -215,3 +215,34 @@ describe('anthropic adapter errors and aborts', () => {
     );
   });
 });
+
+describe("the SDK's own telemetry", () => {
+  it('builds no span per request, even with a tracer provider registered', async () => {
+    const { trace, INVALID_SPAN_CONTEXT } = await import('@opentelemetry/api');
+    let spans = 0;
+    const provider = {
+      getTracer: () => ({
+        startSpan: () => {
+          spans += 1;
+          return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+        },
+        startActiveSpan: () => {
+          throw new Error('not used');
+        },
+      }),
+    };
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const transport = fixtureFetch({
+        body: loadFixture('anthropic-thinking-tool-use.sse'),
+        headers: SSE_HEADERS,
+      });
+      const parts = await collect(providerFor(transport), request, { signal: new AbortController().signal });
+      expect(parts.at(-1)).toMatchObject({ type: 'finish' });
+      // A run's trace is Loop Lab's, from its log: the SDK's span work was paid per request for nothing.
+      expect(spans).toBe(0);
+    } finally {
+      trace.disable();
+    }
+  });
+});

@@ -19,6 +19,11 @@ export function createAnthropicAdapter(options: {
     fetch: provider.fetch,
     maxRetries: provider.maxRetries,
     timeout: SDK_TIMEOUT_MS,
+    // Without the SDK's own spans: a run's trace is Loop Lab's, from its log (lib/otel). Nothing
+    // here registers a tracer provider (and a run thread, an isolate of its own, has none), so
+    // each request built a span's attributes and parsed the base URL for a span that records
+    // nothing and adds no header.
+    openTelemetry: false,
   });
   return {
     vendor,

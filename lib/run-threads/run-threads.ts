@@ -53,8 +53,8 @@ interface Thread {
  * Real-clock runs on worker threads, so that the server's main thread — routing, storing each
  * event, SSE fan-out — never runs inside a run's deadline: a watchdog, a backoff or a simulated
  * vendor's pace fires on a thread that does nothing but runs. Each thread loads the runtime
- * once from one bundled file and hosts many runs; events come back batched (one message per
- * turn of the thread's event loop) and are handed to `onEvent` in seq order, as launchRun does
+ * once from one bundled file and hosts many runs; events come back batched (at most one message
+ * per turn of the thread's event loop and per 10 ms, run-thread-entry.ts) and are handed to `onEvent` in seq order, as launchRun does
  * in-process. A thread that dies takes its runs with it: their handles resolve and the
  * registry ends each log with an internal_error terminate; the next run starts a new thread.
  */

@@ -43,45 +43,77 @@ export interface CacheUsage {
   uncached: number;
 }
 
+/**
+ * The previous request's blocks on one run's vendor, with the identity and tokens each was given:
+ * an agent's next request repeats its last one and adds to it, so the blocks a request shares with
+ * it from the start are not hashed and counted again (a block is reused only while every block
+ * before it was too, and its text is compared whole, so the result is the same as without).
+ */
+export class PrefixMemo {
+  model = '';
+  /** The model's empty prefix: hashes[0]. */
+  seed = '';
+  texts: string[] = [];
+  hashes: string[] = [];
+  counts: number[] = [];
+}
+
 /** The blocks of a neutral request, with the same token structure the vendor reports (lib/tokens). */
-export function promptPrefix(request: {
-  model: string;
-  system: string;
-  tools: readonly PolicyTool[];
-  messages: readonly Message[];
-}): PromptPrefix {
+export function promptPrefix(
+  request: {
+    model: string;
+    system: string;
+    tools: readonly PolicyTool[];
+    messages: readonly Message[];
+  },
+  memo?: PrefixMemo,
+): PromptPrefix {
   const hashes: string[] = [];
   const tokens: number[] = [];
   const messageStart: number[] = [];
-  let hash = chain('', `model:${request.model}`);
+  const texts: string[] = [];
+  const counts: number[] = [];
+  let same = memo !== undefined && memo.model === request.model;
+  let hash = same ? memo!.seed : chain('', `model:${request.model}`);
   let total = 0;
-  const push = (text: string, count: number): void => {
-    hash = chain(hash, text);
-    total += count;
+  const push = (text: string, count: () => number): void => {
+    const block = texts.length;
+    same &&= memo!.texts[block] === text;
+    const n = same ? memo!.counts[block]! : count();
+    hash = same ? memo!.hashes[block]! : chain(hash, text);
+    total += n;
+    texts.push(text);
+    counts.push(n);
     hashes.push(hash);
     tokens.push(total);
   };
   hashes.push(hash);
   tokens.push(0);
   for (const tool of request.tools)
-    push(
-      `tool:${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.inputSchema)}`,
+    push(`tool:${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.inputSchema)}`, () =>
       exactToolTokens(tool),
     );
   const systemAt = hashes.length - 1;
-  push(`system:${request.system}`, countTokens(request.system));
+  push(`system:${request.system}`, () => countTokens(request.system));
   for (const message of request.messages) {
     messageStart.push(hashes.length - 1);
     if (message.parts.length === 0) {
-      push(`${message.role}:`, PER_MESSAGE_TOKENS);
+      push(`${message.role}:`, () => PER_MESSAGE_TOKENS);
       continue;
     }
     message.parts.forEach((part, i) =>
       push(
         `${i === 0 ? message.role : ''}:${JSON.stringify(part)}`,
-        partTokens(part, countTokens) + (i === 0 ? PER_MESSAGE_TOKENS : 0),
+        () => partTokens(part, countTokens) + (i === 0 ? PER_MESSAGE_TOKENS : 0),
       ),
     );
+  }
+  if (memo) {
+    memo.model = request.model;
+    memo.seed = hashes[0]!;
+    memo.texts = texts;
+    memo.hashes = hashes.slice(1);
+    memo.counts = counts;
   }
   return { hashes, tokens, messageStart, systemAt };
 }

@@ -10,7 +10,7 @@ import type { SimVendorOptions } from '../types';
 import { ANTHROPIC_HTTP_ERRORS } from '@/lib/dialects';
 import { anthropicErrorResponse } from './errors';
 import { checkAnthropicRequest } from './check-request';
-import { PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
+import { PrefixMemo, PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
 import { cacheBreakpoints } from './cache-breakpoints';
 import {
   anthropicMessageBody,
@@ -44,6 +44,8 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
   let served = 0;
   // The run's prompt cache on this vendor (none when the option turns caching off: markers are then checked, nothing is kept).
   const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
+  // This run's last prompt on this vendor, whose blocks the next one repeats.
+  const prefixMemo = new PrefixMemo();
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = await readFetchInput({ input, init });
@@ -63,12 +65,15 @@ export function createSimAnthropic(options: SimVendorOptions): typeof fetch {
 
       let cached: CacheUsage = { read: 0, written: 0, uncached: inputTokens };
       if (request.body.includes('"cache_control"')) {
-        const prefix = promptPrefix({
-          model: model.id,
-          system: parsed.system,
-          tools: parsed.tools,
-          messages: parsed.messages,
-        });
+        const prefix = promptPrefix(
+          {
+            model: model.id,
+            system: parsed.system,
+            tools: parsed.tools,
+            messages: parsed.messages,
+          },
+          prefixMemo,
+        );
         const breakpoints = cacheBreakpoints(parsed.raw, prefix);
         if (cache && breakpoints.length > 0) cached = cache.breakpoints(prefix, breakpoints, model.cache);
       }

@@ -9,7 +9,7 @@ import type { SimVendorOptions } from '../types';
 import { checkOpenAIRequest, type OpenAIFlavor } from './check-request';
 import { OPENAI_HTTP_ERRORS } from '@/lib/dialects';
 import { openaiErrorResponse } from './errors';
-import { PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
+import { PrefixMemo, PromptCache, promptPrefix, type CacheUsage } from '../prompt-cache';
 import { openaiCompletionBody, openaiStreamFrames, type OpenAIResponseInput } from './render-response';
 
 /** `created` timestamps count from a fixed epoch in run time, so bytes repeat run after run. */
@@ -47,6 +47,8 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
   let served = 0;
   // The run's automatic prefix cache on this vendor (none when the option turns caching off).
   const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
+  // This run's last prompt on this vendor, whose blocks the next one repeats.
+  const prefixMemo = new PrefixMemo();
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = await readFetchInput({ input, init });
@@ -72,12 +74,15 @@ export function createSimOpenAI(options: SimVendorOptions & { flavor?: OpenAIFla
       let cached: CacheUsage = { read: 0, written: 0, uncached: promptTokens };
       if (cache && promptTokens >= model.cache.minTokens) {
         cached = cache.automatic(
-          promptPrefix({
-            model: model.id,
-            system: parsed.system,
-            tools: parsed.tools,
-            messages: parsed.messages,
-          }),
+          promptPrefix(
+            {
+              model: model.id,
+              system: parsed.system,
+              tools: parsed.tools,
+              messages: parsed.messages,
+            },
+            prefixMemo,
+          ),
           model.cache,
         );
       }

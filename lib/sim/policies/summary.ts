@@ -7,6 +7,8 @@ export function isSummaryRequest(request: PolicyRequest): boolean {
 
 /** How the simulated model writes down one tool call it read about: the line `summaryCalls` reads back. */
 const CALL_LINE = /^- (\S+) (\{.*\}) → (ok|error): (.*)$/;
+/** What every CALL_LINE holds. */
+const CALL_ARROW = '} → ';
 
 /**
  * The summary a simulated model writes for a transcript: the task, then one line per tool
@@ -59,6 +61,9 @@ function findResult(lines: string[], from: number, name: string): { status: 'ok'
 export function summaryCalls(
   text: string,
 ): Array<{ name: string; argsText: string; isError: boolean; content: string }> {
+  // Every user message is read for a summary's lines at every request: one without the arrow a
+  // line needs (most) is answered without splitting it into lines.
+  if (!text.includes(CALL_ARROW)) return [];
   return text.split('\n').flatMap((line) => {
     const m = CALL_LINE.exec(line);
     return m ? [{ name: m[1]!, argsText: m[2]!, isError: m[3] === 'error', content: m[4]! }] : [];

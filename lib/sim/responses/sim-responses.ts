@@ -10,7 +10,7 @@ import type { SimVendorOptions } from '../types';
 import { openaiErrorResponse } from '../openai/errors';
 import { checkResponsesRequest } from './check-request';
 import { outputItems, responsesStreamFrames, type ResponsesOutputInput } from './render-response';
-import { PromptCache, promptPrefix } from '../prompt-cache';
+import { PrefixMemo, PromptCache, promptPrefix } from '../prompt-cache';
 import { ResponseStore } from './response-store';
 
 /** `created_at` counts from a fixed epoch in run time, so bytes repeat run after run. */
@@ -32,6 +32,8 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
   // The run's automatic prefix cache, as the Chat API's (none when the option turns caching off):
   // the whole prompt counts, the part a stored response holds by reference included.
   const cache = options.promptCache === false ? undefined : new PromptCache(options.clock);
+  // This run's last prompt on this vendor, whose blocks the next one repeats.
+  const prefixMemo = new PrefixMemo();
   let served = 0;
 
   const respond = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -78,12 +80,15 @@ export function createSimResponses(options: SimVendorOptions & { store?: Respons
       let cachedTokens = 0;
       if (cache && promptTokens >= model.cache.minTokens) {
         cachedTokens = cache.automatic(
-          promptPrefix({
-            model: model.id,
-            system: checked.system,
-            tools: parsed.tools,
-            messages: checked.messages,
-          }),
+          promptPrefix(
+            {
+              model: model.id,
+              system: checked.system,
+              tools: parsed.tools,
+              messages: checked.messages,
+            },
+            prefixMemo,
+          ),
           model.cache,
         ).read;
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { checkResultCache, CheckResultCache } from './check-result-cache';
 import type { SandboxChild } from './check-launcher';
@@ -57,14 +57,21 @@ export type SandboxOutcome =
   | { kind: 'crashed'; detail: string }
   | { kind: 'aborted' };
 
-/** Resident set size of a child in bytes, from /proc (Linux); undefined where there is none. */
-function residentBytes(pid: number): number | undefined {
-  try {
-    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-    return Number.isFinite(pages) ? pages * PAGE_BYTES : undefined;
-  } catch {
-    return undefined;
-  }
+/** utime (field 14) and stime (field 15) of /proc/<pid>/stat, counted from field 3. */
+const UTIME_AT = 11;
+const STIME_AT = 12;
+
+/** User + system ticks in a /proc/<pid>/stat line, as ms; the command name (field 2, in parentheses) may hold spaces. */
+function statCpuMs(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[UTIME_AT]) + Number(fields[STIME_AT]);
+  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+}
+
+/** Resident pages (the second field) in a /proc/<pid>/statm line, as bytes. */
+function statmResidentBytes(statm: string): number | undefined {
+  const pages = Number(statm.split(' ')[1]);
+  return Number.isFinite(pages) ? pages * PAGE_BYTES : undefined;
 }
 
 /**
@@ -73,13 +80,44 @@ function residentBytes(pid: number): number | undefined {
  */
 export function cpuTimeMs(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime (field 14) + stime (field 15)
-    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * One /proc file of a child, opened once and read again from its start at each poll: one read
+ * a poll, where reading it by path was an open, a stat, two reads and a close. A run thread
+ * polls every check it runs every POLL_MS, beside the runs' deadlines. Undefined where there is
+ * no /proc, or once the process is gone (its open file then answers with an error, never with
+ * another process's figures).
+ */
+class ProcFile {
+  private fd: number | undefined;
+  private readonly buffer = Buffer.allocUnsafe(4096);
+
+  constructor(private readonly path: string) {}
+
+  read(): string | undefined {
+    try {
+      this.fd ??= openSync(this.path, 'r');
+      return this.buffer.toString('latin1', 0, readSync(this.fd, this.buffer, 0, this.buffer.length, 0));
+    } catch {
+      // No /proc here, or the process has exited: the next poll tries again by path, as a read by path would.
+      this.close();
+      return undefined;
+    }
+  }
+
+  close(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      if (fd !== undefined) closeSync(fd);
+    } catch {
+      // Nothing is held either way.
+    }
   }
 }
 
@@ -226,14 +264,18 @@ function superviseChild(options: {
         killTimer = wallTimer();
         if (child.pid !== undefined) onChild?.(child.pid);
       });
+    let proc: { statm: ProcFile; stat: ProcFile } | undefined;
     const pollTimer = setInterval(() => {
       const pid = child.pid;
       if (pid === undefined) return;
-      const rss = residentBytes(pid);
+      proc ??= { statm: new ProcFile(`/proc/${pid}/statm`), stat: new ProcFile(`/proc/${pid}/stat`) };
+      const statm = proc.statm.read();
+      const rss = statm === undefined ? undefined : statmResidentBytes(statm);
       if (rss !== undefined && rss > limits.rssMb * 1_048_576)
         return stop({ kind: 'memory_limit', limitMb: limits.rssMb });
       if (clock !== 'cpu') return;
-      const used = cpuTimeMs(pid);
+      const stat = proc.stat.read();
+      const used = stat === undefined ? undefined : statCpuMs(stat);
       if (used === undefined) return;
       if (used >= limits.timeMs + limits.graceMs)
         return stop({ kind: 'time_limit', limitMs: limits.timeMs, clock });
@@ -265,6 +307,8 @@ function superviseChild(options: {
       settled = true;
       clearTimeout(killTimer);
       clearInterval(pollTimer);
+      proc?.statm.close();
+      proc?.stat.close();
       signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
