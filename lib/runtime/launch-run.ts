@@ -109,7 +109,8 @@ export function launchRun(options: LaunchOptions): RunHandle {
           signal: controls.signal,
         })
       : undefined;
-    await mcp?.start();
+    // Only a run with servers waits here: one without starts in the same tick, so its first events come with the answer to its POST.
+    if (mcp) await mcp.start();
     const bench = createRunWorkbench({
       config,
       clock: runClock,

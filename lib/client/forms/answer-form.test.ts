@@ -42,7 +42,7 @@ describe('a structured answer from the control panel', () => {
         ['truncated', 2],
         ['refusal', 3],
       ]);
-      // The structured-answer mechanism builds its validator this way (lib/mechanisms/structured-answer/engine.ts).
+      // The structured-answer mechanism builds its validator this way (its engine, from the schema).
       expect(() => z.fromJSONSchema(template.schema as Parameters<typeof z.fromJSONSchema>[0])).not.toThrow();
       expect(vendorTakes(template.schema, false)).not.toThrow();
       // Open in playground gives the same form back.
