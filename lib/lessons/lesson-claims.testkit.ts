@@ -866,6 +866,7 @@ export const LESSON_CLAIMS: Record<string, Check> = {
     expect(lesson.text.does).toContain(`denied after ${wait} of run time`);
     expect(lesson.text.does).toContain(`nobody approved it within ${wait} of run time, so it was denied`);
     expect(lesson.text.costs).toContain(`${wait} of run time spent waiting`);
+    expect(lesson.expect.on.says).toContain(`denied after ${wait} undecided`);
     const finalText = (log: RunEvent[]) =>
       of(log, 'llm_call')
         .filter((c) => !c.background && c.stop_reason === 'end_turn')
