@@ -144,6 +144,25 @@ test('rewritten-test: run_check passes on both sides; the verdict that runs the 
   );
 });
 
+test('approval-denies-a-write: the overwrite nobody approved is denied, the tests stay as shipped and the verdict says not done; without approval it says done', async ({
+  page,
+}) => {
+  await play(page, 'approval-denies-a-write', 0.1);
+  const on = page.getByTestId('lesson-side-on');
+  const off = page.getByTestId('lesson-side-off');
+  await expect(on.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'not_done');
+  await expect(on.getByTestId('tests-edited')).toHaveCount(0);
+  await expect(off.getByTestId('task-verdict').first()).toHaveAttribute('data-verdict', 'done');
+  await expect(off.getByTestId('tests-edited').first()).toHaveAttribute(
+    'title',
+    'the model edited the test file test/slugify.test.js; this verdict ran the edited copies',
+  );
+  await expect(page.locator('[data-testid="lesson-total"][data-total="trustedEditedTests"]')).toHaveAttribute(
+    'data-better',
+    'a',
+  );
+});
+
 test('Partial vs Empty: the Partial presented is the mechanism doing its job, not a red failure, and the on side is judged better by cost and tokens paid twice', async ({
   page,
 }) => {

@@ -24,4 +24,16 @@ describe('mechanismAlreadyOff', () => {
       mechanismAlreadyOff({ recovery, takeover: { ...DEFAULT_TAKEOVER, naive: true } }, 'takeover-handling'),
     ).toBe(true);
   });
+
+  it('tool approval is off when the run had no approval config', () => {
+    const run = { recovery: resolveRecovery('codesmith', {}), takeover: DEFAULT_TAKEOVER };
+    expect(mechanismAlreadyOff(run, 'tool-approval')).toBe(true);
+    expect(mechanismAlreadyOff({ ...run, pause: { breakpoints: [] } }, 'tool-approval')).toBe(true);
+    expect(
+      mechanismAlreadyOff(
+        { ...run, pause: { breakpoints: [], approval: { tools: 'all' } } },
+        'tool-approval',
+      ),
+    ).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import { placeAfter } from '@/lib/mechanisms/module';
 import { MODULE_LESSONS } from '@/lib/mechanisms/modules/lesson';
 import type { Lesson } from './lesson';
+import { approvalDeniesAWrite } from './catalog/approval-denies-a-write';
 import { argRepair } from './catalog/arg-repair';
 import { backgroundRetry } from './catalog/background-retry';
 import { breakerHalfOpen } from './catalog/breaker-half-open';
@@ -66,6 +67,7 @@ const CORE: readonly Lesson[] = [
   reasoningPlaceholder,
   forkOntoResponses,
   rewrittenTest,
+  approvalDeniesAWrite,
   readingATrace,
 ];
 

@@ -169,6 +169,11 @@ const CORE: Record<Exclude<MechanismId, ModuleId>, (log: readonly RunEvent[]) =>
     ),
     noun: ['edited test set aside by the verdict', 'edited tests set aside by the verdict'],
   }),
+  // Each decision on a call that waited for approval (approved, denied or edited; by a person or the timeout).
+  'tool-approval': (log) => ({
+    count: of(log, 'tool_approval').length,
+    noun: ['tool call decided before it ran', 'tool calls decided before they ran'],
+  }),
 };
 
 const COUNTERS = {

@@ -511,6 +511,14 @@ const CORE = [
       "The task verdict runs the scenario's test files as the scenario shipped them, against the model's final code: a model that rewrites a failing test makes run_check pass, not the task done. The verdict names any test file the model edited, requires every shipped test by name, and runs hidden tests (inputs the model never saw).",
   },
   {
+    id: 'tool-approval',
+    term: 'tool approval',
+    mechanism: 'tool-approval',
+    see: ['shipped-tests'],
+    definition:
+      'The tool calls a config names (every call, the ones that change the workspace, or named tools) wait for a decision before they run: approve, deny with a message the model receives as the call’s error result, or edit the arguments. With a timeout, a call nobody decides on in that much run time is denied.',
+  },
+  {
     id: 'terminate',
     term: 'terminate reason',
     see: ['task-verdict'],

@@ -52,4 +52,24 @@ describe('the mechanisms table', () => {
     expect(config.takeover).toEqual({ foreignThinking: 'note', naive: true });
     expect(config.recovery).toEqual({});
   });
+
+  it('tool approval is switched off by dropping the config’s approval; its breakpoints stay', () => {
+    const config = RunConfigSchema.parse(
+      configWithMechanismOff(
+        {
+          provider: { vendor: 'sim-anthropic' },
+          pause: {
+            breakpoints: [{ on: 'request', request: 2 }],
+            approval: { tools: 'writes', timeoutMs: 5000 },
+          },
+        },
+        'tool-approval',
+      ),
+    );
+    expect(config.pause).toEqual({ breakpoints: [{ on: 'request', request: 2 }] });
+    expect(config.recovery).toEqual({});
+    // A config without a pause has nothing to switch off.
+    const plain = { provider: { vendor: 'sim-anthropic' }, recovery: {} };
+    expect(configWithMechanismOff(plain, 'tool-approval')).toBe(plain);
+  });
 });

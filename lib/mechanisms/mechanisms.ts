@@ -219,11 +219,21 @@ const SHIPPED_TESTS: Mechanism = {
     "The task verdict runs the scenario's test files as it shipped them against the final workspace, so a model that rewrites a failing test gets no credit for it.",
 };
 
+const TOOL_APPROVAL: Mechanism = {
+  id: 'tool-approval',
+  label: 'Tool approval',
+  off: { approval: false },
+  lessonSlug: 'approval-denies-a-write',
+  oneLine:
+    'The tool calls the config names (all, writes, or named tools) wait for a decision before they run; a denial reaches the model as the call’s error result, and an approval with a timeout is denied when nobody decides in time.',
+};
+
 /** Every switchable mechanism, in teaching order. */
 export const MECHANISMS: Record<MechanismId, Mechanism> = {
   ...RECOVERY,
   'takeover-handling': TAKEOVER,
   'shipped-tests': SHIPPED_TESTS,
+  'tool-approval': TOOL_APPROVAL,
 };
 export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
 
@@ -297,11 +307,15 @@ function policyWithMechanismOff(policy: RetryPolicy, id: RecoveryMechanismId): R
 }
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
-export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'>>(
-  config: C,
-  id: MechanismId,
-): C {
+export function configWithMechanismOff<
+  C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict' | 'pause'>,
+>(config: C, id: MechanismId): C {
   const off = MECHANISMS[id].off;
+  if ('approval' in off) {
+    if (!config.pause) return config;
+    const { approval: _dropped, ...pause } = config.pause;
+    return { ...config, pause };
+  }
   if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
   if ('verdict' in off) return { ...config, verdict: { ...config.verdict, ...off.verdict } };
   return { ...config, recovery: mergeOverrides(config.recovery ?? {}, off.recovery) };

@@ -21,11 +21,15 @@ import type {
  * ids and defaults: it imports types from lib/protocol and nothing else.
  */
 
-/** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
+/**
+ * How a mechanism is switched off: a recovery override, or the run config's takeover handling or
+ * verdict, or (`approval: false`) the run config's pause without its tool approval.
+ */
 export type MechanismOff =
   | { recovery: RecoveryOverrides }
   | { takeover: Partial<TakeoverHandling> }
-  | { verdict: Partial<VerdictConfig> };
+  | { verdict: Partial<VerdictConfig> }
+  | { approval: false };
 
 /** A row of the mechanisms table (lib/mechanisms/mechanisms.ts). */
 export interface Mechanism {
