@@ -47,7 +47,10 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const off = (id: MechanismId) =>
     recovery && config
-      ? mechanismAlreadyOff({ recovery, takeover: config.takeover, verdict: config.verdict }, id)
+      ? mechanismAlreadyOff(
+          { recovery, takeover: config.takeover, verdict: config.verdict, mcp: config.mcp },
+          id,
+        )
       : false;
   const chosen = MECHANISM_LIST.find((m) => m.id === choice);
 

@@ -169,6 +169,13 @@ const CORE: Record<Exclude<MechanismId, ModuleId>, (log: readonly RunEvent[]) =>
     ),
     noun: ['edited test set aside by the verdict', 'edited tests set aside by the verdict'],
   }),
+  // A server the client brought back: each reconnected decision of an MCP server.
+  'mcp-reconnect': (log) => ({
+    count: of(log, 'mechanism_decision').filter(
+      (d) => d.mechanism.startsWith('mcp:') && d.decision === 'reconnected',
+    ).length,
+    noun: ['MCP server reconnected', 'MCP servers reconnected'],
+  }),
 };
 
 const COUNTERS = {

@@ -10,7 +10,9 @@ import {
 import { MECHANISM_LIST } from './mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
-export type OverridableConfig = Partial<Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict'>>;
+export type OverridableConfig = Partial<
+  Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict' | 'mcp'>
+>;
 
 type Path = `${string}.${string}` | 'sdkMaxRetries';
 
@@ -39,7 +41,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
  * field of its switch, lib/mechanisms/mechanisms.ts), `fallback on` for the reverse, and any other
  * changed field as `group.field = value`. An override equal to the preset's value changes
  * nothing and is not listed. The takeover's naive handling is the takeover mechanism off, a
- * verdict on the workspace's own tests the shipped-tests mechanism off.
+ * verdict on the workspace's own tests the shipped-tests mechanism off, an MCP client that does not
+ * reconnect the mcp-reconnect mechanism off.
  */
 export function describeOverrides(config: OverridableConfig): string[] {
   const parsed = PresetIdSchema.safeParse(config.preset ?? 'codesmith');
@@ -74,5 +77,6 @@ export function describeOverrides(config: OverridableConfig): string[] {
     lines.push(`takeover.foreignThinking = ${JSON.stringify(takeover.foreignThinking)}`);
   // The verdict running the workspace's own copies of the tests is the shipped-tests mechanism off.
   if (config.verdict?.tests === 'workspace') lines.push('shipped-tests off');
+  if (config.mcp?.recovery.reconnect === false) lines.push('mcp-reconnect off');
   return lines;
 }

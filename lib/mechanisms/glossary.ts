@@ -511,6 +511,13 @@ const CORE = [
       "The task verdict runs the scenario's test files as the scenario shipped them, against the model's final code: a model that rewrites a failing test makes run_check pass, not the task done. The verdict names any test file the model edited, requires every shipped test by name, and runs hidden tests (inputs the model never saw).",
   },
   {
+    id: 'mcp-reconnect',
+    term: 'MCP reconnect',
+    mechanism: 'mcp-reconnect',
+    definition:
+      'An MCP server that crashes, sends a malformed message or loses its session is started again after a backoff on the run’s clock (bounded tries), and its tools are listed again; off, the server is gone for the rest of the run and the model is told not to call its tools again.',
+  },
+  {
     id: 'terminate',
     term: 'terminate reason',
     see: ['task-verdict'],

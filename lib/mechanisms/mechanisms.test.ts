@@ -52,4 +52,19 @@ describe('the mechanisms table', () => {
     expect(config.takeover).toEqual({ foreignThinking: 'note', naive: true });
     expect(config.recovery).toEqual({});
   });
+
+  it('MCP reconnect is switched off in the run config’s MCP recovery, the rest of it kept', () => {
+    const mcp = {
+      servers: [{ name: 'ws', shipped: 'workspace' as const, transport: 'stdio' as const }],
+      recovery: { backoffMs: 200 },
+    };
+    const config = RunConfigSchema.parse(
+      configWithMechanismOff({ provider: { vendor: 'sim-anthropic' }, mcp }, 'mcp-reconnect'),
+    );
+    expect(config.mcp?.recovery).toMatchObject({ reconnect: false, backoffMs: 200, relist: true });
+    expect(config.recovery).toEqual({});
+    // A run without MCP servers has nothing to switch off.
+    const plain = { provider: { vendor: 'sim-anthropic' as const } };
+    expect(configWithMechanismOff(plain, 'mcp-reconnect')).toEqual(plain);
+  });
 });

@@ -219,11 +219,21 @@ const SHIPPED_TESTS: Mechanism = {
     "The task verdict runs the scenario's test files as it shipped them against the final workspace, so a model that rewrites a failing test gets no credit for it.",
 };
 
+const MCP_RECONNECT: Mechanism = {
+  id: 'mcp-reconnect',
+  label: 'MCP: reconnect a lost server',
+  off: { mcp: { reconnect: false } },
+  lessonSlug: 'mcp-reconnect',
+  oneLine:
+    'When an MCP server crashes mid-call, the client starts it again after a bounded backoff on the run’s clock and re-lists its tools; off, the server is gone for the rest of the run.',
+};
+
 /** Every switchable mechanism, in teaching order. */
 export const MECHANISMS: Record<MechanismId, Mechanism> = {
   ...RECOVERY,
   'takeover-handling': TAKEOVER,
   'shipped-tests': SHIPPED_TESTS,
+  'mcp-reconnect': MCP_RECONNECT,
 };
 export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
 
@@ -297,11 +307,14 @@ function policyWithMechanismOff(policy: RetryPolicy, id: RecoveryMechanismId): R
 }
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
-export function configWithMechanismOff<C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'>>(
-  config: C,
-  id: MechanismId,
-): C {
+export function configWithMechanismOff<
+  C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict'> & { mcp?: RunConfigInput['mcp'] },
+>(config: C, id: MechanismId): C {
   const off = MECHANISMS[id].off;
+  if ('mcp' in off)
+    return config.mcp
+      ? { ...config, mcp: { ...config.mcp, recovery: { ...config.mcp.recovery, ...off.mcp } } }
+      : config;
   if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
   if ('verdict' in off) return { ...config, verdict: { ...config.verdict, ...off.verdict } };
   return { ...config, recovery: mergeOverrides(config.recovery ?? {}, off.recovery) };

@@ -1,5 +1,6 @@
 import type {
   EventOf,
+  McpConfig,
   MechanismId,
   PresetId,
   RecoveryConfig,
@@ -21,11 +22,12 @@ import type {
  * ids and defaults: it imports types from lib/protocol and nothing else.
  */
 
-/** How a mechanism is switched off: a recovery override, or the run config's takeover handling or verdict. */
+/** How a mechanism is switched off: a recovery override, or the run config's takeover handling, verdict or MCP recovery. */
 export type MechanismOff =
   | { recovery: RecoveryOverrides }
   | { takeover: Partial<TakeoverHandling> }
-  | { verdict: Partial<VerdictConfig> };
+  | { verdict: Partial<VerdictConfig> }
+  | { mcp: Partial<McpConfig['recovery']> };
 
 /** A row of the mechanisms table (lib/mechanisms/mechanisms.ts). */
 export interface Mechanism {

@@ -43,10 +43,15 @@ export const RECOVERY_MECHANISM_IDS = placeAfter<string, string>(
 ) as unknown as readonly [...typeof CORE_RECOVERY_IDS, ...typeof MODULE_MECHANISM_IDS];
 
 /**
- * Every switchable mechanism: the recovery ones, the takeover handling and the task verdict's
- * shipped tests (run-config fields).
+ * Every switchable mechanism: the recovery ones, the takeover handling, the task verdict's
+ * shipped tests and the MCP client's reconnect (run-config fields).
  */
-export const MECHANISM_IDS = [...RECOVERY_MECHANISM_IDS, 'takeover-handling', 'shipped-tests'] as const;
+export const MECHANISM_IDS = [
+  ...RECOVERY_MECHANISM_IDS,
+  'takeover-handling',
+  'shipped-tests',
+  'mcp-reconnect',
+] as const;
 
 export const RecoveryMechanismIdSchema = z.enum(RECOVERY_MECHANISM_IDS);
 export type RecoveryMechanismId = z.infer<typeof RecoveryMechanismIdSchema>;
