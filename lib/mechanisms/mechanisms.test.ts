@@ -64,7 +64,7 @@ describe('the mechanisms table', () => {
     expect(config.mcp?.recovery).toMatchObject({ reconnect: false, backoffMs: 200, relist: true });
     expect(config.recovery).toEqual({});
     // A run without MCP servers has nothing to switch off.
-    const plain = { provider: { vendor: 'sim-anthropic' as const } };
+    const plain = { provider: { vendor: 'sim-anthropic' as const }, recovery: {} };
     expect(configWithMechanismOff(plain, 'mcp-reconnect')).toEqual(plain);
   });
 });
