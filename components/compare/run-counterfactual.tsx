@@ -48,7 +48,13 @@ function Chooser({ runId, onClose }: { runId: string; onClose: () => void }) {
   const off = (id: MechanismId) =>
     recovery && config
       ? mechanismAlreadyOff(
-          { recovery, takeover: config.takeover, verdict: config.verdict, pause: config.pause },
+          {
+            recovery,
+            takeover: config.takeover,
+            verdict: config.verdict,
+            pause: config.pause,
+            mcp: config.mcp,
+          },
           id,
         )
       : false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TAKEOVER, resolveRecovery } from '@/lib/protocol';
+import { McpConfigSchema } from '@/lib/protocol/mcp';
 import { mechanismAlreadyOff } from './mechanism-already-off';
 
 describe('mechanismAlreadyOff', () => {
@@ -35,5 +36,21 @@ describe('mechanismAlreadyOff', () => {
         'tool-approval',
       ),
     ).toBe(false);
+  });
+
+  it('MCP reconnect is off when the run has no MCP server or its client does not reconnect', () => {
+    const recovery = resolveRecovery('codesmith', {});
+    const mcp = McpConfigSchema.parse({
+      servers: [{ name: 'ws', shipped: 'workspace', transport: 'stdio' }],
+    });
+    const run = { recovery, takeover: DEFAULT_TAKEOVER };
+    expect(mechanismAlreadyOff({ ...run, mcp }, 'mcp-reconnect')).toBe(false);
+    expect(
+      mechanismAlreadyOff(
+        { ...run, mcp: { ...mcp, recovery: { ...mcp.recovery, reconnect: false } } },
+        'mcp-reconnect',
+      ),
+    ).toBe(true);
+    expect(mechanismAlreadyOff(run, 'mcp-reconnect')).toBe(true);
   });
 });

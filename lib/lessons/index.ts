@@ -14,6 +14,7 @@ import { failureBudget } from './catalog/failure-budget';
 import { fallbackModel } from './catalog/fallback-model';
 import { loopGuard } from './catalog/loop-guard';
 import { loopGuardHalt } from './catalog/loop-guard-halt';
+import { mcpReconnect } from './catalog/mcp-reconnect';
 import { oldResultCompaction } from './catalog/old-result-compaction';
 import { outputCapEscalation } from './catalog/output-cap-escalation';
 import { outputTruncation } from './catalog/output-truncation';
@@ -53,6 +54,7 @@ const CORE: readonly Lesson[] = [
   failureBudget,
   specificToolErrors,
   argRepair,
+  mcpReconnect,
   outputTruncation,
   oldResultCompaction,
   promptCaching,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
 import type { EventOf, RunEvent, RunEventType } from '@/lib/protocol';
 import { foregroundRetryRule, formatMs, PRESETS, resolveRecovery } from '@/lib/protocol';
@@ -920,6 +921,86 @@ export const LESSON_CLAIMS: Record<string, Check> = {
       tests_run: 'workspace',
       tests_edited: [],
     });
+  },
+
+  'mcp-reconnect': (lesson, { on, off }) => {
+    const recovery = lesson.config.mcp!.recovery!;
+    const decisions = (log: RunEvent[]) =>
+      of(log, 'mechanism_decision').filter((d) => d.mechanism === 'mcp:ws');
+    const steps = (log: RunEvent[]) => decisions(log).map((d) => `${d.decision}→${d.next}`);
+    const serverTools = ['list_files', 'read_file', 'write_file'];
+    for (const log of [on, off]) {
+      // The shipped server, a process on stdio, lists the three file tools; its second call is
+      // read_file of README.md, and the process is killed while it runs.
+      const [connected, crashed] = decisions(log);
+      expect(connected!.why).toContain('the shipped workspace server over stdio');
+      expect(connected!.why).toContain('lists 3 tools: list_files, read_file, write_file');
+      const calls = of(log, 'tool_call').filter((c) => serverTools.includes(c.tool));
+      expect(crashed!.decision).toBe('crashed');
+      expect(crashed!.why).toContain('while read_file was running');
+      expect(crashed!.why).toContain('SIGKILL');
+      const cut = calls.find((c) => c.seq > crashed!.seq)!;
+      expect(calls.indexOf(cut)).toBe(1);
+      expect(cut).toMatchObject({ tool: 'read_file', args: { path: 'README.md' }, is_error: true });
+    }
+    expect(lesson.text.happens).toContain('the second call, read_file of README.md');
+    expect(lesson.text.happens).toContain('(SIGKILL)');
+
+    // On: answered "restarted … undone", one reconnect after the backoff, re-listed the same tools.
+    expect(steps(on)).toEqual([
+      'connected→go_on',
+      'crashed→reconnect',
+      'reconnect→connect',
+      'reconnected→relist',
+      'relisted→go_on',
+    ]);
+    const [, crashedOn, reconnect, reconnected, relisted] = decisions(on);
+    expect(reconnected!.ts - crashedOn!.ts).toBe(recovery.backoffMs);
+    expect(reconnect!.why).toContain(`in ${recovery.backoffMs} ms (try 1 of ${recovery.maxReconnects})`);
+    expect(lesson.text.does).toContain(`waits ${recovery.backoffMs} ms of run time`);
+    expect(lesson.text.does).toContain(`(try 1 of ${recovery.maxReconnects})`);
+    expect(relisted!.why).toContain('3 (the same tools)');
+    expect(lesson.text.does).toContain('the same 3');
+    const callsOn = of(on, 'tool_call').filter((c) => serverTools.includes(c.tool));
+    const cutOn = callsOn[1]!;
+    expect(cutOn.result).toContain('The server was restarted');
+    expect(cutOn.result).toContain('anything the call did was undone');
+    const resent = callsOn.slice(2).find((c) => c.tool === 'read_file')!;
+    expect(resent).toMatchObject({ args: { path: 'README.md' }, status: 'ok' });
+    const failedOn = of(on, 'tool_call').filter((c) => c.is_error);
+    expect(failedOn).toEqual([cutOn]);
+    expect(lesson.text.costs).toContain(
+      `On: ${recovery.backoffMs} ms of backoff and ${failedOn.length} failed call;`,
+    );
+    expect(
+      toolCalls(on, 'read_file').some(
+        (c) => (c.args as { path?: string }).path === 'src/slugify.js' && c.status === 'ok',
+      ),
+    ).toBe(true);
+    expect(toolCalls(on, 'edit_file').map((c) => (c.args as { path?: string }).path)).toEqual([
+      'src/slugify.js',
+    ]);
+    expect(of(on, 'task_verdict')).toMatchObject([{ verdict: 'done' }]);
+
+    // Off: gone at once, every later call to its tools answered so, no read of src/slugify.js, not done.
+    expect(steps(off)).toEqual(['connected→go_on', 'crashed→gone', 'gone→surface']);
+    const gone = of(off, 'tool_call').filter((c) =>
+      c.result?.includes('which is gone for the rest of this run'),
+    );
+    expect(gone.every((c) => serverTools.includes(c.tool))).toBe(true);
+    const callsOff = of(off, 'tool_call').filter((c) => serverTools.includes(c.tool));
+    expect(callsOff.slice(1).filter((c) => c.status !== 'blocked')).toEqual(gone);
+    expect(lesson.text.costs).toContain(`answered so — ${gone.length} times —`);
+    expect(toolCalls(off, 'read_file').some((c) => c.status === 'ok')).toBe(false);
+    expect(toolCalls(off, 'edit_file')).toHaveLength(0);
+    expect(of(off, 'task_verdict')).toMatchObject([{ verdict: 'not_done' }]);
+
+    // No server process is left once both sides ended.
+    const left = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('workspace-server-main.ts'))
+      .filter((line) => Number(line.trim().split(/\s+/)[1]) === process.pid);
+    expect(left).toEqual([]);
   },
 };
 

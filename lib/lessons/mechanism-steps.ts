@@ -174,6 +174,13 @@ const CORE: Record<Exclude<MechanismId, ModuleId>, (log: readonly RunEvent[]) =>
     count: of(log, 'tool_approval').length,
     noun: ['tool call decided before it ran', 'tool calls decided before they ran'],
   }),
+  // A server the client brought back: each reconnected decision of an MCP server.
+  'mcp-reconnect': (log) => ({
+    count: of(log, 'mechanism_decision').filter(
+      (d) => d.mechanism.startsWith('mcp:') && d.decision === 'reconnected',
+    ).length,
+    noun: ['MCP server reconnected', 'MCP servers reconnected'],
+  }),
 };
 
 const COUNTERS = {

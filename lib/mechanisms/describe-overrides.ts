@@ -11,7 +11,7 @@ import { MECHANISM_LIST } from './mechanisms';
 
 /** The part of a stored config that says how a run's recovery differs from its preset. */
 export type OverridableConfig = Partial<
-  Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict' | 'pause'>
+  Pick<RunConfig, 'preset' | 'recovery' | 'takeover' | 'verdict' | 'pause' | 'mcp'>
 >;
 
 type Path = `${string}.${string}` | 'sdkMaxRetries';
@@ -42,7 +42,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
  * changed field as `group.field = value`. An override equal to the preset's value changes
  * nothing and is not listed. The takeover's naive handling is the takeover mechanism off, a
  * verdict on the workspace's own tests the shipped-tests mechanism off, an approval config the
- * tool-approval mechanism on (no preset has one).
+ * tool-approval mechanism on (no preset has one), an MCP client that does not reconnect the
+ * mcp-reconnect mechanism off.
  */
 export function describeOverrides(config: OverridableConfig): string[] {
   const parsed = PresetIdSchema.safeParse(config.preset ?? 'codesmith');
@@ -79,5 +80,6 @@ export function describeOverrides(config: OverridableConfig): string[] {
   if (config.verdict?.tests === 'workspace') lines.push('shipped-tests off');
   // Tool calls held for approval: the tool-approval mechanism on.
   if (config.pause?.approval) lines.push('tool-approval on');
+  if (config.mcp?.recovery.reconnect === false) lines.push('mcp-reconnect off');
   return lines;
 }

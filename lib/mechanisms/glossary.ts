@@ -519,6 +519,13 @@ const CORE = [
       'The tool calls a config names (every call, the ones that change the workspace, or named tools) wait for a decision before they run: approve, deny with a message the model receives as the call’s error result, or edit the arguments. With a timeout, a call nobody decides on in that much run time is denied.',
   },
   {
+    id: 'mcp-reconnect',
+    term: 'MCP reconnect',
+    mechanism: 'mcp-reconnect',
+    definition:
+      'An MCP server that crashes, sends a malformed message or loses its session is started again after a backoff on the run’s clock (bounded tries), and its tools are listed again; off, the server is gone for the rest of the run and the model is told not to call its tools again.',
+  },
+  {
     id: 'terminate',
     term: 'terminate reason',
     see: ['task-verdict'],

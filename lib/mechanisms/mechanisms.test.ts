@@ -72,4 +72,19 @@ describe('the mechanisms table', () => {
     const plain = { provider: { vendor: 'sim-anthropic' }, recovery: {} };
     expect(configWithMechanismOff(plain, 'tool-approval')).toBe(plain);
   });
+
+  it('MCP reconnect is switched off in the run config’s MCP recovery, the rest of it kept', () => {
+    const mcp = {
+      servers: [{ name: 'ws', shipped: 'workspace' as const, transport: 'stdio' as const }],
+      recovery: { backoffMs: 200 },
+    };
+    const config = RunConfigSchema.parse(
+      configWithMechanismOff({ provider: { vendor: 'sim-anthropic' }, mcp }, 'mcp-reconnect'),
+    );
+    expect(config.mcp?.recovery).toMatchObject({ reconnect: false, backoffMs: 200, relist: true });
+    expect(config.recovery).toEqual({});
+    // A run without MCP servers has nothing to switch off.
+    const plain = { provider: { vendor: 'sim-anthropic' as const }, recovery: {} };
+    expect(configWithMechanismOff(plain, 'mcp-reconnect')).toEqual(plain);
+  });
 });

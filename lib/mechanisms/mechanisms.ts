@@ -228,12 +228,22 @@ const TOOL_APPROVAL: Mechanism = {
     'The tool calls the config names (all, writes, or named tools) wait for a decision before they run; a denial reaches the model as the call’s error result, and an approval with a timeout is denied when nobody decides in time.',
 };
 
+const MCP_RECONNECT: Mechanism = {
+  id: 'mcp-reconnect',
+  label: 'MCP: reconnect a lost server',
+  off: { mcp: { reconnect: false } },
+  lessonSlug: 'mcp-reconnect',
+  oneLine:
+    'When an MCP server crashes mid-call, the client starts it again after a bounded backoff on the run’s clock and re-lists its tools; off, the server is gone for the rest of the run.',
+};
+
 /** Every switchable mechanism, in teaching order. */
 export const MECHANISMS: Record<MechanismId, Mechanism> = {
   ...RECOVERY,
   'takeover-handling': TAKEOVER,
   'shipped-tests': SHIPPED_TESTS,
   'tool-approval': TOOL_APPROVAL,
+  'mcp-reconnect': MCP_RECONNECT,
 };
 export const MECHANISM_LIST: Mechanism[] = Object.values(MECHANISMS);
 
@@ -308,7 +318,9 @@ function policyWithMechanismOff(policy: RetryPolicy, id: RecoveryMechanismId): R
 
 /** The same run config (same seed, faults, everything) with one mechanism switched off: the counterfactual. */
 export function configWithMechanismOff<
-  C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict' | 'pause'>,
+  C extends Pick<RunConfigInput, 'recovery' | 'takeover' | 'verdict' | 'pause'> & {
+    mcp?: RunConfigInput['mcp'];
+  },
 >(config: C, id: MechanismId): C {
   const off = MECHANISMS[id].off;
   if ('approval' in off) {
@@ -316,6 +328,10 @@ export function configWithMechanismOff<
     const { approval: _dropped, ...pause } = config.pause;
     return { ...config, pause };
   }
+  if ('mcp' in off)
+    return config.mcp
+      ? { ...config, mcp: { ...config.mcp, recovery: { ...config.mcp.recovery, ...off.mcp } } }
+      : config;
   if ('takeover' in off) return { ...config, takeover: { ...config.takeover, ...off.takeover } };
   if ('verdict' in off) return { ...config, verdict: { ...config.verdict, ...off.verdict } };
   return { ...config, recovery: mergeOverrides(config.recovery ?? {}, off.recovery) };

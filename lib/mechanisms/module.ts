@@ -1,5 +1,6 @@
 import type {
   EventOf,
+  McpConfig,
   MechanismId,
   PresetId,
   RecoveryConfig,
@@ -22,14 +23,15 @@ import type {
  */
 
 /**
- * How a mechanism is switched off: a recovery override, or the run config's takeover handling or
- * verdict, or (`approval: false`) the run config's pause without its tool approval.
+ * How a mechanism is switched off: a recovery override, or the run config's takeover handling,
+ * verdict or MCP recovery, or (`approval: false`) the run config's pause without its tool approval.
  */
 export type MechanismOff =
   | { recovery: RecoveryOverrides }
   | { takeover: Partial<TakeoverHandling> }
   | { verdict: Partial<VerdictConfig> }
-  | { approval: false };
+  | { approval: false }
+  | { mcp: Partial<McpConfig['recovery']> };
 
 /** A row of the mechanisms table (lib/mechanisms/mechanisms.ts). */
 export interface Mechanism {

@@ -44,13 +44,14 @@ export const RECOVERY_MECHANISM_IDS = placeAfter<string, string>(
 
 /**
  * Every switchable mechanism: the recovery ones, the takeover handling, the task verdict's
- * shipped tests and tool approval (run-config fields).
+ * shipped tests, tool approval and the MCP client's reconnect (run-config fields).
  */
 export const MECHANISM_IDS = [
   ...RECOVERY_MECHANISM_IDS,
   'takeover-handling',
   'shipped-tests',
   'tool-approval',
+  'mcp-reconnect',
 ] as const;
 
 export const RecoveryMechanismIdSchema = z.enum(RECOVERY_MECHANISM_IDS);
