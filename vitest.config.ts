@@ -20,6 +20,8 @@ const ISOLATED = [
   'lib/server/finished-run-views.test.ts', // vi.mock('server-only')
   'lib/client/run-view/sliced-fold.test.ts', // vi.resetModules
   'lib/sweeps/run-sweep-job.test.ts', // turns on the sweep workers' check-result cache, as a worker's entry does
+  'lib/tools/check/proc-poll.test.ts', // vi.mock('node:fs'): sees the check's reads only in a fresh graph
+  'components/runs/run-page-server-render.test.ts', // vi.mock of server-only and next/navigation
 ];
 
 export default defineConfig({
