@@ -94,7 +94,7 @@ test('edit & fork from the pause bar: the fork gets the edited output cap and re
   const playground = new PlaygroundPage(page);
   await playground.goto();
   await playground.configure({ vendor: 'sim-anthropic', clock: 'virtual', seed: 7 });
-  await page.getByTestId('break-on-select').selectOption('tool_call');
+  await playground.addBreakpoint({ on: 'event', event: 'tool_call' });
   const parentId = await playground.run();
   const bar = page.getByTestId('pause-bar');
   await expect(bar).toHaveAttribute('data-trigger', 'breakpoint');

@@ -82,8 +82,8 @@ test('a reload reattaches to a running sweep, and cancel stops it', async ({ pag
   await expect.poll(async () => sweeps.done(), { timeout: 120_000 }).toBeGreaterThan(0);
   await page.reload();
   await expect(sweeps.progress).toHaveAttribute('data-status', 'running');
-  const afterReload = await sweeps.done();
-  expect(afterReload).toBeGreaterThan(0);
+  // The reloaded page shows the run count again once its stream's first frame is in.
+  await expect.poll(async () => sweeps.done(), { timeout: 30_000 }).toBeGreaterThan(0);
   await page.getByTestId('sweep-cancel').click();
   await sweeps.waitForStatus('cancelled', 60_000);
   expect(await sweeps.done()).toBeLessThan(8000);
@@ -94,6 +94,8 @@ test('a sweep started while another runs waits its turn and says for which sweep
   const sweeps = new SweepsPage(page);
   await sweeps.goto();
   const first = await sweeps.start({ seedTo: 2000 });
+  // Running, not still waiting for the worker pool to start: only then does a second sweep wait for it.
+  await sweeps.waitForStatus('running');
   await sweeps.goto();
   const second = await sweeps.start({ seedTo: 2 });
   await sweeps.waitForStatus('queued', 30_000);

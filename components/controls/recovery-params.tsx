@@ -2,6 +2,7 @@
 
 import type { PresetId, RecoveryOverrides } from '@/lib/protocol';
 import { resolveRecovery } from '@/lib/protocol/presets';
+import { MODULE_TOOLS_DEFAULTS } from '@/lib/mechanisms/modules/about';
 import {
   RECOVERY_GROUPS,
   readOverride,
@@ -23,7 +24,9 @@ export function RecoveryParams({
   overrides: RecoveryOverrides;
   onChange: (overrides: RecoveryOverrides) => void;
 }) {
-  const defaults = resolveRecovery(preset);
+  // A module's fields that no preset sets show the value its engine applies when a config leaves them out.
+  const resolved = resolveRecovery(preset);
+  const defaults = { ...resolved, tools: { ...MODULE_TOOLS_DEFAULTS, ...resolved.tools } };
   return (
     <div className="flex flex-col gap-1">
       {RECOVERY_GROUPS.map((group) => {
