@@ -130,7 +130,7 @@ test('playground idle (and its phone drawer), a run mid-flight (waiting on a Ret
   await run.goto(await finishedRun(request, VIRTUAL_RUN()));
   await run.waitForEnd(30_000);
   await expectAccessibleInBothThemes(page, 'run page, finished');
-  await page.getByRole('button', { name: 'Turn 2' }).click();
+  await page.getByRole('button', { name: 'Turn 2', exact: true }).click();
   await expect(run.inspector).toBeVisible();
   await expectAccessibleInBothThemes(page, 'run page, inspector open on a turn');
   await page.getByTestId('fork-open').click();

@@ -89,7 +89,10 @@ test('start a run, inject a fault mid-run, swap vendors, open a finished turn: k
 
   // A turn's details: Enter on "Turn 1" opens the inspector with focus inside; Escape closes it
   // and focus returns to the turn.
-  const turnButton = page.getByTestId('turn-card').first().getByRole('button', { name: 'Turn 1' });
+  const turnButton = page
+    .getByTestId('turn-card')
+    .first()
+    .getByRole('button', { name: 'Turn 1', exact: true });
   await tabTo(page, turnButton, { max: 250 });
   await page.keyboard.press('Enter');
   const inspector = page.getByTestId('inspector');
