@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from './test';
 import { lessonBySlug } from '../lib/lessons';
 import type { Board } from '../lib/protocol/http';
-import { freePort } from '../lib/testing/local-process';
+import { startRoomServer, type RoomServer } from './room-server';
 
 /**
  * Room mode in the browser, on a `next start` of its own (the shared servers are not rooms):
@@ -16,44 +13,16 @@ const TEACHER_CODE = 'red-heron-7';
 const PLAYED = 'retry-ladder';
 const SENT = 'retry-after';
 
-let server: ChildProcess | undefined;
+let server: RoomServer | undefined;
 let baseURL = '';
-const dataDir = path.join('.data', `e2e-room-${process.pid}`);
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const port = await freePort();
-  baseURL = `http://127.0.0.1:${port}`;
-  server = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      LOOP_LAB_ROOM_CODE: ROOM_CODE,
-      LOOP_LAB_TEACHER_CODE: TEACHER_CODE,
-      LOOP_LAB_DATA_DIR: dataDir,
-    },
-    stdio: 'ignore',
-    detached: true,
-  });
-  // Up once the API answers: in a room, 401 without a session.
-  await expect
-    .poll(
-      async () => {
-        try {
-          return (await fetch(`${baseURL}/api/scenarios`)).status;
-        } catch {
-          return 0;
-        }
-      },
-      { timeout: 90_000, intervals: [250] },
-    )
-    .toBe(401);
+  server = await startRoomServer({ roomCode: ROOM_CODE, teacherCode: TEACHER_CODE, name: 'room' });
+  baseURL = server.baseURL;
 });
 
-test.afterAll(() => {
-  // The server's process group: npx and the next server beneath it.
-  if (server?.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server?.stop());
 
 async function joinWith(page: Page, code: string): Promise<void> {
   await page.goto(`${baseURL}/room`);
