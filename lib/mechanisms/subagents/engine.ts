@@ -2,6 +2,8 @@ import type { EventOf } from '@/lib/protocol';
 import { defineMechanism, type HookContext, type NestedLoopOutcome } from '@/lib/engine/mechanism-port';
 import { DEFAULTS, ID } from './defaults';
 
+export { MATRIX } from './matrix';
+
 /** Its slice of the config. */
 export interface SubagentsConfig {
   offered: boolean;
