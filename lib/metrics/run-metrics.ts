@@ -24,6 +24,11 @@ export interface RunMetrics {
   wastedUsd: number;
   /** Foreground errors no retry or context recovery absorbed: what a person using the loop would have seen. */
   errorsSeen: number;
+  /**
+   * What the run's sub-agents spent, apart from the run's own totals above (which count the run's own
+   * calls): the sum of each child's subagent_end, every try. `runs` 0: the run started none.
+   */
+  subagents: { runs: number; inputTokens: number; outputTokens: number; usd: number };
 }
 
 interface Attempt {
@@ -62,6 +67,7 @@ export class MetricsFold {
   private verdict: TaskVerdict | null = null;
   private scorers: Record<string, boolean | null> = {};
   private sdkRetries = 0;
+  private readonly subagents = { runs: 0, inputTokens: 0, outputTokens: 0, usd: 0 };
   private terminate: EventOf<'terminate'> | undefined;
 
   add(event: RunEvent): void {
@@ -77,6 +83,12 @@ export class MetricsFold {
         break;
       case 'sdk_retry':
         this.sdkRetries += 1;
+        break;
+      case 'subagent_end':
+        this.subagents.runs += 1;
+        this.subagents.inputTokens += event.input_tokens;
+        this.subagents.outputTokens += event.output_tokens;
+        this.subagents.usd += event.usd;
         break;
       case 'model_request':
         this.current = {
@@ -155,6 +167,7 @@ export class MetricsFold {
       wastedTokens,
       wastedUsd,
       errorsSeen,
+      subagents: { ...this.subagents },
     };
   }
 }

@@ -430,6 +430,12 @@ export const SweepRowSchema = z.object({
   wasted_usd: z.number(),
   /** Errors that reached the user (not absorbed by a retry), summed over the runs. */
   errors_seen: z.number().int(),
+  /**
+   * Per run: what the runs' sub-agents spent (tokens in and out, dollars), apart from mean_tokens and
+   * mean_usd, which count the runs' own calls; absent when no run of the row started a sub-agent.
+   */
+  mean_subagent_tokens: z.number().optional(),
+  mean_subagent_usd: z.number().optional(),
 });
 export type SweepRow = z.infer<typeof SweepRowSchema>;
 
@@ -454,6 +460,13 @@ export const SweepRunMetricsSchema = z.object({
   wasted_tokens: z.number(),
   wasted_usd: z.number(),
   errors_seen: z.number().int(),
+  /**
+   * What its sub-agents spent (every child's subagent_end), apart from input_tokens, output_tokens and
+   * usd, which are the run's own calls; absent when the run started none.
+   */
+  subagent_input_tokens: z.number().int().optional(),
+  subagent_output_tokens: z.number().int().optional(),
+  subagent_usd: z.number().optional(),
 });
 export type SweepRunMetrics = z.infer<typeof SweepRunMetricsSchema>;
 

@@ -6,8 +6,8 @@ interface Column {
   value: (row: SweepRow) => number | string | null;
   format?: (value: number) => string;
   better?: 'high' | 'low';
-  /** An axis the grid may not have: printed only when some row has it. */
-  axis?: 'model' | 'prompt_set';
+  /** An axis the grid may not have, or a figure only some runs have: printed only when some row has it. */
+  axis?: 'model' | 'prompt_set' | 'mean_subagent_tokens' | 'mean_subagent_usd';
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -49,6 +49,19 @@ export const TABLE_COLUMNS: readonly Column[] = [
     better: 'low',
   },
   { header: '$/run', value: (r) => r.mean_usd, format: (v) => `$${v.toFixed(4)}`, better: 'low' },
+  // What the runs' sub-agents spent, apart from the runs' own above: shown, not judged.
+  {
+    header: 'sub-agents tok/run',
+    value: (r) => r.mean_subagent_tokens ?? null,
+    format: (v) => Math.round(v).toLocaleString('en'),
+    axis: 'mean_subagent_tokens',
+  },
+  {
+    header: 'sub-agents $/run',
+    value: (r) => r.mean_subagent_usd ?? null,
+    format: (v) => `$${v.toFixed(4)}`,
+    axis: 'mean_subagent_usd',
+  },
   {
     header: 'wasted tok/run',
     value: (r) => r.wasted_tokens,

@@ -57,6 +57,15 @@ export function resultsTable({
       wasted_tokens: mean((r) => r.wasted_tokens),
       wasted_usd: mean((r) => r.wasted_usd),
       errors_seen: runs.reduce((s, r) => s + r.errors_seen, 0),
+      // The sub-agents' share, beside the runs' own: a run that started none adds 0.
+      ...(runs.some((r) => r.subagent_usd !== undefined)
+        ? {
+            mean_subagent_tokens: mean(
+              (r) => (r.subagent_input_tokens ?? 0) + (r.subagent_output_tokens ?? 0),
+            ),
+            mean_subagent_usd: mean((r) => r.subagent_usd ?? 0),
+          }
+        : {}),
     });
   }
   return rows;

@@ -146,6 +146,13 @@ export async function runSweepJob(
       wasted_tokens: m.wastedTokens,
       wasted_usd: m.wastedUsd,
       errors_seen: m.errorsSeen,
+      ...(m.subagents.runs > 0
+        ? {
+            subagent_input_tokens: m.subagents.inputTokens,
+            subagent_output_tokens: m.subagents.outputTokens,
+            subagent_usd: m.subagents.usd,
+          }
+        : {}),
     },
   };
 }

@@ -79,6 +79,44 @@ describe('sweep export', () => {
     expect(parsed.data[0]).toEqual(run);
   });
 
+  it("carries the sub-agents' spend beside the run's own, in both CSVs, only when some run started any", () => {
+    const delegating: SweepRunMetrics = {
+      ...run,
+      subagent_input_tokens: 900,
+      subagent_output_tokens: 70,
+      subagent_usd: 0.0031,
+    };
+    const runs = Papa.parse<Record<string, string>>(runsToCsv([delegating, run]), {
+      header: true,
+      skipEmptyLines: true,
+      dynamicTyping: true,
+    });
+    const fields = runs.meta.fields!;
+    expect(fields.slice(fields.indexOf('usd'), fields.indexOf('usd') + 4)).toEqual([
+      'usd',
+      'subagent_input_tokens',
+      'subagent_output_tokens',
+      'subagent_usd',
+    ]);
+    expect(runs.data[0]).toEqual(delegating);
+    expect(runs.data[1]!.subagent_usd).toBeNull();
+    expect(runsToCsv([run])).not.toContain('subagent');
+
+    const rows = Papa.parse<Record<string, string>>(
+      rowsToCsv([{ ...row, mean_subagent_tokens: 970, mean_subagent_usd: 0.0031 }, row]),
+      { header: true, skipEmptyLines: true },
+    );
+    const columns = rows.meta.fields!;
+    expect(columns.slice(columns.indexOf('mean_usd'), columns.indexOf('mean_usd') + 3)).toEqual([
+      'mean_usd',
+      'mean_subagent_tokens',
+      'mean_subagent_usd',
+    ]);
+    expect(Number(rows.data[0]!.mean_subagent_usd)).toBe(0.0031);
+    expect(rows.data[1]!.mean_subagent_usd).toBe('');
+    expect(rowsToCsv([row])).not.toContain('subagent');
+  });
+
   it('a run stored before verdicts existed exports an empty verdict cell', () => {
     const old = { ...run } as Partial<SweepRunMetrics>;
     delete old.verdict;

@@ -78,6 +78,16 @@ const RUN_COLUMNS = [
   'errors_seen',
 ] as const satisfies readonly (keyof SweepRunMetrics)[];
 
+const SUBAGENT_ROW_COLUMNS = [
+  'mean_subagent_tokens',
+  'mean_subagent_usd',
+] as const satisfies readonly (keyof SweepRow)[];
+const SUBAGENT_RUN_COLUMNS = [
+  'subagent_input_tokens',
+  'subagent_output_tokens',
+  'subagent_usd',
+] as const satisfies readonly (keyof SweepRunMetrics)[];
+
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double the quotes inside. */
 function csvField(value: string | number | boolean): string {
   const text = String(value);
@@ -103,13 +113,18 @@ export function rowsToCsv(rows: readonly SweepRow[]): string {
   // Each scorer of the task verdict: its pass rate, after task_unchecked (scorer_<id>_rate).
   const scorerIds = [...new Set(rows.flatMap((r) => (r.scorers ?? []).map((s) => s.id)))];
   const afterUnchecked = ROW_COLUMNS.indexOf('task_unchecked') + 1;
+  // What the runs' sub-agents spent, after mean_usd (the runs' own), when some row's runs started any.
+  const subagents = SUBAGENT_ROW_COLUMNS.filter((c) => rows.some((r) => r[c] !== undefined));
+  const afterUsd = ROW_COLUMNS.indexOf('mean_usd') + 1;
   return toCsv(
     [
       ...ROW_COLUMNS.slice(0, at),
       ...axes,
       ...ROW_COLUMNS.slice(at, afterUnchecked),
       ...scorerIds.map((id) => `scorer_${id}_rate`),
-      ...ROW_COLUMNS.slice(afterUnchecked),
+      ...ROW_COLUMNS.slice(afterUnchecked, afterUsd),
+      ...subagents,
+      ...ROW_COLUMNS.slice(afterUsd),
     ],
     rows.map(
       ({
@@ -138,9 +153,12 @@ export function rowsToCsv(rows: readonly SweepRow[]): string {
 
 /** Every run's summary as CSV, one line a run (its id opens it at /runs/<id>). */
 export function runsToCsv(runs: readonly SweepRunMetrics[]): string {
+  // Its sub-agents' spend after usd (the run's own), when some run started any.
+  const subagents = SUBAGENT_RUN_COLUMNS.filter((c) => runs.some((r) => r[c] !== undefined));
+  const afterUsd = RUN_COLUMNS.indexOf('usd') + 1;
   // A run stored before verdicts has none: an empty cell.
   return toCsv(
-    RUN_COLUMNS,
+    [...RUN_COLUMNS.slice(0, afterUsd), ...subagents, ...RUN_COLUMNS.slice(afterUsd)],
     runs.map(({ scorers: _scorers, ...r }) => ({ ...r, verdict: r.verdict ?? '' })),
   );
 }

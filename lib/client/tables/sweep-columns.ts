@@ -191,12 +191,32 @@ export const SWEEP_COLUMNS: readonly SweepColumn[] = [
   {
     id: 'mean_usd',
     header: '$/run',
-    title: 'cost per run',
+    title: "cost per run: the run's own calls (its sub-agents' cost is apart)",
     value: (r) => r.mean_usd,
     show: (r) => formatUsd(r.mean_usd),
     better: 'low',
     numeric: true,
     effort: true,
+  },
+  // What the runs' sub-agents spent, apart from the runs' own cost and tokens: shown, not ranked.
+  {
+    id: 'mean_subagent_tokens',
+    header: 'sub-agents tok/run',
+    title: "tokens the runs' sub-agents used per run (in and out), apart from the run's own tokens/run",
+    value: (r) => r.mean_subagent_tokens ?? '',
+    show: (r) =>
+      r.mean_subagent_tokens === undefined ? '' : formatTokens(Math.round(r.mean_subagent_tokens)),
+    numeric: true,
+    optional: true,
+  },
+  {
+    id: 'mean_subagent_usd',
+    header: 'sub-agents $/run',
+    title: "what the runs' sub-agents cost per run, apart from the run's own $/run",
+    value: (r) => r.mean_subagent_usd ?? '',
+    show: (r) => (r.mean_subagent_usd === undefined ? '' : formatUsd(r.mean_subagent_usd)),
+    numeric: true,
+    optional: true,
   },
   {
     id: 'wasted_tokens',

@@ -4,7 +4,7 @@ import * as injectionGuard from '@/lib/mechanisms/injection-guard/engine';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
-import { ENGINE as subagents } from '@/lib/mechanisms/subagents/engine';
+import { ENGINE as subagents, MATRIX as subagentRows } from '@/lib/mechanisms/subagents/engine';
 
 /**
  * The mechanism modules on the engine's port, in the order they are asked at each point
@@ -26,4 +26,4 @@ export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
 export const MODULE_SIM_BEHAVIOURS: readonly SimulatedBehaviour[] = [injectionGuard.SIM];
 
 /** The modules' row sets in the fault matrix (lib/matrix/module-cells.ts runs them, `npm run matrix` prints them). */
-export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [injectionGuard.MATRIX];
+export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [injectionGuard.MATRIX, subagentRows];

@@ -2,6 +2,8 @@ import type { EventOf } from '@/lib/protocol';
 import { defineMechanism, type HookContext, type NestedLoopOutcome } from '@/lib/engine/mechanism-port';
 import { DEFAULTS, ID } from './defaults';
 
+export { MATRIX } from './matrix';
+
 /** Its slice of the config. */
 export interface SubagentsConfig {
   offered: boolean;
@@ -49,10 +51,18 @@ export function decideEnd(
     fellBack: boolean;
     /** The repeated calls the child's loop guard blocked (its tool_guard events). */
     blocked: number;
+    /** The child's last model call failed (a model_error after its last llm_call): its vendor, not its work, ended it. */
+    lastCallFailed?: boolean;
   },
 ): End {
   const { child, tries, config } = s;
   const said = o.message ? ` (${o.message})` : '';
+  // An attempt budget (or run time) spent retrying calls that kept failing is the vendor's doing:
+  // another try on the same failing model would spend it again, one on another model may not.
+  if ((o.reason === 'attempt_budget' || o.reason === 'run_time_budget') && s.lastCallFailed)
+    return vendorFailed(
+      `${said}, until its ${o.reason === 'attempt_budget' ? 'attempt budget' : 'run time'} ran out`,
+    );
   switch (o.reason) {
     case 'end_turn':
       return {
@@ -83,29 +93,33 @@ export function decideEnd(
       };
     case 'retries_exhausted':
     case 'model_error':
-      if (o.model !== s.parentModel && !s.fellBack)
-        return {
-          outcome: 'vendor_failed',
-          next: 'fallback',
-          why: `${child}'s model ${o.model} failed it${said}: it runs again on the run's own model, ${s.parentModel}`,
-        };
-      if (tries <= config.retries)
-        return {
-          outcome: 'vendor_failed',
-          next: 'retry',
-          why: `${child}'s model calls failed${said}: it runs again with a fresh seed (retry ${tries} of ${config.retries})`,
-        };
-      return {
-        outcome: 'vendor_failed',
-        next: 'give_up',
-        why: `${child}'s model calls failed${said} and ${config.retries === 0 ? 'child retries are off' : `its ${config.retries === 1 ? 'one retry is' : `${config.retries} retries are`} spent`}: the parent goes on without it and the call's result says so`,
-      };
+      return vendorFailed(said);
     default:
       return {
         outcome: 'stopped',
         next: 'give_up',
         why: `${child} ended ${o.reason}${said}: the parent goes on without it and the call's result says so`,
       };
+  }
+
+  function vendorFailed(said: string): End {
+    if (o.model !== s.parentModel && !s.fellBack)
+      return {
+        outcome: 'vendor_failed',
+        next: 'fallback',
+        why: `${child}'s model ${o.model} failed it${said}: it runs again on the run's own model, ${s.parentModel}`,
+      };
+    if (tries <= config.retries)
+      return {
+        outcome: 'vendor_failed',
+        next: 'retry',
+        why: `${child}'s model calls failed${said}: it runs again with a fresh seed (retry ${tries} of ${config.retries})`,
+      };
+    return {
+      outcome: 'vendor_failed',
+      next: 'give_up',
+      why: `${child}'s model calls failed${said} and ${config.retries === 0 ? 'child retries are off' : `its ${config.retries === 1 ? 'one retry is' : `${config.retries} retries are`} spent`}: the parent goes on without it and the call's result says so`,
+    };
   }
 }
 
@@ -152,6 +166,7 @@ export const ENGINE = defineMechanism<SubagentsConfig>({
           const model = fellBack ? parentModel : (config.model ?? parentModel);
           const seedKey = `subagent:${call.id}:${tries}`;
           let blocked = 0;
+          let lastCallFailed = false;
           ctx.emit({
             event: 'subagent_start',
             ...stamp,
@@ -176,11 +191,21 @@ export const ENGINE = defineMechanism<SubagentsConfig>({
             seedKey,
             emit: (inner) => {
               if (inner.event === 'tool_guard' && inner.kind === 'blocked') blocked += 1;
+              if (inner.event === 'model_error') lastCallFailed = true;
+              if (inner.event === 'llm_call' && !inner.background) lastCallFailed = false;
               return ctx.emit({ event: 'subagent_event', ...stamp, try: tries, inner });
             },
           });
           childrenRequests += outcome.requests;
-          const end = decideEnd(outcome, { child, tries, config, parentModel, fellBack, blocked });
+          const end = decideEnd(outcome, {
+            child,
+            tries,
+            config,
+            parentModel,
+            fellBack,
+            blocked,
+            lastCallFailed,
+          });
           ctx.emit({
             event: 'subagent_end',
             ...stamp,

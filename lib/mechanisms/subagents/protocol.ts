@@ -84,7 +84,7 @@ export const SubagentEndEventSchema = z.object({
   reason: z.string(),
   message: z.string().optional(),
   model: z.string(),
-  /** Its model requests (HTTP attempts), and every child's of this run so far, this one's included. */
+  /** Its model requests (the loop's attempts, its model_request events; an SDK's own resends are the run's sdk_retry events), and every child's of this run so far, this one's included. */
   requests: z.number().int().min(0),
   children_requests: z.number().int().min(0),
   usd: z.number().min(0),

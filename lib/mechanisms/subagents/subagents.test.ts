@@ -126,6 +126,35 @@ describe('sub-agents through the loop, the real SDK and the simulated vendor', (
     expect(terminateOf(log)).toMatchObject({ reason: 'end_turn' });
   }, 60_000);
 
+  it("a child whose own attempt budget runs out on its failing model is the vendor's failure: it falls back, not given up", async () => {
+    // Its ladder would try 4 times; its own account allows 3, all of them failing on its model.
+    const log = await run({
+      recovery: { tools: { subagentModel: 'claude-sim-haiku', subagentAttempts: 3 } },
+      faults: {
+        rules: [
+          {
+            id: 'down',
+            enabled: true,
+            model: 'claude-sim-haiku',
+            when: { kind: 'always' },
+            action: { type: 'http_error', status: 503 },
+          },
+        ],
+      },
+    });
+    const first = ends(log).filter((e) => e.try === 1);
+    expect(first.map((e) => [e.outcome, e.next, e.reason, e.requests])).toEqual(
+      Array(3).fill(['vendor_failed', 'fallback', 'attempt_budget', 3]),
+    );
+    expect(first[0]!.why).toContain('until its attempt budget ran out');
+    expect(
+      ends(log)
+        .filter((e) => e.try === 2)
+        .map((e) => [e.model, e.next]),
+    ).toEqual(Array(3).fill(['claude-sim-sonnet', 'accept']));
+    expect(terminateOf(log)).toMatchObject({ reason: 'end_turn' });
+  }, 60_000);
+
   it('a child whose vendor fails every attempt runs again with a fresh seed, then the parent gives up once the retries are spent', async () => {
     // The parent's first request goes through; the next twelve (every child's four attempts) fail.
     const numbers = Array.from({ length: 12 }, (_, k) => k + 2);
