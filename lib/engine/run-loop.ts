@@ -17,12 +17,8 @@ import type { Emit } from './event-log';
 import { iterate } from './iterate';
 import { ModelCallFailed, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
-import {
-  MechanismHost,
-  type MechanismModule,
-  type NestedLoopOutcome,
-  type NestedLoopRequest,
-} from './mechanism-port';
+import { MechanismHost } from './mechanism-host';
+import type { MechanismModule, NestedLoopOutcome, NestedLoopRequest } from './mechanism-port';
 import { round6 } from './record-call';
 import type { ToolRunner } from './tool-step';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
