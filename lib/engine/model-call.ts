@@ -18,7 +18,7 @@ import {
   type FallbackChainState,
 } from './retry/fallback-chain';
 import { capForModel } from './output/output-cap';
-import type { MechanismHost } from './mechanism-port';
+import type { MechanismHost } from './mechanism-host';
 
 /** A model call that could not be recovered: the error surfaces with every attempt made. */
 export class ModelCallFailed extends Error {

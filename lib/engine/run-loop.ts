@@ -7,25 +7,20 @@ import type {
   RunEventType,
   RunTotals,
   TerminateReason,
-  ToolCallPart,
 } from '@/lib/protocol';
-import { cacheSavingUsd, costUsd, NO_TOTALS, terminateEvent } from '@/lib/protocol';
+import { NO_TOTALS, terminateEvent } from '@/lib/protocol';
 import type { ToolSpec } from '@/lib/providers/types';
-import { answerText, backgroundCall } from './background-call';
-import { RunBinding, type ProviderBinding } from './binding';
-import { ContextChannel, ContextOverflowExhausted } from './context/context-channel';
+import type { RunBinding, ProviderBinding } from './binding';
+import { ContextOverflowExhausted } from './context/context-channel';
 import type { EngineDeps } from './engine-deps';
 import type { Emit } from './event-log';
-import { OutputCap } from './output/output-cap';
-import { callModel, ModelCallFailed, type CallResult, type CallState } from './model-call';
+import { iterate } from './iterate';
+import { ModelCallFailed, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
-import {
-  MechanismHost,
-  type MechanismModule,
-  type NestedLoopOutcome,
-  type NestedLoopRequest,
-} from './mechanism-port';
-import { runToolStep, type ToolRunner } from './tool-step';
+import { MechanismHost } from './mechanism-host';
+import type { MechanismModule, NestedLoopOutcome, NestedLoopRequest } from './mechanism-port';
+import { round6 } from './record-call';
+import type { ToolRunner } from './tool-step';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
 
 export type { ToolRunner } from './tool-step';
@@ -167,9 +162,15 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   try {
     // The modules' notes (systemNote) follow the run's system prompt, on every request of the loop.
     const system = mechanisms.system(options.system);
-    const outcome = await iterate({ ...options, emit, signal, system }, mechanisms, totals, (n) => {
-      iteration = n;
-    });
+    const outcome = await iterate(
+      { ...options, emit, signal, system },
+      mechanisms,
+      totals,
+      (n) => {
+        iteration = n;
+      },
+      runNested,
+    );
     await terminate(outcome.reason, outcome.reason === 'end_turn', outcome.message);
   } catch (error) {
     const stopped = signal.aborted ? signal.reason : error;
@@ -192,178 +193,6 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   } finally {
     cancelTimeBudget();
   }
-}
-
-async function iterate(
-  options: LoopOptions,
-  mechanisms: MechanismHost,
-  totals: Totals,
-  setIteration: (n: number) => void,
-): Promise<{ reason: TerminateReason; message?: string }> {
-  const { config, recovery, emit, signal, clock } = options;
-  const messages: Message[] = options.resume
-    ? options.resume.messages.map((m) => m.message)
-    : [{ role: 'user', parts: [{ type: 'text', text: options.task }] }];
-  const state: CallState = options.callState ?? {
-    consecutiveOverloads: 0,
-    requestNo: 0,
-    maxAttempts: config.budgets.maxAttempts,
-  };
-  // The one binding (provider, model, fallback): every call reads it, a swap replaces it.
-  const binding = new RunBinding(options);
-  // The mechanisms' own tools (a delegate tool) are offered beside the run's and run by them.
-  const tools = [
-    ...options.tools,
-    ...mechanisms
-      .ownTools()
-      .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-  ];
-  const executor = mechanisms.withOwnTools(options.executor, {
-    model: () => binding.model,
-    nested: (request) => runNested(options, binding, state, request),
-  });
-  const context = new ContextChannel({
-    binding,
-    recovery,
-    state,
-    clock,
-    random: options.random,
-    emit,
-    signal,
-    probe: options.probe,
-    system: options.system,
-    tools,
-    recordBackground: (result, iteration, purpose) =>
-      recordCall({ options, binding, totals, iteration, result, purpose }),
-  });
-  // Inherited messages keep the turns that added them (context_sent refers to them by turn).
-  if (options.resume) context.adopt(options.resume.messages);
-  const output = new OutputCap({
-    config: recovery.output,
-    maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens,
-    emit,
-  });
-  const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
-    totals.usd >= config.budgets.maxCostUsd
-      ? {
-          reason: 'cost_budget',
-          message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget`,
-        }
-      : undefined;
-  // Set by a mechanism's resend decision: the output cap from then on.
-  let portMaxTokens: number | undefined;
-  let lastInputTokens = 0;
-
-  for (
-    let iteration = (options.resume?.afterTurn ?? 0) + 1;
-    iteration <= config.budgets.maxIterations;
-    iteration++
-  ) {
-    setIteration(iteration);
-    if (signal.aborted) throw signal.reason;
-    const swapped = options.beforeRequest?.(iteration);
-    if (swapped) {
-      // A swap: the provider, model and fallback change from this request on, for the calls
-      // and the context channel alike (its window follows the model, its summary the provider).
-      binding.swap(swapped);
-      state.consecutiveOverloads = 0;
-    }
-    emit({ event: 'iteration_start', iteration });
-    const before = mechanisms.beforeRequest(iteration, { messageCount: messages.length });
-    if (before) return { reason: before.reason, message: before.message };
-
-    const result = await context.call({
-      messages,
-      iteration,
-      compactNow: options.takeCompactRequest?.() ?? false,
-      account: (cut) => recordCall({ options, binding, totals, iteration, result: cut }),
-      invoke: (sent) =>
-        callModel({
-          binding,
-          request: {
-            system: options.system,
-            messages: sent,
-            tools,
-            maxTokens: portMaxTokens ?? output.maxTokens,
-            thinking: config.provider.thinking,
-            promptCaching: recovery.cache.promptCaching,
-            ...(config.answer ? { responseFormat: config.answer } : {}),
-          },
-          recovery,
-          state,
-          clock,
-          random: options.random,
-          emit,
-          signal,
-          probe: options.probe,
-          iteration,
-          overflowHandled: context.handlesOverflow,
-          mechanisms,
-          rebind: (target) => options.rebind?.({ ...target, iteration }),
-        }),
-    });
-
-    recordCall({ options, binding, totals, iteration, result });
-    if (lastInputTokens > 0 && result.usage.inputTokens > lastInputTokens) {
-      const grew = mechanisms.onContextGrow(iteration, {
-        inputTokens: result.usage.inputTokens,
-        previousInputTokens: lastInputTokens,
-      });
-      if (grew) return { reason: grew.reason, message: grew.message };
-    }
-    lastInputTokens = result.usage.inputTokens;
-    // The output cap (built in) reviews the response first; the port's afterResponse is asked
-    // when the cap lets it proceed.
-    const capped = output.review({ result, iteration });
-    const port =
-      capped.kind === 'proceed' && !capped.truncatedRound
-        ? mechanisms.afterResponse(iteration, {
-            message: result.message,
-            stopReason: result.stopReason,
-            model: result.model,
-            partial: result.partial,
-            outputTokens: result.usage.outputTokens,
-            maxTokens: portMaxTokens ?? output.maxTokens,
-          })
-        : undefined;
-    if (port?.kind === 'resend' && port.maxTokens !== undefined) portMaxTokens = port.maxTokens;
-    const decision = port ?? capped;
-    // Escalation: the cut response is billed but not kept; the same messages go again.
-    if (decision.kind === 'resend') {
-      const spent = overBudget();
-      if (spent) return spent;
-      continue;
-    }
-    if (result.message.parts.length > 0) messages.push(result.message);
-    const spent = overBudget();
-    if (spent) return spent;
-    if (decision.kind === 'stop') return { reason: decision.reason, message: decision.message };
-    if (decision.kind === 'continue') {
-      messages.push({ role: 'user', parts: [{ type: 'text', text: decision.prompt }] });
-      continue;
-    }
-
-    const calls = result.message.parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-    if (calls.length === 0) {
-      if (result.stopReason === 'refusal') return { reason: 'refusal', message: 'the model refused' };
-      if (options.title !== false) await titleRun({ options, binding, state, totals, iteration });
-      return { reason: 'end_turn' };
-    }
-
-    const step = await runToolStep({
-      calls,
-      runner: executor,
-      mechanisms,
-      signal,
-      iteration,
-      truncatedRound: decision.truncatedRound,
-    });
-    messages.push(step.message);
-    // The machine could not do a call's work: going on would be a trajectory its speed decided.
-    if (step.hostOverloaded !== undefined) return { reason: 'host_overloaded', message: step.hostOverloaded };
-    if (step.halt) return { reason: 'tool_halt', message: step.halt };
-  }
-  return { reason: 'max_iterations', message: `stopped after ${config.budgets.maxIterations} iterations` };
 }
 
 /**
@@ -436,108 +265,10 @@ async function runNested(
   };
 }
 
-const TITLE_SYSTEM =
-  'Write a title for the agent run below: at most six words, no quotes, no trailing period.';
-
-/**
- * A background call for the run's title once the work is done; the run ends the same without
- * it. The model sees the task only: the run's outcome text is the model's own claim (it can say
- * "fixed" when the check still fails), so a title written from it could claim what the run did
- * not do.
- */
-async function titleRun({
-  options,
-  binding,
-  state,
-  totals,
-  iteration,
-}: {
-  options: LoopOptions;
-  binding: RunBinding;
-  state: CallState;
-  totals: Totals;
-  iteration: number;
-}): Promise<void> {
-  const result = await backgroundCall({
-    binding,
-    system: TITLE_SYSTEM,
-    messages: [{ role: 'user', parts: [{ type: 'text', text: `Task: ${options.task}` }] }],
-    maxTokens: 64,
-    recovery: options.recovery,
-    state,
-    clock: options.clock,
-    random: options.random,
-    emit: options.emit,
-    signal: options.signal,
-    probe: options.probe,
-    iteration,
-    purpose: 'title',
-  });
-  if (!result) return;
-  recordCall({ options, binding, totals, iteration, result, purpose: 'title' });
-  const title = answerText(result);
-  if (title) options.emit({ event: 'run_title', iteration, title });
-}
-
-/**
- * Every model call that got an answer — foreground or background — is an llm_call in the
- * log and counts in the run's tokens and cost (the course traces every LLM call).
- */
-function recordCall({
-  options,
-  binding,
-  totals,
-  iteration,
-  result,
-  purpose,
-}: {
-  options: LoopOptions;
-  binding: RunBinding;
-  totals: Totals;
-  iteration: number;
-  result: CallResult;
-  purpose?: string;
-}): void {
-  const cached = result.usage.cachedInput;
-  const usd = costUsd(result.model, result.usage.inputTokens, result.usage.outputTokens, cached);
-  totals.inputTokens += result.usage.inputTokens;
-  totals.outputTokens += result.usage.outputTokens;
-  totals.usd += usd;
-  options.emit({
-    event: 'llm_call',
-    iteration,
-    attempt: result.attempt,
-    vendor: binding.provider.vendor,
-    model: result.model,
-    input_tokens: result.usage.inputTokens,
-    output_tokens: result.usage.outputTokens,
-    ...(result.usage.outputCounted ? { output_tokens_counted: true as const } : {}),
-    ...(cached
-      ? {
-          cache_read_tokens: cached.read,
-          cache_write_tokens: cached.written,
-          cache_saved_usd: cacheSavingUsd(result.model, result.usage.inputTokens, cached),
-        }
-      : {}),
-    usd: round6(usd),
-    usd_so_far: round6(totals.usd),
-    stop_reason: result.stopReason,
-    vendor_stop_reason: result.vendorStopReason,
-    latency_ms: Math.round(result.latencyMs),
-    ...(result.partial ? { partial: true } : {}),
-    message: result.message,
-    ...(purpose ? { background: true, purpose } : {}),
-  });
-}
-
 /** The reason a run's signal is aborted with, so the terminate event can say who stopped it. */
 export class RunAborted extends Error {
   constructor(readonly reason: 'aborted' | 'abandoned') {
     super(reason === 'abandoned' ? 'run abandoned: nobody was watching' : 'run aborted');
     this.name = 'AbortError';
   }
-}
-
-function round6(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
 }

@@ -3,7 +3,7 @@ import { VirtualClock } from '@/lib/clock';
 import type { RecoveryConfig, RunEvent, ToolCallPart } from '@/lib/protocol';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
 import { EventLog } from './event-log';
-import { MechanismHost } from './mechanism-port';
+import { MechanismHost } from './mechanism-host';
 import { RESUME_NOTE, runToolStep, type ToolRunner } from './tool-step';
 
 const READS = new Set(['list_files', 'read_file', 'search']);

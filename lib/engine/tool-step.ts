@@ -1,5 +1,5 @@
 import type { Message, ToolCallPart, ToolResultPart } from '@/lib/protocol';
-import type { MechanismHost } from './mechanism-port';
+import type { MechanismHost } from './mechanism-host';
 
 /** What the loop needs of a tool executor (lib/tools provides the safe one). */
 export interface ToolRunner {

@@ -1,23 +1,26 @@
 import { countModelRequest } from './request-counts';
 import { foldSdkRetry } from './fold-sdk-retry';
-import type { EventOf, RunEvent } from '@/lib/protocol';
+import type { RunEvent } from '@/lib/protocol';
 import type { CheckedEvent } from '@/lib/protocol/events';
 import { checkNever } from '@/lib/protocol/check-never';
 import { isModuleEvent } from '@/lib/mechanisms/modules/about';
 import { reduceModuleEvent } from '@/lib/mechanisms/modules/view';
 import { addToTotals } from '@/lib/protocol/run-totals';
+import { foldBreaker, foldContextSent, foldReported } from './context-view-state';
+import { foldCompactionStep, foldContextOverflow, foldContextRecovered } from './fold-context-events';
 import {
-  foldBreaker,
-  foldCompaction,
-  foldContextSent,
-  foldOverflow,
-  foldRecovered,
-  foldReported,
-} from './context-view-state';
+  foldFaultInjected,
+  foldLogLine,
+  foldMechanismDecision,
+  foldModelCooldown,
+  foldOffRecording,
+  foldResumedAfterRestart,
+  foldStorageError,
+} from './fold-markers';
 import { terminateStatus, terminateText } from './explain/describe-run';
 import { editedTestsNote, hiddenTestsNote, missingTestsNote } from './explain/describe-verdict';
 import type { AttemptView, RunViewState, ToolCallView } from './run-view-state';
-import { addMarker, appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
+import { appendDelta, latestAttempt, turnLabel, updateAttempt, updateTurn } from './turn-updates';
 import {
   finishToolCall,
   foldArgRepair,
@@ -68,19 +71,6 @@ export function reduceCheckedEvent(state: RunViewState, raw: unknown, checked: C
     return { ...state, lastSeq: seq, skippedCount: state.skippedCount + 1 };
   }
   return reduceRunEvent(state, checked.event);
-}
-
-const STEP_WORDS: Record<EventOf<'compaction'>['step'], string> = {
-  old_results: 'old results sent as stubs',
-  micro_compact: 'micro-compact',
-  summary: 'full compaction (summary)',
-  hard_trim: 'hard trim',
-};
-
-function compactionReason(e: EventOf<'compaction'>): string {
-  const what = STEP_WORDS[e.step];
-  if (!e.ok) return `${what} did not apply: ${e.reason}`;
-  return `${what}: ${e.tokens_before.toLocaleString('en-US')} → ${e.tokens_after.toLocaleString('en-US')} tokens`;
 }
 
 function foldBody(s: RunViewState, e: RunEvent): RunViewState {
@@ -150,29 +140,11 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'context_sent':
       return { ...s, context: foldContextSent(s.context, e) };
     case 'compaction':
-      return {
-        ...s,
-        context: foldCompaction(s.context, e),
-        status: e.trigger === 'overflow' ? 'recovering' : s.status,
-        reason: `${turnLabel(e.iteration)}: ${compactionReason(e)}`,
-      };
+      return foldCompactionStep(s, e);
     case 'context_overflow':
-      return {
-        ...s,
-        context: foldOverflow(s.context, e),
-        status: 'recovering',
-        reason:
-          e.outcome === 'exhausted'
-            ? `${turnLabel(e.iteration)}: prompt still too long, overflow budget of ${e.budget} spent`
-            : `${turnLabel(e.iteration)}: prompt too long — overflow recovery ${e.recovery_attempt} of ${e.budget}`,
-      };
+      return foldContextOverflow(s, e);
     case 'context_recovered':
-      return {
-        ...s,
-        context: foldRecovered(s.context, e),
-        status: 'running',
-        reason: `${turnLabel(e.iteration)}: the compacted request went through`,
-      };
+      return foldContextRecovered(s, e);
     case 'breaker':
       return { ...s, context: foldBreaker(s.context, e) };
     case 'model_error':
@@ -188,57 +160,13 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'fallback':
       return foldFallback(s, e);
     case 'model_cooldown':
-      // The retry policy's cooldown: a marker with the engine's own reason (the model change, if any, is a fallback event).
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'log',
-          label: `model cooldown (${e.phase}): ${e.model}`,
-          detail: e.reason,
-          level: e.phase === 'start' ? 'warn' : 'info',
-          iteration: e.iteration,
-        }),
-      };
+      return foldModelCooldown(s, e);
     case 'fault_injected':
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'fault',
-          label: e.label,
-          detail: `rule ${e.rule_id}: ${e.action}${e.request_no !== undefined ? ` (request ${e.request_no})` : ''}`,
-          iteration: e.iteration,
-        }),
-      };
+      return foldFaultInjected(s, e);
     case 'resumed_after_restart':
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'log',
-          label: `resumed after restart at turn ${e.at_turn}`,
-          detail: `${e.reason}; ${e.next}`,
-          level: 'info',
-          iteration: e.iteration,
-        }),
-      };
+      return foldResumedAfterRestart(s, e);
     case 'off_recording':
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'log',
-          label: `off the recording at request ${e.request_no}: ${e.differs}`,
-          detail: e.why,
-          level: e.next === 'stop' ? 'error' : 'warn',
-          iteration: e.iteration,
-        }),
-      };
+      return foldOffRecording(s, e);
     case 'control':
       return foldControl(s, e);
     case 'paused':
@@ -338,21 +266,7 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
     case 'run_title':
       return { ...s, title: e.title };
     case 'mechanism_decision':
-      // A strategy's decision (the mechanism port): a mark on the timeline, with its reason.
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'log',
-          label: `${e.mechanism}: ${e.why}`,
-          detail: `${e.hook}: ${e.decision} → ${e.next}`,
-          level: 'info',
-          iteration: e.iteration,
-        }),
-        reason: `${turnLabel(e.iteration)}: ${e.mechanism} decided ${e.decision.replace(/_/g, ' ')}`,
-        ...(e.mechanism.startsWith('mcp:') ? { mcpServers: foldMcpServer(s, e) } : {}),
-      };
+      return foldMechanismDecision(s, e);
     case 'task_verdict': {
       const testsNote = editedTestsNote(e);
       const missing = missingTestsNote(e);
@@ -371,33 +285,9 @@ function foldBody(s: RunViewState, e: RunEvent): RunViewState {
       };
     }
     case 'log':
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'log',
-          label: e.message,
-          level: e.level,
-          iteration: e.iteration,
-        }),
-        ...(e.about === 'swap' && !s.swapNotes.some((n) => n.seq === e.seq)
-          ? { swapNotes: [...s.swapNotes, { seq: e.seq, ts: e.ts, message: e.message }] }
-          : {}),
-      };
+      return foldLogLine(s, e);
     case 'storage_error':
-      return {
-        ...s,
-        markers: addMarker(s, {
-          seq: e.seq,
-          ts: e.ts,
-          kind: 'storage',
-          label: `a ${e.replaces} event could not be stored; the run went on without it`,
-          detail: e.message,
-          level: 'error',
-          iteration: e.iteration,
-        }),
-      };
+      return foldStorageError(s, e);
     case 'terminate': {
       const { pause: _over, ...ended } = s;
       return {
@@ -439,23 +329,4 @@ export function openAttempt(state: RunViewState): AttemptView | undefined {
   if (!latest) return undefined;
   const a = latest.attempt;
   return a.endTs === undefined ? a : undefined;
-}
-
-/** An MCP server's line in the run header: its client's last decision about it, as written. */
-function foldMcpServer(
-  s: RunViewState,
-  e: EventOf<'mechanism_decision'>,
-): NonNullable<RunViewState['mcpServers']> {
-  const name = e.mechanism.slice('mcp:'.length);
-  const before = s.mcpServers?.[name];
-  return {
-    ...s.mcpServers,
-    [name]: {
-      decision: e.decision,
-      next: e.next,
-      why: e.why,
-      seq: e.seq,
-      decisions: (before?.decisions ?? 0) + 1,
-    },
-  };
 }

@@ -59,7 +59,7 @@ export interface TerminateView {
   message?: string;
 }
 
-/** An MCP server as its client's last decision about it left it (lib/tools/mcp/mcp-hub.ts writes them). */
+/** An MCP server as its client's last decision about it left it (lib/tools/mcp/server-client.ts writes them). */
 export interface McpServerView {
   decision: string;
   next: string;

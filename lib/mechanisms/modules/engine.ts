@@ -1,6 +1,7 @@
 import type { MechanismModule, SimulatedBehaviour } from '@/lib/engine/mechanism-port';
 import type { ModuleMatrixRows } from '@/lib/mechanisms/module';
 import * as injectionGuard from '@/lib/mechanisms/injection-guard/engine';
+import { MATRIX as injectionGuardMatrix } from '@/lib/mechanisms/injection-guard/matrix';
 import { ENGINE as interruptedRepair } from '@/lib/mechanisms/interrupted-repair/engine';
 import { ENGINE as parallelToolCalls } from '@/lib/mechanisms/parallel-tool-calls/engine';
 import { ENGINE as structuredAnswer } from '@/lib/mechanisms/structured-answer/engine';
@@ -26,4 +27,4 @@ export const ENGINE_MODULES: readonly MechanismModule<never>[] = [
 export const MODULE_SIM_BEHAVIOURS: readonly SimulatedBehaviour[] = [injectionGuard.SIM];
 
 /** The modules' row sets in the fault matrix (lib/matrix/module-cells.ts runs them, `npm run matrix` prints them). */
-export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [injectionGuard.MATRIX, subagentRows];
+export const MODULE_MATRIX: readonly ModuleMatrixRows[] = [injectionGuardMatrix, subagentRows];

@@ -55,6 +55,15 @@ async function run(mcp: McpInput, extra: Record<string, unknown> = {}): Promise<
 const stdio = { name: 'ws', shipped: 'workspace', transport: 'stdio' } as const;
 const http = { name: 'ws', shipped: 'workspace', transport: 'http' } as const;
 
+/** The client's decisions when a server is lost to `cause` and comes back. */
+const reconnected = (cause: string): string[] => [
+  'connected→go_on',
+  `${cause}→reconnect`,
+  'reconnect→connect',
+  'reconnected→relist',
+  'relisted→go_on',
+];
+
 describe('the shipped MCP server, killed mid-call', () => {
   it.each([
     ['stdio', stdio],
@@ -66,13 +75,7 @@ describe('the shipped MCP server, killed mid-call', () => {
         servers: [server],
         faults: [{ id: 'kill', kind: 'crash', server: 'ws', onCall: 2, times: 1 }],
       });
-      expect(steps(events)).toEqual([
-        'connected→go_on',
-        'crashed→reconnect',
-        'reconnect→connect',
-        'reconnected→relist',
-        'relisted→go_on',
-      ]);
+      expect(steps(events)).toEqual(reconnected('crashed'));
       const crashed = decisions(events).find((e) => e.decision === 'crashed')!;
       expect(crashed.why).toMatch(
         /while read_file was running \(MCP fault "kill": process exited \(SIGKILL\)\)/,
@@ -136,112 +139,125 @@ describe('the shipped MCP server, killed mid-call', () => {
   }, 120_000);
 });
 
+/** A transport fault on the shipped server, and what the run's log must show for it. */
+interface FaultCase {
+  name: string;
+  server: typeof stdio | typeof http;
+  fault: McpConfig['faults'][number];
+  recovery?: McpConfig['recovery'];
+  extra?: Record<string, unknown>;
+  /** The client's decisions, in order (with `firstSteps`: the first of them). */
+  steps: string[];
+  firstSteps?: true;
+  /** A decision's reason, by its place among the client's decisions. */
+  why?: [number, RegExp];
+  /** The run ends with its task done (end_turn, complete). */
+  done?: true;
+  check?: (events: RunEvent[]) => void;
+}
+
+const FAULT_CASES: FaultCase[] = [
+  {
+    name: 'a session that expires (HTTP 404 on the session id): a new session, and the call is sent again',
+    server: http,
+    fault: { id: 'expire', kind: 'session_expired', server: 'ws', onCall: 2, times: 1 },
+    steps: reconnected('session_expired'),
+    why: [1, /answered 404 on the session id/],
+    done: true,
+    check: (events) => {
+      // The call the expiry hit was answered after all: no read_file failed.
+      expect(ofType(events, 'tool_call').filter((c) => c.is_error)).toEqual([]);
+    },
+  },
+  {
+    name: 'a call that hangs ends at its timeout on the run clock; the server stays',
+    server: stdio,
+    fault: { id: 'stall', kind: 'hang', server: 'ws', onCall: 2, times: 1 },
+    recovery: { reconnect: true, maxReconnects: 3, backoffMs: 500, relist: true, callTimeoutMs: 4_000 },
+    steps: ['connected→go_on', 'hung→surface'],
+    done: true,
+    check: (events) => {
+      const call = ofType(events, 'tool_call').find((c) => c.is_error)!;
+      expect(call.result).toMatch(/did not answer within 4000 ms/);
+      expect(call.latency_ms).toBe(4_000);
+    },
+  },
+  {
+    name: 'a malformed JSON-RPC answer: the connection is reset and the tools re-listed',
+    server: stdio,
+    fault: { id: 'garble', kind: 'malformed', server: 'ws', onCall: 1, times: 1 },
+    steps: reconnected('malformed'),
+    why: [1, /malformed JSON-RPC message \(MCP fault "garble": \{"jsonrpc":"2.0","id":\d+,"result"/],
+    done: true,
+  },
+  {
+    name: 'the tool list changes between calls: re-listed, and a call to the tool gone says so',
+    server: stdio,
+    fault: { id: 'shrink', kind: 'list_changed', server: 'ws', onCall: 1, times: 1, remove: 'read_file' },
+    steps: ['connected→go_on', 'list_changed→relist', 'relisted→go_on'],
+    why: [2, /after notifications\/tools\/list_changed: 2 \(gone: read_file\)/],
+    check: (events) => {
+      const read = ofType(events, 'tool_call').find((c) => c.tool === 'read_file')!;
+      expect(read.result).toMatch(
+        /no longer offers read_file \(its tool list changed\)\. It offers: list_files, write_file/,
+      );
+    },
+  },
+  {
+    name: 'results flagged isError spend one failure budget for the whole server',
+    server: stdio,
+    fault: { id: 'bad', kind: 'is_error', server: 'ws', onCall: 1, times: 3 },
+    extra: { preset: 'course' },
+    steps: ['connected→go_on', 'is_error→surface', 'is_error→surface', 'is_error→surface'],
+    firstSteps: true,
+    check: (events) => {
+      // One account for the server: list_files and read_file failures count down the same budget.
+      const failed = ofType(events, 'tool_call').filter((c) => c.status === 'error');
+      expect(failed.map((c) => [c.tool, c.budget_left])).toEqual([
+        ['list_files', 2],
+        ['read_file', 1],
+        ['read_file', 0],
+      ]);
+      const disabled = ofType(events, 'tool_guard').find((g) => g.kind === 'disabled')!;
+      expect(disabled.reason).toBe('the tools of mcp:ws failed 3 times (budget 3)');
+    },
+  },
+];
+
 describe('the other MCP transport faults', () => {
-  it('a session that expires (HTTP 404 on the session id): a new session, and the call is sent again', async () => {
-    const events = await run({
-      servers: [http],
-      faults: [{ id: 'expire', kind: 'session_expired', server: 'ws', onCall: 2, times: 1 }],
-    });
-    expect(steps(events)).toEqual([
-      'connected→go_on',
-      'session_expired→reconnect',
-      'reconnect→connect',
-      'reconnected→relist',
-      'relisted→go_on',
-    ]);
-    expect(decisions(events)[1]!.why).toMatch(/answered 404 on the session id/);
-    // The call the expiry hit was answered after all: no read_file failed.
-    expect(ofType(events, 'tool_call').filter((c) => c.is_error)).toEqual([]);
-    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
-  }, 60_000);
-
-  it('a call that hangs ends at its timeout on the run clock; the server stays', async () => {
-    const events = await run({
-      servers: [stdio],
-      faults: [{ id: 'stall', kind: 'hang', server: 'ws', onCall: 2, times: 1 }],
-      recovery: { reconnect: true, maxReconnects: 3, backoffMs: 500, relist: true, callTimeoutMs: 4_000 },
-    });
-    expect(steps(events)).toEqual(['connected→go_on', 'hung→surface']);
-    const call = ofType(events, 'tool_call').find((c) => c.is_error)!;
-    expect(call.result).toMatch(/did not answer within 4000 ms/);
-    expect(call.latency_ms).toBe(4_000);
-    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
-  }, 60_000);
-
-  it('a malformed JSON-RPC answer: the connection is reset and the tools re-listed', async () => {
-    const events = await run({
-      servers: [stdio],
-      faults: [{ id: 'garble', kind: 'malformed', server: 'ws', onCall: 1, times: 1 }],
-    });
-    expect(steps(events)).toEqual([
-      'connected→go_on',
-      'malformed→reconnect',
-      'reconnect→connect',
-      'reconnected→relist',
-      'relisted→go_on',
-    ]);
-    expect(decisions(events)[1]!.why).toMatch(
-      /malformed JSON-RPC message \(MCP fault "garble": \{"jsonrpc":"2.0","id":\d+,"result"/,
-    );
-    expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
-  }, 60_000);
-
-  it('the tool list changes between calls: re-listed, and a call to the tool gone says so', async () => {
-    const events = await run({
-      servers: [stdio],
-      faults: [
-        { id: 'shrink', kind: 'list_changed', server: 'ws', onCall: 1, times: 1, remove: 'read_file' },
-      ],
-    });
-    expect(steps(events)).toEqual(['connected→go_on', 'list_changed→relist', 'relisted→go_on']);
-    expect(decisions(events)[2]!.why).toMatch(
-      /after notifications\/tools\/list_changed: 2 \(gone: read_file\)/,
-    );
-    const read = ofType(events, 'tool_call').find((c) => c.tool === 'read_file')!;
-    expect(read.result).toMatch(
-      /no longer offers read_file \(its tool list changed\)\. It offers: list_files, write_file/,
-    );
-  }, 60_000);
-
-  it('results flagged isError spend one failure budget for the whole server', async () => {
-    const events = await run(
-      { servers: [stdio], faults: [{ id: 'bad', kind: 'is_error', server: 'ws', onCall: 1, times: 3 }] },
-      { preset: 'course' },
-    );
-    expect(steps(events).slice(0, 4)).toEqual([
-      'connected→go_on',
-      'is_error→surface',
-      'is_error→surface',
-      'is_error→surface',
-    ]);
-    // One account for the server: list_files and read_file failures count down the same budget.
-    const failed = ofType(events, 'tool_call').filter((c) => c.status === 'error');
-    expect(failed.map((c) => [c.tool, c.budget_left])).toEqual([
-      ['list_files', 2],
-      ['read_file', 1],
-      ['read_file', 0],
-    ]);
-    const disabled = ofType(events, 'tool_guard').find((g) => g.kind === 'disabled')!;
-    expect(disabled.reason).toBe('the tools of mcp:ws failed 3 times (budget 3)');
-  }, 60_000);
+  /** One case of the table: what its fault must make the client decide, and what else the log shows. */
+  async function holds(c: FaultCase): Promise<void> {
+    const mcp = { servers: [c.server], faults: [c.fault], ...(c.recovery ? { recovery: c.recovery } : {}) };
+    const events = await run(mcp, c.extra);
+    const got = steps(events);
+    expect(c.firstSteps ? got.slice(0, c.steps.length) : got).toEqual(c.steps);
+    if (c.why) expect(decisions(events)[c.why[0]]!.why).toMatch(c.why[1]);
+    c.check?.(events);
+    if (c.done) expect(terminateOf(events)).toMatchObject({ reason: 'end_turn', complete: true });
+  }
+  for (const c of FAULT_CASES) it(c.name, () => holds(c), 60_000);
 });
 
-describe('servers of one’s own (the CLI)', () => {
-  /** A folder the server serves: the run's workspace is not its (only the shipped server mirrors it). */
-  function folder(): string {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-own-'));
-    writeFileSync(path.join(dir, 'NOTES.md'), 'served from a folder of its own\n');
-    return dir;
-  }
-  const script = path.resolve('lib/tools/mcp/workspace-server-main.ts');
+/** The shipped server's entry, started as a server of one's own (a command or a URL). */
+const script = path.resolve('lib/tools/mcp/workspace-server-main.ts');
+const serve = (dir: string) => ({
+  command: process.execPath,
+  args: ['--import', 'tsx', script, '--root', dir],
+});
 
+/** A folder a server of one's own serves, one file in it: the run's workspace is not its (only the shipped server mirrors it). */
+function folder(prefix: string, file: string, text: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  writeFileSync(path.join(dir, file), text);
+  return dir;
+}
+
+describe('servers of one’s own (the CLI)', () => {
   it('a command on stdio: its tools take the built-in tools’ places, and answer from its own folder', async () => {
-    const dir = folder();
+    const dir = folder('mcp-own-', 'NOTES.md', 'served from a folder of its own\n');
     try {
       const events = await run({
-        servers: [
-          { name: 'mine', command: process.execPath, args: ['--import', 'tsx', script, '--root', dir] },
-        ],
+        servers: [{ name: 'mine', ...serve(dir) }],
       });
       expect(decisions(events)[0]!.why).toMatch(/^connected to .*node over stdio; it lists 3 tools/);
       const listed = ofType(events, 'tool_call').find((c) => c.tool === 'list_files')!;
@@ -268,7 +284,7 @@ describe('servers of one’s own (the CLI)', () => {
   }, 60_000);
 
   it('a URL: a crash drops the connection, and the client reconnects to the same URL', async () => {
-    const dir = folder();
+    const dir = folder('mcp-own-', 'NOTES.md', 'served from a folder of its own\n');
     const child = spawn(process.execPath, ['--import', 'tsx', script, '--root', dir, '--http'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
@@ -285,13 +301,7 @@ describe('servers of one’s own (the CLI)', () => {
         servers: [{ name: 'remote', url }],
         faults: [{ id: 'drop', kind: 'crash', server: 'remote', onCall: 1, times: 1 }],
       });
-      expect(steps(events)).toEqual([
-        'connected→go_on',
-        'crashed→reconnect',
-        'reconnect→connect',
-        'reconnected→relist',
-        'relisted→go_on',
-      ]);
+      expect(steps(events)).toEqual(reconnected('crashed'));
       expect(decisions(events)[1]!.why).toMatch(/MCP fault "drop": connection dropped/);
       expect(
         ofType(events, 'tool_call').some((c) => c.tool === 'list_files' && /NOTES\.md/.test(c.result!)),
@@ -321,13 +331,9 @@ describe('which MCP servers a web request may name', () => {
   });
 
   it('a server the environment allows by name is started from its definition there', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-allowed-'));
-    writeFileSync(path.join(dir, 'ALLOWED.md'), 'allowed by the environment\n');
-    const script = path.resolve('lib/tools/mcp/workspace-server-main.ts');
+    const dir = folder('mcp-allowed-', 'ALLOWED.md', 'allowed by the environment\n');
     const before = process.env.LOOP_LAB_MCP_SERVERS;
-    process.env.LOOP_LAB_MCP_SERVERS = JSON.stringify({
-      files: { command: process.execPath, args: ['--import', 'tsx', script, '--root', dir] },
-    });
+    process.env.LOOP_LAB_MCP_SERVERS = JSON.stringify({ files: serve(dir) });
     try {
       const events = await run({ servers: [{ name: 'files', allowed: true }] });
       expect(decisions(events)[0]).toMatchObject({ mechanism: 'mcp:files', decision: 'connected' });
