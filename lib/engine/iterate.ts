@@ -74,13 +74,20 @@ export async function iterate(
     maxTokens: config.maxOutputTokens ?? recovery.output.maxTokens,
     emit,
   });
-  const overBudget = (): { reason: TerminateReason; message: string } | undefined =>
-    totals.usd >= config.budgets.maxCostUsd
-      ? {
-          reason: 'cost_budget',
-          message: `spent $${totals.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget`,
-        }
-      : undefined;
+  // The cost budget is the whole tree's: this loop's calls and those of every loop sharing its account.
+  const account = options.costAccount ?? totals;
+  const overBudget = (): { reason: TerminateReason; message: string } | undefined => {
+    if (account.usd < config.budgets.maxCostUsd) return undefined;
+    const others = account.usd - totals.usd;
+    return {
+      reason: 'cost_budget',
+      message:
+        `spent $${account.usd.toFixed(4)} of the $${config.budgets.maxCostUsd} budget` +
+        (others > 1e-9
+          ? ` ($${totals.usd.toFixed(4)} by this loop, $${others.toFixed(4)} by the loops it shares the budget with)`
+          : ''),
+    };
+  };
   // Set by a mechanism's resend decision: the output cap from then on.
   let portMaxTokens: number | undefined;
   let lastInputTokens = 0;
@@ -102,6 +109,11 @@ export async function iterate(
     emit({ event: 'iteration_start', iteration });
     const before = mechanisms.beforeRequest(iteration, { messageCount: messages.length });
     if (before) return { reason: before.reason, message: before.message };
+    // Loops sharing the budget (sub-agents under this turn's tool calls) may have spent it since the last call.
+    if (account !== totals && account.usd > totals.usd) {
+      const spent = overBudget();
+      if (spent) return spent;
+    }
 
     const result = await context.call({
       messages,

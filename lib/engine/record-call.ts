@@ -6,6 +6,14 @@ import type { CallResult } from './model-call';
 import type { LoopOptions } from './run-loop';
 
 /**
+ * The dollars a cost budget has seen spent: a run's own calls and every nested loop's under it
+ * (LoopOptions.costAccount), one object the whole tree adds to.
+ */
+export interface CostAccount {
+  usd: number;
+}
+
+/**
  * Every model call that got an answer — foreground or background — is an llm_call in the
  * log and counts in the run's tokens and cost (the course traces every LLM call).
  */
@@ -29,6 +37,7 @@ export function recordCall({
   totals.inputTokens += result.usage.inputTokens;
   totals.outputTokens += result.usage.outputTokens;
   totals.usd += usd;
+  if (options.costAccount) options.costAccount.usd += usd;
   options.emit({
     event: 'llm_call',
     iteration,

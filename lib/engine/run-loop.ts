@@ -19,7 +19,7 @@ import { ModelCallFailed, type CallState } from './model-call';
 import { armRunTimeBudget, RunBudgetExceeded } from './run-budget';
 import { MechanismHost } from './mechanism-host';
 import type { MechanismModule, NestedLoopOutcome, NestedLoopRequest } from './mechanism-port';
-import { round6 } from './record-call';
+import { round6, type CostAccount } from './record-call';
 import type { ToolRunner } from './tool-step';
 import { ENGINE_MODULES } from '@/lib/mechanisms/modules/engine';
 
@@ -71,6 +71,11 @@ export interface LoopOptions extends EngineDeps, ProviderBinding {
   nestedTools?: (emit: Emit, seedKey: string) => ToolRunner;
   /** The attempt account it spends: a nested loop sharing its parent's (absent: its own, budgets.maxAttempts). */
   callState?: CallState;
+  /**
+   * The cost budget's account it spends: a nested loop spends its run's, so budgets.maxCostUsd
+   * bounds the run and every loop under it together (absent: its own, from the run's inherited cost).
+   */
+  costAccount?: CostAccount;
   /** Whether the run asks for a title once the work is done (absent: it does; a nested loop does not). */
   title?: boolean;
 }
@@ -163,7 +168,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     // The modules' notes (systemNote) follow the run's system prompt, on every request of the loop.
     const system = mechanisms.system(options.system);
     const outcome = await iterate(
-      { ...options, emit, signal, system },
+      { ...options, emit, signal, system, costAccount: options.costAccount ?? { usd: totals.usd } },
       mechanisms,
       totals,
       (n) => {
@@ -250,6 +255,8 @@ async function runNested(
     probe: options.probe,
     title: false,
     ...(shared ? { callState: state } : {}),
+    // Its dollars count in the run's cost budget: a child cannot spend what the run has not got.
+    ...(options.costAccount ? { costAccount: options.costAccount } : {}),
   });
   return {
     reason: ended?.reason ?? 'internal_error',

@@ -212,7 +212,8 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
         log: result.log,
         sweep: { sweepId, job: job.index, metrics: result.metrics },
       });
-      ledger.settle(job.index, result.metrics.usd);
+      // A run's cost is its own calls and its sub-agents': the cap bounds what the sweep spent, all of it.
+      ledger.settle(job.index, result.metrics.usd + (result.metrics.subagent_usd ?? 0));
       for (const line of result.notes ?? []) {
         notes.push(redactor.text(line));
         if (notes.length > KEPT_NOTES) notes.shift();

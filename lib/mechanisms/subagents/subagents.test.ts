@@ -96,6 +96,35 @@ describe('sub-agents through the loop, the real SDK and the simulated vendor', (
     expect(view.totals.usd).toBeCloseTo(end.usd_so_far, 5);
   }, 60_000);
 
+  it("the run's cost budget holds the run and its sub-agents together: children stop when the tree has spent it, and the run's end says who spent what", async () => {
+    const maxCostUsd = 0.01;
+    const log = await runToEnd({
+      preset: 'codesmith',
+      seed: 3,
+      recovery: { tools: { delegate: true } },
+      budgets: { maxCostUsd },
+      faults: { rules: [], tools: [] },
+    });
+    const own = ofType(log, 'llm_call').map((c) => c.usd ?? 0);
+    const children = ofType(log, 'subagent_event')
+      .map(inner)
+      .flatMap((e) => (e.event === 'llm_call' ? [e.usd ?? 0] : []));
+    const tree = [...own, ...children].reduce((a, b) => a + b, 0);
+    // Past the budget by at most the calls in flight when it was reached: one for each child running side by side.
+    const starts = ofType(log, 'subagent_start');
+    expect(starts.length).toBeGreaterThan(1);
+    expect(tree).toBeGreaterThan(maxCostUsd);
+    expect(tree).toBeLessThanOrEqual(maxCostUsd + starts.length * Math.max(...own, ...children));
+    // Each child stopped on the shared budget, and the run ends naming the split.
+    expect(ends(log).map((e) => e.reason)).toEqual(starts.map(() => 'cost_budget'));
+    const end = terminateOf(log);
+    expect(end.reason).toBe('cost_budget');
+    const ownUsd = own.reduce((a, b) => a + b, 0);
+    expect(end.message).toBe(
+      `spent $${tree.toFixed(4)} of the $${maxCostUsd} budget ($${ownUsd.toFixed(4)} by this loop, $${(tree - ownUsd).toFixed(4)} by the loops it shares the budget with)`,
+    );
+  }, 60_000);
+
   it("a child whose own model is down falls back to the run's model, the parent saying so", async () => {
     const log = await run({
       recovery: { tools: { subagentModel: 'claude-sim-haiku' } },
