@@ -39,6 +39,27 @@ describe('totalsDiff', () => {
     expect(rows.filter((r) => r.better !== null)).toEqual([]);
   });
 
+  it("shows the sub-agents' lines only where a run started any, and then never judges them", () => {
+    const ids = (rows: ReturnType<typeof totalsDiff>) =>
+      rows.map((r) => r.id).filter((id) => id.startsWith('subagent'));
+    expect(ids(totalsDiff(DONE, DONE))).toEqual([]);
+    const delegated = {
+      ...DONE,
+      subagentInputTokens: 900,
+      subagentOutputTokens: 40,
+      subagentUsd: 0.004,
+      subagentRequests: 3,
+    };
+    const rows = totalsDiff(DONE, delegated);
+    expect(ids(rows)).toEqual([
+      'subagentInputTokens',
+      'subagentOutputTokens',
+      'subagentUsd',
+      'subagentRequests',
+    ]);
+    expect(rows.filter((r) => r.id.startsWith('subagent')).every((r) => r.better === null)).toBe(true);
+  });
+
   it('judges a real cost difference exactly, however small', () => {
     // One input token of a $0.15/M model.
     const rows = totalsDiff({ ...DONE, usd: 0.03705 }, { ...DONE, usd: 0.03705 + 0.15e-6 });

@@ -27,7 +27,14 @@ export interface JudgeOptions {
 const EFFORT = new Set<TotalsLineId>(['durationMs', 'usd', 'wastedTokens', 'failedAttempts']);
 
 /** What each total means and which way is better (token counts alone are neither: a run that gives up early uses fewer). */
-const LINES: { id: TotalsLineId; label: string; unit: TotalsUnit; better: Direction | null }[] = [
+const LINES: {
+  id: TotalsLineId;
+  label: string;
+  unit: TotalsUnit;
+  better: Direction | null;
+  /** Shown only where either run counted any (a sub-agent's spend means nothing to a run that started none). */
+  whenCounted?: true;
+}[] = [
   { id: 'reason', label: 'outcome', unit: 'text', better: null },
   { id: 'complete', label: 'loop finished its work', unit: 'text', better: 'high' },
   { id: 'verdict', label: 'task verdict', unit: 'text', better: 'high' },
@@ -44,11 +51,29 @@ const LINES: { id: TotalsLineId; label: string; unit: TotalsUnit; better: Direct
   { id: 'failedAttempts', label: 'failed attempts', unit: 'count', better: 'low' },
   { id: 'failedToolRuns', label: 'tool runs that failed', unit: 'count', better: null },
   { id: 'titled', label: 'run got its title', unit: 'text', better: null },
-  // Sub-agents' spend, apart from the run's own lines (each child's subagent_end): shown, not judged.
-  { id: 'subagentInputTokens', label: 'sub-agents: tokens in', unit: 'tokens', better: null },
-  { id: 'subagentOutputTokens', label: 'sub-agents: tokens out', unit: 'tokens', better: null },
-  { id: 'subagentUsd', label: 'sub-agents: cost', unit: 'usd', better: null },
-  { id: 'subagentRequests', label: 'sub-agents: model requests', unit: 'count', better: null },
+  // Sub-agents' spend, apart from the run's own lines (each child's subagent_end): shown where counted, not judged.
+  {
+    id: 'subagentInputTokens',
+    label: 'sub-agents: tokens in',
+    unit: 'tokens',
+    better: null,
+    whenCounted: true,
+  },
+  {
+    id: 'subagentOutputTokens',
+    label: 'sub-agents: tokens out',
+    unit: 'tokens',
+    better: null,
+    whenCounted: true,
+  },
+  { id: 'subagentUsd', label: 'sub-agents: cost', unit: 'usd', better: null, whenCounted: true },
+  {
+    id: 'subagentRequests',
+    label: 'sub-agents: model requests',
+    unit: 'count',
+    better: null,
+    whenCounted: true,
+  },
 ];
 
 /** The words a line is labelled with (a criterion's lines are named with them). */
@@ -95,7 +120,8 @@ export function totalsDiff(a: RunTotals, b: RunTotals, options: JudgeOptions = {
   const endedAlike = a.complete === b.complete;
   // The paced clock is the virtual one watched at a pace: its run times are the virtual run's.
   const deterministicTime = a.clock !== null && a.clock !== 'real' && b.clock !== null && b.clock !== 'real';
-  const built = LINES.map((line) => {
+  const shownLines = LINES.filter((line) => !line.whenCounted || a[line.id] !== 0 || b[line.id] !== 0);
+  const built = shownLines.map((line) => {
     const x = a[line.id];
     const y = b[line.id];
     const judged = final
