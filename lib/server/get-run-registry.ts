@@ -48,8 +48,13 @@ export function getRunRegistry(): RunRegistry {
       traffic: getRunTraffic(),
       wire: getWireStore(),
     });
-    // The runs a previous server process left in flight go on here, or are closed with the reason.
-    globalForRegistry.__loopLabRunRegistry.resumeInterrupted();
+    // The runs a previous server process left in flight go on here, or are closed with the reason
+    // (the registry's other methods wait for it).
+    globalForRegistry.__loopLabRunRegistry.resumeInterrupted().catch((error: unknown) => {
+      console.error(
+        `[loop-lab] the runs a previous server left in flight were not taken up: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   }
   return globalForRegistry.__loopLabRunRegistry;
 }
