@@ -9,6 +9,6 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // `next build` loads this file too, to prerender pages: a build takes up no one's runs.
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
-  const { getRunRegistry } = await import('@/lib/server/get-run-registry');
-  getRunRegistry();
+  const { startRunRegistry } = await import('@/lib/server/get-run-registry');
+  await startRunRegistry();
 }
