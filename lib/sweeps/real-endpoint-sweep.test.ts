@@ -21,7 +21,7 @@ import {
 } from '@/lib/store';
 import { worstRunUsd } from './cost-cap';
 import { executeSweep, type SweepProgress } from './execute-sweep';
-import { expandGrid, readPromptSets, type PromptSetLookup } from './expand-grid';
+import { expandGrid, type PromptSetLookup } from './expand-grid';
 import { createLocalPool } from './local-pool';
 import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
 import { startCountingEndpoint } from './real-endpoint.testkit';
@@ -70,16 +70,11 @@ beforeAll(async () => {
     task: '',
     toolDescriptions: {},
   });
-  promptSets = await readPromptSets(
-    SweepGridSchema.parse({
-      configurations: [{ id: 'c', preset: 'codesmith' }],
-      promptSets: [
-        { name: 'check-first', version: 1 },
-        { name: 'check-first', version: 2 },
-      ],
-    }),
-    (ref) => promptSetStore.getPromptSet(ref.name, ref.version),
-  );
+  const saved = [
+    await promptSetStore.getPromptSet('check-first', 1),
+    await promptSetStore.getPromptSet('check-first', 2),
+  ];
+  promptSets = (ref) => saved.find((set) => set?.name === ref.name && set.version === ref.version);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
