@@ -19,6 +19,6 @@ export async function register(): Promise<void> {
     console.error(`Loop Lab cannot start: ${error.message}. Fix it in the environment and start again.`);
     process.exit(1);
   }
-  const { getRunRegistry } = await import('@/lib/server/get-run-registry');
-  getRunRegistry();
+  const { startRunRegistry } = await import('@/lib/server/get-run-registry');
+  await startRunRegistry();
 }

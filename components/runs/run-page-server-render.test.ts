@@ -35,8 +35,8 @@ async function foldedRecoveringRun() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-page-render-'));
   try {
     const store = createSqliteRunStore({ dir });
-    store.createRun({ id: runId, config: (log[0] as EventOf<'run_start'>).config, ...batchOf(log) });
-    const body = await createFinishedRunViews({ store, isLive: () => false }).body(runId);
+    await store.createRun({ id: runId, config: (log[0] as EventOf<'run_start'>).config, ...batchOf(log) });
+    const body = await createFinishedRunViews({ store, isLive: async () => false }).body(runId);
     const answer = finishedRunViewSchema<RunViewState>().parse(JSON.parse(body!));
     if (!answer.finished) throw new Error('a stored log that ends with terminate is finished');
     return { runId, folded: { view: answer.view, named: answer.named }, log };

@@ -33,9 +33,9 @@ async function record(input: RunConfigInput): Promise<RunEvent[] & { totals: Rea
   return events;
 }
 
-function cpuMs(work: () => void): number {
+async function cpuMs(work: () => unknown): Promise<number> {
   const before = process.cpuUsage();
-  work();
+  await work();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
 }
@@ -67,13 +67,13 @@ async function main(): Promise<void> {
   try {
     const store = createSqliteRunStore({ dir });
     const startOf = (log: RunEvent[]) => (log[0] as Extract<RunEvent, { event: 'run_start' }>).config;
-    store.createRun({
+    await store.createRun({
       id: 'live',
       config: startOf(a),
       events: a.slice(0, 1).map((e) => ({ ...e, run_id: 'live' })),
       totals: a.totals[0]!,
     });
-    store.createRun({
+    await store.createRun({
       id: 'done',
       config: startOf(b),
       events: b.map((e) => ({ ...e, run_id: 'done' })),
@@ -83,20 +83,22 @@ async function main(): Promise<void> {
     // Before: both logs kept whole (only new events read), compareRuns over both each refresh.
     let liveLog: RunEvent[] = [];
     let doneLog: RunEvent[] = [];
-    const whole = () => {
-      liveLog = liveLog.concat(store.readEvents({ runId: 'live', afterSeq: liveLog.at(-1)?.seq ?? -1 }));
-      if (doneLog.length === 0) doneLog = store.readEvents({ runId: 'done' });
+    const whole = async () => {
+      liveLog = liveLog.concat(
+        await store.readEvents({ runId: 'live', afterSeq: liveLog.at(-1)?.seq ?? -1 }),
+      );
+      if (doneLog.length === 0) doneLog = await store.readEvents({ runId: 'done' });
       return JSON.stringify(compareRuns({ id: 'live', events: liveLog }, { id: 'done', events: doneLog }));
     };
     const cache = createComparisonCache({ store });
-    const folded = () => JSON.stringify(cache.compare('live', 'done'));
+    const folded = async () => JSON.stringify(await cache.compare('live', 'done'));
 
     const before: number[] = [];
     const after: number[] = [];
     let refresh = 0;
     for (let at = 1; at < a.length; at += BURST, refresh += 1) {
       const burst = a.slice(at, at + BURST);
-      store.appendEvents({
+      await store.appendEvents({
         runId: 'live',
         events: burst.map((e) => ({ ...e, run_id: 'live' })),
         totals: a.totals[at + burst.length - 1]!,
@@ -107,11 +109,11 @@ async function main(): Promise<void> {
       let w: number;
       let f: number;
       if (refresh % 2 === 0) {
-        w = cpuMs(() => void (x = whole()));
-        f = cpuMs(() => void (y = folded()));
+        w = await cpuMs(async () => void (x = await whole()));
+        f = await cpuMs(async () => void (y = await folded()));
       } else {
-        f = cpuMs(() => void (y = folded()));
-        w = cpuMs(() => void (x = whole()));
+        f = await cpuMs(async () => void (y = await folded()));
+        w = await cpuMs(async () => void (x = await whole()));
       }
       if (x !== y) throw new Error(`refresh ${refresh}: the two answers differ`);
       if (at >= 2000) {
@@ -129,10 +131,10 @@ async function main(): Promise<void> {
 
     // What each way holds for the pair: both whole logs, or the comparison fold.
     const h0 = heapUsed();
-    const logs = [store.readEvents({ runId: 'live' }), store.readEvents({ runId: 'done' })];
+    const logs = [await store.readEvents({ runId: 'live' }), await store.readEvents({ runId: 'done' })];
     const h1 = heapUsed();
     const fresh = createComparisonCache({ store });
-    fresh.compare('live', 'done');
+    await fresh.compare('live', 'done');
     const h2 = heapUsed();
     console.log(
       `heap held for the pair once both ended: the two whole logs ${((h1 - h0) / 1e6).toFixed(2)} MB (${logs[0]!.length + logs[1]!.length} events); the comparison fold ${((h2 - h1) / 1e6).toFixed(2)} MB (${fresh.held().steps} steps pending)`,
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    store.close();
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -100,18 +100,32 @@ export async function measureConcurrentSweeps({
         () => (sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss() / MB)),
         50,
       );
-      const ids = Array.from({ length: sweeps }, () => registry.start(grid).id);
-      const status = (id: string) => registry.read(id)?.sweep.status;
-      const live = (id: string) => status(id) === 'running' || status(id) === 'queued';
-      while (live(ids[0]!) && (registry.read(ids[0]!)?.sweep.done ?? 0) < until)
+      const ids: string[] = [];
+      for (let i = 0; i < sweeps; i += 1) ids.push((await registry.start(grid)).id);
+      const status = async (id: string) => (await registry.read(id))?.sweep.status;
+      const live = async (id: string) => {
+        const now = await status(id);
+        return now === 'running' || now === 'queued';
+      };
+      while ((await live(ids[0]!)) && ((await registry.read(ids[0]!))?.sweep.done ?? 0) < until)
         await new Promise((r) => setTimeout(r, 100));
-      const queuedAtOnce = ids.filter((id) => status(id) === 'queued').length;
+      const queuedAtOnce = (await Promise.all(ids.map(status))).filter((s) => s === 'queued').length;
       // Only sweeps still running or queued: one that is over (a small sweep can finish between
-      // two looks) is refused with 409. The look and the cancel are in one tick, so none ends between.
-      const toCancel = ids.filter(live);
-      for (const id of toCancel) registry.cancel(id);
+      // two looks) is refused with 409, and one that ends between the look and the cancel is not counted.
+      let cancelled = 0;
+      for (const id of ids) {
+        if (!(await live(id))) continue;
+        cancelled += await registry.cancel(id).then(
+          () => 1,
+          async (error: unknown) => {
+            if (await live(id)) throw error;
+            return 0;
+          },
+        );
+      }
       await Promise.all(ids.map((id) => registry.whenFinished(id)));
-      const runsDone = ids.reduce((n, id) => n + (sweepStore.getSweep(id)?.summary.done ?? 0), 0);
+      let runsDone = 0;
+      for (const id of ids) runsDone += (await sweepStore.getSweep(id))?.summary.done ?? 0;
       clearInterval(sampler);
       const rssPeakMb = fromKernel ? (peakRssMb() ?? sampledPeak) : sampledPeak;
       const rssAfterMb = await settledRssMb(afterMs);
@@ -119,7 +133,7 @@ export async function measureConcurrentSweeps({
         poolsMade,
         queuedAtOnce,
         runsDone,
-        cancelled: toCancel.length,
+        cancelled,
         rssBaselineMb,
         rssPeakMb,
         rssAfterMb,
@@ -131,8 +145,8 @@ export async function measureConcurrentSweeps({
     const second = await round();
     return { sweeps, runsEach, workers, afterMs, first, second };
   } finally {
-    runStore.close();
-    sweepStore.close();
+    await runStore.close();
+    await sweepStore.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

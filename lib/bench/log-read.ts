@@ -43,7 +43,7 @@ const SHORT_RUNS = ['short-1', 'short-2', 'short-3', 'short-4', 'short-5', 'shor
 const LONG_RUNS = ['long-1', 'long-2', 'long-3'];
 
 /** The first step, in the bench's process: the store with every run the second step opens. */
-export function writeLogs(dir: string): void {
+export async function writeLogs(dir: string): Promise<void> {
   const store = createSqliteRunStore({ dir });
   try {
     for (const [ids, length] of [
@@ -52,7 +52,7 @@ export function writeLogs(dir: string): void {
     ] as const) {
       for (const id of ids) {
         const events = longLog(id, length);
-        store.createRun({
+        await store.createRun({
           id,
           config: (events[0] as EventOf<'run_start'>).config,
           events,
@@ -61,7 +61,7 @@ export function writeLogs(dir: string): void {
       }
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -70,13 +70,13 @@ export async function readLogs(dir: string): Promise<LogRead> {
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
   const store = createSqliteRunStore({ dir });
-  const views = createFinishedRunViews({ store, isLive: () => false });
+  const views = createFinishedRunViews({ store, isLive: async () => false });
   const rss = () => process.memoryUsage.rss() / (1024 * 1024);
   const open = async (runId: string): Promise<{ cpuUs: number; bodyChars: number; jsonlBytes: number }> => {
     const start = process.cpuUsage();
     const body = await views.body(runId);
     let jsonlBytes = 0;
-    const reader = runJsonlStream({ store, runId })!.getReader();
+    const reader = (await runJsonlStream({ store, runId }))!.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read())
       jsonlBytes += next.value.length;
     const used = process.cpuUsage(start);
@@ -106,7 +106,7 @@ export async function readLogs(dir: string): Promise<LogRead> {
       jsonlBytes,
     };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -115,7 +115,7 @@ export async function measureLogRead(): Promise<LogRead> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-log-read-'));
   try {
     const entry = 'lib/bench/log-read-entry.ts';
-    writeLogs(dir);
+    await writeLogs(dir);
     const printed = await runBundled({ entry, env: { BENCH_LOG_READ_DIR: dir } });
     return JSON.parse(printed.trim().split('\n').at(-1)!) as LogRead;
   } finally {

@@ -49,7 +49,7 @@ export async function measureSseThroughput(options: {
   const read = async (id: string): Promise<number> => {
     // What GET /api/runs/:id/events does (the route is one call to this).
     const request = new Request(`http://bench.local/api/runs/${id}/events`);
-    const response = createSseResponse({
+    const response = await createSseResponse({
       registry,
       runId: id,
       afterSeq: resumePoint({ request }),
@@ -65,7 +65,7 @@ export async function measureSseThroughput(options: {
   };
 
   // Warm-up: the first run pays for module loading and the check pool.
-  const warm = registry.startRun({ config });
+  const warm = await registry.startRun({ config });
   const events = await read(warm.id);
   if (events === 0) throw new Error('the SSE route sent no events');
 
@@ -75,10 +75,10 @@ export async function measureSseThroughput(options: {
   const bareWall: number[] = [];
   const bareCpu: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const watched = await timed(() => read(registry.startRun({ config }).id));
+    const watched = await timed(async () => read((await registry.startRun({ config })).id));
     live.push((watched.n / watched.ms) * 1000);
     const alone = await timed(async () => {
-      const { id } = registry.startRun({ config });
+      const { id } = await registry.startRun({ config });
       await registry.whenFinished(id);
       return events;
     });
@@ -97,16 +97,16 @@ export async function measureSseThroughput(options: {
 
   // The serving path alone: a launch that replays the recorded run's events live, one
   // engine step (up to the next request) per macrotask, through its own registry and the same store.
-  const recorded = getStore().readEvents({ runId: warm.id });
+  const recorded = await getStore().readEvents({ runId: warm.id });
   // The run's totals after each event, as its run log handed them: folded once, before the timing.
   const totals = runningTotals(recorded);
   const serving = createRunRegistry({ store: getStore(), launch: (o) => replayLaunch(o, recorded, totals) });
   const servingRates: number[] = [];
   for (let i = 0; i < runs * 3; i++) {
-    const { id } = serving.startRun({ config });
+    const { id } = await serving.startRun({ config });
     const response = await timed(async () => {
       // The route's own handler is bound to the process registry: this is what it calls.
-      const r = createSseResponse({ registry: serving, runId: id });
+      const r = await createSseResponse({ registry: serving, runId: id });
       const n = (await r.text()).split('\n\n').filter((frame) => frame.startsWith('id: ')).length;
       await serving.whenFinished(id);
       return n;

@@ -187,8 +187,8 @@ export async function measureSweepThroughput({
     if (peakFromKernel) peak = Math.max(peak, peakRssMb() ?? 0);
     await pool.close();
     clearInterval(sampler);
-    runStore.close();
-    sweepStore.close();
+    await runStore.close();
+    await sweepStore.close();
     rmSync(dir, { recursive: true, force: true });
     const closedAt = performance.now();
     sdkRates.push(await rate(trajectories, parseWithSdkAlone), await rate(trajectories, parseWithSdkAlone));

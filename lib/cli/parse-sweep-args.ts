@@ -39,10 +39,10 @@ export interface SweepCliOptions {
  * Reads and validates the grid file (or, for --rerun-failed, the grid `rerunGridOf` makes of the
  * stored sweep) and the flags; every problem is a line naming what to fix.
  */
-export function parseSweepArgs(
+export async function parseSweepArgs(
   argv: string[],
-  options: { rerunGridOf?: (sweepId: string, fromCassettes: boolean) => SweepGrid } = {},
-): SweepCliOptions | 'help' {
+  options: { rerunGridOf?: (sweepId: string, fromCassettes: boolean) => Promise<SweepGrid> } = {},
+): Promise<SweepCliOptions | 'help'> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -73,7 +73,7 @@ export function parseSweepArgs(
     throw new CliInputError(['--from-cassettes: only with --rerun-failed SWEEP_ID']);
   const grid =
     rerun !== undefined
-      ? { data: rerunGridFor(rerun, values['from-cassettes'], options.rerunGridOf) }
+      ? { data: await rerunGridFor(rerun, values['from-cassettes'], options.rerunGridOf) }
       : readGrid(values.grid);
   let workers: number | undefined;
   if (values.workers !== undefined) {
@@ -99,11 +99,11 @@ export function parseSweepArgs(
   };
 }
 
-function rerunGridFor(
+async function rerunGridFor(
   sweepId: string,
   fromCassettes: boolean,
-  make: ((sweepId: string, fromCassettes: boolean) => SweepGrid) | undefined,
-): SweepGrid {
+  make: ((sweepId: string, fromCassettes: boolean) => Promise<SweepGrid>) | undefined,
+): Promise<SweepGrid> {
   if (!make) throw new CliInputError(['--rerun-failed: the sweep store is not open here']);
   return make(sweepId, fromCassettes);
 }

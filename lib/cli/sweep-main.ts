@@ -17,6 +17,7 @@ import { formatComparisons, pairedComparisons } from '@/lib/sweeps/paired-compar
 import { createSweepRunner } from '@/lib/sweeps/create-sweep-runner';
 import { rowsToCsv, sweepExport } from '@/lib/sweeps/sweep-export';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
+import { readPromptSets } from '@/lib/sweeps/expand-grid';
 import { rerunGrid, RerunError } from '@/lib/sweeps/rerun-failed';
 import type { SweepGrid } from '@/lib/protocol';
 import { pinStrategy, StrategyError } from '@/lib/runtime/load-strategy';
@@ -29,32 +30,32 @@ import { createProgressPrinter } from './progress-bar';
  * The grid of a re-run of what failed in a stored sweep (lib/sweeps/rerun-failed.ts), read from
  * the run store's folder; a sweep not there, one still running, or nothing failed is bad input.
  */
-function rerunGridOf(sweepId: string, fromCassettes: boolean): SweepGrid {
+async function rerunGridOf(sweepId: string, fromCassettes: boolean): Promise<SweepGrid> {
   const dir = dataDir();
   const sweeps = createSqliteSweepStore({ dir });
   const cassettes = createSqliteCassetteStore({ dir });
   try {
-    const record = sweeps.getSweep(sweepId);
+    const record = await sweeps.getSweep(sweepId);
     if (!record) throw new CliInputError([`--rerun-failed: no sweep "${sweepId}" in ${dir}`]);
     if (record.summary.status === 'running' || record.summary.status === 'queued')
       throw new CliInputError([
         `--rerun-failed: sweep ${sweepId} is still ${record.summary.status}; re-run what failed once it has ended`,
       ]);
-    const recordings = storedSweepCassettes(cassettes);
+    const recorded = fromCassettes ? await storedSweepCassettes(cassettes).recordedRuns() : undefined;
     return rerunGrid({
       id: sweepId,
       name: record.summary.name,
       grid: record.grid,
-      metrics: sweeps.readSweepMetrics(sweepId),
+      metrics: await sweeps.readSweepMetrics(sweepId),
       fromCassettes,
-      hasRecording: (runId) => recordings.forRun(runId) !== undefined,
+      hasRecording: (runId) => recorded?.has(runId) ?? false,
     });
   } catch (error) {
     if (error instanceof RerunError) throw new CliInputError([`--rerun-failed: ${error.message}`]);
     throw error;
   } finally {
-    sweeps.close();
-    cassettes.close();
+    await sweeps.close();
+    await cassettes.close();
   }
 }
 
@@ -65,7 +66,7 @@ function rerunGridOf(sweepId: string, fromCassettes: boolean): SweepGrid {
 async function main(argv: string[]): Promise<number> {
   let options;
   try {
-    options = parseSweepArgs(argv, { rerunGridOf });
+    options = await parseSweepArgs(argv, { rerunGridOf });
   } catch (error) {
     if (error instanceof CliInputError) {
       console.error(`sweep: ${error.lines.join('\n       ')}\n\n${SWEEP_USAGE}`);
@@ -107,13 +108,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const dir = dataDir();
   const promptSetStore = createSqlitePromptSetStore({ dir });
-  const promptSets = (ref: { name: string; version: number }) =>
-    promptSetStore.getPromptSet(ref.name, ref.version);
+  const promptSets = await readPromptSets(options.grid, (ref) =>
+    promptSetStore.getPromptSet(ref.name, ref.version),
+  );
   // The CLI takes no key on its command line: an endpoint's key comes from the environment.
   const problems = validateSweepGrid(options.grid, { runnerKind: sweepRunnerKind(), promptSets });
   if (problems.length > 0) {
     console.error(`sweep: ${problems.join('\n       ')}`);
-    promptSetStore.close();
+    await promptSetStore.close();
     return 2;
   }
 
@@ -139,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
       cassettes: storedSweepCassettes(cassetteStore),
     });
     printer?.end();
-    const sweep = sweepStore.getSweep(sweepId)!.summary;
+    const sweep = (await sweepStore.getSweep(sweepId))!.summary;
     console.log(`\n${formatTable(outcome.rows)}\n`);
     console.log(
       `${sweep.status}: ${sweep.done} of ${sweep.total} runs in ${formatMs(sweep.elapsed_ms)} on ${runner.describe}` +
@@ -171,10 +173,10 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     await runner.close();
-    runStore.close();
-    sweepStore.close();
-    cassetteStore.close();
-    promptSetStore.close();
+    await runStore.close();
+    await sweepStore.close();
+    await cassetteStore.close();
+    await promptSetStore.close();
   }
 }
 

@@ -29,13 +29,13 @@ describe('the boot hook', () => {
 
     // What a SIGKILLed server leaves: half the log, no terminate, its owner gone.
     const before = createSqliteRunStore({ dir: dataDir() });
-    before.createRun({ id: 'cut', config });
-    before.appendEvents({
+    await before.createRun({ id: 'cut', config });
+    await before.appendEvents({
       runId: 'cut',
       events: events.slice(0, k),
       totals: { inputTokens: 0, outputTokens: 0, usd: 0 },
     });
-    before.close();
+    await before.close();
     const db = new Database(path.join(dataDir(), DB_FILE_NAME));
     db.prepare('UPDATE runs SET owner = NULL WHERE id = ?').run('cut');
     db.close();
@@ -51,11 +51,11 @@ describe('the boot hook', () => {
 
     const g = globalThis as typeof globalThis & {
       __loopLabRunRegistry?: { whenFinished(id: string): Promise<void> };
-      __loopLabStore?: { readEvents(options: { runId: string }): RunEvent[] };
+      __loopLabStore?: { readEvents(options: { runId: string }): Promise<RunEvent[]> };
     };
     expect(g.__loopLabRunRegistry).toBeDefined();
     await g.__loopLabRunRegistry!.whenFinished('cut');
-    const log = g.__loopLabStore!.readEvents({ runId: 'cut' });
+    const log = await g.__loopLabStore!.readEvents({ runId: 'cut' });
     expect(log[k]).toMatchObject({ event: 'resumed_after_restart', replayed: k });
     // Past the marker, the run went on to the end the uninterrupted run reached.
     expect(log.at(-1)).toEqual({ ...events.at(-1)!, seq: events.length });

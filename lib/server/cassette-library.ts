@@ -49,12 +49,14 @@ function shipped(): Array<{ summary: CassetteSummary; cassette: Cassette }> {
 }
 
 /** Every cassette a run can replay: the shipped ones, then the saved and imported ones, newest first. */
-export function listAllCassettes(): CassetteSummary[] {
-  return [...shipped().map((c) => c.summary), ...getCassetteStore().listCassettes()];
+export async function listAllCassettes(): Promise<CassetteSummary[]> {
+  return [...shipped().map((c) => c.summary), ...(await getCassetteStore().listCassettes())];
 }
 
 /** One cassette by id (shipped or stored), or undefined. */
-export function findCassette(id: string): { summary: CassetteSummary; cassette: Cassette } | undefined {
+export async function findCassette(
+  id: string,
+): Promise<{ summary: CassetteSummary; cassette: Cassette } | undefined> {
   if (id.startsWith(SHIPPED_PREFIX)) return shipped().find((c) => c.summary.id === id);
   return getCassetteStore().getCassette(id);
 }

@@ -28,9 +28,9 @@ async function recordedRun(runId: string, input: Partial<RunConfigInput>): Promi
   return events;
 }
 
-function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.length): void {
+async function storeRun(store: RunStore, id: string, log: RunEvent[], upTo = log.length): Promise<void> {
   const { events, totals } = batchOf(log, 0, upTo);
-  store.createRun({
+  await store.createRun({
     id,
     config: (log[0] as Extract<RunEvent, { event: 'run_start' }>).config,
     events: events.map((e) => ({ ...e, run_id: id })),
@@ -58,54 +58,62 @@ describe("the compare route's comparison cache", () => {
       },
     });
     expect(log.length).toBeGreaterThan(40);
-    storeRun(store, 'live', log, 10);
-    storeRun(store, 'done', other);
+    await storeRun(store, 'live', log, 10);
+    await storeRun(store, 'done', other);
     const reads = vi.spyOn(store, 'readEventBodies');
     const cache = createComparisonCache({ store });
-    const whole = () =>
+    const whole = async () =>
       compareRuns(
-        { id: 'live', events: store.readEvents({ runId: 'live' }) },
-        { id: 'done', events: store.readEvents({ runId: 'done' }) },
+        { id: 'live', events: await store.readEvents({ runId: 'live' }) },
+        { id: 'done', events: await store.readEvents({ runId: 'done' }) },
       );
 
-    expect(cache.compare('live', 'done')).toEqual(whole());
+    expect(await cache.compare('live', 'done')).toEqual(await whole());
     for (let at = 10; at < log.length; at += 17) {
       const { events, totals } = batchOf(log, at, at + 17);
-      store.appendEvents({ runId: 'live', events: events.map((e) => ({ ...e, run_id: 'live' })), totals });
+      await store.appendEvents({
+        runId: 'live',
+        events: events.map((e) => ({ ...e, run_id: 'live' })),
+        totals,
+      });
       reads.mockClear();
-      const answer = cache.compare('live', 'done');
+      const answer = await cache.compare('live', 'done');
       expect(reads.mock.calls).toEqual([[{ runId: 'live', afterSeq: at - 1, limit: EVENT_PAGE }]]);
-      expect(JSON.stringify(answer)).toBe(JSON.stringify(whole()));
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(await whole()));
     }
-    expect(cache.compare('live', 'done').a.running).toBe(false);
+    expect((await cache.compare('live', 'done')).a.running).toBe(false);
     reads.mockClear();
-    cache.compare('live', 'done');
+    await cache.compare('live', 'done');
     expect(reads).not.toHaveBeenCalled();
   });
 
   it('holds, beside the folds, only the steps a live side has not caught up with, none once both ended, and at most `max` pairs', async () => {
     const store = tempStore();
     const log = await recordedRun('x', { seed: 5 });
-    storeRun(store, 'done', log);
-    storeRun(store, 'live', log, 30);
+    await storeRun(store, 'done', log);
+    await storeRun(store, 'live', log, 30);
     const cache = createComparisonCache({ store, max: 2 });
-    cache.compare('live', 'done');
+    await cache.compare('live', 'done');
     // Same config and seed: the finished side's steps past where the live one has got wait for it.
     const lead = cache.held().steps;
     expect(lead).toBeGreaterThan(10);
     const { events, totals } = batchOf(log, 30);
-    store.appendEvents({ runId: 'live', events: events.map((e) => ({ ...e, run_id: 'live' })), totals });
-    expect(cache.compare('live', 'done').divergence).toBeNull();
+    await store.appendEvents({
+      runId: 'live',
+      events: events.map((e) => ({ ...e, run_id: 'live' })),
+      totals,
+    });
+    expect((await cache.compare('live', 'done')).divergence).toBeNull();
     expect(cache.held()).toEqual({ pairs: 1, steps: 0 });
 
     const reads = vi.spyOn(store, 'readEventBodies');
-    cache.compare('done', 'live');
-    cache.compare('live', 'done');
-    cache.compare('done', 'done'); // drops done/live, the least recently asked
+    await cache.compare('done', 'live');
+    await cache.compare('live', 'done');
+    await cache.compare('done', 'done'); // drops done/live, the least recently asked
     expect(cache.held().pairs).toBe(2);
     reads.mockClear();
-    cache.compare('live', 'done');
-    cache.compare('done', 'live');
+    await cache.compare('live', 'done');
+    await cache.compare('done', 'live');
     expect(reads.mock.calls).toEqual([
       [{ runId: 'done', afterSeq: -1, limit: EVENT_PAGE }],
       [{ runId: 'live', afterSeq: -1, limit: EVENT_PAGE }],

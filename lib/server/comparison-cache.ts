@@ -8,7 +8,8 @@ const MAX_PAIRS = 4;
 
 /** Compares two runs, keeping what the next request for the same pair needs. */
 export interface ComparisonCache {
-  compare(a: string, b: string, options?: ComparisonOptions): Comparison;
+  /** Requests for one pair are answered one at a time, each folding what the one before left. */
+  compare(a: string, b: string, options?: ComparisonOptions): Promise<Comparison>;
   /** What is held, for tests and the bench: pairs, and steps one side has that the other has not reached. */
   held(): { pairs: number; steps: number };
 }
@@ -27,32 +28,40 @@ export interface ComparisonCache {
 export function createComparisonCache(options: { store: RunStore; max?: number }): ComparisonCache {
   const { store } = options;
   const max = options.max ?? MAX_PAIRS;
-  const held = new Map<string, ComparisonFold>();
+  /** Each pair's fold, and its last request (the next waits for it: two never read and fold at once). */
+  const held = new Map<string, { fold: ComparisonFold; last: Promise<unknown> }>();
+  const update = async (fold: ComparisonFold, a: string, b: string): Promise<void> => {
+    for (const [side, runId] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      const run = fold[side];
+      if (run.ended) continue;
+      // A page of rows at a time: a long side is folded without holding its whole log.
+      for await (const page of eventPages(store, { runId, afterSeq: run.lastSeq }))
+        fold.add(
+          side,
+          page.map((row) => trustedEventJson(row.body)),
+        );
+    }
+  };
   return {
     compare(a, b, options = {}) {
       const key = `${a}\u0000${b}`;
-      const fold = held.get(key) ?? new ComparisonFold();
+      const entry = held.get(key) ?? { fold: new ComparisonFold(), last: Promise.resolve() };
       held.delete(key); // re-inserted below: the Map's order is the recency order
-      held.set(key, fold);
+      held.set(key, entry);
       while (held.size > max) held.delete(held.keys().next().value!);
-      for (const [side, runId] of [
-        ['a', a],
-        ['b', b],
-      ] as const) {
-        const run = fold[side];
-        if (run.ended) continue;
-        // A page of rows at a time: a long side is folded without holding its whole log.
-        for (const page of eventPages(store, { runId, afterSeq: run.lastSeq }))
-          fold.add(
-            side,
-            page.map((row) => trustedEventJson(row.body)),
-          );
-      }
-      return fold.comparison(a, b, options);
+      const answer = entry.last.then(async () => {
+        await update(entry.fold, a, b);
+        return entry.fold.comparison(a, b, options);
+      });
+      entry.last = answer.catch(() => {});
+      return answer;
     },
     held() {
       let steps = 0;
-      for (const fold of held.values()) steps += fold.scan.held;
+      for (const { fold } of held.values()) steps += fold.scan.held;
       return { pairs: held.size, steps };
     },
   };

@@ -47,8 +47,8 @@ async function liveFold(): Promise<RunViewState> {
 describe('finished runs folded on the server', () => {
   it("sends the view the page's own fold of the event stream gives, with the events it names as stored and not the rest", async () => {
     const store = tempStore();
-    store.createRun({ id: runId, config, ...batchOf(log) });
-    const views = createFinishedRunViews({ store, isLive: () => false });
+    await store.createRun({ id: runId, config, ...batchOf(log) });
+    const views = createFinishedRunViews({ store, isLive: async () => false });
     const answer = schema.parse(JSON.parse((await views.body(runId))!));
     if (!answer.finished) throw new Error('a stored log that ends with terminate is finished');
     expect(answer.view).toEqual(await liveFold());
@@ -63,19 +63,19 @@ describe('finished runs folded on the server', () => {
 
   it('answers a run still going with finished: false, and folds it once its terminate is stored', async () => {
     const store = tempStore();
-    store.createRun({ id: runId, config, ...batchOf(log, 0, log.length - 1) });
+    await store.createRun({ id: runId, config, ...batchOf(log, 0, log.length - 1) });
     let live = true;
-    const views = createFinishedRunViews({ store, isLive: () => live });
+    const views = createFinishedRunViews({ store, isLive: async () => live });
     expect(schema.parse(JSON.parse((await views.body(runId))!))).toEqual({ finished: false });
     live = false;
     expect(schema.parse(JSON.parse((await views.body(runId))!))).toEqual({ finished: false });
-    store.appendEvents({ runId, ...batchOf(log, log.length - 1) });
+    await store.appendEvents({ runId, ...batchOf(log, log.length - 1) });
     const answer = schema.parse(JSON.parse((await views.body(runId))!));
     expect(answer.finished && answer.view.eventCount).toBe(log.length);
   });
 
   it('knows no run it has not stored', async () => {
-    const views = createFinishedRunViews({ store: tempStore(), isLive: () => false });
+    const views = createFinishedRunViews({ store: tempStore(), isLive: async () => false });
     expect(await views.body('nope')).toBeUndefined();
   });
 

@@ -41,7 +41,7 @@ export function createFinishedRunViews({
   keepChars = KEEP_CHARS,
 }: {
   store: Pick<RunStore, 'getRun' | 'readEventBodies' | 'readEventBodiesAt'>;
-  isLive: (runId: string) => boolean;
+  isLive: (runId: string) => Promise<boolean>;
   keep?: number;
   keepChars?: number;
 }): FinishedRunViews {
@@ -67,7 +67,7 @@ export function createFinishedRunViews({
     let view = initialRunViewState();
     let last: RunEvent | undefined;
     let first = true;
-    for (const page of eventPages(store, { runId, pageSize: SLICE })) {
+    for await (const page of eventPages(store, { runId, pageSize: SLICE })) {
       if (!first) await new Promise((resolve) => setImmediate(resolve));
       first = false;
       const events = page.map((row) => trustedEventJson(row.body));
@@ -76,7 +76,7 @@ export function createFinishedRunViews({
     }
     if (last?.event !== 'terminate') return STILL_GOING;
     // The named events as stored: their JSON goes into the body as it is, not parsed and written again.
-    const named = store.readEventBodiesAt({ runId, seqs: namedSeqs(view) }).map((row) => row.body);
+    const named = (await store.readEventBodiesAt({ runId, seqs: namedSeqs(view) })).map((row) => row.body);
     return `{"finished":true,"view":${JSON.stringify(view)},"named":[${named.join(',')}]}`;
   };
 
@@ -88,9 +88,9 @@ export function createFinishedRunViews({
         kept.set(runId, hit);
         return hit;
       }
-      const summary = store.getRun(runId)?.summary;
+      const summary = (await store.getRun(runId))?.summary;
       if (!summary) return undefined;
-      if (summary.status === 'running' || isLive(runId)) return STILL_GOING;
+      if (summary.status === 'running' || (await isLive(runId))) return STILL_GOING;
       // Kept before it settles: a second open meanwhile waits for the same fold.
       const folded = fold(runId);
       kept.set(runId, folded);

@@ -11,6 +11,7 @@ import { createRunTraffic, type RunTraffic } from './run-traffic';
 const globalForRegistry = globalThis as typeof globalThis & {
   __loopLabRunRegistry?: RunRegistry;
   __loopLabRunTraffic?: RunTraffic;
+  __loopLabRunsResumed?: Promise<void>;
 };
 
 /** The newest runs' model traffic, kept for "Save as cassette" (lib/server/run-traffic.ts). */
@@ -48,8 +49,23 @@ export function getRunRegistry(): RunRegistry {
       traffic: getRunTraffic(),
       wire: getWireStore(),
     });
-    // The runs a previous server process left in flight go on here, or are closed with the reason.
-    globalForRegistry.__loopLabRunRegistry.resumeInterrupted();
+    // The runs a previous server process left in flight go on here, or are closed with the reason
+    // (the registry's other methods wait for it).
+    globalForRegistry.__loopLabRunsResumed = globalForRegistry.__loopLabRunRegistry.resumeInterrupted().then(
+      () => {},
+      (error: unknown) => {
+        console.error(
+          `[loop-lab] the runs a previous server left in flight were not taken up: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
   }
   return globalForRegistry.__loopLabRunRegistry;
+}
+
+/** Makes the process-wide registry and resolves once it has taken up the runs a previous process left in flight. */
+export async function startRunRegistry(): Promise<RunRegistry> {
+  const registry = getRunRegistry();
+  await globalForRegistry.__loopLabRunsResumed;
+  return registry;
 }

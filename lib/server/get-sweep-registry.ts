@@ -7,7 +7,9 @@ import { serverEnv } from '@/lib/config/server-env';
 
 const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepRegistry?: SweepRegistry };
 
-function removeDeadJobsFrom(redisUrl: string): (isDead: (sweepId: string) => boolean) => Promise<number> {
+function removeDeadJobsFrom(
+  redisUrl: string,
+): (isDead: (sweepId: string) => Promise<boolean>) => Promise<number> {
   return async (isDead) => {
     const { removeDeadSweepJobs } = await import('@/lib/sweeps/bullmq-runner');
     return removeDeadSweepJobs({ redisUrl, isDead });

@@ -24,28 +24,28 @@ let store: RunStore;
 const LENGTH = 5 * EVENT_PAGE + 1;
 const log = longLog('long', LENGTH);
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-long-log-'));
   real = createSqliteRunStore({ dir });
   const config = (log[0] as EventOf<'run_start'>).config;
-  real.createRun({ id: 'long', config, events: log, totals: foldTotals(log) });
+  await real.createRun({ id: 'long', config, events: log, totals: foldTotals(log) });
   reads = [];
   const counted = <T extends unknown[]>(rows: T): T => (reads.push(rows.length), rows);
   store = {
     ...real,
-    readEvents: (options) => counted(real.readEvents(options)),
-    readEventBodies: (options) => counted(real.readEventBodies(options)),
-    readEventBodiesAt: (options) => counted(real.readEventBodiesAt(options)),
+    readEvents: async (options) => counted(await real.readEvents(options)),
+    readEventBodies: async (options) => counted(await real.readEventBodies(options)),
+    readEventBodiesAt: async (options) => counted(await real.readEventBodiesAt(options)),
   };
 });
-afterEach(() => {
-  real.close();
+afterEach(async () => {
+  await real.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`a finished log of ${LENGTH.toLocaleString('en')} events`, () => {
   it('is folded into its view a page at a time', async () => {
-    const views = createFinishedRunViews({ store, isLive: () => false });
+    const views = createFinishedRunViews({ store, isLive: async () => false });
     const body = JSON.parse((await views.body('long'))!) as { finished: boolean; named: RunEvent[] };
     expect(body.finished).toBe(true);
     expect(body.named.at(-1)).toEqual(log.at(-1));
@@ -54,19 +54,19 @@ describe(`a finished log of ${LENGTH.toLocaleString('en')} events`, () => {
   });
 
   it('keeps folded bodies up to a size in characters: one larger is answered each time and not kept', async () => {
-    const kept = createFinishedRunViews({ store, isLive: () => false });
+    const kept = createFinishedRunViews({ store, isLive: async () => false });
     const first = await kept.body('long');
     const readsOnce = reads.length;
     expect(await kept.body('long')).toBe(first);
     expect(reads.length).toBe(readsOnce);
-    const small = createFinishedRunViews({ store, isLive: () => false, keepChars: first!.length - 1 });
+    const small = createFinishedRunViews({ store, isLive: async () => false, keepChars: first!.length - 1 });
     expect(await small.body('long')).toBe(first);
     expect(await small.body('long')).toBe(first);
     expect(reads.length).toBe(3 * readsOnce);
   });
 
   it('is streamed as JSONL a page per pull, exactly as stored', async () => {
-    const stream = runJsonlStream({ store, runId: 'long' })!;
+    const stream = (await runJsonlStream({ store, runId: 'long' }))!;
     const reader = stream.getReader();
     const first = await reader.read();
     // Nothing is read ahead of the reader beyond the stream's one chunk of queue.
@@ -84,22 +84,22 @@ describe(`a finished log of ${LENGTH.toLocaleString('en')} events`, () => {
         throw new Error('no run starts here');
       },
     });
-    const text = await createSseResponse({ registry, runId: 'long' }).text();
+    const text = await (await createSseResponse({ registry, runId: 'long' })).text();
     const frames = text.split('\n\n').filter((frame) => frame.startsWith('id: '));
     expect(frames).toHaveLength(LENGTH);
     expect(frames.at(-1)).toContain('"event":"terminate"');
     expect(Math.max(...reads)).toBeLessThanOrEqual(EVENT_PAGE);
   });
 
-  it('is compared a page at a time, with the same answer as the whole logs give', () => {
+  it('is compared a page at a time, with the same answer as the whole logs give', async () => {
     const other = longLog('other', LENGTH - 10);
-    real.createRun({
+    await real.createRun({
       id: 'other',
       config: (other[0] as EventOf<'run_start'>).config,
       events: other,
       totals: foldTotals(other),
     });
-    const answer = createComparisonCache({ store }).compare('long', 'other');
+    const answer = await createComparisonCache({ store }).compare('long', 'other');
     expect(answer).toEqual(compareRuns({ id: 'long', events: log }, { id: 'other', events: other }));
     expect(Math.max(...reads)).toBeLessThanOrEqual(EVENT_PAGE);
   });

@@ -26,9 +26,9 @@ export function scenarioList(): ScenarioList {
 }
 
 /** Every cassette the visitor can replay (GET /api/cassettes): the shipped ones, then their saved and imported ones. */
-export function cassetteList(visitor: string | null): CassetteList {
-  const all = listAllCassettes();
-  const own = ownRows(
+export async function cassetteList(visitor: string | null): Promise<CassetteList> {
+  const all = await listAllCassettes();
+  const own = await ownRows(
     visitor,
     'cassette',
     all.filter((c) => !c.shipped),
@@ -38,8 +38,8 @@ export function cassetteList(visitor: string | null): CassetteList {
 }
 
 /** Every version of the visitor's prompt sets, newest first (GET /api/prompt-sets). */
-export function promptSetList(visitor: string | null): PromptSetList {
-  return ownRows(visitor, 'prompt_set', getPromptSetStore().listPromptSets(), (set) =>
+export async function promptSetList(visitor: string | null): Promise<PromptSetList> {
+  return ownRows(visitor, 'prompt_set', await getPromptSetStore().listPromptSets(), (set) =>
     promptSetKey(set.name, set.version),
   );
 }
@@ -68,7 +68,7 @@ export async function pickLists(request: Request): Promise<PickLists | undefined
   return {
     at: Date.now(),
     scenarios: scenarioList(),
-    cassettes: cassetteList(visitor),
-    promptSets: promptSetList(visitor),
+    cassettes: await cassetteList(visitor),
+    promptSets: await promptSetList(visitor),
   };
 }

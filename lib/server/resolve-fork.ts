@@ -13,16 +13,16 @@ import { HttpError } from './http-error';
  * A fork request against the store: the parent's record and log, planned into the child's
  * config and starting point. 404 for an unknown parent, 400 naming the `fork.*` field otherwise.
  */
-export function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent: boolean }): {
+export async function resolveFork(options: { store: RunStore; spec: ForkSpec; keySent: boolean }): Promise<{
   config: RunConfig;
   fork: ForkStart;
-} {
+}> {
   const { store, spec, keySent } = options;
-  const record = store.getRun(spec.runId);
+  const record = await store.getRun(spec.runId);
   const plan = planFork({
     spec,
     parent: record ? { config: record.config, running: record.summary.status === 'running' } : undefined,
-    events: record ? store.readEvents({ runId: spec.runId }) : [],
+    events: record ? await store.readEvents({ runId: spec.runId }) : [],
     keySent,
   });
   if (!plan.ok)

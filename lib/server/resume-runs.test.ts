@@ -21,8 +21,8 @@ let store: RunStore | undefined;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-resume-'));
 });
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = undefined;
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -70,33 +70,33 @@ async function uninterrupted(runId: string, config: RunConfig): Promise<Logged> 
 }
 
 /** The first `k` events of a run stored as a SIGKILLed server leaves them: running, its owner gone. */
-function cutOff(runId: string, config: RunConfig, full: Logged, k: number): void {
+async function cutOff(runId: string, config: RunConfig, full: Logged, k: number): Promise<void> {
   const before = createSqliteRunStore({ dir });
-  before.createRun({ id: runId, config });
+  await before.createRun({ id: runId, config });
   if (k > 0) {
     const { inputTokens, outputTokens, usd } = full.totals[k - 1]!;
-    before.appendEvents({
+    await before.appendEvents({
       runId,
       events: full.events.slice(0, k),
       totals: { inputTokens, outputTokens, usd },
     });
   }
-  before.close();
+  await before.close();
   const db = new Database(path.join(dir, DB_FILE_NAME));
   db.prepare('UPDATE runs SET owner = NULL WHERE id = ?').run(runId); // the process is gone
   db.close();
 }
 
 /** Opens the store as the server does and lets a registry take up what was in flight. */
-function restart(): {
+async function restart(): Promise<{
   store: RunStore;
   resumed: string[];
   closed: string[];
   finished: (id: string) => Promise<void>;
-} {
+}> {
   store = createSqliteRunStore({ dir, keepResumable: true });
   const registry = createRunRegistry({ store, launch: launchRun });
-  const { resumed, closed } = registry.resumeInterrupted();
+  const { resumed, closed } = await registry.resumeInterrupted();
   return { store, resumed, closed, finished: (id) => registry.whenFinished(id) };
 }
 
@@ -120,19 +120,19 @@ describe('a run resumed after a restart', () => {
     'ends as the uninterrupted run of its seed (%s)',
     async (_label, at) => {
       const k = at === -1 ? full.events.length - 1 : at < 1 ? Math.floor(full.events.length * at) : at;
-      cutOff('cut', configOf(), full, k);
-      const server = restart();
+      await cutOff('cut', configOf(), full, k);
+      const server = await restart();
       expect(server).toMatchObject({ resumed: ['cut'], closed: [] });
       await server.finished('cut');
 
-      const log = server.store.readEvents({ runId: 'cut' });
+      const log = await server.store.readEvents({ runId: 'cut' });
       expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i));
       // The stored events are as they were, the marker right after them, then the run goes on.
       expect(log.slice(0, k)).toEqual(full.events.slice(0, k));
       const marker = log[Math.max(k, 1)]!;
       expect(marker).toMatchObject({ event: 'resumed_after_restart', replayed: k });
       expect(withoutMarkers(log)).toEqual(full.events);
-      expect(server.store.getRun('cut')?.summary).toMatchObject({
+      expect((await server.store.getRun('cut'))?.summary).toMatchObject({
         event_count: full.events.length + 1,
         input_tokens: full.totals.at(-1)!.inputTokens,
         output_tokens: full.totals.at(-1)!.outputTokens,
@@ -144,10 +144,10 @@ describe('a run resumed after a restart', () => {
   it('names the turn it goes on in: the last the stored log started', async () => {
     const starts = full.events.filter((e) => e.event === 'iteration_start');
     const third = starts[2]!;
-    cutOff('cut', configOf(), full, third.seq + 3);
-    const server = restart();
+    await cutOff('cut', configOf(), full, third.seq + 3);
+    const server = await restart();
     await server.finished('cut');
-    const marker = server.store.readEvents({ runId: 'cut' })[third.seq + 3]!;
+    const marker = (await server.store.readEvents({ runId: 'cut' }))[third.seq + 3]!;
     expect(marker).toMatchObject({
       event: 'resumed_after_restart',
       at_turn: third.iteration,
@@ -159,11 +159,11 @@ describe('a run resumed after a restart', () => {
     const k = Math.floor(full.events.length / 2);
     // A stored log the config and seed do not give (as if the code had changed between the two servers).
     const tampered = { ...full, events: full.events.map((e) => (e.seq === 5 ? { ...e, ts: e.ts + 1 } : e)) };
-    cutOff('cut', configOf(), tampered, k);
-    const server = restart();
+    await cutOff('cut', configOf(), tampered, k);
+    const server = await restart();
     expect(server).toMatchObject({ resumed: ['cut'], closed: [] });
     await server.finished('cut');
-    const log = server.store.readEvents({ runId: 'cut' });
+    const log = await server.store.readEvents({ runId: 'cut' });
     expect(log).toHaveLength(k + 1);
     expect(log.slice(0, k)).toEqual(tampered.events.slice(0, k));
     const end = log[k]!;
@@ -171,17 +171,17 @@ describe('a run resumed after a restart', () => {
     expect(end.event === 'terminate' && end.message).toMatch(
       new RegExp(`at seq 5 the stored ${full.events[5]!.event} and the regenerated one differ in ts`),
     );
-    expect(server.store.getRun('cut')?.summary.status).toBe('failed');
+    expect((await server.store.getRun('cut'))?.summary.status).toBe('failed');
   }, 60_000);
 
   it('is not resumed, and says why, when its config is not all it depended on', async () => {
     const real = configOf({ clock: 'real', timeScale: 0.01 });
     const realRun = await uninterrupted('real', real);
-    cutOff('real', real, realRun, 4);
-    const server = restart();
+    await cutOff('real', real, realRun, 4);
+    const server = await restart();
     // Closed as the store opened: nothing for the registry.
     expect(server).toMatchObject({ resumed: [], closed: [] });
-    const end = server.store.readEvents({ runId: 'real' }).at(-1)!;
+    const end = (await server.store.readEvents({ runId: 'real' })).at(-1)!;
     expect(end).toMatchObject({ event: 'terminate', seq: 4, reason: 'server_restart' });
     expect(end.event === 'terminate' && end.message).toMatch(/not resumed: it ran on the real clock/);
   }, 60_000);
@@ -194,10 +194,10 @@ describe('a run resumed after a restart', () => {
         e.seq === 4 ? { run_id: e.run_id, seq: 4, ts: e.ts, event: 'control', action: 'compact' } : e,
       ),
     };
-    cutOff('cut', configOf(), controlled, k);
-    const server = restart();
+    await cutOff('cut', configOf(), controlled, k);
+    const server = await restart();
     expect(server).toMatchObject({ resumed: [], closed: ['cut'] });
-    const end = server.store.readEvents({ runId: 'cut' }).at(-1)!;
+    const end = (await server.store.readEvents({ runId: 'cut' })).at(-1)!;
     expect(end).toMatchObject({ event: 'terminate', seq: k, reason: 'server_restart' });
     expect(end.event === 'terminate' && end.message).toMatch(/a control message \(compact, seq 4\)/);
   }, 60_000);
@@ -220,12 +220,15 @@ describe('a checkpoint at the end of each turn', () => {
         return { runId, control: () => {}, done, redactText: (text) => text };
       },
     });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     // A timer set after the turn began: it fires before the timed flush (FLUSH_MS, 100 ms) could.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(store.readEvents({ runId: id }).map((e) => e.event)).toEqual(['run_start', 'iteration_start']);
+    expect((await store.readEvents({ runId: id })).map((e) => e.event)).toEqual([
+      'run_start',
+      'iteration_start',
+    ]);
     release();
     await registry.whenFinished(id);
-    expect(store.readEvents({ runId: id }).at(-1)?.event).toBe('terminate');
+    expect((await store.readEvents({ runId: id })).at(-1)?.event).toBe('terminate');
   });
 });

@@ -61,15 +61,15 @@ export function noteJoined(visitor: string, teacher: boolean): void {
 }
 
 /** A visitor's run was recorded as theirs: the board hears now, and again when it ends. */
-export function noteRunClaimed(runId: string): void {
+export async function noteRunClaimed(runId: string): Promise<void> {
   changed();
   const registry = getRunRegistry();
-  if (registry.isLive(runId)) void registry.whenFinished(runId).then(changed, changed);
+  if (await registry.isLive(runId)) void registry.whenFinished(runId).then(changed, changed);
 }
 
 /** A lesson played through the play route: kept, so the board tallies its two runs. */
-export function noteLessonPlay(play: Omit<LessonPlay, 'createdAt'>): void {
-  getVisitorStore().addLessonPlay({ ...play, createdAt: Date.now() });
+export async function noteLessonPlay(play: Omit<LessonPlay, 'createdAt'>): Promise<void> {
+  await getVisitorStore().addLessonPlay({ ...play, createdAt: Date.now() });
   changed();
 }
 
@@ -156,11 +156,11 @@ export function onBoardChange(listener: () => void): () => void {
 }
 
 /** The board now: presence from this process, runs and tallies from the store. */
-export function boardNow(): Board {
+export async function boardNow(): Promise<Board> {
   const { present, notices } = state();
   const visitors = getVisitorStore();
-  const plays = visitors.lessonPlays();
-  const running = visitors.runningRuns();
+  const plays = await visitors.lessonPlays();
+  const running = await visitors.runningRuns();
   const nameOf = (visitor: string) => present.get(visitor)?.name ?? 'a visitor not seen joining';
   const lastLesson = new Map<string, string>();
   for (const play of plays) if (play.visitor !== null) lastLesson.set(play.visitor, play.slug);
@@ -173,13 +173,13 @@ export function boardNow(): Board {
         running: running.filter((run) => run.visitor === visitor).length,
       })),
     inFlight: running.map((run) => ({ run: run.id, visitor: nameOf(run.visitor) })),
-    lessons: tallyLessons(plays),
+    lessons: await tallyLessons(plays),
     notice: notices.at(-1) ?? null,
   };
 }
 
 /** Each lesson's tally, counted from the stored runs its plays name. */
-export function tallyLessons(plays: readonly LessonPlay[]): LessonTally[] {
+export async function tallyLessons(plays: readonly LessonPlay[]): Promise<LessonTally[]> {
   const store = getStore();
   const tallies = new Map<string, LessonTally>(
     LESSONS.map((lesson) => [
@@ -199,25 +199,28 @@ export function tallyLessons(plays: readonly LessonPlay[]): LessonTally[] {
     const tally = tallies.get(play.slug);
     if (!tally) continue;
     tally.played += 1;
-    const on = store.getRun(play.on)?.summary;
-    const off = store.getRun(play.off)?.summary;
+    const on = (await store.getRun(play.on))?.summary;
+    const off = (await store.getRun(play.off))?.summary;
     if (on?.status === 'completed') tally.onCompleted += 1;
     if (off?.status === 'failed') tally.offFailed += 1;
     if (!on || !off || on.status === 'running' || off.status === 'running') continue;
     tally.ended += 1;
-    if (divergedOnce(play)) tally.diverged += 1;
+    if (await divergedOnce(play)) tally.diverged += 1;
   }
   return [...tallies.values()];
 }
 
 /** Whether an ended play's two runs part: read once per play (both logs are final). */
-function divergedOnce(play: LessonPlay): boolean {
+async function divergedOnce(play: LessonPlay): Promise<boolean> {
   const { diverged } = state();
   const known = diverged.get(play.on);
   if (known !== undefined) return known;
   const store = getStore();
   const parts =
-    firstDivergence(store.readEvents({ runId: play.on }), store.readEvents({ runId: play.off })) !== null;
+    firstDivergence(
+      await store.readEvents({ runId: play.on }),
+      await store.readEvents({ runId: play.off }),
+    ) !== null;
   diverged.set(play.on, parts);
   return parts;
 }

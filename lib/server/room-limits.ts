@@ -30,10 +30,10 @@ function buckets(): Map<string, Bucket> {
  * parent), or throws the 429 of the first limit they would pass. Takes the tokens only when
  * every limit admits them. `now`: wall-clock ms (tests pass their own).
  */
-export function admitRuns(visitor: string | null, count = 1, now = Date.now()): void {
+export async function admitRuns(visitor: string | null, count = 1, now = Date.now()): Promise<void> {
   if (visitor === null) return;
   const { liveRuns, runsPerMinute } = serverEnv().roomLimits;
-  const live = getVisitorStore().runningRunsOf(visitor);
+  const live = await getVisitorStore().runningRunsOf(visitor);
   if (live + count > liveRuns) {
     throw new RoomLimitError(
       `Room limit: at most ${liveRuns} live run${liveRuns === 1 ? '' : 's'} per visitor ` +

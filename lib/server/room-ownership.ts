@@ -72,9 +72,14 @@ export async function joinRoom({
 }
 
 /** Throws the route's 404 unless `visitor` made this row (nothing to check outside room mode). */
-export function ownedBy(visitor: string | null, kind: OwnedKind, id: string, notFound: string): void {
+export async function ownedBy(
+  visitor: string | null,
+  kind: OwnedKind,
+  id: string,
+  notFound: string,
+): Promise<void> {
   if (visitor === null) return;
-  if (getVisitorStore().visitorOf(kind, id) !== visitor) throw new HttpError(404, notFound);
+  if ((await getVisitorStore().visitorOf(kind, id)) !== visitor) throw new HttpError(404, notFound);
 }
 
 /** The request's visitor (401 in room mode without a session), checked as the maker of a run. */
@@ -84,7 +89,7 @@ export async function requestOwnsRun(
   notFound = `No run with id "${id}"`,
 ): Promise<string | null> {
   const visitor = await requestVisitor(request);
-  ownedBy(visitor, 'run', id, notFound);
+  await ownedBy(visitor, 'run', id, notFound);
   return visitor;
 }
 
@@ -95,27 +100,27 @@ export async function requestOwnsSweep(
   notFound = `No sweep with id "${id}"`,
 ): Promise<string | null> {
   const visitor = await requestVisitor(request);
-  ownedBy(visitor, 'sweep', id, notFound);
+  await ownedBy(visitor, 'sweep', id, notFound);
   return visitor;
 }
 
 /** Records the visitor as the maker of a row just stored (nothing outside room mode). */
-export function claimFor(visitor: string | null, kind: OwnedKind, id: string): void {
+export async function claimFor(visitor: string | null, kind: OwnedKind, id: string): Promise<void> {
   if (visitor === null) return;
-  getVisitorStore().claim(kind, id, visitor);
+  await getVisitorStore().claim(kind, id, visitor);
   // The teacher's board shows runs in flight: it hears of each as it starts and ends.
-  if (kind === 'run') noteRunClaimed(id);
+  if (kind === 'run') await noteRunClaimed(id);
 }
 
 /** Keeps the visitor's own rows of a list (all of them outside room mode). */
-export function ownRows<T>(
+export async function ownRows<T>(
   visitor: string | null,
   kind: OwnedKind,
   rows: readonly T[],
   idOf: (row: T) => string,
-): T[] {
+): Promise<T[]> {
   if (visitor === null) return [...rows];
-  const mine = getVisitorStore().idsOf(kind, visitor);
+  const mine = await getVisitorStore().idsOf(kind, visitor);
   return rows.filter((row) => mine.has(idOf(row)));
 }
 
@@ -127,7 +132,8 @@ export function visibleRuns(visitor: string | null, store: RunStore): RunStore {
   if (visitor === null) return store;
   return {
     ...store,
-    getRun: (id) => (getVisitorStore().visitorOf('run', id) === visitor ? store.getRun(id) : undefined),
+    getRun: async (id) =>
+      (await getVisitorStore().visitorOf('run', id)) === visitor ? store.getRun(id) : undefined,
   };
 }
 
@@ -138,16 +144,16 @@ export function visiblePromptSets(
 ): Pick<PromptSetStore, 'getPromptSet'> {
   if (visitor === null) return store;
   return {
-    getPromptSet: (name, version) =>
-      getVisitorStore().visitorOf('prompt_set', promptSetKey(name, version)) === visitor
+    getPromptSet: async (name, version) =>
+      (await getVisitorStore().visitorOf('prompt_set', promptSetKey(name, version))) === visitor
         ? store.getPromptSet(name, version)
         : undefined,
   };
 }
 
 /** A cassette by id as this visitor sees it: the shipped ones and their own saved ones. */
-export function visibleCassette(visitor: string | null, id: string): ReturnType<typeof findCassette> {
-  const found = findCassette(id);
+export async function visibleCassette(visitor: string | null, id: string): ReturnType<typeof findCassette> {
+  const found = await findCassette(id);
   if (!found || visitor === null || found.summary.shipped) return found;
-  return getVisitorStore().visitorOf('cassette', id) === visitor ? found : undefined;
+  return (await getVisitorStore().visitorOf('cassette', id)) === visitor ? found : undefined;
 }

@@ -18,15 +18,15 @@ function hashOf(token: string): string {
 }
 
 /** A new share link of a run the caller may read (the route checked it): the token, once. */
-export function createShare(runId: string, at = Date.now()): { token: string; path: string } {
-  if (!getStore().getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
+export async function createShare(runId: string, at = Date.now()): Promise<{ token: string; path: string }> {
+  if (!(await getStore().getRun(runId))) throw new HttpError(404, `No run with id "${runId}"`);
   const token = randomBytes(24).toString('base64url');
-  getVisitorStore().addShare(runId, hashOf(token), at);
+  await getVisitorStore().addShare(runId, hashOf(token), at);
   return { token, path: `/share/${token}` };
 }
 
 /** Ends every share link of the run: how many were live. */
-export function revokeShares(runId: string, at = Date.now()): number {
+export function revokeShares(runId: string, at = Date.now()): Promise<number> {
   return getVisitorStore().revokeShares(runId, at);
 }
 
@@ -34,8 +34,8 @@ export function revokeShares(runId: string, at = Date.now()): number {
 export const NO_SHARED_RUN = 'No shared run at this link (it may have been revoked)';
 
 /** The run a share link shows; 404 for a link never made, mistyped or revoked. */
-export function sharedRunId(token: string): string {
-  const runId = TOKEN.test(token) ? getVisitorStore().runOfShare(hashOf(token)) : undefined;
-  if (runId === undefined || !getStore().getRun(runId)) throw new HttpError(404, NO_SHARED_RUN);
+export async function sharedRunId(token: string): Promise<string> {
+  const runId = TOKEN.test(token) ? await getVisitorStore().runOfShare(hashOf(token)) : undefined;
+  if (runId === undefined || !(await getStore().getRun(runId))) throw new HttpError(404, NO_SHARED_RUN);
   return runId;
 }

@@ -27,18 +27,28 @@ export interface PendingLog {
   pending: RunEvent[];
   /** The run's totals after each pending event, as its run log handed them (the runs row is written from them). */
   pendingTotals: RowTotals[];
+  /**
+   * The run's last write, stored and published (it never rejects): the next write waits for it, so
+   * one run's batches reach the store and its readers in seq order, never interleaved.
+   */
+  writing: Promise<void>;
 }
 
 export interface RunBatches<R extends PendingLog> {
   /** Writes every due batch within `delayMs` (the earlier of this and the time already set), with `run`'s. */
   schedule(run: R, delayMs: number): void;
-  /** Writes one run's waiting events now (a reader needs the store, a full batch, the run's end). */
-  flush(run: R): void;
+  /**
+   * Writes one run's waiting events now (a reader needs the store, a full batch, the run's end),
+   * after its earlier batches; resolves once the store holds them and they are published.
+   */
+  flush(run: R): Promise<void>;
 }
 
 /**
  * Writes live runs' events to the store in batches: every run's batch due at once in one
- * transaction, and `publish` handed each batch once the store holds it. When a transaction fails,
+ * transaction, and `publish` handed each batch once the store holds it (the append awaited). A
+ * run's writes are chained on its `writing`, so a batch is stored and published only after the
+ * run's batch before it. When a transaction fails,
  * each run's batch is written alone, and then each event alone, a storage_error in the place of one
  * that still fails.
  */
@@ -56,26 +66,40 @@ export function createRunBatches<R extends PendingLog>({
   let dueAt = Infinity;
 
   /** Writes a batch, then publishes what the store now holds. */
-  const write = (run: R, events: RunEvent[], totals: RowTotals[]): void => {
+  const write = async (run: R, events: RunEvent[], totals: RowTotals[]): Promise<void> => {
     try {
-      store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
-      publish(run, events);
+      await store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
     } catch {
       // The batch was rolled back whole: store it event by event, and put a storage_error in
       // the place of any event that still fails, so the log stays contiguous and later
       // batches still fit on.
-      events.forEach((event, i) => {
-        const stored = appendOne(store, run, event, totals[i]!);
+      for (const [i, event] of events.entries()) {
+        const stored = await appendOne(store, run, event, totals[i]!);
         if (stored) publish(run, [stored]);
-      });
+      }
+      return;
     }
+    publish(run, events);
   };
 
-  const flush = (run: R): void => {
+  /** Chains a write after the runs' earlier ones; a write that still fails is logged, never left to reject. */
+  const chain = (runs: readonly R[], job: () => Promise<void>): Promise<void> => {
+    const after = runs.length === 1 ? runs[0]!.writing : Promise.all(runs.map((run) => run.writing));
+    const written = after.then(job).catch((error: unknown) => {
+      console.error(
+        `[loop-lab] run ${runs.map((run) => run.id).join(', ')}: a batch of events was not written:`,
+        runs[0]!.redactText(error instanceof Error ? error.message : String(error)),
+      );
+    });
+    for (const run of runs) run.writing = written;
+    return written;
+  };
+
+  const flush = (run: R): Promise<void> => {
     due.delete(run);
-    if (run.pending.length === 0) return;
+    if (run.pending.length === 0) return run.writing;
     const { events, totals } = take(run);
-    write(run, events, totals);
+    return chain([run], () => write(run, events, totals));
   };
 
   /** Writes every run's waiting events in one transaction; when it fails, each run's alone. */
@@ -86,15 +110,20 @@ export function createRunBatches<R extends PendingLog>({
     const batches = [...due].filter((run) => run.pending.length > 0).map((run) => ({ run, ...take(run) }));
     due.clear();
     if (batches.length === 0) return;
-    try {
-      store.appendEventBatches(
-        batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })),
-      );
-    } catch {
-      for (const { run, events, totals } of batches) write(run, events, totals);
-      return;
-    }
-    for (const { run, events } of batches) publish(run, events);
+    void chain(
+      batches.map(({ run }) => run),
+      async () => {
+        try {
+          await store.appendEventBatches(
+            batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })),
+          );
+        } catch {
+          for (const { run, events, totals } of batches) await write(run, events, totals);
+          return;
+        }
+        for (const { run, events } of batches) publish(run, events);
+      },
+    );
   };
 
   const schedule = (run: R, delayMs: number): void => {
@@ -118,14 +147,14 @@ function take(run: PendingLog): { events: RunEvent[]; totals: RowTotals[] } {
 }
 
 /** Stores one event, or a storage_error in its place; returns what was stored (nothing: neither could be). */
-function appendOne(
+async function appendOne(
   store: RunStore,
   run: PendingLog,
   event: RunEvent,
   totals: RowTotals,
-): RunEvent | undefined {
+): Promise<RunEvent | undefined> {
   try {
-    store.appendEvents({ runId: run.id, events: [event], totals });
+    await store.appendEvents({ runId: run.id, events: [event], totals });
     return event;
   } catch (error) {
     const why = run.redactText((error as Error).message);
@@ -136,7 +165,7 @@ function appendOne(
       `the store refused the ${event.event} event (${why}); it was not kept`,
     );
     try {
-      store.appendEvents({ runId: run.id, events: [replacement], totals });
+      await store.appendEvents({ runId: run.id, events: [replacement], totals });
       return replacement;
     } catch (again) {
       console.error(

@@ -40,38 +40,81 @@ export function publish(run: FanOut, events: readonly RunEvent[]): void {
  * back to the resume point is all the store holds after it, so a run POSTed a moment ago is
  * answered without reading the store; otherwise `readStored` reads it.
  */
-export function replayOf(
+export async function replayOf(
   run: FanOut,
   afterSeq: number,
-  flush: () => void,
-  readStored: () => RunEvent[],
-): RunEvent[] {
+  flush: () => Promise<void>,
+  readStored: () => Promise<RunEvent[]>,
+): Promise<RunEvent[]> {
   const first = run.tail[0];
-  if (!first || first.seq > afterSeq + 1) flush();
+  if (!first || first.seq > afterSeq + 1) await flush();
   const head = run.tail[0];
   return !head || head.seq <= afterSeq + 1 ? run.tail.filter((event) => event.seq > afterSeq) : readStored();
 }
 
+/**
+ * Subscribes a listener to a live run with no gap and no repeat, though reading its replay
+ * awaits the store: the listener joins the fan-out first, and what is published while the
+ * replay is read is held, then sent after the replay from the first seq the replay did not
+ * send (an event published meanwhile is in the store too, so it may be in both). The run's end
+ * meanwhile is passed on after them. Resolves to what to remove from the run's subscribers.
+ */
+export async function joinLive(
+  run: FanOut,
+  afterSeq: number,
+  listener: RunListener,
+  replay: () => Promise<RunEvent[]>,
+): Promise<RunListener> {
+  const held: RunEvent[] = [];
+  let replaying = true;
+  let ended = false;
+  const joined: RunListener = {
+    onEvent(event) {
+      if (replaying) held.push(event);
+      else listener.onEvent(event);
+    },
+    onEnd() {
+      if (replaying) ended = true;
+      else listener.onEnd();
+    },
+  };
+  run.subscribers.add(joined);
+  try {
+    let last = afterSeq;
+    for (const event of await replay()) {
+      listener.onEvent(event);
+      last = event.seq;
+    }
+    for (const event of held)
+      if (event.seq > last) {
+        listener.onEvent(event);
+        last = event.seq;
+      }
+  } catch (error) {
+    run.subscribers.delete(joined);
+    throw error;
+  }
+  replaying = false;
+  if (ended) listener.onEnd();
+  return joined;
+}
+
 /** Sends a finished run's events after `afterSeq` from the store, then ends the listener. */
-export function replayFinished(
+export async function replayFinished(
   store: RunStore,
   runId: string,
   afterSeq: number,
   listener: RunListener,
-): void {
+): Promise<void> {
   // A page of rows at a time, each parsed as it is sent: a long log is never held whole.
   let sent: RunEvent | undefined;
-  for (const page of eventPages(store, { runId, afterSeq }))
+  for await (const page of eventPages(store, { runId, afterSeq }))
     for (const row of page) listener.onEvent((sent = trustedEventJson(row.body)));
   // A reader that already had the end (or names a seq past it) is sent the terminate again:
   // every stream of a finished run ends with it.
   if (sent?.event !== 'terminate') {
-    const last = store
-      .readEvents({
-        runId,
-        afterSeq: Math.max(-1, (store.getRun(runId)?.summary.event_count ?? 0) - 2),
-      })
-      .at(-1);
+    const count = (await store.getRun(runId))?.summary.event_count ?? 0;
+    const last = (await store.readEvents({ runId, afterSeq: Math.max(-1, count - 2) })).at(-1);
     if (last?.event === 'terminate') listener.onEvent(last);
   }
   listener.onEnd();

@@ -16,8 +16,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-real-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -31,16 +31,16 @@ function collector(): RunListener & { events: RunEvent[] } {
 describe('run registry with launchRun', () => {
   it('runs a simulated run to terminate, with every subscriber seeing a contiguous log', async () => {
     const registry = createRunRegistry({ store, launch: launchRun });
-    const { id } = registry.startRun({ config });
+    const { id } = await registry.startRun({ config });
     const early = collector();
-    registry.subscribe({ runId: id, listener: early });
+    await registry.subscribe({ runId: id, listener: early });
     // Join mid-run, resuming as a browser would after a drop at seq 3.
-    while (early.events.length < 6 && registry.isLive(id)) await new Promise((r) => setTimeout(r, 0));
+    while (early.events.length < 6 && (await registry.isLive(id))) await new Promise((r) => setTimeout(r, 0));
     const resumed = collector();
-    registry.subscribe({ runId: id, afterSeq: 3, listener: resumed });
+    await registry.subscribe({ runId: id, afterSeq: 3, listener: resumed });
     await registry.whenFinished(id);
 
-    const stored = store.readEvents({ runId: id });
+    const stored = await store.readEvents({ runId: id });
     expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => i));
     expect(stored[0]?.event).toBe('run_start');
     expect(stored.at(-1)?.event).toBe('terminate');
@@ -48,27 +48,32 @@ describe('run registry with launchRun', () => {
     expect(early.events).toEqual(stored);
     expect(resumed.events).toEqual(stored.slice(4));
 
-    const summary = store.getRun(id)!.summary;
+    const summary = (await store.getRun(id))!.summary;
     expect(summary.event_count).toBe(stored.length);
     expect(summary.status).not.toBe('running');
     expect(summary.vendor).toBe('sim-anthropic');
 
     // And the JSONL round trip of a real log.
-    const again = importJsonl({
+    const again = await importJsonl({
       store,
-      text: exportRunJsonl({ store, runId: id })!,
+      text: (await exportRunJsonl({ store, runId: id }))!,
       redactor: createRedactor({ secrets: [] }),
     });
     if (!again.ok) throw new Error(again.errors.join('\n'));
-    expect(store.readEvents({ runId: again.id })).toEqual(stored.map((e) => ({ ...e, run_id: again.id })));
+    expect(await store.readEvents({ runId: again.id })).toEqual(
+      stored.map((e) => ({ ...e, run_id: again.id })),
+    );
   });
 
   it('aborts a run on request and logs terminate aborted', async () => {
     const registry = createRunRegistry({ store, launch: launchRun });
-    const { id } = registry.startRun({ config: { ...config, clock: 'real', timeScale: 1 } });
-    registry.control({ runId: id, message: { action: 'abort' } });
+    const { id } = await registry.startRun({ config: { ...config, clock: 'real', timeScale: 1 } });
+    await registry.control({ runId: id, message: { action: 'abort' } });
     await registry.whenFinished(id);
-    expect(store.readEvents({ runId: id }).at(-1)).toMatchObject({ event: 'terminate', reason: 'aborted' });
-    expect(store.getRun(id)?.summary.status).toBe('aborted');
+    expect((await store.readEvents({ runId: id })).at(-1)).toMatchObject({
+      event: 'terminate',
+      reason: 'aborted',
+    });
+    expect((await store.getRun(id))?.summary.status).toBe('aborted');
   });
 });

@@ -90,8 +90,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-once-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,13 +103,13 @@ describe('a served run', () => {
       seed: 3,
     });
     const registry = createRunRegistry({ store, launch: launchRun });
-    const { id } = registry.startRun({ config });
+    const { id } = await registry.startRun({ config });
     const seen: RunEvent[] = [];
     const listener: RunListener = { onEvent: (event) => seen.push(event), onEnd: () => {} };
-    registry.subscribe({ runId: id, listener });
+    await registry.subscribe({ runId: id, listener });
     await registry.whenFinished(id);
 
-    const stored = store.readEvents({ runId: id });
+    const stored = await store.readEvents({ runId: id });
     const keys = stored.map(keyOf);
     expect(stored.at(-1)?.event).toBe('terminate');
     expect(stored.filter((e) => e.event === 'llm_call').length).toBeGreaterThan(2);
@@ -122,7 +122,7 @@ describe('a served run', () => {
     expect(seen).toEqual(stored);
     // The runs row holds the run's totals as its terminate states them, with no fold of its own.
     const end = stored.at(-1) as Extract<RunEvent, { event: 'terminate' }>;
-    expect(store.getRun(id)?.summary).toMatchObject({
+    expect((await store.getRun(id))?.summary).toMatchObject({
       input_tokens: end.input_tokens,
       output_tokens: end.output_tokens,
       usd: end.usd_so_far,
@@ -132,12 +132,12 @@ describe('a served run', () => {
 });
 
 describe('an imported run', () => {
-  it('has no run log: the import folds its log once, for the runs row, and the store folds nothing again', () => {
+  it('has no run log: the import folds its log once, for the runs row, and the store folds nothing again', async () => {
     const events = sampleRunEvents({ runId: 'elsewhere' });
-    const result = importJsonl({ store, text: toJsonl(events), redactor: { value: (value) => value } });
+    const result = await importJsonl({ store, text: toJsonl(events), redactor: { value: (value) => value } });
     if (!result.ok) throw new Error(result.errors.join('; '));
     expect(calls.folded.map((e) => (e as RunEvent).event)).toEqual(events.map((e) => e.event));
-    expect(store.getRun(result.id)?.summary).toMatchObject({
+    expect((await store.getRun(result.id))?.summary).toMatchObject({
       input_tokens: 2200,
       output_tokens: 150,
       usd: 0.0088,

@@ -17,8 +17,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-registry-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -44,15 +44,15 @@ describe('run registry', () => {
   it('stores a run and serves subscribers that join mid-run with no gap and no duplicate', async () => {
     const fake = createFakeLaunch({ steps: 30, tickMs: 1 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     const first = collector();
-    registry.subscribe({ runId: id, listener: first });
+    await registry.subscribe({ runId: id, listener: first });
     while (first.events.length < 12) await tick(1);
     // A reconnect that had seen up to seq 7, and a fresh subscriber joining now.
     const resumed = collector();
-    registry.subscribe({ runId: id, afterSeq: 7, listener: resumed });
+    await registry.subscribe({ runId: id, afterSeq: 7, listener: resumed });
     const late = collector();
-    registry.subscribe({ runId: id, listener: late });
+    await registry.subscribe({ runId: id, listener: late });
     await registry.whenFinished(id);
 
     const total = 32; // run_start + 30 deltas + terminate
@@ -60,30 +60,36 @@ describe('run registry', () => {
     expectContiguous(resumed.events, 8, total - 1);
     expectContiguous(late.events, 0, total - 1);
     expect([first.ended, resumed.ended, late.ended]).toEqual([true, true, true]);
-    expect(store.readEvents({ runId: id })).toEqual(first.events);
-    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', event_count: total });
-    expect(registry.isLive(id)).toBe(false);
+    expect(await store.readEvents({ runId: id })).toEqual(first.events);
+    expect((await store.getRun(id))?.summary).toMatchObject({ status: 'completed', event_count: total });
+    expect(await registry.isLive(id)).toBe(false);
   });
 
   it('sends a subscriber only events the store already holds, so a crash loses nothing anyone saw', async () => {
     const fake = createFakeLaunch({ steps: 40, tickMs: 1 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     const unstored: number[] = [];
+    const checks: Promise<void>[] = [];
     const seen = collector();
-    registry.subscribe({
+    await registry.subscribe({
       runId: id,
       listener: {
         onEvent: (event) => {
-          // What a process killed right now would leave: the store as it stands.
-          if (!store.readEvents({ runId: id, afterSeq: event.seq - 1 }).some((e) => e.seq === event.seq))
-            unstored.push(event.seq);
+          // What a process killed right now would leave: the store as it stands (the SQLite store
+          // reads it within the call, as the event is handed over).
+          checks.push(
+            store.readEvents({ runId: id, afterSeq: event.seq - 1 }).then((stored) => {
+              if (!stored.some((e) => e.seq === event.seq)) unstored.push(event.seq);
+            }),
+          );
           seen.onEvent(event);
         },
         onEnd: seen.onEnd,
       },
     });
     await registry.whenFinished(id);
+    await Promise.all(checks);
     expectContiguous(seen.events, 0, 41);
     expect(unstored).toEqual([]);
   });
@@ -91,10 +97,10 @@ describe('run registry', () => {
   it('tells a reader of the store when a live run has its first event stored', async () => {
     const fake = createFakeLaunch({ steps: 5, tickMs: 1 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
-    expect(store.readEvents({ runId: id })).toEqual([]);
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    expect(await store.readEvents({ runId: id })).toEqual([]);
     await registry.whenLogged(id);
-    expect(store.readEvents({ runId: id })[0]?.event).toBe('run_start');
+    expect((await store.readEvents({ runId: id }))[0]?.event).toBe('run_start');
     await registry.whenFinished(id);
     await registry.whenLogged(id); // at once for a run that is not live
   });
@@ -110,33 +116,33 @@ describe('run registry', () => {
     };
     const fake = createFakeLaunch({ steps: 20, tickMs: 1 });
     const registry = createRunRegistry({ store: counted, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     // As POST /api/runs does: the events so far, right after the start (its run_start, written now).
     const atStart = collector();
-    registry.subscribe({ runId: id, listener: atStart })();
+    (await registry.subscribe({ runId: id, listener: atStart }))();
     expect(atStart.events.map((e) => e.event)).toEqual(['run_start']);
-    expect(store.readEvents({ runId: id })).toEqual(atStart.events);
+    expect(await store.readEvents({ runId: id })).toEqual(atStart.events);
     const watcher = collector();
-    registry.subscribe({ runId: id, listener: watcher });
+    await registry.subscribe({ runId: id, listener: watcher });
     await registry.whenFinished(id);
     expect(reads).toBe(0);
     expectContiguous(watcher.events, 0, 21);
-    expect(store.readEvents({ runId: id })).toEqual(watcher.events);
+    expect(await store.readEvents({ runId: id })).toEqual(watcher.events);
   });
 
   it('replays from the store when the resume point is older than the in-memory tail', async () => {
     const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     const watcher = collector();
-    registry.subscribe({ runId: id, listener: watcher });
+    await registry.subscribe({ runId: id, listener: watcher });
     while (watcher.events.length < 651) await tick(1);
     const fromStart = collector();
     const fromTen = collector();
     const nearEdge = collector();
-    registry.subscribe({ runId: id, afterSeq: -1, listener: fromStart });
-    registry.subscribe({ runId: id, afterSeq: 10, listener: fromTen });
-    registry.subscribe({ runId: id, afterSeq: 600, listener: nearEdge });
+    await registry.subscribe({ runId: id, afterSeq: -1, listener: fromStart });
+    await registry.subscribe({ runId: id, afterSeq: 10, listener: fromTen });
+    await registry.subscribe({ runId: id, afterSeq: 600, listener: nearEdge });
     fake.release();
     await registry.whenFinished(id);
     expectContiguous(fromStart.events, 0, 701);
@@ -144,46 +150,123 @@ describe('run registry', () => {
     expectContiguous(nearEdge.events, 601, 701);
   });
 
+  it('sends a subscriber whose replay the store answers slowly what was published meanwhile, after it, with no gap', async () => {
+    // A store that answers reads late, as a server database across the network does: events go on
+    // being stored and published while a reconnect's replay is still being read.
+    let slowReads = 0;
+    const slow: RunStore = {
+      ...store,
+      readEvents: async (options) => {
+        const rows = await store.readEvents(options);
+        slowReads += 1;
+        await tick(30);
+        return rows;
+      },
+    };
+    const fake = createFakeLaunch({ steps: 700, tickMs: 0, holdAt: 650 });
+    const registry = createRunRegistry({ store: slow, launch: fake.launch });
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    const watcher = collector();
+    await registry.subscribe({ runId: id, listener: watcher });
+    while (watcher.events.length < 651) await tick(1);
+    // Seq 10 is older than the in-memory tail: the replay is read from the store.
+    const resumed = collector();
+    const subscribing = registry.subscribe({ runId: id, afterSeq: 10, listener: resumed });
+    fake.release();
+    await subscribing;
+    await registry.whenFinished(id);
+    expect(slowReads).toBe(1);
+    expectContiguous(resumed.events, 11, 701);
+    expect(resumed.ended).toBe(true);
+  });
+
+  it("stores and publishes one run's batches in order though the store answers each write late", async () => {
+    // The first write of the run is the slowest: a later batch must wait for it, not overtake it.
+    const inFlight = new Map<string, number>();
+    let overlapped = false;
+    let delay = 40;
+    const slow: RunStore = {
+      ...store,
+      appendEvents: async (options) => {
+        const now = (inFlight.get(options.runId) ?? 0) + 1;
+        inFlight.set(options.runId, now);
+        if (now > 1) overlapped = true;
+        await tick((delay = Math.max(0, delay - 10)));
+        try {
+          await store.appendEvents(options);
+        } finally {
+          inFlight.set(options.runId, inFlight.get(options.runId)! - 1);
+        }
+      },
+      appendEventBatches: async (batches) => {
+        for (const { runId } of batches) {
+          const now = (inFlight.get(runId) ?? 0) + 1;
+          inFlight.set(runId, now);
+          if (now > 1) overlapped = true;
+        }
+        await tick((delay = Math.max(0, delay - 10)));
+        try {
+          await store.appendEventBatches(batches);
+        } finally {
+          for (const { runId } of batches) inFlight.set(runId, inFlight.get(runId)! - 1);
+        }
+      },
+    };
+    const fake = createFakeLaunch({ steps: 600, tickMs: 0 });
+    const registry = createRunRegistry({ store: slow, launch: fake.launch });
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    const watcher = collector();
+    await registry.subscribe({ runId: id, listener: watcher });
+    await registry.whenFinished(id);
+    expect(overlapped).toBe(false);
+    expectContiguous(watcher.events, 0, 601);
+    expect(watcher.events.some((e) => e.event === 'storage_error')).toBe(false);
+    expect(await store.readEvents({ runId: id })).toEqual(watcher.events);
+  });
+
   it('serves a finished run from the store, from any resume point, always ending with its terminate', async () => {
     const registry = createRunRegistry({ store, launch: createFakeLaunch({ steps: 5 }).launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     await registry.whenFinished(id);
     const all = collector();
     const tail = collector();
     const atEnd = collector();
     const past = collector();
-    registry.subscribe({ runId: id, listener: all });
-    registry.subscribe({ runId: id, afterSeq: 4, listener: tail });
-    registry.subscribe({ runId: id, afterSeq: 6, listener: atEnd });
-    registry.subscribe({ runId: id, afterSeq: 70, listener: past });
+    await registry.subscribe({ runId: id, listener: all });
+    await registry.subscribe({ runId: id, afterSeq: 4, listener: tail });
+    await registry.subscribe({ runId: id, afterSeq: 6, listener: atEnd });
+    await registry.subscribe({ runId: id, afterSeq: 70, listener: past });
     expectContiguous(all.events, 0, 6);
     expectContiguous(tail.events, 5, 6);
     // A reader that had the end already, or names a seq past it, is sent the terminate again.
     expect(atEnd.events.map((e) => [e.seq, e.event])).toEqual([[6, 'terminate']]);
     expect(past.events.map((e) => [e.seq, e.event])).toEqual([[6, 'terminate']]);
     expect([all.ended, tail.ended, atEnd.ended, past.ended]).toEqual([true, true, true, true]);
-    expect(() => registry.subscribe({ runId: 'nope', listener: collector() })).toThrow(HttpError);
+    await expect(registry.subscribe({ runId: 'nope', listener: collector() })).rejects.toThrow(HttpError);
   });
 
   it('passes control messages to a live run and refuses them for finished or unknown runs', async () => {
     const fake = createFakeLaunch({ steps: 10, holdAt: 2 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig() });
-    registry.control({ runId: id, message: { action: 'set_faults', faults: { rules: [], tools: [] } } });
-    registry.control({ runId: id, message: { action: 'abort' } });
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    await registry.control({
+      runId: id,
+      message: { action: 'set_faults', faults: { rules: [], tools: [] } },
+    });
+    await registry.control({ runId: id, message: { action: 'abort' } });
     await registry.whenFinished(id);
     expect(fake.controls.map((c) => c.action)).toEqual(['set_faults', 'abort']);
-    expect(store.getRun(id)?.summary).toMatchObject({ status: 'aborted', reason: 'aborted' });
-    const finished = (() => {
+    expect((await store.getRun(id))?.summary).toMatchObject({ status: 'aborted', reason: 'aborted' });
+    const finished = await (async () => {
       try {
-        registry.control({ runId: id, message: { action: 'abort' } });
+        await registry.control({ runId: id, message: { action: 'abort' } });
       } catch (error) {
         return error as HttpError;
       }
     })();
     expect(finished?.status).toBe(409);
     expect(finished?.message).toMatch(/already finished \(aborted\)/);
-    expect(() => registry.control({ runId: 'nope', message: { action: 'abort' } })).toThrow(
+    await expect(registry.control({ runId: 'nope', message: { action: 'abort' } })).rejects.toThrow(
       /No run with id "nope"/,
     );
   });
@@ -191,15 +274,18 @@ describe('run registry', () => {
   it('abandons a run nobody watches, counting from the last unsubscribe', async () => {
     const fake = createFakeLaunch({ steps: 10, holdAt: 1 });
     const registry = createRunRegistry({ store, launch: fake.launch, unwatchedMs: 40 });
-    const unwatched = registry.startRun({ config: sampleConfig() });
-    const watched = registry.startRun({ config: sampleConfig() });
-    const unsubscribe = registry.subscribe({ runId: watched.id, listener: collector() });
+    const unwatched = await registry.startRun({ config: sampleConfig() });
+    const watched = await registry.startRun({ config: sampleConfig() });
+    const unsubscribe = await registry.subscribe({ runId: watched.id, listener: collector() });
     await registry.whenFinished(unwatched.id);
-    expect(store.getRun(unwatched.id)?.summary).toMatchObject({ status: 'aborted', reason: 'abandoned' });
-    expect(registry.isLive(watched.id)).toBe(true);
+    expect((await store.getRun(unwatched.id))?.summary).toMatchObject({
+      status: 'aborted',
+      reason: 'abandoned',
+    });
+    expect(await registry.isLive(watched.id)).toBe(true);
     unsubscribe();
     await registry.whenFinished(watched.id);
-    expect(store.getRun(watched.id)?.summary.reason).toBe('abandoned');
+    expect((await store.getRun(watched.id))?.summary.reason).toBe('abandoned');
     expect(fake.controls).toEqual([
       { action: 'abort', reason: 'abandoned' },
       { action: 'abort', reason: 'abandoned' },
@@ -210,14 +296,14 @@ describe('run registry', () => {
     const key = 'sk-test-0123456789abcdefSECRET';
     const fake = createFakeLaunch({ steps: 3 });
     const registry = createRunRegistry({ store, launch: fake.launch });
-    const { id } = registry.startRun({ config: sampleConfig(), apiKey: key });
+    const { id } = await registry.startRun({ config: sampleConfig(), apiKey: key });
     const watcher = collector();
-    registry.subscribe({ runId: id, listener: watcher });
+    await registry.subscribe({ runId: id, listener: watcher });
     await registry.whenFinished(id);
     expect(fake.apiKeys).toEqual([key]);
     expect(JSON.stringify(watcher.events)).not.toContain(key);
     expect(JSON.stringify(watcher.events)).toContain('[redacted]');
-    store.close();
+    await store.close();
     const bytes = fs
       .readdirSync(dir)
       .filter((n) => n.startsWith(DB_FILE_NAME))
@@ -236,20 +322,25 @@ describe('run registry', () => {
       const fake = createFakeLaunch({ steps: 2 });
       const registry = createRunRegistry({ store, launch: fake.launch });
       const runs = [
-        registry.startRun({ config: sampleConfig(), apiKey: odd }),
-        registry.startRun({ config: sampleConfig(), apiKey: envKey }),
+        await registry.startRun({ config: sampleConfig(), apiKey: odd }),
+        await registry.startRun({ config: sampleConfig(), apiKey: envKey }),
       ];
       for (const { id } of runs) await registry.whenFinished(id);
-      const stored = runs.map(({ id }) => JSON.stringify(store.readEvents({ runId: id }))).join('');
+      const stored = (await Promise.all(runs.map(({ id }) => store.readEvents({ runId: id }))))
+        .map((events) => JSON.stringify(events))
+        .join('');
       expect(stored).not.toContain(envKey);
       expect(stored).not.toContain(JSON.stringify(odd).slice(1, -1));
       expect(stored).toContain('[redacted]');
 
       // A "key" equal to the terminate event's own name: the run still ends, its log intact.
-      const word = registry.startRun({ config: sampleConfig(), apiKey: 'terminate' });
+      const word = await registry.startRun({ config: sampleConfig(), apiKey: 'terminate' });
       await registry.whenFinished(word.id);
-      expect(store.getRun(word.id)?.summary).toMatchObject({ status: 'completed', reason: 'end_turn' });
-      expect(store.readEvents({ runId: word.id }).at(-1)).toMatchObject({
+      expect((await store.getRun(word.id))?.summary).toMatchObject({
+        status: 'completed',
+        reason: 'end_turn',
+      });
+      expect((await store.readEvents({ runId: word.id })).at(-1)).toMatchObject({
         event: 'terminate',
         complete: true,
       });
@@ -266,7 +357,7 @@ describe('run registry', () => {
         throw new Error('unknown scenario "x"');
       },
     });
-    expect(() => registry.startRun({ config: sampleConfig() })).toThrow('unknown scenario "x"');
+    await expect(registry.startRun({ config: sampleConfig() })).rejects.toThrow('unknown scenario "x"');
     const silent = createRunRegistry({
       store,
       launch: ({ runId, onEvent }) => {
@@ -275,23 +366,23 @@ describe('run registry', () => {
       },
     });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const second = silent.startRun({ config: sampleConfig() });
+    const second = await silent.startRun({ config: sampleConfig() });
     await silent.whenFinished(second.id);
     errors.mockRestore();
-    expect(silent.isLive(second.id)).toBe(false);
-    expect(store.readEvents({ runId: second.id }).map((e) => e.event)).toEqual(['run_start']);
+    expect(await silent.isLive(second.id)).toBe(false);
+    expect((await store.readEvents({ runId: second.id })).map((e) => e.event)).toEqual(['run_start']);
   });
 
-  it('closes a run in the store that is not live here when someone asks for it', () => {
-    store.createRun({ id: 'orphan', config: sampleConfig() });
-    store.appendEvents({ runId: 'orphan', ...batchOf(sampleRunEvents({ runId: 'orphan' }), 0, 3) });
+  it('closes a run in the store that is not live here when someone asks for it', async () => {
+    await store.createRun({ id: 'orphan', config: sampleConfig() });
+    await store.appendEvents({ runId: 'orphan', ...batchOf(sampleRunEvents({ runId: 'orphan' }), 0, 3) });
     const registry = createRunRegistry({ store, launch: createFakeLaunch().launch });
     const watcher = collector();
-    registry.subscribe({ runId: 'orphan', afterSeq: 1, listener: watcher });
+    await registry.subscribe({ runId: 'orphan', afterSeq: 1, listener: watcher });
     expect(watcher.events.map((e) => e.event)).toEqual(['llm_call', 'terminate']);
     expect(watcher.events[1]).toMatchObject({ seq: 3, reason: 'server_restart', input_tokens: 1000 });
     expect(watcher.ended).toBe(true);
-    expect(store.getRun('orphan')?.summary.status).toBe('failed');
+    expect((await store.getRun('orphan'))?.summary.status).toBe('failed');
   });
 
   it('stores an event it cannot encode as a storage_error in its place, and the run goes on', async () => {
@@ -345,12 +436,12 @@ describe('run registry', () => {
         return { runId, control: () => {}, done, redactText: log.redactText };
       },
     });
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     const watcher = collector();
-    registry.subscribe({ runId: id, listener: watcher });
+    await registry.subscribe({ runId: id, listener: watcher });
     await registry.whenFinished(id);
 
-    const stored = store.readEvents({ runId: id });
+    const stored = await store.readEvents({ runId: id });
     expect(stored.map((e) => e.event)).toEqual([
       'run_start',
       'storage_error',
@@ -362,7 +453,7 @@ describe('run registry', () => {
     expect(stored[1]).toMatchObject({ seq: 1, iteration: 1, replaces: 'tool_call' });
     expect((stored[1] as { message: string }).message).toContain('nests deeper than');
     expect(watcher.events.map((e) => e.event)).toEqual(stored.map((e) => e.event));
-    expect(store.getRun(id)?.summary).toMatchObject({ status: 'completed', event_count: 6 });
+    expect((await store.getRun(id))?.summary).toMatchObject({ status: 'completed', event_count: 6 });
     // A late reader (the SSE route, the trace download) encodes every stored event.
     expect(() => stored.map((e) => JSON.stringify(e))).not.toThrow();
   });
@@ -378,12 +469,12 @@ describe('run registry', () => {
       // One event a millisecond, each from its own timer: a batch per macrotask would be 31 transactions.
       const fake = createFakeLaunch({ steps: 30, tickMs: 1, holdAt: 20 });
       const registry = createRunRegistry({ store: counted, launch: fake.launch });
-      const { id } = registry.startRun({ config: sampleConfig() });
+      const { id } = await registry.startRun({ config: sampleConfig() });
       await vi.advanceTimersByTimeAsync(25);
       // 21 events made (run_start and 20 deltas), none written yet: they wait for the batch.
-      expect(store.readEvents({ runId: id })).toHaveLength(0);
+      expect(await store.readEvents({ runId: id })).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(FLUSH_MS);
-      expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(
+      expect((await store.readEvents({ runId: id })).map((e) => e.seq)).toEqual(
         Array.from({ length: 21 }, (_, i) => i),
       );
       expect(transactions).toBe(1);
@@ -391,13 +482,13 @@ describe('run registry', () => {
       fake.release();
       await vi.advanceTimersByTimeAsync(3);
       // A reader of the store (a fork of this running run) asks for what is waiting.
-      registry.writePending(id);
-      expect(store.readEvents({ runId: id }).length).toBeGreaterThan(21);
+      await registry.writePending(id);
+      expect((await store.readEvents({ runId: id })).length).toBeGreaterThan(21);
       expect(transactions).toBe(2);
       await vi.advanceTimersByTimeAsync(50);
       await registry.whenFinished(id);
-      expect(store.readEvents({ runId: id })).toHaveLength(32);
-      expect(store.readEvents({ runId: id }).at(-1)?.event).toBe('terminate');
+      expect(await store.readEvents({ runId: id })).toHaveLength(32);
+      expect((await store.readEvents({ runId: id })).at(-1)?.event).toBe('terminate');
       expect(transactions).toBe(3);
     } finally {
       vi.useRealTimers();
@@ -411,31 +502,32 @@ describe('run registry', () => {
       const counted: RunStore = {
         ...store,
         appendEvents: (options) => (commits.push([options.runId]), store.appendEvents(options)),
-        appendEventBatches: (batches) => {
+        appendEventBatches: async (batches) => {
           if (refuse) throw new Error('disk full');
           commits.push(batches.map((b) => b.runId));
-          store.appendEventBatches(batches);
+          await store.appendEventBatches(batches);
         },
       };
       const fake = createFakeLaunch({ steps: 30, tickMs: 1, holdAt: 20 });
       const registry = createRunRegistry({ store: counted, launch: fake.launch });
-      const ids = [0, 1, 2].map(() => registry.startRun({ config: sampleConfig() }).id);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) ids.push((await registry.startRun({ config: sampleConfig() })).id);
       await vi.advanceTimersByTimeAsync(25);
       await vi.advanceTimersByTimeAsync(FLUSH_MS);
       // Three live runs, 21 events each: one commit for all three, not one a run.
       expect(commits).toEqual([ids]);
-      for (const id of ids) expect(store.readEvents({ runId: id })).toHaveLength(21);
+      for (const id of ids) expect(await store.readEvents({ runId: id })).toHaveLength(21);
 
       refuse = true;
       fake.release();
       await vi.advanceTimersByTimeAsync(3);
       await vi.advanceTimersByTimeAsync(FLUSH_MS);
       // The shared commit failed as a whole: each run's batch is written on its own, nothing lost.
-      for (const id of ids) expect(store.readEvents({ runId: id }).length).toBeGreaterThan(21);
+      for (const id of ids) expect((await store.readEvents({ runId: id })).length).toBeGreaterThan(21);
       await vi.advanceTimersByTimeAsync(50);
       for (const id of ids) {
         await registry.whenFinished(id);
-        expect(store.readEvents({ runId: id }).map((e) => e.seq)).toEqual(
+        expect((await store.readEvents({ runId: id })).map((e) => e.seq)).toEqual(
           Array.from({ length: 32 }, (_, i) => i),
         );
       }

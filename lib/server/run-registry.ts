@@ -11,6 +11,7 @@ import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS, type PendingLog } from './run-batches';
 import {
   endAll,
+  joinLive,
   publish,
   replayFinished,
   replayOf,
@@ -44,17 +45,22 @@ export interface ControlOptions {
 }
 
 export interface RunRegistry {
-  startRun(options: StartRunOptions): { id: string };
-  /** Throws HttpError 404 for an unknown run. Returns the unsubscribe function. */
-  subscribe(options: SubscribeOptions): () => void;
-  /** Throws HttpError 404 (unknown) or 409 (already finished). */
-  control(options: ControlOptions): void;
-  isLive(runId: string): boolean;
+  startRun(options: StartRunOptions): Promise<{ id: string }>;
+  /**
+   * Rejects with HttpError 404 for an unknown run. Resolves once the replay is sent, to the
+   * unsubscribe function.
+   */
+  subscribe(options: SubscribeOptions): Promise<() => void>;
+  /** Rejects with HttpError 404 (unknown) or 409 (already finished). */
+  control(options: ControlOptions): Promise<void>;
+  /** Whether the run executes here (until its terminate event is stored). */
+  isLive(runId: string): Promise<boolean>;
   /**
    * Writes a live run's unwritten events now (they wait up to FLUSH_MS otherwise), for a reader
-   * that goes to the store rather than subscribing: a fork of a running run. A no-op otherwise.
+   * that goes to the store rather than subscribing: a fork of a running run. Resolves once the
+   * store holds them; at once otherwise.
    */
-  writePending(runId: string): void;
+  writePending(runId: string): Promise<void>;
   /** Resolves once the run's terminate event is stored (at once when it is not live). */
   whenFinished(runId: string): Promise<void>;
   /**
@@ -70,9 +76,9 @@ export interface RunRegistry {
    * re-execution that leaves the stored log still ends it with the reason; a log that holds what
    * its config cannot give again (a control message) is closed at once with the reason:
    * `closed`. Runs whose config rules resumption out were closed when the store opened. Called
-   * once, when the server starts.
+   * once, when the server starts; the registry's other methods wait for it.
    */
-  resumeInterrupted(): { resumed: string[]; closed: string[] };
+  resumeInterrupted(): Promise<{ resumed: string[]; closed: string[] }>;
 }
 
 export interface RunRegistryOptions {
@@ -89,6 +95,8 @@ export interface RunRegistryOptions {
 /** A live run: its log's unwritten events (run-batches.ts), its readers (run-fan-out.ts), its life here. */
 interface LiveRun extends PendingLog, FanOut {
   handle: RunHandle | undefined;
+  /** Its terminate is logged (or its launch is dropped): nothing more is accepted; it leaves once written. */
+  ending: boolean;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   finished: () => void;
   done: Promise<void>;
@@ -105,8 +113,10 @@ function newLiveRun(id: string, redactText: (text: string) => string): LiveRun {
     id,
     redactText,
     handle: undefined,
+    ending: false,
     pending: [],
     pendingTotals: [],
+    writing: Promise.resolve(),
     tail: [],
     subscribers: new Set(),
     idleTimer: undefined,
@@ -119,13 +129,11 @@ function newLiveRun(id: string, redactText: (text: string) => string): LiveRun {
 
 /** Keeps one request's wire; a store that fails is logged, and the run goes on without it. */
 function keepWire(wire: WireStore, runId: string, exchange: WireExchange): void {
-  try {
-    wire.keepWire({ runId, exchange });
-  } catch (error) {
+  wire.keepWire({ runId, exchange }).catch((error: unknown) => {
     console.error(
       `[loop-lab] run ${runId}: request ${exchange.n}'s wire was not kept: ${(error as Error).message}`,
     );
-  }
+  });
 }
 
 /** Aborts the run as abandoned once nobody has watched it for `unwatchedMs`. */
@@ -148,8 +156,6 @@ function launchLive(input: {
   run: LiveRun;
   launch: (options: LaunchOptions) => RunHandle;
   options: LaunchOptions;
-  /** Is the run still live here (not yet finished)? */
-  isLive: () => boolean;
   /** Writes what is pending and lets the run go. */
   finish: () => void;
 }): void {
@@ -161,13 +167,18 @@ function launchLive(input: {
     throw error;
   }
   run.redactText = run.handle.redactText;
-  void run.handle.done.then(() => {
-    if (!input.isLive()) return;
-    console.error(
-      `[loop-lab] run ${run.id}: the launch ended without a terminate event; its log is left open`,
-    );
-    finish();
-  });
+  run.handle.done
+    .then(() => {
+      if (run.ending) return;
+      console.error(
+        `[loop-lab] run ${run.id}: the launch ended without a terminate event; its log is left open`,
+      );
+      finish();
+    })
+    .catch((error: unknown) => {
+      console.error(`[loop-lab] run ${run.id}: its launch failed: ${run.redactText(String(error))}`);
+      finish();
+    });
 }
 
 /**
@@ -175,17 +186,18 @@ function launchLive(input: {
  * still marks running but not live here was cut off by a server restart: it is closed as
  * interrupted now, before it is read.
  */
-function settleStoredRun(store: RunStore, runId: string, isLive: boolean): void {
-  if (!store.getRun(runId)) throw new HttpError(404, `No run with id "${runId}"`);
-  if (!isLive) store.closeInterruptedRuns({ runId });
+async function settleStoredRun(store: RunStore, runId: string): Promise<void> {
+  if (!(await store.getRun(runId))) throw new HttpError(404, `No run with id "${runId}"`);
+  await store.closeInterruptedRuns({ runId });
 }
 
 /**
  * Runs execute here, not inside an HTTP response: events go to the store and then to whoever
- * subscribes — an event is sent only once the store holds it, so a crash loses nothing a client
- * saw and a restart's terminate never takes a seq a client already has. A reconnect replays
- * from the store with no gap and no repeat: everything between reading the replay and joining
- * the fan-out is synchronous (the store is synchronous too), so no event can slip in between.
+ * subscribes — an event is sent only once the store holds it (the append awaited), so a crash
+ * loses nothing a client saw and a restart's terminate never takes a seq a client already has.
+ * A reconnect replays from the store with no gap and no repeat: the subscriber joins the fan-out
+ * before the replay is read, and what is published meanwhile is sent after the replay, from the
+ * first seq it did not send (run-fan-out.ts joinLive).
  */
 export function createRunRegistry({
   store,
@@ -196,14 +208,33 @@ export function createRunRegistry({
 }: RunRegistryOptions): RunRegistry {
   const live = new Map<string, LiveRun>();
   const batches = createRunBatches<LiveRun>({ store, publish });
+  /** The startup's resumption: the other methods wait for it, so none meets a run it is taking up. */
+  let resuming: Promise<unknown> = Promise.resolve();
 
-  const finish = (run: LiveRun): void => {
-    batches.flush(run);
+  /**
+   * Takes no more events, writes what is pending (after `closing`, a write of its own, when
+   * given), then lets the run go: it stays live here until the store holds its end, so no reader
+   * meanwhile finds it running in the store yet not live and closes it as interrupted.
+   */
+  const finish = (run: LiveRun, closing?: () => Promise<void>): void => {
+    if (run.ending) return;
+    run.ending = true;
     clearTimeout(run.idleTimer);
-    live.delete(run.id);
-    endAll(run);
-    run.logged();
-    run.finished();
+    if (closing)
+      run.writing = run.writing.then(closing).catch((error: unknown) => {
+        console.error(`[loop-lab] run ${run.id}: could not close its log: ${run.redactText(String(error))}`);
+      });
+    batches
+      .flush(run)
+      .then(() => {
+        live.delete(run.id);
+        endAll(run);
+        run.logged();
+        run.finished();
+      })
+      .catch((error: unknown) => {
+        console.error(`[loop-lab] run ${run.id}: could not let it go: ${run.redactText(String(error))}`);
+      });
   };
 
   /**
@@ -212,11 +243,11 @@ export function createRunRegistry({
    * store converts, redacts or folds it again); it is fanned out once its batch is written.
    */
   const accept = (run: LiveRun, event: RunEvent, totals: RowTotals): void => {
-    if (!live.has(run.id)) return; // after terminate nothing more is logged
+    if (run.ending) return; // after terminate nothing more is logged
     run.pending.push(event);
     run.pendingTotals.push(totals);
     if (event.event === 'terminate') finish(run);
-    else if (run.pending.length >= FLUSH_BATCH) batches.flush(run);
+    else if (run.pending.length >= FLUSH_BATCH) void batches.flush(run);
     // A turn's end is its checkpoint: the log through it is written at once (with every run's batch
     // due), so a restart resumes from there at the latest (lib/server/resume-runs.ts).
     else if (event.event === 'iteration_start') batches.schedule(run, 0);
@@ -224,11 +255,11 @@ export function createRunRegistry({
   };
 
   return {
-    startRun({ config, apiKey, fork, cassette }) {
+    async startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
-      store.createRun({
+      await store.createRun({
         id,
         config: redactor.value(config),
         ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}),
@@ -249,111 +280,128 @@ export function createRunRegistry({
           ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
           onEvent: (event, totals) => accept(run, event, totals),
         },
-        isLive: () => live.has(id),
         finish: () => finish(run),
       });
       return { id };
     },
 
-    subscribe({ runId, afterSeq = -1, listener }) {
+    async subscribe({ runId, afterSeq = -1, listener }) {
+      await resuming;
       const run = live.get(runId);
       if (!run) {
-        settleStoredRun(store, runId, live.has(runId));
-        replayFinished(store, runId, afterSeq, listener);
+        await settleStoredRun(store, runId);
+        await replayFinished(store, runId, afterSeq, listener);
         return () => {};
       }
-      const replay = replayOf(
-        run,
-        afterSeq,
-        () => batches.flush(run),
-        () => store.readEvents({ runId, afterSeq }),
-      );
-      for (const event of replay) listener.onEvent(event);
-      run.subscribers.add(listener);
       clearTimeout(run.idleTimer);
+      const joined = await joinLive(run, afterSeq, listener, () =>
+        replayOf(
+          run,
+          afterSeq,
+          () => batches.flush(run),
+          () => store.readEvents({ runId, afterSeq }),
+        ),
+      ).catch((error: unknown) => {
+        if (run.subscribers.size === 0 && !run.ending) armIdleTimer(run, unwatchedMs);
+        throw error;
+      });
       return () => {
-        if (!run.subscribers.delete(listener)) return;
-        if (run.subscribers.size === 0 && live.has(runId)) armIdleTimer(run, unwatchedMs);
+        if (!run.subscribers.delete(joined)) return;
+        if (run.subscribers.size === 0 && !run.ending) armIdleTimer(run, unwatchedMs);
       };
     },
 
-    control({ runId, message }) {
+    async control({ runId, message }) {
+      await resuming;
       const run = live.get(runId);
-      if (run?.handle) {
+      if (run?.handle && !run.ending) {
         run.handle.control(message);
         return;
       }
-      settleStoredRun(store, runId, live.has(runId));
-      const reason = store.getRun(runId)?.summary.reason ?? 'unknown';
+      // A run whose end is being written is answered once it is stored, as a finished one.
+      if (run) await run.done;
+      await settleStoredRun(store, runId);
+      const reason = (await store.getRun(runId))?.summary.reason ?? 'unknown';
       throw new HttpError(409, `Run "${runId}" has already finished (${reason}); start a new run instead`);
     },
 
-    isLive(runId) {
+    async isLive(runId) {
+      await resuming;
       return live.has(runId);
     },
 
-    writePending(runId) {
+    async writePending(runId) {
+      await resuming;
       const run = live.get(runId);
-      if (run) batches.flush(run);
+      if (run) await batches.flush(run);
     },
 
-    whenFinished(runId) {
-      return live.get(runId)?.done ?? Promise.resolve();
+    async whenFinished(runId) {
+      await resuming;
+      await live.get(runId)?.done;
     },
 
-    whenLogged(runId) {
-      return live.get(runId)?.firstStored ?? Promise.resolve();
+    async whenLogged(runId) {
+      await resuming;
+      await live.get(runId)?.firstStored;
     },
 
     resumeInterrupted() {
-      const resumed: string[] = [];
-      const closed: string[] = [];
-      for (const { id, config } of store.claimInterruptedRuns()) {
-        const count = store.getRun(id)?.summary.event_count ?? 0;
-        const stored = store.readEventBodies({ runId: id, limit: count });
-        const refusal = storedLogRefusal(stored);
-        if (refusal !== undefined) {
-          store.closeInterruptedRuns({ runId: id, why: refusal });
-          closed.push(id);
-          continue;
-        }
-        const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
-        const run = newLiveRun(id, (text) => redactor.text(text));
-        // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
-        run.tail = store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
-        run.logged();
-        live.set(id, run);
-        armIdleTimer(run, unwatchedMs);
-        const check = createReplayCheck(stored);
-        let diverged = false;
-        launchLive({
-          run,
-          launch,
-          options: {
-            runId: id,
-            config,
-            restart: { replayed: count },
-            ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-            ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
-            onEvent: (event, totals) => {
-              if (diverged || !live.has(id)) return;
-              const verdict = check(event);
-              if (verdict.kind === 'replayed') return;
-              if (verdict.kind === 'new') return accept(run, event, totals);
-              // The re-execution left the stored log: closed after it with the reason, the rest ignored.
-              diverged = true;
-              store.closeInterruptedRuns({ runId: id, why: verdict.why });
-              publish(run, store.readEvents({ runId: id, afterSeq: count - 1 }));
-              finish(run);
-              queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
-            },
-          },
-          isLive: () => live.has(id),
-          finish: () => finish(run),
-        });
-        resumed.push(id);
-      }
-      return { resumed, closed };
+      const work = resumeAll();
+      resuming = work.catch(() => {});
+      return work;
     },
   };
+
+  /** The startup's resumption (see RunRegistry.resumeInterrupted). */
+  async function resumeAll(): Promise<{ resumed: string[]; closed: string[] }> {
+    const resumed: string[] = [];
+    const closed: string[] = [];
+    for (const { id, config } of await store.claimInterruptedRuns()) {
+      const count = (await store.getRun(id))?.summary.event_count ?? 0;
+      const stored = await store.readEventBodies({ runId: id, limit: count });
+      const refusal = storedLogRefusal(stored);
+      if (refusal !== undefined) {
+        await store.closeInterruptedRuns({ runId: id, why: refusal });
+        closed.push(id);
+        continue;
+      }
+      const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+      const run = newLiveRun(id, (text) => redactor.text(text));
+      // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
+      run.tail = await store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
+      run.logged();
+      live.set(id, run);
+      armIdleTimer(run, unwatchedMs);
+      const check = createReplayCheck(stored);
+      let diverged = false;
+      launchLive({
+        run,
+        launch,
+        options: {
+          runId: id,
+          config,
+          restart: { replayed: count },
+          ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+          ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+          onEvent: (event, totals) => {
+            if (diverged || run.ending) return;
+            const verdict = check(event);
+            if (verdict.kind === 'replayed') return;
+            if (verdict.kind === 'new') return accept(run, event, totals);
+            // The re-execution left the stored log: closed after it with the reason, the rest ignored.
+            diverged = true;
+            finish(run, async () => {
+              await store.closeInterruptedRuns({ runId: id, why: verdict.why });
+              publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
+            });
+            queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
+          },
+        },
+        finish: () => finish(run),
+      });
+      resumed.push(id);
+    }
+    return { resumed, closed };
+  }
 }

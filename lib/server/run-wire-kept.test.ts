@@ -24,31 +24,31 @@ describe("a served run's wire", () => {
     const wire = createSqliteWireStore({ dir });
     const registry = createRunRegistry({ store, launch: launchRun, wire });
     const config = RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock: 'virtual', seed: 2 });
-    const { id } = registry.startRun({ config, apiKey: 'sk-test-kept-wire-3c9e1f0a7b' });
+    const { id } = await registry.startRun({ config, apiKey: 'sk-test-kept-wire-3c9e1f0a7b' });
     await registry.whenFinished(id);
-    const requests = store
-      .readEvents({ runId: id })
-      .flatMap((e) => (e.event === 'model_request' ? [e.request_no] : []));
-    store.close();
-    wire.close();
+    const requests = (await store.readEvents({ runId: id })).flatMap((e) =>
+      e.event === 'model_request' ? [e.request_no] : [],
+    );
+    await store.close();
+    await wire.close();
 
     const reopened = createSqliteWireStore({ dir });
     try {
-      const kept = reopened.readWire(id);
+      const kept = await reopened.readWire(id);
       expect(kept.map((r) => r.n)).toEqual(requests);
       expect(kept.every((r) => r.exchange?.response?.status === 200)).toBe(true);
       expect(JSON.stringify(kept)).not.toContain('sk-test-kept-wire');
-      expect(reopened.readWire(id, 2)).toEqual([kept[1]]);
-      expect(reopened.readWire(id, 999)).toEqual([]);
+      expect(await reopened.readWire(id, 2)).toEqual([kept[1]]);
+      expect(await reopened.readWire(id, 999)).toEqual([]);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 
-  it('keeps requests within its bound; past it, each by number with the reason', () => {
+  it('keeps requests within its bound; past it, each by number with the reason', async () => {
     const runs = createSqliteRunStore({ dir });
-    runs.createRun({ id: 'r', config: sampleConfig() });
-    runs.close();
+    await runs.createRun({ id: 'r', config: sampleConfig() });
+    await runs.close();
     const wire = createSqliteWireStore({ dir });
     try {
       const exchange = (n: number): WireExchange => ({
@@ -64,15 +64,16 @@ describe("a served run's wire", () => {
         },
       });
       const size = Buffer.byteLength(JSON.stringify(exchange(1)));
-      for (const n of [1, 2, 3]) wire.keepWire({ runId: 'r', exchange: exchange(n), maxBytes: size * 2 });
-      const kept = wire.readWire('r');
+      for (const n of [1, 2, 3])
+        await wire.keepWire({ runId: 'r', exchange: exchange(n), maxBytes: size * 2 });
+      const kept = await wire.readWire('r');
       expect(kept.map((r) => r.n)).toEqual([1, 2, 3]);
       expect(kept.slice(0, 2).map((r) => r.exchange)).toEqual([exchange(1), exchange(2)]);
       expect(kept[2]).toMatchObject({ n: 3 });
       expect(kept[2]!.exchange).toBeUndefined();
       expect(kept[2]!.omitted).toMatch(/this run's wire reached its bound of .* before request 3/);
     } finally {
-      wire.close();
+      await wire.close();
     }
   });
 });

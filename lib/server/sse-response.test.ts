@@ -16,8 +16,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sse-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -69,8 +69,8 @@ describe('SSE response', () => {
   });
 
   it('streams the whole run with SSE headers, then closes after terminate', async () => {
-    const { id } = registry.startRun({ config: sampleConfig() });
-    const response = createSseResponse({ registry, runId: id });
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    const response = await createSseResponse({ registry, runId: id });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(response.headers.get('connection')).toBe('keep-alive');
@@ -84,10 +84,10 @@ describe('SSE response', () => {
   });
 
   it('resumes mid-run from Last-Event-ID with no gap and no duplicate', async () => {
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     // First connection: read until it has seq 6, then the client drops.
     const abort = new AbortController();
-    const first = createSseResponse({ registry, runId: id, signal: abort.signal });
+    const first = await createSseResponse({ registry, runId: id, signal: abort.signal });
     const reader = first.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
     while (!/id: 6\n/.test(seen)) seen += (await reader.read()).value ?? '';
@@ -98,37 +98,37 @@ describe('SSE response', () => {
     const request = new Request(`http://test/api/runs/${id}/events`, {
       headers: { 'Last-Event-ID': String(lastId) },
     });
-    const second = createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }) });
+    const second = await createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }) });
     release();
     const after = eventsOf(parseFrames(await second.text()));
     expect([...seqs(before), ...seqs(after)]).toEqual(range(0, 21));
   });
 
   it('replays a finished run from ?after= and closes at once', async () => {
-    const { id } = registry.startRun({ config: sampleConfig() });
+    const { id } = await registry.startRun({ config: sampleConfig() });
     release();
     await registry.whenFinished(id);
     const request = new Request(`http://test/api/runs/${id}/events?after=18`);
-    const response = createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }) });
+    const response = await createSseResponse({ registry, runId: id, afterSeq: resumePoint({ request }) });
     expect(seqs(eventsOf(parseFrames(await response.text())))).toEqual([19, 20, 21]);
   });
 
   it('unsubscribes when the client goes away, so the run is abandoned', async () => {
     const fake = createFakeLaunch({ steps: 20, holdAt: 2 });
     const quick = createRunRegistry({ store, launch: fake.launch, unwatchedMs: 30 });
-    const { id } = quick.startRun({ config: sampleConfig() });
+    const { id } = await quick.startRun({ config: sampleConfig() });
     const abort = new AbortController();
-    createSseResponse({ registry: quick, runId: id, signal: abort.signal });
+    await createSseResponse({ registry: quick, runId: id, signal: abort.signal });
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(quick.isLive(id)).toBe(true);
+    expect(await quick.isLive(id)).toBe(true);
     abort.abort();
     await quick.whenFinished(id);
-    expect(store.getRun(id)?.summary.reason).toBe('abandoned');
+    expect((await store.getRun(id))?.summary.reason).toBe('abandoned');
   });
 
   it('sends heartbeat comments while the run is quiet', async () => {
-    const { id } = registry.startRun({ config: sampleConfig() });
-    const response = createSseResponse({ registry, runId: id, heartbeatMs: 10 });
+    const { id } = await registry.startRun({ config: sampleConfig() });
+    const response = await createSseResponse({ registry, runId: id, heartbeatMs: 10 });
     await new Promise((resolve) => setTimeout(resolve, 60));
     release();
     const frames = parseFrames(await response.text());

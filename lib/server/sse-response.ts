@@ -26,7 +26,7 @@ export interface SseResponseOptions {
 /**
  * Streams a run's events as SSE: the replay from `afterSeq`, then live events, then closes
  * after the terminate event. Subscribes before the Response exists, so an unknown run
- * throws (a 404) instead of opening an empty stream.
+ * rejects (a 404) instead of opening an empty stream.
  */
 export function createSseResponse({
   registry,
@@ -34,7 +34,7 @@ export function createSseResponse({
   afterSeq = -1,
   signal,
   heartbeatMs = HEARTBEAT_MS,
-}: SseResponseOptions): Response {
+}: SseResponseOptions): Promise<Response> {
   return createSseStream({
     signal,
     heartbeatMs,

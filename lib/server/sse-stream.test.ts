@@ -13,8 +13,8 @@ async function chunksOf(response: Response): Promise<string[]> {
 
 describe('createSseStream', () => {
   it('sends what the producer sent before the stream started, then closes when it ended', async () => {
-    const response = createSseStream({
-      subscribe: (sink) => {
+    const response = await createSseStream({
+      subscribe: async (sink) => {
         sink.send('data: 1\n\n');
         sink.send('data: 2\n\n');
         sink.end();
@@ -27,7 +27,7 @@ describe('createSseStream', () => {
 
   it('joins the frames of one burst into one chunk, and keeps bursts apart', async () => {
     let sink!: SseSink;
-    const response = createSseStream({ subscribe: (s) => ((sink = s), () => {}) });
+    const response = await createSseStream({ subscribe: async (s) => ((sink = s), () => {}) });
     const reading = chunksOf(response);
     await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 100; i++) sink.send(`data: ${i}\n\n`);
@@ -45,8 +45,8 @@ describe('createSseStream', () => {
     const beforeClose = vi.fn();
     const client = new AbortController();
     let sink!: SseSink;
-    const response = createSseStream({
-      subscribe: (s) => ((sink = s), unsubscribe),
+    const response = await createSseStream({
+      subscribe: async (s) => ((sink = s), unsubscribe),
       signal: client.signal,
       beforeClose,
     });
@@ -65,7 +65,10 @@ describe('createSseStream', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       let sink!: SseSink;
-      const response = createSseStream({ subscribe: (s) => ((sink = s), () => {}), heartbeatMs: 1_000 });
+      const response = await createSseStream({
+        subscribe: async (s) => ((sink = s), () => {}),
+        heartbeatMs: 1_000,
+      });
       const reader = response.body!.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toBe(': connected\n\n');
       await vi.advanceTimersByTimeAsync(1_000);
@@ -77,13 +80,13 @@ describe('createSseStream', () => {
     }
   });
 
-  it('lets subscribe throw (an unknown id) before any Response exists', () => {
-    expect(() =>
+  it('lets subscribe throw (an unknown id) before any Response exists', async () => {
+    await expect(
       createSseStream({
         subscribe: () => {
           throw new Error('No run with id "x"');
         },
       }),
-    ).toThrow('No run with id');
+    ).rejects.toThrow('No run with id');
   });
 });

@@ -18,11 +18,11 @@ export interface SseSink {
 
 export interface SseStreamOptions {
   /**
-   * Called once, before the Response exists, so a producer that cannot start (an unknown id)
-   * throws and the route answers 404 instead of opening an empty stream. May send at once
-   * (a replay); returns the unsubscribe function.
+   * Called once and awaited before the Response exists, so a producer that cannot start (an
+   * unknown id) rejects and the route answers 404 instead of opening an empty stream. May send
+   * at once (a replay); resolves to the unsubscribe function.
    */
-  subscribe: (sink: SseSink) => () => void;
+  subscribe: (sink: SseSink) => Promise<() => void>;
   /** The request's signal: when the client goes away, the stream closes and unsubscribes. */
   signal?: AbortSignal;
   heartbeatMs?: number;
@@ -39,12 +39,12 @@ export interface SseStreamOptions {
  * producer costs one encode and one socket write per turn rather than per frame or per
  * batch; nothing waits on a timer, so no frame is held back.
  */
-export function createSseStream({
+export async function createSseStream({
   subscribe,
   signal,
   heartbeatMs = HEARTBEAT_MS,
   beforeClose,
-}: SseStreamOptions): Response {
+}: SseStreamOptions): Promise<Response> {
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let buffered = '';
@@ -89,13 +89,14 @@ export function createSseStream({
   };
 
   let unsubscribe: () => void = () => {};
-  unsubscribe = subscribe({
+  unsubscribe = await subscribe({
     send,
     end: () => {
       ended = true;
       if (controller) close();
     },
   });
+  // A client that left while the subscription started is let go now it can be unsubscribed.
   if (signal?.aborted) close();
   else signal?.addEventListener('abort', close, { once: true });
 

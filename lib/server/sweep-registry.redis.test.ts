@@ -61,9 +61,9 @@ describe('queue jobs of a dead sweep', () => {
       seeds: [1, 2, 3],
     });
     const before = createSqliteSweepStore({ dir });
-    before.createSweep({ id: 'sweep-dead', name: 'dead', grid, total: 3, runner: 'bullmq' });
-    before.createSweep({ id: 'sweep-live', name: 'live', grid, total: 3, runner: 'bullmq' });
-    before.close();
+    await before.createSweep({ id: 'sweep-dead', name: 'dead', grid, total: 3, runner: 'bullmq' });
+    await before.createSweep({ id: 'sweep-live', name: 'live', grid, total: 3, runner: 'bullmq' });
+    await before.close();
     const deadPid = Number(
       spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
         .stdout,
@@ -97,8 +97,8 @@ describe('queue jobs of a dead sweep', () => {
     const runStore = createSqliteRunStore({ dir });
     const sweepStore = createSqliteSweepStore({ dir });
     try {
-      expect(sweepStore.getSweep('sweep-dead')?.summary.status).toBe('failed');
-      expect(sweepStore.getSweep('sweep-live')?.summary.status).toBe('running');
+      expect((await sweepStore.getSweep('sweep-dead'))?.summary.status).toBe('failed');
+      expect((await sweepStore.getSweep('sweep-live'))?.summary.status).toBe('running');
       const registry = createSweepRegistry({
         runStore,
         sweepStore,
@@ -116,8 +116,8 @@ describe('queue jobs of a dead sweep', () => {
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();
-      runStore.close();
-      sweepStore.close();
+      await runStore.close();
+      await sweepStore.close();
     }
   }, 120_000);
 });

@@ -37,9 +37,9 @@ function osThreads(): number {
   return Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]);
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
+async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   return check();
 }
 
@@ -49,9 +49,9 @@ beforeEach(() => {
   sweepStore = createSqliteSweepStore({ dir });
   runnersMade = 0;
 });
-afterEach(() => {
-  runStore.close();
-  sweepStore.close();
+afterEach(async () => {
+  await runStore.close();
+  await sweepStore.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -61,41 +61,43 @@ describe('the sweep registry', () => {
     await sweepWorkerBundle();
     const baseline = osThreads();
     const sweeps = registry();
-    const first = sweeps.start(grid(400));
-    const second = sweeps.start(grid(400));
+    const first = await sweeps.start(grid(400));
+    const second = await sweeps.start(grid(400));
     // Wait until the pool is up and runs are being stored.
-    expect(await until(() => (sweeps.read(first.id)?.sweep.done ?? 0) >= 2, 120_000)).toBe(true);
+    expect(await until(async () => ((await sweeps.read(first.id))?.sweep.done ?? 0) >= 2, 120_000)).toBe(
+      true,
+    );
     expect(osThreads()).toBeGreaterThanOrEqual(baseline + 2);
-    sweeps.cancel(second.id);
-    sweeps.cancel(first.id);
+    await sweeps.cancel(second.id);
+    await sweeps.cancel(first.id);
     await Promise.all([sweeps.whenFinished(first.id), sweeps.whenFinished(second.id)]);
-    expect(sweepStore.getSweep(first.id)?.summary.status).toBe('cancelled');
-    expect(sweepStore.getSweep(second.id)?.summary).toMatchObject({ status: 'cancelled', done: 0 });
+    expect((await sweepStore.getSweep(first.id))?.summary.status).toBe('cancelled');
+    expect((await sweepStore.getSweep(second.id))?.summary).toMatchObject({ status: 'cancelled', done: 0 });
     expect(runnersMade).toBe(1);
     // The pool is destroyed once no sweep is left: its threads exit.
-    expect(await until(() => osThreads() <= baseline, 10_000)).toBe(true);
+    expect(await until(async () => osThreads() <= baseline, 10_000)).toBe(true);
   }, 180_000);
 
   it('runs two sweeps started at once on one pool: the second waits, says for which sweep, then runs', async () => {
     const sweeps = registry();
-    const first = sweeps.start(grid(2));
-    const second = sweeps.start(grid(2));
+    const first = await sweeps.start(grid(2));
+    const second = await sweeps.start(grid(2));
     const frames: SweepProgress[] = [];
-    sweeps.subscribe(second.id, { onProgress: (p) => frames.push(p), onEnd: () => {} });
-    expect(sweeps.read(second.id)?.sweep).toMatchObject({
+    await sweeps.subscribe(second.id, { onProgress: (p) => frames.push(p), onEnd: () => {} });
+    expect((await sweeps.read(second.id))?.sweep).toMatchObject({
       status: 'queued',
       done: 0,
       queue: { position: 1, waiting_for: first.id },
     });
-    expect(sweepStore.getSweep(second.id)?.summary.status).toBe('queued');
-    expect(sweeps.list().find((s) => s.id === second.id)).toMatchObject({
+    expect((await sweepStore.getSweep(second.id))?.summary.status).toBe('queued');
+    expect((await sweeps.list()).find((s) => s.id === second.id)).toMatchObject({
       status: 'queued',
       queue: { waiting_for: first.id },
     });
 
     await Promise.all([sweeps.whenFinished(first.id), sweeps.whenFinished(second.id)]);
-    expect(sweepStore.getSweep(first.id)?.summary).toMatchObject({ status: 'completed', done: 2 });
-    expect(sweepStore.getSweep(second.id)?.summary).toMatchObject({ status: 'completed', done: 2 });
+    expect((await sweepStore.getSweep(first.id))?.summary).toMatchObject({ status: 'completed', done: 2 });
+    expect((await sweepStore.getSweep(second.id))?.summary).toMatchObject({ status: 'completed', done: 2 });
     expect(runnersMade).toBe(1);
     const statuses = frames.map((f) => f.summary.status);
     expect(statuses[0]).toBe('queued');

@@ -10,7 +10,7 @@ import {
   type SweepCassettes,
   type SweepProgress,
 } from '@/lib/sweeps/execute-sweep';
-import type { PromptSetLookup } from '@/lib/sweeps/expand-grid';
+import { readPromptSets, type PromptSetReader } from '@/lib/sweeps/expand-grid';
 import type { SweepJobRunner } from '@/lib/sweeps/local-pool';
 import { pairedComparisons } from '@/lib/sweeps/paired-comparison';
 import { resultsTable } from '@/lib/sweeps/results-table';
@@ -27,19 +27,20 @@ export interface SweepRegistry {
    * Runs the sweep now, or queues it behind the sweeps already here (status `queued`). `apiKeys`:
    * keys for its "request" endpoints, held in this process's memory until the sweep ends.
    */
-  start(grid: SweepGrid, options?: { apiKeys?: Readonly<Record<string, string>> }): { id: string };
-  /** Throws HttpError 404 (unknown) or 409 (not running or queued in this process). */
-  cancel(id: string): void;
-  /** Throws HttpError 404 for an unknown sweep; a finished one sends its last state and ends. */
-  subscribe(id: string, listener: SweepListener): () => void;
+  start(grid: SweepGrid, options?: { apiKeys?: Readonly<Record<string, string>> }): Promise<{ id: string }>;
+  /** Rejects with HttpError 404 (unknown) or 409 (not running or queued in this process). */
+  cancel(id: string): Promise<void>;
+  /** Rejects with HttpError 404 for an unknown sweep; a finished one sends its last state and ends. */
+  subscribe(id: string, listener: SweepListener): Promise<() => void>;
   /** The sweep with its table, from the store (finished runs only while it runs). */
   read(
     id: string,
-  ):
+  ): Promise<
     | { sweep: SweepSummary; grid: SweepGrid; rows: SweepRow[]; comparisons: SweepPairedComparison[] | null }
-    | undefined;
+    | undefined
+  >;
   /** Sweeps, newest first: the store's rows with this process's live state over them. */
-  list(options?: { limit?: number }): SweepSummary[];
+  list(options?: { limit?: number }): Promise<SweepSummary[]>;
   /** Resolves when the sweep is over (at once if it is not running here). */
   whenFinished(id: string): Promise<void>;
   /** Resolves when the startup clean-up is done: how many queue jobs of dead sweeps it removed. */
@@ -57,9 +58,9 @@ export interface SweepRegistryOptions {
    * Removes queued jobs of sweeps that are over (a queue outlives the process that fed it);
    * given whether a sweep id is one this store closed. Returns how many jobs it removed.
    */
-  removeDeadJobs?: (isDead: (sweepId: string) => boolean) => Promise<number>;
+  removeDeadJobs?: (isDead: (sweepId: string) => Promise<boolean>) => Promise<number>;
   /** Reads the prompt-set versions a grid's prompt axis names. */
-  promptSets?: PromptSetLookup;
+  promptSets?: PromptSetReader;
   /** Where real runs' recordings are kept and found for a replay. */
   cassettes?: () => SweepCassettes;
 }
@@ -69,6 +70,8 @@ interface LiveSweep {
   /** In memory only, dropped with the entry when the sweep ends. */
   apiKeys?: Readonly<Record<string, string>>;
   cancel: AbortController;
+  /** Its row as stored when it started (what a waiting sweep's place in line is told over). */
+  base: SweepProgress;
   latest: SweepProgress | undefined;
   listeners: Set<SweepListener>;
   done: Promise<void>;
@@ -92,17 +95,18 @@ export function createSweepRegistry({
   cassettes,
 }: SweepRegistryOptions): SweepRegistry {
   const live = new Map<string, LiveSweep>();
+  /** The last start: starts are taken one at a time, so each is queued or not by the line as it joins. */
+  let starting: Promise<unknown> = Promise.resolve();
   // An ended sweep's runs no longer change: its paired comparisons (a bootstrap a metric a pair
   // of rows) are worked out once, keyed by sweep and run count, not on every read.
   const paired = new Map<string, { done: number; comparisons: SweepPairedComparison[] }>();
-  const stored = (id: string): SweepProgress | undefined => storedProgress(sweepStore, id);
+  const stored = (id: string): Promise<SweepProgress | undefined> => storedProgress(sweepStore, id);
   const end = (id: string, entry: LiveSweep): void => {
     live.delete(id);
     endAll(entry);
   };
   const line = createSweepLine({
     entryOf: (id) => live.get(id)!,
-    stored,
     end,
     createRunner,
     run: (id, entry, runner) =>
@@ -112,12 +116,17 @@ export function createSweepRegistry({
         runner,
         ...(promptSets ? { promptSets } : {}),
         ...(cassettes ? { cassettes } : {}),
+      }).catch((error: unknown) => {
+        // Only the store failing while it records the sweep's end gets here: the sweep is over all the same.
+        console.error(
+          `[loop-lab] sweep ${id}: its end was not stored: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }),
   });
 
-  const isDead = (sweepId: string): boolean => {
+  const isDead = async (sweepId: string): Promise<boolean> => {
     if (live.has(sweepId)) return false;
-    const status = sweepStore.getSweep(sweepId)?.summary.status;
+    const status = (await sweepStore.getSweep(sweepId))?.summary.status;
     return status !== undefined && status !== 'running' && status !== 'queued';
   };
   const started = cleanUpDeadJobs(removeDeadJobs, isDead);
@@ -125,62 +134,69 @@ export function createSweepRegistry({
   return {
     started,
 
-    start(grid, options = {}) {
+    async start(grid, options = {}) {
       const id = `sweep-${randomUUID().slice(0, 8)}`;
-      const entry = newLiveSweep(grid, options.apiKeys);
-      createSweepRecord({
-        sweepStore,
-        sweepId: id,
-        grid,
-        runner: runnerKind,
-        status: line.busy() ? 'queued' : 'running',
-      });
-      live.set(id, entry);
-      line.join(id);
+      const join = async (): Promise<void> => {
+        await createSweepRecord({
+          sweepStore,
+          sweepId: id,
+          grid,
+          runner: runnerKind,
+          status: line.busy() ? 'queued' : 'running',
+        });
+        live.set(id, newLiveSweep(grid, (await stored(id))!, options.apiKeys));
+        line.join(id);
+      };
+      const joined = starting.then(join);
+      starting = joined.catch(() => {});
+      await joined;
       return { id };
     },
 
-    cancel(id) {
+    async cancel(id) {
       const entry = live.get(id);
       if (!entry) {
-        if (!sweepStore.getSweep(id)) throw new HttpError(404, `No sweep with id ${id}`);
+        if (!(await sweepStore.getSweep(id))) throw new HttpError(404, `No sweep with id ${id}`);
         throw new HttpError(409, `Sweep ${id} is not running in this process`);
       }
       entry.cancel.abort();
       if (!line.leave(id)) return; // running: its jobs stop and executeSweep ends it
-      sweepStore.updateSweep({
-        id,
-        done: 0,
-        elapsedMs: 0,
-        status: 'cancelled',
-        message: 'cancelled while it waited for the worker pool',
-      });
-      broadcast(entry, stored(id)!);
-      end(id, entry);
-      line.announce();
+      try {
+        await sweepStore.updateSweep({
+          id,
+          done: 0,
+          elapsedMs: 0,
+          status: 'cancelled',
+          message: 'cancelled while it waited for the worker pool',
+        });
+        broadcast(entry, (await stored(id))!);
+      } finally {
+        end(id, entry);
+        line.announce();
+      }
     },
 
-    subscribe(id, listener) {
+    async subscribe(id, listener) {
       const entry = live.get(id);
       if (!entry) {
-        const last = stored(id);
+        const last = await stored(id);
         if (!last) throw new HttpError(404, `No sweep with id ${id}`);
         listener.onProgress(last);
         listener.onEnd();
         return () => {};
       }
-      const first = entry.latest ?? stored(id);
-      if (first) listener.onProgress(first);
+      // Nothing awaited from here: the listener joins before the sweep can end.
+      listener.onProgress(entry.latest ?? entry.base);
       entry.listeners.add(listener);
       return () => entry.listeners.delete(listener);
     },
 
-    read(id) {
-      const record = sweepStore.getSweep(id);
+    async read(id) {
+      const record = await sweepStore.getSweep(id);
       if (!record) return undefined;
       const latest = live.get(id)?.latest?.summary;
       const sweep = latest && latest.done >= record.summary.done ? latest : record.summary;
-      const metrics = sweepStore.readSweepMetrics(id);
+      const metrics = await sweepStore.readSweepMetrics(id);
       const rows = resultsTable({ cells: listCells(record.grid), metrics });
       // Paired only once the sweep has ended: while it runs, which seeds pair changes with every run.
       if (sweep.status === 'queued' || sweep.status === 'running')
@@ -202,15 +218,16 @@ export function createSweepRegistry({
       };
     },
 
-    list(options) {
-      return sweepStore.listSweeps(options).map((summary) => {
+    async list(options) {
+      return (await sweepStore.listSweeps(options)).map((summary) => {
         const latest = live.get(summary.id)?.latest?.summary;
         return latest && latest.done >= summary.done ? latest : summary;
       });
     },
 
-    whenFinished(id) {
-      return live.get(id)?.done ?? Promise.resolve();
+    async whenFinished(id) {
+      await starting;
+      await live.get(id)?.done;
     },
   };
 }
@@ -218,7 +235,6 @@ export function createSweepRegistry({
 /** What the line of sweeps needs of the registry. */
 interface SweepLineDeps {
   entryOf: (id: string) => LiveSweep;
-  stored: (id: string) => SweepProgress | undefined;
   /** Reports a sweep over (after the runner is closed, when it was the last in line). */
   end: (id: string, entry: LiveSweep) => void;
   createRunner: () => Promise<SweepJobRunner>;
@@ -231,7 +247,7 @@ interface SweepLineDeps {
  * waiting sweep is told its place and the sweep it waits for; the runner is created for the
  * first and closed after the last.
  */
-function createSweepLine({ entryOf, stored, end, createRunner, run }: SweepLineDeps) {
+function createSweepLine({ entryOf, end, createRunner, run }: SweepLineDeps) {
   /** Sweeps waiting for the runner, in order. */
   const waiting: string[] = [];
   let current: string | undefined;
@@ -242,7 +258,7 @@ function createSweepLine({ entryOf, stored, end, createRunner, run }: SweepLineD
   const announce = (): void => {
     waiting.forEach((id, index) => {
       const entry = entryOf(id);
-      const base = stored(id)!;
+      const base = entry.base;
       const queue = current ? { queue: { position: index + 1, waiting_for: current } } : {};
       broadcast(entry, { ...base, summary: { ...base.summary, status: 'queued', ...queue } });
     });
@@ -295,13 +311,18 @@ function createSweepLine({ entryOf, stored, end, createRunner, run }: SweepLineD
 }
 
 /** A sweep just started: nobody listening, not cancelled, not over. */
-function newLiveSweep(grid: SweepGrid, apiKeys: Readonly<Record<string, string>> | undefined): LiveSweep {
+function newLiveSweep(
+  grid: SweepGrid,
+  base: SweepProgress,
+  apiKeys: Readonly<Record<string, string>> | undefined,
+): LiveSweep {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   return {
     grid,
     ...(apiKeys ? { apiKeys } : {}),
     cancel: new AbortController(),
+    base,
     latest: undefined,
     listeners: new Set(),
     done,
@@ -310,8 +331,8 @@ function newLiveSweep(grid: SweepGrid, apiKeys: Readonly<Record<string, string>>
 }
 
 /** A sweep's state as the store holds it (no rate or ETA: nothing runs it here). */
-function storedProgress(sweepStore: SweepStore, id: string): SweepProgress | undefined {
-  const record = sweepStore.getSweep(id);
+async function storedProgress(sweepStore: SweepStore, id: string): Promise<SweepProgress | undefined> {
+  const record = await sweepStore.getSweep(id);
   return record ? { summary: record.summary, runsPerSec: 0, etaMs: null } : undefined;
 }
 
@@ -331,7 +352,7 @@ function endAll(entry: LiveSweep): void {
 /** Removes the queue jobs of sweeps that are over, once at startup; says how many. */
 function cleanUpDeadJobs(
   removeDeadJobs: SweepRegistryOptions['removeDeadJobs'],
-  isDead: (sweepId: string) => boolean,
+  isDead: (sweepId: string) => Promise<boolean>,
 ): Promise<{ removedJobs: number }> {
   return (removeDeadJobs ? removeDeadJobs(isDead) : Promise.resolve(0)).then(
     (removedJobs) => {
@@ -355,7 +376,7 @@ interface RunSweepDeps {
   runStore: RunStore;
   sweepStore: SweepStore;
   runner: () => Promise<SweepJobRunner>;
-  promptSets?: PromptSetLookup;
+  promptSets?: PromptSetReader;
   cassettes?: () => SweepCassettes;
 }
 
@@ -364,8 +385,9 @@ async function runSweep(id: string, entry: LiveSweep, deps: RunSweepDeps): Promi
   const { runStore, sweepStore, promptSets, cassettes } = deps;
   try {
     if (entry.cancel.signal.aborted) throw new Error('cancelled before it started');
-    sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
-    broadcast(entry, storedProgress(sweepStore, id)!);
+    await sweepStore.updateSweep({ id, done: 0, elapsedMs: 0, status: 'running' });
+    broadcast(entry, (await storedProgress(sweepStore, id))!);
+    const lookup = promptSets ? await readPromptSets(entry.grid, promptSets) : undefined;
     const runner = await deps.runner();
     await executeSweep({
       sweepId: id,
@@ -377,13 +399,13 @@ async function runSweep(id: string, entry: LiveSweep, deps: RunSweepDeps): Promi
       onProgress: (p) => broadcast(entry, p),
       created: true,
       ...(entry.apiKeys ? { apiKeys: entry.apiKeys } : {}),
-      ...(promptSets ? { promptSets } : {}),
+      ...(lookup ? { promptSets: lookup } : {}),
       ...(cassettes ? { cassettes: cassettes() } : {}),
     });
   } catch (error) {
-    const summary = sweepStore.getSweep(id)!.summary;
+    const summary = (await sweepStore.getSweep(id))!.summary;
     if (entry.cancel.signal.aborted) {
-      sweepStore.updateSweep({
+      await sweepStore.updateSweep({
         id,
         done: summary.done,
         elapsedMs: summary.elapsed_ms,
@@ -392,7 +414,7 @@ async function runSweep(id: string, entry: LiveSweep, deps: RunSweepDeps): Promi
     } else {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`[loop-lab] sweep ${id} failed: ${message}`);
-      sweepStore.updateSweep({
+      await sweepStore.updateSweep({
         id,
         done: summary.done,
         elapsedMs: summary.elapsed_ms,
@@ -400,6 +422,6 @@ async function runSweep(id: string, entry: LiveSweep, deps: RunSweepDeps): Promi
         message,
       });
     }
-    broadcast(entry, storedProgress(sweepStore, id)!);
+    broadcast(entry, (await storedProgress(sweepStore, id))!);
   }
 }

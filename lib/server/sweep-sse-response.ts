@@ -23,7 +23,7 @@ export function createSweepSseResponse({
   registry: SweepRegistry;
   sweepId: string;
   signal?: AbortSignal;
-}): Response {
+}): Promise<Response> {
   let pending: SweepProgress | undefined;
   let lastSent = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;

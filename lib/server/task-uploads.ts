@@ -21,7 +21,7 @@ export const MAX_TASK_UPLOAD_BYTES = 12 * 1024 * 1024;
  * limit, the layout, task.json's field), else the stored upload. Every key the server knows is
  * taken out of the files first, as from a prompt set.
  */
-export function uploadTask(visitor: string | null, raw: unknown): UploadedTask {
+export async function uploadTask(visitor: string | null, raw: unknown): Promise<UploadedTask> {
   const body = UploadTaskBodySchema.parse(knownKeysRedactor().value(raw), { reportInput: true });
   const problems = checkTaskFiles(body.files);
   if (problems.length > 0) throw new HttpError(400, 'The task folder cannot be kept', problems);
@@ -33,7 +33,7 @@ export function uploadTask(visitor: string | null, raw: unknown): UploadedTask {
       throw new HttpError(400, 'The task folder is not a task', [error.message]);
     throw error;
   }
-  const saved = getTaskUploadStore().saveTaskUpload({
+  const saved = await getTaskUploadStore().saveTaskUpload({
     sha256: hashTaskFiles(body.files),
     files: body.files,
     task_id: task.id,
@@ -41,12 +41,12 @@ export function uploadTask(visitor: string | null, raw: unknown): UploadedTask {
     summary: task.summary,
     hidden: Object.keys(task.hidden.files).length,
   });
-  claimFor(visitor, 'task', saved.id);
+  await claimFor(visitor, 'task', saved.id);
   return saved;
 }
 
 /** GET /api/tasks: the built-in tasks, then the visitor's uploads (everyone's outside room mode), newest first. */
-export function taskList(visitor: string | null): TaskList {
+export async function taskList(visitor: string | null): Promise<TaskList> {
   return {
     builtin: listScenarios().map((s) => ({
       id: s.id,
@@ -54,7 +54,7 @@ export function taskList(visitor: string | null): TaskList {
       summary: s.summary,
       hidden: Object.keys(s.hidden.files).length,
     })),
-    uploaded: ownRows(visitor, 'task', getTaskUploadStore().listTaskUploads(), (t) => t.id),
+    uploaded: await ownRows(visitor, 'task', await getTaskUploadStore().listTaskUploads(), (t) => t.id),
   };
 }
 
@@ -63,11 +63,12 @@ export function taskList(visitor: string | null): TaskList {
  * as missing), its files are the ones the config pins, and the config's scenario is its id.
  * Returns the problem lines (empty: fine, or no upload named).
  */
-export function checkTaskUpload(visitor: string | null, config: RunConfig): string[] {
+export async function checkTaskUpload(visitor: string | null, config: RunConfig): Promise<string[]> {
   const ref = config.taskUpload;
   if (!ref) return [];
-  const upload = getTaskUploadStore().getTaskUpload(ref.id);
-  const theirs = upload && (visitor === null || getVisitorStore().visitorOf('task', ref.id) === visitor);
+  const upload = await getTaskUploadStore().getTaskUpload(ref.id);
+  const theirs =
+    upload && (visitor === null || (await getVisitorStore().visitorOf('task', ref.id)) === visitor);
   if (!upload || !theirs)
     return [`taskUpload.id: no uploaded task "${ref.id}"; GET /api/tasks lists them (upload one on /tasks)`];
   const problems: string[] = [];

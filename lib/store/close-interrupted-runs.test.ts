@@ -17,11 +17,11 @@ afterEach(() => {
 });
 
 /** A run cut off mid-flight: its first events stored, no terminate. */
-function leaveRunning(id: string, events = 3): void {
+async function leaveRunning(id: string, events = 3): Promise<void> {
   const before = createSqliteRunStore({ dir });
-  before.createRun({ id, config: sampleConfig() });
-  before.appendEvents({ runId: id, ...batchOf(sampleRunEvents({ runId: id }), 0, events) });
-  before.close(); // the process "dies": nothing more is written
+  await before.createRun({ id, config: sampleConfig() });
+  await before.appendEvents({ runId: id, ...batchOf(sampleRunEvents({ runId: id }), 0, events) });
+  await before.close(); // the process "dies": nothing more is written
 }
 
 function setOwner(id: string, owner: string | null): void {
@@ -31,47 +31,47 @@ function setOwner(id: string, owner: string | null): void {
 }
 
 describe('closing runs a previous process left running', () => {
-  it('closes them at store open with a server_restart terminate after the last stored event', () => {
-    leaveRunning('cut');
+  it('closes them at store open with a server_restart terminate after the last stored event', async () => {
+    await leaveRunning('cut');
     const after = createSqliteRunStore({ dir });
-    const record = after.getRun('cut');
+    const record = await after.getRun('cut');
     expect(record?.summary).toMatchObject({
       status: 'failed',
       reason: 'server_restart',
       complete: false,
       event_count: 4,
     });
-    const end = after.readEvents({ runId: 'cut' }).at(-1);
+    const end = (await after.readEvents({ runId: 'cut' })).at(-1);
     expect(end).toMatchObject({ seq: 3, event: 'terminate', reason: 'server_restart', input_tokens: 1000 });
-    expect(after.listRuns().filter((r) => r.status === 'running')).toEqual([]);
-    after.close();
+    expect((await after.listRuns()).filter((r) => r.status === 'running')).toEqual([]);
+    await after.close();
   });
 
-  it('closes a run that has no owner recorded (written before owners existed)', () => {
-    leaveRunning('legacy', 1);
+  it('closes a run that has no owner recorded (written before owners existed)', async () => {
+    await leaveRunning('legacy', 1);
     setOwner('legacy', null);
     const after = createSqliteRunStore({ dir });
-    expect(after.getRun('legacy')?.summary.reason).toBe('server_restart');
-    after.close();
+    expect((await after.getRun('legacy'))?.summary.reason).toBe('server_restart');
+    await after.close();
   });
 
-  it('leaves alone a run whose owner is another live process on the same data folder', () => {
-    leaveRunning('elsewhere');
+  it('leaves alone a run whose owner is another live process on the same data folder', async () => {
+    await leaveRunning('elsewhere');
     const parent = process.ppid; // alive for the whole test, and not this process
     setOwner('elsewhere', `${os.hostname()}:${parent}:another-opening`);
     const after = createSqliteRunStore({ dir });
-    expect(after.getRun('elsewhere')?.summary.status).toBe('running');
-    after.close();
+    expect((await after.getRun('elsewhere'))?.summary.status).toBe('running');
+    await after.close();
   });
 
-  it('closes a run whose owning process has exited', () => {
-    leaveRunning('dead');
+  it('closes a run whose owning process has exited', async () => {
+    await leaveRunning('dead');
     const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
       encoding: 'utf8',
     });
     setOwner('dead', `${os.hostname()}:${Number(exited.stdout)}:gone`);
     const after = createSqliteRunStore({ dir });
-    expect(after.getRun('dead')?.summary.reason).toBe('server_restart');
-    after.close();
+    expect((await after.getRun('dead'))?.summary.reason).toBe('server_restart');
+    await after.close();
   });
 });

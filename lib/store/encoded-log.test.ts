@@ -15,14 +15,14 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-encoded-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a log encoded where the run was made', () => {
-  it('is stored exactly as the same events would be: the same log and the same summary row', () => {
-    store.createRun({
+  it('is stored exactly as the same events would be: the same log and the same summary row', async () => {
+    await store.createRun({
       id: 'a',
       config: sampleConfig(),
       createdAt: 1,
@@ -30,15 +30,15 @@ describe('a log encoded where the run was made', () => {
     });
     // Through a clone, as it crosses from a worker thread.
     const { events, totals } = batchOf(sampleRunEvents({ runId: 'b' }));
-    store.createRun({
+    await store.createRun({
       id: 'b',
       config: sampleConfig(),
       createdAt: 1,
       log: structuredClone(encodeLog('b', events, totals)),
     });
-    expect(store.readEvents({ runId: 'b' })).toEqual(sampleRunEvents({ runId: 'b' }));
-    const { id: _a, ...a } = store.getRun('a')!.summary;
-    const { id: _b, ...b } = store.getRun('b')!.summary;
+    expect(await store.readEvents({ runId: 'b' })).toEqual(sampleRunEvents({ runId: 'b' }));
+    const { id: _a, ...a } = (await store.getRun('a'))!.summary;
+    const { id: _b, ...b } = (await store.getRun('b'))!.summary;
     expect(b).toEqual(a);
     expect(b).toMatchObject({ status: 'completed', event_count: sampleRunEvents({ runId: 'b' }).length });
   });
@@ -55,13 +55,13 @@ describe('a log encoded where the run was made', () => {
     expect(() => encodeLog('other', events, NO_TOTALS)).toThrow(/event seq 0 belongs to run r, not other/);
   });
 
-  it('stores nothing of a run whose encoded log is not whole', () => {
+  it('stores nothing of a run whose encoded log is not whole', async () => {
     const { events, totals } = batchOf(sampleRunEvents({ runId: 'r' }));
     const log = encodeLog('r', events, totals);
     log.types.pop();
-    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(/not whole/);
-    expect(store.getRun('r')).toBeUndefined();
-    expect(() =>
+    await expect(store.createRun({ id: 'r', config: sampleConfig(), log })).rejects.toThrow(/not whole/);
+    expect(await store.getRun('r')).toBeUndefined();
+    await expect(
       store.createRun({
         id: 'r',
         config: sampleConfig(),
@@ -69,15 +69,15 @@ describe('a log encoded where the run was made', () => {
         totals,
         log: encodeLog('r', events, totals),
       }),
-    ).toThrow(/not both/);
+    ).rejects.toThrow(/not both/);
   });
 
-  it('must start the log at seq 0 when it creates the run', () => {
+  it('must start the log at seq 0 when it creates the run', async () => {
     const { events, totals } = batchOf(sampleRunEvents({ runId: 'r' }), 2);
     const log = encodeLog('r', events, totals);
-    expect(() => store.createRun({ id: 'r', config: sampleConfig(), log })).toThrow(
+    await expect(store.createRun({ id: 'r', config: sampleConfig(), log })).rejects.toThrow(
       /continue the log at seq 0, got seq 2/,
     );
-    expect(store.getRun('r')).toBeUndefined();
+    expect(await store.getRun('r')).toBeUndefined();
   });
 });

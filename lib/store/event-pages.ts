@@ -9,12 +9,12 @@ export const EVENT_PAGE = 2_000;
  * the whole log, and time in proportion to its length. Each page is its own query, so nothing
  * holds the database between pages (a writer can append meanwhile; a page reads what is there).
  */
-export function* eventPages(
+export async function* eventPages(
   store: Pick<RunStore, 'readEventBodies'>,
   { runId, afterSeq = -1, pageSize = EVENT_PAGE }: { runId: string; afterSeq?: number; pageSize?: number },
-): Generator<StoredEventRow[]> {
+): AsyncGenerator<StoredEventRow[]> {
   for (let after = afterSeq; ;) {
-    const page = store.readEventBodies({ runId, afterSeq: after, limit: pageSize });
+    const page = await store.readEventBodies({ runId, afterSeq: after, limit: pageSize });
     if (page.length === 0) return;
     yield page;
     if (page.length < pageSize) return;

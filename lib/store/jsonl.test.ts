@@ -17,8 +17,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-jsonl-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -33,24 +33,24 @@ function expectWellFormed(events: readonly RunEvent[], runId: string): void {
 }
 
 describe('JSONL export and import of our own events', () => {
-  it('exports exactly the stored events and imports them back under a new id', () => {
+  it('exports exactly the stored events and imports them back under a new id', async () => {
     const events = sampleRunEvents({ runId: 'orig' });
-    store.createRun({ id: 'orig', config: sampleConfig() });
-    store.appendEvents({ runId: 'orig', ...batchOf(events) });
-    const text = exportRunJsonl({ store, runId: 'orig' })!;
+    await store.createRun({ id: 'orig', config: sampleConfig() });
+    await store.appendEvents({ runId: 'orig', ...batchOf(events) });
+    const text = (await exportRunJsonl({ store, runId: 'orig' }))!;
     expect(
       text
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l)),
     ).toEqual(events);
-    expect(exportRunJsonl({ store, runId: 'missing' })).toBeUndefined();
+    expect(await exportRunJsonl({ store, runId: 'missing' })).toBeUndefined();
 
-    const result = importJsonl({ store, text, redactor: createRedactor({ secrets: [] }) });
+    const result = await importJsonl({ store, text, redactor: createRedactor({ secrets: [] }) });
     if (!result.ok) throw new Error(result.errors.join('\n'));
-    const imported = store.readEvents({ runId: result.id });
+    const imported = await store.readEvents({ runId: result.id });
     expect(imported).toEqual(events.map((e) => ({ ...e, run_id: result.id })));
-    const record = store.getRun(result.id)!;
+    const record = (await store.getRun(result.id))!;
     expect(record.summary).toMatchObject({
       imported: true,
       status: 'completed',
@@ -59,7 +59,7 @@ describe('JSONL export and import of our own events', () => {
     });
     expect(record.config).toEqual(sampleConfig());
     // A second export of the import is the same file, re-stamped.
-    expect(exportRunJsonl({ store, runId: result.id })).toBe(toJsonl(imported));
+    expect(await exportRunJsonl({ store, runId: result.id })).toBe(toJsonl(imported));
   });
 
   it('renumbers a log with dropped lines and closes one cut off before terminate', () => {
@@ -94,10 +94,14 @@ describe('JSONL export and import of our own events', () => {
 });
 
 describe('plain tracer JSONL import', () => {
-  it('converts the tracer fixture into a well-formed run', () => {
-    const result = importJsonl({ store, text: TRACER_FIXTURE, redactor: createRedactor({ secrets: [] }) });
+  it('converts the tracer fixture into a well-formed run', async () => {
+    const result = await importJsonl({
+      store,
+      text: TRACER_FIXTURE,
+      redactor: createRedactor({ secrets: [] }),
+    });
     if (!result.ok) throw new Error(result.errors.join('\n'));
-    const events = store.readEvents({ runId: result.id });
+    const events = await store.readEvents({ runId: result.id });
     expectWellFormed(events, result.id);
     expect(events.map((e) => e.event)).toEqual([
       'run_start',
@@ -136,7 +140,7 @@ describe('plain tracer JSONL import', () => {
     const start = events[0];
     expect(start?.event === 'run_start' && start.scenario.id).toBe('imported');
     expect(start?.event === 'run_start' && start.tools).toEqual(['read_file']);
-    expect(store.getRun(result.id)).toMatchObject({
+    expect(await store.getRun(result.id)).toMatchObject({
       config: { scenario: 'imported' },
       summary: {
         imported: true,
@@ -207,7 +211,7 @@ describe('plain tracer JSONL import', () => {
     ]);
   });
 
-  it('rejects a file holding several runs, an empty file and one with no usable lines', () => {
+  it('rejects a file holding several runs, an empty file and one with no usable lines', async () => {
     const mixed = `${TRACER_FIXTURE}${JSON.stringify({ run_id: 'other', ts: 1735689700, event: 'llm_call', iteration: 0, input_tokens: 1, output_tokens: 1 })}\n`;
     const parsed = parseJsonl({ text: mixed, runId: 'x' });
     expect(parsed.ok ? [] : parsed.errors).toEqual([
@@ -216,11 +220,11 @@ describe('plain tracer JSONL import', () => {
       ),
     ]);
 
-    expect(importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({
+    expect(await importJsonl({ store, text: '\n  \n', redactor: createRedactor({ secrets: [] }) })).toEqual({
       ok: false,
       errors: ['the file is empty: expected one JSON object a line'],
     });
-    const noUsable = importJsonl({
+    const noUsable = await importJsonl({
       store,
       text: '{"ts": 1, "event": "note", "text": "hi"}\n',
       redactor: createRedactor({ secrets: [] }),
@@ -229,6 +233,6 @@ describe('plain tracer JSONL import', () => {
       ok: false,
       errors: ['the file has no llm_call, tool_call or terminate lines: nothing to import'],
     });
-    expect(store.listRuns()).toEqual([]);
+    expect(await store.listRuns()).toEqual([]);
   });
 });

@@ -19,10 +19,10 @@ export interface ExportRunOptions {
 }
 
 /** A run's log as JSONL, or undefined when the store has no such run: each row's JSON as stored. */
-export function exportRunJsonl({ store, runId }: ExportRunOptions): string | undefined {
-  if (!store.getRun(runId)) return undefined;
+export async function exportRunJsonl({ store, runId }: ExportRunOptions): Promise<string | undefined> {
+  if (!(await store.getRun(runId))) return undefined;
   let text = '';
-  for (const page of eventPages(store, { runId })) text += jsonlOf(page);
+  for await (const page of eventPages(store, { runId })) text += jsonlOf(page);
   return text;
 }
 
@@ -31,18 +31,21 @@ export function exportRunJsonl({ store, runId }: ExportRunOptions): string | und
  * (GET /api/runs/{id}/trace): a long log is never held whole, as objects or as text.
  * Undefined when the store has no such run.
  */
-export function runJsonlStream({ store, runId }: ExportRunOptions): ReadableStream<Uint8Array> | undefined {
-  if (!store.getRun(runId)) return undefined;
+export async function runJsonlStream({
+  store,
+  runId,
+}: ExportRunOptions): Promise<ReadableStream<Uint8Array> | undefined> {
+  if (!(await store.getRun(runId))) return undefined;
   const pages = eventPages(store, { runId });
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = pages.next();
+    async pull(controller) {
+      const next = await pages.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(jsonlOf(next.value)));
     },
-    cancel() {
-      pages.return(undefined);
+    async cancel() {
+      await pages.return(undefined);
     },
   });
 }
@@ -94,13 +97,18 @@ export type ImportResult = { ok: true; id: string } | { ok: false; errors: strin
  * The one path of both imports (a JSONL file, an OTLP trace converted to one): an imported log
  * has no run log, so its totals are folded here, once over the whole log, for the runs row.
  */
-export function importJsonl({ store, text, createdAt, redactor }: ImportJsonlOptions): ImportResult {
+export async function importJsonl({
+  store,
+  text,
+  createdAt,
+  redactor,
+}: ImportJsonlOptions): Promise<ImportResult> {
   const id = randomUUID();
   const parsed = parseJsonl({ text, runId: id });
   if (!parsed.ok) return parsed;
   const events = parsed.events.map((event) => redactor.value(event));
   const start = events[0];
   const config = start?.event === 'run_start' ? start.config : importedConfig();
-  store.createRun({ id, config, createdAt, imported: true, events, totals: foldTotals(events) });
+  await store.createRun({ id, config, createdAt, imported: true, events, totals: foldTotals(events) });
   return { ok: true, id };
 }

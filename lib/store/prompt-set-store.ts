@@ -3,24 +3,24 @@ import type { PromptSet, RunConfig, SavePromptSetBody } from '@/lib/protocol';
 /** Named, versioned prompt sets, beside the runs that used them. */
 export interface PromptSetStore {
   /** Saves the texts as the next version of `name` (version 1 when the name is new). */
-  savePromptSet(body: SavePromptSetBody): PromptSet;
-  getPromptSet(name: string, version: number): PromptSet | undefined;
+  savePromptSet(body: SavePromptSetBody): Promise<PromptSet>;
+  getPromptSet(name: string, version: number): Promise<PromptSet | undefined>;
   /** Every version of every set, newest first. */
-  listPromptSets(): PromptSet[];
-  close(): void;
+  listPromptSets(): Promise<PromptSet[]>;
+  close(): Promise<void>;
 }
 
 /**
  * Whether a config's prompts are the ones of the set version it names, so a run that says it
  * used "terse v2" did. Returns the problem lines (empty: it matches or names no set).
  */
-export function checkPromptSetRef(options: {
+export async function checkPromptSetRef(options: {
   config: RunConfig;
   store: Pick<PromptSetStore, 'getPromptSet'>;
-}): string[] {
+}): Promise<string[]> {
   const ref = options.config.promptSet;
   if (!ref) return [];
-  const set = options.store.getPromptSet(ref.name, ref.version);
+  const set = await options.store.getPromptSet(ref.name, ref.version);
   if (!set) return [`promptSet: there is no saved prompt set "${ref.name}" version ${ref.version}`];
   const { config } = options;
   const differs: string[] = [];

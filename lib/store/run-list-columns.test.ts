@@ -18,18 +18,18 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-list-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** Stores a finished run's log as the server does: created, then appended batch by batch. */
-function keep(id: string, events: RunEvent[], batch = 5): void {
+async function keep(id: string, events: RunEvent[], batch = 5): Promise<void> {
   const config = ofType(events, 'run_start')[0]!.config;
-  store.createRun({ id, config });
+  await store.createRun({ id, config });
   for (let i = 0; i < events.length; i += batch) {
     const part = batchOf(events, i, i + batch);
-    store.appendEvents({
+    await store.appendEvents({
       runId: id,
       events: part.events.map((e) => ({ ...e, run_id: id })),
       totals: part.totals,
@@ -37,19 +37,19 @@ function keep(id: string, events: RunEvent[], batch = 5): void {
   }
 }
 
-const summaryOf = (id: string) => store.listRuns().find((r) => r.id === id)!;
+const summaryOf = async (id: string) => (await store.listRuns()).find((r) => r.id === id)!;
 
 describe('the runs list’s rows', () => {
   it('a same-vendor fallback model joins the route as a plain stop, and the list parses as the browser parses it', async () => {
     const lesson = lessonBySlug('fallback-model')!;
     const events = await runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' }));
     expect(ofType(events, 'fallback')).not.toEqual([]);
-    keep('fallback', events);
-    const row = summaryOf('fallback');
+    await keep('fallback', events);
+    const row = await summaryOf('fallback');
     expect(row.vendors.length).toBeGreaterThan(1);
     for (const stop of row.vendors) expect(Object.keys(stop).sort()).toEqual(['model', 'vendor']);
     // One malformed row makes the whole list unreadable in the browser (it showed "0 runs").
-    expect(RunSummaryListSchema.safeParse(store.listRuns()).success).toBe(true);
+    expect(RunSummaryListSchema.safeParse(await store.listRuns()).success).toBe(true);
   });
 
   it('show every vendor and model a swapped run used, in order', async () => {
@@ -62,28 +62,28 @@ describe('the runs list’s rows', () => {
     });
     const swaps = ofType(events, 'swap');
     expect(swaps).toHaveLength(2);
-    keep('swapped', events);
+    await keep('swapped', events);
     const start = ofType(events, 'run_start')[0]!;
-    expect(summaryOf('swapped').vendors).toEqual([
+    expect((await summaryOf('swapped')).vendors).toEqual([
       { vendor: start.vendor, model: start.model },
       { vendor: swaps[0]!.to_vendor, model: swaps[0]!.to_model },
       { vendor: swaps[1]!.to_vendor, model: swaps[1]!.to_model },
     ]);
-    expect(summaryOf('swapped').vendors.map((v) => v.vendor)).toEqual([
+    expect((await summaryOf('swapped')).vendors.map((v) => v.vendor)).toEqual([
       'sim-anthropic',
       'sim-openai',
       'sim-deepseek',
     ]);
     // The start vendor stays the start (filters and forks read it).
-    expect(summaryOf('swapped').vendor).toBe('sim-anthropic');
+    expect((await summaryOf('swapped')).vendor).toBe('sim-anthropic');
   });
 
   it('show one vendor for a run that never changed, and the same through getRun', async () => {
     const events = await runToEnd({});
-    keep('plain', events, 1000);
+    await keep('plain', events, 1000);
     const start = ofType(events, 'run_start')[0]!;
-    expect(summaryOf('plain').vendors).toEqual([{ vendor: start.vendor, model: start.model }]);
-    expect(store.getRun('plain')?.summary.vendors).toEqual(summaryOf('plain').vendors);
+    expect((await summaryOf('plain')).vendors).toEqual([{ vendor: start.vendor, model: start.model }]);
+    expect((await store.getRun('plain'))?.summary.vendors).toEqual((await summaryOf('plain')).vendors);
   });
 
   it('start a fork’s vendors where its copied turns ran', async () => {
@@ -97,19 +97,19 @@ describe('the runs list’s rows', () => {
     const child: RunEvent[] = [];
     await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) })
       .done;
-    keep('child', child);
-    expect(summaryOf('child').vendors.map((v) => v.vendor)).toEqual(['sim-anthropic', 'sim-openai']);
+    await keep('child', child);
+    expect((await summaryOf('child')).vendors.map((v) => v.vendor)).toEqual(['sim-anthropic', 'sim-openai']);
   });
 
-  it('tell a lesson’s mechanism-on and mechanism-off runs apart by what they changed from the same preset', () => {
+  it('tell a lesson’s mechanism-on and mechanism-off runs apart by what they changed from the same preset', async () => {
     const lesson = lessonBySlug('partial-vs-empty')!;
     const config = (side: 'on' | 'off') =>
       RunConfigSchema.parse(lessonRunConfig(lesson, side, { clock: 'virtual' }) as RunConfigInput);
-    store.createRun({ id: 'on', config: config('on') });
-    store.createRun({ id: 'off', config: config('off') });
-    expect(summaryOf('on').preset).toBe(summaryOf('off').preset);
-    expect(summaryOf('on').overrides).toEqual([]);
-    expect(summaryOf('off').overrides).toContain('partial-kept off');
-    expect(summaryOf('off').overrides).toContain('watchdog off');
+    await store.createRun({ id: 'on', config: config('on') });
+    await store.createRun({ id: 'off', config: config('off') });
+    expect((await summaryOf('on')).preset).toBe((await summaryOf('off')).preset);
+    expect((await summaryOf('on')).overrides).toEqual([]);
+    expect((await summaryOf('off')).overrides).toContain('partial-kept off');
+    expect((await summaryOf('off')).overrides).toContain('watchdog off');
   });
 });

@@ -81,22 +81,22 @@ export interface ListRunsOptions {
  * purpose, so a server database can stand behind it when one machine is not enough.
  */
 export interface RunStore {
-  createRun(options: CreateRunOptions): void;
-  appendEvents(options: AppendEventsOptions): void;
+  createRun(options: CreateRunOptions): Promise<void>;
+  appendEvents(options: AppendEventsOptions): Promise<void>;
   /** Several runs' events in one transaction: all are stored or, when one batch fails, none. */
-  appendEventBatches(batches: readonly AppendEventsOptions[]): void;
-  readEvents(options: ReadEventsOptions): RunEvent[];
+  appendEventBatches(batches: readonly AppendEventsOptions[]): Promise<void>;
+  readEvents(options: ReadEventsOptions): Promise<RunEvent[]>;
   /**
    * One page of a log as stored, not parsed: at most `limit` rows with seq greater than
    * `afterSeq`, in seq order. For readers of long logs (eventPages), which hold a page at a time.
    */
-  readEventBodies(options: ReadEventBodiesOptions): StoredEventRow[];
+  readEventBodies(options: ReadEventBodiesOptions): Promise<StoredEventRow[]>;
   /** The stored JSON of the events at these seqs (those that exist), in seq order. */
-  readEventBodiesAt(options: { runId: string; seqs: readonly number[] }): StoredEventRow[];
-  getRun(id: string): RunRecord | undefined;
-  listRuns(options?: ListRunsOptions): RunSummary[];
+  readEventBodiesAt(options: { runId: string; seqs: readonly number[] }): Promise<StoredEventRow[]>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  listRuns(options?: ListRunsOptions): Promise<RunSummary[]>;
   /** The runs forked from this one, oldest first. */
-  listForks(runId: string): ForkSummary[];
+  listForks(runId: string): Promise<ForkSummary[]>;
   /**
    * Closes runs left `running` by a process that is gone with a `server_restart` terminate
    * (all of them, or the one named), its message saying why they were not resumed, or `why`;
@@ -105,11 +105,11 @@ export interface RunStore {
    * even when this store opening wrote it: the caller (the run registry) names only runs it knows
    * are not live.
    */
-  closeInterruptedRuns(options?: { runId?: string; why?: string }): string[];
+  closeInterruptedRuns(options?: { runId?: string; why?: string }): Promise<string[]>;
   /**
    * Takes over the runs a gone process left running that can be resumed after a restart
    * (lib/protocol/restart.ts), for the run registry to resume (lib/server/resume-runs.ts).
    */
-  claimInterruptedRuns(): ClaimedRun[];
-  close(): void;
+  claimInterruptedRuns(): Promise<ClaimedRun[]>;
+  close(): Promise<void>;
 }

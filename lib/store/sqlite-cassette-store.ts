@@ -60,7 +60,7 @@ export function createSqliteCassetteStore({
   const parse = (row: CassetteRow): Cassette => CassetteSchema.parse(JSON.parse(row.body));
 
   return {
-    saveCassette({ name, cassette, fromRun }) {
+    async saveCassette({ name, cassette, fromRun }) {
       const body = JSON.stringify(cassette);
       const row: CassetteRow = {
         id: randomUUID(),
@@ -77,13 +77,15 @@ export function createSqliteCassetteStore({
       insert.run(row);
       return summaryOf(row, cassette);
     },
-    getCassette(id) {
+    async getCassette(id) {
       const row = selectOne.get(id);
       if (!row) return undefined;
       const cassette = parse(row);
       return { summary: summaryOf(row, cassette), cassette };
     },
-    listCassettes: () => selectAll.all().map((row) => summaryOf(row, parse(row))),
-    close: () => db.close(),
+    listCassettes: async () => selectAll.all().map((row) => summaryOf(row, parse(row))),
+    close: async () => {
+      db.close();
+    },
   };
 }

@@ -16,8 +16,8 @@ beforeEach(() => {
   clock = Date.UTC(2026, 0, 1);
   store = createSqlitePromptSetStore({ dir, now: () => (clock += 1000) });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -25,40 +25,40 @@ const save = (input: Parameters<typeof SavePromptSetBodySchema.parse>[0]) =>
   store.savePromptSet(SavePromptSetBodySchema.parse(input));
 
 describe('prompt sets in the store', () => {
-  it('saving under an existing name makes the next version; earlier versions stay as they were', () => {
-    const v1 = save({ name: 'terse', system: 'Be terse.' });
-    const v2 = save({
+  it('saving under an existing name makes the next version; earlier versions stay as they were', async () => {
+    const v1 = await save({ name: 'terse', system: 'Be terse.' });
+    const v2 = await save({
       name: 'terse',
       system: 'Be terse. Run the check last.',
       toolDescriptions: { search: 'Find text.' },
     });
-    const other = save({ name: 'careful', system: 'Be careful.' });
+    const other = await save({ name: 'careful', system: 'Be careful.' });
     expect([v1.version, v2.version, other.version]).toEqual([1, 2, 1]);
-    expect(store.getPromptSet('terse', 1)).toEqual(v1);
-    expect(store.getPromptSet('terse', 2)).toMatchObject({
+    expect(await store.getPromptSet('terse', 1)).toEqual(v1);
+    expect(await store.getPromptSet('terse', 2)).toMatchObject({
       system: 'Be terse. Run the check last.',
       task: '',
       toolDescriptions: { search: 'Find text.' },
     });
-    expect(store.getPromptSet('terse', 3)).toBeUndefined();
-    expect(store.listPromptSets().map((s) => `${s.name} v${s.version}`)).toEqual([
+    expect(await store.getPromptSet('terse', 3)).toBeUndefined();
+    expect((await store.listPromptSets()).map((s) => `${s.name} v${s.version}`)).toEqual([
       'careful v1',
       'terse v2',
       'terse v1',
     ]);
   });
 
-  it('lives in the run store file, beside the runs (one migration for both)', () => {
-    save({ name: 'terse', system: 'Be terse.' });
+  it('lives in the run store file, beside the runs (one migration for both)', async () => {
+    await save({ name: 'terse', system: 'Be terse.' });
     const runs = createSqliteRunStore({ dir });
-    runs.close();
-    store.close();
+    await runs.close();
+    await store.close();
     store = createSqlitePromptSetStore({ dir });
-    expect(store.listPromptSets()).toHaveLength(1);
+    expect(await store.listPromptSets()).toHaveLength(1);
   });
 
-  it('a run may name a set only with that version’s exact texts', () => {
-    save({ name: 'terse', system: 'Be terse.', toolDescriptions: { search: 'Find text.' } });
+  it('a run may name a set only with that version’s exact texts', async () => {
+    await save({ name: 'terse', system: 'Be terse.', toolDescriptions: { search: 'Find text.' } });
     const config = (extra: object) =>
       RunConfigSchema.parse({
         provider: { vendor: 'sim-anthropic' },
@@ -66,24 +66,24 @@ describe('prompt sets in the store', () => {
         ...extra,
       });
     expect(
-      checkPromptSetRef({
+      await checkPromptSetRef({
         config: config({ system: 'Be terse.', toolDescriptions: { search: 'Find text.' } }),
         store,
       }),
     ).toEqual([]);
     expect(
-      checkPromptSetRef({
+      await checkPromptSetRef({
         config: config({ system: 'Be terse!', toolDescriptions: { search: 'Find text.' } }),
         store,
       }),
     ).toEqual([
       'promptSet: system differs from "terse" v1; save them as a new version, or leave promptSet out',
     ]);
-    expect(checkPromptSetRef({ config: config({ system: 'Be terse.' }), store })[0]).toMatch(
+    expect((await checkPromptSetRef({ config: config({ system: 'Be terse.' }), store }))[0]).toMatch(
       /toolDescriptions differs/,
     );
     expect(
-      checkPromptSetRef({ config: config({ promptSet: { name: 'terse', version: 9 } }), store }),
+      await checkPromptSetRef({ config: config({ promptSet: { name: 'terse', version: 9 } }), store }),
     ).toEqual(['promptSet: there is no saved prompt set "terse" version 9']);
   });
 });

@@ -69,12 +69,14 @@ export function createSqlitePromptSetStore({
   });
 
   return {
-    savePromptSet: (body) => save.immediate(body),
-    getPromptSet(name, version) {
+    savePromptSet: async (body) => save.immediate(body),
+    async getPromptSet(name, version) {
       const row = selectOne.get(name, version);
       return row ? toPromptSet(row) : undefined;
     },
-    listPromptSets: () => selectAll.all().map(toPromptSet),
-    close: () => db.close(),
+    listPromptSets: async () => selectAll.all().map(toPromptSet),
+    close: async () => {
+      db.close();
+    },
   };
 }

@@ -14,50 +14,54 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-store-'));
   store = createSqliteRunStore({ dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('sqlite run store', () => {
-  it('appends events and reads them back from a seq', () => {
+  it('appends events and reads them back from a seq', async () => {
     const events = sampleRunEvents({ runId: 'r1' });
-    store.createRun({ id: 'r1', config: sampleConfig(), createdAt: 1000 });
-    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 3) });
-    store.appendEvents({ runId: 'r1', ...batchOf(events, 3) });
-    expect(store.readEvents({ runId: 'r1' })).toEqual(events);
-    expect(store.readEvents({ runId: 'r1', afterSeq: 4 }).map((e) => e.seq)).toEqual([5, 6]);
-    expect(store.readEvents({ runId: 'r1', afterSeq: 6 })).toEqual([]);
+    await store.createRun({ id: 'r1', config: sampleConfig(), createdAt: 1000 });
+    await store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 3) });
+    await store.appendEvents({ runId: 'r1', ...batchOf(events, 3) });
+    expect(await store.readEvents({ runId: 'r1' })).toEqual(events);
+    expect((await store.readEvents({ runId: 'r1', afterSeq: 4 })).map((e) => e.seq)).toEqual([5, 6]);
+    expect(await store.readEvents({ runId: 'r1', afterSeq: 6 })).toEqual([]);
   });
 
-  it('refuses a batch that would leave a gap or repeat a seq, and changes nothing', () => {
+  it('refuses a batch that would leave a gap or repeat a seq, and changes nothing', async () => {
     const events = sampleRunEvents({ runId: 'r1' });
-    store.createRun({ id: 'r1', config: sampleConfig() });
-    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 2) });
-    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 3, 4) })).toThrow(
+    await store.createRun({ id: 'r1', config: sampleConfig() });
+    await store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 2) });
+    await expect(store.appendEvents({ runId: 'r1', ...batchOf(events, 3, 4) })).rejects.toThrow(
       /continue the log at seq 2/,
     );
-    expect(() => store.appendEvents({ runId: 'r1', ...batchOf(events, 1, 3) })).toThrow(/seq 2, got seq 1/);
-    expect(() => store.appendEvents({ runId: 'nope', ...batchOf(events, 0, 1) })).toThrow(/does not exist/);
-    expect(store.getRun('r1')?.summary.event_count).toBe(2);
-  });
-
-  it('creates a run with its whole log atomically, or not at all', () => {
-    const events = sampleRunEvents({ runId: 'whole' });
-    store.createRun({ id: 'whole', config: sampleConfig(), ...batchOf(events) });
-    expect(store.getRun('whole')?.summary.event_count).toBe(7);
-    const broken = sampleRunEvents({ runId: 'broken' }).filter((e) => e.seq !== 2);
-    expect(() => store.createRun({ id: 'broken', config: sampleConfig(), ...batchOf(broken) })).toThrow(
-      /seq 3 breaks/,
+    await expect(store.appendEvents({ runId: 'r1', ...batchOf(events, 1, 3) })).rejects.toThrow(
+      /seq 2, got seq 1/,
     );
-    expect(store.getRun('broken')).toBeUndefined();
+    await expect(store.appendEvents({ runId: 'nope', ...batchOf(events, 0, 1) })).rejects.toThrow(
+      /does not exist/,
+    );
+    expect((await store.getRun('r1'))?.summary.event_count).toBe(2);
   });
 
-  it('keeps a summary derived from the events', () => {
+  it('creates a run with its whole log atomically, or not at all', async () => {
+    const events = sampleRunEvents({ runId: 'whole' });
+    await store.createRun({ id: 'whole', config: sampleConfig(), ...batchOf(events) });
+    expect((await store.getRun('whole'))?.summary.event_count).toBe(7);
+    const broken = sampleRunEvents({ runId: 'broken' }).filter((e) => e.seq !== 2);
+    await expect(
+      store.createRun({ id: 'broken', config: sampleConfig(), ...batchOf(broken) }),
+    ).rejects.toThrow(/seq 3 breaks/);
+    expect(await store.getRun('broken')).toBeUndefined();
+  });
+
+  it('keeps a summary derived from the events', async () => {
     const events = sampleRunEvents({ runId: 'r1' });
-    store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
-    store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 4) });
-    const mid = store.getRun('r1')!.summary;
+    await store.createRun({ id: 'r1', config: sampleConfig(), createdAt: Date.UTC(2025, 0, 1) });
+    await store.appendEvents({ runId: 'r1', ...batchOf(events, 0, 4) });
+    const mid = (await store.getRun('r1'))!.summary;
     expect(mid).toMatchObject({
       status: 'running',
       reason: null,
@@ -65,8 +69,8 @@ describe('sqlite run store', () => {
       input_tokens: 1000,
       usd: 0.0045,
     });
-    store.appendEvents({ runId: 'r1', ...batchOf(events, 4) });
-    const record = store.getRun('r1')!;
+    await store.appendEvents({ runId: 'r1', ...batchOf(events, 4) });
+    const record = (await store.getRun('r1'))!;
     expect(record.config).toEqual(sampleConfig());
     expect(record.summary).toEqual({
       id: 'r1',
@@ -95,7 +99,7 @@ describe('sqlite run store', () => {
     });
   });
 
-  it('records the task verdict from the log beside the terminate reason', () => {
+  it('records the task verdict from the log beside the terminate reason', async () => {
     const events = sampleRunEvents({ runId: 'v1' });
     const end = events.at(-1)!;
     const verdict = {
@@ -107,20 +111,20 @@ describe('sqlite run store', () => {
       check: 'test/slugify.test.js',
       detail: '1 passed, 1 failed',
     };
-    store.createRun({
+    await store.createRun({
       id: 'v1',
       config: sampleConfig(),
       ...batchOf([...events.slice(0, -1), verdict, { ...end, seq: end.seq + 1 }]),
     });
-    expect(store.getRun('v1')!.summary).toMatchObject({
+    expect((await store.getRun('v1'))!.summary).toMatchObject({
       status: 'completed',
       reason: 'end_turn',
       verdict: 'not_done',
     });
-    expect(store.listRuns().find((r) => r.id === 'v1')?.verdict).toBe('not_done');
+    expect((await store.listRuns()).find((r) => r.id === 'v1')?.verdict).toBe('not_done');
   });
 
-  it('lists the columns a person sorts by: title from the log; preset, seed, faults and prompt set from the config', () => {
+  it('lists the columns a person sorts by: title from the log; preset, seed, faults and prompt set from the config', async () => {
     const config = RunConfigSchema.parse({
       provider: { vendor: 'sim-openai' },
       preset: 's11',
@@ -154,12 +158,12 @@ describe('sqlite run store', () => {
       iteration: 1,
       title: 'Fix slugify',
     };
-    store.createRun({
+    await store.createRun({
       id: 't1',
       config,
       ...batchOf([...events.slice(0, -1), title, { ...end, seq: end.seq + 1 }]),
     });
-    expect(store.listRuns()[0]).toMatchObject({
+    expect((await store.listRuns())[0]).toMatchObject({
       title: 'Fix slugify',
       preset: 's11',
       seed: 42,
@@ -168,25 +172,25 @@ describe('sqlite run store', () => {
     });
   });
 
-  it('lists runs newest first and marks imported ones', () => {
-    store.createRun({ id: 'old', config: sampleConfig(), createdAt: 1000 });
-    store.createRun({ id: 'new', config: sampleConfig(), createdAt: 3000, imported: true });
-    store.createRun({ id: 'mid', config: sampleConfig(), createdAt: 2000 });
-    const runs = store.listRuns();
+  it('lists runs newest first and marks imported ones', async () => {
+    await store.createRun({ id: 'old', config: sampleConfig(), createdAt: 1000 });
+    await store.createRun({ id: 'new', config: sampleConfig(), createdAt: 3000, imported: true });
+    await store.createRun({ id: 'mid', config: sampleConfig(), createdAt: 2000 });
+    const runs = await store.listRuns();
     expect(runs.map((r) => r.id)).toEqual(['new', 'mid', 'old']);
     expect(runs.map((r) => r.imported)).toEqual([true, false, false]);
-    expect(store.listRuns({ limit: 1 })).toHaveLength(1);
-    expect(store.getRun('missing')).toBeUndefined();
+    expect(await store.listRuns({ limit: 1 })).toHaveLength(1);
+    expect(await store.getRun('missing')).toBeUndefined();
   });
 
-  it('derives aborted and failed statuses from the terminate reason', () => {
+  it('derives aborted and failed statuses from the terminate reason', async () => {
     for (const [id, reason] of [
       ['a', 'abandoned'],
       ['f', 'retries_exhausted'],
     ] as const) {
-      store.createRun({ id, config: sampleConfig() });
+      await store.createRun({ id, config: sampleConfig() });
       const start = sampleRunEvents({ runId: id })[0]!;
-      store.appendEvents({
+      await store.appendEvents({
         runId: id,
         ...batchOf([
           start,
@@ -204,11 +208,11 @@ describe('sqlite run store', () => {
         ]),
       });
     }
-    expect(store.getRun('a')?.summary.status).toBe('aborted');
-    expect(store.getRun('f')?.summary.status).toBe('failed');
+    expect((await store.getRun('a'))?.summary.status).toBe('aborted');
+    expect((await store.getRun('f'))?.summary.status).toBe('failed');
   });
 
-  it('stores exactly what was streamed: a property named like a credential is data, not dropped', () => {
+  it('stores exactly what was streamed: a property named like a credential is data, not dropped', async () => {
     // Keys are taken out of values before events reach the store (lib/runtime/redact-secrets);
     // the store itself must not silently change a log, or a stored trace differs from the stream.
     const events = sampleRunEvents({ runId: 'k' });
@@ -216,17 +220,17 @@ describe('sqlite run store', () => {
       ...events[3]!,
       args: { path: 'x', password: 'hunter2', nested: [{ secret: 'the answer', authorization: 'none' }] },
     } as (typeof events)[number];
-    store.createRun({ id: 'k', config: sampleConfig() });
-    store.appendEvents({ runId: 'k', ...batchOf(events) });
-    const read = store.readEvents({ runId: 'k' });
+    await store.createRun({ id: 'k', config: sampleConfig() });
+    await store.appendEvents({ runId: 'k', ...batchOf(events) });
+    const read = await store.readEvents({ runId: 'k' });
     expect(read).toEqual(events);
     expect(read.map((e) => JSON.stringify(e))).toEqual(events.map((e) => JSON.stringify(e)));
   });
 
-  it('reopens an existing file at the current schema version', () => {
-    store.createRun({ id: 'r1', config: sampleConfig() });
-    store.close();
+  it('reopens an existing file at the current schema version', async () => {
+    await store.createRun({ id: 'r1', config: sampleConfig() });
+    await store.close();
     store = createSqliteRunStore({ dir });
-    expect(store.getRun('r1')).toBeDefined();
+    expect(await store.getRun('r1')).toBeDefined();
   });
 });

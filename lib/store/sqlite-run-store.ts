@@ -95,7 +95,7 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
   closeInterruptedRuns({ db, self: owner, append, keepResumable });
 
   return {
-    closeInterruptedRuns({ runId, why }: { runId?: string; why?: string } = {}): string[] {
+    async closeInterruptedRuns({ runId, why }: { runId?: string; why?: string } = {}): Promise<string[]> {
       return closeInterruptedRuns({
         db,
         self: owner,
@@ -104,10 +104,10 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
         ...(why !== undefined ? { why } : {}),
       });
     },
-    claimInterruptedRuns(): ClaimedRun[] {
+    async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       return claimInterruptedRuns({ db, self: owner });
     },
-    createRun({
+    async createRun({
       id,
       config,
       createdAt = Date.now(),
@@ -117,7 +117,7 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
       log,
       sweep,
       forkedFrom,
-    }: CreateRunOptions): void {
+    }: CreateRunOptions): Promise<void> {
       if (log && events && events.length > 0)
         throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
       create(
@@ -131,39 +131,49 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
         forkedFrom,
       );
     },
-    listForks(runId: string): ForkSummary[] {
+    async listForks(runId: string): Promise<ForkSummary[]> {
       return s.selectForks
         .all(runId)
         .map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
     },
-    appendEvents({ runId, events, totals }: AppendEventsOptions): void {
+    async appendEvents({ runId, events, totals }: AppendEventsOptions): Promise<void> {
       if (events.length > 0) append(runId, events, totals);
     },
-    appendEventBatches(batches: readonly AppendEventsOptions[]): void {
+    async appendEventBatches(batches: readonly AppendEventsOptions[]): Promise<void> {
       if (batches.some((batch) => batch.events.length > 0)) appendBatches(batches);
     },
-    readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): RunEvent[] {
+    async readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): Promise<RunEvent[]> {
       return s.selectEvents.all(runId, afterSeq).map((row) => trustedEventJson(row.body));
     },
-    readEventBodies({ runId, afterSeq = -1, limit }: ReadEventBodiesOptions): StoredEventRow[] {
+    async readEventBodies({
+      runId,
+      afterSeq = -1,
+      limit,
+    }: ReadEventBodiesOptions): Promise<StoredEventRow[]> {
       return s.selectEventPage.all(runId, afterSeq, limit);
     },
-    readEventBodiesAt({ runId, seqs }: { runId: string; seqs: readonly number[] }): StoredEventRow[] {
+    async readEventBodiesAt({
+      runId,
+      seqs,
+    }: {
+      runId: string;
+      seqs: readonly number[];
+    }): Promise<StoredEventRow[]> {
       return seqs.length === 0 ? [] : s.selectEventsAt.all(runId, JSON.stringify(seqs));
     },
-    getRun(id: string): RunRecord | undefined {
+    async getRun(id: string): Promise<RunRecord | undefined> {
       const row = s.selectRun.get(id);
       if (!row) return undefined;
       // Parsing fills defaults added to the schema since the run was stored.
       const config = RunConfigSchema.parse(JSON.parse(row.config));
       return { summary: summaryOf(row), config };
     },
-    listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): RunSummary[] {
+    async listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): Promise<RunSummary[]> {
       return (sweepId === undefined ? s.selectRuns.all(limit) : s.selectSweepRuns.all(sweepId, limit)).map(
         summaryOf,
       );
     },
-    close(): void {
+    async close(): Promise<void> {
       db.close();
     },
   };

@@ -26,7 +26,7 @@ function eventsTableSql(db: Database.Database): string {
 }
 
 describe('store migrations', () => {
-  it('opens a database whose events table is WITHOUT ROWID (schema 6) and reads every stored run exactly as before', () => {
+  it('opens a database whose events table is WITHOUT ROWID (schema 6) and reads every stored run exactly as before', async () => {
     // A database as the build before the rowid events table left it, two runs stored as that
     // store wrote them: a run row, its summary, and one events row per event.
     const old = new Database(path.join(dir, DB_FILE_NAME));
@@ -64,17 +64,17 @@ describe('store migrations', () => {
     const store = createSqliteRunStore({ dir });
     try {
       for (const { id, events } of runs) {
-        expect(store.readEvents({ runId: id })).toEqual(events);
-        expect(store.readEvents({ runId: id, afterSeq: 3 })).toEqual(events.slice(4));
-        expect(store.getRun(id)?.summary.event_count).toBe(events.length);
+        expect(await store.readEvents({ runId: id })).toEqual(events);
+        expect(await store.readEvents({ runId: id, afterSeq: 3 })).toEqual(events.slice(4));
+        expect((await store.getRun(id))?.summary.event_count).toBe(events.length);
       }
       // A run stored after the migration reads back too, and a repeated seq is still refused.
       const fresh = sampleRunEvents({ runId: 'r-new' });
-      store.createRun({ id: 'r-new', config: sampleConfig() });
-      store.appendEvents({ runId: 'r-new', ...batchOf(fresh) });
-      expect(store.readEvents({ runId: 'r-new' })).toEqual(fresh);
+      await store.createRun({ id: 'r-new', config: sampleConfig() });
+      await store.appendEvents({ runId: 'r-new', ...batchOf(fresh) });
+      expect(await store.readEvents({ runId: 'r-new' })).toEqual(fresh);
     } finally {
-      store.close();
+      await store.close();
     }
 
     const db = new Database(path.join(dir, DB_FILE_NAME));
@@ -101,7 +101,7 @@ describe('store migrations', () => {
     }
   });
 
-  it('gives a run stored before routes were kept (schema 7) every vendor it used, from its log, once', () => {
+  it('gives a run stored before routes were kept (schema 7) every vendor it used, from its log, once', async () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
     migrate(old, 7);
     const handling = { foreignThinking: 'drop', naive: false } as const;
@@ -163,10 +163,10 @@ describe('store migrations', () => {
         { vendor: 'sim-openai', model: 'gpt-sim' },
         { vendor: 'sim-openai', model: 'gpt-sim-mini' },
       ];
-      expect(store.listRuns()[0]?.vendors).toEqual(expected);
-      expect(store.getRun('r-old')?.summary.vendors).toEqual(expected);
+      expect((await store.listRuns())[0]?.vendors).toEqual(expected);
+      expect((await store.getRun('r-old'))?.summary.vendors).toEqual(expected);
     } finally {
-      store.close();
+      await store.close();
     }
     const db = new Database(path.join(dir, DB_FILE_NAME));
     try {
@@ -178,7 +178,7 @@ describe('store migrations', () => {
     }
   });
 
-  it('gives a sweep stored before its spend was kept (schema 10) what its stored runs cost and the cap its grid names', () => {
+  it('gives a sweep stored before its spend was kept (schema 10) what its stored runs cost and the cap its grid names', async () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
     migrate(old, 10);
     const grid = (costCapUsd?: number) =>
@@ -226,19 +226,19 @@ describe('store migrations', () => {
 
     const sweeps = createSqliteSweepStore({ dir });
     try {
-      expect(sweeps.getSweep('s-cap')!.summary).toMatchObject({
+      expect((await sweeps.getSweep('s-cap'))!.summary).toMatchObject({
         status: 'stopped',
         message: 'cost cap: the sweep stopped before run 2 of 2',
         spent_usd: 0.125,
         cost_cap_usd: 0.5,
       });
-      const plain = sweeps.getSweep('s-plain')!.summary;
+      const plain = (await sweeps.getSweep('s-plain'))!.summary;
       expect(plain.spent_usd).toBe(0.75);
       expect(plain).not.toHaveProperty('cost_cap_usd');
       // Lines were never kept before: none is made up.
-      expect(sweeps.listSweeps().map((s) => s.notes)).toEqual([undefined, undefined]);
+      expect((await sweeps.listSweeps()).map((s) => s.notes)).toEqual([undefined, undefined]);
     } finally {
-      sweeps.close();
+      await sweeps.close();
     }
   });
 });

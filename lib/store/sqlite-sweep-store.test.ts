@@ -39,29 +39,29 @@ beforeEach(() => {
   runs = createSqliteRunStore({ dir });
   sweeps = createSqliteSweepStore({ dir });
 });
-afterEach(() => {
-  runs.close();
-  sweeps.close();
+afterEach(async () => {
+  await runs.close();
+  await sweeps.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('sqlite sweep store', () => {
-  it('keeps a sweep, its progress and its runs’ metrics, written with each run in one transaction', () => {
-    sweeps.createSweep({ id: 's1', name: 'two seeds', grid, total: 2, runner: 'local', createdAt: 5 });
-    runs.createRun({
+  it('keeps a sweep, its progress and its runs’ metrics, written with each run in one transaction', async () => {
+    await sweeps.createSweep({ id: 's1', name: 'two seeds', grid, total: 2, runner: 'local', createdAt: 5 });
+    await runs.createRun({
       id: 's1-1',
       config: sampleConfig(),
       ...batchOf(sampleRunEvents({ runId: 's1-1' })),
       sweep: { sweepId: 's1', job: 1, metrics: metrics(1) },
     });
-    runs.createRun({
+    await runs.createRun({
       id: 's1-0',
       config: sampleConfig(),
       ...batchOf(sampleRunEvents({ runId: 's1-0' })),
       sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
     });
-    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'completed', spentUsd: 0.02 });
-    expect(sweeps.getSweep('s1')).toEqual({
+    await sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40, status: 'completed', spentUsd: 0.02 });
+    expect(await sweeps.getSweep('s1')).toEqual({
       grid,
       summary: {
         id: 's1',
@@ -75,22 +75,17 @@ describe('sqlite sweep store', () => {
         spent_usd: 0.02,
       },
     });
-    expect(sweeps.readSweepMetrics('s1')).toEqual([metrics(0), metrics(1)]);
-    expect(
-      runs
-        .listRuns({ sweepId: 's1' })
-        .map((r) => r.id)
-        .sort(),
-    ).toEqual(['s1-0', 's1-1']);
-    expect(runs.listRuns()).toEqual([]);
+    expect(await sweeps.readSweepMetrics('s1')).toEqual([metrics(0), metrics(1)]);
+    expect((await runs.listRuns({ sweepId: 's1' })).map((r) => r.id).sort()).toEqual(['s1-0', 's1-1']);
+    expect(await runs.listRuns()).toEqual([]);
   });
 
-  it("keeps what a sweep spent against its cap and its endpoints' lines, read back the same after the store is opened again", () => {
+  it("keeps what a sweep spent against its cap and its endpoints' lines, read back the same after the store is opened again", async () => {
     const capped = SweepGridSchema.parse({ ...grid, costCapUsd: 0.5 });
-    sweeps.createSweep({ id: 's1', name: 'capped', grid: capped, total: 2, runner: 'local' });
+    await sweeps.createSweep({ id: 's1', name: 'capped', grid: capped, total: 2, runner: 'local' });
     const cost = [0.1, 0.2];
     for (const job of [1, 0])
-      runs.createRun({
+      await runs.createRun({
         id: `s1-${job}`,
         config: sampleConfig(),
         ...batchOf(sampleRunEvents({ runId: `s1-${job}` })),
@@ -99,9 +94,9 @@ describe('sqlite sweep store', () => {
     const lines = [
       'endpoint "local" paused for 3 min: it answered 429 with Retry-After 3 min; no run of the sweep sends to it until the pause ends (run s1-1)',
     ];
-    sweeps.updateSweep({ id: 's1', done: 1, elapsedMs: 20, notes: lines, spentUsd: 0.2 });
+    await sweeps.updateSweep({ id: 's1', done: 1, elapsedMs: 20, notes: lines, spentUsd: 0.2 });
     // A later update without lines keeps them; the sweep's end writes its status and message beside them.
-    sweeps.updateSweep({
+    await sweeps.updateSweep({
       id: 's1',
       done: 2,
       elapsedMs: 40,
@@ -109,8 +104,8 @@ describe('sqlite sweep store', () => {
       message: 'cost cap: stopped',
       spentUsd: 0.2 + 0.1,
     });
-    sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40 });
-    const live = sweeps.getSweep('s1')!.summary;
+    await sweeps.updateSweep({ id: 's1', done: 2, elapsedMs: 40 });
+    const live = (await sweeps.getSweep('s1'))!.summary;
     expect(live).toMatchObject({
       notes: lines,
       spent_usd: 0.2 + 0.1,
@@ -118,38 +113,38 @@ describe('sqlite sweep store', () => {
       status: 'stopped',
       message: 'cost cap: stopped',
     });
-    sweeps.close();
-    runs.close();
+    await sweeps.close();
+    await runs.close();
     sweeps = createSqliteSweepStore({ dir });
     runs = createSqliteRunStore({ dir });
-    expect(sweeps.getSweep('s1')!.summary).toEqual(live);
-    expect(sweeps.listSweeps()).toEqual([live]);
+    expect((await sweeps.getSweep('s1'))!.summary).toEqual(live);
+    expect(await sweeps.listSweeps()).toEqual([live]);
     // A sweep with no cap and no lines carries neither, and has spent nothing yet.
-    sweeps.createSweep({ id: 's2', name: 'plain', grid, total: 2, runner: 'local' });
-    expect(sweeps.getSweep('s2')!.summary).not.toHaveProperty('notes');
-    expect(sweeps.getSweep('s2')!.summary).not.toHaveProperty('cost_cap_usd');
-    expect(sweeps.getSweep('s2')!.summary.spent_usd).toBe(0);
+    await sweeps.createSweep({ id: 's2', name: 'plain', grid, total: 2, runner: 'local' });
+    expect((await sweeps.getSweep('s2'))!.summary).not.toHaveProperty('notes');
+    expect((await sweeps.getSweep('s2'))!.summary).not.toHaveProperty('cost_cap_usd');
+    expect((await sweeps.getSweep('s2'))!.summary.spent_usd).toBe(0);
   });
 
-  it('a sweep closed after its process died has spent what its stored runs cost, however far its progress lagged', () => {
-    sweeps.createSweep({
+  it('a sweep closed after its process died has spent what its stored runs cost, however far its progress lagged', async () => {
+    await sweeps.createSweep({
       id: 's1',
       name: 'x',
       grid: SweepGridSchema.parse({ ...grid, costCapUsd: 1 }),
       total: 2,
       runner: 'local',
     });
-    runs.createRun({
+    await runs.createRun({
       id: 's1-0',
       config: sampleConfig(),
       ...batchOf(sampleRunEvents({ runId: 's1-0' })),
       sweep: { sweepId: 's1', job: 0, metrics: { ...metrics(0), usd: 0.3 } },
     });
-    sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10, spentUsd: 0 }); // progress is persisted every 500 ms: it lags the runs
+    await sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10, spentUsd: 0 }); // progress is persisted every 500 ms: it lags the runs
     setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
-    sweeps.close();
+    await sweeps.close();
     sweeps = createSqliteSweepStore({ dir });
-    expect(sweeps.getSweep('s1')!.summary).toMatchObject({
+    expect((await sweeps.getSweep('s1'))!.summary).toMatchObject({
       status: 'failed',
       done: 1,
       spent_usd: 0.3,
@@ -157,56 +152,63 @@ describe('sqlite sweep store', () => {
     });
   });
 
-  it('writes neither the run nor its metrics when the log is broken', () => {
-    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 1, runner: 'local' });
+  it('writes neither the run nor its metrics when the log is broken', async () => {
+    await sweeps.createSweep({ id: 's1', name: 'x', grid, total: 1, runner: 'local' });
     const broken = sampleRunEvents({ runId: 's1-0' }).filter((e) => e.seq !== 2);
-    expect(() =>
+    await expect(
       runs.createRun({
         id: 's1-0',
         config: sampleConfig(),
         ...batchOf(broken),
         sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
       }),
-    ).toThrow();
-    expect(runs.getRun('s1-0')).toBeUndefined();
-    expect(sweeps.readSweepMetrics('s1')).toEqual([]);
+    ).rejects.toThrow();
+    expect(await runs.getRun('s1-0')).toBeUndefined();
+    expect(await sweeps.readSweepMetrics('s1')).toEqual([]);
   });
 
-  it('closes at opening a sweep a dead process left running, with done equal to its stored runs', () => {
-    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
-    sweeps.createSweep({ id: 's2', name: 'waiting', grid, total: 2, runner: 'local', status: 'queued' });
-    runs.createRun({
+  it('closes at opening a sweep a dead process left running, with done equal to its stored runs', async () => {
+    await sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
+    await sweeps.createSweep({
+      id: 's2',
+      name: 'waiting',
+      grid,
+      total: 2,
+      runner: 'local',
+      status: 'queued',
+    });
+    await runs.createRun({
       id: 's1-0',
       config: sampleConfig(),
       ...batchOf(sampleRunEvents({ runId: 's1-0' })),
       sweep: { sweepId: 's1', job: 0, metrics: metrics(0) },
     });
-    sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10 }); // progress is persisted every 500 ms: it lags the runs
+    await sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10 }); // progress is persisted every 500 ms: it lags the runs
     setSweepOwner('s1', `${os.hostname()}:${deadPid()}:an-opening`);
     setSweepOwner('s2', `${os.hostname()}:${deadPid()}:an-opening`);
-    sweeps.close();
+    await sweeps.close();
     sweeps = createSqliteSweepStore({ dir }); // the server starts again: nothing else is called
-    expect(sweeps.listSweeps().map((s) => [s.id, s.status, s.done])).toEqual([
+    expect((await sweeps.listSweeps()).map((s) => [s.id, s.status, s.done])).toEqual([
       ['s2', 'failed', 0],
       ['s1', 'failed', 1],
     ]);
-    expect(sweeps.getSweep('s1')?.summary.message).toBe(INTERRUPTED_SWEEP_MESSAGE);
+    expect((await sweeps.getSweep('s1'))?.summary.message).toBe(INTERRUPTED_SWEEP_MESSAGE);
   });
 
-  it('leaves alone a sweep whose owner is another live process on the same data folder', () => {
-    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
+  it('leaves alone a sweep whose owner is another live process on the same data folder', async () => {
+    await sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'local' });
     setSweepOwner('s1', `${os.hostname()}:${process.ppid}:another-opening`); // the parent: alive, not us
-    sweeps.close();
+    await sweeps.close();
     sweeps = createSqliteSweepStore({ dir });
-    expect(sweeps.getSweep('s1')?.summary.status).toBe('running');
-    expect(sweeps.closeInterrupted()).toEqual([]);
+    expect((await sweeps.getSweep('s1'))?.summary.status).toBe('running');
+    expect(await sweeps.closeInterrupted()).toEqual([]);
   });
 
-  it('a sweep of an earlier opening in this process is closed by the next opening', () => {
-    sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'bullmq' });
+  it('a sweep of an earlier opening in this process is closed by the next opening', async () => {
+    await sweeps.createSweep({ id: 's1', name: 'x', grid, total: 2, runner: 'bullmq' });
     const again = createSqliteSweepStore({ dir });
-    expect(again.getSweep('s1')?.summary).toMatchObject({ status: 'failed', done: 0 });
-    again.close();
+    expect((await again.getSweep('s1'))?.summary).toMatchObject({ status: 'failed', done: 0 });
+    await again.close();
   });
 });
 

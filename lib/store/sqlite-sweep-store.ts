@@ -99,7 +99,7 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   closeInterrupted();
 
   return {
-    createSweep({
+    async createSweep({
       id,
       name,
       grid,
@@ -107,7 +107,7 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
       runner,
       createdAt = Date.now(),
       status = 'running',
-    }: CreateSweepOptions): void {
+    }: CreateSweepOptions): Promise<void> {
       insert.run({
         id,
         createdAt,
@@ -120,7 +120,15 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
         costCapUsd: grid.costCapUsd ?? null,
       });
     },
-    updateSweep({ id, done, elapsedMs, status, message, notes, spentUsd }: UpdateSweepOptions): void {
+    async updateSweep({
+      id,
+      done,
+      elapsedMs,
+      status,
+      message,
+      notes,
+      spentUsd,
+    }: UpdateSweepOptions): Promise<void> {
       update.run({
         id,
         done,
@@ -131,19 +139,19 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
         spentUsd: spentUsd ?? null,
       });
     },
-    getSweep(id: string): SweepRecord | undefined {
+    async getSweep(id: string): Promise<SweepRecord | undefined> {
       const row = selectOne.get(id);
       if (!row) return undefined;
       return { summary: toSummary(row), grid: SweepGridSchema.parse(JSON.parse(row.grid)) };
     },
-    listSweeps({ limit = 100 } = {}): SweepSummary[] {
+    async listSweeps({ limit = 100 } = {}): Promise<SweepSummary[]> {
       return selectMany.all(limit).map(toSummary);
     },
-    readSweepMetrics(id: string): SweepRunMetrics[] {
+    async readSweepMetrics(id: string): Promise<SweepRunMetrics[]> {
       return selectMetrics.all(id).map((row) => JSON.parse(row.metrics) as SweepRunMetrics);
     },
-    closeInterrupted,
-    close(): void {
+    closeInterrupted: async () => closeInterrupted(),
+    async close(): Promise<void> {
       db.close();
     },
   };

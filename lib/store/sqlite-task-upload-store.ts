@@ -85,7 +85,7 @@ export function createSqliteTaskUploadStore({
   );
 
   return {
-    saveTaskUpload(upload) {
+    async saveTaskUpload(upload) {
       keepFiles(uploadedTaskDir(upload.sha256, dir), upload.files);
       const texts = Object.values(upload.files);
       const row: UploadRow = {
@@ -102,11 +102,13 @@ export function createSqliteTaskUploadStore({
       insert.run(row);
       return toUploadedTask(row);
     },
-    getTaskUpload(id) {
+    async getTaskUpload(id) {
       const row = selectOne.get(id);
       return row ? toUploadedTask(row) : undefined;
     },
-    listTaskUploads: () => selectAll.all().map(toUploadedTask),
-    close: () => db.close(),
+    listTaskUploads: async () => selectAll.all().map(toUploadedTask),
+    close: async () => {
+      db.close();
+    },
   };
 }

@@ -37,52 +37,52 @@ const metrics: SweepRunMetrics = {
 };
 
 describe('room mode ownership in the store', () => {
-  it("records each run's and sweep's visitor; a sweep's runs are its visitor's; unclaimed is nobody's", () => {
+  it("records each run's and sweep's visitor; a sweep's runs are its visitor's; unclaimed is nobody's", async () => {
     const runs = createSqliteRunStore({ dir });
     const sweeps = createSqliteSweepStore({ dir });
     const visitors = createSqliteVisitorStore({ dir });
     try {
-      runs.createRun({ id: 'a1', config: sampleConfig(), createdAt: 1 });
-      runs.createRun({
+      await runs.createRun({ id: 'a1', config: sampleConfig(), createdAt: 1 });
+      await runs.createRun({
         id: 'a2',
         config: sampleConfig(),
         ...batchOf(sampleRunEvents({ runId: 'a2' })),
         createdAt: 2,
       });
-      runs.createRun({ id: 'b1', config: sampleConfig(), createdAt: 3 });
-      runs.createRun({ id: 'old', config: sampleConfig(), createdAt: 4 });
-      visitors.claim('run', 'a1', 'A');
-      visitors.claim('run', 'a2', 'A');
-      visitors.claim('run', 'b1', 'B');
-      sweeps.createSweep({ id: 's1', name: 'one', grid, total: 1, runner: 'local' });
-      visitors.claim('sweep', 's1', 'A');
-      runs.createRun({
+      await runs.createRun({ id: 'b1', config: sampleConfig(), createdAt: 3 });
+      await runs.createRun({ id: 'old', config: sampleConfig(), createdAt: 4 });
+      await visitors.claim('run', 'a1', 'A');
+      await visitors.claim('run', 'a2', 'A');
+      await visitors.claim('run', 'b1', 'B');
+      await sweeps.createSweep({ id: 's1', name: 'one', grid, total: 1, runner: 'local' });
+      await visitors.claim('sweep', 's1', 'A');
+      await runs.createRun({
         id: 's1-0',
         config: sampleConfig(),
         ...batchOf(sampleRunEvents({ runId: 's1-0' })),
         sweep: { sweepId: 's1', job: 0, metrics },
       });
 
-      expect(visitors.visitorOf('run', 'a1')).toBe('A');
-      expect(visitors.visitorOf('run', 's1-0')).toBe('A');
-      expect(visitors.visitorOf('run', 'old')).toBeNull();
-      expect(visitors.visitorOf('run', 'nope')).toBeUndefined();
-      expect(visitors.visitorOf('sweep', 's1')).toBe('A');
+      expect(await visitors.visitorOf('run', 'a1')).toBe('A');
+      expect(await visitors.visitorOf('run', 's1-0')).toBe('A');
+      expect(await visitors.visitorOf('run', 'old')).toBeNull();
+      expect(await visitors.visitorOf('run', 'nope')).toBeUndefined();
+      expect(await visitors.visitorOf('sweep', 's1')).toBe('A');
       // Newest first, a sweep's runs left out, as the run list orders them.
-      expect(visitors.runIdsOf('A', 10)).toEqual(['a2', 'a1']);
-      expect(visitors.runIdsOf('A', 1)).toEqual(['a2']);
-      expect(visitors.idsOf('run', 'B')).toEqual(new Set(['b1']));
+      expect(await visitors.runIdsOf('A', 10)).toEqual(['a2', 'a1']);
+      expect(await visitors.runIdsOf('A', 1)).toEqual(['a2']);
+      expect(await visitors.idsOf('run', 'B')).toEqual(new Set(['b1']));
       // a2 has its terminate; a1 is still running.
-      expect(visitors.runningRunsOf('A')).toBe(1);
-      expect(() => visitors.claim('run', 'nope', 'A')).toThrow(/no run "nope"/);
+      expect(await visitors.runningRunsOf('A')).toBe(1);
+      await expect(visitors.claim('run', 'nope', 'A')).rejects.toThrow(/no run "nope"/);
     } finally {
-      visitors.close();
-      sweeps.close();
-      runs.close();
+      await visitors.close();
+      await sweeps.close();
+      await runs.close();
     }
   });
 
-  it("opens a database stored before visitors were kept: its rows are nobody's", () => {
+  it("opens a database stored before visitors were kept: its rows are nobody's", async () => {
     const old = new Database(path.join(dir, DB_FILE_NAME));
     // Before the visitors' migration (the wire's and the share links' came after it).
     migrate(old, SCHEMA_VERSION - 3);
@@ -92,11 +92,11 @@ describe('room mode ownership in the store', () => {
     old.close();
     const visitors = createSqliteVisitorStore({ dir });
     try {
-      expect(visitors.visitorOf('run', 'r')).toBeNull();
-      visitors.claim('run', 'r', 'A');
-      expect(visitors.runIdsOf('A', 5)).toEqual(['r']);
+      expect(await visitors.visitorOf('run', 'r')).toBeNull();
+      await visitors.claim('run', 'r', 'A');
+      expect(await visitors.runIdsOf('A', 5)).toEqual(['r']);
     } finally {
-      visitors.close();
+      await visitors.close();
     }
   });
 });

@@ -67,39 +67,39 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
   >('SELECT slug, on_run, off_run, visitor, created_at FROM lesson_plays ORDER BY created_at, rowid');
 
   return {
-    claim(kind, id, visitor) {
+    async claim(kind, id, visitor) {
       if (claims[kind].run(visitor, id).changes !== 1)
         throw new Error(`no ${kind} "${id}" in the store to record its visitor on`);
     },
-    visitorOf(kind, id) {
+    async visitorOf(kind, id) {
       const row = owners[kind].get(id);
       return row === undefined ? undefined : row.visitor;
     },
-    idsOf(kind, visitor) {
+    async idsOf(kind, visitor) {
       return new Set(owned[kind].all(visitor).map((row) => row.id));
     },
-    runIdsOf(visitor, limit) {
+    async runIdsOf(visitor, limit) {
       return runIds.all(visitor, limit).map((row) => row.id);
     },
-    runningRunsOf(visitor) {
+    async runningRunsOf(visitor) {
       return running.get(visitor)!.n;
     },
-    runningRuns() {
+    async runningRuns() {
       return runningAll.all();
     },
-    addShare(runId, tokenHash, at) {
+    async addShare(runId, tokenHash, at) {
       insertShare.run(tokenHash, runId, at);
     },
-    runOfShare(tokenHash) {
+    async runOfShare(tokenHash) {
       return shareRun.get(tokenHash)?.run_id;
     },
-    revokeShares(runId, at) {
+    async revokeShares(runId, at) {
       return revoke.run(at, runId).changes;
     },
-    addLessonPlay({ slug, on, off, visitor, createdAt }: LessonPlay) {
+    async addLessonPlay({ slug, on, off, visitor, createdAt }: LessonPlay) {
       insertPlay.run(slug, on, off, visitor, createdAt);
     },
-    lessonPlays() {
+    async lessonPlays() {
       return plays.all().map((row) => ({
         slug: row.slug,
         on: row.on_run,
@@ -108,7 +108,7 @@ export function createSqliteVisitorStore({ dir }: { dir: string }): VisitorStore
         createdAt: row.created_at,
       }));
     },
-    close() {
+    async close() {
       db.close();
     },
   };

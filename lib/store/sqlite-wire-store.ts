@@ -47,17 +47,19 @@ export function createSqliteWireStore({ dir }: { dir: string }): WireStore {
     });
   });
   return {
-    keepWire({ runId, exchange, maxBytes = MAX_WIRE_BYTES_PER_RUN }) {
+    async keepWire({ runId, exchange, maxBytes = MAX_WIRE_BYTES_PER_RUN }) {
       keep(runId, exchange, maxBytes);
     },
-    readWire(runId, n) {
+    async readWire(runId, n) {
       return (n === undefined ? select.all(runId) : selectOne.all(runId, n)).map((row): StoredWire => ({
         n: row.n,
         ...(row.body !== null ? { exchange: JSON.parse(row.body) as WireExchange } : {}),
         ...(row.omitted !== null ? { omitted: row.omitted } : {}),
       }));
     },
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }
 

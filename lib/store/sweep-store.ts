@@ -47,18 +47,18 @@ export interface SweepRecord {
  * its metrics row are written by the run store in one transaction per run.
  */
 export interface SweepStore {
-  createSweep(options: CreateSweepOptions): void;
-  updateSweep(options: UpdateSweepOptions): void;
-  getSweep(id: string): SweepRecord | undefined;
-  listSweeps(options?: { limit?: number }): SweepSummary[];
+  createSweep(options: CreateSweepOptions): Promise<void>;
+  updateSweep(options: UpdateSweepOptions): Promise<void>;
+  getSweep(id: string): Promise<SweepRecord | undefined>;
+  listSweeps(options?: { limit?: number }): Promise<SweepSummary[]>;
   /** Every stored run's metrics, in job order. */
-  readSweepMetrics(id: string): SweepRunMetrics[];
+  readSweepMetrics(id: string): Promise<SweepRunMetrics[]>;
   /**
    * Closes sweeps left running or queued by a process that is gone (the store does this when
    * it opens): each is marked failed with `done` set to its stored runs and `spent_usd` to what
    * they cost (its progress was written every half second: it lagged them). A sweep of another
    * live process on the same data folder is left alone. Returns the sweeps closed.
    */
-  closeInterrupted(): ClosedSweep[];
-  close(): void;
+  closeInterrupted(): Promise<ClosedSweep[]>;
+  close(): Promise<void>;
 }

@@ -16,9 +16,9 @@ export interface SaveTaskUpload {
  */
 export interface TaskUploadStore {
   /** Keeps the files (unless a folder with this hash is kept already) and adds the upload. */
-  saveTaskUpload(upload: SaveTaskUpload): UploadedTask;
-  getTaskUpload(id: string): UploadedTask | undefined;
+  saveTaskUpload(upload: SaveTaskUpload): Promise<UploadedTask>;
+  getTaskUpload(id: string): Promise<UploadedTask | undefined>;
   /** Every upload, newest first. */
-  listTaskUploads(): UploadedTask[];
-  close(): void;
+  listTaskUploads(): Promise<UploadedTask[]>;
+  close(): Promise<void>;
 }

@@ -7,28 +7,28 @@ export type OwnedKind = 'run' | 'sweep' | 'cassette' | 'prompt_set' | 'task';
 
 export interface VisitorStore {
   /** Records `visitor` as the maker of a row that exists (a prompt set's id is `name@version`). */
-  claim(kind: OwnedKind, id: string, visitor: string): void;
+  claim(kind: OwnedKind, id: string, visitor: string): Promise<void>;
   /** The visitor who made it (`null`: nobody's); undefined when there is no such row. */
-  visitorOf(kind: OwnedKind, id: string): string | null | undefined;
+  visitorOf(kind: OwnedKind, id: string): Promise<string | null | undefined>;
   /** The ids (prompt sets: `name@version`) this visitor made, of one kind. */
-  idsOf(kind: OwnedKind, visitor: string): Set<string>;
+  idsOf(kind: OwnedKind, visitor: string): Promise<Set<string>>;
   /** This visitor's runs, not of a sweep, newest first: the run list's order. */
-  runIdsOf(visitor: string, limit: number): string[];
+  runIdsOf(visitor: string, limit: number): Promise<string[]>;
   /** How many of this visitor's runs the store holds as running. */
-  runningRunsOf(visitor: string): number;
+  runningRunsOf(visitor: string): Promise<number>;
   /** Every visitor's runs the store holds as running (room mode's runs in flight). */
-  runningRuns(): { id: string; visitor: string }[];
+  runningRuns(): Promise<{ id: string; visitor: string }[]>;
   /** Keeps a share link of a run: the SHA-256 of its token (hex), never the token. */
-  addShare(runId: string, tokenHash: string, at: number): void;
+  addShare(runId: string, tokenHash: string, at: number): Promise<void>;
   /** The run a share link shows; undefined for a hash never stored, or revoked. */
-  runOfShare(tokenHash: string): string | undefined;
+  runOfShare(tokenHash: string): Promise<string | undefined>;
   /** Revokes every share link of the run; how many were live. */
-  revokeShares(runId: string, at: number): number;
+  revokeShares(runId: string, at: number): Promise<number>;
   /** Records a lesson played: its slug and its two sides' runs. */
-  addLessonPlay(play: LessonPlay): void;
+  addLessonPlay(play: LessonPlay): Promise<void>;
   /** Every lesson play, oldest first. */
-  lessonPlays(): LessonPlay[];
-  close(): void;
+  lessonPlays(): Promise<LessonPlay[]>;
+  close(): Promise<void>;
 }
 
 /** A lesson played through the play route: the mechanism-on and -off runs, and whose they are. */

@@ -72,8 +72,8 @@ afterAll(async () => {
     ),
   );
   redis?.kill('SIGTERM');
-  runStore?.close();
-  sweepStore?.close();
+  await runStore?.close();
+  await sweepStore?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -95,12 +95,12 @@ describe('sweeps through BullMQ on a real Redis', () => {
       await local.close();
     }
     expect(viaRedis.status).toBe('completed');
-    expect(sweepStore.getSweep('sw-redis')?.summary.runner).toBe('bullmq');
+    expect((await sweepStore.getSweep('sw-redis'))?.summary.runner).toBe('bullmq');
     expect(viaRedis.rows).toHaveLength(4);
     expect(viaRedis.rows).toEqual(viaPool.rows);
     // Each run's log came back through the queue whole and was stored.
-    expect(runStore.listRuns({ sweepId: 'sw-redis', limit: 100 })).toHaveLength(20);
-    expect(runStore.readEvents({ runId: 'sw-redis-0' }).at(-1)?.event).toBe('terminate');
+    expect(await runStore.listRuns({ sweepId: 'sw-redis', limit: 100 })).toHaveLength(20);
+    expect((await runStore.readEvents({ runId: 'sw-redis-0' })).at(-1)?.event).toBe('terminate');
   }, 300_000);
 
   it("finishes a sweep whose completions its event reader missed, from the jobs' state in Redis", async () => {
@@ -134,12 +134,12 @@ describe('sweeps through BullMQ on a real Redis', () => {
       killing = false;
       await killer;
       expect(outcome.status).toBe('completed');
-      expect(sweepStore.getSweep('sw-missed')?.summary).toMatchObject({
+      expect((await sweepStore.getSweep('sw-missed'))?.summary).toMatchObject({
         status: 'completed',
         done: 4,
         total: 4,
       });
-      expect(runStore.listRuns({ sweepId: 'sw-missed', limit: 10 })).toHaveLength(4);
+      expect(await runStore.listRuns({ sweepId: 'sw-missed', limit: 10 })).toHaveLength(4);
     } finally {
       killing = false;
       admin.disconnect();

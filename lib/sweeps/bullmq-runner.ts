@@ -118,7 +118,7 @@ export async function removeDeadSweepJobs({
   isDead,
 }: {
   redisUrl: string;
-  isDead: (sweepId: string) => boolean;
+  isDead: (sweepId: string) => Promise<boolean>;
 }): Promise<number> {
   const queue = new Queue<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, {
     connection: redisConnection(redisUrl),
@@ -129,7 +129,7 @@ export async function removeDeadSweepJobs({
     let removed = 0;
     for (const jobId of new Set(ids)) {
       const cut = jobId.lastIndexOf('-');
-      if (cut <= 0 || !isDead(jobId.slice(0, cut))) continue;
+      if (cut <= 0 || !(await isDead(jobId.slice(0, cut)))) continue;
       removed += (await queue.remove(jobId)) === 1 ? 1 : 0;
     }
     return removed;

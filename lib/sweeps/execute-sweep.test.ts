@@ -19,9 +19,9 @@ beforeAll(() => {
   runStore = createSqliteRunStore({ dir });
   sweepStore = createSqliteSweepStore({ dir });
 });
-afterAll(() => {
-  runStore.close();
-  sweepStore.close();
+afterAll(async () => {
+  await runStore.close();
+  await sweepStore.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -47,26 +47,26 @@ describe('executeSweep on the local worker pool', () => {
         row('codesmith', 'none').median_ms!,
       );
 
-      const stored = sweepStore.getSweep('sw-a')!;
+      const stored = (await sweepStore.getSweep('sw-a'))!;
       expect(stored.summary).toMatchObject({ status: 'completed', done: 20, total: 20, runner: 'local' });
-      expect(sweepStore.readSweepMetrics('sw-a')).toEqual(first.metrics);
-      const runs = runStore.listRuns({ sweepId: 'sw-a', limit: 100 });
+      expect(await sweepStore.readSweepMetrics('sw-a')).toEqual(first.metrics);
+      const runs = await runStore.listRuns({ sweepId: 'sw-a', limit: 100 });
       expect(runs).toHaveLength(20);
-      expect(runStore.readEvents({ runId: runs[0]!.id }).at(-1)?.event).toBe('terminate');
+      expect((await runStore.readEvents({ runId: runs[0]!.id })).at(-1)?.event).toBe('terminate');
       // A stored run reads exactly as the same job run here: a worker's log arrives whole and unchanged.
       const job = expandGrid(grid)[13]!;
       const here = await runSweepJob({ sweepId: 'sw-a', job });
-      expect(runStore.readEvents({ runId: sweepRunId('sw-a', 13) })).toEqual(
+      expect(await runStore.readEvents({ runId: sweepRunId('sw-a', 13) })).toEqual(
         here.log.bodies.map((json) => JSON.parse(json) as unknown),
       );
-      expect(runStore.getRun(sweepRunId('sw-a', 13))!.summary).toMatchObject({
+      expect((await runStore.getRun(sweepRunId('sw-a', 13)))!.summary).toMatchObject({
         event_count: here.log.bodies.length,
         duration_ms: here.metrics.duration_ms,
         input_tokens: here.metrics.input_tokens,
         complete: here.metrics.complete,
       });
       // Sweep runs stay out of the playground's run list.
-      expect(runStore.listRuns().some((r) => r.id.startsWith('sw-a'))).toBe(false);
+      expect((await runStore.listRuns()).some((r) => r.id.startsWith('sw-a'))).toBe(false);
     } finally {
       await runner.close();
     }
@@ -92,10 +92,10 @@ describe('executeSweep on the local worker pool', () => {
       });
       expect(outcome.status).toBe('cancelled');
       expect(after).toBe(0);
-      const stored = sweepStore.getSweep('sw-cancel')!.summary;
+      const stored = (await sweepStore.getSweep('sw-cancel'))!.summary;
       expect(stored.status).toBe('cancelled');
       expect(stored.done).toBe(3);
-      expect(runStore.listRuns({ sweepId: 'sw-cancel', limit: 1000 })).toHaveLength(3);
+      expect(await runStore.listRuns({ sweepId: 'sw-cancel', limit: 1000 })).toHaveLength(3);
     } finally {
       await runner.close();
     }
@@ -120,15 +120,17 @@ describe("a key pasted into a sweep's grid", () => {
       } finally {
         await runner.close();
       }
-      const record = sweepStore.getSweep('sw-key')!;
+      const record = (await sweepStore.getSweep('sw-key'))!;
       expect(record.summary.name).toBe('paste [redacted]');
       expect(record.grid.configurations[0]!.label).toBe('system prompt: use [redacted]');
-      const runs = runStore.listRuns({ sweepId: 'sw-key', limit: 10 });
+      const runs = await runStore.listRuns({ sweepId: 'sw-key', limit: 10 });
       expect(runs).toHaveLength(2);
       const stored = JSON.stringify([
         record,
         runs,
-        runs.map((r) => [runStore.getRun(r.id), runStore.readEvents({ runId: r.id })]),
+        await Promise.all(
+          runs.map(async (r) => [await runStore.getRun(r.id), await runStore.readEvents({ runId: r.id })]),
+        ),
       ]);
       expect(stored).toContain('[redacted]');
       expect(stored).not.toContain(KEY);

@@ -50,8 +50,8 @@ export interface ExecuteSweepOptions {
 
 /** A sweep's cassettes: each real run's recording saved under its run id, read back by run id. */
 export interface SweepCassettes {
-  save(runId: string, cassette: Cassette): void;
-  forRun(runId: string): { id: string; cassette: Cassette } | undefined;
+  save(runId: string, cassette: Cassette): Promise<void>;
+  forRun(runId: string): Promise<{ id: string; cassette: Cassette } | undefined>;
 }
 
 /** How many endpoint lines a sweep's progress keeps (the newest). */
@@ -83,7 +83,7 @@ export function sweepName(grid: SweepGrid, total: number): string {
 }
 
 /** Writes the sweep's row (status running, or queued behind other sweeps) before any job starts. */
-export function createSweepRecord({
+export async function createSweepRecord({
   sweepStore,
   sweepId,
   grid: raw,
@@ -99,10 +99,10 @@ export function createSweepRecord({
   createdAt?: number;
   status?: 'queued' | 'running';
   redactor?: Redactor;
-}): void {
+}): Promise<void> {
   const grid = redactGrid(raw, redactor);
   const total = countSweepJobs(grid);
-  sweepStore.createSweep({
+  await sweepStore.createSweep({
     id: sweepId,
     name: sweepName(grid, total),
     grid,
@@ -139,14 +139,14 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
   const notes: string[] = [];
   const started = now();
   if (!options.created)
-    createSweepRecord({
+    await createSweepRecord({
       sweepStore,
       sweepId,
       grid,
       runner: runner.kind,
       ...(options.redactor ? { redactor: options.redactor } : {}),
     });
-  const record = sweepStore.getSweep(sweepId)!.summary;
+  const record = (await sweepStore.getSweep(sweepId))!.summary;
   const createdAt = Date.parse(record.created_at);
   const name = record.name;
 
@@ -178,12 +178,12 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     };
   };
 
-  const inputOf = (job: SweepJob): SweepJobInput => {
+  const inputOf = async (job: SweepJob): Promise<SweepJobInput> => {
     const endpoint = job.endpoint;
     const input: SweepJobInput = { sweepId, job };
     if (!endpoint) return input;
     if (grid.replayFrom !== undefined) {
-      const recorded = options.cassettes?.forRun(sweepRunId(grid.replayFrom, job.index));
+      const recorded = await options.cassettes?.forRun(sweepRunId(grid.replayFrom, job.index));
       if (!recorded)
         throw new Error(
           `replayFrom: sweep ${grid.replayFrom} kept no cassette of its run ${job.index} (the same grid gives the same jobs; a run that sent nothing keeps none)`,
@@ -202,11 +202,11 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
     ...(signal ? { signal } : {}),
     inputOf,
     admit: (job) => ledger.admit(job, jobs.length),
-    onResult: (job, result) => {
-      if (result.cassette) options.cassettes?.save(result.metrics.run_id, result.cassette);
+    onResult: async (job, result) => {
+      if (result.cassette) await options.cassettes?.save(result.metrics.run_id, result.cassette);
       // The run is stored before the ledger counts its cost: what the sweep spent (shown live and
       // written to its row with its progress) is what its stored runs cost.
-      runStore.createRun({
+      await runStore.createRun({
         id: result.metrics.run_id,
         config: job.config,
         log: result.log,
@@ -224,7 +224,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
       // A new endpoint line is written at once (a pause is rare and a reload must show it); progress every PERSIST_EVERY_MS.
       if ((result.notes?.length ?? 0) > 0 || now() - lastPersist >= PERSIST_EVERY_MS) {
         lastPersist = now();
-        sweepStore.updateSweep({
+        await sweepStore.updateSweep({
           id: sweepId,
           done: s.done,
           elapsedMs: s.elapsed_ms,
@@ -238,7 +238,7 @@ export async function executeSweep(options: ExecuteSweepOptions): Promise<SweepO
 
   const message = outcome.status === 'failed' || outcome.status === 'stopped' ? outcome.message : undefined;
   const final = summary(outcome.status, message);
-  sweepStore.updateSweep({
+  await sweepStore.updateSweep({
     id: sweepId,
     done: final.done,
     elapsedMs: final.elapsed_ms,

@@ -34,8 +34,24 @@ export interface SweepJob {
   config: RunConfig;
 }
 
-/** Finds a saved prompt-set version (the sweep's caller reads its store). */
+/** Finds a saved prompt-set version (the sweep's caller reads its store: readPromptSets). */
 export type PromptSetLookup = (ref: PromptSetRef) => PromptSet | undefined;
+
+/** Reads a saved prompt-set version from a store (it answers asynchronously). */
+export type PromptSetReader = (ref: PromptSetRef) => Promise<PromptSet | undefined>;
+
+/**
+ * The saved versions a grid's prompt axis names, read from the store once, as the lookup that
+ * expanding and checking the grid use (a version the store does not hold is looked up as absent).
+ */
+export async function readPromptSets(grid: SweepGrid, read: PromptSetReader): Promise<PromptSetLookup> {
+  const found = new Map<string, PromptSet>();
+  for (const ref of grid.promptSets ?? []) {
+    const set = await read(ref);
+    if (set) found.set(`${ref.name}@${ref.version}`, set);
+  }
+  return (ref) => found.get(`${ref.name}@${ref.version}`);
+}
 
 export function cellKey(parts: {
   configId: string;

@@ -21,8 +21,8 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await pool.close();
-  runStore.close();
-  sweepStore.close();
+  await runStore.close();
+  await sweepStore.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

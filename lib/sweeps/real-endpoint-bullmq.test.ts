@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
+import { readPromptSets } from './expand-grid';
 import {
   createSqlitePromptSetStore,
   createSqliteRunStore,
@@ -82,13 +83,13 @@ beforeAll(async () => {
   runStore = createSqliteRunStore({ dir });
   sweepStore = createSqliteSweepStore({ dir });
   promptSetStore = createSqlitePromptSetStore({ dir });
-  promptSetStore.savePromptSet({
+  await promptSetStore.savePromptSet({
     name: 'terse',
     system: 'Be terse. Run the check first.',
     task: '',
     toolDescriptions: {},
   });
-  promptSetStore.savePromptSet({
+  await promptSetStore.savePromptSet({
     name: 'terse',
     system: 'Be terse. Read the failing test first.',
     task: '',
@@ -104,9 +105,9 @@ afterAll(async () => {
   );
   redis?.kill('SIGTERM');
   await endpoint?.stop();
-  runStore?.close();
-  sweepStore?.close();
-  promptSetStore?.close();
+  await runStore?.close();
+  await sweepStore?.close();
+  await promptSetStore?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -134,7 +135,7 @@ describe('a sweep over a real endpoint through BullMQ', () => {
         runner,
         runStore,
         sweepStore,
-        promptSets: (ref) => promptSetStore.getPromptSet(ref.name, ref.version),
+        promptSets: await readPromptSets(grid, (ref) => promptSetStore.getPromptSet(ref.name, ref.version)),
         onProgress: (p) => frames.push(p),
       });
     } finally {
@@ -163,15 +164,15 @@ describe('a sweep over a real endpoint through BullMQ', () => {
     // The lines came back with the jobs' results and were stored with the sweep: a restarted server reads the same.
     const reopened = createSqliteSweepStore({ dir });
     try {
-      expect(reopened.getSweep('sw-real-redis')!.summary).toMatchObject({
+      expect((await reopened.getSweep('sw-real-redis'))!.summary).toMatchObject({
         notes: last.notes,
         spent_usd: last.spent_usd,
       });
     } finally {
-      reopened.close();
+      await reopened.close();
     }
     // The queue's jobs and the stored rows hold no key.
-    expect(JSON.stringify(sweepStore.getSweep('sw-real-redis'))).not.toContain(KEY);
+    expect(JSON.stringify(await sweepStore.getSweep('sw-real-redis'))).not.toContain(KEY);
     for (const file of fs.readdirSync(dir).filter((f) => !f.endsWith('.rdb'))) {
       const p = path.join(dir, file);
       if (fs.statSync(p).isFile()) expect(fs.readFileSync(p).includes(KEY), file).toBe(false);

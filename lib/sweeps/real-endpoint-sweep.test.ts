@@ -21,7 +21,7 @@ import {
 } from '@/lib/store';
 import { worstRunUsd } from './cost-cap';
 import { executeSweep, type SweepProgress } from './execute-sweep';
-import { expandGrid } from './expand-grid';
+import { expandGrid, type PromptSetLookup } from './expand-grid';
 import { createLocalPool } from './local-pool';
 import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
 import { startCountingEndpoint } from './real-endpoint.testkit';
@@ -52,33 +52,38 @@ let sweepStore: SweepStore;
 let promptSetStore: PromptSetStore;
 let cassetteStore: CassetteStore;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-real-sweep-'));
   runStore = createSqliteRunStore({ dir });
   sweepStore = createSqliteSweepStore({ dir });
   promptSetStore = createSqlitePromptSetStore({ dir });
   cassetteStore = createSqliteCassetteStore({ dir });
-  promptSetStore.savePromptSet({
+  await promptSetStore.savePromptSet({
     name: 'check-first',
     system: 'You fix code. Run the check before anything else.',
     task: '',
     toolDescriptions: {},
   });
-  promptSetStore.savePromptSet({
+  await promptSetStore.savePromptSet({
     name: 'check-first',
     system: 'You fix code. Run the check first, then read only what failed.',
     task: '',
     toolDescriptions: {},
   });
+  const saved = [
+    await promptSetStore.getPromptSet('check-first', 1),
+    await promptSetStore.getPromptSet('check-first', 2),
+  ];
+  promptSets = (ref) => saved.find((set) => set?.name === ref.name && set.version === ref.version);
 });
-afterAll(() => {
+afterAll(async () => {
   vi.unstubAllEnvs();
-  for (const store of [runStore, sweepStore, promptSetStore, cassetteStore]) store.close();
+  for (const store of [runStore, sweepStore, promptSetStore, cassetteStore]) await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const promptSets = (ref: { name: string; version: number }) =>
-  promptSetStore.getPromptSet(ref.name, ref.version);
+/** The saved versions, read from the store once they are saved (as a sweep's caller reads them). */
+let promptSets: PromptSetLookup;
 
 /** A frame as the sweep page parses it from its progress stream. */
 function frameOf(sse: string): SweepFrame {
@@ -102,15 +107,15 @@ async function afterRestart(
       runnerKind: 'local',
       createRunner: () => Promise.reject(new Error('no sweep runs after the restart')),
     });
-    const response = createSweepSseResponse({ registry, sweepId });
+    const response = await createSweepSseResponse({ registry, sweepId });
     return {
-      stored: registry.read(sweepId)!.sweep,
-      listed: registry.list().find((s) => s.id === sweepId),
+      stored: (await registry.read(sweepId))!.sweep,
+      listed: (await registry.list()).find((s) => s.id === sweepId),
       first: frameOf(await response.text()),
     };
   } finally {
-    runs.close();
-    sweeps.close();
+    await runs.close();
+    await sweeps.close();
   }
 }
 
@@ -217,7 +222,7 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     // What it spent is what its stored runs cost.
     expect(stored.spent_usd).toBeGreaterThan(0);
     expect(stored.spent_usd).toBeCloseTo(
-      runStore.listRuns({ sweepId: 'sw-real' }).reduce((sum, run) => sum + run.usd, 0),
+      (await runStore.listRuns({ sweepId: 'sw-real' })).reduce((sum, run) => sum + run.usd, 0),
       12,
     );
     expect(drawn(first)).toBe(drawn(frameOf(encodeSweepFrame(frames.at(-1)!))));
@@ -227,10 +232,12 @@ describe('a sweep over a real endpoint, on the local pool', () => {
     for (const file of fs.readdirSync(dir)) {
       expect(fs.readFileSync(path.join(dir, file)).includes(KEY), file).toBe(false);
     }
-    expect(JSON.stringify(sweepStore.getSweep('sw-real'))).not.toContain(KEY);
+    expect(JSON.stringify(await sweepStore.getSweep('sw-real'))).not.toContain(KEY);
 
     // Every run was recorded: a rerun replays the cassettes with the server gone, and costs nothing there.
-    expect(cassetteStore.listCassettes().filter((c) => c.from_run?.startsWith('sw-real-'))).toHaveLength(8);
+    expect(
+      (await cassetteStore.listCassettes()).filter((c) => c.from_run?.startsWith('sw-real-')),
+    ).toHaveLength(8);
     const before = seen.length;
     const rerun = SweepGridSchema.parse(
       gridFor(endpoint.url, {
@@ -296,7 +303,7 @@ describe('a sweep over a real endpoint, on the local pool', () => {
       expect(spent).toBeLessThanOrEqual(cap);
       // The next run's worst case is what would have passed it.
       expect(spent + worst).toBeGreaterThan(cap);
-      const stored = sweepStore.getSweep('sw-cap')!.summary;
+      const stored = (await sweepStore.getSweep('sw-cap'))!.summary;
       expect(stored.status).toBe('stopped');
       expect(stored.message).toBe(outcome.message);
       // After a restart it still says what it spent against which cap, beside why it stopped.

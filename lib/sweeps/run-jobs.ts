@@ -11,15 +11,18 @@ export interface RunJobsOptions {
   inFlight: number;
   signal?: AbortSignal;
   /** What the runner is handed for a job (default: the sweep's id and the job). */
-  inputOf?: (job: SweepJob) => SweepJobInput;
+  inputOf?: (job: SweepJob) => SweepJobInput | Promise<SweepJobInput>;
   /**
    * Asked before each job starts (the cost cap): `go` starts it; `wait` asks again when a job in
    * flight ends; a stop reason ends the sweep there (no job starts after it, the ones in flight
    * finish and are kept).
    */
   admit?: (job: SweepJob) => 'go' | 'wait' | { stop: string };
-  /** Called once per finished job, in the order jobs finish; the caller stores it. */
-  onResult: (job: SweepJob, result: SweepJobResult) => void;
+  /**
+   * Called once per finished job, in the order jobs finish, one at a time (a call waits for the
+   * one before it to resolve); the caller stores it.
+   */
+  onResult: (job: SweepJob, result: SweepJobResult) => void | Promise<void>;
 }
 
 export type RunJobsOutcome =
@@ -54,6 +57,8 @@ export async function runJobs({
   let failure: string | undefined;
   let stopped: string | undefined;
   let running = 0;
+  /** The last result handed to onResult: the next waits for it, so results are stored one at a time, in order. */
+  let storing: Promise<void> = Promise.resolve();
   /** Lanes waiting for a job in flight to end (admit said wait). */
   let ended: { promise: Promise<void>; resolve: () => void } | undefined;
   const jobEnded = (): void => {
@@ -81,9 +86,11 @@ export async function runJobs({
       next += 1;
       running += 1;
       try {
-        const result = await runner.run(inputOf ? inputOf(job) : { sweepId, job }, stop.signal);
+        const result = await runner.run(inputOf ? await inputOf(job) : { sweepId, job }, stop.signal);
         if (stop.signal.aborted) return;
-        onResult(job, result);
+        const stored = storing.then(() => onResult(job, result));
+        storing = stored.catch(() => {});
+        await stored;
       } catch (error) {
         if (stop.signal.aborted) return;
         failure ??= `job ${job.index} (${job.key}, seed ${job.seed}): ${error instanceof Error ? error.message : String(error)}`;

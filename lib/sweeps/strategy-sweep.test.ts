@@ -43,9 +43,9 @@ beforeAll(() => {
   runStore = createSqliteRunStore({ dir });
   sweepStore = createSqliteSweepStore({ dir });
 });
-afterAll(() => {
-  runStore.close();
-  sweepStore.close();
+afterAll(async () => {
+  await runStore.close();
+  await sweepStore.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,9 +64,9 @@ describe('a strategy of one’s own in a sweep', () => {
       expect(row('codesmith').completion_rate).toBe(1);
       expect(row('give-up').completion_rate).toBe(0);
 
-      const runs = runStore.listRuns({ sweepId: 'sw-strategy', limit: 10 });
+      const runs = await runStore.listRuns({ sweepId: 'sw-strategy', limit: 10 });
       expect(runs).toHaveLength(4);
-      const logs = runs.map((r) => runStore.readEvents({ runId: r.id }) as RunEvent[]);
+      const logs: RunEvent[][] = await Promise.all(runs.map((r) => runStore.readEvents({ runId: r.id })));
       const withStrategy = logs.filter((log) => {
         const start = log[0];
         return start?.event === 'run_start' && start.config.strategy !== undefined;

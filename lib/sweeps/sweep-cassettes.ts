@@ -8,23 +8,33 @@ import type { SweepCassettes } from './execute-sweep';
  */
 export function storedSweepCassettes(
   store: Pick<CassetteStore, 'saveCassette' | 'getCassette' | 'listCassettes'>,
-): SweepCassettes {
+): SweepCassettes & {
+  /** The runs that kept a recording (for a re-run from cassettes, which needs one each). */
+  recordedRuns(): Promise<ReadonlySet<string>>;
+} {
   let byRun: Map<string, string> | undefined;
+  const recordings = async (): Promise<Map<string, string>> => {
+    if (!byRun) {
+      const found = new Map<string, string>();
+      // Newest first: the first one seen for a run is kept.
+      for (const c of await store.listCassettes())
+        if (c.from_run && !found.has(c.from_run)) found.set(c.from_run, c.id);
+      byRun ??= found;
+    }
+    return byRun;
+  };
   return {
-    save(runId, cassette) {
-      const summary = store.saveCassette({ name: `sweep run ${runId}`, cassette, fromRun: runId });
+    async save(runId, cassette) {
+      const summary = await store.saveCassette({ name: `sweep run ${runId}`, cassette, fromRun: runId });
       byRun?.set(runId, summary.id);
     },
-    forRun(runId) {
-      if (!byRun) {
-        byRun = new Map();
-        // Newest first: the first one seen for a run is kept.
-        for (const c of store.listCassettes())
-          if (c.from_run && !byRun.has(c.from_run)) byRun.set(c.from_run, c.id);
-      }
-      const id = byRun.get(runId);
-      const found = id ? store.getCassette(id) : undefined;
+    async forRun(runId) {
+      const id = (await recordings()).get(runId);
+      const found = id ? await store.getCassette(id) : undefined;
       return found && id ? { id, cassette: found.cassette } : undefined;
+    },
+    async recordedRuns() {
+      return new Set((await recordings()).keys());
     },
   };
 }

@@ -9,13 +9,13 @@ useTempDataDir('loop-lab-settle-');
 describe('settleLiveRuns', () => {
   it('ends a run a test left going and waits until its terminate is stored, so closing the store after it loses nothing', async () => {
     const registry = getRunRegistry();
-    const { id } = registry.startRun({
+    const { id } = await registry.startRun({
       config: RunConfigSchema.parse({ provider: { vendor: 'sim-openai' }, clock: 'real', timeScale: 1 }),
     });
-    expect(registry.isLive(id)).toBe(true);
+    expect(await registry.isLive(id)).toBe(true);
     await settleLiveRuns();
-    expect(registry.isLive(id)).toBe(false);
-    const events = getStore().readEvents({ runId: id });
+    expect(await registry.isLive(id)).toBe(false);
+    const events = await getStore().readEvents({ runId: id });
     expect(events.at(-1)?.event).toBe('terminate');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
   });

@@ -13,13 +13,17 @@ import type { SweepRegistry } from '@/lib/server/sweep-registry';
 
 /** The singletons lib/store/get-store.ts and lib/server/get-*-registry.ts keep on globalThis. */
 type ServerGlobals = {
-  __loopLabStore?: { close(): void; listRuns(options?: { limit?: number }): { id: string }[] };
-  __loopLabSweepStore?: { close(): void };
-  __loopLabPromptSetStore?: { close(): void };
-  __loopLabCassetteStore?: { close(): void };
-  __loopLabVisitorStore?: { close(): void };
-  __loopLabWireStore?: { close(): void };
-  __loopLabTaskUploadStore?: { close(): void };
+  __loopLabStore?: {
+    close(): Promise<void>;
+    listRuns(options?: { limit?: number }): Promise<{ id: string }[]>;
+  };
+  __loopLabSweepStore?: { close(): Promise<void> };
+  __loopLabPromptSetStore?: { close(): Promise<void> };
+  __loopLabCassetteStore?: { close(): Promise<void> };
+  __loopLabVisitorStore?: { close(): Promise<void> };
+  __loopLabWireStore?: { close(): Promise<void> };
+  __loopLabTaskUploadStore?: { close(): Promise<void> };
+  __loopLabRunsResumed?: unknown;
   __loopLabBoard?: unknown;
   __loopLabRoomLimits?: unknown;
   __loopLabRunTraffic?: unknown;
@@ -39,11 +43,13 @@ export async function settleLiveRuns(): Promise<void> {
   const registry = g.__loopLabRunRegistry;
   const store = g.__loopLabStore;
   if (!registry || !store) return;
-  const liveIds = store
-    .listRuns({ limit: 100_000 })
-    .map((run) => run.id)
-    .filter((id) => registry.isLive(id));
-  for (const runId of liveIds) registry.control({ runId, message: { action: 'abort', reason: 'aborted' } });
+  const liveIds: string[] = [];
+  for (const run of await store.listRuns({ limit: 100_000 }))
+    if (await registry.isLive(run.id)) liveIds.push(run.id);
+  for (const runId of liveIds) {
+    // A run that ends meanwhile answers 409: it is settled all the same.
+    await registry.control({ runId, message: { action: 'abort', reason: 'aborted' } }).catch(() => {});
+  }
   await Promise.all(liveIds.map((runId) => registry.whenFinished(runId)));
 }
 
@@ -55,12 +61,12 @@ export async function settleLiveRuns(): Promise<void> {
 export async function settleLiveSweeps(): Promise<void> {
   const registry = (globalThis as typeof globalThis & ServerGlobals).__loopLabSweepRegistry;
   if (!registry) return;
-  const live = registry
-    .list({ limit: 100_000 })
-    .filter((sweep) => sweep.status === 'running' || sweep.status === 'queued');
+  const live = (await registry.list({ limit: 100_000 })).filter(
+    (sweep) => sweep.status === 'running' || sweep.status === 'queued',
+  );
   for (const sweep of live) {
     try {
-      registry.cancel(sweep.id);
+      await registry.cancel(sweep.id);
     } catch {
       // ended since it was listed, or run by another process: nothing of it runs here
     }
@@ -87,13 +93,13 @@ export function useTempDataDir(prefix: string): () => string {
     await settleLiveSweeps();
     await settleLiveRuns();
     const g = globalThis as typeof globalThis & ServerGlobals;
-    g.__loopLabStore?.close();
-    g.__loopLabSweepStore?.close();
-    g.__loopLabPromptSetStore?.close();
-    g.__loopLabCassetteStore?.close();
-    g.__loopLabVisitorStore?.close();
-    g.__loopLabWireStore?.close();
-    g.__loopLabTaskUploadStore?.close();
+    await g.__loopLabStore?.close();
+    await g.__loopLabSweepStore?.close();
+    await g.__loopLabPromptSetStore?.close();
+    await g.__loopLabCassetteStore?.close();
+    await g.__loopLabVisitorStore?.close();
+    await g.__loopLabWireStore?.close();
+    await g.__loopLabTaskUploadStore?.close();
     delete g.__loopLabStore;
     delete g.__loopLabSweepStore;
     delete g.__loopLabPromptSetStore;
@@ -108,6 +114,7 @@ export function useTempDataDir(prefix: string): () => string {
     delete g.__loopLabFinishedRunViews;
     delete g.__loopLabRequestKeys;
     delete g.__loopLabRunRegistry;
+    delete g.__loopLabRunsResumed;
     delete g.__loopLabSweepRegistry;
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     restoreEnv('LOOP_LAB_DATA_DIR', before.dataDir);

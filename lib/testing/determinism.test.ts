@@ -137,11 +137,11 @@ async function sweep(pass: 'alone' | 'busy'): Promise<void> {
       sweepStore,
     });
     passes[pass].rows = outcome.rows;
-    const runs = runStore.listRuns({ sweepId: `determinism-${pass}`, limit: 100 });
+    const runs = await runStore.listRuns({ sweepId: `determinism-${pass}`, limit: 100 });
     for (const run of runs)
       passes[pass].sweep.set(
         run.id.replace(`determinism-${pass}`, ''),
-        runStore.readEvents({ runId: run.id }),
+        await runStore.readEvents({ runId: run.id }),
       );
   } finally {
     await runner.close();
@@ -168,10 +168,10 @@ beforeAll(async () => {
   }
 }, 1_500_000);
 
-afterAll(() => {
+afterAll(async () => {
   restoreConsole?.();
-  runStore?.close();
-  sweepStore?.close();
+  await runStore?.close();
+  await sweepStore?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { getRunRegistry } from '@/lib/server/get-run-registry';
+import { startRunRegistry } from '@/lib/server/get-run-registry';
 import { dispatch } from './dispatch-route';
 
 /**
@@ -49,9 +49,16 @@ const server = http.createServer((req, res) => {
 });
 server.listen(port, '127.0.0.1', () => {
   // As a server starts: the runs a previous process left in flight are resumed (or closed with the reason).
-  getRunRegistry();
-  const address = server.address();
-  console.log(
-    `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
+  startRunRegistry().then(
+    () => {
+      const address = server.address();
+      console.log(
+        `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
+      );
+    },
+    (error: unknown) => {
+      console.error(`the run registry did not start: ${String(error)}`);
+      process.exit(1);
+    },
   );
 });

@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   try {
     await requireTeacher(request);
-    return jsonResponse(BoardSchema, boardNow());
+    return jsonResponse(BoardSchema, await boardNow());
   } catch (error) {
     return errorResponse(error);
   }

@@ -11,7 +11,7 @@ export async function GET(request?: Request): Promise<Response> {
   try {
     // Room mode: the shipped cassettes and the visitor's own.
     const visitor = await requestVisitor(request);
-    return jsonResponse(CassetteListSchema, cassetteList(visitor));
+    return jsonResponse(CassetteListSchema, await cassetteList(visitor));
   } catch (error) {
     return errorResponse(error);
   }
@@ -30,8 +30,8 @@ export async function POST(request: Request): Promise<Response> {
     const body = ImportCassetteBodySchema.parse(await readJson({ request, maxBytes: MAX_BODY_BYTES }), { reportInput: true });
     const redactor = knownKeysRedactor();
     const cassette = CassetteSchema.parse(redactor.value(body.cassette), { reportInput: true });
-    const saved = getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
-    claimFor(visitor, 'cassette', saved.id);
+    const saved = await getCassetteStore().saveCassette({ name: redactor.text(body.name), cassette });
+    await claimFor(visitor, 'cassette', saved.id);
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

@@ -38,7 +38,7 @@ export async function GET(request: Request): Promise<Response> {
       ['b', b],
     ] as const) {
       // Room mode: another visitor's run is answered as a missing one is.
-      if (!visibleRuns(visitor, store).getRun(id))
+      if (!(await visibleRuns(visitor, store).getRun(id)))
         throw new HttpError(404, `No run with id "${id}" (?${side}=): pick a run from the runs list`);
       // A run started a moment ago may still be starting (on its run thread): wait for its first event.
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,7 +51,7 @@ export async function GET(request: Request): Promise<Response> {
     try {
       // A live side is asked for again after each burst of its events: only what is new is read and folded.
       // A lesson's pair is judged by what "better" means for that lesson.
-      const comparison = comparisonCacheOf(store).compare(a, b, { criterion: lesson?.criterion });
+      const comparison = await comparisonCacheOf(store).compare(a, b, { criterion: lesson?.criterion });
       return jsonResponse(ComparisonSchema, comparison);
     } catch (error) {
       if (error instanceof NotComparableError) throw new HttpError(409, error.message);

@@ -21,7 +21,7 @@ export async function GET(request?: Request): Promise<Response> {
   try {
     // Room mode: the visitor's own.
     const visitor = await requestVisitor(request);
-    return jsonResponse(PromptSetListSchema, promptSetList(visitor));
+    return jsonResponse(PromptSetListSchema, await promptSetList(visitor));
   } catch (error) {
     return errorResponse(error);
   }
@@ -54,8 +54,8 @@ export async function POST(request: Request): Promise<Response> {
       );
     }
     const body = SavePromptSetBodySchema.parse(knownKeysRedactor().value(raw), { reportInput: true });
-    const saved = getPromptSetStore().savePromptSet(body);
-    claimFor(visitor, 'prompt_set', promptSetKey(saved.name, saved.version));
+    const saved = await getPromptSetStore().savePromptSet(body);
+    await claimFor(visitor, 'prompt_set', promptSetKey(saved.name, saved.version));
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

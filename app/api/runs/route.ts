@@ -39,9 +39,9 @@ export async function POST(request: Request): Promise<Response> {
     const { apiKey } = body;
     // A fork: the parent's config moved to the chosen vendor, and its trajectory up to the turn.
     // A running parent's latest events may still wait to be written: the fork reads the store.
-    if (body.fork) getRunRegistry().writePending(body.fork.runId);
+    if (body.fork) await getRunRegistry().writePending(body.fork.runId);
     const forked = body.fork
-      ? resolveFork({
+      ? await resolveFork({
           store: visibleRuns(visitor, getStore()),
           spec: body.fork,
           keySent: apiKey !== undefined,
@@ -51,9 +51,9 @@ export async function POST(request: Request): Promise<Response> {
     // Beyond the schema: does this installation have the scenario, the model, the key?
     const problems = [
       ...validateRunConfig({ config, ...(apiKey ? { apiKey } : {}) }),
-      ...checkPromptSetRef({ config, store: visiblePromptSets(visitor, getPromptSetStore()) }),
+      ...(await checkPromptSetRef({ config, store: visiblePromptSets(visitor, getPromptSetStore()) })),
       // An uploaded task: the visitor's own, with the files the config pins.
-      ...checkTaskUpload(visitor, config),
+      ...(await checkTaskUpload(visitor, config)),
     ];
     if (problems.length > 0) {
       throw new HttpError(
@@ -63,7 +63,7 @@ export async function POST(request: Request): Promise<Response> {
       );
     }
     // A replay is served from a cassette the server has: shipped, saved or imported.
-    const cassette = config.replay ? visibleCassette(visitor, config.replay.cassette) : undefined;
+    const cassette = config.replay ? await visibleCassette(visitor, config.replay.cassette) : undefined;
     if (config.replay) {
       if (!cassette)
         throw new HttpError(400, 'The run config cannot run here', [
@@ -78,21 +78,22 @@ export async function POST(request: Request): Promise<Response> {
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.
     if (config.clock === 'real') await warmUp();
-    admitRuns(visitor);
+    await admitRuns(visitor);
     const registry = getRunRegistry();
-    const { id } = registry.startRun({
+    const { id } = await registry.startRun({
       config,
       ...(apiKey ? { apiKey } : {}),
       ...(forked ? { fork: forked.fork } : {}),
       ...(cassette ? { cassette: cassette.cassette } : {}),
     });
-    claimFor(visitor, 'run', id);
+    await claimFor(visitor, 'run', id);
     // The events so far (redacted like every event): the page paints them without waiting for its stream.
     const events: RunEvent[] = [];
-    registry.subscribe({
+    const unsubscribe = await registry.subscribe({
       runId: id,
       listener: { onEvent: (event) => events.push(event), onEnd: () => {} },
-    })();
+    });
+    unsubscribe();
     return jsonResponse(
       CreatedRunSchema,
       { id, events },
@@ -108,11 +109,13 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const { limit } = ListRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const visitor = await requestVisitor(request);
-    if (visitor === null) return jsonResponse(RunSummaryListSchema, getStore().listRuns({ limit }));
+    if (visitor === null) return jsonResponse(RunSummaryListSchema, await getStore().listRuns({ limit }));
     const store = getStore();
-    const own = getVisitorStore()
-      .runIdsOf(visitor, limit)
-      .flatMap((id) => store.getRun(id)?.summary ?? []);
+    const own = [];
+    for (const id of await getVisitorStore().runIdsOf(visitor, limit)) {
+      const record = await store.getRun(id);
+      if (record) own.push(record.summary);
+    }
     return jsonResponse(RunSummaryListSchema, own);
   } catch (error) {
     return errorResponse(error);

@@ -58,13 +58,13 @@ describe('a swap made by hand replays', () => {
     // store holds it, so on this instant virtual-clock run that is a few turns in), as a click would,
     // through the registry the control route calls; the turn it lands on is read from its event.
     let asked = false;
-    const unsubscribe = getRunRegistry().subscribe({
+    const unsubscribe = await getRunRegistry().subscribe({
       runId: id,
       listener: {
         onEvent: (event) => {
           if (asked || event.event !== 'llm_call') return;
           asked = true;
-          getRunRegistry().control({
+          void getRunRegistry().control({
             runId: id,
             message: { action: 'swap', target: { vendor: 'sim-deepseek', model: '' } },
           });

@@ -21,7 +21,7 @@ import {
 import { getPromptSetStore } from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
-import { expandGrid } from '@/lib/sweeps/expand-grid';
+import { expandGrid, readPromptSets } from '@/lib/sweeps/expand-grid';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -35,22 +35,22 @@ export async function POST(request: Request): Promise<Response> {
     const { apiKeys, ...grid } = CreateSweepBodySchema.parse(await readJson({ request }), {
       reportInput: true,
     });
+    const lookup = await readPromptSets(grid, (ref) => promptSets.getPromptSet(ref.name, ref.version));
     const problems = validateSweepGrid(grid, {
       ...(apiKeys ? { apiKeys } : {}),
       runnerKind: sweepRunnerKind(),
-      promptSets: (ref) => promptSets.getPromptSet(ref.name, ref.version),
+      promptSets: lookup,
     });
     if (problems.length > 0) throw new HttpError(400, 'The grid cannot run here', problems);
-    if (visitor !== null)
-      admitSweep(
-        visitor,
-        expandGrid(grid, { promptSets: (ref) => promptSets.getPromptSet(ref.name, ref.version) }).length,
-      );
+    if (visitor !== null) admitSweep(visitor, expandGrid(grid, { promptSets: lookup }).length);
     // The keys stay in this process's memory: never in its row, a run's config, an event or a
     // queued job. The grid's texts (its name, labels, fault plans) are redacted of every key the
     // server knows before anything is made of them.
-    const { id } = getSweepRegistry().start(knownKeysRedactor().value(grid), apiKeys ? { apiKeys } : {});
-    claimFor(visitor, 'sweep', id);
+    const { id } = await getSweepRegistry().start(
+      knownKeysRedactor().value(grid),
+      apiKeys ? { apiKeys } : {},
+    );
+    await claimFor(visitor, 'sweep', id);
     return jsonResponse(CreatedSchema, { id }, { status: 201, headers: { Location: `/api/sweeps/${id}` } });
   } catch (error) {
     return errorResponse(error);
@@ -63,8 +63,14 @@ export async function GET(request: Request): Promise<Response> {
     const { limit } = ListSweepsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     // Room mode: the visitor's own (the newest `limit` of them).
     const visitor = await requestVisitor(request);
-    if (visitor === null) return jsonResponse(SweepSummaryListSchema, getSweepRegistry().list({ limit }));
-    const own = ownRows(visitor, 'sweep', getSweepRegistry().list({ limit: 100_000 }), (s) => s.id);
+    if (visitor === null)
+      return jsonResponse(SweepSummaryListSchema, await getSweepRegistry().list({ limit }));
+    const own = await ownRows(
+      visitor,
+      'sweep',
+      await getSweepRegistry().list({ limit: 100_000 }),
+      (s) => s.id,
+    );
     return jsonResponse(SweepSummaryListSchema, own.slice(0, limit));
   } catch (error) {
     return errorResponse(error);

@@ -17,7 +17,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(request?: Request): Promise<Response> {
   try {
     const visitor = await requestVisitor(request);
-    return jsonResponse(TaskListSchema, taskList(visitor));
+    return jsonResponse(TaskListSchema, await taskList(visitor));
   } catch (error) {
     return errorResponse(error);
   }
@@ -32,7 +32,7 @@ export async function POST(request: Request): Promise<Response> {
     refuseCrossSite({ request });
     const visitor = await requestVisitor(request);
     const raw = await readJson({ request, maxBytes: MAX_TASK_UPLOAD_BYTES });
-    return jsonResponse(UploadedTaskSchema, uploadTask(visitor, raw), { status: 201 });
+    return jsonResponse(UploadedTaskSchema, await uploadTask(visitor, raw), { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -9,7 +9,7 @@ import { getStore } from '@/lib/store';
 export default async function RunDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   // An id no run has is a 404 with a way back, not a run page with its actions around an empty log.
-  if (!getStore().getRun(id)) notFound();
+  if (!(await getStore().getRun(id))) notFound();
   const folded = await finishedRun(id);
   // A run still going (or one this visitor may not read) is asked for by the page's own request
   // (use-run-events.ts), which takes this response: asked for with the page, not after its scripts ran.

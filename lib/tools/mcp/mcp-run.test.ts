@@ -268,7 +268,9 @@ describe('servers of one’s own (the CLI)', () => {
         getRun: () => ({ config, summary: { status: 'done' } }),
         readEvents: () => events,
       } as unknown as RunStore;
-      expect(() => resolveFork({ store, spec: { runId: 'test-run', atTurn: 2 }, keySent: false })).toThrow(
+      await expect(
+        resolveFork({ store, spec: { runId: 'test-run', atTurn: 2 }, keySent: false }),
+      ).rejects.toThrow(
         expect.objectContaining({
           status: 400,
           details: [

@@ -12,19 +12,25 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   try {
     await requireTeacher(request);
-    return createSseStream({
+    return await createSseStream({
       signal: request.signal,
-      subscribe: (sink) => {
+      subscribe: async (sink) => {
         let queued = false;
-        const send = () => {
+        // One board read at a time, sent in the order read.
+        let sending = Promise.resolve();
+        const send = async () => {
           queued = false;
-          sink.send(`data: ${JSON.stringify(BoardSchema.parse(boardNow()))}\n\n`);
+          sink.send(`data: ${JSON.stringify(BoardSchema.parse(await boardNow()))}\n\n`);
         };
-        send();
+        await send();
         return onBoardChange(() => {
           if (queued) return;
           queued = true;
-          setImmediate(send);
+          setImmediate(() => {
+            sending = sending.then(send).catch((error: unknown) => {
+              console.error(`[loop-lab] the board was not sent: ${(error as Error).message}`);
+            });
+          });
         });
       },
     });

@@ -8,7 +8,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   try {
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
-    const found = visibleCassette(await requestVisitor(request), id);
+    const found = await visibleCassette(await requestVisitor(request), id);
     if (!found) throw new HttpError(404, `No cassette with id "${id}"`);
     const file = found.summary.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 100) || 'cassette';
     return new Response(`${JSON.stringify(found.cassette, null, 1)}\n`, {

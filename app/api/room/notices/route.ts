@@ -19,9 +19,9 @@ export async function GET(request: Request): Promise<Response> {
   try {
     await requireMember(request);
     const after = resumePoint({ request });
-    return createSseStream({
+    return await createSseStream({
       signal: request.signal,
-      subscribe: (sink) => {
+      subscribe: async (sink) => {
         for (const notice of noticesAfter(after < 0 ? undefined : after))
           sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`);
         return onNotice((notice) => sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`));

@@ -14,7 +14,7 @@ export async function GET(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
-    const record = getStore().getRun(id);
+    const record = await getStore().getRun(id);
     if (!record) throw new HttpError(404, `No run with id "${id}"`);
     return jsonResponse(RunRecordSchema, record);
   } catch (error) {

@@ -38,10 +38,10 @@ export async function POST(request: Request): Promise<Response> {
         throw new HttpError(400, 'The OTLP trace could not be imported', converted.errors.map(redactor.text));
       text = converted.jsonl;
     }
-    const result = importJsonl({ store: getStore(), text, redactor });
+    const result = await importJsonl({ store: getStore(), text, redactor });
     if (!result.ok)
       throw new HttpError(400, 'The trace could not be imported', result.errors.map(redactor.text));
-    claimFor(visitor, 'run', result.id);
+    await claimFor(visitor, 'run', result.id);
     return jsonResponse(
       CreatedSchema,
       { id: result.id },

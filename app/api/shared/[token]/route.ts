@@ -15,8 +15,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { token } = await params;
-    const id = sharedRunId(token);
-    const record = getStore().getRun(id);
+    const id = await sharedRunId(token);
+    const record = await getStore().getRun(id);
     if (!record) throw new HttpError(404, 'No shared run at this link (it may have been revoked)');
     return jsonResponse(RunRecordSchema, record);
   } catch (error) {

@@ -13,7 +13,7 @@ export async function GET(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsSweep(request, id);
-    const result = getSweepRegistry().read(id);
+    const result = await getSweepRegistry().read(id);
     if (!result) throw new HttpError(404, `No sweep with id "${id}"`);
     return jsonResponse(SweepDetailSchema, result);
   } catch (error) {

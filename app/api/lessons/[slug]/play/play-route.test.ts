@@ -56,10 +56,10 @@ describe('POST /api/lessons/{slug}/play', () => {
       lesson: lessonBySlug('retry-ladder')!,
       clock: { clock: 'virtual' },
     });
-    expect(deterministicContent(getStore().readEvents({ runId: played.on }))).toEqual(
+    expect(deterministicContent(await getStore().readEvents({ runId: played.on }))).toEqual(
       deterministicContent(virtual.on),
     );
-    expect(deterministicContent(getStore().readEvents({ runId: played.off }))).toEqual(
+    expect(deterministicContent(await getStore().readEvents({ runId: played.off }))).toEqual(
       deterministicContent(virtual.off),
     );
   });

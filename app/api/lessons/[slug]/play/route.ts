@@ -45,18 +45,18 @@ export async function POST(
     const registry = getRunRegistry();
     // Room mode: the lesson's runs are the visitor's, and count against their fair share.
     const visitor = await requestVisitor(request);
-    admitRuns(visitor, lesson.fork ? 3 : 2);
+    await admitRuns(visitor, lesson.fork ? 3 : 2);
     const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson), visitor) : undefined;
-    const start = (side: 'on' | 'off') => {
+    const start = async (side: 'on' | 'off') => {
       const { config, fork } = lessonSideRun({ lesson, side, clock, ...(parent ? { parent } : {}) });
-      const { id } = registry.startRun({ config, ...(fork ? { fork } : {}) });
-      claimFor(visitor, 'run', id);
+      const { id } = await registry.startRun({ config, ...(fork ? { fork } : {}) });
+      await claimFor(visitor, 'run', id);
       return id;
     };
-    const on = start('on');
-    const off = start('off');
+    const on = await start('on');
+    const off = await start('off');
     // Room mode: the teacher's board tallies the lesson from these two runs.
-    if (visitor !== null) noteLessonPlay({ slug, on, off, visitor });
+    if (visitor !== null) await noteLessonPlay({ slug, on, off, visitor });
     return jsonResponse(
       PlayedLessonSchema,
       { slug, on, off, timeScale: clock.timeScale, ...(parent ? { parent: parent.runId } : {}) },
@@ -70,11 +70,11 @@ export async function POST(
 /** A forked lesson's parent: run to its end like any run, stored, and read back as a fork reads it. */
 async function makeParent(config: LessonParent['config'], visitor: string | null): Promise<LessonParent> {
   const registry = getRunRegistry();
-  const { id } = registry.startRun({ config });
-  claimFor(visitor, 'run', id);
+  const { id } = await registry.startRun({ config });
+  await claimFor(visitor, 'run', id);
   await registry.whenFinished(id);
-  const record = getStore().getRun(id);
+  const record = await getStore().getRun(id);
   if (!record)
     throw new HttpError(500, 'The lesson could not make its parent run', [`run ${id} was not stored`]);
-  return { runId: id, config: record.config, events: getStore().readEvents({ runId: id }) };
+  return { runId: id, config: record.config, events: await getStore().readEvents({ runId: id }) };
 }

@@ -33,9 +33,9 @@ export async function POST(
     // Room mode: another visitor's is answered as a missing one is.
     const visitor = await requestOwnsRun(request, id);
     const body = SaveRunCassetteBodySchema.parse(await readJson({ request }), { reportInput: true });
-    const run = getStore().getRun(id);
+    const run = await getStore().getRun(id);
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
-    if (getRunRegistry().isLive(id))
+    if (await getRunRegistry().isLive(id))
       throw new HttpError(409, `Run "${id}" is still running; save its cassette once it has ended`);
     const traffic = getRunTraffic().get(id);
     if (!traffic || traffic.exchanges.length === 0) {
@@ -59,8 +59,8 @@ export async function POST(
     });
     // The traffic was redacted as it was recorded (with the run's keys); the name is a person's text.
     const name = knownKeysRedactor().text(body.name ?? run.summary.title ?? `run ${id.slice(0, 8)}`);
-    const saved = getCassetteStore().saveCassette({ name, cassette, fromRun: id });
-    claimFor(visitor, 'cassette', saved.id);
+    const saved = await getCassetteStore().saveCassette({ name, cassette, fromRun: id });
+    await claimFor(visitor, 'cassette', saved.id);
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
   } catch (error) {
     return errorResponse(error);

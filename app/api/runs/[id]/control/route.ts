@@ -29,11 +29,11 @@ export async function POST(
     const message = toControlMessage(body);
     if (message.action === 'swap') {
       // Say now what the run would only log later: a swap this installation cannot make.
-      const clock = getStore().getRun(id)?.config.clock ?? 'real';
+      const clock = (await getStore().getRun(id))?.config.clock ?? 'real';
       const problems = checkVendorTarget({ target: message.target, clock });
       if (problems.length > 0) throw new HttpError(400, 'This swap cannot be made here', problems);
     }
-    getRunRegistry().control({ runId: id, message });
+    await getRunRegistry().control({ runId: id, message });
     return jsonResponse(ControlAcceptedSchema, { accepted: body.action }, { status: 202 });
   } catch (error) {
     return errorResponse(error);

@@ -12,7 +12,7 @@ export async function GET(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
-    return createSseResponse({
+    return await createSseResponse({
       registry: getRunRegistry(),
       runId: id,
       afterSeq: resumePoint({ request }),

@@ -15,8 +15,8 @@ export async function GET(
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
     const store = getStore();
-    if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
-    return jsonResponse(ForkListSchema, store.listForks(id));
+    if (!(await store.getRun(id))) throw new HttpError(404, `No run with id "${id}"`);
+    return jsonResponse(ForkListSchema, await store.listForks(id));
   } catch (error) {
     return errorResponse(error);
   }

@@ -19,11 +19,11 @@ export async function GET(
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
     const store = getStore();
-    const record = store.getRun(id);
+    const record = await store.getRun(id);
     if (!record) throw new HttpError(404, `No run with id "${id}"`);
     const body = runToOtlp({
       runId: id,
-      events: store.readEvents({ runId: id }),
+      events: await store.readEvents({ runId: id }),
       startedAtMs: Date.parse(record.summary.created_at),
     });
     return new Response(body, {

@@ -26,8 +26,8 @@ export async function POST(
     const { id } = await params;
     await requestOwnsRun(request, id);
     const body = ShareRunBodySchema.parse(await readJson({ request }), { reportInput: true });
-    if (body.revoke) return jsonResponse(RevokedSharesSchema, { revoked: revokeShares(id) });
-    return jsonResponse(SharedLinkSchema, createShare(id), { status: 201 });
+    if (body.revoke) return jsonResponse(RevokedSharesSchema, { revoked: await revokeShares(id) });
+    return jsonResponse(SharedLinkSchema, await createShare(id), { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }

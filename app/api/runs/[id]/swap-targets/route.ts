@@ -19,9 +19,9 @@ export async function GET(
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
     const store = getStore();
-    if (!store.getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
-    getRunRegistry().writePending(id);
-    return jsonResponse(SwapTargetsSchema, suggestSwaps(store.readEvents({ runId: id })));
+    if (!(await store.getRun(id))) throw new HttpError(404, `No run with id "${id}"`);
+    await getRunRegistry().writePending(id);
+    return jsonResponse(SwapTargetsSchema, suggestSwaps(await store.readEvents({ runId: id })));
   } catch (error) {
     return errorResponse(error);
   }

@@ -13,7 +13,7 @@ export async function GET(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
-    const text = runJsonlStream({ store: getStore(), runId: id });
+    const text = await runJsonlStream({ store: getStore(), runId: id });
     if (text === undefined) throw new HttpError(404, `No run with id "${id}"`);
     return new Response(text, {
       headers: {

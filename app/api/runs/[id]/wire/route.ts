@@ -29,12 +29,12 @@ export async function GET(
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsRun(request, id);
     const n = requestNoOf(request);
-    if (!getStore().getRun(id)) throw new HttpError(404, `No run with id "${id}"`);
+    if (!(await getStore().getRun(id))) throw new HttpError(404, `No run with id "${id}"`);
     return jsonResponse(RunWireSchema, {
       run_id: id,
-      live: getRunRegistry().isLive(id),
+      live: await getRunRegistry().isLive(id),
       max_bytes: MAX_WIRE_BYTES_PER_RUN,
-      requests: getWireStore().readWire(id, n),
+      requests: await getWireStore().readWire(id, n),
     });
   } catch (error) {
     return errorResponse(error);

@@ -10,9 +10,9 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { token } = await params;
-    return createSseResponse({
+    return await createSseResponse({
       registry: getRunRegistry(),
-      runId: sharedRunId(token),
+      runId: await sharedRunId(token),
       afterSeq: resumePoint({ request }),
       signal: request.signal,
     });

@@ -10,7 +10,7 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { token } = await params;
-    const body = await getFinishedRunViews().body(sharedRunId(token));
+    const body = await getFinishedRunViews().body(await sharedRunId(token));
     if (body === undefined) throw new HttpError(404, 'No shared run at this link (it may have been revoked)');
     return new Response(body, {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },

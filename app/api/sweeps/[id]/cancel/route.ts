@@ -20,7 +20,7 @@ export async function POST(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsSweep(request, id, `No sweep with id ${id}`);
-    getSweepRegistry().cancel(id);
+    await getSweepRegistry().cancel(id);
     return jsonResponse(SweepCancelledSchema, { ok: true }, { status: 202 });
   } catch (error) {
     return errorResponse(error);

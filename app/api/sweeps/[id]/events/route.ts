@@ -12,7 +12,11 @@ export async function GET(
     const { id } = await params;
     // Room mode: another visitor's is answered as a missing one is.
     await requestOwnsSweep(request, id, `No sweep with id ${id}`);
-    return createSweepSseResponse({ registry: getSweepRegistry(), sweepId: id, signal: request.signal });
+    return await createSweepSseResponse({
+      registry: getSweepRegistry(),
+      sweepId: id,
+      signal: request.signal,
+    });
   } catch (error) {
     return errorResponse(error);
   }

@@ -18,9 +18,9 @@ export async function GET(
     const { format, what } = SweepExportQuerySchema.parse(
       Object.fromEntries(new URL(request.url).searchParams),
     );
-    const result = getSweepRegistry().read(id);
+    const result = await getSweepRegistry().read(id);
     if (!result) throw new HttpError(404, `No sweep with id "${id}"`);
-    const runs = getSweepStore().readSweepMetrics(id);
+    const runs = await getSweepStore().readSweepMetrics(id);
     const [body, type, name] =
       format === 'json'
         ? [

@@ -48,7 +48,7 @@ describe('re-running what failed in a sweep', () => {
     await getSweepRegistry().whenFinished(old);
     const before = await detail(old);
     const failed = before.failed!;
-    const metrics = getSweepStore().readSweepMetrics(old);
+    const metrics = await getSweepStore().readSweepMetrics(old);
     // naive's two runs ended on the 529; codesmith's retried it and finished.
     expect(failed.map((f) => f.job)).toEqual(metrics.filter((m) => !m.complete).map((m) => m.job));
     expect(failed.length).toBe(2);
@@ -62,7 +62,7 @@ describe('re-running what failed in a sweep', () => {
     expect(after.grid.rerun).toEqual({ of: old, jobs: failed });
     expect(after.sweep.name).toBe('re-run of outage: 2 failed');
     expect(after.sweep.total).toBe(2);
-    const runs = getSweepStore().readSweepMetrics(id);
+    const runs = await getSweepStore().readSweepMetrics(id);
     expect(runs.map((r) => [r.job, r.run_id])).toEqual(failed.map((f) => [f.job, `${id}-${f.job}`]));
     // The same config and seed on the simulated vendor fail the same way: the re-run has them to run again.
     expect((await detail(id)).failed?.map((f) => f.job)).toEqual(failed.map((f) => f.job));

@@ -15,6 +15,7 @@ import { getCassetteStore, getPromptSetStore, getSweepStore } from '@/lib/store'
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
 import { rerunGrid, RerunError } from '@/lib/sweeps/rerun-failed';
 import { storedSweepCassettes } from '@/lib/sweeps/sweep-cassettes';
+import { readPromptSets } from '@/lib/sweeps/expand-grid';
 import { validateSweepGrid } from '@/lib/sweeps/validate-grid';
 
 export const runtime = 'nodejs';
@@ -37,21 +38,24 @@ export async function POST(
     const { fromCassettes, apiKeys } = RerunSweepBodySchema.parse(await readJson({ request }), {
       reportInput: true,
     });
-    const record = getSweepStore().getSweep(id);
+    const record = await getSweepStore().getSweep(id);
     if (!record) throw new HttpError(404, `No sweep with id "${id}"`);
-    const status = getSweepRegistry().read(id)?.sweep.status ?? record.summary.status;
+    const status = (await getSweepRegistry().read(id))?.sweep.status ?? record.summary.status;
     if (status === 'running' || status === 'queued')
       throw new HttpError(409, `Sweep ${id} is still ${status}: re-run what failed once it has ended`);
-    const recordings = storedSweepCassettes(getCassetteStore());
+    const recorded = fromCassettes
+      ? await storedSweepCassettes(getCassetteStore()).recordedRuns()
+      : undefined;
+    const metrics = await getSweepStore().readSweepMetrics(id);
     let grid;
     try {
       grid = rerunGrid({
         id,
         name: record.summary.name,
         grid: record.grid,
-        metrics: getSweepStore().readSweepMetrics(id),
+        metrics,
         fromCassettes,
-        hasRecording: (runId) => recordings.forRun(runId) !== undefined,
+        hasRecording: (runId) => recorded?.has(runId) ?? false,
       });
     } catch (error) {
       if (error instanceof RerunError) throw new HttpError(400, 'Nothing to re-run', [error.message]);
@@ -61,12 +65,12 @@ export async function POST(
     const problems = validateSweepGrid(grid, {
       ...(apiKeys ? { apiKeys } : {}),
       runnerKind: sweepRunnerKind(),
-      promptSets: (ref) => promptSets.getPromptSet(ref.name, ref.version),
+      promptSets: await readPromptSets(grid, (ref) => promptSets.getPromptSet(ref.name, ref.version)),
     });
     if (problems.length > 0) throw new HttpError(400, 'The re-run cannot run here', problems);
     if (visitor !== null) admitSweep(visitor, grid.rerun!.jobs.length);
-    const started = getSweepRegistry().start(grid, apiKeys ? { apiKeys } : {});
-    claimFor(visitor, 'sweep', started.id);
+    const started = await getSweepRegistry().start(grid, apiKeys ? { apiKeys } : {});
+    await claimFor(visitor, 'sweep', started.id);
     return jsonResponse(
       CreatedSchema,
       { id: started.id },

@@ -16,8 +16,8 @@ export async function GET(
     await requestOwnsSweep(request, id);
     const { key } = SweepRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const store = getSweepStore();
-    if (!store.getSweep(id)) throw new HttpError(404, `No sweep with id "${id}"`);
-    const runs = store.readSweepMetrics(id).filter((m) => key === undefined || m.key === key);
+    if (!(await store.getSweep(id))) throw new HttpError(404, `No sweep with id "${id}"`);
+    const runs = (await store.readSweepMetrics(id)).filter((m) => key === undefined || m.key === key);
     return jsonResponse(SweepRunMetricsListSchema, runs);
   } catch (error) {
     return errorResponse(error);
