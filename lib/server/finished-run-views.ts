@@ -109,13 +109,20 @@ export function createFinishedRunViews({
   };
 }
 
-const globalForViews = globalThis as typeof globalThis & { __loopLabFinishedRunViews?: FinishedRunViews };
+const globalForViews = globalThis as typeof globalThis & {
+  __loopLabFinishedRunViews?: { store: RunStore; views: FinishedRunViews };
+};
 
-/** The process-wide finished views, over the process's store and run registry. */
+/**
+ * The process-wide finished views, over the process's store and run registry. Kept with the store
+ * they read: when that store is replaced (a test file's data folder closed and another opened in the
+ * same process), the views are made again over the new one instead of reading a closed database.
+ */
 export function getFinishedRunViews(): FinishedRunViews {
-  globalForViews.__loopLabFinishedRunViews ??= createFinishedRunViews({
-    store: getStore(),
-    isLive: (runId) => getRunRegistry().isLive(runId),
-  });
-  return globalForViews.__loopLabFinishedRunViews;
+  const store = getStore();
+  const kept = globalForViews.__loopLabFinishedRunViews;
+  if (kept?.store === store) return kept.views;
+  const views = createFinishedRunViews({ store, isLive: (runId) => getRunRegistry().isLive(runId) });
+  globalForViews.__loopLabFinishedRunViews = { store, views };
+  return views;
 }
