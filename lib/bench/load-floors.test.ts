@@ -75,6 +75,15 @@ describe('the load bench: a missed figure shows the floor measured beside it', (
     );
   });
 
+  it('with every run on the main thread, the POST floor names no run thread', () => {
+    const post = loadTargets(
+      figures({ runThreads: '0', postMs: Array.from({ length: 100 }, () => 900) }),
+    )[2]!;
+    expect(post.floor).toContain('start the run on this thread');
+    expect(post.floor).toContain("no run threads: V8's and libuv's helpers");
+    expect(post.floor).not.toContain('run thread starting');
+  });
+
   it('each pass says its time scale and what it means against the target', () => {
     expect(describePace({ runs: 100, timeScale: 1 })).toBe(
       "time scale 1: every run at the real clock's pace, as the target is set",

@@ -404,8 +404,8 @@ export function loadTargets(
       target: `≤ ${LOAD_TARGETS.postP95OverFloor} × the same burst to a Next route that does nothing`,
       met: post <= LOAD_TARGETS.postP95OverFloor * floor,
       floor:
-        `main-thread CPU a POST: ${perPost(f.postBurstCpuMs)} here (validate, store, hand to a run thread, and the events of the runs already started), ${perPost(f.floorBurstCpuMs)} for the route that does nothing; ` +
-        `the server's other threads (run threads starting their runs, V8's and libuv's helpers) took ${coresOf(f.postBurstOtherCpuMs, f.postBurstWallMs)} until the last POST was answered, ${coresOf(f.floorBurstOtherCpuMs, f.floorBurstWallMs)} in the floor's burst`,
+        `main-thread CPU a POST: ${perPost(f.postBurstCpuMs)} here (validate, store, ${f.runThreads === '0' ? 'start the run on this thread' : 'hand to a run thread'}, and the events of the runs already started), ${perPost(f.floorBurstCpuMs)} for the route that does nothing; ` +
+        `the server's other threads (${f.runThreads === '0' ? "no run threads: V8's and libuv's helpers" : "run threads starting their runs, V8's and libuv's helpers"}) took ${coresOf(f.postBurstOtherCpuMs, f.postBurstWallMs)} until the last POST was answered, ${coresOf(f.floorBurstOtherCpuMs, f.floorBurstWallMs)} in the floor's burst`,
     },
     {
       name: 'events lost (and runs with a gap)',
