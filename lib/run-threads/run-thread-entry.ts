@@ -12,7 +12,7 @@ import {
 import { launchRun } from '@/lib/runtime/launch-run';
 import type { RunHandle } from '@/lib/runtime/types';
 import { warmUp } from '@/lib/runtime/warm-up';
-import { START_HOLD_MAX_MS, START_SETTLE_MS, type FromRunThread, type ToRunThread } from './messages';
+import type { FromRunThread, ToRunThread } from './messages';
 
 /** The load bench's opt-in figures, measured on this thread as on the main one and sent with the events. */
 const late: number[] | undefined = serverEnv().benchDiagnostics ? [] : undefined;
@@ -55,8 +55,6 @@ const runs = new Map<string, RunHandle>();
 let outbox = new Map<string, [RunEvent[], Readonly<RunTotals>[]]>();
 let exchangeOutbox = new Map<string, CassetteExchange[]>();
 let wireOutbox = new Map<string, WireExchange[]>();
-/** Each start held back in a burst since the last message, and how long it waited (wall ms). */
-let heldOutbox: Array<[runId: string, wallMs: number]> = [];
 let scheduled = false;
 /**
  * Least wall time between two messages of events while the thread is busy. Each message wakes the
@@ -78,14 +76,7 @@ const flush = (): void => {
   scheduled = false;
   const lateNow = late?.splice(0);
   const timerLateNow = timerLate?.splice(0);
-  if (
-    outbox.size === 0 &&
-    exchangeOutbox.size === 0 &&
-    wireOutbox.size === 0 &&
-    heldOutbox.length === 0 &&
-    !lateNow?.length
-  )
-    return;
+  if (outbox.size === 0 && exchangeOutbox.size === 0 && wireOutbox.size === 0 && !lateNow?.length) return;
   lastSent = performance.now();
   send({
     type: 'events',
@@ -94,9 +85,7 @@ const flush = (): void => {
     ...(timerLateNow?.length ? { timerLate: timerLateNow } : {}),
     ...(exchangeOutbox.size > 0 ? { exchanges: [...exchangeOutbox] } : {}),
     ...(wireOutbox.size > 0 ? { wire: [...wireOutbox] } : {}),
-    ...(heldOutbox.length > 0 ? { held: heldOutbox } : {}),
   });
-  heldOutbox = [];
   outbox = new Map();
   exchangeOutbox = new Map();
   wireOutbox = new Map();
@@ -178,52 +167,24 @@ const start = (message: Extract<ToRunThread, { type: 'start' }>): void => {
   });
 };
 
-interface Inbound {
-  message: ToRunThread;
-  /** performance.now() when it came. */
-  arrived: number;
-  /** A start that came within START_SETTLE_MS of the start before it. */
-  inBurst: boolean;
-}
-
 /**
  * Messages in the order they came, handled at most one start a turn of this thread's event loop:
- * started together, a burst's runs would make their first steps, and every deadline after, fall
- * due together. Between two starts the timers and events of the runs already going get their
- * turn. A control message waits behind the start of its run (and whatever came before it); one
- * for a run already going, with nothing of its run waiting, is handled as it comes.
+ * a hundred runs POSTed at once reach a thread as one burst of starts, and started together
+ * they would make their first steps, and every deadline after, fall due together. Between two
+ * starts the timers and events of the runs already going get their turn. A control message
+ * waits behind the start of its run.
  */
-const inbox: Inbound[] = [];
-let lastStartArrived = -Infinity;
+const inbox: ToRunThread[] = [];
 let draining = false;
-
-/** How long the next start waits: 0 unless it came in a burst that is still going. */
-const holdOf = (next: Inbound, now: number): number =>
-  next.inBurst
-    ? Math.max(0, Math.min(lastStartArrived + START_SETTLE_MS, next.arrived + START_HOLD_MAX_MS) - now)
-    : 0;
-
 const drain = (): void => {
   draining = false;
   while (inbox.length > 0) {
-    const next = inbox[0]!;
-    if (next.message.type !== 'start') {
-      inbox.shift();
-      runs.get(next.message.runId)?.control(next.message.message);
+    const message = inbox.shift()!;
+    if (message.type !== 'start') {
+      runs.get(message.runId)?.control(message.message);
       continue;
     }
-    const hold = holdOf(next, performance.now());
-    if (hold > 0) {
-      draining = true;
-      setTimeout(drain, hold);
-      return;
-    }
-    inbox.shift();
-    if (next.inBurst) {
-      heldOutbox.push([next.message.runId, performance.now() - next.arrived]);
-      schedule();
-    }
-    start(next.message);
+    start(message);
     if (inbox.length > 0) {
       draining = true;
       setImmediate(drain);
@@ -236,18 +197,7 @@ const drain = (): void => {
 // clock starts: every message waits for them, in the order it came.
 const ready = warmUp();
 port.on('message', (message: ToRunThread) => {
-  if (
-    message.type === 'control' &&
-    runs.has(message.runId) &&
-    !inbox.some((waiting) => waiting.message.runId === message.runId)
-  ) {
-    runs.get(message.runId)!.control(message.message);
-    return;
-  }
-  const arrived = performance.now();
-  const inBurst = message.type === 'start' && arrived - lastStartArrived < START_SETTLE_MS;
-  if (message.type === 'start') lastStartArrived = arrived;
-  inbox.push({ message, arrived, inBurst });
+  inbox.push(message);
   if (draining) return;
   draining = true;
   void ready.then(drain);

@@ -3,7 +3,6 @@ import { lessonRunConfig, LESSONS } from '@/lib/lessons';
 import { RunConfigSchema, type RunEvent } from '@/lib/protocol';
 import type { LaunchOptions, RunHandle } from '@/lib/runtime/types';
 import { workerBundle } from '@/lib/sweeps/worker-bundle';
-import { START_SETTLE_MS } from './messages';
 import {
   createRunThreads,
   launchRealClockOnThreads,
@@ -96,38 +95,6 @@ describe('real-clock runs on run threads', () => {
     launch({ runId: 'tapped', config, onEvent: () => undefined, onVendorRequest: () => undefined });
     expect(where).toEqual(['real:thread', 'virtual:here', 'tapped:here']);
   });
-
-  it('holds a burst of starts until starts stop coming, so the POSTs that bring them keep the cores', async () => {
-    const held = new Map<string, number>();
-    const one = createRunThreads({ threads: 1, onStartHeld: (runId, wallMs) => held.set(runId, wallMs) });
-    try {
-      const firstEvent = new Map<string, number>();
-      const launch = (runId: string): RunHandle =>
-        one.launch({
-          runId,
-          config,
-          onEvent: () => {
-            if (!firstEvent.has(runId)) firstEvent.set(runId, performance.now());
-          },
-        });
-      // The thread warmed up and quiet again before the burst.
-      const warm = launch('warm');
-      await warm.done;
-      await new Promise((resolve) => setTimeout(resolve, 2 * START_SETTLE_MS));
-      const burst = ['b1', 'b2', 'b3'].map(launch);
-      const lastPosted = performance.now();
-      burst.push(launch('b4'));
-      await Promise.all(burst.map((handle) => handle.done));
-      // The first start of a quiet spell went at once; the rest waited for starts to stop coming
-      // (a lower bound: a slow machine only makes it later).
-      expect([...held.keys()]).toEqual(['b2', 'b3', 'b4']);
-      expect(firstEvent.get('b1')!).toBeLessThan(firstEvent.get('b2')!);
-      for (const held of ['b2', 'b3', 'b4'])
-        expect(firstEvent.get(held)! - lastPosted, held).toBeGreaterThanOrEqual(START_SETTLE_MS);
-    } finally {
-      await one.close();
-    }
-  }, 90_000);
 
   it('passes control messages to the run: an abort ends it at once', async () => {
     const events: RunEvent[] = [];

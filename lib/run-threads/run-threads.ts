@@ -61,12 +61,6 @@ interface Thread {
 export function createRunThreads({
   threads = runThreadCount(),
   bundle = () => workerBundle(RUN_THREAD_BUNDLE),
-  onStartHeld,
-}: {
-  threads?: number;
-  bundle?: () => Promise<string>;
-  /** A start the thread held back in a burst of starts (messages.ts, START_SETTLE_MS), and for how long (wall ms). */
-  onStartHeld?: (runId: string, wallMs: number) => void;
 } = {}): RunThreads {
   const pool: Thread[] = [];
 
@@ -108,7 +102,6 @@ export function createRunThreads({
       if (thread.runs.size === 0) thread.worker?.unref();
       return;
     }
-    for (const [runId, wallMs] of message.held ?? []) onStartHeld?.(runId, wallMs);
     if (message.late) benchProbe()?.watchdogLateWallMs.push(...message.late);
     if (message.due) benchProbe()?.watchdogDueAtMs.push(...message.due);
     if (message.timerLate) benchProbe()?.runThreadTimerLateWallMs.push(...message.timerLate);
