@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLoad, type LoadFigures, loadTargets } from './load';
+import { describeLoad, describePace, type LoadFigures, loadTargets } from './load';
 
 /** Figures as the load bench measures them; each test changes what it is about. */
 function figures(over: Partial<LoadFigures> = {}, server: Partial<LoadFigures['server']> = {}): LoadFigures {
@@ -20,6 +20,10 @@ function figures(over: Partial<LoadFigures> = {}, server: Partial<LoadFigures['s
     mainThreadCpuMs: 3000,
     postBurstCpuMs: 590,
     floorBurstCpuMs: 440,
+    postBurstWallMs: 800,
+    floorBurstWallMs: 600,
+    postBurstOtherCpuMs: 900,
+    floorBurstOtherCpuMs: 30,
     loadBefore: [1.2, 2, 3],
     buildAgeMin: 1,
     built: false,
@@ -65,6 +69,38 @@ describe('the load bench: a missed figure shows the floor measured beside it', (
     expect(post.met).toBe(false);
     expect(post.floor).toContain('5.9 ms here');
     expect(post.floor).toContain('4.4 ms for the route that does nothing');
+    // the run threads' start, on the same two cores, while the POSTs wait
+    expect(post.floor).toContain(
+      'took 0.90 s of CPU in 0.80 s (1.13 of a core) until the last POST was answered, 0.03 s of CPU in 0.60 s (0.05 of a core) in the floor',
+    );
+  });
+
+  it('with every run on the main thread, the POST floor names no run thread', () => {
+    const post = loadTargets(
+      figures({ runThreads: '0', postMs: Array.from({ length: 100 }, () => 900) }),
+    )[2]!;
+    expect(post.floor).toContain('start the run on this thread');
+    expect(post.floor).toContain("no run threads: V8's and libuv's helpers");
+    expect(post.floor).not.toContain('run thread starting');
+  });
+
+  it('each pass says its time scale and what it means against the target', () => {
+    expect(describePace({ runs: 100, timeScale: 1 })).toBe(
+      "time scale 1: every run at the real clock's pace, as the target is set",
+    );
+    const stress = describePace({ runs: 100, timeScale: 0.04 });
+    expect(stress).toContain("time scale 0.04: each run's clock 25× faster than the wall");
+    expect(stress).toContain('100 runs put the deadlines and work of 2,500 real-clock runs');
+    expect(stress).toContain('harder than the target');
+    expect(describePace({ runs: 100, timeScale: 0.3 })).toContain('3.3× faster');
+    expect(describeLoad(figures({ timeScale: 0.04 }))).toContain('(time scale 0.04: each run');
+  });
+
+  it('the stress pass shows every floor, met figures too', () => {
+    const f = figures();
+    expect(describeLoad(f, { floors: 'always' })).toContain('floor: a bare 20 ms timer');
+    expect(describeLoad(f, { floors: 'always' })).toContain('floor: main-thread CPU a POST');
+    expect(describeLoad(f)).not.toContain('floor:');
   });
 
   it('a met figure prints no floor line, and the machine’s own load is told apart from the bench’s', () => {

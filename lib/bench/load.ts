@@ -53,6 +53,16 @@ export interface LoadFigures {
   postBurstCpuMs: number | undefined;
   /** The main thread's CPU for the floor's burst (100 POSTs to the route that does nothing), ms. */
   floorBurstCpuMs: number | undefined;
+  /** Wall ms from the POSTs to the last one answered, and the same for the floor's burst. */
+  postBurstWallMs: number;
+  floorBurstWallMs: number;
+  /**
+   * CPU the server's other threads (its run threads starting their runs, V8's and libuv's
+   * helpers) used over the same two windows, ms (Linux, from /proc): on two cores, what they take
+   * is a core the main thread, which answers every POST, does not have.
+   */
+  postBurstOtherCpuMs: number | undefined;
+  floorBurstOtherCpuMs: number | undefined;
   /** The machine's load average (1, 5, 15 min) before the server started: the load the bench did not make. */
   loadBefore: number[];
   buildAgeMin: number;
@@ -60,6 +70,13 @@ export interface LoadFigures {
 }
 
 const SLUG = 'stream-idle-watchdog';
+
+/**
+ * The time scale of the one run played before the load: it is there for the server's one-time
+ * costs (route compilation, the threads' warm-up), which do not depend on the run's pace, so it
+ * need not take the 4.6 minutes the lesson's "on" side takes at the real clock's.
+ */
+const WARM_UP_SCALE = 0.01;
 
 /**
  * `runThreads`: the server's LOOP_LAB_RUN_THREADS ('0': every run on the main thread, as before
@@ -99,7 +116,8 @@ export async function measureLoad({
     // The lesson's time budget (8 min of run time) ends a run starved of CPU early; the load should not.
     const config = { ...side, budgets: { ...side.budgets, maxRunMs: 86_400_000 } };
     // One run first, to its end: the server's one-time costs (route compilation, warm-up) are not load.
-    await watch(base, (await post(base, config)).id, { reconnects: 0 });
+    const warmUp = { ...config, timeScale: Math.min(timeScale, WARM_UP_SCALE) };
+    await watch(base, (await post(base, warmUp)).id, { reconnects: 0 });
     const reset = await fetch(`${base}/api/bench-diagnostics`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -109,31 +127,37 @@ export async function measureLoad({
       throw new Error(
         `the server has no bench diagnostics (${reset.status}); is the build older than lib/bench/load.ts?`,
       );
-    const floorCpuBefore = mainThreadCpuMs(server.pid);
+    const floorCpuBefore = threadsCpuMs(server.pid);
+    const floorStarted = performance.now();
     const floorPostMs = await Promise.all(
       Array.from({ length: runs }, () => timedPost(`${base}/api/bench-diagnostics`, 204)),
     );
-    const floorCpuAfter = mainThreadCpuMs(server.pid);
+    const floorBurstWallMs = performance.now() - floorStarted;
+    const floorCpuAfter = threadsCpuMs(server.pid);
     const plainPostMs = await plainServerBurst(runs);
     await timedPost(`${base}/api/bench-diagnostics`, 204); // the figures start after the floors' bursts
 
     const counts = { reconnects: 0 };
-    const cpuBefore = mainThreadCpuMs(server.pid);
+    const cpuBefore = threadsCpuMs(server.pid);
     const started = performance.now();
     let answered = 0;
-    let cpuAnswered: number | undefined;
+    let cpuAnswered: ThreadsCpu | undefined;
+    let postBurstWallMs = 0;
     const results = await Promise.all(
       Array.from({ length: runs }, async () => {
         const t0 = performance.now();
         const { id } = await post(base, config);
         const postMs = performance.now() - t0;
         answered += 1;
-        if (answered === runs) cpuAnswered = mainThreadCpuMs(server.pid);
+        if (answered === runs) {
+          cpuAnswered = threadsCpuMs(server.pid);
+          postBurstWallMs = performance.now() - started;
+        }
         return { id, postMs, seqs: await watch(base, id, counts) };
       }),
     );
     const wallMs = performance.now() - started;
-    const cpuAfter = mainThreadCpuMs(server.pid);
+    const cpuAfter = threadsCpuMs(server.pid);
     const diagnostics = (await (await fetch(`${base}/api/bench-diagnostics`)).json()) as BenchDiagnostics;
 
     let eventsStored = 0;
@@ -163,13 +187,13 @@ export async function measureLoad({
       reconnects: counts.reconnects,
       watchdogEvents,
       server: diagnostics,
-      mainThreadCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
-      postBurstCpuMs:
-        cpuBefore !== undefined && cpuAnswered !== undefined ? cpuAnswered - cpuBefore : undefined,
-      floorBurstCpuMs:
-        floorCpuBefore !== undefined && floorCpuAfter !== undefined
-          ? floorCpuAfter - floorCpuBefore
-          : undefined,
+      mainThreadCpuMs: spent(cpuBefore, cpuAfter, 'main'),
+      postBurstCpuMs: spent(cpuBefore, cpuAnswered, 'main'),
+      floorBurstCpuMs: spent(floorCpuBefore, floorCpuAfter, 'main'),
+      postBurstWallMs,
+      floorBurstWallMs,
+      postBurstOtherCpuMs: spent(cpuBefore, cpuAnswered, 'others'),
+      floorBurstOtherCpuMs: spent(floorCpuBefore, floorCpuAfter, 'others'),
       loadBefore,
       built,
       buildAgeMin,
@@ -183,17 +207,46 @@ export async function measureLoad({
   }
 }
 
-/** User + system CPU of a process's main thread so far, ms: /proc/<pid>/task/<pid>/stat (Linux only). */
-function mainThreadCpuMs(pid: number | undefined): number | undefined {
+/** User + system CPU so far, ms, of a process's main thread and of all its other threads together. */
+interface ThreadsCpu {
+  main: number;
+  others: number;
+}
+
+/**
+ * ThreadsCpu from /proc/<pid>/task/<tid>/stat (Linux only; undefined elsewhere). A thread that
+ * ended between two reads takes its CPU with it, so `others` can only undercount.
+ */
+function threadsCpuMs(pid: number | undefined): ThreadsCpu | undefined {
   if (pid === undefined) return undefined;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const cpuOf = (tid: string): number => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th field, stime the 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms (USER_HZ 100)
+  };
+  try {
+    let others = 0;
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      if (tid === String(pid)) continue;
+      try {
+        others += cpuOf(tid);
+      } catch {
+        // the thread ended after the listing
+      }
+    }
+    return { main: cpuOf(String(pid)), others };
   } catch {
     return undefined;
   }
+}
+
+function spent(
+  before: ThreadsCpu | undefined,
+  after: ThreadsCpu | undefined,
+  which: keyof ThreadsCpu,
+): number | undefined {
+  return before !== undefined && after !== undefined ? after[which] - before[which] : undefined;
 }
 
 /** Reuses .next when there is a build (BENCH_REBUILD=1: build anyway). */
@@ -350,7 +403,9 @@ export function loadTargets(
       value: `${post.toFixed(0)} ms (${(post / floor).toFixed(2)} × the floor's ${floor.toFixed(0)} ms)`,
       target: `≤ ${LOAD_TARGETS.postP95OverFloor} × the same burst to a Next route that does nothing`,
       met: post <= LOAD_TARGETS.postP95OverFloor * floor,
-      floor: `main-thread CPU a POST: ${perPost(f.postBurstCpuMs)} here (validate, store, hand to a run thread, and the run threads starting beside it), ${perPost(f.floorBurstCpuMs)} for the route that does nothing`,
+      floor:
+        `main-thread CPU a POST: ${perPost(f.postBurstCpuMs)} here (validate, store, ${f.runThreads === '0' ? 'start the run on this thread' : 'hand to a run thread'}, and the events of the runs already started), ${perPost(f.floorBurstCpuMs)} for the route that does nothing; ` +
+        `the server's other threads (${f.runThreads === '0' ? "no run threads: V8's and libuv's helpers" : "run threads starting their runs, V8's and libuv's helpers"}) took ${coresOf(f.postBurstOtherCpuMs, f.postBurstWallMs)} until the last POST was answered, ${coresOf(f.floorBurstOtherCpuMs, f.floorBurstWallMs)} in the floor's burst`,
     },
     {
       name: 'events lost (and runs with a gap)',
@@ -359,6 +414,26 @@ export function loadTargets(
       met: lost === 0,
     },
   ];
+}
+
+/** "0.42 s of CPU in 0.80 s (0.53 of a core)": CPU over a wall window. */
+function coresOf(cpuMs: number | undefined, wallMs: number): string {
+  if (cpuMs === undefined) return '? s of CPU';
+  return `${(cpuMs / 1000).toFixed(2)} s of CPU in ${(wallMs / 1000).toFixed(2)} s (${(cpuMs / Math.max(wallMs, 1)).toFixed(2)} of a core)`;
+}
+
+/**
+ * What a pass's time scale means for the figures: at 1 each run keeps the real clock's pace,
+ * the target's case; below 1 every wait of every run is shortened, so the same runs put their
+ * deadlines and their work that much closer together — a harder load than the target's.
+ */
+export function describePace(f: Pick<LoadFigures, 'runs' | 'timeScale'>): string {
+  if (f.timeScale === 1) return "time scale 1: every run at the real clock's pace, as the target is set";
+  const times = 1 / f.timeScale;
+  const faster = Number.isInteger(times) ? String(times) : times.toFixed(1);
+  return f.timeScale < 1
+    ? `time scale ${f.timeScale}: each run's clock ${faster}× faster than the wall, so ${f.runs} runs put the deadlines and work of ${Math.round(f.runs * times).toLocaleString('en-US')} real-clock runs into the same wall time — harder than the target, which is set on real-clock runs`
+    : `time scale ${f.timeScale}: each run's clock ${f.timeScale}× slower than the wall — easier than the target`;
 }
 
 /** The most values within any window of `windowMs` (values in ms). */
@@ -372,7 +447,11 @@ export function mostWithin(values: readonly number[], windowMs: number): number 
   return most;
 }
 
-export function describeLoad(f: LoadFigures): string {
+/** `floors: 'always'`: each figure's floor even when the figure is met (the stress pass's). */
+export function describeLoad(
+  f: LoadFigures,
+  { floors = 'missed' }: { floors?: 'missed' | 'always' } = {},
+): string {
   const ms = (n: number): string => `${n.toFixed(0)} ms`;
   const late = f.server.watchdogLateWallMs;
   return (
@@ -380,12 +459,12 @@ export function describeLoad(f: LoadFigures): string {
       .map(
         (t) =>
           `${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})` +
-          (t.floor && !t.met ? `\n              floor: ${t.floor}` : ''),
+          (t.floor && (!t.met || floors === 'always') ? `\n              floor: ${t.floor}` : ''),
       )
       .join('\n      ') +
     '\n      ' +
     `${f.runThreads === '0' ? 'every run on the main thread (LOOP_LAB_RUN_THREADS=0)' : f.runThreads === 'default' ? 'the default configuration (LOOP_LAB_RUN_THREADS unset: two run threads)' : `runs on run threads (LOOP_LAB_RUN_THREADS ${f.runThreads})`}: ` +
-    `${f.runs} runs POSTed at once (time scale ${f.timeScale}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.loadBefore.map((n) => n.toFixed(2)).join(' ')} before the server started (the machine), ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')} at the end (with the bench's own server, runs and clients)\n` +
+    `${f.runs} runs POSTed at once (${describePace(f)}), all ended ${(f.wallMs / 1000).toFixed(1)} s later; load average ${f.loadBefore.map((n) => n.toFixed(2)).join(' ')} before the server started (the machine), ${f.server.loadAverage.map((n) => n.toFixed(2)).join(' ')} at the end (with the bench's own server, runs and clients)\n` +
     `      POST answered: p50 ${ms(percentile(f.postMs, 50))}, p95 ${ms(percentile(f.postMs, 95))}, max ${ms(Math.max(...f.postMs))}; ` +
     `the floors under it, ${f.runs} POSTs at once from the same client: to a Next route that does nothing p50 ${ms(percentile(f.floorPostMs, 50))}, ` +
     `p95 ${ms(percentile(f.floorPostMs, 95))}; to a plain node:http server p50 ${ms(percentile(f.plainPostMs, 50))}, p95 ${ms(percentile(f.plainPostMs, 95))}\n` +
