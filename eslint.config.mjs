@@ -61,6 +61,7 @@ const serverOnly = [
   'bullmq',
   'ioredis',
   'better-sqlite3',
+  'pg',
   '@opentelemetry/*',
   'esbuild',
   'node:*',

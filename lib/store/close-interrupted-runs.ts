@@ -3,7 +3,8 @@ import { RunConfigSchema, restartRefusal, terminateAfter, type RunEvent } from '
 import { isOwnerGone } from './run-owner';
 import type { ClaimedRun, RowTotals } from './run-store';
 
-interface RunningRow {
+/** A running run's row, as closing or claiming it reads it (the Postgres store reads the same). */
+export interface RunningRow {
   id: string;
   owner: string | null;
   config: string;
@@ -17,6 +18,7 @@ interface RunningRow {
 
 const COLUMNS =
   'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens';
+export { COLUMNS as RUNNING_COLUMNS };
 
 /**
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
@@ -49,36 +51,44 @@ export function closeInterruptedRuns(options: {
     if (!own && !isOwnerGone({ owner: row.owner, self })) continue;
     const refusal = refusalOf(row);
     if (options.keepResumable && refusal === undefined) continue;
-    // The summary row's totals: what the batches stored so far brought; the terminate states them.
-    const totals = { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd };
-    const stored = `${row.event_count} event${row.event_count === 1 ? '' : 's'}`;
-    options.append(
-      row.id,
-      [
-        // The last event stored: seq event_count - 1, at the run time the row was written at.
-        terminateAfter(
-          { seq: row.event_count - 1, ts: row.duration_ms },
-          {
-            runId: row.id,
-            reason: 'server_restart',
-            complete: false,
-            message:
-              `the server process stopped while this run was in flight; its log ends at the last event stored ` +
-              `(${stored}), and the run was closed when the server started again` +
-              (options.why !== undefined
-                ? `: ${options.why}`
-                : refusal !== undefined
-                  ? `, not resumed: ${refusal}`
-                  : ''),
-            totals,
-          },
-        ),
-      ],
-      totals,
-    );
+    const { events, totals } = interruptedTerminate(row, options.why, refusal);
+    options.append(row.id, events, totals);
     closed.push(row.id);
   }
   return closed;
+}
+
+/**
+ * The terminate that closes an interrupted run (reason server_restart) right after its last
+ * stored event, with the row's totals, its message saying why it was not resumed.
+ */
+export function interruptedTerminate(
+  row: RunningRow,
+  why: string | undefined,
+  refusal: string | undefined,
+): { events: RunEvent[]; totals: RowTotals } {
+  // The summary row's totals: what the batches stored so far brought; the terminate states them.
+  const totals = { inputTokens: row.input_tokens, outputTokens: row.output_tokens, usd: row.cost_usd };
+  const stored = `${row.event_count} event${row.event_count === 1 ? '' : 's'}`;
+  return {
+    events: [
+      // The last event stored: seq event_count - 1, at the run time the row was written at.
+      terminateAfter(
+        { seq: row.event_count - 1, ts: row.duration_ms },
+        {
+          runId: row.id,
+          reason: 'server_restart',
+          complete: false,
+          message:
+            `the server process stopped while this run was in flight; its log ends at the last event stored ` +
+            `(${stored}), and the run was closed when the server started again` +
+            (why !== undefined ? `: ${why}` : refusal !== undefined ? `, not resumed: ${refusal}` : ''),
+          totals,
+        },
+      ),
+    ],
+    totals,
+  };
 }
 
 /**
@@ -107,7 +117,7 @@ export function claimInterruptedRuns(options: { db: Database; self: string }): C
 }
 
 /** Why the row's run cannot be resumed (a config stored before a field existed is parsed with its defaults). */
-function refusalOf(row: RunningRow): string | undefined {
+export function refusalOf(row: RunningRow): string | undefined {
   const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
   if (!parsed.success)
     return `its stored config no longer parses (${parsed.error.issues[0]?.message ?? 'invalid'})`;

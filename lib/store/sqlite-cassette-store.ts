@@ -8,7 +8,8 @@ import type { CassetteStore } from './cassette-store';
 import { DB_FILE_NAME } from './sqlite-run-store';
 import { migrate } from './sqlite-schema';
 
-interface CassetteRow {
+/** A cassettes row (the Postgres store reads the same). */
+export interface CassetteRow {
   id: string;
   name: string;
   created_at: number;
@@ -22,7 +23,7 @@ interface CassetteRow {
 }
 
 /** What the list shows of a stored cassette, read from its own file (the row's columns are for sorting and size). */
-function summaryOf(row: CassetteRow, cassette: Cassette): CassetteSummary {
+export function summaryOf(row: CassetteRow, cassette: Cassette): CassetteSummary {
   return {
     id: row.id,
     name: row.name,

@@ -6,7 +6,8 @@ import type { PromptSetStore } from './prompt-set-store';
 import { DB_FILE_NAME } from './sqlite-run-store';
 import { migrate } from './sqlite-schema';
 
-interface PromptSetRow {
+/** A prompt_sets row (the Postgres store reads the same). */
+export interface PromptSetRow {
   name: string;
   version: number;
   created_at: number;
@@ -15,7 +16,7 @@ interface PromptSetRow {
   tool_descriptions: string;
 }
 
-function toPromptSet(row: PromptSetRow): PromptSet {
+export function toPromptSet(row: PromptSetRow): PromptSet {
   return {
     name: row.name,
     version: row.version,

@@ -25,10 +25,10 @@ export interface RunRow {
   route: string | null;
 }
 
-const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
+export const SUMMARY_COLUMNS = `id, created_at, imported, status, terminate_reason, complete, verdict, vendor, model,
   scenario, title, config, iterations, input_tokens, output_tokens, cost_usd, duration_ms, event_count, route`;
 
-const ROUTE_EVENT_TYPES = "('swap', 'fallback', 'forked_from')";
+export const ROUTE_EVENT_TYPES = "('swap', 'fallback', 'forked_from')";
 
 /** Every statement the run store runs, prepared once when it opens. */
 export function prepareRunStatements(db: Database) {

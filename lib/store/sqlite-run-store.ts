@@ -44,7 +44,8 @@ import {
 
 export const DB_FILE_NAME = 'loop-lab.db';
 
-function toSummary(row: RunRow, route: RouteState): RunSummary {
+/** A runs row as the list and the run page show it (the Postgres store reads the same row). */
+export function toSummary(row: RunRow, route: RouteState): RunSummary {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),

@@ -14,7 +14,8 @@ import {
   type UpdateSweepOptions,
 } from './sweep-store';
 
-interface SweepRow {
+/** A sweeps row (the Postgres store reads the same). */
+export interface SweepRow {
   id: string;
   created_at: number;
   name: string;
@@ -30,7 +31,7 @@ interface SweepRow {
   cost_cap_usd: number | null;
 }
 
-function toSummary(row: SweepRow): SweepSummary {
+export function toSummary(row: SweepRow): SweepSummary {
   return {
     id: row.id,
     name: row.name,

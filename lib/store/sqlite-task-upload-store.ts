@@ -8,7 +8,8 @@ import { DB_FILE_NAME } from './sqlite-run-store';
 import { migrate } from './sqlite-schema';
 import type { TaskUploadStore } from './task-upload-store';
 
-interface UploadRow {
+/** An uploaded_tasks row (the Postgres store reads the same). */
+export interface UploadRow {
   id: string;
   sha256: string;
   task_id: string;
@@ -20,7 +21,7 @@ interface UploadRow {
   created_at: number;
 }
 
-function toUploadedTask(row: UploadRow): UploadedTask {
+export function toUploadedTask(row: UploadRow): UploadedTask {
   return {
     id: row.id,
     sha256: row.sha256,
@@ -39,7 +40,7 @@ function toUploadedTask(row: UploadRow): UploadedTask {
  * renamed into place whole, so a reader never sees half a folder. Every path was checked as
  * relative, without "." or ".." (lib/tools/tasks/load-task.ts checkTaskFiles), before it got here.
  */
-function keepFiles(target: string, files: Readonly<Record<string, string>>): void {
+export function keepFiles(target: string, files: Readonly<Record<string, string>>): void {
   if (fs.existsSync(target)) return;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial-${randomBytes(6).toString('hex')}`;

@@ -63,6 +63,6 @@ export function createSqliteWireStore({ dir }: { dir: string }): WireStore {
   };
 }
 
-function sizeWords(bytes: number): string {
+export function sizeWords(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.ceil(bytes / 1024)} kB`;
 }
