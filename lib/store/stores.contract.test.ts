@@ -1,0 +1,13 @@
+import { describe } from 'vitest';
+import { runStoreContract } from './contract/run-store.testkit';
+import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
+
+/**
+ * The same store test suite on every backend: SQLite (the embedded default) and Postgres (a
+ * throwaway cluster of Debian's postgresql, lib/testing/postgres-cluster.ts). When Postgres cannot
+ * start, its half fails with the reason; it is never skipped.
+ */
+describe.each(BACKENDS)('the stores on %s', (name) => {
+  const backend = useStoreBackend(name);
+  runStoreContract(backend);
+});
