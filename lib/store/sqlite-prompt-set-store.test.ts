@@ -24,30 +24,9 @@ afterEach(async () => {
 const save = (input: Parameters<typeof SavePromptSetBodySchema.parse>[0]) =>
   store.savePromptSet(SavePromptSetBodySchema.parse(input));
 
+// Saving and listing versions is the prompt set store's contract, run on every backend
+// (lib/store/contract/room-stores.testkit.ts); these are SQLite's file and the reference check.
 describe('prompt sets in the store', () => {
-  it('saving under an existing name makes the next version; earlier versions stay as they were', async () => {
-    const v1 = await save({ name: 'terse', system: 'Be terse.' });
-    const v2 = await save({
-      name: 'terse',
-      system: 'Be terse. Run the check last.',
-      toolDescriptions: { search: 'Find text.' },
-    });
-    const other = await save({ name: 'careful', system: 'Be careful.' });
-    expect([v1.version, v2.version, other.version]).toEqual([1, 2, 1]);
-    expect(await store.getPromptSet('terse', 1)).toEqual(v1);
-    expect(await store.getPromptSet('terse', 2)).toMatchObject({
-      system: 'Be terse. Run the check last.',
-      task: '',
-      toolDescriptions: { search: 'Find text.' },
-    });
-    expect(await store.getPromptSet('terse', 3)).toBeUndefined();
-    expect((await store.listPromptSets()).map((s) => `${s.name} v${s.version}`)).toEqual([
-      'careful v1',
-      'terse v2',
-      'terse v1',
-    ]);
-  });
-
   it('lives in the run store file, beside the runs (one migration for both)', async () => {
     await save({ name: 'terse', system: 'Be terse.' });
     const runs = createSqliteRunStore({ dir });

@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
+import { roomStoresContract } from './contract/room-stores.testkit';
 import { runStoreContract } from './contract/run-store.testkit';
 import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
+import { sweepStoreContract } from './contract/sweep-store.testkit';
 
 /**
  * The same store test suite on every backend: SQLite (the embedded default) and Postgres (a
@@ -10,4 +12,6 @@ import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
 describe.each(BACKENDS)('the stores on %s', (name) => {
   const backend = useStoreBackend(name);
   runStoreContract(backend);
+  sweepStoreContract(backend);
+  roomStoresContract(backend);
 });

@@ -8,7 +8,7 @@ import { freePort } from './local-process';
 /** A throwaway Postgres cluster a test started: a temp folder, 127.0.0.1 only, a free port. */
 export interface PostgresCluster {
   port: number;
-  /** A new, empty database on the cluster; its URL. */
+  /** A new, empty database on the cluster (its text sorted by ICU's en-US collation); its URL. */
   createDatabase(): Promise<string>;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
@@ -109,7 +109,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       const client = new pg.Client({ connectionString: admin });
       await client.connect();
       try {
-        await client.query(`CREATE DATABASE ${name}`);
+        // With a linguistic collation (ICU's en-US), as most servers' databases have: the store
+        // must order text as SQLite does ("Zed" before "alpha") whatever the database's collation.
+        await client.query(
+          `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'`,
+        );
       } finally {
         await client.end();
       }
