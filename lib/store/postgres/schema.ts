@@ -7,11 +7,11 @@ const MIGRATION_LOCK = 0x6c6f6f70; // "loop"
 
 /**
  * Applies the store's migrations (lib/store/migrations.ts) to a Postgres database: the
- * `loop_lab_schema` table records how many ran, as SQLite's `PRAGMA user_version` does. The steps a
- * database lacks and the version after them are one transaction (Postgres's DDL is
- * transactional: a failed step leaves the database as it was); an advisory lock makes a second process opening the same
- * database at once wait, then find the steps done. Refuses a database migrated by a newer build.
- * `to`: an earlier version, for tests.
+ * `loop_lab_schema` table records how many ran, as SQLite's `PRAGMA user_version` does. The steps
+ * a database lacks and the version after them are one transaction (Postgres's DDL is
+ * transactional: a failed step leaves the database as it was); an advisory lock makes a second
+ * process opening the same database at once wait, then find the steps done. Refuses a database
+ * migrated by a newer build. `to`: an earlier version, for tests.
  */
 export async function migratePostgres(pool: pg.Pool, to = SCHEMA_VERSION): Promise<void> {
   await inTransaction(pool, async (client) => {
