@@ -66,6 +66,20 @@ describe('serverEnv', () => {
     expect(read).toThrow(message);
   });
 
+  it('reads the Postgres store from LOOP_LAB_DATABASE_URL, else DATABASE_URL, and never quotes a bad one back', () => {
+    expect(serverEnv({}).databaseUrl).toBeUndefined();
+    expect(serverEnv({ DATABASE_URL: 'postgres://u:p@db:5432/lab' }).databaseUrl).toBe(
+      'postgres://u:p@db:5432/lab',
+    );
+    expect(
+      serverEnv({ DATABASE_URL: 'postgres://u:p@db/a', LOOP_LAB_DATABASE_URL: 'postgresql://u:p@db/b' })
+        .databaseUrl,
+    ).toBe('postgresql://u:p@db/b');
+    const bad = () => serverEnv({ DATABASE_URL: 'mysql://u:hunter2@db/lab' });
+    expect(bad).toThrow(/^DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(bad).toThrow(/^(?!.*hunter2)/);
+  });
+
   it('reads the MCP servers the web may name (none when unset), and never quotes a bad value back', () => {
     expect(serverEnv({}).mcpServers).toEqual({});
     expect(

@@ -38,6 +38,15 @@ const wholeNumber = (min: number) =>
         .min(min, { error: `must be at least ${min}` })
         .optional(),
     );
+const databaseUrl = text.pipe(
+  z
+    .url({
+      protocol: /^postgres(ql)?$/,
+      error:
+        'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@127.0.0.1:5432/loop_lab',
+    })
+    .optional(),
+);
 const redisUrl = text.pipe(
   z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
@@ -102,6 +111,8 @@ const SCHEMA = z.object({
   LOOP_LAB_ROOT: text,
   LOOP_LAB_UNWATCHED_MS: wholeNumber(1),
   LOOP_LAB_REDIS_URL: redisUrl,
+  LOOP_LAB_DATABASE_URL: databaseUrl,
+  DATABASE_URL: databaseUrl,
   LOOP_LAB_WORKER_RATE_PER_MIN: wholeNumber(0),
   LOOP_LAB_SANDBOX_NETNS: onOff,
   LOOP_LAB_HOST: text,
@@ -142,6 +153,9 @@ const SECRET_VARS: ReadonlySet<string> = new Set([
   'LOOP_LAB_SESSION_SECRET',
   // A server's command line or URL may carry a token.
   'LOOP_LAB_MCP_SERVERS',
+  // A database URL carries its password.
+  'LOOP_LAB_DATABASE_URL',
+  'DATABASE_URL',
 ]);
 
 /** The variables this module reads, by name. */
@@ -156,6 +170,8 @@ export interface ServerEnv {
   unwatchedMs: number;
   /** LOOP_LAB_REDIS_URL: sweeps go through BullMQ on this Redis (unset: the local worker pool). */
   redisUrl: string | undefined;
+  /** LOOP_LAB_DATABASE_URL, else DATABASE_URL: the store is this Postgres database (unset: SQLite in the data folder). */
+  databaseUrl: string | undefined;
   /** LOOP_LAB_WORKER_RATE_PER_MIN: at most this many queued sweep jobs a minute (0: no cap). */
   workerRatePerMin: number;
   /** LOOP_LAB_SANDBOX_NETNS: false when `off` (check children start without their private network). */
@@ -214,6 +230,7 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     root: env.LOOP_LAB_ROOT,
     unwatchedMs: env.LOOP_LAB_UNWATCHED_MS ?? DEFAULT_UNWATCHED_MS,
     redisUrl: env.LOOP_LAB_REDIS_URL,
+    databaseUrl: env.LOOP_LAB_DATABASE_URL ?? env.DATABASE_URL,
     workerRatePerMin: env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0,
     sandboxNetns: env.LOOP_LAB_SANDBOX_NETNS !== 'off',
     host: env.LOOP_LAB_HOST,

@@ -44,3 +44,11 @@ export { createSqliteWireStore } from './sqlite-wire-store';
 export type { TaskUploadStore, SaveTaskUpload } from './task-upload-store';
 export { createSqliteTaskUploadStore } from './sqlite-task-upload-store';
 export { uploadedTaskDir } from './data-dir';
+export {
+  openPostgresStores,
+  describeUrl,
+  type Async,
+  type PostgresStores,
+  type OpenPostgresStoresOptions,
+} from './postgres';
+export { getPostgresStores, closePostgresStores } from './get-postgres-stores';

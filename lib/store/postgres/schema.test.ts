@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
+import { closePostgresStores, getPostgresStores } from '../get-postgres-stores';
 import { SCHEMA_VERSION } from '../migrations';
 import { sampleConfig } from '../sample-run.testkit';
 import { migrate } from '../sqlite-schema';
@@ -148,5 +149,39 @@ describe('the store migrations on Postgres', () => {
       /could not open the Postgres store at postgres:\/\/loop_lab@127\.0\.0\.1:\d+\/no_such_database: .*does not exist/,
     );
     expect((error as Error).message).not.toContain('s3cret-pw');
+  });
+});
+
+describe('the process-wide Postgres stores', () => {
+  const saved = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    LOOP_LAB_DATABASE_URL: process.env.LOOP_LAB_DATABASE_URL,
+  };
+  afterEach(async () => {
+    await closePostgresStores();
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  });
+
+  it('are none without a database URL, and open once on DATABASE_URL', async () => {
+    delete process.env.DATABASE_URL;
+    delete process.env.LOOP_LAB_DATABASE_URL;
+    expect(getPostgresStores()).toBeUndefined();
+    process.env.DATABASE_URL = await cluster.createDatabase();
+    const opening = getPostgresStores();
+    expect(getPostgresStores()).toBe(opening);
+    const stores = await opening!;
+    await stores.runs.createRun({ id: 'r', config: sampleConfig() });
+    expect((await stores.runs.listRuns()).map((r) => r.id)).toEqual(['r']);
+  });
+
+  it('try again after an opening that failed', async () => {
+    const url = await cluster.createDatabase();
+    process.env.LOOP_LAB_DATABASE_URL = url.replace(/\/[^/]+$/, '/missing_database');
+    await expect(getPostgresStores()!).rejects.toThrow(/missing_database: .*does not exist/);
+    await Promise.resolve();
+    process.env.LOOP_LAB_DATABASE_URL = url;
+    expect(await (await getPostgresStores()!).runs.listRuns()).toEqual([]);
   });
 });
