@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
 import type { CassetteStore } from '../cassette-store';
 import { openPostgresStores } from '../postgres';
@@ -64,25 +64,29 @@ export const BACKENDS: readonly BackendName[] = ['sqlite', 'postgres'];
 
 /**
  * Registers the hooks that give each test of the enclosing describe a fresh place on `name`, and
- * returns the current test's backend. Postgres: one throwaway cluster for the describe (started in
- * beforeAll; when it cannot start, every test of the describe fails with the reason), a new
- * database per test. Every store a test opened is closed after it.
+ * returns the current test's backend. Postgres: one throwaway cluster for the describe (started
+ * before its first test; when it cannot start, every test of the describe fails with the reason),
+ * a new database per test. Every store a test opened is closed after it.
  */
 export function useStoreBackend(name: BackendName): () => StoreBackend {
-  let cluster: PostgresCluster | undefined;
+  // Started by the describe's first test; when it cannot start, every test fails with the reason.
+  let cluster: Promise<PostgresCluster> | undefined;
   let current: StoreBackend | undefined;
   let opened: OpenStores[] = [];
 
   if (name === 'postgres') {
-    beforeAll(async () => {
-      cluster = await startPostgresCluster();
-    }, 120_000);
     afterAll(async () => {
-      await cluster?.stop();
+      const started = await cluster?.catch(() => undefined);
+      await started?.stop();
     });
   }
 
   beforeEach(async () => {
+    let url = '';
+    if (name === 'postgres') {
+      cluster ??= startPostgresCluster();
+      url = await (await cluster).createDatabase();
+    }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `loop-lab-contract-${name}-`));
     const track = (stores: OpenStores): OpenStores => {
       opened.push(stores);
@@ -100,8 +104,6 @@ export function useStoreBackend(name: BackendName): () => StoreBackend {
         },
       };
     } else {
-      if (!cluster) throw new Error('the test Postgres cluster did not start (see beforeAll)');
-      const url = await cluster.createDatabase();
       current = {
         name,
         dir,
@@ -118,7 +120,7 @@ export function useStoreBackend(name: BackendName): () => StoreBackend {
         },
       };
     }
-  });
+  }, 120_000);
 
   afterEach(async () => {
     for (const stores of opened) await stores.close();
