@@ -76,6 +76,23 @@ export function runStoreContract(backend: () => StoreBackend): void {
       expect(await store.readEvents({ runId: 'b' })).toEqual(b);
     });
 
+    it('of two openings appending the same batch at once, one stores it and the other is refused', async () => {
+      // Two processes on one store (a server and a worker); both open before the run exists.
+      const [a, b] = [await backend().open(), await backend().open()];
+      const events = sampleRunEvents({ runId: 'r' });
+      await a.runs.createRun({ id: 'r', config: sampleConfig() });
+      const results = await Promise.allSettled([
+        attempt(() => a.runs.appendEvents({ runId: 'r', ...batchOf(events, 0, 3) })),
+        attempt(() => b.runs.appendEvents({ runId: 'r', ...batchOf(events, 0, 3) })),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(
+        /continue the log at seq 3, got seq 0|UNIQUE|unique/,
+      );
+      expect(await b.runs.readEvents({ runId: 'r' })).toEqual(events.slice(0, 3));
+      expect((await b.runs.getRun('r'))?.summary.event_count).toBe(3);
+    });
+
     it('creates a run with its whole log atomically, or not at all', async () => {
       const store = await open();
       const events = sampleRunEvents({ runId: 'whole' });
