@@ -51,4 +51,4 @@ export {
   type PostgresStores,
   type OpenPostgresStoresOptions,
 } from './postgres';
-export { getPostgresStores, closePostgresStores } from './get-postgres-stores';
+export { getPostgresStores, postgresStoresWhenOpen, closePostgresStores } from './get-postgres-stores';

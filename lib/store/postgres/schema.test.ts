@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
-import { closePostgresStores, getPostgresStores } from '../get-postgres-stores';
+import { closePostgresStores, getPostgresStores, postgresStoresWhenOpen } from '../get-postgres-stores';
 import { SCHEMA_VERSION } from '../migrations';
 import { sampleConfig } from '../sample-run.testkit';
 import { migrate } from '../sqlite-schema';
@@ -174,6 +174,21 @@ describe('the process-wide Postgres stores', () => {
     const stores = await opening!;
     await stores.runs.createRun({ id: 'r', config: sampleConfig() });
     expect((await stores.runs.listRuns()).map((r) => r.id)).toEqual(['r']);
+  });
+
+  it('are handed out at once, each call waiting for the opening', async () => {
+    delete process.env.LOOP_LAB_DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    expect(postgresStoresWhenOpen()).toBeUndefined();
+    const url = await cluster.createDatabase();
+    process.env.DATABASE_URL = url.replace(/\/[^/]+$/, '/not_there');
+    const stores = postgresStoresWhenOpen()!;
+    await expect(stores.runs.listRuns()).rejects.toThrow(/not_there: .*does not exist/);
+    process.env.DATABASE_URL = url;
+    await stores.runs.createRun({ id: 'r', config: sampleConfig() });
+    await stores.visitors.claim('run', 'r', 'A');
+    expect(await stores.visitors.runIdsOf('A', 5)).toEqual(['r']);
+    expect(await Promise.resolve(stores.runs)).toBe(stores.runs); // not a thenable
   });
 
   it('try again after an opening that failed', async () => {
