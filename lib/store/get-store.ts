@@ -13,18 +13,22 @@ import { createSqliteVisitorStore } from './sqlite-visitor-store';
 import type { TaskUploadStore } from './task-upload-store';
 import { createSqliteTaskUploadStore } from './sqlite-task-upload-store';
 import { dataDir } from './data-dir';
+import { postgresStoresWhenOpen } from './get-postgres-stores';
 
 export { dataDir };
 
 const globalForStore = globalThis as typeof globalThis & { __loopLabStore?: RunStore };
 
 /**
- * The process-wide store. Kept on globalThis so Next dev's hot reload, which re-evaluates
+ * The process-wide store: Postgres when LOOP_LAB_DATABASE_URL (or DATABASE_URL) names a database
+ * (lib/store/get-postgres-stores.ts; every store below is there too), else SQLite in the data
+ * folder. Kept on globalThis so Next dev's hot reload, which re-evaluates
  * modules, reuses the open database instead of opening it again on every edit.
  */
 export function getStore(): RunStore {
   // The server's store: runs a restart can resume are left for the run registry (lib/server/resume-runs.ts).
-  globalForStore.__loopLabStore ??= createSqliteRunStore({ dir: dataDir(), keepResumable: true });
+  globalForStore.__loopLabStore ??=
+    postgresStoresWhenOpen()?.runs ?? createSqliteRunStore({ dir: dataDir(), keepResumable: true });
   return globalForStore.__loopLabStore;
 }
 
@@ -32,7 +36,8 @@ const globalForSweeps = globalThis as typeof globalThis & { __loopLabSweepStore?
 
 /** The process-wide sweep store, on the same data folder as the run store. */
 export function getSweepStore(): SweepStore {
-  globalForSweeps.__loopLabSweepStore ??= createSqliteSweepStore({ dir: dataDir() });
+  globalForSweeps.__loopLabSweepStore ??=
+    postgresStoresWhenOpen()?.sweeps ?? createSqliteSweepStore({ dir: dataDir() });
   return globalForSweeps.__loopLabSweepStore;
 }
 
@@ -40,7 +45,8 @@ const globalForPromptSets = globalThis as typeof globalThis & { __loopLabPromptS
 
 /** The process-wide prompt set store, on the same data folder as the run store. */
 export function getPromptSetStore(): PromptSetStore {
-  globalForPromptSets.__loopLabPromptSetStore ??= createSqlitePromptSetStore({ dir: dataDir() });
+  globalForPromptSets.__loopLabPromptSetStore ??=
+    postgresStoresWhenOpen()?.promptSets ?? createSqlitePromptSetStore({ dir: dataDir() });
   return globalForPromptSets.__loopLabPromptSetStore;
 }
 
@@ -48,7 +54,8 @@ const globalForCassettes = globalThis as typeof globalThis & { __loopLabCassette
 
 /** The process-wide cassette store, on the same data folder as the run store. */
 export function getCassetteStore(): CassetteStore {
-  globalForCassettes.__loopLabCassetteStore ??= createSqliteCassetteStore({ dir: dataDir() });
+  globalForCassettes.__loopLabCassetteStore ??=
+    postgresStoresWhenOpen()?.cassettes ?? createSqliteCassetteStore({ dir: dataDir() });
   return globalForCassettes.__loopLabCassetteStore;
 }
 
@@ -56,7 +63,8 @@ const globalForVisitors = globalThis as typeof globalThis & { __loopLabVisitorSt
 
 /** The process-wide ownership records of room mode, on the same data folder as the run store. */
 export function getVisitorStore(): VisitorStore {
-  globalForVisitors.__loopLabVisitorStore ??= createSqliteVisitorStore({ dir: dataDir() });
+  globalForVisitors.__loopLabVisitorStore ??=
+    postgresStoresWhenOpen()?.visitors ?? createSqliteVisitorStore({ dir: dataDir() });
   return globalForVisitors.__loopLabVisitorStore;
 }
 
@@ -64,7 +72,8 @@ const globalForWire = globalThis as typeof globalThis & { __loopLabWireStore?: W
 
 /** The process-wide store of each run's wire (its attempt cards), on the same data folder as the run store. */
 export function getWireStore(): WireStore {
-  globalForWire.__loopLabWireStore ??= createSqliteWireStore({ dir: dataDir() });
+  globalForWire.__loopLabWireStore ??=
+    postgresStoresWhenOpen()?.wire ?? createSqliteWireStore({ dir: dataDir() });
   return globalForWire.__loopLabWireStore;
 }
 
@@ -72,6 +81,7 @@ const globalForTasks = globalThis as typeof globalThis & { __loopLabTaskUploadSt
 
 /** The process-wide store of uploaded task folders, on the same data folder as the run store. */
 export function getTaskUploadStore(): TaskUploadStore {
-  globalForTasks.__loopLabTaskUploadStore ??= createSqliteTaskUploadStore({ dir: dataDir() });
+  globalForTasks.__loopLabTaskUploadStore ??=
+    postgresStoresWhenOpen()?.taskUploads ?? createSqliteTaskUploadStore({ dir: dataDir() });
   return globalForTasks.__loopLabTaskUploadStore;
 }

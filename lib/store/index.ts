@@ -47,7 +47,6 @@ export { uploadedTaskDir } from './data-dir';
 export {
   openPostgresStores,
   describeUrl,
-  type Async,
   type PostgresStores,
   type OpenPostgresStoresOptions,
 } from './postgres';

@@ -4,7 +4,6 @@ import { CassetteSchema, type Cassette } from '@/lib/protocol';
 import type { CassetteSummary } from '@/lib/protocol/http';
 import type { CassetteStore } from '../cassette-store';
 import { summaryOf, type CassetteRow } from '../sqlite-cassette-store';
-import type { Async } from './pool';
 
 const COLUMNS = 'id, name, created_at, source_kind, vendor, model, exchanges, bytes, from_run, body';
 
@@ -17,7 +16,7 @@ export function createPostgresCassetteStore({
   pool: pg.Pool;
   now?: () => number;
   release: () => Promise<void>;
-}): Async<CassetteStore> {
+}): CassetteStore {
   const parse = (row: CassetteRow): Cassette => CassetteSchema.parse(JSON.parse(row.body));
   return {
     async saveCassette({ name, cassette, fromRun }): Promise<CassetteSummary> {

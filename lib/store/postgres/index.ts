@@ -7,7 +7,7 @@ import type { TaskUploadStore } from '../task-upload-store';
 import type { VisitorStore } from '../visitor-store';
 import type { WireStore } from '../wire-store';
 import { createPostgresCassetteStore } from './cassette-store';
-import { createStorePool, type Async } from './pool';
+import { createStorePool } from './pool';
 import { createPostgresPromptSetStore } from './prompt-set-store';
 import { createPostgresRunStore } from './run-store';
 import { migratePostgres } from './schema';
@@ -16,18 +16,17 @@ import { createPostgresTaskUploadStore } from './task-upload-store';
 import { createPostgresVisitorStore } from './visitor-store';
 import { createPostgresWireStore } from './wire-store';
 
-export type { Async } from './pool';
 export { migratePostgres, postgresSchemaVersion } from './schema';
 
 /** The seven stores on one Postgres database, one pool, one owner id for this opening. */
 export interface PostgresStores {
-  runs: Async<RunStore>;
-  sweeps: Async<SweepStore>;
-  promptSets: Async<PromptSetStore>;
-  cassettes: Async<CassetteStore>;
-  visitors: Async<VisitorStore>;
-  wire: Async<WireStore>;
-  taskUploads: Async<TaskUploadStore>;
+  runs: RunStore;
+  sweeps: SweepStore;
+  promptSets: PromptSetStore;
+  cassettes: CassetteStore;
+  visitors: VisitorStore;
+  wire: WireStore;
+  taskUploads: TaskUploadStore;
   /** Closes every store and ends the pool (each store's own close() ends it once all are closed). */
   close(): Promise<void>;
 }

@@ -1,13 +1,5 @@
 import pg from 'pg';
 
-/**
- * A store interface as the async store has it: each method answers with a Promise of what the
- * synchronous one returns (names, arguments and results the same).
- */
-export type Async<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
-};
-
 /** Postgres's type ids the store reads as numbers: BIGINT (count(*), sum(), epoch-ms columns). */
 const INT8 = 20;
 

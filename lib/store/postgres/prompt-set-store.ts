@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { PromptSet, SavePromptSetBody } from '@/lib/protocol';
 import type { PromptSetStore } from '../prompt-set-store';
 import { toPromptSet, type PromptSetRow } from '../sqlite-prompt-set-store';
-import { inTransaction, type Async } from './pool';
+import { inTransaction } from './pool';
 
 const COLUMNS = 'name, version, created_at, system, task, tool_descriptions';
 
@@ -15,7 +15,7 @@ export function createPostgresPromptSetStore({
   pool: pg.Pool;
   now?: () => number;
   release: () => Promise<void>;
-}): Async<PromptSetStore> {
+}): PromptSetStore {
   return {
     // The next version read and written in one transaction, under a lock on the name (SQLite's
     // BEGIN IMMEDIATE): two saves, in any processes, never share a number.

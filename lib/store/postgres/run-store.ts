@@ -34,7 +34,7 @@ import {
   type RouteEvent,
   type RouteState,
 } from '../run-route';
-import { inTransaction, type Async, type Queryable } from './pool';
+import { inTransaction, type Queryable } from './pool';
 
 /**
  * The run store on Postgres: the same rows, the same checks and the same messages as the SQLite
@@ -53,7 +53,7 @@ export function createPostgresRunStore({
   owner: string;
   /** Called by close(): the pool is shared with the other stores (lib/store/postgres/index.ts). */
   release: () => Promise<void>;
-}): Async<RunStore> & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
+}): RunStore & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
   const { summaryOf, updateRow } = summaryRows();
 
   const append = async (

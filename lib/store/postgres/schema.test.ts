@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
 import { closePostgresStores, getPostgresStores, postgresStoresWhenOpen } from '../get-postgres-stores';
+import { getStore, getVisitorStore } from '../get-store';
 import { SCHEMA_VERSION } from '../migrations';
 import { sampleConfig } from '../sample-run.testkit';
 import { migrate } from '../sqlite-schema';
@@ -189,6 +190,30 @@ describe('the process-wide Postgres stores', () => {
     await stores.visitors.claim('run', 'r', 'A');
     expect(await stores.visitors.runIdsOf('A', 5)).toEqual(['r']);
     expect(await Promise.resolve(stores.runs)).toBe(stores.runs); // not a thenable
+  });
+
+  it('stand behind getStore() and its siblings when DATABASE_URL is set', async () => {
+    const global = globalThis as { __loopLabStore?: unknown; __loopLabVisitorStore?: unknown };
+    const before = { runs: global.__loopLabStore, visitors: global.__loopLabVisitorStore };
+    delete global.__loopLabStore;
+    delete global.__loopLabVisitorStore;
+    try {
+      delete process.env.LOOP_LAB_DATABASE_URL;
+      const url = await cluster.createDatabase();
+      process.env.DATABASE_URL = url;
+      await getStore().createRun({ id: 'via-getter', config: sampleConfig() });
+      await getVisitorStore().claim('run', 'via-getter', 'A');
+      const direct = await openPostgresStores({ url, dir: os.tmpdir() });
+      try {
+        expect((await direct.runs.listRuns()).map((r) => r.id)).toEqual(['via-getter']);
+        expect(await direct.visitors.visitorOf('run', 'via-getter')).toBe('A');
+      } finally {
+        await direct.close();
+      }
+    } finally {
+      global.__loopLabStore = before.runs;
+      global.__loopLabVisitorStore = before.visitors;
+    }
   });
 
   it('try again after an opening that failed', async () => {

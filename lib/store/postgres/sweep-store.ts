@@ -10,7 +10,6 @@ import {
   type SweepStore,
   type UpdateSweepOptions,
 } from '../sweep-store';
-import type { Async } from './pool';
 
 const SWEEP_COLUMNS =
   'id, created_at, name, grid, status, total, done, elapsed_ms, runner, message, notes, spent_usd, cost_cap_usd';
@@ -28,7 +27,7 @@ export function createPostgresSweepStore({
   pool: pg.Pool;
   owner: string;
   release: () => Promise<void>;
-}): Async<SweepStore> {
+}): SweepStore {
   return {
     async createSweep({
       id,

@@ -4,7 +4,6 @@ import type { UploadedTask } from '@/lib/protocol/http';
 import { uploadedTaskDir } from '../data-dir';
 import { keepFiles, toUploadedTask, type UploadRow } from '../sqlite-task-upload-store';
 import type { SaveTaskUpload, TaskUploadStore } from '../task-upload-store';
-import type { Async } from './pool';
 
 const COLUMNS = 'id, sha256, task_id, title, summary, files, bytes, hidden, created_at';
 
@@ -22,7 +21,7 @@ export function createPostgresTaskUploadStore({
   dir: string;
   now?: () => number;
   release: () => Promise<void>;
-}): Async<TaskUploadStore> {
+}): TaskUploadStore {
   return {
     async saveTaskUpload(upload: SaveTaskUpload): Promise<UploadedTask> {
       keepFiles(uploadedTaskDir(upload.sha256, dir), upload.files);

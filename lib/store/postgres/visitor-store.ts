@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { LessonPlay, OwnedKind, VisitorStore } from '../visitor-store';
-import type { Async } from './pool';
 
 // A prompt set's id is `name@version`: its table's key is the pair.
 const PROMPT_SET_ID = "name || '@' || version";
@@ -36,7 +35,7 @@ export function createPostgresVisitorStore({
 }: {
   pool: pg.Pool;
   release: () => Promise<void>;
-}): Async<VisitorStore> {
+}): VisitorStore {
   return {
     async claim(kind: OwnedKind, id: string, visitor: string): Promise<void> {
       if ((await pool.query(CLAIM[kind], [visitor, id])).rowCount !== 1)

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { MAX_WIRE_BYTES_PER_RUN, type StoredWire, type WireExchange } from '@/lib/protocol';
 import { sizeWords } from '../sqlite-wire-store';
 import type { WireStore } from '../wire-store';
-import { inTransaction, type Async } from './pool';
+import { inTransaction } from './pool';
 
 interface WireRow {
   n: number;
@@ -17,7 +17,7 @@ export function createPostgresWireStore({
 }: {
   pool: pg.Pool;
   release: () => Promise<void>;
-}): Async<WireStore> {
+}): WireStore {
   return {
     async keepWire({
       runId,
