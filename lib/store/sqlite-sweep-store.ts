@@ -85,7 +85,7 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   const closeOne = db.prepare<[string, string], { done: number }>(
     `UPDATE sweeps SET status = 'failed', message = ?,
        done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
-       spent_usd = (SELECT total(json_extract(metrics, '$.usd')) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+       spent_usd = (SELECT total(json_extract(metrics, '$.usd') + coalesce(json_extract(metrics, '$.subagent_usd'), 0)) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
      WHERE id = ? AND status IN ('running', 'queued') RETURNING done`,
   );
   const closeInterrupted = (): ClosedSweep[] => {

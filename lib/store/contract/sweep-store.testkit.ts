@@ -113,7 +113,7 @@ export function sweepStoreContract(backend: () => StoreBackend): void {
       expect((await sweeps.listSweeps({ limit: 1 })).map((s) => s.id)).toEqual(['s2']);
     });
 
-    it('a sweep closed after its process died has spent what its stored runs cost, however far its progress lagged', async () => {
+    it('a sweep closed after its process died has spent what its stored runs cost, their sub-agents included, however far its progress lagged', async () => {
       const first = await backend().open();
       await first.sweeps.createSweep({
         id: 's1',
@@ -128,14 +128,21 @@ export function sweepStoreContract(backend: () => StoreBackend): void {
         ...batchOf(sampleRunEvents({ runId: 's1-0' })),
         sweep: { sweepId: 's1', job: 0, metrics: { ...metrics(0), usd: 0.3 } },
       });
+      // A run whose sub-agents spent too: its cost is its own plus theirs.
+      await first.runs.createRun({
+        id: 's1-1',
+        config: sampleConfig(),
+        ...batchOf(sampleRunEvents({ runId: 's1-1' })),
+        sweep: { sweepId: 's1', job: 1, metrics: { ...metrics(1), usd: 0.25, subagent_usd: 0.125 } },
+      });
       await first.sweeps.updateSweep({ id: 's1', done: 0, elapsedMs: 10, spentUsd: 0 }); // progress lags the runs
       await backend().setOwner('sweeps', 's1', `${os.hostname()}:${deadPid()}:an-opening`);
       await first.close();
       const { sweeps } = await backend().open();
       expect((await sweeps.getSweep('s1'))!.summary).toMatchObject({
         status: 'failed',
-        done: 1,
-        spent_usd: 0.3,
+        done: 2,
+        spent_usd: 0.3 + 0.25 + 0.125,
         cost_cap_usd: 1,
       });
     });

@@ -112,7 +112,7 @@ export async function closeInterruptedSweeps(pool: pg.Pool, owner: string): Prom
       await pool.query<{ done: number }>(
         `UPDATE sweeps SET status = 'failed', message = $1,
            done = (SELECT count(*) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id),
-           spent_usd = (SELECT COALESCE(SUM((metrics::jsonb ->> 'usd')::double precision ORDER BY job), 0) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
+           spent_usd = (SELECT COALESCE(SUM((metrics::jsonb ->> 'usd')::double precision + COALESCE((metrics::jsonb ->> 'subagent_usd')::double precision, 0) ORDER BY job), 0) FROM sweep_runs WHERE sweep_runs.sweep_id = sweeps.id)
          WHERE id = $2 AND status IN ('running', 'queued') RETURNING done`,
         [INTERRUPTED_SWEEP_MESSAGE, row.id],
       )
