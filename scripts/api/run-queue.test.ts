@@ -159,4 +159,52 @@ describe('runs on two queue workers, two web instances, one Redis and one store'
     await watching;
     expect(JSON.parse(watched.at(-1)!.json)).toMatchObject({ event: 'terminate', reason: 'aborted' });
   }, 240_000);
+
+  it('room mode across instances: a session from A works on B, and the runs-a-minute limit is one for both', async () => {
+    const redis = await startRedis(dir);
+    const env = {
+      LOOP_LAB_REDIS_URL: redis.url,
+      LOOP_LAB_ROOM_CODE: 'queue-room',
+      LOOP_LAB_SESSION_SECRET: 'a-secret-both-instances-share-0123456789',
+      LOOP_LAB_ROOM_RUNS_PER_MIN: '3',
+      LOOP_LAB_ROOM_LIVE_RUNS: '10',
+    };
+    const [a, b] = await Promise.all([serve(dir, env), serve(dir, env)]);
+    await startWorker(dir, env);
+    const joined = await fetch(`${a!.base}/room/join`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code: 'queue-room' }),
+    });
+    expect(joined.status).toBe(200);
+    const cookie = joined.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
+    const post = (base: string): Promise<Response> =>
+      fetch(`${base}/runs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', cookie },
+        body: JSON.stringify({ config: pacedConfig(700) }),
+      });
+    // Without the session, B refuses; with the session A sealed, B knows the visitor.
+    expect((await fetch(`${b!.base}/runs`)).status).toBe(401);
+    const started = [await post(a!.base), await post(b!.base), await post(a!.base)];
+    expect(started.map((r) => r.status)).toEqual([201, 201, 201]);
+    const ids = await Promise.all(started.map(async (r) => ((await r.json()) as { id: string }).id));
+    const listed = (await (await fetch(`${b!.base}/runs`, { headers: { cookie } })).json()) as {
+      id: string;
+    }[];
+    expect(listed.map((r) => r.id).sort()).toEqual([...ids].sort());
+    // The fourth run in the minute, through B: refused by the bucket both instances take from.
+    const refused = await post(b!.base);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { limit: { name: string } }).limit.name).toBe('runsPerMinute');
+    for (const id of ids)
+      await fetch(`${b!.base}/runs/${id}/control`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', cookie },
+        body: JSON.stringify({ action: 'abort' }),
+      });
+  }, 120_000);
 });
