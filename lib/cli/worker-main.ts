@@ -2,7 +2,7 @@ import { serverEnv } from '@/lib/config/server-env';
 import { getStore } from '@/lib/store';
 import { SWEEP_QUEUE } from '@/lib/sweeps/bullmq-runner';
 import { shownUrl, startSweepWorker, workerArgs } from '@/lib/sweeps/queue-worker-main';
-import { createLocalRunRegistry } from '@/lib/server/get-run-registry';
+import { createLocalRunRegistry, unwatchedMs } from '@/lib/server/get-run-registry';
 import { createRunChannels } from '@/lib/server/run-channels';
 import { RUN_LOCK_MS, RUN_QUEUE, startRunWorker } from '@/lib/server/run-jobs';
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     channels,
     concurrency: 64,
     lockMs,
+    unwatchedMs: unwatchedMs(),
   });
   await runs.waitUntilReady();
   console.log(

@@ -8,7 +8,7 @@ import { HttpError } from './http-error';
 import type { RunChannels } from './run-channels';
 import { replayFinished } from './run-fan-out';
 import type { RunJob } from './run-jobs';
-import type { RunRegistry } from './run-registry';
+import type { RunListener, RunRegistry } from './run-registry';
 
 /**
  * However announcements go, a follower reads the store at least this often (wall time): a run
@@ -16,6 +16,8 @@ import type { RunRegistry } from './run-registry';
  * still reaches its readers. It only decides when a reader looks, never what a run records.
  */
 export const FOLLOW_BACKSTOP_MS = 2_000;
+/** How long one "a reader follows this run" lasts in Redis: renewed every FOLLOW_BACKSTOP_MS while it does. */
+const WATCHED_TTL_MS = 3 * FOLLOW_BACKSTOP_MS;
 
 /** Why a key sent with a run cannot go to a worker. */
 export const NO_KEYS_ON_RUN_QUEUE =
@@ -48,6 +50,88 @@ export function createQueuedRunRegistry({ store, channels, enqueue }: QueuedRunR
     });
   };
 
+  /**
+   * Sends a run's events from the store, following the workers' announcements to its terminate.
+   * A reader that `watching` says so on Redis while it follows, so the worker does not abort the
+   * run as abandoned (lib/server/run-jobs.ts); the registry's own waits do not.
+   */
+  const follow = ({
+    runId,
+    afterSeq,
+    listener,
+    watching,
+  }: {
+    runId: string;
+    afterSeq: number;
+    listener: RunListener;
+    watching: boolean;
+  }): (() => void) => {
+    const run = store.getRun(runId);
+    if (!run) throw new HttpError(404, `No run with id "${runId}"`);
+    if (run.summary.status !== 'running') {
+      replayFinished(store, runId, afterSeq, listener);
+      return () => {};
+    }
+    let last = afterSeq;
+    let ended = false;
+    let unfollow: (() => void) | undefined;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      clearInterval(backstop);
+      unfollow?.();
+    };
+    /** Sends what the store holds after the last event sent; at the terminate, ends the stream. */
+    const catchUp = (): void => {
+      if (ended) return;
+      try {
+        for (const page of eventPages(store, { runId, afterSeq: last })) {
+          for (const row of page) {
+            const event = trustedEventJson(row.body);
+            listener.onEvent(event);
+            last = event.seq;
+            if (event.event === 'terminate') {
+              end();
+              listener.onEnd();
+              return;
+            }
+          }
+        }
+      } catch (error) {
+        console.error(`[loop-lab] run ${runId}: a reader was dropped:`, (error as Error).message);
+        end();
+      }
+    };
+    const say = (): void => {
+      if (watching && !ended)
+        void channels.watching(runId, WATCHED_TTL_MS).catch((error: unknown) => {
+          console.error(`[loop-lab] run ${runId}: could not say it is watched:`, (error as Error).message);
+        });
+    };
+    const backstop = setInterval(() => {
+      say();
+      catchUp();
+    }, FOLLOW_BACKSTOP_MS);
+    backstop.unref?.();
+    say();
+    catchUp();
+    if (!ended) {
+      channels.follow(runId, catchUp).then(
+        (stop) => {
+          if (ended) return stop();
+          unfollow = stop;
+          catchUp(); // what was stored before the subscription took hold
+        },
+        (error: unknown) =>
+          console.error(
+            `[loop-lab] run ${runId}: could not follow it on Redis (the store is read every ${FOLLOW_BACKSTOP_MS} ms):`,
+            (error as Error).message,
+          ),
+      );
+    }
+    return end;
+  };
+
   const registry: RunRegistry = {
     startRun({ config, apiKey, fork, cassette }) {
       if (apiKey !== undefined) throw new HttpError(400, 'The run cannot be queued', [NO_KEYS_ON_RUN_QUEUE]);
@@ -63,60 +147,7 @@ export function createQueuedRunRegistry({ store, channels, enqueue }: QueuedRunR
     },
 
     subscribe({ runId, afterSeq = -1, listener }) {
-      const run = store.getRun(runId);
-      if (!run) throw new HttpError(404, `No run with id "${runId}"`);
-      if (run.summary.status !== 'running') {
-        replayFinished(store, runId, afterSeq, listener);
-        return () => {};
-      }
-      let last = afterSeq;
-      let ended = false;
-      let unfollow: (() => void) | undefined;
-      const end = (): void => {
-        if (ended) return;
-        ended = true;
-        clearInterval(backstop);
-        unfollow?.();
-      };
-      /** Sends what the store holds after the last event sent; at the terminate, ends the stream. */
-      const catchUp = (): void => {
-        if (ended) return;
-        try {
-          for (const page of eventPages(store, { runId, afterSeq: last })) {
-            for (const row of page) {
-              const event = trustedEventJson(row.body);
-              listener.onEvent(event);
-              last = event.seq;
-              if (event.event === 'terminate') {
-                end();
-                listener.onEnd();
-                return;
-              }
-            }
-          }
-        } catch (error) {
-          console.error(`[loop-lab] run ${runId}: a reader was dropped:`, (error as Error).message);
-          end();
-        }
-      };
-      const backstop = setInterval(catchUp, FOLLOW_BACKSTOP_MS);
-      backstop.unref?.();
-      catchUp();
-      if (!ended) {
-        channels.follow(runId, catchUp).then(
-          (stop) => {
-            if (ended) return stop();
-            unfollow = stop;
-            catchUp(); // what was stored before the subscription took hold
-          },
-          (error: unknown) =>
-            console.error(
-              `[loop-lab] run ${runId}: could not follow it on Redis (the store is read every ${FOLLOW_BACKSTOP_MS} ms):`,
-              (error as Error).message,
-            ),
-        );
-      }
-      return end;
+      return follow({ runId, afterSeq, listener, watching: true });
     },
 
     control({ runId, message }) {
@@ -142,12 +173,12 @@ export function createQueuedRunRegistry({ store, channels, enqueue }: QueuedRunR
     writePending() {},
 
     whenFinished(runId) {
-      return untilEvent(registry, store, runId, (event) => event === 'terminate');
+      return untilEvent(follow, store, runId, (event) => event === 'terminate');
     },
 
     whenLogged(runId) {
       if ((store.getRun(runId)?.summary.event_count ?? 0) > 0) return Promise.resolve();
-      return untilEvent(registry, store, runId, () => true);
+      return untilEvent(follow, store, runId, () => true);
     },
 
     resumeInterrupted() {
@@ -166,7 +197,12 @@ export function createQueuedRunRegistry({ store, channels, enqueue }: QueuedRunR
 
 /** Resolves at the first new event of the run that `matches` (at once when it is not running). */
 function untilEvent(
-  registry: RunRegistry,
+  follow: (options: {
+    runId: string;
+    afterSeq: number;
+    listener: RunListener;
+    watching: boolean;
+  }) => () => void,
   store: RunStore,
   runId: string,
   matches: (event: string) => boolean,
@@ -180,10 +216,11 @@ function untilEvent(
       reader.stop?.();
       resolve();
     };
-    reader.stop = registry.subscribe({
+    reader.stop = follow({
       runId,
       afterSeq: run.summary.event_count - 1,
       listener: { onEvent: (event) => matches(event.event) && finish(), onEnd: finish },
+      watching: false,
     });
     if (reader.done) reader.stop();
   });

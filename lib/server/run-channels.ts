@@ -19,6 +19,10 @@ export interface RunChannels {
    * subscription, with the function that ends it.
    */
   follow(runId: string, wake: () => void): Promise<() => void>;
+  /** Says that a reader follows the run, for the next `ttlMs` (a worker aborts a run nobody watches). */
+  watching(runId: string, ttlMs: number): Promise<void>;
+  /** Does any reader on any instance follow the run now? */
+  isWatched(runId: string): Promise<boolean>;
   /** Queues a control message for the worker that holds (or will hold) the run. */
   sendControl(runId: string, message: ControlMessage): Promise<void>;
   /**
@@ -32,6 +36,7 @@ export interface RunChannels {
 export const RUN_CHANNEL_PREFIX = 'loop-lab:run:';
 const storedChannel = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:stored`;
 const controlKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:controls`;
+const watchedKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:watched`;
 
 /** Run channels on the Redis at `redisUrl`: one connection for commands, one for subscriptions. */
 export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChannels {
@@ -78,6 +83,12 @@ export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChanne
     },
     follow(runId, wake) {
       return subscribe(storedChannel(runId), wake);
+    },
+    async watching(runId, ttlMs) {
+      await commands.set(watchedKey(runId), '1', 'PX', ttlMs);
+    },
+    async isWatched(runId) {
+      return (await commands.exists(watchedKey(runId))) === 1;
     },
     async sendControl(runId, message) {
       await commands.rpush(controlKey(runId), JSON.stringify(message));

@@ -65,11 +65,14 @@ export async function executeRunJob({
   store,
   registry,
   channels,
+  unwatchedMs,
 }: {
   job: RunJob;
   store: RunStore;
   registry: LocalRunRegistry;
   channels: RunChannels;
+  /** A run no reader on any web instance has followed for this long is aborted as abandoned. */
+  unwatchedMs: number;
 }): Promise<RunJobOutcome> {
   const { runId } = job;
   const taken = store.takeOverRun({ runId });
@@ -112,14 +115,52 @@ export async function executeRunJob({
       console.error(`[loop-lab] run ${runId}: a control message was refused:`, (error as Error).message);
     }
   });
+  const abandonment = watchForReaders({ runId, registry, channels, unwatchedMs });
   try {
     await registry.whenFinished(runId);
   } finally {
+    clearInterval(abandonment);
     unsubscribe();
     await stopControls();
   }
   await channels.announce(runId, last);
   return 'ended';
+}
+
+/**
+ * The web instances' readers say on Redis that they follow a run (lib/server/queued-run-registry.ts);
+ * once none has for `unwatchedMs` (wall time, as a run in the web process is abandoned), the run is
+ * aborted as abandoned, as it would be in one process.
+ */
+function watchForReaders({
+  runId,
+  registry,
+  channels,
+  unwatchedMs,
+}: {
+  runId: string;
+  registry: LocalRunRegistry;
+  channels: RunChannels;
+  unwatchedMs: number;
+}): ReturnType<typeof setInterval> {
+  let lastWatched = performance.now();
+  const timer = setInterval(
+    () => {
+      channels.isWatched(runId).then(
+        (watched) => {
+          const now = performance.now();
+          if (watched) lastWatched = now;
+          else if (now - lastWatched >= unwatchedMs && registry.isLive(runId)) {
+            clearInterval(timer);
+            registry.control({ runId, message: { action: 'abort', reason: 'abandoned' } });
+          }
+        },
+        (error: unknown) => console.error(`[loop-lab] run ${runId}: ${(error as Error).message}`),
+      );
+    },
+    Math.min(1_000, unwatchedMs),
+  );
+  return timer;
 }
 
 /**
@@ -134,6 +175,7 @@ export function startRunWorker({
   channels,
   concurrency,
   lockMs = RUN_LOCK_MS,
+  unwatchedMs,
 }: {
   redisUrl: string;
   store: RunStore;
@@ -141,10 +183,11 @@ export function startRunWorker({
   channels: RunChannels;
   concurrency: number;
   lockMs?: number;
+  unwatchedMs: number;
 }): Worker<RunJob, RunJobOutcome> {
   const worker = new Worker<RunJob, RunJobOutcome>(
     RUN_QUEUE,
-    (job) => executeRunJob({ job: job.data, store, registry, channels }),
+    (job) => executeRunJob({ job: job.data, store, registry, channels, unwatchedMs }),
     {
       connection: redisConnection(redisUrl),
       concurrency,

@@ -207,4 +207,20 @@ describe('runs on two queue workers, two web instances, one Redis and one store'
         body: JSON.stringify({ action: 'abort' }),
       });
   }, 120_000);
+
+  it('a run nobody follows on any instance is aborted as abandoned; one followed through B is not', async () => {
+    const redis = await startRedis(dir);
+    const env = { LOOP_LAB_REDIS_URL: redis.url, LOOP_LAB_UNWATCHED_MS: '3000' };
+    const [a, b] = await Promise.all([serve(dir, env), serve(dir, env)]);
+    await startWorker(dir, env);
+    // Paced at 0.5: about 20 s of wall time each, far past the 3 s an unwatched run is given.
+    const slow = (seed: number): Record<string, unknown> => ({ ...pacedConfig(seed), timeScale: 0.5 });
+    const [left, watched] = await Promise.all([startRun(a!.base, slow(801)), startRun(a!.base, slow(802))]);
+    const events: Received[] = [];
+    await follow(b!.base, watched!, events);
+    expect(JSON.parse(events.at(-1)!.json)).not.toMatchObject({ reason: 'abandoned' });
+    expect(JSON.parse(events.at(-1)!.json)).toMatchObject({ event: 'terminate' });
+    const end = (await storedLog(a!.base, left!)).at(-1)!;
+    expect(JSON.parse(end.json)).toMatchObject({ event: 'terminate', reason: 'abandoned' });
+  }, 120_000);
 });
