@@ -12,30 +12,34 @@ import { RUN_LOCK_MS, RUN_QUEUE, startRunWorker } from '@/lib/server/run-jobs';
  * started through any web instance (executed here with the same engine, their events written to
  * the shared store — LOOP_LAB_DATA_DIR — and announced on Redis; see docs/deploy.md). Start as
  * many as you like; stop one with Ctrl-C (its runs in flight finish first), or lose one: its runs
- * go on another worker after LOOP_LAB_RUN_LOCK_MS (default RUN_LOCK_MS).
+ * go on another worker after LOOP_LAB_RUN_LOCK_MS (default RUN_LOCK_MS). `--no-runs`: sweeps only,
+ * for a worker that does not open the web instances' store.
  */
 async function main(): Promise<void> {
-  const { url, threads, ratePerMin } = workerArgs();
+  const { url, threads, ratePerMin, runs: takeRuns } = workerArgs();
   const lockMs = serverEnv().runLockMs ?? RUN_LOCK_MS;
   const stopSweeps = await startSweepWorker({ url, threads, ratePerMin });
-  const channels = createRunChannels({ redisUrl: url });
-  const runs = startRunWorker({
-    redisUrl: url,
-    store: getStore(),
-    registry: createLocalRunRegistry(),
-    channels,
-    concurrency: 64,
-    lockMs,
-    unwatchedMs: unwatchedMs(),
-  });
-  await runs.waitUntilReady();
+  const channels = takeRuns ? createRunChannels({ redisUrl: url }) : undefined;
+  const runs = channels
+    ? startRunWorker({
+        redisUrl: url,
+        store: getStore(),
+        registry: createLocalRunRegistry(),
+        channels,
+        concurrency: 64,
+        lockMs,
+        unwatchedMs: unwatchedMs(),
+      })
+    : undefined;
+  await runs?.waitUntilReady();
   console.log(
-    `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE}, runs on queue ${RUN_QUEUE}, at ${shownUrl(url)}`,
+    `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE}, ` +
+      `${runs ? `runs on queue ${RUN_QUEUE}` : 'no runs (--no-runs)'}, at ${shownUrl(url)}`,
   );
   const stop = async (): Promise<void> => {
-    await runs.close();
+    await runs?.close();
     await stopSweeps();
-    await channels.close();
+    await channels?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

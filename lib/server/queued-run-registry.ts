@@ -29,6 +29,8 @@ export interface QueuedRunRegistryOptions {
   channels: RunChannels;
   /** Puts a run on the run queue (its job id is the run's id, so a run is queued at most once). */
   enqueue: (job: RunJob) => Promise<void>;
+  /** Tells of each run whose job failed on a worker, and why (lib/server/run-jobs.ts). */
+  onFailed?: (listener: (runId: string, why: string) => void) => void;
 }
 
 /**
@@ -39,16 +41,28 @@ export interface QueuedRunRegistryOptions {
  * the worker holding the run through Redis. The store stays the source: an event is sent only
  * once the store holds it, in seq order, and whatever an announcement missed is read on the next.
  */
-export function createQueuedRunRegistry({ store, channels, enqueue }: QueuedRunRegistryOptions): RunRegistry {
-  const queue = (job: RunJob): void => {
-    enqueue(job).catch((error: unknown) => {
-      // The run cannot reach a worker: it ends now, saying why, rather than waiting forever.
-      const why = `it could not be queued for a worker (${(error as Error).message})`;
-      console.error(`[loop-lab] run ${job.runId}: ${why}`);
-      store.closeInterruptedRuns({ runId: job.runId, why });
-      void channels.announce(job.runId, -1).catch(() => {});
-    });
+export function createQueuedRunRegistry({
+  store,
+  channels,
+  enqueue,
+  onFailed,
+}: QueuedRunRegistryOptions): RunRegistry {
+  /** Ends a run no worker will execute, saying why (the store closes it only where this instance may). */
+  const close = (runId: string, why: string): void => {
+    console.error(`[loop-lab] run ${runId}: ${why}`);
+    if (store.closeInterruptedRuns({ runId, why }).length > 0)
+      void channels.announce(runId, -1).catch(() => {});
   };
+  const queue = (job: RunJob): void => {
+    enqueue(job).catch((error: unknown) =>
+      close(job.runId, `it could not be queued for a worker (${(error as Error).message})`),
+    );
+  };
+  // A job that failed leaves its run for the instance that created it (its owner still) to end.
+  onFailed?.((runId, why) => {
+    if (store.getRun(runId)?.summary.status === 'running')
+      close(runId, `its job on the run queue failed: ${why}`);
+  });
 
   /**
    * Sends a run's events from the store, following the workers' announcements to its terminate.

@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Cassette } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { RunStore } from '@/lib/store';
@@ -38,10 +38,16 @@ const redisConnection = (url: string): { url: string; maxRetriesPerRequest: null
 /** The web side's queue: puts a run on it once (the job id is the run id). */
 export function createRunQueue({ redisUrl }: { redisUrl: string }): {
   enqueue: (job: RunJob) => Promise<void>;
+  /** Calls `listener` with each run whose job failed, and why. */
+  onFailed: (listener: (runId: string, why: string) => void) => void;
   close: () => Promise<void>;
 } {
   const queue = new Queue<RunJob, RunJobOutcome>(RUN_QUEUE, { connection: redisConnection(redisUrl) });
+  const events = new QueueEvents(RUN_QUEUE, { connection: redisConnection(redisUrl) });
   return {
+    onFailed(listener) {
+      events.on('failed', ({ jobId, failedReason }) => listener(jobId, failedReason));
+    },
     async enqueue(job) {
       await queue.add('run', job, {
         jobId: job.runId,
@@ -49,7 +55,10 @@ export function createRunQueue({ redisUrl }: { redisUrl: string }): {
         removeOnFail: { count: 1_000 },
       });
     },
-    close: () => queue.close(),
+    close: async () => {
+      await events.close();
+      await queue.close();
+    },
   };
 }
 
@@ -76,7 +85,14 @@ export async function executeRunJob({
 }): Promise<RunJobOutcome> {
   const { runId } = job;
   const taken = store.takeOverRun({ runId });
-  if (!taken) return 'already ended';
+  if (!taken) {
+    if (store.getRun(runId)) return 'already ended';
+    // The job fails, and the web instance that queued the run ends it with this reason.
+    throw new Error(
+      `the worker that took it does not share the web instances' store (run ${runId} is not in its store): ` +
+        `a worker that takes runs must open the same store (LOOP_LAB_DATA_DIR), or be started with --no-runs`,
+    );
+  }
   const outcome = registry.executeTakenOver(taken, {
     ...(job.fork ? { fork: job.fork } : {}),
     ...(job.cassette ? { cassette: job.cassette } : {}),

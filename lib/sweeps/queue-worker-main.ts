@@ -32,9 +32,14 @@ export async function startSweepWorker({
 }
 
 /** What `npm run worker` was asked for: the Redis, the threads, the rate cap; exits with the problem otherwise. */
-export function workerArgs(): { url: string; threads: number; ratePerMin: number } {
+export function workerArgs(): { url: string; threads: number; ratePerMin: number; runs: boolean } {
   const { values } = parseArgs({
-    options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } },
+    options: {
+      workers: { type: 'string' },
+      'rate-per-min': { type: 'string' },
+      // Sweeps only: a worker that does not open the web instances' store (another machine).
+      'no-runs': { type: 'boolean' },
+    },
     strict: true,
   });
   const env = serverEnv();
@@ -54,7 +59,7 @@ export function workerArgs(): { url: string; threads: number; ratePerMin: number
   // that spend real vendor requests). Unset: no cap.
   const ratePerMin =
     values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
-  return { url, threads, ratePerMin };
+  return { url, threads, ratePerMin, runs: values['no-runs'] !== true };
 }
 
 /** Redis's address with any password left out, for a log line. */

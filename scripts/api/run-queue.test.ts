@@ -223,4 +223,21 @@ describe('runs on two queue workers, two web instances, one Redis and one store'
     const end = (await storedLog(a!.base, left!)).at(-1)!;
     expect(JSON.parse(end.json)).toMatchObject({ event: 'terminate', reason: 'abandoned' });
   }, 120_000);
+
+  it('a run taken by a worker on another store ends at once, saying why, instead of waiting forever', async () => {
+    const redis = await startRedis(dir);
+    const env = { LOOP_LAB_REDIS_URL: redis.url };
+    const web = await serve(dir, env);
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-queue-other-'));
+    try {
+      await startWorker(elsewhere, env);
+      const id = await startRun(web.base, pacedConfig(950));
+      const events: Received[] = [];
+      await follow(web.base, id, events);
+      expect(JSON.parse(events.at(-1)!.json)).toMatchObject({ event: 'terminate', reason: 'server_restart' });
+      expect(JSON.parse(events.at(-1)!.json).message).toMatch(/does not share the web instances' store/);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
