@@ -134,15 +134,26 @@ describe('runs on two queue workers, two web instances, one Redis and one store'
     const listed = (await (await fetch(`${b!.base}/runs`)).json()) as { id: string; status: string }[];
     expect(listed.filter((r) => ids.includes(r.id) && r.status === 'running')).toEqual([]);
 
+    // A virtual-clock run on the workers too (it is over in a moment of wall time).
+    const virtual = { ...pacedConfig(600), clock: 'virtual' };
+    const onWorker = await startRun(a!.base, virtual);
+    await follow(b!.base, onWorker, []);
+
     // The same configs and seeds in one process without Redis: the same logs.
     const solo = await serve(soloDir, { LOOP_LAB_REDIS_URL: '', REDIS_URL: '' });
     const soloIds = await Promise.all(seeds.map((seed) => startRun(solo.base, pacedConfig(seed))));
-    await Promise.all(soloIds.map((id) => follow(solo.base, id, [])));
+    const soloVirtual = await startRun(solo.base, virtual);
+    await Promise.all([...soloIds, soloVirtual].map((id) => follow(solo.base, id, [])));
     for (const [i, id] of ids.entries())
       expect(
         uninterruptedForm(logs.get(id)!),
         `run ${id} (seed ${seeds[i]}) on the workers: the log of the same run in one process`,
       ).toEqual(uninterruptedForm(await storedLog(solo.base, soloIds[i]!)));
+    const virtualLog = await storedLog(a!.base, onWorker);
+    expect(virtualLog.length).toBeGreaterThan(5);
+    expect(uninterruptedForm(virtualLog), 'the virtual-clock run: the same log as in one process').toEqual(
+      uninterruptedForm(await storedLog(solo.base, soloVirtual)),
+    );
     await kill(solo.child);
 
     // A control sent through B reaches the worker holding a run started through A.
