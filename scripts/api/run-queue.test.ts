@@ -87,7 +87,7 @@ function holders(ids: readonly string[]): Map<number, number> {
 describe('runs on two queue workers, two web instances, one Redis and one store', () => {
   it('streams every run through the instance that did not start it, and a SIGKILLed worker loses nothing', async () => {
     const redis = await startRedis(dir);
-    const env = { LOOP_LAB_REDIS_URL: redis.url, LOOP_LAB_RUN_LOCK_MS: '1500' };
+    const env = { LOOP_LAB_REDIS_URL: redis.url, LOOP_LAB_RUN_LOCK_MS: '3000' };
     const [a, b] = await Promise.all([serve(dir, env), serve(dir, env)]);
     const workers: Started[] = await Promise.all([startWorker(dir, env), startWorker(dir, env)]);
 
