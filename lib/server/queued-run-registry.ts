@@ -48,28 +48,34 @@ export function createQueuedRunRegistry({
   onFailed,
 }: QueuedRunRegistryOptions): RunRegistry {
   /** Ends a run no worker will execute, saying why (the store closes it only where this instance may). */
-  const close = (runId: string, why: string): void => {
+  const close = async (runId: string, why: string): Promise<void> => {
     console.error(`[loop-lab] run ${runId}: ${why}`);
-    if (store.closeInterruptedRuns({ runId, why }).length > 0)
-      void channels.announce(runId, -1).catch(() => {});
+    if ((await store.closeInterruptedRuns({ runId, why })).length > 0) await channels.announce(runId, -1);
   };
+  const failed = (runId: string) => (error: unknown) =>
+    console.error(`[loop-lab] run ${runId}: could not be ended: ${(error as Error).message}`);
   const queue = (job: RunJob): void => {
     enqueue(job).catch((error: unknown) =>
-      close(job.runId, `it could not be queued for a worker (${(error as Error).message})`),
+      close(job.runId, `it could not be queued for a worker (${(error as Error).message})`).catch(
+        failed(job.runId),
+      ),
     );
   };
   // A job that failed leaves its run for the instance that created it (its owner still) to end.
   onFailed?.((runId, why) => {
-    if (store.getRun(runId)?.summary.status === 'running')
-      close(runId, `its job on the run queue failed: ${why}`);
+    void (async () => {
+      if ((await store.getRun(runId))?.summary.status === 'running')
+        await close(runId, `its job on the run queue failed: ${why}`);
+    })().catch(failed(runId));
   });
 
   /**
-   * Sends a run's events from the store, following the workers' announcements to its terminate.
-   * A reader that `watching` says so on Redis while it follows, so the worker does not abort the
-   * run as abandoned (lib/server/run-jobs.ts); the registry's own waits do not.
+   * Sends a run's events from the store, following the workers' announcements to its terminate;
+   * resolves once what the store holds now is sent. A reader that `watching` says so on Redis
+   * while it follows, so the worker does not abort the run as abandoned (lib/server/run-jobs.ts);
+   * the registry's own waits do not.
    */
-  const follow = ({
+  const follow = async ({
     runId,
     afterSeq,
     listener,
@@ -79,11 +85,11 @@ export function createQueuedRunRegistry({
     afterSeq: number;
     listener: RunListener;
     watching: boolean;
-  }): (() => void) => {
-    const run = store.getRun(runId);
+  }): Promise<() => void> => {
+    const run = await store.getRun(runId);
     if (!run) throw new HttpError(404, `No run with id "${runId}"`);
     if (run.summary.status !== 'running') {
-      replayFinished(store, runId, afterSeq, listener);
+      await replayFinished(store, runId, afterSeq, listener);
       return () => {};
     }
     let last = afterSeq;
@@ -96,26 +102,29 @@ export function createQueuedRunRegistry({
       unfollow?.();
     };
     /** Sends what the store holds after the last event sent; at the terminate, ends the stream. */
-    const catchUp = (): void => {
+    const readOnce = async (): Promise<void> => {
       if (ended) return;
-      try {
-        for (const page of eventPages(store, { runId, afterSeq: last })) {
-          for (const row of page) {
-            const event = trustedEventJson(row.body);
-            listener.onEvent(event);
-            last = event.seq;
-            if (event.event === 'terminate') {
-              end();
-              listener.onEnd();
-              return;
-            }
+      for await (const page of eventPages(store, { runId, afterSeq: last })) {
+        for (const row of page) {
+          if (ended) return;
+          const event = trustedEventJson(row.body);
+          listener.onEvent(event);
+          last = event.seq;
+          if (event.event === 'terminate') {
+            end();
+            listener.onEnd();
+            return;
           }
         }
-      } catch (error) {
-        console.error(`[loop-lab] run ${runId}: a reader was dropped:`, (error as Error).message);
-        end();
       }
     };
+    // One read at a time, in order: a wake-up during a read reads again after it.
+    let reading: Promise<void> = Promise.resolve();
+    const catchUp = (): Promise<void> =>
+      (reading = reading.then(readOnce).catch((error: unknown) => {
+        console.error(`[loop-lab] run ${runId}: a reader was dropped:`, (error as Error).message);
+        end();
+      }));
     const say = (): void => {
       if (watching && !ended)
         void channels.watching(runId, WATCHED_TTL_MS).catch((error: unknown) => {
@@ -124,34 +133,30 @@ export function createQueuedRunRegistry({
     };
     const backstop = setInterval(() => {
       say();
-      catchUp();
+      void catchUp();
     }, FOLLOW_BACKSTOP_MS);
     backstop.unref?.();
     say();
-    catchUp();
-    if (!ended) {
-      channels.follow(runId, catchUp).then(
-        (stop) => {
-          if (ended) return stop();
-          unfollow = stop;
-          catchUp(); // what was stored before the subscription took hold
-        },
-        (error: unknown) =>
-          console.error(
-            `[loop-lab] run ${runId}: could not follow it on Redis (the store is read every ${FOLLOW_BACKSTOP_MS} ms):`,
-            (error as Error).message,
-          ),
+    // Subscribed first, then read: whatever is stored after the read is announced to it.
+    try {
+      unfollow = await channels.follow(runId, () => void catchUp());
+    } catch (error) {
+      console.error(
+        `[loop-lab] run ${runId}: could not follow it on Redis (the store is read every ${FOLLOW_BACKSTOP_MS} ms):`,
+        (error as Error).message,
       );
     }
+    await catchUp();
+    if (ended) unfollow?.();
     return end;
   };
 
   const registry: RunRegistry = {
-    startRun({ config, apiKey, fork, cassette }) {
+    async startRun({ config, apiKey, fork, cassette }) {
       if (apiKey !== undefined) throw new HttpError(400, 'The run cannot be queued', [NO_KEYS_ON_RUN_QUEUE]);
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
-      store.createRun({
+      await store.createRun({
         id,
         config: redactor.value(config),
         ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}),
@@ -164,8 +169,8 @@ export function createQueuedRunRegistry({
       return follow({ runId, afterSeq, listener, watching: true });
     },
 
-    control({ runId, message }) {
-      const run = store.getRun(runId);
+    async control({ runId, message }) {
+      const run = await store.getRun(runId);
       if (!run) throw new HttpError(404, `No run with id "${runId}"`);
       if (run.summary.status !== 'running')
         throw new HttpError(
@@ -174,32 +179,30 @@ export function createQueuedRunRegistry({
         );
       if (message.action === 'swap' && message.target.apiKey !== undefined)
         throw new HttpError(400, 'The swap cannot be sent to the worker', [NO_KEYS_ON_RUN_QUEUE]);
-      channels.sendControl(runId, message).catch((error: unknown) => {
-        console.error(`[loop-lab] run ${runId}: a control message was not queued:`, (error as Error).message);
-      });
+      await channels.sendControl(runId, message);
     },
 
-    isLive(runId) {
-      return store.getRun(runId)?.summary.status === 'running';
+    async isLive(runId) {
+      return (await store.getRun(runId))?.summary.status === 'running';
     },
 
     // The worker writes a watched run's events within FLUSH_WATCHED_MS; nothing waits here.
-    writePending() {},
+    async writePending() {},
 
     whenFinished(runId) {
       return untilEvent(follow, store, runId, (event) => event === 'terminate');
     },
 
-    whenLogged(runId) {
-      if ((store.getRun(runId)?.summary.event_count ?? 0) > 0) return Promise.resolve();
-      return untilEvent(follow, store, runId, () => true);
+    async whenLogged(runId) {
+      if (((await store.getRun(runId))?.summary.event_count ?? 0) > 0) return;
+      await untilEvent(follow, store, runId, () => true);
     },
 
-    resumeInterrupted() {
+    async resumeInterrupted() {
       // Runs a gone process left running (a web instance before queue mode, a worker on this host)
       // go back on the queue; one whose job is still queued is not queued twice (job id = run id).
       const resumed: string[] = [];
-      for (const { id } of store.claimInterruptedRuns()) {
+      for (const { id } of await store.claimInterruptedRuns()) {
         queue({ runId: id });
         resumed.push(id);
       }
@@ -210,32 +213,34 @@ export function createQueuedRunRegistry({
 }
 
 /** Resolves at the first new event of the run that `matches` (at once when it is not running). */
-function untilEvent(
+async function untilEvent(
   follow: (options: {
     runId: string;
     afterSeq: number;
     listener: RunListener;
     watching: boolean;
-  }) => () => void,
+  }) => Promise<() => void>,
   store: RunStore,
   runId: string,
   matches: (event: string) => boolean,
 ): Promise<void> {
-  const run = store.getRun(runId);
-  if (run?.summary.status !== 'running') return Promise.resolve();
-  return new Promise((resolve) => {
+  const run = await store.getRun(runId);
+  if (run?.summary.status !== 'running') return;
+  await new Promise<void>((resolve, reject) => {
     const reader: { stop?: () => void; done?: boolean } = {};
     const finish = (): void => {
       reader.done = true;
       reader.stop?.();
       resolve();
     };
-    reader.stop = follow({
+    follow({
       runId,
       afterSeq: run.summary.event_count - 1,
       listener: { onEvent: (event) => matches(event.event) && finish(), onEnd: finish },
       watching: false,
-    });
-    if (reader.done) reader.stop();
+    }).then((stop) => {
+      reader.stop = stop;
+      if (reader.done) stop();
+    }, reject);
   });
 }

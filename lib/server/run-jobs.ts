@@ -84,16 +84,16 @@ export async function executeRunJob({
   unwatchedMs: number;
 }): Promise<RunJobOutcome> {
   const { runId } = job;
-  const taken = store.takeOverRun({ runId });
+  const taken = await store.takeOverRun({ runId });
   if (!taken) {
-    if (store.getRun(runId)) return 'already ended';
+    if (await store.getRun(runId)) return 'already ended';
     // The job fails, and the web instance that queued the run ends it with this reason.
     throw new Error(
       `the worker that took it does not share the web instances' store (run ${runId} is not in its store): ` +
         `a worker that takes runs must open the same store (LOOP_LAB_DATA_DIR), or be started with --no-runs`,
     );
   }
-  const outcome = registry.executeTakenOver(taken, {
+  const outcome = await registry.executeTakenOver(taken, {
     ...(job.fork ? { fork: job.fork } : {}),
     ...(job.cassette ? { cassette: job.cassette } : {}),
   });
@@ -110,7 +110,7 @@ export async function executeRunJob({
       console.error(`[loop-lab] run ${runId}: an announcement failed:`, (error as Error).message);
     });
   };
-  const unsubscribe = registry.subscribe({
+  const unsubscribe = await registry.subscribe({
     runId,
     afterSeq: taken.eventCount - 1,
     listener: {
@@ -125,11 +125,9 @@ export async function executeRunJob({
     },
   });
   const stopControls = await channels.takeControls(runId, (message) => {
-    try {
-      registry.control({ runId, message });
-    } catch (error) {
+    registry.control({ runId, message }).catch((error: unknown) => {
       console.error(`[loop-lab] run ${runId}: a control message was refused:`, (error as Error).message);
-    }
+    });
   });
   const abandonment = watchForReaders({ runId, registry, channels, unwatchedMs });
   try {
@@ -162,17 +160,15 @@ function watchForReaders({
   let lastWatched = performance.now();
   const timer = setInterval(
     () => {
-      channels.isWatched(runId).then(
-        (watched) => {
-          const now = performance.now();
-          if (watched) lastWatched = now;
-          else if (now - lastWatched >= unwatchedMs && registry.isLive(runId)) {
-            clearInterval(timer);
-            registry.control({ runId, message: { action: 'abort', reason: 'abandoned' } });
-          }
-        },
-        (error: unknown) => console.error(`[loop-lab] run ${runId}: ${(error as Error).message}`),
-      );
+      void (async () => {
+        const watched = await channels.isWatched(runId);
+        const now = performance.now();
+        if (watched) lastWatched = now;
+        else if (now - lastWatched >= unwatchedMs && (await registry.isLive(runId))) {
+          clearInterval(timer);
+          await registry.control({ runId, message: { action: 'abort', reason: 'abandoned' } });
+        }
+      })().catch((error: unknown) => console.error(`[loop-lab] run ${runId}: ${(error as Error).message}`));
     },
     Math.min(1_000, unwatchedMs),
   );
@@ -216,9 +212,11 @@ export function startRunWorker({
     if (!job) return;
     const runId = job.data.runId;
     console.error(`worker: run ${runId} failed: ${error.message}`);
-    if (!store.takeOverRun({ runId })) return;
-    store.closeInterruptedRuns({ runId, why: `its job on the run queue failed: ${error.message}` });
-    void channels.announce(runId, -1).catch(() => {});
+    void (async () => {
+      if (!(await store.takeOverRun({ runId }))) return;
+      await store.closeInterruptedRuns({ runId, why: `its job on the run queue failed: ${error.message}` });
+      await channels.announce(runId, -1);
+    })().catch((again: unknown) => console.error(`worker: run ${runId}: ${(again as Error).message}`));
   });
   return worker;
 }
