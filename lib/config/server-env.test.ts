@@ -36,6 +36,15 @@ describe('serverEnv', () => {
     expect(env.allowedHosts).toEqual(['a.lan', 'b.lan', 'c.lan']);
   });
 
+  it("takes REDIS_URL, the name hosts give a Redis, when LOOP_LAB_REDIS_URL is unset; the project's own name wins", () => {
+    expect(serverEnv({ REDIS_URL: 'redis://10.0.0.5:6379' }).redisUrl).toBe('redis://10.0.0.5:6379');
+    expect(
+      serverEnv({ REDIS_URL: 'redis://10.0.0.5:6379', LOOP_LAB_REDIS_URL: 'redis://127.0.0.1:6380' })
+        .redisUrl,
+    ).toBe('redis://127.0.0.1:6380');
+    expect(() => serverEnv({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL: must be a redis:\/\//);
+  });
+
   it.each([
     ['LOOP_LAB_UNWATCHED_MS', 'a minute', /LOOP_LAB_UNWATCHED_MS: must be a whole number \(got "a minute"\)/],
     ['LOOP_LAB_UNWATCHED_MS', '0', /LOOP_LAB_UNWATCHED_MS: must be at least 1/],

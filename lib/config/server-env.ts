@@ -113,7 +113,10 @@ const SCHEMA = z.object({
   LOOP_LAB_REDIS_URL: redisUrl,
   LOOP_LAB_DATABASE_URL: databaseUrl,
   DATABASE_URL: databaseUrl,
+  /** The name hosts give a Redis they provide; LOOP_LAB_REDIS_URL wins when both are set. */
+  REDIS_URL: redisUrl,
   LOOP_LAB_WORKER_RATE_PER_MIN: wholeNumber(0),
+  LOOP_LAB_RUN_LOCK_MS: wholeNumber(500),
   LOOP_LAB_SANDBOX_NETNS: onOff,
   LOOP_LAB_HOST: text,
   LOOP_LAB_ALLOWED_HOSTS: list,
@@ -168,10 +171,18 @@ export interface ServerEnv {
   root: string | undefined;
   /** LOOP_LAB_UNWATCHED_MS: how long a run may go unwatched before it is abandoned (default one minute). */
   unwatchedMs: number;
-  /** LOOP_LAB_REDIS_URL: sweeps go through BullMQ on this Redis (unset: the local worker pool). */
+  /**
+   * LOOP_LAB_REDIS_URL (or REDIS_URL): sweeps and runs go through BullMQ on this Redis, to `npm run worker`
+   * processes (unset: the local worker pool, and runs in the web process).
+   */
   redisUrl: string | undefined;
   /** LOOP_LAB_DATABASE_URL, else DATABASE_URL: the store is this Postgres database (unset: SQLite in the data folder). */
   databaseUrl: string | undefined;
+  /**
+   * LOOP_LAB_RUN_LOCK_MS: how long a queue worker's hold on a run lasts unrenewed, so how soon a lost
+   * worker's runs go on another (unset: lib/server/run-jobs.ts's RUN_LOCK_MS).
+   */
+  runLockMs: number | undefined;
   /** LOOP_LAB_WORKER_RATE_PER_MIN: at most this many queued sweep jobs a minute (0: no cap). */
   workerRatePerMin: number;
   /** LOOP_LAB_SANDBOX_NETNS: false when `off` (check children start without their private network). */
@@ -229,9 +240,10 @@ export function serverEnv(source: EnvSource = processEnv()): ServerEnv {
     dataDir: env.LOOP_LAB_DATA_DIR,
     root: env.LOOP_LAB_ROOT,
     unwatchedMs: env.LOOP_LAB_UNWATCHED_MS ?? DEFAULT_UNWATCHED_MS,
-    redisUrl: env.LOOP_LAB_REDIS_URL,
+    redisUrl: env.LOOP_LAB_REDIS_URL ?? env.REDIS_URL,
     databaseUrl: env.LOOP_LAB_DATABASE_URL ?? env.DATABASE_URL,
     workerRatePerMin: env.LOOP_LAB_WORKER_RATE_PER_MIN ?? 0,
+    runLockMs: env.LOOP_LAB_RUN_LOCK_MS,
     sandboxNetns: env.LOOP_LAB_SANDBOX_NETNS !== 'off',
     host: env.LOOP_LAB_HOST,
     allowedHosts: env.LOOP_LAB_ALLOWED_HOSTS,

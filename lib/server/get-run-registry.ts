@@ -4,7 +4,10 @@ import { launchRun } from '@/lib/runtime/launch-run';
 import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
 import { getStore, getWireStore } from '@/lib/store';
-import { createRunRegistry, type RunRegistry } from './run-registry';
+import { createRunRegistry, type LocalRunRegistry, type RunRegistry } from './run-registry';
+import { createQueuedRunRegistry } from './queued-run-registry';
+import { createRunChannels } from './run-channels';
+import { createRunQueue } from './run-jobs';
 import { serverEnv } from '@/lib/config/server-env';
 import { createRunTraffic, type RunTraffic } from './run-traffic';
 
@@ -26,29 +29,48 @@ export function unwatchedMs(): number {
 }
 
 /**
- * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
- * every route bundle shares one set of runs. Real-clock runs execute on run threads (2 unless
+ * A registry that executes runs in this process: real-clock runs on run threads (2 unless
  * LOOP_LAB_RUN_THREADS says otherwise), so this thread's routing, storing and streaming cannot
- * make a run's timer late; with LOOP_LAB_RUN_THREADS=0, and for virtual-clock runs always, they
- * execute here.
+ * make a run's timer late; with LOOP_LAB_RUN_THREADS=0, and for virtual-clock runs always, here.
+ * The web process's registry without Redis, and each queue worker's (lib/server/run-jobs.ts).
+ */
+export function createLocalRunRegistry(): LocalRunRegistry {
+  benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
+  const listed = benchProbe();
+  const probe = listed ? watchdogProbe(listed) : undefined;
+  const count = runThreadCount();
+  const launch = launchRealClockOnThreads(
+    count > 0 ? createRunThreads({ threads: count }) : undefined,
+    (options) => launchRun({ ...options, probe }),
+  );
+  return createRunRegistry({
+    store: getStore(),
+    launch,
+    unwatchedMs: unwatchedMs(),
+    traffic: getRunTraffic(),
+    wire: getWireStore(),
+  });
+}
+
+/**
+ * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
+ * every route bundle shares one set of runs. With LOOP_LAB_REDIS_URL set, runs execute on queue
+ * workers (`npm run worker`) and this process creates, follows and controls them through Redis
+ * and the shared store (lib/server/queued-run-registry.ts); otherwise they execute here.
  */
 export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {
-    benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
-    const listed = benchProbe();
-    const probe = listed ? watchdogProbe(listed) : undefined;
-    const count = runThreadCount();
-    const launch = launchRealClockOnThreads(
-      count > 0 ? createRunThreads({ threads: count }) : undefined,
-      (options) => launchRun({ ...options, probe }),
-    );
-    globalForRegistry.__loopLabRunRegistry = createRunRegistry({
-      store: getStore(),
-      launch,
-      unwatchedMs: unwatchedMs(),
-      traffic: getRunTraffic(),
-      wire: getWireStore(),
-    });
+    const { redisUrl } = serverEnv();
+    const queue = redisUrl ? createRunQueue({ redisUrl }) : undefined;
+    globalForRegistry.__loopLabRunRegistry =
+      redisUrl && queue
+        ? createQueuedRunRegistry({
+            store: getStore(),
+            channels: createRunChannels({ redisUrl }),
+            enqueue: queue.enqueue,
+            onFailed: queue.onFailed,
+          })
+        : createLocalRunRegistry();
     // The runs a previous server process left in flight go on here, or are closed with the reason
     // (the registry's other methods wait for it).
     globalForRegistry.__loopLabRunsResumed = globalForRegistry.__loopLabRunRegistry.resumeInterrupted().then(

@@ -1,4 +1,5 @@
 import 'server-only';
+import { Redis } from 'ioredis';
 import { serverEnv } from '@/lib/config/server-env';
 import { getVisitorStore } from '@/lib/store';
 import { RoomLimitError } from './http-error';
@@ -8,6 +9,10 @@ import { RoomLimitError } from './http-error';
  * minute (a token bucket that refills continuously), and how many runs one sweep may hold. A
  * server policy on requests, not part of any run: the bucket reads the wall clock, and nothing
  * it decides is recorded in a run. Outside room mode (`visitor` null) nothing is limited.
+ *
+ * Live runs are counted in the store, which every web instance shares. The per-minute bucket is
+ * this process's own, or, with LOOP_LAB_REDIS_URL set (several web instances behind one URL), one
+ * bucket per visitor in Redis, taken from atomically, so the instances enforce one limit.
  */
 
 /** What a live-runs 429 suggests waiting: a lesson's runs end in seconds; it is a hint, not a promise. */
@@ -28,7 +33,7 @@ function buckets(): Map<string, Bucket> {
 /**
  * Admits `count` runs the visitor is about to start (a lesson starts two, or three with its
  * parent), or throws the 429 of the first limit they would pass. Takes the tokens only when
- * every limit admits them. `now`: wall-clock ms (tests pass their own).
+ * every limit admits them. `now`: wall-clock ms (tests pass their own; the Redis bucket keeps Redis's).
  */
 export async function admitRuns(visitor: string | null, count = 1, now = Date.now()): Promise<void> {
   if (visitor === null) return;
@@ -47,11 +52,12 @@ export async function admitRuns(visitor: string | null, count = 1, now = Date.no
     );
   }
   const perMs = runsPerMinute / 60_000;
-  const held = buckets().get(visitor) ?? { tokens: runsPerMinute, at: now };
-  const tokens = Math.min(runsPerMinute, held.tokens + (now - held.at) * perMs);
-  if (tokens < count) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((count - tokens) / perMs / 1000));
-    buckets().set(visitor, { tokens, at: now });
+  const { redisUrl } = serverEnv();
+  const taken = redisUrl
+    ? await takeFromRedis({ redisUrl, visitor, count, capacity: runsPerMinute, perMs })
+    : takeHere({ visitor, count, capacity: runsPerMinute, perMs, now });
+  if (!taken.ok) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((count - taken.tokens) / perMs / 1000));
     throw new RoomLimitError(
       `Room limit: at most ${runsPerMinute} runs started per minute per visitor; try again in ${retryAfterSeconds} s`,
       {
@@ -62,7 +68,76 @@ export async function admitRuns(visitor: string | null, count = 1, now = Date.no
       },
     );
   }
-  buckets().set(visitor, { tokens: tokens - count, at: now });
+}
+
+interface Take {
+  visitor: string;
+  count: number;
+  /** The bucket's size: runs a minute. */
+  capacity: number;
+  /** Tokens it refills each ms. */
+  perMs: number;
+}
+
+/** Takes `count` tokens from this process's bucket when it holds them; says what it held. */
+function takeHere({ visitor, count, capacity, perMs, now }: Take & { now: number }): {
+  ok: boolean;
+  tokens: number;
+} {
+  const held = buckets().get(visitor) ?? { tokens: capacity, at: now };
+  const tokens = Math.min(capacity, held.tokens + (now - held.at) * perMs);
+  const ok = tokens >= count;
+  buckets().set(visitor, { tokens: ok ? tokens - count : tokens, at: now });
+  return { ok, tokens };
+}
+
+/**
+ * The same bucket in Redis: refilled and taken from in one script, on Redis's clock (so web
+ * instances on several machines agree on it); it expires once it would be full again.
+ */
+const TAKE_SCRIPT = `
+local capacity = tonumber(ARGV[1])
+local perMs = tonumber(ARGV[2])
+local count = tonumber(ARGV[3])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or capacity
+local at = tonumber(held[2]) or now
+tokens = math.min(capacity, tokens + (now - at) * perMs)
+local ok = 0
+if tokens >= count then
+  ok = 1
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - count), 'at', tostring(now))
+else
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+end
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / perMs) + 1000)
+return { ok, tostring(tokens) }
+`;
+
+const globalForRedis = globalThis as typeof globalThis & { __loopLabLimitsRedis?: Redis };
+
+async function takeFromRedis({
+  redisUrl,
+  visitor,
+  count,
+  capacity,
+  perMs,
+}: Take & { redisUrl: string }): Promise<{
+  ok: boolean;
+  tokens: number;
+}> {
+  globalForRedis.__loopLabLimitsRedis ??= new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const [ok, tokens] = (await globalForRedis.__loopLabLimitsRedis.eval(
+    TAKE_SCRIPT,
+    1,
+    `loop-lab:room-limit:runs-per-minute:${visitor}`,
+    String(capacity),
+    String(perMs),
+    String(count),
+  )) as [number, string];
+  return { ok: ok === 1, tokens: Number(tokens) };
 }
 
 /** Refuses a sweep of more runs than a visitor's sweep may hold (waiting does not help: no Retry-After). */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cassette, RunConfig, RunEvent, WireExchange } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import type { RowTotals, RunStore, WireStore } from '@/lib/store';
+import type { RowTotals, RunStore, TakenOverRun, WireStore } from '@/lib/store';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
@@ -79,6 +79,19 @@ export interface RunRegistry {
    * once, when the server starts; the registry's other methods wait for it.
    */
   resumeInterrupted(): Promise<{ resumed: string[]; closed: string[] }>;
+}
+
+/** The registry that executes runs in this process, with what a queue worker needs of it (lib/server/run-jobs.ts). */
+export interface LocalRunRegistry extends RunRegistry {
+  /**
+   * Executes a run the store holds that this store opening has just taken over (RunStore.takeOverRun):
+   * one with no events yet starts from its config (`fork`, `cassette`: as its POST gave them);
+   * one with a log is resumed as after a restart, or closed with the reason when it cannot be.
+   */
+  executeTakenOver(
+    run: TakenOverRun,
+    start: { fork?: ForkStart; cassette?: Cassette },
+  ): Promise<'started' | 'resumed' | 'closed'>;
 }
 
 export interface RunRegistryOptions {
@@ -205,7 +218,7 @@ export function createRunRegistry({
   unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
   wire,
-}: RunRegistryOptions): RunRegistry {
+}: RunRegistryOptions): LocalRunRegistry {
   const live = new Map<string, LiveRun>();
   const batches = createRunBatches<LiveRun>({ store, publish });
   /** The startup's resumption: the other methods wait for it, so none meets a run it is taking up. */
@@ -254,6 +267,32 @@ export function createRunRegistry({
     else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
 
+  /** Launches a run the store holds (with no events yet) and keeps it live here. */
+  const startLive = (
+    id: string,
+    redactor: ReturnType<typeof createRedactor>,
+    { config, apiKey, fork, cassette }: StartRunOptions,
+  ): void => {
+    const run = newLiveRun(id, (text) => redactor.text(text));
+    live.set(id, run);
+    armIdleTimer(run, unwatchedMs);
+    launchLive({
+      run,
+      launch,
+      options: {
+        runId: id,
+        config,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fork ? { fork } : {}),
+        ...(cassette ? { cassette } : {}),
+        ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+        ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+        onEvent: (event, totals) => accept(run, event, totals),
+      },
+      finish: () => finish(run),
+    });
+  };
+
   return {
     async startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
@@ -264,23 +303,11 @@ export function createRunRegistry({
         config: redactor.value(config),
         ...(fork ? { forkedFrom: { runId: fork.parentRunId, turn: fork.atTurn } } : {}),
       });
-      const run = newLiveRun(id, (text) => redactor.text(text));
-      live.set(id, run);
-      armIdleTimer(run, unwatchedMs);
-      launchLive({
-        run,
-        launch,
-        options: {
-          runId: id,
-          config,
-          ...(apiKey ? { apiKey } : {}),
-          ...(fork ? { fork } : {}),
-          ...(cassette ? { cassette } : {}),
-          ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-          ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
-          onEvent: (event, totals) => accept(run, event, totals),
-        },
-        finish: () => finish(run),
+      startLive(id, redactor, {
+        config,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fork ? { fork } : {}),
+        ...(cassette ? { cassette } : {}),
       });
       return { id };
     },
@@ -346,6 +373,23 @@ export function createRunRegistry({
       await live.get(runId)?.firstStored;
     },
 
+    async executeTakenOver(taken, { fork, cassette }) {
+      await resuming;
+      const { id, config } = taken;
+      if (taken.eventCount > 0 && taken.refusal === undefined && config) return resumeStored(id, config);
+      if (taken.eventCount > 0 || !config) {
+        await store.closeInterruptedRuns({
+          runId: id,
+          why: `the worker that ran it stopped, and it was not resumed on another: ${taken.refusal ?? 'its stored config no longer parses'}`,
+        });
+        return 'closed';
+      }
+      // Nothing stored yet, so nothing seen: the run starts from its config and seed as it would have at first.
+      const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+      startLive(id, redactor, { config, ...(fork ? { fork } : {}), ...(cassette ? { cassette } : {}) });
+      return 'started';
+    },
+
     resumeInterrupted() {
       const work = resumeAll();
       resuming = work.catch(() => {});
@@ -358,50 +402,58 @@ export function createRunRegistry({
     const resumed: string[] = [];
     const closed: string[] = [];
     for (const { id, config } of await store.claimInterruptedRuns()) {
-      const count = (await store.getRun(id))?.summary.event_count ?? 0;
-      const stored = await store.readEventBodies({ runId: id, limit: count });
-      const refusal = storedLogRefusal(stored);
-      if (refusal !== undefined) {
-        await store.closeInterruptedRuns({ runId: id, why: refusal });
-        closed.push(id);
-        continue;
-      }
-      const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
-      const run = newLiveRun(id, (text) => redactor.text(text));
-      // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
-      run.tail = await store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
-      run.logged();
-      live.set(id, run);
-      armIdleTimer(run, unwatchedMs);
-      const check = createReplayCheck(stored);
-      let diverged = false;
-      launchLive({
-        run,
-        launch,
-        options: {
-          runId: id,
-          config,
-          restart: { replayed: count },
-          ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-          ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
-          onEvent: (event, totals) => {
-            if (diverged || run.ending) return;
-            const verdict = check(event);
-            if (verdict.kind === 'replayed') return;
-            if (verdict.kind === 'new') return accept(run, event, totals);
-            // The re-execution left the stored log: closed after it with the reason, the rest ignored.
-            diverged = true;
-            finish(run, async () => {
-              await store.closeInterruptedRuns({ runId: id, why: verdict.why });
-              publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
-            });
-            queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
-          },
-        },
-        finish: () => finish(run),
-      });
-      resumed.push(id);
+      ((await resumeStored(id, config)) === 'closed' ? closed : resumed).push(id);
     }
     return { resumed, closed };
+  }
+
+  /**
+   * Resumes a run whose log the store holds and this store opening owns (claimed or taken over):
+   * re-executed from its config and seed, checked against its stored log and going on live here
+   * (lib/server/resume-runs.ts); closed at once with the reason when its log cannot be made again.
+   */
+  async function resumeStored(id: string, config: RunConfig): Promise<'resumed' | 'closed'> {
+    const count = (await store.getRun(id))?.summary.event_count ?? 0;
+    const stored = await store.readEventBodies({ runId: id, limit: count });
+    const refusal = storedLogRefusal(stored);
+    if (refusal !== undefined) {
+      await store.closeInterruptedRuns({ runId: id, why: refusal });
+      return 'closed';
+    }
+    const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
+    const run = newLiveRun(id, (text) => redactor.text(text));
+    // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
+    run.tail = await store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
+    run.logged();
+    live.set(id, run);
+    armIdleTimer(run, unwatchedMs);
+    const check = createReplayCheck(stored);
+    let diverged = false;
+    launchLive({
+      run,
+      launch,
+      options: {
+        runId: id,
+        config,
+        restart: { replayed: count },
+        ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
+        ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+        onEvent: (event, totals) => {
+          if (diverged || run.ending) return;
+          const verdict = check(event);
+          if (verdict.kind === 'replayed') return;
+          if (verdict.kind === 'new') return accept(run, event, totals);
+          // The re-execution left the stored log: closed after it with the reason, the rest ignored.
+          diverged = true;
+          finish(run, async () => {
+            await store.closeInterruptedRuns({ runId: id, why: verdict.why });
+            publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
+          });
+          queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
+        },
+      },
+      finish: () => finish(run),
+    });
+    return 'resumed';
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { RunConfigSchema, restartRefusal, terminateAfter, type RunEvent } from '@/lib/protocol';
 import { isOwnerGone } from './run-owner';
-import type { ClaimedRun, RowTotals } from './run-store';
+import type { ClaimedRun, RowTotals, TakenOverRun } from './run-store';
 
 /** A running run's row, as closing or claiming it reads it (the Postgres store reads the same). */
 export interface RunningRow {
@@ -114,6 +114,36 @@ export function claimInterruptedRuns(options: { db: Database; self: string }): C
     });
   }
   return claimed;
+}
+
+/**
+ * Takes over one run still `running`, whoever wrote it last: a worker that holds the run's job
+ * (lib/server/run-jobs.ts) is its one executor, since the queue hands a job to one worker at a
+ * time and to another only once the first stopped renewing its lock. Returns the run with how
+ * many events the store holds and, when it cannot be resumed, why; nothing when it has ended.
+ */
+export function takeOverRun(options: {
+  db: Database;
+  self: string;
+  runId: string;
+}): TakenOverRun | undefined {
+  const { db, self, runId } = options;
+  const row = db
+    .prepare<[string], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running' AND id = ?`)
+    .get(runId);
+  if (!row) return undefined;
+  const taken = db
+    .prepare<[string, string]>(`UPDATE runs SET owner = ? WHERE id = ? AND status = 'running'`)
+    .run(self, runId);
+  if (taken.changes === 0) return undefined;
+  const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
+  return {
+    id: row.id,
+    config: parsed.success ? parsed.data : undefined,
+    forked: row.forked_from !== null,
+    eventCount: row.event_count,
+    refusal: refusalOf(row),
+  };
 }
 
 /** Why the row's run cannot be resumed (a config stored before a field existed is parsed with its defaults). */

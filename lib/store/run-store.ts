@@ -20,6 +20,18 @@ export interface ClaimedRun {
   forked: boolean;
 }
 
+/** A running run a queue worker took over to execute (RunStore.takeOverRun). */
+export interface TakenOverRun {
+  id: string;
+  /** Its stored config, parsed; undefined when it no longer parses (`refusal` says why). */
+  config: RunConfig | undefined;
+  forked: boolean;
+  /** How many of its events the store holds: 0 for a run no worker has started. */
+  eventCount: number;
+  /** Why its stored log could not be resumed from its config and seed (lib/protocol/restart.ts), if so. */
+  refusal: string | undefined;
+}
+
 export type CreateRunOptions = CreateRunRecord &
   (CreateRunEvents | { events?: undefined; totals?: undefined });
 
@@ -111,5 +123,10 @@ export interface RunStore {
    * (lib/protocol/restart.ts), for the run registry to resume (lib/server/resume-runs.ts).
    */
   claimInterruptedRuns(): Promise<ClaimedRun[]>;
+  /**
+   * Makes this store opening the owner of one running run, whoever owned it (a queue worker that
+   * holds the run's job: lib/server/run-jobs.ts); nothing when the run is not running.
+   */
+  takeOverRun(options: { runId: string }): Promise<TakenOverRun | undefined>;
   close(): Promise<void>;
 }

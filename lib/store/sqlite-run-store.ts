@@ -13,6 +13,7 @@ import {
 import type {
   AppendEventsOptions,
   ClaimedRun,
+  TakenOverRun,
   CreateRunOptions,
   ForkSummary,
   ListRunsOptions,
@@ -25,7 +26,7 @@ import type {
   RunSummary,
   StoredEventRow,
 } from './run-store';
-import { claimInterruptedRuns, closeInterruptedRuns } from './close-interrupted-runs';
+import { claimInterruptedRuns, closeInterruptedRuns, takeOverRun } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
@@ -107,6 +108,9 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       return claimInterruptedRuns({ db, self: owner });
+    },
+    async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
+      return takeOverRun({ db, self: owner, runId });
     },
     async createRun({
       id,

@@ -26,6 +26,27 @@ function eventsTableSql(db: Database.Database): string {
 }
 
 describe('store migrations', () => {
+  it('skips a step another process applied after this one read the version (two processes opening a new folder)', () => {
+    const file = path.join(dir, DB_FILE_NAME);
+    const first = new Database(file);
+    const second = new Database(file);
+    // The second read the version (0) just before the first migrated the file whole.
+    const read = second.pragma.bind(second);
+    let stale = true;
+    second.pragma = ((source: string, options?: Database.PragmaOptions) => {
+      if (stale && source === 'user_version' && options?.simple) {
+        stale = false;
+        return 0;
+      }
+      return read(source, options);
+    }) as typeof second.pragma;
+    migrate(first);
+    expect(() => migrate(second)).not.toThrow();
+    expect(read('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    first.close();
+    second.close();
+  });
+
   it('opens a database whose events table is WITHOUT ROWID (schema 6) and reads every stored run exactly as before', async () => {
     // A database as the build before the rowid events table left it, two runs stored as that
     // store wrote them: a run row, its summary, and one events row per event.

@@ -19,9 +19,12 @@ export function migrate(db: Database, to = SCHEMA_VERSION): void {
     );
   }
   for (let version = current; version < to; version += 1) {
+    // Several processes may open a new data folder at once (web instances and workers): each step
+    // takes the write lock first and is skipped when another process has applied it meanwhile.
     db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) > version) return;
       db.exec(migrationSql(MIGRATIONS[version]!, 'sqlite'));
       db.pragma(`user_version = ${version + 1}`);
-    })();
+    }).immediate();
   }
 }

@@ -6,15 +6,40 @@ import { createRedisGate } from './redis-endpoint-gate';
 import type { SweepJobResult } from './run-sweep-job';
 import { serverEnv } from '@/lib/config/server-env';
 
-/**
- * `npm run worker`: a stateless sweep worker. It takes jobs from the Redis queue named by
- * LOOP_LAB_REDIS_URL, runs them on this machine's cores (the same worker-thread pool as a
- * local sweep) and sends each run's log and metrics back through the queue. It keeps no state:
- * start as many as you like, anywhere that reaches Redis; stop one with Ctrl-C.
- */
-async function main(): Promise<void> {
+/** Starts a sweep worker on the queue at `url`; resolves once it takes jobs, with its stop. */
+export async function startSweepWorker({
+  url,
+  threads,
+  ratePerMin,
+}: {
+  url: string;
+  threads: number;
+  ratePerMin: number;
+}): Promise<() => Promise<void>> {
+  // Real-endpoint jobs go through the endpoints' limiters in Redis: one for every worker process.
+  const pool = createLocalPool({ workers: threads, gate: createRedisGate({ redisUrl: url }) });
+  const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
+    connection: redisConnection(url),
+    concurrency: threads,
+    ...(ratePerMin > 0 ? { limiter: { max: ratePerMin, duration: 60_000 } } : {}),
+  });
+  worker.on('failed', (job, error) => console.error(`worker: job ${job?.id} failed: ${error.message}`));
+  await worker.waitUntilReady();
+  return async () => {
+    await worker.close();
+    await pool.close();
+  };
+}
+
+/** What `npm run worker` was asked for: the Redis, the threads, the rate cap; exits with the problem otherwise. */
+export function workerArgs(): { url: string; threads: number; ratePerMin: number; runs: boolean } {
   const { values } = parseArgs({
-    options: { workers: { type: 'string' }, 'rate-per-min': { type: 'string' } },
+    options: {
+      workers: { type: 'string' },
+      'rate-per-min': { type: 'string' },
+      // Sweeps only: a worker that does not open the web instances' store (another machine).
+      'no-runs': { type: 'boolean' },
+    },
     strict: true,
   });
   const env = serverEnv();
@@ -34,28 +59,36 @@ async function main(): Promise<void> {
   // that spend real vendor requests). Unset: no cap.
   const ratePerMin =
     values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
-  // Real-endpoint jobs go through the endpoints' limiters in Redis: one for every worker process.
-  const pool = createLocalPool({ workers: threads, gate: createRedisGate({ redisUrl: url }) });
-  const worker = new Worker<QueuedSweepJob, SweepJobResult>(SWEEP_QUEUE, (job) => pool.run(job.data), {
-    connection: redisConnection(url),
-    concurrency: threads,
-    ...(ratePerMin > 0 ? { limiter: { max: ratePerMin, duration: 60_000 } } : {}),
-  });
-  worker.on('failed', (job, error) => console.error(`worker: job ${job?.id} failed: ${error.message}`));
-  await worker.waitUntilReady();
+  return { url, threads, ratePerMin, runs: values['no-runs'] !== true };
+}
+
+/** Redis's address with any password left out, for a log line. */
+export const shownUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//…@');
+
+/**
+ * A stateless sweep worker (`npm run worker` runs this and the run worker: lib/cli/worker-main.ts).
+ * It takes jobs from the Redis queue named by LOOP_LAB_REDIS_URL, runs them on this machine's
+ * cores (the same worker-thread pool as a local sweep) and sends each run's log and metrics back
+ * through the queue. It keeps no state: start as many as you like, anywhere that reaches Redis;
+ * stop one with Ctrl-C.
+ */
+async function main(): Promise<void> {
+  const { url, threads, ratePerMin } = workerArgs();
+  const stopSweeps = await startSweepWorker({ url, threads, ratePerMin });
   console.log(
-    `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE} at ${url.replace(/\/\/[^@/]*@/, '//…@')}`,
+    `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE} at ${shownUrl(url)}`,
   );
   const stop = async (): Promise<void> => {
-    await worker.close();
-    await pool.close();
+    await stopSweeps();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }
 
-main().catch((error: unknown) => {
-  console.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (process.argv[1]?.endsWith('queue-worker-main.ts')) {
+  main().catch((error: unknown) => {
+    console.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

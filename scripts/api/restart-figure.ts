@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serve } from './processes.testkit';
 
 /**
  * `npm run restart-figure`: starts the API in a real server process, starts runs that will
@@ -63,29 +63,6 @@ export async function restartFigure(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Starts scripts/api/serve-api.ts on the data folder (any free port) and waits until it listens. */
-export function serve(dir: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'],
-    {
-      env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString());
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, base: `${match[1]}/api` });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited early (${code})`)));
-  });
 }
 
 if (process.argv[1]?.endsWith('restart-figure.ts')) {

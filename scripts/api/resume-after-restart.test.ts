@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
-import { serve as serveApi } from './restart-figure';
+import { kill, killAll, serve, startRun } from './processes.testkit';
 import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
 
 /**
@@ -18,25 +17,12 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * stays as it saw it, and seqs stay unique and dense.
  */
 
-const servers: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-resume-'));
 
 afterAll(() => {
-  for (const child of servers)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function serve(): Promise<{ child: ChildProcess; base: string }> {
-  const server = await serveApi(dir);
-  servers.push(server.child);
-  return server;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
 
 /** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
 function pacedConfig(seed: number): Record<string, unknown> {
@@ -70,16 +56,6 @@ const REAL_CLOCK = {
   },
 };
 
-async function startRun(base: string, config: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${base}/runs`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ config }),
-  });
-  if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
-
 interface Event {
   seq: number;
   event: string;
@@ -102,7 +78,7 @@ function uninterruptedForm(log: readonly { json: string }[]): string[] {
 describe('a server SIGKILLed during ten paced runs, started again', () => {
   it('resumes each run in flight and it ends as the uninterrupted run of its seed, or ends saying why', async () => {
     const random = createRandom(20_261_204);
-    const first = await serve();
+    const first = await serve(dir);
     const seeds = Array.from({ length: 10 }, (_, i) => 300 + i);
     const ids = await Promise.all(
       [...seeds.map((seed) => pacedConfig(seed)), REAL_CLOCK].map((config) => startRun(first.base, config)),
@@ -123,7 +99,7 @@ describe('a server SIGKILLed during ten paced runs, started again', () => {
     await kill(first.child);
     await Promise.all(reading);
 
-    const second = await serve();
+    const second = await serve(dir);
     const logs = new Map<string, { seq: number; json: string }[]>();
     for (const id of ids) {
       const before = seen.get(id)!;

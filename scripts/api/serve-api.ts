@@ -36,7 +36,11 @@ const server = http.createServer((req, res) => {
       ...(method === 'POST' ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
     }).then(
       (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
+        // Raw pairs: a response may set several cookies, which an object would fold into one.
+        res.writeHead(
+          response.status,
+          [...response.headers].flatMap(([name, value]) => [name, value]),
+        );
         if (response.body) Readable.fromWeb(response.body as WebReadableStream).pipe(res);
         else res.end();
       },

@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
-import { serve as serveApi } from './restart-figure';
+import { kill, killAll, serve, startRun } from './processes.testkit';
 import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
 
 /**
@@ -15,53 +14,32 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * stored seqs must be unique and dense, and every reconnect must end with the run's terminate.
  */
 
-interface Server {
-  child: ChildProcess;
-  base: string;
-}
-
-const servers: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sigkill-'));
 
 afterAll(() => {
-  for (const child of servers)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The API server on this test's data folder (restart-figure.ts starts it the same way), remembered for cleanup. */
-async function serve(): Promise<Server> {
-  const server = await serveApi(dir);
-  servers.push(server.child);
-  return server;
-}
-
-async function startRun(base: string, seed: number): Promise<string> {
-  const response = await fetch(`${base}/runs`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      config: {
-        provider: { vendor: 'sim-anthropic' },
-        preset: 'codesmith',
-        seed,
-        clock: 'real',
-        timeScale: 0.5,
-        faults: {
-          rules: [
-            {
-              id: 'limited',
-              when: { kind: 'requests', numbers: [1, 3] },
-              action: { type: 'http_error', status: 429, retryAfterSec: 2 },
-            },
-          ],
-          tools: [],
+/** A real-clock run that waits out two rate limits, so it is in flight for seconds. */
+function config(seed: number): Record<string, unknown> {
+  return {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    seed,
+    clock: 'real',
+    timeScale: 0.5,
+    faults: {
+      rules: [
+        {
+          id: 'limited',
+          when: { kind: 'requests', numbers: [1, 3] },
+          action: { type: 'http_error', status: 429, retryAfterSec: 2 },
         },
-      },
-    }),
-  });
-  if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
+      ],
+      tools: [],
+    },
+  };
 }
 
 describe('a server SIGKILLed at a random moment (a real process, clients attached)', () => {
@@ -69,9 +47,9 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
     const random = createRandom(20_261_203);
     let checked = 0;
     for (const round of [1, 2]) {
-      const first = await serve();
+      const first = await serve(dir);
       const ids: string[] = [];
-      for (let i = 0; i < 10; i++) ids.push(await startRun(first.base, round * 100 + i));
+      for (let i = 0; i < 10; i++) ids.push(await startRun(first.base, config(round * 100 + i)));
       const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
       const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
       // A random moment while the runs are in flight (they wait out rate limits on the real clock):
@@ -84,11 +62,10 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
-      first.child.kill('SIGKILL');
-      await new Promise((resolve) => first.child.once('exit', resolve));
+      await kill(first.child);
       await Promise.all(reading);
 
-      const second = await serve();
+      const second = await serve(dir);
       for (const id of ids) {
         const before = seen.get(id)!;
         const after: Received[] = [];
@@ -109,8 +86,7 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
         }
         checked += before.length;
       }
-      second.child.kill('SIGKILL');
-      await new Promise((resolve) => second.child.once('exit', resolve));
+      await kill(second.child);
     }
     // The clients saw events before the kills: the check above compared something.
     expect(checked).toBeGreaterThan(20);

@@ -473,6 +473,33 @@ export function runStoreContract(backend: () => StoreBackend): void {
       // Nor does an opening that closes every resumable run (not keepResumable).
       expect((await (await backend().open()).runs.getRun('again'))?.summary.status).toBe('running');
     });
+
+    it('hands a running run to the worker that takes it over, whoever held it, with what it has stored and whether it can go on', async () => {
+      const resumable = RunConfigSchema.parse({ provider: { vendor: 'sim-anthropic' }, clock: 'virtual' });
+      const web = await backend().open({ keepResumable: true });
+      await web.runs.createRun({ id: 'queued', config: resumable });
+      await web.runs.createRun({ id: 'cut', config: sampleConfig() });
+      await web.runs.appendEvents({ runId: 'cut', ...batchOf(sampleRunEvents({ runId: 'cut' }), 0, 3) });
+      const worker = await backend().open({ keepResumable: true });
+      expect(await worker.runs.takeOverRun({ runId: 'queued' })).toEqual({
+        id: 'queued',
+        config: resumable,
+        forked: false,
+        eventCount: 0,
+        refusal: undefined,
+      });
+      const taken = await worker.runs.takeOverRun({ runId: 'cut' });
+      expect(taken).toMatchObject({ id: 'cut', eventCount: 3, forked: false });
+      // A run that cannot be re-executed says why, for the worker to end it with that reason.
+      expect(typeof taken!.refusal === 'string' || taken!.refusal === undefined).toBe(true);
+      // An ended run, or one that does not exist, is nobody's to take.
+      await worker.runs.appendEvents({
+        runId: 'cut',
+        ...batchOf(sampleRunEvents({ runId: 'cut' }), 3, sampleRunEvents({ runId: 'cut' }).length),
+      });
+      expect(await worker.runs.takeOverRun({ runId: 'cut' })).toBeUndefined();
+      expect(await worker.runs.takeOverRun({ runId: 'nope' })).toBeUndefined();
+    });
   });
 }
 

@@ -19,6 +19,7 @@ import type {
   RunStore,
   RunSummary,
   StoredEventRow,
+  TakenOverRun,
 } from '../run-store';
 import { interruptedTerminate, refusalOf, RUNNING_COLUMNS, type RunningRow } from '../close-interrupted-runs';
 import { isOwnerGone } from '../run-owner';
@@ -139,6 +140,24 @@ export function createPostgresRunStore({
         ...(runId !== undefined ? { runId } : {}),
         ...(why !== undefined ? { why } : {}),
       });
+    },
+    async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
+      // One statement: the row is read as it was taken, so no other opening's take comes between.
+      const row = (
+        await pool.query<RunningRow>(
+          `UPDATE runs SET owner = $1 WHERE id = $2 AND status = 'running' RETURNING ${RUNNING_COLUMNS}`,
+          [owner, runId],
+        )
+      ).rows[0];
+      if (!row) return undefined;
+      const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
+      return {
+        id: row.id,
+        config: parsed.success ? parsed.data : undefined,
+        forked: row.forked_from !== null,
+        eventCount: row.event_count,
+        refusal: refusalOf(row),
+      };
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       const rows = (

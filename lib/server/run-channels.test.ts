@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ControlMessage } from '@/lib/runtime/types';
+import { freePort, waitFor } from '@/lib/testing/local-process';
+import { createRunChannels, type RunChannels } from './run-channels';
+
+/**
+ * The run channels on a real redis-server: a control message sent while the run waits for a
+ * worker is applied when the worker takes the run, in the order sent, and so is each one after;
+ * an announcement wakes every follower of the run and no other.
+ */
+const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+let dir: string;
+let redis: ChildProcess;
+let web: RunChannels;
+let worker: RunChannels;
+
+beforeAll(async () => {
+  if (!fs.existsSync(REDIS))
+    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-channels-'));
+  const port = await freePort();
+  let out = '';
+  redis = spawn(
+    REDIS,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => /Ready to accept connections/.test(out), 'redis-server to start', 20_000);
+  web = createRunChannels({ redisUrl: `redis://127.0.0.1:${port}` });
+  worker = createRunChannels({ redisUrl: `redis://127.0.0.1:${port}` });
+}, 60_000);
+
+afterAll(async () => {
+  await web?.close();
+  await worker?.close();
+  redis?.kill('SIGTERM');
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('run channels', () => {
+  it('hands the worker the controls sent before it took the run, then each one after, in order', async () => {
+    const pause: ControlMessage = { action: 'compact' };
+    const abort: ControlMessage = { action: 'abort' };
+    await web.sendControl('r1', pause);
+    await web.sendControl('r1', abort);
+    await web.sendControl('r2', abort); // another run's: never handed to r1's worker
+    const applied: ControlMessage[] = [];
+    const stop = await worker.takeControls('r1', (message) => applied.push(message));
+    await waitFor(() => applied.length === 2, 'the waiting controls', 10_000);
+    expect(applied).toEqual([pause, abort]);
+    await web.sendControl('r1', pause);
+    await waitFor(() => applied.length === 3, 'the control sent after', 10_000);
+    expect(applied).toEqual([pause, abort, pause]);
+    await stop();
+    // Stopped: a control sent now is not applied, and what waited is dropped with the run.
+    await web.sendControl('r1', abort);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(applied).toHaveLength(3);
+  });
+
+  it("wakes each follower of a run on its announcements, not another run's", async () => {
+    let woken = 0;
+    let other = 0;
+    const stop = await web.follow('r3', () => (woken += 1));
+    const stopOther = await web.follow('r4', () => (other += 1));
+    await worker.announce('r3', 7);
+    await waitFor(() => woken === 1, 'the wake-up', 10_000);
+    stop();
+    await worker.announce('r3', 8);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(woken).toBe(1);
+    expect(other).toBe(0);
+    stopOther();
+  });
+});

@@ -1,0 +1,127 @@
+import { Redis } from 'ioredis';
+import type { ControlMessage } from '@/lib/runtime/types';
+
+/**
+ * What goes through Redis for runs on queue workers (lib/server/run-jobs.ts). Not the events:
+ * the store keeps every event with its seq, so a reader on any web instance reads them there;
+ * Redis only carries wake-ups ("the store now holds run r's events through seq n"), and the
+ * control messages a web instance takes for the worker that holds the run.
+ *
+ * Controls wait in a list per run (so one sent while the run is still queued is applied when a
+ * worker starts it, in the order sent), with a wake-up on its channel for the worker holding it.
+ */
+export interface RunChannels {
+  /** Says that the store holds the run's events through `seq`. */
+  announce(runId: string, seq: number): Promise<void>;
+  /**
+   * Calls `wake` on every announcement of the run (and after a lost connection comes back,
+   * since announcements may have been missed meanwhile). Resolves once Redis has the
+   * subscription, with the function that ends it.
+   */
+  follow(runId: string, wake: () => void): Promise<() => void>;
+  /** Says that a reader follows the run, for the next `ttlMs` (a worker aborts a run nobody watches). */
+  watching(runId: string, ttlMs: number): Promise<void>;
+  /** Does any reader on any instance follow the run now? */
+  isWatched(runId: string): Promise<boolean>;
+  /** Queues a control message for the worker that holds (or will hold) the run. */
+  sendControl(runId: string, message: ControlMessage): Promise<void>;
+  /**
+   * Hands the run's queued control messages to `apply`, in the order sent: those waiting now,
+   * then each as it comes. Resolves with the function that stops, and drops the ones left.
+   */
+  takeControls(runId: string, apply: (message: ControlMessage) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export const RUN_CHANNEL_PREFIX = 'loop-lab:run:';
+const storedChannel = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:stored`;
+const controlKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:controls`;
+const watchedKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:watched`;
+
+/** Run channels on the Redis at `redisUrl`: one connection for commands, one for subscriptions. */
+export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChannels {
+  const commands = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  /** Each subscribed channel's callbacks. */
+  const callbacks = new Map<string, Set<() => void>>();
+  const wakeAll = (channel: string): void => {
+    for (const wake of callbacks.get(channel) ?? []) {
+      try {
+        wake();
+      } catch (error) {
+        console.error(`[loop-lab] a wake-up of ${channel} failed:`, (error as Error).message);
+      }
+    }
+  };
+  subscriber.on('message', (channel: string) => wakeAll(channel));
+  let connectedOnce = false;
+  subscriber.on('ready', () => {
+    // ioredis subscribes again after a reconnect; what was announced meanwhile is read now.
+    if (connectedOnce) for (const channel of callbacks.keys()) wakeAll(channel);
+    connectedOnce = true;
+  });
+  // A Redis that goes away is retried by ioredis; each failure is said once here, not thrown.
+  for (const connection of [commands, subscriber])
+    connection.on('error', (error: Error) => console.error(`[loop-lab] redis: ${error.message}`));
+
+  const subscribe = async (channel: string, wake: () => void): Promise<() => void> => {
+    let set = callbacks.get(channel);
+    if (!set) callbacks.set(channel, (set = new Set()));
+    set.add(wake);
+    if (set.size === 1) await subscriber.subscribe(channel);
+    return () => {
+      const current = callbacks.get(channel);
+      if (!current?.delete(wake) || current.size > 0) return;
+      callbacks.delete(channel);
+      void subscriber.unsubscribe(channel).catch(() => {});
+    };
+  };
+
+  return {
+    async announce(runId, seq) {
+      await commands.publish(storedChannel(runId), String(seq));
+    },
+    follow(runId, wake) {
+      return subscribe(storedChannel(runId), wake);
+    },
+    async watching(runId, ttlMs) {
+      await commands.set(watchedKey(runId), '1', 'PX', ttlMs);
+    },
+    async isWatched(runId) {
+      return (await commands.exists(watchedKey(runId))) === 1;
+    },
+    async sendControl(runId, message) {
+      await commands.rpush(controlKey(runId), JSON.stringify(message));
+      await commands.publish(controlKey(runId), '1');
+    },
+    async takeControls(runId, apply) {
+      let draining: Promise<void> = Promise.resolve();
+      let stopped = false;
+      const drainOnce = async (): Promise<void> => {
+        for (;;) {
+          if (stopped) return;
+          const next = await commands.lpop(controlKey(runId));
+          if (next === null || stopped) return;
+          apply(JSON.parse(next) as ControlMessage);
+        }
+      };
+      const drain = (): void => {
+        draining = draining.then(drainOnce).catch((error: unknown) => {
+          console.error(`[loop-lab] run ${runId}: its control messages could not be read:`, error);
+        });
+      };
+      const stop = await subscribe(controlKey(runId), drain);
+      drain();
+      return async () => {
+        stopped = true;
+        stop();
+        await draining;
+        await commands.del(controlKey(runId));
+      };
+    },
+    async close() {
+      callbacks.clear();
+      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '@/lib/testing/local-process';
+
+/**
+ * The real processes the API's process tests start and kill: the API server
+ * (scripts/api/serve-api.ts, the real route handlers and store), `npm run worker`'s entry, and a
+ * redis-server on a free port. Every one started is remembered, for `killAll` after the test.
+ */
+
+const started: ChildProcess[] = [];
+
+/** A process started here, and the base URL of its API when it serves one. */
+export interface Started {
+  child: ChildProcess;
+  base: string;
+}
+
+/**
+ * Starts scripts/api/serve-api.ts on the data folder (any free port) and waits until it listens.
+ * `env` is added to this process's environment (LOOP_LAB_REDIS_URL: runs go to queue workers).
+ */
+export function serve(dir: string, env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'],
+    {
+      env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  started.push(child);
+  return waitForLine(child, /listening on (http:\/\/[\d.]+:\d+)/, 'the server').then((match) => ({
+    child,
+    base: `${match[1]}/api`,
+  }));
+}
+
+/** Starts `npm run worker`'s entry (lib/cli/worker-main.ts) on the data folder and Redis; waits until it takes jobs. */
+export async function startWorker(dir: string, env: Record<string, string>): Promise<Started> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=react-server',
+      '--import',
+      'tsx',
+      path.join('lib', 'cli', 'worker-main.ts'),
+      '--workers',
+      '1',
+    ],
+    {
+      env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  started.push(child);
+  await waitForLine(child, /runs on queue/, 'the worker');
+  return { child, base: '' };
+}
+
+/** A redis-server of its own on a free localhost port, keeping nothing on disk. */
+export async function startRedis(dir: string): Promise<Started & { url: string }> {
+  const bin = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+  if (!fs.existsSync(bin))
+    throw new Error(`${bin} is missing: install the Debian package redis-server (.ci/run does)`);
+  const port = await freePort();
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  started.push(child);
+  await waitForLine(child, /Ready to accept connections/, 'redis-server');
+  return { child, base: '', url: `redis://127.0.0.1:${port}` };
+}
+
+/** SIGKILLs a process and waits until it has exited. */
+export async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** SIGKILLs every process started here that is still running. */
+export function killAll(): void {
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Starts a run through the API; its id. */
+export async function startRun(base: string, config: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${base}/runs`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ config }),
+  });
+  if (response.status !== 201) throw new Error(`run refused: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Resolves with the first line of the child's stdout that matches, within 60 s. */
+function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 60 s`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const match = pattern.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stdout!.resume(); // what it prints later is read and dropped, so it never blocks on a full pipe
+      resolve(match);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${what} exited early (${code})`)));
+  });
+}
