@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
 import { DB_FILE_NAME } from '@/lib/store';
+import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
 import { kill, killAll, serve, startRedis, startRun, startWorker, type Started } from './processes.testkit';
 import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
 
@@ -16,14 +18,17 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * holding the most runs is SIGKILLed while they are in flight. Every stream through B must carry
  * every event, dense from seq 0, exactly as stored, and end with the run's terminate; no run may
  * stay `running`; the runs the dead worker held are resumed on the other one, and every run's
- * log is the log the same config and seed make in one process without Redis.
+ * log is the log the same config and seed make in one process without Redis. The same on a
+ * real Postgres as the one store (LOOP_LAB_DATABASE_URL), as several machines would share it.
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-queue-'));
 const soloDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-queue-solo-'));
 
-afterAll(() => {
+let cluster: PostgresCluster | undefined;
+afterAll(async () => {
   killAll();
+  await cluster?.stop();
   for (const folder of [dir, soloDir]) fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -63,113 +68,143 @@ function uninterruptedForm(log: readonly { json: string }[]): string[] {
     .map((e, seq) => JSON.stringify({ ...e, run_id: undefined, seq }));
 }
 
-/** Which process (its pid) the store says holds each running run. */
-function holders(ids: readonly string[]): Map<number, number> {
+/** Which process (its pid) the store says holds each running run: the SQLite file, or the Postgres database at `url`. */
+async function holders(ids: readonly string[], url?: string): Promise<Map<number, number>> {
+  const rows = url ? await postgresRunning(url) : sqliteRunning();
+  const count = new Map<number, number>();
+  for (const { id, owner } of rows) {
+    if (!ids.includes(id) || !owner) continue;
+    const pid = Number(owner.split(':')[1]);
+    count.set(pid, (count.get(pid) ?? 0) + 1);
+  }
+  return count;
+}
+
+type Holder = { id: string; owner: string | null };
+
+function sqliteRunning(): Holder[] {
   const db = new Database(path.join(dir, DB_FILE_NAME), { readonly: true, fileMustExist: true });
   try {
-    const rows = db
-      .prepare<[], { id: string; owner: string | null }>(
-        `SELECT id, owner FROM runs WHERE status = 'running'`,
-      )
-      .all();
-    const count = new Map<number, number>();
-    for (const { id, owner } of rows) {
-      if (!ids.includes(id) || !owner) continue;
-      const pid = Number(owner.split(':')[1]);
-      count.set(pid, (count.get(pid) ?? 0) + 1);
-    }
-    return count;
+    return db.prepare<[], Holder>(`SELECT id, owner FROM runs WHERE status = 'running'`).all();
   } finally {
     db.close();
   }
 }
 
+async function postgresRunning(url: string): Promise<Holder[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Holder>(`SELECT id, owner FROM runs WHERE status = 'running'`)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 describe('runs on two queue workers, two web instances, one Redis and one store', () => {
-  it('streams every run through the instance that did not start it, and a SIGKILLed worker loses nothing', async () => {
-    const redis = await startRedis(dir);
-    const env = { LOOP_LAB_REDIS_URL: redis.url, LOOP_LAB_RUN_LOCK_MS: '3000' };
-    const [a, b] = await Promise.all([serve(dir, env), serve(dir, env)]);
-    const workers: Started[] = await Promise.all([startWorker(dir, env), startWorker(dir, env)]);
+  it.each(['sqlite', 'postgres'] as const)(
+    'streams every run through the instance that did not start it, and a SIGKILLed worker loses nothing (%s)',
+    async (store) => {
+      const redis = await startRedis(dir);
+      let databaseUrl: string | undefined;
+      if (store === 'postgres') {
+        cluster ??= await startPostgresCluster();
+        databaseUrl = await cluster.createDatabase();
+      }
+      const env = {
+        LOOP_LAB_REDIS_URL: redis.url,
+        LOOP_LAB_RUN_LOCK_MS: '3000',
+        ...(databaseUrl ? { LOOP_LAB_DATABASE_URL: databaseUrl } : {}),
+      };
+      const [a, b] = await Promise.all([serve(dir, env), serve(dir, env)]);
+      const workers: Started[] = await Promise.all([startWorker(dir, env), startWorker(dir, env)]);
 
-    const seeds = Array.from({ length: 6 }, (_, i) => 500 + i);
-    const ids = await Promise.all(seeds.map((seed) => startRun(a!.base, pacedConfig(seed))));
-    const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
-    const reading = ids.map((id) => follow(b!.base, id, seen.get(id)!));
+      const seeds = Array.from({ length: 6 }, (_, i) => 500 + i);
+      const ids = await Promise.all(seeds.map((seed) => startRun(a!.base, pacedConfig(seed))));
+      const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
+      const reading = ids.map((id) => follow(b!.base, id, seen.get(id)!));
 
-    // A random moment while the runs are in flight on the workers: once B has sent events.
-    const random = createRandom(20_261_205);
-    const begun = Date.now();
-    while ([...seen.values()].reduce((n, e) => n + e.length, 0) < 10 && Date.now() - begun < 60_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
-    const held = holders(ids);
-    const victim = workers.reduce((most, w) =>
-      (held.get(w.child.pid!) ?? 0) > (held.get(most.child.pid!) ?? 0) ? w : most,
-    );
-    const heldByVictim = held.get(victim.child.pid!) ?? 0;
-    expect(heldByVictim, 'the worker SIGKILLed held runs in flight').toBeGreaterThan(0);
-    await kill(victim.child);
-    await Promise.all(reading);
-
-    let resumed = 0;
-    const logs = new Map<string, { seq: number; json: string }[]>();
-    for (const id of ids) {
-      const received = seen.get(id)!;
-      expect(received.at(-1)?.event, `run ${id}: B's stream ends with terminate`).toBe('terminate');
-      expect(
-        received.map((e) => e.seq),
-        `run ${id}: B sent every seq once, in order`,
-      ).toEqual(received.map((_, i) => i));
-      const stored = await storedLog(a!.base, id);
-      expect(stored.map((e) => canonical(e.json))).toEqual(received.map((e) => canonical(e.json)));
-      const events = stored.map((e) => JSON.parse(e.json) as Event);
-      expect(events.at(-1)?.reason, `run ${id}: ends as the run does, not cut off`).not.toBe(
-        'server_restart',
+      // A random moment while the runs are in flight on the workers: once B has sent events.
+      const random = createRandom(20_261_205);
+      const begun = Date.now();
+      while ([...seen.values()].reduce((n, e) => n + e.length, 0) < 10 && Date.now() - begun < 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
+      const held = await holders(ids, databaseUrl);
+      const victim = workers.reduce((most, w) =>
+        (held.get(w.child.pid!) ?? 0) > (held.get(most.child.pid!) ?? 0) ? w : most,
       );
-      if (events.some((e) => e.event === 'resumed_after_restart')) resumed += 1;
-      logs.set(id, stored);
-    }
-    // The runs the dead worker held went on on the other one.
-    expect(resumed).toBeGreaterThan(0);
-    const listed = (await (await fetch(`${b!.base}/runs`)).json()) as { id: string; status: string }[];
-    expect(listed.filter((r) => ids.includes(r.id) && r.status === 'running')).toEqual([]);
+      const heldByVictim = held.get(victim.child.pid!) ?? 0;
+      expect(heldByVictim, 'the worker SIGKILLed held runs in flight').toBeGreaterThan(0);
+      await kill(victim.child);
+      await Promise.all(reading);
 
-    // A virtual-clock run on the workers too (it is over in a moment of wall time).
-    const virtual = { ...pacedConfig(600), clock: 'virtual' };
-    const onWorker = await startRun(a!.base, virtual);
-    await follow(b!.base, onWorker, []);
+      let resumed = 0;
+      const logs = new Map<string, { seq: number; json: string }[]>();
+      for (const id of ids) {
+        const received = seen.get(id)!;
+        expect(received.at(-1)?.event, `run ${id}: B's stream ends with terminate`).toBe('terminate');
+        expect(
+          received.map((e) => e.seq),
+          `run ${id}: B sent every seq once, in order`,
+        ).toEqual(received.map((_, i) => i));
+        const stored = await storedLog(a!.base, id);
+        expect(stored.map((e) => canonical(e.json))).toEqual(received.map((e) => canonical(e.json)));
+        const events = stored.map((e) => JSON.parse(e.json) as Event);
+        expect(events.at(-1)?.reason, `run ${id}: ends as the run does, not cut off`).not.toBe(
+          'server_restart',
+        );
+        if (events.some((e) => e.event === 'resumed_after_restart')) resumed += 1;
+        logs.set(id, stored);
+      }
+      // The runs the dead worker held went on on the other one.
+      expect(resumed).toBeGreaterThan(0);
+      const listed = (await (await fetch(`${b!.base}/runs`)).json()) as { id: string; status: string }[];
+      expect(listed.filter((r) => ids.includes(r.id) && r.status === 'running')).toEqual([]);
 
-    // The same configs and seeds in one process without Redis: the same logs.
-    const solo = await serve(soloDir, { LOOP_LAB_REDIS_URL: '', REDIS_URL: '' });
-    const soloIds = await Promise.all(seeds.map((seed) => startRun(solo.base, pacedConfig(seed))));
-    const soloVirtual = await startRun(solo.base, virtual);
-    await Promise.all([...soloIds, soloVirtual].map((id) => follow(solo.base, id, [])));
-    for (const [i, id] of ids.entries())
-      expect(
-        uninterruptedForm(logs.get(id)!),
-        `run ${id} (seed ${seeds[i]}) on the workers: the log of the same run in one process`,
-      ).toEqual(uninterruptedForm(await storedLog(solo.base, soloIds[i]!)));
-    const virtualLog = await storedLog(a!.base, onWorker);
-    expect(virtualLog.length).toBeGreaterThan(5);
-    expect(uninterruptedForm(virtualLog), 'the virtual-clock run: the same log as in one process').toEqual(
-      uninterruptedForm(await storedLog(solo.base, soloVirtual)),
-    );
-    await kill(solo.child);
+      // A virtual-clock run on the workers too (it is over in a moment of wall time).
+      const virtual = { ...pacedConfig(600), clock: 'virtual' };
+      const onWorker = await startRun(a!.base, virtual);
+      await follow(b!.base, onWorker, []);
 
-    // A control sent through B reaches the worker holding a run started through A.
-    const controlled = await startRun(a!.base, pacedConfig(900));
-    const watched: Received[] = [];
-    const watching = follow(a!.base, controlled, watched);
-    while (watched.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
-    const response = await fetch(`${b!.base}/runs/${controlled}/control`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'abort' }),
-    });
-    expect(response.status).toBe(202);
-    await watching;
-    expect(JSON.parse(watched.at(-1)!.json)).toMatchObject({ event: 'terminate', reason: 'aborted' });
-  }, 240_000);
+      // The same configs and seeds in one process without Redis: the same logs.
+      const solo = await serve(fs.mkdtempSync(path.join(soloDir, `${store}-`)), {
+        LOOP_LAB_REDIS_URL: '',
+        REDIS_URL: '',
+        LOOP_LAB_DATABASE_URL: '',
+        DATABASE_URL: '',
+      });
+      const soloIds = await Promise.all(seeds.map((seed) => startRun(solo.base, pacedConfig(seed))));
+      const soloVirtual = await startRun(solo.base, virtual);
+      await Promise.all([...soloIds, soloVirtual].map((id) => follow(solo.base, id, [])));
+      for (const [i, id] of ids.entries())
+        expect(
+          uninterruptedForm(logs.get(id)!),
+          `run ${id} (seed ${seeds[i]}) on the workers: the log of the same run in one process`,
+        ).toEqual(uninterruptedForm(await storedLog(solo.base, soloIds[i]!)));
+      const virtualLog = await storedLog(a!.base, onWorker);
+      expect(virtualLog.length).toBeGreaterThan(5);
+      expect(uninterruptedForm(virtualLog), 'the virtual-clock run: the same log as in one process').toEqual(
+        uninterruptedForm(await storedLog(solo.base, soloVirtual)),
+      );
+      await kill(solo.child);
+
+      // A control sent through B reaches the worker holding a run started through A.
+      const controlled = await startRun(a!.base, pacedConfig(900));
+      const watched: Received[] = [];
+      const watching = follow(a!.base, controlled, watched);
+      while (watched.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      const response = await fetch(`${b!.base}/runs/${controlled}/control`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ action: 'abort' }),
+      });
+      expect(response.status).toBe(202);
+      await watching;
+      expect(JSON.parse(watched.at(-1)!.json)).toMatchObject({ event: 'terminate', reason: 'aborted' });
+    },
+    240_000,
+  );
 
   it('room mode across instances: a session from A works on B, and the runs-a-minute limit is one for both', async () => {
     const redis = await startRedis(dir);
