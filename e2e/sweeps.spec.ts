@@ -182,6 +182,8 @@ test("a sweep's paired comparison opens one seed's two runs in /compare, with th
   await page.goto(`/sweeps/${id}`);
   await sweeps.waitForStatus('completed', 180_000);
   const sweepSide = page.getByTestId('paired-comparison').first();
+  // The paired result is drawn with the table, which may arrive a frame after the status says completed.
+  await expect(sweepSide.getByTestId('paired-metric')).toHaveCount(4);
   const lines = await sweepSide.getByTestId('paired-metric').allTextContents();
   const better = await sweepSide
     .getByTestId('paired-metric')
