@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, DB_FILE_NAME } from '@/lib/store';
 import { redisConnection, removeDeadSweepJobs, SWEEP_QUEUE } from '@/lib/sweeps/bullmq-runner';
 import { createSweepRegistry } from './sweep-registry';
-import { freePort } from '@/lib/testing/local-process';
+import { deadPid, freePort } from '@/lib/testing/local-process';
 
 /**
  * A server that died mid-sweep leaves the sweep's jobs in Redis: some already run by the
@@ -64,11 +64,7 @@ describe('queue jobs of a dead sweep', () => {
     await before.createSweep({ id: 'sweep-dead', name: 'dead', grid, total: 3, runner: 'bullmq' });
     await before.createSweep({ id: 'sweep-live', name: 'live', grid, total: 3, runner: 'bullmq' });
     await before.close();
-    const deadPid = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
-        .stdout,
-    );
-    setSweepOwner('sweep-dead', `${os.hostname()}:${deadPid}:an-opening`);
+    setSweepOwner('sweep-dead', `${os.hostname()}:${deadPid()}:an-opening`);
     setSweepOwner('sweep-live', `${os.hostname()}:${process.ppid}:another-opening`);
 
     const queue = new Queue(SWEEP_QUEUE, { connection: redisConnection(url) });

@@ -4,7 +4,7 @@ import { encodeLog } from './encoded-log';
 import { sampleRunEvents } from './sample-run.testkit';
 
 // Storing an encoded log (the same rows as its events, nothing of one that is not whole) is part
-// of the run store's contract, run on every backend: lib/store/contract/run-store.testkit.ts.
+// of the run store's contract, run on every backend: lib/store/contract/run-log.testkit.ts.
 describe('a log encoded where the run was made', () => {
   it('is refused, with the store’s own words, when the events are not one run’s contiguous log', () => {
     const events = sampleRunEvents({ runId: 'r' });

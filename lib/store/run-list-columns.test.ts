@@ -10,7 +10,7 @@ import { ofType, runToEnd } from '@/lib/testing/run-to-end';
 import { RunSummaryListSchema } from '@/lib/protocol/http/runs';
 import { createSqliteRunStore } from './sqlite-run-store';
 import type { RunStore } from './run-store';
-import { batchOf } from './sample-run.testkit';
+import { keepLog } from './sample-run.testkit';
 
 let dir: string;
 let store: RunStore;
@@ -23,20 +23,6 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Stores a finished run's log as the server does: created, then appended batch by batch. */
-async function keep(id: string, events: RunEvent[], batch = 5): Promise<void> {
-  const config = ofType(events, 'run_start')[0]!.config;
-  await store.createRun({ id, config });
-  for (let i = 0; i < events.length; i += batch) {
-    const part = batchOf(events, i, i + batch);
-    await store.appendEvents({
-      runId: id,
-      events: part.events.map((e) => ({ ...e, run_id: id })),
-      totals: part.totals,
-    });
-  }
-}
-
 const summaryOf = async (id: string) => (await store.listRuns()).find((r) => r.id === id)!;
 
 describe('the runs list’s rows', () => {
@@ -44,7 +30,7 @@ describe('the runs list’s rows', () => {
     const lesson = lessonBySlug('fallback-model')!;
     const events = await runToEnd(lessonRunConfig(lesson, 'on', { clock: 'virtual' }));
     expect(ofType(events, 'fallback')).not.toEqual([]);
-    await keep('fallback', events);
+    await keepLog(store, 'fallback', events);
     const row = await summaryOf('fallback');
     expect(row.vendors.length).toBeGreaterThan(1);
     for (const stop of row.vendors) expect(Object.keys(stop).sort()).toEqual(['model', 'vendor']);
@@ -62,7 +48,7 @@ describe('the runs list’s rows', () => {
     });
     const swaps = ofType(events, 'swap');
     expect(swaps).toHaveLength(2);
-    await keep('swapped', events);
+    await keepLog(store, 'swapped', events);
     const start = ofType(events, 'run_start')[0]!;
     expect((await summaryOf('swapped')).vendors).toEqual([
       { vendor: start.vendor, model: start.model },
@@ -80,7 +66,7 @@ describe('the runs list’s rows', () => {
 
   it('show one vendor for a run that never changed, and the same through getRun', async () => {
     const events = await runToEnd({});
-    await keep('plain', events, 1000);
+    await keepLog(store, 'plain', events, 1000);
     const start = ofType(events, 'run_start')[0]!;
     expect((await summaryOf('plain')).vendors).toEqual([{ vendor: start.vendor, model: start.model }]);
     expect((await store.getRun('plain'))?.summary.vendors).toEqual((await summaryOf('plain')).vendors);
@@ -97,7 +83,7 @@ describe('the runs list’s rows', () => {
     const child: RunEvent[] = [];
     await launchRun({ runId: 'child', config: plan.config, fork: plan.fork, onEvent: (e) => child.push(e) })
       .done;
-    await keep('child', child);
+    await keepLog(store, 'child', child);
     expect((await summaryOf('child')).vendors.map((v) => v.vendor)).toEqual(['sim-anthropic', 'sim-openai']);
   });
 

@@ -4,6 +4,7 @@ import {
   RunConfigSchema,
   stampEvent,
   type EventBody,
+  type EventOf,
   type RunConfig,
   type RunEvent,
 } from '@/lib/protocol';
@@ -88,4 +89,24 @@ export function batchOf(
   to = events.length,
 ): { events: RunEvent[]; totals: RowTotals } {
   return { events: events.slice(from, to), totals: foldTotals(events.slice(0, to)) };
+}
+
+/** The two writes of a run store that keeping a log takes; either backend's, synchronous or not. */
+interface LogWriter {
+  createRun(run: { id: string; config: RunConfig }): unknown;
+  appendEvents(batch: { runId: string; events: RunEvent[]; totals: RowTotals }): unknown;
+}
+
+/** Stores a finished run's log as the server does: created, then appended batch by batch. */
+export async function keepLog(store: LogWriter, id: string, events: RunEvent[], batch = 5): Promise<void> {
+  const config = events.find((e): e is EventOf<'run_start'> => e.event === 'run_start')!.config;
+  await store.createRun({ id, config });
+  for (let i = 0; i < events.length; i += batch) {
+    const part = batchOf(events, i, i + batch);
+    await store.appendEvents({
+      runId: id,
+      events: part.events.map((e) => ({ ...e, run_id: id })),
+      totals: part.totals,
+    });
+  }
 }

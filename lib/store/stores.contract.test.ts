@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import { roomStoresContract } from './contract/room-stores.testkit';
-import { runStoreContract } from './contract/run-store.testkit';
+import { runListContract } from './contract/run-list.testkit';
+import { runLogContract } from './contract/run-log.testkit';
+import { runOwnershipContract } from './contract/run-ownership.testkit';
 import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
 import { sweepStoreContract } from './contract/sweep-store.testkit';
 
@@ -11,7 +13,9 @@ import { sweepStoreContract } from './contract/sweep-store.testkit';
  */
 describe.each(BACKENDS)('the stores on %s', (name) => {
   const backend = useStoreBackend(name);
-  runStoreContract(backend);
+  runLogContract(backend);
+  runListContract(backend);
+  runOwnershipContract(backend);
   sweepStoreContract(backend);
   roomStoresContract(backend);
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 
 /** A TCP port free on loopback right now, for a server a test starts (Redis, a stand-in endpoint). */
@@ -18,4 +19,12 @@ export async function waitFor(check: () => boolean, what: string, ms = 120_000):
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The pid of a process that has exited (a child spawned and waited for): an owner no longer alive. */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(child.stdout);
 }

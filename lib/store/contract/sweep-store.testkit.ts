@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SweepGridSchema, type SweepRunMetrics } from '@/lib/protocol';
 import { batchOf, sampleConfig, sampleRunEvents } from '../sample-run.testkit';
 import { INTERRUPTED_SWEEP_MESSAGE } from '../sweep-store';
-import { deadPid } from './run-store.testkit';
+import { deadPid } from '@/lib/testing/local-process';
 import { attempt, type StoreBackend } from './store-backends.testkit';
 
 const grid = SweepGridSchema.parse({ configurations: [{ id: 'c', preset: 'codesmith' }], seeds: [1, 2] });
