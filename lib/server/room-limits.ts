@@ -1,8 +1,9 @@
 import 'server-only';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { serverEnv } from '@/lib/config/server-env';
 import { getVisitorStore } from '@/lib/store';
 import { RoomLimitError } from './http-error';
+import { openRedis } from './redis-connection';
 
 /**
  * Room mode's fair shares, per visitor: how many runs may be live at once, how many may start a
@@ -128,7 +129,7 @@ async function takeFromRedis({
   ok: boolean;
   tokens: number;
 }> {
-  globalForRedis.__loopLabLimitsRedis ??= new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  globalForRedis.__loopLabLimitsRedis ??= openRedis(redisUrl, { maxRetriesPerRequest: 2 });
   const [ok, tokens] = (await globalForRedis.__loopLabLimitsRedis.eval(
     TAKE_SCRIPT,
     1,
