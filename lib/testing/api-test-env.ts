@@ -24,7 +24,7 @@ type ServerGlobals = {
   __loopLabWireStore?: { close(): Promise<void> };
   __loopLabTaskUploadStore?: { close(): Promise<void> };
   __loopLabRunsResumed?: unknown;
-  __loopLabBoard?: unknown;
+  __loopLabBoard?: { room: { close(): Promise<void> } };
   __loopLabRoomLimits?: unknown;
   __loopLabRunTraffic?: unknown;
   __loopLabFinishedRunViews?: unknown;
@@ -107,6 +107,7 @@ export function useTempDataDir(prefix: string): () => string {
     delete g.__loopLabVisitorStore;
     delete g.__loopLabWireStore;
     delete g.__loopLabTaskUploadStore;
+    await g.__loopLabBoard?.room.close();
     delete g.__loopLabBoard;
     delete g.__loopLabRoomLimits;
     delete g.__loopLabRunTraffic;

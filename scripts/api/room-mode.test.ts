@@ -9,6 +9,7 @@ import { getStore } from '@/lib/store';
 import { readSseEvents, useTempDataDir } from '@/lib/testing/api-test-env';
 import { REAL_FIX, squareTask } from '@/lib/testing/task-folders';
 import { dispatch, ROUTES, type FuzzRequest } from './dispatch-route';
+import { readFrames } from './sse-frames.testkit';
 
 /**
  * Room mode through the proxy and the real route handlers (dispatch-route.ts, as Next calls
@@ -613,30 +614,6 @@ describe('room mode', () => {
       expect(response.status).toBe(200);
       expect(await response.clone().json()).toEqual({ joined: true, teacher: true });
       return visitorWith((response.headers.get('set-cookie') ?? '').split(';')[0]!);
-    }
-
-    /** Reads an SSE answer's `data:` frames until `done` says enough; then stops reading. */
-    async function readFrames<T>(response: Response, done: (frames: T[]) => boolean): Promise<T[]> {
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      const frames: T[] = [];
-      let text = '';
-      while (!done(frames)) {
-        const { value, done: ended } = await reader.read();
-        if (ended) break;
-        text += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const data = text
-            .slice(0, end)
-            .split('\n')
-            .find((line) => line.startsWith('data: '));
-          text = text.slice(end + 2);
-          if (data) frames.push(JSON.parse(data.slice(6)) as T);
-        }
-      }
-      await reader.cancel();
-      return frames;
     }
 
     it('a visitor can never see the board nor send a notice', async () => {
