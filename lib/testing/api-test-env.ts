@@ -26,6 +26,7 @@ type ServerGlobals = {
   __loopLabRunsResumed?: unknown;
   __loopLabBoard?: { room: { close(): Promise<void> } };
   __loopLabRoomLimits?: unknown;
+  __loopLabAdmissionLocks?: unknown;
   __loopLabRunTraffic?: unknown;
   __loopLabFinishedRunViews?: unknown;
   __loopLabRequestKeys?: unknown;
@@ -110,6 +111,7 @@ export function useTempDataDir(prefix: string): () => string {
     await g.__loopLabBoard?.room.close();
     delete g.__loopLabBoard;
     delete g.__loopLabRoomLimits;
+    delete g.__loopLabAdmissionLocks;
     delete g.__loopLabRunTraffic;
     // Both hold what the file's server saw: the finished-run views its (now closed) store, the request keys its keys.
     delete g.__loopLabFinishedRunViews;

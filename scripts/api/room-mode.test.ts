@@ -429,6 +429,33 @@ describe('room mode', () => {
       }
     }, 60_000);
 
+    it("a visitor's starts sent at once are admitted one after another: no more live runs than the limit", async () => {
+      process.env.LOOP_LAB_ROOM_LIVE_RUNS = '2';
+      try {
+        const visitor = await join();
+        const answers = await Promise.all(
+          [1, 2, 3, 4].map(() =>
+            visitor.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(SLOW_RUN) }),
+          ),
+        );
+        const live: string[] = [];
+        for (const answer of answers)
+          if (answer.status === 201) live.push((await json<{ id: string }>(answer)).id);
+        expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 429, 429]);
+        for (const id of live) {
+          const abort = await visitor.send({
+            method: 'POST',
+            path: `/api/runs/${id}/control`,
+            body: JSON.stringify({ action: 'abort' }),
+          });
+          expect(abort.status).toBe(202);
+        }
+        await Promise.all(live.map((id) => getRunRegistry().whenFinished(id)));
+      } finally {
+        delete process.env.LOOP_LAB_ROOM_LIVE_RUNS;
+      }
+    }, 60_000);
+
     it('a visitor past their runs a minute gets a 429 naming the limit, with Retry-After', async () => {
       process.env.LOOP_LAB_ROOM_RUNS_PER_MIN = '3';
       try {
