@@ -37,10 +37,9 @@ export { roomMode, JOIN_HINT, ROOM_COOKIE } from './room-session';
 export { createShare, revokeShares, sharedRunId } from './room-shares';
 export {
   boardNow,
+  followNotices,
   noteLessonPlay,
-  noticesAfter,
   onBoardChange,
-  onNotice,
   requireMember,
   requireTeacher,
   sendNotice,

@@ -1,5 +1,4 @@
 import 'server-only';
-import { EventEmitter } from 'node:events';
 import { firstDivergence } from '@/lib/compare/first-divergence';
 import { LESSONS, lessonBySlug } from '@/lib/lessons';
 import { RunConfigSchema } from '@/lib/protocol/config';
@@ -8,24 +7,21 @@ import { getStore, getVisitorStore, type LessonPlay } from '@/lib/store';
 import { getRunRegistry } from './get-run-registry';
 import { HttpError } from './http-error';
 import { roomMode, sessionOf } from './room-session';
+import { createMemoryRoomState, type NoticeDraft, type RoomState } from './room-state';
+import { createRedisRoomState } from './room-state-redis';
+import { serverEnv } from '@/lib/config/server-env';
 
 /**
  * The teacher's board (room mode with LOOP_LAB_TEACHER_CODE): who joined and which lesson each
  * played last, the runs in flight, and a tally per lesson counted from the stored runs of its
  * plays. What changes it (a join, a run starting or ending, a lesson played, a notice) is told
- * to the board's streams as it happens: nothing polls. Who is in the room is this process's
- * memory (sessions are too: docs/room-mode.md); plays and runs are the store's.
+ * to the board's streams as it happens: nothing polls. Who is in the room and the notices are
+ * the room state's (room-state.ts: this process's memory, or Redis shared by every web instance
+ * when LOOP_LAB_REDIS_URL is set); plays and runs are the store's.
  */
 
-interface Present {
-  name: string;
-  teacher: boolean;
-}
-
 interface BoardState {
-  present: Map<string, Present>;
-  changes: EventEmitter;
-  notices: RoomNotice[];
+  room: RoomState;
   /** First divergences of ended plays, by the on-side run's id (both logs are final). */
   diverged: Map<string, boolean>;
 }
@@ -34,30 +30,23 @@ const globalForBoard = globalThis as typeof globalThis & { __loopLabBoard?: Boar
 
 function state(): BoardState {
   if (!globalForBoard.__loopLabBoard) {
-    const changes = new EventEmitter();
-    // Every board and every visitor's page listens: a room of any size.
-    changes.setMaxListeners(0);
-    globalForBoard.__loopLabBoard = { present: new Map(), changes, notices: [], diverged: new Map() };
+    const { redisUrl } = serverEnv();
+    const room = redisUrl ? createRedisRoomState(redisUrl) : createMemoryRoomState();
+    globalForBoard.__loopLabBoard = { room, diverged: new Map() };
   }
   return globalForBoard.__loopLabBoard;
 }
 
-/** How many notices are kept for a page that reconnects (Last-Event-ID). */
-const KEPT_NOTICES = 50;
-
+/** Tells the board's streams; a change that cannot be told is said on stderr (the board is read again at the next). */
 function changed(): void {
-  state().changes.emit('change');
+  state()
+    .room.changed()
+    .catch((error: unknown) => console.error(`[loop-lab] the board's change was not told: ${String(error)}`));
 }
 
 /** A session joined (or joined again): it is in the room from now on. */
-export function noteJoined(visitor: string, teacher: boolean): void {
-  const { present } = state();
-  const known = present.get(visitor);
-  // Visitors are numbered in the order they joined; the teacher is not one of them.
-  const visitors = [...present.values()].filter((who) => !who.teacher).length;
-  const name = known?.name ?? (teacher ? 'the teacher' : `visitor ${visitors + 1}`);
-  present.set(visitor, { name, teacher });
-  changed();
+export async function noteJoined(visitor: string, teacher: boolean): Promise<void> {
+  await state().room.join(visitor, teacher);
 }
 
 /** A visitor's run was recorded as theirs: the board hears now, and again when it ends. */
@@ -98,17 +87,15 @@ export async function requireMember(request: Request): Promise<void> {
 }
 
 /** Sends every visitor's page a notice: a lesson to open, or a run config (checked here). */
-export function sendNotice(body: NoticeBody): RoomNotice {
-  const { notices, changes } = state();
-  const id = (notices.at(-1)?.id ?? 0) + 1;
-  let notice: RoomNotice;
+export async function sendNotice(body: NoticeBody): Promise<RoomNotice> {
+  let draft: NoticeDraft;
   if ('lesson' in body) {
     const lesson = lessonBySlug(body.lesson);
     if (!lesson)
       throw new HttpError(404, `No lesson "${body.lesson}"`, [
         `lessons: ${LESSONS.map((l) => l.slug).join(', ')}`,
       ]);
-    notice = { id, kind: 'lesson', slug: lesson.slug, title: lesson.title };
+    draft = { kind: 'lesson', slug: lesson.slug, title: lesson.title };
   } else {
     const parsed = RunConfigSchema.safeParse(body.config);
     if (!parsed.success)
@@ -117,47 +104,59 @@ export function sendNotice(body: NoticeBody): RoomNotice {
         'The config is not a run config',
         parsed.error.issues.slice(0, 5).map((issue) => `config.${issue.path.join('.')}: ${issue.message}`),
       );
-    notice = {
-      id,
+    draft = {
       kind: 'config',
       config: parsed.data,
       title: `${parsed.data.scenario} on ${parsed.data.provider.vendor}`,
     };
   }
-  notices.push(notice);
-  if (notices.length > KEPT_NOTICES) notices.shift();
-  changes.emit('notice', notice);
-  changed();
-  return notice;
+  return state().room.addNotice(draft);
 }
 
 /**
- * The notices a page is sent as it connects: those after `afterId` (a page that reconnects, or
- * one that has dismissed up to it), or, for a page that names none, the last one sent.
+ * Sends a page the notices it has not had, then each as it is sent: those after `afterId` (a
+ * page that reconnects, or one that has dismissed up to it), or, for a page that names none, the
+ * last one sent. Each at most once and in order of id, however the sends and the reads cross.
+ * Resolves once listening, with the function that stops.
  */
-export function noticesAfter(afterId: number | undefined): RoomNotice[] {
-  const { notices } = state();
-  if (afterId === undefined) return notices.slice(-1);
-  return notices.filter((notice) => notice.id > afterId);
+export async function followNotices(
+  afterId: number | undefined,
+  send: (notice: RoomNotice) => void,
+): Promise<() => void> {
+  const { room } = state();
+  let last = afterId ?? Number.NEGATIVE_INFINITY;
+  /** Notices heard while the kept ones are read; sent after them. */
+  let heard: RoomNotice[] | undefined = [];
+  const sendNew = (notice: RoomNotice): void => {
+    if (notice.id <= last) return;
+    last = notice.id;
+    send(notice);
+  };
+  const stop = await room.onNotice((notice) => (heard ? heard.push(notice) : sendNew(notice)));
+  try {
+    if (afterId === undefined) {
+      const lastSent = await room.lastNotice();
+      if (lastSent) sendNew(lastSent);
+    } else for (const notice of await room.noticesAfter(afterId)) sendNew(notice);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  const waiting = heard;
+  heard = undefined;
+  for (const notice of waiting.sort((x, y) => x.id - y.id)) sendNew(notice);
+  return stop;
 }
 
-/** Calls `listener` with each notice sent from now on; returns the unsubscribe function. */
-export function onNotice(listener: (notice: RoomNotice) => void): () => void {
-  const { changes } = state();
-  changes.on('notice', listener);
-  return () => changes.off('notice', listener);
+/** Calls `listener` whenever the board may have changed; resolves once listening, with the unsubscribe function. */
+export function onBoardChange(listener: () => void): Promise<() => void> {
+  return state().room.onChange(listener);
 }
 
-/** Calls `listener` whenever the board may have changed; returns the unsubscribe function. */
-export function onBoardChange(listener: () => void): () => void {
-  const { changes } = state();
-  changes.on('change', listener);
-  return () => changes.off('change', listener);
-}
-
-/** The board now: presence from this process, runs and tallies from the store. */
+/** The board now: presence and the last notice from the room state, runs and tallies from the store. */
 export async function boardNow(): Promise<Board> {
-  const { present, notices } = state();
+  const { room } = state();
+  const present = new Map(await room.present());
   const visitors = getVisitorStore();
   const plays = await visitors.lessonPlays();
   const running = await visitors.runningRuns();
@@ -174,7 +173,7 @@ export async function boardNow(): Promise<Board> {
       })),
     inFlight: running.map((run) => ({ run: run.id, visitor: nameOf(run.visitor) })),
     lessons: await tallyLessons(plays),
-    notice: notices.at(-1) ?? null,
+    notice: await room.lastNotice(),
   };
 }
 

@@ -1,8 +1,10 @@
 import 'server-only';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { serverEnv } from '@/lib/config/server-env';
 import { getVisitorStore } from '@/lib/store';
 import { RoomLimitError } from './http-error';
+import { holdingAdmission } from './admission-lock';
+import { openRedis } from './redis-connection';
 
 /**
  * Room mode's fair shares, per visitor: how many runs may be live at once, how many may start a
@@ -10,9 +12,11 @@ import { RoomLimitError } from './http-error';
  * server policy on requests, not part of any run: the bucket reads the wall clock, and nothing
  * it decides is recorded in a run. Outside room mode (`visitor` null) nothing is limited.
  *
- * Live runs are counted in the store, which every web instance shares. The per-minute bucket is
- * this process's own, or, with LOOP_LAB_REDIS_URL set (several web instances behind one URL), one
- * bucket per visitor in Redis, taken from atomically, so the instances enforce one limit.
+ * Live runs are counted in the store, which every web instance shares, under the visitor's
+ * admission lock (admission-lock.ts), so starts sent at once are counted one after another. The
+ * per-minute bucket is this process's own, or, with LOOP_LAB_REDIS_URL set (several web instances
+ * behind one URL), one bucket per visitor in Redis, taken from atomically, so the instances
+ * enforce one limit.
  */
 
 /** What a live-runs 429 suggests waiting: a lesson's runs end in seconds; it is a hint, not a promise. */
@@ -32,11 +36,27 @@ function buckets(): Map<string, Bucket> {
 
 /**
  * Admits `count` runs the visitor is about to start (a lesson starts two, or three with its
- * parent), or throws the 429 of the first limit they would pass. Takes the tokens only when
- * every limit admits them. `now`: wall-clock ms (tests pass their own; the Redis bucket keeps Redis's).
+ * parent) and calls `start`, which creates them and claims them as the visitor's; or throws the
+ * 429 of the first limit they would pass. Takes the tokens only when every limit admits them.
+ * The check and `start` hold the visitor's admission lock (admission-lock.ts): runs started at
+ * once, through one instance or several, are counted one start after another.
+ * `now`: wall-clock ms (tests pass their own; the Redis bucket keeps Redis's).
  */
-export async function admitRuns(visitor: string | null, count = 1, now = Date.now()): Promise<void> {
-  if (visitor === null) return;
+export async function admitRuns<T>(
+  visitor: string | null,
+  count: number,
+  start: () => Promise<T>,
+  now?: number,
+): Promise<T> {
+  if (visitor === null) return start();
+  const { redisUrl } = serverEnv();
+  return holdingAdmission(visitor, redisUrl ? limitsRedis(redisUrl) : undefined, async () => {
+    await checkLimits(visitor, count, now ?? Date.now());
+    return start();
+  });
+}
+
+async function checkLimits(visitor: string, count: number, now: number): Promise<void> {
   const { liveRuns, runsPerMinute } = serverEnv().roomLimits;
   const live = await getVisitorStore().runningRunsOf(visitor);
   if (live + count > liveRuns) {
@@ -118,6 +138,12 @@ return { ok, tostring(tokens) }
 
 const globalForRedis = globalThis as typeof globalThis & { __loopLabLimitsRedis?: Redis };
 
+/** This process's connection for the limits: the runs-a-minute buckets and the admission locks. */
+function limitsRedis(redisUrl: string): Redis {
+  globalForRedis.__loopLabLimitsRedis ??= openRedis(redisUrl, { maxRetriesPerRequest: 2 });
+  return globalForRedis.__loopLabLimitsRedis;
+}
+
 async function takeFromRedis({
   redisUrl,
   visitor,
@@ -128,8 +154,7 @@ async function takeFromRedis({
   ok: boolean;
   tokens: number;
 }> {
-  globalForRedis.__loopLabLimitsRedis ??= new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  const [ok, tokens] = (await globalForRedis.__loopLabLimitsRedis.eval(
+  const [ok, tokens] = (await limitsRedis(redisUrl).eval(
     TAKE_SCRIPT,
     1,
     `loop-lab:room-limit:runs-per-minute:${visitor}`,

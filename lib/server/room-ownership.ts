@@ -61,7 +61,7 @@ export async function joinRoom({
       'code: check it with the teacher (it is case-sensitive) and try again',
     ]);
   const session = await startSession(request, headers, checked === 'teacher');
-  noteJoined(session.visitor, session.teacher);
+  await noteJoined(session.visitor, session.teacher);
   // A member cookie the page may read (not the session: that one is httpOnly): the page opens
   // the teacher's notices only in a room, and makes no request for them outside one.
   headers.append(

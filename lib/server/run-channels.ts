@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { ControlMessage } from '@/lib/runtime/types';
+import { createSubscriber, openRedis } from './redis-connection';
 
 /**
  * What goes through Redis for runs on queue workers (lib/server/run-jobs.ts). Not the events:
@@ -40,42 +40,10 @@ const watchedKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:wat
 
 /** Run channels on the Redis at `redisUrl`: one connection for commands, one for subscriptions. */
 export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChannels {
-  const commands = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  /** Each subscribed channel's callbacks. */
-  const callbacks = new Map<string, Set<() => void>>();
-  const wakeAll = (channel: string): void => {
-    for (const wake of callbacks.get(channel) ?? []) {
-      try {
-        wake();
-      } catch (error) {
-        console.error(`[loop-lab] a wake-up of ${channel} failed:`, (error as Error).message);
-      }
-    }
-  };
-  subscriber.on('message', (channel: string) => wakeAll(channel));
-  let connectedOnce = false;
-  subscriber.on('ready', () => {
-    // ioredis subscribes again after a reconnect; what was announced meanwhile is read now.
-    if (connectedOnce) for (const channel of callbacks.keys()) wakeAll(channel);
-    connectedOnce = true;
-  });
-  // A Redis that goes away is retried by ioredis; each failure is said once here, not thrown.
-  for (const connection of [commands, subscriber])
-    connection.on('error', (error: Error) => console.error(`[loop-lab] redis: ${error.message}`));
-
-  const subscribe = async (channel: string, wake: () => void): Promise<() => void> => {
-    let set = callbacks.get(channel);
-    if (!set) callbacks.set(channel, (set = new Set()));
-    set.add(wake);
-    if (set.size === 1) await subscriber.subscribe(channel);
-    return () => {
-      const current = callbacks.get(channel);
-      if (!current?.delete(wake) || current.size > 0) return;
-      callbacks.delete(channel);
-      void subscriber.unsubscribe(channel).catch(() => {});
-    };
-  };
+  const commands = openRedis(redisUrl, { maxRetriesPerRequest: null });
+  const subscriber = createSubscriber(redisUrl);
+  const subscribe = (channel: string, wake: () => void): Promise<() => void> =>
+    subscriber.subscribe(channel, () => wake());
 
   return {
     async announce(runId, seq) {
@@ -120,8 +88,7 @@ export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChanne
       };
     },
     async close() {
-      callbacks.clear();
-      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+      await Promise.allSettled([commands.quit(), subscriber.close()]);
     },
   };
 }

@@ -24,8 +24,9 @@ type ServerGlobals = {
   __loopLabWireStore?: { close(): Promise<void> };
   __loopLabTaskUploadStore?: { close(): Promise<void> };
   __loopLabRunsResumed?: unknown;
-  __loopLabBoard?: unknown;
+  __loopLabBoard?: { room: { close(): Promise<void> } };
   __loopLabRoomLimits?: unknown;
+  __loopLabAdmissionLocks?: unknown;
   __loopLabRunTraffic?: unknown;
   __loopLabFinishedRunViews?: unknown;
   __loopLabRequestKeys?: unknown;
@@ -107,8 +108,10 @@ export function useTempDataDir(prefix: string): () => string {
     delete g.__loopLabVisitorStore;
     delete g.__loopLabWireStore;
     delete g.__loopLabTaskUploadStore;
+    await g.__loopLabBoard?.room.close();
     delete g.__loopLabBoard;
     delete g.__loopLabRoomLimits;
+    delete g.__loopLabAdmissionLocks;
     delete g.__loopLabRunTraffic;
     // Both hold what the file's server saw: the finished-run views its (now closed) store, the request keys its keys.
     delete g.__loopLabFinishedRunViews;

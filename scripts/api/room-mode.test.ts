@@ -9,6 +9,7 @@ import { getStore } from '@/lib/store';
 import { readSseEvents, useTempDataDir } from '@/lib/testing/api-test-env';
 import { REAL_FIX, squareTask } from '@/lib/testing/task-folders';
 import { dispatch, ROUTES, type FuzzRequest } from './dispatch-route';
+import { readFrames } from './sse-frames.testkit';
 
 /**
  * Room mode through the proxy and the real route handlers (dispatch-route.ts, as Next calls
@@ -428,6 +429,33 @@ describe('room mode', () => {
       }
     }, 60_000);
 
+    it("a visitor's starts sent at once are admitted one after another: no more live runs than the limit", async () => {
+      process.env.LOOP_LAB_ROOM_LIVE_RUNS = '2';
+      try {
+        const visitor = await join();
+        const answers = await Promise.all(
+          [1, 2, 3, 4].map(() =>
+            visitor.send({ method: 'POST', path: '/api/runs', body: JSON.stringify(SLOW_RUN) }),
+          ),
+        );
+        const live: string[] = [];
+        for (const answer of answers)
+          if (answer.status === 201) live.push((await json<{ id: string }>(answer)).id);
+        expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 429, 429]);
+        for (const id of live) {
+          const abort = await visitor.send({
+            method: 'POST',
+            path: `/api/runs/${id}/control`,
+            body: JSON.stringify({ action: 'abort' }),
+          });
+          expect(abort.status).toBe(202);
+        }
+        await Promise.all(live.map((id) => getRunRegistry().whenFinished(id)));
+      } finally {
+        delete process.env.LOOP_LAB_ROOM_LIVE_RUNS;
+      }
+    }, 60_000);
+
     it('a visitor past their runs a minute gets a 429 naming the limit, with Retry-After', async () => {
       process.env.LOOP_LAB_ROOM_RUNS_PER_MIN = '3';
       try {
@@ -613,30 +641,6 @@ describe('room mode', () => {
       expect(response.status).toBe(200);
       expect(await response.clone().json()).toEqual({ joined: true, teacher: true });
       return visitorWith((response.headers.get('set-cookie') ?? '').split(';')[0]!);
-    }
-
-    /** Reads an SSE answer's `data:` frames until `done` says enough; then stops reading. */
-    async function readFrames<T>(response: Response, done: (frames: T[]) => boolean): Promise<T[]> {
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      const frames: T[] = [];
-      let text = '';
-      while (!done(frames)) {
-        const { value, done: ended } = await reader.read();
-        if (ended) break;
-        text += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const data = text
-            .slice(0, end)
-            .split('\n')
-            .find((line) => line.startsWith('data: '));
-          text = text.slice(end + 2);
-          if (data) frames.push(JSON.parse(data.slice(6)) as T);
-        }
-      }
-      await reader.cancel();
-      return frames;
     }
 
     it('a visitor can never see the board nor send a notice', async () => {

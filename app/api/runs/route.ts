@@ -78,15 +78,18 @@ export async function POST(request: Request): Promise<Response> {
     // A real-clock run starts its clock only once the process's one-time costs are paid, so the
     // first run after a server start does not report them as model latency.
     if (config.clock === 'real') await warmUp();
-    await admitRuns(visitor);
     const registry = getRunRegistry();
-    const { id } = await registry.startRun({
-      config,
-      ...(apiKey ? { apiKey } : {}),
-      ...(forked ? { fork: forked.fork } : {}),
-      ...(cassette ? { cassette: cassette.cassette } : {}),
+    // Room mode: admitted within the visitor's limits, and counted as theirs before the next start is.
+    const id = await admitRuns(visitor, 1, async () => {
+      const { id } = await registry.startRun({
+        config,
+        ...(apiKey ? { apiKey } : {}),
+        ...(forked ? { fork: forked.fork } : {}),
+        ...(cassette ? { cassette: cassette.cassette } : {}),
+      });
+      await claimFor(visitor, 'run', id);
+      return id;
     });
-    await claimFor(visitor, 'run', id);
     // The events so far (redacted like every event): the page paints them without waiting for its stream.
     const events: RunEvent[] = [];
     const unsubscribe = await registry.subscribe({

@@ -17,13 +17,13 @@ export async function GET(request: Request): Promise<Response> {
       subscribe: async (sink) => {
         let queued = false;
         // One board read at a time, sent in the order read.
-        let sending = Promise.resolve();
+        let sending: Promise<void> = Promise.resolve();
         const send = async () => {
           queued = false;
           sink.send(`data: ${JSON.stringify(BoardSchema.parse(await boardNow()))}\n\n`);
         };
-        await send();
-        return onBoardChange(() => {
+        // Listening before the first read: a change made while it is read is sent after it.
+        const stop = await onBoardChange(() => {
           if (queued) return;
           queued = true;
           setImmediate(() => {
@@ -32,6 +32,14 @@ export async function GET(request: Request): Promise<Response> {
             });
           });
         });
+        try {
+          sending = send();
+          await sending;
+        } catch (error) {
+          stop();
+          throw error;
+        }
+        return stop;
       },
     });
   } catch (error) {

@@ -20,7 +20,7 @@ export async function POST(request: Request): Promise<Response> {
     refuseCrossSite({ request });
     await requireTeacher(request);
     const body = NoticeBodySchema.parse(await readJson({ request }), { reportInput: true });
-    return jsonResponse(RoomNoticeSchema, sendNotice(body), { status: 201 });
+    return jsonResponse(RoomNoticeSchema, await sendNotice(body), { status: 201 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,11 +1,4 @@
-import {
-  createSseStream,
-  errorResponse,
-  noticesAfter,
-  onNotice,
-  requireMember,
-  resumePoint,
-} from '@/lib/server';
+import { createSseStream, errorResponse, followNotices, requireMember, resumePoint } from '@/lib/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,11 +14,10 @@ export async function GET(request: Request): Promise<Response> {
     const after = resumePoint({ request });
     return await createSseStream({
       signal: request.signal,
-      subscribe: async (sink) => {
-        for (const notice of noticesAfter(after < 0 ? undefined : after))
-          sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`);
-        return onNotice((notice) => sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`));
-      },
+      subscribe: (sink) =>
+        followNotices(after < 0 ? undefined : after, (notice) =>
+          sink.send(`id: ${notice.id}\ndata: ${JSON.stringify(notice)}\n\n`),
+        ),
     });
   } catch (error) {
     return errorResponse(error);

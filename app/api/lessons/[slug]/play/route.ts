@@ -45,16 +45,16 @@ export async function POST(
     const registry = getRunRegistry();
     // Room mode: the lesson's runs are the visitor's, and count against their fair share.
     const visitor = await requestVisitor(request);
-    await admitRuns(visitor, lesson.fork ? 3 : 2);
-    const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson), visitor) : undefined;
-    const start = async (side: 'on' | 'off') => {
-      const { config, fork } = lessonSideRun({ lesson, side, clock, ...(parent ? { parent } : {}) });
-      const { id } = await registry.startRun({ config, ...(fork ? { fork } : {}) });
-      await claimFor(visitor, 'run', id);
-      return id;
-    };
-    const on = await start('on');
-    const off = await start('off');
+    const { on, off, parent } = await admitRuns(visitor, lesson.fork ? 3 : 2, async () => {
+      const parent = lesson.fork ? await makeParent(lessonParentConfig(lesson), visitor) : undefined;
+      const start = async (side: 'on' | 'off') => {
+        const { config, fork } = lessonSideRun({ lesson, side, clock, ...(parent ? { parent } : {}) });
+        const { id } = await registry.startRun({ config, ...(fork ? { fork } : {}) });
+        await claimFor(visitor, 'run', id);
+        return id;
+      };
+      return { on: await start('on'), off: await start('off'), parent };
+    });
     // Room mode: the teacher's board tallies the lesson from these two runs.
     if (visitor !== null) await noteLessonPlay({ slug, on, off, visitor });
     return jsonResponse(
