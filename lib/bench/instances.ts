@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { askWorkers } from '@/lib/server/bench-diagnostics-channel';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
-import { kill, startRedis, startWorker, type Started } from '@/scripts/api/processes.testkit';
+import { kill, killAll, startRedis, startWorker, type Started } from '@/scripts/api/processes.testkit';
 import { describeInstances, instancesProblems, type SideFigures } from './instances-figures';
 import { measureLoad } from './load';
 import {
@@ -66,7 +66,10 @@ export async function measureInstances({
   runs: number;
   timeScale: number;
 }): Promise<{ one: SideFigures; many: SideFigures }> {
-  console.log(`      … ${runs} runs on one \`next start\``);
+  // The deployment first: it has the more processes to start, and a failure there costs less.
+  console.log(`      … ${runs} runs across two \`next start\` and two workers`);
+  const many = await measureDeployment({ runs, timeScale });
+  console.log(`      … the same ${runs} runs on one \`next start\``);
   const load = await measureLoad({ runs, timeScale, runThreads: 'default' });
   const one: SideFigures = {
     processes: 'one `next start` (its default run threads), SQLite in its data folder',
@@ -86,8 +89,7 @@ export async function measureInstances({
     loopDelayP99Ms: { web: load.server.loopDelay.p99 },
     loadBefore: load.loadBefore,
   };
-  console.log(`      … the same ${runs} runs across two \`next start\` and two workers`);
-  return { one, many: await measureDeployment({ runs, timeScale }) };
+  return { one, many };
 }
 
 const WEB = ['web A', 'web B'] as const;
@@ -120,14 +122,16 @@ async function measureDeployment({
       LOOP_LAB_DATABASE_URL: await cluster.createDatabase(),
       LOOP_LAB_BENCH_DIAGNOSTICS: '1',
     };
-    web.push(
-      ...(await Promise.all(
-        WEB.map((_, i) =>
-          startNextServer({ root, prefix: `loop-lab-bench-web-${i}-`, env: (base) => ({ ...base, ...env }) }),
-        ),
-      )),
-    );
-    workers.push(...(await Promise.all([0, 1].map((i) => startWorker(folder(`worker-${i}`), env)))));
+    // One at a time, the workers first: on a loaded machine each one's start (tsx) is slow enough.
+    for (const i of [0, 1]) workers.push(await startWorker(folder(`worker-${i}`), env));
+    for (const i of [0, 1])
+      web.push(
+        await startNextServer({
+          root,
+          prefix: `loop-lab-bench-web-${i}-`,
+          env: (base) => ({ ...base, ...env }),
+        }),
+      );
     const [a, b] = web.map((s) => s.base) as [string, string];
 
     // A run through each instance first, followed through the other: one-time costs are not load.
@@ -179,6 +183,7 @@ async function measureDeployment({
     for (const server of web) await server.stop();
     for (const worker of workers) await kill(worker.child);
     if (redis) await kill(redis.child);
+    killAll(); // a worker that was still starting when something failed
     await cluster?.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
