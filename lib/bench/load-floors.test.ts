@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeLoad, describePace, type LoadFigures, loadTargets } from './load';
+import type { LoadFigures } from './load';
+import { describeLoad, describePace, loadTargets } from './load-targets';
 
 /** Figures as the load bench measures them; each test changes what it is about. */
 function figures(over: Partial<LoadFigures> = {}, server: Partial<LoadFigures['server']> = {}): LoadFigures {

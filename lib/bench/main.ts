@@ -14,7 +14,10 @@ import { loadavg } from 'node:os';
 import { LOG_READ_RATIO_TARGET, LOG_READ_RSS_MB, measureLogRead } from './log-read';
 import { measureCheckStarvation, measureHostileCheck } from './hostile-check';
 import { LESSON_WALL_TARGET_MS, LOAD_FLOOR, measureLessonPlayTimes } from './lesson-play';
-import { describeLoad, LOAD_TARGETS, loadTargets, measureLoad } from './load';
+import { instancesFigures } from './instances';
+import { measureLoad } from './load';
+import { runsFromEnv, timeScaleFromEnv } from './load-burst';
+import { describeLoad, LOAD_TARGETS, loadTargets } from './load-targets';
 import { recordBenchRun } from './record-run';
 import { measureSseThroughput } from './sse-throughput';
 import { runBundled } from './run-bundled';
@@ -36,6 +39,8 @@ async function main(): Promise<void> {
   if (only === 'lessons') return;
   if (only === undefined || only === 'load') await loadFigures();
   if (only === 'load') return;
+  if (only === undefined || only === 'instances') await instancesFigures();
+  if (only === 'instances') return;
   if (only === 'engine') return void (await engineFigures());
   if (only === 'ceiling') return void (await ceilingFigures());
   if (only === 'checks') return void (await fairCheckFigures());
@@ -142,17 +147,8 @@ ${lines.join('\n')}`,
  *   with every floor, and beside it the same on the main thread (BENCH_LOAD_SIDES=threads: not).
  */
 async function loadFigures(): Promise<void> {
-  const runs = Number(process.env.BENCH_LOAD_RUNS ?? 100);
-  if (!Number.isInteger(runs) || runs < 1)
-    throw new Error(
-      `BENCH_LOAD_RUNS must be a whole number of runs, 1 or more (got "${process.env.BENCH_LOAD_RUNS}")`,
-    );
-  const scale = (name: string, fallback: string): number => {
-    const value = Number(process.env[name] ?? fallback);
-    if (!(value > 0 && value <= 1))
-      throw new Error(`${name} must be a time scale above 0 and at most 1 (got "${process.env[name]}")`);
-    return value;
-  };
+  const runs = runsFromEnv('BENCH_LOAD_RUNS');
+  const scale = timeScaleFromEnv;
   const runThreads = process.env.BENCH_LOAD_THREADS ?? 'default';
   const target = await measureLoad({ runs, timeScale: scale('BENCH_LOAD_SCALE', '1'), runThreads });
   report(

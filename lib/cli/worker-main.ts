@@ -3,6 +3,8 @@ import { getStore } from '@/lib/store';
 import { SWEEP_QUEUE } from '@/lib/sweeps/bullmq-runner';
 import { shownUrl, startSweepWorker, workerArgs } from '@/lib/sweeps/queue-worker-main';
 import { createLocalRunRegistry, unwatchedMs } from '@/lib/server/get-run-registry';
+import { benchDiagnosticsEnabled } from '@/lib/server/bench-diagnostics';
+import { answerBenchDiagnostics } from '@/lib/server/bench-diagnostics-channel';
 import { createRunChannels } from '@/lib/server/run-channels';
 import { RUN_LOCK_MS, RUN_QUEUE, startRunWorker } from '@/lib/server/run-jobs';
 
@@ -32,12 +34,17 @@ async function main(): Promise<void> {
       })
     : undefined;
   await runs?.waitUntilReady();
+  // LOOP_LAB_BENCH_DIAGNOSTICS=1 (`npm run bench` only): this worker's watchdog lateness and
+  // event-loop delay, readable on Redis, since a worker serves no GET /api/bench-diagnostics.
+  const stopDiagnostics =
+    runs && benchDiagnosticsEnabled() ? await answerBenchDiagnostics({ redisUrl: url }) : undefined;
   console.log(
     `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE}, ` +
       `${runs ? `runs on queue ${RUN_QUEUE}` : 'no runs (--no-runs)'}, at ${shownUrl(url)}`,
   );
   const stop = async (): Promise<void> => {
     await runs?.close();
+    await stopDiagnostics?.();
     await stopSweeps();
     await channels?.close();
     process.exit(0);
