@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@/lib/testing/local-process';
+
+export { freePort };
 
 /** A `next start` of the production build on a free localhost port, with a data folder of its own. */
 export interface NextServer {
@@ -60,17 +62,6 @@ export async function startNextServer(options: {
     throw error;
   }
   return { base: url, dataDir, pid: server.pid, stderr: () => stderr, stop };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
