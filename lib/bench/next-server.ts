@@ -27,6 +27,8 @@ export async function startNextServer(options: {
   prefix: string;
   env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   nodeArgs?: readonly string[];
+  /** How long it may take to answer before it is stopped and this fails (default 60 s). */
+  startMs?: number;
 }): Promise<NextServer> {
   const { root } = options;
   const port = await freePort();
@@ -56,7 +58,7 @@ export async function startNextServer(options: {
   };
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(`${url}/api/scenarios`, server, () => stderr);
+    await waitForServer(`${url}/api/scenarios`, server, () => stderr, options.startMs ?? 60_000);
   } catch (error) {
     await stop();
     throw error;
@@ -64,8 +66,13 @@ export async function startNextServer(options: {
   return { base: url, dataDir, pid: server.pid, stderr: () => stderr, stop };
 }
 
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function waitForServer(
+  url: string,
+  server: ChildProcess,
+  log: () => string,
+  ms: number,
+): Promise<void> {
+  const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (server.exitCode !== null)
       throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);
@@ -76,5 +83,5 @@ async function waitForServer(url: string, server: ChildProcess, log: () => strin
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`next start did not answer ${url} within 60 s: ${log().slice(-500)}`);
+  throw new Error(`next start did not answer ${url} within ${ms / 1000} s: ${log().slice(-500)}`);
 }
