@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/testing/chromium-launch';
-import { FIRST_PORT, RUN_ALONE, SERVERS, serverUrl } from './e2e/servers';
+import { DEPLOYMENTS, FIRST_PORT, RUN_ALONE, SERVERS, serverUrl } from './e2e/servers';
 
 /** `npm test` builds beside the unit tests and sets E2E_BUILT; run alone, the browser tests build first. */
 const BUILD = process.env.E2E_BUILT ? '' : 'npx next build && ';
@@ -38,13 +38,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
-  // The timing specs wait for the others (a failure there skips them: the run is red either way).
+  // The timing specs wait for the others (a failure there skips them: the run is red either way);
+  // a spec with a deployment of its own runs beside the paired ones (e2e/servers.ts).
   projects:
     SERVERS === 1
       ? [{ name: 'all' }]
       : [
-          { name: 'paired', testIgnore: RUN_ALONE },
-          { name: 'alone', testMatch: RUN_ALONE, dependencies: ['paired'], workers: 1 },
+          { name: 'paired', testIgnore: [...RUN_ALONE, ...DEPLOYMENTS] },
+          { name: 'deployment', testMatch: DEPLOYMENTS },
+          { name: 'alone', testMatch: RUN_ALONE, dependencies: ['paired', 'deployment'], workers: 1 },
         ],
   webServer: Array.from({ length: SERVERS }, (_, index) => server(FIRST_PORT + index, index)),
 });

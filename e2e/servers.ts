@@ -19,6 +19,13 @@ export const RUN_ALONE = ['accessibility', 'keyboard', 'lab-labels', 'run-lifecy
   (name) => `**/${name}.spec.ts`,
 );
 
+/**
+ * Spec files that start a deployment of their own (two `next start` instances, two workers, Redis
+ * and Postgres): a project of their own, beside the others and before the timing specs, so that
+ * those never share the machine with six more processes.
+ */
+export const DEPLOYMENTS = ['multi-instance'].map((name) => `**/${name}.spec.ts`);
+
 /** The server of the worker in parallel slot `index` (0 … SERVERS − 1). */
 export function serverUrl(index: number): string {
   return `http://127.0.0.1:${FIRST_PORT + (index % SERVERS)}`;

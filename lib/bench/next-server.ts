@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@/lib/testing/local-process';
+
+export { freePort };
 
 /** A `next start` of the production build on a free localhost port, with a data folder of its own. */
 export interface NextServer {
@@ -25,6 +27,8 @@ export async function startNextServer(options: {
   prefix: string;
   env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   nodeArgs?: readonly string[];
+  /** How long it may take to answer before it is stopped and this fails (default 60 s). */
+  startMs?: number;
 }): Promise<NextServer> {
   const { root } = options;
   const port = await freePort();
@@ -54,7 +58,7 @@ export async function startNextServer(options: {
   };
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(`${url}/api/scenarios`, server, () => stderr);
+    await waitForServer(`${url}/api/scenarios`, server, () => stderr, options.startMs ?? 60_000);
   } catch (error) {
     await stop();
     throw error;
@@ -62,19 +66,13 @@ export async function startNextServer(options: {
   return { base: url, dataDir, pid: server.pid, stderr: () => stderr, stop };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function waitForServer(
+  url: string,
+  server: ChildProcess,
+  log: () => string,
+  ms: number,
+): Promise<void> {
+  const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (server.exitCode !== null)
       throw new Error(`next start exited (${server.exitCode}): ${log().slice(-500)}`);
@@ -85,5 +83,5 @@ async function waitForServer(url: string, server: ChildProcess, log: () => strin
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`next start did not answer ${url} within 60 s: ${log().slice(-500)}`);
+  throw new Error(`next start did not answer ${url} within ${ms / 1000} s: ${log().slice(-500)}`);
 }

@@ -100,11 +100,18 @@ export async function startRun(base: string, config: Record<string, unknown>): P
   return ((await response.json()) as { id: string }).id;
 }
 
-/** Resolves with the first line of the child's stdout that matches, within 60 s. */
+/**
+ * Resolves with the first line of the child's stdout that matches, within 180 s (a process
+ * compiling its TypeScript on a machine running several builds took over 60). A child that does
+ * not start in time is SIGKILLed: nothing else knows of it to stop it.
+ */
 function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start within 60 s`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${what} did not start within 180 s`));
+    }, 180_000);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       const match = pattern.exec(out);
