@@ -5,6 +5,7 @@ import { shownUrl, startSweepWorker, workerArgs } from '@/lib/sweeps/queue-worke
 import { createLocalRunRegistry, unwatchedMs } from '@/lib/server/get-run-registry';
 import { createRunChannels } from '@/lib/server/run-channels';
 import { RUN_LOCK_MS, RUN_QUEUE, startRunWorker } from '@/lib/server/run-jobs';
+import { watchKeyedHolds } from '@/lib/server/keyed-runs';
 
 /**
  * `npm run worker`: a stateless worker on the Redis named by LOOP_LAB_REDIS_URL, taking both
@@ -31,12 +32,15 @@ async function main(): Promise<void> {
         unwatchedMs: unwatchedMs(),
       })
     : undefined;
+  // A run a web instance executed with its own key is ended here, saying why, once that instance is gone.
+  const stopHolds = channels ? watchKeyedHolds({ store: getStore(), channels }) : undefined;
   await runs?.waitUntilReady();
   console.log(
     `worker: ${threads} thread${threads === 1 ? '' : 's'} on queue ${SWEEP_QUEUE}, ` +
       `${runs ? `runs on queue ${RUN_QUEUE}` : 'no runs (--no-runs)'}, at ${shownUrl(url)}`,
   );
   const stop = async (): Promise<void> => {
+    stopHolds?.();
     await runs?.close();
     await stopSweeps();
     await channels?.close();
