@@ -113,7 +113,7 @@ async function redisText(url: string): Promise<{ text: string; keys: number }> {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+async function until(what: string, check: () => boolean, ms = 180_000): Promise<void> {
   const begun = Date.now();
   while (!check()) {
     if (Date.now() - begun > ms) throw new Error(`${what} did not happen within ${ms} ms`);
