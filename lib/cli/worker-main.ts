@@ -7,6 +7,7 @@ import { benchDiagnosticsEnabled } from '@/lib/server/bench-diagnostics';
 import { answerBenchDiagnostics } from '@/lib/server/bench-diagnostics-channel';
 import { createRunChannels } from '@/lib/server/run-channels';
 import { RUN_LOCK_MS, RUN_QUEUE, startRunWorker } from '@/lib/server/run-jobs';
+import { watchKeyedHolds } from '@/lib/server/keyed-runs';
 
 /**
  * `npm run worker`: a stateless worker on the Redis named by LOOP_LAB_REDIS_URL, taking both
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
         unwatchedMs: unwatchedMs(),
       })
     : undefined;
+  // A run a web instance executed with its own key is ended here, saying why, once that instance is gone.
+  const stopHolds = channels ? watchKeyedHolds({ store: getStore(), channels }) : undefined;
   await runs?.waitUntilReady();
   // LOOP_LAB_BENCH_DIAGNOSTICS=1 (`npm run bench` only): this worker's watchdog lateness and
   // event-loop delay, readable on Redis, since a worker serves no GET /api/bench-diagnostics.
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       `${runs ? `runs on queue ${RUN_QUEUE}` : 'no runs (--no-runs)'}, at ${shownUrl(url)}`,
   );
   const stop = async (): Promise<void> => {
+    stopHolds?.();
     await runs?.close();
     await stopDiagnostics?.();
     await stopSweeps();

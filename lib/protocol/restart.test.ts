@@ -26,6 +26,11 @@ describe('which cut-off runs a restart can resume', () => {
       config({ swaps: [{ vendor: 'openai', model: 'gpt-4.1', atTurn: 2 }] }),
       /real vendor \(openai\)/,
     ],
+    [
+      'a key of its own',
+      config({ provider: { vendor: 'sim-anthropic', keySource: 'request' } }),
+      /its own API key, which lived only in the memory of the process it was sent to/,
+    ],
     ['a recording', config({ replay: { cassette: 'demo' } }), /recording/],
     ['a strategy', config({ strategy: { file: 's.ts', sha256: HASH } }), /strategy of its own/],
     ['a task folder', config({ taskDir: { dir: 'task', sha256: HASH } }), /task folder of its own/],

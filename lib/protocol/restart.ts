@@ -9,6 +9,11 @@ import { isSimulated } from './vendors';
  * while it ran and nothing loaded from outside the config.
  */
 export function restartRefusal(config: RunConfig, run: { forked: boolean }): string | undefined {
+  if (config.provider.keySource === 'request')
+    return (
+      'it brought its own API key, which lived only in the memory of the process it was sent to and went with it; ' +
+      'start a new run, or fork this one from its last turn, with the key'
+    );
   if (config.clock === 'real')
     return 'it ran on the real clock: its waits and deadlines were wall time, which a re-execution cannot reproduce';
   const vendors = [

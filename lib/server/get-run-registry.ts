@@ -6,6 +6,7 @@ import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/li
 import { getStore, getWireStore } from '@/lib/store';
 import { createRunRegistry, type LocalRunRegistry, type RunRegistry } from './run-registry';
 import { createQueuedRunRegistry } from './queued-run-registry';
+import { createKeyedRuns, watchKeyedHolds } from './keyed-runs';
 import { createRunChannels } from './run-channels';
 import { createRunQueue } from './run-jobs';
 import { serverEnv } from '@/lib/config/server-env';
@@ -56,18 +57,22 @@ export function createLocalRunRegistry(): LocalRunRegistry {
  * The process-wide registry. On globalThis so live runs survive Next dev's hot reload and
  * every route bundle shares one set of runs. With LOOP_LAB_REDIS_URL set, runs execute on queue
  * workers (`npm run worker`) and this process creates, follows and controls them through Redis
- * and the shared store (lib/server/queued-run-registry.ts); otherwise they execute here.
+ * and the shared store (lib/server/queued-run-registry.ts), but for a run that brings its own key,
+ * which executes here (lib/server/keyed-runs.ts); otherwise they execute here.
  */
 export function getRunRegistry(): RunRegistry {
   if (!globalForRegistry.__loopLabRunRegistry) {
     const { redisUrl } = serverEnv();
     const queue = redisUrl ? createRunQueue({ redisUrl }) : undefined;
+    const channels = redisUrl ? createRunChannels({ redisUrl }) : undefined;
+    if (channels) watchKeyedHolds({ store: getStore(), channels });
     globalForRegistry.__loopLabRunRegistry =
-      redisUrl && queue
+      queue && channels
         ? createQueuedRunRegistry({
             store: getStore(),
-            channels: createRunChannels({ redisUrl }),
+            channels,
             enqueue: queue.enqueue,
+            keyed: createKeyedRuns({ channels, local: createLocalRunRegistry, unwatchedMs: unwatchedMs() }),
             onFailed: queue.onFailed,
           })
         : createLocalRunRegistry();

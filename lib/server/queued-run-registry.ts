@@ -1,10 +1,11 @@
 import 'server-only';
 import { processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import { trustedEventJson } from '@/lib/protocol';
+import { trustedEventJson, type RunConfig } from '@/lib/protocol';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { eventPages, type RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
+import type { KeyedRuns } from './keyed-runs';
 import type { RunChannels } from './run-channels';
 import { replayFinished } from './run-fan-out';
 import type { RunJob } from './run-jobs';
@@ -19,16 +20,19 @@ export const FOLLOW_BACKSTOP_MS = 2_000;
 /** How long one "a reader follows this run" lasts in Redis: renewed every FOLLOW_BACKSTOP_MS while it does. */
 const WATCHED_TTL_MS = 3 * FOLLOW_BACKSTOP_MS;
 
-/** Why a key sent with a run cannot go to a worker. */
-export const NO_KEYS_ON_RUN_QUEUE =
-  'apiKey: runs execute on queue workers here (LOOP_LAB_REDIS_URL is set), and a key sent with a request ' +
-  'stays in the memory of the process that took it; leave it out, and the workers take the vendor key from their environment';
+/** Why a key sent with a swap cannot reach a run that executes in another process. */
+export const SWAP_KEY_ELSEWHERE =
+  'apiKey: this run executes in another process (a queue worker, or the web instance its own key was sent to), ' +
+  'and a key sent with a request stays in the memory of the process that took it; to go on with this key, fork the run ' +
+  'from this point with it (POST /api/runs with fork and apiKey): the fork executes in the instance that receives the key';
 
 export interface QueuedRunRegistryOptions {
   store: RunStore;
   channels: RunChannels;
   /** Puts a run on the run queue (its job id is the run's id, so a run is queued at most once). */
   enqueue: (job: RunJob) => Promise<void>;
+  /** Executes here the runs that bring their own key (lib/server/keyed-runs.ts): never queued. */
+  keyed: KeyedRuns;
   /** Tells of each run whose job failed on a worker, and why (lib/server/run-jobs.ts). */
   onFailed?: (listener: (runId: string, why: string) => void) => void;
 }
@@ -45,6 +49,7 @@ export function createQueuedRunRegistry({
   store,
   channels,
   enqueue,
+  keyed,
   onFailed,
 }: QueuedRunRegistryOptions): RunRegistry {
   /** Ends a run no worker will execute, saying why (the store closes it only where this instance may). */
@@ -153,7 +158,8 @@ export function createQueuedRunRegistry({
 
   const registry: RunRegistry = {
     async startRun({ config, apiKey, fork, cassette }) {
-      if (apiKey !== undefined) throw new HttpError(400, 'The run cannot be queued', [NO_KEYS_ON_RUN_QUEUE]);
+      // A key goes only where its owner sent it: the run executes in this process, never on a worker.
+      if (apiKey !== undefined) return keyed.start({ config: keyedConfig(config), apiKey, fork, cassette });
       const id = randomUUID();
       const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
       await store.createRun({
@@ -170,6 +176,7 @@ export function createQueuedRunRegistry({
     },
 
     async control({ runId, message }) {
+      if (keyed.executesHere(runId)) return keyed.control(runId, message);
       const run = await store.getRun(runId);
       if (!run) throw new HttpError(404, `No run with id "${runId}"`);
       if (run.summary.status !== 'running')
@@ -178,7 +185,7 @@ export function createQueuedRunRegistry({
           `Run "${runId}" has already finished (${run.summary.reason ?? 'unknown'}); start a new run instead`,
         );
       if (message.action === 'swap' && message.target.apiKey !== undefined)
-        throw new HttpError(400, 'The swap cannot be sent to the worker', [NO_KEYS_ON_RUN_QUEUE]);
+        throw new HttpError(400, 'The swap cannot take its key to this run', [SWAP_KEY_ELSEWHERE]);
       await channels.sendControl(runId, message);
     },
 
@@ -186,8 +193,10 @@ export function createQueuedRunRegistry({
       return (await store.getRun(runId))?.summary.status === 'running';
     },
 
-    // The worker writes a watched run's events within FLUSH_WATCHED_MS; nothing waits here.
-    async writePending() {},
+    // The worker writes a watched run's events within FLUSH_WATCHED_MS; a run executing here is written now.
+    async writePending(runId) {
+      if (keyed.executesHere(runId)) await keyed.writePending(runId);
+    },
 
     whenFinished(runId) {
       return untilEvent(follow, store, runId, (event) => event === 'terminate');
@@ -210,6 +219,14 @@ export function createQueuedRunRegistry({
     },
   };
   return registry;
+}
+
+/**
+ * A config sent with a key, as stored and run: its key comes from the request, so the store
+ * knows the run cannot be taken up by another process (lib/protocol/restart.ts).
+ */
+function keyedConfig(config: RunConfig): RunConfig {
+  return { ...config, provider: { ...config.provider, keySource: 'request' } };
 }
 
 /** Resolves at the first new event of the run that `matches` (at once when it is not running). */

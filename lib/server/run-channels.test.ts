@@ -77,4 +77,24 @@ describe('run channels', () => {
     expect(other).toBe(0);
     stopOther();
   });
+
+  it('tells every process of a run held in a web instance, and once its holder stops renewing, that its hold lapsed', async () => {
+    await web.hold('r5', 'host-a:101', 60_000);
+    await web.hold('r6', 'host-a:101', 200);
+    expect(await worker.heldRuns()).toEqual(
+      expect.arrayContaining([
+        { runId: 'r5', holder: 'host-a:101', lapsed: false },
+        { runId: 'r6', holder: 'host-a:101', lapsed: false },
+      ]),
+    );
+    // Not renewed: r6's hold lapses, and the holder it named is still told.
+    for (let tries = 0; !(await worker.heldRuns()).some((r) => r.runId === 'r6' && r.lapsed); tries += 1) {
+      expect(tries, 'the lapse within 10 s').toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await worker.heldRuns()).find((r) => r.runId === 'r5')?.lapsed).toBe(false);
+    await web.release('r5');
+    await worker.release('r6');
+    expect(await worker.heldRuns()).toEqual([]);
+  });
 });

@@ -30,6 +30,15 @@ export interface RunChannels {
    * then each as it comes. Resolves with the function that stops, and drops the ones left.
    */
   takeControls(runId: string, apply: (message: ControlMessage) => void): Promise<() => Promise<void>>;
+  /**
+   * Says that a web instance executes the run in its own memory (it brought its own key), for the
+   * next `ttlMs`: renewed while it runs. `holder` names the process (host and pid), never a key.
+   */
+  hold(runId: string, holder: string, ttlMs: number): Promise<void>;
+  /** The run no longer executes in a web instance's memory (it ended there). */
+  release(runId: string): Promise<void>;
+  /** The runs said to execute in web instances, each with its holder and whether its hold has lapsed. */
+  heldRuns(): Promise<{ runId: string; holder: string; lapsed: boolean }[]>;
   close(): Promise<void>;
 }
 
@@ -37,6 +46,9 @@ export const RUN_CHANNEL_PREFIX = 'loop-lab:run:';
 const storedChannel = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:stored`;
 const controlKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:controls`;
 const watchedKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:watched`;
+const holderKey = (runId: string): string => `${RUN_CHANNEL_PREFIX}${runId}:holder`;
+/** The runs executing in web instances, each with its holder (each one's hold is its holderKey, which lapses). */
+const HELD_RUNS = 'loop-lab:runs:held-in-web';
 
 /** Run channels on the Redis at `redisUrl`: one connection for commands, one for subscriptions. */
 export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChannels {
@@ -86,6 +98,18 @@ export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChanne
         await draining;
         await commands.del(controlKey(runId));
       };
+    },
+    async hold(runId, holder, ttlMs) {
+      await commands.multi().hset(HELD_RUNS, runId, holder).set(holderKey(runId), holder, 'PX', ttlMs).exec();
+    },
+    async release(runId) {
+      await commands.multi().del(holderKey(runId)).hdel(HELD_RUNS, runId).exec();
+    },
+    async heldRuns() {
+      const held = Object.entries(await commands.hgetall(HELD_RUNS));
+      if (held.length === 0) return [];
+      const holds = await commands.mget(held.map(([runId]) => holderKey(runId)));
+      return held.map(([runId, holder], i) => ({ runId, holder, lapsed: holds[i] === null }));
     },
     async close() {
       await Promise.allSettled([commands.quit(), subscriber.close()]);

@@ -101,6 +101,30 @@ export async function executeRunJob({
     await channels.announce(runId, -1);
     return 'closed';
   }
+  await attendRun({ runId, afterSeq: taken.eventCount - 1, registry, channels, unwatchedMs });
+  return 'ended';
+}
+
+/**
+ * Serves a run executing on `registry` in this process to every web instance until its
+ * terminate is stored: each batch the store takes after `afterSeq` is announced on Redis, the
+ * control messages sent through any instance are applied, and a run no reader on any instance
+ * follows for `unwatchedMs` is aborted as abandoned. For a queue worker's run, and for a run a
+ * web instance executes itself because it brought its own key (lib/server/keyed-runs.ts).
+ */
+export async function attendRun({
+  runId,
+  afterSeq,
+  registry,
+  channels,
+  unwatchedMs,
+}: {
+  runId: string;
+  afterSeq: number;
+  registry: LocalRunRegistry;
+  channels: RunChannels;
+  unwatchedMs: number;
+}): Promise<void> {
   // Each batch reaches this listener once the store holds it: one announcement per batch.
   let last = -1;
   let announcing = false;
@@ -112,7 +136,7 @@ export async function executeRunJob({
   };
   const unsubscribe = await registry.subscribe({
     runId,
-    afterSeq: taken.eventCount - 1,
+    afterSeq,
     listener: {
       onEvent: (event) => {
         last = event.seq;
@@ -138,7 +162,6 @@ export async function executeRunJob({
     await stopControls();
   }
   await channels.announce(runId, last);
-  return 'ended';
 }
 
 /**

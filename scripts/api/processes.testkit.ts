@@ -15,6 +15,19 @@ const started: ChildProcess[] = [];
 export interface Started {
   child: ChildProcess;
   base: string;
+  /** Everything it printed so far, stdout and stderr (stderr is passed on to this process's too). */
+  output: () => string;
+}
+
+/** Keeps what a child prints on its piped stdout and stderr, passing stderr on. */
+function keepOutput(child: ChildProcess): () => string {
+  const chunks: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    chunks.push(chunk.toString());
+    process.stderr.write(chunk);
+  });
+  return () => chunks.join('');
 }
 
 /**
@@ -27,13 +40,15 @@ export function serve(dir: string, env: Record<string, string> = {}): Promise<St
     ['--conditions=react-server', '--import', 'tsx', path.join('scripts', 'api', 'serve-api.ts'), '0'],
     {
       env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   started.push(child);
+  const output = keepOutput(child);
   return waitForLine(child, /listening on (http:\/\/[\d.]+:\d+)/, 'the server').then((match) => ({
     child,
     base: `${match[1]}/api`,
+    output,
   }));
 }
 
@@ -51,12 +66,13 @@ export async function startWorker(dir: string, env: Record<string, string>): Pro
     ],
     {
       env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   started.push(child);
+  const output = keepOutput(child);
   await waitForLine(child, /runs on queue/, 'the worker');
-  return { child, base: '' };
+  return { child, base: '', output };
 }
 
 /** A redis-server of its own on a free localhost port, keeping nothing on disk. */
@@ -68,11 +84,12 @@ export async function startRedis(dir: string): Promise<Started & { url: string }
   const child = spawn(
     bin,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   started.push(child);
+  const output = keepOutput(child);
   await waitForLine(child, /Ready to accept connections/, 'redis-server');
-  return { child, base: '', url: `redis://127.0.0.1:${port}` };
+  return { child, base: '', url: `redis://127.0.0.1:${port}`, output };
 }
 
 /** SIGKILLs a process and waits until it has exited. */
