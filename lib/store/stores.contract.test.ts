@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { roomStoresContract } from './contract/room-stores.testkit';
+import { runLeaseContract } from './contract/run-lease.testkit';
 import { runStoreContract } from './contract/run-store.testkit';
 import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
 import { sweepStoreContract } from './contract/sweep-store.testkit';
@@ -12,6 +13,7 @@ import { sweepStoreContract } from './contract/sweep-store.testkit';
 describe.each(BACKENDS)('the stores on %s', (name) => {
   const backend = useStoreBackend(name);
   runStoreContract(backend);
+  runLeaseContract(backend);
   sweepStoreContract(backend);
   roomStoresContract(backend);
 });
