@@ -8,7 +8,15 @@ import { createRandom } from '@/lib/clock';
 import { DB_FILE_NAME } from '@/lib/store';
 import { startPostgresCluster, type PostgresCluster } from '@/lib/testing/postgres-cluster';
 import { kill, killAll, serve, startRedis, startRun, startWorker, type Started } from './processes.testkit';
-import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
+import {
+  canonical,
+  follow,
+  pacedConfig,
+  storedLog,
+  uninterruptedForm,
+  type LoggedEvent,
+  type Received,
+} from './run-stream.testkit';
 
 /**
  * Runs on queue workers, streams from any web instance. Real processes on one shared data folder
@@ -31,42 +39,6 @@ afterAll(async () => {
   await cluster?.stop();
   for (const folder of [dir, soloDir]) fs.rmSync(folder, { recursive: true, force: true });
 });
-
-/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
-function pacedConfig(seed: number): Record<string, unknown> {
-  return {
-    provider: { vendor: 'sim-anthropic' },
-    preset: 'codesmith',
-    seed,
-    clock: 'paced',
-    timeScale: 0.2,
-    faults: {
-      rules: [
-        {
-          id: 'limited',
-          when: { kind: 'requests', numbers: [1, 3] },
-          action: { type: 'http_error', status: 429, retryAfterSec: 15 },
-        },
-      ],
-      tools: [],
-    },
-  };
-}
-
-interface Event {
-  seq: number;
-  event: string;
-  run_id?: string;
-  reason?: string;
-}
-
-/** A log as one uninterrupted run has it: no resume marker, seqs renumbered, no run id. */
-function uninterruptedForm(log: readonly { json: string }[]): string[] {
-  return log
-    .map((e) => JSON.parse(e.json) as Event)
-    .filter((e) => e.event !== 'resumed_after_restart')
-    .map((e, seq) => JSON.stringify({ ...e, run_id: undefined, seq }));
-}
 
 /** Which process (its pid) the store says holds each running run: the SQLite file, or the Postgres database at `url`. */
 async function holders(ids: readonly string[], url?: string): Promise<Map<number, number>> {
@@ -150,7 +122,7 @@ describe('runs on two queue workers, two web instances, one Redis and one store'
         ).toEqual(received.map((_, i) => i));
         const stored = await storedLog(a!.base, id);
         expect(stored.map((e) => canonical(e.json))).toEqual(received.map((e) => canonical(e.json)));
-        const events = stored.map((e) => JSON.parse(e.json) as Event);
+        const events = stored.map((e) => JSON.parse(e.json) as LoggedEvent);
         expect(events.at(-1)?.reason, `run ${id}: ends as the run does, not cut off`).not.toBe(
           'server_restart',
         );

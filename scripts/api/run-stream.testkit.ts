@@ -58,3 +58,39 @@ export async function storedLog(base: string, runId: string): Promise<{ seq: num
 
 /** A JSON text in one canonical form, to compare an event as sent with the event as stored. */
 export const canonical = (json: string): string => JSON.stringify(JSON.parse(json));
+
+/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
+export function pacedConfig(seed: number): Record<string, unknown> {
+  return {
+    provider: { vendor: 'sim-anthropic' },
+    preset: 'codesmith',
+    seed,
+    clock: 'paced',
+    timeScale: 0.2,
+    faults: {
+      rules: [
+        {
+          id: 'limited',
+          when: { kind: 'requests', numbers: [1, 3] },
+          action: { type: 'http_error', status: 429, retryAfterSec: 15 },
+        },
+      ],
+      tools: [],
+    },
+  };
+}
+
+export interface LoggedEvent {
+  seq: number;
+  event: string;
+  run_id?: string;
+  reason?: string;
+}
+
+/** A log as one uninterrupted run has it: no resume marker, seqs renumbered, no run id. */
+export function uninterruptedForm(log: readonly { json: string }[]): string[] {
+  return log
+    .map((e) => JSON.parse(e.json) as LoggedEvent)
+    .filter((e) => e.event !== 'resumed_after_restart')
+    .map((e, seq) => JSON.stringify({ ...e, run_id: undefined, seq }));
+}
