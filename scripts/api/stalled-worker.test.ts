@@ -99,13 +99,17 @@ describe('a worker stalled past its lock', () => {
     const after = victim.lines.slice(before);
     for (const id of stalled) {
       expect(
-        lostLines().filter((line) => line.includes(id)),
-        `run ${id}: the woken worker says once that it lost it`,
-      ).toHaveLength(1);
-      expect(
         after.filter((line) => line.includes(`run ${id}: a vendor request`)),
         `run ${id}: the woken worker sent no vendor request`,
       ).toEqual([]);
+      expect(
+        after.filter((line) => line.includes(`run ${id}: could not store`)),
+        `run ${id}: the woken worker tried to write nothing`,
+      ).toEqual([]);
+      expect(
+        lostLines().filter((line) => line.includes(id)),
+        `run ${id}: the woken worker says once that it lost it`,
+      ).toHaveLength(1);
     }
 
     // Every run: one terminate, at the end, as the run ends it; the log one process makes for its seed.
