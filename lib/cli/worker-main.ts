@@ -16,10 +16,11 @@ import { watchKeyedHolds } from '@/lib/server/keyed-runs';
  * the shared store — LOOP_LAB_DATA_DIR — and announced on Redis; see docs/deploy.md). Start as
  * many as you like; stop one with Ctrl-C (its runs in flight finish first), or lose one: its runs
  * go on another worker after LOOP_LAB_RUN_LOCK_MS (default RUN_LOCK_MS). `--no-runs`: sweeps only,
- * for a worker that does not open the web instances' store.
+ * for a worker that does not open the web instances' store. `--log-requests`: a line for each
+ * vendor request a run sends from this worker.
  */
 async function main(): Promise<void> {
-  const { url, threads, ratePerMin, runs: takeRuns } = workerArgs();
+  const { url, threads, ratePerMin, runs: takeRuns, logRequests } = workerArgs();
   const lockMs = serverEnv().runLockMs ?? RUN_LOCK_MS;
   const stopSweeps = await startSweepWorker({ url, threads, ratePerMin });
   const channels = takeRuns ? createRunChannels({ redisUrl: url }) : undefined;
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
     ? startRunWorker({
         redisUrl: url,
         store: getStore(),
-        registry: createLocalRunRegistry(),
+        registry: createLocalRunRegistry(
+          logRequests
+            ? { onVendorRequest: (runId) => console.log(`worker: run ${runId}: a vendor request`) }
+            : {},
+        ),
         channels,
         concurrency: 64,
         lockMs,

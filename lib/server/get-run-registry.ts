@@ -4,7 +4,12 @@ import { launchRun } from '@/lib/runtime/launch-run';
 import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
 import { getStore, getWireStore } from '@/lib/store';
-import { createRunRegistry, type LocalRunRegistry, type RunRegistry } from './run-registry';
+import {
+  createRunRegistry,
+  type LocalRunRegistry,
+  type RunRegistry,
+  type RunRegistryOptions,
+} from './run-registry';
 import { createQueuedRunRegistry } from './queued-run-registry';
 import { createKeyedRuns, watchKeyedHolds } from './keyed-runs';
 import { createRunChannels } from './run-channels';
@@ -35,7 +40,9 @@ export function unwatchedMs(): number {
  * make a run's timer late; with LOOP_LAB_RUN_THREADS=0, and for virtual-clock runs always, here.
  * The web process's registry without Redis, and each queue worker's (lib/server/run-jobs.ts).
  */
-export function createLocalRunRegistry(): LocalRunRegistry {
+export function createLocalRunRegistry(
+  options: Pick<RunRegistryOptions, 'onVendorRequest'> = {},
+): LocalRunRegistry {
   benchDiagnosticsEnabled(); // switches the bench's probe on before any run, when the environment asks
   const listed = benchProbe();
   const probe = listed ? watchdogProbe(listed) : undefined;
@@ -50,6 +57,7 @@ export function createLocalRunRegistry(): LocalRunRegistry {
     unwatchedMs: unwatchedMs(),
     traffic: getRunTraffic(),
     wire: getWireStore(),
+    ...options,
   });
 }
 

@@ -1,5 +1,5 @@
 import { storageErrorFor, type RunEvent } from '@/lib/protocol';
-import type { RowTotals, RunStore } from '@/lib/store';
+import { RunLeaseLost, type RowTotals, type RunStore } from '@/lib/store';
 
 /** Past this many unwritten events a batch is written at once rather than at the next flush. */
 export const FLUSH_BATCH = 256;
@@ -21,6 +21,8 @@ export const FLUSH_WATCHED_MS = 10;
 /** A live run's events not yet written. */
 export interface PendingLog {
   id: string;
+  /** The claim the run is held under here: every write names it, and the store refuses it once the run was taken over. */
+  lease: number;
   /** Removes from what is logged every key the run has learned (the run's own redaction). */
   redactText: (text: string) => string;
   /** Events the run logged that the store does not hold yet: nobody has seen them. */
@@ -55,9 +57,12 @@ export interface RunBatches<R extends PendingLog> {
 export function createRunBatches<R extends PendingLog>({
   store,
   publish,
+  lost,
 }: {
   store: RunStore;
   publish: (run: R, events: readonly RunEvent[]) => void;
+  /** The store refused a run's write because another process took it over: it must stop here. */
+  lost: (run: R, error: RunLeaseLost) => void;
 }): RunBatches<R> {
   /** Runs with events waiting to be written, and the one timer that writes them all. */
   const due = new Set<R>();
@@ -68,13 +73,16 @@ export function createRunBatches<R extends PendingLog>({
   /** Writes a batch, then publishes what the store now holds. */
   const write = async (run: R, events: RunEvent[], totals: RowTotals[]): Promise<void> => {
     try {
-      await store.appendEvents({ runId: run.id, events, totals: totals.at(-1)! });
-    } catch {
+      await store.appendEvents({ runId: run.id, events, totals: totals.at(-1)!, lease: run.lease });
+    } catch (error) {
+      // Another process holds the run now: nothing more of this one is written, not even an error.
+      if (error instanceof RunLeaseLost) return lost(run, error);
       // The batch was rolled back whole: store it event by event, and put a storage_error in
       // the place of any event that still fails, so the log stays contiguous and later
       // batches still fit on.
       for (const [i, event] of events.entries()) {
         const stored = await appendOne(store, run, event, totals[i]!);
+        if (stored instanceof RunLeaseLost) return lost(run, stored);
         if (stored) publish(run, [stored]);
       }
       return;
@@ -115,7 +123,12 @@ export function createRunBatches<R extends PendingLog>({
       async () => {
         try {
           await store.appendEventBatches(
-            batches.map(({ run, events, totals }) => ({ runId: run.id, events, totals: totals.at(-1)! })),
+            batches.map(({ run, events, totals }) => ({
+              runId: run.id,
+              events,
+              totals: totals.at(-1)!,
+              lease: run.lease,
+            })),
           );
         } catch {
           for (const { run, events, totals } of batches) await write(run, events, totals);
@@ -146,17 +159,21 @@ function take(run: PendingLog): { events: RunEvent[]; totals: RowTotals[] } {
   return taken;
 }
 
-/** Stores one event, or a storage_error in its place; returns what was stored (nothing: neither could be). */
+/**
+ * Stores one event, or a storage_error in its place; returns what was stored (nothing: neither
+ * could be), or the refusal when another process holds the run now.
+ */
 async function appendOne(
   store: RunStore,
   run: PendingLog,
   event: RunEvent,
   totals: RowTotals,
-): Promise<RunEvent | undefined> {
+): Promise<RunEvent | RunLeaseLost | undefined> {
   try {
-    await store.appendEvents({ runId: run.id, events: [event], totals });
+    await store.appendEvents({ runId: run.id, events: [event], totals, lease: run.lease });
     return event;
   } catch (error) {
+    if (error instanceof RunLeaseLost) return error;
     const why = run.redactText((error as Error).message);
     console.error(`[loop-lab] run ${run.id}: could not store event ${event.seq} (${event.event}):`, why);
     if (event.event === 'terminate') return undefined;
@@ -165,7 +182,7 @@ async function appendOne(
       `the store refused the ${event.event} event (${why}); it was not kept`,
     );
     try {
-      await store.appendEvents({ runId: run.id, events: [replacement], totals });
+      await store.appendEvents({ runId: run.id, events: [replacement], totals, lease: run.lease });
       return replacement;
     } catch (again) {
       console.error(

@@ -27,9 +27,13 @@ export interface RunChannels {
   sendControl(runId: string, message: ControlMessage): Promise<void>;
   /**
    * Hands the run's queued control messages to `apply`, in the order sent: those waiting now,
-   * then each as it comes. Resolves with the function that stops, and drops the ones left.
+   * then each as it comes. Resolves with the function that stops, and drops the ones left (but
+   * with `keepQueued`: a worker that lost the run leaves them for the one that holds it now).
    */
-  takeControls(runId: string, apply: (message: ControlMessage) => void): Promise<() => Promise<void>>;
+  takeControls(
+    runId: string,
+    apply: (message: ControlMessage) => void,
+  ): Promise<(options?: { keepQueued?: boolean }) => Promise<void>>;
   /**
    * Says that a web instance executes the run in its own memory (it brought its own key), for the
    * next `ttlMs`: renewed while it runs. `holder` names the process (host and pid), never a key.
@@ -92,11 +96,11 @@ export function createRunChannels({ redisUrl }: { redisUrl: string }): RunChanne
       };
       const stop = await subscribe(controlKey(runId), drain);
       drain();
-      return async () => {
+      return async ({ keepQueued = false } = {}) => {
         stopped = true;
         stop();
         await draining;
-        await commands.del(controlKey(runId));
+        if (!keepQueued) await commands.del(controlKey(runId));
       };
     },
     async hold(runId, holder, ttlMs) {

@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Cassette } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
-import type { RunStore } from '@/lib/store';
+import { RunLeaseLost, type RunStore } from '@/lib/store';
 import type { RunChannels } from './run-channels';
 import type { LocalRunRegistry } from './run-registry';
 
@@ -19,8 +19,11 @@ export interface RunJob {
   cassette?: Cassette;
 }
 
-/** What the worker says a job came to (kept with the finished job in Redis). */
-export type RunJobOutcome = 'ended' | 'already ended' | 'closed';
+/**
+ * What the worker says a job came to (kept with the finished job in Redis). 'lost': the worker
+ * stalled past its lock, another took the run over, and this one stopped it here without a word.
+ */
+export type RunJobOutcome = 'ended' | 'already ended' | 'closed' | 'lost';
 
 /**
  * How long a worker's hold on a run's job lasts without renewal (BullMQ's lock; renewed every
@@ -97,12 +100,12 @@ export async function executeRunJob({
     ...(job.fork ? { fork: job.fork } : {}),
     ...(job.cassette ? { cassette: job.cassette } : {}),
   });
+  if (outcome === 'lost') return 'lost';
   if (outcome === 'closed') {
     await channels.announce(runId, -1);
     return 'closed';
   }
-  await attendRun({ runId, afterSeq: taken.eventCount - 1, registry, channels, unwatchedMs });
-  return 'ended';
+  return await attendRun({ runId, afterSeq: taken.eventCount - 1, registry, channels, unwatchedMs });
 }
 
 /**
@@ -124,7 +127,7 @@ export async function attendRun({
   registry: LocalRunRegistry;
   channels: RunChannels;
   unwatchedMs: number;
-}): Promise<void> {
+}): Promise<'ended' | 'lost'> {
   // Each batch reaches this listener once the store holds it: one announcement per batch.
   let last = -1;
   let announcing = false;
@@ -148,20 +151,26 @@ export async function attendRun({
       onEnd: () => {},
     },
   });
+  let released: 'ended' | 'lost' | undefined;
   const stopControls = await channels.takeControls(runId, (message) => {
     registry.control({ runId, message }).catch((error: unknown) => {
+      // Taken by a worker that has lost the run: queued again, for the one that holds it now.
+      if (released === 'lost') return void channels.sendControl(runId, message).catch(() => {});
       console.error(`[loop-lab] run ${runId}: a control message was refused:`, (error as Error).message);
     });
   });
   const abandonment = watchForReaders({ runId, registry, channels, unwatchedMs });
   try {
-    await registry.whenFinished(runId);
+    released = await registry.whenReleased(runId);
   } finally {
     clearInterval(abandonment);
     unsubscribe();
-    await stopControls();
+    // A lost run's controls are the new holder's: left queued for it.
+    await stopControls({ keepQueued: released === 'lost' });
   }
+  if (released === 'lost') return 'lost';
   await channels.announce(runId, last);
+  return 'ended';
 }
 
 /**
@@ -222,7 +231,12 @@ export function startRunWorker({
 }): Worker<RunJob, RunJobOutcome> {
   const worker = new Worker<RunJob, RunJobOutcome>(
     RUN_QUEUE,
-    (job) => executeRunJob({ job: job.data, store, registry, channels, unwatchedMs }),
+    (job) =>
+      executeRunJob({ job: job.data, store, registry, channels, unwatchedMs }).catch((error: unknown) => {
+        // Another worker holds the run now: this job's end is not this worker's to record.
+        if (error instanceof RunLeaseLost) return 'lost' as const;
+        throw error;
+      }),
     {
       connection: redisConnection(redisUrl),
       concurrency,
@@ -231,6 +245,8 @@ export function startRunWorker({
       maxStalledCount: 3,
     },
   );
+  // BullMQ's own troubles (a lock it could not renew after a stall, say) as one line each.
+  worker.on('error', (error) => console.error(`worker: the run queue: ${error.message}`));
   worker.on('failed', (job, error) => {
     if (!job) return;
     const runId = job.data.runId;

@@ -1,14 +1,21 @@
 import 'server-only';
 import { DEFAULT_UNWATCHED_MS, processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import type { Cassette, RunConfig, RunEvent, WireExchange } from '@/lib/protocol';
+import type { Cassette, RunConfig, RunEvent } from '@/lib/protocol';
 import type { ForkStart } from '@/lib/runtime/plan-fork';
 import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import type { RowTotals, RunStore, TakenOverRun, WireStore } from '@/lib/store';
+import {
+  CREATED_LEASE,
+  RunLeaseLost,
+  type RowTotals,
+  type RunStore,
+  type TakenOverRun,
+  type WireStore,
+} from '@/lib/store';
 import { HttpError } from './http-error';
 import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
-import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS, type PendingLog } from './run-batches';
+import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
 import {
   endAll,
   joinLive,
@@ -16,10 +23,11 @@ import {
   replayFinished,
   replayOf,
   TAIL_SIZE,
-  type FanOut,
   type RunListener,
 } from './run-fan-out';
 import { createReplayCheck, storedLogRefusal } from './resume-runs';
+import { leaseGate, lostLine } from './run-lease';
+import { armIdleTimer, keepWire, launchLive, newLiveRun, type LiveRun } from './live-run';
 
 export type { RunListener } from './run-fan-out';
 export { FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
@@ -91,7 +99,12 @@ export interface LocalRunRegistry extends RunRegistry {
   executeTakenOver(
     run: TakenOverRun,
     start: { fork?: ForkStart; cassette?: Cassette },
-  ): Promise<'started' | 'resumed' | 'closed'>;
+  ): Promise<'started' | 'resumed' | 'closed' | 'lost'>;
+  /**
+   * Resolves once the run has left this process: 'ended' when its terminate is stored, 'lost' when
+   * another process took it over meanwhile and it stopped here, writing nothing more.
+   */
+  whenReleased(runId: string): Promise<'ended' | 'lost'>;
 }
 
 export interface RunRegistryOptions {
@@ -103,95 +116,8 @@ export interface RunRegistryOptions {
   traffic?: RunTraffic;
   /** Where each run's wire is kept for its attempt cards (lib/store/wire-store.ts); absent: not kept. */
   wire?: WireStore;
-}
-
-/** A live run: its log's unwritten events (run-batches.ts), its readers (run-fan-out.ts), its life here. */
-interface LiveRun extends PendingLog, FanOut {
-  handle: RunHandle | undefined;
-  /** Its terminate is logged (or its launch is dropped): nothing more is accepted; it leaves once written. */
-  ending: boolean;
-  idleTimer: ReturnType<typeof setTimeout> | undefined;
-  finished: () => void;
-  done: Promise<void>;
-  firstStored: Promise<void>;
-}
-
-/** A run just started: nothing logged, nobody subscribed, its two promises unresolved. */
-function newLiveRun(id: string, redactText: (text: string) => string): LiveRun {
-  let finished!: () => void;
-  const done = new Promise<void>((resolve) => (finished = resolve));
-  let logged!: () => void;
-  const firstStored = new Promise<void>((resolve) => (logged = resolve));
-  return {
-    id,
-    redactText,
-    handle: undefined,
-    ending: false,
-    pending: [],
-    pendingTotals: [],
-    writing: Promise.resolve(),
-    tail: [],
-    subscribers: new Set(),
-    idleTimer: undefined,
-    finished,
-    done,
-    logged,
-    firstStored,
-  };
-}
-
-/** Keeps one request's wire; a store that fails is logged, and the run goes on without it. */
-function keepWire(wire: WireStore, runId: string, exchange: WireExchange): void {
-  wire.keepWire({ runId, exchange }).catch((error: unknown) => {
-    console.error(
-      `[loop-lab] run ${runId}: request ${exchange.n}'s wire was not kept: ${(error as Error).message}`,
-    );
-  });
-}
-
-/** Aborts the run as abandoned once nobody has watched it for `unwatchedMs`. */
-function armIdleTimer(run: LiveRun, unwatchedMs: number): void {
-  clearTimeout(run.idleTimer);
-  run.idleTimer = setTimeout(
-    () => run.handle?.control({ action: 'abort', reason: 'abandoned' }),
-    unwatchedMs,
-  );
-  run.idleTimer.unref?.();
-}
-
-/**
- * Hands a live run to the launch. The launch owns the log to its end: its run log writes the
- * terminate, even for a run that could not start. A launch that breaks that contract (it throws,
- * or ends with the log open) is dropped here, its log left open for the store to close as
- * interrupted; nothing here writes an event of its own.
- */
-function launchLive(input: {
-  run: LiveRun;
-  launch: (options: LaunchOptions) => RunHandle;
-  options: LaunchOptions;
-  /** Writes what is pending and lets the run go. */
-  finish: () => void;
-}): void {
-  const { run, finish } = input;
-  try {
-    run.handle = input.launch(input.options);
-  } catch (error) {
-    finish();
-    throw error;
-  }
-  run.redactText = run.handle.redactText;
-  run.handle.done
-    .then(() => {
-      if (run.ending) return;
-      console.error(
-        `[loop-lab] run ${run.id}: the launch ended without a terminate event; its log is left open`,
-      );
-      finish();
-    })
-    .catch((error: unknown) => {
-      console.error(`[loop-lab] run ${run.id}: its launch failed: ${run.redactText(String(error))}`);
-      finish();
-    });
+  /** Told of each request a run sends to its vendor (a worker's `--log-requests`). */
+  onVendorRequest?: (runId: string) => void;
 }
 
 /**
@@ -218,9 +144,52 @@ export function createRunRegistry({
   unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
   wire,
+  onVendorRequest,
 }: RunRegistryOptions): LocalRunRegistry {
   const live = new Map<string, LiveRun>();
-  const batches = createRunBatches<LiveRun>({ store, publish });
+  /**
+   * Stops a run another process has taken over (the store refused its lease): nothing it still
+   * logs is written or sent, its launch is aborted, and it leaves at once.
+   */
+  const lose = (run: LiveRun, why: string): void => {
+    if (run.lost) return;
+    run.lost = true;
+    run.ending = true;
+    run.pending = [];
+    run.pendingTotals = [];
+    clearTimeout(run.idleTimer);
+    console.error(lostLine(run.id, why));
+    if (live.get(run.id) === run) live.delete(run.id);
+    try {
+      run.handle?.control({ action: 'abort', reason: 'aborted' });
+    } catch (error) {
+      console.error(`[loop-lab] run ${run.id}: its lost launch was not aborted: ${String(error)}`);
+    }
+    endAll(run);
+    run.logged();
+    run.finished('lost');
+  };
+  /** Closes a run of this process's under its lease; a run taken over meanwhile is lost instead. */
+  const closeHeld = async (
+    run: { id: string; lease: number },
+    why: string,
+    live?: LiveRun,
+  ): Promise<boolean> => {
+    try {
+      await store.closeInterruptedRuns({ runId: run.id, why, lease: run.lease });
+      return true;
+    } catch (error) {
+      if (!(error instanceof RunLeaseLost)) throw error;
+      if (live) lose(live, error.message);
+      else console.error(lostLine(run.id, error.message));
+      return false;
+    }
+  };
+  const batches = createRunBatches<LiveRun>({
+    store,
+    publish,
+    lost: (run, error) => lose(run, error.message),
+  });
   /** The startup's resumption: the other methods wait for it, so none meets a run it is taking up. */
   let resuming: Promise<unknown> = Promise.resolve();
 
@@ -240,10 +209,11 @@ export function createRunRegistry({
     batches
       .flush(run)
       .then(() => {
+        if (run.lost) return;
         live.delete(run.id);
         endAll(run);
         run.logged();
-        run.finished();
+        run.finished('ended');
       })
       .catch((error: unknown) => {
         console.error(`[loop-lab] run ${run.id}: could not let it go: ${run.redactText(String(error))}`);
@@ -267,13 +237,35 @@ export function createRunRegistry({
     else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
 
+  /** A worker's run asks the store before each vendor request whether it still holds it. */
+  const gated = (run: LiveRun, taken: boolean): Pick<LaunchOptions, 'tapFetch'> =>
+    taken
+      ? {
+          tapFetch: leaseGate({
+            store,
+            runId: run.id,
+            lease: run.lease,
+            isLost: () => run.lost,
+            lost: (why) => lose(run, why),
+          }),
+        }
+      : {};
+
+  /** Keeps what a run's requests sent and received, unless it was lost to another process. */
+  const taps = (run: LiveRun): Pick<LaunchOptions, 'onExchange' | 'onWire' | 'onVendorRequest'> => ({
+    ...(onVendorRequest ? { onVendorRequest: () => onVendorRequest(run.id) } : {}),
+    ...(traffic ? { onExchange: (exchange) => !run.lost && traffic.keep(run.id, exchange) } : {}),
+    ...(wire ? { onWire: (exchange) => !run.lost && keepWire(wire, run.id, exchange) } : {}),
+  });
+
   /** Launches a run the store holds (with no events yet) and keeps it live here. */
   const startLive = (
     id: string,
     redactor: ReturnType<typeof createRedactor>,
     { config, apiKey, fork, cassette }: StartRunOptions,
+    held: { lease: number; taken: boolean } = { lease: CREATED_LEASE, taken: false },
   ): void => {
-    const run = newLiveRun(id, (text) => redactor.text(text));
+    const run = newLiveRun(id, (text) => redactor.text(text), held.lease);
     live.set(id, run);
     armIdleTimer(run, unwatchedMs);
     launchLive({
@@ -285,8 +277,8 @@ export function createRunRegistry({
         ...(apiKey ? { apiKey } : {}),
         ...(fork ? { fork } : {}),
         ...(cassette ? { cassette } : {}),
-        ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-        ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+        ...taps(run),
+        ...gated(run, held.taken),
         onEvent: (event, totals) => accept(run, event, totals),
       },
       finish: () => finish(run),
@@ -368,6 +360,11 @@ export function createRunRegistry({
       await live.get(runId)?.done;
     },
 
+    async whenReleased(runId) {
+      await resuming;
+      return (await live.get(runId)?.done) ?? 'ended';
+    },
+
     async whenLogged(runId) {
       await resuming;
       await live.get(runId)?.firstStored;
@@ -375,18 +372,21 @@ export function createRunRegistry({
 
     async executeTakenOver(taken, { fork, cassette }) {
       await resuming;
-      const { id, config } = taken;
-      if (taken.eventCount > 0 && taken.refusal === undefined && config) return resumeStored(id, config);
+      const { id, config, lease } = taken;
+      if (taken.eventCount > 0 && taken.refusal === undefined && config)
+        return resumeStored(id, config, { lease, taken: true });
       if (taken.eventCount > 0 || !config) {
-        await store.closeInterruptedRuns({
-          runId: id,
-          why: `the worker that ran it stopped, and it was not resumed on another: ${taken.refusal ?? 'its stored config no longer parses'}`,
-        });
-        return 'closed';
+        const why = `the worker that ran it stopped, and it was not resumed on another: ${taken.refusal ?? 'its stored config no longer parses'}`;
+        return (await closeHeld(taken, why)) ? 'closed' : 'lost';
       }
       // Nothing stored yet, so nothing seen: the run starts from its config and seed as it would have at first.
       const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
-      startLive(id, redactor, { config, ...(fork ? { fork } : {}), ...(cassette ? { cassette } : {}) });
+      startLive(
+        id,
+        redactor,
+        { config, ...(fork ? { fork } : {}), ...(cassette ? { cassette } : {}) },
+        { lease, taken: true },
+      );
       return 'started';
     },
 
@@ -401,8 +401,8 @@ export function createRunRegistry({
   async function resumeAll(): Promise<{ resumed: string[]; closed: string[] }> {
     const resumed: string[] = [];
     const closed: string[] = [];
-    for (const { id, config } of await store.claimInterruptedRuns()) {
-      ((await resumeStored(id, config)) === 'closed' ? closed : resumed).push(id);
+    for (const { id, config, lease } of await store.claimInterruptedRuns()) {
+      ((await resumeStored(id, config, { lease, taken: false })) === 'resumed' ? resumed : closed).push(id);
     }
     return { resumed, closed };
   }
@@ -412,16 +412,18 @@ export function createRunRegistry({
    * re-executed from its config and seed, checked against its stored log and going on live here
    * (lib/server/resume-runs.ts); closed at once with the reason when its log cannot be made again.
    */
-  async function resumeStored(id: string, config: RunConfig): Promise<'resumed' | 'closed'> {
+  async function resumeStored(
+    id: string,
+    config: RunConfig,
+    held: { lease: number; taken: boolean },
+  ): Promise<'resumed' | 'closed' | 'lost'> {
     const count = (await store.getRun(id))?.summary.event_count ?? 0;
     const stored = await store.readEventBodies({ runId: id, limit: count });
     const refusal = storedLogRefusal(stored);
-    if (refusal !== undefined) {
-      await store.closeInterruptedRuns({ runId: id, why: refusal });
-      return 'closed';
-    }
+    if (refusal !== undefined)
+      return (await closeHeld({ id, lease: held.lease }, refusal)) ? 'closed' : 'lost';
     const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
-    const run = newLiveRun(id, (text) => redactor.text(text));
+    const run = newLiveRun(id, (text) => redactor.text(text), held.lease);
     // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
     run.tail = await store.readEvents({ runId: id, afterSeq: Math.max(-1, count - TAIL_SIZE - 1) });
     run.logged();
@@ -436,8 +438,8 @@ export function createRunRegistry({
         runId: id,
         config,
         restart: { replayed: count },
-        ...(traffic ? { onExchange: (exchange) => traffic.keep(id, exchange) } : {}),
-        ...(wire ? { onWire: (exchange) => keepWire(wire, id, exchange) } : {}),
+        ...taps(run),
+        ...gated(run, held.taken),
         onEvent: (event, totals) => {
           if (diverged || run.ending) return;
           const verdict = check(event);
@@ -446,8 +448,8 @@ export function createRunRegistry({
           // The re-execution left the stored log: closed after it with the reason, the rest ignored.
           diverged = true;
           finish(run, async () => {
-            await store.closeInterruptedRuns({ runId: id, why: verdict.why });
-            publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
+            if (await closeHeld(run, verdict.why, run))
+              publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
           });
           queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));
         },

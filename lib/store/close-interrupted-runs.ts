@@ -14,10 +14,11 @@ export interface RunningRow {
   cost_usd: number;
   input_tokens: number;
   output_tokens: number;
+  lease: number;
 }
 
 const COLUMNS =
-  'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens';
+  'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens, lease';
 export { COLUMNS as RUNNING_COLUMNS };
 
 /**
@@ -27,14 +28,16 @@ export { COLUMNS as RUNNING_COLUMNS };
  * message says why it was not resumed (lib/protocol/restart.ts), or `why` when the caller gives
  * one (a resumption that diverged). With `keepResumable`, a run that could be resumed is left
  * running for a run registry to claim (claimInterruptedRuns). Runs of a live process on the same
- * data folder are left alone. Returns the ids closed.
+ * data folder are left alone. A named run with `lease` is closed under it: refused (RunLeaseLost)
+ * once another claim holds the run. Returns the ids closed.
  */
 export function closeInterruptedRuns(options: {
   db: Database;
   self: string;
-  append: (runId: string, events: readonly RunEvent[], totals: RowTotals) => void;
+  append: (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => void;
   runId?: string;
   why?: string;
+  lease?: number;
   keepResumable?: boolean;
 }): string[] {
   const { db, self } = options;
@@ -52,7 +55,7 @@ export function closeInterruptedRuns(options: {
     const refusal = refusalOf(row);
     if (options.keepResumable && refusal === undefined) continue;
     const { events, totals } = interruptedTerminate(row, options.why, refusal);
-    options.append(row.id, events, totals);
+    options.append(row.id, events, totals, options.lease);
     closed.push(row.id);
   }
   return closed;
@@ -94,23 +97,26 @@ export function interruptedTerminate(
 /**
  * Takes over the runs left `running` by a process that is gone and that can be resumed: each
  * becomes this store opening's (so no other server on the data folder takes it too, and none
- * closes it as interrupted while it runs here). Returns them for the registry to resume.
+ * closes it as interrupted while it runs here), under a new lease. Returns them for the registry
+ * to resume.
  */
 export function claimInterruptedRuns(options: { db: Database; self: string }): ClaimedRun[] {
   const { db, self } = options;
   const rows = db.prepare<[], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running'`).all();
-  const claim = db.prepare<[string, string, string | null]>(
-    `UPDATE runs SET owner = ? WHERE id = ? AND status = 'running' AND owner IS ?`,
+  const claim = db.prepare<[string, string, string | null], { lease: number }>(
+    `UPDATE runs SET owner = ?, lease = lease + 1 WHERE id = ? AND status = 'running' AND owner IS ? RETURNING lease`,
   );
   const claimed: ClaimedRun[] = [];
   for (const row of rows) {
     if (!isOwnerGone({ owner: row.owner, self }) || refusalOf(row) !== undefined) continue;
     // Compare-and-set: of two servers starting at once on one data folder, one takes the run.
-    if (claim.run(self, row.id, row.owner).changes === 0) continue;
+    const taken = claim.get(self, row.id, row.owner);
+    if (!taken) continue;
     claimed.push({
       id: row.id,
       config: RunConfigSchema.parse(JSON.parse(row.config)),
       forked: row.forked_from !== null,
+      lease: taken.lease,
     });
   }
   return claimed;
@@ -119,8 +125,10 @@ export function claimInterruptedRuns(options: { db: Database; self: string }): C
 /**
  * Takes over one run still `running`, whoever wrote it last: a worker that holds the run's job
  * (lib/server/run-jobs.ts) is its one executor, since the queue hands a job to one worker at a
- * time and to another only once the first stopped renewing its lock. Returns the run with how
- * many events the store holds and, when it cannot be resumed, why; nothing when it has ended.
+ * time and to another only once the first stopped renewing its lock. The lease is raised, so a
+ * holder that stalled past its lock and wakes finds its writes refused. Returns the run with how
+ * many events the store holds, its new lease and, when it cannot be resumed, why; nothing when it
+ * has ended.
  */
 export function takeOverRun(options: {
   db: Database;
@@ -128,14 +136,18 @@ export function takeOverRun(options: {
   runId: string;
 }): TakenOverRun | undefined {
   const { db, self, runId } = options;
+  // One statement: the row is read as it was taken, so no other opening's take comes between.
   const row = db
-    .prepare<[string], RunningRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'running' AND id = ?`)
-    .get(runId);
+    .prepare<[string, string], RunningRow>(
+      `UPDATE runs SET owner = ?, lease = lease + 1 WHERE id = ? AND status = 'running' RETURNING ${COLUMNS}`,
+    )
+    .get(self, runId);
   if (!row) return undefined;
-  const taken = db
-    .prepare<[string, string]>(`UPDATE runs SET owner = ? WHERE id = ? AND status = 'running'`)
-    .run(self, runId);
-  if (taken.changes === 0) return undefined;
+  return takenOver(row);
+}
+
+/** What a takeover hands the worker: the run as the store holds it, under the row's new lease. */
+export function takenOver(row: RunningRow): TakenOverRun {
   const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
   return {
     id: row.id,
@@ -143,6 +155,7 @@ export function takeOverRun(options: {
     forked: row.forked_from !== null,
     eventCount: row.event_count,
     refusal: refusalOf(row),
+    lease: row.lease,
   };
 }
 

@@ -400,6 +400,11 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   `,
   },
+  // 16.
+  // Each claim of a run (its creation, a worker's takeover, a restart's claim) raises its lease,
+  // and a write that names an older lease is refused: a process stalled past its hold on a run
+  // cannot write into the log of the one that took the run over.
+  { sql: `ALTER TABLE runs ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;` },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,6 +18,8 @@ export interface ClaimedRun {
   config: RunConfig;
   /** Was it a fork of another run? */
   forked: boolean;
+  /** The claim's lease: the registry's writes to the run name it (AppendEventsOptions.lease). */
+  lease: number;
 }
 
 /** A running run a queue worker took over to execute (RunStore.takeOverRun). */
@@ -30,6 +32,31 @@ export interface TakenOverRun {
   eventCount: number;
   /** Why its stored log could not be resumed from its config and seed (lib/protocol/restart.ts), if so. */
   refusal: string | undefined;
+  /** This takeover's lease: every write the worker makes to the run names it (AppendEventsOptions.lease). */
+  lease: number;
+}
+
+/**
+ * The lease of a run just created: its creator holds it under this one until another process
+ * claims or takes the run over, which raises the lease (RunStore.takeOverRun, claimInterruptedRuns).
+ */
+export const CREATED_LEASE = 0;
+
+/**
+ * A write refused because the run was claimed again after the writer's claim: another process
+ * holds it now, and the writer must stop running it (nothing it writes will be kept).
+ */
+export class RunLeaseLost extends Error {
+  constructor(
+    readonly runId: string,
+    readonly lease: number,
+    readonly current: number,
+  ) {
+    super(
+      `run ${runId}: another holder has taken it over (lease ${current}); this write under lease ${lease} was refused`,
+    );
+    this.name = 'RunLeaseLost';
+  }
 }
 
 export type CreateRunOptions = CreateRunRecord &
@@ -62,6 +89,12 @@ export interface AppendEventsOptions {
   events: readonly RunEvent[];
   /** The run's totals after the last of them (the batch's own and every earlier event's). */
   totals: RowTotals;
+  /**
+   * The claim this batch is written under (CREATED_LEASE, or what a claim or takeover returned):
+   * once the run has been claimed again since, the batch is refused with RunLeaseLost and nothing
+   * of it is stored. Without it, the batch is written whoever holds the run (an import, a sweep).
+   */
+  lease?: number;
 }
 
 export interface ReadEventsOptions {
@@ -115,9 +148,9 @@ export interface RunStore {
    * runs of live processes are left alone. Done at open too (the server's store, opened with
    * `keepResumable`, leaves there the runs its registry can resume). A run named here is closed
    * even when this store opening wrote it: the caller (the run registry) names only runs it knows
-   * are not live.
+   * are not live. With `lease`, the named run is closed only while that claim still holds it.
    */
-  closeInterruptedRuns(options?: { runId?: string; why?: string }): Promise<string[]>;
+  closeInterruptedRuns(options?: { runId?: string; why?: string; lease?: number }): Promise<string[]>;
   /**
    * Takes over the runs a gone process left running that can be resumed after a restart
    * (lib/protocol/restart.ts), for the run registry to resume (lib/server/resume-runs.ts).
@@ -125,8 +158,11 @@ export interface RunStore {
   claimInterruptedRuns(): Promise<ClaimedRun[]>;
   /**
    * Makes this store opening the owner of one running run, whoever owned it (a queue worker that
-   * holds the run's job: lib/server/run-jobs.ts); nothing when the run is not running.
+   * holds the run's job: lib/server/run-jobs.ts), under a new lease that refuses the writes of
+   * every earlier holder; nothing when the run is not running.
    */
   takeOverRun(options: { runId: string }): Promise<TakenOverRun | undefined>;
+  /** Whether the run is still held under this lease (no claim or takeover has come since). */
+  holdsLease(options: { runId: string; lease: number }): Promise<boolean>;
   close(): Promise<void>;
 }

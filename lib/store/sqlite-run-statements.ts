@@ -44,7 +44,8 @@ export function prepareRunStatements(db: Database) {
   const insertEvent = db.prepare<[string, number, string, number, string]>(
     'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
   );
-  // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing.
+  // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing;
+  // and by the lease the batch names, if any: a holder the run was taken from changes nothing.
   const updateSummary = db.prepare(`
     UPDATE runs SET
       event_count = event_count + @count,
@@ -61,7 +62,7 @@ export function prepareRunStatements(db: Database) {
       complete = COALESCE(@complete, complete),
       verdict = COALESCE(@verdict, verdict),
       title = COALESCE(@title, title)
-    WHERE id = @id AND event_count = @firstSeq`);
+    WHERE id = @id AND event_count = @firstSeq AND (@lease IS NULL OR lease = @lease)`);
   const selectEvents = db.prepare<[string, number], { body: string }>(
     'SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq',
   );
@@ -73,8 +74,8 @@ export function prepareRunStatements(db: Database) {
     'SELECT seq, body FROM events WHERE run_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
   );
   const selectRun = db.prepare<[string], RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = ?`);
-  const selectRunState = db.prepare<[string], { event_count: number; status: string }>(
-    'SELECT event_count, status FROM runs WHERE id = ?',
+  const selectRunState = db.prepare<[string], { event_count: number; status: string; lease: number }>(
+    'SELECT event_count, status, lease FROM runs WHERE id = ?',
   );
   const selectRuns = db.prepare<[number], RunRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM runs WHERE sweep_id IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?`,

@@ -10,21 +10,22 @@ import {
   type TaskVerdict,
   type TerminateReason,
 } from '@/lib/protocol';
-import type {
-  AppendEventsOptions,
-  ClaimedRun,
-  TakenOverRun,
-  CreateRunOptions,
-  ForkSummary,
-  ListRunsOptions,
-  ReadEventsOptions,
-  ReadEventBodiesOptions,
-  RowTotals,
-  RunRecord,
-  RunStatus,
-  RunStore,
-  RunSummary,
-  StoredEventRow,
+import {
+  RunLeaseLost,
+  type AppendEventsOptions,
+  type ClaimedRun,
+  type TakenOverRun,
+  type CreateRunOptions,
+  type ForkSummary,
+  type ListRunsOptions,
+  type ReadEventsOptions,
+  type ReadEventBodiesOptions,
+  type RowTotals,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  type RunSummary,
+  type StoredEventRow,
 } from './run-store';
 import { claimInterruptedRuns, closeInterruptedRuns, takeOverRun } from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
@@ -97,13 +98,18 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
   closeInterruptedRuns({ db, self: owner, append, keepResumable });
 
   return {
-    async closeInterruptedRuns({ runId, why }: { runId?: string; why?: string } = {}): Promise<string[]> {
+    async closeInterruptedRuns({
+      runId,
+      why,
+      lease,
+    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
       return closeInterruptedRuns({
         db,
         self: owner,
         append,
         ...(runId !== undefined ? { runId } : {}),
         ...(why !== undefined ? { why } : {}),
+        ...(lease !== undefined ? { lease } : {}),
       });
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
@@ -111,6 +117,9 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
     },
     async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
       return takeOverRun({ db, self: owner, runId });
+    },
+    async holdsLease({ runId, lease }: { runId: string; lease: number }): Promise<boolean> {
+      return s.selectRunState.get(runId)?.lease === lease;
     },
     async createRun({
       id,
@@ -141,8 +150,8 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
         .all(runId)
         .map((row) => ({ ...summaryOf(row), forked_at_turn: row.forked_at_turn }));
     },
-    async appendEvents({ runId, events, totals }: AppendEventsOptions): Promise<void> {
-      if (events.length > 0) append(runId, events, totals);
+    async appendEvents({ runId, events, totals, lease }: AppendEventsOptions): Promise<void> {
+      if (events.length > 0) append(runId, events, totals, lease);
     },
     async appendEventBatches(batches: readonly AppendEventsOptions[]): Promise<void> {
       if (batches.some((batch) => batch.events.length > 0)) appendBatches(batches);
@@ -235,15 +244,21 @@ function summaryRows(s: RunStatements) {
   const summaryOf = (row: RunRow): RunSummary => toSummary(row, storedRoute(row.id, row));
 
   /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
-  const updateRow = (runId: string, { route, recordedSwaps, ...delta }: SummaryDelta): void => {
+  const updateRow = (
+    runId: string,
+    { route, recordedSwaps, ...delta }: SummaryDelta,
+    lease?: number,
+  ): void => {
     const changed = s.updateSummary.run({
       id: runId,
       ...delta,
       complete: delta.complete === null ? null : delta.complete ? 1 : 0,
+      lease: lease ?? null,
     }).changes;
     if (changed === 0) {
       const state = s.selectRunState.get(runId);
       if (!state) throw new Error(`run ${runId} does not exist in the store`);
+      if (lease !== undefined && state.lease !== lease) throw new RunLeaseLost(runId, lease, state.lease);
       throw new Error(
         `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
       );
@@ -270,17 +285,21 @@ function runWrites(
   db: Database.Database,
   s: RunStatements,
   owner: string,
-  updateRow: (runId: string, delta: SummaryDelta) => void,
+  updateRow: (runId: string, delta: SummaryDelta, lease?: number) => void,
 ) {
-  const append = db.transaction((runId: string, events: readonly RunEvent[], totals: RowTotals) => {
-    updateRow(runId, summarizeEvents(events, totals));
-    checkBatch(runId, events);
-    for (const event of events) s.insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
-  });
+  const append = db.transaction(
+    (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => {
+      updateRow(runId, summarizeEvents(events, totals), lease);
+      checkBatch(runId, events);
+      for (const event of events)
+        s.insertEvent.run(runId, event.seq, event.event, event.ts, eventJson(event));
+    },
+  );
 
   // One commit for many live runs' batches: a commit costs more than the rows it writes.
   const appendBatches = db.transaction((batches: readonly AppendEventsOptions[]) => {
-    for (const { runId, events, totals } of batches) if (events.length > 0) append(runId, events, totals);
+    for (const { runId, events, totals, lease } of batches)
+      if (events.length > 0) append(runId, events, totals, lease);
   });
 
   /** A log encoded where it was made (a sweep worker): stored as its bytes are, nothing walked again. */

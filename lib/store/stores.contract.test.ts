@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { roomStoresContract } from './contract/room-stores.testkit';
+import { runLeaseContract } from './contract/run-lease.testkit';
 import { runListContract } from './contract/run-list.testkit';
 import { runLogContract } from './contract/run-log.testkit';
 import { runOwnershipContract } from './contract/run-ownership.testkit';
@@ -16,6 +17,7 @@ describe.each(BACKENDS)('the stores on %s', (name) => {
   runLogContract(backend);
   runListContract(backend);
   runOwnershipContract(backend);
+  runLeaseContract(backend);
   sweepStoreContract(backend);
   roomStoresContract(backend);
 });

@@ -32,13 +32,21 @@ export async function startSweepWorker({
 }
 
 /** What `npm run worker` was asked for: the Redis, the threads, the rate cap; exits with the problem otherwise. */
-export function workerArgs(): { url: string; threads: number; ratePerMin: number; runs: boolean } {
+export function workerArgs(): {
+  url: string;
+  threads: number;
+  ratePerMin: number;
+  runs: boolean;
+  logRequests: boolean;
+} {
   const { values } = parseArgs({
     options: {
       workers: { type: 'string' },
       'rate-per-min': { type: 'string' },
       // Sweeps only: a worker that does not open the web instances' store (another machine).
       'no-runs': { type: 'boolean' },
+      // One line for each vendor request a run sends from here (which worker sent what, when two held a run).
+      'log-requests': { type: 'boolean' },
     },
     strict: true,
   });
@@ -59,7 +67,13 @@ export function workerArgs(): { url: string; threads: number; ratePerMin: number
   // that spend real vendor requests). Unset: no cap.
   const ratePerMin =
     values['rate-per-min'] === undefined ? env.workerRatePerMin : Number(values['rate-per-min']);
-  return { url, threads, ratePerMin, runs: values['no-runs'] !== true };
+  return {
+    url,
+    threads,
+    ratePerMin,
+    runs: values['no-runs'] !== true,
+    logRequests: values['log-requests'] === true,
+  };
 }
 
 /** Redis's address with any password left out, for a log line. */

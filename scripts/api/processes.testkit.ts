@@ -30,6 +30,11 @@ function keepOutput(child: ChildProcess): () => string {
   return () => chunks.join('');
 }
 
+/** A worker started here, with every line it has printed since it took jobs (stdout and stderr). */
+export interface StartedWorker extends Started {
+  lines: string[];
+}
+
 /**
  * Starts scripts/api/serve-api.ts on the data folder (any free port) and waits until it listens.
  * `env` is added to this process's environment (LOOP_LAB_REDIS_URL: runs go to queue workers).
@@ -52,8 +57,15 @@ export function serve(dir: string, env: Record<string, string> = {}): Promise<St
   }));
 }
 
-/** Starts `npm run worker`'s entry (lib/cli/worker-main.ts) on the data folder and Redis; waits until it takes jobs. */
-export async function startWorker(dir: string, env: Record<string, string>): Promise<Started> {
+/**
+ * Starts `npm run worker`'s entry (lib/cli/worker-main.ts) on the data folder and Redis, with any
+ * further `args`; waits until it takes jobs. What it prints on stderr goes on to this process's.
+ */
+export async function startWorker(
+  dir: string,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<StartedWorker> {
   const child = spawn(
     process.execPath,
     [
@@ -63,6 +75,7 @@ export async function startWorker(dir: string, env: Record<string, string>): Pro
       path.join('lib', 'cli', 'worker-main.ts'),
       '--workers',
       '1',
+      ...args,
     ],
     {
       env: { ...process.env, LOOP_LAB_DATA_DIR: dir, LOOP_LAB_UNWATCHED_MS: '600000', ...env },
@@ -71,8 +84,20 @@ export async function startWorker(dir: string, env: Record<string, string>): Pro
   );
   started.push(child);
   const output = keepOutput(child);
+  const lines: string[] = [];
+  /** Each stream's whole lines into `lines`; a line cut between chunks waits for its end. */
+  const keep = (): ((chunk: Buffer) => void) => {
+    let rest = '';
+    return (chunk) => {
+      const parts = (rest + chunk.toString()).split('\n');
+      rest = parts.pop()!;
+      lines.push(...parts.filter((line) => line.length > 0));
+    };
+  };
+  child.stderr!.on('data', keep());
   await waitForLine(child, /runs on queue/, 'the worker');
-  return { child, base: '', output };
+  child.stdout!.on('data', keep());
+  return { child, base: '', output, lines };
 }
 
 /** A redis-server of its own on a free localhost port, keeping nothing on disk. */

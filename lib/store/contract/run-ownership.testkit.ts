@@ -84,7 +84,7 @@ export function runOwnershipContract(backend: () => StoreBackend): void {
       // A simulated vendor on the virtual clock can be resumed (lib/protocol/restart.ts): left running.
       expect((await server.runs.getRun('again'))?.summary.status).toBe('running');
       expect(await server.runs.claimInterruptedRuns()).toEqual([
-        { id: 'again', forked: false, config: resumable },
+        { id: 'again', forked: false, config: resumable, lease: 1 },
       ]);
       expect(await server.runs.claimInterruptedRuns()).toEqual([]); // its own now: live
       // Resumed by a live process elsewhere: another opening neither claims it nor closes it.
@@ -108,6 +108,7 @@ export function runOwnershipContract(backend: () => StoreBackend): void {
         forked: false,
         eventCount: 0,
         refusal: undefined,
+        lease: 1,
       });
       const taken = await worker.runs.takeOverRun({ runId: 'cut' });
       expect(taken).toMatchObject({ id: 'cut', eventCount: 3, forked: false });

@@ -6,22 +6,29 @@ import {
   type RunEvent,
   type ScheduledSwap,
 } from '@/lib/protocol';
-import type {
-  AppendEventsOptions,
-  ClaimedRun,
-  CreateRunOptions,
-  ForkSummary,
-  ListRunsOptions,
-  ReadEventBodiesOptions,
-  ReadEventsOptions,
-  RowTotals,
-  RunRecord,
-  RunStore,
-  RunSummary,
-  StoredEventRow,
-  TakenOverRun,
+import {
+  RunLeaseLost,
+  type AppendEventsOptions,
+  type ClaimedRun,
+  type CreateRunOptions,
+  type ForkSummary,
+  type ListRunsOptions,
+  type ReadEventBodiesOptions,
+  type ReadEventsOptions,
+  type RowTotals,
+  type RunRecord,
+  type RunStore,
+  type RunSummary,
+  type StoredEventRow,
+  type TakenOverRun,
 } from '../run-store';
-import { interruptedTerminate, refusalOf, RUNNING_COLUMNS, type RunningRow } from '../close-interrupted-runs';
+import {
+  interruptedTerminate,
+  refusalOf,
+  RUNNING_COLUMNS,
+  takenOver,
+  type RunningRow,
+} from '../close-interrupted-runs';
 import { isOwnerGone } from '../run-owner';
 import { checkBatch, checkEncodedLog, type EncodedLog } from '../encoded-log';
 import { summarizeEvents, type SummaryDelta } from '../summarize-events';
@@ -62,8 +69,9 @@ export function createPostgresRunStore({
     runId: string,
     events: readonly RunEvent[],
     totals: RowTotals,
+    lease?: number,
   ): Promise<void> => {
-    await updateRow(q, runId, summarizeEvents(events, totals));
+    await updateRow(q, runId, summarizeEvents(events, totals), lease);
     checkBatch(runId, events);
     await insertEvents(
       q,
@@ -94,10 +102,12 @@ export function createPostgresRunStore({
   const closeInterrupted = async ({
     runId,
     why,
+    lease,
     keepResumable = false,
   }: {
     runId?: string;
     why?: string;
+    lease?: number;
     keepResumable?: boolean;
   }): Promise<string[]> => {
     const rows = (
@@ -125,7 +135,7 @@ export function createPostgresRunStore({
         const current = now.rows[0];
         if (!current || current.event_count !== row.event_count) return false;
         const { events, totals } = interruptedTerminate(current, why, refusal);
-        await append(client, row.id, events, totals);
+        await append(client, row.id, events, totals, lease);
         return true;
       });
       if (done) closed.push(row.id);
@@ -135,29 +145,31 @@ export function createPostgresRunStore({
 
   return {
     closeAtOpen: (keepResumable) => closeInterrupted({ keepResumable }),
-    async closeInterruptedRuns({ runId, why }: { runId?: string; why?: string } = {}): Promise<string[]> {
+    async closeInterruptedRuns({
+      runId,
+      why,
+      lease,
+    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
       return closeInterrupted({
         ...(runId !== undefined ? { runId } : {}),
         ...(why !== undefined ? { why } : {}),
+        ...(lease !== undefined ? { lease } : {}),
       });
     },
     async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
       // One statement: the row is read as it was taken, so no other opening's take comes between.
       const row = (
         await pool.query<RunningRow>(
-          `UPDATE runs SET owner = $1 WHERE id = $2 AND status = 'running' RETURNING ${RUNNING_COLUMNS}`,
+          `UPDATE runs SET owner = $1, lease = lease + 1 WHERE id = $2 AND status = 'running' RETURNING ${RUNNING_COLUMNS}`,
           [owner, runId],
         )
       ).rows[0];
-      if (!row) return undefined;
-      const parsed = RunConfigSchema.safeParse(JSON.parse(row.config));
-      return {
-        id: row.id,
-        config: parsed.success ? parsed.data : undefined,
-        forked: row.forked_from !== null,
-        eventCount: row.event_count,
-        refusal: refusalOf(row),
-      };
+      return row ? takenOver(row) : undefined;
+    },
+    async holdsLease({ runId, lease }: { runId: string; lease: number }): Promise<boolean> {
+      const row = (await pool.query<{ lease: number }>('SELECT lease FROM runs WHERE id = $1', [runId]))
+        .rows[0];
+      return row?.lease === lease;
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       const rows = (
@@ -167,15 +179,18 @@ export function createPostgresRunStore({
       for (const row of rows) {
         if (!isOwnerGone({ owner: row.owner, self: owner }) || refusalOf(row) !== undefined) continue;
         // Compare-and-set: of two servers starting at once on one database, one takes the run.
-        const taken = await pool.query(
-          `UPDATE runs SET owner = $1 WHERE id = $2 AND status = 'running' AND owner IS NOT DISTINCT FROM $3`,
-          [owner, row.id, row.owner],
-        );
-        if (taken.rowCount === 0) continue;
+        const taken = (
+          await pool.query<{ lease: number }>(
+            `UPDATE runs SET owner = $1, lease = lease + 1 WHERE id = $2 AND status = 'running' AND owner IS NOT DISTINCT FROM $3 RETURNING lease`,
+            [owner, row.id, row.owner],
+          )
+        ).rows[0];
+        if (!taken) continue;
         claimed.push({
           id: row.id,
           config: RunConfigSchema.parse(JSON.parse(row.config)),
           forked: row.forked_from !== null,
+          lease: taken.lease,
         });
       }
       return claimed;
@@ -232,15 +247,16 @@ export function createPostgresRunStore({
         forks.push({ ...(await summaryOf(pool, row)), forked_at_turn: row.forked_at_turn });
       return forks;
     },
-    async appendEvents({ runId, events, totals }: AppendEventsOptions): Promise<void> {
-      if (events.length > 0) await inTransaction(pool, (client) => append(client, runId, events, totals));
+    async appendEvents({ runId, events, totals, lease }: AppendEventsOptions): Promise<void> {
+      if (events.length > 0)
+        await inTransaction(pool, (client) => append(client, runId, events, totals, lease));
     },
     async appendEventBatches(batches: readonly AppendEventsOptions[]): Promise<void> {
       if (!batches.some((batch) => batch.events.length > 0)) return;
       // One commit for many live runs' batches: all are stored or, when one batch fails, none.
       await inTransaction(pool, async (client) => {
-        for (const { runId, events, totals } of batches)
-          if (events.length > 0) await append(client, runId, events, totals);
+        for (const { runId, events, totals, lease } of batches)
+          if (events.length > 0) await append(client, runId, events, totals, lease);
       });
     },
     async readEvents({ runId, afterSeq = -1 }: ReadEventsOptions): Promise<RunEvent[]> {
@@ -363,8 +379,11 @@ function summaryRows() {
     q: Queryable,
     runId: string,
     { route, recordedSwaps, ...delta }: SummaryDelta,
+    lease?: number,
   ): Promise<void> => {
-    // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing.
+    // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing;
+    // and by the lease the batch names, if any: a holder the run was taken from changes nothing
+    // (a takeover committed meanwhile is seen: Postgres checks the row again once it is unlocked).
     const changed = await q.query(
       `UPDATE runs SET
          event_count = event_count + $2,
@@ -381,7 +400,7 @@ function summaryRows() {
          complete = COALESCE($13, complete),
          verdict = COALESCE($14, verdict),
          title = COALESCE($15, title)
-       WHERE id = $1 AND event_count = $16`,
+       WHERE id = $1 AND event_count = $16 AND ($17::integer IS NULL OR lease = $17)`,
       [
         runId,
         delta.count,
@@ -399,13 +418,18 @@ function summaryRows() {
         delta.verdict,
         delta.title,
         delta.firstSeq,
+        lease ?? null,
       ],
     );
     if (changed.rowCount === 0) {
       const state = (
-        await q.query<{ event_count: number }>('SELECT event_count FROM runs WHERE id = $1', [runId])
+        await q.query<{ event_count: number; lease: number }>(
+          'SELECT event_count, lease FROM runs WHERE id = $1',
+          [runId],
+        )
       ).rows[0];
       if (!state) throw new Error(`run ${runId} does not exist in the store`);
+      if (lease !== undefined && state.lease !== lease) throw new RunLeaseLost(runId, lease, state.lease);
       throw new Error(
         `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
       );
