@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { roomStoresContract } from './contract/room-stores.testkit';
 import { runStoreContract } from './contract/run-store.testkit';
+import { sharedFilesContract } from './contract/shared-files.testkit';
 import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
 import { sweepStoreContract } from './contract/sweep-store.testkit';
 
@@ -14,4 +15,5 @@ describe.each(BACKENDS)('the stores on %s', (name) => {
   runStoreContract(backend);
   sweepStoreContract(backend);
   roomStoresContract(backend);
+  sharedFilesContract(backend);
 });
