@@ -101,6 +101,12 @@ export interface RunRegistryOptions {
   unwatchedMs?: number;
   /** Where each run's model traffic is kept for "Save as cassette" (lib/server/run-traffic.ts); absent: not kept. */
   traffic?: RunTraffic;
+  /**
+   * Readies this process for a run's config before it is launched or resumed here (an uploaded
+   * task's files copied from the store: lib/server/uploaded-task-files.ts). It never throws: what
+   * it could not ready, the run's launch reports in the run's log.
+   */
+  prepare?: (config: RunConfig) => Promise<void>;
   /** Where each run's wire is kept for its attempt cards (lib/store/wire-store.ts); absent: not kept. */
   wire?: WireStore;
 }
@@ -218,6 +224,7 @@ export function createRunRegistry({
   unwatchedMs = DEFAULT_UNWATCHED_MS,
   traffic,
   wire,
+  prepare,
 }: RunRegistryOptions): LocalRunRegistry {
   const live = new Map<string, LiveRun>();
   const batches = createRunBatches<LiveRun>({ store, publish });
@@ -259,7 +266,8 @@ export function createRunRegistry({
     if (run.ending) return; // after terminate nothing more is logged
     run.pending.push(event);
     run.pendingTotals.push(totals);
-    if (event.event === 'terminate') finish(run);
+    // The run's traffic is stored before its terminate: a finished run's cassette is whole.
+    if (event.event === 'terminate') finish(run, traffic ? () => traffic.settled(run.id) : undefined);
     else if (run.pending.length >= FLUSH_BATCH) void batches.flush(run);
     // A turn's end is its checkpoint: the log through it is written at once (with every run's batch
     // due), so a restart resumes from there at the latest (lib/server/resume-runs.ts).
@@ -296,6 +304,7 @@ export function createRunRegistry({
   return {
     async startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
+      await prepare?.(config);
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
       await store.createRun({
@@ -385,6 +394,7 @@ export function createRunRegistry({
         return 'closed';
       }
       // Nothing stored yet, so nothing seen: the run starts from its config and seed as it would have at first.
+      await prepare?.(config);
       const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
       startLive(id, redactor, { config, ...(fork ? { fork } : {}), ...(cassette ? { cassette } : {}) });
       return 'started';
@@ -420,6 +430,7 @@ export function createRunRegistry({
       await store.closeInterruptedRuns({ runId: id, why: refusal });
       return 'closed';
     }
+    await prepare?.(config);
     const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
     const run = newLiveRun(id, (text) => redactor.text(text));
     // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.
