@@ -3,7 +3,7 @@ import { benchProbe, watchdogProbe } from '@/lib/clock/bench-probe';
 import { launchRun } from '@/lib/runtime/launch-run';
 import { benchDiagnosticsEnabled } from './bench-diagnostics';
 import { createRunThreads, launchRealClockOnThreads, runThreadCount } from '@/lib/run-threads/run-threads';
-import { getStore, getWireStore } from '@/lib/store';
+import { getStore, getTaskUploadStore, getWireStore } from '@/lib/store';
 import {
   createRunRegistry,
   type LocalRunRegistry,
@@ -16,6 +16,7 @@ import { createRunChannels } from './run-channels';
 import { createRunQueue } from './run-jobs';
 import { serverEnv } from '@/lib/config/server-env';
 import { createRunTraffic, type RunTraffic } from './run-traffic';
+import { copyUploadedTask } from './uploaded-task-files';
 
 const globalForRegistry = globalThis as typeof globalThis & {
   __loopLabRunRegistry?: RunRegistry;
@@ -23,9 +24,9 @@ const globalForRegistry = globalThis as typeof globalThis & {
   __loopLabRunsResumed?: Promise<void>;
 };
 
-/** The newest runs' model traffic, kept for "Save as cassette" (lib/server/run-traffic.ts). */
+/** Where the runs executed here keep their model traffic for "Save as cassette" (lib/server/run-traffic.ts). */
 export function getRunTraffic(): RunTraffic {
-  globalForRegistry.__loopLabRunTraffic ??= createRunTraffic();
+  globalForRegistry.__loopLabRunTraffic ??= createRunTraffic({ store: getWireStore() });
   return globalForRegistry.__loopLabRunTraffic;
 }
 
@@ -57,6 +58,7 @@ export function createLocalRunRegistry(
     unwatchedMs: unwatchedMs(),
     traffic: getRunTraffic(),
     wire: getWireStore(),
+    prepare: (config) => copyUploadedTask(config, { store: getTaskUploadStore() }),
     ...options,
   });
 }

@@ -114,6 +114,12 @@ export interface RunRegistryOptions {
   unwatchedMs?: number;
   /** Where each run's model traffic is kept for "Save as cassette" (lib/server/run-traffic.ts); absent: not kept. */
   traffic?: RunTraffic;
+  /**
+   * Readies this process for a run's config before it is launched or resumed here (an uploaded
+   * task's files copied from the store: lib/server/uploaded-task-files.ts). It never throws: what
+   * it could not ready, the run's launch reports in the run's log.
+   */
+  prepare?: (config: RunConfig) => Promise<void>;
   /** Where each run's wire is kept for its attempt cards (lib/store/wire-store.ts); absent: not kept. */
   wire?: WireStore;
   /** Told of each request a run sends to its vendor (a worker's `--log-requests`). */
@@ -145,6 +151,7 @@ export function createRunRegistry({
   traffic,
   wire,
   onVendorRequest,
+  prepare,
 }: RunRegistryOptions): LocalRunRegistry {
   const live = new Map<string, LiveRun>();
   /**
@@ -229,7 +236,8 @@ export function createRunRegistry({
     if (run.ending) return; // after terminate nothing more is logged
     run.pending.push(event);
     run.pendingTotals.push(totals);
-    if (event.event === 'terminate') finish(run);
+    // The run's traffic is stored before its terminate: a finished run's cassette is whole.
+    if (event.event === 'terminate') finish(run, traffic ? () => traffic.settled(run.id) : undefined);
     else if (run.pending.length >= FLUSH_BATCH) void batches.flush(run);
     // A turn's end is its checkpoint: the log through it is written at once (with every run's batch
     // due), so a restart resumes from there at the latest (lib/server/resume-runs.ts).
@@ -288,6 +296,7 @@ export function createRunRegistry({
   return {
     async startRun({ config, apiKey, fork, cassette }) {
       const id = randomUUID();
+      await prepare?.(config);
       const redactor = createRedactor({ secrets: runSecrets({ apiKey, env: processEnv() }) });
       // The stored config is redacted with the keys the run starts with (a key pasted into the system prompt).
       await store.createRun({
@@ -380,6 +389,7 @@ export function createRunRegistry({
         return (await closeHeld(taken, why)) ? 'closed' : 'lost';
       }
       // Nothing stored yet, so nothing seen: the run starts from its config and seed as it would have at first.
+      await prepare?.(config);
       const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
       startLive(
         id,
@@ -422,6 +432,7 @@ export function createRunRegistry({
     const refusal = storedLogRefusal(stored);
     if (refusal !== undefined)
       return (await closeHeld({ id, lease: held.lease }, refusal)) ? 'closed' : 'lost';
+    await prepare?.(config);
     const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
     const run = newLiveRun(id, (text) => redactor.text(text), held.lease);
     // The store holds the log so far: a reconnect reads it from the tail or the store, as for any run.

@@ -1,39 +1,47 @@
 import 'server-only';
-import { createExchangeKeeper } from '@/lib/cassettes';
-import type { CassetteExchange } from '@/lib/protocol';
+import { MAX_CASSETTE_EXCHANGES, type CassetteExchange } from '@/lib/protocol';
+import type { WireStore } from '@/lib/store';
 
-/** How many runs' traffic the server holds (the newest), and how much of each. */
-export const KEPT_TRAFFIC_RUNS = 16;
+/** How much of each run's traffic the store keeps for "Save as cassette": bytes of exchanges' JSON. */
 export const KEPT_TRAFFIC_BYTES_PER_RUN = 8 * 1024 * 1024;
 
 export interface RunTraffic {
+  /** Keeps one exchange (already redacted with the run's keys), after the run's earlier ones. */
   keep(runId: string, exchange: CassetteExchange): void;
-  /** A run's kept exchanges, or undefined when the server no longer holds them (or never did). */
-  get(runId: string): { exchanges: readonly CassetteExchange[]; truncated: boolean } | undefined;
+  /** Resolves once every exchange of the run handed to `keep` is stored (or failed, logged). */
+  settled(runId: string): Promise<void>;
 }
 
 /**
- * The model traffic of the newest runs, in memory, so a run page can save it as a cassette: at
- * most KEPT_TRAFFIC_RUNS runs (the oldest is let go when another starts) and
- * KEPT_TRAFFIC_BYTES_PER_RUN of exchanges each (past it the recording says it was cut). Nothing
- * is written until a person saves it; a restart lets it all go.
+ * Each run's model traffic, kept in the store (lib/store/wire-store.ts keepTraffic) as it crosses,
+ * so "Save as cassette" works for a run whichever process executed it, after a restart too:
+ * at most KEPT_TRAFFIC_BYTES_PER_RUN and MAX_CASSETTE_EXCHANGES of it (past them the recording
+ * says it was cut). A run's writes go one after another; its registry waits for them before it
+ * stores the run's terminate, so a finished run's traffic is all in the store.
  */
-export function createRunTraffic(bounds: { runs?: number; bytesPerRun?: number } = {}): RunTraffic {
-  const maxRuns = bounds.runs ?? KEPT_TRAFFIC_RUNS;
-  const kept = new Map<string, ReturnType<typeof createExchangeKeeper>>();
+export function createRunTraffic({
+  store,
+  bytesPerRun = KEPT_TRAFFIC_BYTES_PER_RUN,
+}: {
+  store: WireStore;
+  bytesPerRun?: number;
+}): RunTraffic {
+  const bounds = { maxBytes: bytesPerRun, maxExchanges: MAX_CASSETTE_EXCHANGES };
+  const writing = new Map<string, Promise<void>>();
   return {
     keep(runId, exchange) {
-      let keeper = kept.get(runId);
-      if (!keeper) {
-        keeper = createExchangeKeeper({ maxBytes: bounds.bytesPerRun ?? KEPT_TRAFFIC_BYTES_PER_RUN });
-        kept.set(runId, keeper);
-        while (kept.size > maxRuns) kept.delete(kept.keys().next().value!);
-      }
-      keeper.keep(exchange);
+      const written = (writing.get(runId) ?? Promise.resolve())
+        .then(() => store.keepTraffic({ runId, exchange, bounds }))
+        .catch((error: unknown) => {
+          console.error(
+            `[loop-lab] run ${runId}: request ${exchange.n}'s traffic was not kept: ${(error as Error).message}`,
+          );
+        });
+      writing.set(runId, written);
+      void written.then(() => {
+        if (writing.get(runId) === written) writing.delete(runId);
+      });
     },
-    get(runId) {
-      const keeper = kept.get(runId);
-      return keeper ? { exchanges: keeper.exchanges, truncated: keeper.truncated } : undefined;
-    },
+    settled: async (runId) => writing.get(runId),
   };
 }

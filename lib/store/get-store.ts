@@ -70,7 +70,7 @@ export function getVisitorStore(): VisitorStore {
 
 const globalForWire = globalThis as typeof globalThis & { __loopLabWireStore?: WireStore };
 
-/** The process-wide store of each run's wire (its attempt cards), on the same data folder as the run store. */
+/** The process-wide store of each run's wire (its attempt cards) and traffic (its cassette), on the same data folder as the run store. */
 export function getWireStore(): WireStore {
   globalForWire.__loopLabWireStore ??=
     postgresStoresWhenOpen()?.wire ?? createSqliteWireStore({ dir: dataDir() });

@@ -42,7 +42,7 @@ export { createSqliteVisitorStore } from './sqlite-visitor-store';
 export type { WireStore } from './wire-store';
 export { createSqliteWireStore } from './sqlite-wire-store';
 export type { TaskUploadStore, SaveTaskUpload } from './task-upload-store';
-export { createSqliteTaskUploadStore } from './sqlite-task-upload-store';
+export { createSqliteTaskUploadStore, keepFiles } from './sqlite-task-upload-store';
 export { uploadedTaskDir } from './data-dir';
 export {
   openPostgresStores,

@@ -405,6 +405,28 @@ export const MIGRATIONS: readonly Migration[] = [
   // and a write that names an older lease is refused: a process stalled past its hold on a run
   // cannot write into the log of the one that took the run over.
   { sql: `ALTER TABLE runs ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;` },
+  // 17.
+  // What a run on any machine sharing the store needs: an uploaded task's files, by the sha256
+  // they hash to, kept once however often they are uploaded (the data folder's tasks/<sha256>/
+  // is then each process's copy); and each run's model traffic as a cassette keeps it (requests
+  // beneath the fault wrapper, redacted with the run's keys as recorded), so "Save as cassette"
+  // works for a run any process executed. Past the run's bound a request is kept by number with
+  // no body: the cassette says it was cut.
+  {
+    sql: `
+  CREATE TABLE uploaded_task_files (
+    sha256 TEXT PRIMARY KEY,
+    files TEXT NOT NULL
+  );
+  CREATE TABLE run_traffic (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    body TEXT,
+    PRIMARY KEY (run_id, n)
+  );
+  `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -62,7 +62,12 @@ export function keepFiles(target: string, files: Readonly<Record<string, string>
   }
 }
 
-/** Uploaded tasks on the run store's SQLite file (its own connection, as the prompt sets); their files beside it. */
+/** An uploaded_task_files row's files, as saved (the Postgres store reads the same). */
+export function parseTaskFiles(json: string): Readonly<Record<string, string>> {
+  return JSON.parse(json) as Record<string, string>;
+}
+
+/** Uploaded tasks on the run store's SQLite file (its own connection, as the prompt sets), their files in it and copied beside it. */
 export function createSqliteTaskUploadStore({
   dir,
   now = Date.now,
@@ -80,6 +85,16 @@ export function createSqliteTaskUploadStore({
     `INSERT INTO uploaded_tasks (id, sha256, task_id, title, summary, files, bytes, hidden, created_at)
      VALUES (@id, @sha256, @task_id, @title, @summary, @files, @bytes, @hidden, @created_at)`,
   );
+  const insertFiles = db.prepare(
+    'INSERT INTO uploaded_task_files (sha256, files) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING',
+  );
+  const selectFiles = db.prepare<[string], { files: string }>(
+    'SELECT files FROM uploaded_task_files WHERE sha256 = ?',
+  );
+  const save = db.transaction((row: UploadRow, files: Readonly<Record<string, string>>) => {
+    insertFiles.run(row.sha256, JSON.stringify(files));
+    insert.run(row);
+  });
   const selectOne = db.prepare<[string], UploadRow>('SELECT * FROM uploaded_tasks WHERE id = ?');
   const selectAll = db.prepare<[], UploadRow>(
     'SELECT * FROM uploaded_tasks ORDER BY created_at DESC, rowid DESC',
@@ -100,12 +115,16 @@ export function createSqliteTaskUploadStore({
         hidden: upload.hidden,
         created_at: now(),
       };
-      insert.run(row);
+      save(row, upload.files);
       return toUploadedTask(row);
     },
     async getTaskUpload(id) {
       const row = selectOne.get(id);
       return row ? toUploadedTask(row) : undefined;
+    },
+    async readTaskFiles(sha256) {
+      const row = selectFiles.get(sha256);
+      return row ? parseTaskFiles(row.files) : undefined;
     },
     listTaskUploads: async () => selectAll.all().map(toUploadedTask),
     close: async () => {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { MAX_WIRE_BYTES_PER_RUN, type StoredWire, type WireExchange } from '@/lib/protocol';
 import { DB_FILE_NAME } from './sqlite-run-store';
 import { migrate } from './sqlite-schema';
+import { TRAFFIC_SO_FAR_SQL, trafficOf, trafficRow, type TrafficSoFar } from './traffic-rows';
 import type { WireStore } from './wire-store';
 
 interface WireRow {
@@ -46,10 +47,23 @@ export function createSqliteWireStore({ dir }: { dir: string }): WireStore {
         : `not kept: this run's wire reached its bound of ${sizeWords(maxBytes)} before request ${exchange.n} (${sizeWords(bytes)}) ended`,
     });
   });
+  const trafficSoFar = db.prepare<[string], TrafficSoFar>(`${TRAFFIC_SO_FAR_SQL}?`);
+  const insertTraffic = db.prepare(
+    'INSERT OR REPLACE INTO run_traffic (run_id, n, bytes, body) VALUES (@run_id, @n, @bytes, @body)',
+  );
+  const selectTraffic = db.prepare<[string], { body: string | null }>(
+    'SELECT body FROM run_traffic WHERE run_id = ? ORDER BY n',
+  );
   return {
     async keepWire({ runId, exchange, maxBytes = MAX_WIRE_BYTES_PER_RUN }) {
       keep(runId, exchange, maxBytes);
     },
+    async keepTraffic({ runId, exchange, bounds }) {
+      db.transaction(() => {
+        insertTraffic.run({ run_id: runId, ...trafficRow(exchange, trafficSoFar.get(runId)!, bounds) });
+      })();
+    },
+    readTraffic: async (runId) => trafficOf(selectTraffic.all(runId)),
     async readWire(runId, n) {
       return (n === undefined ? select.all(runId) : selectOne.all(runId, n)).map((row): StoredWire => ({
         n: row.n,

@@ -4,6 +4,7 @@ import { runLeaseContract } from './contract/run-lease.testkit';
 import { runListContract } from './contract/run-list.testkit';
 import { runLogContract } from './contract/run-log.testkit';
 import { runOwnershipContract } from './contract/run-ownership.testkit';
+import { sharedFilesContract } from './contract/shared-files.testkit';
 import { BACKENDS, useStoreBackend } from './contract/store-backends.testkit';
 import { sweepStoreContract } from './contract/sweep-store.testkit';
 
@@ -20,4 +21,5 @@ describe.each(BACKENDS)('the stores on %s', (name) => {
   runLeaseContract(backend);
   sweepStoreContract(backend);
   roomStoresContract(backend);
+  sharedFilesContract(backend);
 });

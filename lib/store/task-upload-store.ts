@@ -12,12 +12,16 @@ export interface SaveTaskUpload {
 
 /**
  * Task folders uploaded to the playground: each upload a row (its id, its task's id and title,
- * its uploader in room mode), its files in the data folder's tasks/<sha256>/, written once.
+ * its uploader in room mode); its files in the store by their sha256, kept once, so any process
+ * sharing the store can run the task, and copied to this process's data folder (tasks/<sha256>/),
+ * where the task loader reads them and checks their hash.
  */
 export interface TaskUploadStore {
-  /** Keeps the files (unless a folder with this hash is kept already) and adds the upload. */
+  /** Keeps the files (unless files with this hash are kept already) and adds the upload. */
   saveTaskUpload(upload: SaveTaskUpload): Promise<UploadedTask>;
   getTaskUpload(id: string): Promise<UploadedTask | undefined>;
+  /** The files kept under this sha256 (path inside the folder → text), as uploaded; undefined when none are. */
+  readTaskFiles(sha256: string): Promise<Readonly<Record<string, string>> | undefined>;
   /** Every upload, newest first. */
   listTaskUploads(): Promise<UploadedTask[]>;
   close(): Promise<void>;

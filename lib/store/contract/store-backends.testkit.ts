@@ -75,10 +75,11 @@ export function useStoreBackend(name: BackendName): () => StoreBackend {
   let opened: OpenStores[] = [];
 
   if (name === 'postgres') {
+    // Stopping the cluster checkpoints and removes every test's database: on a busy machine, past 10 s.
     afterAll(async () => {
       const started = await cluster?.catch(() => undefined);
       await started?.stop();
-    });
+    }, 120_000);
   }
 
   beforeEach(async () => {

@@ -1,6 +1,18 @@
 import type pg from 'pg';
-import { MAX_WIRE_BYTES_PER_RUN, type StoredWire, type WireExchange } from '@/lib/protocol';
+import {
+  MAX_WIRE_BYTES_PER_RUN,
+  type CassetteExchange,
+  type StoredWire,
+  type WireExchange,
+} from '@/lib/protocol';
 import { sizeWords } from '../sqlite-wire-store';
+import {
+  TRAFFIC_SO_FAR_SQL,
+  trafficOf,
+  trafficRow,
+  type TrafficBounds,
+  type TrafficSoFar,
+} from '../traffic-rows';
 import type { WireStore } from '../wire-store';
 import { inTransaction } from './pool';
 
@@ -72,6 +84,42 @@ export function createPostgresWireStore({
         ...(row.body !== null ? { exchange: JSON.parse(row.body) as WireExchange } : {}),
         ...(row.omitted !== null ? { omitted: row.omitted } : {}),
       }));
+    },
+    async keepTraffic({
+      runId,
+      exchange,
+      bounds,
+    }: {
+      runId: string;
+      exchange: CassetteExchange;
+      bounds: TrafficBounds;
+    }): Promise<void> {
+      // Read and written under a lock on the run, as the wire: two exchanges never both fit past the bounds.
+      await inTransaction(pool, async (client) => {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('run_traffic:' || $1))", [runId]);
+        const so = (
+          await client.query<Record<keyof TrafficSoFar, string>>(`${TRAFFIC_SO_FAR_SQL}$1`, [runId])
+        ).rows[0]!;
+        const row = trafficRow(
+          exchange,
+          { count: Number(so.count), bytes: Number(so.bytes), cut: Number(so.cut) },
+          bounds,
+        );
+        await client.query(
+          `INSERT INTO run_traffic (run_id, n, bytes, body) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (run_id, n) DO UPDATE SET bytes = excluded.bytes, body = excluded.body`,
+          [runId, row.n, row.bytes, row.body],
+        );
+      });
+    },
+    async readTraffic(runId: string): Promise<{ exchanges: CassetteExchange[]; truncated: boolean }> {
+      const rows = (
+        await pool.query<{ body: string | null }>(
+          'SELECT body FROM run_traffic WHERE run_id = $1 ORDER BY n',
+          [runId],
+        )
+      ).rows;
+      return trafficOf(rows);
     },
     close: release,
   };

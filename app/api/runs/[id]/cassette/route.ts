@@ -5,7 +5,6 @@ import {
   claimFor,
   errorResponse,
   getRunRegistry,
-  getRunTraffic,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
@@ -13,15 +12,15 @@ import {
   refuseCrossSite,
   requestOwnsRun,
 } from '@/lib/server';
-import { getCassetteStore, getStore } from '@/lib/store';
+import { getCassetteStore, getStore, getWireStore } from '@/lib/store';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * Saves a finished run's model traffic as a cassette: 201 with its summary. The server holds the
- * traffic of its newest runs only (lib/server/run-traffic.ts); a run it no longer holds, or one
- * still running, is a 409 saying so.
+ * Saves a finished run's model traffic as a cassette: 201 with its summary. The store keeps each
+ * run's traffic as it crosses (lib/server/run-traffic.ts), whichever process executed the run; a
+ * run still running, or one with no traffic kept (imported, or it made no request), is a 409 saying so.
  */
 export async function POST(
   request: Request,
@@ -37,11 +36,11 @@ export async function POST(
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
     if (await getRunRegistry().isLive(id))
       throw new HttpError(409, `Run "${id}" is still running; save its cassette once it has ended`);
-    const traffic = getRunTraffic().get(id);
-    if (!traffic || traffic.exchanges.length === 0) {
+    const traffic = await getWireStore().readTraffic(id);
+    if (traffic.exchanges.length === 0) {
       throw new HttpError(
         409,
-        `This server no longer holds the model traffic of run "${id}" (it keeps its newest runs' only, in memory); run it again to record it`,
+        `Run "${id}" has no model traffic kept (an imported run, or one that made no request); run it again to record it`,
       );
     }
     const { config } = run;
