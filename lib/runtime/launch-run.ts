@@ -257,7 +257,7 @@ function bindVendors(parts: {
     // The pause gate sits above the request count: a breakpoint on request N stops it before it goes out.
     taps: {
       ...options,
-      tapFetch: (fetch) => gate.wrapFetch(options.tapFetch ? options.tapFetch(fetch) : fetch),
+      tapFetch: (fetch) => gate.wrapFetch(options.tapFetch ? options.tapFetch(fetch, clock) : fetch),
     },
     ...(options.cassette ? { cassette: options.cassette } : {}),
     // A recording keeps bytes: every key in every form, then any piece of one a stream split across

@@ -34,7 +34,9 @@ export interface RunTransportOptions {
   /** The vendor in force (a swap changes it): where each request is routed. */
   inForce: () => BoundVendor;
   /** The caller's views of the transport: each request body at the vendor, the fetch the SDK calls. */
-  taps: Pick<LaunchOptions, 'onVendorRequest' | 'tapFetch' | 'onExchange' | 'onWire' | 'gateNetwork'>;
+  taps: Pick<LaunchOptions, 'onVendorRequest' | 'onExchange' | 'onWire' | 'gateNetwork'> & {
+    tapFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  };
   /** The cassette a replayed run is served from (config.replay). */
   cassette?: LaunchOptions['cassette'];
   /** The run's redaction in force, for what a recording keeps (launchRun passes the run log's; absent: a test's transport records nothing secret). */

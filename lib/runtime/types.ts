@@ -47,7 +47,16 @@ export interface LaunchOptions {
    * Wraps the fetch the SDK calls (faults included), to see the exact bytes it parses: the
    * sweep bench records a run's exchanges with it to time the bare SDK on the same bytes.
    */
-  tapFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  tapFetch?: (
+    fetch: typeof globalThis.fetch,
+    /**
+     * The run's clock: real work the tap waits on before it calls `fetch` (a store read) goes
+     * through `hold`, so that on the virtual and paced clocks run time stands still meanwhile, as
+     * for any real work the run waits on; otherwise a slow read lets the clock jump to the next
+     * deadline (the watchdog's) and the log depends on the store's speed.
+     */
+    clock: Pick<Clock, 'hold'>,
+  ) => typeof globalThis.fetch;
   /** The recording a run with `config.replay` is served from (the caller loads it: a file, a stored cassette). */
   cassette?: Cassette;
   /**

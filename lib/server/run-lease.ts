@@ -1,3 +1,4 @@
+import type { LaunchOptions } from '@/lib/runtime/types';
 import type { RunStore } from '@/lib/store';
 
 /** Why a run stopped in a process that no longer holds it (one line in that process's log). */
@@ -24,9 +25,10 @@ export function leaseGate({
   lease: number;
   isLost: () => boolean;
   lost: (why: string) => void;
-}): (fetch: typeof globalThis.fetch) => typeof globalThis.fetch {
-  return (fetch) => async (input, init) => {
-    if (!isLost() && (await store.holdsLease({ runId, lease }))) return fetch(input, init);
+}): NonNullable<LaunchOptions['tapFetch']> {
+  return (fetch, clock) => async (input, init) => {
+    // Held on the run's clock: the read takes real time, in which no run time may pass.
+    if (!isLost() && (await clock.hold(store.holdsLease({ runId, lease })))) return fetch(input, init);
     lost(`its lease ${lease} was replaced before a vendor request`);
     throw new DOMException(`run ${runId} is held by another process now`, 'AbortError');
   };
