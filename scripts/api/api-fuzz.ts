@@ -16,20 +16,8 @@ import {
   VALID_CONFIG,
 } from './fuzz-bodies';
 
-export {
-  dispatch,
-  type FuzzRequest,
-  controlBodies,
-  importBodies,
-  otlpBodies,
-  pathSegments,
-  promptSetBodies,
-  resumeValues,
-  runBodies,
-  sweepBodies,
-  UNBROWSER_HOSTS,
-  UNBROWSER_ORIGINS,
-};
+export { dispatch, type FuzzRequest };
+export * from './fuzz-bodies';
 
 /**
  * Property-based API fuzzing over every route handler: random malformed run configs, control
