@@ -1,130 +1,28 @@
 import 'server-only';
 import { DEFAULT_UNWATCHED_MS, processEnv } from '@/lib/config/server-env';
 import { randomUUID } from 'node:crypto';
-import type { Cassette, RunConfig, RunEvent } from '@/lib/protocol';
-import type { ForkStart } from '@/lib/runtime/plan-fork';
-import type { ControlMessage, LaunchOptions, RunHandle } from '@/lib/runtime/types';
-import {
-  CREATED_LEASE,
-  RunLeaseLost,
-  type RowTotals,
-  type RunStore,
-  type TakenOverRun,
-  type WireStore,
-} from '@/lib/store';
+import type { RunConfig, RunEvent } from '@/lib/protocol';
+import type { LaunchOptions } from '@/lib/runtime/types';
+import { CREATED_LEASE, type RowTotals, type RunStore } from '@/lib/store';
 import { HttpError } from './http-error';
-import type { RunTraffic } from './run-traffic';
 import { createRedactor, runSecrets } from '@/lib/runtime/redact-secrets';
 import { createRunBatches, FLUSH_BATCH, FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
-import {
-  endAll,
-  joinLive,
-  publish,
-  replayFinished,
-  replayOf,
-  TAIL_SIZE,
-  type RunListener,
-} from './run-fan-out';
+import { endAll, joinLive, publish, replayFinished, replayOf, TAIL_SIZE } from './run-fan-out';
 import { createReplayCheck, storedLogRefusal } from './resume-runs';
-import { leaseGate, lostLine } from './run-lease';
+import { createRunHolds } from './run-holds';
 import { armIdleTimer, keepWire, launchLive, newLiveRun, type LiveRun } from './live-run';
+import type { LocalRunRegistry, RunRegistryOptions, StartRunOptions } from './run-registry-types';
 
 export type { RunListener } from './run-fan-out';
 export { FLUSH_MS, FLUSH_WATCHED_MS } from './run-batches';
-
-export interface StartRunOptions {
-  config: RunConfig;
-  /** For this run only: handed to launch, never stored, emitted or logged. */
-  apiKey?: string;
-  /** A fork of a stored run (lib/runtime/plan-fork.ts): recorded with the run, handed to launch. */
-  fork?: ForkStart;
-  /** The recording a run with `config.replay` is served from, loaded by the route. */
-  cassette?: Cassette;
-}
-export interface SubscribeOptions {
-  runId: string;
-  /** Replay events with seq greater than this (a Last-Event-ID); omit for the whole log. */
-  afterSeq?: number;
-  listener: RunListener;
-}
-export interface ControlOptions {
-  runId: string;
-  message: ControlMessage;
-}
-
-export interface RunRegistry {
-  startRun(options: StartRunOptions): Promise<{ id: string }>;
-  /**
-   * Rejects with HttpError 404 for an unknown run. Resolves once the replay is sent, to the
-   * unsubscribe function.
-   */
-  subscribe(options: SubscribeOptions): Promise<() => void>;
-  /** Rejects with HttpError 404 (unknown) or 409 (already finished). */
-  control(options: ControlOptions): Promise<void>;
-  /** Whether the run executes here (until its terminate event is stored). */
-  isLive(runId: string): Promise<boolean>;
-  /**
-   * Writes a live run's unwritten events now (they wait up to FLUSH_MS otherwise), for a reader
-   * that goes to the store rather than subscribing: a fork of a running run. Resolves once the
-   * store holds them; at once otherwise.
-   */
-  writePending(runId: string): Promise<void>;
-  /** Resolves once the run's terminate event is stored (at once when it is not live). */
-  whenFinished(runId: string): Promise<void>;
-  /**
-   * Resolves once the store holds the run's first event (at once when it is not live): a reader
-   * of the store (the comparison) that meets a run started a moment ago, still starting on its
-   * run thread, waits for its run_start rather than finding an empty log.
-   */
-  whenLogged(runId: string): Promise<void>;
-  /**
-   * Takes up every run a previous server process left in flight (the store's claim): each that
-   * can be resumed faithfully is re-executed from its config and seed, checked against its
-   * stored log and goes on live here (lib/server/resume-runs.ts): `resumed`, though a
-   * re-execution that leaves the stored log still ends it with the reason; a log that holds what
-   * its config cannot give again (a control message) is closed at once with the reason:
-   * `closed`. Runs whose config rules resumption out were closed when the store opened. Called
-   * once, when the server starts; the registry's other methods wait for it.
-   */
-  resumeInterrupted(): Promise<{ resumed: string[]; closed: string[] }>;
-}
-
-/** The registry that executes runs in this process, with what a queue worker needs of it (lib/server/run-jobs.ts). */
-export interface LocalRunRegistry extends RunRegistry {
-  /**
-   * Executes a run the store holds that this store opening has just taken over (RunStore.takeOverRun):
-   * one with no events yet starts from its config (`fork`, `cassette`: as its POST gave them);
-   * one with a log is resumed as after a restart, or closed with the reason when it cannot be.
-   */
-  executeTakenOver(
-    run: TakenOverRun,
-    start: { fork?: ForkStart; cassette?: Cassette },
-  ): Promise<'started' | 'resumed' | 'closed' | 'lost'>;
-  /**
-   * Resolves once the run has left this process: 'ended' when its terminate is stored, 'lost' when
-   * another process took it over meanwhile and it stopped here, writing nothing more.
-   */
-  whenReleased(runId: string): Promise<'ended' | 'lost'>;
-}
-
-export interface RunRegistryOptions {
-  store: RunStore;
-  launch: (options: LaunchOptions) => RunHandle;
-  /** A run nobody has watched for this long is aborted as abandoned. */
-  unwatchedMs?: number;
-  /** Where each run's model traffic is kept for "Save as cassette" (lib/server/run-traffic.ts); absent: not kept. */
-  traffic?: RunTraffic;
-  /**
-   * Readies this process for a run's config before it is launched or resumed here (an uploaded
-   * task's files copied from the store: lib/server/uploaded-task-files.ts). It never throws: what
-   * it could not ready, the run's launch reports in the run's log.
-   */
-  prepare?: (config: RunConfig) => Promise<void>;
-  /** Where each run's wire is kept for its attempt cards (lib/store/wire-store.ts); absent: not kept. */
-  wire?: WireStore;
-  /** Told of each request a run sends to its vendor (a worker's `--log-requests`). */
-  onVendorRequest?: (runId: string) => void;
-}
+export type {
+  ControlOptions,
+  LocalRunRegistry,
+  RunRegistry,
+  RunRegistryOptions,
+  StartRunOptions,
+  SubscribeOptions,
+} from './run-registry-types';
 
 /**
  * A run that is not live here, as the store holds it: a 404 when it holds none. A run the store
@@ -154,44 +52,7 @@ export function createRunRegistry({
   prepare,
 }: RunRegistryOptions): LocalRunRegistry {
   const live = new Map<string, LiveRun>();
-  /**
-   * Stops a run another process has taken over (the store refused its lease): nothing it still
-   * logs is written or sent, its launch is aborted, and it leaves at once.
-   */
-  const lose = (run: LiveRun, why: string): void => {
-    if (run.lost) return;
-    run.lost = true;
-    run.ending = true;
-    run.pending = [];
-    run.pendingTotals = [];
-    clearTimeout(run.idleTimer);
-    console.error(lostLine(run.id, why));
-    if (live.get(run.id) === run) live.delete(run.id);
-    try {
-      run.handle?.control({ action: 'abort', reason: 'aborted' });
-    } catch (error) {
-      console.error(`[loop-lab] run ${run.id}: its lost launch was not aborted: ${String(error)}`);
-    }
-    endAll(run);
-    run.logged();
-    run.finished('lost');
-  };
-  /** Closes a run of this process's under its lease; a run taken over meanwhile is lost instead. */
-  const closeHeld = async (
-    run: { id: string; lease: number },
-    why: string,
-    live?: LiveRun,
-  ): Promise<boolean> => {
-    try {
-      await store.closeInterruptedRuns({ runId: run.id, why, lease: run.lease });
-      return true;
-    } catch (error) {
-      if (!(error instanceof RunLeaseLost)) throw error;
-      if (live) lose(live, error.message);
-      else console.error(lostLine(run.id, error.message));
-      return false;
-    }
-  };
+  const { lose, closeHeld, gated } = createRunHolds(store, live);
   const batches = createRunBatches<LiveRun>({
     store,
     publish,
@@ -244,20 +105,6 @@ export function createRunRegistry({
     else if (event.event === 'iteration_start') batches.schedule(run, 0);
     else batches.schedule(run, run.subscribers.size > 0 ? FLUSH_WATCHED_MS : FLUSH_MS);
   };
-
-  /** A worker's run asks the store before each vendor request whether it still holds it. */
-  const gated = (run: LiveRun, taken: boolean): Pick<LaunchOptions, 'tapFetch'> =>
-    taken
-      ? {
-          tapFetch: leaseGate({
-            store,
-            runId: run.id,
-            lease: run.lease,
-            isLost: () => run.lost,
-            lost: (why) => lose(run, why),
-          }),
-        }
-      : {};
 
   /** Keeps what a run's requests sent and received, unless it was lost to another process. */
   const taps = (run: LiveRun): Pick<LaunchOptions, 'onExchange' | 'onWire' | 'onVendorRequest'> => ({
