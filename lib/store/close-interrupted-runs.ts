@@ -111,13 +111,7 @@ export function claimInterruptedRuns(options: { db: Database; self: string }): C
     if (!isOwnerGone({ owner: row.owner, self }) || refusalOf(row) !== undefined) continue;
     // Compare-and-set: of two servers starting at once on one data folder, one takes the run.
     const taken = claim.get(self, row.id, row.owner);
-    if (!taken) continue;
-    claimed.push({
-      id: row.id,
-      config: RunConfigSchema.parse(JSON.parse(row.config)),
-      forked: row.forked_from !== null,
-      lease: taken.lease,
-    });
+    if (taken) claimed.push(claimedRun(row, taken.lease));
   }
   return claimed;
 }
@@ -144,6 +138,16 @@ export function takeOverRun(options: {
     .get(self, runId);
   if (!row) return undefined;
   return takenOver(row);
+}
+
+/** A claimed run as the registry resumes it, under the lease the claim raised the row to. */
+export function claimedRun(row: RunningRow, lease: number): ClaimedRun {
+  return {
+    id: row.id,
+    config: RunConfigSchema.parse(JSON.parse(row.config)),
+    forked: row.forked_from !== null,
+    lease,
+  };
 }
 
 /** What a takeover hands the worker: the run as the store holds it, under the row's new lease. */
