@@ -21,6 +21,22 @@ const COLUMNS =
   'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens, lease';
 export { COLUMNS as RUNNING_COLUMNS };
 
+/** What RunStore.closeInterruptedRuns is asked: one run (`runId`), why, under which lease. */
+export interface CloseRequest {
+  runId?: string;
+  why?: string;
+  lease?: number;
+}
+
+/** A close request's options as given, and no others (nor any given as undefined). */
+export function closeRequest({ runId, why, lease }: CloseRequest = {}): CloseRequest {
+  return {
+    ...(runId !== undefined ? { runId } : {}),
+    ...(why !== undefined ? { why } : {}),
+    ...(lease !== undefined ? { lease } : {}),
+  };
+}
+
 /**
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
  * gets a terminate event (reason server_restart) right after the last event that was stored,
@@ -31,15 +47,14 @@ export { COLUMNS as RUNNING_COLUMNS };
  * data folder are left alone. A named run with `lease` is closed under it: refused (RunLeaseLost)
  * once another claim holds the run. Returns the ids closed.
  */
-export function closeInterruptedRuns(options: {
-  db: Database;
-  self: string;
-  append: (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => void;
-  runId?: string;
-  why?: string;
-  lease?: number;
-  keepResumable?: boolean;
-}): string[] {
+export function closeInterruptedRuns(
+  options: CloseRequest & {
+    db: Database;
+    self: string;
+    append: (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => void;
+    keepResumable?: boolean;
+  },
+): string[] {
   const { db, self } = options;
   const rows =
     options.runId === undefined

@@ -11,13 +11,20 @@ import {
   type ListRunsOptions,
   type ReadEventsOptions,
   type ReadEventBodiesOptions,
+  type ReadEventBodiesAtOptions,
   type RowTotals,
   type RunRecord,
   type RunStore,
   type RunSummary,
   type StoredEventRow,
 } from './run-store';
-import { claimInterruptedRuns, closeInterruptedRuns, takeOverRun } from './close-interrupted-runs';
+import {
+  claimInterruptedRuns,
+  closeInterruptedRuns,
+  closeRequest,
+  takeOverRun,
+  type CloseRequest,
+} from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
@@ -64,19 +71,8 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
   closeInterruptedRuns({ db, self: owner, append, keepResumable });
 
   return {
-    async closeInterruptedRuns({
-      runId,
-      why,
-      lease,
-    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
-      return closeInterruptedRuns({
-        db,
-        self: owner,
-        append,
-        ...(runId !== undefined ? { runId } : {}),
-        ...(why !== undefined ? { why } : {}),
-        ...(lease !== undefined ? { lease } : {}),
-      });
+    async closeInterruptedRuns(request?: CloseRequest): Promise<string[]> {
+      return closeInterruptedRuns({ db, self: owner, append, ...closeRequest(request) });
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       return claimInterruptedRuns({ db, self: owner });
@@ -117,13 +113,7 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
     }: ReadEventBodiesOptions): Promise<StoredEventRow[]> {
       return s.selectEventPage.all(runId, afterSeq, limit);
     },
-    async readEventBodiesAt({
-      runId,
-      seqs,
-    }: {
-      runId: string;
-      seqs: readonly number[];
-    }): Promise<StoredEventRow[]> {
+    async readEventBodiesAt({ runId, seqs }: ReadEventBodiesAtOptions): Promise<StoredEventRow[]> {
       return seqs.length === 0 ? [] : s.selectEventsAt.all(runId, JSON.stringify(seqs));
     },
     async getRun(id: string): Promise<RunRecord | undefined> {

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { eventJson, trustedEventJson, type RunEvent } from '@/lib/protocol';
 import type {
   AppendEventsOptions,
@@ -7,6 +6,7 @@ import type {
   ForkSummary,
   ListRunsOptions,
   ReadEventBodiesOptions,
+  ReadEventBodiesAtOptions,
   ReadEventsOptions,
   RowTotals,
   RunRecord,
@@ -17,10 +17,12 @@ import type {
 } from '../run-store';
 import {
   claimedRun,
+  closeRequest,
   interruptedTerminate,
   refusalOf,
   RUNNING_COLUMNS,
   takenOver,
+  type CloseRequest,
   type RunningRow,
 } from '../close-interrupted-runs';
 import { isOwnerGone } from '../run-owner';
@@ -28,7 +30,7 @@ import { checkBatch, checkEncodedLog, type EncodedLog } from '../encoded-log';
 import { summarizeEvents } from '../summarize-events';
 import { SUMMARY_COLUMNS, type RunRow } from '../sqlite-run-statements';
 import { newRunRows, storedConfig } from '../run-rows';
-import { inTransaction, type Queryable } from './pool';
+import { inTransaction, type PoolStoreOptions, type Queryable } from './pool';
 import { insertEvents, summaryRows } from './run-rows';
 
 /**
@@ -42,13 +44,7 @@ export function createPostgresRunStore({
   pool,
   owner,
   release,
-}: {
-  pool: pg.Pool;
-  /** This opening's owner id (lib/store/run-owner.ts), written on each run it creates. */
-  owner: string;
-  /** Called by close(): the pool is shared with the other stores (lib/store/postgres/index.ts). */
-  release: () => Promise<void>;
-}): RunStore & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
+}: PoolStoreOptions): RunStore & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
   const { summaryOf, updateRow } = summaryRows();
 
   const append = async (
@@ -91,12 +87,7 @@ export function createPostgresRunStore({
     why,
     lease,
     keepResumable = false,
-  }: {
-    runId?: string;
-    why?: string;
-    lease?: number;
-    keepResumable?: boolean;
-  }): Promise<string[]> => {
+  }: CloseRequest & { keepResumable?: boolean }): Promise<string[]> => {
     const rows = (
       runId === undefined
         ? await pool.query<RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM runs WHERE status = 'running'`)
@@ -132,16 +123,8 @@ export function createPostgresRunStore({
 
   return {
     closeAtOpen: (keepResumable) => closeInterrupted({ keepResumable }),
-    async closeInterruptedRuns({
-      runId,
-      why,
-      lease,
-    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
-      return closeInterrupted({
-        ...(runId !== undefined ? { runId } : {}),
-        ...(why !== undefined ? { why } : {}),
-        ...(lease !== undefined ? { lease } : {}),
-      });
+    async closeInterruptedRuns(request?: CloseRequest): Promise<string[]> {
+      return closeInterrupted(closeRequest(request));
     },
     async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
       // One statement: the row is read as it was taken, so no other opening's take comes between.
@@ -251,13 +234,7 @@ export function createPostgresRunStore({
         )
       ).rows;
     },
-    async readEventBodiesAt({
-      runId,
-      seqs,
-    }: {
-      runId: string;
-      seqs: readonly number[];
-    }): Promise<StoredEventRow[]> {
+    async readEventBodiesAt({ runId, seqs }: ReadEventBodiesAtOptions): Promise<StoredEventRow[]> {
       if (seqs.length === 0) return [];
       return (
         await pool.query<StoredEventRow>(

@@ -17,6 +17,7 @@ import {
   type SweepStore,
   type UpdateSweepOptions,
 } from '../sweep-store';
+import type { PoolStoreOptions } from './pool';
 
 const SWEEP_COLUMNS =
   'id, created_at, name, grid, status, total, done, elapsed_ms, runner, message, notes, spent_usd, cost_cap_usd';
@@ -26,15 +27,7 @@ const SWEEP_COLUMNS =
  * opening of the store runs it, and a sweep whose process is gone is closed (at open, and by
  * closeInterrupted) with `done` and `spent_usd` recounted from its stored runs.
  */
-export function createPostgresSweepStore({
-  pool,
-  owner,
-  release,
-}: {
-  pool: pg.Pool;
-  owner: string;
-  release: () => Promise<void>;
-}): SweepStore {
+export function createPostgresSweepStore({ pool, owner, release }: PoolStoreOptions): SweepStore {
   return {
     async createSweep(options: CreateSweepOptions): Promise<void> {
       const r = newSweepRow(options, owner);
