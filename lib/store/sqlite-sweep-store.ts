@@ -9,14 +9,7 @@ import {
   type SweepStore,
   type UpdateSweepOptions,
 } from './sweep-store';
-import {
-  metricsOf,
-  newSweepRow,
-  sweepRecordOf,
-  sweepUpdateValues,
-  toSummary,
-  type SweepRow,
-} from './sweep-rows';
+import { metricsOf, newSweepRow, sweepRecordOf, sweepUpdate, toSummary, type SweepRow } from './sweep-rows';
 
 /**
  * The sweep store on the run store's SQLite file (its own connection; WAL lets both write in
@@ -68,7 +61,7 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
       insert.run(newSweepRow(options, owner));
     },
     async updateSweep(options: UpdateSweepOptions): Promise<void> {
-      update.run(sweepUpdateValues(options));
+      update.run(sweepUpdate(options));
     },
     async getSweep(id: string): Promise<SweepRecord | undefined> {
       const row = selectOne.get(id);

@@ -69,15 +69,7 @@ export function newSweepRow(
 }
 
 /** The values of a progress update (NULL: the column is kept as it is). */
-export function sweepUpdateValues({
-  id,
-  done,
-  elapsedMs,
-  status,
-  message,
-  notes,
-  spentUsd,
-}: UpdateSweepOptions) {
+export function sweepUpdate({ id, done, elapsedMs, status, message, notes, spentUsd }: UpdateSweepOptions) {
   return {
     id,
     done,

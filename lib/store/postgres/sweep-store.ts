@@ -1,14 +1,7 @@
 import type pg from 'pg';
 import type { SweepRunMetrics, SweepSummary } from '@/lib/protocol';
 import { isOwnerGone } from '../run-owner';
-import {
-  metricsOf,
-  newSweepRow,
-  sweepRecordOf,
-  sweepUpdateValues,
-  toSummary,
-  type SweepRow,
-} from '../sweep-rows';
+import { metricsOf, newSweepRow, sweepRecordOf, sweepUpdate, toSummary, type SweepRow } from '../sweep-rows';
 import {
   INTERRUPTED_SWEEP_MESSAGE,
   type ClosedSweep,
@@ -38,7 +31,7 @@ export function createPostgresSweepStore({ pool, owner, release }: PoolStoreOpti
       );
     },
     async updateSweep(options: UpdateSweepOptions): Promise<void> {
-      const v = sweepUpdateValues(options);
+      const v = sweepUpdate(options);
       await pool.query(
         `UPDATE sweeps SET done = $2, elapsed_ms = $3, status = COALESCE($4, status),
            message = COALESCE($5, message), notes = COALESCE($6, notes), spent_usd = COALESCE($7, spent_usd)
