@@ -21,6 +21,22 @@ const COLUMNS =
   'id, owner, config, forked_from, event_count, duration_ms, cost_usd, input_tokens, output_tokens, lease';
 export { COLUMNS as RUNNING_COLUMNS };
 
+/** What RunStore.closeInterruptedRuns is asked: one run (`runId`), why, under which lease. */
+export interface CloseRequest {
+  runId?: string;
+  why?: string;
+  lease?: number;
+}
+
+/** A close request's options as given, and no others (nor any given as undefined). */
+export function closeRequest({ runId, why, lease }: CloseRequest = {}): CloseRequest {
+  return {
+    ...(runId !== undefined ? { runId } : {}),
+    ...(why !== undefined ? { why } : {}),
+    ...(lease !== undefined ? { lease } : {}),
+  };
+}
+
 /**
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
  * gets a terminate event (reason server_restart) right after the last event that was stored,
@@ -31,15 +47,14 @@ export { COLUMNS as RUNNING_COLUMNS };
  * data folder are left alone. A named run with `lease` is closed under it: refused (RunLeaseLost)
  * once another claim holds the run. Returns the ids closed.
  */
-export function closeInterruptedRuns(options: {
-  db: Database;
-  self: string;
-  append: (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => void;
-  runId?: string;
-  why?: string;
-  lease?: number;
-  keepResumable?: boolean;
-}): string[] {
+export function closeInterruptedRuns(
+  options: CloseRequest & {
+    db: Database;
+    self: string;
+    append: (runId: string, events: readonly RunEvent[], totals: RowTotals, lease?: number) => void;
+    keepResumable?: boolean;
+  },
+): string[] {
   const { db, self } = options;
   const rows =
     options.runId === undefined
@@ -111,13 +126,7 @@ export function claimInterruptedRuns(options: { db: Database; self: string }): C
     if (!isOwnerGone({ owner: row.owner, self }) || refusalOf(row) !== undefined) continue;
     // Compare-and-set: of two servers starting at once on one data folder, one takes the run.
     const taken = claim.get(self, row.id, row.owner);
-    if (!taken) continue;
-    claimed.push({
-      id: row.id,
-      config: RunConfigSchema.parse(JSON.parse(row.config)),
-      forked: row.forked_from !== null,
-      lease: taken.lease,
-    });
+    if (taken) claimed.push(claimedRun(row, taken.lease));
   }
   return claimed;
 }
@@ -144,6 +153,16 @@ export function takeOverRun(options: {
     .get(self, runId);
   if (!row) return undefined;
   return takenOver(row);
+}
+
+/** A claimed run as the registry resumes it, under the lease the claim raised the row to. */
+export function claimedRun(row: RunningRow, lease: number): ClaimedRun {
+  return {
+    id: row.id,
+    config: RunConfigSchema.parse(JSON.parse(row.config)),
+    forked: row.forked_from !== null,
+    lease,
+  };
 }
 
 /** What a takeover hands the worker: the run as the store holds it, under the row's new lease. */

@@ -1,3 +1,5 @@
+import { inBothDialects } from './migration-dialects';
+
 /**
  * The store's schema migrations, for both backends: SQLite (the embedded default,
  * lib/store/sqlite-schema.ts) and Postgres (when DATABASE_URL is set, lib/store/postgres/schema.ts).
@@ -7,10 +9,12 @@
  * An entry is one SQL text both accept (`sql`), or the two dialects side by side (`sqlite`,
  * `postgres`) where they differ: Postgres needs BIGINT for epoch-ms columns (its INTEGER is 32
  * bits), DOUBLE PRECISION for SQLite's REAL (its REAL is 32 bits), `::jsonb ->>` for
- * `json_extract`, and has no WITHOUT ROWID. The SQLite texts are the ones that shipped; the
- * Postgres texts end at the same tables and columns (lib/store/postgres/schema.test.ts checks),
- * plus a `rowid` identity column on the tables SQLite gives an implicit one that the queries
- * order by (runs, sweeps, lesson_plays, uploaded_tasks).
+ * `json_extract`, and has no WITHOUT ROWID. An entry whose dialects differ only in those words is
+ * written once (inBothDialects, lib/store/migration-dialects.ts), spelled out to the same two texts.
+ * The SQLite texts are the ones that shipped; the Postgres texts end at the same tables and
+ * columns (lib/store/postgres/schema.test.ts checks), plus a `rowid` identity column on the tables
+ * SQLite gives an implicit one that the queries order by (runs, sweeps, lesson_plays,
+ * uploaded_tasks).
  *
  * Append a new entry to change the schema, both dialects at once; never edit one that has shipped.
  */
@@ -18,11 +22,11 @@ export type Migration = { sql: string } | { sqlite: string; postgres: string };
 
 export const MIGRATIONS: readonly Migration[] = [
   // 1. Runs, each a summary row, and their events.
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   CREATE TABLE runs (
-    id TEXT PRIMARY KEY,
-    created_at INTEGER NOT NULL,
+    id TEXT PRIMARY KEY,${w.rowid}
+    created_at ${w.big} NOT NULL,
     config TEXT NOT NULL,
     imported INTEGER NOT NULL DEFAULT 0,
     status TEXT NOT NULL DEFAULT 'running',
@@ -32,10 +36,10 @@ export const MIGRATIONS: readonly Migration[] = [
     model TEXT NOT NULL DEFAULT '',
     scenario TEXT NOT NULL DEFAULT '',
     iterations INTEGER NOT NULL DEFAULT 0,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    cost_usd REAL NOT NULL DEFAULT 0,
-    duration_ms REAL NOT NULL DEFAULT 0,
+    input_tokens ${w.big} NOT NULL DEFAULT 0,
+    output_tokens ${w.big} NOT NULL DEFAULT 0,
+    cost_usd ${w.real} NOT NULL DEFAULT 0,
+    duration_ms ${w.real} NOT NULL DEFAULT 0,
     event_count INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX runs_by_created ON runs (created_at DESC);
@@ -43,58 +47,28 @@ export const MIGRATIONS: readonly Migration[] = [
     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     type TEXT NOT NULL,
-    ts REAL NOT NULL,
+    ts ${w.real} NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)
-  ) WITHOUT ROWID;
+  )${w.withoutRowid};
   `,
-    postgres: `
-  CREATE TABLE runs (
-    id TEXT PRIMARY KEY,
-    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
-    created_at BIGINT NOT NULL,
-    config TEXT NOT NULL,
-    imported INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'running',
-    terminate_reason TEXT,
-    complete INTEGER,
-    vendor TEXT NOT NULL DEFAULT '',
-    model TEXT NOT NULL DEFAULT '',
-    scenario TEXT NOT NULL DEFAULT '',
-    iterations INTEGER NOT NULL DEFAULT 0,
-    input_tokens BIGINT NOT NULL DEFAULT 0,
-    output_tokens BIGINT NOT NULL DEFAULT 0,
-    cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
-    duration_ms DOUBLE PRECISION NOT NULL DEFAULT 0,
-    event_count INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE INDEX runs_by_created ON runs (created_at DESC);
-  CREATE TABLE events (
-    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    ts DOUBLE PRECISION NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-  );
-  `,
-  },
+  ),
   // 2.
   // Sweeps: a sweep's runs are ordinary runs carrying its id; each run's metrics
   // row is written in the same transaction as the run and its log.
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   ALTER TABLE runs ADD COLUMN sweep_id TEXT;
   CREATE INDEX runs_by_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;
   CREATE TABLE sweeps (
-    id TEXT PRIMARY KEY,
-    created_at INTEGER NOT NULL,
+    id TEXT PRIMARY KEY,${w.rowid}
+    created_at ${w.big} NOT NULL,
     name TEXT NOT NULL,
     grid TEXT NOT NULL,
     status TEXT NOT NULL,
     total INTEGER NOT NULL,
     done INTEGER NOT NULL DEFAULT 0,
-    elapsed_ms REAL NOT NULL DEFAULT 0,
+    elapsed_ms ${w.real} NOT NULL DEFAULT 0,
     runner TEXT NOT NULL,
     message TEXT
   );
@@ -104,33 +78,9 @@ export const MIGRATIONS: readonly Migration[] = [
     run_id TEXT NOT NULL,
     metrics TEXT NOT NULL,
     PRIMARY KEY (sweep_id, job)
-  ) WITHOUT ROWID;
+  )${w.withoutRowid};
   `,
-    postgres: `
-  ALTER TABLE runs ADD COLUMN sweep_id TEXT;
-  CREATE INDEX runs_by_sweep ON runs (sweep_id) WHERE sweep_id IS NOT NULL;
-  CREATE TABLE sweeps (
-    id TEXT PRIMARY KEY,
-    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
-    created_at BIGINT NOT NULL,
-    name TEXT NOT NULL,
-    grid TEXT NOT NULL,
-    status TEXT NOT NULL,
-    total INTEGER NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0,
-    elapsed_ms DOUBLE PRECISION NOT NULL DEFAULT 0,
-    runner TEXT NOT NULL,
-    message TEXT
-  );
-  CREATE TABLE sweep_runs (
-    sweep_id TEXT NOT NULL REFERENCES sweeps (id) ON DELETE CASCADE,
-    job INTEGER NOT NULL,
-    run_id TEXT NOT NULL,
-    metrics TEXT NOT NULL,
-    PRIMARY KEY (sweep_id, job)
-  );
-  `,
-  },
+  ),
   // 3.
   // Which open store wrote a run: at startup, runs left running by a process that
   // is gone are closed with a server_restart terminate.
@@ -151,38 +101,23 @@ export const MIGRATIONS: readonly Migration[] = [
   // 5.
   // The lab: named, versioned prompt sets, and the run's title in its summary row
   // (filled in for runs stored before, from their run_title event).
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   CREATE TABLE prompt_sets (
     name TEXT NOT NULL,
     version INTEGER NOT NULL,
-    created_at INTEGER NOT NULL,
+    created_at ${w.big} NOT NULL,
     system TEXT NOT NULL,
     task TEXT NOT NULL,
     tool_descriptions TEXT NOT NULL,
     PRIMARY KEY (name, version)
-  ) WITHOUT ROWID;
+  )${w.withoutRowid};
   ALTER TABLE runs ADD COLUMN title TEXT;
   UPDATE runs SET title = (
-    SELECT json_extract(body, '$.title') FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
+    SELECT ${w.jsonField('body', 'title')} FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
   );
   `,
-    postgres: `
-  CREATE TABLE prompt_sets (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    created_at BIGINT NOT NULL,
-    system TEXT NOT NULL,
-    task TEXT NOT NULL,
-    tool_descriptions TEXT NOT NULL,
-    PRIMARY KEY (name, version)
-  );
-  ALTER TABLE runs ADD COLUMN title TEXT;
-  UPDATE runs SET title = (
-    SELECT body::jsonb ->> 'title' FROM events WHERE events.run_id = runs.id AND events.type = 'run_title' ORDER BY seq LIMIT 1
-  );
-  `,
-  },
+  ),
   // 6.
   // Forks: a run started from another run's trajectory at a turn; the parent lists them.
   {
@@ -240,12 +175,12 @@ export const MIGRATIONS: readonly Migration[] = [
   // 10.
   // Cassettes (lib/cassettes): a run's recorded traffic, saved from a run page or imported; the
   // file's JSON as it is downloaded, with what the list shows beside it.
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   CREATE TABLE cassettes (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
+    created_at ${w.big} NOT NULL,
     source_kind TEXT NOT NULL,
     vendor TEXT NOT NULL,
     model TEXT NOT NULL,
@@ -256,22 +191,7 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX cassettes_by_time ON cassettes (created_at);
   `,
-    postgres: `
-  CREATE TABLE cassettes (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    source_kind TEXT NOT NULL,
-    vendor TEXT NOT NULL,
-    model TEXT NOT NULL,
-    exchanges INTEGER NOT NULL,
-    bytes INTEGER NOT NULL,
-    from_run TEXT,
-    body TEXT NOT NULL
-  );
-  CREATE INDEX cassettes_by_time ON cassettes (created_at);
-  `,
-  },
+  ),
   // 11.
   // What a sweep spent against which cap, and its endpoints' lines (a 429's pause), kept with
   // the sweep so a reload or a restart shows what the live progress did. A sweep stored before
@@ -327,13 +247,13 @@ export const MIGRATIONS: readonly Migration[] = [
   // Room mode's share links and lesson plays (lib/store/sqlite-visitor-store.ts). A share link
   // is kept as the SHA-256 of its token, never the token; revoking keeps the row, marked. A
   // lesson play names its two sides' runs, so the teacher's board tallies the stored runs.
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   CREATE TABLE run_shares (
     token_hash TEXT PRIMARY KEY,
     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    created_at INTEGER NOT NULL,
-    revoked_at INTEGER
+    created_at ${w.big} NOT NULL,
+    revoked_at ${w.big}
   );
   CREATE INDEX run_shares_by_run ON run_shares (run_id);
   CREATE TABLE lesson_plays (
@@ -341,38 +261,19 @@ export const MIGRATIONS: readonly Migration[] = [
     on_run TEXT NOT NULL,
     off_run TEXT NOT NULL,
     visitor TEXT,
-    created_at INTEGER NOT NULL,
+    created_at ${w.big} NOT NULL,${w.rowid}
     PRIMARY KEY (on_run)
   );
   CREATE INDEX lesson_plays_by_slug ON lesson_plays (slug, created_at);
   `,
-    postgres: `
-  CREATE TABLE run_shares (
-    token_hash TEXT PRIMARY KEY,
-    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    created_at BIGINT NOT NULL,
-    revoked_at BIGINT
-  );
-  CREATE INDEX run_shares_by_run ON run_shares (run_id);
-  CREATE TABLE lesson_plays (
-    slug TEXT NOT NULL,
-    on_run TEXT NOT NULL,
-    off_run TEXT NOT NULL,
-    visitor TEXT,
-    created_at BIGINT NOT NULL,
-    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
-    PRIMARY KEY (on_run)
-  );
-  CREATE INDEX lesson_plays_by_slug ON lesson_plays (slug, created_at);
-  `,
-  },
+  ),
   // 15.
   // Task folders uploaded to the playground (lib/store/sqlite-task-upload-store.ts): the files
   // live in the data folder's tasks/<sha256>/; a row is one upload, its visitor's in room mode.
-  {
-    sqlite: `
+  inBothDialects(
+    (w) => `
   CREATE TABLE uploaded_tasks (
-    id TEXT PRIMARY KEY,
+    id TEXT PRIMARY KEY,${w.rowid}
     sha256 TEXT NOT NULL,
     task_id TEXT NOT NULL,
     title TEXT NOT NULL,
@@ -380,26 +281,11 @@ export const MIGRATIONS: readonly Migration[] = [
     files INTEGER NOT NULL,
     bytes INTEGER NOT NULL,
     hidden INTEGER NOT NULL,
-    created_at INTEGER NOT NULL,
+    created_at ${w.big} NOT NULL,
     visitor TEXT
   );
   `,
-    postgres: `
-  CREATE TABLE uploaded_tasks (
-    id TEXT PRIMARY KEY,
-    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
-    sha256 TEXT NOT NULL,
-    task_id TEXT NOT NULL,
-    title TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    files INTEGER NOT NULL,
-    bytes INTEGER NOT NULL,
-    hidden INTEGER NOT NULL,
-    created_at BIGINT NOT NULL,
-    visitor TEXT
-  );
-  `,
-  },
+  ),
   // 16.
   // Each claim of a run (its creation, a worker's takeover, a restart's claim) raises its lease,
   // and a write that names an older lease is refused: a process stalled past its hold on a run

@@ -97,6 +97,11 @@ export interface AppendEventsOptions {
   lease?: number;
 }
 
+export interface ReadEventBodiesAtOptions {
+  runId: string;
+  seqs: readonly number[];
+}
+
 export interface ReadEventsOptions {
   runId: string;
   /** Return events with seq greater than this (a resume point); omit for the whole log. */
@@ -137,7 +142,7 @@ export interface RunStore {
    */
   readEventBodies(options: ReadEventBodiesOptions): Promise<StoredEventRow[]>;
   /** The stored JSON of the events at these seqs (those that exist), in seq order. */
-  readEventBodiesAt(options: { runId: string; seqs: readonly number[] }): Promise<StoredEventRow[]>;
+  readEventBodiesAt(options: ReadEventBodiesAtOptions): Promise<StoredEventRow[]>;
   getRun(id: string): Promise<RunRecord | undefined>;
   listRuns(options?: ListRunsOptions): Promise<RunSummary[]>;
   /** The runs forked from this one, oldest first. */

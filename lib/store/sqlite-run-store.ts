@@ -1,17 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { eventJson, trustedEventJson, type RunEvent, type ScheduledSwap } from '@/lib/protocol';
 import {
-  eventJson,
-  RunConfigSchema,
-  trustedEventJson,
-  type RunEvent,
-  type ScheduledSwap,
-  type TaskVerdict,
-  type TerminateReason,
-} from '@/lib/protocol';
-import {
-  RunLeaseLost,
   type AppendEventsOptions,
   type ClaimedRun,
   type TakenOverRun,
@@ -20,56 +11,38 @@ import {
   type ListRunsOptions,
   type ReadEventsOptions,
   type ReadEventBodiesOptions,
+  type ReadEventBodiesAtOptions,
   type RowTotals,
   type RunRecord,
-  type RunStatus,
   type RunStore,
   type RunSummary,
   type StoredEventRow,
 } from './run-store';
-import { claimInterruptedRuns, closeInterruptedRuns, takeOverRun } from './close-interrupted-runs';
+import {
+  claimInterruptedRuns,
+  closeInterruptedRuns,
+  closeRequest,
+  takeOverRun,
+  type CloseRequest,
+} from './close-interrupted-runs';
 import { createOwnerId } from './run-owner';
 import { migrate } from './sqlite-schema';
 import { checkBatch, checkEncodedLog, type EncodedLog } from './encoded-log';
 import { summarizeEvents, type SummaryDelta } from './summarize-events';
-import { configColumns } from './config-columns';
 import { prepareRunStatements, type RunRow, type RunStatements } from './sqlite-run-statements';
+import { foldRoute, parseRoute, type RouteState } from './run-route';
 import {
-  foldRoute,
-  NO_ROUTE,
-  parseRoute,
-  routeEventOf,
-  routeStops,
-  type RouteEvent,
-  type RouteState,
-} from './run-route';
+  batchRefusal,
+  newRunRows,
+  routeFromLog,
+  storedConfig,
+  summaryUpdateValues,
+  toSummary,
+  withRecordedSwaps,
+  type NewRunRows,
+} from './run-rows';
 
 export const DB_FILE_NAME = 'loop-lab.db';
-
-/** A runs row as the list and the run page show it (the Postgres store reads the same row). */
-export function toSummary(row: RunRow, route: RouteState): RunSummary {
-  return {
-    id: row.id,
-    created_at: new Date(row.created_at).toISOString(),
-    status: row.status as RunStatus,
-    reason: row.terminate_reason as TerminateReason | null,
-    complete: row.complete === null ? null : row.complete === 1,
-    verdict: row.verdict as TaskVerdict | null,
-    vendor: row.vendor,
-    model: row.model,
-    vendors: routeStops(route, { vendor: row.vendor, model: row.model }),
-    scenario: row.scenario,
-    title: row.title,
-    ...configColumns(row.config),
-    iterations: row.iterations,
-    input_tokens: row.input_tokens,
-    output_tokens: row.output_tokens,
-    usd: row.cost_usd,
-    duration_ms: row.duration_ms,
-    event_count: row.event_count,
-    imported: row.imported === 1,
-  };
-}
 
 export interface SqliteRunStoreOptions {
   /** The data folder; created when missing. The file inside is DB_FILE_NAME. */
@@ -91,26 +64,15 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
 
   const s = prepareRunStatements(db);
   const { summaryOf, updateRow } = summaryRows(s);
-  const { append, appendBatches, create } = runWrites(db, s, owner, updateRow);
+  const { append, appendBatches, create } = runWrites(db, s, updateRow);
 
   // Runs a previous process left running are closed before anyone can list them (but those the
   // server's registry will resume).
   closeInterruptedRuns({ db, self: owner, append, keepResumable });
 
   return {
-    async closeInterruptedRuns({
-      runId,
-      why,
-      lease,
-    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
-      return closeInterruptedRuns({
-        db,
-        self: owner,
-        append,
-        ...(runId !== undefined ? { runId } : {}),
-        ...(why !== undefined ? { why } : {}),
-        ...(lease !== undefined ? { lease } : {}),
-      });
+    async closeInterruptedRuns(request?: CloseRequest): Promise<string[]> {
+      return closeInterruptedRuns({ db, self: owner, append, ...closeRequest(request) });
     },
     async claimInterruptedRuns(): Promise<ClaimedRun[]> {
       return claimInterruptedRuns({ db, self: owner });
@@ -121,28 +83,13 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
     async holdsLease({ runId, lease }: { runId: string; lease: number }): Promise<boolean> {
       return s.selectRunState.get(runId)?.lease === lease;
     },
-    async createRun({
-      id,
-      config,
-      createdAt = Date.now(),
-      imported = false,
-      events,
-      totals,
-      log,
-      sweep,
-      forkedFrom,
-    }: CreateRunOptions): Promise<void> {
-      if (log && events && events.length > 0)
-        throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
+    async createRun(options: CreateRunOptions): Promise<void> {
+      const { run, sweepRun } = newRunRows(options, owner);
       create(
-        id,
-        config,
-        createdAt,
-        imported,
-        events ? { events, totals } : undefined,
-        log,
-        sweep,
-        forkedFrom,
+        run,
+        options.events ? { events: options.events, totals: options.totals } : undefined,
+        options.log,
+        sweepRun,
       );
     },
     async listForks(runId: string): Promise<ForkSummary[]> {
@@ -166,21 +113,13 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
     }: ReadEventBodiesOptions): Promise<StoredEventRow[]> {
       return s.selectEventPage.all(runId, afterSeq, limit);
     },
-    async readEventBodiesAt({
-      runId,
-      seqs,
-    }: {
-      runId: string;
-      seqs: readonly number[];
-    }): Promise<StoredEventRow[]> {
+    async readEventBodiesAt({ runId, seqs }: ReadEventBodiesAtOptions): Promise<StoredEventRow[]> {
       return seqs.length === 0 ? [] : s.selectEventsAt.all(runId, JSON.stringify(seqs));
     },
     async getRun(id: string): Promise<RunRecord | undefined> {
       const row = s.selectRun.get(id);
       if (!row) return undefined;
-      // Parsing fills defaults added to the schema since the run was stored.
-      const config = RunConfigSchema.parse(JSON.parse(row.config));
-      return { summary: summaryOf(row), config };
+      return { summary: summaryOf(row), config: storedConfig(row) };
     },
     async listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): Promise<RunSummary[]> {
       return (sweepId === undefined ? s.selectRuns.all(limit) : s.selectSweepRuns.all(sweepId, limit)).map(
@@ -193,8 +132,11 @@ export function createSqliteRunStore({ dir, keepResumable = false }: SqliteRunSt
   };
 }
 
-/** Opens (and creates, when missing) the store's file in `dir`, in WAL mode, at the current schema. */
-function openRunDb(dir: string): Database.Database {
+/**
+ * Opens (and creates, when missing) the store's file in `dir`, in WAL mode, at the current schema:
+ * the run store's connection, and the sweep store's (lib/store/sqlite-sweep-store.ts).
+ */
+export function openRunDb(dir: string): Database.Database {
   fs.mkdirSync(dir, { recursive: true });
   const db = new Database(path.join(dir, DB_FILE_NAME));
   db.pragma('journal_mode = WAL');
@@ -210,34 +152,19 @@ function openRunDb(dir: string): Database.Database {
  * read back.
  */
 function summaryRows(s: RunStatements) {
-  /**
-   * A swap made by hand goes into the stored config as a scheduled swap (its event's
-   * `recorded_as`), so Re-run, Open in playground, compare and sweeps of this config make it
-   * again. Written in the batch's transaction; the config's other fields stay as stored.
-   */
+  /** A swap made by hand goes into the stored config, in the batch's transaction. */
   const recordSwaps = (runId: string, swaps: readonly ScheduledSwap[]): void => {
     const row = s.selectConfig.get(runId);
-    if (!row) return;
-    const config = JSON.parse(row.config) as { swaps?: ScheduledSwap[] };
-    // After the planned swaps of the same turn, as the run made them (a stable sort).
-    config.swaps = [...(config.swaps ?? []), ...swaps].sort((a, b) => a.atTurn - b.atTurn);
-    s.updateConfig.run(JSON.stringify(config), runId);
+    if (row) s.updateConfig.run(withRecordedSwaps(row.config, swaps), runId);
   };
 
-  /**
-   * A run's route as stored; for a run stored before routes were kept, folded from its log's
-   * swaps, fallbacks and fork start (and kept, so it is folded once).
-   */
+  /** A run's route as stored; for a run stored before routes were kept, folded from its log (and kept). */
   const storedRoute = (
     runId: string,
     row: { route: string | null; vendor: string; model: string },
   ): RouteState => {
     if (row.route !== null) return parseRoute(row.route);
-    const events = s.selectRouteEvents
-      .all(runId)
-      .map((r) => routeEventOf(trustedEventJson(r.body)))
-      .filter((e): e is RouteEvent => e !== undefined);
-    const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
+    const route = routeFromLog(s.selectRouteEvents.all(runId), row);
     s.updateRoute.run(JSON.stringify(route), runId);
     return route;
   };
@@ -249,20 +176,8 @@ function summaryRows(s: RunStatements) {
     { route, recordedSwaps, ...delta }: SummaryDelta,
     lease?: number,
   ): void => {
-    const changed = s.updateSummary.run({
-      id: runId,
-      ...delta,
-      complete: delta.complete === null ? null : delta.complete ? 1 : 0,
-      lease: lease ?? null,
-    }).changes;
-    if (changed === 0) {
-      const state = s.selectRunState.get(runId);
-      if (!state) throw new Error(`run ${runId} does not exist in the store`);
-      if (lease !== undefined && state.lease !== lease) throw new RunLeaseLost(runId, lease, state.lease);
-      throw new Error(
-        `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
-      );
-    }
+    if (s.updateSummary.run(summaryUpdateValues(runId, delta, lease)).changes === 0)
+      throw batchRefusal(runId, s.selectRunState.get(runId), lease, delta.firstSeq);
     if (recordedSwaps.length > 0) recordSwaps(runId, recordedSwaps);
     // Read after the summary update, so a run_start in the same batch has set the start vendor.
     if (route.length > 0) {
@@ -284,7 +199,6 @@ function summaryRows(s: RunStatements) {
 function runWrites(
   db: Database.Database,
   s: RunStatements,
-  owner: string,
   updateRow: (runId: string, delta: SummaryDelta, lease?: number) => void,
 ) {
   const append = db.transaction(
@@ -314,37 +228,15 @@ function runWrites(
 
   const create = db.transaction(
     (
-      id: string,
-      config: CreateRunOptions['config'],
-      createdAt: number,
-      imported: boolean,
+      run: NewRunRows['run'],
       batch: { events: readonly RunEvent[]; totals: RowTotals } | undefined,
       log: EncodedLog | undefined,
-      sweep: CreateRunOptions['sweep'],
-      forkedFrom: CreateRunOptions['forkedFrom'],
+      sweepRun: NewRunRows['sweepRun'],
     ) => {
-      s.insertRun.run({
-        id,
-        createdAt,
-        config: JSON.stringify(config),
-        imported: imported ? 1 : 0,
-        vendor: config.provider.vendor,
-        model: config.provider.model,
-        scenario: config.scenario,
-        sweepId: sweep?.sweepId ?? null,
-        owner,
-        forkedFrom: forkedFrom?.runId ?? null,
-        forkedAtTurn: forkedFrom?.turn ?? null,
-      });
-      if (batch && batch.events.length > 0) append(id, batch.events, batch.totals);
-      if (log && log.summary.count > 0) appendEncoded(id, log);
-      if (sweep)
-        s.insertSweepRun.run({
-          sweepId: sweep.sweepId,
-          job: sweep.job,
-          runId: id,
-          metrics: JSON.stringify(sweep.metrics),
-        });
+      s.insertRun.run(run);
+      if (batch && batch.events.length > 0) append(run.id, batch.events, batch.totals);
+      if (log && log.summary.count > 0) appendEncoded(run.id, log);
+      if (sweepRun) s.insertSweepRun.run(sweepRun);
     },
   );
 

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { SweepGridSchema, type SweepRunMetrics, type SweepStatus, type SweepSummary } from '@/lib/protocol';
-import { DB_FILE_NAME } from './sqlite-run-store';
+import type { SweepRunMetrics, SweepSummary } from '@/lib/protocol';
+import { openRunDb } from './sqlite-run-store';
 import { createOwnerId, isOwnerGone } from './run-owner';
-import { migrate } from './sqlite-schema';
 import {
   INTERRUPTED_SWEEP_MESSAGE,
   type ClosedSweep,
@@ -13,40 +9,7 @@ import {
   type SweepStore,
   type UpdateSweepOptions,
 } from './sweep-store';
-
-/** A sweeps row (the Postgres store reads the same). */
-export interface SweepRow {
-  id: string;
-  created_at: number;
-  name: string;
-  grid: string;
-  status: string;
-  total: number;
-  done: number;
-  elapsed_ms: number;
-  runner: string;
-  message: string | null;
-  notes: string | null;
-  spent_usd: number;
-  cost_cap_usd: number | null;
-}
-
-export function toSummary(row: SweepRow): SweepSummary {
-  return {
-    id: row.id,
-    name: row.name,
-    created_at: new Date(row.created_at).toISOString(),
-    status: row.status as SweepStatus,
-    total: row.total,
-    done: row.done,
-    elapsed_ms: row.elapsed_ms,
-    runner: row.runner as SweepSummary['runner'],
-    ...(row.message ? { message: row.message } : {}),
-    ...(row.notes ? { notes: JSON.parse(row.notes) as string[] } : {}),
-    spent_usd: row.spent_usd,
-    ...(row.cost_cap_usd !== null ? { cost_cap_usd: row.cost_cap_usd } : {}),
-  };
-}
+import { metricsOf, newSweepRow, sweepRecordOf, sweepUpdate, toSummary, type SweepRow } from './sweep-rows';
 
 /**
  * The sweep store on the run store's SQLite file (its own connection; WAL lets both write in
@@ -54,13 +17,7 @@ export function toSummary(row: SweepRow): SweepSummary {
  * sweeps whose process is gone, so no list or route ever shows a dead sweep as running.
  */
 export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
-  fs.mkdirSync(dir, { recursive: true });
-  const db = new Database(path.join(dir, DB_FILE_NAME));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  const db = openRunDb(dir);
 
   const owner = createOwnerId();
   const insert = db.prepare(
@@ -100,56 +57,22 @@ export function createSqliteSweepStore({ dir }: { dir: string }): SweepStore {
   closeInterrupted();
 
   return {
-    async createSweep({
-      id,
-      name,
-      grid,
-      total,
-      runner,
-      createdAt = Date.now(),
-      status = 'running',
-    }: CreateSweepOptions): Promise<void> {
-      insert.run({
-        id,
-        createdAt,
-        name,
-        grid: JSON.stringify(grid),
-        status,
-        total,
-        runner,
-        owner,
-        costCapUsd: grid.costCapUsd ?? null,
-      });
+    async createSweep(options: CreateSweepOptions): Promise<void> {
+      insert.run(newSweepRow(options, owner));
     },
-    async updateSweep({
-      id,
-      done,
-      elapsedMs,
-      status,
-      message,
-      notes,
-      spentUsd,
-    }: UpdateSweepOptions): Promise<void> {
-      update.run({
-        id,
-        done,
-        elapsedMs,
-        status: status ?? null,
-        message: message ?? null,
-        notes: notes && notes.length > 0 ? JSON.stringify(notes) : null,
-        spentUsd: spentUsd ?? null,
-      });
+    async updateSweep(options: UpdateSweepOptions): Promise<void> {
+      update.run(sweepUpdate(options));
     },
     async getSweep(id: string): Promise<SweepRecord | undefined> {
       const row = selectOne.get(id);
       if (!row) return undefined;
-      return { summary: toSummary(row), grid: SweepGridSchema.parse(JSON.parse(row.grid)) };
+      return sweepRecordOf(row);
     },
     async listSweeps({ limit = 100 } = {}): Promise<SweepSummary[]> {
       return selectMany.all(limit).map(toSummary);
     },
     async readSweepMetrics(id: string): Promise<SweepRunMetrics[]> {
-      return selectMetrics.all(id).map((row) => JSON.parse(row.metrics) as SweepRunMetrics);
+      return selectMetrics.all(id).map(metricsOf);
     },
     closeInterrupted: async () => closeInterrupted(),
     async close(): Promise<void> {

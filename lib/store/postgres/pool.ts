@@ -49,3 +49,12 @@ export async function inTransaction<T>(
 
 /** Something that runs a query: the pool, or a transaction's client. */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+/** What each Postgres store opens with (lib/store/postgres/index.ts). */
+export interface PoolStoreOptions {
+  pool: pg.Pool;
+  /** This opening's owner id (lib/store/run-owner.ts), written on each run or sweep it creates. */
+  owner: string;
+  /** Called by close(): the pool is shared with the other stores. */
+  release: () => Promise<void>;
+}

@@ -1,48 +1,37 @@
-import type pg from 'pg';
-import {
-  eventJson,
-  RunConfigSchema,
-  trustedEventJson,
-  type RunEvent,
-  type ScheduledSwap,
-} from '@/lib/protocol';
-import {
-  RunLeaseLost,
-  type AppendEventsOptions,
-  type ClaimedRun,
-  type CreateRunOptions,
-  type ForkSummary,
-  type ListRunsOptions,
-  type ReadEventBodiesOptions,
-  type ReadEventsOptions,
-  type RowTotals,
-  type RunRecord,
-  type RunStore,
-  type RunSummary,
-  type StoredEventRow,
-  type TakenOverRun,
+import { eventJson, trustedEventJson, type RunEvent } from '@/lib/protocol';
+import type {
+  AppendEventsOptions,
+  ClaimedRun,
+  CreateRunOptions,
+  ForkSummary,
+  ListRunsOptions,
+  ReadEventBodiesOptions,
+  ReadEventBodiesAtOptions,
+  ReadEventsOptions,
+  RowTotals,
+  RunRecord,
+  RunStore,
+  RunSummary,
+  StoredEventRow,
+  TakenOverRun,
 } from '../run-store';
 import {
+  claimedRun,
+  closeRequest,
   interruptedTerminate,
   refusalOf,
   RUNNING_COLUMNS,
   takenOver,
+  type CloseRequest,
   type RunningRow,
 } from '../close-interrupted-runs';
 import { isOwnerGone } from '../run-owner';
 import { checkBatch, checkEncodedLog, type EncodedLog } from '../encoded-log';
-import { summarizeEvents, type SummaryDelta } from '../summarize-events';
-import { ROUTE_EVENT_TYPES, SUMMARY_COLUMNS, type RunRow } from '../sqlite-run-statements';
-import { toSummary } from '../sqlite-run-store';
-import {
-  foldRoute,
-  NO_ROUTE,
-  parseRoute,
-  routeEventOf,
-  type RouteEvent,
-  type RouteState,
-} from '../run-route';
-import { inTransaction, type Queryable } from './pool';
+import { summarizeEvents } from '../summarize-events';
+import { SUMMARY_COLUMNS, type RunRow } from '../sqlite-run-statements';
+import { newRunRows, storedConfig } from '../run-rows';
+import { inTransaction, type PoolStoreOptions, type Queryable } from './pool';
+import { insertEvents, summaryRows } from './run-rows';
 
 /**
  * The run store on Postgres: the same rows, the same checks and the same messages as the SQLite
@@ -55,13 +44,7 @@ export function createPostgresRunStore({
   pool,
   owner,
   release,
-}: {
-  pool: pg.Pool;
-  /** This opening's owner id (lib/store/run-owner.ts), written on each run it creates. */
-  owner: string;
-  /** Called by close(): the pool is shared with the other stores (lib/store/postgres/index.ts). */
-  release: () => Promise<void>;
-}): RunStore & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
+}: PoolStoreOptions): RunStore & { closeAtOpen(keepResumable: boolean): Promise<string[]> } {
   const { summaryOf, updateRow } = summaryRows();
 
   const append = async (
@@ -104,12 +87,7 @@ export function createPostgresRunStore({
     why,
     lease,
     keepResumable = false,
-  }: {
-    runId?: string;
-    why?: string;
-    lease?: number;
-    keepResumable?: boolean;
-  }): Promise<string[]> => {
+  }: CloseRequest & { keepResumable?: boolean }): Promise<string[]> => {
     const rows = (
       runId === undefined
         ? await pool.query<RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM runs WHERE status = 'running'`)
@@ -145,16 +123,8 @@ export function createPostgresRunStore({
 
   return {
     closeAtOpen: (keepResumable) => closeInterrupted({ keepResumable }),
-    async closeInterruptedRuns({
-      runId,
-      why,
-      lease,
-    }: { runId?: string; why?: string; lease?: number } = {}): Promise<string[]> {
-      return closeInterrupted({
-        ...(runId !== undefined ? { runId } : {}),
-        ...(why !== undefined ? { why } : {}),
-        ...(lease !== undefined ? { lease } : {}),
-      });
+    async closeInterruptedRuns(request?: CloseRequest): Promise<string[]> {
+      return closeInterrupted(closeRequest(request));
     },
     async takeOverRun({ runId }: { runId: string }): Promise<TakenOverRun | undefined> {
       // One statement: the row is read as it was taken, so no other opening's take comes between.
@@ -185,53 +155,37 @@ export function createPostgresRunStore({
             [owner, row.id, row.owner],
           )
         ).rows[0];
-        if (!taken) continue;
-        claimed.push({
-          id: row.id,
-          config: RunConfigSchema.parse(JSON.parse(row.config)),
-          forked: row.forked_from !== null,
-          lease: taken.lease,
-        });
+        if (taken) claimed.push(claimedRun(row, taken.lease));
       }
       return claimed;
     },
-    async createRun({
-      id,
-      config,
-      createdAt = Date.now(),
-      imported = false,
-      events,
-      totals,
-      log,
-      sweep,
-      forkedFrom,
-    }: CreateRunOptions): Promise<void> {
-      if (log && events && events.length > 0)
-        throw new Error(`run ${id}: give its log as events or as an encoded log, not both`);
+    async createRun(options: CreateRunOptions): Promise<void> {
+      const { run, sweepRun } = newRunRows(options, owner);
+      const { events, totals, log } = options;
       await inTransaction(pool, async (client) => {
         await client.query(
           `INSERT INTO runs (id, created_at, config, imported, vendor, model, scenario, sweep_id, owner, forked_from, forked_at_turn, route)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '{"stops":[]}')`,
           [
-            id,
-            createdAt,
-            JSON.stringify(config),
-            imported ? 1 : 0,
-            config.provider.vendor,
-            config.provider.model,
-            config.scenario,
-            sweep?.sweepId ?? null,
-            owner,
-            forkedFrom?.runId ?? null,
-            forkedFrom?.turn ?? null,
+            run.id,
+            run.createdAt,
+            run.config,
+            run.imported,
+            run.vendor,
+            run.model,
+            run.scenario,
+            run.sweepId,
+            run.owner,
+            run.forkedFrom,
+            run.forkedAtTurn,
           ],
         );
-        if (events && events.length > 0 && totals) await append(client, id, events, totals);
-        if (log && log.summary.count > 0) await appendEncoded(client, id, log);
-        if (sweep)
+        if (events && events.length > 0 && totals) await append(client, run.id, events, totals);
+        if (log && log.summary.count > 0) await appendEncoded(client, run.id, log);
+        if (sweepRun)
           await client.query(
             'INSERT INTO sweep_runs (sweep_id, job, run_id, metrics) VALUES ($1, $2, $3, $4)',
-            [sweep.sweepId, sweep.job, id, JSON.stringify(sweep.metrics)],
+            [sweepRun.sweepId, sweepRun.job, sweepRun.runId, sweepRun.metrics],
           );
       });
     },
@@ -280,13 +234,7 @@ export function createPostgresRunStore({
         )
       ).rows;
     },
-    async readEventBodiesAt({
-      runId,
-      seqs,
-    }: {
-      runId: string;
-      seqs: readonly number[];
-    }): Promise<StoredEventRow[]> {
+    async readEventBodiesAt({ runId, seqs }: ReadEventBodiesAtOptions): Promise<StoredEventRow[]> {
       if (seqs.length === 0) return [];
       return (
         await pool.query<StoredEventRow>(
@@ -299,9 +247,7 @@ export function createPostgresRunStore({
       const row = (await pool.query<RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM runs WHERE id = $1`, [id]))
         .rows[0];
       if (!row) return undefined;
-      // Parsing fills defaults added to the schema since the run was stored.
-      const config = RunConfigSchema.parse(JSON.parse(row.config));
-      return { summary: await summaryOf(pool, row), config };
+      return { summary: await summaryOf(pool, row), config: storedConfig(row) };
     },
     async listRuns({ limit = 200, sweepId }: ListRunsOptions = {}): Promise<RunSummary[]> {
       const rows = (
@@ -321,135 +267,4 @@ export function createPostgresRunStore({
     },
     close: release,
   };
-}
-
-/** Inserts a batch's rows in one statement: one array per column, unnested. */
-async function insertEvents(
-  q: Queryable,
-  runId: string,
-  seqs: readonly number[],
-  types: readonly string[],
-  ts: readonly number[],
-  bodies: readonly string[],
-): Promise<void> {
-  await q.query(
-    `INSERT INTO events (run_id, seq, type, ts, body)
-     SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::double precision[], $5::text[])`,
-    [runId, seqs, types, ts, bodies],
-  );
-}
-
-/** The summary row of each run, as lib/store/sqlite-run-store.ts keeps it: totals, status, route. */
-function summaryRows() {
-  /** A swap made by hand goes into the stored config as a scheduled swap, as the SQLite store does. */
-  const recordSwaps = async (q: Queryable, runId: string, swaps: readonly ScheduledSwap[]): Promise<void> => {
-    const row = (await q.query<{ config: string }>('SELECT config FROM runs WHERE id = $1', [runId])).rows[0];
-    if (!row) return;
-    const config = JSON.parse(row.config) as { swaps?: ScheduledSwap[] };
-    // After the planned swaps of the same turn, as the run made them (a stable sort).
-    config.swaps = [...(config.swaps ?? []), ...swaps].sort((a, b) => a.atTurn - b.atTurn);
-    await q.query('UPDATE runs SET config = $1 WHERE id = $2', [JSON.stringify(config), runId]);
-  };
-
-  /** A run's route as stored; for a row without one, folded from its log's events (and kept). */
-  const storedRoute = async (
-    q: Queryable,
-    runId: string,
-    row: { route: string | null; vendor: string; model: string },
-  ): Promise<RouteState> => {
-    if (row.route !== null) return parseRoute(row.route);
-    const bodies = (
-      await q.query<{ body: string }>(
-        `SELECT body FROM events WHERE run_id = $1 AND type IN ${ROUTE_EVENT_TYPES} ORDER BY seq`,
-        [runId],
-      )
-    ).rows;
-    const events = bodies
-      .map((r) => routeEventOf(trustedEventJson(r.body)))
-      .filter((e): e is RouteEvent => e !== undefined);
-    const route = foldRoute(NO_ROUTE, events, { vendor: row.vendor, model: row.model });
-    await q.query('UPDATE runs SET route = $1 WHERE id = $2', [JSON.stringify(route), runId]);
-    return route;
-  };
-  const summaryOf = async (q: Queryable, row: RunRow): Promise<RunSummary> =>
-    toSummary(row, await storedRoute(q, row.id, row));
-
-  /** Adds a batch's share to the summary row, or says why the batch cannot follow the log. */
-  const updateRow = async (
-    q: Queryable,
-    runId: string,
-    { route, recordedSwaps, ...delta }: SummaryDelta,
-    lease?: number,
-  ): Promise<void> => {
-    // Guarded by event_count = firstSeq: a batch that would leave a gap or repeat changes nothing;
-    // and by the lease the batch names, if any: a holder the run was taken from changes nothing
-    // (a takeover committed meanwhile is seen: Postgres checks the row again once it is unlocked).
-    const changed = await q.query(
-      `UPDATE runs SET
-         event_count = event_count + $2,
-         duration_ms = GREATEST(duration_ms, $3),
-         iterations = iterations + $4,
-         input_tokens = $5,
-         output_tokens = $6,
-         cost_usd = $7,
-         vendor = COALESCE($8, vendor),
-         model = COALESCE($9, model),
-         scenario = COALESCE($10, scenario),
-         status = COALESCE($11, status),
-         terminate_reason = COALESCE($12, terminate_reason),
-         complete = COALESCE($13, complete),
-         verdict = COALESCE($14, verdict),
-         title = COALESCE($15, title)
-       WHERE id = $1 AND event_count = $16 AND ($17::integer IS NULL OR lease = $17)`,
-      [
-        runId,
-        delta.count,
-        delta.maxTs,
-        delta.iterations,
-        delta.inputTokens,
-        delta.outputTokens,
-        delta.usd,
-        delta.vendor,
-        delta.model,
-        delta.scenario,
-        delta.status,
-        delta.reason,
-        delta.complete === null ? null : delta.complete ? 1 : 0,
-        delta.verdict,
-        delta.title,
-        delta.firstSeq,
-        lease ?? null,
-      ],
-    );
-    if (changed.rowCount === 0) {
-      const state = (
-        await q.query<{ event_count: number; lease: number }>(
-          'SELECT event_count, lease FROM runs WHERE id = $1',
-          [runId],
-        )
-      ).rows[0];
-      if (!state) throw new Error(`run ${runId} does not exist in the store`);
-      if (lease !== undefined && state.lease !== lease) throw new RunLeaseLost(runId, lease, state.lease);
-      throw new Error(
-        `run ${runId}: events must continue the log at seq ${state.event_count}, got seq ${delta.firstSeq}`,
-      );
-    }
-    if (recordedSwaps.length > 0) await recordSwaps(q, runId, recordedSwaps);
-    // Read after the summary update, so a run_start in the same batch has set the start vendor.
-    if (route.length > 0) {
-      const row = (
-        await q.query<{ route: string | null; vendor: string; model: string }>(
-          'SELECT route, vendor, model FROM runs WHERE id = $1',
-          [runId],
-        )
-      ).rows[0]!;
-      const folded = foldRoute(await storedRoute(q, runId, row), route, {
-        vendor: row.vendor,
-        model: row.model,
-      });
-      await q.query('UPDATE runs SET route = $1 WHERE id = $2', [JSON.stringify(folded), runId]);
-    }
-  };
-
-  return { summaryOf, updateRow };
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { SweepGridSchema, type SweepRunMetrics, type SweepSummary } from '@/lib/protocol';
+import type { SweepRunMetrics, SweepSummary } from '@/lib/protocol';
 import { isOwnerGone } from '../run-owner';
-import { toSummary, type SweepRow } from '../sqlite-sweep-store';
+import { metricsOf, newSweepRow, sweepRecordOf, sweepUpdate, toSummary, type SweepRow } from '../sweep-rows';
 import {
   INTERRUPTED_SWEEP_MESSAGE,
   type ClosedSweep,
@@ -10,6 +10,7 @@ import {
   type SweepStore,
   type UpdateSweepOptions,
 } from '../sweep-store';
+import type { PoolStoreOptions } from './pool';
 
 const SWEEP_COLUMNS =
   'id, created_at, name, grid, status, total, done, elapsed_ms, runner, message, notes, spent_usd, cost_cap_usd';
@@ -19,60 +20,30 @@ const SWEEP_COLUMNS =
  * opening of the store runs it, and a sweep whose process is gone is closed (at open, and by
  * closeInterrupted) with `done` and `spent_usd` recounted from its stored runs.
  */
-export function createPostgresSweepStore({
-  pool,
-  owner,
-  release,
-}: {
-  pool: pg.Pool;
-  owner: string;
-  release: () => Promise<void>;
-}): SweepStore {
+export function createPostgresSweepStore({ pool, owner, release }: PoolStoreOptions): SweepStore {
   return {
-    async createSweep({
-      id,
-      name,
-      grid,
-      total,
-      runner,
-      createdAt = Date.now(),
-      status = 'running',
-    }: CreateSweepOptions): Promise<void> {
+    async createSweep(options: CreateSweepOptions): Promise<void> {
+      const r = newSweepRow(options, owner);
       await pool.query(
         `INSERT INTO sweeps (id, created_at, name, grid, status, total, runner, owner, cost_cap_usd)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, createdAt, name, JSON.stringify(grid), status, total, runner, owner, grid.costCapUsd ?? null],
+        [r.id, r.createdAt, r.name, r.grid, r.status, r.total, r.runner, r.owner, r.costCapUsd],
       );
     },
-    async updateSweep({
-      id,
-      done,
-      elapsedMs,
-      status,
-      message,
-      notes,
-      spentUsd,
-    }: UpdateSweepOptions): Promise<void> {
+    async updateSweep(options: UpdateSweepOptions): Promise<void> {
+      const v = sweepUpdate(options);
       await pool.query(
         `UPDATE sweeps SET done = $2, elapsed_ms = $3, status = COALESCE($4, status),
            message = COALESCE($5, message), notes = COALESCE($6, notes), spent_usd = COALESCE($7, spent_usd)
          WHERE id = $1`,
-        [
-          id,
-          done,
-          elapsedMs,
-          status ?? null,
-          message ?? null,
-          notes && notes.length > 0 ? JSON.stringify(notes) : null,
-          spentUsd ?? null,
-        ],
+        [v.id, v.done, v.elapsedMs, v.status, v.message, v.notes, v.spentUsd],
       );
     },
     async getSweep(id: string): Promise<SweepRecord | undefined> {
       const row = (await pool.query<SweepRow>(`SELECT ${SWEEP_COLUMNS} FROM sweeps WHERE id = $1`, [id]))
         .rows[0];
       if (!row) return undefined;
-      return { summary: toSummary(row), grid: SweepGridSchema.parse(JSON.parse(row.grid)) };
+      return sweepRecordOf(row);
     },
     async listSweeps({ limit = 100 } = {}): Promise<SweepSummary[]> {
       const rows = (
@@ -90,7 +61,7 @@ export function createPostgresSweepStore({
           [id],
         )
       ).rows;
-      return rows.map((row) => JSON.parse(row.metrics) as SweepRunMetrics);
+      return rows.map(metricsOf);
     },
     closeInterrupted: () => closeInterruptedSweeps(pool, owner),
     close: release,
