@@ -3,8 +3,9 @@ import { canonical, type Received } from './run-stream.testkit';
 
 /**
  * What the run-queue process tests (scripts/api/run-queue.test.ts, e2e/multi-instance.spec.ts)
- * share: the paced run they start, the checks on a stream a client read against the stored log,
- * the log's uninterrupted form, and which process holds each running run.
+ * share: the paced run they start (and the rate-limited run it is one of, which the other process
+ * tests start too), the checks on a stream a client read against the stored log, the log's
+ * uninterrupted form, and which process holds each running run.
  */
 
 /** What a rate-limited run varies: its clock, and how long each 429 asks it to wait. */
