@@ -28,33 +28,45 @@ function sweepCli(args: string[]): Promise<{ code: number; stdout: string; stder
   });
 }
 
+/**
+ * Writes the grid the sweeps below share to `file` in the test folder: codesmith and naive, each
+ * answered 529 on its second request, seeds 1 and 2; a `name` goes first, any other field last.
+ */
+function writeOverloadedGrid(file: string, extra: { name?: string; assert?: unknown[] } = {}): string {
+  const { name, ...last } = extra;
+  const grid = join(dir, file);
+  writeFileSync(
+    grid,
+    JSON.stringify({
+      name,
+      configurations: [
+        { id: 'codesmith', preset: 'codesmith' },
+        { id: 'naive', preset: 'naive' },
+      ],
+      faultPlans: [
+        {
+          id: 'overloaded',
+          plan: {
+            rules: [
+              {
+                id: 'o',
+                when: { kind: 'requests', numbers: [2] },
+                action: { type: 'http_error', status: 529 },
+              },
+            ],
+          },
+        },
+      ],
+      seeds: [1, 2],
+      ...last,
+    }),
+  );
+  return grid;
+}
+
 describe('npm run sweep', () => {
   it('runs a grid on the worker pool, prints progress and the table, and writes the results', async () => {
-    const grid = join(dir, 'grid.json');
-    writeFileSync(
-      grid,
-      JSON.stringify({
-        configurations: [
-          { id: 'codesmith', preset: 'codesmith' },
-          { id: 'naive', preset: 'naive' },
-        ],
-        faultPlans: [
-          {
-            id: 'overloaded',
-            plan: {
-              rules: [
-                {
-                  id: 'o',
-                  when: { kind: 'requests', numbers: [2] },
-                  action: { type: 'http_error', status: 529 },
-                },
-              ],
-            },
-          },
-        ],
-        seeds: [1, 2],
-      }),
-    );
+    const grid = writeOverloadedGrid('grid.json');
     const out = join(dir, 'results.json');
     const { code, stdout, stderr } = await sweepCli(['--grid', grid, '--workers', '2', '--out', out]);
     expect(stderr).toMatch(/4\/4 runs · [\d.]+ runs\/s/);
@@ -72,32 +84,7 @@ describe('npm run sweep', () => {
   }, 180_000);
 
   it('--rerun-failed runs only what failed in a stored sweep, as a new sweep naming it', async () => {
-    const grid = join(dir, 'outage.json');
-    writeFileSync(
-      grid,
-      JSON.stringify({
-        name: 'outage',
-        configurations: [
-          { id: 'codesmith', preset: 'codesmith' },
-          { id: 'naive', preset: 'naive' },
-        ],
-        faultPlans: [
-          {
-            id: 'overloaded',
-            plan: {
-              rules: [
-                {
-                  id: 'o',
-                  when: { kind: 'requests', numbers: [2] },
-                  action: { type: 'http_error', status: 529 },
-                },
-              ],
-            },
-          },
-        ],
-        seeds: [1, 2],
-      }),
-    );
+    const grid = writeOverloadedGrid('outage.json', { name: 'outage' });
     const first = join(dir, 'outage-results.json');
     expect((await sweepCli(['--grid', grid, '--workers', '2', '--out', first, '--quiet'])).code).toBe(0);
     const old = SweepExportSchema.parse(JSON.parse(readFileSync(first, 'utf8')));
@@ -136,32 +123,9 @@ describe('npm run sweep', () => {
   }, 60_000);
 
   it('exits 3 naming the row when an --assert is unmet, and writes JUnit XML that validates', async () => {
-    const grid = join(dir, 'gated.json');
-    writeFileSync(
-      grid,
-      JSON.stringify({
-        configurations: [
-          { id: 'codesmith', preset: 'codesmith' },
-          { id: 'naive', preset: 'naive' },
-        ],
-        faultPlans: [
-          {
-            id: 'overloaded',
-            plan: {
-              rules: [
-                {
-                  id: 'o',
-                  when: { kind: 'requests', numbers: [2] },
-                  action: { type: 'http_error', status: 529 },
-                },
-              ],
-            },
-          },
-        ],
-        seeds: [1, 2],
-        assert: [{ that: 'errors_seen == 0', config: 'codesmith' }],
-      }),
-    );
+    const grid = writeOverloadedGrid('gated.json', {
+      assert: [{ that: 'errors_seen == 0', config: 'codesmith' }],
+    });
     const junit = join(dir, 'junit.xml');
     const { code, stdout } = await sweepCli([
       '--grid',

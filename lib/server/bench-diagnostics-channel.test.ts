@@ -1,11 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableBenchProbe } from '@/lib/clock/bench-probe';
-import { freePort, waitFor } from '@/lib/testing/local-process';
+import { startLocalRedis, type LocalRedis } from '@/lib/testing/local-redis';
 import { answerBenchDiagnostics, askWorkers } from './bench-diagnostics-channel';
 
 /**
@@ -13,9 +9,7 @@ import { answerBenchDiagnostics, askWorkers } from './bench-diagnostics-channel'
  * figures (the watchdog lateness its probe holds), a reset empties them and answers, and once the
  * worker stops listening nobody answers.
  */
-const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
-let dir: string;
-let redis: ChildProcess;
+let redis: LocalRedis;
 let url: string;
 
 const globals = globalThis as typeof globalThis & {
@@ -26,19 +20,8 @@ const globals = globalThis as typeof globalThis & {
 const hadProbe = globals.__loopLabBenchProbe !== undefined;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS))
-    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bench-channel-'));
-  const port = await freePort();
-  let out = '';
-  redis = spawn(
-    REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  await waitFor(() => /Ready to accept connections/.test(out), 'redis-server to start', 20_000);
-  url = `redis://127.0.0.1:${port}`;
+  redis = await startLocalRedis('bench-channel');
+  url = redis.url;
 }, 60_000);
 
 afterAll(async () => {
@@ -48,8 +31,7 @@ afterAll(async () => {
   await globals.__loopLabBareTimer?.terminate();
   delete globals.__loopLabBareTimer;
   if (!hadProbe) delete globals.__loopLabBenchProbe;
-  redis?.kill('SIGKILL');
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  redis?.stop('SIGKILL');
 });
 
 describe("a queue worker's bench diagnostics, asked for on Redis", () => {

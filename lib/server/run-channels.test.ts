@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlMessage } from '@/lib/runtime/types';
-import { freePort, waitFor } from '@/lib/testing/local-process';
+import { waitFor } from '@/lib/testing/local-process';
+import { startLocalRedis, type LocalRedis } from '@/lib/testing/local-redis';
 import { createRunChannels, type RunChannels } from './run-channels';
 
 /**
@@ -12,34 +9,20 @@ import { createRunChannels, type RunChannels } from './run-channels';
  * worker is applied when the worker takes the run, in the order sent, and so is each one after;
  * an announcement wakes every follower of the run and no other.
  */
-const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
-let dir: string;
-let redis: ChildProcess;
+let redis: LocalRedis;
 let web: RunChannels;
 let worker: RunChannels;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS))
-    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-channels-'));
-  const port = await freePort();
-  let out = '';
-  redis = spawn(
-    REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  await waitFor(() => /Ready to accept connections/.test(out), 'redis-server to start', 20_000);
-  web = createRunChannels({ redisUrl: `redis://127.0.0.1:${port}` });
-  worker = createRunChannels({ redisUrl: `redis://127.0.0.1:${port}` });
+  redis = await startLocalRedis('run-channels');
+  web = createRunChannels({ redisUrl: redis.url });
+  worker = createRunChannels({ redisUrl: redis.url });
 }, 60_000);
 
 afterAll(async () => {
   await web?.close();
   await worker?.close();
-  redis?.kill('SIGTERM');
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  redis?.stop();
 });
 
 describe('run channels', () => {

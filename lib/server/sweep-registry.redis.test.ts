@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,44 +7,24 @@ import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, DB_FILE_NAME } from '@/lib/store';
 import { redisConnection, removeDeadSweepJobs, SWEEP_QUEUE } from '@/lib/sweeps/bullmq-runner';
 import { createSweepRegistry } from './sweep-registry';
-import { deadPid, freePort } from '@/lib/testing/local-process';
+import { deadPid } from '@/lib/testing/local-process';
+import { startLocalRedis, type LocalRedis } from '@/lib/testing/local-redis';
 
 /**
  * A server that died mid-sweep leaves the sweep's jobs in Redis: some already run by the
  * workers (their results never collected), some still waiting. Starting again removes them,
  * and leaves alone the jobs of a sweep another live process runs and of sweeps it does not know.
  */
-const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+let redis: LocalRedis;
 let dir: string;
-let redis: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS))
-    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-dead-jobs-'));
-  const port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  let out = '';
-  redis = spawn(
-    REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  redis.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const end = Date.now() + 20_000;
-  while (!/Ready to accept connections/.test(out)) {
-    if (Date.now() > end) throw new Error('timed out waiting for redis-server to start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  redis = await startLocalRedis('dead-jobs');
+  ({ dir, url } = redis);
 }, 60_000);
 
-afterAll(() => {
-  redis?.kill('SIGTERM');
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => redis?.stop());
 
 function setSweepOwner(id: string, owner: string): void {
   const db = new Database(path.join(dir, DB_FILE_NAME));

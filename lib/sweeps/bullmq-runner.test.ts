@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
 import { createSqliteRunStore, createSqliteSweepStore, type RunStore, type SweepStore } from '@/lib/store';
@@ -11,70 +8,32 @@ import { createBullmqRunner, SWEEP_QUEUE } from './bullmq-runner';
 import { executeSweep } from './execute-sweep';
 import { SMALL_GRID } from './execute-sweep-grid.testkit';
 import { createLocalPool } from './local-pool';
-import { freePort, waitFor } from '@/lib/testing/local-process';
+import { startLocalRedis, type LocalRedis } from '@/lib/testing/local-redis';
+import { startQueueWorkers, stopQueueWorkers } from './queue-workers.testkit';
 
 /**
  * The Redis path for real: a redis-server on a free localhost port, two `npm run worker`
  * processes, the small sweep through BullMQ — and the same table as the local pool.
  */
-const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
-let dir: string;
-let redis: ChildProcess;
+let redis: LocalRedis;
 let url: string;
 const workers: ChildProcess[] = [];
 let runStore: RunStore;
 let sweepStore: SweepStore;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS))
-    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bullmq-'));
-  const port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  let redisOut = '';
-  redis = spawn(
-    REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
-  await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
-  for (let i = 0; i < 2; i += 1) {
-    let out = '';
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          NODE_ENV: 'test',
-          LOOP_LAB_REDIS_URL: url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    workers.push(child);
-    await waitFor(() => /worker: 1 thread on queue/.test(out), `worker ${i + 1} to connect`);
-  }
-  runStore = createSqliteRunStore({ dir });
-  sweepStore = createSqliteSweepStore({ dir });
+  redis = await startLocalRedis('bullmq');
+  url = redis.url;
+  await startQueueWorkers(workers, url);
+  runStore = createSqliteRunStore({ dir: redis.dir });
+  sweepStore = createSqliteSweepStore({ dir: redis.dir });
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(
-    workers.map(
-      (w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM')))),
-    ),
-  );
-  redis?.kill('SIGTERM');
+  await stopQueueWorkers(workers);
   await runStore?.close();
   await sweepStore?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  redis?.stop();
 });
 
 describe('sweeps through BullMQ on a real Redis', () => {

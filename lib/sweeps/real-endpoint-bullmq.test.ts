@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepGridSchema } from '@/lib/protocol';
@@ -17,22 +16,21 @@ import { createBullmqRunner } from './bullmq-runner';
 import { executeSweep, type SweepProgress } from './execute-sweep';
 import { expectEndpointLimitsHeld } from './endpoint-limits.testkit';
 import { startCountingEndpoint } from './real-endpoint.testkit';
-import { freePort, waitFor } from '@/lib/testing/local-process';
+import { startLocalRedis, type LocalRedis } from '@/lib/testing/local-redis';
+import { startQueueWorkers, stopQueueWorkers } from './queue-workers.testkit';
 
 /**
  * The same sweep over a real endpoint through BullMQ: a redis-server, two `npm run worker`
  * processes that read the endpoint's address and key from their own environment, and one
  * limiter in Redis that holds both of them to N requests a minute and to a 429's Retry-After.
  */
-const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 const KEY = 'sk-worker-env-key-5521-secret';
 const SCALE = 0.02;
 const PER_MIN = 4;
 const RETRY_AFTER_S = 60;
 const JITTER_MS = 100;
 
-let dir: string;
-let redis: ChildProcess;
+let redis: LocalRedis;
 let url: string;
 const workers: ChildProcess[] = [];
 let runStore: RunStore;
@@ -41,48 +39,14 @@ let promptSetStore: PromptSetStore;
 let endpoint: Awaited<ReturnType<typeof startCountingEndpoint>>;
 
 beforeAll(async () => {
-  if (!fs.existsSync(REDIS))
-    throw new Error(`${REDIS} is missing: install the Debian package redis-server (.ci/run does)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-bullmq-real-'));
+  redis = await startLocalRedis('bullmq-real');
+  url = redis.url;
   endpoint = await startCountingEndpoint({ rateLimitAt: 3, retryAfterS: RETRY_AFTER_S });
-  const port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  let redisOut = '';
-  redis = spawn(
-    REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  redis.stdout!.on('data', (d: Buffer) => (redisOut += d.toString()));
-  await waitFor(() => /Ready to accept connections/.test(redisOut), 'redis-server to start', 20_000);
-  for (let i = 0; i < 2; i += 1) {
-    let out = '';
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'lib/sweeps/queue-worker-main.ts', '--workers', '1'],
-      {
-        // The workers' own environment names the endpoint and holds its key: nothing of it goes through Redis.
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          NODE_ENV: 'test',
-          LOOP_LAB_REDIS_URL: url,
-          OPENAI_BASE_URL: endpoint.url,
-          OPENAI_API_KEY: KEY,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    workers.push(child);
-    await waitFor(() => /worker: 1 thread on queue/.test(out), `worker ${i + 1} to connect`);
-  }
-  runStore = createSqliteRunStore({ dir });
-  sweepStore = createSqliteSweepStore({ dir });
-  promptSetStore = createSqlitePromptSetStore({ dir });
+  // The workers' own environment names the endpoint and holds its key: nothing of it goes through Redis.
+  await startQueueWorkers(workers, url, { OPENAI_BASE_URL: endpoint.url, OPENAI_API_KEY: KEY });
+  runStore = createSqliteRunStore({ dir: redis.dir });
+  sweepStore = createSqliteSweepStore({ dir: redis.dir });
+  promptSetStore = createSqlitePromptSetStore({ dir: redis.dir });
   await promptSetStore.savePromptSet({
     name: 'terse',
     system: 'Be terse. Run the check first.',
@@ -98,17 +62,12 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(
-    workers.map(
-      (w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM')))),
-    ),
-  );
-  redis?.kill('SIGTERM');
+  await stopQueueWorkers(workers);
   await endpoint?.stop();
   await runStore?.close();
   await sweepStore?.close();
   await promptSetStore?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  redis?.stop();
 });
 
 describe('a sweep over a real endpoint through BullMQ', () => {
@@ -162,7 +121,7 @@ describe('a sweep over a real endpoint through BullMQ', () => {
       /endpoint "local" paused for 60 s: it answered 429 with Retry-After 60 s/,
     );
     // The lines came back with the jobs' results and were stored with the sweep: a restarted server reads the same.
-    const reopened = createSqliteSweepStore({ dir });
+    const reopened = createSqliteSweepStore({ dir: redis.dir });
     try {
       expect((await reopened.getSweep('sw-real-redis'))!.summary).toMatchObject({
         notes: last.notes,
@@ -173,8 +132,8 @@ describe('a sweep over a real endpoint through BullMQ', () => {
     }
     // The queue's jobs and the stored rows hold no key.
     expect(JSON.stringify(await sweepStore.getSweep('sw-real-redis'))).not.toContain(KEY);
-    for (const file of fs.readdirSync(dir).filter((f) => !f.endsWith('.rdb'))) {
-      const p = path.join(dir, file);
+    for (const file of fs.readdirSync(redis.dir).filter((f) => !f.endsWith('.rdb'))) {
+      const p = path.join(redis.dir, file);
       if (fs.statSync(p).isFile()) expect(fs.readFileSync(p).includes(KEY), file).toBe(false);
     }
   }, 300_000);

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
-import { kill, killAll, serve, startRun } from './processes.testkit';
-import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
+import { kill, serve, startRun } from './processes.testkit';
+import { pacedConfig, uninterruptedForm } from './run-queue.testkit';
+import { follow, storedLog } from './run-stream.testkit';
+import { dataFolder, expectReconnectsKeepWhatWasSeen, killWhileFollowed } from './server-restart.testkit';
 
 /**
  * Runs survive a restart. A real server process (scripts/api/serve-api.ts) runs ten runs on the
@@ -17,33 +16,7 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * stays as it saw it, and seqs stay unique and dense.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-resume-'));
-
-afterAll(() => {
-  killAll();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
-function pacedConfig(seed: number): Record<string, unknown> {
-  return {
-    provider: { vendor: 'sim-anthropic' },
-    preset: 'codesmith',
-    seed,
-    clock: 'paced',
-    timeScale: 0.2,
-    faults: {
-      rules: [
-        {
-          id: 'limited',
-          when: { kind: 'requests', numbers: [1, 3] },
-          action: { type: 'http_error', status: 429, retryAfterSec: 15 },
-        },
-      ],
-      tools: [],
-    },
-  };
-}
+const dir = dataFolder('resume');
 
 /** A real-clock run that stays in flight: its stream stalls and no watchdog is armed. */
 const REAL_CLOCK = {
@@ -67,14 +40,6 @@ interface Event {
   message?: string;
 }
 
-/** A log as the uninterrupted run would have it: no resume marker, seqs renumbered, no run id. */
-function uninterruptedForm(log: readonly { json: string }[]): string[] {
-  return log
-    .map((e) => JSON.parse(e.json) as Event)
-    .filter((e) => e.event !== 'resumed_after_restart')
-    .map((e, seq) => JSON.stringify({ ...e, run_id: undefined, seq }));
-}
-
 describe('a server SIGKILLed during ten paced runs, started again', () => {
   it('resumes each run in flight and it ends as the uninterrupted run of its seed, or ends saying why', async () => {
     const random = createRandom(20_261_204);
@@ -85,40 +50,11 @@ describe('a server SIGKILLed during ten paced runs, started again', () => {
     );
     const paced = ids.slice(0, seeds.length);
     const real = ids.at(-1)!;
-    const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
-    const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
-    // A random moment while the runs are in flight: once the clients have begun to receive
-    // events, after a random further wait (any moment will do: the assertions hold for each).
-    const started = Date.now();
-    while (
-      [...seen.values()].reduce((n, events) => n + events.length, 0) < 10 &&
-      Date.now() - started < 60_000
-    )
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 2_000)));
-    await kill(first.child);
-    await Promise.all(reading);
+    // A random moment while the runs are in flight (any moment will do: the assertions hold for each).
+    const seen = await killWhileFollowed(first, ids, random, 2_000);
 
     const second = await serve(dir);
-    const logs = new Map<string, { seq: number; json: string }[]>();
-    for (const id of ids) {
-      const before = seen.get(id)!;
-      const after: Received[] = [];
-      await follow(second.base, id, after, before.at(-1)?.seq);
-      expect(after.at(-1)?.event, `run ${id}: the reconnect ends with terminate`).toBe('terminate');
-      const stored = await storedLog(second.base, id);
-      expect(
-        stored.map((e) => e.seq),
-        `run ${id}: stored seqs are unique and dense`,
-      ).toEqual(stored.map((_, i) => i));
-      const bySeq = new Map(stored.map((e) => [e.seq, canonical(e.json)]));
-      for (const event of [...before, ...after])
-        expect(
-          bySeq.get(event.seq),
-          `run ${id}: seq ${event.seq} (${event.event}) as the client received it`,
-        ).toBe(canonical(event.json));
-      logs.set(id, stored);
-    }
+    const logs = await expectReconnectsKeepWhatWasSeen(second.base, seen);
 
     // Each paced run against a run of the same config started afresh on the restarted server.
     const fresh = await Promise.all(seeds.map((seed) => startRun(second.base, pacedConfig(seed))));

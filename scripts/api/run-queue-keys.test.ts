@@ -1,14 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allCanaries, countCanaries, makeCanaries, scanFolder } from '@/lib/audit/canaries';
 import { standInEnv, startStandIns, type StandIns } from '@/lib/audit/vendor-stand-ins';
 import { DB_FILE_NAME } from '@/lib/store';
-import { kill, killAll, serve, startRedis, startWorker, type Started } from './processes.testkit';
+import { kill, serve, startRedis, startWorker, type Started } from './processes.testkit';
+import { limitedConfig } from './run-queue.testkit';
 import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
+import { dataFolder } from './server-restart.testkit';
 
 /**
  * A run that brings its own key, on a deployment whose runs execute on queue workers. Real
@@ -21,14 +22,10 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * Redis (every key's value, and its saved dump), or in anything any process printed.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-run-queue-keys-'));
 const canaries = makeCanaries();
 let standIns: StandIns | undefined;
-
-afterAll(async () => {
-  killAll();
+const dir = dataFolder('run-queue-keys', async () => {
   await standIns?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /**
@@ -37,23 +34,14 @@ afterAll(async () => {
  */
 function keyedBody(baseUrl: string, seed: number, limited: number[], retryAfterSec: number) {
   return {
-    config: {
-      provider: { vendor: 'anthropic', model: 'claude-sim-sonnet', baseUrl, keySource: 'request' },
-      preset: 'codesmith',
+    config: limitedConfig({
       seed,
       clock: 'real',
       timeScale: 0.5,
-      faults: {
-        rules: [
-          {
-            id: 'limited',
-            when: { kind: 'requests', numbers: limited },
-            action: { type: 'http_error', status: 429, retryAfterSec },
-          },
-        ],
-        tools: [],
-      },
-    },
+      retryAfterSec,
+      requests: limited,
+      provider: { vendor: 'anthropic', model: 'claude-sim-sonnet', baseUrl, keySource: 'request' },
+    }),
     apiKey: canaries.request,
   };
 }

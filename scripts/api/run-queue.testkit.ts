@@ -3,30 +3,47 @@ import { canonical, type Received } from './run-stream.testkit';
 
 /**
  * What the run-queue process tests (scripts/api/run-queue.test.ts, e2e/multi-instance.spec.ts)
- * share: the paced run they start, the checks on a stream a client read against the stored log,
- * the log's uninterrupted form, and which process holds each running run.
+ * share: the paced run they start (and the rate-limited run it is one of, which the other process
+ * tests start too), the checks on a stream a client read against the stored log, the log's
+ * uninterrupted form, and which process holds each running run.
  */
 
-/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
-export function pacedConfig(seed: number): Record<string, unknown> {
+/** What a rate-limited run varies: its clock, and how long each 429 asks it to wait. */
+export interface LimitedRun {
+  seed: number;
+  clock: 'paced' | 'real';
+  timeScale: number;
+  retryAfterSec: number;
+  /** The requests answered 429 (the first and third unless given). */
+  requests?: number[];
+  /** The simulated Anthropic vendor unless given. */
+  provider?: Record<string, unknown>;
+}
+
+/** A run of the codesmith preset whose listed requests are answered 429, each waited out. */
+export function limitedConfig(run: LimitedRun): Record<string, unknown> {
   return {
-    provider: { vendor: 'sim-anthropic' },
+    provider: run.provider ?? { vendor: 'sim-anthropic' },
     preset: 'codesmith',
-    seed,
-    clock: 'paced',
-    timeScale: 0.2,
+    seed: run.seed,
+    clock: run.clock,
+    timeScale: run.timeScale,
     faults: {
       rules: [
         {
           id: 'limited',
-          when: { kind: 'requests', numbers: [1, 3] },
-          action: { type: 'http_error', status: 429, retryAfterSec: 15 },
+          when: { kind: 'requests', numbers: run.requests ?? [1, 3] },
+          action: { type: 'http_error', status: 429, retryAfterSec: run.retryAfterSec },
         },
       ],
       tools: [],
     },
   };
 }
+
+/** A paced run: about 40 s of run time (two rate limits of 15 s waited out), 8 s of wall time at 0.2. */
+export const pacedConfig = (seed: number): Record<string, unknown> =>
+  limitedConfig({ seed, clock: 'paced', timeScale: 0.2, retryAfterSec: 15 });
 
 interface Event {
   seq: number;

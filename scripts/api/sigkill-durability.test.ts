@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRandom } from '@/lib/clock';
-import { kill, killAll, serve, startRun } from './processes.testkit';
-import { canonical, follow, storedLog, type Received } from './run-stream.testkit';
+import { kill, serve, startRun } from './processes.testkit';
+import { limitedConfig } from './run-queue.testkit';
+import { dataFolder, expectReconnectsKeepWhatWasSeen, killWhileFollowed } from './server-restart.testkit';
 
 /**
  * Nothing a client saw is lost in a crash. A real server process (the API's route handlers and
@@ -14,33 +12,11 @@ import { canonical, follow, storedLog, type Received } from './run-stream.testki
  * stored seqs must be unique and dense, and every reconnect must end with the run's terminate.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loop-lab-sigkill-'));
-
-afterAll(() => {
-  killAll();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const dir = dataFolder('sigkill');
 
 /** A real-clock run that waits out two rate limits, so it is in flight for seconds. */
-function config(seed: number): Record<string, unknown> {
-  return {
-    provider: { vendor: 'sim-anthropic' },
-    preset: 'codesmith',
-    seed,
-    clock: 'real',
-    timeScale: 0.5,
-    faults: {
-      rules: [
-        {
-          id: 'limited',
-          when: { kind: 'requests', numbers: [1, 3] },
-          action: { type: 'http_error', status: 429, retryAfterSec: 2 },
-        },
-      ],
-      tools: [],
-    },
-  };
-}
+const config = (seed: number): Record<string, unknown> =>
+  limitedConfig({ seed, clock: 'real', timeScale: 0.5, retryAfterSec: 2 });
 
 describe('a server SIGKILLed at a random moment (a real process, clients attached)', () => {
   it('keeps every event a client saw, never reuses a seq, and ends every reconnect with terminate', async () => {
@@ -50,42 +26,12 @@ describe('a server SIGKILLed at a random moment (a real process, clients attache
       const first = await serve(dir);
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) ids.push(await startRun(first.base, config(round * 100 + i)));
-      const seen = new Map<string, Received[]>(ids.map((id) => [id, []]));
-      const reading = ids.map((id) => follow(first.base, id, seen.get(id)!));
-      // A random moment while the runs are in flight (they wait out rate limits on the real clock):
-      // once the clients have begun to receive events, after a random further wait.
-      const started = Date.now();
-      while (
-        [...seen.values()].reduce((n, events) => n + events.length, 0) < 10 &&
-        Date.now() - started < 60_000
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(random.next() * 1_500)));
-      await kill(first.child);
-      await Promise.all(reading);
+      // A random moment while the runs are in flight (they wait out rate limits on the real clock).
+      const seen = await killWhileFollowed(first, ids, random, 1_500);
 
       const second = await serve(dir);
-      for (const id of ids) {
-        const before = seen.get(id)!;
-        const after: Received[] = [];
-        await follow(second.base, id, after, before.at(-1)?.seq);
-        expect(after.at(-1)?.event, `run ${id}: the reconnect ends with terminate`).toBe('terminate');
-
-        const stored = await storedLog(second.base, id);
-        expect(
-          stored.map((e) => e.seq),
-          `run ${id}: stored seqs are unique and dense`,
-        ).toEqual(stored.map((_, i) => i));
-        const bySeq = new Map(stored.map((e) => [e.seq, canonical(e.json)]));
-        for (const event of [...before, ...after]) {
-          expect(
-            bySeq.get(event.seq),
-            `run ${id}: seq ${event.seq} (${event.event}) as the client received it`,
-          ).toBe(canonical(event.json));
-        }
-        checked += before.length;
-      }
+      await expectReconnectsKeepWhatWasSeen(second.base, seen);
+      for (const before of seen.values()) checked += before.length;
       await kill(second.child);
     }
     // The clients saw events before the kills: the check above compared something.
