@@ -56,6 +56,8 @@ function group(id: Section, title: string, rows: readonly FieldRow[]): RecoveryG
   };
 }
 
+// One line a field, as a table reads (prettier would break each long row into a line a cell).
+// prettier-ignore
 const CORE_GROUPS: readonly RecoveryGroup[] = [
   group('retry', 'Retry & backoff', [
     ['enabled', 'retry', 'bool', 'retry failed model calls within a budget'],
@@ -66,20 +68,8 @@ const CORE_GROUPS: readonly RecoveryGroup[] = [
     ['jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'],
     ['honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'],
     ['retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'],
-    [
-      'retryOn',
-      'retry on',
-      'enum',
-      'exclusion: all but auth/permission/context (CodeSmith); transient: also not a bad request or a spent quota (the classifier); rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
-      ['exclusion', 'transient', 'rate_limit_overloaded', 'everything'],
-    ],
-    [
-      'backoff',
-      'backoff',
-      'enum',
-      'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once',
-      ['exponential', 'fixed'],
-    ],
+    ['retryOn', 'retry on', 'enum', 'exclusion: all but auth/permission/context (CodeSmith); transient: also not a bad request or a spent quota (the classifier); rate_limit_overloaded: only 429 and 529; everything: the classifier ignored', ['exclusion', 'transient', 'rate_limit_overloaded', 'everything']],
+    ['backoff', 'backoff', 'enum', 'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once', ['exponential', 'fixed']],
     ['fixedDelayMs', 'fixed delay', 'ms', 'the sleep on a rate limit in fixed mode (Retry-After not read)'],
   ]),
   {
@@ -101,12 +91,7 @@ const CORE_GROUPS: readonly RecoveryGroup[] = [
     ['enabled', 'watchdog', 'bool', 'abort a stream that stops sending content'],
     ['baseMs', 'window', 'ms', 'silence allowed before the stream is cut'],
     ['perRetryMs', 'per retry', 'ms', 'window grows by this for each retry spent'],
-    [
-      'streamErrorCap',
-      'stream error cap',
-      'int',
-      'consecutive stream errors before failing (at least 1; bounds the Empty retries)',
-    ],
+    ['streamErrorCap', 'stream error cap', 'int', 'consecutive stream errors before failing (at least 1; bounds the Empty retries)'],
   ]),
   group('fallback', 'Fallback model', [
     ['enabled', 'fallback', 'bool', 'switch model after repeated overloads'],
@@ -121,65 +106,25 @@ const CORE_GROUPS: readonly RecoveryGroup[] = [
   group('tools', 'Tool safety', [
     ['safeExecutor', 'safe executor', 'bool', 'tool errors return as results, never throw'],
     ['failureBudget', 'failure budget', 'int', 'failures before a tool is disabled for the run'],
-    [
-      'shortCircuitRepeats',
-      'short-circuit repeats',
-      'bool',
-      'an exact repeat of a failed call is not run again',
-    ],
+    ['shortCircuitRepeats', 'short-circuit repeats', 'bool', 'an exact repeat of a failed call is not run again'],
     ['timeoutMs', 'tool timeout', 'ms', 'longest a tool may run'],
     ['truncateChars', 'truncate output', 'int', 'cut tool output over this many chars (0 = off)'],
     ['loopGuard', 'loop guard', 'bool', 'block repeated identical calls, halt on failure streaks'],
     ['blockRepeatAt', 'block repeat at', 'int', 'the Nth identical call is blocked'],
     ['warnAfterFailures', 'warn after', 'int', 'consecutive failures before a warning'],
     ['haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'],
-    [
-      'repairJson',
-      'repair JSON',
-      'bool',
-      'malformed argument JSON is repaired (jsonrepair) before the model is asked again',
-    ],
-    [
-      'coerceArgs',
-      'coerce arguments',
-      'bool',
-      'values the schema takes one way ("7" → 7) are converted before the model is asked again',
-    ],
-    [
-      'checkRateMax',
-      'check rate',
-      'int',
-      'most run_check calls per window; more are refused unrun (0 = off)',
-    ],
+    ['repairJson', 'repair JSON', 'bool', 'malformed argument JSON is repaired (jsonrepair) before the model is asked again'],
+    ['coerceArgs', 'coerce arguments', 'bool', 'values the schema takes one way ("7" → 7) are converted before the model is asked again'],
+    ['checkRateMax', 'check rate', 'int', 'most run_check calls per window; more are refused unrun (0 = off)'],
     ['checkRateWindowMs', 'check rate window', 'ms', 'run time the check rate counts over'],
   ]),
   group('output', 'Output cap', [
     ['maxTokens', 'output cap', 'int', 'most tokens one response may have'],
-    [
-      'escalate',
-      'escalate once',
-      'bool',
-      'first cut response: resend the same request with a bigger cap, output dropped',
-    ],
+    ['escalate', 'escalate once', 'bool', 'first cut response: resend the same request with a bigger cap, output dropped'],
     ['escalatedMaxTokens', 'escalated cap', 'int', "the bigger cap (lowered to the model's own limit)"],
-    [
-      'maxContinuations',
-      'continuations',
-      'int',
-      'later cut responses: keep and ask to continue, at most this often',
-    ],
-    [
-      'continueAfterPartial',
-      'continue after partial',
-      'bool',
-      'project choice: after a stream cut mid-answer, ask the model to continue',
-    ],
-    [
-      'refuseCutToolCalls',
-      'refuse cut tool calls',
-      'bool',
-      'a tool call cut by the cap mid-arguments is refused, not run half-written',
-    ],
+    ['maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'],
+    ['continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'],
+    ['refuseCutToolCalls', 'refuse cut tool calls', 'bool', 'a tool call cut by the cap mid-arguments is refused, not run half-written'],
   ]),
   group('context', 'Context', [
     ['oldResultCompaction', 'old-result compaction', 'bool', 'replace big old tool results with a stub'],
@@ -191,23 +136,13 @@ const CORE_GROUPS: readonly RecoveryGroup[] = [
     ['thresholdRatio', 'threshold', 'ratio', "fraction of the model's window where compaction starts"],
     ['keepRecentMessages', 'keep recent messages', 'int', 'newest messages a summary never covers'],
     ['summaryMaxTokens', 'summary cap', 'int', 'output cap of the summary call'],
-    [
-      'waterfall',
-      'overflow waterfall',
-      'bool',
-      'on "prompt too long": micro-compact → full compaction → hard trim',
-    ],
+    ['waterfall', 'overflow waterfall', 'bool', 'on "prompt too long": micro-compact → full compaction → hard trim'],
     ['waterfallBudget', 'overflow budget', 'int', 'overflow recoveries for one step before the run ends'],
     ['trimFloor', 'trim floor', 'int', 'messages a hard trim always keeps'],
     ['breaker', 'circuit breaker', 'bool', 'stop calling a failing summarizer for a while'],
     ['breakerFailures', 'opens after', 'int', 'consecutive failed summaries that open it'],
     ['breakerCooldownMs', 'half-open after', 'ms', 'run time before one probe is allowed'],
-    [
-      'reactive',
-      'reactive compact',
-      'bool',
-      's11, with the waterfall off: on "prompt too long" keep the newest messages, retry once per run',
-    ],
+    ['reactive', 'reactive compact', 'bool', 's11, with the waterfall off: on "prompt too long" keep the newest messages, retry once per run'],
     ['reactiveKeepMessages', 'reactive keeps', 'int', 'messages a reactive compact keeps'],
   ]),
 ];
