@@ -1,5 +1,5 @@
 import { renderOpenAI, type RenderedOpenAI } from '@/lib/trajectory';
-import { withChatFormat } from './response-format';
+import { withChatFormat, withFormat } from './response-format';
 import type { RenderOptions } from './types';
 
 /**
@@ -18,11 +18,5 @@ export function renderChat(
     legacyMaxTokens,
     ...(handling ? { handling } : {}),
   });
-  if (!request.responseFormat) return rendered;
-  return {
-    params: withChatFormat(rendered.params, request.responseFormat),
-    get report() {
-      return rendered.report;
-    },
-  };
+  return withFormat(rendered, request.responseFormat, withChatFormat);
 }
