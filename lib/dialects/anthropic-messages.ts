@@ -1,5 +1,5 @@
 import { renderAnthropic } from '@/lib/trajectory';
-import { withAnthropicFormat } from './response-format';
+import { withAnthropicFormat, withFormat } from './response-format';
 import type { AnthropicDialect } from './types';
 
 /**
@@ -13,12 +13,6 @@ export const anthropicMessages: AnthropicDialect = {
   thinkingRule: 'takes back only thinking blocks signed by the same model; a foreign signature is a 400',
   render: ({ request, vendor, handling }) => {
     const rendered = renderAnthropic({ request, vendor, ...(handling ? { handling } : {}) });
-    if (!request.responseFormat) return rendered;
-    return {
-      params: withAnthropicFormat(rendered.params, request.responseFormat),
-      get report() {
-        return rendered.report;
-      },
-    };
+    return withFormat(rendered, request.responseFormat, withAnthropicFormat);
   },
 };

@@ -1,5 +1,4 @@
-import { renderOpenAI } from '@/lib/trajectory';
-import { withChatFormat } from './response-format';
+import { renderChat } from './chat-render';
 import type { OpenAIDialect } from './types';
 
 /** OpenAI Chat Completions: no place for thinking at all; `max_completion_tokens`. */
@@ -8,20 +7,5 @@ export const openaiChat: OpenAIDialect = {
   label: 'OpenAI Chat Completions',
   wire: 'openai',
   thinkingRule: 'has no field for thinking: foreign thinking is dropped (or kept as a marked note)',
-  render: ({ request, vendor, handling }) => {
-    const rendered = renderOpenAI({
-      request,
-      vendor,
-      reasoningContent: false,
-      legacyMaxTokens: false,
-      ...(handling ? { handling } : {}),
-    });
-    if (!request.responseFormat) return rendered;
-    return {
-      params: withChatFormat(rendered.params, request.responseFormat),
-      get report() {
-        return rendered.report;
-      },
-    };
-  },
+  render: (options) => renderChat(options, { legacyMaxTokens: false }),
 };

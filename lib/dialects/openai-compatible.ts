@@ -1,5 +1,4 @@
-import { renderOpenAI } from '@/lib/trajectory';
-import { withChatFormat } from './response-format';
+import { renderChat } from './chat-render';
 import type { OpenAIDialect } from './types';
 
 /**
@@ -11,20 +10,5 @@ export const openaiCompatible: OpenAIDialect = {
   label: 'OpenAI-compatible',
   wire: 'openai',
   thinkingRule: 'takes no thinking back: foreign thinking is dropped (or kept as a marked note)',
-  render: ({ request, vendor, handling }) => {
-    const rendered = renderOpenAI({
-      request,
-      vendor,
-      reasoningContent: false,
-      legacyMaxTokens: true,
-      ...(handling ? { handling } : {}),
-    });
-    if (!request.responseFormat) return rendered;
-    return {
-      params: withChatFormat(rendered.params, request.responseFormat),
-      get report() {
-        return rendered.report;
-      },
-    };
-  },
+  render: (options) => renderChat(options, { legacyMaxTokens: true }),
 };

@@ -1,5 +1,5 @@
 import { renderResponses } from '@/lib/trajectory';
-import { withResponsesFormat } from './response-format';
+import { withFormat, withResponsesFormat } from './response-format';
 import type { ResponsesDialect } from './types';
 
 /**
@@ -21,12 +21,6 @@ export const openaiResponses: ResponsesDialect = {
       ...(handling ? { handling } : {}),
       ...(held ? { held } : {}),
     });
-    if (!request.responseFormat) return rendered;
-    return {
-      params: withResponsesFormat(rendered.params, request.responseFormat),
-      get report() {
-        return rendered.report;
-      },
-    };
+    return withFormat(rendered, request.responseFormat, withResponsesFormat);
   },
 };

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import type { ResponseFormat } from '@/lib/trajectory';
+import type { RenderReport, ResponseFormat } from '@/lib/trajectory';
 
 /**
  * The neutral `responseFormat` (the answer must match a JSON Schema) as each dialect's API takes
@@ -58,6 +58,24 @@ export function withResponsesFormat(
     ...params,
     text: {
       format: { type: 'json_schema', name: format.name, schema: format.schema, strict: format.strict },
+    },
+  };
+}
+
+/**
+ * A rendered request with the answer format put into its params by the dialect's `apply` (the
+ * render as it is when the request asks for no format); its report still built on first read.
+ */
+export function withFormat<P>(
+  rendered: { params: P; readonly report: RenderReport },
+  format: ResponseFormat | undefined,
+  apply: (params: P, format: ResponseFormat) => P,
+): { params: P; readonly report: RenderReport } {
+  if (!format) return rendered;
+  return {
+    params: apply(rendered.params, format),
+    get report() {
+      return rendered.report;
     },
   };
 }

@@ -59,5 +59,6 @@ export {
   ownRows,
 } from './room-ownership';
 export { admitRuns, admitSweep } from './room-limits';
+export { ownedPost, visitorList, visitorPost, type IdContext, type OwnedPost } from './route-handlers';
 export { cassetteList, pickLists, promptSetList, scenarioList, type PickLists } from './pick-lists';
 export { checkTaskUpload, MAX_TASK_UPLOAD_BYTES, taskList, uploadTask } from './task-uploads';

@@ -1,14 +1,12 @@
 import { PromptSetListSchema, PromptSetSchema, SavePromptSetBodySchema } from '@/lib/protocol/http';
 import {
   claimFor,
-  errorResponse,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
   promptSetList,
-  readJson,
-  refuseCrossSite,
-  requestVisitor,
+  visitorList,
+  visitorPost,
 } from '@/lib/server';
 import { getPromptSetStore, promptSetKey } from '@/lib/store';
 import { TOOL_NAMES } from '@/lib/tools';
@@ -18,13 +16,8 @@ export const dynamic = 'force-dynamic';
 
 /** Every version of every prompt set, newest first (PromptSetListSchema). */
 export async function GET(request?: Request): Promise<Response> {
-  try {
-    // Room mode: the visitor's own.
-    const visitor = await requestVisitor(request);
-    return jsonResponse(PromptSetListSchema, await promptSetList(visitor));
-  } catch (error) {
-    return errorResponse(error);
-  }
+  // Room mode: the visitor's own.
+  return visitorList(request, PromptSetListSchema, promptSetList);
 }
 
 /**
@@ -33,10 +26,7 @@ export async function GET(request?: Request): Promise<Response> {
  * out of its texts first, as from a run's log, so a system prompt that quotes one stores `[redacted]`.
  */
 export async function POST(request: Request): Promise<Response> {
-  try {
-    refuseCrossSite({ request });
-    const visitor = await requestVisitor(request);
-    const raw = await readJson({ request });
+  return visitorPost({ request }, async ({ visitor, raw }) => {
     // Read the names as sent: a key such as "__proto__" would not survive parsing into an object.
     const described = (raw as { toolDescriptions?: unknown } | null)?.toolDescriptions;
     const names =
@@ -57,7 +47,5 @@ export async function POST(request: Request): Promise<Response> {
     const saved = await getPromptSetStore().savePromptSet(body);
     await claimFor(visitor, 'prompt_set', promptSetKey(saved.name, saved.version));
     return jsonResponse(PromptSetSchema, saved, { status: 201 });
-  } catch (error) {
-    return errorResponse(error);
-  }
+  });
 }

@@ -38,47 +38,40 @@ function f(
   return { path: `${section}.${key}`, section, key, label, kind, meaning, options };
 }
 
+/** One field of a group's table: key, label, kind, meaning, and an enum's options. */
+type FieldRow = readonly [
+  key: string,
+  label: string,
+  kind: FieldKind,
+  meaning: string,
+  options?: readonly string[],
+];
+
+/** A group of one section's fields, each one row of its table. */
+function group(id: Section, title: string, rows: readonly FieldRow[]): RecoveryGroup {
+  return {
+    id,
+    title,
+    fields: rows.map(([key, label, kind, meaning, options]) => f(id, key, label, kind, meaning, options)),
+  };
+}
+
+// One line a field, as a table reads (prettier would break each long row into a line a cell).
+// prettier-ignore
 const CORE_GROUPS: readonly RecoveryGroup[] = [
-  {
-    id: 'retry',
-    title: 'Retry & backoff',
-    fields: [
-      f('retry', 'enabled', 'retry', 'bool', 'retry failed model calls within a budget'),
-      f('retry', 'maxRetries', 'max retries', 'int', 'retries after the first attempt of one call'),
-      f('retry', 'baseDelayMs', 'base delay', 'ms', 'first backoff wait; doubles each retry'),
-      f('retry', 'maxDelayMs', 'max delay', 'ms', 'cap on one backoff wait'),
-      f('retry', 'jitterMode', 'jitter mode', 'enum', 'symmetric: ±ratio; additive: +0…ratio', [
-        'symmetric',
-        'additive',
-      ]),
-      f('retry', 'jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'),
-      f('retry', 'honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'),
-      f('retry', 'retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'),
-      f(
-        'retry',
-        'retryOn',
-        'retry on',
-        'enum',
-        'exclusion: all but auth/permission/context (CodeSmith); transient: also not a bad request or a spent quota (the classifier); rate_limit_overloaded: only 429 and 529; everything: the classifier ignored',
-        ['exclusion', 'transient', 'rate_limit_overloaded', 'everything'],
-      ),
-      f(
-        'retry',
-        'backoff',
-        'backoff',
-        'enum',
-        'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once',
-        ['exponential', 'fixed'],
-      ),
-      f(
-        'retry',
-        'fixedDelayMs',
-        'fixed delay',
-        'ms',
-        'the sleep on a rate limit in fixed mode (Retry-After not read)',
-      ),
-    ],
-  },
+  group('retry', 'Retry & backoff', [
+    ['enabled', 'retry', 'bool', 'retry failed model calls within a budget'],
+    ['maxRetries', 'max retries', 'int', 'retries after the first attempt of one call'],
+    ['baseDelayMs', 'base delay', 'ms', 'first backoff wait; doubles each retry'],
+    ['maxDelayMs', 'max delay', 'ms', 'cap on one backoff wait'],
+    ['jitterMode', 'jitter mode', 'enum', 'symmetric: ±ratio; additive: +0…ratio', ['symmetric', 'additive']],
+    ['jitterRatio', 'jitter ratio', 'ratio', 'how much randomness spreads the waits'],
+    ['honorRetryAfter', 'honour Retry-After', 'bool', 'wait as long as the server asks'],
+    ['retryAfterCapMs', 'Retry-After cap', 'ms', 'longest server-requested wait honoured'],
+    ['retryOn', 'retry on', 'enum', 'exclusion: all but auth/permission/context (CodeSmith); transient: also not a bad request or a spent quota (the classifier); rate_limit_overloaded: only 429 and 529; everything: the classifier ignored', ['exclusion', 'transient', 'rate_limit_overloaded', 'everything']],
+    ['backoff', 'backoff', 'enum', 'exponential: base·2ⁿ with jitter; fixed: a rate limit sleeps the fixed delay, anything else retries at once', ['exponential', 'fixed']],
+    ['fixedDelayMs', 'fixed delay', 'ms', 'the sleep on a rate limit in fixed mode (Retry-After not read)'],
+  ]),
   {
     id: 'sdk',
     title: 'SDK retries',
@@ -94,206 +87,64 @@ const CORE_GROUPS: readonly RecoveryGroup[] = [
       },
     ],
   },
-  {
-    id: 'watchdog',
-    title: 'Stream idle watchdog',
-    fields: [
-      f('watchdog', 'enabled', 'watchdog', 'bool', 'abort a stream that stops sending content'),
-      f('watchdog', 'baseMs', 'window', 'ms', 'silence allowed before the stream is cut'),
-      f('watchdog', 'perRetryMs', 'per retry', 'ms', 'window grows by this for each retry spent'),
-      f(
-        'watchdog',
-        'streamErrorCap',
-        'stream error cap',
-        'int',
-        'consecutive stream errors before failing (at least 1; bounds the Empty retries)',
-      ),
-    ],
-  },
-  {
-    id: 'fallback',
-    title: 'Fallback model',
-    fields: [
-      f('fallback', 'enabled', 'fallback', 'bool', 'switch model after repeated overloads'),
-      f('fallback', 'afterOverloads', 'after overloads', 'int', 'consecutive 529s before switching'),
-      f('fallback', 'model', 'model', 'text', "model to switch to (empty: vendor's fallback)"),
-    ],
-  },
-  {
-    id: 'background',
-    title: 'Background calls',
-    fields: [
-      f(
-        'background',
-        'enabled',
-        'background retry',
-        'bool',
-        'summaries and titles get their own retry account',
-      ),
-      f('background', 'maxRetries', 'max retries', 'int', 'retries for one background call'),
-      f('background', 'baseDelayMs', 'base delay', 'ms', 'first backoff wait of a background call'),
-    ],
-  },
-  {
-    id: 'tools',
-    title: 'Tool safety',
-    fields: [
-      f('tools', 'safeExecutor', 'safe executor', 'bool', 'tool errors return as results, never throw'),
-      f('tools', 'failureBudget', 'failure budget', 'int', 'failures before a tool is disabled for the run'),
-      f(
-        'tools',
-        'shortCircuitRepeats',
-        'short-circuit repeats',
-        'bool',
-        'an exact repeat of a failed call is not run again',
-      ),
-      f('tools', 'timeoutMs', 'tool timeout', 'ms', 'longest a tool may run'),
-      f('tools', 'truncateChars', 'truncate output', 'int', 'cut tool output over this many chars (0 = off)'),
-      f(
-        'tools',
-        'loopGuard',
-        'loop guard',
-        'bool',
-        'block repeated identical calls, halt on failure streaks',
-      ),
-      f('tools', 'blockRepeatAt', 'block repeat at', 'int', 'the Nth identical call is blocked'),
-      f('tools', 'warnAfterFailures', 'warn after', 'int', 'consecutive failures before a warning'),
-      f('tools', 'haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'),
-      f(
-        'tools',
-        'repairJson',
-        'repair JSON',
-        'bool',
-        'malformed argument JSON is repaired (jsonrepair) before the model is asked again',
-      ),
-      f(
-        'tools',
-        'coerceArgs',
-        'coerce arguments',
-        'bool',
-        'values the schema takes one way ("7" → 7) are converted before the model is asked again',
-      ),
-      f(
-        'tools',
-        'checkRateMax',
-        'check rate',
-        'int',
-        'most run_check calls per window; more are refused unrun (0 = off)',
-      ),
-      f('tools', 'checkRateWindowMs', 'check rate window', 'ms', 'run time the check rate counts over'),
-    ],
-  },
-  {
-    id: 'output',
-    title: 'Output cap',
-    fields: [
-      f('output', 'maxTokens', 'output cap', 'int', 'most tokens one response may have'),
-      f(
-        'output',
-        'escalate',
-        'escalate once',
-        'bool',
-        'first cut response: resend the same request with a bigger cap, output dropped',
-      ),
-      f(
-        'output',
-        'escalatedMaxTokens',
-        'escalated cap',
-        'int',
-        "the bigger cap (lowered to the model's own limit)",
-      ),
-      f(
-        'output',
-        'maxContinuations',
-        'continuations',
-        'int',
-        'later cut responses: keep and ask to continue, at most this often',
-      ),
-      f(
-        'output',
-        'continueAfterPartial',
-        'continue after partial',
-        'bool',
-        'project choice: after a stream cut mid-answer, ask the model to continue',
-      ),
-      f(
-        'output',
-        'refuseCutToolCalls',
-        'refuse cut tool calls',
-        'bool',
-        'a tool call cut by the cap mid-arguments is refused, not run half-written',
-      ),
-    ],
-  },
-  {
-    id: 'context',
-    title: 'Context',
-    fields: [
-      f(
-        'context',
-        'oldResultCompaction',
-        'old-result compaction',
-        'bool',
-        'replace big old tool results with a stub',
-      ),
-      f('context', 'oldResultMinChars', 'min chars', 'int', 'results longer than this are compacted'),
-      f('context', 'keepRecentIterations', 'keep recent', 'int', 'iterations whose results stay whole'),
-    ],
-  },
-  {
-    id: 'compaction',
-    title: 'Compaction & overflow',
-    fields: [
-      f(
-        'compaction',
-        'proactive',
-        'proactive compaction',
-        'bool',
-        'summarise older history near the threshold',
-      ),
-      f(
-        'compaction',
-        'thresholdRatio',
-        'threshold',
-        'ratio',
-        "fraction of the model's window where compaction starts",
-      ),
-      f(
-        'compaction',
-        'keepRecentMessages',
-        'keep recent messages',
-        'int',
-        'newest messages a summary never covers',
-      ),
-      f('compaction', 'summaryMaxTokens', 'summary cap', 'int', 'output cap of the summary call'),
-      f(
-        'compaction',
-        'waterfall',
-        'overflow waterfall',
-        'bool',
-        'on "prompt too long": micro-compact → full compaction → hard trim',
-      ),
-      f(
-        'compaction',
-        'waterfallBudget',
-        'overflow budget',
-        'int',
-        'overflow recoveries for one step before the run ends',
-      ),
-      f('compaction', 'trimFloor', 'trim floor', 'int', 'messages a hard trim always keeps'),
-      f('compaction', 'breaker', 'circuit breaker', 'bool', 'stop calling a failing summarizer for a while'),
-      f('compaction', 'breakerFailures', 'opens after', 'int', 'consecutive failed summaries that open it'),
-      f('compaction', 'breakerCooldownMs', 'half-open after', 'ms', 'run time before one probe is allowed'),
-      f(
-        'compaction',
-        'reactive',
-        'reactive compact',
-        'bool',
-        's11, with the waterfall off: on "prompt too long" keep the newest messages, retry once per run',
-      ),
-      f('compaction', 'reactiveKeepMessages', 'reactive keeps', 'int', 'messages a reactive compact keeps'),
-    ],
-  },
+  group('watchdog', 'Stream idle watchdog', [
+    ['enabled', 'watchdog', 'bool', 'abort a stream that stops sending content'],
+    ['baseMs', 'window', 'ms', 'silence allowed before the stream is cut'],
+    ['perRetryMs', 'per retry', 'ms', 'window grows by this for each retry spent'],
+    ['streamErrorCap', 'stream error cap', 'int', 'consecutive stream errors before failing (at least 1; bounds the Empty retries)'],
+  ]),
+  group('fallback', 'Fallback model', [
+    ['enabled', 'fallback', 'bool', 'switch model after repeated overloads'],
+    ['afterOverloads', 'after overloads', 'int', 'consecutive 529s before switching'],
+    ['model', 'model', 'text', "model to switch to (empty: vendor's fallback)"],
+  ]),
+  group('background', 'Background calls', [
+    ['enabled', 'background retry', 'bool', 'summaries and titles get their own retry account'],
+    ['maxRetries', 'max retries', 'int', 'retries for one background call'],
+    ['baseDelayMs', 'base delay', 'ms', 'first backoff wait of a background call'],
+  ]),
+  group('tools', 'Tool safety', [
+    ['safeExecutor', 'safe executor', 'bool', 'tool errors return as results, never throw'],
+    ['failureBudget', 'failure budget', 'int', 'failures before a tool is disabled for the run'],
+    ['shortCircuitRepeats', 'short-circuit repeats', 'bool', 'an exact repeat of a failed call is not run again'],
+    ['timeoutMs', 'tool timeout', 'ms', 'longest a tool may run'],
+    ['truncateChars', 'truncate output', 'int', 'cut tool output over this many chars (0 = off)'],
+    ['loopGuard', 'loop guard', 'bool', 'block repeated identical calls, halt on failure streaks'],
+    ['blockRepeatAt', 'block repeat at', 'int', 'the Nth identical call is blocked'],
+    ['warnAfterFailures', 'warn after', 'int', 'consecutive failures before a warning'],
+    ['haltAfterFailures', 'halt after', 'int', 'consecutive failures that end the run'],
+    ['repairJson', 'repair JSON', 'bool', 'malformed argument JSON is repaired (jsonrepair) before the model is asked again'],
+    ['coerceArgs', 'coerce arguments', 'bool', 'values the schema takes one way ("7" → 7) are converted before the model is asked again'],
+    ['checkRateMax', 'check rate', 'int', 'most run_check calls per window; more are refused unrun (0 = off)'],
+    ['checkRateWindowMs', 'check rate window', 'ms', 'run time the check rate counts over'],
+  ]),
+  group('output', 'Output cap', [
+    ['maxTokens', 'output cap', 'int', 'most tokens one response may have'],
+    ['escalate', 'escalate once', 'bool', 'first cut response: resend the same request with a bigger cap, output dropped'],
+    ['escalatedMaxTokens', 'escalated cap', 'int', "the bigger cap (lowered to the model's own limit)"],
+    ['maxContinuations', 'continuations', 'int', 'later cut responses: keep and ask to continue, at most this often'],
+    ['continueAfterPartial', 'continue after partial', 'bool', 'project choice: after a stream cut mid-answer, ask the model to continue'],
+    ['refuseCutToolCalls', 'refuse cut tool calls', 'bool', 'a tool call cut by the cap mid-arguments is refused, not run half-written'],
+  ]),
+  group('context', 'Context', [
+    ['oldResultCompaction', 'old-result compaction', 'bool', 'replace big old tool results with a stub'],
+    ['oldResultMinChars', 'min chars', 'int', 'results longer than this are compacted'],
+    ['keepRecentIterations', 'keep recent', 'int', 'iterations whose results stay whole'],
+  ]),
+  group('compaction', 'Compaction & overflow', [
+    ['proactive', 'proactive compaction', 'bool', 'summarise older history near the threshold'],
+    ['thresholdRatio', 'threshold', 'ratio', "fraction of the model's window where compaction starts"],
+    ['keepRecentMessages', 'keep recent messages', 'int', 'newest messages a summary never covers'],
+    ['summaryMaxTokens', 'summary cap', 'int', 'output cap of the summary call'],
+    ['waterfall', 'overflow waterfall', 'bool', 'on "prompt too long": micro-compact → full compaction → hard trim'],
+    ['waterfallBudget', 'overflow budget', 'int', 'overflow recoveries for one step before the run ends'],
+    ['trimFloor', 'trim floor', 'int', 'messages a hard trim always keeps'],
+    ['breaker', 'circuit breaker', 'bool', 'stop calling a failing summarizer for a while'],
+    ['breakerFailures', 'opens after', 'int', 'consecutive failed summaries that open it'],
+    ['breakerCooldownMs', 'half-open after', 'ms', 'run time before one probe is allowed'],
+    ['reactive', 'reactive compact', 'bool', 's11, with the waterfall off: on "prompt too long" keep the newest messages, retry once per run'],
+    ['reactiveKeepMessages', 'reactive keeps', 'int', 'messages a reactive compact keeps'],
+  ]),
 ];
 
 type FieldValue = string | number | boolean;

@@ -8,6 +8,7 @@ import { stubText } from './compact-old-results';
 import { emitBreaker, emitCompaction, type CompactionRecord } from './context-events';
 import { ContextMeter } from './context-meter';
 import { ContextView, type SentCopy } from './context-view';
+import { ResultOrigins } from './result-origins';
 import { summarizeHistory, type SummaryDeps, type SummaryHost } from './summary-rung';
 import { hardTrim, microCompact, reactiveTrim } from './trim-rungs';
 
@@ -36,7 +37,7 @@ export class ContextChannel {
   private readonly view = new ContextView();
   private readonly meter: ContextMeter;
   private readonly breaker: CircuitBreaker;
-  private readonly toolNames = new Map<string, string>();
+  private readonly origins = new ResultOrigins();
   private readonly host: SummaryHost;
   /** What the vendor said the last foreground request read from its prompt cache. */
   private lastCacheRead = 0;
@@ -168,7 +169,7 @@ export class ContextChannel {
     const { messages, iteration } = options;
     this.current = { messages, iteration };
     this.view.noteIterations(messages, iteration - 1);
-    this.learnToolNames(messages);
+    this.origins.learn(messages, (message) => this.view.iteration(message));
     this.stubRoutinely({ messages, iteration });
     if (options.compactNow) {
       await summarizeHistory(this.host, { messages, iteration, trigger: 'manual' });
@@ -283,9 +284,9 @@ export class ContextChannel {
   ): void {
     const stubbed = options.stubbed.map(([id, chars]) => ({
       callId: id,
-      tool: this.toolNames.get(id) ?? 'tool',
+      tool: this.origins.tool(id),
       chars,
-      iteration: this.resultIteration.get(id) ?? options.iteration,
+      iteration: this.origins.iteration(id) ?? options.iteration,
     }));
     const kept = options.ok ? this.cacheKept() : undefined;
     const record =
@@ -314,25 +315,6 @@ export class ContextChannel {
 
   private recordBreaker(iteration: number, transition: BreakerTransition): void {
     emitBreaker(this.options.emit, iteration, transition);
-  }
-
-  private readonly resultIteration = new Map<string, number>();
-
-  /** The log array and how much of it learnToolNames has read: the log only grows, so each step reads only what is new. */
-  private learned: { messages: readonly Message[]; upTo: number } | undefined;
-
-  private learnToolNames(messages: readonly Message[]): void {
-    const from =
-      this.learned?.messages === messages && this.learned.upTo <= messages.length ? this.learned.upTo : 0;
-    this.learned = { messages, upTo: messages.length };
-    for (let i = from; i < messages.length; i++) {
-      const message = messages[i]!;
-      for (const part of message.parts) {
-        if (part.type === 'tool_call') this.toolNames.set(part.id, part.name);
-        if (part.type === 'tool_result' && !this.resultIteration.has(part.callId))
-          this.resultIteration.set(part.callId, this.view.iteration(message));
-      }
-    }
   }
 
   /** Tokens the stubs of these results save, at the meter's scale. */

@@ -3,14 +3,12 @@ import { vendorDefaults } from '@/lib/protocol';
 import { CassetteSummarySchema, SaveRunCassetteBodySchema } from '@/lib/protocol/http';
 import {
   claimFor,
-  errorResponse,
   getRunRegistry,
   HttpError,
   jsonResponse,
   knownKeysRedactor,
-  readJson,
-  refuseCrossSite,
-  requestOwnsRun,
+  ownedPost,
+  type IdContext,
 } from '@/lib/server';
 import { getCassetteStore, getStore, getWireStore } from '@/lib/store';
 
@@ -22,16 +20,9 @@ export const dynamic = 'force-dynamic';
  * run's traffic as it crosses (lib/server/run-traffic.ts), whichever process executed the run; a
  * run still running, or one with no traffic kept (imported, or it made no request), is a 409 saying so.
  */
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  try {
-    refuseCrossSite({ request });
-    const { id } = await params;
-    // Room mode: another visitor's is answered as a missing one is.
-    const visitor = await requestOwnsRun(request, id);
-    const body = SaveRunCassetteBodySchema.parse(await readJson({ request }), { reportInput: true });
+export async function POST(request: Request, context: IdContext): Promise<Response> {
+  const options = { request, context, kind: 'run' as const, schema: SaveRunCassetteBodySchema };
+  return ownedPost(options, async ({ id, visitor, body }) => {
     const run = await getStore().getRun(id);
     if (!run) throw new HttpError(404, `No run with id "${id}"`);
     if (await getRunRegistry().isLive(id))
@@ -61,7 +52,5 @@ export async function POST(
     const saved = await getCassetteStore().saveCassette({ name, cassette, fromRun: id });
     await claimFor(visitor, 'cassette', saved.id);
     return jsonResponse(CassetteSummarySchema, saved, { status: 201 });
-  } catch (error) {
-    return errorResponse(error);
-  }
+  });
 }

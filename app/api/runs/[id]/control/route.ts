@@ -1,31 +1,18 @@
 import { checkVendorTarget } from '@/lib/runtime/validate-config';
 import { ControlAcceptedSchema, ControlBodySchema } from '@/lib/protocol/http';
-import {
-  errorResponse,
-  getRunRegistry,
-  HttpError,
-  jsonResponse,
-  readJson,
-  refuseCrossSite,
-  requestOwnsRun,
-} from '@/lib/server';
+import { getRunRegistry, HttpError, jsonResponse, ownedPost, type IdContext } from '@/lib/server';
 import { getStore } from '@/lib/store';
 import { toControlMessage } from './to-control-message';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Queues a control message; the engine applies it at the next request boundary (abort: at once). */
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  try {
-    refuseCrossSite({ request });
-    const { id } = await params;
-    // Room mode: another visitor's is answered as a missing one is.
-    await requestOwnsRun(request, id);
-    const body = ControlBodySchema.parse(await readJson({ request }), { reportInput: true });
+/**
+ * Queues a control message; the engine applies it at the next request boundary (abort: at once).
+ * Room mode: another visitor's run is answered as a missing one is.
+ */
+export async function POST(request: Request, context: IdContext): Promise<Response> {
+  return ownedPost({ request, context, kind: 'run', schema: ControlBodySchema }, async ({ id, body }) => {
     const message = toControlMessage(body);
     if (message.action === 'swap') {
       // Say now what the run would only log later: a swap this installation cannot make.
@@ -35,7 +22,5 @@ export async function POST(
     }
     await getRunRegistry().control({ runId: id, message });
     return jsonResponse(ControlAcceptedSchema, { accepted: body.action }, { status: 202 });
-  } catch (error) {
-    return errorResponse(error);
-  }
+  });
 }

@@ -2,14 +2,12 @@ import { CreatedSchema, RerunSweepBodySchema } from '@/lib/protocol/http';
 import {
   admitSweep,
   claimFor,
-  errorResponse,
   getSweepRegistry,
   HttpError,
   jsonResponse,
-  readJson,
-  refuseCrossSite,
-  requestOwnsSweep,
+  ownedPost,
   visiblePromptSets,
+  type IdContext,
 } from '@/lib/server';
 import { getCassetteStore, getPromptSetStore, getSweepStore } from '@/lib/store';
 import { sweepRunnerKind } from '@/lib/sweeps/create-sweep-runner';
@@ -26,18 +24,9 @@ export const dynamic = 'force-dynamic';
  * ran; lib/sweeps/rerun-failed.ts), its grid naming this sweep (`rerun.of`): 201 with its id;
  * 409 while this one still runs; 400 when nothing failed or a recording is missing.
  */
-export async function POST(
-  request: Request,
-  { params }: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  try {
-    refuseCrossSite({ request });
-    const { id } = await params;
-    // Room mode: another visitor's is answered as a missing one is.
-    const visitor = await requestOwnsSweep(request, id);
-    const { fromCassettes, apiKeys } = RerunSweepBodySchema.parse(await readJson({ request }), {
-      reportInput: true,
-    });
+export async function POST(request: Request, context: IdContext): Promise<Response> {
+  const options = { request, context, kind: 'sweep' as const, schema: RerunSweepBodySchema };
+  return ownedPost(options, async ({ id, visitor, body: { fromCassettes, apiKeys } }) => {
     const record = await getSweepStore().getSweep(id);
     if (!record) throw new HttpError(404, `No sweep with id "${id}"`);
     const status = (await getSweepRegistry().read(id))?.sweep.status ?? record.summary.status;
@@ -76,7 +65,5 @@ export async function POST(
       { id: started.id },
       { status: 201, headers: { Location: `/api/sweeps/${started.id}` } },
     );
-  } catch (error) {
-    return errorResponse(error);
-  }
+  });
 }
