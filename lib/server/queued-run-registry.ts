@@ -8,7 +8,7 @@ import { HttpError } from './http-error';
 import type { KeyedRuns } from './keyed-runs';
 import type { RunChannels } from './run-channels';
 import { replayFinished } from './run-fan-out';
-import type { RunJob } from './run-jobs';
+import { jobFailedWhy, type RunJob } from './run-jobs';
 import type { RunListener, RunRegistry } from './run-registry';
 
 /**
@@ -61,16 +61,16 @@ export function createQueuedRunRegistry({
     console.error(`[loop-lab] run ${runId}: could not be ended: ${(error as Error).message}`);
   const queue = (job: RunJob): void => {
     enqueue(job).catch((error: unknown) =>
-      close(job.runId, `it could not be queued for a worker (${(error as Error).message})`).catch(
-        failed(job.runId),
-      ),
+      close(
+        job.runId,
+        `the run could not be queued for a worker (${(error as Error).message}), so none executed it`,
+      ).catch(failed(job.runId)),
     );
   };
   // A job that failed leaves its run for the instance that created it (its owner still) to end.
   onFailed?.((runId, why) => {
     void (async () => {
-      if ((await store.getRun(runId))?.summary.status === 'running')
-        await close(runId, `its job on the run queue failed: ${why}`);
+      if ((await store.getRun(runId))?.summary.status === 'running') await close(runId, jobFailedWhy(why));
     })().catch(failed(runId));
   });
 

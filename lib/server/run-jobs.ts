@@ -38,6 +38,11 @@ const redisConnection = (url: string): { url: string; maxRetriesPerRequest: null
   maxRetriesPerRequest: null,
 });
 
+/** Why a run is closed when the run queue gave up on its job: the job's error, and that no worker goes on with it. */
+export function jobFailedWhy(error: string): string {
+  return `the run queue gave up on its job (${error}), so no worker executes it any more`;
+}
+
 /** The web side's queue: puts a run on it once (the job id is the run id). */
 export function createRunQueue({ redisUrl }: { redisUrl: string }): {
   enqueue: (job: RunJob) => Promise<void>;
@@ -253,7 +258,7 @@ export function startRunWorker({
     console.error(`worker: run ${runId} failed: ${error.message}`);
     void (async () => {
       if (!(await store.takeOverRun({ runId }))) return;
-      await store.closeInterruptedRuns({ runId, why: `its job on the run queue failed: ${error.message}` });
+      await store.closeInterruptedRuns({ runId, why: jobFailedWhy(error.message) });
       await channels.announce(runId, -1);
     })().catch((again: unknown) => console.error(`worker: run ${runId}: ${(again as Error).message}`));
   });

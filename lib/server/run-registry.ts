@@ -276,9 +276,11 @@ export function createRunRegistry({
   ): Promise<'resumed' | 'closed' | 'lost'> {
     const count = (await store.getRun(id))?.summary.event_count ?? 0;
     const stored = await store.readEventBodies({ runId: id, limit: count });
+    // What stopped: this server's predecessor on the data folder, or the worker whose job this one took.
+    const cut = `the ${held.taken ? 'worker' : 'server process'} executing this run stopped while it was in flight`;
     const refusal = storedLogRefusal(stored);
     if (refusal !== undefined)
-      return (await closeHeld({ id, lease: held.lease }, refusal)) ? 'closed' : 'lost';
+      return (await closeHeld({ id, lease: held.lease }, `${cut}; ${refusal}`)) ? 'closed' : 'lost';
     await prepare?.(config);
     const redactor = createRedactor({ secrets: runSecrets({ env: processEnv() }) });
     const run = newLiveRun(id, (text) => redactor.text(text), held.lease);
@@ -306,7 +308,7 @@ export function createRunRegistry({
           // The re-execution left the stored log: closed after it with the reason, the rest ignored.
           diverged = true;
           finish(run, async () => {
-            if (await closeHeld(run, verdict.why, run))
+            if (await closeHeld(run, `${cut}; ${verdict.why}`, run))
               publish(run, await store.readEvents({ runId: id, afterSeq: count - 1 }));
           });
           queueMicrotask(() => run.handle?.control({ action: 'abort', reason: 'aborted' }));

@@ -41,8 +41,8 @@ export function closeRequest({ runId, why, lease }: CloseRequest = {}): CloseReq
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
  * gets a terminate event (reason server_restart) right after the last event that was stored,
  * so no run stays `running` in the list or the API and every log ends with terminate. The
- * message says why it was not resumed (lib/protocol/restart.ts), or `why` when the caller gives
- * one (a resumption that diverged). With `keepResumable`, a run that could be resumed is left
+ * message says why it was not resumed (lib/protocol/restart.ts), or is `why` when the caller gives
+ * one (a whole sentence: what stopped, and why the run does not go on). With `keepResumable`, a run that could be resumed is left
  * running for a run registry to claim (claimInterruptedRuns). Runs of a live process on the same
  * data folder are left alone. A named run with `lease` is closed under it: refused (RunLeaseLost)
  * once another claim holds the run. Returns the ids closed.
@@ -78,7 +78,10 @@ export function closeInterruptedRuns(
 
 /**
  * The terminate that closes an interrupted run (reason server_restart) right after its last
- * stored event, with the row's totals, its message saying why it was not resumed.
+ * stored event, with the row's totals. Its message is the caller's `why` when there is one (a
+ * sentence saying what stopped and why the run does not go on: a worker's job that failed, a
+ * keyed run whose web instance is gone, a re-execution that diverged); otherwise the server
+ * restart that found it, and why it was not resumed.
  */
 export function interruptedTerminate(
   row: RunningRow,
@@ -98,9 +101,11 @@ export function interruptedTerminate(
           reason: 'server_restart',
           complete: false,
           message:
-            `the server process stopped while this run was in flight; its log ends at the last event stored ` +
-            `(${stored}), and the run was closed when the server started again` +
-            (why !== undefined ? `: ${why}` : refusal !== undefined ? `, not resumed: ${refusal}` : ''),
+            why !== undefined
+              ? `${why}; its log ends at the last event stored (${stored})`
+              : `the server process stopped while this run was in flight; its log ends at the last event stored ` +
+                `(${stored}), and the run was closed when the server started again` +
+                (refusal !== undefined ? `, not resumed: ${refusal}` : ''),
           totals,
         },
       ),
