@@ -36,7 +36,11 @@ test("the board tallies a visitor's lesson, the teacher's notice reaches the vis
   test.setTimeout(120_000);
   const teacher = await (await browser.newContext()).newPage();
   const visitor = await (await browser.newContext()).newPage();
-  await joinWith(teacher, TEACHER_CODE);
+  // The teacher opens the board before joining: it says whose it is and links to the join page, which comes back.
+  await teacher.goto(`${baseURL}/board`);
+  await teacher.getByTestId('board-join').click();
+  await teacher.getByLabel('Room code').fill(TEACHER_CODE);
+  await teacher.getByRole('button', { name: 'Join' }).click();
   await expect(teacher).toHaveURL(`${baseURL}/board`);
   await expect(teacher.getByTestId('board-tally')).toBeVisible();
   await joinWith(visitor, ROOM_CODE);

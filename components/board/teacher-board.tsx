@@ -23,9 +23,17 @@ export function TeacherBoard({ lessons }: { lessons: { slug: string; title: stri
   if (!board)
     return (
       <p className="p-4 text-xs text-muted" role={streamError ? 'alert' : undefined}>
-        {streamError
-          ? 'The board is the teacher’s: join the room with the teacher code to open it.'
-          : 'Opening the board…'}
+        {streamError ? (
+          <>
+            The board is the teacher’s:{' '}
+            <a href="/room?next=/board" className="underline" data-testid="board-join">
+              join the room with the teacher code
+            </a>{' '}
+            to open it.
+          </>
+        ) : (
+          'Opening the board…'
+        )}
       </p>
     );
   return (
@@ -48,7 +56,12 @@ export function TeacherBoard({ lessons }: { lessons: { slug: string; title: stri
           </thead>
           <tbody>
             {board.lessons.map((tally) => (
-              <tr key={tally.slug} data-testid={`tally-${tally.slug}`} className="border-t border-line">
+              <tr
+                key={tally.slug}
+                data-testid={`tally-${tally.slug}`}
+                // A lesson no one has played yet is dimmed, so the ones the room is on stand out.
+                className={`border-t border-line ${tally.played === 0 ? 'text-muted' : 'font-medium'}`}
+              >
                 <td className="py-1 pr-2">{tally.title}</td>
                 <td className="py-1 pr-2 tabular-nums" data-col="played">
                   {tally.played}
