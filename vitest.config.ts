@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -24,6 +25,14 @@ const ISOLATED = [
   'components/runs/run-page-server-render.test.ts', // vi.mock of server-only and next/navigation
 ];
 
+/**
+ * Vitest's default is one worker fewer than the cores: one on a 2-core machine, where the suite then
+ * ran file after file (1,092 s in CI). Its slowest files mostly wait on processes they started
+ * (servers, workers, Redis, Postgres), not on the CPU, so the unit projects take at least two: the
+ * same suite took 718 s with two on the same machine, every file passing.
+ */
+const UNIT_WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   resolve: {
     alias: { '@': fileURLToPath(new URL('./', import.meta.url)) },
@@ -42,9 +51,18 @@ export default defineConfig({
       // environment variables, timers and globals are put back in its afterAll/afterEach).
       {
         extends: true,
-        test: { name: 'shared', include: INCLUDE, exclude: [...ISOLATED, ...ALONE], isolate: false },
+        test: {
+          name: 'shared',
+          include: INCLUDE,
+          exclude: [...ISOLATED, ...ALONE],
+          isolate: false,
+          maxWorkers: UNIT_WORKERS,
+        },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, isolate: true, maxWorkers: UNIT_WORKERS },
+      },
       { extends: true, test: { name: 'determinism', include: ALONE, isolate: true } },
     ],
   },
