@@ -161,7 +161,7 @@ async function measureDeployment({
     for (const { pid, diagnostics } of answers) loopDelayP99Ms[`worker ${pid}`] = diagnostics!.loopDelay.p99;
     return {
       processes:
-        'two `next start` (POSTs alternating, each run followed through the other) + two `npm run worker` (the runs, on their default run threads), Redis, Postgres',
+        'two `next start` (POSTs alternating, each run followed through the other) + two `npm run worker` (the runs, each on its worker’s main thread: a worker asks the store before each vendor request whether it still holds the run, which a run thread cannot), Redis, Postgres',
       runs,
       timeScale,
       postMs: burst.results.map((r) => r.postMs),
