@@ -1,4 +1,5 @@
 import { expect, test } from './test';
+import { OUTAGE_GRID } from '../lib/sweeps/execute-sweep-grid.testkit';
 
 /**
  * A sweep where naive gives up at a 529 that codesmith retries: once it has ended, its page
@@ -7,20 +8,7 @@ import { expect, test } from './test';
  */
 const GRID = {
   name: 'outage',
-  configurations: [
-    { id: 'codesmith', preset: 'codesmith' },
-    { id: 'naive', preset: 'naive' },
-  ],
-  faultPlans: [
-    {
-      id: 'overloaded',
-      plan: {
-        rules: [
-          { id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } },
-        ],
-      },
-    },
-  ],
+  ...OUTAGE_GRID,
   seeds: { from: 1, to: 2 },
 };
 

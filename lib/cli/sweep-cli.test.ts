@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweepExportSchema } from '@/lib/sweeps/sweep-export';
 import { validateXml } from '@/lib/testing/xmllint';
+import { OUTAGE_GRID } from '@/lib/sweeps/execute-sweep-grid.testkit';
 
 const dir = mkdtempSync(join(tmpdir(), 'loop-lab-sweep-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,24 +40,7 @@ function writeOverloadedGrid(file: string, extra: { name?: string; assert?: unkn
     grid,
     JSON.stringify({
       name,
-      configurations: [
-        { id: 'codesmith', preset: 'codesmith' },
-        { id: 'naive', preset: 'naive' },
-      ],
-      faultPlans: [
-        {
-          id: 'overloaded',
-          plan: {
-            rules: [
-              {
-                id: 'o',
-                when: { kind: 'requests', numbers: [2] },
-                action: { type: 'http_error', status: 529 },
-              },
-            ],
-          },
-        },
-      ],
+      ...OUTAGE_GRID,
       seeds: [1, 2],
       ...last,
     }),

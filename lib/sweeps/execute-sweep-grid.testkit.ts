@@ -1,6 +1,6 @@
 import type { SweepGridInput } from '@/lib/protocol';
 
-/** 2 configurations × 2 fault plans × 5 seeds: the small sweep. */
+/** 2 configurations × 2 fault plans × 5 seeds: the small sweep the sweep tests share. */
 export const SMALL_GRID: SweepGridInput = {
   name: 'small',
   configurations: [
@@ -24,3 +24,25 @@ export const SMALL_GRID: SweepGridInput = {
   ],
   seeds: { from: 1, to: 5 },
 };
+
+/**
+ * codesmith and naive, each answered 529 on its second request: naive gives up where codesmith
+ * retries, so naive's runs end on an error and a re-run has something to do. Each test gives it
+ * its own name and seeds.
+ */
+export const OUTAGE_GRID = {
+  configurations: [
+    { id: 'codesmith', preset: 'codesmith' },
+    { id: 'naive', preset: 'naive' },
+  ],
+  faultPlans: [
+    {
+      id: 'overloaded',
+      plan: {
+        rules: [
+          { id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } },
+        ],
+      },
+    },
+  ],
+} satisfies Pick<SweepGridInput, 'configurations' | 'faultPlans'>;

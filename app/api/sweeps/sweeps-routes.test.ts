@@ -22,6 +22,7 @@ import { POST as postCancel } from './[id]/cancel/route';
 import { GET as getRuns } from './[id]/runs/route';
 import { GET as getExport } from './[id]/export/route';
 import { GET as getRun } from '../runs/[id]/route';
+import { OUTAGE_GRID } from '@/lib/sweeps/execute-sweep-grid.testkit';
 
 // The real worker pool and engine behind every sweep route.
 const BASE = 'http://localhost/api';
@@ -30,20 +31,7 @@ useTempDataDir('loop-lab-sweep-routes-');
 const ctx = (id: string) => routeContext({ id });
 const post = (url: string, body: unknown) => jsonPost(`${BASE}${url}`, body);
 const GRID = {
-  configurations: [
-    { id: 'codesmith', preset: 'codesmith' },
-    { id: 'naive', preset: 'naive' },
-  ],
-  faultPlans: [
-    {
-      id: 'overloaded',
-      plan: {
-        rules: [
-          { id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } },
-        ],
-      },
-    },
-  ],
+  ...OUTAGE_GRID,
   seeds: { from: 1, to: 3 },
 };
 

@@ -4,6 +4,7 @@ import { getSweepRegistry } from '@/lib/server';
 import { getSweepStore } from '@/lib/store';
 import { useTempDataDir } from '@/lib/testing/api-test-env';
 import { dispatch } from '@/scripts/api/dispatch-route';
+import { OUTAGE_GRID } from '@/lib/sweeps/execute-sweep-grid.testkit';
 
 /**
  * POST /api/sweeps/{id}/rerun on a real sweep (the worker pool, the engine, the simulated vendor):
@@ -14,20 +15,7 @@ useTempDataDir('loop-lab-sweep-rerun-');
 
 const GRID = {
   name: 'outage',
-  configurations: [
-    { id: 'codesmith', preset: 'codesmith' },
-    { id: 'naive', preset: 'naive' },
-  ],
-  faultPlans: [
-    {
-      id: 'overloaded',
-      plan: {
-        rules: [
-          { id: 'o', when: { kind: 'requests', numbers: [2] }, action: { type: 'http_error', status: 529 } },
-        ],
-      },
-    },
-  ],
+  ...OUTAGE_GRID,
   seeds: { from: 1, to: 2 },
 };
 
