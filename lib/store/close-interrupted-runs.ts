@@ -41,11 +41,12 @@ export function closeRequest({ runId, why, lease }: CloseRequest = {}): CloseReq
  * Closes runs left `running` by a process that is gone (a crash, a SIGKILL, a restart): each
  * gets a terminate event (reason server_restart) right after the last event that was stored,
  * so no run stays `running` in the list or the API and every log ends with terminate. The
- * message says why it was not resumed (lib/protocol/restart.ts), or is `why` when the caller gives
- * one (a whole sentence: what stopped, and why the run does not go on). With `keepResumable`, a run that could be resumed is left
- * running for a run registry to claim (claimInterruptedRuns). Runs of a live process on the same
- * data folder are left alone. A named run with `lease` is closed under it: refused (RunLeaseLost)
- * once another claim holds the run. Returns the ids closed.
+ * message says why it was not resumed (lib/protocol/restart.ts), or is `why` when the caller
+ * gives one (a whole sentence: what stopped, and why the run does not go on). With
+ * `keepResumable`, a run that could be resumed is left running for a run registry to claim
+ * (claimInterruptedRuns). Runs of a live process on the same data folder are left alone. A named
+ * run with `lease` is closed under it: refused (RunLeaseLost) once another claim holds the run.
+ * Returns the ids closed.
  */
 export function closeInterruptedRuns(
   options: CloseRequest & {
